@@ -1,0 +1,191 @@
+"""Binary relations as support tables with arc consistency (two passes reach the fixpoint)."""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator
+
+from ..errors import InvalidConstraint
+from ..events import Cost, Event, Status
+from ..propagator import Context, Propagator
+from .base import Constraint, WeakLink
+
+
+class BinaryTable(Propagator):
+    """Arc consistency for a binary relation given by support masks:
+    ``sup_a[v]`` = digits of b compatible with a=v, ``sup_b[w]`` likewise."""
+
+    cost = Cost.BINARY
+    events = Event.DOM
+
+    __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope")
+
+    def __init__(self, a: int, b: int, sup_a: tuple[int, ...], sup_b: tuple[int, ...],
+                 name: str) -> None:
+        self.a, self.b = a, b
+        self.sup_a, self.sup_b = sup_a, sup_b
+        self.name = name
+        self.scope = tuple(sorted((a, b)))
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        a, b = self.a, self.b
+        ma, mb = cand[a], cand[b]
+        sup = self.sup_a
+        s = 0
+        m = ma
+        while m:
+            low = m & -m
+            s |= sup[low.bit_length() - 1]
+            m ^= low
+        if mb & ~s:
+            ctx.remove(b, mb & ~s, (self.name, (a,)))
+            mb = cand[b]
+        sup = self.sup_b
+        s = 0
+        m = mb
+        while m:
+            low = m & -m
+            s |= sup[low.bit_length() - 1]
+            m ^= low
+        if ma & ~s:
+            ctx.remove(a, ma & ~s, (self.name, (b,)))
+        return Status.FIX
+
+
+_TABLES: dict = {}
+
+
+def _tables(pred_key, pred: Callable[[int, int], bool], n: int):
+    hit = _TABLES.get((pred_key, n))
+    if hit is not None:
+        return hit
+    sup_a = [0] * (n + 2)
+    sup_b = [0] * (n + 2)
+    for v in range(1, n + 1):
+        for w in range(1, n + 1):
+            if pred(v, w):
+                sup_a[v] |= 1 << w
+                sup_b[w] |= 1 << v
+    _TABLES[(pred_key, n)] = out = (tuple(sup_a), tuple(sup_b))
+    return out
+
+
+class Relation(Constraint):
+    """``pred(value_a, value_b)`` must hold between cells ``a`` and ``b``.
+
+    ``key`` identifies the predicate for table caching (relations with equal keys share
+    tables); ``label`` is the operator shown in names (``<``, ``|-|=1`` ...).
+    """
+
+    kind = "relation"
+
+    def __init__(self, a: int, b: int, pred: Callable[[int, int], bool], label: str = "rel",
+                 key: object = None, name: str = "") -> None:
+        if a == b:
+            raise InvalidConstraint(f"a relation needs two different cells, got cell {a} twice")
+        self.a, self.b = a, b
+        self.cells = (a, b)
+        self.pred = pred
+        self.label = label
+        self.key = key if key is not None else ("pred", pred)
+        self.auto_name = not name
+        self.name = name or f"{label}@{a},{b}"
+
+    def tables(self, n: int):
+        return _tables(self.key, self.pred, n)
+
+    def propagators(self, n: int) -> list[Propagator]:
+        sa, sb = self.tables(n)
+        return [BinaryTable(self.a, self.b, sa, sb, self.name)]
+
+    def weak_links(self, n: int) -> Iterator[WeakLink]:
+        sa, _ = self.tables(n)
+        full = ((1 << n) - 1) << 1
+        for v in range(1, n + 1):
+            bad = full & ~sa[v]
+            for w in range(1, n + 1):
+                if bad >> w & 1:
+                    yield ((self.a, v), (self.b, w))
+
+    def check(self, va: int, vb: int) -> bool:
+        return bool(self.pred(va, vb))
+
+    def attributes(self) -> dict:
+        return {"kind": self.kind, "label": self.label}
+
+
+def _lt(x: int, y: int) -> bool:
+    return x < y
+
+
+def _le(x: int, y: int) -> bool:
+    return x <= y
+
+
+def _eq(x: int, y: int) -> bool:
+    return x == y
+
+
+def _ne(x: int, y: int) -> bool:
+    return x != y
+
+
+class _Diff:
+    __slots__ = ("d", "neg")
+
+    def __init__(self, d: int, neg: bool) -> None:
+        self.d, self.neg = d, neg
+
+    def __call__(self, x: int, y: int) -> bool:
+        return (abs(x - y) == self.d) != self.neg
+
+
+class _Ratio:
+    __slots__ = ("r", "neg")
+
+    def __init__(self, r: int, neg: bool) -> None:
+        self.r, self.neg = r, neg
+
+    def __call__(self, x: int, y: int) -> bool:
+        return (x == self.r * y or y == self.r * x) != self.neg
+
+
+def Less(a: int, b: int, name: str = "") -> Relation:
+    """a < b."""
+    return Relation(a, b, _lt, "<", ("lt",), name)
+
+
+def LessEqual(a: int, b: int, name: str = "") -> Relation:
+    return Relation(a, b, _le, "<=", ("le",), name)
+
+
+def Equal(a: int, b: int, name: str = "") -> Relation:
+    return Relation(a, b, _eq, "==", ("eq",), name)
+
+
+def NotEqual(a: int, b: int, name: str = "") -> Relation:
+    return Relation(a, b, _ne, "!=", ("ne",), name)
+
+
+def AbsDiff(a: int, b: int, d: int = 1, name: str = "") -> Relation:
+    """|a - b| == d (a white Kropki dot when d = 1)."""
+    return Relation(a, b, _Diff(d, False), f"|-|={d}", ("absdiff", d), name)
+
+
+def NotAbsDiff(a: int, b: int, d: int = 1, name: str = "") -> Relation:
+    """|a - b| != d (non-consecutive when d = 1)."""
+    return Relation(a, b, _Diff(d, True), f"|-|!={d}", ("notabsdiff", d), name)
+
+
+def Ratio(a: int, b: int, r: int = 2, name: str = "") -> Relation:
+    """a == r*b or b == r*a (a black Kropki dot when r = 2)."""
+    return Relation(a, b, _Ratio(r, False), f"ratio={r}", ("ratio", r), name)
+
+
+def NotRatio(a: int, b: int, r: int = 2, name: str = "") -> Relation:
+    return Relation(a, b, _Ratio(r, True), f"ratio!={r}", ("notratio", r), name)
+
+
+def AllowedPairs(a: int, b: int, pairs: Iterable[tuple[int, int]], name: str = "") -> Relation:
+    """(value_a, value_b) must be one of ``pairs``."""
+    allowed = frozenset((int(x), int(y)) for x, y in pairs)
+    return Relation(a, b, lambda x, y: (x, y) in allowed, "pairs", ("pairs", allowed), name)

@@ -1,0 +1,148 @@
+"""Element and containment constraints (indexers, quadruples).
+
+>>> e = Element(3, (0, 1, 2), 1)          # cell 3 holds v; cell v-1 holds 1
+>>> e.check(2, 3, 1, 2), e.check(3, 1, 2, 3)
+(True, False)
+>>> q = Contains((0, 1, 2, 3), (4, 4))
+>>> q.check(4, 1, 4, 2), q.check(4, 1, 3, 2)
+(True, False)
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+from typing import Sequence
+
+from ..errors import InvalidConstraint
+from ..events import Cost, Event, Status
+from ..propagator import Context, Propagator
+from .base import Constraint
+
+
+class ElementPropagator(Propagator):
+    cost = Cost.LINEAR
+    events = Event.DOM
+
+    def __init__(self, index: int, cells: Sequence[int], target: int, name: str) -> None:
+        self.index = index
+        self.cells = tuple(cells)
+        self.scope = tuple(sorted({index, *cells}))
+        self.target = target
+        self.name = name
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        t = 1 << self.target
+        idx = self.index
+        keep = 0
+        m = cand[idx]
+        while m:
+            low = m & -m
+            m ^= low
+            v = low.bit_length() - 1
+            if 1 <= v <= len(self.cells):
+                c = self.cells[v - 1]
+                if c == idx:
+                    if v == self.target:
+                        keep |= low
+                elif cand[c] & t:
+                    keep |= low
+        if not keep:
+            ctx.fail("no index can point at the target digit", (idx,))
+        ctx.restrict(idx, keep, self.name)
+        keep = cand[idx]
+        if not keep & (keep - 1):
+            c = self.cells[keep.bit_length() - 2]
+            ctx.restrict(c, t, self.name)
+        return Status.NOFIX
+
+
+class Element(Constraint):
+    """``cells[v - 1]`` holds ``target``, where v is the digit of ``index``."""
+
+    kind = "element"
+
+    def __init__(self, index: int, cells: Sequence[int], target: int, name: str = "") -> None:
+        self.index = index
+        self.line = tuple(cells)
+        self.cells = (index, *self.line)
+        self.target = target
+        self.name = name or "element"
+
+    def propagators(self, n: int) -> list[Propagator]:
+        return [ElementPropagator(self.index, self.line, self.target, self.name)]
+
+    def check(self, v: int, *line: int) -> bool:
+        return 1 <= v <= len(line) and line[v - 1] == self.target
+
+
+class ContainsPropagator(Propagator):
+    """Exact supports: every injective placement of the required digits onto the cells that
+    the candidates allow; a cell left free keeps all its candidates."""
+
+    cost = Cost.LINEAR
+    events = Event.DOM
+
+    def __init__(self, cells: Sequence[int], values: Sequence[int], name: str) -> None:
+        self.cells = tuple(cells)
+        self.scope = tuple(sorted(self.cells))
+        self.values = tuple(values)
+        self.name = name
+        k = len(self.cells)
+        self.maps = sorted(set(permutations(range(k), len(self.values))))
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        doms = [cand[c] for c in self.cells]
+        k = len(doms)
+        sup = [0] * k
+        vals = self.values
+        full = (1 << k) - 1
+        for mp in self.maps:
+            ok = True
+            for j, i in enumerate(mp):
+                if not doms[i] >> vals[j] & 1:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            used = 0
+            for j, i in enumerate(mp):
+                sup[i] |= 1 << vals[j]
+                used |= 1 << i
+            free = full & ~used
+            for i in range(k):
+                if free >> i & 1:
+                    sup[i] = doms[i]
+        for i, c in enumerate(self.cells):
+            if not sup[i]:
+                ctx.fail("the required digits do not fit", self.cells)
+            ctx.restrict(c, sup[i], self.name)
+        return Status.FIX
+
+
+class Contains(Constraint):
+    """The cells contain every digit of ``values`` (a multiset: repeats need repeats)."""
+
+    kind = "contains"
+
+    def __init__(self, cells: Sequence[int], values: Sequence[int], name: str = "") -> None:
+        if len(values) > len(cells):
+            raise InvalidConstraint(f"{name or 'contains'}: more digits than cells")
+        if len(cells) > 8:
+            raise InvalidConstraint(f"{name or 'contains'}: at most 8 cells")
+        self.cells = tuple(cells)
+        self.values = tuple(int(v) for v in values)
+        self.name = name or "contains"
+
+    def validate(self, n: int) -> None:
+        bad = [v for v in self.values if not 1 <= v <= n]
+        if bad:
+            raise InvalidConstraint(f"{self.name}: digit {bad[0]} is not in 1..{n}")
+
+    def propagators(self, n: int) -> list[Propagator]:
+        return [ContainsPropagator(self.cells, self.values, self.name)]
+
+    def check(self, *values: int) -> bool:
+        have = Counter(values)
+        return all(have[d] >= k for d, k in Counter(self.values).items())

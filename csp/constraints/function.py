@@ -1,0 +1,143 @@
+"""A constraint from any Python predicate over any number of cells.
+
+Exact supports (GAC) come from a depth-first enumeration of the scope in the given order,
+pruned by the optional ``prefix`` check (``prefix(*first_values) -> bool``, False when no
+completion can satisfy the predicate) and by ``distinct`` (all cells differ). The enumeration
+has a node budget; past it the propagator waits for smaller domains (the predicate is always
+checked once every cell is fixed, so search stays correct).
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from ..events import Cost, Event, Status
+from ..propagator import Context, Propagator
+from .base import Constraint
+
+NODE_BUDGET = 2_000
+MEMO_SIZE = 4096   # supports remembered per propagator, keyed by the scope's domains
+
+
+class _Budget(Exception):
+    pass
+
+
+class FunctionPropagator(Propagator):
+    cost = Cost.QUADRATIC
+    events = Event.DOM
+
+    def __init__(self, cells: Sequence[int], pred: Callable[..., bool], name: str,
+                 prefix: Callable[..., bool] | None = None, distinct: bool = False,
+                 budget: int = NODE_BUDGET) -> None:
+        self.cells = tuple(cells)
+        self.scope = tuple(sorted(set(cells)))
+        self.pred = pred
+        self.prefix = prefix
+        self.distinct = distinct
+        self.budget = budget
+        self.name = name
+        # the domain-size product at which the enumeration last ran out of budget: until the
+        # domains are clearly smaller, the propagator does not try again (a pure speed-up:
+        # skipping only skips pruning, and a fixed scope always runs)
+        self.too_big = 1 << 62
+        self._memo: dict[tuple[int, ...], dict[int, int]] = {}
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        cells = self.cells
+        doms = [cand[c] for c in cells]
+        size = 1
+        for m in doms:
+            size *= m.bit_count()
+        if size * 4 > self.too_big and size > 1:
+            return Status.FIX
+        key = tuple(doms)
+        known = self._memo.get(key)
+        if known is not None:
+            return self._apply(ctx, known)
+        lists = [[d for d in range(m.bit_length()) if m >> d & 1] for m in doms]
+        k = len(cells)
+        sup = [0] * k
+        vals = [0] * k
+        pred, prefix, distinct = self.pred, self.prefix, self.distinct
+        # position of the first occurrence of a repeated cell (cells listed twice must agree)
+        first = {}
+        same = [-1] * k
+        for i, c in enumerate(cells):
+            if c in first:
+                same[i] = first[c]
+            else:
+                first[c] = i
+        nodes = [0]
+        budget = self.budget
+
+        def rec(i: int, used: int) -> bool:
+            nodes[0] += 1
+            if nodes[0] > budget:
+                raise _Budget
+            if i == k:
+                if pred(*vals):
+                    for j in range(k):
+                        sup[j] |= 1 << vals[j]
+                    return True
+                return False
+            found = False
+            opts = lists[i] if same[i] < 0 else [vals[same[i]]]
+            for d in opts:
+                if distinct and used >> d & 1:
+                    continue
+                vals[i] = d
+                if prefix is not None and i + 1 < k and not prefix(*vals[:i + 1]):
+                    continue
+                if rec(i + 1, used | (1 << d)):
+                    found = True
+            return found
+
+        try:
+            rec(0, 0)
+        except _Budget:
+            self.too_big = size
+            return Status.FIX   # too large for now; woken again as domains shrink
+        per_cell: dict[int, int] = {}
+        for c, s in zip(cells, sup):
+            per_cell[c] = per_cell.get(c, -1) & s
+        if len(self._memo) >= MEMO_SIZE:
+            self._memo.clear()
+        self._memo[key] = per_cell
+        return self._apply(ctx, per_cell)
+
+    def _apply(self, ctx: Context, per_cell: dict[int, int]) -> Status:
+        cand = ctx.cand
+        if not any(per_cell.values()):
+            ctx.fail("no assignment satisfies it", self.cells)
+        for c, s in per_cell.items():
+            if cand[c] & ~s:
+                ctx.remove(c, cand[c] & ~s, (self.name, self.cells))
+        return Status.FIX
+
+
+class FunctionConstraint(Constraint):
+    """``pred(*values)`` must hold for the digits of ``cells`` (in that order).
+
+    >>> FunctionConstraint(lambda a, b, c: a + b == c, [0, 1, 2]).check(1, 2, 3)
+    True
+    """
+
+    kind = "function"
+
+    def __init__(self, pred: Callable[..., bool], cells: Sequence[int], name: str = "",
+                 prefix: Callable[..., bool] | None = None, distinct: bool = False) -> None:
+        self.pred = pred
+        self.cells = tuple(cells)
+        self.prefix = prefix
+        self.distinct = distinct
+        self.name = name or getattr(pred, "__name__", "function")
+
+    def propagators(self, n: int) -> list[Propagator]:
+        return [FunctionPropagator(self.cells, self.pred, self.name, self.prefix,
+                                   self.distinct)]
+
+    def check(self, *values: int) -> bool:
+        if self.distinct and len(set(values)) != len(values):
+            return False
+        return bool(self.pred(*values))

@@ -1,0 +1,105 @@
+"""Consecutive set (renban): the cells hold different digits forming a run s, s+1, ...
+
+>>> r = ConsecutiveSet((0, 1, 2))
+>>> r.check(4, 2, 3), r.check(1, 2, 4), r.check(2, 2, 3)
+(True, False, False)
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..errors import InvalidConstraint
+from ..events import Cost, Event, Status
+from ..propagator import Context, Propagator
+from .base import Constraint
+
+
+def _perfect_matching(doms: list[int]) -> bool:
+    """True when every cell (its mask in ``doms``) gets its own digit (Kuhn's algorithm)."""
+    owner: dict[int, int] = {}
+
+    def augment(i: int, seen: int) -> tuple[bool, int]:
+        m = doms[i] & ~seen
+        while m:
+            low = m & -m
+            m ^= low
+            seen |= low
+            j = owner.get(low)
+            if j is None:
+                owner[low] = i
+                return True, seen
+            ok, seen = augment(j, seen)
+            if ok:
+                owner[low] = i
+                return True, seen
+        return False, seen
+
+    for i in range(len(doms)):
+        ok, _ = augment(i, 0)
+        if not ok:
+            return False
+    return True
+
+
+class ConsecutiveSetPropagator(Propagator):
+    """Keeps the digits of the windows of k consecutive digits onto which the cells can be
+    matched (window-level supports; distinctness itself is the house kernel's job, since the
+    cells form a house)."""
+
+    cost = Cost.LINEAR
+    events = Event.DOM
+
+    def __init__(self, cells: Sequence[int], n: int, name: str) -> None:
+        self.cells = tuple(cells)
+        self.scope = tuple(sorted(self.cells))
+        self.n = n
+        self.name = name
+        k = len(self.cells)
+        self.windows = [((1 << k) - 1) << s for s in range(1, n - k + 2)]
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        doms = [cand[c] for c in self.cells]
+        sup = [0] * len(doms)
+        for w in self.windows:
+            sub = [m & w for m in doms]
+            if 0 in sub:
+                continue
+            u = 0
+            for m in sub:
+                u |= m
+            if u != w or not _perfect_matching(sub):
+                continue
+            for i, m in enumerate(sub):
+                sup[i] |= m
+        for i, c in enumerate(self.cells):
+            if not sup[i]:
+                ctx.fail("no window of consecutive digits fits", self.cells)
+            ctx.restrict(c, sup[i], self.name)
+        return Status.NOFIX
+
+
+class ConsecutiveSet(Constraint):
+    """The cells are all different and their digits form a set of consecutive digits."""
+
+    kind = "consecutive_set"
+
+    def __init__(self, cells: Sequence[int], name: str = "") -> None:
+        if len(set(cells)) != len(cells):
+            raise InvalidConstraint(f"{name or 'consecutive set'}: a cell is listed twice")
+        self.cells = tuple(cells)
+        self.name = name or "consecutive set"
+
+    def validate(self, n: int) -> None:
+        if len(self.cells) > n:
+            raise InvalidConstraint(f"{self.name}: {len(self.cells)} cells cannot hold "
+                                    f"different digits of 1..{n}")
+
+    def propagators(self, n: int) -> list[Propagator]:
+        return [ConsecutiveSetPropagator(self.cells, n, self.name)]
+
+    def house(self) -> tuple[int, ...] | None:
+        return self.cells
+
+    def check(self, *values: int) -> bool:
+        return len(set(values)) == len(values) and max(values) - min(values) == len(values) - 1

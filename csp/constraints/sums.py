@@ -1,0 +1,347 @@
+"""Sum of cells (with or without all-different): exact supports on small scopes, otherwise
+combination filtering (distinct) and bounds reasoning."""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+from typing import Iterator, Sequence
+
+from ..errors import InvalidConstraint
+from ..events import Cost, Event, Status
+from ..propagator import Context, Propagator
+from .base import Constraint, WeakLink
+
+ENUM_LIMIT = 4096  # exact support enumeration when the product of domain sizes is at most this
+MEMO_SIZE = 4096   # exact supports remembered per propagator, keyed by the scope's domains
+
+
+@lru_cache(maxsize=None)
+def sum_combinations(n: int, k: int, total: int) -> tuple[int, ...]:
+    """Masks of the k-subsets of 1..n summing to ``total``.
+
+    >>> [sorted(d for d in range(10) if m >> d & 1) for m in sum_combinations(9, 2, 4)]
+    [[1, 3]]
+    """
+    out = []
+    for combo in combinations(range(1, n + 1), k):
+        if sum(combo) == total:
+            m = 0
+            for d in combo:
+                m |= 1 << d
+            out.append(m)
+    return tuple(out)
+
+
+class SumPropagator(Propagator):
+    cost = Cost.LINEAR
+    events = Event.DOM
+
+    def __init__(self, cells: Sequence[int], total: int, distinct: bool, n: int, name: str):
+        self.cells = tuple(cells)
+        self.scope = tuple(sorted(self.cells))
+        self.total = total
+        self.distinct = distinct
+        self.n = n
+        self.name = name
+        if distinct and len(cells) <= n:
+            self.combos = sum_combinations(n, len(cells), total)
+        else:
+            self.combos = None
+        self._memo: dict[tuple[int, ...], list[int]] = {}
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        cells = self.cells
+        doms = [cand[c] for c in cells]
+        prod = 1
+        for m in doms:
+            prod *= m.bit_count()
+            if prod > ENUM_LIMIT:
+                break
+        if prod <= ENUM_LIMIT:
+            key = tuple(doms)
+            sup = self._memo.get(key)
+            if sup is None:
+                if len(self._memo) >= MEMO_SIZE:
+                    self._memo.clear()
+                sup = self._memo[key] = self._enumerate(doms)
+            for c, m, s in zip(cells, doms, sup):
+                if m & ~s:
+                    ctx.remove(c, m & ~s, (self.name, cells))
+            return Status.FIX
+        changed = False
+        if self.combos is not None:
+            union_by_cell = [0] * len(cells)
+            for combo in self.combos:
+                u = 0
+                ok = True
+                for m in doms:
+                    x = m & combo
+                    if not x:
+                        ok = False
+                        break
+                    u |= x
+                if ok and u == combo:
+                    for i, m in enumerate(doms):
+                        union_by_cell[i] |= m & combo
+            for i, c in enumerate(cells):
+                if doms[i] & ~union_by_cell[i]:
+                    ctx.remove(c, doms[i] & ~union_by_cell[i], (self.name, cells))
+                    doms[i] = cand[c]
+                    changed = True
+        lo = [(m & -m).bit_length() - 1 for m in doms]
+        hi = [m.bit_length() - 1 for m in doms]
+        slo, shi = sum(lo), sum(hi)
+        if slo > self.total or shi < self.total:
+            ctx.fail(f"sum {self.total} out of reach", cells)
+        for i, c in enumerate(cells):
+            low_i = self.total - (shi - hi[i])
+            high_i = self.total - (slo - lo[i])
+            keep = doms[i]
+            if low_i > lo[i]:
+                keep &= ~((1 << low_i) - 1)
+            if high_i < hi[i]:
+                keep &= (1 << (high_i + 1)) - 1
+            if keep != doms[i]:
+                ctx.remove(c, doms[i] & ~keep, (self.name, cells))
+                changed = True
+        return Status.NOFIX if changed else Status.FIX
+
+    def _enumerate(self, doms: list[int]) -> list[int]:
+        k = len(doms)
+        order = sorted(range(k), key=lambda i: doms[i].bit_count())
+        sd = [doms[i] for i in order]
+        mins = [(m & -m).bit_length() - 1 for m in sd]
+        maxs = [m.bit_length() - 1 for m in sd]
+        rest_min = [0] * (k + 1)
+        rest_max = [0] * (k + 1)
+        for i in range(k - 1, -1, -1):
+            rest_min[i] = rest_min[i + 1] + mins[i]
+            rest_max[i] = rest_max[i + 1] + maxs[i]
+        sup = [0] * k
+        vals = [0] * k
+        total = self.total
+        distinct = self.distinct
+
+        def rec(i: int, s: int, used: int) -> bool:
+            if i == k:
+                if s == total:
+                    for j in range(k):
+                        sup[j] |= 1 << vals[j]
+                    return True
+                return False
+            need_lo = total - s - rest_max[i + 1]
+            need_hi = total - s - rest_min[i + 1]
+            m = sd[i] & ~used if distinct else sd[i]
+            found = False
+            while m:
+                low = m & -m
+                d = low.bit_length() - 1
+                m ^= low
+                if d < need_lo:
+                    continue
+                if d > need_hi:
+                    break
+                vals[i] = d
+                if rec(i + 1, s + d, used | low):
+                    found = True
+            return found
+
+        rec(0, 0, 0)
+        out = [0] * k
+        for pos, i in enumerate(order):
+            out[i] = sup[pos]
+        return out
+
+
+class Sum(Constraint):
+    """The digits of ``cells`` add up to ``total``; ``distinct`` also makes them a house
+    (a killer cage)."""
+
+    kind = "sum"
+
+    def __init__(self, cells: Sequence[int], total: int, distinct: bool = False,
+                 name: str = "") -> None:
+        self.cells = tuple(cells)
+        if not self.cells:
+            raise InvalidConstraint("a sum needs at least one cell")
+        if len(set(self.cells)) != len(self.cells):
+            raise InvalidConstraint("a sum lists a cell twice")
+        self.total = int(total)
+        self.distinct = distinct
+        self.name = name or f"sum {total}"
+
+    def validate(self, n: int) -> None:
+        k = len(self.cells)
+        if self.distinct:
+            if k > n:
+                raise InvalidConstraint(f"{self.name}: {k} distinct cells cannot hold digits 1..{n}")
+            if not sum_combinations(n, k, self.total):
+                raise InvalidConstraint(
+                    f"{self.name}: no {k} different digits from 1..{n} add up to {self.total}")
+        elif not (k <= self.total <= k * n):
+            raise InvalidConstraint(f"{self.name}: {k} cells of 1..{n} cannot add up to {self.total}")
+
+    def propagators(self, n: int) -> list[Propagator]:
+        return [SumPropagator(self.cells, self.total, self.distinct, n, self.name)]
+
+    def house(self) -> tuple[int, ...] | None:
+        return self.cells if self.distinct else None
+
+    def weak_links(self, n: int) -> Iterator[WeakLink]:
+        if len(self.cells) == 2:
+            a, b = self.cells
+            for v in range(1, n + 1):
+                for w in range(1, n + 1):
+                    if v + w != self.total:
+                        yield ((a, v), (b, w))
+
+    def check(self, *values: int) -> bool:
+        if self.distinct and len(set(values)) != len(values):
+            return False
+        return sum(values) == self.total
+
+    def attributes(self) -> dict:
+        return {"kind": self.kind, "total": self.total, "distinct": self.distinct}
+
+
+class LinearPropagator(Propagator):
+    """sum(coef_i * v_i) == total: exact supports when small, bounds otherwise."""
+
+    cost = Cost.LINEAR
+    events = Event.DOM
+
+    def __init__(self, cells: Sequence[int], coeffs: Sequence[int], total: int, name: str,
+                 differ: Sequence[Sequence[int]] = ()):
+        self.cells = tuple(cells)
+        self.coeffs = tuple(coeffs)
+        #: differ[i]: earlier positions j < i whose cell must hold a different digit
+        self.differ = tuple(tuple(x) for x in differ) or tuple(() for _ in self.cells)
+        self.scope = tuple(sorted(set(self.cells)))
+        self.total = total
+        self.name = name
+        self._memo: dict[tuple[int, ...], dict[int, int]] = {}
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        cells, coeffs, total = self.cells, self.coeffs, self.total
+        doms = [cand[c] for c in cells]
+        prod = 1
+        for m in doms:
+            prod *= m.bit_count()
+            if prod > ENUM_LIMIT:
+                break
+        if prod <= ENUM_LIMIT:
+            key = tuple(doms)
+            per_cell = self._memo.get(key)
+            if per_cell is None:
+                if len(self._memo) >= MEMO_SIZE:
+                    self._memo.clear()
+                per_cell = self._memo[key] = self._supports(doms)
+            for c, s in per_cell.items():
+                if cand[c] & ~s:
+                    ctx.remove(c, cand[c] & ~s, (self.name, cells))
+            return Status.FIX
+        return self._bounds(ctx, doms)
+
+    def _supports(self, doms: list[int]) -> dict[int, int]:
+        cells, coeffs, total = self.cells, self.coeffs, self.total
+        k = len(cells)
+        lists = [[d for d in range(m.bit_length()) if m >> d & 1] for m in doms]
+        lo = [min(a * d for d in l) for a, l in zip(coeffs, lists)]
+        hi = [max(a * d for d in l) for a, l in zip(coeffs, lists)]
+        rest_lo = [0] * (k + 1)
+        rest_hi = [0] * (k + 1)
+        for i in range(k - 1, -1, -1):
+            rest_lo[i] = rest_lo[i + 1] + lo[i]
+            rest_hi[i] = rest_hi[i + 1] + hi[i]
+        sup = [0] * k
+        vals = [0] * k
+        differ = self.differ
+
+        def rec(i: int, s: int) -> None:
+            if i == k:
+                if s == total:
+                    for j in range(k):
+                        sup[j] |= 1 << vals[j]
+                return
+            a = coeffs[i]
+            for d in lists[i]:
+                if differ[i] and any(vals[j] == d for j in differ[i]):
+                    continue
+                t = s + a * d
+                if t + rest_lo[i + 1] <= total <= t + rest_hi[i + 1]:
+                    vals[i] = d
+                    rec(i + 1, t)
+
+        rec(0, 0)
+        # a cell listed twice must take one value: keep supports per position, intersect
+        per_cell: dict[int, int] = {}
+        for c, s in zip(cells, sup):
+            per_cell[c] = per_cell.get(c, -1) & s
+        return per_cell
+
+    def _bounds(self, ctx: Context, doms: list[int]) -> Status:
+        cand = ctx.cand
+        cells, coeffs, total = self.cells, self.coeffs, self.total
+        changed = False
+        lo = [min(a * ((m & -m).bit_length() - 1), a * (m.bit_length() - 1)) for a, m in zip(coeffs, doms)]
+        hi = [max(a * ((m & -m).bit_length() - 1), a * (m.bit_length() - 1)) for a, m in zip(coeffs, doms)]
+        slo, shi = sum(lo), sum(hi)
+        if slo > total or shi < total:
+            ctx.fail(f"total {total} out of reach", cells)
+        for i, c in enumerate(cells):
+            a = coeffs[i]
+            if a == 0:
+                continue
+            # a*v must lie in [total - (shi - hi_i), total - (slo - lo_i)]
+            lo_t = total - (shi - hi[i])
+            hi_t = total - (slo - lo[i])
+            m = cand[c]
+            keep = 0
+            x = m
+            while x:
+                low = x & -x
+                d = low.bit_length() - 1
+                x ^= low
+                if lo_t <= a * d <= hi_t:
+                    keep |= low
+            if keep != m:
+                ctx.remove(c, m & ~keep, (self.name, cells))
+                changed = True
+        return Status.NOFIX if changed else Status.FIX
+
+
+class Linear(Constraint):
+    """``sum(coeffs[i] * digit(cells[i])) == total`` (arrows: shaft minus circle == 0).
+
+    >>> Linear([0, 1, 2], [1, 1, -1], 0).check(2, 3, 5)
+    True
+    """
+
+    kind = "linear"
+
+    def __init__(self, cells: Sequence[int], coeffs: Sequence[int], total: int = 0,
+                 name: str = "") -> None:
+        if len(cells) != len(coeffs) or not cells:
+            raise InvalidConstraint("linear constraint: one coefficient per cell needed")
+        self.cells = tuple(cells)
+        self.coeffs = tuple(int(a) for a in coeffs)
+        self.total = int(total)
+        self.name = name or "linear"
+
+    def compile(self, puzzle) -> list[Propagator]:
+        """The propagator also knows which of its cells must differ (shared houses)."""
+        peer_sets = [set(h.cells) for h in puzzle.houses()]
+        differ = []
+        for i, c in enumerate(self.cells):
+            differ.append([j for j in range(i) if self.cells[j] != c and any(
+                c in h and self.cells[j] in h for h in peer_sets)])
+        return [LinearPropagator(self.cells, self.coeffs, self.total, self.name, differ)]
+
+    def check(self, *values: int) -> bool:
+        return sum(a * v for a, v in zip(self.coeffs, values)) == self.total
+
+    def attributes(self) -> dict:
+        return {"kind": self.kind, "total": self.total,
+                "coeffs": ",".join(map(str, self.coeffs))}

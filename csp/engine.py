@@ -1,0 +1,308 @@
+"""Fixpoint engine.
+
+All-different constraints are compiled into a fast kernel over int bitmasks (value
+elimination through per-cell peer tables, and hidden singles / pigeonhole on full houses);
+every other constraint is a :class:`~csp.propagator.Propagator` woken through watch lists and
+run cheapest first. Expensive stages (GAC all-different, techniques) only run when the cheap
+ones are quiet.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .events import Contradiction, Cost, Event, Status
+from .propagator import Context, Propagator, TraceHook
+
+_DOM, _BOUNDS, _FIXED = int(Event.DOM), int(Event.BOUNDS), int(Event.FIXED)
+
+
+class Engine:
+    """Compiled propagation for one frozen puzzle.
+
+    ``houses`` is a list of ``(name, cells)`` all-different groups; ``props`` the other
+    propagators. :meth:`propagate` works in place on a candidate list.
+    """
+
+    def __init__(self, n: int, size: int, houses: Sequence[tuple[str, Sequence[int]]],
+                 props: Sequence[Propagator]) -> None:
+        self.n = n
+        self.size = size
+        self.all_mask = ((1 << n) - 1) << 1
+        self.house_names = [h[0] for h in houses]
+        geo = _geometry(n, size, tuple(tuple(h[1]) for h in houses))
+        self.geometry = geo
+        self.house_cells = geo.house_cells
+        self.peers = geo.peers
+        # Full houses (n cells): every digit must appear -> hidden singles and pigeonhole.
+        self.full = geo.full
+        self.full_cells = geo.full_cells
+        self.cell_full = geo.cell_full
+        self.props = list(props)
+        self.prop_cost = [int(p.cost) for p in self.props]
+        if self.props:
+            watch: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+            for i, p in enumerate(self.props):
+                ev = int(p.events)
+                for c in p.scope:
+                    watch[c].append((i, ev))
+            self.watch = [tuple(w) for w in watch]
+        else:
+            self.watch = geo.no_watch
+        self.levels = sorted(set(self.prop_cost)) or [0]
+
+    @property
+    def pure(self) -> bool:
+        """True when the model is all-different houses only (no other propagator): search
+        then runs the bitboard fast path (:mod:`csp.search`)."""
+        return not self.props
+
+    def bitboards(self) -> "BitboardTables":
+        """Per-grid tables of the bitboard fast path (built once, then cached)."""
+        geo = self.geometry
+        if geo.bitboards is None:
+            geo.bitboards = BitboardTables(self)
+        return geo.bitboards
+
+    # ------------------------------------------------------------------------------
+    def propagate(self, cand: list[int], changed: Iterable[int] | None = None,
+                  trace: TraceHook | None = None, max_cost: int = 99) -> None:
+        """Run to fixpoint in place. ``changed``: cells changed since the last fixpoint
+        (``None``: everything). Raises :class:`Contradiction` when a domain empties or a
+        rule is violated. Propagators with ``cost > max_cost`` are not run."""
+        peers = self.peers
+        watch = self.watch
+        cell_full = self.cell_full
+        full_cells = self.full_cells
+        props = self.props
+        prop_cost = self.prop_cost
+        all_mask = self.all_mask
+        nprops = len(props)
+        queued = [False] * nprops
+        queues: dict[int, list[int]] = {lvl: [] for lvl in self.levels}
+        dirty_flag = [False] * len(full_cells)
+        dirty: list[int] = []
+        stack: list[int] = []
+
+        if changed is None:
+            cells: Iterable[int] = range(self.size)
+            dirty = list(range(len(full_cells)))
+            dirty_flag = [True] * len(full_cells)
+            for i in range(nprops):
+                if prop_cost[i] <= max_cost:
+                    queued[i] = True
+                    queues[prop_cost[i]].append(i)
+        else:
+            cells = changed
+        for c in cells:
+            m = cand[c]
+            if not m:
+                raise Contradiction(f"{self._cell_name(c)} has no candidate", "", (c,))
+            if not m & (m - 1):
+                stack.append(c)
+            for k in cell_full[c]:
+                if not dirty_flag[k]:
+                    dirty_flag[k] = True
+                    dirty.append(k)
+            for i, ev in watch[c]:
+                if not queued[i] and prop_cost[i] <= max_cost:
+                    queued[i] = True
+                    queues[prop_cost[i]].append(i)
+
+        ctx = Context(cand, trace)
+        levels = self.levels
+        while True:
+            # 1. value elimination from fixed cells (all-different kernel)
+            while stack:
+                c = stack.pop()
+                m = cand[c]
+                for p in peers[c]:
+                    pm = cand[p]
+                    if pm & m:
+                        pm ^= m
+                        if not pm:
+                            raise Contradiction(
+                                f"{self._cell_name(p)} has no candidate left "
+                                f"(digit {m.bit_length() - 1} in {self._cell_name(c)})",
+                                self._house_of(c, p), (c, p))
+                        cand[p] = pm
+                        if trace is not None:
+                            trace(p, m, (self._house_of(c, p), (c,)))
+                        if not pm & (pm - 1):
+                            stack.append(p)
+                        for k in cell_full[p]:
+                            if not dirty_flag[k]:
+                                dirty_flag[k] = True
+                                dirty.append(k)
+                        w = watch[p]
+                        if w:
+                            ev = _DOM
+                            if m > pm or m < (pm & -pm):
+                                ev |= _BOUNDS
+                            if not pm & (pm - 1):
+                                ev |= _FIXED
+                            for i, sub in w:
+                                if sub & ev and not queued[i] and prop_cost[i] <= max_cost:
+                                    queued[i] = True
+                                    queues[prop_cost[i]].append(i)
+            # 2. hidden singles and pigeonhole on dirty full houses
+            if dirty:
+                while dirty:
+                    k = dirty.pop()
+                    dirty_flag[k] = False
+                    once = 0
+                    twice = 0
+                    for c in full_cells[k]:
+                        m = cand[c]
+                        twice |= once & m
+                        once |= m
+                    if once != all_mask:
+                        missing = (all_mask & ~once).bit_length() - 1
+                        name = self.house_names[self.full[k]]
+                        raise Contradiction(f"{name}: no place for digit {missing}", name,
+                                            full_cells[k])
+                    single = once & ~twice
+                    if single:
+                        for c in full_cells[k]:
+                            m = cand[c]
+                            h = m & single
+                            if h and m != h:
+                                if h & (h - 1):
+                                    name = self.house_names[self.full[k]]
+                                    raise Contradiction(
+                                        f"{name}: {self._cell_name(c)} is the only place "
+                                        "for two digits", name, (c,))
+                                cand[c] = h
+                                if trace is not None:
+                                    trace(c, m & ~h, (self.house_names[self.full[k]], ()))
+                                stack.append(c)
+                                for k2 in cell_full[c]:
+                                    if not dirty_flag[k2]:
+                                        dirty_flag[k2] = True
+                                        dirty.append(k2)
+                                for i, sub in watch[c]:
+                                    if not queued[i] and prop_cost[i] <= max_cost:
+                                        queued[i] = True
+                                        queues[prop_cost[i]].append(i)
+                    if stack:
+                        break
+                if stack:
+                    continue
+            # 3. other propagators, cheapest first
+            i = -1
+            for lvl in levels:
+                q = queues[lvl]
+                if q:
+                    i = q.pop()
+                    break
+            if i < 0:
+                return
+            queued[i] = False
+            prop = props[i]
+            ctx.source = prop.name
+            status = prop.propagate(ctx)
+            if ctx.changes:
+                changes = ctx.changes
+                ctx.changes = []
+                quiet = status is not Status.NOFIX
+                for c, old in changes:
+                    pm = cand[c]
+                    if not pm & (pm - 1):
+                        stack.append(c)
+                    for k in cell_full[c]:
+                        if not dirty_flag[k]:
+                            dirty_flag[k] = True
+                            dirty.append(k)
+                    ev = _DOM
+                    if (pm & -pm) != (old & -old) or pm.bit_length() != old.bit_length():
+                        ev |= _BOUNDS
+                    if not pm & (pm - 1):
+                        ev |= _FIXED
+                    for j, sub in watch[c]:
+                        if sub & ev and not queued[j] and prop_cost[j] <= max_cost:
+                            if j == i and quiet:
+                                continue
+                            queued[j] = True
+                            queues[prop_cost[j]].append(j)
+
+    # -- naming helpers (only used on failures and when tracing) ----------------------------
+    def _cell_name(self, c: int) -> str:
+        n = self.n
+        return f"r{c // n + 1}c{c % n + 1}"
+
+    def _house_of(self, a: int, b: int) -> str:
+        for name, cells in zip(self.house_names, self.house_cells):
+            if a in cells and b in cells:
+                return name
+        return "all-different"
+
+
+class _Geometry:
+    """The tables of an engine that depend only on its houses (shared between engines of
+    puzzles with the same houses, e.g. every classic 9x9 puzzle)."""
+
+    __slots__ = ("house_cells", "peers", "full", "full_cells", "cell_full", "no_watch",
+                 "bitboards")
+
+    def __init__(self, n: int, size: int, houses: tuple[tuple[int, ...], ...]) -> None:
+        self.house_cells = [tuple(sorted(set(h))) for h in houses]
+        peers: list[set[int]] = [set() for _ in range(size)]
+        for cells in self.house_cells:
+            for c in cells:
+                peers[c].update(cells)
+        for c in range(size):
+            peers[c].discard(c)
+        self.peers: list[tuple[int, ...]] = [tuple(sorted(p)) for p in peers]
+        self.full = [i for i, cells in enumerate(self.house_cells) if len(cells) == n]
+        self.full_cells = [self.house_cells[i] for i in self.full]
+        fh: list[list[int]] = [[] for _ in range(size)]
+        for k, cells in enumerate(self.full_cells):
+            for c in cells:
+                fh[c].append(k)
+        self.cell_full = [tuple(x) for x in fh]
+        self.no_watch: list[tuple[tuple[int, int], ...]] = [()] * size
+        self.bitboards: BitboardTables | None = None
+
+
+_GEOMETRIES: dict[tuple, _Geometry] = {}
+
+
+def _geometry(n: int, size: int, houses: tuple[tuple[int, ...], ...]) -> _Geometry:
+    """Cached :class:`_Geometry` (a small cache: grids seldom vary within one run)."""
+    key = (n, size, houses)
+    geo = _GEOMETRIES.get(key)
+    if geo is None:
+        if len(_GEOMETRIES) >= 32:
+            _GEOMETRIES.pop(next(iter(_GEOMETRIES)))
+        geo = _GEOMETRIES[key] = _Geometry(n, size, houses)
+    return geo
+
+
+class BitboardTables:
+    """Cell-bitset tables for search on pure all-different models.
+
+    The fast path keeps, next to the candidate mask of each cell, one cell bitset per digit
+    (bit c set: the digit is still possible in cell c): placing a digit clears it from all
+    peers in one operation, and a hidden single is a full house whose bitset for a digit has
+    one bit left.
+
+    ``peers[c]``: cell bitset of the peers of c; ``home[c]``: bitsets of the full houses
+    holding c; ``other[c][p]``: bitsets of the full houses holding p but not c (where p losing
+    the digit placed in c can leave a single place); ``houses``: bitsets of all full houses;
+    ``full``: every cell.
+    """
+
+    __slots__ = ("n", "size", "full", "peers", "home", "other", "houses")
+
+    def __init__(self, engine: Engine) -> None:
+        self.n = engine.n
+        self.size = size = engine.size
+        self.full = (1 << size) - 1
+        self.peers = [sum(1 << p for p in engine.peers[c]) for c in range(size)]
+        self.houses = [sum(1 << c for c in cells) for cells in engine.full_cells]
+        self.home = [tuple(h for h in self.houses if h >> c & 1) for c in range(size)]
+        self.other = []
+        for c in range(size):
+            row: list[tuple[int, ...]] = [()] * size
+            for p in engine.peers[c]:
+                row[p] = tuple(h for h in self.home[p] if not h >> c & 1)
+            self.other.append(row)

@@ -1,0 +1,213 @@
+"""Grid geometry: size, box shape or regions, cell ids and names, houses and neighbours.
+
+Cells are ints in row-major order (the numbering of ``networkx.sudoku_graph``).
+
+>>> g = Grid(9)
+>>> g.box_shape, g.name(0), g.name(80), g.cell("r5c8")
+((3, 3), 'r1c1', 'r9c9', 43)
+>>> Grid(6).box_shape, Grid(12).box_shape
+((2, 3), (3, 4))
+>>> [h.name for h in Grid(4).houses][:5]
+['row 1', 'row 2', 'row 3', 'row 4', 'col 1']
+>>> sorted(g.name(c) for c in g.knight(0))
+['r2c3', 'r3c2']
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .errors import GridSizeError, InvalidConstraint
+
+_CELL_RE = re.compile(r"^\s*[rR](\d+)\s*[cC](\d+)\s*$")
+
+CellLike = "int | str | tuple[int, int]"
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    """A set of cells that must hold different digits; ``kind`` is row/col/box/region/extra."""
+
+    name: str
+    cells: tuple[int, ...]
+    kind: str = "extra"
+
+    @property
+    def mask(self) -> int:
+        m = 0
+        for c in self.cells:
+            m |= 1 << c
+        return m
+
+
+def default_box_shape(n: int) -> tuple[int, int] | None:
+    """The usual box shape for size ``n``: square when possible, else the r x c (r < c)
+    with r*c == n and r closest to sqrt(n); ``None`` when only 1 x n exists (primes)."""
+    r = math.isqrt(n)
+    while r > 1:
+        if n % r == 0:
+            return (r, n // r)
+        r -= 1
+    return None
+
+
+class Grid:
+    """An n x n grid with digits 1..n.
+
+    ``box`` is a (rows, cols) box shape, ``None`` for the default shape, or ``False`` for
+    no boxes. ``regions`` (a region index per cell, or a list of cell lists) replaces the
+    boxes, as in jigsaw puzzles.
+    """
+
+    def __init__(
+        self,
+        n: int = 9,
+        box: tuple[int, int] | None | bool = None,
+        regions: Sequence[int] | Sequence[Sequence[int]] | None = None,
+    ) -> None:
+        if not isinstance(n, int) or n < 1 or n > 35:
+            raise GridSizeError(f"grid size must be an int from 1 to 35, got {n!r}")
+        self.n = n
+        self.size = n * n
+        self.digits = tuple(range(1, n + 1))
+        self.all_mask = ((1 << n) - 1) << 1
+        self.rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+        self.cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
+        self.box_shape: tuple[int, int] | None = None
+        self.regions: list[tuple[int, ...]] = []
+        if regions is not None:
+            self.regions = self._parse_regions(regions)
+            self.region_kind = "region"
+        elif box is False:
+            self.region_kind = ""
+        else:
+            shape = default_box_shape(n) if box is None or box is True else tuple(box)
+            if shape is None:
+                if box is True:
+                    raise GridSizeError(f"size {n} has no valid box shape; give regions")
+                self.region_kind = ""
+            else:
+                br, bc = shape
+                if br * bc != n:
+                    raise GridSizeError(f"box shape {br}x{bc} does not tile a {n}x{n} grid")
+                self.box_shape = (br, bc)
+                self.region_kind = "box"
+                self.regions = [
+                    tuple(
+                        (R * br + i) * n + (C * bc + j) for i in range(br) for j in range(bc)
+                    )
+                    for R in range(n // br)
+                    for C in range(n // bc)
+                ]
+        self.region_of = [-1] * self.size
+        for i, reg in enumerate(self.regions):
+            for c in reg:
+                self.region_of[c] = i
+        self.houses: list[House] = (
+            [House(f"row {i + 1}", r, "row") for i, r in enumerate(self.rows)]
+            + [House(f"col {i + 1}", c, "col") for i, c in enumerate(self.cols)]
+            + [
+                House(f"{self.region_kind} {i + 1}", reg, self.region_kind)
+                for i, reg in enumerate(self.regions)
+            ]
+        )
+        # Used by other modules for naming and for the main diagonals.
+        self.diagonal_main = tuple(i * n + i for i in range(n))
+        self.diagonal_anti = tuple(i * n + (n - 1 - i) for i in range(n))
+
+    def _parse_regions(self, regions) -> list[tuple[int, ...]]:
+        n = self.n
+        regions = list(regions)
+        if regions and all(isinstance(x, int) for x in regions):
+            if len(regions) != self.size:
+                raise GridSizeError(f"regions: expected {self.size} region ids, got {len(regions)}")
+            ids = sorted(set(regions))
+            groups = [tuple(c for c in range(self.size) if regions[c] == i) for i in ids]
+        else:
+            groups = [tuple(sorted(self.cell(x) for x in reg)) for reg in regions]
+            seen = [c for g in groups for c in g]
+            if len(seen) != len(set(seen)) or len(seen) != self.size:
+                raise GridSizeError("regions must cover every cell exactly once")
+        for g in groups:
+            if len(g) != n:
+                raise GridSizeError(f"each region of a {n}x{n} grid needs {n} cells, got {len(g)}")
+        return groups
+
+    # -- cells -----------------------------------------------------------------------
+    def cell(self, ref) -> int:
+        """Cell id from an int, ``"r1c1"`` name, or 0-based ``(row, col)``."""
+        n = self.n
+        if isinstance(ref, bool):
+            raise InvalidConstraint(f"not a cell: {ref!r}")
+        if isinstance(ref, int):
+            if 0 <= ref < self.size:
+                return ref
+            raise InvalidConstraint(f"cell {ref} outside the {n}x{n} grid")
+        if isinstance(ref, str):
+            m = _CELL_RE.match(ref)
+            if not m:
+                raise InvalidConstraint(f"not a cell name: {ref!r} (expected like 'r1c1')")
+            r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
+        elif isinstance(ref, tuple) and len(ref) == 2:
+            r, c = ref
+        else:
+            ref_cell = getattr(ref, "cell", None)
+            if isinstance(ref_cell, int):
+                return self.cell(ref_cell)
+            raise InvalidConstraint(f"not a cell: {ref!r}")
+        if not (0 <= r < n and 0 <= c < n):
+            raise InvalidConstraint(f"cell {ref!r} outside the {n}x{n} grid")
+        return r * n + c
+
+    def cells(self, refs: Iterable) -> tuple[int, ...]:
+        return tuple(self.cell(x) for x in refs)
+
+    def name(self, cell: int) -> str:
+        return f"r{cell // self.n + 1}c{cell % self.n + 1}"
+
+    def row(self, cell: int) -> int:
+        return cell // self.n
+
+    def col(self, cell: int) -> int:
+        return cell % self.n
+
+    def rc(self, cell: int) -> tuple[int, int]:
+        return divmod(cell, self.n)
+
+    # -- neighbourhoods ----------------------------------------------------------------
+    def _offsets(self, cell: int, offsets) -> tuple[int, ...]:
+        n = self.n
+        r, c = divmod(cell, n)
+        out = []
+        for dr, dc in offsets:
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < n and 0 <= cc < n:
+                out.append(rr * n + cc)
+        return tuple(sorted(out))
+
+    def orthogonal(self, cell: int) -> tuple[int, ...]:
+        return self._offsets(cell, ((-1, 0), (1, 0), (0, -1), (0, 1)))
+
+    def diagonal_neighbours(self, cell: int) -> tuple[int, ...]:
+        return self._offsets(cell, ((-1, -1), (-1, 1), (1, -1), (1, 1)))
+
+    def king(self, cell: int) -> tuple[int, ...]:
+        return tuple(sorted(self.orthogonal(cell) + self.diagonal_neighbours(cell)))
+
+    def knight(self, cell: int) -> tuple[int, ...]:
+        return self._offsets(
+            cell, ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+        )
+
+    def __repr__(self) -> str:
+        shape = f"box={self.box_shape[0]}x{self.box_shape[1]}" if self.box_shape else (
+            "regions" if self.regions else "no boxes")
+        return f"Grid({self.n}, {shape})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Grid) and self.n == other.n and self.regions == other.regions
+
+    def __hash__(self) -> int:
+        return hash((self.n, tuple(self.regions)))

@@ -1,0 +1,225 @@
+"""Text formats: line strings for any n, pencil-mark grids, HoDoKu library lines.
+
+>>> n, vals = parse_line("1...2...3...4...".replace("...", "..."))
+>>> n, vals[:5]
+(4, [1, 0, 0, 0, 2])
+>>> write_line(vals, 4)
+'1...2...3...4...'
+>>> parse_line("A" + "." * 99)[1][0]
+10
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from .errors import GridSizeError, ParseError
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_BLANKS = ".0_-*"
+
+
+def _size_of(count: int) -> int:
+    n = math.isqrt(count)
+    if n * n != count or n < 1:
+        raise ParseError(f"puzzle has {count} cells, which is not a square grid "
+                         "(expected 16, 36, 64, 81, 144, 256, ... cells)")
+    if n > len(SYMBOLS):
+        raise GridSizeError(f"grid size {n} is too large (at most {len(SYMBOLS)})")
+    return n
+
+
+def parse_line(text: str, n: int | None = None) -> tuple[int, list[int]]:
+    """Read a line string: one character per cell ('.' or '0' blank; for n > 9 letters
+    A=10, B=11, ...), or whitespace/comma separated numbers (0 blank). Returns
+    ``(n, values)`` with 0 for blanks. Raises :class:`ParseError` naming the problem."""
+    if not isinstance(text, str):
+        raise ParseError(f"puzzle must be a string, got {type(text).__name__}")
+    s = text.strip()
+    if not s:
+        raise ParseError("empty puzzle string")
+    if re.search(r"[,\s]", s):
+        tokens = [t for t in re.split(r"[,\s]+", s) if t]
+        if n is None:
+            n = _size_of(len(tokens))
+        elif len(tokens) != n * n:
+            raise ParseError(f"expected {n * n} numbers for a {n}x{n} grid, got {len(tokens)}")
+        vals = []
+        for i, t in enumerate(tokens):
+            if t in (".", "0", "_", "-"):
+                vals.append(0)
+                continue
+            if not t.isdigit() or not 1 <= int(t) <= n:
+                raise ParseError(f"cell {i + 1}: {t!r} is not a digit 1..{n} or a blank")
+            vals.append(int(t))
+        return n, vals
+    if n is None:
+        n = _size_of(len(s))
+    elif len(s) != n * n:
+        raise ParseError(f"expected {n * n} characters for a {n}x{n} grid, got {len(s)}")
+    vals = []
+    for i, ch in enumerate(s):
+        if ch in _BLANKS:
+            vals.append(0)
+            continue
+        v = SYMBOLS.find(ch.upper()) + 1
+        if v <= 0 or v > n:
+            raise ParseError(f"cell {i + 1} (r{i // n + 1}c{i % n + 1}): unexpected character "
+                             f"{ch!r} for a {n}x{n} grid")
+        vals.append(v)
+    return n, vals
+
+
+def write_line(values, n: int, blank: str = ".") -> str:
+    """Inverse of :func:`parse_line` (one character per cell)."""
+    return "".join(SYMBOLS[v - 1] if v else blank for v in values)
+
+
+def write_pencilmarks(state) -> str:
+    """The boxed candidate grid HoDoKu and Sudoku Explainer print."""
+    grid = state.grid
+    n = grid.n
+    texts = []
+    for c in range(grid.size):
+        m = state.cand[c]
+        texts.append("".join(SYMBOLS[d - 1] for d in range(1, n + 1) if m >> d & 1) or "-")
+    width = [max(len(texts[r * n + c]) for r in range(n)) for c in range(n)]
+    bw = grid.box_shape[1] if grid.box_shape else n
+    bh = grid.box_shape[0] if grid.box_shape else n
+
+    def sep(left: str, mid: str, right: str) -> str:
+        parts = []
+        for b in range(0, n, bw):
+            seg = sum(width[c] + 1 for c in range(b, b + bw)) + 1
+            parts.append("-" * seg)
+        return left + mid.join(parts) + right
+
+    lines = [sep(".", ".", ".")]
+    for r in range(n):
+        row = "|"
+        for b in range(0, n, bw):
+            row += " " + " ".join(texts[r * n + c].ljust(width[c]) for c in range(b, b + bw)) + " |"
+        lines.append(row)
+        if (r + 1) % bh == 0 and r + 1 < n:
+            lines.append(sep(":", "+", ":"))
+    lines.append(sep("'", "'", "'"))
+    return "\n".join(lines)
+
+
+def parse_pencilmarks(text: str, n: int | None = None) -> tuple[int, list[int]]:
+    """Read a pencil-mark grid (any layout whose candidate groups are separated by spaces or
+    box characters). Returns ``(n, masks)``."""
+    tokens = re.findall(r"[1-9A-Z]+", text.upper())
+    if n is None:
+        n = _size_of(len(tokens))
+    if len(tokens) != n * n:
+        raise ParseError(f"pencil-mark grid has {len(tokens)} cells, expected {n * n}")
+    masks = []
+    for i, t in enumerate(tokens):
+        m = 0
+        for ch in t:
+            v = SYMBOLS.find(ch) + 1
+            if not 1 <= v <= n:
+                raise ParseError(f"cell {i + 1}: candidate {ch!r} out of range 1..{n}")
+            m |= 1 << v
+        masks.append(m)
+    return n, masks
+
+
+@dataclass
+class LibraryLine:
+    """One HoDoKu library line (see :func:`parse_library_line`)."""
+
+    line: str
+    code: str
+    variant: int | None
+    must_not_fire: bool
+    digits: tuple[int, ...]
+    values: list[int]          # 81 digits, 0 empty
+    given: list[bool]
+    deleted: tuple[tuple[int, int], ...]
+    eliminations: tuple[tuple[int, int], ...]
+    placements: tuple[tuple[int, int], ...]
+    extra: str = ""
+
+
+def _tokens(text: str, what: str, line: str) -> tuple[tuple[int, int], ...]:
+    out = []
+    for tok in text.split():
+        if len(tok) != 3 or not tok.isdigit() or "0" in tok:
+            raise ParseError(f"bad {what} token {tok!r} in library line {line!r}")
+        d, r, c = int(tok[0]), int(tok[1]), int(tok[2])
+        out.append(((r - 1) * 9 + (c - 1), d))
+    return tuple(out)
+
+
+def parse_library_line(line: str) -> LibraryLine:
+    """Parse ``:CODE[-V|-x]:DIGITS:GRID:DELETED:ELIMS:PLACES:EXTRA`` (HoDoKu's regression
+    library: GRID has 81 cells, ``+d`` a placed non-given digit; candidate tokens are
+    digit-row-column triples).
+
+    >>> case = parse_library_line(":0100:5:" + "." * 80 + "+4:512 513::526:")
+    >>> case.code, case.digits, case.values[80], case.given[80], case.deleted
+    ('0100', (5,), 4, False, ((1, 5), (2, 5)))
+    >>> write_library_line(case) == case.line
+    True
+    """
+    raw = line.rstrip("\n")
+    parts = raw.split(":")
+    if len(parts) < 5 or parts[0] != "":
+        raise ParseError(f"not a library line: {raw[:60]!r}")
+    parts += [""] * (9 - len(parts))
+    code_field, digits, grid, deleted, elims, places, extra = parts[1:8]
+    variant = None
+    must_not_fire = False
+    code = code_field
+    if "-" in code_field:
+        code, opt = code_field.split("-", 1)
+        if opt == "x":
+            must_not_fire = True
+        elif opt.isdigit():
+            variant = int(opt)
+        else:
+            raise ParseError(f"bad option {opt!r} in library line {raw[:60]!r}")
+    values: list[int] = []
+    given: list[bool] = []
+    i = 0
+    while i < len(grid):
+        ch = grid[i]
+        if ch == "+":
+            values.append(int(grid[i + 1]))
+            given.append(False)
+            i += 2
+            continue
+        values.append(0 if ch in ".0" else int(ch))
+        given.append(ch not in ".0")
+        i += 1
+    if len(values) != 81:
+        raise ParseError(f"library grid has {len(values)} cells, expected 81: {raw[:60]!r}")
+    return LibraryLine(raw, code, variant, must_not_fire,
+                       tuple(int(ch) for ch in digits if ch.isdigit()), values, given,
+                       _tokens(deleted, "deleted", raw), _tokens(elims, "elimination", raw),
+                       _tokens(places, "placement", raw), extra)
+
+
+def _write_tokens(cands) -> str:
+    return " ".join(f"{d}{c // 9 + 1}{c % 9 + 1}" for c, d in cands)
+
+
+def write_library_line(case: LibraryLine) -> str:
+    """Inverse of :func:`parse_library_line` (a trailing empty EXTRA field is kept only if
+    the source had it)."""
+    code = case.code + ("-x" if case.must_not_fire else
+                        f"-{case.variant}" if case.variant is not None else "")
+    grid = "".join("." if not v else (str(v) if g else f"+{v}")
+                   for v, g in zip(case.values, case.given))
+    fields = ["", code, "".join(map(str, case.digits)), grid, _write_tokens(case.deleted),
+              _write_tokens(case.eliminations), _write_tokens(case.placements), case.extra]
+    text = ":".join(fields)
+    n_fields = case.line.count(":") + 1 if case.line else len(fields)
+    while text.count(":") + 1 > n_fields and text.endswith(":"):
+        text = text[:-1]
+    while text.count(":") + 1 < n_fields:
+        text += ":"
+    return text

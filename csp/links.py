@@ -1,0 +1,84 @@
+"""Static link tables of a puzzle: which candidates "see" each other.
+
+Two candidates are *weakly linked* when they cannot both be true: two digits of one cell,
+one digit twice in a house, or a pair ruled out by a binary constraint (anti-knight,
+non-consecutive, a<b ...). Techniques use these tables, so any variant's links feed them.
+
+>>> from csp import Puzzle, Grid
+>>> p = Puzzle(Grid(4)).add_grid_houses()
+>>> _ = p.add_less("r1c1", "r3c3")
+>>> t = link_tables(p)
+>>> t.sees(0, 2, 1, 2), t.sees(0, 2, 5, 3), t.sees(0, 4, 10, 2), t.sees(0, 1, 10, 2)
+(True, False, True, False)
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .grid import House
+
+
+class LinkTables:
+    """Precomputed per-puzzle link tables (cell bitsets are ints with bit c for cell c)."""
+
+    def __init__(self, puzzle) -> None:
+        g = puzzle.grid
+        self.grid = g
+        n = self.n = g.n
+        size = self.size = g.size
+        self.houses: list[House] = puzzle.houses()
+        self.house_mask = [h.mask for h in self.houses]
+        #: houses with exactly n cells: every digit appears once (hidden singles, fish bases)
+        self.full = [i for i, h in enumerate(self.houses) if len(h.cells) == n]
+        ch: list[list[int]] = [[] for _ in range(size)]
+        for i, h in enumerate(self.houses):
+            for c in h.cells:
+                ch[c].append(i)
+        self.cell_houses = [tuple(x) for x in ch]
+        hp = [0] * size
+        for m, h in zip(self.house_mask, self.houses):
+            for c in h.cells:
+                hp[c] |= m
+        self.house_peers = [hp[c] & ~(1 << c) for c in range(size)]
+        peers_d = [list(self.house_peers) for _ in range(n + 1)]
+        cross: dict[tuple[int, int], set[tuple[int, int]]] = {}
+        for (a, da), (b, db) in puzzle.weak_links():
+            if a == b:
+                continue
+            if da == db:
+                peers_d[da][a] |= 1 << b
+                peers_d[da][b] |= 1 << a
+            else:
+                cross.setdefault((a, da), set()).add((b, db))
+                cross.setdefault((b, db), set()).add((a, da))
+        self.peers_d = peers_d
+        self.cross = {k: tuple(sorted(v)) for k, v in cross.items()}
+        self.uniform = not cross and all(
+            peers_d[d] == self.house_peers for d in range(1, n + 1))
+
+    def sees(self, c1: int, d1: int, c2: int, d2: int) -> bool:
+        """True when candidates (c1, d1) and (c2, d2) cannot both be true."""
+        if c1 == c2:
+            return d1 != d2
+        if d1 == d2:
+            return bool(self.peers_d[d1][c1] >> c2 & 1)
+        return (c2, d2) in self.cross.get((c1, d1), ())
+
+    def weak_neighbours(self, cell: int, digit: int) -> Iterator[tuple[int, int]]:
+        """Candidates in other cells weakly linked to (cell, digit) (any digit)."""
+        m = self.peers_d[digit][cell]
+        while m:
+            low = m & -m
+            yield (low.bit_length() - 1, digit)
+            m ^= low
+        yield from self.cross.get((cell, digit), ())
+
+
+def link_tables(puzzle) -> LinkTables:
+    """Cached :class:`LinkTables` of a (frozen) puzzle."""
+    t = getattr(puzzle, "_link_tables", None)
+    if t is None:
+        puzzle.freeze()
+        t = LinkTables(puzzle)
+        puzzle._link_tables = t
+    return t

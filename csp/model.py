@@ -1,0 +1,440 @@
+"""The Puzzle model: a grid, constraint specs and givens. Never mutated by solving."""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
+                          FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, Sum)
+from .constraints.base import WeakLink
+from .engine import Engine
+from .errors import ContradictoryGivens, FrozenPuzzleError, InvalidConstraint, ParseError
+from .events import Contradiction
+from .grid import Grid, House
+from .io import parse_line
+from .propagator import Propagator, TraceHook
+from .search import SolveResult, search
+from .state import State
+
+
+class _Comparison(Relation):
+    """A relation made with an operator on cell handles; refuses to be used as a bool so
+    that a chained ``a < b < c`` raises instead of silently dropping ``a < b``."""
+
+    def __bool__(self) -> bool:
+        raise InvalidConstraint(
+            "chained comparison (a < b < c) is not supported: add each relation on its own, "
+            "e.g. p.add(a < b); p.add(b < c)")
+
+
+def _op(a: int, b: int, pred, label: str, key) -> _Comparison:
+    return _Comparison(a, b, pred, label, key)
+
+
+class CellRef:
+    """A handle on a cell, for operator syntax: ``p.add(p["r1c1"] < p["r1c2"])``."""
+
+    __slots__ = ("puzzle", "cell")
+
+    def __init__(self, puzzle: "Puzzle", cell: int) -> None:
+        self.puzzle = puzzle
+        self.cell = cell
+
+    def _other(self, other: Any) -> int:
+        if isinstance(other, CellRef):
+            return other.cell
+        raise InvalidConstraint(f"compare a cell with another cell, not {other!r}")
+
+    def __lt__(self, other: Any) -> _Comparison:
+        return _op(self.cell, self._other(other), lambda x, y: x < y, "<", ("lt",))
+
+    def __gt__(self, other: Any) -> _Comparison:
+        return _op(self._other(other), self.cell, lambda x, y: x < y, "<", ("lt",))
+
+    def __le__(self, other: Any) -> _Comparison:
+        return _op(self.cell, self._other(other), lambda x, y: x <= y, "<=", ("le",))
+
+    def __ge__(self, other: Any) -> _Comparison:
+        return _op(self._other(other), self.cell, lambda x, y: x <= y, "<=", ("le",))
+
+    def __eq__(self, other: Any) -> _Comparison:  # type: ignore[override]
+        return _op(self.cell, self._other(other), lambda x, y: x == y, "==", ("eq",))
+
+    def __ne__(self, other: Any) -> _Comparison:  # type: ignore[override]
+        return _op(self.cell, self._other(other), lambda x, y: x != y, "!=", ("ne",))
+
+    def __hash__(self) -> int:
+        return hash(self.cell)
+
+    def __repr__(self) -> str:
+        return f"<cell {self.puzzle.grid.name(self.cell)}>"
+
+
+class Puzzle:
+    """A puzzle: grid geometry, constraints and givens.
+
+    >>> p = Puzzle(Grid(4)).add_grid_houses()
+    >>> _ = p.add(p["r1c1"] < p["r1c2"]).givens("1...............")
+    >>> p.solve().status
+    'multiple'
+    >>> p.count_solutions(limit=100)
+    72
+    >>> p.propagate().candidates("r1c2")
+    (2, 3, 4)
+    """
+
+    def __init__(self, grid: Grid | int = 9, name: str = "") -> None:
+        self.grid = grid if isinstance(grid, Grid) else Grid(grid)
+        self.name = name
+        self.constraints: list[Constraint] = []
+        self.given: dict[int, int] = {}
+        #: Techniques a variant contributes (objects understood by the ``techniques`` layer).
+        self.extra_techniques: list[Any] = []
+        #: True when the puzzle is declared to have a unique solution (enables uniqueness
+        #: techniques); None when unknown.
+        self.unique: bool | None = None
+        self.meta: dict[str, Any] = {}
+        #: rule bundles applied with :meth:`use` (top level), with the number of constraints
+        #: each added, and those constraints (used by exporters such as ``variants.spec``)
+        self.bundles: list[tuple[Any, int]] = []
+        self.bundle_constraints: list[list[Constraint]] = []
+        self._use_depth = 0
+        self._frozen = False
+        self._engines: dict[bool, Engine] = {}
+
+    # -- building ------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._frozen:
+            raise FrozenPuzzleError("the puzzle is frozen (it has been solved or propagated); "
+                                    "build a new Puzzle to change its rules")
+
+    def __getitem__(self, ref: Any) -> CellRef:
+        return CellRef(self, self.grid.cell(ref))
+
+    def cell(self, ref: Any) -> int:
+        return self.grid.cell(ref)
+
+    def add(self, *constraints: Constraint) -> "Puzzle":
+        """Add constraint specs (from :mod:`csp.constraints` or cell-handle operators)."""
+        self._check_open()
+        for c in constraints:
+            if not isinstance(c, Constraint) and isinstance(c, Iterable):
+                self.add(*c)
+                continue
+            if not isinstance(c, Constraint):
+                raise InvalidConstraint(f"not a constraint: {c!r}")
+            for cell in c.cells:
+                if not (isinstance(cell, int) and 0 <= cell < self.grid.size):
+                    raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
+            if getattr(c, "auto_name", False) and isinstance(c, Relation):
+                g = self.grid
+                c.name = f"{g.name(c.a)}{c.label}{g.name(c.b)}"
+                c.auto_name = False
+            validate = getattr(c, "validate", None)
+            if validate is not None:
+                validate(self.grid.n)
+            self.constraints.append(c)
+        return self
+
+    def add_all_different(self, cells: Iterable[Any], name: str = "") -> "Puzzle":
+        return self.add(AllDifferent(self.grid.cells(cells), name))
+
+    def add_grid_houses(self, rows: bool = True, cols: bool = True,
+                        regions: bool = True) -> "Puzzle":
+        """All-different rows, columns and boxes/regions of the grid."""
+        for h in self.grid.houses:
+            if (h.kind == "row" and rows) or (h.kind == "col" and cols) or (
+                    h.kind not in ("row", "col") and regions):
+                self.add(AllDifferent(h.cells, h.name))
+        return self
+
+    def add_less(self, a: Any, b: Any, name: str = "") -> "Puzzle":
+        return self.add(Less(self.cell(a), self.cell(b), name))
+
+    def add_abs_diff(self, a: Any, b: Any, d: int = 1, name: str = "") -> "Puzzle":
+        return self.add(AbsDiff(self.cell(a), self.cell(b), d, name))
+
+    def add_not_abs_diff(self, a: Any, b: Any, d: int = 1, name: str = "") -> "Puzzle":
+        return self.add(NotAbsDiff(self.cell(a), self.cell(b), d, name))
+
+    def add_ratio(self, a: Any, b: Any, r: int = 2, name: str = "") -> "Puzzle":
+        return self.add(Ratio(self.cell(a), self.cell(b), r, name))
+
+    def add_allowed_pairs(self, a: Any, b: Any, pairs: Iterable[tuple[int, int]],
+                          name: str = "") -> "Puzzle":
+        return self.add(AllowedPairs(self.cell(a), self.cell(b), pairs, name))
+
+    def add_sum(self, cells: Iterable[Any], total: int, distinct: bool = False,
+                name: str = "") -> "Puzzle":
+        return self.add(Sum(self.grid.cells(cells), total, distinct, name))
+
+    def add_constraint(self, pred: Callable[..., bool], cells: Sequence[Any],
+                       name: str = "") -> "Puzzle":
+        """Any Python predicate over the digits of ``cells``. Binary predicates become a
+        support table with arc consistency."""
+        ids = self.grid.cells(cells)
+        if len(ids) == 2:
+            return self.add(Relation(ids[0], ids[1], pred, "function", None,
+                                     name or getattr(pred, "__name__", "function")))
+        return self.add(FunctionConstraint(pred, ids, name))
+
+    def use(self, *bundles: Any) -> "Puzzle":
+        """Apply rule bundles: callables taking the puzzle, objects with ``apply(puzzle)``,
+        or constraint specs."""
+        for b in bundles:
+            if isinstance(b, Constraint):
+                self.add(b)
+                continue
+            if not hasattr(b, "apply") and not callable(b):
+                raise InvalidConstraint(f"cannot use {b!r}: not a rule bundle")
+            before = len(self.constraints)
+            self._use_depth += 1
+            try:
+                if hasattr(b, "apply"):
+                    b.apply(self)
+                else:
+                    b(self)
+            finally:
+                self._use_depth -= 1
+            if self._use_depth == 0:
+                self.bundles.append((b, len(self.constraints) - before))
+                self.bundle_constraints.append(self.constraints[before:])
+        return self
+
+    def givens(self, data: str | Mapping[Any, int] | Sequence[int]) -> "Puzzle":
+        """Set givens from a line string, a ``{cell: digit}`` mapping or a list of digits
+        (0 = empty)."""
+        self._check_open()
+        n = self.grid.n
+        if isinstance(data, str):
+            _, vals = parse_line(data, n)
+            items: Iterable[tuple[Any, int]] = enumerate(vals)
+        elif isinstance(data, Mapping):
+            items = data.items()
+        else:
+            vals = list(data)
+            if len(vals) != self.grid.size:
+                raise ParseError(f"expected {self.grid.size} values, got {len(vals)}")
+            items = enumerate(vals)
+        for ref, d in items:
+            if d:
+                self.set_given(ref, d)
+        return self
+
+    def set_given(self, ref: Any, digit: int) -> "Puzzle":
+        self._check_open()
+        c = self.grid.cell(ref)
+        if not isinstance(digit, int) or not 1 <= digit <= self.grid.n:
+            raise ParseError(f"given {digit!r} at {self.grid.name(c)} is not a digit 1..{self.grid.n}")
+        self.given[c] = digit
+        return self
+
+    # -- compiled views ------------------------------------------------------------
+    def houses(self) -> list[House]:
+        """All-different groups declared by the constraints (rows, columns, boxes,
+        diagonals, regions, all-different cages ...)."""
+        out = []
+        for c in self.constraints:
+            h = c.house()
+            if h is not None:
+                kind = next((g.kind for g in self.grid.houses
+                             if g.name == c.name and g.cells == tuple(h)), c.kind)
+                out.append(House(c.name, tuple(h), kind))
+        return out
+
+    def weak_links(self) -> Iterator[WeakLink]:
+        """Weak links contributed by non-house constraints (binary relations, 2-cell sums)."""
+        n = self.grid.n
+        for c in self.constraints:
+            yield from c.weak_links(n)
+
+    def freeze(self) -> "Puzzle":
+        """Check the givens against the rules and compile. Called by the first solve."""
+        if self._frozen:
+            return self
+        given = self.given
+        for c in self.constraints:
+            if all(cell in given for cell in c.cells):
+                if not c.check(*(given[cell] for cell in c.cells)):
+                    raise ContradictoryGivens(f"givens break {c.name}: " + ", ".join(
+                        f"{self.grid.name(x)}={given[x]}" for x in c.cells))
+            h = c.house()
+            if h is not None:
+                seen: dict[int, int] = {}
+                for cell in h:
+                    d = given.get(cell)
+                    if d:
+                        if d in seen:
+                            raise ContradictoryGivens(
+                                f"digit {d} given twice in {c.name}: "
+                                f"{self.grid.name(seen[d])} and {self.grid.name(cell)}")
+                        seen[d] = cell
+        self._frozen = True
+        return self
+
+    @property
+    def frozen(self) -> bool:
+        return self._frozen
+
+    def engine(self, gac: bool = False) -> Engine:
+        self.freeze()
+        eng = self._engines.get(gac)
+        if eng is None:
+            n = self.grid.n
+            houses = []
+            props: list[Propagator] = []
+            for c in self.constraints:
+                h = c.house()
+                if h is not None:
+                    if len(h) > n:
+                        raise InvalidConstraint(f"{c.name}: {len(h)} cells cannot all differ "
+                                                f"with digits 1..{n}")
+                    houses.append((c.name, h))
+                    if gac:
+                        props.append(AllDifferentGAC(h, c.name))
+                if isinstance(c, Relation) and c.key == ("ne",):
+                    houses.append((c.name, c.cells))   # a != b runs in the kernel
+                    continue
+                props.extend(c.propagators(n))
+                compile_ = getattr(c, "compile", None)
+                if compile_ is not None:   # whole-puzzle propagators (e.g. ordering bounds)
+                    props.extend(compile_(self))
+            eng = self._engines[gac] = Engine(n, self.grid.size, houses, props)
+        return eng
+
+    def initial_state(self) -> State:
+        """Givens placed, nothing propagated."""
+        self.freeze()
+        g = self.grid
+        cand = [g.all_mask] * g.size
+        placed = [0] * g.size
+        given = [False] * g.size
+        for con in self.constraints:
+            um = getattr(con, "unary_mask", None)
+            if um is not None:
+                for cell in con.cells:
+                    cand[cell] &= um()
+        for c, d in self.given.items():
+            cand[c] = 1 << d
+            placed[c] = d
+            given[c] = True
+        return State(g, cand, placed, given, puzzle=self)
+
+    def pencilmarks(self) -> State:
+        """Givens placed and their digits removed from every candidate they see (through
+        houses and the constraints' weak links): the usual starting pencil marks of a
+        human-style solve."""
+        from .links import link_tables
+        st = self.initial_state()
+        links = link_tables(self)
+        cand = st.cand
+        for c, d in self.given.items():
+            for c2, d2 in links.weak_neighbours(c, d):
+                if not st.placed[c2]:
+                    cand[c2] &= ~(1 << d2)
+        st.version += 1
+        return st
+
+    def state_from(self, masks: Sequence[int], placed: Sequence[int] | None = None) -> State:
+        """A State with the given candidate masks (e.g. read from a pencil-mark grid)."""
+        st = self.initial_state()
+        st.cand = list(masks)
+        if placed is not None:
+            st.placed = list(placed)
+        return st
+
+    # -- solving -------------------------------------------------------------------
+    def propagate(self, state: State | None = None, techniques: Any = None, gac: bool = False,
+                  trace: TraceHook | None = None) -> State:
+        """Propagate to fixpoint and return a new State (``state`` is not changed).
+
+        ``techniques``: technique names or families (resolved by the ``techniques``
+        package) or propagators, run as TECHNIQUE-cost propagators after the rules are
+        quiet. ``gac``: matching-based all-different. Raises :class:`Contradiction` when
+        unsatisfiable.
+        """
+        st = self.initial_state() if state is None else state.copy()
+        eng = self.engine(gac)
+        eng.propagate(st.cand, None, trace)
+        if techniques:
+            props = _resolve_techniques(self, techniques)
+            extra = Engine(self.grid.n, self.grid.size,
+                           list(zip(eng.house_names, eng.house_cells)), eng.props + props)
+            extra.propagate(st.cand, None, trace, )
+        st.version += 1
+        return st
+
+    def solve(self, first: bool = False, node_limit: int | None = None,
+              time_limit: float | None = None, state: State | None = None) -> SolveResult:
+        """Propagation and search. Stops at a second solution (``status == "multiple"``)
+        unless ``first``. Limits raise :class:`csp.errors.SearchLimit`."""
+        t0 = time.perf_counter()
+        eng = self.engine()
+        cand = (state or self.initial_state()).cand
+        sols, nodes = search(eng, cand, 1 if first else 2, node_limit, time_limit)
+        status = "unsolvable" if not sols else ("solved" if len(sols) == 1 else "multiple")
+        return SolveResult(status, sols, nodes, (time.perf_counter() - t0) * 1000)
+
+    def count_solutions(self, limit: int = 2, node_limit: int | None = None,
+                        time_limit: float | None = None) -> int:
+        """Number of solutions, counting stops at ``limit``."""
+        sols, _ = search(self.engine(), self.initial_state().cand, limit, node_limit, time_limit)
+        return len(sols)
+
+    def check_solution(self, values: Sequence[int]) -> bool:
+        """True when ``values`` (a digit per cell) satisfies every constraint and given."""
+        if len(values) != self.grid.size:
+            return False
+        if any(values[c] != d for c, d in self.given.items()):
+            return False
+        n = self.grid.n
+        if any(not 1 <= v <= n for v in values):
+            return False
+        for c in self.constraints:
+            if c.house() is not None and len({values[x] for x in c.house()}) != len(c.house()):
+                return False
+            if not c.check(*(values[x] for x in c.cells)):
+                return False
+        return True
+
+    # -- views ---------------------------------------------------------------------
+    def constraint_graph(self):
+        from .graphs import constraint_graph
+        return constraint_graph(self)
+
+    def cell_graph(self):
+        from .graphs import cell_graph
+        return cell_graph(self)
+
+    def link_graph(self, state: State | None = None):
+        from .graphs import link_graph
+        return link_graph(self, state)
+
+    def to_problem(self):
+        from .interop import to_problem
+        return to_problem(self)
+
+    def __repr__(self) -> str:
+        return (f"Puzzle({self.grid!r}, {len(self.constraints)} constraints, "
+                f"{len(self.given)} givens)")
+
+
+_technique_resolver: Callable[["Puzzle", Any], list[Propagator]] | None = None
+
+
+def set_technique_resolver(fn: Callable[["Puzzle", Any], list[Propagator]]) -> None:
+    """Called by the ``techniques`` package so that ``propagate(techniques=...)`` can name
+    techniques without ``csp`` importing the upper layer."""
+    global _technique_resolver
+    _technique_resolver = fn
+
+
+def _resolve_techniques(puzzle: Puzzle, spec: Any) -> list[Propagator]:
+    items = [spec] if isinstance(spec, (str, Propagator)) else list(spec)
+    if all(isinstance(x, Propagator) for x in items):
+        return items
+    if _technique_resolver is None:
+        import importlib
+        importlib.import_module("techniques")  # registers the resolver (upper layer)
+    assert _technique_resolver is not None
+    return _technique_resolver(puzzle, items)

@@ -1,0 +1,68 @@
+"""The propagator contract and the Context through which propagators change domains.
+
+A propagator has a ``name``, a sorted ``scope`` of cells, a ``cost`` and the ``events`` it
+subscribes to, and implements ``propagate(ctx) -> Status``:
+
+1. Contracting and correct: only remove candidates that have no support in any solution of
+   this constraint; fail (raise :class:`Contradiction` via ``ctx.fail``) when the whole scope
+   is fixed to a violating assignment.
+2. Return ``Status.FIX`` only when running again at once would change nothing; ``NOFIX``
+   when unsure; ``SUBSUMED`` once entailed.
+3. Deterministic and I/O-free. Every removal carries a reason (default: the propagator).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .events import Contradiction, Cost, Event, Status
+
+#: A trace hook receives ``(cell, removed_mask, reason)`` for every removal, where reason is
+#: a ``(constraint_name, premise_cells)`` tuple or a technique Step.
+TraceHook = Callable[[int, int, Any], None]
+
+
+class Propagator:
+    name: str = "propagator"
+    scope: tuple[int, ...] = ()
+    cost: Cost = Cost.LINEAR
+    events: Event = Event.DOM
+
+    def propagate(self, ctx: "Context") -> Status:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class Context:
+    """Domain access for one propagator run: ``cand`` (read it), ``remove``/``restrict``
+    (write through them), ``fail``. Changes are reported to the engine in ``changes``."""
+
+    __slots__ = ("cand", "changes", "trace", "source")
+
+    def __init__(self, cand: list[int], trace: TraceHook | None = None) -> None:
+        self.cand = cand
+        self.changes: list[tuple[int, int]] = []   # (cell, old mask)
+        self.trace = trace
+        self.source = ""
+
+    def remove(self, cell: int, mask: int, reason: Any = None) -> bool:
+        """Remove the digits of ``mask`` from ``cell``; True if anything was removed."""
+        old = self.cand[cell]
+        new = old & ~mask
+        if new == old:
+            return False
+        if not new:
+            raise Contradiction(f"{self.source}: no candidate left", self.source, (cell,))
+        self.cand[cell] = new
+        self.changes.append((cell, old))
+        if self.trace is not None:
+            self.trace(cell, old & mask, reason if reason is not None else (self.source, ()))
+        return True
+
+    def restrict(self, cell: int, keep: int, reason: Any = None) -> bool:
+        """Keep only the digits of ``keep`` in ``cell``."""
+        return self.remove(cell, self.cand[cell] & ~keep, reason)
+
+    def fail(self, message: str = "violated", cells: Sequence[int] = ()) -> None:
+        raise Contradiction(f"{self.source}: {message}", self.source, cells)

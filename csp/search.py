@@ -1,0 +1,306 @@
+"""Depth-first search with propagation at every node (most constrained cell first,
+copy-on-branch), solution counting, node and time limits.
+
+Models made of all-different houses only (``Engine.pure``: classic, jigsaw, diagonal ...)
+take a fast path on per-digit cell bitsets (:func:`_search_bitboards`); every other model
+searches with :meth:`Engine.propagate` at each node. Both find the same solutions.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .engine import BitboardTables, Engine
+from .errors import NodeLimitExceeded, TimeLimitExceeded
+from .events import Contradiction
+
+
+@dataclass
+class SolveResult:
+    """Outcome of :meth:`csp.Puzzle.solve`.
+
+    ``status`` is ``"solved"`` (exactly one solution, or the first one with ``first=True``),
+    ``"multiple"`` (a second solution exists; ``solutions`` holds two) or ``"unsolvable"``.
+    """
+
+    status: str
+    solutions: list[list[int]] = field(default_factory=list)
+    nodes: int = 0
+    time_ms: float = 0.0
+
+    @property
+    def solution(self) -> list[int] | None:
+        return self.solutions[0] if self.solutions else None
+
+
+def search(engine: Engine, cand: list[int], limit: int = 2, node_limit: int | None = None,
+           time_limit: float | None = None, propagated: bool = False) -> tuple[list[list[int]], int]:
+    """Find up to ``limit`` solutions from ``cand``; returns ``(solutions, nodes)``.
+
+    Solutions are lists of digits. Raises NodeLimitExceeded / TimeLimitExceeded.
+    ``cand`` is not changed.
+
+    >>> from csp import Grid, Puzzle
+    >>> p = Puzzle(Grid(4)).add_grid_houses().givens("12..............")
+    >>> sols, nodes = search(p.engine(), p.initial_state().cand, limit=100)
+    >>> len(sols), sols[0][:4]
+    (24, [1, 2, 3, 4])
+    """
+    size = engine.size
+    solutions: list[list[int]] = []
+    nodes = 0
+    deadline = time.perf_counter() + time_limit if time_limit is not None else None
+    if engine.pure:
+        return _search_bitboards(engine, cand, limit, node_limit, time_limit, deadline)
+    propagate = engine.propagate
+    cand = cand[:]
+    if not propagated:
+        try:
+            propagate(cand, None)
+        except Contradiction:
+            return solutions, 1
+    cells = range(size)
+    # explicit stack of (candidates, cell, remaining digits mask)
+    stack: list[tuple[list[int], int, int]] = []
+
+    # dom/wdeg branching: the fewest candidates per unit of conflict weight; a cell's weight
+    # grows each time a contradiction involves it, so search focuses on the hard part of a
+    # variant puzzle (plain MRV when nothing has failed yet)
+    weight = [1] * size
+
+    def choose(c_: list[int]) -> int:
+        best = -1
+        bk = 99
+        bw = 1
+        for c in cells:
+            k = c_[c].bit_count()
+            if k > 1 and k * bw < bk * weight[c]:
+                bk = k
+                bw = weight[c]
+                best = c
+        return best
+
+    best = choose(cand)
+    if best < 0:
+        return [[m.bit_length() - 1 for m in cand]], 1
+    stack.append((cand, best, cand[best]))
+    while stack:
+        parent, cell, rest = stack[-1]
+        if not rest:
+            stack.pop()
+            continue
+        low = rest & -rest
+        rest ^= low
+        if rest:
+            stack[-1] = (parent, cell, rest)
+        else:
+            stack.pop()
+        nodes += 1
+        if node_limit is not None and nodes > node_limit:
+            raise NodeLimitExceeded(f"search stopped after {node_limit} nodes")
+        if deadline is not None and not nodes & 15 and time.perf_counter() > deadline:
+            raise TimeLimitExceeded(f"search stopped after {time_limit} s")
+        child = parent[:]
+        child[cell] = low
+        try:
+            propagate(child, (cell,))
+        except Contradiction as e:
+            weight[cell] += 1
+            for c in e.cells:
+                weight[c] += 1
+            continue
+        nxt = choose(child)
+        if nxt < 0:
+            solutions.append([m.bit_length() - 1 for m in child])
+            if len(solutions) >= limit:
+                return solutions, nodes
+            continue
+        stack.append((child, nxt, child[nxt]))
+    return solutions, nodes
+
+
+# ---------------------------------------------------------------------------------------
+# Fast path: models made of all-different houses only
+# ---------------------------------------------------------------------------------------
+def _settle(T: BitboardTables, P: list[int], C: list[int], solved: int,
+            todo: list[tuple[int, int]]) -> int:
+    """Place the ``(cell, digit)`` pairs of ``todo`` and propagate naked and hidden singles to
+    fixpoint. ``P[d]`` is the cell bitset of digit d, ``C[c]`` the candidate mask of cell c
+    (both changed in place), ``solved`` the bitset of placed cells. Returns the new bitset of
+    placed cells, or -1 on a contradiction."""
+    home = T.home
+    peers = T.peers
+    other = T.other
+    push = todo.append
+    pop = todo.pop
+    queued = solved                  # placed cells and cells with a placement queued
+    while todo:
+        c, d = pop()
+        bit = 1 << c
+        dbit = 1 << d
+        m = C[c]
+        if not m & dbit:
+            return -1                # the digit left this cell meanwhile
+        if solved & bit:
+            continue
+        solved |= bit
+        if m != dbit:                # the other digits leave the cell
+            C[c] = dbit
+            m ^= dbit
+            hc = home[c]
+            while m:
+                low = m & -m
+                m ^= low
+                e = low.bit_length() - 1
+                pe = P[e] ^ bit
+                P[e] = pe
+                for h in hc:
+                    x = pe & h
+                    if not x & (x - 1):
+                        if not x:
+                            return -1
+                        if not x & queued:
+                            queued |= x
+                            push((x.bit_length() - 1, e))
+        pd = P[d]
+        rem = pd & peers[c]
+        if rem:                      # the digit leaves the peers
+            pd ^= rem
+            P[d] = pd
+            oc = other[c]
+            while rem:
+                low = rem & -rem
+                rem ^= low
+                p = low.bit_length() - 1
+                mp = C[p] ^ dbit
+                if not mp & (mp - 1):
+                    if not mp:
+                        return -1
+                    if not queued & low:
+                        queued |= low
+                        push((p, mp.bit_length() - 1))
+                C[p] = mp
+                for h in oc[p]:
+                    x = pd & h
+                    if not x & (x - 1):
+                        if not x:
+                            return -1
+                        if not x & queued:
+                            queued |= x
+                            push((x.bit_length() - 1, d))
+    return solved
+
+
+def _choose(P: list[int], C: list[int], solved: int, full: int, peers: list[int]) -> int:
+    """The open cell to branch on, -1 if none: fewest candidates, ties broken by the largest
+    number of open peers plus bivalue peers (then the lowest cell id). On hard puzzles the
+    tie-break cuts the search tree by about 45 % against the lowest id alone."""
+    t1 = t2 = t3 = t4 = 0
+    for b in P:
+        t4 |= t3 & b
+        t3 |= t2 & b
+        t2 |= t1 & b
+        t1 |= b
+    x = t2 & ~t3
+    if not x:
+        x = t3 & ~t4
+        if not x:
+            x = full & ~solved
+            if not x:
+                return -1
+            k = min(C[c].bit_count() for c in range(len(C)) if x >> c & 1)
+            x = sum(1 << c for c in range(len(C)) if x >> c & 1 and C[c].bit_count() == k)
+    open_ = full & ~solved
+    two = t2 & ~t3
+    best, bs = -1, -1
+    while x:
+        low = x & -x
+        x ^= low
+        c = low.bit_length() - 1
+        pc = peers[c]
+        k = (pc & open_).bit_count() + (pc & two).bit_count()
+        if k > bs:
+            bs, best = k, c
+    return best
+
+
+def _search_bitboards(engine: Engine, cand: list[int], limit: int, node_limit: int | None,
+                      time_limit: float | None, deadline: float | None
+                      ) -> tuple[list[list[int]], int]:
+    """:func:`search` for pure all-different models, on candidate masks plus per-digit cell
+    bitsets.
+
+    Same propagation strength as :meth:`Engine.propagate` on such models (naked and hidden
+    singles to fixpoint) and the same answers; the branching cell is picked among the ones
+    with fewest candidates by the most open peers (see :func:`_choose`), so with
+    ``limit=1`` on a puzzle with several solutions it may return another one than the
+    general search would."""
+    T = engine.bitboards()
+    n, full = T.n, T.full
+    C = list(cand)
+    P = [0] * (n + 1)
+    todo: list[tuple[int, int]] = []
+    every = engine.all_mask
+    open_ = 0                        # cells with every digit still possible
+    for c, m in enumerate(C):
+        if m == every:
+            open_ |= 1 << c
+            continue
+        if not m:
+            return [], 1
+        if not m & (m - 1):
+            todo.append((c, m.bit_length() - 1))
+        bit = 1 << c
+        while m:
+            low = m & -m
+            m ^= low
+            P[low.bit_length() - 1] |= bit
+    if open_:
+        for d in range(1, n + 1):
+            P[d] |= open_
+    for d in range(1, n + 1):
+        pd = P[d]
+        for h in T.houses:
+            x = pd & h
+            if not x & (x - 1):
+                if not x:
+                    return [], 1
+                todo.append((x.bit_length() - 1, d))
+    solved = _settle(T, P, C, 0, todo)
+    if solved < 0:
+        return [], 1
+    solutions: list[list[int]] = []
+    cell = _choose(P, C, solved, full, T.peers)
+    if cell < 0:
+        return [[m.bit_length() - 1 for m in C]], 1
+    nodes = 0
+    settle = _settle
+    peers = T.peers
+    choose = _choose
+    stack: list[tuple[list[int], list[int], int, int, int]] = [(P, C, solved, cell, C[cell])]
+    while stack:
+        pp, pc, psolved, cell, rest = stack[-1]
+        low = rest & -rest
+        rest ^= low
+        if rest:
+            stack[-1] = (pp, pc, psolved, cell, rest)
+        else:
+            stack.pop()
+        nodes += 1
+        if node_limit is not None and nodes > node_limit:
+            raise NodeLimitExceeded(f"search stopped after {node_limit} nodes")
+        if deadline is not None and not nodes & 255 and time.perf_counter() > deadline:
+            raise TimeLimitExceeded(f"search stopped after {time_limit} s")
+        P = pp[:]
+        C = pc[:]
+        s = settle(T, P, C, psolved, [(cell, low.bit_length() - 1)])
+        if s < 0:
+            continue
+        nxt = choose(P, C, s, full, peers)
+        if nxt < 0:
+            solutions.append([m.bit_length() - 1 for m in C])
+            if len(solutions) >= limit:
+                return solutions, nodes
+            continue
+        stack.append((P, C, s, nxt, C[nxt]))
+    return solutions, nodes

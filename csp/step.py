@@ -1,0 +1,146 @@
+"""Step, Candidate and Link: an explained deduction.
+
+>>> s = Step("xy_wing", eliminations=(Candidate(43, 7),),
+...          pattern=(Candidate(11, 1), Candidate(11, 5), Candidate(16, 1), Candidate(16, 7),
+...                   Candidate(38, 5), Candidate(38, 7)), digits=(1, 5, 7), title="XY-Wing")
+>>> s.explain(0)
+'XY-Wing'
+>>> s.explain(2)
+'XY-Wing: 1/5 r2c3, 1/7 r2c8, 5/7 r5c3 => r5c8<>7'
+>>> s.to_dict()["eliminations"]
+['r5c8<>7']
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple, Sequence
+
+from .io import SYMBOLS
+
+
+class Candidate(NamedTuple):
+    """Digit ``digit`` in cell ``cell``."""
+
+    cell: int
+    digit: int
+
+    def name(self, width: int = 9) -> str:
+        return f"r{self.cell // width + 1}c{self.cell % width + 1}"
+
+
+class Link(NamedTuple):
+    """A link of a chain between two nodes; a node is a tuple of candidates (a group of
+    cells with one digit, or a single candidate). ``strong``: at least one is true."""
+
+    a: tuple[Candidate, ...]
+    b: tuple[Candidate, ...]
+    strong: bool
+
+
+def cell_name(cell: int, width: int = 9) -> str:
+    return f"r{cell // width + 1}c{cell % width + 1}"
+
+
+def digit_symbol(d: int) -> str:
+    return SYMBOLS[d - 1] if 1 <= d <= len(SYMBOLS) else str(d)
+
+
+def format_candidates(cands: Sequence[Candidate], op: str, width: int = 9) -> str:
+    """``r5c8<>7, r5c9<>7`` (grouped by cell: ``r5c8<>17``)."""
+    by_cell: dict[int, list[int]] = {}
+    for c in cands:
+        by_cell.setdefault(c.cell, []).append(c.digit)
+    return ", ".join(f"{cell_name(cell, width)}{op}{''.join(digit_symbol(d) for d in sorted(ds))}"
+                     for cell, ds in by_cell.items())
+
+
+def format_node(node: Sequence[Candidate], width: int = 9) -> str:
+    """``(7)r1c2`` or a group ``(7)r1c23``-style list ``(7)r1c2,r1c3``."""
+    digits = sorted({c.digit for c in node})
+    cells = ",".join(cell_name(c, width) for c in sorted(set(c.cell for c in node)))
+    return f"({''.join(digit_symbol(d) for d in digits)}){cells}"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One deduction: what it places and eliminates, and the pattern that proves it.
+
+    ``technique`` is the registry name; ``title`` the display name; ``digits`` the digits of
+    the move (HoDoKu library convention); ``houses`` base/cover sets; ``links`` a chain in
+    order; ``note`` an optional technique-specific middle part of the level-2 text; ``width``
+    the grid width used to name cells.
+    """
+
+    technique: str
+    placements: tuple[Candidate, ...] = ()
+    eliminations: tuple[Candidate, ...] = ()
+    pattern: tuple[Candidate, ...] = ()
+    houses: tuple[str, ...] = ()
+    links: tuple[Link, ...] = ()
+    digits: tuple[int, ...] = ()
+    title: str = ""
+    note: str = ""
+    width: int = 9
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def name(self) -> str:
+        return self.title or self.technique.replace("_", " ").title()
+
+    def pattern_text(self) -> str:
+        by_cell: dict[int, list[int]] = {}
+        for c in self.pattern:
+            by_cell.setdefault(c.cell, []).append(c.digit)
+        return ", ".join("/".join(digit_symbol(d) for d in sorted(ds)) + " " +
+                         cell_name(cell, self.width) for cell, ds in by_cell.items())
+
+    def chain_text(self) -> str:
+        """Eureka-like notation of ``links``: ``(7)r1c2=(7)r1c5-(7)r3c4``."""
+        if not self.links:
+            return ""
+        out = format_node(self.links[0].a, self.width)
+        for ln in self.links:
+            out += ("=" if ln.strong else "-") + format_node(ln.b, self.width)
+        return out
+
+    def result_text(self) -> str:
+        parts = []
+        if self.placements:
+            parts.append(format_candidates(self.placements, "=", self.width))
+        if self.eliminations:
+            parts.append(format_candidates(self.eliminations, "<>", self.width))
+        return ", ".join(parts)
+
+    def explain(self, level: int = 2) -> str:
+        """0: technique name; 1: plus digits and houses; 2: full pattern and result."""
+        if level <= 0:
+            return self.name
+        if level == 1:
+            bits = [self.name]
+            if self.digits:
+                bits.append("digit" + ("s " if len(self.digits) > 1 else " ") +
+                            "/".join(digit_symbol(d) for d in self.digits))
+            if self.houses:
+                bits.append("in " + ", ".join(self.houses))
+            return " ".join(bits)
+        middle = self.note or self.chain_text() or self.pattern_text()
+        if not middle and self.houses:
+            middle = ", ".join(self.houses)
+        head = f"{self.name}: {middle}" if middle else self.name
+        return f"{head} => {self.result_text()}"
+
+    def to_dict(self) -> dict:
+        w = self.width
+        return {
+            "technique": self.technique,
+            "title": self.name,
+            "digits": list(self.digits),
+            "placements": [f"{c.name(w)}={digit_symbol(c.digit)}" for c in self.placements],
+            "eliminations": [f"{c.name(w)}<>{digit_symbol(c.digit)}" for c in self.eliminations],
+            "pattern": [f"{c.name(w)}:{digit_symbol(c.digit)}" for c in self.pattern],
+            "houses": list(self.houses),
+            "text": self.explain(2),
+        }
+
+    def __str__(self) -> str:
+        return self.explain(2)

@@ -1,0 +1,519 @@
+"""Almost locked sets: ALS-XZ, ALS-XY-Wing, ALS Chain, Death Blossom.
+
+An *almost locked set* (ALS) is a set of n unsolved cells of one house (any all-different
+house of the model: row, column, box, diagonal, jigsaw region, cage) holding n+1 candidates
+together. A single bivalue cell is an ALS of size 1. If an ALS loses one of its digits, the
+rest is a locked set and every other digit must appear in it.
+
+A *restricted common candidate* (RCC) of two ALS A and B is a digit x of both such that no x
+lies in the overlap of A and B and every x of A sees (is weakly linked with) every x of B:
+x can then be true in at most one of them. "Sees" is :meth:`Analysis.peers`, so variant links
+(anti-knight, non-consecutive, ...) take part.
+
+All functions share one memoised list of ALS and RCCs per analysis (``an.memo``).
+
+Library variants (HoDoKu regression library): ``-2`` of 0902/0903/0904 allows ALS to overlap
+(option ``allow_overlap``); 0901 ``-1``/``-2`` are the singly/doubly linked forms, both always
+searched.
+
+Options: ``max_size`` (largest ALS, 0 = no limit), ``allow_overlap``, ``dedupe`` (default
+True: one step per distinct elimination set).
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from csp.step import Candidate, Step, digit_symbol
+
+from .analysis import Analysis, iter_cells
+from .registry import register
+
+
+def _digits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class ALS:
+    """An almost locked set: ``cells`` (bitset), ``mask`` (digits), ``pos[d]`` (cells of the
+    ALS holding d), ``house`` (index of a house containing it)."""
+
+    __slots__ = ("cells", "mask", "size", "pos", "house", "index", "_text", "_pattern")
+
+    def __init__(self, cells: int, mask: int, pos: dict[int, int], house: int) -> None:
+        self.cells = cells
+        self.mask = mask
+        self.size = cells.bit_count()
+        self.pos = pos
+        self.house = house
+        self.index = -1
+        self._text = ""
+        self._pattern: tuple[Candidate, ...] | None = None
+
+    def text(self, an: Analysis) -> str:
+        if not self._text:
+            self._text = (f"{cells_text(an, self.cells)} "
+                          f"{{{''.join(digit_symbol(d) for d in _digits(self.mask))}}}")
+        return self._text
+
+    def pattern(self, an: Analysis) -> tuple[Candidate, ...]:
+        if self._pattern is None:
+            self._pattern = tuple(Candidate(c, d) for c in iter_cells(self.cells)
+                                  for d in _digits(an.cand[c]))
+        return self._pattern
+
+    def __repr__(self) -> str:
+        return f"ALS(cells={self.cells:#x}, mask={self.mask:#x})"
+
+
+def cells_text(an: Analysis, cells: int) -> str:
+    """Compact cell names: ``r4c57`` (one row), ``r12c3`` (one column), else a list.
+
+    >>> from variants.classic import classic_puzzle
+    >>> an = Analysis(classic_puzzle("." * 81).pencilmarks())
+    >>> cells_text(an, (1 << 40) | (1 << 42)), cells_text(an, 1 | (1 << 9)), cells_text(an, 1 | (1 << 10))
+    ('r5c57', 'r12c1', 'r1c1 r2c2')
+    """
+    w = an.grid.n
+    cs = list(iter_cells(cells))
+    rows = sorted({c // w for c in cs})
+    cols = sorted({c % w for c in cs})
+
+    def sym(i: int) -> str:
+        return str(i + 1) if w <= 9 else f"{i + 1},"
+
+    if len(rows) == 1:
+        return f"r{rows[0] + 1}c" + "".join(sym(c) for c in cols).rstrip(",")
+    if len(cols) == 1:
+        return "r" + "".join(sym(r) for r in rows).rstrip(",") + f"c{cols[0] + 1}"
+    return " ".join(an.name(c) for c in cs)
+
+
+def find_als(an: Analysis, max_size: int = 0) -> list[ALS]:
+    """Every ALS of the state (deduplicated by cell set), smallest first; memoised.
+    ``max_size`` 0 = no limit.
+
+    >>> from variants.classic import classic_puzzle
+    >>> p = classic_puzzle("8....5..7.7.1.8.6...6.9.8..64.9.7.3...3...7...9.8.2.46..9.8.4...1.5.4.2.4..3....1")
+    >>> len(find_als(Analysis(p.pencilmarks()))) > 0
+    True
+    """
+    return an.memo(("als", max_size), lambda: _find_als(an, max_size))
+
+
+def _find_als(an: Analysis, max_size: int) -> list[ALS]:
+    cand = an.cand
+    seen: dict[int, ALS] = {}
+    for h, hm in enumerate(an.house_mask):
+        cells = list(iter_cells(hm & an.unsolved))
+        k = len(cells)
+        if k < 2 and not cells:
+            continue
+        limit = k - 1 if k > 1 else 1   # the whole house's free cells are locked, not almost
+        if max_size:
+            limit = min(limit, max_size)
+        masks = [cand[c] for c in cells]
+        # DFS over subsets in index order: (start, cells bitset, mask, size)
+        stack = [(0, 0, 0, 0)]
+        while stack:
+            start, cb, m, s = stack.pop()
+            for i in range(start, k):
+                m2 = m | masks[i]
+                s2 = s + 1
+                extra = m2.bit_count() - s2       # must end at 1
+                # each further cell lowers (digits - size) by at most one
+                if extra - (min(limit, k) - s2) > 1:
+                    continue
+                cb2 = cb | (1 << cells[i])
+                if extra == 1 and cb2 not in seen:
+                    pos = {d: 0 for d in _digits(m2)}
+                    for c in iter_cells(cb2):
+                        for d in _digits(cand[c]):
+                            pos[d] |= 1 << c
+                    seen[cb2] = ALS(cb2, m2, pos, h)
+                if s2 < limit:
+                    stack.append((i + 1, cb2, m2, s2))
+    out = sorted(seen.values(), key=lambda a: (a.size, a.cells))
+    for i, a in enumerate(out):
+        a.index = i
+    return out
+
+
+def _buddies(an: Analysis, cache: dict, d: int, cells: int) -> int:
+    """Cells that see every cell of ``cells`` for digit ``d`` (memoised)."""
+    key = (d, cells)
+    v = cache.get(key)
+    if v is None:
+        v = cache[key] = an.common_peers(d, cells)
+    return v
+
+
+def buddies(an: Analysis, d: int, cells: int) -> int:
+    return _buddies(an, an.memo("als_buddies", dict), d, cells)
+
+
+def find_rccs(an: Analysis, allow_overlap: bool = False, max_size: int = 0
+              ) -> dict[int, dict[int, int]]:
+    """RCC adjacency: ``rcc[i][j]`` = digit mask of the RCCs of ALS i and j (both ways)."""
+    return an.memo(("rcc", allow_overlap, max_size),
+                   lambda: _find_rccs(an, allow_overlap, max_size))
+
+
+def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, dict[int, int]]:
+    alses = find_als(an, max_size)
+    cache = an.memo("als_buddies", dict)
+    adj: dict[int, dict[int, int]] = {a.index: {} for a in alses}
+    for d in range(1, an.n + 1):
+        groups: dict[int, list[ALS]] = {}
+        for a in alses:
+            p = a.pos.get(d)
+            if p:
+                groups.setdefault(p, []).append(a)
+        keys = list(groups)
+        for ia, pa in enumerate(keys):
+            bud = _buddies(an, cache, d, pa)
+            for pb in keys[ia:]:
+                if pb & ~bud:
+                    continue
+                ga, gb = groups[pa], groups[pb]
+                for a in ga:
+                    for b in gb:
+                        if a is b:
+                            continue
+                        ov = a.cells & b.cells
+                        if ov and (not allow_overlap or (pa | pb) & ov
+                                   or a.cells & ~b.cells == 0 or b.cells & ~a.cells == 0):
+                            continue
+                        bit = 1 << d
+                        adj[a.index][b.index] = adj[a.index].get(b.index, 0) | bit
+                        adj[b.index][a.index] = adj[b.index].get(a.index, 0) | bit
+    return adj
+
+
+def _targets(an: Analysis, cache: dict, d: int, cells: int, exclude: int) -> int:
+    """Cells outside ``exclude`` holding d that see every cell of ``cells`` for d."""
+    return _buddies(an, cache, d, cells) & an.cells_with[d] & ~exclude
+
+
+def _elims_text(elims: list[Candidate]) -> tuple[Candidate, ...]:
+    return tuple(sorted(set(elims)))
+
+
+def _pattern(an: Analysis, *alses: ALS) -> tuple[Candidate, ...]:
+    if len(alses) == 1:
+        return alses[0].pattern(an)
+    out: set[Candidate] = set()
+    for a in alses:
+        out.update(a.pattern(an))
+    return tuple(sorted(out))
+
+
+def _step(an: Analysis, name: str, title: str, elims: list[Candidate], note,
+          *alses: ALS, seen: set | None = None) -> Step | None:
+    """The Step, or None when ``seen`` already holds its elimination set (one step per
+    distinct result keeps the search output small). ``note`` may be a callable."""
+    el = _elims_text(elims)
+    if seen is not None:
+        if el in seen:
+            return None
+        seen.add(el)
+    if callable(note):
+        note = note()
+    return Step(name, eliminations=el, pattern=_pattern(an, *alses),
+                digits=tuple(sorted({c.digit for c in el})), title=title, note=note,
+                width=an.grid.n)
+
+
+def _dtext(mask: int) -> str:
+    return "".join(digit_symbol(d) for d in _digits(mask))
+
+
+# --------------------------------------------------------------------------------------
+@register("als_xz", "ALS-XZ", "als", code="0901", score=300, order=5700, level="unfair",
+          options={"max_size": 0, "dedupe": True})
+def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Two ALS A and B with an RCC x: a digit z of both (z != x) is false in every cell that
+    sees all z of A and B. Doubly linked (two RCCs x, y): A and B minus x/y are locked sets,
+    so every other digit of A is false in cells seeing all of it in A (same for B), and x
+    and y are false in cells seeing all their instances in A and B."""
+    allow = bool(opts.get("allow_overlap", False))
+    max_size = int(opts.get("max_size", 0))
+    alses = find_als(an, max_size)
+    adj = find_rccs(an, allow, max_size)
+    cache = an.memo("als_buddies", dict)
+    seen: set | None = set() if opts.get("dedupe", True) else None
+    for a in alses:
+        for bi, rc in sorted(adj[a.index].items()):
+            if bi <= a.index:
+                continue
+            b = alses[bi]
+            union = a.cells | b.cells
+            elims: list[Candidate] = []
+            common = a.mask & b.mask
+            if rc.bit_count() == 1:
+                for z in _digits(common & ~rc):
+                    for c in iter_cells(_targets(an, cache, z, a.pos[z] | b.pos[z], union)):
+                        elims.append(Candidate(c, z))
+                kind = "singly linked"
+            else:
+                for x in _digits(rc):
+                    for c in iter_cells(_targets(an, cache, x, a.pos[x] | b.pos[x], union)):
+                        elims.append(Candidate(c, x))
+                for s in (a, b):
+                    for z in _digits(s.mask & ~rc):
+                        for c in iter_cells(_targets(an, cache, z, s.pos[z], union)):
+                            elims.append(Candidate(c, z))
+                kind = "doubly linked"
+            if elims:
+                st = _step(an, "als_xz", "ALS-XZ", elims,
+                           lambda: f"A={a.text(an)}, B={b.text(an)}, "
+                                   f"X={'/'.join(_dtext(1 << d) for d in _digits(rc))} ({kind})",
+                           a, b, seen=seen)
+                if st is not None:
+                    yield st
+
+
+@register("als_xy_wing", "ALS-XY-Wing", "als", code="0902", score=320, order=5800,
+          level="unfair", options={"allow_overlap": False, "max_size": 0, "dedupe": True},
+          variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
+def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Three ALS: A and B each have an RCC with the pivot C (x for A-C, y for B-C, x != y);
+    a digit z of A and B (not x or y) is false in every cell (outside A, B, C) that sees all
+    z of A and B: if it were true, A and B would be locked, holding x and y, and C would
+    lose both."""
+    allow = bool(opts.get("allow_overlap", False))
+    max_size = int(opts.get("max_size", 0))
+    alses = find_als(an, max_size)
+    adj = find_rccs(an, allow, max_size)
+    cache = an.memo("als_buddies", dict)
+    seen: set | None = set() if opts.get("dedupe", True) else None
+    for c_als in alses:
+        nb = sorted(adj[c_als.index].items())
+        for i in range(len(nb)):
+            ai, rca = nb[i]
+            a = alses[ai]
+            for j in range(i + 1, len(nb)):
+                bi, rcb = nb[j]
+                b = alses[bi]
+                if not allow and a.cells & b.cells:
+                    continue
+                if a.cells & ~b.cells == 0 or b.cells & ~a.cells == 0:
+                    continue
+                if rca == rcb and rca.bit_count() == 1:
+                    continue
+                zmask = a.mask & b.mask & ~rca & ~rcb
+                if not zmask:
+                    continue
+                excl = a.cells | b.cells | c_als.cells
+                elims: list[Candidate] = []
+                for z in _digits(zmask):
+                    zc = a.pos[z] | b.pos[z]
+                    for c in iter_cells(_targets(an, cache, z, zc, excl)):
+                        elims.append(Candidate(c, z))
+                if elims:
+                    st = _step(an, "als_xy_wing", "ALS-XY-Wing", elims,
+                               lambda: f"C={c_als.text(an)}, A={a.text(an)}, B={b.text(an)}, "
+                                       f"X={_dtext(rca)}, Y={_dtext(rcb)}",
+                               c_als, a, b, seen=seen)
+                    if st is not None:
+                        yield st
+
+
+@register("als_chain", "ALS Chain", "als", code="0903", score=340, order=5900,
+          level="unfair",
+          options={"allow_overlap": False, "max_size": 0, "min_als": 4, "max_als": 7,
+                   "max_nodes": 150000, "dedupe": True},
+          variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
+def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A chain of ALS A1 -x1- A2 -x2- ... Ak where consecutive ALS share an RCC and
+    consecutive RCCs differ: a digit z of A1 and Ak (not x1, not the last RCC) is false in
+    every cell outside A1 and Ak that sees all z of A1 and Ak. If it were true, A1 would be
+    locked, so x1 is in A1, A2 loses x1 and is locked, ... and Ak, losing z and its last
+    RCC, would be short of a digit. (Each step is an implication, so non-adjacent ALS may
+    share cells or even repeat.)
+
+    The search is a breadth-first walk from each (A1, x1) over states (ALS, entering
+    digit), each state visited once, so one shortest chain is reported per end state.
+    Options: ``min_als``/``max_als`` chain length in ALS (default 4..7: two is ALS-XZ,
+    three ALS-XY-Wing), ``allow_overlap`` (adjacent ALS may overlap outside their RCC),
+    ``max_nodes`` (budget of state expansions per call; the search stops there)."""
+    allow = bool(opts.get("allow_overlap", False))
+    max_size = int(opts.get("max_size", 0))
+    min_als = max(2, int(opts.get("min_als", 4)))
+    max_als = int(opts.get("max_als", 7))
+    alses = find_als(an, max_size)
+    adj = find_rccs(an, allow, max_size)
+    nbrs = an.memo(("rcc_list", allow, max_size),
+                   lambda: {i: [(j, list(_digits(m))) for j, m in sorted(d.items())]
+                            for i, d in adj.items()})
+    cache = an.memo("als_buddies", dict)
+    seen: set | None = set() if opts.get("dedupe", True) else None
+    cw = an.cells_with
+    budget = int(opts.get("max_nodes", 150000))
+    for a1 in alses:
+        if budget <= 0:
+            return
+        # digits of A1 that could be eliminated somewhere at all
+        zt1: dict[int, int] = {}
+        for z in _digits(a1.mask):
+            t = _buddies(an, cache, z, a1.pos[z]) & cw[z] & ~a1.cells
+            if t:
+                zt1[z] = t
+        if not zt1 or not nbrs[a1.index]:
+            continue
+        zcand = 0
+        for z in zt1:
+            zcand |= 1 << z
+        i1 = a1.index
+        for ni, xs in nbrs[i1]:
+            for x1 in xs:
+                if not zcand & ~(1 << x1):
+                    continue
+                parent: dict[tuple[int, int], tuple[int, int] | None] = {(ni, x1): None}
+                frontier = [(ni, x1)]
+                depth = 2                      # ALS in the chain so far
+                while frontier and depth < max_als and budget > 0:
+                    nxt_frontier = []
+                    for state in frontier:
+                        ci, cx = state
+                        budget -= 1
+                        for bi, ys in nbrs[ci]:
+                            if bi == i1:
+                                continue
+                            for y in ys:
+                                if y == cx or (bi, y) in parent:
+                                    continue
+                                parent[(bi, y)] = state
+                                nxt_frontier.append((bi, y))
+                    depth += 1
+                    frontier = nxt_frontier
+                    if depth < min_als:
+                        continue
+                    for bi, y in frontier:
+                        b = alses[bi]
+                        zmask = zcand & b.mask & ~(1 << x1) & ~(1 << y)
+                        if not zmask:
+                            continue
+                        excl = a1.cells | b.cells
+                        elims = []
+                        for z in _digits(zmask):
+                            t = zt1[z] & ~b.cells
+                            if t:
+                                t &= _buddies(an, cache, z, b.pos[z])
+                                for c in iter_cells(t & ~excl):
+                                    elims.append(Candidate(c, z))
+                        if not elims:
+                            continue
+                        path = [(bi, y)]
+                        while parent[path[-1]] is not None:
+                            path.append(parent[path[-1]])
+                        path.reverse()
+                        snap = [(a1, 0)] + [(alses[i], d) for i, d in path]
+                        st = _step(an, "als_chain", "ALS Chain", elims,
+                                   lambda: _chain_note(an, snap),
+                                   *[a for a, _ in snap], seen=seen)
+                        if st is not None:
+                            yield st
+
+
+def _chain_note(an: Analysis, chain: list[tuple[ALS, int]]) -> str:
+    out = chain[0][0].text(an)
+    for a, x in chain[1:]:
+        out += f" -{digit_symbol(x)}- {a.text(an)}"
+    return out
+
+
+@register("death_blossom", "Death Blossom", "als", code="0904", score=360, order=6000,
+          level="unfair", enabled=False,
+          options={"allow_overlap": False, "max_size": 0, "max_nodes": 20000,
+                   "dedupe": True},
+          variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
+def death_blossom(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A stem cell and, for each of its candidates d, a petal ALS holding d whose every d
+    sees the stem. Whatever the stem takes, that digit's petal is locked. A digit z in every
+    petal (z is then no stem candidate) is false in every cell outside the petals that sees
+    all z of all petals: it would lock every petal and leave the stem with no candidate.
+
+    Options: ``allow_overlap`` (petals may share cells, not the stem), ``max_nodes``
+    search budget per stem."""
+    allow = bool(opts.get("allow_overlap", False))
+    max_size = int(opts.get("max_size", 0))
+    budget = int(opts.get("max_nodes", 20000))
+    alses = find_als(an, max_size)
+    cache = an.memo("als_buddies", dict)
+    seen: set | None = set() if opts.get("dedupe", True) else None
+    cw = an.cells_with
+    # petal candidates: for each ALS and digit, which stems it serves
+    by_digit: dict[int, list[ALS]] = {}
+    for a in alses:
+        for d in _digits(a.mask):
+            by_digit.setdefault(d, []).append(a)
+    for stem in iter_cells(an.unsolved):
+        sm = an.cand[stem]
+        if sm.bit_count() < 2:
+            continue
+        sbit = 1 << stem
+        petals: list[tuple[int, list[ALS]]] = []
+        ok = True
+        for d in _digits(sm):
+            pd = an.peers(stem, d)
+            lst = [a for a in by_digit.get(d, ()) if not a.cells & sbit
+                   and a.pos[d] & ~pd == 0]
+            if not lst:
+                ok = False
+                break
+            petals.append((d, lst))
+        if not ok:
+            continue
+        petals.sort(key=lambda t: len(t[1]))
+        nodes = 0
+        chosen: list[tuple[int, ALS]] = []
+
+        def dfs(i: int, zt: dict[int, int], union: int) -> Iterator[Step]:
+            nonlocal nodes
+            if i == len(petals):
+                elims = [Candidate(c, z) for z, t in zt.items()
+                         for c in iter_cells(t & ~union)]
+                if elims:
+                    snap = list(chosen)
+                    st = _step(an, "death_blossom", "Death Blossom", elims,
+                               lambda: _blossom_note(an, stem, snap),
+                               *[a for _, a in snap], seen=seen)
+                    if st is not None:
+                        st.pattern  # noqa: B018 (pattern holds the petals)
+                        yield st
+                return
+            d, lst = petals[i]
+            for a in lst:
+                nodes += 1
+                if nodes > budget:
+                    return
+                if not allow and a.cells & union:
+                    continue      # (also: one ALS may serve several digits only with overlap)
+                zt2 = {}
+                if any(a is b for _, b in chosen):
+                    zt2 = zt
+                for z, t in (() if zt2 else zt.items()):
+                    if a.mask >> z & 1:
+                        t2 = t & _buddies(an, cache, z, a.pos[z]) & ~a.cells
+                        if t2:
+                            zt2[z] = t2
+                if not zt2:
+                    continue
+                chosen.append((d, a))
+                yield from dfs(i + 1, zt2, union | a.cells)
+                chosen.pop()
+
+        # z may be a stem candidate too when the target also sees the stem's z (then the
+        # stem is not z, and the petal of its actual digit would lose z)
+        start = {z: (cw[z] & ~sbit if not sm >> z & 1 else cw[z] & an.peers(stem, z))
+                 for z in range(1, an.n + 1) if cw[z]}
+        yield from dfs(0, start, 0)
+
+
+def _blossom_note(an: Analysis, stem: int, petals: list[tuple[int, ALS]]) -> str:
+    return (f"stem {an.name(stem)}, " +
+            ", ".join(f"{digit_symbol(d)}: {a.text(an)}" for d, a in sorted(petals,
+                                                                             key=lambda t: t[0])))

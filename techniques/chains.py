@@ -1,0 +1,842 @@
+"""Chains: X-Chain, XY-Chain, Remote Pair, nice loops and AICs (plain and grouped).
+
+All chain techniques run on one *candidate node graph* (built per state, cached):
+
+- a node is a candidate (cell, digit) or, in grouped searches, a *group*: the 2+ cells of a
+  digit in the intersection of two full houses (a box-line intersection in classic sudoku);
+- a *strong link* joins two nodes of which at least one is true: the two candidates of a
+  bivalue cell, or two nodes covering all places of a digit in a full house;
+- a *weak link* joins two nodes that cannot both be true: one digit in cells that see each
+  other (``an.peers``, so variant houses and anti-knight style links count), two digits of a
+  cell, and cross-digit pairs ruled out by binary constraints (``LinkTables.cross``).
+
+Searches are breadth-first over implications with bitsets of node indices ("X false"
+follows strong links to "Y true", "Y true" follows weak links to "Z false"), so the chain
+found for a result is a shortest one; ``max_length`` (links) caps it. An implication
+``S false => T true`` is an AIC (S or T is true); from it:
+
+- AIC: candidates seeing both ends are eliminated;
+- continuous nice loop: the ends see each other, every weak link of the loop becomes
+  strong and candidates seeing both of its nodes are eliminated;
+- discontinuous nice loop: ``C true => C false`` deletes C (type "delete"),
+  ``C false => C true`` sets C (type "set": the other candidates of its cell go).
+
+HoDoKu's library variants select the elimination types: 0707/0710 ``-1``/``-3`` set,
+``-2``/``-4`` delete; 0708/0711 ``-1``/``-3`` AIC ends with one digit, ``-2``/``-4`` two digits;
+``-3``/``-4`` and 0709 ``-2`` add ALS nodes (option ``als``: the largest ALS, 5 there, 0 =
+off by default).
+
+Options (defaults): ``max_length`` 20 links for X-/XY-chains, nice loops and AICs (the
+searches are breadth-first, so this only bounds the depth); ``groups`` True for the grouped
+techniques; ``als`` 0; ``types`` "12"; ``both_ways`` False (continuous loops also searched
+from each node taken true: more loops, twice the searches); remote pairs ``max_cells`` 20.
+
+Like HoDoKu, a continuous loop's weak link between two cells eliminates only outside the
+cells of the loop; one step is reported per distinct elimination set.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from csp.step import Candidate, Link, Step, cell_name
+
+from .analysis import Analysis, iter_cells
+from .registry import register
+
+
+# ------------------------------------------------------------------------------------------
+# the node graph
+# ------------------------------------------------------------------------------------------
+class ChainGraph:
+    """Nodes and links of one state for one kind of chain search.
+
+    ``nodes[i]`` = (digit, cell bitset); ``strong[i]`` / ``weak[i]`` are bitsets of node
+    indices; ``cands`` is the bitset of single-candidate nodes; ``index[(cell, digit)]``.
+    """
+
+    __slots__ = ("nodes", "strong", "weak", "cands", "index", "width", "als", "searches",
+                 "extra")
+
+    def __init__(self) -> None:
+        self.nodes: list[tuple[int, int]] = []
+        #: node index -> (ALS cell bitset, ALS digit mask) for ALS nodes
+        self.als: dict[int, tuple[int, int]] = {}
+        #: cached searches: (start, start value, max length) -> (levels, reached)
+        self.searches: dict[tuple[int, bool, int], tuple[list[tuple[int, int]], int]] = {}
+        self.strong: list[int] = []
+        self.weak: list[int] = []
+        self.cands = 0
+        self.index: dict[tuple[int, int], int] = {}
+        self.width = 9
+        self.extra = 0
+
+    def starts(self) -> int:
+        """Bitset of the nodes a search may start from: present candidates and the group
+        and ALS nodes (appended after the candidate slots)."""
+        n_cand = len(self.strong) - self.extra
+        return self.cands | (((1 << self.extra) - 1) << n_cand)
+
+    def add(self, digit: int, cells: int) -> int:
+        self.extra += 1
+        i = len(self.nodes)
+        self.nodes.append((digit, cells))
+        self.strong.append(0)
+        self.weak.append(0)
+        return i
+
+    def node(self, i: int) -> tuple[Candidate, ...]:
+        """The candidates of a node (an ALS node shows all candidates of its ALS)."""
+        if i in self.als:
+            cells, dm = self.als[i]
+            return tuple(Candidate(c, d) for c in iter_cells(cells) for d in _bits(dm))
+        d, cells = self.nodes[i]
+        return tuple(Candidate(c, d) for c in iter_cells(cells))
+
+    def candidates(self, bits: int) -> tuple[Candidate, ...]:
+        out = []
+        for i in iter_cells(bits):
+            d, cells = self.nodes[i]
+            out.append(Candidate(cells.bit_length() - 1, d))
+        return tuple(sorted(out))
+
+
+def _bits(m: int) -> Iterator[int]:
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def als_list(an: Analysis, max_size: int) -> list[tuple[int, int]]:
+    """Almost locked sets ``(cells, digit mask)``: 2..max_size unsolved cells of one full
+    house holding exactly one digit more than cells (deduplicated, cached per state)."""
+
+    def build() -> list[tuple[int, int]]:
+        out: dict[int, int] = {}
+        cand = an.cand
+        for h in an.full:
+            cells = list(iter_cells(an.house_mask[h] & an.unsolved))
+            k = len(cells)
+
+            def rec(start: int, mask: int, dm: int, size: int) -> None:
+                for i in range(start, k):
+                    c = cells[i]
+                    m2 = mask | 1 << c
+                    d2 = dm | cand[c]
+                    nd = d2.bit_count()
+                    s2 = size + 1
+                    if nd - s2 > max_size - s2 + 1:
+                        continue   # cannot come down to size + 1 digits
+                    if s2 >= 2 and nd == s2 + 1:
+                        out[m2] = d2
+                    if s2 < max_size:
+                        rec(i + 1, m2, d2, s2)
+
+            rec(0, 0, 0, 0)
+        return sorted(out.items())
+
+    return an.memo(("chains_als", max_size), build)
+
+
+def _intersections(an: Analysis) -> list[tuple[int, tuple[int, ...]]]:
+    """``(cells, houses)`` where 2+ full houses intersect in 2+ cells (static, cached per
+    puzzle)."""
+    links = an.links
+    got = getattr(links, "_chain_intersections", None)
+    if got is None:
+        found: dict[int, set[int]] = {}
+        for i, h1 in enumerate(an.full):
+            for h2 in an.full[i + 1:]:
+                m = an.house_mask[h1] & an.house_mask[h2]
+                if m & (m - 1):
+                    found.setdefault(m, set()).update((h1, h2))
+        got = [(m, tuple(sorted(hs))) for m, hs in sorted(found.items())]
+        links._chain_intersections = got
+    return got
+
+
+def build_graph(an: Analysis, *, digits: tuple[int, ...] | None = None, house: bool = True,
+                bivalue: bool = True, cell_weak: bool = True, groups: bool = False,
+                cross: bool = True, als: int = 0, als_cells: bool = True) -> ChainGraph:
+    """The node graph for a search (cached on the analysis by its arguments).
+
+    ``house``: strong links from bilocal digits in full houses; ``bivalue``: strong links
+    in bivalue cells; ``cell_weak``: weak links between digits of one cell; ``groups``: add
+    group nodes; ``cross``: weak links between different digits from binary constraints;
+    ``als``: add ALS nodes of up to that many cells (0: none). An ALS node (A, y) is true
+    when digit y is in ALS A: two nodes of one ALS are strongly linked (only one digit can
+    be missing), and (A, y) is weakly linked to what sees every y-cell of A. With
+    ``als_cells``, a digit with one cell in A is also linked as that candidate (strong links
+    from the ALS's other nodes straight to the candidate).
+    """
+    key = ("chain_graph", digits, house, bivalue, cell_weak, groups, cross, als, als_cells)
+    return an.memo(key, lambda: _build(an, digits, house, bivalue, cell_weak, groups, cross,
+                                       als, als_cells))
+
+
+_TEMPLATES: dict[tuple[int, int], list[tuple[int, int]]] = {}
+
+
+def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0,
+           als_cells=True) -> ChainGraph:
+    g = ChainGraph()
+    n, size = an.n, an.size
+    g.width = an.grid.n
+    ds = digits or tuple(range(1, n + 1))
+    dsmask = 0
+    for d in ds:
+        dsmask |= 1 << d
+    cand = an.cand
+    cw = an.cells_with
+    peers_d = an.links.peers_d
+    # candidate nodes: index (d - 1) * size + cell (absent candidates are unused slots)
+    base = n * size
+    tpl = _TEMPLATES.get((n, size))
+    if tpl is None:
+        tpl = _TEMPLATES[(n, size)] = [(d, 1 << c) for d in range(1, n + 1)
+                                       for c in range(size)]
+    g.nodes = list(tpl)
+    g.strong = strong = [0] * base
+    g.weak = weak = [0] * base
+    index = g.index
+    cands = 0
+    for d in ds:
+        off = (d - 1) * size
+        cands |= cw[d] << off
+        for c in iter_cells(cw[d]):
+            index[(c, d)] = off + c
+    g.cands = cands
+    cellbits = {}
+    if cell_weak:
+        for c in iter_cells(an.unsolved):
+            bits = 0
+            for d in _bits(cand[c] & dsmask):
+                bits |= 1 << ((d - 1) * size + c)
+            cellbits[c] = bits
+    crossmap = an.links.cross if cross else {}
+    for d in ds:
+        off = (d - 1) * size
+        pd = peers_d[d]
+        cwd = cw[d]
+        for c in iter_cells(cwd):
+            i = off + c
+            w = (pd[c] & cwd) << off
+            if cell_weak:
+                w |= cellbits[c] & ~(1 << i)
+            if crossmap:
+                for (o, e) in crossmap.get((c, d), ()):
+                    if dsmask >> e & 1 and cw[e] >> o & 1:
+                        w |= 1 << ((e - 1) * size + o)
+            weak[i] = w
+    # bivalue strong links
+    if bivalue:
+        for c in iter_cells(an.unsolved):
+            m = cand[c]
+            if m.bit_count() == 2 and (m & dsmask) == m:
+                i = ((m & -m).bit_length() - 2) * size + c
+                j = (m.bit_length() - 2) * size + c
+                strong[i] |= 1 << j
+                strong[j] |= 1 << i
+    # house strong links between candidates
+    if house:
+        for h in an.full:
+            hm = an.house_mask[h]
+            for d in ds:
+                p = hm & cw[d]
+                if p and p.bit_count() == 2:
+                    off = (d - 1) * size
+                    i = off + (p & -p).bit_length() - 1
+                    j = off + p.bit_length() - 1
+                    strong[i] |= 1 << j
+                    strong[j] |= 1 << i
+    # group nodes
+    gnodes: dict[int, list[tuple[int, int]]] = {}
+    if groups:
+        for d in ds:
+            lst = gnodes[d] = []
+            by_mask: dict[int, int] = {}
+            cwd = cw[d]
+            hlist = []
+            for inter, hs in _intersections(an):
+                q = inter & cwd
+                if q & (q - 1) and q not in by_mask:
+                    gi = g.add(d, q)
+                    by_mask[q] = gi
+                    lst.append((q, gi))
+                    hlist.append(hs)
+            pd = peers_d[d]
+            off = (d - 1) * size
+            for (q, gi), hs in zip(lst, hlist):
+                common = -1
+                for c in iter_cells(q):
+                    common &= pd[c]
+                common &= cwd & ~q
+                w = common << off
+                for o in iter_cells(common):
+                    weak[off + o] |= 1 << gi
+                for q2, gj in lst:
+                    if q2 & ~common == 0:
+                        w |= 1 << gj
+                weak[gi] |= w
+                if house:
+                    for h in hs:
+                        p = an.house_mask[h] & cwd
+                        rest = p & ~q
+                        if not rest:
+                            continue
+                        if not rest & (rest - 1):
+                            j = off + rest.bit_length() - 1
+                        else:
+                            j = by_mask.get(rest)
+                            if j is None:
+                                continue
+                        strong[gi] |= 1 << j
+                        strong[j] |= 1 << gi
+    # ALS nodes
+    if als:
+        for cells, dm in als_list(an, als):
+            ids = []
+            for y in _bits(dm & dsmask):
+                ycells = cells & cw[y]
+                ai = g.add(y, ycells)
+                g.als[ai] = (cells, dm)
+                ids.append(ai)
+                common = -1
+                for c in iter_cells(ycells):
+                    common &= peers_d[y][c]
+                common &= cw[y] & ~cells
+                off = (y - 1) * size
+                w = common << off
+                for o in iter_cells(common):
+                    weak[off + o] |= 1 << ai
+                for q, gj in gnodes.get(y, ()):
+                    if q & ~common == 0:
+                        w |= 1 << gj
+                        weak[gj] |= 1 << ai
+                weak[ai] |= w
+            for ai in ids:
+                for aj in ids:
+                    if ai != aj:
+                        strong[ai] |= 1 << aj
+                        # a digit in one cell of the ALS: its node is that candidate
+                        y, ycells = g.nodes[aj]
+                        if als_cells and not ycells & (ycells - 1):
+                            j = (y - 1) * size + ycells.bit_length() - 1
+                            strong[ai] |= 1 << j
+                            strong[j] |= 1 << ai
+        # ALS - ALS weak links (same digit, every y-cell of one sees every y-cell of the other)
+        anodes = list(g.als)
+        for ai in anodes:
+            y, ycells = g.nodes[ai]
+            common = -1
+            for c in iter_cells(ycells):
+                common &= peers_d[y][c]
+            for aj in anodes:
+                y2, yc2 = g.nodes[aj]
+                if y2 == y and aj != ai and yc2 & ~common == 0:
+                    weak[ai] |= 1 << aj
+                    weak[aj] |= 1 << ai
+    return g
+
+
+# ------------------------------------------------------------------------------------------
+# search
+# ------------------------------------------------------------------------------------------
+def _bfs(g: ChainGraph, start_false: int, start_true: int, max_length: int
+         ) -> list[tuple[int, int]]:
+    """Level sets ``[(false_k, true_k), ...]`` of a breadth-first implication search; level
+    0 holds the start. Each node is visited at most once per truth value."""
+    strong, weak = g.strong, g.weak
+    vis_f, vis_t = start_false, start_true
+    front_f, front_t = start_false, start_true
+    levels = [(front_f, front_t)]
+    for _ in range(max_length):
+        new_t = 0
+        b = front_f
+        while b:
+            low = b & -b
+            new_t |= strong[low.bit_length() - 1]
+            b ^= low
+        new_f = 0
+        b = front_t
+        while b:
+            low = b & -b
+            new_f |= weak[low.bit_length() - 1]
+            b ^= low
+        new_t &= ~vis_t
+        new_f &= ~vis_f
+        if not (new_t | new_f):
+            break
+        vis_t |= new_t
+        vis_f |= new_f
+        front_f, front_t = new_f, new_t
+        levels.append((front_f, front_t))
+    return levels
+
+
+def _search(g: ChainGraph, s: int, start_true: bool, max_length: int
+            ) -> tuple[list[tuple[int, int]], int]:
+    """Cached :func:`_bfs` from one node with a value; ``reached`` is the bitset of nodes
+    reached with the opposite value (after the start level)."""
+    key = (s, start_true, max_length)
+    got = g.searches.get(key)
+    if got is None:
+        if start_true:
+            levels = _bfs(g, 0, 1 << s, max_length)
+            reached = 0
+            for f, _ in levels[1:]:
+                reached |= f
+        else:
+            levels = _bfs(g, 1 << s, 0, max_length)
+            reached = 0
+            for _, t in levels[1:]:
+                reached |= t
+        got = g.searches[key] = (levels, reached)
+    return got
+
+
+def _path(g: ChainGraph, levels: list[tuple[int, int]], node: int, value: bool
+          ) -> list[tuple[int, bool]]:
+    """A shortest implication path from the start to ``node`` having ``value``:
+    ``[(node, value), ...]`` from the start."""
+    k = None
+    bit = 1 << node
+    for i, (f, t) in enumerate(levels):
+        if (t if value else f) & bit:
+            k = i
+            break
+    if k is None:
+        raise ValueError("node not reached")
+    out = [(node, value)]
+    used = {node}
+    cur, val = node, value
+    for i in range(k - 1, -1, -1):
+        f, t = levels[i]
+        # links are symmetric: the predecessors are the level's nodes linked to ``cur``
+        b = (f & g.strong[cur]) if val else (t & g.weak[cur])
+        found = None
+        while b:   # a predecessor, preferably one not on the path yet
+            low = b & -b
+            j = low.bit_length() - 1
+            if j not in used:
+                found = j
+                break
+            if found is None:
+                found = j
+            b ^= low
+        if found is None:
+            raise AssertionError("broken BFS levels")
+        used.add(found)
+        cur, val = found, not val
+        out.append((cur, val))
+    out.reverse()
+    return out
+
+
+def _links(g: ChainGraph, path: list[tuple[int, bool]], close: bool = False
+           ) -> tuple[Link, ...]:
+    """Links of an implication path (a strong link leads to a true node)."""
+    out = []
+    for (a, _), (b, vb) in zip(path, path[1:]):
+        out.append(Link(g.node(a), g.node(b), vb))
+    if close:
+        out.append(Link(g.node(path[-1][0]), g.node(path[0][0]), False))
+    return tuple(out)
+
+
+def _digits(cands: tuple[Candidate, ...]) -> tuple[int, ...]:
+    return tuple(sorted({c.digit for c in cands}))
+
+
+# ------------------------------------------------------------------------------------------
+# results of one search: (kind, eliminations bitset of node indices, links)
+# ------------------------------------------------------------------------------------------
+def _aic_results(g: ChainGraph, max_length: int, starts: int | None = None,
+                 same_digit_only: bool = False, allow_linked: bool = False
+                 ) -> Iterator[tuple[int, int, int, list]]:
+    """``(S, T, elims, levels)`` for every AIC ``S false => T true`` (S < T; ends that see
+    each other only with ``allow_linked``) with eliminations (candidate nodes weakly linked
+    to both ends)."""
+    weak, cands, nodes = g.weak, g.cands, g.nodes
+    if starts is None:
+        starts = g.cands
+    for s in iter_cells(starts):
+        if not g.strong[s]:
+            continue
+        ws = weak[s] & cands
+        if not ws:
+            continue
+        levels, reached = _search(g, s, False, max_length)
+        # ends with a common weak neighbour, after s, not weakly linked to s
+        reached &= ~((1 << (s + 1)) - 1)
+        if not allow_linked:
+            reached &= ~weak[s]
+        for t in iter_cells(reached):
+            if same_digit_only and nodes[t][0] != nodes[s][0]:
+                continue
+            e = ws & weak[t]
+            if e:
+                yield s, t, e, levels
+
+
+def _node_text(g: ChainGraph, i: int) -> str:
+    d, cells = g.nodes[i]
+    return f"({d})" + ",".join(cell_name(c, g.width) for c in iter_cells(cells))
+
+
+def _eureka(g: ChainGraph, ids: list[int], links: tuple[Link, ...]) -> str:
+    """Eureka text of a chain whose nodes are ``ids``; an ALS passage (two nodes of one ALS
+    joined by their strong link) reads ``(z=y)ALS:cells``. Empty when there is no ALS node
+    (the Step's own chain text is used then)."""
+    if not any(i in g.als for i in ids):
+        return ""
+    out = ""
+    k = 0
+    while k < len(ids):
+        i = ids[k]
+        if k:
+            out += "=" if links[k - 1].strong else "-"
+        if (i in g.als and k + 1 < len(ids) and ids[k + 1] in g.als
+                and g.als[ids[k + 1]] == g.als[i] and links[k].strong):
+            cells = g.als[i][0]
+            out += (f"({g.nodes[i][0]}={g.nodes[ids[k + 1]][0]})ALS:"
+                    + ",".join(cell_name(c, g.width) for c in iter_cells(cells)))
+            k += 2
+            continue
+        if i in g.als:
+            out += "ALS:" + ",".join(cell_name(c, g.width) for c in iter_cells(g.als[i][0]))
+        out += _node_text(g, i)
+        k += 1
+    return out
+
+
+def _elim_step(name: str, title: str, g: ChainGraph, elims: int, links: tuple[Link, ...],
+               ids: list[int] | None = None, digits: tuple[int, ...] | None = None) -> Step:
+    el = g.candidates(elims)
+    note = _eureka(g, ids, links) if ids else ""
+    return Step(name, eliminations=el, links=links, digits=digits or _digits(el), title=title,
+                note=note, width=g.width)
+
+
+def _chain_steps(an: Analysis, g: ChainGraph, name: str, title: str, max_length: int,
+                 same_digit_only: bool, types: str = "12", allow_linked: bool = True,
+                 min_links: int = 3) -> Iterator[Step]:
+    """AIC steps, one per distinct elimination set (``types``: "1" ends with one digit,
+    "2" ends with two digits). Ends joined by fewer than ``min_links`` links (a single
+    strong link: locked candidates or a pair) are left to the simpler techniques."""
+    seen: set[int] = set()
+    for s, t, e, levels in _aic_results(g, max_length, same_digit_only=same_digit_only,
+                                              allow_linked=allow_linked):
+        kind = "1" if g.nodes[s][0] == g.nodes[t][0] else "2"
+        if kind not in types or e in seen:
+            continue
+        path = _path(g, levels, t, True)
+        if len(path) - 1 < min_links:
+            continue
+        seen.add(e)
+        yield _elim_step(name, title, g, e, _links(g, path), [n for n, _ in path])
+
+
+def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: int,
+                both: bool = False) -> Iterator[Step]:
+    """Continuous nice loops: ``S false => T true`` with S, T weakly linked (the loop
+    closes with a weak link) or, with ``both``, also ``S true => T false`` with S, T
+    strongly linked (more loops for twice the searches)."""
+    weak, strong, cands = g.weak, g.strong, g.cands
+    seen: set[int] = set()
+    for s in iter_cells(g.cands):
+        if not strong[s]:
+            continue
+        for start_true in ((False, True) if both else (False,)):
+            levels, reached = _search(g, s, start_true, max_length)
+            if start_true:
+                ends = reached & strong[s] & ~(1 << s)
+            else:
+                ends = reached & weak[s] & ~(1 << s)
+            for t in iter_cells(ends):
+                path = _path(g, levels, t, not start_true)
+                if len(path) < 4:
+                    continue
+                nodes = [n for n, _ in path]
+                if len(set(nodes)) != len(nodes):
+                    continue
+                inloop = 0
+                for n in nodes:
+                    inloop |= 1 << n
+                # weak links of the loop: those leading to a false node, and the closing one
+                pairs = [(a, b) for (a, _), (b, vb) in zip(path, path[1:]) if not vb]
+                if not start_true:
+                    pairs.append((nodes[-1], nodes[0]))
+                # like HoDoKu, a weak link between cells eliminates only outside the loop's
+                # cells; a weak link inside a cell eliminates the cell's other digits
+                loopcells = 0
+                for n in nodes:
+                    loopcells |= g.nodes[n][1]
+                outside = g.cands & ~_cells_nodes(an, g, loopcells)
+                e = 0
+                for u, v in pairs:
+                    if g.nodes[u][1] == g.nodes[v][1]:
+                        e |= weak[u] & weak[v]
+                    else:
+                        e |= weak[u] & weak[v] & outside
+                for (u, _), (v, _) in zip(path, path[1:]):
+                    if u in g.als and v in g.als and g.als[u] == g.als[v]:
+                        e |= _als_locked(an, g, g.als[u],
+                                         (1 << g.nodes[u][0]) | (1 << g.nodes[v][0]))
+                e &= cands & ~inloop
+                if e and e not in seen:
+                    seen.add(e)
+                    links = list(_links(g, path))
+                    links.append(Link(g.node(nodes[-1]), g.node(nodes[0]), start_true))
+                    yield _elim_step(name, title, g, e, tuple(links), nodes + [nodes[0]])
+
+
+def _cells_nodes(an: Analysis, g: ChainGraph, cells: int) -> int:
+    """Candidate nodes in the cells of a cell bitset."""
+    out = 0
+    size = an.size
+    for d in range(1, an.n + 1):
+        out |= (cells & an.cells_with[d]) << ((d - 1) * size)
+    return out & g.cands
+
+
+def _als_locked(an: Analysis, g: ChainGraph, als: tuple[int, int], used: int) -> int:
+    """Candidate nodes seeing every cell of a digit of an ALS that is locked in it (the
+    ALS's digits other than the loop's two digits ``used``)."""
+    cells, dm = als
+    out = 0
+    for w in _bits(dm & ~used):
+        common = -1
+        for c in iter_cells(cells & an.cells_with[w]):
+            common &= an.links.peers_d[w][c]
+        for o in iter_cells(common & an.cells_with[w] & ~cells):
+            j = g.index.get((o, w))
+            if j is not None:
+                out |= 1 << j
+    return out
+
+
+def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: int,
+                   types: str = "12") -> Iterator[Step]:
+    """Discontinuous nice loops at a candidate C: ``C false => C true`` (type 1, set C:
+    its cell's other candidates go) and ``C - S = ... = T - C`` (type 2, delete C: an AIC
+    whose ends both see C)."""
+    weak, strong = g.weak, g.strong
+    # the AIC between C's neighbours is searched from a candidate end (both ends are group
+    # or ALS nodes only in rare loops; they are tried when ALS nodes are on)
+    pivots = g.starts() if g.als else g.cands
+    for c in iter_cells(g.cands):
+        cell = g.nodes[c][1]
+        if "1" in types and strong[c]:
+            others = 0
+            for j in iter_cells(weak[c] & g.cands):
+                if g.nodes[j][1] == cell:
+                    others |= 1 << j
+            if others:
+                levels, reached = _search(g, c, False, max_length)
+                if reached >> c & 1:
+                    path = _path(g, levels, c, True)
+                    yield _elim_step(name, title, g, others, _links(g, path),
+                                     [n for n, _ in path])
+        if "2" in types:
+            wc = weak[c]
+            best = None
+            tries = 4   # path reconstructions spent looking for a loop without repeats
+            for s in iter_cells(wc & pivots):
+                if not strong[s]:
+                    continue
+                levels, reached = _search(g, s, False, max_length)
+                for t in iter_cells(reached & wc & ~(1 << s)):
+                    path = _path(g, levels, t, True)
+                    ids = [c, *(n for n, _ in path), c]
+                    clean = len(set(ids)) == len(ids) - 1
+                    if best is None or (clean and not best[0]):
+                        best = (clean, path, ids)
+                    tries -= 1
+                    if clean or tries <= 0:
+                        break
+                if best is not None and (best[0] or tries <= 0):
+                    break
+            if best is not None:
+                _, path, ids = best
+                links = (Link(g.node(c), g.node(path[0][0]), False), *_links(g, path),
+                         Link(g.node(path[-1][0]), g.node(c), False))
+                yield _elim_step(name, title, g, 1 << c, links, ids)
+
+
+# ------------------------------------------------------------------------------------------
+# X-Chain, XY-Chain, Remote Pair
+# ------------------------------------------------------------------------------------------
+@register("x_chain", "X-Chain", "chains", code="0701", score=260, order=5400, level="unfair",
+          options={"max_length": 20})
+def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Single-digit AIC over conjugate pairs: the digit goes from cells seeing both ends.
+
+    >>> from techniques.reglib import parse_case, case_state
+    >>> st = case_state(parse_case(":0701:7:3.4+52..8...6.+9.....5..7.3.....68+9.2+3...+734"
+    ...     "....6+315+27...1.+9+6......9.+4..6.+6.8217..5::742::5"))
+    >>> [s.explain(2) for s in x_chain(Analysis(st), {})]
+    ['X-Chain: (7)r1c2=(7)r1c9-(7)r2c8=(7)r7c8-(7)r7c3=(7)r4c3 => r4c2<>7']
+    """
+    ml = opts.get("max_length", 20)
+    for d in range(1, an.n + 1):
+        g = build_graph(an, digits=(d,), bivalue=False, cell_weak=False, cross=False)
+        yield from _chain_steps(an, g, "x_chain", "X-Chain", ml, True, allow_linked=True)
+
+
+@register("xy_chain", "XY-Chain", "chains", code="0702", score=260, order=5500, level="unfair",
+          options={"max_length": 20})
+def xy_chain(an: Analysis, opts: dict) -> Iterator[Step]:
+    """AIC through bivalue cells only (strong links inside cells, weak links between cells
+    with one digit); both ends hold the same digit, eliminated from cells seeing both."""
+    ml = opts.get("max_length", 20)
+    g = build_graph(an, house=False, cell_weak=False, cross=False)
+    yield from _chain_steps(an, g, "xy_chain", "XY-Chain", ml, True, allow_linked=True,
+                            min_links=5)
+
+
+@register("remote_pair", "Remote Pair", "chains", code="0703", score=110, order=2800,
+          level="hard", options={"max_cells": 20})
+def remote_pair(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A chain of 4+ bivalue cells with the same two digits, each seeing the next: cells
+    an odd number of links apart (3 or more) hold different digits, so a cell seeing both
+    loses both digits."""
+    max_cells = opts.get("max_cells", 20)
+    w = an.grid.n
+    by_pair: dict[int, int] = {}
+    for c in an.bivalue_cells():
+        by_pair[an.cand[c]] = by_pair.get(an.cand[c], 0) | 1 << c
+    seen_elims: set[tuple] = set()
+    for mask, cells in by_pair.items():
+        if cells.bit_count() < 4:
+            continue
+        a = (mask & -mask).bit_length() - 1
+        b = mask.bit_length() - 1
+        # cells linked when they see each other for both digits
+        adj = {c: an.peers(c, a) & an.peers(c, b) & cells for c in iter_cells(cells)}
+        budget = [20000]
+
+        def dfs(path: list[int], used: int) -> Iterator[list[int]]:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            if len(path) >= 4:
+                yield path
+            if len(path) >= max_cells:
+                return
+            for o in iter_cells(adj[path[-1]] & ~used):
+                path.append(o)
+                yield from dfs(path, used | 1 << o)
+                path.pop()
+
+        for start in iter_cells(cells):
+            for path in dfs([start], 1 << start):
+                if path[0] > path[-1]:
+                    continue
+                if (len(path) - 1) % 2 == 0:
+                    continue
+                elim = []
+                targets = 0
+                for i in range(len(path)):
+                    for j in range(i + 3, len(path), 2):
+                        for d in (a, b):
+                            targets_d = (an.peers(path[i], d) & an.peers(path[j], d)
+                                         & an.cells_with[d])
+                            for c in iter_cells(targets_d):
+                                elim.append(Candidate(c, d))
+                                targets |= 1 << c
+                if not elim:
+                    continue
+                key = tuple(sorted(set(elim)))
+                if key in seen_elims:
+                    continue
+                seen_elims.add(key)
+                links = []
+                for x, y in zip(path, path[1:]):
+                    links.append(Link((Candidate(x, a), Candidate(x, b)),
+                                      (Candidate(y, a), Candidate(y, b)), False))
+                yield Step("remote_pair", eliminations=key, digits=(a, b), title="Remote Pair",
+                           pattern=tuple(Candidate(c, d) for c in path for d in (a, b)),
+                           note=f"{a}/{b} " + "-".join(an.name(c) for c in path),
+                           width=w)
+
+
+# ------------------------------------------------------------------------------------------
+# nice loops and AIC (plain and grouped)
+# ------------------------------------------------------------------------------------------
+_NL = {"max_length": 20}
+_GNL = {"max_length": 20, "groups": True}
+
+
+def _graph(an: Analysis, opts: dict, grouped: bool, loops: bool = False) -> ChainGraph:
+    if not grouped:
+        return build_graph(an)
+    als = opts.get("als", 0)
+    # continuous loops pass through an ALS by two of its nodes (its locked digits give
+    # eliminations), so they do not use the ALS-digit-as-candidate shortcut
+    return build_graph(an, groups=opts.get("groups", True), als=als,
+                       als_cells=bool(als) and not loops)
+
+
+@register("continuous_nice_loop", "Continuous Nice Loop", "chains", code="0706", score=280,
+          order=5600, level="unfair", options=dict(_NL))
+def continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A closed alternating loop: each weak link is also strong, so candidates seeing both
+    of its nodes are eliminated."""
+    g = _graph(an, opts, False)
+    yield from _continuous(an, g, "continuous_nice_loop", "Continuous Nice Loop",
+                           opts.get("max_length", 20), opts.get("both_ways", False))
+
+
+@register("discontinuous_nice_loop", "Discontinuous Nice Loop", "chains", code="0707",
+          score=280, order=5601, level="unfair", options=dict(_NL, types="12"),
+          variants={1: {"types": "1"}, 2: {"types": "2"}})
+def discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A loop broken at one candidate: set it (strong links on both sides) or delete it
+    (weak links on both sides, or a strong and a weak link of different digits)."""
+    g = _graph(an, opts, False)
+    yield from _discontinuous(an, g, "discontinuous_nice_loop", "Discontinuous Nice Loop",
+                              opts.get("max_length", 20), opts.get("types", "12"))
+
+
+@register("aic", "AIC", "chains", code="0708", score=280, order=5602, level="unfair",
+          options=dict(_NL, types="12"), variants={1: {"types": "1"}, 2: {"types": "2"}})
+def aic(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Alternating inference chain: one end is true, so candidates seeing both go."""
+    g = _graph(an, opts, False)
+    yield from _chain_steps(an, g, "aic", "AIC", opts.get("max_length", 20), False,
+                            opts.get("types", "12"))
+
+
+@register("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "chains",
+          code="0709", score=300, order=5650, level="unfair", options=dict(_GNL),
+          variants={1: {}, 2: {"als": 5}})
+def grouped_continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Continuous nice loop with group nodes."""
+    g = _graph(an, opts, True, loops=True)
+    yield from _continuous(an, g, "grouped_continuous_nice_loop",
+                           "Grouped Continuous Nice Loop", opts.get("max_length", 20),
+                           opts.get("both_ways", False))
+
+
+@register("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "chains",
+          code="0710", score=300, order=5651, level="unfair", options=dict(_GNL, types="12"),
+          variants={1: {"types": "1"}, 2: {"types": "2"}, 3: {"types": "1", "als": 5},
+                    4: {"types": "2", "als": 5}})
+def grouped_discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Discontinuous nice loop with group nodes."""
+    g = _graph(an, opts, True)
+    yield from _discontinuous(an, g, "grouped_discontinuous_nice_loop",
+                              "Grouped Discontinuous Nice Loop", opts.get("max_length", 20),
+                              opts.get("types", "12"))
+
+
+@register("grouped_aic", "Grouped AIC", "chains", code="0711", score=300, order=5652,
+          level="unfair", options=dict(_GNL, types="12"),
+          variants={1: {"types": "1"}, 2: {"types": "2"}, 3: {"types": "1", "als": 5},
+                    4: {"types": "2", "als": 5}})
+def grouped_aic(an: Analysis, opts: dict) -> Iterator[Step]:
+    """AIC with group nodes."""
+    g = _graph(an, opts, True)
+    yield from _chain_steps(an, g, "grouped_aic", "Grouped AIC", opts.get("max_length", 20),
+                            False, opts.get("types", "12"))

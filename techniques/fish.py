@@ -1,0 +1,565 @@
+"""Fish: basic, finned and sashimi, Franken and Mutant fish, Siamese fish (one digit).
+
+A fish of size n for digit d takes n *base* houses (full houses: each holds d exactly once)
+whose candidates for d do not overlap, and n *cover* houses (each holds d at most once)
+that together contain every base candidate. The n true d's of the bases then fill the n
+covers, so d goes from every cover cell outside the bases. Candidates of the bases outside
+the covers are *fins* (exo fins); base candidates shared by two bases are *endo fins*. With
+fins, only cover candidates that see every fin go (if no fin is true the fish holds, if one
+is true it kills them). A base candidate in two covers (*cannibalism*) also goes.
+
+Kinds follow HoDoKu: *basic* when the bases are all rows and the covers all columns (or the
+reverse); *Franken* when the bases are rows and boxes and the covers columns and boxes (or
+the reverse); *Mutant* otherwise. Houses are those of the model: jigsaw regions count as
+boxes, diagonals and other full houses only take part in Mutant fish. Cell sets are int
+bitsets, the search picks the lowest uncovered base candidate and branches on the cover
+houses holding it (or on making it a fin), so every (base, cover) pair is visited once.
+
+>>> from variants.classic import classic_puzzle
+>>> from techniques.analysis import Analysis
+>>> p = classic_puzzle(".................................................................................")
+>>> st = p.pencilmarks()
+>>> for c in range(81):
+...     if c // 9 in (1, 6) and c % 9 not in (2, 7):
+...         st.cand[c] &= ~(1 << 4)
+>>> st.version += 1
+>>> step = next(x_wing(Analysis(st), {}))
+>>> step.explain(2)[:40]
+'X-Wing: 4 r27 c38 => r1c3<>4, r1c8<>4, r'
+>>> len(step.eliminations)
+14
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterator, NamedTuple, Sequence
+
+from csp.step import Candidate, Step
+
+from .analysis import Analysis, iter_cells
+from .registry import register
+
+NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale",
+         7: "Leviathan"}
+LINE = ("row", "col")
+BOXLIKE = ("box", "region")
+
+
+class Fish(NamedTuple):
+    """One fish found by :func:`search` (bitsets of cells)."""
+
+    digit: int
+    bases: tuple[int, ...]     # house indices
+    covers: tuple[int, ...]
+    body: int                  # base candidates
+    fins: int                  # exo fins | endo fins
+    endo: int                  # endo fins
+    elims: int                 # cells losing the digit
+
+
+def _kind(an: Analysis, h: int) -> str:
+    k = an.houses[h].kind
+    if k in LINE:
+        return k
+    if k in BOXLIKE:
+        return "box"
+    return "extra"
+
+
+def fish_kind(an: Analysis, bases: Sequence[int], covers: Sequence[int]) -> str:
+    """``basic``, ``franken`` or ``mutant`` by the kinds of the base and cover houses."""
+    bk = {_kind(an, h) for h in bases}
+    ck = {_kind(an, h) for h in covers}
+    if (bk == {"row"} and ck == {"col"}) or (bk == {"col"} and ck == {"row"}):
+        return "basic"
+    if (bk <= {"row", "box"} and ck <= {"col", "box"}) or \
+            (bk <= {"col", "box"} and ck <= {"row", "box"}):
+        return "franken"
+    return "mutant"
+
+
+def _house_name(an: Analysis, h: int) -> str:
+    house = an.houses[h]
+    k = {"row": "r", "col": "c", "box": "b"}.get(house.kind)
+    return f"{k}{house.name.split()[-1]}" if k else house.name
+
+
+def _compact(an: Analysis, hs: Sequence[int]) -> str:
+    """``r27`` for rows 2 and 7, ``r2b5`` mixed, other houses by name."""
+    names = [_house_name(an, h) for h in hs]
+    if an.n <= 9 and names and all(len(x) == 2 and x[0] in "rcb" for x in names):
+        out, last = "", ""
+        for x in sorted(names, key=lambda s: ("rcb".index(s[0]), s[1])):
+            out += x[1] if x[0] == last else x
+            last = x[0]
+        return out
+    return ",".join(names)
+
+
+def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
+           cover_pool: Sequence[int], max_fins: int = 0, max_endo: int = 0,
+           need_elims: bool = True, fin_prune: bool = True) -> list[Fish]:
+    """Every fish of size ``n`` for ``digit`` with bases from ``base_pool`` (full houses)
+    and covers from ``cover_pool``, at most ``max_fins`` exo and ``max_endo`` endo fins.
+    Fish without eliminations are skipped when ``need_elims``; ``fin_prune=False`` keeps
+    fish whose fins share no peer (for Kraken fish)."""
+    out: list[Fish] = []
+    P = an.cells_with[digit]
+    if not P:
+        return out
+    hm = an.house_mask
+    full = set(an.full)
+    bases = [h for h in base_pool if h in full and hm[h] & P]
+    covers = [h for h in cover_pool if hm[h] & P]
+    if len(bases) < n or len(covers) < n:
+        return out
+    cidx = {h: i for i, h in enumerate(covers)}
+    cell_covers: dict[int, list[int]] = {}
+    for h in covers:
+        for c in iter_cells(hm[h] & P):
+            cell_covers.setdefault(c, []).append(h)
+    peers = an.links.peers_d[digit]
+    # when every candidate lies in exactly one cover house (rows vs columns), the cover
+    # houses a base set touches beyond n are a lower bound on the fins: prune with it
+    partition = all(len(v) == 1 for v in cell_covers.values())
+    touch = {h: 0 for h in bases}
+    if partition:
+        for h in bases:
+            t = 0
+            for c in iter_cells(hm[h] & P):
+                t |= 1 << cidx[cell_covers[c][0]]
+            touch[h] = t
+    found: list[tuple[tuple[int, ...], int, int, int, int]] = []
+    target = P
+
+    def cover_rec(rem: int, chosen: list[int], forb: frozenset, fins: int, common: int,
+                  V: int, twice: int) -> None:
+        # common: cells (holding the digit) that see every fin so far (-1: no fin yet)
+        k = len(chosen)
+        if not rem:
+            if k == n:
+                found.append((tuple(chosen), fins, common, V, twice))
+            return
+        if k == n:
+            f = fins | rem
+            if f.bit_count() > max_fins:
+                return
+            while rem:
+                low = rem & -rem
+                common &= peers[low.bit_length() - 1]
+                rem ^= low
+            if common & target & ~f or not fin_prune:
+                found.append((tuple(chosen), f, common, V, twice))
+            return
+        x = (rem & -rem).bit_length() - 1
+        hs = [h for h in cell_covers.get(x, ()) if h not in forb]
+        f2 = forb
+        for h in hs:
+            m = hm[h] & P
+            chosen.append(h)
+            cover_rec(rem & ~m, chosen, f2, fins, common, V | m, twice | (V & m))
+            chosen.pop()
+            f2 = f2 | {h}
+        if fins.bit_count() < max_fins:
+            c2 = common & peers[x] & P
+            if partition and hs:
+                # the fin's cover house is out, so are its cells as eliminations
+                c2 &= ~hm[hs[0]]
+            if c2 & target or not fin_prune:
+                cover_rec(rem & ~(1 << x), chosen, f2, fins | (1 << x), c2, V, twice)
+
+    nb = len(bases)
+
+    def base_rec(start: int, chosen: list[int], U: int, endo: int, common: int,
+                 hit: int) -> None:
+        if len(chosen) == n:
+            nonlocal target
+            # eliminations lie outside the bases, unless covers overlap (cannibalism)
+            target = (P & ~U) if partition else P
+            found.clear()
+            cover_rec(U & ~endo, [], frozenset(chosen), 0, common, 0, 0)
+            for cov, exo, com, V, twice in found:
+                fins = exo | endo
+                elims = (V & ~U) | (twice & U & ~fins)
+                if fins:
+                    elims &= com & ~fins
+                    if not fin_prune:
+                        elims = V & ~U & ~fins
+                if elims or not need_elims:
+                    out.append(Fish(digit, tuple(chosen), tuple(sorted(cov)), U, fins, endo,
+                                    elims))
+            return
+        for i in range(start, nb - (n - len(chosen)) + 1):
+            h = bases[i]
+            m = hm[h] & P
+            if partition:
+                h2 = hit | touch[h]
+                if h2.bit_count() > n + max_fins:
+                    continue
+            else:
+                h2 = 0
+            e = U & m
+            com = common
+            if e:
+                if (endo | e).bit_count() > max_endo:
+                    continue
+                for c in iter_cells(e):
+                    com &= peers[c]
+                if not com & P & ~(endo | e):
+                    continue
+            chosen.append(h)
+            base_rec(i + 1, chosen, U | m, endo | e, com, h2)
+            chosen.pop()
+
+    base_rec(0, [], 0, 0, -1, 0)
+    return out
+
+
+def _pools(an: Analysis, kind: str) -> list[tuple[list[int], list[int]]]:
+    """(base pool, cover pool) pairs to search for a fish kind."""
+    def of(*kinds: str) -> list[int]:
+        return [h for h in range(len(an.houses)) if _kind(an, h) in kinds]
+
+    if kind == "basic":
+        return [(of("row"), of("col")), (of("col"), of("row"))]
+    if kind == "franken":
+        return [(of("row", "box"), of("col", "box")), (of("col", "box"), of("row", "box"))]
+    allh = list(range(len(an.houses)))
+    return [(allh, allh)]
+
+
+def find_fish(an: Analysis, kind: str, n: int, finned: bool, opts: dict,
+              digits: Sequence[int] | None = None) -> list[Fish]:
+    """All fish of a kind and size (``finned``: with fins, else without) for ``digits``
+    (default all), memoised per digit."""
+    max_fins = int(opts.get("max_fins", 5)) if finned else 0
+    max_endo = int(opts.get("max_endo_fins", 2)) if finned and kind != "basic" else 0
+    out: list[Fish] = []
+    for d in (range(1, an.n + 1) if digits is None else digits):
+        out += an.memo(("fish", kind, n, finned, max_fins, max_endo, d),
+                       lambda d=d: _find_digit(an, kind, n, finned, max_fins, max_endo, d))
+    return out
+
+
+def _find_digit(an: Analysis, kind: str, n: int, finned: bool, max_fins: int,
+                max_endo: int, d: int) -> list[Fish]:
+    out: list[Fish] = []
+    seen: set = set()
+    for bp, cp in _pools(an, kind):
+        for f in search(an, d, n, bp, cp, max_fins, max_endo):
+            if bool(f.fins) != finned:
+                continue
+            if kind != "basic" and fish_kind(an, f.bases, f.covers) != kind:
+                continue
+            k = (frozenset(f.bases), frozenset(f.covers))
+            if k in seen:
+                continue
+            seen.add(k)
+            out.append(f)
+    return out
+
+
+def is_sashimi(an: Analysis, f: Fish) -> bool:
+    """A finned basic fish is sashimi when some base keeps at most one candidate without
+    its fins."""
+    for h in f.bases:
+        if (an.house_mask[h] & f.body & ~f.fins).bit_count() <= 1:
+            return True
+    return False
+
+
+def _step(an: Analysis, name: str, title: str, f: Fish, elims: int | None = None,
+          extra_fins: int = 0, covers2: Sequence[int] = ()) -> Step:
+    d = f.digit
+    e = f.elims if elims is None else elims
+    fins = f.fins | extra_fins
+    exo = fins & ~f.endo
+    note = f"{d} {_compact(an, f.bases)} {_compact(an, f.covers)}"
+    if covers2:
+        note += f"/{_compact(an, covers2)}"
+    if exo:
+        note += " " + " ".join("f" + an.name(c) for c in iter_cells(exo))
+    if f.endo:
+        note += " " + " ".join("ef" + an.name(c) for c in iter_cells(f.endo))
+    return Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(e)),
+                pattern=tuple(Candidate(c, d) for c in iter_cells(f.body)),
+                houses=tuple(an.houses[h].name for h in (*f.bases, *f.covers)),
+                digits=(d,), title=title, note=note, width=an.n,
+                extra={"bases": f.bases, "covers": f.covers, "fins": fins})
+
+
+def _select(an: Analysis, kind: str, n: int, sub: str, opts: dict, d: int) -> list[Fish]:
+    """Fish of a kind and size; ``sub`` is ``basic`` (no fins), ``finned`` or ``sashimi``."""
+    if sub == "basic":
+        return find_fish(an, kind, n, False, opts, (d,))
+    fish = find_fish(an, kind, n, True, opts, (d,))
+    if kind != "basic":
+        return fish
+    want = sub == "sashimi"
+    return [f for f in fish if is_sashimi(an, f) == want]
+
+
+def _digits(an: Analysis, opts: dict) -> Sequence[int]:
+    """The digits to search: all, or the ``only_digits`` option (a search hint)."""
+    only = opts.get("only_digits")
+    return tuple(only) if only else tuple(range(1, an.n + 1))
+
+
+def _make_finder(name: str, title: str, kind: str, n: int, sub: str):
+    def finder(an: Analysis, opts: dict) -> Iterator[Step]:
+        for d in _digits(an, opts):
+            for f in _select(an, kind, n, sub, opts, d):
+                yield _step(an, name, title, f)
+
+    finder.__name__ = name
+    finder.__doc__ = f"{title}: {sub} {kind} fish of size {n}."
+    return finder
+
+
+def _make_siamese(name: str, title: str, kind: str, n: int, sub: str):
+    def finder(an: Analysis, opts: dict) -> Iterator[Step]:
+        groups: dict[tuple, list[Fish]] = {}
+        for f in find_fish(an, kind, n, True, opts, _digits(an, opts)):
+            groups.setdefault((f.digit, tuple(sorted(f.bases))), []).append(f)
+        for group in groups.values():
+            for a, b in combinations(group, 2):
+                if a.elims == b.elims:
+                    continue
+                if kind == "basic" and (is_sashimi(an, a) and is_sashimi(an, b)) != (
+                        sub == "sashimi"):
+                    continue
+                yield _step(an, name, title, a, a.elims | b.elims, b.fins, b.covers)
+
+    finder.__name__ = name
+    finder.__doc__ = (f"{title}: two {sub} {kind} fish of size {n} on the same base houses, "
+                      "reported as one step with both sets of eliminations.")
+    return finder
+
+
+# (name prefix, title prefix, kind, sub, code prefix, {n: (order, level, score, enabled)})
+_H = "hard"
+_U = "unfair"
+_X = "extreme"
+TABLE = [
+    ("", "", "basic", "basic", "030",
+     {2: (2200, _H, 140, True), 3: (2300, _H, 150, True), 4: (2400, _H, 160, True),
+      5: (2500, _U, 470, False), 6: (2600, _U, 470, False), 7: (2700, _U, 470, False)}),
+    ("finned_", "Finned ", "basic", "finned", "031",
+     {2: (4100, _H, 130, True), 3: (4300, _U, 200, True), 4: (4500, _U, 250, True),
+      5: (4700, _U, 470, False), 6: (4900, _U, 470, False), 7: (5100, _U, 470, False)}),
+    ("sashimi_", "Sashimi ", "basic", "sashimi", "032",
+     {2: (4200, _H, 150, True), 3: (4400, _U, 240, True), 4: (4600, _U, 260, True),
+      5: (4800, _U, 470, False), 6: (5000, _U, 470, False), 7: (5200, _U, 470, False)}),
+    ("franken_", "Franken ", "franken", "basic", "033",
+     {2: (6100, _U, 300, True), 3: (6200, _U, 350, True), 4: (6300, _U, 370, False),
+      5: (6400, _X, 470, False), 6: (6500, _X, 470, False), 7: (6600, _X, 470, False)}),
+    ("finned_franken_", "Finned Franken ", "franken", "finned", "034",
+     {2: (6700, _U, 390, True), 3: (6800, _U, 410, True), 4: (6900, _U, 430, False),
+      5: (7000, _X, 470, False), 6: (7100, _X, 470, False), 7: (7200, _X, 470, False)}),
+    ("mutant_", "Mutant ", "mutant", "basic", "035",
+     {2: (7300, _X, 450, False), 3: (7400, _X, 450, False), 4: (7500, _X, 450, False),
+      5: (7600, _X, 470, False), 6: (7700, _X, 470, False), 7: (7800, _X, 470, False)}),
+    ("finned_mutant_", "Finned Mutant ", "mutant", "finned", "036",
+     {2: (7900, _X, 470, False), 3: (8000, _X, 470, False), 4: (8100, _X, 470, False),
+      5: (8200, _X, 470, False), 6: (8300, _X, 470, False), 7: (8400, _X, 470, False)}),
+]
+#: Siamese codes of the HoDoKu library: (name prefix, kind, sub, size) -> code
+SIAMESE = [("finned_", "Finned ", "basic", "finned", 3, "03111"),
+           ("finned_", "Finned ", "basic", "finned", 4, "03121"),
+           ("sashimi_", "Sashimi ", "basic", "sashimi", 3, "03211"),
+           ("sashimi_", "Sashimi ", "basic", "sashimi", 4, "03221"),
+           ("finned_franken_", "Finned Franken ", "franken", "finned", 3, "03411"),
+           ("finned_franken_", "Finned Franken ", "franken", "finned", 4, "03421"),
+           ("finned_mutant_", "Finned Mutant ", "mutant", "finned", 4, "03621")]
+
+_FISH_OPTS = {"max_fins": 5, "max_endo_fins": 2}
+
+for _np, _tp, _kind_, _sub, _cp, _sizes in TABLE:
+    for _n, (_order, _level, _score, _en) in _sizes.items():
+        _name = _np + NAMES[_n].lower().replace("-", "_")
+        _title = _tp + NAMES[_n]
+        register(_name, _title, "fish", code=f"{_cp}{_n - 2}", score=_score, order=_order,
+                 level=_level, enabled=_en,
+                 options=dict(_FISH_OPTS) if _sub != "basic" else {})(
+            _make_finder(_name, _title, _kind_, _n, _sub))
+
+for _np, _tp, _kind_, _sub, _n, _code in SIAMESE:
+    _base = _np + NAMES[_n].lower()
+    _order, _level, _score, _en = dict((r[0], r[5]) for r in TABLE)[_np][_n]
+    register("siamese_" + _base, "Siamese " + _tp + NAMES[_n], "fish", code=_code,
+             score=_score, order=_order + 1, level=_level, enabled=False,
+             options=dict(_FISH_OPTS))(
+        _make_siamese("siamese_" + _base, "Siamese " + _tp + NAMES[_n], _kind_, _n, _sub))
+
+x_wing = _make_finder("x_wing", "X-Wing", "basic", 2, "basic")
+
+
+# -- Kraken fish ------------------------------------------------------------------------
+
+
+def assume(an: Analysis, cell: int, digit: int, max_steps: int = 200) -> list[int] | None:
+    """Candidates after assuming ``digit`` in ``cell`` and propagating its weak links,
+    naked singles and hidden singles (full houses); ``None`` when that contradicts.
+    Memoised per analysis. Sound: every removal follows from the assumption.
+
+    >>> from variants.classic import classic_puzzle
+    >>> an = Analysis(classic_puzzle("." * 81).pencilmarks())
+    >>> after = assume(an, 0, 5)
+    >>> after[0] == 1 << 5, after[1] >> 5 & 1, after[10] >> 5 & 1, after[40] >> 5 & 1
+    (True, 0, 0, 1)
+    """
+    return an.memo(("assume", cell, digit, max_steps),
+                   lambda: _assume(an, cell, digit, max_steps))
+
+
+def _assume(an: Analysis, cell: int, digit: int, max_steps: int) -> list[int] | None:
+    cand = an.cand[:]
+    links = an.links
+    hm = an.house_mask
+    placed_in = [0] * len(an.houses)
+    for h in an.full:
+        for c in an.houses[h].cells:
+            v = an.state.placed[c]
+            if v:
+                placed_in[h] |= 1 << v
+    cw = list(an.cells_with)
+    assigned: dict[int, int] = {}
+    queue = [(cell, digit)]
+    steps = 0
+    while queue:
+        while queue:
+            c, d = queue.pop()
+            if c in assigned:
+                if assigned[c] != d:
+                    return None
+                continue
+            if not cand[c] >> d & 1:
+                return None
+            steps += 1
+            if steps > max_steps:
+                return cand
+            assigned[c] = d
+            m = cand[c] & ~(1 << d)
+            cand[c] = 1 << d
+            while m:
+                low = m & -m
+                cw[low.bit_length() - 1] &= ~(1 << c)
+                m ^= low
+            for c2, d2 in links.weak_neighbours(c, d):
+                if c2 != c and cand[c2] >> d2 & 1:
+                    cand[c2] &= ~(1 << d2)
+                    cw[d2] &= ~(1 << c2)
+                    if not cand[c2]:
+                        return None
+                    if not cand[c2] & (cand[c2] - 1):
+                        queue.append((c2, cand[c2].bit_length() - 1))
+        for h in an.full:
+            for d in range(1, an.n + 1):
+                if placed_in[h] >> d & 1:
+                    continue
+                p = cw[d] & hm[h]
+                if not p:
+                    return None
+                if not p & (p - 1):
+                    c = p.bit_length() - 1
+                    if c not in assigned:
+                        queue.append((c, d))
+    return cand
+
+
+@register("kraken_fish_type_1", "Kraken Fish Type 1", "fish", code="0371", score=500,
+          order=8450, level="extreme", enabled=False,
+          options={"max_size": 3, "max_fins": 2, "max_steps": 200})
+def kraken_fish_type_1(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A finned basic fish whose fins do not all see a cover candidate ``e``: when every
+    fin, assumed true, removes ``e`` (by weak links and singles), ``e`` goes anyway (no fin
+    true: the fish removes it). The fins' consequences come from singles propagation (a
+    small forcing net per fin, see :func:`assume`) rather than HoDoKu's single chains, so
+    it finds a superset of HoDoKu's type 1 eliminations; the step names the fish and its
+    fins. Options: ``max_size`` (fish size, default 3), ``max_fins`` (2), ``max_steps``
+    (assumption propagation budget, 200)."""
+    seen: set = set()
+    max_size = int(opts.get("max_size", 3))
+    max_fins = int(opts.get("max_fins", 2))
+    max_steps = int(opts.get("max_steps", 200))
+    for d in _digits(an, opts):
+        for n in range(2, max_size + 1):
+            key = ("kraken_fish", n, max_fins, d)
+            fishes = an.memo(key, lambda n=n, d=d: [
+                f for bp, cp in _pools(an, "basic")
+                for f in search(an, d, n, bp, cp, max_fins, 0, need_elims=True,
+                                fin_prune=False) if f.fins])
+            for f in fishes:
+                targets = f.elims
+                plain = an.common_peers(d, f.fins)
+                if not targets & ~plain:
+                    continue                    # an ordinary finned fish
+                for fin in iter_cells(f.fins):
+                    after = assume(an, fin, d, max_steps)
+                    if after is not None:
+                        targets &= ~_cells_with(after, d)
+                    if not targets & ~plain:
+                        break
+                if targets & ~plain and (d, targets) not in seen:
+                    seen.add((d, targets))
+                    yield _step(an, "kraken_fish_type_1", "Kraken Fish Type 1", f, targets)
+
+
+def _cells_with(cand: list[int], d: int) -> int:
+    out = 0
+    for c, m in enumerate(cand):
+        if m >> d & 1:
+            out |= 1 << c
+    return out
+
+
+@register("kraken_fish_type_2", "Kraken Fish Type 2", "fish", code="0372", score=500,
+          order=8460, level="extreme", enabled=False,
+          options={"max_size": 3, "max_fins": 2, "max_steps": 200})
+def kraken_fish_type_2(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A finned basic fish and one of its cover houses ``C``: some fin is true, or the
+    fish holds and the digit of ``C`` is one of the fish's cells in ``C``. A candidate
+    (any digit) that every one of these, assumed true, removes (weak links and singles,
+    see :func:`assume`) goes. Options as for type 1."""
+    max_size = int(opts.get("max_size", 3))
+    max_fins = int(opts.get("max_fins", 2))
+    max_steps = int(opts.get("max_steps", 200))
+    seen: set = set()
+    hm = an.house_mask
+    for d in _digits(an, opts):
+        P = an.cells_with[d]
+        for n in range(2, max_size + 1):
+            key = ("kraken_fish2", n, max_fins, d)
+            fishes = an.memo(key, lambda n=n, d=d: [
+                f for bp, cp in _pools(an, "basic")
+                for f in search(an, d, n, bp, cp, max_fins, 0, need_elims=False,
+                                fin_prune=False) if f.fins])
+            for f in fishes:
+                plain = an.common_peers(d, f.fins) & P & ~f.body
+                for C in f.covers:
+                    sources = list(iter_cells(f.fins | (hm[C] & f.body)))
+                    left: list[int] | None = None       # per digit: cells still possible
+                    for s in sources:
+                        after = assume(an, s, d, max_steps)
+                        if after is None:
+                            continue
+                        keep = [_cells_with(after, x) for x in range(an.n + 1)]
+                        left = keep if left is None else [a | b for a, b in zip(left, keep)]
+                    if left is None:
+                        continue
+                    elims = tuple(Candidate(c, x) for x in range(1, an.n + 1)
+                                  for c in iter_cells(an.cells_with[x] & ~left[x]))
+                    extra = [e for e in elims if e.digit != d or not plain >> e.cell & 1]
+                    if not extra:
+                        continue
+                    k = frozenset(elims)
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    base = _step(an, "kraken_fish_type_2", "Kraken Fish Type 2", f, 0)
+                    yield Step("kraken_fish_type_2", eliminations=elims, pattern=base.pattern,
+                               houses=base.houses, digits=tuple(sorted({e.digit
+                                                                        for e in elims})),
+                               title="Kraken Fish Type 2",
+                               note=f"{base.note} cover {an.houses[C].name}", width=an.n,
+                               extra=base.extra)

@@ -1,0 +1,710 @@
+"""Last resort: forcing chains and forcing nets (contradiction and verity), and nested
+forcing nets, so that a logic-only solve finishes every valid puzzle without guessing.
+
+An *assumption* (a candidate set true or false) is propagated with implications that are
+generic over the model: a true candidate removes every candidate weakly linked to it (its
+cell, its houses, binary constraints such as anti-knight or a<b), and a removed candidate
+makes another one true through
+
+* **chains** (HoDoKu's Forcing Chains): only the strong links of the current grid -- the
+  other candidate of a bivalue cell, the other place of a bilocal digit in a full house --
+  so every derived fact rests on exactly one earlier fact;
+* **nets** (Forcing Nets): any naked or hidden single, which may rest on several earlier
+  facts; puzzles with other rules (sums, lines ...) also run those rules' propagators.
+
+Deductions:
+
+* *contradiction*: assuming a candidate true (or false) leads to a contradiction (a
+  candidate both true and false, a cell without candidates, a house without a place for a
+  digit), so it is false (or true);
+* *verity*: every candidate of a cell, every place of a digit in a house, or a candidate
+  being true and being false, all imply the same fact, so it holds;
+* *nested nets* (``forcing_net_nested``, not a HoDoKu technique): inside an assumption, the
+  net contradictions of the next depth are applied until the assumption itself breaks
+  (trial and error of depth 2, then 3). Every known valid puzzle falls at depth 2.
+
+Propagation is on int bitmasks: candidate masks per cell and a cell bitset per digit.
+
+>>> from variants.classic import classic_puzzle
+>>> from techniques import StepSolver
+>>> p = classic_puzzle("85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4.")
+>>> r = StepSolver(["singles", "forcing"]).solve(p)
+>>> r.status, r.state.values() == p.solve().solution
+('solved', True)
+"""
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+from csp.events import Contradiction
+from csp.step import Candidate, Link, Step, digit_symbol
+
+from .analysis import Analysis, iter_cells
+from .registry import register
+
+# A fact is an int: ((cell << 5 | digit) << 1) | on.  on=1: the candidate is true.
+_DSHIFT = 5
+
+
+def _fact(cell: int, digit: int, on: bool) -> int:
+    return ((cell << _DSHIFT | digit) << 1) | (1 if on else 0)
+
+
+def _cell(f: int) -> int:
+    return f >> (_DSHIFT + 1)
+
+
+def _digit(f: int) -> int:
+    return (f >> 1) & ((1 << _DSHIFT) - 1)
+
+
+def fact_text(f: int, width: int = 9) -> str:
+    """``r1c2=5`` (true) or ``r1c2<>5`` (false).
+
+    >>> fact_text(_fact(10, 5, True)), fact_text(_fact(0, 3, False))
+    ('r2c2=5', 'r1c1<>3')
+    >>> fact_text(_fact(17, 12, True), 16)
+    'r2c2=C'
+
+    """
+    c = _cell(f)
+    return f"r{c // width + 1}c{c % width + 1}{'=' if f & 1 else '<>'}{digit_symbol(_digit(f))}"
+
+
+class _Static:
+    """Per-analysis data for propagation."""
+
+    def __init__(self, an: Analysis) -> None:
+        self.an = an
+        self.n = n = an.n
+        self.size = an.size
+        self.width = an.grid.n
+        links = an.links
+        self.peers_d = links.peers_d
+        self.cross = links.cross
+        self.house_mask = an.house_mask
+        self.full = list(an.full)
+        cf: list[list[int]] = [[] for _ in range(an.size)]
+        for h in self.full:
+            for c in iter_cells(an.house_mask[h]):
+                cf[c].append(h)
+        self.cell_full = [tuple(x) for x in cf]
+        state = an.state
+        done = {}
+        for h in self.full:
+            m = 0
+            for c in iter_cells(an.house_mask[h]):
+                if not an.cand[c]:
+                    m |= state.cand[c] if state.placed[c] else 0
+            done[h] = m
+        self.house_done = done
+        self.cand = list(an.cand)
+        self.cw = list(an.cells_with)
+        self.unsolved = an.unsolved
+        # rule propagators of non-house constraints (sums, lines ...), used by nets
+        from .rules import _rule_engine
+        self.rule_engine = _rule_engine(an.puzzle)
+        self.rule_scope: dict[str, set[int]] = {}
+        if self.rule_engine is not None:
+            for p in self.rule_engine.props:
+                self.rule_scope.setdefault(p.name, set()).update(p.scope)
+        self.full_cand = [state.cand[c] if state.placed[c] else an.cand[c]
+                          for c in range(an.size)]
+
+    def is_bilocal(self, h: int, d: int) -> bool:
+        p = self.house_mask[h] & self.cw[d]
+        return p.bit_count() == 2
+
+
+class _PState:
+    """A propagation state: candidate masks, cells per digit, cells set true, derivations."""
+
+    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "_bits")
+
+    def __init__(self, cand: list[int], cw: list[int], on: int, parents: dict) -> None:
+        self.cand = cand
+        self.cw = cw
+        self.on = on
+        #: fact -> premises (a tuple of facts, or a str label for a rule / a nested step)
+        self.parents = parents
+        #: None, or (text, conflicting facts)
+        self.contra: tuple[str, tuple[int, ...]] | None = None
+        self._order: dict[int, int] | None = None
+        self._bits: tuple[int, int, int] | None = None
+
+    def bits(self) -> tuple[int, int]:
+        """(true facts, false facts) derived so far as big-int bitsets over candidate
+        indices ``cell << 5 | digit``."""
+        b = self._bits
+        if b is None or b[2] != len(self.parents):
+            on = off = 0
+            for f in self.parents:
+                if f & 1:
+                    on |= 1 << (f >> 1)
+                else:
+                    off |= 1 << (f >> 1)
+            b = self._bits = (on, off, len(self.parents))
+        return b[0], b[1]
+
+    def order(self) -> dict[int, int]:
+        """Derivation index of every fact (computed once the state is final)."""
+        if self._order is None or len(self._order) != len(self.parents):
+            self._order = {g: i for i, g in enumerate(self.parents)}
+        return self._order
+
+    def copy(self) -> "_PState":
+        return _PState(self.cand[:], self.cw[:], self.on, dict(self.parents))
+
+    def holds(self, f: int) -> bool:
+        c, d = _cell(f), _digit(f)
+        if f & 1:
+            return bool(self.on >> c & 1) and self.cand[c] == 1 << d
+        return not self.cand[c] >> d & 1
+
+
+class _Stop(Exception):
+    pass
+
+
+def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]],
+               net: bool) -> _PState:
+    """Add ``facts`` (fact, premises) to ``ps`` (in place) and propagate to fixpoint.
+    Sets ``ps.contra`` on a contradiction."""
+    cand, cw, parents = ps.cand, ps.cw, ps.parents
+    base = st.cand
+    peers_d, cross = st.peers_d, st.cross
+    house_mask, cell_full, done = st.house_mask, st.cell_full, st.house_done
+    queue: list[int] = []
+
+    def contra(text: str, fs: tuple[int, ...]) -> None:
+        ps.contra = (text, fs)
+        raise _Stop
+
+    def set_on(c: int, d: int, prem) -> None:
+        f = ((c << _DSHIFT | d) << 1) | 1
+        if ps.on >> c & 1:
+            if cand[c] == 1 << d:
+                return
+            other = cand[c].bit_length() - 1 if cand[c] else 0
+            parents[f] = prem
+            contra(f"{_name(st, c)} would hold two digits",
+                   (_fact(c, other, True), f))
+        if not cand[c] >> d & 1:
+            parents[f] = prem
+            contra(f"{_name(st, c)}={digit_symbol(d)} is both true and false", (f, f ^ 1))
+        ps.on |= 1 << c
+        parents[f] = prem
+        queue.append(f)
+        m = cand[c] & ~(1 << d)
+        own = (f,)
+        while m:
+            low = m & -m
+            set_off(c, low.bit_length() - 1, own)
+            m ^= low
+
+    def set_off(c: int, d: int, prem) -> None:
+        m = cand[c]
+        if not m >> d & 1:
+            return
+        f = (c << _DSHIFT | d) << 1
+        parents[f] = prem
+        if ps.on >> c & 1 and m == 1 << d:
+            contra(f"{_name(st, c)}={digit_symbol(d)} is both true and false", (f | 1, f))
+        m &= ~(1 << d)
+        cand[c] = m
+        cw[d] &= ~(1 << c)
+        if not m:
+            contra(f"{_name(st, c)} has no candidate left",
+                   tuple(_fact(c, e, False) for e in _digits(base[c])))
+        queue.append(f)
+
+    try:
+        for f, prem in facts:
+            if f & 1:
+                set_on(_cell(f), _digit(f), prem)
+            else:
+                set_off(_cell(f), _digit(f), prem)
+        while True:
+            i = 0
+            while i < len(queue):
+                f = queue[i]
+                i += 1
+                c = f >> (_DSHIFT + 1)
+                d = (f >> 1) & 31
+                if f & 1:
+                    prem = (f,)
+                    p = peers_d[d][c] & cw[d]
+                    while p:
+                        low = p & -p
+                        set_off(low.bit_length() - 1, d, prem)
+                        p ^= low
+                    for c2, d2 in cross.get((c, d), ()):
+                        if cand[c2] >> d2 & 1:
+                            set_off(c2, d2, prem)
+                    continue
+                # a false candidate: singles
+                m = cand[c]
+                if not ps.on >> c & 1 and not m & (m - 1):
+                    e = m.bit_length() - 1
+                    if net:
+                        prem = tuple(g for g in (_fact(c, x, False) for x in _digits(base[c])
+                                                 if x != e) if g in parents)
+                        set_on(c, e, prem)
+                    elif base[c].bit_count() == 2:
+                        set_on(c, e, (f,))
+                for h in cell_full[c]:
+                    if done[h] >> d & 1:
+                        continue
+                    p = house_mask[h] & cw[d]
+                    if not p:
+                        hm = house_mask[h] & st.cw[d]
+                        contra(f"{st.an.houses[h].name} has no place for {digit_symbol(d)}",
+                               tuple(_fact(x, d, False) for x in iter_cells(hm)))
+                    if not p & (p - 1):
+                        c2 = p.bit_length() - 1
+                        if ps.on >> c2 & 1:
+                            continue
+                        hm = house_mask[h] & st.cw[d]
+                        if net:
+                            prem = tuple(_fact(x, d, False) for x in iter_cells(hm & ~p))
+                            set_on(c2, d, prem)
+                        elif hm.bit_count() == 2:
+                            set_on(c2, d, (f,))
+            queue.clear()
+            if not net or st.rule_engine is None or not _rules(st, ps, set_off):
+                break
+    except _Stop:
+        pass
+    return ps
+
+
+def _digits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def _name(st: _Static, c: int) -> str:
+    return st.an.grid.name(c)
+
+
+def _rules(st: _Static, ps: _PState, set_off) -> bool:
+    """Run the puzzle's non-house rules on the propagation state. A removal becomes a fact
+    whose premises are the rule's name and the facts derived on the rule's other cells.
+    Returns True when something changed."""
+    cand = [st.full_cand[c] if not st.cand[c] else ps.cand[c] for c in range(st.size)]
+    before = cand[:]
+    changed = [c for c in range(st.size) if st.cand[c] and ps.cand[c] != st.cand[c]]
+    if not changed:
+        return False
+    names: dict[int, str] = {}
+
+    def trace(cell: int, mask: int, reason) -> None:
+        name = reason[0] if isinstance(reason, tuple) else str(reason)
+        names.setdefault(cell, name)
+
+    def on_cells(cells) -> tuple[int, ...]:
+        return tuple(f for f in ps.parents if _cell(f) in cells)
+
+    try:
+        st.rule_engine.propagate(cand, changed, trace)
+    except Contradiction as e:
+        name = e.constraint or "rule"
+        cells = set(e.cells) or st.rule_scope.get(name, set())
+        ps.contra = (f"{name}: {e}" if name not in str(e) else str(e), on_cells(cells))
+        raise _Stop
+    any_change = False
+    for c in range(st.size):
+        if not st.cand[c]:
+            continue
+        gone = before[c] & ~cand[c]
+        if not gone:
+            continue
+        name = names.get(c, "rule")
+        prem = (name,) + on_cells(st.rule_scope.get(name, set()) - {c})
+        for d in _digits(gone):
+            set_off(c, d, prem)
+            any_change = True
+    return any_change
+
+
+def _base(st: _Static) -> _PState:
+    return _PState(st.cand[:], st.cw[:], 0, {})
+
+
+def _assume(st: _Static, f: int, net: bool) -> _PState:
+    return _propagate(st, _base(st), [(f, ())], net)
+
+
+# -- explanation ---------------------------------------------------------------------------
+def _path(ps: _PState, f: int, width: int) -> list[tuple[int, tuple[int, ...] | str]]:
+    """The derivation of ``f`` back to its assumption, as [(fact, other premises)], the
+    assumption first. For nets the main line follows the latest-derived premise."""
+    order = ps.order()
+    out: list[tuple[int, tuple[int, ...] | str]] = []
+    seen = set()
+    while f in ps.parents and f not in seen:
+        seen.add(f)
+        prem = ps.parents[f]
+        if isinstance(prem, str):
+            out.append((f, prem))
+            break
+        label = ""
+        if prem and isinstance(prem[0], str):     # (rule name, facts ...)
+            label, prem = prem[0], prem[1:]
+            if not prem:
+                out.append((f, label))
+                break
+        if not prem:
+            out.append((f, ()))
+            break
+        main = max(prem, key=lambda g: order.get(g, -1))
+        rest = tuple(g for g in prem if g != main)
+        out.append((f, (label,) + rest if label else rest))
+        f = main
+    out.reverse()
+    return out
+
+
+def path_text(ps: _PState, f: int, width: int = 9) -> str:
+    parts = []
+    for g, extra in _path(ps, f, width):
+        t = fact_text(g, width)
+        if isinstance(extra, str):
+            t += f" [{extra}]"
+        elif extra:
+            if isinstance(extra[0], str):
+                t += f" [{extra[0]}]"
+                extra = extra[1:]
+            if extra:
+                t += "{" + ",".join(fact_text(x, width) for x in extra) + "}"
+        parts.append(t)
+    return " -> ".join(parts)
+
+
+def _links(ps: _PState, f: int, width: int) -> tuple[Link, ...]:
+    p = [g for g, _ in _path(ps, f, width)]
+    out = []
+    for a, b in zip(p, p[1:]):
+        out.append(Link((Candidate(_cell(a), _digit(a)),), (Candidate(_cell(b), _digit(b)),),
+                        bool(b & 1)))
+    return tuple(out)
+
+
+def _contra_text(ps: _PState, width: int) -> str:
+    text, fs = ps.contra
+    chains = [path_text(ps, g, width) for g in fs if g in ps.parents]
+    return " | ".join(chains) + f" : {text}"
+
+
+# -- finders ---------------------------------------------------------------------------------
+def _static(an: Analysis) -> _Static:
+    return an.memo("forcing_static", lambda: _Static(an))
+
+
+def _results(an: Analysis, net: bool) -> dict[int, _PState]:
+    return an.memo(("forcing_results", net), dict)
+
+
+def _result(an: Analysis, f: int, net: bool) -> _PState:
+    cache = _results(an, net)
+    r = cache.get(f)
+    if r is None:
+        r = cache[f] = _assume(_static(an), f, net)
+    return r
+
+
+def _candidates(an: Analysis) -> list[tuple[int, int]]:
+    """Unsolved candidates, cells with fewer candidates first (short chains first)."""
+    cells = sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c))
+    return [(c, d) for c in cells for d in _digits(an.cand[c])]
+
+
+def _size(ps: _PState, facts: Sequence[int]) -> int:
+    """Size of an explanation: the distinct facts on the main lines to ``facts``."""
+    seen: set[int] = set()
+    for f in facts:
+        seen.update(g for g, _ in _path(ps, f, 9))
+    return len(seen)
+
+
+def _shortest(steps: Iterator[tuple[int, Step]], shortest: bool) -> Iterator[Step]:
+    """``shortest``: every step, smallest explanation first; else in the order found."""
+    if not shortest:
+        for _, s in steps:
+            yield s
+        return
+    found = list(steps)
+    found.sort(key=lambda x: x[0])
+    for _, s in found:
+        yield s
+
+
+def _contradictions(an: Analysis, opts: dict, net: bool, tech: str,
+                    title: str) -> Iterator[Step]:
+    return _shortest(_contradictions_sized(an, opts, net, tech, title),
+                     bool(opts.get("shortest", False)))
+
+
+def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
+                          title: str) -> Iterator[tuple[int, Step]]:
+    st = _static(an)
+    w = st.width
+    for c, d in _candidates(an):
+        for on in (True, False):
+            if not on and not net and an.cand[c].bit_count() > 2 and not any(
+                    st.is_bilocal(h, d) for h in st.cell_full[c]):
+                continue   # no strong link: a chain cannot start from c<>d
+            f = _fact(c, d, on)
+            ps = _result(an, f, net)
+            if ps.contra is None:
+                continue
+            cand = (Candidate(c, d),)
+            note = f"{fact_text(f, w)}: {_contra_text(ps, w)}"
+            fs = ps.contra[1]
+            links = _links(ps, fs[0], w) if fs and fs[0] in ps.parents else ()
+            yield _size(ps, fs), Step(
+                tech, eliminations=cand if on else (), placements=() if on else cand,
+                pattern=cand, digits=(d,), links=links, title=title, note=note, width=w)
+
+
+def _bit_facts(bits: int, on: int) -> list[int]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(((low.bit_length() - 1) << 1) | on)
+        bits ^= low
+    return out
+
+
+def _common(st: _Static, results: list[_PState]) -> tuple[list[int], list[int]]:
+    """Facts derived in every result: (true facts, false facts)."""
+    on = off = -1
+    for r in results:
+        a, b = r.bits()
+        on &= a
+        off &= b
+        if not on and not off:
+            return [], []
+    trues = _bit_facts(on, 1) if on > 0 else []
+    falses = _bit_facts(off, 0) if off > 0 else []
+    if trues and falses:
+        # drop eliminations in the placed cells or following from the placements
+        ts = [(_cell(t), _digit(t)) for t in trues]
+        falses = [f for f in falses
+                  if not any(c == _cell(f) or st.an.sees(c, d, _cell(f), _digit(f))
+                             for c, d in ts)]
+    return trues, falses
+
+
+def _verity_step(an: Analysis, tech: str, title: str, what: str, premises: list[int],
+                 results: list[_PState]) -> tuple[int, Step] | None:
+    st = _static(an)
+    trues, falses = _common(st, results)
+    if not trues and not falses:
+        return None
+    w = st.width
+    key = trues[0] if trues else falses[0]
+    chains = " | ".join(path_text(r, key, w) for r in results)
+    more = len(trues) + len(falses) - 1
+    note = f"{what}: {chains}" + (f" (and {more} more)" if more > 0 else "")
+    pl = tuple(Candidate(_cell(f), _digit(f)) for f in trues)
+    el = tuple(Candidate(_cell(f), _digit(f)) for f in falses)
+    digits = tuple(sorted({x.digit for x in pl + el}))
+    pattern = tuple(Candidate(_cell(f), _digit(f)) for f in premises)
+    size = sum(_size(r, [key]) for r in results) - 10 * len(pl)
+    return size, Step(tech, placements=pl, eliminations=el, pattern=pattern, digits=digits,
+                      links=_links(results[0], key, w), title=title, note=note, width=w)
+
+
+def _verities(an: Analysis, opts: dict, net: bool, tech: str, title: str) -> Iterator[Step]:
+    return _shortest(_verities_sized(an, opts, net, tech, title),
+                     bool(opts.get("shortest", False)))
+
+
+def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
+                    title: str) -> Iterator[tuple[int, Step]]:
+    st = _static(an)
+    w = st.width
+    maxb = int(opts.get("max_branches", an.n))
+    # cells
+    for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
+        ds = _digits(an.cand[c])
+        if len(ds) < 2 or len(ds) > maxb:
+            continue
+        facts = [_fact(c, d, True) for d in ds]
+        rs = [_result(an, f, net) for f in facts]
+        if any(r.contra for r in rs):
+            continue
+        s = _verity_step(an, tech, title, f"cell {an.name(c)}", facts, rs)
+        if s is not None:
+            yield s
+    # houses
+    for h in st.full:
+        for d in range(1, an.n + 1):
+            if st.house_done[h] >> d & 1:
+                continue
+            p = an.pos(h, d)
+            k = p.bit_count()
+            if k < 2 or k > maxb:
+                continue
+            facts = [_fact(x, d, True) for x in iter_cells(p)]
+            rs = [_result(an, f, net) for f in facts]
+            if any(r.contra for r in rs):
+                continue
+            what = f"digit {digit_symbol(d)} in {an.houses[h].name}"
+            s = _verity_step(an, tech, title, what, facts, rs)
+            if s is not None:
+                yield s
+    # a candidate true and false
+    if opts.get("candidate_verity", True):
+        for c, d in _candidates(an):
+            f = _fact(c, d, True)
+            if not net and an.cand[c].bit_count() == 2:
+                continue   # the same as the cell's verity
+            rs = [_result(an, f, net), _result(an, f ^ 1, net)]
+            if any(r.contra for r in rs):
+                continue
+            what = f"{an.name(c)}={digit_symbol(d)} or <>{digit_symbol(d)}"
+            s = _verity_step(an, tech, title, what, [f], rs)
+            if s is not None:
+                yield s
+
+
+@register("forcing_chain_contradiction", "Forcing Chain Contradiction", "forcing",
+          code="1301", score=500, order=8500, level="extreme", options={"shortest": False})
+def forcing_chain_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Assuming a candidate true (false) leads along strong and weak links to a
+    contradiction: it is false (true). Candidates of cells with few candidates are tried
+    first; option ``shortest`` orders all steps by the size of their explanation."""
+    return _contradictions(an, opts, False, "forcing_chain_contradiction",
+                           "Forcing Chain Contradiction")
+
+
+@register("forcing_chain_verity", "Forcing Chain Verity", "forcing", code="1302", score=500,
+          order=8510, level="extreme", options={"candidate_verity": True, "shortest": False})
+def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Every candidate of a cell (every place of a digit in a house, or a candidate true
+    and false) leads along chains to the same fact: it holds.
+
+    Options: ``max_branches`` (default n: cells / houses with more branches are skipped),
+    ``candidate_verity`` (the true/false form), ``shortest`` (order the steps by the size of
+    their explanation; costs a full scan, default off)."""
+    return _verities(an, opts, False, "forcing_chain_verity", "Forcing Chain Verity")
+
+
+@register("forcing_net_contradiction", "Forcing Net Contradiction", "forcing", code="1303",
+          score=700, order=8600, level="extreme", options={"shortest": False})
+def forcing_net_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Like the chain form, with naked and hidden singles resting on several facts."""
+    return _contradictions(an, opts, True, "forcing_net_contradiction",
+                           "Forcing Net Contradiction")
+
+
+@register("forcing_net_verity", "Forcing Net Verity", "forcing", code="1304", score=700,
+          order=8610, level="extreme", options={"candidate_verity": True, "shortest": False})
+def forcing_net_verity(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Like the chain form, with naked and hidden singles resting on several facts."""
+    return _verities(an, opts, True, "forcing_net_verity", "Forcing Net Verity")
+
+
+# -- nested nets -------------------------------------------------------------------------
+def _support(ps: _PState, facts: Sequence[int]) -> set[int]:
+    """Every fact the derivation of ``facts`` rests on (themselves included)."""
+    seen: set[int] = set()
+    stack = [f for f in facts if f in ps.parents]
+    while stack:
+        f = stack.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        prem = ps.parents.get(f)
+        if isinstance(prem, tuple):
+            stack.extend(g for g in prem if not isinstance(g, str) and g not in seen)
+    return seen
+
+
+_NESTED = "nested"
+
+
+def _nested_used(ps: _PState, facts: Sequence[int]) -> set[int]:
+    return {g for g in _support(ps, facts)
+            if isinstance(ps.parents.get(g), str) and ps.parents[g].startswith(_NESTED)}
+
+
+def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[int]) -> _PState:
+    """Apply net contradictions of depth ``depth`` inside ``ps`` until a fixpoint or a
+    contradiction (in place). ``log`` collects (failed assumption, its contradiction text,
+    the earlier nested facts that contradiction used)."""
+    if depth <= 0:
+        return ps
+    progress = True
+    while progress and ps.contra is None:
+        progress = False
+        for c in sorted(iter_cells(st.unsolved & ~ps.on),
+                        key=lambda c: (ps.cand[c].bit_count(), c)):
+            for d in _digits(ps.cand[c]):
+                if ps.on >> c & 1 or not ps.cand[c] >> d & 1:
+                    continue
+                if budget[0] <= 0:
+                    return ps
+                budget[0] -= 1
+                f = _fact(c, d, True)
+                sub = _propagate(st, ps.copy(), [(f, ())], True)
+                if sub.contra is None and depth > 1:
+                    _closure(st, sub, depth - 1, [], budget)
+                if sub.contra is not None:
+                    log.append((f, sub.contra[0], _nested_used(sub, sub.contra[1])))
+                    _propagate(st, ps, [(f ^ 1, f"{_NESTED}: {fact_text(f, st.width)} fails")],
+                               True)
+                    progress = True
+                    if ps.contra is not None:
+                        return ps
+    return ps
+
+
+def _used_log(ps: _PState, log: list) -> list:
+    """The entries of a closure log that the final contradiction of ``ps`` needs."""
+    used = _nested_used(ps, ps.contra[1]) if ps.contra else set()
+    deps = {f ^ 1: d for f, _, d in log}
+    todo = list(used)
+    while todo:
+        g = todo.pop()
+        for h in deps.get(g, ()):
+            if h not in used:
+                used.add(h)
+                todo.append(h)
+    return [e for e in log if e[0] ^ 1 in used]
+
+
+@register("forcing_net_nested", "Nested Forcing Net", "forcing", score=1500, order=8850,
+          level="extreme", options={"max_depth": 3, "budget": 100_000})
+def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Assuming a candidate and applying, inside that assumption, forcing-net
+    contradictions (recursively up to ``max_depth``) leads to a contradiction: the
+    candidate is false. ``budget`` caps the inner propagations per call."""
+    st = _static(an)
+    w = st.width
+    budget = [int(opts.get("budget", 100_000))]
+    start = budget[0]
+    for depth in range(1, int(opts.get("max_depth", 3))):
+        for c, d in _candidates(an):
+            f = _fact(c, d, True)
+            ps = _result(an, f, True).copy()
+            if ps.contra is not None:
+                continue   # a plain net contradiction, found by forcing_net_contradiction
+            log: list = []
+            _closure(st, ps, depth, log, budget)
+            if ps.contra is not None:
+                inner = "; ".join(f"{fact_text(g, w)} fails ({t})"
+                                  for g, t, _ in _used_log(ps, log))
+                note = (f"{fact_text(f, w)}: inside, {inner}; then {_contra_text(ps, w)}")
+                cand = (Candidate(c, d),)
+                yield Step("forcing_net_nested", eliminations=cand, pattern=cand, digits=(d,),
+                           title="Nested Forcing Net", note=note, width=w,
+                           extra={"depth": depth + 1, "propagations": start - budget[0]})
+            if budget[0] <= 0:
+                return

@@ -1,0 +1,147 @@
+"""Intersections: locked candidates (pointing / claiming), locked pair and locked triple.
+
+Generic over the houses of the model: a *full* house ``A`` (every digit appears once) whose
+candidates for a digit all lie where ``A`` meets another house ``B`` puts the digit in that
+intersection, so it leaves every cell that sees all those candidates (in classic sudoku: the
+rest of ``B``). HoDoKu's names: *pointing* when ``A`` is a box or region, *claiming* when ``A``
+is a row or column (or any other house).
+
+>>> from variants.classic import classic_puzzle
+>>> from techniques.analysis import Analysis
+>>> p = classic_puzzle("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..")
+>>> an = Analysis(p.pencilmarks())
+>>> steps = list(locked_candidates_pointing(an, {}))
+>>> steps[0].explain(2).startswith("Locked Candidates Type 1 (Pointing)")
+True
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterator
+
+from csp.step import Candidate, Step
+
+from .analysis import Analysis, iter_cells
+from .registry import register
+
+#: house kinds whose locked candidates are called "pointing" (the others are "claiming")
+POINTING_KINDS = ("box", "region", "jigsaw")
+
+
+def _bits(m: int) -> Iterator[int]:
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def _locked_candidates(an: Analysis, pointing: bool, name: str, title: str,
+                       opts: dict) -> Iterator[Step]:
+    w = an.grid.n
+    use_links = opts.get("links", True)
+    houses = an.houses
+    for a in an.full:
+        kind = houses[a].kind
+        if (kind in POINTING_KINDS) != pointing:
+            continue
+        amask = an.house_mask[a]
+        for d in range(1, an.n + 1):
+            pos = amask & an.cells_with[d]
+            if not pos or not pos & (pos - 1):
+                continue            # none or a hidden single
+            if use_links:
+                elim = an.common_peers(d, pos) & an.cells_with[d] & ~pos
+            else:
+                elim = 0
+                for b, bm in enumerate(an.house_mask):
+                    if b != a and pos & bm == pos:
+                        elim |= bm
+                elim &= an.cells_with[d] & ~amask
+            if not elim:
+                continue
+            others = tuple(houses[b].name for b, bm in enumerate(an.house_mask)
+                           if b != a and pos & bm == pos)
+            yield Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(elim)),
+                       pattern=tuple(Candidate(c, d) for c in iter_cells(pos)), digits=(d,),
+                       houses=(houses[a].name,) + others, title=title,
+                       note=f"{d} in {houses[a].name}" + (f" => {others[0]}" if others else ""),
+                       width=w)
+
+
+@register("locked_candidates_pointing", "Locked Candidates Type 1 (Pointing)", "intersections",
+          code="0100", score=50, order=1200, level="medium", options={"links": True})
+def locked_candidates_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A box's (region's) candidates for a digit all lie in one line (or all see a set of
+    cells): the digit leaves the rest of that line. Option ``links``: eliminate from every
+    cell weakly linked to all the candidates (default), else only from shared houses."""
+    return _locked_candidates(an, True, "locked_candidates_pointing",
+                              "Locked Candidates Type 1 (Pointing)", opts)
+
+
+@register("locked_candidates_claiming", "Locked Candidates Type 2 (Claiming)", "intersections",
+          code="0101", score=50, order=1210, level="medium", options={"links": True})
+def locked_candidates_claiming(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A line's candidates for a digit all lie in one box: the digit leaves the rest of the
+    box (generic: any full non-box house, eliminations from cells seeing all candidates)."""
+    return _locked_candidates(an, False, "locked_candidates_claiming",
+                              "Locked Candidates Type 2 (Claiming)", opts)
+
+
+def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Step]:
+    """Naked subsets of ``k`` cells lying in the intersection of two or more houses; the
+    digits leave every house containing all the cells."""
+    w = an.grid.n
+    houses = an.houses
+    hm = an.house_mask
+    seen: set[int] = set()
+    nh = len(houses)
+    pairs = getattr(an.links, "_house_intersections", None)
+    if pairs is None:
+        pairs = [hm[i] & hm[j] for i in range(nh) for j in range(i + 1, nh)
+                 if (hm[i] & hm[j]).bit_count() >= 2]
+        an.links._house_intersections = pairs
+    for both in pairs:
+        inter = both & an.unsolved
+        if inter.bit_count() < k:
+            continue
+        cells = [c for c in iter_cells(inter) if an.cand[c].bit_count() <= k]
+        for combo in combinations(cells, k):
+            m = 0
+            cm = 0
+            for c in combo:
+                m |= an.cand[c]
+                cm |= 1 << c
+            if m.bit_count() != k or cm in seen:
+                continue
+            seen.add(cm)
+            common = [b for b in range(nh) if hm[b] & cm == cm]
+            area = 0
+            for b in common:
+                area |= hm[b]
+            area &= ~cm
+            elims = tuple(Candidate(c, d) for c in iter_cells(area & an.unsolved)
+                          for d in _bits(an.cand[c] & m))
+            if not elims:
+                continue
+            digits = tuple(_bits(m))
+            yield Step(name, eliminations=elims,
+                       pattern=tuple(Candidate(c, d) for c in combo
+                                     for d in _bits(an.cand[c])),
+                       digits=digits, houses=tuple(houses[b].name for b in common),
+                       title=title, width=w)
+
+
+@register("locked_pair", "Locked Pair", "intersections", code="0110", score=40, order=1000,
+          level="medium")
+def locked_pair(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Two cells in a box and a line holding the same two digits only: the digits leave both
+    houses."""
+    return _locked_subsets(an, 2, "locked_pair", "Locked Pair")
+
+
+@register("locked_triple", "Locked Triple", "intersections", code="0111", score=60,
+          order=1100, level="medium")
+def locked_triple(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Three cells in a box and a line holding three digits only: the digits leave both
+    houses."""
+    return _locked_subsets(an, 3, "locked_triple", "Locked Triple")

@@ -1,0 +1,146 @@
+"""Miscellaneous techniques: Sue de Coq.
+
+Sue de Coq (two-sector disjoint subsets): take two houses H1, H2 (a line and a box in the
+classic case; generically any two houses of the model that intersect) and a set C of k >= 2
+unsolved cells of their intersection whose candidates V number at least k + 2. Add a set L of
+cells from H1 outside H2 and a set B of cells from H2 outside H1 such that the candidates of L
+(VL) and of B (VB) are disjoint and the k + |L| + |B| cells hold exactly k + |L| + |B|
+digits together. The cells then hold distinct digits (L and B share none), so each digit of
+the pattern appears in it exactly once: digits of VL and V \\ VB are confined to H1's part,
+digits of VB and V \\ VL to H2's part. They are removed from the rest of H1 and H2.
+
+Options: ``max_cells`` (largest L or B set, default 4), ``max_intersection`` (largest C,
+default 3).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterator
+
+from csp.step import Candidate, Step, digit_symbol
+
+from .analysis import Analysis, iter_cells
+from .registry import register
+
+
+def _subsets(cells: list[int], masks: list[int], max_k: int) -> list[tuple[int, int, int]]:
+    """All non-empty subsets up to ``max_k`` cells as (cell bitset, size, candidate mask)."""
+    out = []
+    for k in range(1, min(max_k, len(cells)) + 1):
+        for combo in combinations(range(len(cells)), k):
+            cb = 0
+            m = 0
+            for i in combo:
+                cb |= 1 << cells[i]
+                m |= masks[i]
+            out.append((cb, k, m))
+    return out
+
+
+def _names(an: Analysis, cells: int) -> str:
+    return ",".join(an.name(c) for c in iter_cells(cells))
+
+
+def _dtext(mask: int) -> str:
+    return "".join(digit_symbol(d) for d in range(1, 36) if mask >> d & 1)
+
+
+@register("sue_de_coq", "Sue de Coq", "misc", code="1101", score=250, order=5300,
+          level="unfair", options={"max_cells": 4, "max_intersection": 3})
+def sue_de_coq(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Sue de Coq over every pair of intersecting houses (see the module docstring)."""
+    max_cells = int(opts.get("max_cells", 4))
+    max_inter = int(opts.get("max_intersection", 3))
+    cand = an.cand
+    hm = an.house_mask
+    nh = len(hm)
+    seen: set = set()
+    for h1 in range(nh):
+        for h2 in range(h1 + 1, nh):
+            inter = hm[h1] & hm[h2] & an.unsolved
+            if inter.bit_count() < 2:
+                continue
+            if hm[h1] & ~hm[h2] == 0 or hm[h2] & ~hm[h1] == 0:
+                continue
+            icells = list(iter_cells(inter))
+            rest1 = hm[h1] & ~hm[h2] & an.unsolved
+            rest2 = hm[h2] & ~hm[h1] & an.unsolved
+            if not rest1 or not rest2:
+                continue
+            c1 = list(iter_cells(rest1))
+            c2 = list(iter_cells(rest2))
+            subs1 = None
+            subs2 = None
+            for k in range(2, min(max_inter, len(icells)) + 1):
+                for combo in combinations(icells, k):
+                    cset = 0
+                    v = 0
+                    for c in combo:
+                        cset |= 1 << c
+                        v |= cand[c]
+                    extra = v.bit_count() - k
+                    if extra < 2:
+                        continue
+                    if subs1 is None:
+                        subs1 = _subsets(c1, [cand[c] for c in c1], max_cells)
+                        subs2 = _subsets(c2, [cand[c] for c in c2], max_cells)
+                    # gain of a side set: its cells minus the digits it adds beyond V
+                    side1 = []
+                    for cb, n, m in subs1:
+                        if not m & v:
+                            continue
+                        g = n - (m & ~v).bit_count()
+                        if 1 <= g < extra:
+                            side1.append((cb, g, m))
+                    if not side1:
+                        continue
+                    side2: dict[int, list[tuple[int, int]]] = {}
+                    for cb, n, m in subs2:
+                        if not m & v:
+                            continue
+                        g = n - (m & ~v).bit_count()
+                        if 1 <= g < extra:
+                            side2.setdefault(g, []).append((cb, m))
+                    for lb, g1, vl in side1:
+                        for bb, vb in side2.get(extra - g1, ()):
+                            if vl & vb:
+                                continue
+                            step = _sdc_step(an, h1, h2, cset, v, lb, vl, bb, vb, seen)
+                            if step is not None:
+                                yield step
+
+
+def _sdc_step(an: Analysis, h1: int, h2: int, cset: int, v: int, lb: int, vl: int, bb: int,
+              vb: int, seen: set) -> Step | None:
+    cand = an.cand
+    pattern_cells = cset | lb | bb
+    d1 = (vl | v) & ~vb     # confined to H1's part (C and L)
+    d2 = (vb | v) & ~vl     # confined to H2's part (C and B)
+    out1 = an.house_mask[h1] & an.unsolved & ~pattern_cells
+    out2 = an.house_mask[h2] & an.unsolved & ~pattern_cells
+    elims = []
+    for part, digits, outside in ((cset | lb, d1, out1), (cset | bb, d2, out2)):
+        for d in range(1, an.n + 1):
+            if not digits >> d & 1:
+                continue
+            where = part & an.cells_with[d]
+            if not where:
+                continue
+            targets = outside & an.cells_with[d] & an.common_peers(d, where)
+            for c in iter_cells(targets):
+                elims.append(Candidate(c, d))
+    if not elims:
+        return None
+    el = tuple(sorted(set(elims)))
+    key = (el, pattern_cells)
+    if key in seen:
+        return None
+    seen.add(key)
+    pattern = tuple(Candidate(c, d) for c in iter_cells(pattern_cells)
+                    for d in range(1, an.n + 1) if cand[c] >> d & 1)
+    note = (f"{_names(an, cset)} {{{_dtext(v)}}}, {_names(an, lb)} {{{_dtext(vl)}}} in "
+            f"{an.houses[h1].name}, {_names(an, bb)} {{{_dtext(vb)}}} in {an.houses[h2].name}")
+    return Step("sue_de_coq", eliminations=el, pattern=pattern,
+                houses=(an.houses[h1].name, an.houses[h2].name),
+                digits=tuple(sorted({c.digit for c in el})), title="Sue de Coq", note=note,
+                width=an.grid.n)

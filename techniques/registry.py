@@ -1,0 +1,142 @@
+"""Technique registry: metadata per technique and selection by name or family.
+
+>>> t = get("hidden_single")
+>>> t.title, t.family, t.code
+('Hidden Single', 'singles', '0002')
+>>> [t.name for t in select("singles")]
+['full_house', 'naked_single', 'hidden_single']
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+from csp.errors import SudokuCSPError
+
+if TYPE_CHECKING:
+    from csp.step import Step
+    from .analysis import Analysis
+
+Finder = Callable[["Analysis", dict], Iterable["Step"]]
+
+#: HoDoKu difficulty levels and the maximum total score of each (a rating whose score
+#: exceeds its level's maximum moves up one level).
+LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
+LEVEL_MAX_SCORE = {"easy": 800, "medium": 1000, "hard": 1600, "unfair": 1800,
+                   "extreme": 1 << 60}
+
+
+class UnknownTechnique(SudokuCSPError, KeyError):
+    """A technique or family name that is not registered."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown technique"
+
+
+@dataclass
+class Technique:
+    """A registered technique.
+
+    ``finder(analysis, options)`` yields Steps (it may yield steps that change nothing; the
+    solver skips those). ``code`` is the HoDoKu library code; ``variants`` maps a library
+    ``-V`` number to option overrides; ``requires_unique``: only valid when the puzzle has a
+    unique solution.
+    """
+
+    name: str
+    title: str
+    family: str
+    finder: Finder
+    code: str | None = None
+    score: int = 100
+    order: int = 5000
+    level: str = "hard"
+    enabled: bool = True
+    requires_unique: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+    variants: dict[int, dict[str, Any]] = field(default_factory=dict)
+    doc: str = ""
+
+    def find(self, analysis: "Analysis", options: dict | None = None) -> Iterator["Step"]:
+        opts = dict(self.options)
+        if options:
+            opts.update(options)
+        return iter(self.finder(analysis, opts))
+
+    def options_for_variant(self, variant: int | None) -> dict[str, Any]:
+        opts = dict(self.options)
+        if variant is not None:
+            opts.update(self.variants.get(variant, {}))
+        return opts
+
+
+REGISTRY: dict[str, Technique] = {}
+
+
+def register_technique(t: Technique) -> Technique:
+    if t.name in REGISTRY:
+        raise ValueError(f"technique {t.name!r} registered twice")
+    if t.level not in LEVELS:
+        raise ValueError(f"technique {t.name!r}: unknown level {t.level!r}")
+    REGISTRY[t.name] = t
+    return t
+
+
+def register(name: str, title: str, family: str, **meta: Any) -> Callable[[Finder], Finder]:
+    """Decorator: ``@register("x_wing", "X-Wing", "fish", code="0300", score=140, order=2200)``."""
+
+    def deco(fn: Finder) -> Finder:
+        register_technique(Technique(name, title, family, fn, doc=(fn.__doc__ or "").strip(),
+                                     **meta))
+        return fn
+
+    return deco
+
+
+def get(name: str) -> Technique:
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise UnknownTechnique(f"unknown technique {name!r} (see `sudoku-csp techniques`)") from None
+
+
+def all_techniques() -> list[Technique]:
+    """Every registered technique, in default order."""
+    return sorted(REGISTRY.values(), key=lambda t: (t.order, t.name))
+
+
+def families() -> list[str]:
+    return sorted({t.family for t in REGISTRY.values()})
+
+
+def by_code(code: str) -> list[Technique]:
+    return [t for t in all_techniques() if t.code == code]
+
+
+def select(spec: str | Iterable[str] | None = "default") -> list[Technique]:
+    """Techniques named by ``spec``: ``"default"`` (enabled ones), ``"all"``, a family, a
+    technique name, or a list of these; a ``-name`` entry removes a technique or family."""
+    if spec is None:
+        spec = "default"
+    items = [spec] if isinstance(spec, str) else list(spec)
+    chosen: dict[str, Technique] = {}
+    for item in items:
+        if item.startswith("-"):
+            continue
+        if item == "default":
+            chosen.update((t.name, t) for t in REGISTRY.values() if t.enabled)
+        elif item == "all":
+            chosen.update(REGISTRY)
+        elif item in REGISTRY:
+            chosen[item] = REGISTRY[item]
+        elif any(t.family == item for t in REGISTRY.values()):
+            chosen.update((t.name, t) for t in REGISTRY.values() if t.family == item)
+        else:
+            raise UnknownTechnique(f"unknown technique or family {item!r} "
+                                   "(see `sudoku-csp techniques`)")
+    for item in items:
+        if item.startswith("-"):
+            key = item[1:]
+            for name in [n for n, t in chosen.items() if n == key or t.family == key]:
+                del chosen[name]
+    return sorted(chosen.values(), key=lambda t: (t.order, t.name))

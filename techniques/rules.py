@@ -1,0 +1,64 @@
+"""Rule propagation as a step: the puzzle's own non-house constraints (relations, sums,
+variant rules) run to fixpoint, each removal explained by the constraint that made it.
+Classic puzzles have no such constraints, so this never fires there."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from csp.engine import Engine
+from csp.events import Contradiction
+from csp.step import Candidate, Step
+
+from .analysis import Analysis
+from .registry import register
+
+
+def _rule_engine(puzzle) -> Engine | None:
+    eng = getattr(puzzle, "_rule_engine", None)
+    if eng is None:
+        base = puzzle.engine()
+        if not base.props:
+            puzzle._rule_engine = False
+            return None
+        eng = Engine(puzzle.grid.n, puzzle.grid.size, [], base.props)
+        puzzle._rule_engine = eng
+    return eng or None
+
+
+@register("constraint", "Constraint", "rules", score=10, order=350, level="easy")
+def constraint_step(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Eliminations made by one rule of the puzzle (arc consistency, sum bounds ...)."""
+    eng = _rule_engine(an.puzzle)
+    if eng is None:
+        return
+    state = an.state
+    cand = [m if not state.placed[c] else 1 << state.placed[c] for c, m in enumerate(state.cand)]
+    # Only the leading run of removals made by one rule: later removals may rest on it.
+    run: list[Candidate] = []
+    first: list = []
+
+    class _Done(Exception):
+        pass
+
+    def trace(cell: int, mask: int, reason) -> None:
+        name = reason[0] if isinstance(reason, tuple) else str(reason)
+        if not first:
+            first.append(name)
+            first.append(tuple(reason[1]) if isinstance(reason, tuple) and len(reason) > 1 else ())
+        elif name != first[0]:
+            raise _Done
+        for d in range(1, an.n + 1):
+            if mask >> d & 1:
+                run.append(Candidate(cell, d))
+
+    try:
+        eng.propagate(cand, None, trace)
+    except (Contradiction, _Done):
+        pass
+    elims = tuple(e for e in run if not state.placed[e.cell])
+    if elims:
+        name, prem = first[0], first[1]
+        yield Step("constraint", eliminations=elims, houses=(name,),
+                   title=f"Constraint ({name})", width=an.grid.n,
+                   pattern=tuple(Candidate(c, d) for c in prem
+                                 for d in range(1, an.n + 1) if an.cand[c] >> d & 1))

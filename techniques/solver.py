@@ -1,0 +1,215 @@
+"""StepSolver: the human loop (apply the first step of the easiest technique, restart from
+the easiest), logic-only solving and rating.
+
+>>> from variants.classic import classic_puzzle
+>>> p = classic_puzzle("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..")
+>>> r = StepSolver().solve(p)
+>>> r.status, r.state.is_solved(), r.rating.level
+('solved', True, 'easy')
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Sequence
+
+from csp.errors import SudokuCSPError
+from csp.events import Contradiction
+from csp.links import link_tables
+from csp.model import Puzzle
+from csp.state import State
+from csp.step import Step
+
+from . import registry
+from .analysis import analyze
+from .registry import LEVEL_MAX_SCORE, LEVELS, Technique
+
+
+class UnsoundStep(SudokuCSPError):
+    """A step contradicted the known solution (raised only when verifying)."""
+
+
+@dataclass
+class Rating:
+    """HoDoKu-style rating: the sum of step scores and a level (the hardest step's level,
+    raised while the score exceeds the level's maximum)."""
+
+    score: int = 0
+    level: str = "easy"
+    hardest: str | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"score": self.score, "level": self.level, "hardest": self.hardest,
+                "counts": dict(self.counts)}
+
+
+@dataclass
+class LogicResult:
+    status: str            # "solved" | "stuck"
+    state: State
+    steps: list[Step]
+    rating: Rating
+    time_ms: float = 0.0
+
+
+def apply_step(state: State, step: Step) -> None:
+    """Apply a step in place: placements place the digit and remove every candidate weakly
+    linked to it; eliminations remove candidates. Raises Contradiction on a wipe-out."""
+    links = link_tables(state.puzzle)
+    for cell, digit in step.placements:
+        if not state.cand[cell] >> digit & 1:
+            raise Contradiction(f"{step.name}: {state.grid.name(cell)}={digit} is not a candidate",
+                                step.technique, (cell,))
+        state.place(cell, digit)
+        for c2, d2 in links.weak_neighbours(cell, digit):
+            if state.cand[c2] >> d2 & 1 and not state.placed[c2]:
+                state.remove(c2, d2)
+                if not state.cand[c2]:
+                    raise Contradiction(f"{step.name}: {state.grid.name(c2)} has no candidate",
+                                        step.technique, (c2,))
+    for cell, digit in step.eliminations:
+        if state.cand[cell] >> digit & 1:
+            if state.placed[cell]:
+                raise Contradiction(f"{step.name}: eliminates the placed digit of "
+                                    f"{state.grid.name(cell)}", step.technique, (cell,))
+            state.remove(cell, digit)
+            if not state.cand[cell]:
+                raise Contradiction(f"{step.name}: {state.grid.name(cell)} has no candidate",
+                                    step.technique, (cell,))
+
+
+def is_effective(state: State, step: Step) -> bool:
+    """True when the step would change the state."""
+    return any(not state.placed[c] for c, _ in step.placements) or any(
+        state.cand[c] >> d & 1 and not state.placed[c] for c, d in step.eliminations)
+
+
+def rate_steps(steps: Sequence[Step]) -> Rating:
+    r = Rating()
+    level_idx = 0
+    for s in steps:
+        t = registry.REGISTRY.get(s.technique)
+        score = t.score if t else 0
+        lvl = LEVELS.index(t.level) if t else 0
+        r.score += score
+        r.counts[s.technique] = r.counts.get(s.technique, 0) + 1
+        if lvl > level_idx or r.hardest is None:
+            if lvl >= level_idx:
+                r.hardest = s.technique
+            level_idx = max(level_idx, lvl)
+    while level_idx < len(LEVELS) - 1 and r.score > LEVEL_MAX_SCORE[LEVELS[level_idx]]:
+        level_idx += 1
+    r.level = LEVELS[level_idx]
+    return r
+
+
+class StepSolver:
+    """Human-style solver over a selection of techniques.
+
+    ``techniques``: ``"default"``, ``"all"``, family or technique names (see
+    :func:`techniques.registry.select`). ``unique``: True/False declares whether the puzzle
+    has one solution (uniqueness techniques need True); None checks it by search when a
+    uniqueness technique is selected. ``options`` are passed to every technique.
+    ``verify``: a known solution (digits per cell); every step is checked against it and an
+    :class:`UnsoundStep` is raised on a wrong elimination or placement.
+    """
+
+    def __init__(self, techniques: str | Iterable[str] | None = "default",
+                 options: dict[str, Any] | None = None, unique: bool | None = None,
+                 verify: Sequence[int] | None = None) -> None:
+        self.techniques: list[Technique] = registry.select(techniques)
+        self.options = dict(options or {})
+        self.unique = unique
+        self.verify = list(verify) if verify is not None else None
+        self._unique_cache: dict[int, bool] = {}
+
+    # -- helpers ----------------------------------------------------------------------
+    def _is_unique(self, puzzle: Puzzle) -> bool:
+        if self.unique is not None:
+            return self.unique
+        if puzzle.unique is not None:
+            return puzzle.unique
+        key = id(puzzle)
+        if key not in self._unique_cache:
+            try:
+                self._unique_cache[key] = puzzle.count_solutions(2, time_limit=10) == 1
+            except SudokuCSPError:
+                self._unique_cache[key] = False
+        return self._unique_cache[key]
+
+    def _active(self, state: State) -> list[Technique]:
+        techs = self.techniques
+        extra = list(getattr(state.puzzle, "extra_techniques", ()) or ())
+        if extra:
+            techs = sorted(techs + [t for t in extra if isinstance(t, Technique)],
+                           key=lambda t: (t.order, t.name))
+        if any(t.requires_unique for t in techs) and not self._is_unique(state.puzzle):
+            techs = [t for t in techs if not t.requires_unique]
+        return techs
+
+    def _check(self, step: Step) -> None:
+        sol = self.verify
+        if sol is None:
+            return
+        for c, d in step.placements:
+            if sol[c] != d:
+                raise UnsoundStep(f"{step.explain(2)}: places {d} but the solution has {sol[c]}")
+        for c, d in step.eliminations:
+            if sol[c] == d:
+                raise UnsoundStep(f"{step.explain(2)}: eliminates the solution digit {d}")
+
+    # -- API --------------------------------------------------------------------------
+    def next_step(self, state: State) -> Step | None:
+        """The first effective step of the easiest technique, or None when stuck."""
+        an = analyze(state)
+        for t in self._active(state):
+            for step in t.find(an, self.options):
+                if is_effective(state, step):
+                    return step
+        return None
+
+    def steps(self, state: State, max_steps: int = 100_000) -> Iterator[Step]:
+        """Yield steps while applying them to a copy of ``state``."""
+        st = state.copy()
+        for _ in range(max_steps):
+            if all(st.placed[c] for c in range(st.grid.size)):
+                return
+            step = self.next_step(st)
+            if step is None:
+                return
+            self._check(step)
+            apply_step(st, step)
+            yield step
+
+    def find_all(self, state: State, technique: str) -> list[Step]:
+        """Every effective step one technique finds in ``state``."""
+        t = registry.get(technique)
+        an = analyze(state)
+        return [s for s in t.find(an, self.options) if is_effective(state, s)]
+
+    def solve(self, puzzle_or_state: Puzzle | State, max_steps: int = 100_000,
+              time_limit: float | None = None) -> LogicResult:
+        """Logic only (never guesses): ``status`` is "solved" or "stuck"."""
+        t0 = time.perf_counter()
+        st = (puzzle_or_state.pencilmarks() if isinstance(puzzle_or_state, Puzzle)
+              else puzzle_or_state.copy())
+        steps: list[Step] = []
+        deadline = t0 + time_limit if time_limit else None
+        for _ in range(max_steps):
+            if all(st.placed[c] for c in range(st.grid.size)):
+                break
+            step = self.next_step(st)
+            if step is None:
+                break
+            self._check(step)
+            apply_step(st, step)
+            steps.append(step)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        solved = all(st.placed[c] for c in range(st.grid.size))
+        return LogicResult("solved" if solved else "stuck", st, steps, rate_steps(steps),
+                           (time.perf_counter() - t0) * 1000)
+
+    def rate(self, puzzle_or_state: Puzzle | State) -> Rating:
+        return self.solve(puzzle_or_state).rating

@@ -1,0 +1,145 @@
+"""Subsets: naked and hidden pairs, triples and quadruples.
+
+Naked subsets work in any all-different house of the model (rows, columns, boxes, diagonals,
+jigsaw regions, killer cages ...): ``k`` cells of a house whose candidates together are
+``k`` digits hold those digits, so the digits leave the other cells of the house (option
+``links``: also every cell weakly linked to all the subset's cells holding the digit).
+Hidden subsets need a *full* house (every digit must appear): ``k`` digits whose candidates
+lie in ``k`` cells only fill those cells, so the other digits leave them.
+
+>>> from variants.classic import classic_puzzle
+>>> from techniques.analysis import Analysis
+>>> p = classic_puzzle("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..")
+>>> an = Analysis(p.pencilmarks())
+>>> all(len(s.digits) == 2 for s in naked_pair(an, {}))
+True
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from csp.step import Candidate, Step
+
+from .analysis import Analysis, iter_cells
+from .registry import register
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def _combos(items: list[tuple[int, int]], k: int, limit: int) -> Iterator[tuple[int, int]]:
+    """Combinations of ``k`` (id-bitset, mask) items whose masks' union has at most
+    ``limit`` bits; yields (ids bitset, union mask)."""
+    n = len(items)
+
+    def rec(start: int, depth: int, ids: int, m: int) -> Iterator[tuple[int, int]]:
+        if depth == k:
+            yield ids, m
+            return
+        for i in range(start, n - (k - depth) + 1):
+            iid, im = items[i]
+            u = m | im
+            if u.bit_count() <= limit:
+                yield from rec(i + 1, depth + 1, ids | iid, u)
+
+    return rec(0, 0, 0, 0)
+
+
+def naked_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
+    w = an.grid.n
+    use_links = opts.get("links", False)
+    for h, hmask in enumerate(an.house_mask):
+        free = hmask & an.unsolved
+        if free.bit_count() <= k:
+            continue
+        items = [(1 << c, an.cand[c]) for c in iter_cells(free) if an.cand[c].bit_count() <= k]
+        if len(items) < k:
+            continue
+        for cm, m in _combos(items, k, k):
+            if m.bit_count() != k:
+                continue
+            rest = free & ~cm
+            elims = []
+            for d in _bits(m):
+                area = rest
+                if use_links:
+                    area |= an.common_peers(d, cm & an.cells_with[d]) & ~cm
+                for c in iter_cells(area & an.cells_with[d]):
+                    elims.append(Candidate(c, d))
+            if not elims:
+                continue
+            elims.sort()
+            yield Step(name, eliminations=tuple(elims),
+                       pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
+                                     for d in _bits(an.cand[c])),
+                       digits=tuple(_bits(m)), houses=(an.houses[h].name,), title=title,
+                       width=w)
+
+
+def hidden_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
+    w = an.grid.n
+    for h in an.full:
+        hmask = an.house_mask[h]
+        free = hmask & an.unsolved
+        if free.bit_count() <= k:
+            continue
+        items = []
+        for d in range(1, an.n + 1):
+            p = hmask & an.cells_with[d]
+            if p and p.bit_count() <= k:
+                items.append((1 << d, p))
+        if len(items) < k:
+            continue
+        for dm, cm in _combos(items, k, k):
+            if cm.bit_count() != k:
+                continue
+            elims = [Candidate(c, d) for c in iter_cells(cm) for d in _bits(an.cand[c] & ~dm)]
+            if not elims:
+                continue
+            yield Step(name, eliminations=tuple(elims),
+                       pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
+                                     for d in _bits(an.cand[c] & dm)),
+                       digits=tuple(_bits(dm)), houses=(an.houses[h].name,), title=title,
+                       width=w)
+
+
+def _naked(k: int, name: str, title: str):
+    def finder(an: Analysis, opts: dict) -> Iterator[Step]:
+        return naked_subsets(an, k, name, title, opts)
+    finder.__doc__ = (f"{k} cells of a house with {k} candidates together: those digits "
+                      "leave the rest of the house (any all-different house).")
+    return finder
+
+
+def _hidden(k: int, name: str, title: str):
+    def finder(an: Analysis, opts: dict) -> Iterator[Step]:
+        return hidden_subsets(an, k, name, title, opts)
+    finder.__doc__ = (f"{k} digits confined to {k} cells of a full house: the other digits "
+                      "leave those cells.")
+    return finder
+
+
+naked_pair = register("naked_pair", "Naked Pair", "subsets", code="0200", score=60, order=1300,
+                      level="medium", options={"links": False})(
+    _naked(2, "naked_pair", "Naked Pair"))
+naked_triple = register("naked_triple", "Naked Triple", "subsets", code="0201", score=80,
+                        order=1400, level="medium", options={"links": False})(
+    _naked(3, "naked_triple", "Naked Triple"))
+naked_quadruple = register("naked_quadruple", "Naked Quadruple", "subsets", code="0202",
+                           score=120, order=2000, level="hard", options={"links": False})(
+    _naked(4, "naked_quadruple", "Naked Quadruple"))
+hidden_pair = register("hidden_pair", "Hidden Pair", "subsets", code="0210", score=70,
+                       order=1500, level="medium")(
+    _hidden(2, "hidden_pair", "Hidden Pair"))
+hidden_triple = register("hidden_triple", "Hidden Triple", "subsets", code="0211", score=100,
+                         order=1600, level="medium")(
+    _hidden(3, "hidden_triple", "Hidden Triple"))
+hidden_quadruple = register("hidden_quadruple", "Hidden Quadruple", "subsets", code="0212",
+                            score=150, order=2100, level="hard")(
+    _hidden(4, "hidden_quadruple", "Hidden Quadruple"))

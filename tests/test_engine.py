@@ -1,0 +1,246 @@
+"""Behaviour of the fixpoint engine and the search (both the general path and the bitboard
+fast path for models made of all-different houses only). No timed tests here: speed is
+measured by benchmarks/bruteforce.py."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from csp import Contradiction, Grid, Puzzle
+from csp.engine import Engine
+from csp.errors import NodeLimitExceeded, SearchLimit, TimeLimitExceeded
+from csp.search import search
+from variants.classic import classic_puzzle
+
+from conftest import load_solutions
+
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def bits(*digits: int) -> int:
+    return sum(1 << d for d in digits)
+
+
+def with_noop_relation(p: Puzzle) -> Puzzle:
+    """Add an always-true binary relation: the model is no longer pure all-different, so
+    search takes the general engine path instead of the bitboard fast path."""
+    return p.add_constraint(lambda a, b: True, ["r1c1", f"r{p.grid.n}c{p.grid.n}"],
+                            name="anything")
+
+
+# -- contradictions name the failing constraint -------------------------------------------
+
+def test_two_fixed_cells_with_one_digit_name_the_house():
+    eng = Engine(3, 3, [("trio", (0, 1, 2))], [])
+    cand = [bits(1), bits(1), bits(1, 2, 3)]
+    with pytest.raises(Contradiction) as e:
+        eng.propagate(cand)
+    assert e.value.constraint == "trio"
+    assert set(e.value.cells) == {0, 1}
+
+
+def test_pigeonhole_names_house_and_missing_digit():
+    eng = Engine(3, 3, [("trio", (0, 1, 2))], [])
+    cand = [bits(1, 2)] * 3          # digit 3 has no place in a full house of 3 cells
+    with pytest.raises(Contradiction) as e:
+        eng.propagate(cand)
+    assert e.value.constraint == "trio"
+    assert "3" in str(e.value)
+    assert set(e.value.cells) == {0, 1, 2}
+
+
+def test_relation_cycle_contradiction_names_a_relation():
+    p = Puzzle(Grid(4))
+    p.add_less("r1c1", "r1c2").add_less("r1c2", "r1c3").add_less("r1c3", "r1c1")
+    with pytest.raises(Contradiction) as e:
+        p.propagate()
+    assert e.value.constraint in {c.name for c in p.constraints}
+    assert e.value.cells
+
+
+def test_no_contradiction_on_empty_grid():
+    st = classic_puzzle("." * 81).propagate()
+    assert all(m.bit_count() == 9 for m in st.cand)
+
+
+# -- the trace hook -----------------------------------------------------------------------
+
+def test_trace_accounts_for_every_removal_with_a_house_reason():
+    p = classic_puzzle(HARD)
+    start = p.initial_state().cand
+    seen: dict[int, int] = {}
+    reasons = []
+
+    def hook(cell, removed, reason):
+        assert removed and not removed & seen.get(cell, 0), "a digit removed twice"
+        seen[cell] = seen.get(cell, 0) | removed
+        reasons.append((cell, reason))
+
+    end = p.propagate(trace=hook).cand
+    # every removed digit was reported, and nothing else
+    for c in range(81):
+        assert seen.get(c, 0) == start[c] & ~end[c]
+    houses = {h.name: set(h.cells) for h in p.houses()}
+    assert reasons
+    for cell, (name, premises) in reasons:
+        assert name in houses
+        assert cell in houses[name]
+        assert all(q in houses[name] and q != cell for q in premises)
+
+
+def test_trace_reason_of_a_relation_names_it():
+    p = Puzzle(Grid(4)).add_grid_houses().add_less("r1c1", "r1c2", name="thermo")
+    got = []
+    p.propagate(trace=lambda c, m, r: got.append((c, m, r)))
+    r1c1, r1c2 = p.cell("r1c1"), p.cell("r1c2")
+    assert (r1c1, bits(4), ("thermo", (r1c2,))) in got
+    assert (r1c2, bits(1), ("thermo", (r1c1,))) in got
+    assert all(r[0] == "thermo" for c, m, r in got if c in (r1c1, r1c2))
+
+
+# -- search limits --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("general", [False, True])
+def test_node_limit_raises(general):
+    p = classic_puzzle(HARD)
+    if general:
+        with_noop_relation(p)
+    with pytest.raises(NodeLimitExceeded):
+        p.solve(node_limit=1)
+    # with room enough it solves
+    assert p.solve(node_limit=100_000).status == "solved"
+
+
+@pytest.mark.parametrize("general", [False, True])
+def test_time_limit_raises(general):
+    p = classic_puzzle("." * 81)
+    if general:
+        with_noop_relation(p)
+    with pytest.raises(TimeLimitExceeded) as e:
+        p.count_solutions(limit=10 ** 9, time_limit=0.0)
+    assert isinstance(e.value, SearchLimit)
+
+
+# -- solving never mutates the puzzle --------------------------------------------------------
+
+def test_solve_does_not_mutate_puzzle_or_state():
+    p = classic_puzzle(HARD)
+    givens = dict(p.given)
+    names = [c.name for c in p.constraints]
+    st = p.initial_state()
+    before = st.cand[:]
+    r1 = p.solve(state=st)
+    assert st.cand == before
+    assert p.given == givens and [c.name for c in p.constraints] == names
+    assert p.initial_state().cand == before
+    r2 = p.solve()
+    assert r1.status == r2.status == "solved"
+    assert r1.solution == r2.solution
+    assert p.check_solution(r1.solution)
+
+
+# -- solutions: uniqueness, multiple, none -----------------------------------------------------
+
+def test_known_solutions_fast_and_general_paths():
+    for line, sol in load_solutions("norvig_top95", limit=12):
+        assert classic_puzzle(line).solve().solution == sol
+        r = with_noop_relation(classic_puzzle(line)).solve()
+        assert r.status == "solved" and r.solution == sol
+
+
+def _unique_rectangle(grid: list[list[int]]):
+    """Four cells (two rows of one band, two columns of two stacks) holding a b / b a."""
+    for r1, r2 in itertools.combinations(range(9), 2):
+        if r1 // 3 != r2 // 3:
+            continue
+        for c1, c2 in itertools.combinations(range(9), 2):
+            if c1 // 3 == c2 // 3:
+                continue
+            a, b = grid[r1][c1], grid[r1][c2]
+            if grid[r2][c1] == b and grid[r2][c2] == a:
+                return [(r1, c1), (r1, c2), (r2, c1), (r2, c2)]
+    return None
+
+
+@pytest.mark.parametrize("general", [False, True])
+def test_multiple_detected_on_a_deadly_rectangle(general):
+    for _, sol in load_solutions("norvig_top95"):
+        grid = [sol[r * 9:r * 9 + 9] for r in range(9)]
+        rect = _unique_rectangle(grid)
+        if rect:
+            break
+    assert rect, "no solution grid with a rectangle"
+    line = "".join("." if (r, c) in rect else str(grid[r][c])
+                   for r in range(9) for c in range(9))
+    p = classic_puzzle(line)
+    if general:
+        with_noop_relation(p)
+    res = p.solve()
+    assert res.status == "multiple"
+    a, b = res.solutions
+    diff = {i for i in range(81) if a[i] != b[i]}
+    assert diff == {r * 9 + c for r, c in rect}
+    assert all(p.check_solution(s) for s in res.solutions)
+    assert p.count_solutions(limit=10) == 2
+    assert p.solve(first=True).status == "solved"
+
+
+def test_4x4_empty_grid_has_288_solutions_on_both_paths():
+    assert classic_puzzle("." * 16).count_solutions(limit=1000) == 288
+    assert with_noop_relation(classic_puzzle("." * 16)).count_solutions(limit=1000) == 288
+
+
+def test_unsolvable_without_direct_clash():
+    # r1c1..r1c8 force r1c9 = 9, but column 9 already holds a 9 further down
+    line = "12345678." + "." * 8 + "9" + "." * 63
+    res = classic_puzzle(line).solve()
+    assert res.status == "unsolvable" and res.solutions == []
+
+
+def _all_solutions(p: Puzzle) -> set[tuple[int, ...]]:
+    sols, _ = search(p.engine(), p.initial_state().cand, limit=100_000)
+    return {tuple(s) for s in sols}
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_fast_path_enumerates_the_same_solutions_as_the_general_path(n):
+    rng = random.Random(n)
+    full = classic_puzzle("." * (n * n)).solve(first=True).solution
+    assert full is not None
+    for _ in range(15):
+        keep = rng.sample(range(n * n), rng.randint(2 * n - 2, 3 * n))
+        line = "".join(str(full[c]) if c in keep else "." for c in range(n * n))
+        fast = classic_puzzle(line)
+        slow = with_noop_relation(classic_puzzle(line))
+        assert fast.engine().pure and not slow.engine().pure
+        got = _all_solutions(fast)
+        assert got == _all_solutions(slow)
+        assert tuple(full) in got
+        assert all(fast.check_solution(list(s)) for s in got)
+
+
+def test_fast_path_respects_non_full_houses_and_restricted_candidates():
+    # a 2-cell all-different "cage" inside a 4x4 grid, and a cell limited to {1, 2}
+    p = classic_puzzle("." * 16)
+    p.add_all_different(["r1c1", "r2c3"], name="cage")
+    st = p.initial_state()
+    st.cand[p.cell("r4c4")] = bits(1, 2)
+    sols, _ = search(p.engine(), st.cand, limit=1000)
+    assert sols
+    for s in sols:
+        assert s[p.cell("r1c1")] != s[p.cell("r2c3")]
+        assert s[p.cell("r4c4")] in (1, 2)
+    every = classic_puzzle("." * 16).solve  # sanity: the extra rules cut solutions
+    assert len(sols) < 288 and every().status == "multiple"
+
+
+def test_engines_of_same_houses_share_tables_but_not_names():
+    a = classic_puzzle("." * 81).engine()
+    b = classic_puzzle("1" + "." * 80).engine()
+    assert a.peers is b.peers
+    assert a.bitboards() is b.bitboards()
+    jig = Puzzle(Grid(4)).add_grid_houses()
+    jig.add_all_different(["r1c1", "r4c4"], name="extra")
+    assert jig.engine().peers is not classic_puzzle("." * 16).engine().peers

@@ -1,0 +1,326 @@
+"""The ``sudoku-csp`` console script.
+
+::
+
+    sudoku-csp solve PUZZLE... [--logic] [--first] [--steps] [--level 0|1|2] [--json]
+    sudoku-csp count PUZZLE [--limit K]
+    sudoku-csp reglib FILE [--json]
+    sudoku-csp graph PUZZLE --kind constraint|cells|links --format graphml|json|dot [-o FILE]
+    sudoku-csp techniques
+
+Exit codes: 0 all solved / all passed; 1 some puzzle unsolvable, multiple, stuck (or over a
+limit), or some case failed; 2 bad input or usage, with one line on stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any, Sequence
+
+from csp.errors import InvalidPuzzle, SearchLimit, SudokuCSPError
+from csp.events import Contradiction
+from csp.io import SYMBOLS
+
+from .loader import Item, load_arg
+
+
+class UsageError(Exception):
+    """Bad command-line usage (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        raise UsageError(message)
+
+
+def _grid_rows(values: Sequence[int], n: int) -> list[list[int]]:
+    return [list(values[r * n:(r + 1) * n]) for r in range(n)]
+
+
+def _solution_text(values: Sequence[int] | None, n: int) -> str | None:
+    if values is None:
+        return None
+    if n <= 9:
+        return "".join(str(v) for v in values)
+    return "".join(SYMBOLS[v - 1] for v in values) if n <= len(SYMBOLS) else \
+        ",".join(str(v) for v in values)
+
+
+def _solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
+    p = item.puzzle
+    assert p is not None
+    n = p.grid.n
+    out: dict[str, Any] = {"puzzle": item.label}
+    if item.where:
+        out["where"] = item.where
+    t0 = time.perf_counter()
+    values: list[int] | None = None
+    try:
+        if args.logic:
+            from techniques import StepSolver
+            solver = StepSolver(args.techniques)
+            res = solver.solve(p, time_limit=args.time_limit)
+            status = res.status
+            values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
+            out["rating"] = res.rating.to_dict()
+            if args.steps:
+                out["steps"] = [s.to_dict() for s in res.steps]
+                out["_steps"] = res.steps
+        else:
+            r = p.solve(first=args.first, node_limit=args.node_limit, time_limit=args.time_limit)
+            status = r.status
+            values = r.solution
+            out["nodes"] = r.nodes
+    except Contradiction as e:
+        status, values = "unsolvable", None
+        out["reason"] = str(e)
+    except SearchLimit as e:
+        status, values = "limit", None
+        out["reason"] = str(e)
+    out["status"] = status
+    solved = status == "solved" and values is not None and all(values)
+    out["solution"] = _solution_text(values, n) if solved else None
+    out["grid"] = _grid_rows(values, n) if values is not None else None
+    if status == "multiple" and not args.logic:
+        out["grid"] = None
+    out["time_ms"] = round((time.perf_counter() - t0) * 1000, 3)
+    return out
+
+
+def _print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None:
+    steps = res.pop("_steps", None)
+    if args.json:
+        print(json.dumps(res), flush=True)
+        return
+    head = res["status"]
+    if res.get("where"):
+        head = f"{res['where']}: {head}"
+    if args.logic and "rating" in res:
+        rt = res["rating"]
+        head += f" (rating {rt.get('score')} {rt.get('level')})"
+    if steps:
+        for i, s in enumerate(steps, 1):
+            print(f"{i:3d}. {s.explain(args.level)}")
+    grid = res.get("grid")
+    if res.get("solution"):
+        print(f"{head} {res['solution']}", flush=True)
+    elif grid and args.logic:
+        from csp.io import write_line
+        print(f"{head} {write_line([v for row in grid for v in row], n)}", flush=True)
+    else:
+        msg = f" ({res['reason']})" if res.get("reason") else ""
+        print(f"{head}{msg}", flush=True)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    if args.first and args.logic:
+        raise UsageError("--first and --logic do not go together")
+    worst = 0
+    for arg in args.puzzle:
+        for item in load_arg(arg):
+            if item.error is not None:
+                if not item.where:
+                    raise item.error
+                print(f"error: {item.where}: {item.error}", file=sys.stderr, flush=True)
+                if args.json:
+                    print(json.dumps({"puzzle": item.label, "where": item.where,
+                                      "status": "error", "error": str(item.error),
+                                      "solution": None, "grid": None, "time_ms": 0.0}),
+                          flush=True)
+                worst = max(worst, 1)
+                continue
+            try:
+                res = _solve_one(item, args)
+            except InvalidPuzzle as e:
+                if not item.where:
+                    raise
+                print(f"error: {item.where}: {e}", file=sys.stderr, flush=True)
+                worst = max(worst, 1)
+                continue
+            _print_result(res, args, item.puzzle.grid.n)
+            if res["status"] != "solved":
+                worst = max(worst, 1)
+    return worst
+
+
+def _single(arg: str) -> Item:
+    items = list(load_arg(arg))
+    if len(items) != 1:
+        raise UsageError(f"expected one puzzle, {arg!r} holds {len(items)}")
+    if items[0].error is not None:
+        raise items[0].error
+    return items[0]
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    item = _single(args.puzzle)
+    p = item.puzzle
+    t0 = time.perf_counter()
+    try:
+        count = p.count_solutions(limit=args.limit, node_limit=args.node_limit,
+                                  time_limit=args.time_limit)
+        status = "ok"
+    except SearchLimit as e:
+        count, status = None, "limit"
+        print(f"error: {e}", file=sys.stderr)
+    ms = round((time.perf_counter() - t0) * 1000, 3)
+    if args.json:
+        print(json.dumps({"count": count, "limit": args.limit, "at_least": count == args.limit,
+                          "status": status, "time_ms": ms}))
+    elif count is not None:
+        print(f"{count}+" if count >= args.limit else count)
+    return 0 if status == "ok" else 1
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    import networkx as nx
+
+    from csp.graphs import to_dot
+    p = _single(args.puzzle).puzzle
+    if args.kind == "constraint":
+        G = p.constraint_graph()
+    elif args.kind == "cells":
+        G = p.cell_graph()
+    else:
+        try:
+            st = p.propagate()
+        except Contradiction as e:
+            raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
+        G = p.link_graph(st)
+    if args.format == "graphml":
+        text = "\n".join(nx.generate_graphml(G)) + "\n"
+    elif args.format == "json":
+        text = json.dumps(nx.node_link_data(G, edges="edges")) + "\n"
+    else:
+        text = to_dot(G)
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_reglib(args: argparse.Namespace) -> int:
+    from techniques import reglib
+    if not os.path.isfile(args.file):
+        raise UsageError(f"{args.file}: no such file")
+    codes = set(args.codes) if args.codes else None
+    rep = reglib.run_file(args.file, codes)
+    if args.json:
+        print(json.dumps({"passed": rep.passed, "failed": rep.failed,
+                          "failures": [{"line": ln, "reason": msg} for ln, msg in rep.failures],
+                          "table": {k: {"passed": v[0], "failed": v[1]}
+                                    for k, v in sorted(rep.table.items())},
+                          "seconds": round(rep.seconds, 3)}))
+    else:
+        for line, msg in rep.failures:
+            print(line)
+            print(f"    {msg}")
+        for key, (ok, bad) in sorted(rep.table.items()):
+            print(f"{key:50s} {ok:5d} passed {bad:5d} failed")
+        print(f"{rep.passed} passed, {rep.failed} failed")
+    return 0 if rep.failed == 0 else 1
+
+
+def cmd_techniques(args: argparse.Namespace) -> int:
+    from techniques import registry
+    rows = sorted(registry.REGISTRY.values(), key=lambda t: (t.order, t.name))
+    if args.json:
+        print(json.dumps([{"name": t.name, "title": t.title, "family": t.family,
+                           "code": t.code, "score": t.score, "level": t.level,
+                           "enabled": t.enabled, "requires_unique": t.requires_unique}
+                          for t in rows]))
+        return 0
+    for t in rows:
+        flag = "" if t.enabled else "  (off by default)"
+        print(f"{t.name:32s} {t.family:14s} {t.code or '-':6s} {t.score:6d} {t.level:8s}"
+              f"{t.title}{flag}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="sudoku-csp",
+                 description="Solve, count and explain Sudoku and variant puzzles.")
+    sub = ap.add_subparsers(dest="cmd", parser_class=_Parser)
+
+    s = sub.add_parser("solve", help="solve puzzles (search by default, --logic for techniques)")
+    s.add_argument("puzzle", nargs="+", help="line string, f-puzzles URL/payload/JSON, file, or -")
+    s.add_argument("--logic", action="store_true", help="techniques only, never guess")
+    s.add_argument("--first", action="store_true", help="skip the uniqueness check")
+    s.add_argument("--steps", action="store_true", help="print the logic steps (with --logic)")
+    s.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+                   help="explanation detail of printed steps")
+    s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    s.add_argument("--techniques", default="default",
+                   help="technique selection for --logic (default, all, a family or names)")
+    s.add_argument("--time-limit", type=float, default=60.0,
+                   help="seconds per puzzle before giving up (default 60)")
+    s.add_argument("--node-limit", type=int, default=None, help="search nodes per puzzle")
+    s.set_defaults(fn=cmd_solve)
+
+    c = sub.add_parser("count", help="count solutions up to a limit")
+    c.add_argument("puzzle")
+    c.add_argument("--limit", type=int, default=2)
+    c.add_argument("--json", action="store_true")
+    c.add_argument("--time-limit", type=float, default=60.0)
+    c.add_argument("--node-limit", type=int, default=None)
+    c.set_defaults(fn=cmd_count)
+
+    r = sub.add_parser("reglib", help="run a HoDoKu regression library file")
+    r.add_argument("file")
+    r.add_argument("codes", nargs="*", help="only these technique codes")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(fn=cmd_reglib)
+
+    g = sub.add_parser("graph", help="export the constraint, cell or link graph")
+    g.add_argument("puzzle")
+    g.add_argument("--kind", choices=("constraint", "cells", "links"), default="constraint")
+    g.add_argument("--format", choices=("graphml", "json", "dot"), default="graphml")
+    g.add_argument("-o", "--output", default=None)
+    g.set_defaults(fn=cmd_graph)
+
+    t = sub.add_parser("techniques", help="list the registered techniques")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(fn=cmd_techniques)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = build_parser()
+    try:
+        args = ap.parse_args(argv)
+        if args.cmd is None:
+            raise UsageError("a command is required: solve, count, reglib, graph or techniques")
+        if getattr(args, "limit", 2) is not None and getattr(args, "limit", 2) < 1:
+            raise UsageError("--limit must be at least 1")
+        if getattr(args, "steps", False) and not args.logic:
+            raise UsageError("--steps needs --logic")
+        return args.fn(args)
+    except UsageError as e:
+        print(f"sudoku-csp: error: {e}", file=sys.stderr)
+        return 2
+    except SudokuCSPError as e:
+        print(f"sudoku-csp: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"sudoku-csp: error: {e.strerror}: {e.filename}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sudoku-csp: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # a bug: one line unless debugging
+        if os.environ.get("SUDOKU_CSP_DEBUG"):
+            raise
+        print(f"sudoku-csp: internal error: {type(e).__name__}: {e} "
+              "(set SUDOKU_CSP_DEBUG=1 for a traceback)", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

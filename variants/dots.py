@@ -1,0 +1,122 @@
+"""Dots between adjacent cells: Kropki white (difference) and black (ratio) dots, XV sums,
+non-consecutive, and the negative constraints (every pair that qualifies is marked).
+
+>>> from csp import Puzzle
+>>> from variants.classic import classic
+>>> p = Puzzle(4).use(classic(), white_dot("r1c1", "r1c2"), black_dot("r2c1", "r2c2"))
+>>> p.propagate().candidates("r2c1")
+(1, 2, 4)
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from csp import AbsDiff, NotAbsDiff, NotRatio, Puzzle, Ratio
+from csp.constraints import Relation, Sum
+from csp.errors import InvalidConstraint
+
+
+def _pair(p: Puzzle, a: Any, b: Any) -> tuple[int, int]:
+    x, y = p.cell(a), p.cell(b)
+    if y not in p.grid.orthogonal(x):
+        raise InvalidConstraint(f"dot between {p.grid.name(x)} and {p.grid.name(y)}: "
+                                "cells are not adjacent")
+    return x, y
+
+
+def orthogonal_pairs(p: Puzzle) -> list[tuple[int, int]]:
+    g = p.grid
+    return [(c, o) for c in range(g.size) for o in g.orthogonal(c) if o > c]
+
+
+class white_dot:
+    """The two cells differ by ``diff`` (1: consecutive)."""
+
+    def __init__(self, a: Any, b: Any, diff: int = 1) -> None:
+        self.a, self.b, self.diff = a, b, diff
+
+    def apply(self, p: Puzzle) -> None:
+        x, y = _pair(p, self.a, self.b)
+        g = p.grid
+        p.add(AbsDiff(x, y, self.diff, f"white dot {g.name(x)}-{g.name(y)}"))
+
+
+class black_dot:
+    """One cell is ``ratio`` times the other (2: a Kropki black dot)."""
+
+    def __init__(self, a: Any, b: Any, ratio: int = 2) -> None:
+        self.a, self.b, self.ratio = a, b, ratio
+
+    def apply(self, p: Puzzle) -> None:
+        x, y = _pair(p, self.a, self.b)
+        g = p.grid
+        p.add(Ratio(x, y, self.ratio, f"black dot {g.name(x)}-{g.name(y)}"))
+
+
+class sum_dot:
+    """The two cells add up to ``total`` (X = 10, V = 5)."""
+
+    def __init__(self, a: Any, b: Any, total: int) -> None:
+        self.a, self.b, self.total = a, b, total
+
+    def apply(self, p: Puzzle) -> None:
+        x, y = _pair(p, self.a, self.b)
+        g = p.grid
+        label = {10: "X", 5: "V"}.get(self.total, f"sum {self.total}")
+        p.add(Sum((x, y), self.total, False, f"{label} {g.name(x)}-{g.name(y)}"))
+
+
+def x_dot(a: Any, b: Any) -> sum_dot:
+    return sum_dot(a, b, 10)
+
+
+def v_dot(a: Any, b: Any) -> sum_dot:
+    return sum_dot(a, b, 5)
+
+
+class non_consecutive:
+    """No two orthogonally adjacent cells hold consecutive digits."""
+
+    def apply(self, p: Puzzle) -> None:
+        g = p.grid
+        for x, y in orthogonal_pairs(p):
+            p.add(NotAbsDiff(x, y, 1, f"non-consecutive {g.name(x)}-{g.name(y)}"))
+
+
+class negative:
+    """The negative constraint for marked pairs: every adjacent pair *not* in ``marked``
+    breaks the rule of the given ``kind``: ``"white"`` (not differing by ``value``, default
+    1), ``"black"`` (not in ratio ``value``, default 2), ``"x"`` / ``"v"`` (not summing to
+    10 / 5), or ``"sum"`` (not summing to ``value``)."""
+
+    def __init__(self, kind: str, marked: Iterable[Sequence[Any]] = (), value: int | None = None):
+        if kind not in ("white", "black", "x", "v", "sum"):
+            raise InvalidConstraint(f"unknown negative constraint kind {kind!r}")
+        self.kind, self.marked, self.value = kind, [tuple(m) for m in marked], value
+
+    def apply(self, p: Puzzle) -> None:
+        g = p.grid
+        marked = {frozenset(p.grid.cells(m)) for m in self.marked}
+        for x, y in orthogonal_pairs(p):
+            if frozenset((x, y)) in marked:
+                continue
+            name = f"negative {self.kind} {g.name(x)}-{g.name(y)}"
+            if self.kind == "white":
+                p.add(NotAbsDiff(x, y, self.value or 1, name))
+            elif self.kind == "black":
+                p.add(NotRatio(x, y, self.value or 2, name))
+            else:
+                total = {"x": 10, "v": 5}.get(self.kind, self.value)
+                if total is None:
+                    raise InvalidConstraint("negative sum constraint needs a value")
+                p.add(Relation(x, y, _NotSum(total), f"sum!={total}", ("notsum", total), name))
+
+
+class _NotSum:
+    __slots__ = ("t",)
+
+    def __init__(self, t: int) -> None:
+        self.t = t
+
+    def __call__(self, a: int, b: int) -> bool:
+        return a + b != self.t

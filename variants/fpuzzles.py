@@ -1,0 +1,323 @@
+"""f-puzzles import: URL, LZString base64 payload, or decoded JSON -> Puzzle.
+
+Cosmetic keys (``line``, ``rectangle``, ``circle``, ``text``, ``cage``) and solver-specific
+ones (``disabledlogic``, ``truecandidatesoptions``) are ignored; an unknown rule key raises
+:class:`csp.errors.ParseError` naming it. Titles, authors and rule texts go to
+``puzzle.meta``.
+
+>>> p = load_fpuzzles({"size": 4, "grid": [[{"value": 1, "given": True}, {}, {}, {}],
+...                    [{}, {}, {}, {}], [{}, {}, {}, {}], [{}, {}, {}, {}]],
+...                    "thermometer": [{"lines": [["R4C1", "R4C2", "R4C3"]]}]})
+>>> sol = p.solve(first=True).solution
+>>> sol[12] < sol[13] < sol[14]
+True
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable
+
+from csp import Grid, Puzzle
+from csp.errors import InvalidPuzzle, ParseError
+
+from .arrow import arrow as _arrow_rule
+from .arrow import double_arrow as _double_arrow
+from . import chess, dots, inequality, killer, lines, misc, outside, parity, regions
+from .classic import classic
+
+COSMETIC = {"line", "rectangle", "circle", "text", "cage", "disabledlogic",
+            "truecandidatesoptions", "successMessage", "title", "author", "ruleset",
+            "solution", "size", "grid", "fogofwar", "foglight"}
+
+_CELL = re.compile(r"^R(\d+)C(\d+)$", re.I)
+
+
+def decode_payload(text: str) -> dict:
+    """An f-puzzles URL (``...?load=PAYLOAD``), a bare LZString base64 payload, or JSON text."""
+    s = text.strip()
+    if s.startswith("{"):
+        try:
+            return json.loads(s)
+        except json.JSONDecodeError as e:
+            raise ParseError(f"f-puzzles JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    m = re.search(r"[?&]load=([^&#\s]+)", s)
+    payload = m.group(1) if m else s
+    from urllib.parse import unquote
+    payload = unquote(payload).replace(" ", "+")
+    if not re.fullmatch(r"[A-Za-z0-9+/=\-$]+", payload):
+        raise ParseError("not an f-puzzles URL, payload or JSON object")
+    try:
+        import lzstring  # well-kept LZString port; f-puzzles uses compressToBase64
+        data = lzstring.LZString().decompressFromBase64(payload)
+    except Exception:
+        data = None
+    if not data:
+        raise ParseError("f-puzzles payload could not be decompressed (broken or truncated?)")
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError:
+        raise ParseError("f-puzzles payload does not decode to JSON") from None
+
+
+def is_fpuzzles_text(text: str) -> bool:
+    s = text.strip()
+    return "f-puzzles.com" in s or "load=" in s or (len(s) > 100 and s.startswith("N4Ig"))
+
+
+def load_fpuzzles(obj: dict | str) -> Puzzle:
+    """Build a Puzzle from an f-puzzles JSON object (or text accepted by
+    :func:`decode_payload`)."""
+    if isinstance(obj, str):
+        obj = decode_payload(obj)
+    if not isinstance(obj, dict):
+        raise ParseError("f-puzzles data must be a JSON object")
+    unknown = sorted(k for k in obj if k not in COSMETIC and k not in HANDLERS)
+    if unknown:
+        raise ParseError(f"unknown f-puzzles rule key(s): {', '.join(unknown)}")
+    if "size" not in obj:
+        raise ParseError("f-puzzles data has no 'size'")
+    n = obj["size"]
+    if not isinstance(n, int) or not 1 <= n <= 16:
+        raise ParseError(f"f-puzzles size must be an int from 1 to 16, got {n!r}")
+    grid_rows = obj.get("grid")
+    if (not isinstance(grid_rows, list) or len(grid_rows) != n
+            or any(not isinstance(r, list) or len(r) != n for r in grid_rows)):
+        raise ParseError(f"f-puzzles 'grid' must be {n} rows of {n} cells")
+    regions = _regions(grid_rows, n)
+    grid = Grid(n, regions=regions) if regions else Grid(n)
+    p = Puzzle(grid, name=str(obj.get("title", "")))
+    p.meta.update({k: obj[k] for k in ("title", "author", "ruleset", "solution") if k in obj})
+    if grid.regions:
+        p.use(classic())
+    else:
+        p.use(classic(boxes=False))
+    ctx = _Ctx(p, n)
+    for r, row in enumerate(grid_rows):
+        for c, cell in enumerate(row):
+            if not isinstance(cell, dict):
+                raise ParseError(f"f-puzzles grid cell R{r + 1}C{c + 1} is not an object")
+            v = cell.get("value")
+            if v and cell.get("given"):
+                p.set_given(r * n + c, int(v))
+            gpm = cell.get("givenPencilMarks")
+            if gpm:
+                p.use(parity.digits(r * n + c, [int(d) for d in gpm]))
+    negative = obj.get("negative") or []
+    if not isinstance(negative, list):
+        raise ParseError("f-puzzles 'negative' must be a list")
+    for key, handler in HANDLERS.items():
+        if key in obj and key != "negative":
+            try:
+                handler(ctx, obj[key], negative)
+            except InvalidPuzzle as e:
+                raise type(e)(f"f-puzzles {key}: {e}") from None
+            except (KeyError, TypeError, ValueError, IndexError) as e:
+                raise ParseError(f"f-puzzles {key}: malformed entry ({type(e).__name__}: {e})") from None
+    return p
+
+
+def _regions(rows: list, n: int) -> list[int] | None:
+    if not any(isinstance(cell, dict) and "region" in cell for row in rows for cell in row):
+        return None
+    g = Grid(n)
+    out = []
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            reg = cell.get("region") if isinstance(cell, dict) else None
+            out.append(int(reg) if reg is not None else (g.region_of[r * n + c] if g.regions else 0))
+    return out
+
+
+class _Ctx:
+    def __init__(self, p: Puzzle, n: int) -> None:
+        self.p, self.n = p, n
+
+    def cell(self, name: Any) -> int:
+        m = _CELL.match(str(name))
+        if not m:
+            raise ParseError(f"not a cell: {name!r}")
+        r, c = int(m.group(1)), int(m.group(2))
+        if not (1 <= r <= self.n and 1 <= c <= self.n):
+            raise ParseError(f"cell {name} is outside the {self.n}x{self.n} grid")
+        return (r - 1) * self.n + c - 1
+
+    def cells(self, names) -> list[int]:
+        return [self.cell(x) for x in names]
+
+    def outside(self, name: Any) -> tuple[int, int]:
+        m = _CELL.match(str(name))
+        if not m:
+            raise ParseError(f"not a clue cell: {name!r}")
+        return int(m.group(1)), int(m.group(2))
+
+
+def _val(x: Any, default: int | None = None) -> int:
+    if x in (None, ""):
+        if default is None:
+            raise ParseError("missing value")
+        return default
+    return int(x)
+
+
+def _lines(ctx: _Ctx, items, make: Callable) -> None:
+    for item in items:
+        for ln in item["lines"]:
+            ctx.p.use(make(ctx.cells(ln), item))
+
+
+def _flag(bundle_factory):
+    def h(ctx: _Ctx, v, neg) -> None:
+        if v:
+            ctx.p.use(bundle_factory())
+    return h
+
+
+def _killer(ctx, items, neg):
+    for it in items:
+        cells = ctx.cells(it["cells"])
+        total = it.get("value")
+        ctx.p.use(killer.killer_cage(cells, _val(total) if total not in (None, "") else None))
+
+
+def _little_killer(ctx, items, neg):
+    for it in items:
+        if it.get("value") in (None, ""):
+            continue
+        ctx.p.use(killer.little_killer(ctx.cells(it["cells"]), _val(it["value"])))
+
+
+def _arrows(ctx, items, neg):
+    for it in items:
+        circle = ctx.cells(it["cells"])
+        for ln in it["lines"]:
+            cells = ctx.cells(ln)
+            shaft = [c for c in cells if c not in circle]
+            if shaft:
+                ctx.p.use(_arrow_rule(circle, shaft))
+
+
+def _pairs(kind: str):
+    def h(ctx, items, neg):
+        marked = []
+        for it in items:
+            a, b = ctx.cells(it["cells"])
+            marked.append((a, b))
+            if kind == "difference":
+                ctx.p.use(dots.white_dot(a, b, _val(it.get("value"), 1)))
+            elif kind == "ratio":
+                ctx.p.use(dots.black_dot(a, b, _val(it.get("value"), 2)))
+            elif kind == "xv":
+                v = str(it.get("value", "")).upper()
+                if v not in ("X", "V"):
+                    raise ParseError(f"xv value must be X or V, got {it.get('value')!r}")
+                ctx.p.use(dots.sum_dot(a, b, 10 if v == "X" else 5))
+            else:
+                ctx.p.use(dots.sum_dot(a, b, _val(it.get("value"))))
+        if kind in neg:
+            if kind == "difference":
+                ctx.p.use(dots.negative("white", marked))
+            elif kind == "ratio":
+                ctx.p.use(dots.negative("black", marked))
+            elif kind == "xv":
+                ctx.p.use(dots.negative("x", marked), dots.negative("v", marked))
+    return h
+
+
+def _negative_only(ctx, v, neg):
+    """Negative constraints whose element list is empty or absent (no dot at all)."""
+    for kind in neg:
+        if kind not in ("difference", "ratio", "xv", "sum"):
+            raise ParseError(f"unknown negative constraint {kind!r}")
+
+
+def _cells_rule(make):
+    def h(ctx, items, neg):
+        ctx.p.use(make(*[ctx.cell(it["cell"]) for it in items]))
+    return h
+
+
+def _outside(make):
+    def h(ctx, items, neg):
+        for it in items:
+            if it.get("value") in (None, ""):
+                continue
+            r, c = ctx.outside(it["cell"])
+            ctx.p.use(make(r, c, _val(it["value"])))
+    return h
+
+
+def _quads(ctx, items, neg):
+    for it in items:
+        ctx.p.use(misc.quadruple(ctx.cells(it["cells"]), it.get("values", [])))
+
+
+def _clones(ctx, items, neg):
+    for it in items:
+        ctx.p.use(misc.clone(ctx.cells(it["cells"]), ctx.cells(it["cloneCells"])))
+
+
+def _extra(ctx, items, neg):
+    for i, it in enumerate(items):
+        ctx.p.use(regions.extra_region(ctx.cells(it["cells"]), f"extra region {i + 1}"))
+
+
+def _indexer(kind):
+    def h(ctx, items, neg):
+        for it in items:
+            for c in ctx.cells(it["cells"]):
+                ctx.p.use(misc.indexer(c, kind))
+    return h
+
+
+def _diag(main: bool):
+    def h(ctx, v, neg):
+        if v:
+            ctx.p.use(regions.diagonal(main=main, anti=not main))
+    return h
+
+
+HANDLERS: dict[str, Callable] = {
+    "diagonal+": _diag(False),
+    "diagonal-": _diag(True),
+    "antiknight": _flag(chess.anti_knight),
+    "antiking": _flag(chess.anti_king),
+    "disjointgroups": _flag(regions.disjoint_groups),
+    "nonconsecutive": _flag(dots.non_consecutive),
+    "negative": _negative_only,
+    "extraregion": _extra,
+    "killercage": _killer,
+    "littlekillersum": _little_killer,
+    "arrow": _arrows,
+    "doublearrow": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: _double_arrow(c)),
+    "thermometer": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: inequality.thermo(c)),
+    "slowthermometer": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: inequality.slow_thermo(c)),
+    "palindrome": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: lines.palindrome(c)),
+    "renban": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: lines.renban(c)),
+    "whispers": lambda ctx, items, neg: _lines(
+        ctx, items, lambda c, it: lines.whispers(c, _val(it.get("value"), 5))),
+    "regionsumline": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: lines.region_sum_line(c)),
+    "betweenline": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: lines.between_line(c)),
+    "entropicline": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: lines.entropic_line(c)),
+    "modularline": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: lines.modular_line(c)),
+    "zipperline": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: lines.zipper_line(c)),
+    "nabner": lambda ctx, items, neg: _lines(ctx, items, lambda c, it: lines.nabner(c)),
+    "lockout": lambda ctx, items, neg: _lines(
+        ctx, items, lambda c, it: lines.lockout(c, _val(it.get("value"), 4))),
+    "difference": _pairs("difference"),
+    "ratio": _pairs("ratio"),
+    "xv": _pairs("xv"),
+    "sum": _pairs("sum"),
+    "odd": _cells_rule(parity.odd),
+    "even": _cells_rule(parity.even),
+    "minimum": _cells_rule(parity.minimum),
+    "maximum": _cells_rule(parity.maximum),
+    "quadruple": _quads,
+    "clone": _clones,
+    "sandwichsum": _outside(outside.sandwich),
+    "xsum": _outside(outside.x_sum),
+    "skyscraper": _outside(outside.skyscraper),
+    "rowindexer": _indexer("row"),
+    "columnindexer": _indexer("column"),
+    "boxindexer": _indexer("box"),
+}

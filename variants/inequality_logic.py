@@ -1,0 +1,113 @@
+"""Named inequality technique: ordering bounds beyond pairs, explained.
+
+``inequality_bounds``: a cell greater than k cells that must all differ (they share a house;
+the cells below it are found through chains of signs and thermometers) is greater than the
+k-th smallest digit of their candidates, and symmetrically below the k-th largest digit of
+k different cells above it. Pairwise bounds are the rule propagation's ("constraint") job.
+
+>>> from csp import Puzzle
+>>> from variants.classic import classic
+>>> from variants.inequality import less_than, greater_than
+>>> from techniques import StepSolver
+>>> p = Puzzle(9).use(classic(), less_than("r1c1", "r1c2"), greater_than("r1c2", "r1c3"))
+>>> [s.explain(2) for s in StepSolver().find_all(p.initial_state(), "inequality_bounds")]
+['Inequality Bounds: r1c2 > r1c1,r1c3 (all different in row 1, 2nd smallest of 1-9 is 2) => r1c2<>12']
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from csp.step import Candidate, Step
+from techniques.analysis import Analysis
+from techniques.registry import register
+
+from .inequality import OrderBoundsPropagator
+
+
+def kth_smallest(mask: int, k: int) -> int:
+    """The k-th smallest digit of a candidate mask, 0 when it has fewer than k digits.
+
+    >>> kth_smallest(0b1010110, 3)
+    4
+    """
+    for _ in range(k - 1):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1 if mask else 0
+
+
+def kth_largest(mask: int, k: int) -> int:
+    """The k-th largest digit of a candidate mask, 0 when it has fewer than k digits.
+
+    >>> kth_largest(0b1010110, 2)
+    4
+    """
+    for _ in range(k - 1):
+        if not mask:
+            return 0
+        mask ^= 1 << (mask.bit_length() - 1)
+    return mask.bit_length() - 1 if mask else 0
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+
+
+def _digits(mask: int) -> str:
+    ds = [d for d in range(1, mask.bit_length()) if mask >> d & 1]
+    if len(ds) > 2 and ds == list(range(ds[0], ds[-1] + 1)):
+        return f"{ds[0]}-{ds[-1]}"
+    return "".join(map(str, ds))
+
+
+def _props(puzzle) -> list[OrderBoundsPropagator]:
+    props = getattr(puzzle, "_order_props", None)
+    if props is None:
+        props = puzzle._order_props = [p for p in puzzle.engine().props
+                                       if isinstance(p, OrderBoundsPropagator)]
+    return props
+
+
+@register("inequality_bounds", "Inequality Bounds", "inequality", score=20, order=345,
+          level="easy")
+def inequality_bounds(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A cell above (below) k all-different cells is above the k-th smallest (below the k-th
+    largest) digit of their candidates: r1c1 < r1c2 > r1c3 gives r1c2 >= 3."""
+    props = _props(an.puzzle)
+    if not props:
+        return
+    st = an.state
+    vals = [m if not st.placed[c] else 1 << st.placed[c] for c, m in enumerate(st.cand)]
+    w = an.grid.n
+    house_of = {}
+    for p in props:
+        x = p.cell
+        m = an.cand[x]
+        if not m:
+            continue
+        for groups, below in ((p.below, True), (p.above, False)):
+            for g in groups:
+                u = 0
+                for c in g:
+                    u |= vals[c]
+                k = len(g)
+                kth = kth_smallest(u, k) if below else kth_largest(u, k)
+                if not kth:
+                    continue       # no way to fill the group: a contradiction, not a bound
+                bad = m & ((1 << (kth + 1)) - 1) if below else m & ~((1 << kth) - 1)
+                if not bad:
+                    continue
+                if g not in house_of:
+                    gm = sum(1 << c for c in g)
+                    house_of[g] = next((f"in {h.name}" for h, hm in zip(an.houses, an.house_mask)
+                                        if gm & hm == gm), "mutually")
+                rel = ">" if below else "<"
+                which = "smallest" if below else "largest"
+                yield Step("inequality_bounds", title="Inequality Bounds", width=w,
+                           eliminations=tuple(Candidate(x, d) for d in range(1, an.n + 1)
+                                              if bad >> d & 1),
+                           houses=(house_of[g].removeprefix("in "),),
+                           pattern=tuple(Candidate(c, d) for c in g for d in range(1, an.n + 1)
+                                         if vals[c] >> d & 1),
+                           note=f"{an.name(x)} {rel} {','.join(an.name(c) for c in g)} "
+                                f"(all different {house_of[g]}, {_ordinal(k)} {which} of "
+                                f"{_digits(u)} is {kth})")

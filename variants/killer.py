@@ -1,0 +1,65 @@
+"""Killer cages (with or without a sum) and little killer diagonals.
+
+>>> from csp import Puzzle
+>>> from variants.classic import classic
+>>> p = Puzzle(9).use(classic(), killer_cage(["r1c1", "r1c2"], 3))
+>>> p.propagate().candidates("r1c1")
+(1, 2)
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from csp import AllDifferent, Puzzle, Sum
+from csp.errors import InvalidConstraint
+
+
+class killer_cage:
+    """Cells hold different digits adding up to ``total`` (no sum when ``total`` is None)."""
+
+    def __init__(self, cells: Sequence[Any], total: int | None = None, name: str = "") -> None:
+        self.cells, self.total, self.name = list(cells), total, name
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        if len(ids) > p.grid.n:
+            raise InvalidConstraint(f"cage of {len(ids)} cells cannot hold different digits "
+                                    f"1..{p.grid.n}")
+        name = self.name or (f"cage {self.total} at {p.grid.name(min(ids))}"
+                             if self.total is not None else f"cage at {p.grid.name(min(ids))}")
+        if self.total is None:
+            p.add(AllDifferent(ids, name))
+        else:
+            p.add(Sum(ids, self.total, distinct=True, name=name))
+
+
+class little_killer:
+    """The digits along a diagonal (``cells``; repeats allowed) add up to ``total``."""
+
+    def __init__(self, cells: Sequence[Any], total: int, name: str = "") -> None:
+        self.cells, self.total, self.name = list(cells), total, name
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        p.add(Sum(ids, self.total, distinct=False,
+                  name=self.name or f"little killer {self.total} from {p.grid.name(ids[0])}"))
+
+
+def diagonal_from_clue(n: int, row: int, col: int, direction: str) -> list[tuple[int, int]]:
+    """Cells (0-based row, col) of the diagonal starting next to an outside clue at 1-based
+    (row, col) (row or col is 0 or n+1) going ``direction`` in UL/UR/DL/DR.
+
+    >>> diagonal_from_clue(4, 0, 1, "DR")
+    [(0, 1), (1, 2), (2, 3)]
+    """
+    dr = {"U": -1, "D": 1}[direction[0]]
+    dc = {"L": -1, "R": 1}[direction[1]]
+    r, c = row - 1 + dr, col - 1 + dc
+    out = []
+    while 0 <= r < n and 0 <= c < n:
+        out.append((r, c))
+        r += dr
+        c += dc
+    if not out:
+        raise InvalidConstraint(f"little killer clue at r{row}c{col} {direction} misses the grid")
+    return out

@@ -1,0 +1,205 @@
+"""Line rules: renban, German whispers, palindromes, region-sum lines, between lines.
+
+>>> from csp import Puzzle
+>>> from variants.classic import classic
+>>> p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2"]), renban(["r2c1", "r2c2", "r2c3"]))
+>>> p.propagate().candidates("r1c1")
+(1, 2, 3, 4, 6, 7, 8, 9)
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from csp import Equal, Puzzle
+from csp.errors import InvalidConstraint
+from csp.constraints import ConsecutiveSet, FunctionConstraint, Relation
+from csp.constraints.sums import Linear
+
+
+class _AtLeastApart:
+    __slots__ = ("d",)
+
+    def __init__(self, d: int) -> None:
+        self.d = d
+
+    def __call__(self, a: int, b: int) -> bool:
+        return abs(a - b) >= self.d
+
+
+class whispers:
+    """Adjacent cells along the line differ by at least ``diff`` (German whispers: 5)."""
+
+    def __init__(self, cells: Sequence[Any], diff: int = 5) -> None:
+        self.cells, self.diff = list(cells), diff
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        g = p.grid
+        for a, b in zip(ids, ids[1:]):
+            p.add(Relation(a, b, _AtLeastApart(self.diff), f"|-|>={self.diff}",
+                           ("apart", self.diff), f"whispers {g.name(a)}-{g.name(b)}"))
+
+
+class palindrome:
+    """The line reads the same in both directions."""
+
+    def __init__(self, cells: Sequence[Any]) -> None:
+        self.cells = list(cells)
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        g = p.grid
+        for i in range(len(ids) // 2):
+            a, b = ids[i], ids[-1 - i]
+            p.add(Equal(a, b, f"palindrome {g.name(a)}={g.name(b)}"))
+
+
+class renban:
+    """The line's digits are all different and form a set of consecutive digits."""
+
+    def __init__(self, cells: Sequence[Any]) -> None:
+        self.cells = list(cells)
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        p.add(ConsecutiveSet(ids, f"renban {p.grid.name(ids[0])}"))
+
+
+class region_sum_line:
+    """The line's segments in each box (region) have equal sums."""
+
+    def __init__(self, cells: Sequence[Any]) -> None:
+        self.cells = list(cells)
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        segs: list[list[int]] = []
+        for c in ids:
+            if segs and p.grid.region_of[segs[-1][-1]] == p.grid.region_of[c]:
+                segs[-1].append(c)
+            else:
+                segs.append([c])
+        for s1, s2 in zip(segs, segs[1:]):
+            p.add(Linear(s1 + s2, [1] * len(s1) + [-1] * len(s2), 0,
+                         f"region-sum line {p.grid.name(s1[0])}"))
+
+
+class between_line:
+    """Digits on the line lie strictly between the digits of its two end circles."""
+
+    def __init__(self, cells: Sequence[Any]) -> None:
+        self.cells = list(cells)
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        a, b, inner = ids[0], ids[-1], ids[1:-1]
+        for c in inner:
+            p.add(FunctionConstraint(lambda x, y, v: min(x, y) < v < max(x, y), (a, b, c),
+                                     f"between line {p.grid.name(a)}"))
+
+
+class _GroupsDiffer:
+    """Digits fall in different groups of three (entropic: 123/456/789, modular: mod 3)."""
+
+    __slots__ = ("n", "mode")
+
+    def __init__(self, n: int, mode: str) -> None:
+        self.n, self.mode = n, mode
+
+    def group(self, v: int) -> int:
+        if self.mode == "mod":
+            return v % 3
+        return (v - 1) * 3 // self.n
+
+    def __call__(self, a: int, b: int) -> bool:
+        return self.group(a) != self.group(b)
+
+
+class _ThreeGroupsLine:
+    mode = ""
+    title = ""
+
+    def __init__(self, cells: Sequence[Any]) -> None:
+        self.cells = list(cells)
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        fn = _GroupsDiffer(p.grid.n, self.mode)
+        g = p.grid
+        for i in range(len(ids)):
+            for j in range(i + 1, min(i + 3, len(ids))):
+                a, b = ids[i], ids[j]
+                if a != b:
+                    p.add(Relation(a, b, fn, f"{self.mode}-group!=", (self.mode, g.n),
+                                   f"{self.title} {g.name(a)}-{g.name(b)}"))
+
+
+class entropic_line(_ThreeGroupsLine):
+    """Any three consecutive cells hold a low (1-3), a middle (4-6) and a high (7-9) digit."""
+
+    mode = "entropic"
+    title = "entropic line"
+
+
+class modular_line(_ThreeGroupsLine):
+    """Any three consecutive cells hold digits with three different remainders mod 3."""
+
+    mode = "mod"
+    title = "modular line"
+
+
+class nabner:
+    """No two digits on the line are equal or consecutive."""
+
+    def __init__(self, cells: Sequence[Any]) -> None:
+        self.cells = list(cells)
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        g = p.grid
+        for i in range(len(ids)):
+            for j in range(i + 1, len(ids)):
+                a, b = ids[i], ids[j]
+                p.add(Relation(a, b, _AtLeastApart(2), "|-|>=2", ("apart", 2),
+                               f"nabner {g.name(a)}-{g.name(b)}"))
+
+
+class lockout:
+    """The end diamonds differ by at least ``diff`` (default 4) and no digit on the line lies
+    between them (inclusive)."""
+
+    def __init__(self, cells: Sequence[Any], diff: int = 4) -> None:
+        self.cells, self.diff = list(cells), diff
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        a, b, inner = ids[0], ids[-1], ids[1:-1]
+        g = p.grid
+        p.add(Relation(a, b, _AtLeastApart(self.diff), f"|-|>={self.diff}",
+                       ("apart", self.diff), f"lockout ends {g.name(a)}-{g.name(b)}"))
+        for c in inner:
+            p.add(FunctionConstraint(lambda x, y, v: not (min(x, y) <= v <= max(x, y)),
+                                     (a, b, c), f"lockout {g.name(a)}: {g.name(c)}"))
+
+
+class zipper_line:
+    """Cells at equal distance from the line's centre add up to the same total: the centre
+    digit for an odd length, the same (unknown) sum for an even length."""
+
+    def __init__(self, cells: Sequence[Any]) -> None:
+        self.cells = list(cells)
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        k = len(ids)
+        g = p.grid
+        pairs = [(ids[i], ids[k - 1 - i]) for i in range(k // 2)]
+        name = f"zipper line {g.name(ids[0])}"
+        if k % 2:
+            mid = ids[k // 2]
+            for a, b in pairs:
+                p.add(Linear([a, b, mid], [1, 1, -1], 0, name))
+        else:
+            a0, b0 = pairs[-1]
+            for a, b in pairs[:-1]:
+                p.add(Linear([a, b, a0, b0], [1, 1, -1, -1], 0, name))

@@ -1,0 +1,78 @@
+"""Odd / even cells, cells restricted to listed digits, and minimum / maximum cells (smaller / larger than every orthogonal
+neighbour).
+
+>>> from csp import Puzzle
+>>> p = Puzzle(4).use(odd("r1c1"), even("r1c2"))
+>>> p.initial_state().candidates("r1c1"), p.initial_state().candidates("r1c2")
+((1, 3), (2, 4))
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from csp import Less, Puzzle
+from csp.constraints import Domain
+
+
+class odd:
+    def __init__(self, *cells: Any) -> None:
+        self.cells = cells
+
+    def apply(self, p: Puzzle) -> None:
+        for c in p.grid.cells(self.cells):
+            p.add(Domain(c, range(1, p.grid.n + 1, 2), f"odd {p.grid.name(c)}"))
+
+
+class even:
+    def __init__(self, *cells: Any) -> None:
+        self.cells = cells
+
+    def apply(self, p: Puzzle) -> None:
+        for c in p.grid.cells(self.cells):
+            p.add(Domain(c, range(2, p.grid.n + 1, 2), f"even {p.grid.name(c)}"))
+
+
+class digits:
+    """The cell may only hold the listed digits (f-puzzles' given pencil marks)."""
+
+    def __init__(self, cell: Any, allowed: Any) -> None:
+        self.cell, self.allowed = cell, [int(d) for d in allowed]
+
+    def apply(self, p: Puzzle) -> None:
+        c = p.cell(self.cell)
+        p.add(Domain(c, self.allowed, f"digits {''.join(map(str, self.allowed))} "
+                                      f"in {p.grid.name(c)}"))
+
+
+class minimum:
+    """Each of the cells is smaller than its orthogonal neighbours that are not themselves
+    minimum cells (give all minimum cells in one bundle)."""
+
+    def __init__(self, *cells: Any) -> None:
+        self.cells = cells
+
+    def apply(self, p: Puzzle) -> None:
+        from .inequality import _ensure_order
+        cells = p.grid.cells(self.cells)
+        for c in cells:
+            for o in p.grid.orthogonal(c):
+                if o not in cells:
+                    p.add(Less(c, o, f"minimum {p.grid.name(c)}<{p.grid.name(o)}"))
+        _ensure_order(p)
+
+
+class maximum:
+    """Each of the cells is larger than its orthogonal neighbours that are not themselves
+    maximum cells (f-puzzles' shaded "fortress" cells; give all of them in one bundle)."""
+
+    def __init__(self, *cells: Any) -> None:
+        self.cells = cells
+
+    def apply(self, p: Puzzle) -> None:
+        from .inequality import _ensure_order
+        cells = p.grid.cells(self.cells)
+        for c in cells:
+            for o in p.grid.orthogonal(c):
+                if o not in cells:
+                    p.add(Less(o, c, f"maximum {p.grid.name(c)}>{p.grid.name(o)}"))
+        _ensure_order(p)

@@ -1,0 +1,205 @@
+"""sudoku-csp's own JSON puzzle format (version 1).
+
+A puzzle is the grid, the givens and the list of rule bundles it uses, each written as its
+rule name and its constructor arguments::
+
+    {"format": "sudoku-csp", "version": 1, "size": 9, "box": [3, 3],
+     "givens": "4.....8.5...",
+     "rules": [{"rule": "classic"}, {"rule": "killer_cage", "cells": ["r1c1", "r1c2"], "total": 7}],
+     "title": "...", "author": "...", "unique": true}
+
+``box`` is ``[rows, cols]``, or ``null`` for no boxes; ``regions`` (a list of n*n region
+numbers) replaces boxes for jigsaw grids. Every bundle of :data:`RULES` round-trips;
+constraints added directly with ``Puzzle.add`` (not through a bundle) cannot be exported and
+raise :class:`SpecError` naming them.
+
+>>> from csp import Puzzle
+>>> from variants import classic, killer_cage
+>>> p = Puzzle(4).use(classic(), killer_cage(["r1c1", "r1c2"], total=4)).givens("1...............")
+>>> spec = to_spec(p)
+>>> spec["rules"][1]
+{'rule': 'killer_cage', 'cells': ['r1c1', 'r1c2'], 'total': 4, 'name': ''}
+>>> from_spec(spec).count_solutions(100) == p.count_solutions(100) > 1
+True
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from csp import Grid, Puzzle
+from csp.errors import InvalidPuzzle
+from csp.io import parse_line, write_line
+
+import importlib
+
+FORMAT = "sudoku-csp"
+VERSION = 1
+
+
+class SpecError(InvalidPuzzle):
+    """A puzzle that cannot be written in, or a document that is not valid, sudoku-csp JSON."""
+
+
+def _rule_classes() -> dict[str, type]:
+    out: dict[str, type] = {}
+    for short in ("classic", "regions", "chess", "inequality", "dots", "killer", "parity", "arrow",
+                  "lines", "misc", "outside"):
+        mod = importlib.import_module(f"variants.{short}")
+        for name, obj in vars(mod).items():
+            if (inspect.isclass(obj) and obj.__module__ == mod.__name__
+                    and not name.startswith("_") and callable(getattr(obj, "apply", None))):
+                out[name] = obj
+    return out
+
+
+#: rule name -> bundle class
+RULES: dict[str, type] = _rule_classes()
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    raise TypeError(type(v).__name__)
+
+
+def bundle_to_dict(b: Any) -> dict:
+    """``{"rule": name, **arguments}`` of a rule bundle (its constructor arguments are read
+    back from the attributes of the same name)."""
+    cls = type(b)
+    name = cls.__name__
+    if RULES.get(name) is not cls:
+        raise SpecError(f"rule bundle {name} is not a registered sudoku-csp rule")
+    out: dict[str, Any] = {"rule": name}
+    if cls.__init__ is object.__init__:
+        return out
+    for pname, par in inspect.signature(cls.__init__).parameters.items():
+        if pname == "self":
+            continue
+        if not hasattr(b, pname):
+            raise SpecError(f"rule {name}: argument {pname!r} is not kept on the bundle")
+        try:
+            out[pname] = _jsonable(getattr(b, pname))
+        except TypeError as e:
+            raise SpecError(f"rule {name}: argument {pname!r} is not JSON data ({e})") from None
+    return out
+
+
+def bundle_from_dict(d: dict) -> Any:
+    if not isinstance(d, dict) or "rule" not in d:
+        raise SpecError("each rule must be an object with a 'rule' key")
+    name = d["rule"]
+    cls = RULES.get(name)
+    if cls is None:
+        raise SpecError(f"unknown rule {name!r}")
+    args = {k: v for k, v in d.items() if k != "rule"}
+    if cls.__init__ is object.__init__:
+        if args:
+            raise SpecError(f"rule {name}: takes no arguments, got {', '.join(sorted(args))}")
+        return cls()
+    sig = inspect.signature(cls.__init__)
+    pos: list[Any] = []
+    kw: dict[str, Any] = {}
+    for pname, par in sig.parameters.items():
+        if pname == "self":
+            continue
+        if pname not in args:
+            if par.default is inspect.Parameter.empty and par.kind != par.VAR_POSITIONAL:
+                raise SpecError(f"rule {name}: missing argument {pname!r}")
+            continue
+        v = args.pop(pname)
+        if par.kind == par.VAR_POSITIONAL:
+            pos.extend(v if isinstance(v, list) else [v])
+        else:
+            kw[pname] = v
+    if args:
+        raise SpecError(f"rule {name}: unknown argument(s) {', '.join(sorted(args))}")
+    try:
+        return cls(*pos, **kw)
+    except (TypeError, ValueError) as e:
+        raise SpecError(f"rule {name}: {e}") from None
+
+
+def to_spec(p: Puzzle) -> dict:
+    """The puzzle as a sudoku-csp JSON object (see the module docstring)."""
+    used = getattr(p, "bundles", None)
+    if used is None:
+        raise SpecError("this puzzle does not record its rule bundles")
+    covered = 0
+    rules = []
+    for b, count in used:
+        if isinstance(b, (tuple, list)):
+            continue
+        rules.append(bundle_to_dict(b))
+        covered += count
+    if covered != len(p.constraints):
+        direct = [c for c in p.constraints if not any(c in cs for cs in p.bundle_constraints)]
+        names = ", ".join(repr(c) for c in direct[:3])
+        raise SpecError(f"constraints added without a rule bundle cannot be exported: {names}")
+    g = p.grid
+    out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "size": g.n}
+    if g.region_kind == "region":
+        out["box"] = None
+        out["regions"] = [g.region_of[c] for c in range(g.size)]
+    else:
+        out["box"] = list(g.box_shape) if g.box_shape else None
+    out["givens"] = write_line([p.given.get(c, 0) for c in range(g.size)], g.n)
+    out["rules"] = rules
+    for k in ("title", "author", "ruleset"):
+        if k in p.meta:
+            out[k] = p.meta[k]
+    if p.unique is not None:
+        out["unique"] = p.unique
+    return out
+
+
+def is_spec(obj: Any) -> bool:
+    return isinstance(obj, dict) and obj.get("format") == FORMAT
+
+
+def from_spec(obj: dict) -> Puzzle:
+    """Build a Puzzle from a sudoku-csp JSON object."""
+    if not is_spec(obj):
+        raise SpecError(f"not a sudoku-csp document (needs \"format\": \"{FORMAT}\")")
+    if obj.get("version") != VERSION:
+        raise SpecError(f"unsupported sudoku-csp format version {obj.get('version')!r} "
+                        f"(this release reads version {VERSION})")
+    n = obj.get("size")
+    if not isinstance(n, int):
+        raise SpecError("'size' must be an integer")
+    if obj.get("regions") is not None:
+        grid = Grid(n, regions=obj["regions"])
+    elif "box" in obj and obj["box"] is None:
+        grid = Grid(n, box=False)
+    elif "box" in obj:
+        box = obj["box"]
+        if not (isinstance(box, list) and len(box) == 2):
+            raise SpecError("'box' must be [rows, cols] or null")
+        grid = Grid(n, box=tuple(box))
+    else:
+        grid = Grid(n)
+    p = Puzzle(grid, name=str(obj.get("title", "")))
+    rules = obj.get("rules", [{"rule": "classic"}])
+    if not isinstance(rules, list):
+        raise SpecError("'rules' must be a list")
+    for r in rules:
+        p.use(bundle_from_dict(r))
+    givens = obj.get("givens")
+    if givens:
+        if not isinstance(givens, str):
+            raise SpecError("'givens' must be a line string")
+        _, vals = parse_line(givens, n)
+        p.givens(vals)
+    for k in ("title", "author", "ruleset"):
+        if k in obj:
+            p.meta[k] = obj[k]
+    if "unique" in obj:
+        p.unique = bool(obj["unique"])
+    return p
+
+
+__all__ = ["FORMAT", "VERSION", "RULES", "SpecError", "to_spec", "from_spec", "is_spec",
+           "bundle_to_dict", "bundle_from_dict"]
+
