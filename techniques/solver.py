@@ -46,7 +46,7 @@ class Rating:
 
 @dataclass
 class LogicResult:
-    status: str            # "solved" | "stuck"
+    status: str            # "solved" | "stuck" | "limit" (time limit reached first)
     state: State
     steps: list[Step]
     rating: Rating
@@ -190,12 +190,14 @@ class StepSolver:
 
     def solve(self, puzzle_or_state: Puzzle | State, max_steps: int = 100_000,
               time_limit: float | None = None) -> LogicResult:
-        """Logic only (never guesses): ``status`` is "solved" or "stuck"."""
+        """Logic only (never guesses): ``status`` is "solved", "stuck" (no technique applies)
+        or "limit" (``time_limit`` seconds passed first; checked between steps)."""
         t0 = time.perf_counter()
         st = (puzzle_or_state.pencilmarks() if isinstance(puzzle_or_state, Puzzle)
               else puzzle_or_state.copy())
         steps: list[Step] = []
         deadline = t0 + time_limit if time_limit else None
+        out_of_time = False
         for _ in range(max_steps):
             if all(st.placed[c] for c in range(st.grid.size)):
                 break
@@ -206,9 +208,11 @@ class StepSolver:
             apply_step(st, step)
             steps.append(step)
             if deadline is not None and time.perf_counter() > deadline:
+                out_of_time = True
                 break
         solved = all(st.placed[c] for c in range(st.grid.size))
-        return LogicResult("solved" if solved else "stuck", st, steps, rate_steps(steps),
+        status = "solved" if solved else ("limit" if out_of_time else "stuck")
+        return LogicResult(status, st, steps, rate_steps(steps),
                            (time.perf_counter() - t0) * 1000)
 
     def rate(self, puzzle_or_state: Puzzle | State) -> Rating:

@@ -154,3 +154,11 @@ def test_techniques_share_one_analysis_in_any_order():
         if order is fast:
             first = got
     assert got == first
+
+
+def test_logic_solve_reports_time_limit():
+    from variants.classic import classic_puzzle
+    line = [l.strip() for l in open(DATA / "top95.txt") if l.strip()][0]
+    r = StepSolver("default").solve(classic_puzzle(line), time_limit=1e-6)
+    assert r.status == "limit" and 1 <= len(r.steps) < 60
+    assert StepSolver("default").solve(classic_puzzle(line)).status == "solved"
