@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import variants  # noqa: F401  (registers the renderer and the variant techniques)
-from csp import FunctionConstraint, Grid, Puzzle, Sum
+from csp import FunctionConstraint, Puzzle, Sum
 from csp.display import repr_svg, set_svg_renderer
 from csp.step import Candidate, Link, Step
 from techniques import StepSolver, apply_step, registry, reglib
@@ -325,3 +324,36 @@ def test_cli_render_bad_input_exit_2_one_line(args, msg, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and msg in err
+
+
+def test_colouring_classes_and_fins_get_their_own_colours():
+    step, st = family_step("coloring")
+    root = check_step_svg(step, st)
+    colours = step.extra["colours"]
+    for i, bits in enumerate(colours, 1):
+        assert len(by_class(root, f"colour-{i}")) == bits.bit_count()
+    fills = {e.get("fill") for e in by_class(root, "colour")}
+    assert len(fills) == min(len(colours), 4) >= 2
+    with open(DATA / "reglib-1.3-public.txt", encoding="utf-8") as f:
+        line = next(l for l in f if l.startswith(":0310:"))
+    case = reglib.parse_case(line)
+    st = reglib.case_state(case)
+    fish = next(s for s in registry.get("finned_x_wing").find(Analysis(st), {})
+                if is_effective(st, s))
+    root = check_step_svg(fish, st)
+    assert len(by_class(root, "fin")) == fish.extra["fins"].bit_count() >= 1
+
+
+def test_csp_alone_has_no_renderer():
+    """Without ``variants`` loaded, _repr_svg_ falls back to the text repr (None); csp never
+    imports the upper layer to draw."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = ("import sys\nfrom csp import Puzzle\np = Puzzle(4).add_grid_houses()\n"
+            "assert p._repr_svg_() is None and p.propagate()._repr_svg_() is None\n"
+            "assert 'variants' not in sys.modules\nimport variants\n"
+            "assert p._repr_svg_().startswith('<svg')\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent.parent,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr

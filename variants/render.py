@@ -52,6 +52,8 @@ CAND = "#505050"
 HOUSE_FILL = "#fff3b0"
 PATTERN_FILL = "#8fd68f"
 CHAIN_FILL = "#c5e8c5"
+FIN_FILL = "#8cb8ff"
+COLOUR_FILLS = ("#8fd68f", "#ffb870", "#8cb8ff", "#f0a0e8")
 ELIM_FILL = "#ffb0b0"
 ELIM_STROKE = "#d00000"
 PLACE_FILL = "#3cb371"
@@ -126,8 +128,10 @@ class _Canvas:
         self.n = n = grid.n
         self.S = S = float(size)
         self.pad = S if outside else S * 0.15
-        self.top = self.pad + (S * 0.6 if title else 0.0)
+        self.top = self.pad + (S * 0.7 if title else 0.0)
         self.k = max(1, math.ceil(math.sqrt(n)))       # candidate sub-grid is k x k
+        self.cand_inset = S * 0.02        # grows to clear cage outlines (see _draw_cage)
+        self.total_cells: set[int] = set()
         chars = max(20, int(n * S / (S * 0.3 * 0.56)))
         self.note_lines: list[str] = []
         for note in notes:
@@ -149,7 +153,7 @@ class _Canvas:
             fill="#ffffff")
         if title:
             _el(self.layer["caption"], "text", title, class_="title", x=self.width / 2,
-                y=self.pad * 0.5 + S * 0.45, font_size=S * 0.38, text_anchor="middle",
+                y=S * 0.5, font_size=S * 0.38, text_anchor="middle",
                 font_weight="bold", fill=INK)
         y = self.top + n * S + self.pad * 0.5 + S * 0.35
         for line in self.note_lines:
@@ -176,13 +180,18 @@ class _Canvas:
         return self.x(c + 0.5), self.y(r + 0.5)
 
     def cand_xy(self, cell: int, d: int) -> tuple[float, float]:
+        """Centre of candidate ``d`` of ``cell``: a k x k sub-grid inside the cell, inset
+        from cage outlines, and lowered in cells that carry a cage total."""
         r, c = divmod(cell, self.n)
         i, j = divmod(d - 1, self.k)
-        sub = self.S / self.k
-        return self.x(c) + (j + 0.5) * sub, self.y(r) + (i + 0.5) * sub
+        ins = self.cand_inset
+        top = self.S * 0.24 if cell in self.total_cells else ins
+        w = (self.S - 2 * ins) / self.k
+        h = (self.S - top - ins) / self.k
+        return self.x(c) + ins + (j + 0.5) * w, self.y(r) + top + (i + 0.5) * h
 
     def cand_font(self) -> float:
-        return self.S / self.k * 0.6
+        return (self.S - 2 * self.cand_inset) / self.k * 0.62
 
     def cell_rect(self, layer: str, cell: int, fill: str, class_: str,
                   inset: float = 0.0, opacity: float | None = None) -> ET.Element:
@@ -285,11 +294,13 @@ def _cage_path(cv: _Canvas, cells: Iterable[int], inset: float) -> str:
 def _draw_cage(cv: _Canvas, cells: Sequence[int], total: Any, class_: str = "cage") -> None:
     S = cv.S
     inset = S * 0.08
+    cv.cand_inset = max(cv.cand_inset, S * 0.1)
     _el(cv.layer["cages"], "path", class_=class_, d=_cage_path(cv, cells, inset), fill="none",
         stroke=INK, stroke_width=max(0.8, S * 0.02), stroke_dasharray=f"{_fmt(S * 0.08)},"
         f"{_fmt(S * 0.06)}")
     if total is not None:
         first = min(cells)
+        cv.total_cells.add(first)
         r, c = divmod(first, cv.n)
         fs = S * 0.2
         label = str(total)
@@ -326,10 +337,14 @@ def _little_killer_clue(cv: _Canvas, cells: list[int]) -> tuple[int, int, int, i
         r1, c1 = divmod(cells[1], n)
         dr, dc = r1 - r0, c1 - c0
         return r0 - dr, c0 - dc, dr, dc
+
+    def inside(a: int, b: int) -> bool:
+        return 0 <= a < n and 0 <= b < n
+
+    # a one-cell diagonal is a corner: put the clue above or below it, pointing inwards
     for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-        r, c = r0 - dr, c0 - dc        # clue position, pointing (dr, dc) into the grid
-        inside = lambda a, b: 0 <= a < n and 0 <= b < n   # noqa: E731
-        if not inside(r, c) and not inside(r0 + dr, c0 + dc) and (r in (-1, n)):
+        r, c = r0 - dr, c0 - dc
+        if not inside(r, c) and not inside(r0 + dr, c0 + dc) and r in (-1, n):
             return r, c, dr, dc
     return r0 - 1, c0 - 1, 1, 1
 
@@ -399,6 +414,10 @@ def _arrow(cv: _Canvas, b: Any, cons: list) -> None:
     ln = math.hypot(fx - cx, fy - cy) or 1.0
     start = (cx + (fx - cx) / ln * rad, cy + (fy - cy) / ln * rad)
     pts = [start] + [cv.centre(c) for c in shaft]
+    (px, py), (ex, ey) = pts[-2], pts[-1]
+    seg = math.hypot(ex - px, ey - py)
+    if seg > S * 0.5:                      # stop short of the centre digit
+        pts[-1] = (ex - (ex - px) / seg * S * 0.12, ey - (ey - py) / seg * S * 0.12)
     cv.polyline("lines", pts, colour, w, "arrow-shaft")
     _arrowhead(cv, "lines", pts[-1], pts[-2], colour, w, S * 0.22, "arrow-head")
 
@@ -513,8 +532,12 @@ def _even(cv: _Canvas, b: Any, cons: list) -> None:
 
 
 def _diagonal(cv: _Canvas, b: Any, cons: list) -> None:
+    _diagonal_lines(cv, b.main, b.anti)
+
+
+def _diagonal_lines(cv: _Canvas, main: bool, anti: bool) -> None:
     n, S = cv.n, cv.S
-    for on, (x0, y0, x1, y1) in ((b.main, (0, 0, n, n)), (b.anti, (n, 0, 0, n))):
+    for on, (x0, y0, x1, y1) in ((main, (0, 0, n, n)), (anti, (n, 0, 0, n))):
         if on:
             _el(cv.layer["lines"], "line", class_="diagonal", x1=cv.x(x0), y1=cv.y(y0),
                 x2=cv.x(x1), y2=cv.y(y1), stroke="#7f7f7f", stroke_width=S * 0.03)
@@ -628,7 +651,7 @@ def _draw_direct(cv: _Canvas, con: Any, grid_houses: set[tuple[int, ...]]) -> No
         g = cv.grid
         if cells in (tuple(sorted(g.diagonal_main)), tuple(sorted(g.diagonal_anti))):
             main = cells == tuple(sorted(g.diagonal_main))
-            _diagonal(cv, type("d", (), {"main": main, "anti": not main})(), [])
+            _diagonal_lines(cv, main, not main)
         else:
             _draw_cage(cv, con.cells, None, "cage extra-house")
 
@@ -742,9 +765,28 @@ def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, state: State | No
             if 0 <= c < size and c not in shaded:
                 shaded.add(c)
                 cv.cell_rect("houses", c, HOUSE_FILL, "house")
-    rad = S / cv.k * 0.42
+    rad = cv.cand_font() * 0.68
     valid = lambda cd: 0 <= cd.cell < size and 1 <= cd.digit <= g.n  # noqa: E731
     seen: set[Candidate] = set()
+    # technique-specific groups: colouring classes (cell bitsets of the step's digit, in
+    # pairs of opposite colours) and fish fins, each in its own colour
+    digit = step.digits[0] if len(step.digits) == 1 else 0
+    extra = step.extra if isinstance(step.extra, dict) else {}
+    groups: list[tuple[str, str, int]] = []
+    colours = extra.get("colours")
+    if digit and isinstance(colours, (list, tuple)):
+        groups += [(f"colour colour-{i + 1}", COLOUR_FILLS[i % len(COLOUR_FILLS)], m)
+                   for i, m in enumerate(colours) if isinstance(m, int)]
+    fins = extra.get("fins")
+    if digit and isinstance(fins, int):
+        groups.append(("fin", FIN_FILL, fins))
+    for cls, fill, bits in groups:
+        for c in range(size):
+            cd = Candidate(c, digit)
+            if bits >> c & 1 and valid(cd) and not placed[c] and cd not in seen:
+                seen.add(cd)
+                x, y = cv.cand_xy(*cd)
+                _el(cv.layer["cand_bg"], "circle", class_=cls, cx=x, cy=y, r=rad, fill=fill)
     for cd in step.pattern:
         if valid(cd) and not placed[cd.cell] and cd not in seen:
             seen.add(cd)
@@ -788,7 +830,7 @@ def _draw_links(cv: _Canvas, step: Step) -> None:
     S, g = cv.S, cv.grid
     _marker(cv, "link-strong", STRONG)
     _marker(cv, "link-weak", WEAK)
-    rad = S / cv.k * 0.5
+    rad = cv.cand_font() * 0.8
     drawn_groups: set[tuple] = set()
 
     def centre(node: Sequence[Candidate]) -> tuple[float, float] | None:
@@ -863,7 +905,7 @@ def render_svg(obj: Puzzle | State | Step | None = None, *, puzzle: Puzzle | Non
     elif puzzle is not None:
         grid = puzzle.grid
     elif step is not None:
-        grid = Grid(step.width, box=None if step.width != 1 else False)
+        grid = Grid(step.width)
     else:
         raise TypeError("render_svg needs a Puzzle, a State or a Step")
     if candidates is None:
