@@ -414,6 +414,12 @@ class Puzzle:
         from .interop import to_problem
         return to_problem(self)
 
+    def _repr_svg_(self) -> str | None:
+        """SVG picture for Jupyter, drawn by the renderer an upper layer registered
+        (:mod:`csp.display`); None (text repr) when none is registered."""
+        from .display import repr_svg
+        return repr_svg(self)
+
     def __repr__(self) -> str:
         return (f"Puzzle({self.grid!r}, {len(self.constraints)} constraints, "
                 f"{len(self.given)} givens)")

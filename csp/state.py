@@ -91,6 +91,12 @@ class State:
         from .io import write_pencilmarks
         return write_pencilmarks(self)
 
+    def _repr_svg_(self) -> str | None:
+        """SVG picture for Jupyter, drawn by the renderer an upper layer registered
+        (:mod:`csp.display`); None (text repr) when none is registered."""
+        from .display import repr_svg
+        return repr_svg(self)
+
     def __repr__(self) -> str:
         return f"State({self.grid!r}, {self.count()} candidates, version={self.version})"
 

@@ -142,5 +142,11 @@ class Step:
             "text": self.explain(2),
         }
 
+    def _repr_svg_(self) -> str | None:
+        """SVG picture for Jupyter, drawn by the renderer an upper layer registered
+        (:mod:`csp.display`); None (text repr) when none is registered."""
+        from .display import repr_svg
+        return repr_svg(self)
+
     def __str__(self) -> str:
         return self.explain(2)

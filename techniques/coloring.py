@@ -77,7 +77,8 @@ def _step(name: str, title: str, an: Analysis, d: int, elim: int, colours: list[
           note: str) -> Step:
     pattern = tuple(Candidate(c, d) for col in colours for c in iter_cells(col))
     return Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(elim)),
-                pattern=pattern, digits=(d,), title=title, note=note, width=an.grid.n)
+                pattern=pattern, digits=(d,), title=title, note=note, width=an.grid.n,
+                extra={"colours": tuple(colours)})
 
 
 @register("simple_colors_trap", "Simple Colors Trap", "coloring", code="0500", score=150,

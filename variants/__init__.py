@@ -10,6 +10,7 @@
 (1, 2)
 """
 from . import consecutive_logic, inequality_logic, killer_logic  # noqa: F401
+from . import render  # noqa: F401  (registers the _repr_svg_ renderer of csp.display)
 from .arrow import arrow, double_arrow
 from .chess import anti_king, anti_knight
 from .classic import classic, classic_puzzle

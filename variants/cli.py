@@ -7,6 +7,7 @@
     sudoku-csp reglib FILE [--json]
     sudoku-csp graph PUZZLE --kind constraint|cells|links --format graphml|json|dot [-o FILE]
     sudoku-csp techniques
+    sudoku-csp render PUZZLE [--step N | --state] [--techniques SEL] [-o out.svg|out.png]
 
 Exit codes: 0 all solved / all passed; 1 some puzzle unsolvable, multiple, stuck (or over a
 limit), or some case failed; 2 bad input or usage, with one line on stderr.
@@ -282,6 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--format", choices=("graphml", "json", "dot"), default="graphml")
     g.add_argument("-o", "--output", default=None)
     g.set_defaults(fn=cmd_graph)
+
+    from .render import add_parser as _add_render_parser
+    _add_render_parser(sub)
 
     t = sub.add_parser("techniques", help="list the registered techniques")
     t.add_argument("--json", action="store_true")

@@ -1,0 +1,39 @@
+"""Rich display hook: ``_repr_svg_`` of Puzzle, State and Step without an upward import.
+
+``csp`` draws nothing itself. An upper layer registers an SVG renderer with
+:func:`set_svg_renderer` (``variants`` does when it is imported: :mod:`variants.render`);
+the ``_repr_svg_`` methods of :class:`~csp.model.Puzzle`, :class:`~csp.state.State` and
+:class:`~csp.step.Step` look the renderer up at call time, so Jupyter shows a picture once
+``variants`` is loaded and falls back to the text ``repr`` (``None``) before that.
+
+>>> from csp.step import Step
+>>> old = set_svg_renderer(lambda obj: "<svg/>")
+>>> Step("x")._repr_svg_()
+'<svg/>'
+>>> _ = set_svg_renderer(old)
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+SvgRenderer = Callable[[Any], str]
+
+_renderer: SvgRenderer | None = None
+
+
+def set_svg_renderer(fn: SvgRenderer | None) -> SvgRenderer | None:
+    """Register ``fn(obj) -> svg text`` (``None`` unregisters); returns the previous one."""
+    global _renderer
+    old, _renderer = _renderer, fn
+    return old
+
+
+def get_svg_renderer() -> SvgRenderer | None:
+    """The registered renderer, or None."""
+    return _renderer
+
+
+def repr_svg(obj: Any) -> str | None:
+    """SVG text of ``obj`` from the registered renderer, or None when there is none."""
+    fn = _renderer
+    return None if fn is None else fn(obj)

@@ -1,0 +1,1035 @@
+"""SVG (and PNG) pictures of puzzles, pencil-mark states and explained steps.
+
+:func:`render_svg` draws a :class:`~csp.model.Puzzle` (grid, regions, givens and every rule
+bundle it knows how to draw: killer cages, thermos, arrows, lines, dots, inequality signs,
+outside clues ...), a :class:`~csp.state.State` (placed digits and candidates) or a
+:class:`~csp.step.Step` on the state before it (houses shaded, pattern candidates
+highlighted, eliminations struck in red, placements in green, chain links as arrows: strong
+solid, weak dashed). The SVG is written by hand with :mod:`xml.etree.ElementTree` (so all
+text is escaped); :func:`svg_to_png` converts it with cairosvg (the ``render`` extra).
+
+Rules are recovered from the bundles ``Puzzle.use`` records (``puzzle.bundles``); constraints
+added directly are drawn when their kind is recognisable (adjacent ``<`` signs, Kropki and XV
+relations, sums as cages, extra all-different groups); anything else is skipped, never an
+error. Importing :mod:`variants` registers :func:`render_svg` as the ``_repr_svg_`` renderer
+of :mod:`csp.display`, so Jupyter shows puzzles, states and steps as pictures.
+
+>>> import xml.etree.ElementTree as ET
+>>> from csp import Puzzle
+>>> from variants import classic, killer_cage
+>>> p = Puzzle(4).use(classic(), killer_cage(["r1c1", "r1c2"], 3)).givens("1...............")
+>>> root = ET.fromstring(render_svg(p))
+>>> len(root.findall(".//*[@class='cell']")), len(root.findall(".//*[@class='cage']"))
+(16, 1)
+>>> [t.text for t in root.findall(".//*[@class='given']")]
+['1']
+"""
+from __future__ import annotations
+
+import math
+import os
+import xml.etree.ElementTree as ET
+from typing import Any, Callable, Iterable, Sequence
+
+from csp.display import set_svg_renderer
+from csp.errors import SudokuCSPError
+from csp.grid import Grid
+from csp.model import Puzzle
+from csp.state import State
+from csp.step import Candidate, Step, digit_symbol
+
+__all__ = ["RenderError", "render_svg", "svg_to_png", "write_picture", "FORMATS"]
+
+#: output formats by file extension
+FORMATS = (".svg", ".png")
+
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+# colours
+INK = "#000000"
+PLACED = "#1f5fbf"
+CAND = "#505050"
+HOUSE_FILL = "#fff3b0"
+PATTERN_FILL = "#8fd68f"
+CHAIN_FILL = "#c5e8c5"
+FIN_FILL = "#8cb8ff"
+COLOUR_FILLS = ("#8fd68f", "#ffb870", "#8cb8ff", "#f0a0e8")
+ELIM_FILL = "#ffb0b0"
+ELIM_STROKE = "#d00000"
+PLACE_FILL = "#3cb371"
+STRONG = "#d62728"
+WEAK = "#1f77b4"
+LINE_STYLES: dict[str, str] = {
+    "whispers": "#5fcf50", "renban": "#e07ff5", "palindrome": "#b0b0b0",
+    "region_sum_line": "#4ea3ff", "between_line": "#a8cdfa", "entropic_line": "#ffae42",
+    "modular_line": "#35c0b5", "nabner": "#e6d200", "lockout": "#9ccc65",
+    "zipper_line": "#b9a3e3", "double_arrow": "#b0b0b0",
+}
+
+
+class RenderError(SudokuCSPError):
+    """A picture cannot be written as asked (unknown format, PNG library missing)."""
+
+
+# -- small helpers ---------------------------------------------------------------------
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        s = f"{v:.2f}".rstrip("0").rstrip(".")
+        return "0" if s in ("-0", "") else s
+    return str(v)
+
+
+def _el(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any) -> ET.Element:
+    """A child element; ``stroke_width`` becomes ``stroke-width``, ``class_`` ``class``."""
+    e = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): _fmt(v)
+                                    for k, v in attrs.items() if v is not None})
+    if text is not None:
+        e.text = text
+    return e
+
+
+def _cells(grid: Grid, refs: Iterable[Any]) -> list[int]:
+    return grid.cells(list(refs))
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap at ``width`` characters (long words are cut)."""
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        while len(word) > width:
+            if line:
+                out.append(line)
+                line = ""
+            out.append(word[:width])
+            word = word[width:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line += " " + word
+        else:
+            out.append(line)
+            line = word
+    if line:
+        out.append(line)
+    return out
+
+
+# -- the canvas --------------------------------------------------------------------------
+class _Canvas:
+    """Geometry and layers of one picture."""
+
+    LAYERS = ("background", "shade", "houses", "lines", "cand_bg", "cages", "grid", "marks",
+              "outside", "digits", "overlay", "links", "caption")
+
+    def __init__(self, grid: Grid, size: float, outside: bool, title: str,
+                 notes: Sequence[str]) -> None:
+        self.grid = grid
+        self.n = n = grid.n
+        self.S = S = float(size)
+        self.pad = S if outside else S * 0.15
+        self.top = self.pad + (S * 0.7 if title else 0.0)
+        self.k = max(1, math.ceil(math.sqrt(n)))       # candidate sub-grid is k x k
+        self.cand_inset = S * 0.02        # grows to clear cage outlines (see _draw_cage)
+        self.total_cells: set[int] = set()
+        chars = max(20, int(n * S / (S * 0.3 * 0.56)))
+        self.note_lines: list[str] = []
+        for note in notes:
+            self.note_lines.extend(_wrap(note, chars))
+        if len(self.note_lines) > 8:
+            self.note_lines = self.note_lines[:7] + [self.note_lines[7][:chars - 3] + "..."]
+        self.width = 2 * self.pad + n * S
+        note_h = (len(self.note_lines) * S * 0.4 + S * 0.2) if self.note_lines else 0.0
+        self.height = self.top + n * S + self.pad + note_h
+        self.root = ET.Element("svg", {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "width": _fmt(self.width), "height": _fmt(self.height),
+            "viewBox": f"0 0 {_fmt(self.width)} {_fmt(self.height)}",
+            "font-family": FONT})
+        self.defs = _el(self.root, "defs")
+        self.layer: dict[str, ET.Element] = {
+            name: _el(self.root, "g", class_=f"layer-{name}") for name in self.LAYERS}
+        _el(self.layer["background"], "rect", x=0, y=0, width=self.width, height=self.height,
+            fill="#ffffff")
+        if title:
+            _el(self.layer["caption"], "text", title, class_="title", x=self.width / 2,
+                y=S * 0.5, font_size=S * 0.38, text_anchor="middle",
+                font_weight="bold", fill=INK)
+        y = self.top + n * S + self.pad * 0.5 + S * 0.35
+        for line in self.note_lines:
+            _el(self.layer["caption"], "text", line, class_="note", x=self.pad, y=y,
+                font_size=S * 0.3, fill="#333333")
+            y += S * 0.4
+
+    # positions
+    def x(self, col: float) -> float:
+        return self.pad + col * self.S
+
+    def y(self, row: float) -> float:
+        return self.top + row * self.S
+
+    def rc(self, cell: int) -> tuple[int, int]:
+        return divmod(cell, self.n)
+
+    def centre(self, cell: int) -> tuple[float, float]:
+        r, c = divmod(cell, self.n)
+        return self.x(c + 0.5), self.y(r + 0.5)
+
+    def centre_rc(self, r: float, c: float) -> tuple[float, float]:
+        """Centre of the (0-based, possibly outside) cell at row r, column c."""
+        return self.x(c + 0.5), self.y(r + 0.5)
+
+    def cand_xy(self, cell: int, d: int) -> tuple[float, float]:
+        """Centre of candidate ``d`` of ``cell``: a k x k sub-grid inside the cell, inset
+        from cage outlines, and lowered in cells that carry a cage total."""
+        r, c = divmod(cell, self.n)
+        i, j = divmod(d - 1, self.k)
+        ins = self.cand_inset
+        top = self.S * 0.24 if cell in self.total_cells else ins
+        w = (self.S - 2 * ins) / self.k
+        h = (self.S - top - ins) / self.k
+        return self.x(c) + ins + (j + 0.5) * w, self.y(r) + top + (i + 0.5) * h
+
+    def cand_font(self) -> float:
+        return (self.S - 2 * self.cand_inset) / self.k * 0.62
+
+    def cell_rect(self, layer: str, cell: int, fill: str, class_: str,
+                  inset: float = 0.0, opacity: float | None = None) -> ET.Element:
+        r, c = divmod(cell, self.n)
+        return _el(self.layer[layer], "rect", class_=class_, x=self.x(c) + inset,
+                   y=self.y(r) + inset, width=self.S - 2 * inset, height=self.S - 2 * inset,
+                   fill=fill, fill_opacity=opacity)
+
+    def text(self, layer: str, x: float, y: float, s: str, size: float, class_: str,
+             fill: str = INK, bold: bool = False, anchor: str = "middle") -> ET.Element:
+        """Text centred vertically on y (baseline at y + 0.35 em)."""
+        return _el(self.layer[layer], "text", s, class_=class_, x=x, y=y + 0.35 * size,
+                   font_size=size, text_anchor=anchor, fill=fill,
+                   font_weight="bold" if bold else None)
+
+    def polyline(self, layer: str, pts: Sequence[tuple[float, float]], colour: str,
+                 width: float, class_: str, dash: str | None = None,
+                 opacity: float | None = None) -> ET.Element:
+        return _el(self.layer[layer], "polyline", class_=class_,
+                   points=" ".join(f"{_fmt(a)},{_fmt(b)}" for a, b in pts), fill="none",
+                   stroke=colour, stroke_width=width, stroke_linecap="round",
+                   stroke_linejoin="round", stroke_dasharray=dash, stroke_opacity=opacity)
+
+    def edge_mid(self, a: int, b: int) -> tuple[float, float]:
+        (xa, ya), (xb, yb) = self.centre(a), self.centre(b)
+        return (xa + xb) / 2, (ya + yb) / 2
+
+    def adjacent(self, a: int, b: int) -> bool:
+        return b in self.grid.orthogonal(a)
+
+    def svg(self) -> str:
+        for g in list(self.root):
+            if g.tag == "g" and len(g) == 0:
+                self.root.remove(g)
+        if len(self.defs) == 0:
+            self.root.remove(self.defs)
+        return ET.tostring(self.root, encoding="unicode")
+
+
+# -- the grid ---------------------------------------------------------------------------
+def _draw_grid(cv: _Canvas) -> None:
+    g, n, S = cv.grid, cv.n, cv.S
+    layer = cv.layer["grid"]
+    for cell in range(g.size):
+        r, c = divmod(cell, n)
+        _el(layer, "rect", class_="cell", x=cv.x(c), y=cv.y(r), width=S, height=S,
+            fill="none", stroke="#a0a0a0", stroke_width=max(0.8, S * 0.015))
+    if g.regions:
+        d = []
+        reg = g.region_of
+        for cell in range(g.size):
+            r, c = divmod(cell, n)
+            if c + 1 < n and reg[cell] != reg[cell + 1]:
+                d.append(f"M{_fmt(cv.x(c + 1))} {_fmt(cv.y(r))}V{_fmt(cv.y(r + 1))}")
+            if r + 1 < n and reg[cell] != reg[cell + n]:
+                d.append(f"M{_fmt(cv.x(c))} {_fmt(cv.y(r + 1))}H{_fmt(cv.x(c + 1))}")
+        if d:
+            _el(layer, "path", class_="region-border", d="".join(d), fill="none", stroke=INK,
+                stroke_width=S * 0.05, stroke_linecap="square")
+    _el(layer, "rect", class_="border", x=cv.x(0), y=cv.y(0), width=n * S, height=n * S,
+        fill="none", stroke=INK, stroke_width=S * 0.06)
+
+
+# -- rule drawers -------------------------------------------------------------------------
+Drawer = Callable[[_Canvas, Any, list], None]
+
+
+def _cage_path(cv: _Canvas, cells: Iterable[int], inset: float) -> str:
+    """Outline segments of a cell set, inset by ``inset`` (killer cage style)."""
+    n, S = cv.n, cv.S
+    cs = set(cells)
+
+    def has(r: int, c: int) -> bool:
+        return 0 <= r < n and 0 <= c < n and r * n + c in cs
+
+    out = []
+    for cell in sorted(cs):
+        r, c = divmod(cell, n)
+        x0, y0, x1, y1 = cv.x(c), cv.y(r), cv.x(c + 1), cv.y(r + 1)
+        # each side: (outside neighbour, start/end neighbours along the side, diagonal ones)
+        if not has(r - 1, c):      # top, left to right
+            a = x0 + inset if not has(r, c - 1) else (x0 - inset if has(r - 1, c - 1) else x0)
+            b = x1 - inset if not has(r, c + 1) else (x1 + inset if has(r - 1, c + 1) else x1)
+            out.append(f"M{_fmt(a)} {_fmt(y0 + inset)}H{_fmt(b)}")
+        if not has(r + 1, c):      # bottom
+            a = x0 + inset if not has(r, c - 1) else (x0 - inset if has(r + 1, c - 1) else x0)
+            b = x1 - inset if not has(r, c + 1) else (x1 + inset if has(r + 1, c + 1) else x1)
+            out.append(f"M{_fmt(a)} {_fmt(y1 - inset)}H{_fmt(b)}")
+        if not has(r, c - 1):      # left, top to bottom
+            a = y0 + inset if not has(r - 1, c) else (y0 - inset if has(r - 1, c - 1) else y0)
+            b = y1 - inset if not has(r + 1, c) else (y1 + inset if has(r + 1, c - 1) else y1)
+            out.append(f"M{_fmt(x0 + inset)} {_fmt(a)}V{_fmt(b)}")
+        if not has(r, c + 1):      # right
+            a = y0 + inset if not has(r - 1, c) else (y0 - inset if has(r - 1, c + 1) else y0)
+            b = y1 - inset if not has(r + 1, c) else (y1 + inset if has(r + 1, c + 1) else y1)
+            out.append(f"M{_fmt(x1 - inset)} {_fmt(a)}V{_fmt(b)}")
+    return "".join(out)
+
+
+def _draw_cage(cv: _Canvas, cells: Sequence[int], total: Any, class_: str = "cage") -> None:
+    S = cv.S
+    inset = S * 0.08
+    cv.cand_inset = max(cv.cand_inset, S * 0.1)
+    _el(cv.layer["cages"], "path", class_=class_, d=_cage_path(cv, cells, inset), fill="none",
+        stroke=INK, stroke_width=max(0.8, S * 0.02), stroke_dasharray=f"{_fmt(S * 0.08)},"
+        f"{_fmt(S * 0.06)}")
+    if total is not None:
+        first = min(cells)
+        cv.total_cells.add(first)
+        r, c = divmod(first, cv.n)
+        fs = S * 0.2
+        label = str(total)
+        x, y = cv.x(c) + inset * 0.5, cv.y(r) + inset * 0.5
+        _el(cv.layer["cages"], "rect", class_="cage-total-bg", x=x, y=y,
+            width=fs * 0.62 * len(label) + fs * 0.2, height=fs * 1.1, fill="#ffffff")
+        _el(cv.layer["cages"], "text", label, class_="cage-total", x=x + fs * 0.1,
+            y=y + fs * 0.9, font_size=fs, fill=INK)
+
+
+def _killer_cage(cv: _Canvas, b: Any, cons: list) -> None:
+    _draw_cage(cv, _cells(cv.grid, b.cells), b.total)
+
+
+def _arrowhead(cv: _Canvas, layer: str, tip: tuple[float, float], frm: tuple[float, float],
+               colour: str, width: float, size: float, class_: str) -> None:
+    dx, dy = tip[0] - frm[0], tip[1] - frm[1]
+    ln = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / ln, dy / ln
+    pts = []
+    for sgn in (1, -1):
+        ang = math.radians(35) * sgn
+        bx = -(ux * math.cos(ang) - uy * math.sin(ang)) * size
+        by = -(ux * math.sin(ang) + uy * math.cos(ang)) * size
+        pts.append((tip[0] + bx, tip[1] + by))
+    cv.polyline(layer, [pts[0], tip, pts[1]], colour, width, class_)
+
+
+def _little_killer_clue(cv: _Canvas, cells: list[int]) -> tuple[int, int, int, int]:
+    """Outside position (row, col, dr, dc): the clue and the direction it points in."""
+    n = cv.n
+    r0, c0 = divmod(cells[0], n)
+    if len(cells) >= 2:
+        r1, c1 = divmod(cells[1], n)
+        dr, dc = r1 - r0, c1 - c0
+        return r0 - dr, c0 - dc, dr, dc
+
+    def inside(a: int, b: int) -> bool:
+        return 0 <= a < n and 0 <= b < n
+
+    # a one-cell diagonal is a corner: put the clue above or below it, pointing inwards
+    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        r, c = r0 - dr, c0 - dc
+        if not inside(r, c) and not inside(r0 + dr, c0 + dc) and r in (-1, n):
+            return r, c, dr, dc
+    return r0 - 1, c0 - 1, 1, 1
+
+
+def _little_killer(cv: _Canvas, b: Any, cons: list) -> None:
+    cells = _cells(cv.grid, b.cells)
+    r, c, dr, dc = _little_killer_clue(cv, cells)
+    x, y = cv.centre_rc(r, c)
+    S = cv.S
+    cv.text("outside", x - dc * S * 0.08, y - dr * S * 0.08, str(b.total), S * 0.32,
+            "little-killer")
+    a = (x + dc * S * 0.2, y + dr * S * 0.2)
+    t = (x + dc * S * 0.42, y + dr * S * 0.42)
+    cv.polyline("outside", [a, t], INK, S * 0.025, "little-killer-arrow")
+    _arrowhead(cv, "outside", t, a, INK, S * 0.025, S * 0.09, "little-killer-arrow")
+
+
+def _outside_clue(cv: _Canvas, b: Any, cons: list) -> None:
+    r, c = b.row - 1, b.col - 1
+    x, y = cv.centre_rc(r, c)
+    label = str(b.value)
+    kind = type(b).__name__
+    cv.text("outside", x, y, label, cv.S * 0.4, f"outside {kind.replace('_', '-')}")
+
+
+def _thermo(cv: _Canvas, b: Any, cons: list, slow: bool = False) -> None:
+    cells = _cells(cv.grid, b.cells)
+    if not cells:
+        return
+    S = cv.S
+    colour = "#c8c8c8" if not slow else "#a9c8e8"
+    pts = [cv.centre(c) for c in cells]
+    x, y = pts[0]
+    _el(cv.layer["lines"], "circle", class_="thermo-bulb", cx=x, cy=y, r=S * 0.36, fill=colour)
+    if len(pts) > 1:
+        cv.polyline("lines", pts, colour, S * 0.24, "thermo")
+        if slow:
+            cv.polyline("lines", pts, "#ffffff", S * 0.05, "slow-thermo",
+                        dash=f"{_fmt(S * 0.12)},{_fmt(S * 0.12)}")
+
+
+def _slow_thermo(cv: _Canvas, b: Any, cons: list) -> None:
+    _thermo(cv, b, cons, slow=True)
+
+
+def _arrow(cv: _Canvas, b: Any, cons: list) -> None:
+    g, S = cv.grid, cv.S
+    circ = _cells(g, b.circle)
+    shaft = _cells(g, b.shaft)
+    if not circ or not shaft:
+        return
+    colour, w, rad = "#9a9a9a", S * 0.045, S * 0.38
+    if len(circ) == 1:
+        x, y = cv.centre(circ[0])
+        _el(cv.layer["lines"], "circle", class_="arrow-circle", cx=x, cy=y, r=rad,
+            fill="#ffffff", stroke=colour, stroke_width=w)
+    else:
+        rows = [cv.rc(c)[0] for c in circ]
+        cols = [cv.rc(c)[1] for c in circ]
+        x0, y0 = cv.x(min(cols)) + S / 2 - rad, cv.y(min(rows)) + S / 2 - rad
+        x1, y1 = cv.x(max(cols)) + S / 2 + rad, cv.y(max(rows)) + S / 2 + rad
+        _el(cv.layer["lines"], "rect", class_="arrow-circle", x=x0, y=y0, width=x1 - x0,
+            height=y1 - y0, rx=rad, ry=rad, fill="#ffffff", stroke=colour, stroke_width=w)
+    first = shaft[0]
+    near = min(circ, key=lambda c: math.dist(cv.centre(c), cv.centre(first)))
+    (cx, cy), (fx, fy) = cv.centre(near), cv.centre(first)
+    ln = math.hypot(fx - cx, fy - cy) or 1.0
+    start = (cx + (fx - cx) / ln * rad, cy + (fy - cy) / ln * rad)
+    pts = [start] + [cv.centre(c) for c in shaft]
+    (px, py), (ex, ey) = pts[-2], pts[-1]
+    seg = math.hypot(ex - px, ey - py)
+    if seg > S * 0.5:                      # stop short of the centre digit
+        pts[-1] = (ex - (ex - px) / seg * S * 0.12, ey - (ey - py) / seg * S * 0.12)
+    cv.polyline("lines", pts, colour, w, "arrow-shaft")
+    _arrowhead(cv, "lines", pts[-1], pts[-2], colour, w, S * 0.22, "arrow-head")
+
+
+def _line(kind: str) -> Drawer:
+    def draw(cv: _Canvas, b: Any, cons: list) -> None:
+        cells = _cells(cv.grid, b.cells)
+        if not cells:
+            return
+        S = cv.S
+        colour = LINE_STYLES[kind]
+        pts = [cv.centre(c) for c in cells]
+        if len(pts) > 1:
+            width = S * (0.06 if kind == "double_arrow" else 0.17)
+            cv.polyline("lines", pts, colour, width, f"line {kind.replace('_', '-')}")
+        if kind in ("between_line", "double_arrow"):
+            for end in (pts[0], pts[-1]):
+                _el(cv.layer["lines"], "circle", class_="line-end", cx=end[0], cy=end[1],
+                    r=S * 0.38, fill="#ffffff", stroke="#9a9a9a", stroke_width=S * 0.045)
+        elif kind == "lockout":
+            for (x, y) in (pts[0], pts[-1]):
+                h = S * 0.4
+                _el(cv.layer["lines"], "polygon", class_="line-end",
+                    points=f"{_fmt(x)},{_fmt(y - h)} {_fmt(x + h)},{_fmt(y)} "
+                           f"{_fmt(x)},{_fmt(y + h)} {_fmt(x - h)},{_fmt(y)}",
+                    fill="#ffffff", stroke=colour, stroke_width=S * 0.05)
+    return draw
+
+
+def _dot(cv: _Canvas, a: int, b: int, black: bool, label: str | None, class_: str) -> None:
+    if not cv.adjacent(a, b):
+        return
+    x, y = cv.edge_mid(a, b)
+    S = cv.S
+    _el(cv.layer["marks"], "circle", class_=class_, cx=x, cy=y, r=S * 0.1,
+        fill=INK if black else "#ffffff", stroke=INK, stroke_width=S * 0.025)
+    if label:
+        cv.text("marks", x, y, label, S * 0.13, class_ + "-label",
+                fill="#ffffff" if black else INK)
+
+
+def _white_dot(cv: _Canvas, b: Any, cons: list) -> None:
+    g = cv.grid
+    _dot(cv, g.cell(b.a), g.cell(b.b), False, None if b.diff == 1 else str(b.diff), "white-dot")
+
+
+def _black_dot(cv: _Canvas, b: Any, cons: list) -> None:
+    g = cv.grid
+    _dot(cv, g.cell(b.a), g.cell(b.b), True, None if b.ratio == 2 else str(b.ratio), "black-dot")
+
+
+def _sum_mark(cv: _Canvas, a: int, b: int, total: int) -> None:
+    if not cv.adjacent(a, b):
+        return
+    x, y = cv.edge_mid(a, b)
+    S = cv.S
+    label = {10: "X", 5: "V"}.get(total)
+    if label:
+        _el(cv.layer["marks"], "rect", class_="xv-bg", x=x - S * 0.11, y=y - S * 0.13,
+            width=S * 0.22, height=S * 0.26, fill="#ffffff")
+        cv.text("marks", x, y, label, S * 0.3, "xv", bold=True)
+    else:
+        _el(cv.layer["marks"], "circle", class_="sum-dot", cx=x, cy=y, r=S * 0.13,
+            fill="#ffffff", stroke=INK, stroke_width=S * 0.02)
+        cv.text("marks", x, y, str(total), S * 0.15, "sum-dot-label")
+
+
+def _sum_dot(cv: _Canvas, b: Any, cons: list) -> None:
+    g = cv.grid
+    _sum_mark(cv, g.cell(b.a), g.cell(b.b), b.total)
+
+
+def _inequality(cv: _Canvas, small: int, big: int, class_: str = "inequality") -> None:
+    if not cv.adjacent(small, big):
+        return
+    (xs, ys), (xb, yb) = cv.centre(small), cv.centre(big)
+    x, y = (xs + xb) / 2, (ys + yb) / 2
+    S = cv.S
+    ux, uy = (xs - xb) / S, (ys - yb) / S          # towards the smaller cell
+    px, py = -uy, ux
+    tip = (x + ux * S * 0.07, y + uy * S * 0.07)
+    arms = [(x - ux * S * 0.07 + px * S * 0.12 * s, y - uy * S * 0.07 + py * S * 0.12 * s)
+            for s in (1, -1)]
+    _el(cv.layer["marks"], "polyline", class_=class_,
+        points=" ".join(f"{_fmt(a)},{_fmt(b)}" for a, b in (arms[0], tip, arms[1])),
+        fill="none", stroke=INK, stroke_width=S * 0.04, stroke_linecap="round",
+        stroke_linejoin="round")
+
+
+def _less_than(cv: _Canvas, b: Any, cons: list) -> None:
+    g = cv.grid
+    _inequality(cv, g.cell(b.a), g.cell(b.b))
+
+
+def _shade(colour: str, class_: str, attr: str = "cells") -> Drawer:
+    def draw(cv: _Canvas, b: Any, cons: list) -> None:
+        for c in _cells(cv.grid, getattr(b, attr)):
+            cv.cell_rect("shade", c, colour, class_)
+    return draw
+
+
+def _odd(cv: _Canvas, b: Any, cons: list) -> None:
+    for c in _cells(cv.grid, b.cells):
+        x, y = cv.centre(c)
+        _el(cv.layer["shade"], "circle", class_="odd", cx=x, cy=y, r=cv.S * 0.36,
+            fill="#dcdcdc")
+
+
+def _even(cv: _Canvas, b: Any, cons: list) -> None:
+    for c in _cells(cv.grid, b.cells):
+        cv.cell_rect("shade", c, "#dcdcdc", "even", inset=cv.S * 0.15)
+
+
+def _diagonal(cv: _Canvas, b: Any, cons: list) -> None:
+    _diagonal_lines(cv, b.main, b.anti)
+
+
+def _diagonal_lines(cv: _Canvas, main: bool, anti: bool) -> None:
+    n, S = cv.n, cv.S
+    for on, (x0, y0, x1, y1) in ((main, (0, 0, n, n)), (anti, (n, 0, 0, n))):
+        if on:
+            _el(cv.layer["lines"], "line", class_="diagonal", x1=cv.x(x0), y1=cv.y(y0),
+                x2=cv.x(x1), y2=cv.y(y1), stroke="#7f7f7f", stroke_width=S * 0.03)
+
+
+def _windoku(cv: _Canvas, b: Any, cons: list) -> None:
+    for con in cons:
+        for c in con.cells:
+            cv.cell_rect("shade", c, "#d6e9ff", "window")
+
+
+def _clone(cv: _Canvas, b: Any, cons: list) -> None:
+    for c in _cells(cv.grid, list(b.cells) + list(b.clone_cells)):
+        cv.cell_rect("shade", c, "#ffdcae", "clone")
+
+
+def _indexer(cv: _Canvas, b: Any, cons: list) -> None:
+    colour = {"row": "#ffc9c9", "column": "#c9f0c9", "box": "#c9d9ff"}.get(b.kind, "#e0e0e0")
+    cv.cell_rect("shade", cv.grid.cell(b.cell), colour, f"indexer {b.kind}")
+
+
+def _quadruple(cv: _Canvas, b: Any, cons: list) -> None:
+    cells = _cells(cv.grid, b.cells)
+    if not cells:
+        return
+    rows = [cv.rc(c)[0] for c in cells]
+    cols = [cv.rc(c)[1] for c in cells]
+    S = cv.S
+    x, y = cv.x((min(cols) + max(cols) + 1) / 2), cv.y((min(rows) + max(rows) + 1) / 2)
+    _el(cv.layer["marks"], "circle", class_="quadruple", cx=x, cy=y, r=S * 0.23,
+        fill="#ffffff", stroke=INK, stroke_width=S * 0.02)
+    vals = [str(v) for v in b.values]
+    fs = S * 0.15
+    if len(vals) <= 2:
+        cv.text("marks", x, y, " ".join(vals), fs * (1.2 if len(vals) == 1 else 1.0),
+                "quadruple-digits")
+    else:
+        cv.text("marks", x, y - fs * 0.55, " ".join(vals[:2]), fs, "quadruple-digits")
+        cv.text("marks", x, y + fs * 0.55, " ".join(vals[2:4]), fs, "quadruple-digits")
+
+
+def _nothing(cv: _Canvas, b: Any, cons: list) -> None:
+    return None
+
+
+#: bundle class name -> drawer
+DRAWERS: dict[str, Drawer] = {
+    "classic": _nothing,
+    "digits": _nothing,
+    "killer_cage": _killer_cage,
+    "little_killer": _little_killer,
+    "thermo": _thermo,
+    "slow_thermo": _slow_thermo,
+    "arrow": _arrow,
+    "white_dot": _white_dot,
+    "black_dot": _black_dot,
+    "sum_dot": _sum_dot,
+    "less_than": _less_than,
+    "odd": _odd,
+    "even": _even,
+    "minimum": _shade("#dbe8ff", "minimum"),
+    "maximum": _shade("#d9d9d9", "maximum"),
+    "extra_region": _shade("#e4e4e4", "extra-region"),
+    "windoku": _windoku,
+    "diagonal": _diagonal,
+    "clone": _clone,
+    "indexer": _indexer,
+    "quadruple": _quadruple,
+    "sandwich": _outside_clue,
+    "x_sum": _outside_clue,
+    "skyscraper": _outside_clue,
+    **{k: _line(k) for k in LINE_STYLES},
+}
+
+#: bundles drawn as a note under the grid (rules of the whole grid)
+NOTES: dict[str, Callable[[Any], str]] = {
+    "anti_knight": lambda b: "anti-knight",
+    "anti_king": lambda b: "anti-king",
+    "non_consecutive": lambda b: "non-consecutive",
+    "disjoint_groups": lambda b: "disjoint groups",
+    "negative": lambda b: f"negative constraint ({b.kind})",
+    "minimum": lambda b: "blue cells: minimum",
+    "maximum": lambda b: "grey cells: maximum",
+}
+
+OUTSIDE_KINDS = ("little_killer", "sandwich", "x_sum", "skyscraper")
+
+
+def _draw_direct(cv: _Canvas, con: Any, grid_houses: set[tuple[int, ...]]) -> None:
+    """A constraint added without a bundle, drawn when its kind is recognisable."""
+    from csp.constraints import AllDifferent, Relation, Sum
+    if isinstance(con, Relation):
+        key = con.key if isinstance(con.key, tuple) and con.key else ("",)
+        if key[0] == "lt":
+            _inequality(cv, con.a, con.b)
+        elif key[0] == "le":
+            _inequality(cv, con.a, con.b, "inequality weak")
+        elif key[0] == "absdiff":
+            _dot(cv, con.a, con.b, False, None if key[1] == 1 else str(key[1]), "white-dot")
+        elif key[0] == "ratio":
+            _dot(cv, con.a, con.b, True, None if key[1] == 2 else str(key[1]), "black-dot")
+    elif isinstance(con, Sum):
+        if len(con.cells) == 2 and not con.distinct and cv.adjacent(*con.cells):
+            _sum_mark(cv, con.cells[0], con.cells[1], con.total)
+        else:
+            _draw_cage(cv, con.cells, con.total)
+    elif isinstance(con, AllDifferent):
+        cells = tuple(sorted(con.cells))
+        if cells in grid_houses:
+            return
+        g = cv.grid
+        if cells in (tuple(sorted(g.diagonal_main)), tuple(sorted(g.diagonal_anti))):
+            main = cells == tuple(sorted(g.diagonal_main))
+            _diagonal_lines(cv, main, not main)
+        else:
+            _draw_cage(cv, con.cells, None, "cage extra-house")
+
+
+def _draw_rules(cv: _Canvas, puzzle: Puzzle) -> None:
+    bundles = list(getattr(puzzle, "bundles", ()) or ())
+    groups = list(getattr(puzzle, "bundle_constraints", ()) or ())
+    covered: set[int] = set()
+    for i, (b, _count) in enumerate(bundles):
+        cons = groups[i] if i < len(groups) else []
+        covered.update(id(c) for c in cons)
+        fn = DRAWERS.get(type(b).__name__)
+        if fn is None:
+            continue
+        try:
+            fn(cv, b, list(cons))
+        except (AttributeError, TypeError, ValueError, KeyError, IndexError, SudokuCSPError):
+            continue          # a bundle we cannot read is skipped, never an error
+    grid_houses = {tuple(sorted(h.cells)) for h in cv.grid.houses}
+    for con in puzzle.constraints:
+        if id(con) in covered:
+            continue
+        try:
+            _draw_direct(cv, con, grid_houses)
+        except (AttributeError, TypeError, ValueError, KeyError, IndexError, SudokuCSPError):
+            continue
+
+
+def _notes_of(puzzle: Puzzle | None) -> list[str]:
+    if puzzle is None:
+        return []
+    seen: list[str] = []
+    for b, _ in getattr(puzzle, "bundles", ()) or ():
+        fn = NOTES.get(type(b).__name__)
+        if fn is not None:
+            try:
+                s = fn(b)
+            except AttributeError:
+                continue
+            if s not in seen:
+                seen.append(s)
+    return ["Rules: " + ", ".join(seen)] if seen else []
+
+
+def _has_outside(puzzle: Puzzle | None) -> bool:
+    if puzzle is None:
+        return False
+    return any(type(b).__name__ in OUTSIDE_KINDS for b, _ in getattr(puzzle, "bundles", ()) or ())
+
+
+# -- digits and step overlays --------------------------------------------------------------
+def _house_cells(grid: Grid, puzzle: Puzzle | None) -> dict[str, tuple[int, ...]]:
+    out: dict[str, tuple[int, ...]] = {h.name: h.cells for h in grid.houses}
+    if puzzle is not None:
+        for c in puzzle.constraints:
+            if c.name and c.cells:
+                out.setdefault(c.name, tuple(c.cells))
+    return out
+
+
+def _step_candidates(step: Step) -> list[Candidate]:
+    out = list(step.placements) + list(step.eliminations) + list(step.pattern)
+    for ln in step.links:
+        out.extend(ln.a)
+        out.extend(ln.b)
+    return out
+
+
+def _draw_digits(cv: _Canvas, puzzle: Puzzle | None, state: State | None, step: Step | None,
+                 candidates: bool) -> None:
+    g, S = cv.grid, cv.S
+    size = g.size
+    placed = [0] * size
+    given = [False] * size
+    cand = [0] * size
+    if state is not None:
+        placed = list(state.placed)
+        given = list(state.given)
+        if candidates:
+            cand = [0 if state.placed[c] else state.cand[c] for c in range(size)]
+    elif puzzle is not None:
+        for c, d in puzzle.given.items():
+            placed[c], given[c] = d, True
+    if step is not None:
+        for cd in _step_candidates(step):
+            if 0 <= cd.cell < size and not placed[cd.cell] and 1 <= cd.digit <= g.n:
+                cand[cd.cell] |= 1 << cd.digit
+    fs = S * 0.62
+    for c in range(size):
+        x, y = cv.centre(c)
+        if placed[c]:
+            cv.text("digits", x, y, digit_symbol(placed[c]), fs,
+                    "given" if given[c] else "placed", fill=INK if given[c] else PLACED)
+            continue
+        m = cand[c]
+        cfs = cv.cand_font()
+        for d in range(1, g.n + 1):
+            if m >> d & 1:
+                cx, cy = cv.cand_xy(c, d)
+                cv.text("digits", cx, cy, digit_symbol(d), cfs, "cand", fill=CAND)
+
+
+def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, state: State | None) -> None:
+    g, S = cv.grid, cv.S
+    size = g.size
+    placed = state.placed if state is not None else [0] * size
+    houses = _house_cells(g, puzzle)
+    shaded: set[int] = set()
+    for name in step.houses:
+        for c in houses.get(name, ()):
+            if 0 <= c < size and c not in shaded:
+                shaded.add(c)
+                cv.cell_rect("houses", c, HOUSE_FILL, "house")
+    rad = cv.cand_font() * 0.68
+    valid = lambda cd: 0 <= cd.cell < size and 1 <= cd.digit <= g.n  # noqa: E731
+    seen: set[Candidate] = set()
+    # technique-specific groups: colouring classes (cell bitsets of the step's digit, in
+    # pairs of opposite colours) and fish fins, each in its own colour
+    digit = step.digits[0] if len(step.digits) == 1 else 0
+    extra = step.extra if isinstance(step.extra, dict) else {}
+    groups: list[tuple[str, str, int]] = []
+    colours = extra.get("colours")
+    if digit and isinstance(colours, (list, tuple)):
+        groups += [(f"colour colour-{i + 1}", COLOUR_FILLS[i % len(COLOUR_FILLS)], m)
+                   for i, m in enumerate(colours) if isinstance(m, int)]
+    fins = extra.get("fins")
+    if digit and isinstance(fins, int):
+        groups.append(("fin", FIN_FILL, fins))
+    for cls, fill, bits in groups:
+        for c in range(size):
+            cd = Candidate(c, digit)
+            if bits >> c & 1 and valid(cd) and not placed[c] and cd not in seen:
+                seen.add(cd)
+                x, y = cv.cand_xy(*cd)
+                _el(cv.layer["cand_bg"], "circle", class_=cls, cx=x, cy=y, r=rad, fill=fill)
+    for cd in step.pattern:
+        if valid(cd) and not placed[cd.cell] and cd not in seen:
+            seen.add(cd)
+            x, y = cv.cand_xy(*cd)
+            _el(cv.layer["cand_bg"], "circle", class_="pattern", cx=x, cy=y, r=rad,
+                fill=PATTERN_FILL)
+    for ln in step.links:
+        for cd in (*ln.a, *ln.b):
+            if valid(cd) and not placed[cd.cell] and cd not in seen:
+                seen.add(cd)
+                x, y = cv.cand_xy(*cd)
+                _el(cv.layer["cand_bg"], "circle", class_="chain-node", cx=x, cy=y, r=rad,
+                    fill=CHAIN_FILL)
+    for cd in step.placements:
+        if valid(cd) and not placed[cd.cell]:
+            x, y = cv.cand_xy(*cd)
+            grp = _el(cv.layer["overlay"], "g", class_="place")
+            _el(grp, "circle", cx=x, cy=y, r=rad, fill="none", stroke=PLACE_FILL,
+                stroke_width=S * 0.04)
+            cv.cell_rect("cand_bg", cd.cell, "#d4f5d4", "place-cell")
+    for cd in step.eliminations:
+        if valid(cd) and not placed[cd.cell]:
+            x, y = cv.cand_xy(*cd)
+            _el(cv.layer["cand_bg"], "circle", class_="elim-bg", cx=x, cy=y, r=rad,
+                fill=ELIM_FILL)
+            grp = _el(cv.layer["overlay"], "g", class_="elim")
+            h = rad * 0.8
+            _el(grp, "line", x1=x - h, y1=y + h, x2=x + h, y2=y - h, stroke=ELIM_STROKE,
+                stroke_width=S * 0.03, stroke_linecap="round")
+    if step.links:
+        _draw_links(cv, step)
+
+
+def _marker(cv: _Canvas, ident: str, colour: str) -> None:
+    m = _el(cv.defs, "marker", id=ident, viewBox="0 0 10 10", refX=9, refY=5,
+            markerWidth=5, markerHeight=5, orient="auto", markerUnits="strokeWidth")
+    _el(m, "path", d="M0 0L10 5L0 10z", fill=colour)
+
+
+def _draw_links(cv: _Canvas, step: Step) -> None:
+    S, g = cv.S, cv.grid
+    _marker(cv, "link-strong", STRONG)
+    _marker(cv, "link-weak", WEAK)
+    rad = cv.cand_font() * 0.8
+    drawn_groups: set[tuple] = set()
+
+    def centre(node: Sequence[Candidate]) -> tuple[float, float] | None:
+        pts = [cv.cand_xy(*cd) for cd in node if 0 <= cd.cell < g.size and 1 <= cd.digit <= g.n]
+        if not pts:
+            return None
+        if len(pts) > 1:
+            key = tuple(sorted(node))
+            if key not in drawn_groups:
+                drawn_groups.add(key)
+                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                _el(cv.layer["links"], "rect", class_="group", x=min(xs) - rad,
+                    y=min(ys) - rad, width=max(xs) - min(xs) + 2 * rad,
+                    height=max(ys) - min(ys) + 2 * rad, rx=rad, ry=rad, fill="none",
+                    stroke="#8a5a00", stroke_width=S * 0.02)
+        return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+
+    for ln in step.links:
+        a, b = centre(ln.a), centre(ln.b)
+        if a is None or b is None:
+            continue
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        dist = math.hypot(dx, dy)
+        if dist < 1e-6:
+            continue
+        ux, uy = dx / dist, dy / dist
+        short = min(rad, dist / 3)
+        x1, y1 = a[0] + ux * short, a[1] + uy * short
+        x2, y2 = b[0] - ux * short, b[1] - uy * short
+        bend = min(dist * 0.18, S * 0.6)
+        mx, my = (x1 + x2) / 2 - uy * bend, (y1 + y2) / 2 + ux * bend
+        colour = STRONG if ln.strong else WEAK
+        _el(cv.layer["links"], "path", class_="link strong" if ln.strong else "link weak",
+            d=f"M{_fmt(x1)} {_fmt(y1)}Q{_fmt(mx)} {_fmt(my)} {_fmt(x2)} {_fmt(y2)}",
+            fill="none", stroke=colour, stroke_width=S * 0.03,
+            stroke_dasharray=None if ln.strong else f"{_fmt(S * 0.1)},{_fmt(S * 0.07)}",
+            marker_end=f"url(#{'link-strong' if ln.strong else 'link-weak'})")
+
+
+# -- public API -------------------------------------------------------------------------------
+def render_svg(obj: Puzzle | State | Step | None = None, *, puzzle: Puzzle | None = None,
+               state: State | None = None, step: Step | None = None,
+               candidates: bool | None = None, title: str | None = None,
+               cell_size: float = 50, explain: bool = True) -> str:
+    """SVG text of a puzzle, a state or a step.
+
+    ``obj`` is a Puzzle, State or Step (or give ``puzzle=``, ``state=``, ``step=``). A step is
+    drawn on ``state`` (the state before it) when given, else on an empty grid showing only
+    the step's candidates. ``candidates`` (default: on when there is a state) draws the
+    pencil marks; ``title`` (default: the puzzle's title) goes above the grid; ``explain``
+    writes the step's explanation under it.
+
+    >>> from variants import classic_puzzle
+    >>> p = classic_puzzle("1...............")
+    >>> st = p.propagate()
+    >>> svg = render_svg(st)
+    >>> svg.startswith("<svg"), svg.count('class="cand"') == st.count() - 1
+    (True, True)
+    """
+    if isinstance(obj, Step):
+        step = obj
+    elif isinstance(obj, State):
+        state = obj
+    elif isinstance(obj, Puzzle):
+        puzzle = obj
+    elif obj is not None:
+        raise TypeError(f"cannot render {type(obj).__name__}: give a Puzzle, State or Step")
+    if puzzle is None and state is not None:
+        puzzle = state.puzzle
+    if state is not None:
+        grid = state.grid
+    elif puzzle is not None:
+        grid = puzzle.grid
+    elif step is not None:
+        grid = Grid(step.width)
+    else:
+        raise TypeError("render_svg needs a Puzzle, a State or a Step")
+    if candidates is None:
+        candidates = state is not None
+    if title is None:
+        title = ""
+        if puzzle is not None:
+            title = str(puzzle.meta.get("title") or puzzle.name or "")
+    notes = _notes_of(puzzle)
+    if step is not None and explain:
+        notes = [step.explain(2)] + notes
+    cv = _Canvas(grid, cell_size, _has_outside(puzzle), title, notes)
+    if puzzle is not None:
+        _draw_rules(cv, puzzle)
+    _draw_grid(cv)
+    _draw_digits(cv, puzzle, state, step, candidates)
+    if step is not None:
+        _draw_step(cv, step, puzzle, state)
+    return cv.svg()
+
+
+def svg_to_png(svg: str, scale: float = 2.0) -> bytes:
+    """PNG bytes of SVG text (needs cairosvg: ``pip install "sudoku-csp[render]"``).
+
+    >>> from variants import classic_puzzle
+    >>> svg_to_png(render_svg(classic_puzzle("1..............."))).startswith(b"\\x89PNG")
+    True
+    """
+    try:
+        import cairosvg
+    except (ImportError, OSError) as e:   # OSError: the cairo C library is missing
+        raise RenderError(f"PNG output needs cairosvg and libcairo "
+                          f"(pip install \"sudoku-csp[render]\"): {e}") from None
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+
+
+def write_picture(svg: str, path: str | os.PathLike[str]) -> None:
+    """Write SVG text to ``path`` as SVG or PNG, by its extension (see :data:`FORMATS`)."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext not in FORMATS:
+        raise RenderError(f"{os.fspath(path)}: unknown picture format {ext or '(none)'!r} "
+                          f"(use {' or '.join(FORMATS)})")
+    if ext == ".png":
+        data = svg_to_png(svg)
+        with open(path, "wb") as f:
+            f.write(data)
+    else:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(svg)
+
+
+# -- command line ------------------------------------------------------------------------------
+def add_parser(sub: Any) -> Any:
+    """Register ``sudoku-csp render`` on the CLI's subparsers."""
+    r = sub.add_parser("render", help="draw a puzzle, its pencil marks or a logic step as "
+                                      "SVG or PNG")
+    r.add_argument("puzzle", help="line string, f-puzzles URL/payload/JSON, file, or -")
+    what = r.add_mutually_exclusive_group()
+    what.add_argument("--step", type=int, default=None, metavar="N",
+                      help="draw the N-th step (1-based) of a logic solve, on the state before it")
+    what.add_argument("--state", action="store_true",
+                      help="draw the propagated pencil-mark state")
+    r.add_argument("--techniques", default="default",
+                   help="technique selection for --step (default, all, a family or names)")
+    r.add_argument("-o", "--output", default=None,
+                   help="out.svg or out.png (default: SVG on stdout)")
+    r.set_defaults(fn=cmd_render)
+    return r
+
+
+def _nth_step(puzzle: Puzzle, n: int, techniques: str) -> tuple[Step, State]:
+    from techniques import StepSolver, apply_step
+    solver = StepSolver(techniques)
+    st = puzzle.pencilmarks()
+    for i in range(1, n + 1):
+        if all(st.placed):
+            raise RenderError(f"--step {n}: the puzzle is solved after {i - 1} steps")
+        step = solver.next_step(st)
+        if step is None:
+            raise RenderError(f"--step {n}: the logic solve is stuck after {i - 1} steps")
+        if i == n:
+            return step, st
+        apply_step(st, step)
+    raise AssertionError("unreachable")
+
+
+def cmd_render(args: Any) -> int:
+    """``sudoku-csp render``: exit 0 on success; bad input raises (exit 2 in the CLI)."""
+    from csp.events import Contradiction
+    from csp.errors import InvalidPuzzle
+
+    from .cli import _single
+    out = args.output
+    if out and out != "-" and os.path.splitext(out)[1].lower() not in FORMATS:
+        raise RenderError(f"{out}: unknown picture format (use .svg or .png)")
+    if out and out.lower().endswith(".png"):
+        try:
+            import cairosvg  # noqa: F401
+        except (ImportError, OSError):
+            raise RenderError("PNG output needs cairosvg and libcairo "
+                              "(pip install \"sudoku-csp[render]\")") from None
+    if args.step is not None and args.step < 1:
+        raise RenderError("--step must be at least 1")
+    p = _single(args.puzzle).puzzle
+    try:
+        if args.step is not None:
+            step, st = _nth_step(p, args.step, args.techniques)
+            svg = render_svg(step, state=st)
+        elif args.state:
+            svg = render_svg(p.propagate())
+        else:
+            svg = render_svg(p)
+    except Contradiction as e:
+        raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
+    if out and out != "-":
+        write_picture(svg, out)
+    else:
+        import sys
+        sys.stdout.write(svg + "\n")
+    return 0
+
+
+def _display(obj: Any) -> str:
+    return render_svg(obj)
+
+
+set_svg_renderer(_display)
