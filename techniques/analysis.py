@@ -37,6 +37,8 @@ class Analysis:
         if state.puzzle is None:
             raise ValueError("the state is not attached to a puzzle")
         self.state = state
+        # perf_counter() time after which the costly techniques give up (set by StepSolver)
+        self.deadline: float | None = None
         self.puzzle = state.puzzle
         self.grid = state.grid
         self.n = n = state.grid.n

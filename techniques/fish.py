@@ -31,6 +31,8 @@ houses holding it (or on making it a fin), so every (base, cover) pair is visite
 """
 from __future__ import annotations
 
+import time
+
 from itertools import combinations
 from typing import Iterator, NamedTuple, Sequence
 
@@ -94,6 +96,10 @@ def _compact(an: Analysis, hs: Sequence[int]) -> str:
             last = x[0]
         return out
     return ",".join(names)
+
+
+class _OutOfTime(Exception):
+    """Raised inside a fish search when the solver's deadline (``an.deadline``) passed."""
 
 
 def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
@@ -169,11 +175,17 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                 cover_rec(rem & ~(1 << x), chosen, f2, fins | (1 << x), c2, V, twice)
 
     nb = len(bases)
+    deadline = an.deadline
+    tick = [0]
 
     def base_rec(start: int, chosen: list[int], U: int, endo: int, common: int,
                  hit: int) -> None:
         if len(chosen) == n:
             nonlocal target
+            if deadline is not None:
+                tick[0] += 1
+                if not tick[0] & 255 and time.perf_counter() > deadline:
+                    raise _OutOfTime
             # eliminations lie outside the bases, unless covers overlap (cannibalism)
             target = (P & ~U) if partition else P
             found.clear()
@@ -211,7 +223,10 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             base_rec(i + 1, chosen, U | m, endo | e, com, h2)
             chosen.pop()
 
-    base_rec(0, [], 0, 0, -1, 0)
+    try:
+        base_rec(0, [], 0, 0, -1, 0)
+    except _OutOfTime:
+        pass    # the solver's time limit passed: what was found so far is still sound
     return out
 
 

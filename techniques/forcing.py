@@ -34,6 +34,7 @@ Propagation is on int bitmasks: candidate masks per cell and a cell bitset per d
 """
 from __future__ import annotations
 
+import time
 from typing import Iterator, Sequence
 
 from csp.events import Contradiction
@@ -635,10 +636,11 @@ def _nested_used(ps: _PState, facts: Sequence[int]) -> set[int]:
             if isinstance(ps.parents.get(g), str) and ps.parents[g].startswith(_NESTED)}
 
 
-def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[int]) -> _PState:
+def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float]) -> _PState:
     """Apply net contradictions of depth ``depth`` inside ``ps`` until a fixpoint or a
     contradiction (in place). ``log`` collects (failed assumption, its contradiction text,
-    the earlier nested facts that contradiction used)."""
+    the earlier nested facts that contradiction used). ``budget`` is [propagations left,
+    perf_counter deadline]: either running out ends the search (the budget is set to 0)."""
     if depth <= 0:
         return ps
     progress = True
@@ -652,6 +654,9 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[int])
                 if budget[0] <= 0:
                     return ps
                 budget[0] -= 1
+                if not budget[0] % 32 and time.perf_counter() > budget[1]:
+                    budget[0] = 0
+                    return ps
                 f = _fact(c, d, True)
                 sub = _propagate(st, ps.copy(), [(f, ())], True)
                 if sub.contra is None and depth > 1:
@@ -681,14 +686,19 @@ def _used_log(ps: _PState, log: list) -> list:
 
 
 @register("forcing_net_nested", "Nested Forcing Net", "forcing", score=1500, order=8850,
-          level="extreme", options={"max_depth": 3, "budget": 100_000})
+          level="extreme", options={"max_depth": 3, "budget": 100_000, "seconds": 30.0})
 def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate and applying, inside that assumption, forcing-net
     contradictions (recursively up to ``max_depth``) leads to a contradiction: the
-    candidate is false. ``budget`` caps the inner propagations per call."""
+    candidate is false. ``budget`` caps the inner propagations per call and ``seconds`` its
+    time (as does the solver's time limit, ``an.deadline``): on variants with costly rules
+    an exhaustive nested net could otherwise run for many minutes."""
     st = _static(an)
     w = st.width
-    budget = [int(opts.get("budget", 100_000))]
+    stop = time.perf_counter() + float(opts.get("seconds", 30.0))
+    if an.deadline is not None:
+        stop = min(stop, an.deadline)
+    budget: list[float] = [int(opts.get("budget", 100_000)), stop]
     start = budget[0]
     for depth in range(1, int(opts.get("max_depth", 3))):
         for c, d in _candidates(an):

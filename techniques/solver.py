@@ -123,6 +123,8 @@ class StepSolver:
         self.unique = unique
         self.verify = list(verify) if verify is not None else None
         self._unique_cache: dict[int, bool] = {}
+        # set by solve(time_limit=...): costly techniques stop searching past it
+        self.deadline: float | None = None
 
     # -- helpers ----------------------------------------------------------------------
     def _is_unique(self, puzzle: Puzzle) -> bool:
@@ -132,9 +134,15 @@ class StepSolver:
             return puzzle.unique
         key = id(puzzle)
         if key not in self._unique_cache:
+            limit, cut = 10.0, False
+            if self.deadline is not None:
+                left = self.deadline - time.perf_counter()
+                limit, cut = max(0.01, min(limit, left)), left < limit
             try:
-                self._unique_cache[key] = puzzle.count_solutions(2, time_limit=10) == 1
+                self._unique_cache[key] = puzzle.count_solutions(2, time_limit=limit) == 1
             except SudokuCSPError:
+                if cut:
+                    return False     # stopped by the solve's own time limit: ask again later
                 self._unique_cache[key] = False
         return self._unique_cache[key]
 
@@ -163,7 +171,10 @@ class StepSolver:
     def next_step(self, state: State) -> Step | None:
         """The first effective step of the easiest technique, or None when stuck."""
         an = analyze(state)
+        an.deadline = deadline = self.deadline
         for t in self._active(state):
+            if deadline is not None and time.perf_counter() > deadline:
+                return None     # solve() reports 'limit'
             for step in t.find(an, self.options):
                 if is_effective(state, step):
                     return step
@@ -197,20 +208,24 @@ class StepSolver:
               else puzzle_or_state.copy())
         steps: list[Step] = []
         deadline = t0 + time_limit if time_limit else None
-        out_of_time = False
-        for _ in range(max_steps):
-            if all(st.placed[c] for c in range(st.grid.size)):
-                break
-            step = self.next_step(st)
-            if step is None:
-                break
-            self._check(step)
-            apply_step(st, step)
-            steps.append(step)
-            if deadline is not None and time.perf_counter() > deadline:
-                out_of_time = True
-                break
+        self.deadline = deadline
+        try:
+            for _ in range(max_steps):
+                if all(st.placed[c] for c in range(st.grid.size)):
+                    break
+                step = self.next_step(st)
+                if step is None:
+                    break
+                self._check(step)
+                apply_step(st, step)
+                steps.append(step)
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+        finally:
+            self.deadline = None
         solved = all(st.placed[c] for c in range(st.grid.size))
+        # a costly technique that gave up at the deadline leaves no step: that is 'limit' too
+        out_of_time = deadline is not None and time.perf_counter() > deadline
         status = "solved" if solved else ("limit" if out_of_time else "stuck")
         return LogicResult(status, st, steps, rate_steps(steps),
                            (time.perf_counter() - t0) * 1000)
