@@ -3,6 +3,8 @@
 ::
 
     sudoku-csp solve PUZZLE... [--logic] [--first] [--steps] [--level 0|1|2] [--json]
+                    [--workers N] [--dask ADDRESS] [--summary] [--summary-json FILE]
+    sudoku-csp hint PUZZLE [--marks GRID] [--level 0|1|2] [--techniques SEL] [--json]
     sudoku-csp count PUZZLE [--limit K]
     sudoku-csp reglib FILE [--json]
     sudoku-csp graph PUZZLE --kind constraint|cells|links --format graphml|json|dot [-o FILE]
@@ -24,6 +26,7 @@ from csp.errors import InvalidPuzzle, SearchLimit, SudokuCSPError
 from csp.events import Contradiction
 from csp.io import SYMBOLS
 
+from . import batch, hint
 from .loader import Item, load_arg
 
 
@@ -118,32 +121,8 @@ def _print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None
 def cmd_solve(args: argparse.Namespace) -> int:
     if args.first and args.logic:
         raise UsageError("--first and --logic do not go together")
-    worst = 0
-    for arg in args.puzzle:
-        for item in load_arg(arg):
-            if item.error is not None:
-                if not item.where:
-                    raise item.error
-                print(f"error: {item.where}: {item.error}", file=sys.stderr, flush=True)
-                if args.json:
-                    print(json.dumps({"puzzle": item.label, "where": item.where,
-                                      "status": "error", "error": str(item.error),
-                                      "solution": None, "grid": None, "time_ms": 0.0}),
-                          flush=True)
-                worst = max(worst, 1)
-                continue
-            try:
-                res = _solve_one(item, args)
-            except InvalidPuzzle as e:
-                if not item.where:
-                    raise
-                print(f"error: {item.where}: {e}", file=sys.stderr, flush=True)
-                worst = max(worst, 1)
-                continue
-            _print_result(res, args, item.puzzle.grid.n)
-            if res["status"] != "solved":
-                worst = max(worst, 1)
-    return worst
+    from .batch import run_solve
+    return run_solve(args, _solve_one, _print_result)
 
 
 def _single(arg: str) -> Item:
@@ -260,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--time-limit", type=float, default=60.0,
                    help="seconds per puzzle before giving up (default 60)")
     s.add_argument("--node-limit", type=int, default=None, help="search nodes per puzzle")
+    batch.add_arguments(s)
     s.set_defaults(fn=cmd_solve)
 
     c = sub.add_parser("count", help="count solutions up to a limit")
@@ -283,6 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("-o", "--output", default=None)
     g.set_defaults(fn=cmd_graph)
 
+    hint.add_parser(sub)
+
     t = sub.add_parser("techniques", help="list the registered techniques")
     t.add_argument("--json", action="store_true")
     t.set_defaults(fn=cmd_techniques)
@@ -294,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = ap.parse_args(argv)
         if args.cmd is None:
-            raise UsageError("a command is required: solve, count, reglib, graph or techniques")
+            raise UsageError("a command is required: solve, hint, count, reglib, graph or techniques")
         if getattr(args, "limit", 2) is not None and getattr(args, "limit", 2) < 1:
             raise UsageError("--limit must be at least 1")
         if getattr(args, "steps", False) and not args.logic:
