@@ -211,7 +211,7 @@ class _Pool:
 
 
 def _dask(items: Sequence[Item], fn: Callable[[Item], dict], address: str, workers: int,
-          chunk: int) -> Iterator[dict]:
+          chunk: int, summary: "Summary") -> Iterator[dict]:
     try:
         import dask.bag as db
         from distributed import Client, LocalCluster
@@ -229,6 +229,9 @@ def _dask(items: Sequence[Item], fn: Callable[[Item], dict], address: str, worke
             client = Client(address, timeout="20s")
         except (OSError, TimeoutError, ValueError) as e:
             raise BatchUsageError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        with contextlib.suppress(Exception):
+            info = client.scheduler_info()["workers"].values()
+            summary.workers = sum(int(w.get("nthreads", 1)) for w in info)
     futures: list = []
     try:
         bag = db.from_sequence(list(items), partition_size=chunk)
@@ -297,10 +300,11 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
     fn = functools.partial(work, solve_one=solve_one, args=_plain_args(args))
     chunk = _chunk_size(len(items), workers, args.chunk_size)
     t0 = time.perf_counter()
+    summary = Summary(workers=workers)
     closer: Any
     if args.dask:
         backend = "dask"
-        results = _dask(items, fn, args.dask, workers, chunk)
+        results = _dask(items, fn, args.dask, workers, chunk, summary)
         closer = results
     elif workers > 1 and len(items) > 1:
         backend = "pool"
@@ -310,7 +314,7 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
         backend, workers = "serial", 1
         results = _serial(items, fn)
         closer = results
-    summary = Summary(workers=workers, backend=backend)
+    summary.backend, summary.workers = backend, workers
     progress = _Progress(len(items), show_bar)
     worst = 0
     try:
