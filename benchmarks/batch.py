@@ -7,6 +7,10 @@ cluster, wall time of the whole command (interpreter, pool or cluster start-up i
                                [--modes search,logic] [--backends serial,pool,dask]
                                [--workers 2] [--repeat R] [--write docs/performance.md]
 
+``--own-sessions`` starts the command and each pool worker in a session of its own (see
+docs/performance.md, "Batch": on a shared Linux machine with autogroup scheduling, CPU is
+shared per session, so without it extra workers get no extra CPU).
+
 Every back end's output must equal the serial run's (``time_ms`` aside); a difference is
 reported in the table. Runs are interleaved (serial, pool, dask, serial, ...) and the best
 of ``--repeat`` wall times is kept, which damps the noise of a shared machine.
@@ -36,7 +40,8 @@ def _strip(out: str) -> list[dict]:
     return rows
 
 
-def run_once(file: Path, mode: str, backend: str, workers: int, summary: Path) -> dict:
+def run_once(file: Path, mode: str, backend: str, workers: int, summary: Path,
+             own_sessions: bool = False) -> dict:
     cmd = [sys.executable, "-m", "variants.cli", "solve", str(file), "--json",
            "--summary-json", str(summary)]
     if mode == "logic":
@@ -47,7 +52,11 @@ def run_once(file: Path, mode: str, backend: str, workers: int, summary: Path) -
         cmd += ["--dask", "local", "--workers", str(workers)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    env = dict(os.environ)
+    if own_sessions:
+        env["SUDOKU_CSP_WORKER_SESSIONS"] = "1"
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env,
+                       start_new_session=own_sessions)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode not in (0, 1):
@@ -66,6 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--write", type=Path, default=None)
+    ap.add_argument("--own-sessions", action="store_true",
+                    help="run the command, and each pool worker, in a session of its own: "
+                         "under autogroup scheduling (Linux sched_autogroup_enabled=1) a "
+                         "session gets one CPU share however many processes it has, so on a "
+                         "busy machine this is what lets a second worker get CPU at all")
     args = ap.parse_args(argv)
     lines = [x for x in args.file.read_text().splitlines() if x.strip()]
     if args.limit:
@@ -83,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
             best: dict[str, dict] = {}
             for _ in range(args.repeat):
                 for b in backends:
-                    r = run_once(src, mode, b, args.workers, summary)
-                    print(f"{mode:6s} {b:6s} wall {r['wall']:8.2f} s  cpu {r['cpu']:8.2f} s",
+                    r = run_once(src, mode, b, args.workers, summary, args.own_sessions)
+                    print(f"{mode:6s} {b:6s} wall {r['wall']:8.2f} s  cpu {r['cpu']:8.2f} s  "
+                          f"load {os.getloadavg()[0]:.1f}",
                           file=sys.stderr, flush=True)
                     if b not in best or r["wall"] < best[b]["wall"]:
                         best[b] = r
@@ -92,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
             out.append(f"**{mode}** (`solve{' --logic' if mode == 'logic' else ''}`), "
                        f"{len(lines)} puzzles of {args.file.name}\n")
             out.append("| back end | workers | wall s | speed-up | CPU s (all processes) "
-                       "| median ms/puzzle | same output as serial | counts |")
-            out.append("|---|---:|---:|---:|---:|---:|---|---|")
+                       "| cores used | median ms/puzzle | same output as serial | counts |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---|---|")
             for b in backends:
                 r = best[b]
                 s = r["summary"]
@@ -101,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                 same = "yes" if r["rows"] == ref["rows"] else "**NO**"
                 out.append(f"| {b} | {s['workers']} | {r['wall']:.2f} | "
                            f"{ref['wall'] / r['wall']:.2f}x | {r['cpu']:.2f} | "
+                           f"{r['cpu'] / r['wall']:.2f} | "
                            f"{s['time_ms']['median']:.2f} | {same} | {counts} |")
             if mode == "logic" and "ratings" in ref["summary"]:
                 out.append("\nratings (serial run): " + ", ".join(

@@ -173,6 +173,10 @@ def _work_chunk(items: Sequence[Item], fn: Callable[[Item], dict]) -> list[dict]
 
 def _ignore_sigint() -> None:  # pool workers: Ctrl-C is the parent's business
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.environ.get("SUDOKU_CSP_WORKER_SESSIONS") == "1" and hasattr(os, "setsid"):
+        # benchmarks/batch.py --own-sessions: each worker its own session, so a kernel with
+        # autogroup scheduling gives it its own CPU share (as separate jobs would get)
+        os.setsid()
 
 
 def _chunk_size(n_items: int, workers: int, requested: int | None) -> int:
