@@ -121,8 +121,7 @@ def _print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None
 def cmd_solve(args: argparse.Namespace) -> int:
     if args.first and args.logic:
         raise UsageError("--first and --logic do not go together")
-    from .batch import run_solve
-    return run_solve(args, _solve_one, _print_result)
+    return batch.run_solve(args, _solve_one, _print_result)
 
 
 def _single(arg: str) -> Item:
@@ -276,7 +275,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = ap.parse_args(argv)
         if args.cmd is None:
-            raise UsageError("a command is required: solve, hint, count, reglib, graph or techniques")
+            raise UsageError("a command is required: solve, hint, count, reglib, graph or "
+                             "techniques")
         if getattr(args, "limit", 2) is not None and getattr(args, "limit", 2) < 1:
             raise UsageError("--limit must be at least 1")
         if getattr(args, "steps", False) and not args.logic:

@@ -15,8 +15,8 @@ Exit codes: 0 a hint (or nothing left to solve), 1 no step found or the grid is 
 >>> from csp.step import Step, Candidate
 >>> step = Step("hidden_single", placements=(Candidate(0, 5),), houses=("box 1",),
 ...             digits=(5,), title="Hidden Single")
->>> hint_payload(step, 0)
-{'status': 'hint', 'level': 0, 'technique': 'hidden_single', 'title': 'Hidden Single', 'text': 'Hidden Single'}
+>>> hint_payload(step, 0)["text"], sorted(hint_payload(step, 0))
+('Hidden Single', ['level', 'status', 'technique', 'text', 'title'])
 >>> hint_payload(step, 1)["text"], hint_payload(step, 2)["placements"]
 ('Hidden Single digit 5 in box 1', ['r1c1=5'])
 """
