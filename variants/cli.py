@@ -3,6 +3,8 @@
 ::
 
     sudoku-csp solve PUZZLE... [--logic] [--first] [--steps] [--level 0|1|2] [--json]
+                    [--workers N] [--dask ADDRESS] [--summary] [--summary-json FILE]
+    sudoku-csp hint PUZZLE [--marks GRID] [--level 0|1|2] [--techniques SEL] [--json]
     sudoku-csp count PUZZLE [--limit K]
     sudoku-csp reglib FILE [--json]
     sudoku-csp graph PUZZLE --kind constraint|cells|links --format graphml|json|dot [-o FILE]
@@ -25,6 +27,7 @@ from csp.errors import InvalidPuzzle, SearchLimit, SudokuCSPError
 from csp.events import Contradiction
 from csp.io import SYMBOLS
 
+from . import batch, hint
 from .loader import Item, load_arg
 
 
@@ -119,32 +122,7 @@ def _print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None
 def cmd_solve(args: argparse.Namespace) -> int:
     if args.first and args.logic:
         raise UsageError("--first and --logic do not go together")
-    worst = 0
-    for arg in args.puzzle:
-        for item in load_arg(arg):
-            if item.error is not None:
-                if not item.where:
-                    raise item.error
-                print(f"error: {item.where}: {item.error}", file=sys.stderr, flush=True)
-                if args.json:
-                    print(json.dumps({"puzzle": item.label, "where": item.where,
-                                      "status": "error", "error": str(item.error),
-                                      "solution": None, "grid": None, "time_ms": 0.0}),
-                          flush=True)
-                worst = max(worst, 1)
-                continue
-            try:
-                res = _solve_one(item, args)
-            except InvalidPuzzle as e:
-                if not item.where:
-                    raise
-                print(f"error: {item.where}: {e}", file=sys.stderr, flush=True)
-                worst = max(worst, 1)
-                continue
-            _print_result(res, args, item.puzzle.grid.n)
-            if res["status"] != "solved":
-                worst = max(worst, 1)
-    return worst
+    return batch.run_solve(args, _solve_one, _print_result)
 
 
 def _single(arg: str) -> Item:
@@ -261,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--time-limit", type=float, default=60.0,
                    help="seconds per puzzle before giving up (default 60)")
     s.add_argument("--node-limit", type=int, default=None, help="search nodes per puzzle")
+    batch.add_arguments(s)
     s.set_defaults(fn=cmd_solve)
 
     c = sub.add_parser("count", help="count solutions up to a limit")
@@ -286,6 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .render import add_parser as _add_render_parser
     _add_render_parser(sub)
+    hint.add_parser(sub)
 
     t = sub.add_parser("techniques", help="list the registered techniques")
     t.add_argument("--json", action="store_true")
@@ -298,7 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = ap.parse_args(argv)
         if args.cmd is None:
-            raise UsageError("a command is required: solve, count, reglib, graph or techniques")
+            raise UsageError("a command is required: solve, hint, count, reglib, graph or "
+                             "techniques")
         if getattr(args, "limit", 2) is not None and getattr(args, "limit", 2) < 1:
             raise UsageError("--limit must be at least 1")
         if getattr(args, "steps", False) and not args.logic:

@@ -15,14 +15,21 @@ csp.errors.ParseError: puzzle has 2 cells, which is not a square grid (expected 
 """
 from __future__ import annotations
 
+import io
 import json
+import math
 import os
+import re
 import sys
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import IO, Any, Iterable, Iterator
 
 from csp import Puzzle
 from csp.errors import InvalidPuzzle, ParseError
+from csp.events import Contradiction
+from csp.io import parse_library_line, parse_line, parse_pencilmarks
+from csp.links import link_tables
+from csp.state import State
 
 from .classic import classic_puzzle
 from .fpuzzles import decode_payload, is_fpuzzles_text, load_fpuzzles
@@ -40,6 +47,16 @@ class Item:
     puzzle: Puzzle | None = None
     error: InvalidPuzzle | None = None
     solution: str | None = None
+    raw: str | None = None
+    kind: str = ""
+
+    def parsed(self) -> "Item":
+        """This item with its puzzle built (batch entries read with ``parse=False`` carry
+        only their ``raw`` line, so worker processes can parse them); a bad entry comes back
+        with ``error`` set."""
+        if self.puzzle is not None or self.error is not None or self.raw is None:
+            return self
+        return _entry(self.raw, self.where, self.kind)
 
 
 def puzzle_from_text(text: str) -> Puzzle:
@@ -84,7 +101,22 @@ def _label(p: Puzzle, fallback: str) -> str:
     return str(p.meta.get("title") or fallback)
 
 
-def _batch(lines: Iterator[str], name: str, kind: str) -> Iterator[Item]:
+def _entry(line: str, where: str, kind: str) -> Item:
+    short = line if len(line) <= 200 else line[:197] + "..."
+    try:
+        if kind == "jsonl":
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ParseError(f"broken JSON line: {e.msg} at column {e.colno}") from None
+            p, sol = puzzle_from_json(obj)
+            return Item(_label(p, short), where, p, solution=sol)
+        return Item(short, where, puzzle_from_text(line))
+    except InvalidPuzzle as e:
+        return Item(short, where, error=e)
+
+
+def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True) -> Iterator[Item]:
     seen = False
     for no, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -92,26 +124,25 @@ def _batch(lines: Iterator[str], name: str, kind: str) -> Iterator[Item]:
             continue
         seen = True
         where = f"{name}:{no}"
-        short = line if len(line) <= 200 else line[:197] + "..."
-        try:
-            if kind == "jsonl":
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise ParseError(f"broken JSON line: {e.msg} at column {e.colno}") from None
-                p, sol = puzzle_from_json(obj)
-                yield Item(_label(p, short), where, p, solution=sol)
-            else:
-                p = puzzle_from_text(line)
-                yield Item(short, where, p)
-        except InvalidPuzzle as e:
-            yield Item(short, where, error=e)
+        if parse:
+            yield _entry(line, where, kind)
+        else:
+            short = line if len(line) <= 200 else line[:197] + "..."
+            yield Item(short, where, raw=line, kind=kind)
     if not seen:
         raise ParseError(f"{name}: no puzzle in it (empty file)")
 
 
-def load_arg(arg: str, stdin=None) -> Iterator[Item]:
-    """Items of one command-line PUZZLE argument (see the module docstring)."""
+def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True) -> Iterator[Item]:
+    """Items of one command-line PUZZLE argument (see the module docstring).
+
+    ``parse=False`` leaves the entries of a batch (file lines, stdin lines) unparsed: each
+    Item carries its ``raw`` line and is built later by :meth:`Item.parsed` (in a worker
+    process). A single puzzle argument is always parsed, so a bad one raises at once.
+
+    >>> [it.puzzle is None for it in load_arg("-", io.StringIO("1" + "." * 15 + "\\n"), False)]
+    [True]
+    """
     if arg == "-":
         stream = stdin if stdin is not None else sys.stdin
         text = stream.read()
@@ -122,7 +153,7 @@ def load_arg(arg: str, stdin=None) -> Iterator[Item]:
             p = puzzle_from_text(text)
             yield Item(_label(p, "stdin"), "stdin", p)
             return
-        yield from _batch(iter(text.splitlines()), "stdin", kind)
+        yield from _batch(text.splitlines(), "stdin", kind, parse)
         return
     if os.path.isfile(arg):
         ext = os.path.splitext(arg)[1].lower()
@@ -140,7 +171,7 @@ def load_arg(arg: str, stdin=None) -> Iterator[Item]:
                     yield Item(_label(p, arg), arg, p, solution=sol)
                     return
                 kind = "jsonl" if ext == ".jsonl" else "txt"
-                yield from _batch(f, arg, kind)
+                yield from _batch(f, arg, kind, parse)
         except UnicodeDecodeError:
             raise ParseError(f"{arg}: not a UTF-8 text file") from None
         return
@@ -151,3 +182,149 @@ def load_arg(arg: str, stdin=None) -> Iterator[Item]:
         raise ParseError(f"{arg}: no such file")
     p = puzzle_from_text(arg)
     yield Item(_label(p, arg if len(arg) <= 200 else arg[:197] + "..."), "", p)
+
+
+# -- partly solved grids (for hints) -------------------------------------------------------
+_MARK_TEXT = re.compile(r"[0-9A-Za-z\s.|:'+\-=*]+")
+
+
+def is_pencilmark_text(text: str) -> bool:
+    """True when ``text`` looks like a pencil-mark grid (candidate groups separated by spaces
+    or box characters, as HoDoKu or Simple Sudoku print them) rather than a line string.
+
+    >>> is_pencilmark_text(" ".join(["123"] * 81)), is_pencilmark_text("1" + "." * 80)
+    (True, False)
+    """
+    s = text.strip()
+    if not s or s[0] in "{:" or not re.search(r"\s", s) or not _MARK_TEXT.fullmatch(s):
+        return False
+    tokens = re.findall(r"[1-9A-Z]+", s.upper())
+    n = math.isqrt(len(tokens))
+    if n < 2 or n * n != len(tokens):
+        return False
+    if not (any(len(t) > 1 for t in tokens) or "|" in s):
+        return False
+    try:  # a grid of separated numbers reads as a line string first
+        parse_line(s)
+        return False
+    except InvalidPuzzle:
+        return True
+
+
+def _place(st: State, cell: int, digit: int) -> None:
+    """Place ``digit`` and remove every candidate it sees (houses and weak links)."""
+    if not st.cand[cell] >> digit & 1:
+        raise Contradiction(f"{st.grid.name(cell)}={digit} is not among its candidates",
+                            "pencil marks", (cell,))
+    st.place(cell, digit)
+    for c2, d2 in link_tables(st.puzzle).weak_neighbours(cell, digit):
+        if not st.placed[c2] and st.cand[c2] >> d2 & 1:
+            st.remove(c2, d2)
+            if not st.cand[c2]:
+                raise Contradiction(f"{st.grid.name(c2)} has no candidate left", "pencil marks",
+                                    (c2,))
+
+
+def marks_state(text: str, puzzle: Puzzle | None = None) -> State:
+    """The solving state a partly solved grid describes, on ``puzzle``'s rules (classic rules
+    of the grid's size when None). ``text`` is either
+
+    * a pencil-mark grid (:func:`csp.io.parse_pencilmarks`): a cell showing one digit is taken
+      as solved (placed, its digit removed from every cell it sees), as HoDoKu prints solved
+      cells; other cells keep the candidates shown (intersected with the puzzle's own
+      starting pencil marks), or
+    * a HoDoKu library line ``:0000:x:GRID:DELETED:...`` (9x9): digits of GRID are givens,
+      ``+d`` placed digits, DELETED the candidates already removed.
+
+    Raises :class:`ParseError` on a malformed text and :class:`Contradiction` when the marks
+    leave a cell without candidates or drop a given.
+
+    >>> st = marks_state(":0000:x:" + "1" + "." * 79 + "+2:312::")
+    >>> st.placed[0], st.placed[80], st.candidates("r1c2"), st.candidates("r2c1")
+    (1, 2, (2, 4, 5, 6, 7, 8, 9), (2, 3, 4, 5, 6, 7, 8, 9))
+    """
+    s = text.strip()
+    if s.startswith(":"):
+        case = parse_library_line(s.splitlines()[0])
+        if puzzle is None:
+            puzzle = classic_puzzle("".join(str(v) if g else "."
+                                            for v, g in zip(case.values, case.given)))
+        elif puzzle.grid.size != 81:
+            raise ParseError("a HoDoKu library line describes a 9x9 grid")
+        st = puzzle.pencilmarks()
+        for c, v in enumerate(case.values):
+            if v and st.placed[c] != v:
+                _place(st, c, v)
+        for c, d in case.deleted:
+            if not st.placed[c] and st.remove(c, d) and not st.cand[c]:
+                raise Contradiction(f"{st.grid.name(c)} has no candidate left", "pencil marks",
+                                    (c,))
+        return st
+    n, masks = parse_pencilmarks(s, puzzle.grid.n if puzzle is not None else None)
+    if puzzle is None:
+        puzzle = classic_puzzle("." * (n * n))
+    st = puzzle.pencilmarks()
+    for c, m in enumerate(masks):
+        d = st.placed[c]
+        if d:
+            if not m >> d & 1:
+                raise Contradiction(f"the pencil marks of {st.grid.name(c)} drop its given {d}",
+                                    "pencil marks", (c,))
+        elif st.cand[c] & ~m:
+            st.cand[c] &= m
+            st.version += 1
+            if not st.cand[c]:
+                raise Contradiction(f"{st.grid.name(c)} has no candidate left", "pencil marks",
+                                    (c,))
+    for c in range(st.grid.size):
+        m = st.cand[c]
+        if not st.placed[c] and m & (m - 1) == 0:
+            _place(st, c, m.bit_length() - 1)
+    return st
+
+
+def _read(arg: str, stdin: IO[str] | None) -> str | None:
+    if arg == "-":
+        return (stdin if stdin is not None else sys.stdin).read()
+    if os.path.isfile(arg):
+        try:
+            with open(arg, encoding="utf-8") as f:
+                return f.read()
+        except UnicodeDecodeError:
+            raise ParseError(f"{arg}: not a UTF-8 text file") from None
+    return None
+
+
+def load_state(arg: str, marks: str | None = None, stdin: IO[str] | None = None) -> State:
+    """The state of one PUZZLE argument for a hint: a puzzle (anything :func:`load_arg`
+    reads, holding one puzzle) at its starting pencil marks, or a partly solved grid
+    (:func:`marks_state`). ``marks`` (text or a file) narrows a puzzle's candidates, so a
+    variant puzzle can be given mid-solve: its rules from PUZZLE, its progress from marks.
+
+    >>> load_state("1" + "." * 15).candidates("r1c2")
+    (2, 3, 4)
+    >>> load_state("." * 16, marks=" ".join(["1234"] * 15 + ["4"])).placed[15]
+    4
+    """
+    text = _read(arg, stdin)
+    src = arg if text is None else text
+    if is_pencilmark_text(src) or src.lstrip().startswith(":"):
+        if marks is not None:
+            raise ParseError("PUZZLE is already a partly solved grid; --marks is for a puzzle")
+        return marks_state(src)
+    if arg == "-":
+        if text is None or not text.strip():
+            raise ParseError("stdin: no puzzle in it (empty input)")
+        items = list(load_arg("-", stdin=io.StringIO(text)))
+    else:
+        items = list(load_arg(arg))
+    if len(items) != 1:
+        raise ParseError(f"expected one puzzle, {arg!r} holds {len(items)}")
+    if items[0].error is not None:
+        raise items[0].error
+    puzzle = items[0].puzzle
+    assert puzzle is not None
+    if marks is None:
+        return puzzle.pencilmarks()
+    mtext = _read(marks, stdin)
+    return marks_state(mtext if mtext is not None else marks, puzzle)
