@@ -24,7 +24,16 @@ technique, or a score past the level's maximum), so easy puzzles are cheap to lo
 puzzle the logic solver cannot finish is rated no level and is never kept.
 
 Candidate seeds are ``seed, seed + 1, seed + 2, ...``; each result records its own seed, and
-``generate(variant, level, seed=that_seed)`` makes that same puzzle first.
+``generate(variant, level, seed=that_seed)`` (same size and symmetry) makes that same puzzle
+first. Only the time limits depend on the machine: a candidate dropped because a search or
+rating ran out of time (killer uniqueness gets :data:`KILLER_CANDIDATE_SECONDS`) may be kept
+on a faster machine.
+
+Time limits are per puzzle (``time_limit`` seconds to find one puzzle in the band); on the
+main thread an interval timer interrupts a long technique search (a forcing net can run for
+many seconds) at the deadline. When the limit runs out, :class:`GenerationTimeout` says so
+and carries the puzzles made so far; nothing waits past the limit by more than a fraction
+of a second, except a single random fill (bounded by a node limit).
 
 >>> out = generate("classic", "easy", count=1, seed=7)
 >>> g = out[0]
@@ -517,15 +526,7 @@ def make_candidate(variant: str = "classic", seed: int = 0, size: int = 9,
     if base is None or solution is None:
         return None
     if variant != "killer":
-        keep_if = None
-        if target is not None:
-            def keep_if(gv: list[int]) -> bool:
-                q = _base_like(base).givens(gv)
-                q.unique = True
-                status, _ = rate_within(q, target, deadline)
-                if status == "timeout":
-                    raise TimeLimitExceeded("time limit reached while digging")
-                return status == "solved"
+        keep_if = None if target is None else _within_level(base, target, deadline)
         givens = dig(base, solution, rng, symmetric, deadline=deadline, keep_if=keep_if)
         p = _base_like(base)
         p.givens(givens)
@@ -569,6 +570,19 @@ def _dig_target(variant: str, level: str) -> str | None:
     jigsaw digging below extreme is steered by the rating; classic puzzles are dug to
     minimal and filtered (every level comes up often enough)."""
     return level if variant == "jigsaw" and level != "extreme" else None
+
+
+def _within_level(base: Puzzle, level: str,
+                  deadline: float | None) -> Callable[[list[int]], bool]:
+    """``keep_if`` for :func:`dig`: the givens leave a puzzle rated at most ``level``."""
+    def keep_if(givens: list[int]) -> bool:
+        q = _base_like(base).givens(givens)
+        q.unique = True
+        status, _ = rate_within(q, level, deadline)
+        if status == "timeout":
+            raise TimeLimitExceeded("time limit reached while digging")
+        return status == "solved"
+    return keep_if
 
 
 def _base_like(p: Puzzle) -> Puzzle:
