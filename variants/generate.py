@@ -32,8 +32,8 @@ on a faster machine.
 Time limits are per puzzle (``time_limit`` seconds to find one puzzle in the band); on the
 main thread an interval timer interrupts a long technique search (a forcing net can run for
 many seconds) at the deadline. When the limit runs out, :class:`GenerationTimeout` says so
-and carries the puzzles made so far; nothing waits past the limit by more than a fraction
-of a second, except a single random fill (bounded by a node limit).
+and carries the puzzles made so far; the searches check the clock as they go, so the limit
+is overrun by a fraction of a second at most.
 
 >>> out = generate("classic", "easy", count=1, seed=7)
 >>> g = out[0]
@@ -156,10 +156,12 @@ class Generated:
 # ---------------------------------------------------------------------------------------
 # building blocks
 # ---------------------------------------------------------------------------------------
-def random_fill(puzzle: Puzzle, rng: random.Random, node_limit: int = 5000) -> list[int] | None:
+def random_fill(puzzle: Puzzle, rng: random.Random, node_limit: int = 5000,
+                deadline: float | None = None) -> list[int] | None:
     """A random solution of ``puzzle`` (its rules and givens): depth-first search with
     propagation, the cell with the fewest candidates first, digits in random order. None
-    when there is none within ``node_limit`` nodes.
+    when there is none within ``node_limit`` nodes; raises
+    :class:`csp.errors.TimeLimitExceeded` past ``deadline`` (a ``perf_counter`` value).
 
     >>> p = Puzzle(4).use(classic())
     >>> sol = random_fill(p, random.Random(1))
@@ -204,6 +206,8 @@ def random_fill(puzzle: Puzzle, rng: random.Random, node_limit: int = 5000) -> l
         nodes += 1
         if nodes > node_limit:
             return None
+        if deadline is not None and not nodes & 63 and time.perf_counter() > deadline:
+            raise TimeLimitExceeded("time limit reached while filling the grid")
         child = parent[:]
         child[cell] = 1 << d
         try:
@@ -520,7 +524,7 @@ def make_candidate(variant: str = "classic", seed: int = 0, size: int = 9,
     solution = None
     for _ in range(20):
         base = _base(variant, n, rng)
-        solution = random_fill(base, rng)
+        solution = random_fill(base, rng, deadline=deadline)
         if solution is not None:
             break
     if base is None or solution is None:
