@@ -10,6 +10,8 @@
     sudoku-csp graph PUZZLE --kind constraint|cells|links --format graphml|json|dot [-o FILE]
     sudoku-csp techniques
     sudoku-csp render PUZZLE [--step N | --state] [--techniques SEL] [-o out.svg|out.png]
+    sudoku-csp generate [--variant classic|jigsaw|killer] [--difficulty LEVEL] [--count N]
+                        [--seed S] [--json] [--time-limit S] [--size N] [--symmetric]
 
 Exit codes: 0 all solved / all passed; 1 some puzzle unsolvable, multiple, stuck (or over a
 limit), or some case failed; 2 bad input or usage, with one line on stderr.
@@ -221,6 +223,11 @@ def cmd_techniques(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_generate(args: argparse.Namespace) -> int:
+    from .generate import run_cli
+    return run_cli(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="sudoku-csp",
                  description="Solve, count and explain Sudoku and variant puzzles.")
@@ -270,6 +277,19 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("techniques", help="list the registered techniques")
     t.add_argument("--json", action="store_true")
     t.set_defaults(fn=cmd_techniques)
+
+    gn = sub.add_parser("generate", help="make puzzles with one solution at a logic level")
+    gn.add_argument("--variant", default="classic", help="classic, jigsaw or killer")
+    gn.add_argument("--difficulty", default="easy",
+                    help="easy, medium, hard, unfair or extreme (the logic rating's level)")
+    gn.add_argument("--count", type=int, default=1)
+    gn.add_argument("--seed", type=int, default=None, help="first candidate seed")
+    gn.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    gn.add_argument("--time-limit", type=float, default=60.0,
+                    help="seconds per puzzle before giving up (default 60)")
+    gn.add_argument("--size", type=int, default=9)
+    gn.add_argument("--symmetric", action="store_true", help="point-symmetric givens")
+    gn.set_defaults(fn=cmd_generate)
     return ap
 
 
@@ -278,8 +298,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = ap.parse_args(argv)
         if args.cmd is None:
-            raise UsageError("a command is required: solve, hint, count, reglib, graph or "
-                             "techniques")
+            raise UsageError("a command is required: solve, hint, count, reglib, graph, "
+                             "render, generate or techniques")
         if getattr(args, "limit", 2) is not None and getattr(args, "limit", 2) < 1:
             raise UsageError("--limit must be at least 1")
         if getattr(args, "steps", False) and not args.logic:

@@ -1,0 +1,160 @@
+"""Generation benchmark: how long `variants.generate` takes to make puzzles of each logic
+level, with every puzzle verified independently.
+
+    python benchmarks/generate.py [--classic 20] [--jigsaw 5] [--killer 5]
+                                  [--levels easy,medium,hard,unfair,extreme] [--seed 1]
+                                  [--time-limit 120] [--write docs/performance.md]
+
+For each variant and level, ``generate_iter`` makes the asked number of puzzles (seeds from
+``--seed``); each puzzle is rebuilt from its printed form (line string or sudoku-csp JSON),
+its solutions are counted by search (must be 1), and a fresh ``StepSolver("default")``
+(deciding uniqueness itself) must solve it at the asked level. A level that runs out of its
+per-puzzle time limit is reported with the number made. Times are per puzzle, CPU time of
+this process (the machine is shared; wall time swings with the load) and wall time.
+"Level by technique" counts the puzzles whose hardest technique is of the level itself; the
+others reach it by their total score (HoDoKu's rule: a score past the level's maximum moves
+the rating up).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from techniques import StepSolver, registry  # noqa: E402
+from techniques.registry import LEVELS  # noqa: E402
+from variants.classic import classic_puzzle  # noqa: E402
+from variants.generate import GenerationTimeout, generate_iter  # noqa: E402
+from variants.spec import from_spec  # noqa: E402
+
+BEGIN = "<!-- generate:begin -->"
+END = "<!-- generate:end -->"
+
+
+def verify(g) -> str | None:
+    """None when the puzzle checks out, else what is wrong."""
+    if g.variant == "classic":
+        q = classic_puzzle(g.line())
+    else:
+        q = from_spec(json.loads(json.dumps(g.to_spec())))
+    if q.count_solutions(2) != 1:
+        return "not unique"
+    res = StepSolver("default").solve(q)
+    if res.status != "solved":
+        return "logic solver stuck"
+    if res.rating.level != g.level:
+        return f"re-rated {res.rating.level}"
+    return None
+
+
+def run_level(variant: str, level: str, count: int, seed: int, limit: float) -> dict:
+    cpu: list[float] = []
+    wall: list[float] = []
+    cands: list[int] = []
+    givens: list[int] = []
+    by_technique = 0
+    bad: list[str] = []
+    timeout = None
+    it = generate_iter(variant, level, count, seed, limit)
+    while True:
+        c0, w0 = time.process_time(), time.perf_counter()
+        try:
+            g = next(it)
+        except StopIteration:
+            break
+        except GenerationTimeout as e:
+            timeout = str(e)
+            break
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+        cands.append(g.candidates)
+        givens.append(g.givens)
+        top = max(LEVELS.index(registry.get(t).level) for t in g.rating.counts)
+        by_technique += LEVELS[top] == level
+        why = verify(g)
+        if why:
+            bad.append(f"seed {g.seed}: {why}")
+    return {"variant": variant, "level": level, "asked": count, "made": len(cpu), "cpu": cpu,
+            "wall": wall, "candidates": cands, "givens": givens, "bad": bad,
+            "by_technique": by_technique,
+            "timeout": timeout}
+
+
+def fmt(r: dict) -> str:
+    cpu, wall = r["cpu"], r["wall"]
+    if cpu:
+        med, mx, tot = statistics.median(cpu), max(cpu), sum(cpu)
+        cells = (f"{med:.2f} | {mx:.2f} | {tot:.1f} | {sum(wall):.1f} | "
+                 f"{statistics.mean(r['candidates']):.1f} | "
+                 f"{min(r['givens'])}-{max(r['givens'])} | {r['by_technique']}")
+    else:
+        cells = "- | - | - | - | - | - | -"
+    ok = "all" if not r["bad"] else f"{r['made'] - len(r['bad'])} ({'; '.join(r['bad'])})"
+    made = f"{r['made']}/{r['asked']}" + (" (time limit)" if r["timeout"] else "")
+    return f"| {r['variant']} | {r['level']} | {made} | {cells} | {ok} |"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--classic", type=int, default=20, help="classic puzzles per level")
+    ap.add_argument("--jigsaw", type=int, default=5, help="jigsaw puzzles per level")
+    ap.add_argument("--killer", type=int, default=5, help="killer puzzles per level")
+    ap.add_argument("--levels", default="easy,medium,hard,unfair,extreme")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per puzzle")
+    ap.add_argument("--write", type=Path, default=None,
+                    help="write the results section into this markdown file")
+    args = ap.parse_args(argv)
+    rows = []
+    head = ("| variant | level | made | median CPU s | max CPU s | total CPU s | total wall s "
+            "| candidates per puzzle | givens | level by technique | verified |")
+    out = [head, "|" + "---|" * 11]
+    print(head, flush=True)
+    t0 = time.perf_counter()
+    for variant in ("classic", "jigsaw", "killer"):
+        count = getattr(args, variant)
+        if count < 1:
+            continue
+        for level in args.levels.split(","):
+            r = run_level(variant, level, count, args.seed, args.time_limit)
+            rows.append(r)
+            line = fmt(r)
+            out.append(line)
+            print(line, flush=True)
+            if r["timeout"]:
+                print(f"    {r['timeout']}", flush=True)
+    total = time.perf_counter() - t0
+    out.append("")
+    out.append(f"Whole run: {total:.0f} s wall. Per-puzzle time limit {args.time_limit:g} s, "
+               f"seeds from {args.seed}.")
+    for r in rows:
+        if r["timeout"]:
+            out.append(f"* {r['variant']} {r['level']}: {r['timeout']}")
+    print(out[-1] if rows and rows[-1]["timeout"] else "", flush=True)
+    if args.write:
+        write_section(args.write, "\n".join(out), argv if argv is not None else sys.argv[1:])
+    return 0 if all(not r["bad"] for r in rows) else 1
+
+
+def write_section(path: Path, body: str, argv: list[str]) -> None:
+    text = path.read_text() if path.exists() else ""
+    block = (f"{BEGIN}\n`python benchmarks/generate.py {' '.join(argv)}` "
+             f"({time.strftime('%Y-%m-%d', time.gmtime())}):\n\n{body}\n{END}")
+    if BEGIN in text and END in text:
+        a = text.index(BEGIN)
+        b = text.index(END) + len(END)
+        text = text[:a] + block + text[b:]
+    else:
+        text = text.rstrip("\n") + "\n\n## Generation: results\n\n" + block + "\n"
+    path.write_text(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
