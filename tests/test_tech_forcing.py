@@ -121,7 +121,12 @@ def test_default_solver_finishes_a_hardest_puzzle():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["norvig_top95", "norvig_hardest", "forum_hardest_110626"])
 def test_logic_solves_full_sets(name):
-    for line, sol in load_solutions(name):
+    rows = load_solutions(name)
+    if name == "forum_hardest_110626":
+        # ~9 s of forcing nets per puzzle: every 5th (75 puzzles) keeps CI in bounds; the
+        # whole set is measured by benchmarks/logic.py --sets forum_hardest (docs/performance.md)
+        rows = rows[::5]
+    for line, sol in rows:
         _solved_by_logic(line, sol)
 
 
