@@ -81,7 +81,10 @@ def fish_kind(an: Analysis, bases: Sequence[int], covers: Sequence[int]) -> str:
 def _house_name(an: Analysis, h: int) -> str:
     house = an.houses[h]
     k = {"row": "r", "col": "c", "box": "b"}.get(house.kind)
-    return f"{k}{house.name.split()[-1]}" if k else house.name
+    parts = house.name.split()
+    if k and len(parts) == 2 and parts[1].isdigit():   # "row 3" -> r3 (not "TL row 3")
+        return f"{k}{parts[1]}"
+    return house.name
 
 
 def _compact(an: Analysis, hs: Sequence[int]) -> str:
@@ -284,7 +287,7 @@ def _step(an: Analysis, name: str, title: str, f: Fish, elims: int | None = None
     return Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(e)),
                 pattern=tuple(Candidate(c, d) for c in iter_cells(f.body)),
                 houses=tuple(an.houses[h].name for h in (*f.bases, *f.covers)),
-                digits=(d,), title=title, note=note, width=an.n,
+                digits=(d,), title=title, note=note, width=an.grid.namer,
                 extra={"bases": f.bases, "covers": f.covers, "fins": fins})
 
 
@@ -561,5 +564,5 @@ def kraken_fish_type_2(an: Analysis, opts: dict) -> Iterator[Step]:
                                houses=base.houses, digits=tuple(sorted({e.digit
                                                                         for e in elims})),
                                title="Kraken Fish Type 2",
-                               note=f"{base.note} cover {an.houses[C].name}", width=an.n,
+                               note=f"{base.note} cover {an.houses[C].name}", width=an.grid.namer,
                                extra=base.extra)

@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from csp.events import Contradiction
-from csp.step import Candidate, Link, Step, digit_symbol
+from csp.step import Candidate, Link, Namer, Step, cell_name, digit_symbol
 
 from .analysis import Analysis, iter_cells
 from .registry import register
@@ -58,7 +58,7 @@ def _digit(f: int) -> int:
     return (f >> 1) & ((1 << _DSHIFT) - 1)
 
 
-def fact_text(f: int, width: int = 9) -> str:
+def fact_text(f: int, width: "int | Namer" = 9) -> str:
     """``r1c2=5`` (true) or ``r1c2<>5`` (false).
 
     >>> fact_text(_fact(10, 5, True)), fact_text(_fact(0, 3, False))
@@ -67,8 +67,7 @@ def fact_text(f: int, width: int = 9) -> str:
     'r2c2=C'
 
     """
-    c = _cell(f)
-    return f"r{c // width + 1}c{c % width + 1}{'=' if f & 1 else '<>'}{digit_symbol(_digit(f))}"
+    return f"{cell_name(_cell(f), width)}{'=' if f & 1 else '<>'}{digit_symbol(_digit(f))}"
 
 
 class _Static:
@@ -78,7 +77,7 @@ class _Static:
         self.an = an
         self.n = n = an.n
         self.size = an.size
-        self.width = an.grid.n
+        self.width = an.grid.namer
         links = an.links
         self.peers_d = links.peers_d
         self.cross = links.cross

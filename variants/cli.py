@@ -36,7 +36,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _grid_rows(values: Sequence[int], n: int) -> list[list[int]]:
+def _grid_rows(values: Sequence[int], n: int, grid: Any = None) -> list[list[int | None]]:
+    if grid is not None and not grid.square:   # multi-grid: canvas rows, None off the grids
+        return [[values[c] if c >= 0 else None for c in (grid.at(r, k) for k in range(grid.width))]
+                for r in range(grid.height)]
     return [list(values[r * n:(r + 1) * n]) for r in range(n)]
 
 
@@ -83,7 +86,7 @@ def _solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
     out["status"] = status
     solved = status == "solved" and values is not None and all(values)
     out["solution"] = _solution_text(values, n) if solved else None
-    out["grid"] = _grid_rows(values, n) if values is not None else None
+    out["grid"] = _grid_rows(values, n, p.grid) if values is not None else None
     if status == "multiple" and not args.logic:
         out["grid"] = None
     out["time_ms"] = round((time.perf_counter() - t0) * 1000, 3)
@@ -109,7 +112,8 @@ def _print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None
         print(f"{head} {res['solution']}", flush=True)
     elif grid and args.logic:
         from csp.io import write_line
-        print(f"{head} {write_line([v for row in grid for v in row], n)}", flush=True)
+        print(f"{head} {write_line([v for row in grid for v in row if v is not None], n)}",
+              flush=True)
     else:
         msg = f" ({res['reason']})" if res.get("reason") else ""
         print(f"{head}{msg}", flush=True)
