@@ -7,6 +7,7 @@
     sudoku-csp reglib FILE [--json]
     sudoku-csp graph PUZZLE --kind constraint|cells|links --format graphml|json|dot [-o FILE]
     sudoku-csp techniques
+    sudoku-csp convert PUZZLE --to spec|fpuzzles|fpuzzles-url|line
 
 Exit codes: 0 all solved / all passed; 1 some puzzle unsolvable, multiple, stuck (or over a
 limit), or some case failed; 2 bad input or usage, with one line on stderr.
@@ -290,6 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("techniques", help="list the registered techniques")
     t.add_argument("--json", action="store_true")
     t.set_defaults(fn=cmd_techniques)
+
+    from .convert import add_parser as add_convert
+    add_convert(sub)
     return ap
 
 
