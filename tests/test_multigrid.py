@@ -117,7 +117,8 @@ def test_advanced_techniques_sound_on_samurai():
     st = StepSolver(["singles", "intersections", "subsets"]).solve(samurai(HARD[0])).state
     an = Analysis(st)
     found = 0
-    names = ["x_wing", "skyscraper", "two_string_kite", "turbot_fish", "empty_rectangle",
+    names = ["x_wing", "swordfish", "jellyfish", "finned_x_wing", "finned_swordfish",
+             "franken_x_wing", "skyscraper", "two_string_kite", "turbot_fish", "empty_rectangle",
              "xy_wing", "xyz_wing", "w_wing", "simple_colors_trap", "simple_colors_wrap",
              "multi_colors_1", "uniqueness_test_1", "uniqueness_test_2", "uniqueness_test_4",
              "hidden_rectangle", "bug_plus_1", "sue_de_coq", "aic", "discontinuous_nice_loop",
@@ -129,6 +130,15 @@ def test_advanced_techniques_sound_on_samurai():
                 found += 1
                 assert unsound(step, hard) is None, step.explain(2)
     assert found >= 10
+
+
+@pytest.mark.slow
+def test_default_logic_solves_the_minimal_samurai():
+    """The whole default technique set (fish per sub-grid, chains, ALS, uniqueness) solves
+    the minimal puzzle, every step checked against the solution (about 10 s)."""
+    sol = _sol(HARD[1])
+    res = StepSolver(verify=sol).solve(samurai(HARD[0]), time_limit=300)
+    assert res.status == "solved" and res.state.values() == sol
 
 
 def test_gattai_layouts_and_rules():
