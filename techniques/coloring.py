@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from csp.step import Candidate, Step, cell_name
+from csp.step import Candidate, Namer, Step, cell_name
 
 from .analysis import Analysis, iter_cells
 from .registry import register
@@ -69,7 +69,7 @@ def _sees_all_colour(an: Analysis, d: int, a: int, b: int) -> int:
     return _sees_any(an, d, a) & _sees_any(an, d, b)
 
 
-def _names(cells: int, w: int) -> str:
+def _names(cells: int, w: "int | Namer") -> str:
     return ",".join(cell_name(c, w) for c in iter_cells(cells))
 
 

@@ -339,7 +339,7 @@ def _assume(st: _Static, f: int, net: bool) -> _PState:
 
 
 # -- explanation ---------------------------------------------------------------------------
-def _path(ps: _PState, f: int, width: int) -> list[tuple[int, tuple[int, ...] | str]]:
+def _path(ps: _PState, f: int, width: "int | Namer") -> list[tuple[int, tuple[int, ...] | str]]:
     """The derivation of ``f`` back to its assumption, as [(fact, other premises)], the
     assumption first. For nets the main line follows the latest-derived premise."""
     order = ps.order()
@@ -368,7 +368,7 @@ def _path(ps: _PState, f: int, width: int) -> list[tuple[int, tuple[int, ...] | 
     return out
 
 
-def path_text(ps: _PState, f: int, width: int = 9) -> str:
+def path_text(ps: _PState, f: int, width: "int | Namer" = 9) -> str:
     parts = []
     for g, extra in _path(ps, f, width):
         t = fact_text(g, width)
@@ -384,7 +384,7 @@ def path_text(ps: _PState, f: int, width: int = 9) -> str:
     return " -> ".join(parts)
 
 
-def _links(ps: _PState, f: int, width: int) -> tuple[Link, ...]:
+def _links(ps: _PState, f: int, width: "int | Namer") -> tuple[Link, ...]:
     p = [g for g, _ in _path(ps, f, width)]
     out = []
     for a, b in zip(p, p[1:]):
@@ -393,7 +393,7 @@ def _links(ps: _PState, f: int, width: int) -> tuple[Link, ...]:
     return tuple(out)
 
 
-def _contra_text(ps: _PState, width: int) -> str:
+def _contra_text(ps: _PState, width: "int | Namer") -> str:
     text, fs = ps.contra
     chains = [path_text(ps, g, width) for g in fs if g in ps.parents]
     return " | ".join(chains) + f" : {text}"
