@@ -8,7 +8,7 @@ ones are quiet.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .events import Contradiction, Cost, Event, Status
 from .propagator import Context, Propagator, TraceHook
@@ -24,8 +24,10 @@ class Engine:
     """
 
     def __init__(self, n: int, size: int, houses: Sequence[tuple[str, Sequence[int]]],
-                 props: Sequence[Propagator]) -> None:
+                 props: Sequence[Propagator],
+                 namer: Callable[[int], str] | None = None) -> None:
         self.n = n
+        self.namer = namer
         self.size = size
         self.all_mask = ((1 << n) - 1) << 1
         self.house_names = [h[0] for h in houses]
@@ -226,6 +228,8 @@ class Engine:
 
     # -- naming helpers (only used on failures and when tracing) ----------------------------
     def _cell_name(self, c: int) -> str:
+        if self.namer is not None:
+            return self.namer(c)
         n = self.n
         return f"r{c // n + 1}c{c % n + 1}"
 

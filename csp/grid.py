@@ -71,6 +71,8 @@ class Grid:
             raise GridSizeError(f"grid size must be an int from 1 to 35, got {n!r}")
         self.n = n
         self.size = n * n
+        #: canvas height and width (the grid's own side for a square grid)
+        self.height = self.width = n
         self.digits = tuple(range(1, n + 1))
         self.all_mask = ((1 << n) - 1) << 1
         self.rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
@@ -161,6 +163,28 @@ class Grid:
             raise InvalidConstraint(f"cell {ref!r} outside the {n}x{n} grid")
         return r * n + c
 
+    def at(self, row: int, col: int) -> int:
+        """The cell at 0-based canvas ``(row, col)``, or -1 when there is none there."""
+        n = self.n
+        return row * n + col if 0 <= row < n and 0 <= col < n else -1
+
+    @property
+    def square(self) -> bool:
+        """True for a single n x n grid (cell ids ``row * n + col``); False for multi-grids."""
+        return True
+
+    def require_square(self, rule: str) -> None:
+        """Raise :class:`GridSizeError` when a rule that only makes sense on a single n x n
+        grid (outside clues, indexers, windows) is used on a multi-grid."""
+        if not self.square:
+            raise GridSizeError(f"{rule} needs a single n x n grid, not a multi-grid")
+
+    @property
+    def namer(self) -> "int | Grid":
+        """What :class:`csp.step.Step` takes as ``width`` to name cells: the row length of
+        a square grid (a plain int, so steps stay plain data)."""
+        return self.n
+
     def cells(self, refs: Iterable) -> tuple[int, ...]:
         return tuple(self.cell(x) for x in refs)
 
@@ -211,3 +235,152 @@ class Grid:
 
     def __hash__(self) -> int:
         return hash((self.n, tuple(self.regions)))
+
+
+class MultiGrid(Grid):
+    """Several overlapping n x n grids on one canvas (gattai puzzles, e.g. samurai).
+
+    ``origins`` are the 0-based canvas ``(row, col)`` of each sub-grid's top-left cell. Only
+    cells covered by some sub-grid exist: cell ids number them in canvas row-major order and
+    names are canvas coordinates (``r7c13``). The houses are every sub-grid's rows, columns
+    and boxes (a box shared by two sub-grids is one house). ``rows``/``cols`` are whole
+    canvas lines (not houses); ``subgrids[k]`` lists sub-grid k's cells row-major.
+
+    >>> g = MultiGrid(4, [(0, 0), (2, 2)])      # two 4x4 grids sharing one 2x2 box
+    >>> g.size, (g.height, g.width), g.name(g.size - 1)
+    (28, (6, 6), 'r6c6')
+    >>> g.cell("r3c3") == g.subgrids[0][10] == g.subgrids[1][0]
+    True
+    >>> len(g.houses), g.at(0, 5)
+    (23, -1)
+    """
+
+    def __init__(self, n: int, origins: Sequence[tuple[int, int]],
+                 box: tuple[int, int] | None = None,
+                 labels: Sequence[str] | None = None) -> None:
+        super().__init__(n, box)
+        if not self.box_shape:
+            raise GridSizeError(f"a multi-grid needs boxes; size {n} has no box shape")
+        origins = [tuple(o) for o in origins]
+        if not origins or any(len(o) != 2 or not all(isinstance(x, int) and x >= 0 for x in o)
+                              for o in origins):
+            raise GridSizeError("multi-grid origins must be non-empty (row, col) pairs of "
+                                "non-negative ints")
+        if len(set(origins)) != len(origins):
+            raise GridSizeError("two sub-grids of a multi-grid have the same origin")
+        self.origins: list[tuple[int, int]] = origins  # type: ignore[assignment]
+        self.labels = [str(x) for x in labels] if labels is not None else [
+            str(i + 1) for i in range(len(origins))]
+        if len(self.labels) != len(origins):
+            raise GridSizeError("one label per sub-grid expected")
+        self.height = max(r for r, _ in origins) + n
+        self.width = max(c for _, c in origins) + n
+        h, w = self.height, self.width
+        active = sorted({(r0 + i) * w + (c0 + j) for r0, c0 in origins
+                         for i in range(n) for j in range(n)})
+        self._pos = [divmod(x, w) for x in active]
+        self._id = [-1] * (h * w)
+        for i, x in enumerate(active):
+            self._id[x] = i
+        self.size = len(active)
+        at = self.at
+        self.subgrids = [tuple(at(r0 + i, c0 + j) for i in range(n) for j in range(n))
+                         for r0, c0 in origins]
+        self.rows = [t for t in (tuple(c for c in (at(r, j) for j in range(w)) if c >= 0)
+                                 for r in range(h)) if t]
+        self.cols = [t for t in (tuple(c for c in (at(i, col) for i in range(h)) if c >= 0)
+                                 for col in range(w)) if t]
+        br, bc = self.box_shape
+        boxes: dict[tuple[int, ...], None] = {}
+        houses: list[House] = []
+        for k, (sub, (r0, c0)) in enumerate(zip(self.subgrids, origins)):
+            lab = self.labels[k]
+            houses += [House(f"{lab} row {r0 + i + 1}", sub[i * n:(i + 1) * n], "row")
+                       for i in range(n)]
+            houses += [House(f"{lab} col {c0 + j + 1}", sub[j::n], "col") for j in range(n)]
+            for R in range(0, n, br):
+                for C in range(0, n, bc):
+                    boxes.setdefault(tuple(sorted(sub[(R + i) * n + C + j] for i in range(br)
+                                                  for j in range(bc))))
+        self.regions = sorted(boxes, key=lambda b: b[0])
+        self.region_of = [-1] * self.size
+        for i, reg in enumerate(self.regions):
+            for c in reg:
+                self.region_of[c] = i
+        houses += [House(f"box {i + 1}", reg, "box") for i, reg in enumerate(self.regions)]
+        self.houses = houses
+        self.diagonal_main = tuple(c for c in (at(i, i) for i in range(min(h, w))) if c >= 0)
+        self.diagonal_anti = tuple(c for c in (at(i, w - 1 - i) for i in range(min(h, w)))
+                                   if c >= 0)
+
+    def at(self, row: int, col: int) -> int:
+        if 0 <= row < self.height and 0 <= col < self.width:
+            return self._id[row * self.width + col]
+        return -1
+
+    @property
+    def square(self) -> bool:
+        return False
+
+    @property
+    def namer(self) -> "Grid":
+        """Cells are named through the grid's own table (see :meth:`name`)."""
+        return self
+
+    def cell(self, ref) -> int:
+        if isinstance(ref, bool):
+            raise InvalidConstraint(f"not a cell: {ref!r}")
+        if isinstance(ref, int):
+            if 0 <= ref < self.size:
+                return ref
+            raise InvalidConstraint(f"cell {ref} outside the multi-grid ({self.size} cells)")
+        if isinstance(ref, str):
+            m = _CELL_RE.match(ref)
+            if not m:
+                raise InvalidConstraint(f"not a cell name: {ref!r} (expected like 'r1c1')")
+            r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
+        elif isinstance(ref, tuple) and len(ref) == 2:
+            r, c = ref
+        else:
+            ref_cell = getattr(ref, "cell", None)
+            if isinstance(ref_cell, int):
+                return self.cell(ref_cell)
+            raise InvalidConstraint(f"not a cell: {ref!r}")
+        x = self.at(r, c) if isinstance(r, int) and isinstance(c, int) else -1
+        if x < 0:
+            raise InvalidConstraint(f"cell {ref!r} is not in the multi-grid")
+        return x
+
+    def name(self, cell: int) -> str:
+        r, c = self._pos[cell]
+        return f"r{r + 1}c{c + 1}"
+
+    def row(self, cell: int) -> int:
+        return self._pos[cell][0]
+
+    def col(self, cell: int) -> int:
+        return self._pos[cell][1]
+
+    def rc(self, cell: int) -> tuple[int, int]:
+        return self._pos[cell]
+
+    def _offsets(self, cell: int, offsets) -> tuple[int, ...]:
+        r, c = self._pos[cell]
+        out = [self.at(r + dr, c + dc) for dr, dc in offsets]
+        return tuple(sorted(x for x in out if x >= 0))
+
+    def __repr__(self) -> str:
+        return f"MultiGrid({self.n}, {self.origins})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, MultiGrid) and self.n == other.n
+                and self.origins == other.origins and self.box_shape == other.box_shape)
+
+    def __hash__(self) -> int:
+        return hash((self.n, tuple(self.origins), self.box_shape))
+
+
+#: sub-grid origins of a samurai (five 9x9 grids, the centre one sharing a corner box with
+#: each of the others), in the usual order: top-left, top-right, centre, bottom-left,
+#: bottom-right
+SAMURAI_ORIGINS = ((0, 0), (0, 12), (6, 6), (12, 0), (12, 12))

@@ -30,10 +30,12 @@ def _size_of(count: int) -> int:
     return n
 
 
-def parse_line(text: str, n: int | None = None) -> tuple[int, list[int]]:
+def parse_line(text: str, n: int | None = None,
+               count: int | None = None) -> tuple[int, list[int]]:
     """Read a line string: one character per cell ('.' or '0' blank; for n > 9 letters
     A=10, B=11, ...), or whitespace/comma separated numbers (0 blank). Returns
-    ``(n, values)`` with 0 for blanks. Raises :class:`ParseError` naming the problem."""
+    ``(n, values)`` with 0 for blanks. ``count``: the number of cells when it is not n*n
+    (multi-grids; needs ``n``). Raises :class:`ParseError` naming the problem."""
     if not isinstance(text, str):
         raise ParseError(f"puzzle must be a string, got {type(text).__name__}")
     s = text.strip()
@@ -43,8 +45,9 @@ def parse_line(text: str, n: int | None = None) -> tuple[int, list[int]]:
         tokens = [t for t in re.split(r"[,\s]+", s) if t]
         if n is None:
             n = _size_of(len(tokens))
-        elif len(tokens) != n * n:
-            raise ParseError(f"expected {n * n} numbers for a {n}x{n} grid, got {len(tokens)}")
+        elif len(tokens) != (count or n * n):
+            raise ParseError(f"expected {count or n * n} numbers for {_what(n, count)}, "
+                             f"got {len(tokens)}")
         vals = []
         for i, t in enumerate(tokens):
             if t in (".", "0", "_", "-"):
@@ -56,8 +59,9 @@ def parse_line(text: str, n: int | None = None) -> tuple[int, list[int]]:
         return n, vals
     if n is None:
         n = _size_of(len(s))
-    elif len(s) != n * n:
-        raise ParseError(f"expected {n * n} characters for a {n}x{n} grid, got {len(s)}")
+    elif len(s) != (count or n * n):
+        raise ParseError(f"expected {count or n * n} characters for {_what(n, count)}, "
+                         f"got {len(s)}")
     vals = []
     for i, ch in enumerate(s):
         if ch in _BLANKS:
@@ -65,10 +69,16 @@ def parse_line(text: str, n: int | None = None) -> tuple[int, list[int]]:
             continue
         v = SYMBOLS.find(ch.upper()) + 1
         if v <= 0 or v > n:
-            raise ParseError(f"cell {i + 1} (r{i // n + 1}c{i % n + 1}): unexpected character "
-                             f"{ch!r} for a {n}x{n} grid")
+            where = f" (r{i // n + 1}c{i % n + 1})" if not count or count == n * n else ""
+            raise ParseError(f"cell {i + 1}{where}: unexpected character "
+                             f"{ch!r} for {_what(n, count)}")
         vals.append(v)
     return n, vals
+
+
+def _what(n: int, count: int | None) -> str:
+    return f"a {n}x{n} grid" if not count or count == n * n else \
+        f"a multi-grid of {count} cells with digits 1..{n}"
 
 
 def write_line(values, n: int, blank: str = ".") -> str:
@@ -77,31 +87,38 @@ def write_line(values, n: int, blank: str = ".") -> str:
 
 
 def write_pencilmarks(state) -> str:
-    """The boxed candidate grid HoDoKu and Sudoku Explainer print."""
+    """The boxed candidate grid HoDoKu and Sudoku Explainer print (a multi-grid prints its
+    whole canvas, blank where no cell is)."""
     grid = state.grid
     n = grid.n
-    texts = []
-    for c in range(grid.size):
-        m = state.cand[c]
-        texts.append("".join(SYMBOLS[d - 1] for d in range(1, n + 1) if m >> d & 1) or "-")
-    width = [max(len(texts[r * n + c]) for r in range(n)) for c in range(n)]
-    bw = grid.box_shape[1] if grid.box_shape else n
-    bh = grid.box_shape[0] if grid.box_shape else n
+    H, W = grid.height, grid.width
+    texts = [[""] * W for _ in range(H)]
+    for r in range(H):
+        for col in range(W):
+            c = grid.at(r, col)
+            if c >= 0:
+                m = state.cand[c]
+                texts[r][col] = "".join(SYMBOLS[d - 1] for d in range(1, n + 1)
+                                        if m >> d & 1) or "-"
+    width = [max(len(texts[r][col]) for r in range(H)) for col in range(W)]
+    bw = grid.box_shape[1] if grid.box_shape else W
+    bh = grid.box_shape[0] if grid.box_shape else H
 
     def sep(left: str, mid: str, right: str) -> str:
         parts = []
-        for b in range(0, n, bw):
-            seg = sum(width[c] + 1 for c in range(b, b + bw)) + 1
+        for b in range(0, W, bw):
+            seg = sum(width[c] + 1 for c in range(b, min(b + bw, W))) + 1
             parts.append("-" * seg)
         return left + mid.join(parts) + right
 
     lines = [sep(".", ".", ".")]
-    for r in range(n):
+    for r in range(H):
         row = "|"
-        for b in range(0, n, bw):
-            row += " " + " ".join(texts[r * n + c].ljust(width[c]) for c in range(b, b + bw)) + " |"
+        for b in range(0, W, bw):
+            row += " " + " ".join(texts[r][c].ljust(width[c])
+                                  for c in range(b, min(b + bw, W))) + " |"
         lines.append(row)
-        if (r + 1) % bh == 0 and r + 1 < n:
+        if (r + 1) % bh == 0 and r + 1 < H:
             lines.append(sep(":", "+", ":"))
     lines.append(sep("'", "'", "'"))
     return "\n".join(lines)

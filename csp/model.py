@@ -207,7 +207,7 @@ class Puzzle:
         self._check_open()
         n = self.grid.n
         if isinstance(data, str):
-            _, vals = parse_line(data, n)
+            _, vals = parse_line(data, n, self.grid.size)
             items: Iterable[tuple[Any, int]] = enumerate(vals)
         elif isinstance(data, Mapping):
             items = data.items()
@@ -299,8 +299,13 @@ class Puzzle:
                 compile_ = getattr(c, "compile", None)
                 if compile_ is not None:   # whole-puzzle propagators (e.g. ordering bounds)
                     props.extend(compile_(self))
-            eng = self._engines[gac] = Engine(n, self.grid.size, houses, props)
+            eng = self._engines[gac] = Engine(n, self.grid.size, houses, props, self._namer())
         return eng
+
+    def _namer(self) -> Callable[[int], str] | None:
+        """Cell naming for engine messages (None: the engine's row-major default)."""
+        g = self.grid
+        return None if g.size == g.n * g.n else g.name
 
     def initial_state(self) -> State:
         """Givens placed, nothing propagated."""
@@ -359,7 +364,8 @@ class Puzzle:
         if techniques:
             props = _resolve_techniques(self, techniques)
             extra = Engine(self.grid.n, self.grid.size,
-                           list(zip(eng.house_names, eng.house_cells)), eng.props + props)
+                           list(zip(eng.house_names, eng.house_cells)), eng.props + props,
+                           self._namer())
             extra.propagate(st.cand, None, trace, )
         st.version += 1
         return st

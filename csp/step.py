@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import NamedTuple, Protocol, Sequence
 
 from .io import SYMBOLS
 
@@ -24,8 +24,8 @@ class Candidate(NamedTuple):
     cell: int
     digit: int
 
-    def name(self, width: int = 9) -> str:
-        return f"r{self.cell // width + 1}c{self.cell % width + 1}"
+    def name(self, width: "int | Namer" = 9) -> str:
+        return cell_name(self.cell, width)
 
 
 class Link(NamedTuple):
@@ -37,15 +37,25 @@ class Link(NamedTuple):
     strong: bool
 
 
-def cell_name(cell: int, width: int = 9) -> str:
-    return f"r{cell // width + 1}c{cell % width + 1}"
+class Namer(Protocol):
+    """Anything that names cells (a multi-grid, see :attr:`csp.grid.Grid.namer`)."""
+
+    def name(self, cell: int) -> str: ...
+
+
+def cell_name(cell: int, width: "int | Namer" = 9) -> str:
+    """``r5c8``: row-major naming with row length ``width``, or ``width.name(cell)`` when a
+    grid is given (multi-grids, whose cells are not row-major on a square)."""
+    if isinstance(width, int):
+        return f"r{cell // width + 1}c{cell % width + 1}"
+    return width.name(cell)
 
 
 def digit_symbol(d: int) -> str:
     return SYMBOLS[d - 1] if 1 <= d <= len(SYMBOLS) else str(d)
 
 
-def format_candidates(cands: Sequence[Candidate], op: str, width: int = 9) -> str:
+def format_candidates(cands: Sequence[Candidate], op: str, width: "int | Namer" = 9) -> str:
     """``r5c8<>7, r5c9<>7`` (grouped by cell: ``r5c8<>17``)."""
     by_cell: dict[int, list[int]] = {}
     for c in cands:
@@ -54,7 +64,7 @@ def format_candidates(cands: Sequence[Candidate], op: str, width: int = 9) -> st
                      for cell, ds in by_cell.items())
 
 
-def format_node(node: Sequence[Candidate], width: int = 9) -> str:
+def format_node(node: Sequence[Candidate], width: "int | Namer" = 9) -> str:
     """``(7)r1c2`` or a group ``(7)r1c23``-style list ``(7)r1c2,r1c3``."""
     digits = sorted({c.digit for c in node})
     cells = ",".join(cell_name(c, width) for c in sorted(set(c.cell for c in node)))
@@ -68,7 +78,7 @@ class Step:
     ``technique`` is the registry name; ``title`` the display name; ``digits`` the digits of
     the move (HoDoKu library convention); ``houses`` base/cover sets; ``links`` a chain in
     order; ``note`` an optional technique-specific middle part of the level-2 text; ``width``
-    the grid width used to name cells.
+    the grid width used to name cells (or the grid itself: :attr:`csp.grid.Grid.namer`).
     """
 
     technique: str
@@ -80,7 +90,7 @@ class Step:
     digits: tuple[int, ...] = ()
     title: str = ""
     note: str = ""
-    width: int = 9
+    width: "int | Namer" = 9
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

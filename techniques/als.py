@@ -76,10 +76,11 @@ def cells_text(an: Analysis, cells: int) -> str:
     >>> cells_text(an, (1 << 40) | (1 << 42)), cells_text(an, 1 | (1 << 9)), cells_text(an, 1 | (1 << 10))
     ('r5c57', 'r12c1', 'r1c1 r2c2')
     """
-    w = an.grid.n
+    g = an.grid
+    w = max(g.height, g.width)
     cs = list(iter_cells(cells))
-    rows = sorted({c // w for c in cs})
-    cols = sorted({c % w for c in cs})
+    rows = sorted({g.row(c) for c in cs})
+    cols = sorted({g.col(c) for c in cs})
 
     def sym(i: int) -> str:
         return str(i + 1) if w <= 9 else f"{i + 1},"
@@ -223,7 +224,7 @@ def _step(an: Analysis, name: str, title: str, elims: list[Candidate], note,
         note = note()
     return Step(name, eliminations=el, pattern=_pattern(an, *alses),
                 digits=tuple(sorted({c.digit for c in el})), title=title, note=note,
-                width=an.grid.n)
+                width=an.grid.namer)
 
 
 def _dtext(mask: int) -> str:

@@ -181,7 +181,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
            als_cells=True) -> ChainGraph:
     g = ChainGraph()
     n, size = an.n, an.size
-    g.width = an.grid.n
+    g.width = an.grid.namer
     ds = digits or tuple(range(1, n + 1))
     dsmask = 0
     for d in ds:
@@ -702,7 +702,7 @@ def remote_pair(an: Analysis, opts: dict) -> Iterator[Step]:
     an odd number of links apart (3 or more) hold different digits, so a cell seeing both
     loses both digits."""
     max_cells = opts.get("max_cells", 20)
-    w = an.grid.n
+    w = an.grid.namer
     by_pair: dict[int, int] = {}
     for c in an.bivalue_cells():
         by_pair[an.cand[c]] = by_pair.get(an.cand[c], 0) | 1 << c

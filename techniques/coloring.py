@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from csp.step import Candidate, Step, cell_name
+from csp.step import Candidate, Namer, Step, cell_name
 
 from .analysis import Analysis, iter_cells
 from .registry import register
@@ -69,7 +69,7 @@ def _sees_all_colour(an: Analysis, d: int, a: int, b: int) -> int:
     return _sees_any(an, d, a) & _sees_any(an, d, b)
 
 
-def _names(cells: int, w: int) -> str:
+def _names(cells: int, w: "int | Namer") -> str:
     return ",".join(cell_name(c, w) for c in iter_cells(cells))
 
 
@@ -77,7 +77,7 @@ def _step(name: str, title: str, an: Analysis, d: int, elim: int, colours: list[
           note: str) -> Step:
     pattern = tuple(Candidate(c, d) for col in colours for c in iter_cells(col))
     return Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(elim)),
-                pattern=pattern, digits=(d,), title=title, note=note, width=an.grid.n,
+                pattern=pattern, digits=(d,), title=title, note=note, width=an.grid.namer,
                 extra={"colours": tuple(colours)})
 
 
@@ -92,7 +92,7 @@ def simple_colors_trap(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> [s.explain(2) for s in simple_colors_trap(Analysis(st), {})]
     ['Simple Colors Trap: 1: r1c3,r2c6,r4c4,r7c9,r8c5 / r1c5,r3c9,r7c4 => r2c7<>1, r2c8<>1, r3c2<>1, r3c3<>1']
     """
-    w = an.grid.n
+    w = an.grid.namer
     for d in range(1, an.n + 1):
         for a, b in _clusters(an, d):
             elim = _sees_all_colour(an, d, a, b) & ~(a | b)
@@ -105,7 +105,7 @@ def simple_colors_trap(an: Analysis, opts: dict) -> Iterator[Step]:
           order=5331, level="hard")
 def simple_colors_wrap(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two cells of one colour see each other: every cell of that colour loses the digit."""
-    w = an.grid.n
+    w = an.grid.namer
     for d in range(1, an.n + 1):
         for a, b in _clusters(an, d):
             for bad, good in ((a, b), (b, a)):
@@ -119,7 +119,7 @@ def simple_colors_wrap(an: Analysis, opts: dict) -> Iterator[Step]:
 def multi_colors_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Colour a1 of one cluster sees colour b1 of another: a2 or b2 is true, so candidates
     seeing both a2 and b2 are eliminated (one step per pair of clusters)."""
-    w = an.grid.n
+    w = an.grid.namer
     for d in range(1, an.n + 1):
         cl = _clusters(an, d)
         for i in range(len(cl)):
@@ -143,7 +143,7 @@ def multi_colors_1(an: Analysis, opts: dict) -> Iterator[Step]:
           order=5361, level="hard")
 def multi_colors_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """Colour a of one cluster sees both colours of another cluster: colour a is false."""
-    w = an.grid.n
+    w = an.grid.namer
     for d in range(1, an.n + 1):
         cl = _clusters(an, d)
         for i, (a, b) in enumerate(cl):

@@ -83,7 +83,10 @@ def fish_kind(an: Analysis, bases: Sequence[int], covers: Sequence[int]) -> str:
 def _house_name(an: Analysis, h: int) -> str:
     house = an.houses[h]
     k = {"row": "r", "col": "c", "box": "b"}.get(house.kind)
-    return f"{k}{house.name.split()[-1]}" if k else house.name
+    parts = house.name.split()
+    if k and len(parts) == 2 and parts[1].isdigit():   # "row 3" -> r3 (not "TL row 3")
+        return f"{k}{parts[1]}"
+    return house.name
 
 
 def _compact(an: Analysis, hs: Sequence[int]) -> str:
@@ -236,11 +239,38 @@ def _pools(an: Analysis, kind: str) -> list[tuple[list[int], list[int]]]:
         return [h for h in range(len(an.houses)) if _kind(an, h) in kinds]
 
     if kind == "basic":
-        return [(of("row"), of("col")), (of("col"), of("row"))]
-    if kind == "franken":
-        return [(of("row", "box"), of("col", "box")), (of("col", "box"), of("row", "box"))]
-    allh = list(range(len(an.houses)))
-    return [(allh, allh)]
+        pools = [(of("row"), of("col")), (of("col"), of("row"))]
+    elif kind == "franken":
+        pools = [(of("row", "box"), of("col", "box")), (of("col", "box"), of("row", "box"))]
+    else:
+        allh = list(range(len(an.houses)))
+        pools = [(allh, allh)]
+    return _per_subgrid(an, pools)
+
+
+def _per_subgrid(an: Analysis, pools: list[tuple[list[int], list[int]]]
+                 ) -> list[tuple[list[int], list[int]]]:
+    """On a multi-grid (samurai: 45 rows, 45 columns) fish are searched inside each
+    sub-grid, as a human does: the pools over all houses are too large to search. Sound
+    either way; fish spanning two sub-grids are not looked for."""
+    subgrids = getattr(an.grid, "subgrids", None)
+    if not subgrids:
+        return pools
+    return an.memo(("fish_pools", tuple(map(tuple, (p for pair in pools for p in pair)))),
+                   lambda: _split(an, pools, subgrids))
+
+
+def _split(an: Analysis, pools, subgrids) -> list[tuple[list[int], list[int]]]:
+    hm = an.house_mask
+    out = []
+    for cells in subgrids:
+        m = 0
+        for c in cells:
+            m |= 1 << c
+        inside = {h for h in range(len(hm)) if not hm[h] & ~m}
+        out += [([h for h in bp if h in inside], [h for h in cp if h in inside])
+                for bp, cp in pools]
+    return out
 
 
 def find_fish(an: Analysis, kind: str, n: int, finned: bool, opts: dict,
@@ -299,7 +329,7 @@ def _step(an: Analysis, name: str, title: str, f: Fish, elims: int | None = None
     return Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(e)),
                 pattern=tuple(Candidate(c, d) for c in iter_cells(f.body)),
                 houses=tuple(an.houses[h].name for h in (*f.bases, *f.covers)),
-                digits=(d,), title=title, note=note, width=an.n,
+                digits=(d,), title=title, note=note, width=an.grid.namer,
                 extra={"bases": f.bases, "covers": f.covers, "fins": fins})
 
 
@@ -576,5 +606,5 @@ def kraken_fish_type_2(an: Analysis, opts: dict) -> Iterator[Step]:
                                houses=base.houses, digits=tuple(sorted({e.digit
                                                                         for e in elims})),
                                title="Kraken Fish Type 2",
-                               note=f"{base.note} cover {an.houses[C].name}", width=an.n,
+                               note=f"{base.note} cover {an.houses[C].name}", width=an.grid.namer,
                                extra=base.extra)

@@ -38,7 +38,7 @@ import time
 from typing import Iterator, Sequence
 
 from csp.events import Contradiction
-from csp.step import Candidate, Link, Step, digit_symbol
+from csp.step import Candidate, Link, Namer, Step, cell_name, digit_symbol
 
 from .analysis import Analysis, iter_cells
 from .registry import register
@@ -59,7 +59,7 @@ def _digit(f: int) -> int:
     return (f >> 1) & ((1 << _DSHIFT) - 1)
 
 
-def fact_text(f: int, width: int = 9) -> str:
+def fact_text(f: int, width: "int | Namer" = 9) -> str:
     """``r1c2=5`` (true) or ``r1c2<>5`` (false).
 
     >>> fact_text(_fact(10, 5, True)), fact_text(_fact(0, 3, False))
@@ -68,8 +68,7 @@ def fact_text(f: int, width: int = 9) -> str:
     'r2c2=C'
 
     """
-    c = _cell(f)
-    return f"r{c // width + 1}c{c % width + 1}{'=' if f & 1 else '<>'}{digit_symbol(_digit(f))}"
+    return f"{cell_name(_cell(f), width)}{'=' if f & 1 else '<>'}{digit_symbol(_digit(f))}"
 
 
 class _Static:
@@ -79,7 +78,7 @@ class _Static:
         self.an = an
         self.n = n = an.n
         self.size = an.size
-        self.width = an.grid.n
+        self.width = an.grid.namer
         links = an.links
         self.peers_d = links.peers_d
         self.cross = links.cross
@@ -341,7 +340,7 @@ def _assume(st: _Static, f: int, net: bool) -> _PState:
 
 
 # -- explanation ---------------------------------------------------------------------------
-def _path(ps: _PState, f: int, width: int) -> list[tuple[int, tuple[int, ...] | str]]:
+def _path(ps: _PState, f: int, width: "int | Namer") -> list[tuple[int, tuple[int, ...] | str]]:
     """The derivation of ``f`` back to its assumption, as [(fact, other premises)], the
     assumption first. For nets the main line follows the latest-derived premise."""
     order = ps.order()
@@ -370,7 +369,7 @@ def _path(ps: _PState, f: int, width: int) -> list[tuple[int, tuple[int, ...] | 
     return out
 
 
-def path_text(ps: _PState, f: int, width: int = 9) -> str:
+def path_text(ps: _PState, f: int, width: "int | Namer" = 9) -> str:
     parts = []
     for g, extra in _path(ps, f, width):
         t = fact_text(g, width)
@@ -386,7 +385,7 @@ def path_text(ps: _PState, f: int, width: int = 9) -> str:
     return " -> ".join(parts)
 
 
-def _links(ps: _PState, f: int, width: int) -> tuple[Link, ...]:
+def _links(ps: _PState, f: int, width: "int | Namer") -> tuple[Link, ...]:
     p = [g for g, _ in _path(ps, f, width)]
     out = []
     for a, b in zip(p, p[1:]):
@@ -395,7 +394,7 @@ def _links(ps: _PState, f: int, width: int) -> tuple[Link, ...]:
     return tuple(out)
 
 
-def _contra_text(ps: _PState, width: int) -> str:
+def _contra_text(ps: _PState, width: "int | Namer") -> str:
     text, fs = ps.contra
     chains = [path_text(ps, g, width) for g in fs if g in ps.parents]
     return " | ".join(chains) + f" : {text}"

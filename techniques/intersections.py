@@ -37,7 +37,7 @@ def _bits(m: int) -> Iterator[int]:
 
 def _locked_candidates(an: Analysis, pointing: bool, name: str, title: str,
                        opts: dict) -> Iterator[Step]:
-    w = an.grid.n
+    w = an.grid.namer
     use_links = opts.get("links", True)
     houses = an.houses
     for a in an.full:
@@ -90,7 +90,7 @@ def locked_candidates_claiming(an: Analysis, opts: dict) -> Iterator[Step]:
 def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Step]:
     """Naked subsets of ``k`` cells lying in the intersection of two or more houses; the
     digits leave every house containing all the cells."""
-    w = an.grid.n
+    w = an.grid.namer
     houses = an.houses
     hm = an.house_mask
     seen: set[int] = set()

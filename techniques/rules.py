@@ -59,6 +59,6 @@ def constraint_step(an: Analysis, opts: dict) -> Iterator[Step]:
     if elims:
         name, prem = first[0], first[1]
         yield Step("constraint", eliminations=elims, houses=(name,),
-                   title=f"Constraint ({name})", width=an.grid.n,
+                   title=f"Constraint ({name})", width=an.grid.namer,
                    pattern=tuple(Candidate(c, d) for c in prem
                                  for d in range(1, an.n + 1) if an.cand[c] >> d & 1))

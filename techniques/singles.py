@@ -13,7 +13,7 @@ from .registry import register
           level="easy")
 def full_house(an: Analysis, opts: dict) -> Iterator[Step]:
     """The last empty cell of a house takes the missing digit."""
-    w = an.grid.n
+    w = an.grid.namer
     for h in an.full:
         empty = an.house_mask[h] & an.unsolved
         if empty and not empty & (empty - 1):
@@ -29,7 +29,7 @@ def full_house(an: Analysis, opts: dict) -> Iterator[Step]:
           level="easy")
 def naked_single(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell with one candidate left takes it."""
-    w = an.grid.n
+    w = an.grid.namer
     for c in iter_cells(an.unsolved):
         m = an.cand[c]
         if not m & (m - 1):
@@ -43,7 +43,7 @@ def naked_single(an: Analysis, opts: dict) -> Iterator[Step]:
           level="easy")
 def hidden_single(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit with one place left in a house goes there."""
-    w = an.grid.n
+    w = an.grid.namer
     seen: set[tuple[int, int]] = set()
     for h in an.full:
         for d in range(1, an.n + 1):

@@ -52,7 +52,7 @@ def _combos(items: list[tuple[int, int]], k: int, limit: int) -> Iterator[tuple[
 
 
 def naked_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
-    w = an.grid.n
+    w = an.grid.namer
     use_links = opts.get("links", False)
     for h, hmask in enumerate(an.house_mask):
         free = hmask & an.unsolved
@@ -83,7 +83,7 @@ def naked_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> It
 
 
 def hidden_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
-    w = an.grid.n
+    w = an.grid.namer
     for h in an.full:
         hmask = an.house_mask[h]
         free = hmask & an.unsolved

@@ -74,18 +74,28 @@ def _rectangles(an: Analysis) -> list[tuple[int, int, int, int]]:
     layout)."""
     if not _pure(an):
         return []
-    n = an.grid.n
-    key = (n, tuple(an.house_mask))
+    g = an.grid
+    key = (g.n, g.size, tuple(an.house_mask))
     out = _RECTS.get(key)
     if out is None:
         out = []
-        hms = an.house_mask
-        for r1 in range(n):
-            for r2 in range(r1 + 1, n):
-                for c1 in range(n):
-                    for c2 in range(c1 + 1, n):
-                        rect = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-                        if _swappable(hms, rect):
+        # only the houses through a corner can break the swap
+        through: list[tuple[int, ...]] = [() for _ in range(g.size)]
+        for hm in an.house_mask:
+            for c in iter_cells(hm):
+                through[c] += (hm,)
+        at = g.at
+        for r1 in range(g.height):
+            for r2 in range(r1 + 1, g.height):
+                for c1 in range(g.width):
+                    p, r = at(r1, c1), at(r2, c1)
+                    if p < 0 or r < 0:
+                        continue
+                    pr = through[p] + through[r]
+                    for c2 in range(c1 + 1, g.width):
+                        rect = (p, at(r1, c2), r, at(r2, c2))
+                        if rect[1] >= 0 and rect[3] >= 0 and _swappable(
+                                pr + through[rect[1]] + through[rect[3]], rect):
                             out.append(rect)
         if len(_RECTS) > 64:
             _RECTS.clear()
@@ -162,7 +172,7 @@ def _step(an: Analysis, name: str, title: str, ur: UR, elims, note: str = "",
     cells = list(ur.corners) + [c for c in extra_cells if c not in ur.corners]
     return Step(name, eliminations=tuple(sorted(set(elims))),
                 pattern=tuple(Candidate(c, d) for c in cells for d in _bits(an.cand[c])),
-                digits=(ur.a, ur.b), title=title, note=note, width=an.grid.n)
+                digits=(ur.a, ur.b), title=title, note=note, width=an.grid.namer)
 
 
 def _houses_with(an: Analysis, cells: int) -> list[int]:
@@ -404,7 +414,7 @@ def _rect_masks(an: Analysis) -> list[tuple[tuple[int, int, int, int], int]]:
 def avoidable_rectangle_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three corners placed (not given) as a/b/b around the fourth's diagonal a: the fourth
     cannot be a."""
-    w = an.grid.n
+    w = an.grid.namer
     for rect, vals in _avoidable(an):
         if sum(1 for v in vals if v) != 3:
             continue
@@ -427,7 +437,7 @@ def avoidable_rectangle_1(an: Analysis, opts: dict) -> Iterator[Step]:
 def avoidable_rectangle_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two corners placed (not given) a and b; the other two hold {b,c} and {a,c} where the
     pattern needs b and a: c leaves every cell seeing both."""
-    w = an.grid.n
+    w = an.grid.namer
     cand = an.cand
     for rect, vals in _avoidable(an):
         if sum(1 for v in vals if v) != 2:
@@ -504,4 +514,4 @@ def bug_plus_1(an: Analysis, opts: dict) -> Iterator[Step]:
     yield Step("bug_plus_1",
                eliminations=tuple(Candidate(tri, d) for d in _bits(an.cand[tri] & ~(1 << digit))),
                pattern=(Candidate(tri, digit),), digits=(), title="Bivalue Universal Grave + 1",
-               note=f"{an.name(tri)}={digit}", width=an.grid.n)
+               note=f"{an.name(tri)}={digit}", width=an.grid.namer)

@@ -56,7 +56,7 @@ def _any_peers(an: Analysis, cell: int, mask: int) -> int:
 def xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Pivot {x,y} sees pincers {x,z} (for x) and {y,z} (for y): z leaves every cell that
     sees both pincers' z."""
-    w = an.grid.n
+    w = an.grid.namer
     cand = an.cand
     bv = an.bivalue_cells()
     bvmask = 0
@@ -91,7 +91,7 @@ def xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
 def xyz_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Pivot {x,y,z} sees {x,z} (for x) and {y,z} (for y): z leaves every cell that sees all
     three z."""
-    w = an.grid.n
+    w = an.grid.namer
     cand = an.cand
     bv = an.bivalue_cells()
     for piv in iter_cells(an.unsolved):
@@ -130,7 +130,7 @@ def _strong_links(an: Analysis, d: int) -> list[tuple[int, int, int]]:
 def w_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two bivalue cells {x,y} whose x candidates see the two ends of a strong link on x:
     one of them is y, so y leaves every cell that sees both."""
-    w = an.grid.n
+    w = an.grid.namer
     cand = an.cand
     bv = an.bivalue_cells()
     for i, p in enumerate(bv):
@@ -234,7 +234,7 @@ _FAMILY = {4: ("wxyz_wing", "WXYZ-Wing", "0802", 200, 3450),
 
 def _family_finder(n: int, name: str, title: str):
     def finder(an: Analysis, opts: dict) -> Iterator[Step]:
-        w = an.grid.n
+        w = an.grid.namer
         for piv, combo, z, elim in pivot_wings(an, n, opts.get("bivalue", True),
                                                opts.get("max_wing_cands", 14)):
             yield Step(name, eliminations=tuple(Candidate(c, z) for c in iter_cells(elim)),
@@ -260,7 +260,7 @@ for _n, (_name, _title, _code, _score, _order) in _FAMILY.items():
 def relaxed_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """The relaxed XYZ..UVWXYZ-Wing: wing cells need not be bivalue (any subset of the pivot's
     digits, at least two)."""
-    w = an.grid.n
+    w = an.grid.namer
     for n in opts.get("sizes", (3, 4, 5, 6)):
         for piv, combo, z, elim in pivot_wings(an, n, opts.get("bivalue", False),
                                                opts.get("max_wing_cands", 14)):

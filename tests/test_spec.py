@@ -58,7 +58,7 @@ def test_direct_constraints_are_named():
 
 
 @pytest.mark.parametrize("doc, needle", [
-    ({"format": "sudoku-csp", "version": 2, "size": 9}, "version"),
+    ({"format": "sudoku-csp", "version": 3, "size": 9}, "version"),
     ({"format": "sudoku-csp", "version": 1, "size": 9, "rules": [{"rule": "nope"}]}, "nope"),
     ({"format": "sudoku-csp", "version": 1, "size": 9,
       "rules": [{"rule": "killer_cage", "cells": ["r1c1"], "total": 3, "color": 1}]}, "color"),

@@ -12,6 +12,7 @@
     sudoku-csp render PUZZLE [--step N | --state] [--techniques SEL] [-o out.svg|out.png]
     sudoku-csp generate [--variant classic|jigsaw|killer] [--difficulty LEVEL] [--count N]
                         [--seed S] [--json] [--time-limit S] [--size N] [--symmetric]
+    sudoku-csp convert PUZZLE --to spec|fpuzzles|fpuzzles-url|line
 
 Exit codes: 0 all solved / all passed; 1 some puzzle unsolvable, multiple, stuck (or over a
 limit), or some case failed; 2 bad input or usage, with one line on stderr.
@@ -42,7 +43,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _grid_rows(values: Sequence[int], n: int) -> list[list[int]]:
+def _grid_rows(values: Sequence[int], n: int, grid: Any = None) -> list[list[int | None]]:
+    if grid is not None and not grid.square:   # multi-grid: canvas rows, None off the grids
+        return [[values[c] if c >= 0 else None for c in (grid.at(r, k) for k in range(grid.width))]
+                for r in range(grid.height)]
     return [list(values[r * n:(r + 1) * n]) for r in range(n)]
 
 
@@ -89,7 +93,7 @@ def _solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
     out["status"] = status
     solved = status == "solved" and values is not None and all(values)
     out["solution"] = _solution_text(values, n) if solved else None
-    out["grid"] = _grid_rows(values, n) if values is not None else None
+    out["grid"] = _grid_rows(values, n, p.grid) if values is not None else None
     if status == "multiple" and not args.logic:
         out["grid"] = None
     out["time_ms"] = round((time.perf_counter() - t0) * 1000, 3)
@@ -115,7 +119,8 @@ def _print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None
         print(f"{head} {res['solution']}", flush=True)
     elif grid and args.logic:
         from csp.io import write_line
-        print(f"{head} {write_line([v for row in grid for v in row], n)}", flush=True)
+        print(f"{head} {write_line([v for row in grid for v in row if v is not None], n)}",
+              flush=True)
     else:
         msg = f" ({res['reason']})" if res.get("reason") else ""
         print(f"{head}{msg}", flush=True)
@@ -290,6 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
     gn.add_argument("--size", type=int, default=9)
     gn.add_argument("--symmetric", action="store_true", help="point-symmetric givens")
     gn.set_defaults(fn=cmd_generate)
+    from .convert import add_parser as add_convert
+    add_convert(sub)
     return ap
 
 

@@ -104,7 +104,7 @@ def _cell_steps(an: Analysis, name: str, title: str, shape, buddies_only: bool) 
     t = diff_tables(an.puzzle)
     if not t.neg:
         return
-    n, w = an.n, an.grid.n
+    n, w = an.n, an.grid.namer
     for d, adj in t.neg.items():
         for a in iter_cells(an.unsolved):
             m = an.cand[a]
@@ -190,7 +190,7 @@ def consecutive_neighbours(an: Analysis, opts: dict) -> Iterator[Step]:
     t = diff_tables(an.puzzle)
     if not t.pos:
         return
-    full, w = an.grid.all_mask, an.grid.n
+    full, w = an.grid.all_mask, an.grid.namer
     for d, adj in t.pos.items():
         for b in iter_cells(an.unsolved):
             for a in iter_cells(adj[b]):
@@ -253,7 +253,7 @@ def _locked_steps(an: Analysis, size: int, inside: bool) -> Iterator[Step]:
     if not t.neg:
         return
     name, title = _LOCKED[(size, inside)]
-    n, w = an.n, an.grid.n
+    n, w = an.n, an.grid.namer
     seen: set = set()
     for hname, hm, must in _must_contain(an):
         for x in range(1, n + 1):
@@ -334,7 +334,7 @@ def consecutive_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     t = diff_tables(an.puzzle)
     if not t.pos:
         return
-    n, w = an.n, an.grid.n
+    n, w = an.n, an.grid.namer
     for d, adj in t.pos.items():
         for b in iter_cells(an.unsolved):
             nb = adj[b]

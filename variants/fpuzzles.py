@@ -1,4 +1,5 @@
-"""f-puzzles import: URL, LZString base64 payload, or decoded JSON -> Puzzle.
+"""f-puzzles import (URL, LZString base64 payload, or decoded JSON -> Puzzle) and export
+(:func:`to_fpuzzles`, :func:`to_fpuzzles_url`).
 
 Cosmetic keys (``line``, ``rectangle``, ``circle``, ``text``, ``cage``) and solver-specific
 ones (``disabledlogic``, ``truecandidatesoptions``) are ignored; an unknown rule key raises
@@ -106,7 +107,12 @@ def load_fpuzzles(obj: dict | str) -> Puzzle:
     negative = obj.get("negative") or []
     if not isinstance(negative, list):
         raise ParseError("f-puzzles 'negative' must be a list")
+    for kind in negative:
+        if kind not in ("difference", "ratio", "xv", "sum"):
+            raise ParseError(f"unknown negative constraint {kind!r}")
     for key, handler in HANDLERS.items():
+        if key in negative and key not in obj:
+            obj = {**obj, key: []}    # a negative rule with no mark at all still applies
         if key in obj and key != "negative":
             try:
                 handler(ctx, obj[key], negative)
@@ -321,3 +327,196 @@ HANDLERS: dict[str, Callable] = {
     "columnindexer": _indexer("column"),
     "boxindexer": _indexer("box"),
 }
+
+
+# -- export ---------------------------------------------------------------------------------
+class ExportError(InvalidPuzzle):
+    """A puzzle (or one of its rules) that f-puzzles cannot express."""
+
+
+def _rc(g: Grid, cell: Any) -> str:
+    r, c = g.rc(g.cell(cell))
+    return f"R{r + 1}C{c + 1}"
+
+
+def _little_killer_clue(g: Grid, ids: list[int]) -> tuple[str, str]:
+    """An outside clue cell and direction whose diagonal is exactly ``ids``."""
+    n = g.n
+    cells = [g.rc(c) for c in ids]
+    steps = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    if len(cells) > 1:
+        steps = [(cells[1][0] - cells[0][0], cells[1][1] - cells[0][1])]
+    for dr, dc in steps:
+        r0, c0 = cells[0][0] - dr, cells[0][1] - dc
+        if 0 <= r0 < n and 0 <= c0 < n:
+            continue      # the clue must sit outside the grid
+        walk = []
+        r, c = r0 + dr, c0 + dc
+        while 0 <= r < n and 0 <= c < n:
+            walk.append((r, c))
+            r, c = r + dr, c + dc
+        if walk == cells:
+            name = ("D" if dr > 0 else "U") + ("R" if dc > 0 else "L")
+            return f"R{r0 + 1}C{c0 + 1}", name
+    raise ExportError("little_killer: its cells are not a whole diagonal from an outside clue")
+
+
+_LINE_KEYS = {"thermo": "thermometer", "slow_thermo": "slowthermometer",
+              "palindrome": "palindrome", "renban": "renban", "whispers": "whispers",
+              "region_sum_line": "regionsumline", "between_line": "betweenline",
+              "entropic_line": "entropicline", "modular_line": "modularline",
+              "zipper_line": "zipperline", "nabner": "nabner", "lockout": "lockout",
+              "double_arrow": "doublearrow"}
+_FLAG_KEYS = {"anti_knight": "antiknight", "anti_king": "antiking",
+              "disjoint_groups": "disjointgroups", "non_consecutive": "nonconsecutive"}
+_CELL_KEYS = {"odd": "odd", "even": "even", "minimum": "minimum", "maximum": "maximum"}
+_OUTSIDE_KEYS = {"sandwich": "sandwichsum", "x_sum": "xsum", "skyscraper": "skyscraper"}
+_NEG = {"white": "difference", "black": "ratio", "x": "xv", "v": "xv"}
+
+
+def to_fpuzzles(p: Puzzle) -> dict:
+    """The puzzle as f-puzzles JSON: the inverse of :func:`load_fpuzzles` for every rule
+    it imports (read from the rule bundles ``Puzzle.use`` records). A ``less_than`` is
+    written as a two-cell thermometer (f-puzzles has no inequality sign). Raises
+    :class:`ExportError` naming the first rule f-puzzles cannot express (and for
+    constraints added without a bundle, multi-grids, grids over 16).
+
+    >>> from variants import classic, killer_cage
+    >>> p = Puzzle(4).use(classic(), killer_cage(["r1c1", "r1c2"], total=3)).givens("1" + "." * 15)
+    >>> d = to_fpuzzles(p)
+    >>> d["killercage"], d["grid"][0][0]
+    ([{'cells': ['R1C1', 'R1C2'], 'value': '3'}], {'value': 1, 'given': True})
+    >>> to_fpuzzles(load_fpuzzles(d)) == d
+    True
+    """
+    from .spec import SpecError, to_spec
+    g = p.grid
+    n = g.n
+    if not g.square:
+        raise ExportError("f-puzzles cannot express a multi-grid (gattai / samurai)")
+    if n > 16:
+        raise ExportError(f"f-puzzles grids go up to 16x16, not {n}x{n}")
+    try:
+        to_spec(p)   # the same coverage rule: every constraint comes from a known bundle
+    except SpecError as e:
+        raise ExportError(f"f-puzzles export: {e}") from None
+    rows: list[list[dict]] = [[{} for _ in range(n)] for _ in range(n)]
+    out: dict[str, Any] = {"size": n, "grid": rows}
+    for k in ("title", "author", "ruleset", "solution"):
+        if k in p.meta:
+            out[k] = p.meta[k]
+    if g.region_kind == "region":
+        for c in range(g.size):
+            rows[c // n][c % n]["region"] = g.region_of[c]
+    for c, d in sorted(p.given.items()):
+        rows[c // n][c % n].update({"value": d, "given": True})
+    rc = lambda x: _rc(g, x)  # noqa: E731
+    items = [b for b, _ in p.bundles if not isinstance(b, (tuple, list))]
+    negs = {b.kind: b for b in items if type(b).__name__ == "negative"}
+    xv_marked = {frozenset(g.cells(m)) for k in ("x", "v") if k in negs
+                 for m in negs[k].marked}
+
+    def add(key: str, item: Any) -> None:
+        out.setdefault(key, []).append(item)
+
+    for b in items:
+        name = type(b).__name__
+        if name == "classic":
+            if not (b.rows and b.cols):
+                raise ExportError("classic without rows or columns: f-puzzles always has both")
+            if b.boxes != bool(g.regions):
+                raise ExportError("classic(boxes=False) on a grid with boxes: f-puzzles "
+                                  "always uses the grid's boxes")
+        elif name == "diagonal":
+            if b.main:
+                out["diagonal-"] = True
+            if b.anti:
+                out["diagonal+"] = True
+        elif name in _FLAG_KEYS:
+            out[_FLAG_KEYS[name]] = True
+        elif name == "extra_region":
+            add("extraregion", {"cells": [rc(x) for x in b.cells]})
+        elif name == "killer_cage":
+            it = {"cells": [rc(x) for x in b.cells]}
+            if b.total is not None:
+                it["value"] = str(b.total)
+            add("killercage", it)
+        elif name == "little_killer":
+            cell, direction = _little_killer_clue(g, list(g.cells(b.cells)))
+            add("littlekillersum", {"cell": cell, "cells": [rc(x) for x in b.cells],
+                                    "direction": direction, "value": str(b.total)})
+        elif name == "arrow":
+            circle = [rc(x) for x in b.circle]
+            add("arrow", {"cells": circle, "lines": [[circle[-1]] + [rc(x) for x in b.shaft]]})
+        elif name in _LINE_KEYS:
+            it = {"lines": [[rc(x) for x in b.cells]]}
+            if name == "whispers":
+                it["value"] = str(b.diff)
+            elif name == "lockout":
+                it["value"] = str(b.diff)
+            add(_LINE_KEYS[name], it)
+        elif name == "less_than":
+            add("thermometer", {"lines": [[rc(b.a), rc(b.b)]]})
+        elif name == "white_dot":
+            add("difference", {"cells": [rc(b.a), rc(b.b)], "value": str(b.diff)})
+        elif name == "black_dot":
+            add("ratio", {"cells": [rc(b.a), rc(b.b)], "value": str(b.ratio)})
+        elif name == "sum_dot":
+            pair = frozenset((g.cell(b.a), g.cell(b.b)))
+            xv = {10: "X", 5: "V"}.get(b.total)
+            if xv and (not xv_marked and not negs.keys() & {"x", "v"} or pair in xv_marked):
+                add("xv", {"cells": [rc(b.a), rc(b.b)], "value": xv})
+            else:
+                add("sum", {"cells": [rc(b.a), rc(b.b)], "value": str(b.total)})
+        elif name == "negative":
+            key = _NEG.get(b.kind)
+            if key is None or b.value not in (None, {"white": 1, "black": 2}.get(b.kind)):
+                raise ExportError(f"negative {b.kind} rule: f-puzzles cannot express it")
+            out.setdefault(key, [])
+            if key not in out.setdefault("negative", []):
+                out["negative"].append(key)
+        elif name in _CELL_KEYS:
+            for x in b.cells:
+                add(_CELL_KEYS[name], {"cell": rc(x)})
+        elif name == "digits":
+            c = g.cell(b.cell)
+            rows[c // n][c % n]["givenPencilMarks"] = list(b.allowed)
+        elif name == "quadruple":
+            add("quadruple", {"cells": [rc(x) for x in b.cells], "values": list(b.values)})
+        elif name == "clone":
+            add("clone", {"cells": [rc(x) for x in b.cells],
+                          "cloneCells": [rc(x) for x in b.clone_cells]})
+        elif name in _OUTSIDE_KEYS:
+            add(_OUTSIDE_KEYS[name], {"cell": f"R{b.row}C{b.col}", "value": str(b.value)})
+        elif name == "indexer":
+            key = {"row": "rowindexer", "column": "columnindexer", "box": "boxindexer"}[b.kind]
+            add(key, {"cells": [rc(b.cell)]})
+        else:
+            raise ExportError(f"rule {name}: f-puzzles cannot express it")
+    _check_negative_marks(out, negs, g)
+    return out
+
+
+def _check_negative_marks(out: dict, negs: dict, g: Grid) -> None:
+    """A negative rule exempts exactly the marked pairs; in f-puzzles those are the dots of
+    its kind, so the two must agree."""
+    for kind, b in negs.items():
+        key = _NEG[kind]
+        dots = {frozenset(it["cells"]) for it in out.get(key, [])}
+        marked = {frozenset(_rc(g, x) for x in m) for m in b.marked}
+        if marked != dots:
+            raise ExportError(f"negative {kind} rule: its exempt pairs are not exactly the "
+                              f"puzzle's {key} marks, which f-puzzles requires")
+
+
+def to_fpuzzles_url(p: Puzzle) -> str:
+    """An f-puzzles link: ``https://www.f-puzzles.com/?load=`` + LZString base64 of the JSON.
+
+    >>> from variants import classic
+    >>> url = to_fpuzzles_url(Puzzle(4).use(classic()).givens("1" + "." * 15))
+    >>> url.startswith("https://www.f-puzzles.com/?load=N4Ig"), decode_payload(url)["size"]
+    (True, 4)
+    """
+    import lzstring
+    text = json.dumps(to_fpuzzles(p), separators=(",", ":"))
+    return "https://www.f-puzzles.com/?load=" + lzstring.LZString().compressToBase64(text)

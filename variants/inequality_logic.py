@@ -77,7 +77,7 @@ def inequality_bounds(an: Analysis, opts: dict) -> Iterator[Step]:
         return
     st = an.state
     vals = [m if not st.placed[c] else 1 << st.placed[c] for c, m in enumerate(st.cand)]
-    w = an.grid.n
+    w = an.grid.namer
     house_of = {}
     for p in props:
         x = p.cell

@@ -111,14 +111,18 @@ class KillerTables:
             add(h.mask, 1, h.name)
         for kind, word in (("row", "rows"), ("col", "cols")):
             lines = sorted((h for h in houses if h.kind == kind), key=lambda h: min(h.cells))
-            idx = {min(h.cells) // g.n if kind == "row" else min(h.cells) % g.n: h for h in lines}
+            idx = {g.row(min(h.cells)) if kind == "row" else g.col(min(h.cells)): h
+                   for h in lines}
             for k in range(2, g.n):
                 for start in range(0, g.n - k + 1):
                     if all(i in idx for i in range(start, start + k)):
                         m = 0
                         for i in range(start, start + k):
+                            if m & idx[i].mask:   # overlapping lines (multi-grids)
+                                break
                             m |= idx[i].mask
-                        add(m, k, f"{word} {start + 1}-{start + k}")
+                        else:
+                            add(m, k, f"{word} {start + 1}-{start + k}")
         regions = [h for h in houses if h.kind in ("box", "region")]
         for a, b in combinations(regions, 2):
             if a.mask & b.mask:
@@ -179,7 +183,7 @@ class KillerTables:
             idx = {}
             for h in houses:
                 if h.kind == kind:
-                    idx[min(h.cells) // g.n if kind == "row" else min(h.cells) % g.n] = h
+                    idx[g.row(min(h.cells)) if kind == "row" else g.col(min(h.cells))] = h
             for k in range(1, g.n):
                 for start in range(0, g.n - k + 1):
                     if not all(i in idx for i in range(start, start + k)):
@@ -284,7 +288,7 @@ def _cage_label(an: Analysis, cage: Cage) -> str:
           level="easy")
 def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
     """Digits of no fitting combination leave the cage."""
-    w = an.grid.n
+    w = an.grid.namer
     for cage, combos in _cage_info(an):
         if not combos:
             continue
@@ -304,7 +308,7 @@ def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
 def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit of every fitting combination is in the cage: cells seeing all of the cage's
     cells with that digit lose it (pointing with a cage as the house)."""
-    w = an.grid.n
+    w = an.grid.namer
     for cage, combos in _cage_info(an):
         if not combos:
             continue
@@ -336,7 +340,7 @@ def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
 def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit that a full house can only place inside a cage is in the cage: combinations
     without it go, and the cage loses the digits of no remaining combination."""
-    w = an.grid.n
+    w = an.grid.namer
     for cage, combos in _cage_info(an):
         if len(combos) < 2:
             continue
@@ -441,7 +445,7 @@ def _equation_steps(an: Analysis, opts: dict, kind: str) -> Iterator[Step]:
         return
     max_cells = opts.get("max_cells", 4)
     limit = opts.get("max_combinations", 20000)
-    w = an.grid.n
+    w = an.grid.namer
     placed = an.state.placed
     for eq in t.equations:
         if eq.kind != kind:
@@ -521,7 +525,7 @@ def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
     if not t.splits:
         return
     limit = opts.get("max_combinations", 20000)
-    w = an.grid.n
+    w = an.grid.namer
     placed = an.state.placed
     for cage, part, part_total, label in t.splits:
         cells = cage.cells
@@ -589,7 +593,7 @@ def law_of_leftovers(an: Analysis, opts: dict) -> Iterator[Step]:
     if not t.leftovers:
         return
     max_cells = opts.get("max_cells", 5)
-    w = an.grid.n
+    w = an.grid.namer
     placed = an.state.placed
     for l1, l2, label in t.leftovers:
         if l1.bit_count() > max_cells:

@@ -1,6 +1,7 @@
 """Turn command-line puzzle arguments into Puzzles.
 
-A PUZZLE argument is one of: a line string for an NxN grid, an f-puzzles URL or payload, a
+A PUZZLE argument is one of: a line string for an NxN grid (or a 405-character samurai line,
+:mod:`variants.multigrid`), an f-puzzles URL or payload, a
 JSON object (f-puzzles, or sudoku-csp's own format, :mod:`variants.spec`), ``-`` for stdin, or a file (``.txt``: one line puzzle per line;
 ``.json``: one JSON object; ``.jsonl``: one JSON object per line, an ``fpuzzles_json`` or
 ``puzzle`` key accepted). Each source yields :class:`Item` records; a bad entry of a batch is
@@ -33,6 +34,7 @@ from csp.state import State
 
 from .classic import classic_puzzle
 from .fpuzzles import decode_payload, is_fpuzzles_text, load_fpuzzles
+from .multigrid import is_samurai_line, samurai
 from .spec import from_spec, is_spec
 
 
@@ -72,6 +74,8 @@ def puzzle_from_text(text: str) -> Puzzle:
         return puzzle_from_json(obj)[0]
     if is_fpuzzles_text(s):
         return load_fpuzzles(decode_payload(s))
+    if is_samurai_line(s):
+        return samurai(s)
     return classic_puzzle(s)
 
 

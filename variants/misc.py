@@ -56,6 +56,7 @@ class indexer:
 
     def apply(self, p: Puzzle) -> None:
         g = p.grid
+        g.require_square("indexer")
         c = p.cell(self.cell)
         r, col = divmod(c, g.n)
         if self.kind == "row":

@@ -185,6 +185,7 @@ class _OutsideClue:
         raise NotImplementedError
 
     def apply(self, p: Puzzle) -> None:
+        p.grid.require_square(type(self).__name__)
         n = p.grid.n
         cells = line_from_clue(n, self.row, self.col)
         fn = self.make(n)
@@ -224,6 +225,7 @@ class skyscraper(_OutsideClue):
         return _Skyscraper(self.value, n)
 
     def apply(self, p: Puzzle) -> None:
+        p.grid.require_square("skyscraper")
         n = p.grid.n
         self.make(n)
         cells = line_from_clue(n, self.row, self.col)

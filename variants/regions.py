@@ -43,6 +43,7 @@ class windoku:
 
     def apply(self, p: Puzzle) -> None:
         g = p.grid
+        g.require_square("windoku")
         if not g.box_shape or g.box_shape[0] != g.box_shape[1]:
             raise GridSizeError("windoku needs square boxes")
         b = g.box_shape[0]

@@ -9,7 +9,19 @@ rule name and its constructor arguments::
      "title": "...", "author": "...", "unique": true}
 
 ``box`` is ``[rows, cols]``, or ``null`` for no boxes; ``regions`` (a list of n*n region
-numbers) replaces boxes for jigsaw grids. Every bundle of :data:`RULES` round-trips;
+numbers) replaces boxes for jigsaw grids.
+
+Version 2 adds multi-grids (gattai, samurai: :class:`csp.grid.MultiGrid`)::
+
+    {"format": "sudoku-csp", "version": 2, "size": 9, "box": [3, 3],
+     "multigrid": {"origins": [[0, 0], [0, 12], [6, 6], [12, 0], [12, 12]],
+                   "labels": ["TL", "TR", "C", "BL", "BR"]},
+     "givens": "<one character per cell of the multi-grid, canvas row-major>",
+     "rules": [{"rule": "classic"}]}
+
+``origins`` are the 0-based canvas (row, col) of each n x n sub-grid; cell names in rules
+are canvas coordinates. Documents are written with the lowest version that holds them
+(version 1 unless there is a multi-grid); this release reads versions 1 and 2. Every bundle of :data:`RULES` round-trips;
 constraints added directly with ``Puzzle.add`` (not through a bundle) cannot be exported and
 raise :class:`SpecError` naming them.
 
@@ -28,13 +40,16 @@ import inspect
 from typing import Any
 
 from csp import Grid, Puzzle
+from csp.grid import MultiGrid
 from csp.errors import InvalidPuzzle
 from csp.io import parse_line, write_line
 
 import importlib
 
 FORMAT = "sudoku-csp"
-VERSION = 1
+VERSION = 2
+#: versions this release reads
+READS = (1, 2)
 
 
 class SpecError(InvalidPuzzle):
@@ -139,8 +154,12 @@ def to_spec(p: Puzzle) -> dict:
         names = ", ".join(repr(c) for c in direct[:3])
         raise SpecError(f"constraints added without a rule bundle cannot be exported: {names}")
     g = p.grid
-    out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "size": g.n}
-    if g.region_kind == "region":
+    out: dict[str, Any] = {"format": FORMAT, "version": 1, "size": g.n}
+    if isinstance(g, MultiGrid):
+        out["version"] = 2
+        out["box"] = list(g.box_shape) if g.box_shape else None
+        out["multigrid"] = {"origins": [list(o) for o in g.origins], "labels": list(g.labels)}
+    elif g.region_kind == "region":
         out["box"] = None
         out["regions"] = [g.region_of[c] for c in range(g.size)]
     else:
@@ -155,6 +174,22 @@ def to_spec(p: Puzzle) -> dict:
     return out
 
 
+def _multigrid(obj: dict, n: int) -> MultiGrid:
+    if obj.get("version") == 1:
+        raise SpecError("'multigrid' needs format version 2")
+    mg = obj["multigrid"]
+    if not isinstance(mg, dict) or not isinstance(mg.get("origins"), list):
+        raise SpecError("'multigrid' must be an object with an 'origins' list")
+    origins = mg["origins"]
+    if not all(isinstance(o, list) and len(o) == 2 for o in origins):
+        raise SpecError("multigrid 'origins' must be [row, col] pairs")
+    box = obj.get("box")
+    if box is not None and not (isinstance(box, list) and len(box) == 2):
+        raise SpecError("'box' must be [rows, cols]")
+    return MultiGrid(n, [tuple(o) for o in origins], tuple(box) if box else None,
+                     mg.get("labels"))
+
+
 def is_spec(obj: Any) -> bool:
     return isinstance(obj, dict) and obj.get("format") == FORMAT
 
@@ -163,13 +198,15 @@ def from_spec(obj: dict) -> Puzzle:
     """Build a Puzzle from a sudoku-csp JSON object."""
     if not is_spec(obj):
         raise SpecError(f"not a sudoku-csp document (needs \"format\": \"{FORMAT}\")")
-    if obj.get("version") != VERSION:
+    if obj.get("version") not in READS:
         raise SpecError(f"unsupported sudoku-csp format version {obj.get('version')!r} "
-                        f"(this release reads version {VERSION})")
+                        f"(this release reads versions {', '.join(map(str, READS))})")
     n = obj.get("size")
     if not isinstance(n, int):
         raise SpecError("'size' must be an integer")
-    if obj.get("regions") is not None:
+    if obj.get("multigrid") is not None:
+        grid = _multigrid(obj, n)
+    elif obj.get("regions") is not None:
         grid = Grid(n, regions=obj["regions"])
     elif "box" in obj and obj["box"] is None:
         grid = Grid(n, box=False)
@@ -190,7 +227,7 @@ def from_spec(obj: dict) -> Puzzle:
     if givens:
         if not isinstance(givens, str):
             raise SpecError("'givens' must be a line string")
-        _, vals = parse_line(givens, n)
+        _, vals = parse_line(givens, n, grid.size)
         p.givens(vals)
     for k in ("title", "author", "ruleset"):
         if k in obj:
@@ -200,6 +237,6 @@ def from_spec(obj: dict) -> Puzzle:
     return p
 
 
-__all__ = ["FORMAT", "VERSION", "RULES", "SpecError", "to_spec", "from_spec", "is_spec",
+__all__ = ["FORMAT", "VERSION", "READS", "RULES", "SpecError", "to_spec", "from_spec", "is_spec",
            "bundle_to_dict", "bundle_from_dict"]
 
