@@ -123,6 +123,8 @@ class StepSolver:
         self.unique = unique
         self.verify = list(verify) if verify is not None else None
         self._unique_cache: dict[int, bool] = {}
+        # per puzzle (by id, checked by identity): the active (technique, finder, options)
+        self._active_cache: tuple[Any, list[tuple[Technique, Any, dict]]] | None = None
 
     # -- helpers ----------------------------------------------------------------------
     def _is_unique(self, puzzle: Puzzle) -> bool:
@@ -148,6 +150,23 @@ class StepSolver:
             techs = [t for t in techs if not t.requires_unique]
         return techs
 
+    def _plan(self, state: State) -> list[tuple[Technique, Any, dict]]:
+        """The active techniques with their finders and merged options, kept per puzzle
+        (the options dict is built once instead of once per technique per step)."""
+        puzzle = state.puzzle
+        key = (puzzle, getattr(puzzle, "unique", None),
+               tuple(getattr(puzzle, "extra_techniques", ()) or ()))
+        c = self._active_cache
+        if c is not None and c[0][0] is puzzle and c[0][1:] == key[1:]:
+            return c[1]
+        plan = []
+        for t in self._active(state):
+            opts = dict(t.options)
+            opts.update(self.options)
+            plan.append((t, t.finder, opts))
+        self._active_cache = (key, plan)
+        return plan
+
     def _check(self, step: Step) -> None:
         sol = self.verify
         if sol is None:
@@ -163,8 +182,8 @@ class StepSolver:
     def next_step(self, state: State) -> Step | None:
         """The first effective step of the easiest technique, or None when stuck."""
         an = analyze(state)
-        for t in self._active(state):
-            for step in t.find(an, self.options):
+        for _t, finder, opts in self._plan(state):
+            for step in finder(an, opts):
                 if is_effective(state, step):
                     return step
         return None
