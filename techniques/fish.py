@@ -148,7 +148,7 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                 low = rem & -rem
                 common &= peers[low.bit_length() - 1]
                 rem ^= low
-            if common & target & ~f or not fin_prune:
+            if common & V & target & ~f or not fin_prune:
                 found.append((tuple(chosen), f, common, V, twice))
             return
         x = (rem & -rem).bit_length() - 1

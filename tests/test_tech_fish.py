@@ -28,7 +28,8 @@ SLOW_CODES = {"0342", "03421", "0362", "03621", "0363", "0364"}
 #: library cases we do not reproduce (line prefix -> reason)
 XFAIL = {
     ":0404:3:2+5479..3168": "the library line lists r3c8<>7, a digit-7 elimination in a "
-                            "digit-3 Dual 2-String Kite",
+                            "digit-3 Dual 2-String Kite (HoDoKu pairs kites of different "
+                            "digits; see tests/data/README.md)",
 }
 
 
