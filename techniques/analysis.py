@@ -24,6 +24,30 @@ def iter_cells(bits: int) -> Iterator[int]:
         bits ^= low
 
 
+_DIGITS: dict[int, tuple[int, ...]] = {}
+
+
+def digits_of(mask: int) -> tuple[int, ...]:
+    """The set bits of a digit mask, ascending (memoised per mask).
+
+    >>> digits_of(0b1010010)
+    (1, 4, 6)
+    """
+    try:
+        return _DIGITS[mask]
+    except KeyError:
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        t = _DIGITS[mask] = tuple(out)
+        if len(_DIGITS) > 1 << 16:
+            _DIGITS.clear()
+        return t
+
+
 class Analysis:
     """Read-only view of a State for techniques.
 
@@ -33,12 +57,14 @@ class Analysis:
     of unplaced cells holding d), ``unsolved`` (bitset of unplaced cells).
     """
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, prev: "Analysis | None" = None) -> None:
         if state.puzzle is None:
             raise ValueError("the state is not attached to a puzzle")
         self.state = state
         # perf_counter() time after which the costly techniques give up (set by StepSolver)
         self.deadline: float | None = None
+        # a search cut short by the deadline sets this: its partial result is not cached
+        self.timed_out = False
         self.puzzle = state.puzzle
         self.grid = state.grid
         self.n = n = state.grid.n
@@ -49,16 +75,31 @@ class Analysis:
         self.full = self.links.full
         placed = state.placed
         self.cand = [0 if placed[c] else state.cand[c] for c in range(size)]
-        cw = [0] * (n + 1)
-        unsolved = 0
-        for c in range(size):
-            m = self.cand[c]
-            if m:
-                unsolved |= 1 << c
-                while m:
-                    low = m & -m
-                    cw[low.bit_length() - 1] |= 1 << c
-                    m ^= low
+        if prev is not None and prev.size == size and prev.links is self.links:
+            # derive the digit bitsets from the previous analysis: only changed cells
+            cw = prev.cells_with[:]
+            unsolved = prev.unsolved
+            old = prev.cand
+            new = self.cand
+            for c in [c for c in range(size) if new[c] != old[c]]:
+                bit = 1 << c
+                for d in digits_of(old[c] & ~new[c]):
+                    cw[d] &= ~bit
+                for d in digits_of(new[c] & ~old[c]):
+                    cw[d] |= bit
+                if new[c]:
+                    unsolved |= bit
+                else:
+                    unsolved &= ~bit
+        else:
+            cw = [0] * (n + 1)
+            unsolved = 0
+            for c, m in enumerate(self.cand):
+                if m:
+                    bit = 1 << c
+                    unsolved |= bit
+                    for d in digits_of(m):
+                        cw[d] |= bit
         self.cells_with = cw
         self.unsolved = unsolved
         self._memo: dict = {}
@@ -94,6 +135,46 @@ class Analysis:
     def name(self, cell: int) -> str:
         return self.grid.name(cell)
 
+    def digit_memo(self, key, digit: int, fn):
+        """Cache ``fn()`` across states of this puzzle, keyed on ``key`` and the cells that
+        hold ``digit`` (``cells_with[digit]``).
+
+        For results that depend on nothing but the puzzle (houses, links) and where one
+        digit is still a candidate (single-digit patterns such as fish): a step that leaves
+        the digit's candidates alone leaves the result valid, so after a step only the
+        digits it touched are searched again. The cache lives on the puzzle's link tables
+        and is bounded.
+
+        >>> from variants.classic import classic_puzzle
+        >>> an = Analysis(classic_puzzle("." * 81).pencilmarks())
+        >>> calls = []
+        >>> an.digit_memo("demo", 5, lambda: calls.append(1) or 42)
+        42
+        >>> Analysis(an.state.copy()).digit_memo("demo", 5, lambda: calls.append(1) or 0), len(calls)
+        (42, 1)
+        """
+        cache = _shared(self.links)
+        k = (key, digit, self.cells_with[digit])
+        try:
+            return cache[k]
+        except KeyError:
+            if len(cache) >= _SHARED_MAX:
+                cache.clear()
+            v = fn()
+            if not self.timed_out:
+                cache[k] = v
+            return v
+
+    def links_memo(self, key, fn):
+        """Cache ``fn()`` for the life of the puzzle (tables that depend on its houses and
+        links only)."""
+        cache = _shared(self.links)
+        try:
+            return cache[key]
+        except KeyError:
+            v = cache[key] = fn()
+            return v
+
     def memo(self, key, fn):
         """Cache ``fn()`` under ``key`` for the life of this analysis (shared by techniques)."""
         try:
@@ -103,15 +184,32 @@ class Analysis:
             return v
 
 
+_SHARED_MAX = 50_000
+
+
+def _shared(links: LinkTables) -> dict:
+    """The cross-state cache of a puzzle (kept on its link tables)."""
+    try:
+        return links._tech_cache  # type: ignore[attr-defined]
+    except AttributeError:
+        c = links._tech_cache = {}  # type: ignore[attr-defined]
+        return c
+
+
 _cache: tuple[int, int, int, Analysis] | None = None
 
 
 def analyze(state: State) -> Analysis:
-    """The Analysis of ``state``, reused while the state is unchanged."""
+    """The Analysis of ``state``, reused while the state is unchanged (and derived from
+    the previous one when the same state object changed since: only the changed cells'
+    digit bitsets are updated)."""
     global _cache
     key = (id(state), state.version, id(state.cand))
-    if _cache is not None and _cache[:3] == key and _cache[3].state is state:
-        return _cache[3]
-    an = Analysis(state)
+    prev = None
+    if _cache is not None and _cache[3].state is state:
+        if _cache[:3] == key:
+            return _cache[3]
+        prev = _cache[3]
+    an = Analysis(state, prev)
     _cache = (*key, an)
     return an

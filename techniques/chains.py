@@ -55,12 +55,15 @@ class ChainGraph:
     """
 
     __slots__ = ("nodes", "strong", "weak", "cands", "index", "width", "als", "searches",
-                 "extra")
+                 "extra", "als_exit")
 
     def __init__(self) -> None:
         self.nodes: list[tuple[int, int]] = []
         #: node index -> (ALS cell bitset, ALS digit mask) for ALS nodes
         self.als: dict[int, tuple[int, int]] = {}
+        #: (ALS node, candidate node) -> digit mask Y: the ALS, its node's digit missing,
+        #: removes every digit of Y from the candidate's cell, leaving only the candidate
+        self.als_exit: dict[tuple[int, int], int] = {}
         #: cached searches: (start, start value, max length) -> (levels, reached)
         self.searches: dict[tuple[int, bool, int], tuple[list[tuple[int, int]], int]] = {}
         self.strong: list[int] = []
@@ -157,7 +160,8 @@ def _intersections(an: Analysis) -> list[tuple[int, tuple[int, ...]]]:
 
 def build_graph(an: Analysis, *, digits: tuple[int, ...] | None = None, house: bool = True,
                 bivalue: bool = True, cell_weak: bool = True, groups: bool = False,
-                cross: bool = True, als: int = 0, als_cells: bool = True) -> ChainGraph:
+                cross: bool = True, als: int = 0, als_cells: bool = True,
+                als_exits: bool = False) -> ChainGraph:
     """The node graph for a search (cached on the analysis by its arguments).
 
     ``house``: strong links from bilocal digits in full houses; ``bivalue``: strong links
@@ -168,17 +172,20 @@ def build_graph(an: Analysis, *, digits: tuple[int, ...] | None = None, house: b
     be missing), and (A, y) is weakly linked to what sees every y-cell of A. With
     ``als_cells``, a digit with one cell in A is also linked as that candidate (strong links
     from the ALS's other nodes straight to the candidate).
+    With ``als_exits``, an ALS node (A, x) is also strongly linked to a candidate (c, z)
+    outside A when, x missing from A, the other digits of A leave c only z.
     """
-    key = ("chain_graph", digits, house, bivalue, cell_weak, groups, cross, als, als_cells)
+    key = ("chain_graph", digits, house, bivalue, cell_weak, groups, cross, als, als_cells,
+           als_exits)
     return an.memo(key, lambda: _build(an, digits, house, bivalue, cell_weak, groups, cross,
-                                       als, als_cells))
+                                       als, als_cells, als_exits))
 
 
 _TEMPLATES: dict[tuple[int, int], list[tuple[int, int]]] = {}
 
 
 def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0,
-           als_cells=True) -> ChainGraph:
+           als_cells=True, als_exits=False) -> ChainGraph:
     g = ChainGraph()
     n, size = an.n, an.size
     g.width = an.grid.namer
@@ -314,6 +321,35 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
                         w |= 1 << gj
                         weak[gj] |= 1 << ai
                 weak[ai] |= w
+            # ALS -> cell: when x is missing from A, every other digit y of A is in A and
+            # removes y from a cell seeing all y-cells of A; a cell left with one
+            # candidate z then holds it: (A, x) and (c, z) are strongly linked. (One
+            # removed digit is the ALS node's weak link plus a bivalue cell; this adds
+            # the cells that lose two or more digits at once.)
+            seen_by: dict[int, int] = {}
+            for ai in (ids if als_exits else ()):
+                y, ycells = g.nodes[ai]
+                common = -1
+                for c in iter_cells(ycells):
+                    common &= peers_d[y][c]
+                for c in iter_cells(common & cw[y] & ~cells):
+                    seen_by[c] = seen_by.get(c, 0) | 1 << y
+            for c, kall in seen_by.items():
+                if kall & (kall - 1) == 0:
+                    continue
+                cm = an.cand[c]
+                for ai in ids:
+                    x = g.nodes[ai][0]
+                    k = kall & ~(1 << x)
+                    rest = cm & ~k
+                    if k & (k - 1) == 0 or not rest or rest & (rest - 1):
+                        continue
+                    j = (rest.bit_length() - 2) * size + c
+                    if not g.cands >> j & 1:
+                        continue
+                    strong[ai] |= 1 << j
+                    strong[j] |= 1 << ai
+                    g.als_exit[(ai, j)] = k
             for ai in ids:
                 for aj in ids:
                     if ai != aj:
@@ -583,6 +619,13 @@ def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: 
                     if u in g.als and v in g.als and g.als[u] == g.als[v]:
                         e |= _als_locked(an, g, g.als[u],
                                          (1 << g.nodes[u][0]) | (1 << g.nodes[v][0]))
+                    else:
+                        # an ALS -> cell passage: A misses x or the cell takes a digit of
+                        # Y (which A then misses), so A's other digits are locked in it
+                        a, c = (u, v) if (u, v) in g.als_exit else (v, u)
+                        y = g.als_exit.get((a, c))
+                        if y is not None:
+                            e |= _als_locked(an, g, g.als[a], (1 << g.nodes[a][0]) | y)
                 e &= cands & ~inloop
                 if e and e not in seen:
                     seen.add(e)
@@ -814,9 +857,24 @@ def aic(an: Analysis, opts: dict) -> Iterator[Step]:
 def grouped_continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """Continuous nice loop with group nodes."""
     g = _graph(an, opts, True, loops=True)
-    yield from _continuous(an, g, "grouped_continuous_nice_loop",
-                           "Grouped Continuous Nice Loop", opts.get("max_length", 20),
-                           opts.get("both_ways", False))
+    seen: set[frozenset] = set()
+    for step in _continuous(an, g, "grouped_continuous_nice_loop",
+                            "Grouped Continuous Nice Loop", opts.get("max_length", 20),
+                            opts.get("both_ways", False)):
+        seen.add(frozenset(step.eliminations))
+        yield step
+    if not g.als:
+        return
+    # then loops that need an ALS -> cell passage (the ALS takes two or more digits from
+    # a cell), as a second pass so the plain loops keep their shortest form
+    g2 = build_graph(an, groups=opts.get("groups", True), als=opts.get("als", 0),
+                     als_cells=False, als_exits=True)
+    for step in _continuous(an, g2, "grouped_continuous_nice_loop",
+                            "Grouped Continuous Nice Loop", opts.get("max_length", 20),
+                            opts.get("both_ways", False)):
+        if frozenset(step.eliminations) not in seen:
+            seen.add(frozenset(step.eliminations))
+            yield step
 
 
 @register("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "chains",

@@ -53,7 +53,7 @@ def _clusters(an: Analysis, d: int) -> list[Cluster]:
             out.append((col[0], col[1]))
         return out
 
-    return an.memo(("color_clusters", d), build)
+    return an.digit_memo("color_clusters", d, build)   # depends on d's cells only
 
 
 def _sees_any(an: Analysis, d: int, cells: int) -> int:

@@ -157,7 +157,7 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                 low = rem & -rem
                 common &= peers[low.bit_length() - 1]
                 rem ^= low
-            if common & target & ~f or not fin_prune:
+            if common & V & target & ~f or not fin_prune:
                 found.append((tuple(chosen), f, common, V, twice))
             return
         x = (rem & -rem).bit_length() - 1
@@ -228,13 +228,17 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
 
     try:
         base_rec(0, [], 0, 0, -1, 0)
-    except _OutOfTime:
-        pass    # the solver's time limit passed: what was found so far is still sound
+    except _OutOfTime:    # the solver's time limit passed: what was found is still sound,
+        an.timed_out = True  # but not complete, so digit_memo must not keep it
     return out
 
 
 def _pools(an: Analysis, kind: str) -> list[tuple[list[int], list[int]]]:
-    """(base pool, cover pool) pairs to search for a fish kind."""
+    """(base pool, cover pool) pairs to search for a fish kind (kept per puzzle)."""
+    return an.links_memo(("fish_pools", kind), lambda: _make_pools(an, kind))
+
+
+def _make_pools(an: Analysis, kind: str) -> list[tuple[list[int], list[int]]]:
     def of(*kinds: str) -> list[int]:
         return [h for h in range(len(an.houses)) if _kind(an, h) in kinds]
 
@@ -273,6 +277,165 @@ def _split(an: Analysis, pools, subgrids) -> list[tuple[list[int], list[int]]]:
     return out
 
 
+def _cover_index(an: Analysis, cover_pool: Sequence[int]) -> list[int] | None:
+    """Per cell, the index in ``cover_pool`` of its one cover house, or None when the pool
+    does not partition the grid (kept per puzzle)."""
+    def build() -> list[int] | None:
+        of = [-1] * an.size
+        for i, h in enumerate(cover_pool):
+            for c in iter_cells(an.house_mask[h]):
+                if of[c] != -1:
+                    return None
+                of[c] = i
+        return None if -1 in of else of
+    return an.links_memo(("fish_cover_index", tuple(cover_pool)), build)
+
+
+def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
+                     cover_pool: Sequence[int], cover_of: list[int],
+                     max_fins: int = 0) -> list[Fish]:
+    """:func:`search` for cover pools that partition the grid (rows or columns) and
+    disjoint bases, with ``need_elims`` and fin pruning: the same fish in the same order.
+
+    Each base is reduced to the set of cover houses it touches (a small int); a base set
+    touching more than ``n + max_fins`` covers cannot be covered. A touched cover left out
+    turns its base candidates into fins, which every elimination must see: per cover the
+    candidates outside the bases and outside that cover that see all its base candidates
+    are kept ("fin peers", ANDed base by base). A cover whose fin peers are empty must be chosen, and that only
+    gets worse as bases are added, so a base set with more than n such covers is pruned
+    with all its supersets. The cover sets are the n-subsets of the touched covers (in
+    the order :func:`search` visits them: by their lowest base candidate,
+    lexicographically)."""
+    out: list[Fish] = []
+    P = an.cells_with[digit]
+    if not P:
+        return out
+    hm = an.house_mask
+    full = an.links_memo("full_set", lambda: frozenset(an.full))
+    peers = an.links.peers_d[digit]
+    nc = len(cover_pool)
+    finned = max_fins > 0
+    bases = []
+    for h in base_pool:
+        if h in full:
+            m = hm[h] & P
+            if m:
+                t = 0
+                pk = [-1] * nc if finned else None
+                for c in iter_cells(m):
+                    i = cover_of[c]
+                    t |= 1 << i
+                    if finned:
+                        # eliminations never lie in a cover that is left out
+                        pk[i] &= peers[c] & ~hm[cover_pool[i]]
+                bases.append((h, m, t, pk))
+    nb = len(bases)
+    if nb < n:
+        return out
+    lim = n + max_fins
+    count_fins = n > max_fins          # a cover could then hold too many fins by itself
+    cover_cells: dict[int, int] = {}
+
+    def cells(i: int) -> int:
+        m = cover_cells.get(i)
+        if m is None:
+            m = cover_cells[i] = hm[cover_pool[i]] & P
+        return m
+
+    def leaf(chosen: list[int], U: int, T: int, CP: list[int] | None) -> None:
+        notU = P & ~U
+        tc = []
+        while T:
+            low = T & -T
+            i = low.bit_length() - 1
+            T ^= low
+            m = cells(i)
+            fm = m & U
+            cp = CP[i] & notU if CP is not None else 0
+            if cp and count_fins and fm.bit_count() > max_fins:
+                cp = 0
+            tc.append((fm & -fm, i, m, cp))
+        k = len(tc)
+        if k < n:
+            return
+        tc.sort()
+        need = k - n                   # covers to leave out
+        if need == 0:
+            V = 0
+            for t in tc:
+                V |= t[2]
+            elims = V & notU
+            if elims:
+                out.append(Fish(digit, tuple(chosen),
+                                tuple(sorted(cover_pool[t[1]] for t in tc)), U, 0, 0, elims))
+            return
+        opt = [j for j in range(k) if tc[j][3]]
+        if len(opt) < need:
+            return
+        found: list[tuple[tuple[int, ...], int, int, int]] = []
+
+        def drop(start: int, left: int, out_mask: int, acc: int, nf: int) -> None:
+            if not left:
+                V = 0
+                for j in range(k):
+                    if not out_mask >> j & 1:
+                        V |= tc[j][2]
+                elims = V & acc
+                if elims:
+                    combo = tuple(j for j in range(k) if not out_mask >> j & 1)
+                    found.append((combo, U & ~V, elims, V))
+                return
+            for x in range(start, len(opt) - left + 1):
+                j = opt[x]
+                a2 = acc & tc[j][3]
+                if not a2:
+                    continue
+                nf2 = nf + (tc[j][2] & U).bit_count()
+                if nf2 > max_fins:
+                    continue
+                drop(x + 1, left - 1, out_mask | 1 << j, a2, nf2)
+
+        drop(0, need, 0, notU, 0)
+        found.sort()
+        for combo, fins, elims, _ in found:
+            out.append(Fish(digit, tuple(chosen),
+                            tuple(sorted(cover_pool[tc[j][1]] for j in combo)), U, fins, 0,
+                            elims))
+
+    def rec(start: int, chosen: list[int], U: int, T: int, CP: list[int] | None) -> None:
+        k = len(chosen)
+        if k == n:
+            leaf(chosen, U, T, CP)
+            return
+        for i in range(start, nb - (n - k) + 1):
+            h, m, t, pk = bases[i]
+            T2 = T | t
+            if T2.bit_count() > lim:
+                continue
+            U2 = U | m
+            CP2 = None
+            if finned:
+                CP2 = [x & y for x, y in zip(CP, pk)] if CP is not None else pk
+                notU = P & ~U2
+                mand = 0
+                tt = T2
+                while tt:
+                    low = tt & -tt
+                    j = low.bit_length() - 1
+                    tt ^= low
+                    if not CP2[j] & notU or (count_fins and
+                                             (cells(j) & U2).bit_count() > max_fins):
+                        mand += 1
+                if mand > n:
+                    continue
+            chosen.append(h)
+            rec(i + 1, chosen, U2, T2, CP2)
+            chosen.pop()
+
+    rec(0, [], 0, 0, None)
+    return out
+
+
 def find_fish(an: Analysis, kind: str, n: int, finned: bool, opts: dict,
               digits: Sequence[int] | None = None) -> list[Fish]:
     """All fish of a kind and size (``finned``: with fins, else without) for ``digits``
@@ -281,8 +444,10 @@ def find_fish(an: Analysis, kind: str, n: int, finned: bool, opts: dict,
     max_endo = int(opts.get("max_endo_fins", 2)) if finned and kind != "basic" else 0
     out: list[Fish] = []
     for d in (range(1, an.n + 1) if digits is None else digits):
-        out += an.memo(("fish", kind, n, finned, max_fins, max_endo, d),
-                       lambda d=d: _find_digit(an, kind, n, finned, max_fins, max_endo, d))
+        # the search reads only the digit's candidate cells and the puzzle's houses/links
+        out += an.digit_memo(("fish", kind, n, finned, max_fins, max_endo), d,
+                             lambda d=d: _find_digit(an, kind, n, finned, max_fins,
+                                                     max_endo, d))
     return out
 
 
@@ -291,7 +456,12 @@ def _find_digit(an: Analysis, kind: str, n: int, finned: bool, max_fins: int,
     out: list[Fish] = []
     seen: set = set()
     for bp, cp in _pools(an, kind):
-        for f in search(an, d, n, bp, cp, max_fins, max_endo):
+        cover_of = _cover_index(an, cp) if kind == "basic" else None
+        if cover_of is not None:
+            found = search_partition(an, d, n, bp, cp, cover_of, max_fins)
+        else:
+            found = search(an, d, n, bp, cp, max_fins, max_endo)
+        for f in found:
             if bool(f.fins) != finned:
                 continue
             if kind != "basic" and fish_kind(an, f.bases, f.covers) != kind:

@@ -78,36 +78,43 @@ def strong_links(an: Analysis, d: int) -> list[tuple[int, int, int]]:
 
 
 def two_link_chains(an: Analysis) -> list[Chain]:
-    """Every ``u = x - y = v`` chain with eliminations, classified, memoised."""
+    """Every ``u = x - y = v`` chain with eliminations, classified, memoised (per digit
+    across the states of a puzzle: a digit's chains depend on its candidate cells only)."""
     def run() -> list[Chain]:
         out: list[Chain] = []
         for d in range(1, an.n + 1):
-            links = strong_links(an, d)
-            peers = an.links.peers_d[d]
-            P = an.cells_with[d]
-            for (h1, a1, b1), (h2, a2, b2) in combinations(links, 2):
-                if len({a1, b1, a2, b2}) < 4:
-                    continue
-                for u, x in ((a1, b1), (b1, a1)):
-                    for y, v in ((a2, b2), (b2, a2)):
-                        if not peers[x] >> y & 1:
-                            continue
-                        elims = P & peers[u] & peers[v] & ~((1 << x) | (1 << y))
-                        if not elims:
-                            continue
-                        k1, k2 = _kind(an, h1), _kind(an, h2)
-                        xy = _shared_kinds(an, x, y)
-                        if {k1, k2} <= {"row", "col"} and k1 == k2 and \
-                                ("col" if k1 == "row" else "row") in xy:
-                            kind = "skyscraper"
-                        elif {k1, k2} == {"row", "col"} and "box" in xy:
-                            kind = "kite"
-                        else:
-                            kind = "turbot"
-                        out.append(Chain(d, u, x, y, v, h1, h2, kind, elims))
+            out += an.digit_memo("two_link_chains", d, lambda d=d: _chains_of_digit(an, d))
         return out
 
     return an.memo("two_link_chains", run)
+
+
+def _chains_of_digit(an: Analysis, d: int) -> list[Chain]:
+    out: list[Chain] = []
+    links = strong_links(an, d)
+    peers = an.links.peers_d[d]
+    P = an.cells_with[d]
+    for (h1, a1, b1), (h2, a2, b2) in combinations(links, 2):
+        if len({a1, b1, a2, b2}) < 4:
+            continue
+        for u, x in ((a1, b1), (b1, a1)):
+            for y, v in ((a2, b2), (b2, a2)):
+                if not peers[x] >> y & 1:
+                    continue
+                elims = P & peers[u] & peers[v] & ~((1 << x) | (1 << y))
+                if not elims:
+                    continue
+                k1, k2 = _kind(an, h1), _kind(an, h2)
+                xy = _shared_kinds(an, x, y)
+                if {k1, k2} <= {"row", "col"} and k1 == k2 and \
+                        ("col" if k1 == "row" else "row") in xy:
+                    kind = "skyscraper"
+                elif {k1, k2} == {"row", "col"} and "box" in xy:
+                    kind = "kite"
+                else:
+                    kind = "turbot"
+                out.append(Chain(d, u, x, y, v, h1, h2, kind, elims))
+    return out
 
 
 def _chain_step(an: Analysis, name: str, title: str, ch: Chain, elims: int | None = None,

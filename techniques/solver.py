@@ -125,6 +125,8 @@ class StepSolver:
         self._unique_cache: dict[int, bool] = {}
         # set by solve(time_limit=...): costly techniques stop searching past it
         self.deadline: float | None = None
+        # per puzzle (by id, checked by identity): the active (technique, finder, options)
+        self._active_cache: tuple[Any, list[tuple[Technique, Any, dict]]] | None = None
 
     # -- helpers ----------------------------------------------------------------------
     def _is_unique(self, puzzle: Puzzle) -> bool:
@@ -156,6 +158,26 @@ class StepSolver:
             techs = [t for t in techs if not t.requires_unique]
         return techs
 
+    def _plan(self, state: State) -> list[tuple[Technique, Any, dict]]:
+        """The active techniques with their finders and merged options, kept per puzzle
+        (the options dict is built once instead of once per technique per step)."""
+        puzzle = state.puzzle
+        key = (puzzle, getattr(puzzle, "unique", None),
+               tuple(getattr(puzzle, "extra_techniques", ()) or ()))
+        c = self._active_cache
+        if c is not None and c[0][0] is puzzle and c[0][1:] == key[1:]:
+            return c[1]
+        plan = []
+        for t in self._active(state):
+            opts = dict(t.options)
+            opts.update(self.options)
+            plan.append((t, t.finder, opts))
+        decided = (self.unique is not None or puzzle.unique is not None
+                   or id(puzzle) in self._unique_cache)
+        if decided or not any(t.requires_unique for t in self.techniques):
+            self._active_cache = (key, plan)   # not when a deadline cut the uniqueness check
+        return plan
+
     def _check(self, step: Step) -> None:
         sol = self.verify
         if sol is None:
@@ -172,10 +194,10 @@ class StepSolver:
         """The first effective step of the easiest technique, or None when stuck."""
         an = analyze(state)
         an.deadline = deadline = self.deadline
-        for t in self._active(state):
+        for _t, finder, opts in self._plan(state):
             if deadline is not None and time.perf_counter() > deadline:
                 return None     # solve() reports 'limit'
-            for step in t.find(an, self.options):
+            for step in finder(an, opts):
                 if is_effective(state, step):
                     return step
         return None

@@ -11,7 +11,9 @@ from csp import Grid, Puzzle
 from techniques import registry
 from techniques.analysis import Analysis
 from techniques.reglib import case_state, parse_case, run_case
-from techniques.solver import is_effective
+from techniques.chains import build_graph
+from techniques.solver import StepSolver, apply_step, is_effective
+from techniques.verify import unsound
 from techniques.verify import check_puzzle
 from variants.classic import classic_puzzle
 
@@ -45,7 +47,7 @@ def _cases() -> list:
     return out
 
 
-ALS_XFAIL = {"0709-2#1"}
+ALS_XFAIL: set[str] = set()
 
 
 @pytest.mark.parametrize("line", _cases())
@@ -80,11 +82,44 @@ def test_soundness_small() -> None:
     _sweep("norvig_top95", 1)
 
 
+def _als_exit_sweep(name: str, limit: int, start: int = 0, every: int = 1) -> int:
+    """Grouped continuous nice loops with ALS nodes (0709 -2), whose second pass links an
+    ALS to a cell it strips of two or more digits: every elimination along default solve
+    paths must keep the solution. Returns how many steps used such a link."""
+    used = 0
+    walker = StepSolver("default", unique=True)
+    t = registry.get("grouped_continuous_nice_loop")
+    opts = t.options_for_variant(2)
+    for puzzle, solution in load_solutions(name, limit)[start:]:
+        st = classic_puzzle(puzzle).pencilmarks()
+        for k in range(300):
+            an = Analysis(st)
+            for step in (t.find(an, opts) if k % every == 0 else ()):
+                if is_effective(st, step):
+                    assert unsound(step, solution) is None, (puzzle, step.explain(2))
+            g2 = build_graph(an, groups=True, als=5, als_cells=False, als_exits=True)
+            used += len(g2.als_exit) > 0
+            step = walker.next_step(st)
+            if step is None or all(st.placed):
+                break
+            apply_step(st, step)
+    return used
+
+
+def test_als_exit_loops_sound() -> None:
+    assert _als_exit_sweep("norvig_top95", 1, every=4) > 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name,limit", [("norvig_top95", 95), ("qqwing_expert", 100),
                                         ("forum_hardest_110626", 60)])
 def test_soundness_sweep(name: str, limit: int) -> None:
     _sweep(name, limit)
+
+
+@pytest.mark.slow
+def test_als_exit_loops_sound_sweep() -> None:
+    _als_exit_sweep("norvig_top95", 20, 2)
 
 
 # -- a chain that needs a variant link ------------------------------------------------------

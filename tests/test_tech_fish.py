@@ -28,7 +28,8 @@ SLOW_CODES = {"0342", "03421", "0362", "03621", "0363", "0364"}
 #: library cases we do not reproduce (line prefix -> reason)
 XFAIL = {
     ":0404:3:2+5479..3168": "the library line lists r3c8<>7, a digit-7 elimination in a "
-                            "digit-3 Dual 2-String Kite",
+                            "digit-3 Dual 2-String Kite (HoDoKu pairs kites of different "
+                            "digits; see tests/data/README.md)",
 }
 
 
@@ -312,3 +313,35 @@ def test_assume_propagates_singles_and_detects_contradictions():
     st.cand[9] = 1 << 2                      # r2c1 can only be 2: r1c2=2 and r1c1=3 ok,
     st.version += 1                          # but r1c1=2 clashes with r2c1
     assert assume(Analysis(st), 0, 2) is None
+
+
+# -- the partition fast path equals the general search ---------------------------------
+
+
+def test_search_partition_matches_general_search():
+    """Basic (row/column) fish come from :func:`fish.search_partition`; on states along
+    hard solve paths it must return exactly what the general search returns, in order."""
+    lines = [ln.strip() for ln in open(DATA / "top95.txt") if ln.strip()][:6]
+    walker = StepSolver("default", unique=True)
+    compared = 0
+    for line in lines:
+        st = classic_puzzle(line).pencilmarks()
+        for k in range(200):
+            if k % 7 == 0:
+                an = Analysis(st)
+                for bp, cp in fish._pools(an, "basic"):
+                    cover_of = fish._cover_index(an, cp)
+                    assert cover_of is not None
+                    for d in range(1, 10):
+                        for n in (2, 3, 4):
+                            for max_fins in (0, 3, 5):
+                                want = fish.search(an, d, n, bp, cp, max_fins, 0)
+                                got = fish.search_partition(an, d, n, bp, cp, cover_of,
+                                                            max_fins)
+                                assert got == want
+                                compared += len(want)
+            step = walker.next_step(st)
+            if step is None:
+                break
+            apply_step(st, step)
+    assert compared > 100
