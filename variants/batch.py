@@ -321,11 +321,15 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
     summary.backend, summary.workers = backend, workers
     progress = _Progress(len(items), show_bar)
     worst = 0
+    # the summary counts a result once its line is out, so an interrupted run's summary
+    # matches what was written
+    pending: dict[str, Any] | None = None
+    printed = False
     try:
         with contextlib.closing(closer):
             for res in results:
                 n = res.pop("_n", 9)
-                summary.add(res)
+                pending, printed = res, False
                 if res["status"] == "error":
                     progress.err(f"error: {res['where']}: {res['error']}")
                     if args.json:
@@ -335,8 +339,13 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
                     print_result(res, args, n)
                     if res["status"] != "solved":
                         worst = 1
+                printed = True
+                summary.add(res)
+                pending = None
                 progress.update()
     except KeyboardInterrupt:
+        if pending is not None and printed:
+            summary.add(pending)
         summary.interrupted = True
         raise
     finally:
