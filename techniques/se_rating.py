@@ -243,13 +243,14 @@ class Producer:
     accept: Callable[[Analysis, Step], bool] | None = None
     direct: bool = False
     varies: bool = False      # the value differs between steps: look at every step
+    scan: int | None = None   # ... but at most this many (costly producers)
 
 
 def _p(name: str, base: int, techs: str | Sequence[str], value=None, accept=None,
-       direct: bool = False) -> Producer:
+       direct: bool = False, scan: int | None = None) -> Producer:
     ts = (techs,) if isinstance(techs, str) else tuple(techs)
     return Producer(name, base, ts, value or _fixed(base), accept, direct,
-                    varies=value is not None)
+                    varies=value is not None, scan=scan)
 
 
 _chain_v = lambda an, s: chain_value(s)        # noqa: E731
@@ -290,7 +291,8 @@ SE121_PRODUCERS: tuple[Producer, ...] = (
        _forcing_v),
     _p("dynamic_forcing", 85, ("forcing_net_contradiction", "forcing_net_verity"),
        _forcing_v),
-    _p("nested_forcing", 105, "forcing_net_nested", _forcing_v),
+    # each nested step costs a full inner closure: the shortest of the first few
+    _p("nested_forcing", 105, "forcing_net_nested", _forcing_v, scan=8),
 )
 
 #: Techniques SE 1.2.1 lacks, with the values later SE forks give them (SE_RATINGS.md
@@ -448,9 +450,13 @@ class SESolver:
         for p in self.producers:
             if best is not None and (first_wins or best.value <= p.base):
                 break
+            seen = 0
             for s in self._steps_of(an, p, cache):
                 if p.accept is not None and not p.accept(an, s):
                     continue
+                seen += 1
+                if p.scan is not None and seen > p.scan:
+                    break
                 v = p.value(an, s)
                 if best is None or v < best.value:
                     best = SEStep(s, v, p.name, p.direct or bool(s.placements))
