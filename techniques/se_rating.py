@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from csp.errors import SudokuCSPError
 from csp.model import Puzzle
@@ -47,10 +47,8 @@ from csp.state import State
 from csp.step import Step
 
 from . import registry
-from .analysis import Analysis, analyze, iter_cells
-
-if TYPE_CHECKING:
-    from .solver import StepSolver
+from .analysis import Analysis, analyze
+from .solver import StepSolver, apply_step, is_effective
 
 MODES = ("extended", "se121")
 
@@ -396,11 +394,6 @@ class SERating:
                 "solved": self.solved, "hardest": self.hardest}
 
 
-def _effective(state: State, step: Step) -> bool:
-    from .solver import is_effective
-    return is_effective(state, step)
-
-
 class SESolver:
     """The SE-like solve loop over the producers of a mode.
 
@@ -410,14 +403,18 @@ class SESolver:
     """
 
     def __init__(self, mode: str = "extended", options: dict | None = None,
-                 unique: bool | None = None, solver: "StepSolver | None" = None) -> None:
+                 unique: bool | None = None, solver: StepSolver | None = None) -> None:
         self.mode = mode
         self.producers = producers(mode)
         self.options = dict(options or {})
-        if solver is None:
-            from .solver import StepSolver
-            solver = StepSolver("default", options=self.options, unique=unique)
-        self._solver = solver
+        self._solver = solver or StepSolver("default", options=self.options, unique=unique)
+        self._needs_unique = any(
+            registry.REGISTRY[n].requires_unique for p in self.producers
+            for n in p.techniques if n in registry.REGISTRY)
+        self._unique = False
+
+    def _check_unique(self, state: State) -> None:
+        self._unique = self._needs_unique and self._solver._is_unique(state.puzzle)
 
     def _steps_of(self, an: Analysis, p: Producer, cache: dict) -> Iterable[Step]:
         """Effective steps of the producer's techniques; each technique's finder runs at
@@ -438,11 +435,12 @@ class SESolver:
                 s = next(it, None)
                 if s is None:
                     break
-                if _effective(an.state, s):
+                if is_effective(an.state, s):
                     found.append(s)
 
     def next_step(self, state: State) -> SEStep | None:
         """The step SE would apply next in this mode, or None when stuck."""
+        self._check_unique(state)
         an = analyze(state)
         cache: dict[str, list[Step]] = {}
         best: SEStep | None = None
@@ -471,10 +469,6 @@ class SESolver:
         """Solve with this mode's producers and return the :class:`SERating`."""
         st = (puzzle_or_state.pencilmarks() if isinstance(puzzle_or_state, Puzzle)
               else puzzle_or_state.copy())
-        from .solver import apply_step
-        self._unique = any(registry.REGISTRY[n].requires_unique for p in self.producers
-                           for n in p.techniques if n in registry.REGISTRY) and \
-            self._solver._is_unique(st.puzzle)
         deadline = time.perf_counter() + time_limit if time_limit else None
         done: list[SEStep] = []
         for _ in range(max_steps):

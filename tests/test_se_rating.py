@@ -259,3 +259,23 @@ def test_cli_rating_needs_logic(capsys):
     rc, _, err = _cli(capsys, "solve", "--rating", "se", EASY)
     assert rc == 2
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_calibration_on_sudoku_exchange_sample():
+    """Spearman >= 0.9 against the published SE ratings on 150 Sudoku Exchange puzzles."""
+    import importlib.util
+    import random
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "rating.py"
+    spec = importlib.util.spec_from_file_location("rating_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    try:
+        data = bench.load_sudoku_exchange()
+    except FileNotFoundError:
+        pytest.skip("shared data not available")
+    data = random.Random(5).sample(data, 150)
+    for mode in MODES:
+        ours = [rate_se(_puzzle(line), mode=mode, time_limit=30).er for line, _ in data]
+        assert bench.spearman(ours, [r for _, r in data]) >= 0.9, mode
