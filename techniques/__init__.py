@@ -18,9 +18,10 @@ from .analysis import Analysis, analyze
 from .propagators import TechniquePropagator, resolve
 from .registry import Technique, all_techniques, get, register, select
 from .solver import LogicResult, Rating, StepSolver, UnsoundStep, apply_step
+from .se_rating import SERating, rate_se
 
 _model.set_technique_resolver(resolve)
 
 __all__ = ["StepSolver", "LogicResult", "Rating", "UnsoundStep", "apply_step", "Analysis",
            "analyze", "Technique", "register", "registry", "get", "select", "all_techniques",
-           "TechniquePropagator"]
+           "TechniquePropagator", "SERating", "rate_se"]

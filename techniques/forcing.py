@@ -431,6 +431,19 @@ def _size(ps: _PState, facts: Sequence[int]) -> int:
     return len(seen)
 
 
+def _complexity(ps: _PState, facts: Sequence[int]) -> dict:
+    """Sudoku Explainer's complexity of a deduction (informative, in ``Step.extra``):
+    ``nodes`` is the sum over ``facts`` of the number of distinct facts each one rests on
+    (itself and its assumption included), ``digits`` the digits of those facts."""
+    nodes = 0
+    digits: set[int] = set()
+    for f in facts:
+        sup = _support(ps, [f])
+        nodes += len(sup)
+        digits.update(_digit(g) for g in sup)
+    return {"nodes": nodes, "digits": sorted(digits)}
+
+
 def _shortest(steps: Iterator[tuple[int, Step]], shortest: bool) -> Iterator[Step]:
     """``shortest``: every step, smallest explanation first; else in the order found."""
     if not shortest:
@@ -468,7 +481,8 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
             links = _links(ps, fs[0], w) if fs and fs[0] in ps.parents else ()
             yield _size(ps, fs), Step(
                 tech, eliminations=cand if on else (), placements=() if on else cand,
-                pattern=cand, digits=(d,), links=links, title=title, note=note, width=w)
+                pattern=cand, digits=(d,), links=links, title=title, note=note, width=w,
+                extra=_complexity(ps, fs))
 
 
 def _bit_facts(bits: int, on: int) -> list[int]:
@@ -516,8 +530,12 @@ def _verity_step(an: Analysis, tech: str, title: str, what: str, premises: list[
     digits = tuple(sorted({x.digit for x in pl + el}))
     pattern = tuple(Candidate(_cell(f), _digit(f)) for f in premises)
     size = sum(_size(r, [key]) for r in results) - 10 * len(pl)
+    info = [_complexity(r, [key]) for r in results]
+    extra = {"nodes": sum(i["nodes"] for i in info),
+             "digits": sorted({d for i in info for d in i["digits"]})}
     return size, Step(tech, placements=pl, eliminations=el, pattern=pattern, digits=digits,
-                      links=_links(results[0], key, w), title=title, note=note, width=w)
+                      links=_links(results[0], key, w), title=title, note=note, width=w,
+                      extra=extra)
 
 
 def _verities(an: Analysis, opts: dict, net: bool, tech: str, title: str) -> Iterator[Step]:
@@ -661,7 +679,8 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
                 if sub.contra is None and depth > 1:
                     _closure(st, sub, depth - 1, [], budget)
                 if sub.contra is not None:
-                    log.append((f, sub.contra[0], _nested_used(sub, sub.contra[1])))
+                    log.append((f, sub.contra[0], _nested_used(sub, sub.contra[1]),
+                                _complexity(sub, sub.contra[1])["nodes"]))
                     _propagate(st, ps, [(f ^ 1, f"{_NESTED}: {fact_text(f, st.width)} fails")],
                                True)
                     progress = True
@@ -673,7 +692,7 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
 def _used_log(ps: _PState, log: list) -> list:
     """The entries of a closure log that the final contradiction of ``ps`` needs."""
     used = _nested_used(ps, ps.contra[1]) if ps.contra else set()
-    deps = {f ^ 1: d for f, _, d in log}
+    deps = {f ^ 1: d for f, _, d, _ in log}
     todo = list(used)
     while todo:
         g = todo.pop()
@@ -708,12 +727,14 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
             log: list = []
             _closure(st, ps, depth, log, budget)
             if ps.contra is not None:
-                inner = "; ".join(f"{fact_text(g, w)} fails ({t})"
-                                  for g, t, _ in _used_log(ps, log))
+                used = _used_log(ps, log)
+                inner = "; ".join(f"{fact_text(g, w)} fails ({t})" for g, t, _, _ in used)
                 note = (f"{fact_text(f, w)}: inside, {inner}; then {_contra_text(ps, w)}")
                 cand = (Candidate(c, d),)
                 yield Step("forcing_net_nested", eliminations=cand, pattern=cand, digits=(d,),
                            title="Nested Forcing Net", note=note, width=w,
-                           extra={"depth": depth + 1, "propagations": start - budget[0]})
+                           extra={"depth": depth + 1, "propagations": start - budget[0],
+                                  "nodes": _complexity(ps, ps.contra[1])["nodes"],
+                                  "nested_nodes": sum(e[3] for e in used)})
             if budget[0] <= 0:
                 return

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from csp.errors import SudokuCSPError
 from csp.events import Contradiction
@@ -23,6 +23,9 @@ from csp.step import Step
 from . import registry
 from .analysis import analyze
 from .registry import LEVEL_MAX_SCORE, LEVELS, Technique
+
+if TYPE_CHECKING:
+    from .se_rating import SERating
 
 
 class UnsoundStep(SudokuCSPError):
@@ -254,3 +257,18 @@ class StepSolver:
 
     def rate(self, puzzle_or_state: Puzzle | State) -> Rating:
         return self.solve(puzzle_or_state).rating
+
+    def rate_se(self, puzzle_or_state: Puzzle | State, mode: str = "extended",
+                time_limit: float | None = None) -> "SERating":
+        """Sudoku Explainer-like rating (ER / EP / ED), see :mod:`techniques.se_rating`.
+        It solves with SE's own technique list for ``mode`` ("extended" or "se121"), not
+        this solver's selection; this solver's options and uniqueness setting apply.
+
+        >>> from variants.classic import classic_puzzle
+        >>> p = classic_puzzle("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..")
+        >>> StepSolver().rate_se(p, mode="se121").to_dict()["er"]
+        1.2
+        """
+        from .se_rating import SESolver
+        return SESolver(mode, self.options, self.unique, solver=self).rate(
+            puzzle_or_state, time_limit=time_limit)

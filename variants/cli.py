@@ -76,6 +76,11 @@ def _solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
             status = res.status
             values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
             out["rating"] = res.rating.to_dict()
+            if args.rating in ("se", "se121"):
+                left = (args.time_limit - res.time_ms / 1000) if args.time_limit else None
+                se = solver.rate_se(p, mode="se121" if args.rating == "se121" else "extended",
+                                    time_limit=max(left, 1.0) if left is not None else None)
+                out["se_rating"] = se.to_dict()
             if args.steps:
                 out["steps"] = [s.to_dict() for s in res.steps]
                 out["_steps"] = res.steps
@@ -111,6 +116,9 @@ def _print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None
     if args.logic and "rating" in res:
         rt = res["rating"]
         head += f" (rating {rt.get('score')} {rt.get('level')})"
+        if "se_rating" in res:
+            se = res["se_rating"]
+            head += f" (SE {se['er']:.1f}/{se['ep']:.1f}/{se['ed']:.1f})"
     if steps:
         for i, s in enumerate(steps, 1):
             print(f"{i:3d}. {s.explain(args.level)}")
@@ -129,6 +137,8 @@ def _print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None
 def cmd_solve(args: argparse.Namespace) -> int:
     if args.first and args.logic:
         raise UsageError("--first and --logic do not go together")
+    if args.rating != "hodoku" and not args.logic:
+        raise UsageError("--rating needs --logic")
     return batch.run_solve(args, _solve_one, _print_result)
 
 
@@ -252,6 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds per puzzle before giving up (default 60)")
     s.add_argument("--node-limit", type=int, default=None, help="search nodes per puzzle")
     batch.add_arguments(s)
+    s.add_argument("--rating", choices=("hodoku", "se", "se121"), default="hodoku",
+                   help="with --logic: also a Sudoku Explainer-like rating ER/EP/ED "
+                        "(se: extended technique set, se121: SE 1.2.1's)")
     s.set_defaults(fn=cmd_solve)
 
     c = sub.add_parser("count", help="count solutions up to a limit")

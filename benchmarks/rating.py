@@ -1,0 +1,164 @@
+"""Calibration of our ratings against published Sudoku Explainer ratings.
+
+    python benchmarks/rating.py [--sets sudoku_exchange,forum_hardest] [--sample N] [--seed S]
+                                [--timeout SECONDS] [--modes extended,se121] [--no-hodoku-style]
+                                [--show-worst K]
+
+Reference ratings: ``sudoku_exchange_1000_rated.tsv`` (column ``se_rating``, SE 1.2-9.1)
+and the ``ER`` column of ``forum_hardest_1106_rated.csv`` (the rows that have one), both
+in /work/shared/data/classic/. For each puzzle we compute our HoDoKu-style score
+(``StepSolver().solve(p).rating.score``) and our SE-like ER in each mode
+(:mod:`techniques.se_rating`), and report the Spearman rank correlation of each with the
+reference, the share of exact ER matches and of matches within 0.5, and the time.
+
+A puzzle whose logic solve exceeds ``--timeout`` seconds (per rating) keeps the rating of
+the steps found so far -- it is counted, and the number of such puzzles is reported.
+Spearman's rho here is the Pearson correlation of average ranks (ties share their mean
+rank), computed in this file (no scipy needed).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from techniques import StepSolver  # noqa: E402
+from techniques.se_rating import SESolver  # noqa: E402
+from variants.classic import classic_puzzle  # noqa: E402
+
+# the shared data folder next to the checkout (or next to the worktrees' parent)
+DATA = next((d for d in (ROOT.parent / "shared" / "data" / "classic",
+                         ROOT.parent.parent / "shared" / "data" / "classic") if d.exists()),
+            ROOT.parent / "shared" / "data" / "classic")
+CLOCK = time.process_time
+
+
+def load_sudoku_exchange() -> list[tuple[str, float]]:
+    out = []
+    with open(DATA / "sudoku_exchange_1000_rated.tsv") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            out.append((row["puzzle"], float(row["se_rating"])))
+    return out
+
+
+def load_forum_hardest() -> list[tuple[str, float]]:
+    out = []
+    with open(DATA / "forum_hardest_1106_rated.csv") as f:
+        for row in csv.DictReader(f):
+            if row.get("ER"):
+                out.append((row["puzzle"], float(row["ER"])))
+    return out
+
+
+SETS = {"sudoku_exchange": load_sudoku_exchange, "forum_hardest": load_forum_hardest}
+
+
+def ranks(xs: Sequence[float]) -> list[float]:
+    """Average ranks (1-based; ties get their mean rank).
+
+    >>> ranks([10, 20, 20, 5])
+    [2.0, 3.5, 3.5, 1.0]
+    """
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Spearman's rank correlation (Pearson correlation of average ranks).
+
+    >>> spearman([1, 2, 3, 4], [10, 20, 30, 40]), spearman([1, 2, 3], [3, 2, 1])
+    (1.0, -1.0)
+    """
+    rx, ry = ranks(xs), ranks(ys)
+    n = len(rx)
+    mx, my = sum(rx) / n, sum(ry) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    return sxy / (sxx * syy) ** 0.5 if sxx and syy else float("nan")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", default="sudoku_exchange")
+    ap.add_argument("--sample", type=int, default=0, help="puzzles per set (0 = all)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per puzzle and rating")
+    ap.add_argument("--modes", default="extended,se121")
+    ap.add_argument("--no-hodoku-style", action="store_true",
+                    help="skip our HoDoKu-style score")
+    ap.add_argument("--show-worst", type=int, default=0,
+                    help="list the K puzzles whose ER differs most from the reference")
+    args = ap.parse_args()
+    modes = [m for m in args.modes.split(",") if m]
+    for name in args.sets.split(","):
+        data = SETS[name]()
+        total = len(data)
+        if args.sample and args.sample < len(data):
+            data = random.Random(args.seed).sample(data, args.sample)
+        ref = [r for _, r in data]
+        ours: dict[str, list[float]] = {}
+        times: dict[str, float] = {}
+        timeouts: dict[str, int] = {}
+        for k, (line, _) in enumerate(data):
+            p = classic_puzzle(line)
+            p.unique = True
+            if not args.no_hodoku_style:
+                t0 = CLOCK()
+                res = StepSolver(unique=True).solve(p, time_limit=args.timeout)
+                times["hodoku_style"] = times.get("hodoku_style", 0) + CLOCK() - t0
+                ours.setdefault("hodoku_style", []).append(res.rating.score)
+                if res.status != "solved":
+                    timeouts["hodoku_style"] = timeouts.get("hodoku_style", 0) + 1
+            for m in modes:
+                t0 = CLOCK()
+                r = SESolver(m, unique=True).rate(p, time_limit=args.timeout)
+                times[m] = times.get(m, 0) + CLOCK() - t0
+                if not r.solved:
+                    timeouts[m] = timeouts.get(m, 0) + 1
+                    er = max((s.value for s in r.steps), default=0) / 10
+                else:
+                    er = r.er
+                ours.setdefault(m, []).append(er)
+            if (k + 1) % 50 == 0:
+                print(f"  {name}: {k + 1}/{len(data)}", file=sys.stderr, flush=True)
+        print(f"## {name}: {len(data)} of {total} puzzles (seed {args.seed}), "
+              f"timeout {args.timeout:g} s, {time.strftime('%Y-%m-%d')}")
+        print(f"{'rating':<14} {'spearman':>8} {'exact':>6} {'<=0.5':>6} {'cpu s':>8} "
+              f"{'unfinished':>10}")
+        for key, vals in ours.items():
+            rho = spearman(vals, ref)
+            if key == "hodoku_style":
+                exact = near = "-"
+            else:
+                exact = f"{sum(abs(a - b) < 0.05 for a, b in zip(vals, ref)) / len(ref):.0%}"
+                near = f"{sum(abs(a - b) <= 0.55 for a, b in zip(vals, ref)) / len(ref):.0%}"
+            print(f"{key:<14} {rho:>8.3f} {exact:>6} {near:>6} {times[key]:>8.1f} "
+                  f"{timeouts.get(key, 0):>10}")
+        if args.show_worst and modes:
+            m = modes[0]
+            worst = sorted(range(len(data)), key=lambda i: -abs(ours[m][i] - ref[i]))
+            for i in worst[:args.show_worst]:
+                print(f"  {data[i][0]} ref {ref[i]:.1f} ours({m}) {ours[m][i]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

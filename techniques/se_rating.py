@@ -1,0 +1,522 @@
+"""A Sudoku Explainer-like rating (ER / EP / ED) next to the HoDoKu-style :class:`Rating`.
+
+Sudoku Explainer (SE) rates a puzzle by solving it with a fixed list of technique
+*producers*, applying one step at a time, and recording each step's difficulty; the
+ratings are (see ``/work/shared/data/ratings/SE_RATINGS.md`` for the sources):
+
+* **ER** -- the hardest step of the whole solution path;
+* **EP** -- the hardest step up to and including the first step that places a digit;
+* **ED** -- the difficulty of the first step.
+
+Step difficulties are SE's values (SE 1.2.1: full house 1.0, hidden single 1.2 in a box /
+1.5 in a row or column, direct pointing 1.7, ..., naked single 2.3, pointing 2.6, X-Wing
+3.2, XY-Wing 4.2, ...), and chains add SE's length increment
+(:func:`length_increment`) to their base value (X-cycle 6.5, forcing X-chain 6.6, mixed
+chain 7.0, Nishio 7.5, multiple forcing chains 8.0, dynamic forcing chains 8.5, nested
+levels 8.5 + 0.5 x level).
+
+Two modes:
+
+* ``"se121"``: only the techniques SE 1.2.1 knows (registry techniques mapped onto its
+  producers), asked in SE's fixed order; the first producer that has a step wins, and
+  inside a producer the easiest step (chains: the shortest) is taken.
+* ``"extended"`` (default): also the techniques later SE forks rate (Skyscraper 4.0,
+  2-String Kite 4.1, Turbot Fish 4.2, Empty Rectangle 4.3, W-Wing 4.4, WXYZ-Wing 5.5,
+  finned fish, Sue de Coq, ALS ...), and each time the step with the smallest SE value
+  over all producers is applied.
+
+Values are kept in tenths (ints) internally; :class:`SERating` reports floats.
+
+>>> from variants.classic import classic_puzzle
+>>> p = classic_puzzle("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..")
+>>> r = rate_se(p)
+>>> r.er, r.ep, r.ed, r.solved
+(1.2, 1.2, 1.2, True)
+>>> length_increment(6), length_increment(7), length_increment(94)
+(0, 1, 9)
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+from csp.errors import SudokuCSPError
+from csp.model import Puzzle
+from csp.state import State
+from csp.step import Step
+
+from . import registry
+from .analysis import Analysis, analyze
+from .solver import StepSolver, apply_step, is_effective
+
+MODES = ("extended", "se121")
+
+#: SE's result when its techniques cannot finish the puzzle.
+SE_UNSOLVED = 200
+
+
+class UnknownSEMode(SudokuCSPError, ValueError):
+    """A rating mode that is not one of :data:`MODES`."""
+
+
+# ------------------------------------------------------------------------------------------
+# chain length increment
+# ------------------------------------------------------------------------------------------
+def length_increment(nodes: int) -> int:
+    """SE's chain length bonus in tenths for a chain of complexity ``nodes``.
+
+    With L = nodes - 2 and the thresholds 4, 6, 8, 12, 16, 24, 32, ... (alternately x3/2
+    and x4/3), the bonus is the number of thresholds below L.
+
+    >>> [length_increment(c) for c in (4, 6, 7, 8, 9, 11, 15, 19, 27, 35, 51, 67, 99)]
+    [0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    """
+    length = nodes - 2
+    inc = 0
+    t = 4
+    up = True
+    while length > t:
+        inc += 1
+        t = t * 3 // 2 if up else t * 4 // 3
+        up = not up
+    return inc
+
+
+# ------------------------------------------------------------------------------------------
+# step valuation
+# ------------------------------------------------------------------------------------------
+_LOOPS = {"continuous_nice_loop", "grouped_continuous_nice_loop"}
+_DISCONTINUOUS = {"discontinuous_nice_loop", "grouped_discontinuous_nice_loop"}
+
+
+def chain_nodes(step: Step) -> int:
+    """SE's node count of a chain step from its links: a loop counts its nodes, a
+    discontinuous loop counts its broken candidate twice (assumed on, then off), and an
+    open chain adds the eliminated candidate twice (``target on => ... => target off``).
+
+    >>> from csp.step import Candidate, Link
+    >>> a, b, c, d = ((Candidate(i, 7),) for i in (0, 4, 31, 30))
+    >>> sky = Step("x_chain", links=(Link(a, b, True), Link(b, c, False), Link(c, d, True)))
+    >>> chain_nodes(sky)
+    6
+    """
+    n = len(step.links)
+    if step.technique in _LOOPS:
+        return n
+    if step.technique in _DISCONTINUOUS:
+        return n + 1
+    return n + 3
+
+
+def chain_value(step: Step) -> int:
+    """SE value (tenths) of a chain or loop step: base 6.5 for a single-digit loop
+    (X-cycle) or a loop through bivalue cells (Y-cycle), 6.6 for a single-digit chain
+    (forcing X-chain), 7.0 for a mixed loop or chain; plus the length increment."""
+    digits = {c.digit for ln in step.links for c in ln.a + ln.b}
+    nodes = chain_nodes(step)
+    if step.technique in _LOOPS:
+        if len(digits) == 1:
+            base = 65                         # bidirectional X-cycle
+        elif all(_y_link(ln) for ln in step.links):
+            base = 65                         # bidirectional Y-cycle
+        else:
+            base = 70                         # bidirectional cycle
+    else:
+        base = 66 if len(digits) == 1 else 70  # forcing X-chain / forcing chain
+    return base + length_increment(nodes)
+
+
+def _y_link(ln) -> bool:
+    """A link of a Y-cycle: strong inside a bivalue cell, weak between cells on one digit."""
+    if len(ln.a) != 1 or len(ln.b) != 1:
+        return False
+    a, b = ln.a[0], ln.b[0]
+    return (a.cell == b.cell) if ln.strong else (a.digit == b.digit and a.cell != b.cell)
+
+
+def forcing_value(step: Step) -> int:
+    """SE value (tenths) of a forcing chain / net step from ``Step.extra`` (``nodes``,
+    ``digits``, ``depth``): Nishio 7.5 (a net contradiction on one digit), static forcing
+    chains 8.0, dynamic (net) forcing 8.5, nested nets 10.5 / 11.0; plus the increment."""
+    nodes = int(step.extra.get("nodes", 0))
+    t = step.technique
+    if t == "forcing_net_contradiction" and len(step.extra.get("digits", ())) == 1:
+        base = 75                             # Nishio: one digit, dynamic
+    elif t.startswith("forcing_chain"):
+        base = 80                             # static multiple forcing chains
+    elif t == "forcing_net_nested":
+        # inner technique = dynamic (net) contradictions: SE applies those from nesting
+        # level 4 ("DFC (+ Dynamic Forcing Chains)"); one more depth, one more level
+        level = 4 + int(step.extra.get("depth", 2)) - 2
+        base = 85 + 5 * level
+        nodes += int(step.extra.get("nested_nodes", 0))
+    else:
+        base = 85                             # dynamic forcing chains
+    return base + length_increment(nodes)
+
+
+def _hidden_single_value(an: Analysis, step: Step) -> int:
+    (c, d), = step.placements
+    best = 15
+    for h, hm in enumerate(an.house_mask):
+        if h not in an.full or not hm >> c & 1:
+            continue
+        if (hm & an.unsolved).bit_count() == 1:
+            return 10                          # the last empty cell of a house
+        if an.houses[h].kind not in ("row", "col") and an.pos(h, d) == 1 << c:
+            best = 12
+    return best
+
+
+def _ur3_value(step: Step) -> int:
+    cells = {c.cell for c in step.pattern}
+    return 45 + max(1, len(cells) - 4)        # naked set of k = extra cells + 1
+
+
+def _fixed(v: int) -> Callable[[Analysis, Step], int]:
+    return lambda an, s: v
+
+
+# ------------------------------------------------------------------------------------------
+# direct variants (an elimination that yields a hidden single at once)
+# ------------------------------------------------------------------------------------------
+def _house_index(an: Analysis) -> dict[str, int]:
+    return an.memo("se_house_index", lambda: {h.name: i for i, h in enumerate(an.houses)})
+
+
+def _direct_locking(an: Analysis, step: Step) -> bool:
+    """SE's Direct Pointing / Claiming: after the elimination, the digit has one place
+    left in a house of the base house's kind."""
+    if not step.houses:
+        return False
+    idx = _house_index(an)
+    base = idx.get(step.houses[0])
+    if base is None:
+        return False
+    kind = an.houses[base].kind
+    d = step.digits[0]
+    gone = 0
+    for e in step.eliminations:
+        gone |= 1 << e.cell
+    for h in an.full:
+        if h == base or an.houses[h].kind != kind or not an.house_mask[h] & gone:
+            continue
+        p = an.pos(h, d)
+        if p.bit_count() > 1 and (p & ~gone).bit_count() == 1:
+            return True
+    return False
+
+
+def _direct_hidden_set(an: Analysis, step: Step) -> bool:
+    """SE's Direct Hidden Pair / Triplet: removing the other digits from the set's cells
+    leaves another digit with one place in the same house."""
+    idx = _house_index(an)
+    h = idx.get(step.houses[0]) if step.houses else None
+    if h is None:
+        return False
+    removed: dict[int, int] = {}
+    for e in step.eliminations:
+        removed[e.digit] = removed.get(e.digit, 0) | 1 << e.cell
+    for d, cells in removed.items():
+        p = an.pos(h, d)
+        if p.bit_count() > 1 and (p & ~cells).bit_count() == 1:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------------------------------
+# producers
+# ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Producer:
+    """One SE producer: the registry techniques it draws steps from, its lowest value
+    ``base`` (tenths), how a step is valued, an optional filter, and whether its steps
+    count as placing a digit (SE's direct hints include their hidden single)."""
+
+    name: str
+    base: int
+    techniques: tuple[str, ...]
+    value: Callable[[Analysis, Step], int]
+    accept: Callable[[Analysis, Step], bool] | None = None
+    direct: bool = False
+    varies: bool = False      # the value differs between steps: look at every step
+    scan: int | None = None   # ... but at most this many (costly producers)
+
+
+def _p(name: str, base: int, techs: str | Sequence[str], value=None, accept=None,
+       direct: bool = False, scan: int | None = None) -> Producer:
+    ts = (techs,) if isinstance(techs, str) else tuple(techs)
+    return Producer(name, base, ts, value or _fixed(base), accept, direct,
+                    varies=value is not None, scan=scan)
+
+
+_chain_v = lambda an, s: chain_value(s)        # noqa: E731
+_forcing_v = lambda an, s: forcing_value(s)    # noqa: E731
+_nishio = lambda an, s: len(s.extra.get("digits", ())) == 1   # noqa: E731
+
+#: SE 1.2.1's producers in its order (SE_RATINGS.md section 3), mapped to our techniques.
+SE121_PRODUCERS: tuple[Producer, ...] = (
+    _p("hidden_single", 10, ("full_house", "hidden_single"), _hidden_single_value),
+    _p("direct_pointing", 17, "locked_candidates_pointing", accept=_direct_locking,
+       direct=True),
+    _p("direct_claiming", 19, "locked_candidates_claiming", accept=_direct_locking,
+       direct=True),
+    _p("direct_hidden_pair", 20, "hidden_pair", accept=_direct_hidden_set, direct=True),
+    _p("naked_single", 23, "naked_single"),
+    _p("direct_hidden_triple", 25, "hidden_triple", accept=_direct_hidden_set, direct=True),
+    _p("pointing", 26, "locked_candidates_pointing"),
+    _p("claiming", 28, "locked_candidates_claiming"),
+    _p("naked_pair", 30, ("naked_pair", "locked_pair")),
+    _p("x_wing", 32, "x_wing"),
+    _p("hidden_pair", 34, "hidden_pair"),
+    _p("naked_triple", 36, ("naked_triple", "locked_triple")),
+    _p("swordfish", 38, "swordfish"),
+    _p("hidden_triple", 40, "hidden_triple"),
+    _p("xy_wing", 42, "xy_wing"),
+    _p("xyz_wing", 44, "xyz_wing"),
+    _p("unique_rectangle", 45, ("uniqueness_test_1", "uniqueness_test_2",
+                                "uniqueness_test_3", "uniqueness_test_4"),
+       lambda an, s: _ur3_value(s) if s.technique == "uniqueness_test_3" else 45),
+    _p("naked_quad", 50, "naked_quadruple"),
+    _p("jellyfish", 52, "jellyfish"),
+    _p("hidden_quad", 54, "hidden_quadruple"),
+    _p("bug", 56, "bug_plus_1"),
+    _p("chains", 65, ("x_chain", "xy_chain", "continuous_nice_loop",
+                      "discontinuous_nice_loop", "aic"), _chain_v),
+    _p("nishio", 75, "forcing_net_contradiction", _forcing_v, accept=_nishio),
+    _p("multiple_forcing", 80, ("forcing_chain_contradiction", "forcing_chain_verity"),
+       _forcing_v),
+    _p("dynamic_forcing", 85, ("forcing_net_contradiction", "forcing_net_verity"),
+       _forcing_v),
+    # each nested step costs a full inner closure: the shortest of the first few
+    _p("nested_forcing", 105, "forcing_net_nested", _forcing_v, scan=8),
+)
+
+#: Techniques SE 1.2.1 lacks, with the values later SE forks give them (SE_RATINGS.md
+#: section 6: SukakuExplainer where it rates the technique, else KK's SE-variant column,
+#: else HodokuSE). Coloring has no fork value; its effective SE value (forcing X-chain) is
+#: used. Techniques without an SE-scale value (ALS chain, Death Blossom, UR types 5/6,
+#: hidden and avoidable rectangles, grouped chains, Franken/Mutant/Kraken fish, templates)
+#: are left out: as in SE, their steps are reached through chains and forcing chains.
+EXTENDED_PRODUCERS: tuple[Producer, ...] = (
+    _p("skyscraper", 40, "skyscraper"),
+    _p("two_string_kite", 41, ("two_string_kite", "dual_two_string_kite")),
+    _p("turbot_fish", 42, "turbot_fish"),
+    _p("empty_rectangle", 43, ("empty_rectangle", "dual_empty_rectangle")),
+    _p("w_wing", 44, "w_wing"),
+    _p("finned_x_wing", 34, "finned_x_wing"),
+    _p("sashimi_x_wing", 35, "sashimi_x_wing"),
+    _p("finned_swordfish", 40, "finned_swordfish"),
+    _p("sashimi_swordfish", 41, "sashimi_swordfish"),
+    _p("finned_jellyfish", 54, "finned_jellyfish"),
+    _p("sashimi_jellyfish", 56, "sashimi_jellyfish"),
+    _p("remote_pair", 50, "remote_pair"),
+    _p("sue_de_coq", 50, "sue_de_coq"),
+    _p("multi_colors", 50, ("multi_colors_1", "multi_colors_2")),
+    _p("wxyz_wing", 55, "wxyz_wing"),
+    _p("vwxyz_wing", 62, "vwxyz_wing"),
+    _p("simple_colors", 66, ("simple_colors_trap", "simple_colors_wrap")),
+    _p("uvwxyz_wing", 66, "uvwxyz_wing"),
+    _p("als_xz", 75, "als_xz"),
+    _p("als_xy_wing", 80, "als_xy_wing"),
+)
+
+
+def producers(mode: str = "extended") -> list[Producer]:
+    """The producers of a mode in the order they are asked.
+
+    >>> [p.name for p in producers("se121")][:5]
+    ['hidden_single', 'direct_pointing', 'direct_claiming', 'direct_hidden_pair', 'naked_single']
+    >>> "skyscraper" in [p.name for p in producers("extended")]
+    True
+    """
+    if mode == "se121":
+        return list(SE121_PRODUCERS)
+    if mode == "extended":
+        allp = list(SE121_PRODUCERS) + list(EXTENDED_PRODUCERS)
+        return sorted(allp, key=lambda p: p.base)    # stable: SE order among equal bases
+    raise UnknownSEMode(f"unknown SE rating mode {mode!r} (one of {', '.join(MODES)})")
+
+
+def se_value(step: Step, state: State, mode: str = "extended") -> int | None:
+    """SE value (tenths) of a registry step in ``state``, as the rating would count it
+    (the cheapest producer that accepts it); None when no producer of ``mode`` covers it.
+
+    >>> from variants.classic import classic_puzzle
+    >>> st = classic_puzzle("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..").pencilmarks()
+    >>> from techniques import StepSolver
+    >>> se_value(StepSolver().next_step(st), st)
+    23
+    """
+    an = analyze(state)
+    best = None
+    for p in producers(mode):
+        if step.technique in p.techniques and (p.accept is None or p.accept(an, step)):
+            v = p.value(an, step)
+            best = v if best is None else min(best, v)
+    return best
+
+
+# ------------------------------------------------------------------------------------------
+# the rating
+# ------------------------------------------------------------------------------------------
+@dataclass
+class SEStep:
+    """An applied step with its SE value (tenths) and the producer that found it."""
+
+    step: Step
+    value: int
+    producer: str
+    places: bool
+
+    def to_dict(self) -> dict:
+        return {"technique": self.step.technique, "se": self.value / 10,
+                "producer": self.producer}
+
+
+@dataclass
+class SERating:
+    """Sudoku Explainer-like rating: ``er`` (hardest step), ``ep`` (hardest step up to the
+    first placement), ``ed`` (first step). When the techniques cannot finish, ``solved`` is
+    False and ``er`` is 20.0 (SE's convention)."""
+
+    er: float
+    ep: float
+    ed: float
+    mode: str = "extended"
+    solved: bool = True
+    hardest: str | None = None
+    steps: list[SEStep] = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> dict:
+        return {"er": self.er, "ep": self.ep, "ed": self.ed, "mode": self.mode,
+                "solved": self.solved, "hardest": self.hardest}
+
+
+class SESolver:
+    """The SE-like solve loop over the producers of a mode.
+
+    ``options`` go to every technique; ``unique`` declares whether the puzzle has one
+    solution (None: uniqueness techniques are used when the puzzle is known or checked
+    to be unique, as in :class:`~techniques.solver.StepSolver`).
+    """
+
+    def __init__(self, mode: str = "extended", options: dict | None = None,
+                 unique: bool | None = None, solver: StepSolver | None = None) -> None:
+        self.mode = mode
+        self.producers = producers(mode)
+        self.options = dict(options or {})
+        self._solver = solver or StepSolver("default", options=self.options, unique=unique)
+        self._needs_unique = any(
+            registry.REGISTRY[n].requires_unique for p in self.producers
+            for n in p.techniques if n in registry.REGISTRY)
+        self._unique = False
+
+    def _check_unique(self, state: State) -> None:
+        self._unique = self._needs_unique and self._solver._is_unique(state.puzzle)
+
+    def _steps_of(self, an: Analysis, p: Producer, cache: dict) -> Iterable[Step]:
+        """Effective steps of the producer's techniques; each technique's finder runs at
+        most once per state (the steps found so far are shared between producers)."""
+        for name in p.techniques:
+            t = registry.REGISTRY.get(name)
+            if t is None or (t.requires_unique and not self._unique):
+                continue
+            if name not in cache:
+                cache[name] = ([], t.find(an, self.options))
+            found, it = cache[name]
+            i = 0
+            while True:
+                if i < len(found):
+                    yield found[i]
+                    i += 1
+                    continue
+                s = next(it, None)
+                if s is None:
+                    break
+                if is_effective(an.state, s):
+                    found.append(s)
+
+    def next_step(self, state: State) -> SEStep | None:
+        """The step SE would apply next in this mode, or None when stuck."""
+        self._check_unique(state)
+        an = analyze(state)
+        cache: dict[str, list[Step]] = {}
+        best: SEStep | None = None
+        first_wins = self.mode == "se121"
+        for p in self.producers:
+            if best is not None and (first_wins or best.value <= p.base):
+                break
+            seen = 0
+            for s in self._steps_of(an, p, cache):
+                if p.accept is not None and not p.accept(an, s):
+                    continue
+                seen += 1
+                if p.scan is not None and seen > p.scan:
+                    break
+                v = p.value(an, s)
+                if best is None or v < best.value:
+                    best = SEStep(s, v, p.name, p.direct or bool(s.placements))
+                    if v <= p.base:
+                        break
+                if not p.varies:
+                    break
+        return best
+
+    def rate(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
+             max_steps: int = 100_000) -> SERating:
+        """Solve with this mode's producers and return the :class:`SERating`."""
+        st = (puzzle_or_state.pencilmarks() if isinstance(puzzle_or_state, Puzzle)
+              else puzzle_or_state.copy())
+        deadline = time.perf_counter() + time_limit if time_limit else None
+        done: list[SEStep] = []
+        for _ in range(max_steps):
+            if all(st.placed[c] for c in range(st.grid.size)):
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            ss = self.next_step(st)
+            if ss is None:
+                break
+            apply_step(st, ss.step)
+            done.append(ss)
+        solved = all(st.placed[c] for c in range(st.grid.size))
+        return summarize(done, solved, self.mode)
+
+
+def summarize(steps: Sequence[SEStep], solved: bool = True, mode: str = "extended") -> SERating:
+    """ER / EP / ED of a sequence of valued steps.
+
+    >>> from csp.step import Candidate
+    >>> e, p = Step("x", eliminations=(Candidate(0, 1),)), Step("y", placements=(Candidate(0, 2),))
+    >>> r = summarize([SEStep(e, 94, "a", False), SEStep(e, 97, "b", False),
+    ...                SEStep(p, 12, "c", True), SEStep(e, 99, "d", False)])
+    >>> r.er, r.ep, r.ed, r.hardest
+    (9.9, 9.7, 9.4, 'x')
+    """
+    er = ep = 0
+    ed = steps[0].value if steps else 0
+    hardest = None
+    placed = False
+    for s in steps:
+        if s.value > er:
+            er = s.value
+            hardest = s.step.technique
+        if not placed:
+            ep = max(ep, s.value)
+            placed = s.places
+    if not solved:
+        er = SE_UNSOLVED
+        if not placed:
+            ep = SE_UNSOLVED
+        if not steps:
+            ed = SE_UNSOLVED
+    return SERating(er / 10, ep / 10, ed / 10, mode, solved, hardest, list(steps))
+
+
+def rate_se(puzzle_or_state: Puzzle | State, mode: str = "extended",
+            options: dict | None = None, unique: bool | None = None,
+            time_limit: float | None = None) -> SERating:
+    """SE-like rating of a puzzle or state (see the module docstring)."""
+    return SESolver(mode, options, unique).rate(puzzle_or_state, time_limit=time_limit)
