@@ -82,6 +82,13 @@ def test_soundness_with_non_default_options():
 
 @pytest.mark.slow
 def test_soundness_big():
+    _sweep([("norvig_top95", 20), ("qqwing_expert", 40), ("forum_hardest_110626", 10),
+            ("tdoku_magictour_top1465", 30)])
+
+
+@pytest.mark.long
+def test_soundness_full():
+    """The same over 595 puzzles (well over 10 minutes)."""
     _sweep([("norvig_top95", 95), ("qqwing_expert", 200), ("forum_hardest_110626", 100),
             ("tdoku_magictour_top1465", 200)])
 
