@@ -119,9 +119,10 @@ class _Static:
 class _PState:
     """A propagation state: candidate masks, cells per digit, cells set true, derivations."""
 
-    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "_bits")
+    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "_bits", "ruled")
 
-    def __init__(self, cand: list[int], cw: list[int], on: int, parents: dict) -> None:
+    def __init__(self, cand: list[int], cw: list[int], on: int, parents: dict,
+                 ruled: list[int] | None = None) -> None:
         self.cand = cand
         self.cw = cw
         self.on = on
@@ -131,6 +132,9 @@ class _PState:
         self.contra: tuple[str, tuple[int, ...]] | None = None
         self._order: dict[int, int] | None = None
         self._bits: tuple[int, int, int] | None = None
+        #: candidates as of the last run of the rule engine (None: the analysis' own), so
+        #: the next run wakes only the rules on cells changed since
+        self.ruled = ruled
 
     def bits(self) -> tuple[int, int]:
         """(true facts, false facts) derived so far as big-int bitsets over candidate
@@ -153,7 +157,8 @@ class _PState:
         return self._order
 
     def copy(self) -> "_PState":
-        return _PState(self.cand[:], self.cw[:], self.on, dict(self.parents))
+        return _PState(self.cand[:], self.cw[:], self.on, dict(self.parents),
+                       None if self.ruled is None else self.ruled[:])
 
     def holds(self, f: int) -> bool:
         c, d = _cell(f), _digit(f)
@@ -297,7 +302,9 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
     Returns True when something changed."""
     cand = [st.full_cand[c] if not st.cand[c] else ps.cand[c] for c in range(st.size)]
     before = cand[:]
-    changed = [c for c in range(st.size) if st.cand[c] and ps.cand[c] != st.cand[c]]
+    last = st.cand if ps.ruled is None else ps.ruled
+    # the rule engine was at its fixpoint on ``last``: wake only the rules on cells changed
+    changed = [c for c in range(st.size) if st.cand[c] and ps.cand[c] != last[c]]
     if not changed:
         return False
     names: dict[int, str] = {}
@@ -328,6 +335,7 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
         for d in _digits(gone):
             set_off(c, d, prem)
             any_change = True
+    ps.ruled = ps.cand[:]
     return any_change
 
 

@@ -16,19 +16,32 @@ class BinaryTable(Propagator):
     cost = Cost.BINARY
     events = Event.DOM
 
-    __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope")
+    __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope", "uni_a", "uni_b")
 
     def __init__(self, a: int, b: int, sup_a: tuple[int, ...], sup_b: tuple[int, ...],
-                 name: str) -> None:
+                 name: str, unions: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+                 ) -> None:
         self.a, self.b = a, b
         self.sup_a, self.sup_b = sup_a, sup_b
         self.name = name
         self.scope = tuple(sorted((a, b)))
+        #: supports of a whole candidate mask (small grids): one lookup per side
+        self.uni_a, self.uni_b = unions if unions is not None else (None, None)
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
         a, b = self.a, self.b
         ma, mb = cand[a], cand[b]
+        uni = self.uni_a
+        if uni is not None:
+            drop = mb & ~uni[ma]
+            if drop:
+                ctx.remove(b, drop, (self.name, (a,)))
+                mb = cand[b]
+            drop = ma & ~self.uni_b[mb]
+            if drop:
+                ctx.remove(a, drop, (self.name, (b,)))
+            return Status.FIX
         sup = self.sup_a
         s = 0
         m = ma
@@ -52,6 +65,27 @@ class BinaryTable(Propagator):
 
 
 _TABLES: dict = {}
+_UNIONS: dict = {}
+#: grids up to this size get mask-indexed support unions (2**(n+1) entries per side)
+UNION_MAX_N = 10
+
+
+def _unions(pred_key, sup_a: tuple[int, ...], sup_b: tuple[int, ...], n: int
+            ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """``uni[mask]`` = the union of the supports of the digits in ``mask``."""
+    if n > UNION_MAX_N:
+        return None
+    hit = _UNIONS.get((pred_key, n))
+    if hit is None:
+        out = []
+        for sup in (sup_a, sup_b):
+            u = [0] * (1 << (n + 1))
+            for m in range(1, 1 << (n + 1)):
+                low = m & -m
+                u[m] = u[m ^ low] | sup[low.bit_length() - 1]
+            out.append(tuple(u))
+        hit = _UNIONS[(pred_key, n)] = (out[0], out[1])
+    return hit
 
 
 def _tables(pred_key, pred: Callable[[int, int], bool], n: int):
@@ -95,7 +129,7 @@ class Relation(Constraint):
 
     def propagators(self, n: int) -> list[Propagator]:
         sa, sb = self.tables(n)
-        return [BinaryTable(self.a, self.b, sa, sb, self.name)]
+        return [BinaryTable(self.a, self.b, sa, sb, self.name, _unions(self.key, sa, sb, n))]
 
     def weak_links(self, n: int) -> Iterator[WeakLink]:
         sa, _ = self.tables(n)
