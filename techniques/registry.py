@@ -115,10 +115,19 @@ def by_code(code: str) -> list[Technique]:
 
 def select(spec: str | Iterable[str] | None = "default") -> list[Technique]:
     """Techniques named by ``spec``: ``"default"`` (enabled ones), ``"all"``, a family, a
-    technique name, or a list of these; a ``-name`` entry removes a technique or family."""
+    technique name, or a list of these (a string may list them comma-separated, as the
+    CLI's ``--techniques`` does); a ``-name`` entry removes a technique or family.
+
+    >>> [t.name for t in select("singles,-naked_single")]
+    ['full_house', 'hidden_single']
+    """
     if spec is None:
         spec = "default"
     items = [spec] if isinstance(spec, str) else list(spec)
+    parts = [part.strip() for item in items for part in item.split(",")]
+    if any(not part for part in parts):
+        raise UnknownTechnique(f"empty technique name in {spec!r} (see `sudoku-csp techniques`)")
+    items = parts
     chosen: dict[str, Technique] = {}
     for item in items:
         if item.startswith("-"):

@@ -168,3 +168,36 @@ def test_console_script_no_traceback():
     p = subprocess.run([sys.executable, "-m", "variants.cli", "solve", "1" * 49],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
+def test_closed_stdout_exits_quietly():
+    """A reader that goes away (``| head``) ends the run with code 0 and no message (the
+    BrokenPipeError used to be caught as an OSError: "error: Broken pipe", code 2)."""
+    import os
+    import signal
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root)
+    r, w = os.pipe()
+    os.close(r)     # nobody will ever read: the first write fails with EPIPE
+    # SIGPIPE ignored, as Python does by default, so the write raises BrokenPipeError
+    p = subprocess.run([sys.executable, "-m", "variants.cli", "techniques"], stdout=w,
+                       stderr=subprocess.PIPE, text=True, timeout=60, env=env,
+                       preexec_fn=lambda: signal.signal(signal.SIGPIPE, signal.SIG_IGN))
+    os.close(w)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+
+
+def test_techniques_comma_separated(capsys):
+    """``--techniques a,b`` selects both in solve as in hint."""
+    rc, out, err = run(capsys, "solve", EASY, "--logic", "--techniques",
+                       "full_house,naked_single,hidden_single")
+    assert rc == 0 and out.startswith("solved") and err == ""
+    rc, out, err = run(capsys, "solve", EASY, "--logic", "--techniques", "singles,")
+    assert rc == 2 and "empty technique name" in err
+
+
+def test_jsonl_puzzle_key_title(tmp_path, capsys):
+    f = tmp_path / "t.jsonl"
+    f.write_text(json.dumps({"title": "open 4x4", "puzzle": "1" + "." * 15}) + "\n")
+    rc, out, err = run(capsys, "solve", str(f), "--json")
+    assert json.loads(out)["puzzle"] == "open 4x4"

@@ -243,6 +243,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return run_cli(args)
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of a closed pipe
+    does not print a second error at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="sudoku-csp",
                  description="Solve, count and explain Sudoku and variant puzzles.")
@@ -319,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = ap.parse_args(argv)
         if args.cmd is None:
             raise UsageError("a command is required: solve, hint, count, reglib, graph, "
-                             "render, generate or techniques")
+                             "render, generate, techniques or convert")
         if getattr(args, "limit", 2) is not None and getattr(args, "limit", 2) < 1:
             raise UsageError("--limit must be at least 1")
         if getattr(args, "steps", False) and not args.logic:
@@ -331,14 +341,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SudokuCSPError as e:
         print(f"sudoku-csp: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:   # the reader went away (| head): stop quietly
+        _silence_stdout()
+        return 0
     except OSError as e:
         print(f"sudoku-csp: error: {e.strerror}: {e.filename}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("sudoku-csp: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
     except Exception as e:  # a bug: one line unless debugging
         if os.environ.get("SUDOKU_CSP_DEBUG"):
             raise

@@ -96,7 +96,10 @@ def puzzle_from_json(obj: Any) -> tuple[Puzzle, str | None]:
         return load_fpuzzles(obj), sol
     for key in ("puzzle", "line"):
         if isinstance(obj.get(key), str):
-            return puzzle_from_text(obj[key]), sol
+            p = puzzle_from_text(obj[key])
+            if isinstance(obj.get("title"), str):
+                p.meta.setdefault("title", obj["title"])
+            return p, sol
     raise ParseError("JSON object is neither f-puzzles data nor has a 'fpuzzles_json' or "
                      "'puzzle' key")
 
