@@ -85,3 +85,15 @@ def test_brute_force_gives_stated_solution(row):
     res = p.solve(time_limit=240)
     assert res.status == "solved"
     assert "".join(map(str, res.solution)) == row["solution"]
+
+
+def test_negative_sum_dots_forbid_the_marked_sums_elsewhere():
+    """``negative: ["sum"]``: like XV, no unmarked adjacent pair sums to a marked value."""
+    grid = [[{} for _ in range(4)] for _ in range(4)]
+    grid[1][0] = {"value": 1, "given": True}
+    obj = {"size": 4, "grid": grid, "sum": [{"cells": ["R1C1", "R1C2"], "value": "5"}]}
+    plain = load_fpuzzles(json.dumps(obj)).pencilmarks()
+    neg = load_fpuzzles(json.dumps({**obj, "negative": ["sum"]})).pencilmarks()
+    r2c2 = 5
+    assert plain.cand[r2c2] >> 4 & 1          # 1 + 4 = 5 is allowed without the rule
+    assert not neg.cand[r2c2] >> 4 & 1        # and forbidden with it

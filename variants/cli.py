@@ -161,7 +161,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         status = "ok"
     except SearchLimit as e:
         count, status = None, "limit"
-        print(f"error: {e}", file=sys.stderr)
+        print(f"sudoku-csp: error: {e}", file=sys.stderr)
     ms = round((time.perf_counter() - t0) * 1000, 3)
     if args.json:
         print(json.dumps({"count": count, "limit": args.limit, "at_least": count == args.limit,

@@ -206,6 +206,7 @@ def _arrows(ctx, items, neg):
 def _pairs(kind: str):
     def h(ctx, items, neg):
         marked = []
+        values: set[int] = set()
         for it in items:
             a, b = ctx.cells(it["cells"])
             marked.append((a, b))
@@ -219,6 +220,7 @@ def _pairs(kind: str):
                     raise ParseError(f"xv value must be X or V, got {it.get('value')!r}")
                 ctx.p.use(dots.sum_dot(a, b, 10 if v == "X" else 5))
             else:
+                values.add(_val(it.get("value")))
                 ctx.p.use(dots.sum_dot(a, b, _val(it.get("value"))))
         if kind in neg:
             if kind == "difference":
@@ -227,6 +229,10 @@ def _pairs(kind: str):
                 ctx.p.use(dots.negative("black", marked))
             elif kind == "xv":
                 ctx.p.use(dots.negative("x", marked), dots.negative("v", marked))
+            else:
+                # as for XV: an unmarked pair sums to none of the marked dots' values
+                for v in sorted(values):
+                    ctx.p.use(dots.negative("sum", marked, v))
     return h
 
 
