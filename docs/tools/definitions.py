@@ -1,0 +1,292 @@
+"""Short definitions of the registered techniques, for the catalogue page.
+
+Written for this project (``docs/techniques.md`` is generated from them by
+``docs/tools/make_catalogue.py``). Fish definitions are composed from their kind and size.
+"""
+from __future__ import annotations
+
+#: one hand-written definition per technique name (fish are composed in :func:`definition`)
+DEFINITIONS: dict[str, str] = {
+    # singles
+    "full_house": "A house with a single empty cell: that cell takes the one digit the house "
+                  "still lacks.",
+    "naked_single": "A cell with only one candidate left must take that digit.",
+    "hidden_single": "A digit that can go in only one cell of a house is placed there, "
+                     "whatever other candidates that cell has.",
+    # rules
+    "constraint": "The puzzle's own rules beyond all-different houses (dots, cages, thermos, "
+                  "arrows, relations ...) remove candidates that no assignment allowed by one "
+                  "rule can use. The step reports the first run of removals made by one rule.",
+    # consecutive
+    "consecutive_gap_cell": "A cell whose candidates are X-1 and X+1 (and nothing else): "
+                            "whichever it holds, X is consecutive to it, so every cell that "
+                            "must not be consecutive to it loses X.",
+    "consecutive_neighbours": "Across a white dot (digits differing by the dot's value) a "
+                              "cell keeps only the digits that have a partner among the "
+                              "other cell's candidates.",
+    "consecutive_pair_cell": "A cell holding only X and X+1: a buddy (a cell that sees it and "
+                             "must not be consecutive to it) can be neither X (same digit, or "
+                             "consecutive to X+1) nor X+1.",
+    "consecutive_triple_cell": "A cell holding only X-1, X, X+1: X is either equal or "
+                               "consecutive to each option, so its non-consecutive buddies "
+                               "lose X.",
+    "consecutive_locked_pair": "In a house, digit X is confined to two cells that are "
+                               "non-consecutive neighbours: one of them is X, so the other "
+                               "cannot be X-1 or X+1 (both lose X+-1).",
+    "consecutive_locked_nearby": "Digit X of a house is confined to two cells that are not "
+                                 "neighbours of each other: a cell next to both (non-"
+                                 "consecutively) cannot hold X-1 or X+1.",
+    "consecutive_locked_triple": "Digit X of a house is confined to three cells, one of them "
+                                 "next to the other two: whichever holds X, that middle cell "
+                                 "is X or next to X, so it loses X-1 and X+1.",
+    "consecutive_check_pattern": "Digit X of a house is confined to three cells forming a "
+                                 "V (check) shape: a cell adjacent to all three is next to X "
+                                 "whatever happens, so it loses X-1 and X+1.",
+    "consecutive_chain": "Cells a-b-c joined by two white dots with a and c different: b can "
+                         "only keep a value v if v leaves a and c two distinct partners; at "
+                         "the ends of the digit range (1 and n for difference 1) it does not.",
+    # killer
+    "killer_combinations": "A cage keeps only the digits of the digit sets that add up to its "
+                           "total, fit its cells' candidates and can be matched to its open "
+                           "cells.",
+    "mandatory_inclusion": "A digit present in every fitting combination of a cage is "
+                           "somewhere in the cage: a cell outside it that sees all of the "
+                           "cage's cells holding that digit loses it.",
+    "cage_house_overlap": "When a house can place a digit only inside one cage, the cage holds "
+                          "that digit: combinations without it are dropped.",
+    "innies": "Rule of 45 inside: a union of full houses sums to a known total; taking away "
+              "the cages wholly inside it leaves a few cells (innies) with a known sum, "
+              "which limits their candidates.",
+    "outies": "Rule of 45 outside: the cages covering a union of full houses stick out of it "
+              "by a few cells (outies), whose sum is the cages' total minus the houses' "
+              "total.",
+    "innies_outies": "A cage crossing the border of a union of full houses fixes the "
+                     "difference innies minus outies; candidates that cannot satisfy the "
+                     "difference go.",
+    "cage_splitting": "When the rule of 45 fixes the sum of part of a cage, the cage splits "
+                      "into two parts with known sums whose digits must still all differ, "
+                      "which may rule out combinations neither part rules out alone.",
+    # inequality
+    "inequality_bounds": "A cell greater than k cells that must all differ is greater than "
+                         "the k-th smallest digit they can hold together (a cell smaller than "
+                         "them: smaller than the k-th largest).",
+    # jigsaw
+    "law_of_leftovers": "k rows (or columns) and k jigsaw regions that cover almost the same "
+                        "cells hold every digit k times each; the cells left over on one side "
+                        "hold exactly the digits of the cells left over on the other side.",
+    # intersections
+    "locked_pair": "Two cells of one box and one line whose candidates together are just two "
+                   "digits: those two digits leave every other cell of both the box and the "
+                   "line.",
+    "locked_triple": "Three cells in the intersection of a box and a line, holding three "
+                     "digits between them: those digits leave the rest of both houses.",
+    "locked_candidates_pointing": "All candidates of a digit in a box lie on one row or "
+                                  "column: the digit goes in that line inside the box, so it "
+                                  "leaves the rest of the line.",
+    "locked_candidates_claiming": "All candidates of a digit in a row or column lie inside "
+                                  "one box: the digit leaves the box's other cells.",
+    # subsets
+    "naked_pair": "Two cells of a house with the same two candidates and nothing else: the two "
+                  "digits take both cells, so they leave the rest of the house.",
+    "naked_triple": "Three cells of a house whose candidates together are three digits: "
+                    "those digits fill the three cells and leave the rest of the house.",
+    "naked_quadruple": "Four cells of a house with four digits between them: the digits "
+                       "leave the other cells of the house.",
+    "hidden_pair": "Two digits that can only go in the same two cells of a house: those cells "
+                   "hold them, so their other candidates go.",
+    "hidden_triple": "Three digits confined to the same three cells of a house: the three "
+                     "cells lose every other candidate.",
+    "hidden_quadruple": "Four digits confined to four cells of a house: those cells lose "
+                        "every other candidate.",
+    # single-digit patterns
+    "remote_pair": "A chain of at least four bivalue cells all holding the same two digits, "
+                   "each seeing the next: the digits alternate along it, so a cell seeing two "
+                   "ends of opposite parity loses both digits.",
+    "skyscraper": "Two parallel rows (or columns) each holding a digit in exactly two places, "
+                  "with one end of each aligned: one of the two other ends holds the digit, "
+                  "so cells seeing both of them lose it.",
+    "two_string_kite": "A row and a column each with a digit in two places, one end of each "
+                       "sharing a box: one of the far ends holds the digit, so a cell seeing "
+                       "both far ends loses it.",
+    "dual_two_string_kite": "Two 2-String Kites built on the same two cells of a box, "
+                            "reported together as one step.",
+    "turbot_fish": "Two strong links of one digit joined by a weak link (a three-link "
+                   "X-chain) that is neither a Skyscraper nor a 2-String Kite: a cell seeing "
+                   "both free ends loses the digit.",
+    "empty_rectangle": "A box whose candidates for a digit all lie on one row and one column "
+                       "of it, plus a strong link outside the box: combining the two removes "
+                       "the digit where the link's far end and the box's line cross.",
+    "dual_empty_rectangle": "Two Empty Rectangles on the same box, reported together as one "
+                            "step.",
+    # wings
+    "w_wing": "Two cells with the same two candidates {x,y}, whose x candidates are joined by "
+              "a strong link on x: one of the two cells is y, so cells seeing both lose y.",
+    "xy_wing": "A pivot {x,y} seeing two pincers {x,z} and {y,z}: whichever digit the pivot "
+               "takes, one pincer becomes z, so cells seeing both pincers lose z.",
+    "xyz_wing": "Like the XY-Wing with the pivot holding z as well ({x,y,z}): cells seeing "
+                "the pivot and both pincers lose z.",
+    "wxyz_wing": "A pivot with four candidates and three wing cells it sees, each holding z "
+                 "and one other pivot digit: some cell of the group is z, so cells seeing "
+                 "every z of the group lose z.",
+    "vwxyz_wing": "The same pattern with a five-candidate pivot and four wing cells.",
+    "uvwxyz_wing": "The same pattern with a six-candidate pivot and five wing cells.",
+    "relaxed_wing": "The pivot wings (XYZ up to UVWXYZ) with a looser shape: wing cells may "
+                    "hold any subset of the pivot's digits, as long as the group as a whole "
+                    "still forces z into one of the cells holding it.",
+    # uniqueness
+    "bug_plus_1": "Every unsolved cell has two candidates except one cell with three, and "
+                  "each digit appears twice in every house except one: that cell must take the "
+                  "digit that appears three times, or the puzzle would have two solutions.",
+    "uniqueness_test_1": "Four cells on two rows, two columns and two boxes: three hold only "
+                         "{a,b}; the fourth cannot be a or b, else the two digits could swap "
+                         "(a deadly pattern).",
+    "uniqueness_test_2": "A would-be deadly rectangle whose two roof cells each hold {a,b} "
+                         "plus the same extra digit c: one roof is c, so cells seeing both "
+                         "roofs lose c.",
+    "uniqueness_test_3": "The roof cells' extra digits act as one virtual cell that forms a "
+                         "naked subset with other cells of a house they share.",
+    "uniqueness_test_4": "Two roof cells in one house, where digit a has no other place: one "
+                         "roof holds a, so neither roof can be b.",
+    "uniqueness_test_5": "Two diagonal roofs (or three corners) each holding {a,b} and the "
+                         "same extra digit c: one of them is c, so cells seeing all of them "
+                         "lose c.",
+    "uniqueness_test_6": "Two diagonal corners are {a,b} only, and digit a is confined to the "
+                         "rectangle in both its rows (or both its columns): a cannot be in the "
+                         "other two corners.",
+    "hidden_rectangle": "A corner with only {a,b}; in the row and column of the opposite "
+                        "corner digit a has no place outside the rectangle: the opposite "
+                        "corner cannot be b.",
+    "avoidable_rectangle_1": "Three corners of a rectangle already solved (not given) as "
+                             "a, b, b around the fourth: the fourth cannot be a, which would "
+                             "complete a swappable rectangle.",
+    "avoidable_rectangle_2": "Two solved corners a and b and two open corners {b,c} and "
+                             "{a,c}: one open corner is c, so cells seeing both lose c.",
+    # misc
+    "sue_de_coq": "Cells in the intersection of a box and a line together with bivalue cells "
+                  "from the rest of the box and the rest of the line cover a set of digits "
+                  "exactly: each group's digits leave the rest of its house.",
+    # colouring
+    "simple_colors_trap": "Colour the conjugate pairs of one digit with two alternating "
+                          "colours: one colour is true. A candidate that sees both colours "
+                          "is false.",
+    "simple_colors_wrap": "If two candidates of the same colour see each other, that colour "
+                          "is false: all its candidates go.",
+    "multi_colors_1": "Two colour clusters of one digit: when colour a1 sees colour b1, a2 or "
+                      "b2 is true, so cells seeing both a2 and b2 lose the digit.",
+    "multi_colors_2": "When one colour of a cluster sees both colours of another cluster, "
+                      "that colour is false.",
+    # chains
+    "x_chain": "An alternating chain on one digit: strong links (a conjugate pair) alternate "
+               "with weak links, starting and ending strong. One end is true, so cells seeing "
+               "both ends lose the digit.",
+    "xy_chain": "An alternating chain through bivalue cells only: inside each cell the two "
+                "digits form a strong link. The chain starts and ends on digit z, so cells "
+                "seeing both ends lose z.",
+    "continuous_nice_loop": "A closed alternating loop: every weak link becomes strong, so "
+                            "candidates that see both ends of a weak link (other than the "
+                            "loop's own) go.",
+    "discontinuous_nice_loop": "A loop that breaks at one candidate: two strong links meet "
+                               "there (it is true) or two weak links (it is false).",
+    "aic": "Alternating inference chain over any strong and weak links (cells, houses, "
+           "rules): one of its two ends is true, so candidates seeing both go.",
+    "grouped_continuous_nice_loop": "A continuous nice loop whose nodes may be groups of "
+                                    "candidates of one digit in a box-line intersection.",
+    "grouped_discontinuous_nice_loop": "A discontinuous nice loop with group nodes.",
+    "grouped_aic": "An AIC with group nodes (several candidates of one digit in a box-line "
+                   "intersection acting as one node).",
+    # ALS
+    "als_xz": "Two almost locked sets (n cells holding n+1 digits) A and B with a restricted "
+              "common digit x (every x of A sees every x of B): x is in at most one, so the "
+              "other common digit z is in one of them; cells seeing all z of both lose z.",
+    "als_xy_wing": "Three ALS: A and B each share a restricted common digit with the pivot C "
+                   "(x and y, different); a digit z common to A and B leaves the cells seeing "
+                   "all z of A and B.",
+    "als_chain": "A chain of ALS, neighbours linked by restricted common digits (each "
+                 "different from the previous one): a digit of the first and the last ALS "
+                 "leaves cells seeing all its candidates in both.",
+    "death_blossom": "A stem cell and, for each of its candidates d, an ALS (petal) holding d "
+                     "whose d candidates all see the stem: whatever the stem is, one petal "
+                     "loses d and becomes locked, so a digit common to every petal leaves "
+                     "cells seeing all its candidates there.",
+    # templates
+    "template_set": "A template is one placement of a digit in every row, column and box "
+                    "compatible with the grid. Cells that hold the digit in every remaining "
+                    "template take it.",
+    "template_delete": "Candidates of a digit that lie in none of its remaining templates are "
+                       "false.",
+    # forcing
+    "kraken_fish_type_1": "A finned fish that fails only because of its fins: every fin "
+                          "leads, by a chain, to the removal of the same candidate, and so "
+                          "does the fish itself, so that candidate is false.",
+    "kraken_fish_type_2": "A finned fish and one of its cover houses: the digit in that cover "
+                          "house and every fin each force the same elimination by chains.",
+    "forcing_chain_contradiction": "Assuming a candidate true (or false) and following strong "
+                                   "and weak links leads to a contradiction (a cell or a house "
+                                   "left empty, a digit twice): the assumption is wrong.",
+    "forcing_chain_verity": "Every candidate of a cell (or every place of a digit in a house) "
+                            "leads by chains to the same conclusion: that conclusion holds.",
+    "forcing_net_contradiction": "As the forcing chain contradiction, but an implication may "
+                                 "rest on several earlier ones (a net instead of a chain).",
+    "forcing_net_verity": "As the forcing chain verity, with nets: each branch may combine "
+                          "several earlier implications.",
+    "forcing_net_nested": "A candidate is assumed true and, inside that assumption, forcing-net "
+                          "contradictions are applied (recursively, to a bounded depth); if "
+                          "that leads to a contradiction the candidate is false.",
+}
+
+_SIZE = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale",
+         7: "Leviathan"}
+_SIZES = {"x_wing": 2, "swordfish": 3, "jellyfish": 4, "squirmbag": 5, "whale": 6,
+          "leviathan": 7}
+_BASIC = ("For one digit, {k} base houses (rows, or columns) whose candidates all lie in {k} "
+          "cover houses of the other direction: the digit fills the base houses exactly "
+          "within the cover, so it leaves the rest of the cover houses.")
+_KINDS = {
+    "basic": "",
+    "franken": " Franken fish: boxes may join the base or the cover houses.",
+    "mutant": " Mutant fish: rows, columns and boxes may be mixed freely in base and cover.",
+}
+_FINNED = (" Finned: some base candidates (fins) lie outside the cover. Either the fish holds "
+           "or a fin is true, so only cells that also see every fin lose the digit.")
+_SASHIMI = (" Sashimi: a finned fish that would not even be a fish without its fins (a base "
+            "house keeps only the fin side and one cover candidate).")
+_SIAMESE = " Siamese: two finned fish sharing the same base houses, reported as one step."
+_NOTE_BIG = (" On a 9x9 grid a basic fish of size five or more always has a smaller "
+             "complementary fish in the other direction.")
+
+
+def _fish(name: str) -> str | None:
+    parts = name.split("_")
+    size = None
+    for key, k in _SIZES.items():
+        if name.endswith(key):
+            size = k
+            parts = name[: -len(key)].rstrip("_").split("_") if name != key else []
+            break
+    if size is None:
+        return None
+    words = set(p for p in parts if p)
+    if not words <= {"finned", "sashimi", "siamese", "franken", "mutant"}:
+        return None
+    kind = "franken" if "franken" in words else "mutant" if "mutant" in words else "basic"
+    text = _BASIC.format(k=size) + _KINDS[kind]
+    if "finned" in words:
+        text += _FINNED
+    if "sashimi" in words:
+        text += _SASHIMI
+    if "siamese" in words:
+        text += _SIAMESE
+    if kind == "basic" and size >= 5 and not words:
+        text += _NOTE_BIG
+    return text
+
+
+def definition(name: str) -> str | None:
+    """The catalogue's definition of technique ``name`` (None when there is none yet).
+
+    >>> definition("hidden_single").startswith("A digit")
+    True
+    >>> "Franken" in definition("finned_franken_swordfish")
+    True
+    """
+    return DEFINITIONS.get(name) or _fish(name)
