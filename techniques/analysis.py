@@ -165,6 +165,22 @@ class Analysis:
                 cache[k] = v
             return v
 
+    def shared_memo(self, key, fn):
+        """Cache ``fn()`` across states of this puzzle under ``key``, which must hold
+        everything the result depends on besides the puzzle (for instance the candidates
+        of the cells a technique reads). Bounded like :meth:`digit_memo`; a result cut
+        short by the deadline is not kept."""
+        cache = _shared(self.links)
+        try:
+            return cache[key]
+        except KeyError:
+            if len(cache) >= _SHARED_MAX:
+                cache.clear()
+            v = fn()
+            if not self.timed_out:
+                cache[key] = v
+            return v
+
     def links_memo(self, key, fn):
         """Cache ``fn()`` for the life of the puzzle (tables that depend on its houses and
         links only)."""
