@@ -126,6 +126,34 @@ class Analysis:
     def sees(self, c1: int, d1: int, c2: int, d2: int) -> bool:
         return self.links.sees(c1, d1, c2, d2)
 
+    def house_key(self, h: int) -> tuple[int, ...]:
+        """The candidates of the cells of house ``h`` (a hashable key for results that
+        depend on nothing else: see :meth:`shared_memo`)."""
+        try:
+            keys = self._house_keys
+        except AttributeError:
+            cand = self.cand
+            keys = self._house_keys = [tuple([cand[c] for c in cells])
+                                       for cells in self.links_memo("house_cells", self._cells)]
+        return keys[h]
+
+    def _cells(self) -> list[tuple[int, ...]]:
+        return [tuple(iter_cells(m)) for m in self.house_mask]
+
+    def small_cells(self, k: int) -> int:
+        """Bitset of the unplaced cells with at most ``k`` candidates (memoised)."""
+        key = ("small", k)
+        try:
+            return self._memo[key]
+        except KeyError:
+            cand = self.cand
+            out = 0
+            for c in iter_cells(self.unsolved):
+                if cand[c].bit_count() <= k:
+                    out |= 1 << c
+            self._memo[key] = out
+            return out
+
     def bivalue_cells(self) -> list[int]:
         key = "bivalue"
         if key not in self._memo:
