@@ -723,8 +723,10 @@ def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """
     ml = opts.get("max_length", 20)
     for d in range(1, an.n + 1):
-        g = build_graph(an, digits=(d,), bivalue=False, cell_weak=False, cross=False)
-        yield from _chain_steps(an, g, "x_chain", "X-Chain", ml, True, allow_linked=True)
+        # one digit's chains read only its candidate cells: kept per digit across states
+        yield from an.digit_memo(("x_chain", ml), d, lambda d=d: list(_chain_steps(
+            an, build_graph(an, digits=(d,), bivalue=False, cell_weak=False, cross=False),
+            "x_chain", "X-Chain", ml, True, allow_linked=True)))
 
 
 @register("xy_chain", "XY-Chain", "chains", code="0702", score=260, order=5500, level="unfair",
