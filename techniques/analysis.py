@@ -146,10 +146,9 @@ class Analysis:
         try:
             return self._memo[key]
         except KeyError:
-            cand = self.cand
             out = 0
-            for c in iter_cells(self.unsolved):
-                if cand[c].bit_count() <= k:
+            for c, m in enumerate(self.cand):      # placed cells have no candidates here
+                if m and m.bit_count() <= k:
                     out |= 1 << c
             self._memo[key] = out
             return out
