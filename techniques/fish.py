@@ -329,6 +329,9 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                         # eliminations never lie in a cover that is left out
                         pk[i] &= peers[c] & ~hm[cover_pool[i]]
                 bases.append((h, m, t, pk))
+    if not finned:
+        # without fins a base touching more than n covers can never be covered
+        bases = [b for b in bases if b[2].bit_count() <= n]
     nb = len(bases)
     if nb < n:
         return out

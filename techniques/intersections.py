@@ -54,14 +54,11 @@ def _locked_candidates(an: Analysis, pointing: bool, name: str, title: str,
 def _locked_digit(an: Analysis, pointing: bool, name: str, title: str, use_links: bool,
                   d: int) -> list[tuple[int, int, Step]]:
     out = []
-    w = an.grid.namer
     houses = an.houses
     cwd = an.cells_with[d]
-    for ai, a in enumerate(an.full):
-        kind = houses[a].kind
-        if (kind in POINTING_KINDS) != pointing:
-            continue
-        amask = an.house_mask[a]
+    for ai, a, amask in an.links_memo(("locked_houses", pointing), lambda: [
+            (ai, a, an.house_mask[a]) for ai, a in enumerate(an.full)
+            if (houses[a].kind in POINTING_KINDS) == pointing]):
         pos = amask & cwd
         if not pos or not pos & (pos - 1):
             continue            # none or a hidden single
@@ -77,6 +74,7 @@ def _locked_digit(an: Analysis, pointing: bool, name: str, title: str, use_links
             continue
         others = tuple(houses[b].name for b, bm in enumerate(an.house_mask)
                        if b != a and pos & bm == pos)
+        w = an.grid.namer
         out.append((ai, d, Step(
             name, eliminations=tuple(Candidate(c, d) for c in iter_cells(elim)),
             pattern=tuple(Candidate(c, d) for c in iter_cells(pos)), digits=(d,),

@@ -33,22 +33,53 @@ def _bits(m: int) -> list[int]:
     return out
 
 
-def _combos(items: list[tuple[int, int]], k: int, limit: int) -> Iterator[tuple[int, int]]:
+def _combos(items: list[tuple[int, int]], k: int, limit: int) -> list[tuple[int, int]]:
     """Combinations of ``k`` (id-bitset, mask) items whose masks' union has at most
-    ``limit`` bits; yields (ids bitset, union mask)."""
+    ``limit`` bits (checked as each item is added), in lexicographic order; (ids bitset,
+    union mask) each."""
+    out: list[tuple[int, int]] = []
     n = len(items)
+    if k == 2 or k == 3 or k == 4:
+        # nested loops (the common sizes): the same order and pruning as rec below
+        for i in range(n - k + 1):
+            ai, am = items[i]
+            if am.bit_count() > limit:
+                continue
+            for j in range(i + 1, n - k + 2):
+                bi, bm = items[j]
+                u2 = am | bm
+                if u2.bit_count() > limit:
+                    continue
+                if k == 2:
+                    out.append((ai | bi, u2))
+                    continue
+                for x in range(j + 1, n - k + 3):
+                    ci, cm = items[x]
+                    u3 = u2 | cm
+                    if u3.bit_count() > limit:
+                        continue
+                    if k == 3:
+                        out.append((ai | bi | ci, u3))
+                        continue
+                    for y in range(x + 1, n):
+                        di, dm = items[y]
+                        u4 = u3 | dm
+                        if u4.bit_count() <= limit:
+                            out.append((ai | bi | ci | di, u4))
+        return out
 
-    def rec(start: int, depth: int, ids: int, m: int) -> Iterator[tuple[int, int]]:
+    def rec(start: int, depth: int, ids: int, m: int) -> None:
         if depth == k:
-            yield ids, m
+            out.append((ids, m))
             return
         for i in range(start, n - (k - depth) + 1):
             iid, im = items[i]
             u = m | im
             if u.bit_count() <= limit:
-                yield from rec(i + 1, depth + 1, ids | iid, u)
+                rec(i + 1, depth + 1, ids | iid, u)
 
-    return rec(0, 0, 0, 0)
+    rec(0, 0, 0, 0)
+    return out
 
 
 def naked_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
