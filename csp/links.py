@@ -56,6 +56,10 @@ class LinkTables:
         self.uniform = not cross and all(
             peers_d[d] == self.house_peers for d in range(1, n + 1))
 
+    def __getstate__(self) -> dict:
+        # the techniques' caches (underscore attributes) are rebuilt on demand: not pickled
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     def sees(self, c1: int, d1: int, c2: int, d2: int) -> bool:
         """True when candidates (c1, d1) and (c2, d2) cannot both be true."""
         if c1 == c2:
@@ -75,10 +79,34 @@ class LinkTables:
 
 
 def link_tables(puzzle) -> LinkTables:
-    """Cached :class:`LinkTables` of a (frozen) puzzle."""
+    """Cached :class:`LinkTables` of a (frozen) puzzle. Puzzles made of plain all-different
+    houses only (classic, jigsaw, diagonal rule sets) share one table per house layout, so
+    the tables and the techniques' per-layout caches kept on them are built once."""
     t = getattr(puzzle, "_link_tables", None)
     if t is None:
         puzzle.freeze()
-        t = LinkTables(puzzle)
+        key = _layout_key(puzzle)
+        t = _LAYOUTS.get(key) if key is not None else None
+        if t is None:
+            t = LinkTables(puzzle)
+            if key is not None:
+                if len(_LAYOUTS) >= 16:
+                    _LAYOUTS.clear()
+                _LAYOUTS[key] = t
         puzzle._link_tables = t
     return t
+
+
+_LAYOUTS: dict[tuple, LinkTables] = {}
+
+
+def _layout_key(puzzle) -> tuple | None:
+    """What the link tables of ``puzzle`` depend on, when every constraint is a plain
+    all-different house (no weak links of their own); None otherwise."""
+    from .constraints.alldiff import AllDifferent
+    cons = puzzle.constraints
+    if not all(type(c) is AllDifferent for c in cons):
+        return None
+    g = puzzle.grid
+    return (type(g), g.n, g.size, tuple((h.name, h.cells, h.kind) for h in g.houses),
+            tuple((c.name, c.cells) for c in cons))

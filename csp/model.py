@@ -333,10 +333,24 @@ class Puzzle:
         st = self.initial_state()
         links = link_tables(self)
         cand = st.cand
-        for c, d in self.given.items():
-            for c2, d2 in links.weak_neighbours(c, d):
-                if not st.placed[c2]:
-                    cand[c2] &= ~(1 << d2)
+        placed = st.placed
+        if links.uniform:
+            # links are the houses' only: a cell loses the givens of its houses
+            gm = [0] * len(links.houses)
+            for c, d in self.given.items():
+                for h in links.cell_houses[c]:
+                    gm[h] |= 1 << d
+            for c, hs in enumerate(links.cell_houses):
+                if not placed[c]:
+                    m = 0
+                    for h in hs:
+                        m |= gm[h]
+                    cand[c] &= ~m
+        else:
+            for c, d in self.given.items():
+                for c2, d2 in links.weak_neighbours(c, d):
+                    if not placed[c2]:
+                        cand[c2] &= ~(1 << d2)
         st.version += 1
         return st
 

@@ -126,6 +126,33 @@ class Analysis:
     def sees(self, c1: int, d1: int, c2: int, d2: int) -> bool:
         return self.links.sees(c1, d1, c2, d2)
 
+    def house_key(self, h: int) -> tuple[int, ...]:
+        """The candidates of the cells of house ``h`` (a hashable key for results that
+        depend on nothing else: see :meth:`shared_memo`)."""
+        try:
+            keys = self._house_keys
+        except AttributeError:
+            cand = self.cand
+            keys = self._house_keys = [tuple([cand[c] for c in cells])
+                                       for cells in self.links_memo("house_cells", self._cells)]
+        return keys[h]
+
+    def _cells(self) -> list[tuple[int, ...]]:
+        return [tuple(iter_cells(m)) for m in self.house_mask]
+
+    def small_cells(self, k: int) -> int:
+        """Bitset of the unplaced cells with at most ``k`` candidates (memoised)."""
+        key = ("small", k)
+        try:
+            return self._memo[key]
+        except KeyError:
+            out = 0
+            for c, m in enumerate(self.cand):      # placed cells have no candidates here
+                if m and m.bit_count() <= k:
+                    out |= 1 << c
+            self._memo[key] = out
+            return out
+
     def bivalue_cells(self) -> list[int]:
         key = "bivalue"
         if key not in self._memo:
@@ -163,6 +190,22 @@ class Analysis:
             v = fn()
             if not self.timed_out:
                 cache[k] = v
+            return v
+
+    def shared_memo(self, key, fn):
+        """Cache ``fn()`` across states of this puzzle under ``key``, which must hold
+        everything the result depends on besides the puzzle (for instance the candidates
+        of the cells a technique reads). Bounded like :meth:`digit_memo`; a result cut
+        short by the deadline is not kept."""
+        cache = _shared(self.links)
+        try:
+            return cache[key]
+        except KeyError:
+            if len(cache) >= _SHARED_MAX:
+                cache.clear()
+            v = fn()
+            if not self.timed_out:
+                cache[key] = v
             return v
 
     def links_memo(self, key, fn):

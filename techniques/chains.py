@@ -55,7 +55,7 @@ class ChainGraph:
     """
 
     __slots__ = ("nodes", "strong", "weak", "cands", "index", "width", "als", "searches",
-                 "extra", "als_exit")
+                 "extra", "als_exit", "size")
 
     def __init__(self) -> None:
         self.nodes: list[tuple[int, int]] = []
@@ -72,6 +72,8 @@ class ChainGraph:
         self.index: dict[tuple[int, int], int] = {}
         self.width = 9
         self.extra = 0
+        #: cells per digit block: candidate (d, cell) is node (d - 1) * size + cell
+        self.size = 0
 
     def starts(self) -> int:
         """Bitset of the nodes a search may start from: present candidates and the group
@@ -188,6 +190,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
            als_cells=True, als_exits=False) -> ChainGraph:
     g = ChainGraph()
     n, size = an.n, an.size
+    g.size = size
     g.width = an.grid.namer
     ds = digits or tuple(range(1, n + 1))
     dsmask = 0
@@ -507,6 +510,10 @@ def _aic_results(g: ChainGraph, max_length: int, starts: int | None = None,
         reached &= ~((1 << (s + 1)) - 1)
         if not allow_linked:
             reached &= ~weak[s]
+        if same_digit_only and not g.extra and g.size:
+            # candidate nodes only: the ends of s's digit are its digit block
+            off = s - s % g.size
+            reached &= ((1 << g.size) - 1) << off
         for t in iter_cells(reached):
             if same_digit_only and nodes[t][0] != nodes[s][0]:
                 continue
@@ -659,6 +666,20 @@ def _als_locked(an: Analysis, g: ChainGraph, als: tuple[int, int], used: int) ->
     return out
 
 
+_STRIDES: dict[tuple[int, int], int] = {}
+
+
+def _strides(n: int, size: int) -> int:
+    """Bitset of the candidate slots of cell 0, one per digit (shift it by a cell)."""
+    m = _STRIDES.get((n, size))
+    if m is None:
+        m = 0
+        for d in range(n):
+            m |= 1 << (d * size)
+        m = _STRIDES[(n, size)] = m
+    return m
+
+
 def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: int,
                    types: str = "12") -> Iterator[Step]:
     """Discontinuous nice loops at a candidate C: ``C false => C true`` (type 1, set C:
@@ -668,13 +689,12 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
     # the AIC between C's neighbours is searched from a candidate end (both ends are group
     # or ALS nodes only in rare loops; they are tried when ALS nodes are on)
     pivots = g.starts() if g.als else g.cands
+    size = an.size
+    # candidate node (d, cell) is slot (d - 1) * size + cell: one cell's slots are a stride
+    stride = _strides(an.n, size)
     for c in iter_cells(g.cands):
-        cell = g.nodes[c][1]
         if "1" in types and strong[c]:
-            others = 0
-            for j in iter_cells(weak[c] & g.cands):
-                if g.nodes[j][1] == cell:
-                    others |= 1 << j
+            others = weak[c] & g.cands & (stride << (c % size))
             if others:
                 levels, reached = _search(g, c, False, max_length)
                 if reached >> c & 1:
@@ -723,8 +743,10 @@ def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """
     ml = opts.get("max_length", 20)
     for d in range(1, an.n + 1):
-        g = build_graph(an, digits=(d,), bivalue=False, cell_weak=False, cross=False)
-        yield from _chain_steps(an, g, "x_chain", "X-Chain", ml, True, allow_linked=True)
+        # one digit's chains read only its candidate cells: kept per digit across states
+        yield from an.digit_memo(("x_chain", ml), d, lambda d=d: list(_chain_steps(
+            an, build_graph(an, digits=(d,), bivalue=False, cell_weak=False, cross=False),
+            "x_chain", "X-Chain", ml, True, allow_linked=True)))
 
 
 @register("xy_chain", "XY-Chain", "chains", code="0702", score=260, order=5500, level="unfair",

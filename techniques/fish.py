@@ -329,29 +329,34 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                         # eliminations never lie in a cover that is left out
                         pk[i] &= peers[c] & ~hm[cover_pool[i]]
                 bases.append((h, m, t, pk))
+    if not finned:
+        # without fins a base touching more than n covers can never be covered
+        bases = [b for b in bases if b[2].bit_count() <= n]
     nb = len(bases)
     if nb < n:
         return out
     lim = n + max_fins
     count_fins = n > max_fins          # a cover could then hold too many fins by itself
-    cover_cells: dict[int, int] = {}
+    cover_cells = [hm[h] & P for h in cover_pool]
 
-    def cells(i: int) -> int:
-        m = cover_cells.get(i)
-        if m is None:
-            m = cover_cells[i] = hm[cover_pool[i]] & P
-        return m
-
-    def leaf(chosen: list[int], U: int, T: int, CP: list[int] | None) -> None:
+    def leaf(chosen: list[int], U: int, T: int, CP: list[int] | None,
+             pk: list[int] | None) -> None:
+        # CP: the fin peers of the first n - 1 bases (None for one base), pk: the last
+        # base's; a cover's fin peers are ANDed here, only for the covers touched
         notU = P & ~U
         tc = []
         while T:
             low = T & -T
             i = low.bit_length() - 1
             T ^= low
-            m = cells(i)
+            m = cover_cells[i]
             fm = m & U
-            cp = CP[i] & notU if CP is not None else 0
+            if pk is None:
+                cp = 0
+            elif CP is None:
+                cp = pk[i] & notU
+            else:
+                cp = CP[i] & pk[i] & notU
             if cp and count_fins and fm.bit_count() > max_fins:
                 cp = 0
             tc.append((fm & -fm, i, m, cp))
@@ -404,15 +409,32 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
 
     def rec(start: int, chosen: list[int], U: int, T: int, CP: list[int] | None) -> None:
         k = len(chosen)
-        if k == n:
-            leaf(chosen, U, T, CP)
-            return
+        last = k == n - 1
         for i in range(start, nb - (n - k) + 1):
             h, m, t, pk = bases[i]
             T2 = T | t
             if T2.bit_count() > lim:
                 continue
             U2 = U | m
+            if last:
+                # the last base: its fin peers are ANDed in for the touched covers only
+                if finned:
+                    notU = P & ~U2
+                    mand = 0
+                    tt = T2
+                    while tt:
+                        low = tt & -tt
+                        j = low.bit_length() - 1
+                        tt ^= low
+                        if not (CP[j] & pk[j] if CP is not None else pk[j]) & notU or (
+                                count_fins and (cover_cells[j] & U2).bit_count() > max_fins):
+                            mand += 1
+                    if mand > n:
+                        continue
+                chosen.append(h)
+                leaf(chosen, U2, T2, CP, pk)
+                chosen.pop()
+                continue
             CP2 = None
             if finned:
                 CP2 = [x & y for x, y in zip(CP, pk)] if CP is not None else pk
@@ -424,7 +446,7 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                     j = low.bit_length() - 1
                     tt ^= low
                     if not CP2[j] & notU or (count_fins and
-                                             (cells(j) & U2).bit_count() > max_fins):
+                                             (cover_cells[j] & U2).bit_count() > max_fins):
                         mand += 1
                 if mand > n:
                     continue

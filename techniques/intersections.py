@@ -37,35 +37,51 @@ def _bits(m: int) -> Iterator[int]:
 
 def _locked_candidates(an: Analysis, pointing: bool, name: str, title: str,
                        opts: dict) -> Iterator[Step]:
-    w = an.grid.namer
     use_links = opts.get("links", True)
+    # a digit's steps read only its candidate cells: kept per digit across states, then
+    # put back in the search order (house by house, digits ascending)
+    found: list[tuple[int, int, Step]] = []
+    for d in range(1, an.n + 1):
+        found += an.digit_memo(("locked_candidates", pointing, name, use_links), d,
+                               lambda d=d: _locked_digit(an, pointing, name, title,
+                                                         use_links, d))
+    if len(found) > 1:
+        found.sort(key=lambda x: x[:2])
+    for _, _, step in found:
+        yield step
+
+
+def _locked_digit(an: Analysis, pointing: bool, name: str, title: str, use_links: bool,
+                  d: int) -> list[tuple[int, int, Step]]:
+    out = []
     houses = an.houses
-    for a in an.full:
-        kind = houses[a].kind
-        if (kind in POINTING_KINDS) != pointing:
+    cwd = an.cells_with[d]
+    for ai, a, amask in an.links_memo(("locked_houses", pointing), lambda: [
+            (ai, a, an.house_mask[a]) for ai, a in enumerate(an.full)
+            if (houses[a].kind in POINTING_KINDS) == pointing]):
+        pos = amask & cwd
+        if not pos or not pos & (pos - 1):
+            continue            # none or a hidden single
+        if use_links:
+            elim = an.common_peers(d, pos) & cwd & ~pos
+        else:
+            elim = 0
+            for b, bm in enumerate(an.house_mask):
+                if b != a and pos & bm == pos:
+                    elim |= bm
+            elim &= cwd & ~amask
+        if not elim:
             continue
-        amask = an.house_mask[a]
-        for d in range(1, an.n + 1):
-            pos = amask & an.cells_with[d]
-            if not pos or not pos & (pos - 1):
-                continue            # none or a hidden single
-            if use_links:
-                elim = an.common_peers(d, pos) & an.cells_with[d] & ~pos
-            else:
-                elim = 0
-                for b, bm in enumerate(an.house_mask):
-                    if b != a and pos & bm == pos:
-                        elim |= bm
-                elim &= an.cells_with[d] & ~amask
-            if not elim:
-                continue
-            others = tuple(houses[b].name for b, bm in enumerate(an.house_mask)
-                           if b != a and pos & bm == pos)
-            yield Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(elim)),
-                       pattern=tuple(Candidate(c, d) for c in iter_cells(pos)), digits=(d,),
-                       houses=(houses[a].name,) + others, title=title,
-                       note=f"{d} in {houses[a].name}" + (f" => {others[0]}" if others else ""),
-                       width=w)
+        others = tuple(houses[b].name for b, bm in enumerate(an.house_mask)
+                       if b != a and pos & bm == pos)
+        w = an.grid.namer
+        out.append((ai, d, Step(
+            name, eliminations=tuple(Candidate(c, d) for c in iter_cells(elim)),
+            pattern=tuple(Candidate(c, d) for c in iter_cells(pos)), digits=(d,),
+            houses=(houses[a].name,) + others, title=title,
+            note=f"{d} in {houses[a].name}" + (f" => {others[0]}" if others else ""),
+            width=w)))
+    return out
 
 
 @register("locked_candidates_pointing", "Locked Candidates Type 1 (Pointing)", "intersections",
@@ -100,11 +116,12 @@ def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Ste
         pairs = [hm[i] & hm[j] for i in range(nh) for j in range(i + 1, nh)
                  if (hm[i] & hm[j]).bit_count() >= 2]
         an.links._house_intersections = pairs
+    small = an.small_cells(k)
     for both in pairs:
-        inter = both & an.unsolved
+        inter = both & small
         if inter.bit_count() < k:
             continue
-        cells = [c for c in iter_cells(inter) if an.cand[c].bit_count() <= k]
+        cells = list(iter_cells(inter))
         for combo in combinations(cells, k):
             m = 0
             cm = 0

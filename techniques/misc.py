@@ -45,73 +45,103 @@ def _dtext(mask: int) -> str:
     return "".join(digit_symbol(d) for d in range(1, 36) if mask >> d & 1)
 
 
+def _sdc_pairs(an: Analysis) -> list[tuple[int, int, int, int, int, tuple[int, ...]]]:
+    """Pairs of houses that can hold a Sue de Coq: ``(h1, h2, intersection, rest of h1,
+    rest of h2, cells of both)``, the intersection with 2+ cells and both rests non-empty
+    (static, kept per puzzle)."""
+    def build():
+        hm = an.house_mask
+        out = []
+        for h1 in range(len(hm)):
+            for h2 in range(h1 + 1, len(hm)):
+                inter = hm[h1] & hm[h2]
+                r1, r2 = hm[h1] & ~hm[h2], hm[h2] & ~hm[h1]
+                if inter.bit_count() >= 2 and r1 and r2:
+                    out.append((h1, h2, inter, r1, r2, tuple(iter_cells(hm[h1] | hm[h2]))))
+        return out
+    return an.links_memo("sdc_pairs", build)
+
+
 @register("sue_de_coq", "Sue de Coq", "misc", code="1101", score=250, order=5300,
           level="unfair", options={"max_cells": 4, "max_intersection": 3})
 def sue_de_coq(an: Analysis, opts: dict) -> Iterator[Step]:
-    """Sue de Coq over every pair of intersecting houses (see the module docstring)."""
+    """Sue de Coq over every pair of intersecting houses (see the module docstring).
+
+    A pair's steps depend only on the candidates of its two houses, so they are kept per
+    puzzle keyed on those candidates: after a step only the pairs it touched are searched
+    again."""
     max_cells = int(opts.get("max_cells", 4))
     max_inter = int(opts.get("max_intersection", 3))
     cand = an.cand
-    hm = an.house_mask
-    nh = len(hm)
+    unsolved = an.unsolved
     seen: set = set()
-    for h1 in range(nh):
-        for h2 in range(h1 + 1, nh):
-            inter = hm[h1] & hm[h2] & an.unsolved
-            if inter.bit_count() < 2:
+    for h1, h2, inter, r1, r2, ucells in _sdc_pairs(an):
+        inter &= unsolved
+        if inter.bit_count() < 2 or not r1 & unsolved or not r2 & unsolved:
+            continue
+        found = an.shared_memo(("sdc", max_cells, max_inter, h1, h2,
+                                tuple([cand[c] for c in ucells])),
+                               lambda: _sdc_pair(an, h1, h2, inter, r1 & unsolved,
+                                                 r2 & unsolved, max_cells, max_inter))
+        for key, step in found:
+            if key not in seen:
+                seen.add(key)
+                yield step
+
+
+def _sdc_pair(an: Analysis, h1: int, h2: int, inter: int, rest1: int, rest2: int,
+              max_cells: int, max_inter: int) -> list[tuple[tuple, Step]]:
+    """The Sue de Coq steps of one pair of houses, in search order, with their keys
+    (eliminations, pattern cells) for the de-duplication across pairs."""
+    cand = an.cand
+    out: list[tuple[tuple, Step]] = []
+    icells = list(iter_cells(inter))
+    c1 = list(iter_cells(rest1))
+    c2 = list(iter_cells(rest2))
+    subs1 = None
+    subs2 = None
+    for k in range(2, min(max_inter, len(icells)) + 1):
+        for combo in combinations(icells, k):
+            cset = 0
+            v = 0
+            for c in combo:
+                cset |= 1 << c
+                v |= cand[c]
+            extra = v.bit_count() - k
+            if extra < 2:
                 continue
-            if hm[h1] & ~hm[h2] == 0 or hm[h2] & ~hm[h1] == 0:
+            if subs1 is None:
+                subs1 = _subsets(c1, [cand[c] for c in c1], max_cells)
+                subs2 = _subsets(c2, [cand[c] for c in c2], max_cells)
+            # gain of a side set: its cells minus the digits it adds beyond V
+            side1 = []
+            for cb, n, m in subs1:
+                if not m & v:
+                    continue
+                g = n - (m & ~v).bit_count()
+                if 1 <= g < extra:
+                    side1.append((cb, g, m))
+            if not side1:
                 continue
-            icells = list(iter_cells(inter))
-            rest1 = hm[h1] & ~hm[h2] & an.unsolved
-            rest2 = hm[h2] & ~hm[h1] & an.unsolved
-            if not rest1 or not rest2:
-                continue
-            c1 = list(iter_cells(rest1))
-            c2 = list(iter_cells(rest2))
-            subs1 = None
-            subs2 = None
-            for k in range(2, min(max_inter, len(icells)) + 1):
-                for combo in combinations(icells, k):
-                    cset = 0
-                    v = 0
-                    for c in combo:
-                        cset |= 1 << c
-                        v |= cand[c]
-                    extra = v.bit_count() - k
-                    if extra < 2:
+            side2: dict[int, list[tuple[int, int]]] = {}
+            for cb, n, m in subs2:
+                if not m & v:
+                    continue
+                g = n - (m & ~v).bit_count()
+                if 1 <= g < extra:
+                    side2.setdefault(g, []).append((cb, m))
+            for lb, g1, vl in side1:
+                for bb, vb in side2.get(extra - g1, ()):
+                    if vl & vb:
                         continue
-                    if subs1 is None:
-                        subs1 = _subsets(c1, [cand[c] for c in c1], max_cells)
-                        subs2 = _subsets(c2, [cand[c] for c in c2], max_cells)
-                    # gain of a side set: its cells minus the digits it adds beyond V
-                    side1 = []
-                    for cb, n, m in subs1:
-                        if not m & v:
-                            continue
-                        g = n - (m & ~v).bit_count()
-                        if 1 <= g < extra:
-                            side1.append((cb, g, m))
-                    if not side1:
-                        continue
-                    side2: dict[int, list[tuple[int, int]]] = {}
-                    for cb, n, m in subs2:
-                        if not m & v:
-                            continue
-                        g = n - (m & ~v).bit_count()
-                        if 1 <= g < extra:
-                            side2.setdefault(g, []).append((cb, m))
-                    for lb, g1, vl in side1:
-                        for bb, vb in side2.get(extra - g1, ()):
-                            if vl & vb:
-                                continue
-                            step = _sdc_step(an, h1, h2, cset, v, lb, vl, bb, vb, seen)
-                            if step is not None:
-                                yield step
+                    got = _sdc_step(an, h1, h2, cset, v, lb, vl, bb, vb)
+                    if got is not None:
+                        out.append(got)
+    return out
 
 
 def _sdc_step(an: Analysis, h1: int, h2: int, cset: int, v: int, lb: int, vl: int, bb: int,
-              vb: int, seen: set) -> Step | None:
+              vb: int) -> tuple[tuple, Step] | None:
     cand = an.cand
     pattern_cells = cset | lb | bb
     d1 = (vl | v) & ~vb     # confined to H1's part (C and L)
@@ -133,14 +163,11 @@ def _sdc_step(an: Analysis, h1: int, h2: int, cset: int, v: int, lb: int, vl: in
         return None
     el = tuple(sorted(set(elims)))
     key = (el, pattern_cells)
-    if key in seen:
-        return None
-    seen.add(key)
     pattern = tuple(Candidate(c, d) for c in iter_cells(pattern_cells)
                     for d in range(1, an.n + 1) if cand[c] >> d & 1)
     note = (f"{_names(an, cset)} {{{_dtext(v)}}}, {_names(an, lb)} {{{_dtext(vl)}}} in "
             f"{an.houses[h1].name}, {_names(an, bb)} {{{_dtext(vb)}}} in {an.houses[h2].name}")
-    return Step("sue_de_coq", eliminations=el, pattern=pattern,
-                houses=(an.houses[h1].name, an.houses[h2].name),
-                digits=tuple(sorted({c.digit for c in el})), title="Sue de Coq", note=note,
-                width=an.grid.namer)
+    return key, Step("sue_de_coq", eliminations=el, pattern=pattern,
+                     houses=(an.houses[h1].name, an.houses[h2].name),
+                     digits=tuple(sorted({c.digit for c in el})), title="Sue de Coq",
+                     note=note, width=an.grid.namer)

@@ -191,50 +191,68 @@ class ER(NamedTuple):
 
 
 def empty_rectangles(an: Analysis, allow_two: bool) -> list[ER]:
-    """Every Empty Rectangle with an elimination (memoised per ``allow_two``)."""
+    """Every Empty Rectangle with an elimination (memoised per ``allow_two``, and per digit
+    across the states of a puzzle: a digit's ERs depend on its candidate cells only)."""
     def run() -> list[ER]:
         out: list[ER] = []
-        hm = an.house_mask
-        lines = {k: [h for h in an.full if _kind(an, h) == k] for k in ("row", "col")}
-        boxes = [h for h in an.full if _kind(an, h) == "box"]
         for d in range(1, an.n + 1):
-            P = an.cells_with[d]
-            links = strong_links(an, d)
-            for b in boxes:
-                pb = hm[b] & P
-                if pb.bit_count() < (2 if allow_two else 3):
-                    continue
-                rows = [h for h in lines["row"] if hm[h] & hm[b]]
-                cols = [h for h in lines["col"] if hm[h] & hm[b]]
-                for R in rows:
-                    for C in cols:
-                        cross = hm[R] | hm[C]
-                        if pb & ~cross:
-                            continue
-                        if not pb & hm[R] & ~hm[C] or not pb & hm[C] & ~hm[R]:
-                            continue
-                        for lh, a, bb in links:
-                            k = _kind(an, lh)
-                            if k not in ("row", "col") or hm[lh] & hm[b]:
-                                continue
-                            # column link meets row R; row link meets column C
-                            meet, other = (hm[R], hm[C]) if k == "col" else (hm[C], hm[R])
-                            for p, q in ((a, bb), (bb, a)):
-                                if not meet >> p & 1 or meet >> q & 1:
-                                    continue
-                                if hm[b] >> q & 1:
-                                    continue
-                                # target: in `other` (outside the box), in line with q
-                                qline = [h for h in lines["row" if k == "col" else "col"]
-                                         if hm[h] >> q & 1]
-                                if not qline:
-                                    continue
-                                t = hm[qline[0]] & other & P & ~hm[b]
-                                if t:
-                                    out.append(ER(d, b, R, C, lh, p, q, t.bit_length() - 1))
+            out += an.digit_memo(("empty_rectangles", allow_two), d,
+                                 lambda d=d: _er_digit(an, d, allow_two))
         return out
 
     return an.memo(("empty_rectangles", allow_two), run)
+
+
+def _er_tables(an: Analysis) -> tuple[list, list, list]:
+    """Static tables: per box (rows meeting it, columns meeting it), the rows, the columns
+    (kept per puzzle)."""
+    def build():
+        hm = an.house_mask
+        lines = {k: [h for h in an.full if _kind(an, h) == k] for k in ("row", "col")}
+        boxes = [h for h in an.full if _kind(an, h) == "box"]
+        per_box = [(b, [h for h in lines["row"] if hm[h] & hm[b]],
+                    [h for h in lines["col"] if hm[h] & hm[b]]) for b in boxes]
+        return per_box, lines["row"], lines["col"]
+    return an.links_memo("er_tables", build)
+
+
+def _er_digit(an: Analysis, d: int, allow_two: bool) -> list[ER]:
+    out: list[ER] = []
+    hm = an.house_mask
+    per_box, rows_all, cols_all = _er_tables(an)
+    P = an.cells_with[d]
+    links = strong_links(an, d)
+    for b, rows, cols in per_box:
+        pb = hm[b] & P
+        if pb.bit_count() < (2 if allow_two else 3):
+            continue
+        for R in rows:
+            for C in cols:
+                cross = hm[R] | hm[C]
+                if pb & ~cross:
+                    continue
+                if not pb & hm[R] & ~hm[C] or not pb & hm[C] & ~hm[R]:
+                    continue
+                for lh, a, bb in links:
+                    k = _kind(an, lh)
+                    if k not in ("row", "col") or hm[lh] & hm[b]:
+                        continue
+                    # column link meets row R; row link meets column C
+                    meet, other = (hm[R], hm[C]) if k == "col" else (hm[C], hm[R])
+                    for p, q in ((a, bb), (bb, a)):
+                        if not meet >> p & 1 or meet >> q & 1:
+                            continue
+                        if hm[b] >> q & 1:
+                            continue
+                        # target: in `other` (outside the box), in line with q
+                        qline = [h for h in (rows_all if k == "col" else cols_all)
+                                 if hm[h] >> q & 1]
+                        if not qline:
+                            continue
+                        t = hm[qline[0]] & other & P & ~hm[b]
+                        if t:
+                            out.append(ER(d, b, R, C, lh, p, q, t.bit_length() - 1))
+    return out
 
 
 def _er_step(an: Analysis, name: str, title: str, er: ER, elims: int, more: str = "") -> Step:

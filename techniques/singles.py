@@ -5,7 +5,7 @@ from typing import Iterator
 
 from csp.step import Candidate, Step
 
-from .analysis import Analysis, iter_cells
+from .analysis import Analysis
 from .registry import register
 
 
@@ -13,45 +13,59 @@ from .registry import register
           level="easy")
 def full_house(an: Analysis, opts: dict) -> Iterator[Step]:
     """The last empty cell of a house takes the missing digit."""
-    w = an.grid.namer
+    hm = an.house_mask
+    unsolved = an.unsolved
+    cand = an.cand
     for h in an.full:
-        empty = an.house_mask[h] & an.unsolved
+        empty = hm[h] & unsolved
         if empty and not empty & (empty - 1):
             c = empty.bit_length() - 1
-            m = an.cand[c]
+            m = cand[c]
             if m and not m & (m - 1):
                 d = m.bit_length() - 1
                 yield Step("full_house", placements=(Candidate(c, d),), digits=(d,),
-                           houses=(an.houses[h].name,), title="Full House", width=w)
+                           houses=(an.houses[h].name,), title="Full House",
+                           width=an.grid.namer)
 
 
 @register("naked_single", "Naked Single", "singles", code="0003", score=4, order=200,
           level="easy")
 def naked_single(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell with one candidate left takes it."""
-    w = an.grid.namer
-    for c in iter_cells(an.unsolved):
-        m = an.cand[c]
-        if not m & (m - 1):
+    for c, m in enumerate(an.cand):      # placed cells have no candidates here
+        if m and not m & (m - 1):
             d = m.bit_length() - 1
             yield Step("naked_single", placements=(Candidate(c, d),), digits=(d,),
                        pattern=(Candidate(c, d),),
-                       title="Naked Single", width=w)
+                       title="Naked Single", width=an.grid.namer)
 
 
 @register("hidden_single", "Hidden Single", "singles", code="0002", score=14, order=300,
           level="easy")
 def hidden_single(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit with one place left in a house goes there."""
-    w = an.grid.namer
     seen: set[tuple[int, int]] = set()
+    cand = an.cand
+    cw = an.cells_with
+    hm = an.house_mask
+    cells = an.links_memo("house_cells", an._cells)
     for h in an.full:
-        for d in range(1, an.n + 1):
-            p = an.pos(h, d)
-            if p and not p & (p - 1):
-                c = p.bit_length() - 1
-                if (c, d) in seen:
-                    continue
-                seen.add((c, d))
-                yield Step("hidden_single", placements=(Candidate(c, d),), digits=(d,),
-                           houses=(an.houses[h].name,), title="Hidden Single", width=w)
+        # digits held by exactly one cell of the house
+        once = twice = 0
+        for c in cells[h]:
+            m = cand[c]
+            twice |= once & m
+            once |= m
+        once &= ~twice
+        while once:
+            low = once & -once
+            once ^= low
+            d = low.bit_length() - 1
+            p = hm[h] & cw[d]
+            c = p.bit_length() - 1
+            if (c, d) in seen:
+                continue
+            seen.add((c, d))
+            yield Step("hidden_single", placements=(Candidate(c, d),), digits=(d,),
+                       houses=(an.houses[h].name,), title="Hidden Single",
+                       width=an.grid.namer)

@@ -17,6 +17,7 @@ from csp.errors import SudokuCSPError
 from csp.events import Contradiction
 from csp.links import link_tables
 from csp.model import Puzzle
+from csp.search import search
 from csp.state import State
 from csp.step import Step
 
@@ -128,11 +129,19 @@ class StepSolver:
         self._unique_cache: dict[int, bool] = {}
         # set by solve(time_limit=...): costly techniques stop searching past it
         self.deadline: float | None = None
-        # per puzzle (by id, checked by identity): the active (technique, finder, options)
-        self._active_cache: tuple[Any, list[tuple[Technique, Any, dict]]] | None = None
+        # per puzzle (by id, checked by identity): the active (technique, finder, options),
+        # and whether uniqueness was still undecided (gated uniqueness techniques)
+        self._active_cache: tuple[Any, list[tuple[Technique, Any, dict]], bool] | None = None
+        # the state solve() is working on, reached from the puzzle by sound steps only
+        self._sound_state: State | None = None
 
     # -- helpers ----------------------------------------------------------------------
-    def _is_unique(self, puzzle: Puzzle) -> bool:
+    def _is_unique(self, puzzle: Puzzle, state: State | None = None) -> bool:
+        """Whether ``puzzle`` has one solution (declared, or checked by a search, cached).
+
+        ``state``: a state of ``puzzle`` reached by sound steps only (no user marks, no
+        uniqueness step), so it has the puzzle's solutions; the search then starts from its
+        candidates, which is much cheaper than from the givens on a hard puzzle."""
         if self.unique is not None:
             return self.unique
         if puzzle.unique is not None:
@@ -144,12 +153,20 @@ class StepSolver:
                 left = self.deadline - time.perf_counter()
                 limit, cut = max(0.01, min(limit, left)), left < limit
             try:
-                self._unique_cache[key] = puzzle.count_solutions(2, time_limit=limit) == 1
+                if state is not None and state.puzzle is puzzle:
+                    sols, _ = search(puzzle.engine(), state.cand, 2, None, limit)
+                    self._unique_cache[key] = len(sols) == 1
+                else:
+                    self._unique_cache[key] = puzzle.count_solutions(2, time_limit=limit) == 1
             except SudokuCSPError:
                 if cut:
                     return False     # stopped by the solve's own time limit: ask again later
                 self._unique_cache[key] = False
         return self._unique_cache[key]
+
+    def _decided(self, puzzle: Puzzle) -> bool:
+        return (self.unique is not None or puzzle.unique is not None
+                or id(puzzle) in self._unique_cache)
 
     def _active(self, state: State) -> list[Technique]:
         techs = self.techniques
@@ -157,7 +174,8 @@ class StepSolver:
         if extra:
             techs = sorted(techs + [t for t in extra if isinstance(t, Technique)],
                            key=lambda t: (t.order, t.name))
-        if any(t.requires_unique for t in techs) and not self._is_unique(state.puzzle):
+        if any(t.requires_unique for t in techs) and self._decided(state.puzzle) \
+                and not self._is_unique(state.puzzle):
             techs = [t for t in techs if not t.requires_unique]
         return techs
 
@@ -168,17 +186,30 @@ class StepSolver:
         key = (puzzle, getattr(puzzle, "unique", None),
                tuple(getattr(puzzle, "extra_techniques", ()) or ()))
         c = self._active_cache
-        if c is not None and c[0][0] is puzzle and c[0][1:] == key[1:]:
+        if c is not None and c[0][0] is puzzle and c[0][1:] == key[1:] and not (
+                c[2] and self._decided(puzzle)):
             return c[1]
         plan = []
+        gate = None
+        if not self._decided(puzzle):
+            # uniqueness is decided when the first uniqueness technique is reached: by then
+            # the solve's own state (sound steps only) makes the search for a second
+            # solution cheap; the plan is rebuilt once it is decided
+            def gate(finder):
+                def gated(an, opts):
+                    st = an.state if an.state is self._sound_state else None
+                    if not self._is_unique(puzzle, st):
+                        return iter(())
+                    return finder(an, opts)
+                return gated
         for t in self._active(state):
             opts = dict(t.options)
             opts.update(self.options)
-            plan.append((t, t.finder, opts))
-        decided = (self.unique is not None or puzzle.unique is not None
-                   or id(puzzle) in self._unique_cache)
-        if decided or not any(t.requires_unique for t in self.techniques):
-            self._active_cache = (key, plan)   # not when a deadline cut the uniqueness check
+            finder = t.finder
+            if gate is not None and t.requires_unique:
+                finder = gate(finder)
+            plan.append((t, finder, opts))
+        self._active_cache = (key, plan, gate is not None)
         return plan
 
     def _check(self, step: Step) -> None:
@@ -234,6 +265,7 @@ class StepSolver:
         steps: list[Step] = []
         deadline = t0 + time_limit if time_limit else None
         self.deadline = deadline
+        self._sound_state = st if isinstance(puzzle_or_state, Puzzle) else None
         try:
             for _ in range(max_steps):
                 if all(st.placed[c] for c in range(st.grid.size)):
@@ -248,6 +280,7 @@ class StepSolver:
                     break
         finally:
             self.deadline = None
+            self._sound_state = None
         solved = all(st.placed[c] for c in range(st.grid.size))
         # a costly technique that gave up at the deadline leaves no step: that is 'limit' too
         out_of_time = deadline is not None and time.perf_counter() > deadline

@@ -33,80 +33,131 @@ def _bits(m: int) -> list[int]:
     return out
 
 
-def _combos(items: list[tuple[int, int]], k: int, limit: int) -> Iterator[tuple[int, int]]:
+def _combos(items: list[tuple[int, int]], k: int, limit: int) -> list[tuple[int, int]]:
     """Combinations of ``k`` (id-bitset, mask) items whose masks' union has at most
-    ``limit`` bits; yields (ids bitset, union mask)."""
+    ``limit`` bits (checked as each item is added), in lexicographic order; (ids bitset,
+    union mask) each."""
+    out: list[tuple[int, int]] = []
     n = len(items)
+    if k == 2 or k == 3 or k == 4:
+        # nested loops (the common sizes): the same order and pruning as rec below
+        for i in range(n - k + 1):
+            ai, am = items[i]
+            if am.bit_count() > limit:
+                continue
+            for j in range(i + 1, n - k + 2):
+                bi, bm = items[j]
+                u2 = am | bm
+                if u2.bit_count() > limit:
+                    continue
+                if k == 2:
+                    out.append((ai | bi, u2))
+                    continue
+                for x in range(j + 1, n - k + 3):
+                    ci, cm = items[x]
+                    u3 = u2 | cm
+                    if u3.bit_count() > limit:
+                        continue
+                    if k == 3:
+                        out.append((ai | bi | ci, u3))
+                        continue
+                    for y in range(x + 1, n):
+                        di, dm = items[y]
+                        u4 = u3 | dm
+                        if u4.bit_count() <= limit:
+                            out.append((ai | bi | ci | di, u4))
+        return out
 
-    def rec(start: int, depth: int, ids: int, m: int) -> Iterator[tuple[int, int]]:
+    def rec(start: int, depth: int, ids: int, m: int) -> None:
         if depth == k:
-            yield ids, m
+            out.append((ids, m))
             return
         for i in range(start, n - (k - depth) + 1):
             iid, im = items[i]
             u = m | im
             if u.bit_count() <= limit:
-                yield from rec(i + 1, depth + 1, ids | iid, u)
+                rec(i + 1, depth + 1, ids | iid, u)
 
-    return rec(0, 0, 0, 0)
+    rec(0, 0, 0, 0)
+    return out
 
 
 def naked_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
-    w = an.grid.namer
     use_links = opts.get("links", False)
+    small = an.small_cells(k)
     for h, hmask in enumerate(an.house_mask):
         free = hmask & an.unsolved
-        if free.bit_count() <= k:
+        if free.bit_count() <= k or (hmask & small).bit_count() < k:
             continue
-        items = [(1 << c, an.cand[c]) for c in iter_cells(free) if an.cand[c].bit_count() <= k]
-        if len(items) < k:
+        if use_links:
+            yield from _naked_house(an, k, name, title, h, free, True)
+        else:
+            # the steps read only the house's candidates: kept per puzzle on them
+            yield from an.shared_memo(
+                ("naked", k, name, h, an.house_key(h)),
+                lambda: list(_naked_house(an, k, name, title, h, free, False)))
+
+
+def _naked_house(an: Analysis, k: int, name: str, title: str, h: int, free: int,
+                 use_links: bool) -> Iterator[Step]:
+    items = [(1 << c, an.cand[c]) for c in iter_cells(free) if an.cand[c].bit_count() <= k]
+    if len(items) < k:
+        return
+    w = an.grid.namer
+    for cm, m in _combos(items, k, k):
+        if m.bit_count() != k:
             continue
-        for cm, m in _combos(items, k, k):
-            if m.bit_count() != k:
-                continue
-            rest = free & ~cm
-            elims = []
-            for d in _bits(m):
-                area = rest
-                if use_links:
-                    area |= an.common_peers(d, cm & an.cells_with[d]) & ~cm
-                for c in iter_cells(area & an.cells_with[d]):
-                    elims.append(Candidate(c, d))
-            if not elims:
-                continue
-            elims.sort()
-            yield Step(name, eliminations=tuple(elims),
-                       pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
-                                     for d in _bits(an.cand[c])),
-                       digits=tuple(_bits(m)), houses=(an.houses[h].name,), title=title,
-                       width=w)
+        rest = free & ~cm
+        elims = []
+        for d in _bits(m):
+            area = rest
+            if use_links:
+                area |= an.common_peers(d, cm & an.cells_with[d]) & ~cm
+            for c in iter_cells(area & an.cells_with[d]):
+                elims.append(Candidate(c, d))
+        if not elims:
+            continue
+        elims.sort()
+        yield Step(name, eliminations=tuple(elims),
+                   pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
+                                 for d in _bits(an.cand[c])),
+                   digits=tuple(_bits(m)), houses=(an.houses[h].name,), title=title,
+                   width=w)
 
 
 def hidden_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
-    w = an.grid.namer
     for h in an.full:
-        hmask = an.house_mask[h]
-        free = hmask & an.unsolved
+        free = an.house_mask[h] & an.unsolved
         if free.bit_count() <= k:
             continue
-        items = []
-        for d in range(1, an.n + 1):
-            p = hmask & an.cells_with[d]
-            if p and p.bit_count() <= k:
-                items.append((1 << d, p))
-        if len(items) < k:
+        # the steps read only the house's candidates: kept per puzzle on them
+        yield from an.shared_memo(("hidden", k, name, h, an.house_key(h)),
+                                  lambda: _hidden_house(an, k, name, title, h))
+
+
+def _hidden_house(an: Analysis, k: int, name: str, title: str, h: int) -> list[Step]:
+    hmask = an.house_mask[h]
+    items = []
+    for d in range(1, an.n + 1):
+        p = hmask & an.cells_with[d]
+        if p and p.bit_count() <= k:
+            items.append((1 << d, p))
+    if len(items) < k:
+        return []
+    w = an.grid.namer
+    out = []
+    for dm, cm in _combos(items, k, k):
+        if cm.bit_count() != k:
             continue
-        for dm, cm in _combos(items, k, k):
-            if cm.bit_count() != k:
-                continue
-            elims = [Candidate(c, d) for c in iter_cells(cm) for d in _bits(an.cand[c] & ~dm)]
-            if not elims:
-                continue
-            yield Step(name, eliminations=tuple(elims),
-                       pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
-                                     for d in _bits(an.cand[c] & dm)),
-                       digits=tuple(_bits(dm)), houses=(an.houses[h].name,), title=title,
-                       width=w)
+        elims = [Candidate(c, d) for c in iter_cells(cm) for d in _bits(an.cand[c] & ~dm)]
+        if not elims:
+            continue
+        out.append(Step(name, eliminations=tuple(elims),
+                        pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
+                                      for d in _bits(an.cand[c] & dm)),
+                        digits=tuple(_bits(dm)), houses=(an.houses[h].name,), title=title,
+                        width=w))
+    return out
 
 
 def _naked(k: int, name: str, title: str):
