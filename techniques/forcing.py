@@ -745,4 +745,5 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
                                   "nodes": _complexity(ps, ps.contra[1])["nodes"],
                                   "nested_nodes": sum(e[3] for e in used)})
             if budget[0] <= 0:
+                an.timed_out = True    # gave up: the solver reports 'limit', not 'stuck'
                 return

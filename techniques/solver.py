@@ -129,6 +129,8 @@ class StepSolver:
         self._unique_cache: dict[int, bool] = {}
         # set by solve(time_limit=...): costly techniques stop searching past it
         self.deadline: float | None = None
+        # set by next_step when it found nothing but a search gave up on its own budget
+        self.incomplete = False
         # per puzzle (by id, checked by identity): the active (technique, finder, options),
         # and whether uniqueness was still undecided (gated uniqueness techniques)
         self._active_cache: tuple[Any, list[tuple[Technique, Any, dict]], bool] | None = None
@@ -228,12 +230,15 @@ class StepSolver:
         """The first effective step of the easiest technique, or None when stuck."""
         an = analyze(state)
         an.deadline = deadline = self.deadline
+        self.incomplete = False
         for _t, finder, opts in self._plan(state):
             if deadline is not None and time.perf_counter() > deadline:
                 return None     # solve() reports 'limit'
             for step in finder(an, opts):
                 if is_effective(state, step):
                     return step
+        # a search that gave up on its own budget did not prove that nothing applies
+        self.incomplete = an.timed_out
         return None
 
     def steps(self, state: State, max_steps: int = 100_000) -> Iterator[Step]:
@@ -258,13 +263,15 @@ class StepSolver:
     def solve(self, puzzle_or_state: Puzzle | State, max_steps: int = 100_000,
               time_limit: float | None = None) -> LogicResult:
         """Logic only (never guesses): ``status`` is "solved", "stuck" (no technique applies)
-        or "limit" (``time_limit`` seconds passed first; checked between steps)."""
+        or "limit" (``time_limit`` seconds passed first, checked between steps, or a costly
+        search such as the nested forcing net gave up on its own budget with no step)."""
         t0 = time.perf_counter()
         st = (puzzle_or_state.pencilmarks() if isinstance(puzzle_or_state, Puzzle)
               else puzzle_or_state.copy())
         steps: list[Step] = []
         deadline = t0 + time_limit if time_limit else None
         self.deadline = deadline
+        self.incomplete = False
         self._sound_state = st if isinstance(puzzle_or_state, Puzzle) else None
         try:
             for _ in range(max_steps):
@@ -283,7 +290,8 @@ class StepSolver:
             self._sound_state = None
         solved = all(st.placed[c] for c in range(st.grid.size))
         # a costly technique that gave up at the deadline leaves no step: that is 'limit' too
-        out_of_time = deadline is not None and time.perf_counter() > deadline
+        out_of_time = (deadline is not None and time.perf_counter() > deadline) or (
+            not solved and self.incomplete)
         status = "solved" if solved else ("limit" if out_of_time else "stuck")
         return LogicResult(status, st, steps, rate_steps(steps),
                            (time.perf_counter() - t0) * 1000)

@@ -175,3 +175,17 @@ def test_costly_techniques_stop_at_the_deadline():
     t0 = time.perf_counter()
     r = StepSolver("default").solve(load_fpuzzles(row["fpuzzles_json"]), time_limit=2)
     assert r.status == "limit" and time.perf_counter() - t0 < 10
+
+
+def test_a_search_that_gives_up_on_its_budget_is_a_limit_not_stuck():
+    """The nested forcing net has its own propagation budget; when it runs out with no
+    step the solve did not prove that nothing applies, so it reports 'limit'."""
+    import json
+    from variants.fpuzzles import load_fpuzzles
+    row = next(json.loads(x) for x in open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8")
+               if '"Solver needs SET"' in x)
+    p = load_fpuzzles(row["fpuzzles_json"])
+    r = StepSolver(["singles", "forcing_net_nested"], options={"budget": 50}).solve(p)
+    assert r.status == "limit" and not r.steps
+    # with the budget untouched but nothing that can search, it is stuck
+    assert StepSolver("singles").solve(p).status == "stuck"
