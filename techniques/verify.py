@@ -118,7 +118,8 @@ def check_solve(puzzle: Puzzle, solution: Sequence[int], techniques: str | Itera
         counts[step.technique] += 1
         if deadline is not None and time.perf_counter() > deadline:
             break
-    if status == "stuck" and deadline is not None and time.perf_counter() > deadline:
-        status = "limit"     # as StepSolver.solve: a search cut at the deadline left no step
+    if status == "stuck" and ((deadline is not None and time.perf_counter() > deadline)
+                              or solver.incomplete):
+        status = "limit"     # as StepSolver.solve: a search cut short left no step
     return CheckedSolve(status, sum(counts.values()), time.perf_counter() - t0,
                         time.process_time() - c0, counts, problem)
