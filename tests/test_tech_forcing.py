@@ -119,7 +119,8 @@ def test_default_solver_finishes_a_hardest_puzzle():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["norvig_top95", "norvig_hardest", "forum_hardest_110626"])
+@pytest.mark.parametrize("name", ["norvig_top95", "norvig_hardest", "qqwing_expert",
+                                  "forum_hardest_110626"])
 def test_logic_solves_full_sets(name):
     rows = load_solutions(name)
     if name == "forum_hardest_110626":
