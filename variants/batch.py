@@ -179,6 +179,45 @@ def _ignore_sigint() -> None:  # pool workers: Ctrl-C is the parent's business
         os.setsid()
 
 
+class _DeferSigint:
+    """Ctrl-C (SIGINT) is held back while a result's line is written and counted, so an
+    interrupted run's summary always matches its output; outside that window it raises
+    KeyboardInterrupt at once, as usual. Only installed in the main thread."""
+
+    def __init__(self) -> None:
+        self.critical = False
+        self.pending = False
+        self.previous: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if self.critical:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> "_DeferSigint":
+        import threading
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    @contextlib.contextmanager
+    def section(self) -> Iterator[None]:
+        self.critical = True
+        try:
+            yield
+        finally:
+            self.critical = False
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
+
+
 def _chunk_size(n_items: int, workers: int, requested: int | None) -> int:
     if requested is not None:
         return requested
@@ -209,9 +248,16 @@ class _Pool:
     def close(self) -> None:
         if self.finished:
             self.pool.close()
-        else:  # interrupted, broken pipe or an error: stop the workers now
+            self.pool.join()
+            return
+        # interrupted, broken pipe or an error: stop the workers now. Killing them can break
+        # the pool's own pipes; that must not replace the exception that brought us here
+        # (a BrokenPipeError would turn Ctrl-C into a quiet exit 0)
+        try:
             self.pool.terminate()
-        self.pool.join()
+            self.pool.join()
+        except OSError:
+            pass
 
 
 def _dask(items: Sequence[Item], fn: Callable[[Item], dict], address: str, workers: int,
@@ -321,31 +367,25 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
     summary.backend, summary.workers = backend, workers
     progress = _Progress(len(items), show_bar)
     worst = 0
-    # the summary counts a result once its line is out, so an interrupted run's summary
-    # matches what was written
-    pending: dict[str, Any] | None = None
-    printed = False
+    # a result's line and its count in the summary go together (Ctrl-C waits for both), so
+    # an interrupted run's summary matches what was written
     try:
-        with contextlib.closing(closer):
+        with _DeferSigint() as sigint, contextlib.closing(closer):
             for res in results:
                 n = res.pop("_n", 9)
-                pending, printed = res, False
-                if res["status"] == "error":
-                    progress.err(f"error: {res['where']}: {res['error']}")
-                    if args.json:
-                        print(json.dumps(res), flush=True)
-                    worst = 1
-                else:
-                    print_result(res, args, n)
-                    if res["status"] != "solved":
+                with sigint.section():
+                    if res["status"] == "error":
+                        progress.err(f"error: {res['where']}: {res['error']}")
+                        if args.json:
+                            print(json.dumps(res), flush=True)
                         worst = 1
-                printed = True
-                summary.add(res)
-                pending = None
+                    else:
+                        print_result(res, args, n)
+                        if res["status"] != "solved":
+                            worst = 1
+                    summary.add(res)
                 progress.update()
     except KeyboardInterrupt:
-        if pending is not None and printed:
-            summary.add(pending)
         summary.interrupted = True
         raise
     finally:
