@@ -180,17 +180,7 @@ class Analysis:
         >>> Analysis(an.state.copy()).digit_memo("demo", 5, lambda: calls.append(1) or 0), len(calls)
         (42, 1)
         """
-        cache = _shared(self.links)
-        k = (key, digit, self.cells_with[digit])
-        try:
-            return cache[k]
-        except KeyError:
-            if len(cache) >= _SHARED_MAX:
-                cache.clear()
-            v = fn()
-            if not self.timed_out:
-                cache[k] = v
-            return v
+        return self.shared_memo((key, digit, self.cells_with[digit]), fn)
 
     def shared_memo(self, key, fn):
         """Cache ``fn()`` across states of this puzzle under ``key``, which must hold

@@ -407,6 +407,22 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                             tuple(sorted(cover_pool[tc[j][1]] for j in combo)), U, fins, 0,
                             elims))
 
+    def mandatory(T2: int, U2: int, CPa: list[int], CPb: list[int] | None) -> int:
+        """How many of the touched covers ``T2`` cannot be left out: a cover's fins would
+        need a peer outside the body (``CPa[j] & CPb[j]``, the fin peers so far, must meet
+        ``P & ~U2``) and within the fin budget. More than ``n`` of them: no fish here."""
+        notU = P & ~U2
+        mand = 0
+        tt = T2
+        while tt:
+            low = tt & -tt
+            j = low.bit_length() - 1
+            tt ^= low
+            m = CPa[j] if CPb is None else CPa[j] & CPb[j]
+            if not m & notU or (count_fins and (cover_cells[j] & U2).bit_count() > max_fins):
+                mand += 1
+        return mand
+
     def rec(start: int, chosen: list[int], U: int, T: int, CP: list[int] | None) -> None:
         k = len(chosen)
         last = k == n - 1
@@ -418,19 +434,9 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             U2 = U | m
             if last:
                 # the last base: its fin peers are ANDed in for the touched covers only
-                if finned:
-                    notU = P & ~U2
-                    mand = 0
-                    tt = T2
-                    while tt:
-                        low = tt & -tt
-                        j = low.bit_length() - 1
-                        tt ^= low
-                        if not (CP[j] & pk[j] if CP is not None else pk[j]) & notU or (
-                                count_fins and (cover_cells[j] & U2).bit_count() > max_fins):
-                            mand += 1
-                    if mand > n:
-                        continue
+                if finned and (mandatory(T2, U2, pk, None) if CP is None
+                               else mandatory(T2, U2, CP, pk)) > n:
+                    continue
                 chosen.append(h)
                 leaf(chosen, U2, T2, CP, pk)
                 chosen.pop()
@@ -438,17 +444,7 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             CP2 = None
             if finned:
                 CP2 = [x & y for x, y in zip(CP, pk)] if CP is not None else pk
-                notU = P & ~U2
-                mand = 0
-                tt = T2
-                while tt:
-                    low = tt & -tt
-                    j = low.bit_length() - 1
-                    tt ^= low
-                    if not CP2[j] & notU or (count_fins and
-                                             (cover_cells[j] & U2).bit_count() > max_fins):
-                        mand += 1
-                if mand > n:
+                if mandatory(T2, U2, CP2, None) > n:
                     continue
             chosen.append(h)
             rec(i + 1, chosen, U2, T2, CP2)
