@@ -17,10 +17,11 @@ IDS = [f"{i}-{r['title'][:30]}" for i, r in enumerate(ROWS)]
 # The stated solution of "Executive Function" breaks its own region-sum rule (its two-box
 # line r4c6-r5c7 holds 6 and 3), so no correct solver can reproduce it; checked below.
 DATA_ERRORS = {"Executive Function"}
-# Brute force does not finish these within the sweep's limit (they ran past 300 s CPU, also
-# with matching-based all-different): a no-box Latin square with only 3-cell cages and 8 dots,
-# and a no-given skyscraper puzzle. Known limitation, listed in docs/performance.md.
-TOO_SLOW = {"Solver needs SET", "Trollscraper"}
+# Brute force does not finish this one within the sweep's limit (past 300 s CPU, also with
+# matching-based all-different or restarts): a no-box Latin square with only 3-cell cages and
+# 8 dots, unique by set-equivalence reasoning the search lacks. Known limitation, listed in
+# docs/performance.md.
+TOO_SLOW = {"Solver needs SET"}
 
 
 def test_set_size():

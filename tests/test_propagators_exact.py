@@ -10,7 +10,7 @@ import pytest
 from csp.constraints import ConsecutiveSet, Contains, Element
 from csp.events import Contradiction
 from csp.propagator import Context
-from variants.outside import _Visible
+from variants.outside import _Skyscraper, _Visible
 
 
 def brute_supports(con, doms: list[int], n: int) -> list[int] | None:
@@ -83,3 +83,45 @@ def test_renban_window_reasoning():
     p = Puzzle(Grid(9)).add(ConsecutiveSet((0, 1, 2), "renban")).givens({0: 5})
     st = p.propagate()
     assert st.candidates(1) == st.candidates(2) == (3, 4, 6, 7)
+
+
+@pytest.mark.parametrize("n", [5, 6])
+def test_skyscraper_both_ends_exact(n):
+    """Clues at both ends of a line share one propagator that keeps exactly the digits some
+    permutation of the line (with both counts) uses."""
+    rng = random.Random(n)
+    cells = list(range(n))
+    perms = list(itertools.permutations(range(1, n + 1)))
+    checked = 0
+    for _ in range(150):
+        left, right = rng.randint(1, n), rng.randint(0, n)
+        con = _Visible(cells, left, "sky")
+        con.back = right
+        doms = [m | (1 << rng.randint(1, n)) for m in random_doms(rng, n, n)]
+        want = [0] * n
+        for perm in perms:
+            if all(doms[i] >> d & 1 for i, d in enumerate(perm)) \
+                    and _Skyscraper._count(perm) == left \
+                    and (not right or _Skyscraper._count(perm[::-1]) == right):
+                for i, d in enumerate(perm):
+                    want[i] |= 1 << d
+        got = run_props(con, doms, n)
+        if not any(want):
+            assert got is None, (left, right, doms)
+            continue
+        checked += 1
+        assert got == want, (left, right, doms)
+    assert checked > 20
+
+
+def test_skyscraper_clues_on_one_line_join():
+    from csp import Puzzle
+    from variants.classic import classic
+    from variants.outside import skyscraper
+    p = Puzzle(4).use(classic(), skyscraper(0, 1, 2), skyscraper(5, 1, 2))
+    vis = [c for c in p.constraints if isinstance(c, _Visible)]
+    assert [(c.back, c.joined) for c in vis] == [(2, False), (0, True)]
+    assert sum(len(c.propagators(4)) for c in vis) == 1
+    # 2 from the top and 2 from the bottom: the 4 stands in one of the middle cells
+    st = p.propagate()
+    assert 4 not in st.candidates("r1c1") and 4 not in st.candidates("r4c1")

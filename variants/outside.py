@@ -92,87 +92,190 @@ class _Skyscraper:
         return k + (self.n - len(v)) >= self.seen and k + 1 <= self.seen
 
 
-_DIGITS: dict[int, list[int]] = {}
+def _line_supports(doms: list[int], n: int, left: int, right: int) -> list[int] | None:
+    """Exact supports of a line of ``n`` cells holding 1..n once each, seen from both ends.
+
+    ``left`` / ``right``: how many buildings the clue at the first / last cell sees (0: no
+    clue on that side). The tallest digit n splits the line: the left clue counts the
+    left-to-right maxima of the cells before it (plus n itself), the right clue the
+    right-to-left maxima after it. Prefixes and suffixes are enumerated as (digit set, bitmask
+    of counts) layers, so a split is valid when a prefix set and its complementary suffix set
+    both reach their count; a second pass keeps the digits on paths to a valid split.
+    Returns one mask per cell, or None when no permutation fits."""
+    k = len(doms)
+    top = 1 << n
+    rest = ((1 << (n + 1)) - 2) ^ top               # digits 1..n-1
+    need_l = 1 << (left - 1) if left else -1         # prefix count bits wanted at the split
+    need_r = 1 << (right - 1) if right else -1
+    cap_l = (1 << left) - 1 if left else -1          # counts a prefix may still have
+    cap_r = (1 << right) - 1 if right else -1
+    places = [i for i in range(k) if doms[i] & top]
+    if not places:
+        return None
+    first, last = places[0], places[-1]
+    # forward layers: fwd[i] maps the digit set of cells 0..i-1 to its count mask; a prefix
+    # only matters up to the last place the tallest can stand
+    fwd: list[dict[int, int]] = [{0: 1}]
+    for i in range(last):
+        m = doms[i] & rest
+        nxt: dict[int, int] = {}
+        if m:
+            for s, cm in fwd[i].items():
+                avail = m & ~s
+                while avail:
+                    low = avail & -avail
+                    avail ^= low
+                    ncm = (cm << 1) & cap_l if low > s else cm
+                    if ncm:
+                        ns = s | low
+                        nxt[ns] = nxt.get(ns, 0) | ncm
+        fwd.append(nxt)
+    # backward layers: bwd[j] maps the digit set of cells j..k-1 to its count mask
+    bwd: list[dict[int, int]] = [{}] * (k + 1)
+    bwd[k] = {0: 1}
+    for j in range(k - 1, first, -1):
+        m = doms[j] & rest
+        nxt = {}
+        if m:
+            for s, cm in bwd[j + 1].items():
+                avail = m & ~s
+                while avail:
+                    low = avail & -avail
+                    avail ^= low
+                    ncm = (cm << 1) & cap_r if low > s else cm
+                    if ncm:
+                        ns = s | low
+                        nxt[ns] = nxt.get(ns, 0) | ncm
+        bwd[j] = nxt
+    sup = [0] * k
+    # valid splits: the tallest at p, the prefix set s and the suffix set rest ^ s
+    good_f: list[dict[int, int]] = [{} for _ in range(k)]
+    good_b: list[dict[int, int]] = [{} for _ in range(k + 1)]
+    for p in places:
+        after = bwd[p + 1]
+        gf, gb = good_f[p], good_b[p + 1]
+        for s, cm in fwd[p].items():
+            if cm & need_l:
+                t = rest ^ s
+                cr = after.get(t, 0)
+                if cr & need_r:
+                    gf[s] = need_l
+                    gb[t] = need_r
+                    sup[p] |= top
+    if not any(sup):
+        return None
+    # forward goodness: count masks from which a prefix state reaches a valid split
+    for i in range(last - 1, -1, -1):
+        m = doms[i] & rest
+        ahead = good_f[i + 1]
+        if not ahead or not m:
+            continue
+        gf = good_f[i]
+        si = 0
+        for s, cm in fwd[i].items():
+            avail = m & ~s
+            acc = 0
+            while avail:
+                low = avail & -avail
+                avail ^= low
+                g = ahead.get(s | low)
+                if g:
+                    ok = g >> 1 if low > s else g
+                    if cm & ok:
+                        acc |= ok
+                        si |= low
+            if acc:
+                gf[s] = gf.get(s, 0) | acc
+        sup[i] |= si
+    # backward goodness, from the longest suffixes (next to a split) to the shortest
+    for j in range(first + 2, k + 1):
+        m = doms[j - 1] & rest
+        behind = good_b[j - 1]
+        if not behind or not m:
+            continue
+        gb = good_b[j]
+        si = 0
+        for s, cm in bwd[j].items():
+            avail = m & ~s
+            acc = 0
+            while avail:
+                low = avail & -avail
+                avail ^= low
+                g = behind.get(s | low)
+                if g:
+                    ok = g >> 1 if low > s else g
+                    if cm & ok:
+                        acc |= ok
+                        si |= low
+            if acc:
+                gb[s] = gb.get(s, 0) | acc
+        sup[j - 1] |= si
+    return sup
+
+
+_MEMO_SIZE = 4096
 
 
 class _VisiblePropagator(Propagator):
-    """Skyscraper clue by dynamic programming over (tallest so far, buildings seen), counts
-    kept as bitmasks per tallest digit: a digit stays when some left part reaching it and some
-    right part leaving it give exactly the clue. Distinctness is left to the line's house,
-    which keeps the tables small."""
+    """Skyscraper clues on one line (one or both ends), exact: digits that no permutation
+    of the line with these counts uses leave (:func:`_line_supports`); results are remembered
+    per tuple of domains."""
 
     cost = Cost.LINEAR
     events = Event.DOM
 
-    def __init__(self, cells: list[int], seen: int, name: str) -> None:
+    def __init__(self, cells: list[int], seen: int, back: int, n: int, name: str) -> None:
         self.cells = tuple(cells)
         self.scope = tuple(sorted(cells))
-        self.seen = seen
+        self.seen, self.back, self.n = seen, back, n
         self.name = name
+        self._memo: dict[tuple[int, ...], list[int] | None] = {}
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
-        doms = [cand[c] for c in self.cells]
-        k = len(doms)
-        seen = self.seen
-        cap = (1 << (seen + 1)) - 1
-        table = _DIGITS
-        digits = []
-        for m in doms:
-            ds = table.get(m)
-            if ds is None:
-                ds = table[m] = [d for d in range(1, m.bit_length()) if m >> d & 1]
-            digits.append(ds)
-        top_n = max(m.bit_length() for m in doms)
-        # fwd[i][top]: bitmask of the counts of buildings seen before cell i, tallest = top
-        fwd = [[0] * (top_n + 1) for _ in range(k + 1)]
-        fwd[0][0] = 1
-        for i in range(k):
-            cur, nxt = fwd[i], fwd[i + 1]
-            for top in range(top_n + 1):
-                cm = cur[top]
-                if not cm:
-                    continue
-                for d in digits[i]:
-                    if d > top:
-                        nxt[d] |= (cm << 1) & cap
-                    else:
-                        nxt[top] |= cm
-        # bwd[top]: counts before the current cell from which the rest sees exactly `seen`
-        bwd = [1 << seen] * (top_n + 1)
-        for i in range(k - 1, -1, -1):
-            cur = fwd[i]
-            sup = 0
-            prev = [0] * (top_n + 1)
-            for top in range(top_n + 1):
-                cm = cur[top]
-                acc = 0
-                for d in digits[i]:
-                    ok = (bwd[d] >> 1) if d > top else bwd[top]
-                    acc |= ok
-                    if cm & ok:
-                        sup |= 1 << d
-                prev[top] = acc
-            if not sup:
-                ctx.fail(f"cannot see {seen}", self.cells)
-            ctx.restrict(self.cells[i], sup, self.name)
-            bwd = prev
+        cells = self.cells
+        key = tuple([cand[c] for c in cells])
+        memo = self._memo
+        if key in memo:
+            sup = memo[key]
+        else:
+            sup = _line_supports(list(key), self.n, self.seen, self.back)
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            memo[key] = sup
+        if sup is None:
+            ctx.fail(f"cannot see {self.seen}", cells)
+        for c, m, s in zip(cells, key, sup):
+            if m & ~s:
+                ctx.restrict(c, s, self.name)
         return Status.FIX
 
 
 class _Visible(Constraint):
+    """A skyscraper clue over ``cells`` (nearest first). Two clues on the same line share one
+    propagator: the first one made gets ``back`` (the other end's count) and the second
+    ``joined`` (it only checks)."""
+
     kind = "skyscraper"
 
     def __init__(self, cells: list[int], seen: int, name: str) -> None:
         self.cells = tuple(cells)
         self.seen = seen
         self.name = name
+        self.back = 0
+        self.joined = False
 
     def propagators(self, n: int) -> list[Propagator]:
-        return [_VisiblePropagator(list(self.cells), self.seen, self.name)]
+        if self.joined:
+            return []
+        if len(self.cells) != n:
+            raise InvalidConstraint(f"{self.name}: the line has {len(self.cells)} cells, "
+                                    f"not {n}")
+        name = self.name if not self.back else f"{self.name} and {self.back} opposite"
+        return [_VisiblePropagator(list(self.cells), self.seen, self.back, n, name)]
 
     def check(self, *values: int) -> bool:
-        return _Skyscraper._count(values) == self.seen
+        return len(set(values)) == len(values) and _Skyscraper._count(values) == self.seen
 
 
 class _OutsideClue:
@@ -229,4 +332,12 @@ class skyscraper(_OutsideClue):
         n = p.grid.n
         self.make(n)
         cells = line_from_clue(n, self.row, self.col)
-        p.add(_Visible(cells, self.value, f"skyscraper {self.value} at r{self.row}c{self.col}"))
+        con = _Visible(cells, self.value, f"skyscraper {self.value} at r{self.row}c{self.col}")
+        back = tuple(reversed(cells))
+        for other in p.constraints:
+            if (isinstance(other, _Visible) and other.cells == back and not other.joined
+                    and not other.back):
+                other.back = self.value      # one propagator reads both ends
+                con.joined = True
+                break
+        p.add(con)
