@@ -125,3 +125,32 @@ def test_skyscraper_clues_on_one_line_join():
     # 2 from the top and 2 from the bottom: the 4 stands in one of the middle cells
     st = p.propagate()
     assert 4 not in st.candidates("r1c1") and 4 not in st.candidates("r4c1")
+
+
+@pytest.mark.parametrize("kind", ["sandwich", "x_sum"])
+@pytest.mark.parametrize("n", [5, 6])
+def test_sandwich_and_x_sum_exact(kind, n):
+    """Sandwich and X-sum clues keep exactly the digits some permutation of the line uses."""
+    from variants.outside import _Sandwich, _Scan, _XSum
+    rng = random.Random(kind + str(n))
+    perms = list(itertools.permutations(range(1, n + 1)))
+    checked = 0
+    for _ in range(120):
+        if kind == "sandwich":
+            rule = _Sandwich(rng.randint(0, n * (n - 1) // 2 - 1), n)
+        else:
+            rule = _XSum(rng.randint(1, n * (n + 1) // 2), n)
+        con = _Scan(list(range(n)), rule, kind)
+        doms = [m | (1 << rng.randint(1, n)) for m in random_doms(rng, n, n)]
+        want = [0] * n
+        for perm in perms:
+            if all(doms[i] >> d & 1 for i, d in enumerate(perm)) and rule(*perm):
+                for i, d in enumerate(perm):
+                    want[i] |= 1 << d
+        got = run_props(con, doms, n)
+        if not any(want):
+            assert got is None, (doms,)
+            continue
+        checked += 1
+        assert got == want, (doms,)
+    assert checked > 15

@@ -1,7 +1,10 @@
 """Outside clues on a row or column: sandwich sums, X-sums, skyscrapers.
 
 A clue sits outside the grid at 1-based (row, col) with row or col 0 or n+1; the line it
-reads runs away from it.
+reads runs away from it. The line is a row or column, so it holds each digit once: every clue
+propagates exactly over the permutations of its line (dynamic programming over the set of
+digits placed so far, with a bitmask of partial sums or counts per set), and the two
+skyscraper clues of one line share one propagator.
 
 >>> from csp import Puzzle
 >>> from variants.classic import classic
@@ -14,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from csp import Puzzle
-from csp.constraints import Constraint, FunctionConstraint
+from csp.constraints import Constraint
 from csp.errors import InvalidConstraint
 from csp.events import Cost, Event, Status
 from csp.propagator import Context, Propagator
@@ -33,36 +36,75 @@ def line_from_clue(n: int, row: int, col: int) -> list[int]:
 
 
 class _Sandwich:
+    """Sandwich rule; as a scan (:func:`_perm_scan`) the value mask holds the partial sums
+    between the first crust and the current cell (a dummy 1 outside the crusts)."""
+
     def __init__(self, total: int, n: int) -> None:
         self.total, self.n = total, n
+        self.ends = 2 | 1 << n
+        self.cap = (1 << (total + 1)) - 1
+        self.init = 1
+        self.accept = 1
+
+    def trans(self, i: int, s: int, low: int, d: int, m: int) -> int:
+        ends = self.ends
+        e = s & ends
+        if low & ends:
+            if not e:
+                return 1                                  # the first crust
+            return m >> self.total & 1                    # the second: the sum is complete
+        if e and e != ends:
+            return (m << d) & self.cap
+        return m
+
+    def inv(self, i: int, s: int, low: int, d: int, g: int) -> int:
+        ends = self.ends
+        e = s & ends
+        if low & ends:
+            if not e:
+                return -1 if g & 1 else 0
+            return 1 << self.total if g & 1 else 0
+        if e and e != ends:
+            return g >> d
+        return g
 
     def __call__(self, *v: int) -> bool:
         i, j = v.index(1), v.index(self.n)
         lo, hi = min(i, j), max(i, j)
         return sum(v[lo + 1:hi]) == self.total
 
-    def prefix(self, *v: int) -> bool:
-        n, total = self.n, self.total
-        ends = [i for i, x in enumerate(v) if x == 1 or x == n]
-        if len(ends) == 2:
-            return sum(v[ends[0] + 1:ends[1]]) == total
-        if len(ends) == 1:
-            return sum(v[ends[0] + 1:]) <= total
-        return True
-
 
 class _XSum:
-    def __init__(self, total: int) -> None:
+    """X-sum rule; as a scan (:func:`_perm_scan`) the value mask has one block of bits per
+    first digit X (block X, bit s: the first cells add up to s), blocks wide enough that a
+    sum past the total never reaches the next block's valid bits."""
+
+    def __init__(self, total: int, n: int = 0) -> None:
         self.total = total
+        self.n = n
+        width = self.width = total + n + 1
+        ones = (1 << (total + 1)) - 1
+        self.valid = sum(ones << (x * width) for x in range(1, n + 1))
+        # open[i]: the blocks of the X that still take the digit at position i (X > i)
+        self.open = [sum(ones << (x * width) for x in range(i + 1, n + 1))
+                     for i in range(n + 1)]
+        self.init = 1
+        self.accept = sum(1 << (x * width + total) for x in range(1, n + 1))
+
+    def trans(self, i: int, s: int, low: int, d: int, m: int) -> int:
+        if not i:
+            return 1 << (d * self.width + d) if d <= self.total else 0
+        grow = m & self.open[i]
+        return (m ^ grow) | ((grow << d) & self.valid)
+
+    def inv(self, i: int, s: int, low: int, d: int, g: int) -> int:
+        if not i:
+            return -1 if g >> (d * self.width + d) & 1 else 0
+        grow = self.open[i]
+        return (g & ~grow) | ((g >> d) & grow)
 
     def __call__(self, *v: int) -> bool:
         return sum(v[:v[0]]) == self.total
-
-    def prefix(self, *v: int) -> bool:
-        x = v[0]
-        if len(v) >= x:
-            return sum(v[:x]) == self.total
-        return sum(v) < self.total
 
 
 class _Skyscraper:
@@ -81,15 +123,6 @@ class _Skyscraper:
                 top = x
                 k += 1
         return k
-
-    def prefix(self, *v: int) -> bool:
-        k = self._count(v)
-        if k > self.seen:
-            return False
-        if max(v) == self.n:
-            return k == self.seen
-        # at most one more building per remaining cell, and the n still to come adds one
-        return k + (self.n - len(v)) >= self.seen and k + 1 <= self.seen
 
 
 def _line_supports(doms: list[int], n: int, left: int, right: int) -> list[int] | None:
@@ -213,23 +246,80 @@ def _line_supports(doms: list[int], n: int, left: int, right: int) -> list[int] 
     return sup
 
 
+def _perm_scan(doms: list[int], rule: Any) -> list[int] | None:
+    """Exact supports of a line holding each digit once (``len(doms)`` cells, digits
+    1..len), for a rule read from the first cell on: ``rule.trans(i, s, low, d, m)`` maps
+    the value mask ``m`` of a prefix with digit set ``s`` to the mask after digit ``d``
+    (``low`` = its bit) at position ``i``; ``rule.inv`` gives, for a mask ``g`` wanted
+    after that step, the values before it that lead into ``g``. Start at ``rule.init``, end
+    in ``rule.accept``. Layers map digit sets to value masks; a backward pass keeps the
+    digits on paths to an accepted end. Returns one mask per cell, or None."""
+    k = len(doms)
+    trans, inv = rule.trans, rule.inv
+    fwd: list[dict[int, int]] = [{0: rule.init}]
+    for i in range(k):
+        m = doms[i]
+        nxt: dict[int, int] = {}
+        lows = [(1 << d, d) for d in range(1, m.bit_length()) if m >> d & 1]
+        for s, cm in fwd[i].items():
+            for low, d in lows:
+                if s & low:
+                    continue
+                nm = trans(i, s, low, d, cm)
+                if nm:
+                    ns = s | low
+                    nxt[ns] = nxt.get(ns, 0) | nm
+        if not nxt:
+            return None
+        fwd.append(nxt)
+    accept = rule.accept
+    good = {s: accept for s, cm in fwd[k].items() if cm & accept}
+    if not good:
+        return None
+    sup = [0] * k
+    for i in range(k - 1, -1, -1):
+        m = doms[i]
+        lows = [(1 << d, d) for d in range(1, m.bit_length()) if m >> d & 1]
+        prev: dict[int, int] = {}
+        si = 0
+        for s, cm in fwd[i].items():
+            acc = 0
+            for low, d in lows:
+                if s & low:
+                    continue
+                g = good.get(s | low)
+                if g:
+                    ok = inv(i, s, low, d, g)
+                    if cm & ok:
+                        acc |= ok
+                        si |= low
+            if acc:
+                prev[s] = acc
+        sup[i] = si
+        good = prev
+    return sup
+
+
 _MEMO_SIZE = 4096
 
 
-class _VisiblePropagator(Propagator):
-    """Skyscraper clues on one line (one or both ends), exact: digits that no permutation
-    of the line with these counts uses leave (:func:`_line_supports`); results are remembered
-    per tuple of domains."""
+class _LinePropagator(Propagator):
+    """An outside clue's line, exact: the digits no permutation of the line allows leave
+    (``supports(doms)``, one mask per cell or None); results are remembered per tuple of
+    domains."""
 
     cost = Cost.LINEAR
     events = Event.DOM
+    failure = "no arrangement of the line fits"
 
-    def __init__(self, cells: list[int], seen: int, back: int, n: int, name: str) -> None:
-        self.cells = tuple(cells)
+    def __init__(self, cells: tuple[int, ...], name: str) -> None:
+        self.cells = cells
         self.scope = tuple(sorted(cells))
-        self.seen, self.back, self.n = seen, back, n
         self.name = name
         self._memo: dict[tuple[int, ...], list[int] | None] = {}
+
+    def supports(self, doms: list[int]) -> list[int] | None:  # pragma: no cover - interface
+        raise NotImplementedError
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
@@ -239,16 +329,59 @@ class _VisiblePropagator(Propagator):
         if key in memo:
             sup = memo[key]
         else:
-            sup = _line_supports(list(key), self.n, self.seen, self.back)
+            sup = self.supports(list(key))
             if len(memo) >= _MEMO_SIZE:
                 memo.clear()
             memo[key] = sup
         if sup is None:
-            ctx.fail(f"cannot see {self.seen}", cells)
+            ctx.fail(self.failure, cells)
         for c, m, s in zip(cells, key, sup):
             if m & ~s:
                 ctx.restrict(c, s, self.name)
         return Status.FIX
+
+
+class _ScanPropagator(_LinePropagator):
+    """A sandwich or X-sum clue (:func:`_perm_scan`)."""
+
+    def __init__(self, cells: tuple[int, ...], rule: Any, name: str) -> None:
+        super().__init__(cells, name)
+        self.rule = rule
+
+    def supports(self, doms: list[int]) -> list[int] | None:
+        return _perm_scan(doms, self.rule)
+
+
+class _VisiblePropagator(_LinePropagator):
+    """Skyscraper clues on one line, one or both ends (:func:`_line_supports`)."""
+
+    def __init__(self, cells: tuple[int, ...], seen: int, back: int, n: int, name: str) -> None:
+        super().__init__(cells, name)
+        self.seen, self.back, self.n = seen, back, n
+        self.failure = f"cannot see {seen}"
+
+    def supports(self, doms: list[int]) -> list[int] | None:
+        return _line_supports(doms, self.n, self.seen, self.back)
+
+
+class _Scan(Constraint):
+    """An outside clue whose line holds each digit once (the line is a row or column)."""
+
+    kind = "outside-scan"
+
+    def __init__(self, cells: list[int], rule: Any, name: str) -> None:
+        self.cells = tuple(cells)
+        self.rule = rule
+        self.name = name
+
+    def propagators(self, n: int) -> list[Propagator]:
+        if len(self.cells) != n:
+            raise InvalidConstraint(f"{self.name}: the line has {len(self.cells)} cells, "
+                                    f"not {n}")
+        return [_ScanPropagator(self.cells, self.rule, self.name)]
+
+    def check(self, *values: int) -> bool:
+        return len(set(values)) == len(values) and bool(self.rule(*values))
 
 
 class _Visible(Constraint):
@@ -272,7 +405,7 @@ class _Visible(Constraint):
             raise InvalidConstraint(f"{self.name}: the line has {len(self.cells)} cells, "
                                     f"not {n}")
         name = self.name if not self.back else f"{self.name} and {self.back} opposite"
-        return [_VisiblePropagator(list(self.cells), self.seen, self.back, n, name)]
+        return [_VisiblePropagator(self.cells, self.seen, self.back, n, name)]
 
     def check(self, *values: int) -> bool:
         return len(set(values)) == len(values) and _Skyscraper._count(values) == self.seen
@@ -291,9 +424,7 @@ class _OutsideClue:
         p.grid.require_square(type(self).__name__)
         n = p.grid.n
         cells = line_from_clue(n, self.row, self.col)
-        fn = self.make(n)
-        p.add(FunctionConstraint(fn, cells, f"{self.name} {self.value} at r{self.row}c{self.col}",
-                                 prefix=fn.prefix, distinct=True))
+        p.add(_Scan(cells, self.make(n), f"{self.name} {self.value} at r{self.row}c{self.col}"))
 
 
 class sandwich(_OutsideClue):
@@ -313,7 +444,7 @@ class x_sum(_OutsideClue):
         super().__init__(row, col, value, "x-sum")
 
     def make(self, n: int) -> _XSum:
-        return _XSum(self.value)
+        return _XSum(self.value, n)
 
 
 class skyscraper(_OutsideClue):
