@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from csp.constraints import ConsecutiveSet, Contains, Element
+from csp.constraints import ConsecutiveSet, Contains, Element, FunctionConstraint
 from csp.events import Contradiction
 from csp.propagator import Context
 from variants.outside import _Skyscraper, _Visible
@@ -54,6 +54,11 @@ CASES = [
     ("element", lambda rng, n: Element(4, (0, 1, 2, 3), rng.randint(1, n)), True),
     ("element_self", lambda rng, n: Element(1, (0, 1, 2, 3), rng.randint(1, n)), True),
     ("skyscraper", lambda rng, n: _Visible([0, 1, 2, 3, 4], rng.randint(1, 5), "sky"), True),
+    # three-cell predicates are tabled (between and lockout line cells)
+    ("between", lambda rng, n: FunctionConstraint(lambda x, y, v: min(x, y) < v < max(x, y),
+                                                  rng.sample(range(5), 3)), True),
+    ("lockout", lambda rng, n: FunctionConstraint(
+        lambda x, y, v: not min(x, y) <= v <= max(x, y), (0, 1, 2), distinct=True), True),
 ]
 
 

@@ -4,7 +4,9 @@ Exact supports (GAC) come from a depth-first enumeration of the scope in the giv
 pruned by the optional ``prefix`` check (``prefix(*first_values) -> bool``, False when no
 completion can satisfy the predicate) and by ``distinct`` (all cells differ). The enumeration
 has a node budget; past it the propagator waits for smaller domains (the predicate is always
-checked once every cell is fixed, so search stays correct).
+checked once every cell is fixed, so search stays correct). A scope of three different cells
+is tabled instead: the allowed triples are computed once, and each run is a double loop over
+two domains with the third as a mask.
 """
 from __future__ import annotations
 
@@ -22,13 +24,24 @@ class _Budget(Exception):
     pass
 
 
+_BITS: dict[int, list[int]] = {}
+
+
+def _bits(mask: int) -> list[int]:
+    """The digits of a candidate mask (cached per mask)."""
+    ds = _BITS.get(mask)
+    if ds is None:
+        ds = _BITS[mask] = [d for d in range(mask.bit_length()) if mask >> d & 1]
+    return ds
+
+
 class FunctionPropagator(Propagator):
     cost = Cost.QUADRATIC
     events = Event.DOM
 
     def __init__(self, cells: Sequence[int], pred: Callable[..., bool], name: str,
                  prefix: Callable[..., bool] | None = None, distinct: bool = False,
-                 budget: int = NODE_BUDGET) -> None:
+                 budget: int = NODE_BUDGET, n: int | None = None) -> None:
         self.cells = tuple(cells)
         self.scope = tuple(sorted(set(cells)))
         self.pred = pred
@@ -41,8 +54,43 @@ class FunctionPropagator(Propagator):
         # skipping only skips pruning, and a fixed scope always runs)
         self.too_big = 1 << 62
         self._memo: dict[tuple[int, ...], dict[int, int]] = {}
+        # three different cells (a between or lockout line cell and its ends): the allowed
+        # triples as a table, per (x, y) the mask of z, built once for digits 0..n
+        self.table: list[list[int]] | None = None
+        if n is not None and len(self.cells) == 3 and len(set(self.cells)) == 3:
+            self.table = [[sum(1 << z for z in range(n + 1)
+                               if (not distinct or len({x, y, z}) == 3) and pred(x, y, z))
+                           for y in range(n + 1)] for x in range(n + 1)]
+
+    def _propagate_table(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        a, b, c = self.cells
+        da, db, dc = cand[a], cand[b], cand[c]
+        table = self.table
+        ys = _bits(db)
+        sa = sb = sc = 0
+        for x in _bits(da):
+            row = table[x]
+            for y in ys:
+                z = row[y] & dc
+                if z:
+                    sa |= 1 << x
+                    sb |= 1 << y
+                    sc |= z
+        if not sc:
+            ctx.fail("no assignment satisfies it", self.cells)
+        reason = (self.name, self.cells)
+        if da & ~sa:
+            ctx.remove(a, da & ~sa, reason)
+        if db & ~sb:
+            ctx.remove(b, db & ~sb, reason)
+        if dc & ~sc:
+            ctx.remove(c, dc & ~sc, reason)
+        return Status.FIX
 
     def propagate(self, ctx: Context) -> Status:
+        if self.table is not None:
+            return self._propagate_table(ctx)
         cand = ctx.cand
         cells = self.cells
         doms = [cand[c] for c in cells]
@@ -135,7 +183,7 @@ class FunctionConstraint(Constraint):
 
     def propagators(self, n: int) -> list[Propagator]:
         return [FunctionPropagator(self.cells, self.pred, self.name, self.prefix,
-                                   self.distinct)]
+                                   self.distinct, n=n)]
 
     def check(self, *values: int) -> bool:
         if self.distinct and len(set(values)) != len(values):
