@@ -56,10 +56,30 @@ class ConsecutiveSetPropagator(Propagator):
         self.name = name
         k = len(self.cells)
         self.windows = [((1 << k) - 1) << s for s in range(1, n - k + 2)]
+        self._memo: dict[tuple[int, ...], list[int]] = {}
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
         doms = [cand[c] for c in self.cells]
+        key = tuple(doms)
+        sup = self._memo.get(key)
+        if sup is None:
+            sup = self._supports(doms)
+            if len(self._memo) >= 4096:
+                self._memo.clear()
+            self._memo[key] = sup
+        for i, c in enumerate(self.cells):
+            if not sup[i]:
+                ctx.fail("no window of consecutive digits fits", self.cells)
+            if doms[i] & ~sup[i]:
+                ctx.restrict(c, sup[i], self.name)
+        # idempotent: the digits kept are exactly those of the windows that fit, and
+        # those windows still fit on the kept digits
+        return Status.FIX
+
+    def _supports(self, doms: list[int]) -> list[int]:
+        """Per cell, the digits of the windows that fit (results are remembered per tuple
+        of domains)."""
         sup = [0] * len(doms)
         for w in self.windows:
             sub = [m & w for m in doms]
@@ -72,11 +92,7 @@ class ConsecutiveSetPropagator(Propagator):
                 continue
             for i, m in enumerate(sub):
                 sup[i] |= m
-        for i, c in enumerate(self.cells):
-            if not sup[i]:
-                ctx.fail("no window of consecutive digits fits", self.cells)
-            ctx.restrict(c, sup[i], self.name)
-        return Status.NOFIX
+        return sup
 
 
 class ConsecutiveSet(Constraint):
