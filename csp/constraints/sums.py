@@ -266,8 +266,11 @@ class LinearPropagator(Propagator):
                         sup[j] |= 1 << vals[j]
                 return
             a = coeffs[i]
+            forb = 0                     # digits of the earlier cells this one must differ from
+            for j in differ[i]:
+                forb |= 1 << vals[j]
             for d in lists[i]:
-                if differ[i] and any(vals[j] == d for j in differ[i]):
+                if forb >> d & 1:
                     continue
                 t = s + a * d
                 if t + rest_lo[i + 1] <= total <= t + rest_hi[i + 1]:
