@@ -123,3 +123,66 @@ def _ok(p: Puzzle) -> bool:
         return True
     except ContradictoryGivens:
         return False
+
+
+def _outside_variant(n: int, seed: int) -> Puzzle:
+    """Outside clues (sandwich, X-sum, skyscraper, both ends of a line sometimes) and
+    between / lockout lines drawn around a hidden grid, now and then one drawn blind."""
+    from variants import between_line, lockout, sandwich, skyscraper, x_sum
+    rng = random.Random(1000 + seed)
+    g = Grid(n)
+    S = _hidden_grid(n, rng)
+    p = Puzzle(g).use(classic())
+
+    def line(row: int, col: int) -> list[int]:
+        if row == 0:
+            return [r * n + col - 1 for r in range(n)]
+        if row == n + 1:
+            return [r * n + col - 1 for r in reversed(range(n))]
+        if col == 0:
+            return [(row - 1) * n + c for c in range(n)]
+        return [(row - 1) * n + c for c in reversed(range(n))]
+
+    spots = ([(0, c) for c in range(1, n + 1)] + [(n + 1, c) for c in range(1, n + 1)]
+             + [(r, 0) for r in range(1, n + 1)] + [(r, n + 1) for r in range(1, n + 1)])
+    for row, col in rng.sample(spots, 4):
+        v = [S[c] for c in line(row, col)]
+        kind = rng.choice(("sandwich", "x_sum", "skyscraper"))
+        if kind == "sandwich":
+            i, j = sorted((v.index(1), v.index(n)))
+            rule = sandwich(row, col, sum(v[i + 1:j]))
+        elif kind == "x_sum":
+            rule = x_sum(row, col, sum(v[:v[0]]))
+        else:
+            top, seen = 0, 0
+            for x in v:
+                if x > top:
+                    top, seen = x, seen + 1
+            rule = skyscraper(row, col, seen)
+        if rng.random() < 0.1:
+            rule.value = max(1, rule.value + rng.choice((-1, 1)))
+        p.use(rule)
+    for bundle in (between_line, lockout):
+        cells = sorted(_path(g, rng, 3), key=lambda c: S[c])
+        a, mid, b = cells if bundle is between_line else (cells[1], cells[0], cells[2])
+        try:
+            p.use(bundle([g.name(a), g.name(mid), g.name(b)], *(() if bundle is between_line
+                                                                 else (1,))))
+        except InvalidConstraint:
+            pass
+    for c in rng.sample(range(g.size), n + 2):
+        if rng.random() < 0.6:
+            p.set_given(c, S[c])
+    return p
+
+
+@pytest.mark.parametrize("n, seed", [(4, s) for s in range(15)] + [(6, s) for s in range(15)])
+def test_outside_clues_and_lines_agree_with_python_constraint(n, seed):
+    p = _outside_variant(n, seed)
+    oracle = problem_solutions(p)
+    try:
+        p.freeze()
+    except ContradictoryGivens:
+        assert oracle == []
+        return
+    assert sorted(search(p.engine(), p.initial_state().cand, limit=10 ** 6)[0]) == oracle

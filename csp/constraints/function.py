@@ -55,12 +55,14 @@ class FunctionPropagator(Propagator):
         self.too_big = 1 << 62
         self._memo: dict[tuple[int, ...], dict[int, int]] = {}
         # three different cells (a between or lockout line cell and its ends): the allowed
-        # triples as a table, per (x, y) the mask of z, built once for digits 0..n
+        # triples as a table, per (x, y) the mask of z, built once for digits 1..n
         self.table: list[list[int]] | None = None
         if n is not None and len(self.cells) == 3 and len(set(self.cells)) == 3:
-            self.table = [[sum(1 << z for z in range(n + 1)
-                               if (not distinct or len({x, y, z}) == 3) and pred(x, y, z))
-                           for y in range(n + 1)] for x in range(n + 1)]
+            digits = range(1, n + 1)
+            self.table = [[0] * (n + 1)] + [
+                [0] + [sum(1 << z for z in digits
+                           if (not distinct or len({x, y, z}) == 3) and pred(x, y, z))
+                       for y in digits] for x in digits]
 
     def _propagate_table(self, ctx: Context) -> Status:
         cand = ctx.cand
