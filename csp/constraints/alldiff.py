@@ -32,7 +32,13 @@ class AllDifferent(Constraint):
 
 class AllDifferentGAC(Propagator):
     """Generalised arc consistency for all-different (Regin): a candidate survives iff it
-    belongs to some maximum matching of cells to digits."""
+    belongs to some maximum matching of cells to digits.
+
+    On bitmasks: a maximum matching (Kuhn's augmenting paths, started from the last call's
+    matching where it still holds), then the digit graph of alternating paths (digit x leads
+    to digit y when some cell with candidate x is matched to y) closed transitively. An
+    unmatched candidate d of a cell matched to m survives when m leads back to d (an
+    alternating cycle) or a free digit leads to d (an alternating path from a free digit)."""
 
     cost = Cost.QUADRATIC
     events = Event.DOM
@@ -40,128 +46,99 @@ class AllDifferentGAC(Propagator):
     def __init__(self, cells: Sequence[int], name: str = "all-different") -> None:
         self.scope = tuple(sorted(cells))
         self.name = f"{name} (GAC)"
+        self._last: dict[int, int] = {}      # the last matching: cell -> digit bit
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
-        cells = self.scope
+        scope = self.scope
+        # fixed cells are matched to their digit, which leaves the other cells (the engine
+        # kernel does that too); only the open cells and the other digits take part
+        fixed = 0
+        cells = []
+        for c in scope:
+            m = cand[c]
+            if m & (m - 1):
+                cells.append(c)
+            elif fixed & m:
+                ctx.fail("two cells hold the same digit", scope)
+            else:
+                fixed |= m
+        if fixed:
+            for c in cells:
+                if cand[c] & fixed:
+                    ctx.remove(c, fixed, (self.name, scope))
+            if any(not cand[c] & (cand[c] - 1) for c in cells):
+                return Status.NOFIX            # a cell got fixed: run again on the rest
         k = len(cells)
+        if k < 2:
+            return Status.FIX
         doms = [cand[c] for c in cells]
-        # maximum matching cell index -> digit by augmenting paths (Kuhn)
-        match_digit: dict[int, int] = {}   # digit -> cell index
-        cell_digit = [0] * k
+        last = self._last
+        mate = [last.get(c, 0) & m for c, m in zip(cells, doms)]
+        owner: dict[int, int] = {}                     # digit bit -> cell index
+        for i, b in enumerate(mate):
+            if b:
+                if b in owner:
+                    mate[i] = 0
+                else:
+                    owner[b] = i
 
-        def augment(i: int, seen: set[int]) -> bool:
-            m = doms[i]
+        def augment(i: int, seen: int) -> tuple[bool, int]:
+            """Match cell i along an augmenting path; (success, digits visited)."""
+            m = doms[i] & ~seen
             while m:
                 low = m & -m
-                d = low.bit_length() - 1
                 m ^= low
-                if d in seen:
-                    continue
-                seen.add(d)
-                j = match_digit.get(d)
-                if j is None or augment(j, seen):
-                    match_digit[d] = i
-                    cell_digit[i] = d
-                    return True
-            return False
+                seen |= low
+                j = owner.get(low)
+                if j is None:
+                    ok = True
+                else:
+                    ok, seen = augment(j, seen)
+                if ok:
+                    owner[low] = i
+                    mate[i] = low
+                    return True, seen
+            return False, seen
 
         for i in range(k):
-            if not augment(i, set()):
-                ctx.fail("no matching of cells to digits", cells)
-        digits = 0
+            if not mate[i] and not augment(i, 0)[0]:
+                ctx.fail("no matching of cells to digits", scope)
+        self._last = dict(zip(cells, mate))
+        # digit graph on digit indices: succ[x] = digits matched to the cells that also
+        # have candidate x
+        union = 0
         for m in doms:
-            digits |= m
-        free = [k + d for d in range(digits.bit_length()) if digits >> d & 1 and d not in match_digit]
-        # Orient matched edges cell -> digit and the others digit -> cell (node ids: cells
-        # 0..k-1, digit d is k+d). A non-matching edge survives iff it lies on a cycle (same
-        # SCC) or on an alternating path from a free digit.
-        g: dict[int, list[int]] = {}
-        for i in range(k):
-            g[i] = [k + cell_digit[i]]
-        for i in range(k):
-            m = doms[i]
-            while m:
-                low = m & -m
-                d = low.bit_length() - 1
-                m ^= low
-                if d != cell_digit[i]:
-                    g.setdefault(k + d, []).append(i)
-        for d in range(64):
-            if digits >> d & 1:
-                g.setdefault(k + d, [])
-        reach: set[int] = set()
-        todo = list(free)
-        while todo:
-            u = todo.pop()
-            if u in reach:
-                continue
-            reach.add(u)
-            todo.extend(g.get(u, ()))
-        comp = _scc(g)
+            union |= m
+        top = union.bit_length()
+        succ = [0] * top
+        for m, b in zip(doms, mate):
+            rest = m ^ b
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                succ[low.bit_length() - 1] |= b
+        # transitive closure (Warshall on bit rows)
+        digits = [d for d in range(top) if succ[d]]
+        for via in digits:
+            vr = succ[via]
+            vb = 1 << via
+            for x in digits:
+                if succ[x] & vb:
+                    succ[x] |= vr
+        matched = 0
+        for b in mate:
+            matched |= b
+        free = union & ~matched
+        from_free = free
+        while free:
+            low = free & -free
+            free ^= low
+            from_free |= succ[low.bit_length() - 1]
         changed = False
-        for i in range(k):
-            m = doms[i]
-            remove = 0
-            while m:
-                low = m & -m
-                d = low.bit_length() - 1
-                m ^= low
-                if d == cell_digit[i]:
-                    continue
-                # edge digit d -> cell i (unmatched). Keep if on a cycle or on a path from free.
-                if comp[k + d] == comp[i] or (k + d) in reach:
-                    continue
-                remove |= low
-            if remove:
-                ctx.remove(cells[i], remove, (self.name, cells))
+        for c, m, b in zip(cells, doms, mate):
+            keep = b | (m & (succ[b.bit_length() - 1] | from_free))
+            if m & ~keep:
+                ctx.remove(c, m & ~keep, (self.name, scope))
                 changed = True
         return Status.FIX if not changed else Status.NOFIX
-
-
-def _scc(g: dict[int, list[int]]) -> dict[int, int]:
-    """Tarjan's strongly connected components (iterative); node -> component id."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    comp: dict[int, int] = {}
-    on: set[int] = set()
-    st: list[int] = []
-    counter = 0
-    ncomp = 0
-    for root in g:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, pi = work.pop()
-            if pi == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                st.append(v)
-                on.add(v)
-            succ = g.get(v, ())
-            recurse = False
-            while pi < len(succ):
-                w = succ[pi]
-                pi += 1
-                if w not in index:
-                    work.append((v, pi))
-                    work.append((w, 0))
-                    recurse = True
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            if recurse:
-                continue
-            if low[v] == index[v]:
-                while True:
-                    w = st.pop()
-                    on.discard(w)
-                    comp[w] = ncomp
-                    if w == v:
-                        break
-                ncomp += 1
-            if work:
-                u = work[-1][0]
-                low[u] = min(low[u], low[v])
-    return comp
