@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from csp.constraints import ConsecutiveSet, Contains, Element, FunctionConstraint
+from csp.constraints import ConsecutiveSet, Contains, Element, FunctionConstraint, SumIn
 from csp.events import Contradiction
 from csp.propagator import Context
 from variants.outside import _Skyscraper, _Visible
@@ -54,6 +54,9 @@ CASES = [
     ("element", lambda rng, n: Element(4, (0, 1, 2, 3), rng.randint(1, n)), True),
     ("element_self", lambda rng, n: Element(1, (0, 1, 2, 3), rng.randint(1, n)), True),
     ("skyscraper", lambda rng, n: _Visible([0, 1, 2, 3, 4], rng.randint(1, 5), "sky"), True),
+    ("sum_in", lambda rng, n: SumIn(tuple(range(rng.randint(2, 4))),
+                                    rng.sample(range(3, 16), rng.randint(1, 3)),
+                                    distinct=rng.random() < 0.5), True),
     # three-cell predicates are tabled (between and lockout line cells)
     ("between", lambda rng, n: FunctionConstraint(lambda x, y, v: min(x, y) < v < max(x, y),
                                                   rng.sample(range(5), 3)), True),

@@ -78,10 +78,15 @@ def random_variant(n: int, seed: int) -> tuple[Puzzle, list[int]]:
             p.use(_rule(kind, g, S, rng, blind=rng.random() < 0.1))
         except InvalidConstraint:                 # e.g. a dot between cells of one digit
             pass
-    for c in rng.sample(range(g.size), n if n == 4 else 9):
+    return _sprinkle_givens(p, S, rng, n if n == 4 else 9), S
+
+
+def _sprinkle_givens(p: Puzzle, S: list[int], rng: random.Random, tries: int) -> Puzzle:
+    """Give the hidden digit in about 60 % of ``tries`` random cells."""
+    for c in rng.sample(range(p.grid.size), tries):
         if rng.random() < 0.6:
             p.set_given(c, S[c])
-    return p, S
+    return p
 
 
 @pytest.mark.parametrize("n, seed", [(4, s) for s in range(25)] + [(6, s) for s in range(25)])
@@ -174,12 +179,51 @@ def _outside_variant(n: int, seed: int) -> Puzzle:
                                                                  else (1,))))
         except InvalidConstraint:
             pass
-    for c in rng.sample(range(g.size), n + 2):
-        if rng.random() < 0.6:
-            p.set_given(c, S[c])
-    return p
+    return _sprinkle_givens(p, S, rng, n + 2)
 
 
 @pytest.mark.parametrize("n, seed", [(4, s) for s in range(15)] + [(6, s) for s in range(15)])
 def test_outside_clues_and_lines_agree_with_python_constraint(n, seed):
     _assert_agrees(_outside_variant(n, seed))
+
+
+def _cage_variant(n: int, seed: int) -> Puzzle:
+    """Multi-sum and digital-root cages with diagonal or knight non-consecutive, drawn
+    around a hidden grid (a multi-sum has one decoy total; now and then none fits)."""
+    from variants import (diagonal_non_consecutive, digital_root_cage, knight_non_consecutive,
+                          multi_sum_cage)
+    rng = random.Random(2000 + seed)
+    g = Grid(n)
+    S = _hidden_grid(n, rng)
+    rule = rng.choice((diagonal_non_consecutive, knight_non_consecutive, None))
+    if rule is not None:                      # a hidden grid that keeps the rule too
+        q = Puzzle(g).use(classic(), rule())
+        S = (Puzzle(g).use(classic(), rule()).givens({rng.randrange(g.size): rng.randint(1, n)})
+             .solve(first=True).solution or q.solve(first=True).solution or S)
+        # (knight non-consecutive has no solution on 4x4 and 6x6 classic grids: such
+        # puzzles check that both solvers agree there is none)
+    p = Puzzle(g).use(classic())
+    if rule is not None:
+        p.use(rule())
+    for _ in range(rng.randint(2, 4)):
+        cells = sorted(set(_path(g, rng, rng.randint(2, 3))))
+        if len(cells) < 2:
+            continue
+        total = sum(S[c] for c in cells) + (rng.choice((-1, 1)) if rng.random() < 0.1 else 0)
+        if rng.random() < 0.5:
+            p.use(multi_sum_cage([g.name(c) for c in cells], [total, rng.randint(3, 2 * n)]))
+        else:
+            try:
+                p.use(digital_root_cage([g.name(c) for c in cells], (total - 1) % 9 + 1))
+            except InvalidConstraint:
+                pass
+    return _sprinkle_givens(p, S, rng, n + 2)
+
+
+@pytest.mark.parametrize("n, seed", [(4, s) for s in range(12)] + [(6, s) for s in range(12)])
+def test_multi_sum_cages_and_non_consecutive_kinds_agree_with_python_constraint(n, seed):
+    try:
+        p = _cage_variant(n, seed)
+    except InvalidConstraint:                 # a decoy total no digits can reach
+        return
+    _assert_agrees(p)

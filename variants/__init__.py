@@ -14,9 +14,10 @@ from . import render  # noqa: F401  (registers the _repr_svg_ renderer of csp.di
 from .arrow import arrow, double_arrow
 from .chess import anti_king, anti_knight
 from .classic import classic, classic_puzzle
-from .dots import (black_dot, negative, non_consecutive, sum_dot, v_dot, white_dot, x_dot)
+from .dots import (black_dot, diagonal_non_consecutive, knight_non_consecutive, negative,
+                   non_consecutive, sum_dot, v_dot, white_dot, x_dot)
 from .inequality import greater_than, less_than, slow_thermo, thermo
-from .killer import killer_cage, little_killer
+from .killer import digital_root_cage, killer_cage, little_killer, multi_sum_cage
 from .lines import (between_line, entropic_line, lockout, modular_line, nabner, palindrome,
                     region_sum_line, renban, whispers, zipper_line)
 from .misc import clone, indexer, quadruple
@@ -26,8 +27,10 @@ from .regions import diagonal, disjoint_groups, extra_region, jigsaw_grid, windo
 
 __all__ = [
     "arrow", "double_arrow", "anti_king", "anti_knight", "classic", "classic_puzzle",
-    "black_dot", "negative", "non_consecutive", "sum_dot", "v_dot", "white_dot", "x_dot",
+    "black_dot", "diagonal_non_consecutive", "knight_non_consecutive", "negative",
+    "non_consecutive", "sum_dot", "v_dot", "white_dot", "x_dot",
     "greater_than", "less_than", "slow_thermo", "thermo", "killer_cage", "little_killer",
+    "multi_sum_cage", "digital_root_cage",
     "between_line", "entropic_line", "lockout", "modular_line", "nabner", "palindrome",
     "region_sum_line", "renban", "whispers", "zipper_line", "clone", "indexer", "quadruple",
     "sandwich", "skyscraper", "x_sum", "digits", "even", "maximum", "minimum", "odd", "diagonal",

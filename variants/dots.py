@@ -83,6 +83,34 @@ class non_consecutive:
             p.add(NotAbsDiff(x, y, 1, f"non-consecutive {g.name(x)}-{g.name(y)}"))
 
 
+class diagonal_non_consecutive:
+    """No two diagonally adjacent cells hold consecutive digits.
+
+    >>> from csp import Puzzle
+    >>> p = Puzzle(4).use(diagonal_non_consecutive()).givens({"r2c2": 2})
+    >>> p.propagate().candidates("r1c1"), p.propagate().candidates("r1c2")
+    ((2, 4), (1, 2, 3, 4))
+    """
+
+    def apply(self, p: Puzzle) -> None:
+        _non_consecutive_pairs(p, p.grid.diagonal_neighbours, "diagonal non-consecutive")
+
+
+class knight_non_consecutive:
+    """No two cells a knight's move apart hold consecutive digits."""
+
+    def apply(self, p: Puzzle) -> None:
+        _non_consecutive_pairs(p, p.grid.knight, "knight non-consecutive")
+
+
+def _non_consecutive_pairs(p: Puzzle, neighbours, label: str) -> None:
+    g = p.grid
+    for x in range(g.size):
+        for y in neighbours(x):
+            if y > x:
+                p.add(NotAbsDiff(x, y, 1, f"{label} {g.name(x)}-{g.name(y)}"))
+
+
 class negative:
     """The negative constraint for marked pairs: every adjacent pair *not* in ``marked``
     breaks the rule of the given ``kind``: ``"white"`` (not differing by ``value``, default

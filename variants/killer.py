@@ -1,4 +1,5 @@
-"""Killer cages (with or without a sum) and little killer diagonals.
+"""Killer cages (with or without a sum, multi-sum and digital-root cages) and little killer
+diagonals.
 
 >>> from csp import Puzzle
 >>> from variants.classic import classic
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from csp import AllDifferent, Puzzle, Sum
+from csp.constraints import SumIn
 from csp.errors import InvalidConstraint
 
 
@@ -31,6 +33,50 @@ class killer_cage:
             p.add(AllDifferent(ids, name))
         else:
             p.add(Sum(ids, self.total, distinct=True, name=name))
+
+
+class multi_sum_cage:
+    """Cells hold different digits adding up to one of ``totals``.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), multi_sum_cage(["r1c1", "r1c2"], [3, 17]))
+    >>> p.propagate().candidates("r1c1")
+    (1, 2, 8, 9)
+    """
+
+    def __init__(self, cells: Sequence[Any], totals: Sequence[int], name: str = "") -> None:
+        self.cells, self.totals, self.name = list(cells), [int(t) for t in totals], name
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        label = "/".join(map(str, sorted(set(self.totals))))
+        p.add(SumIn(ids, self.totals, distinct=True,
+                    name=self.name or f"cage {label} at {p.grid.name(min(ids))}"))
+
+
+class digital_root_cage:
+    """Cells hold different digits whose sum has digital root ``root`` (1..9): the sum is
+    ``root``, ``root + 9``, ``root + 18``, ...
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), digital_root_cage(["r1c1", "r1c2"], 1))
+    >>> p.propagate().candidates("r1c1")   # 1 + 9 = 10 or 2 + 8, ... (sum 10)
+    (1, 2, 3, 4, 6, 7, 8, 9)
+    """
+
+    def __init__(self, cells: Sequence[Any], root: int, name: str = "") -> None:
+        self.cells, self.root, self.name = list(cells), int(root), name
+
+    def apply(self, p: Puzzle) -> None:
+        if not 1 <= self.root <= 9:
+            raise InvalidConstraint(f"digital root {self.root} outside 1..9")
+        ids = p.grid.cells(self.cells)
+        top = len(ids) * p.grid.n
+        totals = list(range(self.root, top + 1, 9))
+        p.add(SumIn(ids, totals, distinct=True,
+                    name=self.name or f"cage root {self.root} at {p.grid.name(min(ids))}"))
 
 
 class little_killer:

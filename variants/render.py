@@ -315,6 +315,14 @@ def _killer_cage(cv: _Canvas, b: Any, cons: list) -> None:
     _draw_cage(cv, _cells(cv.grid, b.cells), b.total)
 
 
+def _multi_sum_cage(cv: _Canvas, b: Any, cons: list) -> None:
+    _draw_cage(cv, _cells(cv.grid, b.cells), "/".join(map(str, sorted(set(b.totals)))))
+
+
+def _digital_root_cage(cv: _Canvas, b: Any, cons: list) -> None:
+    _draw_cage(cv, _cells(cv.grid, b.cells), f"dr {b.root}")
+
+
 def _arrowhead(cv: _Canvas, layer: str, tip: tuple[float, float], frm: tuple[float, float],
                colour: str, width: float, size: float, class_: str) -> None:
     dx, dy = tip[0] - frm[0], tip[1] - frm[1]
@@ -588,6 +596,8 @@ DRAWERS: dict[str, Drawer] = {
     "classic": _nothing,
     "digits": _nothing,
     "killer_cage": _killer_cage,
+    "multi_sum_cage": _multi_sum_cage,
+    "digital_root_cage": _digital_root_cage,
     "little_killer": _little_killer,
     "thermo": _thermo,
     "slow_thermo": _slow_thermo,
@@ -617,6 +627,8 @@ NOTES: dict[str, Callable[[Any], str]] = {
     "anti_knight": lambda b: "anti-knight",
     "anti_king": lambda b: "anti-king",
     "non_consecutive": lambda b: "non-consecutive",
+    "diagonal_non_consecutive": lambda b: "diagonal non-consecutive",
+    "knight_non_consecutive": lambda b: "knight non-consecutive",
     "disjoint_groups": lambda b: "disjoint groups",
     "negative": lambda b: f"negative constraint ({b.kind})",
     "minimum": lambda b: "blue cells: minimum",

@@ -13,7 +13,7 @@ from .base import Constraint
 from .alldiff import AllDifferent, AllDifferentGAC
 from .binary import (AbsDiff, AllowedPairs, BinaryTable, Equal, Less, LessEqual, NotAbsDiff,
                      NotEqual, NotRatio, Ratio, Relation)
-from .sums import Linear, Sum
+from .sums import Linear, Sum, SumIn
 from .unary import Domain
 from .function import FunctionConstraint
 from .run import ConsecutiveSet
@@ -22,6 +22,6 @@ from .element import Contains, Element
 __all__ = [
     "Constraint", "AllDifferent", "AllDifferentGAC", "Relation", "BinaryTable", "Less",
     "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio", "NotRatio",
-    "AllowedPairs", "Sum", "Linear", "Domain", "FunctionConstraint", "ConsecutiveSet",
+    "AllowedPairs", "Sum", "SumIn", "Linear", "Domain", "FunctionConstraint", "ConsecutiveSet",
     "Contains", "Element",
 ]

@@ -32,19 +32,48 @@ def sum_combinations(n: int, k: int, total: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _sum_cells(cells: Sequence[int]) -> tuple[int, ...]:
+    out = tuple(cells)
+    if not out:
+        raise InvalidConstraint("a sum needs at least one cell")
+    if len(set(out)) != len(out):
+        raise InvalidConstraint("a sum lists a cell twice")
+    return out
+
+
+def _validate_totals(name: str, k: int, n: int, totals: Sequence[int], distinct: bool) -> None:
+    """InvalidConstraint unless ``k`` cells (different when ``distinct``) of 1..n can add
+    up to one of ``totals``."""
+    shown = ", ".join(map(str, totals))
+    if distinct:
+        if k > n:
+            raise InvalidConstraint(f"{name}: {k} distinct cells cannot hold digits 1..{n}")
+        if not any(sum_combinations(n, k, t) for t in totals):
+            raise InvalidConstraint(f"{name}: no {k} different digits from 1..{n} add up to "
+                                    + (shown if len(totals) == 1 else f"any of {shown}"))
+    elif not any(k <= t <= k * n for t in totals):
+        raise InvalidConstraint(f"{name}: {k} cells of 1..{n} cannot add up to "
+                                + (shown if len(totals) == 1 else f"any of {shown}"))
+
+
 class SumPropagator(Propagator):
     cost = Cost.LINEAR
     events = Event.DOM
 
-    def __init__(self, cells: Sequence[int], total: int, distinct: bool, n: int, name: str):
+    def __init__(self, cells: Sequence[int], total: int | Sequence[int], distinct: bool, n: int,
+                 name: str):
         self.cells = tuple(cells)
         self.scope = tuple(sorted(self.cells))
-        self.total = total
+        #: the allowed totals (one for a plain sum; several for a multi-sum cage)
+        self.totals = frozenset([total] if isinstance(total, int) else total)
+        self.lo_t, self.hi_t = min(self.totals), max(self.totals)
+        self.total = self.lo_t
         self.distinct = distinct
         self.n = n
         self.name = name
         if distinct and len(cells) <= n:
-            self.combos = sum_combinations(n, len(cells), total)
+            self.combos = tuple(m for t in sorted(self.totals)
+                                for m in sum_combinations(n, len(cells), t))
         else:
             self.combos = None
         self._memo: dict[tuple[int, ...], list[int]] = {}
@@ -92,11 +121,12 @@ class SumPropagator(Propagator):
         lo = [(m & -m).bit_length() - 1 for m in doms]
         hi = [m.bit_length() - 1 for m in doms]
         slo, shi = sum(lo), sum(hi)
-        if slo > self.total or shi < self.total:
-            ctx.fail(f"sum {self.total} out of reach", cells)
+        lo_t, hi_t = self.lo_t, self.hi_t
+        if slo > hi_t or shi < lo_t:
+            ctx.fail(f"sum {self._label()} out of reach", cells)
         for i, c in enumerate(cells):
-            low_i = self.total - (shi - hi[i])
-            high_i = self.total - (slo - lo[i])
+            low_i = lo_t - (shi - hi[i])
+            high_i = hi_t - (slo - lo[i])
             keep = doms[i]
             if low_i > lo[i]:
                 keep &= ~((1 << low_i) - 1)
@@ -106,6 +136,9 @@ class SumPropagator(Propagator):
                 ctx.remove(c, doms[i] & ~keep, (self.name, cells))
                 changed = True
         return Status.NOFIX if changed else Status.FIX
+
+    def _label(self) -> str:
+        return "/".join(map(str, sorted(self.totals)))
 
     def _enumerate(self, doms: list[int]) -> list[int]:
         k = len(doms)
@@ -120,18 +153,18 @@ class SumPropagator(Propagator):
             rest_max[i] = rest_max[i + 1] + maxs[i]
         sup = [0] * k
         vals = [0] * k
-        total = self.total
+        totals, lo_t, hi_t = self.totals, self.lo_t, self.hi_t
         distinct = self.distinct
 
         def rec(i: int, s: int, used: int) -> bool:
             if i == k:
-                if s == total:
+                if s in totals:
                     for j in range(k):
                         sup[j] |= 1 << vals[j]
                     return True
                 return False
-            need_lo = total - s - rest_max[i + 1]
-            need_hi = total - s - rest_min[i + 1]
+            need_lo = lo_t - s - rest_max[i + 1]
+            need_hi = hi_t - s - rest_min[i + 1]
             m = sd[i] & ~used if distinct else sd[i]
             found = False
             while m:
@@ -162,25 +195,13 @@ class Sum(Constraint):
 
     def __init__(self, cells: Sequence[int], total: int, distinct: bool = False,
                  name: str = "") -> None:
-        self.cells = tuple(cells)
-        if not self.cells:
-            raise InvalidConstraint("a sum needs at least one cell")
-        if len(set(self.cells)) != len(self.cells):
-            raise InvalidConstraint("a sum lists a cell twice")
+        self.cells = _sum_cells(cells)
         self.total = int(total)
         self.distinct = distinct
         self.name = name or f"sum {total}"
 
     def validate(self, n: int) -> None:
-        k = len(self.cells)
-        if self.distinct:
-            if k > n:
-                raise InvalidConstraint(f"{self.name}: {k} distinct cells cannot hold digits 1..{n}")
-            if not sum_combinations(n, k, self.total):
-                raise InvalidConstraint(
-                    f"{self.name}: no {k} different digits from 1..{n} add up to {self.total}")
-        elif not (k <= self.total <= k * n):
-            raise InvalidConstraint(f"{self.name}: {k} cells of 1..{n} cannot add up to {self.total}")
+        _validate_totals(self.name, len(self.cells), n, (self.total,), self.distinct)
 
     def propagators(self, n: int) -> list[Propagator]:
         return [SumPropagator(self.cells, self.total, self.distinct, n, self.name)]
@@ -203,6 +224,40 @@ class Sum(Constraint):
 
     def attributes(self) -> dict:
         return {"kind": self.kind, "total": self.total, "distinct": self.distinct}
+
+
+class SumIn(Constraint):
+    """The digits of ``cells`` add up to one of ``totals`` (a multi-sum or digital-root
+    cage); ``distinct`` also makes them a house.
+
+    >>> SumIn([0, 1], [3, 5], distinct=True).check(1, 4)
+    True
+    """
+
+    kind = "sum_in"
+
+    def __init__(self, cells: Sequence[int], totals: Sequence[int], distinct: bool = True,
+                 name: str = "") -> None:
+        self.cells = _sum_cells(cells)
+        self.totals = tuple(sorted({int(t) for t in totals}))
+        if not self.totals:
+            raise InvalidConstraint("a multi-sum needs at least one total")
+        self.distinct = distinct
+        self.name = name or f"sum in {'/'.join(map(str, self.totals))}"
+
+    def validate(self, n: int) -> None:
+        _validate_totals(self.name, len(self.cells), n, self.totals, self.distinct)
+
+    def propagators(self, n: int) -> list[Propagator]:
+        return [SumPropagator(self.cells, self.totals, self.distinct, n, self.name)]
+
+    def house(self) -> tuple[int, ...] | None:
+        return self.cells if self.distinct else None
+
+    def check(self, *values: int) -> bool:
+        if self.distinct and len(set(values)) != len(values):
+            return False
+        return sum(values) in self.totals
 
 
 class LinearPropagator(Propagator):
