@@ -448,7 +448,9 @@ class x_sum(_OutsideClue):
 
 
 class skyscraper(_OutsideClue):
-    """``value`` digits are visible from the clue (a digit hides every smaller one behind it)."""
+    """``value`` digits are visible from the clue (a digit hides every smaller one behind it).
+    Like the other outside clues, it takes the line to hold each digit once (a row or column
+    of a sudoku), with or without the grid's row and column rules."""
 
     def __init__(self, row: int, col: int, value: int) -> None:
         super().__init__(row, col, value, "skyscraper")
