@@ -150,36 +150,12 @@ def _line_supports(doms: list[int], n: int, left: int, right: int) -> list[int] 
     # only matters up to the last place the tallest can stand
     fwd: list[dict[int, int]] = [{0: 1}]
     for i in range(last):
-        m = doms[i] & rest
-        nxt: dict[int, int] = {}
-        if m:
-            for s, cm in fwd[i].items():
-                avail = m & ~s
-                while avail:
-                    low = avail & -avail
-                    avail ^= low
-                    ncm = (cm << 1) & cap_l if low > s else cm
-                    if ncm:
-                        ns = s | low
-                        nxt[ns] = nxt.get(ns, 0) | ncm
-        fwd.append(nxt)
+        fwd.append(_sky_extend(fwd[i], doms[i] & rest, cap_l))
     # backward layers: bwd[j] maps the digit set of cells j..k-1 to its count mask
     bwd: list[dict[int, int]] = [{}] * (k + 1)
     bwd[k] = {0: 1}
     for j in range(k - 1, first, -1):
-        m = doms[j] & rest
-        nxt = {}
-        if m:
-            for s, cm in bwd[j + 1].items():
-                avail = m & ~s
-                while avail:
-                    low = avail & -avail
-                    avail ^= low
-                    ncm = (cm << 1) & cap_r if low > s else cm
-                    if ncm:
-                        ns = s | low
-                        nxt[ns] = nxt.get(ns, 0) | ncm
-        bwd[j] = nxt
+        bwd[j] = _sky_extend(bwd[j + 1], doms[j] & rest, cap_r)
     sup = [0] * k
     # valid splits: the tallest at p, the prefix set s and the suffix set rest ^ s
     good_f: list[dict[int, int]] = [{} for _ in range(k)]
@@ -199,51 +175,52 @@ def _line_supports(doms: list[int], n: int, left: int, right: int) -> list[int] 
         return None
     # forward goodness: count masks from which a prefix state reaches a valid split
     for i in range(last - 1, -1, -1):
-        m = doms[i] & rest
-        ahead = good_f[i + 1]
-        if not ahead or not m:
-            continue
-        gf = good_f[i]
-        si = 0
-        for s, cm in fwd[i].items():
-            avail = m & ~s
-            acc = 0
-            while avail:
-                low = avail & -avail
-                avail ^= low
-                g = ahead.get(s | low)
-                if g:
-                    ok = g >> 1 if low > s else g
-                    if cm & ok:
-                        acc |= ok
-                        si |= low
-            if acc:
-                gf[s] = gf.get(s, 0) | acc
-        sup[i] |= si
+        sup[i] |= _sky_good(fwd[i], doms[i] & rest, good_f[i + 1], good_f[i])
     # backward goodness, from the longest suffixes (next to a split) to the shortest
     for j in range(first + 2, k + 1):
-        m = doms[j - 1] & rest
-        behind = good_b[j - 1]
-        if not behind or not m:
-            continue
-        gb = good_b[j]
-        si = 0
-        for s, cm in bwd[j].items():
-            avail = m & ~s
-            acc = 0
-            while avail:
-                low = avail & -avail
-                avail ^= low
-                g = behind.get(s | low)
-                if g:
-                    ok = g >> 1 if low > s else g
-                    if cm & ok:
-                        acc |= ok
-                        si |= low
-            if acc:
-                gb[s] = gb.get(s, 0) | acc
-        sup[j - 1] |= si
+        sup[j - 1] |= _sky_good(bwd[j], doms[j - 1] & rest, good_b[j - 1], good_b[j])
     return sup
+
+
+def _sky_extend(layer: dict[int, int], m: int, cap: int) -> dict[int, int]:
+    """The next layer: each digit set of ``layer`` grows by a digit of ``m`` it lacks; a
+    digit above the whole set is one more building seen (count masks shift, kept to
+    ``cap``)."""
+    nxt: dict[int, int] = {}
+    for s, cm in layer.items():
+        avail = m & ~s
+        while avail:
+            low = avail & -avail
+            avail ^= low
+            ncm = (cm << 1) & cap if low > s else cm
+            if ncm:
+                ns = s | low
+                nxt[ns] = nxt.get(ns, 0) | ncm
+    return nxt
+
+
+def _sky_good(layer: dict[int, int], m: int, ahead: dict[int, int],
+              good: dict[int, int]) -> int:
+    """Marks in ``good`` the counts of the states of ``layer`` from which a digit of ``m``
+    leads into a good state of ``ahead``; returns those digits."""
+    si = 0
+    if not ahead:
+        return 0
+    for s, cm in layer.items():
+        avail = m & ~s
+        acc = 0
+        while avail:
+            low = avail & -avail
+            avail ^= low
+            g = ahead.get(s | low)
+            if g:
+                ok = g >> 1 if low > s else g
+                if cm & ok:
+                    acc |= ok
+                    si |= low
+        if acc:
+            good[s] = good.get(s, 0) | acc
+    return si
 
 
 def _perm_scan(doms: list[int], rule: Any) -> list[int] | None:
