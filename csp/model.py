@@ -8,13 +8,21 @@ from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, 
                           FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, Sum)
 from .constraints.base import WeakLink
 from .engine import Engine
-from .errors import ContradictoryGivens, FrozenPuzzleError, InvalidConstraint, ParseError
+from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidConstraint,
+                     NodeLimitExceeded, ParseError, TimeLimitExceeded)
 from .events import Contradiction
 from .grid import Grid, House
 from .io import parse_line
 from .propagator import Propagator, TraceHook
+from .sat import available as sat_available, sat_search
 from .search import SolveResult, search
 from .state import State
+
+
+# ``solve(method="auto")``: depth-first search nodes and seconds before the SAT solver
+# takes over (whichever budget runs out first)
+AUTO_SEARCH_NODES = 500
+AUTO_SEARCH_SECONDS = 0.2
 
 
 class _Comparison(Relation):
@@ -385,21 +393,73 @@ class Puzzle:
         return st
 
     def solve(self, first: bool = False, node_limit: int | None = None,
-              time_limit: float | None = None, state: State | None = None) -> SolveResult:
+              time_limit: float | None = None, state: State | None = None,
+              method: str = "auto") -> SolveResult:
         """Propagation and search. Stops at a second solution (``status == "multiple"``)
-        unless ``first``. Limits raise :class:`csp.errors.SearchLimit`."""
+        unless ``first``. Limits raise :class:`csp.errors.SearchLimit`.
+
+        ``method``: ``"search"``, depth-first search with propagation at every node
+        (:mod:`csp.search`); ``"sat"``, a clause-learning SAT solver (:mod:`csp.sat`);
+        ``"auto"`` (default), depth-first search for up to :data:`AUTO_SEARCH_NODES` nodes
+        and :data:`AUTO_SEARCH_SECONDS`, then the SAT solver with the time left (never for
+        models made only of all-different houses, whose search is fast). The solutions do
+        not depend on the method; ``result.method`` says which one answered.
+
+        >>> from csp import Puzzle, Grid
+        >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1.........2.....")
+        >>> r = p.solve(method="sat")
+        >>> r.status, r.method
+        ('multiple', 'sat')
+        """
         t0 = time.perf_counter()
-        eng = self.engine()
         cand = (state or self.initial_state()).cand
-        sols, nodes = search(eng, cand, 1 if first else 2, node_limit, time_limit)
+        sols, nodes, conflicts, used = self._search(cand, 1 if first else 2, node_limit,
+                                                    time_limit, method)
         status = "unsolvable" if not sols else ("solved" if len(sols) == 1 else "multiple")
-        return SolveResult(status, sols, nodes, (time.perf_counter() - t0) * 1000)
+        return SolveResult(status, sols, nodes, (time.perf_counter() - t0) * 1000, used,
+                           conflicts)
 
     def count_solutions(self, limit: int = 2, node_limit: int | None = None,
-                        time_limit: float | None = None) -> int:
-        """Number of solutions, counting stops at ``limit``."""
-        sols, _ = search(self.engine(), self.initial_state().cand, limit, node_limit, time_limit)
+                        time_limit: float | None = None, method: str = "auto") -> int:
+        """Number of solutions, counting stops at ``limit`` (``method`` as in :meth:`solve`)."""
+        sols, _, _, _ = self._search(self.initial_state().cand, limit, node_limit, time_limit,
+                                     method)
         return len(sols)
+
+    def _search(self, cand: list[int], limit: int, node_limit: int | None,
+                time_limit: float | None, method: str
+                ) -> tuple[list[list[int]], int, int, str]:
+        """(solutions, search nodes, SAT conflicts, method used)."""
+        if method not in ("auto", "search", "sat"):
+            raise ValueError(f"unknown search method {method!r} (auto, search or sat)")
+        eng = self.engine()
+        if method == "sat":
+            sols, conflicts = sat_search(self, cand, limit, time_limit)
+            return sols, 0, conflicts, "sat"
+        if method == "search" or eng.pure or not sat_available():
+            sols, nodes = search(eng, cand, limit, node_limit, time_limit)
+            return sols, nodes, 0, "search"
+        nodes_cap = AUTO_SEARCH_NODES if node_limit is None else min(node_limit,
+                                                                     AUTO_SEARCH_NODES)
+        time_cap = AUTO_SEARCH_SECONDS if time_limit is None else min(time_limit,
+                                                                      AUTO_SEARCH_SECONDS)
+        t0 = time.perf_counter()
+        try:
+            sols, nodes = search(eng, cand, limit, nodes_cap, time_cap)
+            return sols, nodes, 0, "search"
+        except NodeLimitExceeded:
+            if nodes_cap == node_limit:
+                raise
+            nodes = nodes_cap
+        except TimeLimitExceeded:
+            if time_cap == time_limit:
+                raise
+            nodes = -1          # not counted: the search stopped on its time budget
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+        if left is not None and left <= 0:
+            raise TimeLimitExceeded(f"search stopped after {time_limit} s")
+        sols, conflicts = sat_search(self, cand, limit, left)
+        return sols, max(nodes, 0), conflicts, "sat"
 
     def check_solution(self, values: Sequence[int]) -> bool:
         """True when ``values`` (a digit per cell) satisfies every constraint and given."""

@@ -21,12 +21,16 @@ class SolveResult:
 
     ``status`` is ``"solved"`` (exactly one solution, or the first one with ``first=True``),
     ``"multiple"`` (a second solution exists; ``solutions`` holds two) or ``"unsolvable"``.
+    ``method`` is ``"search"`` (depth-first, ``nodes`` counted) or ``"sat"`` (the SAT solver
+    answered, after ``nodes`` depth-first nodes in ``method="auto"``; ``conflicts`` counted).
     """
 
     status: str
     solutions: list[list[int]] = field(default_factory=list)
     nodes: int = 0
     time_ms: float = 0.0
+    method: str = "search"
+    conflicts: int = 0
 
     @property
     def solution(self) -> list[int] | None:

@@ -1,5 +1,5 @@
 """f-puzzles import: the 136-puzzle CC BY set loads from JSON and from its LZString payload,
-and brute force gives each stated solution (slow sweep)."""
+and brute force gives each stated solution (every puzzle, in the default run)."""
 from __future__ import annotations
 
 import json
@@ -14,14 +14,10 @@ from conftest import DATA
 
 ROWS = [json.loads(x) for x in open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8")]
 IDS = [f"{i}-{r['title'][:30]}" for i, r in enumerate(ROWS)]
-# The stated solution of "Executive Function" breaks its own region-sum rule (its two-box
-# line r4c6-r5c7 holds 6 and 3), so no correct solver can reproduce it; checked below.
+# The stated solution of "Executive Function" breaks its own region-sum rule on every one of
+# its six lines (e.g. the two-box line r4c6-r5c7 holds 6 and 3), so no correct solver can
+# reproduce it; checked below, with the one grid that keeps every rule.
 DATA_ERRORS = {"Executive Function"}
-# Brute force does not finish this one within the sweep's limit (past 300 s CPU, also with
-# matching-based all-different or restarts): a no-box Latin square with only 3-cell cages and
-# 8 dots, unique by set-equivalence reasoning the search lacks. Known limitation, listed in
-# docs/performance.md.
-TOO_SLOW = {"Solver needs SET"}
 
 
 def test_set_size():
@@ -41,6 +37,14 @@ def test_executive_function_data_error():
     assert ["R4C6", "R5C7"] in [ln["lines"][0] for ln in lines]
     s = row["solution"]
     assert (s[3 * 9 + 5], s[4 * 9 + 6]) == ("6", "3")   # one cell per box: must be equal
+    p = load_fpuzzles(row["fpuzzles_json"])
+    stated = [int(ch) for ch in s]
+    broken = {c.name for c in p.constraints
+              if c.cells and not c.check(*(stated[x] for x in c.cells))}
+    assert broken and all(name.startswith("region-sum line") for name in broken)
+    assert len({name.split()[-1] for name in broken}) >= len(lines)
+    res = p.solve(time_limit=60)            # the grid that keeps every rule, and only one
+    assert res.status == "solved" and p.check_solution(res.solution)
 
 
 @pytest.mark.parametrize("i", [0, 17, 50, 100])
@@ -75,15 +79,12 @@ def test_bad_fpuzzles(bad, needle):
         load_fpuzzles(bad)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("row", ROWS, ids=IDS)
 def test_brute_force_gives_stated_solution(row):
     if row["title"] in DATA_ERRORS:
         pytest.skip("stated solution violates the puzzle's own rules (see above)")
-    if row["title"] in TOO_SLOW:
-        pytest.xfail("brute force exceeds the sweep's time limit (known limitation)")
     p = load_fpuzzles(row["fpuzzles_json"])
-    res = p.solve(time_limit=240)
+    res = p.solve(time_limit=120)
     assert res.status == "solved"
     assert "".join(map(str, res.solution)) == row["solution"]
 

@@ -1,6 +1,7 @@
 """Small generated variant puzzles (4x4 and 6x6 with random killer cages, inequalities,
-Kropki / XV dots and thermometers, built through the rule bundles) solved by our search and
-by python-constraint on ``puzzle.to_problem()``: both give the same full solution set.
+Kropki / XV dots and thermometers, built through the rule bundles) solved by our search, by
+the SAT encoding (three ways: tables, automata, lazy checks) and by python-constraint on
+``puzzle.to_problem()``: all give the same full solution set.
 
 Rules are drawn around a hidden random grid (so most puzzles have solutions), with an
 occasional rule drawn blind (so some have none); seeded, so every run is the same.
@@ -14,6 +15,7 @@ import pytest
 from csp import Grid, Puzzle
 from csp.errors import ContradictoryGivens, InvalidConstraint
 from csp.interop import problem_solutions
+from csp.sat import sat_search
 from csp.search import search
 from variants import (black_dot, classic, killer_cage, less_than, slow_thermo, sum_dot, thermo,
                       white_dot)
@@ -107,6 +109,10 @@ def _assert_agrees(p: Puzzle) -> None:
     assert p.count_solutions(limit=10 ** 6) == len(oracle)
     for s in oracle:
         assert p.check_solution(s)
+    # the SAT encoding, with tables, with automata in place of tables, and lazily checked
+    cand = p.initial_state().cand
+    for budgets in ((20_000, 50_000), (0, 50_000), (0, 0)):
+        assert sorted(sat_search(p, cand, 10 ** 6, None, False, *budgets)[0]) == oracle
 
 
 def test_generated_puzzles_cover_every_kind_and_outcome():

@@ -85,10 +85,14 @@ def _solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
                 out["steps"] = [s.to_dict() for s in res.steps]
                 out["_steps"] = res.steps
         else:
-            r = p.solve(first=args.first, node_limit=args.node_limit, time_limit=args.time_limit)
+            r = p.solve(first=args.first, node_limit=args.node_limit, time_limit=args.time_limit,
+                        method=getattr(args, "method", "auto"))
             status = r.status
             values = r.solution
             out["nodes"] = r.nodes
+            out["method"] = r.method
+            if r.method == "sat":
+                out["conflicts"] = r.conflicts
     except Contradiction as e:
         status, values = "unsolvable", None
         out["reason"] = str(e)
@@ -157,7 +161,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     try:
         count = p.count_solutions(limit=args.limit, node_limit=args.node_limit,
-                                  time_limit=args.time_limit)
+                                  time_limit=args.time_limit, method=args.method)
         status = "ok"
     except SearchLimit as e:
         count, status = None, "limit"
@@ -253,6 +257,11 @@ def _silence_stdout() -> None:
         pass
 
 
+METHODS = ("auto", "search", "sat")
+METHOD_HELP = ("brute force: auto (default: depth-first search, then a SAT solver when the "
+               "search grows), search or sat")
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="sudoku-csp",
                  description="Solve, count and explain Sudoku and variant puzzles.")
@@ -271,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--time-limit", type=float, default=60.0,
                    help="seconds per puzzle before giving up (default 60)")
     s.add_argument("--node-limit", type=int, default=None, help="search nodes per puzzle")
+    s.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     batch.add_arguments(s)
     s.add_argument("--rating", choices=("hodoku", "se", "se121"), default="hodoku",
                    help="with --logic: also a Sudoku Explainer-like rating ER/EP/ED "
@@ -283,6 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true")
     c.add_argument("--time-limit", type=float, default=60.0)
     c.add_argument("--node-limit", type=int, default=None)
+    c.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     c.set_defaults(fn=cmd_count)
 
     r = sub.add_parser("reglib", help="run a HoDoKu regression library file")

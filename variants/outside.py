@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from csp import Puzzle
-from csp.constraints import Constraint
+from csp.constraints import Automaton, Constraint
 from csp.errors import InvalidConstraint
 from csp.events import Cost, Event, Status
 from csp.propagator import Context, Propagator
@@ -68,6 +68,22 @@ class _Sandwich:
             return g >> d
         return g
 
+    def automaton(self) -> Automaton:
+        """State (crusts seen, sum since the first crust)."""
+        n, total = self.n, self.total
+
+        def step(i: int, s: tuple[int, int], d: int) -> tuple[int, int] | None:
+            seen, acc = s
+            if d == 1 or d == n:
+                if seen == 0:
+                    return (1, 0)
+                return (2, 0) if seen == 1 and acc == total else None
+            if seen == 1:
+                return (1, acc + d) if acc + d <= total else None
+            return s
+
+        return Automaton((0, 0), step, lambda s: s[0] == 2, True)
+
     def __call__(self, *v: int) -> bool:
         i, j = v.index(1), v.index(self.n)
         lo, hi = min(i, j), max(i, j)
@@ -102,6 +118,20 @@ class _XSum:
             return -1 if g >> (d * self.width + d) & 1 else 0
         grow = self.open[i]
         return (g & ~grow) | ((g >> d) & grow)
+
+    def automaton(self) -> Automaton:
+        """State (X, sum of the first X digits read so far)."""
+        total = self.total
+
+        def step(i: int, s: tuple[int, int] | None, d: int) -> tuple[int, int] | None:
+            if s is None:
+                return (d, d) if d <= total else None
+            x, acc = s
+            if i >= x:
+                return s
+            return (x, acc + d) if acc + d <= total else None
+
+        return Automaton(None, step, lambda s: s is not None and s[1] == total, True)
 
     def __call__(self, *v: int) -> bool:
         return sum(v[:v[0]]) == self.total
@@ -360,6 +390,10 @@ class _Scan(Constraint):
     def check(self, *values: int) -> bool:
         return len(set(values)) == len(values) and bool(self.rule(*values))
 
+    def automaton(self) -> Automaton | None:
+        make = getattr(self.rule, "automaton", None)
+        return make() if make is not None else None
+
 
 class _Visible(Constraint):
     """A skyscraper clue over ``cells`` (nearest first). Two clues on the same line share one
@@ -386,6 +420,18 @@ class _Visible(Constraint):
 
     def check(self, *values: int) -> bool:
         return len(set(values)) == len(values) and _Skyscraper._count(values) == self.seen
+
+    def automaton(self) -> Automaton:
+        """State (tallest so far, buildings seen)."""
+        seen = self.seen
+
+        def step(i: int, s: tuple[int, int], d: int) -> tuple[int, int] | None:
+            top, k = s
+            if d <= top:
+                return s
+            return (d, k + 1) if k < seen else None
+
+        return Automaton((0, 0), step, lambda s: s[1] == seen, True)
 
 
 class _OutsideClue:

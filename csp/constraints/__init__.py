@@ -9,7 +9,7 @@ export and by tests.
 >>> sorted(c.weak_links(3))[:3]
 [((0, 1), (1, 1)), ((0, 2), (1, 1)), ((0, 2), (1, 2))]
 """
-from .base import Constraint
+from .base import Automaton, Constraint
 from .alldiff import AllDifferent, AllDifferentGAC
 from .binary import (AbsDiff, AllowedPairs, BinaryTable, Equal, Less, LessEqual, NotAbsDiff,
                      NotEqual, NotRatio, Ratio, Relation)
@@ -20,7 +20,7 @@ from .run import ConsecutiveSet
 from .element import Contains, Element
 
 __all__ = [
-    "Constraint", "AllDifferent", "AllDifferentGAC", "Relation", "BinaryTable", "Less",
+    "Automaton", "Constraint", "AllDifferent", "AllDifferentGAC", "Relation", "BinaryTable", "Less",
     "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio", "NotRatio",
     "AllowedPairs", "Sum", "SumIn", "Linear", "Domain", "FunctionConstraint", "ConsecutiveSet",
     "Contains", "Element",

@@ -1,11 +1,33 @@
 """Base class of constraint specs."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Callable, Hashable, Iterator, NamedTuple
 
 from ..propagator import Propagator
 
 WeakLink = tuple[tuple[int, int], tuple[int, int]]
+
+
+class Automaton(NamedTuple):
+    """A rule read along its ``cells`` in order, as a finite automaton: from ``start``,
+    ``step(i, state, digit)`` gives the state after the digit of ``cells[i]`` (``None``: no
+    completion can satisfy the rule), and the rule holds when ``accept(final_state)``.
+    ``distinct``: the rule also needs its cells to hold different digits. The SAT encoding
+    (:mod:`csp.sat`) turns it into clauses over the reachable states, which stays small where
+    a table of the scope's tuples would not (a 9-cell sum, a skyscraper clue).
+
+    >>> a = Automaton(0, lambda i, s, d: s + d, lambda s: s == 10)
+    >>> s = a.start
+    >>> for i, d in enumerate((3, 3, 4)):
+    ...     s = a.step(i, s, d)
+    >>> a.accept(s)
+    True
+    """
+
+    start: Hashable
+    step: Callable[[int, Any, int], Any]
+    accept: Callable[[Any], bool]
+    distinct: bool = False
 
 
 class Constraint:
@@ -30,6 +52,11 @@ class Constraint:
     def check(self, *values: int) -> bool:
         """True when the full assignment ``values`` (in ``cells`` order) satisfies the rule."""
         raise NotImplementedError
+
+    def automaton(self) -> Automaton | None:
+        """The rule as an :class:`Automaton` over ``cells``, for the SAT encoding of long
+        scopes; None when the rule offers none (a table of its tuples is used instead)."""
+        return None
 
     def attributes(self) -> dict:
         """Scalar attributes for graph views."""

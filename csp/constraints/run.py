@@ -11,7 +11,7 @@ from typing import Sequence
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
-from .base import Constraint
+from .base import Automaton, Constraint
 
 
 def _perfect_matching(doms: list[int]) -> bool:
@@ -119,3 +119,14 @@ class ConsecutiveSet(Constraint):
 
     def check(self, *values: int) -> bool:
         return len(set(values)) == len(values) and max(values) - min(values) == len(values) - 1
+
+    def automaton(self) -> Automaton:
+        """State (lowest, highest) so far; with different digits, a span of k - 1 over k
+        cells is a run."""
+        span = len(self.cells) - 1
+
+        def step(i: int, s: tuple[int, int] | None, d: int) -> tuple[int, int] | None:
+            lo, hi = (d, d) if s is None else (min(s[0], d), max(s[1], d))
+            return (lo, hi) if hi - lo <= span else None
+
+        return Automaton(None, step, lambda s: s is not None and s[1] - s[0] == span, True)

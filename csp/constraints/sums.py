@@ -9,7 +9,7 @@ from typing import Iterator, Sequence
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
-from .base import Constraint, WeakLink
+from .base import Automaton, Constraint, WeakLink
 
 ENUM_LIMIT = 4096  # exact support enumeration when the product of domain sizes is at most this
 MEMO_SIZE = 4096   # exact supports remembered per propagator, keyed by the scope's domains
@@ -187,6 +187,13 @@ class SumPropagator(Propagator):
         return out
 
 
+def _sum_automaton(coeffs: Sequence[int], totals: Sequence[int],
+                   distinct: bool = False) -> Automaton:
+    """Partial sums ``sum(coeffs[j] * digit_j for j <= i)``; accepted when in ``totals``."""
+    allowed = frozenset(totals)
+    return Automaton(0, lambda i, s, d: s + coeffs[i] * d, allowed.__contains__, distinct)
+
+
 class Sum(Constraint):
     """The digits of ``cells`` add up to ``total``; ``distinct`` also makes them a house
     (a killer cage)."""
@@ -221,6 +228,9 @@ class Sum(Constraint):
         if self.distinct and len(set(values)) != len(values):
             return False
         return sum(values) == self.total
+
+    def automaton(self) -> Automaton:
+        return _sum_automaton([1] * len(self.cells), (self.total,), self.distinct)
 
     def attributes(self) -> dict:
         return {"kind": self.kind, "total": self.total, "distinct": self.distinct}
@@ -258,6 +268,9 @@ class SumIn(Constraint):
         if self.distinct and len(set(values)) != len(values):
             return False
         return sum(values) in self.totals
+
+    def automaton(self) -> Automaton:
+        return _sum_automaton([1] * len(self.cells), self.totals, self.distinct)
 
 
 class LinearPropagator(Propagator):
@@ -399,6 +412,9 @@ class Linear(Constraint):
 
     def check(self, *values: int) -> bool:
         return sum(a * v for a, v in zip(self.coeffs, values)) == self.total
+
+    def automaton(self) -> Automaton:
+        return _sum_automaton(self.coeffs, (self.total,))
 
     def attributes(self) -> dict:
         return {"kind": self.kind, "total": self.total,

@@ -1,0 +1,302 @@
+"""Search by a CDCL SAT solver: the puzzle as CNF, solved with PySAT's Glucose.
+
+Depth-first search (:mod:`csp.search`) learns nothing from its failures. Most puzzles do
+not need it to, but a few variant puzzles with no givens and weak local rules do: "Solver
+needs SET" (a boxless Latin square with 3-cell cages) is unique only through reasoning over
+unions of rows and columns, and depth-first search with propagation did not prove its
+uniqueness in hours. A conflict-driven clause-learning solver does it in seconds, so
+``Puzzle.solve(method="auto")`` hands a search that outgrows a small node budget to this
+module. Clause learning is what a SAT library does well, so it is not written here.
+
+The encoding is generic over constraint specs:
+
+* one variable per candidate ``(cell, digit)`` left after root propagation; exactly one
+  digit per cell;
+* each house (``Constraint.house()``): at most one cell per digit, and on a house of ``n``
+  cells at least one (every digit appears);
+* a binary :class:`~csp.constraints.Relation`: a clause per forbidden pair of digits;
+* :class:`~csp.constraints.Element` (indexers): an implication per index digit;
+* every other rule: a table of its scope's allowed tuples, enumerated with ``check`` when
+  the scope's domains hold few enough tuples (``table_budget``); past that, the rule's
+  :class:`~csp.constraints.Automaton` (sums and linear rules: partial sums; renban;
+  sandwich, X-sum and skyscraper clues) as layers of reachable states, keeping only states
+  from which the rule can still be satisfied. A rule with neither is checked *lazily*: each
+  model the solver returns is checked against it, and a violated rule forbids exactly that
+  tuple of its scope before the solver goes on. All three are exact, so the solutions are
+  those of the model.
+
+>>> from csp import Puzzle, Grid
+>>> p = Puzzle(Grid(4)).add_grid_houses().givens("1.........2.....")
+>>> _ = p.add_sum(["r1c2", "r1c3"], 5)
+>>> sols, conflicts = sat_search(p, p.initial_state().cand, limit=10)
+>>> len(sols), len(sols) == p.count_solutions(limit=10, method="search")
+(3, True)
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from typing import Any, Iterable, Sequence
+
+from .bits import digits_of
+from .constraints import AllDifferent, Automaton, Element, Relation
+from .errors import SudokuCSPError, TimeLimitExceeded
+from .events import Contradiction
+
+__all__ = ["Encoding", "encode", "sat_search", "SatUnavailable", "available"]
+
+SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
+
+
+class SatUnavailable(SudokuCSPError):
+    """PySAT (the ``python-sat`` package) is not installed."""
+
+
+def available() -> bool:
+    """True when PySAT can be imported."""
+    try:
+        import pysat.solvers  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class Encoding:
+    """A CNF over candidate variables ``var(cell, digit) = cell * n + digit``; auxiliary
+    variables follow ``size * n + n``. ``lazy`` lists the rules checked on each model."""
+
+    def __init__(self, n: int, size: int) -> None:
+        self.n = n
+        self.size = size
+        self.top = size * n + n
+        self.clauses: list[list[int]] = []
+        self.lazy: list[Any] = []
+
+    def var(self, cell: int, digit: int) -> int:
+        return cell * self.n + digit
+
+    def new_var(self) -> int:
+        self.top += 1
+        return self.top
+
+    def decode(self, model: Sequence[int]) -> list[int]:
+        """Digits per cell from a model of the solver (a list of signed literals)."""
+        true = {lit for lit in model if lit > 0}
+        n = self.n
+        return [next(d for d in range(1, n + 1) if c * n + d in true) for c in range(self.size)]
+
+
+def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:
+    var, clauses = enc.var, enc.clauses
+    for c, m in enumerate(cand):
+        ds = digits_of(m)
+        clauses.append([var(c, d) for d in ds])
+        clauses.extend([-var(c, a), -var(c, b)] for a, b in itertools.combinations(ds, 2))
+        clauses.extend([-var(c, d)] for d in range(1, enc.n + 1) if not m >> d & 1)
+
+
+def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
+    var, clauses, n = enc.var, enc.clauses, enc.n
+    cells = sorted(set(cells))
+    for d in range(1, n + 1):
+        has = [c for c in cells if cand[c] >> d & 1]
+        clauses.extend([-var(a, d), -var(b, d)] for a, b in itertools.combinations(has, 2))
+        if len(cells) == n:
+            clauses.append([var(c, d) for c in has])
+
+
+def _relation(enc: Encoding, cand: list[int], con: Relation) -> None:
+    a, b = con.a, con.b
+    for v in digits_of(cand[a]):
+        for w in digits_of(cand[b]):
+            if not con.pred(v, w):
+                enc.clauses.append([-enc.var(a, v), -enc.var(b, w)])
+
+
+def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Automaton,
+               budget: int) -> bool:
+    """Encode an automaton read along ``cells``: layer ``i`` has a variable per state after
+    ``i`` cells that some digits reach and from which an accepted end is still reachable;
+    a digit that leads elsewhere is forbidden from that state. The first layer is the start
+    (true). False (nothing added) when the layers hold more than ``budget`` states."""
+    doms = [digits_of(cand[c]) for c in cells]
+    k = len(cells)
+    step = auto.step
+    fwd: list[set[Any]] = [{auto.start}]
+    count = 0
+    for i in range(k):
+        nxt = {t for s in fwd[i] for d in doms[i] if (t := step(i, s, d)) is not None}
+        count += len(nxt)
+        if count > budget:
+            return False
+        fwd.append(nxt)
+    live: list[set[Any]] = [set() for _ in range(k + 1)]
+    live[k] = {s for s in fwd[k] if auto.accept(s)}
+    for i in range(k - 1, -1, -1):
+        live[i] = {s for s in fwd[i]
+                   if any((t := step(i, s, d)) is not None and t in live[i + 1]
+                          for d in doms[i])}
+    clauses, var = enc.clauses, enc.var
+    if auto.start not in live[0]:
+        clauses.append([])                 # no digits satisfy the rule
+        return True
+    if auto.distinct:
+        _house(enc, cand, cells)
+    layer: dict[Any, int | None] = {auto.start: None}   # state -> variable (None: true)
+    for i, c in enumerate(cells):
+        nxt: dict[Any, int | None] = {}
+        for s, sv in layer.items():
+            for d in doms[i]:
+                t = step(i, s, d)
+                lits = [-var(c, d)] if sv is None else [-sv, -var(c, d)]
+                if t is None or t not in live[i + 1]:
+                    clauses.append(lits)
+                    continue
+                if i == k - 1:
+                    continue
+                tv = nxt.get(t)
+                if tv is None:
+                    tv = nxt[t] = enc.new_var()
+                clauses.append(lits + [tv])
+        layer = nxt
+    return True
+
+
+def _element(enc: Encoding, cand: list[int], con: Element) -> None:
+    """``line[v - 1] == target`` where v is the digit of ``index``."""
+    for v in digits_of(cand[con.index]):
+        lits = [-enc.var(con.index, v)]
+        if v <= len(con.line) and cand[con.line[v - 1]] >> con.target & 1:
+            lits.append(enc.var(con.line[v - 1], con.target))
+        enc.clauses.append(lits)
+
+
+def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
+    """Encode ``con.check`` over its scope as forbidden tuples (or, when most tuples are
+    forbidden, as a choice among the allowed ones). False when the scope's domains hold more
+    than ``budget`` tuples."""
+    scope = list(dict.fromkeys(con.cells))
+    pos = [scope.index(c) for c in con.cells]
+    doms = [digits_of(cand[c]) for c in scope]
+    total = 1
+    for ds in doms:
+        total *= len(ds)
+    if total > budget:
+        return False
+    check = con.check
+    allowed, forbidden = [], []
+    for tup in itertools.product(*doms):
+        (allowed if check(*(tup[i] for i in pos)) else forbidden).append(tup)
+    var = enc.var
+    if len(forbidden) <= len(allowed) * (len(scope) + 1):
+        enc.clauses.extend([-var(c, d) for c, d in zip(scope, tup)] for tup in forbidden)
+        return True
+    # support encoding: one selector per allowed tuple; a candidate needs a selector using it
+    sel = [enc.new_var() for _ in allowed]
+    enc.clauses.append(sel)
+    support: dict[tuple[int, int], list[int]] = {}
+    for s, tup in zip(sel, allowed):
+        for c, d in zip(scope, tup):
+            enc.clauses.append([-s, var(c, d)])
+            support.setdefault((c, d), []).append(s)
+    for c, ds in zip(scope, doms):
+        for d in ds:
+            enc.clauses.append([-var(c, d)] + support.get((c, d), []))
+    return True
+
+
+def encode(puzzle, cand: list[int], table_budget: int = 20_000,
+           state_budget: int = 50_000) -> Encoding:
+    """The CNF of ``puzzle`` restricted to the candidates ``cand`` (one mask per cell).
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses()
+    >>> enc = encode(p, p.initial_state().cand)
+    >>> enc.top, len(enc.lazy)
+    (68, 0)
+    """
+    g = puzzle.grid
+    enc = Encoding(g.n, g.size)
+    _cells_and_houses(enc, cand)
+    for con in puzzle.constraints:
+        if not con.cells:
+            continue                  # whole-puzzle helpers (ordering bounds) add nothing
+        h = con.house()
+        if h is not None and len(set(h)) > 1:
+            _house(enc, cand, h)
+        if isinstance(con, AllDifferent) or getattr(con, "unary_mask", None) is not None:
+            continue                  # the house, or already in the candidates
+        if isinstance(con, Relation):
+            _relation(enc, cand, con)
+        elif isinstance(con, Element):
+            _element(enc, cand, con)
+        elif _table(enc, cand, con, table_budget):
+            pass
+        elif (auto := con.automaton()) is not None and _automaton(enc, cand, con.cells, auto,
+                                                                   state_budget):
+            pass
+        else:
+            enc.lazy.append(con)
+    return enc
+
+
+def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None = None,
+               propagated: bool = False, table_budget: int = 20_000,
+               state_budget: int = 50_000) -> tuple[list[list[int]], int]:
+    """Up to ``limit`` solutions from the candidates ``cand``; returns ``(solutions,
+    conflicts)``. Raises :class:`TimeLimitExceeded` past ``time_limit`` seconds and
+    :class:`SatUnavailable` without PySAT. ``cand`` is not changed. The budgets are
+    :func:`encode`'s (0 and 0 check every rule but houses and relations lazily)."""
+    try:
+        from pysat.solvers import Solver
+    except ImportError as e:       # pragma: no cover - python-sat is a dependency
+        raise SatUnavailable("SAT search needs the python-sat package "
+                             "(pip install python-sat)") from e
+    deadline = time.perf_counter() + time_limit if time_limit is not None else None
+    cand = cand[:]
+    if not propagated:
+        try:
+            puzzle.engine().propagate(cand, None)
+        except Contradiction:
+            return [], 0
+    enc = encode(puzzle, cand, table_budget, state_budget)
+    solutions: list[list[int]] = []
+    conflicts = 0
+    with Solver(name=SOLVER, bootstrap_with=enc.clauses) as solver:
+        while len(solutions) < limit:
+            ok = _solve(solver, deadline, time_limit)
+            conflicts = solver.accum_stats().get("conflicts", 0)
+            if not ok:
+                break
+            values = enc.decode(solver.get_model())
+            bad = [con for con in enc.lazy
+                   if not con.check(*(values[c] for c in con.cells))]
+            if bad:               # forbid the tuple each violated lazy rule has here
+                for con in bad:
+                    solver.add_clause([-enc.var(c, values[c]) for c in dict.fromkeys(con.cells)])
+                continue
+            solutions.append(values)
+            solver.add_clause([-enc.var(c, values[c]) for c in range(enc.size)
+                               if cand[c] & (cand[c] - 1)])
+            if not any(cand[c] & (cand[c] - 1) for c in range(enc.size)):
+                break
+    return solutions, conflicts
+
+
+def _solve(solver, deadline: float | None, time_limit: float | None) -> bool:
+    if deadline is None:
+        return bool(solver.solve())
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        raise TimeLimitExceeded(f"search stopped after {time_limit} s")
+    timer = threading.Timer(left, solver.interrupt)
+    timer.start()
+    try:
+        res = solver.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+    if res is None:
+        raise TimeLimitExceeded(f"search stopped after {time_limit} s")
+    solver.clear_interrupt()
+    return bool(res)
