@@ -17,7 +17,6 @@ from csp.errors import SudokuCSPError
 from csp.events import Contradiction
 from csp.links import link_tables
 from csp.model import Puzzle
-from csp.search import search
 from csp.state import State
 from csp.step import Step
 
@@ -155,11 +154,10 @@ class StepSolver:
                 left = self.deadline - time.perf_counter()
                 limit, cut = max(0.01, min(limit, left)), left < limit
             try:
-                if state is not None and state.puzzle is puzzle:
-                    sols, _ = search(puzzle.engine(), state.cand, 2, None, limit)
-                    self._unique_cache[key] = len(sols) == 1
-                else:
-                    self._unique_cache[key] = puzzle.count_solutions(2, time_limit=limit) == 1
+                # solve(): depth-first search, handed to the SAT solver when it grows
+                start = state if state is not None and state.puzzle is puzzle else None
+                res = puzzle.solve(time_limit=limit, state=start)
+                self._unique_cache[key] = res.status == "solved"
             except SudokuCSPError:
                 if cut:
                     return False     # stopped by the solve's own time limit: ask again later
