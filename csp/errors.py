@@ -32,7 +32,9 @@ class FrozenPuzzleError(SudokuCSPError):
 
 
 class SearchLimit(SudokuCSPError):
-    """A search ran out of its node or time budget."""
+    """A search ran out of its node or time budget (``nodes``: depth-first nodes searched)."""
+
+    nodes: int = 0
 
 
 class NodeLimitExceeded(SearchLimit):

@@ -21,8 +21,8 @@ from .state import State
 
 # ``solve(method="auto")``: depth-first search nodes and seconds before the SAT solver
 # takes over (whichever budget runs out first)
-AUTO_SEARCH_NODES = 500
-AUTO_SEARCH_SECONDS = 0.2
+AUTO_SEARCH_NODES = 200
+AUTO_SEARCH_SECONDS = 0.05
 
 
 class _Comparison(Relation):
@@ -447,19 +447,19 @@ class Puzzle:
         try:
             sols, nodes = search(eng, cand, limit, nodes_cap, time_cap)
             return sols, nodes, 0, "search"
-        except NodeLimitExceeded:
+        except NodeLimitExceeded as e:
             if nodes_cap == node_limit:
                 raise
-            nodes = nodes_cap
-        except TimeLimitExceeded:
+            nodes = e.nodes
+        except TimeLimitExceeded as e:
             if time_cap == time_limit:
                 raise
-            nodes = -1          # not counted: the search stopped on its time budget
+            nodes = e.nodes
         left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
         if left is not None and left <= 0:
             raise TimeLimitExceeded(f"search stopped after {time_limit} s")
         sols, conflicts = sat_search(self, cand, limit, left)
-        return sols, max(nodes, 0), conflicts, "sat"
+        return sols, nodes, conflicts, "sat"
 
     def check_solution(self, values: Sequence[int]) -> bool:
         """True when ``values`` (a digit per cell) satisfies every constraint and given."""

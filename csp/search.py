@@ -37,6 +37,13 @@ class SolveResult:
         return self.solutions[0] if self.solutions else None
 
 
+def _stopped(e: NodeLimitExceeded | TimeLimitExceeded, nodes: int
+             ) -> NodeLimitExceeded | TimeLimitExceeded:
+    """The limit exception, carrying the nodes searched (``e.nodes``)."""
+    e.nodes = nodes
+    return e
+
+
 def search(engine: Engine, cand: list[int], limit: int = 2, node_limit: int | None = None,
            time_limit: float | None = None, propagated: bool = False) -> tuple[list[list[int]], int]:
     """Find up to ``limit`` solutions from ``cand``; returns ``(solutions, nodes)``.
@@ -101,9 +108,9 @@ def search(engine: Engine, cand: list[int], limit: int = 2, node_limit: int | No
             stack.pop()
         nodes += 1
         if node_limit is not None and nodes > node_limit:
-            raise NodeLimitExceeded(f"search stopped after {node_limit} nodes")
+            raise _stopped(NodeLimitExceeded(f"search stopped after {node_limit} nodes"), nodes)
         if deadline is not None and not nodes & 15 and time.perf_counter() > deadline:
-            raise TimeLimitExceeded(f"search stopped after {time_limit} s")
+            raise _stopped(TimeLimitExceeded(f"search stopped after {time_limit} s"), nodes)
         child = parent[:]
         child[cell] = low
         try:
@@ -292,9 +299,9 @@ def _search_bitboards(engine: Engine, cand: list[int], limit: int, node_limit: i
             stack.pop()
         nodes += 1
         if node_limit is not None and nodes > node_limit:
-            raise NodeLimitExceeded(f"search stopped after {node_limit} nodes")
+            raise _stopped(NodeLimitExceeded(f"search stopped after {node_limit} nodes"), nodes)
         if deadline is not None and not nodes & 255 and time.perf_counter() > deadline:
-            raise TimeLimitExceeded(f"search stopped after {time_limit} s")
+            raise _stopped(TimeLimitExceeded(f"search stopped after {time_limit} s"), nodes)
         P = pp[:]
         C = pc[:]
         s = settle(T, P, C, psolved, [(cell, low.bit_length() - 1)])
