@@ -123,10 +123,11 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     if len(bases) < n or len(covers) < n:
         return out
     cidx = {h: i for i, h in enumerate(covers)}
-    cell_covers: dict[int, list[int]] = {}
-    for h in covers:
-        for c in iter_cells(hm[h] & P):
-            cell_covers.setdefault(c, []).append(h)
+    cm = [hm[h] & P for h in covers]           # each cover's candidates
+    cell_covers: dict[int, list[int]] = {}     # cell -> indices of the covers holding it
+    for i, m in enumerate(cm):
+        for c in iter_cells(m):
+            cell_covers.setdefault(c, []).append(i)
     peers = an.links.peers_d[digit]
     # when every candidate lies in exactly one cover house (rows vs columns), the cover
     # houses a base set touches beyond n are a lower bound on the fins: prune with it
@@ -136,18 +137,20 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
         for h in bases:
             t = 0
             for c in iter_cells(hm[h] & P):
-                t |= 1 << cidx[cell_covers[c][0]]
+                t |= 1 << cell_covers[c][0]
             touch[h] = t
     found: list[tuple[tuple[int, ...], int, int, int, int]] = []
     target = P
+    near: list[int] = []    # candidates of the covers that meet the current base set
 
-    def cover_rec(rem: int, chosen: list[int], forb: frozenset, fins: int, common: int,
+    def cover_rec(rem: int, chosen: list[int], forb: int, fins: int, common: int,
                   V: int, twice: int) -> None:
-        # common: cells (holding the digit) that see every fin so far (-1: no fin yet)
+        # common: cells (holding the digit) that see every fin so far (-1: no fin yet);
+        # forb: bitset of cover indices this branch may not take
         k = len(chosen)
         if not rem:
             if k == n:
-                found.append((tuple(chosen), fins, common, V, twice))
+                found.append((tuple(covers[i] for i in chosen), fins, common, V, twice))
             return
         if k == n:
             f = fins | rem
@@ -158,22 +161,35 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                 common &= peers[low.bit_length() - 1]
                 rem ^= low
             if common & V & target & ~f or not fin_prune:
-                found.append((tuple(chosen), f, common, V, twice))
+                found.append((tuple(covers[i] for i in chosen), f, common, V, twice))
             return
+        # the n - k covers still to take leave the rest of rem as fins: too many, give up
+        excess = rem.bit_count() - max_fins + fins.bit_count()
+        if excess > 0:
+            best = [(m & rem).bit_count() for m in near]
+            if n - k == 1:
+                if max(best, default=0) < excess:
+                    return
+            elif sum(sorted(best)[k - n:]) < excess:
+                return
         x = (rem & -rem).bit_length() - 1
-        hs = [h for h in cell_covers.get(x, ()) if h not in forb]
         f2 = forb
-        for h in hs:
-            m = hm[h] & P
-            chosen.append(h)
+        first = -1
+        for i in cell_covers.get(x, ()):
+            if forb >> i & 1:
+                continue
+            if first < 0:
+                first = i
+            m = cm[i]
+            chosen.append(i)
             cover_rec(rem & ~m, chosen, f2, fins, common, V | m, twice | (V & m))
             chosen.pop()
-            f2 = f2 | {h}
+            f2 |= 1 << i
         if fins.bit_count() < max_fins:
             c2 = common & peers[x] & P
-            if partition and hs:
+            if partition and first >= 0:
                 # the fin's cover house is out, so are its cells as eliminations
-                c2 &= ~hm[hs[0]]
+                c2 &= ~cm[first]
             if c2 & target or not fin_prune:
                 cover_rec(rem & ~(1 << x), chosen, f2, fins | (1 << x), c2, V, twice)
 
@@ -192,7 +208,12 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             # eliminations lie outside the bases, unless covers overlap (cannibalism)
             target = (P & ~U) if partition else P
             found.clear()
-            cover_rec(U & ~endo, [], frozenset(chosen), 0, common, 0, 0)
+            base_forb = 0
+            for h in chosen:
+                if h in cidx:
+                    base_forb |= 1 << cidx[h]
+            near[:] = [m for i, m in enumerate(cm) if m & U and not base_forb >> i & 1]
+            cover_rec(U & ~endo, [], base_forb, 0, common, 0, 0)
             for cov, exo, com, V, twice in found:
                 fins = exo | endo
                 elims = (V & ~U) | (twice & U & ~fins)
