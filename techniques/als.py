@@ -105,41 +105,66 @@ def find_als(an: Analysis, max_size: int = 0) -> list[ALS]:
 
 
 def _find_als(an: Analysis, max_size: int) -> list[ALS]:
-    cand = an.cand
     seen: dict[int, ALS] = {}
-    for h, hm in enumerate(an.house_mask):
-        cells = list(iter_cells(hm & an.unsolved))
-        k = len(cells)
-        if k < 2 and not cells:
-            continue
-        limit = k - 1 if k > 1 else 1   # the whole house's free cells are locked, not almost
-        if max_size:
-            limit = min(limit, max_size)
-        masks = [cand[c] for c in cells]
-        # DFS over subsets in index order: (start, cells bitset, mask, size)
-        stack = [(0, 0, 0, 0)]
-        while stack:
-            start, cb, m, s = stack.pop()
-            for i in range(start, k):
-                m2 = m | masks[i]
-                s2 = s + 1
-                extra = m2.bit_count() - s2       # must end at 1
-                # each further cell lowers (digits - size) by at most one
-                if extra - (min(limit, k) - s2) > 1:
-                    continue
-                cb2 = cb | (1 << cells[i])
-                if extra == 1 and cb2 not in seen:
-                    pos = {d: 0 for d in _digits(m2)}
-                    for c in iter_cells(cb2):
-                        for d in _digits(cand[c]):
-                            pos[d] |= 1 << c
-                    seen[cb2] = ALS(cb2, m2, pos, h)
-                if s2 < limit:
-                    stack.append((i + 1, cb2, m2, s2))
+    for h in range(len(an.house_mask)):
+        # a house's ALS depend on its cells' candidates only: kept across states
+        for cb, m, pos in an.shared_memo(("als_house", h, max_size, an.house_key(h)),
+                                         lambda h=h: _house_als(an, h, max_size)):
+            if cb not in seen:
+                seen[cb] = ALS(cb, m, dict(pos), h)
     out = sorted(seen.values(), key=lambda a: (a.size, a.cells))
     for i, a in enumerate(out):
         a.index = i
     return out
+
+
+def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict[int, int]]]:
+    """(cells, digits, cells per digit) of every ALS inside house ``h``, in search order."""
+    cand = an.cand
+    cells = list(iter_cells(an.house_mask[h] & an.unsolved))
+    k = len(cells)
+    out: list[tuple[int, int, dict[int, int]]] = []
+    if not cells:
+        return out
+    limit = k - 1 if k > 1 else 1   # the whole house's free cells are locked, not almost
+    if max_size:
+        limit = min(limit, max_size)
+    masks = [cand[c] for c in cells]
+    found: set[int] = set()
+    # DFS over subsets in index order: (start, cells bitset, mask, size)
+    stack = [(0, 0, 0, 0)]
+    while stack:
+        start, cb, m, s = stack.pop()
+        for i in range(start, k):
+            m2 = m | masks[i]
+            s2 = s + 1
+            extra = m2.bit_count() - s2       # must end at 1
+            # each further cell lowers (digits - size) by at most one
+            if extra - (min(limit, k) - s2) > 1:
+                continue
+            cb2 = cb | (1 << cells[i])
+            if extra == 1 and cb2 not in found:
+                found.add(cb2)
+                pos = {d: 0 for d in _digits(m2)}
+                for c in iter_cells(cb2):
+                    for d in _digits(cand[c]):
+                        pos[d] |= 1 << c
+                out.append((cb2, m2, pos))
+            if s2 < limit:
+                stack.append((i + 1, cb2, m2, s2))
+    return out
+
+
+_BUDDIES_MAX = 200_000
+
+
+def _buddy_cache(an: Analysis) -> dict:
+    """The memo of :func:`_buddies`: it reads the link tables only, so it is kept for the
+    puzzle (across states), and cleared when it grows past ``_BUDDIES_MAX`` entries."""
+    cache = an.links_memo("als_buddies", dict)
+    if len(cache) > _BUDDIES_MAX:
+        cache.clear()
+    return cache
 
 
 def _buddies(an: Analysis, cache: dict, d: int, cells: int) -> int:
@@ -152,7 +177,7 @@ def _buddies(an: Analysis, cache: dict, d: int, cells: int) -> int:
 
 
 def buddies(an: Analysis, d: int, cells: int) -> int:
-    return _buddies(an, an.memo("als_buddies", dict), d, cells)
+    return _buddies(an, _buddy_cache(an), d, cells)
 
 
 def find_rccs(an: Analysis, allow_overlap: bool = False, max_size: int = 0
@@ -164,7 +189,7 @@ def find_rccs(an: Analysis, allow_overlap: bool = False, max_size: int = 0
 
 def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, dict[int, int]]:
     alses = find_als(an, max_size)
-    cache = an.memo("als_buddies", dict)
+    cache = _buddy_cache(an)
     adj: dict[int, dict[int, int]] = {a.index: {} for a in alses}
     for d in range(1, an.n + 1):
         groups: dict[int, list[ALS]] = {}
@@ -173,9 +198,24 @@ def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, di
             if p:
                 groups.setdefault(p, []).append(a)
         keys = list(groups)
+        # a partner's cells all see pa's: so does its lowest cell (index groups by it)
+        by_low: dict[int, list[int]] = {}
+        lows = 0
+        for j, pb in enumerate(keys):
+            low = pb & -pb
+            lows |= low
+            by_low.setdefault(low, []).append(j)
         for ia, pa in enumerate(keys):
             bud = _buddies(an, cache, d, pa)
-            for pb in keys[ia:]:
+            near = []
+            hit = bud & lows
+            while hit:
+                low = hit & -hit
+                hit ^= low
+                near += [j for j in by_low[low] if j >= ia]
+            near.sort()
+            for j in near:
+                pb = keys[j]
                 if pb & ~bud:
                     continue
                 ga, gb = groups[pa], groups[pb]
@@ -243,7 +283,7 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     max_size = int(opts.get("max_size", 0))
     alses = find_als(an, max_size)
     adj = find_rccs(an, allow, max_size)
-    cache = an.memo("als_buddies", dict)
+    cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for a in alses:
         for bi, rc in sorted(adj[a.index].items()):
@@ -288,7 +328,7 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     max_size = int(opts.get("max_size", 0))
     alses = find_als(an, max_size)
     adj = find_rccs(an, allow, max_size)
-    cache = an.memo("als_buddies", dict)
+    cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for c_als in alses:
         nb = sorted(adj[c_als.index].items())
@@ -349,7 +389,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     nbrs = an.memo(("rcc_list", allow, max_size),
                    lambda: {i: [(j, list(_digits(m))) for j, m in sorted(d.items())]
                             for i, d in adj.items()})
-    cache = an.memo("als_buddies", dict)
+    cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     cw = an.cells_with
     budget = int(opts.get("max_nodes", 150000))
@@ -443,7 +483,7 @@ def death_blossom(an: Analysis, opts: dict) -> Iterator[Step]:
     max_size = int(opts.get("max_size", 0))
     budget = int(opts.get("max_nodes", 20000))
     alses = find_als(an, max_size)
-    cache = an.memo("als_buddies", dict)
+    cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     cw = an.cells_with
     # petal candidates: for each ALS and digit, which stems it serves
