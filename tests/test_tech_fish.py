@@ -344,4 +344,32 @@ def test_search_partition_matches_general_search():
             if step is None:
                 break
             apply_step(st, step)
-    assert compared > 100
+    assert compared > 1000
+
+
+def test_cover_bound_only_prunes():
+    """The cover bound of :func:`fish.search` (covers still to take must leave at most
+    ``max_fins`` fins) removes no fish: Franken and Mutant searches with and without it
+    return the same fish in the same order, on states along hard solve paths."""
+    lines = [ln.strip() for ln in open(DATA / "top95.txt") if ln.strip()][6:8]
+    walker = StepSolver("default", unique=True)
+    compared = 0
+    for line in lines:
+        st = classic_puzzle(line).pencilmarks()
+        for k in range(90):
+            if k % 30 == 0:
+                an = Analysis(st)
+                for kind, sizes in (("franken", (2, 3)), ("mutant", (2,))):
+                    for bp, cp in fish._pools(an, kind):
+                        for d in range(1, 10):
+                            for n in sizes:
+                                for max_fins, max_endo in ((1, 0), (5, 2)):
+                                    args = (an, d, n, bp, cp, max_fins, max_endo)
+                                    want = fish.search(*args, cover_bound=False)
+                                    assert fish.search(*args) == want
+                                    compared += len(want)
+            step = walker.next_step(st)
+            if step is None:
+                break
+            apply_step(st, step)
+    assert compared > 1000
