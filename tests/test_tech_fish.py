@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from typing import Iterator
 
 import pytest
 
@@ -318,32 +319,37 @@ def test_assume_propagates_singles_and_detects_contradictions():
 # -- the partition fast path equals the general search ---------------------------------
 
 
-def test_search_partition_matches_general_search():
-    """Basic (row/column) fish come from :func:`fish.search_partition`; on states along
-    hard solve paths it must return exactly what the general search returns, in order."""
-    lines = [ln.strip() for ln in open(DATA / "top95.txt") if ln.strip()][:6]
+def _path_states(first: int, last: int, steps: int, every: int) -> Iterator[Analysis]:
+    """Analyses of states along the default solve paths of top95 puzzles first..last-1,
+    one every ``every`` steps for the first ``steps`` steps."""
+    lines = [ln.strip() for ln in open(DATA / "top95.txt") if ln.strip()][first:last]
     walker = StepSolver("default", unique=True)
-    compared = 0
     for line in lines:
         st = classic_puzzle(line).pencilmarks()
-        for k in range(200):
-            if k % 7 == 0:
-                an = Analysis(st)
-                for bp, cp in fish._pools(an, "basic"):
-                    cover_of = fish._cover_index(an, cp)
-                    assert cover_of is not None
-                    for d in range(1, 10):
-                        for n in (2, 3, 4):
-                            for max_fins in (0, 3, 5):
-                                want = fish.search(an, d, n, bp, cp, max_fins, 0)
-                                got = fish.search_partition(an, d, n, bp, cp, cover_of,
-                                                            max_fins)
-                                assert got == want
-                                compared += len(want)
+        for k in range(steps):
+            if k % every == 0:
+                yield Analysis(st)
             step = walker.next_step(st)
             if step is None:
                 break
             apply_step(st, step)
+
+
+def test_search_partition_matches_general_search():
+    """Basic (row/column) fish come from :func:`fish.search_partition`; on states along
+    hard solve paths it must return exactly what the general search returns, in order."""
+    compared = 0
+    for an in _path_states(0, 6, 200, 7):
+        for bp, cp in fish._pools(an, "basic"):
+            cover_of = fish._cover_index(an, cp)
+            assert cover_of is not None
+            for d in range(1, 10):
+                for n in (2, 3, 4):
+                    for max_fins in (0, 3, 5):
+                        want = fish.search(an, d, n, bp, cp, max_fins, 0)
+                        got = fish.search_partition(an, d, n, bp, cp, cover_of, max_fins)
+                        assert got == want
+                        compared += len(want)
     assert compared > 1000
 
 
@@ -351,25 +357,15 @@ def test_cover_bound_only_prunes():
     """The cover bound of :func:`fish.search` (covers still to take must leave at most
     ``max_fins`` fins) removes no fish: Franken and Mutant searches with and without it
     return the same fish in the same order, on states along hard solve paths."""
-    lines = [ln.strip() for ln in open(DATA / "top95.txt") if ln.strip()][6:8]
-    walker = StepSolver("default", unique=True)
     compared = 0
-    for line in lines:
-        st = classic_puzzle(line).pencilmarks()
-        for k in range(90):
-            if k % 30 == 0:
-                an = Analysis(st)
-                for kind, sizes in (("franken", (2, 3)), ("mutant", (2,))):
-                    for bp, cp in fish._pools(an, kind):
-                        for d in range(1, 10):
-                            for n in sizes:
-                                for max_fins, max_endo in ((1, 0), (5, 2)):
-                                    args = (an, d, n, bp, cp, max_fins, max_endo)
-                                    want = fish.search(*args, cover_bound=False)
-                                    assert fish.search(*args) == want
-                                    compared += len(want)
-            step = walker.next_step(st)
-            if step is None:
-                break
-            apply_step(st, step)
+    for an in _path_states(6, 8, 90, 30):
+        for kind, sizes in (("franken", (2, 3)), ("mutant", (2,))):
+            for bp, cp in fish._pools(an, kind):
+                for d in range(1, 10):
+                    for n in sizes:
+                        for max_fins, max_endo in ((1, 0), (5, 2)):
+                            args = (an, d, n, bp, cp, max_fins, max_endo)
+                            want = fish.search(*args, cover_bound=False)
+                            assert fish.search(*args) == want
+                            compared += len(want)
     assert compared > 1000
