@@ -111,7 +111,7 @@ def main() -> int:
             lok = lr.status == "solved" and placed == r["solution"]
             logic_ok += lok
             if not lok:
-                stuck.append(f"{r['title']} ({', '.join(r['categories'])})")
+                stuck.append(f"{r['title']} ({', '.join(r['categories'])}): {lr.status}")
             if kj:
                 kj_logic.append(dl)
             line += f" | logic {dl * 1000:9.1f} ms {lr.status} {len(lr.steps)} steps"
@@ -129,7 +129,7 @@ def main() -> int:
         if kj_logic:
             print(f"killer/jigsaw logic median {statistics.median(kj_logic) * 1000:.1f} ms")
         for s in stuck:
-            print(f"  stuck: {s}")
+            print(f"  not solved to the stated solution: {s}")
     return 0
 
 
