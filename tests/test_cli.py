@@ -201,3 +201,26 @@ def test_jsonl_puzzle_key_title(tmp_path, capsys):
     f.write_text(json.dumps({"title": "open 4x4", "puzzle": "1" + "." * 15}) + "\n")
     rc, out, err = run(capsys, "solve", str(f), "--json")
     assert json.loads(out)["puzzle"] == "open 4x4"
+
+
+def test_search_methods(capsys, tmp_path):
+    """--method picks the brute-force engine; the answer is the same, the JSON says which
+    one gave it; an unknown method is a usage error."""
+    row = next(r for r in map(json.loads, open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8"))
+               if r["title"] == "Thermal Scanner")
+    f = tmp_path / "thermo.json"
+    f.write_text(json.dumps(row["fpuzzles_json"]))
+    got = {}
+    for method in ("auto", "search", "sat"):
+        rc, out, err = run(capsys, "solve", str(f), "--json", "--method", method)
+        res = json.loads(out)
+        assert rc == 0 and err == "" and res["status"] == "solved"
+        got[method] = res
+    assert got["search"]["method"] == "search" and "conflicts" not in got["search"]
+    assert got["sat"]["method"] == "sat" and got["sat"]["conflicts"] >= 0
+    assert got["auto"]["solution"] == got["search"]["solution"] == got["sat"]["solution"] \
+        == row["solution"]
+    rc, out, _ = run(capsys, "count", "1...............", "--method", "sat", "--limit", "5")
+    assert rc == 0 and out.strip() == "5+"
+    rc, out, err = run(capsys, "solve", EXAMPLE, "--method", "dfs")
+    assert rc == 2 and out == "" and "--method" in err and len(err.splitlines()) == 1
