@@ -16,6 +16,10 @@ The encoding is generic over constraint specs:
   cells at least one (every digit appears);
 * a binary :class:`~csp.constraints.Relation`: a clause per forbidden pair of digits;
 * :class:`~csp.constraints.Element` (indexers): an implication per index digit;
+* a killer cage (a :class:`~csp.constraints.Sum` or :class:`~csp.constraints.SumIn` of
+  different digits): one selector per digit combination that fits (exactly one holds; a
+  cell's digit needs a selected combination holding it; a selected combination's digits
+  all appear), which the solver propagates better than a table of the cage's tuples;
 * every other rule: a table of its scope's allowed tuples, enumerated with ``check`` when
   the scope's domains hold few enough tuples (``table_budget``); past that, the rule's
   :class:`~csp.constraints.Automaton` (sums and linear rules: partial sums; renban;
@@ -40,7 +44,7 @@ import time
 from typing import Any, Iterable, Sequence
 
 from .bits import digits_of
-from .constraints import AllDifferent, Automaton, Element, Relation
+from .constraints import AllDifferent, Automaton, Element, Relation, Sum, SumIn
 from .errors import SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
 
@@ -163,6 +167,34 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     return True
 
 
+def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence[int],
+          budget: int) -> bool:
+    """A cage of different digits adding up to one of ``totals`` (its house is encoded
+    apart): exactly one digit set (combination) is chosen, each cell's digit belongs to it
+    and each of its digits appears. False (nothing added) past ``budget`` combinations."""
+    union = 0
+    for c in cells:
+        union |= cand[c]
+    allowed = set(totals)
+    combos = []
+    for combo in itertools.combinations(digits_of(union), len(cells)):
+        if sum(combo) in allowed:
+            combos.append(combo)
+            if len(combos) > budget:
+                return False
+    var, clauses = enc.var, enc.clauses
+    sel = [enc.new_var() for _ in combos]
+    clauses.append(sel)
+    clauses.extend([-a, -b] for a, b in itertools.combinations(sel, 2))
+    for c in cells:
+        for d in digits_of(cand[c]):
+            clauses.append([-var(c, d)] + [s for s, combo in zip(sel, combos) if d in combo])
+    for s, combo in zip(sel, combos):
+        for d in combo:
+            clauses.append([-s] + [var(c, d) for c in cells if cand[c] >> d & 1])
+    return True
+
+
 def _element(enc: Encoding, cand: list[int], con: Element) -> None:
     """``line[v - 1] == target`` where v is the digit of ``index``."""
     for v in digits_of(cand[con.index]):
@@ -231,6 +263,10 @@ def encode(puzzle, cand: list[int], table_budget: int = 20_000,
             _relation(enc, cand, con)
         elif isinstance(con, Element):
             _element(enc, cand, con)
+        elif isinstance(con, (Sum, SumIn)) and con.distinct and len(set(con.cells)) == len(
+                con.cells) and _cage(enc, cand, con.cells, (con.total,) if isinstance(
+                con, Sum) else con.totals, table_budget // 10):
+            pass
         elif _table(enc, cand, con, table_budget):
             pass
         elif (auto := con.automaton()) is not None and _automaton(enc, cand, con.cells, auto,
