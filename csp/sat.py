@@ -25,9 +25,9 @@ The encoding is generic over constraint specs:
   :class:`~csp.constraints.Automaton` (sums and linear rules: partial sums; renban;
   sandwich, X-sum and skyscraper clues) as layers of reachable states, keeping only states
   from which the rule can still be satisfied. A rule with neither is checked *lazily*: each
-  model the solver returns is checked against it, and a violated rule forbids exactly that
-  tuple of its scope before the solver goes on. All three are exact, so the solutions are
-  those of the model.
+  model the solver returns is checked against every rule, and a violated rule forbids
+  exactly that tuple of its scope before the solver goes on. All of these are exact, so the
+  solutions are those of the model.
 
 >>> from csp import Puzzle, Grid
 >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1.........2.....")
@@ -297,6 +297,7 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
         except Contradiction:
             return [], 0
     enc = encode(puzzle, cand, table_budget, state_budget)
+    rules = [con for con in puzzle.constraints if con.cells]
     solutions: list[list[int]] = []
     conflicts = 0
     with Solver(name=SOLVER, bootstrap_with=enc.clauses) as solver:
@@ -306,9 +307,10 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
             if not ok:
                 break
             values = enc.decode(solver.get_model())
-            bad = [con for con in enc.lazy
-                   if not con.check(*(values[c] for c in con.cells))]
-            if bad:               # forbid the tuple each violated lazy rule has here
+            # every rule is checked, not only the lazy ones: the encodings are exact, and
+            # this keeps the answer exact even if one were not
+            bad = [con for con in rules if not con.check(*(values[c] for c in con.cells))]
+            if bad:               # forbid the tuple each violated rule has here
                 for con in bad:
                     solver.add_clause([-enc.var(c, values[c]) for c in dict.fromkeys(con.cells)])
                 continue
