@@ -1,10 +1,10 @@
 """Rich display hook: ``_repr_svg_`` of Puzzle, State and Step without an upward import.
 
 ``csp`` draws nothing itself. An upper layer registers an SVG renderer with
-:func:`set_svg_renderer` (``variants`` does when it is imported: :mod:`variants.render`);
+:func:`set_svg_renderer` (the application package ``sudoku_csp`` does when it is imported);
 the ``_repr_svg_`` methods of :class:`~csp.model.Puzzle`, :class:`~csp.state.State` and
 :class:`~csp.step.Step` look the renderer up at call time, so Jupyter shows a picture once
-``variants`` is loaded and falls back to the text ``repr`` (``None``) before that.
+``sudoku_csp`` is loaded and falls back to the text ``repr`` (``None``) before that.
 
 >>> from csp.step import Step
 >>> old = set_svg_renderer(lambda obj: "<svg/>")

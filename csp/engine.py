@@ -52,6 +52,12 @@ class Engine:
             self.watch = geo.no_watch
         self.levels = sorted(set(self.prop_cost)) or [0]
 
+    def extended(self, props: Sequence[Propagator]) -> "Engine":
+        """A new engine with the same houses and propagators plus ``props`` (e.g. techniques
+        run as propagators)."""
+        return Engine(self.n, self.size, list(zip(self.house_names, self.house_cells)),
+                      self.props + list(props), self.namer)
+
     @property
     def pure(self) -> bool:
         """True when the model is all-different houses only (no other propagator): search

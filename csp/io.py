@@ -1,4 +1,5 @@
-"""Text formats: line strings for any n, pencil-mark grids, HoDoKu library lines.
+"""Text formats: line strings for any n, sub-grid lines of multi-grids (samurai: 5 x 81
+characters), pencil-mark grids, HoDoKu library lines.
 
 >>> n, vals = parse_line("1...2...3...4...".replace("...", "..."))
 >>> n, vals[:5]
@@ -13,8 +14,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 
 from .errors import GridSizeError, ParseError
+
+if TYPE_CHECKING:
+    from .grid import MultiGrid
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _BLANKS = ".0_-*"
@@ -240,3 +245,46 @@ def write_library_line(case: LibraryLine) -> str:
     while text.count(":") + 1 < n_fields:
         text += ":"
     return text
+
+
+# -- multi-grid (gattai, samurai) sub-grid lines -------------------------------------------
+def parse_subgrids(grid: "MultiGrid", text: str) -> list[int]:
+    """A digit (0 = blank) per cell of ``grid`` from a sub-grid line (``k * n*n``
+    characters, whitespace allowed between them) or a line over the grid's own cells.
+    Raises :class:`ParseError` when a shared cell gets two different digits."""
+    n = grid.n
+    s = re.sub(r"\s+", "", text) if not re.search(r"[,]", text) else text
+    per = n * n
+    if len(s) == grid.size and len(s) != per * len(grid.subgrids):
+        return parse_line(s, n, grid.size)[1]
+    k = len(grid.subgrids)
+    if len(s) != per * k:
+        raise ParseError(f"expected {k} x {per} = {k * per} characters (one {n}x{n} grid per "
+                         f"part) or {grid.size} (one per cell), got {len(s)}")
+    vals = [0] * grid.size
+    for i, cells in enumerate(grid.subgrids):
+        try:
+            _, part = parse_line(s[i * per:(i + 1) * per], n)
+        except ParseError as e:
+            raise ParseError(f"sub-grid {grid.labels[i]}: {e}") from None
+        for c, v in zip(cells, part):
+            if v:
+                if vals[c] and vals[c] != v:
+                    raise ParseError(f"shared cell {grid.name(c)}: {vals[c]} in one sub-grid, "
+                                     f"{v} in sub-grid {grid.labels[i]}")
+                vals[c] = v
+    return vals
+
+
+def write_subgrids(grid: "MultiGrid", values: Sequence[int], blank: str = ".",
+                   sep: str = "") -> str:
+    """Inverse of :func:`parse_subgrids`: each sub-grid's ``n*n`` characters, joined by
+    ``sep``."""
+    return sep.join(write_line([values[c] for c in cells], grid.n, blank)
+                    for cells in grid.subgrids)
+
+
+def is_samurai_line(text: str) -> bool:
+    """True for a 405-character (5 x 81) line, whitespace between parts allowed: read it
+    as a samurai (:func:`samurai` then names a bad character)."""
+    return "," not in text and len(re.sub(r"\s+", "", text)) == 405

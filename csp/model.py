@@ -96,14 +96,12 @@ class Puzzle:
         self.name = name
         self.constraints: list[Constraint] = []
         self.given: dict[int, int] = {}
-        #: Techniques a variant contributes (objects understood by the ``techniques`` layer).
-        self.extra_techniques: list[Any] = []
         #: True when the puzzle is declared to have a unique solution (enables uniqueness
         #: techniques); None when unknown.
         self.unique: bool | None = None
         self.meta: dict[str, Any] = {}
         #: rule bundles applied with :meth:`use` (top level), with the number of constraints
-        #: each added, and those constraints (used by exporters such as ``variants.spec``)
+        #: each added, and those constraints (used by exporters such as ``sudoku_csp.formats.spec``)
         self.bundles: list[tuple[Any, int]] = []
         self.bundle_constraints: list[list[Constraint]] = []
         self._use_depth = 0
@@ -371,24 +369,14 @@ class Puzzle:
         return st
 
     # -- solving -------------------------------------------------------------------
-    def propagate(self, state: State | None = None, techniques: Any = None, gac: bool = False,
+    def propagate(self, state: State | None = None, gac: bool = False,
                   trace: TraceHook | None = None) -> State:
-        """Propagate to fixpoint and return a new State (``state`` is not changed).
-
-        ``techniques``: technique names or families (resolved by the ``techniques``
-        package) or propagators, run as TECHNIQUE-cost propagators after the rules are
-        quiet. ``gac``: matching-based all-different. Raises :class:`Contradiction` when
-        unsatisfiable.
+        """Propagate the rules to fixpoint and return a new State (``state`` is not
+        changed). ``gac``: matching-based all-different. Raises :class:`Contradiction` when
+        unsatisfiable. (Techniques as propagators: :func:`techniques.propagate`.)
         """
         st = self.initial_state() if state is None else state.copy()
-        eng = self.engine(gac)
-        eng.propagate(st.cand, None, trace)
-        if techniques:
-            props = _resolve_techniques(self, techniques)
-            extra = Engine(self.grid.n, self.grid.size,
-                           list(zip(eng.house_names, eng.house_cells)), eng.props + props,
-                           self._namer())
-            extra.propagate(st.cand, None, trace, )
+        self.engine(gac).propagate(st.cand, None, trace)
         st.version += 1
         return st
 
@@ -503,24 +491,3 @@ class Puzzle:
     def __repr__(self) -> str:
         return (f"Puzzle({self.grid!r}, {len(self.constraints)} constraints, "
                 f"{len(self.given)} givens)")
-
-
-_technique_resolver: Callable[["Puzzle", Any], list[Propagator]] | None = None
-
-
-def set_technique_resolver(fn: Callable[["Puzzle", Any], list[Propagator]]) -> None:
-    """Called by the ``techniques`` package so that ``propagate(techniques=...)`` can name
-    techniques without ``csp`` importing the upper layer."""
-    global _technique_resolver
-    _technique_resolver = fn
-
-
-def _resolve_techniques(puzzle: Puzzle, spec: Any) -> list[Propagator]:
-    items = [spec] if isinstance(spec, (str, Propagator)) else list(spec)
-    if all(isinstance(x, Propagator) for x in items):
-        return items
-    if _technique_resolver is None:
-        import importlib
-        importlib.import_module("techniques")  # registers the resolver (upper layer)
-    assert _technique_resolver is not None
-    return _technique_resolver(puzzle, items)

@@ -72,6 +72,25 @@ class Technique:
 
 REGISTRY: dict[str, Technique] = {}
 
+#: callables that import technique modules (each registers its techniques): the technique
+#: families (``techniques``) and the rule families' own logic (``variants``), run once, on
+#: the first question asked of the registry after they were added
+_providers: list[Callable[[], None]] = []
+
+
+def add_provider(fn: Callable[[], None]) -> None:
+    """Register ``fn``, which imports modules that register techniques; it runs before
+    the registry next answers a question. A layer above ``techniques`` uses this to add its
+    own techniques without ``techniques`` importing it."""
+    _providers.append(fn)
+
+
+def load() -> dict[str, Technique]:
+    """Run the pending providers; returns :data:`REGISTRY`."""
+    while _providers:
+        _providers.pop(0)()
+    return REGISTRY
+
 
 def register_technique(t: Technique) -> Technique:
     if t.name in REGISTRY:
@@ -95,18 +114,18 @@ def register(name: str, title: str, family: str, **meta: Any) -> Callable[[Finde
 
 def get(name: str) -> Technique:
     try:
-        return REGISTRY[name]
+        return load()[name]
     except KeyError:
         raise UnknownTechnique(f"unknown technique {name!r} (see `sudoku-csp techniques`)") from None
 
 
 def all_techniques() -> list[Technique]:
     """Every registered technique, in default order."""
-    return sorted(REGISTRY.values(), key=lambda t: (t.order, t.name))
+    return sorted(load().values(), key=lambda t: (t.order, t.name))
 
 
 def families() -> list[str]:
-    return sorted({t.family for t in REGISTRY.values()})
+    return sorted({t.family for t in load().values()})
 
 
 def by_code(code: str) -> list[Technique]:
@@ -121,6 +140,7 @@ def select(spec: str | Iterable[str] | None = "default") -> list[Technique]:
     >>> [t.name for t in select("singles,-naked_single")]
     ['full_house', 'hidden_single']
     """
+    load()
     if spec is None:
         spec = "default"
     items = [spec] if isinstance(spec, str) else list(spec)

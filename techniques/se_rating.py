@@ -409,8 +409,8 @@ class SESolver:
         self.options = dict(options or {})
         self._solver = solver or StepSolver("default", options=self.options, unique=unique)
         self._needs_unique = any(
-            registry.REGISTRY[n].requires_unique for p in self.producers
-            for n in p.techniques if n in registry.REGISTRY)
+            registry.load()[n].requires_unique for p in self.producers
+            for n in p.techniques if n in registry.load())
         self._unique = False
 
     def _check_unique(self, state: State) -> None:
@@ -420,7 +420,7 @@ class SESolver:
         """Effective steps of the producer's techniques; each technique's finder runs at
         most once per state (the steps found so far are shared between producers)."""
         for name in p.techniques:
-            t = registry.REGISTRY.get(name)
+            t = registry.load().get(name)
             if t is None or (t.requires_unique and not self._unique):
                 continue
             if name not in cache:

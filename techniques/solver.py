@@ -92,7 +92,7 @@ def rate_steps(steps: Sequence[Step]) -> Rating:
     r = Rating()
     level_idx = 0
     for s in steps:
-        t = registry.REGISTRY.get(s.technique)
+        t = registry.load().get(s.technique)
         score = t.score if t else 0
         lvl = LEVELS.index(t.level) if t else 0
         r.score += score

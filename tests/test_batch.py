@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from variants.cli import main
+from sudoku_csp.cli import main
 
 from conftest import DATA
 
@@ -43,7 +43,7 @@ def slice200(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def serial200(slice200) -> list[dict]:
-    out = subprocess.run([sys.executable, "-m", "variants.cli", "solve", str(slice200), "--json"],
+    out = subprocess.run([sys.executable, "-m", "sudoku_csp.cli", "solve", str(slice200), "--json"],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0
     return _results(out.stdout)
@@ -117,7 +117,7 @@ def test_bad_batch_options(argv, needle, capsys, slice200):
 
 def test_ctrl_c_keeps_lines_and_stops_workers(tmp_path):
     sj = tmp_path / "s.json"
-    p = subprocess.Popen([sys.executable, "-m", "variants.cli", "solve",
+    p = subprocess.Popen([sys.executable, "-m", "sudoku_csp.cli", "solve",
                           str(DATA / "17clue_5000.txt"), "--logic", "--json", "--workers", "2",
                           "--chunk-size", "2", "--summary-json", str(sj)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,

@@ -72,6 +72,6 @@ def test_sampled_section_is_current(tool: ModuleType, page: str, name: str) -> N
 
 def test_pinned_lines_read_back(tool: ModuleType) -> None:
     """A pinned library line is a state that library_line writes back unchanged."""
-    from variants.loader import marks_state
+    from sudoku_csp.formats.loader import marks_state
     for name, (_, line) in list(tool.PINNED.items())[:5]:
         assert tool.library_line(marks_state(line)) == line, name

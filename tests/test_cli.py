@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from variants.cli import main
+from sudoku_csp.cli import main
 
 from conftest import DATA
 
@@ -112,7 +112,7 @@ def test_techniques_lists_registry(capsys):
     from techniques import registry
     rc, out, _ = run(capsys, "techniques", "--json")
     names = {t["name"] for t in json.loads(out)}
-    assert rc == 0 and names == set(registry.REGISTRY)
+    assert rc == 0 and names == set(registry.load())
 
 
 def test_reglib_cli(tmp_path, capsys):
@@ -165,7 +165,7 @@ def test_broken_json_line_in_batch(tmp_path, capsys):
 
 
 def test_console_script_no_traceback():
-    p = subprocess.run([sys.executable, "-m", "variants.cli", "solve", "1" * 49],
+    p = subprocess.run([sys.executable, "-m", "sudoku_csp.cli", "solve", "1" * 49],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
@@ -180,7 +180,7 @@ def test_closed_stdout_exits_quietly():
     r, w = os.pipe()
     os.close(r)     # nobody will ever read: the first write fails with EPIPE
     # SIGPIPE ignored, as Python does by default, so the write raises BrokenPipeError
-    p = subprocess.run([sys.executable, "-m", "variants.cli", "techniques"], stdout=w,
+    p = subprocess.run([sys.executable, "-m", "sudoku_csp.cli", "techniques"], stdout=w,
                        stderr=subprocess.PIPE, text=True, timeout=60, env=env,
                        preexec_fn=lambda: signal.signal(signal.SIGPIPE, signal.SIG_IGN))
     os.close(w)

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from csp.errors import ParseError
-from variants.fpuzzles import decode_payload, load_fpuzzles
-from variants.loader import puzzle_from_text
+from sudoku_csp.formats.fpuzzles import decode_payload, load_fpuzzles
+from sudoku_csp.formats.loader import puzzle_from_text
 
 from conftest import DATA
 

@@ -16,10 +16,10 @@ from variants import (anti_king, arrow, black_dot, classic, clone, diagonal, dig
                       non_consecutive, odd, palindrome, quadruple, renban, sandwich,
                       skyscraper, slow_thermo, sum_dot, thermo, whispers, white_dot, windoku,
                       x_sum)
-from variants.fpuzzles import ExportError, decode_payload, load_fpuzzles, to_fpuzzles, to_fpuzzles_url
+from sudoku_csp.formats.fpuzzles import ExportError, decode_payload, load_fpuzzles, to_fpuzzles, to_fpuzzles_url
 from variants.multigrid import samurai
 from variants.regions import jigsaw_grid
-from variants.spec import to_spec
+from sudoku_csp.formats.spec import to_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = [json.loads(ln) for ln in (ROOT / "tests/data/fpuzzles_cc_by.jsonl").open()]
@@ -152,7 +152,7 @@ def test_inexpressible_rules_raise(make, match):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "variants.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "sudoku_csp.cli", *args], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
 
 

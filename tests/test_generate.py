@@ -12,10 +12,10 @@ import pytest
 from csp import Grid, Puzzle
 from techniques import StepSolver
 from variants.classic import classic, classic_puzzle
-from variants.cli import main
-from variants.generate import (GenerateError, GenerationTimeout, generate, generate_iter,
+from sudoku_csp.cli import main
+from sudoku_csp.generate import (GenerateError, GenerationTimeout, generate, generate_iter,
                                random_cages, random_fill, random_regions, rate_within)
-from variants.spec import from_spec
+from sudoku_csp.formats.spec import from_spec
 
 
 def _connected(cells: set[int], n: int) -> bool:
@@ -163,7 +163,7 @@ def test_timeout_is_reported():
 
 
 def test_timeout_keeps_partial_results(monkeypatch):
-    import variants.generate as G
+    import sudoku_csp.generate as G
     real = G.rate_within
     calls = {"solved": 0}
 

@@ -10,13 +10,13 @@ from csp import Puzzle
 from csp.io import write_pencilmarks
 from csp.step import Candidate
 from techniques import StepSolver
-from techniques.registry import REGISTRY
+from techniques import registry
 from techniques.solver import apply_step
 from variants import classic, killer_cage
 from variants.classic import classic_puzzle
-from variants.cli import main
-from variants.loader import is_pencilmark_text, load_state, marks_state
-from variants.spec import to_spec
+from sudoku_csp.cli import main
+from sudoku_csp.formats.loader import is_pencilmark_text, load_state, marks_state
+from sudoku_csp.formats.spec import to_spec
 
 from conftest import load_solutions
 
@@ -144,7 +144,7 @@ def test_killer_three_levels_and_marks(capsys, tmp_path):
     f = tmp_path / "killer.json"
     f.write_text(json.dumps(to_spec(_killer())))
     h0, h1, h2 = _levels(capsys, str(f))
-    assert REGISTRY[h0["technique"]].family == "killer"  # nothing else applies at the start
+    assert registry.get(h0["technique"]).family == "killer"  # nothing else applies at the start
     assert h0["text"] == h0["title"] and "eliminations" not in h1
     _assert_sound(h2, SOLUTION)
     # mid-solve: the rules from the JSON, the progress from a pencil-mark grid

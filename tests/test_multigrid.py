@@ -16,9 +16,10 @@ from techniques.analysis import Analysis
 from techniques.solver import is_effective
 from techniques.verify import unsound
 from variants import classic_puzzle, sandwich, windoku
-from variants.loader import puzzle_from_text
-from variants.multigrid import gattai, parse_subgrids, samurai, samurai_grid, write_subgrids
-from variants.spec import SpecError, from_spec, to_spec
+from sudoku_csp.formats.loader import puzzle_from_text
+from csp.io import parse_subgrids, write_subgrids
+from variants.multigrid import gattai, samurai, samurai_grid
+from sudoku_csp.formats.spec import SpecError, from_spec, to_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 LINES = [ln.split() for ln in (ROOT / "tests/data/samurai.txt").read_text().splitlines()
@@ -170,7 +171,7 @@ def test_spec_round_trip_and_json(tmp_path):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "variants.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "sudoku_csp.cli", *args], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
 
 

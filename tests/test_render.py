@@ -1,4 +1,4 @@
-"""SVG / PNG rendering of puzzles, states and steps (variants.render) and the CLI."""
+"""SVG / PNG rendering of puzzles, states and steps (sudoku_csp.render) and the CLI."""
 from __future__ import annotations
 
 import functools
@@ -16,9 +16,9 @@ from techniques.analysis import Analysis
 from techniques.solver import is_effective
 from variants import (arrow, classic, classic_puzzle, killer_cage, little_killer, sandwich,
                       thermo, white_dot)
-from variants.cli import main
-from variants.loader import puzzle_from_json
-from variants.render import RenderError, render_svg, svg_to_png, write_picture
+from sudoku_csp.cli import main
+from sudoku_csp.formats.loader import puzzle_from_json
+from sudoku_csp.render import RenderError, render_svg, svg_to_png, write_picture
 
 from conftest import DATA
 
@@ -165,7 +165,7 @@ def test_state_shows_candidates_of_unplaced_cells():
 
 
 def _reglib_step(family: str):
-    codes = {t.code for t in registry.REGISTRY.values() if t.family == family and t.code}
+    codes = {t.code for t in registry.load().values() if t.family == family and t.code}
     with open(DATA / "reglib-1.3-public.txt", encoding="utf-8") as f:
         for line in f:
             if not line.startswith(":"):
@@ -214,7 +214,7 @@ def family_step(family: str):
 
 
 def test_families_listed_are_the_registry_families():
-    core = {t.family for t in registry.REGISTRY.values()
+    core = {t.family for t in registry.load().values()
             if t.finder.__module__.startswith("techniques.")}
     assert set(FAMILIES) == core
 
@@ -345,14 +345,14 @@ def test_colouring_classes_and_fins_get_their_own_colours():
 
 
 def test_csp_alone_has_no_renderer():
-    """Without ``variants`` loaded, _repr_svg_ falls back to the text repr (None); csp never
+    """Without ``sudoku_csp`` loaded, _repr_svg_ falls back to the text repr (None); csp never
     imports the upper layer to draw."""
     import subprocess
     import sys
     from pathlib import Path
     code = ("import sys\nfrom csp import Puzzle\np = Puzzle(4).add_grid_houses()\n"
             "assert p._repr_svg_() is None and p.propagate()._repr_svg_() is None\n"
-            "assert 'variants' not in sys.modules\nimport variants\n"
+            "assert 'sudoku_csp' not in sys.modules\nimport sudoku_csp\n"
             "assert p._repr_svg_().startswith('<svg')\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent.parent,
                          capture_output=True, text=True, timeout=60)

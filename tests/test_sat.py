@@ -20,7 +20,7 @@ from csp.errors import NodeLimitExceeded, TimeLimitExceeded
 from csp.sat import encode, sat_search
 from csp.search import search
 from variants import classic, indexer, renban, sandwich, skyscraper, x_sum
-from variants.fpuzzles import load_fpuzzles
+from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from variants.outside import line_from_clue
 
 DATA = Path(__file__).parent / "data" / "fpuzzles_cc_by.jsonl"

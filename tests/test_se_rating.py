@@ -236,7 +236,7 @@ def test_uniqueness_off_when_declared_multiple():
 
 
 def _cli(capsys, *args: str) -> tuple[int, str, str]:
-    from variants.cli import main
+    from sudoku_csp.cli import main
     rc = main(list(args))
     out = capsys.readouterr()
     return rc, out.out, out.err

@@ -7,6 +7,7 @@ import pytest
 
 from csp import Contradiction, Grid, Puzzle
 from csp.step import Candidate, Step
+import techniques
 from techniques import StepSolver, UnsoundStep, apply_step, registry
 from techniques.registry import UnknownTechnique
 from techniques.solver import rate_steps
@@ -115,7 +116,7 @@ def test_rating_level_rises_with_score():
 
 def test_propagate_with_techniques_matches_step_solver():
     p = classic_puzzle(EASY)
-    st = p.propagate(techniques=["singles"])
+    st = techniques.propagate(p, ["singles"])
     assert st.is_solved()
     assert st.values() == StepSolver("singles").solve(p).state.values()
 
@@ -140,7 +141,7 @@ def test_techniques_share_one_analysis_in_any_order():
     # every family that caches on the Analysis; the big finned Franken/Mutant fish and the
     # size-5+ fish add tens of thousands of steps (over a minute) without a memo key of their own
     costly = re.compile(r"kraken|finned_(franken|mutant)|squirmbag|whale|leviathan")
-    fast = [t for t in registry.REGISTRY.values()
+    fast = [t for t in registry.load().values()
             if t.family not in ("forcing", "templates") and not costly.search(t.name)]
     assert {t.family for t in fast} >= {"fish", "wings", "chains", "als", "single_digit"}
     line = [l.strip() for l in open(DATA / "top95.txt") if l.strip()][3]
@@ -169,7 +170,7 @@ def test_costly_techniques_stop_at_the_deadline():
     searches are huge; the solver's time limit reaches into them."""
     import json
     import time
-    from variants.fpuzzles import load_fpuzzles
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
     row = next(json.loads(x) for x in open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8")
                if '"Solver needs SET"' in x)
     t0 = time.perf_counter()
@@ -181,7 +182,7 @@ def test_a_search_that_gives_up_on_its_budget_is_a_limit_not_stuck():
     """The nested forcing net has its own propagation budget; when it runs out with no
     step the solve did not prove that nothing applies, so it reports 'limit'."""
     import json
-    from variants.fpuzzles import load_fpuzzles
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
     row = next(json.loads(x) for x in open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8")
                if '"Solver needs SET"' in x)
     p = load_fpuzzles(row["fpuzzles_json"])

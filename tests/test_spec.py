@@ -7,9 +7,9 @@ import pytest
 
 from csp import Grid, Puzzle
 from variants import classic, jigsaw_grid, killer_cage, thermo
-from variants.cli import main
-from variants.fpuzzles import load_fpuzzles
-from variants.spec import RULES, SpecError, from_spec, to_spec
+from sudoku_csp.cli import main
+from sudoku_csp.formats.fpuzzles import load_fpuzzles
+from sudoku_csp.formats.spec import RULES, SpecError, from_spec, to_spec
 
 from conftest import DATA
 

@@ -12,6 +12,7 @@ import pytest
 
 from csp import Puzzle
 from csp.step import Step
+import techniques
 from techniques import StepSolver, apply_step, registry
 from techniques.analysis import Analysis
 from techniques.verify import check_puzzle, unsound
@@ -213,7 +214,7 @@ def test_anti_knight_puzzle_needs_its_links_and_is_solved_soundly():
 def test_forcing_as_propagator_in_puzzle_propagate():
     """``Puzzle.propagate(techniques=["forcing"])`` runs the same finders as propagators."""
     for line, sol in load_solutions("norvig_hardest", 3):
-        st = classic_puzzle(line).propagate(techniques=["forcing"])
+        st = techniques.propagate(classic_puzzle(line), ["forcing"])
         assert st.is_solved() and st.values() == sol
 
 

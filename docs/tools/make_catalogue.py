@@ -51,9 +51,9 @@ from techniques.registry import Technique  # noqa: E402
 from techniques.solver import apply_step, is_effective  # noqa: E402
 from variants import classic, killer_cage, non_consecutive  # noqa: E402
 from variants.classic import classic_puzzle  # noqa: E402
-from variants.fpuzzles import load_fpuzzles  # noqa: E402
-from variants.loader import marks_state  # noqa: E402
-from variants.render import render_svg  # noqa: E402
+from sudoku_csp.formats.fpuzzles import load_fpuzzles  # noqa: E402
+from sudoku_csp.formats.loader import marks_state  # noqa: E402
+from sudoku_csp.render import render_svg  # noqa: E402
 
 PAGE = ROOT / "docs" / "techniques.md"
 IMG = ROOT / "docs" / "img" / "techniques"

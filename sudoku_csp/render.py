@@ -31,7 +31,6 @@ import os
 import xml.etree.ElementTree as ET
 from typing import Any, Callable, Iterable, Sequence
 
-from csp.display import set_svg_renderer
 from csp.errors import SudokuCSPError
 from csp.grid import Grid
 from csp.model import Puzzle
@@ -967,81 +966,3 @@ def write_picture(svg: str, path: str | os.PathLike[str]) -> None:
     else:
         with open(path, "w", encoding="utf-8") as f:
             f.write(svg)
-
-
-# -- command line ------------------------------------------------------------------------------
-def add_parser(sub: Any) -> Any:
-    """Register ``sudoku-csp render`` on the CLI's subparsers."""
-    r = sub.add_parser("render", help="draw a puzzle, its pencil marks or a logic step as "
-                                      "SVG or PNG")
-    r.add_argument("puzzle", help="line string, f-puzzles URL/payload/JSON, file, or -")
-    what = r.add_mutually_exclusive_group()
-    what.add_argument("--step", type=int, default=None, metavar="N",
-                      help="draw the N-th step (1-based) of a logic solve, on the state before it")
-    what.add_argument("--state", action="store_true",
-                      help="draw the propagated pencil-mark state")
-    r.add_argument("--techniques", default="default",
-                   help="technique selection for --step (default, all, a family or names)")
-    r.add_argument("-o", "--output", default=None,
-                   help="out.svg or out.png (default: SVG on stdout)")
-    r.set_defaults(fn=cmd_render)
-    return r
-
-
-def _nth_step(puzzle: Puzzle, n: int, techniques: str) -> tuple[Step, State]:
-    from techniques import StepSolver, apply_step
-    solver = StepSolver(techniques)
-    st = puzzle.pencilmarks()
-    for i in range(1, n + 1):
-        if all(st.placed):
-            raise RenderError(f"--step {n}: the puzzle is solved after {i - 1} steps")
-        step = solver.next_step(st)
-        if step is None:
-            raise RenderError(f"--step {n}: the logic solve is stuck after {i - 1} steps")
-        if i == n:
-            return step, st
-        apply_step(st, step)
-    raise AssertionError("unreachable")
-
-
-def cmd_render(args: Any) -> int:
-    """``sudoku-csp render``: exit 0 on success; bad input raises (exit 2 in the CLI)."""
-    from csp.events import Contradiction
-    from csp.errors import InvalidPuzzle
-
-    from .cli import _single
-    out = args.output
-    if out and out != "-" and os.path.splitext(out)[1].lower() not in FORMATS:
-        raise RenderError(f"{out}: unknown picture format (use .svg or .png)")
-    if out and out.lower().endswith(".png"):
-        try:
-            import cairosvg  # noqa: F401
-        except (ImportError, OSError):
-            raise RenderError("PNG output needs cairosvg and libcairo "
-                              "(pip install \"sudoku-csp[render]\")") from None
-    if args.step is not None and args.step < 1:
-        raise RenderError("--step must be at least 1")
-    p = _single(args.puzzle).puzzle
-    try:
-        if args.step is not None:
-            step, st = _nth_step(p, args.step, args.techniques)
-            svg = render_svg(step, state=st)
-        elif args.state:
-            svg = render_svg(p.propagate())
-        else:
-            svg = render_svg(p)
-    except Contradiction as e:
-        raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
-    if out and out != "-":
-        write_picture(svg, out)
-    else:
-        import sys
-        sys.stdout.write(svg + "\n")
-    return 0
-
-
-def _display(obj: Any) -> str:
-    return render_svg(obj)
-
-
-set_svg_renderer(_display)

@@ -65,9 +65,8 @@ from techniques.analysis import analyze
 from techniques.registry import LEVEL_MAX_SCORE, LEVELS, Technique
 from techniques.solver import Rating, apply_step, is_effective, rate_steps
 
-from . import killer_logic  # noqa: F401  (registers the killer techniques)
-from .classic import classic
-from .killer import killer_cage
+from variants.classic import classic
+from variants.killer import killer_cage
 
 VARIANTS = ("classic", "jigsaw", "killer")
 
@@ -125,8 +124,8 @@ class Generated:
         return write_line([self.puzzle.given.get(c, 0) for c in range(g.size)], g.n)
 
     def to_spec(self) -> dict:
-        """The puzzle as sudoku-csp JSON (:func:`variants.spec.to_spec`)."""
-        from .spec import to_spec
+        """The puzzle as sudoku-csp JSON (:func:`sudoku_csp.formats.spec.to_spec`)."""
+        from .formats.spec import to_spec
         return to_spec(self.puzzle)
 
     def text(self) -> str:
@@ -674,7 +673,7 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
     >>> generate("sudoku", "easy")
     Traceback (most recent call last):
     ...
-    variants.generate.GenerateError: unknown variant 'sudoku' (choose from classic, jigsaw, killer)
+    sudoku_csp.generate.GenerateError: unknown variant 'sudoku' (choose from classic, jigsaw, killer)
     """
     return list(generate_iter(variant, level, count, seed, time_limit, size, symmetric))
 
@@ -682,20 +681,3 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
 __all__ = ["VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
            "generate", "generate_iter", "make_candidate", "rate_within", "random_fill",
            "random_regions", "random_cages", "dig"]
-
-
-def run_cli(args: Any) -> int:
-    """The ``sudoku-csp generate`` command (``args`` from :mod:`variants.cli`): prints each
-    puzzle as it is found, a line string for classic and sudoku-csp JSON for the other
-    variants, or with ``--json`` one object per puzzle (:meth:`Generated.to_dict`). Exit 0
-    when all ``count`` puzzles were made, 1 on the time limit (one line on stderr)."""
-    import json
-    import sys
-    try:
-        for g in generate_iter(args.variant, args.difficulty, args.count, args.seed,
-                               args.time_limit, args.size, args.symmetric):
-            print(json.dumps(g.to_dict()) if args.json else g.text(), flush=True)
-    except GenerationTimeout as e:
-        print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
-        return 1
-    return 0

@@ -1,6 +1,6 @@
 """Convert a puzzle to another format (the ``sudoku-csp convert`` command).
 
-Formats: ``spec`` (sudoku-csp JSON, :mod:`variants.spec`), ``fpuzzles`` (f-puzzles JSON),
+Formats: ``spec`` (sudoku-csp JSON, :mod:`sudoku_csp.formats.spec`), ``fpuzzles`` (f-puzzles JSON),
 ``fpuzzles-url`` (an f-puzzles link), ``line`` (the givens as a line string; a samurai /
 gattai as its sub-grids one after the other, :mod:`variants.multigrid`). A puzzle a format
 cannot hold raises a subclass of :class:`csp.errors.InvalidPuzzle` naming the reason.
@@ -25,28 +25,28 @@ FORMATS = ("spec", "fpuzzles", "fpuzzles-url", "line")
 def convert(p: Puzzle, to: str) -> str:
     """The puzzle written in format ``to`` (one of :data:`FORMATS`)."""
     if to == "spec":
-        from .spec import to_spec
+        from ..formats.spec import to_spec
         return json.dumps(to_spec(p))
     if to == "fpuzzles":
-        from .fpuzzles import to_fpuzzles
+        from ..formats.fpuzzles import to_fpuzzles
         return json.dumps(to_fpuzzles(p))
     if to == "fpuzzles-url":
-        from .fpuzzles import to_fpuzzles_url
+        from ..formats.fpuzzles import to_fpuzzles_url
         return to_fpuzzles_url(p)
     if to == "line":
         g = p.grid
         values = [p.given.get(c, 0) for c in range(g.size)]
         if not g.square:
-            from .multigrid import write_subgrids
+            from csp.io import write_subgrids
             return write_subgrids(g, values)
         return write_line(values, g.n)
     raise InvalidPuzzle(f"unknown format {to!r} (one of {', '.join(FORMATS)})")
 
 
-def cmd_convert(args) -> int:
+def run(args) -> int:
     """``sudoku-csp convert PUZZLE --to FORMAT``: print the puzzle in another format."""
-    from .cli import _single
-    print(convert(_single(args.puzzle).puzzle, args.to))
+    from ..formats.loader import load_one
+    print(convert(load_one(args.puzzle).puzzle, args.to))
     return 0
 
 
@@ -56,4 +56,4 @@ def add_parser(sub) -> None:
                                        "URL, or a line string")
     c.add_argument("puzzle")
     c.add_argument("--to", choices=FORMATS, required=True)
-    c.set_defaults(fn=cmd_convert)
+    c.set_defaults(run=run)

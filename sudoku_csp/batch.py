@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from csp.errors import InvalidPuzzle, SudokuCSPError
 
-from .loader import Item, load_arg
+from .formats.loader import Item, load_arg
 
 STATUSES = ("solved", "stuck", "unsolvable", "multiple", "limit", "error")
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
@@ -54,25 +54,6 @@ PrintResult = Callable[[dict, argparse.Namespace, int], None]
 
 class BatchUsageError(SudokuCSPError):
     """Bad batch options (the CLI reports it with exit code 2)."""
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The batch options of ``sudoku-csp solve``."""
-    g = parser.add_argument_group("batch runs")
-    g.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="solve in N worker processes (0: one per CPU); output stays in input "
-                        "order. With --dask local: the number of Dask workers (default 2)")
-    g.add_argument("--chunk-size", type=int, default=None, metavar="K",
-                   help="puzzles sent to a worker at a time (default: automatic)")
-    g.add_argument("--dask", default=None, metavar="ADDRESS",
-                   help="run on a Dask cluster: a scheduler address (tcp://host:8786) or "
-                        "'local' for a LocalCluster on this machine (needs the dask extra)")
-    g.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
-                   help="progress bar on stderr (auto: only when stderr is a terminal)")
-    g.add_argument("--summary", action="store_true",
-                   help="print a summary on stderr at the end (automatic on a terminal)")
-    g.add_argument("--summary-json", default=None, metavar="FILE",
-                   help="write the summary as JSON to FILE")
 
 
 # -- summary ---------------------------------------------------------------------------

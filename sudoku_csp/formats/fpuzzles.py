@@ -22,10 +22,10 @@ from typing import Any, Callable
 from csp import Grid, Puzzle
 from csp.errors import InvalidPuzzle, ParseError
 
-from .arrow import arrow as _arrow_rule
-from .arrow import double_arrow as _double_arrow
-from . import chess, dots, inequality, killer, lines, misc, outside, parity, regions
-from .classic import classic
+from variants import chess, dots, inequality, killer, lines, misc, outside, parity, regions
+from variants.arrow import arrow as _arrow_rule
+from variants.arrow import double_arrow as _double_arrow
+from variants.classic import classic
 
 COSMETIC = {"line", "rectangle", "circle", "text", "cage", "disabledlogic",
             "truecandidatesoptions", "successMessage", "title", "author", "ruleset",

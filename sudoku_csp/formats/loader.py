@@ -2,7 +2,7 @@
 
 A PUZZLE argument is one of: a line string for an NxN grid (or a 405-character samurai line,
 :mod:`variants.multigrid`), an f-puzzles URL or payload, a
-JSON object (f-puzzles, or sudoku-csp's own format, :mod:`variants.spec`), ``-`` for stdin, or a file (``.txt``: one line puzzle per line;
+JSON object (f-puzzles, or sudoku-csp's own format, :mod:`sudoku_csp.formats.spec`), ``-`` for stdin, or a file (``.txt``: one line puzzle per line;
 ``.json``: one JSON object; ``.jsonl``: one JSON object per line, an ``fpuzzles_json`` or
 ``puzzle`` key accepted). Each source yields :class:`Item` records; a bad entry of a batch is
 an Item carrying its error (so a batch goes on), a bad single argument raises.
@@ -28,13 +28,14 @@ from typing import IO, Any, Iterable, Iterator
 from csp import Puzzle
 from csp.errors import InvalidPuzzle, ParseError
 from csp.events import Contradiction
-from csp.io import parse_library_line, parse_line, parse_pencilmarks
+from csp.io import is_samurai_line, parse_library_line, parse_line, parse_pencilmarks
 from csp.links import link_tables
 from csp.state import State
 
-from .classic import classic_puzzle
+from variants.classic import classic_puzzle
+from variants.multigrid import samurai
+
 from .fpuzzles import decode_payload, is_fpuzzles_text, load_fpuzzles
-from .multigrid import is_samurai_line, samurai
 from .spec import from_spec, is_spec
 
 
@@ -189,6 +190,21 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True) -> Iter
         raise ParseError(f"{arg}: no such file")
     p = puzzle_from_text(arg)
     yield Item(_label(p, arg if len(arg) <= 200 else arg[:197] + "..."), "", p)
+
+
+def load_one(arg: str, stdin: IO[str] | None = None) -> Item:
+    """The one puzzle of a PUZZLE argument (commands that take a single puzzle); a file or
+    stream holding several, or a bad entry, raises :class:`~csp.errors.InvalidPuzzle`.
+
+    >>> load_one("1" + "." * 15).puzzle.grid.n
+    4
+    """
+    items = list(load_arg(arg, stdin))
+    if len(items) != 1:
+        raise InvalidPuzzle(f"expected one puzzle, {arg!r} holds {len(items)}")
+    if items[0].error is not None:
+        raise items[0].error
+    return items[0]
 
 
 # -- partly solved grids (for hints) -------------------------------------------------------

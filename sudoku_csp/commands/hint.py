@@ -7,7 +7,7 @@ chosen level of detail.
 
 Level 0 names the technique, 1 adds its digits and houses, 2 gives the whole step (pattern,
 placements, eliminations). PUZZLE is anything ``solve`` reads (holding one puzzle), a
-pencil-mark grid or a HoDoKu library line (:func:`variants.loader.marks_state`); ``--marks``
+pencil-mark grid or a HoDoKu library line (:func:`sudoku_csp.formats.loader.marks_state`); ``--marks``
 gives the progress of a PUZZLE whose rules come from elsewhere (a killer in JSON, say).
 Exit codes: 0 a hint (or nothing left to solve), 1 no step found or the grid is broken,
 2 bad input.
@@ -29,7 +29,6 @@ from typing import Any
 from csp.events import Contradiction
 from csp.step import Step
 
-from .loader import load_state
 
 
 def hint_payload(step: Step, level: int) -> dict[str, Any]:
@@ -59,7 +58,7 @@ def add_parser(sub: Any) -> None:
     h.add_argument("--techniques", default="default",
                    help="technique selection (default, all, families or names, comma-separated)")
     h.add_argument("--json", action="store_true", help="one JSON object")
-    h.set_defaults(fn=cmd_hint)
+    h.set_defaults(run=run)
 
 
 def _say(args: argparse.Namespace, status: str, text: str) -> None:
@@ -69,8 +68,10 @@ def _say(args: argparse.Namespace, status: str, text: str) -> None:
         print(text)
 
 
-def cmd_hint(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     from techniques import StepSolver
+
+    from ..formats.loader import load_state
     sel = [s.strip() for s in args.techniques.split(",") if s.strip()] or ["default"]
     solver = StepSolver(sel)
     try:

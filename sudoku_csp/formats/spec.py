@@ -43,8 +43,8 @@ from csp import Grid, Puzzle
 from csp.grid import MultiGrid
 from csp.errors import InvalidPuzzle
 from csp.io import parse_line, write_line
+from variants import rule_modules
 
-import importlib
 
 FORMAT = "sudoku-csp"
 VERSION = 2
@@ -58,9 +58,7 @@ class SpecError(InvalidPuzzle):
 
 def _rule_classes() -> dict[str, type]:
     out: dict[str, type] = {}
-    for short in ("classic", "regions", "chess", "inequality", "dots", "killer", "parity", "arrow",
-                  "lines", "misc", "outside"):
-        mod = importlib.import_module(f"variants.{short}")
+    for mod in rule_modules():
         for name, obj in vars(mod).items():
             if (inspect.isclass(obj) and obj.__module__ == mod.__name__
                     and not name.startswith("_") and callable(getattr(obj, "apply", None))):

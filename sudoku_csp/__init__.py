@@ -1,0 +1,21 @@
+"""sudoku-csp, the application: the ``sudoku-csp`` command line (:mod:`sudoku_csp.cli`, one
+module per command in :mod:`sudoku_csp.commands`), puzzle formats
+(:mod:`sudoku_csp.formats`), pictures (:mod:`sudoku_csp.render`), batches
+(:mod:`sudoku_csp.batch`) and the puzzle generator (:mod:`sudoku_csp.generate`), on top of
+the library layers ``csp``, ``techniques`` and ``variants``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from csp.display import set_svg_renderer
+
+
+def _svg(obj: Any) -> str:
+    """Jupyter's picture of a Puzzle, State or Step (:func:`sudoku_csp.render.render_svg`,
+    imported on first use)."""
+    from .render import render_svg
+    return render_svg(obj)
+
+
+set_svg_renderer(_svg)

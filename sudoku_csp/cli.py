@@ -1,0 +1,94 @@
+"""The ``sudoku-csp`` console script: the parser, the dispatch to one module per command
+(:mod:`sudoku_csp.commands`) and the exit codes.
+
+::
+
+    sudoku-csp solve PUZZLE... [--logic] [--first] [--steps] [--level 0|1|2] [--json] ...
+    sudoku-csp hint PUZZLE [--marks GRID] [--level 0|1|2] [--techniques SEL] [--json]
+    sudoku-csp count PUZZLE [--limit K]
+    sudoku-csp reglib FILE [--json]
+    sudoku-csp graph PUZZLE --kind constraint|cells|links --format graphml|json|dot [-o FILE]
+    sudoku-csp techniques
+    sudoku-csp render PUZZLE [--step N | --state] [--techniques SEL] [-o out.svg|out.png]
+    sudoku-csp generate [--variant classic|jigsaw|killer] [--difficulty LEVEL] [--count N] ...
+    sudoku-csp convert PUZZLE --to spec|fpuzzles|fpuzzles-url|line
+
+Exit codes (:mod:`sudoku_csp.errors`): 0 all solved / all passed; 1 some puzzle unsolvable,
+multiple, stuck (or over a limit), or some case failed; 2 bad input or usage, with one line
+on stderr.
+
+>>> main(["count", "1...............", "--limit", "3"])
+3+
+0
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Sequence
+
+from csp.errors import SudokuCSPError
+
+from .commands import convert, count, generate, graph, hint, reglib, render, solve, techniques
+from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
+
+#: the commands, in the order ``--help`` lists them; each module has ``add_parser(sub)``
+#: (which sets ``run`` as the parser's default) and ``run(args) -> exit code``
+COMMANDS = (solve, hint, count, reglib, graph, techniques, render, generate, convert)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="sudoku-csp",
+                 description="Solve, count and explain Sudoku and variant puzzles.")
+    sub = ap.add_subparsers(dest="cmd", parser_class=_Parser)
+    for command in COMMANDS:
+        command.add_parser(sub)
+    return ap
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of a closed pipe
+    does not print a second error at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = build_parser()
+    try:
+        args = ap.parse_args(argv)
+        if args.cmd is None:
+            names = ", ".join(c.__name__.rsplit(".", 1)[1] for c in COMMANDS)
+            raise UsageError(f"a command is required: {names}")
+        return args.run(args)
+    except SudokuCSPError as e:   # bad input or usage (UsageError is one)
+        print(f"sudoku-csp: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:   # the reader went away (| head): stop quietly
+        _silence_stdout()
+        return EXIT_OK
+    except OSError as e:
+        print(f"sudoku-csp: error: {e.strerror}: {e.filename}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("sudoku-csp: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as e:  # a bug: one line unless debugging
+        if os.environ.get("SUDOKU_CSP_DEBUG"):
+            raise
+        print(f"sudoku-csp: internal error: {type(e).__name__}: {e} "
+              "(set SUDOKU_CSP_DEBUG=1 for a traceback)", file=sys.stderr)
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
