@@ -14,7 +14,6 @@ from .events import Contradiction
 from .grid import Grid, House
 from .io import parse_line
 from .propagator import Propagator, TraceHook
-from .sat import available as sat_available, sat_search
 from .search import SolveResult, search
 from .state import State
 
@@ -421,10 +420,12 @@ class Puzzle:
         if method not in ("auto", "search", "sat"):
             raise ValueError(f"unknown search method {method!r} (auto, search or sat)")
         eng = self.engine()
+        if method == "sat" or (method == "auto" and not eng.pure):
+            from . import sat   # the SAT engine loads when it may be used
         if method == "sat":
-            sols, conflicts = sat_search(self, cand, limit, time_limit)
+            sols, conflicts = sat.sat_search(self, cand, limit, time_limit)
             return sols, 0, conflicts, "sat"
-        if method == "search" or eng.pure or not sat_available():
+        if method == "search" or eng.pure or not sat.available():
             sols, nodes = search(eng, cand, limit, node_limit, time_limit)
             return sols, nodes, 0, "search"
         nodes_cap = AUTO_SEARCH_NODES if node_limit is None else min(node_limit,
@@ -446,7 +447,7 @@ class Puzzle:
         left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
         if left is not None and left <= 0:
             raise TimeLimitExceeded(f"search stopped after {time_limit} s")
-        sols, conflicts = sat_search(self, cand, limit, left)
+        sols, conflicts = sat.sat_search(self, cand, limit, left)
         return sols, nodes, conflicts, "sat"
 
     def check_solution(self, values: Sequence[int]) -> bool:

@@ -31,10 +31,8 @@ import argparse
 import contextlib
 import functools
 import json
-import multiprocessing
 import os
 import signal
-import statistics
 import sys
 import time
 from collections import Counter
@@ -87,13 +85,14 @@ class Summary:
         return sum(self.counts.values())
 
     def to_dict(self) -> dict[str, Any]:
+        from statistics import fmean, median
         counts = {s: self.counts.get(s, 0) for s in STATUSES}
         counts.update({s: k for s, k in self.counts.items() if s not in counts})
         t = self.times_ms
         out: dict[str, Any] = {
             "puzzles": self.total, "counts": counts,
-            "time_ms": {"median": round(statistics.median(t), 3) if t else None,
-                        "mean": round(statistics.fmean(t), 3) if t else None,
+            "time_ms": {"median": round(median(t), 3) if t else None,
+                        "mean": round(fmean(t), 3) if t else None,
                         "max": round(max(t), 3) if t else None,
                         "total": round(sum(t), 3)},
             "wall_s": round(self.wall_s, 3), "workers": self.workers, "backend": self.backend,
@@ -216,6 +215,7 @@ class _Pool:
 
     def __init__(self, items: Sequence[Item], fn: Callable[[Item], dict], workers: int,
                  chunk: int) -> None:
+        import multiprocessing   # only a pool run pays for it
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self.pool = ctx.Pool(workers, initializer=_ignore_sigint)

@@ -22,6 +22,8 @@ from typing import Any, Callable
 from csp import Grid, Puzzle
 from csp.errors import InvalidPuzzle, ParseError
 
+from .payload import decode_payload, is_fpuzzles_text  # noqa: F401  (part of this module's API)
+
 from variants import chess, dots, inequality, killer, lines, misc, outside, parity, regions
 from variants.arrow import arrow as _arrow_rule
 from variants.arrow import double_arrow as _double_arrow
@@ -32,38 +34,6 @@ COSMETIC = {"line", "rectangle", "circle", "text", "cage", "disabledlogic",
             "solution", "size", "grid", "fogofwar", "foglight"}
 
 _CELL = re.compile(r"^R(\d+)C(\d+)$", re.I)
-
-
-def decode_payload(text: str) -> dict:
-    """An f-puzzles URL (``...?load=PAYLOAD``), a bare LZString base64 payload, or JSON text."""
-    s = text.strip()
-    if s.startswith("{"):
-        try:
-            return json.loads(s)
-        except json.JSONDecodeError as e:
-            raise ParseError(f"f-puzzles JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    m = re.search(r"[?&]load=([^&#\s]+)", s)
-    payload = m.group(1) if m else s
-    from urllib.parse import unquote
-    payload = unquote(payload).replace(" ", "+")
-    if not re.fullmatch(r"[A-Za-z0-9+/=\-$]+", payload):
-        raise ParseError("not an f-puzzles URL, payload or JSON object")
-    try:
-        import lzstring  # well-kept LZString port; f-puzzles uses compressToBase64
-        data = lzstring.LZString().decompressFromBase64(payload)
-    except Exception:
-        data = None
-    if not data:
-        raise ParseError("f-puzzles payload could not be decompressed (broken or truncated?)")
-    try:
-        return json.loads(data)
-    except json.JSONDecodeError:
-        raise ParseError("f-puzzles payload does not decode to JSON") from None
-
-
-def is_fpuzzles_text(text: str) -> bool:
-    s = text.strip()
-    return "f-puzzles.com" in s or "load=" in s or (len(s) > 100 and s.startswith("N4Ig"))
 
 
 def load_fpuzzles(obj: dict | str) -> Puzzle:

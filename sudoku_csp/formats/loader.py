@@ -33,10 +33,8 @@ from csp.links import link_tables
 from csp.state import State
 
 from variants.classic import classic_puzzle
-from variants.multigrid import samurai
 
-from .fpuzzles import decode_payload, is_fpuzzles_text, load_fpuzzles
-from .spec import from_spec, is_spec
+from .payload import decode_payload, is_fpuzzles_text
 
 
 @dataclass
@@ -74,8 +72,10 @@ def puzzle_from_text(text: str) -> Puzzle:
             raise ParseError(f"broken JSON: {e.msg} at column {e.colno}") from None
         return puzzle_from_json(obj)[0]
     if is_fpuzzles_text(s):
+        from .fpuzzles import load_fpuzzles
         return load_fpuzzles(decode_payload(s))
     if is_samurai_line(s):
+        from variants.multigrid import samurai
         return samurai(s)
     return classic_puzzle(s)
 
@@ -84,6 +84,8 @@ def puzzle_from_json(obj: Any) -> tuple[Puzzle, str | None]:
     """A Puzzle (and stated solution, if any) from a decoded JSON value."""
     if not isinstance(obj, dict):
         raise ParseError("a puzzle JSON value must be an object")
+    from .fpuzzles import load_fpuzzles
+    from .spec import from_spec, is_spec
     sol = obj.get("solution") if isinstance(obj.get("solution"), str) else None
     if is_spec(obj):
         return from_spec(obj), sol
