@@ -25,8 +25,8 @@ import networkx as nx
 
 from .state import State
 
-__all__ = ["constraint_graph", "cell_graph", "link_graph", "candidate_id", "parse_candidate_id",
-           "to_dot"]
+__all__ = ["constraint_graph", "cell_graph", "link_graph", "link_graph_size", "candidate_id",
+           "parse_candidate_id", "to_dot"]
 
 
 def _scalar(v: Any) -> str | int | float | bool:
@@ -158,6 +158,34 @@ def parse_candidate_id(grid, node: str) -> tuple[int, int]:
     """
     name, _, d = node.partition(":")
     return grid.cell(name), int(d)
+
+
+def link_graph_size(puzzle, state: State | None = None) -> tuple[int, int]:
+    """``(nodes, edges)`` of :func:`link_graph` without building it: the exact number of
+    candidate nodes and an upper bound on the edges (a pair linked by two houses is counted
+    twice), in time linear in the candidates. Lets a caller refuse a graph too big to hold.
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses().givens("12..34..........")
+    >>> link_graph_size(p), link_graph(p).number_of_nodes(), link_graph(p).number_of_edges()
+    ((32, 120), 32, 96)
+    """
+    g = puzzle.grid
+    n = g.n
+    if state is None:
+        state = puzzle.pencilmarks()
+    live = [0 if state.placed[c] else state.cand[c] for c in range(g.size)]
+    nodes = sum(m.bit_count() for m in live)
+    edges = sum(k * (k - 1) // 2 for k in (m.bit_count() for m in live))
+    for h in puzzle.houses():
+        for d in range(1, n + 1):
+            k = sum(1 for c in set(h.cells) if live[c] >> d & 1)
+            edges += k * (k - 1) // 2
+    for con in puzzle.constraints:
+        if con.house() is None:
+            edges += sum(1 for x, y in con.weak_links(n)
+                         if live[x[0]] >> x[1] & 1 and live[y[0]] >> y[1] & 1)
+    return nodes, edges
 
 
 def link_graph(puzzle, state: State | None = None) -> nx.Graph:

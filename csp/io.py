@@ -86,8 +86,26 @@ def _what(n: int, count: int | None) -> str:
         f"a multi-grid of {count} cells with digits 1..{n}"
 
 
-def write_line(values, n: int, blank: str = ".") -> str:
-    """Inverse of :func:`parse_line` (one character per cell)."""
+SYMBOL_STYLES = ("letters", "numbers")
+
+
+def write_line(values, n: int, blank: str = ".", symbols: str | None = None) -> str:
+    """Inverse of :func:`parse_line`. ``symbols="letters"``: one character per cell (1-9,
+    then A=10, B=11, ...; ``blank`` for 0); ``"numbers"``: the digits as numbers separated
+    by commas (0 for a blank). ``None``: letters when every digit has a character (n <= 35),
+    numbers otherwise.
+
+    >>> write_line([1, 0, 10, 16], 16), write_line([1, 0, 10, 16], 16, symbols="numbers")
+    ('1.AG', '1,0,10,16')
+    """
+    if symbols is None:
+        symbols = "letters" if n <= len(SYMBOLS) else "numbers"
+    if symbols == "numbers":
+        return ",".join(str(v) for v in values)
+    if symbols != "letters":
+        raise ValueError(f"unknown symbols {symbols!r} (letters or numbers)")
+    if n > len(SYMBOLS):
+        raise GridSizeError(f"a {n}x{n} grid has more digits than letters: use numbers")
     return "".join(SYMBOLS[v - 1] if v else blank for v in values)
 
 

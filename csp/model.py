@@ -383,7 +383,9 @@ class Puzzle:
               time_limit: float | None = None, state: State | None = None,
               method: str = "auto") -> SolveResult:
         """Propagation and search. Stops at a second solution (``status == "multiple"``)
-        unless ``first``. Limits raise :class:`csp.errors.SearchLimit`.
+        unless ``first``. Limits raise :class:`csp.errors.SearchLimit`: ``time_limit`` in
+        seconds, ``node_limit`` in depth-first search nodes or, for the SAT solver, in
+        conflicts (``"auto"`` gives the SAT solver what the depth-first search left).
 
         ``method``: ``"search"``, depth-first search with propagation at every node
         (:mod:`csp.search`); ``"sat"``, a clause-learning SAT solver (:mod:`csp.sat`);
@@ -422,8 +424,9 @@ class Puzzle:
         eng = self.engine()
         if method == "sat" or (method == "auto" and not eng.pure):
             from . import sat   # the SAT engine loads when it may be used
-        if method == "sat":
-            sols, conflicts = sat.sat_search(self, cand, limit, time_limit)
+        if method == "sat":      # a node limit is the SAT solver's conflict budget
+            sols, conflicts = sat.sat_search(self, cand, limit, time_limit,
+                                             conflict_limit=node_limit)
             return sols, 0, conflicts, "sat"
         if method == "search" or eng.pure or not sat.available():
             sols, nodes = search(eng, cand, limit, node_limit, time_limit)
@@ -447,7 +450,9 @@ class Puzzle:
         left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
         if left is not None and left <= 0:
             raise TimeLimitExceeded(f"search stopped after {time_limit} s")
-        sols, conflicts = sat.sat_search(self, cand, limit, left)
+        sols, conflicts = sat.sat_search(
+            self, cand, limit, left,
+            conflict_limit=None if node_limit is None else max(1, node_limit - nodes))
         return sols, nodes, conflicts, "sat"
 
     def check_solution(self, values: Sequence[int]) -> bool:

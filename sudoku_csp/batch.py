@@ -204,6 +204,22 @@ def _chunk_size(n_items: int, workers: int, requested: int | None) -> int:
     return max(1, min(100, n_items // (workers * 8)))
 
 
+def ramp(items: Sequence[Item], chunk: int) -> list[Sequence[Item]]:
+    """``items`` cut into chunks of 1, 2, 4, ... items, then ``chunk`` each: the first
+    results come back after one puzzle, and long runs still send few messages.
+
+    >>> [len(c) for c in ramp(list(range(20)), 6)]
+    [1, 2, 4, 6, 6, 1]
+    """
+    out = []
+    i, size = 0, 1
+    while i < len(items):
+        out.append(items[i:i + size])
+        i += size
+        size = min(chunk, size * 2)
+    return out
+
+
 def _serial(items: Iterable[Item], fn: Callable[[Item], dict]) -> Iterator[dict]:
     for it in items:
         yield fn(it)
@@ -211,19 +227,24 @@ def _serial(items: Iterable[Item], fn: Callable[[Item], dict]) -> Iterator[dict]
 
 class _Pool:
     """A process pool streaming results in input order; started at once (before any
-    progress-bar thread exists, as it forks), closed by :meth:`close`."""
+    progress-bar thread exists, as it forks), closed by :meth:`close`. Without a requested
+    chunk size the chunks grow from one puzzle (:func:`ramp`), so the first lines are
+    written as soon as the first puzzles are solved."""
 
     def __init__(self, items: Sequence[Item], fn: Callable[[Item], dict], workers: int,
-                 chunk: int) -> None:
+                 chunk: int, fixed: bool = False) -> None:
         import multiprocessing   # only a pool run pays for it
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self.pool = ctx.Pool(workers, initializer=_ignore_sigint)
-        self.results = self.pool.imap(fn, items, chunksize=chunk)
+        chunks = [items[i:i + chunk] for i in range(0, len(items), chunk)] if fixed \
+            else ramp(items, chunk)
+        self.results = self.pool.imap(functools.partial(_work_chunk, fn=fn), chunks)
         self.finished = False
 
     def __iter__(self) -> Iterator[dict]:
-        yield from self.results
+        for part in self.results:
+            yield from part
         self.finished = True
 
     def close(self) -> None:
@@ -339,7 +360,7 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
         closer = results
     elif workers > 1 and len(items) > 1:
         backend = "pool"
-        pool = _Pool(items, fn, workers, chunk)
+        pool = _Pool(items, fn, workers, chunk, fixed=args.chunk_size is not None)
         results, closer = iter(pool), pool
     else:
         backend, workers = "serial", 1

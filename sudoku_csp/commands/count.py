@@ -18,7 +18,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     c.add_argument("--limit", type=int, default=2)
     c.add_argument("--json", action="store_true")
     c.add_argument("--time-limit", type=float, default=60.0)
-    c.add_argument("--node-limit", type=int, default=None)
+    c.add_argument("--node-limit", type=int, default=None,
+                   help="search nodes (conflicts when the SAT solver searches)")
     c.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     c.set_defaults(run=run)
     return c

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from csp.errors import SearchLimit
 from csp.events import Contradiction
-from csp.io import SYMBOLS
+from csp.io import SYMBOL_STYLES, SYMBOLS, write_line
 
 from ..errors import UsageError
 
@@ -37,11 +37,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     s.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
                    help="explanation detail of printed steps")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    s.add_argument("--symbols", choices=SYMBOL_STYLES, default=None,
+                   help="digits of printed grids: letters (1-9, A=10, ...; default up to "
+                        "35x35) or numbers (comma separated)")
     s.add_argument("--techniques", default="default",
                    help="technique selection for --logic (default, all, a family or names)")
     s.add_argument("--time-limit", type=float, default=60.0,
                    help="seconds per puzzle before giving up (default 60)")
-    s.add_argument("--node-limit", type=int, default=None, help="search nodes per puzzle")
+    s.add_argument("--node-limit", type=int, default=None,
+                   help="search nodes per puzzle (conflicts when the SAT solver searches)")
     s.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     add_batch_arguments(s)
     s.add_argument("--rating", choices=("hodoku", "se", "se121"), default="hodoku",
@@ -166,12 +170,12 @@ def print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None:
         for i, s in enumerate(steps, 1):
             print(f"{i:3d}. {s.explain(args.level)}")
     grid = res.get("grid")
-    if res.get("solution"):
+    symbols = args.symbols
+    if res.get("solution") and (symbols is None or not grid):
         print(f"{head} {res['solution']}", flush=True)
-    elif grid and args.logic:
-        from csp.io import write_line
-        print(f"{head} {write_line([v for row in grid for v in row if v is not None], n)}",
-              flush=True)
+    elif grid and (args.logic or res.get("solution")):
+        values = [v for row in grid for v in row if v is not None]
+        print(f"{head} {write_line(values, n, symbols=symbols)}", flush=True)
     else:
         msg = f" ({res['reason']})" if res.get("reason") else ""
         print(f"{head}{msg}", flush=True)
