@@ -12,8 +12,8 @@ from .constraints import (AbsDiff, AllDifferent, AllowedPairs, Constraint, Equal
                           FunctionConstraint, Less, LessEqual, NotAbsDiff, NotEqual, NotRatio,
                           Ratio, Relation, Sum)
 from .engine import Engine
-from .errors import (ContradictoryGivens, FrozenPuzzleError, GridSizeError, InvalidConstraint,
-                     InvalidPuzzle, NodeLimitExceeded, ParseError, SearchLimit, SudokuCSPError,
+from .errors import (ContradictoryGivens, FrozenPuzzleError, GridSizeError, InvalidArgument,
+                     InvalidConstraint, InvalidPuzzle, NodeLimitExceeded, ParseError, SearchLimit, SudokuCSPError,
                      TimeLimitExceeded)
 from .events import Contradiction, Cost, Event, Status
 from .grid import Grid, House
@@ -28,6 +28,6 @@ __all__ = [
     "Relation", "Less", "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio",
     "NotRatio", "AllowedPairs", "Sum", "FunctionConstraint", "SudokuCSPError",
     "InvalidPuzzle", "ParseError", "GridSizeError", "ContradictoryGivens", "InvalidConstraint",
-    "FrozenPuzzleError", "SearchLimit", "NodeLimitExceeded", "TimeLimitExceeded",
+    "FrozenPuzzleError", "InvalidArgument", "SearchLimit", "NodeLimitExceeded", "TimeLimitExceeded",
     "popcount", "mask_of", "full_mask", "iter_bits", "digits_of",
 ]

@@ -8,7 +8,7 @@ from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, 
                           FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, Sum)
 from .constraints.base import WeakLink
 from .engine import Engine
-from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidConstraint,
+from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
                      NodeLimitExceeded, ParseError, TimeLimitExceeded)
 from .events import Contradiction
 from .grid import Grid, House
@@ -420,7 +420,12 @@ class Puzzle:
                 ) -> tuple[list[list[int]], int, int, str]:
         """(solutions, search nodes, SAT conflicts, method used)."""
         if method not in ("auto", "search", "sat"):
-            raise ValueError(f"unknown search method {method!r} (auto, search or sat)")
+            raise InvalidArgument(f"unknown search method {method!r} (auto, search or sat)")
+        if time_limit is not None:
+            if time_limit != time_limit or time_limit < 0:
+                raise InvalidArgument(f"time limit must be 0 or more seconds, got {time_limit!r}")
+            if time_limit == float("inf"):
+                time_limit = None
         eng = self.engine()
         if method == "sat" or (method == "auto" and not eng.pure):
             from . import sat   # the SAT engine loads when it may be used

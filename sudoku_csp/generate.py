@@ -616,8 +616,10 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
     :class:`GenerationTimeout` when one puzzle takes longer than ``time_limit`` seconds
     (its ``puzzles`` are the ones yielded so far)."""
     _check_args(variant, level, count, size)
-    if time_limit is not None and not time_limit > 0:
-        raise GenerateError(f"time limit must be positive, got {time_limit!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float))
+                                       and 0 < time_limit < float("inf")):
+        raise GenerateError(f"time limit must be a positive finite number of seconds "
+                            f"(or None for no limit), got {time_limit!r}")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
     elif not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:

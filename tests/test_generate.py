@@ -176,7 +176,7 @@ def test_timeout_keeps_partial_results(monkeypatch):
 
     monkeypatch.setattr(G, "rate_within", rate_once)
     with pytest.raises(GenerationTimeout) as e:
-        generate("classic", "easy", count=3, seed=1, time_limit=0.5)
+        generate("classic", "easy", count=3, seed=1, time_limit=3.0)   # room on a busy machine
     assert len(e.value.puzzles) == 1 and e.value.puzzles[0].level == "easy"
     assert "made 1 of 3" in str(e.value)
 

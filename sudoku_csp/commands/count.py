@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from ..errors import UsageError
+from .options import seconds
 from .solve import METHOD_HELP, METHODS
 
 
@@ -17,7 +18,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     c.add_argument("puzzle")
     c.add_argument("--limit", type=int, default=2)
     c.add_argument("--json", action="store_true")
-    c.add_argument("--time-limit", type=float, default=60.0)
+    c.add_argument("--time-limit", type=seconds, default=60.0)
     c.add_argument("--node-limit", type=int, default=None,
                    help="search nodes (conflicts when the SAT solver searches)")
     c.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)

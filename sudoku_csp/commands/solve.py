@@ -18,6 +18,7 @@ from csp.events import Contradiction
 from csp.io import SYMBOL_STYLES, SYMBOLS, write_line
 
 from ..errors import UsageError
+from .options import seconds
 
 if TYPE_CHECKING:
     from ..formats.loader import Item
@@ -42,7 +43,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         "35x35) or numbers (comma separated)")
     s.add_argument("--techniques", default="default",
                    help="technique selection for --logic (default, all, a family or names)")
-    s.add_argument("--time-limit", type=float, default=60.0,
+    s.add_argument("--time-limit", type=seconds, default=60.0,
                    help="seconds per puzzle before giving up (default 60)")
     s.add_argument("--node-limit", type=int, default=None,
                    help="search nodes per puzzle (conflicts when the SAT solver searches)")

@@ -17,7 +17,6 @@ csp.errors.ParseError: puzzle has 2 cells, which is not a square grid (expected 
 from __future__ import annotations
 
 import io
-import json
 import math
 import os
 import re
@@ -34,7 +33,7 @@ from csp.state import State
 
 from variants.classic import classic_puzzle
 
-from .payload import decode_payload, is_fpuzzles_text
+from .payload import decode_payload, is_fpuzzles_text, load_json
 
 
 @dataclass
@@ -66,11 +65,7 @@ def puzzle_from_text(text: str) -> Puzzle:
     if not s:
         raise ParseError("empty puzzle")
     if s.startswith("{"):
-        try:
-            obj = json.loads(s)
-        except json.JSONDecodeError as e:
-            raise ParseError(f"broken JSON: {e.msg} at column {e.colno}") from None
-        return puzzle_from_json(obj)[0]
+        return puzzle_from_json(load_json(s))[0]
     if is_fpuzzles_text(s):
         from .fpuzzles import load_fpuzzles
         return load_fpuzzles(decode_payload(s))
@@ -115,11 +110,7 @@ def _entry(line: str, where: str, kind: str) -> Item:
     short = line if len(line) <= 200 else line[:197] + "..."
     try:
         if kind == "jsonl":
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ParseError(f"broken JSON line: {e.msg} at column {e.colno}") from None
-            p, sol = puzzle_from_json(obj)
+            p, sol = puzzle_from_json(load_json(line, "JSON line"))
             return Item(_label(p, short), where, p, solution=sol)
         return Item(short, where, puzzle_from_text(line))
     except InvalidPuzzle as e:
@@ -173,11 +164,7 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True) -> Iter
                     text = f.read()
                     if not text.strip():
                         raise ParseError(f"{arg}: empty file")
-                    try:
-                        obj = json.loads(text)
-                    except json.JSONDecodeError as e:
-                        raise ParseError(f"{arg}: broken JSON: {e.msg} at line {e.lineno}") from None
-                    p, sol = puzzle_from_json(obj)
+                    p, sol = puzzle_from_json(load_json(text, f"{arg}: JSON"))
                     yield Item(_label(p, arg), arg, p, solution=sol)
                     return
                 kind = "jsonl" if ext == ".jsonl" else "txt"
