@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -146,7 +147,7 @@ def test_pool_batch_writes_its_first_line_early(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "sudoku_csp", "solve", str(f), "--logic",
                              "--workers", "2", "--time-limit", "30", "--progress", "off"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            env=env, cwd=DATA.parent.parent)
+                            env=env, cwd=DATA.parent.parent, start_new_session=True)
     try:
         t0 = time.perf_counter()
         first = proc.stdout.readline()
@@ -154,6 +155,6 @@ def test_pool_batch_writes_its_first_line_early(tmp_path):
         assert first.split(": ", 1)[1].startswith("solved")
         assert proc.poll() is None, "the batch finished before its first line was read"
         assert waited < 10
-    finally:
-        proc.kill()
+    finally:       # the pool's workers too: they are in the batch's process group
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
