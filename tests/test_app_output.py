@@ -23,7 +23,6 @@ from csp import Puzzle
 from conftest import DATA
 
 EXAMPLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-SHARED = DATA.parent.parent.parent / "shared" / "data"
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -101,12 +100,12 @@ def test_graph_links_refuses_an_oversized_graph(capsys, tmp_path):
 
 
 def _solver_needs_set():
-    with open(SHARED / "variants" / "fpuzzles_cc_by.jsonl", encoding="utf-8") as f:
+    with open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8") as f:
         for line in f:
             obj = json.loads(line)
             if obj["title"].startswith("Solver needs SET"):
                 return puzzle_from_json(obj)[0]
-    pytest.skip("the shared f-puzzles set has no 'Solver needs SET'")
+    raise AssertionError("tests/data/fpuzzles_cc_by.jsonl has no 'Solver needs SET'")
 
 
 def test_node_limit_is_a_conflict_budget_for_sat():
