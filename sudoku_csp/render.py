@@ -255,7 +255,12 @@ class _Canvas:
         return self.x(c) + ins + (j + 0.5) * w, self.y(r) + top + (i + 0.5) * h
 
     def cand_font(self) -> float:
-        return (self.S - 2 * self.cand_inset) / self.k * 0.62
+        return (self.S - 2 * self.cand_inset) / self.k * self.cand_scale
+
+    @property
+    def cand_scale(self) -> float:
+        """Candidate font size per sub-grid slot (a little larger from 16x16 up)."""
+        return 0.62 if self.k <= 3 else 0.7
 
     def cand_radius(self) -> float:
         """Radius of the disc behind a highlighted candidate."""
@@ -956,12 +961,16 @@ def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, placed: Sequence[
     g, S = cv.grid, cv.S
     size = g.size
     houses = _house_cells(g, puzzle)
-    shaded: set[int] = set()
+    shaded: dict[int, None] = {}
     for name in step.houses:
         for c in houses.get(name, ()):
-            if 0 <= c < size and c not in shaded:
-                shaded.add(c)
-                cv.cell_rect("houses", c, HOUSE_FILL, "house")
+            if 0 <= c < size:
+                shaded[c] = None
+    if shaded:             # one path of cell squares (small in a page of many steps)
+        w = _fmt(S)
+        d = "".join(f"M{_fmt(cv.x(c))} {_fmt(cv.y(r))}h{w}v{w}h-{w}z"
+                    for r, c in map(g.rc, shaded))
+        _el(cv.layer["houses"], "path", class_="house", d=d, fill=HOUSE_FILL)
     rad = cv.cand_radius()
     valid = lambda cd: 0 <= cd.cell < size and 1 <= cd.digit <= g.n  # noqa: E731
     seen: set[Candidate] = set()
