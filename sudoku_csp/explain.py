@@ -261,7 +261,10 @@ def explain_html(result: "LogicResult", *, puzzle: Puzzle | None = None,
     data, cv = _build(result, puzzle, start, level)
     puzzle = puzzle or result.state.puzzle
     if title is None:
-        title = str(puzzle.meta.get("title") or puzzle.name or "Logic solve")
+        g = puzzle.grid
+        title = str(puzzle.meta.get("title") or puzzle.name or (
+            f"{g.n}x{g.n} puzzle" if g.square else
+            f"{len(getattr(g, 'origins', ()))} grids of {g.n}x{g.n}") + ": logic solve")
     base = cv.svg(keep_layers=True)
     ident = "scsp-" + (uuid.uuid4().hex[:10] if fragment else "page")
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
@@ -330,7 +333,7 @@ ROOT button:hover{background:#e8e8e8}ROOT button:disabled{opacity:.45;cursor:def
 ROOT .scsp-pos{flex:1 1 auto;text-align:center;font-weight:600;white-space:nowrap}
 ROOT .scsp-opts{display:flex;gap:16px;flex-wrap:wrap}
 ROOT .scsp-opts label{cursor:pointer;user-select:none}
-ROOT .scsp-text{min-height:4.5em;padding:8px 10px;background:#fafafa;border:1px solid #ddd;
+ROOT .scsp-text{min-height:4.5em;max-height:34vh;overflow-y:auto;padding:8px 10px;background:#fafafa;border:1px solid #ddd;
  border-radius:6px;overflow-wrap:normal;word-break:normal}
 ROOT .scsp-text .scsp-lv{display:block;margin:2px 0}
 ROOT .scsp-text .scsp-lv0{font-weight:700}ROOT .scsp-text .scsp-end{font-weight:700}
@@ -368,8 +371,6 @@ _JS = r"""function (root, page) {
   var D = JSON.parse(root.querySelector("script.scsp-data").textContent);
   var svg = root.querySelector(".scsp-board svg");
   root.style.setProperty("--scsp-w", Math.max(720, 1.5 * svg.getAttribute("width")) + "px");
-  // a 9x9 (or smaller) picture fits the window's height; bigger grids fill the width
-  if (D.n <= 9 && D.size <= 81) root.classList.add("scsp-fit");
   var layer = {};
   ["houses", "cand_bg", "digits", "overlay", "links"].forEach(function (n) {
     layer[n] = svg.querySelector("g.layer-" + n);
@@ -378,6 +379,10 @@ _JS = r"""function (root, page) {
   var tot = {}; G.tot.forEach(function (c) { tot[c] = 1; });
   var given = {}; D.given.forEach(function (c) { given[c] = 1; });
   var fs = S * 0.62, cfs = (S - 2 * ins) / k * G.cs;
+  // the picture fits the window's height unless its candidates would get too small to
+  // read (16x16, samurai): then it fills the width and the page scrolls
+  var fitScale = (window.innerHeight - 110) / (+svg.getAttribute("height"));
+  if (!page || fitScale * (S - 2 * G.ins) / k * G.cs >= 7.5) root.classList.add("scsp-fit");
   var $ = function (s) { return root.querySelector(s); };
   var text = $(".scsp-text"), posEl = $(".scsp-pos"), list = $(".scsp-list");
   var candBox = $(".scsp-cands"), hintBox = $(".scsp-hint");
@@ -492,6 +497,7 @@ _JS = r"""function (root, page) {
         (i > pos || (i === pos && reveal === 0) ? "scsp-ahead" : "") +
         (i === N + 1 && D.status !== "solved" ? " scsp-stopitem" : "");
     }
+    if (page && pos >= 1 && pos <= N) scrollToStep();
     var cur = items[pos];
     if (cur) {
       var top = cur.offsetTop - list.offsetTop, h = list.clientHeight;
@@ -499,6 +505,19 @@ _JS = r"""function (root, page) {
         list.scrollTop = Math.max(0, top - h / 2);
       }
     }
+  }
+  function scrollToStep() {
+    // a picture taller than the window, beside the controls: bring the step's marks into view
+    var side = root.querySelector(".scsp-side"), board = root.querySelector(".scsp-board");
+    if (root.classList.contains("scsp-fit") || side.offsetTop > board.offsetTop) return;
+    var box = null;
+    ["cand_bg", "overlay", "links", "houses"].forEach(function (n) {
+      if (!layer[n].firstChild) return;
+      var r = layer[n].getBoundingClientRect();
+      box = box ? {top: Math.min(box.top, r.top), bottom: Math.max(box.bottom, r.bottom)} : r;
+    });
+    if (!box || (box.top >= 0 && box.bottom <= window.innerHeight)) return;
+    window.scrollBy(0, (box.top + box.bottom) / 2 - window.innerHeight / 2);
   }
   function go(i) {
     i = Math.max(0, Math.min(N + 1, i));
