@@ -285,7 +285,6 @@ def test_two_notebook_views_work_independently(driver, tmp_path):
 
 # -- acceptance: the five pages of the docs, desktop and phone --------------------------------
 def _acceptance_puzzles() -> list[tuple[str, str]]:
-    from variants.multigrid import samurai  # noqa: F401  (loader reads samurai lines)
     fp = {json.loads(line)["title"]: line.strip()
           for line in open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8")}
     sam = next(ln.split()[0] for ln in open(DATA / "samurai.txt") if not ln.startswith("#"))

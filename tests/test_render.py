@@ -349,15 +349,18 @@ def test_colouring_classes_and_fins_get_their_own_colours():
 
 
 def test_csp_alone_has_no_renderer():
-    """Without ``sudoku_csp`` loaded, _repr_svg_ falls back to the text repr (None); csp never
-    imports the upper layer to draw."""
+    """Without ``sudoku_csp`` loaded, _repr_svg_ (and a logic result's _repr_html_) fall back
+    to the text repr (None); the library layers never import the application to draw."""
     import subprocess
     import sys
     from pathlib import Path
     code = ("import sys\nfrom csp import Puzzle\np = Puzzle(4).add_grid_houses()\n"
             "assert p._repr_svg_() is None and p.propagate()._repr_svg_() is None\n"
+            "from techniques import StepSolver\nr = StepSolver().solve(p)\n"
+            "assert r._repr_html_() is None\n"
             "assert 'sudoku_csp' not in sys.modules\nimport sudoku_csp\n"
-            "assert p._repr_svg_().startswith('<svg')\n")
+            "assert p._repr_svg_().startswith('<svg')\n"
+            "assert r._repr_html_().startswith('<div')\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent.parent,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
