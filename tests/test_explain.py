@@ -224,7 +224,8 @@ def test_cli_explain_writes_the_page(tmp_path, capsys):
     (["explain", CLASSIC, "-o", "x.svg"], "use a .html file name"),
     (["explain", "12"], "not a square grid"),
     (["explain", CLASSIC, "--techniques", "nonsense"], "nonsense"),
-    (["explain", CLASSIC, "--time-limit", "0"], "must be positive"),
+    (["explain", CLASSIC, "--time-limit", "0"], "finite number of seconds above 0"),
+    (["explain", CLASSIC, "--time-limit", "nan"], "finite number of seconds above 0"),
     (["explain", "11" + "." * 79], "given twice"),
 ])
 def test_cli_explain_bad_input_exit_2_one_line(args, msg, capsys):

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
+from .options import seconds
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -26,7 +27,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="technique selection (default, all, a family or names)")
     e.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
                    help="explanation detail shown per step (the hint mode shows all three)")
-    e.add_argument("--time-limit", type=float, default=60.0,
+    e.add_argument("--time-limit", type=seconds, default=60.0,
                    help="seconds before the solve stops (default 60; the page says where)")
     e.add_argument("--title", default=None, help="page title (default: the puzzle's)")
     e.set_defaults(run=run)
@@ -45,8 +46,6 @@ def run(args: argparse.Namespace) -> int:
     out = args.output
     if out and out != "-" and not out.lower().endswith((".html", ".htm")):
         raise UsageError(f"{out}: the page is HTML (use a .html file name)")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError("--time-limit must be positive")
     p = load_one(args.puzzle).puzzle
     assert p is not None
     solver = StepSolver(args.techniques)
