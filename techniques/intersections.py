@@ -79,7 +79,7 @@ def _locked_digit(an: Analysis, pointing: bool, name: str, title: str, use_links
             name, eliminations=tuple(Candidate(c, d) for c in iter_cells(elim)),
             pattern=tuple(Candidate(c, d) for c in iter_cells(pos)), digits=(d,),
             houses=(houses[a].name,) + others, title=title,
-            note=f"{d} in {houses[a].name}" + (f" => {others[0]}" if others else ""),
+            note=f"{d} in {houses[a].name}" + (f" => {', '.join(others)}" if others else ""),
             width=w)))
     return out
 

@@ -55,6 +55,13 @@ class LogicResult:
     rating: Rating
     time_ms: float = 0.0
 
+    def _repr_html_(self) -> str | None:
+        """Jupyter's view: the whole solve as a step-through (previous/next, step list,
+        candidates, hint mode), drawn by the renderer an upper layer registered
+        (:mod:`csp.display`; ``import sudoku_csp``); None (text repr) when none is."""
+        from csp.display import repr_html
+        return repr_html(self)
+
 
 def apply_step(state: State, step: Step) -> None:
     """Apply a step in place: placements place the digit and remove every candidate weakly

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import json
 import xml.etree.ElementTree as ET
 
@@ -133,6 +134,9 @@ def test_direct_constraints_and_unknown_kinds_do_not_crash():
     assert len(by_class(root, "inequality")) == 1
     assert [e.text for e in by_class(root, "cage-total")] == ["10"]
     assert by_class(root, "title")[0].text == "A <b>&</b> title"
+    # a bundle with no drawer of its own is no thermo: its predicate is a generic marker
+    assert by_class(root, "thermo") == []
+    assert [b.get("data-rule") for b in by_class(root, "rule-badge")] == ["weird", "thermo"]
 
 
 def test_every_fpuzzle_renders_valid_svg():
@@ -345,15 +349,209 @@ def test_colouring_classes_and_fins_get_their_own_colours():
 
 
 def test_csp_alone_has_no_renderer():
-    """Without ``sudoku_csp`` loaded, _repr_svg_ falls back to the text repr (None); csp never
-    imports the upper layer to draw."""
+    """Without ``sudoku_csp`` loaded, _repr_svg_ (and a logic result's _repr_html_) fall back
+    to the text repr (None); the library layers never import the application to draw."""
     import subprocess
     import sys
     from pathlib import Path
     code = ("import sys\nfrom csp import Puzzle\np = Puzzle(4).add_grid_houses()\n"
             "assert p._repr_svg_() is None and p.propagate()._repr_svg_() is None\n"
+            "from techniques import StepSolver\nr = StepSolver().solve(p)\n"
+            "assert r._repr_html_() is None\n"
             "assert 'sudoku_csp' not in sys.modules\nimport sudoku_csp\n"
-            "assert p._repr_svg_().startswith('<svg')\n")
+            "assert p._repr_svg_().startswith('<svg')\n"
+            "assert r._repr_html_().startswith('<div')\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent.parent,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
+
+
+# -- rule dispatch ------------------------------------------------------------------------------
+def test_every_public_rule_class_has_a_drawer():
+    """A new rule class in ``variants`` cannot be silently left undrawn: each public rule
+    class has a drawer of its own (functions such as ``x_dot`` return one of them)."""
+    import inspect
+    from sudoku_csp.render import draw_rule, has_drawer
+    classes = {name: getattr(variants, name) for name in variants.RULES
+               if inspect.isclass(getattr(variants, name))}
+    assert len(classes) > 40
+    missing = sorted(name for name, cls in classes.items() if not has_drawer(cls))
+    assert missing == []
+    for mod in variants.rule_modules():          # no rule class outside RULES either
+        for name, obj in vars(mod).items():
+            if inspect.isclass(obj) and obj.__module__ == mod.__name__ \
+                    and not name.startswith("_") and hasattr(obj, "apply"):
+                assert name in classes, f"{mod.__name__}.{name} is not in variants.RULES"
+    assert variants.x_dot("r1c1", "r1c2").__class__ in (draw_rule.registry.keys())
+    assert not has_drawer(object) and not has_drawer(type(lambda: 0))
+
+
+def test_predicate_rules_get_a_generic_marker_and_their_name():
+    def parity_pair(a, b):
+        return (a + b) % 2 == 1
+
+    def my_bundle(q):                          # a function used as a rule bundle
+        q.add(FunctionConstraint(lambda a, b, c, d: a + b != c + d, [60, 61, 69, 70]))
+
+    p = Puzzle(9).use(classic())
+    p.add_constraint(parity_pair, ["r1c1", "r1c2"])                    # a binary Relation
+    p.add_constraint(lambda a, b, c: a < b < c, ["r5c1", "r5c2", "r5c3"], name="rising")
+    p.use(my_bundle)
+    root = parse(render_svg(p))
+    marks = by_class(root, "rule-generic")
+    assert len(marks) == 3
+    badges = by_class(root, "rule-badge")
+    assert [b.get("data-rule") for b in badges] == ["parity_pair", "rising", "my bundle"]
+    assert [b.find("{*}text").text for b in badges] == ["1", "2", "3"]
+    legend = " ".join(e.text for e in by_class(root, "note"))
+    assert "(1) parity_pair" in legend and "(2) rising" in legend and "(3) my bundle" in legend
+    # the badge sits in the rule's first cell (r1c1), top right
+    cell = by_class(root, "cell")[0]
+    x0, y0, S = (float(cell.get(k)) for k in ("x", "y", "width"))
+    circle = badges[0].find("{*}circle")
+    assert x0 + S / 2 < float(circle.get("cx")) < x0 + S and y0 < float(circle.get("cy")) < y0 + S / 2
+    # the same predicate rule in a state: its cell's candidates move down, clear of the badge
+    st = p.propagate()
+    cands = [e for e in by_class(parse(render_svg(st)), "cand")
+             if x0 <= float(e.get("x")) <= x0 + S and y0 <= float(e.get("y")) <= y0 + S]
+    assert cands and min(float(e.get("y")) - float(e.get("font-size")) for e in cands) > \
+        float(circle.get("cy"))
+
+
+# -- multi-grids and big grids ------------------------------------------------------------------
+def _cell_positions(root: ET.Element) -> tuple[list[tuple[int, int]], float, float, float]:
+    rects = by_class(root, "cell")
+    xs = [float(e.get("x")) for e in rects]
+    ys = [float(e.get("y")) for e in rects]
+    S = float(rects[0].get("width"))
+    x0, y0 = min(xs), min(ys)
+    pos = [(round((y - y0) / S), round((x - x0) / S)) for x, y in zip(xs, ys)]
+    for (r, c), x, y in zip(pos, xs, ys):
+        assert x == pytest.approx(x0 + c * S) and y == pytest.approx(y0 + r * S)
+    return pos, x0, y0, S
+
+
+def test_samurai_cells_on_their_canvas_and_step_placement_in_its_own_cell():
+    from variants.multigrid import samurai
+    line = next(ln.split()[0] for ln in open(DATA / "samurai.txt") if not ln.startswith("#"))
+    p = samurai(line)
+    g = p.grid
+    root = parse(render_svg(p))
+    pos, x0, y0, S = _cell_positions(root)
+    assert len(pos) == g.size == 369
+    assert pos == [g.rc(c) for c in range(g.size)]              # cell i at its canvas (row, col)
+    canvas = {(r, c) for r in range(21) for c in range(21)}
+    assert set(pos) == {rc for rc in canvas if g.at(*rc) >= 0}   # nothing in the gaps
+    assert (0, 10) not in set(pos) and (10, 0) not in set(pos)
+    svg_w = float(root.get("width"))
+    assert svg_w == pytest.approx(21 * S + 2 * x0)                # the canvas is 21 cells wide
+    # every given is drawn inside its own cell
+    givens = by_class(root, "given")
+    assert len(givens) == len(p.given)
+    for e, (cell, d) in zip(givens, sorted(p.given.items())):
+        r, c = g.rc(cell)
+        assert e.text == str(d)
+        assert x0 + c * S < float(e.get("x")) < x0 + (c + 1) * S
+        assert y0 + r * S < float(e.get("y")) < y0 + (r + 1) * S
+    # five sub-grid frames at the layout's origins
+    frames = by_class(root, "subgrid-border")
+    assert sorted((round((float(f.get("y")) - y0) / S), round((float(f.get("x")) - x0) / S))
+                  for f in frames) == sorted(g.origins)
+    # a step's placement is highlighted in its own cell, far from the 9x9 corner
+    st = p.pencilmarks()
+    solver = StepSolver("singles")
+    for _ in range(200):
+        step = solver.next_step(st)
+        cell = step.placements[0].cell if step.placements else -1
+        if g.rc(cell)[0] >= 9 and g.rc(cell)[1] >= 9:
+            break
+        apply_step(st, step)
+    else:
+        raise AssertionError("no placement in the lower right part")
+    sroot = parse(render_svg(step, state=st))
+    r, c = g.rc(cell)
+    (hl,) = by_class(sroot, "place-cell")
+    assert float(hl.get("x")) == pytest.approx(x0 + c * S)
+    assert float(hl.get("y")) == pytest.approx(y0 + r * S)
+    ring = by_class(sroot, "place")[0].find("{*}circle")
+    assert x0 + c * S < float(ring.get("cx")) < x0 + (c + 1) * S
+    assert y0 + r * S < float(ring.get("cy")) < y0 + (r + 1) * S
+    # a step alone (no state) is drawn on the multi-grid too, not on a 9x9 grid
+    assert len(by_class(parse(render_svg(step)), "cell")) == 369
+
+
+@pytest.mark.parametrize("n", [16, 25])
+def test_big_grids_legible(n):
+    from csp import Grid
+    p = Puzzle(Grid(n)).add_grid_houses().givens({0: 1})
+    st = p.propagate()
+    root = parse(render_svg(st))
+    cands = by_class(root, "cand")
+    assert len(cands) == sum(m.bit_count() for c, m in enumerate(st.cand) if not st.placed[c])
+    sizes = {float(e.get("font-size")) for e in cands}
+    assert min(sizes) >= 9.5                            # candidates ~10 units high
+    cell = by_class(root, "cell")[0]
+    assert float(cell.get("width")) >= 17 * n ** 0.5 - 0.01
+    # every candidate text lies inside its cell
+    pos, x0, y0, S = _cell_positions(root)
+    assert all(x0 <= float(e.get("x")) <= x0 + n * S for e in cands)
+    symbols = {e.text for e in cands}
+    assert len(symbols) == n and all(len(s) == 1 for s in symbols)
+
+
+# -- chains and captions ------------------------------------------------------------------------
+def _path_ends(d: str) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
+    import re
+    nums = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return (nums[0], nums[1]), (nums[2], nums[3]), (nums[4], nums[5])
+
+
+def test_chain_arrows_stop_at_the_candidate_edge():
+    step, st = family_step("chains")
+    root = parse(render_svg(step, state=st))
+    discs = [(float(e.get("cx")), float(e.get("cy")), float(e.get("r")))
+             for e in by_class(root, "chain-node")]
+    cands = [(float(e.get("x")), float(e.get("y")) - 0.35 * float(e.get("font-size")),
+              float(e.get("font-size"))) for e in by_class(root, "cand")]
+    links = by_class(root, "link")
+    assert links and discs
+    for e in links:
+        start, _ctrl, end = _path_ends(e.get("d"))
+        for (x, y) in (start, end):
+            # on the edge of a chain node's disc (just outside it), not on its digit
+            near = min(discs, key=lambda c: math.hypot(c[0] - x, c[1] - y))
+            dist = math.hypot(near[0] - x, near[1] - y)
+            assert near[2] <= dist <= near[2] * 1.6
+            for (cx, cy, fs) in cands:
+                assert math.hypot(cx - x, cy - y) >= 0.5 * fs
+
+
+def test_close_chain_nodes_get_a_bend_with_room_for_the_arrowhead():
+    # (2)r1c1 = (3)r1c1: two candidates side by side in one cell
+    s = Step("x", links=(Link((Candidate(0, 2),), (Candidate(0, 3),), True),), title="T",
+             pattern=(Candidate(0, 2), Candidate(0, 3)))
+    root = parse(render_svg(s))
+    start, ctrl, end = _path_ends(by_class(root, "link")[0].get("d"))
+    chord = math.hypot(end[0] - start[0], end[1] - start[1])
+    # the curve's length is at least the polygon's lower bound (chord), and the control
+    # point lies well off the chord: the arrowhead (4 stroke widths) has room
+    stroke = float(by_class(root, "link")[0].get("stroke-width"))
+    poly = math.hypot(ctrl[0] - start[0], ctrl[1] - start[1]) + \
+        math.hypot(end[0] - ctrl[0], end[1] - ctrl[1])
+    assert (chord + poly) / 2 > 3 * 4 * stroke
+
+
+def test_captions_wrap_at_word_breaks_never_inside_a_cell_name():
+    import re
+    from sudoku_csp.render import wrap_text
+    step, st = family_step("chains")
+    text = step.explain(2)
+    names = re.compile(r"r\d+c\d+")
+    for width in (12, 20, 33, 47, 60):
+        lines = wrap_text(text, width)
+        assert all(len(ln) <= width for ln in lines)
+        assert [m for ln in lines for m in names.findall(ln)] == names.findall(text)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    root = parse(render_svg(step, state=st))
+    lines = [e.text for e in by_class(root, "note")]
+    assert [m for ln in lines for m in names.findall(ln)] == names.findall(text)
