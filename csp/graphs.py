@@ -69,7 +69,7 @@ def constraint_graph(puzzle) -> nx.Graph:
     for i, con in enumerate(puzzle.constraints):
         node = f"k{i}"
         attrs = {k: _scalar(v) for k, v in con.attributes().items()}
-        attrs.update(bipartite=1, label=con.name, kind=getattr(con, "kind", "constraint"),
+        attrs.update(bipartite=1, label=con.name, kind=con.kind,
                      arity=len(set(con.cells)), house=con.house() is not None)
         G.add_node(node, **attrs)
         seen: set[int] = set()

@@ -31,10 +31,10 @@ def _domains(puzzle) -> list[list[int]]:
     n = puzzle.grid.n
     masks = [((1 << n) - 1) << 1] * puzzle.grid.size
     for con in puzzle.constraints:
-        um = getattr(con, "unary_mask", None)
+        um = con.unary_mask()
         if um is not None:
             for cell in con.cells:
-                masks[cell] &= um()
+                masks[cell] &= um
     for cell, d in puzzle.given.items():
         masks[cell] &= 1 << d
     return [[d for d in range(1, n + 1) if m >> d & 1] for m in masks]
@@ -81,7 +81,7 @@ def _rule(con) -> Callable[..., bool] | None:
         if distinct:
             return lambda *v: len(set(v)) == len(v) and bool(pred(*v))
         return lambda *v: bool(pred(*v))
-    if getattr(con, "unary_mask", None) is not None:
+    if con.unary_mask() is not None:
         return None                      # applied to the domains
     if type(con).check is not Constraint.check:
         return con.check                 # any other rule: its own check

@@ -11,7 +11,7 @@ from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
                      NodeLimitExceeded, ParseError, TimeLimitExceeded)
 from .events import Contradiction
-from .grid import Grid, House
+from .grid import CellHandle, Grid, House
 from .io import parse_line
 from .propagator import Propagator, TraceHook
 from .search import SolveResult, search
@@ -38,7 +38,7 @@ def _op(a: int, b: int, pred, label: str, key) -> _Comparison:
     return _Comparison(a, b, pred, label, key)
 
 
-class CellRef:
+class CellRef(CellHandle):
     """A handle on a cell, for operator syntax: ``p.add(p["r1c1"] < p["r1c2"])``."""
 
     __slots__ = ("puzzle", "cell")
@@ -131,13 +131,8 @@ class Puzzle:
             for cell in c.cells:
                 if not (isinstance(cell, int) and 0 <= cell < self.grid.size):
                     raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
-            if getattr(c, "auto_name", False) and isinstance(c, Relation):
-                g = self.grid
-                c.name = f"{g.name(c.a)}{c.label}{g.name(c.b)}"
-                c.auto_name = False
-            validate = getattr(c, "validate", None)
-            if validate is not None:
-                validate(self.grid.n)
+            c.name_from(self.grid)
+            c.validate(self.grid.n)
             self.constraints.append(c)
         return self
 
@@ -301,9 +296,7 @@ class Puzzle:
                     houses.append((c.name, c.cells))   # a != b runs in the kernel
                     continue
                 props.extend(c.propagators(n))
-                compile_ = getattr(c, "compile", None)
-                if compile_ is not None:   # whole-puzzle propagators (e.g. ordering bounds)
-                    props.extend(compile_(self))
+                props.extend(c.compile(self))   # whole-puzzle propagators (ordering bounds)
             eng = self._engines[gac] = Engine(n, self.grid.size, houses, props, self._namer())
         return eng
 
@@ -320,10 +313,10 @@ class Puzzle:
         placed = [0] * g.size
         given = [False] * g.size
         for con in self.constraints:
-            um = getattr(con, "unary_mask", None)
+            um = con.unary_mask()
             if um is not None:
                 for cell in con.cells:
-                    cand[cell] &= um()
+                    cand[cell] &= um
         for c, d in self.given.items():
             cand[c] = 1 << d
             placed[c] = d

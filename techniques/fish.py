@@ -281,7 +281,7 @@ def _per_subgrid(an: Analysis, pools: list[tuple[list[int], list[int]]]
     """On a multi-grid (samurai: 45 rows, 45 columns) fish are searched inside each
     sub-grid, as a human does: the pools over all houses are too large to search. Sound
     either way; fish spanning two sub-grids are not looked for."""
-    subgrids = getattr(an.grid, "subgrids", None)
+    subgrids = an.grid.subgrids
     if not subgrids:
         return pools
     return an.memo(("fish_pools", tuple(map(tuple, (p for pair in pools for p in pair)))),

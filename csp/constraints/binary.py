@@ -124,6 +124,11 @@ class Relation(Constraint):
         self.auto_name = not name
         self.name = name or f"{label}@{a},{b}"
 
+    def name_from(self, grid) -> None:
+        if self.auto_name:
+            self.name = f"{grid.name(self.a)}{self.label}{grid.name(self.b)}"
+            self.auto_name = False
+
     def tables(self, n: int):
         return _tables(self.key, self.pred, n)
 
