@@ -10,7 +10,7 @@
 from .bits import digits_of, full_mask, iter_bits, mask_of, popcount
 from .constraints import (AbsDiff, AllDifferent, AllowedPairs, Constraint, Equal,
                           FunctionConstraint, Less, LessEqual, NotAbsDiff, NotEqual, NotRatio,
-                          Ratio, Relation, Sum)
+                          Ratio, Relation, RelationKind, Sum)
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, GridSizeError, InvalidArgument,
                      InvalidConstraint, InvalidPuzzle, NodeLimitExceeded, ParseError, SearchLimit, SudokuCSPError,
@@ -25,7 +25,7 @@ from .state import State
 __all__ = [
     "Grid", "House", "Puzzle", "CellRef", "State", "Engine", "SolveResult", "Propagator",
     "Context", "Event", "Status", "Cost", "Contradiction", "Constraint", "AllDifferent",
-    "Relation", "Less", "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio",
+    "Relation", "RelationKind", "Less", "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio",
     "NotRatio", "AllowedPairs", "Sum", "FunctionConstraint", "SudokuCSPError",
     "InvalidPuzzle", "ParseError", "GridSizeError", "ContradictoryGivens", "InvalidConstraint",
     "FrozenPuzzleError", "InvalidArgument", "SearchLimit", "NodeLimitExceeded", "TimeLimitExceeded",

@@ -5,7 +5,9 @@ import time
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
-                          FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, Sum)
+                          FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, RelationKind,
+                          Sum)
+from .constraints.binary import _eq, _le, _lt, _ne
 from .constraints.base import WeakLink
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
@@ -34,10 +36,6 @@ class _Comparison(Relation):
             "e.g. p.add(a < b); p.add(b < c)")
 
 
-def _op(a: int, b: int, pred, label: str, key) -> _Comparison:
-    return _Comparison(a, b, pred, label, key)
-
-
 class CellRef(CellHandle):
     """A handle on a cell, for operator syntax: ``p.add(p["r1c1"] < p["r1c2"])``."""
 
@@ -53,22 +51,22 @@ class CellRef(CellHandle):
         raise InvalidConstraint(f"compare a cell with another cell, not {other!r}")
 
     def __lt__(self, other: Any) -> _Comparison:
-        return _op(self.cell, self._other(other), lambda x, y: x < y, "<", ("lt",))
+        return _Comparison(self.cell, self._other(other), _lt, "<", None, "", RelationKind.LT)
 
     def __gt__(self, other: Any) -> _Comparison:
-        return _op(self._other(other), self.cell, lambda x, y: x < y, "<", ("lt",))
+        return _Comparison(self._other(other), self.cell, _lt, "<", None, "", RelationKind.LT)
 
     def __le__(self, other: Any) -> _Comparison:
-        return _op(self.cell, self._other(other), lambda x, y: x <= y, "<=", ("le",))
+        return _Comparison(self.cell, self._other(other), _le, "<=", None, "", RelationKind.LE)
 
     def __ge__(self, other: Any) -> _Comparison:
-        return _op(self._other(other), self.cell, lambda x, y: x <= y, "<=", ("le",))
+        return _Comparison(self._other(other), self.cell, _le, "<=", None, "", RelationKind.LE)
 
     def __eq__(self, other: Any) -> _Comparison:  # type: ignore[override]
-        return _op(self.cell, self._other(other), lambda x, y: x == y, "==", ("eq",))
+        return _Comparison(self.cell, self._other(other), _eq, "==", None, "", RelationKind.EQ)
 
     def __ne__(self, other: Any) -> _Comparison:  # type: ignore[override]
-        return _op(self.cell, self._other(other), lambda x, y: x != y, "!=", ("ne",))
+        return _Comparison(self.cell, self._other(other), _ne, "!=", None, "", RelationKind.NE)
 
     def __hash__(self) -> int:
         return hash(self.cell)
@@ -292,7 +290,7 @@ class Puzzle:
                     houses.append((c.name, h))
                     if gac:
                         props.append(AllDifferentGAC(h, c.name))
-                if isinstance(c, Relation) and c.key == ("ne",):
+                if isinstance(c, Relation) and c.relation is RelationKind.NE:
                     houses.append((c.name, c.cells))   # a != b runs in the kernel
                     continue
                 props.extend(c.propagators(n))

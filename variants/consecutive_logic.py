@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from csp.constraints.binary import Relation
+from csp.constraints.binary import Relation, RelationKind
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis, iter_cells
 from techniques.registry import register
@@ -55,15 +55,15 @@ class DiffTables:
         self.pos: dict[int, list[int]] = {}
         self.names: dict[tuple[int, int], str] = {}
         for c in puzzle.constraints:
-            if not isinstance(c, Relation) or not isinstance(c.key, tuple) or len(c.key) != 2:
+            if not isinstance(c, Relation):
                 continue
-            kind, d = c.key
-            if kind == "notabsdiff":
+            if c.relation is RelationKind.NOT_ABS_DIFF:
                 table = self.neg
-            elif kind == "absdiff":
+            elif c.relation is RelationKind.ABS_DIFF:
                 table = self.pos
             else:
                 continue
+            d = c.param
             adj = table.setdefault(d, [0] * size)
             adj[c.a] |= 1 << c.b
             adj[c.b] |= 1 << c.a

@@ -1,7 +1,8 @@
 """Binary relations as support tables with arc consistency (two passes reach the fixpoint)."""
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator
+from enum import Enum
+from typing import Callable, Hashable, Iterable, Iterator
 
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
@@ -103,24 +104,54 @@ def _tables(pred_key, pred: Callable[[int, int], bool], n: int):
     return out
 
 
+class RelationKind(Enum):
+    """What a :class:`Relation` states between its cells ``a`` and ``b``. The number that
+    goes with it (the difference, the ratio) or the pair set is the relation's ``param``.
+
+    >>> r = AbsDiff(0, 1, 2)
+    >>> r.relation, r.param, r.relation is RelationKind.ABS_DIFF
+    (<RelationKind.ABS_DIFF: 'absdiff'>, 2, True)
+    """
+
+    LT = "lt"                       # a < b
+    LE = "le"                       # a <= b
+    EQ = "eq"                       # a == b
+    NE = "ne"                       # a != b
+    ABS_DIFF = "absdiff"            # |a - b| == param
+    NOT_ABS_DIFF = "notabsdiff"     # |a - b| != param
+    RATIO = "ratio"                 # a == param * b or b == param * a
+    NOT_RATIO = "notratio"          # neither
+    PAIRS = "pairs"                 # (a, b) in param (a frozenset of pairs)
+    CUSTOM = "custom"               # any other predicate
+
+
 class Relation(Constraint):
     """``pred(value_a, value_b)`` must hold between cells ``a`` and ``b``.
 
-    ``key`` identifies the predicate for table caching (relations with equal keys share
-    tables); ``label`` is the operator shown in names (``<``, ``|-|=1`` ...).
+    ``relation`` (a :class:`RelationKind`) and ``param`` say what the relation is, for
+    code that reads a puzzle's rules (ordering bounds, difference logic, drawing);
+    ``label`` is the operator shown in names (``<``, ``|-|=1`` ...). ``key`` identifies the
+    predicate for table caching only (relations with equal keys share support tables): it
+    defaults to ``(relation, param)`` for the kinds above and to the predicate itself for a
+    custom one, whose maker may give a hashable key of its own (e.g. ``("apart", 2)``).
     """
 
     kind = "relation"
 
     def __init__(self, a: int, b: int, pred: Callable[[int, int], bool], label: str = "rel",
-                 key: object = None, name: str = "") -> None:
+                 key: Hashable = None, name: str = "",
+                 relation: RelationKind = RelationKind.CUSTOM, param: Hashable = None) -> None:
         if a == b:
             raise InvalidConstraint(f"a relation needs two different cells, got cell {a} twice")
         self.a, self.b = a, b
         self.cells = (a, b)
         self.pred = pred
         self.label = label
-        self.key = key if key is not None else ("pred", pred)
+        self.relation = relation
+        self.param = param
+        if key is None:
+            key = ("pred", pred) if relation is RelationKind.CUSTOM else (relation, param)
+        self.key = key
         self.auto_name = not name
         self.name = name or f"{label}@{a},{b}"
 
@@ -190,41 +221,42 @@ class _Ratio:
 
 def Less(a: int, b: int, name: str = "") -> Relation:
     """a < b."""
-    return Relation(a, b, _lt, "<", ("lt",), name)
+    return Relation(a, b, _lt, "<", None, name, RelationKind.LT)
 
 
 def LessEqual(a: int, b: int, name: str = "") -> Relation:
-    return Relation(a, b, _le, "<=", ("le",), name)
+    return Relation(a, b, _le, "<=", None, name, RelationKind.LE)
 
 
 def Equal(a: int, b: int, name: str = "") -> Relation:
-    return Relation(a, b, _eq, "==", ("eq",), name)
+    return Relation(a, b, _eq, "==", None, name, RelationKind.EQ)
 
 
 def NotEqual(a: int, b: int, name: str = "") -> Relation:
-    return Relation(a, b, _ne, "!=", ("ne",), name)
+    return Relation(a, b, _ne, "!=", None, name, RelationKind.NE)
 
 
 def AbsDiff(a: int, b: int, d: int = 1, name: str = "") -> Relation:
     """|a - b| == d (a white Kropki dot when d = 1)."""
-    return Relation(a, b, _Diff(d, False), f"|-|={d}", ("absdiff", d), name)
+    return Relation(a, b, _Diff(d, False), f"|-|={d}", None, name, RelationKind.ABS_DIFF, d)
 
 
 def NotAbsDiff(a: int, b: int, d: int = 1, name: str = "") -> Relation:
     """|a - b| != d (non-consecutive when d = 1)."""
-    return Relation(a, b, _Diff(d, True), f"|-|!={d}", ("notabsdiff", d), name)
+    return Relation(a, b, _Diff(d, True), f"|-|!={d}", None, name, RelationKind.NOT_ABS_DIFF, d)
 
 
 def Ratio(a: int, b: int, r: int = 2, name: str = "") -> Relation:
     """a == r*b or b == r*a (a black Kropki dot when r = 2)."""
-    return Relation(a, b, _Ratio(r, False), f"ratio={r}", ("ratio", r), name)
+    return Relation(a, b, _Ratio(r, False), f"ratio={r}", None, name, RelationKind.RATIO, r)
 
 
 def NotRatio(a: int, b: int, r: int = 2, name: str = "") -> Relation:
-    return Relation(a, b, _Ratio(r, True), f"ratio!={r}", ("notratio", r), name)
+    return Relation(a, b, _Ratio(r, True), f"ratio!={r}", None, name, RelationKind.NOT_RATIO, r)
 
 
 def AllowedPairs(a: int, b: int, pairs: Iterable[tuple[int, int]], name: str = "") -> Relation:
     """(value_a, value_b) must be one of ``pairs``."""
     allowed = frozenset((int(x), int(y)) for x, y in pairs)
-    return Relation(a, b, lambda x, y: (x, y) in allowed, "pairs", ("pairs", allowed), name)
+    return Relation(a, b, lambda x, y: (x, y) in allowed, "pairs", None, name,
+                    RelationKind.PAIRS, allowed)
