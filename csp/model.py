@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
                           FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, RelationKind,
@@ -24,6 +24,8 @@ from .state import State
 # takes over (whichever budget runs out first)
 AUTO_SEARCH_NODES = 200
 AUTO_SEARCH_SECONDS = 0.05
+
+T = TypeVar("T")
 
 
 class _Comparison(Relation):
@@ -104,6 +106,7 @@ class Puzzle:
         self._use_depth = 0
         self._frozen = False
         self._engines: dict[bool, Engine] = {}
+        self._derived: dict[Callable[[Puzzle], Any], Any] = {}
 
     # -- building ------------------------------------------------------------------
     def _check_open(self) -> None:
@@ -273,6 +276,26 @@ class Puzzle:
     @property
     def frozen(self) -> bool:
         return self._frozen
+
+    def derived(self, build: Callable[["Puzzle"], T]) -> T:
+        """``build(self)``, computed once and kept with the puzzle: the one place where
+        other modules keep tables derived from a puzzle (link tables, the rule engine of a
+        technique, the difference or cage tables of a variant's logic ...). The value stays
+        valid because the puzzle is frozen first and a frozen puzzle never changes. The key
+        is ``build`` itself, so two modules cannot collide: pass a module-level function
+        or class (a new lambda on each call would never be found again).
+
+        >>> def given_count(p): return len(p.given)
+        >>> p = Puzzle(Grid(4)).add_grid_houses().givens("12..............")
+        >>> p.derived(given_count), p.frozen, p.derived(given_count) is p.derived(given_count)
+        (2, True, True)
+        """
+        try:
+            return self._derived[build]
+        except KeyError:
+            self.freeze()
+            value = self._derived[build] = build(self)
+            return value
 
     def engine(self, gac: bool = False) -> Engine:
         self.freeze()

@@ -187,7 +187,7 @@ class Analysis:
         everything the result depends on besides the puzzle (for instance the candidates
         of the cells a technique reads). Bounded like :meth:`digit_memo`; a result cut
         short by the deadline is not kept."""
-        cache = _shared(self.links)
+        cache = self.links.derived(_shared)
         try:
             return cache[key]
         except KeyError:
@@ -201,7 +201,7 @@ class Analysis:
     def links_memo(self, key, fn):
         """Cache ``fn()`` for the life of the puzzle (tables that depend on its houses and
         links only)."""
-        cache = _shared(self.links)
+        cache = self.links.derived(_shared)
         try:
             return cache[key]
         except KeyError:
@@ -221,12 +221,8 @@ _SHARED_MAX = 50_000
 
 
 def _shared(links: LinkTables) -> dict:
-    """The cross-state cache of a puzzle (kept on its link tables)."""
-    try:
-        return links._tech_cache  # type: ignore[attr-defined]
-    except AttributeError:
-        c = links._tech_cache = {}  # type: ignore[attr-defined]
-        return c
+    """The cross-state cache of a puzzle (kept with its link tables: ``links.derived``)."""
+    return {}
 
 
 _cache: tuple[int, int, int, Analysis] | None = None

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.links import LinkTables
 from csp.step import Candidate, Link, Step, cell_name
 
 from .analysis import Analysis, iter_cells
@@ -146,18 +147,18 @@ def als_list(an: Analysis, max_size: int) -> list[tuple[int, int]]:
 def _intersections(an: Analysis) -> list[tuple[int, tuple[int, ...]]]:
     """``(cells, houses)`` where 2+ full houses intersect in 2+ cells (static, cached per
     puzzle)."""
-    links = an.links
-    got = getattr(links, "_chain_intersections", None)
-    if got is None:
-        found: dict[int, set[int]] = {}
-        for i, h1 in enumerate(an.full):
-            for h2 in an.full[i + 1:]:
-                m = an.house_mask[h1] & an.house_mask[h2]
-                if m & (m - 1):
-                    found.setdefault(m, set()).update((h1, h2))
-        got = [(m, tuple(sorted(hs))) for m, hs in sorted(found.items())]
-        links._chain_intersections = got
-    return got
+    return an.links.derived(_full_intersections)
+
+
+def _full_intersections(links: LinkTables) -> list[tuple[int, tuple[int, ...]]]:
+    found: dict[int, set[int]] = {}
+    full, hm = links.full, links.house_mask
+    for i, h1 in enumerate(full):
+        for h2 in full[i + 1:]:
+            m = hm[h1] & hm[h2]
+            if m & (m - 1):
+                found.setdefault(m, set()).update((h1, h2))
+    return [(m, tuple(sorted(hs))) for m, hs in sorted(found.items())]
 
 
 def build_graph(an: Analysis, *, digits: tuple[int, ...] | None = None, house: bool = True,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
+from csp.links import LinkTables
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
@@ -103,6 +104,14 @@ def locked_candidates_claiming(an: Analysis, opts: dict) -> Iterator[Step]:
                               "Locked Candidates Type 2 (Claiming)", opts)
 
 
+def _house_intersections(links: LinkTables) -> list[int]:
+    """Cell bitsets where two houses meet in two or more cells."""
+    hm = links.house_mask
+    nh = len(hm)
+    return [hm[i] & hm[j] for i in range(nh) for j in range(i + 1, nh)
+            if (hm[i] & hm[j]).bit_count() >= 2]
+
+
 def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Step]:
     """Naked subsets of ``k`` cells lying in the intersection of two or more houses; the
     digits leave every house containing all the cells."""
@@ -111,11 +120,7 @@ def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Ste
     hm = an.house_mask
     seen: set[int] = set()
     nh = len(houses)
-    pairs = getattr(an.links, "_house_intersections", None)
-    if pairs is None:
-        pairs = [hm[i] & hm[j] for i in range(nh) for j in range(i + 1, nh)
-                 if (hm[i] & hm[j]).bit_count() >= 2]
-        an.links._house_intersections = pairs
+    pairs = an.links.derived(_house_intersections)
     small = an.small_cells(k)
     for both in pairs:
         inter = both & small

@@ -14,15 +14,15 @@ from .registry import register
 
 
 def _rule_engine(puzzle) -> Engine | None:
-    eng = getattr(puzzle, "_rule_engine", None)
-    if eng is None:
-        base = puzzle.engine()
-        if not base.props:
-            puzzle._rule_engine = False
-            return None
-        eng = Engine(puzzle.grid.n, puzzle.grid.size, [], base.props)
-        puzzle._rule_engine = eng
-    return eng or None
+    """The puzzle's propagators without its houses (None when it has none), built once."""
+    return puzzle.derived(_build_rule_engine)
+
+
+def _build_rule_engine(puzzle) -> Engine | None:
+    base = puzzle.engine()
+    if not base.props:
+        return None
+    return Engine(puzzle.grid.n, puzzle.grid.size, [], base.props)
 
 
 @register("constraint", "Constraint", "rules", score=10, order=350, level="easy")

@@ -26,6 +26,7 @@ from itertools import combinations
 from typing import Iterator
 
 from csp import AllDifferent, Sum
+from csp.links import LinkTables
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
@@ -70,18 +71,21 @@ _RECTS: dict[tuple, list] = {}
 
 
 def _rectangles(an: Analysis) -> list[tuple[int, int, int, int]]:
-    """All swappable rectangles (p, q, r, s) with p the top-left corner (cached per house
-    layout)."""
-    if not _pure(an):
-        return []
-    g = an.grid
-    key = (g.n, g.size, tuple(an.house_mask))
+    """All swappable rectangles (p, q, r, s) with p the top-left corner (none when the
+    rules are not all houses)."""
+    return _layout_rectangles(an.links) if _pure(an) else []
+
+
+def _layout_rectangles(links: LinkTables) -> list[tuple[int, int, int, int]]:
+    """The rectangles of a house layout whose swap keeps every house (cached per layout)."""
+    g = links.grid
+    key = (g.n, g.size, tuple(links.house_mask))
     out = _RECTS.get(key)
     if out is None:
         out = []
         # only the houses through a corner can break the swap
         through: list[tuple[int, ...]] = [() for _ in range(g.size)]
-        for hm in an.house_mask:
+        for hm in links.house_mask:
             for c in iter_cells(hm):
                 through[c] += (hm,)
         at = g.at
@@ -105,15 +109,15 @@ def _rectangles(an: Analysis) -> list[tuple[int, int, int, int]]:
 
 def _by_cell(an: Analysis) -> dict[int, list[tuple[tuple[int, int, int, int], int]]]:
     """Rectangles (with their cell bitset) through each cell (cached per link tables)."""
-    cache = getattr(an.links, "_uniq_by_cell", None)
-    if cache is None:
-        cache = {}
-        for rect in _rectangles(an):
-            rm = 1 << rect[0] | 1 << rect[1] | 1 << rect[2] | 1 << rect[3]
-            for c in rect:
-                cache.setdefault(c, []).append((rect, rm))
-        an.links._uniq_by_cell = cache
-    return cache
+    return an.links.derived(_rects_by_cell) if _pure(an) else {}
+
+
+def _rects_by_cell(links: LinkTables) -> dict[int, list[tuple[tuple[int, int, int, int], int]]]:
+    out: dict[int, list[tuple[tuple[int, int, int, int], int]]] = {}
+    for rect, rm in _rects_with_masks(links):
+        for c in rect:
+            out.setdefault(c, []).append((rect, rm))
+    return out
 
 
 class UR:
@@ -402,11 +406,13 @@ def _avoidable(an: Analysis) -> list[tuple[tuple[int, int, int, int], list[int]]
 
 
 def _rect_masks(an: Analysis) -> list[tuple[tuple[int, int, int, int], int]]:
-    cache = getattr(an.links, "_uniq_rect_masks", None)
-    if cache is None:
-        cache = [(r, 1 << r[0] | 1 << r[1] | 1 << r[2] | 1 << r[3]) for r in _rectangles(an)]
-        an.links._uniq_rect_masks = cache
-    return cache
+    """The rectangles with their cell bitsets (cached per link tables)."""
+    return an.links.derived(_rects_with_masks) if _pure(an) else []
+
+
+def _rects_with_masks(links: LinkTables) -> list[tuple[tuple[int, int, int, int], int]]:
+    return [(r, 1 << r[0] | 1 << r[1] | 1 << r[2] | 1 << r[3])
+            for r in _layout_rectangles(links)]
 
 
 @register("avoidable_rectangle_1", "Avoidable Rectangle Type 1", code="0607", score=100,

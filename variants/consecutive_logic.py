@@ -75,10 +75,7 @@ class DiffTables:
 
 def diff_tables(puzzle) -> DiffTables:
     """Cached :class:`DiffTables` of a puzzle."""
-    t = getattr(puzzle, "_diff_tables", None)
-    if t is None:
-        t = puzzle._diff_tables = DiffTables(puzzle)
-    return t
+    return puzzle.derived(DiffTables)
 
 
 def _ds(*digits: int) -> str:

@@ -60,11 +60,8 @@ def _digits(mask: int) -> str:
 
 
 def _props(puzzle) -> list[OrderBoundsPropagator]:
-    props = getattr(puzzle, "_order_props", None)
-    if props is None:
-        props = puzzle._order_props = [p for p in puzzle.engine().props
-                                       if isinstance(p, OrderBoundsPropagator)]
-    return props
+    """The puzzle's ordering-bounds propagators (kept with :meth:`csp.Puzzle.derived`)."""
+    return [p for p in puzzle.engine().props if isinstance(p, OrderBoundsPropagator)]
 
 
 @register("inequality_bounds", "Inequality Bounds", "inequality", score=20, order=345,
@@ -72,7 +69,7 @@ def _props(puzzle) -> list[OrderBoundsPropagator]:
 def inequality_bounds(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell above (below) k all-different cells is above the k-th smallest (below the k-th
     largest) digit of their candidates: r1c1 < r1c2 > r1c3 gives r1c2 >= 3."""
-    props = _props(an.puzzle)
+    props = an.puzzle.derived(_props)
     if not props:
         return
     st = an.state

@@ -211,10 +211,8 @@ class KillerTables:
 
 
 def killer_tables(puzzle) -> KillerTables:
-    t = getattr(puzzle, "_killer_tables", None)
-    if t is None:
-        t = puzzle._killer_tables = KillerTables(puzzle)
-    return t
+    """The :class:`KillerTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(KillerTables)
 
 
 # -- helpers -----------------------------------------------------------------------------
