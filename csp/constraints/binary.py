@@ -12,22 +12,38 @@ from .base import Constraint, WeakLink
 
 class BinaryTable(Propagator):
     """Arc consistency for a binary relation given by support masks:
-    ``sup_a[v]`` = digits of b compatible with a=v, ``sup_b[w]`` likewise."""
+    ``sup_a[v]`` = digits of b compatible with a=v, ``sup_b[w]`` likewise.
+
+    Returns ``Status.SUBSUMED`` once the relation is entailed (every digit left in a goes
+    with every digit left in b: one side fixed, or ``max(a) < min(b)`` for a ``Less``).
+
+    >>> from csp.propagator import Context
+    >>> t = Less(0, 1).propagators(9)[0]
+    >>> cand = [0b0000001110, 0b0011100000]   # a in {1, 2, 3}, b in {5, 6, 7}
+    >>> t.propagate(Context(cand))
+    <Status.SUBSUMED: 'subsumed'>
+    >>> cand = [0b0000111110, 0b0000011110]   # a in 1..5, b in 1..4: a loses 4 and 5
+    >>> t.propagate(Context(cand)), bin(cand[0]), bin(cand[1])
+    (<Status.FIX: 'fix'>, '0b1110', '0b11100')
+    """
 
     cost = Cost.BINARY
     events = Event.DOM
 
-    __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope", "uni_a", "uni_b")
+    __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope", "uni_a", "uni_b", "both_a")
 
     def __init__(self, a: int, b: int, sup_a: tuple[int, ...], sup_b: tuple[int, ...],
-                 name: str, unions: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-                 ) -> None:
+                 name: str, tables: "_MaskTables | None" = None) -> None:
         self.a, self.b = a, b
         self.sup_a, self.sup_b = sup_a, sup_b
         self.name = name
         self.scope = tuple(sorted((a, b)))
-        #: supports of a whole candidate mask (small grids): one lookup per side
-        self.uni_a, self.uni_b = unions if unions is not None else (None, None)
+        #: supports of a whole candidate mask (small grids): one lookup per side;
+        #: ``both_a[mask]``: digits of b compatible with every digit of ``mask`` in a
+        if tables is None:
+            self.uni_a = self.uni_b = self.both_a = None
+        else:
+            self.uni_a, self.uni_b, self.both_a = tables
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
@@ -42,7 +58,10 @@ class BinaryTable(Propagator):
             drop = ma & ~self.uni_b[mb]
             if drop:
                 ctx.remove(a, drop, (self.name, (b,)))
-            return Status.FIX
+                ma = cand[a]
+            if mb & ~self.both_a[ma]:
+                return Status.FIX
+            return Status.SUBSUMED
         sup = self.sup_a
         s = 0
         m = ma
@@ -62,18 +81,25 @@ class BinaryTable(Propagator):
             m ^= low
         if ma & ~s:
             ctx.remove(a, ma & ~s, (self.name, (b,)))
-        return Status.FIX
+            ma = cand[a]
+        if ma & (ma - 1) and mb & (mb - 1):
+            return Status.FIX
+        return Status.SUBSUMED             # one side fixed: its supports hold the other
 
 
 _TABLES: dict = {}
 _UNIONS: dict = {}
-#: grids up to this size get mask-indexed support unions (2**(n+1) entries per side)
+#: grids up to this size get mask-indexed support tables (2**(n+1) entries per side)
 UNION_MAX_N = 10
+
+#: (union of the supports in b of a mask of a, the same from b, intersection from a)
+_MaskTables = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def _unions(pred_key, sup_a: tuple[int, ...], sup_b: tuple[int, ...], n: int
-            ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """``uni[mask]`` = the union of the supports of the digits in ``mask``."""
+            ) -> _MaskTables | None:
+    """``uni[mask]`` = the union of the supports of the digits in ``mask`` (each side), and
+    ``both[mask]`` = their intersection (side a)."""
     if n > UNION_MAX_N:
         return None
     hit = _UNIONS.get((pred_key, n))
@@ -85,7 +111,12 @@ def _unions(pred_key, sup_a: tuple[int, ...], sup_b: tuple[int, ...], n: int
                 low = m & -m
                 u[m] = u[m ^ low] | sup[low.bit_length() - 1]
             out.append(tuple(u))
-        hit = _UNIONS[(pred_key, n)] = (out[0], out[1])
+        both = [0] * (1 << (n + 1))
+        both[0] = ((1 << n) - 1) << 1
+        for m in range(1, 1 << (n + 1)):
+            low = m & -m
+            both[m] = both[m ^ low] & sup_a[low.bit_length() - 1]
+        hit = _UNIONS[(pred_key, n)] = (out[0], out[1], tuple(both))
     return hit
 
 

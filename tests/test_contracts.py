@@ -1,0 +1,72 @@
+"""Declared contracts between the layers: constraint hooks with defaults, relation kinds,
+derived caches, SUBSUMED, the shared solve status, bit helpers."""
+from __future__ import annotations
+
+from csp import Grid, Puzzle
+from csp.constraints import Less
+from csp.engine import Engine
+from csp.events import Cost, Event, Status
+from csp.propagator import Context, Propagator
+
+
+class _Counting(Propagator):
+    """Removes nothing; counts its runs and answers ``status``."""
+
+    cost = Cost.BINARY
+    events = Event.DOM
+
+    def __init__(self, scope: tuple[int, ...], status: Status) -> None:
+        self.scope = scope
+        self.name = f"count-{status.value}"
+        self.status = status
+        self.runs = 0
+
+    def propagate(self, ctx: Context) -> Status:
+        self.runs += 1
+        return self.status
+
+
+class _Shrink(Propagator):
+    """Removes the highest digit of cell 0 on each run while it has more than one left
+    (one removal per run, so it is woken again: NOFIX); dearer than the counters, so they
+    run between its runs."""
+
+    cost = Cost.LINEAR
+    events = Event.DOM
+    scope = (0,)
+    name = "shrink"
+
+    def propagate(self, ctx: Context) -> Status:
+        m = ctx.cand[0]
+        if m & (m - 1):
+            ctx.remove(0, 1 << (m.bit_length() - 1))
+        return Status.NOFIX
+
+
+def test_engine_does_not_wake_a_subsumed_propagator_again():
+    n = 9
+    fix = _Counting((0,), Status.FIX)
+    sub = _Counting((0,), Status.SUBSUMED)
+    eng = Engine(n, 2, [], [_Shrink(), fix, sub])
+    cand = [((1 << n) - 1) << 1] * 2
+    eng.propagate(cand, None)
+    assert cand[0] == 1 << 1                 # cell 0 shrank eight times, one digit a run
+    assert sub.runs == 1                     # entailed at once: never woken again
+    assert fix.runs == 9                     # FIX: woken by each of the eight removals
+    cand = [((1 << n) - 1) << 1] * 2
+    eng.propagate(cand, None)                # a new call runs it afresh, once
+    assert sub.runs == 2
+
+
+def test_less_is_subsumed_once_entailed_and_stays_sound():
+    p = Puzzle(Grid(4)).add_grid_houses()
+    p.add(Less(p.cell("r1c1"), p.cell("r1c2")))
+    (prop,) = p.engine().props
+    cand = [0b11110] * 16
+    assert prop.propagate(Context(cand)) is Status.FIX        # 1..4 vs 1..4: 1 < 2 ...
+    assert cand[0] == 0b01110 and cand[1] == 0b11100
+    cand[0], cand[1] = 0b00110, 0b11000                     # {1,2} < {3,4}: entailed
+    assert prop.propagate(Context(cand)) is Status.SUBSUMED
+    # the search (engine, SUBSUMED honoured) and the SAT solver (no propagators) agree
+    assert (p.count_solutions(limit=1000, method="search")
+            == p.count_solutions(limit=1000, method="sat") > 0)
