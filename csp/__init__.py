@@ -21,9 +21,11 @@ from .model import CellRef, Puzzle
 from .propagator import Context, Propagator
 from .search import SolveResult
 from .state import State
+from .status import SolveStatus
 
 __all__ = [
-    "Grid", "House", "Puzzle", "CellRef", "State", "Engine", "SolveResult", "Propagator",
+    "Grid", "House", "Puzzle", "CellRef", "State", "Engine", "SolveResult", "SolveStatus",
+    "Propagator",
     "Context", "Event", "Status", "Cost", "Contradiction", "Constraint", "AllDifferent",
     "Relation", "RelationKind", "Less", "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio",
     "NotRatio", "AllowedPairs", "Sum", "FunctionConstraint", "SudokuCSPError",

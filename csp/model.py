@@ -18,6 +18,7 @@ from .io import parse_line
 from .propagator import Propagator, TraceHook
 from .search import SolveResult, search
 from .state import State
+from .status import SolveStatus
 
 
 # ``solve(method="auto")``: depth-first search nodes and seconds before the SAT solver
@@ -418,7 +419,8 @@ class Puzzle:
         cand = (state or self.initial_state()).cand
         sols, nodes, conflicts, used = self._search(cand, 1 if first else 2, node_limit,
                                                     time_limit, method)
-        status = "unsolvable" if not sols else ("solved" if len(sols) == 1 else "multiple")
+        status = (SolveStatus.UNSOLVABLE if not sols else
+                  SolveStatus.SOLVED if len(sols) == 1 else SolveStatus.MULTIPLE)
         return SolveResult(status, sols, nodes, (time.perf_counter() - t0) * 1000, used,
                            conflicts)
 

@@ -18,6 +18,7 @@ from csp.events import Contradiction
 from csp.links import link_tables
 from csp.model import Puzzle
 from csp.state import State
+from csp.status import SolveStatus
 from csp.step import Step
 
 from . import registry
@@ -49,7 +50,7 @@ class Rating:
 
 @dataclass
 class LogicResult:
-    status: str            # "solved" | "stuck" | "limit" (time limit reached first)
+    status: SolveStatus    # solved | stuck | limit (time limit reached first)
     state: State
     steps: list[Step]
     rating: Rating
@@ -297,7 +298,8 @@ class StepSolver:
         # a costly technique that gave up at the deadline leaves no step: that is 'limit' too
         out_of_time = (deadline is not None and time.perf_counter() > deadline) or (
             not solved and self.incomplete)
-        status = "solved" if solved else ("limit" if out_of_time else "stuck")
+        status = (SolveStatus.SOLVED if solved else
+                  SolveStatus.LIMIT if out_of_time else SolveStatus.STUCK)
         return LogicResult(status, st, steps, rate_steps(steps),
                            (time.perf_counter() - t0) * 1000)
 

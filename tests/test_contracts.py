@@ -70,3 +70,19 @@ def test_less_is_subsumed_once_entailed_and_stays_sound():
     # the search (engine, SUBSUMED honoured) and the SAT solver (no propagators) agree
     assert (p.count_solutions(limit=1000, method="search")
             == p.count_solutions(limit=1000, method="sat") > 0)
+
+
+def test_one_solve_status_for_search_logic_cli_and_batch():
+    import json
+
+    from csp import SolveStatus
+    from sudoku_csp.batch import STATUSES
+    from techniques import StepSolver
+    p = Puzzle(Grid(4)).add_grid_houses().givens("1...............")
+    r = p.solve()
+    assert r.status is SolveStatus.MULTIPLE and r.status == "multiple"
+    assert json.dumps({"status": r.status}) == '{"status": "multiple"}'
+    logic = StepSolver().solve(Puzzle(Grid(4)).add_grid_houses().givens("12..34..21..43.."))
+    assert type(logic.status) is SolveStatus
+    assert STATUSES == ("solved", "stuck", "unsolvable", "multiple", "limit", "error")
+    assert [type(s) for s in STATUSES] == [str] * 6

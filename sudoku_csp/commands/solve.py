@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from csp.errors import SearchLimit
 from csp.events import Contradiction
 from csp.io import SYMBOL_STYLES, SYMBOLS, write_line
+from csp.status import SolveStatus
 
 from ..errors import UsageError
 from .options import seconds
@@ -138,16 +139,16 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
             if r.method == "sat":
                 out["conflicts"] = r.conflicts
     except Contradiction as e:
-        status, values = "unsolvable", None
+        status, values = SolveStatus.UNSOLVABLE, None
         out["reason"] = str(e)
     except SearchLimit as e:
-        status, values = "limit", None
+        status, values = SolveStatus.LIMIT, None
         out["reason"] = str(e)
     out["status"] = status
-    solved = status == "solved" and values is not None and all(values)
+    solved = status == SolveStatus.SOLVED and values is not None and all(values)
     out["solution"] = solution_text(values, n) if solved else None
     out["grid"] = grid_rows(values, n, p.grid) if values is not None else None
-    if status == "multiple" and not args.logic:
+    if status == SolveStatus.MULTIPLE and not args.logic:
         out["grid"] = None
     out["time_ms"] = round((time.perf_counter() - t0) * 1000, 3)
     return out
