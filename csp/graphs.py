@@ -23,6 +23,7 @@ from typing import Any
 
 import networkx as nx
 
+from .bits import digits_of
 from .state import State
 
 __all__ = ["constraint_graph", "cell_graph", "link_graph", "link_graph_size", "candidate_id",
@@ -242,7 +243,7 @@ def link_graph(puzzle, state: State | None = None) -> nx.Graph:
             names.append(why)
 
     for c in range(g.size):
-        ds = [d for d in range(1, n + 1) if live[c] >> d & 1]
+        ds = digits_of(live[c])
         for i, d1 in enumerate(ds):
             for d2 in ds[i + 1:]:
                 link((c, d1), (c, d2), f"cell {g.name(c)}")

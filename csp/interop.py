@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import constraint as pc
 
+from .bits import digits_of
 from .constraints import AllDifferent, Constraint, FunctionConstraint, Linear, Relation, Sum
 
 __all__ = ["to_problem", "problem_solutions", "iter_problem_solutions"]
@@ -37,7 +38,7 @@ def _domains(puzzle) -> list[list[int]]:
                 masks[cell] &= um
     for cell, d in puzzle.given.items():
         masks[cell] &= 1 << d
-    return [[d for d in range(1, n + 1) if m >> d & 1] for m in masks]
+    return [list(digits_of(m)) for m in masks]
 
 
 def _positions(cells: Sequence[int]) -> tuple[list[int], tuple[int, ...]]:

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from csp import Grid, Puzzle
+from csp.bits import digits_of
 from csp.errors import InvalidPuzzle, SearchLimit, SudokuCSPError, TimeLimitExceeded
 from csp.events import Contradiction
 from csp.io import write_line
@@ -191,7 +192,7 @@ def random_fill(puzzle: Puzzle, rng: random.Random, node_limit: int = 5000,
     stack: list[tuple[list[int], int, list[int]]] = []
 
     def push(c_: list[int], cell: int) -> None:
-        ds = [d for d in range(1, puzzle.grid.n + 1) if c_[cell] >> d & 1]
+        ds = list(digits_of(c_[cell]))   # a copy: shuffled
         rng.shuffle(ds)
         stack.append((c_, cell, ds))
 

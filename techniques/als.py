@@ -23,17 +23,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
 from .registry import register
-
-
-def _digits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 class ALS:
@@ -55,13 +49,13 @@ class ALS:
     def text(self, an: Analysis) -> str:
         if not self._text:
             self._text = (f"{cells_text(an, self.cells)} "
-                          f"{{{''.join(digit_symbol(d) for d in _digits(self.mask))}}}")
+                          f"{{{''.join(digit_symbol(d) for d in digits_of(self.mask))}}}")
         return self._text
 
     def pattern(self, an: Analysis) -> tuple[Candidate, ...]:
         if self._pattern is None:
             self._pattern = tuple(Candidate(c, d) for c in iter_cells(self.cells)
-                                  for d in _digits(an.cand[c]))
+                                  for d in digits_of(an.cand[c]))
         return self._pattern
 
     def __repr__(self) -> str:
@@ -145,9 +139,9 @@ def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict
             cb2 = cb | (1 << cells[i])
             if extra == 1 and cb2 not in found:
                 found.add(cb2)
-                pos = {d: 0 for d in _digits(m2)}
+                pos = {d: 0 for d in digits_of(m2)}
                 for c in iter_cells(cb2):
-                    for d in _digits(cand[c]):
+                    for d in digits_of(cand[c]):
                         pos[d] |= 1 << c
                 out.append((cb2, m2, pos))
             if s2 < limit:
@@ -268,7 +262,7 @@ def _step(an: Analysis, name: str, title: str, elims: list[Candidate], note,
 
 
 def _dtext(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in _digits(mask))
+    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 # --------------------------------------------------------------------------------------
@@ -294,23 +288,23 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
             elims: list[Candidate] = []
             common = a.mask & b.mask
             if rc.bit_count() == 1:
-                for z in _digits(common & ~rc):
+                for z in digits_of(common & ~rc):
                     for c in iter_cells(_targets(an, cache, z, a.pos[z] | b.pos[z], union)):
                         elims.append(Candidate(c, z))
                 kind = "singly linked"
             else:
-                for x in _digits(rc):
+                for x in digits_of(rc):
                     for c in iter_cells(_targets(an, cache, x, a.pos[x] | b.pos[x], union)):
                         elims.append(Candidate(c, x))
                 for s in (a, b):
-                    for z in _digits(s.mask & ~rc):
+                    for z in digits_of(s.mask & ~rc):
                         for c in iter_cells(_targets(an, cache, z, s.pos[z], union)):
                             elims.append(Candidate(c, z))
                 kind = "doubly linked"
             if elims:
                 st = _step(an, "als_xz", "ALS-XZ", elims,
                            lambda: f"A={a.text(an)}, B={b.text(an)}, "
-                                   f"X={'/'.join(_dtext(1 << d) for d in _digits(rc))} ({kind})",
+                                   f"X={'/'.join(_dtext(1 << d) for d in digits_of(rc))} ({kind})",
                            a, b, seen=seen)
                 if st is not None:
                     yield st
@@ -349,7 +343,7 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                     continue
                 excl = a.cells | b.cells | c_als.cells
                 elims: list[Candidate] = []
-                for z in _digits(zmask):
+                for z in digits_of(zmask):
                     zc = a.pos[z] | b.pos[z]
                     for c in iter_cells(_targets(an, cache, z, zc, excl)):
                         elims.append(Candidate(c, z))
@@ -387,7 +381,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     alses = find_als(an, max_size)
     adj = find_rccs(an, allow, max_size)
     nbrs = an.memo(("rcc_list", allow, max_size),
-                   lambda: {i: [(j, list(_digits(m))) for j, m in sorted(d.items())]
+                   lambda: {i: [(j, list(digits_of(m))) for j, m in sorted(d.items())]
                             for i, d in adj.items()})
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
@@ -398,7 +392,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             return
         # digits of A1 that could be eliminated somewhere at all
         zt1: dict[int, int] = {}
-        for z in _digits(a1.mask):
+        for z in digits_of(a1.mask):
             t = _buddies(an, cache, z, a1.pos[z]) & cw[z] & ~a1.cells
             if t:
                 zt1[z] = t
@@ -439,7 +433,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                             continue
                         excl = a1.cells | b.cells
                         elims = []
-                        for z in _digits(zmask):
+                        for z in digits_of(zmask):
                             t = zt1[z] & ~b.cells
                             if t:
                                 t &= _buddies(an, cache, z, b.pos[z])
@@ -489,7 +483,7 @@ def death_blossom(an: Analysis, opts: dict) -> Iterator[Step]:
     # petal candidates: for each ALS and digit, which stems it serves
     by_digit: dict[int, list[ALS]] = {}
     for a in alses:
-        for d in _digits(a.mask):
+        for d in digits_of(a.mask):
             by_digit.setdefault(d, []).append(a)
     for stem in iter_cells(an.unsolved):
         sm = an.cand[stem]
@@ -498,7 +492,7 @@ def death_blossom(an: Analysis, opts: dict) -> Iterator[Step]:
         sbit = 1 << stem
         petals: list[tuple[int, list[ALS]]] = []
         ok = True
-        for d in _digits(sm):
+        for d in digits_of(sm):
             pd = an.peers(stem, d)
             lst = [a for a in by_digit.get(d, ()) if not a.cells & sbit
                    and a.pos[d] & ~pd == 0]

@@ -6,46 +6,11 @@ bitsets (bit c = cell c).
 """
 from __future__ import annotations
 
-from typing import Iterator
-
+from csp.bits import digits_of, iter_cells
 from csp.links import LinkTables, link_tables
 from csp.state import State
 
-
-def iter_cells(bits: int) -> Iterator[int]:
-    """Cells of a cell bitset, ascending.
-
-    >>> list(iter_cells(0b10110))
-    [1, 2, 4]
-    """
-    while bits:
-        low = bits & -bits
-        yield low.bit_length() - 1
-        bits ^= low
-
-
-_DIGITS: dict[int, tuple[int, ...]] = {}
-
-
-def digits_of(mask: int) -> tuple[int, ...]:
-    """The set bits of a digit mask, ascending (memoised per mask).
-
-    >>> digits_of(0b1010010)
-    (1, 4, 6)
-    """
-    try:
-        return _DIGITS[mask]
-    except KeyError:
-        out = []
-        m = mask
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        t = _DIGITS[mask] = tuple(out)
-        if len(_DIGITS) > 1 << 16:
-            _DIGITS.clear()
-        return t
+__all__ = ["Analysis", "analyze", "digits_of", "iter_cells"]   # bit helpers: csp.bits
 
 
 class Analysis:

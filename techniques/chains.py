@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.links import LinkTables
 from csp.step import Candidate, Link, Step, cell_name
 
@@ -94,7 +95,7 @@ class ChainGraph:
         """The candidates of a node (an ALS node shows all candidates of its ALS)."""
         if i in self.als:
             cells, dm = self.als[i]
-            return tuple(Candidate(c, d) for c in iter_cells(cells) for d in _bits(dm))
+            return tuple(Candidate(c, d) for c in iter_cells(cells) for d in digits_of(dm))
         d, cells = self.nodes[i]
         return tuple(Candidate(c, d) for c in iter_cells(cells))
 
@@ -104,13 +105,6 @@ class ChainGraph:
             d, cells = self.nodes[i]
             out.append(Candidate(cells.bit_length() - 1, d))
         return tuple(sorted(out))
-
-
-def _bits(m: int) -> Iterator[int]:
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
 
 
 def als_list(an: Analysis, max_size: int) -> list[tuple[int, int]]:
@@ -221,7 +215,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     if cell_weak:
         for c in iter_cells(an.unsolved):
             bits = 0
-            for d in _bits(cand[c] & dsmask):
+            for d in digits_of(cand[c] & dsmask):
                 bits |= 1 << ((d - 1) * size + c)
             cellbits[c] = bits
     crossmap = an.links.cross if cross else {}
@@ -307,7 +301,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     if als:
         for cells, dm in als_list(an, als):
             ids = []
-            for y in _bits(dm & dsmask):
+            for y in digits_of(dm & dsmask):
                 ycells = cells & cw[y]
                 ai = g.add(y, ycells)
                 g.als[ai] = (cells, dm)
@@ -656,7 +650,7 @@ def _als_locked(an: Analysis, g: ChainGraph, als: tuple[int, int], used: int) ->
     ALS's digits other than the loop's two digits ``used``)."""
     cells, dm = als
     out = 0
-    for w in _bits(dm & ~used):
+    for w in digits_of(dm & ~used):
         common = -1
         for c in iter_cells(cells & an.cells_with[w]):
             common &= an.links.peers_d[w][c]

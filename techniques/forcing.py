@@ -37,6 +37,7 @@ from __future__ import annotations
 import time
 from typing import Iterator, Sequence
 
+from csp.bits import digits_of
 from csp.events import Contradiction
 from csp.step import Candidate, Link, Namer, Step, cell_name, digit_symbol
 
@@ -220,7 +221,7 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
         cw[d] &= ~(1 << c)
         if not m:
             contra(f"{_name(st, c)} has no candidate left",
-                   tuple(_fact(c, e, False) for e in _digits(base[c])))
+                   tuple(_fact(c, e, False) for e in digits_of(base[c])))
         queue.append(f)
 
     try:
@@ -252,7 +253,7 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                 if not ps.on >> c & 1 and not m & (m - 1):
                     e = m.bit_length() - 1
                     if net:
-                        prem = tuple(g for g in (_fact(c, x, False) for x in _digits(base[c])
+                        prem = tuple(g for g in (_fact(c, x, False) for x in digits_of(base[c])
                                                  if x != e) if g in parents)
                         set_on(c, e, prem)
                     elif base[c].bit_count() == 2:
@@ -281,15 +282,6 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
     except _Stop:
         pass
     return ps
-
-
-def _digits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _name(st: _Static, c: int) -> str:
@@ -332,7 +324,7 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
             continue
         name = names.get(c, "rule")
         prem = (name,) + on_cells(st.rule_scope.get(name, set()) - {c})
-        for d in _digits(gone):
+        for d in digits_of(gone):
             set_off(c, d, prem)
             any_change = True
     ps.ruled = ps.cand[:]
@@ -428,7 +420,7 @@ def _result(an: Analysis, f: int, net: bool) -> _PState:
 def _candidates(an: Analysis) -> list[tuple[int, int]]:
     """Unsolved candidates, cells with fewer candidates first (short chains first)."""
     cells = sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c))
-    return [(c, d) for c in cells for d in _digits(an.cand[c])]
+    return [(c, d) for c in cells for d in digits_of(an.cand[c])]
 
 
 def _size(ps: _PState, facts: Sequence[int]) -> int:
@@ -558,7 +550,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     maxb = int(opts.get("max_branches", an.n))
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
-        ds = _digits(an.cand[c])
+        ds = digits_of(an.cand[c])
         if len(ds) < 2 or len(ds) > maxb:
             continue
         facts = [_fact(c, d, True) for d in ds]
@@ -673,7 +665,7 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
         progress = False
         for c in sorted(iter_cells(st.unsolved & ~ps.on),
                         key=lambda c: (ps.cand[c].bit_count(), c)):
-            for d in _digits(ps.cand[c]):
+            for d in digits_of(ps.cand[c]):
                 if ps.on >> c & 1 or not ps.cand[c] >> d & 1:
                     continue
                 if budget[0] <= 0:

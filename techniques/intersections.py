@@ -19,6 +19,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.links import LinkTables
 from csp.step import Candidate, Step
 
@@ -27,13 +28,6 @@ from .registry import register
 
 #: house kinds whose locked candidates are called "pointing" (the others are "claiming")
 POINTING_KINDS = ("box", "region", "jigsaw")
-
-
-def _bits(m: int) -> Iterator[int]:
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
 
 
 def _locked_candidates(an: Analysis, pointing: bool, name: str, title: str,
@@ -142,13 +136,13 @@ def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Ste
                 area |= hm[b]
             area &= ~cm
             elims = tuple(Candidate(c, d) for c in iter_cells(area & an.unsolved)
-                          for d in _bits(an.cand[c] & m))
+                          for d in digits_of(an.cand[c] & m))
             if not elims:
                 continue
-            digits = tuple(_bits(m))
+            digits = tuple(digits_of(m))
             yield Step(name, eliminations=elims,
                        pattern=tuple(Candidate(c, d) for c in combo
-                                     for d in _bits(an.cand[c])),
+                                     for d in digits_of(an.cand[c])),
                        digits=digits, houses=tuple(houses[b].name for b in common),
                        title=title, width=w)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
@@ -42,7 +43,7 @@ def _names(an: Analysis, cells: int) -> str:
 
 
 def _dtext(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in range(1, 36) if mask >> d & 1)
+    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 def _sdc_pairs(an: Analysis) -> list[tuple[int, int, int, int, int, tuple[int, ...]]]:
@@ -164,7 +165,7 @@ def _sdc_step(an: Analysis, h1: int, h2: int, cset: int, v: int, lb: int, vl: in
     el = tuple(sorted(set(elims)))
     key = (el, pattern_cells)
     pattern = tuple(Candidate(c, d) for c in iter_cells(pattern_cells)
-                    for d in range(1, an.n + 1) if cand[c] >> d & 1)
+                    for d in digits_of(cand[c]))
     note = (f"{_names(an, cset)} {{{_dtext(v)}}}, {_names(an, lb)} {{{_dtext(vl)}}} in "
             f"{an.houses[h1].name}, {_names(an, bb)} {{{_dtext(vb)}}} in {an.houses[h2].name}")
     return key, Step("sue_de_coq", eliminations=el, pattern=pattern,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.engine import Engine
 from csp.events import Contradiction
 from csp.step import Candidate, Step
@@ -60,5 +61,4 @@ def constraint_step(an: Analysis, opts: dict) -> Iterator[Step]:
         name, prem = first[0], first[1]
         yield Step("constraint", eliminations=elims, houses=(name,),
                    title=f"Constraint ({name})", width=an.grid.namer,
-                   pattern=tuple(Candidate(c, d) for c in prem
-                                 for d in range(1, an.n + 1) if an.cand[c] >> d & 1))
+                   pattern=tuple(Candidate(c, d) for c in prem for d in digits_of(an.cand[c])))

@@ -18,19 +18,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
 from .registry import register
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _combos(items: list[tuple[int, int]], k: int, limit: int) -> list[tuple[int, int]]:
@@ -109,7 +101,7 @@ def _naked_house(an: Analysis, k: int, name: str, title: str, h: int, free: int,
             continue
         rest = free & ~cm
         elims = []
-        for d in _bits(m):
+        for d in digits_of(m):
             area = rest
             if use_links:
                 area |= an.common_peers(d, cm & an.cells_with[d]) & ~cm
@@ -120,8 +112,8 @@ def _naked_house(an: Analysis, k: int, name: str, title: str, h: int, free: int,
         elims.sort()
         yield Step(name, eliminations=tuple(elims),
                    pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
-                                 for d in _bits(an.cand[c])),
-                   digits=tuple(_bits(m)), houses=(an.houses[h].name,), title=title,
+                                 for d in digits_of(an.cand[c])),
+                   digits=tuple(digits_of(m)), houses=(an.houses[h].name,), title=title,
                    width=w)
 
 
@@ -149,13 +141,13 @@ def _hidden_house(an: Analysis, k: int, name: str, title: str, h: int) -> list[S
     for dm, cm in _combos(items, k, k):
         if cm.bit_count() != k:
             continue
-        elims = [Candidate(c, d) for c in iter_cells(cm) for d in _bits(an.cand[c] & ~dm)]
+        elims = [Candidate(c, d) for c in iter_cells(cm) for d in digits_of(an.cand[c] & ~dm)]
         if not elims:
             continue
         out.append(Step(name, eliminations=tuple(elims),
                         pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
-                                      for d in _bits(an.cand[c] & dm)),
-                        digits=tuple(_bits(dm)), houses=(an.houses[h].name,), title=title,
+                                      for d in digits_of(an.cand[c] & dm)),
+                        digits=tuple(digits_of(dm)), houses=(an.houses[h].name,), title=title,
                         width=w))
     return out
 

@@ -26,20 +26,12 @@ from itertools import combinations
 from typing import Iterator
 
 from csp import AllDifferent, Sum
+from csp.bits import digits_of
 from csp.links import LinkTables
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
 from .registry import register
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _pure(an: Analysis) -> bool:
@@ -144,7 +136,7 @@ def unique_rectangles(an: Analysis, allow_missing: bool = True) -> list[UR]:
         cw = an.cells_with
         for c in an.bivalue_cells():
             m = cand[c]
-            a, b = _bits(m)
+            a, b = digits_of(m)
             ok_cells = (cw[a] | cw[b]) if allow_missing else (cw[a] & cw[b])
             for rect, rm in by_cell.get(c, ()):
                 if rm & ~ok_cells:
@@ -175,7 +167,7 @@ def _step(an: Analysis, name: str, title: str, ur: UR, elims, note: str = "",
           extra_cells=()) -> Step:
     cells = list(ur.corners) + [c for c in extra_cells if c not in ur.corners]
     return Step(name, eliminations=tuple(sorted(set(elims))),
-                pattern=tuple(Candidate(c, d) for c in cells for d in _bits(an.cand[c])),
+                pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
                 digits=(ur.a, ur.b), title=title, note=note, width=an.grid.namer)
 
 
@@ -194,7 +186,7 @@ def uniqueness_test_1(an: Analysis, opts: dict) -> Iterator[Step]:
     for ur in unique_rectangles(an, opts.get("allow_missing", True)):
         if len(ur.floors) == 3:
             x = ur.roofs[0]
-            elims = [Candidate(x, d) for d in _bits(an.cand[x] & ur.ab)]
+            elims = [Candidate(x, d) for d in digits_of(an.cand[x] & ur.ab)]
             if elims:
                 yield _step(an, "uniqueness_test_1", "Uniqueness Test 1", ur, elims)
 
@@ -265,7 +257,7 @@ def uniqueness_test_3(an: Analysis, opts: dict) -> Iterator[Step]:
                         area |= an.house_mask[h2]
                     rest = area & an.unsolved & ~cm & ~rm
                     elims = [Candidate(c, d) for c in iter_cells(rest)
-                             for d in _bits(an.cand[c] & m)]
+                             for d in digits_of(an.cand[c] & m)]
                     if elims:
                         yield _step(an, "uniqueness_test_3", "Uniqueness Test 3", ur, elims,
                                     extra_cells=combo)
@@ -477,7 +469,7 @@ def avoidable_rectangle_2(an: Analysis, opts: dict) -> Iterator[Step]:
             yield Step("avoidable_rectangle_2",
                        eliminations=tuple(Candidate(x, c) for x in iter_cells(elim)),
                        pattern=tuple(Candidate(x, v) for x, v in zip(rect, vals) if v)
-                       + tuple(Candidate(x, d) for x in free for d in _bits(cand[x])),
+                       + tuple(Candidate(x, d) for x in free for d in digits_of(cand[x])),
                        digits=tuple(sorted(digits)), title="Avoidable Rectangle Type 2",
                        width=w)
 
@@ -518,6 +510,6 @@ def bug_plus_1(an: Analysis, opts: dict) -> Iterator[Step]:
         if an.house_mask[h] >> tri & 1 and an.pos(h, digit).bit_count() != 3:
             return
     yield Step("bug_plus_1",
-               eliminations=tuple(Candidate(tri, d) for d in _bits(an.cand[tri] & ~(1 << digit))),
+               eliminations=tuple(Candidate(tri, d) for d in digits_of(an.cand[tri] & ~(1 << digit))),
                pattern=(Candidate(tri, digit),), digits=(), title="Bivalue Universal Grave + 1",
                note=f"{an.name(tri)}={digit}", width=an.grid.namer)

@@ -86,3 +86,45 @@ def test_one_solve_status_for_search_logic_cli_and_batch():
     assert type(logic.status) is SolveStatus
     assert STATUSES == ("solved", "stuck", "unsolvable", "multiple", "limit", "error")
     assert [type(s) for s in STATUSES] == [str] * 6
+
+
+def _is_bit_walk(fn) -> bool:
+    """A small function that walks the set bits of a mask and yields / collects each bit's
+    index (``low = m & -m`` ... ``low.bit_length() - 1``): a copy of csp.bits.iter_bits."""
+    import ast
+    if len(fn.body) > 6:
+        return False
+    for loop in ast.walk(fn):
+        if not isinstance(loop, ast.While) or " & -" not in ast.unparse(loop):
+            continue
+        for node in ast.walk(loop):
+            value = None
+            if isinstance(node, ast.Yield):
+                value = node.value
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr == "append" and len(node.args) == 1):
+                value = node.args[0]
+            if value is not None and ast.unparse(value).endswith(".bit_length() - 1"):
+                return True
+    return False
+
+
+def test_bit_iteration_has_one_home():
+    import ast
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    copies = []
+    for pkg in ("csp", "techniques", "variants", "sudoku_csp"):
+        for path in sorted((root / pkg).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for fn in ast.walk(tree):
+                if isinstance(fn, ast.FunctionDef) and _is_bit_walk(fn):
+                    copies.append(f"{path.relative_to(root)}:{fn.name}")
+    assert copies == ["csp/bits.py:iter_bits", "csp/bits.py:digits_of"]
+
+
+def test_bit_walk_probe_sees_a_copy():
+    import ast
+    src = ("def _bits(m):\n    out = []\n    while m:\n        low = m & -m\n"
+           "        out.append(low.bit_length() - 1)\n        m ^= low\n    return out\n")
+    assert _is_bit_walk(ast.parse(src).body[0])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step
 from techniques.analysis import Analysis
 from techniques.registry import register
@@ -53,7 +54,7 @@ def _ordinal(k: int) -> str:
 
 
 def _digits(mask: int) -> str:
-    ds = [d for d in range(1, mask.bit_length()) if mask >> d & 1]
+    ds = list(digits_of(mask))
     if len(ds) > 2 and ds == list(range(ds[0], ds[-1] + 1)):
         return f"{ds[0]}-{ds[-1]}"
     return "".join(map(str, ds))

@@ -30,6 +30,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator, Sequence
 
+from csp.bits import digits_of
 from csp.constraints.sums import Sum, sum_combinations
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis, iter_cells
@@ -217,7 +218,7 @@ def killer_tables(puzzle) -> KillerTables:
 
 # -- helpers -----------------------------------------------------------------------------
 def _ds(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in range(1, mask.bit_length()) if mask >> d & 1)
+    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 def _names(an: Analysis, bits: int, sep: str = ",") -> str:
@@ -293,8 +294,8 @@ def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
         union = 0
         for m in combos:
             union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells for d in range(1, an.n + 1)
-                      if an.cand[c] >> d & 1 and not union >> d & 1)
+        elims = tuple(Candidate(c, d) for c in cage.cells
+                      for d in digits_of(an.cand[c] & ~union))
         if elims:
             yield Step("killer_combinations", eliminations=elims, title="Killer Combinations",
                        houses=(cage.name,), width=w,
@@ -367,12 +368,12 @@ def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
         union = 0
         for m in keep:
             union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells for d in range(1, an.n + 1)
-                      if an.cand[c] >> d & 1 and not union >> d & 1)
+        elims = tuple(Candidate(c, d) for c in cage.cells
+                      for d in digits_of(an.cand[c] & ~union))
         if elims:
             yield Step("cage_house_overlap", eliminations=elims, title="Cage-House Overlap",
                        houses=(cage.name,), width=w,
-                       digits=tuple(d for d in range(1, an.n + 1) if forced >> d & 1),
+                       digits=digits_of(forced),
                        note=f"{'; '.join(why)}: {_cage_label(an, cage)} is "
                             f"{'/'.join(_ds(m) for m in keep)}")
 
@@ -397,7 +398,7 @@ def _solve_equation(an: Analysis, plus: list[int], minus: list[int], total: int,
         return None
     signs = [1] * len(plus) + [-1] * len(minus)
     k = len(cells)
-    lists = [[d for d in range(1, an.n + 1) if m >> d & 1] for m in doms]
+    lists = [digits_of(m) for m in doms]
     lo = [min(s * d for d in l) if l else 0 for s, l in zip(signs, lists)]
     hi = [max(s * d for d in l) if l else 0 for s, l in zip(signs, lists)]
     rest_lo = [0] * (k + 1)
@@ -540,8 +541,8 @@ def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
             t.remember(key, sup)
         if any(x == 0 for x in sup):
             continue
-        elims = tuple(Candidate(c, d) for c, m, x in zip(cells, doms, sup)
-                      for d in range(1, an.n + 1) if an.cand[c] >> d & 1 and not x >> d & 1)
+        elims = tuple(Candidate(c, d) for c, x in zip(cells, sup)
+                      for d in digits_of(an.cand[c] & ~x))
         if elims:
             rest = cage.mask & ~part
             yield Step("cage_splitting", eliminations=elims, title="Cage Splitting", width=w,
@@ -606,7 +607,7 @@ def law_of_leftovers(an: Analysis, opts: dict) -> Iterator[Step]:
         for side, other in ((l1, sides[1]), (l2, sides[0])):
             for c in iter_cells(side & an.unsolved):
                 bad = an.cand[c] & ~other
-                elims.extend(Candidate(c, d) for d in range(1, an.n + 1) if bad >> d & 1)
+                elims.extend(Candidate(c, d) for d in digits_of(bad))
         if elims:
             yield Step("law_of_leftovers", eliminations=tuple(elims), title="Law of Leftovers",
                        width=w, houses=(label,),

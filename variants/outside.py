@@ -15,6 +15,7 @@ skyscraper clues of one line share one propagator.
 from __future__ import annotations
 
 from csp import Puzzle
+from csp.bits import digits_of
 from csp.constraints import Automaton, Constraint
 from csp.errors import InvalidConstraint
 from csp.events import Cost, Event, Status
@@ -286,7 +287,7 @@ def _perm_scan(doms: list[int], rule: "_ScanRule") -> list[int] | None:
     for i in range(k):
         m = doms[i]
         nxt: dict[int, int] = {}
-        lows = [(1 << d, d) for d in range(1, m.bit_length()) if m >> d & 1]
+        lows = [(1 << d, d) for d in digits_of(m)]
         for s, cm in fwd[i].items():
             for low, d in lows:
                 if s & low:
@@ -305,7 +306,7 @@ def _perm_scan(doms: list[int], rule: "_ScanRule") -> list[int] | None:
     sup = [0] * k
     for i in range(k - 1, -1, -1):
         m = doms[i]
-        lows = [(1 << d, d) for d in range(1, m.bit_length()) if m >> d & 1]
+        lows = [(1 << d, d) for d in digits_of(m)]
         prev: dict[int, int] = {}
         si = 0
         for s, cm in fwd[i].items():
