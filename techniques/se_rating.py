@@ -37,7 +37,6 @@ Values are kept in tenths (ints) internally; :class:`SERating` reports floats.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -48,7 +47,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import Analysis, analyze
-from .solver import StepSolver, apply_step, is_effective
+from .loop import Run, is_effective
 
 MODES = ("extended", "se121")
 
@@ -395,33 +394,28 @@ class SERating:
 
 
 class SESolver:
-    """The SE-like solve loop over the producers of a mode.
+    """The SE-like rating: the human loop (:class:`~techniques.loop.Run`) with the
+    producers of a mode as its strategy (:meth:`pick`). Configuration only, like
+    :class:`~techniques.StepSolver`.
 
     ``options`` go to every technique; ``unique`` declares whether the puzzle has one
     solution (None: uniqueness techniques are used when the puzzle is known or checked
-    to be unique, as in :class:`~techniques.solver.StepSolver`).
+    to be unique, as in :class:`~techniques.StepSolver`).
     """
 
     def __init__(self, mode: str = "extended", options: dict | None = None,
-                 unique: bool | None = None, solver: StepSolver | None = None) -> None:
+                 unique: bool | None = None) -> None:
         self.mode = mode
         self.producers = producers(mode)
         self.options = dict(options or {})
-        self._solver = solver or StepSolver("default", options=self.options, unique=unique)
-        self._needs_unique = any(
-            registry.load()[n].requires_unique for p in self.producers
-            for n in p.techniques if n in registry.load())
-        self._unique = False
+        self.unique = unique
 
-    def _check_unique(self, state: State) -> None:
-        self._unique = self._needs_unique and self._solver._is_unique(state.puzzle)
-
-    def _steps_of(self, an: Analysis, p: Producer, cache: dict) -> Iterable[Step]:
+    def _steps_of(self, run: Run, an: Analysis, p: Producer, cache: dict) -> Iterable[Step]:
         """Effective steps of the producer's techniques; each technique's finder runs at
         most once per state (the steps found so far are shared between producers)."""
         for name in p.techniques:
             t = registry.load().get(name)
-            if t is None or (t.requires_unique and not self._unique):
+            if t is None or (t.requires_unique and not run.unique_ok()):
                 continue
             if name not in cache:
                 cache[name] = ([], t.find(an, self.options))
@@ -438,18 +432,19 @@ class SESolver:
                 if is_effective(an.state, s):
                     found.append(s)
 
-    def next_step(self, state: State) -> SEStep | None:
-        """The step SE would apply next in this mode, or None when stuck."""
-        self._check_unique(state)
-        an = analyze(state)
+    def pick(self, run: Run, an: Analysis) -> SEStep | None:
+        """The strategy: the step SE would apply next in this mode, or None when stuck."""
+        run.incomplete = False
         cache: dict[str, list[Step]] = {}
         best: SEStep | None = None
         first_wins = self.mode == "se121"
         for p in self.producers:
             if best is not None and (first_wins or best.value <= p.base):
                 break
+            if run.expired():
+                return None      # past the deadline: the run ends ("limit")
             seen = 0
-            for s in self._steps_of(an, p, cache):
+            for s in self._steps_of(run, an, p, cache):
                 if p.accept is not None and not p.accept(an, s):
                     continue
                 seen += 1
@@ -462,27 +457,29 @@ class SESolver:
                         break
                 if not p.varies:
                     break
+        if best is None:
+            run.incomplete = an.timed_out
         return best
+
+    def start(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
+              max_steps: int = 100_000, copy: bool = True) -> Run:
+        """A run of this rating's loop (iterating it yields :class:`SEStep` objects)."""
+        return Run(puzzle_or_state, options=self.options, unique=self.unique,
+                   time_limit=time_limit, max_steps=max_steps, strategy=self.pick, copy=copy)
+
+    def next_step(self, state: State) -> SEStep | None:
+        """The step SE would apply next in this mode, or None when stuck (``state`` is
+        not changed)."""
+        return self.start(state, copy=False).peek()
 
     def rate(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
              max_steps: int = 100_000) -> SERating:
-        """Solve with this mode's producers and return the :class:`SERating`."""
-        st = (puzzle_or_state.pencilmarks() if isinstance(puzzle_or_state, Puzzle)
-              else puzzle_or_state.copy())
-        deadline = time.perf_counter() + time_limit if time_limit else None
-        done: list[SEStep] = []
-        for _ in range(max_steps):
-            if all(st.placed[c] for c in range(st.grid.size)):
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            ss = self.next_step(st)
-            if ss is None:
-                break
-            apply_step(st, ss.step)
-            done.append(ss)
-        solved = all(st.placed[c] for c in range(st.grid.size))
-        return summarize(done, solved, self.mode)
+        """Solve with this mode's producers and return the :class:`SERating`. Past
+        ``time_limit`` seconds no step is searched and the costly searches stop: the
+        rating is then unsolved."""
+        run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps)
+        done: list[SEStep] = list(run)
+        return summarize(done, run.status == "solved", self.mode)
 
 
 def summarize(steps: Sequence[SEStep], solved: bool = True, mode: str = "extended") -> SERating:
