@@ -133,7 +133,11 @@ def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict
     found: set[int] = set()
     # DFS over subsets in index order: (start, cells bitset, mask, size)
     stack = [(0, 0, 0, 0)]
+    tick = 0
     while stack:
+        tick += 1
+        if not tick & 1023 and an.expired():
+            break       # incomplete: not kept (shared_memo), the solver reports 'limit'
         start, cb, m, s = stack.pop()
         for i in range(start, k):
             m2 = m | masks[i]
@@ -192,6 +196,8 @@ def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, di
     cache = _buddy_cache(an)
     adj: dict[int, dict[int, int]] = {a.index: {} for a in alses}
     for d in range(1, an.n + 1):
+        if an.expired():
+            break
         groups: dict[int, list[ALS]] = {}
         for a in alses:
             p = a.pos.get(d)
@@ -206,6 +212,8 @@ def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, di
             lows |= low
             by_low.setdefault(low, []).append(j)
         for ia, pa in enumerate(keys):
+            if not ia & 255 and an.expired():
+                break
             bud = _buddies(an, cache, d, pa)
             near = []
             hit = bud & lows
@@ -286,6 +294,8 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for a in alses:
+        if not a.index & 63 and an.expired():
+            return
         for bi, rc in sorted(adj[a.index].items()):
             if bi <= a.index:
                 continue
@@ -331,6 +341,8 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for c_als in alses:
+        if not c_als.index & 15 and an.expired():
+            return
         nb = sorted(adj[c_als.index].items())
         for i in range(len(nb)):
             ai, rca = nb[i]
@@ -394,7 +406,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     cw = an.cells_with
     budget = int(opts.get("max_nodes", 150000))
     for a1 in alses:
-        if budget <= 0:
+        if budget <= 0 or an.expired():
             return
         # digits of A1 that could be eliminated somewhere at all
         zt1: dict[int, int] = {}
@@ -420,6 +432,8 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                     for state in frontier:
                         ci, cx = state
                         budget -= 1
+                        if not budget & 1023 and an.expired():
+                            return
                         for bi, ys in nbrs[ci]:
                             if bi == i1:
                                 continue
@@ -492,6 +506,8 @@ def death_blossom(an: Analysis, opts: dict) -> Iterator[Step]:
         for d in _digits(a.mask):
             by_digit.setdefault(d, []).append(a)
     for stem in iter_cells(an.unsolved):
+        if an.expired():
+            return
         sm = an.cand[stem]
         if sm.bit_count() < 2:
             continue

@@ -36,7 +36,7 @@ cells of the loop; one step is reported per distinct elimination set.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
 from csp.step import Candidate, Link, Step, cell_name
 
@@ -263,6 +263,8 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     gnodes: dict[int, list[tuple[int, int]]] = {}
     if groups:
         for d in ds:
+            if an.expired():
+                break   # past the deadline: fewer nodes (the links built are all true)
             lst = gnodes[d] = []
             by_mask: dict[int, int] = {}
             cwd = cw[d]
@@ -491,17 +493,20 @@ def _digits(cands: tuple[Candidate, ...]) -> tuple[int, ...]:
 # results of one search: (kind, eliminations bitset of node indices, links)
 # ------------------------------------------------------------------------------------------
 def _aic_results(g: ChainGraph, max_length: int, starts: int | None = None,
-                 same_digit_only: bool = False, allow_linked: bool = False
+                 same_digit_only: bool = False, allow_linked: bool = False,
+                 stop: Callable[[], bool] | None = None
                  ) -> Iterator[tuple[int, int, int, list]]:
     """``(S, T, elims, levels)`` for every AIC ``S false => T true`` (S < T; ends that see
     each other only with ``allow_linked``) with eliminations (candidate nodes weakly linked
-    to both ends)."""
+    to both ends). ``stop()`` is asked before each start (the solver's deadline)."""
     weak, cands, nodes = g.weak, g.cands, g.nodes
     if starts is None:
         starts = g.cands
     for s in iter_cells(starts):
         if not g.strong[s]:
             continue
+        if stop is not None and stop():
+            return
         ws = weak[s] & cands
         if not ws:
             continue
@@ -569,7 +574,7 @@ def _chain_steps(an: Analysis, g: ChainGraph, name: str, title: str, max_length:
     strong link: locked candidates or a pair) are left to the simpler techniques."""
     seen: set[int] = set()
     for s, t, e, levels in _aic_results(g, max_length, same_digit_only=same_digit_only,
-                                              allow_linked=allow_linked):
+                                        allow_linked=allow_linked, stop=an.expired):
         kind = "1" if g.nodes[s][0] == g.nodes[t][0] else "2"
         if kind not in types or e in seen:
             continue
@@ -590,6 +595,8 @@ def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: 
     for s in iter_cells(g.cands):
         if not strong[s]:
             continue
+        if an.expired():
+            return
         for start_true in ((False, True) if both else (False,)):
             levels, reached = _search(g, s, start_true, max_length)
             if start_true:
@@ -693,6 +700,8 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
     # candidate node (d, cell) is slot (d - 1) * size + cell: one cell's slots are a stride
     stride = _strides(an.n, size)
     for c in iter_cells(g.cands):
+        if an.expired():
+            return
         if "1" in types and strong[c]:
             others = weak[c] & g.cands & (stride << (c % size))
             if others:
@@ -708,6 +717,8 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
             for s in iter_cells(wc & pivots):
                 if not strong[s]:
                     continue
+                if an.expired():
+                    return
                 levels, reached = _search(g, s, False, max_length)
                 for t in iter_cells(reached & wc & ~(1 << s)):
                     path = _path(g, levels, t, True)

@@ -31,7 +31,6 @@ houses holding it (or on making it a fin), so every (base, cover) pair is visite
 """
 from __future__ import annotations
 
-import time
 
 from itertools import combinations
 from typing import Iterator, NamedTuple, Sequence
@@ -99,10 +98,6 @@ def _compact(an: Analysis, hs: Sequence[int]) -> str:
             last = x[0]
         return out
     return ",".join(names)
-
-
-class _OutOfTime(Exception):
-    """Raised inside a fish search when the solver's deadline (``an.deadline``) passed."""
 
 
 def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
@@ -198,16 +193,20 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
 
     nb = len(bases)
     deadline = an.deadline
-    tick = [0]
+    tick = 0
+    stopped = False     # the solver's deadline passed: unwind
 
     def base_rec(start: int, chosen: list[int], U: int, endo: int, common: int,
                  hit: int) -> None:
+        nonlocal stopped
         if len(chosen) == n:
-            nonlocal target
+            nonlocal target, tick
             if deadline is not None:
-                tick[0] += 1
-                if not tick[0] & 255 and time.perf_counter() > deadline:
-                    raise _OutOfTime
+                tick += 1
+                # a base set's cover search can be long (finned Franken/Mutant fish)
+                if not tick & 7 and an.expired():
+                    stopped = True
+                    return
             # eliminations lie outside the bases, unless covers overlap (cannibalism)
             target = (P & ~U) if partition else P
             found.clear()
@@ -249,11 +248,12 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             chosen.append(h)
             base_rec(i + 1, chosen, U | m, endo | e, com, h2)
             chosen.pop()
+            if stopped:
+                return
 
-    try:
-        base_rec(0, [], 0, 0, -1, 0)
-    except _OutOfTime:    # the solver's time limit passed: what was found is still sound,
-        an.timed_out = True  # but not complete, so digit_memo must not keep it
+    # past the deadline what was found is still sound but not complete: an.expired() marked
+    # the analysis timed out, so digit_memo does not keep it
+    base_rec(0, [], 0, 0, -1, 0)
     return out
 
 
@@ -747,6 +747,8 @@ def kraken_fish_type_1(an: Analysis, opts: dict) -> Iterator[Step]:
                 for f in search(an, d, n, bp, cp, max_fins, 0, need_elims=True,
                                 fin_prune=False) if f.fins])
             for f in fishes:
+                if an.expired():
+                    return
                 targets = f.elims
                 plain = an.common_peers(d, f.fins)
                 if not targets & ~plain:
@@ -792,6 +794,8 @@ def kraken_fish_type_2(an: Analysis, opts: dict) -> Iterator[Step]:
                 for f in search(an, d, n, bp, cp, max_fins, 0, need_elims=False,
                                 fin_prune=False) if f.fins])
             for f in fishes:
+                if an.expired():
+                    return
                 plain = an.common_peers(d, f.fins) & P & ~f.body
                 for C in f.covers:
                     sources = list(iter_cells(f.fins | (hm[C] & f.body)))

@@ -475,6 +475,8 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     st = _static(an)
     w = st.width
     for c, d in _candidates(an):
+        if an.expired():
+            return
         for on in (True, False):
             if not on and not net and an.cand[c].bit_count() > 2 and not any(
                     st.is_bilocal(h, d) for h in st.cell_full[c]):
@@ -558,6 +560,8 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     maxb = int(opts.get("max_branches", an.n))
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
+        if an.expired():
+            return
         ds = _digits(an.cand[c])
         if len(ds) < 2 or len(ds) > maxb:
             continue
@@ -570,6 +574,8 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             yield s
     # houses
     for h in st.full:
+        if an.expired():
+            return
         for d in range(1, an.n + 1):
             if st.house_done[h] >> d & 1:
                 continue
@@ -588,6 +594,8 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     # a candidate true and false
     if opts.get("candidate_verity", True):
         for c, d in _candidates(an):
+            if an.expired():
+                return
             f = _fact(c, d, True)
             if not net and an.cand[c].bit_count() == 2:
                 continue   # the same as the cell's verity

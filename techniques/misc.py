@@ -76,6 +76,8 @@ def sue_de_coq(an: Analysis, opts: dict) -> Iterator[Step]:
     unsolved = an.unsolved
     seen: set = set()
     for h1, h2, inter, r1, r2, ucells in _sdc_pairs(an):
+        if an.expired():
+            return
         inter &= unsolved
         if inter.bit_count() < 2 or not r1 & unsolved or not r2 & unsolved:
             continue
@@ -102,6 +104,8 @@ def _sdc_pair(an: Analysis, h1: int, h2: int, inter: int, rest1: int, rest2: int
     subs2 = None
     for k in range(2, min(max_inter, len(icells)) + 1):
         for combo in combinations(icells, k):
+            if an.expired():
+                return out      # incomplete: not kept (shared_memo)
             cset = 0
             v = 0
             for c in combo:
@@ -130,7 +134,9 @@ def _sdc_pair(an: Analysis, h1: int, h2: int, inter: int, rest1: int, rest2: int
                 g = n - (m & ~v).bit_count()
                 if 1 <= g < extra:
                     side2.setdefault(g, []).append((cb, m))
-            for lb, g1, vl in side1:
+            for i, (lb, g1, vl) in enumerate(side1):
+                if not i & 255 and an.expired():
+                    return out
                 for bb, vb in side2.get(extra - g1, ()):
                     if vl & vb:
                         continue
