@@ -280,7 +280,7 @@ def _dtext(mask: int) -> str:
 
 
 # --------------------------------------------------------------------------------------
-@register("als_xz", "ALS-XZ", "als", code="0901", score=300, order=5700, level="unfair",
+@register("als_xz", "ALS-XZ", "als", code="0901",
           options={"max_size": 0, "dedupe": True})
 def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two ALS A and B with an RCC x: a digit z of both (z != x) is false in every cell that
@@ -326,8 +326,8 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
                     yield st
 
 
-@register("als_xy_wing", "ALS-XY-Wing", "als", code="0902", score=320, order=5800,
-          level="unfair", options={"allow_overlap": False, "max_size": 0, "dedupe": True},
+@register("als_xy_wing", "ALS-XY-Wing", "als", code="0902",
+          options={"allow_overlap": False, "max_size": 0, "dedupe": True},
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
 def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three ALS: A and B each have an RCC with the pivot C (x for A-C, y for B-C, x != y);
@@ -374,8 +374,7 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                         yield st
 
 
-@register("als_chain", "ALS Chain", "als", code="0903", score=340, order=5900,
-          level="unfair",
+@register("als_chain", "ALS Chain", "als", code="0903",
           options={"allow_overlap": False, "max_size": 0, "min_als": 4, "max_als": 7,
                    "max_nodes": 150000, "dedupe": True},
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
@@ -480,8 +479,7 @@ def _chain_note(an: Analysis, chain: list[tuple[ALS, int]]) -> str:
     return out
 
 
-@register("death_blossom", "Death Blossom", "als", code="0904", score=360, order=6000,
-          level="unfair", enabled=False,
+@register("death_blossom", "Death Blossom", "als", code="0904",
           options={"allow_overlap": False, "max_size": 0, "max_nodes": 20000,
                    "dedupe": True},
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})

@@ -741,7 +741,7 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
 # ------------------------------------------------------------------------------------------
 # X-Chain, XY-Chain, Remote Pair
 # ------------------------------------------------------------------------------------------
-@register("x_chain", "X-Chain", "chains", code="0701", score=260, order=5400, level="unfair",
+@register("x_chain", "X-Chain", "chains", code="0701",
           options={"max_length": 20})
 def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """Single-digit AIC over conjugate pairs: the digit goes from cells seeing both ends.
@@ -760,7 +760,7 @@ def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             "x_chain", "X-Chain", ml, True, allow_linked=True)))
 
 
-@register("xy_chain", "XY-Chain", "chains", code="0702", score=260, order=5500, level="unfair",
+@register("xy_chain", "XY-Chain", "chains", code="0702",
           options={"max_length": 20})
 def xy_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """AIC through bivalue cells only (strong links inside cells, weak links between cells
@@ -771,8 +771,7 @@ def xy_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                             min_links=5)
 
 
-@register("remote_pair", "Remote Pair", "chains", code="0703", score=110, order=2800,
-          level="hard", options={"max_cells": 20})
+@register("remote_pair", "Remote Pair", "chains", code="0703", options={"max_cells": 20})
 def remote_pair(an: Analysis, opts: dict) -> Iterator[Step]:
     """A chain of 4+ bivalue cells with the same two digits, each seeing the next: cells
     an odd number of links apart (3 or more) hold different digits, so a cell seeing both
@@ -854,8 +853,7 @@ def _graph(an: Analysis, opts: dict, grouped: bool, loops: bool = False) -> Chai
                        als_cells=bool(als) and not loops)
 
 
-@register("continuous_nice_loop", "Continuous Nice Loop", "chains", code="0706", score=280,
-          order=5600, level="unfair", options=dict(_NL))
+@register("continuous_nice_loop", "Continuous Nice Loop", "chains", code="0706", options=dict(_NL))
 def continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """A closed alternating loop: each weak link is also strong, so candidates seeing both
     of its nodes are eliminated."""
@@ -865,7 +863,7 @@ def continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("discontinuous_nice_loop", "Discontinuous Nice Loop", "chains", code="0707",
-          score=280, order=5601, level="unfair", options=dict(_NL, types="12"),
+          options=dict(_NL, types="12"),
           variants={1: {"types": "1"}, 2: {"types": "2"}})
 def discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """A loop broken at one candidate: set it (strong links on both sides) or delete it
@@ -875,7 +873,7 @@ def discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
                               opts.get("max_length", 20), opts.get("types", "12"))
 
 
-@register("aic", "AIC", "chains", code="0708", score=280, order=5602, level="unfair",
+@register("aic", "AIC", "chains", code="0708",
           options=dict(_NL, types="12"), variants={1: {"types": "1"}, 2: {"types": "2"}})
 def aic(an: Analysis, opts: dict) -> Iterator[Step]:
     """Alternating inference chain: one end is true, so candidates seeing both go."""
@@ -885,7 +883,7 @@ def aic(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "chains",
-          code="0709", score=300, order=5650, level="unfair", options=dict(_GNL),
+          code="0709", options=dict(_GNL),
           variants={1: {}, 2: {"als": 5}})
 def grouped_continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """Continuous nice loop with group nodes."""
@@ -911,7 +909,7 @@ def grouped_continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "chains",
-          code="0710", score=300, order=5651, level="unfair", options=dict(_GNL, types="12"),
+          code="0710", options=dict(_GNL, types="12"),
           variants={1: {"types": "1"}, 2: {"types": "2"}, 3: {"types": "1", "als": 5},
                     4: {"types": "2", "als": 5}})
 def grouped_discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
@@ -922,8 +920,7 @@ def grouped_discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
                               opts.get("types", "12"))
 
 
-@register("grouped_aic", "Grouped AIC", "chains", code="0711", score=300, order=5652,
-          level="unfair", options=dict(_GNL, types="12"),
+@register("grouped_aic", "Grouped AIC", "chains", code="0711", options=dict(_GNL, types="12"),
           variants={1: {"types": "1"}, 2: {"types": "2"}, 3: {"types": "1", "als": 5},
                     4: {"types": "2", "als": 5}})
 def grouped_aic(an: Analysis, opts: dict) -> Iterator[Step]:

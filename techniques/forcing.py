@@ -609,7 +609,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
 
 
 @register("forcing_chain_contradiction", "Forcing Chain Contradiction", "forcing",
-          code="1301", score=500, order=8500, level="extreme", options={"shortest": False})
+          code="1301", options={"shortest": False})
 def forcing_chain_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate true (false) leads along strong and weak links to a
     contradiction: it is false (true). Candidates of cells with few candidates are tried
@@ -618,8 +618,8 @@ def forcing_chain_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
                            "Forcing Chain Contradiction")
 
 
-@register("forcing_chain_verity", "Forcing Chain Verity", "forcing", code="1302", score=500,
-          order=8510, level="extreme", options={"candidate_verity": True, "shortest": False})
+@register("forcing_chain_verity", "Forcing Chain Verity", "forcing", code="1302",
+          options={"candidate_verity": True, "shortest": False})
 def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     """Every candidate of a cell (every place of a digit in a house, or a candidate true
     and false) leads along chains to the same fact: it holds.
@@ -631,15 +631,15 @@ def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("forcing_net_contradiction", "Forcing Net Contradiction", "forcing", code="1303",
-          score=700, order=8600, level="extreme", options={"shortest": False})
+          options={"shortest": False})
 def forcing_net_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts."""
     return _contradictions(an, opts, True, "forcing_net_contradiction",
                            "Forcing Net Contradiction")
 
 
-@register("forcing_net_verity", "Forcing Net Verity", "forcing", code="1304", score=700,
-          order=8610, level="extreme", options={"candidate_verity": True, "shortest": False})
+@register("forcing_net_verity", "Forcing Net Verity", "forcing", code="1304",
+          options={"candidate_verity": True, "shortest": False})
 def forcing_net_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts."""
     return _verities(an, opts, True, "forcing_net_verity", "Forcing Net Verity")
@@ -719,8 +719,8 @@ def _used_log(ps: _PState, log: list) -> list:
     return [e for e in log if e[0] ^ 1 in used]
 
 
-@register("forcing_net_nested", "Nested Forcing Net", "forcing", score=1500, order=8850,
-          level="extreme", options={"max_depth": 3, "budget": 100_000, "seconds": 30.0})
+@register("forcing_net_nested", "Nested Forcing Net", "forcing",
+          options={"max_depth": 3, "budget": 100_000, "seconds": 30.0})
 def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate and applying, inside that assumption, forcing-net
     contradictions (recursively up to ``max_depth``) leads to a contradiction: the

@@ -62,8 +62,8 @@ def _sdc_pairs(an: Analysis) -> list[tuple[int, int, int, int, int, tuple[int, .
     return an.links_memo("sdc_pairs", build)
 
 
-@register("sue_de_coq", "Sue de Coq", "misc", code="1101", score=250, order=5300,
-          level="unfair", options={"max_cells": 4, "max_intersection": 3})
+@register("sue_de_coq", "Sue de Coq", "misc", code="1101",
+          options={"max_cells": 4, "max_intersection": 3})
 def sue_de_coq(an: Analysis, opts: dict) -> Iterator[Step]:
     """Sue de Coq over every pair of intersecting houses (see the module docstring).
 

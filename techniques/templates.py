@@ -170,8 +170,8 @@ def _digit_templates(an: Analysis, d: int, cap: int) -> list[int] | None:
     return found
 
 
-@register("template_set", "Template Set", "templates", code="1201", score=10000,
-          order=8700, level="extreme", enabled=False, options={"max_templates": 50000})
+@register("template_set", "Template Set", "templates", code="1201",
+          options={"max_templates": 50000})
 def template_set(an: Analysis, opts: dict) -> Iterator[Step]:
     """Cells common to every template of a digit take it."""
     cap = int(opts.get("max_templates", 50000))
@@ -188,8 +188,8 @@ def template_set(an: Analysis, opts: dict) -> Iterator[Step]:
                        note=f"{res[0]} templates of {d}", width=an.grid.namer)
 
 
-@register("template_delete", "Template Delete", "templates", code="1202", score=10000,
-          order=8800, level="extreme", enabled=False, options={"max_templates": 50000})
+@register("template_delete", "Template Delete", "templates", code="1202",
+          options={"max_templates": 50000})
 def template_delete(an: Analysis, opts: dict) -> Iterator[Step]:
     """Candidates of a digit that lie in none of its templates are false."""
     cap = int(opts.get("max_templates", 50000))
