@@ -127,7 +127,11 @@ def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict
     found: set[int] = set()
     # DFS over subsets in index order: (start, cells bitset, mask, size)
     stack = [(0, 0, 0, 0)]
+    tick = 0
     while stack:
+        tick += 1
+        if not tick & 1023 and an.expired():
+            break       # incomplete: not kept (shared_memo), the solver reports 'limit'
         start, cb, m, s = stack.pop()
         for i in range(start, k):
             m2 = m | masks[i]
@@ -186,6 +190,8 @@ def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, di
     cache = _buddy_cache(an)
     adj: dict[int, dict[int, int]] = {a.index: {} for a in alses}
     for d in range(1, an.n + 1):
+        if an.expired():
+            break
         groups: dict[int, list[ALS]] = {}
         for a in alses:
             p = a.pos.get(d)
@@ -200,6 +206,8 @@ def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, di
             lows |= low
             by_low.setdefault(low, []).append(j)
         for ia, pa in enumerate(keys):
+            if not ia & 255 and an.expired():
+                break
             bud = _buddies(an, cache, d, pa)
             near = []
             hit = bud & lows
@@ -266,7 +274,7 @@ def _dtext(mask: int) -> str:
 
 
 # --------------------------------------------------------------------------------------
-@register("als_xz", "ALS-XZ", "als", code="0901", score=300, order=5700, level="unfair",
+@register("als_xz", "ALS-XZ", "als", code="0901",
           options={"max_size": 0, "dedupe": True})
 def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two ALS A and B with an RCC x: a digit z of both (z != x) is false in every cell that
@@ -280,6 +288,8 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for a in alses:
+        if not a.index & 63 and an.expired():
+            return
         for bi, rc in sorted(adj[a.index].items()):
             if bi <= a.index:
                 continue
@@ -310,8 +320,8 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
                     yield st
 
 
-@register("als_xy_wing", "ALS-XY-Wing", "als", code="0902", score=320, order=5800,
-          level="unfair", options={"allow_overlap": False, "max_size": 0, "dedupe": True},
+@register("als_xy_wing", "ALS-XY-Wing", "als", code="0902",
+          options={"allow_overlap": False, "max_size": 0, "dedupe": True},
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
 def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three ALS: A and B each have an RCC with the pivot C (x for A-C, y for B-C, x != y);
@@ -325,6 +335,8 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for c_als in alses:
+        if not c_als.index & 15 and an.expired():
+            return
         nb = sorted(adj[c_als.index].items())
         for i in range(len(nb)):
             ai, rca = nb[i]
@@ -356,8 +368,7 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                         yield st
 
 
-@register("als_chain", "ALS Chain", "als", code="0903", score=340, order=5900,
-          level="unfair",
+@register("als_chain", "ALS Chain", "als", code="0903",
           options={"allow_overlap": False, "max_size": 0, "min_als": 4, "max_als": 7,
                    "max_nodes": 150000, "dedupe": True},
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
@@ -388,7 +399,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     cw = an.cells_with
     budget = int(opts.get("max_nodes", 150000))
     for a1 in alses:
-        if budget <= 0:
+        if budget <= 0 or an.expired():
             return
         # digits of A1 that could be eliminated somewhere at all
         zt1: dict[int, int] = {}
@@ -414,6 +425,8 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                     for state in frontier:
                         ci, cx = state
                         budget -= 1
+                        if not budget & 1023 and an.expired():
+                            return
                         for bi, ys in nbrs[ci]:
                             if bi == i1:
                                 continue
@@ -460,8 +473,7 @@ def _chain_note(an: Analysis, chain: list[tuple[ALS, int]]) -> str:
     return out
 
 
-@register("death_blossom", "Death Blossom", "als", code="0904", score=360, order=6000,
-          level="unfair", enabled=False,
+@register("death_blossom", "Death Blossom", "als", code="0904",
           options={"allow_overlap": False, "max_size": 0, "max_nodes": 20000,
                    "dedupe": True},
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
@@ -486,6 +498,8 @@ def death_blossom(an: Analysis, opts: dict) -> Iterator[Step]:
         for d in digits_of(a.mask):
             by_digit.setdefault(d, []).append(a)
     for stem in iter_cells(an.unsolved):
+        if an.expired():
+            return
         sm = an.cand[stem]
         if sm.bit_count() < 2:
             continue

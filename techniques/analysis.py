@@ -6,6 +6,8 @@ bitsets (bit c = cell c).
 """
 from __future__ import annotations
 
+import time
+
 from csp.bits import digits_of, iter_cells
 from csp.links import LinkTables, link_tables
 from csp.state import State
@@ -70,6 +72,26 @@ class Analysis:
         self._memo: dict = {}
 
     # -- convenience ------------------------------------------------------------------
+    def expired(self) -> bool:
+        """True once the solver's deadline (``deadline``) has passed; it then also marks
+        the analysis ``timed_out``. A costly search calls it in its long loops and stops
+        when it answers True: what it found so far is sound but incomplete, so the solver
+        reports "limit" rather than "stuck", and :meth:`shared_memo` does not keep it.
+
+        >>> from variants.classic import classic_puzzle
+        >>> an = Analysis(classic_puzzle("." * 81).pencilmarks())
+        >>> an.expired(), an.timed_out
+        (False, False)
+        >>> an.deadline = 0.0
+        >>> an.expired(), an.timed_out
+        (True, True)
+        """
+        d = self.deadline
+        if d is not None and time.perf_counter() > d:
+            self.timed_out = True
+            return True
+        return False
+
     def pos(self, house: int, digit: int) -> int:
         """Cells of ``house`` where ``digit`` is a candidate (bitset)."""
         return self.house_mask[house] & self.cells_with[digit]

@@ -467,6 +467,8 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     st = _static(an)
     w = st.width
     for c, d in _candidates(an):
+        if an.expired():
+            return
         for on in (True, False):
             if not on and not net and an.cand[c].bit_count() > 2 and not any(
                     st.is_bilocal(h, d) for h in st.cell_full[c]):
@@ -550,6 +552,8 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     maxb = int(opts.get("max_branches", an.n))
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
+        if an.expired():
+            return
         ds = digits_of(an.cand[c])
         if len(ds) < 2 or len(ds) > maxb:
             continue
@@ -562,6 +566,8 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             yield s
     # houses
     for h in st.full:
+        if an.expired():
+            return
         for d in range(1, an.n + 1):
             if st.house_done[h] >> d & 1:
                 continue
@@ -580,6 +586,8 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     # a candidate true and false
     if opts.get("candidate_verity", True):
         for c, d in _candidates(an):
+            if an.expired():
+                return
             f = _fact(c, d, True)
             if not net and an.cand[c].bit_count() == 2:
                 continue   # the same as the cell's verity
@@ -593,7 +601,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
 
 
 @register("forcing_chain_contradiction", "Forcing Chain Contradiction", "forcing",
-          code="1301", score=500, order=8500, level="extreme", options={"shortest": False})
+          code="1301", options={"shortest": False})
 def forcing_chain_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate true (false) leads along strong and weak links to a
     contradiction: it is false (true). Candidates of cells with few candidates are tried
@@ -602,8 +610,8 @@ def forcing_chain_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
                            "Forcing Chain Contradiction")
 
 
-@register("forcing_chain_verity", "Forcing Chain Verity", "forcing", code="1302", score=500,
-          order=8510, level="extreme", options={"candidate_verity": True, "shortest": False})
+@register("forcing_chain_verity", "Forcing Chain Verity", "forcing", code="1302",
+          options={"candidate_verity": True, "shortest": False})
 def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     """Every candidate of a cell (every place of a digit in a house, or a candidate true
     and false) leads along chains to the same fact: it holds.
@@ -615,15 +623,15 @@ def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("forcing_net_contradiction", "Forcing Net Contradiction", "forcing", code="1303",
-          score=700, order=8600, level="extreme", options={"shortest": False})
+          options={"shortest": False})
 def forcing_net_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts."""
     return _contradictions(an, opts, True, "forcing_net_contradiction",
                            "Forcing Net Contradiction")
 
 
-@register("forcing_net_verity", "Forcing Net Verity", "forcing", code="1304", score=700,
-          order=8610, level="extreme", options={"candidate_verity": True, "shortest": False})
+@register("forcing_net_verity", "Forcing Net Verity", "forcing", code="1304",
+          options={"candidate_verity": True, "shortest": False})
 def forcing_net_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts."""
     return _verities(an, opts, True, "forcing_net_verity", "Forcing Net Verity")
@@ -703,8 +711,8 @@ def _used_log(ps: _PState, log: list) -> list:
     return [e for e in log if e[0] ^ 1 in used]
 
 
-@register("forcing_net_nested", "Nested Forcing Net", "forcing", score=1500, order=8850,
-          level="extreme", options={"max_depth": 3, "budget": 100_000, "seconds": 30.0})
+@register("forcing_net_nested", "Nested Forcing Net", "forcing",
+          options={"max_depth": 3, "budget": 100_000, "seconds": 30.0})
 def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate and applying, inside that assumption, forcing-net
     contradictions (recursively up to ``max_depth``) leads to a contradiction: the

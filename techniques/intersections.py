@@ -80,7 +80,7 @@ def _locked_digit(an: Analysis, pointing: bool, name: str, title: str, use_links
 
 
 @register("locked_candidates_pointing", "Locked Candidates Type 1 (Pointing)", "intersections",
-          code="0100", score=50, order=1200, level="medium", options={"links": True})
+          code="0100", options={"links": True})
 def locked_candidates_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
     """A box's (region's) candidates for a digit all lie in one line (or all see a set of
     cells): the digit leaves the rest of that line. Option ``links``: eliminate from every
@@ -90,7 +90,7 @@ def locked_candidates_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("locked_candidates_claiming", "Locked Candidates Type 2 (Claiming)", "intersections",
-          code="0101", score=50, order=1210, level="medium", options={"links": True})
+          code="0101", options={"links": True})
 def locked_candidates_claiming(an: Analysis, opts: dict) -> Iterator[Step]:
     """A line's candidates for a digit all lie in one box: the digit leaves the rest of the
     box (generic: any full non-box house, eliminations from cells seeing all candidates)."""
@@ -147,16 +147,14 @@ def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Ste
                        title=title, width=w)
 
 
-@register("locked_pair", "Locked Pair", "intersections", code="0110", score=40, order=1000,
-          level="medium")
+@register("locked_pair", "Locked Pair", "intersections", code="0110")
 def locked_pair(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two cells in a box and a line holding the same two digits only: the digits leave both
     houses."""
     return _locked_subsets(an, 2, "locked_pair", "Locked Pair")
 
 
-@register("locked_triple", "Locked Triple", "intersections", code="0111", score=60,
-          order=1100, level="medium")
+@register("locked_triple", "Locked Triple", "intersections", code="0111")
 def locked_triple(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three cells in a box and a line holding three digits only: the digits leave both
     houses."""

@@ -26,7 +26,7 @@ def _build_rule_engine(puzzle) -> Engine | None:
     return Engine(puzzle.grid.n, puzzle.grid.size, [], base.props)
 
 
-@register("constraint", "Constraint", "rules", score=10, order=350, level="easy")
+@register("constraint", "Constraint", "rules")
 def constraint_step(an: Analysis, opts: dict) -> Iterator[Step]:
     """Eliminations made by one rule of the puzzle (arc consistency, sum bounds ...)."""
     eng = _rule_engine(an.puzzle)

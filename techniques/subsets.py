@@ -168,21 +168,18 @@ def _hidden(k: int, name: str, title: str):
     return finder
 
 
-naked_pair = register("naked_pair", "Naked Pair", "subsets", code="0200", score=60, order=1300,
-                      level="medium", options={"links": False})(
+naked_pair = register("naked_pair", "Naked Pair", "subsets", code="0200",
+                      options={"links": False})(
     _naked(2, "naked_pair", "Naked Pair"))
-naked_triple = register("naked_triple", "Naked Triple", "subsets", code="0201", score=80,
-                        order=1400, level="medium", options={"links": False})(
+naked_triple = register("naked_triple", "Naked Triple", "subsets", code="0201",
+                        options={"links": False})(
     _naked(3, "naked_triple", "Naked Triple"))
 naked_quadruple = register("naked_quadruple", "Naked Quadruple", "subsets", code="0202",
-                           score=120, order=2000, level="hard", options={"links": False})(
+                           options={"links": False})(
     _naked(4, "naked_quadruple", "Naked Quadruple"))
-hidden_pair = register("hidden_pair", "Hidden Pair", "subsets", code="0210", score=70,
-                       order=1500, level="medium")(
+hidden_pair = register("hidden_pair", "Hidden Pair", "subsets", code="0210")(
     _hidden(2, "hidden_pair", "Hidden Pair"))
-hidden_triple = register("hidden_triple", "Hidden Triple", "subsets", code="0211", score=100,
-                         order=1600, level="medium")(
+hidden_triple = register("hidden_triple", "Hidden Triple", "subsets", code="0211")(
     _hidden(3, "hidden_triple", "Hidden Triple"))
-hidden_quadruple = register("hidden_quadruple", "Hidden Quadruple", "subsets", code="0212",
-                            score=150, order=2100, level="hard")(
+hidden_quadruple = register("hidden_quadruple", "Hidden Quadruple", "subsets", code="0212")(
     _hidden(4, "hidden_quadruple", "Hidden Quadruple"))

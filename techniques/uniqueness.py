@@ -175,12 +175,12 @@ def _houses_with(an: Analysis, cells: int) -> list[int]:
     return [h for h, hm in enumerate(an.house_mask) if hm & cells == cells]
 
 
-_META = dict(family="uniqueness", level="hard", requires_unique=True,
+_META = dict(family="uniqueness", requires_unique=True,
              options={"allow_missing": True},
              variants={1: {"allow_missing": False}, 2: {"allow_missing": True}})
 
 
-@register("uniqueness_test_1", "Uniqueness Test 1", code="0600", score=100, order=3500, **_META)
+@register("uniqueness_test_1", "Uniqueness Test 1", code="0600", **_META)
 def uniqueness_test_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three corners hold exactly {a,b}: the fourth cannot be a or b."""
     for ur in unique_rectangles(an, opts.get("allow_missing", True)):
@@ -204,7 +204,7 @@ def _extra_single(an: Analysis, ur: UR) -> int:
     return extra.bit_length() - 1 if extra else 0
 
 
-@register("uniqueness_test_2", "Uniqueness Test 2", code="0601", score=100, order=3600, **_META)
+@register("uniqueness_test_2", "Uniqueness Test 2", code="0601", **_META)
 def uniqueness_test_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two adjacent roofs hold {a,b} and the same one extra digit c: c leaves every cell
     seeing both."""
@@ -221,7 +221,7 @@ def uniqueness_test_2(an: Analysis, opts: dict) -> Iterator[Step]:
                         [Candidate(x, c) for x in iter_cells(elim)])
 
 
-@register("uniqueness_test_3", "Uniqueness Test 3", code="0602", score=100, order=3700, **_META)
+@register("uniqueness_test_3", "Uniqueness Test 3", code="0602", **_META)
 def uniqueness_test_3(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two adjacent roofs: their extra digits act as one cell, which forms a naked subset
     with other cells of a house they share; the subset's digits leave that house."""
@@ -263,7 +263,7 @@ def uniqueness_test_3(an: Analysis, opts: dict) -> Iterator[Step]:
                                     extra_cells=combo)
 
 
-@register("uniqueness_test_4", "Uniqueness Test 4", code="0603", score=100, order=3800, **_META)
+@register("uniqueness_test_4", "Uniqueness Test 4", code="0603", **_META)
 def uniqueness_test_4(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two adjacent roofs, and in a house holding both, digit a has no other place: b
     leaves both roofs."""
@@ -280,7 +280,7 @@ def uniqueness_test_4(an: Analysis, opts: dict) -> Iterator[Step]:
                         yield _step(an, "uniqueness_test_4", "Uniqueness Test 4", ur, elims)
 
 
-@register("uniqueness_test_5", "Uniqueness Test 5", code="0604", score=100, order=3900, **_META)
+@register("uniqueness_test_5", "Uniqueness Test 5", code="0604", **_META)
 def uniqueness_test_5(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two diagonal roofs or three roofs, each holding {a,b} and the same one extra digit c:
     c leaves every cell seeing all of them."""
@@ -304,7 +304,7 @@ def _lines_of(an: Analysis, x: int, y: int) -> list[int]:
     return _houses_with(an, 1 << x | 1 << y)
 
 
-@register("uniqueness_test_6", "Uniqueness Test 6", code="0605", score=100, order=4000, **_META)
+@register("uniqueness_test_6", "Uniqueness Test 6", code="0605", **_META)
 def uniqueness_test_6(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two diagonal floors; digit a has no other places in both rows (or both columns) of
     the rectangle than its corners: a leaves both roofs."""
@@ -336,7 +336,7 @@ def _two_corners(an: Analysis, h: int, corners: int) -> bool:
     return (an.house_mask[h] & corners).bit_count() == 2
 
 
-@register("hidden_rectangle", "Hidden Rectangle", code="0606", score=100, order=4010, **_META)
+@register("hidden_rectangle", "Hidden Rectangle", code="0606", **_META)
 def hidden_rectangle(an: Analysis, opts: dict) -> Iterator[Step]:
     """A floor corner; in the row and the column of the opposite corner D, digit a has no
     places outside the rectangle: b leaves D."""
@@ -407,8 +407,7 @@ def _rects_with_masks(links: LinkTables) -> list[tuple[tuple[int, int, int, int]
             for r in _layout_rectangles(links)]
 
 
-@register("avoidable_rectangle_1", "Avoidable Rectangle Type 1", code="0607", score=100,
-          order=4020, **_META)
+@register("avoidable_rectangle_1", "Avoidable Rectangle Type 1", code="0607", **_META)
 def avoidable_rectangle_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three corners placed (not given) as a/b/b around the fourth's diagonal a: the fourth
     cannot be a."""
@@ -430,8 +429,7 @@ def avoidable_rectangle_1(an: Analysis, opts: dict) -> Iterator[Step]:
                    digits=tuple(sorted((a, b))), title="Avoidable Rectangle Type 1", width=w)
 
 
-@register("avoidable_rectangle_2", "Avoidable Rectangle Type 2", code="0608", score=100,
-          order=4030, **_META)
+@register("avoidable_rectangle_2", "Avoidable Rectangle Type 2", code="0608", **_META)
 def avoidable_rectangle_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two corners placed (not given) a and b; the other two hold {b,c} and {a,c} where the
     pattern needs b and a: c leaves every cell seeing both."""
@@ -476,8 +474,8 @@ def avoidable_rectangle_2(an: Analysis, opts: dict) -> Iterator[Step]:
 
 # -- BUG+1 ------------------------------------------------------------------------------------
 
-@register("bug_plus_1", "Bivalue Universal Grave + 1", "uniqueness", code="0610", score=100,
-          order=2900, level="hard", requires_unique=True)
+@register("bug_plus_1", "Bivalue Universal Grave + 1", "uniqueness", code="0610",
+          requires_unique=True)
 def bug_plus_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Every unsolved cell bivalue but one with three candidates, every digit twice in each
     house but one digit three times in that cell's houses: the cell takes that digit."""

@@ -44,7 +44,7 @@ def _any_peers(an: Analysis, cell: int, mask: int) -> int:
     return out
 
 
-@register("xy_wing", "XY-Wing", "wings", code="0800", score=160, order=3300, level="hard")
+@register("xy_wing", "XY-Wing", "wings", code="0800")
 def xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Pivot {x,y} sees pincers {x,z} (for x) and {y,z} (for y): z leaves every cell that
     sees both pincers' z."""
@@ -79,7 +79,7 @@ def xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                            digits=tuple(sorted((x, y, zd))), title="XY-Wing", width=w)
 
 
-@register("xyz_wing", "XYZ-Wing", "wings", code="0801", score=180, order=3400, level="hard")
+@register("xyz_wing", "XYZ-Wing", "wings", code="0801")
 def xyz_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Pivot {x,y,z} sees {x,z} (for x) and {y,z} (for y): z leaves every cell that sees all
     three z."""
@@ -118,7 +118,7 @@ def _strong_links(an: Analysis, d: int) -> list[tuple[int, int, int]]:
     return [(a, b, h) for h, a, b in strong_links(an, d)]
 
 
-@register("w_wing", "W-Wing", "wings", code="0803", score=150, order=3200, level="hard")
+@register("w_wing", "W-Wing", "wings", code="0803")
 def w_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two bivalue cells {x,y} whose x candidates see the two ends of a strong link on x:
     one of them is y, so y leaves every cell that sees both."""
@@ -219,9 +219,9 @@ def pivot_wings(an: Analysis, n: int, bivalue: bool = True,
                 yield piv, combo, z, elim
 
 
-_FAMILY = {4: ("wxyz_wing", "WXYZ-Wing", "0802", 200, 3450),
-           5: ("vwxyz_wing", "VWXYZ-Wing", None, 220, 3460),
-           6: ("uvwxyz_wing", "UVWXYZ-Wing", None, 240, 3470)}
+_FAMILY = {4: ("wxyz_wing", "WXYZ-Wing", "0802"),
+           5: ("vwxyz_wing", "VWXYZ-Wing", None),
+           6: ("uvwxyz_wing", "UVWXYZ-Wing", None)}
 
 
 def _family_finder(n: int, name: str, title: str):
@@ -242,13 +242,13 @@ def _family_finder(n: int, name: str, title: str):
     return finder
 
 
-for _n, (_name, _title, _code, _score, _order) in _FAMILY.items():
-    register(_name, _title, "wings", code=_code, score=_score, order=_order, level="hard",
+for _n, (_name, _title, _code) in _FAMILY.items():
+    register(_name, _title, "wings", code=_code,
              options={"bivalue": True, "max_wing_cands": 14})(_family_finder(_n, _name, _title))
 
 
-@register("relaxed_wing", "Relaxed Pivot Wing", "wings", score=260, order=3480, level="hard",
-          enabled=False, options={"bivalue": False, "max_wing_cands": 14, "sizes": (3, 4, 5, 6)})
+@register("relaxed_wing", "Relaxed Pivot Wing", "wings",
+          options={"bivalue": False, "max_wing_cands": 14, "sizes": (3, 4, 5, 6)})
 def relaxed_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """The relaxed XYZ..UVWXYZ-Wing: wing cells need not be bivalue (any subset of the pivot's
     digits, at least two)."""

@@ -141,10 +141,6 @@ _REFLECTION = {
     ("csp/constraints/function.py", "getattr(pred, '__name__', 'function')"),
     # Puzzle.use: a rule bundle is an object with apply(puzzle) or a plain callable
     ("csp/model.py", "hasattr(b, 'apply')"),
-    # techniques/solver.py is being rewritten (one human loop); these go with it
-    ("techniques/solver.py", "getattr(state.puzzle, 'extra_techniques', ())"),
-    ("techniques/solver.py", "getattr(puzzle, 'extra_techniques', ())"),
-    ("techniques/solver.py", "getattr(puzzle, 'unique', None)"),
 }
 
 

@@ -65,8 +65,7 @@ def _props(puzzle) -> list[OrderBoundsPropagator]:
     return [p for p in puzzle.engine().props if isinstance(p, OrderBoundsPropagator)]
 
 
-@register("inequality_bounds", "Inequality Bounds", "inequality", score=20, order=345,
-          level="easy")
+@register("inequality_bounds", "Inequality Bounds", "inequality")
 def inequality_bounds(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell above (below) k all-different cells is above the k-th smallest (below the k-th
     largest) digit of their candidates: r1c1 < r1c2 > r1c3 gives r1c2 >= 3."""

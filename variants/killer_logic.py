@@ -283,8 +283,7 @@ def _cage_label(an: Analysis, cage: Cage) -> str:
 
 
 # -- techniques --------------------------------------------------------------------------
-@register("killer_combinations", "Killer Combinations", FAMILY, score=10, order=340,
-          level="easy")
+@register("killer_combinations", "Killer Combinations", FAMILY)
 def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
     """Digits of no fitting combination leave the cage."""
     w = an.grid.namer
@@ -302,8 +301,7 @@ def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
                        note=f"{_cage_label(an, cage)}: {'/'.join(_ds(m) for m in combos)}")
 
 
-@register("mandatory_inclusion", "Mandatory Inclusion", FAMILY, score=50, order=1220,
-          level="medium")
+@register("mandatory_inclusion", "Mandatory Inclusion", FAMILY)
 def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit of every fitting combination is in the cage: cells seeing all of the cage's
     cells with that digit lose it (pointing with a cage as the house)."""
@@ -334,8 +332,7 @@ def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                                 f"only in {_names(an, s)}")
 
 
-@register("cage_house_overlap", "Cage-House Overlap", FAMILY, score=50, order=1230,
-          level="medium")
+@register("cage_house_overlap", "Cage-House Overlap", FAMILY)
 def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit that a full house can only place inside a cage is in the cage: combinations
     without it go, and the cage loses the digits of no remaining combination."""
@@ -490,7 +487,7 @@ def _equation_steps(an: Analysis, opts: dict, kind: str) -> Iterator[Step]:
                    note=f"{eq.label}: {expr}")
 
 
-@register("innies", "Innies", FAMILY, score=40, order=1250, level="medium",
+@register("innies", "Innies", FAMILY,
           options={"max_cells": 4, "max_combinations": 20000})
 def innies(an: Analysis, opts: dict) -> Iterator[Step]:
     """The cells of a union of full houses not covered by the cages inside it add up to the
@@ -498,7 +495,7 @@ def innies(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _equation_steps(an, opts, "innies")
 
 
-@register("outies", "Outies", FAMILY, score=40, order=1251, level="medium",
+@register("outies", "Outies", FAMILY,
           options={"max_cells": 4, "max_combinations": 20000})
 def outies(an: Analysis, opts: dict) -> Iterator[Step]:
     """The cells outside a union of full houses belonging to the cages that cover it add up
@@ -506,7 +503,7 @@ def outies(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _equation_steps(an, opts, "outies")
 
 
-@register("innies_outies", "Innies-Outies", FAMILY, score=60, order=1260, level="medium",
+@register("innies_outies", "Innies-Outies", FAMILY,
           options={"max_cells": 4, "max_combinations": 20000})
 def innies_outies(an: Analysis, opts: dict) -> Iterator[Step]:
     """Innies minus outies of a union of full houses is fixed (a cage poking out counts
@@ -514,7 +511,7 @@ def innies_outies(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _equation_steps(an, opts, "innies_outies")
 
 
-@register("cage_splitting", "Cage Splitting", FAMILY, score=60, order=1265, level="medium",
+@register("cage_splitting", "Cage Splitting", FAMILY,
           options={"max_combinations": 20000})
 def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
     """The 45 rule fixes the sum of part of a cage (its innies or outies): the cage splits
@@ -582,8 +579,7 @@ def _split_supports(cells, doms, part: int, part_total: int, total: int) -> list
     return sup
 
 
-@register("law_of_leftovers", "Law of Leftovers", "jigsaw", score=60, order=1270,
-          level="medium", options={"max_cells": 5})
+@register("law_of_leftovers", "Law of Leftovers", "jigsaw", options={"max_cells": 5})
 def law_of_leftovers(an: Analysis, opts: dict) -> Iterator[Step]:
     """k rows (columns) and k jigsaw regions hold every digit k times each, so the cells of
     the rows outside the regions and the cells of the regions outside the rows hold the same

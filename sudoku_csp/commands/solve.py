@@ -119,16 +119,19 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
             solver = StepSolver(args.techniques)
             res = solver.solve(p, time_limit=args.time_limit)
             status = res.status
-            values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
-            out["rating"] = res.rating.to_dict()
-            if args.rating in ("se", "se121"):
-                left = (args.time_limit - res.time_ms / 1000) if args.time_limit else None
-                se = solver.rate_se(p, mode="se121" if args.rating == "se121" else "extended",
-                                    time_limit=max(left, 1.0) if left is not None else None)
-                out["se_rating"] = se.to_dict()
-            if args.steps:
-                out["steps"] = [s.to_dict() for s in res.steps]
-                out["_steps"] = res.steps
+            if status == "unsolvable":         # a step showed a contradiction
+                out["reason"] = res.reason
+            else:
+                values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
+                out["rating"] = res.rating.to_dict()
+                if args.rating in ("se", "se121"):
+                    left = (args.time_limit - res.time_ms / 1000) if args.time_limit else None
+                    se = solver.rate_se(p, mode="se121" if args.rating == "se121" else "extended",
+                                        time_limit=max(left, 1.0) if left is not None else None)
+                    out["se_rating"] = se.to_dict()
+                if args.steps:
+                    out["steps"] = [s.to_dict() for s in res.steps]
+                    out["_steps"] = res.steps
         else:
             r = p.solve(first=args.first, node_limit=args.node_limit, time_limit=args.time_limit,
                         method=getattr(args, "method", "auto"))
