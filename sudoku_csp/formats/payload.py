@@ -226,7 +226,8 @@ def decode_sudokupad(text: str) -> tuple[str, Any]:
             "(or the puzzle's long link)")
     prefix, rest = m.group(1), pid[m.end():]
     if prefix == "scf":
-        return "scf", _url_decoded(rest)
+        from urllib.parse import unquote
+        return "scf", unquote(rest)
     kind = "fpuzzles" if prefix.startswith("fpuz") else "scl"
     what = "f-puzzles payload" if kind == "fpuzzles" else "SudokuPad payload"
     if prefix.startswith("fpuz") and 0 < len(rest) < 20 and re.fullmatch(r"\w+", rest):
