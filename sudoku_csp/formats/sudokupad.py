@@ -431,6 +431,8 @@ class _Reader:
             raise ParseError("SudokuPad 'global' must be a list of rule names")
         negative: list[str] = []
         for flag in g:
+            if not isinstance(flag, str):
+                raise ParseError(f"SudokuPad global rule {str(flag)[:30]!r} is not a name")
             if flag in _GLOBAL:
                 self.fp[_GLOBAL[flag]] = True
             elif isinstance(flag, str) and flag.startswith("anti") and \
@@ -485,6 +487,8 @@ class _Reader:
                 raise ParseError(f"SudokuPad {el.label}: 'cells' must be a list of cells")
             cells = [_rc(*self.cell(x, el.label)) for x in cells_raw]
             style, unique = d.get("style"), d.get("unique")
+            if not isinstance(style, str):
+                style = None
             self.use(el)
             if d.get("hidden"):
                 if unique is True:
