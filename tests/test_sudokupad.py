@@ -421,7 +421,8 @@ def _needs_meaning_link() -> str:
 
 
 @pytest.mark.parametrize("argv", [
-    ["solve"], ["count"], ["hint"], ["graph"], ["render"], ["convert", "--to", "spec"]])
+    ["solve"], ["count"], ["hint"], ["graph"], ["render"], ["convert", "--to", "spec"],
+    ["explain", "-o", "-"]])
 def test_every_command_takes_line_meanings(argv, capsys):
     link = _needs_meaning_link()
     cmd, rest = argv[0], argv[1:]
