@@ -141,8 +141,10 @@ _REFLECTION = {
     # a user's predicate may be any callable (functools.partial has no __name__)
     ("csp/model.py", "getattr(pred, '__name__', 'function')"),
     ("csp/constraints/function.py", "getattr(pred, '__name__', 'function')"),
-    # Puzzle.use: a rule bundle is an object with apply(puzzle) or a plain callable
+    # Puzzle.use: a rule bundle is an object with apply(puzzle) or a plain callable, and a
+    # rule that cannot be built is named by the callable's name or the bundle's class
     ("csp/model.py", "hasattr(b, 'apply')"),
+    ("csp/model.py", "getattr(b, '__name__', None)"),
 }
 
 

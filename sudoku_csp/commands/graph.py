@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..errors import UsageError
+from .options import add_puzzle_options, line_meanings
 
 #: default largest link graph written (candidate nodes): an empty 16x16 grid has 4,096
 MAX_NODES = 5000
@@ -26,6 +27,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--max-nodes", type=int, default=MAX_NODES, metavar="N",
                    help=f"refuse a link graph of more than N candidate nodes (default "
                         f"{MAX_NODES}; the whole graph is built in memory)")
+    add_puzzle_options(g)
     g.set_defaults(run=run)
     return g
 
@@ -40,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from csp.graphs import to_dot
 
     from ..formats.loader import load_one
-    p = load_one(args.puzzle).puzzle
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    p.freeze()          # contradictory givens: refused as solve refuses them
     if args.kind == "constraint":
         G = p.constraint_graph()
     elif args.kind == "cells":
