@@ -5,11 +5,9 @@ import time
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
-                          FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, RelationKind,
-                          Sum)
+                          Less, NotAbsDiff, Ratio, Relation, RelationKind)
 from .constraints.binary import _eq, _le, _lt, _ne
 from .constraints.base import WeakLink
-from .constraints.function import check_arity
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
                      NodeLimitExceeded, ParseError, SudokuCSPError, TimeLimitExceeded)
@@ -169,12 +167,14 @@ class Puzzle:
 
     def add_sum(self, cells: Iterable[Any], total: int, distinct: bool = False,
                 name: str = "") -> "Puzzle":
+        from .constraints.sums import Sum
         return self.add(Sum(self.grid.cells(cells), total, distinct, name))
 
     def add_constraint(self, pred: Callable[..., bool], cells: Sequence[Any],
                        name: str = "") -> "Puzzle":
         """Any Python predicate over the digits of ``cells``. Binary predicates become a
         support table with arc consistency."""
+        from .constraints.function import FunctionConstraint, check_arity
         ids = self.grid.cells(cells)
         if len(ids) == 2:
             label = name or getattr(pred, "__name__", "function")

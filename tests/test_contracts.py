@@ -137,6 +137,8 @@ def test_bit_walk_probe_sees_a_copy():
 _REFLECTION = {
     # PEP 562 lazy names: a module attribute by name
     ("techniques/__init__.py", "getattr(_module(mod), name)"),
+    ("csp/constraints/__init__.py", "getattr(_module(mod), name)"),
+    ("csp/__init__.py", "getattr(constraints, name)"),
     ("variants/__init__.py", "getattr(importlib.import_module(f'{__name__}.{mod}'), name)"),
     # a user's predicate may be any callable (functools.partial has no __name__)
     ("csp/model.py", "getattr(pred, '__name__', 'function')"),

@@ -20,6 +20,8 @@ from csp import Puzzle
 from csp.errors import InvalidPuzzle
 from csp.io import write_line
 
+from . import COMMANDS
+
 FORMATS = ("spec", "fpuzzles", "fpuzzles-url", "sudokupad-url", "line")
 
 
@@ -60,8 +62,7 @@ def run(args) -> int:
 def add_parser(sub) -> None:
     """Register the ``convert`` subcommand on the CLI's subparsers."""
     from .options import add_puzzle_options
-    c = sub.add_parser("convert", help="write a puzzle as sudoku-csp JSON, f-puzzles JSON or "
-                                       "URL, a SudokuPad URL, or a line string")
+    c = sub.add_parser("convert", help=COMMANDS["convert"])
     c.add_argument("puzzle")
     c.add_argument("--to", choices=FORMATS, required=True)
     add_puzzle_options(c)

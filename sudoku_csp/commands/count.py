@@ -7,6 +7,7 @@ import sys
 import time
 from typing import Any
 
+from . import COMMANDS
 from ..errors import UsageError
 from .options import add_puzzle_options, line_meanings, seconds
 from .solve import METHOD_HELP, METHODS
@@ -14,7 +15,7 @@ from .solve import METHOD_HELP, METHODS
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``count`` on the CLI's subparsers."""
-    c = sub.add_parser("count", help="count solutions up to a limit")
+    c = sub.add_parser("count", help=COMMANDS["count"])
     c.add_argument("puzzle")
     c.add_argument("--limit", type=int, default=2)
     c.add_argument("--json", action="store_true")

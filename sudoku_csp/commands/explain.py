@@ -13,13 +13,14 @@ import argparse
 import sys
 from typing import Any
 
+from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
 from .options import add_puzzle_options, line_meanings, seconds
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``sudoku-csp explain`` on the CLI's subparsers."""
-    e = sub.add_parser("explain", help="the whole logic solve as an HTML page to step through")
+    e = sub.add_parser("explain", help=COMMANDS["explain"])
     e.add_argument("puzzle", help="line string, f-puzzles or SudokuPad link/payload/JSON, "
                                   "file, or -")
     e.add_argument("-o", "--output", default=None,

@@ -8,6 +8,7 @@ import json
 import sys
 from typing import Any
 
+from . import COMMANDS
 from ..errors import UsageError
 from .options import add_puzzle_options, line_meanings
 
@@ -19,7 +20,7 @@ _BYTES = {"graphml": (170, 110), "json": (150, 80), "dot": (120, 60)}
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``graph`` on the CLI's subparsers."""
-    g = sub.add_parser("graph", help="export the constraint, cell or link graph")
+    g = sub.add_parser("graph", help=COMMANDS["graph"])
     g.add_argument("puzzle")
     g.add_argument("--kind", choices=("constraint", "cells", "links"), default="constraint")
     g.add_argument("--format", choices=("graphml", "json", "dot"), default="graphml")

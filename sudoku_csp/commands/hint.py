@@ -29,6 +29,7 @@ from typing import Any
 from csp.events import Contradiction
 from csp.step import Step
 
+from . import COMMANDS
 
 
 def hint_payload(step: Step, level: int) -> dict[str, Any]:
@@ -48,7 +49,7 @@ def hint_payload(step: Step, level: int) -> dict[str, Any]:
 
 def add_parser(sub: Any) -> None:
     """Register the ``hint`` subcommand on the CLI's subparsers."""
-    h = sub.add_parser("hint", help="the next logic step, at increasing detail")
+    h = sub.add_parser("hint", help=COMMANDS["hint"])
     h.add_argument("puzzle", help="a puzzle (as for solve), a pencil-mark grid or a HoDoKu "
                                   "library line, a file holding one, or -")
     h.add_argument("--marks", default=None, metavar="GRID",

@@ -6,6 +6,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from . import COMMANDS
+
 if TYPE_CHECKING:
     from csp.model import Puzzle
     from csp.state import State
@@ -14,8 +16,7 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Any) -> Any:
     """Register ``sudoku-csp render`` on the CLI's subparsers."""
-    r = sub.add_parser("render", help="draw a puzzle, its pencil marks or a logic step as "
-                                      "SVG or PNG")
+    r = sub.add_parser("render", help=COMMANDS["render"])
     r.add_argument("puzzle", help="line string, f-puzzles or SudokuPad link/payload/JSON, "
                                   "file, or -")
     what = r.add_mutually_exclusive_group()

@@ -18,6 +18,7 @@ from csp.events import Contradiction
 from csp.io import SYMBOL_STYLES, SYMBOLS, write_line
 from csp.status import SolveStatus
 
+from . import COMMANDS
 from ..errors import UsageError
 from .options import add_puzzle_options, seconds
 
@@ -31,7 +32,7 @@ METHOD_HELP = ("brute force: auto (default: depth-first search, then a SAT solve
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``solve`` on the CLI's subparsers."""
-    s = sub.add_parser("solve", help="solve puzzles (search by default, --logic for techniques)")
+    s = sub.add_parser("solve", help=COMMANDS["solve"])
     s.add_argument("puzzle", nargs="+", help="line string, f-puzzles or SudokuPad "
                                              "link/payload/JSON, file, or -")
     s.add_argument("--logic", action="store_true", help="techniques only, never guess")

@@ -33,7 +33,6 @@ from csp import Puzzle
 from csp.errors import InvalidPuzzle, ParseError
 from csp.events import Contradiction
 from csp.io import is_samurai_line, parse_library_line, parse_line, parse_pencilmarks
-from csp.links import link_tables
 from csp.state import State
 
 from variants.classic import classic_puzzle
@@ -271,6 +270,7 @@ def _place(st: State, cell: int, digit: int) -> None:
         raise Contradiction(f"{st.grid.name(cell)}={digit} is not among its candidates",
                             "pencil marks", (cell,))
     st.place(cell, digit)
+    from csp.links import link_tables
     for c2, d2 in link_tables(st.puzzle).weak_neighbours(cell, digit):
         if not st.placed[c2] and st.cand[c2] >> d2 & 1:
             st.remove(c2, d2)

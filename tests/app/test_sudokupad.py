@@ -13,8 +13,8 @@ import pytest
 from csp.errors import ParseError
 from sudoku_csp.cli import main
 from sudoku_csp.formats.fpuzzles import load_fpuzzles, to_fpuzzles
-from sudoku_csp.formats.payload import (NeedsNetwork, decode_sudokupad, is_sudokupad_text,
-                                        sudokupad_id, unzip)
+from sudoku_csp.formats.payload import NeedsNetwork, decode_sudokupad, is_sudokupad_text, sudokupad_id
+from sudoku_csp.formats.zipped import unzip
 from sudoku_csp.formats.spec import to_spec
 from sudoku_csp.formats.sudokupad import (load_sudokupad, parse_meanings, sudokupad_to_fpuzzles,
                                           to_sudokupad_url)
