@@ -116,3 +116,6 @@ def diagonal_from_clue(n: int, row: int, col: int, direction: str) -> list[tuple
     if not out:
         raise InvalidConstraint(f"little killer clue at r{row}c{col} {direction} misses the grid")
     return out
+
+
+__all__ = ["digital_root_cage", "killer_cage", "little_killer", "multi_sum_cage"]

@@ -83,3 +83,6 @@ def jigsaw_grid(regions: Sequence[int] | str, n: int | None = None) -> Grid:
         import math
         n = math.isqrt(len(regions))
     return Grid(n, regions=list(regions))
+
+
+__all__ = ["diagonal", "disjoint_groups", "extra_region", "jigsaw_grid", "windoku"]
