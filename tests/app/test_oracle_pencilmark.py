@@ -96,7 +96,10 @@ def test_pencilmark_agrees_or_the_difference_is_explained(i):
     elif theirs.isdigit():
         assert theirs == mine
     else:
-        assert theirs in ("UnsupportedPuzzle", "timeout"), theirs
-        assert set(fp) & UNREAD or row["title"] in UNREAD_TITLES or theirs == "timeout"
+        # no verdict from pencilmark: it refuses the puzzle, or its search hit a limit
+        # ("Undecided" is its node limit when OR-Tools is missing; the extra brings it)
+        assert theirs in ("UnsupportedPuzzle", "timeout", "Undecided"), theirs
+        assert (set(fp) & UNREAD or row["title"] in UNREAD_TITLES
+                or theirs in ("timeout", "Undecided"))
     if sp.get("expect", "solved") in ("solved", "differs"):
         assert ours(load_sudokupad(sp["scl"], lines=sp.get("lines"))) == mine
