@@ -49,7 +49,8 @@ RULES: dict[str, str] = {
 }
 
 #: the modules holding the rule families' own techniques
-LOGIC_MODULES = ("consecutive_logic", "inequality_logic", "killer_logic")
+LOGIC_MODULES = ("clone_logic", "consecutive_logic", "inequality_logic", "killer_logic",
+                 "lines_logic", "outside_logic", "pairs_logic", "parity_logic", "thermo_logic")
 
 __all__ = sorted(RULES) + ["load_logic", "rule_modules"]
 

@@ -1,0 +1,696 @@
+"""Named techniques of the line rules (German whispers, renban, region-sum, between, lockout,
+entropic and modular lines), read from the puzzle's own line bundles.
+
+- ``region_sum_segments``: every segment of a region-sum line adds up to the same total; a
+  segment inside one region holds different digits, so its possible totals are the sums of
+  the digit sets that still fit it (three cells of one box: 6 at least). The common total is
+  in every segment's set; each segment keeps the digits of the sets with such a total.
+- ``between_span``: the inner cells of a between line that share a house need different
+  digits strictly between the two ends, so the ends are at least that many + 1 apart (and
+  inner cells lie between the ends of a pair that still works).
+- ``lockout_span``: the same for lockout lines: the inner cells that share a house need
+  different digits outside the ends' range.
+- ``whisper_polarity``: on a whisper of difference d with 2d >= n (German whispers: 5 on
+  1-9) every cell is low (1..n-d) or high (d+1..n) and neighbours alternate, so the cells at
+  even and odd positions form two classes, one low and one high. A class that cannot be low
+  (or high) without leaving a house it touches unfillable (more cells than low digits ...)
+  is the other one.
+- ``entropic_groups`` / ``modular_groups``: on an entropic (modular) line any three
+  consecutive cells hold digits of three different groups (1-3/4-6/7-9; remainders mod 3),
+  so the cells whose positions are equal mod 3 share one group and the three classes take
+  the three groups: a little sudoku of classes and groups, checked against the houses too.
+- ``renban_mandatory``: a digit in every run that still fits a renban is on the line: cells
+  that see all of the line's cells holding it lose it.
+- ``renban_house_overlap``: a digit that a house can only place on a renban is on the line:
+  the runs without it go.
+
+>>> from csp import Puzzle
+>>> from variants.classic import classic
+>>> from variants.lines import region_sum_line
+>>> from techniques import StepSolver
+>>> p = Puzzle(9).use(classic(), region_sum_line(["r4c4", "r3c3", "r3c2", "r2c2"]))
+>>> [s.explain(2) for s in StepSolver().find_all(p.initial_state(), "region_sum_segments")]
+['Region-Sum Segments: region-sum line r4c4: r4c4 sums 1-9, r3c3+r3c2+r2c2 sums 6-24 (all different), common 6-9 => r2c2<>789, r3c2<>789, r3c3<>789, r4c4<>12345']
+"""
+from __future__ import annotations
+
+from itertools import combinations, permutations
+from typing import Iterator, Sequence
+
+from csp.bits import digits_of
+from csp.constraints.run import _perfect_matching
+from csp.step import Candidate, Step, digit_symbol
+from techniques.analysis import Analysis, iter_cells
+from techniques.registry import register
+
+FAMILY = "lines"
+
+
+# -- static tables -------------------------------------------------------------------------
+class Line:
+    """One line rule: its cells in order, a display name and rule-specific data."""
+
+    __slots__ = ("kind", "cells", "name", "data")
+
+    def __init__(self, kind: str, cells: Sequence[int], name: str, data=None) -> None:
+        self.kind, self.cells, self.name, self.data = kind, tuple(cells), name, data
+
+
+class LineTables:
+    """Per puzzle: the line rules read from its bundles (``Puzzle.bundles``), with what the
+    techniques need precomputed (segments, groups of inner cells sharing a house, classes)."""
+
+    def __init__(self, puzzle) -> None:
+        from . import lines as L
+        g = puzzle.grid
+        self.n = n = g.n
+        houses = [h.cells for h in puzzle.houses()]
+        self.lines: list[Line] = []
+        for b, _ in puzzle.bundles:
+            if not isinstance(b, (L.whispers, L.renban, L.region_sum_line, L.between_line,
+                                  L.lockout, L.entropic_line, L.modular_line)):
+                continue
+            cells = g.cells(b.cells)
+            if len(cells) < 2:
+                continue
+            first = g.name(cells[0])
+            if isinstance(b, L.whispers):
+                d = b.diff
+                if 2 * d >= n and len(cells) >= 2:
+                    low = sum(1 << v for v in range(1, n - d + 1))
+                    high = sum(1 << v for v in range(d + 1, n + 1))
+                    label = "German whispers" if d == 5 and n == 9 else f"whispers (difference {d})"
+                    self.lines.append(Line("whispers", cells, f"{label} {first}",
+                                           (_position_classes(cells, 2), (low, high),
+                                            ("low", "high"))))
+            elif isinstance(b, L.renban):
+                self.lines.append(Line("renban", cells, f"renban {first}"))
+            elif isinstance(b, L.region_sum_line):
+                segs: list[list[int]] = []
+                for c in cells:
+                    if segs and g.region_of[segs[-1][-1]] == g.region_of[c]:
+                        segs[-1].append(c)
+                    else:
+                        segs.append([c])
+                if len(segs) >= 2:
+                    self.lines.append(Line("region_sum", cells, f"region-sum line {first}",
+                                           [tuple(s) for s in segs]))
+            elif isinstance(b, (L.between_line, L.lockout)):
+                if len(cells) < 3:
+                    continue
+                inner = cells[1:-1]
+                groups = _house_groups(inner, houses)
+                if isinstance(b, L.lockout):
+                    self.lines.append(Line("lockout", cells, f"lockout {first}",
+                                           (groups, b.diff)))
+                else:
+                    self.lines.append(Line("between", cells, f"between line {first}",
+                                           (groups, 0)))
+            else:
+                mode = "entropic" if isinstance(b, L.entropic_line) else "mod"
+                fn = L._GroupsDiffer(n, mode)
+                masks = [0, 0, 0]
+                for v in range(1, n + 1):
+                    masks[fn.group(v)] |= 1 << v
+                if mode == "entropic":
+                    names = tuple(_digit_range(m) for m in masks)
+                    title = f"entropic line {first}"
+                else:
+                    names = tuple(f"{{{''.join(digit_symbol(v) for v in digits_of(m))}}}"
+                                  for m in masks)
+                    title = f"modular line {first}"
+                self.lines.append(Line(mode, cells, title,
+                                       (_position_classes(cells, 3), tuple(masks), names)))
+        #: results of the costly searches, keyed on the candidates they read
+        self.memo: dict = {}
+
+    def of(self, kind: str) -> list[Line]:
+        return [ln for ln in self.lines if ln.kind == kind]
+
+    def remember(self, key, value):
+        if len(self.memo) > 50_000:
+            self.memo.clear()
+        self.memo[key] = value
+        return value
+
+
+def _position_classes(cells: Sequence[int], period: int) -> tuple[tuple[int, ...], ...]:
+    """The cells grouped by position mod ``period`` (fewer classes on a short line); a cell
+    met twice (a line crossing itself) stays in its first class."""
+    k = min(period, len(cells))
+    out: list[list[int]] = [[] for _ in range(k)]
+    seen: set[int] = set()
+    for i, c in enumerate(cells):
+        if c not in seen:
+            seen.add(c)
+            out[i % period].append(c)
+    return tuple(tuple(x) for x in out)
+
+
+def _house_groups(cells: Sequence[int], houses: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Maximal groups of ``cells`` that share a house (at least two cells), plus the cells in
+    no such group alone."""
+    groups: set[tuple[int, ...]] = set()
+    for h in houses:
+        hs = set(h)
+        g = tuple(c for c in dict.fromkeys(cells) if c in hs)
+        if len(g) >= 2:
+            groups.add(g)
+    out = [g for g in groups if not any(set(g) < set(o) for o in groups)]
+    covered = {c for g in out for c in g}
+    out += [(c,) for c in dict.fromkeys(cells) if c not in covered]
+    return sorted(out, key=lambda g: (-len(g), g))
+
+
+def line_tables(puzzle) -> LineTables:
+    """Cached :class:`LineTables` of a puzzle."""
+    t = getattr(puzzle, "_line_tables", None)
+    if t is None:
+        t = puzzle._line_tables = LineTables(puzzle)
+    return t
+
+
+# -- helpers -------------------------------------------------------------------------------
+def _digit_range(mask: int) -> str:
+    """``1-3`` for a run of three or more digits, else the digits: ``1-3``, ``46``.
+
+    >>> _digit_range(0b1110), _digit_range(0b1010000)
+    ('1-3', '46')
+    """
+    ds = digits_of(mask)
+    if len(ds) >= 3 and ds[-1] - ds[0] == len(ds) - 1:
+        return f"{digit_symbol(ds[0])}-{digit_symbol(ds[-1])}"
+    return "".join(digit_symbol(d) for d in ds)
+
+
+def _sum_ranges(mask: int) -> str:
+    """Totals of a mask as ranges: ``6-9,11``.
+
+    >>> _sum_ranges(0b101111000000)
+    '6-9,11'
+    """
+    out = []
+    ts = []
+    m = mask
+    while m:
+        low = m & -m
+        ts.append(low.bit_length() - 1)
+        m ^= low
+    i = 0
+    while i < len(ts):
+        j = i
+        while j + 1 < len(ts) and ts[j + 1] == ts[j] + 1:
+            j += 1
+        out.append(str(ts[i]) if i == j else f"{ts[i]}-{ts[j]}")
+        i = j + 1
+    return ",".join(out)
+
+
+def _value(an: Analysis, c: int) -> int:
+    """Candidates of ``c``, or the placed digit's bit."""
+    return an.cand[c] or (1 << an.state.placed[c])
+
+
+def _names(an: Analysis, cells, sep: str = ",") -> str:
+    return sep.join(an.name(c) for c in cells)
+
+
+def _elims(an: Analysis, cells: Sequence[int], keep: Sequence[int]) -> list[Candidate]:
+    out = []
+    for c, k in zip(cells, keep):
+        bad = an.cand[c] & ~k
+        if bad:
+            out.extend(Candidate(c, d) for d in digits_of(bad))
+    return out
+
+
+def _pattern(an: Analysis, cells) -> tuple[Candidate, ...]:
+    return tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c]))
+
+
+def _all_different(an: Analysis, cells: Sequence[int]) -> bool:
+    hp = an.links.house_peers
+    return all(hp[a] >> b & 1 for a, b in combinations(cells, 2))
+
+
+# -- region-sum lines ----------------------------------------------------------------------
+def segment_sums(doms: Sequence[int], distinct: bool, differ: Sequence[Sequence[int]] = (),
+                 limit: int = 50_000) -> dict[int, list[int]] | None:
+    """The totals a segment can take and, per total, the digits each cell can hold in a
+    filling with that total. ``doms``: candidate masks; ``distinct``: all cells differ
+    (else ``differ[i]`` lists the earlier positions cell i must differ from). None when the
+    search would exceed ``limit`` fillings.
+
+    >>> sorted(segment_sums([0b1110, 0b1110], True))
+    [3, 4, 5]
+    >>> segment_sums([0b1110, 0b1110], True)[4]
+    [10, 10]
+    """
+    k = len(doms)
+    out: dict[int, list[int]] = {}
+    if distinct:
+        union = 0
+        for m in doms:
+            union |= m
+        digits = digits_of(union)
+        if len(digits) < k:
+            return out
+        for combo in combinations(digits, k):
+            cm = 0
+            for d in combo:
+                cm |= 1 << d
+            sub = [m & cm for m in doms]
+            if 0 in sub or not _perfect_matching(sub):
+                continue
+            sup = out.setdefault(sum(combo), [0] * k)
+            for i, m in enumerate(sub):
+                for d in digits_of(m & ~sup[i]):
+                    bit = 1 << d
+                    rest = [x & ~bit for j, x in enumerate(sub) if j != i]
+                    if _perfect_matching(rest):
+                        sup[i] |= bit
+        return out
+    prod = 1
+    for m in doms:
+        prod *= m.bit_count()
+    if prod > limit:
+        return None
+    vals = [0] * k
+    lists = [digits_of(m) for m in doms]
+
+    def rec(i: int, s: int) -> None:
+        if i == k:
+            sup = out.setdefault(s, [0] * k)
+            for j in range(k):
+                sup[j] |= 1 << vals[j]
+            return
+        for d in lists[i]:
+            if any(vals[j] == d for j in differ[i]):
+                continue
+            vals[i] = d
+            rec(i + 1, s + d)
+
+    rec(0, 0)
+    return out
+
+
+def _segment_info(an: Analysis, t: LineTables, seg: tuple[int, ...]):
+    doms = tuple(_value(an, c) for c in seg)
+    key = ("seg", seg, doms)
+    hit = t.memo.get(key)
+    if hit is not None:
+        return hit
+    distinct = _all_different(an, seg)
+    differ = ()
+    if not distinct:
+        hp = an.links.house_peers
+        differ = [[j for j in range(i) if hp[seg[i]] >> seg[j] & 1] for i in range(len(seg))]
+    sums = segment_sums(doms, distinct, differ)
+    return t.remember(key, (sums, distinct))
+
+
+@register("region_sum_segments", "Region-Sum Segments", FAMILY, score=40, order=1235,
+          level="medium")
+def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
+    """The segments of a region-sum line have one common total: each segment's possible
+    totals (sums of different digits that fit its cells) are intersected, and each segment
+    keeps the digits of fillings with a common total (three cells of a box add up to 6 or
+    more, so a one-cell segment on the same line is 6 or more)."""
+    t = line_tables(an.puzzle)
+    w = an.grid.namer
+    for ln in t.of("region_sum"):
+        segs = ln.data
+        if not any(an.cand[c] for c in ln.cells):
+            continue
+        infos = [_segment_info(an, t, s) for s in segs]
+        if any(sums is None for sums, _ in infos):
+            continue
+        masks = []
+        for sums, _ in infos:
+            m = 0
+            for total in sums:
+                m |= 1 << total
+            masks.append(m)
+        common = -1
+        for m in masks:
+            common &= m
+        if not common:
+            continue        # no common total: a contradiction, left to the solver's checks
+        elims: list[Candidate] = []
+        for seg, (sums, _) in zip(segs, infos):
+            keep = [0] * len(seg)
+            for total, sup in sums.items():
+                if common >> total & 1:
+                    keep = [a | b for a, b in zip(keep, sup)]
+            elims += _elims(an, seg, keep)
+        if not elims:
+            continue
+        parts = []
+        for seg, m, (_, distinct) in zip(segs, masks, infos):
+            parts.append(f"{_names(an, seg, '+')} sums {_sum_ranges(m)}"
+                         + (" (all different)" if distinct and len(seg) > 1 else ""))
+        yield Step("region_sum_segments", eliminations=tuple(sorted(elims)),
+                   title="Region-Sum Segments", width=w, houses=(ln.name,),
+                   pattern=_pattern(an, ln.cells),
+                   note=f"{ln.name}: {', '.join(parts)}, common {_sum_ranges(common)}")
+
+
+# -- between and lockout lines ---------------------------------------------------------------
+def span_supports(a_dom: int, b_dom: int, groups: Sequence[Sequence[int]], n: int,
+                  lockout_diff: int = 0) -> tuple[int, int, int]:
+    """Supported digits of the two ends and the digits the inner cells may take.
+
+    ``groups``: candidate masks of inner cells that must all differ (one list per group).
+    Between line (``lockout_diff`` 0): inner digits lie strictly between the ends; lockout
+    (``lockout_diff`` d): the ends differ by d or more and inner digits lie outside their
+    range. A pair of end digits works when every group can take different digits allowed
+    by it. Returns (end a digits, end b digits, union of the allowed inner digits).
+
+    >>> a, b, inner = span_supports(0b1111111110, 0b1111111110, [[0b1111111110] * 3], 9)
+    >>> digits_of(a), digits_of(inner)
+    ((1, 2, 3, 4, 5, 6, 7, 8, 9), (2, 3, 4, 5, 6, 7, 8))
+    >>> a, b, _ = span_supports(0b100000, 0b1111111110, [[0b1111111110] * 3], 9)
+    >>> digits_of(b)      # 5 at one end: the other end is 1 or 9 (3 digits between)
+    (1, 9)
+    """
+    full = ((1 << n) - 1) << 1
+    sa = sb = inner = 0
+    for x in digits_of(a_dom):
+        for y in digits_of(b_dom):
+            lo, hi = (x, y) if x < y else (y, x)
+            if lockout_diff:
+                if hi - lo < lockout_diff:
+                    continue
+                allowed = full & ~(((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1))
+            else:
+                if hi - lo < 2:
+                    continue
+                allowed = ((1 << hi) - 1) ^ ((1 << (lo + 1)) - 1)
+            for g in groups:
+                sub = [m & allowed for m in g]
+                if 0 in sub or (len(sub) > 1 and not _perfect_matching(sub)):
+                    break
+            else:
+                sa |= 1 << x
+                sb |= 1 << y
+                inner |= allowed
+    return sa, sb, inner
+
+
+def _span_steps(an: Analysis, kind: str, name: str, title: str) -> Iterator[Step]:
+    t = line_tables(an.puzzle)
+    w = an.grid.namer
+    n = an.n
+    for ln in t.of(kind):
+        a, b = ln.cells[0], ln.cells[-1]
+        inner = ln.cells[1:-1]
+        if not any(an.cand[c] for c in ln.cells):
+            continue
+        groups, diff = ln.data
+        doms = [[_value(an, c) for c in g] for g in groups]
+        key = ("span", ln.cells, _value(an, a), _value(an, b), tuple(map(tuple, doms)))
+        res = t.memo.get(key)
+        if res is None:
+            res = t.remember(key, span_supports(_value(an, a), _value(an, b), doms, n, diff))
+        sa, sb, allowed = res
+        if not sa or not sb:
+            continue            # no pair of ends works: a contradiction
+        elims = _elims(an, (a, b), (sa, sb)) + _elims(an, inner, [allowed] * len(inner))
+        if not elims:
+            continue
+        big = [g for g in groups if len(g) > 1]
+        need = "; ".join(
+            f"{_names(an, g)} ({_house_name(an, g)}) need {len(g)} different digits" for g in big)
+        where = "between the ends" if kind == "between" else "outside the ends' range"
+        text = (f"{ln.name}: {need} {where}" if big else
+                f"{ln.name}: inner digits {where}")
+        if diff:
+            text += f", ends {diff} or more apart"
+        text += f": {an.name(a)} in {_digit_range(sa)}, {an.name(b)} in {_digit_range(sb)}"
+        yield Step(name, eliminations=tuple(sorted(set(elims))), title=title, width=w,
+                   houses=(ln.name,), pattern=_pattern(an, ln.cells), note=text)
+
+
+def _house_name(an: Analysis, cells: Sequence[int]) -> str:
+    m = 0
+    for c in cells:
+        m |= 1 << c
+    for h, hm in zip(an.houses, an.house_mask):
+        if hm & m == m:
+            return h.name
+    return "all different"
+
+
+@register("between_span", "Between Span", FAMILY, score=40, order=1236, level="medium")
+def between_span(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Inner cells of a between line sharing a house need that many different digits
+    strictly between the ends: four in a row make the ends at least 5 apart, so neither end
+    can be 5 (and the inner cells keep the digits between a pair of ends that works)."""
+    yield from _span_steps(an, "between", "between_span", "Between Span")
+
+
+@register("lockout_span", "Lockout Span", FAMILY, score=40, order=1237, level="medium")
+def lockout_span(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Inner cells of a lockout line sharing a house need that many different digits
+    outside the range of the ends: the ends cannot be so far apart that too few digits are
+    left outside (and the inner cells keep the digits outside a pair of ends that works)."""
+    yield from _span_steps(an, "lockout", "lockout_span", "Lockout Span")
+
+
+# -- line classes: whisper polarity, entropic and modular groups ----------------------------
+def _house_fill_ok(an: Analysis, h: int, restricted: dict[int, int]) -> bool:
+    """Can house ``h`` still take different digits with ``restricted`` cell masks?"""
+    doms = [restricted.get(c, an.cand[c]) for c in iter_cells(an.house_mask[h] & an.unsolved)]
+    if not doms:
+        return True
+    placed = 0
+    for c in iter_cells(an.house_mask[h] & ~an.unsolved):
+        placed |= 1 << an.state.placed[c]
+    doms = [m & ~placed for m in doms]
+    if 0 in doms:
+        return False
+    return _perfect_matching(doms)
+
+
+def _class_analysis(an: Analysis, ln: Line, use_houses: bool):
+    """(classes, group masks, group names, surviving assignments, rejected assignments
+    with the house that rejects them); an assignment maps class i to group sigma[i]."""
+    classes, masks, gnames = ln.data
+    k = len(classes)
+    vals = {c: _value(an, c) for c in ln.cells}
+    touched = []
+    if use_houses:
+        m = 0
+        for c in ln.cells:
+            m |= 1 << c
+        touched = [h for h, hm in enumerate(an.house_mask) if hm & m and hm & an.unsolved]
+    alive, dead = [], []
+    for sigma in permutations(range(len(masks)), k):
+        ok = True
+        restricted: dict[int, int] = {}
+        for cl, gi in zip(classes, sigma):
+            for c in cl:
+                v = vals[c] & masks[gi]
+                if not v:
+                    ok = False
+                    break
+                if an.cand[c]:
+                    restricted[c] = v
+            if not ok:
+                break
+        if not ok:
+            dead.append((sigma, None))
+            continue
+        bad = next((h for h in touched if not _house_fill_ok(an, h, restricted)), None)
+        if bad is not None:
+            dead.append((sigma, bad))
+            continue
+        alive.append(sigma)
+    return classes, masks, gnames, alive, dead
+
+
+def _class_steps(an: Analysis, kind: str, name: str, title: str) -> Iterator[Step]:
+    t = line_tables(an.puzzle)
+    w = an.grid.namer
+    for ln in t.of(kind):
+        if not any(an.cand[c] for c in ln.cells):
+            continue
+        classes, masks, gnames, alive, dead = _class_analysis(an, ln, True)
+        if not alive:
+            continue            # no assignment works: a contradiction
+        keep_of: dict[int, int] = {}
+        for cl_i, cl in enumerate(classes):
+            m = 0
+            for sigma in alive:
+                m |= masks[sigma[cl_i]]
+            for c in cl:
+                keep_of[c] = m
+        cells = list(ln.cells)
+        elims = _elims(an, cells, [keep_of.get(c, -1) for c in cells])
+        if not elims:
+            continue
+        parts = []
+        for cl_i, cl in enumerate(classes):
+            gs = sorted({sigma[cl_i] for sigma in alive})
+            parts.append(f"{_names(an, cl)}: {'/'.join(gnames[g] for g in gs)}")
+        why = []
+        for sigma, h in dead:
+            if h is None:
+                continue
+            desc = ", ".join(f"{an.name(cl[0])}'s class {gnames[g]}"
+                             for cl, g in zip(classes, sigma))
+            why.append(f"{desc} leaves {an.houses[h].name} unfillable")
+        note = f"{ln.name}: classes " + "; ".join(parts)
+        if why:
+            note += " (" + "; ".join(why[:2]) + (" ..." if len(why) > 2 else "") + ")"
+        yield Step(name, eliminations=tuple(sorted(elims)), title=title, width=w,
+                   houses=(ln.name,), pattern=_pattern(an, ln.cells), note=note)
+
+
+@register("whisper_polarity", "Whisper Polarity", FAMILY, score=50, order=1242, level="medium")
+def whisper_polarity(an: Analysis, opts: dict) -> Iterator[Step]:
+    """German whispers alternate low (1-4) and high (6-9): the cells at odd and at even
+    positions form two classes, one low and one high. If one class cannot be low (say five
+    of its cells in one row, or a house with no room left for its low digits), it is
+    high, and the other class low (any difference d with 2d >= n)."""
+    yield from _class_steps(an, "whispers", "whisper_polarity", "Whisper Polarity")
+
+
+@register("entropic_groups", "Entropic Groups", FAMILY, score=50, order=1240, level="medium")
+def entropic_groups(an: Analysis, opts: dict) -> Iterator[Step]:
+    """On an entropic line the cells three apart share a group (1-3, 4-6, 7-9) and the three
+    position classes take the three groups: a class left with one group takes it from the
+    others, two classes sharing two groups leave the third to the last class, and an
+    assignment that leaves a house unfillable goes."""
+    yield from _class_steps(an, "entropic", "entropic_groups", "Entropic Groups")
+
+
+@register("modular_groups", "Modular Groups", FAMILY, score=50, order=1241, level="medium")
+def modular_groups(an: Analysis, opts: dict) -> Iterator[Step]:
+    """On a modular line the cells three apart have the same remainder mod 3 and the three
+    position classes take the three remainders ({3,6,9}, {1,4,7}, {2,5,8}); like entropic
+    groups."""
+    yield from _class_steps(an, "mod", "modular_groups", "Modular Groups")
+
+
+# -- renban --------------------------------------------------------------------------------
+def renban_runs(doms: Sequence[int], n: int) -> list[int]:
+    """The runs (digit masks of k consecutive digits) that still fit the k cells: every
+    cell takes a digit of the run, all different.
+
+    >>> [_digit_range(m) for m in renban_runs([0b110, 0b1111111110, 0b1111111110], 9)]
+    ['1-3', '2-4']
+    """
+    k = len(doms)
+    out = []
+    for s in range(1, n - k + 2):
+        w = ((1 << k) - 1) << s
+        sub = [m & w for m in doms]
+        if 0 in sub:
+            continue
+        u = 0
+        for m in sub:
+            u |= m
+        if u == w and _perfect_matching(sub):
+            out.append(w)
+    return out
+
+
+def _runs(an: Analysis, t: LineTables, ln: Line) -> list[int]:
+    doms = tuple(_value(an, c) for c in ln.cells)
+    key = ("runs", ln.cells, doms)
+    hit = t.memo.get(key)
+    if hit is None:
+        hit = t.remember(key, renban_runs(doms, an.n))
+    return hit
+
+
+@register("renban_mandatory", "Renban Mandatory Digit", FAMILY, score=50, order=1238,
+          level="medium")
+def renban_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A digit in every run that still fits a renban line is on the line: a cell outside
+    the line that sees all the line's cells holding it loses it (a 5-cell renban on 1-9
+    always holds 5)."""
+    t = line_tables(an.puzzle)
+    w = an.grid.namer
+    for ln in t.of("renban"):
+        if not any(an.cand[c] for c in ln.cells):
+            continue
+        runs = _runs(an, t, ln)
+        if not runs:
+            continue
+        must = -1
+        for r in runs:
+            must &= r
+        line = 0
+        placed = 0
+        for c in ln.cells:
+            line |= 1 << c
+            if not an.cand[c]:
+                placed |= 1 << an.state.placed[c]
+        for d in digits_of(must & ~placed):
+            s = line & an.cells_with[d]
+            if not s:
+                continue
+            targets = an.common_peers(d, s) & an.cells_with[d] & ~line
+            if targets:
+                yield Step("renban_mandatory", digits=(d,), houses=(ln.name,), width=w,
+                           title="Renban Mandatory Digit",
+                           eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
+                           pattern=tuple(Candidate(c, d) for c in iter_cells(s)),
+                           note=f"{digit_symbol(d)} in every run of {ln.name} "
+                                f"({', '.join(_digit_range(r) for r in runs)}), only in "
+                                f"{_names(an, iter_cells(s))}")
+
+
+@register("renban_house_overlap", "Renban-House Overlap", FAMILY, score=50, order=1239,
+          level="medium")
+def renban_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A digit that a house can only place on a renban line is on the line: the runs
+    without it go, and the line keeps the digits of the remaining runs."""
+    t = line_tables(an.puzzle)
+    w = an.grid.namer
+    for ln in t.of("renban"):
+        if not any(an.cand[c] for c in ln.cells):
+            continue
+        runs = _runs(an, t, ln)
+        if len(runs) < 2:
+            continue
+        line = 0
+        for c in ln.cells:
+            line |= 1 << c
+        forced = 0
+        why = []
+        for h in an.full:
+            hm = an.house_mask[h]
+            if not hm & line or not hm & ~line:
+                continue
+            done = 0
+            for c in iter_cells(hm & ~an.unsolved):
+                done |= 1 << an.state.placed[c]
+            for d in range(1, an.n + 1):
+                if (forced | done) >> d & 1:
+                    continue
+                pos = hm & an.cells_with[d]
+                if pos and not pos & ~line:
+                    forced |= 1 << d
+                    why.append(f"{digit_symbol(d)} of {an.houses[h].name} only in "
+                               f"{_names(an, iter_cells(pos))}")
+        if not forced:
+            continue
+        keep_runs = [r for r in runs if r & forced == forced]
+        if not keep_runs or len(keep_runs) == len(runs):
+            continue
+        doms = [_value(an, c) for c in ln.cells]
+        keep = [0] * len(doms)
+        for r in keep_runs:
+            sub = [m & r for m in doms]
+            for i, m in enumerate(sub):
+                keep[i] |= m
+        elims = _elims(an, ln.cells, keep)
+        if elims:
+            yield Step("renban_house_overlap", eliminations=tuple(elims), width=w,
+                       title="Renban-House Overlap", houses=(ln.name,),
+                       digits=digits_of(forced),
+                       note=f"{'; '.join(why)}: {ln.name} is "
+                            f"{'/'.join(_digit_range(r) for r in keep_runs)}")
