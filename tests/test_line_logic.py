@@ -176,6 +176,17 @@ REAL: dict[str, tuple[str, str, str]] = {
 }
 
 
+REAL["rule_pointing"] = (REAL["entropic_groups"][0], REAL["entropic_groups"][1],
+                         "Rule Pointing: r1c3=5 would remove every 4 of row 1: r1c2 (entropic "
+                         "line r1c2-r1c3), r1c3 (the cell itself), r1c4 (entropic line "
+                         "r1c3-r1c4), r1c5 (entropic line r1c3-r1c5) => r1c3<>5")
+REAL["cage_rules"] = (REAL["pair_rules"][0], REAL["pair_rules"][1],
+                      "Cage Rules: cage 13 at r1c8 (r1c8,r1c9,r2c9) with entropic line "
+                      "r1c8-r1c9, entropic line r1c8-r2c9, entropic line r1c9-r2c9: the fillings "
+                      "keep r1c8 124578, r1c9 124578, r2c9 124578 => r1c8<>369, r1c9<>369, "
+                      "r2c9<>369")
+
+
 @pytest.mark.parametrize("name", sorted(REAL))
 def test_technique_on_a_real_puzzle(name: str) -> None:
     title, marks, text = REAL[name]
@@ -357,6 +368,44 @@ def test_pair_rules() -> None:
     assert found(r, r.propagate(), "pair_rules") == []       # one rule, no common house
 
 
+def test_pair_mandatory_whisper_pair() -> None:
+    """r2c1 {1,6,7} - r2c2 {1,7} on a German whisper fill as 17, 61 or 71: always a 1."""
+    p = Puzzle(9).use(classic(), whispers(["r2c1", "r2c2"]))
+    st = make_state(p, {"r2c1": "167", "r2c2": "17"})
+    steps = found(p, st, "pair_mandatory")
+    assert elims(p, steps) == {f"{c}<>1" for c in ("r1c1", "r1c2", "r1c3", "r2c3", "r3c1", "r3c2",
+                                                  "r3c3", "r2c4", "r2c5", "r2c6", "r2c7", "r2c8",
+                                                  "r2c9")}
+    assert "fill as 17/61/71: always a 1" in steps[0].explain(2)
+    assert_sound(p, st, steps)
+
+
+def test_rule_pointing_anti_knight() -> None:
+    """Anti-knight: r4c2 sees r2c1 and r2c3 by a knight's move and r3c2 by its column; if
+    those are box 1's only 5s, r4c2 is not 5 (nor r2c4: row 2 and a knight's move)."""
+    from variants.chess import anti_knight
+    p = Puzzle(9).use(classic(), anti_knight())
+    keep = {"r2c1", "r2c3", "r3c2"}
+    st = make_state(p, {}, remove={5: [f"r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3)
+                                       if f"r{r}c{c}" not in keep]})
+    steps = [s for s in found(p, st, "rule_pointing") if s.houses == ("box 1",)]
+    assert elims(p, steps) == {"r2c4<>5", "r4c2<>5"}
+    assert steps[-1].explain(2) == ("Rule Pointing: r4c2=5 would remove every 5 of box 1: "
+                                   "r2c1 (anti-knight r2c1-r4c2), r2c3 (anti-knight r2c3-r4c2), "
+                                   "r3c2 (same house) => r4c2<>5")
+    assert_sound(p, st, steps)
+
+
+def test_cage_rules_entropic_cage() -> None:
+    """Cage 13 along an entropic line: one digit of each group, 148, 157 or 247."""
+    q = Puzzle(9).use(classic(), killer_cage(["r1c1", "r1c2", "r1c3"], 13),
+                      entropic_line(["r1c1", "r1c2", "r1c3"]))
+    st = q.propagate()
+    steps = found(q, st, "cage_rules")
+    assert elims(q, steps) == {f"r1c{c}<>{d}" for c in (1, 2, 3) for d in (3, 6, 9)}
+    assert_sound(q, st, steps)
+
+
 def test_clone_pointing() -> None:
     p = Puzzle(9).use(classic(), clone(["r1c1"], ["r5c9"]))
     st = make_state(p, {}, remove={3: [f"r9c{c}" for c in range(2, 9)]})
@@ -449,9 +498,13 @@ def line_puzzle(sol: list[int], n: int, rng: random.Random, lines: int) -> Puzzl
         cells = _paths(g, rng, rng.randint(2, 6), diagonal=True)
         if len(cells) < (3 if kind in ("between", "lockout") else 2):
             continue
-        if _holds(kind, [sol[c] for c in cells], n, g, cells):
-            p.use(_bundle(kind, [g.name(c) for c in cells], n))
+        v = [sol[c] for c in cells]
+        if _holds(kind, v, n, g, cells):
+            names = [g.name(c) for c in cells]
+            p.use(_bundle(kind, names, n))
             made += 1
+            if len(cells) >= 3 and len(set(v)) == len(v) and rng.random() < 0.4:
+                p.use(killer_cage(names, sum(v)))        # a cage along the line
     for a in range(g.size):
         for b in g.orthogonal(a):
             if b > a and rng.random() < 0.15:

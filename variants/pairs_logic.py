@@ -4,6 +4,15 @@ dots, whisper and palindrome neighbours, cages of two cells, any rule between tw
 - ``pair_rules``: all the rules between two cells at once (the rule propagation checks each
   rule alone): a two-cell cage of 9 on an entropic line cannot hold 4 (its partner 5 is in
   the same group), an X between two cells of a row cannot hold 5.
+- ``pair_mandatory``: the fillings left to two cells joined by rules all hold digit X: a
+  cell seeing both loses X (a whisper pair {1,6,7}-{1,7} always holds a 1).
+- ``rule_pointing``: a candidate that would remove every place a house has left for some
+  digit (through the houses and the rules' links: an entropic 5 takes the 4s next to it) is
+  false.
+- ``cage_rules``: a killer cage whose cells are also joined by two-cell rules (a line along
+  the cage, dots inside it) keeps only the fillings that satisfy those too: 13 on an
+  entropic line is one low, one middle and one high digit, 148/157/247, so its low cell is
+  1 or 2.
 - ``neighbour_pinch``: a cell joined by two-cell rules to several neighbours that see each
   other cannot take a digit that leaves them no different digits: a black-dot cell between
   two cells of one house cannot be 1, 3 or 6 (both neighbours would be 2, 6 or 3), a 4 on a
@@ -29,7 +38,7 @@ from typing import Iterator
 from csp.bits import digits_of
 from csp.links import link_tables
 from csp.step import Candidate, Step, digit_symbol
-from techniques.analysis import Analysis
+from techniques.analysis import Analysis, iter_cells
 from techniques.registry import register
 
 FAMILY = "pairs"
@@ -79,8 +88,12 @@ class PinchTables:
             self.names[(a, b)] = ", ".join(names.get((a, b), ()))
         links = link_tables(puzzle)
         hp = links.house_peers
-        self.pairs = sorted((a, b, tuple(ns)) for (a, b), ns in names.items()
-                            if a < b and (len(ns) > 1 or hp[a] >> b & 1))
+        #: every pair joined by a two-cell rule, and those that the rule propagation does
+        #: not see whole (two rules or more, or a rule between cells of one house)
+        self.rule_pairs = sorted((a, b, tuple(ns)) for (a, b), ns in names.items() if a < b)
+        self.pairs = [(a, b, ns) for a, b, ns in self.rule_pairs
+                      if len(ns) > 1 or hp[a] >> b & 1]
+        self.rule_names = {k: ", ".join(v) for k, v in names.items()}
         # only cells with two neighbours that see each other (for some digits) can pinch
         linked_to: dict[int, set[int]] = {}
         for (c, _), others in links.cross.items():
@@ -196,3 +209,184 @@ def neighbour_pinch(an: Analysis, opts: dict) -> Iterator[Step]:
                                      for y in digits_of(dom) if an.cand[a]),
                        note=f"{an.name(b)} between {','.join(an.name(a) for a in cells)} "
                             f"({rules}): {', '.join(why)}")
+
+
+@register("pair_mandatory", "Pair Mandatory Digit", FAMILY, score=50, order=1219,
+          level="medium")
+def pair_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Two cells joined by a rule (a dot, a line segment ...): when every filling they have
+    left holds digit X, a cell that sees both loses X (a whisper pair {1,6,7}-{1,7} fills as
+    61, 71 or 17: always a 1)."""
+    t = pinch_tables(an.puzzle)
+    w = an.grid.namer
+    sees = an.sees
+    pd = an.links.peers_d
+    for a, b, names in t.rule_pairs:
+        ma, mb = an.cand[a], an.cand[b]
+        if not ma or not mb or (ma | mb).bit_count() > 4:
+            continue
+        must = -1
+        fills = []
+        for x in digits_of(ma):
+            for y in digits_of(mb):
+                if not sees(a, x, b, y):
+                    must &= 1 << x | 1 << y
+                    fills.append(f"{digit_symbol(x)}{digit_symbol(y)}")
+        if not fills:
+            continue
+        pair = 1 << a | 1 << b
+        for d in digits_of(must):
+            targets = pd[d][a] & pd[d][b] & an.cells_with[d] & ~pair
+            if targets:
+                yield Step("pair_mandatory", digits=(d,), title="Pair Mandatory Digit", width=w,
+                           houses=tuple(names),
+                           eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
+                           pattern=tuple(Candidate(c, x) for c in (a, b)
+                                         for x in digits_of(an.cand[c])),
+                           note=f"{an.name(a)},{an.name(b)} ({', '.join(names)}) fill as "
+                                f"{'/'.join(fills)}: always a {digit_symbol(d)}")
+
+
+#: houses with at most this many places for a digit are checked by rule_pointing
+_POINTING_MAX = 6
+
+
+@register("rule_pointing", "Rule Pointing", FAMILY, score=60, order=1218, level="medium")
+def rule_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A candidate that would remove every place a house has left for some digit is false:
+    r1c3 = 5 on an entropic line removes 4 from r1c2, r1c4, r1c5 and r1c3 itself; if those
+    are the only 4s of row 1, r1c3 is not 5. The links are the houses' and the rules' (dots,
+    lines, anti-knight ...); plain house pointing is the locked candidates' job."""
+    links = an.links
+    if links.uniform:
+        return
+    t = pinch_tables(an.puzzle)
+    w = an.grid.namer
+    placed = an.state.placed
+    small: list[list[tuple[int, int]]] = [[] for _ in range(an.n + 1)]
+    for h in an.full:
+        hm = an.house_mask[h]
+        done = 0
+        for c in iter_cells(hm & ~an.unsolved):
+            done |= 1 << placed[c]
+        for x in range(1, an.n + 1):
+            if done >> x & 1:
+                continue
+            pos = hm & an.cells_with[x]
+            if pos and pos.bit_count() <= _POINTING_MAX:
+                small[x].append((h, pos))
+    hp = links.house_peers
+    for c in iter_cells(an.unsolved):
+        bit = 1 << c
+        for v in digits_of(an.cand[c]):
+            seen: dict[int, int] = {}
+            pv = links.peers_d[v][c]
+            if pv != hp[c]:
+                seen[v] = pv
+            for c2, x in links.cross.get((c, v), ()):
+                seen[x] = seen.get(x, bit) | 1 << c2
+            for x, m in seen.items():
+                hit = next(((h, pos) for h, pos in small[x] if not pos & ~m), None)
+                if hit is None:
+                    continue
+                h, pos = hit
+                why = []
+                for c2 in iter_cells(pos):
+                    if c2 == c:
+                        why.append(f"{an.name(c2)} (the cell itself)")
+                    elif x == v and hp[c] >> c2 & 1:
+                        why.append(f"{an.name(c2)} (same house)")
+                    else:
+                        why.append(f"{an.name(c2)} ({t.rule_names.get((c, c2), 'a rule')})")
+                yield Step("rule_pointing", eliminations=(Candidate(c, v),), digits=(x,),
+                           title="Rule Pointing", width=w, houses=(an.houses[h].name,),
+                           pattern=tuple(Candidate(c2, x) for c2 in iter_cells(pos)),
+                           note=f"{an.name(c)}={digit_symbol(v)} would remove every "
+                                f"{digit_symbol(x)} of {an.houses[h].name}: {', '.join(why)}")
+                break
+
+
+class CageRuleTables:
+    """Per puzzle: the killer cages (distinct sums) with two-cell rules between their cells
+    beyond the cage itself."""
+
+    def __init__(self, puzzle) -> None:
+        from .killer_logic import killer_tables
+        t = pinch_tables(puzzle)
+        linked = {(a, b) for a, b, _ in t.rule_pairs}
+        self.cages = []
+        for cage in killer_tables(puzzle).cages:
+            cells = cage.cells
+            names = sorted({t.rule_names[(a, b)] for i, a in enumerate(cells)
+                            for b in cells[i + 1:] if (min(a, b), max(a, b)) in linked})
+            # a two-cell cage's own sum is such a rule: leave it to pair_rules
+            names = [n for n in names if n != cage.name]
+            if names and len(cells) >= 3:
+                self.cages.append((cage, names))
+
+
+def cage_rule_tables(puzzle) -> CageRuleTables:
+    t = getattr(puzzle, "_cage_rule_tables", None)
+    if t is None:
+        t = puzzle._cage_rule_tables = CageRuleTables(puzzle)
+    return t
+
+
+@register("cage_rules", "Cage Rules", FAMILY, score=60, order=1225, level="medium",
+          options={"max_fillings": 50000})
+def cage_rules(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A killer cage whose cells are also joined by two-cell rules (a line along it, dots
+    inside it) keeps only the fillings that satisfy them too: 13 on an entropic line is a
+    low, a middle and a high digit (148/157/247), so its low cell is 1 or 2."""
+    t = cage_rule_tables(an.puzzle)
+    if not t.cages:
+        return
+    limit = opts.get("max_fillings", 50000)
+    w = an.grid.namer
+    placed = an.state.placed
+    sees = an.sees
+    for cage, names in t.cages:
+        cells = cage.cells
+        if not any(an.cand[c] for c in cells):
+            continue
+        doms = [an.cand[c] or 1 << placed[c] for c in cells]
+        prod = 1
+        for m in doms:
+            prod *= m.bit_count()
+        if prod > limit:
+            continue
+        order = sorted(range(len(cells)), key=lambda i: doms[i].bit_count())
+        k = len(cells)
+        sup = [0] * k
+        vals = [0] * k
+        total = cage.total
+
+        def rec(j: int, s: int, used: int) -> None:
+            if j == k:
+                if s == total:
+                    for i in range(k):
+                        sup[i] |= 1 << vals[i]
+                return
+            i = order[j]
+            left = k - j - 1
+            for d in digits_of(doms[i] & ~used):
+                if s + d + left > total:
+                    break
+                if any(sees(cells[i], d, cells[order[q]], vals[order[q]]) for q in range(j)):
+                    continue
+                vals[i] = d
+                rec(j + 1, s + d, used | 1 << d)
+
+        rec(0, 0, 0)
+        if not all(sup):
+            continue        # no filling: a contradiction, left to the other checks
+        elims = [Candidate(c, d) for c, m, s in zip(cells, doms, sup)
+                 for d in digits_of(an.cand[c] & ~s)]
+        if elims:
+            yield Step("cage_rules", eliminations=tuple(elims), title="Cage Rules", width=w,
+                       houses=(cage.name, *names),
+                       pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
+                       note=f"{cage.name} ({','.join(an.name(c) for c in cells)}) with "
+                            f"{', '.join(names)}: the fillings keep "
+                            + ", ".join(f"{an.name(c)} {''.join(digit_symbol(d) for d in digits_of(s))}"
+                                        for c, s in zip(cells, sup)))
