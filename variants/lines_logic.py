@@ -123,6 +123,8 @@ class LineTables:
                                        (_position_classes(cells, 3), tuple(masks), names)))
         #: results of the costly searches, keyed on the candidates they read
         self.memo: dict = {}
+        #: per class line: the cells of the houses it touches
+        self.touched: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def of(self, kind: str) -> list[Line]:
         return [ln for ln in self.lines if ln.kind == kind]
@@ -515,7 +517,21 @@ def _class_steps(an: Analysis, kind: str, name: str, title: str) -> Iterator[Ste
     for ln in t.of(kind):
         if not any(an.cand[c] for c in ln.cells):
             continue
-        classes, masks, gnames, alive, dead = _class_analysis(an, ln, True)
+        touched = t.touched.get(ln.cells)
+        if touched is None:
+            m = 0
+            for c in ln.cells:
+                m |= 1 << c
+            hm = 0
+            for h in an.house_mask:
+                if h & m:
+                    hm |= h
+            touched = t.touched[ln.cells] = tuple(iter_cells(hm))
+        key = ("classes", ln.cells, tuple([_value(an, c) for c in touched]))
+        res = t.memo.get(key)
+        if res is None:
+            res = t.remember(key, _class_analysis(an, ln, True))
+        classes, masks, gnames, alive, dead = res
         if not alive:
             continue            # no assignment works: a contradiction
         keep_of: dict[int, int] = {}

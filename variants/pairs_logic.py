@@ -94,6 +94,9 @@ class PinchTables:
         self.pairs = [(a, b, ns) for a, b, ns in self.rule_pairs
                       if len(ns) > 1 or hp[a] >> b & 1]
         self.rule_names = {k: ", ".join(v) for k, v in names.items()}
+        #: per pair or cell, the candidates for which a finder last found nothing (they
+        #: only shrink along a solve, and the finders read nothing else that changes)
+        self.quiet: dict = {}
         # only cells with two neighbours that see each other (for some digits) can pinch
         linked_to: dict[int, set[int]] = {}
         for (c, _), others in links.cross.items():
@@ -146,11 +149,15 @@ def pair_rules(an: Analysis, opts: dict) -> Iterator[Step]:
     w = an.grid.namer
     placed = an.state.placed
     sees = an.sees
+    quiet = t.quiet
     for a, b, names in t.pairs:
         ma, mb = an.cand[a], an.cand[b]
         if not ma and not mb:
             continue
         va, vb = ma or 1 << placed[a], mb or 1 << placed[b]
+        key = ("pair", a, b)
+        if quiet.get(key) == (va, vb):
+            continue
         elims = []
         why = []
         for x, y, mx, my in ((a, b, ma, vb), (b, a, mb, va)):
@@ -158,13 +165,16 @@ def pair_rules(an: Analysis, opts: dict) -> Iterator[Step]:
                 if not any(not sees(x, v, y, u) for u in digits_of(my)):
                     elims.append(Candidate(x, v))
                     why.append(f"{an.name(x)}={digit_symbol(v)} leaves {an.name(y)} nothing")
-        if elims:
+        if not elims:
+            quiet[key] = (va, vb)
+        else:
             both = [n for n in names]
             if an.links.house_peers[a] >> b & 1:
                 both.append("one house")
             yield Step("pair_rules", eliminations=tuple(sorted(elims)), title="Pair Rules",
                        width=w, houses=tuple(names),
-                       pattern=tuple(Candidate(c, d) for c in (a, b) for d in digits_of(an.cand[c])),
+                       pattern=tuple(Candidate(c, d) for c in (a, b)
+                                     for d in digits_of(an.cand[c])),
                        note=f"{an.name(a)},{an.name(b)} ({' + '.join(both)}): {', '.join(why)}")
 
 
@@ -184,6 +194,10 @@ def neighbour_pinch(an: Analysis, opts: dict) -> Iterator[Step]:
             continue
         cells = [a for a, _ in nbs]
         doms = [an.cand[a] or 1 << placed[a] for a in cells]
+        key = ("pinch", b)
+        seen = (mb, *doms)
+        if t.quiet.get(key) == seen:
+            continue
         elims = []
         why = []
         for v in digits_of(mb):
@@ -199,9 +213,12 @@ def neighbour_pinch(an: Analysis, opts: dict) -> Iterator[Step]:
             if _assignable(an, cells, sets):
                 continue
             elims.append(Candidate(b, v))
-            why.append(f"{an.name(b)}={digit_symbol(v)} needs {','.join(an.name(a) for a in cells)} "
-                       f"from {'/'.join(''.join(digit_symbol(y) for y in digits_of(s)) for s in sets)}")
-        if elims:
+            why.append(f"{an.name(b)}={digit_symbol(v)} needs "
+                       f"{','.join(an.name(a) for a in cells)} from "
+                       f"{'/'.join(''.join(digit_symbol(y) for y in digits_of(s)) for s in sets)}")
+        if not elims:
+            t.quiet[key] = seen
+        else:
             rules = ", ".join(dict.fromkeys(t.names[(b, a)] for a in cells))
             yield Step("neighbour_pinch", eliminations=tuple(elims), title="Neighbour Pinch",
                        width=w, digits=tuple(d for _, d in elims),
@@ -225,14 +242,21 @@ def pair_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
         ma, mb = an.cand[a], an.cand[b]
         if not ma or not mb or (ma | mb).bit_count() > 4:
             continue
-        must = -1
-        fills = []
-        for x in digits_of(ma):
-            for y in digits_of(mb):
-                if not sees(a, x, b, y):
-                    must &= 1 << x | 1 << y
-                    fills.append(f"{digit_symbol(x)}{digit_symbol(y)}")
-        if not fills:
+        key = ("must", a, b, ma, mb)
+        hit = t.quiet.get(key)
+        if hit is None:
+            must = -1
+            fills = []
+            for x in digits_of(ma):
+                for y in digits_of(mb):
+                    if not sees(a, x, b, y):
+                        must &= 1 << x | 1 << y
+                        fills.append(f"{digit_symbol(x)}{digit_symbol(y)}")
+            if len(t.quiet) > 100_000:
+                t.quiet.clear()
+            hit = t.quiet[key] = (must if fills else 0, fills)
+        must, fills = hit
+        if not must:
             continue
         pair = 1 << a | 1 << b
         for d in digits_of(must):
