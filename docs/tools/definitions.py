@@ -118,6 +118,36 @@ DEFINITIONS: dict[str, str] = {
                        "different digits: the middle of two black dots in one house is not 1, "
                        "3, 6 or 8; a 4 on a German whisper is not between two cells of one "
                        "box (both would be 9).",
+    "pair_mandatory": "Two cells joined by a rule (a dot, a line segment, a cage of two): "
+                      "when every filling they have left holds digit X, one of them is X, so "
+                      "a cell that sees both loses X (a whisper pair {1,6,7}-{1,7} fills as "
+                      "17, 61 or 71: always a 1).",
+    "rule_pointing": "A candidate that would remove every place a house has left for some "
+                     "digit is false. The removals are those of the houses and of the rules' "
+                     "links (dots, lines, anti-knight ...): on an entropic line a 5 removes "
+                     "4 and 6 from its neighbours and itself, so a 5 next to all the 4s of a "
+                     "row cannot stay. Plain house pointing is the locked candidates' job.",
+    "cage_rules": "A killer cage whose cells are also joined by two-cell rules (a line along "
+                  "the cage, dots inside it) keeps only the fillings that satisfy them too: "
+                  "13 along an entropic line is a low, a middle and a high digit (148, 157 or "
+                  "247), so no cell holds 3, 6 or 9.",
+    # thermo, outside clues, parity
+    "thermo_length": "A cell with k cells below it on a thermometer is at least k + 1, and "
+                     "with k cells above it at most n - k (on branching thermometers the "
+                     "longest chain counts). The rule propagation finds these bounds pair by "
+                     "pair; this step names them.",
+    "sandwich_crusts": "A sandwich total can be made by k different digits of 2..n-1 only for "
+                       "some k, so the crusts 1 and n are that many cells plus one apart: a "
+                       "1 (or n) without an n (or 1) at such a distance along the line is "
+                       "no crust there (35 on 1-9 needs all seven middle digits, so the "
+                       "crusts are the line's ends).",
+    "x_sum_length": "The first digit X of an X-sum line says how many digits add up to the "
+                    "clue: X keeps only the values whose first X digits can make the total "
+                    "(10: X is 2, 3 or 4).",
+    "parity_count": "A house holds a fixed number of odd digits (5 on 1-9) and of even "
+                    "digits (4). When as many of its open cells must be odd as it still "
+                    "lacks odd digits, those cells take all of them and the other cells are "
+                    "even (and the same for even).",
     # clone
     "clone_pointing": "Cells that must be equal (clones, the cells of a palindrome at the "
                       "same distance from its ends) hold one digit, so a cell that sees one of "
