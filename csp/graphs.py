@@ -23,6 +23,7 @@ from typing import Any
 
 import networkx as nx
 
+from .bits import digits_of
 from .state import State
 
 __all__ = ["constraint_graph", "cell_graph", "link_graph", "link_graph_size", "candidate_id",
@@ -69,7 +70,7 @@ def constraint_graph(puzzle) -> nx.Graph:
     for i, con in enumerate(puzzle.constraints):
         node = f"k{i}"
         attrs = {k: _scalar(v) for k, v in con.attributes().items()}
-        attrs.update(bipartite=1, label=con.name, kind=getattr(con, "kind", "constraint"),
+        attrs.update(bipartite=1, label=con.name, kind=con.kind,
                      arity=len(set(con.cells)), house=con.house() is not None)
         G.add_node(node, **attrs)
         seen: set[int] = set()
@@ -242,7 +243,7 @@ def link_graph(puzzle, state: State | None = None) -> nx.Graph:
             names.append(why)
 
     for c in range(g.size):
-        ds = [d for d in range(1, n + 1) if live[c] >> d & 1]
+        ds = digits_of(live[c])
         for i, d1 in enumerate(ds):
             for d2 in ds[i + 1:]:
                 link((c, d1), (c, d2), f"cell {g.name(c)}")

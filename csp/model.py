@@ -2,26 +2,31 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
-                          FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, Sum)
+                          FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, RelationKind,
+                          Sum)
+from .constraints.binary import _eq, _le, _lt, _ne
 from .constraints.base import WeakLink
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
                      NodeLimitExceeded, ParseError, TimeLimitExceeded)
 from .events import Contradiction
-from .grid import Grid, House
+from .grid import CellHandle, Grid, House
 from .io import parse_line
 from .propagator import Propagator, TraceHook
 from .search import SolveResult, search
 from .state import State
+from .status import SolveStatus
 
 
 # ``solve(method="auto")``: depth-first search nodes and seconds before the SAT solver
 # takes over (whichever budget runs out first)
 AUTO_SEARCH_NODES = 200
 AUTO_SEARCH_SECONDS = 0.05
+
+T = TypeVar("T")
 
 
 class _Comparison(Relation):
@@ -34,11 +39,7 @@ class _Comparison(Relation):
             "e.g. p.add(a < b); p.add(b < c)")
 
 
-def _op(a: int, b: int, pred, label: str, key) -> _Comparison:
-    return _Comparison(a, b, pred, label, key)
-
-
-class CellRef:
+class CellRef(CellHandle):
     """A handle on a cell, for operator syntax: ``p.add(p["r1c1"] < p["r1c2"])``."""
 
     __slots__ = ("puzzle", "cell")
@@ -53,22 +54,22 @@ class CellRef:
         raise InvalidConstraint(f"compare a cell with another cell, not {other!r}")
 
     def __lt__(self, other: Any) -> _Comparison:
-        return _op(self.cell, self._other(other), lambda x, y: x < y, "<", ("lt",))
+        return _Comparison(self.cell, self._other(other), _lt, "<", None, "", RelationKind.LT)
 
     def __gt__(self, other: Any) -> _Comparison:
-        return _op(self._other(other), self.cell, lambda x, y: x < y, "<", ("lt",))
+        return _Comparison(self._other(other), self.cell, _lt, "<", None, "", RelationKind.LT)
 
     def __le__(self, other: Any) -> _Comparison:
-        return _op(self.cell, self._other(other), lambda x, y: x <= y, "<=", ("le",))
+        return _Comparison(self.cell, self._other(other), _le, "<=", None, "", RelationKind.LE)
 
     def __ge__(self, other: Any) -> _Comparison:
-        return _op(self._other(other), self.cell, lambda x, y: x <= y, "<=", ("le",))
+        return _Comparison(self._other(other), self.cell, _le, "<=", None, "", RelationKind.LE)
 
     def __eq__(self, other: Any) -> _Comparison:  # type: ignore[override]
-        return _op(self.cell, self._other(other), lambda x, y: x == y, "==", ("eq",))
+        return _Comparison(self.cell, self._other(other), _eq, "==", None, "", RelationKind.EQ)
 
     def __ne__(self, other: Any) -> _Comparison:  # type: ignore[override]
-        return _op(self.cell, self._other(other), lambda x, y: x != y, "!=", ("ne",))
+        return _Comparison(self.cell, self._other(other), _ne, "!=", None, "", RelationKind.NE)
 
     def __hash__(self) -> int:
         return hash(self.cell)
@@ -106,6 +107,7 @@ class Puzzle:
         self._use_depth = 0
         self._frozen = False
         self._engines: dict[bool, Engine] = {}
+        self._derived: dict[Callable[[Puzzle], Any], Any] = {}
 
     # -- building ------------------------------------------------------------------
     def _check_open(self) -> None:
@@ -131,13 +133,8 @@ class Puzzle:
             for cell in c.cells:
                 if not (isinstance(cell, int) and 0 <= cell < self.grid.size):
                     raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
-            if getattr(c, "auto_name", False) and isinstance(c, Relation):
-                g = self.grid
-                c.name = f"{g.name(c.a)}{c.label}{g.name(c.b)}"
-                c.auto_name = False
-            validate = getattr(c, "validate", None)
-            if validate is not None:
-                validate(self.grid.n)
+            c.name_from(self.grid)
+            c.validate(self.grid.n)
             self.constraints.append(c)
         return self
 
@@ -281,6 +278,26 @@ class Puzzle:
     def frozen(self) -> bool:
         return self._frozen
 
+    def derived(self, build: Callable[["Puzzle"], T]) -> T:
+        """``build(self)``, computed once and kept with the puzzle: the one place where
+        other modules keep tables derived from a puzzle (link tables, the rule engine of a
+        technique, the difference or cage tables of a variant's logic ...). The value stays
+        valid because the puzzle is frozen first and a frozen puzzle never changes. The key
+        is ``build`` itself, so two modules cannot collide: pass a module-level function
+        or class (a new lambda on each call would never be found again).
+
+        >>> def given_count(p): return len(p.given)
+        >>> p = Puzzle(Grid(4)).add_grid_houses().givens("12..............")
+        >>> p.derived(given_count), p.frozen, p.derived(given_count) is p.derived(given_count)
+        (2, True, True)
+        """
+        try:
+            return self._derived[build]
+        except KeyError:
+            self.freeze()
+            value = self._derived[build] = build(self)
+            return value
+
     def engine(self, gac: bool = False) -> Engine:
         self.freeze()
         eng = self._engines.get(gac)
@@ -297,13 +314,11 @@ class Puzzle:
                     houses.append((c.name, h))
                     if gac:
                         props.append(AllDifferentGAC(h, c.name))
-                if isinstance(c, Relation) and c.key == ("ne",):
+                if isinstance(c, Relation) and c.relation is RelationKind.NE:
                     houses.append((c.name, c.cells))   # a != b runs in the kernel
                     continue
                 props.extend(c.propagators(n))
-                compile_ = getattr(c, "compile", None)
-                if compile_ is not None:   # whole-puzzle propagators (e.g. ordering bounds)
-                    props.extend(compile_(self))
+                props.extend(c.compile(self))   # whole-puzzle propagators (ordering bounds)
             eng = self._engines[gac] = Engine(n, self.grid.size, houses, props, self._namer())
         return eng
 
@@ -320,10 +335,10 @@ class Puzzle:
         placed = [0] * g.size
         given = [False] * g.size
         for con in self.constraints:
-            um = getattr(con, "unary_mask", None)
+            um = con.unary_mask()
             if um is not None:
                 for cell in con.cells:
-                    cand[cell] &= um()
+                    cand[cell] &= um
         for c, d in self.given.items():
             cand[c] = 1 << d
             placed[c] = d
@@ -404,7 +419,8 @@ class Puzzle:
         cand = (state or self.initial_state()).cand
         sols, nodes, conflicts, used = self._search(cand, 1 if first else 2, node_limit,
                                                     time_limit, method)
-        status = "unsolvable" if not sols else ("solved" if len(sols) == 1 else "multiple")
+        status = (SolveStatus.UNSOLVABLE if not sols else
+                  SolveStatus.SOLVED if len(sols) == 1 else SolveStatus.MULTIPLE)
         return SolveResult(status, sols, nodes, (time.perf_counter() - t0) * 1000, used,
                            conflicts)
 

@@ -257,7 +257,7 @@ def encode(puzzle, cand: list[int], table_budget: int = 20_000,
         h = con.house()
         if h is not None and len(set(h)) > 1:
             _house(enc, cand, h)
-        if isinstance(con, AllDifferent) or getattr(con, "unary_mask", None) is not None:
+        if isinstance(con, AllDifferent) or con.unary_mask() is not None:
             continue                  # the house, or already in the candidates
         if isinstance(con, Relation):
             _relation(enc, cand, con)

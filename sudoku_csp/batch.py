@@ -40,10 +40,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from csp.errors import InvalidPuzzle, SudokuCSPError
+from csp.status import SolveStatus
 
 from .formats.loader import Item, load_arg
 
-STATUSES = ("solved", "stuck", "unsolvable", "multiple", "limit", "error")
+#: a batch line whose input could not be read as a puzzle (a batch status, not a solve outcome)
+ERROR = "error"
+#: every status a batch line can have: the solve outcomes, then ERROR (summary order)
+STATUSES: tuple[str, ...] = (*(s.value for s in SolveStatus), ERROR)
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
 
 SolveOne = Callable[[Item, argparse.Namespace], dict]
@@ -70,9 +74,9 @@ class Summary:
     interrupted: bool = False
 
     def add(self, res: dict[str, Any]) -> None:
-        status = res.get("status", "error")
+        status = res.get("status", ERROR)
         self.counts[status] += 1
-        if status != "error":
+        if status != ERROR:
             self.times_ms.append(float(res.get("time_ms", 0.0)))
         rating = res.get("rating")
         if isinstance(rating, dict):
@@ -109,7 +113,7 @@ class Summary:
         head = "interrupted after" if self.interrupted else "summary:"
         lines = [f"{head} {d['puzzles']} puzzles in {d['wall_s']:.2f} s "
                  f"({self.backend}, {self.workers} worker{'s' if self.workers != 1 else ''})",
-                 "  " + ", ".join(f"{c[s]} {s if s != 'error' else 'errors'}" for s in STATUSES)]
+                 "  " + ", ".join(f"{c[s]} {s if s != ERROR else 'errors'}" for s in STATUSES)]
         tm = d["time_ms"]
         if tm["median"] is not None:
             lines.append(f"  time per puzzle: median {tm['median']:.2f} ms, mean "
@@ -124,7 +128,7 @@ class Summary:
 
 # -- work units ------------------------------------------------------------------------
 def _error_result(item: Item, msg: str) -> dict[str, Any]:
-    return {"puzzle": item.label, "where": item.where, "status": "error", "error": msg,
+    return {"puzzle": item.label, "where": item.where, "status": ERROR, "error": msg,
             "solution": None, "grid": None, "time_ms": 0.0}
 
 
@@ -376,14 +380,14 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
             for res in results:
                 n = res.pop("_n", 9)
                 with sigint.section():
-                    if res["status"] == "error":
+                    if res["status"] == ERROR:
                         progress.err(f"error: {res['where']}: {res['error']}")
                         if args.json:
                             print(json.dumps(res), flush=True)
                         worst = 1
                     else:
                         print_result(res, args, n)
-                        if res["status"] != "solved":
+                        if res["status"] != SolveStatus.SOLVED:
                             worst = 1
                     summary.add(res)
                 progress.update()

@@ -65,16 +65,16 @@ _SHIFT = 64
 
 def states_before(start: State, steps: Sequence[Step]) -> Iterator[State]:
     """The state before each step and, last, the state after all of them: ``start`` with
-    the steps applied one by one (:func:`techniques.apply_step`), each state a copy.
-
-    This replays a finished solve; it is the only place the page depends on how steps are
-    applied."""
-    from techniques import apply_step
-    st = start.copy()
-    for step in steps:
-        yield st.copy()
-        apply_step(st, step)
-    yield st
+    the steps applied one by one, each state a copy. The finished solve is replayed through
+    the human loop itself (a run whose strategy hands out the recorded steps), so steps are
+    applied exactly as the solve applied them."""
+    from techniques import StepSolver
+    recorded = iter(steps)
+    run = StepSolver([]).start(start, strategy=lambda run, an: next(recorded, None),
+                               max_steps=len(steps))
+    yield run.state.copy()
+    for _ in run:
+        yield run.state.copy()
 
 
 def _code(cell: int, digit: int) -> int:

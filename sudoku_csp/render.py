@@ -41,7 +41,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any, Callable, Iterable, Sequence
 
-from csp.constraints import AllDifferent, Constraint, Relation, Sum
+from csp.constraints import AllDifferent, Constraint, Relation, RelationKind, Sum
 from csp.errors import SudokuCSPError
 from csp.grid import Grid
 from csp.model import Puzzle
@@ -836,15 +836,15 @@ def draw_constraint(con: Any, cv: _Canvas, label: str = "") -> None:
 
 @draw_constraint.register
 def _relation(con: Relation, cv: _Canvas, label: str = "") -> None:
-    key = con.key if isinstance(con.key, tuple) and con.key else ("",)
-    if key[0] == "lt":
+    rel, d = con.relation, con.param
+    if rel is RelationKind.LT:
         _inequality(cv, con.a, con.b)
-    elif key[0] == "le":
+    elif rel is RelationKind.LE:
         _inequality(cv, con.a, con.b, "inequality weak")
-    elif key[0] == "absdiff" and len(key) > 1:
-        _dot(cv, con.a, con.b, False, None if key[1] == 1 else str(key[1]), "white-dot")
-    elif key[0] == "ratio" and len(key) > 1:
-        _dot(cv, con.a, con.b, True, None if key[1] == 2 else str(key[1]), "black-dot")
+    elif rel is RelationKind.ABS_DIFF:
+        _dot(cv, con.a, con.b, False, None if d == 1 else str(d), "white-dot")
+    elif rel is RelationKind.RATIO:
+        _dot(cv, con.a, con.b, True, None if d == 2 else str(d), "black-dot")
     else:
         _generic(cv, [con.a, con.b], label or rule_name(con))
 

@@ -11,7 +11,7 @@ from csp.io import write_pencilmarks
 from csp.step import Candidate
 from techniques import StepSolver
 from techniques import registry
-from techniques.solver import apply_step
+from techniques.loop import apply_step
 from variants import classic, killer_cage
 from variants.classic import classic_puzzle
 from sudoku_csp.cli import main

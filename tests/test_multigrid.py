@@ -13,8 +13,7 @@ from csp.errors import GridSizeError, InvalidConstraint, ParseError
 from csp.grid import SAMURAI_ORIGINS, MultiGrid
 from techniques import StepSolver, registry
 from techniques.analysis import Analysis
-from techniques.solver import is_effective
-from techniques.verify import unsound
+from techniques.loop import is_effective, unsound
 from variants import classic_puzzle, sandwich, windoku
 from sudoku_csp.formats.loader import puzzle_from_text
 from csp.io import parse_subgrids, write_subgrids

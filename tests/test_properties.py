@@ -64,8 +64,10 @@ def _run_fixpoint(n: int, doms: list[set[int]], props, houses=()) -> list[set[in
     return [_digits(m) for m in cand]
 
 
-def _check_fix_contract(n: int, doms: list[set[int]], props) -> None:
-    """A propagator that returns FIX must be idempotent: a second run changes nothing."""
+def _check_fix_contract(n: int, doms: list[set[int]], props, pred=None) -> None:
+    """A propagator that returns FIX must be idempotent: a second run changes nothing. One
+    that returns SUBSUMED must be idempotent too, and entailed: every assignment left in its
+    cells' domains satisfies ``pred`` (over cells 0..k-1, when given)."""
     cand = [_mask(d) for d in doms]
     for p in props:
         ctx = Context(cand)
@@ -73,14 +75,17 @@ def _check_fix_contract(n: int, doms: list[set[int]], props) -> None:
             status = p.propagate(ctx)
         except Contradiction:
             return
-        if status == Status.FIX:
+        if status in (Status.FIX, Status.SUBSUMED):
             before = cand[:]
             ctx2 = Context(cand)
             try:
                 p.propagate(ctx2)
             except Contradiction:   # pragma: no cover - would be a contract breach
-                pytest.fail(f"{p.name}: FIX then contradiction on rerun")
-            assert cand == before, f"{p.name} returned FIX but was not at its fixpoint"
+                pytest.fail(f"{p.name}: {status.name} then contradiction on rerun")
+            assert cand == before, f"{p.name} returned {status.name} but was not at its fixpoint"
+        if status is Status.SUBSUMED and pred is not None:
+            for combo in product(*(_digits(m) for m in cand)):
+                assert pred(*combo), f"{p.name} returned SUBSUMED but {combo} breaks it"
 
 
 RELATIONS = {
@@ -111,7 +116,7 @@ def test_binary_relation_is_arc_consistent(kind, data, x, swap):
         return rel.check(vals[a], vals[b])
 
     assert _run_fixpoint(n, doms, props) == _brute_gac(doms, pred)
-    _check_fix_contract(n, doms, props)
+    _check_fix_contract(n, doms, props, pred)
 
 
 @SETTINGS
@@ -142,7 +147,7 @@ def test_allowed_pairs_is_arc_consistent(data, pairs):
     rel = AllowedPairs(0, 1, pairs)
     props = rel.propagators(n)
     assert _run_fixpoint(n, doms, props) == _brute_gac(doms, lambda v, w: (v, w) in pairs)
-    _check_fix_contract(n, doms, props)
+    _check_fix_contract(n, doms, props, lambda v, w: (v, w) in pairs)
 
 
 @SETTINGS

@@ -14,7 +14,7 @@ from csp.display import repr_svg, set_svg_renderer
 from csp.step import Candidate, Link, Step
 from techniques import StepSolver, apply_step, registry, reglib
 from techniques.analysis import Analysis
-from techniques.solver import is_effective
+from techniques.loop import is_effective
 from variants import (arrow, classic, classic_puzzle, killer_cage, little_killer, sandwich,
                       thermo, white_dot)
 from sudoku_csp.cli import main

@@ -228,7 +228,7 @@ SEED_STEPS = [
                                                              enumerate(SEED_STEPS)])
 def test_seed_example_step(tech, line, text):
     from techniques.reglib import case_state
-    from techniques.solver import is_effective
+    from techniques.loop import is_effective
     case = parse_case(line)
     st = case_state(case)
     steps = [s for s in registry.get(tech).find(Analysis(st)) if is_effective(st, s)]
@@ -241,7 +241,7 @@ def test_seed_states_are_on_the_solve_path():
     """Each recorded seed state is reached by singles, intersections and subsets from the
     seed puzzle, and the first effective step of the technique there is the recorded one."""
     from techniques.reglib import case_state
-    from techniques.solver import is_effective
+    from techniques.loop import is_effective
     puzzles = {0: "..973..81.8...9...7.5.84..33....82.74.2.......786..4.5...8.6..26........8.74.15.6",
                1: ".4......512..7..8667..9.32......7..2..28.37..4..2......93.8..5771..5..638......9.",
                2: "8.9..3..4.24...61..7...6.297.2.4.......3.2.......5.1.225.1...4..47...83.1..7..2.5",
@@ -326,7 +326,7 @@ def test_relaxed_pivot_wing_with_a_trivalue_wing():
     """Wing r8c4 holds three digits: only the relaxed form sees this WXYZ-Wing; the
     elimination is checked against the puzzle's solution."""
     from techniques.reglib import case_state
-    from techniques.solver import is_effective
+    from techniques.loop import is_effective
     st = case_state(parse_case(RELAXED_CASE))
     an = Analysis(st)
     got = [s for s in registry.get("relaxed_wing").find(an) if is_effective(st, s)]

@@ -12,8 +12,8 @@ from techniques import registry
 from techniques.analysis import Analysis
 from techniques.reglib import case_state, parse_case, run_case
 from techniques.chains import build_graph
-from techniques.solver import StepSolver, apply_step, is_effective
-from techniques.verify import unsound
+from techniques.loop import apply_step, is_effective, unsound
+from techniques.solver import StepSolver
 from techniques.verify import check_puzzle
 from variants.classic import classic_puzzle
 

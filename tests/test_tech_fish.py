@@ -10,8 +10,9 @@ from csp import Puzzle
 from techniques import fish, registry
 from techniques.analysis import Analysis, iter_cells
 from techniques.reglib import parse_case, run_case
-from techniques.solver import StepSolver, apply_step
-from techniques.verify import check_puzzle, unsound
+from techniques.loop import apply_step, unsound
+from techniques.solver import StepSolver
+from techniques.verify import check_puzzle
 from variants.chess import anti_knight
 from variants.classic import classic, classic_puzzle
 from variants.regions import diagonal

@@ -15,7 +15,8 @@ from csp.step import Step
 import techniques
 from techniques import StepSolver, apply_step, registry
 from techniques.analysis import Analysis
-from techniques.verify import check_puzzle, unsound
+from techniques.loop import unsound
+from techniques.verify import check_puzzle
 from variants.chess import anti_knight
 from variants.classic import classic, classic_puzzle
 

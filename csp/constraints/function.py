@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from ..bits import digits_of
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
 from .base import Constraint
@@ -105,7 +106,7 @@ class FunctionPropagator(Propagator):
         known = self._memo.get(key)
         if known is not None:
             return self._apply(ctx, known)
-        lists = [[d for d in range(m.bit_length()) if m >> d & 1] for m in doms]
+        lists = [digits_of(m) for m in doms]
         k = len(cells)
         sup = [0] * k
         vals = [0] * k

@@ -31,21 +31,23 @@ def add_parser(sub: Any) -> Any:
 
 
 def _nth_step(puzzle: Puzzle, n: int, techniques: str) -> tuple[Step, State]:
-    from techniques import StepSolver, apply_step
+    from csp.errors import InvalidPuzzle
+    from techniques import StepSolver
 
     from ..render import RenderError
-    solver = StepSolver(techniques)
-    st = puzzle.pencilmarks()
-    for i in range(1, n + 1):
-        if all(st.placed):
-            raise RenderError(f"--step {n}: the puzzle is solved after {i - 1} steps")
-        step = solver.next_step(st)
-        if step is None:
-            raise RenderError(f"--step {n}: the logic solve is stuck after {i - 1} steps")
-        if i == n:
-            return step, st
-        apply_step(st, step)
-    raise AssertionError("unreachable")
+    run = StepSolver(techniques).start(puzzle)
+    for _ in range(n - 1):
+        if next(run, None) is None:
+            break
+    if run.status == "unsolvable":
+        raise InvalidPuzzle(f"the puzzle has no solution: {run.reason}")
+    done = len(run.steps)
+    if all(run.state.placed):
+        raise RenderError(f"--step {n}: the puzzle is solved after {done} steps")
+    step = run.peek() if run.status is None else None
+    if step is None:
+        raise RenderError(f"--step {n}: the logic solve is stuck after {done} steps")
+    return step, run.state
 
 
 def run(args: Any) -> int:

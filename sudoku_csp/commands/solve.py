@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from csp.errors import SearchLimit
 from csp.events import Contradiction
 from csp.io import SYMBOL_STYLES, SYMBOLS, write_line
+from csp.status import SolveStatus
 
 from ..errors import UsageError
 from .options import seconds
@@ -118,16 +119,19 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
             solver = StepSolver(args.techniques)
             res = solver.solve(p, time_limit=args.time_limit)
             status = res.status
-            values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
-            out["rating"] = res.rating.to_dict()
-            if args.rating in ("se", "se121"):
-                left = (args.time_limit - res.time_ms / 1000) if args.time_limit else None
-                se = solver.rate_se(p, mode="se121" if args.rating == "se121" else "extended",
-                                    time_limit=max(left, 1.0) if left is not None else None)
-                out["se_rating"] = se.to_dict()
-            if args.steps:
-                out["steps"] = [s.to_dict() for s in res.steps]
-                out["_steps"] = res.steps
+            if status == "unsolvable":         # a step showed a contradiction
+                out["reason"] = res.reason
+            else:
+                values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
+                out["rating"] = res.rating.to_dict()
+                if args.rating in ("se", "se121"):
+                    left = (args.time_limit - res.time_ms / 1000) if args.time_limit else None
+                    se = solver.rate_se(p, mode="se121" if args.rating == "se121" else "extended",
+                                        time_limit=max(left, 1.0) if left is not None else None)
+                    out["se_rating"] = se.to_dict()
+                if args.steps:
+                    out["steps"] = [s.to_dict() for s in res.steps]
+                    out["_steps"] = res.steps
         else:
             r = p.solve(first=args.first, node_limit=args.node_limit, time_limit=args.time_limit,
                         method=getattr(args, "method", "auto"))
@@ -138,16 +142,16 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
             if r.method == "sat":
                 out["conflicts"] = r.conflicts
     except Contradiction as e:
-        status, values = "unsolvable", None
+        status, values = SolveStatus.UNSOLVABLE, None
         out["reason"] = str(e)
     except SearchLimit as e:
-        status, values = "limit", None
+        status, values = SolveStatus.LIMIT, None
         out["reason"] = str(e)
     out["status"] = status
-    solved = status == "solved" and values is not None and all(values)
+    solved = status == SolveStatus.SOLVED and values is not None and all(values)
     out["solution"] = solution_text(values, n) if solved else None
     out["grid"] = grid_rows(values, n, p.grid) if values is not None else None
-    if status == "multiple" and not args.logic:
+    if status == SolveStatus.MULTIPLE and not args.logic:
         out["grid"] = None
     out["time_ms"] = round((time.perf_counter() - t0) * 1000, 3)
     return out

@@ -137,9 +137,7 @@ def bundle_from_dict(d: dict) -> Any:
 
 def to_spec(p: Puzzle) -> dict:
     """The puzzle as a sudoku-csp JSON object (see the module docstring)."""
-    used = getattr(p, "bundles", None)
-    if used is None:
-        raise SpecError("this puzzle does not record its rule bundles")
+    used = p.bundles
     covered = 0
     rules = []
     for b, count in used:
