@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from csp.constraints.binary import Relation
+from csp.bits import iter_cells
+from csp.constraints.binary import Relation, RelationKind
 from csp.step import Candidate, Step, digit_symbol
-from techniques.analysis import Analysis, iter_cells
+from techniques.analysis import Analysis
 from techniques.registry import register
 
 FAMILY = "clone"
@@ -44,7 +45,7 @@ class CloneTables:
         names: dict[int, list[str]] = {}
         edges = []
         for c in puzzle.constraints:
-            if isinstance(c, Relation) and c.key == ("eq",):
+            if isinstance(c, Relation) and c.relation is RelationKind.EQ:
                 edges.append((c.a, c.b, c.name))
                 ra, rb = find(c.a), find(c.b)
                 if ra != rb:
@@ -68,10 +69,8 @@ class CloneTables:
 
 
 def clone_tables(puzzle) -> CloneTables:
-    t = getattr(puzzle, "_clone_tables", None)
-    if t is None:
-        t = puzzle._clone_tables = CloneTables(puzzle)
-    return t
+    """The :class:`CloneTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(CloneTables)
 
 
 def _placed_in(an: Analysis, h: int, x: int) -> bool:
@@ -80,7 +79,7 @@ def _placed_in(an: Analysis, h: int, x: int) -> bool:
     return any(placed[c] == x for c in iter_cells(an.house_mask[h] & ~an.unsolved))
 
 
-@register("clone_pointing", "Clone Pointing", FAMILY, score=50, order=1215, level="medium")
+@register("clone_pointing", "Clone Pointing", FAMILY)
 def clone_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Equal cells (clones, palindrome twins) hold one digit, so whatever sees one of them
     sees them all: when every place a house has left for X sees one of the equal cells,

@@ -37,10 +37,10 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Iterator, Sequence
 
-from csp.bits import digits_of
+from csp.bits import digits_of, iter_bits, iter_cells
 from csp.constraints.run import _perfect_matching
 from csp.step import Candidate, Step, digit_symbol
-from techniques.analysis import Analysis, iter_cells
+from techniques.analysis import Analysis
 from techniques.registry import register
 
 FAMILY = "lines"
@@ -165,11 +165,8 @@ def _house_groups(cells: Sequence[int], houses: list[tuple[int, ...]]) -> list[t
 
 
 def line_tables(puzzle) -> LineTables:
-    """Cached :class:`LineTables` of a puzzle."""
-    t = getattr(puzzle, "_line_tables", None)
-    if t is None:
-        t = puzzle._line_tables = LineTables(puzzle)
-    return t
+    """The :class:`LineTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(LineTables)
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -192,12 +189,7 @@ def _sum_ranges(mask: int) -> str:
     '6-9,11'
     """
     out = []
-    ts = []
-    m = mask
-    while m:
-        low = m & -m
-        ts.append(low.bit_length() - 1)
-        m ^= low
+    ts = list(iter_bits(mask))
     i = 0
     while i < len(ts):
         j = i
@@ -311,8 +303,7 @@ def _segment_info(an: Analysis, t: LineTables, seg: tuple[int, ...]):
     return t.remember(key, (sums, distinct))
 
 
-@register("region_sum_segments", "Region-Sum Segments", FAMILY, score=40, order=1235,
-          level="medium")
+@register("region_sum_segments", "Region-Sum Segments", FAMILY)
 def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
     """The segments of a region-sum line have one common total: each segment's possible
     totals (sums of different digits that fit its cells) are intersected, and each segment
@@ -443,7 +434,7 @@ def _house_name(an: Analysis, cells: Sequence[int]) -> str:
     return "all different"
 
 
-@register("between_span", "Between Span", FAMILY, score=40, order=1236, level="medium")
+@register("between_span", "Between Span", FAMILY)
 def between_span(an: Analysis, opts: dict) -> Iterator[Step]:
     """Inner cells of a between line sharing a house need that many different digits
     strictly between the ends: four in a row make the ends at least 5 apart, so neither end
@@ -451,7 +442,7 @@ def between_span(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _span_steps(an, "between", "between_span", "Between Span")
 
 
-@register("lockout_span", "Lockout Span", FAMILY, score=40, order=1237, level="medium")
+@register("lockout_span", "Lockout Span", FAMILY)
 def lockout_span(an: Analysis, opts: dict) -> Iterator[Step]:
     """Inner cells of a lockout line sharing a house need that many different digits
     outside the range of the ends: the ends cannot be so far apart that too few digits are
@@ -563,7 +554,7 @@ def _class_steps(an: Analysis, kind: str, name: str, title: str) -> Iterator[Ste
                    houses=(ln.name,), pattern=_pattern(an, ln.cells), note=note)
 
 
-@register("whisper_polarity", "Whisper Polarity", FAMILY, score=50, order=1242, level="medium")
+@register("whisper_polarity", "Whisper Polarity", FAMILY)
 def whisper_polarity(an: Analysis, opts: dict) -> Iterator[Step]:
     """German whispers alternate low (1-4) and high (6-9): the cells at odd and at even
     positions form two classes, one low and one high. If one class cannot be low (say five
@@ -572,7 +563,7 @@ def whisper_polarity(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _class_steps(an, "whispers", "whisper_polarity", "Whisper Polarity")
 
 
-@register("entropic_groups", "Entropic Groups", FAMILY, score=50, order=1240, level="medium")
+@register("entropic_groups", "Entropic Groups", FAMILY)
 def entropic_groups(an: Analysis, opts: dict) -> Iterator[Step]:
     """On an entropic line the cells three apart share a group (1-3, 4-6, 7-9) and the three
     position classes take the three groups: a class left with one group takes it from the
@@ -581,7 +572,7 @@ def entropic_groups(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _class_steps(an, "entropic", "entropic_groups", "Entropic Groups")
 
 
-@register("modular_groups", "Modular Groups", FAMILY, score=50, order=1241, level="medium")
+@register("modular_groups", "Modular Groups", FAMILY)
 def modular_groups(an: Analysis, opts: dict) -> Iterator[Step]:
     """On a modular line the cells three apart have the same remainder mod 3 and the three
     position classes take the three remainders ({3,6,9}, {1,4,7}, {2,5,8}); like entropic
@@ -621,8 +612,7 @@ def _runs(an: Analysis, t: LineTables, ln: Line) -> list[int]:
     return hit
 
 
-@register("renban_mandatory", "Renban Mandatory Digit", FAMILY, score=50, order=1238,
-          level="medium")
+@register("renban_mandatory", "Renban Mandatory Digit", FAMILY)
 def renban_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit in every run that still fits a renban line is on the line: a cell outside
     the line that sees all the line's cells holding it loses it (a 5-cell renban on 1-9
@@ -659,8 +649,7 @@ def renban_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
                                 f"{_names(an, iter_cells(s))}")
 
 
-@register("renban_house_overlap", "Renban-House Overlap", FAMILY, score=50, order=1239,
-          level="medium")
+@register("renban_house_overlap", "Renban-House Overlap", FAMILY)
 def renban_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit that a house can only place on a renban line is on the line: the runs
     without it go, and the line keeps the digits of the remaining runs."""

@@ -48,10 +48,8 @@ class ClueTables:
 
 
 def clue_tables(puzzle) -> ClueTables:
-    t = getattr(puzzle, "_clue_tables", None)
-    if t is None:
-        t = puzzle._clue_tables = ClueTables(puzzle)
-    return t
+    """The :class:`ClueTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(ClueTables)
 
 
 @lru_cache(maxsize=None)
@@ -93,7 +91,7 @@ def _ranges(ks) -> str:
     return "/".join(map(str, ks))
 
 
-@register("sandwich_crusts", "Sandwich Crusts", FAMILY, score=10, order=337, level="easy")
+@register("sandwich_crusts", "Sandwich Crusts", FAMILY)
 def sandwich_crusts(an: Analysis, opts: dict) -> Iterator[Step]:
     """A sandwich total needs between kmin and kmax digits between the crusts 1 and n: a 1
     (n) without an n (1) at such a distance along the line cannot be a crust there (20 needs
@@ -121,7 +119,7 @@ def sandwich_crusts(an: Analysis, opts: dict) -> Iterator[Step]:
                             "at such a distance")
 
 
-@register("x_sum_length", "X-Sum Length", FAMILY, score=10, order=338, level="easy")
+@register("x_sum_length", "X-Sum Length", FAMILY)
 def x_sum_length(an: Analysis, opts: dict) -> Iterator[Step]:
     """The first digit X of an X-sum line says how many digits add up to the clue: X keeps
     the values whose first X digits can make the total (10: X is 2, 3 or 4)."""

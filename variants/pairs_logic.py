@@ -35,10 +35,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from csp.bits import digits_of
+from csp.bits import digits_of, iter_cells
 from csp.links import link_tables
 from csp.step import Candidate, Step, digit_symbol
-from techniques.analysis import Analysis, iter_cells
+from techniques.analysis import Analysis
 from techniques.registry import register
 
 FAMILY = "pairs"
@@ -112,10 +112,8 @@ class PinchTables:
 
 
 def pinch_tables(puzzle) -> PinchTables:
-    t = getattr(puzzle, "_pinch_tables", None)
-    if t is None:
-        t = puzzle._pinch_tables = PinchTables(puzzle)
-    return t
+    """The :class:`PinchTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(PinchTables)
 
 
 def _assignable(an: Analysis, cells: list[int], sets: list[int]) -> bool:
@@ -140,7 +138,7 @@ def _assignable(an: Analysis, cells: list[int], sets: list[int]) -> bool:
     return rec(0)
 
 
-@register("pair_rules", "Pair Rules", FAMILY, score=20, order=360, level="easy")
+@register("pair_rules", "Pair Rules", FAMILY)
 def pair_rules(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two cells joined by several rules (a dot and a line, a cage and a line, a dot between
     cells of one house ...) keep only the digits that satisfy all of them at once with a
@@ -178,7 +176,7 @@ def pair_rules(an: Analysis, opts: dict) -> Iterator[Step]:
                        note=f"{an.name(a)},{an.name(b)} ({' + '.join(both)}): {', '.join(why)}")
 
 
-@register("neighbour_pinch", "Neighbour Pinch", FAMILY, score=50, order=995, level="medium")
+@register("neighbour_pinch", "Neighbour Pinch", FAMILY)
 def neighbour_pinch(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell joined by two-cell rules (dots, whispers ...) to neighbours that see each other
     cannot take a digit that leaves the neighbours no different digits: a black-dot cell
@@ -228,8 +226,7 @@ def neighbour_pinch(an: Analysis, opts: dict) -> Iterator[Step]:
                             f"({rules}): {', '.join(why)}")
 
 
-@register("pair_mandatory", "Pair Mandatory Digit", FAMILY, score=50, order=1219,
-          level="medium")
+@register("pair_mandatory", "Pair Mandatory Digit", FAMILY)
 def pair_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two cells joined by a rule (a dot, a line segment ...): when every filling they have
     left holds digit X, a cell that sees both loses X (a whisper pair {1,6,7}-{1,7} fills as
@@ -275,7 +272,7 @@ def pair_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
 _POINTING_MAX = 6
 
 
-@register("rule_pointing", "Rule Pointing", FAMILY, score=60, order=1218, level="medium")
+@register("rule_pointing", "Rule Pointing", FAMILY)
 def rule_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
     """A candidate that would remove every place a house has left for some digit is false:
     r1c3 = 5 on an entropic line removes 4 from r1c2, r1c4, r1c5 and r1c3 itself; if those
@@ -350,13 +347,11 @@ class CageRuleTables:
 
 
 def cage_rule_tables(puzzle) -> CageRuleTables:
-    t = getattr(puzzle, "_cage_rule_tables", None)
-    if t is None:
-        t = puzzle._cage_rule_tables = CageRuleTables(puzzle)
-    return t
+    """The :class:`CageRuleTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(CageRuleTables)
 
 
-@register("cage_rules", "Cage Rules", FAMILY, score=60, order=1225, level="medium",
+@register("cage_rules", "Cage Rules", FAMILY,
           options={"max_fillings": 50000})
 def cage_rules(an: Analysis, opts: dict) -> Iterator[Step]:
     """A killer cage whose cells are also joined by two-cell rules (a line along it, dots

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from csp.bits import digits_of
+from csp.bits import digits_of, iter_cells
 from csp.step import Candidate, Step
-from techniques.analysis import Analysis, iter_cells
+from techniques.analysis import Analysis
 from techniques.registry import register
 
 FAMILY = "parity"
 
 
-@register("parity_count", "Parity Count", FAMILY, score=40, order=1217, level="medium")
+@register("parity_count", "Parity Count", FAMILY)
 def parity_count(an: Analysis, opts: dict) -> Iterator[Step]:
     """When as many open cells of a house must be odd (even) as the house still lacks odd
     (even) digits, they take them all: the house's other cells are even (odd)."""

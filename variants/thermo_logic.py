@@ -64,17 +64,15 @@ def _longest(c: int, nxt: dict[int, set[int]], memo: dict[int, int], path: set[i
 
 
 def thermo_tables(puzzle) -> ThermoTables:
-    t = getattr(puzzle, "_thermo_tables", None)
-    if t is None:
-        t = puzzle._thermo_tables = ThermoTables(puzzle)
-    return t
+    """The :class:`ThermoTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(ThermoTables)
 
 
 def _count(k: int, what: str) -> str:
     return f"{k} cell{'s' if k != 1 else ''} {what}"
 
 
-@register("thermo_length", "Thermo Length", FAMILY, score=10, order=336, level="easy")
+@register("thermo_length", "Thermo Length", FAMILY)
 def thermo_length(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell with k cells below it on a thermometer is at least k + 1, with k cells above
     it at most n - k (the third cell of a thermo is 3 or more)."""
