@@ -22,7 +22,7 @@ from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver, registry
 from techniques.analysis import Analysis
-from techniques.verify import check_puzzle
+from techniques.verify import check_puzzle, check_solve
 from variants.classic import classic
 from variants.dots import black_dot, white_dot, x_dot
 from variants.killer import killer_cage
@@ -636,3 +636,51 @@ def test_parity_count() -> None:
     assert "box 1: r1c1,r1c3,r2c2,r3c3 must be even and take its 4 even digits" in \
         steps[0].explain(2)
     assert_sound(p, p.initial_state(), steps)
+
+
+# -- soundness on the f-puzzles set ------------------------------------------------------------
+def fpuzzles_with_solutions(titles=None) -> list[tuple[str, Puzzle, list[int]]]:
+    """Every distinct f-puzzles puzzle (or those titled ``titles``) with its solution: the
+    stated one when it fits the rules as imported, else the unique one by brute force."""
+    out, seen = [], set()
+    for line in (DATA / "fpuzzles_cc_by.jsonl").read_text(encoding="utf-8").splitlines():
+        obj = json.loads(line)
+        key = json.dumps(obj["fpuzzles_json"], sort_keys=True)
+        if key in seen or not obj.get("solution") or (titles and obj["title"] not in titles):
+            continue
+        seen.add(key)
+        p = load_fpuzzles(obj["fpuzzles_json"])
+        sol = [int(ch) for ch in obj["solution"]]
+        if len(sol) != p.grid.size or not p.check_solution(sol):
+            res = p.solve(time_limit=60)
+            if res.status != "solved":
+                continue
+            sol = list(res.solution)
+        out.append((obj["title"], p, sol))
+    return out
+
+
+#: line, pair and clone puzzles checked in the default run (a few seconds each)
+SAMPLE = ("Executive Function", "Every Third Knight", "Third-Degree Murder",
+          "Locking Out the Odds", "Parking Garage")
+
+
+def _check_all(titles, limit: float) -> list[str]:
+    problems = []
+    for title, p, sol in fpuzzles_with_solutions(titles):
+        r = check_solve(p, sol, "all", time_limit=limit)
+        if r.status == "unsound":
+            problems.append(f"{title}: {r.problem}")
+    return problems
+
+
+def test_fpuzzles_sample_with_every_technique_is_sound() -> None:
+    assert _check_all(SAMPLE, 2.0) == []
+
+
+@pytest.mark.slow
+def test_fpuzzles_every_puzzle_with_every_technique_is_sound() -> None:
+    """Every f-puzzles puzzle with a known solution, logic-solved with every registered
+    technique (``"all"``: the variant ones and the disabled ones too), each step checked
+    against the solution before it is applied (:func:`techniques.verify.check_solve`)."""
+    assert _check_all(None, 20.0) == []

@@ -38,7 +38,7 @@ from itertools import combinations, permutations
 from typing import Iterator, Sequence
 
 from csp.bits import digits_of, iter_bits, iter_cells
-from csp.constraints.run import _perfect_matching
+from csp.constraints.run import _perfect_matching, fitting_runs
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis
 from techniques.registry import register
@@ -588,19 +588,7 @@ def renban_runs(doms: Sequence[int], n: int) -> list[int]:
     >>> [_digit_range(m) for m in renban_runs([0b110, 0b1111111110, 0b1111111110], 9)]
     ['1-3', '2-4']
     """
-    k = len(doms)
-    out = []
-    for s in range(1, n - k + 2):
-        w = ((1 << k) - 1) << s
-        sub = [m & w for m in doms]
-        if 0 in sub:
-            continue
-        u = 0
-        for m in sub:
-            u |= m
-        if u == w and _perfect_matching(sub):
-            out.append(w)
-    return out
+    return fitting_runs(doms, n)
 
 
 def _runs(an: Analysis, t: LineTables, ln: Line) -> list[int]:
@@ -612,6 +600,51 @@ def _runs(an: Analysis, t: LineTables, ln: Line) -> list[int]:
     return hit
 
 
+def group_pointing(an: Analysis, group: int, must: int) -> Iterator[tuple[int, int, int]]:
+    """(digit, cells of the group holding it, cells outside that see all of those) for each
+    digit of ``must`` that the group of cells (a bitset) is known to hold: pointing with the
+    group as the house."""
+    for d in digits_of(must):
+        s = group & an.cells_with[d]
+        if s:
+            targets = an.common_peers(d, s) & an.cells_with[d] & ~group
+            if targets:
+                yield d, s, targets
+
+
+def house_forced_digits(an: Analysis, group: int) -> tuple[int, list[str]]:
+    """Digits that some full house crossing the group (a bitset of cells) can only place
+    inside it (a mask), with the reasons ("7 of row 1 only in r1c2,r1c3")."""
+    forced = 0
+    why = []
+    for h in an.full:
+        hm = an.house_mask[h]
+        if not hm & group or not hm & ~group:
+            continue
+        done = 0
+        for c in iter_cells(hm & ~an.unsolved):
+            done |= 1 << an.state.placed[c]
+        for d in range(1, an.n + 1):
+            if (forced | done) >> d & 1:
+                continue
+            pos = hm & an.cells_with[d]
+            if pos and not pos & ~group:
+                forced |= 1 << d
+                why.append(f"{digit_symbol(d)} of {an.houses[h].name} only in "
+                           f"{_names(an, iter_cells(pos))}")
+    return forced, why
+
+
+def _renban_lines(an: Analysis, t: LineTables, least: int) -> Iterator[tuple[Line, list[int], int]]:
+    """The renban lines with open cells and at least ``least`` fitting runs: (line, runs,
+    cell bitset)."""
+    for ln in t.of("renban"):
+        if any(an.cand[c] for c in ln.cells):
+            runs = _runs(an, t, ln)
+            if len(runs) >= least:
+                yield ln, runs, sum(1 << c for c in set(ln.cells))
+
+
 @register("renban_mandatory", "Renban Mandatory Digit", FAMILY)
 def renban_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit in every run that still fits a renban line is on the line: a cell outside
@@ -619,34 +652,21 @@ def renban_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
     always holds 5)."""
     t = line_tables(an.puzzle)
     w = an.grid.namer
-    for ln in t.of("renban"):
-        if not any(an.cand[c] for c in ln.cells):
-            continue
-        runs = _runs(an, t, ln)
-        if not runs:
-            continue
+    for ln, runs, line in _renban_lines(an, t, 1):
         must = -1
         for r in runs:
             must &= r
-        line = 0
-        placed = 0
         for c in ln.cells:
-            line |= 1 << c
             if not an.cand[c]:
-                placed |= 1 << an.state.placed[c]
-        for d in digits_of(must & ~placed):
-            s = line & an.cells_with[d]
-            if not s:
-                continue
-            targets = an.common_peers(d, s) & an.cells_with[d] & ~line
-            if targets:
-                yield Step("renban_mandatory", digits=(d,), houses=(ln.name,), width=w,
-                           title="Renban Mandatory Digit",
-                           eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
-                           pattern=tuple(Candidate(c, d) for c in iter_cells(s)),
-                           note=f"{digit_symbol(d)} in every run of {ln.name} "
-                                f"({', '.join(_digit_range(r) for r in runs)}), only in "
-                                f"{_names(an, iter_cells(s))}")
+                must &= ~(1 << an.state.placed[c])
+        for d, s, targets in group_pointing(an, line, must):
+            yield Step("renban_mandatory", digits=(d,), houses=(ln.name,), width=w,
+                       title="Renban Mandatory Digit",
+                       eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
+                       pattern=tuple(Candidate(c, d) for c in iter_cells(s)),
+                       note=f"{digit_symbol(d)} in every run of {ln.name} "
+                            f"({', '.join(_digit_range(r) for r in runs)}), only in "
+                            f"{_names(an, iter_cells(s))}")
 
 
 @register("renban_house_overlap", "Renban-House Overlap", FAMILY)
@@ -655,43 +675,16 @@ def renban_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
     without it go, and the line keeps the digits of the remaining runs."""
     t = line_tables(an.puzzle)
     w = an.grid.namer
-    for ln in t.of("renban"):
-        if not any(an.cand[c] for c in ln.cells):
-            continue
-        runs = _runs(an, t, ln)
-        if len(runs) < 2:
-            continue
-        line = 0
-        for c in ln.cells:
-            line |= 1 << c
-        forced = 0
-        why = []
-        for h in an.full:
-            hm = an.house_mask[h]
-            if not hm & line or not hm & ~line:
-                continue
-            done = 0
-            for c in iter_cells(hm & ~an.unsolved):
-                done |= 1 << an.state.placed[c]
-            for d in range(1, an.n + 1):
-                if (forced | done) >> d & 1:
-                    continue
-                pos = hm & an.cells_with[d]
-                if pos and not pos & ~line:
-                    forced |= 1 << d
-                    why.append(f"{digit_symbol(d)} of {an.houses[h].name} only in "
-                               f"{_names(an, iter_cells(pos))}")
-        if not forced:
-            continue
+    for ln, runs, line in _renban_lines(an, t, 2):
+        forced, why = house_forced_digits(an, line)
         keep_runs = [r for r in runs if r & forced == forced]
-        if not keep_runs or len(keep_runs) == len(runs):
+        if not forced or not keep_runs or len(keep_runs) == len(runs):
             continue
         doms = [_value(an, c) for c in ln.cells]
         keep = [0] * len(doms)
         for r in keep_runs:
-            sub = [m & r for m in doms]
-            for i, m in enumerate(sub):
-                keep[i] |= m
+            for i, m in enumerate(doms):
+                keep[i] |= m & r
         elims = _elims(an, ln.cells, keep)
         if elims:
             yield Step("renban_house_overlap", eliminations=tuple(elims), width=w,
