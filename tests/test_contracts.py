@@ -8,6 +8,8 @@ from csp.engine import Engine
 from csp.events import Cost, Event, Status
 from csp.propagator import Context, Propagator
 
+from conftest import ROOT
+
 
 class _Counting(Propagator):
     """Removes nothing; counts its runs and answers ``status``."""
@@ -112,7 +114,7 @@ def _is_bit_walk(fn) -> bool:
 def test_bit_iteration_has_one_home():
     import ast
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     copies = []
     for pkg in ("csp", "techniques", "variants", "sudoku_csp"):
         for path in sorted((root / pkg).rglob("*.py")):
@@ -149,7 +151,7 @@ def test_no_hook_is_probed_with_getattr():
     default); getattr / hasattr appear only for the reflection listed above."""
     import ast
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     found = set()
     for pkg in ("csp", "techniques", "variants"):
         for path in sorted((root / pkg).rglob("*.py")):
@@ -165,7 +167,7 @@ def test_no_private_attribute_is_set_from_outside():
     per-puzzle caches): derived tables go through Puzzle.derived / LinkTables.derived."""
     import ast
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     found = []
     for pkg in ("csp", "techniques", "variants", "sudoku_csp"):
         for path in sorted((root / pkg).rglob("*.py")):
@@ -233,7 +235,7 @@ def test_relations_state_their_kind():
 def test_no_relation_is_read_through_its_cache_key():
     import re
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     # c.key == ("lt",), kind, d = c.key, ("absdiff", d)
     pattern = re.compile(r"\.key\s*==|\.key\[|= c\.key|\(\"(lt|le|eq|ne)\",\)"
                          r"|\(\"(absdiff|notabsdiff|ratio|notratio)\", \w+\)")

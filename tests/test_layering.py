@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
 
 #: the layers, lowest first: a module may import its own layer and the ones before it
 LAYERS = ("csp", "techniques", "variants", "sudoku_csp")

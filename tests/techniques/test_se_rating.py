@@ -17,6 +17,8 @@ from techniques.se_rating import (MODES, SE121_PRODUCERS, SEStep, SESolver, Unkn
                                   producers, rate_se, se_value, summarize)
 from variants.classic import classic_puzzle
 
+from conftest import ROOT
+
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
 # (published SE rating, puzzle): Sudoku Exchange puzzles whose hardest step is the named
@@ -267,7 +269,7 @@ def test_calibration_on_sudoku_exchange_sample():
     import importlib.util
     import random
     from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "rating.py"
+    path = ROOT / "benchmarks" / "rating.py"
     spec = importlib.util.spec_from_file_location("rating_bench", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)

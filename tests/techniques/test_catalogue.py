@@ -15,7 +15,8 @@ import pytest
 import variants  # noqa: F401  (registers the variant techniques)
 from techniques import registry
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
+
 PAGE = ROOT / "docs" / "techniques.md"
 TOOL = ROOT / "docs" / "tools" / "make_catalogue.py"
 

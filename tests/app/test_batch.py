@@ -15,9 +15,8 @@ import pytest
 
 from sudoku_csp.cli import main
 
-from conftest import DATA
+from conftest import DATA, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -23,12 +23,14 @@ from variants import classic, indexer, renban, sandwich, skyscraper, x_sum
 from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from variants.outside import line_from_clue
 
-DATA = Path(__file__).parent / "data" / "fpuzzles_cc_by.jsonl"
+from conftest import DATA
+
+FPUZZLES = DATA / "fpuzzles_cc_by.jsonl"
 BUDGETS = ((20_000, 50_000), (0, 50_000), (0, 0))   # tables, automata, lazy checks
 
 
 def _row(title: str) -> dict:
-    return next(r for r in map(json.loads, DATA.open(encoding="utf-8"))
+    return next(r for r in map(json.loads, FPUZZLES.open(encoding="utf-8"))
                 if r["title"] == title)
 
 

@@ -20,7 +20,8 @@ from csp.io import parse_subgrids, write_subgrids
 from variants.multigrid import gattai, samurai, samurai_grid
 from sudoku_csp.formats.spec import SpecError, from_spec, to_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 LINES = [ln.split() for ln in (ROOT / "tests/data/samurai.txt").read_text().splitlines()
          if ln and not ln.startswith("#")]
 HARD, EASY = LINES[0], LINES[1]

@@ -546,7 +546,7 @@ def test_inequality_bounds_step():
 # -- soundness sweeps on generated variants ----------------------------------------------
 import random  # noqa: E402
 
-from conftest import load_solutions  # noqa: E402
+from conftest import DATA, ROOT, load_solutions  # noqa: E402
 from techniques.verify import check_puzzle  # noqa: E402
 
 PATH = ["singles", "rules", "consecutive", "killer", "jigsaw", "inequality"]
@@ -681,7 +681,7 @@ def test_jigsaw_killer_soundness():
 
 def _fpuzzles_file():
     from pathlib import Path
-    for p in (Path(__file__).parent / "data" / "fpuzzles_cc_by.jsonl",
+    for p in (DATA / "fpuzzles_cc_by.jsonl",
               Path("/work/shared/data/variants/fpuzzles_cc_by.jsonl")):
         if p.exists():
             return p
@@ -778,7 +778,7 @@ def test_layering_techniques_do_not_import_variants():
     (doctests may: they are strings, not imports)."""
     import ast
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     for layer, banned in (("csp", ("techniques", "variants")), ("techniques", ("variants",))):
         for path in (root / layer).rglob("*.py"):
             tree = ast.parse(path.read_text())

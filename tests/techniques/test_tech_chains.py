@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import load_solutions
+from conftest import DATA, load_solutions
 from csp import Grid, Puzzle
 from techniques import registry
 from techniques.analysis import Analysis
@@ -17,7 +17,6 @@ from techniques.solver import StepSolver
 from techniques.verify import check_puzzle
 from variants.classic import classic_puzzle
 
-DATA = Path(__file__).parent / "data"
 CODES = ("0500", "0501", "0502", "0503", "0701", "0702", "0703", "0706", "0707", "0708",
          "0709", "0710", "0711")
 FAMILY = ["coloring", "chains"]

@@ -9,7 +9,7 @@ import pytest
 
 from sudoku_csp.cli import main
 
-from conftest import DATA
+from conftest import DATA, ROOT
 
 EXAMPLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -175,7 +175,7 @@ def test_closed_stdout_exits_quietly():
     BrokenPipeError used to be caught as an OSError: "error: Broken pipe", code 2)."""
     import os
     import signal
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = str(ROOT)
     env = dict(os.environ, PYTHONPATH=root)
     r, w = os.pipe()
     os.close(r)     # nobody will ever read: the first write fails with EPIPE

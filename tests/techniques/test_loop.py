@@ -15,9 +15,8 @@ from techniques import Run, StepSolver, UnsoundStep
 from techniques.se_rating import SESolver
 from variants.classic import classic_puzzle
 
-from conftest import DATA
+from conftest import DATA, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 TOP95 = [line.split()[0] for line in open(DATA / "top95.txt") if line.strip()]
 # a classic puzzle with no solution whose contradiction shows only after some steps
 NO_SOLUTION = "5.3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."

@@ -21,7 +21,7 @@ from sudoku_csp.cli import main
 from sudoku_csp.formats.loader import puzzle_from_json
 from sudoku_csp.render import RenderError, render_svg, svg_to_png, write_picture
 
-from conftest import DATA
+from conftest import DATA, ROOT
 
 CLASSIC = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -361,7 +361,7 @@ def test_csp_alone_has_no_renderer():
             "assert 'sudoku_csp' not in sys.modules\nimport sudoku_csp\n"
             "assert p._repr_svg_().startswith('<svg')\n"
             "assert r._repr_html_().startswith('<div')\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent.parent,
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
 

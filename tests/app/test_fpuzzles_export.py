@@ -21,7 +21,8 @@ from variants.multigrid import samurai
 from variants.regions import jigsaw_grid
 from sudoku_csp.formats.spec import to_spec
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 CORPUS = [json.loads(ln) for ln in (ROOT / "tests/data/fpuzzles_cc_by.jsonl").open()]
 
 
