@@ -229,11 +229,12 @@ def _all_different(an: Analysis, cells: Sequence[int]) -> bool:
 
 # -- region-sum lines ----------------------------------------------------------------------
 def segment_sums(doms: Sequence[int], distinct: bool, differ: Sequence[Sequence[int]] = (),
-                 limit: int = 50_000) -> dict[int, list[int]] | None:
+                 limit: int = 50_000, required: int = 0) -> dict[int, list[int]] | None:
     """The totals a segment can take and, per total, the digits each cell can hold in a
     filling with that total. ``doms``: candidate masks; ``distinct``: all cells differ
-    (else ``differ[i]`` lists the earlier positions cell i must differ from). None when the
-    search would exceed ``limit`` fillings.
+    (else ``differ[i]`` lists the earlier positions cell i must differ from); ``required``:
+    digits every filling holds (used with ``distinct``). None when the search would exceed
+    ``limit`` fillings.
 
     >>> sorted(segment_sums([0b1110, 0b1110], True))
     [3, 4, 5]
@@ -253,6 +254,8 @@ def segment_sums(doms: Sequence[int], distinct: bool, differ: Sequence[Sequence[
             cm = 0
             for d in combo:
                 cm |= 1 << d
+            if cm & required != required:
+                continue
             sub = [m & cm for m in doms]
             if 0 in sub or not _perfect_matching(sub):
                 continue
@@ -289,18 +292,20 @@ def segment_sums(doms: Sequence[int], distinct: bool, differ: Sequence[Sequence[
 
 
 def _segment_info(an: Analysis, t: LineTables, seg: tuple[int, ...]):
+    """(totals -> supports, all different, digits a house forces into the segment and why)."""
     doms = tuple(_value(an, c) for c in seg)
-    key = ("seg", seg, doms)
+    distinct = _all_different(an, seg)
+    forced, why = house_forced_digits(an, sum(1 << c for c in seg)) if distinct else (0, [])
+    key = ("seg", seg, doms, forced)
     hit = t.memo.get(key)
     if hit is not None:
         return hit
-    distinct = _all_different(an, seg)
     differ = ()
     if not distinct:
         hp = an.links.house_peers
         differ = [[j for j in range(i) if hp[seg[i]] >> seg[j] & 1] for i in range(len(seg))]
-    sums = segment_sums(doms, distinct, differ)
-    return t.remember(key, (sums, distinct))
+    sums = segment_sums(doms, distinct, differ, required=forced)
+    return t.remember(key, (sums, distinct, why))
 
 
 @register("region_sum_segments", "Region-Sum Segments", FAMILY)
@@ -316,10 +321,10 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
         if not any(an.cand[c] for c in ln.cells):
             continue
         infos = [_segment_info(an, t, s) for s in segs]
-        if any(sums is None for sums, _ in infos):
+        if any(sums is None for sums, _, _ in infos):
             continue
         masks = []
-        for sums, _ in infos:
+        for sums, _, _ in infos:
             m = 0
             for total in sums:
                 m |= 1 << total
@@ -330,7 +335,7 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
         if not common:
             continue        # no common total: a contradiction, left to the solver's checks
         elims: list[Candidate] = []
-        for seg, (sums, _) in zip(segs, infos):
+        for seg, (sums, _, _) in zip(segs, infos):
             keep = [0] * len(seg)
             for total, sup in sums.items():
                 if common >> total & 1:
@@ -339,9 +344,10 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
         if not elims:
             continue
         parts = []
-        for seg, m, (_, distinct) in zip(segs, masks, infos):
+        for seg, m, (_, distinct, why) in zip(segs, masks, infos):
             parts.append(f"{_names(an, seg, '+')} sums {_sum_ranges(m)}"
-                         + (" (all different)" if distinct and len(seg) > 1 else ""))
+                         + (" (all different)" if distinct and len(seg) > 1 else "")
+                         + (f" (holding {'; '.join(why)})" if why else ""))
         yield Step("region_sum_segments", eliminations=tuple(sorted(elims)),
                    title="Region-Sum Segments", width=w, houses=(ln.name,),
                    pattern=_pattern(an, ln.cells),
@@ -350,14 +356,15 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
 
 # -- between and lockout lines ---------------------------------------------------------------
 def span_supports(a_dom: int, b_dom: int, groups: Sequence[Sequence[int]], n: int,
-                  lockout_diff: int = 0) -> tuple[int, int, int]:
+                  lockout_diff: int = 0, required: int = 0) -> tuple[int, int, int]:
     """Supported digits of the two ends and the digits the inner cells may take.
 
     ``groups``: candidate masks of inner cells that must all differ (one list per group).
     Between line (``lockout_diff`` 0): inner digits lie strictly between the ends; lockout
     (``lockout_diff`` d): the ends differ by d or more and inner digits lie outside their
     range. A pair of end digits works when every group can take different digits allowed
-    by it. Returns (end a digits, end b digits, union of the allowed inner digits).
+    by it and allows the ``required`` digits (digits some inner cell must hold). Returns
+    (end a digits, end b digits, union of the allowed inner digits).
 
     >>> a, b, inner = span_supports(0b1111111110, 0b1111111110, [[0b1111111110] * 3], 9)
     >>> digits_of(a), digits_of(inner)
@@ -379,6 +386,8 @@ def span_supports(a_dom: int, b_dom: int, groups: Sequence[Sequence[int]], n: in
                 if hi - lo < 2:
                     continue
                 allowed = ((1 << hi) - 1) ^ ((1 << (lo + 1)) - 1)
+            if allowed & required != required:
+                continue
             for g in groups:
                 sub = [m & allowed for m in g]
                 if 0 in sub or (len(sub) > 1 and not _perfect_matching(sub)):
@@ -401,10 +410,12 @@ def _span_steps(an: Analysis, kind: str, name: str, title: str) -> Iterator[Step
             continue
         groups, diff = ln.data
         doms = [[_value(an, c) for c in g] for g in groups]
-        key = ("span", ln.cells, _value(an, a), _value(an, b), tuple(map(tuple, doms)))
+        forced, why = house_forced_digits(an, sum(1 << c for c in set(inner)))
+        key = ("span", ln.cells, _value(an, a), _value(an, b), tuple(map(tuple, doms)), forced)
         res = t.memo.get(key)
         if res is None:
-            res = t.remember(key, span_supports(_value(an, a), _value(an, b), doms, n, diff))
+            res = t.remember(key, span_supports(_value(an, a), _value(an, b), doms, n, diff,
+                                                forced))
         sa, sb, allowed = res
         if not sa or not sb:
             continue            # no pair of ends works: a contradiction
@@ -419,6 +430,8 @@ def _span_steps(an: Analysis, kind: str, name: str, title: str) -> Iterator[Step
                 f"{ln.name}: inner digits {where}")
         if diff:
             text += f", ends {diff} or more apart"
+        if forced:
+            text += f" ({'; '.join(why)}: on the line)"
         text += f": {an.name(a)} in {_digit_range(sa)}, {an.name(b)} in {_digit_range(sb)}"
         yield Step(name, eliminations=tuple(sorted(set(elims))), title=title, width=w,
                    houses=(ln.name,), pattern=_pattern(an, ln.cells), note=text)

@@ -236,6 +236,31 @@ def test_region_sum_three_segments_intersect() -> None:
     assert_sound(p, st, steps)
 
 
+def test_region_sum_segment_holding_a_house_digit() -> None:
+    """5 of box 1 only in r2c2, r3c3: that segment is 5 + 1..4, so r4c4 is 6-9."""
+    p = Puzzle(9).use(classic(), region_sum_line(["r2c2", "r3c3", "r4c4"]))
+    others = ["r1c1", "r1c2", "r1c3", "r2c1", "r2c3", "r3c1", "r3c2"]
+    st = make_state(p, {}, remove={5: others})
+    steps = found(p, st, "region_sum_segments")
+    assert elims(p, steps) == {f"r4c4<>{d}" for d in range(1, 6)} | {
+        f"{c}<>{d}" for c in ("r2c2", "r3c3") for d in (6, 7, 8, 9)}
+    assert "(holding 5 of box 1 only in r2c2,r3c3)" in steps[0].explain(2)
+    assert_sound(p, st, steps)
+
+
+def test_lockout_span_with_a_digit_the_line_must_hold() -> None:
+    """'Locking Out the Odds': odd ends, 6 of row 1 only on the line's inside, so 6 lies
+    outside the ends' range: the ends are 1 and 5."""
+    p = Puzzle(9).use(classic(), lockout(["r2c6", "r1c6", "r1c5", "r1c4", "r2c4"]))
+    st = make_state(p, {"r2c6": "13579", "r2c4": "13579"},
+                    remove={6: [f"r1c{c}" for c in (1, 2, 3, 5, 7, 8, 9)]})
+    steps = found(p, st, "lockout_span")
+    assert elims(p, steps) == {f"r2c{c}<>{d}" for c in (4, 6) for d in (3, 7, 9)} | {
+        f"r1c{c}<>{d}" for c in (4, 5, 6) for d in range(1, 6)}
+    assert "(6 of row 1 only in r1c4,r1c6: on the line)" in steps[0].explain(2)
+    assert_sound(p, st, steps)
+
+
 def test_between_span_five_in_the_middle() -> None:
     p = Puzzle(9).use(classic(), between_line(["r1c1", "r1c2", "r1c3", "r1c4", "r1c5"]))
     st = make_state(p, {"r1c1": "5"})
