@@ -18,7 +18,9 @@ entropic and modular lines), read from the puzzle's own line bundles.
 - ``entropic_groups`` / ``modular_groups``: on an entropic (modular) line any three
   consecutive cells hold digits of three different groups (1-3/4-6/7-9; remainders mod 3),
   so the cells whose positions are equal mod 3 share one group and the three classes take
-  the three groups: a little sudoku of classes and groups, checked against the houses too.
+  the three groups: a little sudoku of classes and groups, checked against the houses too,
+  and for lines of one kind that share a house, against that house jointly (three lines
+  crossing a column must together give each group its three cells).
 - ``renban_mandatory``: a digit in every run that still fits a renban is on the line: cells
   that see all of the line's cells holding it lose it.
 - ``renban_house_overlap``: a digit that a house can only place on a renban is on the line:
@@ -34,7 +36,7 @@ entropic and modular lines), read from the puzzle's own line bundles.
 """
 from __future__ import annotations
 
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 from typing import Iterator, Sequence
 
 from csp.bits import digits_of, iter_bits, iter_cells
@@ -515,56 +517,109 @@ def _class_analysis(an: Analysis, ln: Line, use_houses: bool):
     return classes, masks, gnames, alive, dead
 
 
+def _line_classes(an: Analysis, t: LineTables, ln: Line):
+    """The class analysis of one line (cached on the candidates of the houses it touches)."""
+    touched = t.touched.get(ln.cells)
+    if touched is None:
+        m = 0
+        for c in ln.cells:
+            m |= 1 << c
+        hm = 0
+        for h in an.house_mask:
+            if h & m:
+                hm |= h
+        touched = t.touched[ln.cells] = tuple(iter_cells(hm))
+    key = ("classes", ln.cells, tuple([_value(an, c) for c in touched]))
+    res = t.memo.get(key)
+    if res is None:
+        res = t.remember(key, _class_analysis(an, ln, True))
+    return res
+
+
+def _class_step(an: Analysis, ln: Line, res, alive, name: str, title: str,
+                why: list[str]) -> Step | None:
+    """The step keeping, on each class of ``ln``, the groups of the ``alive`` assignments."""
+    classes, masks, gnames, _, _ = res
+    keep_of: dict[int, int] = {}
+    for cl_i, cl in enumerate(classes):
+        m = 0
+        for sigma in alive:
+            m |= masks[sigma[cl_i]]
+        for c in cl:
+            keep_of[c] = m
+    cells = list(ln.cells)
+    elims = _elims(an, cells, [keep_of.get(c, -1) for c in cells])
+    if not elims:
+        return None
+    parts = []
+    for cl_i, cl in enumerate(classes):
+        gs = sorted({sigma[cl_i] for sigma in alive})
+        parts.append(f"{_names(an, cl)}: {'/'.join(gnames[g] for g in gs)}")
+    note = f"{ln.name}: classes " + "; ".join(parts)
+    if why:
+        note += " (" + "; ".join(why[:2]) + (" ..." if len(why) > 2 else "") + ")"
+    return Step(name, eliminations=tuple(sorted(elims)), title=title, width=an.grid.namer,
+                houses=(ln.name,), pattern=_pattern(an, ln.cells), note=note)
+
+
+#: at most this many joint assignments of the lines crossing one house are tried
+_JOINT_MAX = 1000
+
+
 def _class_steps(an: Analysis, kind: str, name: str, title: str) -> Iterator[Step]:
     t = line_tables(an.puzzle)
-    w = an.grid.namer
-    for ln in t.of(kind):
-        if not any(an.cand[c] for c in ln.cells):
-            continue
-        touched = t.touched.get(ln.cells)
-        if touched is None:
-            m = 0
-            for c in ln.cells:
-                m |= 1 << c
-            hm = 0
-            for h in an.house_mask:
-                if h & m:
-                    hm |= h
-            touched = t.touched[ln.cells] = tuple(iter_cells(hm))
-        key = ("classes", ln.cells, tuple([_value(an, c) for c in touched]))
-        res = t.memo.get(key)
-        if res is None:
-            res = t.remember(key, _class_analysis(an, ln, True))
+    lines = [ln for ln in t.of(kind) if any(an.cand[c] for c in ln.cells)]
+    results = {}
+    for ln in lines:
+        res = results[ln] = _line_classes(an, t, ln)
         classes, masks, gnames, alive, dead = res
         if not alive:
             continue            # no assignment works: a contradiction
-        keep_of: dict[int, int] = {}
-        for cl_i, cl in enumerate(classes):
-            m = 0
-            for sigma in alive:
-                m |= masks[sigma[cl_i]]
-            for c in cl:
-                keep_of[c] = m
-        cells = list(ln.cells)
-        elims = _elims(an, cells, [keep_of.get(c, -1) for c in cells])
-        if not elims:
+        why = [", ".join(f"{an.name(cl[0])}'s class {gnames[g]}" for cl, g in zip(classes, sigma))
+               + f" leaves {an.houses[h].name} unfillable" for sigma, h in dead if h is not None]
+        step = _class_step(an, ln, res, alive, name, title, why)
+        if step is not None:
+            yield step
+    # lines of this kind that share a house: their assignments together must fill it
+    if len(lines) < 2:
+        return
+    for h in an.full:
+        hm = an.house_mask[h]
+        if not hm & an.unsolved:
             continue
-        parts = []
-        for cl_i, cl in enumerate(classes):
-            gs = sorted({sigma[cl_i] for sigma in alive})
-            parts.append(f"{_names(an, cl)}: {'/'.join(gnames[g] for g in gs)}")
-        why = []
-        for sigma, h in dead:
-            if h is None:
+        here = [ln for ln in lines if results[ln][3] and any(hm >> c & 1 for c in ln.cells)]
+        if len(here) < 2:
+            continue
+        size = 1
+        for ln in here:
+            size *= len(results[ln][3])
+        if size > _JOINT_MAX or size == 1:
+            continue
+        used: list[set] = [set() for _ in here]
+        for combo in product(*(results[ln][3] for ln in here)):
+            restricted: dict[int, int] = {}
+            ok = True
+            for ln, sigma in zip(here, combo):
+                classes, masks = results[ln][0], results[ln][1]
+                for cl, g in zip(classes, sigma):
+                    for c in cl:
+                        if hm >> c & 1 and an.cand[c]:
+                            restricted[c] = restricted.get(c, an.cand[c]) & masks[g]
+                            if not restricted[c]:
+                                ok = False
+            if ok and _house_fill_ok(an, h, restricted):
+                for u, sigma in zip(used, combo):
+                    u.add(sigma)
+        for ln, u in zip(here, used):
+            alive = results[ln][3]
+            if not u or len(u) == len(alive):
                 continue
-            desc = ", ".join(f"{an.name(cl[0])}'s class {gnames[g]}"
-                             for cl, g in zip(classes, sigma))
-            why.append(f"{desc} leaves {an.houses[h].name} unfillable")
-        note = f"{ln.name}: classes " + "; ".join(parts)
-        if why:
-            note += " (" + "; ".join(why[:2]) + (" ..." if len(why) > 2 else "") + ")"
-        yield Step(name, eliminations=tuple(sorted(elims)), title=title, width=w,
-                   houses=(ln.name,), pattern=_pattern(an, ln.cells), note=note)
+            others = ", ".join(o.name for o in here if o is not ln)
+            step = _class_step(an, ln, results[ln], sorted(u), name, title,
+                               [f"with {others} in {an.houses[h].name}: the other "
+                                "assignments leave it unfillable"])
+            if step is not None:
+                yield step
 
 
 @register("whisper_polarity", "Whisper Polarity", FAMILY)

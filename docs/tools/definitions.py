@@ -96,8 +96,9 @@ DEFINITIONS: dict[str, str] = {
                        "middle (4-6) and a high (7-9) digit, so cells three apart share a "
                        "group and the three position classes take the three groups, one "
                        "each. An assignment of groups to classes that empties a cell or leaves "
-                       "a house with too few digits for its cells is dropped; the cells keep "
-                       "the groups of the assignments left.",
+                       "a house with too few digits for its cells is dropped (for lines that "
+                       "share a house, their assignments together), and the cells keep the "
+                       "groups of the assignments left.",
     "modular_groups": "Like entropic groups, with the remainders mod 3 ({3,6,9}, {1,4,7}, "
                       "{2,5,8}) of a modular line as the three groups.",
     "whisper_polarity": "On a German whisper (adjacent digits differ by 5 or more) every cell "

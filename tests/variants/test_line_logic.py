@@ -333,6 +333,22 @@ def test_modular_groups_third_cell() -> None:
     assert_sound(p, st, steps)
 
 
+def test_modular_groups_lines_sharing_a_house() -> None:
+    """'Parking Garage': modular lines r8c1.., r5c1.. and the diagonal r1c1.. all cross
+    column 1; each alone fits, but together they leave column 1 (three digits per
+    remainder) fillable only if r7c1 and r9c1 are not 3 or 6."""
+    p, sol = fpuzzle("Parking Garage")
+    st = p.pencilmarks()
+    steps = [s for s in found(p, st, "modular_groups") if "with modular line" in s.explain(2)]
+    texts = [s.explain(2) for s in steps]
+    assert ("Modular Groups: modular line r8c1: classes r8c1,r9c2: {369}/{147}/{258}; r7c1,r9c1: "
+            "{147}/{258}; r8c2: {369}/{147}/{258} (with modular line r5c1, modular line r1c1 in "
+            "col 1: the other assignments leave it unfillable) => r7c1<>36, r9c1<>36") in texts
+    for s in steps:
+        assert not any(sol[c] == d for c, d in s.eliminations), s.explain(2)
+    assert_sound(p, st, steps[:1])
+
+
 def test_renban_mandatory_five() -> None:
     p = Puzzle(9).use(classic(), renban(["r1c1", "r2c1", "r3c1", "r3c2", "r3c3"]))
     steps = found(p, p.initial_state(), "renban_mandatory")
