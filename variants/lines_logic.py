@@ -127,6 +127,8 @@ class LineTables:
         self.memo: dict = {}
         #: per class line: the cells of the houses it touches
         self.touched: dict[tuple[int, ...], tuple[int, ...]] = {}
+        #: per region-sum line: whether cells of different segments see each other
+        self.crossing: dict[tuple[int, ...], bool] = {}
 
     def of(self, kind: str) -> list[Line]:
         return [ln for ln in self.lines if ln.kind == kind]
@@ -310,7 +312,7 @@ def _segment_info(an: Analysis, t: LineTables, seg: tuple[int, ...]):
     return t.remember(key, (sums, distinct, why))
 
 
-@register("region_sum_segments", "Region-Sum Segments", FAMILY)
+@register("region_sum_segments", "Region-Sum Segments", FAMILY, options={"max_nodes": 50_000})
 def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
     """The segments of a region-sum line have one common total: each segment's possible
     totals (sums of different digits that fit its cells) are intersected, and each segment
@@ -343,6 +345,21 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
                 if common >> total & 1:
                     keep = [a | b for a, b in zip(keep, sup)]
             elims += _elims(an, seg, keep)
+        together = ""
+        crossing = t.crossing.get(ln.cells)
+        if crossing is None:
+            crossing = _crossing(an, t, ln)
+        if not elims and crossing:
+            # segments whose cells see each other: fill the line as a whole
+            key = ("line fill", ln.cells, tuple(_value(an, c) for c in ln.cells), common)
+            sup = t.memo.get(key)
+            if sup is None:
+                sup = t.remember(key, _line_fill(an, ln, common, opts.get("max_nodes", 50_000)))
+            if sup and all(sup.get(c) for c in ln.cells):
+                cells = list(dict.fromkeys(ln.cells))
+                elims = _elims(an, cells, [sup[c] for c in cells])
+                together = ("; filled together (cells of different segments that see each "
+                            "other differ)")
         if not elims:
             continue
         parts = []
@@ -353,7 +370,75 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
         yield Step("region_sum_segments", eliminations=tuple(sorted(elims)),
                    title="Region-Sum Segments", width=w, houses=(ln.name,),
                    pattern=_pattern(an, ln.cells),
-                   note=f"{ln.name}: {', '.join(parts)}, common {_sum_ranges(common)}")
+                   note=f"{ln.name}: {', '.join(parts)}, common {_sum_ranges(common)}{together}")
+
+
+def _crossing(an: Analysis, t: LineTables, ln: Line) -> bool:
+    """Do cells of different segments of the line see each other (kept per line)?"""
+    hp = an.links.house_peers
+    segs = ln.data
+    out = any(hp[a] >> b & 1 for i, s1 in enumerate(segs) for s2 in segs[i + 1:]
+              for a in s1 for b in s2)
+    # a line through one cell twice is left to the segments alone
+    out = out and len(set(ln.cells)) == len(ln.cells)
+    t.crossing[ln.cells] = out
+    return out
+
+
+def _line_fill(an: Analysis, ln: Line, common: int, max_nodes: int) -> dict[int, int] | None:
+    """Per cell, the digits of the fillings of the whole region-sum line: every segment adds
+    up to one total of ``common``, cells that see each other (any two cells of the line
+    sharing a house) differ. None when the search passes ``max_nodes``."""
+    cells = list(dict.fromkeys(ln.cells))
+    pos = {c: i for i, c in enumerate(cells)}
+    segs = [[pos[c] for c in dict.fromkeys(s)] for s in ln.data]
+    hp = an.links.house_peers
+    doms = [_value(an, c) for c in cells]
+    differ = [[j for j in range(len(cells)) if j != i and hp[cells[i]] >> cells[j] & 1]
+              for i in range(len(cells))]
+    order = [i for s in segs for i in s]
+    seg_end = {}
+    k = 0
+    for s in segs:
+        k += len(s)
+        seg_end[k - 1] = s
+    sup = [0] * len(cells)
+    vals = [0] * len(cells)
+    nodes = 0
+
+    class _Budget(Exception):
+        pass
+
+    def rec(j: int, total: int, acc: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > max_nodes:
+            raise _Budget
+        if j == len(order):
+            for i in range(len(cells)):
+                sup[i] |= 1 << vals[i]
+            return
+        i = order[j]
+        for d in digits_of(doms[i]):
+            if any(vals[x] == d for x in differ[i]):
+                continue
+            vals[i] = d
+            a = acc + d
+            if j in seg_end:
+                if total == 0:
+                    if common >> a & 1:
+                        rec(j + 1, a, 0)
+                elif a == total:
+                    rec(j + 1, total, 0)
+            elif (total == 0 and a < common.bit_length()) or a < total:
+                rec(j + 1, total, a)
+            vals[i] = 0
+
+    try:
+        rec(0, 0, 0)
+    except _Budget:
+        return None
+    return {c: sup[i] for i, c in enumerate(cells)}
 
 
 # -- between and lockout lines ---------------------------------------------------------------

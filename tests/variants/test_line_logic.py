@@ -236,6 +236,32 @@ def test_region_sum_three_segments_intersect() -> None:
     assert_sound(p, st, steps)
 
 
+def test_region_sum_line_filled_together() -> None:
+    """'Executive Function', the state where the solver with the per-segment step still took
+    a forcing net: the segments in boxes 4, 1 and 2 share column 1 and row 1, so box 1's 9
+    (on the line) rules 9 out of the other segments, and with it their totals above 15."""
+    p, sol = fpuzzle("Executive Function")
+    st = marks_state("""
+6 123459 23459 789 789 123457 345789 12345789 2345789
+123459 123457 234578 2345678 2345678 123456789 2345678 12345678 23456789
+123459 234578 234578 123456789 123456789 123456789 2345678 12345678 23456789
+789 2345678 123456 123456789 2345678 2345678 3456789 23456789 23456789
+789 2345678 123456 123456789 123456789 123456789 2345678 23456789 234789
+2345789 23456789 23456 23456789 23456789 23456789 1 23456789 345678
+34578 123456789 23456789 123456 123456 123456 6789 23456789 345678
+12345789 345678 23456789 123456789 123456789 123456789 23456789 23456789 345678
+2345789 23456789 345678 23456789 234789 345678 345678 345678 1""", p)
+    steps = found(p, st, "region_sum_segments")
+    assert [s.explain(2) for s in steps] == [
+        "Region-Sum Segments: region-sum line r5c1: r5c1+r4c1 sums 15-17 (all different), "
+        "r3c1+r2c1+r1c2+r1c3 sums 15-21 (all different) (holding 9 of box 1 only in "
+        "r1c2,r1c3,r2c1,r3c1), r1c4+r1c5 sums 15-17 (all different), common 15-17; filled "
+        "together (cells of different segments that see each other differ) => r1c2<>45, "
+        "r1c3<>45, r1c4<>9, r1c5<>9, r2c1<>45, r3c1<>45, r4c1<>9, r5c1<>9"]
+    assert not any(sol[c] == d for c, d in steps[0].eliminations)
+    assert_sound(p, st, steps)
+
+
 def test_region_sum_segment_holding_a_house_digit() -> None:
     """5 of box 1 only in r2c2, r3c3: that segment is 5 + 1..4, so r4c4 is 6-9."""
     p = Puzzle(9).use(classic(), region_sum_line(["r2c2", "r3c3", "r4c4"]))
