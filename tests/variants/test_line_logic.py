@@ -609,15 +609,15 @@ def _random_state(p: Puzzle, sol: list[int], rng: random.Random) -> State:
     return st
 
 
-def test_random_6x6_states_every_elimination_proved() -> None:
+def _fuzz_6x6(seed: int, puzzles: int) -> dict[str, int]:
     """Random 6x6 line puzzles, random candidate states holding a solution: every
-    elimination of every technique leaves no solution (brute force), and the fuzz reaches
-    every technique."""
-    rng = random.Random(13)
+    elimination of every technique leaves no solution (brute force). Returns how often each
+    technique fired."""
+    rng = random.Random(seed)
     n = 6
     fired: dict[str, int] = {}
     names = techs()
-    for k in range(40):
+    for k in range(puzzles):
         sol = Puzzle(n).use(classic()).solve(first=True, state=_shuffled(n, rng)).solution
         p = line_puzzle(list(sol), n, rng, lines=8)
         for _ in range(6):
@@ -632,8 +632,19 @@ def test_random_6x6_states_every_elimination_proved() -> None:
                         st2.cand[c] = 1 << d
                         assert p.solve(first=True, state=st2, time_limit=30).status == \
                             "unsolvable", step.explain(2)
-    missing = set(names) - set(fired) - {"lockout_span"}      # lockout needs 9x9
+    return fired
+
+
+def test_random_6x6_states_every_elimination_proved() -> None:
+    """The fuzz above on 40 puzzles; it reaches every technique (lockout lines need 9x9)."""
+    fired = _fuzz_6x6(13, 40)
+    missing = set(techs()) - set(fired) - {"lockout_span"}
     assert not missing, missing
+
+
+@pytest.mark.slow
+def test_random_6x6_states_every_elimination_proved_big() -> None:
+    _fuzz_6x6(14, 400)
 
 
 def _shuffled(n: int, rng: random.Random) -> State:
