@@ -402,10 +402,11 @@ def cage_rules(an: Analysis, opts: dict) -> Iterator[Step]:
         elims = [Candidate(c, d) for c, m, s in zip(cells, doms, sup)
                  for d in digits_of(an.cand[c] & ~s)]
         if elims:
+            kept = ", ".join(f"{an.name(c)} {''.join(digit_symbol(d) for d in digits_of(s))}"
+                             for c, s in zip(cells, sup))
             yield Step("cage_rules", eliminations=tuple(elims), title="Cage Rules", width=w,
                        houses=(cage.name, *names),
-                       pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
+                       pattern=tuple(Candidate(c, d) for c in cells
+                                     for d in digits_of(an.cand[c])),
                        note=f"{cage.name} ({','.join(an.name(c) for c in cells)}) with "
-                            f"{', '.join(names)}: the fillings keep "
-                            + ", ".join(f"{an.name(c)} {''.join(digit_symbol(d) for d in digits_of(s))}"
-                                        for c, s in zip(cells, sup)))
+                            f"{', '.join(names)}: the fillings keep {kept}")
