@@ -53,6 +53,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("thermo_length",                       336,    10, E, ON,  None),
     ("sandwich_crusts",                     337,    10, E, ON,  None),
     ("x_sum_length",                        338,    10, E, ON,  None),
+    ("whisper_neighbours",                  339,    10, E, ON,  None),
     ("killer_combinations",                 340,    10, E, ON,  None),
     ("inequality_bounds",                   345,    20, E, ON,  None),
     ("constraint",                          350,    10, E, ON,  None),

@@ -1,6 +1,9 @@
 """Named techniques of the line rules (German whispers, renban, region-sum, between, lockout,
 entropic and modular lines), read from the puzzle's own line bundles.
 
+- ``whisper_neighbours``: neighbours on a whisper differ by its difference or more: a cell
+  keeps the digits with such a partner next to it (no 5 on a German whisper). The rule
+  propagation finds the same; this step names it, before it.
 - ``region_sum_segments``: every segment of a region-sum line adds up to the same total; a
   segment inside one region holds different digits, so its possible totals are the sums of
   the digit sets that still fit it (three cells of one box: 6 at least). The common total is
@@ -78,10 +81,11 @@ class LineTables:
             first = g.name(cells[0])
             if isinstance(b, L.whispers):
                 d = b.diff
-                if 2 * d >= n and len(cells) >= 2:
+                label = "German whispers" if d == 5 and n == 9 else f"whispers (difference {d})"
+                self.lines.append(Line("whisper_pairs", cells, f"{label} {first}", d))
+                if 2 * d >= n:
                     low = sum(1 << v for v in range(1, n - d + 1))
                     high = sum(1 << v for v in range(d + 1, n + 1))
-                    label = "German whispers" if d == 5 and n == 9 else f"whispers (difference {d})"
                     self.lines.append(Line("whispers", cells, f"{label} {first}",
                                            (_position_classes(cells, 2), (low, high),
                                             ("low", "high"))))
@@ -229,6 +233,46 @@ def _pattern(an: Analysis, cells) -> tuple[Candidate, ...]:
 def _all_different(an: Analysis, cells: Sequence[int]) -> bool:
     hp = an.links.house_peers
     return all(hp[a] >> b & 1 for a, b in combinations(cells, 2))
+
+
+# -- whispers --------------------------------------------------------------------------------
+@register("whisper_neighbours", "Whisper Neighbours", FAMILY)
+def whisper_neighbours(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Neighbours on a whisper line differ by the line's difference or more: a cell keeps
+    the digits with such a partner among its neighbours' candidates (on a German whisper 5
+    has none at all). The rule propagation finds the same; this step names it, before it."""
+    t = line_tables(an.puzzle)
+    w = an.grid.namer
+    n = an.n
+    for ln in t.of("whisper_pairs"):
+        d = ln.data
+        cells = ln.cells
+        elims: list[Candidate] = []
+        why = []
+        for i, c in enumerate(cells):
+            m = an.cand[c]
+            if not m:
+                continue
+            keep = m
+            nbs = []
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(cells) and cells[j] != c:
+                    nb = _value(an, cells[j])
+                    ok = 0
+                    for v in digits_of(m):
+                        if any(abs(v - y) >= d for y in digits_of(nb)):
+                            ok |= 1 << v
+                    if m & ~ok:
+                        nbs.append(f"{an.name(cells[j])} ({_digit_range(nb)})")
+                    keep &= ok
+            bad = m & ~keep
+            if bad:
+                elims.extend(Candidate(c, v) for v in digits_of(bad))
+                why.append(f"{an.name(c)} next to {' and '.join(nbs)}")
+        if elims:
+            yield Step("whisper_neighbours", eliminations=tuple(elims), title="Whisper Neighbours",
+                       width=w, houses=(ln.name,), pattern=_pattern(an, cells),
+                       note=f"{ln.name}: neighbours differ by {d} or more; {'; '.join(why)}")
 
 
 # -- region-sum lines ----------------------------------------------------------------------

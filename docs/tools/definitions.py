@@ -71,6 +71,11 @@ DEFINITIONS: dict[str, str] = {
                          "the k-th smallest digit they can hold together (a cell smaller than "
                          "them: smaller than the k-th largest).",
     # lines
+    "whisper_neighbours": "Neighbours on a whisper line differ by the line's difference (5 "
+                          "for German whispers) or more: a cell keeps only the digits with "
+                          "such a partner among each neighbour's candidates, so a German "
+                          "whisper never holds 5. The rule propagation finds the same; this "
+                          "step names it.",
     "region_sum_segments": "The segments of a region-sum line (its parts in each box or "
                            "region) share one total. A segment inside one region holds "
                            "different digits, so its possible totals are the sums of the digit "

@@ -322,6 +322,22 @@ def test_lockout_span() -> None:
     assert_sound(p, st, steps)
 
 
+def test_whisper_neighbours() -> None:
+    """No 5 on a German whisper; a Dutch whisper (difference 4) keeps 5 (1 and 9 are 4
+    away) but a cell next to {3,4,5,6,7} cannot be 4, 5 or 6."""
+    p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"]))
+    steps = found(p, p.initial_state(), "whisper_neighbours")
+    assert elims(p, steps) == {"r1c1<>5", "r1c2<>5", "r1c3<>5"}
+    q = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2"], diff=4))
+    assert found(q, q.initial_state(), "whisper_neighbours") == []
+    st = make_state(q, {"r1c2": "34567"})
+    steps = found(q, st, "whisper_neighbours")
+    assert elims(q, steps) == {"r1c1<>4", "r1c1<>5", "r1c1<>6"}
+    assert steps[0].explain(2) == ("Whisper Neighbours: whispers (difference 4) r1c1: neighbours "
+                                   "differ by 4 or more; r1c1 next to r1c2 (3-7) => r1c1<>456")
+    assert_sound(q, st, steps)
+
+
 def test_whisper_polarity_by_counting() -> None:
     """r1c1-r1c2-r1c3 on a German whisper: r1c1 and r1c3 share a polarity. Row 1 keeps one
     low digit for them (r1c4..r1c6 hold three of 1-4), so they are high and r1c2 low."""
