@@ -8,9 +8,11 @@
 ('solved', '417369825')
 """
 from .bits import digits_of, full_mask, iter_bits, mask_of, popcount
-from .constraints import (AbsDiff, AllDifferent, AllowedPairs, Constraint, Equal,
-                          FunctionConstraint, Less, LessEqual, NotAbsDiff, NotEqual, NotRatio,
-                          Ratio, Relation, RelationKind, Sum)
+from typing import Any
+
+from .constraints import (AbsDiff, AllDifferent, AllowedPairs, Constraint, Equal, Less,
+                          LessEqual, NotAbsDiff, NotEqual, NotRatio, Ratio, Relation,
+                          RelationKind)
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, GridSizeError, InvalidArgument,
                      InvalidConstraint, InvalidPuzzle, NodeLimitExceeded, ParseError, SearchLimit, SudokuCSPError,
@@ -33,3 +35,13 @@ __all__ = [
     "FrozenPuzzleError", "InvalidArgument", "SearchLimit", "NodeLimitExceeded", "TimeLimitExceeded",
     "popcount", "mask_of", "full_mask", "iter_bits", "digits_of",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``Sum`` and ``FunctionConstraint`` load with their modules on first use."""
+    if name in ("Sum", "FunctionConstraint"):
+        from . import constraints
+        value = getattr(constraints, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'csp' has no attribute {name!r}")

@@ -133,6 +133,10 @@ class Grid:
     def _parse_regions(self, regions) -> list[tuple[int, ...]]:
         n = self.n
         regions = list(regions)
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in regions) and \
+                not all(isinstance(x, (list, tuple, set, frozenset)) for x in regions):
+            raise GridSizeError("regions: give a region number per cell, or a list of cells per "
+                                "region")
         if regions and all(isinstance(x, int) for x in regions):
             if len(regions) != self.size:
                 raise GridSizeError(f"regions: expected {self.size} region ids, got {len(regions)}")

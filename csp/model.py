@@ -5,13 +5,12 @@ import time
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
-                          FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, RelationKind,
-                          Sum)
+                          Less, NotAbsDiff, Ratio, Relation, RelationKind)
 from .constraints.binary import _eq, _le, _lt, _ne
 from .constraints.base import WeakLink
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
-                     NodeLimitExceeded, ParseError, TimeLimitExceeded)
+                     NodeLimitExceeded, ParseError, SudokuCSPError, TimeLimitExceeded)
 from .events import Contradiction
 from .grid import CellHandle, Grid, House
 from .io import parse_line
@@ -168,16 +167,19 @@ class Puzzle:
 
     def add_sum(self, cells: Iterable[Any], total: int, distinct: bool = False,
                 name: str = "") -> "Puzzle":
+        from .constraints.sums import Sum
         return self.add(Sum(self.grid.cells(cells), total, distinct, name))
 
     def add_constraint(self, pred: Callable[..., bool], cells: Sequence[Any],
                        name: str = "") -> "Puzzle":
         """Any Python predicate over the digits of ``cells``. Binary predicates become a
         support table with arc consistency."""
+        from .constraints.function import FunctionConstraint, check_arity
         ids = self.grid.cells(cells)
         if len(ids) == 2:
-            return self.add(Relation(ids[0], ids[1], pred, "function", None,
-                                     name or getattr(pred, "__name__", "function")))
+            label = name or getattr(pred, "__name__", "function")
+            check_arity(pred, 2, label)
+            return self.add(Relation(ids[0], ids[1], pred, "function", None, label))
         return self.add(FunctionConstraint(pred, ids, name))
 
     def use(self, *bundles: Any) -> "Puzzle":
@@ -196,6 +198,15 @@ class Puzzle:
                     b.apply(self)
                 else:
                     b(self)
+            except SudokuCSPError:
+                raise
+            except (TypeError, ValueError, IndexError, KeyError, OverflowError,
+                    ZeroDivisionError) as e:
+                # a rule built from arguments it cannot use (an empty cell list, a number
+                # where cells belong ...): the library's error, naming the rule
+                name = getattr(b, "__name__", None) or type(b).__name__
+                raise InvalidConstraint(f"rule {name}: cannot be built from its arguments "
+                                        f"({type(e).__name__}: {e})") from e
             finally:
                 self._use_depth -= 1
             if self._use_depth == 0:

@@ -346,9 +346,11 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
         raise BatchUsageError("--chunk-size must be at least 1")
     if args.dask and args.workers == 1:
         workers = 2  # the default size of a local Dask cluster
+    from .commands.options import line_meanings
+    lines = line_meanings(args)
     items: list[Item] = []
     for arg in args.puzzle:
-        items.extend(load_arg(arg, parse=False))
+        items.extend(load_arg(arg, parse=False, lines=lines))
     batch = len(items) > 1 or any(it.where for it in items)
     tty = sys.stderr.isatty()
     show_bar = args.progress == "on" or (args.progress == "auto" and tty and batch)

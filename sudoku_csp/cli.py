@@ -25,19 +25,15 @@ on stderr.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from typing import Sequence
 
 from csp.errors import SudokuCSPError
 
-from .commands import (convert, count, explain, generate, graph, hint, reglib, render, solve,
-                       techniques)
+from .commands import COMMANDS
 from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
-
-#: the commands, in the order ``--help`` lists them; each module has ``add_parser(sub)``
-#: (which sets ``run`` as the parser's default) and ``run(args) -> exit code``
-COMMANDS = (solve, hint, explain, count, reglib, graph, techniques, render, generate, convert)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,12 +41,17 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or, when ``command`` is given, of that one only (the
+    others are listed with their help but their modules are not imported: start-up)."""
     ap = _Parser(prog="sudoku-csp",
                  description="Solve, count and explain Sudoku and variant puzzles.")
     sub = ap.add_subparsers(dest="cmd", parser_class=_Parser)
-    for command in COMMANDS:
-        command.add_parser(sub)
+    for name, text in COMMANDS.items():
+        if command is None or name == command:
+            importlib.import_module(f"{__package__}.commands.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=text)
     return ap
 
 
@@ -65,12 +66,12 @@ def _silence_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ap = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     try:
         args = ap.parse_args(argv)
         if args.cmd is None:
-            names = ", ".join(c.__name__.rsplit(".", 1)[1] for c in COMMANDS)
-            raise UsageError(f"a command is required: {names}")
+            raise UsageError(f"a command is required: {', '.join(COMMANDS)}")
         return args.run(args)
     except SudokuCSPError as e:   # bad input or usage (UsageError is one)
         print(f"sudoku-csp: error: {e}", file=sys.stderr)

@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from csp.errors import SudokuCSPError
 
-from .ladder import BY_NAME as _LADDER
-
 if TYPE_CHECKING:
     from csp.step import Step
     from .analysis import Analysis
@@ -120,8 +118,9 @@ def register(name: str, title: str, family: str, **meta: Any) -> Callable[[Finde
     if bad:
         raise TypeError(f"technique {name!r}: {', '.join(sorted(bad))} belong in "
                         "techniques/ladder.py, not in register()")
+    from .ladder import BY_NAME   # read when techniques register, not when the registry loads
     try:
-        r = _LADDER[name]
+        r = BY_NAME[name]
     except KeyError:
         raise ValueError(f"technique {name!r} has no row in techniques/ladder.py") from None
 

@@ -137,12 +137,16 @@ def test_bit_walk_probe_sees_a_copy():
 _REFLECTION = {
     # PEP 562 lazy names: a module attribute by name
     ("techniques/__init__.py", "getattr(_module(mod), name)"),
+    ("csp/constraints/__init__.py", "getattr(_module(mod), name)"),
+    ("csp/__init__.py", "getattr(constraints, name)"),
     ("variants/__init__.py", "getattr(importlib.import_module(f'{__name__}.{mod}'), name)"),
     # a user's predicate may be any callable (functools.partial has no __name__)
     ("csp/model.py", "getattr(pred, '__name__', 'function')"),
     ("csp/constraints/function.py", "getattr(pred, '__name__', 'function')"),
-    # Puzzle.use: a rule bundle is an object with apply(puzzle) or a plain callable
+    # Puzzle.use: a rule bundle is an object with apply(puzzle) or a plain callable, and a
+    # rule that cannot be built is named by the callable's name or the bundle's class
     ("csp/model.py", "hasattr(b, 'apply')"),
+    ("csp/model.py", "getattr(b, '__name__', None)"),
 }
 
 

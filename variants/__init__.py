@@ -1,10 +1,11 @@
 """The rule catalogue: one module per rule family, each a set of rule bundles used with
 ``Puzzle.use(...)``, and the families' own named techniques (``*_logic`` modules).
 
-Names are loaded on first use (``from variants import killer_cage`` imports
-:mod:`variants.killer` only), and the families' techniques are registered with the
-technique registry the first time a technique selection is made, so building a classic
-puzzle loads no technique code.
+A rule lives in its family module and is listed in that module's ``__all__``; nothing else
+in this package names it. Rule names are loaded on first use (``from variants import
+killer_cage`` imports the family modules, not the technique code), and the families'
+techniques are registered with the technique registry the first time a technique selection
+is made, so building a classic puzzle loads neither.
 
 >>> from csp import Puzzle
 >>> from variants import classic, diagonal, killer_cage
@@ -24,35 +25,35 @@ from techniques.registry import add_provider
 from .arrow import arrow, double_arrow  # noqa: E402
 from .classic import classic, classic_puzzle  # noqa: E402
 
-#: public name -> the family module that defines it
-RULES: dict[str, str] = {
-    "arrow": "arrow", "double_arrow": "arrow",
-    "anti_king": "chess", "anti_knight": "chess",
-    "classic": "classic", "classic_puzzle": "classic",
-    "black_dot": "dots", "diagonal_non_consecutive": "dots", "knight_non_consecutive": "dots",
-    "negative": "dots", "non_consecutive": "dots", "sum_dot": "dots", "v_dot": "dots",
-    "white_dot": "dots", "x_dot": "dots",
-    "greater_than": "inequality", "less_than": "inequality", "slow_thermo": "inequality",
-    "thermo": "inequality",
-    "digital_root_cage": "killer", "killer_cage": "killer", "little_killer": "killer",
-    "multi_sum_cage": "killer",
-    "between_line": "lines", "entropic_line": "lines", "lockout": "lines",
-    "modular_line": "lines", "nabner": "lines", "palindrome": "lines",
-    "region_sum_line": "lines", "renban": "lines", "whispers": "lines", "zipper_line": "lines",
-    "clone": "misc", "indexer": "misc", "quadruple": "misc",
-    "gattai": "multigrid", "samurai": "multigrid",
-    "sandwich": "outside", "skyscraper": "outside", "x_sum": "outside",
-    "digits": "parity", "even": "parity", "maximum": "parity", "minimum": "parity",
-    "odd": "parity",
-    "diagonal": "regions", "disjoint_groups": "regions", "extra_region": "regions",
-    "jigsaw_grid": "regions", "windoku": "regions",
-}
+#: the rule family modules: each lists its public rules in its ``__all__``
+FAMILIES = ("arrow", "chess", "classic", "dots", "inequality", "killer", "lines", "misc",
+            "multigrid", "outside", "parity", "regions")
 
 #: the modules holding the rule families' own techniques
 LOGIC_MODULES = ("clone_logic", "consecutive_logic", "inequality_logic", "killer_logic",
                  "lines_logic", "outside_logic", "pairs_logic", "parity_logic", "thermo_logic")
 
-__all__ = sorted(RULES) + ["load_logic", "rule_modules"]
+_rules: dict[str, str] | None = None
+
+
+def rules() -> dict[str, str]:
+    """Every public rule name -> the family module that defines it (the union of the family
+    modules' ``__all__``; imports them all).
+
+    >>> rules()["killer_cage"], rules()["thermo"]
+    ('killer', 'inequality')
+    """
+    global _rules
+    if _rules is None:
+        table: dict[str, str] = {}
+        for mod in rule_modules():
+            for name in mod.__all__:
+                if name in table:
+                    raise ImportError(f"rule {name!r} is defined by variants.{table[name]} "
+                                      f"and {mod.__name__}")
+                table[name] = mod.__name__.rsplit(".", 1)[1]
+        _rules = table
+    return _rules
 
 
 def load_logic() -> None:
@@ -64,11 +65,15 @@ def load_logic() -> None:
 
 def rule_modules() -> list[Any]:
     """Every rule family module, imported (for tools that list every rule)."""
-    return [importlib.import_module(f"{__name__}.{m}") for m in sorted(set(RULES.values()))]
+    return [importlib.import_module(f"{__name__}.{m}") for m in FAMILIES]
 
 
 def __getattr__(name: str) -> Any:
-    mod = RULES.get(name)
+    if name == "RULES":
+        return rules()
+    if name == "__all__":    # from variants import *
+        return sorted(rules()) + ["FAMILIES", "load_logic", "rule_modules", "rules"]
+    mod = rules().get(name) if not name.startswith("_") else None
     if mod is None:
         raise AttributeError(f"module 'variants' has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
@@ -77,7 +82,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(RULES))
+    return sorted(set(globals()) | set(rules()))
 
 
 add_provider(load_logic)

@@ -194,3 +194,6 @@ class slow_thermo:
         ids = p.grid.cells(self.cells)
         for a, b in zip(ids, ids[1:]):
             p.add(LessEqual(a, b, f"slow thermo {p.grid.name(a)}<={p.grid.name(b)}"))
+
+
+__all__ = ["greater_than", "less_than", "slow_thermo", "thermo"]

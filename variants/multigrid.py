@@ -58,4 +58,4 @@ def samurai(givens: str | Sequence[int] | None = None) -> Puzzle:
     return gattai(SAMURAI_ORIGINS, givens, 9, None, SAMURAI_LABELS)
 
 
-__all__ = ["samurai", "gattai", "samurai_grid", "SAMURAI_LABELS"]
+__all__ = ["gattai", "samurai", "samurai_grid"]

@@ -516,3 +516,6 @@ class skyscraper(_OutsideClue):
                 con.joined = True
                 break
         p.add(con)
+
+
+__all__ = ["sandwich", "skyscraper", "x_sum"]

@@ -7,14 +7,15 @@ import sys
 import time
 from typing import Any
 
+from . import COMMANDS
 from ..errors import UsageError
-from .options import seconds
+from .options import add_puzzle_options, line_meanings, seconds
 from .solve import METHOD_HELP, METHODS
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``count`` on the CLI's subparsers."""
-    c = sub.add_parser("count", help="count solutions up to a limit")
+    c = sub.add_parser("count", help=COMMANDS["count"])
     c.add_argument("puzzle")
     c.add_argument("--limit", type=int, default=2)
     c.add_argument("--json", action="store_true")
@@ -22,6 +23,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     c.add_argument("--node-limit", type=int, default=None,
                    help="search nodes (conflicts when the SAT solver searches)")
     c.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
+    add_puzzle_options(c)
     c.set_defaults(run=run)
     return c
 
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from ..formats.loader import load_one
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
-    p = load_one(args.puzzle).puzzle
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
     t0 = time.perf_counter()
     try:
         count = p.count_solutions(limit=args.limit, node_limit=args.node_limit,

@@ -13,14 +13,16 @@ import argparse
 import sys
 from typing import Any
 
+from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
-from .options import seconds
+from .options import add_puzzle_options, line_meanings, seconds
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``sudoku-csp explain`` on the CLI's subparsers."""
-    e = sub.add_parser("explain", help="the whole logic solve as an HTML page to step through")
-    e.add_argument("puzzle", help="line string, f-puzzles URL/payload/JSON, file, or -")
+    e = sub.add_parser("explain", help=COMMANDS["explain"])
+    e.add_argument("puzzle", help="line string, f-puzzles or SudokuPad link/payload/JSON, "
+                                  "file, or -")
     e.add_argument("-o", "--output", default=None,
                    help="the page to write (.html; default: stdout)")
     e.add_argument("--techniques", default="default",
@@ -30,6 +32,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     e.add_argument("--time-limit", type=seconds, default=60.0,
                    help="seconds before the solve stops (default 60; the page says where)")
     e.add_argument("--title", default=None, help="page title (default: the puzzle's)")
+    add_puzzle_options(e)
     e.set_defaults(run=run)
     return e
 
@@ -46,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.output
     if out and out != "-" and not out.lower().endswith((".html", ".htm")):
         raise UsageError(f"{out}: the page is HTML (use a .html file name)")
-    p = load_one(args.puzzle).puzzle
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
     assert p is not None
     solver = StepSolver(args.techniques)
     try:

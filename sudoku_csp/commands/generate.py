@@ -7,12 +7,13 @@ import json
 import sys
 from typing import Any
 
+from . import COMMANDS
 from .options import seconds
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``generate`` on the CLI's subparsers."""
-    gn = sub.add_parser("generate", help="make puzzles with one solution at a logic level")
+    gn = sub.add_parser("generate", help=COMMANDS["generate"])
     gn.add_argument("--variant", default="classic", help="classic, jigsaw or killer")
     gn.add_argument("--difficulty", default="easy",
                     help="easy, medium, hard, unfair or extreme (the logic rating's level)")

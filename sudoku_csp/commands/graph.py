@@ -8,7 +8,9 @@ import json
 import sys
 from typing import Any
 
+from . import COMMANDS
 from ..errors import UsageError
+from .options import add_puzzle_options, line_meanings
 
 #: default largest link graph written (candidate nodes): an empty 16x16 grid has 4,096
 MAX_NODES = 5000
@@ -18,7 +20,7 @@ _BYTES = {"graphml": (170, 110), "json": (150, 80), "dot": (120, 60)}
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``graph`` on the CLI's subparsers."""
-    g = sub.add_parser("graph", help="export the constraint, cell or link graph")
+    g = sub.add_parser("graph", help=COMMANDS["graph"])
     g.add_argument("puzzle")
     g.add_argument("--kind", choices=("constraint", "cells", "links"), default="constraint")
     g.add_argument("--format", choices=("graphml", "json", "dot"), default="graphml")
@@ -26,6 +28,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--max-nodes", type=int, default=MAX_NODES, metavar="N",
                    help=f"refuse a link graph of more than N candidate nodes (default "
                         f"{MAX_NODES}; the whole graph is built in memory)")
+    add_puzzle_options(g)
     g.set_defaults(run=run)
     return g
 
@@ -40,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     from csp.graphs import to_dot
 
     from ..formats.loader import load_one
-    p = load_one(args.puzzle).puzzle
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    p.freeze()          # contradictory givens: refused as solve refuses them
     if args.kind == "constraint":
         G = p.constraint_graph()
     elif args.kind == "cells":

@@ -29,6 +29,7 @@ from typing import Any
 from csp.events import Contradiction
 from csp.step import Step
 
+from . import COMMANDS
 
 
 def hint_payload(step: Step, level: int) -> dict[str, Any]:
@@ -48,7 +49,7 @@ def hint_payload(step: Step, level: int) -> dict[str, Any]:
 
 def add_parser(sub: Any) -> None:
     """Register the ``hint`` subcommand on the CLI's subparsers."""
-    h = sub.add_parser("hint", help="the next logic step, at increasing detail")
+    h = sub.add_parser("hint", help=COMMANDS["hint"])
     h.add_argument("puzzle", help="a puzzle (as for solve), a pencil-mark grid or a HoDoKu "
                                   "library line, a file holding one, or -")
     h.add_argument("--marks", default=None, metavar="GRID",
@@ -58,6 +59,8 @@ def add_parser(sub: Any) -> None:
     h.add_argument("--techniques", default="default",
                    help="technique selection (default, all, families or names, comma-separated)")
     h.add_argument("--json", action="store_true", help="one JSON object")
+    from .options import add_puzzle_options
+    add_puzzle_options(h)
     h.set_defaults(run=run)
 
 
@@ -72,10 +75,11 @@ def run(args: argparse.Namespace) -> int:
     from techniques import StepSolver
 
     from ..formats.loader import load_state
+    from .options import line_meanings
     sel = [s.strip() for s in args.techniques.split(",") if s.strip()] or ["default"]
     solver = StepSolver(sel)
     try:
-        state = load_state(args.puzzle, args.marks)
+        state = load_state(args.puzzle, args.marks, lines=line_meanings(args))
         if all(state.placed):
             _say(args, "solved", "solved: no step left to hint")
             return 0

@@ -29,3 +29,35 @@ def seconds(text: str) -> float:
     if v > MAX_SECONDS:
         raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_SECONDS:.0f} seconds (a week)")
     return v
+
+
+def line_meaning(text: str) -> tuple[str, str]:
+    """``COLOUR=MEANING`` of ``--line`` (checked against the known meanings when a command
+    reads its puzzles: :func:`line_meanings`)."""
+    key, sep, meaning = text.partition("=")
+    if not sep or not key.strip() or not meaning.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected COLOUR=MEANING, e.g. "
+                                         "'#67f067=whispers'")
+    return key.strip(), meaning.strip()
+
+
+def add_puzzle_options(parser: argparse.ArgumentParser) -> None:
+    """Options of every command that reads a PUZZLE: ``--line COLOUR=MEANING`` (repeated)
+    says what a SudokuPad drawing of that colour means."""
+    parser.add_argument("--line", action="append", type=line_meaning, default=None,
+                        metavar="COLOUR=MEANING",
+                        help="what a SudokuPad line (or cage, shape) of that colour means, "
+                             "e.g. '#67f067=whispers', '#60c060=renban', 'cage=killer', "
+                             "'outside=sandwich', '#cfcfcf=ignore' (repeatable)")
+
+
+def line_meanings(args: argparse.Namespace) -> dict[str, str] | None:
+    """The ``--line`` options as a ``lines`` mapping for the loader, checked (an unknown
+    meaning is a usage error naming it); None without any."""
+    pairs = getattr(args, "line", None)
+    if not pairs:
+        return None
+    from ..formats.sudokupad import parse_meanings
+    out = dict(pairs)
+    parse_meanings(out)
+    return out

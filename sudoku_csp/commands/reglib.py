@@ -8,12 +8,13 @@ import json
 import os
 from typing import Any
 
+from . import COMMANDS
 from ..errors import UsageError
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``reglib`` on the CLI's subparsers."""
-    r = sub.add_parser("reglib", help="run a HoDoKu regression library file")
+    r = sub.add_parser("reglib", help=COMMANDS["reglib"])
     r.add_argument("file")
     r.add_argument("codes", nargs="*", help="only these technique codes")
     r.add_argument("--json", action="store_true")

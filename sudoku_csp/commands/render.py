@@ -6,6 +6,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from . import COMMANDS
+
 if TYPE_CHECKING:
     from csp.model import Puzzle
     from csp.state import State
@@ -14,9 +16,9 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Any) -> Any:
     """Register ``sudoku-csp render`` on the CLI's subparsers."""
-    r = sub.add_parser("render", help="draw a puzzle, its pencil marks or a logic step as "
-                                      "SVG or PNG")
-    r.add_argument("puzzle", help="line string, f-puzzles URL/payload/JSON, file, or -")
+    r = sub.add_parser("render", help=COMMANDS["render"])
+    r.add_argument("puzzle", help="line string, f-puzzles or SudokuPad link/payload/JSON, "
+                                  "file, or -")
     what = r.add_mutually_exclusive_group()
     what.add_argument("--step", type=int, default=None, metavar="N",
                       help="draw the N-th step (1-based) of a logic solve, on the state before it")
@@ -26,6 +28,8 @@ def add_parser(sub: Any) -> Any:
                    help="technique selection for --step (default, all, a family or names)")
     r.add_argument("-o", "--output", default=None,
                    help="out.svg or out.png (default: SVG on stdout)")
+    from .options import add_puzzle_options
+    add_puzzle_options(r)
     r.set_defaults(run=run)
     return r
 
@@ -68,7 +72,9 @@ def run(args: Any) -> int:
                               "(pip install \"sudoku-csp[render]\")") from None
     if args.step is not None and args.step < 1:
         raise RenderError("--step must be at least 1")
-    p = load_one(args.puzzle).puzzle
+    from .options import line_meanings
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    p.freeze()          # contradictory givens: refused as solve refuses them
     try:
         if args.step is not None:
             step, st = _nth_step(p, args.step, args.techniques)

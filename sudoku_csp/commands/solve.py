@@ -18,8 +18,9 @@ from csp.events import Contradiction
 from csp.io import SYMBOL_STYLES, SYMBOLS, write_line
 from csp.status import SolveStatus
 
+from . import COMMANDS
 from ..errors import UsageError
-from .options import seconds
+from .options import add_puzzle_options, seconds
 
 if TYPE_CHECKING:
     from ..formats.loader import Item
@@ -31,8 +32,9 @@ METHOD_HELP = ("brute force: auto (default: depth-first search, then a SAT solve
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``solve`` on the CLI's subparsers."""
-    s = sub.add_parser("solve", help="solve puzzles (search by default, --logic for techniques)")
-    s.add_argument("puzzle", nargs="+", help="line string, f-puzzles URL/payload/JSON, file, or -")
+    s = sub.add_parser("solve", help=COMMANDS["solve"])
+    s.add_argument("puzzle", nargs="+", help="line string, f-puzzles or SudokuPad "
+                                             "link/payload/JSON, file, or -")
     s.add_argument("--logic", action="store_true", help="techniques only, never guess")
     s.add_argument("--first", action="store_true", help="skip the uniqueness check")
     s.add_argument("--steps", action="store_true", help="print the logic steps (with --logic)")
@@ -50,6 +52,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="search nodes per puzzle (conflicts when the SAT solver searches)")
     s.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     add_batch_arguments(s)
+    add_puzzle_options(s)
     s.add_argument("--rating", choices=("hodoku", "se", "se121"), default="hodoku",
                    help="with --logic: also a Sudoku Explainer-like rating ER/EP/ED "
                         "(se: extended technique set, se121: SE 1.2.1's)")
@@ -104,6 +107,58 @@ def solution_text(values: Sequence[int] | None, n: int) -> str | None:
         ",".join(str(v) for v in values)
 
 
+def stated_values(stated: Any, n: int) -> list[int] | None:
+    """A stated solution (a digit string, one symbol per cell up to 35x35 (``1``-``9``,
+    ``A``=10 ...), comma-separated numbers, or a list) as digits, 0 where a cell is left
+    unknown (``.``, ``?``, ``0``, ``_``); None when it is not one of these for ``n x n``.
+
+    >>> stated_values("12..", 2), stated_values([1, 2, 2, 1], 2), stated_values("123", 2)
+    ([1, 2, 0, 0], [1, 2, 2, 1], None)
+    """
+    size = n * n
+    if isinstance(stated, list):
+        vals = stated
+    elif isinstance(stated, str):
+        s = stated.strip()
+        if "," in s:
+            vals = [x.strip() for x in s.split(",")]
+        else:
+            vals = list(s.replace(" ", ""))
+    else:
+        return None
+    if len(vals) != size:
+        return None
+    out = []
+    for v in vals:
+        if isinstance(v, int) and not isinstance(v, bool):
+            d = v
+        elif isinstance(v, str) and v in (".", "?", "_", "0", ""):
+            d = 0
+        elif isinstance(v, str) and v.isascii() and v.isalnum() and len(v) <= 2:
+            d = int(v) if v.isdigit() else (int(v, 36) if len(v) == 1 else -1)
+        else:
+            return None
+        if not 0 <= d <= n:
+            return None
+        out.append(d)
+    return out
+
+
+def stated_verdict(stated: Any, p: Any, status: str, values: Sequence[int] | None) -> str | None:
+    """``"agrees"`` / ``"differs"``: how our answer compares with a puzzle's stated solution
+    (its known cells). A unique solution is compared cell by cell; with no solution, or
+    several, the stated one "differs" when it breaks the puzzle's rules as read here; None
+    when there is nothing to compare."""
+    want = stated_values(stated, p.grid.n) if p.grid.square else None
+    if want is None or not any(want):
+        return None
+    if status == "solved" and values is not None and all(values):
+        return "agrees" if all(w in (0, v) for w, v in zip(want, values)) else "differs"
+    if status in ("unsolvable", "multiple") and all(want):
+        return "differs" if status == "unsolvable" or not p.check_solution(want) else None
+    return None
+
+
 def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
     p = item.puzzle
     assert p is not None
@@ -153,6 +208,10 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
     out["grid"] = grid_rows(values, n, p.grid) if values is not None else None
     if status == SolveStatus.MULTIPLE and not args.logic:
         out["grid"] = None
+    stated = item.solution if item.solution is not None else p.meta.get("solution")
+    verdict = stated_verdict(stated, p, status, values)
+    if verdict is not None:
+        out["stated_solution"] = verdict
     out["time_ms"] = round((time.perf_counter() - t0) * 1000, 3)
     return out
 
@@ -176,11 +235,13 @@ def print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None:
             print(f"{i:3d}. {s.explain(args.level)}")
     grid = res.get("grid")
     symbols = args.symbols
+    tail = {"agrees": " (agrees with the stated solution)",
+            "differs": " (differs from the stated solution)"}.get(res.get("stated_solution"), "")
     if res.get("solution") and (symbols is None or not grid):
-        print(f"{head} {res['solution']}", flush=True)
+        print(f"{head} {res['solution']}{tail}", flush=True)
     elif grid and (args.logic or res.get("solution")):
         values = [v for row in grid for v in row if v is not None]
-        print(f"{head} {write_line(values, n, symbols=symbols)}", flush=True)
+        print(f"{head} {write_line(values, n, symbols=symbols)}{tail}", flush=True)
     else:
         msg = f" ({res['reason']})" if res.get("reason") else ""
-        print(f"{head}{msg}", flush=True)
+        print(f"{head}{msg}{tail}", flush=True)

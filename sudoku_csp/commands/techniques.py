@@ -7,10 +7,12 @@ import argparse
 import json
 from typing import Any
 
+from . import COMMANDS
+
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``techniques`` on the CLI's subparsers."""
-    t = sub.add_parser("techniques", help="list the registered techniques")
+    t = sub.add_parser("techniques", help=COMMANDS["techniques"])
     t.add_argument("--json", action="store_true")
     t.set_defaults(run=run)
     return t

@@ -116,7 +116,10 @@ def _every_rule_puzzle() -> Puzzle:
     lambda: Puzzle(4).use(classic(), anti_king(), non_consecutive(), disjoint_groups()),
     lambda: Puzzle(4).use(classic(), white_dot("r1c1", "r1c2"), negative("white", [("r1c1", "r1c2")])),
     lambda: Puzzle(4).use(classic(), sum_dot("r1c1", "r1c2", 5), sum_dot("r2c1", "r2c2", 5),
-                          negative("v", [("r1c1", "r1c2")]), negative("x", [("r1c1", "r1c2")])),
+                          negative("v", [("r1c1", "r1c2"), ("r2c1", "r2c2")]),
+                          negative("x", [("r1c1", "r1c2"), ("r2c1", "r2c2")])),
+    lambda: Puzzle(Grid(4, box=False)).use(classic(boxes=False)),
+    lambda: Puzzle(Grid(5)).use(classic(boxes=False), x_sum(0, 1, 3)).givens("12345" + "." * 20),
     lambda: Puzzle(4).use(classic(), negative("black")),
     lambda: Puzzle(4).use(classic(), maximum("r1c1"), skyscraper(0, 1, 2), x_sum(1, 0, 4)),
     lambda: Puzzle(4).use(classic(), indexer("r1c1", "row"), indexer("r2c2", "column"),
@@ -129,6 +132,15 @@ def test_small_models_round_trip(make):
     assert _solutions(q) == _solutions(p)
 
 
+def test_windoku_is_written_as_its_windows():
+    p = Puzzle(9).use(classic(), windoku()).givens(
+        "..9.6.7.." + ".5......1" + "." * 63)
+    d = to_fpuzzles(p)
+    assert len(d["extraregion"]) == 4 and all(len(e["cells"]) == 9 for e in d["extraregion"])
+    q = load_fpuzzles(d)
+    assert sorted(h.cells for h in q.houses()) == sorted(h.cells for h in p.houses())
+
+
 def test_negative_rule_without_marks_is_imported():
     p = Puzzle(4).use(classic(), negative("black"))
     d = to_fpuzzles(p)
@@ -138,7 +150,9 @@ def test_negative_rule_without_marks_is_imported():
 
 
 @pytest.mark.parametrize("make, match", [
-    (lambda: Puzzle(9).use(classic(), windoku()), "windoku"),
+    (lambda: Puzzle(4).use(classic(), sum_dot("r1c1", "r1c2", 5), sum_dot("r2c1", "r2c2", 5),
+                           negative("v", [("r1c1", "r1c2")]), negative("x", [("r1c1", "r1c2")])),
+     "negative v"),
     (lambda: samurai(), "multi-grid"),
     (lambda: Puzzle(4).use(classic()).add(Less(0, 1)), "without a rule bundle"),
     (lambda: Puzzle(9).use(classic(boxes=False)), "boxes"),
@@ -171,3 +185,40 @@ def test_cli_convert(tmp_path):
     r = _cli("convert", "." * 405, "--to", "fpuzzles")
     assert r.returncode == 2 and "multi-grid" in r.stderr and len(r.stderr.splitlines()) == 1
     assert _cli("convert", line, "--to", "png").returncode == 2
+
+
+def test_every_public_rule_has_an_export_mapping():
+    """Each rule class of the catalogue has its own f-puzzles mapping (one that writes it,
+    or one that refuses it with a reason); a new rule without one fails here by name."""
+    from sudoku_csp.formats.fpuzzles import export_rule
+    from sudoku_csp.formats.spec import RULES
+    fallback = export_rule.dispatch(object)
+    missing = sorted(name for name, cls in RULES.items() if export_rule.dispatch(cls) is fallback)
+    assert missing == []
+    assert len(RULES) >= 40
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: Puzzle(6).use(classic(), __import__("variants").diagonal_non_consecutive()),
+     "diagonal non-consecutive"),
+    (lambda: Puzzle(6).use(classic(), __import__("variants").knight_non_consecutive()),
+     "knight non-consecutive"),
+    (lambda: Puzzle(6).use(classic(), __import__("variants").multi_sum_cage(["r1c1", "r1c2"],
+                                                                            [3, 4])), "one total"),
+    (lambda: Puzzle(6).use(classic(), __import__("variants").digital_root_cage(["r1c1", "r1c2"],
+                                                                               3)), "one total"),
+    (lambda: Puzzle(4).use(classic(), maximum("r1c1"), maximum("r1c2")), "one maximum list"),
+])
+def test_refusing_mappings_give_a_reason(make, match):
+    with pytest.raises(ExportError, match=match):
+        to_fpuzzles(make())
+
+
+def test_unregistered_bundle_is_named():
+    from sudoku_csp.formats.fpuzzles import _Out, export_rule
+
+    class shiny:
+        def apply(self, p):
+            pass
+    with pytest.raises(ExportError, match="shiny: no f-puzzles mapping"):
+        export_rule(shiny(), _Out(Puzzle(4)))
