@@ -171,7 +171,7 @@ REAL: dict[str, tuple[str, str, str]] = {
 13456789 12456789 1235689 1236789 12345789 123456 1234679 12345678 3456789 456789
 156789 126789 12789 12348 123459 123456 1234567 2456789 1356789 246789 135789
 124689 123579 123468 1234579 1234568 1 2 3 4 5 6 7 8 9""",
-        "Clone Pointing: r3c4=r4c1 (palindrome r4c1=r3c4): 2 of region 2 only in r5c1,r5c3,"
+        "Clone Pointing: r3c4=r4c1 (palindrome r4c1=r3c4): 2 of region 6 only in r5c1,r5c3,"
         "r5c4,r6c1,r7c4, each seeing r3c4 or r4c1 => r3c4<>2, r4c1<>2"),
 }
 
