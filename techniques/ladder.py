@@ -66,6 +66,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("consecutive_check_pattern",           980,    50, M, ON,  None),
     ("consecutive_chain",                   990,    50, M, ON,  None),
     ("neighbour_pinch",                     995,    50, M, ON,  None),
+    ("dot_chain",                           996,    50, M, ON,  None),
     ("locked_pair",                        1000,    40, M, ON,   3.0),
     ("locked_triple",                      1100,    60, M, ON,   3.6),
     ("locked_candidates_pointing",         1200,    50, M, ON,   2.6),

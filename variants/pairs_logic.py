@@ -13,6 +13,10 @@ dots, whisper and palindrome neighbours, cages of two cells, any rule between tw
   the cage, dots inside it) keeps only the fillings that satisfy those too: 13 on an
   entropic line is one low, one middle and one high digit, 148/157/247, so its low cell is
   1 or 2.
+- ``dot_chain``: three or more cells joined by dots of one kind that all see each other hold
+  different digits, so the chain is a progression in order (a run for white dots, doublings
+  for black dots): the cells keep its digits, and a digit of every progression that fits is
+  on the chain (pointing from it).
 - ``neighbour_pinch``: a cell joined by two-cell rules to several neighbours that see each
   other cannot take a digit that leaves them no different digits: a black-dot cell between
   two cells of one house cannot be 1, 3 or 6 (both neighbours would be 2, 6 or 3), a 4 on a
@@ -410,3 +414,139 @@ def cage_rules(an: Analysis, opts: dict) -> Iterator[Step]:
                                      for d in digits_of(an.cand[c])),
                        note=f"{cage.name} ({','.join(an.name(c) for c in cells)}) with "
                             f"{', '.join(names)}: the fillings keep {kept}")
+
+
+class DotChainTables:
+    """Per puzzle: chains of three or more cells joined by dots of one kind (a difference d,
+    ``AbsDiff``, or a ratio r, ``Ratio``), every two cells of a chain seeing each other:
+    (kind, value, cells in chain order, dot names). Their digits all differ, so they step by
+    d (multiply by r) the same way all along: a progression."""
+
+    def __init__(self, puzzle) -> None:
+        from csp.constraints.binary import Relation, RelationKind
+        adj: dict[tuple[str, int], dict[int, set[int]]] = {}
+        names: dict[tuple[int, int], str] = {}
+        for c in puzzle.constraints:
+            if not isinstance(c, Relation):
+                continue
+            if c.relation is RelationKind.ABS_DIFF:
+                key = ("diff", c.param)
+            elif c.relation is RelationKind.RATIO:
+                key = ("ratio", c.param)
+            else:
+                continue
+            g = adj.setdefault(key, {})
+            g.setdefault(c.a, set()).add(c.b)
+            g.setdefault(c.b, set()).add(c.a)
+            names[(c.a, c.b)] = names[(c.b, c.a)] = c.name
+        hp = link_tables(puzzle).house_peers
+        n = puzzle.grid.n
+        self.chains: list[tuple[str, int, tuple[int, ...], str]] = []
+        for (kind, value), g in sorted(adj.items()):
+            paths: set[tuple[int, ...]] = set()
+
+            def grow(path: list[int]) -> None:
+                ext = False
+                for nb in sorted(g.get(path[-1], ())):
+                    if nb not in path and len(path) < n and all(hp[nb] >> x & 1 for x in path):
+                        ext = True
+                        grow(path + [nb])
+                if not ext and len(path) >= 3:
+                    t = tuple(path)
+                    paths.add(min(t, t[::-1]))
+
+            for start in sorted(g):
+                grow([start])
+            # keep the maximal chains (not part of a longer one)
+            kept = [p for p in paths if not any(
+                len(q) > len(p) and any(q[i:i + len(p)] in (p, p[::-1])
+                                        for i in range(len(q) - len(p) + 1)) for q in paths)]
+            for p in sorted(kept):
+                dots = ", ".join(names[(a, b)] for a, b in zip(p, p[1:]))
+                self.chains.append((kind, value, p, dots))
+
+
+def dot_chain_tables(puzzle) -> DotChainTables:
+    """The :class:`DotChainTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(DotChainTables)
+
+
+def progressions(kind: str, value: int, k: int, n: int) -> list[tuple[int, ...]]:
+    """The digit sequences of ``k`` cells along a chain of dots of one kind whose digits all
+    differ: steps of +d or -d (``"diff"``), products by r or 1/r (``"ratio"``).
+
+    >>> progressions("ratio", 2, 3, 9)
+    [(1, 2, 4), (2, 4, 8), (4, 2, 1), (8, 4, 2)]
+    >>> len(progressions("diff", 1, 4, 9))
+    12
+    """
+    out = []
+    for s in range(1, n + 1):
+        for up in (True, False):
+            seq = [s]
+            for _ in range(k - 1):
+                x = seq[-1]
+                if kind == "diff":
+                    y = x + value if up else x - value
+                else:
+                    y = x * value if up else (x // value if x % value == 0 else 0)
+                if not 1 <= y <= n:
+                    break
+                seq.append(y)
+            if len(seq) == k:
+                out.append(tuple(seq))
+    return sorted(set(out), key=lambda q: (q[0] > q[-1], q))
+
+
+@register("dot_chain", "Dot Chain", FAMILY)
+def dot_chain(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Three or more cells joined by dots of one kind, all seeing each other (a white-dot
+    chain in a row, black dots around a box): their digits differ, so the chain steps the
+    same way all along, a run of consecutive digits (a doubling sequence) in order. The
+    cells keep the digits of the sequences that fit, and a digit in every such sequence is
+    on the chain: cells seeing all its places there lose it (black dots 1-2-4 or 2-4-8 in a
+    row always hold 2 and 4)."""
+    t = dot_chain_tables(an.puzzle)
+    if not t.chains:
+        return
+    w = an.grid.namer
+    placed = an.state.placed
+    n = an.n
+    for kind, value, cells, dots in t.chains:
+        if not any(an.cand[c] for c in cells):
+            continue
+        vals = [an.cand[c] or 1 << placed[c] for c in cells]
+        fits = [q for q in progressions(kind, value, len(cells), n)
+                if all(m >> x & 1 for m, x in zip(vals, q))]
+        if not fits:
+            continue            # no sequence fits: a contradiction
+        seqs = "/".join("-".join(map(str, q)) for q in fits)
+        what = (f"{dots}: the digits all differ, so the chain runs {seqs}")
+        keep = [0] * len(cells)
+        must = -1
+        for q in fits:
+            qm = 0
+            for i, x in enumerate(q):
+                keep[i] |= 1 << x
+                qm |= 1 << x
+            must &= qm
+        elims = [Candidate(c, d) for c, k in zip(cells, keep) for d in digits_of(an.cand[c] & ~k)]
+        pattern = tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c]))
+        if elims:
+            yield Step("dot_chain", eliminations=tuple(elims), title="Dot Chain", width=w,
+                       pattern=pattern, note=what)
+            continue
+        chain = 0
+        for c in cells:
+            chain |= 1 << c
+            if not an.cand[c]:
+                must &= ~(1 << placed[c])
+        for d in digits_of(must):
+            s = chain & an.cells_with[d]
+            targets = an.common_peers(d, s) & an.cells_with[d] & ~chain if s else 0
+            if targets:
+                yield Step("dot_chain", digits=(d,), title="Dot Chain", width=w,
+                           eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
+                           pattern=pattern,
+                           note=f"{what}: always a {digit_symbol(d)}, only in "
+                                f"{','.join(an.name(c) for c in iter_cells(s))}")

@@ -124,6 +124,13 @@ DEFINITIONS: dict[str, str] = {
                        "different digits: the middle of two black dots in one house is not 1, "
                        "3, 6 or 8; a 4 on a German whisper is not between two cells of one "
                        "box (both would be 9).",
+    "dot_chain": "Three or more cells joined by dots of one kind (white dots of one "
+                 "difference, black dots of one ratio) that all see each other hold different "
+                 "digits, so the chain steps the same way all along: consecutive digits (or "
+                 "doublings) in order. The cells keep the digits of the sequences that fit, and "
+                 "a digit in every such sequence is on the chain, so cells seeing all its "
+                 "places there lose it (black dots 1-2-4 or 2-4-8 in a row always hold 2 and "
+                 "4).",
     "pair_mandatory": "Two cells joined by a rule (a dot, a line segment, a cage of two): "
                       "when every filling they have left holds digit X, one of them is X, so "
                       "a cell that sees both loses X (a whisper pair {1,6,7}-{1,7} fills as "

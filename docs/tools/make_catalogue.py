@@ -155,6 +155,7 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "x_sum_length": ("July 4, 2023: X-Sums Sudoku", 0),
     "pair_rules": ("Anti-Ratio Coverage", 8),
     "neighbour_pinch": ("August 15, 2023: Kropki Pairs", 39),
+    "dot_chain": ("Anti-Ratio Coverage", 12),
     "clone_pointing": ("Exclusive Singularity", 24),
     "parity_count": ("Locking Out the Odds", 0),
     "region_sum_segments": ("Executive Function", 11),

@@ -436,6 +436,60 @@ def test_neighbour_pinch_skips_neighbours_that_may_be_equal() -> None:
     assert p.solve(first=True, state=st2, time_limit=30).status == "solved"
 
 
+ANTI_RATIO = """
+1234568 12345689 1345689 12345689 12345689 123468 1234589 1234589 7
+1234568 12345689 1345689 123456789 1356789 123468 1234589 1234589 124589
+1234578 12345789 1345789 1248 24 1248 1234589 124589 6
+12345678 123456789 13456789 123456789 1356789 123456789 123468 123468 1248
+12345678 123456789 13456789 123456789 123456789 123468 123468 579 24
+12345678 123456789 356789 123456789 123456789 123456789 579 579 1248
+1345678 35678 2 356789 13456789 13456789 1456789 1456789 134589
+1345678 1345678 35678 123456789 123456789 123456789 12456789 12456789 1234589
+9 1345678 1345678 12345678 12345678 12345678 1245678 1245678 123458"""
+
+
+def test_dot_chain_on_a_real_puzzle() -> None:
+    """'Anti-Ratio Coverage', where the solver with the other techniques took a forcing net:
+    black dots r3c4-r3c5-r3c6 in one row double along the chain (124 or 248), so 2 and 4
+    are on it and leave the rest of row 3 and box 2."""
+    p, sol = fpuzzle("Anti-Ratio Coverage")
+    st = marks_state(ANTI_RATIO, p)
+    steps = found(p, st, "dot_chain")
+    assert steps[0].explain(2) == (
+        "Dot Chain: black dot r3c4-r3c5, black dot r3c5-r3c6: the digits all differ, so the "
+        "chain runs 1-2-4/2-4-8/4-2-1/8-4-2: always a 2, only in r3c4,r3c5,r3c6 => r1c4<>2, "
+        "r1c5<>2, r1c6<>2, r2c4<>2, r2c6<>2, r3c1<>2, r3c2<>2, r3c7<>2, r3c8<>2")
+    for s in steps:
+        assert not any(sol[c] == d for c, d in s.eliminations), s.explain(2)
+    assert_sound(p, st, steps[:1])
+    base = StepSolver(["default", "-dot_chain"])
+    assert base.next_step(st).technique.startswith("forcing_")
+
+
+def test_dot_chain_white_dots_in_a_row() -> None:
+    """Four cells joined by white dots in row 1 hold four consecutive digits in order: with
+    r1c1 at most 2, the chain is 1-2-3-4 or 2-3-4-5; a five-cell chain always holds 5."""
+    p = Puzzle(9).use(classic(), white_dot("r1c1", "r1c2"), white_dot("r1c2", "r1c3"),
+                      white_dot("r1c3", "r1c4"))
+    st = make_state(p, {"r1c1": "12"})
+    steps = found(p, st, "dot_chain")
+    assert elims(p, steps) == ({f"r1c2<>{d}" for d in (1, 4, 5, 6, 7, 8, 9)}
+                               | {f"r1c3<>{d}" for d in (1, 2, 5, 6, 7, 8, 9)}
+                               | {f"r1c4<>{d}" for d in (1, 2, 3, 6, 7, 8, 9)})
+    assert_sound(p, st, steps)
+    from techniques.loop import apply_step
+    q = Puzzle(9).use(classic(), *(white_dot(f"r2c{c}", f"r2c{c + 1}") for c in range(1, 5)))
+    st = q.propagate()
+    first = found(q, st, "dot_chain")          # the chain's cells first: r2c3 in 3-7 ...
+    assert elims(q, first) == {f"r2c3<>{d}" for d in (1, 2, 8, 9)} | {
+        f"r2c{c}<>{d}" for c in (2, 4) for d in (1, 9)}
+    apply_step(st, first[0])
+    steps = found(q, st, "dot_chain")          # ... then the 5 every run holds
+    assert {s.digits for s in steps} == {(5,)}
+    assert elims(q, steps) == {f"r2c{c}<>5" for c in range(6, 10)}
+    assert_sound(q, st, steps)
+
+
 def test_pair_rules() -> None:
     p = Puzzle(9).use(classic(), x_dot("r1c1", "r1c2"))
     steps = found(p, p.propagate(), "pair_rules")
