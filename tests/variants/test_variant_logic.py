@@ -706,7 +706,9 @@ def test_fpuzzles_soundness():
         if not p.check_solution(sol):
             continue       # the import's business (tested with the f-puzzles loader)
         problems += [f"{rec.get('title')}: {x}" for x in check_puzzle(
-            p, sol, ["consecutive", "killer", "jigsaw", "inequality"], path=PATH, max_steps=200)]
+            p, sol, ["consecutive", "killer", "jigsaw", "inequality", "lines", "pairs", "clone",
+                     "outside", "thermo", "parity"], path=PATH + ["lines", "pairs", "clone"],
+            max_steps=200)]
     assert problems == []
 
 
