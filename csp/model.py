@@ -7,6 +7,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
                           FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, Sum)
 from .constraints.base import WeakLink
+from .constraints.order import order_propagators
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidConstraint,
                      NodeLimitExceeded, ParseError, TimeLimitExceeded)
@@ -88,6 +89,14 @@ class Puzzle:
     72
     >>> p.propagate().candidates("r1c2")
     (2, 3, 4)
+
+    Relations take part in whole-puzzle reasoning however they are made: a cell greater
+    than two cells of one row is at least 3.
+
+    >>> q = Puzzle(Grid(9)).add_grid_houses()
+    >>> _ = q.add(q["r1c1"] < q["r1c2"]).add_less("r1c3", "r1c2")
+    >>> q.propagate().candidates("r1c2")
+    (3, 4, 5, 6, 7, 8, 9)
     """
 
     def __init__(self, grid: Grid | int = 9, name: str = "") -> None:
@@ -302,8 +311,10 @@ class Puzzle:
                     continue
                 props.extend(c.propagators(n))
                 compile_ = getattr(c, "compile", None)
-                if compile_ is not None:   # whole-puzzle propagators (e.g. ordering bounds)
+                if compile_ is not None:   # whole-puzzle propagators (e.g. linear sums)
                     props.extend(compile_(self))
+            # ordering bounds beyond pairs, from every strict < however it was made
+            props.extend(order_propagators(self))
             eng = self._engines[gac] = Engine(n, self.grid.size, houses, props, self._namer())
         return eng
 

@@ -49,7 +49,7 @@ RULES: dict[str, str] = {
 }
 
 #: the modules holding the rule families' own techniques
-LOGIC_MODULES = ("consecutive_logic", "inequality_logic", "killer_logic")
+LOGIC_MODULES = ("consecutive_logic", "killer_logic")
 
 __all__ = sorted(RULES) + ["load_logic", "rule_modules"]
 
