@@ -1,0 +1,140 @@
+"""Exclusions through the rules' links: a candidate that would leave a cell without a digit,
+or a house without a place for a digit, at once.
+
+Variant rules link candidates of different digits (a whisper, a white dot, a renban, a
+2-cell cage, an entropic line ...): assuming r4c1=4 removes, in one step, every candidate
+weakly linked to it. When those include every candidate of another cell, or every place of
+a digit in a full house, the assumption is impossible:
+
+- ``cell_exclusion``: (a, v) sees every candidate of a cell b, so a is not v ("r4c1=4 would
+  leave r4c2 without a digit: 1-3 through the entropic line, 4 through the row ...");
+- ``house_exclusion``: (a, v) sees every place of a digit d in a full house (its own cell
+  among them), so a is not v ("r1c3=5 would leave row 1 without a 4").
+
+Both are one link deep, like a pointing pair: no chain, no assumption followed further. With
+houses only (classic sudoku) they say nothing that singles and locked candidates do not, so
+they return at once on puzzles without links between different digits.
+
+>>> from csp import Puzzle, Grid
+>>> from techniques import StepSolver
+>>> p = Puzzle(Grid(4)).add_grid_houses().add_not_abs_diff("r1c1", "r1c2")
+>>> st = p.initial_state()
+>>> st.cand[1] = 0b01100          # r1c2 is 2 or 3: r1c1=2 sees r1c2=3 and r1c2=2 ...
+>>> [s.explain(2) for s in StepSolver().find_all(st, "cell_exclusion")]
+['Cell Exclusion: r1c1=2 would leave r1c2 without a digit (r1c2: 23) => r1c1<>2', 'Cell Exclusion: r1c1=3 would leave r1c2 without a digit (r1c2: 23) => r1c1<>3']
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from csp.step import Candidate, Step, digit_symbol
+
+from .analysis import Analysis, iter_cells
+from .registry import register
+
+FAMILY = "exclusion"
+
+
+def _cross_masks(an: Analysis) -> dict[tuple[int, int], list[int]]:
+    """(cell, digit) -> per digit v, the cells a whose (a, v) is linked to (cell, digit)
+    through a rule (different digits; the same digit goes through ``peers_d``)."""
+    def build() -> dict[tuple[int, int], list[int]]:
+        n = an.n
+        out: dict[tuple[int, int], list[int]] = {}
+        for (c, d), others in an.links.cross.items():
+            row = out.get((c, d))
+            if row is None:
+                row = out[(c, d)] = [0] * (n + 1)
+            for c2, d2 in others:
+                if c2 != c:
+                    row[d2] |= 1 << c2
+        return out
+    return an.links_memo("exclusion_cross", build)
+
+
+def _digits(mask: int) -> str:
+    return "".join(digit_symbol(d) for d in range(1, mask.bit_length()) if mask >> d & 1)
+
+
+@register("cell_exclusion", "Cell Exclusion", FAMILY, score=60, order=1290, level="medium")
+def cell_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A candidate weakly linked to every candidate of another cell is false: it would leave
+    that cell without a digit."""
+    if not an.links.cross:
+        return
+    cross = _cross_masks(an)
+    n = an.n
+    cand, cw = an.cand, an.cells_with
+    peers_d = an.links.peers_d
+    zero = [0] * (n + 1)
+    for b in iter_cells(an.unsolved):
+        cb = cand[b]
+        digits = [d for d in range(1, n + 1) if cb >> d & 1]
+        rows = [cross.get((b, d), zero) for d in digits]
+        for v in range(1, n + 1):
+            x = cw[v] & ~(1 << b)
+            for d, row in zip(digits, rows):
+                x &= peers_d[v][b] if d == v else row[v]
+                if not x:
+                    break
+            if not x:
+                continue
+            for a in iter_cells(x):
+                yield Step("cell_exclusion", eliminations=(Candidate(a, v),),
+                           title="Cell Exclusion", width=an.grid.namer,
+                           pattern=tuple(Candidate(b, d) for d in digits),
+                           digits=(v,),
+                           note=f"{an.name(a)}={digit_symbol(v)} would leave {an.name(b)} "
+                                f"without a digit ({an.name(b)}: {_digits(cb)})")
+
+
+@register("house_exclusion", "House Exclusion", FAMILY, score=60, order=1291, level="medium")
+def house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A candidate weakly linked to every place of a digit in a full house (its own cell
+    among them) is false: it would leave the house without that digit."""
+    if not an.links.cross:
+        return
+    cross = _cross_masks(an)
+    n = an.n
+    cw = an.cells_with
+    zero = [0] * (n + 1)
+    done = an.memo("exclusion_house_placed", lambda: _placed_digits(an))
+    for h in an.full:
+        hm = an.house_mask[h]
+        for d in range(1, n + 1):
+            if done[h] >> d & 1:
+                continue
+            places = hm & cw[d]
+            if not places:
+                continue
+            cells = list(iter_cells(places))
+            rows = [cross.get((s, d), zero) for s in cells]
+            for v in range(1, n + 1):
+                if v == d:
+                    continue            # the digit's own places: locked candidates
+                x = cw[v]
+                for s, row in zip(cells, rows):
+                    x &= row[v] | (1 << s)
+                    if not x:
+                        break
+                if not x:
+                    continue
+                for a in iter_cells(x):
+                    yield Step("house_exclusion", eliminations=(Candidate(a, v),),
+                               title="House Exclusion", width=an.grid.namer,
+                               houses=(an.houses[h].name,), digits=(d,),
+                               pattern=tuple(Candidate(s, d) for s in cells),
+                               note=f"{an.name(a)}={digit_symbol(v)} would leave "
+                                    f"{an.houses[h].name} without a {digit_symbol(d)} "
+                                    f"({','.join(an.name(s) for s in cells)})")
+
+
+def _placed_digits(an: Analysis) -> dict[int, int]:
+    placed = an.state.placed
+    out = {}
+    for h in an.full:
+        m = 0
+        for c in iter_cells(an.house_mask[h] & ~an.unsolved):
+            m |= 1 << placed[c]
+        out[h] = m
+    return out
