@@ -63,7 +63,7 @@ from csp.search import search
 from techniques import StepSolver
 from techniques.analysis import analyze
 from techniques.registry import LEVEL_MAX_SCORE, LEVELS, Technique
-from techniques.solver import Rating, apply_step, is_effective, rate_steps
+from techniques.solver import Rating, apply_step, is_effective, is_variant, rate_steps
 
 from variants.classic import classic
 from variants.killer import killer_cage
@@ -456,7 +456,9 @@ def _rate_within(puzzle: Puzzle, level: str | None,
     if extra:
         techs = sorted(techs + extra, key=lambda t: (t.order, t.name))
     cap = LEVELS.index(level) if level is not None else len(LEVELS) - 1
-    max_score = LEVEL_MAX_SCORE[LEVELS[cap]]
+    # variants are rated by their hardest idea: no score cap (see techniques.solver)
+    by_idea = is_variant(puzzle)
+    max_score = LEVEL_MAX_SCORE[LEVELS[cap]] if not by_idea else None
     last_ok = max((i for i, t in enumerate(techs) if LEVELS.index(t.level) <= cap), default=-1)
     st = puzzle.pencilmarks()
     size = puzzle.grid.size
@@ -483,14 +485,14 @@ def _rate_within(puzzle: Puzzle, level: str | None,
                 return "timeout", None
         if found is None:
             return "stuck", None
-        if score > max_score:
+        if max_score is not None and score > max_score:
             return "above", None
         try:
             apply_step(st, found)
         except Contradiction:      # cannot happen on a unique puzzle with sound techniques
             return "stuck", None
         steps.append(found)
-    return "solved", rate_steps(steps)
+    return "solved", rate_steps(steps, by_idea=by_idea)
 
 
 # ---------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import Analysis, analyze
-from .solver import StepSolver, apply_step, is_effective
+from .solver import StepSolver, apply_step, is_effective, is_variant
 
 MODES = ("extended", "se121")
 
@@ -323,6 +323,33 @@ EXTENDED_PRODUCERS: tuple[Producer, ...] = (
 )
 
 
+#: Variant techniques on the SE scale (this project's extension, used by the "extended"
+#: mode; SE itself knows no variant rule). Each sits at the SE value of the classic idea
+#: of the same kind: reading one rule directly between a hidden and a naked single (2.0),
+#: a rule's digit forced into a group like pointing (2.6), one sum's arithmetic like
+#: claiming (2.8), two groups against each other like a naked pair (3.0), a one-link
+#: contradiction through the rules like an X-Wing (3.2), two rules together like an
+#: XY-Wing (4.2), set equivalence with cages like a W-Wing (4.4), and sums of set
+#: equivalence over many cells like a finned jellyfish (5.4). SE 1.2.1 ("se121" mode)
+#: does not apply to variant puzzles: :attr:`SERating.applies` is False there.
+VARIANT_PRODUCERS: tuple[Producer, ...] = (
+    _p("variant_rule", 20, ("constraint", "inequality_bounds", "indexing",
+                            "killer_combinations", "consecutive_gap_cell",
+                            "consecutive_neighbours")),
+    _p("variant_pointing", 26, ("mandatory_inclusion", "cage_house_overlap",
+                                "consecutive_pair_cell", "consecutive_triple_cell",
+                                "consecutive_locked_pair", "consecutive_locked_nearby",
+                                "consecutive_locked_triple")),
+    _p("variant_sum", 28, ("innies", "outies", "sum_arithmetic")),
+    _p("variant_pair", 30, ("innies_outies", "cage_splitting", "law_of_leftovers",
+                            "consecutive_check_pattern", "consecutive_chain")),
+    _p("variant_exclusion", 32, ("cell_exclusion", "house_exclusion")),
+    _p("variant_combined", 42, "combined_sums"),
+    _p("variant_set", 44, "set_equivalence"),
+    _p("variant_set_sums", 54, "set_sums"),
+)
+
+
 def producers(mode: str = "extended") -> list[Producer]:
     """The producers of a mode in the order they are asked.
 
@@ -334,7 +361,7 @@ def producers(mode: str = "extended") -> list[Producer]:
     if mode == "se121":
         return list(SE121_PRODUCERS)
     if mode == "extended":
-        allp = list(SE121_PRODUCERS) + list(EXTENDED_PRODUCERS)
+        allp = list(SE121_PRODUCERS) + list(EXTENDED_PRODUCERS) + list(VARIANT_PRODUCERS)
         return sorted(allp, key=lambda p: p.base)    # stable: SE order among equal bases
     raise UnknownSEMode(f"unknown SE rating mode {mode!r} (one of {', '.join(MODES)})")
 
@@ -388,10 +415,17 @@ class SERating:
     solved: bool = True
     hardest: str | None = None
     steps: list[SEStep] = field(default_factory=list, repr=False)
+    #: False when the scale does not apply: a variant puzzle in "se121" mode (SE's own
+    #: techniques cannot read variant rules), which is then not solved (ratings 0.0)
+    applies: bool = True
+    #: "SE" (classic techniques only), "SE + variant extension" (a step of a variant
+    #: technique valued by :data:`VARIANT_PRODUCERS`) or "does not apply"
+    scale: str = "SE"
 
     def to_dict(self) -> dict:
         return {"er": self.er, "ep": self.ep, "ed": self.ed, "mode": self.mode,
-                "solved": self.solved, "hardest": self.hardest}
+                "solved": self.solved, "hardest": self.hardest, "applies": self.applies,
+                "scale": self.scale}
 
 
 class SESolver:
@@ -469,6 +503,10 @@ class SESolver:
         """Solve with this mode's producers and return the :class:`SERating`."""
         st = (puzzle_or_state.pencilmarks() if isinstance(puzzle_or_state, Puzzle)
               else puzzle_or_state.copy())
+        if self.mode == "se121" and is_variant(st.puzzle):
+            # SE 1.2.1 knows no variant rule: its scale does not apply (no solve)
+            return SERating(0.0, 0.0, 0.0, self.mode, False, None, [], applies=False,
+                            scale="does not apply")
         deadline = time.perf_counter() + time_limit if time_limit else None
         done: list[SEStep] = []
         for _ in range(max_steps):
@@ -512,7 +550,10 @@ def summarize(steps: Sequence[SEStep], solved: bool = True, mode: str = "extende
             ep = SE_UNSOLVED
         if not steps:
             ed = SE_UNSOLVED
-    return SERating(er / 10, ep / 10, ed / 10, mode, solved, hardest, list(steps))
+    variant = {p.name for p in VARIANT_PRODUCERS}
+    scale = "SE + variant extension" if any(s.producer in variant for s in steps) else "SE"
+    return SERating(er / 10, ep / 10, ed / 10, mode, solved, hardest, list(steps),
+                    scale=scale)
 
 
 def rate_se(puzzle_or_state: Puzzle | State, mode: str = "extended",

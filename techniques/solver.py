@@ -35,16 +35,21 @@ class UnsoundStep(SudokuCSPError):
 @dataclass
 class Rating:
     """HoDoKu-style rating: the sum of step scores and a level (the hardest step's level,
-    raised while the score exceeds the level's maximum)."""
+    raised while the score exceeds the level's maximum).
+
+    For variant puzzles (``basis == "ideas"``, see :func:`rate_steps`) the level is the
+    hardest technique's level and the score adds each technique's score once: a rating
+    follows the hardest idea needed, not the number of steps."""
 
     score: int = 0
     level: str = "easy"
     hardest: str | None = None
     counts: dict[str, int] = field(default_factory=dict)
+    basis: str = "steps"
 
     def to_dict(self) -> dict:
         return {"score": self.score, "level": self.level, "hardest": self.hardest,
-                "counts": dict(self.counts)}
+                "counts": dict(self.counts), "basis": self.basis}
 
 
 @dataclass
@@ -88,21 +93,58 @@ def is_effective(state: State, step: Step) -> bool:
         state.cand[c] >> d & 1 and not state.placed[c] for c, d in step.eliminations)
 
 
-def rate_steps(steps: Sequence[Step]) -> Rating:
-    r = Rating()
+def is_variant(puzzle: Puzzle | None) -> bool:
+    """True when the puzzle has rules beyond all-different houses (cages, lines, relations,
+    outside clues ...): its rating then follows the hardest idea (:func:`rate_steps`).
+    Classic, jigsaw, diagonal and other all-different rule sets keep HoDoKu's rating.
+
+    >>> from variants.classic import classic_puzzle
+    >>> is_variant(classic_puzzle("." * 81))
+    False
+    """
+    if puzzle is None:
+        return False
+    from csp.constraints.alldiff import AllDifferent
+    return any(type(c) is not AllDifferent for c in puzzle.constraints)
+
+
+def rate_steps(steps: Sequence[Step], by_idea: bool = False) -> Rating:
+    """The rating of a solve path. HoDoKu's (``by_idea`` False): the sum of the step scores,
+    the level of the hardest step raised while the score passes the level's maximum
+    (:data:`~techniques.registry.LEVEL_MAX_SCORE`). By idea (variants): the level of the
+    hardest technique, and the scores of the techniques used, each counted once.
+
+    >>> from csp.step import Step
+    >>> import variants  # registers the killer techniques
+    >>> path = [Step("killer_combinations")] * 100 + [Step("innies"), Step("hidden_single")]
+    >>> rate_steps(path).level, rate_steps(path, by_idea=True).level
+    ('hard', 'medium')
+    >>> rate_steps(path, by_idea=True).score
+    64
+    """
+    r = Rating(basis="ideas" if by_idea else "steps")
     level_idx = 0
+    best_score = -1
     for s in steps:
         t = registry.load().get(s.technique)
         score = t.score if t else 0
         lvl = LEVELS.index(t.level) if t else 0
-        r.score += score
+        first = s.technique not in r.counts
+        if not by_idea or first:
+            r.score += score
         r.counts[s.technique] = r.counts.get(s.technique, 0) + 1
+        if by_idea:
+            if (lvl, score) > (level_idx, best_score):
+                r.hardest, best_score = s.technique, score
+            level_idx = max(level_idx, lvl)
+            continue
         if lvl > level_idx or r.hardest is None:
             if lvl >= level_idx:
                 r.hardest = s.technique
             level_idx = max(level_idx, lvl)
-    while level_idx < len(LEVELS) - 1 and r.score > LEVEL_MAX_SCORE[LEVELS[level_idx]]:
-        level_idx += 1
+    if not by_idea:
+        while level_idx < len(LEVELS) - 1 and r.score > LEVEL_MAX_SCORE[LEVELS[level_idx]]:
+            level_idx += 1
     r.level = LEVELS[level_idx]
     return r
 
@@ -171,9 +213,10 @@ class StepSolver:
     def _active(self, state: State) -> list[Technique]:
         techs = self.techniques
         extra = list(getattr(state.puzzle, "extra_techniques", ()) or ())
-        if extra:
+        variant = is_variant(state.puzzle)
+        if extra or variant:
             techs = sorted(techs + [t for t in extra if isinstance(t, Technique)],
-                           key=lambda t: (t.order, t.name))
+                           key=lambda t: registry.ladder_order(t, variant))
         if any(t.requires_unique for t in techs) and self._decided(state.puzzle) \
                 and not self._is_unique(state.puzzle):
             techs = [t for t in techs if not t.requires_unique]
@@ -291,7 +334,7 @@ class StepSolver:
         out_of_time = (deadline is not None and time.perf_counter() > deadline) or (
             not solved and self.incomplete)
         status = "solved" if solved else ("limit" if out_of_time else "stuck")
-        return LogicResult(status, st, steps, rate_steps(steps),
+        return LogicResult(status, st, steps, rate_steps(steps, by_idea=is_variant(st.puzzle)),
                            (time.perf_counter() - t0) * 1000)
 
     def rate(self, puzzle_or_state: Puzzle | State) -> Rating:
