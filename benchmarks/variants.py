@@ -166,7 +166,7 @@ def setter(rows: list[dict], limit: float, peer: bool, out: str | None) -> int:
 def setter_table(results: list[dict], limit: float) -> None:
     groups: dict[str, list[dict]] = {"all": results}
     groups["killer/jigsaw"] = [x for x in results
-                               if {"killercage", "cage", "irregular"} & set(x["categories"])]
+                               if {"killercage", "irregular"} & set(x["categories"])]
     for x in results:
         for c in x["categories"]:
             if not c.startswith(("gridsize", "non9x9")):
