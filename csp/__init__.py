@@ -10,10 +10,10 @@
 from .bits import digits_of, full_mask, iter_bits, mask_of, popcount
 from .constraints import (AbsDiff, AllDifferent, AllowedPairs, Constraint, Equal,
                           FunctionConstraint, Less, LessEqual, NotAbsDiff, NotEqual, NotRatio,
-                          Ratio, Relation, Sum)
+                          Ratio, Relation, RelationKind, Sum)
 from .engine import Engine
-from .errors import (ContradictoryGivens, FrozenPuzzleError, GridSizeError, InvalidConstraint,
-                     InvalidPuzzle, NodeLimitExceeded, ParseError, SearchLimit, SudokuCSPError,
+from .errors import (ContradictoryGivens, FrozenPuzzleError, GridSizeError, InvalidArgument,
+                     InvalidConstraint, InvalidPuzzle, NodeLimitExceeded, ParseError, SearchLimit, SudokuCSPError,
                      TimeLimitExceeded)
 from .events import Contradiction, Cost, Event, Status
 from .grid import Grid, House
@@ -21,13 +21,15 @@ from .model import CellRef, Puzzle
 from .propagator import Context, Propagator
 from .search import SolveResult
 from .state import State
+from .status import SolveStatus
 
 __all__ = [
-    "Grid", "House", "Puzzle", "CellRef", "State", "Engine", "SolveResult", "Propagator",
+    "Grid", "House", "Puzzle", "CellRef", "State", "Engine", "SolveResult", "SolveStatus",
+    "Propagator",
     "Context", "Event", "Status", "Cost", "Contradiction", "Constraint", "AllDifferent",
-    "Relation", "Less", "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio",
+    "Relation", "RelationKind", "Less", "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio",
     "NotRatio", "AllowedPairs", "Sum", "FunctionConstraint", "SudokuCSPError",
     "InvalidPuzzle", "ParseError", "GridSizeError", "ContradictoryGivens", "InvalidConstraint",
-    "FrozenPuzzleError", "SearchLimit", "NodeLimitExceeded", "TimeLimitExceeded",
+    "FrozenPuzzleError", "InvalidArgument", "SearchLimit", "NodeLimitExceeded", "TimeLimitExceeded",
     "popcount", "mask_of", "full_mask", "iter_bits", "digits_of",
 ]

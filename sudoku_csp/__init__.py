@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from csp.display import set_svg_renderer
+from csp.display import set_html_renderer, set_svg_renderer
 
 
 def _svg(obj: Any) -> str:
@@ -18,4 +18,15 @@ def _svg(obj: Any) -> str:
     return render_svg(obj)
 
 
+def _html(obj: Any) -> str | None:
+    """Jupyter's view of a logic result: the step-through of
+    :func:`sudoku_csp.explain.explain_html` (a fragment with its own style and script)."""
+    from techniques.solver import LogicResult
+    if not isinstance(obj, LogicResult):
+        return None
+    from .explain import explain_html
+    return explain_html(obj, fragment=True)
+
+
 set_svg_renderer(_svg)
+set_html_renderer(_html)

@@ -40,10 +40,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from csp.errors import InvalidPuzzle, SudokuCSPError
+from csp.status import SolveStatus
 
 from .formats.loader import Item, load_arg
 
-STATUSES = ("solved", "stuck", "unsolvable", "multiple", "limit", "error")
+#: a batch line whose input could not be read as a puzzle (a batch status, not a solve outcome)
+ERROR = "error"
+#: every status a batch line can have: the solve outcomes, then ERROR (summary order)
+STATUSES: tuple[str, ...] = (*(s.value for s in SolveStatus), ERROR)
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
 
 SolveOne = Callable[[Item, argparse.Namespace], dict]
@@ -70,9 +74,9 @@ class Summary:
     interrupted: bool = False
 
     def add(self, res: dict[str, Any]) -> None:
-        status = res.get("status", "error")
+        status = res.get("status", ERROR)
         self.counts[status] += 1
-        if status != "error":
+        if status != ERROR:
             self.times_ms.append(float(res.get("time_ms", 0.0)))
         rating = res.get("rating")
         if isinstance(rating, dict):
@@ -109,7 +113,7 @@ class Summary:
         head = "interrupted after" if self.interrupted else "summary:"
         lines = [f"{head} {d['puzzles']} puzzles in {d['wall_s']:.2f} s "
                  f"({self.backend}, {self.workers} worker{'s' if self.workers != 1 else ''})",
-                 "  " + ", ".join(f"{c[s]} {s if s != 'error' else 'errors'}" for s in STATUSES)]
+                 "  " + ", ".join(f"{c[s]} {s if s != ERROR else 'errors'}" for s in STATUSES)]
         tm = d["time_ms"]
         if tm["median"] is not None:
             lines.append(f"  time per puzzle: median {tm['median']:.2f} ms, mean "
@@ -124,7 +128,7 @@ class Summary:
 
 # -- work units ------------------------------------------------------------------------
 def _error_result(item: Item, msg: str) -> dict[str, Any]:
-    return {"puzzle": item.label, "where": item.where, "status": "error", "error": msg,
+    return {"puzzle": item.label, "where": item.where, "status": ERROR, "error": msg,
             "solution": None, "grid": None, "time_ms": 0.0}
 
 
@@ -204,6 +208,22 @@ def _chunk_size(n_items: int, workers: int, requested: int | None) -> int:
     return max(1, min(100, n_items // (workers * 8)))
 
 
+def ramp(items: Sequence[Item], chunk: int) -> list[Sequence[Item]]:
+    """``items`` cut into chunks of 1, 2, 4, ... items, then ``chunk`` each: the first
+    results come back after one puzzle, and long runs still send few messages.
+
+    >>> [len(c) for c in ramp(list(range(20)), 6)]
+    [1, 2, 4, 6, 6, 1]
+    """
+    out = []
+    i, size = 0, 1
+    while i < len(items):
+        out.append(items[i:i + size])
+        i += size
+        size = min(chunk, size * 2)
+    return out
+
+
 def _serial(items: Iterable[Item], fn: Callable[[Item], dict]) -> Iterator[dict]:
     for it in items:
         yield fn(it)
@@ -211,19 +231,24 @@ def _serial(items: Iterable[Item], fn: Callable[[Item], dict]) -> Iterator[dict]
 
 class _Pool:
     """A process pool streaming results in input order; started at once (before any
-    progress-bar thread exists, as it forks), closed by :meth:`close`."""
+    progress-bar thread exists, as it forks), closed by :meth:`close`. Without a requested
+    chunk size the chunks grow from one puzzle (:func:`ramp`), so the first lines are
+    written as soon as the first puzzles are solved."""
 
     def __init__(self, items: Sequence[Item], fn: Callable[[Item], dict], workers: int,
-                 chunk: int) -> None:
+                 chunk: int, fixed: bool = False) -> None:
         import multiprocessing   # only a pool run pays for it
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self.pool = ctx.Pool(workers, initializer=_ignore_sigint)
-        self.results = self.pool.imap(fn, items, chunksize=chunk)
+        chunks = [items[i:i + chunk] for i in range(0, len(items), chunk)] if fixed \
+            else ramp(items, chunk)
+        self.results = self.pool.imap(functools.partial(_work_chunk, fn=fn), chunks)
         self.finished = False
 
     def __iter__(self) -> Iterator[dict]:
-        yield from self.results
+        for part in self.results:
+            yield from part
         self.finished = True
 
     def close(self) -> None:
@@ -321,9 +346,11 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
         raise BatchUsageError("--chunk-size must be at least 1")
     if args.dask and args.workers == 1:
         workers = 2  # the default size of a local Dask cluster
+    from .commands.options import line_meanings
+    lines = line_meanings(args)
     items: list[Item] = []
     for arg in args.puzzle:
-        items.extend(load_arg(arg, parse=False))
+        items.extend(load_arg(arg, parse=False, lines=lines))
     batch = len(items) > 1 or any(it.where for it in items)
     tty = sys.stderr.isatty()
     show_bar = args.progress == "on" or (args.progress == "auto" and tty and batch)
@@ -339,7 +366,7 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
         closer = results
     elif workers > 1 and len(items) > 1:
         backend = "pool"
-        pool = _Pool(items, fn, workers, chunk)
+        pool = _Pool(items, fn, workers, chunk, fixed=args.chunk_size is not None)
         results, closer = iter(pool), pool
     else:
         backend, workers = "serial", 1
@@ -355,14 +382,14 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
             for res in results:
                 n = res.pop("_n", 9)
                 with sigint.section():
-                    if res["status"] == "error":
+                    if res["status"] == ERROR:
                         progress.err(f"error: {res['where']}: {res['error']}")
                         if args.json:
                             print(json.dumps(res), flush=True)
                         worst = 1
                     else:
                         print_result(res, args, n)
-                        if res["status"] != "solved":
+                        if res["status"] != SolveStatus.SOLVED:
                             worst = 1
                     summary.add(res)
                 progress.update()

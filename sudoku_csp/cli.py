@@ -5,6 +5,7 @@
 
     sudoku-csp solve PUZZLE... [--logic] [--first] [--steps] [--level 0|1|2] [--json] ...
     sudoku-csp hint PUZZLE [--marks GRID] [--level 0|1|2] [--techniques SEL] [--json]
+    sudoku-csp explain PUZZLE [-o solve.html] [--level 0|1|2] [--techniques SEL] [--time-limit S]
     sudoku-csp count PUZZLE [--limit K]
     sudoku-csp reglib FILE [--json]
     sudoku-csp graph PUZZLE --kind constraint|cells|links --format graphml|json|dot [-o FILE]
@@ -30,12 +31,13 @@ from typing import Sequence
 
 from csp.errors import SudokuCSPError
 
-from .commands import convert, count, generate, graph, hint, reglib, render, solve, techniques
+from .commands import (convert, count, explain, generate, graph, hint, reglib, render, solve,
+                       techniques)
 from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 
 #: the commands, in the order ``--help`` lists them; each module has ``add_parser(sub)``
 #: (which sets ``run`` as the parser's default) and ``run(args) -> exit code``
-COMMANDS = (solve, hint, count, reglib, graph, techniques, render, generate, convert)
+COMMANDS = (solve, hint, explain, count, reglib, graph, techniques, render, generate, convert)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -48,22 +48,20 @@ True
 from __future__ import annotations
 
 import random
-import signal
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from csp import Grid, Puzzle
+from csp.bits import digits_of
 from csp.errors import InvalidPuzzle, SearchLimit, SudokuCSPError, TimeLimitExceeded
 from csp.events import Contradiction
 from csp.io import write_line
 from csp.search import search
-from techniques import StepSolver
-from techniques.analysis import analyze
-from techniques.registry import LEVEL_MAX_SCORE, LEVELS, Technique
-from techniques.solver import Rating, apply_step, is_effective, is_variant, rate_steps
+from techniques import StepSolver, registry
+from techniques.loop import first_step
+from techniques.registry import LEVEL_MAX_SCORE, LEVELS
+from techniques.solver import Rating, is_variant, rate_steps
 
 from variants.classic import classic
 from variants.killer import killer_cage
@@ -191,7 +189,7 @@ def random_fill(puzzle: Puzzle, rng: random.Random, node_limit: int = 5000,
     stack: list[tuple[list[int], int, list[int]]] = []
 
     def push(c_: list[int], cell: int) -> None:
-        ds = [d for d in range(1, puzzle.grid.n + 1) if c_[cell] >> d & 1]
+        ds = list(digits_of(c_[cell]))   # a copy: shuffled
         rng.shuffle(ds)
         stack.append((c_, cell, ds))
 
@@ -409,90 +407,34 @@ def rate_within(puzzle: Puzzle, level: str | None = None,
     >>> status, r.level
     ('solved', 'easy')
     """
-    if deadline is None:
-        return _rate_within(puzzle, level, None)
-    try:
-        with _alarm(deadline):
-            return _rate_within(puzzle, level, deadline)
-    except _Overrun:
-        return "timeout", None
-
-
-class _Overrun(BaseException):
-    """Raised by the interval timer at the deadline (a BaseException, so no handler on the
-    way swallows it)."""
-
-
-@contextmanager
-def _alarm(deadline: float) -> Iterator[None]:
-    """Interrupt the body at ``deadline`` with :class:`_Overrun` (a single technique search,
-    such as a forcing net, can run for many seconds without a point to check the clock).
-    Only on the main thread of a platform with ``setitimer`` and when no other real-time
-    timer is set; elsewhere the clock is only checked between steps."""
-    usable = (hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread()
-              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
-    if not usable:
-        yield
-        return
-
-    def ring(signum: int, frame: Any) -> None:
-        raise _Overrun()
-
-    old = signal.signal(signal.SIGALRM, ring)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, max(0.001, deadline - time.perf_counter()))
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def _rate_within(puzzle: Puzzle, level: str | None,
-                 deadline: float | None) -> tuple[str, Rating | None]:
-    solver = StepSolver("default", unique=True)
-    techs: list[Technique] = list(solver.techniques)
-    extra = [t for t in getattr(puzzle, "extra_techniques", ()) or () if isinstance(t, Technique)]
-    if extra:
-        techs = sorted(techs + extra, key=lambda t: (t.order, t.name))
+    within: list = []
+    run = StepSolver("default", unique=True).start(
+        puzzle, deadline=deadline, strategy=lambda r, an: first_step(r, an, within))
+    plan = run.plan()
     cap = LEVELS.index(level) if level is not None else len(LEVELS) - 1
     # variants are rated by their hardest idea: no score cap (see techniques.solver)
     by_idea = is_variant(puzzle)
     max_score = LEVEL_MAX_SCORE[LEVELS[cap]] if not by_idea else None
-    last_ok = max((i for i, t in enumerate(techs) if LEVELS.index(t.level) <= cap), default=-1)
-    st = puzzle.pencilmarks()
-    size = puzzle.grid.size
-    steps = []
+    # past the last technique within the level only harder ones are left: when every
+    # technique up to it fails, the puzzle is "above" without trying them
+    last_ok = max((i for i, (t, _, _) in enumerate(plan) if LEVELS.index(t.level) <= cap),
+                  default=-1)
+    within[:] = plan[:last_ok + 1]
     score = 0
-    while not all(st.placed[c] for c in range(size)):
-        an = analyze(st)
-        found = None
-        for i, t in enumerate(techs):
-            if i > last_ok:
-                return "above", None      # every technique within the level failed
-            for s in t.find(an, solver.options):
-                if is_effective(st, s):
-                    found = s
-                    break
-                if deadline is not None and time.perf_counter() > deadline:
-                    return "timeout", None
-            if found is not None:
-                if LEVELS.index(t.level) > cap:
-                    return "above", None
-                score += t.score
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                return "timeout", None
-        if found is None:
-            return "stuck", None
+    for step in run:
+        t = registry.get(step.technique)
+        if LEVELS.index(t.level) > cap:
+            return "above", None
+        score += t.score
         if max_score is not None and score > max_score:
             return "above", None
-        try:
-            apply_step(st, found)
-        except Contradiction:      # cannot happen on a unique puzzle with sound techniques
-            return "stuck", None
-        steps.append(found)
-    return "solved", rate_steps(steps, by_idea=by_idea)
+    if run.status == "solved":
+        return "solved", rate_steps(run.steps, by_idea=by_idea)
+    if run.status == "limit" and run.expired():
+        return "timeout", None
+    # stuck, a contradiction (impossible on a unique puzzle with sound techniques), or a
+    # search that gave up on its own budget
+    return ("above" if last_ok < len(plan) - 1 else "stuck"), None
 
 
 # ---------------------------------------------------------------------------------------
@@ -618,8 +560,10 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
     :class:`GenerationTimeout` when one puzzle takes longer than ``time_limit`` seconds
     (its ``puzzles`` are the ones yielded so far)."""
     _check_args(variant, level, count, size)
-    if time_limit is not None and not time_limit > 0:
-        raise GenerateError(f"time limit must be positive, got {time_limit!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float))
+                                       and 0 < time_limit < float("inf")):
+        raise GenerateError(f"time limit must be a positive finite number of seconds "
+                            f"(or None for no limit), got {time_limit!r}")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
     elif not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:

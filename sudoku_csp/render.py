@@ -1,18 +1,24 @@
 """SVG (and PNG) pictures of puzzles, pencil-mark states and explained steps.
 
 :func:`render_svg` draws a :class:`~csp.model.Puzzle` (grid, regions, givens and every rule
-bundle it knows how to draw: killer cages, thermos, arrows, lines, dots, inequality signs,
-outside clues ...), a :class:`~csp.state.State` (placed digits and candidates) or a
-:class:`~csp.step.Step` on the state before it (houses shaded, pattern candidates
-highlighted, eliminations struck in red, placements in green, chain links as arrows: strong
-solid, weak dashed). The SVG is written by hand with :mod:`xml.etree.ElementTree` (so all
+it holds: killer cages, thermos, arrows, lines, dots, inequality signs, outside clues ...), a
+:class:`~csp.state.State` (placed digits and candidates) or a :class:`~csp.step.Step` on the
+state before it (houses shaded, pattern candidates highlighted, eliminations struck in red,
+placements in green, chain links as arrows: strong solid, weak dashed). Multi-grids
+(:class:`csp.grid.MultiGrid`, e.g. samurai) are drawn on their canvas, each cell at its
+canvas row and column. The SVG is written by hand with :mod:`xml.etree.ElementTree` (so all
 text is escaped); :func:`svg_to_png` converts it with cairosvg (the ``render`` extra).
 
-Rules are recovered from the bundles ``Puzzle.use`` records (``puzzle.bundles``); constraints
-added directly are drawn when their kind is recognisable (adjacent ``<`` signs, Kropki and XV
-relations, sums as cages, extra all-different groups); anything else is skipped, never an
-error. Importing :mod:`variants` registers :func:`render_svg` as the ``_repr_svg_`` renderer
-of :mod:`csp.display`, so Jupyter shows puzzles, states and steps as pictures.
+Rules are drawn by :func:`draw_rule`, a :func:`functools.singledispatch` function on the type
+of the rule bundle ``Puzzle.use`` recorded (``puzzle.bundles``): every public rule class of
+:mod:`variants` has a drawer (``tests`` check it), and a rule without one (a bundle of your
+own, a function) falls back to drawing its constraints one by one with
+:func:`draw_constraint`: recognisable kinds as usual (``<`` signs, Kropki and XV relations,
+sums as cages, extra all-different groups), anything else -- a rule made from a Python
+predicate (``Puzzle.add_constraint``) -- as a generic marker (a dotted outline and a
+numbered badge) with the rule's name in the legend under the grid. Importing
+:mod:`sudoku_csp` registers :func:`render_svg` as the ``_repr_svg_`` renderer of
+:mod:`csp.display`, so Jupyter shows puzzles, states and steps as pictures.
 
 >>> import xml.etree.ElementTree as ET
 >>> from csp import Puzzle
@@ -23,21 +29,41 @@ of :mod:`csp.display`, so Jupyter shows puzzles, states and steps as pictures.
 (16, 1)
 >>> [t.text for t in root.findall(".//*[@class='given']")]
 ['1']
+>>> has_drawer(killer_cage), has_drawer(dict)
+(True, False)
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
+import re
 import xml.etree.ElementTree as ET
 from typing import Any, Callable, Iterable, Sequence
 
+from csp.constraints import AllDifferent, Constraint, Relation, RelationKind, Sum
 from csp.errors import SudokuCSPError
 from csp.grid import Grid
 from csp.model import Puzzle
 from csp.state import State
 from csp.step import Candidate, Step, digit_symbol
+from variants.arrow import arrow, double_arrow
+from variants.chess import anti_king, anti_knight
+from variants.classic import classic
+from variants.dots import (black_dot, diagonal_non_consecutive, knight_non_consecutive, negative,
+                           non_consecutive, sum_dot, white_dot)
+from variants.inequality import less_than, slow_thermo, thermo
+from variants.killer import digital_root_cage, killer_cage, little_killer, multi_sum_cage
+from variants.lines import (between_line, entropic_line, lockout, modular_line, nabner,
+                            palindrome, region_sum_line, renban, whispers, zipper_line)
+from variants.misc import clone, indexer, quadruple
+from variants.outside import sandwich, skyscraper, x_sum
+from variants.parity import digits, even, maximum, minimum, odd
+from variants.regions import diagonal, disjoint_groups, extra_region, windoku
 
-__all__ = ["RenderError", "render_svg", "svg_to_png", "write_picture", "FORMATS"]
+__all__ = ["RenderError", "render_svg", "svg_to_png", "write_picture", "FORMATS", "draw_rule",
+           "draw_constraint", "has_drawer", "wrap_text", "break_atoms", "rule_name",
+           "cell_size_for"]
 
 #: output formats by file extension
 FORMATS = (".svg", ".png")
@@ -58,12 +84,15 @@ ELIM_STROKE = "#d00000"
 PLACE_FILL = "#3cb371"
 STRONG = "#d62728"
 WEAK = "#1f77b4"
-LINE_STYLES: dict[str, str] = {
-    "whispers": "#5fcf50", "renban": "#e07ff5", "palindrome": "#b0b0b0",
-    "region_sum_line": "#4ea3ff", "between_line": "#a8cdfa", "entropic_line": "#ffae42",
-    "modular_line": "#35c0b5", "nabner": "#e6d200", "lockout": "#9ccc65",
-    "zipper_line": "#b9a3e3", "double_arrow": "#b0b0b0",
+GENERIC = "#8e44ad"
+LINE_STYLES: dict[type, str] = {
+    whispers: "#5fcf50", renban: "#e07ff5", palindrome: "#b0b0b0",
+    region_sum_line: "#4ea3ff", between_line: "#a8cdfa", entropic_line: "#ffae42",
+    modular_line: "#35c0b5", nabner: "#e6d200", lockout: "#9ccc65",
+    zipper_line: "#b9a3e3", double_arrow: "#b0b0b0",
 }
+#: rules whose clues sit outside the grid (the picture gets a margin for them)
+OUTSIDE_RULES: tuple[type, ...] = (little_killer, sandwich, x_sum, skyscraper)
 
 
 class RenderError(SudokuCSPError):
@@ -88,77 +117,109 @@ def _el(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any) -> 
 
 
 def _cells(grid: Grid, refs: Iterable[Any]) -> list[int]:
-    return grid.cells(list(refs))
+    return list(grid.cells(list(refs)))
 
 
-def _wrap(text: str, width: int) -> list[str]:
-    """Greedy word wrap at ``width`` characters (long words are cut)."""
+def cell_size_for(n: int) -> float:
+    """Default cell side in SVG units: 50 up to 9x9, larger for 16x16 (68) and 25x25 (85),
+    so that the k x k candidates of a cell stay about 10 units high.
+
+    >>> cell_size_for(9), cell_size_for(16), cell_size_for(25)
+    (50.0, 68.0, 85.0)
+    """
+    k = max(1, math.ceil(math.sqrt(n)))
+    return 50.0 if k <= 3 else 17.0 * k
+
+
+# break opportunities inside a word: after a comma, before a chain link "=(" / "-(" and
+# before "=r" (a 2-string kite's "=r6c2"); never inside a cell name such as r5c8
+_BREAK = re.compile(r"(?<=,)(?=\S)|(?=[=\-][(r]\w)")
+
+
+def break_atoms(text: str) -> list[tuple[str, bool]]:
+    """The unbreakable pieces of ``text`` with whether a space comes before each.
+
+    >>> break_atoms("Nice Loop: (2)r2c7=(2)r7c7-(7)r7c7 => r2c7<>4")[2:5]
+    [('(2)r2c7', True), ('=(2)r7c7', False), ('-(7)r7c7', False)]
+    """
+    out: list[tuple[str, bool]] = []
+    for word in text.split():
+        pieces = [p for p in _BREAK.split(word) if p]
+        out.extend((p, i == 0 and bool(out)) for i, p in enumerate(pieces))
+    return out
+
+
+def wrap_text(text: str, width: int) -> list[str]:
+    """Greedy wrap at ``width`` characters, breaking at spaces and the break points of
+    :func:`break_atoms` (a piece longer than a line is cut only when it must be).
+
+    >>> wrap_text("AIC: (1)r1c1=(1)r1c5-(1)r3c4=(1)r3c9 => r1c9<>1", 22)
+    ['AIC: (1)r1c1=(1)r1c5', '-(1)r3c4=(1)r3c9 =>', 'r1c9<>1']
+    """
     out: list[str] = []
     line = ""
-    for word in text.split():
-        while len(word) > width:
+    for atom, space in break_atoms(text):
+        while len(atom) > width:
             if line:
                 out.append(line)
                 line = ""
-            out.append(word[:width])
-            word = word[width:]
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= width:
-            line += " " + word
+            out.append(atom[:width])
+            atom = atom[width:]
+            space = False
+        joined = (line + " " + atom) if (line and space) else line + atom
+        if not line or len(joined) <= width:
+            line = joined
         else:
             out.append(line)
-            line = word
+            line = atom
     if line:
         out.append(line)
     return out
 
 
+def rule_name(rule: Any) -> str:
+    """A readable name of a rule bundle (``killer cage``) or constraint (its ``name``)."""
+    if isinstance(rule, Constraint):
+        return rule.name or type(rule).__name__
+    if isinstance(rule, type(rule_name)):      # a plain function used as a bundle
+        return rule.__name__.replace("_", " ")
+    return type(rule).__name__.replace("_", " ")
+
+
 # -- the canvas --------------------------------------------------------------------------
 class _Canvas:
-    """Geometry and layers of one picture."""
+    """Geometry and layers of one picture: ``grid.height`` x ``grid.width`` canvas cells
+    (a multi-grid's cells at their canvas positions, :meth:`csp.grid.Grid.rc`)."""
 
     LAYERS = ("background", "shade", "houses", "lines", "cand_bg", "cages", "grid", "marks",
               "outside", "digits", "overlay", "links", "caption")
 
-    def __init__(self, grid: Grid, size: float, outside: bool, title: str,
-                 notes: Sequence[str]) -> None:
+    def __init__(self, grid: Grid, size: float, outside: bool, title: str) -> None:
         self.grid = grid
-        self.n = n = grid.n
+        self.n = grid.n
+        self.rows, self.cols = grid.height, grid.width
         self.S = S = float(size)
         self.pad = S if outside else S * 0.15
         self.top = self.pad + (S * 0.7 if title else 0.0)
-        self.k = max(1, math.ceil(math.sqrt(n)))       # candidate sub-grid is k x k
+        self.k = max(1, math.ceil(math.sqrt(self.n)))   # candidate sub-grid is k x k
         self.cand_inset = S * 0.02        # grows to clear cage outlines (see _draw_cage)
         self.total_cells: set[int] = set()
-        chars = max(20, int(n * S / (S * 0.3 * 0.56)))
-        self.note_lines: list[str] = []
-        for note in notes:
-            self.note_lines.extend(_wrap(note, chars))
-        if len(self.note_lines) > 8:
-            self.note_lines = self.note_lines[:7] + [self.note_lines[7][:chars - 3] + "..."]
-        self.width = 2 * self.pad + n * S
-        note_h = (len(self.note_lines) * S * 0.4 + S * 0.2) if self.note_lines else 0.0
-        self.height = self.top + n * S + self.pad + note_h
-        self.root = ET.Element("svg", {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "width": _fmt(self.width), "height": _fmt(self.height),
-            "viewBox": f"0 0 {_fmt(self.width)} {_fmt(self.height)}",
-            "font-family": FONT})
+        self.notes: list[str] = []        # free text under the grid (a step's explanation)
+        self.rule_notes: list[str] = []   # rules of the whole grid ("anti-knight")
+        self.legend: list[str] = []       # generic markers: badge i+1 is legend[i]
+        self._grid_houses: set[tuple[int, ...]] | None = None
+        self.width = 2 * self.pad + self.cols * S
+        self.root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg",
+                                       "font-family": FONT})
         self.defs = _el(self.root, "defs")
         self.layer: dict[str, ET.Element] = {
             name: _el(self.root, "g", class_=f"layer-{name}") for name in self.LAYERS}
-        _el(self.layer["background"], "rect", x=0, y=0, width=self.width, height=self.height,
-            fill="#ffffff")
+        self.background = _el(self.layer["background"], "rect", x=0, y=0, width=self.width,
+                              height=0, fill="#ffffff")
         if title:
             _el(self.layer["caption"], "text", title, class_="title", x=self.width / 2,
                 y=S * 0.5, font_size=S * 0.38, text_anchor="middle",
                 font_weight="bold", fill=INK)
-        y = self.top + n * S + self.pad * 0.5 + S * 0.35
-        for line in self.note_lines:
-            _el(self.layer["caption"], "text", line, class_="note", x=self.pad, y=y,
-                font_size=S * 0.3, fill="#333333")
-            y += S * 0.4
 
     # positions
     def x(self, col: float) -> float:
@@ -168,10 +229,14 @@ class _Canvas:
         return self.top + row * self.S
 
     def rc(self, cell: int) -> tuple[int, int]:
-        return divmod(cell, self.n)
+        return self.grid.rc(cell)
+
+    def has(self, r: int, c: int) -> bool:
+        """Whether canvas position (r, c) holds a cell."""
+        return self.grid.at(r, c) >= 0
 
     def centre(self, cell: int) -> tuple[float, float]:
-        r, c = divmod(cell, self.n)
+        r, c = self.grid.rc(cell)
         return self.x(c + 0.5), self.y(r + 0.5)
 
     def centre_rc(self, r: float, c: float) -> tuple[float, float]:
@@ -181,7 +246,7 @@ class _Canvas:
     def cand_xy(self, cell: int, d: int) -> tuple[float, float]:
         """Centre of candidate ``d`` of ``cell``: a k x k sub-grid inside the cell, inset
         from cage outlines, and lowered in cells that carry a cage total."""
-        r, c = divmod(cell, self.n)
+        r, c = self.grid.rc(cell)
         i, j = divmod(d - 1, self.k)
         ins = self.cand_inset
         top = self.S * 0.24 if cell in self.total_cells else ins
@@ -190,11 +255,20 @@ class _Canvas:
         return self.x(c) + ins + (j + 0.5) * w, self.y(r) + top + (i + 0.5) * h
 
     def cand_font(self) -> float:
-        return (self.S - 2 * self.cand_inset) / self.k * 0.62
+        return (self.S - 2 * self.cand_inset) / self.k * self.cand_scale
+
+    @property
+    def cand_scale(self) -> float:
+        """Candidate font size per sub-grid slot (a little larger from 16x16 up)."""
+        return 0.62 if self.k <= 3 else 0.7
+
+    def cand_radius(self) -> float:
+        """Radius of the disc behind a highlighted candidate."""
+        return self.cand_font() * 0.68
 
     def cell_rect(self, layer: str, cell: int, fill: str, class_: str,
                   inset: float = 0.0, opacity: float | None = None) -> ET.Element:
-        r, c = divmod(cell, self.n)
+        r, c = self.grid.rc(cell)
         return _el(self.layer[layer], "rect", class_=class_, x=self.x(c) + inset,
                    y=self.y(r) + inset, width=self.S - 2 * inset, height=self.S - 2 * inset,
                    fill=fill, fill_opacity=opacity)
@@ -218,57 +292,128 @@ class _Canvas:
         (xa, ya), (xb, yb) = self.centre(a), self.centre(b)
         return (xa + xb) / 2, (ya + yb) / 2
 
+    def grid_houses(self) -> set[tuple[int, ...]]:
+        """The grid's own houses as sorted cell tuples (kept after the first call)."""
+        if self._grid_houses is None:
+            self._grid_houses = {tuple(sorted(h.cells)) for h in self.grid.houses}
+        return self._grid_houses
+
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.grid.orthogonal(a)
 
-    def svg(self) -> str:
-        for g in list(self.root):
-            if g.tag == "g" and len(g) == 0:
-                self.root.remove(g)
-        if len(self.defs) == 0:
-            self.root.remove(self.defs)
+    # notes under the grid
+    def rule_note(self, label: str) -> None:
+        if label not in self.rule_notes:
+            self.rule_notes.append(label)
+
+    def legend_index(self, label: str) -> int:
+        """1-based badge number of a generic rule's label."""
+        if label not in self.legend:
+            self.legend.append(label)
+        return self.legend.index(label) + 1
+
+    def note_lines(self) -> list[str]:
+        chars = max(20, int(self.cols / (0.3 * 0.56)))
+        texts = list(self.notes)
+        if self.rule_notes:
+            texts.append("Rules: " + ", ".join(self.rule_notes))
+        if self.legend:
+            texts.append("Other rules: " + ", ".join(f"({i}) {t}"
+                                                    for i, t in enumerate(self.legend, 1)))
+        lines: list[str] = []
+        for t in texts:
+            lines.extend(wrap_text(t, chars))
+        if len(lines) > 8:
+            lines = lines[:7] + [lines[7][:chars - 3] + "..."]
+        return lines
+
+    def finish(self) -> None:
+        """Lay out the notes under the grid and fix the picture's height."""
+        S = self.S
+        lines = self.note_lines()
+        y = self.top + self.rows * S + self.pad * 0.5 + S * 0.35
+        for line in lines:
+            _el(self.layer["caption"], "text", line, class_="note", x=self.pad, y=y,
+                font_size=S * 0.3, fill="#333333")
+            y += S * 0.4
+        note_h = (len(lines) * S * 0.4 + S * 0.2) if lines else 0.0
+        self.height = self.top + self.rows * S + self.pad + note_h
+        self.background.set("height", _fmt(self.height))
+        self.root.set("width", _fmt(self.width))
+        self.root.set("height", _fmt(self.height))
+        self.root.set("viewBox", f"0 0 {_fmt(self.width)} {_fmt(self.height)}")
+
+    def svg(self, keep_layers: bool = False) -> str:
+        self.finish()
+        if not keep_layers:
+            for g in list(self.root):
+                if g.tag == "g" and len(g) == 0:
+                    self.root.remove(g)
+            if len(self.defs) == 0:
+                self.root.remove(self.defs)
         return ET.tostring(self.root, encoding="unicode")
 
 
 # -- the grid ---------------------------------------------------------------------------
 def _draw_grid(cv: _Canvas) -> None:
-    g, n, S = cv.grid, cv.n, cv.S
+    g, S = cv.grid, cv.S
     layer = cv.layer["grid"]
     for cell in range(g.size):
-        r, c = divmod(cell, n)
+        r, c = g.rc(cell)
         _el(layer, "rect", class_="cell", x=cv.x(c), y=cv.y(r), width=S, height=S,
             fill="none", stroke="#a0a0a0", stroke_width=max(0.8, S * 0.015))
     if g.regions:
         d = []
         reg = g.region_of
         for cell in range(g.size):
-            r, c = divmod(cell, n)
-            if c + 1 < n and reg[cell] != reg[cell + 1]:
+            r, c = g.rc(cell)
+            right, below = g.at(r, c + 1), g.at(r + 1, c)
+            if right >= 0 and reg[cell] != reg[right]:
                 d.append(f"M{_fmt(cv.x(c + 1))} {_fmt(cv.y(r))}V{_fmt(cv.y(r + 1))}")
-            if r + 1 < n and reg[cell] != reg[cell + n]:
+            if below >= 0 and reg[cell] != reg[below]:
                 d.append(f"M{_fmt(cv.x(c))} {_fmt(cv.y(r + 1))}H{_fmt(cv.x(c + 1))}")
         if d:
             _el(layer, "path", class_="region-border", d="".join(d), fill="none", stroke=INK,
                 stroke_width=S * 0.05, stroke_linecap="square")
-    _el(layer, "rect", class_="border", x=cv.x(0), y=cv.y(0), width=n * S, height=n * S,
-        fill="none", stroke=INK, stroke_width=S * 0.06)
+    origins = getattr(g, "origins", None)
+    if origins is None:
+        _el(layer, "rect", class_="border", x=cv.x(0), y=cv.y(0), width=cv.cols * S,
+            height=cv.rows * S, fill="none", stroke=INK, stroke_width=S * 0.06)
+        return
+    for (r0, c0) in origins:                 # a multi-grid: each sub-grid's frame
+        _el(layer, "rect", class_="border subgrid-border", x=cv.x(c0), y=cv.y(r0),
+            width=cv.n * S, height=cv.n * S, fill="none", stroke=INK,
+            stroke_width=S * 0.06)
 
 
 # -- rule drawers -------------------------------------------------------------------------
-Drawer = Callable[[_Canvas, Any, list], None]
+@functools.singledispatch
+def draw_rule(rule: Any, cv: _Canvas, cons: list) -> None:
+    """Draw one rule bundle (dispatched on its type; ``cons`` are the constraints it added).
+    A rule with no drawer of its own has its constraints drawn one by one, unknown ones as
+    generic markers named after the rule."""
+    label = rule_name(rule)
+    for con in cons:
+        draw_constraint(con, cv, label)
+
+
+def has_drawer(cls: type) -> bool:
+    """Whether rule bundles of class ``cls`` have a drawer of their own."""
+    return draw_rule.dispatch(cls) is not draw_rule.dispatch(object)
 
 
 def _cage_path(cv: _Canvas, cells: Iterable[int], inset: float) -> str:
     """Outline segments of a cell set, inset by ``inset`` (killer cage style)."""
-    n, S = cv.n, cv.S
+    g = cv.grid
     cs = set(cells)
 
     def has(r: int, c: int) -> bool:
-        return 0 <= r < n and 0 <= c < n and r * n + c in cs
+        x = g.at(r, c)
+        return x >= 0 and x in cs
 
     out = []
     for cell in sorted(cs):
-        r, c = divmod(cell, n)
+        r, c = g.rc(cell)
         x0, y0, x1, y1 = cv.x(c), cv.y(r), cv.x(c + 1), cv.y(r + 1)
         # each side: (outside neighbour, start/end neighbours along the side, diagonal ones)
         if not has(r - 1, c):      # top, left to right
@@ -298,9 +443,9 @@ def _draw_cage(cv: _Canvas, cells: Sequence[int], total: Any, class_: str = "cag
         stroke=INK, stroke_width=max(0.8, S * 0.02), stroke_dasharray=f"{_fmt(S * 0.08)},"
         f"{_fmt(S * 0.06)}")
     if total is not None:
-        first = min(cells)
+        first = min(cells, key=cv.rc)
         cv.total_cells.add(first)
-        r, c = divmod(first, cv.n)
+        r, c = cv.rc(first)
         fs = S * 0.2
         label = str(total)
         x, y = cv.x(c) + inset * 0.5, cv.y(r) + inset * 0.5
@@ -310,15 +455,39 @@ def _draw_cage(cv: _Canvas, cells: Sequence[int], total: Any, class_: str = "cag
             y=y + fs * 0.9, font_size=fs, fill=INK)
 
 
-def _killer_cage(cv: _Canvas, b: Any, cons: list) -> None:
+def _generic(cv: _Canvas, cells: Sequence[int], label: str) -> None:
+    """A rule the picture has no symbol for: a dotted outline of its cells and a numbered
+    badge; the number and ``label`` go into the legend under the grid."""
+    if not cells:
+        return
+    S = cv.S
+    i = cv.legend_index(label)
+    _el(cv.layer["cages"], "path", class_="rule-generic", d=_cage_path(cv, cells, S * 0.14),
+        fill="none", stroke=GENERIC, stroke_width=max(0.8, S * 0.025),
+        stroke_dasharray=f"{_fmt(S * 0.03)},{_fmt(S * 0.05)}", stroke_linecap="round")
+    first = min(cells, key=cv.rc)
+    cv.total_cells.add(first)                 # candidates move down, clear of the badge
+    r, c = cv.rc(first)
+    x, y = cv.x(c + 1) - S * 0.15, cv.y(r) + S * 0.13
+    g = _el(cv.layer["marks"], "g", class_="rule-badge")
+    _el(g, "circle", cx=x, cy=y, r=S * 0.1, fill=GENERIC)
+    _el(g, "text", str(i), x=x, y=y + S * 0.05, font_size=S * 0.14, text_anchor="middle",
+        fill="#ffffff", font_weight="bold")
+    g.set("data-rule", label)
+
+
+@draw_rule.register
+def _killer_cage(b: killer_cage, cv: _Canvas, cons: list) -> None:
     _draw_cage(cv, _cells(cv.grid, b.cells), b.total)
 
 
-def _multi_sum_cage(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _multi_sum_cage(b: multi_sum_cage, cv: _Canvas, cons: list) -> None:
     _draw_cage(cv, _cells(cv.grid, b.cells), "/".join(map(str, sorted(set(b.totals)))))
 
 
-def _digital_root_cage(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _digital_root_cage(b: digital_root_cage, cv: _Canvas, cons: list) -> None:
     _draw_cage(cv, _cells(cv.grid, b.cells), f"dr {b.root}")
 
 
@@ -338,25 +507,21 @@ def _arrowhead(cv: _Canvas, layer: str, tip: tuple[float, float], frm: tuple[flo
 
 def _little_killer_clue(cv: _Canvas, cells: list[int]) -> tuple[int, int, int, int]:
     """Outside position (row, col, dr, dc): the clue and the direction it points in."""
-    n = cv.n
-    r0, c0 = divmod(cells[0], n)
+    r0, c0 = cv.rc(cells[0])
     if len(cells) >= 2:
-        r1, c1 = divmod(cells[1], n)
+        r1, c1 = cv.rc(cells[1])
         dr, dc = r1 - r0, c1 - c0
         return r0 - dr, c0 - dc, dr, dc
-
-    def inside(a: int, b: int) -> bool:
-        return 0 <= a < n and 0 <= b < n
-
     # a one-cell diagonal is a corner: put the clue above or below it, pointing inwards
     for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
         r, c = r0 - dr, c0 - dc
-        if not inside(r, c) and not inside(r0 + dr, c0 + dc) and r in (-1, n):
+        if not cv.has(r, c) and not cv.has(r0 + dr, c0 + dc) and r in (-1, cv.rows):
             return r, c, dr, dc
     return r0 - 1, c0 - 1, 1, 1
 
 
-def _little_killer(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _little_killer(b: little_killer, cv: _Canvas, cons: list) -> None:
     cells = _cells(cv.grid, b.cells)
     r, c, dr, dc = _little_killer_clue(cv, cells)
     x, y = cv.centre_rc(r, c)
@@ -369,15 +534,18 @@ def _little_killer(cv: _Canvas, b: Any, cons: list) -> None:
     _arrowhead(cv, "outside", t, a, INK, S * 0.025, S * 0.09, "little-killer-arrow")
 
 
-def _outside_clue(cv: _Canvas, b: Any, cons: list) -> None:
+def _outside_clue(b: Any, cv: _Canvas, cons: list) -> None:
     r, c = b.row - 1, b.col - 1
     x, y = cv.centre_rc(r, c)
-    label = str(b.value)
     kind = type(b).__name__
-    cv.text("outside", x, y, label, cv.S * 0.4, f"outside {kind.replace('_', '-')}")
+    cv.text("outside", x, y, str(b.value), cv.S * 0.4, f"outside {kind.replace('_', '-')}")
 
 
-def _thermo(cv: _Canvas, b: Any, cons: list, slow: bool = False) -> None:
+for _cls in (sandwich, x_sum, skyscraper):
+    draw_rule.register(_cls, _outside_clue)
+
+
+def _thermo_line(cv: _Canvas, b: Any, slow: bool) -> None:
     cells = _cells(cv.grid, b.cells)
     if not cells:
         return
@@ -393,11 +561,18 @@ def _thermo(cv: _Canvas, b: Any, cons: list, slow: bool = False) -> None:
                         dash=f"{_fmt(S * 0.12)},{_fmt(S * 0.12)}")
 
 
-def _slow_thermo(cv: _Canvas, b: Any, cons: list) -> None:
-    _thermo(cv, b, cons, slow=True)
+@draw_rule.register
+def _thermo(b: thermo, cv: _Canvas, cons: list) -> None:
+    _thermo_line(cv, b, slow=False)
 
 
-def _arrow(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _slow_thermo(b: slow_thermo, cv: _Canvas, cons: list) -> None:
+    _thermo_line(cv, b, slow=True)
+
+
+@draw_rule.register
+def _arrow(b: arrow, cv: _Canvas, cons: list) -> None:
     g, S = cv.grid, cv.S
     circ = _cells(g, b.circle)
     shaft = _cells(g, b.shaft)
@@ -429,29 +604,33 @@ def _arrow(cv: _Canvas, b: Any, cons: list) -> None:
     _arrowhead(cv, "lines", pts[-1], pts[-2], colour, w, S * 0.22, "arrow-head")
 
 
-def _line(kind: str) -> Drawer:
-    def draw(cv: _Canvas, b: Any, cons: list) -> None:
-        cells = _cells(cv.grid, b.cells)
-        if not cells:
-            return
-        S = cv.S
-        colour = LINE_STYLES[kind]
-        pts = [cv.centre(c) for c in cells]
-        if len(pts) > 1:
-            width = S * (0.06 if kind == "double_arrow" else 0.17)
-            cv.polyline("lines", pts, colour, width, f"line {kind.replace('_', '-')}")
-        if kind in ("between_line", "double_arrow"):
-            for end in (pts[0], pts[-1]):
-                _el(cv.layer["lines"], "circle", class_="line-end", cx=end[0], cy=end[1],
-                    r=S * 0.38, fill="#ffffff", stroke="#9a9a9a", stroke_width=S * 0.045)
-        elif kind == "lockout":
-            for (x, y) in (pts[0], pts[-1]):
-                h = S * 0.4
-                _el(cv.layer["lines"], "polygon", class_="line-end",
-                    points=f"{_fmt(x)},{_fmt(y - h)} {_fmt(x + h)},{_fmt(y)} "
-                           f"{_fmt(x)},{_fmt(y + h)} {_fmt(x - h)},{_fmt(y)}",
-                    fill="#ffffff", stroke=colour, stroke_width=S * 0.05)
-    return draw
+def _line(b: Any, cv: _Canvas, cons: list) -> None:
+    """A line rule (whispers, renban, ... and the double arrow), coloured by its kind."""
+    kind = type(b)
+    cells = _cells(cv.grid, b.cells)
+    if not cells:
+        return
+    S = cv.S
+    colour = LINE_STYLES[kind]
+    pts = [cv.centre(c) for c in cells]
+    if len(pts) > 1:
+        width = S * (0.06 if kind is double_arrow else 0.17)
+        cv.polyline("lines", pts, colour, width, f"line {kind.__name__.replace('_', '-')}")
+    if kind in (between_line, double_arrow):
+        for end in (pts[0], pts[-1]):
+            _el(cv.layer["lines"], "circle", class_="line-end", cx=end[0], cy=end[1],
+                r=S * 0.38, fill="#ffffff", stroke="#9a9a9a", stroke_width=S * 0.045)
+    elif kind is lockout:
+        for (x, y) in (pts[0], pts[-1]):
+            h = S * 0.4
+            _el(cv.layer["lines"], "polygon", class_="line-end",
+                points=f"{_fmt(x)},{_fmt(y - h)} {_fmt(x + h)},{_fmt(y)} "
+                       f"{_fmt(x)},{_fmt(y + h)} {_fmt(x - h)},{_fmt(y)}",
+                fill="#ffffff", stroke=colour, stroke_width=S * 0.05)
+
+
+for _cls in LINE_STYLES:
+    draw_rule.register(_cls, _line)
 
 
 def _dot(cv: _Canvas, a: int, b: int, black: bool, label: str | None, class_: str) -> None:
@@ -466,12 +645,14 @@ def _dot(cv: _Canvas, a: int, b: int, black: bool, label: str | None, class_: st
                 fill="#ffffff" if black else INK)
 
 
-def _white_dot(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _white_dot(b: white_dot, cv: _Canvas, cons: list) -> None:
     g = cv.grid
     _dot(cv, g.cell(b.a), g.cell(b.b), False, None if b.diff == 1 else str(b.diff), "white-dot")
 
 
-def _black_dot(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _black_dot(b: black_dot, cv: _Canvas, cons: list) -> None:
     g = cv.grid
     _dot(cv, g.cell(b.a), g.cell(b.b), True, None if b.ratio == 2 else str(b.ratio), "black-dot")
 
@@ -492,7 +673,8 @@ def _sum_mark(cv: _Canvas, a: int, b: int, total: int) -> None:
         cv.text("marks", x, y, str(total), S * 0.15, "sum-dot-label")
 
 
-def _sum_dot(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _sum_dot(b: sum_dot, cv: _Canvas, cons: list) -> None:
     g = cv.grid
     _sum_mark(cv, g.cell(b.a), g.cell(b.b), b.total)
 
@@ -514,59 +696,82 @@ def _inequality(cv: _Canvas, small: int, big: int, class_: str = "inequality") -
         stroke_linejoin="round")
 
 
-def _less_than(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _less_than(b: less_than, cv: _Canvas, cons: list) -> None:
     g = cv.grid
     _inequality(cv, g.cell(b.a), g.cell(b.b))
 
 
-def _shade(colour: str, class_: str, attr: str = "cells") -> Drawer:
-    def draw(cv: _Canvas, b: Any, cons: list) -> None:
-        for c in _cells(cv.grid, getattr(b, attr)):
+def _shade(colour: str, class_: str) -> Callable[[Any, _Canvas, list], None]:
+    def draw(b: Any, cv: _Canvas, cons: list) -> None:
+        for c in _cells(cv.grid, b.cells):
             cv.cell_rect("shade", c, colour, class_)
     return draw
 
 
-def _odd(cv: _Canvas, b: Any, cons: list) -> None:
+draw_rule.register(extra_region, _shade("#e4e4e4", "extra-region"))
+
+
+@draw_rule.register
+def _odd(b: odd, cv: _Canvas, cons: list) -> None:
     for c in _cells(cv.grid, b.cells):
         x, y = cv.centre(c)
         _el(cv.layer["shade"], "circle", class_="odd", cx=x, cy=y, r=cv.S * 0.36,
             fill="#dcdcdc")
 
 
-def _even(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _even(b: even, cv: _Canvas, cons: list) -> None:
     for c in _cells(cv.grid, b.cells):
         cv.cell_rect("shade", c, "#dcdcdc", "even", inset=cv.S * 0.15)
 
 
-def _diagonal(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _digits(b: digits, cv: _Canvas, cons: list) -> None:
+    """The allowed digits, small along the bottom of the cell (f-puzzles' given marks)."""
+    c = cv.grid.cell(b.cell)
+    r, col = cv.rc(c)
+    S = cv.S
+    cv.text("marks", cv.x(col + 0.5), cv.y(r + 1) - S * 0.12,
+            "".join(digit_symbol(d) for d in sorted(b.allowed)), S * 0.15, "allowed-digits",
+            fill="#7a7a7a")
+
+
+@draw_rule.register
+def _diagonal(b: diagonal, cv: _Canvas, cons: list) -> None:
     _diagonal_lines(cv, b.main, b.anti)
 
 
 def _diagonal_lines(cv: _Canvas, main: bool, anti: bool) -> None:
-    n, S = cv.n, cv.S
-    for on, (x0, y0, x1, y1) in ((main, (0, 0, n, n)), (anti, (n, 0, 0, n))):
+    S = cv.S
+    h, w = cv.rows, cv.cols
+    for on, (x0, y0, x1, y1) in ((main, (0, 0, w, h)), (anti, (w, 0, 0, h))):
         if on:
             _el(cv.layer["lines"], "line", class_="diagonal", x1=cv.x(x0), y1=cv.y(y0),
                 x2=cv.x(x1), y2=cv.y(y1), stroke="#7f7f7f", stroke_width=S * 0.03)
 
 
-def _windoku(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _windoku(b: windoku, cv: _Canvas, cons: list) -> None:
     for con in cons:
         for c in con.cells:
             cv.cell_rect("shade", c, "#d6e9ff", "window")
 
 
-def _clone(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _clone(b: clone, cv: _Canvas, cons: list) -> None:
     for c in _cells(cv.grid, list(b.cells) + list(b.clone_cells)):
         cv.cell_rect("shade", c, "#ffdcae", "clone")
 
 
-def _indexer(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _indexer(b: indexer, cv: _Canvas, cons: list) -> None:
     colour = {"row": "#ffc9c9", "column": "#c9f0c9", "box": "#c9d9ff"}.get(b.kind, "#e0e0e0")
     cv.cell_rect("shade", cv.grid.cell(b.cell), colour, f"indexer {b.kind}")
 
 
-def _quadruple(cv: _Canvas, b: Any, cons: list) -> None:
+@draw_rule.register
+def _quadruple(b: quadruple, cv: _Canvas, cons: list) -> None:
     cells = _cells(cv.grid, b.cells)
     if not cells:
         return
@@ -586,131 +791,115 @@ def _quadruple(cv: _Canvas, b: Any, cons: list) -> None:
         cv.text("marks", x, y + fs * 0.55, " ".join(vals[2:4]), fs, "quadruple-digits")
 
 
-def _nothing(cv: _Canvas, b: Any, cons: list) -> None:
-    return None
+@draw_rule.register
+def _classic(b: classic, cv: _Canvas, cons: list) -> None:
+    """Rows, columns and boxes: the grid itself shows them."""
 
 
-#: bundle class name -> drawer
-DRAWERS: dict[str, Drawer] = {
-    "classic": _nothing,
-    "digits": _nothing,
-    "killer_cage": _killer_cage,
-    "multi_sum_cage": _multi_sum_cage,
-    "digital_root_cage": _digital_root_cage,
-    "little_killer": _little_killer,
-    "thermo": _thermo,
-    "slow_thermo": _slow_thermo,
-    "arrow": _arrow,
-    "white_dot": _white_dot,
-    "black_dot": _black_dot,
-    "sum_dot": _sum_dot,
-    "less_than": _less_than,
-    "odd": _odd,
-    "even": _even,
-    "minimum": _shade("#dbe8ff", "minimum"),
-    "maximum": _shade("#d9d9d9", "maximum"),
-    "extra_region": _shade("#e4e4e4", "extra-region"),
-    "windoku": _windoku,
-    "diagonal": _diagonal,
-    "clone": _clone,
-    "indexer": _indexer,
-    "quadruple": _quadruple,
-    "sandwich": _outside_clue,
-    "x_sum": _outside_clue,
-    "skyscraper": _outside_clue,
-    **{k: _line(k) for k in LINE_STYLES},
-}
-
-#: bundles drawn as a note under the grid (rules of the whole grid)
-NOTES: dict[str, Callable[[Any], str]] = {
-    "anti_knight": lambda b: "anti-knight",
-    "anti_king": lambda b: "anti-king",
-    "non_consecutive": lambda b: "non-consecutive",
-    "diagonal_non_consecutive": lambda b: "diagonal non-consecutive",
-    "knight_non_consecutive": lambda b: "knight non-consecutive",
-    "disjoint_groups": lambda b: "disjoint groups",
-    "negative": lambda b: f"negative constraint ({b.kind})",
-    "minimum": lambda b: "blue cells: minimum",
-    "maximum": lambda b: "grey cells: maximum",
-}
-
-OUTSIDE_KINDS = ("little_killer", "sandwich", "x_sum", "skyscraper")
+def _note(label: Callable[[Any], str]) -> Callable[[Any, _Canvas, list], None]:
+    """A rule of the whole grid, named in the note under it (no symbol in the cells)."""
+    def draw(b: Any, cv: _Canvas, cons: list) -> None:
+        cv.rule_note(label(b))
+    return draw
 
 
-def _draw_direct(cv: _Canvas, con: Any, grid_houses: set[tuple[int, ...]]) -> None:
-    """A constraint added without a bundle, drawn when its kind is recognisable."""
-    from csp.constraints import AllDifferent, Relation, Sum
-    if isinstance(con, Relation):
-        key = con.key if isinstance(con.key, tuple) and con.key else ("",)
-        if key[0] == "lt":
-            _inequality(cv, con.a, con.b)
-        elif key[0] == "le":
-            _inequality(cv, con.a, con.b, "inequality weak")
-        elif key[0] == "absdiff":
-            _dot(cv, con.a, con.b, False, None if key[1] == 1 else str(key[1]), "white-dot")
-        elif key[0] == "ratio":
-            _dot(cv, con.a, con.b, True, None if key[1] == 2 else str(key[1]), "black-dot")
-    elif isinstance(con, Sum):
-        if len(con.cells) == 2 and not con.distinct and cv.adjacent(*con.cells):
-            _sum_mark(cv, con.cells[0], con.cells[1], con.total)
-        else:
-            _draw_cage(cv, con.cells, con.total)
-    elif isinstance(con, AllDifferent):
-        cells = tuple(sorted(con.cells))
-        if cells in grid_houses:
-            return
-        g = cv.grid
-        if cells in (tuple(sorted(g.diagonal_main)), tuple(sorted(g.diagonal_anti))):
-            main = cells == tuple(sorted(g.diagonal_main))
-            _diagonal_lines(cv, main, not main)
-        else:
-            _draw_cage(cv, con.cells, None, "cage extra-house")
+for _cls, _label in ((anti_knight, "anti-knight"), (anti_king, "anti-king"),
+                     (non_consecutive, "non-consecutive"),
+                     (diagonal_non_consecutive, "diagonal non-consecutive"),
+                     (knight_non_consecutive, "knight non-consecutive"),
+                     (disjoint_groups, "disjoint groups")):
+    draw_rule.register(_cls, _note(lambda b, s=_label: s))
+draw_rule.register(negative, _note(lambda b: f"negative constraint ({b.kind})"))
+
+
+@draw_rule.register
+def _minimum_note(b: minimum, cv: _Canvas, cons: list) -> None:
+    _shade("#dbe8ff", "minimum")(b, cv, cons)
+    cv.rule_note("blue cells: minimum")
+
+
+@draw_rule.register
+def _maximum_note(b: maximum, cv: _Canvas, cons: list) -> None:
+    _shade("#d9d9d9", "maximum")(b, cv, cons)
+    cv.rule_note("grey cells: maximum")
+
+
+# -- constraints added without a bundle ----------------------------------------------------------
+@functools.singledispatch
+def draw_constraint(con: Any, cv: _Canvas, label: str = "") -> None:
+    """Draw one constraint added directly (or by a rule without a drawer), dispatched on its
+    type; a kind the picture has no symbol for -- a rule made from a Python predicate -- is
+    a generic marker named ``label`` (default: the constraint's name)."""
+    cells = [c for c in getattr(con, "cells", ()) if isinstance(c, int)]
+    _generic(cv, cells, label or rule_name(con))
+
+
+@draw_constraint.register
+def _relation(con: Relation, cv: _Canvas, label: str = "") -> None:
+    rel, d = con.relation, con.param
+    if rel is RelationKind.LT:
+        _inequality(cv, con.a, con.b)
+    elif rel is RelationKind.LE:
+        _inequality(cv, con.a, con.b, "inequality weak")
+    elif rel is RelationKind.ABS_DIFF:
+        _dot(cv, con.a, con.b, False, None if d == 1 else str(d), "white-dot")
+    elif rel is RelationKind.RATIO:
+        _dot(cv, con.a, con.b, True, None if d == 2 else str(d), "black-dot")
+    else:
+        _generic(cv, [con.a, con.b], label or rule_name(con))
+
+
+@draw_constraint.register
+def _sum(con: Sum, cv: _Canvas, label: str = "") -> None:
+    if len(con.cells) == 2 and not con.distinct and cv.adjacent(*con.cells):
+        _sum_mark(cv, con.cells[0], con.cells[1], con.total)
+    else:
+        _draw_cage(cv, con.cells, con.total)
+
+
+@draw_constraint.register
+def _all_different(con: AllDifferent, cv: _Canvas, label: str = "") -> None:
+    cells = tuple(sorted(con.cells))
+    g = cv.grid
+    if cells in cv.grid_houses():
+        return
+    if g.square and cells in (tuple(sorted(g.diagonal_main)), tuple(sorted(g.diagonal_anti))):
+        main = cells == tuple(sorted(g.diagonal_main))
+        _diagonal_lines(cv, main, not main)
+    else:
+        _draw_cage(cv, con.cells, None, "cage extra-house")
+
+
+_SKIPPED = (AttributeError, TypeError, ValueError, KeyError, IndexError, SudokuCSPError)
 
 
 def _draw_rules(cv: _Canvas, puzzle: Puzzle) -> None:
-    bundles = list(getattr(puzzle, "bundles", ()) or ())
-    groups = list(getattr(puzzle, "bundle_constraints", ()) or ())
+    """Every rule of the puzzle: the bundles by their drawers, then the constraints added
+    without a bundle. A rule whose data cannot be read is skipped, never an error."""
     covered: set[int] = set()
-    for i, (b, _count) in enumerate(bundles):
-        cons = groups[i] if i < len(groups) else []
+    first: dict[int, tuple[Any, list]] = {}      # a bundle is drawn at its first constraint
+    for (b, _count), cons in zip(puzzle.bundles, puzzle.bundle_constraints):
         covered.update(id(c) for c in cons)
-        fn = DRAWERS.get(type(b).__name__)
-        if fn is None:
-            continue
-        try:
-            fn(cv, b, list(cons))
-        except (AttributeError, TypeError, ValueError, KeyError, IndexError, SudokuCSPError):
-            continue          # a bundle we cannot read is skipped, never an error
-    grid_houses = {tuple(sorted(h.cells)) for h in cv.grid.houses}
+        if cons:
+            first[id(cons[0])] = (b, list(cons))
+        else:
+            _draw_safely(draw_rule, b, cv, [])
     for con in puzzle.constraints:
-        if id(con) in covered:
-            continue
-        try:
-            _draw_direct(cv, con, grid_houses)
-        except (AttributeError, TypeError, ValueError, KeyError, IndexError, SudokuCSPError):
-            continue
+        if id(con) in first:
+            _draw_safely(draw_rule, *first[id(con)][:1], cv, first[id(con)][1])
+        elif id(con) not in covered:
+            _draw_safely(draw_constraint, con, cv)
 
 
-def _notes_of(puzzle: Puzzle | None) -> list[str]:
-    if puzzle is None:
-        return []
-    seen: list[str] = []
-    for b, _ in getattr(puzzle, "bundles", ()) or ():
-        fn = NOTES.get(type(b).__name__)
-        if fn is not None:
-            try:
-                s = fn(b)
-            except AttributeError:
-                continue
-            if s not in seen:
-                seen.append(s)
-    return ["Rules: " + ", ".join(seen)] if seen else []
+def _draw_safely(fn: Callable[..., None], *args: Any) -> None:
+    try:
+        fn(*args)
+    except _SKIPPED:
+        pass
 
 
 def _has_outside(puzzle: Puzzle | None) -> bool:
-    if puzzle is None:
-        return False
-    return any(type(b).__name__ in OUTSIDE_KINDS for b, _ in getattr(puzzle, "bundles", ()) or ())
+    return puzzle is not None and any(isinstance(b, OUTSIDE_RULES) for b, _ in puzzle.bundles)
 
 
 # -- digits and step overlays --------------------------------------------------------------
@@ -723,7 +912,8 @@ def _house_cells(grid: Grid, puzzle: Puzzle | None) -> dict[str, tuple[int, ...]
     return out
 
 
-def _step_candidates(step: Step) -> list[Candidate]:
+def step_candidates(step: Step) -> list[Candidate]:
+    """Every candidate a step's picture shows: placements, eliminations, pattern, chain."""
     out = list(step.placements) + list(step.eliminations) + list(step.pattern)
     for ln in step.links:
         out.extend(ln.a)
@@ -747,10 +937,11 @@ def _draw_digits(cv: _Canvas, puzzle: Puzzle | None, state: State | None, step: 
         for c, d in puzzle.given.items():
             placed[c], given[c] = d, True
     if step is not None:
-        for cd in _step_candidates(step):
+        for cd in step_candidates(step):
             if 0 <= cd.cell < size and not placed[cd.cell] and 1 <= cd.digit <= g.n:
                 cand[cd.cell] |= 1 << cd.digit
     fs = S * 0.62
+    cfs = cv.cand_font()
     for c in range(size):
         x, y = cv.centre(c)
         if placed[c]:
@@ -758,25 +949,29 @@ def _draw_digits(cv: _Canvas, puzzle: Puzzle | None, state: State | None, step: 
                     "given" if given[c] else "placed", fill=INK if given[c] else PLACED)
             continue
         m = cand[c]
-        cfs = cv.cand_font()
         for d in range(1, g.n + 1):
             if m >> d & 1:
                 cx, cy = cv.cand_xy(c, d)
                 cv.text("digits", cx, cy, digit_symbol(d), cfs, "cand", fill=CAND)
 
 
-def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, state: State | None) -> None:
+def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, placed: Sequence[int]) -> None:
+    """The overlay of a step (layers houses, cand_bg, overlay and links) on a grid whose
+    placed digits are ``placed`` (candidates of placed cells are not marked)."""
     g, S = cv.grid, cv.S
     size = g.size
-    placed = state.placed if state is not None else [0] * size
     houses = _house_cells(g, puzzle)
-    shaded: set[int] = set()
+    shaded: dict[int, None] = {}
     for name in step.houses:
         for c in houses.get(name, ()):
-            if 0 <= c < size and c not in shaded:
-                shaded.add(c)
-                cv.cell_rect("houses", c, HOUSE_FILL, "house")
-    rad = cv.cand_font() * 0.68
+            if 0 <= c < size:
+                shaded[c] = None
+    if shaded:             # one path of cell squares (small in a page of many steps)
+        w = _fmt(S)
+        d = "".join(f"M{_fmt(cv.x(c))} {_fmt(cv.y(r))}h{w}v{w}h-{w}z"
+                    for r, c in map(g.rc, shaded))
+        _el(cv.layer["houses"], "path", class_="house", d=d, fill=HOUSE_FILL)
+    rad = cv.cand_radius()
     valid = lambda cd: 0 <= cd.cell < size and 1 <= cd.digit <= g.n  # noqa: E731
     seen: set[Candidate] = set()
     # technique-specific groups: colouring classes (cell bitsets of the step's digit, in
@@ -831,36 +1026,65 @@ def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, state: State | No
         _draw_links(cv, step)
 
 
-def _marker(cv: _Canvas, ident: str, colour: str) -> None:
-    m = _el(cv.defs, "marker", id=ident, viewBox="0 0 10 10", refX=9, refY=5,
-            markerWidth=5, markerHeight=5, orient="auto", markerUnits="strokeWidth")
-    _el(m, "path", d="M0 0L10 5L0 10z", fill=colour)
+def _link_markers(cv: _Canvas) -> None:
+    """The arrowheads of chain links (once per picture)."""
+    if cv.root.find("defs/marker") is not None:
+        return
+    for ident, colour in (("link-strong", STRONG), ("link-weak", WEAK)):
+        m = _el(cv.defs, "marker", id=ident, viewBox="0 0 10 10", refX=10, refY=5,
+                markerWidth=4, markerHeight=4, orient="auto", markerUnits="strokeWidth")
+        _el(m, "path", d="M0 0L10 5L0 10z", fill=colour)
+
+
+#: arrowhead length in stroke widths (the marker's markerWidth)
+ARROW_LENGTH = 4
 
 
 def _draw_links(cv: _Canvas, step: Step) -> None:
+    """Chain links as curved arrows from node to node. Each arrow leaves and ends at the
+    edge of its nodes' discs (or group boxes), so no arrowhead covers a digit; nodes close
+    together get a stronger bend, so that the arrowhead has room."""
     S, g = cv.S, cv.grid
-    _marker(cv, "link-strong", STRONG)
-    _marker(cv, "link-weak", WEAK)
-    rad = cv.cand_font() * 0.8
+    _link_markers(cv)
+    rad = cv.cand_radius()
+    gap = S * 0.02
+    stroke = S * 0.03
     drawn_groups: set[tuple] = set()
 
-    def centre(node: Sequence[Candidate]) -> tuple[float, float] | None:
-        pts = [cv.cand_xy(*cd) for cd in node if 0 <= cd.cell < g.size and 1 <= cd.digit <= g.n]
+    def node(cands: Sequence[Candidate]) -> tuple[float, float, float, float, bool] | None:
+        """(x, y, half-width, half-height, is a group) of a chain node."""
+        pts = [cv.cand_xy(*cd) for cd in cands if 0 <= cd.cell < g.size and 1 <= cd.digit <= g.n]
         if not pts:
             return None
-        if len(pts) > 1:
-            key = tuple(sorted(node))
-            if key not in drawn_groups:
-                drawn_groups.add(key)
-                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-                _el(cv.layer["links"], "rect", class_="group", x=min(xs) - rad,
-                    y=min(ys) - rad, width=max(xs) - min(xs) + 2 * rad,
-                    height=max(ys) - min(ys) + 2 * rad, rx=rad, ry=rad, fill="none",
-                    stroke="#8a5a00", stroke_width=S * 0.02)
-        return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+        if len(pts) == 1:
+            return pts[0][0], pts[0][1], rad, rad, False
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        x0, y0, x1, y1 = min(xs) - rad, min(ys) - rad, max(xs) + rad, max(ys) + rad
+        key = tuple(sorted(cands))
+        if key not in drawn_groups:
+            drawn_groups.add(key)
+            _el(cv.layer["links"], "rect", class_="group", x=x0, y=y0, width=x1 - x0,
+                height=y1 - y0, rx=rad, ry=rad, fill="none", stroke="#8a5a00",
+                stroke_width=S * 0.02)
+        return (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2, True
+
+    def edge(nd: tuple[float, float, float, float, bool], tx: float, ty: float
+             ) -> tuple[float, float]:
+        """Where the ray from the node's centre towards (tx, ty) leaves the node."""
+        x, y, hw, hh, is_group = nd
+        dx, dy = tx - x, ty - y
+        ln = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / ln, dy / ln
+        if is_group:
+            t = min(hw / abs(ux) if abs(ux) > 1e-9 else math.inf,
+                    hh / abs(uy) if abs(uy) > 1e-9 else math.inf)
+        else:
+            t = hw
+        t += gap
+        return x + ux * t, y + uy * t
 
     for ln in step.links:
-        a, b = centre(ln.a), centre(ln.b)
+        a, b = node(ln.a), node(ln.b)
         if a is None or b is None:
             continue
         dx, dy = b[0] - a[0], b[1] - a[1]
@@ -868,31 +1092,81 @@ def _draw_links(cv: _Canvas, step: Step) -> None:
         if dist < 1e-6:
             continue
         ux, uy = dx / dist, dy / dist
-        short = min(rad, dist / 3)
-        x1, y1 = a[0] + ux * short, a[1] + uy * short
-        x2, y2 = b[0] - ux * short, b[1] - uy * short
+        # room needed between the two nodes' edges for a visible shaft and the arrowhead
+        need = max(a[2], a[3]) + max(b[2], b[3]) + 2 * gap + 3 * ARROW_LENGTH * stroke
         bend = min(dist * 0.18, S * 0.6)
-        mx, my = (x1 + x2) / 2 - uy * bend, (y1 + y2) / 2 + ux * bend
+        if dist < need:
+            bend = max(bend, need * 0.75)
+        mx, my = (a[0] + b[0]) / 2 - uy * bend, (a[1] + b[1]) / 2 + ux * bend
+        x1, y1 = edge(a, mx, my)
+        x2, y2 = edge(b, mx, my)
         colour = STRONG if ln.strong else WEAK
         _el(cv.layer["links"], "path", class_="link strong" if ln.strong else "link weak",
             d=f"M{_fmt(x1)} {_fmt(y1)}Q{_fmt(mx)} {_fmt(my)} {_fmt(x2)} {_fmt(y2)}",
-            fill="none", stroke=colour, stroke_width=S * 0.03,
+            fill="none", stroke=colour, stroke_width=stroke,
             stroke_dasharray=None if ln.strong else f"{_fmt(S * 0.1)},{_fmt(S * 0.07)}",
             marker_end=f"url(#{'link-strong' if ln.strong else 'link-weak'})")
+
+
+#: the layers a step draws on (see :func:`step_layers`)
+STEP_LAYERS = ("houses", "cand_bg", "overlay", "links")
+
+
+def step_layers(cv: _Canvas, step: Step, puzzle: Puzzle | None,
+                placed: Sequence[int]) -> dict[str, str]:
+    """The SVG markup a step adds to each of :data:`STEP_LAYERS` of ``cv`` (the canvas is
+    left as it was): what a step-through page swaps in per step."""
+    saved = {name: cv.layer[name] for name in STEP_LAYERS}
+    fresh = {name: ET.Element("g") for name in STEP_LAYERS}
+    cv.layer.update(fresh)
+    try:
+        _draw_step(cv, step, puzzle, placed)
+    finally:
+        cv.layer.update(saved)
+    return {name: "".join(ET.tostring(e, encoding="unicode") for e in g)
+            for name, g in fresh.items() if len(g)}
+
+
+def _grid_of(puzzle: Puzzle | None, state: State | None, step: Step | None) -> Grid:
+    if state is not None:
+        return state.grid
+    if puzzle is not None:
+        return puzzle.grid
+    assert step is not None
+    return step.width if isinstance(step.width, Grid) else Grid(step.width)
+
+
+def canvas(puzzle: Puzzle | None = None, grid: Grid | None = None, *, title: str | None = None,
+           cell_size: float | None = None) -> _Canvas:
+    """A canvas with the puzzle's grid and rules drawn (no digits): the base picture a
+    step-through page draws digits and step overlays on."""
+    if grid is None:
+        assert puzzle is not None
+        grid = puzzle.grid
+    if title is None:
+        title = ""
+        if puzzle is not None:
+            title = str(puzzle.meta.get("title") or puzzle.name or "")
+    cv = _Canvas(grid, cell_size or cell_size_for(grid.n), _has_outside(puzzle), title)
+    if puzzle is not None:
+        _draw_rules(cv, puzzle)
+    _draw_grid(cv)
+    return cv
 
 
 # -- public API -------------------------------------------------------------------------------
 def render_svg(obj: Puzzle | State | Step | None = None, *, puzzle: Puzzle | None = None,
                state: State | None = None, step: Step | None = None,
                candidates: bool | None = None, title: str | None = None,
-               cell_size: float = 50, explain: bool = True) -> str:
+               cell_size: float | None = None, explain: bool = True) -> str:
     """SVG text of a puzzle, a state or a step.
 
     ``obj`` is a Puzzle, State or Step (or give ``puzzle=``, ``state=``, ``step=``). A step is
     drawn on ``state`` (the state before it) when given, else on an empty grid showing only
     the step's candidates. ``candidates`` (default: on when there is a state) draws the
     pencil marks; ``title`` (default: the puzzle's title) goes above the grid; ``explain``
-    writes the step's explanation under it.
+    writes the step's explanation under it. ``cell_size`` (SVG units) defaults to
+    :func:`cell_size_for` the grid size.
 
     >>> from variants import classic_puzzle
     >>> p = classic_puzzle("1...............")
@@ -911,30 +1185,17 @@ def render_svg(obj: Puzzle | State | Step | None = None, *, puzzle: Puzzle | Non
         raise TypeError(f"cannot render {type(obj).__name__}: give a Puzzle, State or Step")
     if puzzle is None and state is not None:
         puzzle = state.puzzle
-    if state is not None:
-        grid = state.grid
-    elif puzzle is not None:
-        grid = puzzle.grid
-    elif step is not None:
-        grid = Grid(step.width)
-    else:
+    if state is None and puzzle is None and step is None:
         raise TypeError("render_svg needs a Puzzle, a State or a Step")
     if candidates is None:
         candidates = state is not None
-    if title is None:
-        title = ""
-        if puzzle is not None:
-            title = str(puzzle.meta.get("title") or puzzle.name or "")
-    notes = _notes_of(puzzle)
+    cv = canvas(puzzle, _grid_of(puzzle, state, step), title=title, cell_size=cell_size)
     if step is not None and explain:
-        notes = [step.explain(2)] + notes
-    cv = _Canvas(grid, cell_size, _has_outside(puzzle), title, notes)
-    if puzzle is not None:
-        _draw_rules(cv, puzzle)
-    _draw_grid(cv)
+        cv.notes.append(step.explain(2))
     _draw_digits(cv, puzzle, state, step, candidates)
     if step is not None:
-        _draw_step(cv, step, puzzle, state)
+        placed = state.placed if state is not None else [0] * cv.grid.size
+        _draw_step(cv, step, puzzle, placed)
     return cv.svg()
 
 

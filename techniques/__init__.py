@@ -35,7 +35,7 @@ registry.add_provider(load_families)
 #: public name -> the module of this package that defines it
 _PUBLIC = {
     "StepSolver": "solver", "LogicResult": "solver", "Rating": "solver",
-    "UnsoundStep": "solver", "apply_step": "solver",
+    "Run": "loop", "UnsoundStep": "loop", "apply_step": "loop",
     "Analysis": "analysis", "analyze": "analysis",
     "TechniquePropagator": "propagators", "propagate": "propagators",
     "SERating": "se_rating", "rate_se": "se_rating",
@@ -49,6 +49,8 @@ __all__ = sorted(_PUBLIC) + ["registry", "FAMILIES", "load_families"]
 def _module(name: str) -> Any:
     if name == "solver":
         from . import solver as m
+    elif name == "loop":
+        from . import loop as m
     elif name == "analysis":
         from . import analysis as m
     elif name == "propagators":

@@ -56,7 +56,7 @@ def _digits(mask: int) -> str:
     return "".join(digit_symbol(d) for d in range(1, mask.bit_length()) if mask >> d & 1)
 
 
-@register("cell_exclusion", "Cell Exclusion", FAMILY, score=60, order=1290, level="medium")
+@register("cell_exclusion", "Cell Exclusion", FAMILY)
 def cell_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """A candidate weakly linked to every candidate of another cell is false: it would leave
     that cell without a digit."""
@@ -88,7 +88,7 @@ def cell_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                                 f"without a digit ({an.name(b)}: {_digits(cb)})")
 
 
-@register("house_exclusion", "House Exclusion", FAMILY, score=60, order=1291, level="medium")
+@register("house_exclusion", "House Exclusion", FAMILY)
 def house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """A candidate weakly linked to every place of a digit in a full house (its own cell
     among them) is false: it would leave the house without that digit."""

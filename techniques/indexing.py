@@ -43,7 +43,7 @@ def _digits(mask: int) -> str:
     return "".join(digit_symbol(d) for d in range(1, mask.bit_length()) if mask >> d & 1)
 
 
-@register("indexing", "Indexing", "indexing", score=20, order=347, level="easy")
+@register("indexing", "Indexing", "indexing")
 def indexing(an: Analysis, opts: dict) -> Iterator[Step]:
     """An indexing cell and its line agree: the index is not v when the v-th cell cannot
     hold the target digit, and (the line a house) the q-th cell does not hold it when the

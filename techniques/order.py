@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.constraints.order import OrderBoundsPropagator, kth_largest, kth_smallest
 from csp.step import Candidate, Step
 
@@ -30,24 +31,22 @@ def _ordinal(k: int) -> str:
 
 
 def _digits(mask: int) -> str:
-    ds = [d for d in range(1, mask.bit_length()) if mask >> d & 1]
+    ds = list(digits_of(mask))
     if len(ds) > 2 and ds == list(range(ds[0], ds[-1] + 1)):
         return f"{ds[0]}-{ds[-1]}"
     return "".join(map(str, ds))
 
 
-def _props(an: Analysis) -> list[OrderBoundsPropagator]:
-    """The puzzle's ordering propagators (kept for the life of the puzzle)."""
-    return an.links_memo("order_props", lambda: [
-        p for p in an.puzzle.engine().props if isinstance(p, OrderBoundsPropagator)])
+def _props(puzzle) -> list[OrderBoundsPropagator]:
+    """The puzzle's ordering-bounds propagators (kept with :meth:`csp.Puzzle.derived`)."""
+    return [p for p in puzzle.engine().props if isinstance(p, OrderBoundsPropagator)]
 
 
-@register("inequality_bounds", "Inequality Bounds", "inequality", score=20, order=345,
-          level="easy")
+@register("inequality_bounds", "Inequality Bounds", "inequality")
 def inequality_bounds(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell above (below) k all-different cells is above the k-th smallest (below the k-th
     largest) digit of their candidates: r1c1 < r1c2 > r1c3 gives r1c2 >= 3."""
-    props = _props(an)
+    props = an.puzzle.derived(_props)
     if not props:
         return
     st = an.state

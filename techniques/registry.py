@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from csp.errors import SudokuCSPError
 
+from .ladder import BY_NAME as _LADDER
+from .ladder import VARIANT_ORDER as _VARIANT_ORDER
+
 if TYPE_CHECKING:
     from csp.step import Step
     from .analysis import Analysis
@@ -26,24 +29,11 @@ LEVEL_MAX_SCORE = {"easy": 800, "medium": 1000, "hard": 1600, "unfair": 1800,
                    "extreme": 1 << 60}
 
 
-#: Variant puzzles (rules beyond all-different houses) try these techniques at another
-#: place in the ladder: the Franken and Mutant fish, which cost tens of milliseconds a call
-#: and on the f-puzzles set fire only in puzzles that need forcing chains anyway, come after
-#: the forcing chains (before the forcing nets). Classic puzzles keep HoDoKu's order.
-VARIANT_ORDER: dict[str, int] = {
-    name: 8520 + i for i, name in enumerate((
-        "franken_x_wing", "franken_swordfish", "franken_jellyfish",
-        "finned_franken_x_wing", "finned_franken_swordfish",
-        "siamese_finned_franken_swordfish", "finned_franken_jellyfish",
-        "siamese_finned_franken_jellyfish", "mutant_x_wing", "mutant_swordfish",
-        "mutant_jellyfish", "finned_mutant_x_wing", "finned_mutant_swordfish",
-        "finned_mutant_jellyfish", "siamese_finned_mutant_jellyfish"))}
-
-
 def ladder_order(t: "Technique", variant: bool) -> tuple[int, str]:
-    """Sort key of a technique in the ladder (``variant``: for a variant puzzle)."""
+    """Sort key of a technique in the ladder (``variant``: for a variant puzzle, whose
+    ladder moves a few costly techniques, :data:`techniques.ladder.VARIANT_ORDER`)."""
     if variant:
-        return (VARIANT_ORDER.get(t.name, t.order), t.name)
+        return (_VARIANT_ORDER.get(t.name, t.order), t.name)
     return (t.order, t.name)
 
 
@@ -61,7 +51,9 @@ class Technique:
     ``finder(analysis, options)`` yields Steps (it may yield steps that change nothing; the
     solver skips those). ``code`` is the HoDoKu library code; ``variants`` maps a library
     ``-V`` number to option overrides; ``requires_unique``: only valid when the puzzle has a
-    unique solution.
+    unique solution. ``order``, ``score``, ``level``, ``enabled`` (in the default selection)
+    and ``se`` (Sudoku Explainer value) come from the technique's row of
+    :mod:`techniques.ladder` when it is registered with :func:`register`.
     """
 
     name: str
@@ -77,6 +69,7 @@ class Technique:
     options: dict[str, Any] = field(default_factory=dict)
     variants: dict[int, dict[str, Any]] = field(default_factory=dict)
     doc: str = ""
+    se: float | None = None
 
     def find(self, analysis: "Analysis", options: dict | None = None) -> Iterator["Step"]:
         opts = dict(self.options)
@@ -122,12 +115,29 @@ def register_technique(t: Technique) -> Technique:
     return t
 
 
+#: what a technique's code says about it; its place (order, score, level, default on/off,
+#: SE value) is its row of :mod:`techniques.ladder`
+_OWN = frozenset({"code", "options", "variants", "requires_unique"})
+
+
 def register(name: str, title: str, family: str, **meta: Any) -> Callable[[Finder], Finder]:
-    """Decorator: ``@register("x_wing", "X-Wing", "fish", code="0300", score=140, order=2200)``."""
+    """Decorator: ``@register("x_wing", "X-Wing", "fish", code="0300")``; ``meta`` may also
+    hold ``options``, ``variants`` and ``requires_unique``. The technique's order, score,
+    level, default on/off and SE value come from its row of :mod:`techniques.ladder`, which
+    it must have."""
+    bad = set(meta) - _OWN
+    if bad:
+        raise TypeError(f"technique {name!r}: {', '.join(sorted(bad))} belong in "
+                        "techniques/ladder.py, not in register()")
+    try:
+        r = _LADDER[name]
+    except KeyError:
+        raise ValueError(f"technique {name!r} has no row in techniques/ladder.py") from None
 
     def deco(fn: Finder) -> Finder:
         register_technique(Technique(name, title, family, fn, doc=(fn.__doc__ or "").strip(),
-                                     **meta))
+                                     score=r.score, order=r.order, level=r.level,
+                                     enabled=r.on, se=r.se, **meta))
         return fn
 
     return deco

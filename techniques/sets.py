@@ -319,6 +319,10 @@ class SetTables:
                         out.append(eq)
         return out
 
+    def names(self, eq: Equation) -> tuple[str, ...]:
+        """The names of an equation's regions (A's, then B's): the houses a step shows."""
+        return tuple(self.regions[i].name for i in eq.plus + eq.minus)
+
     def _equation(self, plus: tuple[int, ...], minus: tuple[int, ...], base_label: str
                   ) -> Equation | None:
         regions = self.regions
@@ -710,7 +714,7 @@ def _digit_steps(an: Analysis, t: SetTables, eq: Equation) -> Iterator[Step]:
         return
     yield Step(eq_name(eq), eliminations=tuple(sorted(elims)),
                title="Law of Leftovers" if eq.houses_only else "Set Equivalence",
-               width=an.grid.namer, houses=(eq.label,),
+               width=an.grid.namer, houses=t.names(eq),
                digits=tuple(d for d in range(1, n + 1) if pattern_digits >> d & 1),
                pattern=tuple(Candidate(c, d) for c in iter_cells(open_p | open_n)
                              for d in range(1, n + 1)
@@ -977,14 +981,14 @@ def _sum_steps(an: Analysis, opts: dict, kinds: tuple[str, ...], min_cells: int,
         else:
             expr = f"{lhs} = {total}"
         yield Step(name or kind, placements=tuple(placements), eliminations=tuple(elims),
-                   title=_TITLES[name or kind], width=w, houses=(eq.label,),
+                   title=_TITLES[name or kind], width=w, houses=t.names(eq),
                    pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
                                  if an.cand[c] >> d & 1),
                    note=f"{eq.label}: {expr}")
 
 
 # -- techniques ----------------------------------------------------------------------------
-@register("innies", "Innies", FAMILY, score=40, order=1250, level="medium",
+@register("innies", "Innies", FAMILY,
           options={"max_cells": 5, "max_combinations": 20000})
 def innies(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with sums, only A's side left: the cells of A (full houses) not covered by the
@@ -993,7 +997,7 @@ def innies(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _sum_steps(an, opts, ("innies",), 1)
 
 
-@register("outies", "Outies", FAMILY, score=40, order=1251, level="medium",
+@register("outies", "Outies", FAMILY,
           options={"max_cells": 5, "max_combinations": 20000})
 def outies(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with sums, only B's side left: the cells outside A of the regions that cover it
@@ -1001,7 +1005,7 @@ def outies(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _sum_steps(an, opts, ("outies",), 1)
 
 
-@register("innies_outies", "Innies-Outies", FAMILY, score=60, order=1260, level="medium",
+@register("innies_outies", "Innies-Outies", FAMILY,
           options={"max_cells": 5, "max_combinations": 20000})
 def innies_outies(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with sums, both sides left: sum(A \\ B) - sum(B \\ A) is fixed (a cage poking out
@@ -1009,7 +1013,7 @@ def innies_outies(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _sum_steps(an, opts, ("innies_outies",), 1)
 
 
-@register("set_sums", "SET Sums", FAMILY, score=150, order=2150, level="hard",
+@register("set_sums", "SET Sums", FAMILY,
           options={"min_cells": 6, "max_cells": 20, "max_combinations": 2000})
 def set_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with sums over many cells (6 to 20 open cells, after the short innies and
@@ -1021,7 +1025,7 @@ def set_sums(an: Analysis, opts: dict) -> Iterator[Step]:
                           opts.get("min_cells", 6), "set_sums")
 
 
-@register("cage_splitting", "Cage Splitting", FAMILY, score=60, order=1265, level="medium",
+@register("cage_splitting", "Cage Splitting", FAMILY,
           options={"max_combinations": 20000})
 def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET fixes the sum of part of a cage (its innies or outies): the cage splits into two
@@ -1051,7 +1055,7 @@ def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
         if elims:
             rest = cage.mask & ~part
             yield Step("cage_splitting", eliminations=elims, title="Cage Splitting", width=w,
-                       houses=(cage.name, label),
+                       houses=(cage.name,),
                        note=f"{label}: {'+'.join(an.name(c) for c in iter_cells(part))} = "
                             f"{part_total}, so {cage.name} "
                             f"({','.join(an.name(c) for c in cells)}) splits into "
@@ -1105,8 +1109,7 @@ def _split_supports(cells, doms, part: int, part_total: int, total: int) -> list
     return sup
 
 
-@register("law_of_leftovers", "Law of Leftovers", FAMILY, score=60, order=1270,
-          level="medium")
+@register("law_of_leftovers", "Law of Leftovers", FAMILY)
 def law_of_leftovers(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with full houses only: k rows (columns) and k jigsaw regions hold every digit k
     times each, so the cells of the rows outside the regions and the cells of the regions
@@ -1118,8 +1121,8 @@ def law_of_leftovers(an: Analysis, opts: dict) -> Iterator[Step]:
             yield from _digit_steps(an, t, eq)
 
 
-@register("set_equivalence", "Set Equivalence", FAMILY, score=80, order=1280,
-          level="medium", options={"max_cells": MAX_DIGIT_CELLS})
+@register("set_equivalence", "Set Equivalence", FAMILY,
+          options={"max_cells": MAX_DIGIT_CELLS})
 def set_equivalence(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with cages: the digits of A \\ B and B \\ A differ by the digits the regions of
     A and B hold (a cage with the digits of its fitting combinations), so a digit that

@@ -282,7 +282,7 @@ def _differ_note(an: Analysis, cells: Sequence[int]) -> str:
                      for m, name in sorted(groups, key=lambda x: (x[0] & -x[0]).bit_length()))
 
 
-@register("sum_arithmetic", "Sum Arithmetic", FAMILY, score=40, order=1240, level="medium",
+@register("sum_arithmetic", "Sum Arithmetic", FAMILY,
           options={"node_limit": NODE_LIMIT})
 def sum_arithmetic(an: Analysis, opts: dict) -> Iterator[Step]:
     """A sum rule whose cells may repeat (arrow, little killer, region-sum segments ...)
@@ -308,7 +308,7 @@ def sum_arithmetic(an: Analysis, opts: dict) -> Iterator[Step]:
                        note=f"{r.name} ({_formula(an, r)}, {note})")
 
 
-@register("combined_sums", "Combined Sums", FAMILY, score=90, order=1295, level="hard",
+@register("combined_sums", "Combined Sums", FAMILY,
           options={"node_limit": NODE_LIMIT})
 def combined_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two sum rules that share a cell or whose cells share houses, solved together (cells

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis, iter_cells
 from techniques.registry import register
@@ -35,7 +36,7 @@ FAMILY = "killer"
 
 # -- helpers -----------------------------------------------------------------------------
 def _ds(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in range(1, mask.bit_length()) if mask >> d & 1)
+    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 def _names(an: Analysis, bits: int, sep: str = ",") -> str:
@@ -56,8 +57,7 @@ def _cage_label(an: Analysis, cage: Region) -> str:
 
 
 # -- techniques --------------------------------------------------------------------------
-@register("killer_combinations", "Killer Combinations", FAMILY, score=10, order=340,
-          level="easy")
+@register("killer_combinations", "Killer Combinations", FAMILY)
 def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
     """Digits of no fitting combination leave the cage."""
     w = an.grid.namer
@@ -67,16 +67,15 @@ def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
         union = 0
         for m in combos:
             union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells for d in range(1, an.n + 1)
-                      if an.cand[c] >> d & 1 and not union >> d & 1)
+        elims = tuple(Candidate(c, d) for c in cage.cells
+                      for d in digits_of(an.cand[c] & ~union))
         if elims:
             yield Step("killer_combinations", eliminations=elims, title="Killer Combinations",
                        houses=(cage.name,), width=w,
                        note=f"{_cage_label(an, cage)}: {'/'.join(_ds(m) for m in combos)}")
 
 
-@register("mandatory_inclusion", "Mandatory Inclusion", FAMILY, score=50, order=1220,
-          level="medium")
+@register("mandatory_inclusion", "Mandatory Inclusion", FAMILY)
 def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit of every fitting combination is in the cage: cells seeing all of the cage's
     cells with that digit lose it (pointing with a cage as the house)."""
@@ -107,8 +106,7 @@ def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                                 f"only in {_names(an, s)}")
 
 
-@register("cage_house_overlap", "Cage-House Overlap", FAMILY, score=50, order=1230,
-          level="medium")
+@register("cage_house_overlap", "Cage-House Overlap", FAMILY)
 def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit that a full house can only place inside a cage is in the cage: combinations
     without it go, and the cage loses the digits of no remaining combination."""
@@ -141,11 +139,11 @@ def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
         union = 0
         for m in keep:
             union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells for d in range(1, an.n + 1)
-                      if an.cand[c] >> d & 1 and not union >> d & 1)
+        elims = tuple(Candidate(c, d) for c in cage.cells
+                      for d in digits_of(an.cand[c] & ~union))
         if elims:
             yield Step("cage_house_overlap", eliminations=elims, title="Cage-House Overlap",
                        houses=(cage.name,), width=w,
-                       digits=tuple(d for d in range(1, an.n + 1) if forced >> d & 1),
+                       digits=digits_of(forced),
                        note=f"{'; '.join(why)}: {_cage_label(an, cage)} is "
                             f"{'/'.join(_ds(m) for m in keep)}")

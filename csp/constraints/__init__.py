@@ -12,7 +12,7 @@ export and by tests.
 from .base import Automaton, Constraint
 from .alldiff import AllDifferent, AllDifferentGAC
 from .binary import (AbsDiff, AllowedPairs, BinaryTable, Equal, Less, LessEqual, NotAbsDiff,
-                     NotEqual, NotRatio, Ratio, Relation)
+                     NotEqual, NotRatio, Ratio, Relation, RelationKind)
 from .sums import Linear, Sum, SumIn
 from .unary import Domain
 from .function import FunctionConstraint
@@ -20,7 +20,7 @@ from .run import ConsecutiveSet
 from .element import Contains, Element
 
 __all__ = [
-    "Automaton", "Constraint", "AllDifferent", "AllDifferentGAC", "Relation", "BinaryTable", "Less",
+    "Automaton", "Constraint", "AllDifferent", "AllDifferentGAC", "Relation", "RelationKind", "BinaryTable", "Less",
     "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio", "NotRatio",
     "AllowedPairs", "Sum", "SumIn", "Linear", "Domain", "FunctionConstraint", "ConsecutiveSet",
     "Contains", "Element",

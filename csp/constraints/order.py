@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
-from .binary import Relation
+from .binary import Relation, RelationKind
 
 if TYPE_CHECKING:
     from ..model import Puzzle
@@ -30,11 +30,11 @@ if TYPE_CHECKING:
 
 def is_less(c: object) -> bool:
     """True for a strict ``a < b`` relation (whatever made it)."""
-    return isinstance(c, Relation) and c.key == ("lt",)
+    return isinstance(c, Relation) and c.relation is RelationKind.LT
 
 
 def is_not_equal(c: object) -> bool:
-    return isinstance(c, Relation) and c.key == ("ne",)
+    return isinstance(c, Relation) and c.relation is RelationKind.NE
 
 
 def kth_smallest(mask: int, k: int) -> int:

@@ -48,7 +48,7 @@ from definitions import definition  # noqa: E402
 from techniques import StepSolver, registry  # noqa: E402
 from techniques.analysis import Analysis  # noqa: E402
 from techniques.registry import Technique  # noqa: E402
-from techniques.solver import apply_step, is_effective  # noqa: E402
+from techniques.loop import apply_step, is_effective  # noqa: E402
 from variants import classic, killer_cage, non_consecutive  # noqa: E402
 from variants.classic import classic_puzzle  # noqa: E402
 from sudoku_csp.formats.fpuzzles import load_fpuzzles  # noqa: E402

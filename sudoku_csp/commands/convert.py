@@ -1,7 +1,8 @@
 """Convert a puzzle to another format (the ``sudoku-csp convert`` command).
 
 Formats: ``spec`` (sudoku-csp JSON, :mod:`sudoku_csp.formats.spec`), ``fpuzzles`` (f-puzzles JSON),
-``fpuzzles-url`` (an f-puzzles link), ``line`` (the givens as a line string; a samurai /
+``fpuzzles-url`` (an f-puzzles link), ``sudokupad-url`` (a SudokuPad link, its ``fpuzzles``
+form), ``line`` (the givens as a line string; a samurai /
 gattai as its sub-grids one after the other, :mod:`variants.multigrid`). A puzzle a format
 cannot hold raises a subclass of :class:`csp.errors.InvalidPuzzle` naming the reason.
 
@@ -19,7 +20,7 @@ from csp import Puzzle
 from csp.errors import InvalidPuzzle
 from csp.io import write_line
 
-FORMATS = ("spec", "fpuzzles", "fpuzzles-url", "line")
+FORMATS = ("spec", "fpuzzles", "fpuzzles-url", "sudokupad-url", "line")
 
 
 def convert(p: Puzzle, to: str) -> str:
@@ -33,6 +34,9 @@ def convert(p: Puzzle, to: str) -> str:
     if to == "fpuzzles-url":
         from ..formats.fpuzzles import to_fpuzzles_url
         return to_fpuzzles_url(p)
+    if to == "sudokupad-url":
+        from ..formats.sudokupad import to_sudokupad_url
+        return to_sudokupad_url(p)
     if to == "line":
         g = p.grid
         values = [p.given.get(c, 0) for c in range(g.size)]
@@ -46,14 +50,19 @@ def convert(p: Puzzle, to: str) -> str:
 def run(args) -> int:
     """``sudoku-csp convert PUZZLE --to FORMAT``: print the puzzle in another format."""
     from ..formats.loader import load_one
-    print(convert(load_one(args.puzzle).puzzle, args.to))
+    from .options import line_meanings
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    p.freeze()          # contradictory givens: refused as solve refuses them
+    print(convert(p, args.to))
     return 0
 
 
 def add_parser(sub) -> None:
     """Register the ``convert`` subcommand on the CLI's subparsers."""
+    from .options import add_puzzle_options
     c = sub.add_parser("convert", help="write a puzzle as sudoku-csp JSON, f-puzzles JSON or "
-                                       "URL, or a line string")
+                                       "URL, a SudokuPad URL, or a line string")
     c.add_argument("puzzle")
     c.add_argument("--to", choices=FORMATS, required=True)
+    add_puzzle_options(c)
     c.set_defaults(run=run)

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from ..errors import UsageError
+from .options import add_puzzle_options, line_meanings, seconds
 from .solve import METHOD_HELP, METHODS
 
 
@@ -17,9 +18,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     c.add_argument("puzzle")
     c.add_argument("--limit", type=int, default=2)
     c.add_argument("--json", action="store_true")
-    c.add_argument("--time-limit", type=float, default=60.0)
-    c.add_argument("--node-limit", type=int, default=None)
+    c.add_argument("--time-limit", type=seconds, default=60.0)
+    c.add_argument("--node-limit", type=int, default=None,
+                   help="search nodes (conflicts when the SAT solver searches)")
     c.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
+    add_puzzle_options(c)
     c.set_defaults(run=run)
     return c
 
@@ -32,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from ..formats.loader import load_one
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
-    p = load_one(args.puzzle).puzzle
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
     t0 = time.perf_counter()
     try:
         count = p.count_solutions(limit=args.limit, node_limit=args.node_limit,

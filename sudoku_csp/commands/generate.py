@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from .options import seconds
+
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``generate`` on the CLI's subparsers."""
@@ -17,7 +19,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     gn.add_argument("--count", type=int, default=1)
     gn.add_argument("--seed", type=int, default=None, help="first candidate seed")
     gn.add_argument("--json", action="store_true", help="one JSON object per puzzle")
-    gn.add_argument("--time-limit", type=float, default=60.0,
+    gn.add_argument("--time-limit", type=seconds, default=60.0,
                     help="seconds per puzzle before giving up (default 60)")
     gn.add_argument("--size", type=int, default=9)
     gn.add_argument("--symmetric", action="store_true", help="point-symmetric givens")

@@ -58,6 +58,8 @@ def add_parser(sub: Any) -> None:
     h.add_argument("--techniques", default="default",
                    help="technique selection (default, all, families or names, comma-separated)")
     h.add_argument("--json", action="store_true", help="one JSON object")
+    from .options import add_puzzle_options
+    add_puzzle_options(h)
     h.set_defaults(run=run)
 
 
@@ -72,10 +74,11 @@ def run(args: argparse.Namespace) -> int:
     from techniques import StepSolver
 
     from ..formats.loader import load_state
+    from .options import line_meanings
     sel = [s.strip() for s in args.techniques.split(",") if s.strip()] or ["default"]
     solver = StepSolver(sel)
     try:
-        state = load_state(args.puzzle, args.marks)
+        state = load_state(args.puzzle, args.marks, lines=line_meanings(args))
         if all(state.placed):
             _say(args, "solved", "solved: no step left to hint")
             return 0

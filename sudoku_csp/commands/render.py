@@ -16,7 +16,8 @@ def add_parser(sub: Any) -> Any:
     """Register ``sudoku-csp render`` on the CLI's subparsers."""
     r = sub.add_parser("render", help="draw a puzzle, its pencil marks or a logic step as "
                                       "SVG or PNG")
-    r.add_argument("puzzle", help="line string, f-puzzles URL/payload/JSON, file, or -")
+    r.add_argument("puzzle", help="line string, f-puzzles or SudokuPad link/payload/JSON, "
+                                  "file, or -")
     what = r.add_mutually_exclusive_group()
     what.add_argument("--step", type=int, default=None, metavar="N",
                       help="draw the N-th step (1-based) of a logic solve, on the state before it")
@@ -26,26 +27,30 @@ def add_parser(sub: Any) -> Any:
                    help="technique selection for --step (default, all, a family or names)")
     r.add_argument("-o", "--output", default=None,
                    help="out.svg or out.png (default: SVG on stdout)")
+    from .options import add_puzzle_options
+    add_puzzle_options(r)
     r.set_defaults(run=run)
     return r
 
 
 def _nth_step(puzzle: Puzzle, n: int, techniques: str) -> tuple[Step, State]:
-    from techniques import StepSolver, apply_step
+    from csp.errors import InvalidPuzzle
+    from techniques import StepSolver
 
     from ..render import RenderError
-    solver = StepSolver(techniques)
-    st = puzzle.pencilmarks()
-    for i in range(1, n + 1):
-        if all(st.placed):
-            raise RenderError(f"--step {n}: the puzzle is solved after {i - 1} steps")
-        step = solver.next_step(st)
-        if step is None:
-            raise RenderError(f"--step {n}: the logic solve is stuck after {i - 1} steps")
-        if i == n:
-            return step, st
-        apply_step(st, step)
-    raise AssertionError("unreachable")
+    run = StepSolver(techniques).start(puzzle)
+    for _ in range(n - 1):
+        if next(run, None) is None:
+            break
+    if run.status == "unsolvable":
+        raise InvalidPuzzle(f"the puzzle has no solution: {run.reason}")
+    done = len(run.steps)
+    if all(run.state.placed):
+        raise RenderError(f"--step {n}: the puzzle is solved after {done} steps")
+    step = run.peek() if run.status is None else None
+    if step is None:
+        raise RenderError(f"--step {n}: the logic solve is stuck after {done} steps")
+    return step, run.state
 
 
 def run(args: Any) -> int:
@@ -66,7 +71,9 @@ def run(args: Any) -> int:
                               "(pip install \"sudoku-csp[render]\")") from None
     if args.step is not None and args.step < 1:
         raise RenderError("--step must be at least 1")
-    p = load_one(args.puzzle).puzzle
+    from .options import line_meanings
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    p.freeze()          # contradictory givens: refused as solve refuses them
     try:
         if args.step is not None:
             step, st = _nth_step(p, args.step, args.techniques)

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from csp.errors import SearchLimit
 from csp.events import Contradiction
-from csp.io import SYMBOLS
+from csp.io import SYMBOL_STYLES, SYMBOLS, write_line
+from csp.status import SolveStatus
 
 from ..errors import UsageError
+from .options import add_puzzle_options, seconds
 
 if TYPE_CHECKING:
     from ..formats.loader import Item
@@ -30,20 +32,26 @@ METHOD_HELP = ("brute force: auto (default: depth-first search, then a SAT solve
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``solve`` on the CLI's subparsers."""
     s = sub.add_parser("solve", help="solve puzzles (search by default, --logic for techniques)")
-    s.add_argument("puzzle", nargs="+", help="line string, f-puzzles URL/payload/JSON, file, or -")
+    s.add_argument("puzzle", nargs="+", help="line string, f-puzzles or SudokuPad "
+                                             "link/payload/JSON, file, or -")
     s.add_argument("--logic", action="store_true", help="techniques only, never guess")
     s.add_argument("--first", action="store_true", help="skip the uniqueness check")
     s.add_argument("--steps", action="store_true", help="print the logic steps (with --logic)")
     s.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
                    help="explanation detail of printed steps")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    s.add_argument("--symbols", choices=SYMBOL_STYLES, default=None,
+                   help="digits of printed grids: letters (1-9, A=10, ...; default up to "
+                        "35x35) or numbers (comma separated)")
     s.add_argument("--techniques", default="default",
                    help="technique selection for --logic (default, all, a family or names)")
-    s.add_argument("--time-limit", type=float, default=60.0,
+    s.add_argument("--time-limit", type=seconds, default=60.0,
                    help="seconds per puzzle before giving up (default 60)")
-    s.add_argument("--node-limit", type=int, default=None, help="search nodes per puzzle")
+    s.add_argument("--node-limit", type=int, default=None,
+                   help="search nodes per puzzle (conflicts when the SAT solver searches)")
     s.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     add_batch_arguments(s)
+    add_puzzle_options(s)
     s.add_argument("--rating", choices=("hodoku", "se", "se121"), default="hodoku",
                    help="with --logic: also a Sudoku Explainer-like rating ER/EP/ED "
                         "(se: extended technique set, se121: SE 1.2.1's)")
@@ -98,6 +106,58 @@ def solution_text(values: Sequence[int] | None, n: int) -> str | None:
         ",".join(str(v) for v in values)
 
 
+def stated_values(stated: Any, n: int) -> list[int] | None:
+    """A stated solution (a digit string, one symbol per cell up to 35x35 (``1``-``9``,
+    ``A``=10 ...), comma-separated numbers, or a list) as digits, 0 where a cell is left
+    unknown (``.``, ``?``, ``0``, ``_``); None when it is not one of these for ``n x n``.
+
+    >>> stated_values("12..", 2), stated_values([1, 2, 2, 1], 2), stated_values("123", 2)
+    ([1, 2, 0, 0], [1, 2, 2, 1], None)
+    """
+    size = n * n
+    if isinstance(stated, list):
+        vals = stated
+    elif isinstance(stated, str):
+        s = stated.strip()
+        if "," in s:
+            vals = [x.strip() for x in s.split(",")]
+        else:
+            vals = list(s.replace(" ", ""))
+    else:
+        return None
+    if len(vals) != size:
+        return None
+    out = []
+    for v in vals:
+        if isinstance(v, int) and not isinstance(v, bool):
+            d = v
+        elif isinstance(v, str) and v in (".", "?", "_", "0", ""):
+            d = 0
+        elif isinstance(v, str) and v.isascii() and v.isalnum() and len(v) <= 2:
+            d = int(v) if v.isdigit() else (int(v, 36) if len(v) == 1 else -1)
+        else:
+            return None
+        if not 0 <= d <= n:
+            return None
+        out.append(d)
+    return out
+
+
+def stated_verdict(stated: Any, p: Any, status: str, values: Sequence[int] | None) -> str | None:
+    """``"agrees"`` / ``"differs"``: how our answer compares with a puzzle's stated solution
+    (its known cells). A unique solution is compared cell by cell; with no solution, or
+    several, the stated one "differs" when it breaks the puzzle's rules as read here; None
+    when there is nothing to compare."""
+    want = stated_values(stated, p.grid.n) if p.grid.square else None
+    if want is None or not any(want):
+        return None
+    if status == "solved" and values is not None and all(values):
+        return "agrees" if all(w in (0, v) for w, v in zip(want, values)) else "differs"
+    if status in ("unsolvable", "multiple") and all(want):
+        return "differs" if status == "unsolvable" or not p.check_solution(want) else None
+    return None
+
+
 def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
     p = item.puzzle
     assert p is not None
@@ -113,16 +173,19 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
             solver = StepSolver(args.techniques)
             res = solver.solve(p, time_limit=args.time_limit)
             status = res.status
-            values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
-            out["rating"] = res.rating.to_dict()
-            if args.rating in ("se", "se121"):
-                left = (args.time_limit - res.time_ms / 1000) if args.time_limit else None
-                se = solver.rate_se(p, mode="se121" if args.rating == "se121" else "extended",
-                                    time_limit=max(left, 1.0) if left is not None else None)
-                out["se_rating"] = se.to_dict()
-            if args.steps:
-                out["steps"] = [s.to_dict() for s in res.steps]
-                out["_steps"] = res.steps
+            if status == "unsolvable":         # a step showed a contradiction
+                out["reason"] = res.reason
+            else:
+                values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
+                out["rating"] = res.rating.to_dict()
+                if args.rating in ("se", "se121"):
+                    left = (args.time_limit - res.time_ms / 1000) if args.time_limit else None
+                    se = solver.rate_se(p, mode="se121" if args.rating == "se121" else "extended",
+                                        time_limit=max(left, 1.0) if left is not None else None)
+                    out["se_rating"] = se.to_dict()
+                if args.steps:
+                    out["steps"] = [s.to_dict() for s in res.steps]
+                    out["_steps"] = res.steps
         else:
             r = p.solve(first=args.first, node_limit=args.node_limit, time_limit=args.time_limit,
                         method=getattr(args, "method", "auto"))
@@ -133,17 +196,21 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
             if r.method == "sat":
                 out["conflicts"] = r.conflicts
     except Contradiction as e:
-        status, values = "unsolvable", None
+        status, values = SolveStatus.UNSOLVABLE, None
         out["reason"] = str(e)
     except SearchLimit as e:
-        status, values = "limit", None
+        status, values = SolveStatus.LIMIT, None
         out["reason"] = str(e)
     out["status"] = status
-    solved = status == "solved" and values is not None and all(values)
+    solved = status == SolveStatus.SOLVED and values is not None and all(values)
     out["solution"] = solution_text(values, n) if solved else None
     out["grid"] = grid_rows(values, n, p.grid) if values is not None else None
-    if status == "multiple" and not args.logic:
+    if status == SolveStatus.MULTIPLE and not args.logic:
         out["grid"] = None
+    stated = item.solution if item.solution is not None else p.meta.get("solution")
+    verdict = stated_verdict(stated, p, status, values)
+    if verdict is not None:
+        out["stated_solution"] = verdict
     out["time_ms"] = round((time.perf_counter() - t0) * 1000, 3)
     return out
 
@@ -169,12 +236,14 @@ def print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None:
         for i, s in enumerate(steps, 1):
             print(f"{i:3d}. {s.explain(args.level)}")
     grid = res.get("grid")
-    if res.get("solution"):
-        print(f"{head} {res['solution']}", flush=True)
-    elif grid and args.logic:
-        from csp.io import write_line
-        print(f"{head} {write_line([v for row in grid for v in row if v is not None], n)}",
-              flush=True)
+    symbols = args.symbols
+    tail = {"agrees": " (agrees with the stated solution)",
+            "differs": " (differs from the stated solution)"}.get(res.get("stated_solution"), "")
+    if res.get("solution") and (symbols is None or not grid):
+        print(f"{head} {res['solution']}{tail}", flush=True)
+    elif grid and (args.logic or res.get("solution")):
+        values = [v for row in grid for v in row if v is not None]
+        print(f"{head} {write_line(values, n, symbols=symbols)}{tail}", flush=True)
     else:
         msg = f" ({res['reason']})" if res.get("reason") else ""
-        print(f"{head}{msg}", flush=True)
+        print(f"{head}{msg}{tail}", flush=True)

@@ -1,11 +1,16 @@
 """Turn command-line puzzle arguments into Puzzles.
 
 A PUZZLE argument is one of: a line string for an NxN grid (or a 405-character samurai line,
-:mod:`variants.multigrid`), an f-puzzles URL or payload, a
-JSON object (f-puzzles, or sudoku-csp's own format, :mod:`sudoku_csp.formats.spec`), ``-`` for stdin, or a file (``.txt``: one line puzzle per line;
-``.json``: one JSON object; ``.jsonl``: one JSON object per line, an ``fpuzzles_json`` or
-``puzzle`` key accepted). Each source yields :class:`Item` records; a bad entry of a batch is
-an Item carrying its error (so a batch goes on), a bad single argument raises.
+:mod:`variants.multigrid`), an f-puzzles URL or payload, a SudokuPad link or payload
+(:mod:`sudoku_csp.formats.sudokupad`), a JSON object (f-puzzles, SudokuPad, or sudoku-csp's
+own format, :mod:`sudoku_csp.formats.spec`), ``-`` for stdin, or a file (``.txt``: one line
+puzzle per line; ``.json``: one JSON object; ``.jsonl``: one JSON object per line, an
+``fpuzzles_json`` or ``puzzle`` key accepted). Each source yields :class:`Item` records; a
+bad entry of a batch is an Item carrying its error (so a batch goes on), a bad single
+argument raises.
+
+``lines`` (every function here takes it) maps colours of SudokuPad drawings to their
+meanings (the CLI's ``--line COLOUR=MEANING``): see :mod:`sudoku_csp.formats.sudokupad`.
 
 >>> [it.label for it in load_arg("1...............")]
 ['1...............']
@@ -17,7 +22,6 @@ csp.errors.ParseError: puzzle has 2 cells, which is not a square grid (expected 
 from __future__ import annotations
 
 import io
-import json
 import math
 import os
 import re
@@ -34,7 +38,7 @@ from csp.state import State
 
 from variants.classic import classic_puzzle
 
-from .payload import decode_payload, is_fpuzzles_text
+from .payload import decode_payload, is_fpuzzles_text, is_sudokupad_text, load_json
 
 
 @dataclass
@@ -50,6 +54,7 @@ class Item:
     solution: str | None = None
     raw: str | None = None
     kind: str = ""
+    lines: dict[str, str] | None = None
 
     def parsed(self) -> "Item":
         """This item with its puzzle built (batch entries read with ``parse=False`` carry
@@ -57,20 +62,20 @@ class Item:
         with ``error`` set."""
         if self.puzzle is not None or self.error is not None or self.raw is None:
             return self
-        return _entry(self.raw, self.where, self.kind)
+        return _entry(self.raw, self.where, self.kind, self.lines)
 
 
-def puzzle_from_text(text: str) -> Puzzle:
-    """A Puzzle from one line of text: f-puzzles URL / payload / JSON, or a line string."""
+def puzzle_from_text(text: str, lines: dict[str, str] | None = None) -> Puzzle:
+    """A Puzzle from one line of text: f-puzzles or SudokuPad URL / payload / JSON, or a
+    line string."""
     s = text.strip()
     if not s:
         raise ParseError("empty puzzle")
     if s.startswith("{"):
-        try:
-            obj = json.loads(s)
-        except json.JSONDecodeError as e:
-            raise ParseError(f"broken JSON: {e.msg} at column {e.colno}") from None
-        return puzzle_from_json(obj)[0]
+        return puzzle_from_json(load_json(s), lines)[0]
+    if is_sudokupad_text(s):
+        from .sudokupad import load_sudokupad
+        return load_sudokupad(s, lines)
     if is_fpuzzles_text(s):
         from .fpuzzles import load_fpuzzles
         return load_fpuzzles(decode_payload(s))
@@ -80,7 +85,14 @@ def puzzle_from_text(text: str) -> Puzzle:
     return classic_puzzle(s)
 
 
-def puzzle_from_json(obj: Any) -> tuple[Puzzle, str | None]:
+def is_sudokupad_json(obj: Any) -> bool:
+    """True for a SudokuPad puzzle JSON object (a ``cells`` grid, no f-puzzles ``grid``)."""
+    return isinstance(obj, dict) and isinstance(obj.get("cells"), list) and "grid" not in obj \
+        and "format" not in obj
+
+
+def puzzle_from_json(obj: Any, lines: dict[str, str] | None = None
+                     ) -> tuple[Puzzle, str | None]:
     """A Puzzle (and stated solution, if any) from a decoded JSON value."""
     if not isinstance(obj, dict):
         raise ParseError("a puzzle JSON value must be an object")
@@ -89,6 +101,10 @@ def puzzle_from_json(obj: Any) -> tuple[Puzzle, str | None]:
     sol = obj.get("solution") if isinstance(obj.get("solution"), str) else None
     if is_spec(obj):
         return from_spec(obj), sol
+    if is_sudokupad_json(obj):
+        from .sudokupad import load_sudokupad
+        p = load_sudokupad(obj, lines)
+        return p, sol or p.meta.get("solution")
     if "fpuzzles_json" in obj:
         fp = obj["fpuzzles_json"]
         p = load_fpuzzles(decode_payload(fp) if isinstance(fp, str) else fp)
@@ -99,7 +115,7 @@ def puzzle_from_json(obj: Any) -> tuple[Puzzle, str | None]:
         return load_fpuzzles(obj), sol
     for key in ("puzzle", "line"):
         if isinstance(obj.get(key), str):
-            p = puzzle_from_text(obj[key])
+            p = puzzle_from_text(obj[key], lines)
             if isinstance(obj.get("title"), str):
                 p.meta.setdefault("title", obj["title"])
             return p, sol
@@ -111,22 +127,29 @@ def _label(p: Puzzle, fallback: str) -> str:
     return str(p.meta.get("title") or fallback)
 
 
-def _entry(line: str, where: str, kind: str) -> Item:
-    short = line if len(line) <= 200 else line[:197] + "..."
+def _short(line: str) -> str:
+    return line if len(line) <= 200 else line[:197] + "..."
+
+
+def _entry(line: str, where: str, kind: str, lines: dict[str, str] | None = None) -> Item:
+    short = _short(line)
     try:
         if kind == "jsonl":
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ParseError(f"broken JSON line: {e.msg} at column {e.colno}") from None
-            p, sol = puzzle_from_json(obj)
+            p, sol = puzzle_from_json(load_json(line, "JSON line"), lines)
             return Item(_label(p, short), where, p, solution=sol)
-        return Item(short, where, puzzle_from_text(line))
+        p = puzzle_from_text(line, lines)
+        return Item(short, where, p, solution=_stated(p))
     except InvalidPuzzle as e:
         return Item(short, where, error=e)
 
 
-def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True) -> Iterator[Item]:
+def _stated(p: Puzzle) -> str | None:
+    sol = p.meta.get("solution")
+    return sol if isinstance(sol, str) and sol.strip() else None
+
+
+def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True,
+           meanings: dict[str, str] | None = None) -> Iterator[Item]:
     seen = False
     for no, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -135,15 +158,15 @@ def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True) -> It
         seen = True
         where = f"{name}:{no}"
         if parse:
-            yield _entry(line, where, kind)
+            yield _entry(line, where, kind, meanings)
         else:
-            short = line if len(line) <= 200 else line[:197] + "..."
-            yield Item(short, where, raw=line, kind=kind)
+            yield Item(_short(line), where, raw=line, kind=kind, lines=meanings)
     if not seen:
         raise ParseError(f"{name}: no puzzle in it (empty file)")
 
 
-def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True) -> Iterator[Item]:
+def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
+             lines: dict[str, str] | None = None) -> Iterator[Item]:
     """Items of one command-line PUZZLE argument (see the module docstring).
 
     ``parse=False`` leaves the entries of a batch (file lines, stdin lines) unparsed: each
@@ -159,11 +182,20 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True) -> Iter
         if not text.strip():
             raise ParseError("stdin: no puzzle in it (empty input)")
         kind = "jsonl" if text.lstrip().startswith("{") and "\n" in text.strip() else "txt"
+        if kind == "jsonl":
+            try:        # one JSON object over several lines, rather than JSON lines
+                obj = load_json(text, "stdin JSON")
+            except ParseError:
+                obj = None
+            if isinstance(obj, dict):
+                p, sol = puzzle_from_json(obj, lines)
+                yield Item(_label(p, "stdin"), "stdin", p, solution=sol)
+                return
         if kind == "txt" and text.lstrip().startswith("{"):
-            p = puzzle_from_text(text)
-            yield Item(_label(p, "stdin"), "stdin", p)
+            p = puzzle_from_text(text, lines)
+            yield Item(_label(p, "stdin"), "stdin", p, solution=_stated(p))
             return
-        yield from _batch(text.splitlines(), "stdin", kind, parse)
+        yield from _batch(text.splitlines(), "stdin", kind, parse, lines)
         return
     if os.path.isfile(arg):
         ext = os.path.splitext(arg)[1].lower()
@@ -173,15 +205,11 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True) -> Iter
                     text = f.read()
                     if not text.strip():
                         raise ParseError(f"{arg}: empty file")
-                    try:
-                        obj = json.loads(text)
-                    except json.JSONDecodeError as e:
-                        raise ParseError(f"{arg}: broken JSON: {e.msg} at line {e.lineno}") from None
-                    p, sol = puzzle_from_json(obj)
+                    p, sol = puzzle_from_json(load_json(text, f"{arg}: JSON"), lines)
                     yield Item(_label(p, arg), arg, p, solution=sol)
                     return
                 kind = "jsonl" if ext == ".jsonl" else "txt"
-                yield from _batch(f, arg, kind, parse)
+                yield from _batch(f, arg, kind, parse, lines)
         except UnicodeDecodeError:
             raise ParseError(f"{arg}: not a UTF-8 text file") from None
         return
@@ -190,20 +218,21 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True) -> Iter
     looks_like_path = arg.endswith((".txt", ".json", ".jsonl", ".sdk")) and len(arg) < 100
     if looks_like_path:
         raise ParseError(f"{arg}: no such file")
-    p = puzzle_from_text(arg)
-    yield Item(_label(p, arg if len(arg) <= 200 else arg[:197] + "..."), "", p)
+    p = puzzle_from_text(arg, lines)
+    yield Item(_label(p, _short(arg)), "", p, solution=_stated(p))
 
 
-def load_one(arg: str, stdin: IO[str] | None = None) -> Item:
+def load_one(arg: str, stdin: IO[str] | None = None,
+             lines: dict[str, str] | None = None) -> Item:
     """The one puzzle of a PUZZLE argument (commands that take a single puzzle); a file or
     stream holding several, or a bad entry, raises :class:`~csp.errors.InvalidPuzzle`.
 
     >>> load_one("1" + "." * 15).puzzle.grid.n
     4
     """
-    items = list(load_arg(arg, stdin))
+    items = list(load_arg(arg, stdin, lines=lines))
     if len(items) != 1:
-        raise InvalidPuzzle(f"expected one puzzle, {arg!r} holds {len(items)}")
+        raise InvalidPuzzle(f"expected one puzzle, {_short(arg)!r} holds {len(items)}")
     if items[0].error is not None:
         raise items[0].error
     return items[0]
@@ -320,7 +349,8 @@ def _read(arg: str, stdin: IO[str] | None) -> str | None:
     return None
 
 
-def load_state(arg: str, marks: str | None = None, stdin: IO[str] | None = None) -> State:
+def load_state(arg: str, marks: str | None = None, stdin: IO[str] | None = None,
+               lines: dict[str, str] | None = None) -> State:
     """The state of one PUZZLE argument for a hint: a puzzle (anything :func:`load_arg`
     reads, holding one puzzle) at its starting pencil marks, or a partly solved grid
     (:func:`marks_state`). ``marks`` (text or a file) narrows a puzzle's candidates, so a
@@ -340,9 +370,9 @@ def load_state(arg: str, marks: str | None = None, stdin: IO[str] | None = None)
     if arg == "-":
         if text is None or not text.strip():
             raise ParseError("stdin: no puzzle in it (empty input)")
-        items = list(load_arg("-", stdin=io.StringIO(text)))
+        items = list(load_arg("-", stdin=io.StringIO(text), lines=lines))
     else:
-        items = list(load_arg(arg))
+        items = list(load_arg(arg, lines=lines))
     if len(items) != 1:
         raise ParseError(f"expected one puzzle, {arg!r} holds {len(items)}")
     if items[0].error is not None:

@@ -37,6 +37,7 @@ True
 from __future__ import annotations
 
 import inspect
+import json
 from typing import Any
 
 from csp import Grid, Puzzle
@@ -100,10 +101,72 @@ def bundle_to_dict(b: Any) -> dict:
     return out
 
 
+#: the largest number a rule argument may be (sums, differences, clue values, cell ids)
+MAX_NUMBER = 10 ** 6
+
+
+def _kind_ok(ann: str, v: Any) -> bool:
+    """Whether JSON value ``v`` fits a rule constructor's annotation ``ann``."""
+    def is_int(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and abs(x) <= MAX_NUMBER
+
+    ann = ann.replace(" ", "")
+    if ann.endswith("|None"):
+        return v is None or _kind_ok(ann[:-5], v)
+    if ann == "int":
+        return is_int(v)
+    if ann == "bool":
+        return isinstance(v, bool)
+    if ann == "str":
+        return isinstance(v, str)
+    if ann == "Sequence[int]":
+        return isinstance(v, list) and all(is_int(x) for x in v)
+    if ann.startswith(("Sequence[", "Iterable[", "list[")):
+        inner = ann[ann.index("[") + 1:-1]
+        return isinstance(v, list) and all(_kind_ok(inner, x) for x in v)
+    # Any: a cell (name, id, [row, col]) or a list of them / of digits
+    if isinstance(v, list):
+        return all(_kind_ok("Any", x) for x in v)
+    return is_int(v) or isinstance(v, str)
+
+
+_KIND_WORDS = {"int": "an integer", "int|None": "an integer or null", "bool": "true or false",
+               "str": "a string", "Sequence[int]": "a list of integers"}
+
+
+def _check_args(name: str, sig: inspect.Signature, args: dict) -> None:
+    for pname, par in sig.parameters.items():
+        if pname not in args:
+            continue
+        ann = par.annotation if isinstance(par.annotation, str) else "Any"
+        v = args[pname]
+        if par.kind == par.VAR_POSITIONAL:
+            ok = _kind_ok(ann, v) or (isinstance(v, list) and all(_kind_ok(ann, x) for x in v))
+        else:
+            ok = _kind_ok(ann, v)
+        if not ok:
+            want = _KIND_WORDS.get(ann.replace(" ", ""),
+                                   "a list of cells" if ann == "Sequence[Any]" else
+                                   "a list of cell lists" if ann.startswith("Iterable") else
+                                   "a cell or a list of cells")
+            shown = json.dumps(v)[:40] if _jsonable_ok(v) else repr(v)[:40]
+            raise SpecError(f"rule {name}: {pname!r} must be {want}, got {shown}")
+
+
+def _jsonable_ok(v: Any) -> bool:
+    try:
+        json.dumps(v)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
 def bundle_from_dict(d: dict) -> Any:
     if not isinstance(d, dict) or "rule" not in d:
         raise SpecError("each rule must be an object with a 'rule' key")
     name = d["rule"]
+    if not isinstance(name, str):
+        raise SpecError(f"a rule's 'rule' must be its name (a string), got {json.dumps(name)[:40]}")
     cls = RULES.get(name)
     if cls is None:
         raise SpecError(f"unknown rule {name!r}")
@@ -113,6 +176,7 @@ def bundle_from_dict(d: dict) -> Any:
             raise SpecError(f"rule {name}: takes no arguments, got {', '.join(sorted(args))}")
         return cls()
     sig = inspect.signature(cls.__init__)
+    _check_args(name, sig, args)
     pos: list[Any] = []
     kw: dict[str, Any] = {}
     for pname, par in sig.parameters.items():
@@ -137,9 +201,7 @@ def bundle_from_dict(d: dict) -> Any:
 
 def to_spec(p: Puzzle) -> dict:
     """The puzzle as a sudoku-csp JSON object (see the module docstring)."""
-    used = getattr(p, "bundles", None)
-    if used is None:
-        raise SpecError("this puzzle does not record its rule bundles")
+    used = p.bundles
     covered = 0
     rules = []
     for b, count in used:
@@ -182,8 +244,11 @@ def _multigrid(obj: dict, n: int) -> MultiGrid:
     if not all(isinstance(o, list) and len(o) == 2 for o in origins):
         raise SpecError("multigrid 'origins' must be [row, col] pairs")
     box = obj.get("box")
-    if box is not None and not (isinstance(box, list) and len(box) == 2):
+    if box is not None and not (isinstance(box, list) and len(box) == 2
+                                and all(isinstance(x, int) for x in box)):
         raise SpecError("'box' must be [rows, cols]")
+    if not all(isinstance(x, int) and not isinstance(x, bool) for o in origins for x in o):
+        raise SpecError("multigrid 'origins' must be [row, col] pairs of integers")
     return MultiGrid(n, [tuple(o) for o in origins], tuple(box) if box else None,
                      mg.get("labels"))
 
@@ -200,17 +265,22 @@ def from_spec(obj: dict) -> Puzzle:
         raise SpecError(f"unsupported sudoku-csp format version {obj.get('version')!r} "
                         f"(this release reads versions {', '.join(map(str, READS))})")
     n = obj.get("size")
-    if not isinstance(n, int):
+    if not isinstance(n, int) or isinstance(n, bool):
         raise SpecError("'size' must be an integer")
     if obj.get("multigrid") is not None:
         grid = _multigrid(obj, n)
     elif obj.get("regions") is not None:
-        grid = Grid(n, regions=obj["regions"])
+        regs = obj["regions"]
+        if not isinstance(regs, list) or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in regs):
+            raise SpecError("'regions' must be a list of region numbers, one per cell")
+        grid = Grid(n, regions=regs)
     elif "box" in obj and obj["box"] is None:
         grid = Grid(n, box=False)
     elif "box" in obj:
         box = obj["box"]
-        if not (isinstance(box, list) and len(box) == 2):
+        if not (isinstance(box, list) and len(box) == 2 and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in box)):
             raise SpecError("'box' must be [rows, cols] or null")
         grid = Grid(n, box=tuple(box))
     else:
@@ -220,7 +290,11 @@ def from_spec(obj: dict) -> Puzzle:
     if not isinstance(rules, list):
         raise SpecError("'rules' must be a list")
     for r in rules:
-        p.use(bundle_from_dict(r))
+        b = bundle_from_dict(r)
+        try:
+            p.use(b)
+        except InvalidPuzzle as e:
+            raise SpecError(f"rule {type(b).__name__}: {e}") from None
     givens = obj.get("givens")
     if givens:
         if not isinstance(givens, str):
