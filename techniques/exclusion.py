@@ -9,7 +9,10 @@ a digit in a full house, the assumption is impossible:
 - ``cell_exclusion``: (a, v) sees every candidate of a cell b, so a is not v ("r4c1=4 would
   leave r4c2 without a digit: 1-3 through the entropic line, 4 through the row ...");
 - ``house_exclusion``: (a, v) sees every place of a digit d in a full house (its own cell
-  among them), so a is not v ("r1c3=5 would leave row 1 without a 4").
+  among them), so a is not v ("r1c3=5 would leave row 1 without a 4");
+- ``rule_exclusion``: with the candidates (a, v) sees removed, one of the puzzle's rules
+  (read alone, once) has no way left to be satisfied ("r7c7=6 would leave the white dot
+  r6c7-r6c8 without a consecutive pair").
 
 Both are one link deep, like a pointing pair: no chain, no assumption followed further. With
 houses only (classic sudoku) they say nothing that singles and locked candidates do not, so
@@ -27,10 +30,13 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.events import Contradiction
+from csp.propagator import Context
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
 from .registry import register
+from .rules import _rule_engine
 
 FAMILY = "exclusion"
 
@@ -138,3 +144,69 @@ def _placed_digits(an: Analysis) -> dict[int, int]:
             m |= 1 << placed[c]
         out[h] = m
     return out
+
+
+@register("rule_exclusion", "Rule Exclusion", FAMILY)
+def rule_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A candidate whose direct consequences (the candidates it sees, removed) leave one of
+    the puzzle's rules -- a dot, a line, a cage, an arrow -- with no way to be satisfied is
+    false: one rule read once, no chain ("r7c7=6 would leave the white dot r6c7-r6c8 no
+    consecutive pair")."""
+    eng = _rule_engine(an.puzzle)
+    if eng is None:
+        return
+    props = eng.props
+    watch = eng.watch
+    max_scope = opts.get("max_scope", 12)
+    st = an.state
+    base = [m if not st.placed[c] else 1 << st.placed[c] for c, m in enumerate(st.cand)]
+    cand, cw = an.cand, an.cells_with
+    peers_d, cross = an.links.peers_d, an.links.cross
+    unsolved = an.unsolved
+    for a in iter_cells(unsolved):
+        ma = cand[a]
+        if ma & (ma - 1) == 0:
+            continue
+        for v in range(1, an.n + 1):
+            if not ma >> v & 1:
+                continue
+            removed: dict[int, int] = {a: ma & ~(1 << v)}
+            for c in iter_cells(peers_d[v][a] & cw[v]):
+                removed[c] = 1 << v
+            for c, d in cross.get((a, v), ()):
+                if cand[c] >> d & 1:
+                    removed[c] = removed.get(c, 0) | 1 << d
+            if any(cand[c] & ~m == 0 for c, m in removed.items() if c != a):
+                continue           # a cell left empty: cell exclusion's business
+            seen: set[int] = set()
+            after = None
+            for c in removed:
+                for i, _ev in watch[c]:
+                    if i in seen:
+                        continue
+                    seen.add(i)
+                    p = props[i]
+                    if len(p.scope) > max_scope:
+                        continue
+                    if after is None:
+                        after = base[:]
+                        for c2, m in removed.items():
+                            after[c2] &= ~m
+                    work = after[:]
+                    ctx = Context(work)
+                    ctx.source = p.name
+                    try:
+                        p.propagate(ctx)
+                    except Contradiction:
+                        yield Step("rule_exclusion", eliminations=(Candidate(a, v),),
+                                   title="Rule Exclusion", width=an.grid.namer,
+                                   houses=(p.name,), digits=(v,),
+                                   pattern=tuple(Candidate(x, d) for x in p.scope
+                                                 for d in range(1, an.n + 1)
+                                                 if cand[x] >> d & 1),
+                                   note=f"{an.name(a)}={digit_symbol(v)} would leave {p.name} "
+                                        f"without a solution")
+                        break
+                else:
+                    continue
+                break

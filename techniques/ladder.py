@@ -77,6 +77,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("cell_exclusion",                     1290,    60, M, ON,   3.2),
     ("house_exclusion",                    1291,    60, M, ON,   3.2),
     ("combined_sums",                      1295,    90, H, ON,   4.2),
+    ("rule_exclusion",                     1296,    80, H, ON,   3.4),
     ("naked_pair",                         1300,    60, M, ON,   3.0),
     ("naked_triple",                       1400,    80, M, ON,   3.6),
     ("hidden_pair",                        1500,    70, M, ON,   3.4),
@@ -189,11 +190,11 @@ BY_NAME: dict[str, Rung] = {r.name: r for r in LADDER}
 
 #: The variant ladder's differences: puzzles with rules beyond all-different houses try
 #: these techniques at another place. The Franken and Mutant fish cost tens of milliseconds
-#: a state and, on the f-puzzles set, fired only in puzzles that needed forcing chains
-#: anyway: they come after the forcing chains (before the forcing nets). Classic puzzles
-#: keep HoDoKu's order.
+#: a state (a finned Franken swordfish about 35 ms) and, on the f-puzzles set, fired only in
+#: puzzles that needed forcing chains and nets anyway: they come after the forcing nets
+#: (before the nested net). Classic puzzles keep HoDoKu's order.
 VARIANT_ORDER: dict[str, int] = {
-    name: 8520 + i for i, name in enumerate((
+    name: 8620 + i for i, name in enumerate((
         "franken_x_wing", "franken_swordfish", "franken_jellyfish",
         "finned_franken_x_wing", "finned_franken_swordfish",
         "siamese_finned_franken_swordfish", "finned_franken_jellyfish",

@@ -363,7 +363,8 @@ EXTENDED_PRODUCERS: tuple[Producer, ...] = (
 #: kind: reading one rule directly between a hidden and a naked single (2.0), a rule's digit
 #: forced into a group like pointing (2.6), one sum's arithmetic like claiming (2.8), two
 #: groups against each other like a naked pair (3.0), a one-link contradiction through the
-#: rules like an X-Wing (3.2), two rules together like an XY-Wing (4.2), set equivalence
+#: rules like an X-Wing (3.2; through one rule read once 3.4, like a hidden pair), two
+#: rules together like an XY-Wing (4.2), set equivalence
 #: with cages like a W-Wing (4.4), and the sums of set equivalence over many cells like a
 #: finned jellyfish (5.4). SE 1.2.1 ("se121" mode) does not apply to variant puzzles:
 #: :attr:`SERating.applies` is False there.
@@ -374,7 +375,7 @@ VARIANT_TECHNIQUES = (
     "consecutive_locked_pair", "consecutive_locked_nearby", "consecutive_locked_triple",
     "innies", "outies", "sum_arithmetic", "innies_outies", "cage_splitting",
     "law_of_leftovers", "consecutive_check_pattern", "consecutive_chain", "cell_exclusion",
-    "house_exclusion", "combined_sums", "set_equivalence", "set_sums")
+    "house_exclusion", "rule_exclusion", "combined_sums", "set_equivalence", "set_sums")
 VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(
     _p(f"variant {name}", name) for name in VARIANT_TECHNIQUES)
 

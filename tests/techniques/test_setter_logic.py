@@ -106,10 +106,23 @@ def test_house_exclusion_every_third_knight():
     assert sound(sol, step)
 
 
+def test_rule_exclusion_consec_pairs_quads():
+    """'5/31/23: Consec Pairs Quads': r1c1=2 would take the 2s the quadruple 22 at r1c3
+    needs (two 2s in its 2x2 cells): one rule read once, where the solver used to start a
+    forcing net; the puzzle is now solved without any."""
+    p, sol, st, step = first_step_of("5/31/23: Consec Pairs Quads", "rule_exclusion")
+    assert step.explain(2) == ("Rule Exclusion: r1c1=2 would leave quadruple 22 at r1c3 "
+                               "without a solution => r1c1<>2")
+    assert sound(sol, step)
+    r = StepSolver("default").solve(p, time_limit=60)
+    assert r.status == "solved" and not any(
+        s.technique.startswith(("forcing", "kraken", "template")) for s in r.steps)
+
+
 def test_exclusions_are_silent_without_cross_links():
     from variants.classic import classic_puzzle
     st = classic_puzzle("." * 81).pencilmarks()
-    for name in ("cell_exclusion", "house_exclusion"):
+    for name in ("cell_exclusion", "house_exclusion", "rule_exclusion"):
         assert StepSolver().find_all(st, name) == []
 
 
@@ -232,8 +245,8 @@ def test_new_techniques_never_lose_the_solution():
     stated solution; no step of the new families removes a solution digit."""
     bad, fired = _fuzz(3, seed=13, per_puzzle=2)
     assert bad == []
-    assert {"cell_exclusion", "house_exclusion", "sum_arithmetic", "combined_sums",
-            "indexing", "innies", "set_sums", "inequality_bounds"} <= set(fired)
+    assert {"cell_exclusion", "house_exclusion", "rule_exclusion", "sum_arithmetic",
+            "combined_sums", "indexing", "innies", "set_sums", "inequality_bounds"} <= set(fired)
 
 
 @pytest.mark.slow
