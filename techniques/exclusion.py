@@ -37,6 +37,7 @@ from csp.step import Candidate, Step, digit_symbol
 from .analysis import Analysis, iter_cells
 from .registry import register
 from .rules import _rule_engine
+from .sets import house_placed
 
 FAMILY = "exclusion"
 
@@ -104,7 +105,7 @@ def house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     n = an.n
     cw = an.cells_with
     zero = [0] * (n + 1)
-    done = an.memo("exclusion_house_placed", lambda: _placed_digits(an))
+    done = an.memo("house_placed_digits", lambda: house_placed(an))
     for h in an.full:
         hm = an.house_mask[h]
         for d in range(1, n + 1):
@@ -133,17 +134,6 @@ def house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                                note=f"{an.name(a)}={digit_symbol(v)} would leave "
                                     f"{an.houses[h].name} without a {digit_symbol(d)} "
                                     f"({','.join(an.name(s) for s in cells)})")
-
-
-def _placed_digits(an: Analysis) -> dict[int, int]:
-    placed = an.state.placed
-    out = {}
-    for h in an.full:
-        m = 0
-        for c in iter_cells(an.house_mask[h] & ~an.unsolved):
-            m |= 1 << placed[c]
-        out[h] = m
-    return out
 
 
 @register("rule_exclusion", "Rule Exclusion", FAMILY)

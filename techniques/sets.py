@@ -47,7 +47,7 @@ from itertools import combinations
 from typing import Iterator, Sequence
 
 from csp.constraints.alldiff import AllDifferent
-from csp.constraints.sums import Sum, SumIn, sum_combinations
+from csp.constraints.sums import Sum, SumIn, linear_supports, sum_combinations
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
@@ -573,7 +573,7 @@ def _open_places(an: Analysis, d: int) -> list[list[tuple[int, int]]]:
     """Per kind of full house: (house mask, open places of d) of the houses without a
     placed d."""
     kinds = an.links_memo("full_house_kinds", lambda: [an.houses[h].kind for h in an.full])
-    done = an.memo("house_placed_digits", lambda: _house_placed(an))
+    done = an.memo("house_placed_digits", lambda: house_placed(an))
     cw = an.cells_with[d]
     bit = 1 << d
     out: dict[str, list[tuple[int, int]]] = {}
@@ -584,7 +584,7 @@ def _open_places(an: Analysis, d: int) -> list[list[tuple[int, int]]]:
     return list(out.values())
 
 
-def _house_placed(an: Analysis) -> dict[int, int]:
+def house_placed(an: Analysis) -> dict[int, int]:
     """Digit mask of the placed digits of every full house."""
     placed = an.state.placed
     out = {}
@@ -886,41 +886,11 @@ def _group_sums(an: Analysis, cells: list[int], doms: list[int], sign: int
 
 def _supports(an: Analysis, cells: list[int], doms: list[int], signs: list[int],
               total: int) -> list[int]:
-    k = len(cells)
-    lists = [[d for d in range(1, an.n + 1) if m >> d & 1] for m in doms]
-    lo = [min(s * d for d in l) if l else 0 for s, l in zip(signs, lists)]
-    hi = [max(s * d for d in l) if l else 0 for s, l in zip(signs, lists)]
-    rest_lo = [0] * (k + 1)
-    rest_hi = [0] * (k + 1)
-    for i in range(k - 1, -1, -1):
-        rest_lo[i] = rest_lo[i + 1] + lo[i]
-        rest_hi[i] = rest_hi[i + 1] + hi[i]
+    """Exact supports: cells that share a house all different."""
     hp = an.links.house_peers
-    differ = [tuple(j for j in range(i) if hp[cells[i]] >> cells[j] & 1) for i in range(k)]
-    sup = [0] * k
-    vals = [0] * k
-
-    def rec(i: int, s: int) -> None:
-        if i == k:
-            if s == total:
-                for j in range(k):
-                    sup[j] |= 1 << vals[j]
-            return
-        forbidden = 0
-        for j in differ[i]:
-            forbidden |= 1 << vals[j]
-        sign = signs[i]
-        lo_i, hi_i = total - rest_hi[i + 1], total - rest_lo[i + 1]
-        for d in lists[i]:
-            if forbidden >> d & 1:
-                continue
-            t = s + sign * d
-            if lo_i <= t <= hi_i:
-                vals[i] = d
-                rec(i + 1, t)
-
-    rec(0, 0)
-    return sup
+    differ = [tuple(j for j in range(i) if hp[cells[i]] >> cells[j] & 1)
+              for i in range(len(cells))]
+    return linear_supports(doms, signs, total, differ)
 
 
 _TITLES = {"innies": "Innies", "outies": "Outies", "innies_outies": "Innies-Outies",

@@ -57,20 +57,10 @@ class ElementPropagator(Propagator):
         return Status.NOFIX
 
 
-class ElementHousePropagator(Propagator):
+class ElementHousePropagator(ElementPropagator):
     """The reverse of an element whose line is a house (holds ``target`` once): the cell at
     position q holds ``target`` only if the index can be q (box indexer r1c7: r1c7 cannot
     be 4, so the 4th cell of box 3 is not 1)."""
-
-    cost = Cost.LINEAR
-    events = Event.DOM
-
-    def __init__(self, index: int, cells: Sequence[int], target: int, name: str) -> None:
-        self.index = index
-        self.cells = tuple(cells)
-        self.scope = tuple(sorted({index, *cells}))
-        self.target = target
-        self.name = name
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand

@@ -80,22 +80,16 @@ class OrderBoundsPropagator(Propagator):
         cand = ctx.cand
         m = cand[self.cell]
         keep = m
-        for group in self.below:
-            u = 0
-            for c in group:
-                u |= cand[c]
-            kth = kth_smallest(u, len(group))
-            if not kth:
-                ctx.fail("not enough digits below", group)
-            keep &= ~((1 << (kth + 1)) - 1)
-        for group in self.above:
-            u = 0
-            for c in group:
-                u |= cand[c]
-            kth = kth_largest(u, len(group))
-            if not kth:
-                ctx.fail("not enough digits above", group)
-            keep &= (1 << kth) - 1
+        for groups, below in ((self.below, True), (self.above, False)):
+            for group in groups:
+                u = 0
+                for c in group:
+                    u |= cand[c]
+                kth = (kth_smallest if below else kth_largest)(u, len(group))
+                if not kth:
+                    ctx.fail(f"not enough digits {'below' if below else 'above'}", group)
+                # above the k-th smallest below it, under the k-th largest above it
+                keep &= ~((1 << (kth + 1)) - 1) if below else (1 << kth) - 1
         if keep != m:
             ctx.remove(self.cell, m & ~keep, (self.name, self.scope))
         return Status.FIX

@@ -12,7 +12,7 @@ from csp.state import State
 from csp.step import Step
 from techniques import StepSolver
 
-from conftest import DATA as _DATA
+from conftest import DATA as _DATA, random_state
 
 DATA = _DATA / "fpuzzles_cc_by.jsonl"
 
@@ -189,25 +189,6 @@ def test_classic_rating_unchanged_by_the_variant_rules():
 NEW_FAMILIES = ("sets", "sums", "exclusion", "indexing", "inequality")
 
 
-def _random_state(p, sol: list[int], rng, keep: float, place: float) -> State:
-    """Candidates: the solution digit plus each other digit with probability ``keep``;
-    some cells placed (their digit left as a candidate of their peers: stale marks)."""
-    st = p.initial_state()
-    n = p.grid.n
-    for c in range(p.grid.size):
-        if st.placed[c]:
-            continue
-        if rng.random() < place:
-            st.place(c, sol[c])
-            continue
-        m = 1 << sol[c]
-        for d in range(1, n + 1):
-            if rng.random() < keep:
-                m |= 1 << d
-        st.cand[c] = m
-    return st
-
-
 def _fuzz(stride: int, seed: int, per_puzzle: int) -> tuple[list[str], dict[str, int]]:
     import random
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
@@ -228,7 +209,7 @@ def _fuzz(stride: int, seed: int, per_puzzle: int) -> tuple[list[str], dict[str,
         if not p.check_solution(sol):
             continue                 # a stated solution that breaks its own rules
         for _ in range(per_puzzle):
-            st = _random_state(p, sol, rng, keep=rng.choice((0.15, 0.3, 0.5)),
+            st = random_state(p, sol, rng, keep=rng.choice((0.15, 0.3, 0.5)),
                                place=rng.choice((0.0, 0.3, 0.6)))
             an = Analysis(st)
             for t in techs:

@@ -573,7 +573,7 @@ def test_inequality_bounds_step():
 # -- soundness sweeps on generated variants ----------------------------------------------
 import random  # noqa: E402
 
-from conftest import DATA, ROOT, load_solutions  # noqa: E402
+from conftest import DATA, ROOT, load_solutions, random_state  # noqa: E402
 from techniques.verify import check_puzzle  # noqa: E402
 
 PATH = ["singles", "rules", "consecutive", "killer", "sets", "inequality"]
@@ -737,26 +737,6 @@ def test_fpuzzles_soundness():
     assert problems == []
 
 
-def _random_state(p: Puzzle, sol: list[int], rng: random.Random, keep: float,
-                  place: float) -> State:
-    """Candidates: the solution digit plus each other digit with probability ``keep``;
-    some cells placed (their digit left as a candidate of their peers: stale marks)."""
-    st = p.initial_state()
-    n = p.grid.n
-    for c in range(p.grid.size):
-        if st.placed[c]:
-            continue
-        if rng.random() < place:
-            st.place(c, sol[c])
-            continue
-        m = 1 << sol[c]
-        for d in range(1, n + 1):
-            if rng.random() < keep:
-                m |= 1 << d
-        st.cand[c] = m
-    return st
-
-
 def test_random_states_never_lose_the_solution():
     """Fuzz: on random candidate states that contain a known solution, no variant technique
     eliminates a solution digit or places a wrong one."""
@@ -784,7 +764,7 @@ def test_random_states_never_lose_the_solution():
     fired: dict[str, int] = {}
     for p, sol in cases:
         for _ in range(6):
-            st = _random_state(p, sol, rng, keep=rng.choice((0.2, 0.4, 0.7)),
+            st = random_state(p, sol, rng, keep=rng.choice((0.2, 0.4, 0.7)),
                                place=rng.choice((0.0, 0.2, 0.5)))
             an = Analysis(st)
             for t in techs:
