@@ -234,3 +234,34 @@ def test_new_techniques_never_lose_the_solution():
 def test_new_techniques_never_lose_the_solution_all_puzzles():
     bad, _ = _fuzz(1, seed=14, per_puzzle=6)
     assert bad == []
+
+
+def test_set_equivalence_with_cages_on_solver_needs_set():
+    """The digit version of SET with cages: on 'Solver needs SET', some way along the
+    default path, three rows and four cages against three columns and four cages leave six
+    cells on each side that hold the same digits up to the cages' digits; it eliminates what
+    no technique before it in the ladder does (on this set the default path never needs it:
+    cheaper steps come first)."""
+    from techniques import registry
+    p, sol = _puzzle("Solver needs SET")
+    before = [t.name for t in registry.select("default")
+              if t.order < registry.get("set_equivalence").order]
+    run = StepSolver("default").start(p)
+    new: set = set()
+    for _ in range(250):
+        st = run.state
+        steps = StepSolver().find_all(st, "set_equivalence")
+        assert all(sound(sol, s) for s in steps)
+        if steps:
+            earlier = {e for name in before for s in StepSolver().find_all(st, name)
+                       for e in s.eliminations}
+            new = {e for s in steps for e in s.eliminations} - earlier
+            if new:
+                break
+        if run.peek() is None:
+            break
+        next(run)
+    assert new, "no state where set_equivalence goes beyond the earlier techniques"
+    step = next(s for s in steps if set(s.eliminations) & new)
+    assert step.explain(2).startswith("Set Equivalence: rows ")
+    assert "hold the same digits up to the digits of the regions" in step.explain(2)
