@@ -145,58 +145,81 @@ def rule_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     eng = _rule_engine(an.puzzle)
     if eng is None:
         return
-    props = eng.props
-    watch = eng.watch
     max_scope = opts.get("max_scope", 12)
     st = an.state
     base = [m if not st.placed[c] else 1 << st.placed[c] for c, m in enumerate(st.cand)]
-    cand, cw = an.cand, an.cells_with
-    peers_d, cross = an.links.peers_d, an.links.cross
-    unsolved = an.unsolved
-    for a in iter_cells(unsolved):
-        ma = cand[a]
-        if ma & (ma - 1) == 0:
+    cand = an.cand
+    found: dict[tuple[int, int], str] = {}
+    for i, p in enumerate(eng.props):
+        if len(p.scope) > max_scope:
             continue
-        for v in range(1, an.n + 1):
-            if not ma >> v & 1:
+        # which candidates break the rule depends on its own cells' candidates only
+        key = ("rule_exclusion", i, tuple(base[c] for c in p.scope))
+        for a, v in an.shared_memo(key, lambda p=p, i=i: _breakers(an, eng, i, base)):
+            if cand[a] >> v & 1 and (a, v) not in found:
+                found[(a, v)] = p.name
+    for (a, v), name in sorted(found.items()):
+        p = next(q for q in eng.props if q.name == name)
+        yield Step("rule_exclusion", eliminations=(Candidate(a, v),), title="Rule Exclusion",
+                   width=an.grid.namer, houses=(name,), digits=(v,),
+                   pattern=tuple(Candidate(x, d) for x in p.scope for d in range(1, an.n + 1)
+                                 if cand[x] >> d & 1),
+                   note=f"{an.name(a)}={digit_symbol(v)} would leave {name} without a "
+                        f"solution")
+
+
+def _breakers(an: Analysis, eng, i: int, base: list[int]) -> tuple[tuple[int, int], ...]:
+    """The candidates (a, v) whose direct consequences on rule ``i``'s cells -- the
+    candidates there that (a, v) sees, removed -- leave the rule without a solution."""
+    p = eng.props[i]
+    out = []
+    for (a, v), rem in _reach(an, eng, i):
+        work = base[:]
+        hit = False
+        for c, m in rem.items():
+            if work[c] & m:
+                hit = True
+                work[c] &= ~m
+                if not work[c]:
+                    break        # a cell of the rule left empty: cell exclusion's business
+        else:
+            if not hit:
                 continue
-            removed: dict[int, int] = {a: ma & ~(1 << v)}
-            for c in iter_cells(peers_d[v][a] & cw[v]):
-                removed[c] = 1 << v
-            for c, d in cross.get((a, v), ()):
-                if cand[c] >> d & 1:
-                    removed[c] = removed.get(c, 0) | 1 << d
-            if any(cand[c] & ~m == 0 for c, m in removed.items() if c != a):
-                continue           # a cell left empty: cell exclusion's business
-            seen: set[int] = set()
-            after = None
-            for c in removed:
-                for i, _ev in watch[c]:
-                    if i in seen:
-                        continue
-                    seen.add(i)
-                    p = props[i]
-                    if len(p.scope) > max_scope:
-                        continue
-                    if after is None:
-                        after = base[:]
-                        for c2, m in removed.items():
-                            after[c2] &= ~m
-                    work = after[:]
-                    ctx = Context(work)
-                    ctx.source = p.name
-                    try:
-                        p.propagate(ctx)
-                    except Contradiction:
-                        yield Step("rule_exclusion", eliminations=(Candidate(a, v),),
-                                   title="Rule Exclusion", width=an.grid.namer,
-                                   houses=(p.name,), digits=(v,),
-                                   pattern=tuple(Candidate(x, d) for x in p.scope
-                                                 for d in range(1, an.n + 1)
-                                                 if cand[x] >> d & 1),
-                                   note=f"{an.name(a)}={digit_symbol(v)} would leave {p.name} "
-                                        f"without a solution")
-                        break
-                else:
-                    continue
-                break
+            ctx = Context(work)
+            ctx.source = p.name
+            try:
+                p.propagate(ctx)
+            except Contradiction:
+                out.append((a, v))
+    return tuple(out)
+
+
+def _reach(an: Analysis, eng, i: int) -> list[tuple[tuple[int, int], dict[int, int]]]:
+    """Every candidate (a, v) that sees a candidate of rule ``i``'s cells (or is one of
+    them), with what it removes from those cells when true (cell -> digit mask). Static:
+    the links only, whatever the candidates."""
+    def build() -> list[tuple[tuple[int, int], dict[int, int]]]:
+        p = eng.props[i]
+        n = an.n
+        peers_d, cross = an.links.peers_d, an.links.cross
+        full = ((1 << n) - 1) << 1
+        out: dict[tuple[int, int], dict[int, int]] = {}
+        for c in p.scope:
+            for d in range(1, n + 1):
+                # same digit: every a that sees c for d
+                m = peers_d[d][c]
+                while m:
+                    low = m & -m
+                    a = low.bit_length() - 1
+                    m ^= low
+                    out.setdefault((a, d), {})
+                    out[(a, d)][c] = out[(a, d)].get(c, 0) | 1 << d
+                for a, v in cross.get((c, d), ()):
+                    out.setdefault((a, v), {})
+                    out[(a, v)][c] = out[(a, v)].get(c, 0) | 1 << d
+        for a in p.scope:
+            for v in range(1, n + 1):
+                rem = out.setdefault((a, v), {})
+                rem[a] = rem.get(a, 0) | (full & ~(1 << v))
+        return sorted(out.items())
+    return an.links_memo(("rule_exclusion_reach", i), build)

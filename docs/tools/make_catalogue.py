@@ -149,6 +149,14 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "consecutive_locked_triple": ("Jan 25, 2021: Non-consecutive", 0),
     "consecutive_pair_cell": ("Jan 25, 2021: Non-consecutive", 0),
     "consecutive_gap_cell": ("Jan 25, 2021: Non-consecutive", 26),
+    "indexing": ("Box Indexing Test", 0),
+    "sum_arithmetic": ("Mar 20, 2022: XV Arrow", 29),
+    "combined_sums": ("Rapid Fire Crossbow", 15),
+    "cell_exclusion": ("Third-Degree Murder", 5),
+    "house_exclusion": ("Every Third Knight", 1),
+    "rule_exclusion": ("5/31/23: Consec Pairs Quads", 30),
+    "set_sums": ("Solver needs SET", 0),
+    "set_equivalence": ("Solver needs SET", 89),
 }
 
 
