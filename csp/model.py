@@ -8,6 +8,7 @@ from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, 
                           Less, NotAbsDiff, Ratio, Relation, RelationKind)
 from .constraints.binary import _eq, _le, _lt, _ne
 from .constraints.base import WeakLink
+from .constraints.order import order_propagators
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
                      NodeLimitExceeded, ParseError, SudokuCSPError, TimeLimitExceeded)
@@ -88,6 +89,14 @@ class Puzzle:
     72
     >>> p.propagate().candidates("r1c2")
     (2, 3, 4)
+
+    Relations take part in whole-puzzle reasoning however they are made: a cell greater
+    than two cells of one row is at least 3.
+
+    >>> q = Puzzle(Grid(9)).add_grid_houses()
+    >>> _ = q.add(q["r1c1"] < q["r1c2"]).add_less("r1c3", "r1c2")
+    >>> q.propagate().candidates("r1c2")
+    (3, 4, 5, 6, 7, 8, 9)
     """
 
     def __init__(self, grid: Grid | int = 9, name: str = "") -> None:
@@ -329,7 +338,9 @@ class Puzzle:
                     houses.append((c.name, c.cells))   # a != b runs in the kernel
                     continue
                 props.extend(c.propagators(n))
-                props.extend(c.compile(self))   # whole-puzzle propagators (ordering bounds)
+                props.extend(c.compile(self))   # whole-puzzle propagators (linear sums)
+            # ordering bounds beyond pairs, from every strict < however it was made
+            props.extend(order_propagators(self))
             eng = self._engines[gac] = Engine(n, self.grid.size, houses, props, self._namer())
         return eng
 

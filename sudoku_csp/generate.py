@@ -61,7 +61,7 @@ from csp.search import search
 from techniques import StepSolver, registry
 from techniques.loop import first_step
 from techniques.registry import LEVEL_MAX_SCORE, LEVELS
-from techniques.solver import Rating, rate_steps
+from techniques.solver import Rating, is_variant, rate_steps
 
 from variants.classic import classic
 from variants.killer import killer_cage
@@ -412,7 +412,9 @@ def rate_within(puzzle: Puzzle, level: str | None = None,
         puzzle, deadline=deadline, strategy=lambda r, an: first_step(r, an, within))
     plan = run.plan()
     cap = LEVELS.index(level) if level is not None else len(LEVELS) - 1
-    max_score = LEVEL_MAX_SCORE[LEVELS[cap]]
+    # variants are rated by their hardest idea: no score cap (see techniques.solver)
+    by_idea = is_variant(puzzle)
+    max_score = LEVEL_MAX_SCORE[LEVELS[cap]] if not by_idea else None
     # past the last technique within the level only harder ones are left: when every
     # technique up to it fails, the puzzle is "above" without trying them
     last_ok = max((i for i, (t, _, _) in enumerate(plan) if LEVELS.index(t.level) <= cap),
@@ -424,10 +426,10 @@ def rate_within(puzzle: Puzzle, level: str | None = None,
         if LEVELS.index(t.level) > cap:
             return "above", None
         score += t.score
-        if score > max_score:
+        if max_score is not None and score > max_score:
             return "above", None
     if run.status == "solved":
-        return "solved", rate_steps(run.steps)
+        return "solved", rate_steps(run.steps, by_idea=by_idea)
     if run.status == "limit" and run.expired():
         return "timeout", None
     # stuck, a contradiction (impossible on a unique puzzle with sound techniques), or a

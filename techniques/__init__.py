@@ -18,14 +18,16 @@ from typing import Any
 from . import registry
 
 #: the technique family modules, in the order they are imported
-FAMILIES = ("singles", "rules", "intersections", "subsets", "fish", "single_digit", "wings",
-            "coloring", "chains", "als", "uniqueness", "misc", "templates", "forcing")
+FAMILIES = ("singles", "rules", "order", "indexing", "intersections", "sets", "sums",
+            "exclusion", "subsets", "fish", "single_digit", "wings", "coloring", "chains",
+            "als", "uniqueness", "misc", "templates", "forcing")
 
 
 def load_families() -> None:
     """Import every family module (each registers its techniques)."""
-    from . import (singles, rules, intersections, subsets, fish, single_digit,  # noqa: F401
-                   wings, coloring, chains, als, uniqueness, misc, templates, forcing)
+    from . import (singles, rules, order, indexing, intersections, sets, sums,  # noqa: F401
+                   exclusion, subsets, fish, single_digit, wings, coloring, chains, als,
+                   uniqueness, misc, templates, forcing)
 
 
 registry.add_provider(load_families)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Iterator, Sequence
 
+from csp.constraints.alldiff import AllDifferent
 from csp.errors import SudokuCSPError
 from csp.events import Contradiction
 from csp.links import link_tables
@@ -38,6 +39,7 @@ from csp.status import SolveStatus
 from csp.step import Step
 
 from .analysis import Analysis, analyze
+from . import registry
 from .registry import Finder, Technique
 
 #: ``strategy(run, analysis)``: the next step of ``run`` (a Step, or an object whose
@@ -85,6 +87,22 @@ def apply_step(state: State, step: Step) -> None:
             if not state.cand[cell]:
                 raise Contradiction(f"{step.name}: {state.grid.name(cell)} has no candidate",
                                     step.technique, (cell,))
+
+
+def is_variant(puzzle: Puzzle | None) -> bool:
+    """True when the puzzle has rules beyond all-different houses (cages, lines, relations,
+    outside clues ...): its rating then follows the hardest idea
+    (:func:`techniques.solver.rate_steps`) and its ladder moves a few costly techniques
+    (:data:`techniques.ladder.VARIANT_ORDER`).
+    Classic, jigsaw, diagonal and other all-different rule sets keep HoDoKu's rating.
+
+    >>> from variants.classic import classic_puzzle
+    >>> is_variant(classic_puzzle("." * 81))
+    False
+    """
+    if puzzle is None:
+        return False
+    return any(type(c) is not AllDifferent for c in puzzle.constraints)
 
 
 def is_effective(state: State, step: Step) -> bool:
@@ -221,7 +239,10 @@ class Run:
         if self._plan is None or (self._unique is False and any(
                 t.requires_unique for t, _, _ in self._plan)):
             plan = []
-            for t in self.techniques:
+            techs = self.techniques
+            if is_variant(self.puzzle):     # the variant ladder (techniques.ladder)
+                techs = sorted(techs, key=lambda t: registry.ladder_order(t, True))
+            for t in techs:
                 if t.requires_unique and self._unique is False:
                     continue
                 opts = dict(t.options)

@@ -26,6 +26,15 @@ LEVEL_MAX_SCORE = {"easy": 800, "medium": 1000, "hard": 1600, "unfair": 1800,
                    "extreme": 1 << 60}
 
 
+def ladder_order(t: "Technique", variant: bool) -> tuple[int, str]:
+    """Sort key of a technique in the ladder (``variant``: for a variant puzzle, whose
+    ladder moves a few costly techniques, :data:`techniques.ladder.VARIANT_ORDER`)."""
+    if variant:
+        from .ladder import VARIANT_ORDER   # read on use, not when the registry loads
+        return (VARIANT_ORDER.get(t.name, t.order), t.name)
+    return (t.order, t.name)
+
+
 class UnknownTechnique(SudokuCSPError, KeyError):
     """A technique or family name that is not registered."""
 

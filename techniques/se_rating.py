@@ -48,7 +48,7 @@ from csp.step import Step
 from . import registry
 from .analysis import Analysis, analyze
 from .ladder import se_tenths
-from .loop import Run, is_effective
+from .loop import Run, is_effective, is_variant
 
 MODES = ("extended", "se121")
 
@@ -357,6 +357,34 @@ EXTENDED_PRODUCERS: tuple[Producer, ...] = (
 )
 
 
+#: Variant techniques on the SE scale: this project's extension, used by the "extended"
+#: mode (SE itself knows no variant rule). Their values are in the ladder
+#: (:mod:`techniques.ladder`); each sits at the SE value of the classic idea of the same
+#: kind: reading one rule directly between a hidden and a naked single (2.0), a rule's digit
+#: forced into a group like pointing (2.6), one sum's arithmetic like claiming (2.8), two
+#: groups against each other like a naked pair (3.0), a one-link contradiction through the
+#: rules like an X-Wing (3.2; through one rule read once 3.4, like a hidden pair), two
+#: rules together like an XY-Wing (4.2), set equivalence
+#: with cages like a W-Wing (4.4), and the sums of set equivalence over many cells like a
+#: finned jellyfish (5.4). SE 1.2.1 ("se121" mode) does not apply to variant puzzles:
+#: :attr:`SERating.applies` is False there.
+VARIANT_TECHNIQUES = (
+    "constraint", "inequality_bounds", "indexing", "killer_combinations",
+    "consecutive_gap_cell", "consecutive_neighbours", "mandatory_inclusion",
+    "cage_house_overlap", "consecutive_pair_cell", "consecutive_triple_cell",
+    "consecutive_locked_pair", "consecutive_locked_nearby", "consecutive_locked_triple",
+    "innies", "outies", "sum_arithmetic", "innies_outies", "cage_splitting",
+    "law_of_leftovers", "consecutive_check_pattern", "consecutive_chain", "cell_exclusion",
+    "house_exclusion", "rule_exclusion", "combined_sums", "set_equivalence", "set_sums",
+    # lines, two-cell rules, clones, parity, thermometers, outside clues
+    "thermo_length", "sandwich_crusts", "x_sum_length", "whisper_neighbours", "pair_rules",
+    "neighbour_pinch", "dot_chain", "clone_pointing", "parity_count", "pair_mandatory",
+    "cage_rules", "region_sum_segments", "between_span", "lockout_span", "renban_mandatory",
+    "renban_house_overlap", "entropic_groups", "modular_groups", "whisper_polarity")
+VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(
+    _p(f"variant {name}", name) for name in VARIANT_TECHNIQUES)
+
+
 def producers(mode: str = "extended") -> list[Producer]:
     """The producers of a mode in the order they are asked.
 
@@ -368,7 +396,7 @@ def producers(mode: str = "extended") -> list[Producer]:
     if mode == "se121":
         return list(SE121_PRODUCERS)
     if mode == "extended":
-        allp = list(SE121_PRODUCERS) + list(EXTENDED_PRODUCERS)
+        allp = list(SE121_PRODUCERS) + list(EXTENDED_PRODUCERS) + list(VARIANT_PRODUCERS)
         return sorted(allp, key=lambda p: p.base)    # stable: SE order among equal bases
     raise UnknownSEMode(f"unknown SE rating mode {mode!r} (one of {', '.join(MODES)})")
 
@@ -422,10 +450,17 @@ class SERating:
     solved: bool = True
     hardest: str | None = None
     steps: list[SEStep] = field(default_factory=list, repr=False)
+    #: False when the scale does not apply: a variant puzzle in "se121" mode (SE's own
+    #: techniques cannot read variant rules), which is then not solved (ratings 0.0)
+    applies: bool = True
+    #: "SE" (classic techniques only), "SE + variant extension" (a step of a variant
+    #: technique valued by :data:`VARIANT_PRODUCERS`) or "does not apply"
+    scale: str = "SE"
 
     def to_dict(self) -> dict:
         return {"er": self.er, "ep": self.ep, "ed": self.ed, "mode": self.mode,
-                "solved": self.solved, "hardest": self.hardest}
+                "solved": self.solved, "hardest": self.hardest, "applies": self.applies,
+                "scale": self.scale}
 
 
 class SESolver:
@@ -511,7 +546,13 @@ class SESolver:
              max_steps: int = 100_000) -> SERating:
         """Solve with this mode's producers and return the :class:`SERating`. Past
         ``time_limit`` seconds no step is searched and the costly searches stop: the
-        rating is then unsolved."""
+        rating is then unsolved. SE 1.2.1's own mode does not apply to a variant puzzle:
+        the rating says so (``applies`` False) without solving."""
+        puzzle = (puzzle_or_state if isinstance(puzzle_or_state, Puzzle)
+                  else puzzle_or_state.puzzle)
+        if self.mode == "se121" and is_variant(puzzle):
+            return SERating(0.0, 0.0, 0.0, self.mode, False, None, [], applies=False,
+                            scale="does not apply")
         run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps)
         done: list[SEStep] = list(run)
         return summarize(done, run.status == "solved", self.mode)
@@ -544,7 +585,10 @@ def summarize(steps: Sequence[SEStep], solved: bool = True, mode: str = "extende
             ep = SE_UNSOLVED
         if not steps:
             ed = SE_UNSOLVED
-    return SERating(er / 10, ep / 10, ed / 10, mode, solved, hardest, list(steps))
+    variant = {p.name for p in VARIANT_PRODUCERS}
+    scale = "SE + variant extension" if any(s.producer in variant for s in steps) else "SE"
+    return SERating(er / 10, ep / 10, ed / 10, mode, solved, hardest, list(steps),
+                    scale=scale)
 
 
 def rate_se(puzzle_or_state: Puzzle | State, mode: str = "extended",

@@ -22,7 +22,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import analyze
-from .loop import Run, Strategy, is_effective
+from .loop import Run, Strategy, is_effective, is_variant
 from .registry import LEVEL_MAX_SCORE, LEVELS, Technique
 
 if TYPE_CHECKING:
@@ -32,16 +32,21 @@ if TYPE_CHECKING:
 @dataclass
 class Rating:
     """HoDoKu-style rating: the sum of step scores and a level (the hardest step's level,
-    raised while the score exceeds the level's maximum)."""
+    raised while the score exceeds the level's maximum).
+
+    For variant puzzles (``basis == "ideas"``, see :func:`rate_steps`) the level is the
+    hardest technique's level and the score adds each technique's score once: a rating
+    follows the hardest idea needed, not the number of steps."""
 
     score: int = 0
     level: str = "easy"
     hardest: str | None = None
     counts: dict[str, int] = field(default_factory=dict)
+    basis: str = "steps"
 
     def to_dict(self) -> dict:
         return {"score": self.score, "level": self.level, "hardest": self.hardest,
-                "counts": dict(self.counts)}
+                "counts": dict(self.counts), "basis": self.basis}
 
 
 @dataclass
@@ -65,21 +70,43 @@ class LogicResult:
         return repr_html(self)
 
 
-def rate_steps(steps: Sequence[Step]) -> Rating:
-    r = Rating()
+def rate_steps(steps: Sequence[Step], by_idea: bool = False) -> Rating:
+    """The rating of a solve path. HoDoKu's (``by_idea`` False): the sum of the step scores,
+    the level of the hardest step raised while the score passes the level's maximum
+    (:data:`~techniques.registry.LEVEL_MAX_SCORE`). By idea (variants): the level of the
+    hardest technique, and the scores of the techniques used, each counted once.
+
+    >>> from csp.step import Step
+    >>> import variants  # registers the killer techniques
+    >>> path = [Step("killer_combinations")] * 100 + [Step("innies"), Step("hidden_single")]
+    >>> rate_steps(path).level, rate_steps(path, by_idea=True).level
+    ('hard', 'medium')
+    >>> rate_steps(path, by_idea=True).score
+    64
+    """
+    r = Rating(basis="ideas" if by_idea else "steps")
     level_idx = 0
+    best_score = -1
     for s in steps:
         t = registry.load().get(s.technique)
         score = t.score if t else 0
         lvl = LEVELS.index(t.level) if t else 0
-        r.score += score
+        first = s.technique not in r.counts
+        if not by_idea or first:
+            r.score += score
         r.counts[s.technique] = r.counts.get(s.technique, 0) + 1
+        if by_idea:
+            if (lvl, score) > (level_idx, best_score):
+                r.hardest, best_score = s.technique, score
+            level_idx = max(level_idx, lvl)
+            continue
         if lvl > level_idx or r.hardest is None:
             if lvl >= level_idx:
                 r.hardest = s.technique
             level_idx = max(level_idx, lvl)
-    while level_idx < len(LEVELS) - 1 and r.score > LEVEL_MAX_SCORE[LEVELS[level_idx]]:
-        level_idx += 1
+    if not by_idea:
+        while level_idx < len(LEVELS) - 1 and r.score > LEVEL_MAX_SCORE[LEVELS[level_idx]]:
+            level_idx += 1
     r.level = LEVELS[level_idx]
     return r
 
@@ -165,7 +192,8 @@ class StepSolver:
         run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps)
         for _ in run:
             pass
-        return LogicResult(run.status or "stuck", run.state, run.steps, rate_steps(run.steps),
+        rating = rate_steps(run.steps, by_idea=is_variant(run.puzzle))
+        return LogicResult(run.status or "stuck", run.state, run.steps, rating,
                            run.seconds * 1000, run.reason)
 
     def rate(self, puzzle_or_state: Puzzle | State) -> Rating:

@@ -6,9 +6,6 @@ dots, whisper and palindrome neighbours, cages of two cells, any rule between tw
   the same group), an X between two cells of a row cannot hold 5.
 - ``pair_mandatory``: the fillings left to two cells joined by rules all hold digit X: a
   cell seeing both loses X (a whisper pair {1,6,7}-{1,7} always holds a 1).
-- ``rule_pointing``: a candidate that would remove every place a house has left for some
-  digit (through the houses and the rules' links: an entropic 5 takes the 4s next to it) is
-  false.
 - ``cage_rules``: a killer cage whose cells are also joined by two-cell rules (a line along
   the cage, dots inside it) keeps only the fillings that satisfy those too: 13 on an
   entropic line is one low, one middle and one high digit, 148/157/247, so its low cell is
@@ -272,75 +269,15 @@ def pair_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
                                 f"{'/'.join(fills)}: always a {digit_symbol(d)}")
 
 
-#: houses with at most this many places for a digit are checked by rule_pointing
-_POINTING_MAX = 6
-
-
-@register("rule_pointing", "Rule Pointing", FAMILY)
-def rule_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
-    """A candidate that would remove every place a house has left for some digit is false:
-    r1c3 = 5 on an entropic line removes 4 from r1c2, r1c4, r1c5 and r1c3 itself; if those
-    are the only 4s of row 1, r1c3 is not 5. The links are the houses' and the rules' (dots,
-    lines, anti-knight ...); plain house pointing is the locked candidates' job."""
-    links = an.links
-    if links.uniform:
-        return
-    t = pinch_tables(an.puzzle)
-    w = an.grid.namer
-    placed = an.state.placed
-    small: list[list[tuple[int, int]]] = [[] for _ in range(an.n + 1)]
-    for h in an.full:
-        hm = an.house_mask[h]
-        done = 0
-        for c in iter_cells(hm & ~an.unsolved):
-            done |= 1 << placed[c]
-        for x in range(1, an.n + 1):
-            if done >> x & 1:
-                continue
-            pos = hm & an.cells_with[x]
-            if pos and pos.bit_count() <= _POINTING_MAX:
-                small[x].append((h, pos))
-    hp = links.house_peers
-    for c in iter_cells(an.unsolved):
-        bit = 1 << c
-        for v in digits_of(an.cand[c]):
-            seen: dict[int, int] = {}
-            pv = links.peers_d[v][c]
-            if pv != hp[c]:
-                seen[v] = pv
-            for c2, x in links.cross.get((c, v), ()):
-                seen[x] = seen.get(x, bit) | 1 << c2
-            for x, m in seen.items():
-                hit = next(((h, pos) for h, pos in small[x] if not pos & ~m), None)
-                if hit is None:
-                    continue
-                h, pos = hit
-                why = []
-                for c2 in iter_cells(pos):
-                    if c2 == c:
-                        why.append(f"{an.name(c2)} (the cell itself)")
-                    elif x == v and hp[c] >> c2 & 1:
-                        why.append(f"{an.name(c2)} (same house)")
-                    else:
-                        why.append(f"{an.name(c2)} ({t.rule_names.get((c, c2), 'a rule')})")
-                yield Step("rule_pointing", eliminations=(Candidate(c, v),), digits=(x,),
-                           title="Rule Pointing", width=w, houses=(an.houses[h].name,),
-                           pattern=tuple(Candidate(c2, x) for c2 in iter_cells(pos)),
-                           note=f"{an.name(c)}={digit_symbol(v)} would remove every "
-                                f"{digit_symbol(x)} of {an.houses[h].name}: {', '.join(why)}")
-                break
-
-
 class CageRuleTables:
-    """Per puzzle: the killer cages (distinct sums) with two-cell rules between their cells
-    beyond the cage itself."""
+    """Per puzzle: the killer cages (distinct digits, one known sum; the cage regions of
+    :mod:`techniques.sets`) with two-cell rules between their cells beyond the cage itself."""
 
-    def __init__(self, puzzle) -> None:
-        from .killer_logic import killer_tables
+    def __init__(self, puzzle, cages: list) -> None:
         t = pinch_tables(puzzle)
         linked = {(a, b) for a, b, _ in t.rule_pairs}
         self.cages = []
-        for cage in killer_tables(puzzle).cages:
+        for cage in cages:
             cells = cage.cells
             names = sorted({t.rule_names[(a, b)] for i, a in enumerate(cells)
                             for b in cells[i + 1:] if (min(a, b), max(a, b)) in linked})
@@ -350,9 +287,15 @@ class CageRuleTables:
                 self.cages.append((cage, names))
 
 
-def cage_rule_tables(puzzle) -> CageRuleTables:
-    """The :class:`CageRuleTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
-    return puzzle.derived(CageRuleTables)
+def cage_rule_tables(an: Analysis) -> CageRuleTables:
+    """The :class:`CageRuleTables` of the analysed puzzle, built once per puzzle."""
+    from techniques.sets import set_tables
+
+    def build() -> CageRuleTables:
+        cages = sorted((r for r in set_tables(an).regions
+                        if r.kind == "cage" and r.total is not None), key=lambda r: min(r.cells))
+        return CageRuleTables(an.puzzle, cages)
+    return an.links_memo("cage_rule_tables", build)
 
 
 @register("cage_rules", "Cage Rules", FAMILY,
@@ -361,7 +304,7 @@ def cage_rules(an: Analysis, opts: dict) -> Iterator[Step]:
     """A killer cage whose cells are also joined by two-cell rules (a line along it, dots
     inside it) keeps only the fillings that satisfy them too: 13 on an entropic line is a
     low, a middle and a high digit (148/157/247), so its low cell is 1 or 2."""
-    t = cage_rule_tables(an.puzzle)
+    t = cage_rule_tables(an)
     if not t.cages:
         return
     limit = opts.get("max_fillings", 50000)

@@ -52,13 +52,11 @@ class minimum:
         self.cells = cells
 
     def apply(self, p: Puzzle) -> None:
-        from .inequality import _ensure_order
         cells = p.grid.cells(self.cells)
         for c in cells:
             for o in p.grid.orthogonal(c):
                 if o not in cells:
                     p.add(Less(c, o, f"minimum {p.grid.name(c)}<{p.grid.name(o)}"))
-        _ensure_order(p)
 
 
 class maximum:
@@ -69,13 +67,11 @@ class maximum:
         self.cells = cells
 
     def apply(self, p: Puzzle) -> None:
-        from .inequality import _ensure_order
         cells = p.grid.cells(self.cells)
         for c in cells:
             for o in p.grid.orthogonal(c):
                 if o not in cells:
                     p.add(Less(o, c, f"maximum {p.grid.name(c)}>{p.grid.name(o)}"))
-        _ensure_order(p)
 
 
 __all__ = ["digits", "even", "maximum", "minimum", "odd"]

@@ -57,8 +57,34 @@ class ElementPropagator(Propagator):
         return Status.NOFIX
 
 
+class ElementHousePropagator(ElementPropagator):
+    """The reverse of an element whose line is a house (holds ``target`` once): the cell at
+    position q holds ``target`` only if the index can be q (box indexer r1c7: r1c7 cannot
+    be 4, so the 4th cell of box 3 is not 1)."""
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        t = 1 << self.target
+        m = cand[self.index]
+        for q, c in enumerate(self.cells, 1):
+            if c != self.index and cand[c] & t and not m >> q & 1:
+                ctx.remove(c, t, (self.name, (self.index,)))
+        return Status.FIX
+
+
 class Element(Constraint):
-    """``cells[v - 1]`` holds ``target``, where v is the digit of ``index``."""
+    """``cells[v - 1]`` holds ``target``, where v is the digit of ``index``. When the line is
+    a house of the puzzle (it holds ``target`` once) the reverse holds too: the cell at
+    position q is ``target`` only if the index is q.
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses()
+    >>> _ = p.add(Element(0, (0, 1, 2, 3), 1))      # r1c1 = v: the v-th cell of row 1 is 1
+    >>> st = p.initial_state()
+    >>> st.cand[0] &= ~(1 << 3)                      # r1c1 is not 3 ...
+    >>> p.propagate(st).candidates("r1c3")           # ... so r1c3 is not 1
+    (2, 3, 4)
+    """
 
     kind = "element"
 
@@ -71,6 +97,13 @@ class Element(Constraint):
 
     def propagators(self, n: int) -> list[Propagator]:
         return [ElementPropagator(self.index, self.line, self.target, self.name)]
+
+    def compile(self, puzzle) -> list[Propagator]:
+        """The reverse direction, when the line is one of the puzzle's houses."""
+        line = set(self.line)
+        if len(line) == len(self.line) and any(set(h.cells) == line for h in puzzle.houses()):
+            return [ElementHousePropagator(self.index, self.line, self.target, self.name)]
+        return []
 
     def check(self, v: int, *line: int) -> bool:
         return 1 <= v <= len(line) and line[v - 1] == self.target

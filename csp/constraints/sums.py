@@ -274,6 +274,50 @@ class SumIn(Constraint):
         return _sum_automaton([1] * len(self.cells), self.totals, self.distinct)
 
 
+def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
+                    differ: Sequence[Sequence[int]]) -> list[int]:
+    """Supported digits per position of ``sum(coeffs[i] * digit_i) == total`` over the
+    candidate masks ``doms``, position i holding a digit other than those of the earlier
+    positions ``differ[i]`` (cells that share a house). Exact (a search with sum bounds).
+
+    >>> [digits_of(m) for m in linear_supports([0b1110, 0b1110, 0b1110], [1, 1, -1], 3,
+    ...                                        [(), (0,), ()])]      # a + b - c = 3, a != b
+    [(1, 2, 3), (1, 2, 3), (1, 2)]
+    """
+    k = len(doms)
+    lists = [digits_of(m) for m in doms]
+    lo = [min(a * d for d in l) if l else 0 for a, l in zip(coeffs, lists)]
+    hi = [max(a * d for d in l) if l else 0 for a, l in zip(coeffs, lists)]
+    rest_lo = [0] * (k + 1)
+    rest_hi = [0] * (k + 1)
+    for i in range(k - 1, -1, -1):
+        rest_lo[i] = rest_lo[i + 1] + lo[i]
+        rest_hi[i] = rest_hi[i + 1] + hi[i]
+    sup = [0] * k
+    vals = [0] * k
+
+    def rec(i: int, s: int) -> None:
+        if i == k:
+            if s == total:
+                for j in range(k):
+                    sup[j] |= 1 << vals[j]
+            return
+        a = coeffs[i]
+        forb = 0                     # digits of the earlier cells this one must differ from
+        for j in differ[i]:
+            forb |= 1 << vals[j]
+        for d in lists[i]:
+            if forb >> d & 1:
+                continue
+            t = s + a * d
+            if t + rest_lo[i + 1] <= total <= t + rest_hi[i + 1]:
+                vals[i] = d
+                rec(i + 1, t)
+
+    rec(0, 0)
+    return sup
+
+
 class LinearPropagator(Propagator):
     """sum(coef_i * v_i) == total: exact supports when small, bounds otherwise."""
 
@@ -314,43 +358,11 @@ class LinearPropagator(Propagator):
         return self._bounds(ctx, doms)
 
     def _supports(self, doms: list[int]) -> dict[int, int]:
-        cells, coeffs, total = self.cells, self.coeffs, self.total
-        k = len(cells)
-        lists = [digits_of(m) for m in doms]
-        lo = [min(a * d for d in l) for a, l in zip(coeffs, lists)]
-        hi = [max(a * d for d in l) for a, l in zip(coeffs, lists)]
-        rest_lo = [0] * (k + 1)
-        rest_hi = [0] * (k + 1)
-        for i in range(k - 1, -1, -1):
-            rest_lo[i] = rest_lo[i + 1] + lo[i]
-            rest_hi[i] = rest_hi[i + 1] + hi[i]
-        sup = [0] * k
-        vals = [0] * k
-        differ = self.differ
-
-        def rec(i: int, s: int) -> None:
-            if i == k:
-                if s == total:
-                    for j in range(k):
-                        sup[j] |= 1 << vals[j]
-                return
-            a = coeffs[i]
-            forb = 0                     # digits of the earlier cells this one must differ from
-            for j in differ[i]:
-                forb |= 1 << vals[j]
-            for d in lists[i]:
-                if forb >> d & 1:
-                    continue
-                t = s + a * d
-                if t + rest_lo[i + 1] <= total <= t + rest_hi[i + 1]:
-                    vals[i] = d
-                    rec(i + 1, t)
-
-        rec(0, 0)
+        sup = linear_supports(doms, self.coeffs, self.total, self.differ)
         # a cell listed twice must take one value: keep supports per position, intersect
         per_cell: dict[int, int] = {}
-        for c, s in zip(cells, sup):
-            per_cell[c] = per_cell.get(c, -1) & s
+        for c, x in zip(self.cells, sup):
+            per_cell[c] = per_cell.get(c, -1) & x
         return per_cell
 
     def _bounds(self, ctx: Context, doms: list[int]) -> Status:

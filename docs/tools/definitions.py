@@ -54,22 +54,63 @@ DEFINITIONS: dict[str, str] = {
                            "cage's cells holding that digit loses it.",
     "cage_house_overlap": "When a house can place a digit only inside one cage, the cage holds "
                           "that digit: combinations without it are dropped.",
-    "innies": "Rule of 45 inside: a union of full houses sums to a known total; taking away "
-              "the cages wholly inside it leaves a few cells (innies) with a known sum, "
-              "which limits their candidates.",
-    "outies": "Rule of 45 outside: the cages covering a union of full houses stick out of it "
-              "by a few cells (outies), whose sum is the cages' total minus the houses' "
-              "total.",
-    "innies_outies": "A cage crossing the border of a union of full houses fixes the "
-                     "difference innies minus outies; candidates that cannot satisfy the "
-                     "difference go.",
-    "cage_splitting": "When the rule of 45 fixes the sum of part of a cage, the cage splits "
+    # sets (set equivalence theory)
+    "innies": "Set equivalence with sums, one side left: a union of full houses (A) sums to a "
+              "known total; taking away the regions wholly inside it (B: cages, other "
+              "houses) leaves a few cells (innies) with a known sum, which limits their "
+              "candidates (the rule of 45).",
+    "outies": "Set equivalence with sums, the other side left: the regions covering a union "
+              "of full houses stick out of it by a few cells (outies), whose sum is the "
+              "regions' total minus the houses' total.",
+    "innies_outies": "Set equivalence with sums, both sides left: a region crossing the border "
+                     "of a union of full houses fixes the difference innies minus outies; "
+                     "candidates that cannot satisfy the difference go.",
+    "cage_splitting": "When set equivalence fixes the sum of part of a cage, the cage splits "
                       "into two parts with known sums whose digits must still all differ, "
                       "which may rule out combinations neither part rules out alone.",
+    "set_sums": "Set equivalence over many cells (6 to 20): two collections of houses and "
+                "cages, A and B; the cells counted only in A minus the cells counted only in "
+                "B add up to A's total minus B's. The cells keep the digits that can still "
+                "make that sum (cells sharing a house all different): the break-in of "
+                "boxless killers, e.g. three rows against three columns.",
+    "set_equivalence": "Set equivalence with digits: A and B hold every digit as often as "
+                       "their full houses and cages allow, so the cells only in A and the "
+                       "cells only in B hold the same digits up to the cages' digits. A digit "
+                       "one side cannot hold the other cannot hold more often than the cages "
+                       "allow; a digit one side must hold the other must hold too.",
+    "law_of_leftovers": "Set equivalence with full houses only: k rows (or columns) and k "
+                        "jigsaw regions that cover almost the same cells hold every digit k "
+                        "times each; the cells left over on one side hold exactly the digits "
+                        "of the cells left over on the other side.",
     # inequality
     "inequality_bounds": "A cell greater than k cells that must all differ is greater than "
                          "the k-th smallest digit they can hold together (a cell smaller than "
-                         "them: smaller than the k-th largest).",
+                         "them: smaller than the k-th largest). Every < of the puzzle takes "
+                         "part, however it was made.",
+    # indexing
+    "indexing": "An indexing cell's digit v says that the v-th cell of its row, column or "
+                "box holds a given digit: the indexing cell is not v when that cell cannot "
+                "hold the digit, and (the line being a house) the q-th cell does not hold the "
+                "digit when the indexing cell cannot be q.",
+    # sums
+    "sum_arithmetic": "A sum rule whose cells may repeat (arrow, pill arrow, little killer, "
+                      "region-sum segments, zipper line) solved with the houses its cells "
+                      "share: cells that see each other differ, so a 3-cell shaft in one box "
+                      "adds up to at least 6.",
+    "combined_sums": "Two sum rules that share a cell or whose cells share houses, solved "
+                     "together: digits that no joint solution uses go (two arrows of one "
+                     "box, the arrows of one circle, a cage and an arrow).",
+    # exclusion
+    "cell_exclusion": "A candidate weakly linked to every candidate of another cell (through "
+                      "houses and the rules' links between different digits) would leave "
+                      "that cell without a digit: it is false.",
+    "house_exclusion": "A candidate weakly linked to every place of a digit in a full house "
+                       "(its own cell among them) would leave the house without that digit: "
+                       "it is false.",
+    "rule_exclusion": "With the candidates a candidate sees removed, one of the puzzle's rules "
+                      "(a dot, a line, a cage, an arrow, a quadruple), read alone and once, "
+                      "has no way left to be satisfied: the candidate is false. One rule, one "
+                      "reading: no chain of consequences.",
     # lines
     "whisper_neighbours": "Neighbours on a whisper line differ by the line's difference (5 "
                           "for German whispers) or more: a cell keeps only the digits with "
@@ -135,11 +176,6 @@ DEFINITIONS: dict[str, str] = {
                       "when every filling they have left holds digit X, one of them is X, so "
                       "a cell that sees both loses X (a whisper pair {1,6,7}-{1,7} fills as "
                       "17, 61 or 71: always a 1).",
-    "rule_pointing": "A candidate that would remove every place a house has left for some "
-                     "digit is false. The removals are those of the houses and of the rules' "
-                     "links (dots, lines, anti-knight ...): on an entropic line a 5 removes "
-                     "4 and 6 from its neighbours and itself, so a 5 next to all the 4s of a "
-                     "row cannot stay. Plain house pointing is the locked candidates' job.",
     "cage_rules": "A killer cage whose cells are also joined by two-cell rules (a line along "
                   "the cage, dots inside it) keeps only the fillings that satisfy them too: "
                   "13 along an entropic line is a low, a middle and a high digit (148, 157 or "
@@ -166,10 +202,6 @@ DEFINITIONS: dict[str, str] = {
                       "same distance from its ends) hold one digit, so a cell that sees one of "
                       "them sees them all for that digit. When every place a house has left "
                       "for X sees one of the equal cells, none of them can be X.",
-    # jigsaw
-    "law_of_leftovers": "k rows (or columns) and k jigsaw regions that cover almost the same "
-                        "cells hold every digit k times each; the cells left over on one side "
-                        "hold exactly the digits of the cells left over on the other side.",
     # intersections
     "locked_pair": "Two cells of one box and one line whose candidates together are just two "
                    "digits: those two digits leave every other cell of both the box and the "

@@ -165,9 +165,16 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "renban_house_overlap": ("Candy Cane Sudoku", 84),
     "entropic_groups": ("Every Third Knight", 6),
     "modular_groups": ("Parking Garage", 0),
-    "rule_pointing": ("Every Third Knight", 1),
-    "pair_mandatory": ("Candy Cane Sudoku", 77),
+    "pair_mandatory": ("Candy Cane Sudoku", 21),
     "cage_rules": ("Third-Degree Murder", 8),
+    "indexing": ("Box Indexing Test", 0),
+    "sum_arithmetic": ("Mar 20, 2022: XV Arrow", 29),
+    "combined_sums": ("Rapid Fire Crossbow", 15),
+    "cell_exclusion": ("Third-Degree Murder", 5),
+    "house_exclusion": ("Every Third Knight", 1),
+    "rule_exclusion": ("5/31/23: Consec Pairs Quads", 30),
+    "set_sums": ("Solver needs SET", 0),
+    "set_equivalence": ("Solver needs SET", 93),
 }
 
 

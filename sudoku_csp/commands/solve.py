@@ -229,7 +229,10 @@ def print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None:
         head += f" (rating {rt.get('score')} {rt.get('level')})"
         if "se_rating" in res:
             se = res["se_rating"]
-            head += f" (SE {se['er']:.1f}/{se['ep']:.1f}/{se['ed']:.1f})"
+            if se.get("applies", True):
+                head += f" (SE {se['er']:.1f}/{se['ep']:.1f}/{se['ed']:.1f})"
+            else:
+                head += " (SE: does not apply to this variant)"
     if steps:
         for i, s in enumerate(steps, 1):
             print(f"{i:3d}. {s.explain(args.level)}")

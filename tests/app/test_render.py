@@ -206,7 +206,15 @@ def _rules_step():
 
 
 FAMILIES = ["singles", "intersections", "subsets", "fish", "single_digit", "wings", "coloring",
-            "chains", "als", "uniqueness", "misc", "templates", "forcing", "rules"]
+            "chains", "als", "uniqueness", "misc", "templates", "forcing", "rules", "sets",
+            "sums", "exclusion", "inequality", "indexing"]
+
+#: the families of rule-reading techniques: (f-puzzles title, technique) of a step
+FPUZZLE_STEPS = {"sets": ("Solver needs SET", "set_sums"),
+                 "sums": ("Rapid Fire Crossbow", "combined_sums"),
+                 "exclusion": ("5/31/23: Consec Pairs Quads", "rule_exclusion"),
+                 "inequality": ("The Initials", "inequality_bounds"),
+                 "indexing": ("Box Indexing Test", "indexing")}
 
 
 def family_step(family: str):
@@ -214,7 +222,19 @@ def family_step(family: str):
         return _forcing_step()
     if family == "rules":
         return _rules_step()
+    if family in FPUZZLE_STEPS:
+        return _fpuzzle_step(*FPUZZLE_STEPS[family])
     return _reglib_step(family)
+
+
+def _fpuzzle_step(title: str, technique: str):
+    """The first step of ``technique`` on the default solve path of an f-puzzles puzzle."""
+    p, _ = fpuzzle(title)
+    run = StepSolver("default").start(p)
+    while (s := run.peek()) is not None and s.technique != technique:
+        next(run)
+    assert s is not None, (title, technique)
+    return s, run.state
 
 
 def test_families_listed_are_the_registry_families():

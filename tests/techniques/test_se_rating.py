@@ -281,3 +281,14 @@ def test_calibration_on_sudoku_exchange_sample():
     for mode in MODES:
         ours = [rate_se(_puzzle(line), mode=mode, time_limit=30).er for line, _ in data]
         assert bench.spearman(ours, [r for _, r in data]) >= 0.9, mode
+
+
+def test_every_ladder_technique_with_an_se_value_is_asked_by_the_extended_mode():
+    """A technique given an SE value in techniques/ladder.py (the variant ones too: this
+    project's extension) must be one the extended mode's producers ask, or the value is
+    never used and a variant puzzle needing it is rated through harder steps."""
+    import variants  # noqa: F401  (registers the rule families' techniques)
+    from techniques.ladder import LADDER
+    from techniques.se_rating import producers
+    asked = {t for p in producers("extended") for t in p.techniques}
+    assert [r.name for r in LADDER if r.se is not None and r.name not in asked] == []

@@ -176,10 +176,6 @@ REAL: dict[str, tuple[str, str, str]] = {
 }
 
 
-REAL["rule_pointing"] = (REAL["entropic_groups"][0], REAL["entropic_groups"][1],
-                         "Rule Pointing: r1c3=5 would remove every 4 of row 1: r1c2 (entropic "
-                         "line r1c2-r1c3), r1c3 (the cell itself), r1c4 (entropic line "
-                         "r1c3-r1c4), r1c5 (entropic line r1c3-r1c5) => r1c3<>5")
 REAL["cage_rules"] = (REAL["pair_rules"][0], REAL["pair_rules"][1],
                       "Cage Rules: cage 13 at r1c8 (r1c8,r1c9,r2c9) with entropic line "
                       "r1c8-r1c9, entropic line r1c8-r2c9, entropic line r1c9-r2c9: the fillings "
@@ -200,11 +196,14 @@ def test_technique_on_a_real_puzzle(name: str) -> None:
     assert_sound(p, st, steps[:1])
 
 
+RULE_READING = ("sets", "sums", "indexing", "exclusion")
+
+
 def test_real_states_needed_a_forcing_step() -> None:
     """On these states the default techniques of the base solver (no line, pair or clone
-    techniques) find nothing before the forcing family: the technique is the step a human
-    would use there."""
-    base = StepSolver(["default"] + [f"-{f}" for f in FAMILIES])
+    techniques, nor the generic rule-reading ones: sets, sums, indexing, exclusions) find
+    nothing before the forcing family: the technique is the step a human would use there."""
+    base = StepSolver(["default"] + [f"-{f}" for f in FAMILIES + RULE_READING])
     forcing = ("forcing_", "kraken", "template")
     for name in ("between_span", "lockout_span", "entropic_groups", "pair_rules"):
         title, marks, _ = REAL[name]
@@ -517,19 +516,19 @@ def test_pair_mandatory_whisper_pair() -> None:
     assert_sound(p, st, steps)
 
 
-def test_rule_pointing_anti_knight() -> None:
+def test_house_exclusion_anti_knight() -> None:
     """Anti-knight: r4c2 sees r2c1 and r2c3 by a knight's move and r3c2 by its column; if
-    those are box 1's only 5s, r4c2 is not 5 (nor r2c4: row 2 and a knight's move)."""
+    those are box 1's only 5s, r4c2 is not 5 (nor r2c4: row 2 and a knight's move).
+    (house_exclusion of techniques/exclusion.py, for the digit's own links beyond houses.)"""
     from variants.chess import anti_knight
     p = Puzzle(9).use(classic(), anti_knight())
     keep = {"r2c1", "r2c3", "r3c2"}
     st = make_state(p, {}, remove={5: [f"r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3)
                                        if f"r{r}c{c}" not in keep]})
-    steps = [s for s in found(p, st, "rule_pointing") if s.houses == ("box 1",)]
+    steps = [s for s in found(p, st, "house_exclusion") if s.houses == ("box 1",)]
     assert elims(p, steps) == {"r2c4<>5", "r4c2<>5"}
-    assert steps[-1].explain(2) == ("Rule Pointing: r4c2=5 would remove every 5 of box 1: "
-                                   "r2c1 (anti-knight r2c1-r4c2), r2c3 (anti-knight r2c3-r4c2), "
-                                   "r3c2 (same house) => r4c2<>5")
+    assert steps[-1].explain(2) == ("House Exclusion: r4c2=5 would leave box 1 without a 5 "
+                                   "(r2c1,r2c3,r3c2) => r4c2<>5")
     assert_sound(p, st, steps)
 
 

@@ -35,6 +35,11 @@ def make_state(p: Puzzle, cells: dict[str, str], remove: dict[int, list[str]] | 
     return st
 
 
+def _note(step) -> str:
+    """The sets of a set-equivalence step (``A minus B``), the first part of its note."""
+    return step.note.split(": ")[0]
+
+
 def found(p: Puzzle, st: State, technique: str):
     return StepSolver("all").find_all(st, technique)
 
@@ -313,9 +318,10 @@ def test_consecutive_locked_pair_in_a_cage():
 def test_innies_single_cell():
     p = killer(("r1c1 r1c2", 3), ("r1c3 r1c4", 17), ("r1c5 r1c6 r1c7 r1c8", 18))
     st = p.initial_state()
-    steps = [s for s in found(p, st, "innies") if s.houses == ("row 1",)]
+    steps = [s for s in found(p, st, "innies") if _note(s).startswith("row 1 minus")]
     assert places(p, steps) == {"r1c9=7"}
-    assert steps[0].explain(2) == "Innies: row 1: r1c9 = 7 => r1c9=7"
+    assert steps[0].explain(2) == ("Innies: row 1 minus cages 3 at r1c1, 17 at r1c3, 18 at r1c5: "
+                                   "r1c9 = 7 => r1c9=7")
     assert_sound(p, st, steps)
     assert solvable(p, st)
 
@@ -323,9 +329,10 @@ def test_innies_single_cell():
 def test_innies_two_cells():
     p = killer(("r1c1 r1c2 r1c3", 6), ("r2c1 r2c2 r2c3", 15), ("r3c1", 7))
     st = p.initial_state()
-    steps = [s for s in found(p, st, "innies") if s.houses == ("box 1",)]
+    steps = [s for s in found(p, st, "innies") if _note(s).startswith("box 1 minus")]
     assert elims(p, steps) == {f"r3c{c}<>{d}" for c in (2, 3) for d in range(1, 8)}
-    assert "box 1: r3c2+r3c3 = 17" in steps[0].explain(2)
+    assert "box 1 minus cages 6 at r1c1, 15 at r2c1, 7 at r3c1: r3c2+r3c3 = 17" \
+        in steps[0].explain(2)
     assert_sound(p, st, steps)
     assert solvable(p, st)
 
@@ -335,9 +342,9 @@ def test_outies():
     r2c9 = 10 + 36 - 45 = 1."""
     p = killer(("r1c1 r1c2 r1c3 r1c4", 10), ("r1c5 r1c6 r1c7 r1c8 r1c9 r2c9", 36))
     st = p.initial_state()
-    steps = [s for s in found(p, st, "outies") if s.houses == ("row 1",)]
+    steps = [s for s in found(p, st, "outies") if _note(s).startswith("row 1 minus")]
     assert places(p, steps) == {"r2c9=1"}
-    assert "row 1: r2c9 = 1" in steps[0].explain(2)
+    assert "row 1 minus cages 10 at r1c1, 36 at r1c5: r2c9 = 1" in steps[0].explain(2)
     assert_sound(p, st, steps)
     assert solvable(p, st)
 
@@ -348,10 +355,11 @@ def test_innie_outie_difference():
     p = killer(("r1c1 r1c2 r1c3", 6), ("r1c4 r1c5 r1c6", 15), ("r1c7 r1c8 r2c8", 20),
                ("r1c9 r2c9 r3c9", 15))
     st = p.initial_state()
-    steps = [s for s in found(p, st, "innies_outies") if s.houses == ("row 1",)]
+    steps = [s for s in found(p, st, "innies_outies") if _note(s).startswith("row 1 minus")]
     assert elims(p, steps) == ({f"r1c9<>{d}" for d in (1, 2, 3, 4)} |
                                {f"r2c8<>{d}" for d in (6, 7, 8, 9)})
-    assert "row 1: r1c9-r2c8 = 4" in steps[0].explain(2)
+    assert "row 1 minus cages 6 at r1c1, 15 at r1c4, 20 at r1c7: r1c9-r2c8 = 4" \
+        in steps[0].explain(2)
     assert_sound(p, st, steps)
     assert solvable(p, st)
 
@@ -367,14 +375,14 @@ def test_cage_splitting():
     assert elims(p, steps) == ({f"{c}<>{d}" for c in ("r1c3", "r2c3") for d in (1, 3, 5, 6, 7, 8, 9)}
                                | {f"{c}<>{d}" for c in ("r1c4", "r2c4") for d in (2, 4, 5, 6, 7, 8, 9)})
     texts = {s.explain(2).split(" =>")[0] for s in steps}
-    assert "Cage Splitting: box 1: r1c3+r2c3 = 6, so cage 10 at r1c3 (r1c3,r1c4,r2c3,r2c4) " \
-           "splits into 6 + 4 (r1c4+r2c4)" in texts      # innies of box 1
-    assert "Cage Splitting: box 1: r1c4+r2c4 = 4, so cage 10 at r1c3 (r1c3,r1c4,r2c3,r2c4) " \
-           "splits into 4 + 6 (r1c3+r2c3)" in texts      # outies of box 1
+    assert "Cage Splitting: box 1 minus cages 15 at r1c1, 24 at r3c1: r1c3+r2c3 = 6, so cage " \
+           "10 at r1c3 (r1c3,r2c3,r1c4,r2c4) splits into 6 + 4 (r1c4+r2c4)" in texts  # innies
+    assert "Cage Splitting: box 1 minus cages 10 at r1c3, 15 at r1c1, 24 at r3c1: r1c4+r2c4 = 4, " \
+           "so cage 10 at r1c3 (r1c3,r2c3,r1c4,r2c4) splits into 4 + 6 (r1c3+r2c3)" in texts
     assert_sound(p, st, steps)
     assert solvable(p, st)
     # the outies alone do not see the 24
-    outies = [s for s in found(p, st, "outies") if s.houses == ("box 1",)]
+    outies = [s for s in found(p, st, "outies") if _note(s).startswith("box 1 minus")]
     assert not any(c in (p.cell("r1c3"), p.cell("r2c3")) for s in outies for c, _ in s.eliminations)
 
 
@@ -386,7 +394,7 @@ def test_innies_over_a_jigsaw_region():
     p = Puzzle(g).use(classic(), killer_cage(["r1c1", "r1c2", "r1c3"], 6),
                       killer_cage(["r1c4", "r1c5"], 9))
     st = p.initial_state()
-    steps = [s for s in found(p, st, "innies") if s.houses == ("region 1",)]
+    steps = [s for s in found(p, st, "innies") if _note(s).startswith("region 1 minus")]
     assert places(p, steps) == {"r2c1=6"}      # 21 - 6 - 9
     assert_sound(p, st, steps)
     assert solvable(p, st)
@@ -398,10 +406,11 @@ def test_law_of_leftovers():
     g = jigsaw_grid("AAAAAB" "ABBBBB" "CCCDDD" "CCCDDD" "EEEFFF" "EEEFFF")
     p = Puzzle(g).use(classic())
     st = make_state(p, {"r1c6": "12", "r2c1": "23"})
-    steps = [s for s in found(p, st, "law_of_leftovers") if s.houses[0].startswith("row 1 /")]
+    steps = [s for s in found(p, st, "law_of_leftovers") if _note(s) == "row 1 minus region 1"]
     assert elims(p, steps) == {"r1c6<>1", "r2c1<>3"}
-    assert steps[0].explain(2) == ("Law of Leftovers: row 1 / region 1: r1c6 = r2c1 as digit "
-                                   "sets (12 / 23) => r1c6<>1, r2c1<>3")
+    assert steps[0].explain(2) == ("Law of Leftovers: row 1 minus region 1: {r1c6} and {r2c1} "
+                                   "hold the same digits; no 1 in {r2c1}, so none in {r1c6}; "
+                                   "no 3 in {r1c6}, so none in {r2c1} => r1c6<>1, r2c1<>3")
     assert_sound(p, st, steps)
     assert solvable(p, st)
 
@@ -444,8 +453,26 @@ def test_less_greater_in_a_row_gives_three():
     assert left == (3, 4, 5, 6, 7, 8, 9)
     assert_bound_exact(p, p.initial_state(), "r1c2", gone, left)
     # pairwise arc consistency alone stops at 2 (the relations without the ordering bounds)
+    from csp.engine import Engine
     q = Puzzle(9).use(classic()).add_less("r1c1", "r1c2").add_less("r1c3", "r1c2")
-    assert q.propagate().candidates("r1c2") == (2, 3, 4, 5, 6, 7, 8, 9)
+    pairwise = [x for c in q.constraints if c.house() is None for x in c.propagators(9)]
+    cand = q.initial_state().cand
+    Engine(9, 81, [], pairwise).propagate(cand)
+    assert cand[q.cell("r1c2")] == mask_of(range(2, 10))
+
+
+def test_every_less_relation_takes_part_in_the_bounds():
+    """Issue 13: a chain r1c1 < r1c2 > r1c3 made through the core API (operators, add_less),
+    without the inequality bundles, gives r1c2 >= 3, in propagation and as the named step."""
+    from csp import Grid
+    for make in (lambda p: p.add(p["r1c1"] < p["r1c2"]).add(p["r1c2"] > p["r1c3"]),
+                 lambda p: p.add_less("r1c1", "r1c2").add_less("r1c3", "r1c2")):
+        p = make(Puzzle(Grid(9)).add_grid_houses())
+        assert p.propagate().candidates("r1c2") == (3, 4, 5, 6, 7, 8, 9)
+        st = p.initial_state()
+        steps = StepSolver(["inequality_bounds"]).find_all(st, "inequality_bounds")
+        assert elims(p, steps) == {"r1c2<>1", "r1c2<>2"}
+        assert_sound(p, st, steps)
 
 
 def test_greater_than_k_different_cells_uses_kth_smallest_of_union():
@@ -462,7 +489,7 @@ def test_greater_than_k_different_cells_uses_kth_smallest_of_union():
     for c in ("r1c1", "r1c2", "r1c3"):
         q.add_less(c, "r2c2")
     assert q.propagate(make_state(q, {"r1c1": "25", "r1c2": "257", "r1c3": "579"})
-                       ).candidates("r2c2") == (6, 7, 8, 9)
+                       ).candidates("r2c2") == (8, 9)
 
 
 def test_less_than_k_different_cells_uses_kth_largest():
@@ -522,7 +549,7 @@ def test_bounds_with_too_few_digits_above_is_a_contradiction():
     """Regression: the ordering propagator raised ValueError (negative shift) instead of
     reporting a contradiction when the cells above had fewer digits than cells."""
     from csp import Contradiction
-    from variants.inequality import OrderBoundsPropagator
+    from csp.constraints.order import OrderBoundsPropagator
     from csp.engine import Engine
     prop = OrderBoundsPropagator(0, [], [(1, 2, 3)], "test")
     eng = Engine(9, 81, [], [prop])
@@ -546,10 +573,10 @@ def test_inequality_bounds_step():
 # -- soundness sweeps on generated variants ----------------------------------------------
 import random  # noqa: E402
 
-from conftest import DATA, ROOT, load_solutions  # noqa: E402
+from conftest import DATA, ROOT, load_solutions, random_state  # noqa: E402
 from techniques.verify import check_puzzle  # noqa: E402
 
-PATH = ["singles", "rules", "consecutive", "killer", "jigsaw", "inequality"]
+PATH = ["singles", "rules", "consecutive", "killer", "sets", "inequality"]
 
 
 def random_cages(rng: random.Random, n: int, max_size: int, solution: list[int]
@@ -638,7 +665,7 @@ def _sweep(count: int, seed: int) -> list[str]:
         kind = i % 4
         if kind == 0:
             p = killer_from(sol, rng, givens=rng.randint(0, 6))
-            fams = ["killer"]
+            fams = ["killer", "sets"]
         elif kind == 1:
             p = kropki_white_from(sol, rng, givens=rng.randint(6, 16))
             fams = ["consecutive"]
@@ -676,7 +703,7 @@ def test_jigsaw_killer_soundness():
             if rng.random() < 0.6:
                 p.use(killer_cage([g.name(c) for c in cage], sum(sol[c] for c in cage)))
         assert p.check_solution(sol)
-        assert check_puzzle(p, sol, ["killer", "jigsaw"], path=PATH) == []
+        assert check_puzzle(p, sol, ["killer", "sets"], path=PATH) == []
 
 
 def _fpuzzles_file():
@@ -706,30 +733,10 @@ def test_fpuzzles_soundness():
         if not p.check_solution(sol):
             continue       # the import's business (tested with the f-puzzles loader)
         problems += [f"{rec.get('title')}: {x}" for x in check_puzzle(
-            p, sol, ["consecutive", "killer", "jigsaw", "inequality", "lines", "pairs", "clone",
-                     "outside", "thermo", "parity"], path=PATH + ["lines", "pairs", "clone"],
-            max_steps=200)]
+            p, sol, ["consecutive", "killer", "sets", "inequality", "lines", "pairs",
+                     "clone", "outside", "thermo", "parity"],
+            path=PATH + ["lines", "pairs", "clone"], max_steps=200)]
     assert problems == []
-
-
-def _random_state(p: Puzzle, sol: list[int], rng: random.Random, keep: float,
-                  place: float) -> State:
-    """Candidates: the solution digit plus each other digit with probability ``keep``;
-    some cells placed (their digit left as a candidate of their peers: stale marks)."""
-    st = p.initial_state()
-    n = p.grid.n
-    for c in range(p.grid.size):
-        if st.placed[c]:
-            continue
-        if rng.random() < place:
-            st.place(c, sol[c])
-            continue
-        m = 1 << sol[c]
-        for d in range(1, n + 1):
-            if rng.random() < keep:
-                m |= 1 << d
-        st.cand[c] = m
-    return st
 
 
 def test_random_states_never_lose_the_solution():
@@ -740,7 +747,7 @@ def test_random_states_never_lose_the_solution():
     from variants.killer import killer_cage
     from variants.regions import jigsaw_grid
     techs = [t for t in registry.all_techniques()
-             if t.family in ("consecutive", "killer", "jigsaw", "inequality")]
+             if t.family in ("consecutive", "killer", "sets", "inequality")]
     rng = random.Random(11)
     sols = [s for _, s in load_solutions("norvig_top95", limit=6)]
     g6 = jigsaw_grid("AAAAAB" "ABBBBB" "CCCDDD" "CCCDDD" "EEEFFF" "EEEFFF")
@@ -759,7 +766,7 @@ def test_random_states_never_lose_the_solution():
     fired: dict[str, int] = {}
     for p, sol in cases:
         for _ in range(6):
-            st = _random_state(p, sol, rng, keep=rng.choice((0.2, 0.4, 0.7)),
+            st = random_state(p, sol, rng, keep=rng.choice((0.2, 0.4, 0.7)),
                                place=rng.choice((0.0, 0.2, 0.5)))
             an = Analysis(st)
             for t in techs:
@@ -791,3 +798,34 @@ def test_layering_techniques_do_not_import_variants():
                     continue
                 for name in names:
                     assert name.split(".")[0] not in banned, f"{path}: imports {name}"
+
+
+# -- set equivalence on real puzzles -------------------------------------------------------
+def _fpuzzle(title: str):
+    import json
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    path = _fpuzzles_file()
+    if path is None:
+        pytest.skip("f-puzzles set not available")
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        if rec["title"] == title:
+            return load_fpuzzles(rec["fpuzzles_json"]), [int(ch) for ch in rec["solution"]]
+    raise KeyError(title)
+
+
+def test_solver_needs_set_is_solved_by_set():
+    """Issue 13: 'Solver needs SET' (a boxless 9x9 with 3-cell cages of 12 and 18) falls to
+    set equivalence: rows 1, 6, 7 against columns 3, 4, 9 leave the cages' third cells,
+    nine of 18-cages 54 above nine of 12-cages, so the first are 7-9 and the others 1-3."""
+    p, sol = _fpuzzle("Solver needs SET")
+    r = StepSolver("default").solve(p, time_limit=60)
+    assert r.status == "solved" and r.state.values() == sol
+    first = r.steps[0]
+    assert first.technique == "set_sums"
+    assert _note(first).startswith("rows 1, 6, 7, cages 18 at ")
+    assert " minus cols 3, 4, 9, cages 12 at " in _note(first)
+    assert first.houses[:3] == ("row 1", "row 6", "row 7")
+    assert elims(p, [first]) >= {f"r3c{c}<>{d}" for c in (2, 5, 8) for d in range(1, 7)}
+    assert not any(s.technique.startswith(("forcing", "kraken", "template")) for s in r.steps)
+    assert not any(sol[c] == d for s in r.steps for c, d in s.eliminations)

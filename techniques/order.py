@@ -1,15 +1,16 @@
-"""Named inequality technique: ordering bounds beyond pairs, explained.
+"""Ordering bounds beyond pairs, explained: the named step of the core's ordering
+propagators (:mod:`csp.constraints.order`), for every strict ``<`` of the puzzle (signs,
+thermometers, ``p.add(a < b)``, ``add_less``).
 
 ``inequality_bounds``: a cell greater than k cells that must all differ (they share a house;
-the cells below it are found through chains of signs and thermometers) is greater than the
-k-th smallest digit of their candidates, and symmetrically below the k-th largest digit of
-k different cells above it. Pairwise bounds are the rule propagation's ("constraint") job.
+the cells below it are found through chains of ``<``) is greater than the k-th smallest digit
+of their candidates, and symmetrically below the k-th largest digit of k different cells
+above it. Pairwise bounds are the rule propagation's ("constraint") job.
 
->>> from csp import Puzzle
->>> from variants.classic import classic
->>> from variants.inequality import less_than, greater_than
+>>> from csp import Puzzle, Grid
 >>> from techniques import StepSolver
->>> p = Puzzle(9).use(classic(), less_than("r1c1", "r1c2"), greater_than("r1c2", "r1c3"))
+>>> p = Puzzle(Grid(9)).add_grid_houses()
+>>> _ = p.add(p["r1c1"] < p["r1c2"]).add(p["r1c2"] > p["r1c3"])
 >>> [s.explain(2) for s in StepSolver().find_all(p.initial_state(), "inequality_bounds")]
 ['Inequality Bounds: r1c2 > r1c1,r1c3 (all different in row 1, 2nd smallest of 1-9 is 2) => r1c2<>12']
 """
@@ -18,35 +19,11 @@ from __future__ import annotations
 from typing import Iterator
 
 from csp.bits import digits_of
+from csp.constraints.order import OrderBoundsPropagator, kth_largest, kth_smallest
 from csp.step import Candidate, Step
-from techniques.analysis import Analysis
-from techniques.registry import register
 
-from .inequality import OrderBoundsPropagator
-
-
-def kth_smallest(mask: int, k: int) -> int:
-    """The k-th smallest digit of a candidate mask, 0 when it has fewer than k digits.
-
-    >>> kth_smallest(0b1010110, 3)
-    4
-    """
-    for _ in range(k - 1):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1 if mask else 0
-
-
-def kth_largest(mask: int, k: int) -> int:
-    """The k-th largest digit of a candidate mask, 0 when it has fewer than k digits.
-
-    >>> kth_largest(0b1010110, 2)
-    4
-    """
-    for _ in range(k - 1):
-        if not mask:
-            return 0
-        mask ^= 1 << (mask.bit_length() - 1)
-    return mask.bit_length() - 1 if mask else 0
+from .analysis import Analysis
+from .registry import register
 
 
 def _ordinal(k: int) -> str:

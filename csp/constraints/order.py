@@ -1,0 +1,170 @@
+"""Ordering bounds beyond pairs, for every strict ``<`` relation of a puzzle.
+
+Pairwise arc consistency alone gives ``r1c2 >= 2`` in ``r1c1 < r1c2 > r1c3``; a cell greater
+than k cells that must all differ is greater than the k-th smallest digit of their candidate
+union (symmetrically below the k-th largest of k different cells above it), and the cells
+below and above a cell are found through chains of ``<`` (signs, thermometers, relations
+made with ``p.add(a < b)`` or ``add_less``).
+
+The propagators are not a constraint of their own: :meth:`csp.model.Puzzle.engine` compiles
+them from the puzzle's ``<`` relations and houses (:func:`order_propagators`), however the
+relations were made.
+
+>>> from csp import Puzzle, Grid
+>>> p = Puzzle(Grid(9)).add_grid_houses()
+>>> _ = p.add(p["r1c1"] < p["r1c2"]).add(p["r1c2"] > p["r1c3"])
+>>> p.propagate().candidates("r1c2")
+(3, 4, 5, 6, 7, 8, 9)
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from ..events import Cost, Event, Status
+from ..propagator import Context, Propagator
+from .binary import Relation, RelationKind
+
+if TYPE_CHECKING:
+    from ..model import Puzzle
+
+
+def is_less(c: object) -> bool:
+    """True for a strict ``a < b`` relation (whatever made it)."""
+    return isinstance(c, Relation) and c.relation is RelationKind.LT
+
+
+def is_not_equal(c: object) -> bool:
+    return isinstance(c, Relation) and c.relation is RelationKind.NE
+
+
+def kth_smallest(mask: int, k: int) -> int:
+    """The k-th smallest digit of a candidate mask, 0 when it has fewer than k digits.
+
+    >>> kth_smallest(0b1010110, 3)
+    4
+    """
+    for _ in range(k - 1):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1 if mask else 0
+
+
+def kth_largest(mask: int, k: int) -> int:
+    """The k-th largest digit of a candidate mask, 0 when it has fewer than k digits.
+
+    >>> kth_largest(0b1010110, 2)
+    4
+    """
+    for _ in range(k - 1):
+        if not mask:
+            return 0
+        mask ^= 1 << (mask.bit_length() - 1)
+    return mask.bit_length() - 1 if mask else 0
+
+
+class OrderBoundsPropagator(Propagator):
+    """Bounds of ``cell`` from the cells known to be smaller / larger, in groups of cells
+    that must all differ (``below``: groups all < cell; ``above``: groups all > cell)."""
+
+    cost = Cost.LINEAR
+    events = Event.DOM
+
+    def __init__(self, cell: int, below: list[tuple[int, ...]], above: list[tuple[int, ...]],
+                 name: str) -> None:
+        self.cell = cell
+        self.below = below
+        self.above = above
+        self.scope = tuple(sorted({cell, *(c for g in below + above for c in g)}))
+        self.name = name
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        m = cand[self.cell]
+        keep = m
+        for groups, below in ((self.below, True), (self.above, False)):
+            for group in groups:
+                u = 0
+                for c in group:
+                    u |= cand[c]
+                kth = (kth_smallest if below else kth_largest)(u, len(group))
+                if not kth:
+                    ctx.fail(f"not enough digits {'below' if below else 'above'}", group)
+                # above the k-th smallest below it, under the k-th largest above it
+                keep &= ~((1 << (kth + 1)) - 1) if below else (1 << kth) - 1
+        if keep != m:
+            ctx.remove(self.cell, m & ~keep, (self.name, self.scope))
+        return Status.FIX
+
+
+def order_propagators(puzzle: "Puzzle") -> list[OrderBoundsPropagator]:
+    """One bounds propagator per cell that has, through chains of strict ``<`` relations,
+    at least two mutually different cells below or above it (groups of one cell add nothing
+    to the relation's own arc consistency). Empty when the puzzle has no ``<``."""
+    return _order_props(puzzle.constraints, [tuple(h.cells) for h in puzzle.houses()],
+                        puzzle.grid.name)
+
+
+def _order_props(constraints: Iterable[object], house_cells: list[tuple[int, ...]],
+                 name) -> list[OrderBoundsPropagator]:
+    less: dict[int, set[int]] = {}
+    ne: set[tuple[int, int]] = set()
+    for c in constraints:
+        if is_less(c):
+            less.setdefault(c.a, set()).add(c.b)       # type: ignore[attr-defined]
+        elif is_not_equal(c):
+            a, b = c.a, c.b                             # type: ignore[attr-defined]
+            ne.add((min(a, b), max(a, b)))
+    if not less:
+        return []
+    # transitive closure: above[x] = cells known greater than x (iterative, cycle-safe)
+    above: dict[int, set[int]] = {}
+    cells = set(less) | {y for ys in less.values() for y in ys}
+    for x in sorted(cells):
+        seen: set[int] = set()
+        stack = list(less.get(x, ()))
+        while stack:
+            y = stack.pop()
+            if y in seen or y == x:
+                continue
+            seen.add(y)
+            stack.extend(less.get(y, ()))
+        above[x] = seen
+    below: dict[int, set[int]] = {x: set() for x in cells}
+    for x, ys in above.items():
+        for y in ys:
+            below[y].add(x)
+    houses = [set(h) for h in house_cells]
+    in_houses: dict[int, set[int]] = {}
+    for i, h in enumerate(houses):
+        for c in h:
+            in_houses.setdefault(c, set()).add(i)
+    empty: set[int] = set()
+
+    def differ(a: int, b: int) -> bool:
+        return bool(in_houses.get(a, empty) & in_houses.get(b, empty)) or (
+            (min(a, b), max(a, b)) in ne)
+
+    def groups(cs: set[int]) -> list[tuple[int, ...]]:
+        """Cells of ``cs`` in one house, each grown by the cells of ``cs`` that differ from
+        all of it (a clique across houses, e.g. a row, a column and a diagonal)."""
+        out: list[tuple[int, ...]] = []
+        if len(cs) < 2:
+            return out
+        for h in houses:
+            grp = cs & h
+            if len(grp) < 2:
+                continue
+            for c in sorted(cs - grp):
+                if all(differ(c, x) for x in grp):
+                    grp = grp | {c}
+            t = tuple(sorted(grp))
+            if t not in out:
+                out.append(t)
+        return out
+
+    props = []
+    for x in sorted(cells):
+        b = groups(below[x])
+        a = groups(above[x])
+        if a or b:
+            props.append(OrderBoundsPropagator(x, b, a, f"ordering at {name(x)}"))
+    return props

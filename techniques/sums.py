@@ -1,0 +1,349 @@
+"""Sum arithmetic: the puzzle's sum rules (arrows and pill arrows, little killers,
+region-sum segments, zipper and double-arrow lines, killer cages) solved with the houses
+their cells share, alone and two together.
+
+A sum rule alone propagates as arithmetic on its own cells (repeats allowed unless the rule
+says otherwise). A human also knows which of those cells share a house:
+
+- ``sum_arithmetic``: one rule whose cells may repeat, with repeats allowed only where the
+  cells can repeat (r4c4 and r3c4 of an arrow are in one column, so they differ; a little
+  killer's cells in one box differ): the digits of no such solution go;
+- ``combined_sums``: two rules that share a cell or whose cells share houses, solved
+  together ("r7c9 = 4 forces the other arrow of box 9 to 10+": the two arrows of a
+  crossbow; the four arrows of one circle taken two by two).
+
+Both are exact for the cells of the rules (a search over their candidates, cells that see
+each other -- a house, or any rule link -- different), within a budget of search nodes.
+
+>>> from csp import Puzzle, Grid
+>>> from csp.constraints import Linear
+>>> from techniques import StepSolver
+>>> p = Puzzle(Grid(9)).add_grid_houses()
+>>> cells = p.grid.cells(["r1c1", "r2c2", "r3c2", "r4c2"])
+>>> _ = p.add(Linear(cells, [-1, 1, 1, 1], 0, "arrow r1c1"))
+>>> [s.explain(2) for s in StepSolver().find_all(p.pencilmarks(), "sum_arithmetic")]
+['Sum Arithmetic: arrow r1c1 (r1c1 = r2c2+r3c2+r4c2, r1c1 r2c2 r3c2 in box 1, r2c2 r3c2 r4c2 in col 2) => r1c1<>12345, r2c2<>789, r3c2<>789, r4c2<>789']
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterator, Sequence
+
+from csp.constraints.sums import Linear, Sum, SumIn
+from csp.step import Candidate, Step, digit_symbol
+
+from .analysis import Analysis, iter_cells
+from .registry import register
+
+FAMILY = "sums"
+
+#: search nodes allowed per evaluation (rules whose search would take more are skipped)
+NODE_LIMIT = 20000
+#: the most cells two rules may have together to be combined
+MAX_PAIR_CELLS = 12
+
+
+class Rule:
+    """One sum rule as ``sum(coeffs[i] * digit(cells[i])) in totals``."""
+
+    __slots__ = ("index", "name", "cells", "coeffs", "totals", "distinct", "mask")
+
+    def __init__(self, index: int, name: str, cells: Sequence[int], coeffs: Sequence[int],
+                 totals: frozenset[int], distinct: bool) -> None:
+        self.index = index
+        self.name = name
+        self.cells = tuple(cells)
+        self.coeffs = tuple(coeffs)
+        self.totals = totals
+        self.distinct = distinct
+        self.mask = sum(1 << c for c in self.cells)
+
+
+def _rules(an: Analysis) -> list[Rule]:
+    def build() -> list[Rule]:
+        out: list[Rule] = []
+        for c in an.puzzle.constraints:
+            if isinstance(c, Sum):
+                out.append(Rule(len(out), c.name, c.cells, [1] * len(c.cells),
+                                frozenset((c.total,)), c.distinct))
+            elif isinstance(c, SumIn):
+                out.append(Rule(len(out), c.name, c.cells, [1] * len(c.cells),
+                                frozenset(c.totals), c.distinct))
+            elif isinstance(c, Linear):
+                if len(set(c.cells)) != len(c.cells):
+                    continue            # a cell listed twice: not handled here
+                out.append(Rule(len(out), c.name, c.cells, c.coeffs, frozenset((c.total,)),
+                                False))
+        return out
+    return an.links_memo("sum_rules", build)
+
+
+def _pairs(an: Analysis, rules: list[Rule]) -> list[tuple[Rule, Rule]]:
+    """Pairs of rules that share a cell or have cells that see each other (a house), not
+    both killer cages, with at most :data:`MAX_PAIR_CELLS` cells together."""
+    def build() -> list[tuple[Rule, Rule]]:
+        hp = an.links.house_peers
+        out = []
+        for a, b in combinations(rules, 2):
+            if a.distinct and b.distinct:
+                continue              # two cages: the set and killer techniques' business
+            if (a.mask | b.mask).bit_count() > MAX_PAIR_CELLS:
+                continue
+            touch = a.mask & b.mask
+            if not touch:
+                links = 0
+                for c in a.cells:
+                    links += (hp[c] & b.mask & ~a.mask).bit_count()
+                if links < 2:
+                    continue
+            out.append((a, b))
+        return out
+    return an.links_memo("sum_rule_pairs", build)
+
+
+def joint_supports(an: Analysis, cells: list[int], rules: list[Rule], limit: int
+                   ) -> list[int] | None:
+    """Supported digits per cell of ``cells`` (placed cells fixed) under every rule of
+    ``rules`` at once, cells that see each other for a digit (houses, rule links)
+    different; None when the search passes ``limit`` nodes."""
+    placed = an.state.placed
+    doms = [an.cand[c] or (1 << placed[c]) for c in cells]
+    key = ("joint_sums", tuple(cells), tuple(r.index for r in rules), tuple(doms))
+
+    def run() -> list[int] | None:
+        return _search(an, cells, doms, rules, limit)
+    return an.shared_memo(key, run)
+
+
+def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
+            limit: int) -> list[int] | None:
+    k = len(cells)
+    pos = {c: i for i, c in enumerate(cells)}
+    # order: fewest candidates first, cells of several rules early
+    weight = [sum(1 for r in rules if r.mask >> c & 1) for c in cells]
+    order = sorted(range(k), key=lambda i: (-weight[i], doms[i].bit_count()))
+    rank = [0] * k
+    for j, i in enumerate(order):
+        rank[i] = j
+    # per rule: (positions in search order, coefficients)
+    eqs = []
+    for r in rules:
+        items = sorted(((rank[pos[c]], a) for c, a in zip(r.cells, r.coeffs)))
+        eqs.append(([j for j, _ in items], [a for _, a in items], r.totals))
+    # for each search position: the rules it belongs to and its coefficient there
+    member: list[list[tuple[int, int]]] = [[] for _ in range(k)]
+    for e, (js, coefs, _) in enumerate(eqs):
+        for j, a in zip(js, coefs):
+            member[j].append((e, a))
+    # remaining min / max of each rule after position j (exclusive of j and before)
+    sd = [doms[i] for i in order]
+    lo = [(m & -m).bit_length() - 1 for m in sd]
+    hi = [m.bit_length() - 1 for m in sd]
+    rest_lo = []
+    rest_hi = []
+    for js, coefs, _ in eqs:
+        rl = [0] * (k + 1)
+        rh = [0] * (k + 1)
+        contrib_lo = [0] * k
+        contrib_hi = [0] * k
+        for j, a in zip(js, coefs):
+            contrib_lo[j] = min(a * lo[j], a * hi[j])
+            contrib_hi[j] = max(a * lo[j], a * hi[j])
+        for j in range(k - 1, -1, -1):
+            rl[j] = rl[j + 1] + contrib_lo[j]
+            rh[j] = rh[j + 1] + contrib_hi[j]
+        rest_lo.append(rl)
+        rest_hi.append(rh)
+    totals_lo = [min(t) for _, _, t in eqs]
+    totals_hi = [max(t) for _, _, t in eqs]
+    # cells that must differ for a digit: same-digit rule links and houses
+    peers_d = an.links.peers_d
+    sorted_cells = [cells[i] for i in order]
+    same = [[0] * (an.n + 1) for _ in range(k)]     # same[j][d]: earlier positions clashing
+    for j in range(k):
+        cj = sorted_cells[j]
+        for d in range(1, an.n + 1):
+            if not sd[j] >> d & 1:
+                continue
+            m = 0
+            pd = peers_d[d]
+            for j2 in range(j):
+                if pd[cj] >> sorted_cells[j2] & 1:
+                    m |= 1 << j2
+            same[j][d] = m
+    cross = an.links.cross
+    sums = [0] * len(eqs)
+    vals = [0] * k
+    sup = [0] * k
+    nodes = [0]
+
+    class _Budget(Exception):
+        pass
+
+    def rec(j: int) -> bool:
+        nodes[0] += 1
+        if nodes[0] > limit:
+            raise _Budget
+        if j == k:
+            for e in range(len(eqs)):
+                if sums[e] not in eqs[e][2]:
+                    return False
+            for i in range(k):
+                sup[i] |= 1 << vals[i]
+            return True
+        m = sd[j]
+        found = False
+        cj = sorted_cells[j]
+        while m:
+            low = m & -m
+            m ^= low
+            d = low.bit_length() - 1
+            clash = same[j][d]
+            bad = False
+            while clash:
+                lb = clash & -clash
+                if vals[lb.bit_length() - 1] == d:
+                    bad = True
+                    break
+                clash ^= lb
+            if bad:
+                continue
+            if cross:
+                links = cross.get((cj, d))
+                if links:
+                    for j2 in range(j):
+                        if (sorted_cells[j2], vals[j2]) in links:
+                            bad = True
+                            break
+                    if bad:
+                        continue
+            ok = True
+            for e, a in member[j]:
+                s = sums[e] + a * d
+                if s + rest_lo[e][j + 1] > totals_hi[e] or s + rest_hi[e][j + 1] < totals_lo[e]:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            vals[j] = d
+            for e, a in member[j]:
+                sums[e] += a * d
+            if rec(j + 1):
+                found = True
+            for e, a in member[j]:
+                sums[e] -= a * d
+        return found
+
+    try:
+        rec(0)
+    except _Budget:
+        return None
+    out = [0] * k
+    for i in range(k):
+        out[i] = sup[rank[i]]
+    return out
+
+
+def _eliminations(an: Analysis, cells: list[int], sup: list[int]) -> list[Candidate]:
+    out = []
+    for c, s in zip(cells, sup):
+        m = an.cand[c]
+        if m and m & ~s:
+            out.extend(Candidate(c, d) for d in range(1, an.n + 1) if m >> d & 1 and not s >> d & 1)
+    return out
+
+
+def _formula(an: Analysis, r: Rule) -> str:
+    """``r1c1 = r2c1+r3c1`` for an arrow-like rule, ``r1c1+r2c2 = 12`` for a sum."""
+    pos = [c for c, a in zip(r.cells, r.coeffs) if a > 0]
+    neg = [(c, a) for c, a in zip(r.cells, r.coeffs) if a < 0]
+    total = sorted(r.totals)
+    rhs_total = "/".join(map(str, total))
+    lhs = "+".join(an.name(c) if a == 1 else f"{a}*{an.name(c)}"
+                   for c, a in zip(r.cells, r.coeffs) if a > 0)
+    if neg and total == [0]:
+        rhs = "+".join(an.name(c) if a == -1 else f"{-a}*{an.name(c)}" for c, a in neg)
+        return f"{rhs} = {lhs}"
+    if neg:
+        lhs += "".join(f"-{an.name(c) if a == -1 else f'{-a}*{an.name(c)}'}" for c, a in neg)
+    return f"{lhs} = {rhs_total}" if pos or neg else rhs_total
+
+
+def _differ_note(an: Analysis, cells: Sequence[int]) -> str:
+    """The houses holding two or more of the cells: ``r2c2 r3c2 r4c2 in col 2``."""
+    mask = sum(1 << c for c in cells)
+    groups: list[tuple[int, str]] = []
+    for h, hm in zip(an.houses, an.house_mask):
+        m = hm & mask
+        if m.bit_count() > 1 and not any(m & g == m for g, _ in groups):
+            groups = [(g, t) for g, t in groups if g & m != g]
+            groups.append((m, h.name))
+    return ", ".join(f"{' '.join(an.name(c) for c in iter_cells(m))} in {name}"
+                     for m, name in sorted(groups, key=lambda x: (x[0] & -x[0]).bit_length()))
+
+
+@register("sum_arithmetic", "Sum Arithmetic", FAMILY,
+          options={"node_limit": NODE_LIMIT})
+def sum_arithmetic(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A sum rule whose cells may repeat (arrow, little killer, region-sum segments ...)
+    solved with the houses its cells share: cells that see each other differ, so digits
+    of no such solution go (a 3-cell arrow shaft in one box sums to at least 6)."""
+    limit = opts.get("node_limit", NODE_LIMIT)
+    for r in _rules(an):
+        if r.distinct or not r.mask & an.unsolved:
+            continue
+        cells = list(r.cells)
+        note = _differ_note(an, cells)
+        if not note:
+            continue              # no two cells see each other: the rule's own arithmetic
+        sup = joint_supports(an, cells, [r], limit)
+        if sup is None or not all(sup):
+            continue
+        elims = _eliminations(an, cells, sup)
+        if elims:
+            yield Step("sum_arithmetic", eliminations=tuple(elims), title="Sum Arithmetic",
+                       width=an.grid.namer, houses=(r.name,),
+                       pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
+                                     if an.cand[c] >> d & 1),
+                       note=f"{r.name} ({_formula(an, r)}, {note})")
+
+
+@register("combined_sums", "Combined Sums", FAMILY,
+          options={"node_limit": NODE_LIMIT})
+def combined_sums(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Two sum rules that share a cell or whose cells share houses, solved together (cells
+    that see each other differ): digits of no joint solution go."""
+    limit = opts.get("node_limit", NODE_LIMIT)
+    rules = _rules(an)
+    if len(rules) < 2:
+        return
+    for a, b in _pairs(an, rules):
+        if not (a.mask | b.mask) & an.unsolved:
+            continue
+        cells = list(iter_cells(a.mask | b.mask))
+        sup = joint_supports(an, cells, [a, b], limit)
+        if sup is None or not all(sup):
+            continue
+        elims = _eliminations(an, cells, sup)
+        if not elims:
+            continue
+        # only what the two rules know together, not each alone
+        elims = [e for e in elims if not _alone_removes(an, e, (a, b), limit)]
+        if elims:
+            yield Step("combined_sums", eliminations=tuple(elims), title="Combined Sums",
+                       width=an.grid.namer, houses=(a.name, b.name),
+                       pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
+                                     if an.cand[c] >> d & 1),
+                       note=f"{a.name} ({_formula(an, a)}) and {b.name} ({_formula(an, b)}) "
+                            f"together")
+
+
+def _alone_removes(an: Analysis, e: Candidate, rules: tuple[Rule, Rule], limit: int) -> bool:
+    """True when one of the rules alone already removes the candidate."""
+    for r in rules:
+        if not r.mask >> e.cell & 1:
+            continue
+        sup = joint_supports(an, list(r.cells), [r], limit)
+        if sup is not None and not sup[r.cells.index(e.cell)] >> e.digit & 1:
+            return True
+    return False

@@ -1,0 +1,271 @@
+"""Setter-grade logic (issue 13): each new technique on a state of a real f-puzzles puzzle
+where the default solver needs it (it is the next step there), with the exact eliminations
+checked against the puzzle's stated solution; variant difficulty follows the hardest idea.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from csp.state import State
+from csp.step import Step
+from techniques import StepSolver
+
+from conftest import DATA as _DATA, random_state
+
+DATA = _DATA / "fpuzzles_cc_by.jsonl"
+
+
+def _puzzle(title: str):
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if rec["title"] == title:
+            return load_fpuzzles(rec["fpuzzles_json"]), [int(ch) for ch in rec["solution"]]
+    raise KeyError(title)
+
+
+def first_step_of(title: str, technique: str, eliminates: str | None = None,
+                  max_steps: int = 400, selection: list[str] | str = "default"
+                  ) -> tuple[object, list[int], State, Step]:
+    """Walk the solve path of an f-puzzles puzzle (the ``selection`` of techniques) to the
+    first step of ``technique`` (that eliminates ``eliminates``, e.g. ``"r2c7<>1"``, when
+    given): (puzzle, solution, the state before it, the step)."""
+    p, sol = _puzzle(title)
+    run = StepSolver(selection).start(p, max_steps=max_steps)
+    while True:
+        step = run.peek()
+        assert step is not None, f"{title}: no such {technique} step before the end"
+        if step.technique == technique and (
+                eliminates is None or eliminates in names(p, step.eliminations)):
+            return p, sol, run.state.copy(), step
+        next(run)
+
+
+def names(p, cands) -> set[str]:
+    return {f"{p.grid.name(c)}<>{d}" for c, d in cands}
+
+
+def sound(sol: list[int], step: Step) -> bool:
+    return not any(sol[c] == d for c, d in step.eliminations) and all(
+        sol[c] == d for c, d in step.placements)
+
+
+def test_box_indexing_reverse_direction():
+    """Issue 13: 'Box Indexing Test': r1c7's candidates say where the 1 of box 3 goes, so
+    r2c7 (its 4th cell) loses 1 -- indexing logic the rule's propagation did not make."""
+    p, sol, st, step = first_step_of("Box Indexing Test", "indexing", "r2c7<>1")
+    assert step.explain(2).startswith("Indexing: box indexer r1c7: r1c7 is ")
+    assert sound(sol, step)
+    # on the path there, every indexing step is sound
+    run = StepSolver("default").start(p)
+    for s in run:
+        assert s.technique != "indexing" or sound(sol, s), s.explain(2)
+        if run.state.candidates("r2c7") and 1 not in run.state.candidates("r2c7"):
+            break
+
+
+def test_crossbow_two_arrows_together():
+    """Issue 13: 'Rapid Fire Crossbow': the arrows of r7c9 and r8c9 share box 9; taken
+    together r7c9 = 4 leaves the other arrow no sum, so r7c9 (and r8c9) lose 4."""
+    p, sol, st, step = first_step_of("Rapid Fire Crossbow", "combined_sums", "r7c9<>4")
+    assert "arrow r8c9" in step.explain(2) and "arrow r7c9" in step.explain(2)
+    assert sound(sol, step)
+    # neither arrow alone knows it
+    alone = StepSolver(["sum_arithmetic", "constraint"]).find_all(st, "sum_arithmetic")
+    assert "r7c9<>4" not in names(p, [e for s in alone for e in s.eliminations])
+
+
+def test_sum_arithmetic_on_arrows_xv_arrow():
+    """'Mar 20, 2022: XV Arrow': the arrows alone allow repeats; with their cells' houses
+    (and the negative XV links between neighbours) they lose digits: the puzzle, which
+    needed a forcing chain, is solved without one."""
+    p, sol, st, step = first_step_of("Mar 20, 2022: XV Arrow", "sum_arithmetic")
+    assert step.explain(2).startswith("Sum Arithmetic: arrow r1c1 (r1c1 = r1c2+r1c3, "
+                                      "r1c1 r1c2 r1c3 in row 1)")
+    assert names(p, step.eliminations) == {"r1c3<>2"} and sound(sol, step)
+    r = StepSolver("default").solve(p)
+    assert r.status == "solved" and not any(
+        s.technique.startswith(("forcing", "kraken", "template")) for s in r.steps)
+
+
+def test_cell_exclusion_third_degree_murder():
+    """'Third-Degree Murder': r4c2 = 4 would leave r4c1 without a digit (the entropic line
+    and the row between them take all of r4c1's candidates): the step the solver used to
+    take as a forcing chain."""
+    # the line techniques (entropic groups) now take this state's deduction first
+    p, sol, st, step = first_step_of("Third-Degree Murder", "cell_exclusion",
+                                     selection=["default", "-lines", "-pairs"])
+    assert step.explain(2).startswith("Cell Exclusion: r4c2=4 would leave r4c1 without a digit")
+    assert names(p, step.eliminations) == {"r4c2<>4"} and sound(sol, step)
+
+
+def test_house_exclusion_every_third_knight():
+    """'Every Third Knight': r1c3 = 5 would leave row 1 without a 4 (its places r1c2-r1c5
+    all see r1c3=5 through the cell and the entropic line)."""
+    p, sol, st, step = first_step_of("Every Third Knight", "house_exclusion",
+                                     selection=["default", "-lines", "-pairs"])
+    assert step.explain(2).startswith("House Exclusion: r1c3=5 would leave row 1 without a 4")
+    assert sound(sol, step)
+
+
+def test_rule_exclusion_consec_pairs_quads():
+    """'5/31/23: Consec Pairs Quads': r1c1=2 would take the 2s the quadruple 22 at r1c3
+    needs (two 2s in its 2x2 cells): one rule read once, where the solver used to start a
+    forcing net; the puzzle is now solved without any."""
+    p, sol, st, step = first_step_of("5/31/23: Consec Pairs Quads", "rule_exclusion")
+    assert step.explain(2) == ("Rule Exclusion: r1c1=2 would leave quadruple 22 at r1c3 "
+                               "without a solution => r1c1<>2")
+    assert sound(sol, step)
+    r = StepSolver("default").solve(p, time_limit=60)
+    assert r.status == "solved" and not any(
+        s.technique.startswith(("forcing", "kraken", "template")) for s in r.steps)
+
+
+def test_exclusions_are_silent_without_cross_links():
+    from variants.classic import classic_puzzle
+    st = classic_puzzle("." * 81).pencilmarks()
+    for name in ("cell_exclusion", "house_exclusion", "rule_exclusion"):
+        assert StepSolver().find_all(st, name) == []
+
+
+def test_sum_arithmetic_pill_arrow():
+    """A pill arrow (a two-cell circle read as a number) over four shaft cells of one row:
+    the shaft is four different digits, 10..30, and the pill's two digits differ (one row),
+    so the pill is 12..29: its tens digit is 1 or 2."""
+    from csp import Grid, Puzzle
+    from csp.constraints import Linear
+    p = Puzzle(Grid(9)).add_grid_houses()
+    circle = p.grid.cells(["r1c1", "r1c2"])
+    shaft = p.grid.cells(["r3c4", "r3c5", "r3c6", "r3c7"])
+    p.add(Linear(circle + shaft, [-10, -1, 1, 1, 1, 1], 0, "arrow r1c1"))
+    st = p.pencilmarks()
+    steps = StepSolver().find_all(st, "sum_arithmetic")
+    assert steps and set(st.candidates("r1c1")) - {
+        d for d in range(1, 10) if f"r1c1<>{d}" in names(p, steps[0].eliminations)} == {1, 2}
+    # every removal has no solution: the shaft is four different digits (10..30)
+    for c, d in steps[0].eliminations:
+        st2 = st.copy()
+        st2.cand[c] = 1 << d
+        assert p.solve(first=True, state=st2, time_limit=30).status == "unsolvable"
+
+
+def test_little_killer_repeats_only_where_cells_can_repeat():
+    """A little killer of 6 down three cells of one box: all different there, so 1+2+3 and
+    each cell is 1, 2 or 3; the same sum along cells in three different boxes keeps 4."""
+    from csp import Grid, Puzzle, Sum
+    p = Puzzle(Grid(9)).add_grid_houses()
+    p.add(Sum(p.grid.cells(["r1c1", "r2c2", "r3c3"]), 6, name="little killer 6"))
+    st = p.propagate()                    # the sum's own arithmetic: 1..4 (1+1+4)
+    assert st.candidates("r2c2") == (1, 2, 3, 4)
+    steps = StepSolver().find_all(st, "sum_arithmetic")
+    assert names(p, steps[0].eliminations) == {f"r{i}c{i}<>4" for i in (1, 2, 3)}
+    q = Puzzle(Grid(9)).add_grid_houses()
+    q.add(Sum(q.grid.cells(["r1c1", "r4c5", "r7c9"]), 6, name="little killer 6"))
+    assert StepSolver().find_all(q.propagate(), "sum_arithmetic") == []
+
+
+def test_variant_rating_follows_the_hardest_idea():
+    """Issue 13: a variant puzzle's level is its hardest technique's, not raised by the
+    number of steps; SE's scale applies through the documented extension ('extended')
+    and not at all in SE 1.2.1's own mode."""
+    p, _ = _puzzle("October 10, 2023: Killer")
+    r = StepSolver("default").solve(p)
+    assert r.status == "solved" and r.rating.basis == "ideas"
+    hardest = max((s.technique for s in r.steps),
+                  key=lambda t: ("easy", "medium", "hard", "unfair", "extreme").index(
+                      __import__("techniques").registry.get(t).level))
+    assert r.rating.level == __import__("techniques").registry.get(hardest).level
+    assert r.rating.level in ("easy", "medium")          # was 'extreme' by its step count
+    se = StepSolver().rate_se(p)
+    assert se.applies and se.scale == "SE + variant extension" and se.er < 4.0
+    assert not StepSolver().rate_se(p, mode="se121").applies
+
+
+def test_classic_rating_unchanged_by_the_variant_rules():
+    from variants.classic import classic_puzzle
+    line = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    r = StepSolver().rate(classic_puzzle(line))
+    assert r.basis == "steps" and r.level == "easy"
+
+
+NEW_FAMILIES = ("sets", "sums", "exclusion", "indexing", "inequality")
+
+
+def _fuzz(stride: int, seed: int, per_puzzle: int) -> tuple[list[str], dict[str, int]]:
+    import random
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from techniques import registry
+    from techniques.analysis import Analysis
+    techs = [t for t in registry.all_techniques() if t.family in NEW_FAMILIES]
+    rng = random.Random(seed)
+    bad: list[str] = []
+    fired: dict[str, int] = {}
+    seen = set()
+    for line in DATA.read_text(encoding="utf-8").splitlines()[::stride]:
+        rec = json.loads(line)
+        if rec["title"] in seen:
+            continue
+        seen.add(rec["title"])
+        p = load_fpuzzles(rec["fpuzzles_json"])
+        sol = [int(ch) for ch in rec["solution"]]
+        if not p.check_solution(sol):
+            continue                 # a stated solution that breaks its own rules
+        for _ in range(per_puzzle):
+            st = random_state(p, sol, rng, keep=rng.choice((0.15, 0.3, 0.5)),
+                               place=rng.choice((0.0, 0.3, 0.6)))
+            an = Analysis(st)
+            for t in techs:
+                for step in t.find(an, {"node_limit": 2000}):
+                    fired[t.name] = fired.get(t.name, 0) + 1
+                    if any(sol[c] == d for c, d in step.eliminations) or any(
+                            sol[c] != d for c, d in step.placements):
+                        bad.append(f"{rec['title']}: {step.explain(2)}")
+    return bad, fired
+
+
+def test_new_techniques_never_lose_the_solution():
+    """Fuzz on the f-puzzles set (every 4th puzzle): random candidate states holding the
+    stated solution; no step of the new families removes a solution digit."""
+    bad, fired = _fuzz(4, seed=13, per_puzzle=2)
+    assert bad == []
+    assert {"cell_exclusion", "house_exclusion", "rule_exclusion", "sum_arithmetic",
+            "combined_sums", "indexing", "innies", "set_sums", "inequality_bounds"} <= set(fired)
+
+
+@pytest.mark.slow
+def test_new_techniques_never_lose_the_solution_all_puzzles():
+    bad, _ = _fuzz(1, seed=14, per_puzzle=6)
+    assert bad == []
+
+
+def test_set_equivalence_with_cages_on_solver_needs_set():
+    """The digit version of SET with cages: on 'Solver needs SET', some way along the
+    default path, three rows and four cages against three columns and four cages leave six
+    cells on each side that hold the same digits up to the cages' digits; it eliminates what
+    no technique before it in the ladder does (on this set the default path never needs it:
+    cheaper steps come first)."""
+    from techniques import registry
+    p, sol = _puzzle("Solver needs SET")
+    before = [t.name for t in registry.select("default")
+              if t.order < registry.get("set_equivalence").order]
+    run = StepSolver("default").start(p)
+    new: set = set()
+    for _ in range(250):
+        st = run.state
+        steps = StepSolver().find_all(st, "set_equivalence")
+        assert all(sound(sol, s) for s in steps)
+        if steps:
+            earlier = {e for name in before for s in StepSolver().find_all(st, name)
+                       for e in s.eliminations}
+            new = {e for s in steps for e in s.eliminations} - earlier
+            if new:
+                break
+        if run.peek() is None:
+            break
+        next(run)
+    assert new, "no state where set_equivalence goes beyond the earlier techniques"
+    step = next(s for s in steps if set(s.eliminations) & new)
+    assert step.explain(2).startswith("Set Equivalence: rows ")
+    assert "hold the same digits up to the digits of the regions" in step.explain(2)
