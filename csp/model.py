@@ -23,6 +23,10 @@ from .state import State
 # takes over (whichever budget runs out first)
 AUTO_SEARCH_NODES = 200
 AUTO_SEARCH_SECONDS = 0.05
+# the same for models made only of all-different houses, whose search is fast: nodes
+# before the SAT solver takes over, on grids from AUTO_PURE_MIN_N on (never below)
+AUTO_PURE_NODES = 100
+AUTO_PURE_MIN_N = 10
 
 
 class _Comparison(Relation):
@@ -401,9 +405,10 @@ class Puzzle:
         ``method``: ``"search"``, depth-first search with propagation at every node
         (:mod:`csp.search`); ``"sat"``, a clause-learning SAT solver (:mod:`csp.sat`);
         ``"auto"`` (default), depth-first search for up to :data:`AUTO_SEARCH_NODES` nodes
-        and :data:`AUTO_SEARCH_SECONDS`, then the SAT solver with the time left (never for
-        models made only of all-different houses, whose search is fast). The solutions do
-        not depend on the method; ``result.method`` says which one answered.
+        and :data:`AUTO_SEARCH_SECONDS`, then the SAT solver with the time left (models
+        made only of all-different houses: :data:`AUTO_PURE_NODES` nodes, and only on grids
+        from :data:`AUTO_PURE_MIN_N` on; smaller ones always search). The solutions do not
+        depend on the method; ``result.method`` says which one answered.
 
         >>> from csp import Puzzle, Grid
         >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1.........2.....")
@@ -436,13 +441,15 @@ class Puzzle:
         if method == "sat":
             sols, conflicts = sat_search(self, cand, limit, time_limit)
             return sols, 0, conflicts, "sat"
-        if method == "search" or eng.pure or not sat_available():
+        pure = eng.pure
+        if method == "search" or not sat_available() or (pure and
+                                                         self.grid.n < AUTO_PURE_MIN_N):
             sols, nodes = search(eng, cand, limit, node_limit, time_limit)
             return sols, nodes, 0, "search"
-        nodes_cap = AUTO_SEARCH_NODES if node_limit is None else min(node_limit,
-                                                                     AUTO_SEARCH_NODES)
-        time_cap = AUTO_SEARCH_SECONDS if time_limit is None else min(time_limit,
-                                                                      AUTO_SEARCH_SECONDS)
+        budget = AUTO_PURE_NODES if pure else AUTO_SEARCH_NODES
+        nodes_cap = budget if node_limit is None else min(node_limit, budget)
+        time_cap = time_limit if pure else (AUTO_SEARCH_SECONDS if time_limit is None
+                                            else min(time_limit, AUTO_SEARCH_SECONDS))
         t0 = time.perf_counter()
         try:
             sols, nodes = search(eng, cand, limit, nodes_cap, time_cap)
