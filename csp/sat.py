@@ -47,6 +47,7 @@ from .bits import digits_of
 from .constraints import AllDifferent, Automaton, Element, Relation, Sum, SumIn
 from .errors import SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
+from .search import propagate_pure
 
 __all__ = ["Encoding", "encode", "sat_search", "SatUnavailable", "available"]
 
@@ -302,10 +303,17 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
     deadline = time.perf_counter() + time_limit if time_limit is not None else None
     cand = cand[:]
     if not propagated:
-        try:
-            puzzle.engine().propagate(cand, None)
-        except Contradiction:
-            return [], 0
+        eng = puzzle.engine()
+        if eng.pure:            # bitboards: faster, and locked candidates on big grids
+            root = propagate_pure(eng, cand)
+            if root is None:
+                return [], 0
+            cand = root
+        else:
+            try:
+                eng.propagate(cand, None)
+            except Contradiction:
+                return [], 0
     enc = encode(puzzle, cand, table_budget, state_budget)
     rules = [con for con in puzzle.constraints if con.cells]
     solutions: list[list[int]] = []

@@ -297,20 +297,13 @@ def _choose(P: list[int], C: list[int], solved: int, full: int, peers: list[int]
     return best
 
 
-def _search_bitboards(engine: Engine, cand: list[int], limit: int, node_limit: int | None,
-                      time_limit: float | None, deadline: float | None
-                      ) -> tuple[list[list[int]], int]:
-    """:func:`search` for pure all-different models, on candidate masks plus per-digit cell
-    bitsets.
-
-    Same propagation strength as :meth:`Engine.propagate` on such models (naked and hidden
-    singles to fixpoint; from 10x10 on also locked candidates once at the root, see
-    :func:`_locked`) and the same answers; the branching cell is picked among the ones
-    with fewest candidates by failure count and open peers (see :func:`_choose`), so with
-    ``limit=1`` on a puzzle with several solutions it may return another one than the
-    general search would."""
+def _root(engine: Engine, cand: list[int]
+          ) -> tuple[BitboardTables, list[int], list[int], int] | None:
+    """The bitboard state of ``cand`` after naked and hidden singles (and, from 10x10 on,
+    locked candidates) to fixpoint: ``(tables, P, C, placed cells)``, None on a
+    contradiction. ``cand`` is not changed."""
     T = engine.bitboards()
-    n, full = T.n, T.full
+    n = T.n
     C = list(cand)
     P = [0] * (n + 1)
     todo: list[tuple[int, int]] = []
@@ -321,7 +314,7 @@ def _search_bitboards(engine: Engine, cand: list[int], limit: int, node_limit: i
             open_ |= 1 << c
             continue
         if not m:
-            return [], 1
+            return None
         if not m & (m - 1):
             todo.append((c, m.bit_length() - 1))
         bit = 1 << c
@@ -338,13 +331,48 @@ def _search_bitboards(engine: Engine, cand: list[int], limit: int, node_limit: i
             x = pd & h
             if not x & (x - 1):
                 if not x:
-                    return [], 1
+                    return None
                 todo.append((x.bit_length() - 1, d))
     solved = _settle(T, P, C, 0, todo)
     if solved >= 0 and n > 9:
         solved = _locked(T, P, C, solved)
     if solved < 0:
+        return None
+    return T, P, C, solved
+
+
+def propagate_pure(engine: Engine, cand: list[int]) -> list[int] | None:
+    """Root propagation of a model made only of all-different houses (``engine.pure``):
+    naked and hidden singles, and from 10x10 on locked candidates, to fixpoint. Returns
+    the new candidate masks (``cand`` is not changed), None when the candidates
+    contradict. The SAT search encodes what is left.
+
+    >>> from csp import Grid, Puzzle
+    >>> p = Puzzle(Grid(4)).add_grid_houses().givens("123.............")
+    >>> propagate_pure(p.engine(), p.initial_state().cand)[3]   # only 4 is left: bit 4
+    16
+    """
+    root = _root(engine, cand)
+    return None if root is None else root[2]
+
+
+def _search_bitboards(engine: Engine, cand: list[int], limit: int, node_limit: int | None,
+                      time_limit: float | None, deadline: float | None
+                      ) -> tuple[list[list[int]], int]:
+    """:func:`search` for pure all-different models, on candidate masks plus per-digit cell
+    bitsets.
+
+    Same propagation strength as :meth:`Engine.propagate` on such models (naked and hidden
+    singles to fixpoint; from 10x10 on also locked candidates once at the root, see
+    :func:`_locked`) and the same answers; the branching cell is picked among the ones
+    with fewest candidates by failure count and open peers (see :func:`_choose`), so with
+    ``limit=1`` on a puzzle with several solutions it may return another one than the
+    general search would."""
+    root = _root(engine, cand)
+    if root is None:
         return [], 1
+    T, P, C, solved = root
+    full = T.full
     solutions: list[list[int]] = []
     weight = [0] * len(C)
     cell = _choose(P, C, solved, full, T.peers, weight)
