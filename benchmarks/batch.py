@@ -42,7 +42,7 @@ def _strip(out: str) -> list[dict]:
 
 def run_once(file: Path, mode: str, backend: str, workers: int, summary: Path,
              own_sessions: bool = False) -> dict:
-    cmd = [sys.executable, "-m", "variants.cli", "solve", str(file), "--json",
+    cmd = [sys.executable, "-m", "sudoku_csp.cli", "solve", str(file), "--json",
            "--summary-json", str(summary)]
     if mode == "logic":
         cmd.append("--logic")

@@ -1,4 +1,4 @@
-"""Generation benchmark: how long `variants.generate` takes to make puzzles of each logic
+"""Generation benchmark: how long `sudoku_csp.generate` takes to make puzzles of each logic
 level, with every puzzle verified independently.
 
     python benchmarks/generate.py [--classic 20] [--jigsaw 5] [--killer 5]
@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 from techniques import StepSolver, registry  # noqa: E402
 from techniques.registry import LEVELS  # noqa: E402
 from variants.classic import classic_puzzle  # noqa: E402
-from variants.generate import GenerationTimeout, generate_iter  # noqa: E402
-from variants.spec import from_spec  # noqa: E402
+from sudoku_csp.generate import GenerationTimeout, generate_iter  # noqa: E402
+from sudoku_csp.formats.spec import from_spec  # noqa: E402
 
 BEGIN = "<!-- generate:begin -->"
 END = "<!-- generate:end -->"

@@ -21,7 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from csp.events import Contradiction  # noqa: E402
-from variants.multigrid import samurai, write_subgrids  # noqa: E402
+from csp.io import write_subgrids  # noqa: E402
+from variants.multigrid import samurai  # noqa: E402
 
 
 def full_grid(rng: random.Random) -> list[int]:

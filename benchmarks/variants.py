@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from csp.errors import SearchLimit  # noqa: E402
-from variants.fpuzzles import load_fpuzzles  # noqa: E402
+from sudoku_csp.formats.fpuzzles import load_fpuzzles  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "fpuzzles_cc_by.jsonl"
 

@@ -8,12 +8,14 @@
 ('solved', '417369825')
 """
 from .bits import digits_of, full_mask, iter_bits, mask_of, popcount
-from .constraints import (AbsDiff, AllDifferent, AllowedPairs, Constraint, Equal,
-                          FunctionConstraint, Less, LessEqual, NotAbsDiff, NotEqual, NotRatio,
-                          Ratio, Relation, Sum)
+from typing import Any
+
+from .constraints import (AbsDiff, AllDifferent, AllowedPairs, Constraint, Equal, Less,
+                          LessEqual, NotAbsDiff, NotEqual, NotRatio, Ratio, Relation,
+                          RelationKind)
 from .engine import Engine
-from .errors import (ContradictoryGivens, FrozenPuzzleError, GridSizeError, InvalidConstraint,
-                     InvalidPuzzle, NodeLimitExceeded, ParseError, SearchLimit, SudokuCSPError,
+from .errors import (ContradictoryGivens, FrozenPuzzleError, GridSizeError, InvalidArgument,
+                     InvalidConstraint, InvalidPuzzle, NodeLimitExceeded, ParseError, SearchLimit, SudokuCSPError,
                      TimeLimitExceeded)
 from .events import Contradiction, Cost, Event, Status
 from .grid import Grid, House
@@ -21,13 +23,25 @@ from .model import CellRef, Puzzle
 from .propagator import Context, Propagator
 from .search import SolveResult
 from .state import State
+from .status import SolveStatus
 
 __all__ = [
-    "Grid", "House", "Puzzle", "CellRef", "State", "Engine", "SolveResult", "Propagator",
+    "Grid", "House", "Puzzle", "CellRef", "State", "Engine", "SolveResult", "SolveStatus",
+    "Propagator",
     "Context", "Event", "Status", "Cost", "Contradiction", "Constraint", "AllDifferent",
-    "Relation", "Less", "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio",
+    "Relation", "RelationKind", "Less", "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio",
     "NotRatio", "AllowedPairs", "Sum", "FunctionConstraint", "SudokuCSPError",
     "InvalidPuzzle", "ParseError", "GridSizeError", "ContradictoryGivens", "InvalidConstraint",
-    "FrozenPuzzleError", "SearchLimit", "NodeLimitExceeded", "TimeLimitExceeded",
+    "FrozenPuzzleError", "InvalidArgument", "SearchLimit", "NodeLimitExceeded", "TimeLimitExceeded",
     "popcount", "mask_of", "full_mask", "iter_bits", "digits_of",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``Sum`` and ``FunctionConstraint`` load with their modules on first use."""
+    if name in ("Sum", "FunctionConstraint"):
+        from . import constraints
+        value = getattr(constraints, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'csp' has no attribute {name!r}")

@@ -4,7 +4,9 @@ All-different constraints are compiled into a fast kernel over int bitmasks (val
 elimination through per-cell peer tables, and hidden singles / pigeonhole on full houses);
 every other constraint is a :class:`~csp.propagator.Propagator` woken through watch lists and
 run cheapest first. Expensive stages (GAC all-different, techniques) only run when the cheap
-ones are quiet.
+ones are quiet. A propagator that returns ``Status.FIX`` is not woken by its own removals;
+one that returns ``Status.SUBSUMED`` (entailed) is not woken again for the rest of that
+:meth:`Engine.propagate` call.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from .events import Contradiction, Cost, Event, Status
 from .propagator import Context, Propagator, TraceHook
 
 _DOM, _BOUNDS, _FIXED = int(Event.DOM), int(Event.BOUNDS), int(Event.FIXED)
+_SUBSUMED = Status.SUBSUMED
 
 
 class Engine:
@@ -51,6 +54,12 @@ class Engine:
         else:
             self.watch = geo.no_watch
         self.levels = sorted(set(self.prop_cost)) or [0]
+
+    def extended(self, props: Sequence[Propagator]) -> "Engine":
+        """A new engine with the same houses and propagators plus ``props`` (e.g. techniques
+        run as propagators)."""
+        return Engine(self.n, self.size, list(zip(self.house_names, self.house_cells)),
+                      self.props + list(props), self.namer)
 
     @property
     def pure(self) -> bool:
@@ -198,10 +207,11 @@ class Engine:
                     break
             if i < 0:
                 return
-            queued[i] = False
             prop = props[i]
             ctx.source = prop.name
             status = prop.propagate(ctx)
+            # entailed: left marked as queued, so nothing wakes it again in this call
+            queued[i] = status is _SUBSUMED
             if ctx.changes:
                 changes = ctx.changes
                 ctx.changes = []

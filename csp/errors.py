@@ -27,6 +27,10 @@ class InvalidConstraint(InvalidPuzzle):
     """A constraint cannot be built as asked (unknown cell, impossible sum, chained comparison)."""
 
 
+class InvalidArgument(SudokuCSPError, ValueError):
+    """An API argument outside its domain (an unknown search method, a NaN time limit)."""
+
+
 class FrozenPuzzleError(SudokuCSPError):
     """The puzzle was frozen by solving; rules can no longer be added."""
 

@@ -23,10 +23,11 @@ from typing import Any
 
 import networkx as nx
 
+from .bits import digits_of
 from .state import State
 
-__all__ = ["constraint_graph", "cell_graph", "link_graph", "candidate_id", "parse_candidate_id",
-           "to_dot"]
+__all__ = ["constraint_graph", "cell_graph", "link_graph", "link_graph_size", "candidate_id",
+           "parse_candidate_id", "to_dot"]
 
 
 def _scalar(v: Any) -> str | int | float | bool:
@@ -69,7 +70,7 @@ def constraint_graph(puzzle) -> nx.Graph:
     for i, con in enumerate(puzzle.constraints):
         node = f"k{i}"
         attrs = {k: _scalar(v) for k, v in con.attributes().items()}
-        attrs.update(bipartite=1, label=con.name, kind=getattr(con, "kind", "constraint"),
+        attrs.update(bipartite=1, label=con.name, kind=con.kind,
                      arity=len(set(con.cells)), house=con.house() is not None)
         G.add_node(node, **attrs)
         seen: set[int] = set()
@@ -160,6 +161,34 @@ def parse_candidate_id(grid, node: str) -> tuple[int, int]:
     return grid.cell(name), int(d)
 
 
+def link_graph_size(puzzle, state: State | None = None) -> tuple[int, int]:
+    """``(nodes, edges)`` of :func:`link_graph` without building it: the exact number of
+    candidate nodes and an upper bound on the edges (a pair linked by two houses is counted
+    twice), in time linear in the candidates. Lets a caller refuse a graph too big to hold.
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses().givens("12..34..........")
+    >>> link_graph_size(p), link_graph(p).number_of_nodes(), link_graph(p).number_of_edges()
+    ((32, 120), 32, 96)
+    """
+    g = puzzle.grid
+    n = g.n
+    if state is None:
+        state = puzzle.pencilmarks()
+    live = [0 if state.placed[c] else state.cand[c] for c in range(g.size)]
+    nodes = sum(m.bit_count() for m in live)
+    edges = sum(k * (k - 1) // 2 for k in (m.bit_count() for m in live))
+    for h in puzzle.houses():
+        for d in range(1, n + 1):
+            k = sum(1 for c in set(h.cells) if live[c] >> d & 1)
+            edges += k * (k - 1) // 2
+    for con in puzzle.constraints:
+        if con.house() is None:
+            edges += sum(1 for x, y in con.weak_links(n)
+                         if live[x[0]] >> x[1] & 1 and live[y[0]] >> y[1] & 1)
+    return nodes, edges
+
+
 def link_graph(puzzle, state: State | None = None) -> nx.Graph:
     """The candidate link graph of ``state`` (default: the puzzle's starting pencil marks,
     :meth:`csp.Puzzle.pencilmarks`).
@@ -214,7 +243,7 @@ def link_graph(puzzle, state: State | None = None) -> nx.Graph:
             names.append(why)
 
     for c in range(g.size):
-        ds = [d for d in range(1, n + 1) if live[c] >> d & 1]
+        ds = digits_of(live[c])
         for i, d1 in enumerate(ds):
             for d2 in ds[i + 1:]:
                 link((c, d1), (c, d2), f"cell {g.name(c)}")

@@ -26,6 +26,15 @@ _CELL_RE = re.compile(r"^\s*[rR](\d+)\s*[cC](\d+)\s*$")
 CellLike = "int | str | tuple[int, int]"
 
 
+class CellHandle:
+    """Anything that stands for one cell of a grid and is accepted where a cell is asked
+    for (:meth:`Grid.cell`): ``cell`` is the cell id. :class:`csp.model.CellRef` (from
+    ``puzzle["r1c1"]``) is one."""
+
+    __slots__ = ()
+    cell: int
+
+
 @dataclass(frozen=True, slots=True)
 class House:
     """A set of cells that must hold different digits; ``kind`` is row/col/box/region/extra."""
@@ -115,6 +124,8 @@ class Grid:
                 for i, reg in enumerate(self.regions)
             ]
         )
+        #: cells of each sub-grid, row-major (:class:`MultiGrid`; none for a single grid)
+        self.subgrids: list[tuple[int, ...]] = []
         # Used by other modules for naming and for the main diagonals.
         self.diagonal_main = tuple(i * n + i for i in range(n))
         self.diagonal_anti = tuple(i * n + (n - 1 - i) for i in range(n))
@@ -122,6 +133,10 @@ class Grid:
     def _parse_regions(self, regions) -> list[tuple[int, ...]]:
         n = self.n
         regions = list(regions)
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in regions) and \
+                not all(isinstance(x, (list, tuple, set, frozenset)) for x in regions):
+            raise GridSizeError("regions: give a region number per cell, or a list of cells per "
+                                "region")
         if regions and all(isinstance(x, int) for x in regions):
             if len(regions) != self.size:
                 raise GridSizeError(f"regions: expected {self.size} region ids, got {len(regions)}")
@@ -155,9 +170,8 @@ class Grid:
         elif isinstance(ref, tuple) and len(ref) == 2:
             r, c = ref
         else:
-            ref_cell = getattr(ref, "cell", None)
-            if isinstance(ref_cell, int):
-                return self.cell(ref_cell)
+            if isinstance(ref, CellHandle):
+                return self.cell(ref.cell)
             raise InvalidConstraint(f"not a cell: {ref!r}")
         if not (0 <= r < n and 0 <= c < n):
             raise InvalidConstraint(f"cell {ref!r} outside the {n}x{n} grid")
@@ -342,9 +356,8 @@ class MultiGrid(Grid):
         elif isinstance(ref, tuple) and len(ref) == 2:
             r, c = ref
         else:
-            ref_cell = getattr(ref, "cell", None)
-            if isinstance(ref_cell, int):
-                return self.cell(ref_cell)
+            if isinstance(ref, CellHandle):
+                return self.cell(ref.cell)
             raise InvalidConstraint(f"not a cell: {ref!r}")
         x = self.at(r, c) if isinstance(r, int) and isinstance(c, int) else -1
         if x < 0:

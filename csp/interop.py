@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import constraint as pc
 
+from .bits import digits_of
 from .constraints import AllDifferent, Constraint, FunctionConstraint, Linear, Relation, Sum
 
 __all__ = ["to_problem", "problem_solutions", "iter_problem_solutions"]
@@ -31,13 +32,13 @@ def _domains(puzzle) -> list[list[int]]:
     n = puzzle.grid.n
     masks = [((1 << n) - 1) << 1] * puzzle.grid.size
     for con in puzzle.constraints:
-        um = getattr(con, "unary_mask", None)
+        um = con.unary_mask()
         if um is not None:
             for cell in con.cells:
-                masks[cell] &= um()
+                masks[cell] &= um
     for cell, d in puzzle.given.items():
         masks[cell] &= 1 << d
-    return [[d for d in range(1, n + 1) if m >> d & 1] for m in masks]
+    return [list(digits_of(m)) for m in masks]
 
 
 def _positions(cells: Sequence[int]) -> tuple[list[int], tuple[int, ...]]:
@@ -81,7 +82,7 @@ def _rule(con) -> Callable[..., bool] | None:
         if distinct:
             return lambda *v: len(set(v)) == len(v) and bool(pred(*v))
         return lambda *v: bool(pred(*v))
-    if getattr(con, "unary_mask", None) is not None:
+    if con.unary_mask() is not None:
         return None                      # applied to the domains
     if type(con).check is not Constraint.check:
         return con.check                 # any other rule: its own check

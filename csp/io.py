@@ -1,4 +1,5 @@
-"""Text formats: line strings for any n, pencil-mark grids, HoDoKu library lines.
+"""Text formats: line strings for any n, sub-grid lines of multi-grids (samurai: 5 x 81
+characters), pencil-mark grids, HoDoKu library lines.
 
 >>> n, vals = parse_line("1...2...3...4...".replace("...", "..."))
 >>> n, vals[:5]
@@ -13,8 +14,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 
 from .errors import GridSizeError, ParseError
+
+if TYPE_CHECKING:
+    from .grid import MultiGrid
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _BLANKS = ".0_-*"
@@ -53,8 +58,8 @@ def parse_line(text: str, n: int | None = None,
             if t in (".", "0", "_", "-"):
                 vals.append(0)
                 continue
-            if not t.isdigit() or not 1 <= int(t) <= n:
-                raise ParseError(f"cell {i + 1}: {t!r} is not a digit 1..{n} or a blank")
+            if not _is_number(t) or not 1 <= int(t) <= n:
+                raise ParseError(f"cell {i + 1}: {t[:20]!r} is not a digit 1..{n} or a blank")
             vals.append(int(t))
         return n, vals
     if n is None:
@@ -76,13 +81,36 @@ def parse_line(text: str, n: int | None = None,
     return n, vals
 
 
+def _is_number(t: str) -> bool:
+    """ASCII digits only, at most 3 (``str.isdigit`` also takes '⁹', '١' and '１')."""
+    return len(t) <= 3 and t.isascii() and t.isdigit()
+
+
 def _what(n: int, count: int | None) -> str:
     return f"a {n}x{n} grid" if not count or count == n * n else \
         f"a multi-grid of {count} cells with digits 1..{n}"
 
 
-def write_line(values, n: int, blank: str = ".") -> str:
-    """Inverse of :func:`parse_line` (one character per cell)."""
+SYMBOL_STYLES = ("letters", "numbers")
+
+
+def write_line(values, n: int, blank: str = ".", symbols: str | None = None) -> str:
+    """Inverse of :func:`parse_line`. ``symbols="letters"``: one character per cell (1-9,
+    then A=10, B=11, ...; ``blank`` for 0); ``"numbers"``: the digits as numbers separated
+    by commas (0 for a blank). ``None``: letters when every digit has a character (n <= 35),
+    numbers otherwise.
+
+    >>> write_line([1, 0, 10, 16], 16), write_line([1, 0, 10, 16], 16, symbols="numbers")
+    ('1.AG', '1,0,10,16')
+    """
+    if symbols is None:
+        symbols = "letters" if n <= len(SYMBOLS) else "numbers"
+    if symbols == "numbers":
+        return ",".join(str(v) for v in values)
+    if symbols != "letters":
+        raise ValueError(f"unknown symbols {symbols!r} (letters or numbers)")
+    if n > len(SYMBOLS):
+        raise GridSizeError(f"a {n}x{n} grid has more digits than letters: use numbers")
     return "".join(SYMBOLS[v - 1] if v else blank for v in values)
 
 
@@ -164,7 +192,7 @@ class LibraryLine:
 def _tokens(text: str, what: str, line: str) -> tuple[tuple[int, int], ...]:
     out = []
     for tok in text.split():
-        if len(tok) != 3 or not tok.isdigit() or "0" in tok:
+        if len(tok) != 3 or not _is_number(tok) or "0" in tok:
             raise ParseError(f"bad {what} token {tok!r} in library line {line!r}")
         d, r, c = int(tok[0]), int(tok[1]), int(tok[2])
         out.append(((r - 1) * 9 + (c - 1), d))
@@ -205,17 +233,24 @@ def parse_library_line(line: str) -> LibraryLine:
     while i < len(grid):
         ch = grid[i]
         if ch == "+":
-            values.append(int(grid[i + 1]))
+            nxt = grid[i + 1:i + 2]
+            if not ("1" <= nxt <= "9"):
+                raise ParseError(f"library grid: '+' must be followed by a digit 1-9 "
+                                 f"(cell {len(values) + 1}) in {raw[:60]!r}")
+            values.append(int(nxt))
             given.append(False)
             i += 2
             continue
+        if ch not in ".0" and not ("1" <= ch <= "9"):
+            raise ParseError(f"library grid: unexpected character {ch!r} (cell "
+                             f"{len(values) + 1}) in {raw[:60]!r}")
         values.append(0 if ch in ".0" else int(ch))
         given.append(ch not in ".0")
         i += 1
     if len(values) != 81:
         raise ParseError(f"library grid has {len(values)} cells, expected 81: {raw[:60]!r}")
     return LibraryLine(raw, code, variant, must_not_fire,
-                       tuple(int(ch) for ch in digits if ch.isdigit()), values, given,
+                       tuple(int(ch) for ch in digits if "0" <= ch <= "9"), values, given,
                        _tokens(deleted, "deleted", raw), _tokens(elims, "elimination", raw),
                        _tokens(places, "placement", raw), extra)
 
@@ -240,3 +275,46 @@ def write_library_line(case: LibraryLine) -> str:
     while text.count(":") + 1 < n_fields:
         text += ":"
     return text
+
+
+# -- multi-grid (gattai, samurai) sub-grid lines -------------------------------------------
+def parse_subgrids(grid: "MultiGrid", text: str) -> list[int]:
+    """A digit (0 = blank) per cell of ``grid`` from a sub-grid line (``k * n*n``
+    characters, whitespace allowed between them) or a line over the grid's own cells.
+    Raises :class:`ParseError` when a shared cell gets two different digits."""
+    n = grid.n
+    s = re.sub(r"\s+", "", text) if not re.search(r"[,]", text) else text
+    per = n * n
+    if len(s) == grid.size and len(s) != per * len(grid.subgrids):
+        return parse_line(s, n, grid.size)[1]
+    k = len(grid.subgrids)
+    if len(s) != per * k:
+        raise ParseError(f"expected {k} x {per} = {k * per} characters (one {n}x{n} grid per "
+                         f"part) or {grid.size} (one per cell), got {len(s)}")
+    vals = [0] * grid.size
+    for i, cells in enumerate(grid.subgrids):
+        try:
+            _, part = parse_line(s[i * per:(i + 1) * per], n)
+        except ParseError as e:
+            raise ParseError(f"sub-grid {grid.labels[i]}: {e}") from None
+        for c, v in zip(cells, part):
+            if v:
+                if vals[c] and vals[c] != v:
+                    raise ParseError(f"shared cell {grid.name(c)}: {vals[c]} in one sub-grid, "
+                                     f"{v} in sub-grid {grid.labels[i]}")
+                vals[c] = v
+    return vals
+
+
+def write_subgrids(grid: "MultiGrid", values: Sequence[int], blank: str = ".",
+                   sep: str = "") -> str:
+    """Inverse of :func:`parse_subgrids`: each sub-grid's ``n*n`` characters, joined by
+    ``sep``."""
+    return sep.join(write_line([values[c] for c in cells], grid.n, blank)
+                    for cells in grid.subgrids)
+
+
+def is_samurai_line(text: str) -> bool:
+    """True for a 405-character (5 x 81) line, whitespace between parts allowed: read it
+    as a samurai (:func:`samurai` then names a bad character)."""
+    return "," not in text and len(re.sub(r"\s+", "", text)) == 405

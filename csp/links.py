@@ -13,9 +13,11 @@ non-consecutive, a<b ...). Techniques use these tables, so any variant's links f
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from .grid import House
+
+T = TypeVar("T")
 
 
 class LinkTables:
@@ -55,10 +57,29 @@ class LinkTables:
         self.cross = {k: tuple(sorted(v)) for k, v in cross.items()}
         self.uniform = not cross and all(
             peers_d[d] == self.house_peers for d in range(1, n + 1))
+        self._derived: dict[Callable[[LinkTables], Any], Any] = {}
+
+    def derived(self, build: Callable[["LinkTables"], T]) -> T:
+        """``build(self)``, computed once and kept with the tables: the techniques' static
+        tables (house intersections, rectangles, their cross-state caches) live here, so
+        puzzles that share these tables (same house layout, no other rule) share them too.
+        Keyed by ``build`` itself, like :meth:`csp.Puzzle.derived`.
+
+        >>> from csp import Puzzle, Grid
+        >>> t = link_tables(Puzzle(Grid(4)).add_grid_houses())
+        >>> def full_houses(t): return len(t.full)
+        >>> t.derived(full_houses)
+        12
+        """
+        try:
+            return self._derived[build]
+        except KeyError:
+            value = self._derived[build] = build(self)
+            return value
 
     def __getstate__(self) -> dict:
-        # the techniques' caches (underscore attributes) are rebuilt on demand: not pickled
-        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        # the derived tables are rebuilt on demand: not pickled
+        return {**self.__dict__, "_derived": {}}
 
     def sees(self, c1: int, d1: int, c2: int, d2: int) -> bool:
         """True when candidates (c1, d1) and (c2, d2) cannot both be true."""
@@ -71,7 +92,7 @@ class LinkTables:
     def weak_neighbours(self, cell: int, digit: int) -> Iterator[tuple[int, int]]:
         """Candidates in other cells weakly linked to (cell, digit) (any digit)."""
         m = self.peers_d[digit][cell]
-        while m:
+        while m:                  # inline, not csp.bits.iter_cells: apply_step's hot path
             low = m & -m
             yield (low.bit_length() - 1, digit)
             m ^= low
@@ -81,19 +102,19 @@ class LinkTables:
 def link_tables(puzzle) -> LinkTables:
     """Cached :class:`LinkTables` of a (frozen) puzzle. Puzzles made of plain all-different
     houses only (classic, jigsaw, diagonal rule sets) share one table per house layout, so
-    the tables and the techniques' per-layout caches kept on them are built once."""
-    t = getattr(puzzle, "_link_tables", None)
+    the tables and what techniques derive from them are built once."""
+    return puzzle.derived(_build_link_tables)
+
+
+def _build_link_tables(puzzle) -> LinkTables:
+    key = _layout_key(puzzle)
+    t = _LAYOUTS.get(key) if key is not None else None
     if t is None:
-        puzzle.freeze()
-        key = _layout_key(puzzle)
-        t = _LAYOUTS.get(key) if key is not None else None
-        if t is None:
-            t = LinkTables(puzzle)
-            if key is not None:
-                if len(_LAYOUTS) >= 16:
-                    _LAYOUTS.clear()
-                _LAYOUTS[key] = t
-        puzzle._link_tables = t
+        t = LinkTables(puzzle)
+        if key is not None:
+            if len(_LAYOUTS) >= 16:
+                _LAYOUTS.clear()
+            _LAYOUTS[key] = t
     return t
 
 

@@ -2,21 +2,22 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
-                          FunctionConstraint, Less, NotAbsDiff, Ratio, Relation, Sum)
+                          Less, NotAbsDiff, Ratio, Relation, RelationKind)
+from .constraints.binary import _eq, _le, _lt, _ne
 from .constraints.base import WeakLink
 from .engine import Engine
-from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidConstraint,
-                     NodeLimitExceeded, ParseError, TimeLimitExceeded)
+from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
+                     NodeLimitExceeded, ParseError, SudokuCSPError, TimeLimitExceeded)
 from .events import Contradiction
-from .grid import Grid, House
+from .grid import CellHandle, Grid, House
 from .io import parse_line
 from .propagator import Propagator, TraceHook
-from .sat import available as sat_available, sat_search
 from .search import SolveResult, search
 from .state import State
+from .status import SolveStatus
 
 
 # ``solve(method="auto")``: depth-first search nodes and seconds before the SAT solver
@@ -27,6 +28,8 @@ AUTO_SEARCH_SECONDS = 0.05
 # before the SAT solver takes over, on grids from AUTO_PURE_MIN_N on (never below)
 AUTO_PURE_NODES = 100
 AUTO_PURE_MIN_N = 10
+
+T = TypeVar("T")
 
 
 class _Comparison(Relation):
@@ -39,11 +42,7 @@ class _Comparison(Relation):
             "e.g. p.add(a < b); p.add(b < c)")
 
 
-def _op(a: int, b: int, pred, label: str, key) -> _Comparison:
-    return _Comparison(a, b, pred, label, key)
-
-
-class CellRef:
+class CellRef(CellHandle):
     """A handle on a cell, for operator syntax: ``p.add(p["r1c1"] < p["r1c2"])``."""
 
     __slots__ = ("puzzle", "cell")
@@ -58,22 +57,22 @@ class CellRef:
         raise InvalidConstraint(f"compare a cell with another cell, not {other!r}")
 
     def __lt__(self, other: Any) -> _Comparison:
-        return _op(self.cell, self._other(other), lambda x, y: x < y, "<", ("lt",))
+        return _Comparison(self.cell, self._other(other), _lt, "<", None, "", RelationKind.LT)
 
     def __gt__(self, other: Any) -> _Comparison:
-        return _op(self._other(other), self.cell, lambda x, y: x < y, "<", ("lt",))
+        return _Comparison(self._other(other), self.cell, _lt, "<", None, "", RelationKind.LT)
 
     def __le__(self, other: Any) -> _Comparison:
-        return _op(self.cell, self._other(other), lambda x, y: x <= y, "<=", ("le",))
+        return _Comparison(self.cell, self._other(other), _le, "<=", None, "", RelationKind.LE)
 
     def __ge__(self, other: Any) -> _Comparison:
-        return _op(self._other(other), self.cell, lambda x, y: x <= y, "<=", ("le",))
+        return _Comparison(self._other(other), self.cell, _le, "<=", None, "", RelationKind.LE)
 
     def __eq__(self, other: Any) -> _Comparison:  # type: ignore[override]
-        return _op(self.cell, self._other(other), lambda x, y: x == y, "==", ("eq",))
+        return _Comparison(self.cell, self._other(other), _eq, "==", None, "", RelationKind.EQ)
 
     def __ne__(self, other: Any) -> _Comparison:  # type: ignore[override]
-        return _op(self.cell, self._other(other), lambda x, y: x != y, "!=", ("ne",))
+        return _Comparison(self.cell, self._other(other), _ne, "!=", None, "", RelationKind.NE)
 
     def __hash__(self) -> int:
         return hash(self.cell)
@@ -100,19 +99,18 @@ class Puzzle:
         self.name = name
         self.constraints: list[Constraint] = []
         self.given: dict[int, int] = {}
-        #: Techniques a variant contributes (objects understood by the ``techniques`` layer).
-        self.extra_techniques: list[Any] = []
         #: True when the puzzle is declared to have a unique solution (enables uniqueness
         #: techniques); None when unknown.
         self.unique: bool | None = None
         self.meta: dict[str, Any] = {}
         #: rule bundles applied with :meth:`use` (top level), with the number of constraints
-        #: each added, and those constraints (used by exporters such as ``variants.spec``)
+        #: each added, and those constraints (used by exporters such as ``sudoku_csp.formats.spec``)
         self.bundles: list[tuple[Any, int]] = []
         self.bundle_constraints: list[list[Constraint]] = []
         self._use_depth = 0
         self._frozen = False
         self._engines: dict[bool, Engine] = {}
+        self._derived: dict[Callable[[Puzzle], Any], Any] = {}
 
     # -- building ------------------------------------------------------------------
     def _check_open(self) -> None:
@@ -138,13 +136,8 @@ class Puzzle:
             for cell in c.cells:
                 if not (isinstance(cell, int) and 0 <= cell < self.grid.size):
                     raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
-            if getattr(c, "auto_name", False) and isinstance(c, Relation):
-                g = self.grid
-                c.name = f"{g.name(c.a)}{c.label}{g.name(c.b)}"
-                c.auto_name = False
-            validate = getattr(c, "validate", None)
-            if validate is not None:
-                validate(self.grid.n)
+            c.name_from(self.grid)
+            c.validate(self.grid.n)
             self.constraints.append(c)
         return self
 
@@ -178,16 +171,19 @@ class Puzzle:
 
     def add_sum(self, cells: Iterable[Any], total: int, distinct: bool = False,
                 name: str = "") -> "Puzzle":
+        from .constraints.sums import Sum
         return self.add(Sum(self.grid.cells(cells), total, distinct, name))
 
     def add_constraint(self, pred: Callable[..., bool], cells: Sequence[Any],
                        name: str = "") -> "Puzzle":
         """Any Python predicate over the digits of ``cells``. Binary predicates become a
         support table with arc consistency."""
+        from .constraints.function import FunctionConstraint, check_arity
         ids = self.grid.cells(cells)
         if len(ids) == 2:
-            return self.add(Relation(ids[0], ids[1], pred, "function", None,
-                                     name or getattr(pred, "__name__", "function")))
+            label = name or getattr(pred, "__name__", "function")
+            check_arity(pred, 2, label)
+            return self.add(Relation(ids[0], ids[1], pred, "function", None, label))
         return self.add(FunctionConstraint(pred, ids, name))
 
     def use(self, *bundles: Any) -> "Puzzle":
@@ -206,6 +202,15 @@ class Puzzle:
                     b.apply(self)
                 else:
                     b(self)
+            except SudokuCSPError:
+                raise
+            except (TypeError, ValueError, IndexError, KeyError, OverflowError,
+                    ZeroDivisionError) as e:
+                # a rule built from arguments it cannot use (an empty cell list, a number
+                # where cells belong ...): the library's error, naming the rule
+                name = getattr(b, "__name__", None) or type(b).__name__
+                raise InvalidConstraint(f"rule {name}: cannot be built from its arguments "
+                                        f"({type(e).__name__}: {e})") from e
             finally:
                 self._use_depth -= 1
             if self._use_depth == 0:
@@ -288,6 +293,26 @@ class Puzzle:
     def frozen(self) -> bool:
         return self._frozen
 
+    def derived(self, build: Callable[["Puzzle"], T]) -> T:
+        """``build(self)``, computed once and kept with the puzzle: the one place where
+        other modules keep tables derived from a puzzle (link tables, the rule engine of a
+        technique, the difference or cage tables of a variant's logic ...). The value stays
+        valid because the puzzle is frozen first and a frozen puzzle never changes. The key
+        is ``build`` itself, so two modules cannot collide: pass a module-level function
+        or class (a new lambda on each call would never be found again).
+
+        >>> def given_count(p): return len(p.given)
+        >>> p = Puzzle(Grid(4)).add_grid_houses().givens("12..............")
+        >>> p.derived(given_count), p.frozen, p.derived(given_count) is p.derived(given_count)
+        (2, True, True)
+        """
+        try:
+            return self._derived[build]
+        except KeyError:
+            self.freeze()
+            value = self._derived[build] = build(self)
+            return value
+
     def engine(self, gac: bool = False) -> Engine:
         self.freeze()
         eng = self._engines.get(gac)
@@ -304,13 +329,11 @@ class Puzzle:
                     houses.append((c.name, h))
                     if gac:
                         props.append(AllDifferentGAC(h, c.name))
-                if isinstance(c, Relation) and c.key == ("ne",):
+                if isinstance(c, Relation) and c.relation is RelationKind.NE:
                     houses.append((c.name, c.cells))   # a != b runs in the kernel
                     continue
                 props.extend(c.propagators(n))
-                compile_ = getattr(c, "compile", None)
-                if compile_ is not None:   # whole-puzzle propagators (e.g. ordering bounds)
-                    props.extend(compile_(self))
+                props.extend(c.compile(self))   # whole-puzzle propagators (ordering bounds)
             eng = self._engines[gac] = Engine(n, self.grid.size, houses, props, self._namer())
         return eng
 
@@ -327,10 +350,10 @@ class Puzzle:
         placed = [0] * g.size
         given = [False] * g.size
         for con in self.constraints:
-            um = getattr(con, "unary_mask", None)
+            um = con.unary_mask()
             if um is not None:
                 for cell in con.cells:
-                    cand[cell] &= um()
+                    cand[cell] &= um
         for c, d in self.given.items():
             cand[c] = 1 << d
             placed[c] = d
@@ -375,24 +398,14 @@ class Puzzle:
         return st
 
     # -- solving -------------------------------------------------------------------
-    def propagate(self, state: State | None = None, techniques: Any = None, gac: bool = False,
+    def propagate(self, state: State | None = None, gac: bool = False,
                   trace: TraceHook | None = None) -> State:
-        """Propagate to fixpoint and return a new State (``state`` is not changed).
-
-        ``techniques``: technique names or families (resolved by the ``techniques``
-        package) or propagators, run as TECHNIQUE-cost propagators after the rules are
-        quiet. ``gac``: matching-based all-different. Raises :class:`Contradiction` when
-        unsatisfiable.
+        """Propagate the rules to fixpoint and return a new State (``state`` is not
+        changed). ``gac``: matching-based all-different. Raises :class:`Contradiction` when
+        unsatisfiable. (Techniques as propagators: :func:`techniques.propagate`.)
         """
         st = self.initial_state() if state is None else state.copy()
-        eng = self.engine(gac)
-        eng.propagate(st.cand, None, trace)
-        if techniques:
-            props = _resolve_techniques(self, techniques)
-            extra = Engine(self.grid.n, self.grid.size,
-                           list(zip(eng.house_names, eng.house_cells)), eng.props + props,
-                           self._namer())
-            extra.propagate(st.cand, None, trace, )
+        self.engine(gac).propagate(st.cand, None, trace)
         st.version += 1
         return st
 
@@ -400,7 +413,9 @@ class Puzzle:
               time_limit: float | None = None, state: State | None = None,
               method: str = "auto") -> SolveResult:
         """Propagation and search. Stops at a second solution (``status == "multiple"``)
-        unless ``first``. Limits raise :class:`csp.errors.SearchLimit`.
+        unless ``first``. Limits raise :class:`csp.errors.SearchLimit`: ``time_limit`` in
+        seconds, ``node_limit`` in depth-first search nodes or, for the SAT solver, in
+        conflicts (``"auto"`` gives the SAT solver what the depth-first search left).
 
         ``method``: ``"search"``, depth-first search with propagation at every node
         (:mod:`csp.search`); ``"sat"``, a clause-learning SAT solver (:mod:`csp.sat`);
@@ -420,7 +435,8 @@ class Puzzle:
         cand = (state or self.initial_state()).cand
         sols, nodes, conflicts, used = self._search(cand, 1 if first else 2, node_limit,
                                                     time_limit, method)
-        status = "unsolvable" if not sols else ("solved" if len(sols) == 1 else "multiple")
+        status = (SolveStatus.UNSOLVABLE if not sols else
+                  SolveStatus.SOLVED if len(sols) == 1 else SolveStatus.MULTIPLE)
         return SolveResult(status, sols, nodes, (time.perf_counter() - t0) * 1000, used,
                            conflicts)
 
@@ -436,14 +452,22 @@ class Puzzle:
                 ) -> tuple[list[list[int]], int, int, str]:
         """(solutions, search nodes, SAT conflicts, method used)."""
         if method not in ("auto", "search", "sat"):
-            raise ValueError(f"unknown search method {method!r} (auto, search or sat)")
+            raise InvalidArgument(f"unknown search method {method!r} (auto, search or sat)")
+        if time_limit is not None:
+            if time_limit != time_limit or time_limit < 0:
+                raise InvalidArgument(f"time limit must be 0 or more seconds, got {time_limit!r}")
+            if time_limit == float("inf"):
+                time_limit = None
         eng = self.engine()
-        if method == "sat":
-            sols, conflicts = sat_search(self, cand, limit, time_limit)
+        if method == "sat" or (method == "auto" and (
+                not eng.pure or self.grid.n >= AUTO_PURE_MIN_N)):
+            from . import sat   # the SAT engine loads when it may be used
+        if method == "sat":      # a node limit is the SAT solver's conflict budget
+            sols, conflicts = sat.sat_search(self, cand, limit, time_limit,
+                                             conflict_limit=node_limit)
             return sols, 0, conflicts, "sat"
         pure = eng.pure
-        if method == "search" or not sat_available() or (pure and
-                                                         self.grid.n < AUTO_PURE_MIN_N):
+        if method == "search" or (pure and self.grid.n < AUTO_PURE_MIN_N) or not sat.available():
             sols, nodes = search(eng, cand, limit, node_limit, time_limit)
             return sols, nodes, 0, "search"
         budget = AUTO_PURE_NODES if pure else AUTO_SEARCH_NODES
@@ -465,7 +489,9 @@ class Puzzle:
         left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
         if left is not None and left <= 0:
             raise TimeLimitExceeded(f"search stopped after {time_limit} s")
-        sols, conflicts = sat_search(self, cand, limit, left)
+        sols, conflicts = sat.sat_search(
+            self, cand, limit, left,
+            conflict_limit=None if node_limit is None else max(1, node_limit - nodes))
         return sols, nodes, conflicts, "sat"
 
     def check_solution(self, values: Sequence[int]) -> bool:
@@ -510,24 +536,3 @@ class Puzzle:
     def __repr__(self) -> str:
         return (f"Puzzle({self.grid!r}, {len(self.constraints)} constraints, "
                 f"{len(self.given)} givens)")
-
-
-_technique_resolver: Callable[["Puzzle", Any], list[Propagator]] | None = None
-
-
-def set_technique_resolver(fn: Callable[["Puzzle", Any], list[Propagator]]) -> None:
-    """Called by the ``techniques`` package so that ``propagate(techniques=...)`` can name
-    techniques without ``csp`` importing the upper layer."""
-    global _technique_resolver
-    _technique_resolver = fn
-
-
-def _resolve_techniques(puzzle: Puzzle, spec: Any) -> list[Propagator]:
-    items = [spec] if isinstance(spec, (str, Propagator)) else list(spec)
-    if all(isinstance(x, Propagator) for x in items):
-        return items
-    if _technique_resolver is None:
-        import importlib
-        importlib.import_module("techniques")  # registers the resolver (upper layer)
-    assert _technique_resolver is not None
-    return _technique_resolver(puzzle, items)

@@ -7,7 +7,10 @@ subscribes to, and implements ``propagate(ctx) -> Status``:
    this constraint; fail (raise :class:`Contradiction` via ``ctx.fail``) when the whole scope
    is fixed to a violating assignment.
 2. Return ``Status.FIX`` only when running again at once would change nothing; ``NOFIX``
-   when unsure; ``SUBSUMED`` once entailed.
+   when unsure; ``SUBSUMED`` once entailed (every assignment left in its scope satisfies
+   the rule, e.g. ``max(a) < min(b)`` for ``a < b``): the engine then does not wake it again
+   for the rest of that :meth:`~csp.engine.Engine.propagate` call (domains only shrink, so
+   it stays entailed); a later call runs it afresh.
 3. Deterministic and I/O-free. Every removal carries a reason (default: the propagator).
 """
 from __future__ import annotations

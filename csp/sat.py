@@ -45,7 +45,7 @@ from typing import Any, Iterable, Sequence
 
 from .bits import digits_of
 from .constraints import AllDifferent, Automaton, Element, Relation, Sum, SumIn
-from .errors import SudokuCSPError, TimeLimitExceeded
+from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
 from .search import propagate_pure
 
@@ -268,7 +268,7 @@ def encode(puzzle, cand: list[int], table_budget: int = 20_000,
         h = con.house()
         if h is not None and len(set(h)) > 1:
             _house(enc, cand, h)
-        if isinstance(con, AllDifferent) or getattr(con, "unary_mask", None) is not None:
+        if isinstance(con, AllDifferent) or con.unary_mask() is not None:
             continue                  # the house, or already in the candidates
         if isinstance(con, Relation):
             _relation(enc, cand, con)
@@ -290,11 +290,14 @@ def encode(puzzle, cand: list[int], table_budget: int = 20_000,
 
 def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None = None,
                propagated: bool = False, table_budget: int = 20_000,
-               state_budget: int = 50_000) -> tuple[list[list[int]], int]:
+               state_budget: int = 50_000,
+               conflict_limit: int | None = None) -> tuple[list[list[int]], int]:
     """Up to ``limit`` solutions from the candidates ``cand``; returns ``(solutions,
-    conflicts)``. Raises :class:`TimeLimitExceeded` past ``time_limit`` seconds and
-    :class:`SatUnavailable` without PySAT. ``cand`` is not changed. The budgets are
-    :func:`encode`'s (0 and 0 check every rule but houses and relations lazily)."""
+    conflicts)``. Raises :class:`TimeLimitExceeded` past ``time_limit`` seconds,
+    :class:`NodeLimitExceeded` past ``conflict_limit`` conflicts (the SAT solver's counterpart
+    of a node limit) and :class:`SatUnavailable` without PySAT. ``cand`` is not changed. The
+    budgets are :func:`encode`'s (0 and 0 check every rule but houses and relations
+    lazily)."""
     try:
         from pysat.solvers import Solver
     except ImportError as e:       # pragma: no cover - python-sat is a dependency
@@ -320,8 +323,12 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
     conflicts = 0
     with Solver(name=SOLVER, bootstrap_with=enc.clauses) as solver:
         while len(solutions) < limit:
-            ok = _solve(solver, deadline, time_limit)
+            if conflict_limit is not None:
+                solver.conf_budget(max(1, conflict_limit - conflicts))
+            ok = _solve(solver, deadline, time_limit, conflict_limit is not None)
             conflicts = solver.accum_stats().get("conflicts", 0)
+            if ok is None:
+                raise NodeLimitExceeded(f"SAT search stopped after {conflict_limit} conflicts")
             if not ok:
                 break
             values = enc.decode(solver.get_model())
@@ -340,9 +347,11 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
     return solutions, conflicts
 
 
-def _solve(solver, deadline: float | None, time_limit: float | None) -> bool:
+def _solve(solver, deadline: float | None, time_limit: float | None,
+           budgeted: bool = False) -> bool | None:
+    """True / False: satisfiable or not; None: the conflict budget ran out first."""
     if deadline is None:
-        return bool(solver.solve())
+        return solver.solve_limited() if budgeted else bool(solver.solve())
     left = deadline - time.perf_counter()
     if left <= 0:
         raise TimeLimitExceeded(f"search stopped after {time_limit} s")
@@ -353,6 +362,8 @@ def _solve(solver, deadline: float | None, time_limit: float | None) -> bool:
     finally:
         timer.cancel()
     if res is None:
+        if budgeted and time.perf_counter() < deadline:
+            return None
         raise TimeLimitExceeded(f"search stopped after {time_limit} s")
     solver.clear_interrupt()
     return bool(res)

@@ -16,19 +16,21 @@ from dataclasses import dataclass, field
 from .engine import BitboardTables, Engine
 from .errors import NodeLimitExceeded, TimeLimitExceeded
 from .events import Contradiction
+from .status import SolveStatus
 
 
 @dataclass
 class SolveResult:
     """Outcome of :meth:`csp.Puzzle.solve`.
 
-    ``status`` is ``"solved"`` (exactly one solution, or the first one with ``first=True``),
-    ``"multiple"`` (a second solution exists; ``solutions`` holds two) or ``"unsolvable"``.
+    ``status`` (a :class:`~csp.status.SolveStatus`, a ``str``) is ``"solved"`` (exactly one
+    solution, or the first one with ``first=True``), ``"multiple"`` (a second solution
+    exists; ``solutions`` holds two) or ``"unsolvable"``.
     ``method`` is ``"search"`` (depth-first, ``nodes`` counted) or ``"sat"`` (the SAT solver
     answered, after ``nodes`` depth-first nodes in ``method="auto"``; ``conflicts`` counted).
     """
 
-    status: str
+    status: SolveStatus
     solutions: list[list[int]] = field(default_factory=list)
     nodes: int = 0
     time_ms: float = 0.0

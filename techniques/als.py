@@ -23,17 +23,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
 from .registry import register
-
-
-def _digits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 class ALS:
@@ -55,13 +49,13 @@ class ALS:
     def text(self, an: Analysis) -> str:
         if not self._text:
             self._text = (f"{cells_text(an, self.cells)} "
-                          f"{{{''.join(digit_symbol(d) for d in _digits(self.mask))}}}")
+                          f"{{{''.join(digit_symbol(d) for d in digits_of(self.mask))}}}")
         return self._text
 
     def pattern(self, an: Analysis) -> tuple[Candidate, ...]:
         if self._pattern is None:
             self._pattern = tuple(Candidate(c, d) for c in iter_cells(self.cells)
-                                  for d in _digits(an.cand[c]))
+                                  for d in digits_of(an.cand[c]))
         return self._pattern
 
     def __repr__(self) -> str:
@@ -133,7 +127,11 @@ def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict
     found: set[int] = set()
     # DFS over subsets in index order: (start, cells bitset, mask, size)
     stack = [(0, 0, 0, 0)]
+    tick = 0
     while stack:
+        tick += 1
+        if not tick & 1023 and an.expired():
+            break       # incomplete: not kept (shared_memo), the solver reports 'limit'
         start, cb, m, s = stack.pop()
         for i in range(start, k):
             m2 = m | masks[i]
@@ -145,9 +143,9 @@ def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict
             cb2 = cb | (1 << cells[i])
             if extra == 1 and cb2 not in found:
                 found.add(cb2)
-                pos = {d: 0 for d in _digits(m2)}
+                pos = {d: 0 for d in digits_of(m2)}
                 for c in iter_cells(cb2):
-                    for d in _digits(cand[c]):
+                    for d in digits_of(cand[c]):
                         pos[d] |= 1 << c
                 out.append((cb2, m2, pos))
             if s2 < limit:
@@ -192,6 +190,8 @@ def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, di
     cache = _buddy_cache(an)
     adj: dict[int, dict[int, int]] = {a.index: {} for a in alses}
     for d in range(1, an.n + 1):
+        if an.expired():
+            break
         groups: dict[int, list[ALS]] = {}
         for a in alses:
             p = a.pos.get(d)
@@ -206,6 +206,8 @@ def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, di
             lows |= low
             by_low.setdefault(low, []).append(j)
         for ia, pa in enumerate(keys):
+            if not ia & 255 and an.expired():
+                break
             bud = _buddies(an, cache, d, pa)
             near = []
             hit = bud & lows
@@ -268,11 +270,11 @@ def _step(an: Analysis, name: str, title: str, elims: list[Candidate], note,
 
 
 def _dtext(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in _digits(mask))
+    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 # --------------------------------------------------------------------------------------
-@register("als_xz", "ALS-XZ", "als", code="0901", score=300, order=5700, level="unfair",
+@register("als_xz", "ALS-XZ", "als", code="0901",
           options={"max_size": 0, "dedupe": True})
 def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two ALS A and B with an RCC x: a digit z of both (z != x) is false in every cell that
@@ -286,6 +288,8 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for a in alses:
+        if not a.index & 63 and an.expired():
+            return
         for bi, rc in sorted(adj[a.index].items()):
             if bi <= a.index:
                 continue
@@ -294,30 +298,30 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
             elims: list[Candidate] = []
             common = a.mask & b.mask
             if rc.bit_count() == 1:
-                for z in _digits(common & ~rc):
+                for z in digits_of(common & ~rc):
                     for c in iter_cells(_targets(an, cache, z, a.pos[z] | b.pos[z], union)):
                         elims.append(Candidate(c, z))
                 kind = "singly linked"
             else:
-                for x in _digits(rc):
+                for x in digits_of(rc):
                     for c in iter_cells(_targets(an, cache, x, a.pos[x] | b.pos[x], union)):
                         elims.append(Candidate(c, x))
                 for s in (a, b):
-                    for z in _digits(s.mask & ~rc):
+                    for z in digits_of(s.mask & ~rc):
                         for c in iter_cells(_targets(an, cache, z, s.pos[z], union)):
                             elims.append(Candidate(c, z))
                 kind = "doubly linked"
             if elims:
                 st = _step(an, "als_xz", "ALS-XZ", elims,
                            lambda: f"A={a.text(an)}, B={b.text(an)}, "
-                                   f"X={'/'.join(_dtext(1 << d) for d in _digits(rc))} ({kind})",
+                                   f"X={'/'.join(_dtext(1 << d) for d in digits_of(rc))} ({kind})",
                            a, b, seen=seen)
                 if st is not None:
                     yield st
 
 
-@register("als_xy_wing", "ALS-XY-Wing", "als", code="0902", score=320, order=5800,
-          level="unfair", options={"allow_overlap": False, "max_size": 0, "dedupe": True},
+@register("als_xy_wing", "ALS-XY-Wing", "als", code="0902",
+          options={"allow_overlap": False, "max_size": 0, "dedupe": True},
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
 def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three ALS: A and B each have an RCC with the pivot C (x for A-C, y for B-C, x != y);
@@ -331,6 +335,8 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for c_als in alses:
+        if not c_als.index & 15 and an.expired():
+            return
         nb = sorted(adj[c_als.index].items())
         for i in range(len(nb)):
             ai, rca = nb[i]
@@ -349,7 +355,7 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                     continue
                 excl = a.cells | b.cells | c_als.cells
                 elims: list[Candidate] = []
-                for z in _digits(zmask):
+                for z in digits_of(zmask):
                     zc = a.pos[z] | b.pos[z]
                     for c in iter_cells(_targets(an, cache, z, zc, excl)):
                         elims.append(Candidate(c, z))
@@ -362,8 +368,7 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                         yield st
 
 
-@register("als_chain", "ALS Chain", "als", code="0903", score=340, order=5900,
-          level="unfair",
+@register("als_chain", "ALS Chain", "als", code="0903",
           options={"allow_overlap": False, "max_size": 0, "min_als": 4, "max_als": 7,
                    "max_nodes": 150000, "dedupe": True},
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
@@ -387,18 +392,18 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     alses = find_als(an, max_size)
     adj = find_rccs(an, allow, max_size)
     nbrs = an.memo(("rcc_list", allow, max_size),
-                   lambda: {i: [(j, list(_digits(m))) for j, m in sorted(d.items())]
+                   lambda: {i: [(j, list(digits_of(m))) for j, m in sorted(d.items())]
                             for i, d in adj.items()})
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     cw = an.cells_with
     budget = int(opts.get("max_nodes", 150000))
     for a1 in alses:
-        if budget <= 0:
+        if budget <= 0 or an.expired():
             return
         # digits of A1 that could be eliminated somewhere at all
         zt1: dict[int, int] = {}
-        for z in _digits(a1.mask):
+        for z in digits_of(a1.mask):
             t = _buddies(an, cache, z, a1.pos[z]) & cw[z] & ~a1.cells
             if t:
                 zt1[z] = t
@@ -420,6 +425,8 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                     for state in frontier:
                         ci, cx = state
                         budget -= 1
+                        if not budget & 1023 and an.expired():
+                            return
                         for bi, ys in nbrs[ci]:
                             if bi == i1:
                                 continue
@@ -439,7 +446,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                             continue
                         excl = a1.cells | b.cells
                         elims = []
-                        for z in _digits(zmask):
+                        for z in digits_of(zmask):
                             t = zt1[z] & ~b.cells
                             if t:
                                 t &= _buddies(an, cache, z, b.pos[z])
@@ -466,8 +473,7 @@ def _chain_note(an: Analysis, chain: list[tuple[ALS, int]]) -> str:
     return out
 
 
-@register("death_blossom", "Death Blossom", "als", code="0904", score=360, order=6000,
-          level="unfair", enabled=False,
+@register("death_blossom", "Death Blossom", "als", code="0904",
           options={"allow_overlap": False, "max_size": 0, "max_nodes": 20000,
                    "dedupe": True},
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
@@ -489,16 +495,18 @@ def death_blossom(an: Analysis, opts: dict) -> Iterator[Step]:
     # petal candidates: for each ALS and digit, which stems it serves
     by_digit: dict[int, list[ALS]] = {}
     for a in alses:
-        for d in _digits(a.mask):
+        for d in digits_of(a.mask):
             by_digit.setdefault(d, []).append(a)
     for stem in iter_cells(an.unsolved):
+        if an.expired():
+            return
         sm = an.cand[stem]
         if sm.bit_count() < 2:
             continue
         sbit = 1 << stem
         petals: list[tuple[int, list[ALS]]] = []
         ok = True
-        for d in _digits(sm):
+        for d in digits_of(sm):
             pd = an.peers(stem, d)
             lst = [a for a in by_digit.get(d, ()) if not a.cells & sbit
                    and a.pos[d] & ~pd == 0]

@@ -6,46 +6,13 @@ bitsets (bit c = cell c).
 """
 from __future__ import annotations
 
-from typing import Iterator
+import time
 
+from csp.bits import digits_of, iter_cells
 from csp.links import LinkTables, link_tables
 from csp.state import State
 
-
-def iter_cells(bits: int) -> Iterator[int]:
-    """Cells of a cell bitset, ascending.
-
-    >>> list(iter_cells(0b10110))
-    [1, 2, 4]
-    """
-    while bits:
-        low = bits & -bits
-        yield low.bit_length() - 1
-        bits ^= low
-
-
-_DIGITS: dict[int, tuple[int, ...]] = {}
-
-
-def digits_of(mask: int) -> tuple[int, ...]:
-    """The set bits of a digit mask, ascending (memoised per mask).
-
-    >>> digits_of(0b1010010)
-    (1, 4, 6)
-    """
-    try:
-        return _DIGITS[mask]
-    except KeyError:
-        out = []
-        m = mask
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        t = _DIGITS[mask] = tuple(out)
-        if len(_DIGITS) > 1 << 16:
-            _DIGITS.clear()
-        return t
+__all__ = ["Analysis", "analyze", "digits_of", "iter_cells"]   # bit helpers: csp.bits
 
 
 class Analysis:
@@ -105,6 +72,26 @@ class Analysis:
         self._memo: dict = {}
 
     # -- convenience ------------------------------------------------------------------
+    def expired(self) -> bool:
+        """True once the solver's deadline (``deadline``) has passed; it then also marks
+        the analysis ``timed_out``. A costly search calls it in its long loops and stops
+        when it answers True: what it found so far is sound but incomplete, so the solver
+        reports "limit" rather than "stuck", and :meth:`shared_memo` does not keep it.
+
+        >>> from variants.classic import classic_puzzle
+        >>> an = Analysis(classic_puzzle("." * 81).pencilmarks())
+        >>> an.expired(), an.timed_out
+        (False, False)
+        >>> an.deadline = 0.0
+        >>> an.expired(), an.timed_out
+        (True, True)
+        """
+        d = self.deadline
+        if d is not None and time.perf_counter() > d:
+            self.timed_out = True
+            return True
+        return False
+
     def pos(self, house: int, digit: int) -> int:
         """Cells of ``house`` where ``digit`` is a candidate (bitset)."""
         return self.house_mask[house] & self.cells_with[digit]
@@ -187,7 +174,7 @@ class Analysis:
         everything the result depends on besides the puzzle (for instance the candidates
         of the cells a technique reads). Bounded like :meth:`digit_memo`; a result cut
         short by the deadline is not kept."""
-        cache = _shared(self.links)
+        cache = self.links.derived(_shared)
         try:
             return cache[key]
         except KeyError:
@@ -201,7 +188,7 @@ class Analysis:
     def links_memo(self, key, fn):
         """Cache ``fn()`` for the life of the puzzle (tables that depend on its houses and
         links only)."""
-        cache = _shared(self.links)
+        cache = self.links.derived(_shared)
         try:
             return cache[key]
         except KeyError:
@@ -221,12 +208,8 @@ _SHARED_MAX = 50_000
 
 
 def _shared(links: LinkTables) -> dict:
-    """The cross-state cache of a puzzle (kept on its link tables)."""
-    try:
-        return links._tech_cache  # type: ignore[attr-defined]
-    except AttributeError:
-        c = links._tech_cache = {}  # type: ignore[attr-defined]
-        return c
+    """The cross-state cache of a puzzle (kept with its link tables: ``links.derived``)."""
+    return {}
 
 
 _cache: tuple[int, int, int, Analysis] | None = None

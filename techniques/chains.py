@@ -36,8 +36,10 @@ cells of the loop; one step is reported per distinct elimination set.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
+from csp.bits import digits_of
+from csp.links import LinkTables
 from csp.step import Candidate, Link, Step, cell_name
 
 from .analysis import Analysis, iter_cells
@@ -93,7 +95,7 @@ class ChainGraph:
         """The candidates of a node (an ALS node shows all candidates of its ALS)."""
         if i in self.als:
             cells, dm = self.als[i]
-            return tuple(Candidate(c, d) for c in iter_cells(cells) for d in _bits(dm))
+            return tuple(Candidate(c, d) for c in iter_cells(cells) for d in digits_of(dm))
         d, cells = self.nodes[i]
         return tuple(Candidate(c, d) for c in iter_cells(cells))
 
@@ -103,13 +105,6 @@ class ChainGraph:
             d, cells = self.nodes[i]
             out.append(Candidate(cells.bit_length() - 1, d))
         return tuple(sorted(out))
-
-
-def _bits(m: int) -> Iterator[int]:
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
 
 
 def als_list(an: Analysis, max_size: int) -> list[tuple[int, int]]:
@@ -146,18 +141,18 @@ def als_list(an: Analysis, max_size: int) -> list[tuple[int, int]]:
 def _intersections(an: Analysis) -> list[tuple[int, tuple[int, ...]]]:
     """``(cells, houses)`` where 2+ full houses intersect in 2+ cells (static, cached per
     puzzle)."""
-    links = an.links
-    got = getattr(links, "_chain_intersections", None)
-    if got is None:
-        found: dict[int, set[int]] = {}
-        for i, h1 in enumerate(an.full):
-            for h2 in an.full[i + 1:]:
-                m = an.house_mask[h1] & an.house_mask[h2]
-                if m & (m - 1):
-                    found.setdefault(m, set()).update((h1, h2))
-        got = [(m, tuple(sorted(hs))) for m, hs in sorted(found.items())]
-        links._chain_intersections = got
-    return got
+    return an.links.derived(_full_intersections)
+
+
+def _full_intersections(links: LinkTables) -> list[tuple[int, tuple[int, ...]]]:
+    found: dict[int, set[int]] = {}
+    full, hm = links.full, links.house_mask
+    for i, h1 in enumerate(full):
+        for h2 in full[i + 1:]:
+            m = hm[h1] & hm[h2]
+            if m & (m - 1):
+                found.setdefault(m, set()).update((h1, h2))
+    return [(m, tuple(sorted(hs))) for m, hs in sorted(found.items())]
 
 
 def build_graph(an: Analysis, *, digits: tuple[int, ...] | None = None, house: bool = True,
@@ -220,7 +215,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     if cell_weak:
         for c in iter_cells(an.unsolved):
             bits = 0
-            for d in _bits(cand[c] & dsmask):
+            for d in digits_of(cand[c] & dsmask):
                 bits |= 1 << ((d - 1) * size + c)
             cellbits[c] = bits
     crossmap = an.links.cross if cross else {}
@@ -263,6 +258,8 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     gnodes: dict[int, list[tuple[int, int]]] = {}
     if groups:
         for d in ds:
+            if an.expired():
+                break   # past the deadline: fewer nodes (the links built are all true)
             lst = gnodes[d] = []
             by_mask: dict[int, int] = {}
             cwd = cw[d]
@@ -306,7 +303,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     if als:
         for cells, dm in als_list(an, als):
             ids = []
-            for y in _bits(dm & dsmask):
+            for y in digits_of(dm & dsmask):
                 ycells = cells & cw[y]
                 ai = g.add(y, ycells)
                 g.als[ai] = (cells, dm)
@@ -491,17 +488,20 @@ def _digits(cands: tuple[Candidate, ...]) -> tuple[int, ...]:
 # results of one search: (kind, eliminations bitset of node indices, links)
 # ------------------------------------------------------------------------------------------
 def _aic_results(g: ChainGraph, max_length: int, starts: int | None = None,
-                 same_digit_only: bool = False, allow_linked: bool = False
+                 same_digit_only: bool = False, allow_linked: bool = False,
+                 stop: Callable[[], bool] | None = None
                  ) -> Iterator[tuple[int, int, int, list]]:
     """``(S, T, elims, levels)`` for every AIC ``S false => T true`` (S < T; ends that see
     each other only with ``allow_linked``) with eliminations (candidate nodes weakly linked
-    to both ends)."""
+    to both ends). ``stop()`` is asked before each start (the solver's deadline)."""
     weak, cands, nodes = g.weak, g.cands, g.nodes
     if starts is None:
         starts = g.cands
     for s in iter_cells(starts):
         if not g.strong[s]:
             continue
+        if stop is not None and stop():
+            return
         ws = weak[s] & cands
         if not ws:
             continue
@@ -569,7 +569,7 @@ def _chain_steps(an: Analysis, g: ChainGraph, name: str, title: str, max_length:
     strong link: locked candidates or a pair) are left to the simpler techniques."""
     seen: set[int] = set()
     for s, t, e, levels in _aic_results(g, max_length, same_digit_only=same_digit_only,
-                                              allow_linked=allow_linked):
+                                        allow_linked=allow_linked, stop=an.expired):
         kind = "1" if g.nodes[s][0] == g.nodes[t][0] else "2"
         if kind not in types or e in seen:
             continue
@@ -590,6 +590,8 @@ def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: 
     for s in iter_cells(g.cands):
         if not strong[s]:
             continue
+        if an.expired():
+            return
         for start_true in ((False, True) if both else (False,)):
             levels, reached = _search(g, s, start_true, max_length)
             if start_true:
@@ -655,7 +657,7 @@ def _als_locked(an: Analysis, g: ChainGraph, als: tuple[int, int], used: int) ->
     ALS's digits other than the loop's two digits ``used``)."""
     cells, dm = als
     out = 0
-    for w in _bits(dm & ~used):
+    for w in digits_of(dm & ~used):
         common = -1
         for c in iter_cells(cells & an.cells_with[w]):
             common &= an.links.peers_d[w][c]
@@ -693,6 +695,8 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
     # candidate node (d, cell) is slot (d - 1) * size + cell: one cell's slots are a stride
     stride = _strides(an.n, size)
     for c in iter_cells(g.cands):
+        if an.expired():
+            return
         if "1" in types and strong[c]:
             others = weak[c] & g.cands & (stride << (c % size))
             if others:
@@ -708,6 +712,8 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
             for s in iter_cells(wc & pivots):
                 if not strong[s]:
                     continue
+                if an.expired():
+                    return
                 levels, reached = _search(g, s, False, max_length)
                 for t in iter_cells(reached & wc & ~(1 << s)):
                     path = _path(g, levels, t, True)
@@ -730,7 +736,7 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
 # ------------------------------------------------------------------------------------------
 # X-Chain, XY-Chain, Remote Pair
 # ------------------------------------------------------------------------------------------
-@register("x_chain", "X-Chain", "chains", code="0701", score=260, order=5400, level="unfair",
+@register("x_chain", "X-Chain", "chains", code="0701",
           options={"max_length": 20})
 def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """Single-digit AIC over conjugate pairs: the digit goes from cells seeing both ends.
@@ -749,7 +755,7 @@ def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             "x_chain", "X-Chain", ml, True, allow_linked=True)))
 
 
-@register("xy_chain", "XY-Chain", "chains", code="0702", score=260, order=5500, level="unfair",
+@register("xy_chain", "XY-Chain", "chains", code="0702",
           options={"max_length": 20})
 def xy_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """AIC through bivalue cells only (strong links inside cells, weak links between cells
@@ -760,8 +766,7 @@ def xy_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                             min_links=5)
 
 
-@register("remote_pair", "Remote Pair", "chains", code="0703", score=110, order=2800,
-          level="hard", options={"max_cells": 20})
+@register("remote_pair", "Remote Pair", "chains", code="0703", options={"max_cells": 20})
 def remote_pair(an: Analysis, opts: dict) -> Iterator[Step]:
     """A chain of 4+ bivalue cells with the same two digits, each seeing the next: cells
     an odd number of links apart (3 or more) hold different digits, so a cell seeing both
@@ -843,8 +848,7 @@ def _graph(an: Analysis, opts: dict, grouped: bool, loops: bool = False) -> Chai
                        als_cells=bool(als) and not loops)
 
 
-@register("continuous_nice_loop", "Continuous Nice Loop", "chains", code="0706", score=280,
-          order=5600, level="unfair", options=dict(_NL))
+@register("continuous_nice_loop", "Continuous Nice Loop", "chains", code="0706", options=dict(_NL))
 def continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """A closed alternating loop: each weak link is also strong, so candidates seeing both
     of its nodes are eliminated."""
@@ -854,7 +858,7 @@ def continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("discontinuous_nice_loop", "Discontinuous Nice Loop", "chains", code="0707",
-          score=280, order=5601, level="unfair", options=dict(_NL, types="12"),
+          options=dict(_NL, types="12"),
           variants={1: {"types": "1"}, 2: {"types": "2"}})
 def discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """A loop broken at one candidate: set it (strong links on both sides) or delete it
@@ -864,7 +868,7 @@ def discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
                               opts.get("max_length", 20), opts.get("types", "12"))
 
 
-@register("aic", "AIC", "chains", code="0708", score=280, order=5602, level="unfair",
+@register("aic", "AIC", "chains", code="0708",
           options=dict(_NL, types="12"), variants={1: {"types": "1"}, 2: {"types": "2"}})
 def aic(an: Analysis, opts: dict) -> Iterator[Step]:
     """Alternating inference chain: one end is true, so candidates seeing both go."""
@@ -874,7 +878,7 @@ def aic(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "chains",
-          code="0709", score=300, order=5650, level="unfair", options=dict(_GNL),
+          code="0709", options=dict(_GNL),
           variants={1: {}, 2: {"als": 5}})
 def grouped_continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """Continuous nice loop with group nodes."""
@@ -900,7 +904,7 @@ def grouped_continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "chains",
-          code="0710", score=300, order=5651, level="unfair", options=dict(_GNL, types="12"),
+          code="0710", options=dict(_GNL, types="12"),
           variants={1: {"types": "1"}, 2: {"types": "2"}, 3: {"types": "1", "als": 5},
                     4: {"types": "2", "als": 5}})
 def grouped_discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
@@ -911,8 +915,7 @@ def grouped_discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
                               opts.get("types", "12"))
 
 
-@register("grouped_aic", "Grouped AIC", "chains", code="0711", score=300, order=5652,
-          level="unfair", options=dict(_GNL, types="12"),
+@register("grouped_aic", "Grouped AIC", "chains", code="0711", options=dict(_GNL, types="12"),
           variants={1: {"types": "1"}, 2: {"types": "2"}, 3: {"types": "1", "als": 5},
                     4: {"types": "2", "als": 5}})
 def grouped_aic(an: Analysis, opts: dict) -> Iterator[Step]:

@@ -81,8 +81,7 @@ def _step(name: str, title: str, an: Analysis, d: int, elim: int, colours: list[
                 extra={"colours": tuple(colours)})
 
 
-@register("simple_colors_trap", "Simple Colors Trap", "coloring", code="0500", score=150,
-          order=5330, level="hard")
+@register("simple_colors_trap", "Simple Colors Trap", "coloring", code="0500")
 def simple_colors_trap(an: Analysis, opts: dict) -> Iterator[Step]:
     """A candidate seeing both colours of one cluster is eliminated.
 
@@ -101,8 +100,7 @@ def simple_colors_trap(an: Analysis, opts: dict) -> Iterator[Step]:
                             f"{d}: {_names(a, w)} / {_names(b, w)}")
 
 
-@register("simple_colors_wrap", "Simple Colors Wrap", "coloring", code="0501", score=150,
-          order=5331, level="hard")
+@register("simple_colors_wrap", "Simple Colors Wrap", "coloring", code="0501")
 def simple_colors_wrap(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two cells of one colour see each other: every cell of that colour loses the digit."""
     w = an.grid.namer
@@ -114,8 +112,7 @@ def simple_colors_wrap(an: Analysis, opts: dict) -> Iterator[Step]:
                                 [bad, good], f"{d}: {_names(bad, w)} / {_names(good, w)}")
 
 
-@register("multi_colors_1", "Multi Colors 1", "coloring", code="0502", score=200,
-          order=5360, level="hard")
+@register("multi_colors_1", "Multi Colors 1", "coloring", code="0502")
 def multi_colors_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Colour a1 of one cluster sees colour b1 of another: a2 or b2 is true, so candidates
     seeing both a2 and b2 are eliminated (one step per pair of clusters)."""
@@ -139,8 +136,7 @@ def multi_colors_1(an: Analysis, opts: dict) -> Iterator[Step]:
                                 [*cl[i], *cl[j]], f"{d}: " + "; ".join(used))
 
 
-@register("multi_colors_2", "Multi Colors 2", "coloring", code="0503", score=200,
-          order=5361, level="hard")
+@register("multi_colors_2", "Multi Colors 2", "coloring", code="0503")
 def multi_colors_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """Colour a of one cluster sees both colours of another cluster: colour a is false."""
     w = an.grid.namer

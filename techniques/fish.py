@@ -31,7 +31,6 @@ houses holding it (or on making it a fin), so every (base, cover) pair is visite
 """
 from __future__ import annotations
 
-import time
 
 from itertools import combinations
 from typing import Iterator, NamedTuple, Sequence
@@ -99,10 +98,6 @@ def _compact(an: Analysis, hs: Sequence[int]) -> str:
             last = x[0]
         return out
     return ",".join(names)
-
-
-class _OutOfTime(Exception):
-    """Raised inside a fish search when the solver's deadline (``an.deadline``) passed."""
 
 
 def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
@@ -198,16 +193,20 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
 
     nb = len(bases)
     deadline = an.deadline
-    tick = [0]
+    tick = 0
+    stopped = False     # the solver's deadline passed: unwind
 
     def base_rec(start: int, chosen: list[int], U: int, endo: int, common: int,
                  hit: int) -> None:
+        nonlocal stopped
         if len(chosen) == n:
-            nonlocal target
+            nonlocal target, tick
             if deadline is not None:
-                tick[0] += 1
-                if not tick[0] & 255 and time.perf_counter() > deadline:
-                    raise _OutOfTime
+                tick += 1
+                # a base set's cover search can be long (finned Franken/Mutant fish)
+                if not tick & 7 and an.expired():
+                    stopped = True
+                    return
             # eliminations lie outside the bases, unless covers overlap (cannibalism)
             target = (P & ~U) if partition else P
             found.clear()
@@ -249,11 +248,12 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             chosen.append(h)
             base_rec(i + 1, chosen, U | m, endo | e, com, h2)
             chosen.pop()
+            if stopped:
+                return
 
-    try:
-        base_rec(0, [], 0, 0, -1, 0)
-    except _OutOfTime:    # the solver's time limit passed: what was found is still sound,
-        an.timed_out = True  # but not complete, so digit_memo must not keep it
+    # past the deadline what was found is still sound but not complete: an.expired() marked
+    # the analysis timed out, so digit_memo does not keep it
+    base_rec(0, [], 0, 0, -1, 0)
     return out
 
 
@@ -281,7 +281,7 @@ def _per_subgrid(an: Analysis, pools: list[tuple[list[int], list[int]]]
     """On a multi-grid (samurai: 45 rows, 45 columns) fish are searched inside each
     sub-grid, as a human does: the pools over all houses are too large to search. Sound
     either way; fish spanning two sub-grids are not looked for."""
-    subgrids = getattr(an.grid, "subgrids", None)
+    subgrids = an.grid.subgrids
     if not subgrids:
         return pools
     return an.memo(("fish_pools", tuple(map(tuple, (p for pair in pools for p in pair)))),
@@ -593,32 +593,16 @@ def _make_siamese(name: str, title: str, kind: str, n: int, sub: str):
     return finder
 
 
-# (name prefix, title prefix, kind, sub, code prefix, {n: (order, level, score, enabled)})
-_H = "hard"
-_U = "unfair"
-_X = "extreme"
+# (name prefix, title prefix, kind, sub, code prefix): one technique per size 2..7 (X-Wing ..
+# Leviathan); their order, score, level and default on/off are rows of techniques/ladder.py
 TABLE = [
-    ("", "", "basic", "basic", "030",
-     {2: (2200, _H, 140, True), 3: (2300, _H, 150, True), 4: (2400, _H, 160, True),
-      5: (2500, _U, 470, False), 6: (2600, _U, 470, False), 7: (2700, _U, 470, False)}),
-    ("finned_", "Finned ", "basic", "finned", "031",
-     {2: (4100, _H, 130, True), 3: (4300, _U, 200, True), 4: (4500, _U, 250, True),
-      5: (4700, _U, 470, False), 6: (4900, _U, 470, False), 7: (5100, _U, 470, False)}),
-    ("sashimi_", "Sashimi ", "basic", "sashimi", "032",
-     {2: (4200, _H, 150, True), 3: (4400, _U, 240, True), 4: (4600, _U, 260, True),
-      5: (4800, _U, 470, False), 6: (5000, _U, 470, False), 7: (5200, _U, 470, False)}),
-    ("franken_", "Franken ", "franken", "basic", "033",
-     {2: (6100, _U, 300, True), 3: (6200, _U, 350, True), 4: (6300, _U, 370, False),
-      5: (6400, _X, 470, False), 6: (6500, _X, 470, False), 7: (6600, _X, 470, False)}),
-    ("finned_franken_", "Finned Franken ", "franken", "finned", "034",
-     {2: (6700, _U, 390, True), 3: (6800, _U, 410, True), 4: (6900, _U, 430, False),
-      5: (7000, _X, 470, False), 6: (7100, _X, 470, False), 7: (7200, _X, 470, False)}),
-    ("mutant_", "Mutant ", "mutant", "basic", "035",
-     {2: (7300, _X, 450, False), 3: (7400, _X, 450, False), 4: (7500, _X, 450, False),
-      5: (7600, _X, 470, False), 6: (7700, _X, 470, False), 7: (7800, _X, 470, False)}),
-    ("finned_mutant_", "Finned Mutant ", "mutant", "finned", "036",
-     {2: (7900, _X, 470, False), 3: (8000, _X, 470, False), 4: (8100, _X, 470, False),
-      5: (8200, _X, 470, False), 6: (8300, _X, 470, False), 7: (8400, _X, 470, False)}),
+    ("", "", "basic", "basic", "030"),
+    ("finned_", "Finned ", "basic", "finned", "031"),
+    ("sashimi_", "Sashimi ", "basic", "sashimi", "032"),
+    ("franken_", "Franken ", "franken", "basic", "033"),
+    ("finned_franken_", "Finned Franken ", "franken", "finned", "034"),
+    ("mutant_", "Mutant ", "mutant", "basic", "035"),
+    ("finned_mutant_", "Finned Mutant ", "mutant", "finned", "036"),
 ]
 #: Siamese codes of the HoDoKu library: (name prefix, kind, sub, size) -> code
 SIAMESE = [("finned_", "Finned ", "basic", "finned", 3, "03111"),
@@ -631,20 +615,17 @@ SIAMESE = [("finned_", "Finned ", "basic", "finned", 3, "03111"),
 
 _FISH_OPTS = {"max_fins": 5, "max_endo_fins": 2}
 
-for _np, _tp, _kind_, _sub, _cp, _sizes in TABLE:
-    for _n, (_order, _level, _score, _en) in _sizes.items():
+for _np, _tp, _kind_, _sub, _cp in TABLE:
+    for _n in range(2, 8):
         _name = _np + NAMES[_n].lower().replace("-", "_")
         _title = _tp + NAMES[_n]
-        register(_name, _title, "fish", code=f"{_cp}{_n - 2}", score=_score, order=_order,
-                 level=_level, enabled=_en,
+        register(_name, _title, "fish", code=f"{_cp}{_n - 2}",
                  options=dict(_FISH_OPTS) if _sub != "basic" else {})(
             _make_finder(_name, _title, _kind_, _n, _sub))
 
 for _np, _tp, _kind_, _sub, _n, _code in SIAMESE:
     _base = _np + NAMES[_n].lower()
-    _order, _level, _score, _en = dict((r[0], r[5]) for r in TABLE)[_np][_n]
     register("siamese_" + _base, "Siamese " + _tp + NAMES[_n], "fish", code=_code,
-             score=_score, order=_order + 1, level=_level, enabled=False,
              options=dict(_FISH_OPTS))(
         _make_siamese("siamese_" + _base, "Siamese " + _tp + NAMES[_n], _kind_, _n, _sub))
 
@@ -724,8 +705,7 @@ def _assume(an: Analysis, cell: int, digit: int, max_steps: int) -> list[int] | 
     return cand
 
 
-@register("kraken_fish_type_1", "Kraken Fish Type 1", "fish", code="0371", score=500,
-          order=8450, level="extreme", enabled=False,
+@register("kraken_fish_type_1", "Kraken Fish Type 1", "fish", code="0371",
           options={"max_size": 3, "max_fins": 2, "max_steps": 200})
 def kraken_fish_type_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """A finned basic fish whose fins do not all see a cover candidate ``e``: when every
@@ -747,6 +727,8 @@ def kraken_fish_type_1(an: Analysis, opts: dict) -> Iterator[Step]:
                 for f in search(an, d, n, bp, cp, max_fins, 0, need_elims=True,
                                 fin_prune=False) if f.fins])
             for f in fishes:
+                if an.expired():
+                    return
                 targets = f.elims
                 plain = an.common_peers(d, f.fins)
                 if not targets & ~plain:
@@ -770,8 +752,7 @@ def _cells_with(cand: list[int], d: int) -> int:
     return out
 
 
-@register("kraken_fish_type_2", "Kraken Fish Type 2", "fish", code="0372", score=500,
-          order=8460, level="extreme", enabled=False,
+@register("kraken_fish_type_2", "Kraken Fish Type 2", "fish", code="0372",
           options={"max_size": 3, "max_fins": 2, "max_steps": 200})
 def kraken_fish_type_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """A finned basic fish and one of its cover houses ``C``: some fin is true, or the
@@ -792,6 +773,8 @@ def kraken_fish_type_2(an: Analysis, opts: dict) -> Iterator[Step]:
                 for f in search(an, d, n, bp, cp, max_fins, 0, need_elims=False,
                                 fin_prune=False) if f.fins])
             for f in fishes:
+                if an.expired():
+                    return
                 plain = an.common_peers(d, f.fins) & P & ~f.body
                 for C in f.covers:
                     sources = list(iter_cells(f.fins | (hm[C] & f.body)))

@@ -37,6 +37,7 @@ from __future__ import annotations
 import time
 from typing import Iterator, Sequence
 
+from csp.bits import digits_of
 from csp.events import Contradiction
 from csp.step import Candidate, Link, Namer, Step, cell_name, digit_symbol
 
@@ -220,7 +221,7 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
         cw[d] &= ~(1 << c)
         if not m:
             contra(f"{_name(st, c)} has no candidate left",
-                   tuple(_fact(c, e, False) for e in _digits(base[c])))
+                   tuple(_fact(c, e, False) for e in digits_of(base[c])))
         queue.append(f)
 
     try:
@@ -252,7 +253,7 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                 if not ps.on >> c & 1 and not m & (m - 1):
                     e = m.bit_length() - 1
                     if net:
-                        prem = tuple(g for g in (_fact(c, x, False) for x in _digits(base[c])
+                        prem = tuple(g for g in (_fact(c, x, False) for x in digits_of(base[c])
                                                  if x != e) if g in parents)
                         set_on(c, e, prem)
                     elif base[c].bit_count() == 2:
@@ -281,15 +282,6 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
     except _Stop:
         pass
     return ps
-
-
-def _digits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _name(st: _Static, c: int) -> str:
@@ -332,7 +324,7 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
             continue
         name = names.get(c, "rule")
         prem = (name,) + on_cells(st.rule_scope.get(name, set()) - {c})
-        for d in _digits(gone):
+        for d in digits_of(gone):
             set_off(c, d, prem)
             any_change = True
     ps.ruled = ps.cand[:]
@@ -428,7 +420,7 @@ def _result(an: Analysis, f: int, net: bool) -> _PState:
 def _candidates(an: Analysis) -> list[tuple[int, int]]:
     """Unsolved candidates, cells with fewer candidates first (short chains first)."""
     cells = sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c))
-    return [(c, d) for c in cells for d in _digits(an.cand[c])]
+    return [(c, d) for c in cells for d in digits_of(an.cand[c])]
 
 
 def _size(ps: _PState, facts: Sequence[int]) -> int:
@@ -475,6 +467,8 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     st = _static(an)
     w = st.width
     for c, d in _candidates(an):
+        if an.expired():
+            return
         for on in (True, False):
             if not on and not net and an.cand[c].bit_count() > 2 and not any(
                     st.is_bilocal(h, d) for h in st.cell_full[c]):
@@ -558,7 +552,9 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     maxb = int(opts.get("max_branches", an.n))
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
-        ds = _digits(an.cand[c])
+        if an.expired():
+            return
+        ds = digits_of(an.cand[c])
         if len(ds) < 2 or len(ds) > maxb:
             continue
         facts = [_fact(c, d, True) for d in ds]
@@ -570,6 +566,8 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             yield s
     # houses
     for h in st.full:
+        if an.expired():
+            return
         for d in range(1, an.n + 1):
             if st.house_done[h] >> d & 1:
                 continue
@@ -588,6 +586,8 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     # a candidate true and false
     if opts.get("candidate_verity", True):
         for c, d in _candidates(an):
+            if an.expired():
+                return
             f = _fact(c, d, True)
             if not net and an.cand[c].bit_count() == 2:
                 continue   # the same as the cell's verity
@@ -601,7 +601,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
 
 
 @register("forcing_chain_contradiction", "Forcing Chain Contradiction", "forcing",
-          code="1301", score=500, order=8500, level="extreme", options={"shortest": False})
+          code="1301", options={"shortest": False})
 def forcing_chain_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate true (false) leads along strong and weak links to a
     contradiction: it is false (true). Candidates of cells with few candidates are tried
@@ -610,8 +610,8 @@ def forcing_chain_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
                            "Forcing Chain Contradiction")
 
 
-@register("forcing_chain_verity", "Forcing Chain Verity", "forcing", code="1302", score=500,
-          order=8510, level="extreme", options={"candidate_verity": True, "shortest": False})
+@register("forcing_chain_verity", "Forcing Chain Verity", "forcing", code="1302",
+          options={"candidate_verity": True, "shortest": False})
 def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     """Every candidate of a cell (every place of a digit in a house, or a candidate true
     and false) leads along chains to the same fact: it holds.
@@ -623,15 +623,15 @@ def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("forcing_net_contradiction", "Forcing Net Contradiction", "forcing", code="1303",
-          score=700, order=8600, level="extreme", options={"shortest": False})
+          options={"shortest": False})
 def forcing_net_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts."""
     return _contradictions(an, opts, True, "forcing_net_contradiction",
                            "Forcing Net Contradiction")
 
 
-@register("forcing_net_verity", "Forcing Net Verity", "forcing", code="1304", score=700,
-          order=8610, level="extreme", options={"candidate_verity": True, "shortest": False})
+@register("forcing_net_verity", "Forcing Net Verity", "forcing", code="1304",
+          options={"candidate_verity": True, "shortest": False})
 def forcing_net_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts."""
     return _verities(an, opts, True, "forcing_net_verity", "Forcing Net Verity")
@@ -673,7 +673,7 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
         progress = False
         for c in sorted(iter_cells(st.unsolved & ~ps.on),
                         key=lambda c: (ps.cand[c].bit_count(), c)):
-            for d in _digits(ps.cand[c]):
+            for d in digits_of(ps.cand[c]):
                 if ps.on >> c & 1 or not ps.cand[c] >> d & 1:
                     continue
                 if budget[0] <= 0:
@@ -711,8 +711,8 @@ def _used_log(ps: _PState, log: list) -> list:
     return [e for e in log if e[0] ^ 1 in used]
 
 
-@register("forcing_net_nested", "Nested Forcing Net", "forcing", score=1500, order=8850,
-          level="extreme", options={"max_depth": 3, "budget": 100_000, "seconds": 30.0})
+@register("forcing_net_nested", "Nested Forcing Net", "forcing",
+          options={"max_depth": 3, "budget": 100_000, "seconds": 30.0})
 def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate and applying, inside that assumption, forcing-net
     contradictions (recursively up to ``max_depth``) leads to a contradiction: the

@@ -19,6 +19,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
+from csp.bits import digits_of
+from csp.links import LinkTables
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
@@ -26,13 +28,6 @@ from .registry import register
 
 #: house kinds whose locked candidates are called "pointing" (the others are "claiming")
 POINTING_KINDS = ("box", "region", "jigsaw")
-
-
-def _bits(m: int) -> Iterator[int]:
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
 
 
 def _locked_candidates(an: Analysis, pointing: bool, name: str, title: str,
@@ -79,13 +74,13 @@ def _locked_digit(an: Analysis, pointing: bool, name: str, title: str, use_links
             name, eliminations=tuple(Candidate(c, d) for c in iter_cells(elim)),
             pattern=tuple(Candidate(c, d) for c in iter_cells(pos)), digits=(d,),
             houses=(houses[a].name,) + others, title=title,
-            note=f"{d} in {houses[a].name}" + (f" => {others[0]}" if others else ""),
+            note=f"{d} in {houses[a].name}" + (f" => {', '.join(others)}" if others else ""),
             width=w)))
     return out
 
 
 @register("locked_candidates_pointing", "Locked Candidates Type 1 (Pointing)", "intersections",
-          code="0100", score=50, order=1200, level="medium", options={"links": True})
+          code="0100", options={"links": True})
 def locked_candidates_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
     """A box's (region's) candidates for a digit all lie in one line (or all see a set of
     cells): the digit leaves the rest of that line. Option ``links``: eliminate from every
@@ -95,12 +90,20 @@ def locked_candidates_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("locked_candidates_claiming", "Locked Candidates Type 2 (Claiming)", "intersections",
-          code="0101", score=50, order=1210, level="medium", options={"links": True})
+          code="0101", options={"links": True})
 def locked_candidates_claiming(an: Analysis, opts: dict) -> Iterator[Step]:
     """A line's candidates for a digit all lie in one box: the digit leaves the rest of the
     box (generic: any full non-box house, eliminations from cells seeing all candidates)."""
     return _locked_candidates(an, False, "locked_candidates_claiming",
                               "Locked Candidates Type 2 (Claiming)", opts)
+
+
+def _house_intersections(links: LinkTables) -> list[int]:
+    """Cell bitsets where two houses meet in two or more cells."""
+    hm = links.house_mask
+    nh = len(hm)
+    return [hm[i] & hm[j] for i in range(nh) for j in range(i + 1, nh)
+            if (hm[i] & hm[j]).bit_count() >= 2]
 
 
 def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Step]:
@@ -111,11 +114,7 @@ def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Ste
     hm = an.house_mask
     seen: set[int] = set()
     nh = len(houses)
-    pairs = getattr(an.links, "_house_intersections", None)
-    if pairs is None:
-        pairs = [hm[i] & hm[j] for i in range(nh) for j in range(i + 1, nh)
-                 if (hm[i] & hm[j]).bit_count() >= 2]
-        an.links._house_intersections = pairs
+    pairs = an.links.derived(_house_intersections)
     small = an.small_cells(k)
     for both in pairs:
         inter = both & small
@@ -137,27 +136,25 @@ def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Ste
                 area |= hm[b]
             area &= ~cm
             elims = tuple(Candidate(c, d) for c in iter_cells(area & an.unsolved)
-                          for d in _bits(an.cand[c] & m))
+                          for d in digits_of(an.cand[c] & m))
             if not elims:
                 continue
-            digits = tuple(_bits(m))
+            digits = tuple(digits_of(m))
             yield Step(name, eliminations=elims,
                        pattern=tuple(Candidate(c, d) for c in combo
-                                     for d in _bits(an.cand[c])),
+                                     for d in digits_of(an.cand[c])),
                        digits=digits, houses=tuple(houses[b].name for b in common),
                        title=title, width=w)
 
 
-@register("locked_pair", "Locked Pair", "intersections", code="0110", score=40, order=1000,
-          level="medium")
+@register("locked_pair", "Locked Pair", "intersections", code="0110")
 def locked_pair(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two cells in a box and a line holding the same two digits only: the digits leave both
     houses."""
     return _locked_subsets(an, 2, "locked_pair", "Locked Pair")
 
 
-@register("locked_triple", "Locked Triple", "intersections", code="0111", score=60,
-          order=1100, level="medium")
+@register("locked_triple", "Locked Triple", "intersections", code="0111")
 def locked_triple(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three cells in a box and a line holding three digits only: the digits leave both
     houses."""

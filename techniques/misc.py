@@ -17,6 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
@@ -42,7 +43,7 @@ def _names(an: Analysis, cells: int) -> str:
 
 
 def _dtext(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in range(1, 36) if mask >> d & 1)
+    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 def _sdc_pairs(an: Analysis) -> list[tuple[int, int, int, int, int, tuple[int, ...]]]:
@@ -62,8 +63,8 @@ def _sdc_pairs(an: Analysis) -> list[tuple[int, int, int, int, int, tuple[int, .
     return an.links_memo("sdc_pairs", build)
 
 
-@register("sue_de_coq", "Sue de Coq", "misc", code="1101", score=250, order=5300,
-          level="unfair", options={"max_cells": 4, "max_intersection": 3})
+@register("sue_de_coq", "Sue de Coq", "misc", code="1101",
+          options={"max_cells": 4, "max_intersection": 3})
 def sue_de_coq(an: Analysis, opts: dict) -> Iterator[Step]:
     """Sue de Coq over every pair of intersecting houses (see the module docstring).
 
@@ -76,6 +77,8 @@ def sue_de_coq(an: Analysis, opts: dict) -> Iterator[Step]:
     unsolved = an.unsolved
     seen: set = set()
     for h1, h2, inter, r1, r2, ucells in _sdc_pairs(an):
+        if an.expired():
+            return
         inter &= unsolved
         if inter.bit_count() < 2 or not r1 & unsolved or not r2 & unsolved:
             continue
@@ -102,6 +105,8 @@ def _sdc_pair(an: Analysis, h1: int, h2: int, inter: int, rest1: int, rest2: int
     subs2 = None
     for k in range(2, min(max_inter, len(icells)) + 1):
         for combo in combinations(icells, k):
+            if an.expired():
+                return out      # incomplete: not kept (shared_memo)
             cset = 0
             v = 0
             for c in combo:
@@ -130,7 +135,9 @@ def _sdc_pair(an: Analysis, h1: int, h2: int, inter: int, rest1: int, rest2: int
                 g = n - (m & ~v).bit_count()
                 if 1 <= g < extra:
                     side2.setdefault(g, []).append((cb, m))
-            for lb, g1, vl in side1:
+            for i, (lb, g1, vl) in enumerate(side1):
+                if not i & 255 and an.expired():
+                    return out
                 for bb, vb in side2.get(extra - g1, ()):
                     if vl & vb:
                         continue
@@ -164,7 +171,7 @@ def _sdc_step(an: Analysis, h1: int, h2: int, cset: int, v: int, lb: int, vl: in
     el = tuple(sorted(set(elims)))
     key = (el, pattern_cells)
     pattern = tuple(Candidate(c, d) for c in iter_cells(pattern_cells)
-                    for d in range(1, an.n + 1) if cand[c] >> d & 1)
+                    for d in digits_of(cand[c]))
     note = (f"{_names(an, cset)} {{{_dtext(v)}}}, {_names(an, lb)} {{{_dtext(vl)}}} in "
             f"{an.houses[h1].name}, {_names(an, bb)} {{{_dtext(vb)}}} in {an.houses[h2].name}")
     return key, Step("sue_de_coq", eliminations=el, pattern=pattern,

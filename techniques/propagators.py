@@ -1,11 +1,18 @@
-"""Techniques as TECHNIQUE-cost propagators, so ``Puzzle.propagate(techniques=...)`` and the
-StepSolver share one code path."""
+"""Techniques as TECHNIQUE-cost propagators, so :func:`propagate` and the StepSolver share
+one code path.
+
+>>> from variants.classic import classic_puzzle
+>>> p = classic_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+>>> p.propagate().is_solved(), propagate(p, "intersections").is_solved()
+(False, True)
+"""
 from __future__ import annotations
 
 from typing import Any, Iterable
 
 from csp.events import Cost, Event, Status
-from csp.propagator import Context, Propagator
+from csp.model import Puzzle
+from csp.propagator import Context, Propagator, TraceHook
 from csp.state import State
 
 from . import registry
@@ -42,7 +49,24 @@ class TechniquePropagator(Propagator):
         return Status.FIX
 
 
-def resolve(puzzle, spec: Iterable[Any]) -> list[Propagator]:
+def propagate(puzzle: Puzzle, techniques: str | Propagator | Iterable[Any],
+              state: State | None = None, gac: bool = False,
+              trace: TraceHook | None = None) -> State:
+    """The rules, then ``techniques`` (technique or family names, as for
+    :func:`techniques.registry.select`, or propagators) as TECHNIQUE-cost propagators run when
+    the rules are quiet, to fixpoint; returns a new State. Uniqueness techniques take part only
+    when the puzzle is declared unique (``puzzle.unique``). Raises
+    :class:`~csp.events.Contradiction` when unsatisfiable."""
+    items = [techniques] if isinstance(techniques, (str, Propagator)) else list(techniques)
+    st = puzzle.initial_state() if state is None else state.copy()
+    eng = puzzle.engine(gac).extended(resolve(puzzle, items))
+    eng.propagate(st.cand, None, trace)
+    st.version += 1
+    return st
+
+
+def resolve(puzzle: Puzzle, spec: Iterable[Any]) -> list[Propagator]:
+    """Propagators for ``spec``: propagators as they are, names selected from the registry."""
     out: list[Propagator] = []
     names: list[str] = []
     for item in spec:

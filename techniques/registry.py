@@ -40,7 +40,9 @@ class Technique:
     ``finder(analysis, options)`` yields Steps (it may yield steps that change nothing; the
     solver skips those). ``code`` is the HoDoKu library code; ``variants`` maps a library
     ``-V`` number to option overrides; ``requires_unique``: only valid when the puzzle has a
-    unique solution.
+    unique solution. ``order``, ``score``, ``level``, ``enabled`` (in the default selection)
+    and ``se`` (Sudoku Explainer value) come from the technique's row of
+    :mod:`techniques.ladder` when it is registered with :func:`register`.
     """
 
     name: str
@@ -56,6 +58,7 @@ class Technique:
     options: dict[str, Any] = field(default_factory=dict)
     variants: dict[int, dict[str, Any]] = field(default_factory=dict)
     doc: str = ""
+    se: float | None = None
 
     def find(self, analysis: "Analysis", options: dict | None = None) -> Iterator["Step"]:
         opts = dict(self.options)
@@ -72,6 +75,25 @@ class Technique:
 
 REGISTRY: dict[str, Technique] = {}
 
+#: callables that import technique modules (each registers its techniques): the technique
+#: families (``techniques``) and the rule families' own logic (``variants``), run once, on
+#: the first question asked of the registry after they were added
+_providers: list[Callable[[], None]] = []
+
+
+def add_provider(fn: Callable[[], None]) -> None:
+    """Register ``fn``, which imports modules that register techniques; it runs before
+    the registry next answers a question. A layer above ``techniques`` uses this to add its
+    own techniques without ``techniques`` importing it."""
+    _providers.append(fn)
+
+
+def load() -> dict[str, Technique]:
+    """Run the pending providers; returns :data:`REGISTRY`."""
+    while _providers:
+        _providers.pop(0)()
+    return REGISTRY
+
 
 def register_technique(t: Technique) -> Technique:
     if t.name in REGISTRY:
@@ -82,12 +104,30 @@ def register_technique(t: Technique) -> Technique:
     return t
 
 
+#: what a technique's code says about it; its place (order, score, level, default on/off,
+#: SE value) is its row of :mod:`techniques.ladder`
+_OWN = frozenset({"code", "options", "variants", "requires_unique"})
+
+
 def register(name: str, title: str, family: str, **meta: Any) -> Callable[[Finder], Finder]:
-    """Decorator: ``@register("x_wing", "X-Wing", "fish", code="0300", score=140, order=2200)``."""
+    """Decorator: ``@register("x_wing", "X-Wing", "fish", code="0300")``; ``meta`` may also
+    hold ``options``, ``variants`` and ``requires_unique``. The technique's order, score,
+    level, default on/off and SE value come from its row of :mod:`techniques.ladder`, which
+    it must have."""
+    bad = set(meta) - _OWN
+    if bad:
+        raise TypeError(f"technique {name!r}: {', '.join(sorted(bad))} belong in "
+                        "techniques/ladder.py, not in register()")
+    from .ladder import BY_NAME   # read when techniques register, not when the registry loads
+    try:
+        r = BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"technique {name!r} has no row in techniques/ladder.py") from None
 
     def deco(fn: Finder) -> Finder:
         register_technique(Technique(name, title, family, fn, doc=(fn.__doc__ or "").strip(),
-                                     **meta))
+                                     score=r.score, order=r.order, level=r.level,
+                                     enabled=r.on, se=r.se, **meta))
         return fn
 
     return deco
@@ -95,18 +135,18 @@ def register(name: str, title: str, family: str, **meta: Any) -> Callable[[Finde
 
 def get(name: str) -> Technique:
     try:
-        return REGISTRY[name]
+        return load()[name]
     except KeyError:
         raise UnknownTechnique(f"unknown technique {name!r} (see `sudoku-csp techniques`)") from None
 
 
 def all_techniques() -> list[Technique]:
     """Every registered technique, in default order."""
-    return sorted(REGISTRY.values(), key=lambda t: (t.order, t.name))
+    return sorted(load().values(), key=lambda t: (t.order, t.name))
 
 
 def families() -> list[str]:
-    return sorted({t.family for t in REGISTRY.values()})
+    return sorted({t.family for t in load().values()})
 
 
 def by_code(code: str) -> list[Technique]:
@@ -121,6 +161,7 @@ def select(spec: str | Iterable[str] | None = "default") -> list[Technique]:
     >>> [t.name for t in select("singles,-naked_single")]
     ['full_house', 'hidden_single']
     """
+    load()
     if spec is None:
         spec = "default"
     items = [spec] if isinstance(spec, str) else list(spec)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.engine import Engine
 from csp.events import Contradiction
 from csp.step import Candidate, Step
@@ -14,18 +15,18 @@ from .registry import register
 
 
 def _rule_engine(puzzle) -> Engine | None:
-    eng = getattr(puzzle, "_rule_engine", None)
-    if eng is None:
-        base = puzzle.engine()
-        if not base.props:
-            puzzle._rule_engine = False
-            return None
-        eng = Engine(puzzle.grid.n, puzzle.grid.size, [], base.props)
-        puzzle._rule_engine = eng
-    return eng or None
+    """The puzzle's propagators without its houses (None when it has none), built once."""
+    return puzzle.derived(_build_rule_engine)
 
 
-@register("constraint", "Constraint", "rules", score=10, order=350, level="easy")
+def _build_rule_engine(puzzle) -> Engine | None:
+    base = puzzle.engine()
+    if not base.props:
+        return None
+    return Engine(puzzle.grid.n, puzzle.grid.size, [], base.props)
+
+
+@register("constraint", "Constraint", "rules")
 def constraint_step(an: Analysis, opts: dict) -> Iterator[Step]:
     """Eliminations made by one rule of the puzzle (arc consistency, sum bounds ...)."""
     eng = _rule_engine(an.puzzle)
@@ -60,5 +61,4 @@ def constraint_step(an: Analysis, opts: dict) -> Iterator[Step]:
         name, prem = first[0], first[1]
         yield Step("constraint", eliminations=elims, houses=(name,),
                    title=f"Constraint ({name})", width=an.grid.namer,
-                   pattern=tuple(Candidate(c, d) for c in prem
-                                 for d in range(1, an.n + 1) if an.cand[c] >> d & 1))
+                   pattern=tuple(Candidate(c, d) for c in prem for d in digits_of(an.cand[c])))

@@ -37,7 +37,6 @@ Values are kept in tenths (ints) internally; :class:`SERating` reports floats.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -48,7 +47,8 @@ from csp.step import Step
 
 from . import registry
 from .analysis import Analysis, analyze
-from .solver import StepSolver, apply_step, is_effective
+from .ladder import se_tenths
+from .loop import Run, is_effective
 
 MODES = ("extended", "se121")
 
@@ -135,24 +135,27 @@ def _y_link(ln) -> bool:
     return (a.cell == b.cell) if ln.strong else (a.digit == b.digit and a.cell != b.cell)
 
 
+#: SE's Nishio: a forcing net contradiction on one digit (a dynamic search)
+NISHIO = 75
+
+
 def forcing_value(step: Step) -> int:
     """SE value (tenths) of a forcing chain / net step from ``Step.extra`` (``nodes``,
-    ``digits``, ``depth``): Nishio 7.5 (a net contradiction on one digit), static forcing
-    chains 8.0, dynamic (net) forcing 8.5, nested nets 10.5 / 11.0; plus the increment."""
+    ``digits``, ``depth``): Nishio 7.5 (a net contradiction on one digit), else the
+    technique's ladder value (static forcing chains 8.0, dynamic (net) forcing 8.5, nested
+    nets 10.5 at depth 2 and 0.5 more per level); plus the length increment."""
     nodes = int(step.extra.get("nodes", 0))
     t = step.technique
     if t == "forcing_net_contradiction" and len(step.extra.get("digits", ())) == 1:
-        base = 75                             # Nishio: one digit, dynamic
-    elif t.startswith("forcing_chain"):
-        base = 80                             # static multiple forcing chains
+        base = NISHIO
     elif t == "forcing_net_nested":
         # inner technique = dynamic (net) contradictions: SE applies those from nesting
-        # level 4 ("DFC (+ Dynamic Forcing Chains)"); one more depth, one more level
-        level = 4 + int(step.extra.get("depth", 2)) - 2
-        base = 85 + 5 * level
+        # level 4 ("DFC (+ Dynamic Forcing Chains)", 8.5 + 0.5 x 4); one more depth, one
+        # more level
+        base = _SE[t] + 5 * (int(step.extra.get("depth", 2)) - 2)
         nodes += int(step.extra.get("nested_nodes", 0))
     else:
-        base = 85                             # dynamic forcing chains
+        base = _SE[t]                         # static chains, dynamic forcing chains
     return base + length_increment(nodes)
 
 
@@ -169,9 +172,12 @@ def _hidden_single_value(an: Analysis, step: Step) -> int:
     return best
 
 
-def _ur3_value(step: Step) -> int:
-    cells = {c.cell for c in step.pattern}
-    return 45 + max(1, len(cells) - 4)        # naked set of k = extra cells + 1
+def _ur_value(an: Analysis, step: Step) -> int:
+    """Unique rectangles 4.5; type 3 adds the size of its naked set (SE's UR + naked set)."""
+    v = _SE[step.technique]
+    if step.technique == "uniqueness_test_3":
+        v += max(1, len({c.cell for c in step.pattern}) - 4)   # naked set of k = extra + 1
+    return v
 
 
 def _fixed(v: int) -> Callable[[Analysis, Step], int]:
@@ -244,82 +250,110 @@ class Producer:
     scan: int | None = None   # ... but at most this many (costly producers)
 
 
-def _p(name: str, base: int, techs: str | Sequence[str], value=None, accept=None,
-       direct: bool = False, scan: int | None = None) -> Producer:
+class _Values(dict):
+    """Technique name -> SE value in tenths, from :mod:`techniques.ladder` (KeyError for a
+    technique the ladder gives no SE value)."""
+
+    def __missing__(self, name: str) -> int:
+        v = se_tenths(name)
+        if v is None:
+            raise KeyError(f"{name}: no SE value in techniques/ladder.py")
+        self[name] = v
+        return v
+
+
+_SE = _Values()
+
+
+def _p(name: str, techs: str | Sequence[str], value=None, accept=None, direct: bool = False,
+       scan: int | None = None, base: int | None = None) -> Producer:
+    """A producer over ``techs``. Its base is the lowest SE value the ladder gives them,
+    unless ``base`` names a value of SE's own (a direct hint, Nishio: a filtered producer
+    of a technique whose steps are otherwise rated higher); a step is valued by ``value``,
+    else by its technique's ladder value (or the given base)."""
     ts = (techs,) if isinstance(techs, str) else tuple(techs)
-    return Producer(name, base, ts, value or _fixed(base), accept, direct,
-                    varies=value is not None, scan=scan)
+    values = {_SE[t] for t in ts}
+    varies = value is not None or (base is None and len(values) > 1)
+    if base is None:
+        base = min(values)
+        if value is None:
+            value = _fixed(base) if len(values) == 1 else (lambda an, s: _SE[s.technique])
+    elif value is None:
+        value = _fixed(base)
+    return Producer(name, base, ts, value, accept, direct, varies=varies, scan=scan)
 
 
 _chain_v = lambda an, s: chain_value(s)        # noqa: E731
 _forcing_v = lambda an, s: forcing_value(s)    # noqa: E731
 _nishio = lambda an, s: len(s.extra.get("digits", ())) == 1   # noqa: E731
 
-#: SE 1.2.1's producers in its order (SE_RATINGS.md section 3), mapped to our techniques.
+#: SE 1.2.1's producers in its order (SE_RATINGS.md section 3), mapped to our techniques;
+#: base values from the ladder but for SE's direct hints (an elimination that yields a
+#: hidden single at once) and Nishio.
 SE121_PRODUCERS: tuple[Producer, ...] = (
-    _p("hidden_single", 10, ("full_house", "hidden_single"), _hidden_single_value),
-    _p("direct_pointing", 17, "locked_candidates_pointing", accept=_direct_locking,
-       direct=True),
-    _p("direct_claiming", 19, "locked_candidates_claiming", accept=_direct_locking,
-       direct=True),
-    _p("direct_hidden_pair", 20, "hidden_pair", accept=_direct_hidden_set, direct=True),
-    _p("naked_single", 23, "naked_single"),
-    _p("direct_hidden_triple", 25, "hidden_triple", accept=_direct_hidden_set, direct=True),
-    _p("pointing", 26, "locked_candidates_pointing"),
-    _p("claiming", 28, "locked_candidates_claiming"),
-    _p("naked_pair", 30, ("naked_pair", "locked_pair")),
-    _p("x_wing", 32, "x_wing"),
-    _p("hidden_pair", 34, "hidden_pair"),
-    _p("naked_triple", 36, ("naked_triple", "locked_triple")),
-    _p("swordfish", 38, "swordfish"),
-    _p("hidden_triple", 40, "hidden_triple"),
-    _p("xy_wing", 42, "xy_wing"),
-    _p("xyz_wing", 44, "xyz_wing"),
-    _p("unique_rectangle", 45, ("uniqueness_test_1", "uniqueness_test_2",
-                                "uniqueness_test_3", "uniqueness_test_4"),
-       lambda an, s: _ur3_value(s) if s.technique == "uniqueness_test_3" else 45),
-    _p("naked_quad", 50, "naked_quadruple"),
-    _p("jellyfish", 52, "jellyfish"),
-    _p("hidden_quad", 54, "hidden_quadruple"),
-    _p("bug", 56, "bug_plus_1"),
-    _p("chains", 65, ("x_chain", "xy_chain", "continuous_nice_loop",
-                      "discontinuous_nice_loop", "aic"), _chain_v),
-    _p("nishio", 75, "forcing_net_contradiction", _forcing_v, accept=_nishio),
-    _p("multiple_forcing", 80, ("forcing_chain_contradiction", "forcing_chain_verity"),
+    _p("hidden_single", ("full_house", "hidden_single"), _hidden_single_value),
+    _p("direct_pointing", "locked_candidates_pointing", accept=_direct_locking, direct=True,
+       base=17),
+    _p("direct_claiming", "locked_candidates_claiming", accept=_direct_locking, direct=True,
+       base=19),
+    _p("direct_hidden_pair", "hidden_pair", accept=_direct_hidden_set, direct=True, base=20),
+    _p("naked_single", "naked_single"),
+    _p("direct_hidden_triple", "hidden_triple", accept=_direct_hidden_set, direct=True,
+       base=25),
+    _p("pointing", "locked_candidates_pointing"),
+    _p("claiming", "locked_candidates_claiming"),
+    _p("naked_pair", ("naked_pair", "locked_pair")),
+    _p("x_wing", "x_wing"),
+    _p("hidden_pair", "hidden_pair"),
+    _p("naked_triple", ("naked_triple", "locked_triple")),
+    _p("swordfish", "swordfish"),
+    _p("hidden_triple", "hidden_triple"),
+    _p("xy_wing", "xy_wing"),
+    _p("xyz_wing", "xyz_wing"),
+    _p("unique_rectangle", ("uniqueness_test_1", "uniqueness_test_2", "uniqueness_test_3",
+                            "uniqueness_test_4"), _ur_value),
+    _p("naked_quad", "naked_quadruple"),
+    _p("jellyfish", "jellyfish"),
+    _p("hidden_quad", "hidden_quadruple"),
+    _p("bug", "bug_plus_1"),
+    _p("chains", ("x_chain", "xy_chain", "continuous_nice_loop", "discontinuous_nice_loop",
+                  "aic"), _chain_v),
+    _p("nishio", "forcing_net_contradiction", _forcing_v, accept=_nishio, base=NISHIO),
+    _p("multiple_forcing", ("forcing_chain_contradiction", "forcing_chain_verity"),
        _forcing_v),
-    _p("dynamic_forcing", 85, ("forcing_net_contradiction", "forcing_net_verity"),
-       _forcing_v),
+    _p("dynamic_forcing", ("forcing_net_contradiction", "forcing_net_verity"), _forcing_v),
     # each nested step costs a full inner closure: the shortest of the first few
-    _p("nested_forcing", 105, "forcing_net_nested", _forcing_v, scan=8),
+    _p("nested_forcing", "forcing_net_nested", _forcing_v, scan=8),
 )
 
-#: Techniques SE 1.2.1 lacks, with the values later SE forks give them (SE_RATINGS.md
-#: section 6: SukakuExplainer where it rates the technique, else KK's SE-variant column,
-#: else HodokuSE). Coloring has no fork value; its effective SE value (forcing X-chain) is
-#: used. Techniques without an SE-scale value (ALS chain, Death Blossom, UR types 5/6,
-#: hidden and avoidable rectangles, grouped chains, Franken/Mutant/Kraken fish, templates)
-#: are left out: as in SE, their steps are reached through chains and forcing chains.
+#: Techniques SE 1.2.1 lacks, with the values later SE forks give them (the ladder's ``se``
+#: column; SE_RATINGS.md section 6: SukakuExplainer where it rates the technique, else KK's
+#: SE-variant column, else HodokuSE). Coloring has no fork value; its effective SE value
+#: (forcing X-chain) is used. Techniques without an SE-scale value (ALS chain, Death
+#: Blossom, UR types 5/6, hidden and avoidable rectangles, grouped chains,
+#: Franken/Mutant/Kraken fish, templates) are left out: as in SE, their steps are reached
+#: through chains and forcing chains.
 EXTENDED_PRODUCERS: tuple[Producer, ...] = (
-    _p("skyscraper", 40, "skyscraper"),
-    _p("two_string_kite", 41, ("two_string_kite", "dual_two_string_kite")),
-    _p("turbot_fish", 42, "turbot_fish"),
-    _p("empty_rectangle", 43, ("empty_rectangle", "dual_empty_rectangle")),
-    _p("w_wing", 44, "w_wing"),
-    _p("finned_x_wing", 34, "finned_x_wing"),
-    _p("sashimi_x_wing", 35, "sashimi_x_wing"),
-    _p("finned_swordfish", 40, "finned_swordfish"),
-    _p("sashimi_swordfish", 41, "sashimi_swordfish"),
-    _p("finned_jellyfish", 54, "finned_jellyfish"),
-    _p("sashimi_jellyfish", 56, "sashimi_jellyfish"),
-    _p("remote_pair", 50, "remote_pair"),
-    _p("sue_de_coq", 50, "sue_de_coq"),
-    _p("multi_colors", 50, ("multi_colors_1", "multi_colors_2")),
-    _p("wxyz_wing", 55, "wxyz_wing"),
-    _p("vwxyz_wing", 62, "vwxyz_wing"),
-    _p("simple_colors", 66, ("simple_colors_trap", "simple_colors_wrap")),
-    _p("uvwxyz_wing", 66, "uvwxyz_wing"),
-    _p("als_xz", 75, "als_xz"),
-    _p("als_xy_wing", 80, "als_xy_wing"),
+    _p("skyscraper", "skyscraper"),
+    _p("two_string_kite", ("two_string_kite", "dual_two_string_kite")),
+    _p("turbot_fish", "turbot_fish"),
+    _p("empty_rectangle", ("empty_rectangle", "dual_empty_rectangle")),
+    _p("w_wing", "w_wing"),
+    _p("finned_x_wing", "finned_x_wing"),
+    _p("sashimi_x_wing", "sashimi_x_wing"),
+    _p("finned_swordfish", "finned_swordfish"),
+    _p("sashimi_swordfish", "sashimi_swordfish"),
+    _p("finned_jellyfish", "finned_jellyfish"),
+    _p("sashimi_jellyfish", "sashimi_jellyfish"),
+    _p("remote_pair", "remote_pair"),
+    _p("sue_de_coq", "sue_de_coq"),
+    _p("multi_colors", ("multi_colors_1", "multi_colors_2")),
+    _p("wxyz_wing", "wxyz_wing"),
+    _p("vwxyz_wing", "vwxyz_wing"),
+    _p("simple_colors", ("simple_colors_trap", "simple_colors_wrap")),
+    _p("uvwxyz_wing", "uvwxyz_wing"),
+    _p("als_xz", "als_xz"),
+    _p("als_xy_wing", "als_xy_wing"),
 )
 
 
@@ -395,33 +429,28 @@ class SERating:
 
 
 class SESolver:
-    """The SE-like solve loop over the producers of a mode.
+    """The SE-like rating: the human loop (:class:`~techniques.loop.Run`) with the
+    producers of a mode as its strategy (:meth:`pick`). Configuration only, like
+    :class:`~techniques.StepSolver`.
 
     ``options`` go to every technique; ``unique`` declares whether the puzzle has one
     solution (None: uniqueness techniques are used when the puzzle is known or checked
-    to be unique, as in :class:`~techniques.solver.StepSolver`).
+    to be unique, as in :class:`~techniques.StepSolver`).
     """
 
     def __init__(self, mode: str = "extended", options: dict | None = None,
-                 unique: bool | None = None, solver: StepSolver | None = None) -> None:
+                 unique: bool | None = None) -> None:
         self.mode = mode
         self.producers = producers(mode)
         self.options = dict(options or {})
-        self._solver = solver or StepSolver("default", options=self.options, unique=unique)
-        self._needs_unique = any(
-            registry.REGISTRY[n].requires_unique for p in self.producers
-            for n in p.techniques if n in registry.REGISTRY)
-        self._unique = False
+        self.unique = unique
 
-    def _check_unique(self, state: State) -> None:
-        self._unique = self._needs_unique and self._solver._is_unique(state.puzzle)
-
-    def _steps_of(self, an: Analysis, p: Producer, cache: dict) -> Iterable[Step]:
+    def _steps_of(self, run: Run, an: Analysis, p: Producer, cache: dict) -> Iterable[Step]:
         """Effective steps of the producer's techniques; each technique's finder runs at
         most once per state (the steps found so far are shared between producers)."""
         for name in p.techniques:
-            t = registry.REGISTRY.get(name)
-            if t is None or (t.requires_unique and not self._unique):
+            t = registry.load().get(name)
+            if t is None or (t.requires_unique and not run.unique_ok()):
                 continue
             if name not in cache:
                 cache[name] = ([], t.find(an, self.options))
@@ -438,18 +467,19 @@ class SESolver:
                 if is_effective(an.state, s):
                     found.append(s)
 
-    def next_step(self, state: State) -> SEStep | None:
-        """The step SE would apply next in this mode, or None when stuck."""
-        self._check_unique(state)
-        an = analyze(state)
+    def pick(self, run: Run, an: Analysis) -> SEStep | None:
+        """The strategy: the step SE would apply next in this mode, or None when stuck."""
+        run.incomplete = False
         cache: dict[str, list[Step]] = {}
         best: SEStep | None = None
         first_wins = self.mode == "se121"
         for p in self.producers:
             if best is not None and (first_wins or best.value <= p.base):
                 break
+            if run.expired():
+                return None      # past the deadline: the run ends ("limit")
             seen = 0
-            for s in self._steps_of(an, p, cache):
+            for s in self._steps_of(run, an, p, cache):
                 if p.accept is not None and not p.accept(an, s):
                     continue
                 seen += 1
@@ -462,27 +492,29 @@ class SESolver:
                         break
                 if not p.varies:
                     break
+        if best is None:
+            run.incomplete = an.timed_out
         return best
+
+    def start(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
+              max_steps: int = 100_000, copy: bool = True) -> Run:
+        """A run of this rating's loop (iterating it yields :class:`SEStep` objects)."""
+        return Run(puzzle_or_state, options=self.options, unique=self.unique,
+                   time_limit=time_limit, max_steps=max_steps, strategy=self.pick, copy=copy)
+
+    def next_step(self, state: State) -> SEStep | None:
+        """The step SE would apply next in this mode, or None when stuck (``state`` is
+        not changed)."""
+        return self.start(state, copy=False).peek()
 
     def rate(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
              max_steps: int = 100_000) -> SERating:
-        """Solve with this mode's producers and return the :class:`SERating`."""
-        st = (puzzle_or_state.pencilmarks() if isinstance(puzzle_or_state, Puzzle)
-              else puzzle_or_state.copy())
-        deadline = time.perf_counter() + time_limit if time_limit else None
-        done: list[SEStep] = []
-        for _ in range(max_steps):
-            if all(st.placed[c] for c in range(st.grid.size)):
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            ss = self.next_step(st)
-            if ss is None:
-                break
-            apply_step(st, ss.step)
-            done.append(ss)
-        solved = all(st.placed[c] for c in range(st.grid.size))
-        return summarize(done, solved, self.mode)
+        """Solve with this mode's producers and return the :class:`SERating`. Past
+        ``time_limit`` seconds no step is searched and the costly searches stop: the
+        rating is then unsolved."""
+        run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps)
+        done: list[SEStep] = list(run)
+        return summarize(done, run.status == "solved", self.mode)
 
 
 def summarize(steps: Sequence[SEStep], solved: bool = True, mode: str = "extended") -> SERating:

@@ -132,8 +132,7 @@ def _chain_step(an: Analysis, name: str, title: str, ch: Chain, elims: int | Non
                 note=f"{d} {nm(ch.x)} {nm(ch.y)} ={nm(ch.u)} ={nm(ch.v)}{note_extra}")
 
 
-@register("skyscraper", "Skyscraper", "single_digit", code="0400", score=130, order=3000,
-          level="hard")
+@register("skyscraper", "Skyscraper", "single_digit", code="0400")
 def skyscraper(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two parallel strong links (rows or columns) whose inner ends share a line."""
     for ch in two_link_chains(an):
@@ -141,8 +140,7 @@ def skyscraper(an: Analysis, opts: dict) -> Iterator[Step]:
             yield _chain_step(an, "skyscraper", "Skyscraper", ch)
 
 
-@register("two_string_kite", "2-String Kite", "single_digit", code="0401", score=150,
-          order=3100, level="hard")
+@register("two_string_kite", "2-String Kite", "single_digit", code="0401")
 def two_string_kite(an: Analysis, opts: dict) -> Iterator[Step]:
     """A row and a column strong link whose inner ends share a box."""
     for ch in two_link_chains(an):
@@ -150,8 +148,7 @@ def two_string_kite(an: Analysis, opts: dict) -> Iterator[Step]:
             yield _chain_step(an, "two_string_kite", "2-String Kite", ch)
 
 
-@register("turbot_fish", "Turbot Fish", "single_digit", code="0403", score=120, order=3120,
-          level="hard")
+@register("turbot_fish", "Turbot Fish", "single_digit", code="0403")
 def turbot_fish(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two strong links joined by a weak link, not a Skyscraper or a 2-String Kite (box
     strong links, variant houses or variant weak links)."""
@@ -160,8 +157,7 @@ def turbot_fish(an: Analysis, opts: dict) -> Iterator[Step]:
             yield _chain_step(an, "turbot_fish", "Turbot Fish", ch)
 
 
-@register("dual_two_string_kite", "Dual 2-String Kite", "single_digit", code="0404",
-          score=150, order=3110, level="hard", enabled=False)
+@register("dual_two_string_kite", "Dual 2-String Kite", "single_digit", code="0404")
 def dual_two_string_kite(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two 2-String Kites on the same two box cells, reported as one step."""
     groups: dict[tuple, list[Chain]] = {}
@@ -269,8 +265,8 @@ def _er_step(an: Analysis, name: str, title: str, er: ER, elims: int, more: str 
                      f"{nm(er.p)}={nm(er.q)}{more}")
 
 
-@register("empty_rectangle", "Empty Rectangle", "single_digit", code="0402", score=120,
-          order=3170, level="hard", options={"allow_two": False},
+@register("empty_rectangle", "Empty Rectangle", "single_digit", code="0402",
+          options={"allow_two": False},
           variants={1: {"allow_two": True}})
 def empty_rectangle(an: Analysis, opts: dict) -> Iterator[Step]:
     """A box whose digit lies in one row and one column, plus a strong link outside it."""
@@ -279,7 +275,7 @@ def empty_rectangle(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("dual_empty_rectangle", "Dual Empty Rectangle", "single_digit", code="0405",
-          score=120, order=3180, level="hard", enabled=False, options={"allow_two": True})
+          options={"allow_two": True})
 def dual_empty_rectangle(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two Empty Rectangles on the same box, reported as one step (boxes with two
     candidates count, as in HoDoKu: they hold two crosses)."""

@@ -9,8 +9,7 @@ from .analysis import Analysis
 from .registry import register
 
 
-@register("full_house", "Full House", "singles", code="0000", score=4, order=100,
-          level="easy")
+@register("full_house", "Full House", "singles", code="0000")
 def full_house(an: Analysis, opts: dict) -> Iterator[Step]:
     """The last empty cell of a house takes the missing digit."""
     hm = an.house_mask
@@ -28,8 +27,7 @@ def full_house(an: Analysis, opts: dict) -> Iterator[Step]:
                            width=an.grid.namer)
 
 
-@register("naked_single", "Naked Single", "singles", code="0003", score=4, order=200,
-          level="easy")
+@register("naked_single", "Naked Single", "singles", code="0003")
 def naked_single(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell with one candidate left takes it."""
     for c, m in enumerate(an.cand):      # placed cells have no candidates here
@@ -40,8 +38,7 @@ def naked_single(an: Analysis, opts: dict) -> Iterator[Step]:
                        title="Naked Single", width=an.grid.namer)
 
 
-@register("hidden_single", "Hidden Single", "singles", code="0002", score=14, order=300,
-          level="easy")
+@register("hidden_single", "Hidden Single", "singles", code="0002")
 def hidden_single(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit with one place left in a house goes there."""
     seen: set[tuple[int, int]] = set()

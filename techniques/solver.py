@@ -1,5 +1,8 @@
-"""StepSolver: the human loop (apply the first step of the easiest technique, restart from
-the easiest), logic-only solving and rating.
+"""StepSolver: the configuration of a human-style solve (which techniques, their options,
+whether the puzzle is unique, a solution to verify against), logic-only solving and the
+HoDoKu-style rating. The loop itself (apply the first step of the easiest technique,
+restart from the easiest) is :class:`techniques.loop.Run`; a StepSolver holds no run state,
+so one solver can run any number of solves, interleaved or not.
 
 >>> from variants.classic import classic_puzzle
 >>> p = classic_puzzle("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..")
@@ -9,27 +12,21 @@ the easiest), logic-only solving and rating.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from csp.errors import SudokuCSPError
-from csp.events import Contradiction
-from csp.links import link_tables
 from csp.model import Puzzle
 from csp.state import State
+from csp.status import SolveStatus
 from csp.step import Step
 
 from . import registry
 from .analysis import analyze
+from .loop import Run, Strategy, is_effective
 from .registry import LEVEL_MAX_SCORE, LEVELS, Technique
 
 if TYPE_CHECKING:
     from .se_rating import SERating
-
-
-class UnsoundStep(SudokuCSPError):
-    """A step contradicted the known solution (raised only when verifying)."""
 
 
 @dataclass
@@ -49,50 +46,30 @@ class Rating:
 
 @dataclass
 class LogicResult:
-    status: str            # "solved" | "stuck" | "limit" (time limit reached first)
+    """The end of a logic solve. ``status``: "solved", "stuck", "limit" (time limit reached
+    first) or "unsolvable" (a contradiction: the puzzle has no solution; ``reason`` says
+    where it showed)."""
+
+    status: SolveStatus
     state: State
     steps: list[Step]
     rating: Rating
     time_ms: float = 0.0
+    reason: str | None = None
 
-
-def apply_step(state: State, step: Step) -> None:
-    """Apply a step in place: placements place the digit and remove every candidate weakly
-    linked to it; eliminations remove candidates. Raises Contradiction on a wipe-out."""
-    links = link_tables(state.puzzle)
-    for cell, digit in step.placements:
-        if not state.cand[cell] >> digit & 1:
-            raise Contradiction(f"{step.name}: {state.grid.name(cell)}={digit} is not a candidate",
-                                step.technique, (cell,))
-        state.place(cell, digit)
-        for c2, d2 in links.weak_neighbours(cell, digit):
-            if state.cand[c2] >> d2 & 1 and not state.placed[c2]:
-                state.remove(c2, d2)
-                if not state.cand[c2]:
-                    raise Contradiction(f"{step.name}: {state.grid.name(c2)} has no candidate",
-                                        step.technique, (c2,))
-    for cell, digit in step.eliminations:
-        if state.cand[cell] >> digit & 1:
-            if state.placed[cell]:
-                raise Contradiction(f"{step.name}: eliminates the placed digit of "
-                                    f"{state.grid.name(cell)}", step.technique, (cell,))
-            state.remove(cell, digit)
-            if not state.cand[cell]:
-                raise Contradiction(f"{step.name}: {state.grid.name(cell)} has no candidate",
-                                    step.technique, (cell,))
-
-
-def is_effective(state: State, step: Step) -> bool:
-    """True when the step would change the state."""
-    return any(not state.placed[c] for c, _ in step.placements) or any(
-        state.cand[c] >> d & 1 and not state.placed[c] for c, d in step.eliminations)
+    def _repr_html_(self) -> str | None:
+        """Jupyter's view: the whole solve as a step-through (previous/next, step list,
+        candidates, hint mode), drawn by the renderer an upper layer registered
+        (:mod:`csp.display`; ``import sudoku_csp``); None (text repr) when none is."""
+        from csp.display import repr_html
+        return repr_html(self)
 
 
 def rate_steps(steps: Sequence[Step]) -> Rating:
     r = Rating()
     level_idx = 0
     for s in steps:
-        t = registry.REGISTRY.get(s.technique)
+        t = registry.load().get(s.technique)
         score = t.score if t else 0
         lvl = LEVELS.index(t.level) if t else 0
         r.score += score
@@ -107,15 +84,18 @@ def rate_steps(steps: Sequence[Step]) -> Rating:
     return r
 
 
+
+
 class StepSolver:
-    """Human-style solver over a selection of techniques.
+    """Human-style solver over a selection of techniques: configuration only (each solve
+    is a :class:`~techniques.loop.Run` of its own), so one solver is re-entrant.
 
     ``techniques``: ``"default"``, ``"all"``, family or technique names (see
     :func:`techniques.registry.select`). ``unique``: True/False declares whether the puzzle
     has one solution (uniqueness techniques need True); None checks it by search when a
-    uniqueness technique is selected. ``options`` are passed to every technique.
+    uniqueness technique is reached. ``options`` are passed to every technique.
     ``verify``: a known solution (digits per cell); every step is checked against it and an
-    :class:`UnsoundStep` is raised on a wrong elimination or placement.
+    :class:`~techniques.loop.UnsoundStep` is raised on a wrong elimination or placement.
     """
 
     def __init__(self, techniques: str | Iterable[str] | None = "default",
@@ -125,132 +105,43 @@ class StepSolver:
         self.options = dict(options or {})
         self.unique = unique
         self.verify = list(verify) if verify is not None else None
-        self._unique_cache: dict[int, bool] = {}
-        # set by solve(time_limit=...): costly techniques stop searching past it
-        self.deadline: float | None = None
-        # set by next_step when it found nothing but a search gave up on its own budget
-        self.incomplete = False
-        # per puzzle (by id, checked by identity): the active (technique, finder, options),
-        # and whether uniqueness was still undecided (gated uniqueness techniques)
-        self._active_cache: tuple[Any, list[tuple[Technique, Any, dict]], bool] | None = None
-        # the state solve() is working on, reached from the puzzle by sound steps only
-        self._sound_state: State | None = None
 
-    # -- helpers ----------------------------------------------------------------------
-    def _is_unique(self, puzzle: Puzzle, state: State | None = None) -> bool:
-        """Whether ``puzzle`` has one solution (declared, or checked by a search, cached).
+    # -- the loop -----------------------------------------------------------------------
+    def start(self, puzzle_or_state: Puzzle | State, *, time_limit: float | None = None,
+              deadline: float | None = None, max_steps: int = 100_000,
+              strategy: Strategy | None = None, copy: bool = True) -> Run:
+        """A new :class:`~techniques.loop.Run` with this solver's configuration: iterate it
+        to apply the steps one by one, then read its ``status``, ``state`` and ``steps``.
+        ``time_limit`` (seconds) or ``deadline`` (a ``time.perf_counter()`` value) bound
+        it; ``strategy`` replaces :func:`~techniques.loop.first_step`.
 
-        ``state``: a state of ``puzzle`` reached by sound steps only (no user marks, no
-        uniqueness step), so it has the puzzle's solutions; the search then starts from its
-        candidates, which is much cheaper than from the givens on a hard puzzle."""
-        if self.unique is not None:
-            return self.unique
-        if puzzle.unique is not None:
-            return puzzle.unique
-        key = id(puzzle)
-        if key not in self._unique_cache:
-            limit, cut = 10.0, False
-            if self.deadline is not None:
-                left = self.deadline - time.perf_counter()
-                limit, cut = max(0.01, min(limit, left)), left < limit
-            try:
-                # solve(): depth-first search, handed to the SAT solver when it grows
-                start = state if state is not None and state.puzzle is puzzle else None
-                res = puzzle.solve(time_limit=limit, state=start)
-                self._unique_cache[key] = res.status == "solved"
-            except SudokuCSPError:
-                if cut:
-                    return False     # stopped by the solve's own time limit: ask again later
-                self._unique_cache[key] = False
-        return self._unique_cache[key]
+        >>> from variants.classic import classic_puzzle
+        >>> run = StepSolver("singles").start(classic_puzzle("." * 81), time_limit=5)
+        >>> list(run), run.status
+        ([], 'stuck')
+        """
+        return Run(puzzle_or_state, techniques=self.techniques, options=self.options,
+                   unique=self.unique, verify=self.verify, deadline=deadline,
+                   time_limit=time_limit, max_steps=max_steps, strategy=strategy, copy=copy)
 
-    def _decided(self, puzzle: Puzzle) -> bool:
-        return (self.unique is not None or puzzle.unique is not None
-                or id(puzzle) in self._unique_cache)
-
-    def _active(self, state: State) -> list[Technique]:
-        techs = self.techniques
-        extra = list(getattr(state.puzzle, "extra_techniques", ()) or ())
-        if extra:
-            techs = sorted(techs + [t for t in extra if isinstance(t, Technique)],
-                           key=lambda t: (t.order, t.name))
-        if any(t.requires_unique for t in techs) and self._decided(state.puzzle) \
-                and not self._is_unique(state.puzzle):
-            techs = [t for t in techs if not t.requires_unique]
-        return techs
-
-    def _plan(self, state: State) -> list[tuple[Technique, Any, dict]]:
-        """The active techniques with their finders and merged options, kept per puzzle
-        (the options dict is built once instead of once per technique per step)."""
-        puzzle = state.puzzle
-        key = (puzzle, getattr(puzzle, "unique", None),
-               tuple(getattr(puzzle, "extra_techniques", ()) or ()))
-        c = self._active_cache
-        if c is not None and c[0][0] is puzzle and c[0][1:] == key[1:] and not (
-                c[2] and self._decided(puzzle)):
-            return c[1]
-        plan = []
-        gate = None
-        if not self._decided(puzzle):
-            # uniqueness is decided when the first uniqueness technique is reached: by then
-            # the solve's own state (sound steps only) makes the search for a second
-            # solution cheap; the plan is rebuilt once it is decided
-            def gate(finder):
-                def gated(an, opts):
-                    st = an.state if an.state is self._sound_state else None
-                    if not self._is_unique(puzzle, st):
-                        return iter(())
-                    return finder(an, opts)
-                return gated
-        for t in self._active(state):
-            opts = dict(t.options)
-            opts.update(self.options)
-            finder = t.finder
-            if gate is not None and t.requires_unique:
-                finder = gate(finder)
-            plan.append((t, finder, opts))
-        self._active_cache = (key, plan, gate is not None)
-        return plan
-
-    def _check(self, step: Step) -> None:
-        sol = self.verify
-        if sol is None:
-            return
-        for c, d in step.placements:
-            if sol[c] != d:
-                raise UnsoundStep(f"{step.explain(2)}: places {d} but the solution has {sol[c]}")
-        for c, d in step.eliminations:
-            if sol[c] == d:
-                raise UnsoundStep(f"{step.explain(2)}: eliminates the solution digit {d}")
+    def iter_steps(self, puzzle_or_state: Puzzle | State, *, time_limit: float | None = None,
+                   deadline: float | None = None, max_steps: int = 100_000,
+                   strategy: Strategy | None = None) -> Iterator[Step]:
+        """The steps of a logic solve, each applied before it is yielded (to a copy of a
+        given state): ``iter(self.start(...))`` for when the run's end does not matter."""
+        return iter(self.start(puzzle_or_state, time_limit=time_limit, deadline=deadline,
+                               max_steps=max_steps, strategy=strategy))
 
     # -- API --------------------------------------------------------------------------
     def next_step(self, state: State) -> Step | None:
-        """The first effective step of the easiest technique, or None when stuck."""
-        an = analyze(state)
-        an.deadline = deadline = self.deadline
-        self.incomplete = False
-        for _t, finder, opts in self._plan(state):
-            if deadline is not None and time.perf_counter() > deadline:
-                return None     # solve() reports 'limit'
-            for step in finder(an, opts):
-                if is_effective(state, step):
-                    return step
-        # a search that gave up on its own budget did not prove that nothing applies
-        self.incomplete = an.timed_out
-        return None
+        """The first effective step of the easiest technique, or None when stuck (the
+        state is not changed). To walk many steps, iterate a run (:meth:`start`): it keeps
+        the uniqueness verdict and the plan from step to step."""
+        return self.start(state, copy=False).peek()
 
-    def steps(self, state: State, max_steps: int = 100_000) -> Iterator[Step]:
+    def steps(self, state: State | Puzzle, max_steps: int = 100_000) -> Iterator[Step]:
         """Yield steps while applying them to a copy of ``state``."""
-        st = state.copy()
-        for _ in range(max_steps):
-            if all(st.placed[c] for c in range(st.grid.size)):
-                return
-            step = self.next_step(st)
-            if step is None:
-                return
-            self._check(step)
-            apply_step(st, step)
-            yield step
+        return self.iter_steps(state, max_steps=max_steps)
 
     def find_all(self, state: State, technique: str) -> list[Step]:
         """Every effective step one technique finds in ``state``."""
@@ -260,39 +151,22 @@ class StepSolver:
 
     def solve(self, puzzle_or_state: Puzzle | State, max_steps: int = 100_000,
               time_limit: float | None = None) -> LogicResult:
-        """Logic only (never guesses): ``status`` is "solved", "stuck" (no technique applies)
-        or "limit" (``time_limit`` seconds passed first, checked between steps, or a costly
-        search such as the nested forcing net gave up on its own budget with no step)."""
-        t0 = time.perf_counter()
-        st = (puzzle_or_state.pencilmarks() if isinstance(puzzle_or_state, Puzzle)
-              else puzzle_or_state.copy())
-        steps: list[Step] = []
-        deadline = t0 + time_limit if time_limit else None
-        self.deadline = deadline
-        self.incomplete = False
-        self._sound_state = st if isinstance(puzzle_or_state, Puzzle) else None
-        try:
-            for _ in range(max_steps):
-                if all(st.placed[c] for c in range(st.grid.size)):
-                    break
-                step = self.next_step(st)
-                if step is None:
-                    break
-                self._check(step)
-                apply_step(st, step)
-                steps.append(step)
-                if deadline is not None and time.perf_counter() > deadline:
-                    break
-        finally:
-            self.deadline = None
-            self._sound_state = None
-        solved = all(st.placed[c] for c in range(st.grid.size))
-        # a costly technique that gave up at the deadline leaves no step: that is 'limit' too
-        out_of_time = (deadline is not None and time.perf_counter() > deadline) or (
-            not solved and self.incomplete)
-        status = "solved" if solved else ("limit" if out_of_time else "stuck")
-        return LogicResult(status, st, steps, rate_steps(steps),
-                           (time.perf_counter() - t0) * 1000)
+        """Logic only (never guesses): ``status`` is "solved", "stuck" (no technique applies),
+        "limit" (``time_limit`` seconds passed first, or a costly search such as the nested
+        forcing net gave up on its own budget with no step) or "unsolvable" (a step showed a
+        contradiction: the puzzle has no solution).
+
+        >>> from variants.classic import classic_puzzle
+        >>> r = StepSolver().solve(classic_puzzle("5.3.2.6..9..3.5..1..18.64....81.29..7"
+        ...                                       ".......8..67.82....26.95..8..2.3..9..5.1.3.."))
+        >>> r.status, r.reason
+        ('unsolvable', 'Naked Single: r9c4 has no candidate')
+        """
+        run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps)
+        for _ in run:
+            pass
+        return LogicResult(run.status or "stuck", run.state, run.steps, rate_steps(run.steps),
+                           run.seconds * 1000, run.reason)
 
     def rate(self, puzzle_or_state: Puzzle | State) -> Rating:
         return self.solve(puzzle_or_state).rating
@@ -309,5 +183,5 @@ class StepSolver:
         1.2
         """
         from .se_rating import SESolver
-        return SESolver(mode, self.options, self.unique, solver=self).rate(
-            puzzle_or_state, time_limit=time_limit)
+        return SESolver(mode, self.options, self.unique).rate(puzzle_or_state,
+                                                              time_limit=time_limit)

@@ -18,19 +18,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
 from .registry import register
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _combos(items: list[tuple[int, int]], k: int, limit: int) -> list[tuple[int, int]]:
@@ -109,7 +101,7 @@ def _naked_house(an: Analysis, k: int, name: str, title: str, h: int, free: int,
             continue
         rest = free & ~cm
         elims = []
-        for d in _bits(m):
+        for d in digits_of(m):
             area = rest
             if use_links:
                 area |= an.common_peers(d, cm & an.cells_with[d]) & ~cm
@@ -120,8 +112,8 @@ def _naked_house(an: Analysis, k: int, name: str, title: str, h: int, free: int,
         elims.sort()
         yield Step(name, eliminations=tuple(elims),
                    pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
-                                 for d in _bits(an.cand[c])),
-                   digits=tuple(_bits(m)), houses=(an.houses[h].name,), title=title,
+                                 for d in digits_of(an.cand[c])),
+                   digits=tuple(digits_of(m)), houses=(an.houses[h].name,), title=title,
                    width=w)
 
 
@@ -149,13 +141,13 @@ def _hidden_house(an: Analysis, k: int, name: str, title: str, h: int) -> list[S
     for dm, cm in _combos(items, k, k):
         if cm.bit_count() != k:
             continue
-        elims = [Candidate(c, d) for c in iter_cells(cm) for d in _bits(an.cand[c] & ~dm)]
+        elims = [Candidate(c, d) for c in iter_cells(cm) for d in digits_of(an.cand[c] & ~dm)]
         if not elims:
             continue
         out.append(Step(name, eliminations=tuple(elims),
                         pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
-                                      for d in _bits(an.cand[c] & dm)),
-                        digits=tuple(_bits(dm)), houses=(an.houses[h].name,), title=title,
+                                      for d in digits_of(an.cand[c] & dm)),
+                        digits=tuple(digits_of(dm)), houses=(an.houses[h].name,), title=title,
                         width=w))
     return out
 
@@ -176,21 +168,18 @@ def _hidden(k: int, name: str, title: str):
     return finder
 
 
-naked_pair = register("naked_pair", "Naked Pair", "subsets", code="0200", score=60, order=1300,
-                      level="medium", options={"links": False})(
+naked_pair = register("naked_pair", "Naked Pair", "subsets", code="0200",
+                      options={"links": False})(
     _naked(2, "naked_pair", "Naked Pair"))
-naked_triple = register("naked_triple", "Naked Triple", "subsets", code="0201", score=80,
-                        order=1400, level="medium", options={"links": False})(
+naked_triple = register("naked_triple", "Naked Triple", "subsets", code="0201",
+                        options={"links": False})(
     _naked(3, "naked_triple", "Naked Triple"))
 naked_quadruple = register("naked_quadruple", "Naked Quadruple", "subsets", code="0202",
-                           score=120, order=2000, level="hard", options={"links": False})(
+                           options={"links": False})(
     _naked(4, "naked_quadruple", "Naked Quadruple"))
-hidden_pair = register("hidden_pair", "Hidden Pair", "subsets", code="0210", score=70,
-                       order=1500, level="medium")(
+hidden_pair = register("hidden_pair", "Hidden Pair", "subsets", code="0210")(
     _hidden(2, "hidden_pair", "Hidden Pair"))
-hidden_triple = register("hidden_triple", "Hidden Triple", "subsets", code="0211", score=100,
-                         order=1600, level="medium")(
+hidden_triple = register("hidden_triple", "Hidden Triple", "subsets", code="0211")(
     _hidden(3, "hidden_triple", "Hidden Triple"))
-hidden_quadruple = register("hidden_quadruple", "Hidden Quadruple", "subsets", code="0212",
-                            score=150, order=2100, level="hard")(
+hidden_quadruple = register("hidden_quadruple", "Hidden Quadruple", "subsets", code="0212")(
     _hidden(4, "hidden_quadruple", "Hidden Quadruple"))

@@ -121,7 +121,11 @@ def _digit_templates(an: Analysis, d: int, cap: int) -> list[int] | None:
     idx = [0] * (n_rows + 1)
     saved_chosen = [0] * (n_rows + 1)
     saved_blocked = [0] * (n_rows + 1)
+    tick = 0
     while True:
+        tick += 1
+        if not tick & 4095 and an.expired():
+            return None     # the solver's deadline: the digit is skipped (incomplete)
         if row == n_rows:
             ok = True
             for m in full:
@@ -166,8 +170,8 @@ def _digit_templates(an: Analysis, d: int, cap: int) -> list[int] | None:
     return found
 
 
-@register("template_set", "Template Set", "templates", code="1201", score=10000,
-          order=8700, level="extreme", enabled=False, options={"max_templates": 50000})
+@register("template_set", "Template Set", "templates", code="1201",
+          options={"max_templates": 50000})
 def template_set(an: Analysis, opts: dict) -> Iterator[Step]:
     """Cells common to every template of a digit take it."""
     cap = int(opts.get("max_templates", 50000))
@@ -184,8 +188,8 @@ def template_set(an: Analysis, opts: dict) -> Iterator[Step]:
                        note=f"{res[0]} templates of {d}", width=an.grid.namer)
 
 
-@register("template_delete", "Template Delete", "templates", code="1202", score=10000,
-          order=8800, level="extreme", enabled=False, options={"max_templates": 50000})
+@register("template_delete", "Template Delete", "templates", code="1202",
+          options={"max_templates": 50000})
 def template_delete(an: Analysis, opts: dict) -> Iterator[Step]:
     """Candidates of a digit that lie in none of its templates are false."""
     cap = int(opts.get("max_templates", 50000))

@@ -26,19 +26,12 @@ from itertools import combinations
 from typing import Iterator
 
 from csp import AllDifferent, Sum
+from csp.bits import digits_of
+from csp.links import LinkTables
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
 from .registry import register
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _pure(an: Analysis) -> bool:
@@ -70,18 +63,21 @@ _RECTS: dict[tuple, list] = {}
 
 
 def _rectangles(an: Analysis) -> list[tuple[int, int, int, int]]:
-    """All swappable rectangles (p, q, r, s) with p the top-left corner (cached per house
-    layout)."""
-    if not _pure(an):
-        return []
-    g = an.grid
-    key = (g.n, g.size, tuple(an.house_mask))
+    """All swappable rectangles (p, q, r, s) with p the top-left corner (none when the
+    rules are not all houses)."""
+    return _layout_rectangles(an.links) if _pure(an) else []
+
+
+def _layout_rectangles(links: LinkTables) -> list[tuple[int, int, int, int]]:
+    """The rectangles of a house layout whose swap keeps every house (cached per layout)."""
+    g = links.grid
+    key = (g.n, g.size, tuple(links.house_mask))
     out = _RECTS.get(key)
     if out is None:
         out = []
         # only the houses through a corner can break the swap
         through: list[tuple[int, ...]] = [() for _ in range(g.size)]
-        for hm in an.house_mask:
+        for hm in links.house_mask:
             for c in iter_cells(hm):
                 through[c] += (hm,)
         at = g.at
@@ -105,15 +101,15 @@ def _rectangles(an: Analysis) -> list[tuple[int, int, int, int]]:
 
 def _by_cell(an: Analysis) -> dict[int, list[tuple[tuple[int, int, int, int], int]]]:
     """Rectangles (with their cell bitset) through each cell (cached per link tables)."""
-    cache = getattr(an.links, "_uniq_by_cell", None)
-    if cache is None:
-        cache = {}
-        for rect in _rectangles(an):
-            rm = 1 << rect[0] | 1 << rect[1] | 1 << rect[2] | 1 << rect[3]
-            for c in rect:
-                cache.setdefault(c, []).append((rect, rm))
-        an.links._uniq_by_cell = cache
-    return cache
+    return an.links.derived(_rects_by_cell) if _pure(an) else {}
+
+
+def _rects_by_cell(links: LinkTables) -> dict[int, list[tuple[tuple[int, int, int, int], int]]]:
+    out: dict[int, list[tuple[tuple[int, int, int, int], int]]] = {}
+    for rect, rm in _rects_with_masks(links):
+        for c in rect:
+            out.setdefault(c, []).append((rect, rm))
+    return out
 
 
 class UR:
@@ -140,7 +136,7 @@ def unique_rectangles(an: Analysis, allow_missing: bool = True) -> list[UR]:
         cw = an.cells_with
         for c in an.bivalue_cells():
             m = cand[c]
-            a, b = _bits(m)
+            a, b = digits_of(m)
             ok_cells = (cw[a] | cw[b]) if allow_missing else (cw[a] & cw[b])
             for rect, rm in by_cell.get(c, ()):
                 if rm & ~ok_cells:
@@ -171,7 +167,7 @@ def _step(an: Analysis, name: str, title: str, ur: UR, elims, note: str = "",
           extra_cells=()) -> Step:
     cells = list(ur.corners) + [c for c in extra_cells if c not in ur.corners]
     return Step(name, eliminations=tuple(sorted(set(elims))),
-                pattern=tuple(Candidate(c, d) for c in cells for d in _bits(an.cand[c])),
+                pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
                 digits=(ur.a, ur.b), title=title, note=note, width=an.grid.namer)
 
 
@@ -179,18 +175,18 @@ def _houses_with(an: Analysis, cells: int) -> list[int]:
     return [h for h, hm in enumerate(an.house_mask) if hm & cells == cells]
 
 
-_META = dict(family="uniqueness", level="hard", requires_unique=True,
+_META = dict(family="uniqueness", requires_unique=True,
              options={"allow_missing": True},
              variants={1: {"allow_missing": False}, 2: {"allow_missing": True}})
 
 
-@register("uniqueness_test_1", "Uniqueness Test 1", code="0600", score=100, order=3500, **_META)
+@register("uniqueness_test_1", "Uniqueness Test 1", code="0600", **_META)
 def uniqueness_test_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three corners hold exactly {a,b}: the fourth cannot be a or b."""
     for ur in unique_rectangles(an, opts.get("allow_missing", True)):
         if len(ur.floors) == 3:
             x = ur.roofs[0]
-            elims = [Candidate(x, d) for d in _bits(an.cand[x] & ur.ab)]
+            elims = [Candidate(x, d) for d in digits_of(an.cand[x] & ur.ab)]
             if elims:
                 yield _step(an, "uniqueness_test_1", "Uniqueness Test 1", ur, elims)
 
@@ -208,7 +204,7 @@ def _extra_single(an: Analysis, ur: UR) -> int:
     return extra.bit_length() - 1 if extra else 0
 
 
-@register("uniqueness_test_2", "Uniqueness Test 2", code="0601", score=100, order=3600, **_META)
+@register("uniqueness_test_2", "Uniqueness Test 2", code="0601", **_META)
 def uniqueness_test_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two adjacent roofs hold {a,b} and the same one extra digit c: c leaves every cell
     seeing both."""
@@ -225,7 +221,7 @@ def uniqueness_test_2(an: Analysis, opts: dict) -> Iterator[Step]:
                         [Candidate(x, c) for x in iter_cells(elim)])
 
 
-@register("uniqueness_test_3", "Uniqueness Test 3", code="0602", score=100, order=3700, **_META)
+@register("uniqueness_test_3", "Uniqueness Test 3", code="0602", **_META)
 def uniqueness_test_3(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two adjacent roofs: their extra digits act as one cell, which forms a naked subset
     with other cells of a house they share; the subset's digits leave that house."""
@@ -261,13 +257,13 @@ def uniqueness_test_3(an: Analysis, opts: dict) -> Iterator[Step]:
                         area |= an.house_mask[h2]
                     rest = area & an.unsolved & ~cm & ~rm
                     elims = [Candidate(c, d) for c in iter_cells(rest)
-                             for d in _bits(an.cand[c] & m)]
+                             for d in digits_of(an.cand[c] & m)]
                     if elims:
                         yield _step(an, "uniqueness_test_3", "Uniqueness Test 3", ur, elims,
                                     extra_cells=combo)
 
 
-@register("uniqueness_test_4", "Uniqueness Test 4", code="0603", score=100, order=3800, **_META)
+@register("uniqueness_test_4", "Uniqueness Test 4", code="0603", **_META)
 def uniqueness_test_4(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two adjacent roofs, and in a house holding both, digit a has no other place: b
     leaves both roofs."""
@@ -284,7 +280,7 @@ def uniqueness_test_4(an: Analysis, opts: dict) -> Iterator[Step]:
                         yield _step(an, "uniqueness_test_4", "Uniqueness Test 4", ur, elims)
 
 
-@register("uniqueness_test_5", "Uniqueness Test 5", code="0604", score=100, order=3900, **_META)
+@register("uniqueness_test_5", "Uniqueness Test 5", code="0604", **_META)
 def uniqueness_test_5(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two diagonal roofs or three roofs, each holding {a,b} and the same one extra digit c:
     c leaves every cell seeing all of them."""
@@ -308,7 +304,7 @@ def _lines_of(an: Analysis, x: int, y: int) -> list[int]:
     return _houses_with(an, 1 << x | 1 << y)
 
 
-@register("uniqueness_test_6", "Uniqueness Test 6", code="0605", score=100, order=4000, **_META)
+@register("uniqueness_test_6", "Uniqueness Test 6", code="0605", **_META)
 def uniqueness_test_6(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two diagonal floors; digit a has no other places in both rows (or both columns) of
     the rectangle than its corners: a leaves both roofs."""
@@ -340,7 +336,7 @@ def _two_corners(an: Analysis, h: int, corners: int) -> bool:
     return (an.house_mask[h] & corners).bit_count() == 2
 
 
-@register("hidden_rectangle", "Hidden Rectangle", code="0606", score=100, order=4010, **_META)
+@register("hidden_rectangle", "Hidden Rectangle", code="0606", **_META)
 def hidden_rectangle(an: Analysis, opts: dict) -> Iterator[Step]:
     """A floor corner; in the row and the column of the opposite corner D, digit a has no
     places outside the rectangle: b leaves D."""
@@ -402,15 +398,16 @@ def _avoidable(an: Analysis) -> list[tuple[tuple[int, int, int, int], list[int]]
 
 
 def _rect_masks(an: Analysis) -> list[tuple[tuple[int, int, int, int], int]]:
-    cache = getattr(an.links, "_uniq_rect_masks", None)
-    if cache is None:
-        cache = [(r, 1 << r[0] | 1 << r[1] | 1 << r[2] | 1 << r[3]) for r in _rectangles(an)]
-        an.links._uniq_rect_masks = cache
-    return cache
+    """The rectangles with their cell bitsets (cached per link tables)."""
+    return an.links.derived(_rects_with_masks) if _pure(an) else []
 
 
-@register("avoidable_rectangle_1", "Avoidable Rectangle Type 1", code="0607", score=100,
-          order=4020, **_META)
+def _rects_with_masks(links: LinkTables) -> list[tuple[tuple[int, int, int, int], int]]:
+    return [(r, 1 << r[0] | 1 << r[1] | 1 << r[2] | 1 << r[3])
+            for r in _layout_rectangles(links)]
+
+
+@register("avoidable_rectangle_1", "Avoidable Rectangle Type 1", code="0607", **_META)
 def avoidable_rectangle_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three corners placed (not given) as a/b/b around the fourth's diagonal a: the fourth
     cannot be a."""
@@ -432,8 +429,7 @@ def avoidable_rectangle_1(an: Analysis, opts: dict) -> Iterator[Step]:
                    digits=tuple(sorted((a, b))), title="Avoidable Rectangle Type 1", width=w)
 
 
-@register("avoidable_rectangle_2", "Avoidable Rectangle Type 2", code="0608", score=100,
-          order=4030, **_META)
+@register("avoidable_rectangle_2", "Avoidable Rectangle Type 2", code="0608", **_META)
 def avoidable_rectangle_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two corners placed (not given) a and b; the other two hold {b,c} and {a,c} where the
     pattern needs b and a: c leaves every cell seeing both."""
@@ -471,15 +467,15 @@ def avoidable_rectangle_2(an: Analysis, opts: dict) -> Iterator[Step]:
             yield Step("avoidable_rectangle_2",
                        eliminations=tuple(Candidate(x, c) for x in iter_cells(elim)),
                        pattern=tuple(Candidate(x, v) for x, v in zip(rect, vals) if v)
-                       + tuple(Candidate(x, d) for x in free for d in _bits(cand[x])),
+                       + tuple(Candidate(x, d) for x in free for d in digits_of(cand[x])),
                        digits=tuple(sorted(digits)), title="Avoidable Rectangle Type 2",
                        width=w)
 
 
 # -- BUG+1 ------------------------------------------------------------------------------------
 
-@register("bug_plus_1", "Bivalue Universal Grave + 1", "uniqueness", code="0610", score=100,
-          order=2900, level="hard", requires_unique=True)
+@register("bug_plus_1", "Bivalue Universal Grave + 1", "uniqueness", code="0610",
+          requires_unique=True)
 def bug_plus_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Every unsolved cell bivalue but one with three candidates, every digit twice in each
     house but one digit three times in that cell's houses: the cell takes that digit."""
@@ -512,6 +508,6 @@ def bug_plus_1(an: Analysis, opts: dict) -> Iterator[Step]:
         if an.house_mask[h] >> tri & 1 and an.pos(h, digit).bit_count() != 3:
             return
     yield Step("bug_plus_1",
-               eliminations=tuple(Candidate(tri, d) for d in _bits(an.cand[tri] & ~(1 << digit))),
+               eliminations=tuple(Candidate(tri, d) for d in digits_of(an.cand[tri] & ~(1 << digit))),
                pattern=(Candidate(tri, digit),), digits=(), title="Bivalue Universal Grave + 1",
                note=f"{an.name(tri)}={digit}", width=an.grid.namer)

@@ -16,25 +16,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from csp.events import Contradiction
 from csp.io import write_pencilmarks
 from csp.model import Puzzle
-from csp.step import Step
 
 from . import registry
 from .analysis import Analysis
-from .solver import StepSolver, apply_step, is_effective
-
-
-def unsound(step: Step, solution: Sequence[int]) -> str | None:
-    """Why ``step`` is wrong for ``solution``, or None when it is sound."""
-    for c, d in step.placements:
-        if solution[c] != d:
-            return f"places {d} at cell {c}, solution has {solution[c]}"
-    for c, d in step.eliminations:
-        if solution[c] == d:
-            return f"eliminates solution digit {d} at cell {c}"
-    return None
+from .loop import UnsoundStep, is_effective, unsound
+from .solver import StepSolver
 
 
 def check_puzzle(puzzle: Puzzle, solution: Sequence[int], techniques: Iterable[str],
@@ -43,10 +31,12 @@ def check_puzzle(puzzle: Puzzle, solution: Sequence[int], techniques: Iterable[s
     """Walk a logic solve path (techniques ``path``) and, at every state on it, run every
     technique in ``techniques`` and check all of its steps. Returns the problems found."""
     techs = registry.select(techniques)
-    walker = StepSolver(path, options=options, unique=True)
-    st = puzzle.pencilmarks()
+    walker = StepSolver(path, options=options, unique=True, verify=solution)
+    run = walker.start(puzzle, max_steps=max_steps)
     problems: list[str] = []
-    for _ in range(max_steps):
+
+    def check() -> bool:
+        st = run.state
         an = Analysis(st)
         for t in techs:
             for step in t.find(an, options or {}):
@@ -54,18 +44,16 @@ def check_puzzle(puzzle: Puzzle, solution: Sequence[int], techniques: Iterable[s
                     why = unsound(step, solution)
                     if why:
                         problems.append(f"{t.name}: {step.explain(2)}: {why}")
-        if problems:
-            return problems
-        if all(st.placed[c] for c in range(st.grid.size)):
-            break
-        step = walker.next_step(st)
-        if step is None:
-            break
-        why = unsound(step, solution)
-        if why:
-            problems.append(f"(path) {step.technique}: {step.explain(2)}: {why}")
-            return problems
-        apply_step(st, step)
+        return not problems
+
+    if not check():
+        return problems
+    try:
+        for _ in run:
+            if not check():
+                break
+    except UnsoundStep as e:
+        problems.append(f"(path) {e.step.technique}: {e.step.explain(2)}: {e.why}")
     return problems
 
 
@@ -91,35 +79,17 @@ def check_solve(puzzle: Puzzle, solution: Sequence[int], techniques: str | Itera
     ends ``"solved"``, ``"stuck"`` or ``"limit"`` (``time_limit`` seconds passed).
     ``unique=True`` (the default) declares the puzzle has one solution."""
     t0, c0 = time.perf_counter(), time.process_time()
-    solver = StepSolver(techniques, options=options, unique=unique)
-    solver.deadline = deadline = t0 + time_limit if time_limit else None
-    st = puzzle.pencilmarks()
+    solver = StepSolver(techniques, options=options, unique=unique, verify=solution)
+    run = solver.start(puzzle, time_limit=time_limit, max_steps=max_steps)
     counts: Counter = Counter()
-    status, problem = "stuck", None
-    for _ in range(max_steps):
-        if all(st.placed[c] for c in range(st.grid.size)):
-            status = "solved"
-            break
-        step = solver.next_step(st)
-        if step is None:
-            break
-        why = unsound(step, solution)
-        if why is None:
-            before = st.copy()
-            try:
-                apply_step(st, step)
-            except Contradiction as e:
-                why, st = f"contradiction while applying it: {e}", before
-        if why is not None:
-            status = "unsound"
-            problem = (f"{step.technique}: {step.explain(2)}: {why}\n"
-                       f"state before the step:\n{write_pencilmarks(st)}")
-            break
-        counts[step.technique] += 1
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-    if status == "stuck" and ((deadline is not None and time.perf_counter() > deadline)
-                              or solver.incomplete):
-        status = "limit"     # as StepSolver.solve: a search cut short left no step
+    problem = None
+    try:
+        for step in run:
+            counts[step.technique] += 1
+        status = run.status or "stuck"
+    except UnsoundStep as e:
+        status = "unsound"
+        problem = (f"{e.step.technique}: {e.step.explain(2)}: {e.why}\n"
+                   f"state before the step:\n{write_pencilmarks(e.state)}")
     return CheckedSolve(status, sum(counts.values()), time.perf_counter() - t0,
                         time.process_time() - c0, counts, problem)

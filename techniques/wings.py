@@ -24,6 +24,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
@@ -31,28 +32,19 @@ from .registry import register
 from .single_digit import strong_links
 
 
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
-
-
 def _cand_tuple(an: Analysis, cells) -> tuple[Candidate, ...]:
-    return tuple(Candidate(c, d) for c in cells for d in _bits(an.cand[c]))
+    return tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c]))
 
 
 def _any_peers(an: Analysis, cell: int, mask: int) -> int:
     """Cells that see ``cell`` for at least one digit of ``mask``."""
     out = 0
-    for d in _bits(mask):
+    for d in digits_of(mask):
         out |= an.peers(cell, d)
     return out
 
 
-@register("xy_wing", "XY-Wing", "wings", code="0800", score=160, order=3300, level="hard")
+@register("xy_wing", "XY-Wing", "wings", code="0800")
 def xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Pivot {x,y} sees pincers {x,z} (for x) and {y,z} (for y): z leaves every cell that
     sees both pincers' z."""
@@ -64,7 +56,7 @@ def xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
         bvmask |= 1 << c
     for piv in bv:
         pm = cand[piv]
-        x, y = _bits(pm)
+        x, y = digits_of(pm)
         ax = [c for c in iter_cells(an.peers(piv, x) & bvmask)
               if cand[c] & pm == 1 << x]
         if not ax:
@@ -87,7 +79,7 @@ def xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                            digits=tuple(sorted((x, y, zd))), title="XY-Wing", width=w)
 
 
-@register("xyz_wing", "XYZ-Wing", "wings", code="0801", score=180, order=3400, level="hard")
+@register("xyz_wing", "XYZ-Wing", "wings", code="0801")
 def xyz_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Pivot {x,y,z} sees {x,z} (for x) and {y,z} (for y): z leaves every cell that sees all
     three z."""
@@ -99,9 +91,9 @@ def xyz_wing(an: Analysis, opts: dict) -> Iterator[Step]:
         if pm.bit_count() != 3:
             continue
         wings = [c for c in bv if cand[c] & pm == cand[c]]
-        for zd in _bits(pm):
+        for zd in digits_of(pm):
             zb = 1 << zd
-            others = _bits(pm & ~zb)
+            others = digits_of(pm & ~zb)
             a = [c for c in wings if cand[c] == zb | 1 << others[0]
                  and an.peers(piv, others[0]) >> c & 1]
             if not a:
@@ -117,7 +109,7 @@ def xyz_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                     yield Step("xyz_wing",
                                eliminations=tuple(Candidate(c, zd) for c in iter_cells(elim)),
                                pattern=_cand_tuple(an, (piv, p1, p2)),
-                               digits=tuple(_bits(pm)), title="XYZ-Wing", width=w)
+                               digits=tuple(digits_of(pm)), title="XYZ-Wing", width=w)
 
 
 def _strong_links(an: Analysis, d: int) -> list[tuple[int, int, int]]:
@@ -126,7 +118,7 @@ def _strong_links(an: Analysis, d: int) -> list[tuple[int, int, int]]:
     return [(a, b, h) for h, a, b in strong_links(an, d)]
 
 
-@register("w_wing", "W-Wing", "wings", code="0803", score=150, order=3200, level="hard")
+@register("w_wing", "W-Wing", "wings", code="0803")
 def w_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two bivalue cells {x,y} whose x candidates see the two ends of a strong link on x:
     one of them is y, so y leaves every cell that sees both."""
@@ -138,8 +130,8 @@ def w_wing(an: Analysis, opts: dict) -> Iterator[Step]:
         for q in bv[i + 1:]:
             if cand[q] != pm:
                 continue
-            for x in _bits(pm):
-                y = _bits(pm & ~(1 << x))[0]
+            for x in digits_of(pm):
+                y = digits_of(pm & ~(1 << x))[0]
                 elim = an.peers(p, y) & an.peers(q, y) & an.cells_with[y]
                 if not elim:
                     continue
@@ -168,7 +160,7 @@ def w_wing(an: Analysis, opts: dict) -> Iterator[Step]:
 def _non_restricted(an: Analysis, cells: tuple[int, ...], digits: int) -> list[int]:
     """Digits of ``digits`` whose candidates in ``cells`` do not all see each other."""
     out = []
-    for d in _bits(digits):
+    for d in digits_of(digits):
         holders = [c for c in cells if an.cand[c] >> d & 1]
         ok = True
         for i in range(len(holders)):
@@ -200,7 +192,7 @@ def pivot_wings(an: Analysis, n: int, bivalue: bool = True,
         wings = [c for c in iter_cells(near)
                  if cand[c] & pm == cand[c]
                  and (cand[c].bit_count() == 2 if bivalue else cand[c].bit_count() >= 2)
-                 and any(an.peers(piv, d) >> c & 1 for d in _bits(cand[c]))]
+                 and any(an.peers(piv, d) >> c & 1 for d in digits_of(cand[c]))]
         if len(wings) < n - 1 or len(wings) > max_wing_cands:
             continue
         for combo in combinations(wings, n - 1):
@@ -227,9 +219,9 @@ def pivot_wings(an: Analysis, n: int, bivalue: bool = True,
                 yield piv, combo, z, elim
 
 
-_FAMILY = {4: ("wxyz_wing", "WXYZ-Wing", "0802", 200, 3450),
-           5: ("vwxyz_wing", "VWXYZ-Wing", None, 220, 3460),
-           6: ("uvwxyz_wing", "UVWXYZ-Wing", None, 240, 3470)}
+_FAMILY = {4: ("wxyz_wing", "WXYZ-Wing", "0802"),
+           5: ("vwxyz_wing", "VWXYZ-Wing", None),
+           6: ("uvwxyz_wing", "UVWXYZ-Wing", None)}
 
 
 def _family_finder(n: int, name: str, title: str):
@@ -239,9 +231,9 @@ def _family_finder(n: int, name: str, title: str):
                                                opts.get("max_wing_cands", 14)):
             yield Step(name, eliminations=tuple(Candidate(c, z) for c in iter_cells(elim)),
                        pattern=_cand_tuple(an, (piv,) + combo),
-                       digits=tuple(_bits(an.cand[piv])), title=title,
+                       digits=tuple(digits_of(an.cand[piv])), title=title,
                        note=f"pivot {an.name(piv)}, z={z}: " + ", ".join(
-                           "/".join(map(str, _bits(an.cand[c]))) + " " + an.name(c)
+                           "/".join(map(str, digits_of(an.cand[c]))) + " " + an.name(c)
                            for c in (piv,) + combo),
                        width=w)
     finder.__doc__ = (f"Pivot with {n} candidates and {n - 1} wing cells it sees holding "
@@ -250,13 +242,13 @@ def _family_finder(n: int, name: str, title: str):
     return finder
 
 
-for _n, (_name, _title, _code, _score, _order) in _FAMILY.items():
-    register(_name, _title, "wings", code=_code, score=_score, order=_order, level="hard",
+for _n, (_name, _title, _code) in _FAMILY.items():
+    register(_name, _title, "wings", code=_code,
              options={"bivalue": True, "max_wing_cands": 14})(_family_finder(_n, _name, _title))
 
 
-@register("relaxed_wing", "Relaxed Pivot Wing", "wings", score=260, order=3480, level="hard",
-          enabled=False, options={"bivalue": False, "max_wing_cands": 14, "sizes": (3, 4, 5, 6)})
+@register("relaxed_wing", "Relaxed Pivot Wing", "wings",
+          options={"bivalue": False, "max_wing_cands": 14, "sizes": (3, 4, 5, 6)})
 def relaxed_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """The relaxed XYZ..UVWXYZ-Wing: wing cells need not be bivalue (any subset of the pivot's
     digits, at least two)."""
@@ -267,5 +259,5 @@ def relaxed_wing(an: Analysis, opts: dict) -> Iterator[Step]:
             yield Step("relaxed_wing",
                        eliminations=tuple(Candidate(c, z) for c in iter_cells(elim)),
                        pattern=_cand_tuple(an, (piv,) + combo),
-                       digits=tuple(_bits(an.cand[piv])), title="Relaxed Pivot Wing",
+                       digits=tuple(digits_of(an.cand[piv])), title="Relaxed Pivot Wing",
                        width=w)

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).parent / "data"
+#: the project checkout, and its test data (tests are grouped in sub-folders by package)
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
 
 
 def load_solutions(name: str, limit: int | None = None) -> list[tuple[str, list[int]]]:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
+
 FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]
 BLOCKS = [(f, i, code) for f in FILES if f.exists()
           for i, code in enumerate(re.findall(r"```python\n(.*?)```", f.read_text(), re.S))]

@@ -45,3 +45,6 @@ class double_arrow:
         ends, shaft = [ids[0], ids[-1]], list(ids[1:-1])
         p.add(Linear(ends + shaft, [-1, -1] + [1] * len(shaft), 0,
                      self.name or f"double arrow {p.grid.name(ids[0])}"))
+
+
+__all__ = ["arrow", "double_arrow"]

@@ -33,3 +33,6 @@ class anti_king:
     def apply(self, p: Puzzle) -> None:
         for a, b in _pairs(p, p.grid.king):
             p.add(NotEqual(a, b, f"anti-king {p.grid.name(a)}-{p.grid.name(b)}"))
+
+
+__all__ = ["anti_king", "anti_knight"]

@@ -34,3 +34,6 @@ def classic_puzzle(line: str, grid: Grid | None = None, **kw: Any) -> Puzzle:
     p.use(classic())
     p.givens(vals)
     return p
+
+
+__all__ = ["classic", "classic_puzzle"]

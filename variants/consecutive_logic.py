@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from csp.constraints.binary import Relation
+from csp.constraints.binary import Relation, RelationKind
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis, iter_cells
 from techniques.registry import register
@@ -55,15 +55,15 @@ class DiffTables:
         self.pos: dict[int, list[int]] = {}
         self.names: dict[tuple[int, int], str] = {}
         for c in puzzle.constraints:
-            if not isinstance(c, Relation) or not isinstance(c.key, tuple) or len(c.key) != 2:
+            if not isinstance(c, Relation):
                 continue
-            kind, d = c.key
-            if kind == "notabsdiff":
+            if c.relation is RelationKind.NOT_ABS_DIFF:
                 table = self.neg
-            elif kind == "absdiff":
+            elif c.relation is RelationKind.ABS_DIFF:
                 table = self.pos
             else:
                 continue
+            d = c.param
             adj = table.setdefault(d, [0] * size)
             adj[c.a] |= 1 << c.b
             adj[c.b] |= 1 << c.a
@@ -75,10 +75,7 @@ class DiffTables:
 
 def diff_tables(puzzle) -> DiffTables:
     """Cached :class:`DiffTables` of a puzzle."""
-    t = getattr(puzzle, "_diff_tables", None)
-    if t is None:
-        t = puzzle._diff_tables = DiffTables(puzzle)
-    return t
+    return puzzle.derived(DiffTables)
 
 
 def _ds(*digits: int) -> str:
@@ -157,8 +154,7 @@ def _shape_triple(m: int, d: int, n: int):
     return (mid,) if hi - lo == 2 * d and m >> mid & 1 else None
 
 
-@register("consecutive_pair_cell", "Consecutive Pair Cell", FAMILY, score=40, order=900,
-          level="medium")
+@register("consecutive_pair_cell", "Consecutive Pair Cell", FAMILY)
 def consecutive_pair_cell(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell {X, X+1} next to a non-consecutive buddy: the buddy can be neither X nor X+1
     (one is taken by the house, the other by the rule)."""
@@ -166,24 +162,21 @@ def consecutive_pair_cell(an: Analysis, opts: dict) -> Iterator[Step]:
                            True)
 
 
-@register("consecutive_gap_cell", "Consecutive Gap Cell", FAMILY, score=10, order=330,
-          level="easy")
+@register("consecutive_gap_cell", "Consecutive Gap Cell", FAMILY)
 def consecutive_gap_cell(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell {X-1, X+1}: every non-consecutive neighbour loses X (both digits touch X)."""
     yield from _cell_steps(an, "consecutive_gap_cell", "Consecutive Gap Cell", _shape_gap,
                            False)
 
 
-@register("consecutive_triple_cell", "Consecutive Triple Cell", FAMILY, score=40, order=910,
-          level="medium")
+@register("consecutive_triple_cell", "Consecutive Triple Cell", FAMILY)
 def consecutive_triple_cell(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell {X-1, X, X+1}: non-consecutive buddies lose X."""
     yield from _cell_steps(an, "consecutive_triple_cell", "Consecutive Triple Cell",
                            _shape_triple, True)
 
 
-@register("consecutive_neighbours", "Consecutive Neighbours", FAMILY, score=10, order=335,
-          level="easy")
+@register("consecutive_neighbours", "Consecutive Neighbours", FAMILY)
 def consecutive_neighbours(an: Analysis, opts: dict) -> Iterator[Step]:
     """Across a white dot (difference d) a cell keeps only the digits d away from a
     candidate of the other cell: {4,5} -> {3,5} | {4,6} = {3,4,5,6}."""
@@ -294,40 +287,35 @@ def _locked_steps(an: Analysis, size: int, inside: bool) -> Iterator[Step]:
                                 f"{_cells(an, s)}{_rule(d)}, {where}")
 
 
-@register("consecutive_locked_pair", "Consecutive Locked Pair", FAMILY, score=50, order=950,
-          level="medium")
+@register("consecutive_locked_pair", "Consecutive Locked Pair", FAMILY)
 def consecutive_locked_pair(an: Analysis, opts: dict) -> Iterator[Step]:
     """X of a house only in two non-consecutive neighbours: one of them is X, so neither can
     be X-1 or X+1 (5 of r5 in r5c45 -> r5c45<>46)."""
     yield from _locked_steps(an, 2, True)
 
 
-@register("consecutive_locked_nearby", "Consecutive Locked Nearby", FAMILY, score=50,
-          order=960, level="medium")
+@register("consecutive_locked_nearby", "Consecutive Locked Nearby", FAMILY)
 def consecutive_locked_nearby(an: Analysis, opts: dict) -> Iterator[Step]:
     """X of a house only in two cells that are not neighbours: cells adjacent to both lose
     X-1 and X+1 (5 of c5 in r24c5 -> r3c5<>46; 5 of box 5 in r4c4,r5c5 -> r4c5,r5c4<>46)."""
     yield from _locked_steps(an, 2, False)
 
 
-@register("consecutive_locked_triple", "Consecutive Locked Triple", FAMILY, score=50,
-          order=970, level="medium")
+@register("consecutive_locked_triple", "Consecutive Locked Triple", FAMILY)
 def consecutive_locked_triple(an: Analysis, opts: dict) -> Iterator[Step]:
     """X of a house only in three cells, one adjacent to the other two: that middle cell
     loses X-1 and X+1 (5 of r5 in r5c345 -> r5c4<>46)."""
     yield from _locked_steps(an, 3, True)
 
 
-@register("consecutive_check_pattern", "Consecutive Check Pattern", FAMILY, score=50,
-          order=980, level="medium")
+@register("consecutive_check_pattern", "Consecutive Check Pattern", FAMILY)
 def consecutive_check_pattern(an: Analysis, opts: dict) -> Iterator[Step]:
     """X of a house only in three cells of a V-shaped check pattern: a cell adjacent to all
     three loses X-1 and X+1 (5 of box 5 in r4c46,r5c5 -> r4c5<>46)."""
     yield from _locked_steps(an, 3, False)
 
 
-@register("consecutive_chain", "Consecutive Chain", FAMILY, score=50, order=990,
-          level="medium")
+@register("consecutive_chain", "Consecutive Chain", FAMILY)
 def consecutive_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """a-b-c joined by two white dots, a and c must differ: b = v needs a and c in
     {v-d, v+d}; when only one such digit is left for both (v = 1 or n for d = 1) b <> v."""

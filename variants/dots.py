@@ -148,3 +148,6 @@ class _NotSum:
 
     def __call__(self, a: int, b: int) -> bool:
         return a + b != self.t
+
+
+__all__ = ["black_dot", "diagonal_non_consecutive", "knight_non_consecutive", "negative", "non_consecutive", "sum_dot", "v_dot", "white_dot", "x_dot"]

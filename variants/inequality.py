@@ -17,7 +17,7 @@ from typing import Any
 
 from csp import Less, LessEqual, Puzzle
 from csp.constraints.base import Constraint
-from csp.constraints.binary import Relation
+from csp.constraints.binary import Relation, RelationKind
 from csp.events import Cost, Event, Status
 from csp.propagator import Context, Propagator
 
@@ -87,7 +87,7 @@ class OrderBounds(Constraint):
     def compile(self, puzzle: Puzzle) -> list[Propagator]:
         less: dict[int, set[int]] = {}
         for c in puzzle.constraints:
-            if isinstance(c, Relation) and c.key == ("lt",):
+            if isinstance(c, Relation) and c.relation is RelationKind.LT:
                 less.setdefault(c.a, set()).add(c.b)
         # transitive closure: above[x] = cells known greater than x
         above: dict[int, set[int]] = {}
@@ -120,7 +120,7 @@ class OrderBounds(Constraint):
             for c in h:
                 in_houses.setdefault(c, set()).add(i)
         ne = {(min(c.a, c.b), max(c.a, c.b)) for c in puzzle.constraints
-              if isinstance(c, Relation) and c.key == ("ne",)}
+              if isinstance(c, Relation) and c.relation is RelationKind.NE}
 
         def differ(a: int, b: int) -> bool:
             return bool(in_houses.get(a, set()) & in_houses.get(b, set())) or (
@@ -194,3 +194,6 @@ class slow_thermo:
         ids = p.grid.cells(self.cells)
         for a, b in zip(ids, ids[1:]):
             p.add(LessEqual(a, b, f"slow thermo {p.grid.name(a)}<={p.grid.name(b)}"))
+
+
+__all__ = ["greater_than", "less_than", "slow_thermo", "thermo"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.step import Candidate, Step
 from techniques.analysis import Analysis
 from techniques.registry import register
@@ -53,26 +54,22 @@ def _ordinal(k: int) -> str:
 
 
 def _digits(mask: int) -> str:
-    ds = [d for d in range(1, mask.bit_length()) if mask >> d & 1]
+    ds = list(digits_of(mask))
     if len(ds) > 2 and ds == list(range(ds[0], ds[-1] + 1)):
         return f"{ds[0]}-{ds[-1]}"
     return "".join(map(str, ds))
 
 
 def _props(puzzle) -> list[OrderBoundsPropagator]:
-    props = getattr(puzzle, "_order_props", None)
-    if props is None:
-        props = puzzle._order_props = [p for p in puzzle.engine().props
-                                       if isinstance(p, OrderBoundsPropagator)]
-    return props
+    """The puzzle's ordering-bounds propagators (kept with :meth:`csp.Puzzle.derived`)."""
+    return [p for p in puzzle.engine().props if isinstance(p, OrderBoundsPropagator)]
 
 
-@register("inequality_bounds", "Inequality Bounds", "inequality", score=20, order=345,
-          level="easy")
+@register("inequality_bounds", "Inequality Bounds", "inequality")
 def inequality_bounds(an: Analysis, opts: dict) -> Iterator[Step]:
     """A cell above (below) k all-different cells is above the k-th smallest (below the k-th
     largest) digit of their candidates: r1c1 < r1c2 > r1c3 gives r1c2 >= 3."""
-    props = _props(an.puzzle)
+    props = an.puzzle.derived(_props)
     if not props:
         return
     st = an.state

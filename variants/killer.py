@@ -16,6 +16,13 @@ from csp.constraints import SumIn
 from csp.errors import InvalidConstraint
 
 
+def _cage_cells(p: Puzzle, cells: Sequence[Any]) -> tuple[int, ...]:
+    ids = p.grid.cells(cells)
+    if not ids:
+        raise InvalidConstraint("a cage needs at least one cell")
+    return ids
+
+
 class killer_cage:
     """Cells hold different digits adding up to ``total`` (no sum when ``total`` is None)."""
 
@@ -23,7 +30,7 @@ class killer_cage:
         self.cells, self.total, self.name = list(cells), total, name
 
     def apply(self, p: Puzzle) -> None:
-        ids = p.grid.cells(self.cells)
+        ids = _cage_cells(p, self.cells)
         if len(ids) > p.grid.n:
             raise InvalidConstraint(f"cage of {len(ids)} cells cannot hold different digits "
                                     f"1..{p.grid.n}")
@@ -49,7 +56,7 @@ class multi_sum_cage:
         self.cells, self.totals, self.name = list(cells), [int(t) for t in totals], name
 
     def apply(self, p: Puzzle) -> None:
-        ids = p.grid.cells(self.cells)
+        ids = _cage_cells(p, self.cells)
         label = "/".join(map(str, sorted(set(self.totals))))
         p.add(SumIn(ids, self.totals, distinct=True,
                     name=self.name or f"cage {label} at {p.grid.name(min(ids))}"))
@@ -72,7 +79,7 @@ class digital_root_cage:
     def apply(self, p: Puzzle) -> None:
         if not 1 <= self.root <= 9:
             raise InvalidConstraint(f"digital root {self.root} outside 1..9")
-        ids = p.grid.cells(self.cells)
+        ids = _cage_cells(p, self.cells)
         top = len(ids) * p.grid.n
         totals = list(range(self.root, top + 1, 9))
         p.add(SumIn(ids, totals, distinct=True,
@@ -86,7 +93,7 @@ class little_killer:
         self.cells, self.total, self.name = list(cells), total, name
 
     def apply(self, p: Puzzle) -> None:
-        ids = p.grid.cells(self.cells)
+        ids = _cage_cells(p, self.cells)
         p.add(Sum(ids, self.total, distinct=False,
                   name=self.name or f"little killer {self.total} from {p.grid.name(ids[0])}"))
 
@@ -109,3 +116,6 @@ def diagonal_from_clue(n: int, row: int, col: int, direction: str) -> list[tuple
     if not out:
         raise InvalidConstraint(f"little killer clue at r{row}c{col} {direction} misses the grid")
     return out
+
+
+__all__ = ["digital_root_cage", "killer_cage", "little_killer", "multi_sum_cage"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator, Sequence
 
+from csp.bits import digits_of
 from csp.constraints.sums import Sum, sum_combinations
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis, iter_cells
@@ -211,15 +212,13 @@ class KillerTables:
 
 
 def killer_tables(puzzle) -> KillerTables:
-    t = getattr(puzzle, "_killer_tables", None)
-    if t is None:
-        t = puzzle._killer_tables = KillerTables(puzzle)
-    return t
+    """The :class:`KillerTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(KillerTables)
 
 
 # -- helpers -----------------------------------------------------------------------------
 def _ds(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in range(1, mask.bit_length()) if mask >> d & 1)
+    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 def _names(an: Analysis, bits: int, sep: str = ",") -> str:
@@ -284,8 +283,7 @@ def _cage_label(an: Analysis, cage: Cage) -> str:
 
 
 # -- techniques --------------------------------------------------------------------------
-@register("killer_combinations", "Killer Combinations", FAMILY, score=10, order=340,
-          level="easy")
+@register("killer_combinations", "Killer Combinations", FAMILY)
 def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
     """Digits of no fitting combination leave the cage."""
     w = an.grid.namer
@@ -295,16 +293,15 @@ def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
         union = 0
         for m in combos:
             union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells for d in range(1, an.n + 1)
-                      if an.cand[c] >> d & 1 and not union >> d & 1)
+        elims = tuple(Candidate(c, d) for c in cage.cells
+                      for d in digits_of(an.cand[c] & ~union))
         if elims:
             yield Step("killer_combinations", eliminations=elims, title="Killer Combinations",
                        houses=(cage.name,), width=w,
                        note=f"{_cage_label(an, cage)}: {'/'.join(_ds(m) for m in combos)}")
 
 
-@register("mandatory_inclusion", "Mandatory Inclusion", FAMILY, score=50, order=1220,
-          level="medium")
+@register("mandatory_inclusion", "Mandatory Inclusion", FAMILY)
 def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit of every fitting combination is in the cage: cells seeing all of the cage's
     cells with that digit lose it (pointing with a cage as the house)."""
@@ -335,8 +332,7 @@ def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                                 f"only in {_names(an, s)}")
 
 
-@register("cage_house_overlap", "Cage-House Overlap", FAMILY, score=50, order=1230,
-          level="medium")
+@register("cage_house_overlap", "Cage-House Overlap", FAMILY)
 def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
     """A digit that a full house can only place inside a cage is in the cage: combinations
     without it go, and the cage loses the digits of no remaining combination."""
@@ -369,12 +365,12 @@ def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
         union = 0
         for m in keep:
             union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells for d in range(1, an.n + 1)
-                      if an.cand[c] >> d & 1 and not union >> d & 1)
+        elims = tuple(Candidate(c, d) for c in cage.cells
+                      for d in digits_of(an.cand[c] & ~union))
         if elims:
             yield Step("cage_house_overlap", eliminations=elims, title="Cage-House Overlap",
                        houses=(cage.name,), width=w,
-                       digits=tuple(d for d in range(1, an.n + 1) if forced >> d & 1),
+                       digits=digits_of(forced),
                        note=f"{'; '.join(why)}: {_cage_label(an, cage)} is "
                             f"{'/'.join(_ds(m) for m in keep)}")
 
@@ -399,7 +395,7 @@ def _solve_equation(an: Analysis, plus: list[int], minus: list[int], total: int,
         return None
     signs = [1] * len(plus) + [-1] * len(minus)
     k = len(cells)
-    lists = [[d for d in range(1, an.n + 1) if m >> d & 1] for m in doms]
+    lists = [digits_of(m) for m in doms]
     lo = [min(s * d for d in l) if l else 0 for s, l in zip(signs, lists)]
     hi = [max(s * d for d in l) if l else 0 for s, l in zip(signs, lists)]
     rest_lo = [0] * (k + 1)
@@ -491,7 +487,7 @@ def _equation_steps(an: Analysis, opts: dict, kind: str) -> Iterator[Step]:
                    note=f"{eq.label}: {expr}")
 
 
-@register("innies", "Innies", FAMILY, score=40, order=1250, level="medium",
+@register("innies", "Innies", FAMILY,
           options={"max_cells": 4, "max_combinations": 20000})
 def innies(an: Analysis, opts: dict) -> Iterator[Step]:
     """The cells of a union of full houses not covered by the cages inside it add up to the
@@ -499,7 +495,7 @@ def innies(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _equation_steps(an, opts, "innies")
 
 
-@register("outies", "Outies", FAMILY, score=40, order=1251, level="medium",
+@register("outies", "Outies", FAMILY,
           options={"max_cells": 4, "max_combinations": 20000})
 def outies(an: Analysis, opts: dict) -> Iterator[Step]:
     """The cells outside a union of full houses belonging to the cages that cover it add up
@@ -507,7 +503,7 @@ def outies(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _equation_steps(an, opts, "outies")
 
 
-@register("innies_outies", "Innies-Outies", FAMILY, score=60, order=1260, level="medium",
+@register("innies_outies", "Innies-Outies", FAMILY,
           options={"max_cells": 4, "max_combinations": 20000})
 def innies_outies(an: Analysis, opts: dict) -> Iterator[Step]:
     """Innies minus outies of a union of full houses is fixed (a cage poking out counts
@@ -515,7 +511,7 @@ def innies_outies(an: Analysis, opts: dict) -> Iterator[Step]:
     yield from _equation_steps(an, opts, "innies_outies")
 
 
-@register("cage_splitting", "Cage Splitting", FAMILY, score=60, order=1265, level="medium",
+@register("cage_splitting", "Cage Splitting", FAMILY,
           options={"max_combinations": 20000})
 def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
     """The 45 rule fixes the sum of part of a cage (its innies or outies): the cage splits
@@ -542,8 +538,8 @@ def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
             t.remember(key, sup)
         if any(x == 0 for x in sup):
             continue
-        elims = tuple(Candidate(c, d) for c, m, x in zip(cells, doms, sup)
-                      for d in range(1, an.n + 1) if an.cand[c] >> d & 1 and not x >> d & 1)
+        elims = tuple(Candidate(c, d) for c, x in zip(cells, sup)
+                      for d in digits_of(an.cand[c] & ~x))
         if elims:
             rest = cage.mask & ~part
             yield Step("cage_splitting", eliminations=elims, title="Cage Splitting", width=w,
@@ -583,8 +579,7 @@ def _split_supports(cells, doms, part: int, part_total: int, total: int) -> list
     return sup
 
 
-@register("law_of_leftovers", "Law of Leftovers", "jigsaw", score=60, order=1270,
-          level="medium", options={"max_cells": 5})
+@register("law_of_leftovers", "Law of Leftovers", "jigsaw", options={"max_cells": 5})
 def law_of_leftovers(an: Analysis, opts: dict) -> Iterator[Step]:
     """k rows (columns) and k jigsaw regions hold every digit k times each, so the cells of
     the rows outside the regions and the cells of the regions outside the rows hold the same
@@ -608,7 +603,7 @@ def law_of_leftovers(an: Analysis, opts: dict) -> Iterator[Step]:
         for side, other in ((l1, sides[1]), (l2, sides[0])):
             for c in iter_cells(side & an.unsolved):
                 bad = an.cand[c] & ~other
-                elims.extend(Candidate(c, d) for d in range(1, an.n + 1) if bad >> d & 1)
+                elims.extend(Candidate(c, d) for d in digits_of(bad))
         if elims:
             yield Step("law_of_leftovers", eliminations=tuple(elims), title="Law of Leftovers",
                        width=w, houses=(label,),

@@ -203,3 +203,6 @@ class zipper_line:
             a0, b0 = pairs[-1]
             for a, b in pairs[:-1]:
                 p.add(Linear([a, b, a0, b0], [1, 1, -1, -1], 0, name))
+
+
+__all__ = ["between_line", "entropic_line", "lockout", "modular_line", "nabner", "palindrome", "region_sum_line", "renban", "whispers", "zipper_line"]

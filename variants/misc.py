@@ -74,3 +74,6 @@ class indexer:
             line = list(box)
             target = box.index(c) + 1
         p.add(Element(c, line, target, f"{self.kind} indexer {g.name(c)}"))
+
+
+__all__ = ["clone", "indexer", "quadruple"]

@@ -5,7 +5,8 @@ each of the others. The model is one :class:`csp.grid.MultiGrid` (369 cells, nam
 canvas coordinates ``r1c1`` .. ``r21c21``) with every sub-grid's rows, columns and boxes as
 houses, so search, propagation and every technique work on it unchanged.
 
-Line format (the usual one for samurai, read and written here): the sub-grids one after
+Line format (the usual one for samurai, read and written by :func:`csp.io.parse_subgrids`
+and :func:`csp.io.write_subgrids`): the sub-grids one after
 the other, ``n*n`` characters each (``.`` or ``0`` blank), in the order of the layout's
 origins -- for a samurai 5 x 81 = 405 characters: top-left, top-right, centre,
 bottom-left, bottom-right. Whitespace between the parts is allowed. A cell shared by two
@@ -22,13 +23,11 @@ True
 """
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
 from csp import Puzzle
-from csp.errors import ParseError
 from csp.grid import SAMURAI_ORIGINS, MultiGrid
-from csp.io import parse_line, write_line
+from csp.io import parse_subgrids
 
 from .classic import classic
 
@@ -59,47 +58,4 @@ def samurai(givens: str | Sequence[int] | None = None) -> Puzzle:
     return gattai(SAMURAI_ORIGINS, givens, 9, None, SAMURAI_LABELS)
 
 
-def parse_subgrids(grid: MultiGrid, text: str) -> list[int]:
-    """A digit (0 = blank) per cell of ``grid`` from a sub-grid line (``k * n*n``
-    characters, whitespace allowed between them) or a line over the grid's own cells.
-    Raises :class:`ParseError` when a shared cell gets two different digits."""
-    n = grid.n
-    s = re.sub(r"\s+", "", text) if not re.search(r"[,]", text) else text
-    per = n * n
-    if len(s) == grid.size and len(s) != per * len(grid.subgrids):
-        return parse_line(s, n, grid.size)[1]
-    k = len(grid.subgrids)
-    if len(s) != per * k:
-        raise ParseError(f"expected {k} x {per} = {k * per} characters (one {n}x{n} grid per "
-                         f"part) or {grid.size} (one per cell), got {len(s)}")
-    vals = [0] * grid.size
-    for i, cells in enumerate(grid.subgrids):
-        try:
-            _, part = parse_line(s[i * per:(i + 1) * per], n)
-        except ParseError as e:
-            raise ParseError(f"sub-grid {grid.labels[i]}: {e}") from None
-        for c, v in zip(cells, part):
-            if v:
-                if vals[c] and vals[c] != v:
-                    raise ParseError(f"shared cell {grid.name(c)}: {vals[c]} in one sub-grid, "
-                                     f"{v} in sub-grid {grid.labels[i]}")
-                vals[c] = v
-    return vals
-
-
-def write_subgrids(grid: MultiGrid, values: Sequence[int], blank: str = ".",
-                   sep: str = "") -> str:
-    """Inverse of :func:`parse_subgrids`: each sub-grid's ``n*n`` characters, joined by
-    ``sep``."""
-    return sep.join(write_line([values[c] for c in cells], grid.n, blank)
-                    for cells in grid.subgrids)
-
-
-def is_samurai_line(text: str) -> bool:
-    """True for a 405-character (5 x 81) line, whitespace between parts allowed: read it
-    as a samurai (:func:`samurai` then names a bad character)."""
-    return "," not in text and len(re.sub(r"\s+", "", text)) == 405
-
-
-__all__ = ["samurai", "gattai", "samurai_grid", "parse_subgrids", "write_subgrids",
-           "is_samurai_line", "SAMURAI_LABELS"]
+__all__ = ["gattai", "samurai", "samurai_grid"]

@@ -14,9 +14,8 @@ skyscraper clues of one line share one propagator.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from csp import Puzzle
+from csp.bits import digits_of
 from csp.constraints import Automaton, Constraint
 from csp.errors import InvalidConstraint
 from csp.events import Cost, Event, Status
@@ -35,7 +34,28 @@ def line_from_clue(n: int, row: int, col: int) -> list[int]:
                             f"of a {n}x{n} grid")
 
 
-class _Sandwich:
+class _ScanRule:
+    """A rule read along an outside clue's line (each digit once): ``rule(*digits)`` checks a
+    full line; ``init``, ``trans``, ``inv`` and ``accept`` drive :func:`_perm_scan`;
+    :meth:`automaton` gives the SAT encoding its automaton."""
+
+    init: int = 1
+    accept: int = 1
+
+    def trans(self, i: int, s: int, low: int, d: int, m: int) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def inv(self, i: int, s: int, low: int, d: int, g: int) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def automaton(self) -> Automaton:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def __call__(self, *v: int) -> bool:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class _Sandwich(_ScanRule):
     """Sandwich rule; as a scan (:func:`_perm_scan`) the value mask holds the partial sums
     between the first crust and the current cell (a dummy 1 outside the crusts)."""
 
@@ -90,7 +110,7 @@ class _Sandwich:
         return sum(v[lo + 1:hi]) == self.total
 
 
-class _XSum:
+class _XSum(_ScanRule):
     """X-sum rule; as a scan (:func:`_perm_scan`) the value mask has one block of bits per
     first digit X (block X, bit s: the first cells add up to s), blocks wide enough that a
     sum past the total never reaches the next block's valid bits."""
@@ -253,7 +273,7 @@ def _sky_good(layer: dict[int, int], m: int, ahead: dict[int, int],
     return si
 
 
-def _perm_scan(doms: list[int], rule: Any) -> list[int] | None:
+def _perm_scan(doms: list[int], rule: "_ScanRule") -> list[int] | None:
     """Exact supports of a line holding each digit once (``len(doms)`` cells, digits
     1..len), for a rule read from the first cell on: ``rule.trans(i, s, low, d, m)`` maps
     the value mask ``m`` of a prefix with digit set ``s`` to the mask after digit ``d``
@@ -267,7 +287,7 @@ def _perm_scan(doms: list[int], rule: Any) -> list[int] | None:
     for i in range(k):
         m = doms[i]
         nxt: dict[int, int] = {}
-        lows = [(1 << d, d) for d in range(1, m.bit_length()) if m >> d & 1]
+        lows = [(1 << d, d) for d in digits_of(m)]
         for s, cm in fwd[i].items():
             for low, d in lows:
                 if s & low:
@@ -286,7 +306,7 @@ def _perm_scan(doms: list[int], rule: Any) -> list[int] | None:
     sup = [0] * k
     for i in range(k - 1, -1, -1):
         m = doms[i]
-        lows = [(1 << d, d) for d in range(1, m.bit_length()) if m >> d & 1]
+        lows = [(1 << d, d) for d in digits_of(m)]
         prev: dict[int, int] = {}
         si = 0
         for s, cm in fwd[i].items():
@@ -351,7 +371,7 @@ class _LinePropagator(Propagator):
 class _ScanPropagator(_LinePropagator):
     """A sandwich or X-sum clue (:func:`_perm_scan`)."""
 
-    def __init__(self, cells: tuple[int, ...], rule: Any, name: str) -> None:
+    def __init__(self, cells: tuple[int, ...], rule: _ScanRule, name: str) -> None:
         super().__init__(cells, name)
         self.rule = rule
 
@@ -376,7 +396,7 @@ class _Scan(Constraint):
 
     kind = "outside-scan"
 
-    def __init__(self, cells: list[int], rule: Any, name: str) -> None:
+    def __init__(self, cells: list[int], rule: _ScanRule, name: str) -> None:
         self.cells = tuple(cells)
         self.rule = rule
         self.name = name
@@ -391,8 +411,7 @@ class _Scan(Constraint):
         return len(set(values)) == len(values) and bool(self.rule(*values))
 
     def automaton(self) -> Automaton | None:
-        make = getattr(self.rule, "automaton", None)
-        return make() if make is not None else None
+        return self.rule.automaton()
 
 
 class _Visible(Constraint):
@@ -497,3 +516,6 @@ class skyscraper(_OutsideClue):
                 con.joined = True
                 break
         p.add(con)
+
+
+__all__ = ["sandwich", "skyscraper", "x_sum"]

@@ -76,3 +76,6 @@ class maximum:
                 if o not in cells:
                     p.add(Less(o, c, f"maximum {p.grid.name(c)}>{p.grid.name(o)}"))
         _ensure_order(p)
+
+
+__all__ = ["digits", "even", "maximum", "minimum", "odd"]

@@ -57,16 +57,15 @@ class windoku:
 
 
 class disjoint_groups:
-    """Cells in the same position of every box form a house."""
+    """Cells in the same position of every box form a house; on a jigsaw grid, the k-th
+    cell of every region in reading order (as f-puzzles reads disjoint groups)."""
 
     def apply(self, p: Puzzle) -> None:
         g = p.grid
-        if not g.regions or len({len(r) for r in g.regions}) != 1:
-            raise GridSizeError("disjoint groups need boxes")
-        if g.region_kind != "box":
-            raise GridSizeError("disjoint groups need regular boxes")
+        if not g.regions or any(len(r) != g.n for r in g.regions):
+            raise GridSizeError("disjoint groups need boxes or regions of n cells each")
         for i in range(g.n):
-            p.add(AllDifferent([box[i] for box in g.regions], f"disjoint group {i + 1}"))
+            p.add(AllDifferent([sorted(box)[i] for box in g.regions], f"disjoint group {i + 1}"))
 
 
 def jigsaw_grid(regions: Sequence[int] | str, n: int | None = None) -> Grid:
@@ -84,3 +83,6 @@ def jigsaw_grid(regions: Sequence[int] | str, n: int | None = None) -> Grid:
         import math
         n = math.isqrt(len(regions))
     return Grid(n, regions=list(regions))
+
+
+__all__ = ["diagonal", "disjoint_groups", "extra_region", "jigsaw_grid", "windoku"]

@@ -1,9 +1,12 @@
 """Base class of constraint specs."""
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, NamedTuple
 
 from ..propagator import Propagator
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..grid import Grid
 
 WeakLink = tuple[tuple[int, int], tuple[int, int]]
 
@@ -31,17 +34,47 @@ class Automaton(NamedTuple):
 
 
 class Constraint:
-    """A rule over ``cells``. Subclasses override what they contribute."""
+    """A rule over ``cells``. Subclasses override what they contribute; every hook the
+    model, the SAT encoding, the exports and the graph views call is declared here with a
+    default that adds nothing, so a rule defines only what it has.
+
+    >>> c = Constraint()
+    >>> c.propagators(9), c.house(), list(c.weak_links(9)), c.unary_mask(), c.automaton()
+    ([], None, [], None, None)
+    >>> c.compile(None), c.validate(9), c.attributes()
+    ([], None, {'kind': 'constraint'})
+    """
 
     kind: str = "constraint"
     name: str = ""
     cells: tuple[int, ...] = ()
 
+    def validate(self, n: int) -> None:
+        """Raise :class:`~csp.errors.InvalidConstraint` when the rule cannot be used on a
+        grid of digits 1..n (called by :meth:`csp.Puzzle.add`). Default: accept."""
+
+    def name_from(self, grid: "Grid") -> None:
+        """Give the rule a display name from the grid's cell names when it was made without
+        one (called by :meth:`csp.Puzzle.add`; :class:`~csp.constraints.Relation` names
+        itself ``r1c1<r1c2``). Default: keep the name."""
+
     def propagators(self, n: int) -> list[Propagator]:
+        """Propagators of the rule alone, for digits 1..n."""
+        return []
+
+    def compile(self, puzzle: Any) -> list[Propagator]:
+        """Propagators that need the whole (frozen) puzzle, e.g. which cells share a house
+        or every ordering sign (called once per engine, after :meth:`propagators`)."""
         return []
 
     def house(self) -> tuple[int, ...] | None:
         """Cells that must hold different digits (an all-different group), or None."""
+        return None
+
+    def unary_mask(self) -> int | None:
+        """Digit mask every cell of the rule is restricted to (odd / even cells, digit
+        sets), applied to the initial candidates and the domains of the exports; None when
+        the rule is not a plain restriction of its cells' digits."""
         return None
 
     def weak_links(self, n: int) -> Iterator[WeakLink]:

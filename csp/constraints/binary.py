@@ -1,7 +1,8 @@
 """Binary relations as support tables with arc consistency (two passes reach the fixpoint)."""
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator
+from enum import Enum
+from typing import Callable, Hashable, Iterable, Iterator
 
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
@@ -11,22 +12,38 @@ from .base import Constraint, WeakLink
 
 class BinaryTable(Propagator):
     """Arc consistency for a binary relation given by support masks:
-    ``sup_a[v]`` = digits of b compatible with a=v, ``sup_b[w]`` likewise."""
+    ``sup_a[v]`` = digits of b compatible with a=v, ``sup_b[w]`` likewise.
+
+    Returns ``Status.SUBSUMED`` once the relation is entailed (every digit left in a goes
+    with every digit left in b: one side fixed, or ``max(a) < min(b)`` for a ``Less``).
+
+    >>> from csp.propagator import Context
+    >>> t = Less(0, 1).propagators(9)[0]
+    >>> cand = [0b0000001110, 0b0011100000]   # a in {1, 2, 3}, b in {5, 6, 7}
+    >>> t.propagate(Context(cand))
+    <Status.SUBSUMED: 'subsumed'>
+    >>> cand = [0b0000111110, 0b0000011110]   # a in 1..5, b in 1..4: a loses 4 and 5
+    >>> t.propagate(Context(cand)), bin(cand[0]), bin(cand[1])
+    (<Status.FIX: 'fix'>, '0b1110', '0b11100')
+    """
 
     cost = Cost.BINARY
     events = Event.DOM
 
-    __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope", "uni_a", "uni_b")
+    __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope", "uni_a", "uni_b", "both_a")
 
     def __init__(self, a: int, b: int, sup_a: tuple[int, ...], sup_b: tuple[int, ...],
-                 name: str, unions: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-                 ) -> None:
+                 name: str, tables: "_MaskTables | None" = None) -> None:
         self.a, self.b = a, b
         self.sup_a, self.sup_b = sup_a, sup_b
         self.name = name
         self.scope = tuple(sorted((a, b)))
-        #: supports of a whole candidate mask (small grids): one lookup per side
-        self.uni_a, self.uni_b = unions if unions is not None else (None, None)
+        #: supports of a whole candidate mask (small grids): one lookup per side;
+        #: ``both_a[mask]``: digits of b compatible with every digit of ``mask`` in a
+        if tables is None:
+            self.uni_a = self.uni_b = self.both_a = None
+        else:
+            self.uni_a, self.uni_b, self.both_a = tables
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
@@ -41,7 +58,10 @@ class BinaryTable(Propagator):
             drop = ma & ~self.uni_b[mb]
             if drop:
                 ctx.remove(a, drop, (self.name, (b,)))
-            return Status.FIX
+                ma = cand[a]
+            if mb & ~self.both_a[ma]:
+                return Status.FIX
+            return Status.SUBSUMED
         sup = self.sup_a
         s = 0
         m = ma
@@ -61,18 +81,25 @@ class BinaryTable(Propagator):
             m ^= low
         if ma & ~s:
             ctx.remove(a, ma & ~s, (self.name, (b,)))
-        return Status.FIX
+            ma = cand[a]
+        if ma & (ma - 1) and mb & (mb - 1):
+            return Status.FIX
+        return Status.SUBSUMED             # one side fixed: its supports hold the other
 
 
 _TABLES: dict = {}
 _UNIONS: dict = {}
-#: grids up to this size get mask-indexed support unions (2**(n+1) entries per side)
+#: grids up to this size get mask-indexed support tables (2**(n+1) entries per side)
 UNION_MAX_N = 10
+
+#: (union of the supports in b of a mask of a, the same from b, intersection from a)
+_MaskTables = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def _unions(pred_key, sup_a: tuple[int, ...], sup_b: tuple[int, ...], n: int
-            ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """``uni[mask]`` = the union of the supports of the digits in ``mask``."""
+            ) -> _MaskTables | None:
+    """``uni[mask]`` = the union of the supports of the digits in ``mask`` (each side), and
+    ``both[mask]`` = their intersection (side a)."""
     if n > UNION_MAX_N:
         return None
     hit = _UNIONS.get((pred_key, n))
@@ -84,7 +111,12 @@ def _unions(pred_key, sup_a: tuple[int, ...], sup_b: tuple[int, ...], n: int
                 low = m & -m
                 u[m] = u[m ^ low] | sup[low.bit_length() - 1]
             out.append(tuple(u))
-        hit = _UNIONS[(pred_key, n)] = (out[0], out[1])
+        both = [0] * (1 << (n + 1))
+        both[0] = ((1 << n) - 1) << 1
+        for m in range(1, 1 << (n + 1)):
+            low = m & -m
+            both[m] = both[m ^ low] & sup_a[low.bit_length() - 1]
+        hit = _UNIONS[(pred_key, n)] = (out[0], out[1], tuple(both))
     return hit
 
 
@@ -103,26 +135,61 @@ def _tables(pred_key, pred: Callable[[int, int], bool], n: int):
     return out
 
 
+class RelationKind(Enum):
+    """What a :class:`Relation` states between its cells ``a`` and ``b``. The number that
+    goes with it (the difference, the ratio) or the pair set is the relation's ``param``.
+
+    >>> r = AbsDiff(0, 1, 2)
+    >>> r.relation, r.param, r.relation is RelationKind.ABS_DIFF
+    (<RelationKind.ABS_DIFF: 'absdiff'>, 2, True)
+    """
+
+    LT = "lt"                       # a < b
+    LE = "le"                       # a <= b
+    EQ = "eq"                       # a == b
+    NE = "ne"                       # a != b
+    ABS_DIFF = "absdiff"            # |a - b| == param
+    NOT_ABS_DIFF = "notabsdiff"     # |a - b| != param
+    RATIO = "ratio"                 # a == param * b or b == param * a
+    NOT_RATIO = "notratio"          # neither
+    PAIRS = "pairs"                 # (a, b) in param (a frozenset of pairs)
+    CUSTOM = "custom"               # any other predicate
+
+
 class Relation(Constraint):
     """``pred(value_a, value_b)`` must hold between cells ``a`` and ``b``.
 
-    ``key`` identifies the predicate for table caching (relations with equal keys share
-    tables); ``label`` is the operator shown in names (``<``, ``|-|=1`` ...).
+    ``relation`` (a :class:`RelationKind`) and ``param`` say what the relation is, for
+    code that reads a puzzle's rules (ordering bounds, difference logic, drawing);
+    ``label`` is the operator shown in names (``<``, ``|-|=1`` ...). ``key`` identifies the
+    predicate for table caching only (relations with equal keys share support tables): it
+    defaults to ``(relation, param)`` for the kinds above and to the predicate itself for a
+    custom one, whose maker may give a hashable key of its own (e.g. ``("apart", 2)``).
     """
 
     kind = "relation"
 
     def __init__(self, a: int, b: int, pred: Callable[[int, int], bool], label: str = "rel",
-                 key: object = None, name: str = "") -> None:
+                 key: Hashable = None, name: str = "",
+                 relation: RelationKind = RelationKind.CUSTOM, param: Hashable = None) -> None:
         if a == b:
             raise InvalidConstraint(f"a relation needs two different cells, got cell {a} twice")
         self.a, self.b = a, b
         self.cells = (a, b)
         self.pred = pred
         self.label = label
-        self.key = key if key is not None else ("pred", pred)
+        self.relation = relation
+        self.param = param
+        if key is None:
+            key = ("pred", pred) if relation is RelationKind.CUSTOM else (relation, param)
+        self.key = key
         self.auto_name = not name
         self.name = name or f"{label}@{a},{b}"
+
+    def name_from(self, grid) -> None:
+        if self.auto_name:
+            self.name = f"{grid.name(self.a)}{self.label}{grid.name(self.b)}"
+            self.auto_name = False
 
     def tables(self, n: int):
         return _tables(self.key, self.pred, n)
@@ -185,41 +252,42 @@ class _Ratio:
 
 def Less(a: int, b: int, name: str = "") -> Relation:
     """a < b."""
-    return Relation(a, b, _lt, "<", ("lt",), name)
+    return Relation(a, b, _lt, "<", None, name, RelationKind.LT)
 
 
 def LessEqual(a: int, b: int, name: str = "") -> Relation:
-    return Relation(a, b, _le, "<=", ("le",), name)
+    return Relation(a, b, _le, "<=", None, name, RelationKind.LE)
 
 
 def Equal(a: int, b: int, name: str = "") -> Relation:
-    return Relation(a, b, _eq, "==", ("eq",), name)
+    return Relation(a, b, _eq, "==", None, name, RelationKind.EQ)
 
 
 def NotEqual(a: int, b: int, name: str = "") -> Relation:
-    return Relation(a, b, _ne, "!=", ("ne",), name)
+    return Relation(a, b, _ne, "!=", None, name, RelationKind.NE)
 
 
 def AbsDiff(a: int, b: int, d: int = 1, name: str = "") -> Relation:
     """|a - b| == d (a white Kropki dot when d = 1)."""
-    return Relation(a, b, _Diff(d, False), f"|-|={d}", ("absdiff", d), name)
+    return Relation(a, b, _Diff(d, False), f"|-|={d}", None, name, RelationKind.ABS_DIFF, d)
 
 
 def NotAbsDiff(a: int, b: int, d: int = 1, name: str = "") -> Relation:
     """|a - b| != d (non-consecutive when d = 1)."""
-    return Relation(a, b, _Diff(d, True), f"|-|!={d}", ("notabsdiff", d), name)
+    return Relation(a, b, _Diff(d, True), f"|-|!={d}", None, name, RelationKind.NOT_ABS_DIFF, d)
 
 
 def Ratio(a: int, b: int, r: int = 2, name: str = "") -> Relation:
     """a == r*b or b == r*a (a black Kropki dot when r = 2)."""
-    return Relation(a, b, _Ratio(r, False), f"ratio={r}", ("ratio", r), name)
+    return Relation(a, b, _Ratio(r, False), f"ratio={r}", None, name, RelationKind.RATIO, r)
 
 
 def NotRatio(a: int, b: int, r: int = 2, name: str = "") -> Relation:
-    return Relation(a, b, _Ratio(r, True), f"ratio!={r}", ("notratio", r), name)
+    return Relation(a, b, _Ratio(r, True), f"ratio!={r}", None, name, RelationKind.NOT_RATIO, r)
 
 
 def AllowedPairs(a: int, b: int, pairs: Iterable[tuple[int, int]], name: str = "") -> Relation:
     """(value_a, value_b) must be one of ``pairs``."""
     allowed = frozenset((int(x), int(y)) for x, y in pairs)
-    return Relation(a, b, lambda x, y: (x, y) in allowed, "pairs", ("pairs", allowed), name)
+    return Relation(a, b, lambda x, y: (x, y) in allowed, "pairs", None, name,
+                    RelationKind.PAIRS, allowed)

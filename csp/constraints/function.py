@@ -10,8 +10,11 @@ two domains with the third as a mask.
 """
 from __future__ import annotations
 
+import inspect
 from typing import Callable, Sequence
 
+from ..bits import digits_of
+from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
 from .base import Constraint
@@ -105,7 +108,7 @@ class FunctionPropagator(Propagator):
         known = self._memo.get(key)
         if known is not None:
             return self._apply(ctx, known)
-        lists = [[d for d in range(m.bit_length()) if m >> d & 1] for m in doms]
+        lists = [digits_of(m) for m in doms]
         k = len(cells)
         sup = [0] * k
         vals = [0] * k
@@ -166,6 +169,30 @@ class FunctionPropagator(Propagator):
         return Status.FIX
 
 
+def check_arity(pred: Callable[..., bool], count: int, name: str) -> None:
+    """Raise :class:`InvalidConstraint` naming the rule when ``pred`` cannot take ``count``
+    digits (one per cell of its rule); predicates whose signature Python cannot read pass.
+
+    >>> check_arity(lambda a, b: a < b, 3, "mine")
+    Traceback (most recent call last):
+    ...
+    csp.errors.InvalidConstraint: rule mine: its predicate takes 2 digits, but the rule has 3 cells
+    """
+    if not callable(pred):
+        raise InvalidConstraint(f"rule {name}: the predicate {pred!r} is not callable")
+    try:
+        sig = inspect.signature(pred)
+    except (TypeError, ValueError):
+        return
+    try:
+        sig.bind(*range(count))
+    except TypeError:
+        takes = [p for p in sig.parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        raise InvalidConstraint(f"rule {name}: its predicate takes {len(takes)} digits, but the "
+                                f"rule has {count} cells") from None
+
+
 class FunctionConstraint(Constraint):
     """``pred(*values)`` must hold for the digits of ``cells`` (in that order).
 
@@ -182,6 +209,7 @@ class FunctionConstraint(Constraint):
         self.prefix = prefix
         self.distinct = distinct
         self.name = name or getattr(pred, "__name__", "function")
+        check_arity(pred, len(self.cells), self.name)
 
     def propagators(self, n: int) -> list[Propagator]:
         return [FunctionPropagator(self.cells, self.pred, self.name, self.prefix,

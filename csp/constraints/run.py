@@ -54,8 +54,6 @@ class ConsecutiveSetPropagator(Propagator):
         self.scope = tuple(sorted(self.cells))
         self.n = n
         self.name = name
-        k = len(self.cells)
-        self.windows = [((1 << k) - 1) << s for s in range(1, n - k + 2)]
         self._memo: dict[tuple[int, ...], list[int]] = {}
 
     def propagate(self, ctx: Context) -> Status:
@@ -81,18 +79,32 @@ class ConsecutiveSetPropagator(Propagator):
         """Per cell, the digits of the windows that fit (results are remembered per tuple
         of domains)."""
         sup = [0] * len(doms)
-        for w in self.windows:
-            sub = [m & w for m in doms]
-            if 0 in sub:
-                continue
-            u = 0
-            for m in sub:
-                u |= m
-            if u != w or not _perfect_matching(sub):
-                continue
-            for i, m in enumerate(sub):
-                sup[i] |= m
+        for w in fitting_runs(doms, self.n):
+            for i, m in enumerate(doms):
+                sup[i] |= m & w
         return sup
+
+
+def fitting_runs(doms: Sequence[int], n: int) -> list[int]:
+    """The runs of ``len(doms)`` consecutive digits of 1..n (as digit masks) onto which the
+    cells (candidate masks ``doms``) can be matched, each cell its own digit of the run.
+
+    >>> [bin(w) for w in fitting_runs([0b110, 0b1111111110, 0b1111111110], 9)]
+    ['0b1110', '0b11100']
+    """
+    k = len(doms)
+    out = []
+    for s in range(1, n - k + 2):
+        w = ((1 << k) - 1) << s
+        sub = [m & w for m in doms]
+        if 0 in sub:
+            continue
+        u = 0
+        for m in sub:
+            u |= m
+        if u == w and _perfect_matching(sub):
+            out.append(w)
+    return out
 
 
 class ConsecutiveSet(Constraint):

@@ -6,6 +6,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterator, Sequence
 
+from ..bits import digits_of
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
@@ -315,7 +316,7 @@ class LinearPropagator(Propagator):
     def _supports(self, doms: list[int]) -> dict[int, int]:
         cells, coeffs, total = self.cells, self.coeffs, self.total
         k = len(cells)
-        lists = [[d for d in range(m.bit_length()) if m >> d & 1] for m in doms]
+        lists = [digits_of(m) for m in doms]
         lo = [min(a * d for d in l) for a, l in zip(coeffs, lists)]
         hi = [max(a * d for d in l) for a, l in zip(coeffs, lists)]
         rest_lo = [0] * (k + 1)

@@ -30,7 +30,7 @@ class Domain(Constraint):
         if not any(1 <= d <= n for d in self.digits):
             raise InvalidConstraint(f"{self.name}: no digit of 1..{n} allowed")
 
-    def unary_mask(self) -> int:
+    def unary_mask(self) -> int | None:
         return self.mask
 
     def check(self, v: int) -> bool:

@@ -70,6 +70,102 @@ DEFINITIONS: dict[str, str] = {
     "inequality_bounds": "A cell greater than k cells that must all differ is greater than "
                          "the k-th smallest digit they can hold together (a cell smaller than "
                          "them: smaller than the k-th largest).",
+    # lines
+    "whisper_neighbours": "Neighbours on a whisper line differ by the line's difference (5 "
+                          "for German whispers) or more: a cell keeps only the digits with "
+                          "such a partner among each neighbour's candidates, so a German "
+                          "whisper never holds 5. The rule propagation finds the same; this "
+                          "step names it.",
+    "region_sum_segments": "The segments of a region-sum line (its parts in each box or "
+                           "region) share one total. A segment inside one region holds "
+                           "different digits, so its possible totals are the sums of the digit "
+                           "sets that fit its cells (three cells of a box: 6 or more); the "
+                           "common total lies in every segment's set, and each segment keeps "
+                           "the digits of fillings with such a total.",
+    "between_span": "The inner cells of a between line lie strictly between the two end "
+                    "circles; those sharing a house need that many different digits in the "
+                    "gap, so the ends are at least that many plus one apart (four inner cells "
+                    "of a row: neither end can be 5), and the inner cells keep the digits "
+                    "between a pair of ends that still works.",
+    "lockout_span": "The inner cells of a lockout line lie outside the range of the two end "
+                    "diamonds, which differ by 4 or more; inner cells sharing a house need "
+                    "that many different digits outside the range, which bounds how far apart "
+                    "the ends can be.",
+    "renban_mandatory": "A digit present in every run of consecutive digits that still fits "
+                        "a renban line is on the line: a cell outside it that sees all the "
+                        "line's cells holding that digit loses it (a 5-cell renban on 1-9 "
+                        "always holds 5).",
+    "renban_house_overlap": "When a house can place a digit only on a renban line, the "
+                            "line's run contains that digit: runs without it are dropped.",
+    "entropic_groups": "Any three consecutive cells of an entropic line hold a low (1-3), a "
+                       "middle (4-6) and a high (7-9) digit, so cells three apart share a "
+                       "group and the three position classes take the three groups, one "
+                       "each. An assignment of groups to classes that empties a cell or leaves "
+                       "a house with too few digits for its cells is dropped (for lines that "
+                       "share a house, their assignments together), and the cells keep the "
+                       "groups of the assignments left.",
+    "modular_groups": "Like entropic groups, with the remainders mod 3 ({3,6,9}, {1,4,7}, "
+                      "{2,5,8}) of a modular line as the three groups.",
+    "whisper_polarity": "On a German whisper (adjacent digits differ by 5 or more) every cell "
+                        "is low (1-4) or high (6-9) and neighbours alternate: the cells at odd "
+                        "and at even positions form two classes, one low and one high. If one "
+                        "class cannot be low without leaving a house it touches unfillable "
+                        "(more of its cells in a row than low digits left there ...), it is "
+                        "high and the other class low. Any difference d with 2d >= n works "
+                        "alike.",
+    # pairs
+    "pair_rules": "Two cells joined by several rules (a dot and a line, a two-cell cage and a "
+                  "line, a dot between cells of one house) keep only the digits that satisfy "
+                  "all of them at once with some digit of the other cell; the rule "
+                  "propagation checks each rule alone (an X between two cells of a row: "
+                  "neither is 5).",
+    "neighbour_pinch": "A cell joined by two-cell rules (Kropki dots, XV, whispers ...) to "
+                       "neighbours that see each other cannot take a digit that leaves them no "
+                       "different digits: the middle of two black dots in one house is not 1, "
+                       "3, 6 or 8; a 4 on a German whisper is not between two cells of one "
+                       "box (both would be 9).",
+    "dot_chain": "Three or more cells joined by dots of one kind (white dots of one "
+                 "difference, black dots of one ratio) that all see each other hold different "
+                 "digits, so the chain steps the same way all along: consecutive digits (or "
+                 "doublings) in order. The cells keep the digits of the sequences that fit, and "
+                 "a digit in every such sequence is on the chain, so cells seeing all its "
+                 "places there lose it (black dots 1-2-4 or 2-4-8 in a row always hold 2 and "
+                 "4).",
+    "pair_mandatory": "Two cells joined by a rule (a dot, a line segment, a cage of two): "
+                      "when every filling they have left holds digit X, one of them is X, so "
+                      "a cell that sees both loses X (a whisper pair {1,6,7}-{1,7} fills as "
+                      "17, 61 or 71: always a 1).",
+    "rule_pointing": "A candidate that would remove every place a house has left for some "
+                     "digit is false. The removals are those of the houses and of the rules' "
+                     "links (dots, lines, anti-knight ...): on an entropic line a 5 removes "
+                     "4 and 6 from its neighbours and itself, so a 5 next to all the 4s of a "
+                     "row cannot stay. Plain house pointing is the locked candidates' job.",
+    "cage_rules": "A killer cage whose cells are also joined by two-cell rules (a line along "
+                  "the cage, dots inside it) keeps only the fillings that satisfy them too: "
+                  "13 along an entropic line is a low, a middle and a high digit (148, 157 or "
+                  "247), so no cell holds 3, 6 or 9.",
+    # thermo, outside clues, parity
+    "thermo_length": "A cell with k cells below it on a thermometer is at least k + 1, and "
+                     "with k cells above it at most n - k (on branching thermometers the "
+                     "longest chain counts). The rule propagation finds these bounds pair by "
+                     "pair; this step names them.",
+    "sandwich_crusts": "A sandwich total can be made by k different digits of 2..n-1 only for "
+                       "some k, so the crusts 1 and n are that many cells plus one apart: a "
+                       "1 (or n) without an n (or 1) at such a distance along the line is "
+                       "no crust there (35 on 1-9 needs all seven middle digits, so the "
+                       "crusts are the line's ends).",
+    "x_sum_length": "The first digit X of an X-sum line says how many digits add up to the "
+                    "clue: X keeps only the values whose first X digits can make the total "
+                    "(10: X is 2, 3 or 4).",
+    "parity_count": "A house holds a fixed number of odd digits (5 on 1-9) and of even "
+                    "digits (4). When as many of its open cells must be odd as it still "
+                    "lacks odd digits, those cells take all of them and the other cells are "
+                    "even (and the same for even).",
+    # clone
+    "clone_pointing": "Cells that must be equal (clones, the cells of a palindrome at the "
+                      "same distance from its ends) hold one digit, so a cell that sees one of "
+                      "them sees them all for that digit. When every place a house has left "
+                      "for X sees one of the equal cells, none of them can be X.",
     # jigsaw
     "law_of_leftovers": "k rows (or columns) and k jigsaw regions that cover almost the same "
                         "cells hold every digit k times each; the cells left over on one side "

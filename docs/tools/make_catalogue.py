@@ -48,12 +48,12 @@ from definitions import definition  # noqa: E402
 from techniques import StepSolver, registry  # noqa: E402
 from techniques.analysis import Analysis  # noqa: E402
 from techniques.registry import Technique  # noqa: E402
-from techniques.solver import apply_step, is_effective  # noqa: E402
+from techniques.loop import apply_step, is_effective  # noqa: E402
 from variants import classic, killer_cage, non_consecutive  # noqa: E402
 from variants.classic import classic_puzzle  # noqa: E402
-from variants.fpuzzles import load_fpuzzles  # noqa: E402
-from variants.loader import marks_state  # noqa: E402
-from variants.render import render_svg  # noqa: E402
+from sudoku_csp.formats.fpuzzles import load_fpuzzles  # noqa: E402
+from sudoku_csp.formats.loader import marks_state  # noqa: E402
+from sudoku_csp.render import render_svg  # noqa: E402
 
 PAGE = ROOT / "docs" / "techniques.md"
 IMG = ROOT / "docs" / "img" / "techniques"
@@ -136,7 +136,7 @@ PINNED: dict[str, tuple[str, str]] = {
 FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "constraint": ("The Initials", 0),
     "inequality_bounds": ("The Initials", 0),
-    "consecutive_neighbours": ("The Initials", 52),
+    "consecutive_neighbours": ("The Initials", 30),
     "innies": ("October 10, 2023: Killer", 0),
     "killer_combinations": ("October 10, 2023: Killer", 0),
     "mandatory_inclusion": ("October 10, 2023: Killer", 0),
@@ -149,6 +149,25 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "consecutive_locked_triple": ("Jan 25, 2021: Non-consecutive", 0),
     "consecutive_pair_cell": ("Jan 25, 2021: Non-consecutive", 0),
     "consecutive_gap_cell": ("Jan 25, 2021: Non-consecutive", 26),
+    "thermo_length": ("August 9, 2023: Thermo", 15),
+    "whisper_neighbours": ("Sept. 5, '23: Renban Whispers", 5),
+    "sandwich_crusts": ("September 13, 2021: Sandwich", 0),
+    "x_sum_length": ("July 4, 2023: X-Sums Sudoku", 0),
+    "pair_rules": ("Anti-Ratio Coverage", 8),
+    "neighbour_pinch": ("August 15, 2023: Kropki Pairs", 39),
+    "dot_chain": ("Anti-Ratio Coverage", 12),
+    "clone_pointing": ("Exclusive Singularity", 24),
+    "parity_count": ("Locking Out the Odds", 0),
+    "region_sum_segments": ("Executive Function", 11),
+    "between_span": ("Executive Function", 12),
+    "lockout_span": ("Locking Out the Odds", 2),
+    "renban_mandatory": ("Effluence", 2),
+    "renban_house_overlap": ("Candy Cane Sudoku", 84),
+    "entropic_groups": ("Every Third Knight", 6),
+    "modular_groups": ("Parking Garage", 0),
+    "rule_pointing": ("Every Third Knight", 1),
+    "pair_mandatory": ("Candy Cane Sudoku", 77),
+    "cage_rules": ("Third-Degree Murder", 8),
 }
 
 
@@ -234,7 +253,15 @@ def _pivot_wing(wings: int) -> tuple[str, State]:
             f"pivot r5c5 and wing cells {names} narrowed, all other cells open", st)
 
 
+def _whisper_polarity() -> tuple[str, State]:
+    from variants.lines import whispers
+    p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"]))
+    return ("a German whisper r1c1-r1c2-r1c3 with three of 1-4 in r1c4-r1c6",
+            _narrow(p, {"r1c4": "1234", "r1c5": "1234", "r1c6": "1234"}))
+
+
 HANDMADE: dict[str, Callable[[], tuple[str, State]]] = {
+    "whisper_polarity": _whisper_polarity,
     "vwxyz_wing": lambda: _pivot_wing(4),
     "uvwxyz_wing": lambda: _pivot_wing(5),
     "consecutive_triple_cell": _nc_triple,

@@ -1,0 +1,67 @@
+"""``sudoku-csp explain PUZZLE -o solve.html``: the whole logic solve as one self-contained
+HTML page to step through (:mod:`sudoku_csp.explain`); options as ``solve --logic``.
+
+>>> import argparse
+>>> sub = argparse.ArgumentParser().add_subparsers()
+>>> a = add_parser(sub).parse_args(["1...", "-o", "x.html", "--level", "1"])
+>>> a.output, a.level, a.techniques, a.time_limit
+('x.html', 1, 'default', 60.0)
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from . import COMMANDS
+from ..errors import EXIT_FAILED, EXIT_OK, UsageError
+from .options import add_puzzle_options, line_meanings, seconds
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Register ``sudoku-csp explain`` on the CLI's subparsers."""
+    e = sub.add_parser("explain", help=COMMANDS["explain"])
+    e.add_argument("puzzle", help="line string, f-puzzles or SudokuPad link/payload/JSON, "
+                                  "file, or -")
+    e.add_argument("-o", "--output", default=None,
+                   help="the page to write (.html; default: stdout)")
+    e.add_argument("--techniques", default="default",
+                   help="technique selection (default, all, a family or names)")
+    e.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+                   help="explanation detail shown per step (the hint mode shows all three)")
+    e.add_argument("--time-limit", type=seconds, default=60.0,
+                   help="seconds before the solve stops (default 60; the page says where)")
+    e.add_argument("--title", default=None, help="page title (default: the puzzle's)")
+    add_puzzle_options(e)
+    e.set_defaults(run=run)
+    return e
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the page; exit 0 when the logic solve is complete, 1 when it stops (stuck or
+    over the time limit: the page then says where), 2 on bad input."""
+    from csp.errors import InvalidPuzzle
+    from csp.events import Contradiction
+    from techniques import StepSolver
+
+    from ..explain import explain_html
+    from ..formats.loader import load_one
+    out = args.output
+    if out and out != "-" and not out.lower().endswith((".html", ".htm")):
+        raise UsageError(f"{out}: the page is HTML (use a .html file name)")
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    assert p is not None
+    solver = StepSolver(args.techniques)
+    try:
+        res = solver.solve(p, time_limit=args.time_limit)
+    except Contradiction as e:
+        raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
+    page = explain_html(res, puzzle=p, level=args.level, title=args.title)
+    if out and out != "-":
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(page)
+        print(f"{out}: {res.status}, {len(res.steps)} steps, rating {res.rating.score} "
+              f"({res.rating.level}), {len(page.encode('utf-8')) / 1024:.0f} KB")
+    else:
+        sys.stdout.write(page)
+    return EXIT_OK if res.status == "solved" else EXIT_FAILED

@@ -1,0 +1,44 @@
+"""``sudoku-csp generate``: puzzles with one solution at a logic level
+(:mod:`sudoku_csp.generate`), printed as they are found."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from . import COMMANDS
+from .options import seconds
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Register ``generate`` on the CLI's subparsers."""
+    gn = sub.add_parser("generate", help=COMMANDS["generate"])
+    gn.add_argument("--variant", default="classic", help="classic, jigsaw or killer")
+    gn.add_argument("--difficulty", default="easy",
+                    help="easy, medium, hard, unfair or extreme (the logic rating's level)")
+    gn.add_argument("--count", type=int, default=1)
+    gn.add_argument("--seed", type=int, default=None, help="first candidate seed")
+    gn.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    gn.add_argument("--time-limit", type=seconds, default=60.0,
+                    help="seconds per puzzle before giving up (default 60)")
+    gn.add_argument("--size", type=int, default=9)
+    gn.add_argument("--symmetric", action="store_true", help="point-symmetric givens")
+    gn.set_defaults(run=run)
+    return gn
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print each puzzle as it is found, a line string for classic and sudoku-csp JSON for
+    the other variants, or with ``--json`` one object per puzzle
+    (:meth:`~sudoku_csp.generate.Generated.to_dict`). Exit 0 when all ``count`` puzzles
+    were made, 1 on the time limit (one line on stderr)."""
+    from ..generate import GenerationTimeout, generate_iter
+    try:
+        for g in generate_iter(args.variant, args.difficulty, args.count, args.seed,
+                               args.time_limit, args.size, args.symmetric):
+            print(json.dumps(g.to_dict()) if args.json else g.text(), flush=True)
+    except GenerationTimeout as e:
+        print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
+        return 1
+    return 0

@@ -1,0 +1,98 @@
+"""``sudoku-csp hint``: the next logic step of a puzzle or a partly solved grid, told at a
+chosen level of detail.
+
+::
+
+    sudoku-csp hint PUZZLE [--marks GRID] [--level 0|1|2] [--techniques SEL] [--json]
+
+Level 0 names the technique, 1 adds its digits and houses, 2 gives the whole step (pattern,
+placements, eliminations). PUZZLE is anything ``solve`` reads (holding one puzzle), a
+pencil-mark grid or a HoDoKu library line (:func:`sudoku_csp.formats.loader.marks_state`); ``--marks``
+gives the progress of a PUZZLE whose rules come from elsewhere (a killer in JSON, say).
+Exit codes: 0 a hint (or nothing left to solve), 1 no step found or the grid is broken,
+2 bad input.
+
+>>> from csp.step import Step, Candidate
+>>> step = Step("hidden_single", placements=(Candidate(0, 5),), houses=("box 1",),
+...             digits=(5,), title="Hidden Single")
+>>> hint_payload(step, 0)["text"], sorted(hint_payload(step, 0))
+('Hidden Single', ['level', 'status', 'technique', 'text', 'title'])
+>>> hint_payload(step, 1)["text"], hint_payload(step, 2)["placements"]
+('Hidden Single digit 5 in box 1', ['r1c1=5'])
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from csp.events import Contradiction
+from csp.step import Step
+
+from . import COMMANDS
+
+
+def hint_payload(step: Step, level: int) -> dict[str, Any]:
+    """The JSON of a hint: only as much as ``level`` tells (0: technique; 1: + digits and
+    houses; 2: the whole :meth:`Step.to_dict`)."""
+    full = step.to_dict()
+    out: dict[str, Any] = {"status": "hint", "level": level, "technique": full["technique"],
+                           "title": full["title"], "text": step.explain(level)}
+    if level >= 1:
+        out["digits"] = full["digits"]
+        out["houses"] = full["houses"]
+    if level >= 2:
+        for key in ("placements", "eliminations", "pattern"):
+            out[key] = full[key]
+    return out
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``hint`` subcommand on the CLI's subparsers."""
+    h = sub.add_parser("hint", help=COMMANDS["hint"])
+    h.add_argument("puzzle", help="a puzzle (as for solve), a pencil-mark grid or a HoDoKu "
+                                  "library line, a file holding one, or -")
+    h.add_argument("--marks", default=None, metavar="GRID",
+                   help="pencil marks (text or file) of PUZZLE's current state")
+    h.add_argument("--level", type=int, choices=(0, 1, 2), default=1,
+                   help="0: technique, 1: + digits and houses (default), 2: the full step")
+    h.add_argument("--techniques", default="default",
+                   help="technique selection (default, all, families or names, comma-separated)")
+    h.add_argument("--json", action="store_true", help="one JSON object")
+    from .options import add_puzzle_options
+    add_puzzle_options(h)
+    h.set_defaults(run=run)
+
+
+def _say(args: argparse.Namespace, status: str, text: str) -> None:
+    if args.json:
+        print(json.dumps({"status": status, "text": text}))
+    else:
+        print(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    from techniques import StepSolver
+
+    from ..formats.loader import load_state
+    from .options import line_meanings
+    sel = [s.strip() for s in args.techniques.split(",") if s.strip()] or ["default"]
+    solver = StepSolver(sel)
+    try:
+        state = load_state(args.puzzle, args.marks, lines=line_meanings(args))
+        if all(state.placed):
+            _say(args, "solved", "solved: no step left to hint")
+            return 0
+        state.puzzle.propagate(state)  # a broken grid fails here, before any technique
+        step = solver.next_step(state)
+    except Contradiction as e:
+        _say(args, "unsolvable", f"unsolvable: {e}")
+        return 1
+    if step is None:
+        _say(args, "stuck", "no step found with the selected techniques")
+        return 1
+    if args.json:
+        print(json.dumps(hint_payload(step, args.level)))
+    else:
+        print(step.explain(args.level))
+    return 0

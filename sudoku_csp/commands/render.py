@@ -1,0 +1,92 @@
+"""``sudoku-csp render PUZZLE [--step N | --state] [-o out.svg|out.png]``: a picture of the
+puzzle, its propagated pencil marks or one step of a logic solve (:mod:`sudoku_csp.render`)."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from . import COMMANDS
+
+if TYPE_CHECKING:
+    from csp.model import Puzzle
+    from csp.state import State
+    from csp.step import Step
+
+
+def add_parser(sub: Any) -> Any:
+    """Register ``sudoku-csp render`` on the CLI's subparsers."""
+    r = sub.add_parser("render", help=COMMANDS["render"])
+    r.add_argument("puzzle", help="line string, f-puzzles or SudokuPad link/payload/JSON, "
+                                  "file, or -")
+    what = r.add_mutually_exclusive_group()
+    what.add_argument("--step", type=int, default=None, metavar="N",
+                      help="draw the N-th step (1-based) of a logic solve, on the state before it")
+    what.add_argument("--state", action="store_true",
+                      help="draw the propagated pencil-mark state")
+    r.add_argument("--techniques", default="default",
+                   help="technique selection for --step (default, all, a family or names)")
+    r.add_argument("-o", "--output", default=None,
+                   help="out.svg or out.png (default: SVG on stdout)")
+    from .options import add_puzzle_options
+    add_puzzle_options(r)
+    r.set_defaults(run=run)
+    return r
+
+
+def _nth_step(puzzle: Puzzle, n: int, techniques: str) -> tuple[Step, State]:
+    from csp.errors import InvalidPuzzle
+    from techniques import StepSolver
+
+    from ..render import RenderError
+    run = StepSolver(techniques).start(puzzle)
+    for _ in range(n - 1):
+        if next(run, None) is None:
+            break
+    if run.status == "unsolvable":
+        raise InvalidPuzzle(f"the puzzle has no solution: {run.reason}")
+    done = len(run.steps)
+    if all(run.state.placed):
+        raise RenderError(f"--step {n}: the puzzle is solved after {done} steps")
+    step = run.peek() if run.status is None else None
+    if step is None:
+        raise RenderError(f"--step {n}: the logic solve is stuck after {done} steps")
+    return step, run.state
+
+
+def run(args: Any) -> int:
+    """``sudoku-csp render``: exit 0 on success; bad input raises (exit 2 in the CLI)."""
+    from csp.errors import InvalidPuzzle
+    from csp.events import Contradiction
+
+    from ..formats.loader import load_one
+    from ..render import FORMATS, RenderError, render_svg, write_picture
+    out = args.output
+    if out and out != "-" and os.path.splitext(out)[1].lower() not in FORMATS:
+        raise RenderError(f"{out}: unknown picture format (use .svg or .png)")
+    if out and out.lower().endswith(".png"):
+        try:
+            import cairosvg  # noqa: F401
+        except (ImportError, OSError):
+            raise RenderError("PNG output needs cairosvg and libcairo "
+                              "(pip install \"sudoku-csp[render]\")") from None
+    if args.step is not None and args.step < 1:
+        raise RenderError("--step must be at least 1")
+    from .options import line_meanings
+    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    p.freeze()          # contradictory givens: refused as solve refuses them
+    try:
+        if args.step is not None:
+            step, st = _nth_step(p, args.step, args.techniques)
+            svg = render_svg(step, state=st)
+        elif args.state:
+            svg = render_svg(p.propagate())
+        else:
+            svg = render_svg(p)
+    except Contradiction as e:
+        raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
+    if out and out != "-":
+        write_picture(svg, out)
+    else:
+        sys.stdout.write(svg + "\n")
+    return 0

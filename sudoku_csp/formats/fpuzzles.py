@@ -1,0 +1,937 @@
+"""f-puzzles import (URL, LZString base64 payload, or decoded JSON -> Puzzle) and export
+(:func:`to_fpuzzles`, :func:`to_fpuzzles_url`).
+
+The reading follows f-puzzles' own meaning of every key (``docs/formats.md`` has one row per
+key): the global flags combine with the marked pairs as f-puzzles and its solver read them
+(``nonconsecutive`` and a ``negative`` ratio leave pairs with a white or black dot to their
+dot; a ``negative`` XV leaves X/V-marked pairs alone), cells without a ``region`` take
+f-puzzles' default region for the size (rows for a prime size), ``region: null`` puts a cell
+in no region, a maximum / minimum cell is compared with its neighbours that are not in the
+same list. Cosmetic and solver-interface keys (``line``, ``rectangle``, ``circle``, ``text``,
+``cage``, ``disabledlogic``, ``truecandidatesoptions``, ``highlightConflicts``, ...) are
+ignored; an unknown rule key raises :class:`csp.errors.ParseError` naming it. Titles,
+authors, rule texts and stated solutions go to ``puzzle.meta``.
+
+>>> p = load_fpuzzles({"size": 4, "grid": [[{"value": 1, "given": True}, {}, {}, {}],
+...                    [{}, {}, {}, {}], [{}, {}, {}, {}], [{}, {}, {}, {}]],
+...                    "thermometer": [{"lines": [["R4C1", "R4C2", "R4C3"]]}]})
+>>> sol = p.solve(first=True).solution
+>>> sol[12] < sol[13] < sol[14]
+True
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from typing import Any, Callable, Iterable
+
+from csp import Grid, Puzzle
+from csp.errors import InvalidPuzzle, ParseError
+from csp.grid import default_box_shape
+
+from .payload import decode_payload, is_fpuzzles_text  # noqa: F401  (part of this module's API)
+
+from variants import chess, dots, inequality, killer, lines, misc, outside, parity, regions
+from variants.arrow import arrow as _arrow_rule
+from variants.arrow import double_arrow as _double_arrow
+from variants.classic import classic
+
+#: keys that carry no rule: metadata, drawings (their meaning, if any, is in the rules
+#: text), fog of war, and settings of f-puzzles' or its solver's interface
+IGNORED = frozenset({
+    "size", "grid", "title", "author", "ruleset", "solution", "successMessage", "metadata",
+    "metaData", "line", "rectangle", "circle", "text", "cage", "cellcolor", "fogofwar",
+    "foglight", "triggereffect", "disabledlogic", "truecandidatesoptions",
+    "highlightConflicts"})
+#: backwards-compatible name
+COSMETIC = IGNORED
+
+#: the values ``negative`` may hold (f-puzzles: ratio, xv; solver extensions: difference,
+#: sum; a fog-of-war userscript: foglight, a display setting)
+NEGATIVE_KINDS = ("difference", "ratio", "xv", "sum", "foglight")
+
+_CELL = re.compile(r"^R(\d{1,3})C(\d{1,3})$", re.I | re.A)
+_INT_TEXT = re.compile(r"^\s*[+-]?\d{1,12}\s*$", re.A)
+
+
+def _show(x: Any) -> str:
+    s = repr(x)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def to_int(x: Any, what: str) -> int:
+    """An integer from f-puzzles JSON: an int, an integral finite float, or a string of
+    ASCII digits; anything else raises :class:`ParseError` naming ``what``.
+
+    >>> to_int("12", "value"), to_int(3.0, "value")
+    (12, 3)
+    >>> to_int(float("nan"), "R1C1 region")
+    Traceback (most recent call last):
+    ...
+    csp.errors.ParseError: R1C1 region must be an integer, got nan
+    """
+    if isinstance(x, bool):
+        raise ParseError(f"{what} must be an integer, got {_show(x)}")
+    if isinstance(x, int):
+        if abs(x) > 10 ** 12:
+            raise ParseError(f"{what} is out of range: {_show(x)}")
+        return x
+    if isinstance(x, float) and math.isfinite(x) and x.is_integer() and abs(x) <= 1e12:
+        return int(x)
+    if isinstance(x, str) and _INT_TEXT.match(x):
+        return int(x)
+    raise ParseError(f"{what} must be an integer, got {_show(x)}")
+
+
+def _value(x: Any, default: int | None, what: str) -> int | None:
+    """A clue's number: ``default`` when missing or empty."""
+    if x is None or (isinstance(x, str) and not x.strip()):
+        return default
+    return to_int(x, what)
+
+
+def default_regions(n: int) -> list[int]:
+    """f-puzzles' default region of each cell for size ``n``: boxes ``h`` rows tall and
+    ``n/h`` wide, ``h`` the largest divisor of ``n`` not above its square root (rows for a
+    prime ``n``).
+
+    >>> default_regions(4)
+    [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]
+    >>> default_regions(3)
+    [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    """
+    h = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+    w = n // h
+    return [(r // h) * h + c // w for r in range(n) for c in range(n)]
+
+
+def _groups(regs: list[int | None]) -> list[tuple[int, ...]]:
+    out: dict[int, list[int]] = {}
+    for c, k in enumerate(regs):
+        if k is not None:
+            out.setdefault(k, []).append(c)
+    return [tuple(v) for v in out.values()]
+
+
+class _Layout:
+    """The grid and region reading of an f-puzzles document."""
+
+    def __init__(self, n: int, regs: list[int | None], explicit: bool) -> None:
+        self.n = n
+        self.groups = _groups(regs)
+        rows = [tuple(range(r * n, (r + 1) * n)) for r in range(n)]
+        full = len(self.groups) == n and all(len(g) == n for g in self.groups)
+        self.rows_as_regions = full and sorted(self.groups) == rows
+        self.partial: list[tuple[int, ...]] = []
+        if full and (not explicit or self.groups == _groups(default_regions(n))) \
+                and default_box_shape(n):
+            self.grid = Grid(n)
+        elif self.rows_as_regions:
+            self.grid = Grid(n, box=False)
+        elif full:
+            self.grid = Grid(n, regions=list(self.groups))
+        else:
+            for i, g in enumerate(self.groups):
+                if len(g) > n:
+                    raise ParseError(f"f-puzzles region {regs[g[0]]} has {len(g)} cells; a "
+                                     f"{n}x{n} grid's regions hold at most {n}")
+            self.grid = Grid(n, box=False)
+            self.partial = self.groups
+
+
+def _regions(rows: list, n: int) -> tuple[list[int | None], bool]:
+    regs: list[int | None] = list(default_regions(n))
+    explicit = False
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            if "region" in cell:
+                explicit = True
+                v = cell["region"]
+                regs[r * n + c] = None if v is None else to_int(v, f"R{r + 1}C{c + 1} region")
+    return regs, explicit
+
+
+def load_fpuzzles(obj: dict | str) -> Puzzle:
+    """Build a Puzzle from an f-puzzles JSON object (or text accepted by
+    :func:`decode_payload`)."""
+    if isinstance(obj, str):
+        obj = decode_payload(obj)
+    if not isinstance(obj, dict):
+        raise ParseError("f-puzzles data must be a JSON object")
+    unknown = sorted(str(k) for k in obj if k not in IGNORED and k not in HANDLERS
+                     and k != "negative")
+    if unknown:
+        raise ParseError(f"unknown f-puzzles rule key(s): {', '.join(unknown)} (an f-puzzles "
+                         "extension sudoku-csp does not read)")
+    if "size" not in obj:
+        raise ParseError("f-puzzles data has no 'size'")
+    n = obj["size"]
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 16:
+        raise ParseError(f"f-puzzles size must be an int from 1 to 16, got {_show(n)}")
+    grid_rows = obj.get("grid")
+    if (not isinstance(grid_rows, list) or len(grid_rows) != n
+            or any(not isinstance(r, list) or len(r) != n for r in grid_rows)):
+        raise ParseError(f"f-puzzles 'grid' must be {n} rows of {n} cells")
+    for r, row in enumerate(grid_rows):
+        for c, cell in enumerate(row):
+            if not isinstance(cell, dict):
+                raise ParseError(f"f-puzzles grid cell R{r + 1}C{c + 1} is not an object")
+    regs, explicit = _regions(grid_rows, n)
+    layout = _Layout(n, regs, explicit)
+    uses_regions = [k for k in ("regionsumline", "boxindexer", "disjointgroups")
+                    if obj.get(k)]
+    if layout.rows_as_regions and not layout.grid.regions and \
+            any(k != "disjointgroups" for k in uses_regions):
+        layout.grid = Grid(n, regions=[tuple(range(r * n, (r + 1) * n)) for r in range(n)])
+    if layout.partial and uses_regions:
+        raise ParseError(f"f-puzzles {uses_regions[0]} needs every cell in one of {n} regions "
+                         f"of {n} cells (this grid has cells with no region or short regions)")
+    grid = layout.grid
+    title = obj.get("title")
+    p = Puzzle(grid, name=title if isinstance(title, str) else "")
+    for k in ("title", "author", "ruleset", "solution"):
+        if isinstance(obj.get(k), (str, list)):
+            p.meta[k] = obj[k]
+    p.use(classic(boxes=bool(grid.regions)))
+    for i, g in enumerate(layout.partial):
+        if len(g) > 1:
+            p.use(regions.extra_region([grid.name(c) for c in g], f"region {i + 1}"))
+    for r, row in enumerate(grid_rows):
+        for c, cell in enumerate(row):
+            name = f"R{r + 1}C{c + 1}"
+            v = cell.get("value")
+            if cell.get("given") and v not in (None, ""):
+                d = to_int(v, f"f-puzzles given at {name}")
+                if not 1 <= d <= n:
+                    raise ParseError(f"f-puzzles given at {name} is {d}, not a digit 1..{n}")
+                p.set_given(r * n + c, d)
+            gpm = cell.get("givenPencilMarks")
+            if gpm:
+                if not isinstance(gpm, list):
+                    raise ParseError(f"f-puzzles givenPencilMarks at {name} must be a list")
+                ds = sorted({to_int(d, f"f-puzzles givenPencilMarks at {name}") for d in gpm})
+                if not all(1 <= d <= n for d in ds):
+                    raise ParseError(f"f-puzzles givenPencilMarks at {name}: digits 1..{n} only")
+                p.use(parity.digits(r * n + c, ds))
+    ctx = _Ctx(p, n, obj, layout)
+    for key, handler in HANDLERS.items():
+        if key in obj:
+            _run(key, handler, ctx, obj[key])
+    _run("negative", _pair_flags, ctx, obj.get("negative"))
+    return p
+
+
+def _run(key: str, handler: Callable, ctx: "_Ctx", value: Any) -> None:
+    try:
+        handler(ctx, value)
+    except InvalidPuzzle as e:
+        msg = str(e)
+        raise type(e)(msg if msg.startswith("f-puzzles") else f"f-puzzles {key}: {msg}") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
+        raise ParseError(f"f-puzzles {key}: malformed entry ({type(e).__name__}: {e})") from None
+
+
+class _Ctx:
+    def __init__(self, p: Puzzle, n: int, obj: dict, layout: _Layout) -> None:
+        self.p, self.n, self.obj, self.layout = p, n, obj, layout
+
+    def cell(self, name: Any) -> int:
+        m = _CELL.match(name) if isinstance(name, str) else None
+        if not m:
+            raise ParseError(f"not a cell: {_show(name)}")
+        r, c = int(m.group(1)), int(m.group(2))
+        if not (1 <= r <= self.n and 1 <= c <= self.n):
+            raise ParseError(f"cell {name} is outside the {self.n}x{self.n} grid")
+        return (r - 1) * self.n + c - 1
+
+    def cells(self, names: Any) -> list[int]:
+        if not isinstance(names, list):
+            raise ParseError(f"cells must be a list of cell names, got {_show(names)}")
+        return [self.cell(x) for x in names]
+
+    def name(self, c: int) -> str:
+        return self.p.grid.name(c)
+
+    def names(self, cs: Iterable[int]) -> list[str]:
+        return [self.p.grid.name(c) for c in cs]
+
+    def outside(self, name: Any) -> tuple[int, int]:
+        """1-based (row, col) of a clue cell just outside the grid (row or col 0 or n+1)."""
+        m = _CELL.match(name) if isinstance(name, str) else None
+        if not m:
+            raise ParseError(f"not a clue cell: {_show(name)}")
+        r, c = int(m.group(1)), int(m.group(2))
+        n = self.n
+        if not (0 <= r <= n + 1 and 0 <= c <= n + 1) or (1 <= r <= n and 1 <= c <= n):
+            raise ParseError(f"clue cell {name} is not just outside the {n}x{n} grid")
+        return r, c
+
+
+def _entries(items: Any, key: str) -> list[dict]:
+    if not isinstance(items, list):
+        raise ParseError(f"f-puzzles {key} must be a list of objects, got {_show(items)}")
+    for i, it in enumerate(items):
+        if not isinstance(it, dict):
+            raise ParseError(f"f-puzzles {key} entry {i + 1} is not an object")
+    return items
+
+
+def _line_entries(ctx: _Ctx, items: Any, key: str) -> Iterable[tuple[list[int], dict]]:
+    for it in _entries(items, key):
+        lns = it.get("lines")
+        if not isinstance(lns, list):
+            raise ParseError(f"f-puzzles {key}: 'lines' must be a list of cell lists")
+        for ln in lns:
+            cells = ctx.cells(ln)
+            if cells:
+                yield cells, it
+
+
+def _lines(key: str, make: Callable[[_Ctx, list[str], dict], Any]) -> Callable:
+    def h(ctx: _Ctx, items: Any) -> None:
+        for cells, it in _line_entries(ctx, items, key):
+            ctx.p.use(make(ctx, ctx.names(cells), it))
+    return h
+
+
+def _flag(bundle_factory: Callable[[], Any]) -> Callable:
+    def h(ctx: _Ctx, v: Any) -> None:
+        if v:
+            ctx.p.use(bundle_factory())
+    return h
+
+
+def _disjoint(ctx: _Ctx, v: Any) -> None:
+    if not v:
+        return
+    if ctx.layout.rows_as_regions:
+        return      # the k-th cell of every row: a column, already all different
+    ctx.p.use(regions.disjoint_groups())
+
+
+def _killer(ctx: _Ctx, items: Any) -> None:
+    for it in _entries(items, "killercage"):
+        cells = ctx.cells(it.get("cells"))
+        if not cells:
+            raise ParseError("a killer cage with no cells")
+        total = _value(it.get("value"), None, "killer cage value")
+        ctx.p.use(killer.killer_cage(ctx.names(cells), total))
+
+
+def _little_killer(ctx: _Ctx, items: Any) -> None:
+    for it in _entries(items, "littlekillersum"):
+        total = _value(it.get("value"), None, "little killer value")
+        if total is None or total <= 0:
+            continue      # no number: no constraint (as f-puzzles' solver reads it)
+        direction = it.get("direction")
+        if isinstance(direction, str) and direction.upper() in ("UL", "UR", "DL", "DR") \
+                and it.get("cell") is not None:
+            r, c = ctx.outside(it["cell"])
+            diag = killer.diagonal_from_clue(ctx.n, r, c, direction.upper())
+            cells = [r0 * ctx.n + c0 for r0, c0 in diag]
+        else:
+            cells = ctx.cells(it.get("cells"))
+        if not cells:
+            raise ParseError("a little killer clue with no cells")
+        ctx.p.use(killer.little_killer(ctx.names(cells), total))
+
+
+def _arrows(ctx: _Ctx, items: Any) -> None:
+    for it in _entries(items, "arrow"):
+        circle = ctx.cells(it.get("cells"))
+        if not circle:
+            raise ParseError("an arrow with no circle cells")
+        lns = it.get("lines", [])
+        if not isinstance(lns, list):
+            raise ParseError("arrow 'lines' must be a list of cell lists")
+        for ln in lns:
+            shaft = [c for c in ctx.cells(ln) if c not in circle]
+            if shaft:
+                ctx.p.use(_arrow_rule(ctx.names(circle), ctx.names(shaft)))
+
+
+def _cells_rule(key: str, make: Callable) -> Callable:
+    def h(ctx: _Ctx, items: Any) -> None:
+        cells = [ctx.cell(it.get("cell")) for it in _entries(items, key)]
+        if cells:
+            ctx.p.use(make(*ctx.names(dict.fromkeys(cells))))
+    return h
+
+
+def _outside(key: str, make: Callable) -> Callable:
+    def h(ctx: _Ctx, items: Any) -> None:
+        for it in _entries(items, key):
+            v = _value(it.get("value"), None, f"{key} value")
+            if v is None:
+                continue
+            r, c = ctx.outside(it.get("cell"))
+            if (r in (0, ctx.n + 1)) == (c in (0, ctx.n + 1)):
+                raise ParseError(f"clue cell {it.get('cell')} is a corner, not beside a row "
+                                 "or column")
+            ctx.p.use(make(r, c, v))
+    return h
+
+
+def _quads(ctx: _Ctx, items: Any) -> None:
+    for it in _entries(items, "quadruple"):
+        vals = it.get("values", [])
+        if not isinstance(vals, list):
+            raise ParseError("quadruple 'values' must be a list of digits")
+        ds = [to_int(v, "quadruple value") for v in vals]
+        if not all(1 <= d <= ctx.n for d in ds):
+            raise ParseError(f"quadruple values must be digits 1..{ctx.n}, got {ds}")
+        ctx.p.use(misc.quadruple(ctx.names(ctx.cells(it.get("cells"))), ds))
+
+
+def _clones(ctx: _Ctx, items: Any) -> None:
+    for it in _entries(items, "clone"):
+        ctx.p.use(misc.clone(ctx.names(ctx.cells(it.get("cells"))),
+                             ctx.names(ctx.cells(it.get("cloneCells")))))
+
+
+def _extra(ctx: _Ctx, items: Any) -> None:
+    for i, it in enumerate(_entries(items, "extraregion")):
+        cells = ctx.cells(it.get("cells"))
+        if len(cells) > ctx.n:
+            raise ParseError(f"extra region {i + 1} has {len(cells)} cells, more than {ctx.n} "
+                             "different digits")
+        ctx.p.use(regions.extra_region(ctx.names(cells), f"extra region {i + 1}"))
+
+
+def _indexer(kind: str) -> Callable:
+    key = f"{kind}indexer"
+
+    def h(ctx: _Ctx, items: Any) -> None:
+        for it in _entries(items, key):
+            for c in ctx.cells(it.get("cells")):
+                ctx.p.use(misc.indexer(ctx.name(c), kind))
+    return h
+
+
+def _diag(main: bool) -> Callable:
+    def h(ctx: _Ctx, v: Any) -> None:
+        if v:
+            ctx.p.use(regions.diagonal(main=main, anti=not main))
+    return h
+
+
+# -- dots and the flags that combine with them --------------------------------------------
+def _pair(ctx: _Ctx, it: dict, key: str) -> tuple[int, int]:
+    cells = ctx.cells(it.get("cells"))
+    if len(cells) != 2:
+        raise ParseError(f"a {key} mark joins two cells, got {len(cells)}")
+    return cells[0], cells[1]
+
+
+def _xv_letter(it: dict) -> str | None:
+    v = it.get("value")
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return None     # an XV mark without its letter: no rule (and not a marked pair)
+    if not isinstance(v, str) or v.strip().upper() not in ("X", "V"):
+        raise ParseError(f"xv value must be X or V, got {_show(v)}")
+    return v.strip().upper()
+
+
+def _dots(key: str) -> Callable:
+    def h(ctx: _Ctx, items: Any) -> None:
+        for it in _entries(items, key):
+            a, b = _pair(ctx, it, key)
+            na, nb = ctx.name(a), ctx.name(b)
+            if key == "difference":
+                ctx.p.use(dots.white_dot(na, nb, _value(it.get("value"), 1, "difference value")))
+            elif key == "ratio":
+                ctx.p.use(dots.black_dot(na, nb, _value(it.get("value"), 2, "ratio value")))
+            elif key == "xv":
+                letter = _xv_letter(it)
+                if letter is not None:
+                    ctx.p.use(dots.sum_dot(na, nb, 10 if letter == "X" else 5))
+            else:
+                total = _value(it.get("value"), None, "sum value")
+                if total is None:
+                    raise ParseError("a sum mark without its value")
+                ctx.p.use(dots.sum_dot(na, nb, total))
+    return h
+
+
+def marked_pairs(ctx: _Ctx) -> tuple[list[tuple[str, str]], list[tuple[str, str]],
+                                    dict[str, list[int]]]:
+    """The kropki-marked pairs (``difference`` and ``ratio``), the sum-marked pairs (``xv``
+    with a letter and ``sum``), and the values of each dot kind, in document order."""
+    kropki: dict[frozenset, tuple[str, str]] = {}
+    summed: dict[frozenset, tuple[str, str]] = {}
+    values: dict[str, list[int]] = {"difference": [], "ratio": [], "sum": []}
+    for key in ("difference", "ratio", "xv", "sum"):
+        for it in ctx.obj.get(key) or []:
+            a, b = _pair(ctx, it, key)
+            pair = (ctx.name(min(a, b)), ctx.name(max(a, b)))
+            if key in ("difference", "ratio"):
+                kropki.setdefault(frozenset((a, b)), pair)
+                v = _value(it.get("value"), 1 if key == "difference" else 2, f"{key} value")
+            elif key == "xv":
+                if _xv_letter(it) is None:
+                    continue
+                summed.setdefault(frozenset((a, b)), pair)
+                continue
+            else:
+                summed.setdefault(frozenset((a, b)), pair)
+                v = _value(it.get("value"), None, "sum value")
+            if v not in values[key]:
+                values[key].append(v)
+    return list(kropki.values()), list(summed.values()), values
+
+
+def _pair_flags(ctx: _Ctx, negative: Any) -> None:
+    """``nonconsecutive`` and ``negative``, which say that every qualifying pair is marked:
+    each forbids its relation on the orthogonal pairs *not* marked by a dot of its family
+    (white/black dots for nonconsecutive, difference and ratio; X/V and sum marks for xv
+    and sum)."""
+    if negative is None:
+        negative = []
+    if not isinstance(negative, list) or not all(isinstance(k, str) for k in negative):
+        raise ParseError(f"'negative' must be a list of names, got {_show(negative)}")
+    for kind in negative:
+        if kind not in NEGATIVE_KINDS:
+            raise ParseError(f"unknown negative constraint {kind!r} (f-puzzles knows "
+                             f"{', '.join(NEGATIVE_KINDS)})")
+    for bundle in pair_flag_bundles(ctx, bool(ctx.obj.get("nonconsecutive")), set(negative)):
+        ctx.p.use(bundle)
+
+
+def pair_flag_bundles(ctx: _Ctx, nonconsecutive: bool, negative: set[str]) -> list[Any]:
+    kropki, summed, values = marked_pairs(ctx)
+    out: list[Any] = []
+    diffs = ([1] if nonconsecutive else []) + (
+        [v for v in values["difference"] if not (nonconsecutive and v == 1)]
+        if "difference" in negative else [])
+    for v in diffs:
+        if v == 1 and not kropki:
+            out.append(dots.non_consecutive())
+        else:
+            out.append(dots.negative("white", kropki, v))
+    if "ratio" in negative:
+        for v in values["ratio"] or [2]:
+            out.append(dots.negative("black", kropki, v))
+    if "xv" in negative:
+        out += [dots.negative("x", summed), dots.negative("v", summed)]
+    if "sum" in negative:
+        for v in values["sum"]:
+            out.append(dots.negative("sum", summed, v))
+    return out
+
+
+HANDLERS: dict[str, Callable] = {
+    "diagonal+": _diag(False),
+    "diagonal-": _diag(True),
+    "antiknight": _flag(chess.anti_knight),
+    "antiking": _flag(chess.anti_king),
+    "disjointgroups": _disjoint,
+    "nonconsecutive": lambda ctx, v: None,      # read with the dots (_pair_flags)
+    "extraregion": _extra,
+    "killercage": _killer,
+    "littlekillersum": _little_killer,
+    "arrow": _arrows,
+    "doublearrow": _lines("doublearrow", lambda ctx, c, it: _double_arrow(c)),
+    "thermometer": _lines("thermometer", lambda ctx, c, it: inequality.thermo(*c)),
+    "slowthermometer": _lines("slowthermometer", lambda ctx, c, it: inequality.slow_thermo(*c)),
+    "palindrome": _lines("palindrome", lambda ctx, c, it: lines.palindrome(c)),
+    "renban": _lines("renban", lambda ctx, c, it: lines.renban(c)),
+    "whispers": _lines("whispers", lambda ctx, c, it: lines.whispers(
+        c, _value(it.get("value"), (ctx.n + 1) // 2, "whispers value"))),
+    "regionsumline": _lines("regionsumline", lambda ctx, c, it: lines.region_sum_line(c)),
+    "betweenline": _lines("betweenline", lambda ctx, c, it: lines.between_line(c)),
+    "entropicline": _lines("entropicline", lambda ctx, c, it: lines.entropic_line(c)),
+    "modularline": _lines("modularline", lambda ctx, c, it: lines.modular_line(c)),
+    "zipperline": _lines("zipperline", lambda ctx, c, it: lines.zipper_line(c)),
+    "nabner": _lines("nabner", lambda ctx, c, it: lines.nabner(c)),
+    "lockout": _lines("lockout", lambda ctx, c, it: lines.lockout(
+        c, _value(it.get("value"), ctx.n // 2, "lockout value"))),
+    "difference": _dots("difference"),
+    "ratio": _dots("ratio"),
+    "xv": _dots("xv"),
+    "sum": _dots("sum"),
+    "odd": _cells_rule("odd", parity.odd),
+    "even": _cells_rule("even", parity.even),
+    "minimum": _cells_rule("minimum", parity.minimum),
+    "maximum": _cells_rule("maximum", parity.maximum),
+    "quadruple": _quads,
+    "clone": _clones,
+    "sandwichsum": _outside("sandwichsum", outside.sandwich),
+    "xsum": _outside("xsum", outside.x_sum),
+    "skyscraper": _outside("skyscraper", outside.skyscraper),
+    "rowindexer": _indexer("row"),
+    "columnindexer": _indexer("column"),
+    "boxindexer": _indexer("box"),
+}
+
+
+# -- export ---------------------------------------------------------------------------------
+class ExportError(InvalidPuzzle):
+    """A puzzle (or one of its rules) that f-puzzles cannot express."""
+
+
+class _Out:
+    """The f-puzzles document being written, and what the rules' mappings leave for the
+    end (the rules that f-puzzles expresses as global flags over its dots)."""
+
+    def __init__(self, p: Puzzle) -> None:
+        self.p, self.g, self.n = p, p.grid, p.grid.n
+        self.rows: list[list[dict]] = [[{} for _ in range(self.n)] for _ in range(self.n)]
+        self.doc: dict[str, Any] = {"size": self.n, "grid": self.rows}
+        self.pair_rules: list[Any] = []
+
+    def rc(self, cell: Any) -> str:
+        r, c = self.g.rc(self.g.cell(cell))
+        return f"R{r + 1}C{c + 1}"
+
+    def rcs(self, cells: Iterable[Any]) -> list[str]:
+        return [self.rc(x) for x in cells]
+
+    def add(self, key: str, item: Any) -> None:
+        self.doc.setdefault(key, []).append(item)
+
+
+@functools.singledispatch
+def export_rule(rule: Any, out: _Out) -> None:
+    """Write one rule bundle into the f-puzzles document ``out`` (one mapping per rule
+    type; a rule f-puzzles cannot hold has a mapping that raises :class:`ExportError` with
+    the reason). Rules without any mapping land here."""
+    raise ExportError(f"rule {type(rule).__name__}: no f-puzzles mapping")
+
+
+def _cannot(cls: type, reason: str) -> None:
+    def refuse(rule: Any, out: _Out) -> None:
+        raise ExportError(f"rule {cls.__name__}: f-puzzles cannot express it ({reason})")
+    export_rule.register(cls)(refuse)
+
+
+_cannot(dots.diagonal_non_consecutive, "it has no diagonal non-consecutive rule")
+_cannot(dots.knight_non_consecutive, "it has no knight non-consecutive rule")
+_cannot(killer.multi_sum_cage, "a killer cage has one total")
+_cannot(killer.digital_root_cage, "a killer cage has one total")
+
+
+@export_rule.register(classic)
+def _(b: classic, out: _Out) -> None:
+    if not (b.rows and b.cols):
+        raise ExportError("classic without rows or columns: f-puzzles always has both")
+    if b.boxes != bool(out.g.regions):
+        raise ExportError("classic(boxes=False) on a grid with boxes: f-puzzles always uses "
+                          "the grid's boxes")
+
+
+@export_rule.register(regions.diagonal)
+def _(b: regions.diagonal, out: _Out) -> None:
+    if b.main:
+        out.doc["diagonal-"] = True
+    if b.anti:
+        out.doc["diagonal+"] = True
+
+
+def _flag_mapping(cls: type, key: str) -> None:
+    def write(b: Any, out: _Out) -> None:
+        out.doc[key] = True
+    export_rule.register(cls)(write)
+
+
+_flag_mapping(chess.anti_knight, "antiknight")
+_flag_mapping(chess.anti_king, "antiking")
+_flag_mapping(regions.disjoint_groups, "disjointgroups")
+
+
+@export_rule.register(regions.windoku)
+def _(b: regions.windoku, out: _Out) -> None:
+    q = Puzzle(out.g).use(b)       # its windows, written as f-puzzles extra regions
+    for con in q.constraints:
+        out.add("extraregion", {"cells": out.rcs(con.cells)})
+
+
+@export_rule.register(dots.non_consecutive)
+@export_rule.register(dots.negative)
+def _(b: Any, out: _Out) -> None:
+    out.pair_rules.append(b)        # f-puzzles flags: settled once all dots are written
+
+
+@export_rule.register(regions.extra_region)
+def _(b: regions.extra_region, out: _Out) -> None:
+    out.add("extraregion", {"cells": out.rcs(b.cells)})
+
+
+@export_rule.register(killer.killer_cage)
+def _(b: killer.killer_cage, out: _Out) -> None:
+    it: dict[str, Any] = {"cells": out.rcs(b.cells)}
+    if b.total is not None:
+        it["value"] = str(b.total)
+    out.add("killercage", it)
+
+
+@export_rule.register(killer.little_killer)
+def _(b: killer.little_killer, out: _Out) -> None:
+    cell, direction = _little_killer_clue(out.g, list(out.g.cells(b.cells)))
+    out.add("littlekillersum", {"cell": cell, "cells": out.rcs(b.cells),
+                                "direction": direction, "value": str(b.total)})
+
+
+@export_rule.register(_arrow_rule)
+def _(b: Any, out: _Out) -> None:
+    circle = out.rcs(b.circle)
+    out.add("arrow", {"cells": circle, "lines": [[circle[-1]] + out.rcs(b.shaft)]})
+
+
+def _line_mapping(cls: type, key: str, value: Callable[[Any], Any] | None = None) -> None:
+    def write(b: Any, out: _Out) -> None:
+        cells = b.cells if isinstance(b.cells, list) else list(b.cells)
+        it: dict[str, Any] = {"lines": [out.rcs(cells)]}
+        if value is not None:
+            it["value"] = str(value(b))
+        out.add(key, it)
+    export_rule.register(cls)(write)
+
+
+_line_mapping(inequality.thermo, "thermometer")
+_line_mapping(inequality.slow_thermo, "slowthermometer")
+_line_mapping(lines.palindrome, "palindrome")
+_line_mapping(lines.renban, "renban")
+_line_mapping(lines.whispers, "whispers", lambda b: b.diff)
+_line_mapping(lines.region_sum_line, "regionsumline")
+_line_mapping(lines.between_line, "betweenline")
+_line_mapping(lines.entropic_line, "entropicline")
+_line_mapping(lines.modular_line, "modularline")
+_line_mapping(lines.zipper_line, "zipperline")
+_line_mapping(lines.nabner, "nabner")
+_line_mapping(lines.lockout, "lockout", lambda b: b.diff)
+_line_mapping(_double_arrow, "doublearrow")
+
+
+@export_rule.register(inequality.less_than)
+def _(b: inequality.less_than, out: _Out) -> None:
+    out.add("thermometer", {"lines": [[out.rc(b.a), out.rc(b.b)]]})   # a 2-cell thermometer
+
+
+@export_rule.register(dots.white_dot)
+def _(b: dots.white_dot, out: _Out) -> None:
+    out.add("difference", {"cells": [out.rc(b.a), out.rc(b.b)], "value": str(b.diff)})
+
+
+@export_rule.register(dots.black_dot)
+def _(b: dots.black_dot, out: _Out) -> None:
+    out.add("ratio", {"cells": [out.rc(b.a), out.rc(b.b)], "value": str(b.ratio)})
+
+
+@export_rule.register(dots.sum_dot)
+def _(b: dots.sum_dot, out: _Out) -> None:
+    xv = {10: "X", 5: "V"}.get(b.total)
+    if xv:
+        out.add("xv", {"cells": [out.rc(b.a), out.rc(b.b)], "value": xv})
+    else:
+        out.add("sum", {"cells": [out.rc(b.a), out.rc(b.b)], "value": str(b.total)})
+
+
+def _cell_mapping(cls: type, key: str) -> None:
+    def write(b: Any, out: _Out) -> None:
+        for x in b.cells:
+            out.add(key, {"cell": out.rc(x)})
+    export_rule.register(cls)(write)
+
+
+_cell_mapping(parity.odd, "odd")
+_cell_mapping(parity.even, "even")
+
+
+@export_rule.register(parity.minimum)
+@export_rule.register(parity.maximum)
+def _(b: Any, out: _Out) -> None:
+    key = type(b).__name__
+    if key in out.doc:
+        # f-puzzles compares a maximum cell with the neighbours outside its own list: two
+        # bundles are one list there, and cells adjacent across them would stop comparing
+        raise ExportError(f"rule {key}: f-puzzles holds one {key} list; give all {key} cells "
+                          "in one bundle")
+    for x in b.cells:
+        out.add(key, {"cell": out.rc(x)})
+
+
+@export_rule.register(parity.digits)
+def _(b: parity.digits, out: _Out) -> None:
+    c = out.g.cell(b.cell)
+    out.rows[c // out.n][c % out.n]["givenPencilMarks"] = list(b.allowed)
+
+
+@export_rule.register(misc.quadruple)
+def _(b: misc.quadruple, out: _Out) -> None:
+    out.add("quadruple", {"cells": out.rcs(b.cells), "values": list(b.values)})
+
+
+@export_rule.register(misc.clone)
+def _(b: misc.clone, out: _Out) -> None:
+    out.add("clone", {"cells": out.rcs(b.cells), "cloneCells": out.rcs(b.clone_cells)})
+
+
+def _outside_mapping(cls: type, key: str) -> None:
+    def write(b: Any, out: _Out) -> None:
+        out.add(key, {"cell": f"R{b.row}C{b.col}", "value": str(b.value)})
+    export_rule.register(cls)(write)
+
+
+_outside_mapping(outside.sandwich, "sandwichsum")
+_outside_mapping(outside.x_sum, "xsum")
+_outside_mapping(outside.skyscraper, "skyscraper")
+
+
+@export_rule.register(misc.indexer)
+def _(b: misc.indexer, out: _Out) -> None:
+    out.add(f"{b.kind}indexer", {"cells": [out.rc(b.cell)]})
+
+
+def _little_killer_clue(g: Grid, ids: list[int]) -> tuple[str, str]:
+    """An outside clue cell and direction whose diagonal is exactly ``ids``."""
+    n = g.n
+    cells = [g.rc(c) for c in ids]
+    steps = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    if len(cells) > 1:
+        steps = [(cells[1][0] - cells[0][0], cells[1][1] - cells[0][1])]
+    for dr, dc in steps:
+        r0, c0 = cells[0][0] - dr, cells[0][1] - dc
+        if 0 <= r0 < n and 0 <= c0 < n:
+            continue      # the clue must sit outside the grid
+        walk = []
+        r, c = r0 + dr, c0 + dc
+        while 0 <= r < n and 0 <= c < n:
+            walk.append((r, c))
+            r, c = r + dr, c + dc
+        if walk == cells:
+            name = ("D" if dr > 0 else "U") + ("R" if dc > 0 else "L")
+            return f"R{r0 + 1}C{c0 + 1}", name
+    raise ExportError("little_killer: its cells are not a whole diagonal from an outside clue")
+
+
+#: bundle types whose constraints are relations on orthogonal pairs, compared when the
+#: f-puzzles flags are settled
+_PAIR_TYPES = (dots.white_dot, dots.black_dot, dots.sum_dot, dots.negative, dots.non_consecutive)
+
+
+def _pair_tables(p: Puzzle) -> dict[frozenset, frozenset]:
+    """For every pair of cells constrained by a dot or a dot flag: the digit pairs (lower
+    cell first) that all those constraints allow."""
+    n = p.grid.n
+    out: dict[frozenset, frozenset] = {}
+    for (b, _), cons in zip(p.bundles, p.bundle_constraints):
+        if not isinstance(b, _PAIR_TYPES):
+            continue
+        for con in cons:
+            x, y = con.cells
+            ok = frozenset((a, b_) if x < y else (b_, a) for a in range(1, n + 1)
+                           for b_ in range(1, n + 1) if con.check(a, b_))
+            key = frozenset((x, y))
+            out[key] = out[key] & ok if key in out else ok
+    full = n * n
+    return {k: v for k, v in out.items() if len(v) != full}
+
+
+def _settle_pair_flags(out: _Out) -> None:
+    """Choose ``nonconsecutive`` and the ``negative`` list so that f-puzzles' reading of the
+    written dots and flags allows exactly the digit pairs the puzzle's rules allow; a
+    combination f-puzzles cannot hold raises :class:`ExportError` naming the rule."""
+    if not out.pair_rules:
+        return
+    relevant: list[str] = []
+    for b in out.pair_rules:
+        kind = getattr(b, "kind", "white")
+        keys = {"white": ["nonconsecutive", "difference"], "black": ["ratio"],
+                "x": ["xv"], "v": ["xv"], "sum": ["sum"]}[kind]
+        relevant += [k for k in keys if k not in relevant]
+    target = _pair_tables(out.p)
+    from itertools import combinations
+    for size in range(1, len(relevant) + 1):
+        for flags in combinations(relevant, size):
+            doc = dict(out.doc)
+            negs = [k for k in flags if k != "nonconsecutive"]
+            if "nonconsecutive" in flags:
+                doc["nonconsecutive"] = True
+            if negs:
+                doc["negative"] = negs
+                for k in negs:
+                    doc.setdefault(k, [])
+            try:
+                q = load_fpuzzles(doc)
+            except InvalidPuzzle:
+                continue
+            if _pair_tables(q) == target:
+                out.doc.clear()
+                out.doc.update(doc)
+                return
+    b = out.pair_rules[0]
+    what = (f"negative {b.kind} rule" if isinstance(b, dots.negative) else "non_consecutive")
+    raise ExportError(f"{what}: f-puzzles cannot express it with these dots (its "
+                      "nonconsecutive and negative flags exempt exactly the pairs carrying a "
+                      "dot of their family)")
+
+
+def _write_regions(out: _Out) -> None:
+    g, n = out.g, out.n
+    if not g.regions:
+        if default_box_shape(n) is None:
+            return            # f-puzzles' default for a prime size is rows: no region rule
+        for row in out.rows:
+            for cell in row:
+                cell["region"] = None
+        return
+    if _groups([g.region_of[c] for c in range(g.size)]) == _groups(default_regions(n)):
+        return
+    for c in range(g.size):
+        out.rows[c // n][c % n]["region"] = g.region_of[c]
+
+
+def to_fpuzzles(p: Puzzle) -> dict:
+    """The puzzle as f-puzzles JSON: each rule bundle is written by the mapping registered
+    for its type (:func:`export_rule`); f-puzzles' reading of the result is the puzzle's
+    own. A ``less_than`` is written as a two-cell thermometer (f-puzzles has no inequality
+    sign), a windoku as its windows (extra regions). Raises :class:`ExportError` naming the
+    first rule f-puzzles cannot express (and for constraints added without a bundle,
+    multi-grids, grids over 16).
+
+    >>> from variants import classic, killer_cage
+    >>> p = Puzzle(4).use(classic(), killer_cage(["r1c1", "r1c2"], total=3)).givens("1" + "." * 15)
+    >>> d = to_fpuzzles(p)
+    >>> d["killercage"], d["grid"][0][0]
+    ([{'cells': ['R1C1', 'R1C2'], 'value': '3'}], {'value': 1, 'given': True})
+    >>> to_fpuzzles(load_fpuzzles(d)) == d
+    True
+    """
+    from .spec import SpecError, to_spec
+    g = p.grid
+    n = g.n
+    if not g.square:
+        raise ExportError("f-puzzles cannot express a multi-grid (gattai / samurai)")
+    if n > 16:
+        raise ExportError(f"f-puzzles grids go up to 16x16, not {n}x{n}")
+    try:
+        to_spec(p)   # the same coverage rule: every constraint comes from a known bundle
+    except SpecError as e:
+        raise ExportError(f"f-puzzles export: {e}") from None
+    out = _Out(p)
+    for k in ("title", "author", "ruleset", "solution"):
+        if k in p.meta:
+            out.doc[k] = p.meta[k]
+    _write_regions(out)
+    for c, d in sorted(p.given.items()):
+        out.rows[c // n][c % n].update({"value": d, "given": True})
+    for b, _ in p.bundles:
+        if not isinstance(b, (tuple, list)):
+            export_rule(b, out)
+    _settle_pair_flags(out)
+    return out.doc
+
+
+def to_fpuzzles_url(p: Puzzle) -> str:
+    """An f-puzzles link: ``https://www.f-puzzles.com/?load=`` + LZString base64 of the JSON.
+
+    >>> from variants import classic
+    >>> url = to_fpuzzles_url(Puzzle(4).use(classic()).givens("1" + "." * 15))
+    >>> url.startswith("https://www.f-puzzles.com/?load=N4Ig"), decode_payload(url)["size"]
+    (True, 4)
+    """
+    import lzstring
+    text = json.dumps(to_fpuzzles(p), separators=(",", ":"))
+    return "https://www.f-puzzles.com/?load=" + lzstring.LZString().compressToBase64(text)

@@ -1,0 +1,385 @@
+"""Turn command-line puzzle arguments into Puzzles.
+
+A PUZZLE argument is one of: a line string for an NxN grid (or a 405-character samurai line,
+:mod:`variants.multigrid`), an f-puzzles URL or payload, a SudokuPad link or payload
+(:mod:`sudoku_csp.formats.sudokupad`), a JSON object (f-puzzles, SudokuPad, or sudoku-csp's
+own format, :mod:`sudoku_csp.formats.spec`), ``-`` for stdin, or a file (``.txt``: one line
+puzzle per line; ``.json``: one JSON object; ``.jsonl``: one JSON object per line, an
+``fpuzzles_json`` or ``puzzle`` key accepted). Each source yields :class:`Item` records; a
+bad entry of a batch is an Item carrying its error (so a batch goes on), a bad single
+argument raises.
+
+``lines`` (every function here takes it) maps colours of SudokuPad drawings to their
+meanings (the CLI's ``--line COLOUR=MEANING``): see :mod:`sudoku_csp.formats.sudokupad`.
+
+>>> [it.label for it in load_arg("1...............")]
+['1...............']
+>>> it = next(load_arg("12"))
+Traceback (most recent call last):
+...
+csp.errors.ParseError: puzzle has 2 cells, which is not a square grid (expected 16, 36, 64, 81, 144, 256, ... cells)
+"""
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import IO, Any, Iterable, Iterator
+
+from csp import Puzzle
+from csp.errors import InvalidPuzzle, ParseError
+from csp.events import Contradiction
+from csp.io import is_samurai_line, parse_library_line, parse_line, parse_pencilmarks
+from csp.state import State
+
+from variants.classic import classic_puzzle
+
+from .payload import decode_payload, is_fpuzzles_text, is_sudokupad_text, load_json
+
+
+@dataclass
+class Item:
+    """One puzzle of a source: ``label`` (the line or a title), ``where`` ("file:line" for
+    batch entries), and either ``puzzle`` or ``error``. ``solution`` is a stated solution if
+    the source carries one."""
+
+    label: str
+    where: str = ""
+    puzzle: Puzzle | None = None
+    error: InvalidPuzzle | None = None
+    solution: str | None = None
+    raw: str | None = None
+    kind: str = ""
+    lines: dict[str, str] | None = None
+
+    def parsed(self) -> "Item":
+        """This item with its puzzle built (batch entries read with ``parse=False`` carry
+        only their ``raw`` line, so worker processes can parse them); a bad entry comes back
+        with ``error`` set."""
+        if self.puzzle is not None or self.error is not None or self.raw is None:
+            return self
+        return _entry(self.raw, self.where, self.kind, self.lines)
+
+
+def puzzle_from_text(text: str, lines: dict[str, str] | None = None) -> Puzzle:
+    """A Puzzle from one line of text: f-puzzles or SudokuPad URL / payload / JSON, or a
+    line string."""
+    s = text.strip()
+    if not s:
+        raise ParseError("empty puzzle")
+    if s.startswith("{"):
+        return puzzle_from_json(load_json(s), lines)[0]
+    if is_sudokupad_text(s):
+        from .sudokupad import load_sudokupad
+        return load_sudokupad(s, lines)
+    if is_fpuzzles_text(s):
+        from .fpuzzles import load_fpuzzles
+        return load_fpuzzles(decode_payload(s))
+    if is_samurai_line(s):
+        from variants.multigrid import samurai
+        return samurai(s)
+    return classic_puzzle(s)
+
+
+def is_sudokupad_json(obj: Any) -> bool:
+    """True for a SudokuPad puzzle JSON object (a ``cells`` grid, no f-puzzles ``grid``)."""
+    return isinstance(obj, dict) and isinstance(obj.get("cells"), list) and "grid" not in obj \
+        and "format" not in obj
+
+
+def puzzle_from_json(obj: Any, lines: dict[str, str] | None = None
+                     ) -> tuple[Puzzle, str | None]:
+    """A Puzzle (and stated solution, if any) from a decoded JSON value."""
+    if not isinstance(obj, dict):
+        raise ParseError("a puzzle JSON value must be an object")
+    from .fpuzzles import load_fpuzzles
+    from .spec import from_spec, is_spec
+    sol = obj.get("solution") if isinstance(obj.get("solution"), str) else None
+    if is_spec(obj):
+        return from_spec(obj), sol
+    if is_sudokupad_json(obj):
+        from .sudokupad import load_sudokupad
+        p = load_sudokupad(obj, lines)
+        return p, sol or p.meta.get("solution")
+    if "fpuzzles_json" in obj:
+        fp = obj["fpuzzles_json"]
+        p = load_fpuzzles(decode_payload(fp) if isinstance(fp, str) else fp)
+        if "title" in obj:
+            p.meta.setdefault("title", obj["title"])
+        return p, sol
+    if "grid" in obj and "size" in obj:
+        return load_fpuzzles(obj), sol
+    for key in ("puzzle", "line"):
+        if isinstance(obj.get(key), str):
+            p = puzzle_from_text(obj[key], lines)
+            if isinstance(obj.get("title"), str):
+                p.meta.setdefault("title", obj["title"])
+            return p, sol
+    raise ParseError("JSON object is neither f-puzzles data nor has a 'fpuzzles_json' or "
+                     "'puzzle' key")
+
+
+def _label(p: Puzzle, fallback: str) -> str:
+    return str(p.meta.get("title") or fallback)
+
+
+def _short(line: str) -> str:
+    return line if len(line) <= 200 else line[:197] + "..."
+
+
+def _entry(line: str, where: str, kind: str, lines: dict[str, str] | None = None) -> Item:
+    short = _short(line)
+    try:
+        if kind == "jsonl":
+            p, sol = puzzle_from_json(load_json(line, "JSON line"), lines)
+            return Item(_label(p, short), where, p, solution=sol)
+        p = puzzle_from_text(line, lines)
+        return Item(short, where, p, solution=_stated(p))
+    except InvalidPuzzle as e:
+        return Item(short, where, error=e)
+
+
+def _stated(p: Puzzle) -> str | None:
+    sol = p.meta.get("solution")
+    return sol if isinstance(sol, str) and sol.strip() else None
+
+
+def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True,
+           meanings: dict[str, str] | None = None) -> Iterator[Item]:
+    seen = False
+    for no, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        seen = True
+        where = f"{name}:{no}"
+        if parse:
+            yield _entry(line, where, kind, meanings)
+        else:
+            yield Item(_short(line), where, raw=line, kind=kind, lines=meanings)
+    if not seen:
+        raise ParseError(f"{name}: no puzzle in it (empty file)")
+
+
+def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
+             lines: dict[str, str] | None = None) -> Iterator[Item]:
+    """Items of one command-line PUZZLE argument (see the module docstring).
+
+    ``parse=False`` leaves the entries of a batch (file lines, stdin lines) unparsed: each
+    Item carries its ``raw`` line and is built later by :meth:`Item.parsed` (in a worker
+    process). A single puzzle argument is always parsed, so a bad one raises at once.
+
+    >>> [it.puzzle is None for it in load_arg("-", io.StringIO("1" + "." * 15 + "\\n"), False)]
+    [True]
+    """
+    if arg == "-":
+        stream = stdin if stdin is not None else sys.stdin
+        text = stream.read()
+        if not text.strip():
+            raise ParseError("stdin: no puzzle in it (empty input)")
+        kind = "jsonl" if text.lstrip().startswith("{") and "\n" in text.strip() else "txt"
+        if kind == "jsonl":
+            try:        # one JSON object over several lines, rather than JSON lines
+                obj = load_json(text, "stdin JSON")
+            except ParseError:
+                obj = None
+            if isinstance(obj, dict):
+                p, sol = puzzle_from_json(obj, lines)
+                yield Item(_label(p, "stdin"), "stdin", p, solution=sol)
+                return
+        if kind == "txt" and text.lstrip().startswith("{"):
+            p = puzzle_from_text(text, lines)
+            yield Item(_label(p, "stdin"), "stdin", p, solution=_stated(p))
+            return
+        yield from _batch(text.splitlines(), "stdin", kind, parse, lines)
+        return
+    if os.path.isfile(arg):
+        ext = os.path.splitext(arg)[1].lower()
+        try:
+            with open(arg, encoding="utf-8") as f:
+                if ext == ".json":
+                    text = f.read()
+                    if not text.strip():
+                        raise ParseError(f"{arg}: empty file")
+                    p, sol = puzzle_from_json(load_json(text, f"{arg}: JSON"), lines)
+                    yield Item(_label(p, arg), arg, p, solution=sol)
+                    return
+                kind = "jsonl" if ext == ".jsonl" else "txt"
+                yield from _batch(f, arg, kind, parse, lines)
+        except UnicodeDecodeError:
+            raise ParseError(f"{arg}: not a UTF-8 text file") from None
+        return
+    if os.path.isdir(arg):
+        raise ParseError(f"{arg}: is a directory, not a puzzle file")
+    looks_like_path = arg.endswith((".txt", ".json", ".jsonl", ".sdk")) and len(arg) < 100
+    if looks_like_path:
+        raise ParseError(f"{arg}: no such file")
+    p = puzzle_from_text(arg, lines)
+    yield Item(_label(p, _short(arg)), "", p, solution=_stated(p))
+
+
+def load_one(arg: str, stdin: IO[str] | None = None,
+             lines: dict[str, str] | None = None) -> Item:
+    """The one puzzle of a PUZZLE argument (commands that take a single puzzle); a file or
+    stream holding several, or a bad entry, raises :class:`~csp.errors.InvalidPuzzle`.
+
+    >>> load_one("1" + "." * 15).puzzle.grid.n
+    4
+    """
+    items = list(load_arg(arg, stdin, lines=lines))
+    if len(items) != 1:
+        raise InvalidPuzzle(f"expected one puzzle, {_short(arg)!r} holds {len(items)}")
+    if items[0].error is not None:
+        raise items[0].error
+    return items[0]
+
+
+# -- partly solved grids (for hints) -------------------------------------------------------
+_MARK_TEXT = re.compile(r"[0-9A-Za-z\s.|:'+\-=*]+")
+
+
+def is_pencilmark_text(text: str) -> bool:
+    """True when ``text`` looks like a pencil-mark grid (candidate groups separated by spaces
+    or box characters, as HoDoKu or Simple Sudoku print them) rather than a line string.
+
+    >>> is_pencilmark_text(" ".join(["123"] * 81)), is_pencilmark_text("1" + "." * 80)
+    (True, False)
+    """
+    s = text.strip()
+    if not s or s[0] in "{:" or not re.search(r"\s", s) or not _MARK_TEXT.fullmatch(s):
+        return False
+    tokens = re.findall(r"[1-9A-Z]+", s.upper())
+    n = math.isqrt(len(tokens))
+    if n < 2 or n * n != len(tokens):
+        return False
+    if not (any(len(t) > 1 for t in tokens) or "|" in s):
+        return False
+    try:  # a grid of separated numbers reads as a line string first
+        parse_line(s)
+        return False
+    except InvalidPuzzle:
+        return True
+
+
+def _place(st: State, cell: int, digit: int) -> None:
+    """Place ``digit`` and remove every candidate it sees (houses and weak links)."""
+    if not st.cand[cell] >> digit & 1:
+        raise Contradiction(f"{st.grid.name(cell)}={digit} is not among its candidates",
+                            "pencil marks", (cell,))
+    st.place(cell, digit)
+    from csp.links import link_tables
+    for c2, d2 in link_tables(st.puzzle).weak_neighbours(cell, digit):
+        if not st.placed[c2] and st.cand[c2] >> d2 & 1:
+            st.remove(c2, d2)
+            if not st.cand[c2]:
+                raise Contradiction(f"{st.grid.name(c2)} has no candidate left", "pencil marks",
+                                    (c2,))
+
+
+def marks_state(text: str, puzzle: Puzzle | None = None) -> State:
+    """The solving state a partly solved grid describes, on ``puzzle``'s rules (classic rules
+    of the grid's size when None). ``text`` is either
+
+    * a pencil-mark grid (:func:`csp.io.parse_pencilmarks`): a cell showing one digit is taken
+      as solved (placed, its digit removed from every cell it sees), as HoDoKu prints solved
+      cells; other cells keep the candidates shown (intersected with the puzzle's own
+      starting pencil marks), or
+    * a HoDoKu library line ``:0000:x:GRID:DELETED:...`` (9x9): digits of GRID are givens,
+      ``+d`` placed digits, DELETED the candidates already removed.
+
+    Raises :class:`ParseError` on a malformed text and :class:`Contradiction` when the marks
+    leave a cell without candidates or drop a given.
+
+    >>> st = marks_state(":0000:x:" + "1" + "." * 79 + "+2:312::")
+    >>> st.placed[0], st.placed[80], st.candidates("r1c2"), st.candidates("r2c1")
+    (1, 2, (2, 4, 5, 6, 7, 8, 9), (2, 3, 4, 5, 6, 7, 8, 9))
+    """
+    s = text.strip()
+    if s.startswith(":"):
+        case = parse_library_line(s.splitlines()[0])
+        if puzzle is None:
+            puzzle = classic_puzzle("".join(str(v) if g else "."
+                                            for v, g in zip(case.values, case.given)))
+        elif puzzle.grid.size != 81:
+            raise ParseError("a HoDoKu library line describes a 9x9 grid")
+        st = puzzle.pencilmarks()
+        for c, v in enumerate(case.values):
+            if v and st.placed[c] != v:
+                _place(st, c, v)
+        for c, d in case.deleted:
+            if not st.placed[c] and st.remove(c, d) and not st.cand[c]:
+                raise Contradiction(f"{st.grid.name(c)} has no candidate left", "pencil marks",
+                                    (c,))
+        return st
+    n, masks = parse_pencilmarks(s, puzzle.grid.n if puzzle is not None else None)
+    if puzzle is None:
+        puzzle = classic_puzzle("." * (n * n))
+    st = puzzle.pencilmarks()
+    for c, m in enumerate(masks):
+        d = st.placed[c]
+        if d:
+            if not m >> d & 1:
+                raise Contradiction(f"the pencil marks of {st.grid.name(c)} drop its given {d}",
+                                    "pencil marks", (c,))
+        elif st.cand[c] & ~m:
+            st.cand[c] &= m
+            st.version += 1
+            if not st.cand[c]:
+                raise Contradiction(f"{st.grid.name(c)} has no candidate left", "pencil marks",
+                                    (c,))
+    for c in range(st.grid.size):
+        m = st.cand[c]
+        if not st.placed[c] and m & (m - 1) == 0:
+            _place(st, c, m.bit_length() - 1)
+    return st
+
+
+def _read(arg: str, stdin: IO[str] | None) -> str | None:
+    if arg == "-":
+        return (stdin if stdin is not None else sys.stdin).read()
+    if os.path.isfile(arg):
+        try:
+            with open(arg, encoding="utf-8") as f:
+                return f.read()
+        except UnicodeDecodeError:
+            raise ParseError(f"{arg}: not a UTF-8 text file") from None
+    return None
+
+
+def load_state(arg: str, marks: str | None = None, stdin: IO[str] | None = None,
+               lines: dict[str, str] | None = None) -> State:
+    """The state of one PUZZLE argument for a hint: a puzzle (anything :func:`load_arg`
+    reads, holding one puzzle) at its starting pencil marks, or a partly solved grid
+    (:func:`marks_state`). ``marks`` (text or a file) narrows a puzzle's candidates, so a
+    variant puzzle can be given mid-solve: its rules from PUZZLE, its progress from marks.
+
+    >>> load_state("1" + "." * 15).candidates("r1c2")
+    (2, 3, 4)
+    >>> load_state("." * 16, marks=" ".join(["1234"] * 15 + ["4"])).placed[15]
+    4
+    """
+    text = _read(arg, stdin)
+    src = arg if text is None else text
+    if is_pencilmark_text(src) or src.lstrip().startswith(":"):
+        if marks is not None:
+            raise ParseError("PUZZLE is already a partly solved grid; --marks is for a puzzle")
+        return marks_state(src)
+    if arg == "-":
+        if text is None or not text.strip():
+            raise ParseError("stdin: no puzzle in it (empty input)")
+        items = list(load_arg("-", stdin=io.StringIO(text), lines=lines))
+    else:
+        items = list(load_arg(arg, lines=lines))
+    if len(items) != 1:
+        raise ParseError(f"expected one puzzle, {arg!r} holds {len(items)}")
+    if items[0].error is not None:
+        raise items[0].error
+    puzzle = items[0].puzzle
+    assert puzzle is not None
+    if marks is None:
+        return puzzle.pencilmarks()
+    mtext = _read(marks, stdin)
+    return marks_state(mtext if mtext is not None else marks, puzzle)

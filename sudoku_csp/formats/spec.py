@@ -1,0 +1,314 @@
+"""sudoku-csp's own JSON puzzle format (version 1).
+
+A puzzle is the grid, the givens and the list of rule bundles it uses, each written as its
+rule name and its constructor arguments::
+
+    {"format": "sudoku-csp", "version": 1, "size": 9, "box": [3, 3],
+     "givens": "4.....8.5...",
+     "rules": [{"rule": "classic"}, {"rule": "killer_cage", "cells": ["r1c1", "r1c2"], "total": 7}],
+     "title": "...", "author": "...", "unique": true}
+
+``box`` is ``[rows, cols]``, or ``null`` for no boxes; ``regions`` (a list of n*n region
+numbers) replaces boxes for jigsaw grids.
+
+Version 2 adds multi-grids (gattai, samurai: :class:`csp.grid.MultiGrid`)::
+
+    {"format": "sudoku-csp", "version": 2, "size": 9, "box": [3, 3],
+     "multigrid": {"origins": [[0, 0], [0, 12], [6, 6], [12, 0], [12, 12]],
+                   "labels": ["TL", "TR", "C", "BL", "BR"]},
+     "givens": "<one character per cell of the multi-grid, canvas row-major>",
+     "rules": [{"rule": "classic"}]}
+
+``origins`` are the 0-based canvas (row, col) of each n x n sub-grid; cell names in rules
+are canvas coordinates. Documents are written with the lowest version that holds them
+(version 1 unless there is a multi-grid); this release reads versions 1 and 2. Every bundle of :data:`RULES` round-trips;
+constraints added directly with ``Puzzle.add`` (not through a bundle) cannot be exported and
+raise :class:`SpecError` naming them.
+
+>>> from csp import Puzzle
+>>> from variants import classic, killer_cage
+>>> p = Puzzle(4).use(classic(), killer_cage(["r1c1", "r1c2"], total=4)).givens("1...............")
+>>> spec = to_spec(p)
+>>> spec["rules"][1]
+{'rule': 'killer_cage', 'cells': ['r1c1', 'r1c2'], 'total': 4, 'name': ''}
+>>> from_spec(spec).count_solutions(100) == p.count_solutions(100) > 1
+True
+"""
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+from csp import Grid, Puzzle
+from csp.grid import MultiGrid
+from csp.errors import InvalidPuzzle
+from csp.io import parse_line, write_line
+from variants import rule_modules
+
+
+FORMAT = "sudoku-csp"
+VERSION = 2
+#: versions this release reads
+READS = (1, 2)
+
+
+class SpecError(InvalidPuzzle):
+    """A puzzle that cannot be written in, or a document that is not valid, sudoku-csp JSON."""
+
+
+def _rule_classes() -> dict[str, type]:
+    out: dict[str, type] = {}
+    for mod in rule_modules():
+        for name, obj in vars(mod).items():
+            if (inspect.isclass(obj) and obj.__module__ == mod.__name__
+                    and not name.startswith("_") and callable(getattr(obj, "apply", None))):
+                out[name] = obj
+    return out
+
+
+#: rule name -> bundle class
+RULES: dict[str, type] = _rule_classes()
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    raise TypeError(type(v).__name__)
+
+
+def bundle_to_dict(b: Any) -> dict:
+    """``{"rule": name, **arguments}`` of a rule bundle (its constructor arguments are read
+    back from the attributes of the same name)."""
+    cls = type(b)
+    name = cls.__name__
+    if RULES.get(name) is not cls:
+        raise SpecError(f"rule bundle {name} is not a registered sudoku-csp rule")
+    out: dict[str, Any] = {"rule": name}
+    if cls.__init__ is object.__init__:
+        return out
+    for pname, par in inspect.signature(cls.__init__).parameters.items():
+        if pname == "self":
+            continue
+        if not hasattr(b, pname):
+            raise SpecError(f"rule {name}: argument {pname!r} is not kept on the bundle")
+        try:
+            out[pname] = _jsonable(getattr(b, pname))
+        except TypeError as e:
+            raise SpecError(f"rule {name}: argument {pname!r} is not JSON data ({e})") from None
+    return out
+
+
+#: the largest number a rule argument may be (sums, differences, clue values, cell ids)
+MAX_NUMBER = 10 ** 6
+
+
+def _kind_ok(ann: str, v: Any) -> bool:
+    """Whether JSON value ``v`` fits a rule constructor's annotation ``ann``."""
+    def is_int(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and abs(x) <= MAX_NUMBER
+
+    ann = ann.replace(" ", "")
+    if ann.endswith("|None"):
+        return v is None or _kind_ok(ann[:-5], v)
+    if ann == "int":
+        return is_int(v)
+    if ann == "bool":
+        return isinstance(v, bool)
+    if ann == "str":
+        return isinstance(v, str)
+    if ann == "Sequence[int]":
+        return isinstance(v, list) and all(is_int(x) for x in v)
+    if ann.startswith(("Sequence[", "Iterable[", "list[")):
+        inner = ann[ann.index("[") + 1:-1]
+        return isinstance(v, list) and all(_kind_ok(inner, x) for x in v)
+    # Any: a cell (name, id, [row, col]) or a list of them / of digits
+    if isinstance(v, list):
+        return all(_kind_ok("Any", x) for x in v)
+    return is_int(v) or isinstance(v, str)
+
+
+_KIND_WORDS = {"int": "an integer", "int|None": "an integer or null", "bool": "true or false",
+               "str": "a string", "Sequence[int]": "a list of integers"}
+
+
+def _check_args(name: str, sig: inspect.Signature, args: dict) -> None:
+    for pname, par in sig.parameters.items():
+        if pname not in args:
+            continue
+        ann = par.annotation if isinstance(par.annotation, str) else "Any"
+        v = args[pname]
+        if par.kind == par.VAR_POSITIONAL:
+            ok = _kind_ok(ann, v) or (isinstance(v, list) and all(_kind_ok(ann, x) for x in v))
+        else:
+            ok = _kind_ok(ann, v)
+        if not ok:
+            want = _KIND_WORDS.get(ann.replace(" ", ""),
+                                   "a list of cells" if ann == "Sequence[Any]" else
+                                   "a list of cell lists" if ann.startswith("Iterable") else
+                                   "a cell or a list of cells")
+            shown = json.dumps(v)[:40] if _jsonable_ok(v) else repr(v)[:40]
+            raise SpecError(f"rule {name}: {pname!r} must be {want}, got {shown}")
+
+
+def _jsonable_ok(v: Any) -> bool:
+    try:
+        json.dumps(v)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def bundle_from_dict(d: dict) -> Any:
+    if not isinstance(d, dict) or "rule" not in d:
+        raise SpecError("each rule must be an object with a 'rule' key")
+    name = d["rule"]
+    if not isinstance(name, str):
+        raise SpecError(f"a rule's 'rule' must be its name (a string), got {json.dumps(name)[:40]}")
+    cls = RULES.get(name)
+    if cls is None:
+        raise SpecError(f"unknown rule {name!r}")
+    args = {k: v for k, v in d.items() if k != "rule"}
+    if cls.__init__ is object.__init__:
+        if args:
+            raise SpecError(f"rule {name}: takes no arguments, got {', '.join(sorted(args))}")
+        return cls()
+    sig = inspect.signature(cls.__init__)
+    _check_args(name, sig, args)
+    pos: list[Any] = []
+    kw: dict[str, Any] = {}
+    for pname, par in sig.parameters.items():
+        if pname == "self":
+            continue
+        if pname not in args:
+            if par.default is inspect.Parameter.empty and par.kind != par.VAR_POSITIONAL:
+                raise SpecError(f"rule {name}: missing argument {pname!r}")
+            continue
+        v = args.pop(pname)
+        if par.kind == par.VAR_POSITIONAL:
+            pos.extend(v if isinstance(v, list) else [v])
+        else:
+            kw[pname] = v
+    if args:
+        raise SpecError(f"rule {name}: unknown argument(s) {', '.join(sorted(args))}")
+    try:
+        return cls(*pos, **kw)
+    except (TypeError, ValueError) as e:
+        raise SpecError(f"rule {name}: {e}") from None
+
+
+def to_spec(p: Puzzle) -> dict:
+    """The puzzle as a sudoku-csp JSON object (see the module docstring)."""
+    used = p.bundles
+    covered = 0
+    rules = []
+    for b, count in used:
+        if isinstance(b, (tuple, list)):
+            continue
+        rules.append(bundle_to_dict(b))
+        covered += count
+    if covered != len(p.constraints):
+        direct = [c for c in p.constraints if not any(c in cs for cs in p.bundle_constraints)]
+        names = ", ".join(repr(c) for c in direct[:3])
+        raise SpecError(f"constraints added without a rule bundle cannot be exported: {names}")
+    g = p.grid
+    out: dict[str, Any] = {"format": FORMAT, "version": 1, "size": g.n}
+    if isinstance(g, MultiGrid):
+        out["version"] = 2
+        out["box"] = list(g.box_shape) if g.box_shape else None
+        out["multigrid"] = {"origins": [list(o) for o in g.origins], "labels": list(g.labels)}
+    elif g.region_kind == "region":
+        out["box"] = None
+        out["regions"] = [g.region_of[c] for c in range(g.size)]
+    else:
+        out["box"] = list(g.box_shape) if g.box_shape else None
+    out["givens"] = write_line([p.given.get(c, 0) for c in range(g.size)], g.n)
+    out["rules"] = rules
+    for k in ("title", "author", "ruleset"):
+        if k in p.meta:
+            out[k] = p.meta[k]
+    if p.unique is not None:
+        out["unique"] = p.unique
+    return out
+
+
+def _multigrid(obj: dict, n: int) -> MultiGrid:
+    if obj.get("version") == 1:
+        raise SpecError("'multigrid' needs format version 2")
+    mg = obj["multigrid"]
+    if not isinstance(mg, dict) or not isinstance(mg.get("origins"), list):
+        raise SpecError("'multigrid' must be an object with an 'origins' list")
+    origins = mg["origins"]
+    if not all(isinstance(o, list) and len(o) == 2 for o in origins):
+        raise SpecError("multigrid 'origins' must be [row, col] pairs")
+    box = obj.get("box")
+    if box is not None and not (isinstance(box, list) and len(box) == 2
+                                and all(isinstance(x, int) for x in box)):
+        raise SpecError("'box' must be [rows, cols]")
+    if not all(isinstance(x, int) and not isinstance(x, bool) for o in origins for x in o):
+        raise SpecError("multigrid 'origins' must be [row, col] pairs of integers")
+    return MultiGrid(n, [tuple(o) for o in origins], tuple(box) if box else None,
+                     mg.get("labels"))
+
+
+def is_spec(obj: Any) -> bool:
+    return isinstance(obj, dict) and obj.get("format") == FORMAT
+
+
+def from_spec(obj: dict) -> Puzzle:
+    """Build a Puzzle from a sudoku-csp JSON object."""
+    if not is_spec(obj):
+        raise SpecError(f"not a sudoku-csp document (needs \"format\": \"{FORMAT}\")")
+    if obj.get("version") not in READS:
+        raise SpecError(f"unsupported sudoku-csp format version {obj.get('version')!r} "
+                        f"(this release reads versions {', '.join(map(str, READS))})")
+    n = obj.get("size")
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise SpecError("'size' must be an integer")
+    if obj.get("multigrid") is not None:
+        grid = _multigrid(obj, n)
+    elif obj.get("regions") is not None:
+        regs = obj["regions"]
+        if not isinstance(regs, list) or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in regs):
+            raise SpecError("'regions' must be a list of region numbers, one per cell")
+        grid = Grid(n, regions=regs)
+    elif "box" in obj and obj["box"] is None:
+        grid = Grid(n, box=False)
+    elif "box" in obj:
+        box = obj["box"]
+        if not (isinstance(box, list) and len(box) == 2 and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in box)):
+            raise SpecError("'box' must be [rows, cols] or null")
+        grid = Grid(n, box=tuple(box))
+    else:
+        grid = Grid(n)
+    p = Puzzle(grid, name=str(obj.get("title", "")))
+    rules = obj.get("rules", [{"rule": "classic"}])
+    if not isinstance(rules, list):
+        raise SpecError("'rules' must be a list")
+    for r in rules:
+        b = bundle_from_dict(r)
+        try:
+            p.use(b)
+        except InvalidPuzzle as e:
+            raise SpecError(f"rule {type(b).__name__}: {e}") from None
+    givens = obj.get("givens")
+    if givens:
+        if not isinstance(givens, str):
+            raise SpecError("'givens' must be a line string")
+        _, vals = parse_line(givens, n, grid.size)
+        p.givens(vals)
+    for k in ("title", "author", "ruleset"):
+        if k in obj:
+            p.meta[k] = obj[k]
+    if "unique" in obj:
+        p.unique = bool(obj["unique"])
+    return p
+
+
+__all__ = ["FORMAT", "VERSION", "READS", "RULES", "SpecError", "to_spec", "from_spec", "is_spec",
+           "bundle_to_dict", "bundle_from_dict"]
+

@@ -1,0 +1,159 @@
+"""Output and limits of the application layer: printed symbols for big grids, link-graph
+size refusal, SAT conflict budgets, batches that stream from the first puzzle."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from csp.errors import NodeLimitExceeded
+from csp.graphs import link_graph, link_graph_size
+from csp.io import parse_line, write_line
+from sudoku_csp.batch import ramp
+from sudoku_csp.cli import main
+from sudoku_csp.formats.loader import puzzle_from_json
+from variants import classic_puzzle, killer_cage, non_consecutive
+from csp import Puzzle
+
+from conftest import DATA
+
+EXAMPLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def _grid16() -> str:
+    """A 16x16 puzzle: a solved grid with its first row blanked (one solution)."""
+    p = classic_puzzle("1" + "." * 255)
+    sol = p.solve(first=True).solution
+    return "." * 16 + write_line(sol[16:], 16)
+
+
+@pytest.mark.parametrize("symbols", [None, "letters", "numbers"])
+def test_symbols_round_trip(capsys, symbols):
+    line = _grid16()
+    args = ["solve", line] + (["--symbols", symbols] if symbols else [])
+    rc, out, err = run(capsys, *args)
+    assert rc == 0 and err == ""
+    status, text = out.split()
+    assert status == "solved"
+    n, values = parse_line(text)
+    assert n == 16 and all(values)
+    assert classic_puzzle(text).check_solution(values)
+    assert ("," in text) == (symbols == "numbers")
+    assert write_line(values, 16, symbols=symbols) == text
+
+
+def test_symbols_json_keeps_the_contract(capsys):
+    line = _grid16()
+    rc, out, _ = run(capsys, "solve", line, "--json", "--symbols", "numbers")
+    res = json.loads(out)
+    assert rc == 0 and res["solution"] == write_line(
+        [v for row in res["grid"] for v in row], 16, symbols="letters")
+    assert len(res["grid"]) == 16 and all(len(r) == 16 for r in res["grid"])
+
+
+def test_write_line_refuses_letters_past_35():
+    with pytest.raises(Exception) as e:
+        write_line([36], 36, symbols="letters")
+    assert "numbers" in str(e.value)
+    assert write_line([36, 0], 36) == "36,0"
+
+
+@pytest.mark.parametrize("make", [
+    lambda: classic_puzzle(EXAMPLE),
+    lambda: Puzzle(9).use(classic_puzzle("." * 81).bundles[0][0], non_consecutive(),
+                          killer_cage(["r1c1", "r1c2"], total=3)),
+    lambda: classic_puzzle("1" + "." * 15),
+])
+def test_link_graph_size_bounds_the_graph(make):
+    p = make()
+    st = p.propagate()
+    nodes, edges = link_graph_size(p, st)
+    G = link_graph(p, st)
+    assert nodes == G.number_of_nodes()
+    assert G.number_of_edges() <= edges <= 3 * G.number_of_edges()
+
+
+def test_graph_links_refuses_an_oversized_graph(capsys, tmp_path):
+    out_file = tmp_path / "g.graphml"
+    t0 = time.perf_counter()
+    rc, out, err = run(capsys, "graph", "." * 625, "--kind", "links", "-o", str(out_file))
+    assert rc == 2 and out == ""
+    assert time.perf_counter() - t0 < 20
+    assert err.count("\n") == 1 and "15,625 candidate nodes" in err and "--max-nodes" in err
+    assert not out_file.exists()
+    rc, _, _ = run(capsys, "graph", EXAMPLE, "--kind", "links", "-o", str(out_file),
+                   "--max-nodes", "300")
+    assert rc == 0 and out_file.stat().st_size > 1000
+    rc, _, err = run(capsys, "graph", EXAMPLE, "--kind", "links", "--max-nodes", "10")
+    assert rc == 2 and "over --max-nodes 10" in err
+
+
+def _solver_needs_set():
+    with open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8") as f:
+        for line in f:
+            obj = json.loads(line)
+            if obj["title"].startswith("Solver needs SET"):
+                return puzzle_from_json(obj)[0]
+    raise AssertionError("tests/data/fpuzzles_cc_by.jsonl has no 'Solver needs SET'")
+
+
+def test_node_limit_is_a_conflict_budget_for_sat():
+    p = _solver_needs_set()
+    with pytest.raises(NodeLimitExceeded, match="50 conflicts"):
+        p.solve(method="sat", node_limit=50)
+    r = p.solve(method="sat", node_limit=10**7)
+    assert r.status == "solved" and r.method == "sat" and r.conflicts > 50
+
+
+def test_cli_node_limit_with_sat(capsys):
+    p = _solver_needs_set()
+    from sudoku_csp.formats.spec import to_spec
+    spec = json.dumps(to_spec(p))
+    rc, out, _ = run(capsys, "solve", spec, "--method", "sat", "--node-limit", "20", "--json")
+    res = json.loads(out)
+    assert rc == 1 and res["status"] == "limit" and "conflicts" in res["reason"]
+
+
+def test_ramp_covers_every_item_in_order():
+    for n in (0, 1, 5, 100, 1001):
+        for chunk in (1, 3, 100):
+            parts = ramp(list(range(n)), chunk)
+            assert [x for part in parts for x in part] == list(range(n))
+            assert all(len(part) <= chunk for part in parts)
+            if parts:
+                assert len(parts[0]) == 1
+
+
+def test_pool_batch_writes_its_first_line_early(tmp_path):
+    """A --workers 2 batch prints the first result while later puzzles still run (with
+    fixed chunks of 40 // (2 * 8) = 2 puzzles, the first line waited for the second puzzle,
+    which runs to its 30 s limit)."""
+    f = tmp_path / "batch.txt"
+    lines = [EXAMPLE] + ["." * 625] * 39      # empty 25x25 grids: logic runs to its limit
+    f.write_text("\n".join(lines) + "\n")
+    env = dict(os.environ, PYTHONPATH=str(DATA.parent.parent))
+    proc = subprocess.Popen([sys.executable, "-m", "sudoku_csp", "solve", str(f), "--logic",
+                             "--workers", "2", "--time-limit", "30", "--progress", "off"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env=env, cwd=DATA.parent.parent, start_new_session=True)
+    try:
+        t0 = time.perf_counter()
+        first = proc.stdout.readline()
+        waited = time.perf_counter() - t0
+        assert first.split(": ", 1)[1].startswith("solved")
+        assert proc.poll() is None, "the batch finished before its first line was read"
+        assert waited < 10
+    finally:       # the pool's workers too: they are in the batch's process group
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()

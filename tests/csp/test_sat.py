@@ -1,0 +1,177 @@
+"""The SAT search (csp.sat): exact encodings, the hand-over from depth-first search, limits.
+
+The generated puzzles of ``test_variants_pc.py`` also check the SAT encoding against
+python-constraint (tables, automata and lazy checks); here: the rules those generators do
+not draw (renban, indexers, sums over long lines, predicates), each automaton against its
+rule's ``check``, and the f-puzzles puzzle only clause learning proves unique.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from csp import Grid, Puzzle
+from csp.constraints import ConsecutiveSet, Linear, Sum, SumIn
+from csp.errors import NodeLimitExceeded, TimeLimitExceeded
+from csp.sat import encode, sat_search
+from csp.search import search
+from variants import classic, indexer, renban, sandwich, skyscraper, x_sum
+from sudoku_csp.formats.fpuzzles import load_fpuzzles
+from variants.outside import line_from_clue
+
+from conftest import DATA
+
+FPUZZLES = DATA / "fpuzzles_cc_by.jsonl"
+BUDGETS = ((20_000, 50_000), (0, 50_000), (0, 0))   # tables, automata, lazy checks
+
+
+def _row(title: str) -> dict:
+    return next(r for r in map(json.loads, FPUZZLES.open(encoding="utf-8"))
+                if r["title"] == title)
+
+
+def _all_by_search(p: Puzzle) -> list[list[int]]:
+    return sorted(search(p.engine(), p.initial_state().cand, limit=10 ** 6)[0])
+
+
+def _assert_sat_agrees(p: Puzzle) -> list[list[int]]:
+    want = _all_by_search(p)
+    cand = p.initial_state().cand
+    for budgets in BUDGETS:
+        assert sorted(sat_search(p, cand, 10 ** 6, None, False, *budgets)[0]) == want
+    return want
+
+
+def _renban_indexer_puzzle(n: int, seed: int) -> Puzzle:
+    """Two random renbans and a row and a column indexer; givens from one of the rules'
+    solutions."""
+    rng = random.Random(3000 + seed)
+    g = Grid(n)
+    rules = []
+    for _ in range(2):
+        path = [rng.randrange(g.size)]
+        while len(path) < rng.randint(2, n - 1):
+            nxt = [o for o in g.orthogonal(path[-1]) if o not in path]
+            if not nxt:
+                break
+            path.append(rng.choice(nxt))
+        rules.append(renban([g.name(c) for c in path]))
+    rules += [indexer(g.name(rng.randrange(g.size)), "row"),
+              indexer(g.name(rng.randrange(g.size)), "column")]
+    free = Puzzle(g).use(classic(), *rules)
+    sols = search(free.engine(), free.initial_state().cand, limit=200)[0]
+    p = Puzzle(g).use(classic(), *rules)
+    if sols:
+        hidden = rng.choice(sols)
+        for c in rng.sample(range(g.size), n + 1):
+            p.set_given(c, hidden[c])
+    return p
+
+
+@pytest.mark.parametrize("n, seed", [(4, s) for s in range(10)] + [(6, s) for s in range(6)])
+def test_renban_and_indexers_agree_with_search(n, seed):
+    _assert_sat_agrees(_renban_indexer_puzzle(n, seed))
+
+
+def test_long_sums_and_predicates():
+    """A 6-cell sum, a multi-sum, a linear rule with a cell twice and a 5-cell predicate on
+    an empty 6x6: too big for tables with a zero budget, so automata and lazy checks."""
+    p = Puzzle(Grid(6)).use(classic())
+    p.add(Sum(list(range(6)), 21))
+    p.add(SumIn([6, 7, 14], [6, 15]))
+    p.add(Linear([12, 13, 12], [1, -1, 1], 3))
+    p.add_constraint(lambda *v: v[0] + v[4] == v[2] + 3, [24, 25, 26, 27, 28])
+    p.givens({0: 1, 3: 3, 7: 2, 21: 4, 35: 6})
+    sols = _assert_sat_agrees(p)
+    assert 1 < len(sols) < 10 ** 6
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: Sum(range(n), 2 * n),
+    lambda n: SumIn(range(n), [n, 3 * n]),
+    lambda n: Linear(range(n), [1, -2] + [1] * (n - 2), 1),
+    lambda n: ConsecutiveSet(range(n)),
+])
+def test_csp_automata_match_check(make):
+    _automaton_matches_check(make(4), 6, distinct_only=False)
+
+
+@pytest.mark.parametrize("rule", [
+    sandwich(0, 1, 5), x_sum(3, 0, 9), skyscraper(7, 2, 3), skyscraper(0, 4, 1)])
+def test_outside_automata_match_check(rule):
+    p = Puzzle(Grid(6)).use(classic(), rule)
+    con = p.constraints[-1]
+    assert tuple(con.cells) == tuple(line_from_clue(6, rule.row, rule.col))
+    _automaton_matches_check(con, 6, distinct_only=True)
+
+
+def _automaton_matches_check(con, n: int, distinct_only: bool) -> None:
+    auto = con.automaton()
+    k = len(con.cells)
+    tuples = (itertools.permutations(range(1, n + 1), k) if distinct_only
+              else itertools.product(range(1, n + 1), repeat=k))
+    accepted = 0
+    for tup in tuples:
+        s = auto.start
+        for i, d in enumerate(tup):
+            s = auto.step(i, s, d)
+            if s is None:
+                break
+        ok = s is not None and auto.accept(s)
+        if auto.distinct and len(set(tup)) != len(tup):
+            ok = False
+        assert ok == con.check(*tup), tup
+        accepted += ok
+    assert accepted > 0
+
+
+def test_solver_needs_set_by_clause_learning():
+    """Depth-first search did not prove this puzzle unique in hours; the automatic hand-over
+    to the SAT solver does it in seconds, to the stated solution."""
+    row = _row("Solver needs SET")
+    p = load_fpuzzles(row["fpuzzles_json"])
+    res = p.solve(time_limit=120)
+    assert res.status == "solved" and res.method == "sat" and res.conflicts > 0
+    assert "".join(map(str, res.solution)) == row["solution"]
+    assert p.check_solution(res.solution)
+
+
+def test_limits():
+    p = load_fpuzzles(_row("Solver needs SET")["fpuzzles_json"])
+    with pytest.raises(TimeLimitExceeded):
+        p.solve(method="sat", time_limit=0.1)
+    with pytest.raises(TimeLimitExceeded):
+        p.solve(time_limit=0.1)                 # auto: the search's share, then SAT's
+    with pytest.raises(NodeLimitExceeded):
+        p.solve(node_limit=50)                  # a node limit below the hand-over is the user's
+    with pytest.raises(ValueError, match="method"):
+        p.solve(method="dfs")
+
+
+def test_statuses_and_counts():
+    p = Puzzle(Grid(4)).use(classic()).givens("1.........2.....")
+    p.add(Sum([1, 2], 5))
+    assert p.count_solutions(limit=100, method="sat") == p.count_solutions(limit=100,
+                                                                           method="search") == 3
+    assert p.solve(method="sat").status == "multiple"
+    q = Puzzle(Grid(4)).use(classic()).givens("12..............")
+    q.add(Sum([2, 3], 8))                       # 3 + 4 = 7 at most: nothing satisfies it
+    assert q.solve(method="sat").status == "unsolvable"
+    assert q.solve(method="search").status == "unsolvable"
+    # a rule no digits satisfy once the givens are propagated: the encoding's empty clause
+    r = Puzzle(Grid(4)).use(classic()).givens("1...............")
+    r.add(Linear([0, 1, 2], [1, 1, -1], 6))   # r1c2 - r1c3 = 5
+    assert sat_search(r, r.initial_state().cand, 5, None, True, 0)[0] == []
+    assert encode(r, r.initial_state().cand, 0).clauses.count([]) == 1
+
+
+def test_pure_models_stay_on_search():
+    p = Puzzle(Grid(9)).use(classic()).givens(
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+    res = p.solve()
+    assert res.method == "search" and res.status == "solved"
+    assert p.solve(method="sat").solution == res.solution

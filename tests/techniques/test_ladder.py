@@ -1,0 +1,63 @@
+"""The ladder (techniques/ladder.py): one row per technique, the registry's only source of
+order, score, level, default on/off and SE value."""
+from __future__ import annotations
+
+import pytest
+
+import variants  # noqa: F401  (registers the rule families' own techniques)
+from techniques import ladder, registry
+from techniques.se_rating import producers
+
+
+def test_every_technique_has_a_row_and_every_row_a_technique():
+    registered = set(registry.load())
+    rows = [r.name for r in ladder.LADDER]
+    assert len(rows) == len(set(rows))
+    assert registered - set(rows) == set()
+    assert set(rows) - registered == set()
+    # the rule families' techniques are rows too
+    assert {"consecutive_chain", "killer_combinations", "inequality_bounds",
+            "law_of_leftovers"} <= set(rows)
+
+
+def test_the_registry_takes_its_values_from_the_ladder():
+    for r in ladder.LADDER:
+        t = registry.get(r.name)
+        assert (t.order, t.score, t.level, t.enabled, t.se) == (r.order, r.score, r.level,
+                                                                r.on, r.se)
+    assert [t.name for t in registry.all_techniques()] == [
+        r.name for r in sorted(ladder.LADDER, key=lambda r: (r.order, r.name))]
+
+
+def test_rows_are_well_formed():
+    orders = [r.order for r in ladder.LADDER]
+    assert len(set(orders)) == len(orders)
+    assert orders == sorted(orders)          # the table reads in solving order
+    for r in ladder.LADDER:
+        assert r.level in registry.LEVELS and r.score > 0
+        assert r.se is None or 1.0 <= r.se <= 11.0
+
+
+def test_the_se_producers_and_the_ladder_agree():
+    """Every technique an SE producer draws on has an SE value, every SE value is used by
+    a producer, and a producer's base is its techniques' lowest value unless it is one of
+    SE's own filtered producers (direct hints, Nishio)."""
+    own = {"direct_pointing", "direct_claiming", "direct_hidden_pair", "direct_hidden_triple",
+           "nishio"}
+    used = set()
+    for p in producers("extended"):
+        values = [ladder.se_tenths(t) for t in p.techniques]
+        assert None not in values, p.name
+        used.update(p.techniques)
+        if p.name not in own:
+            assert p.base == min(values), p.name
+        else:
+            assert p.base < min(values), p.name
+    assert used == {r.name for r in ladder.LADDER if r.se is not None}
+
+
+def test_register_refuses_ladder_fields_and_unknown_techniques():
+    with pytest.raises(TypeError, match="ladder"):
+        registry.register("x_wing", "X-Wing", "fish", score=1)
+    with pytest.raises(ValueError, match="no row"):
+        registry.register("no_such_technique", "None", "misc")

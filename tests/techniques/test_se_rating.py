@@ -1,0 +1,283 @@
+"""Sudoku Explainer-like rating (techniques/se_rating.py).
+
+Reference values: puzzles of the Sudoku Exchange bank with their published SE rating
+(/work/shared/data/classic/sudoku_exchange_1000_rated.tsv, public domain), and the value
+and chain-length tables of SE 1.2.1 (/work/shared/data/ratings/SE_RATINGS.md).
+"""
+from __future__ import annotations
+
+import json
+import pytest
+
+from csp.errors import SudokuCSPError
+from csp.step import Candidate, Link, Step
+from techniques import StepSolver
+from techniques.se_rating import (MODES, SE121_PRODUCERS, SEStep, SESolver, UnknownSEMode,
+                                  chain_nodes, chain_value, forcing_value, length_increment,
+                                  producers, rate_se, se_value, summarize)
+from variants.classic import classic_puzzle
+
+from conftest import ROOT
+
+EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+
+# (published SE rating, puzzle): Sudoku Exchange puzzles whose hardest step is the named
+# SE 1.2.1 technique
+REFERENCE = [
+    (1.5, "..28.61......9....3.......7..3...2..6..7.4..882.....45....1....14..8..63.3..5..8."),
+    (1.7, "...4.2......7.9....52...93..236.145.4..375..6....................89.36..3.6...7.2"),
+    (2.0, "3....6.8969.8...7...12..3..4.....91.....2.....35.....2..3..85...4...3.9195.7....4"),
+    (2.3, ".2.9......48....31....63.2...94.7..3..3.8.2..4..1.56...3.57....25....18......6.5."),
+    (2.5, "2.1.6...5.3.5...1...52139.8..8...23.3.6...1.4.42...7..5.71864...1...5.2.8...4.5.1"),
+    (2.6, "6...5...7.3........8.4.92...153.......8...3.......759...95.1.3........8.2...7...4"),
+    (2.8, "...7.9...2...8...3.7.2.4.5.8.......1...5.1...16..7..45.5.....3..3.....1.6.4.9.5.8"),
+    (3.0, ".48.7.12....6.2.......9........4....3.9...4.2.6.....7...17.93..4..5.3..753..6..19"),
+    (3.2, "..1...4..5.9.3.1.86..8.1..232.....854..5.6..7.........8..4.3..1.4.....5.9...1...4"),
+    (3.4, ".49......7....4.....3...51.....93....3187569....46.....26...7.....1....6......85."),
+    (4.2, "3....6.8597..28.3...5...9..79.8.2....1.....9....1.9.48..7...6...5.36..7264.2....9"),
+    (4.5, "..2.14......3.7.....46..2.149....32.2...3...8.78....158.6..97.....2.6......85.1.."),
+]
+
+# published 4.1 (a fork's 2-String Kite); SE 1.2.1 needs a forcing X-chain for it
+KITE = ".24...65.1.......7..8.1.9...........26..9..83.8.5.1.7.6..9.3..8..28547......7...."
+
+
+def _puzzle(line: str):
+    p = classic_puzzle(line)
+    p.unique = True
+    return p
+
+
+@pytest.mark.parametrize("expected,line", REFERENCE)
+def test_se121_matches_published_ratings(expected, line):
+    r = rate_se(_puzzle(line), mode="se121")
+    assert r.solved
+    assert r.er == expected
+    assert r.ed <= r.ep <= r.er
+
+
+def test_singles_only_puzzle():
+    r = StepSolver().rate_se(classic_puzzle(EASY))
+    assert r.solved and r.mode == "extended"
+    assert (r.er, r.ep, r.ed) == (1.2, 1.2, 1.2)
+    assert {s.step.technique for s in r.steps} <= {"full_house", "hidden_single"}
+    assert {s.value for s in r.steps} <= {10, 12}
+
+
+def test_hidden_single_values_follow_the_house():
+    from csp.links import link_tables
+    st = classic_puzzle(EASY).pencilmarks()
+    houses = link_tables(st.puzzle).houses
+    solver = StepSolver()
+    seen = set()
+    for s in solver.find_all(st, "hidden_single") + solver.find_all(st, "full_house"):
+        (c, d), = s.placements
+        mine = [h for h in houses if c in h.cells]
+        places = {h.kind: sum(1 for x in h.cells if not st.placed[x] and st.cand[x] >> d & 1)
+                  for h in mine}
+        empties = min(sum(1 for x in h.cells if not st.placed[x]) for h in mine)
+        v = se_value(s, st, "se121")
+        seen.add(v)
+        expected = 10 if empties == 1 else 12 if places["box"] == 1 else 15
+        assert v == expected, s.explain(2)
+    assert {12, 15} <= seen
+
+
+def test_naked_single_value():
+    st = classic_puzzle(EASY).pencilmarks()
+    s = StepSolver().find_all(st, "naked_single")[0]
+    assert se_value(s, st) == 23
+
+
+def test_length_increment_matches_the_table():
+    # (first C, last C, increment in tenths) from SE_RATINGS.md section 4.3
+    table = [(3, 6, 0), (7, 8, 1), (9, 10, 2), (11, 14, 3), (15, 18, 4), (19, 26, 5),
+             (27, 34, 6), (35, 50, 7), (51, 66, 8), (67, 98, 9), (99, 130, 10),
+             (131, 194, 11), (195, 258, 12), (259, 386, 13), (387, 514, 14)]
+    for lo, hi, inc in table:
+        for c in range(lo, hi + 1):
+            assert length_increment(c) == inc, c
+
+
+def _cand(name: str, d: int) -> tuple[Candidate, ...]:
+    r, c = int(name[1]) - 1, int(name[3]) - 1
+    return (Candidate(r * 9 + c, d),)
+
+
+def _chain(technique: str, nodes: list[tuple[str, int]], first_strong: bool = True,
+           close: bool = False) -> Step:
+    ns = [_cand(c, d) for c, d in nodes]
+    links, strong = [], first_strong
+    for a, b in zip(ns, ns[1:]):
+        links.append(Link(a, b, strong))
+        strong = not strong
+    if close:
+        links.append(Link(ns[-1], ns[0], strong))
+    return Step(technique, links=tuple(links))
+
+
+def test_chain_grading_on_constructed_chains():
+    # skyscraper as a forcing X-chain: 4 chain nodes + the target twice = 6 -> 6.6
+    sky = _chain("x_chain", [("r1c1", 7), ("r5c1", 7), ("r5c4", 7), ("r2c4", 7)])
+    assert chain_nodes(sky) == 6 and chain_value(sky) == 66
+    # XY-chain through 3 bivalue cells (XY-Wing shape): C = 8 -> 7.1; 4 cells: C = 10 -> 7.2
+    xy3 = _chain("xy_chain", [("r1c1", 1), ("r1c1", 2), ("r1c5", 2), ("r1c5", 3),
+                              ("r5c5", 3), ("r5c5", 1)])
+    assert chain_nodes(xy3) == 8 and chain_value(xy3) == 71
+    xy4 = _chain("xy_chain", [("r1c1", 1), ("r1c1", 2), ("r1c5", 2), ("r1c5", 3),
+                              ("r5c5", 3), ("r5c5", 4), ("r5c9", 4), ("r5c9", 1)])
+    assert chain_nodes(xy4) == 10 and chain_value(xy4) == 72
+    # 4-cell X-cycle ("generalized X-Wing"): 6.5; 8-cell X-cycle: 6.6
+    x4 = _chain("continuous_nice_loop", [("r1c1", 5), ("r1c5", 5), ("r4c5", 5), ("r4c1", 5)],
+                close=True)
+    assert chain_nodes(x4) == 4 and chain_value(x4) == 65
+    x8 = _chain("continuous_nice_loop", [("r1c1", 5), ("r1c3", 5), ("r2c3", 5), ("r2c5", 5),
+                                         ("r4c5", 5), ("r4c7", 5), ("r6c7", 5), ("r6c1", 5)],
+                close=True)
+    assert chain_value(x8) == 66
+    # 6-cell Y-cycle (loop through bivalue cells): C = 12 -> 6.8
+    cells = ["r1c1", "r1c5", "r4c5", "r4c8", "r7c8", "r7c1"]
+    ds = [1, 2, 3, 4, 5, 6]
+    ynodes = []
+    for i, c in enumerate(cells):
+        ynodes += [(c, ds[i - 1]), (c, ds[i])]
+    yc = _chain("continuous_nice_loop", ynodes, close=True)
+    assert chain_nodes(yc) == 12 and chain_value(yc) == 68
+    # the same loop with a conjugate-pair link is a mixed cycle: base 7.0
+    mixed = _chain("continuous_nice_loop", [("r1c1", 1), ("r1c1", 2), ("r1c5", 2),
+                                            ("r4c5", 2), ("r4c5", 1), ("r4c1", 1)], close=True)
+    assert chain_value(mixed) == 70
+
+
+def test_forcing_grading_uses_node_counts():
+    # SE prints "w/L nodes" with L = C - 2; Step.extra["nodes"] holds C
+    nishio = Step("forcing_net_contradiction", extra={"nodes": 15, "digits": [4]})
+    assert forcing_value(nishio) == 79            # "7.9 Nishio w/13 nodes [7.5+0.4]"
+    dyn = Step("forcing_net_contradiction", extra={"nodes": 96, "digits": [1, 4, 7]})
+    assert forcing_value(dyn) == 94               # "9.4 ... w/94 nodes [8.5+0.9]"
+    region = Step("forcing_chain_verity", extra={"nodes": 12, "digits": [2, 3]})
+    assert forcing_value(region) == 83            # "8.3 ... w/10 nodes [8.0+0.3]"
+    nested = Step("forcing_net_nested", extra={"nodes": 20, "depth": 2, "nested_nodes": 30})
+    assert forcing_value(nested) == 105 + length_increment(50)
+
+
+def test_forcing_steps_carry_their_complexity():
+    p = classic_puzzle("85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4.")
+    st = p.pencilmarks()
+    solver = StepSolver(["singles", "forcing_net_contradiction"])
+    step = None
+    for _ in range(200):
+        step = solver.next_step(st)
+        if step is None or step.technique == "forcing_net_contradiction":
+            break
+        from techniques import apply_step
+        apply_step(st, step)
+    assert step is not None and step.technique == "forcing_net_contradiction"
+    assert step.extra["nodes"] >= 3 and step.extra["digits"]
+    assert se_value(step, st) >= 75
+
+
+def test_modes_differ_on_a_fork_technique():
+    p = _puzzle(KITE)
+    se121 = rate_se(p, mode="se121")
+    ext = rate_se(p, mode="extended")
+    assert se121.solved and ext.solved
+    assert se121.er == 6.6 and se121.hardest == "x_chain"
+    assert ext.er < 4.5
+    allowed = {t for pr in SE121_PRODUCERS for t in pr.techniques}
+    assert {s.step.technique for s in se121.steps} <= allowed
+    assert {s.step.technique for s in ext.steps} - allowed   # uses a fork technique
+
+
+def test_extended_mode_takes_the_easiest_step():
+    p = _puzzle(REFERENCE[-2][1])
+    solver = SESolver("extended", unique=True)
+    st = p.pencilmarks()
+    ss = solver.next_step(st)
+    # no registry step in the same state rates below the chosen one
+    steps = StepSolver("all", unique=True)
+    lower = []
+    for pr in producers("extended"):
+        for name in pr.techniques:
+            for s in steps.find_all(st, name):
+                v = se_value(s, st)
+                if v is not None and v < ss.value:
+                    lower.append((name, v))
+    assert not lower
+
+
+def test_ep_and_ed_bookkeeping():
+    e = Step("x_chain", eliminations=(Candidate(0, 1),))
+    p = Step("hidden_single", placements=(Candidate(0, 2),))
+    r = summarize([SEStep(e, 66, "chains", False), SEStep(e, 71, "chains", False),
+                   SEStep(p, 15, "hidden_single", True), SEStep(e, 83, "multiple", False)])
+    assert (r.er, r.ep, r.ed) == (8.3, 7.1, 6.6)
+    # a direct hint counts as a placement: EP stops there
+    r = summarize([SEStep(e, 17, "direct_pointing", True), SEStep(e, 32, "x_wing", False)])
+    assert (r.er, r.ep, r.ed) == (3.2, 1.7, 1.7)
+    r = summarize([SEStep(e, 45, "ur", False)], solved=False)
+    assert (r.er, r.ep, r.ed, r.solved) == (20.0, 20.0, 4.5, False)
+
+
+def test_time_limit_reports_unsolved():
+    r = rate_se(_puzzle(KITE), time_limit=1e-9)
+    assert not r.solved and r.er == 20.0
+
+
+def test_unknown_mode():
+    with pytest.raises(UnknownSEMode) as ei:
+        rate_se(classic_puzzle(EASY), mode="hodoku")
+    assert isinstance(ei.value, SudokuCSPError)
+    assert set(MODES) == {"extended", "se121"}
+
+
+def test_uniqueness_off_when_declared_multiple():
+    r = SESolver("se121", unique=False).rate(_puzzle(REFERENCE[-1][1]))
+    assert all(not s.step.technique.startswith("uniqueness") for s in r.steps)
+    assert r.solved and r.er != 4.5
+
+
+def _cli(capsys, *args: str) -> tuple[int, str, str]:
+    from sudoku_csp.cli import main
+    rc = main(list(args))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_cli_se_rating_key(capsys):
+    rc1, plain, _ = _cli(capsys, "solve", "--logic", "--json", REFERENCE[8][1])
+    rc2, withse, _ = _cli(capsys, "solve", "--logic", "--json", "--rating", "se121",
+                          REFERENCE[8][1])
+    assert rc1 == 0 and rc2 == 0
+    a, b = json.loads(plain), json.loads(withse)
+    assert "se_rating" not in a
+    assert a["rating"] == b["rating"]
+    assert b["se_rating"]["er"] == 3.2 and b["se_rating"]["mode"] == "se121"
+    _, text, _ = _cli(capsys, "solve", "--logic", "--rating", "se", REFERENCE[8][1])
+    assert "(SE 3.2/" in text
+
+
+def test_cli_rating_needs_logic(capsys):
+    rc, _, err = _cli(capsys, "solve", "--rating", "se", EASY)
+    assert rc == 2
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_calibration_on_sudoku_exchange_sample():
+    """Spearman >= 0.9 against the published SE ratings on 150 Sudoku Exchange puzzles."""
+    import importlib.util
+    import random
+    from pathlib import Path
+    path = ROOT / "benchmarks" / "rating.py"
+    spec = importlib.util.spec_from_file_location("rating_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    try:
+        data = bench.load_sudoku_exchange()
+    except FileNotFoundError:
+        pytest.skip("shared data not available")
+    data = random.Random(5).sample(data, 150)
+    for mode in MODES:
+        ours = [rate_se(_puzzle(line), mode=mode, time_limit=30).er for line, _ in data]
+        assert bench.spearman(ours, [r for _, r in data]) >= 0.9, mode
