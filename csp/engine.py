@@ -305,7 +305,7 @@ class BitboardTables:
     ``full``: every cell.
     """
 
-    __slots__ = ("n", "size", "full", "peers", "home", "other", "houses")
+    __slots__ = ("n", "size", "full", "peers", "home", "other", "houses", "pairs")
 
     def __init__(self, engine: Engine) -> None:
         self.n = engine.n
@@ -320,3 +320,9 @@ class BitboardTables:
             for p in engine.peers[c]:
                 row[p] = tuple(h for h in self.home[p] if not h >> c & 1)
             self.other.append(row)
+        self.pairs: list[tuple[int, int, int]] = []
+        for i, a in enumerate(self.houses):
+            for b in self.houses[i + 1:]:
+                x = a & b
+                if x & (x - 1):
+                    self.pairs.append((x, a & ~x, b & ~x))

@@ -25,6 +25,10 @@ from .status import SolveStatus
 # takes over (whichever budget runs out first)
 AUTO_SEARCH_NODES = 200
 AUTO_SEARCH_SECONDS = 0.05
+# the same for models made only of all-different houses, whose search is fast: nodes
+# before the SAT solver takes over, on grids from AUTO_PURE_MIN_N on (never below)
+AUTO_PURE_NODES = 100
+AUTO_PURE_MIN_N = 10
 
 T = TypeVar("T")
 
@@ -427,9 +431,10 @@ class Puzzle:
         ``method``: ``"search"``, depth-first search with propagation at every node
         (:mod:`csp.search`); ``"sat"``, a clause-learning SAT solver (:mod:`csp.sat`);
         ``"auto"`` (default), depth-first search for up to :data:`AUTO_SEARCH_NODES` nodes
-        and :data:`AUTO_SEARCH_SECONDS`, then the SAT solver with the time left (never for
-        models made only of all-different houses, whose search is fast). The solutions do
-        not depend on the method; ``result.method`` says which one answered.
+        and :data:`AUTO_SEARCH_SECONDS`, then the SAT solver with the time left (models
+        made only of all-different houses: :data:`AUTO_PURE_NODES` nodes, and only on grids
+        from :data:`AUTO_PURE_MIN_N` on; smaller ones always search). The solutions do not
+        depend on the method; ``result.method`` says which one answered.
 
         >>> from csp import Puzzle, Grid
         >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1.........2.....")
@@ -465,19 +470,21 @@ class Puzzle:
             if time_limit == float("inf"):
                 time_limit = None
         eng = self.engine()
-        if method == "sat" or (method == "auto" and not eng.pure):
+        if method == "sat" or (method == "auto" and (
+                not eng.pure or self.grid.n >= AUTO_PURE_MIN_N)):
             from . import sat   # the SAT engine loads when it may be used
         if method == "sat":      # a node limit is the SAT solver's conflict budget
             sols, conflicts = sat.sat_search(self, cand, limit, time_limit,
                                              conflict_limit=node_limit)
             return sols, 0, conflicts, "sat"
-        if method == "search" or eng.pure or not sat.available():
+        pure = eng.pure
+        if method == "search" or (pure and self.grid.n < AUTO_PURE_MIN_N) or not sat.available():
             sols, nodes = search(eng, cand, limit, node_limit, time_limit)
             return sols, nodes, 0, "search"
-        nodes_cap = AUTO_SEARCH_NODES if node_limit is None else min(node_limit,
-                                                                     AUTO_SEARCH_NODES)
-        time_cap = AUTO_SEARCH_SECONDS if time_limit is None else min(time_limit,
-                                                                      AUTO_SEARCH_SECONDS)
+        budget = AUTO_PURE_NODES if pure else AUTO_SEARCH_NODES
+        nodes_cap = budget if node_limit is None else min(node_limit, budget)
+        time_cap = time_limit if pure else (AUTO_SEARCH_SECONDS if time_limit is None
+                                            else min(time_limit, AUTO_SEARCH_SECONDS))
         t0 = time.perf_counter()
         try:
             sols, nodes = search(eng, cand, limit, nodes_cap, time_cap)

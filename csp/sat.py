@@ -47,6 +47,7 @@ from .bits import digits_of
 from .constraints import AllDifferent, Automaton, Element, Relation, Sum, SumIn
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
+from .search import propagate_pure
 
 __all__ = ["Encoding", "encode", "sat_search", "SatUnavailable", "available"]
 
@@ -76,6 +77,9 @@ class Encoding:
         self.top = size * n + n
         self.clauses: list[list[int]] = []
         self.lazy: list[Any] = []
+        #: the candidate masks encoded: a candidate outside them has no clause, so
+        #: :meth:`decode` reads only these
+        self.cand: list[int] = []
 
     def var(self, cell: int, digit: int) -> int:
         return cell * self.n + digit
@@ -88,26 +92,33 @@ class Encoding:
         """Digits per cell from a model of the solver (a list of signed literals)."""
         true = {lit for lit in model if lit > 0}
         n = self.n
-        return [next(d for d in range(1, n + 1) if c * n + d in true) for c in range(self.size)]
+        return [next(d for d in digits_of(m) if c * n + d in true)
+                for c, m in enumerate(self.cand)]
 
 
 def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:
-    var, clauses = enc.var, enc.clauses
+    """Exactly one candidate per cell. Variables of removed candidates get no clause at all
+    (no rule mentions them either, and :meth:`Encoding.decode` ignores them): on a 25x25
+    grid that saves half the clauses."""
+    enc.cand = list(cand)
+    clauses, n = enc.clauses, enc.n
+    comb = itertools.combinations
     for c, m in enumerate(cand):
-        ds = digits_of(m)
-        clauses.append([var(c, d) for d in ds])
-        clauses.extend([-var(c, a), -var(c, b)] for a, b in itertools.combinations(ds, 2))
-        clauses.extend([-var(c, d)] for d in range(1, enc.n + 1) if not m >> d & 1)
+        lits = [c * n + d for d in digits_of(m)]
+        clauses.append(lits)
+        clauses.extend([-a, -b] for a, b in comb(lits, 2))
 
 
 def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
-    var, clauses, n = enc.var, enc.clauses, enc.n
+    clauses, n = enc.clauses, enc.n
     cells = sorted(set(cells))
+    full = len(cells) == n
+    comb = itertools.combinations
     for d in range(1, n + 1):
-        has = [c for c in cells if cand[c] >> d & 1]
-        clauses.extend([-var(a, d), -var(b, d)] for a, b in itertools.combinations(has, 2))
-        if len(cells) == n:
-            clauses.append([var(c, d) for c in has])
+        has = [c * n + d for c in cells if cand[c] >> d & 1]
+        clauses.extend([-a, -b] for a, b in comb(has, 2))
+        if full:
+            clauses.append(has)
 
 
 def _relation(enc: Encoding, cand: list[int], con: Relation) -> None:
@@ -295,10 +306,17 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
     deadline = time.perf_counter() + time_limit if time_limit is not None else None
     cand = cand[:]
     if not propagated:
-        try:
-            puzzle.engine().propagate(cand, None)
-        except Contradiction:
-            return [], 0
+        eng = puzzle.engine()
+        if eng.pure:            # bitboards: faster, and locked candidates on big grids
+            root = propagate_pure(eng, cand)
+            if root is None:
+                return [], 0
+            cand = root
+        else:
+            try:
+                eng.propagate(cand, None)
+            except Contradiction:
+                return [], 0
     enc = encode(puzzle, cand, table_budget, state_budget)
     rules = [con for con in puzzle.constraints if con.cells]
     solutions: list[list[int]] = []
