@@ -344,7 +344,9 @@ class Puzzle:
                 props.extend(c.propagators(n))
                 props.extend(c.compile(self))   # whole-puzzle propagators (linear sums)
             # ordering bounds beyond pairs, from every strict < however it was made
-            props.extend(order_propagators(self))
+            props.extend(order_propagators(self.constraints,
+                                           [tuple(h.cells) for h in self.houses()],
+                                           self.grid.name))
             eng = self._engines[gac] = Engine(n, self.grid.size, houses, props, self._namer())
         return eng
 

@@ -18,15 +18,11 @@ relations were made.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import Callable, Iterable
 
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
 from .binary import Relation, RelationKind
-
-if TYPE_CHECKING:
-    from ..model import Puzzle
-
 
 def is_less(c: object) -> bool:
     """True for a strict ``a < b`` relation (whatever made it)."""
@@ -95,16 +91,13 @@ class OrderBoundsPropagator(Propagator):
         return Status.FIX
 
 
-def order_propagators(puzzle: "Puzzle") -> list[OrderBoundsPropagator]:
+def order_propagators(constraints: Iterable[object], house_cells: list[tuple[int, ...]],
+                      name: Callable[[int], str]) -> list[OrderBoundsPropagator]:
     """One bounds propagator per cell that has, through chains of strict ``<`` relations,
     at least two mutually different cells below or above it (groups of one cell add nothing
-    to the relation's own arc consistency). Empty when the puzzle has no ``<``."""
-    return _order_props(puzzle.constraints, [tuple(h.cells) for h in puzzle.houses()],
-                        puzzle.grid.name)
-
-
-def _order_props(constraints: Iterable[object], house_cells: list[tuple[int, ...]],
-                 name) -> list[OrderBoundsPropagator]:
+    to the relation's own arc consistency). Empty when the constraints hold no ``<``.
+    ``house_cells``: the cells of each all-different house; ``name``: cell naming for the
+    propagators' names. (:meth:`csp.model.Puzzle.engine` passes its own.)"""
     less: dict[int, set[int]] = {}
     ne: set[tuple[int, int]] = set()
     for c in constraints:

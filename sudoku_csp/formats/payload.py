@@ -29,9 +29,8 @@ from typing import Any
 
 from csp.errors import ParseError
 
-
-#: deepest JSON nesting read (f-puzzles and SudokuPad documents nest a few levels)
-MAX_JSON_DEPTH = 64
+# deepest JSON nesting read (f-puzzles and SudokuPad documents nest a few levels)
+from .zipped import MAX_JSON_DEPTH
 
 
 class NeedsNetwork(ParseError):

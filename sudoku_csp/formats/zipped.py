@@ -9,7 +9,9 @@ from typing import Any
 
 from csp.errors import ParseError
 
-from .payload import MAX_JSON_DEPTH
+#: deepest JSON nesting read (f-puzzles and SudokuPad documents nest a few levels; the
+#: payload readers share it)
+MAX_JSON_DEPTH = 64
 
 #: SudokuPad's short property names (zipped form) -> full names
 ZIP_KEYS = {"c": "color", "ca": "cages", "ct": "center", "c1": "borderColor",
