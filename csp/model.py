@@ -329,7 +329,10 @@ class Puzzle:
             n = self.grid.n
             houses = []
             props: list[Propagator] = []
+            has_less = False
             for c in self.constraints:
+                if isinstance(c, Relation) and c.relation is RelationKind.LT:
+                    has_less = True
                 h = c.house()
                 if h is not None:
                     if len(h) > n:
@@ -343,10 +346,10 @@ class Puzzle:
                     continue
                 props.extend(c.propagators(n))
                 props.extend(c.compile(self))   # whole-puzzle propagators (linear sums)
-            # ordering bounds beyond pairs, from every strict < however it was made
-            props.extend(order_propagators(self.constraints,
-                                           [tuple(h.cells) for h in self.houses()],
-                                           self.grid.name))
+            if has_less:   # ordering bounds beyond pairs, from every strict < however made
+                props.extend(order_propagators(self.constraints,
+                                               [tuple(h.cells) for h in self.houses()],
+                                               self.grid.name))
             eng = self._engines[gac] = Engine(n, self.grid.size, houses, props, self._namer())
         return eng
 
