@@ -4,6 +4,7 @@ level, with every puzzle verified independently.
     python benchmarks/generate.py [--classic 20] [--jigsaw 5] [--killer 5]
                                   [--levels easy,medium,hard,unfair,extreme] [--seed 1]
                                   [--time-limit 120] [--write docs/performance.md]
+                                  [--big 3] [--sizes 12,16,25] [--symmetric]
 
 For each variant and level, ``generate_iter`` makes the asked number of puzzles (seeds from
 ``--seed``); each puzzle is rebuilt from its printed form (line string or sudoku-csp JSON),
@@ -13,7 +14,8 @@ per-puzzle time limit is reported with the number made. Times are per puzzle, CP
 this process (the machine is shared; wall time swings with the load) and wall time.
 "Level by technique" counts the puzzles whose hardest technique is of the level itself; the
 others reach it by their total score (HoDoKu's rule: a score past the level's maximum moves
-the rating up).
+the rating up). ``--big N`` adds N classic puzzles per level for each of ``--sizes`` (big
+grids, dug to a level-dependent floor of givens; ``--symmetric`` digs point-symmetric pairs).
 """
 from __future__ import annotations
 
@@ -53,7 +55,8 @@ def verify(g) -> str | None:
     return None
 
 
-def run_level(variant: str, level: str, count: int, seed: int, limit: float) -> dict:
+def run_level(variant: str, level: str, count: int, seed: int, limit: float, size: int = 9,
+              symmetric: bool = False) -> dict:
     cpu: list[float] = []
     wall: list[float] = []
     cands: list[int] = []
@@ -61,7 +64,7 @@ def run_level(variant: str, level: str, count: int, seed: int, limit: float) -> 
     by_technique = 0
     bad: list[str] = []
     timeout = None
-    it = generate_iter(variant, level, count, seed, limit)
+    it = generate_iter(variant, level, count, seed, limit, size=size, symmetric=symmetric)
     while True:
         c0, w0 = time.process_time(), time.perf_counter()
         try:
@@ -80,7 +83,8 @@ def run_level(variant: str, level: str, count: int, seed: int, limit: float) -> 
         why = verify(g)
         if why:
             bad.append(f"seed {g.seed}: {why}")
-    return {"variant": variant, "level": level, "asked": count, "made": len(cpu), "cpu": cpu,
+    label = variant if size == 9 else f"{variant} {size}x{size}"
+    return {"variant": label, "level": level, "asked": count, "made": len(cpu), "cpu": cpu,
             "wall": wall, "candidates": cands, "givens": givens, "bad": bad,
             "by_technique": by_technique,
             "timeout": timeout}
@@ -109,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--levels", default="easy,medium,hard,unfair,extreme")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per puzzle")
+    ap.add_argument("--big", type=int, default=0,
+                    help="classic puzzles per level for each of --sizes (default 0: none)")
+    ap.add_argument("--sizes", default="12,16,25", help="big grid sizes for --big")
+    ap.add_argument("--symmetric", action="store_true", help="big grids: symmetric givens")
     ap.add_argument("--write", type=Path, default=None,
                     help="write the results section into this markdown file")
     args = ap.parse_args(argv)
@@ -118,12 +126,14 @@ def main(argv: list[str] | None = None) -> int:
     out = [head, "|" + "---|" * 11]
     print(head, flush=True)
     t0 = time.perf_counter()
-    for variant in ("classic", "jigsaw", "killer"):
-        count = getattr(args, variant)
+    jobs = [(v, 9, getattr(args, v)) for v in ("classic", "jigsaw", "killer")]
+    jobs += [("classic", int(n), args.big) for n in args.sizes.split(",") if n.strip()]
+    for variant, size, count in jobs:
         if count < 1:
             continue
         for level in args.levels.split(","):
-            r = run_level(variant, level, count, args.seed, args.time_limit)
+            r = run_level(variant, level, count, args.seed, args.time_limit, size,
+                          args.symmetric and size != 9)
             rows.append(r)
             line = fmt(r)
             out.append(line)

@@ -54,7 +54,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 from csp import Grid, Puzzle
 from csp.bits import digits_of
-from csp.errors import InvalidPuzzle, SearchLimit, SudokuCSPError, TimeLimitExceeded
+from csp.errors import (InvalidPuzzle, NodeLimitExceeded, SearchLimit, SudokuCSPError,
+                        TimeLimitExceeded)
 from csp.events import Contradiction
 from csp.io import write_line
 from csp.search import search
@@ -80,6 +81,27 @@ KILLER_CANDIDATE_SECONDS = 5.0
 
 #: seconds allowed per puzzle by default (the whole search for one puzzle in the band)
 DEFAULT_TIME_LIMIT = 60.0
+
+#: largest grid the generator makes
+MAX_SIZE = 25
+#: grids from this size on are "big": filled by search from random diagonal boxes, dug in
+#: batches down to a floor of givens (:data:`BIG_FLOOR`), uniqueness decided by a search
+#: with a node budget (:data:`BIG_UNIQUE_NODES`; a removal whose check runs out is undone)
+BIG_N = 12
+#: share of the cells kept as givens when digging a big grid, per size and level. Levels of
+#: big grids are mostly set by the rating's score (a single costs 4 points, so a 25x25 with
+#: more than some 200 blanks is past easy's 800 whatever its techniques), and minimal big
+#: puzzles are far beyond what the logic solver finishes in seconds (a minimal 16x16 keeps
+#: some 90 givens of 256); measured on a few seeds each
+BIG_FLOOR = {
+    12: {"easy": 0.55, "medium": 0.42, "hard": 0.40, "unfair": 0.38, "extreme": 0.36},
+    16: {"easy": 0.52, "medium": 0.49, "hard": 0.44, "unfair": 0.42, "extreme": 0.40},
+    25: {"easy": 0.75, "medium": 0.66, "hard": 0.56, "unfair": 0.52, "extreme": 0.46},
+}
+#: seconds the logic rating of one big candidate may take before the next seed is tried
+BIG_RATE_SECONDS = {12: 5.0, 16: 10.0, 25: 30.0}
+#: depth-first nodes one uniqueness check of a big grid may use before the removal is undone
+BIG_UNIQUE_NODES = 300
 
 
 class GenerateError(InvalidPuzzle):
@@ -324,6 +346,131 @@ def dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric: 
     return givens
 
 
+def big_fill(puzzle: Puzzle, rng: random.Random,
+             deadline: float | None = None) -> list[int] | None:
+    """A random full grid for a big classic ``puzzle`` (n x n with boxes): the boxes on the
+    diagonal are independent, so each gets a random permutation of the digits; the search
+    (:meth:`csp.Puzzle.solve`, depth-first with the SAT hand-over) completes the rest, and
+    the digits are relabelled at random. None when the search fails (it cannot, a grid with
+    only diagonal boxes filled always completes) ; raises
+    :class:`csp.errors.TimeLimitExceeded` past ``deadline``.
+
+    >>> p = Puzzle(16).use(classic())
+    >>> sol = big_fill(p, random.Random(1))
+    >>> p.check_solution(sol)
+    True
+    """
+    g = puzzle.grid
+    n = g.n
+    shape = g.box_shape
+    if shape is None:
+        return None
+    bh, bw = shape
+    givens = [0] * g.size
+    r0 = c0 = 0
+    while r0 < n and c0 < n:
+        ds = list(range(1, n + 1))
+        rng.shuffle(ds)
+        for i in range(bh):
+            for j in range(bw):
+                if r0 + i < n and c0 + j < n:
+                    givens[(r0 + i) * n + c0 + j] = ds[i * bw + j]
+        r0 += bh
+        c0 += bw
+    q = Puzzle(g).use(classic()).givens(givens)
+    left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+    res = q.solve(first=True, time_limit=left)
+    if res.solution is None:
+        return None
+    relabel = list(range(1, n + 1))
+    rng.shuffle(relabel)
+    return [relabel[v - 1] for v in res.solution]
+
+
+def _unique_big(eng: Any, cand: list[int], deadline: float | None) -> bool:
+    """One solution, decided by depth-first search within :data:`BIG_UNIQUE_NODES` nodes;
+    a check that runs out of nodes counts as not unique (the removal is undone)."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeLimitExceeded("time limit reached while digging")
+    left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+    try:
+        sols, _ = search(eng, cand, 2, BIG_UNIQUE_NODES, left)
+    except NodeLimitExceeded:
+        return False
+    return len(sols) == 1
+
+
+def dig_big(puzzle: Puzzle, solution: Sequence[int], rng: random.Random,
+            symmetric: bool = False, floor: int = 0, deadline: float | None = None,
+            progress: Callable[[int], None] | None = None) -> list[int]:
+    """:func:`dig` for big grids: cells (point-symmetric pairs with ``symmetric``) are
+    removed in random order in batches, a batch that breaks uniqueness is retried cell by
+    cell, and digging stops once ``floor`` givens are left (a pair may end one below).
+    Uniqueness checks have a node budget (:func:`_unique_big`), so the result has one
+    solution but need not be minimal. ``progress(givens left)`` is called after each batch.
+
+    >>> p = Puzzle(16).use(classic())
+    >>> sol = big_fill(p, random.Random(2))
+    >>> givens = dig_big(p, sol, random.Random(2), symmetric=True, floor=120)
+    >>> q = Puzzle(16).use(classic()).givens(givens)
+    >>> q.count_solutions(2), 119 <= sum(1 for g in givens if g) < 140
+    (1, True)
+    >>> all(bool(givens[c]) == bool(givens[255 - c]) for c in range(256))
+    True
+    """
+    g = puzzle.grid
+    size = g.size
+    eng = puzzle.engine()
+    allm = g.all_mask
+    givens = list(solution)
+    left = size
+    order = list(range(size))
+    rng.shuffle(order)
+    groups: list[list[int]] = []
+    seen: set[int] = set()
+    for c in order:
+        if c in seen:
+            continue
+        grp = sorted({c, size - 1 - c}) if symmetric else [c]
+        seen.update(grp)
+        groups.append(grp)
+
+    def cand() -> list[int]:
+        return [(1 << v) if v else allm for v in givens]
+
+    batch = max(1, g.n // 2)
+    i = 0
+    while i < len(groups) and left > floor:
+        chunk: list[list[int]] = []
+        room = left - floor
+        while i < len(groups) and room > 0 and len(chunk) < batch:
+            chunk.append(groups[i])
+            room -= len(groups[i])
+            i += 1
+        cells = [x for grp in chunk for x in grp]
+        for x in cells:
+            givens[x] = 0
+        if _unique_big(eng, cand(), deadline):
+            left -= len(cells)
+        else:
+            for x in cells:
+                givens[x] = solution[x]
+            for grp in chunk:
+                if left <= floor:
+                    break
+                for x in grp:
+                    givens[x] = 0
+                if _unique_big(eng, cand(), deadline):
+                    left -= len(grp)
+                else:
+                    for x in grp:
+                        givens[x] = solution[x]
+            batch = max(1, batch // 2)
+        if progress is not None:
+            progress(left)
+    return givens
+
+
 def random_cages(solution: Sequence[int], n: int, rng: random.Random, min_size: int = 2,
                  max_size: int = 5, tries: int = 200) -> list[list[int]]:
     """Cut a solved n x n grid into orthogonally connected cages of ``min_size`` to
@@ -448,7 +595,8 @@ def _base(variant: str, n: int, rng: random.Random) -> Puzzle:
 
 def make_candidate(variant: str = "classic", seed: int = 0, size: int = 9,
                    symmetric: bool = False, deadline: float | None = None,
-                   cage_sizes: tuple[int, int] = (2, 5), target: str | None = None
+                   cage_sizes: tuple[int, int] = (2, 5), target: str | None = None,
+                   floor: float = 0.0, progress: Callable[[int], None] | None = None
                    ) -> tuple[Puzzle, list[int]] | None:
     """One random puzzle with a unique solution (not yet rated) from ``seed``, and its
     solution; None when this seed gives no puzzle (a jigsaw layout that cannot be filled).
@@ -463,6 +611,16 @@ def make_candidate(variant: str = "classic", seed: int = 0, size: int = 9,
     """
     rng = random.Random(seed)
     n = size
+    if variant == "classic" and n >= BIG_N:
+        big = Puzzle(n).use(classic())
+        sol = big_fill(big, rng, deadline)
+        if sol is None:
+            return None
+        givens = dig_big(big, sol, rng, symmetric, int(floor * big.grid.size + 0.5), deadline,
+                         progress)
+        out = Puzzle(n).use(classic()).givens(givens)
+        out.unique = True
+        return out, sol
     base = None
     solution = None
     for _ in range(20):
@@ -536,6 +694,18 @@ def _base_like(p: Puzzle) -> Puzzle:
     return Puzzle(p.grid).use(classic())
 
 
+def _near(table: dict[int, Any], n: int) -> Any:
+    """The entry of ``table`` (keyed by grid size) for the nearest size at most ``n`` (the
+    smallest one below all)."""
+    keys = sorted(table)
+    return table[max((k for k in keys if k <= n), default=keys[0])]
+
+
+def _big_floor(n: int, level: str) -> float:
+    """Share of cells kept as givens for a big ``n`` x ``n`` grid at ``level``."""
+    return _near(BIG_FLOOR, n)[level]
+
+
 # ---------------------------------------------------------------------------------------
 # the API
 # ---------------------------------------------------------------------------------------
@@ -546,8 +716,11 @@ def _check_args(variant: str, level: str, count: int, size: int) -> None:
         raise GenerateError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise GenerateError(f"count must be a positive integer, got {count!r}")
-    if not isinstance(size, int) or isinstance(size, bool) or not 4 <= size <= 16:
-        raise GenerateError(f"size must be an integer from 4 to 16, got {size!r}")
+    if not isinstance(size, int) or isinstance(size, bool) or not 4 <= size <= MAX_SIZE:
+        raise GenerateError(f"size must be an integer from 4 to {MAX_SIZE}, got {size!r}")
+    if size > 16 and variant != "classic":
+        raise GenerateError(f"a {size}x{size} grid is generated for classic only (jigsaw and "
+                            "killer up to 16x16)")
     if variant != "jigsaw" and Grid(size).box_shape is None:
         raise GenerateError(f"a {size}x{size} {variant} grid needs boxes; size {size} has no "
                             "box shape")
@@ -584,15 +757,21 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
             nxt += 1
             k += 1
             tried += 1
+            big = variant == "classic" and size >= BIG_N
             try:
                 got = make_candidate(variant, s, size, symmetric, deadline,
-                                     KILLER_CAGE_SIZES[level], _dig_target(variant, level))
+                                     KILLER_CAGE_SIZES[level], _dig_target(variant, level),
+                                     _big_floor(size, level) if big else 0.0)
             except SearchLimit:
                 continue
             if got is None:
                 continue
             p, sol = got
-            status, rating = rate_within(p, level, deadline)
+            rate_by = deadline
+            if big:     # one slow rating must not eat the whole limit
+                cap = time.perf_counter() + _near(BIG_RATE_SECONDS, size)
+                rate_by = cap if deadline is None else min(deadline, cap)
+            status, rating = rate_within(p, level, rate_by)
             if status != "solved" or rating is None or rating.level != level:
                 continue
             out = Generated(p, variant, level, rating, sol, s, k,
@@ -611,8 +790,9 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
     ``seed``: candidates use seeds ``seed, seed + 1, ...`` (random when None);
     ``time_limit``: seconds allowed per puzzle (None: no limit), past it
     :class:`GenerationTimeout` is raised carrying the puzzles made so far; ``size``: grid
-    size (4..16; classic and killer need a box shape); ``symmetric``: dig point-symmetric
-    pairs. Bad arguments raise :class:`GenerateError`.
+    size (4..25; classic and killer need a box shape; jigsaw and killer up to 16; classic
+    from 12x12 on is dug to a level-dependent share of givens, see :data:`BIG_FLOOR`);
+    ``symmetric``: dig point-symmetric pairs. Bad arguments raise :class:`GenerateError`.
 
     >>> [g.level for g in generate("classic", "medium", count=2, seed=11)]
     ['medium', 'medium']

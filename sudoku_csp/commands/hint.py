@@ -4,13 +4,14 @@ chosen level of detail.
 ::
 
     sudoku-csp hint PUZZLE [--marks GRID] [--level 0|1|2] [--techniques SEL] [--json]
+                           [--time-limit S]
 
 Level 0 names the technique, 1 adds its digits and houses, 2 gives the whole step (pattern,
 placements, eliminations). PUZZLE is anything ``solve`` reads (holding one puzzle), a
 pencil-mark grid or a HoDoKu library line (:func:`sudoku_csp.formats.loader.marks_state`); ``--marks``
 gives the progress of a PUZZLE whose rules come from elsewhere (a killer in JSON, say).
-Exit codes: 0 a hint (or nothing left to solve), 1 no step found or the grid is broken,
-2 bad input.
+Exit codes: 0 a hint (or nothing left to solve), 1 no step found, the grid is broken or
+the time limit (default 60 s) ran out first (status ``limit``), 2 bad input.
 
 >>> from csp.step import Step, Candidate
 >>> step = Step("hidden_single", placements=(Candidate(0, 5),), houses=("box 1",),
@@ -59,7 +60,9 @@ def add_parser(sub: Any) -> None:
     h.add_argument("--techniques", default="default",
                    help="technique selection (default, all, families or names, comma-separated)")
     h.add_argument("--json", action="store_true", help="one JSON object")
-    from .options import add_puzzle_options
+    from .options import add_puzzle_options, seconds
+    h.add_argument("--time-limit", type=seconds, default=60.0,
+                   help="seconds to look for the step before giving up (default 60)")
     add_puzzle_options(h)
     h.set_defaults(run=run)
 
@@ -84,9 +87,13 @@ def run(args: argparse.Namespace) -> int:
             _say(args, "solved", "solved: no step left to hint")
             return 0
         state.puzzle.propagate(state)  # a broken grid fails here, before any technique
-        step = solver.next_step(state)
+        run = solver.start(state, copy=False, time_limit=args.time_limit)
+        step = run.peek()
     except Contradiction as e:
         _say(args, "unsolvable", f"unsolvable: {e}")
+        return 1
+    if step is None and run.expired():
+        _say(args, "limit", f"time limit: no step found in {args.time_limit:g} s")
         return 1
     if step is None:
         _say(args, "stuck", "no step found with the selected techniques")

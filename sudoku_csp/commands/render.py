@@ -26,6 +26,10 @@ def add_parser(sub: Any) -> Any:
                       help="draw the propagated pencil-mark state")
     r.add_argument("--techniques", default="default",
                    help="technique selection for --step (default, all, a family or names)")
+    from .options import seconds
+    r.add_argument("--time-limit", type=seconds, default=60.0,
+                   help="with --step: seconds the logic solve may take (default 60; past "
+                        "it exit 1)")
     r.add_argument("-o", "--output", default=None,
                    help="out.svg or out.png (default: SVG on stdout)")
     from .options import add_puzzle_options
@@ -34,28 +38,39 @@ def add_parser(sub: Any) -> Any:
     return r
 
 
-def _nth_step(puzzle: Puzzle, n: int, techniques: str) -> tuple[Step, State]:
+class _OutOfTime(Exception):
+    """The logic solve of ``--step`` ran past ``--time-limit``."""
+
+
+def _nth_step(puzzle: Puzzle, n: int, techniques: str,
+              time_limit: float | None = None) -> tuple[Step, State]:
     from csp.errors import InvalidPuzzle
     from techniques import StepSolver
 
     from ..render import RenderError
-    run = StepSolver(techniques).start(puzzle)
+    run = StepSolver(techniques).start(puzzle, time_limit=time_limit)
     for _ in range(n - 1):
         if next(run, None) is None:
             break
+    if run.expired() or run.status == "limit":
+        raise _OutOfTime(f"time limit: step {n} not reached in {time_limit:g} s "
+                         f"({len(run.steps)} steps)")
     if run.status == "unsolvable":
         raise InvalidPuzzle(f"the puzzle has no solution: {run.reason}")
     done = len(run.steps)
     if all(run.state.placed):
         raise RenderError(f"--step {n}: the puzzle is solved after {done} steps")
     step = run.peek() if run.status is None else None
+    if step is None and run.expired():
+        raise _OutOfTime(f"time limit: step {n} not found in {time_limit:g} s")
     if step is None:
         raise RenderError(f"--step {n}: the logic solve is stuck after {done} steps")
     return step, run.state
 
 
 def run(args: Any) -> int:
-    """``sudoku-csp render``: exit 0 on success; bad input raises (exit 2 in the CLI)."""
+    """``sudoku-csp render``: exit 0 on success, 1 when ``--step``'s logic solve runs out of
+    ``--time-limit``; bad input raises (exit 2 in the CLI)."""
     from csp.errors import InvalidPuzzle
     from csp.events import Contradiction
 
@@ -77,7 +92,11 @@ def run(args: Any) -> int:
     p.freeze()          # contradictory givens: refused as solve refuses them
     try:
         if args.step is not None:
-            step, st = _nth_step(p, args.step, args.techniques)
+            try:
+                step, st = _nth_step(p, args.step, args.techniques, args.time_limit)
+            except _OutOfTime as e:
+                print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
+                return 1
             svg = render_svg(step, state=st)
         elif args.state:
             svg = render_svg(p.propagate())

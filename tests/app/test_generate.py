@@ -139,12 +139,27 @@ def test_random_regions_and_cages():
         assert len({sol[c] for c in cage}) == len(cage)
 
 
+@pytest.mark.parametrize("size,level,symmetric", [(16, "medium", True), (16, "hard", False),
+                                                (12, "easy", True)])
+def test_big_grid_at_level(size, level, symmetric):
+    """Issue 14: 12x12 and 16x16 at a level, rebuilt from the printed line and checked
+    independently (unique by search, solved by a fresh logic solver at the level)."""
+    g = generate("classic", level, size=size, seed=1, symmetric=symmetric, time_limit=60)[0]
+    assert g.puzzle.grid.n == size and g.level == level
+    p = classic_puzzle(g.line())
+    _check_independently(p, level, g.solution)
+    given = set(p.given)
+    last = size * size - 1
+    assert all((last - c) in given for c in given) == symmetric
+
+
 @pytest.mark.parametrize("kw,msg", [
     ({"variant": "sudoku"}, "unknown variant"),
     ({"level": "diabolical"}, "unknown level"),
     ({"count": 0}, "count must be"),
     ({"size": 7}, "box shape"),
     ({"size": 30}, "size must be"),
+    ({"size": 25, "variant": "jigsaw"}, "classic only"),
     ({"seed": -1}, "seed must be"),
     ({"time_limit": 0}, "time limit"),
 ])
