@@ -62,7 +62,8 @@ from csp.search import search
 from techniques import StepSolver, registry
 from techniques.loop import first_step
 from techniques.registry import LEVEL_MAX_SCORE, LEVELS
-from techniques.solver import Rating, is_variant, rate_steps
+from techniques.loop import rated_by_idea
+from techniques.solver import Rating, rate_steps
 
 from variants.classic import classic
 from variants.killer import killer_cage
@@ -88,15 +89,16 @@ MAX_SIZE = 25
 #: batches down to a floor of givens (:data:`BIG_FLOOR`), uniqueness decided by a search
 #: with a node budget (:data:`BIG_UNIQUE_NODES`; a removal whose check runs out is undone)
 BIG_N = 12
-#: share of the cells kept as givens when digging a big grid, per size and level. Levels of
-#: big grids are mostly set by the rating's score (a single costs 4 points, so a 25x25 with
-#: more than some 200 blanks is past easy's 800 whatever its techniques), and minimal big
-#: puzzles are far beyond what the logic solver finishes in seconds (a minimal 16x16 keeps
-#: some 90 givens of 256); measured on a few seeds each
+#: share of the cells kept as givens when digging a big grid, per size and level. Big grids
+#: are rated by their hardest idea (techniques.loop.rated_by_idea: HoDoKu's score bands are
+#: made for 9x9), so a medium 25x25 must be dug until a medium technique is needed (at 56 %
+#: of the cells given singles still do it all), and minimal big puzzles are far beyond what
+#: the logic solver finishes in seconds (a minimal 16x16 keeps some 90 givens of 256);
+#: measured on a few seeds each
 BIG_FLOOR = {
     12: {"easy": 0.55, "medium": 0.42, "hard": 0.40, "unfair": 0.38, "extreme": 0.36},
     16: {"easy": 0.52, "medium": 0.49, "hard": 0.44, "unfair": 0.42, "extreme": 0.40},
-    25: {"easy": 0.75, "medium": 0.66, "hard": 0.56, "unfair": 0.52, "extreme": 0.46},
+    25: {"easy": 0.75, "medium": 0.52, "hard": 0.50, "unfair": 0.50, "extreme": 0.46},
 }
 #: seconds the logic rating of one big candidate may take before the next seed is tried
 BIG_RATE_SECONDS = {12: 5.0, 16: 10.0, 25: 30.0}
@@ -559,8 +561,9 @@ def rate_within(puzzle: Puzzle, level: str | None = None,
         puzzle, deadline=deadline, strategy=lambda r, an: first_step(r, an, within))
     plan = run.plan()
     cap = LEVELS.index(level) if level is not None else len(LEVELS) - 1
-    # variants are rated by their hardest idea: no score cap (see techniques.solver)
-    by_idea = is_variant(puzzle)
+    # variants and grids other than 9x9 are rated by their hardest idea: no score cap
+    # (see techniques.loop.rated_by_idea)
+    by_idea = rated_by_idea(puzzle)
     max_score = LEVEL_MAX_SCORE[LEVELS[cap]] if not by_idea else None
     # past the last technique within the level only harder ones are left: when every
     # technique up to it fails, the puzzle is "above" without trying them

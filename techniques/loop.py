@@ -105,6 +105,22 @@ def is_variant(puzzle: Puzzle | None) -> bool:
     return any(type(c) is not AllDifferent for c in puzzle.constraints)
 
 
+def rated_by_idea(puzzle: Puzzle | None) -> bool:
+    """True when the puzzle's rating follows its hardest idea
+    (:func:`techniques.solver.rate_steps` with ``by_idea``): variants (:func:`is_variant`)
+    and grids other than 9x9, since HoDoKu's score bands are made for 9x9 (a 25x25 is past
+    the easy band on its singles alone). Classic 9x9, jigsaw, diagonal and samurai keep
+    HoDoKu's rating.
+
+    >>> from variants.classic import classic_puzzle
+    >>> rated_by_idea(classic_puzzle("." * 81)), rated_by_idea(classic_puzzle("." * 256))
+    (False, True)
+    """
+    if puzzle is None:
+        return False
+    return puzzle.grid.n != 9 or is_variant(puzzle)
+
+
 def is_effective(state: State, step: Step) -> bool:
     """True when the step would change the state."""
     return any(not state.placed[c] for c, _ in step.placements) or any(

@@ -22,7 +22,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import analyze
-from .loop import Run, Strategy, is_effective, is_variant
+from .loop import Run, Strategy, is_effective, rated_by_idea
 from .registry import LEVEL_MAX_SCORE, LEVELS, Technique
 
 if TYPE_CHECKING:
@@ -34,7 +34,8 @@ class Rating:
     """HoDoKu-style rating: the sum of step scores and a level (the hardest step's level,
     raised while the score exceeds the level's maximum).
 
-    For variant puzzles (``basis == "ideas"``, see :func:`rate_steps`) the level is the
+    For variant puzzles and grids other than 9x9 (``basis == "ideas"``, see :func:`rate_steps`
+    and :func:`techniques.loop.rated_by_idea`) the level is the
     hardest technique's level and the score adds each technique's score once: a rating
     follows the hardest idea needed, not the number of steps."""
 
@@ -192,7 +193,7 @@ class StepSolver:
         run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps)
         for _ in run:
             pass
-        rating = rate_steps(run.steps, by_idea=is_variant(run.puzzle))
+        rating = rate_steps(run.steps, by_idea=rated_by_idea(run.puzzle))
         return LogicResult(run.status or "stuck", run.state, run.steps, rating,
                            run.seconds * 1000, run.reason)
 
