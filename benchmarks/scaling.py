@@ -167,9 +167,32 @@ def ours_logic(line: str, limit: float):
     return list(r.state.placed)
 
 
+def make_pencilmark_logic() -> Solver | None:
+    """pencilmark's logical pass (``cbackend.solve`` in its "human" mode, no guessing, as
+    ``benchmarks/variants.py`` runs it): "solved" when it fills the grid (its answer is not
+    read back, so not checked here), "stuck" when its techniques run out. It has no time
+    limit of its own."""
+    try:
+        from pencilmark import cbackend, model
+        from pencilmark.api import _params
+    except ImportError:
+        return None
+    params = _params("human")
+
+    def solve(line: str, limit: float):
+        n = math.isqrt(len(line))
+        bh, bw = Grid(n).box_shape
+        _steps, solved = cbackend.solve(model.standard(n, bh, bw, line), params)
+        return "solved" if solved else "stuck"
+    return solve
+
+
 #: logic solvers (``--logic``): name -> solver; a solver may return "stuck" (no verdict,
-#: not an error). A peer's logical pass plugs in here.
+#: not an error) or "solved" (a verdict whose grid is not read back).
 LOGIC: dict[str, Solver] = {"ours: logic": ours_logic}
+_pm_logic = make_pencilmark_logic()
+if _pm_logic is not None:
+    LOGIC["pencilmark: logic"] = _pm_logic
 
 
 # ---------------------------------------------------------------------------------------
@@ -206,6 +229,8 @@ def run(name: str, solvers: dict[str, Solver], limit: float,
                 t.timeouts += 1
             elif got == "stuck":
                 t.stuck += 1
+            elif got == "solved":
+                pass
             elif got != sol:
                 raise SystemExit(f"{sname}: wrong answer on {line}")
             parts.append(f"{sname} {dt * 1000:.0f} ms" + (" (timeout)" if got == TIMEOUT
