@@ -25,8 +25,16 @@ every solver on puzzle 2, ...) so slow drifts of the machine hit them alike:
   ``benchmarks/bruteforce.py``), ``max_time_in_seconds`` = the time limit.
 * ``or-tools cp-sat (unique)`` -- the same, then the solution forbidden and a second solve
   that must find none: the uniqueness proof the first three give.
-* logic columns (``--logic``): ``ours: logic`` is ``techniques.StepSolver().solve(puzzle,
-  time_limit=...)``; :data:`LOGIC` is the hook for more (a peer's logical pass).
+* logic columns (``--logic``, or ``--logic-only`` for them alone): ``ours: logic`` is
+  ``techniques.StepSolver().solve(puzzle, time_limit=...)`` (model building included; a
+  puzzle its techniques cannot finish counts as "stuck"); ``pencilmark: logic`` is
+  pencilmark's logical pass (``cbackend.solve(puzzle, _params("human"))``, no guessing, as
+  ``benchmarks/variants.py`` runs it; model building included), which has no time limit
+  and whose grid is not read back (only solved or stuck). :data:`LOGIC` is the hook for more.
+
+    python benchmarks/scaling.py --logic-only --save /tmp/logic.json
+    python benchmarks/scaling.py --load /tmp/brute.json --merge /tmp/logic.json \
+        --write docs/performance.md --plot docs/img/scaling.png
 
 Every answer is checked against the stored solution; a wrong answer stops the run. A solver
 past the time limit (``--time-limit``, default 30 s) counts with the time it took and is
@@ -398,6 +406,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip CP-SAT's uniqueness proof (second solve)")
     ap.add_argument("--no-first", action="store_true", help="skip ours: solve(first=True)")
     ap.add_argument("--logic", action="store_true", help="add the logic solvers")
+    ap.add_argument("--logic-only", action="store_true",
+                    help="only the logic solvers (their ratios against pencilmark's)")
+    ap.add_argument("--merge", type=Path, action="append", default=[],
+                    help="with --load: add the solvers of more times saved by --save")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     ap.add_argument("--write", type=Path, default=None,
                     help="write the results section into this markdown file")
@@ -428,10 +440,22 @@ def main(argv: list[str] | None = None) -> int:
             refs.append("or-tools cp-sat (unique)")
     if args.logic:
         solvers.update(LOGIC)
+    if args.logic_only:
+        solvers = dict(LOGIC)
+        refs = [s for s in LOGIC if s.startswith("pencilmark")]
+    if args.no_pencilmark:
+        solvers = {k: v for k, v in solvers.items() if not k.startswith("pencilmark")}
+        refs = [r for r in refs if not r.startswith("pencilmark")]
+
 
     results: dict[str, dict[str, Times]] = {}
     if args.load:
         results, refs = load_times(args.load)
+        for extra in args.merge:
+            more, more_refs = load_times(extra)
+            for nm, res in more.items():
+                results.setdefault(nm, {}).update(res)
+            refs += [r for r in more_refs if r not in refs]
     for name in args.sets.split(",") if not args.load else ():
         print(f"set {name}", flush=True)
         results[name] = run(name, solvers, args.time_limit, lambda s: print(s, flush=True))
