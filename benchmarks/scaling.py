@@ -25,8 +25,16 @@ every solver on puzzle 2, ...) so slow drifts of the machine hit them alike:
   ``benchmarks/bruteforce.py``), ``max_time_in_seconds`` = the time limit.
 * ``or-tools cp-sat (unique)`` -- the same, then the solution forbidden and a second solve
   that must find none: the uniqueness proof the first three give.
-* logic columns (``--logic``): ``ours: logic`` is ``techniques.StepSolver().solve(puzzle,
-  time_limit=...)``; :data:`LOGIC` is the hook for more (a peer's logical pass).
+* logic columns (``--logic``, or ``--logic-only`` for them alone): ``ours: logic`` is
+  ``techniques.StepSolver().solve(puzzle, time_limit=...)`` (model building included; a
+  puzzle its techniques cannot finish counts as "stuck"); ``pencilmark: logic`` is
+  pencilmark's logical pass (``cbackend.solve(puzzle, _params("human"))``, no guessing, as
+  ``benchmarks/variants.py`` runs it; model building included), which has no time limit
+  and whose grid is not read back (only solved or stuck). :data:`LOGIC` is the hook for more.
+
+    python benchmarks/scaling.py --logic-only --save /tmp/logic.json
+    python benchmarks/scaling.py --load /tmp/brute.json --merge /tmp/logic.json \
+        --write docs/performance.md --plot docs/img/scaling.png
 
 Every answer is checked against the stored solution; a wrong answer stops the run. A solver
 past the time limit (``--time-limit``, default 30 s) counts with the time it took and is
@@ -167,9 +175,32 @@ def ours_logic(line: str, limit: float):
     return list(r.state.placed)
 
 
+def make_pencilmark_logic() -> Solver | None:
+    """pencilmark's logical pass (``cbackend.solve`` in its "human" mode, no guessing, as
+    ``benchmarks/variants.py`` runs it): "solved" when it fills the grid (its answer is not
+    read back, so not checked here), "stuck" when its techniques run out. It has no time
+    limit of its own."""
+    try:
+        from pencilmark import cbackend, model
+        from pencilmark.api import _params
+    except ImportError:
+        return None
+    params = _params("human")
+
+    def solve(line: str, limit: float):
+        n = math.isqrt(len(line))
+        bh, bw = Grid(n).box_shape
+        _steps, solved = cbackend.solve(model.standard(n, bh, bw, line), params)
+        return "solved" if solved else "stuck"
+    return solve
+
+
 #: logic solvers (``--logic``): name -> solver; a solver may return "stuck" (no verdict,
-#: not an error). A peer's logical pass plugs in here.
+#: not an error) or "solved" (a verdict whose grid is not read back).
 LOGIC: dict[str, Solver] = {"ours: logic": ours_logic}
+_pm_logic = make_pencilmark_logic()
+if _pm_logic is not None:
+    LOGIC["pencilmark: logic"] = _pm_logic
 
 
 # ---------------------------------------------------------------------------------------
@@ -206,6 +237,8 @@ def run(name: str, solvers: dict[str, Solver], limit: float,
                 t.timeouts += 1
             elif got == "stuck":
                 t.stuck += 1
+            elif got == "solved":
+                pass
             elif got != sol:
                 raise SystemExit(f"{sname}: wrong answer on {line}")
             parts.append(f"{sname} {dt * 1000:.0f} ms" + (" (timeout)" if got == TIMEOUT
@@ -373,6 +406,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip CP-SAT's uniqueness proof (second solve)")
     ap.add_argument("--no-first", action="store_true", help="skip ours: solve(first=True)")
     ap.add_argument("--logic", action="store_true", help="add the logic solvers")
+    ap.add_argument("--logic-only", action="store_true",
+                    help="only the logic solvers (their ratios against pencilmark's)")
+    ap.add_argument("--merge", type=Path, action="append", default=[],
+                    help="with --load: add the solvers of more times saved by --save")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     ap.add_argument("--write", type=Path, default=None,
                     help="write the results section into this markdown file")
@@ -403,10 +440,22 @@ def main(argv: list[str] | None = None) -> int:
             refs.append("or-tools cp-sat (unique)")
     if args.logic:
         solvers.update(LOGIC)
+    if args.logic_only:
+        solvers = dict(LOGIC)
+        refs = [s for s in LOGIC if s.startswith("pencilmark")]
+    if args.no_pencilmark:
+        solvers = {k: v for k, v in solvers.items() if not k.startswith("pencilmark")}
+        refs = [r for r in refs if not r.startswith("pencilmark")]
+
 
     results: dict[str, dict[str, Times]] = {}
     if args.load:
         results, refs = load_times(args.load)
+        for extra in args.merge:
+            more, more_refs = load_times(extra)
+            for nm, res in more.items():
+                results.setdefault(nm, {}).update(res)
+            refs += [r for r in more_refs if r not in refs]
     for name in args.sets.split(",") if not args.load else ():
         print(f"set {name}", flush=True)
         results[name] = run(name, solvers, args.time_limit, lambda s: print(s, flush=True))

@@ -22,10 +22,19 @@ checks that every row names a registered technique.
 Rung(name='x_wing', order=2200, score=140, level='hard', on=True, se=3.2)
 >>> se_tenths("x_wing"), se_tenths("template_set")
 (32, None)
+
+Big grids: :data:`SIZED` gives technique options that depend on the grid size n (fish fins,
+ALS sizes, chain lengths, which techniques run at all), so a 16x16 or 25x25 solve spends its
+time where a human would; on 9x9 every option keeps its technique's own default.
+
+>>> sized_options("aic", {"max_length": 20}, 9), sized_options("aic", {"max_length": 20}, 16)
+({'max_length': 20}, {'max_length': 10})
+>>> sized_options("finned_franken_swordfish", {"max_fins": 5}, 16)
+{'max_fins': 5, 'max_n': 12}
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 
 class Rung(NamedTuple):
@@ -231,3 +240,87 @@ def se_tenths(name: str) -> int | None:
     """The SE value of technique ``name`` in tenths (as the SE rating counts), or None."""
     se = BY_NAME[name].se
     return None if se is None else round(se * 10)
+
+
+# ------------------------------------------------------------------------------------------
+# big grids
+# ------------------------------------------------------------------------------------------
+class BySize:
+    """An option value that depends on the grid size ``n`` (the side of the grid; on a
+    multi-grid, of its sub-grids): ``base`` below the first threshold, ``steps[k]`` from
+    ``n >= k`` on.
+
+    >>> v = BySize(5, {12: 3, 16: 2})
+    >>> v.at(9), v.at(12), v.at(16), v.at(25)
+    (5, 3, 2, 2)
+    >>> v
+    BySize(5, {12: 3, 16: 2})
+    """
+
+    __slots__ = ("base", "steps")
+
+    def __init__(self, base: Any, steps: Mapping[int, Any]) -> None:
+        self.base = base
+        self.steps = tuple(sorted(steps.items()))
+
+    def at(self, n: int) -> Any:
+        v = self.base
+        for k, x in self.steps:
+            if n >= k:
+                v = x
+        return v
+
+    def __repr__(self) -> str:
+        return f"BySize({self.base!r}, {dict(self.steps)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, BySize) and self.base == other.base
+                and self.steps == other.steps)
+
+    def __hash__(self) -> int:
+        return hash((self.base, self.steps))
+
+
+#: the option a technique reads to say on which grids it runs: a run leaves the technique
+#: out of its plan (and ``Technique.find`` finds nothing) when the grid's n is above it
+MAX_N = "max_n"
+
+#: Size-aware options: technique -> {option: {n: value from that n on}} (the technique's own
+#: default below the first n), and ``max_n``: the largest n the technique runs on by
+#: default. These searches grow with the number of houses, cells per house and candidates
+#: per cell far faster than they find steps: on the first minimal 16x16 of
+#: ``tests/data/sizes_16min`` the table halves a logic solve (9.9 s -> 4.9 s CPU, same
+#: techniques otherwise); on 25x25 nested forcing nets spent 8.5 of 9.4 s finding nothing. A caller's ``options`` override them like any default
+#: (``{"max_n": None}`` runs every technique on every grid).
+SIZED: dict[str, dict[str, Any]] = {
+    "franken_x_wing": {MAX_N: 12},
+    "franken_swordfish": {MAX_N: 12},
+    "finned_franken_x_wing": {MAX_N: 12},
+    "finned_franken_swordfish": {MAX_N: 12},
+    "forcing_chain_contradiction": {MAX_N: 12},
+    "forcing_chain_verity": {MAX_N: 12},
+    "als_xz": {"max_size": {16: 4}},
+    "als_xy_wing": {"max_size": {16: 4}},
+    "als_chain": {"max_size": {16: 4}, "max_nodes": {16: 15000}},
+    "continuous_nice_loop": {MAX_N: 12},
+    "grouped_continuous_nice_loop": {MAX_N: 12},
+    "discontinuous_nice_loop": {"max_length": {16: 10}},
+    "grouped_discontinuous_nice_loop": {"max_length": {16: 10}},
+    "aic": {"max_length": {16: 10}},
+    "grouped_aic": {"max_length": {16: 10}},
+    "x_chain": {"max_length": {16: 10}},
+    "xy_chain": {"max_length": {16: 10}},
+    "forcing_net_nested": {"seconds": {25: 2.0}},
+}
+
+
+def sized_options(name: str, options: Mapping[str, Any], n: int) -> dict[str, Any]:
+    """The options of technique ``name`` on an n x n grid: its own ``options`` with the
+    values of :data:`SIZED` for that n (a :class:`BySize` value resolved at n)."""
+    out = {k: (v.at(n) if isinstance(v, BySize) else v) for k, v in options.items()}
+    for k, v in SIZED.get(name, {}).items():
+        if isinstance(v, Mapping):
+            v = BySize(out.get(k), v).at(n)
+        if v is not None or k not in out:
+            out[k] = v
+    return out

@@ -40,7 +40,7 @@ from csp.step import Step
 
 from .analysis import Analysis, analyze
 from . import registry
-from .registry import Finder, Technique
+from .registry import Finder, Technique, runs_on
 
 #: ``strategy(run, analysis)``: the next step of ``run`` (a Step, or an object whose
 #: ``step`` attribute is the Step to apply), or None when it finds nothing
@@ -249,21 +249,24 @@ class Run:
         return self._unique
 
     def plan(self) -> list[tuple[Technique, Finder, dict]]:
-        """The run's techniques with their finders and merged options, in order (built
-        once: the options dict is not rebuilt per technique per step); techniques that need
-        a unique solution are left out once the puzzle is known not to have one."""
+        """The run's techniques with their finders and options (sized for the grid, the
+        run's options over them: :meth:`Technique.options_at`), in order (built once: the
+        options dict is not rebuilt per technique per step); techniques that need a unique
+        solution are left out once the puzzle is known not to have one, and techniques
+        whose ``max_n`` option is below the grid's n are left out."""
         if self._plan is None or (self._unique is False and any(
                 t.requires_unique for t, _, _ in self._plan)):
             plan = []
+            n = self.puzzle.grid.n
             techs = self.techniques
             if is_variant(self.puzzle):     # the variant ladder (techniques.ladder)
                 techs = sorted(techs, key=lambda t: registry.ladder_order(t, True))
             for t in techs:
                 if t.requires_unique and self._unique is False:
                     continue
-                opts = dict(t.options)
-                opts.update(self.options)
-                plan.append((t, t.finder, opts))
+                opts = t.options_at(n, self.options)
+                if runs_on(opts, n):
+                    plan.append((t, t.finder, opts))
             self._plan = plan
         return self._plan
 

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from csp.errors import SudokuCSPError
 
+from .ladder import MAX_N, sized_options
+
 if TYPE_CHECKING:
     from csp.step import Step
     from .analysis import Analysis
@@ -69,10 +71,25 @@ class Technique:
     doc: str = ""
     se: float | None = None
 
-    def find(self, analysis: "Analysis", options: dict | None = None) -> Iterator["Step"]:
-        opts = dict(self.options)
+    def options_at(self, n: int, options: dict | None = None) -> dict[str, Any]:
+        """The technique's options on an n x n grid: its own defaults, sized for n
+        (:data:`techniques.ladder.SIZED`), then ``options`` over them.
+
+        >>> t = get("finned_franken_swordfish")
+        >>> t.options_at(9)["max_fins"], t.options_at(16)["max_n"] < 16
+        (5, True)
+        """
+        opts = sized_options(self.name, self.options, n)
         if options:
             opts.update(options)
+        return opts
+
+    def find(self, analysis: "Analysis", options: dict | None = None) -> Iterator["Step"]:
+        """The technique's steps in ``analysis`` (options as :meth:`options_at`); none on
+        a grid larger than its ``max_n`` option."""
+        opts = self.options_at(analysis.n, options)
+        if not runs_on(opts, analysis.n):
+            return iter(())
         return iter(self.finder(analysis, opts))
 
     def options_for_variant(self, variant: int | None) -> dict[str, Any]:
@@ -80,6 +97,13 @@ class Technique:
         if variant is not None:
             opts.update(self.variants.get(variant, {}))
         return opts
+
+
+def runs_on(opts: dict, n: int) -> bool:
+    """Whether a technique with options ``opts`` runs on an n x n grid (its ``max_n``
+    option, None or absent: every grid)."""
+    m = opts.get(MAX_N)
+    return m is None or n <= m
 
 
 REGISTRY: dict[str, Technique] = {}
