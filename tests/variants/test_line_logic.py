@@ -825,9 +825,5 @@ def test_fpuzzles_sample_with_every_technique_is_sound() -> None:
     assert _check_all(SAMPLE, 2.0) == []
 
 
-@pytest.mark.slow
-def test_fpuzzles_every_puzzle_with_every_technique_is_sound() -> None:
-    """Every f-puzzles puzzle with a known solution, logic-solved with every registered
-    technique (``"all"``: the variant ones and the disabled ones too), each step checked
-    against the solution before it is applied (:func:`techniques.verify.check_solve`)."""
-    assert _check_all(None, 20.0) == []
+# The slow run over every f-puzzles puzzle with every technique is
+# tests/variants/test_variant_sweep.py::test_variant_soundness_sweep_all (one sweep, not two).
