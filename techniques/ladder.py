@@ -113,6 +113,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("naked_quadruple",                    2000,   120, H, ON,   5.0),
     ("hidden_quadruple",                   2100,   150, H, ON,   5.4),
     ("set_sums",                           2150,   150, H, ON,   5.4),
+    ("equal_digit_colouring",              2160,   150, H, ON,   4.4),
     ("x_wing",                             2200,   140, H, ON,   3.2),
     ("swordfish",                          2300,   150, H, ON,   3.8),
     ("jellyfish",                          2400,   160, H, ON,   5.2),
