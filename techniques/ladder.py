@@ -87,6 +87,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("mandatory_inclusion",                1220,    50, M, ON,   2.6),
     ("cage_rules",                         1225,    60, M, ON,   2.8),
     ("cage_house_overlap",                 1230,    50, M, ON,   2.6),
+    ("disjoint_cages",                     1231,    60, M, ON,   3.0),
     ("region_sum_segments",                1235,    40, M, ON,   2.8),
     ("between_span",                       1236,    40, M, ON,   2.8),
     ("lockout_span",                       1237,    40, M, ON,   2.8),

@@ -371,8 +371,9 @@ EXTENDED_PRODUCERS: tuple[Producer, ...] = (
 VARIANT_TECHNIQUES = (
     "constraint", "inequality_bounds", "indexing", "killer_combinations",
     "consecutive_gap_cell", "consecutive_neighbours", "mandatory_inclusion",
-    "cage_house_overlap", "consecutive_pair_cell", "consecutive_triple_cell",
-    "consecutive_locked_pair", "consecutive_locked_nearby", "consecutive_locked_triple",
+    "cage_house_overlap", "disjoint_cages", "consecutive_pair_cell",
+    "consecutive_triple_cell", "consecutive_locked_pair", "consecutive_locked_nearby",
+    "consecutive_locked_triple",
     "innies", "outies", "sum_arithmetic", "innies_outies", "cage_splitting",
     "law_of_leftovers", "consecutive_check_pattern", "consecutive_chain", "cell_exclusion",
     "house_exclusion", "rule_exclusion", "combined_sums", "set_equivalence", "set_sums",

@@ -54,6 +54,10 @@ DEFINITIONS: dict[str, str] = {
                            "cage's cells holding that digit loses it.",
     "cage_house_overlap": "When a house can place a digit only inside one cage, the cage holds "
                           "that digit: combinations without it are dropped.",
+    "disjoint_cages": "Two cages whose cells all see each other (both inside one box, say) "
+                      "hold different digits: a combination of one cage that shares a digit "
+                      "with every combination of the other is dropped (cage 11 of 29/56 and "
+                      "cage 8 of 26/35 in one box: 26 meets both, so cage 8 is 35).",
     # sets (set equivalence theory)
     "innies": "Set equivalence with sums, one side left: a union of full houses (A) sums to a "
               "known total; taking away the regions wholly inside it (B: cages, other "

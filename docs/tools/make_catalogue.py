@@ -141,6 +141,7 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "killer_combinations": ("October 10, 2023: Killer", 0),
     "mandatory_inclusion": ("October 10, 2023: Killer", 0),
     "cage_house_overlap": ("October 10, 2023: Killer", 26),
+    "disjoint_cages": ("Sistine Hippos", 45),
     "outies": ("October 10, 2023: Killer", 27),
     "innies_outies": ("October 10, 2023: Killer", 36),
     "consecutive_chain": ("August 15, 2023: Kropki Pairs", 0),
