@@ -381,7 +381,8 @@ VARIANT_TECHNIQUES = (
     "thermo_length", "sandwich_crusts", "x_sum_length", "whisper_neighbours", "pair_rules",
     "neighbour_pinch", "dot_chain", "clone_pointing", "parity_count", "pair_mandatory",
     "cage_rules", "region_sum_segments", "between_span", "lockout_span", "renban_mandatory",
-    "renban_house_overlap", "entropic_groups", "modular_groups", "whisper_polarity")
+    "renban_house_overlap", "renban_house_split", "entropic_groups", "modular_groups",
+    "whisper_polarity")
 VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(
     _p(f"variant {name}", name) for name in VARIANT_TECHNIQUES)
 

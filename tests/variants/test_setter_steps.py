@@ -59,11 +59,30 @@ def test_disjoint_cages_sistine_hippos():
     assert any("cage 8 at r8c3" in t and "so cage 8 at r8c3 is 35" in t for t in text), text
 
 
-@pytest.mark.parametrize("i", [46, 53, 62])
+def test_renban_house_split_candy_cane():
+    """Renban r2c3-r1c1 (r2c3 is 4 or 7): its row-1 cells hold 235, 356 or 568. 235 leaves
+    both 6 and 8 to r1c6 alone, 568 leaves r1c6 no digit: they are 356, and r1c6 is not 6
+    (a forcing net found r1c6<>6 before)."""
+    row = _row(78)
+    p = load_fpuzzles(row["fpuzzles_json"])
+    st = _before_forcing(p, "default,-renban_house_split")
+    steps = [s for s in StepSolver().find_all(st, "renban_house_split")
+             if "renban r2c3" in s.note and "row 1" in s.note]
+    assert steps
+    sol = [int(ch) for ch in row["solution"]]
+    got = _names(p, steps)
+    assert {"r1c6<>6", "r1c1<>8", "r1c2<>8"} <= got, got
+    for s in StepSolver().find_all(st, "renban_house_split"):
+        for c, d in s.eliminations:
+            assert sol[c] != d, f"unsound: {p.grid.name(c)}<>{d}"
+    assert "r1c3,r1c2,r1c1 hold 356, not 235/568" in steps[0].explain(2)
+
+
+@pytest.mark.parametrize("i", [46, 53, 62, 78])
 def test_no_forcing_needed(i):
     """Quadruples (repeated digits kept out of shared houses), Column Indexing Test (the
-    indexers' links feed the chains) and Sistine Hippos (disjoint cages): solved by logic,
-    correctly, without a forcing step."""
+    indexers' links feed the chains), Sistine Hippos (disjoint cages) and Candy Cane
+    (renban-house split): solved by logic, correctly, without a forcing step."""
     row = _row(i)
     p = load_fpuzzles(row["fpuzzles_json"])
     r = StepSolver().solve(p, time_limit=30)
