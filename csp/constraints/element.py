@@ -125,6 +125,37 @@ class Element(Constraint):
         return 1 <= v <= len(line) and line[v - 1] == self.target
 
 
+def element_pair_links(elements: Sequence[Element], houses: Sequence[Sequence[int]]
+                       ) -> Iterator[WeakLink]:
+    """Two elements with the same target digit point at two cells that both hold it: the
+    index choices that point at two different cells of one house never go together (the
+    1s that the box indexers of one band point at lie in three different rows).
+
+    >>> rows = [(0, 1), (2, 3)]                   # two rows of a 2x2 grid, cells 0..3
+    >>> a = Element(0, (0, 2), 1)                 # r1c1 = v: the v-th cell of col 1 is 1
+    >>> b = Element(1, (1, 3), 1)                 # r1c2 = v: the v-th cell of col 2 is 1
+    >>> sorted(element_pair_links([a, b], rows))  # both 1s in one row: never
+    [((0, 1), (1, 1)), ((0, 2), (1, 2))]
+    """
+    peers: dict[int, set[int]] = {}
+    for h in houses:
+        for c in h:
+            peers.setdefault(c, set()).update(h)
+    by_target: dict[int, list[Element]] = {}
+    for e in elements:
+        by_target.setdefault(e.target, []).append(e)
+    for group in by_target.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                if a.index == b.index:
+                    continue
+                for v, ca in enumerate(a.line, 1):
+                    near = peers.get(ca, ())
+                    for w, cb in enumerate(b.line, 1):
+                        if cb != ca and cb in near:
+                            yield ((a.index, v), (b.index, w))
+
+
 class ContainsPropagator(Propagator):
     """Exact supports: every injective placement of the required digits onto the cells that
     the candidates allow; a cell left free keeps all its candidates."""
