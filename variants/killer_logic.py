@@ -54,6 +54,14 @@ def _cage_info(an: Analysis) -> list[tuple[Region, list[int]]]:
     return an.memo("killer_cage_combos", build)
 
 
+def _outside(an: Analysis, cage: Region, combos: list[int]) -> tuple[Candidate, ...]:
+    """The cage's candidates in none of the combinations ``combos``."""
+    union = 0
+    for m in combos:
+        union |= m
+    return tuple(Candidate(c, d) for c in cage.cells for d in digits_of(an.cand[c] & ~union))
+
+
 def _cage_label(an: Analysis, cage: Region) -> str:
     return f"{cage.name} ({_names(an, cage.mask)})"
 
@@ -66,11 +74,7 @@ def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
     for cage, combos in _cage_info(an):
         if not combos:
             continue
-        union = 0
-        for m in combos:
-            union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells
-                      for d in digits_of(an.cand[c] & ~union))
+        elims = _outside(an, cage, combos)
         if elims:
             yield Step("killer_combinations", eliminations=elims, title="Killer Combinations",
                        houses=(cage.name,), width=w,
@@ -138,11 +142,7 @@ def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
         keep = [m for m in combos if m & forced == forced]
         if not keep or len(keep) == len(combos):
             continue
-        union = 0
-        for m in keep:
-            union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells
-                      for d in digits_of(an.cand[c] & ~union))
+        elims = _outside(an, cage, keep)
         if elims:
             yield Step("cage_house_overlap", eliminations=elims, title="Cage-House Overlap",
                        houses=(cage.name,), width=w,
@@ -190,11 +190,7 @@ def disjoint_cages(an: Analysis, opts: dict) -> Iterator[Step]:
             keep = [m for m in combos if any(not m & o for o in ocombos)]
             if not keep or len(keep) == len(combos):
                 continue
-            union = 0
-            for m in keep:
-                union |= m
-            elims = tuple(Candidate(c, d) for c in cage.cells
-                          for d in digits_of(an.cand[c] & ~union))
+            elims = _outside(an, cage, keep)
             if elims:
                 gone = [m for m in combos if m not in keep]
                 yield Step("disjoint_cages", eliminations=elims, title="Disjoint Cages",
