@@ -8,6 +8,7 @@ from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, 
                           Less, NotAbsDiff, Ratio, Relation, RelationKind)
 from .constraints.binary import _eq, _le, _lt, _ne
 from .constraints.base import WeakLink
+from .constraints.element import Element, element_pair_links
 from .constraints.order import order_propagators
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
@@ -273,6 +274,9 @@ class Puzzle:
         n = self.grid.n
         for c in self.constraints:
             yield from c.weak_links(n)
+        elements = [c for c in self.constraints if isinstance(c, Element)]
+        if len(elements) > 1:
+            yield from element_pair_links(elements, [h.cells for h in self.houses()])
 
     def freeze(self) -> "Puzzle":
         """Check the givens against the rules and compile. Called by the first solve."""

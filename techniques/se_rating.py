@@ -372,8 +372,9 @@ EXTENDED_PRODUCERS: tuple[Producer, ...] = (
 VARIANT_TECHNIQUES = (
     "constraint", "inequality_bounds", "indexing", "killer_combinations",
     "consecutive_gap_cell", "consecutive_neighbours", "mandatory_inclusion",
-    "cage_house_overlap", "consecutive_pair_cell", "consecutive_triple_cell",
-    "consecutive_locked_pair", "consecutive_locked_nearby", "consecutive_locked_triple",
+    "cage_house_overlap", "disjoint_cages", "consecutive_pair_cell",
+    "consecutive_triple_cell", "consecutive_locked_pair", "consecutive_locked_nearby",
+    "consecutive_locked_triple",
     "innies", "outies", "sum_arithmetic", "innies_outies", "cage_splitting",
     "law_of_leftovers", "consecutive_check_pattern", "consecutive_chain", "cell_exclusion",
     "house_exclusion", "rule_exclusion", "combined_sums", "set_equivalence", "set_sums",
@@ -381,8 +382,8 @@ VARIANT_TECHNIQUES = (
     "thermo_length", "sandwich_crusts", "x_sum_length", "whisper_neighbours", "pair_rules",
     "neighbour_pinch", "dot_chain", "clone_pointing", "parity_count", "pair_mandatory",
     "cage_rules", "region_sum_segments", "between_span", "lockout_span", "renban_mandatory",
-    "renban_house_overlap", "entropic_groups", "modular_groups", "whisper_polarity",
-    "equal_digit_colouring")
+    "renban_house_overlap", "renban_house_split", "entropic_groups", "modular_groups",
+    "whisper_polarity", "equal_digit_colouring")
 VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(
     _p(f"variant {name}", name) for name in VARIANT_TECHNIQUES)
 

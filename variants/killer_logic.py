@@ -8,6 +8,8 @@ constraints with different digits).
   house digit it is removed from the cells that see all of the cage's cells holding it.
 - ``cage_house_overlap``: a digit that a house can only place inside a cage is in the cage;
   the combinations without it go.
+- ``disjoint_cages``: two cages whose cells all see each other (both in one box, say) share
+  no digit: a combination of one cage with no disjoint partner in the other goes.
 
 The 45 rule and its relatives (innies, outies, innie-outie differences, cage splitting, the
 law of leftovers) are special cases of set equivalence theory and live with it in
@@ -52,6 +54,14 @@ def _cage_info(an: Analysis) -> list[tuple[Region, list[int]]]:
     return an.memo("killer_cage_combos", build)
 
 
+def _outside(an: Analysis, cage: Region, combos: list[int]) -> tuple[Candidate, ...]:
+    """The cage's candidates in none of the combinations ``combos``."""
+    union = 0
+    for m in combos:
+        union |= m
+    return tuple(Candidate(c, d) for c in cage.cells for d in digits_of(an.cand[c] & ~union))
+
+
 def _cage_label(an: Analysis, cage: Region) -> str:
     return f"{cage.name} ({_names(an, cage.mask)})"
 
@@ -64,11 +74,7 @@ def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
     for cage, combos in _cage_info(an):
         if not combos:
             continue
-        union = 0
-        for m in combos:
-            union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells
-                      for d in digits_of(an.cand[c] & ~union))
+        elims = _outside(an, cage, combos)
         if elims:
             yield Step("killer_combinations", eliminations=elims, title="Killer Combinations",
                        houses=(cage.name,), width=w,
@@ -136,14 +142,63 @@ def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
         keep = [m for m in combos if m & forced == forced]
         if not keep or len(keep) == len(combos):
             continue
-        union = 0
-        for m in keep:
-            union |= m
-        elims = tuple(Candidate(c, d) for c in cage.cells
-                      for d in digits_of(an.cand[c] & ~union))
+        elims = _outside(an, cage, keep)
         if elims:
             yield Step("cage_house_overlap", eliminations=elims, title="Cage-House Overlap",
                        houses=(cage.name,), width=w,
                        digits=digits_of(forced),
                        note=f"{'; '.join(why)}: {_cage_label(an, cage)} is "
                             f"{'/'.join(_ds(m) for m in keep)}")
+
+
+def _seeing_cages(an: Analysis) -> dict[int, tuple[int, ...]]:
+    """Per cage mask: the masks of the other cages whose every cell sees every one of its
+    cells (they hold different digits, whatever they are)."""
+    def build() -> dict[int, tuple[int, ...]]:
+        hp = an.links.house_peers
+        masks = [r.mask for r in set_tables(an).regions if r.kind == "cage"]
+        out: dict[int, list[int]] = {}
+        for i, a in enumerate(masks):
+            for b in masks[i + 1:]:
+                if a & b or any(hp[c] & b != b for c in iter_cells(a)):
+                    continue
+                out.setdefault(a, []).append(b)
+                out.setdefault(b, []).append(a)
+        return {k: tuple(v) for k, v in out.items()}
+    return an.links_memo("killer_seeing_cages", build)
+
+
+@register("disjoint_cages", "Disjoint Cages", FAMILY)
+def disjoint_cages(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Two cages whose cells all see each other (in one box, say) hold different digits: a
+    combination of one cage that meets every combination of the other goes, and the cage
+    loses the digits of no remaining combination ("cage 11 is 29/56, cage 8 is 26/35 in
+    the same box: 26 meets both, so cage 8 is 35")."""
+    seeing = _seeing_cages(an)
+    if not seeing:
+        return
+    w = an.grid.namer
+    info = _cage_info(an)
+    by_mask = {cage.mask: (cage, combos) for cage, combos in info}
+    for cage, combos in info:
+        if len(combos) < 2 or not cage.mask & an.unsolved:
+            continue
+        for other in seeing.get(cage.mask, ()):
+            ocage, ocombos = by_mask[other]
+            if not ocombos:
+                continue
+            keep = [m for m in combos if any(not m & o for o in ocombos)]
+            if not keep or len(keep) == len(combos):
+                continue
+            elims = _outside(an, cage, keep)
+            if elims:
+                gone = [m for m in combos if m not in keep]
+                yield Step("disjoint_cages", eliminations=elims, title="Disjoint Cages",
+                           houses=(cage.name, ocage.name), width=w,
+                           note=f"{_cage_label(an, cage)} and {_cage_label(an, ocage)} see "
+                                f"each other, {ocage.name} is "
+                                f"{'/'.join(_ds(m) for m in ocombos)}: "
+                                f"{'/'.join(_ds(m) for m in gone)} meet"
+                                f"{'s' if len(gone) == 1 else ''} all of them, so "
+                                f"{cage.name} is {'/'.join(_ds(m) for m in keep)}")
+                break

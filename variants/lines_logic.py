@@ -28,6 +28,10 @@ entropic and modular lines), read from the puzzle's own line bundles.
   that see all of the line's cells holding it lose it.
 - ``renban_house_overlap``: a digit that a house can only place on a renban is on the line:
   the runs without it go.
+- ``renban_house_split``: a renban's cells in a house hold part of its run and the house's
+  other cells must take the digits that part leaves, each its own cell: the parts that
+  leave some digit no room go (``house_split``, for any group of different digits with
+  known digit sets).
 
 >>> from csp import Puzzle
 >>> from variants.classic import classic
@@ -889,3 +893,128 @@ def renban_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
                        digits=digits_of(forced),
                        note=f"{'; '.join(why)}: {ln.name} is "
                             f"{'/'.join(_digit_range(r) for r in keep_runs)}")
+
+
+#: a renban's cells in one house that :func:`renban_house_split` still enumerates
+SPLIT_MAX_CELLS = 6
+
+
+def house_split(an: Analysis, runs: Sequence[int], inside: list[int], rest: list[int],
+                outside: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """A group of different digits that holds one of the digit sets ``runs`` (a renban's
+    runs, a cage's combinations), split by a full house: the sets its cells ``inside`` the
+    house can hold such that its other cells (``rest``) still take the rest of a run and
+    the house's other cells (``outside``) the digits the group leaves them, each cell its
+    own digit; with the supported digits per cell of ``inside``, ``rest`` and ``outside``."""
+    n = an.n
+    full = ((1 << n) - 1) << 1
+    din = [_value(an, c) for c in inside]
+    drest = [_value(an, c) for c in rest]
+    dout = [_value(an, c) for c in outside]
+    sup_in = [0] * len(inside)
+    sup_rest = [0] * len(rest)
+    sup_out = [0] * len(outside)
+    good: list[int] = []
+    checked: dict[tuple[int, int], bool] = {}
+    vals = [0] * len(inside)
+
+    def fits(run: int, s: int) -> bool:
+        key = (run, s)
+        ok = checked.get(key)
+        if ok is None:
+            left = run & ~s
+            ok = (_perfect_matching([m & left for m in drest])
+                  and _perfect_matching([m & full & ~s for m in dout]))
+            checked[key] = ok
+        return ok
+
+    def rec(run: int, i: int, s: int) -> None:
+        if i == len(inside):
+            if fits(run, s):
+                if s not in good:
+                    good.append(s)
+                for k, v in enumerate(vals):
+                    sup_in[k] |= 1 << v
+                for k, m in enumerate(drest):
+                    sup_rest[k] |= m & run & ~s
+                for k, m in enumerate(dout):
+                    sup_out[k] |= m & ~s
+            return
+        for v in digits_of(din[i] & run & ~s):
+            vals[i] = v
+            rec(run, i + 1, s | 1 << v)
+
+    for run in runs:
+        rec(run, 0, 0)
+    return good, sup_in, sup_rest, sup_out
+
+
+@register("renban_house_split", "Renban-House Split", FAMILY)
+def renban_house_split(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A renban's cells in a house hold a part of its run; the house's other cells must
+    take every digit that part leaves (each cell its own digit). A part that leaves some
+    digits no room goes ("r1c1-r1c3 of the renban are 235, 356 or 568: 235 leaves 6 and 8
+    only r1c6, 568 leaves r1c6 nothing, so they are 356")."""
+    t = line_tables(an.puzzle)
+    w = an.grid.namer
+    for ln, runs, line in _renban_lines(an, t, 1):
+        cells = list(dict.fromkeys(ln.cells))
+        for h in an.full:
+            hm = an.house_mask[h]
+            inside_m = hm & line
+            if not inside_m or inside_m == hm or inside_m.bit_count() > SPLIT_MAX_CELLS:
+                continue
+            if not (hm | line) & an.unsolved:
+                continue
+            inside = [c for c in cells if hm >> c & 1]
+            rest = [c for c in cells if not hm >> c & 1]
+            outside = list(iter_cells(hm & ~line))
+            key = ("split", ln.cells, h, tuple(_value(an, c) for c in cells),
+                   tuple(_value(an, c) for c in outside), tuple(runs))
+            hit = t.memo.get(key)
+            if hit is None:
+                hit = t.remember(key, house_split(an, runs, inside, rest, outside))
+            good, sup_in, sup_rest, sup_out = hit
+            if not good:
+                continue            # no split at all: a contradiction the rules report
+            elims = (_elims(an, inside, sup_in) + _elims(an, rest, sup_rest)
+                     + _elims(an, outside, sup_out))
+            if not elims:
+                continue
+            # the parts a plain look at the runs allows, to name the ones that go
+            plain: list[int] = []
+            for run in runs:
+                for s in _plain_parts(an, inside, run):
+                    if s not in plain:
+                        plain.append(s)
+            gone = [s for s in plain if s not in good]
+            yield Step("renban_house_split", eliminations=tuple(elims), width=w,
+                       title="Renban-House Split", houses=(ln.name, an.houses[h].name),
+                       pattern=tuple(Candidate(c, d) for c in inside
+                                     for d in digits_of(an.cand[c])),
+                       note=f"{ln.name} ({', '.join(_digit_range(r) for r in runs)}) in "
+                            f"{an.houses[h].name}: {_names(an, inside)} hold "
+                            f"{'/'.join(_ds(s) for s in sorted(good))}"
+                            + (f", not {'/'.join(_ds(s) for s in sorted(gone))} (the rest "
+                               f"of {an.houses[h].name} could not take the other digits)"
+                               if gone else ""))
+            break
+
+
+def _ds(mask: int) -> str:
+    return "".join(digit_symbol(d) for d in digits_of(mask))
+
+
+def _plain_parts(an: Analysis, inside: list[int], run: int) -> list[int]:
+    """The digit sets of ``run`` the ``inside`` cells can take, each cell its own digit."""
+    out: list[int] = []
+
+    def rec(i: int, s: int) -> None:
+        if i == len(inside):
+            if s not in out:
+                out.append(s)
+            return
+        for v in digits_of(_value(an, inside[i]) & run & ~s):
+            rec(i + 1, s | 1 << v)
+    rec(0, 0)
+    return out

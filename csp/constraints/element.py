@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import permutations
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
-from .base import Constraint
+from .base import Constraint, WeakLink
 
 
 class ElementPropagator(Propagator):
@@ -105,8 +105,55 @@ class Element(Constraint):
             return [ElementHousePropagator(self.index, self.line, self.target, self.name)]
         return []
 
+    def weak_links(self, n: int) -> Iterator[WeakLink]:
+        """The index is v and the v-th cell holds another digit than the target: never
+        both (an indexer's candidates link to its line's cells, so chains and wings can
+        walk through it).
+
+        >>> sorted(Element(3, (0, 1, 2), 1).weak_links(3))[:3]
+        [((0, 2), (3, 1)), ((0, 3), (3, 1)), ((1, 2), (3, 2))]
+        """
+        t = self.target
+        for v, c in enumerate(self.line[:n], 1):
+            if c == self.index:
+                continue
+            for d in range(1, n + 1):
+                if d != t:
+                    yield ((c, d), (self.index, v))
+
     def check(self, v: int, *line: int) -> bool:
         return 1 <= v <= len(line) and line[v - 1] == self.target
+
+
+def element_pair_links(elements: Sequence[Element], houses: Sequence[Sequence[int]]
+                       ) -> Iterator[WeakLink]:
+    """Two elements with the same target digit point at two cells that both hold it: the
+    index choices that point at two different cells of one house never go together (the
+    1s that the box indexers of one band point at lie in three different rows).
+
+    >>> rows = [(0, 1), (2, 3)]                   # two rows of a 2x2 grid, cells 0..3
+    >>> a = Element(0, (0, 2), 1)                 # r1c1 = v: the v-th cell of col 1 is 1
+    >>> b = Element(1, (1, 3), 1)                 # r1c2 = v: the v-th cell of col 2 is 1
+    >>> sorted(element_pair_links([a, b], rows))  # both 1s in one row: never
+    [((0, 1), (1, 1)), ((0, 2), (1, 2))]
+    """
+    peers: dict[int, set[int]] = {}
+    for h in houses:
+        for c in h:
+            peers.setdefault(c, set()).update(h)
+    by_target: dict[int, list[Element]] = {}
+    for e in elements:
+        by_target.setdefault(e.target, []).append(e)
+    for group in by_target.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                if a.index == b.index:
+                    continue
+                for v, ca in enumerate(a.line, 1):
+                    near = peers.get(ca, ())
+                    for w, cb in enumerate(b.line, 1):
+                        if cb != ca and cb in near:
+                            yield ((a.index, v), (b.index, w))
 
 
 class ContainsPropagator(Propagator):
@@ -116,13 +163,21 @@ class ContainsPropagator(Propagator):
     cost = Cost.LINEAR
     events = Event.DOM
 
-    def __init__(self, cells: Sequence[int], values: Sequence[int], name: str) -> None:
+    def __init__(self, cells: Sequence[int], values: Sequence[int], name: str,
+                 clash: Sequence[tuple[int, int]] = ()) -> None:
         self.cells = tuple(cells)
         self.scope = tuple(sorted(self.cells))
         self.values = tuple(values)
         self.name = name
         k = len(self.cells)
-        self.maps = sorted(set(permutations(range(k), len(self.values))))
+        # a repeated digit never sits twice in cells that share a house (``clash``: pairs
+        # of positions in ``cells``): a quadruple 112 on a 2x2 puts its 1s on a diagonal
+        bad = {frozenset(p) for p in clash}
+        vals = self.values
+        self.maps = sorted({mp for mp in permutations(range(k), len(vals))
+                            if not any(vals[a] == vals[b] and frozenset((mp[a], mp[b])) in bad
+                                       for a in range(len(vals))
+                                       for b in range(a + 1, len(vals)))})
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
@@ -175,6 +230,27 @@ class Contains(Constraint):
 
     def propagators(self, n: int) -> list[Propagator]:
         return [ContainsPropagator(self.cells, self.values, self.name)]
+
+    def compile(self, puzzle) -> list[Propagator]:
+        """With a repeated digit: the placements that keep the repeats out of shared
+        houses (cells of one row, column or box cannot both hold it).
+
+        >>> from csp import Puzzle, Grid
+        >>> p = Puzzle(Grid(4)).add_grid_houses()
+        >>> _ = p.add(Contains((1, 2, 5, 6), (1, 1)))   # two 1s in r1c2, r1c3, r2c2, r2c3
+        >>> st = p.initial_state()
+        >>> st.cand[1] &= ~(1 << 1)                    # r1c2 is not 1 ...
+        >>> p.propagate(st).candidates("r2c3")         # ... so the 1s are r1c3 and r2c2
+        (2, 3, 4)
+        """
+        if len(set(self.values)) == len(self.values):
+            return []
+        houses = [set(h.cells) for h in puzzle.houses()]
+        cells = self.cells
+        clash = [(i, j) for i in range(len(cells)) for j in range(i + 1, len(cells))
+                 if cells[i] == cells[j]
+                 or any(cells[i] in h and cells[j] in h for h in houses)]
+        return [ContainsPropagator(cells, self.values, self.name, clash)] if clash else []
 
     def check(self, *values: int) -> bool:
         have = Counter(values)

@@ -54,6 +54,10 @@ DEFINITIONS: dict[str, str] = {
                            "cage's cells holding that digit loses it.",
     "cage_house_overlap": "When a house can place a digit only inside one cage, the cage holds "
                           "that digit: combinations without it are dropped.",
+    "disjoint_cages": "Two cages whose cells all see each other (both inside one box, say) "
+                      "hold different digits: a combination of one cage that shares a digit "
+                      "with every combination of the other is dropped (cage 11 of 29/56 and "
+                      "cage 8 of 26/35 in one box: 26 meets both, so cage 8 is 35).",
     # sets (set equivalence theory)
     "innies": "Set equivalence with sums, one side left: a union of full houses (A) sums to a "
               "known total; taking away the regions wholly inside it (B: cages, other "
@@ -138,6 +142,12 @@ DEFINITIONS: dict[str, str] = {
                         "always holds 5).",
     "renban_house_overlap": "When a house can place a digit only on a renban line, the "
                             "line's run contains that digit: runs without it are dropped.",
+    "renban_house_split": "A renban crossing a house: its cells inside the house hold part "
+                          "of the line's run, and the house's other cells must take the "
+                          "digits that part leaves, each in its own cell. A part that leaves "
+                          "some digit no room (two digits with one cell for both, a cell with "
+                          "no digit) goes; the line and the house's other cells keep the "
+                          "digits of the parts that remain.",
     "entropic_groups": "Any three consecutive cells of an entropic line hold a low (1-3), a "
                        "middle (4-6) and a high (7-9) digit, so cells three apart share a "
                        "group and the three position classes take the three groups, one "

@@ -111,12 +111,12 @@ def test_house_exclusion_every_third_knight():
 
 
 def test_rule_exclusion_consec_pairs_quads():
-    """'5/31/23: Consec Pairs Quads': r1c1=2 would take the 2s the quadruple 22 at r1c3
-    needs (two 2s in its 2x2 cells): one rule read once, where the solver used to start a
-    forcing net; the puzzle is now solved without any."""
+    """'5/31/23: Consec Pairs Quads': r1c2=2 would take the 2s the quadruple 22 at r1c3
+    needs (two 2s in its 2x2 cells, on a diagonal: not both in row 2): one rule read once,
+    where the solver used to start a forcing net; the puzzle is now solved without any."""
     p, sol, st, step = first_step_of("5/31/23: Consec Pairs Quads", "rule_exclusion")
-    assert step.explain(2) == ("Rule Exclusion: r1c1=2 would leave quadruple 22 at r1c3 "
-                               "without a solution => r1c1<>2")
+    assert step.explain(2) == ("Rule Exclusion: r1c2=2 would leave quadruple 22 at r1c3 "
+                               "without a solution => r1c2<>2")
     assert sound(sol, step)
     r = StepSolver("default").solve(p, time_limit=60)
     assert r.status == "solved" and not any(
