@@ -16,7 +16,7 @@ its candidate exactly):
   distinct digits (a leftover single cell joins a neighbouring cage), sums read off the
   solution; no givens unless the cages leave several solutions, then givens from the
   solution where two solutions differ, until one is left, and every given that is not
-  needed is removed again. Hard and unfair killers are steered by their hardest idea
+  needed is removed again. Hard, unfair and extreme killers are steered by their hardest idea
   instead (:data:`KILLER_STEERED`): half the cages are kept, givens are dug from the full
   grid while the rating stays within the level, then cages are removed while it is below.
 
@@ -90,8 +90,10 @@ KILLER_CAGE_SIZES = {"easy": (2, 2), "medium": (2, 2), "hard": (2, 4), "unfair":
 #: target unfair, 2-3 cells, half kept: 10 unfair, 1 hard, 5 medium, 2.2 s a candidate
 #: (2-4 cells: 4 of 16; 2-3 cells, 60 % kept: 6 of 16). With every cage kept and cages
 #: removed afterwards, 4 in 8 came out hard but at 5 s a candidate (the uniqueness search of
-#: a nearly given-free killer)
-KILLER_STEERED = {"hard": 0.5, "unfair": 0.5}
+#: a nearly given-free killer). Extreme, 2-4 cells, half kept: 3 of 4 extreme, but each removal
+#: of the dig may be rated up to a forcing net (5-27 s CPU a puzzle on seeds 1-5; unsteered,
+#: 1 of 5 in 60 s)
+KILLER_STEERED = {"hard": 0.5, "unfair": 0.5, "extreme": 0.5}
 
 #: seconds one killer candidate may spend proving uniqueness before it is dropped
 KILLER_CANDIDATE_SECONDS = 5.0
@@ -763,7 +765,8 @@ def _steered_killer(grid: Grid, solution: list[int], cages: list[list[int]],
 
 def _dig_target(variant: str, level: str) -> str | None:
     """Random minimal jigsaw puzzles are nearly all extreme (they keep some 14-19 givens), so
-    jigsaw digging below extreme is steered by the rating, and so are hard and unfair killers
+    jigsaw digging below extreme is steered by the rating, and so are hard, unfair and extreme
+    killers
     (:data:`KILLER_STEERED`); classic puzzles are dug to minimal and filtered (every level
     comes up often enough)."""
     if variant == "killer":
