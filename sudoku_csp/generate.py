@@ -52,7 +52,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from csp import Grid, Puzzle
 from csp.bits import digits_of
@@ -136,6 +136,37 @@ class GenerationTimeout(SudokuCSPError):
         super().__init__(message)
         self.puzzles = puzzles
         self.tried = tried
+
+
+#: what a rating status means for a candidate (:class:`Progress` ``outcome``)
+_OUTCOME = {"above": "above the level", "stuck": "logic stuck", "timeout": "rating timeout"}
+
+
+class Progress(NamedTuple):
+    """What became of one candidate (see ``progress`` of :func:`generate_iter`):
+    ``outcome`` is "kept", "other level" (rated, at ``level``), "above the level",
+    "logic stuck", "rating timeout", "no puzzle" (no unique puzzle from that seed) or
+    "search limit";
+    ``seconds`` the candidate's time, ``total`` the time so far for this puzzle."""
+
+    puzzle: int          # which puzzle is being made (1-based)
+    count: int           # how many are asked for
+    candidate: int       # candidates tried for this puzzle, this one included
+    seed: int
+    outcome: str
+    level: str | None
+    seconds: float
+    total: float
+
+    def line(self) -> str:
+        """One line for stderr.
+
+        >>> Progress(1, 2, 3, 40, "other level", "hard", 1.25, 4.5).line()
+        'generate: puzzle 1/2, candidate 3 (seed 40): other level (hard), 1.2 s (4.5 s)'
+        """
+        what = self.outcome + (f" ({self.level})" if self.level else "")
+        return (f"generate: puzzle {self.puzzle}/{self.count}, candidate {self.candidate} "
+                f"(seed {self.seed}): {what}, {self.seconds:.1f} s ({self.total:.1f} s)")
 
 
 @dataclass
@@ -825,10 +856,18 @@ def _check_args(variant: str, level: str, count: int, size: int) -> None:
 
 def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
                   seed: int | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
-                  size: int = 9, symmetric: bool = False) -> Iterator[Generated]:
+                  size: int = 9, symmetric: bool = False,
+                  progress: Callable[[Progress], None] | None = None) -> Iterator[Generated]:
     """Yield ``count`` puzzles as they are found (see :func:`generate`). Raises
     :class:`GenerationTimeout` when one puzzle takes longer than ``time_limit`` seconds
-    (its ``puzzles`` are the ones yielded so far)."""
+    (its ``puzzles`` are the ones yielded so far). ``progress`` is called once per candidate
+    with a :class:`Progress` (what became of it), e.g. to report long big-grid runs.
+
+    >>> seen = []
+    >>> _ = list(generate_iter("classic", "easy", seed=3, progress=seen.append))
+    >>> [(p.candidate, p.seed, p.outcome) for p in seen]
+    [(1, 3, 'above the level'), (2, 4, 'kept')]
+    """
     _check_args(variant, level, count, size)
     if time_limit is not None and not (isinstance(time_limit, (int, float))
                                        and 0 < time_limit < float("inf")):
@@ -855,14 +894,23 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
             k += 1
             tried += 1
             big = variant == "classic" and size >= BIG_N
+            tc = time.perf_counter()
+
+            def tell(outcome: str, rating: Any = None) -> None:
+                if progress is not None:
+                    progress(Progress(len(made) + 1, count, k, s, outcome,
+                                      getattr(rating, "level", None),
+                                      time.perf_counter() - tc, time.perf_counter() - t0))
             try:
                 got = make_candidate(variant, s, size, symmetric, deadline,
                                      KILLER_CAGE_SIZES[level], _dig_target(variant, level),
                                      _big_floor(size, level) if big else 0.0,
                                      cage_share=KILLER_STEERED.get(level, 1.0))
             except SearchLimit:
+                tell("search limit")
                 continue
             if got is None:
+                tell("no puzzle")
                 continue
             p, sol = got
             rate_by = deadline
@@ -871,7 +919,10 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
                 rate_by = cap if deadline is None else min(deadline, cap)
             status, rating = rate_within(p, level, rate_by)
             if status != "solved" or rating is None or rating.level != level:
+                tell(_OUTCOME.get(status, status) if status != "solved" or rating is None
+                     else "other level", rating)
                 continue
+            tell("kept", rating)
             out = Generated(p, variant, level, rating, sol, s, k,
                             (time.perf_counter() - t0) * 1000)
             made.append(out)
@@ -903,5 +954,6 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
 
 
 __all__ = ["VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
+           "Progress",
            "generate", "generate_iter", "make_candidate", "rate_within", "random_fill",
            "random_regions", "random_cages", "dig"]

@@ -11,6 +11,9 @@ makes another one true through
   so every derived fact rests on exactly one earlier fact;
 * **nets** (Forcing Nets): any naked or hidden single, which may rest on several earlier
   facts; puzzles with other rules (sums, lines ...) also run those rules' propagators.
+  Option ``intersections`` (on from 25x25, :data:`techniques.ladder.SIZED`) adds locked
+  candidates: the places of a digit left in a full house all in another house remove it
+  from the rest of that house.
 
 Deductions:
 
@@ -111,6 +114,18 @@ class _Static:
                 self.rule_scope.setdefault(p.name, set()).update(p.scope)
         self.full_cand = [state.cand[c] if state.placed[c] else an.cand[c]
                           for c in range(an.size)]
+        self._overlaps: dict[int, tuple[int, ...]] | None = None
+
+    @property
+    def overlaps(self) -> dict[int, tuple[int, ...]]:
+        """full house -> the other full houses it shares two or more cells with (the
+        intersections a net's locked candidates look at), built on first use."""
+        if self._overlaps is None:
+            hm = self.house_mask
+            self._overlaps = {h: tuple(g for g in self.full
+                                       if g != h and (hm[h] & hm[g]).bit_count() > 1)
+                              for h in self.full}
+        return self._overlaps
 
     def is_bilocal(self, h: int, d: int) -> bool:
         p = self.house_mask[h] & self.cw[d]
@@ -173,9 +188,10 @@ class _Stop(Exception):
 
 
 def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]],
-               net: bool) -> _PState:
+               net: bool, inter: bool = False) -> _PState:
     """Add ``facts`` (fact, premises) to ``ps`` (in place) and propagate to fixpoint.
-    Sets ``ps.contra`` on a contradiction."""
+    Sets ``ps.contra`` on a contradiction. ``inter`` (nets only): locked candidates are
+    implications too (see :func:`_locked`)."""
     cand, cw, parents = ps.cand, ps.cw, ps.parents
     base = st.cand
     peers_d, cross = st.peers_d, st.cross
@@ -276,12 +292,52 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                             set_on(c2, d, prem)
                         elif hm.bit_count() == 2:
                             set_on(c2, d, (f,))
+            if net and inter:
+                k = len(queue)
+                _locked(st, ps, queue, set_off)
+                if len(queue) > k:
+                    del queue[:k]
+                    continue
             queue.clear()
             if not net or st.rule_engine is None or not _rules(st, ps, set_off):
                 break
     except _Stop:
         pass
     return ps
+
+
+_LOCKED = "locked candidates"
+
+
+def _locked(st: _Static, ps: _PState, queue: list[int], set_off) -> None:
+    """Locked candidates inside a net: when every place left for digit d in a full house h
+    lies in another full house g, d is false in the rest of g (d is in h once, so in h & g,
+    and g holds d once). Looks at the houses whose d lost a place among the facts of
+    ``queue`` (new facts are appended to it). A removal rests on the removals of d from
+    h outside g."""
+    cw, base_cw = ps.cw, st.cw
+    hm, done, over, cell_full = st.house_mask, st.house_done, st.overlaps, st.cell_full
+    dirty = set()
+    for f in queue:
+        if not f & 1:
+            d = (f >> 1) & 31
+            for h in cell_full[f >> (_DSHIFT + 1)]:
+                dirty.add((h, d))
+    for h, d in dirty:
+        if done[h] >> d & 1:
+            continue
+        p = hm[h] & cw[d]
+        if not p & (p - 1):
+            continue    # no place or one: the singles see to it
+        for g in over[h]:
+            if p & ~hm[g]:
+                continue
+            out = hm[g] & cw[d] & ~hm[h]
+            if out:
+                prem = (_LOCKED,) + tuple(_fact(x, d, False)
+                                          for x in iter_cells(hm[h] & base_cw[d] & ~hm[g]))
+                for x in iter_cells(out):
+                    set_off(x, d, prem)
 
 
 def _name(st: _Static, c: int) -> str:
@@ -335,8 +391,8 @@ def _base(st: _Static) -> _PState:
     return _PState(st.cand[:], st.cw[:], 0, {})
 
 
-def _assume(st: _Static, f: int, net: bool) -> _PState:
-    return _propagate(st, _base(st), [(f, ())], net)
+def _assume(st: _Static, f: int, net: bool, inter: bool = False) -> _PState:
+    return _propagate(st, _base(st), [(f, ())], net, inter)
 
 
 # -- explanation ---------------------------------------------------------------------------
@@ -405,16 +461,21 @@ def _static(an: Analysis) -> _Static:
     return an.memo("forcing_static", lambda: _Static(an))
 
 
-def _results(an: Analysis, net: bool) -> dict[int, _PState]:
-    return an.memo(("forcing_results", net), dict)
+def _results(an: Analysis, net: bool, inter: bool = False) -> dict[int, _PState]:
+    return an.memo(("forcing_results", net, inter), dict)
 
 
-def _result(an: Analysis, f: int, net: bool) -> _PState:
-    cache = _results(an, net)
+def _result(an: Analysis, f: int, net: bool, inter: bool = False) -> _PState:
+    cache = _results(an, net, inter)
     r = cache.get(f)
     if r is None:
-        r = cache[f] = _assume(_static(an), f, net)
+        r = cache[f] = _assume(_static(an), f, net, inter)
     return r
+
+
+def _inter(opts: dict, net: bool) -> bool:
+    """Whether a net's propagation includes locked candidates (option ``intersections``)."""
+    return net and bool(opts.get("intersections", False))
 
 
 def _candidates(an: Analysis) -> list[tuple[int, int]]:
@@ -466,6 +527,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
                           title: str) -> Iterator[tuple[int, Step]]:
     st = _static(an)
     w = st.width
+    inter = _inter(opts, net)
     for c, d in _candidates(an):
         if an.expired():
             return
@@ -474,7 +536,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
                     st.is_bilocal(h, d) for h in st.cell_full[c]):
                 continue   # no strong link: a chain cannot start from c<>d
             f = _fact(c, d, on)
-            ps = _result(an, f, net)
+            ps = _result(an, f, net, inter)
             if ps.contra is None:
                 continue
             cand = (Candidate(c, d),)
@@ -550,6 +612,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     st = _static(an)
     w = st.width
     maxb = int(opts.get("max_branches", an.n))
+    inter = _inter(opts, net)
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
         if an.expired():
@@ -558,7 +621,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
         if len(ds) < 2 or len(ds) > maxb:
             continue
         facts = [_fact(c, d, True) for d in ds]
-        rs = [_result(an, f, net) for f in facts]
+        rs = [_result(an, f, net, inter) for f in facts]
         if any(r.contra for r in rs):
             continue
         s = _verity_step(an, tech, title, f"cell {an.name(c)}", facts, rs)
@@ -576,7 +639,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             if k < 2 or k > maxb:
                 continue
             facts = [_fact(x, d, True) for x in iter_cells(p)]
-            rs = [_result(an, f, net) for f in facts]
+            rs = [_result(an, f, net, inter) for f in facts]
             if any(r.contra for r in rs):
                 continue
             what = f"digit {digit_symbol(d)} in {an.houses[h].name}"
@@ -591,7 +654,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             f = _fact(c, d, True)
             if not net and an.cand[c].bit_count() == 2:
                 continue   # the same as the cell's verity
-            rs = [_result(an, f, net), _result(an, f ^ 1, net)]
+            rs = [_result(an, f, net, inter), _result(an, f ^ 1, net, inter)]
             if any(r.contra for r in rs):
                 continue
             what = f"{an.name(c)}={digit_symbol(d)} or <>{digit_symbol(d)}"
@@ -623,15 +686,16 @@ def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("forcing_net_contradiction", "Forcing Net Contradiction", "forcing", code="1303",
-          options={"shortest": False})
+          options={"shortest": False, "intersections": False})
 def forcing_net_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
-    """Like the chain form, with naked and hidden singles resting on several facts."""
+    """Like the chain form, with naked and hidden singles resting on several facts (and
+    with option ``intersections``, locked candidates: see the module docstring)."""
     return _contradictions(an, opts, True, "forcing_net_contradiction",
                            "Forcing Net Contradiction")
 
 
 @register("forcing_net_verity", "Forcing Net Verity", "forcing", code="1304",
-          options={"candidate_verity": True, "shortest": False})
+          options={"candidate_verity": True, "shortest": False, "intersections": False})
 def forcing_net_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts."""
     return _verities(an, opts, True, "forcing_net_verity", "Forcing Net Verity")
@@ -661,11 +725,13 @@ def _nested_used(ps: _PState, facts: Sequence[int]) -> set[int]:
             if isinstance(ps.parents.get(g), str) and ps.parents[g].startswith(_NESTED)}
 
 
-def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float]) -> _PState:
+def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float],
+             inter: bool = False, inner_max: int = 32) -> _PState:
     """Apply net contradictions of depth ``depth`` inside ``ps`` until a fixpoint or a
     contradiction (in place). ``log`` collects (failed assumption, its contradiction text,
     the earlier nested facts that contradiction used). ``budget`` is [propagations left,
-    perf_counter deadline]: either running out ends the search (the budget is set to 0)."""
+    perf_counter deadline]: either running out ends the search (the budget is set to 0).
+    ``inner_max``: inner assumptions only in cells with at most that many candidates."""
     if depth <= 0:
         return ps
     progress = True
@@ -673,6 +739,8 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
         progress = False
         for c in sorted(iter_cells(st.unsolved & ~ps.on),
                         key=lambda c: (ps.cand[c].bit_count(), c)):
+            if ps.cand[c].bit_count() > inner_max:
+                break
             for d in digits_of(ps.cand[c]):
                 if ps.on >> c & 1 or not ps.cand[c] >> d & 1:
                     continue
@@ -683,14 +751,14 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
                     budget[0] = 0
                     return ps
                 f = _fact(c, d, True)
-                sub = _propagate(st, ps.copy(), [(f, ())], True)
+                sub = _propagate(st, ps.copy(), [(f, ())], True, inter)
                 if sub.contra is None and depth > 1:
-                    _closure(st, sub, depth - 1, [], budget)
+                    _closure(st, sub, depth - 1, [], budget, inter, inner_max)
                 if sub.contra is not None:
                     log.append((f, sub.contra[0], _nested_used(sub, sub.contra[1]),
                                 _complexity(sub, sub.contra[1])["nodes"]))
                     _propagate(st, ps, [(f ^ 1, f"{_NESTED}: {fact_text(f, st.width)} fails")],
-                               True)
+                               True, inter)
                     progress = True
                     if ps.contra is not None:
                         return ps
@@ -712,28 +780,35 @@ def _used_log(ps: _PState, log: list) -> list:
 
 
 @register("forcing_net_nested", "Nested Forcing Net", "forcing",
-          options={"max_depth": 3, "budget": 100_000, "seconds": 30.0})
+          options={"max_depth": 3, "budget": 100_000, "seconds": 30.0,
+                   "intersections": False, "inner_max": None})
 def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate and applying, inside that assumption, forcing-net
     contradictions (recursively up to ``max_depth``) leads to a contradiction: the
     candidate is false. ``budget`` caps the inner propagations per call and ``seconds`` its
     time (as does the solver's time limit, ``an.deadline``): on variants with costly rules
-    an exhaustive nested net could otherwise run for many minutes."""
+    an exhaustive nested net could otherwise run for many minutes. ``inner_max`` (None: any)
+    makes inner assumptions only in cells with at most that many candidates (2 on 25x25:
+    bivalue cells, whose failed branch places the other digit; the whole inner scan costs
+    ~10x more there and found no step within 60 s on the grids where the bivalue form finds
+    one in 1-2 s); ``intersections`` as for the plain nets."""
     st = _static(an)
     w = st.width
     stop = time.perf_counter() + float(opts.get("seconds", 30.0))
     if an.deadline is not None:
         stop = min(stop, an.deadline)
     budget: list[float] = [int(opts.get("budget", 100_000)), stop]
+    inter = _inter(opts, True)
+    inner_max = int(opts.get("inner_max") or 32)
     start = budget[0]
     for depth in range(1, int(opts.get("max_depth", 3))):
         for c, d in _candidates(an):
             f = _fact(c, d, True)
-            ps = _result(an, f, True).copy()
+            ps = _result(an, f, True, inter).copy()
             if ps.contra is not None:
                 continue   # a plain net contradiction, found by forcing_net_contradiction
             log: list = []
-            _closure(st, ps, depth, log, budget)
+            _closure(st, ps, depth, log, budget, inter, inner_max)
             if ps.contra is not None:
                 used = _used_log(ps, log)
                 inner = "; ".join(f"{fact_text(g, w)} fails ({t})" for g, t, _, _ in used)

@@ -27,7 +27,7 @@ soundness checks (:mod:`techniques.verify`), rendering a step and the generator'
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Collection, Iterator, Sequence
 
 from csp.constraints.alldiff import AllDifferent
 from csp.errors import SudokuCSPError
@@ -40,6 +40,7 @@ from csp.step import Step
 
 from .analysis import Analysis, analyze
 from . import registry
+from .ladder import CLASSIC_SKIP
 from .registry import Finder, Technique, runs_on
 
 #: ``strategy(run, analysis)``: the next step of ``run`` (a Step, or an object whose
@@ -103,6 +104,22 @@ def is_variant(puzzle: Puzzle | None) -> bool:
     if puzzle is None:
         return False
     return any(type(c) is not AllDifferent for c in puzzle.constraints)
+
+
+def is_classic_grid(puzzle: Puzzle | None) -> bool:
+    """True when the puzzle's only rules are its grid's rows, columns and regular boxes
+    (any size): the classic ladder then leaves out the rule-reading techniques of
+    :data:`techniques.ladder.CLASSIC_SKIP`. Jigsaw, diagonal, extra regions and every other
+    rule make it False.
+
+    >>> from variants.classic import classic_puzzle
+    >>> is_classic_grid(classic_puzzle("." * 81)), is_classic_grid(None)
+    (True, False)
+    """
+    if puzzle is None or puzzle.grid.region_kind != "box" or is_variant(puzzle):
+        return False
+    own = {frozenset(h.cells) for h in puzzle.grid.houses}
+    return all(frozenset(c.house() or ()) in own for c in puzzle.constraints)
 
 
 def rated_by_idea(puzzle: Puzzle | None) -> bool:
@@ -183,6 +200,7 @@ class Run:
     """
 
     def __init__(self, start: Puzzle | State, *, techniques: Sequence[Technique] = (),
+                 named: Collection[str] = (),
                  options: dict[str, Any] | None = None, unique: bool | None = None,
                  verify: Sequence[int] | None = None, deadline: float | None = None,
                  time_limit: float | None = None, max_steps: int = 100_000,
@@ -200,6 +218,7 @@ class Run:
             deadline = end if deadline is None else min(deadline, end)
         self.deadline = deadline
         self.techniques = list(techniques)
+        self.named = frozenset(named)
         self.options = dict(options or {})
         self.verify = list(verify) if verify is not None else None
         self.max_steps = max_steps
@@ -261,6 +280,9 @@ class Run:
             techs = self.techniques
             if is_variant(self.puzzle):     # the variant ladder (techniques.ladder)
                 techs = sorted(techs, key=lambda t: registry.ladder_order(t, True))
+            elif is_classic_grid(self.puzzle):  # the classic ladder leaves a few out
+                techs = [t for t in techs
+                         if t.name not in CLASSIC_SKIP or t.name in self.named]
             for t in techs:
                 if t.requires_unique and self._unique is False:
                     continue

@@ -186,6 +186,23 @@ def by_code(code: str) -> list[Technique]:
     return [t for t in all_techniques() if t.code == code]
 
 
+def named(spec: str | Iterable[str] | None) -> frozenset[str]:
+    """The techniques that ``spec`` (as for :func:`select`) asks for by their own or their
+    family's name, not through ``"default"`` or ``"all"``: a run keeps these even where the
+    ladder would leave them out (:data:`techniques.ladder.CLASSIC_SKIP`).
+
+    >>> sorted(named("default,set_sums")), sorted(named("default"))
+    (['set_sums'], [])
+    """
+    if spec is None:
+        return frozenset()
+    chosen = {t.name for t in select(spec)}
+    items = [spec] if isinstance(spec, str) else list(spec)
+    parts = {part.strip() for item in items for part in item.split(",")}
+    return frozenset(t.name for t in REGISTRY.values()
+                     if t.name in chosen and (t.name in parts or t.family in parts))
+
+
 def select(spec: str | Iterable[str] | None = "default") -> list[Technique]:
     """Techniques named by ``spec``: ``"default"`` (enabled ones), ``"all"``, a family, a
     technique name, or a list of these (a string may list them comma-separated, as the

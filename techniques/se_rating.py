@@ -365,7 +365,8 @@ EXTENDED_PRODUCERS: tuple[Producer, ...] = (
 #: groups against each other like a naked pair (3.0), a one-link contradiction through the
 #: rules like an X-Wing (3.2; through one rule read once 3.4, like a hidden pair), two
 #: rules together like an XY-Wing (4.2), set equivalence
-#: with cages like a W-Wing (4.4), and the sums of set equivalence over many cells like a
+#: with cages like a W-Wing (4.4; equal-digit colouring, cells joined over several houses,
+#: too), and the sums of set equivalence over many cells like a
 #: finned jellyfish (5.4). SE 1.2.1 ("se121" mode) does not apply to variant puzzles:
 #: :attr:`SERating.applies` is False there.
 VARIANT_TECHNIQUES = (
@@ -380,7 +381,8 @@ VARIANT_TECHNIQUES = (
     "thermo_length", "sandwich_crusts", "x_sum_length", "whisper_neighbours", "pair_rules",
     "neighbour_pinch", "dot_chain", "clone_pointing", "parity_count", "pair_mandatory",
     "cage_rules", "region_sum_segments", "between_span", "lockout_span", "renban_mandatory",
-    "renban_house_overlap", "entropic_groups", "modular_groups", "whisper_polarity")
+    "renban_house_overlap", "entropic_groups", "modular_groups", "whisper_polarity",
+    "equal_digit_colouring")
 VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(
     _p(f"variant {name}", name) for name in VARIANT_TECHNIQUES)
 

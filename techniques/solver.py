@@ -130,6 +130,8 @@ class StepSolver:
                  options: dict[str, Any] | None = None, unique: bool | None = None,
                  verify: Sequence[int] | None = None) -> None:
         self.techniques: list[Technique] = registry.select(techniques)
+        #: techniques asked for by name: kept where the ladder leaves them out
+        self.named = registry.named(techniques)
         self.options = dict(options or {})
         self.unique = unique
         self.verify = list(verify) if verify is not None else None
@@ -148,7 +150,8 @@ class StepSolver:
         >>> list(run), run.status
         ([], 'stuck')
         """
-        return Run(puzzle_or_state, techniques=self.techniques, options=self.options,
+        return Run(puzzle_or_state, techniques=self.techniques, named=self.named,
+                   options=self.options,
                    unique=self.unique, verify=self.verify, deadline=deadline,
                    time_limit=time_limit, max_steps=max_steps, strategy=strategy, copy=copy)
 

@@ -202,6 +202,13 @@ DEFINITIONS: dict[str, str] = {
                       "same distance from its ends) hold one digit, so a cell that sees one of "
                       "them sees them all for that digit. When every place a house has left "
                       "for X sees one of the equal cells, none of them can be X.",
+    "equal_digit_colouring": "Colour cells that must hold one digit: equal cells (clones, "
+                             "palindrome twins), and a cell that is the only one of a house "
+                             "able to take a colour's digit (every other cell of the house "
+                             "sees a cell of the colour, by the house, a knight's or king's "
+                             "move or any other link, or cannot hold its candidates). A "
+                             "colour's digit is a candidate of all its cells and has a place "
+                             "in every house; the other candidates of its cells go.",
     # intersections
     "locked_pair": "Two cells of one box and one line whose candidates together are just two "
                    "digits: those two digits leave every other cell of both the box and the "

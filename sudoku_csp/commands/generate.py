@@ -24,6 +24,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                     help="seconds per puzzle before giving up (default 60)")
     gn.add_argument("--size", type=int, default=9)
     gn.add_argument("--symmetric", action="store_true", help="point-symmetric givens")
+    gn.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                    help="a line per candidate on stderr (auto: only when stderr is a "
+                         "terminal)")
     gn.set_defaults(run=run)
     return gn
 
@@ -32,11 +35,17 @@ def run(args: argparse.Namespace) -> int:
     """Print each puzzle as it is found, a line string for classic and sudoku-csp JSON for
     the other variants, or with ``--json`` one object per puzzle
     (:meth:`~sudoku_csp.generate.Generated.to_dict`). Exit 0 when all ``count`` puzzles
-    were made, 1 on the time limit (one line on stderr)."""
-    from ..generate import GenerationTimeout, generate_iter
+    were made, 1 on the time limit (one line on stderr). ``--progress`` (or a terminal on
+    stderr) adds a line per candidate on stderr; stdout is the same either way."""
+    from ..generate import GenerationTimeout, Progress, generate_iter
+    show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
+
+    def report(p: Progress) -> None:
+        print(p.line(), file=sys.stderr, flush=True)
     try:
         for g in generate_iter(args.variant, args.difficulty, args.count, args.seed,
-                               args.time_limit, args.size, args.symmetric):
+                               args.time_limit, args.size, args.symmetric,
+                               report if show else None):
             print(json.dumps(g.to_dict()) if args.json else g.text(), flush=True)
     except GenerationTimeout as e:
         print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)

@@ -227,6 +227,33 @@ def test_killer_unfair_by_its_hardest_idea():
     _check_independently(from_spec(json.loads(json.dumps(g.to_spec()))), "unfair", g.solution)
 
 
+def test_cli_generate_progress(capsys):
+    """--progress on: a line per candidate on stderr, the last one the kept puzzle; stdout
+    is exactly what the run without it prints."""
+    argv = ["generate", "--difficulty", "hard", "--seed", "5"]
+    assert main(argv + ["--progress", "off"]) == 0
+    plain, err = capsys.readouterr()
+    assert err == ""
+    assert main(argv + ["--progress", "on"]) == 0
+    out, err = capsys.readouterr()
+    assert out == plain
+    lines = err.splitlines()
+    assert lines and all(x.startswith("generate: puzzle 1/1, candidate ") for x in lines)
+    assert [x.split("(seed ")[1].split(")")[0] for x in lines] == [
+        str(5 + i) for i in range(len(lines))]
+    assert "kept (hard)" in lines[-1] and not any("kept" in x for x in lines[:-1])
+
+
+def test_generate_progress_outcomes():
+    seen = []
+    made = list(generate_iter("classic", "hard", count=2, seed=5, progress=seen.append))
+    kept = [p for p in seen if p.outcome == "kept"]
+    assert [p.seed for p in kept] == [g.seed for g in made]
+    assert [p.puzzle for p in kept] == [1, 2] and all(p.count == 2 for p in seen)
+    assert all(p.level == "hard" for p in kept)
+    assert sum(p.puzzle == 1 for p in seen) == made[0].candidates
+
+
 def test_cli_generate_killer_solves(capsys, tmp_path):
     rc = main(["generate", "--variant", "killer", "--difficulty", "easy", "--seed", "8"])
     out, _ = capsys.readouterr()

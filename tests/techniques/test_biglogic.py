@@ -3,6 +3,7 @@ solved by techniques alone, every step checked against the stored solution (corr
 only: how long they take is measured by ``benchmarks/scaling.py``)."""
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -10,8 +11,11 @@ import pytest
 
 from csp import Grid, Puzzle
 from csp.io import parse_line
-from techniques import StepSolver
+from techniques import StepSolver, apply_step, registry
+from techniques.analysis import Analysis
 from techniques.ladder import sized_options
+
+from conftest import load_solutions
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -28,11 +32,7 @@ def test_big_logic_solve_is_sound(name: str, i: int) -> None:
     p, sol = _row(name, i)
     r = StepSolver().solve(p, time_limit=120)
     assert r.status == "solved"
-    for s in r.steps:
-        for c in s.placements:
-            assert sol[c.cell] == c.digit, (s.technique, c)
-        for c in s.eliminations:
-            assert sol[c.cell] != c.digit, (s.technique, c)
+    _sound(r.steps, sol)
     assert list(r.state.values()) == sol
 
 
@@ -40,3 +40,47 @@ def test_sized_options_change_only_big_grids() -> None:
     assert sized_options("aic", {"max_length": 20}, 9) == {"max_length": 20}
     assert sized_options("aic", {"max_length": 20}, 16)["max_length"] < 20
     assert sized_options("forcing_chain_verity", {}, 16)["max_n"] < 16
+
+
+def _sound(steps, sol: list[int]) -> None:
+    for s in steps:
+        for c in s.placements:
+            assert sol[c.cell] == c.digit, (s.technique, c)
+        for c in s.eliminations:
+            assert sol[c.cell] != c.digit, (s.technique, c)
+
+
+def test_net_intersections_find_more_and_stay_sound() -> None:
+    """Locked candidates inside forcing nets (option ``intersections``, on from 25x25 by
+    SIZED): on a 25x25 after singles and intersections, every net contradiction found without
+    them is found with them, some more are, and all of them are true."""
+    p, sol = _row("25", 2)
+    st = StepSolver(["singles", "intersections"]).solve(p).state
+    found = {}
+    for inter in (False, True):
+        steps = StepSolver(options={"intersections": inter}).find_all(
+            st, "forcing_net_contradiction")
+        _sound(steps, sol)
+        found[inter] = {(c.cell, c.digit, bool(s.placements)) for s in steps
+                        for c in s.eliminations + s.placements}
+    assert found[False] < found[True]
+    assert sized_options("forcing_net_contradiction", {"intersections": False}, 25)[
+        "intersections"] is True
+    assert sized_options("forcing_net_contradiction", {"intersections": False}, 9)[
+        "intersections"] is False
+
+
+def test_nested_net_bivalue_inner_is_sound() -> None:
+    """The 25x25 form of the nested net (inner assumptions on bivalue cells only, locked
+    candidates in the propagation) on a classic that needs depth-2 trial and error."""
+    line, sol = load_solutions("forum_hardest_110626", 1)[0]
+    p = Puzzle(Grid(9)).add_grid_houses().givens(line)
+    st = p.pencilmarks()
+    solver = StepSolver(["singles", "forcing_net_contradiction", "forcing_net_verity"])
+    while (s := solver.next_step(st)) is not None:
+        apply_step(st, s)
+    opts = {"inner_max": 2, "intersections": True}
+    steps = list(itertools.islice(registry.get("forcing_net_nested").find(Analysis(st), opts), 2))
+    assert steps
+    _sound(steps, sol)
+    assert all(s.extra["depth"] == 2 for s in steps)

@@ -61,3 +61,38 @@ def test_register_refuses_ladder_fields_and_unknown_techniques():
         registry.register("x_wing", "X-Wing", "fish", score=1)
     with pytest.raises(ValueError, match="no row"):
         registry.register("no_such_technique", "None", "misc")
+
+
+# -- the classic ladder leaves the rule-reading techniques out ------------------------------
+#: top1465 #47: with set equivalence on, its HoDoKu-style path had a ``set_sums`` step
+SET_CLASSIC = "...9.3.5.2.....7............59..1......4..6...43......4..67...........91....2...."
+
+
+def test_classic_grid_skips_rule_reading_techniques() -> None:
+    from techniques import StepSolver
+    from techniques.ladder import CLASSIC_SKIP
+    from techniques.loop import is_classic_grid
+    from variants.classic import classic_puzzle
+    p = classic_puzzle(SET_CLASSIC)
+    assert is_classic_grid(p)
+    default = StepSolver("default").solve(p, time_limit=30)
+    assert default.status == "solved"
+    assert not {s.technique for s in default.steps} & CLASSIC_SKIP
+    # named explicitly, a run still gets it (the same puzzle, set_sums before x-wings)
+    named = StepSolver("default,set_sums").solve(classic_puzzle(SET_CLASSIC), time_limit=30)
+    assert "set_sums" in {s.technique for s in named.steps}
+
+
+def test_jigsaw_and_variants_keep_rule_reading_techniques() -> None:
+    from csp.grid import Grid
+    from techniques.loop import is_classic_grid
+    from variants.classic import classic_puzzle
+    from variants import diagonal
+    rows = [[(r // 3) * 3 + c // 3 for c in range(9)] for r in range(9)]
+    rows[0][2], rows[3][2] = rows[3][2], rows[0][2]    # r1c3 and r4c3 swap regions
+    jigsaw = classic_puzzle("." * 81, grid=Grid(9, regions=[v for row in rows for v in row]))
+    assert not is_classic_grid(jigsaw)
+    x = classic_puzzle("." * 81)
+    x.use(diagonal())
+    assert not is_classic_grid(x)
+    assert is_classic_grid(classic_puzzle("." * 256))

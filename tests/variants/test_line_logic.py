@@ -173,6 +173,18 @@ REAL: dict[str, tuple[str, str, str]] = {
 124689 123579 123468 1234579 1234568 1 2 3 4 5 6 7 8 9""",
         "Clone Pointing: r3c4=r4c1 (palindrome r4c1=r3c4): 2 of region 6 only in r5c1,r5c3,"
         "r5c4,r6c1,r7c4, each seeing r3c4 or r4c1 => r3c4<>2, r4c1<>2"),
+    "equal_digit_colouring": ("Boxless Antiknight Coloring Book: The Flag", """
+23456789 23456789 2356789 23456789 3456789 346789 3456789 456789 1 456789 3456789 346789
+3456789 1456789 1456789 456789 156789 2 156789 456789 1456789 1456789 1256789 1256789 156789
+26789 3 26789 156789 1256789 1256789 1236789 1236789 126789 13789 4 13789 126789 1236789
+1236789 12346789 12346789 123789 124689 5 12345789 12345789 1234789 12345789 12345789
+12345789 123489 123579 6 12345689 12345689 12345689 12345689 12345689 12345689 123459 123468
+7 12345679 12345679 12345679 12345679 12345679 12345679 123456 1234579 8 12345678 12345678
+12345678 12345678 12345678 12345678 1234567 1234568 9""",
+        "Equal-Digit Colouring: r1c1=r2c5=r3c4=r4c7=r5c2 hold one digit (palindrome "
+        "r5c2=r4c7; palindrome r3c4=r2c5; r3c4 is the only cell of row 3 that can hold r4c7's "
+        "digit; r2c5 is the only cell of row 2 that can hold r1c1's digit), so 6789 => "
+        "r1c1<>2345, r2c5<>145, r3c4<>145, r4c7<>12, r5c2<>12"),
 }
 
 
@@ -549,6 +561,32 @@ def test_clone_pointing() -> None:
     # 3 of row 9 in r9c1 (sees r1c1) or r9c9 (sees r5c9)
     assert elims(p, steps) == {"r1c1<>3", "r5c9<>3"}
     assert_sound(p, st, steps)
+
+
+def test_equal_digit_colouring_one_open_cell() -> None:
+    """r1c1 is 1 or 2; row 3 can place 1 and 2 only in box 1 (all seen by r1c1: box and
+    knight's move) or r3c4: r3c4 holds r1c1's digit, and it has no 1."""
+    from variants.chess import anti_knight
+    p = Puzzle(9).use(classic(), anti_knight())
+    st = make_state(p, {"r1c1": "12", "r3c4": "23456789"},
+                    remove={d: [f"r3c{c}" for c in range(5, 10)] for d in (1, 2)})
+    steps = found(p, st, "equal_digit_colouring")
+    assert steps[0].explain(2) == (
+        "Equal-Digit Colouring: r1c1=r3c4 hold one digit (r3c4 is the only cell of row 3 "
+        "that can hold r1c1's digit), so 2 => r1c1<>1, r3c4<>3456789")
+    # the other steps are single cells that would take row 3's last place for 1 or 2
+    assert elims(p, steps) == ({"r1c1<>1"} | {f"r3c4<>{d}" for d in range(3, 10)}
+                               | {f"{c}<>{d}" for c in ("r1c2", "r1c3", "r2c1", "r2c2", "r2c3")
+                                  for d in (1, 2)} | {"r5c2<>1"})
+    assert_sound(p, st, steps)
+
+
+def test_equal_digit_colouring_silent_without_links() -> None:
+    """A classic grid (houses only) never runs it, whatever the candidates."""
+    p = Puzzle(9).use(classic())
+    st = make_state(p, {"r1c1": "12", "r3c4": "23456789"},
+                    remove={d: [f"r3c{c}" for c in range(5, 10)] for d in (1, 2)})
+    assert found(p, st, "equal_digit_colouring") == []
 
 
 def test_techniques_silent_on_classic() -> None:
