@@ -16,7 +16,9 @@ its candidate exactly):
   distinct digits (a leftover single cell joins a neighbouring cage), sums read off the
   solution; no givens unless the cages leave several solutions, then givens from the
   solution where two solutions differ, until one is left, and every given that is not
-  needed is removed again.
+  needed is removed again. Hard, unfair and extreme killers are steered by their hardest idea
+  instead (:data:`KILLER_STEERED`): half the cages are kept, givens are dug from the full
+  grid while the rating stays within the level, then cages are removed while it is below.
 
 The candidate is then rated by logic and kept when its level is the one asked for; the
 rating stops early as soon as it is certain to land above the level (a step of a harder
@@ -70,12 +72,28 @@ from variants.killer import killer_cage
 
 VARIANTS = ("classic", "jigsaw", "killer")
 
-#: killer cage sizes (smallest, largest) per level. The step count, and so the score, grows
-#: quickly with the cage size, and killer ratings are mostly set by their score; measured on
-#: 30 candidates each: 2-cell cages are easy or medium 7 times in 10, 2-3 cells hard about
-#: half the time, 2-4 cells mostly extreme (2-3 cells were easy 1 time in 15)
-KILLER_CAGE_SIZES = {"easy": (2, 2), "medium": (2, 2), "hard": (2, 3), "unfair": (2, 3),
+#: killer cage sizes (smallest, largest) per level. Killers are rated by their hardest idea
+#: (techniques.loop.rated_by_idea): random killers whose cages cover the grid need a medium
+#: technique (cage combinations, innies, locked sets) and nothing harder, or else a forcing
+#: net; 2-cell cages give easy and medium ones (measured on 20 candidates of 2-3 cells: 18
+#: medium, 2 easy; 2-4 cells: 13 of 15 medium, 1 extreme). Hard and unfair: see
+#: :data:`KILLER_STEERED`
+KILLER_CAGE_SIZES = {"easy": (2, 2), "medium": (2, 2), "hard": (2, 4), "unfair": (2, 3),
                      "extreme": (2, 4)}
+
+#: killer levels made by steering (see :func:`_steered_killer`): the share of the random
+#: cages kept (the other cells are left uncaged), givens dug from the full solution while the
+#: rating stays within the level, then cages removed while it is below the level. Cages over
+#: the whole grid leave killers that stay medium down to their last given (every further
+#: removal breaks uniqueness). Measured on 16 candidates (seeds 100-115) per setting: target
+#: hard, 2-4 cells, half kept: 6 hard, 10 medium, 1.4 s a candidate (2-3 cells: 4 hard);
+#: target unfair, 2-3 cells, half kept: 10 unfair, 1 hard, 5 medium, 2.2 s a candidate
+#: (2-4 cells: 4 of 16; 2-3 cells, 60 % kept: 6 of 16). With every cage kept and cages
+#: removed afterwards, 4 in 8 came out hard but at 5 s a candidate (the uniqueness search of
+#: a nearly given-free killer). Extreme, 2-4 cells, half kept: 3 of 4 extreme, but each removal
+#: of the dig may be rated up to a forcing net (5-27 s CPU a puzzle on seeds 1-5; unsteered,
+#: 1 of 5 in 60 s)
+KILLER_STEERED = {"hard": 0.5, "unfair": 0.5, "extreme": 0.5}
 
 #: seconds one killer candidate may spend proving uniqueness before it is dropped
 KILLER_CANDIDATE_SECONDS = 5.0
@@ -630,13 +648,15 @@ def _base(variant: str, n: int, rng: random.Random) -> Puzzle:
 def make_candidate(variant: str = "classic", seed: int = 0, size: int = 9,
                    symmetric: bool = False, deadline: float | None = None,
                    cage_sizes: tuple[int, int] = (2, 5), target: str | None = None,
-                   floor: float = 0.0, progress: Callable[[int], None] | None = None
-                   ) -> tuple[Puzzle, list[int]] | None:
+                   floor: float = 0.0, progress: Callable[[int], None] | None = None,
+                   cage_share: float = 1.0) -> tuple[Puzzle, list[int]] | None:
     """One random puzzle with a unique solution (not yet rated) from ``seed``, and its
     solution; None when this seed gives no puzzle (a jigsaw layout that cannot be filled).
-    ``cage_sizes``: smallest and largest killer cage. ``target`` (classic and jigsaw): a
-    level the digging must not leave (each removal is rated, see :func:`rate_within`), so
-    the puzzle is rated at most ``target``; without it the puzzle is minimal. Raises
+    ``cage_sizes``: smallest and largest killer cage. ``target``: a level the digging must
+    not leave (each removal is rated, see :func:`rate_within`), so the puzzle is rated at
+    most ``target``; without it the puzzle is minimal (a killer: givens only where the
+    cages leave several solutions). A killer with a ``target`` keeps ``cage_share`` of its
+    cages and is steered towards the level (:func:`_steered_killer`). Raises
     :class:`csp.errors.SearchLimit` past ``deadline``.
 
     >>> p, sol = make_candidate("jigsaw", seed=1, size=6)
@@ -672,9 +692,10 @@ def make_candidate(variant: str = "classic", seed: int = 0, size: int = 9,
         p.unique = True
         return p, solution
     cages = random_cages(solution, n, rng, *cage_sizes)
-    p = Puzzle(base.grid).use(classic())
-    for cage in cages:
-        p.use(killer_cage([p.grid.name(c) for c in cage], sum(solution[c] for c in cage)))
+    if target is not None:
+        return _steered_killer(base.grid, solution, cages, rng, target, cage_share, symmetric,
+                               deadline)
+    p = _killer(base.grid, cages, solution)
     eng = p.engine()
     allm = p.grid.all_mask
     givens = [0] * p.grid.size
@@ -704,10 +725,83 @@ def make_candidate(variant: str = "classic", seed: int = 0, size: int = 9,
     return q, solution
 
 
+def _killer(grid: Grid, cages: Sequence[Sequence[int]], solution: Sequence[int],
+            givens: Sequence[int] | None = None) -> Puzzle:
+    """Classic rules, one killer cage per entry of ``cages`` (its sum read off ``solution``)
+    and ``givens`` (0 = blank)."""
+    p = Puzzle(grid).use(classic())
+    for cage in cages:
+        p.use(killer_cage([grid.name(c) for c in cage], sum(solution[c] for c in cage)))
+    if givens is not None:
+        p.givens(list(givens))
+    p.unique = True
+    return p
+
+
+def _steered_killer(grid: Grid, solution: list[int], cages: list[list[int]],
+                    rng: random.Random, level: str, share: float, symmetric: bool,
+                    deadline: float | None) -> tuple[Puzzle, list[int]]:
+    """A killer steered towards ``level`` by its hardest idea: ``share`` of ``cages`` (in a
+    random order) are kept, every cell starts as a given and givens are dug while the
+    puzzle keeps one solution and a rating within ``level`` (:func:`dig` with
+    :func:`rate_within`); when it is then rated below ``level``, cages are removed one by one
+    (random order, each kept out only while the puzzle stays unique and within the level)
+    until a technique of the level is needed. The result has one solution and is rated at
+    most ``level`` (often below it: the caller filters).
+
+    >>> p = Puzzle(6).use(classic())
+    >>> sol = random_fill(p, random.Random(4))
+    >>> cages = random_cages(sol, 6, random.Random(4), 2, 3)
+    >>> q, _ = _steered_killer(p.grid, sol, cages, random.Random(4), "medium", 0.5, False, None)
+    >>> q.count_solutions(2), rate_within(q, "medium")[0]
+    (1, 'solved')
+    >>> 0 < sum(1 for b, _ in q.bundles if isinstance(b, killer_cage)) < len(cages)
+    True
+    """
+    cages = cages[:]
+    rng.shuffle(cages)
+    cages = cages[:max(1, int(len(cages) * share + 0.5))]
+    rated: list[Rating | None] = [None]
+
+    def within(givens: list[int], cages_: Sequence[Sequence[int]]) -> bool:
+        status, r = rate_within(_killer(grid, cages_, solution, givens), level, deadline)
+        if status == "timeout":
+            raise TimeLimitExceeded("time limit reached while digging")
+        if status == "solved":
+            rated[0] = r
+        return status == "solved"
+
+    givens = dig(_killer(grid, cages, solution), solution, rng, symmetric, deadline=deadline,
+                 keep_if=lambda gv: within(gv, cages))
+    # the dig's last rating may be of a removal it undid: rate what it kept
+    within(givens, cages)
+    r = rated[0]
+    cap = LEVELS.index(level)
+    if r is not None and LEVELS.index(r.level) < cap:
+        order = list(range(len(cages)))
+        rng.shuffle(order)
+        dropped: set[int] = set()
+        for i in order:
+            rest = [c for k, c in enumerate(cages) if k != i and k not in dropped]
+            q = _killer(grid, rest, solution, givens)
+            cand = q.initial_state().cand
+            if not _unique(q.engine(), cand, deadline) or not within(givens, rest):
+                continue
+            dropped.add(i)
+            if LEVELS.index(rated[0].level) >= cap:
+                break
+        cages = [c for k, c in enumerate(cages) if k not in dropped]
+    return _killer(grid, cages, solution, givens), solution
+
+
 def _dig_target(variant: str, level: str) -> str | None:
     """Random minimal jigsaw puzzles are nearly all extreme (they keep some 14-19 givens), so
-    jigsaw digging below extreme is steered by the rating; classic puzzles are dug to
-    minimal and filtered (every level comes up often enough)."""
+    jigsaw digging below extreme is steered by the rating, and so are hard, unfair and extreme
+    killers
+    (:data:`KILLER_STEERED`); classic puzzles are dug to minimal and filtered (every level
+    comes up often enough)."""
+    if variant == "killer":
+        return level if level in KILLER_STEERED else None
     return level if variant == "jigsaw" and level != "extreme" else None
 
 
@@ -810,7 +904,8 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
             try:
                 got = make_candidate(variant, s, size, symmetric, deadline,
                                      KILLER_CAGE_SIZES[level], _dig_target(variant, level),
-                                     _big_floor(size, level) if big else 0.0)
+                                     _big_floor(size, level) if big else 0.0,
+                                     cage_share=KILLER_STEERED.get(level, 1.0))
             except SearchLimit:
                 tell("search limit")
                 continue

@@ -212,6 +212,21 @@ def test_cli_generate_json(capsys):
     assert rc == 0 and out.strip() == rows[1]["puzzle"]
 
 
+def test_killer_unfair_by_its_hardest_idea():
+    """Hard and unfair killers are steered by the hardest technique they need (a killer's
+    rating follows its hardest idea, not its step count): the kept puzzle needs a technique
+    of the level, it is one that the rating says, and it is unique and solved by logic."""
+    from techniques import registry
+    g = generate("killer", "unfair", seed=2, time_limit=120)[0]
+    assert g.rating.basis == "ideas" and g.rating.level == "unfair"
+    assert registry.get(g.rating.hardest).level == "unfair"
+    assert g.puzzle.count_solutions(2) == 1
+    cages = [r for r in g.to_spec()["rules"] if r["rule"] == "killer_cage"]
+    assert cages and all(r["total"] == sum(g.solution[g.puzzle.grid.cell(c)] for c in r["cells"])
+                         for r in cages)
+    _check_independently(from_spec(json.loads(json.dumps(g.to_spec()))), "unfair", g.solution)
+
+
 def test_cli_generate_progress(capsys):
     """--progress on: a line per candidate on stderr, the last one the kept puzzle; stdout
     is exactly what the run without it prints."""
@@ -269,20 +284,10 @@ def test_cli_timeout(capsys):
     assert len(err.strip().splitlines()) == 1 and "time limit" in err
 
 
-#: Known gap (issue 13 note): variant ratings follow the hardest idea now, and killers with
-#: 2-3-cell cages rarely need an unfair technique (they need medium ones, or forcing); the
-#: cage-size steering was tuned for HoDoKu's score-based rating and is not retuned yet.
-KILLER_UNFAIR = pytest.mark.xfail(
-    raises=GenerationTimeout, strict=False,
-    reason="killer generation is not yet steered to the hardest-idea levels (unfair)")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["classic", "jigsaw", "killer"])
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "unfair"])
-def test_sweep_levels(variant, level, request):
-    if (variant, level) == ("killer", "unfair"):
-        request.applymarker(KILLER_UNFAIR)
+def test_sweep_levels(variant, level):
     for g in generate(variant, level, count=2, seed=500, time_limit=120):
         q = from_spec(json.loads(json.dumps(g.to_spec())))
         _check_independently(q, level, g.solution)
