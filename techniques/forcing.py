@@ -35,6 +35,7 @@ Propagation is on int bitmasks: candidate masks per cell and a cell bitset per d
 from __future__ import annotations
 
 import time
+import weakref
 from typing import Iterator, Sequence
 
 from csp.bits import digits_of
@@ -316,6 +317,11 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
         ps.contra = (f"{name}: {e}" if name not in str(e) else str(e), on_cells(cells))
         raise _Stop
     any_change = False
+    # the facts on a rule's cells, found once per rule (not once per cell: the derivation
+    # can hold thousands of facts), plus the removals made below in order, so each premise
+    # is the facts on the rule's other cells at the time, as before
+    on_scope: dict[str, tuple[int, ...]] = {}
+    added: list[int] = []
     for c in range(st.size):
         if not st.cand[c]:
             continue
@@ -323,9 +329,16 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
         if not gone:
             continue
         name = names.get(c, "rule")
-        prem = (name,) + on_cells(st.rule_scope.get(name, set()) - {c})
+        scope = st.rule_scope.get(name, set())
+        base = on_scope.get(name)
+        if base is None:
+            base = on_scope[name] = on_cells(scope)
+        prem = (name,) + tuple(f for f in base if _cell(f) != c) + tuple(
+            f for f in added if _cell(f) != c and _cell(f) in scope)
         for d in digits_of(gone):
-            set_off(c, d, prem)
+            if ps.cand[c] >> d & 1:
+                set_off(c, d, prem)
+                added.append((c << _DSHIFT | d) << 1)
             any_change = True
     ps.ruled = ps.cand[:]
     return any_change
@@ -423,6 +436,51 @@ def _candidates(an: Analysis) -> list[tuple[int, int]]:
     return [(c, d) for c in cells for d in digits_of(an.cand[c])]
 
 
+class _Scan:
+    """What a run's last search of one kind tried in vain: an ordering hint, nothing more.
+
+    Removing candidates never undoes a contradiction (fewer candidates only add singles and
+    rule removals), so an assumption that broke stays broken; one that did not break may
+    break later. Starting each search at the top of the list again (after every step the
+    solver takes) re-proves the same quiet assumptions before reaching new ones: the next
+    search of the same run tries the assumptions not yet tried first and the quiet ones
+    last. Every step is still proved by its own propagation on the current grid; only the
+    order (so which step comes first) changes. A hint belongs to one working state (a weak
+    reference: a new run starts afresh) and holds while candidates are only removed."""
+
+    __slots__ = ("ref", "snap", "quiet")
+
+    def __init__(self, state) -> None:
+        self.ref = weakref.ref(state)
+        self.snap: list[int] = []
+        #: facts tried without a result since the state last grew back
+        self.quiet: set[int] = set()
+
+
+def _quiet(an: Analysis, key) -> set[int]:
+    """The set of facts that the last searches of kind ``key`` on this run tried in vain
+    (the caller adds to it), reset unless the state only lost candidates since."""
+    memo = an.links_memo("forcing_scan", dict)
+    sc = memo.get(key)
+    cand = an.cand
+    if sc is None or sc.ref() is not an.state or any(
+            m & ~s for m, s in zip(cand, sc.snap)):
+        sc = memo[key] = _Scan(an.state)
+    sc.snap = list(cand)
+    return sc.quiet
+
+
+def _untried_first(facts: list[int], quiet: set[int]) -> list[int]:
+    """``facts`` in their order, those in ``quiet`` moved to the end.
+
+    >>> _untried_first([1, 2, 3, 4], {1, 3})
+    [2, 4, 1, 3]
+    """
+    if not quiet:
+        return facts
+    return [f for f in facts if f not in quiet] + [f for f in facts if f in quiet]
+
+
 def _size(ps: _PState, facts: Sequence[int]) -> int:
     """Size of an explanation: the distinct facts on the main lines to ``facts``."""
     seen: set[int] = set()
@@ -466,25 +524,30 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
                           title: str) -> Iterator[tuple[int, Step]]:
     st = _static(an)
     w = st.width
-    for c, d in _candidates(an):
+    facts = [_fact(c, d, on) for c, d in _candidates(an) for on in (True, False)]
+    quiet: set[int] = set()
+    if not opts.get("shortest", False):      # (a full scan sorts its steps anyway)
+        quiet = _quiet(an, ("contradiction", net))
+        facts = _untried_first(facts, quiet)
+    for f in facts:
         if an.expired():
             return
-        for on in (True, False):
-            if not on and not net and an.cand[c].bit_count() > 2 and not any(
-                    st.is_bilocal(h, d) for h in st.cell_full[c]):
-                continue   # no strong link: a chain cannot start from c<>d
-            f = _fact(c, d, on)
-            ps = _result(an, f, net)
-            if ps.contra is None:
-                continue
-            cand = (Candidate(c, d),)
-            note = f"{fact_text(f, w)}: {_contra_text(ps, w)}"
-            fs = ps.contra[1]
-            links = _links(ps, fs[0], w) if fs and fs[0] in ps.parents else ()
-            yield _size(ps, fs), Step(
-                tech, eliminations=cand if on else (), placements=() if on else cand,
-                pattern=cand, digits=(d,), links=links, title=title, note=note, width=w,
-                extra=_complexity(ps, fs))
+        c, d, on = _cell(f), _digit(f), bool(f & 1)
+        if not on and not net and an.cand[c].bit_count() > 2 and not any(
+                st.is_bilocal(h, d) for h in st.cell_full[c]):
+            continue   # no strong link: a chain cannot start from c<>d
+        ps = _result(an, f, net)
+        if ps.contra is None:
+            quiet.add(f)
+            continue
+        cand = (Candidate(c, d),)
+        note = f"{fact_text(f, w)}: {_contra_text(ps, w)}"
+        fs = ps.contra[1]
+        links = _links(ps, fs[0], w) if fs and fs[0] in ps.parents else ()
+        yield _size(ps, fs), Step(
+            tech, eliminations=cand if on else (), placements=() if on else cand,
+            pattern=cand, digits=(d,), links=links, title=title, note=note, width=w,
+            extra=_complexity(ps, fs))
 
 
 def _bit_facts(bits: int, on: int) -> list[int]:
@@ -727,13 +790,16 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     budget: list[float] = [int(opts.get("budget", 100_000)), stop]
     start = budget[0]
     for depth in range(1, int(opts.get("max_depth", 3))):
-        for c, d in _candidates(an):
-            f = _fact(c, d, True)
+        quiet = _quiet(an, ("nested", depth))
+        for f in _untried_first([_fact(c, d, True) for c, d in _candidates(an)], quiet):
+            c, d = _cell(f), _digit(f)
             ps = _result(an, f, True).copy()
             if ps.contra is not None:
                 continue   # a plain net contradiction, found by forcing_net_contradiction
             log: list = []
             _closure(st, ps, depth, log, budget)
+            if ps.contra is None and budget[0] > 0:
+                quiet.add(f)
             if ps.contra is not None:
                 used = _used_log(ps, log)
                 inner = "; ".join(f"{fact_text(g, w)} fails ({t})" for g, t, _, _ in used)
