@@ -107,15 +107,45 @@ class _Static:
         from .rules import _rule_engine
         self.rule_engine = _rule_engine(an.puzzle)
         self.rule_scope: dict[str, set[int]] = {}
+        #: per cell, its binary relations (XV, ratio, negative constraints, a<b ...) as
+        #: (other cell, supports in it: per digit or per mask, relation name); nets keep
+        #: them arc consistent in their own loop, the rule engine runs the others
+        self.binary: list[tuple[tuple[int, tuple[int, ...], bool, str], ...]] = []
         if self.rule_engine is not None:
             for p in self.rule_engine.props:
                 self.rule_scope.setdefault(p.name, set()).update(p.scope)
+            self.binary, self.rule_engine = an.puzzle.derived(_split_binary)
         self.full_cand = [state.cand[c] if state.placed[c] else an.cand[c]
                           for c in range(an.size)]
 
     def is_bilocal(self, h: int, d: int) -> bool:
         p = self.house_mask[h] & self.cw[d]
         return p.bit_count() == 2
+
+
+def _split_binary(puzzle) -> tuple[list, "Engine | None"]:
+    """(per cell: its binary relations, see ``_Static.binary``; an engine of the puzzle's
+    other rules, None when there are none). Empty lists when no rule is binary."""
+    from csp.constraints.binary import BinaryTable
+    from csp.engine import Engine
+    from .rules import _rule_engine
+    eng = _rule_engine(puzzle)
+    if eng is None:
+        return [], None
+    bins = [p for p in eng.props if type(p) is BinaryTable]
+    if not bins:
+        return [], eng
+    per: list[list] = [[] for _ in range(puzzle.grid.size)]
+    for p in bins:
+        if p.uni_a is not None:
+            per[p.a].append((p.b, p.uni_a, True, p.name))
+            per[p.b].append((p.a, p.uni_b, True, p.name))
+        else:
+            per[p.a].append((p.b, p.sup_a, False, p.name))
+            per[p.b].append((p.a, p.sup_b, False, p.name))
+    rest = [p for p in eng.props if type(p) is not BinaryTable]
+    return ([tuple(x) for x in per],
+            Engine(puzzle.grid.n, puzzle.grid.size, [], rest) if rest else None)
 
 
 class _PState:
@@ -181,6 +211,7 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
     base = st.cand
     peers_d, cross = st.peers_d, st.cross
     house_mask, cell_full, done = st.house_mask, st.cell_full, st.house_done
+    binary = st.binary
     queue: list[int] = []
 
     def contra(text: str, fs: tuple[int, ...]) -> None:
@@ -249,6 +280,27 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                         if cand[c2] >> d2 & 1:
                             set_off(c2, d2, prem)
                     continue
+                # a false candidate: binary relations lose the digits it supported alone
+                if net and binary and binary[c]:
+                    m = cand[c]
+                    for o, sup, by_mask, rname in binary[c]:
+                        if not base[o]:
+                            continue          # placed before the assumption
+                        if by_mask:
+                            keep = sup[m]
+                        else:
+                            keep = 0
+                            x = m
+                            while x:
+                                low = x & -x
+                                keep |= sup[low.bit_length() - 1]
+                                x ^= low
+                        drop = cand[o] & ~keep
+                        if drop:
+                            prem = (rname,) + tuple(_fact(c, x, False)
+                                                    for x in digits_of(base[c] & ~m))
+                            for x in digits_of(drop):
+                                set_off(o, x, prem)
                 # a false candidate: singles
                 m = cand[c]
                 if not ps.on >> c & 1 and not m & (m - 1):
