@@ -117,6 +117,7 @@ class _Static:
             self.binary, self.rule_engine = an.puzzle.derived(_split_binary)
         self.full_cand = [state.cand[c] if state.placed[c] else an.cand[c]
                           for c in range(an.size)]
+        self.placed_cells = [c for c in range(an.size) if not an.cand[c]]
 
     def is_bilocal(self, h: int, d: int) -> bool:
         p = self.house_mask[h] & self.cw[d]
@@ -345,13 +346,16 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
     """Run the puzzle's non-house rules on the propagation state. A removal becomes a fact
     whose premises are the rule's name and the facts derived on the rule's other cells.
     Returns True when something changed."""
-    cand = [st.full_cand[c] if not st.cand[c] else ps.cand[c] for c in range(st.size)]
-    before = cand[:]
     last = st.cand if ps.ruled is None else ps.ruled
     # the rule engine was at its fixpoint on ``last``: wake only the rules on cells changed
-    changed = [c for c in range(st.size) if st.cand[c] and ps.cand[c] != last[c]]
+    # (placed cells are 0 in both)
+    changed = [c for c, a, b in zip(range(st.size), ps.cand, last) if a != b]
     if not changed:
         return False
+    cand = ps.cand[:]
+    for c in st.placed_cells:
+        cand[c] = st.full_cand[c]
+    before = cand[:]
     names: dict[int, str] = {}
 
     def trace(cell: int, mask: int, reason) -> None:
@@ -374,12 +378,10 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
     # is the facts on the rule's other cells at the time, as before
     on_scope: dict[str, tuple[int, ...]] = {}
     added: list[int] = []
-    for c in range(st.size):
-        if not st.cand[c]:
+    for c, b0, b1 in zip(range(st.size), before, cand):
+        if b0 == b1 or not st.cand[c]:
             continue
-        gone = before[c] & ~cand[c]
-        if not gone:
-            continue
+        gone = b0 & ~b1
         name = names.get(c, "rule")
         scope = st.rule_scope.get(name, set())
         base = on_scope.get(name)
