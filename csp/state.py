@@ -23,7 +23,9 @@ class State:
     (2, 2)
     """
 
-    __slots__ = ("grid", "cand", "placed", "given", "version", "puzzle")
+    # __weakref__: a technique may remember hints about the run that owns this state
+    # (techniques.forcing's scan order) without keeping it alive
+    __slots__ = ("grid", "cand", "placed", "given", "version", "puzzle", "__weakref__")
 
     def __init__(self, grid: Grid, cand: list[int] | None = None,
                  placed: list[int] | None = None, given: list[bool] | None = None,

@@ -176,6 +176,10 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
     vals = [0] * k
     sup = [0] * k
     nodes = [0]
+    #: positions with a digit not supported yet (bit i: position i in search order). A
+    #: subtree whose fixed digits are supported and whose later positions have no
+    #: unsupported digit cannot add a support: it is skipped (the supports stay exact)
+    need = [sum(1 << i for i in range(k))]
 
     class _Budget(Exception):
         pass
@@ -184,12 +188,18 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
         nodes[0] += 1
         if nodes[0] > limit:
             raise _Budget
+        if not need[0] >> j and all(sup[i] >> vals[i] & 1 for i in range(j)):
+            return False
         if j == k:
             for e in range(len(eqs)):
                 if sums[e] not in eqs[e][2]:
                     return False
+            nd = need[0]
             for i in range(k):
                 sup[i] |= 1 << vals[i]
+                if sup[i] == sd[i]:
+                    nd &= ~(1 << i)
+            need[0] = nd
             return True
         m = sd[j]
         found = False
