@@ -9,6 +9,8 @@ stands for digit ``d``; a cell set is an int whose bit ``c`` stands for cell ``c
 (3, 1, 9, False, True)
 >>> list(iter_cells(0b10110))
 [1, 2, 4]
+>>> union_of([0, 1, 2, 4], 0b1100)
+6
 
 Digit masks are few (``2**(n+1)``), so :func:`digits_of` keeps each one's tuple: iterate
 digits with it. Cell sets are many, so :func:`iter_cells` walks them without a cache. The
@@ -17,7 +19,7 @@ innermost loops of the engine, the search and some propagators iterate inline
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 
 def popcount(mask: int) -> int:
@@ -56,6 +58,21 @@ def iter_bits(mask: int) -> Iterator[int]:
 
 #: the cells of a cell bitset, ascending (the same walk as :func:`iter_bits`)
 iter_cells = iter_bits
+
+
+def union_of(table: Sequence[int], mask: int) -> int:
+    """The union of ``table[i]`` over the set bits ``i`` of ``mask``: the supports of a
+    candidate set in a binary relation, the cells an implication front reaches.
+
+    >>> union_of([0, 0b100, 0b1000, 0b1], 0b1010)      # table[1] | table[3]
+    5
+    """
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= table[low.bit_length() - 1]
+        mask ^= low
+    return out
 
 _DIGITS: dict[int, tuple[int, ...]] = {}
 _DIGITS_MAX = 1 << 17

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterator
 
-from csp.bits import digits_of
+from csp.bits import digits_of, union_of
 from csp.links import LinkTables
 from csp.step import Candidate, Link, Step, cell_name
 
@@ -387,20 +387,8 @@ def _bfs(g: ChainGraph, start_false: int, start_true: int, max_length: int
     front_f, front_t = start_false, start_true
     levels = [(front_f, front_t)]
     for _ in range(max_length):
-        new_t = 0
-        b = front_f
-        while b:
-            low = b & -b
-            new_t |= strong[low.bit_length() - 1]
-            b ^= low
-        new_f = 0
-        b = front_t
-        while b:
-            low = b & -b
-            new_f |= weak[low.bit_length() - 1]
-            b ^= low
-        new_t &= ~vis_t
-        new_f &= ~vis_f
+        new_t = union_of(strong, front_f) & ~vis_t
+        new_f = union_of(weak, front_t) & ~vis_f
         if not (new_t | new_f):
             break
         vis_t |= new_t

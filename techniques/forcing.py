@@ -41,7 +41,7 @@ import time
 import weakref
 from typing import Iterator, Sequence
 
-from csp.bits import digits_of
+from csp.bits import digits_of, union_of
 from csp.events import Contradiction
 from csp.step import Candidate, Link, Namer, Step, cell_name, digit_symbol
 
@@ -303,15 +303,7 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                     for o, sup, by_mask, rname in binary[c]:
                         if not base[o]:
                             continue          # placed before the assumption
-                        if by_mask:
-                            keep = sup[m]
-                        else:
-                            keep = 0
-                            x = m
-                            while x:
-                                low = x & -x
-                                keep |= sup[low.bit_length() - 1]
-                                x ^= low
+                        keep = sup[m] if by_mask else union_of(sup, m)
                         drop = cand[o] & ~keep
                         if drop:
                             prem = (rname,) + tuple(_fact(c, x, False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Callable, Hashable, Iterable, Iterator
 
+from ..bits import union_of
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
@@ -62,23 +63,12 @@ class BinaryTable(Propagator):
             if mb & ~self.both_a[ma]:
                 return Status.FIX
             return Status.SUBSUMED
-        sup = self.sup_a
-        s = 0
-        m = ma
-        while m:
-            low = m & -m
-            s |= sup[low.bit_length() - 1]
-            m ^= low
+        # grids past UNION_MAX_N: the union of the supports, digit by digit
+        s = union_of(self.sup_a, ma)
         if mb & ~s:
             ctx.remove(b, mb & ~s, (self.name, (a,)))
             mb = cand[b]
-        sup = self.sup_b
-        s = 0
-        m = mb
-        while m:
-            low = m & -m
-            s |= sup[low.bit_length() - 1]
-            m ^= low
+        s = union_of(self.sup_b, mb)
         if ma & ~s:
             ctx.remove(a, ma & ~s, (self.name, (b,)))
             ma = cand[a]
