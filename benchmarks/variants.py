@@ -84,10 +84,13 @@ FORCING_FAMILY = frozenset((
     "forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
     "forcing_net_verity", "forcing_net_nested", "kraken_fish_type_1", "kraken_fish_type_2",
     "template_set", "template_delete"))
-#: pencilmark's technique families of the same kind (its "computer search", trial, guess)
+#: pencilmark's technique families of the same kind: its "computer search", trial and guess,
+#: and its bounded "case work" (CaseAnalysis, EitherWay, WhatIf, ShortTrial: assume a
+#: candidate or each candidate of a cell / house and propagate, which is what our forcing
+#: chains and nets do), so that both "without forcing" columns count the same thing
 PEER_FORCING = frozenset((
     "ForcingChains", "DynamicForcingChains", "NestedForcingChains", "NishioForcingNet",
-    "PatternOverlay", "Trial", "Guess"))
+    "PatternOverlay", "Trial", "Guess", "CaseAnalysis", "EitherWay", "WhatIf", "ShortTrial"))
 
 
 def _pct(xs: list[float], q: float) -> float:
