@@ -7,10 +7,12 @@ bitsets (bit c = cell c).
 from __future__ import annotations
 
 import time
+from typing import Iterator
 
 from csp.bits import digits_of, iter_cells
 from csp.links import LinkTables, link_tables
 from csp.state import State
+from csp.step import digit_symbol
 
 __all__ = ["Analysis", "analyze", "digits_of", "iter_cells"]   # bit helpers: csp.bits
 
@@ -109,6 +111,41 @@ class Analysis:
             out &= pd[low.bit_length() - 1]
             cells ^= low
         return out if out != -1 else 0
+
+    def group_pointing(self, group: int, must: int) -> Iterator[tuple[int, int, int]]:
+        """Pointing with a group of cells as the house: for each digit of the mask ``must``
+        that the group (a bitset) is known to hold, (digit, the group's cells holding it,
+        the cells outside that see all of those and lose it). Shared by the rules whose
+        cells must hold known digits (killer cages, renban lines)."""
+        for d in digits_of(must):
+            s = group & self.cells_with[d]
+            if s:
+                targets = self.common_peers(d, s) & self.cells_with[d] & ~group
+                if targets:
+                    yield d, s, targets
+
+    def house_forced_digits(self, group: int) -> tuple[int, list[str]]:
+        """Digits that some full house crossing the group (a bitset of cells) can only place
+        inside it (a mask), with the reasons ("7 of row 1 only in r1c2,r1c3"). Shared by
+        the rules that choose among digit sets (cage combinations, renban runs)."""
+        forced = 0
+        why = []
+        for h in self.full:
+            hm = self.house_mask[h]
+            if not hm & group or not hm & ~group:
+                continue
+            done = 0
+            for c in iter_cells(hm & ~self.unsolved):
+                done |= 1 << self.state.placed[c]
+            for d in range(1, self.n + 1):
+                if (forced | done) >> d & 1:
+                    continue
+                pos = hm & self.cells_with[d]
+                if pos and not pos & ~group:
+                    forced |= 1 << d
+                    why.append(f"{digit_symbol(d)} of {self.houses[h].name} only in "
+                               f"{','.join(self.name(c) for c in iter_cells(pos))}")
+        return forced, why
 
     def sees(self, c1: int, d1: int, c2: int, d2: int) -> bool:
         return self.links.sees(c1, d1, c2, d2)

@@ -95,21 +95,14 @@ def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
         for c in cage.cells:
             if an.state.placed[c]:
                 must &= ~(1 << an.state.placed[c])
-        for d in range(1, an.n + 1):
-            if not must >> d & 1:
-                continue
-            s = cage.mask & an.cells_with[d]
-            if not s:
-                continue
-            targets = an.common_peers(d, s) & an.cells_with[d] & ~cage.mask
-            if targets:
-                yield Step("mandatory_inclusion", digits=(d,), houses=(cage.name,), width=w,
-                           title="Mandatory Inclusion",
-                           eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
-                           pattern=tuple(Candidate(c, d) for c in iter_cells(s)),
-                           note=f"{digit_symbol(d)} in every combination of "
-                                f"{_cage_label(an, cage)} ({'/'.join(_ds(m) for m in combos)}), "
-                                f"only in {_names(an, s)}")
+        for d, s, targets in an.group_pointing(cage.mask, must):
+            yield Step("mandatory_inclusion", digits=(d,), houses=(cage.name,), width=w,
+                       title="Mandatory Inclusion",
+                       eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
+                       pattern=tuple(Candidate(c, d) for c in iter_cells(s)),
+                       note=f"{digit_symbol(d)} in every combination of "
+                            f"{_cage_label(an, cage)} ({'/'.join(_ds(m) for m in combos)}), "
+                            f"only in {_names(an, s)}")
 
 
 @register("cage_house_overlap", "Cage-House Overlap", FAMILY)
@@ -120,23 +113,7 @@ def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
     for cage, combos in _cage_info(an):
         if len(combos) < 2:
             continue
-        forced = 0
-        why = []
-        for h in an.full:
-            hm = an.house_mask[h]
-            if hm == cage.mask or not hm & cage.mask:
-                continue
-            done = 0
-            for c in iter_cells(hm & ~an.unsolved):
-                done |= 1 << an.state.placed[c]
-            for d in range(1, an.n + 1):
-                if (forced | done) >> d & 1:
-                    continue
-                pos = hm & an.cells_with[d]
-                if pos and not pos & ~cage.mask:
-                    forced |= 1 << d
-                    why.append(f"{digit_symbol(d)} of {an.houses[h].name} only in "
-                               f"{_names(an, pos)}")
+        forced, why = an.house_forced_digits(cage.mask)
         if not forced:
             continue
         keep = [m for m in combos if m & forced == forced]

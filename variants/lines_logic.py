@@ -347,7 +347,7 @@ def _segment_info(an: Analysis, t: LineTables, seg: tuple[int, ...]):
     """(totals -> supports, all different, digits a house forces into the segment and why)."""
     doms = tuple(_value(an, c) for c in seg)
     distinct = _all_different(an, seg)
-    forced, why = house_forced_digits(an, sum(1 << c for c in seg)) if distinct else (0, [])
+    forced, why = an.house_forced_digits(sum(1 << c for c in seg)) if distinct else (0, [])
     key = ("seg", seg, doms, forced)
     hit = t.memo.get(key)
     if hit is not None:
@@ -545,7 +545,7 @@ def _span_steps(an: Analysis, kind: str, name: str, title: str) -> Iterator[Step
             continue
         groups, diff = ln.data
         doms = [[_value(an, c) for c in g] for g in groups]
-        forced, why = house_forced_digits(an, sum(1 << c for c in set(inner)))
+        forced, why = an.house_forced_digits(sum(1 << c for c in set(inner)))
         key = ("span", ln.cells, _value(an, a), _value(an, b), tuple(map(tuple, doms)), forced)
         res = t.memo.get(key)
         if res is None:
@@ -801,41 +801,6 @@ def _runs(an: Analysis, t: LineTables, ln: Line) -> list[int]:
     return hit
 
 
-def group_pointing(an: Analysis, group: int, must: int) -> Iterator[tuple[int, int, int]]:
-    """(digit, cells of the group holding it, cells outside that see all of those) for each
-    digit of ``must`` that the group of cells (a bitset) is known to hold: pointing with the
-    group as the house."""
-    for d in digits_of(must):
-        s = group & an.cells_with[d]
-        if s:
-            targets = an.common_peers(d, s) & an.cells_with[d] & ~group
-            if targets:
-                yield d, s, targets
-
-
-def house_forced_digits(an: Analysis, group: int) -> tuple[int, list[str]]:
-    """Digits that some full house crossing the group (a bitset of cells) can only place
-    inside it (a mask), with the reasons ("7 of row 1 only in r1c2,r1c3")."""
-    forced = 0
-    why = []
-    for h in an.full:
-        hm = an.house_mask[h]
-        if not hm & group or not hm & ~group:
-            continue
-        done = 0
-        for c in iter_cells(hm & ~an.unsolved):
-            done |= 1 << an.state.placed[c]
-        for d in range(1, an.n + 1):
-            if (forced | done) >> d & 1:
-                continue
-            pos = hm & an.cells_with[d]
-            if pos and not pos & ~group:
-                forced |= 1 << d
-                why.append(f"{digit_symbol(d)} of {an.houses[h].name} only in "
-                           f"{_names(an, iter_cells(pos))}")
-    return forced, why
-
-
 def _renban_lines(an: Analysis, t: LineTables, least: int) -> Iterator[tuple[Line, list[int], int]]:
     """The renban lines with open cells and at least ``least`` fitting runs: (line, runs,
     cell bitset)."""
@@ -860,7 +825,7 @@ def renban_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
         for c in ln.cells:
             if not an.cand[c]:
                 must &= ~(1 << an.state.placed[c])
-        for d, s, targets in group_pointing(an, line, must):
+        for d, s, targets in an.group_pointing(line, must):
             yield Step("renban_mandatory", digits=(d,), houses=(ln.name,), width=w,
                        title="Renban Mandatory Digit",
                        eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
@@ -877,7 +842,7 @@ def renban_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
     t = line_tables(an.puzzle)
     w = an.grid.namer
     for ln, runs, line in _renban_lines(an, t, 2):
-        forced, why = house_forced_digits(an, line)
+        forced, why = an.house_forced_digits(line)
         keep_runs = [r for r in runs if r & forced == forced]
         if not forced or not keep_runs or len(keep_runs) == len(runs):
             continue
