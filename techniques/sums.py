@@ -11,9 +11,14 @@ says otherwise). A human also knows which of those cells share a house:
 - ``combined_sums``: two rules that share a cell or whose cells share houses, solved
   together ("r7c9 = 4 forces the other arrow of box 9 to 10+": the two arrows of a
   crossbow; the four arrows of one circle taken two by two).
+- ``substituted_sums``: a house (or a run of two or three rows or columns, two touching
+  boxes) sums to 45; with the shafts of the arrows in it replaced by their circles (or a
+  circle by its shaft) one equation on a few cells is left ("box 7 with its three arrows:
+  2*r7c2+2*r8c2+2*r9c2-r6c1 = 45, so r6c1 is odd and the circles hold 8").
 
-Both are exact for the cells of the rules (a search over their candidates, cells that see
-each other -- a house, or any rule link -- different), within a budget of search nodes.
+All three are exact for the cells of the rules (of the equation) -- a search over their
+candidates, cells that see each other (a house, or any rule link) different -- within a
+budget of search nodes.
 
 >>> from csp import Puzzle, Grid
 >>> from csp.constraints import Linear
@@ -23,6 +28,16 @@ each other -- a house, or any rule link -- different), within a budget of search
 >>> _ = p.add(Linear(cells, [-1, 1, 1, 1], 0, "arrow r1c1"))
 >>> [s.explain(2) for s in StepSolver().find_all(p.pencilmarks(), "sum_arithmetic")]
 ['Sum Arithmetic: arrow r1c1 (r1c1 = r2c2+r3c2+r4c2, r1c1 r2c2 r3c2 in box 1, r2c2 r3c2 r4c2 in col 2) => r1c1<>12345, r2c2<>789, r3c2<>789, r4c2<>789']
+
+Column 1 with the shafts of two arrows: its other four cells and the two circles make 45,
+so those four cells hold 8 and 9 and the shafts lose them:
+
+>>> p = Puzzle(Grid(9)).add_grid_houses()
+>>> _ = p.add(Linear(p.grid.cells(["r1c5", "r4c1", "r5c1", "r6c1"]), [-1, 1, 1, 1], 0,
+...                  "arrow r1c5"))
+>>> _ = p.add(Linear(p.grid.cells(["r2c5", "r7c1", "r8c1"]), [-1, 1, 1], 0, "arrow r2c5"))
+>>> print(StepSolver().find_all(p.pencilmarks(), "substituted_sums")[0].explain(2))
+Substituted Sums: col 1 sums to 45; with arrow r1c5 (r1c5 = r4c1+r5c1+r6c1), arrow r2c5 (r2c5 = r7c1+r8c1): r1c1+r1c5+r2c1+r2c5+r3c1+r9c1 = 45 (r1c1 r2c1 r3c1 r9c1 hold 89 in col 1) => r1c1<>123, r1c5<>12345, r2c1<>123, r2c5<>12345, r3c1<>123, r9c1<>123, r4c1<>89, r5c1<>89, r6c1<>89, r7c1<>89, r8c1<>89
 """
 from __future__ import annotations
 
@@ -44,8 +59,8 @@ NODE_LIMIT = 20000
 #: the most cells two rules may have together to be combined
 MAX_PAIR_CELLS = 12
 #: substituted house sums: the most open cells of the equation left, and its search budget
-MAX_SUB_CELLS = 6
-SUB_NODE_LIMIT = 3000
+MAX_SUB_CELLS = 8
+SUB_NODE_LIMIT = NODE_LIMIT
 MAX_SOLUTIONS = 400
 MAX_SUB_HOUSES = 3
 
@@ -468,15 +483,24 @@ def substituted_sums(an: Analysis, opts: dict) -> Iterator[Step]:
             cells = sorted(coef)
             if not 0 < sum(1 for c in cells if an.unsolved >> c & 1) <= max_cells:
                 continue
-            sols = _solutions(an, cells, [coef[c] for c in cells], total, limit)
-            if not sols:
-                continue                       # budget out (or no solution: not ours)
-            sup = [0] * len(cells)
-            for sol in sols:
-                for k, d in enumerate(sol):
-                    sup[k] |= 1 << d
+            coeffs = [coef[c] for c in cells]
+            sols = _solutions(an, cells, coeffs, total, limit)
+            held, more = "", []
+            if sols is None:
+                # too many solutions to list: the digits they use, without the mandatory ones
+                eq = Rule(-1, hname, cells, coeffs, frozenset((total,)), False)
+                sup = joint_supports(an, cells, [eq], limit)
+                if sup is None or not all(sup):
+                    continue
+            elif not sols:
+                continue                       # no solution: not this technique's business
+            else:
+                sup = [0] * len(cells)
+                for sol in sols:
+                    for k, d in enumerate(sol):
+                        sup[k] |= 1 << d
+                held, more = _mandatory(an, cells, sols)
             elims = _eliminations(an, cells, sup)
-            held, more = _mandatory(an, cells, sols)
             elims += [e for e in more if e not in elims]
             if not elims:
                 continue
@@ -567,6 +591,9 @@ def _mandatory(an: Analysis, cells: list[int], sols: list[tuple[int, ...]]
                 continue
             out.extend(e for e in (Candidate(c, d) for c in iter_cells(others)) if e not in out)
             notes.setdefault((group, d), []).append(h.name)
-    text = "; ".join(f"{' '.join(an.name(c) for c in iter_cells(g))} hold {digit_symbol(d)} "
-                     f"in {', '.join(hs)}" for (g, d), hs in notes.items())
+    digits: dict[tuple[int, tuple[str, ...]], str] = {}
+    for (g, d), hs in notes.items():
+        digits[(g, tuple(hs))] = digits.get((g, tuple(hs)), "") + digit_symbol(d)
+    text = "; ".join(f"{' '.join(an.name(c) for c in iter_cells(g))} hold {ds} in "
+                     f"{', '.join(hs)}" for (g, hs), ds in digits.items())
     return (f" ({text})" if text else ""), out

@@ -343,6 +343,8 @@ def test_substituted_sums_crossbow_box_circles():
     text = step.explain(2)
     assert "2*r7c2+2*r8c2+2*r9c2-r6c1 = 45" in text
     assert "r7c2 r8c2 r9c2 hold 8 in col 2, box 7" in text
-    assert {"r1c2<>8", "r2c2<>8", "r6c1<>2", "r6c1<>4", "r7c2<>5"} <= names(p, step.eliminations)
+    assert names(p, step.eliminations) == {
+        "r6c1<>2", "r6c1<>4", "r6c1<>5", "r7c2<>5", "r1c2<>8", "r2c2<>8", "r4c2<>8",
+        "r5c2<>8", "r6c2<>8", "r7c1<>8"}
     assert sound(sol, step)
 
