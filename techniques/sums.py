@@ -11,9 +11,14 @@ says otherwise). A human also knows which of those cells share a house:
 - ``combined_sums``: two rules that share a cell or whose cells share houses, solved
   together ("r7c9 = 4 forces the other arrow of box 9 to 10+": the two arrows of a
   crossbow; the four arrows of one circle taken two by two).
+- ``substituted_sums``: a house (or a run of two or three rows or columns, two touching
+  boxes) sums to 45; with the shafts of the arrows in it replaced by their circles (or a
+  circle by its shaft) one equation on a few cells is left ("box 7 with its three arrows:
+  2*r7c2+2*r8c2+2*r9c2-r6c1 = 45, so r6c1 is odd and the circles hold 8").
 
-Both are exact for the cells of the rules (a search over their candidates, cells that see
-each other -- a house, or any rule link -- different), within a budget of search nodes.
+All three are exact for the cells of the rules (of the equation) -- a search over their
+candidates, cells that see each other (a house, or any rule link) different -- within a
+budget of search nodes.
 
 >>> from csp import Puzzle, Grid
 >>> from csp.constraints import Linear
@@ -23,17 +28,29 @@ each other -- a house, or any rule link -- different), within a budget of search
 >>> _ = p.add(Linear(cells, [-1, 1, 1, 1], 0, "arrow r1c1"))
 >>> [s.explain(2) for s in StepSolver().find_all(p.pencilmarks(), "sum_arithmetic")]
 ['Sum Arithmetic: arrow r1c1 (r1c1 = r2c2+r3c2+r4c2, r1c1 r2c2 r3c2 in box 1, r2c2 r3c2 r4c2 in col 2) => r1c1<>12345, r2c2<>789, r3c2<>789, r4c2<>789']
+
+Column 1 with the shafts of two arrows: its other four cells and the two circles make 45,
+so those four cells hold 8 and 9 and the shafts lose them:
+
+>>> p = Puzzle(Grid(9)).add_grid_houses()
+>>> _ = p.add(Linear(p.grid.cells(["r1c5", "r4c1", "r5c1", "r6c1"]), [-1, 1, 1, 1], 0,
+...                  "arrow r1c5"))
+>>> _ = p.add(Linear(p.grid.cells(["r2c5", "r7c1", "r8c1"]), [-1, 1, 1], 0, "arrow r2c5"))
+>>> print(StepSolver().find_all(p.pencilmarks(), "substituted_sums")[0].explain(2))
+Substituted Sums: col 1 sums to 45; with arrow r1c5 (r1c5 = r4c1+r5c1+r6c1), arrow r2c5 (r2c5 = r7c1+r8c1): r1c1+r1c5+r2c1+r2c5+r3c1+r9c1 = 45 (r1c1 r2c1 r3c1 r9c1 hold 89 in col 1) => r1c1<>123, r1c5<>12345, r2c1<>123, r2c5<>12345, r3c1<>123, r9c1<>123, r4c1<>89, r5c1<>89, r6c1<>89, r7c1<>89, r8c1<>89
 """
 from __future__ import annotations
 
 from itertools import combinations
 from typing import Iterator, Sequence
 
+from csp.bits import iter_bits
 from csp.constraints.sums import Linear, Sum, SumIn
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
 from .registry import register
+from .sets import set_tables
 
 FAMILY = "sums"
 
@@ -41,6 +58,11 @@ FAMILY = "sums"
 NODE_LIMIT = 20000
 #: the most cells two rules may have together to be combined
 MAX_PAIR_CELLS = 12
+#: substituted house sums: the most open cells of the equation left, and its search budget
+MAX_SUB_CELLS = 8
+SUB_NODE_LIMIT = NODE_LIMIT
+MAX_SOLUTIONS = 400
+MAX_SUB_HOUSES = 3
 
 
 class Rule:
@@ -357,3 +379,221 @@ def _alone_removes(an: Analysis, e: Candidate, rules: tuple[Rule, Rule], limit: 
         if sup is not None and not sup[r.cells.index(e.cell)] >> e.digit & 1:
             return True
     return False
+
+
+# -- house sums with sum rules substituted -----------------------------------------------
+def _units(an: Analysis) -> list[tuple[int, int, str]]:
+    """``(cell mask, sum, name)`` of the collections of full houses a substitution starts
+    from: single houses, runs of two or three parallel rows or columns, two touching boxes
+    (the set techniques' bases, at most :data:`MAX_SUB_HOUSES` houses)."""
+    def build() -> list[tuple[int, int, str]]:
+        t = set_tables(an)
+        out = []
+        for base, label in t._bases():
+            rs = [t.regions[i] for i in base]
+            if len(rs) <= MAX_SUB_HOUSES and all(r.full for r in rs):
+                out.append((sum(r.mask for r in rs), sum(r.total for r in rs), label))
+        out.sort(key=lambda u: u[0].bit_count())       # single houses first
+        return out
+    return an.links_memo("substitution_units", build)
+
+
+def _substitutions(an: Analysis, rules: list[Rule], hm: int, total: int, allow_ties: bool
+                   ) -> tuple[dict[int, int], int, list[tuple[Rule, int]]] | None:
+    """The house's sum with sum rules substituted, greedily: ``(coefficient per cell,
+    total, [(rule, +1 subtracted / -1 added)])``, or None when no rule helps.
+
+    Start from ``sum(house) = n(n+1)/2``; subtracting a rule ``sum(a_i x_i) = t`` (or adding
+    it) keeps a true equation. A rule is used (once) when it leaves fewer open cells in the
+    equation, or as many with ``allow_ties`` (an arrow whose shaft only starts in the house:
+    the shaft's cell leaves, its circle doubles, the shaft's cell outside comes in)."""
+    coef = {c: 1 for c in iter_cells(hm)}
+    used: list[tuple[Rule, int]] = []
+    unsolved = an.unsolved
+
+    def open_count(cf: dict[int, int]) -> int:
+        return sum(1 for c, a in cf.items() if a and unsolved >> c & 1)
+
+    touching = [r for r in rules if r.mask & hm and r.mask & unsolved and len(r.totals) == 1]
+    changed = True
+    while changed:
+        changed = False
+        best = None
+        base = open_count(coef)
+        for r in touching:
+            if any(r is u for u, _ in used):
+                continue
+            for lam in (1, -1):
+                cf = dict(coef)
+                for c, a in zip(r.cells, r.coeffs):
+                    cf[c] = cf.get(c, 0) - lam * a
+                cnt = open_count(cf)
+                if cnt < base or (allow_ties and cnt == base and
+                                  any(cf.get(c, 0) == 0 and coef.get(c, 0)
+                                      for c in r.cells if unsolved >> c & 1)):
+                    if best is None or cnt < best[0]:
+                        best = (cnt, r, lam, cf)
+        if best is not None:
+            _, r, lam, cf = best
+            coef = cf
+            total -= lam * next(iter(r.totals))
+            used.append((r, lam))
+            changed = True
+    if not used:
+        return None
+    return {c: a for c, a in coef.items() if a}, total, used
+
+
+def _equation_text(an: Analysis, coef: dict[int, int], total: int) -> str:
+    out = ""
+    for c in sorted(coef, key=lambda c: (coef[c] < 0, c)):
+        a = coef[c]
+        term = an.name(c) if abs(a) == 1 else f"{abs(a)}*{an.name(c)}"
+        out += ("-" if a < 0 else ("+" if out else "")) + term
+    return f"{out} = {total}"
+
+
+@register("substituted_sums", "Substituted Sums", FAMILY,
+          options={"node_limit": SUB_NODE_LIMIT, "max_cells": MAX_SUB_CELLS})
+def substituted_sums(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A house sums to 45 (n(n+1)/2); replace the shafts of the arrows (sum rules with a
+    circle: a negative coefficient) that lie in it by their circles, or a circle by its
+    shaft, and solve the one equation that is left (cells that see each other differ):
+    box 7 with three arrows whose circles stand in its column 2 gives
+    ``2*r7c2+2*r8c2+2*r9c2-r6c1 = 45``, so r6c1 is odd and the circles sum to 23 or 24."""
+    rules = [r for r in _rules(an) if any(a < 0 for a in r.coeffs)]
+    if not rules:
+        return                     # no arrow-like rule: the set techniques' business
+    limit = opts.get("node_limit", SUB_NODE_LIMIT)
+    max_cells = opts.get("max_cells", MAX_SUB_CELLS)
+    full = an.n * (an.n + 1) // 2
+    seen: set = set()
+    for hm, htotal, hname in _units(an):
+        if not hm & an.unsolved:
+            continue
+        for ties in (False, True):
+            sub = _substitutions(an, rules, hm, htotal, ties)
+            if sub is None:
+                continue
+            coef, total, used = sub
+            key = (tuple(sorted(coef.items())), total)
+            if key in seen:
+                continue
+            seen.add(key)
+            cells = sorted(coef)
+            if not 0 < sum(1 for c in cells if an.unsolved >> c & 1) <= max_cells:
+                continue
+            coeffs = [coef[c] for c in cells]
+            sols = _solutions(an, cells, coeffs, total, limit)
+            held, more = "", []
+            if sols is None:
+                # too many solutions to list: the digits they use, without the mandatory ones
+                eq = Rule(-1, hname, cells, coeffs, frozenset((total,)), False)
+                sup = joint_supports(an, cells, [eq], limit)
+                if sup is None or not all(sup):
+                    continue
+            elif not sols:
+                continue                       # no solution: not this technique's business
+            else:
+                sup = [0] * len(cells)
+                for sol in sols:
+                    for k, d in enumerate(sol):
+                        sup[k] |= 1 << d
+                held, more = _mandatory(an, cells, sols)
+            elims = _eliminations(an, cells, sup)
+            elims += [e for e in more if e not in elims]
+            if not elims:
+                continue
+            with_ = ", ".join(f"{r.name} ({_formula(an, r)})" for r, _ in used)
+            yield Step("substituted_sums", eliminations=tuple(elims), title="Substituted Sums",
+                       width=an.grid.namer, houses=(hname,) + tuple(r.name for r, _ in used),
+                       pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
+                                     if an.cand[c] >> d & 1),
+                       note=f"{hname} {'sums' if htotal == full else 'sum'} to {htotal}; "
+                            f"with {with_}: "
+                            f"{_equation_text(an, coef, total)}{held}")
+
+
+def _solutions(an: Analysis, cells: list[int], coeffs: list[int], total: int, limit: int
+               ) -> list[tuple[int, ...]] | None:
+    """Every solution of ``sum(coeffs[i] * digit(cells[i])) = total`` (placed cells fixed,
+    cells that see each other for a digit different), or None past ``limit`` search nodes
+    or :data:`MAX_SOLUTIONS` solutions."""
+    placed = an.state.placed
+    doms = tuple(an.cand[c] or (1 << placed[c]) for c in cells)
+    key = ("sub_sums", tuple(cells), tuple(coeffs), total, doms)
+
+    def run() -> list[tuple[int, ...]] | None:
+        k = len(cells)
+        lo = [min(a * ((m & -m).bit_length() - 1), a * (m.bit_length() - 1))
+              for a, m in zip(coeffs, doms)]
+        hi = [max(a * ((m & -m).bit_length() - 1), a * (m.bit_length() - 1))
+              for a, m in zip(coeffs, doms)]
+        rest_lo = [0] * (k + 1)
+        rest_hi = [0] * (k + 1)
+        for j in range(k - 1, -1, -1):
+            rest_lo[j] = rest_lo[j + 1] + lo[j]
+            rest_hi[j] = rest_hi[j + 1] + hi[j]
+        peers_d = an.links.peers_d
+        vals = [0] * k
+        out: list[tuple[int, ...]] = []
+        nodes = [0]
+
+        def rec(j: int, s: int) -> bool:
+            nodes[0] += 1
+            if nodes[0] > limit or len(out) > MAX_SOLUTIONS:
+                return False
+            if j == k:
+                if s == total:
+                    out.append(tuple(vals))
+                return True
+            a = coeffs[j]
+            for d in iter_bits(doms[j]):
+                t = s + a * d
+                if t + rest_lo[j + 1] > total or t + rest_hi[j + 1] < total:
+                    continue
+                pd = peers_d[d][cells[j]]
+                if any(vals[i] == d and pd >> cells[i] & 1 for i in range(j)):
+                    continue
+                vals[j] = d
+                if not rec(j + 1, t):
+                    return False
+            return True
+        return out if rec(0, 0) else None
+    return an.shared_memo(key, run)
+
+
+def _mandatory(an: Analysis, cells: list[int], sols: list[tuple[int, ...]]
+               ) -> tuple[str, list[Candidate]]:
+    """Digits every solution of the equation puts in its cells of one house: the house's
+    other cells lose them (``(r7c2 r8c2 r9c2 hold 8 in col 2)``)."""
+    notes: dict[tuple[int, int], list[str]] = {}
+    out: list[Candidate] = []
+    emask = sum(1 << c for c in cells)
+    placed = an.state.placed
+    for h, hm in zip(an.houses, an.house_mask):
+        group = hm & emask
+        if group.bit_count() < 2 or not hm & ~emask & an.unsolved:
+            continue
+        idx = [k for k, c in enumerate(cells) if group >> c & 1]
+        always = (1 << (an.n + 1)) - 2
+        for sol in sols:
+            m = 0
+            for k in idx:
+                m |= 1 << sol[k]
+            always &= m
+        for k in idx:
+            if placed[cells[k]]:
+                always &= ~(1 << placed[cells[k]])     # the house's own business
+        for d in iter_bits(always):
+            others = an.cells_with[d] & hm & ~emask
+            if not others:
+                continue
+            out.extend(e for e in (Candidate(c, d) for c in iter_cells(others)) if e not in out)
+            notes.setdefault((group, d), []).append(h.name)
+    digits: dict[tuple[int, tuple[str, ...]], str] = {}
+    for (g, d), hs in notes.items():
+        digits[(g, tuple(hs))] = digits.get((g, tuple(hs)), "") + digit_symbol(d)
+    text = "; ".join(f"{' '.join(an.name(c) for c in iter_cells(g))} hold {ds} in "
+                     f"{', '.join(hs)}" for (g, hs), ds in digits.items())
+    return (f" ({text})" if text else ""), out

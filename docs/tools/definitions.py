@@ -104,6 +104,12 @@ DEFINITIONS: dict[str, str] = {
     "combined_sums": "Two sum rules that share a cell or whose cells share houses, solved "
                      "together: digits that no joint solution uses go (two arrows of one "
                      "box, the arrows of one circle, a cage and an arrow).",
+    "substituted_sums": "A house sums to 45 (n(n+1)/2). Replace the shafts of the arrows "
+                        "that lie in it by their circles (or a circle by its shaft) and one "
+                        "equation on a few cells is left, solved with the cells that see each "
+                        "other different: its cells keep the digits of its solutions, and a "
+                        "digit every solution puts in its cells of one house leaves the "
+                        "house's other cells.",
     # exclusion
     "cell_exclusion": "A candidate weakly linked to every candidate of another cell (through "
                       "houses and the rules' links between different digits) would leave "

@@ -313,3 +313,38 @@ def test_joint_supports_exact_with_early_stop():
         assert all(w >> sol[c] & 1 for c, w in zip(cells, want))
         reduced += got != doms
     assert reduced            # some pair removes digits: the comparison is not vacuous
+
+
+def test_substituted_sums_whispering_rains():
+    """'Whispering Rains': column 5 sums to 45; the shafts of arrows r8c6 and r9c6 fill
+    r5c5-r9c5, so r1c5+r2c5+r3c5+r4c5+r8c6+r9c6 = 45: six cells of at most 9 each leave no
+    room for 1, 2 or 3 in the column's top four cells. The puzzle, which needed 21 forcing
+    steps, is solved without one."""
+    p, sol, st, step = first_step_of("Whispering Rains", "substituted_sums")
+    assert step.explain(2) == (
+        "Substituted Sums: col 5 sums to 45; with arrow r8c6 (r8c6 = r7c5+r6c5+r5c5), "
+        "arrow r9c6 (r9c6 = r9c5+r8c5): r1c5+r2c5+r3c5+r4c5+r8c6+r9c6 = 45 "
+        "=> r1c5<>123, r2c5<>123, r3c5<>123, r4c5<>123")
+    assert sound(sol, step)
+    # the plain house and arrow techniques do not see it
+    for other in ("sum_arithmetic", "combined_sums", "innies", "set_sums"):
+        assert not set(names(p, step.eliminations)) & {
+            e for s in StepSolver().find_all(st, other) for e in names(p, s.eliminations)}
+    r = StepSolver("default").solve(p)
+    assert r.status == "solved" and not any(
+        s.technique.startswith(("forcing", "kraken", "template")) for s in r.steps)
+
+
+def test_substituted_sums_crossbow_box_circles():
+    """'Rapid Fire Crossbow': box 7 with its three arrows substituted is
+    2*r7c2+2*r8c2+2*r9c2-r6c1 = 45: r6c1 is odd and the circles of column 2 sum to 23 or
+    24, so they hold 8 (6+8+9 or 7+8+9) and the rest of column 2 and box 7 lose it."""
+    p, sol, st, step = first_step_of("Rapid Fire Crossbow", "substituted_sums", "r2c2<>8")
+    text = step.explain(2)
+    assert "2*r7c2+2*r8c2+2*r9c2-r6c1 = 45" in text
+    assert "r7c2 r8c2 r9c2 hold 8 in col 2, box 7" in text
+    assert names(p, step.eliminations) == {
+        "r6c1<>2", "r6c1<>4", "r6c1<>5", "r7c2<>5", "r1c2<>8", "r2c2<>8", "r4c2<>8",
+        "r5c2<>8", "r6c2<>8", "r7c1<>8"}
+    assert sound(sol, step)
+
