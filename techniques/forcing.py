@@ -577,6 +577,126 @@ def _quiet(an: Analysis, key) -> set[int]:
     return sc.quiet
 
 
+class _Kept:
+    """Net assumptions that led to no contradiction, kept across the states of one run so
+    that the next scan need not propagate them again.
+
+    An assumption's propagation ``P`` (a fixpoint of the net's implications: singles,
+    the removals of a true candidate, no contradiction) stays quiet after the grid loses
+    candidates as long as ``P`` without them is still a fixpoint: no cell of ``P`` is left
+    with one candidate (or none) that is not set true, and no house keeps one place (or
+    none) for a digit it lost there that is not set true. Then every implication from the
+    assumption on the new grid lands inside ``P``, whose facts hold together, so the new
+    propagation would reach the same quiet end: it is skipped. Only the cells changed since
+    an assumption was last checked are looked at (a bitset per scan). Any other change
+    (candidates back, another working state) starts afresh. Used only by nets without
+    other rules and without locked candidates (whose implications the check does not
+    cover); the scan's order, hence the step found, is the same as without it.
+
+    >>> from variants.classic import classic_puzzle
+    >>> from techniques import StepSolver
+    >>> p = classic_puzzle("85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4.")
+    >>> r = StepSolver(["singles", "forcing_net_contradiction"]).solve(p)
+    >>> r.status, r.state.values() == p.solve().solution
+    ('solved', True)
+    """
+
+    __slots__ = ("ref", "snap", "masks", "entries", "_since")
+
+    def __init__(self, state) -> None:
+        self.ref = weakref.ref(state)
+        self.snap: list[int] = []
+        #: masks[i]: the cells whose candidates changed between scans i and i + 1
+        self.masks: list[int] = []
+        #: fact -> [scan, candidates per cell, cells per digit, cells set true] of ``P``
+        self.entries: dict[int, list] = {}
+        self._since: dict[int, int] = {}
+
+    def start(self, cand: list[int]) -> None:
+        changed = 0
+        for c, (a, b) in enumerate(zip(cand, self.snap)):
+            if a != b:
+                changed |= 1 << c
+        if changed:
+            self.masks.append(changed)
+            self._since = {}
+        self.snap = list(cand)
+
+    def keep(self, f: int, ps: _PState) -> None:
+        self.entries[f] = [len(self.masks), ps.cand[:], ps.cw[:], ps.on]
+
+    def _changed_since(self, scan: int) -> int:
+        m = self._since.get(scan)
+        if m is None:
+            m = 0
+            for x in self.masks[scan:]:
+                m |= x
+            self._since[scan] = m
+        return m
+
+    def still_quiet(self, st: _Static, f: int) -> bool:
+        """True when the kept propagation of ``f`` is still a quiet fixpoint on the
+        current grid (brought up to date in place); False when ``f`` must be propagated
+        again (the entry is dropped)."""
+        e = self.entries.get(f)
+        if e is None:
+            return False
+        now = len(self.masks)
+        if e[0] == now:
+            return True
+        cells = self._changed_since(e[0])
+        kc, kcw, kon = e[1], e[2], e[3]
+        acand = st.cand
+        scand = st.an.state.cand
+        lost: list[tuple[int, int]] = []
+        for c in iter_cells(cells):
+            old = kc[c]
+            new = acand[c]
+            rem = old & ~new
+            if not rem:
+                continue
+            if new:
+                m = old & new
+                if not m & (m - 1):      # a new single, or no candidate left
+                    del self.entries[f]
+                    return False
+            else:                        # placed since: P must allow its digit
+                pd = scand[c]
+                if not old & pd:
+                    del self.entries[f]
+                    return False
+                kon &= ~(1 << c)
+            kc[c] = old & new
+            for x in digits_of(rem):
+                kcw[x] &= ~(1 << c)
+            lost.append((c, rem))
+        hm, done, cell_full = st.house_mask, st.house_done, st.cell_full
+        for c, rem in lost:
+            for h in cell_full[c]:
+                m = rem & ~done[h]
+                while m:
+                    low = m & -m
+                    m ^= low
+                    p = hm[h] & kcw[low.bit_length() - 1]
+                    if not p & (p - 1) and not (p and kon & p):
+                        del self.entries[f]
+                        return False
+        e[0], e[3] = now, kon
+        return True
+
+
+def _kept(an: Analysis) -> _Kept:
+    """The run's kept quiet net assumptions (see :class:`_Kept`), brought to this state."""
+    memo = an.links_memo("forcing_kept", dict)
+    k = memo.get("net")
+    cand = an.cand
+    if k is None or k.ref() is not an.state or any(
+            m & ~s for m, s in zip(cand, k.snap)):
+        k = memo["net"] = _Kept(an.state)
+    k.start(cand)
+    return k
+
+
 def _ruled(st: _Static) -> bool:
     """True when the puzzle has rules besides its houses (the scan hint is used there)."""
     return st.rule_engine is not None or bool(st.binary)
@@ -644,6 +764,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     if not opts.get("shortest", False) and _ruled(st):
         quiet = _quiet(an, ("contradiction", net))
         facts = _untried_first(facts, quiet)
+    kept = _kept(an) if net and not inter and not _ruled(st) else None
     for f in facts:
         if an.expired():
             return
@@ -651,9 +772,13 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
         if not on and not net and an.cand[c].bit_count() > 2 and not any(
                 st.is_bilocal(h, d) for h in st.cell_full[c]):
             continue   # no strong link: a chain cannot start from c<>d
+        if kept is not None and kept.still_quiet(st, f):
+            continue
         ps = _result(an, f, net, inter)
         if ps.contra is None:
             quiet.add(f)
+            if kept is not None:
+                kept.keep(f, ps)
             continue
         cand = (Candidate(c, d),)
         note = f"{fact_text(f, w)}: {_contra_text(ps, w)}"
