@@ -313,3 +313,21 @@ def test_joint_supports_exact_with_early_stop():
         assert all(w >> sol[c] & 1 for c, w in zip(cells, want))
         reduced += got != doms
     assert reduced            # some pair removes digits: the comparison is not vacuous
+
+
+@pytest.mark.parametrize("title", ["Box Indexing Test", "Row Indexing Test",
+                                   "Column Indexing Test"])
+def test_indexer_links_to_the_targets_peers(title):
+    """An indexer's choice v puts its target in the v-th cell of its line, so it is weakly
+    linked to the target in every cell that sees that cell ('Box Indexing Test': box
+    indexer r3c9 = 1 puts the 9 of box 3 in r1c7, so r1c1 is not 9); every weak link of
+    the puzzle holds against its solution (never two true candidates)."""
+    p, sol = _puzzle(title)
+    links = set(p.weak_links())
+    cell = p.grid.cell
+    if title == "Box Indexing Test":
+        assert ((cell("r3c9"), 1), (cell("r1c1"), 9)) in links
+        assert ((cell("r3c9"), 1), (cell("r9c7"), 9)) in links       # the column of r1c7
+        assert ((cell("r3c9"), 1), (cell("r2c2"), 9)) not in links   # r2c2 does not see r1c7
+    bad = [(a, b) for a, b in links if sol[a[0]] == a[1] and sol[b[0]] == b[1]]
+    assert not bad
