@@ -331,3 +331,23 @@ def test_indexer_links_to_the_targets_peers(title):
         assert ((cell("r3c9"), 1), (cell("r2c2"), 9)) not in links   # r2c2 does not see r1c7
     bad = [(a, b) for a, b in links if sol[a[0]] == a[1] and sol[b[0]] == b[1]]
     assert not bad
+
+
+def test_region_sum_one_cell_segments_are_clones_forgiven():
+    """'Forgiven' (region-sum lines): the one-cell segments r4c1 and r1c4 of one line are
+    both its total, so they hold one digit; the cells of the 3-cell segment in box 1 are
+    smaller. Clone logic then reads it: every 9 of box 1 sees r4c1 or r1c4, so neither is
+    9 (before this, one forcing net per digit); later box 1 has only r2c2 for their digit.
+    The whole solve needs no forcing-family step."""
+    forcing = {"forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_verity",
+               "forcing_net_contradiction", "forcing_net_nested", "kraken_fish_type_1",
+               "kraken_fish_type_2", "template_set", "template_delete"}
+    p, sol, st, step = first_step_of("Forgiven", "clone_pointing", "r1c4<>9")
+    assert names(p, step.eliminations) == {"r1c4<>9", "r4c1<>9"}
+    assert sound(sol, step)
+    assert "region-sum line r4c1: r4c1=r1c4" in step.explain(2)
+    res = StepSolver("default", verify=sol).solve(_puzzle("Forgiven")[0], time_limit=60)
+    assert res.status == "solved"
+    assert not [s.technique for s in res.steps if s.technique in forcing]
+    assert any(s.technique == "equal_digit_colouring" and "r2c2 is the only cell of box 1"
+               in s.explain(2) for s in res.steps)
