@@ -137,7 +137,21 @@ class _GroupsDiffer:
         return self.group(a) != self.group(b)
 
 
+class _GroupsSame(_GroupsDiffer):
+    """Digits fall in the same group of three (cells three apart on an entropic or modular
+    line)."""
+
+    __slots__ = ()
+
+    def __call__(self, a: int, b: int) -> bool:
+        return self.group(a) == self.group(b)
+
+
 class _ThreeGroupsLine:
+    """Any three consecutive cells take the three groups: the model states it as 'different
+    groups' between cells one and two apart, and (implied by those) 'same group' between
+    cells three apart, so chains and wings walk along the line's classes."""
+
     mode = ""
     title = ""
 
@@ -154,6 +168,11 @@ class _ThreeGroupsLine:
                 if a != b:
                     p.add(Relation(a, b, fn, f"{self.mode}-group!=", (self.mode, g.n),
                                    f"{self.title} {g.name(a)}-{g.name(b)}"))
+        same = _GroupsSame(g.n, self.mode)
+        for a, b in zip(ids, ids[3:]):
+            if a != b:
+                p.add(Relation(a, b, same, f"{self.mode}-group==", (self.mode, g.n, "same"),
+                               f"{self.title} {g.name(a)}={g.name(b)} group"))
 
 
 class entropic_line(_ThreeGroupsLine):

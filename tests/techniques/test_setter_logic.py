@@ -351,3 +351,16 @@ def test_region_sum_one_cell_segments_are_clones_forgiven():
     assert not [s.technique for s in res.steps if s.technique in forcing]
     assert any(s.technique == "equal_digit_colouring" and "r2c2 is the only cell of box 1"
                in s.explain(2) for s in res.steps)
+
+
+def test_entropic_cells_three_apart_share_a_group():
+    """An entropic line's cells three apart hold digits of one group (1-3, 4-6, 7-9); the
+    rule states it as a relation, so the pair techniques combine it with other rules:
+    'Every Third Knight', r2c4 (67) and r4c5 are three apart on a line and a knight's move
+    apart: r4c5 = 6 takes 6 from r2c4 (anti-knight) and 7 (not a middle digit)."""
+    p, sol, st, step = first_step_of("Every Third Knight", "pair_rules", "r4c5<>6")
+    assert names(p, step.eliminations) == {"r4c5<>6"}
+    assert sound(sol, step)
+    assert "entropic line r2c4=r4c5 group" in step.explain(2)
+    same = [c for c in p.constraints if c.name.endswith(" group")]
+    assert same and all(c.check(sol[c.a], sol[c.b]) for c in same)
