@@ -364,3 +364,29 @@ def test_entropic_cells_three_apart_share_a_group():
     assert "entropic line r2c4=r4c5 group" in step.explain(2)
     same = [c for c in p.constraints if c.name.endswith(" group")]
     assert same and all(c.check(sol[c.a], sol[c.b]) for c in same)
+
+
+def test_renban_weak_links_digits_too_far_apart():
+    """A renban of k cells never holds two digits k or more apart, so its cells are weakly
+    linked for such pairs ('Crawfish': renban r5c6 is four cells, so r5c6 = 1 and r6c9 = 5
+    never go together; with these links its solve needs 3 forcing nets instead of 9). The
+    links hold against the solution of every renban puzzle of the set."""
+    from csp.constraints import ConsecutiveSet
+    p, sol = _puzzle("Crawfish")
+    cell = p.grid.cell
+    renban = next(c for c in p.constraints if c.name == "renban r5c6")
+    links = set(renban.weak_links(9))
+    assert ((cell("r5c6"), 1), (cell("r6c9"), 5)) in links
+    assert ((cell("r5c6"), 1), (cell("r6c9"), 4)) not in links
+    checked = 0
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if "renban" not in rec["fpuzzles_json"]:
+            continue
+        q, s = _puzzle(rec["title"])
+        for c in q.constraints:
+            if isinstance(c, ConsecutiveSet) and q.check_solution(s):
+                for (a, x), (b, y) in c.weak_links(q.grid.n):
+                    assert not (s[a] == x and s[b] == y), (rec["title"], c.name)
+                    checked += 1
+    assert checked > 1000
