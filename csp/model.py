@@ -275,7 +275,7 @@ class Puzzle:
         for c in self.constraints:
             yield from c.weak_links(n)
         elements = [c for c in self.constraints if isinstance(c, Element)]
-        if len(elements) > 1:
+        if elements:
             yield from element_pair_links(elements, [h.cells for h in self.houses()])
 
     def freeze(self) -> "Puzzle":

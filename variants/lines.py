@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from csp import Equal, Puzzle
+from csp import Equal, Less, Puzzle
 from csp.errors import InvalidConstraint
 from csp.constraints import ConsecutiveSet, FunctionConstraint, Relation
 from csp.constraints.sums import Linear
@@ -66,7 +66,20 @@ class renban:
 
 
 class region_sum_line:
-    """The line's segments in each box (region) have equal sums."""
+    """The line's segments in each box (region) have equal sums.
+
+    A segment of one cell is the line's total itself, so the model also states what that
+    says outright: one-cell segments hold the same digit (as clones), and every cell of a
+    segment of two or more cells is smaller than it (the others add at least 1). These
+    relations are implied by the sums; they give the clone, colouring, order and chain
+    techniques their links ('Forgiven': r4c1 = r1c4, so box 1 places their digit in r2c2).
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), region_sum_line(["r4c1", "r3c2", "r3c3", "r2c3", "r1c4"]))
+    >>> [c.name for c in p.constraints if c.kind == "relation"]
+    ['region-sum line r4c1: r4c1=r1c4', 'region-sum line r4c1: r3c2<r4c1', 'region-sum line r4c1: r3c2<r1c4', 'region-sum line r4c1: r3c3<r4c1', 'region-sum line r4c1: r3c3<r1c4', 'region-sum line r4c1: r2c3<r4c1', 'region-sum line r4c1: r2c3<r1c4']
+    """
 
     def __init__(self, cells: Sequence[Any]) -> None:
         self.cells = list(cells)
@@ -82,6 +95,15 @@ class region_sum_line:
         for s1, s2 in zip(segs, segs[1:]):
             p.add(Linear(s1 + s2, [1] * len(s1) + [-1] * len(s2), 0,
                          f"region-sum line {p.grid.name(s1[0])}"))
+        name, title = p.grid.name, f"region-sum line {p.grid.name(ids[0])}"
+        ones = list(dict.fromkeys(seg[0] for seg in segs if len(seg) == 1))
+        for a, b in zip(ones, ones[1:]):
+            p.add(Equal(a, b, f"{title}: {name(a)}={name(b)}"))
+        inner = list(dict.fromkeys(c for seg in segs if len(seg) > 1 for c in seg))
+        for c in inner:
+            for a in ones:
+                if a != c:
+                    p.add(Less(c, a, f"{title}: {name(c)}<{name(a)}"))
 
 
 class between_line:
@@ -115,7 +137,21 @@ class _GroupsDiffer:
         return self.group(a) != self.group(b)
 
 
+class _GroupsSame(_GroupsDiffer):
+    """Digits fall in the same group of three (cells three apart on an entropic or modular
+    line)."""
+
+    __slots__ = ()
+
+    def __call__(self, a: int, b: int) -> bool:
+        return self.group(a) == self.group(b)
+
+
 class _ThreeGroupsLine:
+    """Any three consecutive cells take the three groups: the model states it as 'different
+    groups' between cells one and two apart, and (implied by those) 'same group' between
+    cells three apart, so chains and wings walk along the line's classes."""
+
     mode = ""
     title = ""
 
@@ -132,6 +168,11 @@ class _ThreeGroupsLine:
                 if a != b:
                     p.add(Relation(a, b, fn, f"{self.mode}-group!=", (self.mode, g.n),
                                    f"{self.title} {g.name(a)}-{g.name(b)}"))
+        same = _GroupsSame(g.n, self.mode)
+        for a, b in zip(ids, ids[3:]):
+            if a != b:
+                p.add(Relation(a, b, same, f"{self.mode}-group==", (self.mode, g.n, "same"),
+                               f"{self.title} {g.name(a)}={g.name(b)} group"))
 
 
 class entropic_line(_ThreeGroupsLine):

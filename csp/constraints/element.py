@@ -127,20 +127,37 @@ class Element(Constraint):
 
 def element_pair_links(elements: Sequence[Element], houses: Sequence[Sequence[int]]
                        ) -> Iterator[WeakLink]:
-    """Two elements with the same target digit point at two cells that both hold it: the
-    index choices that point at two different cells of one house never go together (the
-    1s that the box indexers of one band point at lie in three different rows).
+    """Links between the elements' index choices and the cells that their targets see.
+
+    - One element: its index is v, so the v-th cell of its line holds the target and no
+      cell sharing a house with that cell does ("box indexer r3c9 is 1: r1c7 is 9, so r1c1
+      is not 9"). Without this link a chain needs two steps and a naked single to walk it.
+    - Two elements with the same target digit point at two cells that both hold it: the
+      index choices that point at two different cells of one house never go together (the
+      1s that the box indexers of one band point at lie in three different rows).
 
     >>> rows = [(0, 1), (2, 3)]                   # two rows of a 2x2 grid, cells 0..3
     >>> a = Element(0, (0, 2), 1)                 # r1c1 = v: the v-th cell of col 1 is 1
     >>> b = Element(1, (1, 3), 1)                 # r1c2 = v: the v-th cell of col 2 is 1
-    >>> sorted(element_pair_links([a, b], rows))  # both 1s in one row: never
+    >>> sorted(element_pair_links([a], rows))     # r1c1 = 2: r2c1 is 1, so r2c2 is not
+    [((0, 2), (3, 1))]
+    >>> pairs = set(element_pair_links([a, b], rows)) - set(element_pair_links([a], rows))
+    >>> sorted(pairs - set(element_pair_links([b], rows)))   # both 1s in one row: never
     [((0, 1), (1, 1)), ((0, 2), (1, 2))]
     """
     peers: dict[int, set[int]] = {}
     for h in houses:
         for c in h:
             peers.setdefault(c, set()).update(h)
+    for e in elements:
+        # the index is v: the v-th cell holds the target, so no cell that shares a house
+        # with it does (a chain walks from an indexer's candidate to the target's places)
+        for v, c in enumerate(e.line, 1):
+            if c == e.index:
+                continue
+            for p in sorted(peers.get(c, ())):
+                if p != c and p != e.index:
+                    yield ((e.index, v), (p, e.target))
     by_target: dict[int, list[Element]] = {}
     for e in elements:
         by_target.setdefault(e.target, []).append(e)

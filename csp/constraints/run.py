@@ -6,12 +6,12 @@
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
-from .base import Automaton, Constraint
+from .base import Automaton, Constraint, WeakLink
 
 
 def _perfect_matching(doms: list[int]) -> bool:
@@ -128,6 +128,21 @@ class ConsecutiveSet(Constraint):
 
     def house(self) -> tuple[int, ...] | None:
         return self.cells
+
+    def weak_links(self, n: int) -> Iterator[WeakLink]:
+        """Two digits k or more apart never sit together on a run of k cells (a chain walks
+        along a renban as it walks along a house).
+
+        >>> sorted(ConsecutiveSet((0, 1)).weak_links(4))[:3]
+        [((0, 1), (1, 3)), ((0, 1), (1, 4)), ((0, 2), (1, 4))]
+        """
+        k = len(self.cells)
+        for i, a in enumerate(self.cells):
+            for b in self.cells[i + 1:]:
+                for x in range(1, n + 1):
+                    for y in range(1, n + 1):
+                        if abs(x - y) >= k:
+                            yield ((a, x), (b, y))
 
     def check(self, *values: int) -> bool:
         return len(set(values)) == len(values) and max(values) - min(values) == len(values) - 1

@@ -348,3 +348,79 @@ def test_substituted_sums_crossbow_box_circles():
         "r5c2<>8", "r6c2<>8", "r7c1<>8"}
     assert sound(sol, step)
 
+
+@pytest.mark.parametrize("title", ["Box Indexing Test", "Row Indexing Test",
+                                   "Column Indexing Test"])
+def test_indexer_links_to_the_targets_peers(title):
+    """An indexer's choice v puts its target in the v-th cell of its line, so it is weakly
+    linked to the target in every cell that sees that cell ('Box Indexing Test': box
+    indexer r3c9 = 1 puts the 9 of box 3 in r1c7, so r1c1 is not 9); every weak link of
+    the puzzle holds against its solution (never two true candidates)."""
+    p, sol = _puzzle(title)
+    links = set(p.weak_links())
+    cell = p.grid.cell
+    if title == "Box Indexing Test":
+        assert ((cell("r3c9"), 1), (cell("r1c1"), 9)) in links
+        assert ((cell("r3c9"), 1), (cell("r9c7"), 9)) in links       # the column of r1c7
+        assert ((cell("r3c9"), 1), (cell("r2c2"), 9)) not in links   # r2c2 does not see r1c7
+    bad = [(a, b) for a, b in links if sol[a[0]] == a[1] and sol[b[0]] == b[1]]
+    assert not bad
+
+
+def test_region_sum_one_cell_segments_are_clones_forgiven():
+    """'Forgiven' (region-sum lines): the one-cell segments r4c1 and r1c4 of one line are
+    both its total, so they hold one digit; the cells of the 3-cell segment in box 1 are
+    smaller. Clone logic then reads it: every 9 of box 1 sees r4c1 or r1c4, so neither is
+    9 (before this, one forcing net per digit); later box 1 has only r2c2 for their digit.
+    The whole solve needs no forcing-family step."""
+    forcing = {"forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_verity",
+               "forcing_net_contradiction", "forcing_net_nested", "kraken_fish_type_1",
+               "kraken_fish_type_2", "template_set", "template_delete"}
+    p, sol, st, step = first_step_of("Forgiven", "clone_pointing", "r1c4<>9")
+    assert names(p, step.eliminations) == {"r1c4<>9", "r4c1<>9"}
+    assert sound(sol, step)
+    assert "region-sum line r4c1: r4c1=r1c4" in step.explain(2)
+    res = StepSolver("default", verify=sol).solve(_puzzle("Forgiven")[0], time_limit=60)
+    assert res.status == "solved"
+    assert not [s.technique for s in res.steps if s.technique in forcing]
+    assert any(s.technique == "equal_digit_colouring" and "r2c2 is the only cell of box 1"
+               in s.explain(2) for s in res.steps)
+
+
+def test_entropic_cells_three_apart_share_a_group():
+    """An entropic line's cells three apart hold digits of one group (1-3, 4-6, 7-9); the
+    rule states it as a relation, so the pair techniques combine it with other rules:
+    'Every Third Knight', r2c4 (67) and r4c5 are three apart on a line and a knight's move
+    apart: r4c5 = 6 takes 6 from r2c4 (anti-knight) and 7 (not a middle digit)."""
+    p, sol, st, step = first_step_of("Every Third Knight", "pair_rules", "r4c5<>6")
+    assert names(p, step.eliminations) == {"r4c5<>6"}
+    assert sound(sol, step)
+    assert "entropic line r2c4=r4c5 group" in step.explain(2)
+    same = [c for c in p.constraints if c.name.endswith(" group")]
+    assert same and all(c.check(sol[c.a], sol[c.b]) for c in same)
+
+
+def test_renban_weak_links_digits_too_far_apart():
+    """A renban of k cells never holds two digits k or more apart, so its cells are weakly
+    linked for such pairs ('Crawfish': renban r5c6 is four cells, so r5c6 = 1 and r6c9 = 5
+    never go together; with these links its solve needs 3 forcing nets instead of 9). The
+    links hold against the solution of every renban puzzle of the set."""
+    from csp.constraints import ConsecutiveSet
+    p, sol = _puzzle("Crawfish")
+    cell = p.grid.cell
+    renban = next(c for c in p.constraints if c.name == "renban r5c6")
+    links = set(renban.weak_links(9))
+    assert ((cell("r5c6"), 1), (cell("r6c9"), 5)) in links
+    assert ((cell("r5c6"), 1), (cell("r6c9"), 4)) not in links
+    checked = 0
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if "renban" not in rec["fpuzzles_json"]:
+            continue
+        q, s = _puzzle(rec["title"])
+        for c in q.constraints:
+            if isinstance(c, ConsecutiveSet) and q.check_solution(s):
+                for (a, x), (b, y) in c.weak_links(q.grid.n):
+                    assert not (s[a] == x and s[b] == y), (rec["title"], c.name)
+                    checked += 1
+    assert checked > 1000
