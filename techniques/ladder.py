@@ -114,6 +114,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("hidden_triple",                      1600,   100, M, ON,   4.0),
     ("naked_quadruple",                    2000,   120, H, ON,   5.0),
     ("hidden_quadruple",                   2100,   150, H, ON,   5.4),
+    ("house_arrangement",                  2140,   150, H, ON,   5.0),
     ("set_sums",                           2150,   150, H, ON,   5.4),
     ("equal_digit_colouring",              2160,   150, H, ON,   4.4),
     ("x_wing",                             2200,   140, H, ON,   3.2),

@@ -19,6 +19,11 @@ dots, whisper and palindrome neighbours, cages of two cells, any rule between tw
   two cells of one house cannot be 1, 3 or 6 (both neighbours would be 2, 6 or 3), a 4 on a
   German whisper cannot sit between two cells of one box (both would be 9). The neighbours
   need not be adjacent to each other, only see each other; any mix of rules works.
+- ``house_arrangement``: a house whose cells are also joined by two-cell rules (negative XV
+  or ratio between the neighbours of a row, dots or whispers inside a box) keeps only the
+  candidates of some filling that satisfies those rules too (an exact search with a node
+  budget per house): without X or V, a row whose V pair holds 1+4 or 2+3 and with a third
+  cell of 1..4 cannot put 1..4 next to that cell, the two would add up to 5.
 
 The rules are read through their weak links (``Constraint.weak_links``: the digit pairs a
 two-cell rule forbids), so every two-cell constraint takes part, whatever made it.
@@ -493,3 +498,182 @@ def dot_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                            pattern=pattern,
                            note=f"{what}: always a {digit_symbol(d)}, only in "
                                 f"{','.join(an.name(c) for c in iter_cells(s))}")
+
+
+class ArrangementTables:
+    """Per puzzle: the houses whose cells are also joined by two-cell rules that forbid pairs
+    of different digits (a negative XV or ratio rule along a row, a whisper inside a box ...),
+    and for each candidate of such a house the other digits it forbids in each house cell:
+    ``forbid[h][(cell, digit)] = ((other cell, digit mask), ...)``."""
+
+    def __init__(self, puzzle) -> None:
+        links = link_tables(puzzle)
+        cross = links.cross
+        self.houses: list[int] = []
+        self.forbid: dict[int, dict[tuple[int, int], tuple[tuple[int, int], ...]]] = {}
+        for h, hm in enumerate(links.house_mask):
+            table: dict[tuple[int, int], dict[int, int]] = {}
+            for c in iter_cells(hm):
+                for d in range(1, links.n + 1):
+                    for c2, d2 in cross.get((c, d), ()):
+                        if c2 != c and hm >> c2 & 1 and d2 != d:
+                            f = table.setdefault((c, d), {})
+                            f[c2] = f.get(c2, 0) | 1 << d2
+            if table:
+                self.houses.append(h)
+                self.forbid[h] = {k: tuple(v.items()) for k, v in table.items()}
+        rule_names = pinch_tables(puzzle).rule_names
+        #: per house, the kinds of two-cell rules between its cells and how many there are
+        #: ("negative x" for "negative x r1c1-r1c2"; for the explanation)
+        self.rules: dict[int, str] = {}
+        for h in self.houses:
+            names = {n for (a, _), f in self.forbid[h].items() for b, _ in f
+                     for n in rule_names.get((a, b), "").split(", ") if n}
+            kinds = sorted({n.rsplit(" ", 1)[0] if " " in n else n for n in names})
+            self.rules[h] = (f"{', '.join(kinds)} ({len(names)} "
+                             f"rule{'s' if len(names) > 1 else ''})")
+        #: per house, the cell candidates for which the finder last found nothing
+        self.quiet: dict[int, tuple[int, ...]] = {}
+
+
+def arrangement_tables(puzzle) -> ArrangementTables:
+    """The :class:`ArrangementTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(ArrangementTables)
+
+
+class _Filler:
+    """Fillings of a house's open ``cells`` from their candidates ``doms``: different digits,
+    no pair that the house's two-cell rules forbid (``forbid``, see
+    :class:`ArrangementTables`); at most ``budget`` search nodes (then :class:`TimeoutError`)."""
+
+    def __init__(self, cells: list[int], doms: list[int],
+                 forbid: dict[tuple[int, int], tuple[tuple[int, int], ...]],
+                 budget: int) -> None:
+        self.k = len(cells)
+        index = {c: i for i, c in enumerate(cells)}
+        self.fb = [{d: [(index[c2], m) for c2, m in forbid.get((c, d), ()) if c2 in index]
+                    for d in digits_of(doms[i])} for i, c in enumerate(cells)]
+        self.doms = doms
+        self.budget = budget
+        self.nodes = 0
+        self.chosen = [0] * self.k
+
+    def fill(self, dom: list[int], left: int) -> bool:
+        """Fill the cells of bit set ``left`` (a filling found is left in ``chosen``)."""
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise TimeoutError
+        if not left:
+            return True
+        k = self.k
+        # the open cell with the fewest digits; the cells need as many different digits
+        best, bc = -1, 99
+        need = 0
+        for i in range(k):
+            if left >> i & 1:
+                m = dom[i]
+                cnt = m.bit_count()
+                if cnt < bc:
+                    if not cnt:
+                        return False
+                    best, bc = i, cnt
+                need |= m
+        if need.bit_count() < left.bit_count():
+            return False
+        for d in digits_of(dom[best]):
+            nd = self.place(dom, best, d)
+            self.chosen[best] = d
+            if self.fill(nd, left & ~(1 << best)):
+                return True
+        return False
+
+    def place(self, dom: list[int], i: int, d: int) -> list[int]:
+        """The other cells' digits once cell ``i`` holds ``d``."""
+        nd = dom[:]
+        bit = ~(1 << d)
+        for j in range(self.k):
+            nd[j] &= bit
+        for j, m in self.fb[i].get(d, ()):
+            nd[j] &= ~m
+        return nd
+
+    def supports(self) -> list[int]:
+        """For each cell, the digits that take part in some filling. Each candidate without
+        one yet is tried in turn; a filling found supports all its digits at once."""
+        k = self.k
+        support = [0] * k
+        everyone = (1 << k) - 1
+        for i in range(k):
+            for d in digits_of(self.doms[i] & ~support[i]):
+                if support[i] >> d & 1:
+                    continue
+                self.chosen[i] = d
+                if self.fill(self.place(self.doms, i, d), everyone & ~(1 << i)):
+                    for j, x in enumerate(self.chosen):
+                        support[j] |= 1 << x
+        return support
+
+
+def _arrangement_supports(cells: list[int], doms: list[int],
+                          forbid: dict[tuple[int, int], tuple[tuple[int, int], ...]],
+                          budget: int) -> list[int] | None:
+    """For each cell, the digits that take part in some filling of ``cells`` (different
+    digits, from ``doms``, no pair that ``forbid`` rules out); None when the search would take
+    more than ``budget`` nodes."""
+    try:
+        return _Filler(cells, doms, forbid, budget).supports()
+    except TimeoutError:
+        return None
+
+
+@register("house_arrangement", "House Arrangement", FAMILY)
+def house_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A house whose cells are also joined by two-cell rules (a negative XV or ratio rule
+    between neighbours of a row, a whisper inside a box) keeps only the candidates that take
+    part in a filling of the house satisfying those rules too: with no X or V between the
+    cells of a row, a row holding 1..4 only in four adjacent cells cannot place them.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> from variants.dots import x_dot
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(9).use(classic(), x_dot("r1c1", "r1c2"))
+    >>> st = p.propagate()
+    >>> st.cand[p.cell("r1c2")] = 1 << 1 | 1 << 9
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "house_arrangement")][0]
+    'House Arrangement: row 1 with X (1 rule) between its cells: no filling of its open cells that keeps these rules holds these digits => r1c1<>2345678, r1c3<>19, r1c4<>19, r1c5<>19, r1c6<>19, r1c7<>19, r1c8<>19, r1c9<>19'
+    """
+    t = arrangement_tables(an.puzzle)
+    if not t.houses:
+        return
+    budget = int(opts.get("budget", 4000))
+    w = an.grid.namer
+    cand = an.cand
+    for h in t.houses:
+        key = an.house_key(h)
+        if t.quiet.get(h) == key:
+            continue
+        cells = [c for c in iter_cells(an.house_mask[h]) if cand[c]]
+        if len(cells) < 2:
+            t.quiet[h] = key
+            continue
+        doms = [cand[c] for c in cells]
+        support = _arrangement_supports(cells, doms, t.forbid[h], budget)
+        if support is None:       # too many fillings to look through: leave it
+            t.quiet[h] = key
+            continue
+        elims = [Candidate(c, d) for c, dom, s in zip(cells, doms, support)
+                 for d in digits_of(dom & ~s)]
+        if not elims:
+            t.quiet[h] = key
+            continue
+        house = an.links.houses[h]
+        yield Step("house_arrangement", eliminations=tuple(elims), title="House Arrangement",
+                   width=w, houses=(house.name,),
+                   pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(cand[c])),
+                   note=f"{house.name} with {t.rules[h]} between its cells: "
+                        + ("no filling of its open cells keeps these rules at all"
+                           if not any(support) else
+                           "no filling of its open cells that keeps these rules holds "
+                           "these digits"))
+
