@@ -24,6 +24,9 @@ dots, whisper and palindrome neighbours, cages of two cells, any rule between tw
   candidates of some filling that satisfies those rules too (an exact search with a node
   budget per house): without X or V, a row whose V pair holds 1+4 or 2+3 and with a third
   cell of 1..4 cannot put 1..4 next to that cell, the two would add up to 5.
+- ``house_pair_arrangement``: the same over two houses at once (neighbouring rows, columns
+  or boxes joined by such rules between three or more pairs of cells), just before the forcing
+  family: the negative rules' "if r5c6 were 1, row 4 could not place its 9".
 
 The rules are read through their weak links (``Constraint.weak_links``: the digit pairs a
 two-cell rule forbids), so every two-cell constraint takes part, whatever made it.
@@ -502,38 +505,78 @@ def dot_chain(an: Analysis, opts: dict) -> Iterator[Step]:
 
 class ArrangementTables:
     """Per puzzle: the houses whose cells are also joined by two-cell rules that forbid pairs
-    of different digits (a negative XV or ratio rule along a row, a whisper inside a box ...),
-    and for each candidate of such a house the other digits it forbids in each house cell:
-    ``forbid[h][(cell, digit)] = ((other cell, digit mask), ...)``."""
+    of different digits (a negative XV or ratio rule along a row, a whisper inside a box ...)
+    (``houses``), and the pairs of houses that such rules join (``unions``: two neighbouring
+    rows, columns or boxes); for each
+    ``region`` (a house index, or a pair of them) what a candidate of one of its cells
+    removes from its other cells (``removes(region)``: (cell, digit) -> ((other cell, digit
+    mask), ...): the same digit in cells of a common house, the digits the rules forbid)."""
 
     def __init__(self, puzzle) -> None:
-        links = link_tables(puzzle)
+        links = self.links = link_tables(puzzle)
         cross = links.cross
+        hm = links.house_mask
         self.houses: list[int] = []
-        self.forbid: dict[int, dict[tuple[int, int], tuple[tuple[int, int], ...]]] = {}
-        for h, hm in enumerate(links.house_mask):
-            table: dict[tuple[int, int], dict[int, int]] = {}
-            for c in iter_cells(hm):
+        joined: dict[tuple[int, int], set[tuple[int, int]]] = {}
+        for h, m in enumerate(hm):
+            inside = False
+            for c in iter_cells(m):
                 for d in range(1, links.n + 1):
                     for c2, d2 in cross.get((c, d), ()):
-                        if c2 != c and hm >> c2 & 1 and d2 != d:
-                            f = table.setdefault((c, d), {})
-                            f[c2] = f.get(c2, 0) | 1 << d2
-            if table:
+                        if c2 == c or d2 == d:
+                            continue
+                        if m >> c2 & 1:
+                            inside = True
+                            continue
+                        for h2 in links.cell_houses[c2]:
+                            if h2 != h and not hm[h2] >> c & 1:
+                                joined.setdefault((min(h, h2), max(h, h2)), set()).add(
+                                    (min(c, c2), max(c, c2)))
+            if inside:
                 self.houses.append(h)
-                self.forbid[h] = {k: tuple(v.items()) for k, v in table.items()}
+        #: pairs of houses joined by rules between three or more pairs of their cells (two
+        #: neighbouring rows under a negative rule; a single dot between two boxes is not
+        #: worth a search over both)
+        self.unions: list[tuple[int, int]] = sorted(
+            k for k, v in joined.items() if len(v) >= 3)
         rule_names = pinch_tables(puzzle).rule_names
-        #: per house, the kinds of two-cell rules between its cells and how many there are
+        self._names = rule_names
+        self._removes: dict = {}
+        #: per region, the kinds of two-cell rules between its cells and how many there are
         #: ("negative x" for "negative x r1c1-r1c2"; for the explanation)
-        self.rules: dict[int, str] = {}
-        for h in self.houses:
-            names = {n for (a, _), f in self.forbid[h].items() for b, _ in f
-                     for n in rule_names.get((a, b), "").split(", ") if n}
+        self.rules: dict = {}
+        #: per region, the cell candidates for which the finder last found nothing
+        self.quiet: dict = {}
+
+    def cells(self, region: int | tuple[int, int]) -> int:
+        """The cells of a region (a bit set)."""
+        hm = self.links.house_mask
+        return hm[region] if isinstance(region, int) else hm[region[0]] | hm[region[1]]
+
+    def removes(self, region: int | tuple[int, int]) -> dict:
+        """What a candidate of a region's cell removes from its other cells (built once)."""
+        got = self._removes.get(region)
+        if got is None:
+            links = self.links
+            inside = self.cells(region)
+            got = {}
+            names = set()
+            for c in iter_cells(inside):
+                for d in range(1, links.n + 1):
+                    out: dict[int, int] = {}
+                    for c2 in iter_cells(links.peers_d[d][c] & inside):
+                        out[c2] = 1 << d
+                    for c2, d2 in links.cross.get((c, d), ()):
+                        if c2 != c and inside >> c2 & 1:
+                            out[c2] = out.get(c2, 0) | 1 << d2
+                            names.update(n for n in self._names.get((c, c2), "").split(", ")
+                                         if n)
+                    got[(c, d)] = tuple(out.items())
+            self._removes[region] = got
             kinds = sorted({n.rsplit(" ", 1)[0] if " " in n else n for n in names})
-            self.rules[h] = (f"{', '.join(kinds)} ({len(names)} "
-                             f"rule{'s' if len(names) > 1 else ''})")
-        #: per house, the cell candidates for which the finder last found nothing
-        self.quiet: dict[int, tuple[int, ...]] = {}
+            self.rules[region] = (f"{', '.join(kinds)} ({len(names)} "
+                                  f"rule{'s' if len(names) > 1 else ''})")
+        return got
 
 
 def arrangement_tables(puzzle) -> ArrangementTables:
@@ -542,17 +585,19 @@ def arrangement_tables(puzzle) -> ArrangementTables:
 
 
 class _Filler:
-    """Fillings of a house's open ``cells`` from their candidates ``doms``: different digits,
-    no pair that the house's two-cell rules forbid (``forbid``, see
-    :class:`ArrangementTables`); at most ``budget`` search nodes (then :class:`TimeoutError`)."""
+    """Fillings of a region's open ``cells`` from their candidates ``doms``: what each
+    candidate removes from the other cells (``removes``, see
+    :meth:`ArrangementTables.removes`) taken out at each step, the cells of each of
+    ``groups`` (bit sets of cell indexes that must differ) given as many different digits;
+    at most ``budget`` search nodes (then :class:`TimeoutError`)."""
 
-    def __init__(self, cells: list[int], doms: list[int],
-                 forbid: dict[tuple[int, int], tuple[tuple[int, int], ...]],
+    def __init__(self, cells: list[int], doms: list[int], removes: dict, groups: list[int],
                  budget: int) -> None:
         self.k = len(cells)
         index = {c: i for i, c in enumerate(cells)}
-        self.fb = [{d: [(index[c2], m) for c2, m in forbid.get((c, d), ()) if c2 in index]
+        self.fb = [{d: [(index[c2], m) for c2, m in removes[(c, d)] if c2 in index]
                     for d in digits_of(doms[i])} for i, c in enumerate(cells)]
+        self.groups = groups
         self.doms = doms
         self.budget = budget
         self.nodes = 0
@@ -566,35 +611,37 @@ class _Filler:
         if not left:
             return True
         k = self.k
-        # the open cell with the fewest digits; the cells need as many different digits
         best, bc = -1, 99
-        need = 0
         for i in range(k):
             if left >> i & 1:
-                m = dom[i]
-                cnt = m.bit_count()
+                cnt = dom[i].bit_count()
                 if cnt < bc:
                     if not cnt:
                         return False
                     best, bc = i, cnt
-                need |= m
-        if need.bit_count() < left.bit_count():
-            return False
+        # the open cells of each group need as many different digits
+        for g in self.groups:
+            g &= left
+            need = 0
+            x = g
+            while x:
+                low = x & -x
+                need |= dom[low.bit_length() - 1]
+                x ^= low
+            if need.bit_count() < g.bit_count():
+                return False
         for d in digits_of(dom[best]):
-            nd = self.place(dom, best, d)
             self.chosen[best] = d
-            if self.fill(nd, left & ~(1 << best)):
+            if self.fill(self.place(dom, best, d), left & ~(1 << best)):
                 return True
         return False
 
     def place(self, dom: list[int], i: int, d: int) -> list[int]:
-        """The other cells' digits once cell ``i`` holds ``d``."""
+        """The cells' digits once cell ``i`` holds ``d``."""
         nd = dom[:]
-        bit = ~(1 << d)
-        for j in range(self.k):
-            nd[j] &= bit
         for j, m in self.fb[i].get(d, ()):
             nd[j] &= ~m
+        nd[i] = 1 << d
         return nd
 
     def supports(self) -> list[int]:
@@ -614,16 +661,37 @@ class _Filler:
         return support
 
 
-def _arrangement_supports(cells: list[int], doms: list[int],
-                          forbid: dict[tuple[int, int], tuple[tuple[int, int], ...]],
-                          budget: int) -> list[int] | None:
-    """For each cell, the digits that take part in some filling of ``cells`` (different
-    digits, from ``doms``, no pair that ``forbid`` rules out); None when the search would take
-    more than ``budget`` nodes."""
-    try:
-        return _Filler(cells, doms, forbid, budget).supports()
-    except TimeoutError:
+def _arrangement(an: Analysis, t: ArrangementTables, region: int | tuple[int, int],
+                 budget: int) -> tuple[list[int], list[int], list[int]] | None:
+    """The open cells of a region, their candidates and, per cell, the digits that take
+    part in some filling of the region (None: no candidate lacks one, nothing new since the
+    last look, or more than ``budget`` nodes)."""
+    cand = an.cand
+    inside = t.cells(region)
+    key = tuple(cand[c] for c in iter_cells(inside))
+    if t.quiet.get(region) == key:
         return None
+    cells = [c for c in iter_cells(inside) if cand[c]]
+    if len(cells) < 2:
+        t.quiet[region] = key
+        return None
+    index = {c: i for i, c in enumerate(cells)}
+    groups = []
+    for h in ((region,) if isinstance(region, int) else region):
+        g = 0
+        for c in iter_cells(an.house_mask[h]):
+            if c in index:
+                g |= 1 << index[c]
+        groups.append(g)
+    doms = [cand[c] for c in cells]
+    try:
+        support = _Filler(cells, doms, t.removes(region), groups, budget).supports()
+    except TimeoutError:
+        support = doms      # too many fillings to look through: leave it
+    if all(s == d for s, d in zip(support, doms)):
+        t.quiet[region] = key       # (a step found is applied, which changes the key)
+        return None
+    return cells, doms, support
 
 
 @register("house_arrangement", "House Arrangement", FAMILY)
@@ -641,39 +709,52 @@ def house_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> st = p.propagate()
     >>> st.cand[p.cell("r1c2")] = 1 << 1 | 1 << 9
     >>> [s.explain(2) for s in StepSolver().find_all(st, "house_arrangement")][0]
-    'House Arrangement: row 1 with X (1 rule) between its cells: no filling of its open cells that keeps these rules holds these digits => r1c1<>2345678, r1c3<>19, r1c4<>19, r1c5<>19, r1c6<>19, r1c7<>19, r1c8<>19, r1c9<>19'
+    'House Arrangement: row 1 with X (1 rule) between its cells: no filling of the open cells that keeps these rules holds these digits => r1c1<>2345678, r1c3<>19, r1c4<>19, r1c5<>19, r1c6<>19, r1c7<>19, r1c8<>19, r1c9<>19'
     """
     t = arrangement_tables(an.puzzle)
-    if not t.houses:
-        return
     budget = int(opts.get("budget", 4000))
-    w = an.grid.namer
-    cand = an.cand
     for h in t.houses:
-        key = an.house_key(h)
-        if t.quiet.get(h) == key:
-            continue
-        cells = [c for c in iter_cells(an.house_mask[h]) if cand[c]]
-        if len(cells) < 2:
-            t.quiet[h] = key
-            continue
-        doms = [cand[c] for c in cells]
-        support = _arrangement_supports(cells, doms, t.forbid[h], budget)
-        if support is None:       # too many fillings to look through: leave it
-            t.quiet[h] = key
-            continue
-        elims = [Candidate(c, d) for c, dom, s in zip(cells, doms, support)
-                 for d in digits_of(dom & ~s)]
-        if not elims:
-            t.quiet[h] = key
-            continue
-        house = an.links.houses[h]
-        yield Step("house_arrangement", eliminations=tuple(elims), title="House Arrangement",
-                   width=w, houses=(house.name,),
-                   pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(cand[c])),
-                   note=f"{house.name} with {t.rules[h]} between its cells: "
-                        + ("no filling of its open cells keeps these rules at all"
-                           if not any(support) else
-                           "no filling of its open cells that keeps these rules holds "
-                           "these digits"))
+        got = _arrangement(an, t, h, budget)
+        if got is not None:
+            yield from _arrangement_step(an, t, h, *got, "house_arrangement",
+                                         "House Arrangement")
 
+
+@register("house_pair_arrangement", "House Pair Arrangement", FAMILY)
+def house_pair_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Two houses joined by two-cell rules between three or more pairs of their cells
+    (neighbouring rows, columns or boxes under a negative XV rule), filled together:
+    each keeps different digits, the rules hold across both, and a candidate that takes part
+    in no such filling of the two is false ("if r5c6 were 1, r5c7 would be 9 across the X,
+    and row 4 could not place its 9 then")."""
+    t = arrangement_tables(an.puzzle)
+    budget = int(opts.get("budget", 3000))
+    for u in t.unions:
+        if an.expired():
+            return
+        got = _arrangement(an, t, u, budget)
+        if got is not None:
+            yield from _arrangement_step(an, t, u, *got, "house_pair_arrangement",
+                                         "House Pair Arrangement")
+
+
+def _arrangement_step(an: Analysis, t: ArrangementTables, region: int | tuple[int, int],
+                      cells: list[int], doms: list[int], support: list[int], name: str,
+                      title: str) -> Iterator[Step]:
+    """The step of a region's arrangement (nothing when every candidate has a filling)."""
+    elims = [Candidate(c, d) for c, dom, s in zip(cells, doms, support)
+             for d in digits_of(dom & ~s)]
+    if not elims:
+        return
+    houses = tuple(an.links.houses[h].name
+                   for h in ((region,) if isinstance(region, int) else region))
+    what = " and ".join(houses)
+    their = "its" if len(houses) == 1 else "their"
+    yield Step(name, eliminations=tuple(elims), title=title, width=an.grid.namer,
+               houses=houses,
+               pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
+               note=f"{what} with {t.rules[region]} between {their} cells: "
+                    + ("no filling of the open cells keeps these rules at all"
+                       if not any(support) else
+                       "no filling of the open cells that keeps these rules holds "
+                       "these digits"))

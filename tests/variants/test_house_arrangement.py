@@ -87,7 +87,7 @@ def test_anti_xv_row_cannot_hold_two_v_pairs() -> None:
     p, sol = anti_xv()
     st = marks_state(ANTI_XV, p)
     assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
-    base = StepSolver(["default", "-house_arrangement"])
+    base = StepSolver(["default", "-house_arrangement", "-house_pair_arrangement"])
     assert base.next_step(st).technique.startswith("forcing_")
     steps = found(p, st, "house_arrangement")
     assert [s.houses for s in steps] == [("row 7",), ("box 6",)]
@@ -101,6 +101,34 @@ def test_anti_xv_row_cannot_hold_two_v_pairs() -> None:
     want = set().union(*(oracle(p, st, h) for h in p.houses()))
     assert got == want
     assert_sound(p, st, steps)
+
+
+ANTI_XV_PAIR = """
+23456789 23456789 23456789 23456789 23456789 23456789 345789 3578 1 13456789 13456789
+13456789 13456789 13456789 13456789 345789 4579 2 12345789 789 12345789 12345789 12345789
+12345789 345789 35789 6 5689 123 234 1234 1234 5689 5689 5689 7 123456789 123456789
+123456789 123456789 123456789 146789 123469 12345689 4589 123456789 123456789 123456789
+123456789 123456789 123456789 1234 12345689 34589 123456789 123456789 123456789 123456789
+1234 1234 1234 56789 34589 123456789 123456789 123456789 123456789 123456789 123456789
+123456789 123456789 34589 123456789 123456789 123456789 123456789 123456789 123456789
+123456789 123456789 34589"""
+
+
+def test_anti_xv_two_rows_together() -> None:
+    """Three steps later (the row arrangements made), the default solver without it took a
+    forcing net for r5c6<>1: if r5c6 were 1, r5c7 would be 9 (X), row 4's V pairs would be
+    2+3 (r4c4, r4c5 see the 1) and 1+4, and row 4's 9 would have no place."""
+    p, sol = anti_xv()
+    st = marks_state(ANTI_XV_PAIR, p)
+    assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
+    base = StepSolver(["default", "-house_pair_arrangement"])
+    assert base.next_step(st).technique.startswith("forcing_")
+    steps = found(p, st, "house_pair_arrangement")
+    by_houses = {s.houses: s for s in steps}
+    assert by_houses[("row 4", "row 5")].explain(2).endswith("=> r5c6<>1, r5c7<>9")
+    for s in steps:
+        assert not any(sol[c] == d for c, d in s.eliminations), s.explain(2)
+    assert_sound(p, st, steps[:3])
 
 
 def test_x_dot_pair_in_a_row() -> None:
