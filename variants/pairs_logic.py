@@ -19,6 +19,14 @@ dots, whisper and palindrome neighbours, cages of two cells, any rule between tw
   two cells of one house cannot be 1, 3 or 6 (both neighbours would be 2, 6 or 3), a 4 on a
   German whisper cannot sit between two cells of one box (both would be 9). The neighbours
   need not be adjacent to each other, only see each other; any mix of rules works.
+- ``house_arrangement``: a house whose cells are also joined by two-cell rules (negative XV
+  or ratio between the neighbours of a row, dots or whispers inside a box) keeps only the
+  candidates of some filling that satisfies those rules too (an exact search with a node
+  budget per house): without X or V, a row whose V pair holds 1+4 or 2+3 and with a third
+  cell of 1..4 cannot put 1..4 next to that cell, the two would add up to 5.
+- ``house_pair_arrangement``: the same over two houses at once (neighbouring rows, columns
+  or boxes joined by such rules between three or more pairs of cells), just before the forcing
+  family: the negative rules' "if r5c6 were 1, row 4 could not place its 9".
 
 The rules are read through their weak links (``Constraint.weak_links``: the digit pairs a
 two-cell rule forbids), so every two-cell constraint takes part, whatever made it.
@@ -493,3 +501,260 @@ def dot_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                            pattern=pattern,
                            note=f"{what}: always a {digit_symbol(d)}, only in "
                                 f"{','.join(an.name(c) for c in iter_cells(s))}")
+
+
+class ArrangementTables:
+    """Per puzzle: the houses whose cells are also joined by two-cell rules that forbid pairs
+    of different digits (a negative XV or ratio rule along a row, a whisper inside a box ...)
+    (``houses``), and the pairs of houses that such rules join (``unions``: two neighbouring
+    rows, columns or boxes); for each
+    ``region`` (a house index, or a pair of them) what a candidate of one of its cells
+    removes from its other cells (``removes(region)``: (cell, digit) -> ((other cell, digit
+    mask), ...): the same digit in cells of a common house, the digits the rules forbid)."""
+
+    def __init__(self, puzzle) -> None:
+        links = self.links = link_tables(puzzle)
+        cross = links.cross
+        hm = links.house_mask
+        self.houses: list[int] = []
+        joined: dict[tuple[int, int], set[tuple[int, int]]] = {}
+        for h, m in enumerate(hm):
+            inside = False
+            for c in iter_cells(m):
+                for d in range(1, links.n + 1):
+                    for c2, d2 in cross.get((c, d), ()):
+                        if c2 == c or d2 == d:
+                            continue
+                        if m >> c2 & 1:
+                            inside = True
+                            continue
+                        for h2 in links.cell_houses[c2]:
+                            if h2 != h and not hm[h2] >> c & 1:
+                                joined.setdefault((min(h, h2), max(h, h2)), set()).add(
+                                    (min(c, c2), max(c, c2)))
+            if inside:
+                self.houses.append(h)
+        #: pairs of houses joined by rules between three or more pairs of their cells (two
+        #: neighbouring rows under a negative rule; a single dot between two boxes is not
+        #: worth a search over both)
+        self.unions: list[tuple[int, int]] = sorted(
+            k for k, v in joined.items() if len(v) >= 3)
+        rule_names = pinch_tables(puzzle).rule_names
+        self._names = rule_names
+        self._removes: dict = {}
+        #: per region, the kinds of two-cell rules between its cells and how many there are
+        #: ("negative x" for "negative x r1c1-r1c2"; for the explanation)
+        self.rules: dict = {}
+        #: per region, the cell candidates for which the finder last found nothing
+        self.quiet: dict = {}
+
+    def cells(self, region: int | tuple[int, int]) -> int:
+        """The cells of a region (a bit set)."""
+        hm = self.links.house_mask
+        return hm[region] if isinstance(region, int) else hm[region[0]] | hm[region[1]]
+
+    def removes(self, region: int | tuple[int, int]) -> dict:
+        """What a candidate of a region's cell removes from its other cells (built once)."""
+        got = self._removes.get(region)
+        if got is None:
+            links = self.links
+            inside = self.cells(region)
+            got = {}
+            names = set()
+            for c in iter_cells(inside):
+                for d in range(1, links.n + 1):
+                    out: dict[int, int] = {}
+                    for c2 in iter_cells(links.peers_d[d][c] & inside):
+                        out[c2] = 1 << d
+                    for c2, d2 in links.cross.get((c, d), ()):
+                        if c2 != c and inside >> c2 & 1:
+                            out[c2] = out.get(c2, 0) | 1 << d2
+                            names.update(n for n in self._names.get((c, c2), "").split(", ")
+                                         if n)
+                    got[(c, d)] = tuple(out.items())
+            self._removes[region] = got
+            kinds = sorted({n.rsplit(" ", 1)[0] if " " in n else n for n in names})
+            self.rules[region] = (f"{', '.join(kinds)} ({len(names)} "
+                                  f"rule{'s' if len(names) > 1 else ''})")
+        return got
+
+
+def arrangement_tables(puzzle) -> ArrangementTables:
+    """The :class:`ArrangementTables` of a puzzle, built once (:meth:`csp.Puzzle.derived`)."""
+    return puzzle.derived(ArrangementTables)
+
+
+class _Filler:
+    """Fillings of a region's open ``cells`` from their candidates ``doms``: what each
+    candidate removes from the other cells (``removes``, see
+    :meth:`ArrangementTables.removes`) taken out at each step, the cells of each of
+    ``groups`` (bit sets of cell indexes that must differ) given as many different digits;
+    at most ``budget`` search nodes (then :class:`TimeoutError`)."""
+
+    def __init__(self, cells: list[int], doms: list[int], removes: dict, groups: list[int],
+                 budget: int) -> None:
+        self.k = len(cells)
+        index = {c: i for i, c in enumerate(cells)}
+        self.fb = [{d: [(index[c2], m) for c2, m in removes[(c, d)] if c2 in index]
+                    for d in digits_of(doms[i])} for i, c in enumerate(cells)]
+        self.groups = groups
+        self.doms = doms
+        self.budget = budget
+        self.nodes = 0
+        self.chosen = [0] * self.k
+
+    def fill(self, dom: list[int], left: int) -> bool:
+        """Fill the cells of bit set ``left`` (a filling found is left in ``chosen``)."""
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise TimeoutError
+        if not left:
+            return True
+        k = self.k
+        best, bc = -1, 99
+        for i in range(k):
+            if left >> i & 1:
+                cnt = dom[i].bit_count()
+                if cnt < bc:
+                    if not cnt:
+                        return False
+                    best, bc = i, cnt
+        # the open cells of each group need as many different digits
+        for g in self.groups:
+            g &= left
+            need = 0
+            x = g
+            while x:
+                low = x & -x
+                need |= dom[low.bit_length() - 1]
+                x ^= low
+            if need.bit_count() < g.bit_count():
+                return False
+        for d in digits_of(dom[best]):
+            self.chosen[best] = d
+            if self.fill(self.place(dom, best, d), left & ~(1 << best)):
+                return True
+        return False
+
+    def place(self, dom: list[int], i: int, d: int) -> list[int]:
+        """The cells' digits once cell ``i`` holds ``d``."""
+        nd = dom[:]
+        for j, m in self.fb[i].get(d, ()):
+            nd[j] &= ~m
+        nd[i] = 1 << d
+        return nd
+
+    def supports(self) -> list[int]:
+        """For each cell, the digits that take part in some filling. Each candidate without
+        one yet is tried in turn; a filling found supports all its digits at once."""
+        k = self.k
+        support = [0] * k
+        everyone = (1 << k) - 1
+        for i in range(k):
+            for d in digits_of(self.doms[i] & ~support[i]):
+                if support[i] >> d & 1:
+                    continue
+                self.chosen[i] = d
+                if self.fill(self.place(self.doms, i, d), everyone & ~(1 << i)):
+                    for j, x in enumerate(self.chosen):
+                        support[j] |= 1 << x
+        return support
+
+
+def _arrangement(an: Analysis, t: ArrangementTables, region: int | tuple[int, int],
+                 budget: int) -> tuple[list[int], list[int], list[int]] | None:
+    """The open cells of a region, their candidates and, per cell, the digits that take
+    part in some filling of the region (None: no candidate lacks one, nothing new since the
+    last look, or more than ``budget`` nodes)."""
+    cand = an.cand
+    inside = t.cells(region)
+    key = tuple(cand[c] for c in iter_cells(inside))
+    if t.quiet.get(region) == key:
+        return None
+    cells = [c for c in iter_cells(inside) if cand[c]]
+    if len(cells) < 2:
+        t.quiet[region] = key
+        return None
+    index = {c: i for i, c in enumerate(cells)}
+    groups = []
+    for h in ((region,) if isinstance(region, int) else region):
+        g = 0
+        for c in iter_cells(an.house_mask[h]):
+            if c in index:
+                g |= 1 << index[c]
+        groups.append(g)
+    doms = [cand[c] for c in cells]
+    try:
+        support = _Filler(cells, doms, t.removes(region), groups, budget).supports()
+    except TimeoutError:
+        support = doms      # too many fillings to look through: leave it
+    if all(s == d for s, d in zip(support, doms)):
+        t.quiet[region] = key       # (a step found is applied, which changes the key)
+        return None
+    return cells, doms, support
+
+
+@register("house_arrangement", "House Arrangement", FAMILY)
+def house_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A house whose cells are also joined by two-cell rules (a negative XV or ratio rule
+    between neighbours of a row, a whisper inside a box) keeps only the candidates that take
+    part in a filling of the house satisfying those rules too: with no X or V between the
+    cells of a row, a row holding 1..4 only in four adjacent cells cannot place them.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> from variants.dots import x_dot
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(9).use(classic(), x_dot("r1c1", "r1c2"))
+    >>> st = p.propagate()
+    >>> st.cand[p.cell("r1c2")] = 1 << 1 | 1 << 9
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "house_arrangement")][0]
+    'House Arrangement: row 1 with X (1 rule) between its cells: no filling of the open cells that keeps these rules holds these digits => r1c1<>2345678, r1c3<>19, r1c4<>19, r1c5<>19, r1c6<>19, r1c7<>19, r1c8<>19, r1c9<>19'
+    """
+    t = arrangement_tables(an.puzzle)
+    budget = int(opts.get("budget", 4000))
+    for h in t.houses:
+        got = _arrangement(an, t, h, budget)
+        if got is not None:
+            yield from _arrangement_step(an, t, h, *got, "house_arrangement",
+                                         "House Arrangement")
+
+
+@register("house_pair_arrangement", "House Pair Arrangement", FAMILY)
+def house_pair_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Two houses joined by two-cell rules between three or more pairs of their cells
+    (neighbouring rows, columns or boxes under a negative XV rule), filled together:
+    each keeps different digits, the rules hold across both, and a candidate that takes part
+    in no such filling of the two is false ("if r5c6 were 1, r5c7 would be 9 across the X,
+    and row 4 could not place its 9 then")."""
+    t = arrangement_tables(an.puzzle)
+    budget = int(opts.get("budget", 3000))
+    for u in t.unions:
+        if an.expired():
+            return
+        got = _arrangement(an, t, u, budget)
+        if got is not None:
+            yield from _arrangement_step(an, t, u, *got, "house_pair_arrangement",
+                                         "House Pair Arrangement")
+
+
+def _arrangement_step(an: Analysis, t: ArrangementTables, region: int | tuple[int, int],
+                      cells: list[int], doms: list[int], support: list[int], name: str,
+                      title: str) -> Iterator[Step]:
+    """The step of a region's arrangement (nothing when every candidate has a filling)."""
+    elims = [Candidate(c, d) for c, dom, s in zip(cells, doms, support)
+             for d in digits_of(dom & ~s)]
+    if not elims:
+        return
+    houses = tuple(an.links.houses[h].name
+                   for h in ((region,) if isinstance(region, int) else region))
+    what = " and ".join(houses)
+    their = "its" if len(houses) == 1 else "their"
+    yield Step(name, eliminations=tuple(elims), title=title, width=an.grid.namer,
+               houses=houses,
+               pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
+               note=f"{what} with {t.rules[region]} between {their} cells: "
+                    + ("no filling of the open cells keeps these rules at all"
+                       if not any(support) else
+                       "no filling of the open cells that keeps these rules holds "
+                       "these digits"))

@@ -181,6 +181,21 @@ DEFINITIONS: dict[str, str] = {
                        "different digits: the middle of two black dots in one house is not 1, "
                        "3, 6 or 8; a 4 on a German whisper is not between two cells of one "
                        "box (both would be 9).",
+    "house_arrangement": "A house whose cells are also joined by two-cell rules (a negative "
+                         "XV or ratio rule between the neighbours of a row, a dot or a "
+                         "whisper inside a box) keeps only the candidates that take part in "
+                         "some filling of the house that satisfies those rules too. With no X "
+                         "or V between neighbours, a row whose V pair r7c5-r7c6 holds 1+4 or "
+                         "2+3 and whose r7c7 is 1..4 cannot have 1..4 in r7c8 as well: r7c7 "
+                         "and r7c8 would be the other pair, adding up to 5 without a V.",
+    "house_pair_arrangement": "Two houses filled together: two neighbouring rows (columns, "
+                              "boxes) joined by two-cell rules between their cells, or a box "
+                              "and a row (column) through it when one of them has rules "
+                              "inside. Each keeps different digits, cells of a common house "
+                              "differ, the rules hold across both, and a candidate that takes "
+                              "part in no such filling is false: under a negative XV rule, "
+                              "r5c6=1 would make r5c7 9 across its X, row 4's V pairs 2+3 "
+                              "and 1+4, and leave row 4's 9 no place.",
     "dot_chain": "Three or more cells joined by dots of one kind (white dots of one "
                  "difference, black dots of one ratio) that all see each other hold different "
                  "digits, so the chain steps the same way all along: consecutive digits (or "

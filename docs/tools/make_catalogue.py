@@ -157,6 +157,8 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "pair_rules": ("Anti-Ratio Coverage", 8),
     "neighbour_pinch": ("August 15, 2023: Kropki Pairs", 39),
     "dot_chain": ("Anti-Ratio Coverage", 12),
+    "house_arrangement": ("Anti-XV Coverage", 9),
+    "house_pair_arrangement": ("Anti-XV Coverage", 12),
     "clone_pointing": ("Exclusive Singularity", 24),
     "equal_digit_colouring": ("Boxless Antiknight Coloring Book: The Flag", 36),
     "parity_count": ("Locking Out the Odds", 0),
