@@ -383,7 +383,7 @@ VARIANT_TECHNIQUES = (
     "neighbour_pinch", "dot_chain", "clone_pointing", "parity_count", "pair_mandatory",
     "cage_rules", "region_sum_segments", "between_span", "lockout_span", "renban_mandatory",
     "renban_house_overlap", "renban_house_split", "entropic_groups", "modular_groups",
-    "whisper_polarity", "equal_digit_colouring")
+    "whisper_polarity", "equal_digit_colouring", "two_house_exclusion")
 VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(
     _p(f"variant {name}", name) for name in VARIANT_TECHNIQUES)
 
