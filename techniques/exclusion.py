@@ -310,7 +310,7 @@ class _SameDigitSight:
 
 
 @register("two_house_exclusion", "Two-House Exclusion", FAMILY,
-          options={"max_places": 5})
+          options={"max_places": None})
 def two_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """A candidate of digit d that, through its same-digit links (houses, a knight's or
     king's move, ...) and equal cells (clones, palindromes), leaves no way to place d once
@@ -321,7 +321,9 @@ def two_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     With houses only this is what X-wings, skyscrapers, kites and their finned forms find;
     it runs on puzzles whose same-digit links go beyond the houses (anti-knight, anti-king,
     ...) or with equal cells, where those patterns' fins and eliminations reach through the
-    rule's links. ``max_places``: the most places of d a house may have to take part.
+    rule's links. ``max_places``: the most places of d a house may have to take part (None:
+    any; on the anti-knight set a limit of 5 left 457 forcing steps instead of 331, for
+    about the same time).
 
     >>> from csp import Puzzle, Grid, NotEqual
     >>> from techniques import StepSolver
@@ -345,7 +347,7 @@ def two_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
         return
     n = an.n
     cw = an.cells_with
-    max_places = opts.get("max_places", 5)
+    max_places = opts.get("max_places") or n
     done = an.memo("house_placed_digits", lambda: house_placed(an))
     full = an.full
     for d in range(1, n + 1):
