@@ -117,6 +117,16 @@ DEFINITIONS: dict[str, str] = {
     "house_exclusion": "A candidate weakly linked to every place of a digit in a full house "
                        "(its own cell among them) would leave the house without that digit: "
                        "it is false.",
+    "two_house_exclusion": "A digit goes once in each of two full houses. A candidate of "
+                           "that digit that sees a cell of every pair of its places, one "
+                           "per house, that do not see each other, would leave no way to "
+                           "place it in both: it is false. Seeing goes through the houses, "
+                           "the rules' same-digit links (a knight's or king's move ...) and "
+                           "equal cells (clones, palindromes: a cell sees what its equal "
+                           "cells see, and every cell equal to one it sees). With houses "
+                           "only this is the X-wing, skyscraper, kite and their finned "
+                           "forms; it runs on puzzles with same-digit links beyond the "
+                           "houses or with equal cells.",
     "rule_exclusion": "With the candidates a candidate sees removed, one of the puzzle's rules "
                       "(a dot, a line, a cage, an arrow, a quadruple), read alone and once, "
                       "has no way left to be satisfied: the candidate is false. One rule, one "

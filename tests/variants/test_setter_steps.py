@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from csp.links import link_tables
 from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from techniques import StepSolver
 
@@ -92,3 +93,56 @@ def test_no_forcing_needed(i):
     assert r.status == "solved"
     assert "".join(str(r.state.placed[c]) for c in range(81)) == row["solution"]
     assert not [s.technique for s in r.steps if s.technique in FORCING]
+
+
+def test_two_house_exclusion_anti_knight_minimal_givens():
+    """Anti-knight minimal givens 3: 8 goes in row 7 at r7c1/r7c2 and in column 3 at
+    r1c3-r4c3/r6c3. r2c2=8 sees r7c2 (column 2), r1c3-r3c3 (box 1) and r4c3 (knight): row 7
+    keeps r7c1 and column 3 r6c3, a knight's move apart. So r2c2 is not 8 (a forcing chain
+    found this before: box 4 left without an 8)."""
+    row = _row(4)
+    p = load_fpuzzles(row["fpuzzles_json"])
+    st = _before_forcing(p, "default,-two_house_exclusion")
+    steps = StepSolver().find_all(st, "two_house_exclusion")
+    sol = [int(ch) for ch in row["solution"]]
+    assert "r2c2<>8" in _names(p, steps)
+    for s in steps:
+        for c, d in s.eliminations:
+            assert sol[c] != d, f"unsound: {p.grid.name(c)}<>{d}"
+    step = next(s for s in steps if "r2c2<>8" in _names(p, [s]))
+    assert step.houses == ("row 7", "col 3")
+    assert "8 goes once in row 7 (r7c1,r7c2)" in step.explain(2)
+
+
+def test_two_house_exclusion_through_palindromes():
+    """Boxless anti-knight coloring book (Badly Made Paper Ice Crystals): 9 goes once in row
+    2 (r2c3, r2c5, r2c7) and once in row 6 (r6c1, r6c3, r6c5). r1c2=9 takes 9 from r1c4 and
+    r1c8 (row 1), so from their palindrome partners r2c3 and r2c7, and from r5c2 and r7c2
+    (column 2), so from r6c1 and r6c3; r2c5 and r6c5 share column 5: no pair is left."""
+    row = _row(122)
+    p = load_fpuzzles(row["fpuzzles_json"])
+    st = _before_forcing(p, "default,-two_house_exclusion")
+    steps = StepSolver().find_all(st, "two_house_exclusion")
+    sol = [int(ch) for ch in row["solution"]]
+    for s in steps:
+        for c, d in s.eliminations:
+            assert sol[c] != d, f"unsound: {p.grid.name(c)}<>{d}"
+    step = next(s for s in steps if s.houses == ("row 2", "row 6"))
+    assert _names(p, [step]) == {"r1c2<>9"}
+    assert "r1c4=r2c3, r1c8=r2c7, r5c2=r6c1, r6c3=r7c2" in step.explain(2)
+    # through the links alone (rows, columns, knight's moves) r1c2 sees none of the six
+    # places: the equal cells of the palindromes make the step
+    six = sum(1 << p.cell(r) for r in ("r2c3", "r2c5", "r2c7", "r6c1", "r6c3", "r6c5"))
+    assert link_tables(p).peers_d[9][p.cell("r1c2")] & six == 0
+
+
+@pytest.mark.slow
+def test_two_house_exclusion_fewer_forcing_steps():
+    """With two-house exclusion, Anti-knight minimal givens 3 needs fewer forcing steps."""
+    p = load_fpuzzles(_row(4)["fpuzzles_json"])
+    with_it = StepSolver("default").solve(p, time_limit=30)
+    without = StepSolver("default,-two_house_exclusion").solve(p, time_limit=30)
+    assert with_it.status == without.status == "solved"
+    n_with = sum(s.technique in FORCING for s in with_it.steps)
+    n_without = sum(s.technique in FORCING for s in without.steps)
+    assert n_with < n_without
