@@ -66,9 +66,10 @@ class ClueTables:
                 e = sky.get(tuple(sorted(cells)))
                 if e is None:
                     sky[tuple(sorted(cells))] = [cells, b.value, 0, name]
-                elif not e[2]:
+                elif not e[2] and cells == e[0][::-1]:
                     e[2] = b.value
                     e[3] += f" and {b.value} opposite"
+                # (a second clue on the same side, or a third one, adds nothing here)
             elif isinstance(b, renban):
                 cells = tuple(dict.fromkeys(g.cells(b.cells)))
                 if len(cells) >= 2:
