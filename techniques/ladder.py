@@ -98,6 +98,8 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("modular_groups",                     1242,    50, M, ON,   2.8),
     ("whisper_polarity",                   1243,    50, M, ON,   2.8),
     ("renban_house_split",                 1244,    60, M, ON,   3.0),
+    ("skyscraper_renban",                  1245,    60, M, ON,   3.0),
+    ("renban_cage_exclusion",              1246,    50, M, ON,   2.8),
     ("innies",                             1250,    40, M, ON,   2.8),
     ("outies",                             1251,    40, M, ON,   2.8),
     ("innies_outies",                      1260,    60, M, ON,   3.0),

@@ -383,7 +383,8 @@ VARIANT_TECHNIQUES = (
     "thermo_length", "sandwich_crusts", "x_sum_length", "whisper_neighbours", "pair_rules",
     "neighbour_pinch", "dot_chain", "clone_pointing", "parity_count", "pair_mandatory",
     "cage_rules", "region_sum_segments", "between_span", "lockout_span", "renban_mandatory",
-    "renban_house_overlap", "renban_house_split", "entropic_groups", "modular_groups",
+    "renban_house_overlap", "renban_house_split", "skyscraper_renban",
+    "renban_cage_exclusion", "entropic_groups", "modular_groups",
     "whisper_polarity", "equal_digit_colouring", "house_arrangement",
     "house_pair_arrangement", "two_house_exclusion")
 VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(

@@ -983,3 +983,76 @@ def _plain_parts(an: Analysis, inside: list[int], run: int) -> list[int]:
             rec(i + 1, s | 1 << v)
     rec(0, 0)
     return out
+
+
+def _blind_cages(an: Analysis, t: LineTables):
+    """Per renban line, the cages (all-different with a sum) whose every cell sees every
+    cell of the line through a house, so they share no digit with it: {line cells: [cage
+    regions]} (built once per puzzle)."""
+    def build():
+        from techniques.sets import set_tables
+        peers = an.links.house_peers
+        cages = [r for r in set_tables(an).regions if r.kind == "cage"]
+        out: dict[tuple[int, ...], list] = {}
+        for ln in t.of("renban"):
+            cells = set(ln.cells)
+            blind = [r for r in cages if not cells & set(r.cells)
+                     and all(peers[a] >> b & 1 for a in r.cells for b in cells)]
+            if blind:
+                out[ln.cells] = blind
+        return out
+    return an.memo("renban_blind_cages", build)
+
+
+@register("renban_cage_exclusion", "Renban-Cage Exclusion", FAMILY)
+def renban_cage_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A killer cage whose every cell sees every cell of a renban line shares no digit
+    with the line: a combination of the cage that meets every run still fitting the line
+    goes, and so does a run that meets every combination ("cage 11 r8c8,r8c9 (29/38)
+    sees all of renban r8c4 (1-6/2-7/3-8/4-9): 38 meets every run, so the cage is 29 and
+    the line 3-8")."""
+    t = line_tables(an.puzzle)
+    if not t.of("renban"):
+        return
+    blind = _blind_cages(an, t)
+    if not blind:
+        return
+    from techniques.sets import cage_combinations
+    w = an.grid.namer
+    for ln, runs, line in _renban_lines(an, t, 1):
+        for cage in blind.get(ln.cells, ()):
+            if not any(an.cand[c] for c in cage.cells):
+                continue
+            combos = cage_combinations(an, cage.cells, cage.totals)
+            if not combos:
+                continue
+            keep_runs = [r for r in runs if any(not r & m for m in combos)]
+            keep_combos = [m for m in combos if any(not r & m for r in runs)]
+            if not keep_runs or not keep_combos:
+                continue            # nothing fits: a contradiction the rules report
+            line_keep = [0] * len(ln.cells)
+            for r in keep_runs:
+                for i, c in enumerate(ln.cells):
+                    line_keep[i] |= _value(an, c) & r
+            cage_keep = 0
+            for m in keep_combos:
+                cage_keep |= m
+            elims = sorted(set(_elims(an, ln.cells, line_keep)
+                               + _elims(an, cage.cells, [cage_keep] * len(cage.cells))))
+            if not elims:
+                continue
+            gone_c = [m for m in combos if m not in keep_combos]
+            gone_r = [r for r in runs if r not in keep_runs]
+            why = []
+            if gone_c:
+                why.append(f"{'/'.join(_ds(m) for m in gone_c)} meets every run")
+            if gone_r:
+                why.append(f"{'/'.join(_digit_range(r) for r in gone_r)} meets every "
+                           "combination")
+            yield Step("renban_cage_exclusion", eliminations=tuple(elims), width=w,
+                       title="Renban-Cage Exclusion", houses=(ln.name, cage.name),
+                       pattern=_pattern(an, cage.cells),
+                       note=f"{cage.name} ({_names(an, cage.cells)}: "
+                            f"{'/'.join(_ds(m) for m in combos)}) sees all of {ln.name} "
+                            f"({', '.join(_digit_range(r) for r in runs)}): "
+                            f"{'; '.join(why)}")

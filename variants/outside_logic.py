@@ -8,6 +8,12 @@ come first (before the ``constraint`` step) to name the deductions a human makes
   needs an n (or 1) at such a distance along the line.
 - ``x_sum_length``: the first digit X of the line says how many digits add up to the clue;
   X keeps the values whose X digits (X and X-1 others) can make the total.
+- ``skyscraper_renban``: a renban line's cells in a skyscraper row or column hold digits of
+  one run of the renban, and a digit of that run on a line cell off the renban must go on
+  a renban cell off the line that does not see it; the clue's exact line count is taken
+  once per choice of runs and a digit that no choice allows goes. The clue's own
+  propagation sees the line alone; this step sees the line and its renbans together (it is
+  not tried when the puzzle has no skyscraper with a renban across it).
 
 >>> from csp import Puzzle
 >>> from variants.classic import classic
@@ -20,7 +26,7 @@ come first (before the ``constraint`` step) to name the deductions a human makes
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 from typing import Iterator
 
 from csp.bits import digits_of
@@ -35,16 +41,44 @@ class ClueTables:
     """Per puzzle: the sandwich and X-sum clues with their lines (nearest cell first)."""
 
     def __init__(self, puzzle) -> None:
-        from .outside import line_from_clue, sandwich, x_sum
-        n = puzzle.grid.n
+        from .lines import renban
+        from .outside import line_from_clue, sandwich, skyscraper, x_sum
+        g = puzzle.grid
+        n = g.n
         self.sandwiches: list[tuple[tuple[int, ...], int, str]] = []
         self.xsums: list[tuple[tuple[int, ...], int, str]] = []
+        #: skyscraper lines crossed by a renban: (cells from the first clue's side,
+        #: count seen from that side, from the other side (0: no clue), name, the
+        #: renbans as (all their cells, their cells in the line))
+        self.sky_renbans: list[tuple[tuple[int, ...], int, int, str,
+                                     list[tuple[tuple[int, ...], tuple[int, ...]]]]] = []
+        sky: dict[tuple[int, ...], list] = {}
+        rens: list[tuple[int, ...]] = []
         for b, _ in puzzle.bundles:
             if isinstance(b, (sandwich, x_sum)):
                 cells = tuple(line_from_clue(n, b.row, b.col))
                 name = f"{b.name} {b.value} at r{b.row}c{b.col}"
                 (self.sandwiches if isinstance(b, sandwich) else self.xsums).append(
                     (cells, b.value, name))
+            elif isinstance(b, skyscraper):
+                cells = tuple(line_from_clue(n, b.row, b.col))
+                name = f"skyscraper {b.value} at r{b.row}c{b.col}"
+                e = sky.get(tuple(sorted(cells)))
+                if e is None:
+                    sky[tuple(sorted(cells))] = [cells, b.value, 0, name]
+                elif not e[2] and cells == e[0][::-1]:
+                    e[2] = b.value
+                    e[3] += f" and {b.value} opposite"
+                # (a second clue on the same side, or a third one, adds nothing here)
+            elif isinstance(b, renban):
+                cells = tuple(dict.fromkeys(g.cells(b.cells)))
+                if len(cells) >= 2:
+                    rens.append(cells)
+        for cells, left, right, name in sky.values():
+            on = set(cells)
+            across = [(r, tuple(c for c in r if c in on)) for r in rens if on & set(r)]
+            if across:
+                self.sky_renbans.append((cells, left, right, name, across))
 
 
 def clue_tables(puzzle) -> ClueTables:
@@ -136,3 +170,108 @@ def x_sum_length(an: Analysis, opts: dict) -> Iterator[Step]:
                        note=f"{name}: the first cell is how many digits add up to {total}: "
                             f"{_ranges(digits_of(ok)) if ok else 'none'} can, "
                             f"{'/'.join(map(str, no))} cannot")
+
+
+#: at most this many choices of runs (one per renban across the line) are tried together
+SKY_RENBAN_MAX = 400
+
+
+def _sky_renban_support(an: Analysis, cells: tuple[int, ...], left: int, right: int,
+                        group, runs) -> list[int]:
+    """The digits per line cell that some choice of runs (one per renban of ``group``)
+    allows: the renbans' cells in the line keep to their run; a digit v of a run held by a
+    line cell x off the renban must go on a renban cell off the line that does not see x
+    (a renban of k cells holds its whole run), so x keeps v only if such a cell has v."""
+    from .outside import _line_supports
+    n = an.n
+    cand, placed = an.cand, an.state.placed
+    peers = an.links.house_peers
+    pos = {c: i for i, c in enumerate(cells)}
+    base = [cand[c] or 1 << placed[c] for c in cells]
+    # per renban: its cells in the line, and per line cell x off the renban, the digits
+    # the renban's cells off the line that do not see x can take
+    parts = []
+    for r, inside in group:
+        outside = [c for c in r if c not in pos]
+        on = set(inside)
+        free = {}
+        for x in cells:
+            if x not in on:
+                m = 0
+                for o in outside:
+                    if not peers[o] >> x & 1:
+                        m |= cand[o] or 1 << placed[o]
+                free[pos[x]] = m
+        parts.append(([pos[c] for c in inside], free))
+    sup = [0] * n
+    for combo in product(*runs):
+        doms = base[:]
+        for (ins, free), run in zip(parts, combo):
+            for i in ins:
+                doms[i] &= run
+            for i, m in free.items():
+                doms[i] &= ~(run & ~m)
+        if not all(doms):
+            continue
+        got = _line_supports(doms, n, left, right)
+        if got:
+            sup = [a | b for a, b in zip(sup, got)]
+    return sup
+
+
+@register("skyscraper_renban", "Skyscraper-Renban", FAMILY)
+def skyscraper_renban(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A skyscraper row (column) crossed by renban lines: each renban holds one run of
+    consecutive digits, its cells in the line hold digits of that run, and a digit of the
+    run on a line cell off the renban needs a renban cell off the line that does not see
+    it. For every choice of runs (each renban alone, then all together) the clue's count is
+    checked exactly over the line's permutations; a digit of a line cell that no choice
+    allows goes ("column 4 seen 2 from below, renban r6c2 has r7c4,r8c4 here: r6c4 = 8
+    would keep 8 off the renban (r6c2,r6c3 see it), so r7c4,r8c4 stay below 8 and the
+    column sees r9c4, 8 and 9")."""
+    from .lines_logic import _digit_range, renban_runs
+    t = clue_tables(an.puzzle)
+    if not t.sky_renbans:
+        return
+    n, w = an.n, an.grid.namer
+    cand, placed = an.cand, an.state.placed
+
+    def val(c: int) -> int:
+        return cand[c] or 1 << placed[c]
+
+    for cells, left, right, name, across in t.sky_renbans:
+        if not any(cand[c] for c in cells):
+            continue
+        runs = [renban_runs([val(c) for c in r], n) for r, _ in across]
+        if not all(runs):
+            continue                    # a renban with no run: the rules report it
+        groups = [[k] for k in range(len(across))]
+        if len(across) > 1:
+            groups.append(list(range(len(across))))
+        for ks in groups:
+            total = 1
+            for k in ks:
+                total *= len(runs[k])
+            if total > SKY_RENBAN_MAX:
+                continue
+            group = [across[k] for k in ks]
+            sup = _sky_renban_support(an, cells, left, right, group, [runs[k] for k in ks])
+            if not any(sup):
+                continue                # nothing fits at all: the rules report it
+            elims = tuple(Candidate(c, d) for c, m in zip(cells, sup)
+                          for d in digits_of(cand[c] & ~m))
+            if not elims:
+                continue
+            desc = "; ".join(
+                f"renban {an.name(r[0])} ({'/'.join(_digit_range(x) for x in runs[k])}) "
+                f"has {','.join(an.name(c) for c in inside)} here"
+                for k, (r, inside) in zip(ks, group))
+            yield Step("skyscraper_renban", title="Skyscraper-Renban", width=w,
+                       houses=(name,) + tuple(f"renban {an.name(r[0])}" for r, _ in group),
+                       eliminations=elims,
+                       pattern=tuple(Candidate(c, d) for r, inside in group for c in inside
+                                     for d in digits_of(cand[c])),
+                       note=f"{name}; {desc}: no choice of runs lets "
+                            f"{', '.join(sorted({an.name(e.cell) for e in elims}))} keep "
+                            f"{''.join(sorted({digit_symbol(e.digit) for e in elims}))}")
+            break

@@ -164,6 +164,19 @@ DEFINITIONS: dict[str, str] = {
                           "some digit no room (two digits with one cell for both, a cell with "
                           "no digit) goes; the line and the house's other cells keep the "
                           "digits of the parts that remain.",
+    "skyscraper_renban": "A skyscraper row or column crossed by renban lines: each renban "
+                         "holds one run of consecutive digits, so its cells in the line keep "
+                         "to that run, and a digit of the run on a line cell off the renban "
+                         "needs a renban cell off the line that does not see that cell. For "
+                         "every choice of the renbans' fitting runs (each renban alone, then "
+                         "all together) the clue's count is checked exactly over the line's "
+                         "permutations; a digit that no choice allows goes.",
+    "renban_cage_exclusion": "A killer cage whose every cell sees every cell of a renban "
+                             "line (through a house) shares no digit with it. A "
+                             "combination of the cage that meets every run still fitting "
+                             "the line goes, and so does a run that meets every "
+                             "combination; the line and the cage keep the digits of what "
+                             "remains.",
     "entropic_groups": "Any three consecutive cells of an entropic line hold a low (1-3), a "
                        "middle (4-6) and a high (7-9) digit, so cells three apart share a "
                        "group and the three position classes take the three groups, one "

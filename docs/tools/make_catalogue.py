@@ -168,6 +168,8 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "renban_mandatory": ("Effluence", 2),
     "renban_house_overlap": ("Candy Cane Sudoku", 69),
     "renban_house_split": ("Candy Cane Sudoku", 81),
+    "skyscraper_renban": ("Crawfish", 15),
+    "renban_cage_exclusion": ("Effluence", 21),
     "entropic_groups": ("Every Third Knight", 6),
     "modular_groups": ("Parking Garage", 0),
     "pair_mandatory": ("Candy Cane Sudoku", 21),
