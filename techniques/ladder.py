@@ -113,6 +113,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("naked_triple",                       1400,    80, M, ON,   3.6),
     ("hidden_pair",                        1500,    70, M, ON,   3.4),
     ("hidden_triple",                      1600,   100, M, ON,   4.0),
+    ("clique_subset",                      1650,   100, M, ON,   4.0),
     ("naked_quadruple",                    2000,   120, H, ON,   5.0),
     ("hidden_quadruple",                   2100,   150, H, ON,   5.4),
     ("house_arrangement",                  2140,   150, H, ON,   5.0),
