@@ -238,6 +238,15 @@ VARIANT_ORDER: dict[str, int] = {
         "mutant_jellyfish", "finned_mutant_x_wing", "finned_mutant_swordfish",
         "finned_mutant_jellyfish", "siamese_finned_mutant_jellyfish"))}
 
+#: On a jigsaw (regions that are not regular boxes) a fish of rows and regions is the plain
+#: fish a solver looks for, no longer an exotic one: variant puzzles on such grids keep the
+#: Franken X-wing and swordfish (and their finned forms) at their own place, before the
+#: forcing family. On the 22 jigsaw puzzles of the f-puzzles set (antiknight coloring
+#: books) they fired only after the forcing nets had taken steps a fish finds.
+JIGSAW_KEEP: frozenset[str] = frozenset((
+    "franken_x_wing", "franken_swordfish", "finned_franken_x_wing",
+    "finned_franken_swordfish"))
+
 
 #: Techniques that read a puzzle's rules (set equivalence, parity counts) and that a
 #: classic grid (rows, columns and regular boxes only: :func:`techniques.loop.is_classic_grid`)
