@@ -115,6 +115,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("naked_triple",                       1400,    80, M, ON,   3.6),
     ("hidden_pair",                        1500,    70, M, ON,   3.4),
     ("hidden_triple",                      1600,   100, M, ON,   4.0),
+    ("clique_subset",                      1650,   100, M, ON,   4.0),
     ("naked_quadruple",                    2000,   120, H, ON,   5.0),
     ("hidden_quadruple",                   2100,   150, H, ON,   5.4),
     ("house_arrangement",                  2140,   150, H, ON,   5.0),
@@ -238,6 +239,15 @@ VARIANT_ORDER: dict[str, int] = {
         "siamese_finned_franken_jellyfish", "mutant_x_wing", "mutant_swordfish",
         "mutant_jellyfish", "finned_mutant_x_wing", "finned_mutant_swordfish",
         "finned_mutant_jellyfish", "siamese_finned_mutant_jellyfish"))}
+
+#: On a jigsaw (regions that are not regular boxes) a fish of rows and regions is the plain
+#: fish a solver looks for, no longer an exotic one: variant puzzles on such grids keep the
+#: Franken X-wing and swordfish (and their finned forms) at their own place, before the
+#: forcing family. On the 22 jigsaw puzzles of the f-puzzles set (antiknight coloring
+#: books) they fired only after the forcing nets had taken steps a fish finds.
+JIGSAW_KEEP: frozenset[str] = frozenset((
+    "franken_x_wing", "franken_swordfish", "finned_franken_x_wing",
+    "finned_franken_swordfish"))
 
 
 #: Techniques that read a puzzle's rules (set equivalence, parity counts) and that a

@@ -279,7 +279,8 @@ class Run:
             n = self.puzzle.grid.n
             techs = self.techniques
             if is_variant(self.puzzle):     # the variant ladder (techniques.ladder)
-                techs = sorted(techs, key=lambda t: registry.ladder_order(t, True))
+                jigsaw = self.puzzle.grid.region_kind == "region"
+                techs = sorted(techs, key=lambda t: registry.ladder_order(t, True, jigsaw))
             elif is_classic_grid(self.puzzle):  # the classic ladder leaves a few out
                 techs = [t for t in techs
                          if t.name not in CLASSIC_SKIP or t.name in self.named]

@@ -28,11 +28,15 @@ LEVEL_MAX_SCORE = {"easy": 800, "medium": 1000, "hard": 1600, "unfair": 1800,
                    "extreme": 1 << 60}
 
 
-def ladder_order(t: "Technique", variant: bool) -> tuple[int, str]:
+def ladder_order(t: "Technique", variant: bool, jigsaw: bool = False) -> tuple[int, str]:
     """Sort key of a technique in the ladder (``variant``: for a variant puzzle, whose
-    ladder moves a few costly techniques, :data:`techniques.ladder.VARIANT_ORDER`)."""
+    ladder moves a few costly techniques, :data:`techniques.ladder.VARIANT_ORDER`;
+    ``jigsaw``: on irregular regions, where the Franken fish of
+    :data:`techniques.ladder.JIGSAW_KEEP` keep their own place)."""
     if variant:
-        from .ladder import VARIANT_ORDER   # read on use, not when the registry loads
+        from .ladder import JIGSAW_KEEP, VARIANT_ORDER   # read on use, not at load
+        if jigsaw and t.name in JIGSAW_KEEP:
+            return (t.order, t.name)
         return (VARIANT_ORDER.get(t.name, t.order), t.name)
     return (t.order, t.name)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from csp.bits import digits_of
-from csp.step import Candidate, Step
+from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
 from .registry import register
@@ -183,3 +183,108 @@ hidden_triple = register("hidden_triple", "Hidden Triple", "subsets", code="0211
     _hidden(3, "hidden_triple", "Hidden Triple"))
 hidden_quadruple = register("hidden_quadruple", "Hidden Quadruple", "subsets", code="0212")(
     _hidden(4, "hidden_quadruple", "Hidden Quadruple"))
+
+
+# ------------------------------------------------------------------------------------------
+# subsets in cliques: cells that see each other pairwise through the rules' links
+# ------------------------------------------------------------------------------------------
+def clique_adjacency(an: Analysis) -> list[int] | None:
+    """Per cell, the cells it sees for every digit (a shared house, a knight's or king's
+    move, a not-equal link ...): any two such cells hold different digits. None when that
+    adds nothing to the houses (classic, jigsaw: every clique lies in one house there)."""
+    def build() -> list[int] | None:
+        n, size = an.n, an.size
+        pd = an.links.peers_d
+        house_peers = [0] * size
+        for m in an.house_mask:
+            for c in iter_cells(m):
+                house_peers[c] |= m
+        adj = []
+        extra = False
+        for c in range(size):
+            m = -1
+            for d in range(1, n + 1):
+                m &= pd[d][c]
+            m &= ~(1 << c)
+            if m & ~house_peers[c]:
+                extra = True
+            adj.append(m)
+        return adj if extra else None
+    return an.links_memo("clique_adjacency", build)
+
+
+def _cell_names(an: Analysis, cells: int) -> str:
+    return ",".join(an.name(c) for c in iter_cells(cells))
+
+
+def _digit_names(mask: int) -> str:
+    return "".join(digit_symbol(d) for d in digits_of(mask))
+
+
+@register("clique_subset", "Clique Subset", "subsets", options={"max_size": 5})
+def clique_subset(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A naked subset in a *clique*: k cells that see each other pairwise (through houses
+    and the rules' links, such as a knight's or king's move), not all in one house, whose
+    candidates together are k digits. Pairwise different, they hold exactly those k digits,
+    so each digit leaves every cell that sees all of the clique's cells holding it
+    ("r5c3, r6c2, r6c3, r8c3, r9c3 see each other (column 3 and knight's moves) and hold
+    only 12345 => r1c3<>...").
+
+    On anti-knight and anti-king grids the cliques mix a house with knight or king links;
+    with houses only every clique lies in one house (naked subsets' ground), so the search
+    returns at once. ``max_size``: the largest subset (k) tried.
+
+    >>> from csp import Puzzle, Grid, NotEqual
+    >>> p = Puzzle(Grid(4)).add_grid_houses()
+    >>> _ = p.add(NotEqual(0, 6))                      # r1c1 != r2c3
+    >>> st = p.initial_state()
+    >>> st.cand[0] = st.cand[6] = 0b0110                # r1c1, r2c3: 12
+    >>> [s.explain(2) for s in clique_subset(Analysis(st), {"max_size": 2})]
+    ['Clique Subset: r1c1,r2c3 see each other pairwise and hold only 12 => r1c3<>12, r1c4<>12, r2c1<>12, r2c2<>12']
+    """
+    adj = clique_adjacency(an)
+    if adj is None:
+        return
+    kmax = opts.get("max_size", 5) or an.n
+    cand = an.cand
+    hm = an.house_mask
+    w = an.grid.namer
+    small = [c for c in iter_cells(an.unsolved) if cand[c].bit_count() <= kmax]
+    if len(small) < 2:
+        return
+    seen: set[int] = set()
+    out: list[Step] = []
+
+    def rec(cells: int, common: int, union: int, start: int) -> None:
+        k = cells.bit_count()
+        if k >= 2 and union.bit_count() == k:
+            if cells in seen or any(not cells & ~m for m in hm):
+                return
+            seen.add(cells)
+            elims = []
+            for d in digits_of(union):
+                holders = cells & an.cells_with[d]
+                for x in iter_cells(an.common_peers(d, holders) & an.cells_with[d] & ~cells):
+                    elims.append(Candidate(x, d))
+            if elims:
+                elims.sort()
+                out.append(Step("clique_subset", eliminations=tuple(elims),
+                                pattern=tuple(Candidate(c, d) for c in iter_cells(cells)
+                                              for d in digits_of(cand[c])),
+                                digits=tuple(digits_of(union)), title="Clique Subset",
+                                note=f"{_cell_names(an, cells)} see each other pairwise "
+                                     f"and hold only {_digit_names(union)}", width=w))
+            return
+        if k == kmax:
+            return
+        for i in range(start, len(small)):
+            c = small[i]
+            if not common >> c & 1:
+                continue
+            u = union | cand[c]
+            if u.bit_count() > kmax:
+                continue
+            rec(cells | 1 << c, common & adj[c], u, i + 1)
+
+    rec(0, -1, 0, 0)
+    yield from out

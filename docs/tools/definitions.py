@@ -287,6 +287,13 @@ DEFINITIONS: dict[str, str] = {
                      "cells lose every other candidate.",
     "hidden_quadruple": "Four digits confined to four cells of a house: those cells lose "
                         "every other candidate.",
+    "clique_subset": "A naked subset in a clique: k cells that see each other pairwise "
+                     "(a house and a knight's or king's move, any not-equal link), not all "
+                     "in one house, whose candidates together are k digits. Pairwise "
+                     "different, they hold exactly those digits, so each digit leaves every "
+                     "cell that sees all the clique's cells holding it. With houses only "
+                     "every clique lies in one house (naked subsets' ground): it runs on "
+                     "puzzles with links beyond the houses.",
     # single-digit patterns
     "remote_pair": "A chain of at least four bivalue cells all holding the same two digits, "
                    "each seeing the next: the digits alternate along it, so a cell seeing two "

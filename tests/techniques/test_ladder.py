@@ -96,3 +96,26 @@ def test_jigsaw_and_variants_keep_rule_reading_techniques() -> None:
     x.use(diagonal())
     assert not is_classic_grid(x)
     assert is_classic_grid(classic_puzzle("." * 256))
+
+
+def test_jigsaw_variants_keep_franken_fish_before_the_forcing_family() -> None:
+    """A variant on irregular regions tries the Franken X-wing / swordfish (rows against
+    regions: its plain fish) before the forcing nets; on regular boxes they stay after."""
+    from csp.grid import Grid
+    from techniques import StepSolver
+    from techniques.ladder import JIGSAW_KEEP
+    from variants.chess import anti_knight
+    from variants.classic import classic_puzzle
+    rows = [[(r // 3) * 3 + c // 3 for c in range(9)] for r in range(9)]
+    rows[0][2], rows[3][2] = rows[3][2], rows[0][2]
+    jig = classic_puzzle("." * 81, grid=Grid(9, regions=[v for row in rows for v in row]))
+    box = classic_puzzle("." * 81)
+    for p in (jig, box):
+        p.use(anti_knight())
+
+    def plan(p):
+        return [t.name for t, _, _ in StepSolver("default").start(p).plan()]
+    for p, before in ((jig, True), (box, False)):
+        names = plan(p)
+        for f in JIGSAW_KEEP & set(names):
+            assert (names.index(f) < names.index("forcing_net_contradiction")) is before, f

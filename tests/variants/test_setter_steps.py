@@ -146,3 +146,32 @@ def test_two_house_exclusion_fewer_forcing_steps():
     n_with = sum(s.technique in FORCING for s in with_it.steps)
     n_without = sum(s.technique in FORCING for s in without.steps)
     assert n_with < n_without
+
+
+def test_clique_subset_electricity_warning_sign():
+    """Antiknight Coloring Book (Electricity Warning Sign, jigsaw): r5c3, r6c2, r6c3, r8c3
+    and r9c3 see each other pairwise (column 3, region 6 and knight's moves) and hold five
+    digits only: a naked quintuple in a clique that no house contains. 6 of it sits in
+    cells that r1c3 sees all of (column 3), so r1c3 is not 6."""
+    row = _row(121)
+    p = load_fpuzzles(row["fpuzzles_json"])
+    st = _before_forcing(p, "default,-clique_subset")
+    steps = StepSolver().find_all(st, "clique_subset")
+    sol = [int(ch) for ch in row["solution"]]
+    assert "r1c3<>6" in _names(p, steps)
+    for s in steps:
+        for c, d in s.eliminations:
+            assert sol[c] != d, f"unsound: {p.grid.name(c)}<>{d}"
+    step = next(s for s in steps if "r1c3<>6" in _names(p, [s]))
+    assert "r5c3,r6c2,r6c3,r8c3,r9c3 see each other pairwise" in step.explain(2)
+
+
+def test_clique_subset_silent_on_jigsaw_without_links():
+    """With houses only every clique lies in one house: nothing to find, at once."""
+    from techniques.analysis import Analysis
+    from techniques.subsets import clique_adjacency, clique_subset
+    from variants.classic import classic_puzzle
+    st = classic_puzzle("." * 81).pencilmarks()
+    an = Analysis(st)
+    assert clique_adjacency(an) is None
+    assert list(clique_subset(an, {})) == []
