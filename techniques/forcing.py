@@ -590,8 +590,11 @@ class _Kept:
     propagation would reach the same quiet end: it is skipped. Only the cells changed since
     an assumption was last checked are looked at (a bitset per scan). Any other change
     (candidates back, another working state) starts afresh. Used only by nets without
-    other rules and without locked candidates (whose implications the check does not
-    cover); the scan's order, hence the step found, is the same as without it.
+    other rules; with locked candidates (option ``intersections``) the check also asks
+    that no house which lost places of a digit now has them all inside another house
+    holding the digit elsewhere (the only locked-candidate implications the lost
+    candidates can start). The scan's order, hence the step found, is the same as without
+    it.
 
     >>> from variants.classic import classic_puzzle
     >>> from techniques import StepSolver
@@ -634,10 +637,12 @@ class _Kept:
             self._since[scan] = m
         return m
 
-    def still_quiet(self, st: _Static, f: int) -> bool:
+    def still_quiet(self, st: _Static, f: int, inter: bool = False) -> bool:
         """True when the kept propagation of ``f`` is still a quiet fixpoint on the
         current grid (brought up to date in place); False when ``f`` must be propagated
-        again (the entry is dropped)."""
+        again (the entry is dropped). ``inter``: the propagation included locked
+        candidates, so a house that lost places of a digit must not now have them all
+        inside another house that has the digit elsewhere."""
         e = self.entries.get(f)
         if e is None:
             return False
@@ -677,22 +682,30 @@ class _Kept:
                 while m:
                     low = m & -m
                     m ^= low
-                    p = hm[h] & kcw[low.bit_length() - 1]
-                    if not p & (p - 1) and not (p and kon & p):
+                    d = low.bit_length() - 1
+                    p = hm[h] & kcw[d]
+                    if not p & (p - 1):
+                        if not (p and kon & p):
+                            del self.entries[f]
+                            return False
+                    elif inter and any(not p & ~hm[g] and hm[g] & kcw[d] & ~hm[h]
+                                       for g in st.overlaps[h]):
                         del self.entries[f]
                         return False
         e[0], e[3] = now, kon
         return True
 
 
-def _kept(an: Analysis) -> _Kept:
-    """The run's kept quiet net assumptions (see :class:`_Kept`), brought to this state."""
+def _kept(an: Analysis, inter: bool = False) -> _Kept:
+    """The run's kept quiet net assumptions (see :class:`_Kept`), brought to this state
+    (``inter``: those of the nets with locked candidates, kept apart)."""
     memo = an.links_memo("forcing_kept", dict)
-    k = memo.get("net")
+    key = ("net", inter)
+    k = memo.get(key)
     cand = an.cand
     if k is None or k.ref() is not an.state or any(
             m & ~s for m, s in zip(cand, k.snap)):
-        k = memo["net"] = _Kept(an.state)
+        k = memo[key] = _Kept(an.state)
     k.start(cand)
     return k
 
@@ -764,7 +777,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     if not opts.get("shortest", False) and _ruled(st):
         quiet = _quiet(an, ("contradiction", net))
         facts = _untried_first(facts, quiet)
-    kept = _kept(an) if net and not inter and not _ruled(st) else None
+    kept = _kept(an, inter) if net and not _ruled(st) else None
     for f in facts:
         if an.expired():
             return
@@ -772,7 +785,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
         if not on and not net and an.cand[c].bit_count() > 2 and not any(
                 st.is_bilocal(h, d) for h in st.cell_full[c]):
             continue   # no strong link: a chain cannot start from c<>d
-        if kept is not None and kept.still_quiet(st, f):
+        if kept is not None and kept.still_quiet(st, f, inter):
             continue
         ps = _result(an, f, net, inter)
         if ps.contra is None:

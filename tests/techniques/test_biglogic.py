@@ -84,3 +84,28 @@ def test_nested_net_bivalue_inner_is_sound() -> None:
     assert steps
     _sound(steps, sol)
     assert all(s.extra["depth"] == 2 for s in steps)
+
+
+def test_kept_net_assumptions_with_intersections_are_quiet(monkeypatch) -> None:
+    """The nets with locked candidates (25x25) skip assumptions whose kept propagation is
+    still a quiet fixpoint: every one skipped on the way really is quiet (a fresh
+    propagation finds no contradiction). Without the locked-candidate part of the check,
+    26 of the skipped ones would break by the 120th step of this solve."""
+    from techniques import forcing as F
+    real = F._Kept.still_quiet
+    skipped = 0
+
+    def audited(self, st, f, inter=False):
+        nonlocal skipped
+        assert inter
+        ok = real(self, st, f, inter)
+        if ok:
+            skipped += 1
+            assert F._assume(st, f, True, True).contra is None, F.fact_text(f, st.width)
+        return ok
+
+    monkeypatch.setattr(F._Kept, "still_quiet", audited)
+    p, sol = _row("25", 2)
+    r = StepSolver(["singles", "intersections", "forcing_net_contradiction"],
+                   options={"intersections": True}, verify=sol).solve(p, max_steps=120)
+    assert len(r.steps) == 120 and skipped > 10_000

@@ -301,30 +301,34 @@ def test_scan_hint_belongs_to_one_descending_run():
     assert F._quiet(Analysis(st), "demo") == set()       # the other run took the slot
 
 
-def test_kept_quiet_assumptions_are_quiet_and_change_no_step(monkeypatch):
+@pytest.mark.parametrize("inter", [False, True])
+def test_kept_quiet_assumptions_are_quiet_and_change_no_step(monkeypatch, inter):
     """A net assumption skipped because its kept propagation is still a quiet fixpoint
     really is quiet on the new grid (a fresh propagation finds no contradiction), and the
-    skipping changes no step of the solve path."""
+    skipping changes no step of the solve path; with locked candidates in the nets too
+    (option ``intersections``, on for 25x25)."""
     from techniques import forcing as F
     line = "6.2.5.........4.3..........43...8....1....2........7..5..27...........81...6....."
     techs = ["singles", "intersections", "forcing_net_contradiction"]
+    opts = {"intersections": inter}
     checked = skipped = 0
     real = F._Kept.still_quiet
 
-    def audited(self, st, f):
+    def audited(self, st, f, inter_=False):
         nonlocal checked, skipped
-        ok = real(self, st, f)
+        assert inter_ is inter
+        ok = real(self, st, f, inter_)
         if ok:
             skipped += 1
             if checked < 3000:
                 checked += 1
-                assert F._assume(st, f, True).contra is None, F.fact_text(f)
+                assert F._assume(st, f, True, inter_).contra is None, F.fact_text(f)
         return ok
 
     monkeypatch.setattr(F._Kept, "still_quiet", audited)
-    kept = StepSolver(techs).solve(classic_puzzle(line))
-    monkeypatch.setattr(F._Kept, "still_quiet", lambda self, st, f: False)
-    fresh = StepSolver(techs).solve(classic_puzzle(line))
+    kept = StepSolver(techs, options=opts).solve(classic_puzzle(line))
+    monkeypatch.setattr(F._Kept, "still_quiet", lambda self, st, f, inter_=False: False)
+    fresh = StepSolver(techs, options=opts).solve(classic_puzzle(line))
     assert kept.status == fresh.status == "solved"
     assert skipped > 100 and checked > 100
     assert ([(s.technique, s.placements, s.eliminations) for s in kept.steps]
