@@ -612,10 +612,23 @@ def _mandatory(an: Analysis, cells: list[int], sols: list[tuple[int, ...]]
     return (f" ({text})" if text else ""), out
 
 
+def _arrow_like(rules: list[Rule]) -> list[Rule]:
+    """The rules whose negative coefficients are all different: sums (cages, little
+    killers) and arrows with a circle or a pill; not double arrows or region-sum segment
+    equalities, whose many-cell sides make the joint searches below cost seconds on
+    puzzles full of them for little gain."""
+    out = []
+    for r in rules:
+        neg = [a for a in r.coeffs if a < 0]
+        if len(neg) == len(set(neg)):
+            out.append(r)
+    return out
+
+
 # -- a house with every sum rule in it -----------------------------------------------------
 #: house with its sum rules: the most cells the rules have together, and the search budget
 MAX_HOUSE_CELLS = 22
-HOUSE_NODE_LIMIT = NODE_LIMIT
+HOUSE_NODE_LIMIT = 40000
 
 
 def _house_groups(an: Analysis, rules: list[Rule]) -> list[tuple[int, int, list[Rule]]]:
@@ -651,7 +664,8 @@ def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     rules = _rules(an)
     if len(rules) < 2:
         return
-    groups = _house_groups(an, rules)
+    groups = _house_groups(an, an.links_memo("arrow_like_sum_rules",
+                                             lambda: _arrow_like(rules)))
     if not groups:
         return
     limit = opts.get("node_limit", HOUSE_NODE_LIMIT)
@@ -692,3 +706,88 @@ def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
                                  if an.cand[c] >> d & 1),
                    note=f"{house} with " + ", ".join(f"{r.name} ({_formula(an, r)})"
                                                      for r in touch) + more)
+
+
+# -- three sum rules in a chain ------------------------------------------------------------
+#: the most cells three linked rules may have together
+MAX_TRIPLE_CELLS = 16
+#: search budget of one group of linked rules (many groups: a small budget each)
+LINKED_NODE_LIMIT = 5000
+
+
+#: the most rules solved together
+MAX_LINKED_RULES = 4
+
+
+def _linked(an: Analysis, chosen: list[Rule]) -> list[tuple[Rule, ...]]:
+    """Sets of three to :data:`MAX_LINKED_RULES` rules of ``chosen``, connected by the links of
+    :func:`_pairs` (a shared cell, or cells that see each other), not all killer cages,
+    with at most :data:`MAX_TRIPLE_CELLS` cells together (fewest cells first)."""
+    def build() -> list[tuple[Rule, ...]]:
+        rules = _rules(an)
+        ok = {r.index for r in chosen}
+        adj: dict[int, set[int]] = {}
+        for a, b in _pairs(an, rules):
+            if a.index not in ok or b.index not in ok:
+                continue
+            adj.setdefault(a.index, set()).add(b.index)
+            adj.setdefault(b.index, set()).add(a.index)
+        seen: set[frozenset[int]] = set()
+        out = []
+        frontier = [frozenset(p) for p in
+                    {frozenset((a, b)) for a, near in adj.items() for b in near}]
+        for _ in range(MAX_LINKED_RULES - 2):
+            grown = []
+            for group in frontier:
+                gmask = 0
+                for i in group:
+                    gmask |= rules[i].mask
+                for i in group:
+                    for j in adj[i]:
+                        if j in group:
+                            continue
+                        g = group | {j}
+                        if g in seen or (gmask | rules[j].mask).bit_count() > MAX_TRIPLE_CELLS:
+                            continue
+                        seen.add(g)
+                        grown.append(g)
+                        if not all(rules[k].distinct for k in g):
+                            out.append(tuple(rules[k] for k in sorted(g)))
+            frontier = grown
+        out.sort(key=lambda t: (len(t), len({c for r in t for c in r.cells})))
+        return out
+    return an.links_memo("sum_rule_groups", build)
+
+
+@register("linked_sums", "Linked Sums", FAMILY,
+          options={"node_limit": LINKED_NODE_LIMIT})
+def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Three sum rules in a chain (the middle one shares a cell or houses with each of the
+    others), solved together, cells that see each other different: digits of no joint
+    solution go. Arrows in three corners of a grid, whose circles see each other along a
+    row and a column, with shafts that meet on a diagonal: what one arrow's shaft takes
+    narrows the circle two rules away."""
+    rules = an.links_memo("arrow_like_sum_rules", lambda: _arrow_like(_rules(an)))
+    if len(rules) < 3:
+        return
+    limit = opts.get("node_limit", LINKED_NODE_LIMIT)
+    for trio in _linked(an, rules):
+        if an.expired():
+            return
+        mask = 0
+        for r in trio:
+            mask |= r.mask
+        if not mask & an.unsolved:
+            continue
+        cells = list(iter_cells(mask))
+        sup = joint_supports(an, cells, list(trio), limit)
+        if sup is None or not all(sup):
+            continue
+        elims = _eliminations(an, cells, sup)
+        if elims:
+            yield Step("linked_sums", eliminations=tuple(elims), title="Linked Sums",
+                       width=an.grid.namer, houses=tuple(r.name for r in trio),
+                       pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
+                                     if an.cand[c] >> d & 1),
+                       note=", ".join(f"{r.name} ({_formula(an, r)})" for r in trio)
+                            + " together")

@@ -177,6 +177,7 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "combined_sums": ("Rapid Fire Crossbow", 15),
     "substituted_sums": ("Whispering Rains", 30),
     "house_sums": ("Rapid Fire Crossbow", 25),
+    "linked_sums": ("Deflation", 70),
     "cell_exclusion": ("Third-Degree Murder", 5),
     "house_exclusion": ("Every Third Knight", 1),
     "rule_exclusion": ("5/31/23: Consec Pairs Quads", 30),

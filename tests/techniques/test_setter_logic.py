@@ -379,6 +379,21 @@ def test_house_sums_crossbow():
         next(run)
 
 
+def test_linked_sums_deflation_three_corner_arrows():
+    """'Deflation': the arrows of r9c9, r9c4 and r4c9 (circles 6-8, the first seeing the
+    others along row 9 and column 9); r3c8 = 3 forces r1c9 = 2, which the shaft of r9c4
+    cannot then use on the anti-diagonal (r9c1), and the three circles run out of
+    digits. No arrow alone and no two together see it."""
+    p, sol, st, step = first_step_of("Deflation", "linked_sums", "r3c8<>3")
+    assert step.explain(2) == (
+        "Linked Sums: arrow r9c9 (r9c9 = r8c9+r7c9+r7c8), arrow r9c4 "
+        "(r9c4 = r8c3+r8c2+r9c1), arrow r4c9 (r4c9 = r3c8+r2c8+r1c9) together => r3c8<>3")
+    assert sound(sol, step)
+    for other in ("sum_arithmetic", "combined_sums", "substituted_sums", "house_sums"):
+        assert "r3c8<>3" not in {e for s in StepSolver().find_all(st, other)
+                                 for e in names(p, s.eliminations)}, other
+
+
 @pytest.mark.parametrize("title", ["Box Indexing Test", "Row Indexing Test",
                                    "Column Indexing Test"])
 def test_indexer_links_to_the_targets_peers(title):
