@@ -111,6 +111,8 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("combined_sums",                      1295,    90, H, ON,   4.2),
     ("rule_exclusion",                     1296,    80, H, ON,   3.4),
     ("substituted_sums",                   1297,    90, H, ON,   4.2),
+    ("house_sums",                         1298,   100, H, ON,   4.4),
+    ("linked_sums",                        1299,   100, H, ON,   4.4),
     ("naked_pair",                         1300,    60, M, ON,   3.0),
     ("naked_triple",                       1400,    80, M, ON,   3.6),
     ("hidden_pair",                        1500,    70, M, ON,   3.4),

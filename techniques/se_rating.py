@@ -377,7 +377,8 @@ VARIANT_TECHNIQUES = (
     "consecutive_locked_triple",
     "innies", "outies", "sum_arithmetic", "innies_outies", "cage_splitting",
     "law_of_leftovers", "consecutive_check_pattern", "consecutive_chain", "cell_exclusion",
-    "house_exclusion", "rule_exclusion", "combined_sums", "substituted_sums",
+    "house_exclusion", "rule_exclusion", "combined_sums", "substituted_sums", "house_sums",
+    "linked_sums",
     "set_equivalence", "set_sums",
     # lines, two-cell rules, clones, parity, thermometers, outside clues
     "thermo_length", "sandwich_crusts", "x_sum_length", "whisper_neighbours", "pair_rules",

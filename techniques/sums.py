@@ -138,7 +138,10 @@ def joint_supports(an: Analysis, cells: list[int], rules: list[Rule], limit: int
 
 
 def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
-            limit: int) -> list[int] | None:
+            limit: int, covers: Sequence[tuple[int, int]] = ()) -> list[int] | None:
+    """Supported digits per cell (see :func:`joint_supports`); ``covers``: ``(cell mask,
+    digit mask)`` pairs, the digits of the mask must all stand in those cells (a house's
+    digits that have no other place)."""
     k = len(cells)
     pos = {c: i for i, c in enumerate(cells)}
     # order: fewest candidates first, cells of several rules early
@@ -181,21 +184,22 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
     # cells that must differ for a digit: same-digit rule links and houses
     peers_d = an.links.peers_d
     sorted_cells = [cells[i] for i in order]
-    same = [[0] * (an.n + 1) for _ in range(k)]     # same[j][d]: earlier positions clashing
+    # later[j][d]: later positions whose cell clashes with position j's cell for digit d
+    # (forward checking: a digit placed leaves those cells; one left empty fails at once)
+    later: list[list[tuple[int, ...]]] = [[()] * (an.n + 1) for _ in range(k)]
     for j in range(k):
         cj = sorted_cells[j]
-        for d in range(1, an.n + 1):
-            if not sd[j] >> d & 1:
-                continue
-            m = 0
-            pd = peers_d[d]
-            for j2 in range(j):
-                if pd[cj] >> sorted_cells[j2] & 1:
-                    m |= 1 << j2
-            same[j][d] = m
+        for d in iter_bits(sd[j]):
+            pd = peers_d[d][cj]
+            later[j][d] = tuple(j2 for j2 in range(j + 1, k)
+                                if sd[j2] >> d & 1 and pd >> sorted_cells[j2] & 1)
     cross = an.links.cross
+    # covers in search positions: (positions bitset, required digits)
+    covs = [(tuple(sorted(rank[pos[c]] for c in iter_cells(cm) if c in pos)), dm)
+            for cm, dm in covers]
     sums = [0] * len(eqs)
     vals = [0] * k
+    cur = list(sd)
     sup = [0] * k
     nodes = [0]
     #: positions with a digit not supported yet (bit i: position i in search order). A
@@ -212,6 +216,13 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
             raise _Budget
         if not need[0] >> j and all(sup[i] >> vals[i] & 1 for i in range(j)):
             return False
+        for ps, dm in covs:
+            # the cover's digits still possible: placed ones and the open cells' candidates
+            got = 0
+            for q in ps:
+                got |= (1 << vals[q]) if q < j else cur[q]
+            if dm & ~got:
+                return False
         if j == k:
             for e in range(len(eqs)):
                 if sums[e] not in eqs[e][2]:
@@ -223,23 +234,14 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
                     nd &= ~(1 << i)
             need[0] = nd
             return True
-        m = sd[j]
+        m = cur[j]
         found = False
         cj = sorted_cells[j]
         while m:
             low = m & -m
             m ^= low
             d = low.bit_length() - 1
-            clash = same[j][d]
             bad = False
-            while clash:
-                lb = clash & -clash
-                if vals[lb.bit_length() - 1] == d:
-                    bad = True
-                    break
-                clash ^= lb
-            if bad:
-                continue
             if cross:
                 links = cross.get((cj, d))
                 if links:
@@ -257,13 +259,24 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
                     break
             if not ok:
                 continue
-            vals[j] = d
-            for e, a in member[j]:
-                sums[e] += a * d
-            if rec(j + 1):
-                found = True
-            for e, a in member[j]:
-                sums[e] -= a * d
+            # forward checking: d leaves the later cells that see this one
+            hit = []
+            for j2 in later[j][d]:
+                if cur[j2] & low:
+                    cur[j2] ^= low
+                    hit.append(j2)
+                    if not cur[j2]:
+                        bad = True
+            if not bad:
+                vals[j] = d
+                for e, a in member[j]:
+                    sums[e] += a * d
+                if rec(j + 1):
+                    found = True
+                for e, a in member[j]:
+                    sums[e] -= a * d
+            for j2 in hit:
+                cur[j2] |= low
         return found
 
     try:
@@ -597,3 +610,184 @@ def _mandatory(an: Analysis, cells: list[int], sols: list[tuple[int, ...]]
     text = "; ".join(f"{' '.join(an.name(c) for c in iter_cells(g))} hold {ds} in "
                      f"{', '.join(hs)}" for (g, hs), ds in digits.items())
     return (f" ({text})" if text else ""), out
+
+
+def _arrow_like(rules: list[Rule]) -> list[Rule]:
+    """The rules whose negative coefficients are all different: sums (cages, little
+    killers) and arrows with a circle or a pill; not double arrows or region-sum segment
+    equalities, whose many-cell sides make the joint searches below cost seconds on
+    puzzles full of them for little gain."""
+    out = []
+    for r in rules:
+        neg = [a for a in r.coeffs if a < 0]
+        if len(neg) == len(set(neg)):
+            out.append(r)
+    return out
+
+
+# -- a house with every sum rule in it -----------------------------------------------------
+#: house with its sum rules: the most cells the rules have together, and the search budget
+MAX_HOUSE_CELLS = 22
+HOUSE_NODE_LIMIT = 40000
+
+
+def _house_groups(an: Analysis, rules: list[Rule]) -> list[tuple[int, int, list[Rule]]]:
+    """``(house index, cells of the rules, rules)`` for each full house that two or more
+    sum rules touch, not all of them killer cages (cages in one house are the set
+    techniques' business), with at most :data:`MAX_HOUSE_CELLS` cells together."""
+    def build() -> list[tuple[int, int, list[Rule]]]:
+        out = []
+        for h in an.full:
+            hm = an.house_mask[h]
+            touch = [r for r in rules if r.mask & hm]
+            if len(touch) < 2 or all(r.distinct for r in touch):
+                continue
+            mask = 0
+            for r in touch:
+                mask |= r.mask
+            if mask.bit_count() <= MAX_HOUSE_CELLS:
+                out.append((h, mask, touch))
+        out.sort(key=lambda g: g[1].bit_count())
+        return out
+    return an.links_memo("sum_rule_houses", build)
+
+
+@register("house_sums", "House Sums", FAMILY,
+          options={"node_limit": HOUSE_NODE_LIMIT})
+def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A house (a box, row or column) with every sum rule that has a cell in it, solved
+    together: the rules' cells, inside the house and out, cells that see each other
+    different, and the house's digits that can stand only in the rules' cells all placed
+    there. Digits of no joint solution go: in a box holding the circles and shafts of
+    three arrows (or the shaft of one and the circle of another), each arrow alone allows
+    what the three together do not."""
+    rules = _rules(an)
+    if len(rules) < 2:
+        return
+    groups = _house_groups(an, an.links_memo("arrow_like_sum_rules",
+                                             lambda: _arrow_like(rules)))
+    if not groups:
+        return
+    limit = opts.get("node_limit", HOUSE_NODE_LIMIT)
+    placed = an.state.placed
+    for h, mask, touch in groups:
+        if an.expired():
+            return
+        if not mask & an.unsolved:
+            continue
+        hm = an.house_mask[h]
+        # the house's digits with no place outside the rules' cells
+        need = 0
+        done = 0
+        for c in iter_cells(hm):
+            done |= 1 << placed[c]
+        for d in range(1, an.n + 1):
+            at = an.cells_with[d] & hm
+            if at and not at & ~mask and not done >> d & 1:
+                need |= 1 << d
+        cells = list(iter_cells(mask))
+        doms = [an.cand[c] or (1 << placed[c]) for c in cells]
+        covers = ((hm & mask, need),) if need else ()
+        key = ("house_sums", h, tuple(cells), tuple(doms), need)
+        sup = an.shared_memo(key, lambda: _search(an, cells, doms, touch, limit, covers))
+        if sup is None or not all(sup):
+            continue
+        elims = _eliminations(an, cells, sup)
+        if not elims:
+            continue
+        house = an.houses[h].name
+        more = ""
+        if need and hm & ~mask & an.unsolved:
+            more = (f"; {''.join(digit_symbol(d) for d in iter_bits(need))} of {house} "
+                    f"only in their cells")
+        yield Step("house_sums", eliminations=tuple(elims), title="House Sums",
+                   width=an.grid.namer, houses=(house,) + tuple(r.name for r in touch),
+                   pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
+                                 if an.cand[c] >> d & 1),
+                   note=f"{house} with " + ", ".join(f"{r.name} ({_formula(an, r)})"
+                                                     for r in touch) + more)
+
+
+# -- three sum rules in a chain ------------------------------------------------------------
+#: the most cells three linked rules may have together
+MAX_TRIPLE_CELLS = 16
+#: search budget of one group of linked rules (many groups: a small budget each)
+LINKED_NODE_LIMIT = 5000
+
+
+#: the most rules solved together
+MAX_LINKED_RULES = 4
+
+
+def _linked(an: Analysis, chosen: list[Rule]) -> list[tuple[Rule, ...]]:
+    """Sets of three to :data:`MAX_LINKED_RULES` rules of ``chosen``, connected by the links of
+    :func:`_pairs` (a shared cell, or cells that see each other), not all killer cages,
+    with at most :data:`MAX_TRIPLE_CELLS` cells together (fewest cells first)."""
+    def build() -> list[tuple[Rule, ...]]:
+        rules = _rules(an)
+        ok = {r.index for r in chosen}
+        adj: dict[int, set[int]] = {}
+        for a, b in _pairs(an, rules):
+            if a.index not in ok or b.index not in ok:
+                continue
+            adj.setdefault(a.index, set()).add(b.index)
+            adj.setdefault(b.index, set()).add(a.index)
+        seen: set[frozenset[int]] = set()
+        out = []
+        frontier = [frozenset(p) for p in
+                    {frozenset((a, b)) for a, near in adj.items() for b in near}]
+        for _ in range(MAX_LINKED_RULES - 2):
+            grown = []
+            for group in frontier:
+                gmask = 0
+                for i in group:
+                    gmask |= rules[i].mask
+                for i in group:
+                    for j in adj[i]:
+                        if j in group:
+                            continue
+                        g = group | {j}
+                        if g in seen or (gmask | rules[j].mask).bit_count() > MAX_TRIPLE_CELLS:
+                            continue
+                        seen.add(g)
+                        grown.append(g)
+                        if not all(rules[k].distinct for k in g):
+                            out.append(tuple(rules[k] for k in sorted(g)))
+            frontier = grown
+        out.sort(key=lambda t: (len(t), len({c for r in t for c in r.cells})))
+        return out
+    return an.links_memo("sum_rule_groups", build)
+
+
+@register("linked_sums", "Linked Sums", FAMILY,
+          options={"node_limit": LINKED_NODE_LIMIT})
+def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Three sum rules in a chain (the middle one shares a cell or houses with each of the
+    others), solved together, cells that see each other different: digits of no joint
+    solution go. Arrows in three corners of a grid, whose circles see each other along a
+    row and a column, with shafts that meet on a diagonal: what one arrow's shaft takes
+    narrows the circle two rules away."""
+    rules = an.links_memo("arrow_like_sum_rules", lambda: _arrow_like(_rules(an)))
+    if len(rules) < 3:
+        return
+    limit = opts.get("node_limit", LINKED_NODE_LIMIT)
+    for trio in _linked(an, rules):
+        if an.expired():
+            return
+        mask = 0
+        for r in trio:
+            mask |= r.mask
+        if not mask & an.unsolved:
+            continue
+        cells = list(iter_cells(mask))
+        sup = joint_supports(an, cells, list(trio), limit)
+        if sup is None or not all(sup):
+            continue
+        elims = _eliminations(an, cells, sup)
+        if elims:
+            yield Step("linked_sums", eliminations=tuple(elims), title="Linked Sums",
+                       width=an.grid.namer, houses=tuple(r.name for r in trio),
+                       pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
+                                     if an.cand[c] >> d & 1),
+                       note=", ".join(f"{r.name} ({_formula(an, r)})" for r in trio)
+                            + " together")

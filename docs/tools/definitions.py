@@ -110,6 +110,18 @@ DEFINITIONS: dict[str, str] = {
                         "other different: its cells keep the digits of its solutions, and a "
                         "digit every solution puts in its cells of one house leaves the "
                         "house's other cells.",
+    "house_sums": "A house (box, row or column) with every sum rule that has a cell in "
+                  "it (arrows, pill arrows, little killers, region-sum segments), solved "
+                  "together: the rules' cells inside the house and out, cells that see each "
+                  "other different, and the house's digits that can stand only in the "
+                  "rules' cells all placed there. Digits of no joint filling go: several "
+                  "arrows whose circles and shafts share a box, which each arrow alone and "
+                  "any two together allow.",
+    "linked_sums": "Three or four sum rules in a chain (each shares a cell or houses with "
+                   "another of them), solved together, cells that see each other "
+                   "different: digits of no joint solution go. Arrows whose circles see "
+                   "each other along a row and a column and whose shafts meet on a "
+                   "diagonal: what one shaft takes narrows a circle two rules away.",
     # exclusion
     "cell_exclusion": "A candidate weakly linked to every candidate of another cell (through "
                       "houses and the rules' links between different digits) would leave "

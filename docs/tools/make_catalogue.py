@@ -178,6 +178,8 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "sum_arithmetic": ("Mar 20, 2022: XV Arrow", 29),
     "combined_sums": ("Rapid Fire Crossbow", 15),
     "substituted_sums": ("Whispering Rains", 30),
+    "house_sums": ("Rapid Fire Crossbow", 25),
+    "linked_sums": ("Deflation", 70),
     "cell_exclusion": ("Third-Degree Murder", 5),
     "house_exclusion": ("Every Third Knight", 1),
     "rule_exclusion": ("5/31/23: Consec Pairs Quads", 30),

@@ -349,6 +349,51 @@ def test_substituted_sums_crossbow_box_circles():
     assert sound(sol, step)
 
 
+def test_house_sums_crossbow():
+    """'Rapid Fire Crossbow': box 7 holds the circles of three arrows (r7c2, r8c2, r9c2)
+    and all of their shafts but r6c1. Taken together with the box's all-different digits,
+    r9c2 = 7 and a 6 on the three-cell shaft or a 3 on the two-cell shaft fit no filling.
+    Three steps later column 2 (four circles and a shaft cell of a fifth arrow; its 8 and
+    9 only in the arrows' cells) leaves r3c2 = 6 no filling. No arrow alone, no two
+    together and no substituted 45 sees either."""
+    p, sol = _puzzle("Rapid Fire Crossbow")
+    run = StepSolver("default").start(p, max_steps=400)
+    want = {"r9c2<>7": {"r7c3<>6", "r8c1<>3", "r8c3<>6", "r9c1<>3", "r9c2<>7", "r9c3<>6"},
+            "r3c2<>6": {"r3c2<>6"}}
+    texts = {"r9c2<>7": "House Sums: box 7 with arrow r8c2 (r8c2 = r9c1+r8c1), arrow r9c2 "
+                        "(r9c2 = r9c3+r8c3+r7c3), arrow r7c2 (r7c2 = r7c1+r6c1) => ",
+             "r3c2<>6": "; 89 of col 2 only in their cells => r3c2<>6"}
+    while want:
+        step = run.peek()
+        assert step is not None, f"no house_sums step for {sorted(want)}"
+        got = names(p, step.eliminations)
+        key = next((k for k in want if k in got), None)
+        if step.technique == "house_sums" and key:
+            assert got == want.pop(key)
+            assert texts[key] in step.explain(2)
+            assert sound(sol, step)
+            st = run.state
+            for other in ("sum_arithmetic", "combined_sums", "substituted_sums"):
+                assert not got & {e for s in StepSolver().find_all(st, other)
+                                  for e in names(p, s.eliminations)}, other
+        next(run)
+
+
+def test_linked_sums_deflation_three_corner_arrows():
+    """'Deflation': the arrows of r9c9, r9c4 and r4c9 (circles 6-8, the first seeing the
+    others along row 9 and column 9); r3c8 = 3 forces r1c9 = 2, which the shaft of r9c4
+    cannot then use on the anti-diagonal (r9c1), and the three circles run out of
+    digits. No arrow alone and no two together see it."""
+    p, sol, st, step = first_step_of("Deflation", "linked_sums", "r3c8<>3")
+    assert step.explain(2) == (
+        "Linked Sums: arrow r9c9 (r9c9 = r8c9+r7c9+r7c8), arrow r9c4 "
+        "(r9c4 = r8c3+r8c2+r9c1), arrow r4c9 (r4c9 = r3c8+r2c8+r1c9) together => r3c8<>3")
+    assert sound(sol, step)
+    for other in ("sum_arithmetic", "combined_sums", "substituted_sums", "house_sums"):
+        assert "r3c8<>3" not in {e for s in StepSolver().find_all(st, other)
+                                 for e in names(p, s.eliminations)}, other
+
+
 @pytest.mark.parametrize("title", ["Box Indexing Test", "Row Indexing Test",
                                    "Column Indexing Test"])
 def test_indexer_links_to_the_targets_peers(title):

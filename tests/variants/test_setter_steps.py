@@ -48,8 +48,10 @@ def test_disjoint_cages_sistine_hippos():
     combinations of cage 11, so cage 8 is 35 (a forcing chain did this before)."""
     row = _row(62)
     p = load_fpuzzles(row["fpuzzles_json"])
-    # (house_arrangement, newer, gets past it too: box 7 with its two-cell cages filled whole)
-    st = _before_forcing(p, "default,-disjoint_cages,-house_arrangement,-house_pair_arrangement")
+    # (house_arrangement, newer, gets past it too: box 7 with its two-cell cages filled whole;
+    # so do house_sums and linked_sums: the cages with the puzzle's other sum rules)
+    st = _before_forcing(p, "default,-disjoint_cages,-house_arrangement,-house_pair_arrangement,"
+                            "-house_sums,-linked_sums")
     steps = StepSolver().find_all(st, "disjoint_cages")
     sol = [int(ch) for ch in row["solution"]]
     got = _names(p, steps)
