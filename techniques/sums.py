@@ -652,6 +652,27 @@ def _house_groups(an: Analysis, rules: list[Rule]) -> list[tuple[int, int, list[
     return an.links_memo("sum_rule_houses", build)
 
 
+def _house_inside_groups(an: Analysis, rules: list[Rule]) -> list[tuple[int, list[Rule]]]:
+    """``(house, rules)``: the full houses holding two or more sum rules, all but at most
+    one cell of each rule in the house (an arrow's circle just outside its row), one rule
+    at least not a killer cage. Solved with the whole house (its cells outside the rules
+    too), where :func:`_house_groups` takes only the rules' cells."""
+    def build() -> list[tuple[int, list[Rule]]]:
+        out = []
+        for h in an.full:
+            hm = an.house_mask[h]
+            inside = [r for r in rules if (r.mask & ~hm).bit_count() <= 1
+                      and (r.mask & hm).bit_count() > 1]
+            if len(inside) >= 2 and not all(r.distinct for r in inside):
+                out.append((h, inside))
+        return out
+    return an.links_memo("house_inside_sum_groups", build)
+
+
+#: search nodes of one whole house with the rules inside it
+HOUSE_INSIDE_NODE_LIMIT = 4000
+
+
 @register("house_sums", "House Sums", FAMILY,
           options={"node_limit": HOUSE_NODE_LIMIT})
 def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
@@ -666,8 +687,6 @@ def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
         return
     groups = _house_groups(an, an.links_memo("arrow_like_sum_rules",
                                              lambda: _arrow_like(rules)))
-    if not groups:
-        return
     limit = opts.get("node_limit", HOUSE_NODE_LIMIT)
     placed = an.state.placed
     for h, mask, touch in groups:
@@ -706,6 +725,35 @@ def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
                                  if an.cand[c] >> d & 1),
                    note=f"{house} with " + ", ".join(f"{r.name} ({_formula(an, r)})"
                                                      for r in touch) + more)
+    # the whole house with the rules lying in it: its cells outside the rules count too
+    # ("row 4 needs 7, 8 and 9: the cage 9 holds none, the arrow's two cells at most one")
+    full = an.n * (an.n + 1) // 2
+    for h, inside in _house_inside_groups(an, rules):
+        if an.expired():
+            return
+        hm = an.house_mask[h]
+        if not hm & an.unsolved:
+            continue
+        extra = 0
+        for r in inside:
+            extra |= r.mask & ~hm
+        cells = list(iter_cells(hm | extra))
+        whole = Rule(-1, an.houses[h].name, list(iter_cells(hm)), [1] * an.n,
+                     frozenset((full,)), True)
+        sup = joint_supports(an, cells, inside + [whole], HOUSE_INSIDE_NODE_LIMIT)
+        if sup is None or not all(sup):
+            continue                  # past the budget, or no arrangement: not this step
+        elims = _eliminations(an, cells, sup)
+        if not elims:
+            continue
+        name = an.houses[h].name
+        yield Step("house_sums", eliminations=tuple(elims), title="House Sums",
+                   width=an.grid.namer, houses=(name,) + tuple(r.name for r in inside),
+                   pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
+                                 if an.cand[c] >> d & 1),
+                   note=f"{name} with "
+                        + ", ".join(f"{r.name} ({_formula(an, r)})" for r in inside)
+                        + f": each digit once in {name}")
 
 
 # -- three sum rules in a chain ------------------------------------------------------------

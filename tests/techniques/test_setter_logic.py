@@ -394,6 +394,25 @@ def test_linked_sums_deflation_three_corner_arrows():
                                  for e in names(p, s.eliminations)}, other
 
 
+def test_house_sums_whole_row_exclusive_singularity():
+    """'Exclusive Singularity': row 4 needs 7, 8 and 9. The cage 9 of r4c1-r4c3 holds none,
+    r4c5 and r4c6 at most 7, and the arrow's cells r4c8+r4c9 = r3c9 at most one: so 9 goes
+    to r4c4 or r4c7 and r4c4 is high. The whole row with the two sum rules lying in it (its
+    cells outside the rules too); each rule alone does not see it. The puzzle, which needed
+    19 forcing steps, is solved without one."""
+    p, sol, st, step = first_step_of("Exclusive Singularity", "house_sums", "r4c4<>2")
+    assert step.explain(2).startswith("House Sums: row 4 with cage 9 at r4c1")
+    assert {"r4c4<>2", "r4c4<>3", "r4c4<>4", "r4c7<>2", "r4c7<>3", "r4c7<>4"} <= names(
+        p, step.eliminations)
+    assert sound(sol, step)
+    for other in ("sum_arithmetic", "combined_sums", "substituted_sums", "house_arrangement"):
+        assert "r4c4<>2" not in {
+            e for s in StepSolver().find_all(st, other) for e in names(p, s.eliminations)}
+    r = StepSolver("default").solve(p)
+    assert r.status == "solved" and not any(
+        s.technique.startswith(("forcing", "kraken", "template")) for s in r.steps)
+
+
 @pytest.mark.parametrize("title", ["Box Indexing Test", "Row Indexing Test",
                                    "Column Indexing Test"])
 def test_indexer_links_to_the_targets_peers(title):
