@@ -385,7 +385,7 @@ VARIANT_TECHNIQUES = (
     "cage_rules", "region_sum_segments", "between_span", "lockout_span", "renban_mandatory",
     "renban_house_overlap", "renban_house_split", "entropic_groups", "modular_groups",
     "whisper_polarity", "equal_digit_colouring", "house_arrangement",
-    "house_pair_arrangement", "two_house_exclusion")
+    "house_pair_arrangement", "two_house_exclusion", "band_arrangement")
 VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(
     _p(f"variant {name}", name) for name in VARIANT_TECHNIQUES)
 
