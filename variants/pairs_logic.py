@@ -27,6 +27,11 @@ dots, whisper and palindrome neighbours, cages of two cells, any rule between tw
 - ``house_pair_arrangement``: the same over two houses at once (neighbouring rows, columns
   or boxes joined by such rules between three or more pairs of cells), just before the forcing
   family: the negative rules' "if r5c6 were 1, row 4 could not place its 9".
+- ``band_arrangement``: the same over a band (three rows and their boxes, or a stack of
+  columns) with every rule inside it, cages and lines of three cells or more included (read
+  through their ``check``): "rows 4-6 with the anti-XV rule: no filling of these 26 open
+  cells has r5c6=9". Fillings found are kept and support their digits at later looks while
+  they still fit, so most looks search only for the candidates about to go.
 
 The rules are read through their weak links (``Constraint.weak_links``: the digit pairs a
 two-cell rule forbids), so every two-cell constraint takes part, whatever made it.
@@ -45,6 +50,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from csp.bits import digits_of, iter_cells
+from csp.constraints import AllDifferent, Constraint
 from csp.links import link_tables
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis
@@ -541,19 +547,59 @@ class ArrangementTables:
             k for k, v in joined.items() if len(v) >= 3)
         rule_names = pinch_tables(puzzle).rule_names
         self._names = rule_names
+        #: per band (see :func:`bands`): its houses, its name and the rules of three cells
+        #: or more wholly inside it (the two-cell rules are read through their weak links)
+        self.bands: list[tuple[tuple[int, ...], str, tuple]] = []
+        for houses, name in bands(puzzle, links):
+            inside = self.cells(houses)
+            rules = tuple(con for con in puzzle.constraints
+                          if len(con.cells) > 2 and type(con) is not AllDifferent
+                          and type(con).check is not Constraint.check
+                          and all(inside >> c & 1 for c in con.cells))
+            if rules or _linked_between(links, inside, inside):
+                self.bands.append((houses, name, rules))
+        #: a band with one more line that rules join to it ("rows 4-6 and row 3": an XV
+        #: rule across the band's edge), the same way
+        self.wide: list[tuple[tuple[int, ...], str, tuple]] = []
+        for houses, name, _ in self.bands:
+            inside = self.cells(houses)
+            kind = links.houses[houses[0]].kind
+            for x, h in enumerate(links.houses):
+                if h.kind != kind or not links.house_mask[x] & ~inside \
+                        or not _linked_between(links, links.house_mask[x], inside):
+                    continue
+                cells = inside | links.house_mask[x]
+                more = tuple(y for y, m in enumerate(links.house_mask)
+                             if y not in houses and y != x and len(links.houses[y].cells) > 1
+                             and not m & ~cells)
+                rules = tuple(con for con in puzzle.constraints
+                              if len(con.cells) > 2 and type(con) is not AllDifferent
+                              and type(con).check is not Constraint.check
+                              and all(cells >> c & 1 for c in con.cells))
+                self.wide.append((houses + (x,) + more, f"{name} and {h.name}", rules))
         self._removes: dict = {}
         #: per region, the kinds of two-cell rules between its cells and how many there are
         #: ("negative x" for "negative x r1c1-r1c2"; for the explanation)
         self.rules: dict = {}
+        #: the same as (kinds, how many rules)
+        self.kinds: dict = {}
         #: per region, the cell candidates for which the finder last found nothing
         self.quiet: dict = {}
+        #: per band, fillings found (cell -> digit): those that still fit support their
+        #: digits at the next look without a search
+        self.fillings: dict = {}
 
-    def cells(self, region: int | tuple[int, int]) -> int:
+    def cells(self, region: int | tuple[int, ...]) -> int:
         """The cells of a region (a bit set)."""
         hm = self.links.house_mask
-        return hm[region] if isinstance(region, int) else hm[region[0]] | hm[region[1]]
+        if isinstance(region, int):
+            return hm[region]
+        out = 0
+        for h in region:
+            out |= hm[h]
+        return out
 
-    def removes(self, region: int | tuple[int, int]) -> dict:
+    def removes(self, region: int | tuple[int, ...]) -> dict:
         """What a candidate of a region's cell removes from its other cells (built once)."""
         got = self._removes.get(region)
         if got is None:
@@ -574,6 +620,7 @@ class ArrangementTables:
                     got[(c, d)] = tuple(out.items())
             self._removes[region] = got
             kinds = sorted({n.rsplit(" ", 1)[0] if " " in n else n for n in names})
+            self.kinds[region] = (kinds, len(names))
             self.rules[region] = (f"{', '.join(kinds)} ({len(names)} "
                                   f"rule{'s' if len(names) > 1 else ''})")
         return got
@@ -584,6 +631,73 @@ def arrangement_tables(puzzle) -> ArrangementTables:
     return puzzle.derived(ArrangementTables)
 
 
+class _Expired(Exception):
+    """The solver's deadline passed during a search (the search is dropped)."""
+
+
+def bands(puzzle, links=None) -> list[tuple[tuple[int, ...], str]]:
+    """The bands and stacks of a grid: the fewest rows (or columns) that hold whole boxes,
+    with those boxes and every other house wholly inside them (a cage, an extra region), as
+    (house indexes, name). Two to four lines a band; a jigsaw whose regions join every row
+    has none.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> [name for _, name in bands(Puzzle(9).use(classic()))]
+    ['rows 1-3', 'rows 4-6', 'rows 7-9', 'columns 1-3', 'columns 4-6', 'columns 7-9']
+    >>> len(bands(Puzzle(6).use(classic()))), bands(Puzzle(6).use(classic()))[0][1]
+    (5, 'rows 1-2')
+    """
+    links = links or link_tables(puzzle)
+    houses, hm = links.houses, links.house_mask
+    boxes = [i for i, h in enumerate(houses) if h.kind in ("box", "region")]
+    out = []
+    for kind, word in (("row", "rows"), ("col", "columns")):
+        lines = [i for i, h in enumerate(houses) if h.kind == kind]
+        parent = {x: x for x in lines}
+
+        def root(x: int) -> int:
+            while parent[x] != x:
+                x = parent[x]
+            return x
+
+        for b in boxes:
+            crossing = [x for x in lines if hm[x] & hm[b]]
+            for x in crossing[1:]:
+                parent[root(x)] = root(crossing[0])
+        comps: dict[int, list[int]] = {}
+        for x in lines:
+            comps.setdefault(root(x), []).append(x)
+        for group in comps.values():
+            if not 2 <= len(group) <= 4 or len(group) == len(lines):
+                continue
+            inside = 0
+            for x in group:
+                inside |= hm[x]
+            more = [h for h in range(len(houses))
+                    if h not in group and len(houses[h].cells) > 1 and not hm[h] & ~inside]
+            nums = [houses[x].name.rsplit(" ", 1)[-1] for x in group]
+            name = (f"{word} {nums[0]}-{nums[-1]}"
+                    if all(s.isdigit() for s in nums)
+                    and [int(s) for s in nums] == list(range(int(nums[0]), int(nums[-1]) + 1))
+                    else f"{word} {', '.join(nums)}")
+            out.append((tuple(group + more), name))
+    return out
+
+
+def _linked_between(links, a: int, b: int) -> bool:
+    """Is some candidate of a cell in bit set ``a`` linked by a rule (not a house) to a
+    candidate of a cell in bit set ``b``?"""
+    for c in iter_cells(a):
+        hp = links.house_peers[c]
+        for d in range(1, links.n + 1):
+            if links.peers_d[d][c] & b & ~hp:
+                return True
+            if any(c2 != c and b >> c2 & 1 for c2, _ in links.cross.get((c, d), ())):
+                return True
+    return False
+
+
 class _Filler:
     """Fillings of a region's open ``cells`` from their candidates ``doms``: what each
     candidate removes from the other cells (``removes``, see
@@ -592,7 +706,8 @@ class _Filler:
     at most ``budget`` search nodes (then :class:`TimeoutError`)."""
 
     def __init__(self, cells: list[int], doms: list[int], removes: dict, groups: list[int],
-                 budget: int) -> None:
+                 budget: int, rules: tuple = (), values: list[int] | None = None,
+                 an: Analysis | None = None) -> None:
         self.k = len(cells)
         index = {c: i for i, c in enumerate(cells)}
         self.fb = [{d: [(index[c2], m) for c2, m in removes[(c, d)] if c2 in index]
@@ -602,12 +717,40 @@ class _Filler:
         self.budget = budget
         self.nodes = 0
         self.chosen = [0] * self.k
+        self.an = an
+        #: per open cell, the rules of three cells or more through it: (the rule, its
+        #: cells' open indexes or -1, the placed digits, the bit set of its open cells)
+        self.rules_of: list[list] | None = None
+        if rules:
+            self.rules_of = [[] for _ in range(self.k)]
+            for con in rules:
+                pos = [index.get(c, -1) for c in con.cells]
+                fixed = [0 if p >= 0 else values[c] for p, c in zip(pos, con.cells)]
+                opened = 0
+                for p in pos:
+                    if p >= 0:
+                        opened |= 1 << p
+                for p in set(pos) - {-1}:
+                    self.rules_of[p].append((con, pos, fixed, opened))
+
+    def holds(self, i: int, left: int) -> bool:
+        """Do the rules through cell ``i`` whose cells are all chosen now (none in bit set
+        ``left``) hold?"""
+        chosen = self.chosen
+        for con, pos, fixed, opened in self.rules_of[i]:
+            if opened & left:
+                continue
+            if not con.check(*[chosen[p] if p >= 0 else v for p, v in zip(pos, fixed)]):
+                return False
+        return True
 
     def fill(self, dom: list[int], left: int) -> bool:
         """Fill the cells of bit set ``left`` (a filling found is left in ``chosen``)."""
         self.nodes += 1
         if self.nodes > self.budget:
             raise TimeoutError
+        if self.an is not None and not self.nodes & 255 and self.an.expired():
+            raise _Expired
         if not left:
             return True
         k = self.k
@@ -630,9 +773,12 @@ class _Filler:
                 x ^= low
             if need.bit_count() < g.bit_count():
                 return False
+        rest = left & ~(1 << best)
         for d in digits_of(dom[best]):
             self.chosen[best] = d
-            if self.fill(self.place(dom, best, d), left & ~(1 << best)):
+            if self.rules_of is not None and not self.holds(best, rest):
+                continue
+            if self.fill(self.place(dom, best, d), rest):
                 return True
         return False
 
@@ -644,24 +790,64 @@ class _Filler:
         nd[i] = 1 << d
         return nd
 
-    def supports(self) -> list[int]:
+    def supports(self, total: int | None = None, seed: list[int] | None = None) -> list[int]:
         """For each cell, the digits that take part in some filling. Each candidate without
-        one yet is tried in turn; a filling found supports all its digits at once."""
+        one yet is tried in turn; a filling found supports all its digits at once.
+
+        With ``total``, ``budget`` caps each candidate's search and ``total`` all of them:
+        a candidate whose search runs out counts as supported (it is only left alone), and
+        once ``total`` is spent every candidate not yet tried does. ``seed``: digits known
+        to take part in some filling already (each filling found is kept in ``found``)."""
         k = self.k
-        support = [0] * k
+        support = list(seed) if seed is not None else [0] * k
+        self.found: list[list[int]] = []
         everyone = (1 << k) - 1
+        spent = 0
         for i in range(k):
             for d in digits_of(self.doms[i] & ~support[i]):
                 if support[i] >> d & 1:
                     continue
+                if total is not None and spent > total:
+                    return support[:i] + [s | dm for s, dm in zip(support[i:], self.doms[i:])]
                 self.chosen[i] = d
-                if self.fill(self.place(self.doms, i, d), everyone & ~(1 << i)):
-                    for j, x in enumerate(self.chosen):
-                        support[j] |= 1 << x
+                rest = everyone & ~(1 << i)
+                if self.rules_of is not None and not self.holds(i, rest):
+                    continue
+                try:
+                    if self.fill(self.place(self.doms, i, d), rest):
+                        for j, x in enumerate(self.chosen):
+                            support[j] |= 1 << x
+                        self.found.append(self.chosen[:])
+                except TimeoutError:
+                    if total is None:
+                        raise
+                    support[i] |= 1 << d        # not decided within its budget: kept
+                if total is not None:
+                    spent += self.nodes
+                    self.nodes = 0
         return support
 
 
-def _arrangement(an: Analysis, t: ArrangementTables, region: int | tuple[int, int],
+def _supports(an: Analysis, t: ArrangementTables, region: int | tuple[int, ...],
+              cells: list[int], filler: _Filler, total: int | None = None) -> list[int]:
+    """:meth:`_Filler.supports` for a region's open ``cells``, seeded with the fillings
+    found at earlier looks at the region that still fit (a filling of the region keeps
+    every rule whatever the state: it supports its digits while they are candidates)."""
+    cand, values = an.cand, an.state.placed
+    kept = [f for f in t.fillings.get(region, ())
+            if all(cand[c] >> d & 1 or values[c] == d for c, d in f.items())]
+    seed = [0] * len(cells)
+    for f in kept:
+        for i, c in enumerate(cells):
+            seed[i] |= 1 << f[c]
+    support = filler.supports(total, seed)
+    fixed = {c: values[c] for c in iter_cells(t.cells(region)) if not cand[c]}
+    kept += [{**fixed, **dict(zip(cells, f))} for f in filler.found]
+    t.fillings[region] = kept[-64:]
+    return support
+
+
+def _arrangement(an: Analysis, t: ArrangementTables, region: int | tuple[int, ...],
                  budget: int) -> tuple[list[int], list[int], list[int]] | None:
     """The open cells of a region, their candidates and, per cell, the digits that take
     part in some filling of the region (None: no candidate lacks one, nothing new since the
@@ -685,7 +871,8 @@ def _arrangement(an: Analysis, t: ArrangementTables, region: int | tuple[int, in
         groups.append(g)
     doms = [cand[c] for c in cells]
     try:
-        support = _Filler(cells, doms, t.removes(region), groups, budget).supports()
+        support = _supports(an, t, region, cells,
+                            _Filler(cells, doms, t.removes(region), groups, budget))
     except TimeoutError:
         support = doms      # too many fillings to look through: leave it
     if all(s == d for s, d in zip(support, doms)):
@@ -738,7 +925,80 @@ def house_pair_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
                                          "House Pair Arrangement")
 
 
-def _arrangement_step(an: Analysis, t: ArrangementTables, region: int | tuple[int, int],
+@register("band_arrangement", "Band Arrangement", FAMILY)
+def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A band (three rows and their three boxes, or a stack of columns) whose cells are
+    also joined by rules (two-cell rules, negative or not, anti-knight or anti-king links
+    inside it, cages and lines wholly inside it), filled together: a candidate that takes
+    part in no filling of the band's open cells that keeps every rule is false ("rows 4-6
+    with the anti-XV rule: no filling of these 14 open cells has r5c3=7"). An exact search
+    per candidate (most are confirmed by a filling found for another: a filling supports
+    every digit it places), ``band_budget`` nodes each and ``band_total`` a band at most; just before
+    the forcing family, after the house pairs.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> from variants.dots import x_dot
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(9).use(classic()).add_sum(["r1c1", "r2c4"], 10)
+    >>> st = p.propagate()
+    >>> st.cand[p.cell("r1c1")] = st.cand[p.cell("r2c4")] = 1 << 1 | 1 << 9
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "band_arrangement")]
+    ['Band Arrangement: rows 1-3 with sum (1 rule): no filling of these 27 open cells has r1c4=1, r1c4=9, r1c5=1, r1c5=9, r1c6=1, r1c6=9, r2c1=1, r2c1=9, r2c2=1, r2c2=9, r2c3=1, r2c3=9 => r1c4<>19, r1c5<>19, r1c6<>19, r2c1<>19, r2c2<>19, r2c3<>19']
+    """
+    t = arrangement_tables(an.puzzle)
+    if not t.bands:
+        return
+    budget = int(opts.get("band_budget", 2000))
+    total = int(opts.get("band_total", 20000))
+    cand = an.cand
+    regions = t.bands + t.wide if opts.get("band_wide", False) else t.bands
+    for houses, name, rules in regions:
+        if an.expired():
+            return
+        inside = t.cells(houses)
+        key = tuple(cand[c] for c in iter_cells(inside))
+        if t.quiet.get(houses) == key:
+            continue
+        cells = [c for c in iter_cells(inside) if cand[c]]
+        if len(cells) < 2:
+            t.quiet[houses] = key
+            continue
+        index = {c: i for i, c in enumerate(cells)}
+        groups = []
+        for h in houses:
+            g = 0
+            for c in iter_cells(an.house_mask[h] & inside):
+                if c in index:
+                    g |= 1 << index[c]
+            groups.append(g)
+        doms = [cand[c] for c in cells]
+        filler = _Filler(cells, doms, t.removes(houses), groups, budget, rules,
+                         an.state.placed, an)
+        try:
+            support = _supports(an, t, houses, cells, filler, total)
+        except _Expired:
+            return
+        elims = [Candidate(c, d) for c, dom, s in zip(cells, doms, support)
+                 for d in digits_of(dom & ~s)]
+        if not elims:
+            t.quiet[houses] = key
+            continue
+        pair_kinds, count = t.kinds[houses]
+        count += len(rules)
+        what = sorted({*pair_kinds, *(con.kind.replace("_", " ") for con in rules)})
+        kinds = f"{', '.join(what)} ({count} rule{'s' if count > 1 else ''})"
+        yield Step("band_arrangement", eliminations=tuple(elims), title="Band Arrangement",
+                   width=an.grid.namer, houses=tuple(an.houses[h].name for h in houses),
+                   pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(cand[c])),
+                   note=f"{name} with {kinds}: "
+                        + ("no filling of these open cells keeps these rules at all"
+                           if not any(support) else
+                           f"no filling of these {len(cells)} open cells has "
+                           + ", ".join(f"{an.name(c)}={digit_symbol(d)}" for c, d in elims)))
+
+
+def _arrangement_step(an: Analysis, t: ArrangementTables, region: int | tuple[int, ...],
                       cells: list[int], doms: list[int], support: list[int], name: str,
                       title: str) -> Iterator[Step]:
     """The step of a region's arrangement (nothing when every candidate has a filling)."""

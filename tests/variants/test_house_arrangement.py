@@ -87,7 +87,9 @@ def test_anti_xv_row_cannot_hold_two_v_pairs() -> None:
     p, sol = anti_xv()
     st = marks_state(ANTI_XV, p)
     assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
-    base = StepSolver(["default", "-house_arrangement", "-house_pair_arrangement"])
+    # (band_arrangement, newer, finds steps here too: rows 4-6 filled whole)
+    base = StepSolver(["default", "-house_arrangement", "-house_pair_arrangement",
+                       "-band_arrangement"])
     assert base.next_step(st).technique.startswith("forcing_")
     steps = found(p, st, "house_arrangement")
     assert [s.houses for s in steps] == [("row 7",), ("box 6",)]
@@ -121,7 +123,7 @@ def test_anti_xv_two_rows_together() -> None:
     p, sol = anti_xv()
     st = marks_state(ANTI_XV_PAIR, p)
     assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
-    base = StepSolver(["default", "-house_pair_arrangement"])
+    base = StepSolver(["default", "-house_pair_arrangement", "-band_arrangement"])
     assert base.next_step(st).technique.startswith("forcing_")
     steps = found(p, st, "house_pair_arrangement")
     by_houses = {s.houses: s for s in steps}

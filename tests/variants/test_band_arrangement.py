@@ -1,0 +1,126 @@
+"""Band Arrangement (variants/pairs_logic.py): a band's three rows (or a stack's columns),
+its boxes and every rule inside it filled together; a candidate in no such filling goes.
+
+The real state is "Anti-XV Coverage" (tests/data, CC BY 4.0, negative XV: neighbours
+without a marker sum to neither 5 nor 10) on its default path, at the first step that the
+band arrangement makes that the default solver without it does not (it takes a forcing net
+there). The expected eliminations come from an independent oracle: a puzzle made only of
+the rules lying wholly inside the band, solved by the model's own search (``Puzzle.solve``)
+once per candidate, not through the link tables the technique reads."""
+from __future__ import annotations
+
+from csp import Puzzle
+from csp.bits import digits_of, iter_cells
+from sudoku_csp.formats.loader import marks_state
+from techniques import StepSolver
+from variants.classic import classic
+from variants.pairs_logic import arrangement_tables, bands
+
+from test_house_arrangement import anti_xv
+from test_variant_logic import assert_sound, found
+
+
+#: the candidates at the default path's first band step that the solver without it does
+#: not make (it takes a nested forcing net there)
+ANTI_XV_BAND = """
+23456789 23456789 23456789 23456789 23456789 23456789 35789 3578 1 1356789 1356789 1356789
+1356789 1356789 1356789 35789 4 2 12345789 789 12345789 12345789 1235789 12345789 35789
+35789 6 5689 123 234 1234 1234 5689 5689 5689 7 123456789 13456789 123456789 123456789
+123456789 6789 1234 125689 4589 123456789 12456789 123456789 123456789 123456789 56789 1234
+123568 34589 123456789 123456789 123456789 123456789 1234 1234 1234 56789 34589 123456789
+123456789 123456789 123456789 123456789 123456789 123456789 1256789 34589 123456789
+123456789 123456789 123456789 123456789 123456789 123456789 1256789 34589"""
+
+
+def oracle(p: Puzzle, st, band_cells: set[int]) -> set[tuple[int, int]]:
+    """The candidates of the band's open cells that no filling of the band keeps: a puzzle
+    of the constraints lying wholly inside the band (its rows, boxes and rules), the other
+    cells pinned to a digit that no constraint reads."""
+    sub = Puzzle(p.grid.n)
+    for con in p.constraints:
+        if len(con.cells) > 1 and set(con.cells) <= band_cells:
+            sub.add(con)
+    base = sub.initial_state()
+    for c in range(p.grid.size):
+        base.cand[c] = ((1 << st.placed[c] if st.placed[c] else st.cand[c])
+                        if c in band_cells else 1 << 1)
+    dead = set()
+    for c in sorted(band_cells):
+        if st.placed[c]:
+            continue
+        for d in digits_of(st.cand[c]):
+            st2 = base.copy()
+            st2.cand[c] = 1 << d
+            if sub.solve(first=True, state=st2, time_limit=30).status == "unsolvable":
+                dead.add((c, d))
+    return dead
+
+
+def test_anti_xv_band_filled_whole() -> None:
+    """Rows 4-6 with their boxes and the XV rules inside: the eliminations are exactly the
+    oracle's and none removes a digit of the solution; the solver without the band
+    arrangement has nothing but the forcing family at this state."""
+    p, sol = anti_xv()
+    st = marks_state(ANTI_XV_BAND, p)
+    assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
+    # the default solver without it and without the forcing family is stuck here
+    forcing = ("forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
+               "forcing_net_verity", "forcing_net_nested")
+    assert StepSolver(["default", "-band_arrangement", *(f"-{f}" for f in forcing)]
+                      ).next_step(st) is None
+    steps = found(p, st, "band_arrangement")
+    assert [s.houses[:3] for s in steps] == [("row 4", "row 5", "row 6")]
+    t = arrangement_tables(p)
+    for s in steps:
+        name = s.explain(2).split(": ", 1)[1].split(" with ", 1)[0]
+        houses = next(h for h, n, _ in t.bands if n == name)
+        cells = set(iter_cells(t.cells(houses)))
+        assert set(s.eliminations) == oracle(p, st, cells), s.explain(2)
+        assert not any(sol[c] == d for c, d in s.eliminations), s.explain(2)
+    assert_sound(p, st, steps[:2])
+
+
+def test_bands_of_grids() -> None:
+    """A classic 9x9 grid has three bands and three stacks, but no band is searched when no
+    rule joins its cells; a rule inside one band makes that band alone a candidate."""
+    p = Puzzle(9).use(classic())
+    assert len(bands(p)) == 6
+    assert arrangement_tables(p).bands == []
+    p = Puzzle(9).use(classic()).add_sum(["r1c1", "r2c4"], 10)
+    assert [name for _, name, _ in arrangement_tables(p).bands] == ["rows 1-3"]
+    # a killer cage of three cells inside a stack is one of its rules
+    p = Puzzle(9).use(classic()).add_sum(["r1c1", "r4c1", "r7c1"], 6)
+    got = {name: rules for _, name, rules in arrangement_tables(p).bands}
+    assert list(got) == ["columns 1-3"] and len(got["columns 1-3"]) == 1
+
+
+def test_cage_inside_band_is_kept() -> None:
+    """A sum of three cells (one per box of the band, not a house) is read by its check:
+    r1c1 + r2c4 + r3c7 = 6 (not all different) with r2c4 and r3c7 from 1 and 2 leaves r1c1
+    no 1 (the other two would add up to 5); the eliminations agree with the oracle's
+    candidate by candidate."""
+    p = Puzzle(9).use(classic()).add_sum(["r1c1", "r2c4", "r3c7"], 6)
+    st = p.propagate()
+    st.cand[p.cell("r1c1")] = 1 << 1 | 1 << 2 | 1 << 3
+    st.cand[p.cell("r2c4")] = 1 << 1 | 1 << 2
+    st.cand[p.cell("r3c7")] = 1 << 1 | 1 << 2
+    steps = found(p, st, "band_arrangement")
+    got = {(c, d) for s in steps for c, d in s.eliminations}
+    assert got == oracle(p, st, set(range(27)))
+    assert (p.cell("r1c1"), 1) in got and (p.cell("r1c1"), 2) not in got
+    assert_sound(p, st, steps)
+
+
+def test_wide_band_option() -> None:
+    """``band_wide``: a band with one more line joined to it by rules (rows 4-6 and row 3,
+    XV rules across the edge) is filled too; it finds what the band alone finds and more,
+    none of it a digit of the solution."""
+    p, sol = anti_xv()
+    st = marks_state(ANTI_XV_BAND, p)
+    narrow = {(c, d) for s in found(p, st, "band_arrangement") for c, d in s.eliminations}
+    steps = StepSolver(options={"band_wide": True}).find_all(st, "band_arrangement")
+    wide = {(c, d) for s in steps for c, d in s.eliminations}
+    assert narrow < wide
+    assert any(" and row " in s.explain(2) for s in steps)
+    assert not any(sol[c] == d for c, d in wide)
+    assert_sound(p, st, steps[-1:])
