@@ -223,6 +223,14 @@ DEFINITIONS: dict[str, str] = {
                          "or V between neighbours, a row whose V pair r7c5-r7c6 holds 1+4 or "
                          "2+3 and whose r7c7 is 1..4 cannot have 1..4 in r7c8 as well: r7c7 "
                          "and r7c8 would be the other pair, adding up to 5 without a V.",
+    "band_arrangement": "A band filled together: three rows (or columns) with their boxes "
+                        "and every rule whose cells lie inside the band, two-cell rules "
+                        "(negative XV or ratio, dots, knight's or king's moves) and cages or "
+                        "lines of more cells. Each row and box keeps different digits and "
+                        "the rules hold; a candidate that takes part in no such filling of "
+                        "the band's open cells is false. Under a negative ratio rule, no "
+                        "filling of rows 1-3 puts 1 or 8 in r3c1: the search tries them and "
+                        "every branch breaks a rule or leaves a digit of a row no place.",
     "house_pair_arrangement": "Two houses filled together: two neighbouring rows (columns, "
                               "boxes) joined by two-cell rules between their cells, or a box "
                               "and a row (column) through it when one of them has rules "

@@ -159,6 +159,7 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "dot_chain": ("Anti-Ratio Coverage", 12),
     "house_arrangement": ("Anti-XV Coverage", 9),
     "house_pair_arrangement": ("Anti-XV Coverage", 12),
+    "band_arrangement": ("Anti-Ratio Coverage", 45),
     "clone_pointing": ("Exclusive Singularity", 24),
     "equal_digit_colouring": ("Boxless Antiknight Coloring Book: The Flag", 36),
     "parity_count": ("Locking Out the Odds", 0),
