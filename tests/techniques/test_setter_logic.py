@@ -456,10 +456,11 @@ def test_entropic_cells_three_apart_share_a_group():
     rule states it as a relation, so the pair techniques combine it with other rules:
     'Every Third Knight', r2c4 (67) and r4c5 are three apart on a line and a knight's move
     apart: r4c5 = 6 takes 6 from r2c4 (anti-knight) and 7 (not a middle digit)."""
-    # (house_pair_arrangement, newer, makes it first on the default path: columns 5 and 6
-    # filled together with their rules)
+    # (house_pair_arrangement and band_arrangement, newer, make it first on the default
+    # path: columns 5 and 6, or a band, filled together with their rules)
     p, sol, st, step = first_step_of("Every Third Knight", "pair_rules", "r4c5<>6",
-                                     selection=["default", "-house_pair_arrangement"])
+                                     selection=["default", "-house_pair_arrangement",
+                                                "-band_arrangement"])
     assert names(p, step.eliminations) == {"r4c5<>6"}
     assert sound(sol, step)
     assert "entropic line r2c4=r4c5 group" in step.explain(2)

@@ -474,7 +474,8 @@ def test_dot_chain_on_a_real_puzzle() -> None:
         assert not any(sol[c] == d for c, d in s.eliminations), s.explain(2)
     assert_sound(p, st, steps[:1])
     # (the house arrangements, newer, would find eliminations here too)
-    base = StepSolver(["default", "-dot_chain", "-house_arrangement", "-house_pair_arrangement"])
+    base = StepSolver(["default", "-dot_chain", "-house_arrangement", "-house_pair_arrangement",
+                       "-band_arrangement"])
     assert base.next_step(st).technique.startswith("forcing_")
 
 
