@@ -12,7 +12,11 @@ All chain techniques run on one *candidate node graph* (built per state, cached)
 
 Searches are breadth-first over implications with bitsets of node indices ("X false"
 follows strong links to "Y true", "Y true" follows weak links to "Z false"), so the chain
-found for a result is a shortest one; ``max_length`` (links) caps it. An implication
+found for a result is a shortest one; ``max_length`` (links) caps it. Only nodes with a
+strong link (*hubs*) lead on from a false node, so searches expand through them alone;
+discontinuous nice loops and AICs first take every start's search at once (the sets of
+starts reaching each hub, passed along the hubs' links: :func:`_reach_closure`) and search
+from a start only where that shows a loop or chain to report. An implication
 ``S false => T true`` is an AIC (S or T is true); from it:
 
 - AIC: candidates seeing both ends are eliminated;
@@ -49,6 +53,10 @@ from .registry import register
 # ------------------------------------------------------------------------------------------
 # the node graph
 # ------------------------------------------------------------------------------------------
+#: bytes 0 and 1 -> the digits "0" and "1" (:meth:`ChainGraph.hubs`)
+_BINARY = bytes.maketrans(b"\x00\x01", b"01")
+
+
 class ChainGraph:
     """Nodes and links of one state for one kind of chain search.
 
@@ -57,7 +65,7 @@ class ChainGraph:
     """
 
     __slots__ = ("nodes", "strong", "weak", "cands", "index", "width", "als", "searches",
-                 "extra", "als_exit", "size")
+                 "extra", "als_exit", "size", "_hubs")
 
     def __init__(self) -> None:
         self.nodes: list[tuple[int, int]] = []
@@ -76,6 +84,19 @@ class ChainGraph:
         self.extra = 0
         #: cells per digit block: candidate (d, cell) is node (d - 1) * size + cell
         self.size = 0
+        self._hubs: int | None = None
+
+    def hubs(self) -> int:
+        """Bitset of the nodes with a strong link (computed on first use, once the graph
+        is built): only they lead on from a false node, so a search expands its false
+        front through them alone, and only they can start an AIC."""
+        h = self._hubs
+        if h is None:
+            # one byte per node (1: has a strong link), read as a binary number: C loops
+            # only (a Python loop over the ~15,000 slots of a 25x25 graph costs ~2 ms)
+            flags = bytes(map(bool, self.strong)).translate(_BINARY)[::-1]
+            h = self._hubs = int(flags, 2) if flags else 0
+        return h
 
     def starts(self) -> int:
         """Bitset of the nodes a search may start from: present candidates and the group
@@ -383,11 +404,13 @@ def _bfs(g: ChainGraph, start_false: int, start_true: int, max_length: int
     """Level sets ``[(false_k, true_k), ...]`` of a breadth-first implication search; level
     0 holds the start. Each node is visited at most once per truth value."""
     strong, weak = g.strong, g.weak
+    hubs = g.hubs()
     vis_f, vis_t = start_false, start_true
     front_f, front_t = start_false, start_true
     levels = [(front_f, front_t)]
     for _ in range(max_length):
-        new_t = union_of(strong, front_f) & ~vis_t
+        # a false node without a strong link implies nothing: expand the hubs only
+        new_t = union_of(strong, front_f & hubs) & ~vis_t
         new_f = union_of(weak, front_t) & ~vis_f
         if not (new_t | new_f):
             break
@@ -485,9 +508,13 @@ def _aic_results(g: ChainGraph, max_length: int, starts: int | None = None,
     weak, cands, nodes = g.weak, g.cands, g.nodes
     if starts is None:
         starts = g.cands
-    for s in iter_cells(starts):
-        if not g.strong[s]:
-            continue
+    starts &= g.hubs()
+    # an AIC's eliminations see both its ends: only starts that see such a candidate
+    # can have one (found for all starts at once, without a search from each)
+    near = 0
+    for e in iter_cells(_loop_cands(g, starts, max_length)):
+        near |= weak[e]
+    for s in iter_cells(starts & near):
         if stop is not None and stop():
             return
         ws = weak[s] & cands
@@ -575,9 +602,7 @@ def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: 
     strongly linked (more loops for twice the searches)."""
     weak, strong, cands = g.weak, g.strong, g.cands
     seen: set[int] = set()
-    for s in iter_cells(g.cands):
-        if not strong[s]:
-            continue
+    for s in iter_cells(g.cands & g.hubs()):
         if an.expired():
             return
         for start_true in ((False, True) if both else (False,)):
@@ -670,6 +695,88 @@ def _strides(n: int, size: int) -> int:
     return m
 
 
+def _reach_closure(g: ChainGraph, sources: int, max_length: int
+                   ) -> tuple[dict[int, int], list[int]]:
+    """The implication searches ``s false`` of every node ``s`` of ``sources`` (hubs) at
+    once: ``(pos, by)`` where ``pos`` numbers the hubs 0.. in index order and
+    ``by[pos[v]]`` is the set of sources (as bits ``1 << pos[s]``) whose search reaches
+    ``v`` true within ``max_length`` links: the union of the true levels of :func:`_bfs`
+    from each of them. Only hubs lead on, so the sets travel over the hubs' links alone,
+    and only what a node gained at the last level is passed on (cached on the graph)."""
+    key = ("closure", sources, max_length)
+    got = g.searches.get(key)
+    if got is not None:
+        return got   # type: ignore[return-value]
+    hub = g.hubs()
+    order = list(iter_cells(hub))
+    pos = {v: k for k, v in enumerate(order)}
+    strong = [[pos[u] for u in iter_cells(g.strong[v])] for v in order]
+    weak = [[pos[u] for u in iter_cells(g.weak[v] & hub)] for v in order]
+    fal = [0] * len(order)     # sources reaching the hub false (within k links)
+    tru = [0] * len(order)     # ... true
+    gain_f: dict[int, int] = {}
+    for s in iter_cells(sources):
+        k = pos[s]
+        fal[k] = gain_f[k] = 1 << k
+    gain_t: dict[int, int] = {}
+    for _ in range(max_length):
+        # links are symmetric: a hub's strong partners reached false (weak partners
+        # reached true) at the last level reach it true (false) at this one
+        new_t: dict[int, int] = {}
+        for u, x in gain_f.items():
+            for v in strong[u]:
+                y = x & ~tru[v]
+                if y:
+                    new_t[v] = new_t.get(v, 0) | y
+        new_f: dict[int, int] = {}
+        for u, x in gain_t.items():
+            for v in weak[u]:
+                y = x & ~fal[v]
+                if y:
+                    new_f[v] = new_f.get(v, 0) | y
+        if not new_t and not new_f:
+            break
+        for v, y in new_t.items():
+            tru[v] |= y
+        for v, y in new_f.items():
+            fal[v] |= y
+        gain_t, gain_f = new_t, new_f
+    got = g.searches[key] = (pos, tru)   # type: ignore[assignment]
+    return pos, tru
+
+
+def _loop_cands(g: ChainGraph, sources: int, max_length: int) -> int:
+    """Bitset of the candidate nodes ``c`` weakly linked to both ends of an implication
+    ``s false => t true`` (``s`` in ``sources``, ``t != s``, within ``max_length`` links):
+    the candidates a discontinuous nice loop deletes, the eliminations of AICs from
+    ``sources`` (cached on the graph)."""
+    key = ("loop_cands", sources, max_length)
+    got = g.searches.get(key)
+    if got is not None:
+        return got   # type: ignore[return-value]
+    pos, by = _reach_closure(g, sources, max_length)
+    weak, cands = g.weak, g.cands
+    near_src: dict[int, int] = {}   # candidate -> the sources it sees (bits by pos)
+    near_end: dict[int, int] = {}   # candidate -> sources reaching a hub it sees, not itself
+    for t, k in pos.items():
+        bit = 1 << k
+        ends = by[k] & ~bit
+        src = sources >> t & 1
+        if not ends and not src:
+            continue
+        for c in iter_cells(weak[t] & cands):
+            if ends:
+                near_end[c] = near_end.get(c, 0) | ends
+            if src:
+                near_src[c] = near_src.get(c, 0) | bit
+    out = 0
+    for c, x in near_end.items():
+        if x & near_src.get(c, 0):
+            out |= 1 << c
+    g.searches[key] = out   # type: ignore[assignment]
+    return out
+
+
 def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: int,
                    types: str = "12") -> Iterator[Step]:
     """Discontinuous nice loops at a candidate C: ``C false => C true`` (type 1, set C:
@@ -678,28 +785,34 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
     weak, strong = g.weak, g.strong
     # the AIC between C's neighbours is searched from a candidate end (both ends are group
     # or ALS nodes only in rare loops; they are tried when ALS nodes are on)
-    pivots = g.starts() if g.als else g.cands
+    hubs = g.hubs()
+    pivots = (g.starts() if g.als else g.cands) & hubs
     size = an.size
     # candidate node (d, cell) is slot (d - 1) * size + cell: one cell's slots are a stride
     stride = _strides(an.n, size)
+    # which pivots reach which nodes true, for all pivots at once: the candidates without
+    # a loop are passed over without a search (the searches below find the same loops)
+    pos, by = _reach_closure(g, pivots, max_length)
+    loops = _loop_cands(g, pivots, max_length) if "2" in types else 0
     for c in iter_cells(g.cands):
         if an.expired():
             return
         if "1" in types and strong[c]:
             others = weak[c] & g.cands & (stride << (c % size))
-            if others:
+            k = pos[c]
+            if others and by[k] >> k & 1:
                 levels, reached = _search(g, c, False, max_length)
                 if reached >> c & 1:
                     path = _path(g, levels, c, True)
                     yield _elim_step(name, title, g, others, _links(g, path),
                                      [n for n, _ in path])
         if "2" in types:
+            if not loops >> c & 1:
+                continue
             wc = weak[c]
             best = None
             tries = 4   # path reconstructions spent looking for a loop without repeats
             for s in iter_cells(wc & pivots):
-                if not strong[s]:
-                    continue
                 if an.expired():
                     return
                 levels, reached = _search(g, s, False, max_length)

@@ -984,7 +984,8 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
     """Apply net contradictions of depth ``depth`` inside ``ps`` until a fixpoint or a
     contradiction (in place). ``log`` collects (failed assumption, its contradiction text,
     the earlier nested facts that contradiction used). ``budget`` is [propagations left,
-    perf_counter deadline]: either running out ends the search (the budget is set to 0).
+    process_time (CPU) deadline, perf_counter deadline or None (the solver's)]: any of them
+    running out ends the search (the budget is set to 0).
     ``inner_max``: inner assumptions only in cells with at most that many candidates."""
     if depth <= 0:
         return ps
@@ -1001,7 +1002,9 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
                 if budget[0] <= 0:
                     return ps
                 budget[0] -= 1
-                if not budget[0] % 32 and time.perf_counter() > budget[1]:
+                if not budget[0] % 32 and (
+                        time.process_time() > budget[1]
+                        or (budget[2] is not None and time.perf_counter() > budget[2])):
                     budget[0] = 0
                     return ps
                 f = _fact(c, d, True)
@@ -1040,7 +1043,7 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate and applying, inside that assumption, forcing-net
     contradictions (recursively up to ``max_depth``) leads to a contradiction: the
     candidate is false. ``budget`` caps the inner propagations per call and ``seconds`` its
-    time (as does the solver's time limit, ``an.deadline``): on variants with costly rules
+    CPU time (as does the solver's time limit, ``an.deadline``): on variants with costly rules
     an exhaustive nested net could otherwise run for many minutes. ``inner_max`` (None: any)
     makes inner assumptions only in cells with at most that many candidates (2 on 25x25:
     bivalue cells, whose failed branch places the other digit; the whole inner scan costs
@@ -1048,10 +1051,10 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     one in 1-2 s); ``intersections`` as for the plain nets."""
     st = _static(an)
     w = st.width
-    stop = time.perf_counter() + float(opts.get("seconds", 30.0))
-    if an.deadline is not None:
-        stop = min(stop, an.deadline)
-    budget: list[float] = [int(opts.get("budget", 100_000)), stop]
+    # its own time cap is CPU time, so what it finds does not depend on the machine's load
+    # (a wall-clock cap cut it short on a busy machine, before its propagation budget)
+    stop = time.process_time() + float(opts.get("seconds", 30.0))
+    budget: list = [int(opts.get("budget", 100_000)), stop, an.deadline]
     inter = _inter(opts, True)
     inner_max = int(opts.get("inner_max") or 32)
     start = budget[0]

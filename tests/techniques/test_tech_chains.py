@@ -225,3 +225,52 @@ def test_diagonal_house_is_used(technique: str) -> None:
     for elims in with_diag:
         for g in sols:
             assert all(g[c] != d for c, d in elims)
+
+
+# -- the searches of all hubs at once ---------------------------------------------------------
+def _hard_states() -> list:
+    """Singles-stuck states: 9x9 (top95) and a minimal 16x16."""
+    from csp.io import parse_line
+    states = []
+    for line in (DATA / "top95.txt").read_text().split()[:6]:
+        r = StepSolver(["singles"]).solve(classic_puzzle(line))
+        if r.status != "solved":
+            states.append(r.state)
+    row = (DATA / "sizes_16min.solutions.csv").read_text().split()[0]
+    n, givens = parse_line(row.split(",")[0])
+    p = Puzzle(Grid(n)).add_grid_houses().givens(givens)
+    states.append(StepSolver(["singles", "intersections"]).solve(p).state)
+    return states
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_reach_closure_matches_searches(grouped: bool) -> None:
+    """The closure over the hubs (every source's search at once) reaches exactly what a
+    breadth-first search from each source reaches, at two length bounds, and the loop
+    candidates it gives are those the per-source searches give."""
+    from techniques.chains import _bfs, _loop_cands, _reach_closure
+    for st in _hard_states():
+        an = Analysis(st)
+        g = build_graph(an, groups=grouped)
+        hubs = g.hubs()
+        assert hubs == sum(1 << i for i, m in enumerate(g.strong) if m)
+        sources = g.cands & hubs
+        for max_length in (3, 5, 10):
+            pos, by = _reach_closure(g, sources, max_length)
+            reached = {}
+            for s in (s for s in range(len(g.strong)) if sources >> s & 1):
+                r = 0
+                for _, t in _bfs(g, 1 << s, 0, max_length)[1:]:
+                    r |= t
+                reached[s] = r
+                assert r & ~hubs == 0
+                assert r == sum(1 << t for t, k in pos.items() if by[k] >> pos[s] & 1)
+            loops = 0
+            for c in range(len(g.strong)):
+                if not g.cands >> c & 1:
+                    continue
+                wc = g.weak[c]
+                if any(reached[s] & wc & ~(1 << s) for s in reached if wc >> s & 1):
+                    loops |= 1 << c
+            assert _loop_cands(g, sources, max_length) == loops
+            assert loops or max_length < 10   # the states have loops to find
