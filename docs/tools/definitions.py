@@ -181,7 +181,8 @@ DEFINITIONS: dict[str, str] = {
                          "to that run, and a digit of the run on a line cell off the renban "
                          "needs a renban cell off the line that does not see that cell. For "
                          "every choice of the renbans' fitting runs (each renban alone, then "
-                         "all together) the clue's count is checked exactly over the line's "
+                         "every pair, every three, ..., all together: the smallest group "
+                         "that removes something is the step) the clue's count is checked exactly over the line's "
                          "permutations; a digit that no choice allows goes.",
     "renban_cage_exclusion": "A killer cage whose every cell sees every cell of a renban "
                              "line (through a house) shares no digit with it. A "
