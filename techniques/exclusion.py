@@ -16,7 +16,12 @@ a digit in a full house, the assumption is impossible:
   only r7c1 and column 3 only r6c3, a knight's move apart");
 - ``rule_exclusion``: with the candidates (a, v) sees removed, one of the puzzle's rules
   (read alone, once) has no way left to be satisfied ("r7c7=6 would leave the white dot
-  r6c7-r6c8 without a consecutive pair").
+  r6c7-r6c8 without a consecutive pair");
+- ``almost_locked_candidates``: a full house A keeps a digit set S to its cells shared with a
+  house C plus fewer cells than S has digits, so C outside A has room for only that many
+  digits of S; (a, v) there that forces more cells of C outside A into S (what it sees
+  removed, the rules on its cell read once) is false ("r9c2=8 would make r9c1 9 through the
+  arrow: row 9 would hold 8 and 9 outside box 9, which keeps them to row 9 and r8c9").
 
 All are one assumption deep, like a pointing pair: the assumed candidate's own links, no
 chain followed further. With houses only (classic sudoku) they say nothing that singles,
