@@ -16,7 +16,12 @@ a digit in a full house, the assumption is impossible:
   only r7c1 and column 3 only r6c3, a knight's move apart");
 - ``rule_exclusion``: with the candidates (a, v) sees removed, one of the puzzle's rules
   (read alone, once) has no way left to be satisfied ("r7c7=6 would leave the white dot
-  r6c7-r6c8 without a consecutive pair").
+  r6c7-r6c8 without a consecutive pair");
+- ``almost_locked_candidates``: a full house A keeps a digit set S to its cells shared with a
+  house C plus fewer cells than S has digits, so C outside A has room for only that many
+  digits of S; (a, v) there that forces more cells of C outside A into S (what it sees
+  removed, the rules on its cell read once) is false ("r9c2=8 would make r9c1 9 through the
+  arrow: row 9 would hold 8 and 9 outside box 9, which keeps them to row 9 and r8c9").
 
 All are one assumption deep, like a pointing pair: the assumed candidate's own links, no
 chain followed further. With houses only (classic sudoku) they say nothing that singles,
@@ -35,6 +40,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from csp.bits import digits_of
 from csp.constraints.binary import Relation, RelationKind
 from csp.events import Contradiction
 from csp.links import link_tables
@@ -404,3 +410,242 @@ def _equal_note(an: Analysis, group: list[int], cells: int) -> str:
 def _names(an: Analysis, cells: int) -> str:
     return ",".join(an.name(s) for s in iter_cells(cells))
 
+
+
+def _house_pairs(an: Analysis) -> list[tuple[int, int, int]]:
+    """(A, C, A & C) for every ordered pair of houses that share two cells or more, A a full
+    house and C not inside A (a box and a row, a row and a box, a box and a cage ...)."""
+    def build() -> list[tuple[int, int, int]]:
+        hm = an.house_mask
+        out = []
+        for a in an.full:
+            for c in range(len(hm)):
+                if c == a:
+                    continue
+                inter = hm[a] & hm[c]
+                if inter & (inter - 1) and hm[a] & ~inter and hm[c] & ~inter:
+                    out.append((a, c, inter))
+        return out
+    return an.links_memo("alc_house_pairs", build)
+
+
+def _near(an: Analysis, eng) -> dict[int, int]:
+    """Cell -> the cells that share a rule with it or that a rule links to one of its
+    candidates (a bit set): the only cells where an assumption on it can remove more than
+    its own digit."""
+    def build() -> dict[int, int]:
+        out: dict[int, int] = {}
+        if eng is not None:
+            for p in eng.props:
+                m = 0
+                for c in p.scope:
+                    m |= 1 << c
+                for c in p.scope:
+                    out[c] = out.get(c, 0) | m
+        for (c, _), others in an.links.cross.items():
+            for c2, _ in others:
+                out[c] = out.get(c, 0) | 1 << c2
+        return {c: m & ~(1 << c) for c, m in out.items()}
+    return an.links_memo("alc_near", build)
+
+
+def _rules_of(an: Analysis, eng) -> dict[int, list[int]]:
+    """Cell -> the indexes of the rule propagators whose scope holds it."""
+    def build() -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        for i, p in enumerate(eng.props):
+            for c in p.scope:
+                out.setdefault(c, []).append(i)
+        return out
+    return an.links_memo("alc_rules_of", build)
+
+
+@register("almost_locked_candidates", "Almost Locked Candidates", FAMILY)
+def almost_locked_candidates(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Locked candidates of a digit set, almost: in a full house A, the digits of a set S
+    all have their places in A's cells shared with a house C plus a few cells X outside C,
+    fewer than S has digits. Each digit of S that C holds outside A must sit in X in A, so
+    C outside A holds at most |X| digits of S. A candidate (a, v) of C outside A, v in S,
+    that forces more cells of C outside A into S (through what it sees and the rules on
+    its cell, read once) would put more than |X| digits of S there, so a is not v ("r9c2=8
+    would make r9c1 9 (arrow r9c1): row 9 would hold 8 and 9 outside box 9, where box 9
+    keeps its 8 and 9 to row 9 and r8c9, room for one of them only").
+
+    One assumption deep, like the other exclusions. With houses only, the forced cells
+    are naked cells of S (the classic almost locked candidates); the step is tried only
+    on puzzles with rules beyond the houses.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(9).use(classic()).add_sum(["r9c1", "r9c2"], 17)    # 8 + 9
+    >>> st = p.initial_state()
+    >>> for name in ("r7c7", "r7c8", "r7c9", "r8c7", "r8c8"):       # box 9: 8 and 9 only
+    ...     st.cand[p.cell(name)] &= ~(1 << 8 | 1 << 9)                # in row 9 and r8c9
+    >>> steps = StepSolver().find_all(st, "almost_locked_candidates")
+    >>> steps[0].explain(2)
+    'Almost Locked Candidates: box 9 holds 89 only in row 9 and r8c9: row 9 outside box 9 holds at most one of them; r9c1=8 would put 2 of them there (r9c1=8, r9c2=9) => r9c1<>8'
+    >>> sorted(p.grid.name(e.cell) + "<>" + str(e.digit) for s in steps for e in s.eliminations)
+    ['r9c1<>8', 'r9c1<>9', 'r9c2<>8', 'r9c2<>9']
+    """
+    links = an.links
+    eng = _rule_engine(an.puzzle)
+    if eng is None and not links.cross:
+        return
+    pairs = _house_pairs(an)
+    if not pairs:
+        return
+    max_x = int(opts.get("alc_max_x", 2))
+    n = an.n
+    st = an.state
+    cand, cw, placed = an.cand, an.cells_with, st.placed
+    cross = _cross_masks(an) if links.cross else {}
+    rules_of = _rules_of(an, eng) if eng is not None else {}
+    near = _near(an, eng)
+    base = [m if not placed[c] else 1 << placed[c] for c, m in enumerate(st.cand)]
+    zero = [0] * (n + 1)
+    no_rule: dict[int, int] = {}
+    conseq: dict[tuple[int, int], dict[int, int] | None] = {}
+
+    def after(a: int, v: int) -> dict[int, int] | None:
+        """The candidates left in the cells near ``a`` when a = v: the candidates a=v
+        sees removed, then each rule on a run once; None when that breaks a rule."""
+        got = conseq.get((a, v), 0)
+        if got != 0:
+            return got
+        # the result reads the candidates of a and the cells near it only
+        key = ("alc_after", a, v, tuple(base[c] for c in iter_cells(near.get(a, 0))))
+        got = conseq[(a, v)] = an.shared_memo(key, lambda: _after(a, v))
+        return got
+
+    def _after(a: int, v: int) -> dict[int, int] | None:
+        work = base[:]
+        work[a] = 1 << v
+        row = cross.get((a, v), zero)
+        pv = links.peers_d[v][a]
+        cells = near.get(a, 0)
+        out: dict[int, int] | None = {}
+        for c in iter_cells(cells):
+            if placed[c]:
+                continue
+            m = work[c]
+            if pv >> c & 1:
+                m &= ~(1 << v)
+            for d in digits_of(m):
+                if row[d] >> c & 1:
+                    m &= ~(1 << d)
+            if not m:
+                out = None
+                break
+            work[c] = m
+        if out is not None:
+            ctx = Context(work)
+            try:
+                for i in rules_of.get(a, ()):
+                    p = eng.props[i]
+                    ctx.source = p.name
+                    p.propagate(ctx)
+            except Contradiction:
+                out = None
+            else:
+                out = {c: work[c] for c in iter_cells(cells)}
+        return out
+
+    done: dict[int, int] = {}
+
+    def placed_in(h: int) -> int:
+        """The digits placed in house ``h`` (a mask)."""
+        m = done.get(h)
+        if m is None:
+            m = 0
+            for c in iter_cells(an.house_mask[h] & ~an.unsolved):
+                m |= 1 << placed[c]
+            done[h] = m
+        return m
+
+    seen: set[tuple[int, int]] = set()
+    for ha, hc, inter in pairs:
+        hm_a, hm_c = an.house_mask[ha], an.house_mask[hc]
+        rest = hm_c & ~hm_a & an.unsolved        # C outside A, open cells
+        if not rest & (rest - 1):
+            continue
+        off = hm_a & ~inter                      # A outside C
+        skip = placed_in(ha) | placed_in(hc)
+        # per digit placed in neither house: its places in A off C
+        outs: dict[int, int] = {}
+        for d in range(1, n + 1):
+            if skip >> d & 1 or not cw[d] & rest:
+                continue
+            o = cw[d] & off
+            if o and o.bit_count() <= max_x:
+                outs[d] = o
+        if len(outs) < 2:
+            continue
+        xs = sorted({o for o in outs.values()}, key=int.bit_count)
+        tried: set[int] = set()
+        for x0 in xs:
+            for x1 in [0] + xs:
+                x = x0 | x1
+                size = x.bit_count()
+                if size > max_x or x in tried:
+                    continue
+                tried.add(x)
+                s = 0
+                for d, o in outs.items():
+                    if not o & ~x:
+                        s |= 1 << d
+                if s.bit_count() <= size:
+                    continue
+                # cells of C outside A with only digits of S left
+                naked = 0
+                for b in iter_cells(rest):
+                    if not cand[b] & ~s:
+                        naked |= 1 << b
+                for a in iter_cells(rest):
+                    reach = near.get(a, 0) & rest
+                    for v in digits_of(cand[a] & s):
+                        if (a, v) in seen:
+                            continue
+                        # only a rule's cells and cells naked in S can be forced
+                        if ((reach | naked) & ~(1 << a)).bit_count() < size:
+                            continue
+                        dom = after(a, v) if a in rules_of else no_rule
+                        if dom is None:
+                            continue             # the rule breaks: rule exclusion's step
+                        row = cross.get((a, v))
+                        forced = [(a, v)]
+                        for b in iter_cells(rest & ~(1 << a)):
+                            m = cand[b] & ~(1 << v)
+                            if b in dom:
+                                m &= dom[b]
+                            extra = m & ~s
+                            if extra and row is not None:
+                                for d in digits_of(extra):
+                                    if row[d] >> b & 1:
+                                        m &= ~(1 << d)
+                                extra = m & ~s
+                            if m and not extra:
+                                forced.append((b, m))
+                        if len(forced) <= size:
+                            continue
+                        seen.add((a, v))
+                        yield _alc_step(an, ha, hc, x, s, a, v, forced)
+
+
+def _alc_step(an: Analysis, ha: int, hc: int, x: int, s: int, a: int, v: int,
+              forced: list[tuple[int, int]]) -> Step:
+    """The step of :func:`almost_locked_candidates`."""
+    hname, cname = an.houses[ha].name, an.houses[hc].name
+    xs = ",".join(an.name(c) for c in iter_cells(x))
+    k = x.bit_count()
+    room = "one of them" if k == 1 else f"{k} of them"
+    what = ", ".join(f"{an.name(b)}={digit_symbol(m) if b == a else _digits(m)}"
+                     for b, m in forced)
+    return Step("almost_locked_candidates", eliminations=(Candidate(a, v),),
+                title="Almost Locked Candidates", width=an.grid.namer,
+                houses=(hname, cname), digits=tuple(digits_of(s)),
+                pattern=tuple(Candidate(c, d) for c in iter_cells(an.house_mask[ha])
+                              for d in digits_of(an.cand[c] & s)),
+                note=f"{hname} holds {_digits(s)} only in {cname} and {xs}: {cname} outside "
+                     f"{hname} holds at most {room}; {an.name(a)}={digit_symbol(v)} would put "
+                     f"{len(forced)} of them there ({what})")

@@ -12,7 +12,8 @@ come first (before the ``constraint`` step) to name the deductions a human makes
   one run of the renban, and a digit of that run on a line cell off the renban must go on
   a renban cell off the line that does not see it; the clue's exact line count is taken
   once per choice of runs and a digit that no choice allows goes. The clue's own
-  propagation sees the line alone; this step sees the line and its renbans together (it is
+  propagation sees the line alone; this step sees the line and its renbans together (the
+  smallest group of them that removes something: each alone, every pair, ..., all; it is
   not tried when the puzzle has no skyscraper with a renban across it).
 
 >>> from csp import Puzzle
@@ -172,8 +173,27 @@ def x_sum_length(an: Analysis, opts: dict) -> Iterator[Step]:
                             f"{'/'.join(map(str, no))} cannot")
 
 
-#: at most this many choices of runs (one per renban across the line) are tried together
-SKY_RENBAN_MAX = 400
+#: at most this many choices of runs (one per renban of a group) are tried together; most
+#: choices fail at once (a run that leaves some line cell no digit), so even the 1,512
+#: choices of four renbans across one line take about 10 ms
+SKY_RENBAN_MAX = 5000
+#: groups of renbans tried per line at most (smallest groups first)
+SKY_RENBAN_GROUPS = 64
+
+
+def _renban_groups(k: int) -> Iterator[tuple[int, ...]]:
+    """The groups of ``k`` renbans across one line to try, smallest first: each alone, then
+    every pair, every three, ..., all of them (at most :data:`SKY_RENBAN_GROUPS`, the whole
+    set always last)."""
+    from itertools import combinations
+    out = 0
+    for size in range(1, k):
+        for ks in combinations(range(k), size):
+            if out >= SKY_RENBAN_GROUPS - 1:
+                break
+            out += 1
+            yield ks
+    yield tuple(range(k))
 
 
 def _sky_renban_support(an: Analysis, cells: tuple[int, ...], left: int, right: int,
@@ -224,54 +244,73 @@ def skyscraper_renban(an: Analysis, opts: dict) -> Iterator[Step]:
     """A skyscraper row (column) crossed by renban lines: each renban holds one run of
     consecutive digits, its cells in the line hold digits of that run, and a digit of the
     run on a line cell off the renban needs a renban cell off the line that does not see
-    it. For every choice of runs (each renban alone, then all together) the clue's count is
-    checked exactly over the line's permutations; a digit of a line cell that no choice
-    allows goes ("column 4 seen 2 from below, renban r6c2 has r7c4,r8c4 here: r6c4 = 8
+    it. For every choice of runs of a group of the renbans across the line (each renban
+    alone, then every pair, every three, ..., all together: the smallest group that
+    removes something is the step) the clue's count is checked exactly over the line's
+    permutations; a digit of a line cell that no choice allows goes ("column 4 seen 2 from below, renban r6c2 has r7c4,r8c4 here: r6c4 = 8
     would keep 8 off the renban (r6c2,r6c3 see it), so r7c4,r8c4 stay below 8 and the
     column sees r9c4, 8 and 9")."""
-    from .lines_logic import _digit_range, renban_runs
+    from .lines_logic import _digit_range
     t = clue_tables(an.puzzle)
     if not t.sky_renbans:
         return
-    n, w = an.n, an.grid.namer
+    w = an.grid.namer
+    cand, placed = an.cand, an.state.placed
+    for cells, left, right, name, across in t.sky_renbans:
+        if not any(cand[c] for c in cells):
+            continue
+        # the result reads the candidates of the line's and the renbans' cells only
+        scope = sorted({*cells, *(c for r, _ in across for c in r)})
+        key = ("skyscraper_renban", cells, left, right,
+               tuple(cand[c] or -placed[c] for c in scope))
+        found = an.shared_memo(key, lambda: _sky_renban_group(an, cells, left, right, across))
+        if found is None:
+            continue
+        ks, runs, sup = found
+        group = [across[k] for k in ks]
+        elims = tuple(Candidate(c, d) for c, m in zip(cells, sup)
+                      for d in digits_of(cand[c] & ~m))
+        desc = "; ".join(
+            f"renban {an.name(r[0])} ({'/'.join(_digit_range(x) for x in runs[k])}) "
+            f"has {','.join(an.name(c) for c in inside)} here"
+            for k, (r, inside) in zip(ks, group))
+        yield Step("skyscraper_renban", title="Skyscraper-Renban", width=w,
+                   houses=(name,) + tuple(f"renban {an.name(r[0])}" for r, _ in group),
+                   eliminations=elims,
+                   pattern=tuple(Candidate(c, d) for r, inside in group for c in inside
+                                 for d in digits_of(cand[c])),
+                   note=f"{name}; {desc}: no choice of runs lets "
+                        f"{', '.join(sorted({an.name(e.cell) for e in elims}))} keep "
+                        f"{''.join(sorted({digit_symbol(e.digit) for e in elims}))}")
+
+
+def _sky_renban_group(an: Analysis, cells: tuple[int, ...], left: int, right: int,
+                      across) -> tuple[tuple[int, ...], list[int], list[int]] | None:
+    """The smallest group of the renbans across one skyscraper line whose choices of runs
+    leave some line digit unsupported: (the group's indexes in ``across``, every renban's
+    runs, the supported digits per line cell), or None."""
+    from .lines_logic import renban_runs
+    n = an.n
     cand, placed = an.cand, an.state.placed
 
     def val(c: int) -> int:
         return cand[c] or 1 << placed[c]
 
-    for cells, left, right, name, across in t.sky_renbans:
-        if not any(cand[c] for c in cells):
+    runs = [renban_runs([val(c) for c in r], n) for r, _ in across]
+    if not all(runs):
+        return None                     # a renban with no run: the rules report it
+    for ks in _renban_groups(len(across)):
+        if an.expired():
+            return None
+        total = 1
+        for k in ks:
+            total *= len(runs[k])
+        if total > SKY_RENBAN_MAX:
             continue
-        runs = [renban_runs([val(c) for c in r], n) for r, _ in across]
-        if not all(runs):
-            continue                    # a renban with no run: the rules report it
-        groups = [[k] for k in range(len(across))]
-        if len(across) > 1:
-            groups.append(list(range(len(across))))
-        for ks in groups:
-            total = 1
-            for k in ks:
-                total *= len(runs[k])
-            if total > SKY_RENBAN_MAX:
-                continue
-            group = [across[k] for k in ks]
-            sup = _sky_renban_support(an, cells, left, right, group, [runs[k] for k in ks])
-            if not any(sup):
-                continue                # nothing fits at all: the rules report it
-            elims = tuple(Candidate(c, d) for c, m in zip(cells, sup)
-                          for d in digits_of(cand[c] & ~m))
-            if not elims:
-                continue
-            desc = "; ".join(
-                f"renban {an.name(r[0])} ({'/'.join(_digit_range(x) for x in runs[k])}) "
-                f"has {','.join(an.name(c) for c in inside)} here"
-                for k, (r, inside) in zip(ks, group))
-            yield Step("skyscraper_renban", title="Skyscraper-Renban", width=w,
-                       houses=(name,) + tuple(f"renban {an.name(r[0])}" for r, _ in group),
-                       eliminations=elims,
-                       pattern=tuple(Candidate(c, d) for r, inside in group for c in inside
-                                     for d in digits_of(cand[c])),
-                       note=f"{name}; {desc}: no choice of runs lets "
-                            f"{', '.join(sorted({an.name(e.cell) for e in elims}))} keep "
-                            f"{''.join(sorted({digit_symbol(e.digit) for e in elims}))}")
-            break
+        group = [across[k] for k in ks]
+        sup = _sky_renban_support(an, cells, left, right, group, [runs[k] for k in ks])
+        if not any(sup):
+            continue                    # nothing fits at all: the rules report it
+        if any(cand[c] & ~m for c, m in zip(cells, sup)):
+            return ks, runs, sup
+    return None

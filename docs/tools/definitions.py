@@ -129,6 +129,18 @@ DEFINITIONS: dict[str, str] = {
     "house_exclusion": "A candidate weakly linked to every place of a digit in a full house "
                        "(its own cell among them) would leave the house without that digit: "
                        "it is false.",
+    "almost_locked_candidates": "Locked candidates of a set of digits, almost: in a full "
+                                "house A (a box), every digit of a set S has its places in "
+                                "the cells A shares with a house C (a row) plus a few cells "
+                                "X of A outside C, fewer than S has digits. A digit of S that "
+                                "C holds outside A must sit in X in A, so C outside A holds "
+                                "at most |X| digits of S. A candidate of S there that forces "
+                                "more cells of C outside A into S (a cell left only digits of "
+                                "S once the candidates it sees are gone, or once the rule on "
+                                "its cell is read with it: an arrow r9c1 = r8c1 + r9c2 makes "
+                                "r9c1 = 9 when r9c2 = 8) would put more than |X| digits of S "
+                                "there: it is false. Tried only on grids with rules beyond "
+                                "the houses.",
     "two_house_exclusion": "A digit goes once in each of two full houses. A candidate of "
                            "that digit that sees a cell of every pair of its places, one "
                            "per house, that do not see each other, would leave no way to "
@@ -181,7 +193,8 @@ DEFINITIONS: dict[str, str] = {
                          "to that run, and a digit of the run on a line cell off the renban "
                          "needs a renban cell off the line that does not see that cell. For "
                          "every choice of the renbans' fitting runs (each renban alone, then "
-                         "all together) the clue's count is checked exactly over the line's "
+                         "every pair, every three, ..., all together: the smallest group "
+                         "that removes something is the step) the clue's count is checked exactly over the line's "
                          "permutations; a digit that no choice allows goes.",
     "renban_cage_exclusion": "A killer cage whose every cell sees every cell of a renban "
                              "line (through a house) shares no digit with it. A "
