@@ -123,6 +123,35 @@ def test_rule_exclusion_consec_pairs_quads():
         s.technique.startswith(("forcing", "kraken", "template")) for s in r.steps)
 
 
+@pytest.mark.parametrize("title", ["Anti-XV Coverage", "Anti-Ratio Coverage"])
+def test_rule_exclusion_two_cell_table_equals_propagation(title):
+    """Rule exclusion reads a two-cell rule's support table directly instead of running its
+    propagation once per candidate (most of its time on negative-constraint puzzles, where
+    every neighbouring pair is a rule): on random states of the negative XV and ratio
+    puzzles, for every such rule, the same candidates break it either way, and some do."""
+    import random
+
+    from techniques.analysis import analyze
+    from techniques.exclusion import _breakers
+    from techniques.rules import _rule_engine
+    from csp.constraints.binary import BinaryTable
+    p, sol = _puzzle(title)
+    eng = _rule_engine(p)
+    tables = [i for i, q in enumerate(eng.props) if type(q) is BinaryTable]
+    assert len(tables) > 100
+    rng = random.Random(13)
+    hits = 0
+    for _ in range(6):
+        st = random_state(p, sol, rng, keep=rng.choice((0.2, 0.4, 0.7)), place=0.1)
+        an = analyze(st)
+        base = [m if not st.placed[c] else 1 << st.placed[c] for c, m in enumerate(st.cand)]
+        for i in tables:
+            fast = _breakers(an, eng, i, base)
+            assert fast == _breakers(an, eng, i, base, generic=True)
+            hits += len(fast)
+    assert hits
+
+
 def test_exclusions_are_silent_without_cross_links():
     from variants.classic import classic_puzzle
     st = classic_puzzle("." * 81).pencilmarks()
