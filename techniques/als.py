@@ -394,6 +394,12 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     nbrs = an.memo(("rcc_list", allow, max_size),
                    lambda: {i: [(j, list(digits_of(m))) for j, m in sorted(d.items())]
                             for i, d in adj.items()})
+    # the same RCC edges flattened: (next ALS, its RCC digit), in the order of ``nbrs``
+    flat = an.memo(("rcc_flat", allow, max_size),
+                   lambda: {i: [(j, y) for j, ys in e for y in ys] for i, e in nbrs.items()})
+    # ... and without the edges of one digit (a chain's next RCC differs from the last)
+    flat_ex: dict[tuple[int, int], list[tuple[int, int]]] = an.memo(
+        ("rcc_flat_ex", allow, max_size), dict)
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     cw = an.cells_with
@@ -413,11 +419,18 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
         for z in zt1:
             zcand |= 1 << z
         i1 = a1.index
+        # per end ALS b: the digits z of both A1 and b that some cell outside both sees in
+        # all of A1's and b's cells (what the chain ending in b could remove, before its
+        # RCC digits are taken out), worked out once per A1
+        ends: dict[int, int] = {}
+        home = {(i1, y): None for y in range(1, an.n + 1)}
         for ni, xs in nbrs[i1]:
             for x1 in xs:
                 if not zcand & ~(1 << x1):
                     continue
                 parent: dict[tuple[int, int], tuple[int, int] | None] = {(ni, x1): None}
+                # A1 itself is never entered again: its states count as visited
+                parent.update(home)
                 frontier = [(ni, x1)]
                 depth = 2                      # ALS in the chain so far
                 while frontier and depth < max_als and budget > 0:
@@ -427,23 +440,32 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                         budget -= 1
                         if not budget & 1023 and an.expired():
                             return
-                        for bi, ys in nbrs[ci]:
-                            if bi == i1:
+                        edges = flat_ex.get(state)
+                        if edges is None:
+                            edges = flat_ex[state] = [e for e in flat[ci] if e[1] != cx]
+                        for nxt in edges:
+                            if nxt in parent:
                                 continue
-                            for y in ys:
-                                if y == cx or (bi, y) in parent:
-                                    continue
-                                parent[(bi, y)] = state
-                                nxt_frontier.append((bi, y))
+                            parent[nxt] = state
+                            nxt_frontier.append(nxt)
                     depth += 1
                     frontier = nxt_frontier
                     if depth < min_als:
                         continue
                     for bi, y in frontier:
+                        zend = ends.get(bi)
+                        if zend is None:
+                            b = alses[bi]
+                            zend = 0
+                            excl = a1.cells | b.cells
+                            for z in digits_of(zcand & b.mask):
+                                if zt1[z] & ~excl & _buddies(an, cache, z, b.pos[z]):
+                                    zend |= 1 << z
+                            ends[bi] = zend
+                        if not zend & ~(1 << x1) & ~(1 << y):
+                            continue
                         b = alses[bi]
                         zmask = zcand & b.mask & ~(1 << x1) & ~(1 << y)
-                        if not zmask:
-                            continue
                         excl = a1.cells | b.cells
                         elims = []
                         for z in digits_of(zmask):

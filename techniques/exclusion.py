@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from csp.bits import digits_of
-from csp.constraints.binary import Relation, RelationKind
+from csp.constraints.binary import BinaryTable, Relation, RelationKind
 from csp.events import Contradiction
 from csp.links import link_tables
 from csp.propagator import Context
@@ -195,11 +195,25 @@ def rule_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                         f"solution")
 
 
-def _breakers(an: Analysis, eng, i: int, base: list[int]) -> tuple[tuple[int, int], ...]:
+def _breakers(an: Analysis, eng, i: int, base: list[int],
+              generic: bool = False) -> tuple[tuple[int, int], ...]:
     """The candidates (a, v) whose direct consequences on rule ``i``'s cells -- the
-    candidates there that (a, v) sees, removed -- leave the rule without a solution."""
+    candidates there that (a, v) sees, removed -- leave the rule without a solution.
+    A two-cell rule's table is read directly (``generic``: run its propagation per
+    candidate as for any other rule, the same answer)."""
     p = eng.props[i]
     out = []
+    uni = p.uni_a if type(p) is BinaryTable and not generic else None
+    if uni is not None:
+        # a two-cell rule has a solution while some digit left in b goes with one left in
+        # a (what its propagation finds, without running it per candidate)
+        x, y = p.a, p.b
+        bx, by = base[x], base[y]
+        for (a, v), rem in _reach(an, eng, i):
+            mx, my = bx & ~rem.get(x, 0), by & ~rem.get(y, 0)
+            if mx and my and (mx != bx or my != by) and not uni[mx] & my:
+                out.append((a, v))
+        return tuple(out)
     for (a, v), rem in _reach(an, eng, i):
         work = base[:]
         hit = False

@@ -419,7 +419,21 @@ def _substitutions(an: Analysis, rules: list[Rule], hm: int, total: int, allow_t
     Start from ``sum(house) = n(n+1)/2``; subtracting a rule ``sum(a_i x_i) = t`` (or adding
     it) keeps a true equation. A rule is used (once) when it leaves fewer open cells in the
     equation, or as many with ``allow_ties`` (an arrow whose shaft only starts in the house:
-    the shaft's cell leaves, its circle doubles, the shaft's cell outside comes in)."""
+    the shaft's cell leaves, its circle doubles, the shaft's cell outside comes in).
+    It reads which cells of the house and of the rules touching it are open, nothing else:
+    kept across the states of a solve on those (the result is not to be changed)."""
+    scope = hm
+    for r in rules:
+        if r.mask & hm:
+            scope |= r.mask
+    key = ("substitutions", hm, total, allow_ties, an.unsolved & scope,
+           tuple(r.index for r in rules))
+    return an.shared_memo(key, lambda: _substitute(an, rules, hm, total, allow_ties))
+
+
+def _substitute(an: Analysis, rules: list[Rule], hm: int, total: int, allow_ties: bool
+                ) -> tuple[dict[int, int], int, list[tuple[Rule, int]]] | None:
+    """:func:`_substitutions`, worked out."""
     coef = {c: 1 for c in iter_cells(hm)}
     used: list[tuple[Rule, int]] = []
     unsolved = an.unsolved
@@ -551,6 +565,8 @@ def _solutions(an: Analysis, cells: list[int], coeffs: list[int], total: int, li
         vals = [0] * k
         out: list[tuple[int, ...]] = []
         nodes = [0]
+        #: per digit, the cells given it so far (the earlier positions)
+        taken = [0] * (an.n + 1)
 
         def rec(j: int, s: int) -> bool:
             nodes[0] += 1
@@ -561,15 +577,19 @@ def _solutions(an: Analysis, cells: list[int], coeffs: list[int], total: int, li
                     out.append(tuple(vals))
                 return True
             a = coeffs[j]
+            c = cells[j]
+            bit = 1 << c
             for d in iter_bits(doms[j]):
                 t = s + a * d
                 if t + rest_lo[j + 1] > total or t + rest_hi[j + 1] < total:
                     continue
-                pd = peers_d[d][cells[j]]
-                if any(vals[i] == d and pd >> cells[i] & 1 for i in range(j)):
+                if peers_d[d][c] & taken[d]:
                     continue
                 vals[j] = d
-                if not rec(j + 1, t):
+                taken[d] |= bit
+                ok = rec(j + 1, t)
+                taken[d] &= ~bit
+                if not ok:
                     return False
             return True
         return out if rec(0, 0) else None

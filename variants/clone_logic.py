@@ -156,6 +156,8 @@ class _Colouring:
         self.members = {c: 1 << c for c in range(size) if val[c]}
         self.mask = {c: val[c] for c in self.members}
         self.why: dict[int, list[str]] = {c: [] for c in self.members}
+        #: cells whose colour has two cells or more (the others are their own colour)
+        self.multi = 0
         for cells, _gmask, names in groups:
             for c in cells[1:]:
                 self.union(cells[0], c, names)
@@ -175,6 +177,7 @@ class _Colouring:
         self.members[ra] |= self.members.pop(rb)
         self.mask[ra] &= self.mask.pop(rb)
         self.why[ra] += self.why.pop(rb) + [why]
+        self.multi |= self.members[ra]
         self._holds = None
 
     def holds(self, d: int) -> int:
@@ -198,10 +201,14 @@ class _Colouring:
         for c in iter_cells(self.members[root]):
             seen |= pd[c]
         holds = self.holds(d)
-        blocked = 0
-        for c in iter_cells(seen & holds & ~blocked):
-            if not blocked >> c & 1:
-                blocked |= self.members[self.find(c)]
+        # the colours of the cells seen: a cell alone in its colour blocks itself only
+        blocked = seen & holds
+        x = blocked & self.multi
+        while x:
+            low = x & -x
+            m = self.members[self.find(low.bit_length() - 1)]
+            blocked |= m
+            x &= ~m
         return holds & ~blocked
 
     def open_cells(self, root: int) -> int:

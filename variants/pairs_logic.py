@@ -753,26 +753,30 @@ class _Filler:
             raise _Expired
         if not left:
             return True
-        k = self.k
+        # the open cell with the fewest digits (the first of them), none empty
         best, bc = -1, 99
-        for i in range(k):
-            if left >> i & 1:
-                cnt = dom[i].bit_count()
-                if cnt < bc:
-                    if not cnt:
-                        return False
-                    best, bc = i, cnt
+        x = left
+        while x:
+            low = x & -x
+            i = low.bit_length() - 1
+            cnt = dom[i].bit_count()
+            if cnt < bc:
+                if not cnt:
+                    return False
+                best, bc = i, cnt
+            x ^= low
         # the open cells of each group need as many different digits
         for g in self.groups:
             g &= left
-            need = 0
-            x = g
-            while x:
-                low = x & -x
-                need |= dom[low.bit_length() - 1]
-                x ^= low
-            if need.bit_count() < g.bit_count():
-                return False
+            if g & (g - 1):
+                need = 0
+                x = g
+                while x:
+                    low = x & -x
+                    need |= dom[low.bit_length() - 1]
+                    x ^= low
+                if need.bit_count() < g.bit_count():
+                    return False
         rest = left & ~(1 << best)
         for d in digits_of(dom[best]):
             self.chosen[best] = d

@@ -123,6 +123,35 @@ def test_rule_exclusion_consec_pairs_quads():
         s.technique.startswith(("forcing", "kraken", "template")) for s in r.steps)
 
 
+@pytest.mark.parametrize("title", ["Anti-XV Coverage", "Anti-Ratio Coverage"])
+def test_rule_exclusion_two_cell_table_equals_propagation(title):
+    """Rule exclusion reads a two-cell rule's support table directly instead of running its
+    propagation once per candidate (most of its time on negative-constraint puzzles, where
+    every neighbouring pair is a rule): on random states of the negative XV and ratio
+    puzzles, for every such rule, the same candidates break it either way, and some do."""
+    import random
+
+    from techniques.analysis import analyze
+    from techniques.exclusion import _breakers
+    from techniques.rules import _rule_engine
+    from csp.constraints.binary import BinaryTable
+    p, sol = _puzzle(title)
+    eng = _rule_engine(p)
+    tables = [i for i, q in enumerate(eng.props) if type(q) is BinaryTable]
+    assert len(tables) > 100
+    rng = random.Random(13)
+    hits = 0
+    for _ in range(6):
+        st = random_state(p, sol, rng, keep=rng.choice((0.2, 0.4, 0.7)), place=0.1)
+        an = analyze(st)
+        base = [m if not st.placed[c] else 1 << st.placed[c] for c, m in enumerate(st.cand)]
+        for i in tables:
+            fast = _breakers(an, eng, i, base)
+            assert fast == _breakers(an, eng, i, base, generic=True)
+            hits += len(fast)
+    assert hits
+
+
 def test_exclusions_are_silent_without_cross_links():
     from variants.classic import classic_puzzle
     st = classic_puzzle("." * 81).pencilmarks()
@@ -492,3 +521,36 @@ def test_renban_weak_links_digits_too_far_apart():
                     assert not (s[a] == x and s[b] == y), (rec["title"], c.name)
                     checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize("title", ["Jul 13, 2022: Clone / Arrow", "Effluence",
+                                   "Anti-XV Coverage"])
+def test_colouring_free_cells_match_definition(title):
+    """Equal-digit colouring's ``free`` (the cells that may hold digit d if a colour is d)
+    blocks a seen cell's whole colour; it skips the look-up for cells alone in their colour
+    (most of them): on random states of clone, palindrome and negative-XV puzzles, after the
+    colours grow, it equals the definition (every colour with a cell seen is blocked), for
+    every colour and digit."""
+    import random
+
+    from csp.bits import digits_of, iter_cells
+    from techniques.analysis import analyze
+    from variants.clone_logic import _Colouring, _colour_groups
+    p, sol = _puzzle(title)
+    rng = random.Random(7)
+    multi = 0
+    for _ in range(4):
+        an = analyze(random_state(p, sol, rng, keep=rng.choice((0.3, 0.6)), place=0.15))
+        col = _Colouring(an, _colour_groups(an) or [])
+        col.grow()
+        multi += bool(col.multi)
+        for root in list(col.members):
+            for d in digits_of(col.mask[root]):
+                seen = 0
+                for c in iter_cells(col.members[root]):
+                    seen |= an.links.peers_d[d][c]
+                blocked = 0
+                for c in iter_cells(seen & col.holds(d)):
+                    blocked |= col.members[col.find(c)]
+                assert col.free(root, d) == col.holds(d) & ~blocked
+    assert multi
