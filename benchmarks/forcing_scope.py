@@ -116,10 +116,14 @@ def main() -> None:
     bh, bw = getattr(g, "box_shape", None) or (side, g.n // side)
     print(f"{row['title']}: forcing step {a.nth} ({step.technique}), "
           f"{sum(1 for x in before.placed if not x)} cells open")
-    for e in step.eliminations:
-        where = next((name for name, reg in regions(g.n, bh, bw, e.cell)
-                      if refutes(p, cand, reg, e.cell, e.digit)), "none (needs placements)")
-        print(f"  {g.name(e.cell)}<>{e.digit}: refuted by {where}")
+    todo = [(e.cell, e.digit) for e in step.eliminations]
+    for pl in step.placements:
+        todo += [(pl.cell, d) for d in range(1, g.n + 1)
+                 if d != pl.digit and cand[pl.cell] >> d & 1]
+    for cell, digit in todo:
+        where = next((name for name, reg in regions(g.n, bh, bw, cell)
+                      if refutes(p, cand, reg, cell, digit)), "none (needs placements)")
+        print(f"  {g.name(cell)}<>{digit}: refuted by {where}")
 
 
 if __name__ == "__main__":

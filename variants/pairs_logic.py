@@ -721,6 +721,10 @@ class _Filler:
         #: per open cell, the rules of three cells or more through it: (the rule, its
         #: cells' open indexes or -1, the placed digits, the bit set of its open cells)
         self.rules_of: list[list] | None = None
+        #: the rules with an exact support function of their own (``Constraint.supports``:
+        #: an outside clue's line), read at every node to prune: (the rule, its cells' open
+        #: indexes or -1, the placed digits' masks)
+        self.pruners: list[tuple] = []
         if rules:
             self.rules_of = [[] for _ in range(self.k)]
             for con in rules:
@@ -732,6 +736,8 @@ class _Filler:
                         opened |= 1 << p
                 for p in set(pos) - {-1}:
                     self.rules_of[p].append((con, pos, fixed, opened))
+                if opened and type(con).supports is not Constraint.supports:
+                    self.pruners.append((con, pos, [1 << v for v in fixed]))
 
     def holds(self, i: int, left: int) -> bool:
         """Do the rules through cell ``i`` whose cells are all chosen now (none in bit set
@@ -753,6 +759,8 @@ class _Filler:
             raise _Expired
         if not left:
             return True
+        if self.pruners and not self.prune(dom):
+            return False
         k = self.k
         best, bc = -1, 99
         for i in range(k):
@@ -781,6 +789,21 @@ class _Filler:
             if self.fill(self.place(dom, best, d), rest):
                 return True
         return False
+
+    def prune(self, dom: list[int]) -> bool:
+        """Narrow ``dom`` (in place) to the digits each rule of :attr:`pruners` supports
+        from it; False when some rule has no assignment left."""
+        for con, pos, fixed in self.pruners:
+            sup = con.supports([dom[p] if p >= 0 else f for p, f in zip(pos, fixed)])
+            if sup is None:
+                return False
+            for p, m in zip(pos, sup):
+                if p >= 0 and dom[p] & ~m:
+                    m &= dom[p]
+                    if not m:
+                        return False
+                    dom[p] = m
+        return True
 
     def place(self, dom: list[int], i: int, d: int) -> list[int]:
         """The cells' digits once cell ``i`` holds ``d``."""
