@@ -698,6 +698,12 @@ def _linked_between(links, a: int, b: int) -> bool:
     return False
 
 
+#: what one support search of a rule (:meth:`_Filler.prune`) counts against a filling
+#: search's node budget: a skyscraper line's exact supports cost about as much CPU as this
+#: many plain search nodes, so a budget bounds the time whether the rules prune or not
+PRUNE_COST = 4
+
+
 class _Filler:
     """Fillings of a region's open ``cells`` from their candidates ``doms``: what each
     candidate removes from the other cells (``removes``, see
@@ -725,6 +731,7 @@ class _Filler:
         #: an outside clue's line), read at every node to prune: (the rule, its cells' open
         #: indexes or -1, the placed digits' masks)
         self.pruners: list[tuple] = []
+        self.pruned: dict[tuple[int, ...], list[int] | None] = {}
         if rules:
             self.rules_of = [[] for _ in range(self.k)]
             for con in rules:
@@ -793,8 +800,14 @@ class _Filler:
     def prune(self, dom: list[int]) -> bool:
         """Narrow ``dom`` (in place) to the digits each rule of :attr:`pruners` supports
         from it; False when some rule has no assignment left."""
-        for con, pos, fixed in self.pruners:
-            sup = con.supports([dom[p] if p >= 0 else f for p, f in zip(pos, fixed)])
+        seen = self.pruned
+        for r, (con, pos, fixed) in enumerate(self.pruners):
+            key = (r, *[dom[p] if p >= 0 else f for p, f in zip(pos, fixed)])
+            sup = seen.get(key, self)
+            if sup is self:
+                # a rule's support search costs about as much as PRUNE_COST nodes
+                self.nodes += PRUNE_COST
+                sup = seen[key] = con.supports(list(key[1:]))
             if sup is None:
                 return False
             for p, m in zip(pos, sup):
