@@ -187,3 +187,52 @@ def test_skyscraper_band_nothing_to_remove() -> None:
     p = Puzzle(9).use(classic(), skyscraper(1, 0, 3))
     st = p.propagate()
     assert arrangement_tables(p).bands and not found(p, st, "band_arrangement")
+
+
+#: "Keep off the Border!" (tests/data, CC BY 4.0: anti-knight, lockout lines, a thermo) on its
+#: default path at the first band step: the lockout lines' three-cell rules (a cell and the
+#: two ends) prune the fillings through their tables of allowed triples
+#: (``FunctionConstraint.supports``); without that the search ran out of nodes and a nested
+#: forcing net came next
+BORDER_BAND = """
+123456789 12346789 146789 12346789 46789 12345678 123456789 123456789 123456789 12346789
+12346789 123456789 123456789 12346789 12346789 12346789 12346789 12346789 123456789
+12346789 12346789 12346789 12346789 123456789 123456789 123456789 123456789 123456789
+12346789 12346789 12346789 123456789 12346789 123456789 123456789 123456789 12346789
+123456789 123456789 123456789 12346789 12346789 12346789 123456789 123456789 12346789
+123456789 12346789 12346789 123456789 123456789 123456789 123456789 123456789 12346789
+123456789 12346789 123456789 123456789 123456789 123456789 12346789 123456789 12346789
+123456789 123456789 123456789 123456789 12346789 123456789 123456789 12346789 123456789
+123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789"""
+
+
+def _fpuzzle(title: str) -> tuple[Puzzle, list[int]]:
+    import json
+
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from test_house_arrangement import DATA
+    for line in (DATA / "fpuzzles_cc_by.jsonl").read_text(encoding="utf-8").splitlines():
+        obj = json.loads(line)
+        if obj["title"] == title:
+            return load_fpuzzles(obj["fpuzzles_json"]), [int(ch) for ch in obj["solution"]]
+    raise KeyError(title)
+
+
+def test_lockout_band_pruned_by_rule_tables() -> None:
+    """Rows 1-3 with three lockout lines, the thermo and the anti-knight links: no filling
+    has r1c1=4, and the solution keeps its digits; the lockout lines' three-cell rules
+    prune the search. (The oracle, a SAT search per candidate, removes far more here:
+    the band's node budget leaves most candidates undecided, which keeps them.)"""
+    p, sol = _fpuzzle("Keep off the Border!")
+    st = marks_state(BORDER_BAND, p)
+    assert all(st.cand[c] >> sol[c] & 1 for c in range(81))
+    steps = [s for s in found(p, st, "band_arrangement")
+             if s.explain(2).startswith("Band Arrangement: rows 1-3 ")]
+    assert [s.eliminations for s in steps] == [((p.cell("r1c1"), 4),)]
+    assert set(steps[0].eliminations) <= oracle(p, st, set(range(27)))
+    # the lockout rules are among the band's pruners
+    from variants.pairs_logic import _Filler, arrangement_tables as tables
+    rules = next(r for _, name, r in tables(p).bands if name == "rows 1-3")
+    filler = _Filler(list(range(27)), [st.cand[c] for c in range(27)], {
+        (c, d): () for c in range(27) for d in range(1, 10)}, [], 10, rules, st.placed)
+    assert sum(con.kind == "function" for con, _, _ in filler.pruners) >= 10
