@@ -704,6 +704,26 @@ def _linked_between(links, a: int, b: int) -> bool:
 PRUNE_COST = 4
 
 
+def _required(an: Analysis, houses: tuple[int, ...], inside: int) -> list[int]:
+    """Per house of a region, the digits its open cells must hold: a full house lying
+    wholly inside the region lacks the digits not placed in it yet; any other house, 0."""
+    placed = an.state.placed
+    full = set(an.full)
+    every = ((1 << an.n) - 1) << 1
+    out = []
+    for h in houses:
+        hm = an.house_mask[h]
+        if h not in full or hm & ~inside:
+            out.append(0)
+            continue
+        m = every
+        for c in iter_cells(hm):
+            if placed[c]:
+                m &= ~(1 << placed[c])
+        out.append(m)
+    return out
+
+
 class _Filler:
     """Fillings of a region's open ``cells`` from their candidates ``doms``: what each
     candidate removes from the other cells (``removes``, see
@@ -713,12 +733,17 @@ class _Filler:
 
     def __init__(self, cells: list[int], doms: list[int], removes: dict, groups: list[int],
                  budget: int, rules: tuple = (), values: list[int] | None = None,
-                 an: Analysis | None = None) -> None:
+                 an: Analysis | None = None, required: list[int] | None = None) -> None:
         self.k = len(cells)
         index = {c: i for i, c in enumerate(cells)}
         self.fb = [{d: [(index[c2], m) for c2, m in removes[(c, d)] if c2 in index]
                     for d in digits_of(doms[i])} for i, c in enumerate(cells)]
         self.groups = groups
+        #: the groups whose open cells must hold given digits between them (a full house:
+        #: the digits not placed in it yet), with those digits: the search also branches
+        #: on where such a digit goes when it has fewer places than any cell has digits
+        self.required = [(tuple(iter_cells(g)), r) for g, r in zip(groups, required or ())
+                         if r]
         self.doms = doms
         self.budget = budget
         self.nodes = 0
@@ -788,6 +813,41 @@ class _Filler:
                 x ^= low
             if need.bit_count() < g.bit_count():
                 return False
+        # a digit a full house still lacks: no place left fails, one place is a hidden
+        # single, two places branch more narrowly than a cell of three digits or more
+        spots = digit = 0
+        for idx, req in self.required:
+            have = once = twice = thrice = 0
+            for i in idx:
+                m = dom[i]
+                if left >> i & 1:
+                    thrice |= twice & m
+                    twice |= once & m
+                    once |= m
+                else:
+                    have |= m
+            need = req & ~have
+            if need & ~once:
+                return False
+            pick = need & ~twice or (need & ~thrice if bc > 2 else 0)
+            if pick:
+                digit = (pick & -pick).bit_length() - 1
+                bit = 1 << digit
+                spots = 0
+                for i in idx:
+                    if left >> i & 1 and dom[i] & bit:
+                        spots |= 1 << i
+                if not pick & twice:
+                    break                   # a hidden single: take it now
+        if spots:
+            for i in iter_cells(spots):
+                self.chosen[i] = digit
+                rest = left & ~(1 << i)
+                if self.rules_of is not None and not self.holds(i, rest):
+                    continue
+                if self.fill(self.place(dom, i, digit), rest):
+                    return True
+            return False
         rest = left & ~(1 << best)
         for d in digits_of(dom[best]):
             self.chosen[best] = d
@@ -1010,7 +1070,7 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
             groups.append(g)
         doms = [cand[c] for c in cells]
         filler = _Filler(cells, doms, t.removes(houses), groups, budget, rules,
-                         an.state.placed, an)
+                         an.state.placed, an, _required(an, houses, inside))
         try:
             support = _supports(an, t, houses, cells, filler, total)
         except _Expired:
