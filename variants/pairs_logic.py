@@ -1030,7 +1030,12 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     with the anti-XV rule: no filling of these 14 open cells has r5c3=7"). An exact search
     per candidate (most are confirmed by a filling found for another: a filling supports
     every digit it places), ``band_budget`` nodes each and ``band_total`` a band at most; just before
-    the forcing family, after the house pairs.
+    the forcing family, after the house pairs. The search places first a digit that a row
+    or box of the band still lacks and can put in one cell (or two, when every cell has
+    three digits or more), and after each placement narrows the cells of the rules with an
+    exact support function of their own (``Constraint.supports``: skyscraper, sandwich and
+    X-sum lines, arrows, three-cell lockout and between rules), each such look counted as
+    ``PRUNE_COST`` nodes.
 
     >>> from csp import Puzzle
     >>> from variants.classic import classic

@@ -97,7 +97,9 @@ class Constraint:
         when no assignment does. Exact searches that fill a region cell by cell (the
         arrangement techniques) call it at each node to prune with a rule over a long
         scope. The default keeps every digit (it adds nothing): a rule offers it when it
-        has an exact support function of its own (the outside clues' lines).
+        has a support function of its own (the outside clues' lines, ``Linear`` sums such
+        as arrows, three-cell ``FunctionConstraint`` rules). It must never drop a digit
+        that some satisfying assignment from ``doms`` uses (it may keep more).
 
         >>> class Any2(Constraint):
         ...     cells = (0, 1)
