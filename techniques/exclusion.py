@@ -365,47 +365,66 @@ def two_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     tables = an.puzzle.derived(_SameDigitSight)
     if tables.sight is None:
         return
-    n = an.n
-    cw = an.cells_with
-    max_places = opts.get("max_places") or n
+    max_places = opts.get("max_places") or an.n
     done = an.memo("house_placed_digits", lambda: house_placed(an))
-    full = an.full
-    for d in range(1, n + 1):
-        cells_d = cw[d]
-        if not cells_d:
+    for d in range(1, an.n + 1):
+        if not an.cells_with[d]:
             continue
-        taken = 0               # eliminated by an earlier pair of houses of this search
-        sight = tables.sight[d]
-        free = {s: cells_d & ~sight[s] & ~(1 << s) for s in iter_cells(cells_d)}
-        houses = []
-        for h in full:
+        # the houses where d is placed take no part
+        skip = 0
+        for h in an.full:
             if done[h] >> d & 1:
-                continue
-            places = an.house_mask[h] & cells_d
-            if places and places.bit_count() <= max_places:
-                houses.append((h, places))
-        for i, (ha, pa) in enumerate(houses):
-            if an.expired():
-                return
-            for hb, pb in houses[i + 1:]:
-                if pa & pb == pa or pa & pb == pb:
-                    continue           # one house's places inside the other's: one house
-                x = cells_d & ~_pair_survivors(pa, pb, free) & ~taken
-                if not x:
-                    continue
+                skip |= 1 << h
+        # the pairs depend on d's cells and those houses only: kept across states until a
+        # step touches d
+        found = an.digit_memo(("two_house_exclusion", max_places, skip), d,
+                              lambda d=d, skip=skip: _two_house_pairs(an, tables, d,
+                                                                      max_places, skip))
+        if an.timed_out:
+            return
+        for ha, hb, pa, pb, x in found:
+            ds = digit_symbol(d)
+            na, nb = an.houses[ha].name, an.houses[hb].name
+            via = _equal_note(an, tables.group, x | pa | pb)
+            yield Step("two_house_exclusion",
+                       eliminations=tuple(Candidate(a, d) for a in iter_cells(x)),
+                       title="Two-House Exclusion", width=an.grid.namer,
+                       houses=(na, nb), digits=(d,),
+                       pattern=tuple(Candidate(s, d) for s in iter_cells(pa | pb)),
+                       note=f"{ds} goes once in {na} ({_names(an, pa)}) and once in "
+                            f"{nb} ({_names(an, pb)}); {_names(an, x)}={ds} would leave "
+                            f"no two of these places that see neither it nor each "
+                            f"other{via}")
+
+
+def _two_house_pairs(an: Analysis, tables: "_SameDigitSight", d: int, max_places: int,
+                     skip: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    """Two-house exclusions of digit ``d``: (house a, house b, d's places in a and in b,
+    the cells that lose d), each pair's cells not already taken by an earlier pair. Reads
+    nothing but d's cells and ``skip``, the bit set of the houses where d is placed."""
+    cells_d = an.cells_with[d]
+    taken = 0               # eliminated by an earlier pair of houses of this search
+    sight = tables.sight[d]
+    free = {s: cells_d & ~sight[s] & ~(1 << s) for s in iter_cells(cells_d)}
+    houses = []
+    for h in an.full:
+        if skip >> h & 1:
+            continue
+        places = an.house_mask[h] & cells_d
+        if places and places.bit_count() <= max_places:
+            houses.append((h, places))
+    out = []
+    for i, (ha, pa) in enumerate(houses):
+        if an.expired():
+            break
+        for hb, pb in houses[i + 1:]:
+            if pa & pb == pa or pa & pb == pb:
+                continue           # one house's places inside the other's: one house
+            x = cells_d & ~_pair_survivors(pa, pb, free) & ~taken
+            if x:
                 taken |= x
-                ds = digit_symbol(d)
-                na, nb = an.houses[ha].name, an.houses[hb].name
-                via = _equal_note(an, tables.group, x | pa | pb)
-                yield Step("two_house_exclusion",
-                           eliminations=tuple(Candidate(a, d) for a in iter_cells(x)),
-                           title="Two-House Exclusion", width=an.grid.namer,
-                           houses=(na, nb), digits=(d,),
-                           pattern=tuple(Candidate(s, d) for s in iter_cells(pa | pb)),
-                           note=f"{ds} goes once in {na} ({_names(an, pa)}) and once in "
-                                f"{nb} ({_names(an, pb)}); {_names(an, x)}={ds} would leave "
-                                f"no two of these places that see neither it nor each "
-                                f"other{via}")
+                out.append((ha, hb, pa, pb, x))
+    return tuple(out)
 
 
 def _equal_note(an: Analysis, group: list[int], cells: int) -> str:

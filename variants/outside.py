@@ -391,6 +391,19 @@ class _VisiblePropagator(_LinePropagator):
         return _line_supports(doms, self.n, self.seen, self.back)
 
 
+def _remembered(con: "_Scan | _Visible", doms: list[int], find) -> list[int] | None:
+    """``find(doms)``, remembered on the rule per tuple of domains (at most
+    ``_MEMO_SIZE`` entries)."""
+    memo = con._support_memo
+    key = tuple(doms)
+    if key in memo:
+        return memo[key]
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    sup = memo[key] = find(list(key))
+    return sup
+
+
 class _Scan(Constraint):
     """An outside clue whose line holds each digit once (the line is a row or column)."""
 
@@ -400,6 +413,7 @@ class _Scan(Constraint):
         self.cells = tuple(cells)
         self.rule = rule
         self.name = name
+        self._support_memo: dict[tuple[int, ...], list[int] | None] = {}
 
     def propagators(self, n: int) -> list[Propagator]:
         if len(self.cells) != n:
@@ -409,6 +423,10 @@ class _Scan(Constraint):
 
     def check(self, *values: int) -> bool:
         return len(set(values)) == len(values) and bool(self.rule(*values))
+
+    def supports(self, doms: list[int]) -> list[int] | None:
+        """Exact supports of the line (:func:`_perm_scan`), remembered per domain tuple."""
+        return _remembered(self, doms, lambda ds: _perm_scan(ds, self.rule))
 
     def automaton(self) -> Automaton | None:
         return self.rule.automaton()
@@ -427,6 +445,7 @@ class _Visible(Constraint):
         self.name = name
         self.back = 0
         self.joined = False
+        self._support_memo: dict[tuple[int, ...], list[int] | None] = {}
 
     def propagators(self, n: int) -> list[Propagator]:
         if self.joined:
@@ -439,6 +458,16 @@ class _Visible(Constraint):
 
     def check(self, *values: int) -> bool:
         return len(set(values)) == len(values) and _Skyscraper._count(values) == self.seen
+
+    def supports(self, doms: list[int]) -> list[int] | None:
+        """Exact supports of the line (:func:`_line_supports`) with the opposite clue when
+        this one carries it (``back``); a clue ``joined`` to the opposite one is read by
+        that one, so it keeps every digit here. Remembered per domain tuple."""
+        if self.joined:
+            return list(doms)
+        n = len(self.cells)
+        return _remembered(self, doms,
+                           lambda ds: _line_supports(ds, n, self.seen, self.back))
 
     def automaton(self) -> Automaton:
         """State (tallest so far, buildings seen)."""

@@ -698,6 +698,32 @@ def _linked_between(links, a: int, b: int) -> bool:
     return False
 
 
+#: what one support search of a rule (:meth:`_Filler.prune`) counts against a filling
+#: search's node budget: a skyscraper line's exact supports cost about as much CPU as this
+#: many plain search nodes, so a budget bounds the time whether the rules prune or not
+PRUNE_COST = 4
+
+
+def _required(an: Analysis, houses: tuple[int, ...], inside: int) -> list[int]:
+    """Per house of a region, the digits its open cells must hold: a full house lying
+    wholly inside the region lacks the digits not placed in it yet; any other house, 0."""
+    placed = an.state.placed
+    full = set(an.full)
+    every = ((1 << an.n) - 1) << 1
+    out = []
+    for h in houses:
+        hm = an.house_mask[h]
+        if h not in full or hm & ~inside:
+            out.append(0)
+            continue
+        m = every
+        for c in iter_cells(hm):
+            if placed[c]:
+                m &= ~(1 << placed[c])
+        out.append(m)
+    return out
+
+
 class _Filler:
     """Fillings of a region's open ``cells`` from their candidates ``doms``: what each
     candidate removes from the other cells (``removes``, see
@@ -707,12 +733,17 @@ class _Filler:
 
     def __init__(self, cells: list[int], doms: list[int], removes: dict, groups: list[int],
                  budget: int, rules: tuple = (), values: list[int] | None = None,
-                 an: Analysis | None = None) -> None:
+                 an: Analysis | None = None, required: list[int] | None = None) -> None:
         self.k = len(cells)
         index = {c: i for i, c in enumerate(cells)}
         self.fb = [{d: [(index[c2], m) for c2, m in removes[(c, d)] if c2 in index]
                     for d in digits_of(doms[i])} for i, c in enumerate(cells)]
         self.groups = groups
+        #: the groups whose open cells must hold given digits between them (a full house:
+        #: the digits not placed in it yet), with those digits: the search also branches
+        #: on where such a digit goes when it has fewer places than any cell has digits
+        self.required = [(tuple(iter_cells(g)), r) for g, r in zip(groups, required or ())
+                         if r]
         self.doms = doms
         self.budget = budget
         self.nodes = 0
@@ -721,6 +752,11 @@ class _Filler:
         #: per open cell, the rules of three cells or more through it: (the rule, its
         #: cells' open indexes or -1, the placed digits, the bit set of its open cells)
         self.rules_of: list[list] | None = None
+        #: the rules with an exact support function of their own (``Constraint.supports``:
+        #: an outside clue's line), read at every node to prune: (the rule, its cells' open
+        #: indexes or -1, the placed digits' masks)
+        self.pruners: list[tuple] = []
+        self.pruned: dict[tuple[int, ...], list[int] | None] = {}
         if rules:
             self.rules_of = [[] for _ in range(self.k)]
             for con in rules:
@@ -732,6 +768,8 @@ class _Filler:
                         opened |= 1 << p
                 for p in set(pos) - {-1}:
                     self.rules_of[p].append((con, pos, fixed, opened))
+                if opened and type(con).supports is not Constraint.supports:
+                    self.pruners.append((con, pos, [1 << v for v in fixed]))
 
     def holds(self, i: int, left: int) -> bool:
         """Do the rules through cell ``i`` whose cells are all chosen now (none in bit set
@@ -753,6 +791,8 @@ class _Filler:
             raise _Expired
         if not left:
             return True
+        if self.pruners and not self.prune(dom):
+            return False
         # the open cell with the fewest digits (the first of them), none empty
         best, bc = -1, 99
         x = left
@@ -777,6 +817,41 @@ class _Filler:
                     x ^= low
                 if need.bit_count() < g.bit_count():
                     return False
+        # a digit a full house still lacks: no place left fails, one place is a hidden
+        # single, two places branch more narrowly than a cell of three digits or more
+        spots = digit = 0
+        for idx, req in self.required:
+            have = once = twice = thrice = 0
+            for i in idx:
+                m = dom[i]
+                if left >> i & 1:
+                    thrice |= twice & m
+                    twice |= once & m
+                    once |= m
+                else:
+                    have |= m
+            need = req & ~have
+            if need & ~once:
+                return False
+            pick = need & ~twice or (need & ~thrice if bc > 2 else 0)
+            if pick:
+                digit = (pick & -pick).bit_length() - 1
+                bit = 1 << digit
+                spots = 0
+                for i in idx:
+                    if left >> i & 1 and dom[i] & bit:
+                        spots |= 1 << i
+                if not pick & twice:
+                    break                   # a hidden single: take it now
+        if spots:
+            for i in iter_cells(spots):
+                self.chosen[i] = digit
+                rest = left & ~(1 << i)
+                if self.rules_of is not None and not self.holds(i, rest):
+                    continue
+                if self.fill(self.place(dom, i, digit), rest):
+                    return True
+            return False
         rest = left & ~(1 << best)
         for d in digits_of(dom[best]):
             self.chosen[best] = d
@@ -785,6 +860,27 @@ class _Filler:
             if self.fill(self.place(dom, best, d), rest):
                 return True
         return False
+
+    def prune(self, dom: list[int]) -> bool:
+        """Narrow ``dom`` (in place) to the digits each rule of :attr:`pruners` supports
+        from it; False when some rule has no assignment left."""
+        seen = self.pruned
+        for r, (con, pos, fixed) in enumerate(self.pruners):
+            key = (r, *[dom[p] if p >= 0 else f for p, f in zip(pos, fixed)])
+            sup = seen.get(key, self)
+            if sup is self:
+                # a rule's support search costs about as much as PRUNE_COST nodes
+                self.nodes += PRUNE_COST
+                sup = seen[key] = con.supports(list(key[1:]))
+            if sup is None:
+                return False
+            for p, m in zip(pos, sup):
+                if p >= 0 and dom[p] & ~m:
+                    m &= dom[p]
+                    if not m:
+                        return False
+                    dom[p] = m
+        return True
 
     def place(self, dom: list[int], i: int, d: int) -> list[int]:
         """The cells' digits once cell ``i`` holds ``d``."""
@@ -938,7 +1034,12 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     with the anti-XV rule: no filling of these 14 open cells has r5c3=7"). An exact search
     per candidate (most are confirmed by a filling found for another: a filling supports
     every digit it places), ``band_budget`` nodes each and ``band_total`` a band at most; just before
-    the forcing family, after the house pairs.
+    the forcing family, after the house pairs. The search places first a digit that a row
+    or box of the band still lacks and can put in one cell (or two, when every cell has
+    three digits or more), and after each placement narrows the cells of the rules with an
+    exact support function of their own (``Constraint.supports``: skyscraper, sandwich and
+    X-sum lines, arrows, three-cell lockout and between rules), each such look counted as
+    ``PRUNE_COST`` nodes.
 
     >>> from csp import Puzzle
     >>> from variants.classic import classic
@@ -978,7 +1079,7 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
             groups.append(g)
         doms = [cand[c] for c in cells]
         filler = _Filler(cells, doms, t.removes(houses), groups, budget, rules,
-                         an.state.placed, an)
+                         an.state.placed, an, _required(an, houses, inside))
         try:
             support = _supports(an, t, houses, cells, filler, total)
         except _Expired:

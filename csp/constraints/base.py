@@ -91,6 +91,23 @@ class Constraint:
         scopes; None when the rule offers none (a table of its tuples is used instead)."""
         return None
 
+    def supports(self, doms: list[int]) -> list[int] | None:
+        """The digits of each cell (in ``cells`` order) that take part in some assignment
+        of the rule's cells from the candidate masks ``doms`` satisfying the rule; None
+        when no assignment does. Exact searches that fill a region cell by cell (the
+        arrangement techniques) call it at each node to prune with a rule over a long
+        scope. The default keeps every digit (it adds nothing): a rule offers it when it
+        has a support function of its own (the outside clues' lines, ``Linear`` sums such
+        as arrows, three-cell ``FunctionConstraint`` rules). It must never drop a digit
+        that some satisfying assignment from ``doms`` uses (it may keep more).
+
+        >>> class Any2(Constraint):
+        ...     cells = (0, 1)
+        >>> Any2().supports([0b110, 0b1000])
+        [6, 8]
+        """
+        return list(doms)
+
     def attributes(self) -> dict:
         """Scalar attributes for graph views."""
         return {"kind": self.kind}

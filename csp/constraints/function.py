@@ -210,6 +210,8 @@ class FunctionConstraint(Constraint):
         self.distinct = distinct
         self.name = name or getattr(pred, "__name__", "function")
         check_arity(pred, len(self.cells), self.name)
+        #: per largest digit, the allowed triples of a three-cell rule (:meth:`supports`)
+        self._tables: dict[int, list[list[int]]] = {}
 
     def propagators(self, n: int) -> list[Propagator]:
         return [FunctionPropagator(self.cells, self.pred, self.name, self.prefix,
@@ -219,3 +221,42 @@ class FunctionConstraint(Constraint):
         if self.distinct and len(set(values)) != len(values):
             return False
         return bool(self.pred(*values))
+
+    def supports(self, doms: list[int]) -> list[int] | None:
+        """Exact supports of a rule over three different cells (a between or lockout
+        line's cell and its ends) from a table of its allowed triples, built once per
+        largest digit; any other scope keeps every digit (the propagator's budgeted
+        enumeration is not repeated here).
+
+        >>> f = FunctionConstraint(lambda a, b, c: a < c < b, [0, 1, 2])
+        >>> [digits_of(m) for m in f.supports([0b10, 0b10000, 0b1111110])]
+        [(1,), (4,), (2, 3)]
+        """
+        if len(self.cells) != 3 or len(set(self.cells)) != 3:
+            return list(doms)
+        top = max(m.bit_length() for m in doms) - 1
+        if top < 1:
+            return None
+        tables = self._tables
+        table = tables.get(top)
+        if table is None:
+            pred, distinct = self.pred, self.distinct
+            digits = range(1, top + 1)
+            table = tables[top] = [[0] * (top + 1)] + [
+                [0] + [sum(1 << z for z in digits
+                           if (not distinct or len({x, y, z}) == 3) and pred(x, y, z))
+                       for y in digits] for x in digits]
+        da, db, dc = doms
+        ys = _bits(db)
+        sa = sb = sc = 0
+        for x in _bits(da):
+            row = table[x]
+            for y in ys:
+                z = row[y] & dc
+                if z:
+                    sa |= 1 << x
+                    sb |= 1 << y
+                    sc |= z
+        if not sc:
+            return None
+        return [sa, sb, sc]

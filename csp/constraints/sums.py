@@ -318,6 +318,34 @@ def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
     return sup
 
 
+def _bound_supports(doms: Sequence[int], coeffs: Sequence[int],
+                    total: int) -> list[int] | None:
+    """The digits of each position within the bounds of ``sum(coeffs[i] * digit_i) ==
+    total`` (one pass), or None when the total is out of reach.
+
+    >>> [digits_of(m) for m in _bound_supports([0b1110, 0b1110, 0b1111111110], [1, 1, -1], 0)]
+    [(1, 2, 3), (1, 2, 3), (2, 3, 4, 5, 6)]
+    """
+    lo = [min(a * ((m & -m).bit_length() - 1), a * (m.bit_length() - 1))
+          for a, m in zip(coeffs, doms)]
+    hi = [max(a * ((m & -m).bit_length() - 1), a * (m.bit_length() - 1))
+          for a, m in zip(coeffs, doms)]
+    slo, shi = sum(lo), sum(hi)
+    if not all(doms) or slo > total or shi < total:
+        return None
+    out = []
+    for a, m, l, h in zip(coeffs, doms, lo, hi):
+        lo_t, hi_t = total - (shi - h), total - (slo - l)
+        keep = 0
+        for d in digits_of(m):
+            if lo_t <= a * d <= hi_t:
+                keep |= 1 << d
+        if not keep:
+            return None
+        out.append(keep)
+    return out
+
+
 class LinearPropagator(Propagator):
     """sum(coef_i * v_i) == total: exact supports when small, bounds otherwise."""
 
@@ -413,6 +441,7 @@ class Linear(Constraint):
         self.coeffs = tuple(int(a) for a in coeffs)
         self.total = int(total)
         self.name = name or "linear"
+        self._support_memo: dict[tuple[int, ...], list[int] | None] = {}
 
     def compile(self, puzzle) -> list[Propagator]:
         """The propagator also knows which of its cells must differ (shared houses)."""
@@ -425,6 +454,35 @@ class Linear(Constraint):
 
     def check(self, *values: int) -> bool:
         return sum(a * v for a, v in zip(self.coeffs, values)) == self.total
+
+    def supports(self, doms: list[int]) -> list[int] | None:
+        """Supports per position of the sum alone (cells may repeat digits here): exact
+        (:func:`linear_supports`) while the product of the domain sizes is at most
+        ``ENUM_LIMIT``, the sum's bounds otherwise; remembered per domain tuple.
+
+        >>> [digits_of(m) for m in Linear([0, 1, 2], [1, 1, -1], 0).supports([0b110, 0b110, 0b1110])]
+        [(1, 2), (1, 2), (2, 3)]
+        """
+        key = tuple(doms)
+        memo = self._support_memo
+        if key in memo:
+            return memo[key]
+        prod = 1
+        for m in doms:
+            prod *= m.bit_count()
+            if prod > ENUM_LIMIT:
+                break
+        if prod <= ENUM_LIMIT:
+            sup: list[int] | None = linear_supports(doms, self.coeffs, self.total,
+                                                    [()] * len(doms))
+            if not all(sup):
+                sup = None
+        else:
+            sup = _bound_supports(doms, self.coeffs, self.total)
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = sup
+        return sup
 
     def automaton(self) -> Automaton:
         return _sum_automaton(self.coeffs, (self.total,))

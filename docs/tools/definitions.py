@@ -243,7 +243,12 @@ DEFINITIONS: dict[str, str] = {
                         "the rules hold; a candidate that takes part in no such filling of "
                         "the band's open cells is false. Under a negative ratio rule, no "
                         "filling of rows 1-3 puts 1 or 8 in r3c1: the search tries them and "
-                        "every branch breaks a rule or leaves a digit of a row no place.",
+                        "every branch breaks a rule or leaves a digit of a row no place. "
+                        "The search places a digit that a row or box can put in one or two "
+                        "cells only before it tries a cell's digits, and a rule over a long "
+                        "line (a skyscraper or sandwich clue, an arrow, a lockout cell with "
+                        "its ends) narrows the cells after each placement by its own exact "
+                        "supports.",
     "house_pair_arrangement": "Two houses filled together: two neighbouring rows (columns, "
                               "boxes) joined by two-cell rules between their cells, or a box "
                               "and a row (column) through it when one of them has rules "

@@ -124,3 +124,121 @@ def test_wide_band_option() -> None:
     assert any(" and row " in s.explain(2) for s in steps)
     assert not any(sol[c] == d for c, d in wide)
     assert_sound(p, st, steps[-1:])
+
+
+#: "Trollscraper" (tests/data, CC BY 4.0, skyscraper clues only) on its default path at the
+#: first band step: without the line supports pruning the fillings, the band's search ran
+#: out of nodes here and a forcing net took r2c7<>1 (and the next three) instead
+TROLLSCRAPER_BAND = """
+456 12345678 1234567 12345689 12345689 123456 12345679 123456 34567 12345 12348 1234568
+12345678 123456789 1234567 123459 12345 23456 12345 12349 12345679 123456 123456 123456
+1234567 1234567 8 12345 12348 12345678 1245678 12345678 12345678 1234567 9 1234567 9
+12345678 12345678 12345678 12345678 12345678 1234568 123456 234567 34568 1234567 1234567
+12345679 123456789 123456789 123458 1234567 1234567 1234568 1234569 12345689 123456789
+123456789 123456789 12345 1234567 1234567 1234568 124568 123459 12345678 123456789
+123456789 12345 1234567 1234567 7 123456 123456 123456 123456 123456 3456 8 9"""
+
+
+def trollscraper() -> tuple[Puzzle, list[int]]:
+    import json
+
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from test_house_arrangement import DATA
+    for line in (DATA / "fpuzzles_cc_by.jsonl").read_text(encoding="utf-8").splitlines():
+        obj = json.loads(line)
+        if obj["title"] == "Trollscraper":
+            return load_fpuzzles(obj["fpuzzles_json"]), [int(ch) for ch in obj["solution"]]
+    raise KeyError("Trollscraper")
+
+
+def test_skyscraper_band_pruned_by_line_supports(monkeypatch) -> None:
+    """Rows 1-3 with their six skyscraper clues: the fillings are pruned at each node by the
+    clues' exact line supports (``Constraint.supports``), so the search ends within its
+    budget; the eliminations are exactly the oracle's (r2c7 keeps only 9 of 1-5 and 9), none
+    a digit of the solution. Without the pruning the same search runs out of nodes and
+    finds none of them, and the solver without the band step has only the forcing family."""
+    p, sol = trollscraper()
+    st = marks_state(TROLLSCRAPER_BAND, p)
+    assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
+    forcing = ("forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
+               "forcing_net_verity", "forcing_net_nested")
+    assert StepSolver(["default", "-band_arrangement", *(f"-{f}" for f in forcing)]
+                      ).next_step(st) is None
+    steps = found(p, st, "band_arrangement")
+    rows13 = [s for s in steps if s.explain(2).startswith("Band Arrangement: rows 1-3 ")]
+    assert rows13, [s.explain(2) for s in steps]
+    got = set(rows13[0].eliminations)
+    assert got == oracle(p, st, set(range(27)))
+    assert {(p.cell("r2c7"), d) for d in (1, 2, 3, 4, 5)} <= got
+    assert not any(sol[c] == d for s in steps for c, d in s.eliminations)
+    # the same search without the pruning (a fresh puzzle: no fillings kept from above)
+    from variants import pairs_logic
+    monkeypatch.setattr(pairs_logic._Filler, "prune", lambda self, dom: True)
+    p2, _ = trollscraper()
+    bare = found(p2, marks_state(TROLLSCRAPER_BAND, p2), "band_arrangement")
+    assert not any((p2.cell("r2c7"), 1) in s.eliminations for s in bare)
+
+
+def test_skyscraper_band_nothing_to_remove() -> None:
+    """A band whose clue every candidate left can still satisfy gives no step: one clue of 3
+    over row 1 of an empty grid after propagation (the line's own supports have removed
+    what it forbids, and each box and row fills around them)."""
+    from variants.outside import skyscraper
+    p = Puzzle(9).use(classic(), skyscraper(1, 0, 3))
+    st = p.propagate()
+    assert arrangement_tables(p).bands and not found(p, st, "band_arrangement")
+
+
+#: "Keep off the Border!" (tests/data, CC BY 4.0: anti-knight, lockout lines, a thermo) on its
+#: default path at the first band step: the lockout lines' three-cell rules (a cell and the
+#: two ends) prune the fillings through their tables of allowed triples
+#: (``FunctionConstraint.supports``); without that the search ran out of nodes and a nested
+#: forcing net came next
+BORDER_BAND = """
+123456789 12346789 146789 12346789 46789 12345678 123456789 123456789 123456789 12346789
+12346789 123456789 123456789 12346789 12346789 12346789 12346789 12346789 123456789
+12346789 12346789 12346789 12346789 123456789 123456789 123456789 123456789 123456789
+12346789 12346789 12346789 123456789 12346789 123456789 123456789 123456789 12346789
+123456789 123456789 123456789 12346789 12346789 12346789 123456789 123456789 12346789
+123456789 12346789 12346789 123456789 123456789 123456789 123456789 123456789 12346789
+123456789 12346789 123456789 123456789 123456789 123456789 12346789 123456789 12346789
+123456789 123456789 123456789 123456789 12346789 123456789 123456789 12346789 123456789
+123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789"""
+
+
+def _fpuzzle(title: str) -> tuple[Puzzle, list[int]]:
+    import json
+
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from test_house_arrangement import DATA
+    for line in (DATA / "fpuzzles_cc_by.jsonl").read_text(encoding="utf-8").splitlines():
+        obj = json.loads(line)
+        if obj["title"] == title:
+            return load_fpuzzles(obj["fpuzzles_json"]), [int(ch) for ch in obj["solution"]]
+    raise KeyError(title)
+
+
+def test_lockout_band_pruned_by_rule_tables() -> None:
+    """Rows 1-3 with three lockout lines, the thermo and the anti-knight links: no filling
+    has r1c1=4 (nor 2, 3, 6, 7, 8), and the solution keeps its digits; the lockout lines'
+    three-cell rules prune the search, and a digit a row or box lacks is placed where it
+    has one or two places. (The oracle, a SAT search per candidate, removes more here: the
+    band's total budget leaves the later candidates undecided, which keeps them.)"""
+    p, sol = _fpuzzle("Keep off the Border!")
+    st = marks_state(BORDER_BAND, p)
+    assert all(st.cand[c] >> sol[c] & 1 for c in range(81))
+    steps = [s for s in found(p, st, "band_arrangement")
+             if s.explain(2).startswith("Band Arrangement: rows 1-3 ")]
+    assert len(steps) == 1
+    got = set(steps[0].eliminations)
+    # r1c1 keeps only 5 (the solution's) and 9 of 2-9 (the search's total budget is spent
+    # on r1c1's candidates, the first cell, before the others')
+    assert {(p.cell("r1c1"), d) for d in (2, 3, 4, 6, 7, 8)} <= got
+    assert not any(sol[c] == d for c, d in got)
+    assert got <= oracle(p, st, set(range(27)))
+    # the lockout rules are among the band's pruners
+    from variants.pairs_logic import _Filler, arrangement_tables as tables
+    rules = next(r for _, name, r in tables(p).bands if name == "rows 1-3")
+    filler = _Filler(list(range(27)), [st.cand[c] for c in range(27)], {
+        (c, d): () for c in range(27) for d in range(1, 10)}, [], 10, rules, st.placed)
+    assert sum(con.kind == "function" for con, _, _ in filler.pruners) >= 10

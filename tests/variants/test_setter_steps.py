@@ -119,6 +119,29 @@ def test_two_house_exclusion_anti_knight_minimal_givens():
     assert "8 goes once in row 7 (r7c1,r7c2)" in step.explain(2)
 
 
+def test_two_house_exclusion_kept_per_digit_across_states():
+    """The pairs of houses are kept per digit across states (keyed on the digit's cells and
+    the houses where it is placed): a state where 8's cells differ gets its own answer, the
+    same as a fresh puzzle's, while the other digits' answers are reused unchanged."""
+    row = _row(4)
+    p = load_fpuzzles(row["fpuzzles_json"])
+    st = _before_forcing(p, "default,-two_house_exclusion,-band_arrangement")
+    first = StepSolver().find_all(st, "two_house_exclusion")
+    st2 = st.copy()
+    st2.cand[p.cell("r7c1")] &= ~(1 << 8)         # 8 of row 7 only in r7c2 now
+    again = StepSolver().find_all(st2, "two_house_exclusion")
+    fresh_p = load_fpuzzles(row["fpuzzles_json"])
+    st3 = fresh_p.initial_state()
+    st3.cand[:], st3.placed[:] = st2.cand[:], st2.placed[:]
+    fresh = StepSolver().find_all(st3, "two_house_exclusion")
+    assert [(s.houses, s.eliminations) for s in again] == [
+        (s.houses, s.eliminations) for s in fresh]
+    assert [(s.houses, s.eliminations) for s in again if s.digits != (8,)] == [
+        (s.houses, s.eliminations) for s in first if s.digits != (8,)]
+    assert [s.eliminations for s in again if s.digits == (8,)] != [
+        s.eliminations for s in first if s.digits == (8,)]
+
+
 def test_two_house_exclusion_through_palindromes():
     """Boxless anti-knight coloring book (Badly Made Paper Ice Crystals): 9 goes once in row
     2 (r2c3, r2c5, r2c7) and once in row 6 (r6c1, r6c3, r6c5). r1c2=9 takes 9 from r1c4 and
