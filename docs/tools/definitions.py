@@ -231,6 +231,15 @@ DEFINITIONS: dict[str, str] = {
                         "the band's open cells is false. Under a negative ratio rule, no "
                         "filling of rows 1-3 puts 1 or 8 in r3c1: the search tries them and "
                         "every branch breaks a rule or leaves a digit of a row no place.",
+    "window_arrangement": "The band arrangement on a grid without bands: where jigsaw regions "
+                          "cross every row, or there are no boxes at all, three consecutive "
+                          "rows (or columns) are filled together with the parts of regions "
+                          "inside them, the knight's or king's moves, clones and every other "
+                          "rule whose cells lie inside the window. Each row keeps all its "
+                          "digits, the region cells inside the window differ, the rules hold; "
+                          "a candidate that takes part in no such filling of the window's "
+                          "open cells is false. On an anti-king jigsaw, no filling of rows "
+                          "1-3 puts 4 in r2c7.",
     "house_pair_arrangement": "Two houses filled together: two neighbouring rows (columns, "
                               "boxes) joined by two-cell rules between their cells, or a box "
                               "and a row (column) through it when one of them has rules "
