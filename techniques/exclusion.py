@@ -404,3 +404,130 @@ def _equal_note(an: Analysis, group: list[int], cells: int) -> str:
 def _names(an: Analysis, cells: int) -> str:
     return ",".join(an.name(s) for s in iter_cells(cells))
 
+
+
+def _triple_fits(pa: int, pb: int, pc: int, free: dict[int, int]) -> bool:
+    """Is there a place in each of ``pa``, ``pb``, ``pc`` (bit sets of cells) such that any
+    two of them are one cell or do not see each other? ``free[s]``: the cells not linked
+    to s for the digit."""
+    for a in iter_cells(pa):
+        fa = free[a] | 1 << a
+        rb, rc = pb & fa, pc & fa
+        if not rb or not rc:
+            continue
+        for b in iter_cells(rb):
+            if rc & (free[b] | 1 << b):
+                return True
+    return False
+
+
+@register("three_house_exclusion", "Three-House Exclusion", FAMILY,
+          options={"max_places": 4})
+def three_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
+    """The two-house exclusion over three houses: a candidate of digit d that, through its
+    same-digit links (houses, a knight's or king's move, ...) and equal cells (clones,
+    palindromes), leaves no way to place d once in each of three full houses is false: in
+    each house d must go to a place it does not see, and no two of the three places may
+    see each other ("r4c6=2 would leave row 8 r8c7 and r8c9, box 8 only r7c5 and box 6 only
+    r6c9: r8c7 sees r7c5 by a knight's move and r8c9 sees r6c9 in column 9").
+
+    Like :func:`two_house_exclusion` it runs on puzzles whose same-digit links go beyond
+    the houses or with equal cells; just before the forcing family, where it takes the
+    single-digit nets they would otherwise need. ``max_places``: the most places of d a
+    house may keep, once the candidate's links are taken out, to take part.
+
+    A 6x6 anti-knight grid whose first row is given:
+
+    >>> from csp import Puzzle, Grid
+    >>> from variants.chess import anti_knight
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(Grid(6, box=(2, 3))).add_grid_houses().use(anti_knight())
+    >>> st = p.givens("123456" + "." * 30).propagate()
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "three_house_exclusion")
+    ...  if len(s.houses) == 3][0]  # doctest: +NORMALIZE_WHITESPACE
+    'Three-House Exclusion: r5c6=1 would leave row 2 only r2c4,r2c5, row 6 only r6c2,r6c3
+     and row 4 only r4c2,r4c3,r4c5: every choice of one place in each has two that see each
+     other => r5c6<>1'
+
+    Whichever place row 6 takes, it sees r4c2 and r4c3 (a column, a knight's move), so
+    row 4 is left r4c5, which sees both places of row 2 (a knight's move, column 5).
+    """
+    tables = an.puzzle.derived(_SameDigitSight)
+    if tables.sight is None:
+        return
+    max_places = int(opts.get("max_places") or an.n)
+    for d in range(1, an.n + 1):
+        if not an.cells_with[d]:
+            continue
+        # the steps of digit d read nothing but its candidates: kept across states
+        yield from an.digit_memo(("three_house_exclusion", max_places), d,
+                                 lambda d=d: list(_three_house_steps(an, tables, d,
+                                                                     max_places)))
+
+
+def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
+                       max_places: int) -> Iterator[Step]:
+    """The three-house exclusions of digit ``d`` (see :func:`three_house_exclusion`)."""
+    cells_d = an.cells_with[d]
+    group = tables.group
+    sight = tables.sight[d]
+    free = {s: cells_d & ~sight[s] & ~(1 << s) for s in iter_cells(cells_d)}
+    houses = [(h, an.house_mask[h] & cells_d) for h in an.full]
+    houses = [(h, pl) for h, pl in houses if pl]
+    for x in iter_cells(cells_d):
+        if an.expired():
+            return
+        own = 1 << x | group[x]
+        kill = sight[x] | own
+        left = []
+        seen: set[int] = set()
+        for h, pl in houses:
+            if pl & own:
+                continue            # x (or a cell equal to it) places d there
+            rest = pl & ~kill
+            if not rest:
+                # no place left at all (through equal cells: the house exclusion reads
+                # a clone's sight only beyond the houses)
+                left = [(h, pl, rest)]
+                break
+            if rest.bit_count() > max_places or rest in seen:
+                continue
+            seen.add(rest)
+            left.append((h, pl, rest))
+        if len(left) == 1 and not left[0][2]:
+            hit = left
+        else:
+            left.sort(key=lambda t: t[2].bit_count())
+            hit = _three_houses(left, free)
+        if hit is None:
+            continue
+        ds = digit_symbol(d)
+        pattern = 0
+        for _, pl, _ in hit:
+            pattern |= pl
+        via = _equal_note(an, group, (1 << x) | pattern)
+        if len(hit) == 1:
+            why = f"{an.houses[hit[0][0]].name} without a place for {ds}"
+        else:
+            parts = [f"{an.houses[h].name} only {_names(an, rest)}" for h, _, rest in hit]
+            why = (f"{', '.join(parts[:-1])} and {parts[-1]}: every choice of one place "
+                   f"in each has two that see each other")
+        yield Step("three_house_exclusion", eliminations=(Candidate(x, d),),
+                   title="Three-House Exclusion", width=an.grid.namer,
+                   houses=tuple(an.houses[h].name for h, _, _ in hit), digits=(d,),
+                   pattern=tuple(Candidate(s, d) for s in iter_cells(pattern)),
+                   note=f"{an.name(x)}={ds} would leave {why}{via}")
+
+
+def _three_houses(left: list[tuple[int, int, int]], free: dict[int, int]):
+    """The first three of ``left`` ((house, places, places left)) whose places left hold no
+    three that see neither each other, or None."""
+    k = len(left)
+    for i in range(k):
+        a = left[i][2]
+        for j in range(i + 1, k):
+            b = left[j][2]
+            for m in range(j + 1, k):
+                if not _triple_fits(a, b, left[m][2], free):
+                    return left[i], left[j], left[m]
+    return None

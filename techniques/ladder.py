@@ -156,6 +156,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("finned_x_wing",                      4100,   130, H, ON,   3.4),
     ("sashimi_x_wing",                     4200,   150, H, ON,   3.5),
     ("two_house_exclusion",                4250,   150, H, ON,   3.6),
+    ("three_house_exclusion",              4260,   300, U, ON,   6.6),
     ("finned_swordfish",                   4300,   200, U, ON,   4.0),
     ("siamese_finned_swordfish",           4301,   200, U, OFF, None),
     ("sashimi_swordfish",                  4400,   240, U, ON,   4.1),

@@ -139,6 +139,15 @@ DEFINITIONS: dict[str, str] = {
                            "only this is the X-wing, skyscraper, kite and their finned "
                            "forms; it runs on puzzles with same-digit links beyond the "
                            "houses or with equal cells.",
+    "three_house_exclusion": "The two-house exclusion over three full houses. A candidate "
+                             "of a digit that leaves each of three houses only places "
+                             "among which every choice of one place per house holds two "
+                             "that see each other would leave no way to place the digit in "
+                             "all three: it is false. Seeing goes through the houses, the "
+                             "rules' same-digit links and equal cells, as for two houses. "
+                             "In an anti-knight jigsaw, r2c5=4 leaves row 4 only r4c9, which "
+                             "sees r6c7, so column 7 only r8c7, which shares row 8 with "
+                             "both places left to region 7.",
     "rule_exclusion": "With the candidates a candidate sees removed, one of the puzzle's rules "
                       "(a dot, a line, a cage, an arrow, a quadruple), read alone and once, "
                       "has no way left to be satisfied: the candidate is false. One rule, one "

@@ -186,6 +186,7 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "house_exclusion": ("Every Third Knight", 1),
     "rule_exclusion": ("5/31/23: Consec Pairs Quads", 30),
     "two_house_exclusion": ("Anti-knight minimal givens 3", 27),
+    "three_house_exclusion": ("Antiknight Coloring Book: Fuzz On The Lens", 92),
     "clique_subset": ("Every Third Knight", 19),
     "set_sums": ("Solver needs SET", 0),
     "set_equivalence": ("Solver needs SET", 93),
