@@ -406,21 +406,6 @@ def _names(an: Analysis, cells: int) -> str:
 
 
 
-def _triple_fits(pa: int, pb: int, pc: int, free: dict[int, int]) -> bool:
-    """Is there a place in each of ``pa``, ``pb``, ``pc`` (bit sets of cells) such that any
-    two of them are one cell or do not see each other? ``free[s]``: the cells not linked
-    to s for the digit."""
-    for a in iter_cells(pa):
-        fa = free[a] | 1 << a
-        rb, rc = pb & fa, pc & fa
-        if not rb or not rc:
-            continue
-        for b in iter_cells(rb):
-            if rc & (free[b] | 1 << b):
-                return True
-    return False
-
-
 @register("three_house_exclusion", "Three-House Exclusion", FAMILY,
           options={"max_places": 4})
 def three_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
@@ -428,13 +413,17 @@ def three_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     same-digit links (houses, a knight's or king's move, ...) and equal cells (clones,
     palindromes), leaves no way to place d once in each of three full houses is false: in
     each house d must go to a place it does not see, and no two of the three places may
-    see each other ("r4c6=2 would leave row 8 r8c7 and r8c9, box 8 only r7c5 and box 6 only
-    r6c9: r8c7 sees r7c5 by a knight's move and r8c9 sees r6c9 in column 9").
+    see each other ("r2c5=4 would leave row 4 only r4c9, column 7 only r6c7, r8c7 and
+    region 7 only r8c1, r8c3": r4c9 sees r6c7, so column 7 takes r8c7, which shares row 8
+    with both places of region 7).
 
     Like :func:`two_house_exclusion` it runs on puzzles whose same-digit links go beyond
-    the houses or with equal cells; just before the forcing family, where it takes the
-    single-digit nets they would otherwise need. ``max_places``: the most places of d a
-    house may keep, once the candidate's links are taken out, to take part.
+    the houses or with equal cells, just after it: on the coloring books of the f-puzzles
+    set it takes the single-digit forcing nets they needed. A candidate that leaves one
+    house no place through equal cells (which the house exclusion does not read) is taken
+    too. ``max_places``: the most places of d a house may keep, once the candidate's
+    links are taken out, to take part. The results of a digit are kept across states
+    while its candidates stay the same (:meth:`~techniques.analysis.Analysis.digit_memo`).
 
     A 6x6 anti-knight grid whose first row is given:
 
@@ -471,9 +460,10 @@ def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
     cells_d = an.cells_with[d]
     group = tables.group
     sight = tables.sight[d]
-    free = {s: cells_d & ~sight[s] & ~(1 << s) for s in iter_cells(cells_d)}
+    near = {s: cells_d & ~sight[s] | 1 << s for s in iter_cells(cells_d)}
     houses = [(h, an.house_mask[h] & cells_d) for h in an.full]
     houses = [(h, pl) for h, pl in houses if pl]
+    memo: dict[tuple[int, int], int] = {}
     for x in iter_cells(cells_d):
         if an.expired():
             return
@@ -497,8 +487,11 @@ def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
         if len(left) == 1 and not left[0][2]:
             hit = left
         else:
-            left.sort(key=lambda t: t[2].bit_count())
-            hit = _three_houses(left, free)
+            # three houses whose places x leaves alone fit for every x (or the state is
+            # broken): the houses it takes places from come first, and a three starts
+            # with one of them
+            left.sort(key=lambda t: (t[1] == t[2], t[2].bit_count()))
+            hit = _three_houses(left, near, sum(1 for t in left if t[1] != t[2]), memo)
         if hit is None:
             continue
         ds = digit_symbol(d)
@@ -519,15 +512,40 @@ def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
                    note=f"{an.name(x)}={ds} would leave {why}{via}")
 
 
-def _three_houses(left: list[tuple[int, int, int]], free: dict[int, int]):
-    """The first three of ``left`` ((house, places, places left)) whose places left hold no
-    three that see neither each other, or None."""
+def _three_houses(left: list[tuple[int, int, int]], near: dict[int, int], first: int,
+                  memo: dict[tuple[int, int], int]):
+    """The first three of ``left`` ((house, places, places left)) whose places left offer
+    no choice of one place each with no two seeing each other, or None; the three's first
+    house among the first ``first`` of ``left``. ``near[s]``: s and the cells not linked to
+    s for the digit.
+
+    Per pair of houses, the cells that fit with some fitting pair of their places (the
+    pair's places themselves included) are gathered once: a third house fits with the
+    pair when one of its places is among them (kept in ``memo`` per pair of place sets,
+    for the other candidates of the digit). A pair that does not fit at all is returned as
+    it is: two houses are enough."""
     k = len(left)
-    for i in range(k):
-        a = left[i][2]
+    for i in range(min(first, k)):
+        pa = left[i][2]
         for j in range(i + 1, k):
-            b = left[j][2]
+            pb = left[j][2]
+            fits = memo.get((pa, pb))
+            if fits is None:
+                fits = 0
+                x = pa
+                while x:
+                    low = x & -x
+                    x ^= low
+                    na = near[low.bit_length() - 1]
+                    y = pb & na
+                    while y:
+                        lb = y & -y
+                        y ^= lb
+                        fits |= na & near[lb.bit_length() - 1]
+                memo[(pa, pb)] = fits
+            if not fits:
+                return left[i], left[j]
             for m in range(j + 1, k):
-                if not _triple_fits(a, b, left[m][2], free):
+                if not fits & left[m][2]:
                     return left[i], left[j], left[m]
     return None
