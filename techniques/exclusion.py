@@ -14,6 +14,10 @@ a digit in a full house, the assumption is impossible:
 - ``two_house_exclusion``: (a, d) sees a cell of every pair of places of d, one in each of
   two full houses, that do not see each other, so a is not d ("r2c2=8 would leave row 7
   only r7c1 and column 3 only r6c3, a knight's move apart");
+- ``three_house_exclusion``: the same over three full houses: (a, d) leaves each of them
+  only places among which every choice of one per house holds two that see each other
+  ("r2c5=4 would leave row 4 only r4c9, column 7 only r6c7, r8c7 and region 7 only r8c1,
+  r8c3");
 - ``rule_exclusion``: with the candidates (a, v) sees removed, one of the puzzle's rules
   (read alone, once) has no way left to be satisfied ("r7c7=6 would leave the white dot
   r6c7-r6c8 without a consecutive pair").
