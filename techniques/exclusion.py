@@ -449,23 +449,28 @@ def three_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     if tables.sight is None:
         return
     max_places = int(opts.get("max_places") or an.n)
+    done = an.memo("house_placed_digits", lambda: house_placed(an))
     for d in range(1, an.n + 1):
         if not an.cells_with[d]:
             continue
-        # the steps of digit d read nothing but its candidates: kept across states
-        yield from an.digit_memo(("three_house_exclusion", max_places), d,
-                                 lambda d=d: list(_three_house_steps(an, tables, d,
-                                                                     max_places)))
+        # the full houses that still need d (d not placed in them)
+        need = tuple(h for h in an.full if not done[h] >> d & 1)
+        # the steps of digit d read nothing but its candidates and those houses: kept
+        # across states
+        yield from an.digit_memo(("three_house_exclusion", max_places, need), d,
+                                 lambda d=d, need=need: list(_three_house_steps(
+                                     an, tables, d, need, max_places)))
 
 
 def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
-                       max_places: int) -> Iterator[Step]:
-    """The three-house exclusions of digit ``d`` (see :func:`three_house_exclusion`)."""
+                       need: tuple[int, ...], max_places: int) -> Iterator[Step]:
+    """The three-house exclusions of digit ``d`` (see :func:`three_house_exclusion`) over
+    the full houses ``need`` (where d is not placed yet)."""
     cells_d = an.cells_with[d]
     group = tables.group
     sight = tables.sight[d]
     near = {s: cells_d & ~sight[s] | 1 << s for s in iter_cells(cells_d)}
-    houses = [(h, an.house_mask[h] & cells_d) for h in an.full]
+    houses = [(h, an.house_mask[h] & cells_d) for h in need]
     houses = [(h, pl) for h, pl in houses if pl]
     memo: dict[tuple[int, int], int] = {}
     for x in iter_cells(cells_d):
