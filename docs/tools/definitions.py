@@ -247,8 +247,8 @@ DEFINITIONS: dict[str, str] = {
                           "rule whose cells lie inside the window. Each row keeps all its "
                           "digits, the region cells inside the window differ, the rules hold; "
                           "a candidate that takes part in no such filling of the window's "
-                          "open cells is false. On an anti-king jigsaw, no filling of rows "
-                          "1-3 puts 4 in r2c7.",
+                          "open cells is false. On an anti-knight jigsaw, no filling of "
+                          "columns 2-4 puts 6 in r6c4.",
     "house_pair_arrangement": "Two houses filled together: two neighbouring rows (columns, "
                               "boxes) joined by two-cell rules between their cells, or a box "
                               "and a row (column) through it when one of them has rules "
