@@ -14,6 +14,10 @@ a digit in a full house, the assumption is impossible:
 - ``two_house_exclusion``: (a, d) sees a cell of every pair of places of d, one in each of
   two full houses, that do not see each other, so a is not d ("r2c2=8 would leave row 7
   only r7c1 and column 3 only r6c3, a knight's move apart");
+- ``three_house_exclusion``: the same over three full houses: (a, d) leaves each of them
+  only places among which every choice of one per house holds two that see each other
+  ("r2c5=4 would leave row 4 only r4c9, column 7 only r6c7, r8c7 and region 7 only r8c1,
+  r8c3");
 - ``rule_exclusion``: with the candidates (a, v) sees removed, one of the puzzle's rules
   (read alone, once) has no way left to be satisfied ("r7c7=6 would leave the white dot
   r6c7-r6c8 without a consecutive pair");
@@ -682,3 +686,153 @@ def _alc_step(an: Analysis, ha: int, hc: int, x: int, s: int, a: int, v: int,
                 note=f"{hname} holds {_digits(s)} only in {cname} and {xs}: {cname} outside "
                      f"{hname} holds at most {room}; {an.name(a)}={digit_symbol(v)} would put "
                      f"{len(forced)} of them there ({what})")
+
+
+@register("three_house_exclusion", "Three-House Exclusion", FAMILY,
+          options={"max_places": 4})
+def three_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
+    """The two-house exclusion over three houses: a candidate of digit d that, through its
+    same-digit links (houses, a knight's or king's move, ...) and equal cells (clones,
+    palindromes), leaves no way to place d once in each of three full houses is false: in
+    each house d must go to a place it does not see, and no two of the three places may
+    see each other ("r2c5=4 would leave row 4 only r4c9, column 7 only r6c7, r8c7 and
+    region 7 only r8c1, r8c3": r4c9 sees r6c7, so column 7 takes r8c7, which shares row 8
+    with both places of region 7).
+
+    Like :func:`two_house_exclusion` it runs on puzzles whose same-digit links go beyond
+    the houses or with equal cells, just after it: on the coloring books of the f-puzzles
+    set it takes the single-digit forcing nets they needed. A candidate that leaves one
+    house no place through equal cells (which the house exclusion does not read) is taken
+    too. ``max_places``: the most places of d a house may keep, once the candidate's
+    links are taken out, to take part. The results of a digit are kept across states
+    while its candidates stay the same (:meth:`~techniques.analysis.Analysis.digit_memo`).
+
+    A 6x6 anti-knight grid whose first row is given:
+
+    >>> from csp import Puzzle, Grid
+    >>> from variants.chess import anti_knight
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(Grid(6, box=(2, 3))).add_grid_houses().use(anti_knight())
+    >>> st = p.givens("123456" + "." * 30).propagate()
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "three_house_exclusion")
+    ...  if len(s.houses) == 3][0]  # doctest: +NORMALIZE_WHITESPACE
+    'Three-House Exclusion: r5c6=1 would leave row 2 only r2c4,r2c5, row 6 only r6c2,r6c3
+     and row 4 only r4c2,r4c3,r4c5: every choice of one place in each has two that see each
+     other => r5c6<>1'
+
+    Whichever place row 6 takes, it sees r4c2 and r4c3 (a column, a knight's move), so
+    row 4 is left r4c5, which sees both places of row 2 (a knight's move, column 5).
+    """
+    tables = an.puzzle.derived(_SameDigitSight)
+    if tables.sight is None:
+        return
+    max_places = int(opts.get("max_places") or an.n)
+    done = an.memo("house_placed_digits", lambda: house_placed(an))
+    for d in range(1, an.n + 1):
+        if not an.cells_with[d]:
+            continue
+        # the full houses that still need d (d not placed in them)
+        need = tuple(h for h in an.full if not done[h] >> d & 1)
+        # the steps of digit d read nothing but its candidates and those houses: kept
+        # across states
+        yield from an.digit_memo(("three_house_exclusion", max_places, need), d,
+                                 lambda d=d, need=need: list(_three_house_steps(
+                                     an, tables, d, need, max_places)))
+
+
+def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
+                       need: tuple[int, ...], max_places: int) -> Iterator[Step]:
+    """The three-house exclusions of digit ``d`` (see :func:`three_house_exclusion`) over
+    the full houses ``need`` (where d is not placed yet)."""
+    cells_d = an.cells_with[d]
+    group = tables.group
+    sight = tables.sight[d]
+    near = {s: cells_d & ~sight[s] | 1 << s for s in iter_cells(cells_d)}
+    houses = [(h, an.house_mask[h] & cells_d) for h in need]
+    houses = [(h, pl) for h, pl in houses if pl]
+    memo: dict[tuple[int, int], int] = {}
+    for x in iter_cells(cells_d):
+        if an.expired():
+            return
+        own = 1 << x | group[x]
+        kill = sight[x] | own
+        left = []
+        seen: set[int] = set()
+        for h, pl in houses:
+            if pl & own:
+                continue            # x (or a cell equal to it) places d there
+            rest = pl & ~kill
+            if not rest:
+                # no place left at all (through equal cells: the house exclusion reads
+                # a clone's sight only beyond the houses)
+                left = [(h, pl, rest)]
+                break
+            if rest.bit_count() > max_places or rest in seen:
+                continue
+            seen.add(rest)
+            left.append((h, pl, rest))
+        if len(left) == 1 and not left[0][2]:
+            hit = left
+        else:
+            # three houses whose places x leaves alone fit for every x (or the state is
+            # broken): the houses it takes places from come first, and a three starts
+            # with one of them
+            left.sort(key=lambda t: (t[1] == t[2], t[2].bit_count()))
+            hit = _three_houses(left, near, sum(1 for t in left if t[1] != t[2]), memo)
+        if hit is None:
+            continue
+        ds = digit_symbol(d)
+        pattern = 0
+        for _, pl, _ in hit:
+            pattern |= pl
+        via = _equal_note(an, group, (1 << x) | pattern)
+        if len(hit) == 1:
+            why = f"{an.houses[hit[0][0]].name} without a place for {ds}"
+        else:
+            parts = [f"{an.houses[h].name} only {_names(an, rest)}" for h, _, rest in hit]
+            why = (f"{', '.join(parts[:-1])} and {parts[-1]}: every choice of one place "
+                   f"in each has two that see each other")
+        yield Step("three_house_exclusion", eliminations=(Candidate(x, d),),
+                   title="Three-House Exclusion", width=an.grid.namer,
+                   houses=tuple(an.houses[h].name for h, _, _ in hit), digits=(d,),
+                   pattern=tuple(Candidate(s, d) for s in iter_cells(pattern)),
+                   note=f"{an.name(x)}={ds} would leave {why}{via}")
+
+
+def _three_houses(left: list[tuple[int, int, int]], near: dict[int, int], first: int,
+                  memo: dict[tuple[int, int], int]):
+    """The first three of ``left`` ((house, places, places left)) whose places left offer
+    no choice of one place each with no two seeing each other, or None; the three's first
+    house among the first ``first`` of ``left``. ``near[s]``: s and the cells not linked to
+    s for the digit.
+
+    Per pair of houses, the cells that fit with some fitting pair of their places (the
+    pair's places themselves included) are gathered once: a third house fits with the
+    pair when one of its places is among them (kept in ``memo`` per pair of place sets,
+    for the other candidates of the digit). A pair that does not fit at all is returned as
+    it is: two houses are enough."""
+    k = len(left)
+    for i in range(min(first, k)):
+        pa = left[i][2]
+        for j in range(i + 1, k):
+            pb = left[j][2]
+            fits = memo.get((pa, pb))
+            if fits is None:
+                fits = 0
+                x = pa
+                while x:
+                    low = x & -x
+                    x ^= low
+                    na = near[low.bit_length() - 1]
+                    y = pb & na
+                    while y:
+                        lb = y & -y
+                        y ^= lb
+                        fits |= na & near[lb.bit_length() - 1]
+                memo[(pa, pb)] = fits
+            if not fits:
+                return left[i], left[j]
+            for m in range(j + 1, k):
+                if not fits & left[m][2]:
+                    return left[i], left[j], left[m]
+    return None

@@ -32,6 +32,10 @@ dots, whisper and palindrome neighbours, cages of two cells, any rule between tw
   through their ``check``): "rows 4-6 with the anti-XV rule: no filling of these 26 open
   cells has r5c6=9". Fillings found are kept and support their digits at later looks while
   they still fit, so most looks search only for the candidates about to go.
+- ``window_arrangement``: the same on a grid without bands (a jigsaw whose regions cross
+  every row, a boxless grid) over every three consecutive rows or columns, just before the
+  forcing family: "rows 4-6 with anti-knight, palindrome: no filling of these 24 open cells
+  has r4c5=6".
 
 The rules are read through their weak links (``Constraint.weak_links``: the digit pairs a
 two-cell rule forbids), so every two-cell constraint takes part, whatever made it.
@@ -558,6 +562,19 @@ class ArrangementTables:
                           and all(inside >> c & 1 for c in con.cells))
             if rules or _linked_between(links, inside, inside):
                 self.bands.append((houses, name, rules))
+        #: on a grid where no box joins a few lines only (a jigsaw whose regions cross
+        #: every line, a boxless grid): windows of ``WINDOW`` consecutive rows (columns)
+        #: with the houses wholly inside them and their rules, searched the same way by
+        #: :func:`window_arrangement`
+        self.windows: list[tuple[tuple[int, ...], str, tuple]] = []
+        for houses, name in line_windows(puzzle, links):
+            inside = self.cells(houses)
+            rules = tuple(con for con in puzzle.constraints
+                          if len(con.cells) > 2 and type(con) is not AllDifferent
+                          and type(con).check is not Constraint.check
+                          and all(inside >> c & 1 for c in con.cells))
+            if rules or _linked_between(links, inside, inside):
+                self.windows.append((houses, name, rules))
         #: a band with one more line that rules join to it ("rows 4-6 and row 3": an XV
         #: rule across the band's edge), the same way
         self.wide: list[tuple[tuple[int, ...], str, tuple]] = []
@@ -612,6 +629,9 @@ class ArrangementTables:
                     out: dict[int, int] = {}
                     for c2 in iter_cells(links.peers_d[d][c] & inside):
                         out[c2] = 1 << d
+                        if not links.house_peers[c] >> c2 & 1:      # anti-knight, ...
+                            names.update(n for n in self._names.get((c, c2), "").split(", ")
+                                         if n)
                     for c2, d2 in links.cross.get((c, d), ()):
                         if c2 != c and inside >> c2 & 1:
                             out[c2] = out.get(c2, 0) | 1 << d2
@@ -682,6 +702,41 @@ def bands(puzzle, links=None) -> list[tuple[tuple[int, ...], str]]:
                     and [int(s) for s in nums] == list(range(int(nums[0]), int(nums[-1]) + 1))
                     else f"{word} {', '.join(nums)}")
             out.append((tuple(group + more), name))
+    return out
+
+
+#: lines per window of :func:`line_windows`
+WINDOW = 3
+
+
+def line_windows(puzzle, links=None, k: int = WINDOW) -> list[tuple[tuple[int, ...], str]]:
+    """On a grid without bands of one direction (see :func:`bands`: a jigsaw whose regions
+    cross every row, a boxless grid), every window of ``k`` consecutive lines of that
+    direction, with the houses wholly inside it, as (house indexes, name); nothing in a
+    direction that has bands.
+
+    >>> from csp import Puzzle, Grid
+    >>> [name for _, name in line_windows(Puzzle(Grid(6, box=(1, 6))).add_grid_houses())]
+    ['rows 1-3', 'rows 2-4', 'rows 3-5', 'rows 4-6', 'columns 1-3', 'columns 2-4', 'columns 3-5', 'columns 4-6']
+    >>> line_windows(Puzzle(9).add_grid_houses())
+    []
+    """
+    links = links or link_tables(puzzle)
+    houses, hm = links.houses, links.house_mask
+    have = {name.split(" ", 1)[0] for _, name in bands(puzzle, links)}
+    out = []
+    for kind, word in (("row", "rows"), ("col", "columns")):
+        lines = [i for i, h in enumerate(houses) if h.kind == kind]
+        if word in have or len(lines) <= k:
+            continue
+        for i in range(len(lines) - k + 1):
+            group = lines[i:i + k]
+            inside = 0
+            for x in group:
+                inside |= hm[x]
+            more = [h for h in range(len(houses))
+                    if h not in group and len(houses[h].cells) > 1 and not hm[h] & ~inside]
+            out.append((tuple(group + more), f"{word} {i + 1}-{i + k}"))
     return out
 
 
@@ -1054,10 +1109,46 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     t = arrangement_tables(an.puzzle)
     if not t.bands:
         return
-    budget = int(opts.get("band_budget", 2000))
-    total = int(opts.get("band_total", 20000))
-    cand = an.cand
     regions = t.bands + t.wide if opts.get("band_wide", False) else t.bands
+    yield from _fill_regions(an, t, regions, int(opts.get("band_budget", 2000)),
+                             int(opts.get("band_total", 20000)), "band_arrangement",
+                             "Band Arrangement")
+
+
+@register("window_arrangement", "Window Arrangement", FAMILY)
+def window_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
+    """The band arrangement on a grid without bands (a jigsaw whose regions cross every
+    row, a boxless grid): three consecutive rows (or columns), with the region cells,
+    anti-knight or anti-king links, clones and other rules inside them, filled together;
+    a candidate that takes part in no filling of the window's open cells is false ("rows
+    4-6 with anti-knight, palindrome (...): no filling of these 24 open cells has
+    r4c5=6"). The same exact search and budgets (``window_budget`` nodes a candidate,
+    ``window_total`` a window); just before the forcing family, so it runs only on
+    states nothing else moves.
+
+    A 6x6 grid without boxes, anti-knight, its first row given:
+
+    >>> from csp import Puzzle, Grid
+    >>> from variants.chess import anti_knight
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(Grid(6, box=(1, 6))).add_grid_houses().use(anti_knight())
+    >>> st = p.givens("123456" + "." * 30).propagate()
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "window_arrangement")]
+    ['Window Arrangement: rows 3-5 with anti-knight (26 rules): no filling of these 18 open cells has r5c2=5, r5c5=2 => r5c2<>5, r5c5<>2']
+    """
+    t = arrangement_tables(an.puzzle)
+    if not t.windows:
+        return
+    yield from _fill_regions(an, t, t.windows, int(opts.get("window_budget", 2000)),
+                             int(opts.get("window_total", 20000)), "window_arrangement",
+                             "Window Arrangement")
+
+
+def _fill_regions(an: Analysis, t: ArrangementTables, regions: list, budget: int,
+                  total: int, technique: str, title: str) -> Iterator[Step]:
+    """The arrangement steps of ``regions`` ((houses, name, rules) each): every candidate
+    of a region's open cells without a filling of the region that keeps its rules."""
+    cand = an.cand
     for houses, name, rules in regions:
         if an.expired():
             return
@@ -1093,7 +1184,7 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
         count += len(rules)
         what = sorted({*pair_kinds, *(con.kind.replace("_", " ") for con in rules)})
         kinds = f"{', '.join(what)} ({count} rule{'s' if count > 1 else ''})"
-        yield Step("band_arrangement", eliminations=tuple(elims), title="Band Arrangement",
+        yield Step(technique, eliminations=tuple(elims), title=title,
                    width=an.grid.namer, houses=tuple(an.houses[h].name for h in houses),
                    pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(cand[c])),
                    note=f"{name} with {kinds}: "

@@ -151,6 +151,15 @@ DEFINITIONS: dict[str, str] = {
                            "only this is the X-wing, skyscraper, kite and their finned "
                            "forms; it runs on puzzles with same-digit links beyond the "
                            "houses or with equal cells.",
+    "three_house_exclusion": "The two-house exclusion over three full houses. A candidate "
+                             "of a digit that leaves each of three houses only places "
+                             "among which every choice of one place per house holds two "
+                             "that see each other would leave no way to place the digit in "
+                             "all three: it is false. Seeing goes through the houses, the "
+                             "rules' same-digit links and equal cells, as for two houses. "
+                             "In an anti-knight jigsaw, r2c5=4 leaves row 4 only r4c9, which "
+                             "sees r6c7, so column 7 only r8c7, which shares row 8 with "
+                             "both places left to region 7.",
     "rule_exclusion": "With the candidates a candidate sees removed, one of the puzzle's rules "
                       "(a dot, a line, a cage, an arrow, a quadruple), read alone and once, "
                       "has no way left to be satisfied: the candidate is false. One rule, one "
@@ -249,6 +258,15 @@ DEFINITIONS: dict[str, str] = {
                         "line (a skyscraper or sandwich clue, an arrow, a lockout cell with "
                         "its ends) narrows the cells after each placement by its own exact "
                         "supports.",
+    "window_arrangement": "The band arrangement on a grid without bands: where jigsaw regions "
+                          "cross every row, or there are no boxes at all, three consecutive "
+                          "rows (or columns) are filled together with the parts of regions "
+                          "inside them, the knight's or king's moves, clones and every other "
+                          "rule whose cells lie inside the window. Each row keeps all its "
+                          "digits, the region cells inside the window differ, the rules hold; "
+                          "a candidate that takes part in no such filling of the window's "
+                          "open cells is false. On an anti-knight jigsaw, no filling of "
+                          "columns 2-4 puts 6 in r6c4.",
     "house_pair_arrangement": "Two houses filled together: two neighbouring rows (columns, "
                               "boxes) joined by two-cell rules between their cells, or a box "
                               "and a row (column) through it when one of them has rules "
