@@ -551,15 +551,21 @@ class ArrangementTables:
             k for k, v in joined.items() if len(v) >= 3)
         rule_names = pinch_tables(puzzle).rule_names
         self._names = rule_names
+
+        def long_rules(inside: int) -> tuple:
+            """The rules of three cells or more (all-different houses aside) wholly inside
+            the cell set ``inside``."""
+            return tuple(con for con in puzzle.constraints
+                         if len(con.cells) > 2 and type(con) is not AllDifferent
+                         and type(con).check is not Constraint.check
+                         and all(inside >> c & 1 for c in con.cells))
+
         #: per band (see :func:`bands`): its houses, its name and the rules of three cells
         #: or more wholly inside it (the two-cell rules are read through their weak links)
         self.bands: list[tuple[tuple[int, ...], str, tuple]] = []
         for houses, name in bands(puzzle, links):
             inside = self.cells(houses)
-            rules = tuple(con for con in puzzle.constraints
-                          if len(con.cells) > 2 and type(con) is not AllDifferent
-                          and type(con).check is not Constraint.check
-                          and all(inside >> c & 1 for c in con.cells))
+            rules = long_rules(inside)
             if rules or _linked_between(links, inside, inside):
                 self.bands.append((houses, name, rules))
         #: on a grid where no box joins a few lines only (a jigsaw whose regions cross
@@ -569,10 +575,7 @@ class ArrangementTables:
         self.windows: list[tuple[tuple[int, ...], str, tuple]] = []
         for houses, name in line_windows(puzzle, links):
             inside = self.cells(houses)
-            rules = tuple(con for con in puzzle.constraints
-                          if len(con.cells) > 2 and type(con) is not AllDifferent
-                          and type(con).check is not Constraint.check
-                          and all(inside >> c & 1 for c in con.cells))
+            rules = long_rules(inside)
             if rules or _linked_between(links, inside, inside):
                 self.windows.append((houses, name, rules))
         #: a band with one more line that rules join to it ("rows 4-6 and row 3": an XV
@@ -589,10 +592,7 @@ class ArrangementTables:
                 more = tuple(y for y, m in enumerate(links.house_mask)
                              if y not in houses and y != x and len(links.houses[y].cells) > 1
                              and not m & ~cells)
-                rules = tuple(con for con in puzzle.constraints
-                              if len(con.cells) > 2 and type(con) is not AllDifferent
-                              and type(con).check is not Constraint.check
-                              and all(cells >> c & 1 for c in con.cells))
+                rules = long_rules(cells)
                 self.wide.append((houses + (x,) + more, f"{name} and {h.name}", rules))
         self._removes: dict = {}
         #: per region, the kinds of two-cell rules between its cells and how many there are

@@ -38,6 +38,36 @@ def _bits(mask: int) -> list[int]:
     return ds
 
 
+def triple_table(pred: Callable[..., bool], distinct: bool, n: int) -> list[list[int]]:
+    """The allowed triples of a rule over three cells on digits 1..n as a table: per (x, y)
+    the mask of the z with ``pred(x, y, z)`` (all three different when ``distinct``)."""
+    digits = range(1, n + 1)
+    return [[0] * (n + 1)] + [
+        [0] + [sum(1 << z for z in digits
+                   if (not distinct or len({x, y, z}) == 3) and pred(x, y, z))
+               for y in digits] for x in digits]
+
+
+def table_supports(table: list[list[int]], da: int, db: int,
+                   dc: int) -> list[int] | None:
+    """The digits of each of the three cells (candidate masks ``da``, ``db``, ``dc``) that
+    take part in an allowed triple of ``table`` (:func:`triple_table`); None when none
+    does."""
+    ys = _bits(db)
+    sa = sb = sc = 0
+    for x in _bits(da):
+        row = table[x]
+        for y in ys:
+            z = row[y] & dc
+            if z:
+                sa |= 1 << x
+                sb |= 1 << y
+                sc |= z
+    if not sc:
+        return None
+    return [sa, sb, sc]
+
+
 class FunctionPropagator(Propagator):
     cost = Cost.QUADRATIC
     events = Event.DOM
@@ -61,29 +91,16 @@ class FunctionPropagator(Propagator):
         # triples as a table, per (x, y) the mask of z, built once for digits 1..n
         self.table: list[list[int]] | None = None
         if n is not None and len(self.cells) == 3 and len(set(self.cells)) == 3:
-            digits = range(1, n + 1)
-            self.table = [[0] * (n + 1)] + [
-                [0] + [sum(1 << z for z in digits
-                           if (not distinct or len({x, y, z}) == 3) and pred(x, y, z))
-                       for y in digits] for x in digits]
+            self.table = triple_table(pred, distinct, n)
 
     def _propagate_table(self, ctx: Context) -> Status:
         cand = ctx.cand
         a, b, c = self.cells
         da, db, dc = cand[a], cand[b], cand[c]
-        table = self.table
-        ys = _bits(db)
-        sa = sb = sc = 0
-        for x in _bits(da):
-            row = table[x]
-            for y in ys:
-                z = row[y] & dc
-                if z:
-                    sa |= 1 << x
-                    sb |= 1 << y
-                    sc |= z
-        if not sc:
+        sup = table_supports(self.table, da, db, dc)
+        if sup is None:
             ctx.fail("no assignment satisfies it", self.cells)
+        sa, sb, sc = sup
         reason = (self.name, self.cells)
         if da & ~sa:
             ctx.remove(a, da & ~sa, reason)
@@ -240,23 +257,5 @@ class FunctionConstraint(Constraint):
         tables = self._tables
         table = tables.get(top)
         if table is None:
-            pred, distinct = self.pred, self.distinct
-            digits = range(1, top + 1)
-            table = tables[top] = [[0] * (top + 1)] + [
-                [0] + [sum(1 << z for z in digits
-                           if (not distinct or len({x, y, z}) == 3) and pred(x, y, z))
-                       for y in digits] for x in digits]
-        da, db, dc = doms
-        ys = _bits(db)
-        sa = sb = sc = 0
-        for x in _bits(da):
-            row = table[x]
-            for y in ys:
-                z = row[y] & dc
-                if z:
-                    sa |= 1 << x
-                    sb |= 1 << y
-                    sc |= z
-        if not sc:
-            return None
-        return [sa, sb, sc]
+            table = tables[top] = triple_table(self.pred, self.distinct, top)
+        return table_supports(table, *doms)
