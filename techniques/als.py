@@ -394,12 +394,13 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     nbrs = an.memo(("rcc_list", allow, max_size),
                    lambda: {i: [(j, list(digits_of(m))) for j, m in sorted(d.items())]
                             for i, d in adj.items()})
-    # the same RCC edges flattened: (next ALS, its RCC digit), in the order of ``nbrs``
-    flat = an.memo(("rcc_flat", allow, max_size),
-                   lambda: {i: [(j, y) for j, ys in e for y in ys] for i, e in nbrs.items()})
+    # the same RCC edges flattened, each search state (ALS index, entering digit) coded as
+    # one int ``index * K + digit`` (cheaper to hash than a tuple), in the order of ``nbrs``
+    K = an.n + 1
+    flat = an.memo(("rcc_flat_int", allow, max_size),
+                   lambda: {i: [j * K + y for j, ys in e for y in ys] for i, e in nbrs.items()})
     # ... and without the edges of one digit (a chain's next RCC differs from the last)
-    flat_ex: dict[tuple[int, int], list[tuple[int, int]]] = an.memo(
-        ("rcc_flat_ex", allow, max_size), dict)
+    flat_ex: dict[int, list[int]] = an.memo(("rcc_flat_ex_int", allow, max_size), dict)
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     cw = an.cells_with
@@ -423,26 +424,28 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
         # all of A1's and b's cells (what the chain ending in b could remove, before its
         # RCC digits are taken out), worked out once per A1
         ends: dict[int, int] = {}
-        home = {(i1, y): None for y in range(1, an.n + 1)}
+        home = {i1 * K + y: -1 for y in range(1, an.n + 1)}
         for ni, xs in nbrs[i1]:
             for x1 in xs:
                 if not zcand & ~(1 << x1):
                     continue
-                parent: dict[tuple[int, int], tuple[int, int] | None] = {(ni, x1): None}
+                start = ni * K + x1
+                parent: dict[int, int] = {start: -1}
                 # A1 itself is never entered again: its states count as visited
                 parent.update(home)
-                frontier = [(ni, x1)]
+                frontier = [start]
                 depth = 2                      # ALS in the chain so far
                 while frontier and depth < max_als and budget > 0:
                     nxt_frontier = []
                     for state in frontier:
-                        ci, cx = state
                         budget -= 1
                         if not budget & 1023 and an.expired():
                             return
                         edges = flat_ex.get(state)
                         if edges is None:
-                            edges = flat_ex[state] = [e for e in flat[ci] if e[1] != cx]
+                            cx = state % K
+                            edges = flat_ex[state] = [e for e in flat[state // K]
+                                                      if e % K != cx]
                         for nxt in edges:
                             if nxt in parent:
                                 continue
@@ -452,7 +455,9 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                     frontier = nxt_frontier
                     if depth < min_als:
                         continue
-                    for bi, y in frontier:
+                    keep = ~(1 << x1)
+                    for s in frontier:
+                        bi, y = divmod(s, K)
                         zend = ends.get(bi)
                         if zend is None:
                             b = alses[bi]
@@ -462,10 +467,10 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                                 if zt1[z] & ~excl & _buddies(an, cache, z, b.pos[z]):
                                     zend |= 1 << z
                             ends[bi] = zend
-                        if not zend & ~(1 << x1) & ~(1 << y):
+                        if not zend & keep & ~(1 << y):
                             continue
                         b = alses[bi]
-                        zmask = zcand & b.mask & ~(1 << x1) & ~(1 << y)
+                        zmask = zcand & b.mask & keep & ~(1 << y)
                         excl = a1.cells | b.cells
                         elims = []
                         for z in digits_of(zmask):
@@ -476,11 +481,11 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                                     elims.append(Candidate(c, z))
                         if not elims:
                             continue
-                        path = [(bi, y)]
-                        while parent[path[-1]] is not None:
+                        path = [s]
+                        while parent[path[-1]] != -1:
                             path.append(parent[path[-1]])
                         path.reverse()
-                        snap = [(a1, 0)] + [(alses[i], d) for i, d in path]
+                        snap = [(a1, 0)] + [(alses[i // K], i % K) for i in path]
                         st = _step(an, "als_chain", "ALS Chain", elims,
                                    lambda: _chain_note(an, snap),
                                    *[a for a, _ in snap], seen=seen)
