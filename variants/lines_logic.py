@@ -817,7 +817,13 @@ def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             except Contradiction as exc:
                 reason = str(exc)
             else:
-                continue
+                # a house with more cells of one polarity than digits (five high cells in a
+                # row): no matching of its cells to different digits
+                reason = next((f"{an.houses[h].name} cannot hold different digits"
+                               for h in an.full if not _perfect_matching(
+                                   [cand[c] for c in iter_cells(an.house_mask[h])])), "")
+                if not reason:
+                    continue
             # what the rules carried before failing: the other whispers' polarities that
             # the hypothesis fixes (propagated once more, stopping before the failure)
             other = next(s for s in alive if s != sigma)
