@@ -780,6 +780,14 @@ def _polarity_text(an: Analysis, ln: Line, sigma: tuple[int, ...]) -> str:
     return ", ".join(f"{_names(an, cl)} {gnames[g]}" for cl, g in zip(classes, sigma))
 
 
+def _ends_text(an: Analysis, ln: Line, sigma: tuple[int, ...]) -> str:
+    """``r3c9 low``: the polarity of a line's first cell (its class's group)."""
+    classes, _, gnames = ln.data
+    first = ln.cells[0]
+    g = next(g for cl, g in zip(classes, sigma) if first in cl)
+    return f"({an.name(first)} {gnames[g]})"
+
+
 @register("polarity_chain", "Polarity Chain", FAMILY)
 def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """A German whisper (any difference d with 2d >= n) splits into two classes, one low and
@@ -832,7 +840,17 @@ def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             elims = _elims(an, cells, [keep[c] for c in cells])
             if not elims:
                 continue
-            note = (f"{ln.name}: if {_polarity_text(an, ln, sigma)}, the rules fail "
+            # the polarities the rules carried to the other open whispers before failing
+            # (``cand`` holds the propagation up to the failure)
+            carried = []
+            for o in lines:
+                if o is not ln and len(opened[o]) == 2:
+                    left = [s for s in opened[o] if all(
+                        cand[c] & o.data[1][g] for cl, g in zip(o.data[0], s) for c in cl)]
+                    if len(left) == 1:
+                        carried.append(f"{o.name} {_ends_text(an, o, left[0])}")
+            via = f" carry it to {'; '.join(carried)} and" if carried else ""
+            note = (f"{ln.name}: if {_polarity_text(an, ln, sigma)}, the rules{via} fail "
                     f"({reason}), so {_polarity_text(an, ln, other)}")
             yield Step("polarity_chain", eliminations=tuple(sorted(elims)),
                        title="Polarity Chain", width=an.grid.namer, houses=(ln.name,),

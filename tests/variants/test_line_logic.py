@@ -200,8 +200,10 @@ REAL["polarity_chain"] = ("The Octagon", """
 2345678 123456789 123456789 23456789 123456789 12346789 123467 34567 123456 56789
 123467 12789 123789 12389 346789 12346789 34567""",
     "Polarity Chain: German whispers r1c3: if r1c3,r1c5,r1c7 low, r1c4,r1c6 high, the rules "
-    "fail (col 5: no place for digit 9), so r1c3,r1c5,r1c7 high, r1c4,r1c6 low => "
-    "r1c3<>34, r1c4<>89, r1c5<>123, r1c6<>789, r1c7<>1234")
+    "carry it to German whispers r3c9 (r3c9 low); German whispers r9c3 (r9c3 low); German "
+    "whispers r7c1 (r7c1 low); German whispers r1c8 (r1c8 high) and fail (col 5: no place "
+    "for digit 9), so r1c3,r1c5,r1c7 high, r1c4,r1c6 low => r1c3<>34, r1c4<>89, r1c5<>123, "
+    "r1c6<>789, r1c7<>1234")
 
 
 REAL["cage_rules"] = (REAL["pair_rules"][0], REAL["pair_rules"][1],
