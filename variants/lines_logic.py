@@ -18,6 +18,10 @@ entropic and modular lines), read from the puzzle's own line bundles.
   even and odd positions form two classes, one low and one high. A class that cannot be low
   (or high) without leaving a house it touches unfillable (more cells than low digits ...)
   is the other one.
+- ``polarity_chain``: a German whisper whose polarity is still open is given one polarity;
+  the rules' own propagation carries it (thermos and arrows at its ends, other whispers,
+  houses) and, if a rule fails or a house is left with more cells of one polarity than
+  digits, the whisper has the other polarity.
 - ``entropic_groups`` / ``modular_groups``: on an entropic (modular) line any three
   consecutive cells hold digits of three different groups (1-3/4-6/7-9; remainders mod 3),
   so the cells whose positions are equal mod 3 share one group and the three classes take
