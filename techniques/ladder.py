@@ -185,6 +185,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("grouped_continuous_nice_loop",       5650,   300, U, ON,  None),
     ("grouped_discontinuous_nice_loop",    5651,   300, U, ON,  None),
     ("grouped_aic",                        5652,   300, U, ON,  None),
+    ("polarity_chain",                     5680,   400, U, ON,   7.0),
     ("band_arrangement",                   5690,   450, U, ON,   7.2),
     ("als_xz",                             5700,   300, U, ON,   7.5),
     ("als_xy_wing",                        5800,   320, U, ON,   8.0),

@@ -18,6 +18,10 @@ entropic and modular lines), read from the puzzle's own line bundles.
   even and odd positions form two classes, one low and one high. A class that cannot be low
   (or high) without leaving a house it touches unfillable (more cells than low digits ...)
   is the other one.
+- ``polarity_chain``: a German whisper whose polarity is still open is given one polarity;
+  the rules' own propagation carries it (thermos and arrows at its ends, other whispers,
+  houses) and, if a rule fails or a house is left with more cells of one polarity than
+  digits, the whisper has the other polarity.
 - ``entropic_groups`` / ``modular_groups``: on an entropic (modular) line any three
   consecutive cells hold digits of three different groups (1-3/4-6/7-9; remainders mod 3),
   so the cells whose positions are equal mod 3 share one group and the three classes take
@@ -762,6 +766,100 @@ def whisper_polarity(an: Analysis, opts: dict) -> Iterator[Step]:
     of its cells in one row, or a house with no room left for its low digits), it is
     high, and the other class low (any difference d with 2d >= n)."""
     yield from _class_steps(an, "whispers", "whisper_polarity", "Whisper Polarity")
+
+
+def _open_assignments(an: Analysis, ln: Line, cand: Sequence[int]) -> list[tuple[int, ...]]:
+    """The assignments (class i -> group sigma[i]) of a two-class line that every cell of
+    each class still fits in ``cand``."""
+    classes, masks, _ = ln.data
+    out = []
+    for sigma in permutations(range(len(masks)), len(classes)):
+        if all(cand[c] & masks[g] for cl, g in zip(classes, sigma) for c in cl):
+            out.append(sigma)
+    return out
+
+
+def _polarity_text(an: Analysis, ln: Line, sigma: tuple[int, ...]) -> str:
+    classes, _, gnames = ln.data
+    return ", ".join(f"{_names(an, cl)} {gnames[g]}" for cl, g in zip(classes, sigma))
+
+
+def _ends_text(an: Analysis, ln: Line, sigma: tuple[int, ...]) -> str:
+    """``r3c9 low``: the polarity of a line's first cell (its class's group)."""
+    classes, _, gnames = ln.data
+    first = ln.cells[0]
+    g = next(g for cl, g in zip(classes, sigma) if first in cl)
+    return f"({an.name(first)} {gnames[g]})"
+
+
+@register("polarity_chain", "Polarity Chain", FAMILY)
+def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A German whisper (any difference d with 2d >= n) splits into two classes, one low and
+    one high. Give a whisper whose polarity is still open one polarity (every cell of one
+    class low, of the other high) and let the rules carry it: a thermo or an arrow at the
+    end of the line makes the next whisper's end low or high, a house can hold only so many
+    low digits, and so on around the grid (the rules' own propagation, no technique). If
+    that breaks a rule, the whisper has the other polarity (the "high/low around the loop"
+    argument of loop puzzles such as The Octagon).
+
+    Sound: the hypothesis is a restriction of the candidates and the propagation only
+    removes digits that no solution of the restricted state holds, so a contradiction
+    refutes the hypothesis."""
+    t = line_tables(an.puzzle)
+    lines = [ln for ln in t.of("whispers") if len(ln.data[1]) == 2
+             and any(an.cand[c] for c in ln.cells)]
+    if not lines:
+        return
+    from csp.events import Contradiction
+    engine = an.puzzle.engine(False)
+    base = [_value(an, c) for c in range(len(an.cand))]
+    opened = {ln: _open_assignments(an, ln, base) for ln in lines}
+    for ln in lines:
+        alive = opened[ln]
+        if len(alive) != 2:
+            continue
+        classes, masks, gnames = ln.data
+        for sigma in alive:
+            cand = list(an.state.cand)
+            for cl, g in zip(classes, sigma):
+                for c in cl:
+                    cand[c] &= masks[g]
+            try:
+                engine.propagate(cand, None, None)
+            except Contradiction as exc:
+                reason = str(exc)
+            else:
+                # a house with more cells of one polarity than digits (five high cells in a
+                # row): no matching of its cells to different digits
+                reason = next((f"{an.houses[h].name} cannot hold different digits"
+                               for h in an.full if not _perfect_matching(
+                                   [cand[c] for c in iter_cells(an.house_mask[h])])), "")
+                if not reason:
+                    continue
+            # what the rules carried before failing: the other whispers' polarities that
+            # the hypothesis fixes (propagated once more, stopping before the failure)
+            other = next(s for s in alive if s != sigma)
+            keep = {c: masks[g] for cl, g in zip(classes, other) for c in cl}
+            cells = list(ln.cells)
+            elims = _elims(an, cells, [keep[c] for c in cells])
+            if not elims:
+                continue
+            # the polarities the rules carried to the other open whispers before failing
+            # (``cand`` holds the propagation up to the failure)
+            carried = []
+            for o in lines:
+                if o is not ln and len(opened[o]) == 2:
+                    left = [s for s in opened[o] if all(
+                        cand[c] & o.data[1][g] for cl, g in zip(o.data[0], s) for c in cl)]
+                    if len(left) == 1:
+                        carried.append(f"{o.name} {_ends_text(an, o, left[0])}")
+            via = f" carry it to {'; '.join(carried)} and" if carried else ""
+            note = (f"{ln.name}: if {_polarity_text(an, ln, sigma)}, the rules{via} fail "
+                    f"({reason}), so {_polarity_text(an, ln, other)}")
+            yield Step("polarity_chain", eliminations=tuple(sorted(elims)),
+                       title="Polarity Chain", width=an.grid.namer, houses=(ln.name,),
+                       pattern=_pattern(an, ln.cells), note=note)
+            break
 
 
 @register("entropic_groups", "Entropic Groups", FAMILY)

@@ -227,6 +227,15 @@ DEFINITIONS: dict[str, str] = {
                         "(more of its cells in a row than low digits left there ...), it is "
                         "high and the other class low. Any difference d with 2d >= n works "
                         "alike.",
+    "polarity_chain": "Whisper polarity carried around the grid: a German whisper's cells "
+                      "split into two classes, one low (1-4) and one high (6-9). Give a "
+                      "whisper whose polarity is still open one polarity and let the rules "
+                      "carry it (a thermo or an arrow at its end makes the next whisper's end "
+                      "low or high, a house holds only four low and four high digits ...): if "
+                      "a rule breaks, or a house is left with more cells of one polarity than "
+                      "digits, the whisper has the other polarity. The \"high and low around "
+                      "the loop\" argument of puzzles whose whispers meet at thermos and "
+                      "arrows.",
     # pairs
     "pair_rules": "Two cells joined by several rules (a dot and a line, a two-cell cage and a "
                   "line, a dot between cells of one house) keep only the digits that satisfy "

@@ -188,6 +188,24 @@ REAL: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: the Octagon just before the default solve's one forcing step (a forcing net proving
+#: r1c4=2 by carrying high/low around the octagon of whispers, thermos and arrows)
+REAL["polarity_chain"] = ("The Octagon", """
+34567 3456 34789 289 12378 1789 12346 134678 123789 12346789 1236 12346 123456789
+3456789 123456789 123456789 345678 234679 12367 6789 234678 123456789 6789 123456789
+123456789 123456789 46789 1278 123456789 123456789 123456789 123456 123456789 123456789
+123456789 1239 123789 123456789 123456789 123456789 123456 1234567 12345678 456789
+123789 12389 12346789 12346789 123456789 123456 123456789 123456789 123456789 1238
+346789 123456789 123456789 123456789 23456789 123456789 12346789 12346789 123678 123456
+2345678 123456789 123456789 23456789 123456789 12346789 123467 34567 123456 56789
+123467 12789 123789 12389 346789 12346789 34567""",
+    "Polarity Chain: German whispers r1c3: if r1c3,r1c5,r1c7 low, r1c4,r1c6 high, the rules "
+    "carry it to German whispers r3c9 (r3c9 low); German whispers r9c3 (r9c3 low); German "
+    "whispers r7c1 (r7c1 low); German whispers r1c8 (r1c8 high) and fail (col 5: no place "
+    "for digit 9), so r1c3,r1c5,r1c7 high, r1c4,r1c6 low => r1c3<>34, r1c4<>89, r1c5<>123, "
+    "r1c6<>789, r1c7<>1234")
+
+
 REAL["cage_rules"] = (REAL["pair_rules"][0], REAL["pair_rules"][1],
                       "Cage Rules: cage 13 at r1c8 (r1c8,r1c9,r2c9) with entropic line "
                       "r1c8-r1c9, entropic line r1c8-r2c9, entropic line r1c9-r2c9: the fillings "
@@ -222,6 +240,46 @@ def test_real_states_needed_a_forcing_step() -> None:
         p, _ = fpuzzle(title)
         step = base.next_step(marks_state(marks, p))
         assert step is not None and step.technique.startswith(forcing), (name, step)
+
+
+def test_polarity_chain_replaces_the_octagons_forcing_step() -> None:
+    """Without polarity_chain the default solver needs its forcing family on this state; the
+    two short whispers (r1c8, r6c2), whose polarity the rules leave open, give no step."""
+    title, marks, _ = REAL["polarity_chain"]
+    p, sol = fpuzzle(title)
+    st = marks_state(marks, p)
+    step = StepSolver(["default", "-polarity_chain"]).next_step(st)
+    assert step is not None and step.technique.startswith("forcing_"), step
+    steps = found(p, st, "polarity_chain")
+    assert [s.houses[0] for s in steps] == ["German whispers r1c3", "German whispers r3c9",
+                                            "German whispers r9c3", "German whispers r7c1"]
+    for s in steps:
+        assert not any(sol[c] == d for c, d in s.eliminations), s.explain(2)
+
+
+def test_polarity_chain_must_not_fire() -> None:
+    """Open polarities the rules cannot refute: an empty grid with two whispers joined by a
+    thermo; and a Dutch whisper (difference 4: no low/high split) in the Octagon's place."""
+    p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"]),
+                      thermo(["r1c3", "r2c3", "r3c3"]), whispers(["r3c3", "r3c4", "r3c5"]))
+    assert found(p, p.propagate(), "polarity_chain") == []
+    q = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"], diff=4))
+    st = make_state(q, {"r1c4": "1234", "r1c5": "1234", "r1c6": "1234"})
+    assert found(q, st, "polarity_chain") == []
+
+
+def test_polarity_chain_carries_through_a_thermo() -> None:
+    """Two German whispers joined by a thermo r1c3 < r2c3 < r3c3, row 3's r3c6..r3c9 high.
+    If r1c1,r1c3 were high, the thermo would make r3c3 high (8 or 9), so r3c5 high too: six
+    high cells in row 3. So r1c1,r1c3 are low and r1c2 high."""
+    p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"]),
+                      thermo(["r1c3", "r2c3", "r3c3"]), whispers(["r3c3", "r3c4", "r3c5"]))
+    st = make_state(p, {f"r3c{c}": "6789" for c in range(6, 10)})
+    steps = [s for s in found(p, st, "polarity_chain") if s.houses[0] == "German whispers r1c1"]
+    assert elims(p, steps) == ({f"r1c{c}<>{d}" for c in (1, 3) for d in (5, 6, 7, 8, 9)}
+                               | {f"r1c2<>{d}" for d in (1, 2, 3, 4, 5)}) - {
+        f"r1c{c}<>5" for c in (1, 2, 3) if not st.cand[p.cell(f"r1c{c}")] >> 5 & 1}
+    assert_sound(p, st, steps)
 
 
 # -- hand-made states ---------------------------------------------------------------------
