@@ -21,7 +21,9 @@ entropic and modular lines), read from the puzzle's own line bundles.
 - ``polarity_chain``: a German whisper whose polarity is still open is given one polarity;
   the rules' own propagation carries it (thermos and arrows at its ends, other whispers,
   houses) and, if a rule fails or a house is left with more cells of one polarity than
-  digits, the whisper has the other polarity.
+  digits, the whisper has the other polarity. A hypothesis propagated until the rules break:
+  the ladder tries it just before the forcing chains, and the setter report counts it with
+  the forcing family.
 - ``entropic_groups`` / ``modular_groups``: on an entropic (modular) line any three
   consecutive cells hold digits of three different groups (1-3/4-6/7-9; remainders mod 3),
   so the cells whose positions are equal mod 3 share one group and the three classes take
@@ -804,7 +806,9 @@ def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
 
     Sound: the hypothesis is a restriction of the candidates and the propagation only
     removes digits that no solution of the restricted state holds, so a contradiction
-    refutes the hypothesis."""
+    refutes the hypothesis. It is trial over a group of cells (pencilmark's "WhatIf" kind of
+    step), so it stands just before the forcing chains in the ladder and is counted with the
+    forcing family in the setter report."""
     t = line_tables(an.puzzle)
     lines = [ln for ln in t.of("whispers") if len(ln.data[1]) == 2
              and any(an.cand[c] for c in ln.cells)]

@@ -235,7 +235,8 @@ DEFINITIONS: dict[str, str] = {
                       "a rule breaks, or a house is left with more cells of one polarity than "
                       "digits, the whisper has the other polarity. The \"high and low around "
                       "the loop\" argument of puzzles whose whispers meet at thermos and "
-                      "arrows.",
+                      "arrows. It is trial over a whole whisper, so it comes just before the "
+                      "forcing chains and counts with the forcing family.",
     # pairs
     "pair_rules": "Two cells joined by several rules (a dot and a line, a two-cell cage and a "
                   "line, a dot between cells of one house) keep only the digits that satisfy "
