@@ -836,3 +836,170 @@ def _three_houses(left: list[tuple[int, int, int]], near: dict[int, int], first:
                 if not fits & left[m][2]:
                     return left[i], left[j], left[m]
     return None
+
+
+@register("digit_chain_exclusion", "Digit Chain Exclusion", FAMILY)
+def digit_chain_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A candidate of digit d whose placement, followed through a chain of hidden singles
+    of d alone, leaves a full house without a place for d is false. Placing d in a cell
+    removes d from every cell that sees it for d (houses, a knight's or king's move, ...)
+    and puts d in the cells equal to it (clones, palindromes); a full house that still
+    needs d and keeps one place takes d there, and so on ("r1c4=3 would put 3 in r9c5 (the
+    only place of column 5), so in r6c6 (equal to it), then in r8c9 (box 9), then in r5c3
+    (row 5), which leaves region 1 without a place for 3"). Two placements of d that see
+    each other are a contradiction too.
+
+    This is how a coloring-book solver follows one digit through the clones and a knight's
+    moves: :func:`house_exclusion` and :func:`two_house_exclusion` /
+    :func:`three_house_exclusion` are its one-house and few-house cases. It reads one digit
+    and no other rule, so it is much narrower than a forcing chain; it runs on puzzles
+    whose same-digit links go beyond the houses or with equal cells (with houses only, a
+    chain of hidden singles of one digit is what X-chains and fish find). The steps of a
+    digit are kept across states while its candidates stay the same.
+
+    A 4x4 anti-knight grid with r1c1 and r1c2 cloned (an equal pair):
+
+    >>> from csp import Puzzle, Grid
+    >>> from variants.chess import anti_knight
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(Grid(4)).add_grid_houses().use(anti_knight())
+    >>> st = p.givens("1..." + "." * 12).propagate()
+    >>> steps = StepSolver().find_all(st, "digit_chain_exclusion")
+    >>> all(s.technique == "digit_chain_exclusion" for s in steps)
+    True
+    """
+    tables = an.puzzle.derived(_SameDigitSight)
+    if tables.sight is None:
+        return
+    done = an.memo("house_placed_digits", lambda: house_placed(an))
+    for d in range(1, an.n + 1):
+        if not an.cells_with[d]:
+            continue
+        need = tuple(h for h in an.full if not done[h] >> d & 1)
+        yield from an.digit_memo(("digit_chain_exclusion", need), d,
+                                 lambda d=d, need=need: list(_digit_chain_steps(
+                                     an, tables, d, need)))
+        if an.timed_out:
+            return
+
+
+def _digit_chain_steps(an: Analysis, tables: "_SameDigitSight", d: int,
+                       need: tuple[int, ...]) -> Iterator[Step]:
+    """The digit chain exclusions of digit ``d`` (see :func:`digit_chain_exclusion`) over
+    the full houses ``need`` (where d is not placed yet)."""
+    cells_d = an.cells_with[d]
+    group = tables.group
+    sight = tables.sight[d]
+    hm = an.house_mask
+    places = [(h, hm[h] & cells_d) for h in need]
+    for x in iter_cells(cells_d):
+        if an.expired():
+            return
+        found = _digit_chain(x, group, sight, places, cells_d)
+        if found is None:
+            continue
+        chain, end = found
+        ds = digit_symbol(d)
+        parts = []
+        pattern = 1 << x
+        for s, h in chain:
+            eq = "".join(f"={an.name(y)}" for y in iter_cells(group[s]))
+            parts.append(f"{an.name(s)}{eq} (only place of {an.houses[h].name})")
+            pattern |= 1 << s | group[s]
+        if end[0] == "house":
+            h = end[1]
+            last = f"{an.houses[h].name} without a place for {ds}"
+            pattern |= hm[h] & cells_d
+            names = [an.houses[s_h].name for _, s_h in chain] + [an.houses[h].name]
+        else:
+            a, b = end[1], end[2]
+            last = f"{ds} in {an.name(a)} and {an.name(b)}, which see each other"
+            names = [an.houses[s_h].name for _, s_h in chain]
+        own = "".join(f"={an.name(y)}" for y in iter_cells(group[x]))
+        if parts:
+            why = f"put {ds} in " + ", then ".join(parts) + f", leaving {last}"
+        else:
+            why = f"leave {last}"
+        yield Step("digit_chain_exclusion", eliminations=(Candidate(x, d),),
+                   title="Digit Chain Exclusion", width=an.grid.namer,
+                   houses=tuple(dict.fromkeys(names)), digits=(d,),
+                   pattern=tuple(Candidate(s, d) for s in iter_cells(pattern)),
+                   note=f"{an.name(x)}{own}={ds} would {why}")
+
+
+def _digit_chain(x: int, group: list[int], sight: list[int],
+                 places: list[tuple[int, int]], cells_d: int):
+    """Place the digit in ``x`` and follow the hidden singles of the digit alone:
+    ``sight[s]``, the cells that lose the digit when s holds it (equal cells included),
+    ``group[s]`` the cells equal to s, ``places`` (house, its places of the digit) for the
+    full houses that still need it. Returns None when no contradiction comes, else
+    (the singles that matter in order as (cell, house), the end): the end is ("house", h)
+    for a house left without a place, or ("sees", a, b) for two placements that see each
+    other. Only the singles the contradiction depends on are kept."""
+    killer: dict[int, int] = {}        # cell -> index of the placement that took d from it
+    chain: list[tuple[int, int]] = []  # placements after x: (cell, house)
+    deps: list[tuple[int, ...]] = [()]  # per placement (0 = x): the placements it needs
+    placed = 0
+    alive = cells_d
+
+    def place(s: int, idx: int):
+        nonlocal placed, alive
+        own = 1 << s | group[s]
+        clash = sight[s] & placed
+        if clash:
+            b = (clash & -clash).bit_length() - 1
+            return b
+        placed |= own
+        kill = sight[s] & alive & ~placed
+        for c in iter_cells(kill):
+            killer[c] = idx
+        alive &= ~kill & ~own
+        return None
+
+    def needs(h_places: int, keep: int) -> tuple[int, ...]:
+        return tuple(sorted({killer[c] for c in iter_cells(h_places & ~keep)
+                             if c in killer}))
+
+    if sight[x] & (1 << x | group[x]):
+        return None                    # x's equal cells see each other: another technique
+    place(x, 0)
+    end = None
+    progress = True
+    while progress and end is None:
+        progress = False
+        for h, pl in places:
+            if pl & placed:
+                continue
+            rest = pl & alive
+            if not rest:
+                end = ("house", h)
+                end_deps = needs(pl, 0)
+                break
+            if rest & (rest - 1):
+                continue
+            s = rest.bit_length() - 1
+            idx = len(chain) + 1
+            chain.append((s, h))
+            deps.append(needs(pl, rest))
+            b = place(s, idx)
+            if b is not None:
+                # the placement sees an earlier one (b, or a cell equal to it)
+                owner = 0
+                for j, (t, _) in enumerate(chain[:-1], start=1):
+                    if (1 << t | group[t]) >> b & 1:
+                        owner = j
+                end = ("sees", s, b)
+                end_deps = (idx, owner)
+                break
+            progress = True
+    if end is None:
+        return None
+    keep = set()
+    todo = list(end_deps)
+    while todo:
+        i = todo.pop()
+        if i in keep:
+            continue
+        keep.add(i)
+        todo.extend(deps[i])
+    return [chain[i - 1] for i in sorted(keep) if i > 0], end
