@@ -929,13 +929,46 @@ def _digit_chain_steps(an: Analysis, tables: "_SameDigitSight", d: int,
 
 def _digit_chain(x: int, group: list[int], sight: list[int],
                  places: list[tuple[int, int]], cells_d: int):
+    """Place the digit in ``x`` and follow the hidden singles of the digit alone
+    (:func:`_follow`). Returns None when no contradiction comes, else (the singles that
+    matter in order as (cell, house), the end): the end is ("house", h) for a house left
+    without a place, or ("sees", a, b) for two placements that see each other."""
+    f = _follow(x, group, sight, places, cells_d)
+    if f is None or f.end is None:
+        return None
+    return [f.chain[i - 1] for i in _closure(f.deps, f.end_deps) if i > 0], f.end
+
+
+class _Chain:
+    """What placing the digit in one cell leads to, through hidden singles of that digit:
+    ``chain`` the singles in order ((cell, house)), ``deps[i]`` the placements single i
+    needs (0: the first cell), ``killer[c]`` the placement that took the digit from cell
+    c, ``end`` / ``end_deps`` the contradiction (None when none came) and what it needs,
+    ``alive`` the cells that keep the digit, ``placed`` the cells that hold it."""
+
+    __slots__ = ("chain", "deps", "killer", "end", "end_deps", "alive", "placed")
+
+
+def _closure(deps: list[tuple[int, ...]], start) -> list[int]:
+    """The placements ``start`` needs, with theirs, sorted (0: the first cell)."""
+    keep: set[int] = set()
+    todo = list(start)
+    while todo:
+        i = todo.pop()
+        if i in keep:
+            continue
+        keep.add(i)
+        todo.extend(deps[i])
+    return sorted(keep)
+
+
+def _follow(x: int, group: list[int], sight: list[int],
+            places: list[tuple[int, int]], cells_d: int) -> "_Chain | None":
     """Place the digit in ``x`` and follow the hidden singles of the digit alone:
     ``sight[s]``, the cells that lose the digit when s holds it (equal cells included),
     ``group[s]`` the cells equal to s, ``places`` (house, its places of the digit) for the
-    full houses that still need it. Returns None when no contradiction comes, else
-    (the singles that matter in order as (cell, house), the end): the end is ("house", h)
-    for a house left without a place, or ("sees", a, b) for two placements that see each
-    other. Only the singles the contradiction depends on are kept."""
+    full houses that still need it. None when x's equal cells see each other (another
+    technique's step)."""
     killer: dict[int, int] = {}        # cell -> index of the placement that took d from it
     chain: list[tuple[int, int]] = []  # placements after x: (cell, house)
     deps: list[tuple[int, ...]] = [()]  # per placement (0 = x): the placements it needs
@@ -964,6 +997,7 @@ def _digit_chain(x: int, group: list[int], sight: list[int],
         return None                    # x's equal cells see each other: another technique
     place(x, 0)
     end = None
+    end_deps: tuple[int, ...] = ()
     progress = True
     while progress and end is None:
         progress = False
@@ -992,14 +1026,101 @@ def _digit_chain(x: int, group: list[int], sight: list[int],
                 end_deps = (idx, owner)
                 break
             progress = True
-    if end is None:
-        return None
-    keep = set()
-    todo = list(end_deps)
-    while todo:
-        i = todo.pop()
-        if i in keep:
+    out = _Chain()
+    out.chain, out.deps, out.killer = chain, deps, killer
+    out.end, out.end_deps, out.alive, out.placed = end, end_deps, alive, placed
+    return out
+
+
+@register("digit_chain_verity", "Digit Chain Verity", FAMILY)
+def digit_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
+    """The verity form of :func:`digit_chain_exclusion`: digit d goes in one of its places
+    in a full house; each place, followed through the hidden singles of d alone (through
+    its same-digit links and equal cells), takes d from a cell: that cell is not d,
+    whichever place the house takes ("6 goes in row 1 at r1c1, r1c5 or r1c7: r1c1 puts 6
+    in r7c4, r1c5 sees r5c5 and r1c7 puts 6 in r3c5, all of which see r5c5 =>
+    r5c5<>6"). A house of two places is a strong link, as in an X-chain; with more places
+    it is the single-digit net a coloring-book solver draws over a digit's clones and
+    knight's moves. Like the exclusion it reads one digit and no other rule, and runs on
+    puzzles whose same-digit links go beyond the houses or with equal cells.
+
+    >>> from csp import Puzzle, Grid
+    >>> from variants.chess import anti_knight
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(Grid(6, box=(2, 3))).add_grid_houses().use(anti_knight())
+    >>> st = p.givens("123456" + "." * 30).propagate()
+    >>> any(s.technique == "digit_chain_verity"
+    ...     for s in StepSolver().find_all(st, "digit_chain_verity"))
+    False
+    """
+    tables = an.puzzle.derived(_SameDigitSight)
+    if tables.sight is None:
+        return
+    done = an.memo("house_placed_digits", lambda: house_placed(an))
+    for d in range(1, an.n + 1):
+        if not an.cells_with[d]:
             continue
-        keep.add(i)
-        todo.extend(deps[i])
-    return [chain[i - 1] for i in sorted(keep) if i > 0], end
+        need = tuple(h for h in an.full if not done[h] >> d & 1)
+        yield from an.digit_memo(("digit_chain_verity", need), d,
+                                 lambda d=d, need=need: list(_digit_verity_steps(
+                                     an, tables, d, need)))
+        if an.timed_out:
+            return
+
+
+def _digit_verity_steps(an: Analysis, tables: "_SameDigitSight", d: int,
+                        need: tuple[int, ...]) -> Iterator[Step]:
+    """The digit chain verities of digit ``d`` (see :func:`digit_chain_verity`) over the
+    full houses ``need`` (where d is not placed yet)."""
+    cells_d = an.cells_with[d]
+    group = tables.group
+    sight = tables.sight[d]
+    hm = an.house_mask
+    places = [(h, hm[h] & cells_d) for h in need]
+    follow: dict[int, _Chain | None] = {}
+    taken = 0
+    for h, pl in places:
+        if pl.bit_count() < 2:
+            continue
+        common = cells_d
+        branches = []
+        for x in iter_cells(pl):
+            if x not in follow:
+                if an.expired():
+                    return
+                follow[x] = _follow(x, group, sight, places, cells_d)
+            f = follow[x]
+            if f is None or f.end is not None:
+                break                   # a false place: the exclusion's step
+            common &= cells_d & ~f.alive & ~f.placed
+            branches.append((x, f))
+            if not common & ~taken:
+                break
+        else:
+            x_out = common & ~taken
+            if not x_out:
+                continue
+            taken |= x_out
+            e = (x_out & -x_out).bit_length() - 1
+            ds = digit_symbol(d)
+            parts = []
+            pattern = pl
+            for x, f in branches:
+                k = f.killer[e]
+                used = [f.chain[i - 1] for i in _closure(f.deps, (k,)) if i > 0]
+                if used:
+                    parts.append(f"{an.name(x)} puts {ds} in "
+                                 + ", ".join(an.name(s) for s, _ in used))
+                else:
+                    parts.append(f"{an.name(x)} sees it")
+                for s, _ in used:
+                    pattern |= 1 << s | group[s]
+            hname = an.houses[h].name
+            yield Step("digit_chain_verity",
+                       eliminations=tuple(Candidate(c, d) for c in iter_cells(x_out)),
+                       title="Digit Chain Verity", width=an.grid.namer,
+                       houses=(hname,), digits=(d,),
+                       pattern=tuple(Candidate(s, d) for s in iter_cells(pattern)),
+                       note=f"{ds} goes in {hname} at {_names(an, pl)}; following the "
+                            f"hidden singles of {ds} from each, {an.name(e)} loses {ds} "
+                            f"({'; '.join(parts)})")

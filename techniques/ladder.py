@@ -220,6 +220,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("house_pair_arrangement",             8440,   400, U, ON,   7.0),
     ("window_arrangement",                 8445,   450, U, ON,   7.2),
     ("digit_chain_exclusion",              8447,   350, U, ON,   7.0),
+    ("digit_chain_verity",                 8448,   380, U, ON,   7.2),
     ("kraken_fish_type_1",                 8450,   500, X, OFF, None),
     ("kraken_fish_type_2",                 8460,   500, X, OFF, None),
     ("forcing_chain_contradiction",        8500,   500, X, ON,   8.0),
