@@ -857,16 +857,20 @@ def digit_chain_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     chain of hidden singles of one digit is what X-chains and fish find). The steps of a
     digit are kept across states while its candidates stay the same.
 
-    A 4x4 anti-knight grid with r1c1 and r1c2 cloned (an equal pair):
+    A 6x6 anti-knight grid whose first row is given:
 
     >>> from csp import Puzzle, Grid
     >>> from variants.chess import anti_knight
     >>> from techniques import StepSolver
-    >>> p = Puzzle(Grid(4)).add_grid_houses().use(anti_knight())
-    >>> st = p.givens("1..." + "." * 12).propagate()
-    >>> steps = StepSolver().find_all(st, "digit_chain_exclusion")
-    >>> all(s.technique == "digit_chain_exclusion" for s in steps)
-    True
+    >>> p = Puzzle(Grid(6, box=(2, 3))).add_grid_houses().use(anti_knight())
+    >>> st = p.givens("123456" + "." * 30).propagate()
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "digit_chain_exclusion")
+    ...  if s.eliminations[0] == (p.grid.cell("r3c5"), 2)]  # doctest: +NORMALIZE_WHITESPACE
+    ['Digit Chain Exclusion: r3c5=2 would put 2 in r4c1 (only place of row 4), leaving
+      row 5 without a place for 2 => r3c5<>2']
+
+    r3c5=2 takes 2 from row 4 but r4c1 (its box, a knight's move to r4c3, column 2
+    holding r1c2=2); r4c1=2 and r3c5=2 then see all of row 5.
     """
     tables = an.puzzle.derived(_SameDigitSight)
     if tables.sight is None:
@@ -1048,10 +1052,12 @@ def digit_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> from variants.chess import anti_knight
     >>> from techniques import StepSolver
     >>> p = Puzzle(Grid(6, box=(2, 3))).add_grid_houses().use(anti_knight())
-    >>> st = p.givens("123456" + "." * 30).propagate()
-    >>> any(s.technique == "digit_chain_verity"
-    ...     for s in StepSolver().find_all(st, "digit_chain_verity"))
-    False
+    >>> st = p.givens("123456" + "." * 30).propagate()    # row 1 given
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "digit_chain_verity")
+    ...  if s.houses == ("row 3",)][0]  # doctest: +NORMALIZE_WHITESPACE
+    'Digit Chain Verity: 1 goes in row 3 at r3c3,r3c4,r3c5,r3c6; following the hidden
+     singles of 1 from each, r5c6 loses 1 (r3c3 puts 1 in r6c2, r5c5; r3c4 puts 1 in
+     r2c5, r4c3, r6c6; r3c5 sees it; r3c6 sees it) => r5c6<>1, r6c5<>1'
     """
     tables = an.puzzle.derived(_SameDigitSight)
     if tables.sight is None:
