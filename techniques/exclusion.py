@@ -836,3 +836,297 @@ def _three_houses(left: list[tuple[int, int, int]], near: dict[int, int], first:
                 if not fits & left[m][2]:
                     return left[i], left[j], left[m]
     return None
+
+
+@register("digit_chain_exclusion", "Digit Chain Exclusion", FAMILY)
+def digit_chain_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
+    """A candidate of digit d whose placement, followed through a chain of hidden singles
+    of d alone, leaves a full house without a place for d is false. Placing d in a cell
+    removes d from every cell that sees it for d (houses, a knight's or king's move, ...)
+    and puts d in the cells equal to it (clones, palindromes); a full house that still
+    needs d and keeps one place takes d there, and so on ("r1c4=3 would put 3 in r9c5 (the
+    only place of column 5), so in r6c6 (equal to it), then in r8c9 (box 9), then in r5c3
+    (row 5), which leaves region 1 without a place for 3"). Two placements of d that see
+    each other are a contradiction too.
+
+    This is how a coloring-book solver follows one digit through the clones and a knight's
+    moves: :func:`house_exclusion` and :func:`two_house_exclusion` /
+    :func:`three_house_exclusion` are its one-house and few-house cases. It reads one digit
+    and no other rule, so it is much narrower than a forcing chain; it runs on puzzles
+    whose same-digit links go beyond the houses or with equal cells (with houses only, a
+    chain of hidden singles of one digit is what X-chains and fish find). The steps of a
+    digit are kept across states while its candidates stay the same.
+
+    A 6x6 anti-knight grid whose first row is given:
+
+    >>> from csp import Puzzle, Grid
+    >>> from variants.chess import anti_knight
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(Grid(6, box=(2, 3))).add_grid_houses().use(anti_knight())
+    >>> st = p.givens("123456" + "." * 30).propagate()
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "digit_chain_exclusion")
+    ...  if s.eliminations[0] == (p.grid.cell("r3c5"), 2)]  # doctest: +NORMALIZE_WHITESPACE
+    ['Digit Chain Exclusion: r3c5=2 would put 2 in r4c1 (only place of row 4), leaving
+      row 5 without a place for 2 => r3c5<>2']
+
+    r3c5=2 takes 2 from row 4 but r4c1 (its box, a knight's move to r4c3, column 2
+    holding r1c2=2); r4c1=2 and r3c5=2 then see all of row 5.
+    """
+    tables = an.puzzle.derived(_SameDigitSight)
+    if tables.sight is None:
+        return
+    done = an.memo("house_placed_digits", lambda: house_placed(an))
+    for d in range(1, an.n + 1):
+        if not an.cells_with[d]:
+            continue
+        need = tuple(h for h in an.full if not done[h] >> d & 1)
+        yield from an.digit_memo(("digit_chain_exclusion", need), d,
+                                 lambda d=d, need=need: list(_digit_chain_steps(
+                                     an, tables, d, need)))
+        if an.timed_out:
+            return
+
+
+def _digit_chain_steps(an: Analysis, tables: "_SameDigitSight", d: int,
+                       need: tuple[int, ...]) -> Iterator[Step]:
+    """The digit chain exclusions of digit ``d`` (see :func:`digit_chain_exclusion`) over
+    the full houses ``need`` (where d is not placed yet)."""
+    cells_d = an.cells_with[d]
+    group = tables.group
+    sight = tables.sight[d]
+    hm = an.house_mask
+    places = [(h, hm[h] & cells_d) for h in need]
+    for x in iter_cells(cells_d):
+        if an.expired():
+            return
+        found = _digit_chain(x, group, sight, places, cells_d)
+        if found is None:
+            continue
+        chain, end = found
+        ds = digit_symbol(d)
+        parts = []
+        pattern = 1 << x
+        for s, h in chain:
+            eq = "".join(f"={an.name(y)}" for y in iter_cells(group[s]))
+            parts.append(f"{an.name(s)}{eq} (only place of {an.houses[h].name})")
+            pattern |= 1 << s | group[s]
+        if end[0] == "house":
+            h = end[1]
+            last = f"{an.houses[h].name} without a place for {ds}"
+            pattern |= hm[h] & cells_d
+            names = [an.houses[s_h].name for _, s_h in chain] + [an.houses[h].name]
+        else:
+            a, b = end[1], end[2]
+            last = f"{ds} in {an.name(a)} and {an.name(b)}, which see each other"
+            names = [an.houses[s_h].name for _, s_h in chain]
+        own = "".join(f"={an.name(y)}" for y in iter_cells(group[x]))
+        if parts:
+            why = f"put {ds} in " + ", then ".join(parts) + f", leaving {last}"
+        else:
+            why = f"leave {last}"
+        yield Step("digit_chain_exclusion", eliminations=(Candidate(x, d),),
+                   title="Digit Chain Exclusion", width=an.grid.namer,
+                   houses=tuple(dict.fromkeys(names)), digits=(d,),
+                   pattern=tuple(Candidate(s, d) for s in iter_cells(pattern)),
+                   note=f"{an.name(x)}{own}={ds} would {why}")
+
+
+def _digit_chain(x: int, group: list[int], sight: list[int],
+                 places: list[tuple[int, int]], cells_d: int):
+    """Place the digit in ``x`` and follow the hidden singles of the digit alone
+    (:func:`_follow`). Returns None when no contradiction comes, else (the singles that
+    matter in order as (cell, house), the end): the end is ("house", h) for a house left
+    without a place, or ("sees", a, b) for two placements that see each other."""
+    f = _follow(x, group, sight, places, cells_d)
+    if f is None or f.end is None:
+        return None
+    return [f.chain[i - 1] for i in _closure(f.deps, f.end_deps) if i > 0], f.end
+
+
+class _Chain:
+    """What placing the digit in one cell leads to, through hidden singles of that digit:
+    ``chain`` the singles in order ((cell, house)), ``deps[i]`` the placements single i
+    needs (0: the first cell), ``killer[c]`` the placement that took the digit from cell
+    c, ``end`` / ``end_deps`` the contradiction (None when none came) and what it needs,
+    ``alive`` the cells that keep the digit, ``placed`` the cells that hold it."""
+
+    __slots__ = ("chain", "deps", "killer", "end", "end_deps", "alive", "placed")
+
+
+def _closure(deps: list[tuple[int, ...]], start) -> list[int]:
+    """The placements ``start`` needs, with theirs, sorted (0: the first cell)."""
+    keep: set[int] = set()
+    todo = list(start)
+    while todo:
+        i = todo.pop()
+        if i in keep:
+            continue
+        keep.add(i)
+        todo.extend(deps[i])
+    return sorted(keep)
+
+
+def _follow(x: int, group: list[int], sight: list[int],
+            places: list[tuple[int, int]], cells_d: int) -> "_Chain | None":
+    """Place the digit in ``x`` and follow the hidden singles of the digit alone:
+    ``sight[s]``, the cells that lose the digit when s holds it (equal cells included),
+    ``group[s]`` the cells equal to s, ``places`` (house, its places of the digit) for the
+    full houses that still need it. None when x's equal cells see each other (another
+    technique's step)."""
+    killer: dict[int, int] = {}        # cell -> index of the placement that took d from it
+    chain: list[tuple[int, int]] = []  # placements after x: (cell, house)
+    deps: list[tuple[int, ...]] = [()]  # per placement (0 = x): the placements it needs
+    placed = 0
+    alive = cells_d
+
+    def place(s: int, idx: int):
+        nonlocal placed, alive
+        own = 1 << s | group[s]
+        clash = sight[s] & placed
+        if clash:
+            b = (clash & -clash).bit_length() - 1
+            return b
+        placed |= own
+        kill = sight[s] & alive & ~placed
+        for c in iter_cells(kill):
+            killer[c] = idx
+        alive &= ~kill & ~own
+        return None
+
+    def needs(h_places: int, keep: int) -> tuple[int, ...]:
+        return tuple(sorted({killer[c] for c in iter_cells(h_places & ~keep)
+                             if c in killer}))
+
+    if sight[x] & (1 << x | group[x]):
+        return None                    # x's equal cells see each other: another technique
+    place(x, 0)
+    end = None
+    end_deps: tuple[int, ...] = ()
+    progress = True
+    while progress and end is None:
+        progress = False
+        for h, pl in places:
+            if pl & placed:
+                continue
+            rest = pl & alive
+            if not rest:
+                end = ("house", h)
+                end_deps = needs(pl, 0)
+                break
+            if rest & (rest - 1):
+                continue
+            s = rest.bit_length() - 1
+            idx = len(chain) + 1
+            chain.append((s, h))
+            deps.append(needs(pl, rest))
+            b = place(s, idx)
+            if b is not None:
+                # the placement sees an earlier one (b, or a cell equal to it)
+                owner = 0
+                for j, (t, _) in enumerate(chain[:-1], start=1):
+                    if (1 << t | group[t]) >> b & 1:
+                        owner = j
+                end = ("sees", s, b)
+                end_deps = (idx, owner)
+                break
+            progress = True
+    out = _Chain()
+    out.chain, out.deps, out.killer = chain, deps, killer
+    out.end, out.end_deps, out.alive, out.placed = end, end_deps, alive, placed
+    return out
+
+
+@register("digit_chain_verity", "Digit Chain Verity", FAMILY)
+def digit_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
+    """The verity form of :func:`digit_chain_exclusion`: digit d goes in one of its places
+    in a full house; each place, followed through the hidden singles of d alone (through
+    its same-digit links and equal cells), takes d from a cell: that cell is not d,
+    whichever place the house takes ("6 goes in row 1 at r1c1, r1c5 or r1c7: r1c1 puts 6
+    in r7c4, r1c5 sees r5c5 and r1c7 puts 6 in r3c5, all of which see r5c5 =>
+    r5c5<>6"). A house of two places is a strong link, as in an X-chain; with more places
+    it is the single-digit net a coloring-book solver draws over a digit's clones and
+    knight's moves. Like the exclusion it reads one digit and no other rule, and runs on
+    puzzles whose same-digit links go beyond the houses or with equal cells.
+
+    >>> from csp import Puzzle, Grid
+    >>> from variants.chess import anti_knight
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(Grid(6, box=(2, 3))).add_grid_houses().use(anti_knight())
+    >>> st = p.givens("123456" + "." * 30).propagate()    # row 1 given
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "digit_chain_verity")
+    ...  if s.houses == ("row 3",)][0]  # doctest: +NORMALIZE_WHITESPACE
+    'Digit Chain Verity: 1 goes in row 3 at r3c3,r3c4,r3c5,r3c6; following the hidden
+     singles of 1 from each, r5c6 loses 1 (r3c3 puts 1 in r6c2, r5c5; r3c4 puts 1 in
+     r2c5, r4c3, r6c6; r3c5 sees it; r3c6 sees it) => r5c6<>1, r6c5<>1'
+    """
+    tables = an.puzzle.derived(_SameDigitSight)
+    if tables.sight is None:
+        return
+    done = an.memo("house_placed_digits", lambda: house_placed(an))
+    for d in range(1, an.n + 1):
+        if not an.cells_with[d]:
+            continue
+        need = tuple(h for h in an.full if not done[h] >> d & 1)
+        yield from an.digit_memo(("digit_chain_verity", need), d,
+                                 lambda d=d, need=need: list(_digit_verity_steps(
+                                     an, tables, d, need)))
+        if an.timed_out:
+            return
+
+
+def _digit_verity_steps(an: Analysis, tables: "_SameDigitSight", d: int,
+                        need: tuple[int, ...]) -> Iterator[Step]:
+    """The digit chain verities of digit ``d`` (see :func:`digit_chain_verity`) over the
+    full houses ``need`` (where d is not placed yet)."""
+    cells_d = an.cells_with[d]
+    group = tables.group
+    sight = tables.sight[d]
+    hm = an.house_mask
+    places = [(h, hm[h] & cells_d) for h in need]
+    follow: dict[int, _Chain | None] = {}
+    taken = 0
+    for h, pl in places:
+        if pl.bit_count() < 2:
+            continue
+        common = cells_d
+        branches = []
+        for x in iter_cells(pl):
+            if x not in follow:
+                if an.expired():
+                    return
+                follow[x] = _follow(x, group, sight, places, cells_d)
+            f = follow[x]
+            if f is None or f.end is not None:
+                break                   # a false place: the exclusion's step
+            common &= cells_d & ~f.alive & ~f.placed
+            branches.append((x, f))
+            if not common & ~taken:
+                break
+        else:
+            x_out = common & ~taken
+            if not x_out:
+                continue
+            taken |= x_out
+            e = (x_out & -x_out).bit_length() - 1
+            ds = digit_symbol(d)
+            parts = []
+            pattern = pl
+            for x, f in branches:
+                k = f.killer[e]
+                used = [f.chain[i - 1] for i in _closure(f.deps, (k,)) if i > 0]
+                if used:
+                    parts.append(f"{an.name(x)} puts {ds} in "
+                                 + ", ".join(an.name(s) for s, _ in used))
+                else:
+                    parts.append(f"{an.name(x)} sees it")
+                for s, _ in used:
+                    pattern |= 1 << s | group[s]
+            hname = an.houses[h].name
+            yield Step("digit_chain_verity",
+                       eliminations=tuple(Candidate(c, d) for c in iter_cells(x_out)),
+                       title="Digit Chain Verity", width=an.grid.namer,
+                       houses=(hname,), digits=(d,),
+                       pattern=tuple(Candidate(s, d) for s in iter_cells(pattern)),
+                       note=f"{ds} goes in {hname} at {_names(an, pl)}; following the "
+                            f"hidden singles of {ds} from each, {an.name(e)} loses {ds} "
+                            f"({'; '.join(parts)})")

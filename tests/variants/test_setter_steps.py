@@ -30,10 +30,10 @@ def _row(i: int) -> dict:
 
 def _before_forcing(p, techniques: str):
     """The state where a solve with ``techniques`` first takes a forcing step (without the
-    three-house exclusion and the window arrangement, newer than these states: they get
-    past most of them on their own)."""
-    run = StepSolver(techniques + ",-three_house_exclusion,-window_arrangement").start(
-        p, time_limit=30)
+    three-house exclusion, the window arrangement and the digit chains, newer than these
+    states: they get past most of them on their own)."""
+    run = StepSolver(techniques + ",-three_house_exclusion,-window_arrangement"
+                     ",-digit_chain_exclusion,-digit_chain_verity").start(p, time_limit=30)
     prev = run.state.copy()
     for s in run:
         if s.technique in FORCING:

@@ -79,8 +79,10 @@ def test_window_on_a_jigsaw_coloring_book() -> None:
     p, sol = relaxed_string()
     st = marks_state(RELAXED_STRING, p)
     assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
-    # (the three-house exclusion, just after the two-house one, gets past this state too)
-    without = ["default", "-window_arrangement", "-three_house_exclusion"]
+    # (the three-house exclusion, just after the two-house one, gets past this state too,
+    # and so does the digit chain exclusion, after the window arrangement)
+    without = ["default", "-window_arrangement", "-three_house_exclusion",
+               "-digit_chain_exclusion", "-digit_chain_verity"]
     assert StepSolver([*without, *(f"-{f}" for f in FORCING)]).next_step(st) is None
     step = StepSolver(["default", "-three_house_exclusion"]).next_step(st)
     assert step.technique == "window_arrangement"
