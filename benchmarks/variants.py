@@ -83,11 +83,14 @@ def compare(rows: list[dict], limit: float) -> int:
 #: besides the forcing chains and nets, Kraken fish and templates, every step that assumes
 #: something and propagates the rules from it until they break, whatever the assumption
 #: covers: a whisper's whole low/high polarity (``polarity_chain``, pencilmark's "WhatIf"
-#: kind of step)
+#: kind of step), one digit placed and followed through its hidden singles
+#: (``digit_chain_exclusion`` / ``digit_chain_verity``: single-digit Nishio, pencilmark's
+#: "NishioForcingNet")
 FORCING_FAMILY = frozenset((
     "forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
     "forcing_net_verity", "forcing_net_nested", "kraken_fish_type_1", "kraken_fish_type_2",
-    "template_set", "template_delete", "polarity_chain"))
+    "template_set", "template_delete", "polarity_chain", "digit_chain_exclusion",
+    "digit_chain_verity"))
 #: pencilmark's technique families of the same kind: its "computer search", trial and guess,
 #: and its bounded "case work" (CaseAnalysis, EitherWay, WhatIf, ShortTrial: assume a
 #: candidate or each candidate of a cell / house and propagate, which is what our forcing

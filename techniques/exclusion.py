@@ -855,7 +855,9 @@ def digit_chain_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     and no other rule, so it is much narrower than a forcing chain; it runs on puzzles
     whose same-digit links go beyond the houses or with equal cells (with houses only, a
     chain of hidden singles of one digit is what X-chains and fish find). The steps of a
-    digit are kept across states while its candidates stay the same.
+    digit are kept across states while its candidates stay the same. It is still trial on
+    one digit (a single-digit Nishio), so it stands just before the forcing family and the
+    setter report counts it with that family.
 
     A 6x6 anti-knight grid whose first row is given:
 

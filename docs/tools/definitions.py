@@ -171,14 +171,17 @@ DEFINITIONS: dict[str, str] = {
                              "region 9 only r8c9, row 5 only r5c3, and column 2 no 3. Its "
                              "one-house and few-house cases are the house, two- and "
                              "three-house exclusions; it runs on puzzles with same-digit "
-                             "links beyond the houses or with equal cells.",
+                             "links beyond the houses or with equal cells. It is trial on "
+                             "one digit (a single-digit Nishio): it comes just before the "
+                             "forcing chains and counts with the forcing family.",
     "digit_chain_verity": "The verity form of the digit chain exclusion: a digit goes in one "
                           "of its places in a full house; when each place, followed through "
                           "the hidden singles of that digit alone, takes the digit from the "
                           "same cell, that cell is not the digit, whichever place the house "
                           "takes. In an anti-knight coloring book, 6 in row 1 at r1c1 or "
                           "r1c2 puts 6 in r7c4, at r1c7-r1c9 puts 6 in r3c5, and r1c5 sees "
-                          "r5c5 itself: r5c5 is not 6.",
+                          "r5c5 itself: r5c5 is not 6. Trial on one digit, it counts with "
+                          "the forcing family.",
     "rule_exclusion": "With the candidates a candidate sees removed, one of the puzzle's rules "
                       "(a dot, a line, a cage, an arrow, a quadruple), read alone and once, "
                       "has no way left to be satisfied: the candidate is false. One rule, one "
