@@ -42,7 +42,7 @@ without links beyond the houses.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
 from csp.bits import digits_of
 from csp.constraints.binary import BinaryTable, Relation, RelationKind
@@ -874,6 +874,16 @@ def digit_chain_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     r3c5=2 takes 2 from row 4 but r4c1 (its box, a knight's move to r4c3, column 2
     holding r1c2=2); r4c1=2 and r3c5=2 then see all of row 5.
     """
+    yield from _each_digit(an, "digit_chain_exclusion", _digit_chain_steps)
+
+
+def _each_digit(an: Analysis, name: str,
+                find: Callable[[Analysis, "_SameDigitSight", int, tuple[int, ...]],
+                               Iterator[Step]]) -> Iterator[Step]:
+    """The steps ``find(an, tables, d, need)`` gives for each digit d with candidates, over
+    the full houses ``need`` where d is not placed yet, kept per digit across states
+    (``digit_memo``); nothing on a puzzle without same-digit links beyond the houses or
+    equal cells."""
     tables = an.puzzle.derived(_SameDigitSight)
     if tables.sight is None:
         return
@@ -882,9 +892,8 @@ def digit_chain_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
         if not an.cells_with[d]:
             continue
         need = tuple(h for h in an.full if not done[h] >> d & 1)
-        yield from an.digit_memo(("digit_chain_exclusion", need), d,
-                                 lambda d=d, need=need: list(_digit_chain_steps(
-                                     an, tables, d, need)))
+        yield from an.digit_memo((name, need), d,
+                                 lambda d=d, need=need: list(find(an, tables, d, need)))
         if an.timed_out:
             return
 
@@ -1061,19 +1070,7 @@ def digit_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
      singles of 1 from each, r5c6 loses 1 (r3c3 puts 1 in r6c2, r5c5; r3c4 puts 1 in
      r2c5, r4c3, r6c6; r3c5 sees it; r3c6 sees it) => r5c6<>1, r6c5<>1'
     """
-    tables = an.puzzle.derived(_SameDigitSight)
-    if tables.sight is None:
-        return
-    done = an.memo("house_placed_digits", lambda: house_placed(an))
-    for d in range(1, an.n + 1):
-        if not an.cells_with[d]:
-            continue
-        need = tuple(h for h in an.full if not done[h] >> d & 1)
-        yield from an.digit_memo(("digit_chain_verity", need), d,
-                                 lambda d=d, need=need: list(_digit_verity_steps(
-                                     an, tables, d, need)))
-        if an.timed_out:
-            return
+    yield from _each_digit(an, "digit_chain_verity", _digit_verity_steps)
 
 
 def _digit_verity_steps(an: Analysis, tables: "_SameDigitSight", d: int,
