@@ -16,6 +16,21 @@ ENUM_LIMIT = 4096  # exact support enumeration when the product of domain sizes 
 MEMO_SIZE = 4096   # exact supports remembered per propagator, keyed by the scope's domains
 
 
+
+def _enumerable(doms: Sequence[int]) -> bool:
+    """Whether the product of the domain sizes of ``doms`` (candidate masks) is at most
+    ``ENUM_LIMIT``, so that exact support enumeration is cheap enough.
+
+    >>> _enumerable([0b1110] * 7), _enumerable([0b1110] * 8)
+    (True, False)
+    """
+    prod = 1
+    for m in doms:
+        prod *= m.bit_count()
+        if prod > ENUM_LIMIT:
+            return False
+    return True
+
 @lru_cache(maxsize=None)
 def sum_combinations(n: int, k: int, total: int) -> tuple[int, ...]:
     """Masks of the k-subsets of 1..n summing to ``total``.
@@ -83,12 +98,7 @@ class SumPropagator(Propagator):
         cand = ctx.cand
         cells = self.cells
         doms = [cand[c] for c in cells]
-        prod = 1
-        for m in doms:
-            prod *= m.bit_count()
-            if prod > ENUM_LIMIT:
-                break
-        if prod <= ENUM_LIMIT:
+        if _enumerable(doms):
             key = tuple(doms)
             sup = self._memo.get(key)
             if sup is None:
@@ -367,12 +377,7 @@ class LinearPropagator(Propagator):
         cand = ctx.cand
         cells, coeffs, total = self.cells, self.coeffs, self.total
         doms = [cand[c] for c in cells]
-        prod = 1
-        for m in doms:
-            prod *= m.bit_count()
-            if prod > ENUM_LIMIT:
-                break
-        if prod <= ENUM_LIMIT:
+        if _enumerable(doms):
             key = tuple(doms)
             per_cell = self._memo.get(key)
             if per_cell is None:
@@ -467,12 +472,7 @@ class Linear(Constraint):
         memo = self._support_memo
         if key in memo:
             return memo[key]
-        prod = 1
-        for m in doms:
-            prod *= m.bit_count()
-            if prod > ENUM_LIMIT:
-                break
-        if prod <= ENUM_LIMIT:
+        if _enumerable(doms):
             sup: list[int] | None = linear_supports(doms, self.coeffs, self.total,
                                                     [()] * len(doms))
             if not all(sup):
