@@ -140,15 +140,7 @@ TROLLSCRAPER_BAND = """
 
 
 def trollscraper() -> tuple[Puzzle, list[int]]:
-    import json
-
-    from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    from test_house_arrangement import DATA
-    for line in (DATA / "fpuzzles_cc_by.jsonl").read_text(encoding="utf-8").splitlines():
-        obj = json.loads(line)
-        if obj["title"] == "Trollscraper":
-            return load_fpuzzles(obj["fpuzzles_json"]), [int(ch) for ch in obj["solution"]]
-    raise KeyError("Trollscraper")
+    return _fpuzzle("Trollscraper")
 
 
 def test_skyscraper_band_pruned_by_line_supports(monkeypatch) -> None:
