@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import csv
+import json
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,30 @@ def load_solutions(name: str, limit: int | None = None) -> list[tuple[str, list[
             if limit is not None and len(out) >= limit:
                 break
     return out
+
+
+@lru_cache(maxsize=None)
+def fpuzzle_rows() -> tuple[dict, ...]:
+    """The rows of ``tests/data/fpuzzles_cc_by.jsonl`` (title, author, categories,
+    solution, fpuzzles_json), read once."""
+    with open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8") as f:
+        return tuple(json.loads(line) for line in f)
+
+
+def fpuzzle_row(key: int | str) -> dict:
+    """A row of the f-puzzles set by its line index or its title (the first row of that
+    title)."""
+    rows = fpuzzle_rows()
+    if isinstance(key, int):
+        return rows[key]
+    return next(r for r in rows if r["title"] == key)
+
+
+def fpuzzle(key: int | str):
+    """(Puzzle, solution digits) of a row of the f-puzzles set (index or title)."""
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    row = fpuzzle_row(key)
+    return load_fpuzzles(row["fpuzzles_json"]), [int(ch) for ch in row["solution"]]
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from techniques import StepSolver
 from variants.classic import classic
 from variants.pairs_logic import arrangement_tables, bands
 
+from conftest import fpuzzle
 from test_house_arrangement import anti_xv
 from test_variant_logic import assert_sound, found
 
@@ -199,15 +200,7 @@ BORDER_BAND = """
 
 
 def _fpuzzle(title: str) -> tuple[Puzzle, list[int]]:
-    import json
-
-    from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    from test_house_arrangement import DATA
-    for line in (DATA / "fpuzzles_cc_by.jsonl").read_text(encoding="utf-8").splitlines():
-        obj = json.loads(line)
-        if obj["title"] == title:
-            return load_fpuzzles(obj["fpuzzles_json"]), [int(ch) for ch in obj["solution"]]
-    raise KeyError(title)
+    return fpuzzle(title)
 
 
 def test_lockout_band_pruned_by_rule_tables() -> None:

@@ -5,19 +5,17 @@ step, with their exact eliminations checked against the known solutions; where t
 stay silent; and a fuzz over random states that hold the solution."""
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 from csp import Grid, Puzzle
-from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from techniques import StepSolver
 from techniques.analysis import Analysis
 from techniques.exclusion import digit_chain_exclusion, digit_chain_verity
 from variants.chess import anti_knight
 from variants.classic import classic_puzzle
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "fpuzzles_cc_by.jsonl"
+from conftest import fpuzzle, fpuzzle_row
+
 FORCING = frozenset((
     "forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
     "forcing_net_verity", "forcing_net_nested", "kraken_fish_type_1", "kraken_fish_type_2",
@@ -25,17 +23,7 @@ FORCING = frozenset((
 NEW = ",-digit_chain_exclusion,-digit_chain_verity"
 
 
-def _row(i: int) -> dict:
-    with open(DATA, encoding="utf-8") as f:
-        for k, line in enumerate(f):
-            if k == i:
-                return json.loads(line)
-    raise AssertionError(f"no puzzle {i}")
-
-
-def _puzzle(i: int):
-    row = _row(i)
-    return load_fpuzzles(row["fpuzzles_json"]), [int(ch) for ch in row["solution"]]
+_row, _puzzle = fpuzzle_row, fpuzzle
 
 
 def _before_forcing(p):

@@ -8,18 +8,16 @@ come from an independent oracle: fillings of the house enumerated with the const
 ``check``, not through the link tables the technique reads."""
 from __future__ import annotations
 
-import json
 
 from csp import Puzzle
 from csp.bits import digits_of
-from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver
 from variants.classic import classic
 from variants.dots import x_dot
 from variants.pairs_logic import arrangement_tables
 
-from conftest import DATA
+from conftest import fpuzzle
 from test_variant_logic import assert_sound, found, make_state
 
 ANTI_XV = """
@@ -34,11 +32,7 @@ ANTI_XV = """
 
 
 def anti_xv() -> tuple[Puzzle, list[int]]:
-    for line in (DATA / "fpuzzles_cc_by.jsonl").read_text(encoding="utf-8").splitlines():
-        obj = json.loads(line)
-        if obj["title"] == "Anti-XV Coverage":
-            return load_fpuzzles(obj["fpuzzles_json"]), [int(ch) for ch in obj["solution"]]
-    raise KeyError("Anti-XV Coverage")
+    return fpuzzle("Anti-XV Coverage")
 
 
 def oracle(p: Puzzle, st, house) -> set[tuple[int, int]]:

@@ -4,28 +4,20 @@ without the new idea), the new idea's exact eliminations there, checked against 
 solution, and the whole logic solve now free of forcing steps."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from csp.links import link_tables
 from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from techniques import StepSolver
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+from conftest import fpuzzle_row
+
 FORCING = frozenset((
     "forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
     "forcing_net_verity", "forcing_net_nested", "kraken_fish_type_1", "kraken_fish_type_2",
     "template_set", "template_delete"))
 
-
-def _row(i: int) -> dict:
-    with open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8") as f:
-        for k, line in enumerate(f):
-            if k == i:
-                return json.loads(line)
-    raise AssertionError(f"no puzzle {i}")
+_row = fpuzzle_row
 
 
 def _before_forcing(p, techniques: str):
