@@ -50,6 +50,40 @@ def fpuzzle(key: int | str):
     return load_fpuzzles(row["fpuzzles_json"]), [int(ch) for ch in row["solution"]]
 
 
+def region_oracle(p, st, cells: set[int], split_houses: bool = False) -> set[tuple[int, int]]:
+    """The candidates of the open cells of ``cells`` that no filling of that region keeps:
+    a puzzle of the constraints lying wholly inside it (and, with ``split_houses``, each
+    house's cells inside it all different), the cells outside pinned to a digit no
+    constraint reads, solved by the model's own search once per candidate. The oracle of
+    the arrangement techniques' tests (it reads no link table)."""
+    from csp import Puzzle
+    from csp.bits import digits_of
+    from csp.constraints import AllDifferent
+    sub = Puzzle(p.grid.n)
+    for con in p.constraints:
+        if len(con.cells) > 1 and set(con.cells) <= cells:
+            sub.add(con)
+    if split_houses:
+        for h in p.houses():
+            part = [c for c in h.cells if c in cells]
+            if 1 < len(part) < len(h.cells):
+                sub.add(AllDifferent(part))
+    base = sub.initial_state()
+    for c in range(p.grid.size):
+        base.cand[c] = ((1 << st.placed[c] if st.placed[c] else st.cand[c])
+                        if c in cells else 1 << 1)
+    dead = set()
+    for c in sorted(cells):
+        if st.placed[c]:
+            continue
+        for d in digits_of(st.cand[c]):
+            st2 = base.copy()
+            st2.cand[c] = 1 << d
+            if sub.solve(first=True, state=st2, time_limit=30).status == "unsolvable":
+                dead.add((c, d))
+    return dead
+
+
 @pytest.fixture
 def data_dir() -> Path:
     return DATA

@@ -10,13 +10,13 @@ once per candidate, not through the link tables the technique reads."""
 from __future__ import annotations
 
 from csp import Puzzle
-from csp.bits import digits_of, iter_cells
+from csp.bits import iter_cells
 from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver
 from variants.classic import classic
 from variants.pairs_logic import arrangement_tables, bands
 
-from conftest import fpuzzle
+from conftest import fpuzzle, region_oracle
 from test_house_arrangement import anti_xv
 from test_variant_logic import assert_sound, found
 
@@ -34,27 +34,9 @@ ANTI_XV_BAND = """
 
 
 def oracle(p: Puzzle, st, band_cells: set[int]) -> set[tuple[int, int]]:
-    """The candidates of the band's open cells that no filling of the band keeps: a puzzle
-    of the constraints lying wholly inside the band (its rows, boxes and rules), the other
-    cells pinned to a digit that no constraint reads."""
-    sub = Puzzle(p.grid.n)
-    for con in p.constraints:
-        if len(con.cells) > 1 and set(con.cells) <= band_cells:
-            sub.add(con)
-    base = sub.initial_state()
-    for c in range(p.grid.size):
-        base.cand[c] = ((1 << st.placed[c] if st.placed[c] else st.cand[c])
-                        if c in band_cells else 1 << 1)
-    dead = set()
-    for c in sorted(band_cells):
-        if st.placed[c]:
-            continue
-        for d in digits_of(st.cand[c]):
-            st2 = base.copy()
-            st2.cand[c] = 1 << d
-            if sub.solve(first=True, state=st2, time_limit=30).status == "unsolvable":
-                dead.add((c, d))
-    return dead
+    """The candidates of the band's open cells that no filling of the band keeps (its rows,
+    boxes and the rules inside it; :func:`conftest.region_oracle`)."""
+    return region_oracle(p, st, band_cells)
 
 
 def test_anti_xv_band_filled_whole() -> None:

@@ -11,21 +11,16 @@ lying wholly inside the window plus, for every house, its cells inside the windo
 different, solved by the model's own search once per candidate."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from csp import Grid, Puzzle
-from csp.bits import digits_of, iter_cells
-from csp.constraints import AllDifferent
-from sudoku_csp.formats.fpuzzles import load_fpuzzles
+from csp.bits import iter_cells
 from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver
 from variants.classic import classic
 from variants.pairs_logic import arrangement_tables, line_windows
 
+from conftest import fpuzzle, fpuzzle_row, region_oracle
 from test_variant_logic import assert_sound, found
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "fpuzzles_cc_by.jsonl"
 FORCING = ("forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
            "forcing_net_verity", "forcing_net_nested")
 
@@ -39,37 +34,15 @@ RELAXED_STRING = """
 
 
 def relaxed_string():
-    row = json.loads(DATA.read_text(encoding="utf-8").splitlines()[126])
-    assert row["title"] == "Antiking Coloring Book: Relaxed String"
-    return load_fpuzzles(row["fpuzzles_json"]), [int(ch) for ch in row["solution"]]
+    assert fpuzzle_row(126)["title"] == "Antiking Coloring Book: Relaxed String"
+    return fpuzzle(126)
 
 
 def oracle(p: Puzzle, st, window: set[int]) -> set[tuple[int, int]]:
     """The candidates of the window's open cells that no filling of the window keeps: the
-    rules wholly inside it and each house's cells inside it all different; the other cells
-    pinned to a digit that no constraint reads."""
-    sub = Puzzle(p.grid.n)
-    for con in p.constraints:
-        if len(con.cells) > 1 and set(con.cells) <= window:
-            sub.add(con)
-    for h in p.houses():
-        part = [c for c in h.cells if c in window]
-        if 1 < len(part) < len(h.cells):
-            sub.add(AllDifferent(part))
-    base = sub.initial_state()
-    for c in range(p.grid.size):
-        base.cand[c] = ((1 << st.placed[c] if st.placed[c] else st.cand[c])
-                        if c in window else 1 << 1)
-    dead = set()
-    for c in sorted(window):
-        if st.placed[c]:
-            continue
-        for d in digits_of(st.cand[c]):
-            st2 = base.copy()
-            st2.cand[c] = 1 << d
-            if sub.solve(first=True, state=st2, time_limit=30).status == "unsolvable":
-                dead.add((c, d))
-    return dead
+    rules wholly inside it and each house's cells inside it all different
+    (:func:`conftest.region_oracle`)."""
+    return region_oracle(p, st, window, split_houses=True)
 
 
 def test_window_on_a_jigsaw_coloring_book() -> None:
