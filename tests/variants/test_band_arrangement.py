@@ -33,6 +33,14 @@ ANTI_XV_BAND = """
 123456789 123456789 123456789 123456789 123456789 123456789 1256789 34589"""
 
 
+def only_forcing_left(st) -> bool:
+    """The default solver without the band arrangement and without the forcing family
+    finds no step at ``st``."""
+    forcing = ("forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
+               "forcing_net_verity", "forcing_net_nested")
+    return StepSolver(["default", "-band_arrangement", *(f"-{f}" for f in forcing)]
+                      ).next_step(st) is None
+
 def oracle(p: Puzzle, st, band_cells: set[int]) -> set[tuple[int, int]]:
     """The candidates of the band's open cells that no filling of the band keeps (its rows,
     boxes and the rules inside it; :func:`conftest.region_oracle`)."""
@@ -46,11 +54,7 @@ def test_anti_xv_band_filled_whole() -> None:
     p, sol = anti_xv()
     st = marks_state(ANTI_XV_BAND, p)
     assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
-    # the default solver without it and without the forcing family is stuck here
-    forcing = ("forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
-               "forcing_net_verity", "forcing_net_nested")
-    assert StepSolver(["default", "-band_arrangement", *(f"-{f}" for f in forcing)]
-                      ).next_step(st) is None
+    assert only_forcing_left(st)
     steps = found(p, st, "band_arrangement")
     assert [s.houses[:3] for s in steps] == [("row 4", "row 5", "row 6")]
     t = arrangement_tables(p)
@@ -135,10 +139,7 @@ def test_skyscraper_band_pruned_by_line_supports(monkeypatch) -> None:
     p, sol = trollscraper()
     st = marks_state(TROLLSCRAPER_BAND, p)
     assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
-    forcing = ("forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
-               "forcing_net_verity", "forcing_net_nested")
-    assert StepSolver(["default", "-band_arrangement", *(f"-{f}" for f in forcing)]
-                      ).next_step(st) is None
+    assert only_forcing_left(st)
     steps = found(p, st, "band_arrangement")
     rows13 = [s for s in steps if s.explain(2).startswith("Band Arrangement: rows 1-3 ")]
     assert rows13, [s.explain(2) for s in steps]
