@@ -107,9 +107,10 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     """Every fish of size ``n`` for ``digit`` with bases from ``base_pool`` (full houses)
     and covers from ``cover_pool``, at most ``max_fins`` exo and ``max_endo`` endo fins.
     Fish without eliminations are skipped when ``need_elims``; ``fin_prune=False`` keeps
-    fish whose fins share no peer (for Kraken fish). ``cover_bound``: cut a branch whose
-    remaining covers cannot take in enough base candidates to keep the fins within
-    ``max_fins`` (a pure speed-up: the tests compare both settings)."""
+    fish whose fins share no peer (for Kraken fish). ``cover_bound``: cut a branch with
+    two or more covers left to take whose remaining covers cannot take in enough base
+    candidates to keep the fins within ``max_fins`` (a pure speed-up: the tests compare
+    both settings)."""
     out: list[Fish] = []
     P = an.cells_with[digit]
     if not P:
@@ -146,6 +147,9 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
         # common: cells (holding the digit) that see every fin so far (-1: no fin yet);
         # forb: bitset of cover indices this branch may not take
         k = len(chosen)
+        if k == n - 1 and rem:
+            last_cover(rem, chosen, forb, fins, common, V, twice)
+            return
         if not rem:
             if k == n:
                 found.append((tuple(covers[i] for i in chosen), fins, common, V, twice))
@@ -190,6 +194,57 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                 c2 &= ~cm[first]
             if c2 & target or not fin_prune:
                 cover_rec(rem & ~(1 << x), chosen, f2, fins | (1 << x), c2, V, twice)
+
+    def last_cover(rem: int, chosen: list[int], forb: int, fins: int, common: int,
+                   V: int, twice: int) -> None:
+        # cover_rec's branches when one cover is left to take, unrolled into a loop: the
+        # last cover holds the lowest uncovered candidate x (the rest are fins: a leaf),
+        # or x is a fin and the next candidate is tried. The same leaves in the same order;
+        # the cover bound is left out here, the leaf's own fin count makes the same cut
+        nf = fins.bit_count()
+        while True:
+            low = rem & -rem
+            x = low.bit_length() - 1
+            f2 = forb
+            first = -1
+            for i in cell_covers.get(x, ()):
+                if forb >> i & 1:
+                    continue
+                if first < 0:
+                    first = i
+                f2 |= 1 << i
+                m = cm[i]
+                r2 = rem & ~m
+                if not r2:
+                    found.append((tuple([covers[j] for j in chosen]) + (covers[i],), fins,
+                                  common, V | m, twice | (V & m)))
+                    continue
+                f = fins | r2
+                if f.bit_count() > max_fins:
+                    continue
+                com = common
+                while r2:
+                    lo = r2 & -r2
+                    com &= peers[lo.bit_length() - 1]
+                    r2 ^= lo
+                V2 = V | m
+                if com & V2 & target & ~f or not fin_prune:
+                    found.append((tuple([covers[j] for j in chosen]) + (covers[i],), f,
+                                  com, V2, twice | (V & m)))
+            if nf >= max_fins:
+                return
+            c2 = common & peers[x] & P
+            if partition and first >= 0:
+                c2 &= ~cm[first]
+            if not (c2 & target or not fin_prune):
+                return
+            rem ^= low
+            if not rem:
+                return          # every candidate left a fin: n - 1 covers are not a fish
+            forb = f2
+            fins |= low
+            nf += 1
+            common = c2
 
     nb = len(bases)
     deadline = an.deadline
