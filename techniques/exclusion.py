@@ -331,6 +331,9 @@ class _SameDigitSight:
                 row.append(reach & ~(1 << c))
             sight.append(row)
         self.sight = sight
+        #: per digit, :func:`_pair_fits` of pairs of place sets (kept across states)
+        self.pair_fits: list[dict[tuple[int, int], int]] = [
+            {} for _ in range(n + 1)]
 
 
 @register("two_house_exclusion", "Two-House Exclusion", FAMILY,
@@ -747,10 +750,11 @@ def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
     cells_d = an.cells_with[d]
     group = tables.group
     sight = tables.sight[d]
-    near = {s: cells_d & ~sight[s] | 1 << s for s in iter_cells(cells_d)}
     houses = [(h, an.house_mask[h] & cells_d) for h in need]
     houses = [(h, pl) for h, pl in houses if pl]
-    memo: dict[tuple[int, int], int] = {}
+    pair_fits = tables.pair_fits[d]
+    if len(pair_fits) > _PAIR_FITS_MAX:
+        pair_fits.clear()
     for x in iter_cells(cells_d):
         if an.expired():
             return
@@ -778,7 +782,8 @@ def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
             # broken): the houses it takes places from come first, and a three starts
             # with one of them
             left.sort(key=lambda t: (t[1] == t[2], t[2].bit_count()))
-            hit = _three_houses(left, near, sum(1 for t in left if t[1] != t[2]), memo)
+            hit = _three_houses(left, cells_d, sight, sum(1 for t in left if t[1] != t[2]),
+                                pair_fits)
         if hit is None:
             continue
         ds = digit_symbol(d)
@@ -799,41 +804,56 @@ def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
                    note=f"{an.name(x)}={ds} would leave {why}{via}")
 
 
-def _three_houses(left: list[tuple[int, int, int]], near: dict[int, int], first: int,
-                  memo: dict[tuple[int, int], int]):
+#: entries of one digit's :attr:`_SameDigitSight.pair_fits` before it is cleared
+_PAIR_FITS_MAX = 100_000
+
+
+def _pair_fits(pa: int, pb: int, sight: list[int]) -> int:
+    """The cells linked to one of a and b (``sight``) for every pair of places a of ``pa``,
+    b of ``pb`` that fit together (b not linked to a), ANDed: with the digit's candidates
+    ``cells_d`` (which hold both place sets), ``cells_d & ~`` it are the cells that fit
+    with some such pair, a and b included (no cell is linked to itself). Which pairs fit
+    reads the place sets alone, so this holds for any candidates."""
+    out = -1
+    x = pa
+    while x:
+        la = x & -x
+        x ^= la
+        sa = sight[la.bit_length() - 1]
+        y = pb & ~sa
+        while y:
+            lb = y & -y
+            y ^= lb
+            out &= sa | sight[lb.bit_length() - 1]
+    return out
+
+
+def _three_houses(left: list[tuple[int, int, int]], cells_d: int, sight: list[int],
+                  first: int, pair_fits: dict[tuple[int, int], int]):
     """The first three of ``left`` ((house, places, places left)) whose places left offer
     no choice of one place each with no two seeing each other, or None; the three's first
-    house among the first ``first`` of ``left``. ``near[s]``: s and the cells not linked to
-    s for the digit.
+    house among the first ``first`` of ``left``. ``cells_d``: the digit's candidates,
+    ``sight[s]``: the cells linked to s for the digit.
 
     Per pair of houses, the cells that fit with some fitting pair of their places (the
-    pair's places themselves included) are gathered once: a third house fits with the
-    pair when one of its places is among them (kept in ``memo`` per pair of place sets,
-    for the other candidates of the digit). A pair that does not fit at all is returned as
-    it is: two houses are enough."""
+    pair's places themselves included) are gathered: a third house fits with the pair
+    when one of its places is among them (from :func:`_pair_fits`, kept in ``pair_fits``
+    per pair of place sets, across states). A pair that does not fit at all is returned
+    as it is: two houses are enough."""
     k = len(left)
+    rests = [t[2] for t in left]
     for i in range(min(first, k)):
-        pa = left[i][2]
+        pa = rests[i]
         for j in range(i + 1, k):
-            pb = left[j][2]
-            fits = memo.get((pa, pb))
-            if fits is None:
-                fits = 0
-                x = pa
-                while x:
-                    low = x & -x
-                    x ^= low
-                    na = near[low.bit_length() - 1]
-                    y = pb & na
-                    while y:
-                        lb = y & -y
-                        y ^= lb
-                        fits |= na & near[lb.bit_length() - 1]
-                memo[(pa, pb)] = fits
+            pb = rests[j]
+            linked = pair_fits.get((pa, pb))
+            if linked is None:
+                linked = pair_fits[(pa, pb)] = _pair_fits(pa, pb, sight)
+            fits = cells_d & ~linked
             if not fits:
                 return left[i], left[j]
             for m in range(j + 1, k):
-                if not fits & left[m][2]:
+                if not fits & rests[m]:
                     return left[i], left[j], left[m]
     return None
 

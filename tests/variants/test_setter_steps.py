@@ -237,6 +237,37 @@ def test_three_house_exclusion_fuzz_on_the_lens():
     assert not [s.technique for s in r.steps if s.technique in FORCING]
 
 
+def test_three_house_pair_fits_from_the_candidates():
+    """``_pair_fits`` (kept across states, per pair of place sets) gives with the digit's
+    candidates what the candidates give directly: the cells that fit (are not linked) with
+    both places of some pair a, b that fit together, a and b included. On an anti-knight
+    state, for every pair of houses' places (and parts of them) of every digit."""
+    import random
+    from csp import Grid, Puzzle
+    from techniques.analysis import Analysis
+    from techniques.exclusion import _pair_fits, _SameDigitSight
+    from variants.chess import anti_knight
+    p = Puzzle(Grid(9)).add_grid_houses().use(anti_knight())
+    an = Analysis(p.givens("1...5....." + "3" + "." * 70).propagate())
+    tables = p.derived(_SameDigitSight)
+    rnd = random.Random(7)
+    checked = 0
+    for d in range(1, 10):
+        cells_d, sight = an.cells_with[d], tables.sight[d]
+        near = {s: cells_d & ~sight[s] | 1 << s for s in range(81) if cells_d >> s & 1}
+        places = [an.house_mask[h] & cells_d for h in an.full]
+        places += [pl & rnd.getrandbits(81) for pl in places]
+        for pa in places:
+            for pb in places:
+                want = 0
+                for a in (s for s in range(81) if pa >> s & 1):
+                    for b in (s for s in range(81) if (pb & near[a]) >> s & 1):
+                        want |= near[a] & near[b]
+                assert cells_d & ~_pair_fits(pa, pb, sight) == want
+                checked += bool(want)
+    assert checked > 1000
+
+
 def test_three_house_exclusion_silent_without_links():
     """With houses only (a classic grid, a jigsaw) the exclusions are fish: nothing to
     find, at once; on an anti-knight grid's first state nothing is excluded either (every
