@@ -46,6 +46,7 @@ import re
 from itertools import combinations
 from typing import Iterator, Sequence
 
+from csp.bits import digits_of
 from csp.constraints.alldiff import AllDifferent
 from csp.constraints.sums import Sum, SumIn, linear_supports, sum_combinations
 from csp.step import Candidate, Step, digit_symbol
@@ -860,22 +861,29 @@ def _group_sums(an: Analysis, cells: list[int], doms: list[int], sign: int
     """Signed sums of a group of cells that all differ -> supports per cell."""
     def run() -> dict[int, list[int]]:
         k = len(cells)
+        last = k - 1
         out: dict[int, list[int]] = {}
-        vals = [0] * k
+        bits = [0] * k          # the digit of each cell so far, as a bit
 
         def rec(i: int, s: int, used: int) -> None:
-            if i == k:
-                sup = out.get(s)
-                if sup is None:
-                    sup = out[s] = [0] * k
-                for j in range(k):
-                    sup[j] |= 1 << vals[j]
-                return
             m = doms[i] & ~used
+            if i == last:
+                # the last cell's digits complete the assignments: no call per assignment
+                while m:
+                    low = m & -m
+                    m ^= low
+                    t = s + sign * (low.bit_length() - 1)
+                    sup = out.get(t)
+                    if sup is None:
+                        sup = out[t] = [0] * k
+                    for j in range(last):
+                        sup[j] |= bits[j]
+                    sup[last] |= low
+                return
             while m:
                 low = m & -m
-                vals[i] = low.bit_length() - 1
-                rec(i + 1, s + sign * vals[i], used | low)
+                bits[i] = low
+                rec(i + 1, s + sign * (low.bit_length() - 1), used | low)
                 m ^= low
 
         rec(0, 0, 0)
@@ -938,9 +946,8 @@ def _sum_steps(an: Analysis, opts: dict, kinds: tuple[str, ...], min_cells: int,
         for c, s in zip(cells, sup):
             if s & (s - 1) == 0 and an.cand[c] != s:
                 placements.append(Candidate(c, s.bit_length() - 1))
-            else:
-                elims.extend(Candidate(c, d) for d in range(1, an.n + 1)
-                             if an.cand[c] >> d & 1 and not s >> d & 1)
+            elif an.cand[c] & ~s:
+                elims.extend(Candidate(c, d) for d in digits_of(an.cand[c] & ~s))
         if not placements and not elims:
             continue
         lhs = "+".join(an.name(c) for c in plus)
