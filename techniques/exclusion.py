@@ -210,14 +210,18 @@ def _breakers(an: Analysis, eng, i: int, base: list[int],
     uni = p.uni_a if type(p) is BinaryTable and not generic else None
     if uni is not None:
         # a two-cell rule has a solution while some digit left in b goes with one left in
-        # a (what its propagation finds, without running it per candidate)
-        x, y = p.a, p.b
-        bx, by = base[x], base[y]
-        for (a, v), rem in _reach(an, eng, i):
-            mx, my = bx & ~rem.get(x, 0), by & ~rem.get(y, 0)
+        # a (what its propagation finds, without running it per candidate); the answer
+        # reads only what a candidate removes from the two cells, so it is worked out once
+        # per distinct removal
+        bx, by = base[p.a], base[p.b]
+        avs, groups = _pair_reach(an, eng, i)
+        hits: list[int] = []
+        for rx, ry, where in groups:
+            mx, my = bx & ~rx, by & ~ry
             if mx and my and (mx != bx or my != by) and not uni[mx] & my:
-                out.append((a, v))
-        return tuple(out)
+                hits += where
+        hits.sort()
+        return tuple([avs[j] for j in hits])
     for (a, v), rem in _reach(an, eng, i):
         work = base[:]
         hit = False
@@ -268,6 +272,22 @@ def _reach(an: Analysis, eng, i: int) -> list[tuple[tuple[int, int], dict[int, i
                 rem[a] = rem.get(a, 0) | (full & ~(1 << v))
         return sorted(out.items())
     return an.links_memo(("rule_exclusion_reach", i), build)
+
+
+def _pair_reach(an: Analysis, eng, i: int
+                ) -> tuple[list[tuple[int, int]], list[tuple[int, int, list[int]]]]:
+    """For a two-cell rule ``i`` (cells a and b): the candidates of :func:`_reach` and
+    their removals grouped by what they remove from the two cells: ``(candidates,
+    [(removed from a, removed from b, positions in candidates)])``. Static."""
+    def build():
+        p = eng.props[i]
+        avs = []
+        groups: dict[tuple[int, int], list[int]] = {}
+        for j, (av, rem) in enumerate(_reach(an, eng, i)):
+            avs.append(av)
+            groups.setdefault((rem.get(p.a, 0), rem.get(p.b, 0)), []).append(j)
+        return avs, [(rx, ry, where) for (rx, ry), where in groups.items()]
+    return an.links_memo(("rule_exclusion_pairs", i), build)
 
 
 def _pair_survivors(places_a: int, places_b: int, free: dict[int, int]) -> int:
