@@ -145,36 +145,17 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     def cover_rec(rem: int, chosen: list[int], forb: int, fins: int, common: int,
                   V: int, twice: int) -> None:
         # common: cells (holding the digit) that see every fin so far (-1: no fin yet);
-        # forb: bitset of cover indices this branch may not take
+        # forb: bitset of cover indices this branch may not take. Here two or more covers
+        # are left to take and rem is not empty (one cover left: last_cover; no candidate
+        # left while covers are: no fish)
         k = len(chosen)
-        if k == n - 1 and rem:
-            last_cover(rem, chosen, forb, fins, common, V, twice)
-            return
-        if not rem:
-            if k == n:
-                found.append((tuple(covers[i] for i in chosen), fins, common, V, twice))
-            return
-        if k == n:
-            f = fins | rem
-            if f.bit_count() > max_fins:
-                return
-            while rem:
-                low = rem & -rem
-                common &= peers[low.bit_length() - 1]
-                rem ^= low
-            if common & V & target & ~f or not fin_prune:
-                found.append((tuple(covers[i] for i in chosen), f, common, V, twice))
-            return
         # the n - k covers still to take leave the rest of rem as fins: too many, give up
         excess = rem.bit_count() - max_fins + fins.bit_count()
         if excess > 0 and cover_bound:
-            best = [(m & rem).bit_count() for m in near]
-            if n - k == 1:
-                if max(best, default=0) < excess:
-                    return
-            elif sum(sorted(best)[k - n:]) < excess:
+            if sum(sorted([(m & rem).bit_count() for m in near])[k - n:]) < excess:
                 return
         x = (rem & -rem).bit_length() - 1
+        nxt = last_cover if k + 2 == n else cover_rec
         f2 = forb
         first = -1
         for i in cell_covers.get(x, ()):
@@ -183,11 +164,12 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             if first < 0:
                 first = i
             m = cm[i]
-            chosen.append(i)
-            cover_rec(rem & ~m, chosen, f2, fins, common, V | m, twice | (V & m))
-            chosen.pop()
+            if rem & ~m:
+                chosen.append(i)
+                nxt(rem & ~m, chosen, f2, fins, common, V | m, twice | (V & m))
+                chosen.pop()
             f2 |= 1 << i
-        if fins.bit_count() < max_fins:
+        if fins.bit_count() < max_fins and rem & (rem - 1):
             c2 = common & peers[x] & P
             if partition and first >= 0:
                 # the fin's cover house is out, so are its cells as eliminations
@@ -270,7 +252,9 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                 if h in cidx:
                     base_forb |= 1 << cidx[h]
             near[:] = [m for i, m in enumerate(cm) if m & U and not base_forb >> i & 1]
-            cover_rec(U & ~endo, [], base_forb, 0, common, 0, 0)
+            if U & ~endo:
+                (last_cover if n == 1 else cover_rec)(U & ~endo, [], base_forb, 0, common,
+                                                      0, 0)
             for cov, exo, com, V, twice in found:
                 fins = exo | endo
                 elims = (V & ~U) | (twice & U & ~fins)
