@@ -608,7 +608,8 @@ class ArrangementTables:
         self.kinds: dict = {}
         #: per region, the cell candidates for which the finder last found nothing
         self.quiet: dict = {}
-        #: per band, fillings found (cell -> digit): those that still fit support their
+        #: per region, fillings found (bit set of the region's cells' digits, bit
+        #: ``c * (n + 1) + d`` for cell c holding d): those that still fit support their
         #: digits at the next look without a search
         self.fillings: dict = {}
 
@@ -629,22 +630,21 @@ class ArrangementTables:
             links = self.links
             inside = self.cells(region)
             got = {}
-            names = set()
+            linked: set[tuple[int, int]] = set()    # cells joined by a rule (for names)
             for c in iter_cells(inside):
+                hp = links.house_peers[c]
                 for d in range(1, links.n + 1):
-                    out: dict[int, int] = {}
-                    for c2 in iter_cells(links.peers_d[d][c] & inside):
-                        out[c2] = 1 << d
-                        if not links.house_peers[c] >> c2 & 1:      # anti-knight, ...
-                            names.update(n for n in self._names.get((c, c2), "").split(", ")
-                                         if n)
+                    peers = links.peers_d[d][c] & inside
+                    out: dict[int, int] = dict.fromkeys(iter_cells(peers), 1 << d)
+                    if peers & ~hp:                                 # anti-knight, ...
+                        linked.update((c, c2) for c2 in iter_cells(peers & ~hp))
                     for c2, d2 in links.cross.get((c, d), ()):
                         if c2 != c and inside >> c2 & 1:
                             out[c2] = out.get(c2, 0) | 1 << d2
-                            names.update(n for n in self._names.get((c, c2), "").split(", ")
-                                         if n)
+                            linked.add((c, c2))
                     got[(c, d)] = tuple(out.items())
             self._removes[region] = got
+            names = {n for pair in linked for n in self._names.get(pair, "").split(", ") if n}
             kinds = sorted({n.rsplit(" ", 1)[0] if " " in n else n for n in names})
             self.kinds[region] = (kinds, len(names))
             self.rules[region] = (f"{', '.join(kinds)} ({len(names)} "
@@ -1114,15 +1114,23 @@ def _supports(an: Analysis, t: ArrangementTables, region: int | tuple[int, ...],
     found at earlier looks at the region that still fit (a filling of the region keeps
     every rule whatever the state: it supports its digits while they are candidates)."""
     cand, values = an.cand, an.state.placed
-    kept = [f for f in t.fillings.get(region, ())
-            if all(cand[c] >> d & 1 or values[c] == d for c, d in f.items())]
-    seed = [0] * len(cells)
+    w = an.n + 1
+    every = (1 << w) - 1
+    # the region's candidates and placed digits, and its placed digits alone, as fillings
+    # are written (a filling fits when it has no digit outside ``now``)
+    now = fixed = 0
+    for c in iter_cells(t.cells(region)):
+        now |= (cand[c] | 1 << values[c]) << c * w
+        if not cand[c]:
+            fixed |= 1 << c * w + values[c]
+    kept = [f for f in t.fillings.get(region, ()) if not f & ~now]
+    union = 0
     for f in kept:
-        for i, c in enumerate(cells):
-            seed[i] |= 1 << f[c]
+        union |= f
+    seed = [union >> c * w & every for c in cells]
     support = filler.supports(total, seed)
-    fixed = {c: values[c] for c in iter_cells(t.cells(region)) if not cand[c]}
-    kept += [{**fixed, **dict(zip(cells, f))} for f in filler.found]
+    for f in filler.found:
+        kept.append(fixed | sum(1 << c * w + d for c, d in zip(cells, f)))
     t.fillings[region] = kept[-64:]
     return support
 
