@@ -667,17 +667,20 @@ class ArrangementTables:
         """The failed states of the searches of a region's open ``cells`` with these
         ``groups`` and lacking digits (``required``) so far: the search from a state is the
         same at every look while those and the rules are (the rules are fixed per region;
-        :meth:`forbid_table` for the same cells). A new table when they change, or when
-        it holds ``DEAD_STATES`` states (it only saves time)."""
+        :meth:`forbid_table` for the same cells). A new table when they change; all are
+        dropped when they hold ``DEAD_STATES`` states between them (they only save time,
+        about half a kilobyte a state)."""
         shape = (tuple(cells), tuple(groups), tuple(required or ()))
+        if sum(len(states) for _, states in self._dead.values()) > DEAD_STATES:
+            self._dead.clear()
         got = self._dead.get(region)
-        if got is None or got[0] != shape or len(got[1]) > DEAD_STATES:
+        if got is None or got[0] != shape:
             got = self._dead[region] = (shape, {})
         return got[1]
 
 
-#: failed search states kept per region (:meth:`ArrangementTables.dead_states`)
-DEAD_STATES = 50_000
+#: failed search states kept for all regions (:meth:`ArrangementTables.dead_states`)
+DEAD_STATES = 100_000
 
 
 def _forbid_table(removes: dict, cells: list[int], n: int) -> list[dict]:
