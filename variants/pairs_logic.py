@@ -651,7 +651,6 @@ class ArrangementTables:
                                   f"rule{'s' if len(names) > 1 else ''})")
         return got
 
-
     def forbid_table(self, region: int | tuple[int, ...], cells: list[int]) -> list[dict]:
         """:func:`_forbid_table` of a region's open ``cells`` (kept until they change)."""
         key = tuple(cells)
@@ -660,7 +659,6 @@ class ArrangementTables:
             got = self._forbid[region] = (key, _forbid_table(self.removes(region), cells,
                                                              self.links.n))
         return got[1]
-
 
     def dead_states(self, region: int | tuple[int, ...], cells: list[int], groups: list[int],
                     required: list[int] | None = None) -> dict:
@@ -850,27 +848,26 @@ class _Filler:
         self.fb = forbid if forbid is not None else _forbid_table(
             removes, cells, max(doms, default=1).bit_length() - 1)
         self.groups = groups
-        #: the groups whose open cells must hold given digits between them (a full house:
-        #: the digits not placed in it yet), with those digits: the search also branches
-        #: on where such a digit goes when it has fewer places than any cell has digits
-        self.required = [(tuple(iter_cells(g)), r) for g, r in zip(groups, required or ())
-                         if r]
-        # the search's masks (``dom`` in :meth:`fill`) hold the cells' digits, then per
-        # group of ``required`` the digits it still lacks (its given digits less those
-        # placed in it during the search): (group's cells, its slot in ``dom``)
-        self._plain = [g for g, r in zip(groups, [*(required or ()), *[0] * len(groups)])
-                       if not r]
+        # The groups whose open cells must hold given digits between them (``required``:
+        # a full house, the digits not placed in it yet): the search also branches on
+        # where such a digit goes when it has fewer places than any cell has digits. The
+        # search's masks (``dom`` in :meth:`fill`) hold the cells' digits, then per such
+        # group the digits it still lacks (less those placed in it during the search):
+        # ``_req`` (its cells, its slot in ``dom``), ``_slots`` (per cell, the slots of
+        # its groups), ``_lacks`` (the slots at the start); the other groups: ``_plain``.
+        lacking = list(required or ())[:len(groups)]
+        lacking += [0] * (len(groups) - len(lacking))
+        self._plain = [g for g, r in zip(groups, lacking) if not r]
         self._req: list[tuple[int, int]] = []
-        self._lacks = []
+        self._lacks: list[int] = []
         slots: list[list[int]] = [[] for _ in range(k)]
-        for g, r in zip(groups, required or ()):
+        for g, r in zip(groups, lacking):
             if r:
                 slot = k + len(self._req)
                 self._req.append((g, slot))
                 self._lacks.append(r)
                 for i in iter_cells(g):
                     slots[i].append(slot)
-        #: per cell, the slots of the required groups through it
         self._slots = [tuple(x) for x in slots]
         #: with no rules: the states whose search failed, with its node count (``dead``,
         #: given to keep them between searches of the same cells, groups and digits
@@ -1062,7 +1059,8 @@ class _Filler:
         return True
 
     def place(self, dom: list[int], i: int, d: int) -> list[int]:
-        """The cells' digits once cell ``i`` holds ``d``."""
+        """The masks once cell ``i`` holds ``d`` (its own mask 0 with :attr:`dead`, where
+        nothing reads a placed cell's mask, so that a state is its masks)."""
         nd = dom[:]
         for j, keep in self.fb[i].get(d, ()):
             nd[j] &= keep
