@@ -595,6 +595,12 @@ class ArrangementTables:
                 rules = long_rules(cells)
                 self.wide.append((houses + (x,) + more, f"{name} and {h.name}", rules))
         self._removes: dict = {}
+        #: per region, the open cells of its last search and their :func:`_forbid_table`
+        #: (the open cells change only when a cell of the region is placed)
+        self._forbid: dict = {}
+        #: per region, the failed states of its searches (:attr:`_Filler.dead`), kept while
+        #: the open cells, groups and lacking digits stay the same
+        self._dead: dict = {}
         #: per region, the kinds of two-cell rules between its cells and how many there are
         #: ("negative x" for "negative x r1c1-r1c2"; for the explanation)
         self.rules: dict = {}
@@ -602,7 +608,8 @@ class ArrangementTables:
         self.kinds: dict = {}
         #: per region, the cell candidates for which the finder last found nothing
         self.quiet: dict = {}
-        #: per band, fillings found (cell -> digit): those that still fit support their
+        #: per region, fillings found (bit set of the region's cells' digits, bit
+        #: ``c * (n + 1) + d`` for cell c holding d): those that still fit support their
         #: digits at the next look without a search
         self.fillings: dict = {}
 
@@ -623,27 +630,65 @@ class ArrangementTables:
             links = self.links
             inside = self.cells(region)
             got = {}
-            names = set()
+            linked: set[tuple[int, int]] = set()    # cells joined by a rule (for names)
             for c in iter_cells(inside):
+                hp = links.house_peers[c]
                 for d in range(1, links.n + 1):
-                    out: dict[int, int] = {}
-                    for c2 in iter_cells(links.peers_d[d][c] & inside):
-                        out[c2] = 1 << d
-                        if not links.house_peers[c] >> c2 & 1:      # anti-knight, ...
-                            names.update(n for n in self._names.get((c, c2), "").split(", ")
-                                         if n)
+                    peers = links.peers_d[d][c] & inside
+                    out: dict[int, int] = dict.fromkeys(iter_cells(peers), 1 << d)
+                    if peers & ~hp:                                 # anti-knight, ...
+                        linked.update((c, c2) for c2 in iter_cells(peers & ~hp))
                     for c2, d2 in links.cross.get((c, d), ()):
                         if c2 != c and inside >> c2 & 1:
                             out[c2] = out.get(c2, 0) | 1 << d2
-                            names.update(n for n in self._names.get((c, c2), "").split(", ")
-                                         if n)
+                            linked.add((c, c2))
                     got[(c, d)] = tuple(out.items())
             self._removes[region] = got
+            names = {n for pair in linked for n in self._names.get(pair, "").split(", ") if n}
             kinds = sorted({n.rsplit(" ", 1)[0] if " " in n else n for n in names})
             self.kinds[region] = (kinds, len(names))
             self.rules[region] = (f"{', '.join(kinds)} ({len(names)} "
                                   f"rule{'s' if len(names) > 1 else ''})")
         return got
+
+    def forbid_table(self, region: int | tuple[int, ...], cells: list[int]) -> list[dict]:
+        """:func:`_forbid_table` of a region's open ``cells`` (kept until they change)."""
+        key = tuple(cells)
+        got = self._forbid.get(region)
+        if got is None or got[0] != key:
+            got = self._forbid[region] = (key, _forbid_table(self.removes(region), cells,
+                                                             self.links.n))
+        return got[1]
+
+    def dead_states(self, region: int | tuple[int, ...], cells: list[int], groups: list[int],
+                    required: list[int] | None = None) -> dict:
+        """The failed states of the searches of a region's open ``cells`` with these
+        ``groups`` and lacking digits (``required``) so far: the search from a state is the
+        same at every look while those and the rules are (the rules are fixed per region;
+        :meth:`forbid_table` for the same cells). A new table when they change; all are
+        dropped when they hold ``DEAD_STATES`` states between them (they only save time,
+        about half a kilobyte a state)."""
+        shape = (tuple(cells), tuple(groups), tuple(required or ()))
+        if sum(len(states) for _, states in self._dead.values()) > DEAD_STATES:
+            self._dead.clear()
+        got = self._dead.get(region)
+        if got is None or got[0] != shape:
+            got = self._dead[region] = (shape, {})
+        return got[1]
+
+
+#: failed search states kept for all regions (:meth:`ArrangementTables.dead_states`)
+DEAD_STATES = 100_000
+
+
+def _forbid_table(removes: dict, cells: list[int], n: int) -> list[dict]:
+    """Per open cell (its index in ``cells``), per digit 1..``n``: what the candidate takes
+    from the other open cells, as (their index, the digits they keep) (``removes``: see
+    :meth:`ArrangementTables.removes`)."""
+    index = {c: i for i, c in enumerate(cells)}
+    every = (1 << n + 1) - 1
+    return [{d: tuple((index[c2], every & ~m) for c2, m in removes[(c, d)] if c2 in index)
+             for d in range(1, n + 1)} for c in cells]
 
 
 def arrangement_tables(puzzle) -> ArrangementTables:
@@ -784,28 +829,58 @@ class _Filler:
     candidate removes from the other cells (``removes``, see
     :meth:`ArrangementTables.removes`) taken out at each step, the cells of each of
     ``groups`` (bit sets of cell indexes that must differ) given as many different digits;
-    at most ``budget`` search nodes (then :class:`TimeoutError`)."""
+    at most ``budget`` search nodes (then :class:`TimeoutError`).
+
+    ``removes`` must be symmetric, as weak links are ((c, d) removes d2 from c2 exactly when
+    (c2, d2) removes d from c), and remove a digit from the other cells of each group (the
+    cells of a house). Then a cell placed during the search keeps its one digit to the end
+    (a later placement that would remove it was itself removed by it), which the search's
+    bookkeeping of the digits a group still lacks relies on."""
 
     def __init__(self, cells: list[int], doms: list[int], removes: dict, groups: list[int],
                  budget: int, rules: tuple = (), values: list[int] | None = None,
-                 an: Analysis | None = None, required: list[int] | None = None) -> None:
-        self.k = len(cells)
+                 an: Analysis | None = None, required: list[int] | None = None,
+                 forbid: list[dict] | None = None, dead: dict | None = None) -> None:
+        self.k = k = len(cells)
         index = {c: i for i, c in enumerate(cells)}
-        self.fb = [{d: [(index[c2], m) for c2, m in removes[(c, d)] if c2 in index]
-                    for d in digits_of(doms[i])} for i, c in enumerate(cells)]
+        #: per cell and digit: (other cell, the digits it keeps) for each cell the
+        #: candidate takes digits from (``forbid``: :func:`_forbid_table`, given or built)
+        self.fb = forbid if forbid is not None else _forbid_table(
+            removes, cells, max(doms, default=1).bit_length() - 1)
         self.groups = groups
-        #: the groups whose open cells must hold given digits between them (a full house:
-        #: the digits not placed in it yet), with those digits: the search also branches
-        #: on where such a digit goes when it has fewer places than any cell has digits
-        self.required = [(tuple(iter_cells(g)), r) for g, r in zip(groups, required or ())
-                         if r]
+        # The groups whose open cells must hold given digits between them (``required``:
+        # a full house, the digits not placed in it yet): the search also branches on
+        # where such a digit goes when it has fewer places than any cell has digits. The
+        # search's masks (``dom`` in :meth:`fill`) hold the cells' digits, then per such
+        # group the digits it still lacks (less those placed in it during the search):
+        # ``_req`` (its cells, its slot in ``dom``), ``_slots`` (per cell, the slots of
+        # its groups), ``_lacks`` (the slots at the start); the other groups: ``_plain``.
+        lacking = list(required or ())[:len(groups)]
+        lacking += [0] * (len(groups) - len(lacking))
+        self._plain = [g for g, r in zip(groups, lacking) if not r]
+        self._req: list[tuple[int, int]] = []
+        self._lacks: list[int] = []
+        slots: list[list[int]] = [[] for _ in range(k)]
+        for g, r in zip(groups, lacking):
+            if r:
+                slot = k + len(self._req)
+                self._req.append((g, slot))
+                self._lacks.append(r)
+                for i in iter_cells(g):
+                    slots[i].append(slot)
+        self._slots = [tuple(x) for x in slots]
+        #: with no rules: the states whose search failed, with its node count (``dead``,
+        #: given to keep them between searches of the same cells, groups and digits
+        #: lacking, or a new one), see :meth:`descend`
+        self.dead: dict | None = None if rules else (dead if dead is not None else {})
         self.doms = doms
         self.budget = budget
         self.nodes = 0
         self.chosen = [0] * self.k
         self.an = an
         #: per open cell, the rules of three cells or more through it: (the rule, its
-        #: cells' open indexes or -1, the placed digits, the bit set of its open cells)
+        #: cells' open indexes or -1, the placed digits, the bit set of its open cells,
+        #: the rule's verdicts so far: its cells' digits -> ``check``)
         self.rules_of: list[list] | None = None
         #: the rules with an exact support function of their own (``Constraint.supports``:
         #: an outside clue's line), read at every node to prune: (the rule, its cells' open
@@ -821,8 +896,11 @@ class _Filler:
                 for p in pos:
                     if p >= 0:
                         opened |= 1 << p
+                # (``check`` is a predicate of the digits alone, so its verdict on a tuple
+                # of digits holds for the whole search)
+                verdicts: dict[tuple[int, ...], bool] = {}
                 for p in set(pos) - {-1}:
-                    self.rules_of[p].append((con, pos, fixed, opened))
+                    self.rules_of[p].append((con, pos, fixed, opened, verdicts))
                 if opened and type(con).supports is not Constraint.supports:
                     self.pruners.append((con, pos, [1 << v for v in fixed]))
 
@@ -830,15 +908,20 @@ class _Filler:
         """Do the rules through cell ``i`` whose cells are all chosen now (none in bit set
         ``left``) hold?"""
         chosen = self.chosen
-        for con, pos, fixed, opened in self.rules_of[i]:
+        for con, pos, fixed, opened, verdicts in self.rules_of[i]:
             if opened & left:
                 continue
-            if not con.check(*[chosen[p] if p >= 0 else v for p, v in zip(pos, fixed)]):
+            digits = tuple([chosen[p] if p >= 0 else v for p, v in zip(pos, fixed)])
+            ok = verdicts.get(digits)
+            if ok is None:
+                ok = verdicts[digits] = con.check(*digits)
+            if not ok:
                 return False
         return True
 
     def fill(self, dom: list[int], left: int) -> bool:
-        """Fill the cells of bit set ``left`` (a filling found is left in ``chosen``)."""
+        """Fill the cells of bit set ``left`` (a filling found is left in ``chosen``);
+        ``dom``: the cells' digits, then the digits each required group still lacks."""
         self.nodes += 1
         if self.nodes > self.budget:
             raise TimeoutError
@@ -860,8 +943,9 @@ class _Filler:
                     return False
                 best, bc = i, cnt
             x ^= low
-        # the open cells of each group need as many different digits
-        for g in self.groups:
+        # the open cells of each group need as many different digits (the groups with
+        # given digits are checked with those below)
+        for g in self._plain:
             g &= left
             if g & (g - 1):
                 need = 0
@@ -873,19 +957,26 @@ class _Filler:
                 if need.bit_count() < g.bit_count():
                     return False
         # a digit a full house still lacks: no place left fails, one place is a hidden
-        # single, two places branch more narrowly than a cell of three digits or more
+        # single, two places branch more narrowly than a cell of three digits or more.
+        # After a hidden single, the later houses are only checked for enough digits.
         spots = digit = 0
-        for idx, req in self.required:
-            have = once = twice = thrice = 0
-            for i in idx:
-                m = dom[i]
-                if left >> i & 1:
-                    thrice |= twice & m
-                    twice |= once & m
-                    once |= m
-                else:
-                    have |= m
-            need = req & ~have
+        single = False
+        for g, slot in self._req:
+            g &= left
+            once = twice = thrice = 0
+            x = g
+            while x:
+                low = x & -x
+                m = dom[low.bit_length() - 1]
+                thrice |= twice & m
+                twice |= once & m
+                once |= m
+                x ^= low
+            if once.bit_count() < g.bit_count():
+                return False
+            if single:
+                continue
+            need = dom[slot]
             if need & ~once:
                 return False
             pick = need & ~twice or (need & ~thrice if bc > 2 else 0)
@@ -893,18 +984,21 @@ class _Filler:
                 digit = (pick & -pick).bit_length() - 1
                 bit = 1 << digit
                 spots = 0
-                for i in idx:
-                    if left >> i & 1 and dom[i] & bit:
-                        spots |= 1 << i
+                x = g
+                while x:
+                    low = x & -x
+                    if dom[low.bit_length() - 1] & bit:
+                        spots |= low
+                    x ^= low
                 if not pick & twice:
-                    break                   # a hidden single: take it now
+                    single = True           # a hidden single: take it now
         if spots:
             for i in iter_cells(spots):
                 self.chosen[i] = digit
                 rest = left & ~(1 << i)
                 if self.rules_of is not None and not self.holds(i, rest):
                     continue
-                if self.fill(self.place(dom, i, digit), rest):
+                if self.descend(self.place(dom, i, digit), rest):
                     return True
             return False
         rest = left & ~(1 << best)
@@ -912,8 +1006,35 @@ class _Filler:
             self.chosen[best] = d
             if self.rules_of is not None and not self.holds(best, rest):
                 continue
-            if self.fill(self.place(dom, best, d), rest):
+            if self.descend(self.place(dom, best, d), rest):
                 return True
+        return False
+
+    def descend(self, dom: list[int], left: int) -> bool:
+        """:meth:`fill`, or with :attr:`dead`, its node count replayed for a state whose
+        search has failed before: the search from a state reads only the masks of the
+        open cells and the lacking digits (a placed cell's mask is 0 then, so ``(left,
+        *dom)`` is the whole state) and the rules are none, so it is the same search,
+        counting the same nodes, every time; the budget runs out inside it exactly when
+        the nodes so far plus its count exceed it."""
+        dead = self.dead
+        if dead is None:
+            return self.fill(dom, left)
+        key = (left, *dom)
+        count = dead.get(key)
+        if count is None:
+            before = self.nodes
+            if self.fill(dom, left):
+                return True
+            dead[key] = self.nodes - before
+            return False
+        before = self.nodes
+        if before + count > self.budget:
+            self.nodes = self.budget + 1        # where the search itself would stop
+            raise TimeoutError
+        self.nodes = before + count
+        if self.an is not None and before >> 8 != self.nodes >> 8 and self.an.expired():
+            raise _Expired
         return False
 
     def prune(self, dom: list[int]) -> bool:
@@ -938,11 +1059,15 @@ class _Filler:
         return True
 
     def place(self, dom: list[int], i: int, d: int) -> list[int]:
-        """The cells' digits once cell ``i`` holds ``d``."""
+        """The masks once cell ``i`` holds ``d`` (its own mask 0 with :attr:`dead`, where
+        nothing reads a placed cell's mask, so that a state is its masks)."""
         nd = dom[:]
-        for j, m in self.fb[i].get(d, ()):
-            nd[j] &= ~m
-        nd[i] = 1 << d
+        for j, keep in self.fb[i].get(d, ()):
+            nd[j] &= keep
+        bit = 1 << d
+        nd[i] = bit if self.dead is None else 0
+        for slot in self._slots[i]:
+            nd[slot] &= ~bit
         return nd
 
     def supports(self, total: int | None = None, seed: list[int] | None = None) -> list[int]:
@@ -958,6 +1083,7 @@ class _Filler:
         self.found: list[list[int]] = []
         everyone = (1 << k) - 1
         spent = 0
+        start = self.doms + self._lacks
         for i in range(k):
             for d in digits_of(self.doms[i] & ~support[i]):
                 if support[i] >> d & 1:
@@ -969,7 +1095,7 @@ class _Filler:
                 if self.rules_of is not None and not self.holds(i, rest):
                     continue
                 try:
-                    if self.fill(self.place(self.doms, i, d), rest):
+                    if self.descend(self.place(start, i, d), rest):
                         for j, x in enumerate(self.chosen):
                             support[j] |= 1 << x
                         self.found.append(self.chosen[:])
@@ -989,15 +1115,23 @@ def _supports(an: Analysis, t: ArrangementTables, region: int | tuple[int, ...],
     found at earlier looks at the region that still fit (a filling of the region keeps
     every rule whatever the state: it supports its digits while they are candidates)."""
     cand, values = an.cand, an.state.placed
-    kept = [f for f in t.fillings.get(region, ())
-            if all(cand[c] >> d & 1 or values[c] == d for c, d in f.items())]
-    seed = [0] * len(cells)
+    w = an.n + 1
+    every = (1 << w) - 1
+    # the region's candidates and placed digits, and its placed digits alone, as fillings
+    # are written (a filling fits when it has no digit outside ``now``)
+    now = fixed = 0
+    for c in iter_cells(t.cells(region)):
+        now |= (cand[c] | 1 << values[c]) << c * w
+        if not cand[c]:
+            fixed |= 1 << c * w + values[c]
+    kept = [f for f in t.fillings.get(region, ()) if not f & ~now]
+    union = 0
     for f in kept:
-        for i, c in enumerate(cells):
-            seed[i] |= 1 << f[c]
+        union |= f
+    seed = [union >> c * w & every for c in cells]
     support = filler.supports(total, seed)
-    fixed = {c: values[c] for c in iter_cells(t.cells(region)) if not cand[c]}
-    kept += [{**fixed, **dict(zip(cells, f))} for f in filler.found]
+    for f in filler.found:
+        kept.append(fixed | sum(1 << c * w + d for c, d in zip(cells, f)))
     t.fillings[region] = kept[-64:]
     return support
 
@@ -1027,7 +1161,9 @@ def _arrangement(an: Analysis, t: ArrangementTables, region: int | tuple[int, ..
     doms = [cand[c] for c in cells]
     try:
         support = _supports(an, t, region, cells,
-                            _Filler(cells, doms, t.removes(region), groups, budget))
+                            _Filler(cells, doms, t.removes(region), groups, budget,
+                                    forbid=t.forbid_table(region, cells),
+                                    dead=t.dead_states(region, cells, groups)))
     except TimeoutError:
         support = doms      # too many fillings to look through: leave it
     if all(s == d for s, d in zip(support, doms)):
@@ -1169,8 +1305,10 @@ def _fill_regions(an: Analysis, t: ArrangementTables, regions: list, budget: int
                     g |= 1 << index[c]
             groups.append(g)
         doms = [cand[c] for c in cells]
+        required = _required(an, houses, inside)
         filler = _Filler(cells, doms, t.removes(houses), groups, budget, rules,
-                         an.state.placed, an, _required(an, houses, inside))
+                         an.state.placed, an, required, t.forbid_table(houses, cells),
+                         None if rules else t.dead_states(houses, cells, groups, required))
         try:
             support = _supports(an, t, houses, cells, filler, total)
         except _Expired:

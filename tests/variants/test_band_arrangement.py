@@ -210,3 +210,83 @@ def test_lockout_band_pruned_by_rule_tables() -> None:
     filler = _Filler(list(range(27)), [st.cand[c] for c in range(27)], {
         (c, d): () for c in range(27) for d in range(1, 10)}, [], 10, rules, st.placed)
     assert sum(con.kind == "function" for con, _, _ in filler.pruners) >= 10
+
+
+def _band_filler(p: Puzzle, st, name: str, budget: int, dead: dict | None = None,
+                 rules: tuple | None = None):
+    """The band search of ``name`` at ``st`` as :func:`pairs_logic._fill_regions` builds
+    it (its forbid table, groups and lacking digits), with ``dead`` states (or ``rules``
+    in place of the band's)."""
+    from techniques.analysis import Analysis
+    from variants.pairs_logic import _Filler, _required
+    an = Analysis(st)
+    t = arrangement_tables(p)
+    houses, _, band_rules = next(b for b in t.bands if b[1] == name)
+    inside = t.cells(houses)
+    cells = [c for c in iter_cells(inside) if st.cand[c]]
+    index = {c: i for i, c in enumerate(cells)}
+    groups = [sum(1 << index[c] for c in iter_cells(an.house_mask[h] & inside) if c in index)
+              for h in houses]
+    return _Filler(cells, [st.cand[c] for c in cells], t.removes(houses), groups, budget,
+                   rules if rules is not None else band_rules, st.placed, None,
+                   _required(an, houses, inside),
+                   t.forbid_table(houses, cells), dead)
+
+
+def test_band_removes_are_symmetric() -> None:
+    """What the search takes out on a placement (``ArrangementTables.removes``) is
+    symmetric, as weak links are, and takes a digit from every other cell of a house: the
+    search's bookkeeping (a placed cell keeps its digit, a house lacks the digits not
+    placed in it) relies on both."""
+    p, _ = anti_xv()
+    t = arrangement_tables(p)
+    for houses, _, _ in t.bands:
+        removes = t.removes(houses)
+        took = {(c, d, c2, d2) for (c, d), out in removes.items() for c2, m in out
+                for d2 in range(1, 10) if m >> d2 & 1}
+        assert took and all((c2, d2, c, d) in took for c, d, c2, d2 in took)
+        for h in houses:
+            cells = p.houses()[h].cells
+            assert all((c, d, c2, d) in took for c in cells for c2 in cells if c2 != c
+                       for d in range(1, 10))
+
+
+def test_band_search_replays_failed_states() -> None:
+    """A band search that keeps the states it saw fail (``dead``) and meets them again (a
+    second look at the same cells and digits) counts the nodes of a search that walks
+    them all, so every budget stops it at the same place: the same supports, fillings and
+    node counts as the search with a rule that always holds (with rules, no state is
+    kept), for a budget per candidate or one for all."""
+    import pytest
+    from csp.constraints import Constraint
+
+    class Always(Constraint):
+        def __init__(self, cells) -> None:
+            self.cells, self.name = tuple(cells), "always"
+
+        def check(self, *values: int) -> bool:
+            return True
+
+    p, _ = anti_xv()
+    st = marks_state(ANTI_XV_BAND, p)
+    rule = (Always(c for c in range(27, 30) if st.cand[c]),)
+    assert len(rule[0].cells) == 3
+
+    def outcome(filler, total):
+        try:
+            return filler.supports(total), filler.found, filler.nodes
+        except TimeoutError:
+            return "out of nodes", filler.nodes
+
+    whole = _band_filler(p, st, "rows 4-6", 10 ** 6, rules=rule)
+    whole.supports()
+    assert whole.dead is None and whole.nodes > 100
+    dead: dict = {}
+    runs = [(10 ** 6, None), (whole.nodes, None), (whole.nodes - 1, None), (5, 10 ** 6),
+            (20, 10 ** 6), (60, 10 ** 6), (20, 200)]
+    runs += [(budget, None) for budget in range(1, 300, 2)]
+    for budget, total in runs:
+        want = outcome(_band_filler(p, st, "rows 4-6", budget, rules=rule), total)
+        for _ in range(2):      # the first fills ``dead`` further, the second replays it
+            assert outcome(_band_filler(p, st, "rows 4-6", budget, dead), total) == want
+    assert dead
