@@ -87,7 +87,7 @@ class _Static:
         links = an.links
         self.peers_d = links.peers_d
         self.cross = links.cross
-        self.house_mask = an.house_mask
+        self.house_mask = hm = an.house_mask
         self.full = list(an.full)
         cf: list[list[int]] = [[] for _ in range(an.size)]
         for h in self.full:
@@ -122,6 +122,26 @@ class _Static:
                           for c in range(an.size)]
         self._overlaps: dict[int, tuple[int, ...]] | None = None
         self.placed_cells = [c for c in range(an.size) if not an.cand[c]]
+        # tables of the propagation's inner loop, by candidate index c << 5 | d:
+        #: the full houses of c where d is not placed, as (house, its cells, its places
+        #: of d in the analysis, whether those are two); () for non-candidates
+        ch: list[tuple] = [()] * (an.size << _DSHIFT)
+        cw = self.cw
+        for c in iter_cells(an.unsolved):
+            hs = self.cell_full[c]
+            for d in digits_of(an.cand[c]):
+                ch[c << _DSHIFT | d] = tuple(
+                    (h, hm[h], hm[h] & cw[d], (hm[h] & cw[d]).bit_count() == 2)
+                    for h in hs if not done[h] >> d & 1)
+        self.cell_houses = ch
+        #: per cell, the false facts of its candidates (ascending digits)
+        self.cell_offs = [tuple(_fact(c, d, False) for d in digits_of(m)) for c, m in
+                          enumerate(self.cand)]
+        #: the links' cross-digit weak links by candidate index (None when there are none)
+        self.cross_k = an.links_memo("forcing_cross", lambda: {
+            c << _DSHIFT | d: v for (c, d), v in links.cross.items()} or None)
+        #: ``binary`` without the relations whose other cell was placed before
+        self.binary_live = [tuple(r for r in rels if self.cand[r[0]]) for rels in self.binary]
 
     @property
     def overlaps(self) -> dict[int, tuple[int, ...]]:
@@ -223,13 +243,19 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                net: bool, inter: bool = False) -> _PState:
     """Add ``facts`` (fact, premises) to ``ps`` (in place) and propagate to fixpoint.
     Sets ``ps.contra`` on a contradiction. ``inter`` (nets only): locked candidates are
-    implications too (see :func:`_locked`)."""
+    implications too (see :func:`_locked`).
+
+    Facts are handled in the order they are derived (a FIFO queue), each derived once,
+    with the first premises found: the explanations read the derivation in that order.
+    The removals of a true candidate's peers, the bulk of the work, are ``set_off``
+    written out inline."""
     cand, cw, parents = ps.cand, ps.cw, ps.parents
     base = st.cand
-    peers_d, cross = st.peers_d, st.cross
-    house_mask, cell_full, done = st.house_mask, st.cell_full, st.house_done
-    binary = st.binary
+    peers_d, cross = st.peers_d, st.cross_k
+    cell_houses, offs = st.cell_houses, st.cell_offs
+    binary = st.binary_live if net and st.binary else None
     queue: list[int] = []
+    append = queue.append
 
     def contra(text: str, fs: tuple[int, ...]) -> None:
         ps.contra = (text, fs)
@@ -249,7 +275,7 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
             contra(f"{_name(st, c)}={digit_symbol(d)} is both true and false", (f, f ^ 1))
         ps.on |= 1 << c
         parents[f] = prem
-        queue.append(f)
+        append(f)
         m = cand[c] & ~(1 << d)
         own = (f,)
         while m:
@@ -271,7 +297,7 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
         if not m:
             contra(f"{_name(st, c)} has no candidate left",
                    tuple(_fact(c, e, False) for e in digits_of(base[c])))
-        queue.append(f)
+        append(f)
 
     try:
         for f, prem in facts:
@@ -280,29 +306,49 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
             else:
                 set_off(_cell(f), _digit(f), prem)
         while True:
-            i = 0
-            while i < len(queue):
-                f = queue[i]
-                i += 1
-                c = f >> (_DSHIFT + 1)
-                d = (f >> 1) & 31
+            # (a for loop over a list sees the items appended to it while it runs)
+            for f in queue:
+                k = f >> 1                 # candidate index c << 5 | d
+                c = k >> _DSHIFT
+                d = k & 31
                 if f & 1:
                     prem = (f,)
-                    p = peers_d[d][c] & cw[d]
-                    while p:
-                        low = p & -p
-                        set_off(low.bit_length() - 1, d, prem)
-                        p ^= low
-                    for c2, d2 in cross.get((c, d), ()):
-                        if cand[c2] >> d2 & 1:
-                            set_off(c2, d2, prem)
+                    cwd = cw[d]
+                    p = peers_d[d][c] & cwd
+                    if p:
+                        # set_off(x, d, prem) for each peer x left with d: x holds d
+                        # (cw[d] says so, and this loop changes only d of other peers)
+                        bit = 1 << d
+                        dd = d << 1
+                        while p:
+                            low = p & -p
+                            p ^= low
+                            x = low.bit_length() - 1
+                            g = x << (_DSHIFT + 1) | dd
+                            parents[g] = prem
+                            m = cand[x]
+                            if m == bit and ps.on >> x & 1:
+                                cw[d] = cwd
+                                contra(f"{_name(st, x)}={digit_symbol(d)} is both true and "
+                                       "false", (g | 1, g))
+                            m ^= bit
+                            cand[x] = m
+                            cwd ^= low
+                            if not m:
+                                cw[d] = cwd
+                                contra(f"{_name(st, x)} has no candidate left",
+                                       tuple(_fact(x, e, False) for e in digits_of(base[x])))
+                            append(g)
+                        cw[d] = cwd
+                    if cross is not None:
+                        for c2, d2 in cross.get(k, ()):
+                            if cand[c2] >> d2 & 1:
+                                set_off(c2, d2, prem)
                     continue
                 # a false candidate: binary relations lose the digits it supported alone
-                if net and binary and binary[c]:
+                if binary is not None and binary[c]:
                     m = cand[c]
                     for o, sup, by_mask, rname in binary[c]:
-                        if not base[o]:
-                            continue          # placed before the assumption
                         keep = sup[m] if by_mask else union_of(sup, m)
                         drop = cand[o] & ~keep
                         if drop:
@@ -312,31 +358,26 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                                 set_off(o, x, prem)
                 # a false candidate: singles
                 m = cand[c]
-                if not ps.on >> c & 1 and not m & (m - 1):
+                if not m & (m - 1) and not ps.on >> c & 1:
                     e = m.bit_length() - 1
                     if net:
-                        prem = tuple(g for g in (_fact(c, x, False) for x in digits_of(base[c])
-                                                 if x != e) if g in parents)
-                        set_on(c, e, prem)
+                        g = (c << _DSHIFT | e) << 1
+                        set_on(c, e, tuple(x for x in offs[c] if x != g and x in parents))
                     elif base[c].bit_count() == 2:
                         set_on(c, e, (f,))
-                for h in cell_full[c]:
-                    if done[h] >> d & 1:
-                        continue
-                    p = house_mask[h] & cw[d]
+                for h, hmask, hbase, two in cell_houses[k]:
+                    p = hmask & cw[d]
                     if not p:
-                        hm = house_mask[h] & st.cw[d]
                         contra(f"{st.an.houses[h].name} has no place for {digit_symbol(d)}",
-                               tuple(_fact(x, d, False) for x in iter_cells(hm)))
+                               tuple(_fact(x, d, False) for x in iter_cells(hbase)))
                     if not p & (p - 1):
                         c2 = p.bit_length() - 1
                         if ps.on >> c2 & 1:
                             continue
-                        hm = house_mask[h] & st.cw[d]
                         if net:
-                            prem = tuple(_fact(x, d, False) for x in iter_cells(hm & ~p))
-                            set_on(c2, d, prem)
-                        elif hm.bit_count() == 2:
+                            set_on(c2, d, tuple(_fact(x, d, False)
+                                                for x in iter_cells(hbase & ~p)))
+                        elif two:
                             set_on(c2, d, (f,))
             if net and inter:
                 k = len(queue)
