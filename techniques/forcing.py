@@ -124,16 +124,32 @@ class _Static:
         self.placed_cells = [c for c in range(an.size) if not an.cand[c]]
         # tables of the propagation's inner loop, by candidate index c << 5 | d:
         #: the full houses of c where d is not placed, as (house, its cells, its places
-        #: of d in the analysis, whether those are two); () for non-candidates
+        #: of d in the analysis, the other place when those are two, else -1); () for
+        #: non-candidates
         ch: list[tuple] = [()] * (an.size << _DSHIFT)
+        #: the other digit of c when c is bivalue (the chains' strong link), else 0
+        pair = [0] * (an.size << _DSHIFT)
         cw = self.cw
         for c in iter_cells(an.unsolved):
             hs = self.cell_full[c]
-            for d in digits_of(an.cand[c]):
-                ch[c << _DSHIFT | d] = tuple(
-                    (h, hm[h], hm[h] & cw[d], (hm[h] & cw[d]).bit_count() == 2)
-                    for h in hs if not done[h] >> d & 1)
+            m = an.cand[c]
+            for d in digits_of(m):
+                k = c << _DSHIFT | d
+                t = []
+                for h in hs:
+                    if not done[h] >> d & 1:
+                        pl = hm[h] & cw[d]
+                        o = pl & ~(1 << c)
+                        t.append((h, hm[h], pl, o.bit_length() - 1
+                                  if pl.bit_count() == 2 and o & (o - 1) == 0 else -1))
+                ch[k] = tuple(t)
+                if m.bit_count() == 2:
+                    pair[k] = (m & ~(1 << d)).bit_length() - 1
         self.cell_houses = ch
+        #: the cells of those houses, and whether one has two places of d (for chains)
+        self.house_masks = [tuple(t[1] for t in x) for x in ch]
+        self.bilocal = [any(t[3] >= 0 for t in x) for x in ch]
+        self.pair = pair
         #: per cell, the false facts of its candidates (ascending digits)
         self.cell_offs = [tuple(_fact(c, d, False) for d in digits_of(m)) for c, m in
                           enumerate(self.cand)]
@@ -142,6 +158,9 @@ class _Static:
             c << _DSHIFT | d: v for (c, d), v in links.cross.items()} or None)
         #: ``binary`` without the relations whose other cell was placed before
         self.binary_live = [tuple(r for r in rels if self.cand[r[0]]) for rels in self.binary]
+        #: per cell, the most of its digits one digit of a related cell excludes: with
+        #: more candidates left it supports every digit of the cells it is related to
+        self.binary_t = an.puzzle.derived(_binary_limits) if self.binary else []
 
     @property
     def overlaps(self) -> dict[int, tuple[int, ...]]:
@@ -157,6 +176,25 @@ class _Static:
     def is_bilocal(self, h: int, d: int) -> bool:
         p = self.house_mask[h] & self.cw[d]
         return p.bit_count() == 2
+
+
+def _binary_limits(puzzle) -> list[int]:
+    """Per cell c, the most digits of c that one digit of a cell related to c by a binary
+    relation excludes (see ``_Static.binary``). A digit x of the other cell keeps a support
+    while c has a digit x goes with, so the removal of a digit of c can cost it its last
+    support only once c is down to that many digits or fewer."""
+    per, _ = puzzle.derived(_split_binary)
+    n = puzzle.grid.n
+    out = []
+    for rels in per:
+        worst = 0
+        for _, sup, by_mask, _ in rels:
+            for x in range(1, n + 1):
+                k = sum(1 for v in range(1, n + 1)
+                        if not (sup[1 << v] if by_mask else sup[v]) >> x & 1)
+                worst = max(worst, k)
+        out.append(worst)
+    return out
 
 
 def _split_binary(puzzle) -> tuple[list, "Engine | None"]:
@@ -252,14 +290,23 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
     cand, cw, parents = ps.cand, ps.cw, ps.parents
     base = st.cand
     peers_d, cross = st.peers_d, st.cross_k
-    cell_houses, offs = st.cell_houses, st.cell_offs
+    cell_houses, house_masks, bilocal = st.cell_houses, st.house_masks, st.bilocal
+    offs, pair = st.cell_offs, st.pair
     binary = st.binary_live if net and st.binary else None
+    binary_t = st.binary_t
     queue: list[int] = []
     append = queue.append
 
     def contra(text: str, fs: tuple[int, ...]) -> None:
         ps.contra = (text, fs)
         raise _Stop
+
+    def no_place(k: int, hmask: int) -> None:
+        # the first house of candidate k with cells hmask has no place left for its digit
+        d = k & 31
+        h, _, hbase, _ = next(t for t in cell_houses[k] if t[1] == hmask)
+        contra(f"{st.an.houses[h].name} has no place for {digit_symbol(d)}",
+               tuple(_fact(x, d, False) for x in iter_cells(hbase)))
 
     def set_on(c: int, d: int, prem) -> None:
         f = ((c << _DSHIFT | d) << 1) | 1
@@ -277,11 +324,19 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
         parents[f] = prem
         append(f)
         m = cand[c] & ~(1 << d)
-        own = (f,)
-        while m:
-            low = m & -m
-            set_off(c, low.bit_length() - 1, own)
-            m ^= low
+        if m:
+            # set_off(c, e, (f,)) for the other digits e: c keeps d, so none empties it
+            own = (f,)
+            cand[c] = 1 << d
+            bit = 1 << c
+            g = c << (_DSHIFT + 1)
+            while m:
+                low = m & -m
+                m ^= low
+                e = low.bit_length() - 1
+                parents[g | e << 1] = own
+                cw[e] &= ~bit
+                append(g | e << 1)
 
     def set_off(c: int, d: int, prem) -> None:
         m = cand[c]
@@ -345,8 +400,26 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                             if cand[c2] >> d2 & 1:
                                 set_off(c2, d2, prem)
                     continue
+                if not net:
+                    # a chain: the other digit of a bivalue cell, the other place of a
+                    # bilocal digit; a house left without a place for d
+                    e = pair[k]
+                    if e and not ps.on >> c & 1:
+                        set_on(c, e, (f,))
+                    if bilocal[k]:
+                        for h, hmask, hbase, c2 in cell_houses[k]:
+                            if not hmask & cw[d]:
+                                no_place(k, hmask)
+                            if c2 >= 0 and not ps.on >> c2 & 1:
+                                set_on(c2, d, (f,))
+                    else:
+                        cwd = cw[d]
+                        for hmask in house_masks[k]:
+                            if not hmask & cwd:
+                                no_place(k, hmask)
+                    continue
                 # a false candidate: binary relations lose the digits it supported alone
-                if binary is not None and binary[c]:
+                if binary is not None and binary[c] and cand[c].bit_count() <= binary_t[c]:
                     m = cand[c]
                     for o, sup, by_mask, rname in binary[c]:
                         keep = sup[m] if by_mask else union_of(sup, m)
@@ -360,25 +433,19 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                 m = cand[c]
                 if not m & (m - 1) and not ps.on >> c & 1:
                     e = m.bit_length() - 1
-                    if net:
-                        g = (c << _DSHIFT | e) << 1
-                        set_on(c, e, tuple(x for x in offs[c] if x != g and x in parents))
-                    elif base[c].bit_count() == 2:
-                        set_on(c, e, (f,))
-                for h, hmask, hbase, two in cell_houses[k]:
-                    p = hmask & cw[d]
-                    if not p:
-                        contra(f"{st.an.houses[h].name} has no place for {digit_symbol(d)}",
-                               tuple(_fact(x, d, False) for x in iter_cells(hbase)))
+                    g = (c << _DSHIFT | e) << 1
+                    set_on(c, e, tuple(x for x in offs[c] if x != g and x in parents))
+                cwd = cw[d]         # (the set_on below keep d in the other cells)
+                for hmask in house_masks[k]:
+                    p = hmask & cwd
                     if not p & (p - 1):
+                        if not p:
+                            no_place(k, hmask)
                         c2 = p.bit_length() - 1
                         if ps.on >> c2 & 1:
                             continue
-                        if net:
-                            set_on(c2, d, tuple(_fact(x, d, False)
-                                                for x in iter_cells(hbase & ~p)))
-                        elif two:
-                            set_on(c2, d, (f,))
+                        hbase = next(t[2] for t in cell_houses[k] if t[1] == hmask)
+                        set_on(c2, d, tuple(_fact(x, d, False) for x in iter_cells(hbase & ~p)))
             if net and inter:
                 k = len(queue)
                 _locked(st, ps, queue, set_off)
