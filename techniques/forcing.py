@@ -89,22 +89,18 @@ class _Static:
         self.cross = links.cross
         self.house_mask = hm = an.house_mask
         self.full = list(an.full)
-        cf: list[list[int]] = [[] for _ in range(an.size)]
-        for h in self.full:
-            for c in iter_cells(an.house_mask[h]):
-                cf[c].append(h)
-        self.cell_full = [tuple(x) for x in cf]
+        #: per cell, its full houses (in the order of ``full``) and their cells marked
+        #: with two bits of their own past the grid (see ``sentinel``)
+        self.cell_full, self.cell_masks = an.links_memo("forcing_cells", lambda: _cell_houses(an))
         state = an.state
-        done = {}
-        for h in self.full:
-            m = 0
-            for c in iter_cells(an.house_mask[h]):
-                if not an.cand[c]:
-                    m |= state.cand[c] if state.placed[c] else 0
-            done[h] = m
-        self.house_done = done
         self.cand = list(an.cand)
-        self.cw = list(an.cells_with)
+        self.placed_cells = [c for c in range(an.size) if not an.cand[c]]
+        done = dict.fromkeys(self.full, 0)
+        for c in self.placed_cells:
+            for h in self.cell_full[c]:
+                done[h] |= state.cand[c]
+        self.house_done = done
+        self.cw = cw = list(an.cells_with)
         self.unsolved = an.unsolved
         # rule propagators of non-house constraints (sums, lines ...), used by nets
         from .rules import _rule_engine
@@ -115,44 +111,47 @@ class _Static:
         #: them arc consistent in their own loop, the rule engine runs the others
         self.binary: list[tuple[tuple[int, tuple[int, ...], bool, str], ...]] = []
         if self.rule_engine is not None:
-            for p in self.rule_engine.props:
-                self.rule_scope.setdefault(p.name, set()).update(p.scope)
+            self.rule_scope = an.puzzle.derived(_rule_scopes)
             self.binary, self.rule_engine = an.puzzle.derived(_split_binary)
         self.full_cand = [state.cand[c] if state.placed[c] else an.cand[c]
                           for c in range(an.size)]
         self._overlaps: dict[int, tuple[int, ...]] | None = None
-        self.placed_cells = [c for c in range(an.size) if not an.cand[c]]
-        # tables of the propagation's inner loop, by candidate index c << 5 | d:
-        #: the full houses of c where d is not placed, as (house, its cells, its places
-        #: of d in the analysis, the other place when those are two, else -1); () for
-        #: non-candidates
-        ch: list[tuple] = [()] * (an.size << _DSHIFT)
+        # tables of the propagation's inner loop
+        #: per digit d, the marker bits of the houses where d is placed: a false fact
+        #: (c, d) checks each house of c for places of d left with ``cw[d] | sentinel[d]``,
+        #: so a house where d is placed (where no cell has d) has two "places" and is
+        #: passed over, with one mask test per house
+        sentinel = [0] * (n + 1)
+        #: by candidate index c << 5 | d, when some house of c has two places of d in the
+        #: analysis (a chain's strong link), c's houses as (marked cells, the other place
+        #: or -1); None otherwise
+        bil: list[tuple[tuple[int, int], ...] | None] = [None] * (an.size << _DSHIFT)
+        size = an.size
+        for i, h in enumerate(self.full):
+            dn, hmh = done[h], hm[h]
+            for d in range(1, n + 1):
+                if dn >> d & 1:
+                    sentinel[d] |= 3 << (size + 2 * i)
+                elif (hmh & cw[d]).bit_count() == 2:
+                    pl = hmh & cw[d]
+                    for c in iter_cells(pl):
+                        k = c << _DSHIFT | d
+                        if bil[k] is None:
+                            bil[k] = tuple((m, -1) for m in self.cell_masks[c])
+                        j = self.cell_full[c].index(h)
+                        t = bil[k]
+                        bil[k] = t[:j] + ((t[j][0], (pl & ~(1 << c)).bit_length() - 1),) + t[j + 1:]
+        self.sentinel, self.bilocal = sentinel, bil
         #: the other digit of c when c is bivalue (the chains' strong link), else 0
         pair = [0] * (an.size << _DSHIFT)
-        cw = self.cw
         for c in iter_cells(an.unsolved):
-            hs = self.cell_full[c]
             m = an.cand[c]
-            for d in digits_of(m):
-                k = c << _DSHIFT | d
-                t = []
-                for h in hs:
-                    if not done[h] >> d & 1:
-                        pl = hm[h] & cw[d]
-                        o = pl & ~(1 << c)
-                        t.append((h, hm[h], pl, o.bit_length() - 1
-                                  if pl.bit_count() == 2 and o & (o - 1) == 0 else -1))
-                ch[k] = tuple(t)
-                if m.bit_count() == 2:
-                    pair[k] = (m & ~(1 << d)).bit_length() - 1
-        self.cell_houses = ch
-        #: the cells of those houses, and whether one has two places of d (for chains)
-        self.house_masks = [tuple(t[1] for t in x) for x in ch]
-        self.bilocal = [any(t[3] >= 0 for t in x) for x in ch]
+            if m.bit_count() == 2:
+                lo = m & -m
+                hi = m ^ lo
+                pair[c << _DSHIFT | lo.bit_length() - 1] = hi.bit_length() - 1
+                pair[c << _DSHIFT | hi.bit_length() - 1] = lo.bit_length() - 1
         self.pair = pair
-        #: per cell, the false facts of its candidates (ascending digits)
-        self.cell_offs = [tuple(_fact(c, d, False) for d in digits_of(m)) for c, m in
-                          enumerate(self.cand)]
         #: the links' cross-digit weak links by candidate index (None when there are none)
         self.cross_k = an.links_memo("forcing_cross", lambda: {
             c << _DSHIFT | d: v for (c, d), v in links.cross.items()} or None)
@@ -176,6 +175,28 @@ class _Static:
     def is_bilocal(self, h: int, d: int) -> bool:
         p = self.house_mask[h] & self.cw[d]
         return p.bit_count() == 2
+
+
+def _cell_houses(an: Analysis) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """(per cell: its full houses in the order of ``an.full``; per cell: those houses'
+    cells, each with the two marker bits of its house, ``3 << (size + 2 * i)`` for the
+    i-th full house)."""
+    cf: list[list[int]] = [[] for _ in range(an.size)]
+    cm: list[list[int]] = [[] for _ in range(an.size)]
+    for i, h in enumerate(an.full):
+        for c in iter_cells(an.house_mask[h]):
+            cf[c].append(h)
+            cm[c].append(an.house_mask[h] | 3 << (an.size + 2 * i))
+    return [tuple(x) for x in cf], [tuple(x) for x in cm]
+
+
+def _rule_scopes(puzzle) -> dict[str, set[int]]:
+    """Rule name -> the cells of the puzzle's propagators of that name (non-house rules)."""
+    from .rules import _rule_engine
+    out: dict[str, set[int]] = {}
+    for p in _rule_engine(puzzle).props:
+        out.setdefault(p.name, set()).update(p.scope)
+    return out
 
 
 def _binary_limits(puzzle) -> list[int]:
@@ -290,8 +311,8 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
     cand, cw, parents = ps.cand, ps.cw, ps.parents
     base = st.cand
     peers_d, cross = st.peers_d, st.cross_k
-    cell_houses, house_masks, bilocal = st.cell_houses, st.house_masks, st.bilocal
-    offs, pair = st.cell_offs, st.pair
+    cell_masks, sentinel, bilocal, pair = st.cell_masks, st.sentinel, st.bilocal, st.pair
+    house_mask, base_cw = st.house_mask, st.cw
     binary = st.binary_live if net and st.binary else None
     binary_t = st.binary_t
     queue: list[int] = []
@@ -301,12 +322,11 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
         ps.contra = (text, fs)
         raise _Stop
 
-    def no_place(k: int, hmask: int) -> None:
-        # the first house of candidate k with cells hmask has no place left for its digit
-        d = k & 31
-        h, _, hbase, _ = next(t for t in cell_houses[k] if t[1] == hmask)
+    def no_place(c: int, d: int, hmask: int) -> None:
+        # the house of c with (marked) cells hmask has no place left for d
+        h = st.cell_full[c][cell_masks[c].index(hmask)]
         contra(f"{st.an.houses[h].name} has no place for {digit_symbol(d)}",
-               tuple(_fact(x, d, False) for x in iter_cells(hbase)))
+               tuple(_fact(x, d, False) for x in iter_cells(house_mask[h] & base_cw[d])))
 
     def set_on(c: int, d: int, prem) -> None:
         f = ((c << _DSHIFT | d) << 1) | 1
@@ -406,17 +426,18 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                     e = pair[k]
                     if e and not ps.on >> c & 1:
                         set_on(c, e, (f,))
-                    if bilocal[k]:
-                        for h, hmask, hbase, c2 in cell_houses[k]:
-                            if not hmask & cw[d]:
-                                no_place(k, hmask)
+                    cwd = cw[d] | sentinel[d]   # (set_on(c2, d) keeps d in the others)
+                    bl = bilocal[k]
+                    if bl is None:
+                        for hmask in cell_masks[c]:
+                            if not hmask & cwd:
+                                no_place(c, d, hmask)
+                    else:
+                        for hmask, c2 in bl:
+                            if not hmask & cwd:
+                                no_place(c, d, hmask)
                             if c2 >= 0 and not ps.on >> c2 & 1:
                                 set_on(c2, d, (f,))
-                    else:
-                        cwd = cw[d]
-                        for hmask in house_masks[k]:
-                            if not hmask & cwd:
-                                no_place(k, hmask)
                     continue
                 # a false candidate: binary relations lose the digits it supported alone
                 if binary is not None and binary[c] and cand[c].bit_count() <= binary_t[c]:
@@ -433,19 +454,19 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                 m = cand[c]
                 if not m & (m - 1) and not ps.on >> c & 1:
                     e = m.bit_length() - 1
-                    g = (c << _DSHIFT | e) << 1
-                    set_on(c, e, tuple(x for x in offs[c] if x != g and x in parents))
-                cwd = cw[d]         # (the set_on below keep d in the other cells)
-                for hmask in house_masks[k]:
+                    set_on(c, e, tuple(g for g in (_fact(c, x, False) for x in digits_of(base[c])
+                                                   if x != e) if g in parents))
+                cwd = cw[d] | sentinel[d]      # (the set_on below keep d in the others)
+                for hmask in cell_masks[c]:
                     p = hmask & cwd
                     if not p & (p - 1):
                         if not p:
-                            no_place(k, hmask)
+                            no_place(c, d, hmask)
                         c2 = p.bit_length() - 1
                         if ps.on >> c2 & 1:
                             continue
-                        hbase = next(t[2] for t in cell_houses[k] if t[1] == hmask)
-                        set_on(c2, d, tuple(_fact(x, d, False) for x in iter_cells(hbase & ~p)))
+                        set_on(c2, d, tuple(_fact(x, d, False)
+                                            for x in iter_cells(hmask & base_cw[d] & ~p)))
             if net and inter:
                 k = len(queue)
                 _locked(st, ps, queue, set_off)
