@@ -374,6 +374,15 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                    tuple(_fact(c, e, False) for e in digits_of(base[c])))
         append(f)
 
+    # nets with rules: the cells changed since the rules last ran (``ps.ruled``) are those
+    # of the false facts derived since, from queue[fresh:] on (known: when the candidates
+    # were the rules' fixpoint at the start, as they are after a propagation that ended
+    # without a contradiction)
+    ruled: set[int] | None = None
+    known, fresh = True, 0
+    if net and st.rule_engine is not None:
+        ruled = set()
+        known = ps.cand == (st.cand if ps.ruled is None else ps.ruled)
     try:
         for f, prem in facts:
             if f & 1:
@@ -471,11 +480,21 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                 k = len(queue)
                 _locked(st, ps, queue, set_off)
                 if len(queue) > k:
+                    if ruled is not None:
+                        ruled |= {f >> (_DSHIFT + 1) for f in queue[fresh:k] if not f & 1}
                     del queue[:k]
+                    fresh = 0
                     continue
-            queue.clear()
-            if not net or st.rule_engine is None or not _rules(st, ps, set_off):
+            if ruled is None:
+                queue.clear()
                 break
+            ruled |= {f >> (_DSHIFT + 1) for f in queue[fresh:] if not f & 1}
+            queue.clear()
+            if not _rules(st, ps, set_off, sorted(ruled) if known else None):
+                break
+            ruled.clear()
+            known = True
+            fresh = len(queue)     # the rules' own removals: ps.ruled has them
     except _Stop:
         pass
     return ps
@@ -519,14 +538,17 @@ def _name(st: _Static, c: int) -> str:
     return st.an.grid.name(c)
 
 
-def _rules(st: _Static, ps: _PState, set_off) -> bool:
+def _rules(st: _Static, ps: _PState, set_off, changed: list[int] | None = None) -> bool:
     """Run the puzzle's non-house rules on the propagation state. A removal becomes a fact
     whose premises are the rule's name and the facts derived on the rule's other cells.
+    ``changed``: the cells whose candidates changed since the rules last ran (``ps.ruled``,
+    else the analysis' candidates), ascending; None: compare them all.
     Returns True when something changed."""
-    last = st.cand if ps.ruled is None else ps.ruled
+    if changed is None:
+        last = st.cand if ps.ruled is None else ps.ruled
+        changed = [c for c, a, b in zip(range(st.size), ps.cand, last) if a != b]
     # the rule engine was at its fixpoint on ``last``: wake only the rules on cells changed
     # (placed cells are 0 in both)
-    changed = [c for c, a, b in zip(range(st.size), ps.cand, last) if a != b]
     if not changed:
         return False
     cand = ps.cand[:]
@@ -555,7 +577,10 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
     # is the facts on the rule's other cells at the time, as before
     on_scope: dict[str, tuple[int, ...]] = {}
     added: list[int] = []
-    for c, b0, b1 in zip(range(st.size), before, cand):
+    # the cells the rules changed, ascending: every removal goes through Context.remove,
+    # which traces it
+    for c in sorted(names):
+        b0, b1 = before[c], cand[c]
         if b0 == b1 or not st.cand[c]:
             continue
         gone = b0 & ~b1
