@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from csp.bits import digits_of, union_of
 from csp.events import Contradiction
@@ -246,7 +246,7 @@ def _split_binary(puzzle) -> tuple[list, "Engine | None"]:
 class _PState:
     """A propagation state: candidate masks, cells per digit, cells set true, derivations."""
 
-    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "_bits", "ruled")
+    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "ruled")
 
     def __init__(self, cand: list[int], cw: list[int], on: int, parents: dict,
                  ruled: list[int] | None = None) -> None:
@@ -258,24 +258,9 @@ class _PState:
         #: None, or (text, conflicting facts)
         self.contra: tuple[str, tuple[int, ...]] | None = None
         self._order: dict[int, int] | None = None
-        self._bits: tuple[int, int, int] | None = None
         #: candidates as of the last run of the rule engine (None: the analysis' own), so
         #: the next run wakes only the rules on cells changed since
         self.ruled = ruled
-
-    def bits(self) -> tuple[int, int]:
-        """(true facts, false facts) derived so far as big-int bitsets over candidate
-        indices ``cell << 5 | digit``."""
-        b = self._bits
-        if b is None or b[2] != len(self.parents):
-            on = off = 0
-            for f in self.parents:
-                if f & 1:
-                    on |= 1 << (f >> 1)
-                else:
-                    off |= 1 << (f >> 1)
-            b = self._bits = (on, off, len(self.parents))
-        return b[0], b[1]
 
     def order(self) -> dict[int, int]:
         """Derivation index of every fact (computed once the state is final)."""
@@ -679,11 +664,22 @@ def _results(an: Analysis, net: bool, inter: bool = False) -> dict[int, _PState]
 
 
 def _result(an: Analysis, f: int, net: bool, inter: bool = False) -> _PState:
+    return _resolver(an, net, inter)(f)
+
+
+def _resolver(an: Analysis, net: bool, inter: bool = False) -> Callable[[int], _PState]:
+    """``_result(an, ., net, inter)`` with the analysis' cache looked up once (a scan
+    asks for thousands of results)."""
     cache = _results(an, net, inter)
-    r = cache.get(f)
-    if r is None:
-        r = cache[f] = _assume(_static(an), f, net, inter)
-    return r
+    st = _static(an)
+
+    def result(f: int) -> _PState:
+        r = cache.get(f)
+        if r is None:
+            r = cache[f] = _assume(st, f, net, inter)
+        return r
+
+    return result
 
 
 def _inter(opts: dict, net: bool) -> bool:
@@ -932,6 +928,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
         quiet = _quiet(an, ("contradiction", net))
         facts = _untried_first(facts, quiet)
     kept = _kept(an, inter) if net and not _ruled(st) else None
+    result = _resolver(an, net, inter)
     for f in facts:
         if an.expired():
             return
@@ -941,7 +938,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
             continue   # no strong link: a chain cannot start from c<>d
         if kept is not None and kept.still_quiet(st, f, inter):
             continue
-        ps = _result(an, f, net, inter)
+        ps = result(f)
         if ps.contra is None:
             quiet.add(f)
             if kept is not None:
@@ -957,26 +954,18 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
             extra=_complexity(ps, fs))
 
 
-def _bit_facts(bits: int, on: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(((low.bit_length() - 1) << 1) | on)
-        bits ^= low
-    return out
-
-
 def _common(st: _Static, results: list[_PState]) -> tuple[list[int], list[int]]:
-    """Facts derived in every result: (true facts, false facts)."""
-    on = off = -1
-    for r in results:
-        a, b = r.bits()
-        on &= a
-        off &= b
-        if not on and not off:
-            return [], []
-    trues = _bit_facts(on, 1) if on > 0 else []
-    falses = _bit_facts(off, 0) if off > 0 else []
+    """Facts derived in every result: (true facts, false facts), each ascending."""
+    # dict key views intersect in C, walking the smaller side
+    common = results[0].parents.keys() & results[-1].parents.keys()
+    for r in results[1:-1]:
+        if not common:
+            break
+        common = r.parents.keys() & common
+    if not common:
+        return [], []
+    trues = sorted(f for f in common if f & 1)
+    falses = sorted(f for f in common if not f & 1)
     if trues and falses:
         # drop eliminations in the placed cells or following from the placements
         ts = [(_cell(t), _digit(t)) for t in trues]
@@ -1021,6 +1010,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     w = st.width
     maxb = int(opts.get("max_branches", an.n))
     inter = _inter(opts, net)
+    result = _resolver(an, net, inter)
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
         if an.expired():
@@ -1029,7 +1019,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
         if len(ds) < 2 or len(ds) > maxb:
             continue
         facts = [_fact(c, d, True) for d in ds]
-        rs = [_result(an, f, net, inter) for f in facts]
+        rs = [result(f) for f in facts]
         if any(r.contra for r in rs):
             continue
         s = _verity_step(an, tech, title, f"cell {an.name(c)}", facts, rs)
@@ -1047,7 +1037,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             if k < 2 or k > maxb:
                 continue
             facts = [_fact(x, d, True) for x in iter_cells(p)]
-            rs = [_result(an, f, net, inter) for f in facts]
+            rs = [result(f) for f in facts]
             if any(r.contra for r in rs):
                 continue
             what = f"digit {digit_symbol(d)} in {an.houses[h].name}"
@@ -1062,7 +1052,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             f = _fact(c, d, True)
             if not net and an.cand[c].bit_count() == 2:
                 continue   # the same as the cell's verity
-            rs = [_result(an, f, net, inter), _result(an, f ^ 1, net, inter)]
+            rs = [result(f), result(f ^ 1)]
             if any(r.contra for r in rs):
                 continue
             what = f"{an.name(c)}={digit_symbol(d)} or <>{digit_symbol(d)}"
