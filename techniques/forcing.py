@@ -152,9 +152,18 @@ class _Static:
                 pair[c << _DSHIFT | lo.bit_length() - 1] = hi.bit_length() - 1
                 pair[c << _DSHIFT | hi.bit_length() - 1] = lo.bit_length() - 1
         self.pair = pair
-        #: the links' cross-digit weak links by candidate index (None when there are none)
-        self.cross_k = an.links_memo("forcing_cross", lambda: {
-            c << _DSHIFT | d: v for (c, d), v in links.cross.items()} or None)
+        cross = an.links_memo("forcing_cross", lambda: {
+            c << _DSHIFT | d: v for (c, d), v in links.cross.items()})
+        #: the links' cross-digit weak links by candidate index (None when there are
+        #: none), without those to candidates gone before this analysis (the propagation
+        #: checks that the other end is still there: it never is for these)
+        live = {}
+        for k, t in cross.items():
+            if self.cand[k >> _DSHIFT] >> (k & 31) & 1:
+                t = tuple(x for x in t if self.cand[x[0]] >> x[1] & 1)
+                if t:
+                    live[k] = t
+        self.cross_k = live or None
         #: ``binary`` without the relations whose other cell was placed before
         self.binary_live = [tuple(r for r in rels if self.cand[r[0]]) for rels in self.binary]
         #: per cell, the most of its digits one digit of a related cell excludes: with
@@ -547,7 +556,7 @@ def _rules(st: _Static, ps: _PState, set_off, changed: list[int] | None = None) 
         names.setdefault(cell, name)
 
     def on_cells(cells) -> tuple[int, ...]:
-        return tuple(f for f in ps.parents if _cell(f) in cells)
+        return tuple(f for f in ps.parents if f >> (_DSHIFT + 1) in cells)   # _cell(f)
 
     try:
         st.rule_engine.propagate(cand, changed, trace)
@@ -574,7 +583,7 @@ def _rules(st: _Static, ps: _PState, set_off, changed: list[int] | None = None) 
         base = on_scope.get(name)
         if base is None:
             base = on_scope[name] = on_cells(scope)
-        prem = (name,) + tuple(f for f in base if _cell(f) != c) + tuple(
+        prem = (name,) + tuple(f for f in base if f >> (_DSHIFT + 1) != c) + tuple(
             f for f in added if _cell(f) != c and _cell(f) in scope)
         for d in digits_of(gone):
             if ps.cand[c] >> d & 1:
