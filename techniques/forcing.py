@@ -185,6 +185,12 @@ class _Static:
         p = self.house_mask[h] & self.cw[d]
         return p.bit_count() == 2
 
+    def chain_from_off(self, c: int, d: int) -> bool:
+        """Whether a chain goes on from c<>d: c is bivalue, or d has two places in a
+        house of c. Else the chain is c<>d alone (or a house left without d)."""
+        return self.cand[c].bit_count() <= 2 or any(
+            self.is_bilocal(h, d) for h in self.cell_full[c])
+
 
 def _cell_houses(an: Analysis) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     """(per cell: its full houses in the order of ``an.full``; per cell: those houses'
@@ -942,8 +948,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
         if an.expired():
             return
         c, d, on = _cell(f), _digit(f), bool(f & 1)
-        if not on and not net and an.cand[c].bit_count() > 2 and not any(
-                st.is_bilocal(h, d) for h in st.cell_full[c]):
+        if not on and not net and not st.chain_from_off(c, d):
             continue   # no strong link: a chain cannot start from c<>d
         if kept is not None and kept.still_quiet(st, f, inter):
             continue
@@ -1061,6 +1066,9 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             f = _fact(c, d, True)
             if not net and an.cand[c].bit_count() == 2:
                 continue   # the same as the cell's verity
+            if not net and not st.chain_from_off(c, d):
+                # c<>d derives nothing (or breaks a house), so nothing holds both ways
+                continue
             rs = [result(f), result(f ^ 1)]
             if any(r.contra for r in rs):
                 continue
