@@ -92,6 +92,8 @@ class _Static:
         #: per cell, its full houses (in the order of ``full``) and their cells marked
         #: with two bits of their own past the grid (see ``sentinel``)
         self.cell_full, self.cell_masks = an.links_memo("forcing_cells", lambda: _cell_houses(an))
+        #: every cell is in three full houses (row, column, box: the checks are unrolled)
+        self.three = all(len(x) == 3 for x in self.cell_masks)
         state = an.state
         self.cand = list(an.cand)
         self.placed_cells = [c for c in range(an.size) if not an.cand[c]]
@@ -122,10 +124,11 @@ class _Static:
         #: so a house where d is placed (where no cell has d) has two "places" and is
         #: passed over, with one mask test per house
         sentinel = [0] * (n + 1)
-        #: by candidate index c << 5 | d, when some house of c has two places of d in the
-        #: analysis (a chain's strong link), c's houses as (marked cells, the other place
-        #: or -1); None otherwise
-        bil: list[tuple[tuple[int, int], ...] | None] = [None] * (an.size << _DSHIFT)
+        #: a chain's strong links by candidate index c << 5 | d: None for most; else
+        #: (the other digit of c when c is bivalue, else 0; when some house of c has two
+        #: places of d, c's houses as (marked cells, the other place or -1), else None)
+        chain: list[tuple[int, tuple[tuple[int, int], ...] | None] | None] = \
+            [None] * (an.size << _DSHIFT)
         size = an.size
         for i, h in enumerate(self.full):
             dn, hmh = done[h], hm[h]
@@ -136,22 +139,20 @@ class _Static:
                     pl = hmh & cw[d]
                     for c in iter_cells(pl):
                         k = c << _DSHIFT | d
-                        if bil[k] is None:
-                            bil[k] = tuple((m, -1) for m in self.cell_masks[c])
+                        if chain[k] is None:
+                            chain[k] = (0, tuple((m, -1) for m in self.cell_masks[c]))
                         j = self.cell_full[c].index(h)
-                        t = bil[k]
-                        bil[k] = t[:j] + ((t[j][0], (pl & ~(1 << c)).bit_length() - 1),) + t[j + 1:]
-        self.sentinel, self.bilocal = sentinel, bil
-        #: the other digit of c when c is bivalue (the chains' strong link), else 0
-        pair = [0] * (an.size << _DSHIFT)
+                        t = chain[k][1]
+                        chain[k] = (0, t[:j] + ((t[j][0], (pl & ~(1 << c)).bit_length() - 1),)
+                                    + t[j + 1:])
         for c in iter_cells(an.unsolved):
             m = an.cand[c]
             if m.bit_count() == 2:
-                lo = m & -m
-                hi = m ^ lo
-                pair[c << _DSHIFT | lo.bit_length() - 1] = hi.bit_length() - 1
-                pair[c << _DSHIFT | hi.bit_length() - 1] = lo.bit_length() - 1
-        self.pair = pair
+                for d in digits_of(m):
+                    k = c << _DSHIFT | d
+                    chain[k] = ((m & ~(1 << d)).bit_length() - 1,
+                                None if chain[k] is None else chain[k][1])
+        self.sentinel, self.chain = sentinel, chain
         cross = an.links_memo("forcing_cross", lambda: {
             c << _DSHIFT | d: v for (c, d), v in links.cross.items()})
         #: the links' cross-digit weak links by candidate index (None when there are
@@ -311,7 +312,7 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
     cand, cw, parents = ps.cand, ps.cw, ps.parents
     base = st.cand
     peers_d, cross = st.peers_d, st.cross_k
-    cell_masks, sentinel, bilocal, pair = st.cell_masks, st.sentinel, st.bilocal, st.pair
+    cell_masks, sentinel, chain, three = st.cell_masks, st.sentinel, st.chain, st.three
     house_mask, base_cw = st.house_mask, st.cw
     binary = st.binary_live if net and st.binary else None
     binary_t = st.binary_t
@@ -432,11 +433,22 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                 if not net:
                     # a chain: the other digit of a bivalue cell, the other place of a
                     # bilocal digit; a house left without a place for d
-                    e = pair[k]
+                    sp = chain[k]
+                    if sp is None:      # no strong link: only the houses' places
+                        cwd = cw[d] | sentinel[d]
+                        hs = cell_masks[c]
+                        if three:
+                            h1, h2, h3 = hs
+                            if h1 & cwd and h2 & cwd and h3 & cwd:
+                                continue
+                        for hmask in hs:
+                            if not hmask & cwd:
+                                no_place(c, d, hmask)
+                        continue
+                    e, bl = sp
                     if e and not ps.on >> c & 1:
                         set_on(c, e, (f,))
                     cwd = cw[d] | sentinel[d]   # (set_on(c2, d) keeps d in the others)
-                    bl = bilocal[k]
                     if bl is None:
                         for hmask in cell_masks[c]:
                             if not hmask & cwd:
