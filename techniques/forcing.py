@@ -563,6 +563,11 @@ def _rules(st: _Static, ps: _PState, set_off, changed: list[int] | None = None) 
     # (placed cells are 0 in both)
     if not changed:
         return False
+    watch = st.rule_engine.watch
+    if not any(watch[c] for c in changed):
+        # no rule reads these cells: the engine would wake none (it has no houses)
+        ps.ruled = ps.cand[:]
+        return False
     cand = ps.cand[:]
     for c in st.placed_cells:
         cand[c] = st.full_cand[c]
