@@ -475,19 +475,22 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                 m = cand[c]
                 if not m & (m - 1) and not ps.on >> c & 1:
                     e = m.bit_length() - 1
-                    set_on(c, e, tuple(g for g in (_fact(c, x, False) for x in digits_of(base[c])
+                    g0 = c << (_DSHIFT + 1)         # the false facts of c's other digits
+                    set_on(c, e, tuple(g for g in (g0 | x << 1 for x in digits_of(base[c])
                                                    if x != e) if g in parents))
                 cwd = cw[d] | sentinel[d]      # (the set_on below keep d in the others)
+                on = ps.on
                 for hmask in cell_masks[c]:
                     p = hmask & cwd
-                    if not p & (p - 1):
+                    # no place left, or one in a cell not yet set true (a place set true
+                    # is the common case: the house of the true fact that removed d here)
+                    if not p & (p - 1) and not p & on:
                         if not p:
                             no_place(c, d, hmask)
-                        c2 = p.bit_length() - 1
-                        if ps.on >> c2 & 1:
-                            continue
-                        set_on(c2, d, tuple(_fact(x, d, False)
-                                            for x in iter_cells(hmask & base_cw[d] & ~p)))
+                        dd = d << 1
+                        set_on(p.bit_length() - 1, d, tuple(
+                            x << (_DSHIFT + 1) | dd for x in iter_cells(hmask & base_cw[d] & ~p)))
+                        on = ps.on
             if net and inter:
                 k = len(queue)
                 _locked(st, ps, queue, set_off)
