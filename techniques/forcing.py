@@ -115,6 +115,8 @@ class _Static:
         if self.rule_engine is not None:
             self.rule_scope = an.puzzle.derived(_rule_scopes)
             self.binary, self.rule_engine = an.puzzle.derived(_split_binary)
+        #: the cells some rule of ``rule_engine`` reads (watches)
+        self.rule_cells: frozenset[int] = an.puzzle.derived(_rule_cells)
         self.full_cand = [state.cand[c] if state.placed[c] else an.cand[c]
                           for c in range(an.size)]
         self._overlaps: dict[int, tuple[int, ...]] | None = None
@@ -213,6 +215,13 @@ def _rule_scopes(puzzle) -> dict[str, set[int]]:
     for p in _rule_engine(puzzle).props:
         out.setdefault(p.name, set()).update(p.scope)
     return out
+
+
+def _rule_cells(puzzle) -> frozenset[int]:
+    """The cells the rule engine of a net (``_split_binary``) watches: a change elsewhere
+    wakes none of its rules."""
+    eng = puzzle.derived(_split_binary)[1]
+    return frozenset() if eng is None else frozenset(c for c, w in enumerate(eng.watch) if w)
 
 
 def _binary_limits(puzzle) -> list[int]:
@@ -566,8 +575,7 @@ def _rules(st: _Static, ps: _PState, set_off, changed: list[int] | None = None) 
     # (placed cells are 0 in both)
     if not changed:
         return False
-    watch = st.rule_engine.watch
-    if not any(watch[c] for c in changed):
+    if st.rule_cells.isdisjoint(changed):
         # no rule reads these cells: the engine would wake none (it has no houses)
         ps.ruled = ps.cand[:]
         return False
