@@ -114,6 +114,8 @@ class _Static:
         self.binary: list[tuple[tuple[int, tuple[int, ...], bool, str], ...]] = []
         if self.rule_engine is not None:
             self.rule_scope = an.puzzle.derived(_rule_scopes)
+            #: rule name -> every fact (true or false) on the cells of its scope
+            self.rule_facts = an.puzzle.derived(_rule_facts)
             self.binary, self.rule_engine = an.puzzle.derived(_split_binary)
         #: the cells some rule of ``rule_engine`` reads (watches)
         self.rule_cells: frozenset[int] = an.puzzle.derived(_rule_cells)
@@ -131,14 +133,19 @@ class _Static:
         #: places of d, c's houses as (marked cells, the other place or -1), else None)
         chain: list[tuple[int, tuple[tuple[int, int], ...] | None] | None] = \
             [None] * (an.size << _DSHIFT)
+        #: the candidate indices c << 5 | d where some full house of c has two places of
+        #: d (see ``chain_from_off``)
+        self.bilocal: set[int] = set()
         size = an.size
         for i, h in enumerate(self.full):
             dn, hmh = done[h], hm[h]
             for d in range(1, n + 1):
+                pl = hmh & cw[d]
+                if pl.bit_count() == 2:
+                    self.bilocal.update(c << _DSHIFT | d for c in iter_cells(pl))
                 if dn >> d & 1:
                     sentinel[d] |= 3 << (size + 2 * i)
-                elif (hmh & cw[d]).bit_count() == 2:
-                    pl = hmh & cw[d]
+                elif pl.bit_count() == 2:
                     for c in iter_cells(pl):
                         k = c << _DSHIFT | d
                         if chain[k] is None:
@@ -191,8 +198,7 @@ class _Static:
     def chain_from_off(self, c: int, d: int) -> bool:
         """Whether a chain goes on from c<>d: c is bivalue, or d has two places in a
         house of c. Else the chain is c<>d alone (or a house left without d)."""
-        return self.cand[c].bit_count() <= 2 or any(
-            self.is_bilocal(h, d) for h in self.cell_full[c])
+        return self.cand[c].bit_count() <= 2 or c << _DSHIFT | d in self.bilocal
 
 
 def _cell_houses(an: Analysis) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
@@ -215,6 +221,14 @@ def _rule_scopes(puzzle) -> dict[str, set[int]]:
     for p in _rule_engine(puzzle).props:
         out.setdefault(p.name, set()).update(p.scope)
     return out
+
+
+def _rule_facts(puzzle) -> dict[str, frozenset[int]]:
+    """Rule name -> every fact on the cells of its scope (``_rule_scopes``)."""
+    n = puzzle.grid.n
+    return {name: frozenset(_fact(c, d, on) for c in cells for d in range(1, n + 1)
+                            for on in (False, True))
+            for name, cells in puzzle.derived(_rule_scopes).items()}
 
 
 def _rule_cells(puzzle) -> frozenset[int]:
@@ -616,7 +630,9 @@ def _rules(st: _Static, ps: _PState, set_off, changed: list[int] | None = None) 
         scope = st.rule_scope.get(name, set())
         base = on_scope.get(name)
         if base is None:
-            base = on_scope[name] = on_cells(scope)
+            # the facts on the rule's cells, in derivation order (filtered in C)
+            base = on_scope[name] = tuple(filter(
+                st.rule_facts.get(name, frozenset()).__contains__, ps.parents))
         prem = (name,) + tuple(f for f in base if f >> (_DSHIFT + 1) != c) + tuple(
             f for f in added if _cell(f) != c and _cell(f) in scope)
         for d in digits_of(gone):
@@ -1148,15 +1164,17 @@ def forcing_net_verity(an: Analysis, opts: dict) -> Iterator[Step]:
 def _support(ps: _PState, facts: Sequence[int]) -> set[int]:
     """Every fact the derivation of ``facts`` rests on (themselves included)."""
     seen: set[int] = set()
-    stack = [f for f in facts if f in ps.parents]
+    parents = ps.parents
+    stack = [f for f in facts if f in parents]
     while stack:
         f = stack.pop()
         if f in seen:
             continue
         seen.add(f)
-        prem = ps.parents.get(f)
-        if isinstance(prem, tuple):
-            stack.extend(g for g in prem if not isinstance(g, str) and g not in seen)
+        prem = parents.get(f)
+        if prem.__class__ is tuple and prem:
+            # premises are facts, after a label (a str: a rule's name) in first place
+            stack.extend(prem[1:] if prem[0].__class__ is str else prem)
     return seen
 
 
