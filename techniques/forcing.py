@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from csp.bits import digits_of, union_of
 from csp.events import Contradiction
@@ -87,24 +87,22 @@ class _Static:
         links = an.links
         self.peers_d = links.peers_d
         self.cross = links.cross
-        self.house_mask = an.house_mask
+        self.house_mask = hm = an.house_mask
         self.full = list(an.full)
-        cf: list[list[int]] = [[] for _ in range(an.size)]
-        for h in self.full:
-            for c in iter_cells(an.house_mask[h]):
-                cf[c].append(h)
-        self.cell_full = [tuple(x) for x in cf]
+        #: per cell, its full houses (in the order of ``full``) and their cells marked
+        #: with two bits of their own past the grid (see ``sentinel``)
+        self.cell_full, self.cell_masks = an.links_memo("forcing_cells", lambda: _cell_houses(an))
+        #: every cell is in three full houses (row, column, box: the checks are unrolled)
+        self.three = all(len(x) == 3 for x in self.cell_masks)
         state = an.state
-        done = {}
-        for h in self.full:
-            m = 0
-            for c in iter_cells(an.house_mask[h]):
-                if not an.cand[c]:
-                    m |= state.cand[c] if state.placed[c] else 0
-            done[h] = m
-        self.house_done = done
         self.cand = list(an.cand)
-        self.cw = list(an.cells_with)
+        self.placed_cells = [c for c in range(an.size) if not an.cand[c]]
+        done = dict.fromkeys(self.full, 0)
+        for c in self.placed_cells:
+            for h in self.cell_full[c]:
+                done[h] |= state.cand[c]
+        self.house_done = done
+        self.cw = cw = list(an.cells_with)
         self.unsolved = an.unsolved
         # rule propagators of non-house constraints (sums, lines ...), used by nets
         from .rules import _rule_engine
@@ -115,13 +113,72 @@ class _Static:
         #: them arc consistent in their own loop, the rule engine runs the others
         self.binary: list[tuple[tuple[int, tuple[int, ...], bool, str], ...]] = []
         if self.rule_engine is not None:
-            for p in self.rule_engine.props:
-                self.rule_scope.setdefault(p.name, set()).update(p.scope)
+            self.rule_scope = an.puzzle.derived(_rule_scopes)
+            #: rule name -> every fact (true or false) on the cells of its scope
+            self.rule_facts = an.puzzle.derived(_rule_facts)
             self.binary, self.rule_engine = an.puzzle.derived(_split_binary)
+        #: the cells some rule of ``rule_engine`` reads (watches)
+        self.rule_cells: frozenset[int] = an.puzzle.derived(_rule_cells)
         self.full_cand = [state.cand[c] if state.placed[c] else an.cand[c]
                           for c in range(an.size)]
         self._overlaps: dict[int, tuple[int, ...]] | None = None
-        self.placed_cells = [c for c in range(an.size) if not an.cand[c]]
+        # tables of the propagation's inner loop
+        #: per digit d, the marker bits of the houses where d is placed: a false fact
+        #: (c, d) checks each house of c for places of d left with ``cw[d] | sentinel[d]``,
+        #: so a house where d is placed (where no cell has d) has two "places" and is
+        #: passed over, with one mask test per house
+        sentinel = [0] * (n + 1)
+        #: a chain's strong links by candidate index c << 5 | d: None for most; else
+        #: (the other digit of c when c is bivalue, else 0; when some house of c has two
+        #: places of d, c's houses as (marked cells, the other place or -1), else None)
+        chain: list[tuple[int, tuple[tuple[int, int], ...] | None] | None] = \
+            [None] * (an.size << _DSHIFT)
+        #: the candidate indices c << 5 | d where some full house of c has two places of
+        #: d (see ``chain_from_off``)
+        self.bilocal: set[int] = set()
+        size = an.size
+        for i, h in enumerate(self.full):
+            dn, hmh = done[h], hm[h]
+            for d in range(1, n + 1):
+                pl = hmh & cw[d]
+                if pl.bit_count() == 2:
+                    self.bilocal.update(c << _DSHIFT | d for c in iter_cells(pl))
+                if dn >> d & 1:
+                    sentinel[d] |= 3 << (size + 2 * i)
+                elif pl.bit_count() == 2:
+                    for c in iter_cells(pl):
+                        k = c << _DSHIFT | d
+                        if chain[k] is None:
+                            chain[k] = (0, tuple((m, -1) for m in self.cell_masks[c]))
+                        j = self.cell_full[c].index(h)
+                        t = chain[k][1]
+                        chain[k] = (0, t[:j] + ((t[j][0], (pl & ~(1 << c)).bit_length() - 1),)
+                                    + t[j + 1:])
+        for c in iter_cells(an.unsolved):
+            m = an.cand[c]
+            if m.bit_count() == 2:
+                for d in digits_of(m):
+                    k = c << _DSHIFT | d
+                    chain[k] = ((m & ~(1 << d)).bit_length() - 1,
+                                None if chain[k] is None else chain[k][1])
+        self.sentinel, self.chain = sentinel, chain
+        cross = an.links_memo("forcing_cross", lambda: {
+            c << _DSHIFT | d: v for (c, d), v in links.cross.items()})
+        #: the links' cross-digit weak links by candidate index (None when there are
+        #: none), without those to candidates gone before this analysis (the propagation
+        #: checks that the other end is still there: it never is for these)
+        live = {}
+        for k, t in cross.items():
+            if self.cand[k >> _DSHIFT] >> (k & 31) & 1:
+                t = tuple(x for x in t if self.cand[x[0]] >> x[1] & 1)
+                if t:
+                    live[k] = t
+        self.cross_k = live or None
+        #: ``binary`` without the relations whose other cell was placed before
+        self.binary_live = [tuple(r for r in rels if self.cand[r[0]]) for rels in self.binary]
+        #: per cell, the most of its digits one digit of a related cell excludes: with
+        #: more candidates left it supports every digit of the cells it is related to
+        self.binary_t = an.puzzle.derived(_binary_limits) if self.binary else []
 
     @property
     def overlaps(self) -> dict[int, tuple[int, ...]]:
@@ -137,6 +194,67 @@ class _Static:
     def is_bilocal(self, h: int, d: int) -> bool:
         p = self.house_mask[h] & self.cw[d]
         return p.bit_count() == 2
+
+    def chain_from_off(self, c: int, d: int) -> bool:
+        """Whether a chain goes on from c<>d: c is bivalue, or d has two places in a
+        house of c. Else the chain is c<>d alone (or a house left without d)."""
+        return self.cand[c].bit_count() <= 2 or c << _DSHIFT | d in self.bilocal
+
+
+def _cell_houses(an: Analysis) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """(per cell: its full houses in the order of ``an.full``; per cell: those houses'
+    cells, each with the two marker bits of its house, ``3 << (size + 2 * i)`` for the
+    i-th full house)."""
+    cf: list[list[int]] = [[] for _ in range(an.size)]
+    cm: list[list[int]] = [[] for _ in range(an.size)]
+    for i, h in enumerate(an.full):
+        for c in iter_cells(an.house_mask[h]):
+            cf[c].append(h)
+            cm[c].append(an.house_mask[h] | 3 << (an.size + 2 * i))
+    return [tuple(x) for x in cf], [tuple(x) for x in cm]
+
+
+def _rule_scopes(puzzle) -> dict[str, set[int]]:
+    """Rule name -> the cells of the puzzle's propagators of that name (non-house rules)."""
+    from .rules import _rule_engine
+    out: dict[str, set[int]] = {}
+    for p in _rule_engine(puzzle).props:
+        out.setdefault(p.name, set()).update(p.scope)
+    return out
+
+
+def _rule_facts(puzzle) -> dict[str, frozenset[int]]:
+    """Rule name -> every fact on the cells of its scope (``_rule_scopes``)."""
+    n = puzzle.grid.n
+    return {name: frozenset(_fact(c, d, on) for c in cells for d in range(1, n + 1)
+                            for on in (False, True))
+            for name, cells in puzzle.derived(_rule_scopes).items()}
+
+
+def _rule_cells(puzzle) -> frozenset[int]:
+    """The cells the rule engine of a net (``_split_binary``) watches: a change elsewhere
+    wakes none of its rules."""
+    eng = puzzle.derived(_split_binary)[1]
+    return frozenset() if eng is None else frozenset(c for c, w in enumerate(eng.watch) if w)
+
+
+def _binary_limits(puzzle) -> list[int]:
+    """Per cell c, the most digits of c that one digit of a cell related to c by a binary
+    relation excludes (see ``_Static.binary``). A digit x of the other cell keeps a support
+    while c has a digit x goes with, so the removal of a digit of c can cost it its last
+    support only once c is down to that many digits or fewer."""
+    per, _ = puzzle.derived(_split_binary)
+    n = puzzle.grid.n
+    out = []
+    for rels in per:
+        worst = 0
+        for _, sup, by_mask, _ in rels:
+            for x in range(1, n + 1):
+                k = sum(1 for v in range(1, n + 1)
+                        if not (sup[1 << v] if by_mask else sup[v]) >> x & 1)
+                worst = max(worst, k)
+        out.append(worst)
+    return out
 
 
 def _split_binary(puzzle) -> tuple[list, "Engine | None"]:
@@ -167,7 +285,7 @@ def _split_binary(puzzle) -> tuple[list, "Engine | None"]:
 class _PState:
     """A propagation state: candidate masks, cells per digit, cells set true, derivations."""
 
-    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "_bits", "ruled")
+    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "ruled")
 
     def __init__(self, cand: list[int], cw: list[int], on: int, parents: dict,
                  ruled: list[int] | None = None) -> None:
@@ -179,24 +297,9 @@ class _PState:
         #: None, or (text, conflicting facts)
         self.contra: tuple[str, tuple[int, ...]] | None = None
         self._order: dict[int, int] | None = None
-        self._bits: tuple[int, int, int] | None = None
         #: candidates as of the last run of the rule engine (None: the analysis' own), so
         #: the next run wakes only the rules on cells changed since
         self.ruled = ruled
-
-    def bits(self) -> tuple[int, int]:
-        """(true facts, false facts) derived so far as big-int bitsets over candidate
-        indices ``cell << 5 | digit``."""
-        b = self._bits
-        if b is None or b[2] != len(self.parents):
-            on = off = 0
-            for f in self.parents:
-                if f & 1:
-                    on |= 1 << (f >> 1)
-                else:
-                    off |= 1 << (f >> 1)
-            b = self._bits = (on, off, len(self.parents))
-        return b[0], b[1]
 
     def order(self) -> dict[int, int]:
         """Derivation index of every fact (computed once the state is final)."""
@@ -223,17 +326,31 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                net: bool, inter: bool = False) -> _PState:
     """Add ``facts`` (fact, premises) to ``ps`` (in place) and propagate to fixpoint.
     Sets ``ps.contra`` on a contradiction. ``inter`` (nets only): locked candidates are
-    implications too (see :func:`_locked`)."""
+    implications too (see :func:`_locked`).
+
+    Facts are handled in the order they are derived (a FIFO queue), each derived once,
+    with the first premises found: the explanations read the derivation in that order.
+    The removals of a true candidate's peers, the bulk of the work, are ``set_off``
+    written out inline."""
     cand, cw, parents = ps.cand, ps.cw, ps.parents
     base = st.cand
-    peers_d, cross = st.peers_d, st.cross
-    house_mask, cell_full, done = st.house_mask, st.cell_full, st.house_done
-    binary = st.binary
+    peers_d, cross = st.peers_d, st.cross_k
+    cell_masks, sentinel, chain, three = st.cell_masks, st.sentinel, st.chain, st.three
+    house_mask, base_cw = st.house_mask, st.cw
+    binary = st.binary_live if net and st.binary else None
+    binary_t = st.binary_t
     queue: list[int] = []
+    append = queue.append
 
     def contra(text: str, fs: tuple[int, ...]) -> None:
         ps.contra = (text, fs)
         raise _Stop
+
+    def no_place(c: int, d: int, hmask: int) -> None:
+        # the house of c with (marked) cells hmask has no place left for d
+        h = st.cell_full[c][cell_masks[c].index(hmask)]
+        contra(f"{st.an.houses[h].name} has no place for {digit_symbol(d)}",
+               tuple(_fact(x, d, False) for x in iter_cells(house_mask[h] & base_cw[d])))
 
     def set_on(c: int, d: int, prem) -> None:
         f = ((c << _DSHIFT | d) << 1) | 1
@@ -249,13 +366,21 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
             contra(f"{_name(st, c)}={digit_symbol(d)} is both true and false", (f, f ^ 1))
         ps.on |= 1 << c
         parents[f] = prem
-        queue.append(f)
+        append(f)
         m = cand[c] & ~(1 << d)
-        own = (f,)
-        while m:
-            low = m & -m
-            set_off(c, low.bit_length() - 1, own)
-            m ^= low
+        if m:
+            # set_off(c, e, (f,)) for the other digits e: c keeps d, so none empties it
+            own = (f,)
+            cand[c] = 1 << d
+            bit = 1 << c
+            g = c << (_DSHIFT + 1)
+            while m:
+                low = m & -m
+                m ^= low
+                e = low.bit_length() - 1
+                parents[g | e << 1] = own
+                cw[e] &= ~bit
+                append(g | e << 1)
 
     def set_off(c: int, d: int, prem) -> None:
         m = cand[c]
@@ -271,8 +396,17 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
         if not m:
             contra(f"{_name(st, c)} has no candidate left",
                    tuple(_fact(c, e, False) for e in digits_of(base[c])))
-        queue.append(f)
+        append(f)
 
+    # nets with rules: the cells changed since the rules last ran (``ps.ruled``) are those
+    # of the false facts derived since, from queue[fresh:] on (known: when the candidates
+    # were the rules' fixpoint at the start, as they are after a propagation that ended
+    # without a contradiction)
+    ruled: set[int] | None = None
+    known, fresh = True, 0
+    if net and st.rule_engine is not None:
+        ruled = set()
+        known = ps.cand == (st.cand if ps.ruled is None else ps.ruled)
     try:
         for f, prem in facts:
             if f & 1:
@@ -280,29 +414,79 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
             else:
                 set_off(_cell(f), _digit(f), prem)
         while True:
-            i = 0
-            while i < len(queue):
-                f = queue[i]
-                i += 1
-                c = f >> (_DSHIFT + 1)
-                d = (f >> 1) & 31
+            # (a for loop over a list sees the items appended to it while it runs)
+            for f in queue:
+                k = f >> 1                 # candidate index c << 5 | d
+                c = k >> _DSHIFT
+                d = k & 31
                 if f & 1:
                     prem = (f,)
-                    p = peers_d[d][c] & cw[d]
-                    while p:
-                        low = p & -p
-                        set_off(low.bit_length() - 1, d, prem)
-                        p ^= low
-                    for c2, d2 in cross.get((c, d), ()):
-                        if cand[c2] >> d2 & 1:
-                            set_off(c2, d2, prem)
+                    cwd = cw[d]
+                    p = peers_d[d][c] & cwd
+                    if p:
+                        # set_off(x, d, prem) for each peer x left with d: x holds d
+                        # (cw[d] says so, and this loop changes only d of other peers)
+                        bit = 1 << d
+                        dd = d << 1
+                        while p:
+                            low = p & -p
+                            p ^= low
+                            x = low.bit_length() - 1
+                            g = x << (_DSHIFT + 1) | dd
+                            parents[g] = prem
+                            m = cand[x]
+                            if m == bit and ps.on >> x & 1:
+                                cw[d] = cwd
+                                contra(f"{_name(st, x)}={digit_symbol(d)} is both true and "
+                                       "false", (g | 1, g))
+                            m ^= bit
+                            cand[x] = m
+                            cwd ^= low
+                            if not m:
+                                cw[d] = cwd
+                                contra(f"{_name(st, x)} has no candidate left",
+                                       tuple(_fact(x, e, False) for e in digits_of(base[x])))
+                            append(g)
+                        cw[d] = cwd
+                    if cross is not None:
+                        for c2, d2 in cross.get(k, ()):
+                            if cand[c2] >> d2 & 1:
+                                set_off(c2, d2, prem)
+                    continue
+                if not net:
+                    # a chain: the other digit of a bivalue cell, the other place of a
+                    # bilocal digit; a house left without a place for d
+                    sp = chain[k]
+                    if sp is None:      # no strong link: only the houses' places
+                        cwd = cw[d] | sentinel[d]
+                        hs = cell_masks[c]
+                        if three:
+                            h1, h2, h3 = hs
+                            if h1 & cwd and h2 & cwd and h3 & cwd:
+                                continue
+                        for hmask in hs:
+                            if not hmask & cwd:
+                                no_place(c, d, hmask)
+                        continue
+                    e, bl = sp
+                    if e and not ps.on >> c & 1:
+                        set_on(c, e, (f,))
+                    cwd = cw[d] | sentinel[d]   # (set_on(c2, d) keeps d in the others)
+                    if bl is None:
+                        for hmask in cell_masks[c]:
+                            if not hmask & cwd:
+                                no_place(c, d, hmask)
+                    else:
+                        for hmask, c2 in bl:
+                            if not hmask & cwd:
+                                no_place(c, d, hmask)
+                            if c2 >= 0 and not ps.on >> c2 & 1:
+                                set_on(c2, d, (f,))
                     continue
                 # a false candidate: binary relations lose the digits it supported alone
-                if net and binary and binary[c]:
+                if binary is not None and binary[c] and cand[c].bit_count() <= binary_t[c]:
                     m = cand[c]
                     for o, sup, by_mask, rname in binary[c]:
-                        if not base[o]:
-                            continue          # placed before the assumption
                         keep = sup[m] if by_mask else union_of(sup, m)
                         drop = cand[o] & ~keep
                         if drop:
@@ -312,41 +496,43 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
                                 set_off(o, x, prem)
                 # a false candidate: singles
                 m = cand[c]
-                if not ps.on >> c & 1 and not m & (m - 1):
+                if not m & (m - 1) and not ps.on >> c & 1:
                     e = m.bit_length() - 1
-                    if net:
-                        prem = tuple(g for g in (_fact(c, x, False) for x in digits_of(base[c])
-                                                 if x != e) if g in parents)
-                        set_on(c, e, prem)
-                    elif base[c].bit_count() == 2:
-                        set_on(c, e, (f,))
-                for h in cell_full[c]:
-                    if done[h] >> d & 1:
-                        continue
-                    p = house_mask[h] & cw[d]
-                    if not p:
-                        hm = house_mask[h] & st.cw[d]
-                        contra(f"{st.an.houses[h].name} has no place for {digit_symbol(d)}",
-                               tuple(_fact(x, d, False) for x in iter_cells(hm)))
-                    if not p & (p - 1):
-                        c2 = p.bit_length() - 1
-                        if ps.on >> c2 & 1:
-                            continue
-                        hm = house_mask[h] & st.cw[d]
-                        if net:
-                            prem = tuple(_fact(x, d, False) for x in iter_cells(hm & ~p))
-                            set_on(c2, d, prem)
-                        elif hm.bit_count() == 2:
-                            set_on(c2, d, (f,))
+                    g0 = c << (_DSHIFT + 1)         # the false facts of c's other digits
+                    set_on(c, e, tuple(g for g in (g0 | x << 1 for x in digits_of(base[c])
+                                                   if x != e) if g in parents))
+                cwd = cw[d] | sentinel[d]      # (the set_on below keep d in the others)
+                on = ps.on
+                for hmask in cell_masks[c]:
+                    p = hmask & cwd
+                    # no place left, or one in a cell not yet set true (a place set true
+                    # is the common case: the house of the true fact that removed d here)
+                    if not p & (p - 1) and not p & on:
+                        if not p:
+                            no_place(c, d, hmask)
+                        dd = d << 1
+                        set_on(p.bit_length() - 1, d, tuple(
+                            x << (_DSHIFT + 1) | dd for x in iter_cells(hmask & base_cw[d] & ~p)))
+                        on = ps.on
             if net and inter:
                 k = len(queue)
                 _locked(st, ps, queue, set_off)
                 if len(queue) > k:
+                    if ruled is not None:
+                        ruled |= {f >> (_DSHIFT + 1) for f in queue[fresh:k] if not f & 1}
                     del queue[:k]
+                    fresh = 0
                     continue
-            queue.clear()
-            if not net or st.rule_engine is None or not _rules(st, ps, set_off):
+            if ruled is None:
+                queue.clear()
                 break
+            ruled |= {f >> (_DSHIFT + 1) for f in queue[fresh:] if not f & 1}
+            queue.clear()
+            if not _rules(st, ps, set_off, sorted(ruled) if known else None):
+                break
+            ruled.clear()
+            known = True
+            fresh = len(queue)     # the rules' own removals: ps.ruled has them
     except _Stop:
         pass
     return ps
@@ -390,15 +576,22 @@ def _name(st: _Static, c: int) -> str:
     return st.an.grid.name(c)
 
 
-def _rules(st: _Static, ps: _PState, set_off) -> bool:
+def _rules(st: _Static, ps: _PState, set_off, changed: list[int] | None = None) -> bool:
     """Run the puzzle's non-house rules on the propagation state. A removal becomes a fact
     whose premises are the rule's name and the facts derived on the rule's other cells.
+    ``changed``: the cells whose candidates changed since the rules last ran (``ps.ruled``,
+    else the analysis' candidates), ascending; None: compare them all.
     Returns True when something changed."""
-    last = st.cand if ps.ruled is None else ps.ruled
+    if changed is None:
+        last = st.cand if ps.ruled is None else ps.ruled
+        changed = [c for c, a, b in zip(range(st.size), ps.cand, last) if a != b]
     # the rule engine was at its fixpoint on ``last``: wake only the rules on cells changed
     # (placed cells are 0 in both)
-    changed = [c for c, a, b in zip(range(st.size), ps.cand, last) if a != b]
     if not changed:
+        return False
+    if st.rule_cells.isdisjoint(changed):
+        # no rule reads these cells: the engine would wake none (it has no houses)
+        ps.ruled = ps.cand[:]
         return False
     cand = ps.cand[:]
     for c in st.placed_cells:
@@ -411,7 +604,7 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
         names.setdefault(cell, name)
 
     def on_cells(cells) -> tuple[int, ...]:
-        return tuple(f for f in ps.parents if _cell(f) in cells)
+        return tuple(f for f in ps.parents if f >> (_DSHIFT + 1) in cells)   # _cell(f)
 
     try:
         st.rule_engine.propagate(cand, changed, trace)
@@ -426,7 +619,10 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
     # is the facts on the rule's other cells at the time, as before
     on_scope: dict[str, tuple[int, ...]] = {}
     added: list[int] = []
-    for c, b0, b1 in zip(range(st.size), before, cand):
+    # the cells the rules changed, ascending: every removal goes through Context.remove,
+    # which traces it
+    for c in sorted(names):
+        b0, b1 = before[c], cand[c]
         if b0 == b1 or not st.cand[c]:
             continue
         gone = b0 & ~b1
@@ -434,8 +630,10 @@ def _rules(st: _Static, ps: _PState, set_off) -> bool:
         scope = st.rule_scope.get(name, set())
         base = on_scope.get(name)
         if base is None:
-            base = on_scope[name] = on_cells(scope)
-        prem = (name,) + tuple(f for f in base if _cell(f) != c) + tuple(
+            # the facts on the rule's cells, in derivation order (filtered in C)
+            base = on_scope[name] = tuple(filter(
+                st.rule_facts.get(name, frozenset()).__contains__, ps.parents))
+        prem = (name,) + tuple(f for f in base if f >> (_DSHIFT + 1) != c) + tuple(
             f for f in added if _cell(f) != c and _cell(f) in scope)
         for d in digits_of(gone):
             if ps.cand[c] >> d & 1:
@@ -525,11 +723,22 @@ def _results(an: Analysis, net: bool, inter: bool = False) -> dict[int, _PState]
 
 
 def _result(an: Analysis, f: int, net: bool, inter: bool = False) -> _PState:
+    return _resolver(an, net, inter)(f)
+
+
+def _resolver(an: Analysis, net: bool, inter: bool = False) -> Callable[[int], _PState]:
+    """``_result(an, ., net, inter)`` with the analysis' cache looked up once (a scan
+    asks for thousands of results)."""
     cache = _results(an, net, inter)
-    r = cache.get(f)
-    if r is None:
-        r = cache[f] = _assume(_static(an), f, net, inter)
-    return r
+    st = _static(an)
+
+    def result(f: int) -> _PState:
+        r = cache.get(f)
+        if r is None:
+            r = cache[f] = _assume(st, f, net, inter)
+        return r
+
+    return result
 
 
 def _inter(opts: dict, net: bool) -> bool:
@@ -778,16 +987,16 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
         quiet = _quiet(an, ("contradiction", net))
         facts = _untried_first(facts, quiet)
     kept = _kept(an, inter) if net and not _ruled(st) else None
+    result = _resolver(an, net, inter)
     for f in facts:
         if an.expired():
             return
         c, d, on = _cell(f), _digit(f), bool(f & 1)
-        if not on and not net and an.cand[c].bit_count() > 2 and not any(
-                st.is_bilocal(h, d) for h in st.cell_full[c]):
+        if not on and not net and not st.chain_from_off(c, d):
             continue   # no strong link: a chain cannot start from c<>d
         if kept is not None and kept.still_quiet(st, f, inter):
             continue
-        ps = _result(an, f, net, inter)
+        ps = result(f)
         if ps.contra is None:
             quiet.add(f)
             if kept is not None:
@@ -803,26 +1012,18 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
             extra=_complexity(ps, fs))
 
 
-def _bit_facts(bits: int, on: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(((low.bit_length() - 1) << 1) | on)
-        bits ^= low
-    return out
-
-
 def _common(st: _Static, results: list[_PState]) -> tuple[list[int], list[int]]:
-    """Facts derived in every result: (true facts, false facts)."""
-    on = off = -1
-    for r in results:
-        a, b = r.bits()
-        on &= a
-        off &= b
-        if not on and not off:
-            return [], []
-    trues = _bit_facts(on, 1) if on > 0 else []
-    falses = _bit_facts(off, 0) if off > 0 else []
+    """Facts derived in every result: (true facts, false facts), each ascending."""
+    # dict key views intersect in C, walking the smaller side
+    common = results[0].parents.keys() & results[-1].parents.keys()
+    for r in results[1:-1]:
+        if not common:
+            break
+        common = r.parents.keys() & common
+    if not common:
+        return [], []
+    trues = sorted(f for f in common if f & 1)
+    falses = sorted(f for f in common if not f & 1)
     if trues and falses:
         # drop eliminations in the placed cells or following from the placements
         ts = [(_cell(t), _digit(t)) for t in trues]
@@ -867,6 +1068,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     w = st.width
     maxb = int(opts.get("max_branches", an.n))
     inter = _inter(opts, net)
+    result = _resolver(an, net, inter)
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
         if an.expired():
@@ -875,7 +1077,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
         if len(ds) < 2 or len(ds) > maxb:
             continue
         facts = [_fact(c, d, True) for d in ds]
-        rs = [_result(an, f, net, inter) for f in facts]
+        rs = [result(f) for f in facts]
         if any(r.contra for r in rs):
             continue
         s = _verity_step(an, tech, title, f"cell {an.name(c)}", facts, rs)
@@ -893,7 +1095,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             if k < 2 or k > maxb:
                 continue
             facts = [_fact(x, d, True) for x in iter_cells(p)]
-            rs = [_result(an, f, net, inter) for f in facts]
+            rs = [result(f) for f in facts]
             if any(r.contra for r in rs):
                 continue
             what = f"digit {digit_symbol(d)} in {an.houses[h].name}"
@@ -908,7 +1110,10 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             f = _fact(c, d, True)
             if not net and an.cand[c].bit_count() == 2:
                 continue   # the same as the cell's verity
-            rs = [_result(an, f, net, inter), _result(an, f ^ 1, net, inter)]
+            if not net and not st.chain_from_off(c, d):
+                # c<>d derives nothing (or breaks a house), so nothing holds both ways
+                continue
+            rs = [result(f), result(f ^ 1)]
             if any(r.contra for r in rs):
                 continue
             what = f"{an.name(c)}={digit_symbol(d)} or <>{digit_symbol(d)}"
@@ -959,15 +1164,17 @@ def forcing_net_verity(an: Analysis, opts: dict) -> Iterator[Step]:
 def _support(ps: _PState, facts: Sequence[int]) -> set[int]:
     """Every fact the derivation of ``facts`` rests on (themselves included)."""
     seen: set[int] = set()
-    stack = [f for f in facts if f in ps.parents]
+    parents = ps.parents
+    stack = [f for f in facts if f in parents]
     while stack:
         f = stack.pop()
         if f in seen:
             continue
         seen.add(f)
-        prem = ps.parents.get(f)
-        if isinstance(prem, tuple):
-            stack.extend(g for g in prem if not isinstance(g, str) and g not in seen)
+        prem = parents.get(f)
+        if prem.__class__ is tuple and prem:
+            # premises are facts, after a label (a str: a rule's name) in first place
+            stack.extend(prem[1:] if prem[0].__class__ is str else prem)
     return seen
 
 
