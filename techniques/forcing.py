@@ -86,7 +86,6 @@ class _Static:
         self.width = an.grid.namer
         links = an.links
         self.peers_d = links.peers_d
-        self.cross = links.cross
         self.house_mask = hm = an.house_mask
         self.full = list(an.full)
         #: per cell, its full houses (in the order of ``full``) and their cells marked
