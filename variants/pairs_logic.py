@@ -800,6 +800,15 @@ def _linked_between(links, a: int, b: int) -> bool:
     return False
 
 
+#: nodes a band's searches may take together at one look (option ``band_total``; a
+#: candidate's own search: ``band_budget``, 2000). Measured on the f-puzzles set, interleaved
+#: per puzzle: at 20,000 "Y Are We Whispering?" still needed 6 forcing nets and a polarity
+#: trial, at 50,000 it needs none and takes 5.0 s instead of 7.8 s; the whole set's CPU
+#: moved within the machine's noise (207 -> 212 s) and no other solve changed its forcing
+#: count (200,000 frees nothing more). ``window_total`` stays 20,000: 50,000 changed nothing
+BAND_TOTAL = 50_000
+
+
 #: what one support search of a rule (:meth:`_Filler.prune`) counts against a filling
 #: search's node budget: a skyscraper line's exact supports cost about as much CPU as this
 #: many plain search nodes, so a budget bounds the time whether the rules prune or not
@@ -1226,8 +1235,9 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     part in no filling of the band's open cells that keeps every rule is false ("rows 4-6
     with the anti-XV rule: no filling of these 14 open cells has r5c3=7"). An exact search
     per candidate (most are confirmed by a filling found for another: a filling supports
-    every digit it places), ``band_budget`` nodes each and ``band_total`` a band at most; just before
-    the forcing family, after the house pairs. The search places first a digit that a row
+    every digit it places), ``band_budget`` nodes each (2000) and ``band_total`` a band at
+    most at one look (:data:`BAND_TOTAL`, 50,000); just before the forcing family, after
+    the house pairs. The search places first a digit that a row
     or box of the band still lacks and can put in one cell (or two, when every cell has
     three digits or more), and after each placement narrows the cells of the rules with an
     exact support function of their own (``Constraint.supports``: skyscraper, sandwich and
@@ -1249,7 +1259,7 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
         return
     regions = t.bands + t.wide if opts.get("band_wide", False) else t.bands
     yield from _fill_regions(an, t, regions, int(opts.get("band_budget", 2000)),
-                             int(opts.get("band_total", 20000)), "band_arrangement",
+                             int(opts.get("band_total", BAND_TOTAL)), "band_arrangement",
                              "Band Arrangement")
 
 

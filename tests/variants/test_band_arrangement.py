@@ -9,6 +9,8 @@ the rules lying wholly inside the band, solved by the model's own search (``Puzz
 once per candidate, not through the link tables the technique reads."""
 from __future__ import annotations
 
+import pytest
+
 from csp import Puzzle
 from csp.bits import iter_cells
 from sudoku_csp.formats.loader import marks_state
@@ -290,3 +292,35 @@ def test_band_search_replays_failed_states() -> None:
         for _ in range(2):      # the first fills ``dead`` further, the second replays it
             assert outcome(_band_filler(p, st, "rows 4-6", budget, dead), total) == want
     assert dead
+
+
+#: the forcing family as the setter report counts it (``benchmarks/variants.py``)
+FORCING_FAMILY = frozenset((
+    "forcing_chain_contradiction", "forcing_chain_verity", "forcing_net_contradiction",
+    "forcing_net_verity", "forcing_net_nested", "kraken_fish_type_1", "kraken_fish_type_2",
+    "template_set", "template_delete", "polarity_chain", "digit_chain_exclusion",
+    "digit_chain_verity"))
+
+
+def _forcing_steps(title: str, options: dict | None = None) -> list[str]:
+    p, sol = _fpuzzle(title)
+    res = StepSolver("default", options=options, verify=sol).solve(p, time_limit=120)
+    assert res.status == "solved"
+    return [s.technique for s in res.steps if s.technique in FORCING_FAMILY]
+
+
+def test_band_total_budget_whispers() -> None:
+    """"Y Are We Whispering?" (tests/data, CC BY 4.0: whispers and killer cages): with the
+    default budget of a band's searches at one look (``BAND_TOTAL``) its band steps carry
+    the whole solve, no forcing-family step (the path's every step checked against the
+    stated solution)."""
+    from variants.pairs_logic import BAND_TOTAL
+    assert BAND_TOTAL >= 50_000
+    assert _forcing_steps("Y Are We Whispering?") == []
+
+
+@pytest.mark.slow
+def test_band_total_budget_is_what_frees_whispers() -> None:
+    """The same solve with the former budget (20,000 nodes a band) runs out of search
+    and falls back on forcing nets and a polarity trial: the budget is what it needed."""
+    assert _forcing_steps("Y Are We Whispering?", {"band_total": 20_000})
