@@ -100,6 +100,14 @@ PEER_FORCING = frozenset((
     "PatternOverlay", "Trial", "Guess", "CaseAnalysis", "EitherWay", "WhatIf", "ShortTrial"))
 
 
+def _share(k: int, n: int) -> str:
+    """``k`` of ``n`` as a percentage that never rounds up to a goal it misses: whole when
+    exact, else one decimal rounded down (115 of 136 is "84.5 %", not "85 %")."""
+    if (100 * k) % n == 0:
+        return f"{100 * k // n} %"
+    return f"{(1000 * k // n) / 10:.1f} %"
+
+
 def _pct(xs: list[float], q: float) -> float:
     """The q-quantile (0..1) of ``xs`` (nearest rank)."""
     ys = sorted(xs)
@@ -196,8 +204,8 @@ def setter_table(results: list[dict], limit: float) -> None:
         solved = sum(x["ours"]["solved"] for x in xs)
         clean = sum(x["ours"]["solved"] and not x["ours"]["forcing"] for x in xs)
         ps = [x["peer"] for x in xs if x["peer"] and "error" not in x["peer"]]
-        row = (f"| {k} | {len(xs)} | {solved} ({100 * solved / len(xs):.0f} %) | "
-               f"{clean} ({100 * clean / len(xs):.0f} %) | {statistics.median(t):.2f} | "
+        row = (f"| {k} | {len(xs)} | {solved} ({_share(solved, len(xs))}) | "
+               f"{clean} ({_share(clean, len(xs))}) | {statistics.median(t):.2f} | "
                f"{_pct(t, 0.9):.2f} | {max(t):.2f} | ")
         if ps:
             pt = [p["cpu"] for p in ps]
