@@ -706,36 +706,44 @@ def test_jigsaw_killer_soundness():
         assert check_puzzle(p, sol, ["killer", "sets"], path=PATH) == []
 
 
-def _fpuzzles_file():
-    from pathlib import Path
-    for p in (DATA / "fpuzzles_cc_by.jsonl",
-              Path("/work/shared/data/variants/fpuzzles_cc_by.jsonl")):
-        if p.exists():
-            return p
-    return None
+def _fpuzzles_cases() -> list:
+    """One case per distinct puzzle of the f-puzzles set with a stated solution (the set
+    holds some puzzles twice, under the same title and solution)."""
+    import json
+    path = DATA / "fpuzzles_cc_by.jsonl"
+    if not path.exists():
+        return [pytest.param(None, id="no-fpuzzles-set")]
+    seen: set[str] = set()
+    cases = []
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        rec = json.loads(line)
+        key = json.dumps(rec.get("fpuzzles_json"), sort_keys=True)
+        if not rec.get("solution") or key in seen:
+            continue
+        seen.add(key)
+        cases.append(pytest.param(i, id=f"{i}-{rec.get('title')}"))
+    return cases
 
 
 @pytest.mark.slow
-def test_fpuzzles_soundness():
-    """Every variant technique on every f-puzzles puzzle with a stated solution."""
-    import json
+@pytest.mark.parametrize("row", _fpuzzles_cases())
+def test_fpuzzles_soundness(row):
+    """Every variant technique on every f-puzzles puzzle with a stated solution (one case
+    per distinct puzzle, so that the slow stage can spread them over the cores)."""
+    from conftest import fpuzzle_row
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    path = _fpuzzles_file()
-    if path is None:
+    if row is None:
         pytest.skip("f-puzzles set not available")
-    problems = []
-    for line in path.read_text().splitlines():
-        rec = json.loads(line)
-        if not rec.get("solution"):
-            continue
-        p = load_fpuzzles(rec["fpuzzles_json"])
-        sol = [int(ch) for ch in rec["solution"]]
-        if not p.check_solution(sol):
-            continue       # the import's business (tested with the f-puzzles loader)
-        problems += [f"{rec.get('title')}: {x}" for x in check_puzzle(
-            p, sol, ["consecutive", "killer", "sets", "inequality", "lines", "pairs",
-                     "clone", "outside", "thermo", "parity"],
-            path=PATH + ["lines", "pairs", "clone"], max_steps=200)]
+    rec = fpuzzle_row(row)
+    p = load_fpuzzles(rec["fpuzzles_json"])
+    sol = [int(ch) for ch in rec["solution"]]
+    if not p.check_solution(sol):
+        pytest.skip("the stated solution breaks the puzzle's rules (the import's business, "
+                    "tested with the f-puzzles loader)")
+    problems = check_puzzle(
+        p, sol, ["consecutive", "killer", "sets", "inequality", "lines", "pairs",
+                 "clone", "outside", "thermo", "parity"],
+        path=PATH + ["lines", "pairs", "clone"], max_steps=200)
     assert problems == []
 
 
@@ -802,16 +810,8 @@ def test_layering_techniques_do_not_import_variants():
 
 # -- set equivalence on real puzzles -------------------------------------------------------
 def _fpuzzle(title: str):
-    import json
-    from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    path = _fpuzzles_file()
-    if path is None:
-        pytest.skip("f-puzzles set not available")
-    for line in path.read_text().splitlines():
-        rec = json.loads(line)
-        if rec["title"] == title:
-            return load_fpuzzles(rec["fpuzzles_json"]), [int(ch) for ch in rec["solution"]]
-    raise KeyError(title)
+    from conftest import fpuzzle
+    return fpuzzle(title)
 
 
 def test_solver_needs_set_is_solved_by_set():
