@@ -17,3 +17,12 @@ BLOCKS = [(f, i, code) for f in FILES if f.exists()
                          ids=[f"{f.relative_to(ROOT)}#{i}" for f, i, _ in BLOCKS])
 def test_code_block_runs(path, index, code, capsys):
     exec(compile(code, f"{path.name} block {index}", "exec"), {"__name__": "__doc__"})
+
+
+def test_named_test_files_exist():
+    """Every test file the README and docs name (``tests/...py``) exists: tests move into
+    sub-folders, and a reader who follows a stale path finds nothing."""
+    missing = [f"{f.relative_to(ROOT)}: {name}" for f in FILES if f.exists()
+               for name in sorted(set(re.findall(r"tests/[A-Za-z0-9_/]+\.py", f.read_text())))
+               if not (ROOT / name).exists()]
+    assert missing == []

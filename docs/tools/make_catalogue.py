@@ -413,7 +413,7 @@ HEADER = """\
 This page is generated: run `python docs/tools/make_catalogue.py` from the repository root
 to rewrite it and its pictures (`docs/img/techniques/`) after a technique is added or
 changed; `python docs/tools/make_catalogue.py --check` tells whether it is up to date, and
-`tests/test_catalogue.py` checks that every registered technique is here and that sampled
+`tests/techniques/test_catalogue.py` checks that every registered technique is here and that sampled
 steps are still the ones the code finds.
 
 Every technique of the registry (`sudoku-csp techniques`), including the variant techniques
