@@ -13,6 +13,13 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The sweeps marked ``heavy`` (minutes each) run first: with ``-n auto`` the workers
+    then share them out and finish together, instead of one worker running the last long
+    sweep alone. The others keep their order (the sort is stable)."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+
+
 def load_solutions(name: str, limit: int | None = None) -> list[tuple[str, list[int]]]:
     """(puzzle, solution digits) pairs from ``tests/data/<name>.solutions.csv``."""
     out = []

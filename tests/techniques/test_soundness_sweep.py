@@ -198,5 +198,6 @@ def test_soundness_sweep_sample(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_soundness_sweep_2000(capsys: pytest.CaptureFixture[str]) -> None:
     sweep(SLOW_PLAN, os.cpu_count() or 1, capsys)

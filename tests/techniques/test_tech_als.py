@@ -134,6 +134,7 @@ def test_soundness_sample() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_soundness_slow() -> None:
     _sweep([("norvig_top95", 30), ("qqwing_expert", 40), ("forum_hardest_110626", 10),
             ("tdoku_magictour_top1465", 20)], FAMILY)

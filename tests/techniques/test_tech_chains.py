@@ -110,6 +110,7 @@ def test_als_exit_loops_sound() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 @pytest.mark.parametrize("name,limit", [("norvig_top95", 10), ("qqwing_expert", 20),
                                         ("forum_hardest_110626", 5)])
 def test_soundness_sweep(name: str, limit: int) -> None:
@@ -125,6 +126,7 @@ def test_soundness_sweep_long(name: str, limit: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_als_exit_loops_sound_sweep() -> None:
     _als_exit_sweep("norvig_top95", 20, 2)
 

@@ -271,12 +271,14 @@ def test_soundness_sample():
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_soundness_sweep_big():
     assert _sweep(QUICK_TECHS, ["norvig_top95", "qqwing_expert", "forum_hardest_110626",
                                 "tdoku_magictour_top1465"], 25) == []
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_soundness_sweep_franken():
     franken = [t for t in FAMILY_TECHS if "franken" in t]
     assert _sweep(franken, ["norvig_top95", "forum_hardest_110626"], 4) == []

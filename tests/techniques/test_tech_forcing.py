@@ -65,6 +65,7 @@ def test_forcing_steps_sound_on_solve_path(name, k):
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", ["norvig_top95", "qqwing_expert", "forum_hardest_110626",
                                   "tdoku_magictour_top1465"])
 def test_forcing_steps_sound_on_solve_path_slow(name):

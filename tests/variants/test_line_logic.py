@@ -820,6 +820,7 @@ def test_random_6x6_states_every_elimination_proved() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_random_6x6_states_every_elimination_proved_big() -> None:
     _fuzz_6x6(14, 400)
 

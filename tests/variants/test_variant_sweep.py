@@ -103,6 +103,7 @@ def test_variant_soundness_sweep_sample(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_variant_soundness_sweep_all(capsys: pytest.CaptureFixture[str]) -> None:
     todo = jobs(30.0)
     assert len(todo) >= 100
