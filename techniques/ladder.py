@@ -219,6 +219,7 @@ LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
     ("finned_mutant_leviathan",            8400,   470, X, OFF, None),
     ("house_pair_arrangement",             8440,   400, U, ON,   7.0),
     ("window_arrangement",                 8445,   450, U, ON,   7.2),
+    ("polarity_count",                     8446,   400, U, ON,   7.2),
     ("digit_chain_exclusion",              8447,   350, U, ON,  None),
     ("digit_chain_verity",                 8448,   380, U, ON,  None),
     ("kraken_fish_type_1",                 8450,   500, X, OFF, None),

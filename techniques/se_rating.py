@@ -388,7 +388,8 @@ VARIANT_TECHNIQUES = (
     "renban_cage_exclusion", "entropic_groups", "modular_groups",
     "whisper_polarity", "equal_digit_colouring", "house_arrangement",
     "house_pair_arrangement", "two_house_exclusion", "clique_subset",
-    "polarity_chain", "band_arrangement", "three_house_exclusion", "window_arrangement")
+    "polarity_count", "polarity_chain", "band_arrangement", "three_house_exclusion",
+    "window_arrangement")
 VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(
     _p(f"variant {name}", name) for name in VARIANT_TECHNIQUES)
 

@@ -866,6 +866,172 @@ def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             break
 
 
+def _box_counts(an: Analysis):
+    """Per box V and each of its rows (columns) Z, with the other rows (columns) of its band
+    (stack): ``(V mask, V name, Z cells in V, Z name, other lines' mask outside V, their
+    names)``, for the grids whose boxes, rows and columns are all full houses. Static."""
+    def build():
+        g = an.grid
+        if not g.box_shape:
+            return []
+        bh, bw = g.box_shape
+        n = an.n
+        by_mask = {an.house_mask[h]: an.houses[h].name for h in an.full}
+        rows = [sum(1 << (r * n + c) for c in range(n)) for r in range(n)]
+        cols = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+        if not all(m in by_mask for m in rows + cols):
+            return []
+        out = []
+        for r0 in range(0, n, bh):
+            for c0 in range(0, n, bw):
+                box = sum(1 << (r * n + c) for r in range(r0, r0 + bh)
+                          for c in range(c0, c0 + bw))
+                if box not in by_mask:
+                    continue
+                for lines in (rows[r0:r0 + bh], cols[c0:c0 + bw]):
+                    for z in lines:
+                        others = [m for m in lines if m != z]
+                        rest = 0
+                        for m in others:
+                            rest |= m
+                        out.append((box, by_mask[box], tuple(iter_cells(z & box)), by_mask[z],
+                                    rest & ~box, " and ".join(by_mask[m] for m in others),
+                                    len(others) - 1))
+        return out
+    return an.links_memo("polarity_box_counts", build)
+
+
+def _overfilled(an: Analysis, vals: Sequence[int]) -> str:
+    """Why the cell masks ``vals`` (candidates, or a placed digit's bit) cannot fill the
+    houses, by counting a digit set: box V keeps the digits S out of its line Z, so V puts
+    all of S on the other lines of its band, and those lines (each a full house) hold each
+    digit of S once more outside V; more cells there that must hold a digit of S than that
+    is impossible. "" when the count fits everywhere."""
+    full = ((1 << an.n) - 1) << 1
+    for box, bname, z_in, zname, out, onames, k in _box_counts(an):
+        held = 0
+        for c in z_in:
+            held |= vals[c]
+        s = full & ~held
+        if not s or not k:
+            continue
+        forced = [c for c in iter_cells(out) if not vals[c] & ~s]
+        limit = k * s.bit_count()
+        if len(forced) > limit:
+            ds = "".join(digit_symbol(d) for d in digits_of(s))
+            return (f"{onames} would hold {ds} in {len(forced)} cells outside {bname} "
+                    f"({_names(an, forced)}), room for {limit} only ({bname} cannot hold "
+                    f"{ds} in {zname}, so it takes them from {onames})")
+    return ""
+
+
+@register("polarity_count", "Polarity Count", FAMILY)
+def polarity_count(an: Analysis, opts: dict) -> Iterator[Step]:
+    """Polarity colouring of German whispers (any difference d with 2d >= n), with a count.
+    A whisper's polarity (which class is low, which high) is a colour; a thermo or an arrow
+    between two whispers links their colours ("a high end makes the thermo's tip high, so
+    the next whisper's end is high"): the rules without the houses carry one whisper's
+    colour to the others. If the whispers' classes so coloured overfill the houses, the
+    colour is wrong: a house with more low cells than low digits, or (the count) box V
+    keeps a digit set S out of its line Z, so V puts all of S on the other lines of its
+    band, which leaves those lines room for S just once more each outside V ("The
+    Octagon": low whisper ends would make eight middle cells high, four of them 7-9 in
+    columns 4 and 6 outside box 5, whose column-5 arrow keeps 7-9 out; three fit).
+
+    Unlike :func:`polarity_chain`, the houses are read once, after the colours are
+    carried: no digit is placed and no hidden single followed, so it stands before the
+    forcing family and is not counted with it. A colour that the rules alone refute is left
+    to :func:`polarity_chain`.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> from variants.lines import whispers
+    >>> from variants.inequality import thermo
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"]),
+    ...                   thermo(["r1c3", "r2c3", "r3c3"]), whispers(["r3c3", "r3c4", "r3c5"]))
+    >>> st = p.propagate()
+    >>> for c in range(6, 10):                       # row 3 has four high cells already
+    ...     st.cand[p.cell(f"r3c{c}")] &= 0b1111000000
+    >>> [s.explain(2) for s in StepSolver().find_all(st, "polarity_count")][0]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'Polarity Count: German whispers r1c1: if r1c1,r1c3 high, r1c2 low, the rules carry it
+     to German whispers r3c3 (r3c3 high); then row 3 cannot hold different digits; so
+     r1c1,r1c3 low, r1c2 high => r1c1<>6789, r1c2<>12, r1c3<>67'
+
+    The thermo makes r3c3 high when r1c3 is, so r3c5 too: six high cells in row 3.
+    """
+    from techniques.rules import _rule_engine
+    from csp.events import Contradiction
+    t = line_tables(an.puzzle)
+    lines = [ln for ln in t.of("whispers") if len(ln.data[1]) == 2
+             and any(an.cand[c] for c in ln.cells)]
+    engine = _rule_engine(an.puzzle)
+    if not lines or engine is None:
+        return
+    base = [_value(an, c) for c in range(len(an.cand))]
+    opened = {ln: _open_assignments(an, ln, base) for ln in lines}
+    for ln in lines:
+        alive = opened[ln]
+        if len(alive) != 2:
+            continue
+        classes, masks, _ = ln.data
+        for sigma in alive:
+            cand = list(base)
+            for cl, g in zip(classes, sigma):
+                for c in cl:
+                    cand[c] &= masks[g]
+            try:
+                engine.propagate(cand, None, None)
+            except Contradiction:
+                continue            # the rules alone refute it: polarity_chain's business
+            # the colours carried: open whispers left with one polarity
+            fixed = [(ln, sigma)]
+            broken = False
+            for o in lines:
+                if o is ln or len(opened[o]) != 2:
+                    continue
+                left = [s for s in opened[o] if all(
+                    cand[c] & o.data[1][g] for cl, g in zip(o.data[0], s) for c in cl)]
+                if len(left) == 1:
+                    fixed.append((o, left[0]))
+                elif not left:
+                    broken = True
+            if broken:
+                continue
+            # the houses read once with the whispers' classes so coloured
+            vals = list(base)
+            touched = 0
+            for o, s in fixed:
+                for cl, g in zip(o.data[0], s):
+                    for c in cl:
+                        if an.cand[c]:
+                            vals[c] &= o.data[1][g]
+                            touched |= 1 << c
+            restricted = {c: vals[c] for c in iter_cells(touched)}
+            reason = next((f"{an.houses[h].name} cannot hold different digits"
+                           for h in an.full if an.house_mask[h] & touched
+                           and not _house_fill_ok(an, h, restricted)), "")
+            if not reason:
+                reason = _overfilled(an, vals)
+            if not reason:
+                continue
+            other = next(s for s in alive if s != sigma)
+            keep = {c: masks[g] for cl, g in zip(classes, other) for c in cl}
+            cells = list(ln.cells)
+            elims = _elims(an, cells, [keep[c] for c in cells])
+            if not elims:
+                continue
+            carried = ", ".join(f"{o.name} {_ends_text(an, o, s)}" for o, s in fixed[1:])
+            via = f"the rules carry it to {carried}; then " if carried else ""
+            note = (f"{ln.name}: if {_polarity_text(an, ln, sigma)}, {via}{reason}; so "
+                    f"{_polarity_text(an, ln, other)}")
+            yield Step("polarity_count", eliminations=tuple(sorted(elims)),
+                       title="Polarity Count", width=an.grid.namer, houses=(ln.name,),
+                       pattern=_pattern(an, ln.cells), note=note)
+            break
+
+
 @register("entropic_groups", "Entropic Groups", FAMILY)
 def entropic_groups(an: Analysis, opts: dict) -> Iterator[Step]:
     """On an entropic line the cells three apart share a group (1-3, 4-6, 7-9) and the three

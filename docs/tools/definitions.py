@@ -249,6 +249,18 @@ DEFINITIONS: dict[str, str] = {
                         "(more of its cells in a row than low digits left there ...), it is "
                         "high and the other class low. Any difference d with 2d >= n works "
                         "alike.",
+    "polarity_count": "Whisper polarity as a colour, with a count: a German whisper's cells "
+                      "split into two classes, one low (1-4) and one high (6-9). The rules "
+                      "between whispers (a thermo or an arrow at their ends) link their "
+                      "polarities: a high end makes the thermo's tip high, so the next "
+                      "whisper's end is high. Colour one whisper, carry the colour to the "
+                      "whispers it reaches, then read the houses once: a house with more "
+                      "cells of one polarity than digits, or a count of a digit set (box 5 "
+                      "keeps 7-9 out of column 5, so columns 4 and 6 hold 7, 8 and 9 once "
+                      "each outside box 5: four cells there that must be 7-9 are one too "
+                      "many), refutes the colour. No digit is placed and no single followed, "
+                      "so it is not trial; it comes before the single-digit chains and the "
+                      "polarity chain.",
     "polarity_chain": "Whisper polarity carried around the grid: a German whisper's cells "
                       "split into two classes, one low (1-4) and one high (6-9). Give a "
                       "whisper whose polarity is still open one polarity and let the rules "

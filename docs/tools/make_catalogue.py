@@ -161,6 +161,7 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "house_pair_arrangement": ("Anti-XV Coverage", 12),
     "band_arrangement": ("Anti-Ratio Coverage", 45),
     "polarity_chain": ("The Octagon", 57),
+    "polarity_count": ("The Octagon", 57),
     "window_arrangement": ("Antiknight Coloring Book: Hanging Vines", 110),
     "clone_pointing": ("Exclusive Singularity", 24),
     "equal_digit_colouring": ("Boxless Antiknight Coloring Book: The Flag", 36),

@@ -23,6 +23,7 @@ from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver, registry
 from techniques.analysis import Analysis
 from techniques.verify import check_puzzle, check_solve
+from variants.lines_logic import _overfilled
 from variants.classic import classic
 from variants.dots import black_dot, white_dot, x_dot
 from variants.killer import killer_cage
@@ -206,6 +207,16 @@ REAL["polarity_chain"] = ("The Octagon", """
     "r1c6<>789, r1c7<>1234")
 
 
+#: the same state: the polarity colouring with a count takes the step before the trial
+REAL["polarity_count"] = (REAL["polarity_chain"][0], REAL["polarity_chain"][1],
+    "Polarity Count: German whispers r1c3: if r1c3,r1c5,r1c7 low, r1c4,r1c6 high, the rules "
+    "carry it to German whispers r3c9 (r3c9 low), German whispers r9c3 (r9c3 low), German "
+    "whispers r7c1 (r7c1 low); then col 4 and col 6 would hold 789 in 4 cells outside box 5 "
+    "(r1c4,r1c6,r9c4,r9c6), room for 3 only (box 5 cannot hold 789 in col 5, so it takes "
+    "them from col 4 and col 6); so r1c3,r1c5,r1c7 high, r1c4,r1c6 low => r1c3<>34, "
+    "r1c4<>89, r1c5<>123, r1c6<>789, r1c7<>1234")
+
+
 REAL["cage_rules"] = (REAL["pair_rules"][0], REAL["pair_rules"][1],
                       "Cage Rules: cage 13 at r1c8 (r1c8,r1c9,r2c9) with entropic line "
                       "r1c8-r1c9, entropic line r1c8-r2c9, entropic line r1c9-r2c9: the fillings "
@@ -243,18 +254,76 @@ def test_real_states_needed_a_forcing_step() -> None:
 
 
 def test_polarity_chain_replaces_the_octagons_forcing_step() -> None:
-    """Without polarity_chain the default solver needs its forcing family on this state; the
-    two short whispers (r1c8, r6c2), whose polarity the rules leave open, give no step."""
+    """Without polarity_count and polarity_chain the default solver needs its forcing
+    family on this state; the two short whispers (r1c8, r6c2), whose polarity the rules
+    leave open, give no step."""
     title, marks, _ = REAL["polarity_chain"]
     p, sol = fpuzzle(title)
     st = marks_state(marks, p)
-    step = StepSolver(["default", "-polarity_chain"]).next_step(st)
+    step = StepSolver(["default", "-polarity_count", "-polarity_chain"]).next_step(st)
     assert step is not None and step.technique.startswith("forcing_"), step
     steps = found(p, st, "polarity_chain")
     assert [s.houses[0] for s in steps] == ["German whispers r1c3", "German whispers r3c9",
                                             "German whispers r9c3", "German whispers r7c1"]
     for s in steps:
         assert not any(sol[c] == d for c, d in s.eliminations), s.explain(2)
+
+
+def test_polarity_count_takes_the_octagons_step_before_any_trial() -> None:
+    """The default solver's next step on the Octagon's state is the polarity count, for
+    each of the four long whispers, all sound; the count alone, without the colours carried
+    around the loop, finds nothing (one whisper's middle cells put two cells of 789 in
+    columns 4 and 6 outside box 5, where three fit)."""
+    title, marks, _ = REAL["polarity_count"]
+    p, sol = fpuzzle(title)
+    st = marks_state(marks, p)
+    step = StepSolver("default").next_step(st)
+    assert step is not None and step.technique == "polarity_count", step
+    steps = found(p, st, "polarity_count")
+    assert [s.houses[0] for s in steps] == ["German whispers r1c3", "German whispers r3c9",
+                                            "German whispers r9c3", "German whispers r7c1"]
+    assert_sound(p, st, steps)
+    an = Analysis(st)
+    vals = [st.cand[c] or 1 << st.placed[c] for c in range(81)]
+    high = 0b1111000000
+    for cell in ("r1c4", "r1c6"):
+        vals[p.cell(cell)] &= high
+    assert _overfilled(an, vals) == ""
+    for cell in ("r9c4", "r9c6"):
+        vals[p.cell(cell)] &= high
+    assert "col 4 and col 6 would hold 789 in 4 cells outside box 5" in _overfilled(an, vals)
+
+
+def test_polarity_count_reads_the_digit_set_count() -> None:
+    """Box 5 keeps 7-9 out of column 5: columns 4 and 6 hold 7, 8, 9 once each outside box
+    5. Three cells there that must be 7-9 fit; a fourth does not. Rows the same way."""
+    p = Puzzle(9).use(classic())
+    st = p.initial_state()
+    for r in (4, 5, 6):
+        st.cand[p.cell(f"r{r}c5")] &= 0b0001111110
+    an = Analysis(st)
+    vals = list(st.cand)
+    for cell in ("r1c4", "r2c6", "r9c4"):
+        vals[p.cell(cell)] = 0b1110000000
+    assert _overfilled(an, vals) == ""
+    vals[p.cell("r8c6")] = 0b1100000000
+    assert _overfilled(an, vals) == ("col 4 and col 6 would hold 789 in 4 cells outside box "
+                                     "5 (r1c4,r2c6,r8c6,r9c4), room for 3 only (box 5 cannot "
+                                     "hold 789 in col 5, so it takes them from col 4 and "
+                                     "col 6)")
+    vals[p.cell("r8c6")] = 0b0100000010       # 1 or 8: not forced into 7-9
+    assert _overfilled(an, vals) == ""
+
+
+def test_polarity_count_must_not_fire() -> None:
+    """Open polarities that no house count refutes: an empty grid with two whispers joined
+    by a thermo; a Dutch whisper (no low/high split)."""
+    p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"]),
+                      thermo(["r1c3", "r2c3", "r3c3"]), whispers(["r3c3", "r3c4", "r3c5"]))
+    assert found(p, p.propagate(), "polarity_count") == []
+    q = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"], diff=4))
+    st = make_state(q, {"r1c4": "1234", "r1c5": "1234", "r1c6": "1234"})
+    assert found(q, st, "polarity_count") == []
 
 
 def test_polarity_chain_must_not_fire() -> None:
