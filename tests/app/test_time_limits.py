@@ -54,12 +54,20 @@ def _run(argv: list[str], capsys) -> tuple[int, str, str, float]:
 
 
 def test_solve_search(capsys):
+    """The search solves it in about half a second of CPU. The limit is on the wall clock,
+    so on a machine whose cores are all taken the process may get less than its second of
+    CPU before the limit: then "limit" is the honest answer (a search that itself needed
+    more than the second would have used it, and fails)."""
     puzzle, solution = _puzzle_25()
+    cpu = time.process_time()
     rc, out, err, wall = _run(["solve", puzzle, "--json"], capsys)
+    cpu = time.process_time() - cpu
     res = json.loads(out)
-    assert rc == 0 and res["status"] == "solved"
-    assert res["solution"] == solution
     assert wall < WALL
+    if rc == 1 and res["status"] == "limit" and cpu < 0.9:
+        return                  # starved by other processes, see above
+    assert rc == 0 and res["status"] == "solved", (res["status"], cpu)
+    assert res["solution"] == solution
 
 
 @pytest.mark.parametrize("extra", [[], ["--rating", "se"]])
