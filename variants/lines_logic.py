@@ -809,29 +809,18 @@ def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     refutes the hypothesis. It is trial over a group of cells (pencilmark's "WhatIf" kind of
     step), so it stands just before the forcing chains in the ladder and is counted with the
     forcing family in the setter report."""
-    t = line_tables(an.puzzle)
-    lines = [ln for ln in t.of("whispers") if len(ln.data[1]) == 2
-             and any(an.cand[c] for c in ln.cells)]
+    lines, base, opened = _open_whispers(an)
     if not lines:
         return
-    from csp.events import Contradiction
     engine = an.puzzle.engine(False)
-    base = [_value(an, c) for c in range(len(an.cand))]
-    opened = {ln: _open_assignments(an, ln, base) for ln in lines}
     for ln in lines:
         alive = opened[ln]
         if len(alive) != 2:
             continue
-        classes, masks, gnames = ln.data
         for sigma in alive:
-            cand = list(an.state.cand)
-            for cl, g in zip(classes, sigma):
-                for c in cl:
-                    cand[c] &= masks[g]
-            try:
-                engine.propagate(cand, None, None)
-            except Contradiction as exc:
-                reason = str(exc)
+            cand, failed = _hypothesis(ln, sigma, an.state.cand, engine)
+            if failed is not None:
+                reason = failed
             else:
                 # a house with more cells of one polarity than digits (five high cells in a
                 # row): no matching of its cells to different digits
@@ -840,30 +829,76 @@ def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                                    [cand[c] for c in iter_cells(an.house_mask[h])])), "")
                 if not reason:
                     continue
-            # what the rules carried before failing: the other whispers' polarities that
-            # the hypothesis fixes (propagated once more, stopping before the failure)
-            other = next(s for s in alive if s != sigma)
-            keep = {c: masks[g] for cl, g in zip(classes, other) for c in cl}
-            cells = list(ln.cells)
-            elims = _elims(an, cells, [keep[c] for c in cells])
+            other, elims = _other_polarity(an, ln, alive, sigma)
             if not elims:
                 continue
             # the polarities the rules carried to the other open whispers before failing
             # (``cand`` holds the propagation up to the failure)
-            carried = []
-            for o in lines:
-                if o is not ln and len(opened[o]) == 2:
-                    left = [s for s in opened[o] if all(
-                        cand[c] & o.data[1][g] for cl, g in zip(o.data[0], s) for c in cl)]
-                    if len(left) == 1:
-                        carried.append(f"{o.name} {_ends_text(an, o, left[0])}")
-            via = f" carry it to {'; '.join(carried)} and" if carried else ""
+            carried = "; ".join(f"{o.name} {_ends_text(an, o, s)}"
+                                for o, s in _carried(ln, lines, opened, cand)[0])
+            via = f" carry it to {carried} and" if carried else ""
             note = (f"{ln.name}: if {_polarity_text(an, ln, sigma)}, the rules{via} fail "
                     f"({reason}), so {_polarity_text(an, ln, other)}")
             yield Step("polarity_chain", eliminations=tuple(sorted(elims)),
                        title="Polarity Chain", width=an.grid.namer, houses=(ln.name,),
                        pattern=_pattern(an, ln.cells), note=note)
             break
+
+
+def _open_whispers(an: Analysis):
+    """The two-class whispers with open cells, the cells' values (candidates, or a placed
+    digit's bit) and each whisper's polarities that still fit them."""
+    t = line_tables(an.puzzle)
+    lines = [ln for ln in t.of("whispers") if len(ln.data[1]) == 2
+             and any(an.cand[c] for c in ln.cells)]
+    base = [_value(an, c) for c in range(len(an.cand))]
+    return lines, base, {ln: _open_assignments(an, ln, base) for ln in lines}
+
+
+def _hypothesis(ln: Line, sigma: tuple[int, ...], start: Sequence[int], engine
+                ) -> tuple[list[int], str | None]:
+    """``start`` with whisper ``ln`` given polarity ``sigma``, propagated by ``engine``:
+    the candidates reached, and the contradiction's message (None when there is none)."""
+    from csp.events import Contradiction
+    classes, masks, _ = ln.data
+    cand = list(start)
+    for cl, g in zip(classes, sigma):
+        for c in cl:
+            cand[c] &= masks[g]
+    try:
+        engine.propagate(cand, None, None)
+    except Contradiction as exc:
+        return cand, str(exc)
+    return cand, None
+
+
+def _other_polarity(an: Analysis, ln: Line, alive: Sequence[tuple[int, ...]],
+                    sigma: tuple[int, ...]) -> tuple[tuple[int, ...], list[Candidate]]:
+    """Whisper ``ln``'s polarity other than ``sigma`` (of its two ``alive``) and the
+    candidates of its cells that polarity removes."""
+    classes, masks, _ = ln.data
+    other = next(s for s in alive if s != sigma)
+    keep = {c: masks[g] for cl, g in zip(classes, other) for c in cl}
+    cells = list(ln.cells)
+    return other, _elims(an, cells, [keep[c] for c in cells])
+
+
+def _carried(ln: Line, lines: Sequence[Line], opened: dict, cand: Sequence[int]
+             ) -> tuple[list[tuple[Line, tuple[int, ...]]], bool]:
+    """The other open whispers that ``cand`` leaves one polarity, with it, and whether
+    ``cand`` leaves one of them none."""
+    out = []
+    broken = False
+    for o in lines:
+        if o is ln or len(opened[o]) != 2:
+            continue
+        left = [s for s in opened[o] if all(
+            cand[c] & o.data[1][g] for cl, g in zip(o.data[0], s) for c in cl)]
+        if len(left) == 1:
+            out.append((o, left[0]))
+        elif not left:
+            broken = True
+    return out, broken
 
 
 def _box_counts(an: Analysis):
@@ -962,43 +997,23 @@ def polarity_count(an: Analysis, opts: dict) -> Iterator[Step]:
     The thermo makes r3c3 high when r1c3 is, so r3c5 too: six high cells in row 3.
     """
     from techniques.rules import _rule_engine
-    from csp.events import Contradiction
-    t = line_tables(an.puzzle)
-    lines = [ln for ln in t.of("whispers") if len(ln.data[1]) == 2
-             and any(an.cand[c] for c in ln.cells)]
+    lines, base, opened = _open_whispers(an)
     engine = _rule_engine(an.puzzle)
     if not lines or engine is None:
         return
-    base = [_value(an, c) for c in range(len(an.cand))]
-    opened = {ln: _open_assignments(an, ln, base) for ln in lines}
     for ln in lines:
         alive = opened[ln]
         if len(alive) != 2:
             continue
-        classes, masks, _ = ln.data
         for sigma in alive:
-            cand = list(base)
-            for cl, g in zip(classes, sigma):
-                for c in cl:
-                    cand[c] &= masks[g]
-            try:
-                engine.propagate(cand, None, None)
-            except Contradiction:
+            cand, failed = _hypothesis(ln, sigma, base, engine)
+            if failed is not None:
                 continue            # the rules alone refute it: polarity_chain's business
             # the colours carried: open whispers left with one polarity
-            fixed = [(ln, sigma)]
-            broken = False
-            for o in lines:
-                if o is ln or len(opened[o]) != 2:
-                    continue
-                left = [s for s in opened[o] if all(
-                    cand[c] & o.data[1][g] for cl, g in zip(o.data[0], s) for c in cl)]
-                if len(left) == 1:
-                    fixed.append((o, left[0]))
-                elif not left:
-                    broken = True
+            carried_to, broken = _carried(ln, lines, opened, cand)
             if broken:
                 continue
+            fixed = [(ln, sigma)] + carried_to
             # the houses read once with the whispers' classes so coloured
             vals = list(base)
             touched = 0
@@ -1016,10 +1031,7 @@ def polarity_count(an: Analysis, opts: dict) -> Iterator[Step]:
                 reason = _overfilled(an, vals)
             if not reason:
                 continue
-            other = next(s for s in alive if s != sigma)
-            keep = {c: masks[g] for cl, g in zip(classes, other) for c in cl}
-            cells = list(ln.cells)
-            elims = _elims(an, cells, [keep[c] for c in cells])
+            other, elims = _other_polarity(an, ln, alive, sigma)
             if not elims:
                 continue
             carried = ", ".join(f"{o.name} {_ends_text(an, o, s)}" for o, s in fixed[1:])
