@@ -24,6 +24,12 @@ entropic and modular lines), read from the puzzle's own line bundles.
   digits, the whisper has the other polarity. A hypothesis propagated until the rules break:
   the ladder tries it just before the forcing chains, and the setter report counts it with
   the forcing family.
+- ``polarity_count``: the same hypothesis, read as a colour: the rules without the houses
+  carry it to the whispers it reaches, then the houses are read once with those whispers'
+  classes low or high: a house with more cells of one polarity than digits, or a count of
+  a digit set (a box that keeps S out of one of its lines puts S on its band's other lines,
+  which then hold S only once more each outside the box). No digit placed, no single
+  followed: not counted with the forcing family.
 - ``entropic_groups`` / ``modular_groups``: on an entropic (modular) line any three
   consecutive cells hold digits of three different groups (1-3/4-6/7-9; remainders mod 3),
   so the cells whose positions are equal mod 3 share one group and the three classes take
@@ -845,7 +851,8 @@ def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             break
 
 
-def _open_whispers(an: Analysis):
+def _open_whispers(an: Analysis
+                   ) -> tuple[list[Line], list[int], dict[Line, list[tuple[int, ...]]]]:
     """The two-class whispers with open cells, the cells' values (candidates, or a placed
     digit's bit) and each whisper's polarities that still fit them."""
     t = line_tables(an.puzzle)
@@ -901,10 +908,11 @@ def _carried(ln: Line, lines: Sequence[Line], opened: dict, cand: Sequence[int]
     return out, broken
 
 
-def _box_counts(an: Analysis):
+def _box_counts(an: Analysis) -> list[tuple[int, str, tuple[int, ...], str, int, str, int]]:
     """Per box V and each of its rows (columns) Z, with the other rows (columns) of its band
-    (stack): ``(V mask, V name, Z cells in V, Z name, other lines' mask outside V, their
-    names)``, for the grids whose boxes, rows and columns are all full houses. Static."""
+    (stack): ``(V mask, V name, Z's cells in V, Z name, the other lines' cells outside V,
+    their names, how many times each digit stands there once V holds it)``, for the grids
+    whose boxes, rows and columns are all full houses. Static."""
     def build():
         g = an.grid
         if not g.box_shape:
