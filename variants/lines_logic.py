@@ -845,9 +845,7 @@ def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             via = f" carry it to {carried} and" if carried else ""
             note = (f"{ln.name}: if {_polarity_text(an, ln, sigma)}, the rules{via} fail "
                     f"({reason}), so {_polarity_text(an, ln, other)}")
-            yield Step("polarity_chain", eliminations=tuple(sorted(elims)),
-                       title="Polarity Chain", width=an.grid.namer, houses=(ln.name,),
-                       pattern=_pattern(an, ln.cells), note=note)
+            yield _polarity_step(an, "polarity_chain", "Polarity Chain", ln, elims, note)
             break
 
 
@@ -888,6 +886,13 @@ def _other_polarity(an: Analysis, ln: Line, alive: Sequence[tuple[int, ...]],
     keep = {c: masks[g] for cl, g in zip(classes, other) for c in cl}
     cells = list(ln.cells)
     return other, _elims(an, cells, [keep[c] for c in cells])
+
+
+def _polarity_step(an: Analysis, name: str, title: str, ln: Line, elims: list[Candidate],
+                   note: str) -> Step:
+    """The step giving whisper ``ln`` its other polarity (``elims``), explained by ``note``."""
+    return Step(name, eliminations=tuple(sorted(elims)), title=title, width=an.grid.namer,
+                houses=(ln.name,), pattern=_pattern(an, ln.cells), note=note)
 
 
 def _carried(ln: Line, lines: Sequence[Line], opened: dict, cand: Sequence[int]
@@ -1046,9 +1051,7 @@ def polarity_count(an: Analysis, opts: dict) -> Iterator[Step]:
             via = f"the rules carry it to {carried}; then " if carried else ""
             note = (f"{ln.name}: if {_polarity_text(an, ln, sigma)}, {via}{reason}; so "
                     f"{_polarity_text(an, ln, other)}")
-            yield Step("polarity_count", eliminations=tuple(sorted(elims)),
-                       title="Polarity Count", width=an.grid.namer, houses=(ln.name,),
-                       pattern=_pattern(an, ln.cells), note=note)
+            yield _polarity_step(an, "polarity_count", "Polarity Count", ln, elims, note)
             break
 
 

@@ -315,26 +315,17 @@ def test_polarity_count_reads_the_digit_set_count() -> None:
     assert _overfilled(an, vals) == ""
 
 
-def test_polarity_count_must_not_fire() -> None:
-    """Open polarities that no house count refutes: an empty grid with two whispers joined
-    by a thermo; a Dutch whisper (no low/high split)."""
+@pytest.mark.parametrize("name", ["polarity_count", "polarity_chain"])
+def test_polarity_techniques_must_not_fire(name: str) -> None:
+    """Open polarities that neither the rules nor a house count refute: an empty grid with
+    two whispers joined by a thermo; and a Dutch whisper (difference 4: no low/high split)
+    in the Octagon's place."""
     p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"]),
                       thermo(["r1c3", "r2c3", "r3c3"]), whispers(["r3c3", "r3c4", "r3c5"]))
-    assert found(p, p.propagate(), "polarity_count") == []
+    assert found(p, p.propagate(), name) == []
     q = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"], diff=4))
     st = make_state(q, {"r1c4": "1234", "r1c5": "1234", "r1c6": "1234"})
-    assert found(q, st, "polarity_count") == []
-
-
-def test_polarity_chain_must_not_fire() -> None:
-    """Open polarities the rules cannot refute: an empty grid with two whispers joined by a
-    thermo; and a Dutch whisper (difference 4: no low/high split) in the Octagon's place."""
-    p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"]),
-                      thermo(["r1c3", "r2c3", "r3c3"]), whispers(["r3c3", "r3c4", "r3c5"]))
-    assert found(p, p.propagate(), "polarity_chain") == []
-    q = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2", "r1c3"], diff=4))
-    st = make_state(q, {"r1c4": "1234", "r1c5": "1234", "r1c6": "1234"})
-    assert found(q, st, "polarity_chain") == []
+    assert found(q, st, name) == []
 
 
 def test_polarity_chain_carries_through_a_thermo() -> None:
