@@ -13,8 +13,10 @@ Two engines answer, picked by ``method``:
   is blocked by a clause, and true candidates ask one question per candidate not seen yet,
   as an *assumption*, so what the solver learnt answering one question serves the next.
 
-``"auto"`` (default) searches depth-first on pure models up to 9x9 (their bitboards are
-fast and the tree small) and asks the SAT solver otherwise.
+``"auto"`` (default) lists and counts solutions depth-first on pure models up to 9x9
+(their bitboards are fast) and by SAT otherwise; true candidates always ask the SAT solver:
+the pruned search below can still walk a huge tree when a puzzle has many solutions (an
+anti-knight grid with a few thousand took seconds where the SAT questions take a tenth).
 
 True candidates by search enumerate solutions but skip every subtree in which each
 candidate left has already been seen ``cap`` times (the pruning the Interactive Sudoku
@@ -417,7 +419,7 @@ def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 
         raise InvalidArgument(f"cap must be at least 1, got {cap}")
     t0 = time.perf_counter()
     limits = _Limits(time_limit, cancel)
-    how = _pick(puzzle, method)
+    how = "sat" if method == "auto" else _pick(puzzle, method)
     start = _start(puzzle, cand)
     g = puzzle.grid
     n, size = g.n, g.size
