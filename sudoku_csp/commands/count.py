@@ -31,16 +31,18 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Print the count (``K+`` when counting stopped at the limit); exit 1 on a search
     limit."""
+    from csp.budget import Budget
     from csp.errors import SearchLimit
 
     from ..formats.loader import load_one
+    budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
-    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
     t0 = time.perf_counter()
     try:
+        p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
         count = p.count_solutions(limit=args.limit, node_limit=args.node_limit,
-                                  time_limit=args.time_limit, method=args.method)
+                                  method=args.method, budget=budget)
         status = "ok"
     except SearchLimit as e:
         count, status = None, "limit"
