@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
+from .budget import Budget
 from .events import Contradiction, Cost, Event, Status
 from .propagator import Context, Propagator, TraceHook
 
@@ -67,19 +68,25 @@ class Engine:
         then runs the bitboard fast path (:mod:`csp.search`)."""
         return not self.props
 
-    def bitboards(self) -> "BitboardTables":
-        """Per-grid tables of the bitboard fast path (built once, then cached)."""
+    def bitboards(self, budget: Budget | None = None) -> "BitboardTables":
+        """Per-grid tables of the bitboard fast path (built once, within ``budget``, then
+        cached)."""
         geo = self.geometry
         if geo.bitboards is None:
-            geo.bitboards = BitboardTables(self)
+            geo.bitboards = BitboardTables(self, budget)
         return geo.bitboards
 
     # ------------------------------------------------------------------------------
     def propagate(self, cand: list[int], changed: Iterable[int] | None = None,
-                  trace: TraceHook | None = None, max_cost: int = 99) -> None:
+                  trace: TraceHook | None = None, max_cost: int = 99,
+                  budget: Budget | None = None) -> None:
         """Run to fixpoint in place. ``changed``: cells changed since the last fixpoint
         (``None``: everything). Raises :class:`Contradiction` when a domain empties or a
-        rule is violated. Propagators with ``cost > max_cost`` are not run."""
+        rule is violated. Propagators with ``cost > max_cost`` are not run. ``budget``
+        (:class:`~csp.budget.Budget`): ticked before each propagator run and handed to the
+        propagators as ``ctx.budget`` for their own long loops; raises
+        :class:`~csp.errors.TimeLimitExceeded` once spent (``cand`` is then partly
+        propagated: every removal made is sound)."""
         peers = self.peers
         watch = self.watch
         cell_full = self.cell_full
@@ -119,7 +126,7 @@ class Engine:
                     queued[i] = True
                     queues[prop_cost[i]].append(i)
 
-        ctx = Context(cand, trace)
+        ctx = Context(cand, trace, budget)
         levels = self.levels
         while True:
             # 1. value elimination from fixed cells (all-different kernel)
@@ -209,6 +216,8 @@ class Engine:
                 return
             prop = props[i]
             ctx.source = prop.name
+            if budget is not None:
+                budget.tick("propagation")
             status = prop.propagate(ctx)
             # entailed: left marked as queued, so nothing wakes it again in this call
             queued[i] = status is _SUBSUMED
@@ -307,15 +316,21 @@ class BitboardTables:
 
     __slots__ = ("n", "size", "full", "peers", "home", "other", "houses", "pairs")
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, budget: Budget | None = None) -> None:
         self.n = engine.n
         self.size = size = engine.size
         self.full = (1 << size) - 1
         self.peers = [sum(1 << p for p in engine.peers[c]) for c in range(size)]
         self.houses = [sum(1 << c for c in cells) for cells in engine.full_cells]
-        self.home = [tuple(h for h in self.houses if h >> c & 1) for c in range(size)]
+        cell_houses: list[list[int]] = [[] for _ in range(size)]
+        for cells, h in zip(engine.full_cells, self.houses):
+            for c in cells:
+                cell_houses[c].append(h)
+        self.home = [tuple(hs) for hs in cell_houses]
         self.other = []
         for c in range(size):
+            if budget is not None:
+                budget.tick("model building")
             row: list[tuple[int, ...]] = [()] * size
             for p in engine.peers[c]:
                 row[p] = tuple(h for h in self.home[p] if not h >> c & 1)

@@ -251,6 +251,12 @@ class Grid:
         return hash((self.n, tuple(self.regions)))
 
 
+#: the largest canvas of a :class:`MultiGrid` (height x width cells, a 100 x 100 canvas;
+#: a samurai's is 21 x 21) and the most sub-grids it may have
+MAX_CANVAS_CELLS = 10_000
+MAX_SUBGRIDS = 100
+
+
 class MultiGrid(Grid):
     """Several overlapping n x n grids on one canvas (gattai puzzles, e.g. samurai).
 
@@ -267,26 +273,25 @@ class MultiGrid(Grid):
     True
     >>> len(g.houses), g.at(0, 5)
     (23, -1)
+
+    The shapes, types and bounds are checked before anything is built: at most
+    :data:`MAX_SUBGRIDS` sub-grids on a canvas of at most :data:`MAX_CANVAS_CELLS` cells.
+
+    >>> MultiGrid(9, [(0, 0), (5000, 5000)])
+    Traceback (most recent call last):
+    ...
+    csp.errors.GridSizeError: a multi-grid canvas of 5,009 x 5,009 = 25,090,081 cells is over the cap of 10,000 cells
     """
 
     def __init__(self, n: int, origins: Sequence[tuple[int, int]],
                  box: tuple[int, int] | None = None,
                  labels: Sequence[str] | None = None) -> None:
+        origins, labels = _check_layout(n, origins, labels)
         super().__init__(n, box)
         if not self.box_shape:
             raise GridSizeError(f"a multi-grid needs boxes; size {n} has no box shape")
-        origins = [tuple(o) for o in origins]
-        if not origins or any(len(o) != 2 or not all(isinstance(x, int) and x >= 0 for x in o)
-                              for o in origins):
-            raise GridSizeError("multi-grid origins must be non-empty (row, col) pairs of "
-                                "non-negative ints")
-        if len(set(origins)) != len(origins):
-            raise GridSizeError("two sub-grids of a multi-grid have the same origin")
-        self.origins: list[tuple[int, int]] = origins  # type: ignore[assignment]
-        self.labels = [str(x) for x in labels] if labels is not None else [
-            str(i + 1) for i in range(len(origins))]
-        if len(self.labels) != len(origins):
-            raise GridSizeError("one label per sub-grid expected")
+        self.origins: list[tuple[int, int]] = origins
+        self.labels = labels
         self.height = max(r for r, _ in origins) + n
         self.width = max(c for _, c in origins) + n
         h, w = self.height, self.width
@@ -391,6 +396,54 @@ class MultiGrid(Grid):
 
     def __hash__(self) -> int:
         return hash((self.n, tuple(self.origins), self.box_shape))
+
+
+def _count(x: int) -> str:
+    """A count for a message: ``25,090,081``, or ``9e+30`` past a trillion."""
+    return f"{x:,}" if x < 10 ** 12 else f"{x:.3g}"
+
+
+def _check_layout(n: object, origins: object, labels: object
+                  ) -> tuple[list[tuple[int, int]], list[str]]:
+    """The origins and labels of a :class:`MultiGrid`, checked (shapes, types, bounds,
+    the canvas against :data:`MAX_CANVAS_CELLS`) before anything is built; raises
+    :class:`GridSizeError` naming the problem."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 35:
+        raise GridSizeError(f"grid size must be an int from 1 to 35, got {n!r}")
+    if isinstance(origins, (str, bytes)) or not isinstance(origins, Sequence):
+        raise GridSizeError("multi-grid origins must be a list of (row, col) pairs")
+    if not origins:
+        raise GridSizeError("a multi-grid needs at least one sub-grid origin")
+    if len(origins) > MAX_SUBGRIDS:
+        raise GridSizeError(f"a multi-grid of {len(origins)} sub-grids is over the cap of "
+                            f"{MAX_SUBGRIDS}")
+    out: list[tuple[int, int]] = []
+    for o in origins:
+        if (isinstance(o, (str, bytes)) or not isinstance(o, Sequence) or len(o) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                           for x in o)):
+            shown = repr(o) if len(repr(o)) <= 40 else repr(o)[:37] + "..."
+            raise GridSizeError("multi-grid origins must be (row, col) pairs of non-negative "
+                                f"integers, got {shown}")
+        out.append((o[0], o[1]))
+    if len(set(out)) != len(out):
+        raise GridSizeError("two sub-grids of a multi-grid have the same origin")
+    h = max(r for r, _ in out) + n
+    w = max(c for _, c in out) + n
+    if h * w > MAX_CANVAS_CELLS:
+        raise GridSizeError(f"a multi-grid canvas of {_count(h)} x {_count(w)} = "
+                            f"{_count(h * w)} cells is over the cap of {MAX_CANVAS_CELLS:,} cells")
+    if labels is None:
+        names = [str(i + 1) for i in range(len(out))]
+    elif (isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence)
+          or not all(isinstance(x, str) for x in labels)):
+        raise GridSizeError("multi-grid labels must be a list of strings, one per sub-grid")
+    else:
+        names = list(labels)
+    if len(names) != len(out):
+        raise GridSizeError(f"one label per sub-grid expected: {len(out)} sub-grids, "
+                            f"{len(names)} labels")
+    return out, names
 
 
 #: sub-grid origins of a samurai (five 9x9 grids, the centre one sharing a corner box with

@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
+from .budget import Budget
 from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
                           Less, NotAbsDiff, Ratio, Relation, RelationKind)
 from .constraints.binary import _eq, _le, _lt, _ne
@@ -278,12 +279,16 @@ class Puzzle:
         if elements:
             yield from element_pair_links(elements, [h.cells for h in self.houses()])
 
-    def freeze(self) -> "Puzzle":
-        """Check the givens against the rules and compile. Called by the first solve."""
+    def freeze(self, budget: Budget | None = None) -> "Puzzle":
+        """Check the givens against the rules and compile. Called by the first solve.
+        Runs within ``budget`` (:class:`~csp.budget.Budget`; raises
+        :class:`~csp.errors.TimeLimitExceeded` once it is spent, leaving the puzzle open)."""
         if self._frozen:
             return self
         given = self.given
         for c in self.constraints:
+            if budget is not None:
+                budget.tick("model building")
             if all(cell in given for cell in c.cells):
                 if not c.check(*(given[cell] for cell in c.cells)):
                     raise ContradictoryGivens(f"givens break {c.name}: " + ", ".join(
@@ -326,8 +331,11 @@ class Puzzle:
             value = self._derived[build] = build(self)
             return value
 
-    def engine(self, gac: bool = False) -> Engine:
-        self.freeze()
+    def engine(self, gac: bool = False, budget: Budget | None = None) -> Engine:
+        """The compiled propagation engine (built once per ``gac``, within ``budget``: each
+        rule's set-up ticks it, and a spent budget raises
+        :class:`~csp.errors.TimeLimitExceeded` with nothing kept)."""
+        self.freeze(budget)
         eng = self._engines.get(gac)
         if eng is None:
             n = self.grid.n
@@ -335,6 +343,8 @@ class Puzzle:
             props: list[Propagator] = []
             has_less = False
             for c in self.constraints:
+                if budget is not None:
+                    budget.tick("model building")
                 if isinstance(c, Relation) and c.relation is RelationKind.LT:
                     has_less = True
                 h = c.house()
@@ -362,9 +372,9 @@ class Puzzle:
         g = self.grid
         return None if g.size == g.n * g.n else g.name
 
-    def initial_state(self) -> State:
-        """Givens placed, nothing propagated."""
-        self.freeze()
+    def initial_state(self, budget: Budget | None = None) -> State:
+        """Givens placed, nothing propagated (freezing the puzzle within ``budget``)."""
+        self.freeze(budget)
         g = self.grid
         cand = [g.all_mask] * g.size
         placed = [0] * g.size
@@ -419,19 +429,26 @@ class Puzzle:
 
     # -- solving -------------------------------------------------------------------
     def propagate(self, state: State | None = None, gac: bool = False,
-                  trace: TraceHook | None = None) -> State:
+                  trace: TraceHook | None = None, time_limit: float | None = None,
+                  budget: Budget | None = None) -> State:
         """Propagate the rules to fixpoint and return a new State (``state`` is not
         changed). ``gac``: matching-based all-different. Raises :class:`Contradiction` when
-        unsatisfiable. (Techniques as propagators: :func:`techniques.propagate`.)
+        unsatisfiable, :class:`~csp.errors.TimeLimitExceeded` past ``time_limit`` seconds
+        or once ``budget`` is spent (model building included). (Techniques as
+        propagators: :func:`techniques.propagate`.)
         """
-        st = self.initial_state() if state is None else state.copy()
-        self.engine(gac).propagate(st.cand, None, trace)
+        budget = Budget.within(budget, time_limit)
+        if budget.limited:
+            budget.check("propagation")
+        st = self.initial_state(budget) if state is None else state.copy()
+        self.engine(gac, budget).propagate(st.cand, None, trace,
+                                           budget=budget if budget.limited else None)
         st.version += 1
         return st
 
     def solve(self, first: bool = False, node_limit: int | None = None,
               time_limit: float | None = None, state: State | None = None,
-              method: str = "auto") -> SolveResult:
+              method: str = "auto", budget: Budget | None = None) -> SolveResult:
         """Propagation and search. Stops at a second solution (``status == "multiple"``)
         unless ``first``. Limits raise :class:`csp.errors.SearchLimit`: ``time_limit`` in
         seconds, ``node_limit`` in depth-first search nodes or, for the SAT solver, in
@@ -445,6 +462,11 @@ class Puzzle:
         from :data:`AUTO_PURE_MIN_N` on; smaller ones always search). The solutions do not
         depend on the method; ``result.method`` says which one answered.
 
+        ``budget`` (:class:`~csp.budget.Budget`): the caller's limits for the whole call
+        (``time_limit`` and ``node_limit``, when given too, tighten it); building the
+        model, the first propagation and the SAT encoding run within it, not only the
+        search.
+
         >>> from csp import Puzzle, Grid
         >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1.........2.....")
         >>> r = p.solve(method="sat")
@@ -452,66 +474,67 @@ class Puzzle:
         ('multiple', 'sat')
         """
         t0 = time.perf_counter()
-        cand = (state or self.initial_state()).cand
-        sols, nodes, conflicts, used = self._search(cand, 1 if first else 2, node_limit,
-                                                    time_limit, method)
+        budget = self._budget(budget, time_limit, node_limit, method)
+        cand = (state or self.initial_state(budget)).cand
+        sols, nodes, conflicts, used = self._search(cand, 1 if first else 2, budget, method)
         status = (SolveStatus.UNSOLVABLE if not sols else
                   SolveStatus.SOLVED if len(sols) == 1 else SolveStatus.MULTIPLE)
         return SolveResult(status, sols, nodes, (time.perf_counter() - t0) * 1000, used,
                            conflicts)
 
     def count_solutions(self, limit: int = 2, node_limit: int | None = None,
-                        time_limit: float | None = None, method: str = "auto") -> int:
-        """Number of solutions, counting stops at ``limit`` (``method`` as in :meth:`solve`)."""
-        sols, _, _, _ = self._search(self.initial_state().cand, limit, node_limit, time_limit,
-                                     method)
+                        time_limit: float | None = None, method: str = "auto",
+                        budget: Budget | None = None) -> int:
+        """Number of solutions, counting stops at ``limit`` (``method`` and the limits as
+        in :meth:`solve`)."""
+        budget = self._budget(budget, time_limit, node_limit, method)
+        sols, _, _, _ = self._search(self.initial_state(budget).cand, limit, budget, method)
         return len(sols)
 
-    def _search(self, cand: list[int], limit: int, node_limit: int | None,
-                time_limit: float | None, method: str
-                ) -> tuple[list[list[int]], int, int, str]:
-        """(solutions, search nodes, SAT conflicts, method used)."""
+    @staticmethod
+    def _budget(budget: Budget | None, time_limit: float | None, node_limit: int | None,
+                method: str) -> Budget:
+        """The call's budget (:meth:`Budget.within`), the arguments checked first."""
         if method not in ("auto", "search", "sat"):
             raise InvalidArgument(f"unknown search method {method!r} (auto, search or sat)")
-        if time_limit is not None:
-            if time_limit != time_limit or time_limit < 0:
-                raise InvalidArgument(f"time limit must be 0 or more seconds, got {time_limit!r}")
-            if time_limit == float("inf"):
-                time_limit = None
-        eng = self.engine()
+        return Budget.within(budget, time_limit, node_limit)
+
+    def _search(self, cand: list[int], limit: int, budget: Budget, method: str
+                ) -> tuple[list[list[int]], int, int, str]:
+        """(solutions, search nodes, SAT conflicts, method used), within ``budget``."""
+        node_limit = budget.node_limit
+        eng = self.engine(budget=budget)
         if method == "sat" or (method == "auto" and (
                 not eng.pure or self.grid.n >= AUTO_PURE_MIN_N)):
             from . import sat   # the SAT engine loads when it may be used
         if method == "sat":      # a node limit is the SAT solver's conflict budget
-            sols, conflicts = sat.sat_search(self, cand, limit, time_limit,
-                                             conflict_limit=node_limit)
+            sols, conflicts = sat.sat_search(self, cand, limit, conflict_limit=node_limit,
+                                             budget=budget)
             return sols, 0, conflicts, "sat"
         pure = eng.pure
         if method == "search" or (pure and self.grid.n < AUTO_PURE_MIN_N) or not sat.available():
-            sols, nodes = search(eng, cand, limit, node_limit, time_limit)
+            sols, nodes = search(eng, cand, limit, budget=budget)
             return sols, nodes, 0, "search"
-        budget = AUTO_PURE_NODES if pure else AUTO_SEARCH_NODES
-        nodes_cap = budget if node_limit is None else min(node_limit, budget)
-        time_cap = time_limit if pure else (AUTO_SEARCH_SECONDS if time_limit is None
-                                            else min(time_limit, AUTO_SEARCH_SECONDS))
-        t0 = time.perf_counter()
+        # depth-first search first, on a budget of its own inside the call's
+        first = budget.narrowed(None if pure else AUTO_SEARCH_SECONDS)
+        cap = AUTO_PURE_NODES if pure else AUTO_SEARCH_NODES
+        first.node_limit = cap if node_limit is None else min(node_limit, cap)
         try:
-            sols, nodes = search(eng, cand, limit, nodes_cap, time_cap)
+            sols, nodes = search(eng, cand, limit, budget=first)
             return sols, nodes, 0, "search"
         except NodeLimitExceeded as e:
-            if nodes_cap == node_limit:
+            if first.node_limit == node_limit:
                 raise
             nodes = e.nodes
         except TimeLimitExceeded as e:
-            if time_cap == time_limit:
-                raise
+            if budget.exhausted:
+                raise TimeLimitExceeded(f"search stopped after {budget.describe()}") from e
             nodes = e.nodes
-        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-        if left is not None and left <= 0:
-            raise TimeLimitExceeded(f"search stopped after {time_limit} s")
+        budget.check()
         sols, conflicts = sat.sat_search(
-            self, cand, limit, left,
-            conflict_limit=None if node_limit is None else max(1, node_limit - nodes))
+            self, cand, limit,
+            conflict_limit=None if node_limit is None else max(1, node_limit - nodes),
+            budget=budget)
         return sols, nodes, conflicts, "sat"
 
     def check_solution(self, values: Sequence[int]) -> bool:

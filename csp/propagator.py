@@ -15,9 +15,12 @@ subscribes to, and implements ``propagate(ctx) -> Status``:
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .events import Contradiction, Cost, Event, Status
+
+if TYPE_CHECKING:
+    from .budget import Budget
 
 #: A trace hook receives ``(cell, removed_mask, reason)`` for every removal, where reason is
 #: a ``(constraint_name, premise_cells)`` tuple or a technique Step.
@@ -39,15 +42,25 @@ class Propagator:
 
 class Context:
     """Domain access for one propagator run: ``cand`` (read it), ``remove``/``restrict``
-    (write through them), ``fail``. Changes are reported to the engine in ``changes``."""
+    (write through them), ``fail``. Changes are reported to the engine in ``changes``.
+    ``budget`` is the call's :class:`~csp.budget.Budget` (None: no limit): a propagator
+    with a long loop calls ``ctx.budget.tick()`` in it (see :meth:`tick`)."""
 
-    __slots__ = ("cand", "changes", "trace", "source")
+    __slots__ = ("cand", "changes", "trace", "source", "budget")
 
-    def __init__(self, cand: list[int], trace: TraceHook | None = None) -> None:
+    def __init__(self, cand: list[int], trace: TraceHook | None = None,
+                 budget: "Budget | None" = None) -> None:
         self.cand = cand
         self.changes: list[tuple[int, int]] = []   # (cell, old mask)
         self.trace = trace
         self.source = ""
+        self.budget = budget
+
+    def tick(self) -> None:
+        """Give the call's budget a chance to stop a long propagator (raises
+        :class:`~csp.errors.TimeLimitExceeded` once it is spent; nothing without one)."""
+        if self.budget is not None:
+            self.budget.tick("propagation")
 
     def remove(self, cell: int, mask: int, reason: Any = None) -> bool:
         """Remove the digits of ``mask`` from ``cell``; True if anything was removed."""

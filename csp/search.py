@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .budget import Budget
 from .engine import BitboardTables, Engine
 from .errors import NodeLimitExceeded, TimeLimitExceeded
 from .events import Contradiction
@@ -50,11 +51,14 @@ def _stopped(e: NodeLimitExceeded | TimeLimitExceeded, nodes: int
 
 
 def search(engine: Engine, cand: list[int], limit: int = 2, node_limit: int | None = None,
-           time_limit: float | None = None, propagated: bool = False) -> tuple[list[list[int]], int]:
+           time_limit: float | None = None, propagated: bool = False,
+           budget: Budget | None = None) -> tuple[list[list[int]], int]:
     """Find up to ``limit`` solutions from ``cand``; returns ``(solutions, nodes)``.
 
     Solutions are lists of digits. Raises NodeLimitExceeded / TimeLimitExceeded.
-    ``cand`` is not changed.
+    ``cand`` is not changed. ``budget`` (:class:`~csp.budget.Budget`): the caller's limits,
+    tightened by ``node_limit`` / ``time_limit`` when those are given too; the root
+    propagation runs within it as well.
 
     >>> from csp import Grid, Puzzle
     >>> p = Puzzle(Grid(4)).add_grid_houses().givens("12..............")
@@ -65,16 +69,20 @@ def search(engine: Engine, cand: list[int], limit: int = 2, node_limit: int | No
     size = engine.size
     solutions: list[list[int]] = []
     nodes = 0
-    deadline = time.perf_counter() + time_limit if time_limit is not None else None
+    budget = Budget.within(budget, time_limit, node_limit)
+    node_limit = budget.node_limit
     if engine.pure:
-        return _search_bitboards(engine, cand, limit, node_limit, time_limit, deadline)
-    propagate = engine.propagate
+        return _search_bitboards(engine, cand, limit, budget)
     cand = cand[:]
     if not propagated:
         try:
-            propagate(cand, None)
+            engine.propagate(cand, None, budget=budget)
         except Contradiction:
             return solutions, 1
+    timed = budget.limited
+
+    def propagate(c_: list[int], changed: tuple[int, ...]) -> None:
+        engine.propagate(c_, changed, budget=budget if timed else None)
     cells = range(size)
     # explicit stack of (candidates, cell, remaining digits mask)
     stack: list[tuple[list[int], int, int]] = []
@@ -114,8 +122,9 @@ def search(engine: Engine, cand: list[int], limit: int = 2, node_limit: int | No
         nodes += 1
         if node_limit is not None and nodes > node_limit:
             raise _stopped(NodeLimitExceeded(f"search stopped after {node_limit} nodes"), nodes)
-        if deadline is not None and not nodes & 15 and time.perf_counter() > deadline:
-            raise _stopped(TimeLimitExceeded(f"search stopped after {time_limit} s"), nodes)
+        if timed and not nodes & 15 and budget.exhausted:
+            raise _stopped(TimeLimitExceeded(f"search stopped after {budget.describe()}"),
+                           nodes)
         child = parent[:]
         child[cell] = low
         try:
@@ -207,7 +216,8 @@ def _settle(T: BitboardTables, P: list[int], C: list[int], solved: int,
     return solved
 
 
-def _locked(T: BitboardTables, P: list[int], C: list[int], solved: int) -> int:
+def _locked(T: BitboardTables, P: list[int], C: list[int], solved: int,
+            budget: Budget | None = None) -> int:
     """Locked candidates to fixpoint, with naked and hidden singles after each round: when
     the places of a digit in full house A all lie where A meets full house B, the digit
     leaves the rest of B (pointing and claiming, and the same for jigsaw regions). Returns
@@ -220,6 +230,8 @@ def _locked(T: BitboardTables, P: list[int], C: list[int], solved: int) -> int:
         todo: list[tuple[int, int]] = []
         changed = False
         for d in range(1, T.n + 1):
+            if budget is not None:
+                budget.tick()
             pd = P[d]
             gone = 0
             for inter, a_rest, b_rest in pairs:
@@ -299,12 +311,13 @@ def _choose(P: list[int], C: list[int], solved: int, full: int, peers: list[int]
     return best
 
 
-def _root(engine: Engine, cand: list[int]
+def _root(engine: Engine, cand: list[int], budget: Budget | None = None
           ) -> tuple[BitboardTables, list[int], list[int], int] | None:
     """The bitboard state of ``cand`` after naked and hidden singles (and, from 10x10 on,
     locked candidates) to fixpoint: ``(tables, P, C, placed cells)``, None on a
-    contradiction. ``cand`` is not changed."""
-    T = engine.bitboards()
+    contradiction. ``cand`` is not changed. Building the tables (once per grid layout)
+    and the locked candidates run within ``budget``."""
+    T = engine.bitboards(budget)
     n = T.n
     C = list(cand)
     P = [0] * (n + 1)
@@ -337,29 +350,30 @@ def _root(engine: Engine, cand: list[int]
                 todo.append((x.bit_length() - 1, d))
     solved = _settle(T, P, C, 0, todo)
     if solved >= 0 and n > 9:
-        solved = _locked(T, P, C, solved)
+        solved = _locked(T, P, C, solved, budget)
     if solved < 0:
         return None
     return T, P, C, solved
 
 
-def propagate_pure(engine: Engine, cand: list[int]) -> list[int] | None:
+def propagate_pure(engine: Engine, cand: list[int],
+                   budget: Budget | None = None) -> list[int] | None:
     """Root propagation of a model made only of all-different houses (``engine.pure``):
     naked and hidden singles, and from 10x10 on locked candidates, to fixpoint. Returns
     the new candidate masks (``cand`` is not changed), None when the candidates
-    contradict. The SAT search encodes what is left.
+    contradict. The SAT search encodes what is left. Runs within ``budget`` (raises
+    :class:`~csp.errors.TimeLimitExceeded` once it is spent).
 
     >>> from csp import Grid, Puzzle
     >>> p = Puzzle(Grid(4)).add_grid_houses().givens("123.............")
     >>> propagate_pure(p.engine(), p.initial_state().cand)[3]   # only 4 is left: bit 4
     16
     """
-    root = _root(engine, cand)
+    root = _root(engine, cand, budget)
     return None if root is None else root[2]
 
 
-def _search_bitboards(engine: Engine, cand: list[int], limit: int, node_limit: int | None,
-                      time_limit: float | None, deadline: float | None
+def _search_bitboards(engine: Engine, cand: list[int], limit: int, budget: Budget
                       ) -> tuple[list[list[int]], int]:
     """:func:`search` for pure all-different models, on candidate masks plus per-digit cell
     bitsets.
@@ -370,11 +384,13 @@ def _search_bitboards(engine: Engine, cand: list[int], limit: int, node_limit: i
     with fewest candidates by failure count and open peers (see :func:`_choose`), so with
     ``limit=1`` on a puzzle with several solutions it may return another one than the
     general search would."""
-    root = _root(engine, cand)
+    root = _root(engine, cand, budget)
     if root is None:
         return [], 1
     T, P, C, solved = root
     full = T.full
+    node_limit = budget.node_limit
+    timed = budget.limited
     solutions: list[list[int]] = []
     weight = [0] * len(C)
     cell = _choose(P, C, solved, full, T.peers, weight)
@@ -396,8 +412,9 @@ def _search_bitboards(engine: Engine, cand: list[int], limit: int, node_limit: i
         nodes += 1
         if node_limit is not None and nodes > node_limit:
             raise _stopped(NodeLimitExceeded(f"search stopped after {node_limit} nodes"), nodes)
-        if deadline is not None and not nodes & 255 and time.perf_counter() > deadline:
-            raise _stopped(TimeLimitExceeded(f"search stopped after {time_limit} s"), nodes)
+        if timed and not nodes & 255 and budget.exhausted:
+            raise _stopped(TimeLimitExceeded(f"search stopped after {budget.describe()}"),
+                           nodes)
         P = pp[:]
         C = pc[:]
         s = settle(T, P, C, psolved, [(cell, low.bit_length() - 1)])

@@ -39,7 +39,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from csp.errors import InvalidPuzzle, SudokuCSPError
+from csp.budget import Budget
+from csp.errors import InvalidPuzzle, SearchLimit, SudokuCSPError
 from csp.status import SolveStatus
 
 from .formats.loader import Item, load_arg
@@ -134,8 +135,18 @@ def _error_result(item: Item, msg: str) -> dict[str, Any]:
 
 def work(item: Item, solve_one: SolveOne, args: argparse.Namespace) -> dict[str, Any]:
     """Parse (if needed) and solve one item; a bad batch entry becomes an ``error`` result,
-    a bad single puzzle raises. The grid size rides along as ``_n``."""
-    item = item.parsed()
+    a bad single puzzle raises. The grid size rides along as ``_n``. The time limit is the
+    puzzle's: one :class:`~csp.budget.Budget` for its parsing and its solve (a puzzle
+    parsed before, when it was read, has what its parsing used taken off)."""
+    t0 = time.perf_counter()
+    budget = Budget(getattr(args, "time_limit", None), spent=item.parse_s)
+    try:
+        item = item.parsed(budget)
+    except SearchLimit as e:      # the time ran out while the puzzle was read
+        return {"puzzle": item.label, "where": item.where, "status": SolveStatus.LIMIT,
+                "reason": str(e), "solution": None, "grid": None,
+                "time_ms": round((time.perf_counter() - t0) * 1000, 3)}
+    item.budget = budget
     if item.error is not None:
         if not item.where:
             raise item.error
@@ -350,7 +361,9 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
     lines = line_meanings(args)
     items: list[Item] = []
     for arg in args.puzzle:
-        items.extend(load_arg(arg, parse=False, lines=lines))
+        # a single puzzle argument is read at once, within its own time limit
+        items.extend(load_arg(arg, parse=False, lines=lines,
+                              budget=Budget(getattr(args, "time_limit", None))))
     batch = len(items) > 1 or any(it.where for it in items)
     tty = sys.stderr.isatty()
     show_bar = args.progress == "on" or (args.progress == "auto" and tty and batch)

@@ -30,7 +30,7 @@ import os
 import sys
 from typing import Sequence
 
-from csp.errors import SudokuCSPError
+from csp.errors import SearchLimit, SudokuCSPError
 
 from .commands import COMMANDS
 from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
@@ -73,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.cmd is None:
             raise UsageError(f"a command is required: {', '.join(COMMANDS)}")
         return args.run(args)
+    except SearchLimit as e:      # a limit a command did not report itself (while reading)
+        print(f"sudoku-csp: limit: {e}", file=sys.stderr)
+        return EXIT_FAILED
     except SudokuCSPError as e:   # bad input or usage (UsageError is one)
         print(f"sudoku-csp: error: {e}", file=sys.stderr)
         return EXIT_USAGE

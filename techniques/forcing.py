@@ -1267,6 +1267,8 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     for depth in range(1, int(opts.get("max_depth", 3))):
         quiet = _quiet(an, ("nested", depth)) if _ruled(st) else set()
         for f in _untried_first([_fact(c, d, True) for c, d in _candidates(an)], quiet):
+            if an.expired():   # (a closure with no inner assumption reads no clock)
+                return
             c, d = _cell(f), _digit(f)
             ps = _result(an, f, True, inter).copy()
             if ps.contra is not None:

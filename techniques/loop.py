@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Collection, Iterator, Sequence
 
+from csp.budget import Budget
 from csp.constraints.alldiff import AllDifferent
 from csp.errors import SudokuCSPError
 from csp.events import Contradiction
@@ -192,6 +193,9 @@ class Run:
     ``verify``: a known solution; a step that contradicts it raises :class:`UnsoundStep`.
     ``deadline`` (a ``time.perf_counter()`` value) or ``time_limit`` (seconds from now):
     no step is searched past it, and the costly techniques see it as ``an.deadline``.
+    ``budget``: the caller's :class:`~csp.budget.Budget` (a command's, made before it
+    read the puzzle); the run's deadline is its deadline (brought closer by ``deadline``
+    / ``time_limit`` when those are given too) and :attr:`budget` is the run's one clock.
 
     Iterating applies the steps one by one and yields what the strategy picked; at the end
     ``status`` is "solved", "stuck" (nothing applies), "limit" (the deadline passed, or a
@@ -204,8 +208,18 @@ class Run:
                  options: dict[str, Any] | None = None, unique: bool | None = None,
                  verify: Sequence[int] | None = None, deadline: float | None = None,
                  time_limit: float | None = None, max_steps: int = 100_000,
-                 strategy: Strategy | None = None, copy: bool = True) -> None:
+                 strategy: Strategy | None = None, copy: bool = True,
+                 budget: Budget | None = None) -> None:
         self.t0 = time.perf_counter()
+        if budget is None:
+            budget = Budget(time_limit or None, deadline=deadline)
+        elif time_limit or deadline is not None:
+            budget = budget.narrowed(time_limit or None)
+            if deadline is not None and (budget.deadline is None or deadline < budget.deadline):
+                budget.deadline = deadline
+        #: the run's one clock: its deadline is the techniques' ``an.deadline``
+        self.budget = budget
+        self.deadline = budget.deadline
         if isinstance(start, Puzzle):
             self.state = start.pencilmarks()
             self.sound = True       # reached from the puzzle by sound steps only
@@ -213,10 +227,6 @@ class Run:
             self.state = start.copy() if copy else start
             self.sound = False
         self.puzzle: Puzzle = self.state.puzzle
-        if time_limit:
-            end = self.t0 + time_limit
-            deadline = end if deadline is None else min(deadline, end)
-        self.deadline = deadline
         self.techniques = list(techniques)
         self.named = frozenset(named)
         self.options = dict(options or {})
@@ -234,12 +244,12 @@ class Run:
 
     # -- limits ---------------------------------------------------------------------
     def expired(self) -> bool:
-        """True once the deadline has passed."""
-        return self.deadline is not None and time.perf_counter() > self.deadline
+        """True once the run's budget is spent (its deadline has passed)."""
+        return self.budget.exhausted
 
     def time_left(self) -> float | None:
         """Seconds until the deadline (None without one)."""
-        return None if self.deadline is None else self.deadline - time.perf_counter()
+        return self.budget.left()
 
     @property
     def seconds(self) -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from csp.budget import Budget
 from csp.events import Cost, Event, Status
 from csp.model import Puzzle
 from csp.propagator import Context, Propagator, TraceHook
@@ -37,7 +38,11 @@ class TechniquePropagator(Propagator):
         placed = [m.bit_length() - 1 if m and not m & (m - 1) else 0 for m in cand]
         st = State(self.puzzle.grid, list(cand), placed, None, self.puzzle)
         changed = False
-        for step in self.technique.find(Analysis(st), self.options):
+        an = Analysis(st)
+        budget = ctx.budget
+        if budget is not None:   # the call's deadline reaches the costly searches
+            an.deadline = budget.deadline
+        for step in self.technique.find(an, self.options):
             for c, d in step.placements:
                 if ctx.restrict(c, 1 << d, step):
                     changed = True
@@ -46,21 +51,40 @@ class TechniquePropagator(Propagator):
                     changed = True
             if changed:
                 return Status.NOFIX
+        if an.timed_out and budget is not None:
+            budget.check("propagation")       # cut short: stop here, not "fixpoint"
         return Status.FIX
 
 
 def propagate(puzzle: Puzzle, techniques: str | Propagator | Iterable[Any],
               state: State | None = None, gac: bool = False,
-              trace: TraceHook | None = None) -> State:
+              trace: TraceHook | None = None, time_limit: float | None = None,
+              budget: Budget | None = None) -> State:
     """The rules, then ``techniques`` (technique or family names, as for
     :func:`techniques.registry.select`, or propagators) as TECHNIQUE-cost propagators run when
     the rules are quiet, to fixpoint; returns a new State. Uniqueness techniques take part only
     when the puzzle is declared unique (``puzzle.unique``). Raises
-    :class:`~csp.events.Contradiction` when unsatisfiable."""
+    :class:`~csp.events.Contradiction` when unsatisfiable and
+    :class:`~csp.errors.TimeLimitExceeded` past ``time_limit`` seconds or once ``budget``
+    (the caller's :class:`~csp.budget.Budget`) is spent: building the model, the rules and
+    the techniques' costly searches all run within it.
+
+    >>> from csp.errors import TimeLimitExceeded
+    >>> from variants.classic import classic_puzzle
+    >>> try:
+    ...     propagate(classic_puzzle("." * 625), "all", time_limit=0.2)
+    ... except TimeLimitExceeded as e:
+    ...     print(e)
+    propagation stopped after 0.2 s
+    """
+    budget = Budget.within(budget, time_limit)
+    timed = budget if budget.limited else None
+    if timed is not None:
+        timed.check("propagation")
     items = [techniques] if isinstance(techniques, (str, Propagator)) else list(techniques)
-    st = puzzle.initial_state() if state is None else state.copy()
-    eng = puzzle.engine(gac).extended(resolve(puzzle, items))
-    eng.propagate(st.cand, None, trace)
+    st = puzzle.initial_state(budget) if state is None else state.copy()
+    eng = puzzle.engine(gac, budget).extended(resolve(puzzle, items))
+    eng.propagate(st.cand, None, trace, budget=timed)
     st.version += 1
     return st
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
+from csp.budget import Budget
 from csp.errors import SudokuCSPError
 from csp.model import Puzzle
 from csp.state import State
@@ -541,10 +542,12 @@ class SESolver:
         return best
 
     def start(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
-              max_steps: int = 100_000, copy: bool = True) -> Run:
+              max_steps: int = 100_000, copy: bool = True,
+              budget: Budget | None = None) -> Run:
         """A run of this rating's loop (iterating it yields :class:`SEStep` objects)."""
         return Run(puzzle_or_state, options=self.options, unique=self.unique,
-                   time_limit=time_limit, max_steps=max_steps, strategy=self.pick, copy=copy)
+                   time_limit=time_limit, max_steps=max_steps, strategy=self.pick, copy=copy,
+                   budget=budget)
 
     def next_step(self, state: State) -> SEStep | None:
         """The step SE would apply next in this mode, or None when stuck (``state`` is
@@ -552,17 +555,19 @@ class SESolver:
         return self.start(state, copy=False).peek()
 
     def rate(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
-             max_steps: int = 100_000) -> SERating:
+             max_steps: int = 100_000, budget: Budget | None = None) -> SERating:
         """Solve with this mode's producers and return the :class:`SERating`. Past
-        ``time_limit`` seconds no step is searched and the costly searches stop: the
-        rating is then unsolved. SE 1.2.1's own mode does not apply to a variant puzzle:
+        ``time_limit`` seconds (or once ``budget``, the caller's
+        :class:`~csp.budget.Budget`, is spent) no step is searched and the costly searches
+        stop: the rating is then unsolved. SE 1.2.1's own mode does not apply to a variant puzzle:
         the rating says so (``applies`` False) without solving."""
         puzzle = (puzzle_or_state if isinstance(puzzle_or_state, Puzzle)
                   else puzzle_or_state.puzzle)
         if self.mode == "se121" and is_variant(puzzle):
             return SERating(0.0, 0.0, 0.0, self.mode, False, None, [], applies=False,
                             scale="does not apply")
-        run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps)
+        run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps,
+                         budget=budget)
         done: list[SEStep] = list(run)
         return summarize(done, run.status == "solved", self.mode)
 
@@ -602,6 +607,8 @@ def summarize(steps: Sequence[SEStep], solved: bool = True, mode: str = "extende
 
 def rate_se(puzzle_or_state: Puzzle | State, mode: str = "extended",
             options: dict | None = None, unique: bool | None = None,
-            time_limit: float | None = None) -> SERating:
-    """SE-like rating of a puzzle or state (see the module docstring)."""
-    return SESolver(mode, options, unique).rate(puzzle_or_state, time_limit=time_limit)
+            time_limit: float | None = None, budget: Budget | None = None) -> SERating:
+    """SE-like rating of a puzzle or state (see the module docstring); ``time_limit`` /
+    ``budget`` as for :meth:`SESolver.rate`."""
+    return SESolver(mode, options, unique).rate(puzzle_or_state, time_limit=time_limit,
+                                                budget=budget)

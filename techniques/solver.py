@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
+from csp.budget import Budget
 from csp.model import Puzzle
 from csp.state import State
 from csp.status import SolveStatus
@@ -139,11 +140,13 @@ class StepSolver:
     # -- the loop -----------------------------------------------------------------------
     def start(self, puzzle_or_state: Puzzle | State, *, time_limit: float | None = None,
               deadline: float | None = None, max_steps: int = 100_000,
-              strategy: Strategy | None = None, copy: bool = True) -> Run:
+              strategy: Strategy | None = None, copy: bool = True,
+              budget: Budget | None = None) -> Run:
         """A new :class:`~techniques.loop.Run` with this solver's configuration: iterate it
         to apply the steps one by one, then read its ``status``, ``state`` and ``steps``.
-        ``time_limit`` (seconds) or ``deadline`` (a ``time.perf_counter()`` value) bound
-        it; ``strategy`` replaces :func:`~techniques.loop.first_step`.
+        ``time_limit`` (seconds), ``deadline`` (a ``time.perf_counter()`` value) or
+        ``budget`` (the caller's :class:`~csp.budget.Budget`) bound it; ``strategy``
+        replaces :func:`~techniques.loop.first_step`.
 
         >>> from variants.classic import classic_puzzle
         >>> run = StepSolver("singles").start(classic_puzzle("." * 81), time_limit=5)
@@ -153,7 +156,8 @@ class StepSolver:
         return Run(puzzle_or_state, techniques=self.techniques, named=self.named,
                    options=self.options,
                    unique=self.unique, verify=self.verify, deadline=deadline,
-                   time_limit=time_limit, max_steps=max_steps, strategy=strategy, copy=copy)
+                   time_limit=time_limit, max_steps=max_steps, strategy=strategy, copy=copy,
+                   budget=budget)
 
     def iter_steps(self, puzzle_or_state: Puzzle | State, *, time_limit: float | None = None,
                    deadline: float | None = None, max_steps: int = 100_000,
@@ -181,11 +185,11 @@ class StepSolver:
         return [s for s in t.find(an, self.options) if is_effective(state, s)]
 
     def solve(self, puzzle_or_state: Puzzle | State, max_steps: int = 100_000,
-              time_limit: float | None = None) -> LogicResult:
+              time_limit: float | None = None, budget: Budget | None = None) -> LogicResult:
         """Logic only (never guesses): ``status`` is "solved", "stuck" (no technique applies),
-        "limit" (``time_limit`` seconds passed first, or a costly search such as the nested
-        forcing net gave up on its own budget with no step) or "unsolvable" (a step showed a
-        contradiction: the puzzle has no solution).
+        "limit" (``time_limit`` seconds passed first, or ``budget`` was spent, or a costly
+        search such as the nested forcing net gave up on its own budget with no step) or
+        "unsolvable" (a step showed a contradiction: the puzzle has no solution).
 
         >>> from variants.classic import classic_puzzle
         >>> r = StepSolver().solve(classic_puzzle("5.3.2.6..9..3.5..1..18.64....81.29..7"
@@ -193,7 +197,8 @@ class StepSolver:
         >>> r.status, r.reason
         ('unsolvable', 'Naked Single: r9c4 has no candidate')
         """
-        run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps)
+        run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps,
+                         budget=budget)
         for _ in run:
             pass
         rating = rate_steps(run.steps, by_idea=rated_by_idea(run.puzzle))
@@ -204,7 +209,8 @@ class StepSolver:
         return self.solve(puzzle_or_state).rating
 
     def rate_se(self, puzzle_or_state: Puzzle | State, mode: str = "extended",
-                time_limit: float | None = None) -> "SERating":
+                time_limit: float | None = None,
+                budget: Budget | None = None) -> "SERating":
         """Sudoku Explainer-like rating (ER / EP / ED), see :mod:`techniques.se_rating`.
         It solves with SE's own technique list for ``mode`` ("extended" or "se121"), not
         this solver's selection; this solver's options and uniqueness setting apply.
@@ -216,4 +222,5 @@ class StepSolver:
         """
         from .se_rating import SESolver
         return SESolver(mode, self.options, self.unique).rate(puzzle_or_state,
-                                                              time_limit=time_limit)
+                                                              time_limit=time_limit,
+                                                              budget=budget)

@@ -3,6 +3,12 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +24,48 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     then share them out and finish together, instead of one worker running the last long
     sweep alone. The others keep their order (the sort is stable)."""
     items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+
+
+@dataclass
+class Child:
+    """What :func:`run_cli` saw of one ``sudoku-csp`` process: its exit code, stdout,
+    stderr, CPU seconds (user + system) and peak memory (MB), the last two of that process
+    alone (``os.wait4``)."""
+
+    rc: int
+    out: str
+    err: str
+    cpu: float
+    maxrss_mb: float
+
+
+def run_cli(argv: list[str], stdin: str | None = None, timeout: float = 180.0) -> Child:
+    """Run ``python -m sudoku_csp ARGV`` in a child process and measure it. A child still
+    running after ``timeout`` wall seconds is killed (its rc is then -9): the limit tests
+    assert on CPU time, which a loaded machine does not inflate the way it does wall time."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, \
+            tempfile.TemporaryFile("w+", encoding="utf-8") as err, \
+            tempfile.TemporaryFile("w+", encoding="utf-8") as inp:
+        if stdin is not None:
+            inp.write(stdin)
+            inp.seek(0)
+        proc = subprocess.Popen([sys.executable, "-m", "sudoku_csp", *argv], cwd=ROOT,
+                                stdin=inp, stdout=out, stderr=err)
+        end = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > end:
+                proc.kill()
+                pid, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.02)
+        proc.returncode = os.waitstatus_to_exitcode(status)   # reaped here, not by Popen
+        out.seek(0)
+        err.seek(0)
+        return Child(proc.returncode, out.read(), err.read(), usage.ru_utime + usage.ru_stime,
+                     usage.ru_maxrss / 1024)
 
 
 def load_solutions(name: str, limit: int | None = None) -> list[tuple[str, list[int]]]:

@@ -6,6 +6,13 @@ propagates exactly over the permutations of its line (dynamic programming over t
 digits placed so far, with a bitmask of partial sums or counts per set), and the two
 skyscraper clues of one line share one propagator.
 
+The sets of digits grow as 2 to the number of open cells: a 16x16 line is exact from the
+start (65,536 sets, about a second), an empty 25x25 line would hold 33 million. Past
+:data:`SCAN_LIMIT` sets (a bound read from the domains first: :func:`scan_size`) a clue
+keeps every digit and waits until more of its line is known; a line whose cells are all
+placed is always checked, so search stays exact. The scans tick the call's budget
+(``ctx.tick``), so a time limit stops them.
+
 >>> from csp import Puzzle
 >>> from variants.classic import classic
 >>> p = Puzzle(4).use(classic(), skyscraper(0, 1, 4))
@@ -14,12 +21,45 @@ skyscraper clues of one line share one propagator.
 """
 from __future__ import annotations
 
+from math import comb
+from typing import Callable
+
 from csp import Puzzle
 from csp.bits import digits_of
 from csp.constraints import Automaton, Constraint
 from csp.errors import InvalidConstraint
 from csp.events import Cost, Event, Status
 from csp.propagator import Context, Propagator
+
+
+#: digit sets an exact scan of a line may hold, by :func:`scan_size`'s bound, at most (every
+#: 16x16 line fits: 2 ** 16 sets)
+SCAN_LIMIT = 70_000
+
+
+def scan_size(doms: list[int], limit: int = SCAN_LIMIT) -> int:
+    """A bound on the digit sets the layers of a scan over cells with candidate masks
+    ``doms`` hold in all (reading stops past ``limit``): after ``i`` cells, at most the
+    sets before times the digits of cell ``i``, and at most ``C(u, i)`` for the ``u``
+    digits the first ``i`` cells can hold.
+
+    >>> full16, full25 = (1 << 17) - 2, (1 << 26) - 2
+    >>> scan_size([full16] * 16, 10 ** 9)     # an empty 16x16 line: every subset of 1..16
+    65536
+    >>> scan_size([full25] * 25) > SCAN_LIMIT  # an empty 25x25 line
+    True
+    >>> scan_size([1 << d for d in range(1, 21)] + [full25] * 5)   # 20 cells placed
+    997
+    """
+    total = layer = 1
+    union = 0
+    for i, m in enumerate(doms, 1):
+        union |= m
+        layer = min(layer * m.bit_count(), comb(union.bit_count(), i))
+        total += layer
+        if total > limit:
+            break
+    return total
 
 
 def line_from_clue(n: int, row: int, col: int) -> list[int]:
@@ -175,7 +215,8 @@ class _Skyscraper:
         return k
 
 
-def _line_supports(doms: list[int], n: int, left: int, right: int) -> list[int] | None:
+def _line_supports(doms: list[int], n: int, left: int, right: int,
+                   tick: Callable[[], None] | None = None) -> list[int] | None:
     """Exact supports of a line of ``n`` cells holding 1..n once each, seen from both ends.
 
     ``left`` / ``right``: how many buildings the clue at the first / last cell sees (0: no
@@ -184,8 +225,12 @@ def _line_supports(doms: list[int], n: int, left: int, right: int) -> list[int] 
     right-to-left maxima after it. Prefixes and suffixes are enumerated as (digit set, bitmask
     of counts) layers, so a split is valid when a prefix set and its complementary suffix set
     both reach their count; a second pass keeps the digits on paths to a valid split.
-    Returns one mask per cell, or None when no permutation fits."""
+    Returns one mask per cell, or None when no permutation fits; ``doms`` itself (every
+    digit kept) when the scan would pass :data:`SCAN_LIMIT` sets. ``tick`` is called as
+    the layers grow (a budget's tick: it may raise to stop the scan)."""
     k = len(doms)
+    if scan_size(doms) + scan_size(doms[::-1]) > 2 * SCAN_LIMIT:
+        return list(doms)
     top = 1 << n
     rest = ((1 << (n + 1)) - 2) ^ top               # digits 1..n-1
     need_l = 1 << (left - 1) if left else -1         # prefix count bits wanted at the split
@@ -200,12 +245,12 @@ def _line_supports(doms: list[int], n: int, left: int, right: int) -> list[int] 
     # only matters up to the last place the tallest can stand
     fwd: list[dict[int, int]] = [{0: 1}]
     for i in range(last):
-        fwd.append(_sky_extend(fwd[i], doms[i] & rest, cap_l))
+        fwd.append(_sky_extend(fwd[i], doms[i] & rest, cap_l, tick))
     # backward layers: bwd[j] maps the digit set of cells j..k-1 to its count mask
     bwd: list[dict[int, int]] = [{}] * (k + 1)
     bwd[k] = {0: 1}
     for j in range(k - 1, first, -1):
-        bwd[j] = _sky_extend(bwd[j + 1], doms[j] & rest, cap_r)
+        bwd[j] = _sky_extend(bwd[j + 1], doms[j] & rest, cap_r, tick)
     sup = [0] * k
     # valid splits: the tallest at p, the prefix set s and the suffix set rest ^ s
     good_f: list[dict[int, int]] = [{} for _ in range(k)]
@@ -232,12 +277,15 @@ def _line_supports(doms: list[int], n: int, left: int, right: int) -> list[int] 
     return sup
 
 
-def _sky_extend(layer: dict[int, int], m: int, cap: int) -> dict[int, int]:
+def _sky_extend(layer: dict[int, int], m: int, cap: int,
+                tick: Callable[[], None] | None = None) -> dict[int, int]:
     """The next layer: each digit set of ``layer`` grows by a digit of ``m`` it lacks; a
     digit above the whole set is one more building seen (count masks shift, kept to
     ``cap``)."""
     nxt: dict[int, int] = {}
     for s, cm in layer.items():
+        if tick is not None:
+            tick()
         avail = m & ~s
         while avail:
             low = avail & -avail
@@ -273,15 +321,20 @@ def _sky_good(layer: dict[int, int], m: int, ahead: dict[int, int],
     return si
 
 
-def _perm_scan(doms: list[int], rule: "_ScanRule") -> list[int] | None:
+def _perm_scan(doms: list[int], rule: "_ScanRule",
+               tick: Callable[[], None] | None = None) -> list[int] | None:
     """Exact supports of a line holding each digit once (``len(doms)`` cells, digits
     1..len), for a rule read from the first cell on: ``rule.trans(i, s, low, d, m)`` maps
     the value mask ``m`` of a prefix with digit set ``s`` to the mask after digit ``d``
     (``low`` = its bit) at position ``i``; ``rule.inv`` gives, for a mask ``g`` wanted
     after that step, the values before it that lead into ``g``. Start at ``rule.init``, end
     in ``rule.accept``. Layers map digit sets to value masks; a backward pass keeps the
-    digits on paths to an accepted end. Returns one mask per cell, or None."""
+    digits on paths to an accepted end. Returns one mask per cell, or None; ``doms`` itself
+    (every digit kept) when the layers would pass :data:`SCAN_LIMIT` sets. ``tick`` is
+    called as the layers grow (a budget's tick: it may raise to stop the scan)."""
     k = len(doms)
+    if scan_size(doms) > SCAN_LIMIT:
+        return list(doms)
     trans, inv = rule.trans, rule.inv
     fwd: list[dict[int, int]] = [{0: rule.init}]
     for i in range(k):
@@ -289,6 +342,8 @@ def _perm_scan(doms: list[int], rule: "_ScanRule") -> list[int] | None:
         nxt: dict[int, int] = {}
         lows = [(1 << d, d) for d in digits_of(m)]
         for s, cm in fwd[i].items():
+            if tick is not None:
+                tick()
             for low, d in lows:
                 if s & low:
                     continue
@@ -345,7 +400,8 @@ class _LinePropagator(Propagator):
         self.name = name
         self._memo: dict[tuple[int, ...], list[int] | None] = {}
 
-    def supports(self, doms: list[int]) -> list[int] | None:  # pragma: no cover - interface
+    def supports(self, doms: list[int], tick: Callable[[], None] | None = None
+                 ) -> list[int] | None:  # pragma: no cover - interface
         raise NotImplementedError
 
     def propagate(self, ctx: Context) -> Status:
@@ -356,7 +412,7 @@ class _LinePropagator(Propagator):
         if key in memo:
             sup = memo[key]
         else:
-            sup = self.supports(list(key))
+            sup = self.supports(list(key), ctx.tick if ctx.budget is not None else None)
             if len(memo) >= _MEMO_SIZE:
                 memo.clear()
             memo[key] = sup
@@ -375,8 +431,9 @@ class _ScanPropagator(_LinePropagator):
         super().__init__(cells, name)
         self.rule = rule
 
-    def supports(self, doms: list[int]) -> list[int] | None:
-        return _perm_scan(doms, self.rule)
+    def supports(self, doms: list[int], tick: Callable[[], None] | None = None
+                 ) -> list[int] | None:
+        return _perm_scan(doms, self.rule, tick)
 
 
 class _VisiblePropagator(_LinePropagator):
@@ -387,8 +444,9 @@ class _VisiblePropagator(_LinePropagator):
         self.seen, self.back, self.n = seen, back, n
         self.failure = f"cannot see {seen}"
 
-    def supports(self, doms: list[int]) -> list[int] | None:
-        return _line_supports(doms, self.n, self.seen, self.back)
+    def supports(self, doms: list[int], tick: Callable[[], None] | None = None
+                 ) -> list[int] | None:
+        return _line_supports(doms, self.n, self.seen, self.back, tick)
 
 
 def _remembered(con: "_Scan | _Visible", doms: list[int], find) -> list[int] | None:

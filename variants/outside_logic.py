@@ -27,10 +27,11 @@ come first (before the ``constraint`` step) to name the deductions a human makes
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import product
 from typing import Iterator
 
 from csp.bits import digits_of
+from csp.constraints.sums import subset_sums
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis
 from techniques.registry import register
@@ -114,7 +115,7 @@ def x_sum_firsts(n: int, total: int) -> int:
     out = 0
     for x in range(1, n + 1):
         others = [d for d in range(1, n + 1) if d != x]
-        if any(sum(c) == total - x for c in combinations(others, x - 1)):
+        if total >= x and subset_sums(others, x - 1) >> (total - x) & 1:
             out |= 1 << x
     return out
 

@@ -3,7 +3,6 @@ combination filtering (distinct) and bounds reasoning."""
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
 from typing import Iterator, Sequence
 
 from ..bits import digits_of
@@ -14,6 +13,9 @@ from .base import Automaton, Constraint, WeakLink
 
 ENUM_LIMIT = 4096  # exact support enumeration when the product of domain sizes is at most this
 MEMO_SIZE = 4096   # exact supports remembered per propagator, keyed by the scope's domains
+#: digit combinations a distinct sum's propagator filters by at most; past this (a long
+#: cage on a big grid: 17 cells of 1..35 have millions) it reasons on bounds only
+COMBO_LIMIT = 5000
 
 
 
@@ -31,21 +33,89 @@ def _enumerable(doms: Sequence[int]) -> bool:
             return False
     return True
 
+def subset_sums(digits: Sequence[int], k: int) -> int:
+    """Bit mask of the sums of ``k`` different digits of ``digits`` (bit s: some k of them
+    add up to s); a few big-int shifts per digit, however many subsets there are.
+
+    >>> bin(subset_sums([1, 2, 4], 2))     # 3, 5, 6
+    '0b1101000'
+    >>> subset_sums(range(1, 36), 17) >> 300 & 1, subset_sums([1, 2], 3)
+    (1, 0)
+    """
+    digits = list(digits)
+    if k < 0 or k > len(digits):
+        return 0
+    reach = [1] + [0] * k          # reach[j]: sums of j digits among those seen so far
+    for i, d in enumerate(digits):
+        for j in range(min(k, i + 1), 0, -1):
+            reach[j] |= reach[j - 1] << d
+    return reach[k]
+
+
+def sum_subsets(digits: Sequence[int], k: int, total: int,
+                limit: int | None = None) -> list[int] | None:
+    """Masks of the ``k``-subsets of the different ``digits`` adding up to ``total``, in
+    increasing order of their digits; None when there are more than ``limit``. The search
+    only enters branches that can still reach ``total`` (:func:`subset_sums`), so it costs
+    about ``k`` steps per subset found, and stops at ``limit + 1``.
+
+    >>> [digits_of(m) for m in sum_subsets(range(1, 10), 3, 7)]
+    [(1, 2, 4)]
+    >>> sum_subsets(range(1, 36), 17, 300, limit=5000) is None
+    True
+    """
+    ds = sorted(set(digits))
+    m = len(ds)
+    if k < 0 or k > m:
+        return []
+    # tail[i][j]: sums reachable with j digits of ds[i:]
+    tail = [[0] * (k + 1) for _ in range(m + 1)]
+    tail[m][0] = 1
+    for i in range(m - 1, -1, -1):
+        row, nxt, d = tail[i], tail[i + 1], ds[i]
+        row[0] = 1
+        for j in range(1, min(k, m - i) + 1):
+            row[j] = nxt[j] | (nxt[j - 1] << d)
+    if total < 0 or not tail[0][k] >> total & 1:
+        return []
+    out: list[int] = []
+    stack = [(0, k, total, 0)]
+    while stack:
+        i, j, need, mask = stack.pop()
+        if j == 0:
+            out.append(mask)
+            if limit is not None and len(out) > limit:
+                return None
+            continue
+        # skip ds[i] (pushed first: taken branches come out first, in digit order)
+        if i + 1 <= m - j and tail[i + 1][j] >> need & 1:
+            stack.append((i + 1, j, need, mask))
+        d = ds[i]
+        if need >= d and tail[i + 1][j - 1] >> (need - d) & 1:
+            stack.append((i + 1, j - 1, need - d, mask | 1 << d))
+    return out
+
+
 @lru_cache(maxsize=None)
 def sum_combinations(n: int, k: int, total: int) -> tuple[int, ...]:
-    """Masks of the k-subsets of 1..n summing to ``total``.
+    """Masks of the k-subsets of 1..n summing to ``total`` (every one: callers on big grids
+    bound the count first with :func:`sum_subsets` and a ``limit``).
 
     >>> [sorted(d for d in range(10) if m >> d & 1) for m in sum_combinations(9, 2, 4)]
     [[1, 3]]
     """
-    out = []
-    for combo in combinations(range(1, n + 1), k):
-        if sum(combo) == total:
-            m = 0
-            for d in combo:
-                m |= 1 << d
-            out.append(m)
-    return tuple(out)
+    return tuple(sum_subsets(range(1, n + 1), k, total) or ())
+
+
+def distinct_sum_reachable(n: int, k: int, total: int) -> bool:
+    """Whether ``k`` different digits of 1..n can add up to ``total``: the sums of k
+    different digits of 1..n are every number from ``1 + ... + k`` to
+    ``(n - k + 1) + ... + n``.
+
+    >>> distinct_sum_reachable(9, 2, 17), distinct_sum_reachable(9, 2, 18)
+    (True, False)
+    """
+    return 0 <= k <= n and k * (k + 1) // 2 <= total <= k * (2 * n - k + 1) // 2
 
 
 def _sum_cells(cells: Sequence[int]) -> tuple[int, ...]:
@@ -64,7 +134,7 @@ def _validate_totals(name: str, k: int, n: int, totals: Sequence[int], distinct:
     if distinct:
         if k > n:
             raise InvalidConstraint(f"{name}: {k} distinct cells cannot hold digits 1..{n}")
-        if not any(sum_combinations(n, k, t) for t in totals):
+        if not any(distinct_sum_reachable(n, k, t) for t in totals):
             raise InvalidConstraint(f"{name}: no {k} different digits from 1..{n} add up to "
                                     + (shown if len(totals) == 1 else f"any of {shown}"))
     elif not any(k <= t <= k * n for t in totals):
@@ -87,11 +157,18 @@ class SumPropagator(Propagator):
         self.distinct = distinct
         self.n = n
         self.name = name
+        self.combos: tuple[int, ...] | None = None
         if distinct and len(cells) <= n:
-            self.combos = tuple(m for t in sorted(self.totals)
-                                for m in sum_combinations(n, len(cells), t))
-        else:
-            self.combos = None
+            # the digit sets that fit, when few enough to filter by (else bounds only)
+            combos: list[int] = []
+            for t in sorted(self.totals):
+                found = sum_subsets(range(1, n + 1), len(cells), t,
+                                    COMBO_LIMIT - len(combos))
+                if found is None:
+                    break
+                combos.extend(found)
+            else:
+                self.combos = tuple(combos)
         self._memo: dict[tuple[int, ...], list[int]] = {}
 
     def propagate(self, ctx: Context) -> Status:

@@ -101,35 +101,45 @@ class Progress:
 def run(args: argparse.Namespace) -> int:
     """Print the count (``K+`` when counting stopped at the limit); exit 1 on a search
     limit."""
+    from csp.budget import Budget
+
     from ..formats.loader import load_one
+    budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     if args.limit is not None and args.limit < 1:
         raise UsageError("--limit must be at least 1")
     if args.estimate and args.list:
         raise UsageError("--estimate and --list do not go together")
     if args.node_limit is not None and (args.list or args.estimate):
         raise UsageError("--node-limit goes with a plain count only")
-    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
-    p.freeze()
-    if args.estimate:
-        return _estimate(p, args)
+    from csp.errors import SearchLimit
     limit = args.limit if args.limit is not None else (LIST_LIMIT if args.list
                                                        else COUNT_LIMIT)
+    t0 = time.perf_counter()
+    try:
+        p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
+        p.freeze(budget=budget)
+    except SearchLimit as e:              # the limit passed while reading or building
+        print(f"sudoku-csp: error: {e}", file=sys.stderr)
+        _report(args, None, limit, "limit", t0)
+        return 1
+    if args.estimate:
+        return _estimate(p, args, budget)
     bar = Progress("off" if args.node_limit is not None else args.progress, "count")
     try:
         if args.list or bar.on:
-            return _follow(p, args, limit, bar)
-        return _count(p, args, limit)
+            return _follow(p, args, limit, bar, budget)
+        return _count(p, args, limit, budget)
     finally:
         bar.close()
 
 
-def _count(p: Any, args: argparse.Namespace, limit: int) -> int:
+def _count(p: Any, args: argparse.Namespace, limit: int, budget: Any) -> int:
     """The plain count (:meth:`csp.Puzzle.count_solutions`, node limit and method)."""
     from csp.errors import SearchLimit
     t0 = time.perf_counter()
     try:
         count = p.count_solutions(limit=limit, node_limit=args.node_limit,
-                                  time_limit=args.time_limit, method=args.method)
+                                  method=args.method, budget=budget)
         status = "ok"
     except SearchLimit as e:
         count, status = None, "limit"
@@ -151,7 +161,8 @@ def _report(args: argparse.Namespace, count: int | None, limit: int, status: str
         print(f"{count}+" if count >= limit else count)
 
 
-def _follow(p: Any, args: argparse.Namespace, limit: int, bar: Progress) -> int:
+def _follow(p: Any, args: argparse.Namespace, limit: int, bar: Progress,
+            budget: Any) -> int:
     """Count (and with ``--list`` print) solution by solution, with progress."""
     from csp.errors import SearchLimit
     from csp.io import write_line
@@ -163,7 +174,7 @@ def _follow(p: Any, args: argparse.Namespace, limit: int, bar: Progress) -> int:
     status = "ok"
     nxt = t0 + 0.2
     try:
-        for values in iter_solutions(p, time_limit=args.time_limit, method=args.method):
+        for values in iter_solutions(p, time_limit=budget.left(), method=args.method):
             count += 1
             if args.list:
                 line = write_line(values, n)
@@ -186,14 +197,14 @@ def _follow(p: Any, args: argparse.Namespace, limit: int, bar: Progress) -> int:
     return 0 if status == "ok" else 1
 
 
-def _estimate(p: Any, args: argparse.Namespace) -> int:
+def _estimate(p: Any, args: argparse.Namespace, budget: Any) -> int:
     from csp.solutions import estimate_count
     if args.samples < 1:
         raise UsageError("--samples must be at least 1")
     bar = Progress(args.progress, "estimate")
     try:
         est = estimate_count(p, samples=args.samples, seed=args.seed,
-                             time_limit=args.time_limit,
+                             time_limit=budget.left(),
                              progress=bar.estimate if bar.on else None)
     finally:
         bar.close()

@@ -40,20 +40,22 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Write the page; exit 0 when the logic solve is complete, 1 when it stops (stuck or
     over the time limit: the page then says where), 2 on bad input."""
+    from csp.budget import Budget
     from csp.errors import InvalidPuzzle
     from csp.events import Contradiction
     from techniques import StepSolver
 
     from ..explain import explain_html
     from ..formats.loader import load_one
+    budget = Budget(args.time_limit)      # the whole solve: reading the puzzle too
     out = args.output
     if out and out != "-" and not out.lower().endswith((".html", ".htm")):
         raise UsageError(f"{out}: the page is HTML (use a .html file name)")
-    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
     assert p is not None
     solver = StepSolver(args.techniques)
     try:
-        res = solver.solve(p, time_limit=args.time_limit)
+        res = solver.solve(p, budget=budget)
     except Contradiction as e:
         raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
     page = explain_html(res, puzzle=p, level=args.level, title=args.title)

@@ -75,24 +75,30 @@ def _say(args: argparse.Namespace, status: str, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from csp.budget import Budget
+    from csp.errors import SearchLimit
     from techniques import StepSolver
 
     from ..formats.loader import load_state
     from .options import line_meanings
+    budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     sel = [s.strip() for s in args.techniques.split(",") if s.strip()] or ["default"]
     solver = StepSolver(sel)
     try:
-        state = load_state(args.puzzle, args.marks, lines=line_meanings(args))
+        state = load_state(args.puzzle, args.marks, lines=line_meanings(args), budget=budget)
         if all(state.placed):
             _say(args, "solved", "solved: no step left to hint")
             return 0
-        state.puzzle.propagate(state)  # a broken grid fails here, before any technique
-        run = solver.start(state, copy=False, time_limit=args.time_limit)
+        # a broken grid fails here, before any technique
+        state.puzzle.propagate(state, budget=budget)
+        run = solver.start(state, copy=False, budget=budget)
         step = run.peek()
     except Contradiction as e:
         _say(args, "unsolvable", f"unsolvable: {e}")
         return 1
-    if step is None and run.expired():
+    except SearchLimit:
+        step, run = None, None
+    if step is None and (run is None or run.expired()):
         _say(args, "limit", f"time limit: no step found in {args.time_limit:g} s")
         return 1
     if step is None:

@@ -6,6 +6,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from csp.budget import Budget
+
 from . import COMMANDS
 
 if TYPE_CHECKING:
@@ -43,12 +45,14 @@ class _OutOfTime(Exception):
 
 
 def _nth_step(puzzle: Puzzle, n: int, techniques: str,
-              time_limit: float | None = None) -> tuple[Step, State]:
+              time_limit: float | None = None, budget: Budget | None = None
+              ) -> tuple[Step, State]:
     from csp.errors import InvalidPuzzle
     from techniques import StepSolver
 
     from ..render import RenderError
-    run = StepSolver(techniques).start(puzzle, time_limit=time_limit)
+    run = StepSolver(techniques).start(puzzle, time_limit=None if budget else time_limit,
+                                       budget=budget)
     for _ in range(n - 1):
         if next(run, None) is None:
             break
@@ -76,6 +80,7 @@ def run(args: Any) -> int:
 
     from ..formats.loader import load_one
     from ..render import FORMATS, RenderError, render_svg, write_picture
+    budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     out = args.output
     if out and out != "-" and os.path.splitext(out)[1].lower() not in FORMATS:
         raise RenderError(f"{out}: unknown picture format (use .svg or .png)")
@@ -88,12 +93,12 @@ def run(args: Any) -> int:
     if args.step is not None and args.step < 1:
         raise RenderError("--step must be at least 1")
     from .options import line_meanings
-    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
     p.freeze()          # contradictory givens: refused as solve refuses them
     try:
         if args.step is not None:
             try:
-                step, st = _nth_step(p, args.step, args.techniques, args.time_limit)
+                step, st = _nth_step(p, args.step, args.techniques, args.time_limit, budget)
             except _OutOfTime as e:
                 print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
                 return 1

@@ -13,6 +13,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, Sequence
 
+from csp.budget import Budget
 from csp.errors import SearchLimit
 from csp.events import Contradiction
 from csp.io import SYMBOL_STYLES, SYMBOLS, write_line
@@ -168,11 +169,14 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
         out["where"] = item.where
     t0 = time.perf_counter()
     values: list[int] | None = None
+    # one budget for the puzzle: its reading (batch.work made it then), the solve and the
+    # SE rating after it
+    budget = item.budget if item.budget is not None else Budget(args.time_limit)
     try:
         if args.logic:
             from techniques import StepSolver
             solver = StepSolver(args.techniques)
-            res = solver.solve(p, time_limit=args.time_limit)
+            res = solver.solve(p, budget=budget)
             status = res.status
             if status == "unsolvable":         # a step showed a contradiction
                 out["reason"] = res.reason
@@ -180,15 +184,14 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
                 values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
                 out["rating"] = res.rating.to_dict()
                 if args.rating in ("se", "se121"):
-                    left = (args.time_limit - res.time_ms / 1000) if args.time_limit else None
                     se = solver.rate_se(p, mode="se121" if args.rating == "se121" else "extended",
-                                        time_limit=max(left, 1.0) if left is not None else None)
+                                        budget=budget)
                     out["se_rating"] = se.to_dict()
                 if args.steps:
                     out["steps"] = [s.to_dict() for s in res.steps]
                     out["_steps"] = res.steps
         else:
-            r = p.solve(first=args.first, node_limit=args.node_limit, time_limit=args.time_limit,
+            r = p.solve(first=args.first, node_limit=args.node_limit, budget=budget,
                         method=getattr(args, "method", "auto"))
             status = r.status
             values = r.solution

@@ -28,6 +28,7 @@ import re
 from typing import Any, Callable, Iterable
 
 from csp import Grid, Puzzle
+from csp.budget import Budget
 from csp.errors import InvalidPuzzle, ParseError
 from csp.grid import default_box_shape
 
@@ -153,11 +154,11 @@ def _regions(rows: list, n: int) -> tuple[list[int | None], bool]:
     return regs, explicit
 
 
-def load_fpuzzles(obj: dict | str) -> Puzzle:
+def load_fpuzzles(obj: dict | str, budget: Budget | None = None) -> Puzzle:
     """Build a Puzzle from an f-puzzles JSON object (or text accepted by
-    :func:`decode_payload`)."""
+    :func:`decode_payload`), within ``budget`` (each rule entry ticks it)."""
     if isinstance(obj, str):
-        obj = decode_payload(obj)
+        obj = decode_payload(obj, budget)
     if not isinstance(obj, dict):
         raise ParseError("f-puzzles data must be a JSON object")
     unknown = sorted(str(k) for k in obj if k not in IGNORED and k not in HANDLERS
@@ -215,9 +216,11 @@ def load_fpuzzles(obj: dict | str) -> Puzzle:
                 if not all(1 <= d <= n for d in ds):
                     raise ParseError(f"f-puzzles givenPencilMarks at {name}: digits 1..{n} only")
                 p.use(parity.digits(r * n + c, ds))
-    ctx = _Ctx(p, n, obj, layout)
+    ctx = _Ctx(p, n, obj, layout, budget)
     for key, handler in HANDLERS.items():
         if key in obj:
+            if budget is not None:
+                budget.check("parsing")
             _run(key, handler, ctx, obj[key])
     _run("negative", _pair_flags, ctx, obj.get("negative"))
     return p
@@ -234,8 +237,10 @@ def _run(key: str, handler: Callable, ctx: "_Ctx", value: Any) -> None:
 
 
 class _Ctx:
-    def __init__(self, p: Puzzle, n: int, obj: dict, layout: _Layout) -> None:
+    def __init__(self, p: Puzzle, n: int, obj: dict, layout: _Layout,
+                 budget: Budget | None = None) -> None:
         self.p, self.n, self.obj, self.layout = p, n, obj, layout
+        self.budget = budget
 
     def cell(self, name: Any) -> int:
         m = _CELL.match(name) if isinstance(name, str) else None
@@ -247,6 +252,8 @@ class _Ctx:
         return (r - 1) * self.n + c - 1
 
     def cells(self, names: Any) -> list[int]:
+        if self.budget is not None:          # once per rule entry: parsing may stop here
+            self.budget.tick("parsing")
         if not isinstance(names, list):
             raise ParseError(f"cells must be a list of cell names, got {_show(names)}")
         return [self.cell(x) for x in names]

@@ -12,6 +12,13 @@ argument raises.
 ``lines`` (every function here takes it) maps colours of SudokuPad drawings to their
 meanings (the CLI's ``--line COLOUR=MEANING``): see :mod:`sudoku_csp.formats.sudokupad`.
 
+``budget`` (a :class:`csp.budget.Budget`, made by the command before it reads anything)
+bounds the parsing: decoding payloads and building the model tick it, so a time limit
+holds while a puzzle is read. One puzzle's text is at most
+:data:`~sudoku_csp.formats.payload.MAX_PUZZLE_CHARS` characters (an argument, a JSON
+document, one line of a batch); a command that takes one puzzle stops reading a file at
+its second puzzle.
+
 >>> [it.label for it in load_arg("1...............")]
 ['1...............']
 >>> it = next(load_arg("12"))
@@ -26,25 +33,29 @@ import math
 import os
 import re
 import sys
+import time
 from dataclasses import dataclass
 from typing import IO, Any, Iterable, Iterator
 
 from csp import Puzzle
-from csp.errors import InvalidPuzzle, ParseError
+from csp.budget import Budget
+from csp.errors import InvalidPuzzle, ParseError, SearchLimit
 from csp.events import Contradiction
 from csp.io import is_samurai_line, parse_library_line, parse_line, parse_pencilmarks
 from csp.state import State
 
 from variants.classic import classic_puzzle
 
-from .payload import decode_payload, is_fpuzzles_text, is_sudokupad_text, load_json
+from .payload import (MAX_PUZZLE_CHARS, check_size, decode_payload, is_fpuzzles_text,
+                      is_sudokupad_text, load_json)
 
 
 @dataclass
 class Item:
     """One puzzle of a source: ``label`` (the line or a title), ``where`` ("file:line" for
     batch entries), and either ``puzzle`` or ``error``. ``solution`` is a stated solution if
-    the source carries one."""
+    the source carries one. ``parse_s``: seconds its parsing took (a solve of it then has
+    that much less of its time limit)."""  # noqa: D400
 
     label: str
     where: str = ""
@@ -54,30 +65,38 @@ class Item:
     raw: str | None = None
     kind: str = ""
     lines: dict[str, str] | None = None
+    parse_s: float = 0.0
+    #: the budget its solve runs within (set by :func:`sudoku_csp.batch.work`)
+    budget: Budget | None = None
 
-    def parsed(self) -> "Item":
-        """This item with its puzzle built (batch entries read with ``parse=False`` carry
-        only their ``raw`` line, so worker processes can parse them); a bad entry comes back
-        with ``error`` set."""
+    def parsed(self, budget: Budget | None = None) -> "Item":
+        """This item with its puzzle built within ``budget`` (batch entries read with
+        ``parse=False`` carry only their ``raw`` line, so worker processes can parse them);
+        a bad entry comes back with ``error`` set. A spent budget raises
+        :class:`~csp.errors.TimeLimitExceeded`."""
         if self.puzzle is not None or self.error is not None or self.raw is None:
             return self
-        return _entry(self.raw, self.where, self.kind, self.lines)
+        if budget is not None:
+            budget.check("parsing")
+        return _entry(self.raw, self.where, self.kind, self.lines, budget)
 
 
-def puzzle_from_text(text: str, lines: dict[str, str] | None = None) -> Puzzle:
+def puzzle_from_text(text: str, lines: dict[str, str] | None = None,
+                     budget: Budget | None = None) -> Puzzle:
     """A Puzzle from one line of text: f-puzzles or SudokuPad URL / payload / JSON, or a
-    line string."""
-    s = text.strip()
+    line string (at most :data:`~sudoku_csp.formats.payload.MAX_PUZZLE_CHARS`
+    characters), read within ``budget``."""
+    s = check_size(text).strip()
     if not s:
         raise ParseError("empty puzzle")
     if s.startswith("{"):
-        return puzzle_from_json(load_json(s), lines)[0]
+        return puzzle_from_json(load_json(s), lines, budget)[0]
     if is_sudokupad_text(s):
         from .sudokupad import load_sudokupad
-        return load_sudokupad(s, lines)
+        return load_sudokupad(s, lines, budget)
     if is_fpuzzles_text(s):
         from .fpuzzles import load_fpuzzles
-        return load_fpuzzles(decode_payload(s))
+        return load_fpuzzles(decode_payload(s, budget), budget)
     if is_samurai_line(s):
         from variants.multigrid import samurai
         return samurai(s)
@@ -90,31 +109,32 @@ def is_sudokupad_json(obj: Any) -> bool:
         and "format" not in obj
 
 
-def puzzle_from_json(obj: Any, lines: dict[str, str] | None = None
-                     ) -> tuple[Puzzle, str | None]:
-    """A Puzzle (and stated solution, if any) from a decoded JSON value."""
+def puzzle_from_json(obj: Any, lines: dict[str, str] | None = None,
+                     budget: Budget | None = None) -> tuple[Puzzle, str | None]:
+    """A Puzzle (and stated solution, if any) from a decoded JSON value, read within
+    ``budget``."""
     if not isinstance(obj, dict):
         raise ParseError("a puzzle JSON value must be an object")
     from .fpuzzles import load_fpuzzles
     from .spec import from_spec, is_spec
     sol = obj.get("solution") if isinstance(obj.get("solution"), str) else None
     if is_spec(obj):
-        return from_spec(obj), sol
+        return from_spec(obj, budget), sol
     if is_sudokupad_json(obj):
         from .sudokupad import load_sudokupad
-        p = load_sudokupad(obj, lines)
+        p = load_sudokupad(obj, lines, budget)
         return p, sol or p.meta.get("solution")
     if "fpuzzles_json" in obj:
         fp = obj["fpuzzles_json"]
-        p = load_fpuzzles(decode_payload(fp) if isinstance(fp, str) else fp)
+        p = load_fpuzzles(decode_payload(fp, budget) if isinstance(fp, str) else fp, budget)
         if "title" in obj:
             p.meta.setdefault("title", obj["title"])
         return p, sol
     if "grid" in obj and "size" in obj:
-        return load_fpuzzles(obj), sol
+        return load_fpuzzles(obj, budget), sol
     for key in ("puzzle", "line"):
         if isinstance(obj.get(key), str):
-            p = puzzle_from_text(obj[key], lines)
+            p = puzzle_from_text(obj[key], lines, budget)
             if isinstance(obj.get("title"), str):
                 p.meta.setdefault("title", obj["title"])
             return p, sol
@@ -130,14 +150,17 @@ def _short(line: str) -> str:
     return line if len(line) <= 200 else line[:197] + "..."
 
 
-def _entry(line: str, where: str, kind: str, lines: dict[str, str] | None = None) -> Item:
+def _entry(line: str, where: str, kind: str, lines: dict[str, str] | None = None,
+           budget: Budget | None = None) -> Item:
     short = _short(line)
+    t0 = time.perf_counter()
     try:
         if kind == "jsonl":
-            p, sol = puzzle_from_json(load_json(line, "JSON line"), lines)
-            return Item(_label(p, short), where, p, solution=sol)
-        p = puzzle_from_text(line, lines)
-        return Item(short, where, p, solution=_stated(p))
+            p, sol = puzzle_from_json(load_json(line, "JSON line"), lines, budget)
+            return Item(_label(p, short), where, p, solution=sol,
+                        parse_s=time.perf_counter() - t0)
+        p = puzzle_from_text(line, lines, budget)
+        return Item(short, where, p, solution=_stated(p), parse_s=time.perf_counter() - t0)
     except InvalidPuzzle as e:
         return Item(short, where, error=e)
 
@@ -148,7 +171,8 @@ def _stated(p: Puzzle) -> str | None:
 
 
 def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True,
-           meanings: dict[str, str] | None = None) -> Iterator[Item]:
+           meanings: dict[str, str] | None = None,
+           budget: Budget | None = None) -> Iterator[Item]:
     seen = False
     for no, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -157,7 +181,7 @@ def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True,
         seen = True
         where = f"{name}:{no}"
         if parse:
-            yield _entry(line, where, kind, meanings)
+            yield _entry(line, where, kind, meanings, budget)
         else:
             yield Item(_short(line), where, raw=line, kind=kind, lines=meanings)
     if not seen:
@@ -165,12 +189,14 @@ def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True,
 
 
 def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
-             lines: dict[str, str] | None = None) -> Iterator[Item]:
+             lines: dict[str, str] | None = None,
+             budget: Budget | None = None) -> Iterator[Item]:
     """Items of one command-line PUZZLE argument (see the module docstring).
 
     ``parse=False`` leaves the entries of a batch (file lines, stdin lines) unparsed: each
     Item carries its ``raw`` line and is built later by :meth:`Item.parsed` (in a worker
-    process). A single puzzle argument is always parsed, so a bad one raises at once.
+    process). A single puzzle argument is always parsed (within ``budget``), so a bad one
+    raises at once.
 
     >>> [it.puzzle is None for it in load_arg("-", io.StringIO("1" + "." * 15 + "\\n"), False)]
     [True]
@@ -187,28 +213,25 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
             except ParseError:
                 obj = None
             if isinstance(obj, dict):
-                p, sol = puzzle_from_json(obj, lines)
-                yield Item(_label(p, "stdin"), "stdin", p, solution=sol)
+                yield _single(text, "stdin", "stdin", "jsonl", lines, budget)
                 return
         if kind == "txt" and text.lstrip().startswith("{"):
-            p = puzzle_from_text(text, lines)
-            yield Item(_label(p, "stdin"), "stdin", p, solution=_stated(p))
+            yield _single(text, "stdin", "stdin", "txt", lines, budget)
             return
-        yield from _batch(text.splitlines(), "stdin", kind, parse, lines)
+        yield from _batch(text.splitlines(), "stdin", kind, parse, lines, budget)
         return
     if os.path.isfile(arg):
         ext = os.path.splitext(arg)[1].lower()
         try:
             with open(arg, encoding="utf-8") as f:
                 if ext == ".json":
-                    text = f.read()
+                    text = check_size(f.read(MAX_PUZZLE_CHARS + 1), f"{arg}: JSON")
                     if not text.strip():
                         raise ParseError(f"{arg}: empty file")
-                    p, sol = puzzle_from_json(load_json(text, f"{arg}: JSON"), lines)
-                    yield Item(_label(p, arg), arg, p, solution=sol)
+                    yield _single(text, arg, arg, "jsonl", lines, budget, f"{arg}: JSON")
                     return
                 kind = "jsonl" if ext == ".jsonl" else "txt"
-                yield from _batch(f, arg, kind, parse, lines)
+                yield from _batch(f, arg, kind, parse, lines, budget)
         except UnicodeDecodeError:
             raise ParseError(f"{arg}: not a UTF-8 text file") from None
         return
@@ -217,27 +240,52 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
     looks_like_path = arg.endswith((".txt", ".json", ".jsonl", ".sdk")) and len(arg) < 100
     if looks_like_path:
         raise ParseError(f"{arg}: no such file")
-    p = puzzle_from_text(arg, lines)
-    yield Item(_label(p, _short(arg)), "", p, solution=_stated(p))
+    yield _single(arg, _short(arg), "", "txt", lines, budget)
+
+
+def _single(text: str, label: str, where: str, kind: str, lines: dict[str, str] | None,
+            budget: Budget | None, what: str = "JSON") -> Item:
+    """A single puzzle argument, parsed at once within ``budget`` (a bad one raises). When
+    the budget runs out while it is read, the Item comes back unparsed, with the time its
+    reading took as ``parse_s``: its solve then reports the limit."""
+    t0 = time.perf_counter()
+    try:
+        if kind == "jsonl":
+            p, sol = puzzle_from_json(load_json(text, what), lines, budget)
+        else:
+            p = puzzle_from_text(text, lines, budget)
+            sol = _stated(p)
+    except SearchLimit:
+        return Item(label, where, raw=text, kind=kind, lines=lines,
+                    parse_s=time.perf_counter() - t0)
+    return Item(_label(p, label), where, p, solution=sol, parse_s=time.perf_counter() - t0)
 
 
 def load_one(arg: str, stdin: IO[str] | None = None,
-             lines: dict[str, str] | None = None) -> Item:
-    """The one puzzle of a PUZZLE argument (commands that take a single puzzle); a file or
-    stream holding several, or a bad entry, raises :class:`~csp.errors.InvalidPuzzle`.
+             lines: dict[str, str] | None = None, budget: Budget | None = None) -> Item:
+    """The one puzzle of a PUZZLE argument (commands that take a single puzzle), read
+    within ``budget``; a file or stream holding several (refused at the second, without
+    reading on), or a bad entry, raises :class:`~csp.errors.InvalidPuzzle`.
 
     >>> load_one("1" + "." * 15).puzzle.grid.n
     4
     """
-    items = list(load_arg(arg, stdin, lines=lines))
-    if len(items) != 1:
-        raise InvalidPuzzle(f"expected one puzzle, {_short(arg)!r} holds {len(items)}")
-    if items[0].error is not None:
-        raise items[0].error
-    return items[0]
+    items: list[Item] = []
+    for it in load_arg(arg, stdin, parse=False, lines=lines, budget=budget):
+        items.append(it)
+        if len(items) > 1:
+            raise InvalidPuzzle(f"expected one puzzle, {_short(arg)!r} holds more than one "
+                                f"(a second at {it.where or 'its second entry'})")
+    item = items[0].parsed(budget)
+    if item.error is not None:
+        raise item.error
+    return item
 
 
 # -- partly solved grids (for hints) -------------------------------------------------------
+#: the longest pencil-mark text read (a 35x35 grid with every candidate shown, boxed, is
+#: under 100,000 characters)
+MAX_MARKS_CHARS = 200_000
 _MARK_TEXT = re.compile(r"[0-9A-Za-z\s.|:'+\-=*]+")
 
 
@@ -337,10 +385,16 @@ def marks_state(text: str, puzzle: Puzzle | None = None) -> State:
     return st
 
 
-def _read(arg: str, stdin: IO[str] | None) -> str | None:
+def _read(arg: str, stdin: IO[str] | None, cap: int | None = None) -> str | None:
+    """The text of a file argument or of stdin (``-``); None for other arguments. ``cap``:
+    a look at the first ``cap`` bytes of a file only (bytes that are not UTF-8 read as
+    U+FFFD there: the look decides what the file is, a reader then reads it)."""
     if arg == "-":
         return (stdin if stdin is not None else sys.stdin).read()
     if os.path.isfile(arg):
+        if cap is not None:
+            with open(arg, "rb") as fb:
+                return fb.read(cap).decode("utf-8", errors="replace")
         try:
             with open(arg, encoding="utf-8") as f:
                 return f.read()
@@ -350,7 +404,7 @@ def _read(arg: str, stdin: IO[str] | None) -> str | None:
 
 
 def load_state(arg: str, marks: str | None = None, stdin: IO[str] | None = None,
-               lines: dict[str, str] | None = None) -> State:
+               lines: dict[str, str] | None = None, budget: Budget | None = None) -> State:
     """The state of one PUZZLE argument for a hint: a puzzle (anything :func:`load_arg`
     reads, holding one puzzle) at its starting pencil marks, or a partly solved grid
     (:func:`marks_state`). ``marks`` (text or a file) narrows a puzzle's candidates, so a
@@ -361,25 +415,22 @@ def load_state(arg: str, marks: str | None = None, stdin: IO[str] | None = None,
     >>> load_state("." * 16, marks=" ".join(["1234"] * 15 + ["4"])).placed[15]
     4
     """
-    text = _read(arg, stdin)
+    text = _read(arg, stdin, MAX_MARKS_CHARS + 1)   # a longer file is no pencil-mark grid
     src = arg if text is None else text
-    if is_pencilmark_text(src) or src.lstrip().startswith(":"):
+    if len(src) <= MAX_MARKS_CHARS and "\ufffd" not in src and (
+            is_pencilmark_text(src) or src.lstrip().startswith(":")):
         if marks is not None:
             raise ParseError("PUZZLE is already a partly solved grid; --marks is for a puzzle")
         return marks_state(src)
     if arg == "-":
         if text is None or not text.strip():
             raise ParseError("stdin: no puzzle in it (empty input)")
-        items = list(load_arg("-", stdin=io.StringIO(text), lines=lines))
+        puzzle = load_one("-", io.StringIO(text), lines, budget).puzzle
     else:
-        items = list(load_arg(arg, lines=lines))
-    if len(items) != 1:
-        raise ParseError(f"expected one puzzle, {arg!r} holds {len(items)}")
-    if items[0].error is not None:
-        raise items[0].error
-    puzzle = items[0].puzzle
+        puzzle = load_one(arg, lines=lines, budget=budget).puzzle
     assert puzzle is not None
     if marks is None:
         return puzzle.pencilmarks()
-    mtext = _read(marks, stdin)
-    return marks_state(mtext if mtext is not None else marks, puzzle)
+    mtext = _read(marks, stdin, MAX_MARKS_CHARS + 1)
+    return marks_state(check_size(mtext if mtext is not None else marks, "--marks text",
+                                  MAX_MARKS_CHARS), puzzle)

@@ -41,6 +41,7 @@ import json
 from typing import Any
 
 from csp import Grid, Puzzle
+from csp.budget import Budget
 from csp.grid import MultiGrid
 from csp.errors import InvalidPuzzle
 from csp.io import parse_line, write_line
@@ -235,30 +236,52 @@ def to_spec(p: Puzzle) -> dict:
 
 
 def _multigrid(obj: dict, n: int) -> MultiGrid:
+    """The multi-grid of a version 2 document: every shape, type and bound checked before
+    anything is built (a canvas over :data:`csp.grid.MAX_CANVAS_CELLS` is refused with
+    the size it would have)."""
     if obj.get("version") == 1:
         raise SpecError("'multigrid' needs format version 2")
     mg = obj["multigrid"]
     if not isinstance(mg, dict) or not isinstance(mg.get("origins"), list):
         raise SpecError("'multigrid' must be an object with an 'origins' list")
+    unknown = sorted(k for k in mg if k not in ("origins", "labels"))
+    if unknown:
+        raise SpecError(f"'multigrid' has unknown key(s) {', '.join(map(repr, unknown))[:80]} "
+                        "(it takes 'origins' and 'labels')")
     origins = mg["origins"]
     if not all(isinstance(o, list) and len(o) == 2 for o in origins):
         raise SpecError("multigrid 'origins' must be [row, col] pairs")
     box = obj.get("box")
     if box is not None and not (isinstance(box, list) and len(box) == 2
-                                and all(isinstance(x, int) for x in box)):
+                                and all(isinstance(x, int) and not isinstance(x, bool)
+                                        for x in box)):
         raise SpecError("'box' must be [rows, cols]")
     if not all(isinstance(x, int) and not isinstance(x, bool) for o in origins for x in o):
         raise SpecError("multigrid 'origins' must be [row, col] pairs of integers")
-    return MultiGrid(n, [tuple(o) for o in origins], tuple(box) if box else None,
-                     mg.get("labels"))
+    labels = mg.get("labels")
+    if labels is not None and not (isinstance(labels, list)
+                                   and all(isinstance(x, str) for x in labels)):
+        raise SpecError("multigrid 'labels' must be a list of strings, one per sub-grid, got "
+                        + _shown(labels))
+    try:
+        return MultiGrid(n, [tuple(o) for o in origins], tuple(box) if box else None, labels)
+    except InvalidPuzzle as e:
+        raise SpecError(f"multigrid: {e}") from None
+
+
+def _shown(v: Any) -> str:
+    """A JSON value for a message: at most 40 characters, on one line."""
+    text = json.dumps(v) if _jsonable_ok(v) else repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def is_spec(obj: Any) -> bool:
     return isinstance(obj, dict) and obj.get("format") == FORMAT
 
 
-def from_spec(obj: dict) -> Puzzle:
-    """Build a Puzzle from a sudoku-csp JSON object."""
+def from_spec(obj: dict, budget: Budget | None = None) -> Puzzle:
+    """Build a Puzzle from a sudoku-csp JSON object, within ``budget`` (each rule ticks
+    it)."""
     if not is_spec(obj):
         raise SpecError(f"not a sudoku-csp document (needs \"format\": \"{FORMAT}\")")
     if obj.get("version") not in READS:
@@ -290,6 +313,8 @@ def from_spec(obj: dict) -> Puzzle:
     if not isinstance(rules, list):
         raise SpecError("'rules' must be a list")
     for r in rules:
+        if budget is not None:
+            budget.check("parsing")
         b = bundle_from_dict(r)
         try:
             p.use(b)

@@ -44,9 +44,10 @@ import re
 from typing import Any, Mapping
 
 from csp import Puzzle
+from csp.budget import Budget
 from csp.errors import InvalidPuzzle, ParseError
 
-from .payload import decode_sudokupad, is_sudokupad_text, read_sudokupad_json
+from .payload import check_size, decode_sudokupad, is_sudokupad_text, read_sudokupad_json
 
 #: line meanings: name -> (f-puzzles key, default value as a function of the size or None)
 LINE_KINDS: dict[str, tuple[str, Any]] = {
@@ -931,17 +932,18 @@ def sudokupad_to_fpuzzles(obj: dict, lines: Mapping[str, str] | None = None) -> 
     return _Reader(obj, parse_meanings(lines)).read()
 
 
-def load_sudokupad(data: str | dict, lines: Mapping[str, str] | None = None) -> Puzzle:
+def load_sudokupad(data: str | dict, lines: Mapping[str, str] | None = None,
+                   budget: Budget | None = None) -> Puzzle:
     """A Puzzle from a SudokuPad link or payload (``scl``, ``ctc``, ``fpuzzles``, ``fpuz``,
     ``scf``), SudokuPad puzzle JSON (text, zipped text or a dict). ``lines`` maps colours
     to meanings (module docstring). The puzzle's stated solution, if any, is in
-    ``puzzle.meta["solution"]``."""
+    ``puzzle.meta["solution"]``. Read within ``budget``."""
     meanings = parse_meanings(lines)
     kind = "scl"
     if isinstance(data, str):
-        s = data.strip()
+        s = check_size(data, "SudokuPad text").strip()
         if is_sudokupad_text(s):
-            kind, obj = decode_sudokupad(s)
+            kind, obj = decode_sudokupad(s, budget)
         elif s.startswith("{"):
             obj = read_sudokupad_json(s)
         else:
@@ -952,14 +954,16 @@ def load_sudokupad(data: str | dict, lines: Mapping[str, str] | None = None) -> 
         raise ParseError(f"SudokuPad data must be text or a dict, not {type(data).__name__}")
     from .fpuzzles import load_fpuzzles
     if kind == "fpuzzles":
-        p = load_fpuzzles(obj)
+        p = load_fpuzzles(obj, budget)
         p.meta["source"] = "sudokupad (fpuzzles)"
         return p
     if kind == "scf":
         return _from_scf(obj)
+    if budget is not None:
+        budget.check("parsing")
     fp = _Reader(obj, meanings).read()
     try:
-        p = load_fpuzzles(fp)
+        p = load_fpuzzles(fp, budget)
     except InvalidPuzzle as e:
         raise type(e)(f"SudokuPad puzzle: {e}") from None
     p.meta["source"] = "sudokupad"

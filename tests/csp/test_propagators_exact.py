@@ -199,3 +199,92 @@ def test_all_different_gac_exact():
         else:
             assert got == want, doms
     assert 20 < emptied < 1400            # both outcomes are exercised
+
+
+# -- rules whose set-up grew past any time limit on big grids (issue 24) -----------------------
+def test_sum_subsets_against_itertools():
+    """``sum_subsets`` lists exactly the k-subsets adding up to the total, in the order
+    itertools gives them, and stops past ``limit``; ``subset_sums`` and
+    ``distinct_sum_reachable`` agree with enumeration."""
+    from csp.constraints.sums import (distinct_sum_reachable, subset_sums, sum_combinations,
+                                      sum_subsets)
+    rng = random.Random(24)
+    for _ in range(400):
+        digits = sorted(rng.sample(range(1, 20), rng.randint(0, 10)))
+        k = rng.randint(0, 7)
+        total = rng.randint(0, 90)
+        want = [sum(1 << d for d in c) for c in itertools.combinations(digits, k)
+                if sum(c) == total]
+        assert sum_subsets(digits, k, total) == want
+        limit = rng.randint(0, 5)
+        assert sum_subsets(digits, k, total, limit) == (want if len(want) <= limit else None)
+        sums = {sum(c) for c in itertools.combinations(digits, k)}
+        assert {s for s in range(200) if subset_sums(digits, k) >> s & 1} == sums
+    for n in range(1, 10):
+        for k in range(0, n + 1):
+            for total in range(0, 50):
+                assert distinct_sum_reachable(n, k, total) == bool(
+                    sum_combinations(n, k, total))
+
+
+@pytest.mark.parametrize("rule, make", [
+    ("killer_cage", lambda cells: {"total": 156}),
+    ("digital_root_cage", lambda cells: {"root": 3}),
+    ("multi_sum_cage", lambda cells: {"totals": [156, 157]}),
+])
+def test_long_cages_on_35x35_build_at_once(rule, make):
+    """A 17-cell cage on a 35x35 grid has millions of digit combinations: it is validated
+    by arithmetic and its propagator keeps to bounds (no combination list), so building
+    and first propagating the model take a fraction of a second; with all but one cell
+    of the cage placed, the last one is still found exactly."""
+    import time
+
+    import variants
+    from csp import Grid, Puzzle
+    from variants import classic
+    cells = [f"r1c{c}" for c in range(1, 18)]
+    t0 = time.process_time()
+    p = Puzzle(Grid(35)).use(classic(), getattr(variants, rule)(cells, **make(cells)))
+    p.propagate()
+    assert time.process_time() - t0 < 5
+    # 16 cells placed with 1..16 (sum 136): the last one makes the total
+    q = Puzzle(Grid(35)).use(classic(), getattr(variants, rule)(cells, **make(cells)))
+    q.givens({f"r1c{c}": c for c in range(1, 17)})
+    want = {"killer_cage": [20], "digital_root_cage": [d for d in range(17, 36)
+                                                       if (136 + d - 1) % 9 + 1 == 3],
+            "multi_sum_cage": [20, 21]}[rule]
+    assert list(q.propagate().candidates("r1c17")) == want
+
+
+@pytest.mark.parametrize("kind", ["sandwich", "x_sum", "skyscraper"])
+def test_outside_clue_on_25x25_waits_then_is_exact(kind):
+    """An outside clue on an empty 25x25 line does not scan its 33 million digit sets: it
+    keeps every digit (sound) and reads the line exactly once few cells are open; the
+    clue's value taken from a solution, with all but a few of its line given, leaves only
+    the solution's digits there."""
+    import time
+
+    from conftest import DATA
+    from csp import Grid, Puzzle
+    import variants
+    from variants import classic
+    from variants.outside import SCAN_LIMIT, scan_size
+    puzzle, solution = (DATA / "sizes_25.solutions.csv").read_text().split("\n")[0].split(
+        ",")[:2]
+    sol = [int(ch, 36) for ch in solution]
+    row = sol[:25]
+    value = {"sandwich": sum(row[min(row.index(1), row.index(25)) + 1:
+                                 max(row.index(1), row.index(25))]),
+             "x_sum": sum(row[:row[0]]),
+             "skyscraper": sum(1 for i, v in enumerate(row) if v > max(row[:i], default=0))}[kind]
+    full = (1 << 26) - 2
+    assert scan_size([full] * 25) > SCAN_LIMIT
+    t0 = time.process_time()
+    p = Puzzle(Grid(25)).use(classic(), getattr(variants, kind)(1, 0, value))
+    assert p.propagate().candidates("r1c1") == tuple(range(1, 26))
+    assert time.process_time() - t0 < 5
+    # rows 2..25 given, and row 1 but for its first six cells: the clue is read exactly
+    q = Puzzle(Grid(25)).use(classic(), getattr(variants, kind)(1, 0, value))
+    q.givens([0] * 6 + row[6:] + sol[25:])
+    st = q.propagate()
+    assert [st.candidates(c) for c in range(6)] == [(v,) for v in row[:6]]

@@ -175,3 +175,72 @@ def test_pure_models_stay_on_search():
     res = p.solve()
     assert res.method == "search" and res.status == "solved"
     assert p.solve(method="sat").solution == res.solution
+
+
+@pytest.mark.parametrize("k", [2, 12, 13, 17, 25, 35, 36])
+def test_at_most_one_is_exact(k):
+    """The "at most one" encoding (pairwise up to 12 literals, the product encoding above):
+    any one literal may be true, no two may, and unit propagation alone rules out the
+    others once one is set (what makes it as strong as the pairwise clauses)."""
+    from pysat.solvers import Solver
+
+    from csp.sat import AMO_PAIRWISE, Encoding
+    enc = Encoding(k, 1)
+    lits = list(range(1, k + 1))
+    enc.at_most_one(lits)
+    if k > AMO_PAIRWISE:
+        assert len(enc.clauses) < k * (k - 1) // 2
+    with Solver(name="glucose42", bootstrap_with=enc.clauses) as s:
+        assert s.solve(assumptions=[-x for x in lits])
+        for a in lits:
+            assert s.solve(assumptions=[a])
+            ok, implied = s.propagate(assumptions=[a])
+            assert ok and all(-b in implied for b in lits if b != a)
+            for b in lits[a:]:
+                assert not s.solve(assumptions=[a, b])
+
+
+def test_big_grids_sat_agrees():
+    """16x16 and 25x25 puzzles (product encodings of their cells and houses) solved by the
+    SAT solver give the known solutions; a 16x16 with a few givens removed is counted alike
+    by search and SAT."""
+    for name in ("sizes_16", "sizes_25"):
+        puzzle, solution = (DATA / f"{name}.solutions.csv").read_text().split("\n")[0].split(
+            ",")[:2]
+        p = Puzzle(Grid(int(len(puzzle) ** 0.5))).use(classic()).givens(puzzle)
+        res = p.solve(method="sat")
+        assert res.status == "solved"
+        assert "".join("123456789ABCDEFGHIJKLMNOP"[v - 1] for v in res.solution) == solution
+        if name == "sizes_16":
+            loose = list(puzzle)
+            for i in [i for i, ch in enumerate(loose) if ch != "."][:12]:
+                loose[i] = "."
+            q = Puzzle(Grid(16)).use(classic()).givens("".join(loose))
+            assert q.count_solutions(50, method="sat") == q.count_solutions(50,
+                                                                            method="search")
+
+
+def test_encoding_streams_to_a_sink():
+    """With a sink the clauses go out in batches (never all held at once) and are the same
+    clauses as without one."""
+    from csp.sat import FLUSH_CLAUSES
+    p = Puzzle(Grid(25)).use(classic())
+    cand = p.initial_state().cand
+    whole = encode(p, cand).clauses
+    batches: list[int] = []
+    got: list[list[int]] = []
+
+    def sink(clauses):
+        batches.append(len(clauses))
+        got.extend(list(c) for c in clauses)
+
+    enc = encode(p, cand, sink=sink)
+    assert got == whole and enc.clauses == [] and enc.count == len(whole)
+    assert len(batches) > 1 and max(batches) < FLUSH_CLAUSES + 2000
+
+
+def test_encoding_stops_at_the_budget():
+    from csp.budget import Budget
+    p = Puzzle(Grid(35)).use(classic())
+    with pytest.raises(TimeLimitExceeded, match="SAT encoding"):
+        encode(p, p.initial_state().cand, budget=Budget(0))

@@ -1,0 +1,214 @@
+"""One call's limits as one value: :class:`Budget`.
+
+A command or an API call makes one Budget when it starts (before it parses anything) and
+passes it down explicitly to everything it runs: parsing, model building (``Puzzle.freeze``,
+``Puzzle.engine``, each rule's set-up), the first propagation, the SAT encoding, search and
+the logic run. Every limit therefore bounds the whole call, not only its search. There is no
+module-level run state: two budgets in two threads never meet.
+
+A Budget holds
+
+* ``deadline``: a :func:`time.perf_counter` value (the wall clock) past which the call gives
+  up, from ``time_limit`` seconds (measured from when the budget is made, less ``spent``
+  seconds already used) and/or an absolute ``deadline``;
+* ``cpu_deadline``: a :func:`time.process_time` value from ``cpu_limit`` (optional; the
+  process's CPU time, for callers that share a loaded machine);
+* ``node_limit``: how many search nodes (SAT conflicts) the call may use.
+
+Long loops call :meth:`Budget.tick` (cheap: the clocks are read only every ``every``
+calls) or :meth:`Budget.check` (reads them now); both raise
+:class:`~csp.errors.TimeLimitExceeded` once the budget is spent. Code that must not raise
+asks :attr:`Budget.exhausted`. :meth:`Budget.narrowed` gives a part of a call (the first
+phase of a search, a uniqueness check) its own closer deadline inside the same budget.
+
+>>> b = Budget(60)
+>>> b.exhausted, 59 < b.left() <= 60
+(False, True)
+>>> b.check("parsing")             # nothing happens: time is left
+>>> spent = Budget(0)
+>>> spent.exhausted
+True
+>>> spent.check("parsing")
+Traceback (most recent call last):
+...
+csp.errors.TimeLimitExceeded: parsing stopped after 0 s
+>>> Budget().left() is None, Budget.of(None).deadline is None, Budget.of(b) is b
+(True, True, True)
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Union
+
+from .errors import InvalidArgument, TimeLimitExceeded
+
+__all__ = ["Budget", "BudgetLike"]
+
+#: clock reads of :meth:`Budget.tick`: one every this many calls by default
+TICK_EVERY = 256
+
+
+def _seconds(value: float | None, what: str) -> float | None:
+    """``value`` checked as a number of seconds (None and infinity: no limit)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidArgument(f"{what} must be a number of seconds, got {value!r}")
+    if value != value or value < 0:
+        raise InvalidArgument(f"{what} must be 0 or more seconds, got {value!r}")
+    return None if math.isinf(value) else float(value)
+
+
+class Budget:
+    """The limits of one call (see the module docstring).
+
+    ``time_limit``: seconds of wall clock from now (None: none); ``deadline``: an absolute
+    :func:`time.perf_counter` value (the closer of the two holds); ``spent``: seconds
+    already used before the budget was made (taken off ``time_limit``); ``cpu_limit``:
+    seconds of this process's CPU time from now; ``node_limit``: search nodes (SAT
+    conflicts); ``every``: calls of :meth:`tick` per clock read.
+
+    >>> b = Budget(10, spent=4)
+    >>> 5.9 < b.left() <= 6, b.time_limit
+    (True, 10.0)
+    >>> Budget(float("nan"))
+    Traceback (most recent call last):
+    ...
+    csp.errors.InvalidArgument: time limit must be 0 or more seconds, got nan
+    """
+
+    __slots__ = ("time_limit", "deadline", "cpu_limit", "cpu_deadline", "node_limit",
+                 "every", "_count")
+
+    def __init__(self, time_limit: float | None = None, *, deadline: float | None = None,
+                 spent: float = 0.0, cpu_limit: float | None = None,
+                 node_limit: int | None = None, every: int = TICK_EVERY) -> None:
+        now = time.perf_counter()
+        self.time_limit = _seconds(time_limit, "time limit")
+        self.cpu_limit = _seconds(cpu_limit, "CPU time limit")
+        end = None if self.time_limit is None else now + self.time_limit - spent
+        if deadline is not None:
+            end = deadline if end is None else min(end, deadline)
+        self.deadline: float | None = end
+        self.cpu_deadline: float | None = (None if self.cpu_limit is None
+                                           else time.process_time() + self.cpu_limit)
+        if node_limit is not None and (isinstance(node_limit, bool)
+                                       or not isinstance(node_limit, int) or node_limit < 0):
+            raise InvalidArgument(f"node limit must be a whole number 0 or more, "
+                                  f"got {node_limit!r}")
+        self.node_limit = node_limit
+        self.every = max(1, int(every))
+        self._count = 1               # the first tick reads the clocks
+
+    @classmethod
+    def of(cls, budget: "BudgetLike" = None) -> "Budget":
+        """``budget`` itself when it is a Budget, else a new one of ``budget`` seconds
+        (None: no limit)."""
+        return budget if isinstance(budget, Budget) else cls(budget)
+
+    @classmethod
+    def within(cls, budget: "Budget | None", time_limit: float | None = None,
+               node_limit: int | None = None) -> "Budget":
+        """The budget of an API call given an optional caller's ``budget`` and its own
+        ``time_limit`` / ``node_limit`` arguments: the caller's budget when only it is
+        given, else one holding the tighter of both.
+
+        >>> outer = Budget(100, node_limit=50)
+        >>> Budget.within(outer) is outer
+        True
+        >>> inner = Budget.within(outer, 5)
+        >>> inner.left() < 6, inner.node_limit
+        (True, 50)
+        >>> Budget.within(None, 2, 7).node_limit
+        7
+        """
+        if budget is None:
+            return cls(time_limit, node_limit=node_limit)
+        if time_limit is None and node_limit is None:
+            return budget
+        out = budget.narrowed(time_limit)
+        if node_limit is not None:
+            out.node_limit = (node_limit if budget.node_limit is None
+                              else min(node_limit, budget.node_limit))
+        return out
+
+    # -- reading the clocks ----------------------------------------------------------
+    def left(self) -> float | None:
+        """Seconds left on the wall clock (and, with a CPU cap, of CPU time; the smaller),
+        None without a limit; 0 or less once spent."""
+        out = None if self.deadline is None else self.deadline - time.perf_counter()
+        if self.cpu_deadline is not None:
+            cpu = self.cpu_deadline - time.process_time()
+            out = cpu if out is None else min(out, cpu)
+        return out
+
+    @property
+    def limited(self) -> bool:
+        """True when the budget has a time limit (wall or CPU)."""
+        return self.deadline is not None or self.cpu_deadline is not None
+
+    @property
+    def exhausted(self) -> bool:
+        """True once the wall-clock deadline or the CPU cap has passed."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            return True
+        return self.cpu_deadline is not None and time.process_time() > self.cpu_deadline
+
+    def check(self, what: str = "search") -> None:
+        """Raise :class:`~csp.errors.TimeLimitExceeded` (``"<what> stopped after S s"``)
+        once the budget is spent."""
+        if self.exhausted:
+            raise TimeLimitExceeded(f"{what} stopped after {self.describe()}")
+
+    def tick(self, what: str = "search") -> None:
+        """:meth:`check`, but reading the clocks only every ``every`` calls: cheap enough
+        for an inner loop."""
+        self._count -= 1
+        if self._count <= 0:
+            self._count = self.every
+            if self.deadline is not None or self.cpu_deadline is not None:
+                self.check(what)
+
+    def describe(self) -> str:
+        """The limit in words, for messages: ``"1 s"``, ``"0.5 s of CPU time"``."""
+        parts = []
+        if self.time_limit is not None:
+            parts.append(f"{self.time_limit:g} s")
+        if self.cpu_limit is not None:
+            parts.append(f"{self.cpu_limit:g} s of CPU time")
+        return " / ".join(parts) or "the deadline"
+
+    # -- parts of a call ---------------------------------------------------------------
+    def narrowed(self, seconds: float | None) -> "Budget":
+        """A budget for a part of this call: the same limits, with the deadline brought
+        to at most ``seconds`` from now (None: the same deadline). Its ``time_limit``
+        (used in messages) is the caller's when that one is closer.
+
+        >>> outer = Budget(100)
+        >>> part = outer.narrowed(0.5)
+        >>> part.left() <= 0.5 < outer.left()
+        True
+        """
+        out = Budget(node_limit=self.node_limit, every=self.every)
+        out.time_limit = self.time_limit
+        out.cpu_limit = self.cpu_limit
+        out.cpu_deadline = self.cpu_deadline
+        out.deadline = self.deadline
+        s = _seconds(seconds, "time limit")
+        if s is not None:
+            end = time.perf_counter() + s
+            if self.deadline is None or end < self.deadline:
+                out.deadline = end
+                out.time_limit = s
+        return out
+
+    def __repr__(self) -> str:
+        left = self.left()
+        shown = "no limit" if left is None else f"{left:.3f} s left"
+        nodes = "" if self.node_limit is None else f", {self.node_limit} nodes"
+        return f"<Budget {shown}{nodes}>"
+
+
+#: what API calls accept where a budget goes: a Budget, seconds, or None (no limit)
+BudgetLike = Union[Budget, float, int, None]
