@@ -34,6 +34,15 @@ AUTO_PURE_MIN_N = 10
 T = TypeVar("T")
 
 
+def _rules_by_cell(puzzle: "Puzzle") -> list[tuple[Constraint, ...]]:
+    """Per cell, the rules through it (for :meth:`Puzzle.broken_rule` around cells)."""
+    out: list[list[Constraint]] = [[] for _ in range(puzzle.grid.size)]
+    for c in puzzle.constraints:
+        for cell in dict.fromkeys(c.cells):
+            out[cell].append(c)
+    return [tuple(x) for x in out]
+
+
 class _Comparison(Relation):
     """A relation made with an operator on cell handles; refuses to be used as a bool so
     that a chained ``a < b < c`` raises instead of silently dropping ``a < b``."""
@@ -516,19 +525,70 @@ class Puzzle:
 
     def check_solution(self, values: Sequence[int]) -> bool:
         """True when ``values`` (a digit per cell) satisfies every constraint and given."""
+        return self.solution_error(values) is None
+
+    def solution_error(self, values: Sequence[int]) -> str | None:
+        """Why ``values`` (a digit per cell) is not a solution (a wrong length, a given
+        changed, a digit outside 1..n, or the first rule it breaks, see
+        :meth:`broken_rule`); None when it is one.
+
+        >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1...............")
+        >>> p.solution_error([1, 2, 3, 4] * 4)
+        'r1c1 and r2c1 both hold 1 in col 1'
+        """
         if len(values) != self.grid.size:
-            return False
-        if any(values[c] != d for c, d in self.given.items()):
-            return False
+            return f"{len(values)} values for {self.grid.size} cells"
+        name = self.grid.name
+        for c, d in self.given.items():
+            if values[c] != d:
+                return f"the given {name(c)}={d} holds {values[c]}"
         n = self.grid.n
-        if any(not 1 <= v <= n for v in values):
-            return False
-        for c in self.constraints:
-            if c.house() is not None and len({values[x] for x in c.house()}) != len(c.house()):
-                return False
-            if not c.check(*(values[x] for x in c.cells)):
-                return False
-        return True
+        for c, v in enumerate(values):
+            if not (isinstance(v, int) and 1 <= v <= n):
+                return f"{name(c)} holds {v!r}, not a digit 1..{n}"
+        return self.broken_rule(values)
+
+    def broken_rule(self, values: Sequence[int], around: Iterable[int] | None = None
+                    ) -> str | None:
+        """The first rule whose cells all hold a digit in ``values`` (a digit per cell, 0 =
+        empty) and that these digits break, as text naming the rule and the digits; None
+        when no filled rule is broken. ``around``: look only at the rules through these
+        cells (the logic loop asks after each placement). A partly filled rule is not
+        judged.
+
+        >>> from csp.constraints import Linear
+        >>> p = Puzzle(Grid(4)).add(Linear([0, 5], [-1, 1], 0, "arrow r1c1"))
+        >>> p.broken_rule([1] + [0] * 4 + [4] + [0] * 10)
+        'r1c1=1, r2c2=4 break arrow r1c1'
+        >>> p.broken_rule([1] + [0] * 15) is None
+        True
+        """
+        if around is None:
+            rules: Iterable[Constraint] = self.constraints
+        else:
+            by_cell = self.derived(_rules_by_cell)
+            seen: dict[int, Constraint] = {}
+            for cell in around:
+                for c in by_cell[cell]:
+                    seen.setdefault(id(c), c)
+            rules = seen.values()
+        name = self.grid.name
+        for c in rules:
+            cells = c.cells
+            if not cells or not all(values[x] for x in cells):
+                continue
+            h = c.house()
+            if h is not None and len({values[x] for x in h}) != len(h):
+                first: dict[int, int] = {}
+                for x in h:
+                    if values[x] in first:
+                        return (f"{name(first[values[x]])} and {name(x)} both hold "
+                                f"{values[x]} in {c.name}")
+                    first[values[x]] = x
+            if not c.check(*(values[x] for x in cells)):
+                shown = [f"{name(x)}={values[x]}" for x in dict.fromkeys(cells)]
+                return f"{', '.join(shown)} break{'s' if len(shown) == 1 else ''} {c.name}"
+        return None
 
     # -- views ---------------------------------------------------------------------
     def constraint_graph(self):
