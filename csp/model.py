@@ -12,7 +12,8 @@ from .constraints.element import Element, element_pair_links
 from .constraints.order import order_propagators
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
-                     NodeLimitExceeded, ParseError, SudokuCSPError, TimeLimitExceeded)
+                     InvalidPuzzle, NodeLimitExceeded, ParseError, SudokuCSPError,
+                     TimeLimitExceeded)
 from .events import Contradiction
 from .grid import CellHandle, Grid, House
 from .io import parse_line
@@ -126,7 +127,8 @@ class Puzzle:
         #: each added, and those constraints (used by exporters such as ``sudoku_csp.formats.spec``)
         self.bundles: list[tuple[Any, int]] = []
         self.bundle_constraints: list[list[Constraint]] = []
-        self._use_depth = 0
+        #: names of the rule bundles being applied (nested ``use`` calls), for messages
+        self._using: list[str] = []
         self._frozen = False
         self._engines: dict[bool, Engine] = {}
         self._derived: dict[Callable[[Puzzle], Any], Any] = {}
@@ -155,6 +157,11 @@ class Puzzle:
             for cell in c.cells:
                 if not (isinstance(cell, int) and 0 <= cell < self.grid.size):
                     raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
+            if not c.repeats and len(set(c.cells)) != len(c.cells):
+                twice = next(x for i, x in enumerate(c.cells) if x in c.cells[:i])
+                rule = f"rule {self._using[-1]}: " if self._using else ""
+                raise InvalidConstraint(f"{rule}cell {self.grid.name(twice)} is listed twice"
+                                        f" ({c.name or c.kind})")
             c.name_from(self.grid)
             c.validate(self.grid.n)
             self.constraints.append(c)
@@ -207,7 +214,22 @@ class Puzzle:
 
     def use(self, *bundles: Any) -> "Puzzle":
         """Apply rule bundles: callables taking the puzzle, objects with ``apply(puzzle)``,
-        or constraint specs."""
+        or constraint specs.
+
+        A bundle states which of its attributes hold cell lists in ``cell_lists`` (see
+        :meth:`check_cell_lists`); they are checked here, before it is applied, so every
+        rule refuses a cell outside the grid, an empty list or a cell listed twice the same
+        way (:class:`~csp.errors.InvalidConstraint` naming the rule and the cell).
+
+        >>> class line:
+        ...     cell_lists = ("cells",)
+        ...     def __init__(self, cells): self.cells = cells
+        ...     def apply(self, p): pass
+        >>> Puzzle(4).use(line(["r1c1", "r2c2", "r1c1"]))
+        Traceback (most recent call last):
+        ...
+        csp.errors.InvalidConstraint: rule line: cell r1c1 is listed twice in cells
+        """
         for b in bundles:
             if isinstance(b, Constraint):
                 self.add(b)
@@ -215,7 +237,9 @@ class Puzzle:
             if not hasattr(b, "apply") and not callable(b):
                 raise InvalidConstraint(f"cannot use {b!r}: not a rule bundle")
             before = len(self.constraints)
-            self._use_depth += 1
+            rule = getattr(b, "__name__", None) or type(b).__name__
+            self.check_cell_lists(b)
+            self._using.append(rule)
             try:
                 if hasattr(b, "apply"):
                     b.apply(self)
@@ -227,15 +251,80 @@ class Puzzle:
                     ZeroDivisionError) as e:
                 # a rule built from arguments it cannot use (an empty cell list, a number
                 # where cells belong ...): the library's error, naming the rule
-                name = getattr(b, "__name__", None) or type(b).__name__
-                raise InvalidConstraint(f"rule {name}: cannot be built from its arguments "
+                raise InvalidConstraint(f"rule {rule}: cannot be built from its arguments "
                                         f"({type(e).__name__}: {e})") from e
             finally:
-                self._use_depth -= 1
-            if self._use_depth == 0:
+                self._using.pop()
+            if not self._using:
                 self.bundles.append((b, len(self.constraints) - before))
                 self.bundle_constraints.append(self.constraints[before:])
         return self
+
+    def check_cell_lists(self, bundle: Any) -> None:
+        """Refuse a rule bundle whose cell lists are malformed, naming the rule and the cell
+        (:class:`~csp.errors.InvalidConstraint`); called by :meth:`use` before the bundle is
+        applied, the one place where every rule's cells are checked.
+
+        ``bundle.cell_lists`` names the attributes that hold cells: each entry is one list,
+        ``"cells"``, or several attributes read as one list, ``"circle+shaft"`` (no cell
+        twice across them), or ``"marked[]"``, a list of cell lists, each checked on its own.
+        Every cell must be in the grid, every list (but the items of a ``[]`` entry's
+        list) must have a cell, and no list may hold a cell twice, except that when
+        ``bundle.closed_loop`` is True a list of three or more different cells may end on
+        its first cell: a closed loop, which that bundle reads as one.
+
+        >>> class loop:
+        ...     cell_lists, closed_loop = ("cells",), True
+        ...     def __init__(self, cells): self.cells = cells
+        >>> Puzzle(4).check_cell_lists(loop(["r1c1", "r1c2", "r2c2", "r1c1"]))
+        >>> Puzzle(4).check_cell_lists(loop(["r1c1", "r1c2", "r1c1"]))
+        Traceback (most recent call last):
+        ...
+        csp.errors.InvalidConstraint: rule loop: cell r1c1 is listed twice in cells (only a closed loop of three or more cells may end on its first cell)
+        """
+        entries = getattr(bundle, "cell_lists", ())
+        if not entries:
+            return
+        rule = getattr(bundle, "__name__", None) or type(bundle).__name__
+        loop = bool(getattr(bundle, "closed_loop", False))
+        for entry in entries:
+            each = entry.endswith("[]")
+            attrs = entry[:-2].split("+") if each else entry.split("+")
+            shown = " + ".join(attrs)
+            lists: list[list[Any]] = []
+            for attr in attrs:
+                refs = getattr(bundle, attr, None)
+                if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable):
+                    raise InvalidConstraint(f"rule {rule}: {attr} must be a list of "
+                                            f"{'cell lists' if each else 'cells'}, "
+                                            f"got {refs!r:.40}")
+                if each:
+                    lists.extend(refs)
+                elif lists:
+                    lists[0].extend(refs)
+                else:
+                    lists.append(list(refs))
+            for refs in lists:
+                if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable):
+                    raise InvalidConstraint(f"rule {rule}: each item of {shown} must be a "
+                                            f"list of cells, got {refs!r:.40}")
+                try:
+                    ids = self.grid.cells(refs)
+                except InvalidPuzzle as e:
+                    raise type(e)(f"rule {rule}: {e}") from None
+                if not ids:
+                    raise InvalidConstraint(f"rule {rule}: {shown} must list at least one "
+                                            "cell")
+                if len(set(ids)) == len(ids):
+                    continue
+                if (loop and len(ids) >= 4 and ids[0] == ids[-1]
+                        and len(set(ids)) == len(ids) - 1):
+                    continue          # a closed loop
+                twice = next(x for i, x in enumerate(ids) if x in ids[:i])
+                raise InvalidConstraint(
+                    f"rule {rule}: cell {self.grid.name(twice)} is listed twice in {shown}"
+                    + (" (only a closed loop of three or more cells may end on its first "
+                       "cell)" if loop else ""))
 
     def givens(self, data: str | Mapping[Any, int] | Sequence[int]) -> "Puzzle":
         """Set givens from a line string, a ``{cell: digit}`` mapping or a list of digits
