@@ -157,12 +157,12 @@ class Puzzle:
             for cell in c.cells:
                 if not (isinstance(cell, int) and 0 <= cell < self.grid.size):
                     raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
+            c.name_from(self.grid)
             if not c.repeats and len(set(c.cells)) != len(c.cells):
                 twice = next(x for i, x in enumerate(c.cells) if x in c.cells[:i])
                 rule = f"rule {self._using[-1]}: " if self._using else ""
                 raise InvalidConstraint(f"{rule}cell {self.grid.name(twice)} is listed twice"
                                         f" ({c.name or c.kind})")
-            c.name_from(self.grid)
             c.validate(self.grid.n)
             self.constraints.append(c)
         return self
