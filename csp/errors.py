@@ -1,5 +1,7 @@
 """Exceptions raised by the API. Bad input raises a subclass of :class:`InvalidPuzzle`
-(itself a ``ValueError``); running out of a search limit raises :class:`SearchLimit`."""
+(itself a ``ValueError``); running out of a search limit raises :class:`SearchLimit`; an
+answer that fails the library's own final check raises :class:`SoundnessError` (a bug, not
+bad input)."""
 from __future__ import annotations
 
 
@@ -33,6 +35,24 @@ class InvalidArgument(SudokuCSPError, ValueError):
 
 class FrozenPuzzleError(SudokuCSPError):
     """The puzzle was frozen by solving; rules can no longer be added."""
+
+
+class SoundnessError(SudokuCSPError):
+    """An internal soundness error, never bad input: the library was about to answer
+    "solved" with a grid that :meth:`csp.Puzzle.check_solution` rejects (a bug in a
+    technique, a propagator or a constraint's own check). ``puzzle`` is the puzzle,
+    ``values`` the grid it would have answered (a digit per cell, 0 = empty) and ``why``
+    what that grid breaks; report it with the puzzle.
+
+    >>> str(SoundnessError("the grid breaks arrow r1c1", None, [1, 4]))
+    'internal soundness error: the grid breaks arrow r1c1'
+    """
+
+    def __init__(self, why: str, puzzle: object = None, values: "list[int] | None" = None) -> None:
+        super().__init__(f"internal soundness error: {why}")
+        self.why = why
+        self.puzzle = puzzle
+        self.values = list(values) if values is not None else None
 
 
 class SearchLimit(SudokuCSPError):

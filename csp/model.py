@@ -13,7 +13,8 @@ from .constraints.element import Element, element_pair_links
 from .constraints.order import order_propagators
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
-                     NodeLimitExceeded, ParseError, SudokuCSPError, TimeLimitExceeded)
+                     InvalidPuzzle, NodeLimitExceeded, ParseError, SudokuCSPError,
+                     TimeLimitExceeded)
 from .events import Contradiction
 from .grid import CellHandle, Grid, House
 from .io import parse_line
@@ -33,6 +34,15 @@ AUTO_PURE_NODES = 100
 AUTO_PURE_MIN_N = 10
 
 T = TypeVar("T")
+
+
+def _rules_by_cell(puzzle: "Puzzle") -> list[tuple[Constraint, ...]]:
+    """Per cell, the rules through it (for :meth:`Puzzle.broken_rule` around cells)."""
+    out: list[list[Constraint]] = [[] for _ in range(puzzle.grid.size)]
+    for c in puzzle.constraints:
+        for cell in dict.fromkeys(c.cells):
+            out[cell].append(c)
+    return [tuple(x) for x in out]
 
 
 class _Comparison(Relation):
@@ -118,7 +128,8 @@ class Puzzle:
         #: each added, and those constraints (used by exporters such as ``sudoku_csp.formats.spec``)
         self.bundles: list[tuple[Any, int]] = []
         self.bundle_constraints: list[list[Constraint]] = []
-        self._use_depth = 0
+        #: names of the rule bundles being applied (nested ``use`` calls), for messages
+        self._using: list[str] = []
         self._frozen = False
         self._engines: dict[bool, Engine] = {}
         self._derived: dict[Callable[[Puzzle], Any], Any] = {}
@@ -148,6 +159,11 @@ class Puzzle:
                 if not (isinstance(cell, int) and 0 <= cell < self.grid.size):
                     raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
             c.name_from(self.grid)
+            if not c.repeats and len(set(c.cells)) != len(c.cells):
+                twice = next(x for i, x in enumerate(c.cells) if x in c.cells[:i])
+                rule = f"rule {self._using[-1]}: " if self._using else ""
+                raise InvalidConstraint(f"{rule}cell {self.grid.name(twice)} is listed twice"
+                                        f" ({c.name or c.kind})")
             c.validate(self.grid.n)
             self.constraints.append(c)
         return self
@@ -199,7 +215,22 @@ class Puzzle:
 
     def use(self, *bundles: Any) -> "Puzzle":
         """Apply rule bundles: callables taking the puzzle, objects with ``apply(puzzle)``,
-        or constraint specs."""
+        or constraint specs.
+
+        A bundle states which of its attributes hold cell lists in ``cell_lists`` (see
+        :meth:`check_cell_lists`); they are checked here, before it is applied, so every
+        rule refuses a cell outside the grid, an empty list or a cell listed twice the same
+        way (:class:`~csp.errors.InvalidConstraint` naming the rule and the cell).
+
+        >>> class line:
+        ...     cell_lists = ("cells",)
+        ...     def __init__(self, cells): self.cells = cells
+        ...     def apply(self, p): pass
+        >>> Puzzle(4).use(line(["r1c1", "r2c2", "r1c1"]))
+        Traceback (most recent call last):
+        ...
+        csp.errors.InvalidConstraint: rule line: cell r1c1 is listed twice in cells
+        """
         for b in bundles:
             if isinstance(b, Constraint):
                 self.add(b)
@@ -207,7 +238,9 @@ class Puzzle:
             if not hasattr(b, "apply") and not callable(b):
                 raise InvalidConstraint(f"cannot use {b!r}: not a rule bundle")
             before = len(self.constraints)
-            self._use_depth += 1
+            rule = getattr(b, "__name__", None) or type(b).__name__
+            self.check_cell_lists(b)
+            self._using.append(rule)
             try:
                 if hasattr(b, "apply"):
                     b.apply(self)
@@ -219,15 +252,80 @@ class Puzzle:
                     ZeroDivisionError) as e:
                 # a rule built from arguments it cannot use (an empty cell list, a number
                 # where cells belong ...): the library's error, naming the rule
-                name = getattr(b, "__name__", None) or type(b).__name__
-                raise InvalidConstraint(f"rule {name}: cannot be built from its arguments "
+                raise InvalidConstraint(f"rule {rule}: cannot be built from its arguments "
                                         f"({type(e).__name__}: {e})") from e
             finally:
-                self._use_depth -= 1
-            if self._use_depth == 0:
+                self._using.pop()
+            if not self._using:
                 self.bundles.append((b, len(self.constraints) - before))
                 self.bundle_constraints.append(self.constraints[before:])
         return self
+
+    def check_cell_lists(self, bundle: Any) -> None:
+        """Refuse a rule bundle whose cell lists are malformed, naming the rule and the cell
+        (:class:`~csp.errors.InvalidConstraint`); called by :meth:`use` before the bundle is
+        applied, the one place where every rule's cells are checked.
+
+        ``bundle.cell_lists`` names the attributes that hold cells: each entry is one list,
+        ``"cells"``, or several attributes read as one list, ``"circle+shaft"`` (no cell
+        twice across them), or ``"marked[]"``, a list of cell lists, each checked on its own.
+        Every cell must be in the grid, every list (but the items of a ``[]`` entry's
+        list) must have a cell, and no list may hold a cell twice, except that when
+        ``bundle.closed_loop`` is True a list of three or more different cells may end on
+        its first cell: a closed loop, which that bundle reads as one.
+
+        >>> class loop:
+        ...     cell_lists, closed_loop = ("cells",), True
+        ...     def __init__(self, cells): self.cells = cells
+        >>> Puzzle(4).check_cell_lists(loop(["r1c1", "r1c2", "r2c2", "r1c1"]))
+        >>> Puzzle(4).check_cell_lists(loop(["r1c1", "r1c2", "r1c1"]))
+        Traceback (most recent call last):
+        ...
+        csp.errors.InvalidConstraint: rule loop: cell r1c1 is listed twice in cells (only a closed loop of three or more cells may end on its first cell)
+        """
+        entries = getattr(bundle, "cell_lists", ())
+        if not entries:
+            return
+        rule = getattr(bundle, "__name__", None) or type(bundle).__name__
+        loop = bool(getattr(bundle, "closed_loop", False))
+        for entry in entries:
+            each = entry.endswith("[]")
+            attrs = entry[:-2].split("+") if each else entry.split("+")
+            shown = " + ".join(attrs)
+            lists: list[list[Any]] = []
+            for attr in attrs:
+                refs = getattr(bundle, attr, None)
+                if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable):
+                    raise InvalidConstraint(f"rule {rule}: {attr} must be a list of "
+                                            f"{'cell lists' if each else 'cells'}, "
+                                            f"got {refs!r:.40}")
+                if each:
+                    lists.extend(refs)
+                elif lists:
+                    lists[0].extend(refs)
+                else:
+                    lists.append(list(refs))
+            for refs in lists:
+                if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable):
+                    raise InvalidConstraint(f"rule {rule}: each item of {shown} must be a "
+                                            f"list of cells, got {refs!r:.40}")
+                try:
+                    ids = self.grid.cells(refs)
+                except InvalidPuzzle as e:
+                    raise type(e)(f"rule {rule}: {e}") from None
+                if not ids:
+                    raise InvalidConstraint(f"rule {rule}: {shown} must list at least one "
+                                            "cell")
+                if len(set(ids)) == len(ids):
+                    continue
+                if (loop and len(ids) >= 4 and ids[0] == ids[-1]
+                        and len(set(ids)) == len(ids) - 1):
+                    continue          # a closed loop
+                twice = next(x for i, x in enumerate(ids) if x in ids[:i])
+                raise InvalidConstraint(
+                    f"rule {rule}: cell {self.grid.name(twice)} is listed twice in {shown}"
+                    + (" (only a closed loop of three or more cells may end on its first "
+                       "cell)" if loop else ""))
 
     def givens(self, data: str | Mapping[Any, int] | Sequence[int]) -> "Puzzle":
         """Set givens from a line string, a ``{cell: digit}`` mapping or a list of digits
@@ -539,19 +637,70 @@ class Puzzle:
 
     def check_solution(self, values: Sequence[int]) -> bool:
         """True when ``values`` (a digit per cell) satisfies every constraint and given."""
+        return self.solution_error(values) is None
+
+    def solution_error(self, values: Sequence[int]) -> str | None:
+        """Why ``values`` (a digit per cell) is not a solution (a wrong length, a given
+        changed, a digit outside 1..n, or the first rule it breaks, see
+        :meth:`broken_rule`); None when it is one.
+
+        >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1...............")
+        >>> p.solution_error([1, 2, 3, 4] * 4)
+        'r1c1 and r2c1 both hold 1 in col 1'
+        """
         if len(values) != self.grid.size:
-            return False
-        if any(values[c] != d for c, d in self.given.items()):
-            return False
+            return f"{len(values)} values for {self.grid.size} cells"
+        name = self.grid.name
+        for c, d in self.given.items():
+            if values[c] != d:
+                return f"the given {name(c)}={d} holds {values[c]}"
         n = self.grid.n
-        if any(not 1 <= v <= n for v in values):
-            return False
-        for c in self.constraints:
-            if c.house() is not None and len({values[x] for x in c.house()}) != len(c.house()):
-                return False
-            if not c.check(*(values[x] for x in c.cells)):
-                return False
-        return True
+        for c, v in enumerate(values):
+            if not (isinstance(v, int) and 1 <= v <= n):
+                return f"{name(c)} holds {v!r}, not a digit 1..{n}"
+        return self.broken_rule(values)
+
+    def broken_rule(self, values: Sequence[int], around: Iterable[int] | None = None
+                    ) -> str | None:
+        """The first rule whose cells all hold a digit in ``values`` (a digit per cell, 0 =
+        empty) and that these digits break, as text naming the rule and the digits; None
+        when no filled rule is broken. ``around``: look only at the rules through these
+        cells (the logic loop asks after each placement). A partly filled rule is not
+        judged.
+
+        >>> from csp.constraints import Linear
+        >>> p = Puzzle(Grid(4)).add(Linear([0, 5], [-1, 1], 0, "arrow r1c1"))
+        >>> p.broken_rule([1] + [0] * 4 + [4] + [0] * 10)
+        'r1c1=1, r2c2=4 break arrow r1c1'
+        >>> p.broken_rule([1] + [0] * 15) is None
+        True
+        """
+        if around is None:
+            rules: Iterable[Constraint] = self.constraints
+        else:
+            by_cell = self.derived(_rules_by_cell)
+            seen: dict[int, Constraint] = {}
+            for cell in around:
+                for c in by_cell[cell]:
+                    seen.setdefault(id(c), c)
+            rules = seen.values()
+        name = self.grid.name
+        for c in rules:
+            cells = c.cells
+            if not cells or not all(values[x] for x in cells):
+                continue
+            h = c.house()
+            if h is not None and len({values[x] for x in h}) != len(h):
+                first: dict[int, int] = {}
+                for x in h:
+                    if values[x] in first:
+                        return (f"{name(first[values[x]])} and {name(x)} both hold "
+                                f"{values[x]} in {c.name}")
+                    first[values[x]] = x
+            if not c.check(*(values[x] for x in cells)):
+                shown = [f"{name(x)}={values[x]}" for x in dict.fromkeys(cells)]
+                return f"{', '.join(shown)} break{'s' if len(shown) == 1 else ''} {c.name}"
+        return None
 
     # -- views ---------------------------------------------------------------------
     def constraint_graph(self):

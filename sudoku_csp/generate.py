@@ -56,8 +56,8 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from csp import Grid, Puzzle
 from csp.bits import digits_of
-from csp.errors import (InvalidPuzzle, NodeLimitExceeded, SearchLimit, SudokuCSPError,
-                        TimeLimitExceeded)
+from csp.errors import (InvalidPuzzle, NodeLimitExceeded, SearchLimit, SoundnessError,
+                        SudokuCSPError, TimeLimitExceeded)
 from csp.events import Contradiction
 from csp.io import write_line
 from csp.search import search
@@ -922,6 +922,10 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
                 tell(_OUTCOME.get(status, status) if status != "solved" or rating is None
                      else "other level", rating)
                 continue
+            why = p.solution_error(sol)
+            if why is not None:     # the last check before a puzzle and its solution leave
+                raise SoundnessError(f"generated {variant} puzzle (seed {s}) with a solution "
+                                     f"that is not one: {why}", p, sol)
             tell("kept", rating)
             out = Generated(p, variant, level, rating, sol, s, k,
                             (time.perf_counter() - t0) * 1000)

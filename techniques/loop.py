@@ -31,7 +31,7 @@ from typing import Any, Callable, Collection, Iterator, Sequence
 
 from csp.budget import Budget
 from csp.constraints.alldiff import AllDifferent
-from csp.errors import SudokuCSPError
+from csp.errors import SoundnessError, SudokuCSPError
 from csp.events import Contradiction
 from csp.links import link_tables
 from csp.model import Puzzle
@@ -67,7 +67,10 @@ class UnsoundStep(SudokuCSPError):
 
 def apply_step(state: State, step: Step) -> None:
     """Apply a step in place: placements place the digit and remove every candidate weakly
-    linked to it; eliminations remove candidates. Raises Contradiction on a wipe-out."""
+    linked to it; eliminations remove candidates. Raises Contradiction on a wipe-out, and
+    when the placements fill every cell of a rule with digits that break it (a rule with no
+    weak links, such as an arrow's sum, is seen by no placement before that: without this,
+    a puzzle with no solution could end "solved" with the rule broken)."""
     links = link_tables(state.puzzle)
     for cell, digit in step.placements:
         if not state.cand[cell] >> digit & 1:
@@ -80,6 +83,11 @@ def apply_step(state: State, step: Step) -> None:
                 if not state.cand[c2]:
                     raise Contradiction(f"{step.name}: {state.grid.name(c2)} has no candidate",
                                         step.technique, (c2,))
+    if step.placements:
+        placed = [cell for cell, _ in step.placements]
+        broken = state.puzzle.broken_rule(state.placed, placed)
+        if broken is not None:
+            raise Contradiction(f"{step.name}: {broken}", step.technique, tuple(placed))
     for cell, digit in step.eliminations:
         if state.cand[cell] >> digit & 1:
             if state.placed[cell]:
@@ -241,6 +249,9 @@ class Run:
         self._unique = unique if unique is not None else self.puzzle.unique
         self._plan: list[tuple[Technique, Finder, dict]] | None = None
         self._peeked: tuple[tuple[int, int], Any] | None = None
+        # a state handed in may already fill a rule with digits that break it (the givens
+        # of a puzzle were checked when it froze)
+        self._broken = None if self.sound else self.puzzle.broken_rule(self.state.placed)
 
     # -- limits ---------------------------------------------------------------------
     def expired(self) -> bool:
@@ -328,6 +339,8 @@ class Run:
         ``status``) when the run is over."""
         if self.status is not None:
             raise StopIteration
+        if self._broken is not None:
+            self._end(SolveStatus.UNSOLVABLE, f"the grid already breaks a rule: {self._broken}")
         st = self.state
         if all(st.placed) or len(self.steps) >= self.max_steps or self.expired():
             self._end()
@@ -358,6 +371,7 @@ class Run:
         """End the run: ``status`` given, or solved / limit / stuck from the state."""
         if status is None:
             if all(self.state.placed):
+                self._certify()
                 status = SolveStatus.SOLVED
             elif self.incomplete or self.expired():
                 status = SolveStatus.LIMIT
@@ -366,3 +380,14 @@ class Run:
         self.status = status
         self.reason = reason
         raise StopIteration
+
+    def _certify(self) -> None:
+        """The one gate every "solved" of a logic run passes: the full grid must be a
+        solution (:meth:`csp.Puzzle.check_solution`). Placements are checked against the
+        rules as they are made, so a grid that fails here is a bug; it is raised as
+        :class:`csp.errors.SoundnessError` with the puzzle, never returned as an answer."""
+        grid = self.state.placed
+        why = self.puzzle.solution_error(grid)
+        if why is not None:
+            raise SoundnessError(f"the logic solve filled a grid that is not a solution: {why}",
+                                 self.puzzle, grid)

@@ -17,6 +17,8 @@ from csp.errors import InvalidConstraint
 
 
 class arrow:
+    cell_lists = ("circle+shaft",)
+
     def __init__(self, circle: Sequence[Any], shaft: Sequence[Any], name: str = "") -> None:
         self.circle, self.shaft, self.name = list(circle), list(shaft), name
 
@@ -34,6 +36,8 @@ class arrow:
 
 class double_arrow:
     """The two end circles of the line add up to the sum of the digits between them."""
+
+    cell_lists = ("cells",)
 
     def __init__(self, cells: Sequence[Any], name: str = "") -> None:
         self.cells, self.name = list(cells), name

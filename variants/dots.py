@@ -117,6 +117,8 @@ class negative:
     1), ``"black"`` (not in ratio ``value``, default 2), ``"x"`` / ``"v"`` (not summing to
     10 / 5), or ``"sum"`` (not summing to ``value``)."""
 
+    cell_lists = ("marked[]",)
+
     def __init__(self, kind: str, marked: Iterable[Sequence[Any]] = (), value: int | None = None):
         if kind not in ("white", "black", "x", "v", "sum"):
             raise InvalidConstraint(f"unknown negative constraint kind {kind!r}")

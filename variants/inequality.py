@@ -38,6 +38,8 @@ def greater_than(a: Any, b: Any) -> less_than:
 class thermo:
     """A thermometer: digits strictly increase from the bulb (first cell) along the tube."""
 
+    cell_lists = ("cells",)
+
     def __init__(self, *cells: Any) -> None:
         self.cells = cells[0] if len(cells) == 1 and not isinstance(cells[0], (str, int)) else cells
 
@@ -49,6 +51,8 @@ class thermo:
 
 class slow_thermo:
     """A slow thermometer: digits never decrease from the bulb along the tube."""
+
+    cell_lists = ("cells",)
 
     def __init__(self, *cells: Any) -> None:
         self.cells = cells[0] if len(cells) == 1 and not isinstance(cells[0], (str, int)) else cells

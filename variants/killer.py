@@ -26,6 +26,8 @@ def _cage_cells(p: Puzzle, cells: Sequence[Any]) -> tuple[int, ...]:
 class killer_cage:
     """Cells hold different digits adding up to ``total`` (no sum when ``total`` is None)."""
 
+    cell_lists = ("cells",)
+
     def __init__(self, cells: Sequence[Any], total: int | None = None, name: str = "") -> None:
         self.cells, self.total, self.name = list(cells), total, name
 
@@ -52,6 +54,8 @@ class multi_sum_cage:
     (1, 2, 8, 9)
     """
 
+    cell_lists = ("cells",)
+
     def __init__(self, cells: Sequence[Any], totals: Sequence[int], name: str = "") -> None:
         self.cells, self.totals, self.name = list(cells), [int(t) for t in totals], name
 
@@ -73,6 +77,8 @@ class digital_root_cage:
     (1, 2, 3, 4, 6, 7, 8, 9)
     """
 
+    cell_lists = ("cells",)
+
     def __init__(self, cells: Sequence[Any], root: int, name: str = "") -> None:
         self.cells, self.root, self.name = list(cells), int(root), name
 
@@ -88,6 +94,8 @@ class digital_root_cage:
 
 class little_killer:
     """The digits along a diagonal (``cells``; repeats allowed) add up to ``total``."""
+
+    cell_lists = ("cells",)
 
     def __init__(self, cells: Sequence[Any], total: int, name: str = "") -> None:
         self.cells, self.total, self.name = list(cells), total, name

@@ -16,6 +16,49 @@ from csp.constraints import ConsecutiveSet, FunctionConstraint, Relation
 from csp.constraints.sums import Linear
 
 
+def loop_cells(ids: Sequence[int]) -> tuple[tuple[int, ...], bool]:
+    """A line's cells, and whether it is a closed loop: a line of a rule with
+    ``closed_loop`` may end on its first cell (checked by :meth:`csp.Puzzle.use`); the
+    closing cell is then dropped, the line read round.
+
+    >>> loop_cells([0, 1, 5, 0]), loop_cells([0, 1, 5])
+    (((0, 1, 5), True), ((0, 1, 5), False))
+    """
+    ids = tuple(ids)
+    if len(ids) >= 4 and ids[0] == ids[-1]:
+        return ids[:-1], True
+    return ids, False
+
+
+def line_segments(grid: Any, ids: Sequence[int]) -> list[list[int]]:
+    """The segments of a region-sum line: its runs of cells in one region, in line order.
+    A closed loop is read round, from a cell where the region changes (a run across the
+    closing cell is one segment); a loop in one region is one segment.
+
+    >>> from csp import Grid
+    >>> g = Grid(4)      # boxes r1-2 c1-2, r1-2 c3-4, ...
+    >>> line_segments(g, [0, 1, 2, 6, 5, 4])
+    [[0, 1], [2, 6], [5, 4]]
+    >>> line_segments(g, [1, 2, 6, 5, 4, 0, 1])      # the loop's box 1 run is 5, 4, 0, 1
+    [[2, 6], [5, 4, 0, 1]]
+    """
+    cells, closed = loop_cells(ids)
+    region = grid.region_of
+    if closed:
+        k = next((i for i in range(len(cells)) if region[cells[i - 1]] != region[cells[i]]),
+                 None)
+        if k is None:
+            return [list(cells)]
+        cells = cells[k:] + cells[:k]
+    segs: list[list[int]] = []
+    for c in cells:
+        if segs and region[segs[-1][-1]] == region[c]:
+            segs[-1].append(c)
+        else:
+            segs.append([c])
+    return segs
+
+
 class _AtLeastApart:
     __slots__ = ("d",)
 
@@ -27,7 +70,11 @@ class _AtLeastApart:
 
 
 class whispers:
-    """Adjacent cells along the line differ by at least ``diff`` (German whispers: 5)."""
+    """Adjacent cells along the line differ by at least ``diff`` (German whispers: 5). A
+    closed loop (the last cell is the first) also pairs its last cell with its first."""
+
+    cell_lists = ("cells",)
+    closed_loop = True
 
     def __init__(self, cells: Sequence[Any], diff: int = 5) -> None:
         self.cells, self.diff = list(cells), diff
@@ -43,6 +90,8 @@ class whispers:
 class palindrome:
     """The line reads the same in both directions."""
 
+    cell_lists = ("cells",)
+
     def __init__(self, cells: Sequence[Any]) -> None:
         self.cells = list(cells)
 
@@ -55,18 +104,23 @@ class palindrome:
 
 
 class renban:
-    """The line's digits are all different and form a set of consecutive digits."""
+    """The line's digits are all different and form a set of consecutive digits (a closed
+    loop: the digits of its cells)."""
+
+    cell_lists = ("cells",)
+    closed_loop = True
 
     def __init__(self, cells: Sequence[Any]) -> None:
         self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
-        ids = p.grid.cells(self.cells)
+        ids, _ = loop_cells(p.grid.cells(self.cells))     # a closed loop: its cells
         p.add(ConsecutiveSet(ids, f"renban {p.grid.name(ids[0])}"))
 
 
 class region_sum_line:
-    """The line's segments in each box (region) have equal sums.
+    """The line's segments in each box (region) have equal sums (a closed loop is read
+    round, :func:`line_segments`).
 
     A segment of one cell is the line's total itself, so the model also states what that
     says outright: one-cell segments hold the same digit (as clones), and every cell of a
@@ -81,17 +135,15 @@ class region_sum_line:
     ['region-sum line r4c1: r4c1=r1c4', 'region-sum line r4c1: r3c2<r4c1', 'region-sum line r4c1: r3c2<r1c4', 'region-sum line r4c1: r3c3<r4c1', 'region-sum line r4c1: r3c3<r1c4', 'region-sum line r4c1: r2c3<r4c1', 'region-sum line r4c1: r2c3<r1c4']
     """
 
+    cell_lists = ("cells",)
+    closed_loop = True
+
     def __init__(self, cells: Sequence[Any]) -> None:
         self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)
-        segs: list[list[int]] = []
-        for c in ids:
-            if segs and p.grid.region_of[segs[-1][-1]] == p.grid.region_of[c]:
-                segs[-1].append(c)
-            else:
-                segs.append([c])
+        segs = line_segments(p.grid, ids)
         for s1, s2 in zip(segs, segs[1:]):
             p.add(Linear(s1 + s2, [1] * len(s1) + [-1] * len(s2), 0,
                          f"region-sum line {p.grid.name(s1[0])}"))
@@ -108,6 +160,8 @@ class region_sum_line:
 
 class between_line:
     """Digits on the line lie strictly between the digits of its two end circles."""
+
+    cell_lists = ("cells",)
 
     def __init__(self, cells: Sequence[Any]) -> None:
         self.cells = list(cells)
@@ -150,7 +204,11 @@ class _GroupsSame(_GroupsDiffer):
 class _ThreeGroupsLine:
     """Any three consecutive cells take the three groups: the model states it as 'different
     groups' between cells one and two apart, and (implied by those) 'same group' between
-    cells three apart, so chains and wings walk along the line's classes."""
+    cells three apart, so chains and wings walk along the line's classes. On a closed loop
+    the windows go round (a loop whose length is no multiple of 3 has no solution)."""
+
+    cell_lists = ("cells",)
+    closed_loop = True
 
     mode = ""
     title = ""
@@ -159,20 +217,32 @@ class _ThreeGroupsLine:
         self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
-        ids = p.grid.cells(self.cells)
+        ids, closed = loop_cells(p.grid.cells(self.cells))
+        k = len(ids)
         fn = _GroupsDiffer(p.grid.n, self.mode)
         g = p.grid
-        for i in range(len(ids)):
-            for j in range(i + 1, min(i + 3, len(ids))):
-                a, b = ids[i], ids[j]
-                if a != b:
-                    p.add(Relation(a, b, fn, f"{self.mode}-group!=", (self.mode, g.n),
-                                   f"{self.title} {g.name(a)}-{g.name(b)}"))
+
+        def pairs(gaps: Sequence[int]) -> list[tuple[int, int]]:
+            """Cells ``gap`` apart along the line (round a closed loop), each pair once."""
+            out: dict[frozenset, tuple[int, int]] = {}
+            for i in range(k):
+                for gap in gaps:
+                    j = i + gap
+                    if j >= k and closed:
+                        j %= k
+                    if j < k and ids[i] != ids[j]:
+                        out.setdefault(frozenset((ids[i], ids[j])), (ids[i], ids[j]))
+            return list(out.values())
+
+        # on a closed loop whose length is no multiple of 3 a pair can be both one and
+        # three apart: both relations are kept (such a loop has no solution)
+        for a, b in pairs((1, 2)):
+            p.add(Relation(a, b, fn, f"{self.mode}-group!=", (self.mode, g.n),
+                           f"{self.title} {g.name(a)}-{g.name(b)}"))
         same = _GroupsSame(g.n, self.mode)
-        for a, b in zip(ids, ids[3:]):
-            if a != b:
-                p.add(Relation(a, b, same, f"{self.mode}-group==", (self.mode, g.n, "same"),
-                               f"{self.title} {g.name(a)}={g.name(b)} group"))
+        for a, b in pairs((3,)):
+            p.add(Relation(a, b, same, f"{self.mode}-group==", (self.mode, g.n, "same"),
+                           f"{self.title} {g.name(a)}={g.name(b)} group"))
 
 
 class entropic_line(_ThreeGroupsLine):
@@ -190,13 +260,16 @@ class modular_line(_ThreeGroupsLine):
 
 
 class nabner:
-    """No two digits on the line are equal or consecutive."""
+    """No two digits on the line are equal or consecutive (a closed loop: its cells)."""
+
+    cell_lists = ("cells",)
+    closed_loop = True
 
     def __init__(self, cells: Sequence[Any]) -> None:
         self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
-        ids = p.grid.cells(self.cells)
+        ids, _ = loop_cells(p.grid.cells(self.cells))     # a closed loop: its cells
         g = p.grid
         for i in range(len(ids)):
             for j in range(i + 1, len(ids)):
@@ -208,6 +281,8 @@ class nabner:
 class lockout:
     """The end diamonds differ by at least ``diff`` (default 4) and no digit on the line lies
     between them (inclusive)."""
+
+    cell_lists = ("cells",)
 
     def __init__(self, cells: Sequence[Any], diff: int = 4) -> None:
         self.cells, self.diff = list(cells), diff
@@ -226,6 +301,8 @@ class lockout:
 class zipper_line:
     """Cells at equal distance from the line's centre add up to the same total: the centre
     digit for an odd length, the same (unknown) sum for an even length."""
+
+    cell_lists = ("cells",)
 
     def __init__(self, cells: Sequence[Any]) -> None:
         self.cells = list(cells)

@@ -105,17 +105,13 @@ class LineTables:
                     self.lines.append(Line("whispers", cells, f"{label} {first}",
                                            (_position_classes(cells, 2), (low, high),
                                             ("low", "high"))))
-            elif isinstance(b, L.renban):
-                self.lines.append(Line("renban", cells, f"renban {first}"))
+            elif isinstance(b, L.renban):      # a closed loop: its cells
+                self.lines.append(Line("renban", L.loop_cells(cells)[0], f"renban {first}"))
             elif isinstance(b, L.region_sum_line):
-                segs: list[list[int]] = []
-                for c in cells:
-                    if segs and g.region_of[segs[-1][-1]] == g.region_of[c]:
-                        segs[-1].append(c)
-                    else:
-                        segs.append([c])
+                segs = L.line_segments(g, cells)       # a closed loop read round
                 if len(segs) >= 2:
-                    self.lines.append(Line("region_sum", cells, f"region-sum line {first}",
+                    self.lines.append(Line("region_sum", L.loop_cells(cells)[0],
+                                           f"region-sum line {first}",
                                            [tuple(s) for s in segs]))
             elif isinstance(b, (L.between_line, L.lockout)):
                 if len(cells) < 3:

@@ -18,6 +18,8 @@ from csp.errors import InvalidConstraint
 class clone:
     """Cells of two same-shaped regions hold the same digits, position by position."""
 
+    cell_lists = ("cells", "clone_cells")
+
     def __init__(self, cells: Sequence[Any], clone_cells: Sequence[Any]) -> None:
         self.cells, self.clone_cells = list(cells), list(clone_cells)
 
@@ -32,6 +34,8 @@ class clone:
 
 class quadruple:
     """The digits in the circle (``values``, repeats allowed) all appear in the 2x2 cells."""
+
+    cell_lists = ("cells",)
 
     def __init__(self, cells: Sequence[Any], values: Sequence[int]) -> None:
         self.cells, self.values = list(cells), [int(v) for v in values]

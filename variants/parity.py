@@ -15,6 +15,8 @@ from csp.constraints import Domain
 
 
 class odd:
+    cell_lists = ("cells",)
+
     def __init__(self, *cells: Any) -> None:
         self.cells = cells
 
@@ -24,6 +26,8 @@ class odd:
 
 
 class even:
+    cell_lists = ("cells",)
+
     def __init__(self, *cells: Any) -> None:
         self.cells = cells
 
@@ -48,6 +52,8 @@ class minimum:
     """Each of the cells is smaller than its orthogonal neighbours that are not themselves
     minimum cells (give all minimum cells in one bundle)."""
 
+    cell_lists = ("cells",)
+
     def __init__(self, *cells: Any) -> None:
         self.cells = cells
 
@@ -62,6 +68,8 @@ class minimum:
 class maximum:
     """Each of the cells is larger than its orthogonal neighbours that are not themselves
     maximum cells (f-puzzles' shaded "fortress" cells; give all of them in one bundle)."""
+
+    cell_lists = ("cells",)
 
     def __init__(self, *cells: Any) -> None:
         self.cells = cells

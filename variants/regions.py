@@ -30,6 +30,8 @@ class diagonal:
 class extra_region:
     """An extra all-different region (``cells``: names or ids)."""
 
+    cell_lists = ("cells",)
+
     def __init__(self, cells: Sequence[Any], name: str = "extra region") -> None:
         self.cells, self.name = list(cells), name
 

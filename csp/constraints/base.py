@@ -48,6 +48,12 @@ class Constraint:
     kind: str = "constraint"
     name: str = ""
     cells: tuple[int, ...] = ()
+    #: whether the rule reads a cell listed twice in ``cells`` exactly (each position reads
+    #: the cell's one digit: :class:`~csp.constraints.Linear`, where the coefficients of the
+    #: cell add up, :class:`~csp.constraints.FunctionConstraint`, and
+    #: :class:`~csp.constraints.Element`, whose index cell may lie on its own line). Any
+    #: other rule listing a cell twice is refused by :meth:`csp.Puzzle.add`.
+    repeats: bool = False
 
     def validate(self, n: int) -> None:
         """Raise :class:`~csp.errors.InvalidConstraint` when the rule cannot be used on a

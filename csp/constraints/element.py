@@ -87,6 +87,7 @@ class Element(Constraint):
     """
 
     kind = "element"
+    repeats = True
 
     def __init__(self, index: int, cells: Sequence[int], target: int, name: str = "") -> None:
         self.index = index

@@ -218,6 +218,7 @@ class FunctionConstraint(Constraint):
     """
 
     kind = "function"
+    repeats = True
 
     def __init__(self, pred: Callable[..., bool], cells: Sequence[int], name: str = "",
                  prefix: Callable[..., bool] | None = None, distinct: bool = False) -> None:

@@ -514,6 +514,7 @@ class Linear(Constraint):
     """
 
     kind = "linear"
+    repeats = True
 
     def __init__(self, cells: Sequence[int], coeffs: Sequence[int], total: int = 0,
                  name: str = "") -> None:

@@ -87,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         state = load_state(args.puzzle, args.marks, lines=line_meanings(args), budget=budget)
         if all(state.placed):
+            broken = state.puzzle.broken_rule(state.placed)
+            if broken is not None:     # a full grid given with --marks: not a solution
+                _say(args, "unsolvable", f"unsolvable: the grid breaks a rule: {broken}")
+                return 1
             _say(args, "solved", "solved: no step left to hint")
             return 0
         # a broken grid fails here, before any technique

@@ -319,7 +319,8 @@ def from_spec(obj: dict, budget: Budget | None = None) -> Puzzle:
         try:
             p.use(b)
         except InvalidPuzzle as e:
-            raise SpecError(f"rule {type(b).__name__}: {e}") from None
+            msg, prefix = str(e), f"rule {type(b).__name__}: "
+            raise SpecError(msg if msg.startswith(prefix) else prefix + msg) from None
     givens = obj.get("givens")
     if givens:
         if not isinstance(givens, str):
