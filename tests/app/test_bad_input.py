@@ -164,3 +164,50 @@ def test_predicate_arity_is_checked_when_added(pred, cells):
             FunctionConstraint(pred, list(range(len(cells))), "mine")
     ok = Puzzle(4).add_constraint(lambda *v: len(set(v)) == len(v), cells, name="varargs")
     assert ok.constraints
+
+
+# -- issue 24: one line per message, ASCII digits only --------------------------------------
+def _sp(value: str) -> str:
+    import json
+    cells = [[{} for _ in range(4)] for _ in range(4)]
+    cells[0][0] = {"value": value}
+    boxes = [[[r + dr, c + dc] for dr in (0, 1) for dc in (0, 1)] for r in (0, 2) for c in (0, 2)]
+    return json.dumps({"cells": cells, "regions": boxes})
+
+
+def _fp_thermo(*cells: str) -> str:
+    import json
+    grid = [[{} for _ in range(4)] for _ in range(4)]
+    return json.dumps({"size": 4, "grid": grid, "thermometer": [{"lines": [list(cells)]}]})
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", _spec({"rule": "thermo", "cells": ["r\u0661c\u0661", "r1c2"]})],  # r١c١
+    ["solve", _spec({"rule": "thermo", "cells": ["r1c\uff11", "r1c2"]})],       # r1c１
+    ["solve", _spec({"rule": "thermo", "cells": ["R5C1\n", "r1c2"]})],
+    ["solve", _spec({"rule": "thermo", "cells": ["r1c1", "r1c2\n"]})],
+    ["solve", _spec({"rule": "thermo", "cells": ["r1c1", "r" + "1" * 5000 + "c1"]})],
+    ["solve", _fp_thermo("R1C1", "R1C2\n")],
+    ["solve", _fp_thermo("R1C1", "R1C\u0662")],
+    ["solve", _sp("\u0663")],                                             # ٣
+    ["solve", _sp("\uff13")],                                             # ３
+])
+def test_unicode_digits_and_trailing_newlines_are_refused(capsys, argv):
+    err = _one_clean_error(capsys, argv)
+    assert "\n" not in err[:-1]
+
+
+def test_the_same_givens_in_ascii_are_read(capsys):
+    assert main(["solve", _sp("3"), "--first"]) == 0
+    assert main(["solve", _fp_thermo("R1C1", "R1C2"), "--first"]) == 0
+    assert main(["solve", _spec({"rule": "thermo", "cells": [" r1c1", "r1 c2 "]}), "--first"]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("ref", ["r5c1\n", "r\u0661c1", "r1c1\t", "r" + "9" * 5000 + "c1"])
+def test_grid_cell_names_are_ascii_and_end_at_the_name(ref):
+    from csp import Grid
+    from csp.errors import InvalidConstraint
+    with pytest.raises(InvalidConstraint, match="not a cell name") as e:
+        Grid(9).cell(ref)
+    assert "\n" not in str(e.value) and "\t" not in str(e.value)
