@@ -434,8 +434,10 @@ class Puzzle:
               method: str = "auto") -> SolveResult:
         """Propagation and search. Stops at a second solution (``status == "multiple"``)
         unless ``first``. Limits raise :class:`csp.errors.SearchLimit`: ``time_limit`` in
-        seconds, ``node_limit`` in depth-first search nodes or, for the SAT solver, in
-        conflicts (``"auto"`` gives the SAT solver what the depth-first search left).
+        seconds, ``node_limit`` (a whole number, 0 or more) in depth-first search nodes or,
+        for the SAT solver, in conflicts (``"auto"`` gives the SAT solver what the
+        depth-first search left; :func:`csp.sat.sat_search` says how exactly Glucose keeps
+        it); 0 allows no search: only what propagation settles is answered.
 
         ``method``: ``"search"``, depth-first search with propagation at every node
         (:mod:`csp.search`); ``"sat"``, a clause-learning SAT solver (:mod:`csp.sat`);
@@ -473,6 +475,10 @@ class Puzzle:
         """(solutions, search nodes, SAT conflicts, method used)."""
         if method not in ("auto", "search", "sat"):
             raise InvalidArgument(f"unknown search method {method!r} (auto, search or sat)")
+        if node_limit is not None and (not isinstance(node_limit, int) or
+                                       isinstance(node_limit, bool) or node_limit < 0):
+            raise InvalidArgument(f"node limit must be a whole number 0 or more, got "
+                                  f"{node_limit!r}")
         if time_limit is not None:
             if time_limit != time_limit or time_limit < 0:
                 raise InvalidArgument(f"time limit must be 0 or more seconds, got {time_limit!r}")

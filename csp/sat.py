@@ -52,6 +52,8 @@ from .search import propagate_pure
 __all__ = ["Encoding", "encode", "sat_search", "SatUnavailable", "available"]
 
 SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
+#: the largest conflict budget PySAT takes (a C long); a larger limit is the same as none
+MAX_BUDGET = 2 ** 63 - 1
 
 
 class SatUnavailable(SudokuCSPError):
@@ -297,7 +299,12 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
     :class:`NodeLimitExceeded` past ``conflict_limit`` conflicts (the SAT solver's counterpart
     of a node limit) and :class:`SatUnavailable` without PySAT. ``cand`` is not changed. The
     budgets are :func:`encode`'s (0 and 0 check every rule but houses and relations
-    lazily)."""
+    lazily).
+
+    ``conflict_limit`` 0 allows no search at all, as a node limit of 0 does in
+    :func:`csp.search.search`: only what root propagation settles is answered. Glucose
+    checks a positive budget between its restarts, so a search may run some hundred
+    conflicts past it before it stops (the message says how many it used)."""
     try:
         from pysat.solvers import Solver
     except ImportError as e:       # pragma: no cover - python-sat is a dependency
@@ -317,6 +324,9 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
                 eng.propagate(cand, None)
             except Contradiction:
                 return [], 0
+    if conflict_limit is not None and conflict_limit <= 0 and any(m & (m - 1) for m in cand):
+        raise NodeLimitExceeded("SAT search stopped: a limit of 0 allows no search, and "
+                                "propagation alone does not settle the puzzle")
     enc = encode(puzzle, cand, table_budget, state_budget)
     rules = [con for con in puzzle.constraints if con.cells]
     solutions: list[list[int]] = []
@@ -324,11 +334,15 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
     with Solver(name=SOLVER, bootstrap_with=enc.clauses) as solver:
         while len(solutions) < limit:
             if conflict_limit is not None:
-                solver.conf_budget(max(1, conflict_limit - conflicts))
+                if conflicts >= conflict_limit > 0:
+                    raise NodeLimitExceeded(f"SAT search stopped after {conflicts} conflicts "
+                                            f"(limit {conflict_limit})")
+                solver.conf_budget(min(max(1, conflict_limit - conflicts), MAX_BUDGET))
             ok = _solve(solver, deadline, time_limit, conflict_limit is not None)
             conflicts = solver.accum_stats().get("conflicts", 0)
             if ok is None:
-                raise NodeLimitExceeded(f"SAT search stopped after {conflict_limit} conflicts")
+                raise NodeLimitExceeded(f"SAT search stopped after {conflicts} conflicts "
+                                        f"(limit {conflict_limit})")
             if not ok:
                 break
             values = enc.decode(solver.get_model())

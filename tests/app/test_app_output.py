@@ -110,7 +110,7 @@ def _solver_needs_set():
 
 def test_node_limit_is_a_conflict_budget_for_sat():
     p = _solver_needs_set()
-    with pytest.raises(NodeLimitExceeded, match="50 conflicts"):
+    with pytest.raises(NodeLimitExceeded, match=r"conflicts \(limit 50\)"):
         p.solve(method="sat", node_limit=50)
     r = p.solve(method="sat", node_limit=10**7)
     assert r.status == "solved" and r.method == "sat" and r.conflicts > 50
@@ -123,6 +123,34 @@ def test_cli_node_limit_with_sat(capsys):
     rc, out, _ = run(capsys, "solve", spec, "--method", "sat", "--node-limit", "20", "--json")
     res = json.loads(out)
     assert rc == 1 and res["status"] == "limit" and "conflicts" in res["reason"]
+
+
+@pytest.mark.parametrize("bad", [-5, -1, 1.5, True, "10"])
+def test_api_node_limit_is_a_whole_number(bad):
+    from csp.errors import InvalidArgument
+    for method in ("search", "sat", "auto"):
+        with pytest.raises(InvalidArgument, match="node limit"):
+            classic_puzzle(EXAMPLE).solve(node_limit=bad, method=method)
+
+
+@pytest.mark.parametrize("limit", [2 ** 63 - 1, 2 ** 63, 10 ** 30])
+def test_api_huge_node_limit_is_no_limit_for_sat(limit):
+    r = classic_puzzle(EXAMPLE).solve(method="sat", node_limit=limit)
+    assert r.status == "solved" and r.method == "sat"
+
+
+@pytest.mark.parametrize("method", ["search", "sat", "auto"])
+def test_node_limit_0_allows_no_search_with_every_method(method):
+    """0: what propagation settles is answered (a grid with 11 blanks in the last rows,
+    solved by singles; a contradiction), anything that needs a guess is a limit."""
+    sol = classic_puzzle(EXAMPLE).solve().solution
+    settled = "".join(map(str, sol[:70])) + "." * 11
+    r = classic_puzzle(settled).solve(method=method, node_limit=0)
+    assert r.status == "solved" and r.solution == sol
+    with pytest.raises(NodeLimitExceeded):
+        classic_puzzle(EXAMPLE).solve(method=method, node_limit=0)
+    with pytest.raises(NodeLimitExceeded):
+        classic_puzzle(EXAMPLE).count_solutions(method=method, node_limit=0)
 
 
 def test_ramp_covers_every_item_in_order():
