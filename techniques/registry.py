@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from csp.errors import SudokuCSPError
+from csp.text import one_line
 
 from .ladder import MAX_N, sized_options
 
@@ -45,7 +46,7 @@ class UnknownTechnique(SudokuCSPError, KeyError):
     """A technique or family name that is not registered."""
 
     def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown technique"
+        return one_line(self.args[0]) if self.args else "unknown technique"
 
 
 @dataclass

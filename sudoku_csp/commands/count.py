@@ -9,7 +9,7 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import add_puzzle_options, line_meanings, seconds
+from .options import add_puzzle_options, at_least, line_meanings, node_limit, seconds
 from .solve import METHOD_HELP, METHODS
 
 
@@ -17,11 +17,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``count`` on the CLI's subparsers."""
     c = sub.add_parser("count", help=COMMANDS["count"])
     c.add_argument("puzzle")
-    c.add_argument("--limit", type=int, default=2)
+    c.add_argument("--limit", type=at_least(1), default=2)
     c.add_argument("--json", action="store_true")
     c.add_argument("--time-limit", type=seconds, default=60.0)
-    c.add_argument("--node-limit", type=int, default=None,
-                   help="search nodes (conflicts when the SAT solver searches)")
+    c.add_argument("--node-limit", type=node_limit, default=None, metavar="N",
+                   help="search nodes (conflicts when the SAT solver searches; 0: no "
+                        "search, only propagation)")
     c.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     add_puzzle_options(c)
     c.set_defaults(run=run)
