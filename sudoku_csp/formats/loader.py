@@ -34,6 +34,7 @@ from csp.errors import InvalidPuzzle, ParseError
 from csp.events import Contradiction
 from csp.io import is_samurai_line, parse_library_line, parse_line, parse_pencilmarks
 from csp.state import State
+from csp.text import one_line
 
 from variants.classic import classic_puzzle
 
@@ -147,16 +148,51 @@ def _stated(p: Puzzle) -> str | None:
     return sol if isinstance(sol, str) and sol.strip() else None
 
 
+#: a byte that is not UTF-8, as read with ``errors="surrogateescape"`` (U+DC80..U+DCFF)
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def bad_utf8(line: str) -> ParseError | None:
+    """The error of a line holding a byte that is not UTF-8 (text read with
+    ``errors="surrogateescape"``), naming the first such byte and its column; None when the
+    line is clean.
+
+    >>> str(bad_utf8(b"1..\\xff.".decode("utf-8", "surrogateescape")))
+    'not UTF-8 text: byte 0xff at column 4'
+    """
+    m = _BAD_BYTE.search(line)
+    if m is None:
+        return None
+    return ParseError(f"not UTF-8 text: byte 0x{ord(m.group()) - 0xDC00:02x} at column "
+                      f"{m.start() + 1}")
+
+
+def _require_utf8(text: str, name: str) -> None:
+    """Refuse a whole document (one puzzle over several lines) holding a byte that is not
+    UTF-8, naming ``name:line``."""
+    for no, line in enumerate(text.splitlines(), 1):
+        error = bad_utf8(line)
+        if error is not None:
+            raise ParseError(f"{name}:{no}: {error}")
+
+
 def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True,
            meanings: dict[str, str] | None = None) -> Iterator[Item]:
+    """The items of a batch's lines (a file's or stdin's, read with
+    ``errors="surrogateescape"``): a line that is not UTF-8, or not a puzzle, is an item
+    carrying its error, so the other lines still get their answers."""
     seen = False
+    name = one_line(name)
     for no, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         seen = True
         where = f"{name}:{no}"
-        if parse:
+        error = bad_utf8(line)
+        if error is not None:
+            yield Item(_short(one_line(line)), where, error=error)
+        elif parse:
             yield _entry(line, where, kind, meanings)
         else:
             yield Item(_short(line), where, raw=line, kind=kind, lines=meanings)
@@ -176,8 +212,7 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
     [True]
     """
     if arg == "-":
-        stream = stdin if stdin is not None else sys.stdin
-        text = stream.read()
+        text = _read_stdin(stdin)
         if not text.strip():
             raise ParseError("stdin: no puzzle in it (empty input)")
         kind = "jsonl" if text.lstrip().startswith("{") and "\n" in text.strip() else "txt"
@@ -187,10 +222,12 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
             except ParseError:
                 obj = None
             if isinstance(obj, dict):
+                _require_utf8(text, "stdin")
                 p, sol = puzzle_from_json(obj, lines)
                 yield Item(_label(p, "stdin"), "stdin", p, solution=sol)
                 return
         if kind == "txt" and text.lstrip().startswith("{"):
+            _require_utf8(text, "stdin")
             p = puzzle_from_text(text, lines)
             yield Item(_label(p, "stdin"), "stdin", p, solution=_stated(p))
             return
@@ -198,25 +235,25 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
         return
     if os.path.isfile(arg):
         ext = os.path.splitext(arg)[1].lower()
-        try:
-            with open(arg, encoding="utf-8") as f:
-                if ext == ".json":
-                    text = f.read()
-                    if not text.strip():
-                        raise ParseError(f"{arg}: empty file")
-                    p, sol = puzzle_from_json(load_json(text, f"{arg}: JSON"), lines)
-                    yield Item(_label(p, arg), arg, p, solution=sol)
-                    return
-                kind = "jsonl" if ext == ".jsonl" else "txt"
-                yield from _batch(f, arg, kind, parse, lines)
-        except UnicodeDecodeError:
-            raise ParseError(f"{arg}: not a UTF-8 text file") from None
+        if ext == ".json":
+            text = read_text_file(arg)
+            if not text.strip():
+                raise ParseError(f"{one_line(arg)}: empty file")
+            p, sol = puzzle_from_json(load_json(text, f"{one_line(arg)}: JSON"), lines)
+            yield Item(_label(p, arg), one_line(arg), p, solution=sol)
+            return
+        kind = "jsonl" if ext == ".jsonl" else "txt"
+        with open(arg, encoding="utf-8", errors="surrogateescape") as f:
+            yield from _batch(f, arg, kind, parse, lines)
         return
     if os.path.isdir(arg):
         raise ParseError(f"{arg}: is a directory, not a puzzle file")
     looks_like_path = arg.endswith((".txt", ".json", ".jsonl", ".sdk")) and len(arg) < 100
     if looks_like_path:
         raise ParseError(f"{arg}: no such file")
+    error = bad_utf8(arg)
+    if error is not None:
+        raise ParseError(f"PUZZLE argument: {error}")
     p = puzzle_from_text(arg, lines)
     yield Item(_label(p, _short(arg)), "", p, solution=_stated(p))
 
@@ -332,20 +369,49 @@ def marks_state(text: str, puzzle: Puzzle | None = None) -> State:
                                     (c,))
     for c in range(st.grid.size):
         m = st.cand[c]
-        if not st.placed[c] and m & (m - 1) == 0:
+        if st.placed[c]:
+            continue
+        if not m:   # the puzzle's own pencil marks already leave it none
+            raise Contradiction(f"{st.grid.name(c)} has no candidate left", "pencil marks",
+                                (c,))
+        if m & (m - 1) == 0:
             _place(st, c, m.bit_length() - 1)
     return st
 
 
+def _read_stdin(stdin: IO[str] | None) -> str:
+    """All of stdin (or of ``stdin``) as text; the process's stdin is read as bytes and
+    decoded with ``errors="surrogateescape"``, whatever the locale, so a byte that is not
+    UTF-8 is reported where it is (:func:`bad_utf8`) rather than refusing the whole input."""
+    if stdin is not None:
+        return stdin.read()
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        return sys.stdin.read()
+    return buffer.read().decode("utf-8", "surrogateescape")
+
+
+def read_text_file(path: str) -> str:
+    """A whole file that must be one UTF-8 text (a ``.json`` puzzle, pencil marks): a byte
+    that is not UTF-8 is a :class:`ParseError` naming the file, the line and the byte."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - data.rfind(b"\n", 0, e.start)
+        raise ParseError(f"{one_line(path)}:{line}: not UTF-8 text: byte 0x{data[e.start]:02x} "
+                         f"at column {column}") from None
+
+
 def _read(arg: str, stdin: IO[str] | None) -> str | None:
     if arg == "-":
-        return (stdin if stdin is not None else sys.stdin).read()
+        text = _read_stdin(stdin)
+        _require_utf8(text, "stdin")
+        return text
     if os.path.isfile(arg):
-        try:
-            with open(arg, encoding="utf-8") as f:
-                return f.read()
-        except UnicodeDecodeError:
-            raise ParseError(f"{arg}: not a UTF-8 text file") from None
+        return read_text_file(arg)
     return None
 
 
