@@ -431,7 +431,9 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
     except KeyboardInterrupt:
         summary.interrupted = True
         raise
-    except BaseException:
+    except BrokenPipeError:    # the reader went away: the summary is still the run's
+        raise
+    except Exception:
         failed = True          # exit 2 (or a bug): no summary replaces an earlier one
         raise
     finally:
