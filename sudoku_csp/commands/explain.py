@@ -14,7 +14,7 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
-from .options import add_puzzle_options, line_meanings, seconds, techniques
+from .options import add_puzzle_options, at_least, line_meanings, seconds, techniques
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -26,7 +26,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="the page to write (.html; default: stdout)")
     e.add_argument("--techniques", default="default", type=techniques,
                    help="technique selection (default, all, a family or names)")
-    e.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+    e.add_argument("--level", type=at_least(0), choices=(0, 1, 2), default=2,
                    help="explanation detail shown per step (the hint mode shows all three)")
     e.add_argument("--time-limit", type=seconds, default=60.0,
                    help="seconds before the solve stops (default 60; the page says where)")

@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     s.add_argument("--logic", action="store_true", help="techniques only, never guess")
     s.add_argument("--first", action="store_true", help="skip the uniqueness check")
     s.add_argument("--steps", action="store_true", help="print the logic steps (with --logic)")
-    s.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+    s.add_argument("--level", type=at_least(0), choices=(0, 1, 2), default=2,
                    help="explanation detail of printed steps")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     s.add_argument("--symbols", choices=SYMBOL_STYLES, default=None,
