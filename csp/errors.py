@@ -4,9 +4,19 @@ answer that fails the library's own final check raises :class:`SoundnessError` (
 bad input)."""
 from __future__ import annotations
 
+from .text import one_line
+
 
 class SudokuCSPError(Exception):
-    """Base of every exception of this package."""
+    """Base of every exception of this package. Its message is one line: a newline or
+    another control character of the input it quotes shows escaped (:func:`csp.text.one_line`).
+
+    >>> str(InvalidPuzzle("not a cell: R5C1\\nrm -rf"))
+    'not a cell: R5C1\\\\nrm -rf'
+    """
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())
 
 
 class InvalidPuzzle(SudokuCSPError, ValueError):

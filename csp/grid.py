@@ -21,7 +21,9 @@ from typing import Iterable, Sequence
 
 from .errors import GridSizeError, InvalidConstraint
 
-_CELL_RE = re.compile(r"^\s*[rR](\d+)\s*[cC](\d+)\s*$")
+#: a cell name: ``r1c1``, spaces allowed around the parts; ASCII digits only (not ``r١c١``),
+#: and nothing after the name (``\Z``: ``$`` would take ``"r5c1\n"``)
+_CELL_RE = re.compile(r"\A *[rR]([0-9]{1,6}) *[cC]([0-9]{1,6}) *\Z")
 
 CellLike = "int | str | tuple[int, int]"
 

@@ -223,7 +223,7 @@ def parse_library_line(line: str) -> LibraryLine:
         code, opt = code_field.split("-", 1)
         if opt == "x":
             must_not_fire = True
-        elif opt.isdigit():
+        elif opt.isascii() and opt.isdigit():
             variant = int(opt)
         else:
             raise ParseError(f"bad option {opt!r} in library line {raw[:60]!r}")

@@ -549,8 +549,10 @@ class Puzzle:
               method: str = "auto", budget: Budget | None = None) -> SolveResult:
         """Propagation and search. Stops at a second solution (``status == "multiple"``)
         unless ``first``. Limits raise :class:`csp.errors.SearchLimit`: ``time_limit`` in
-        seconds, ``node_limit`` in depth-first search nodes or, for the SAT solver, in
-        conflicts (``"auto"`` gives the SAT solver what the depth-first search left).
+        seconds, ``node_limit`` (a whole number, 0 or more) in depth-first search nodes or,
+        for the SAT solver, in conflicts (``"auto"`` gives the SAT solver what the
+        depth-first search left; :func:`csp.sat.sat_search` says how exactly Glucose keeps
+        it); 0 allows no search: only what propagation settles is answered.
 
         ``method``: ``"search"``, depth-first search with propagation at every node
         (:mod:`csp.search`); ``"sat"``, a clause-learning SAT solver (:mod:`csp.sat`);

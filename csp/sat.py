@@ -72,6 +72,8 @@ SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in
 AMO_PAIRWISE = 12
 #: clauses held before :func:`sat_search` hands them to the solver
 FLUSH_CLAUSES = 20_000
+#: the largest conflict budget PySAT takes (a C long); a larger limit is the same as none
+MAX_BUDGET = 2 ** 63 - 1
 
 
 class SatUnavailable(SudokuCSPError):
@@ -401,7 +403,12 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
     encoding run within it too), :class:`NodeLimitExceeded` past ``conflict_limit``
     conflicts (the SAT solver's counterpart of a node limit) and :class:`SatUnavailable`
     without PySAT. ``cand`` is not changed. The budgets are :func:`encode`'s (0 and 0
-    check every rule but houses and relations lazily)."""
+    check every rule but houses and relations lazily).
+
+    ``conflict_limit`` 0 allows no search at all, as a node limit of 0 does in
+    :func:`csp.search.search`: only what root propagation settles is answered. Glucose
+    checks a positive budget between its restarts, so a search may run some hundred
+    conflicts past it before it stops (the message says how many it used)."""
     try:
         from pysat.solvers import Solver
     except ImportError as e:       # pragma: no cover - python-sat is a dependency
@@ -421,6 +428,9 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
                 eng.propagate(cand, None, budget=budget)
             except Contradiction:
                 return [], 0
+    if conflict_limit is not None and conflict_limit <= 0 and any(m & (m - 1) for m in cand):
+        raise NodeLimitExceeded("SAT search stopped: a limit of 0 allows no search, and "
+                                "propagation alone does not settle the puzzle")
     rules = [con for con in puzzle.constraints if con.cells]
     solutions: list[list[int]] = []
     conflicts = 0
@@ -428,11 +438,15 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
         enc = encode(puzzle, cand, table_budget, state_budget, solver.append_formula, budget)
         while len(solutions) < limit:
             if conflict_limit is not None:
-                solver.conf_budget(max(1, conflict_limit - conflicts))
+                if conflicts >= conflict_limit > 0:
+                    raise NodeLimitExceeded(f"SAT search stopped after {conflicts} conflicts "
+                                            f"(limit {conflict_limit})")
+                solver.conf_budget(min(max(1, conflict_limit - conflicts), MAX_BUDGET))
             ok = _solve(solver, budget, conflict_limit is not None)
             conflicts = solver.accum_stats().get("conflicts", 0)
             if ok is None:
-                raise NodeLimitExceeded(f"SAT search stopped after {conflict_limit} conflicts")
+                raise NodeLimitExceeded(f"SAT search stopped after {conflicts} conflicts "
+                                        f"(limit {conflict_limit})")
             if not ok:
                 break
             values = enc.decode(solver.get_model())

@@ -40,10 +40,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from csp.budget import Budget
-from csp.errors import InvalidPuzzle, SearchLimit, SudokuCSPError
+from csp.errors import SearchLimit, SudokuCSPError
 from csp.status import SolveStatus
+from csp.text import one_line
 
 from .formats.loader import Item, load_arg
+from .output import write_output
 
 #: a batch line whose input could not be read as a puzzle (a batch status, not a solve outcome)
 ERROR = "error"
@@ -135,11 +137,30 @@ def _error_result(item: Item, msg: str) -> dict[str, Any]:
 
 def work(item: Item, solve_one: SolveOne, args: argparse.Namespace) -> dict[str, Any]:
     """Parse (if needed) and solve one item; a bad batch entry becomes an ``error`` result,
-    a bad single puzzle raises. The grid size rides along as ``_n``. The time limit is the
-    puzzle's: one :class:`~csp.budget.Budget` for its parsing and its solve (a puzzle
-    parsed before, when it was read, has what its parsing used taken off)."""
+    a bad single puzzle raises. Whatever goes wrong with one entry of a batch, even a bug
+    (any exception but Ctrl-C), is that entry's error and the batch goes on (with
+    ``SUDOKU_CSP_DEBUG`` set a bug raises, for its traceback). The grid size rides along
+    as ``_n``. The time limit is the puzzle's: one :class:`~csp.budget.Budget` for its
+    parsing and its solve (a puzzle parsed before, when it was read, has what its parsing
+    used taken off)."""
     t0 = time.perf_counter()
     budget = Budget(getattr(args, "time_limit", None), spent=item.parse_s)
+    if not item.where:
+        return _solve(item, solve_one, args, budget, t0)
+    try:
+        return _solve(item, solve_one, args, budget, t0)
+    except SudokuCSPError as e:    # bad input, said by the library
+        return _error_result(item, one_line(e))
+    except Exception as e:  # a bug: this line's error, not the end of the batch
+        if os.environ.get("SUDOKU_CSP_DEBUG"):
+            raise
+        return _error_result(item, one_line(f"internal error: {type(e).__name__}: {e}"))
+
+
+def _solve(item: Item, solve_one: SolveOne, args: argparse.Namespace, budget: Budget,
+           t0: float) -> dict[str, Any]:
+    """Parse ``item`` within ``budget`` (a limit met while reading is the puzzle's
+    ``limit`` answer) and solve it; a bad entry raises its error."""
     try:
         item = item.parsed(budget)
     except SearchLimit as e:      # the time ran out while the puzzle was read
@@ -148,15 +169,8 @@ def work(item: Item, solve_one: SolveOne, args: argparse.Namespace) -> dict[str,
                 "time_ms": round((time.perf_counter() - t0) * 1000, 3)}
     item.budget = budget
     if item.error is not None:
-        if not item.where:
-            raise item.error
-        return _error_result(item, str(item.error))
-    try:
-        res = solve_one(item, args)
-    except InvalidPuzzle as e:
-        if not item.where:
-            raise
-        return _error_result(item, str(e))
+        raise item.error
+    res = solve_one(item, args)
     assert item.puzzle is not None
     res["_n"] = item.puzzle.grid.n
     return res
@@ -213,6 +227,24 @@ class _DeferSigint:
             raise KeyboardInterrupt
 
 
+def worker_count(asked: int, puzzles: int, local: bool = True,
+                 cpus: int | None = None) -> int:
+    """The processes a run starts for ``--workers asked`` (0: one per CPU): never more than
+    the puzzles to solve, nor (on this machine: ``local``) more than its CPUs, so a large
+    ``--workers`` on a short file starts no idle processes; at least 1.
+
+    >>> worker_count(1000, 2, cpus=8), worker_count(1000, 50, cpus=8), worker_count(0, 50, cpus=4)
+    (2, 8, 4)
+    >>> worker_count(3, 1000, local=False, cpus=1)
+    3
+    """
+    cores = (cpus if cpus is not None else os.cpu_count()) or 1
+    n = asked if asked > 0 else cores
+    if local:
+        n = min(n, cores)
+    return max(1, min(n, puzzles))
+
+
 def _chunk_size(n_items: int, workers: int, requested: int | None) -> int:
     if requested is not None:
         return requested
@@ -252,13 +284,20 @@ class _Pool:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self.pool = ctx.Pool(workers, initializer=_ignore_sigint)
-        chunks = [items[i:i + chunk] for i in range(0, len(items), chunk)] if fixed \
+        self.chunks = [items[i:i + chunk] for i in range(0, len(items), chunk)] if fixed \
             else ramp(items, chunk)
-        self.results = self.pool.imap(functools.partial(_work_chunk, fn=fn), chunks)
+        self.results = self.pool.imap(functools.partial(_work_chunk, fn=fn), self.chunks)
         self.finished = False
 
     def __iter__(self) -> Iterator[dict]:
-        for part in self.results:
+        for chunk in self.chunks:
+            try:
+                part = next(self.results)
+            except Exception as e:  # the chunk's results could not come back (pickling):
+                if os.environ.get("SUDOKU_CSP_DEBUG"):   # its lines' error; the rest go on
+                    raise
+                msg = one_line(f"internal error: {type(e).__name__}: {e}")
+                part = [_error_result(item, msg) for item in chunk]
             yield from part
         self.finished = True
 
@@ -350,13 +389,10 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
     """Run ``sudoku-csp solve`` over every PUZZLE argument; returns the exit code (0 all
     solved, 1 otherwise). KeyboardInterrupt propagates after the workers are stopped and the
     summary (if asked for) is written."""
-    workers = args.workers if args.workers != 0 else (os.cpu_count() or 1)
-    if workers < 0:
+    if args.workers < 0:
         raise BatchUsageError("--workers must be 0 or more")
     if args.chunk_size is not None and args.chunk_size < 1:
         raise BatchUsageError("--chunk-size must be at least 1")
-    if args.dask and args.workers == 1:
-        workers = 2  # the default size of a local Dask cluster
     from .commands.options import line_meanings
     lines = line_meanings(args)
     items: list[Item] = []
@@ -364,6 +400,8 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
         # a single puzzle argument is read at once, within its own time limit
         items.extend(load_arg(arg, parse=False, lines=lines,
                               budget=Budget(getattr(args, "time_limit", None))))
+    asked = 2 if args.dask and args.workers == 1 else args.workers  # a local cluster: 2
+    workers = worker_count(asked, len(items), local=args.dask in (None, "local"))
     batch = len(items) > 1 or any(it.where for it in items)
     tty = sys.stderr.isatty()
     show_bar = args.progress == "on" or (args.progress == "auto" and tty and batch)
@@ -388,6 +426,7 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
     summary.backend, summary.workers = backend, workers
     progress = _Progress(len(items), show_bar)
     worst = 0
+    failed = False
     # a result's line and its count in the summary go together (Ctrl-C waits for both), so
     # an interrupted run's summary matches what was written
     try:
@@ -409,13 +448,16 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
     except KeyboardInterrupt:
         summary.interrupted = True
         raise
+    except BrokenPipeError:    # the reader went away: the summary is still the run's
+        raise
+    except Exception:
+        failed = True          # exit 2 (or a bug): no summary replaces an earlier one
+        raise
     finally:
         summary.wall_s = time.perf_counter() - t0
         progress.close()
         if show_summary and (summary.total or summary.interrupted):
             print(summary.text(), file=sys.stderr, flush=True)
-        if args.summary_json:
-            with open(args.summary_json, "w", encoding="utf-8") as f:
-                json.dump(summary.to_dict(), f, indent=1)
-                f.write("\n")
+        if args.summary_json and not failed:
+            write_output(args.summary_json, json.dumps(summary.to_dict(), indent=1) + "\n")
     return worst

@@ -32,6 +32,7 @@ import sys
 from typing import Sequence
 
 from csp.errors import SearchLimit, SoundnessError, SudokuCSPError
+from csp.text import one_line
 
 from .commands import COMMANDS
 from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
@@ -116,13 +117,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"sudoku-csp: limit: {e}", file=sys.stderr)
         return EXIT_FAILED
     except SudokuCSPError as e:   # bad input or usage (UsageError is one)
-        print(f"sudoku-csp: error: {e}", file=sys.stderr)
+        print(f"sudoku-csp: error: {one_line(e)}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:   # the reader went away (| head): stop quietly
         _silence_stdout()
         return EXIT_OK
     except OSError as e:
-        print(f"sudoku-csp: error: {e.strerror}: {e.filename}", file=sys.stderr)
+        what = e.strerror or str(e) or type(e).__name__
+        where = f": {one_line(e.filename)}" if e.filename is not None else ""
+        print(f"sudoku-csp: error: {one_line(what)}{where}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("sudoku-csp: interrupted", file=sys.stderr)
@@ -130,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # a bug: one line unless debugging
         if os.environ.get("SUDOKU_CSP_DEBUG"):
             raise
-        print(f"sudoku-csp: internal error: {type(e).__name__}: {e} "
+        print(f"sudoku-csp: internal error: {type(e).__name__}: {one_line(e)} "
               "(set SUDOKU_CSP_DEBUG=1 for a traceback)", file=sys.stderr)
         return EXIT_FAILED
 

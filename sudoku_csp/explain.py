@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 from csp.model import Puzzle
 from csp.state import State
 from csp.step import Step, digit_symbol
+from csp.text import escape_text
 
 from variants.arrow import arrow
 from variants.classic import classic
@@ -213,9 +214,10 @@ def _info_html(puzzle: Puzzle, data: dict[str, Any], result: "LogicResult") -> s
     meta = puzzle.meta
     out = []
     if meta.get("author"):
-        out.append(f"<p class='scsp-author'>by {html.escape(str(meta['author']))}</p>")
+        out.append(f"<p class='scsp-author'>by {html.escape(escape_text(str(meta['author'])))}"
+                   "</p>")
     if meta.get("ruleset"):
-        text = html.escape(str(meta["ruleset"])).replace("\n", "<br>")
+        text = html.escape(escape_text(str(meta["ruleset"]), keep="\n")).replace("\n", "<br>")
         out.append(f"<div class='scsp-ruleset'>{text}</div>")
     items = []
     for k in _rules(puzzle):
@@ -265,6 +267,7 @@ def explain_html(result: "LogicResult", *, puzzle: Puzzle | None = None,
         title = str(puzzle.meta.get("title") or puzzle.name or (
             f"{g.n}x{g.n} puzzle" if g.square else
             f"{len(getattr(g, 'origins', ()))} grids of {g.n}x{g.n}") + ": logic solve")
+    title = escape_text(title)    # a lone surrogate or a control character shows escaped
     base = cv.svg(keep_layers=True)
     ident = "scsp-" + (uuid.uuid4().hex[:10] if fragment else "page")
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")

@@ -47,6 +47,7 @@ from csp.grid import Grid
 from csp.model import Puzzle
 from csp.state import State
 from csp.step import Candidate, Step, digit_symbol
+from csp.text import escape_text
 from variants.arrow import arrow, double_arrow
 from variants.chess import anti_king, anti_knight
 from variants.classic import classic
@@ -108,11 +109,13 @@ def _fmt(v: Any) -> str:
 
 
 def _el(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any) -> ET.Element:
-    """A child element; ``stroke_width`` becomes ``stroke-width``, ``class_`` ``class``."""
+    """A child element; ``stroke_width`` becomes ``stroke-width``, ``class_`` ``class``. Its
+    text is drawn with control characters and lone surrogates escaped (a title read from
+    input may hold them; XML and UTF-8 cannot)."""
     e = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): _fmt(v)
                                     for k, v in attrs.items() if v is not None})
     if text is not None:
-        e.text = text
+        e.text = escape_text(text, keep="\t\n")
     return e
 
 
@@ -1211,7 +1214,7 @@ def svg_to_png(svg: str, scale: float = 2.0) -> bytes:
     except (ImportError, OSError) as e:   # OSError: the cairo C library is missing
         raise RenderError(f"PNG output needs cairosvg and libcairo "
                           f"(pip install \"sudoku-csp[render]\"): {e}") from None
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8", "backslashreplace"), scale=scale)
 
 
 def write_picture(svg: str, path: str | os.PathLike[str]) -> None:
@@ -1220,10 +1223,5 @@ def write_picture(svg: str, path: str | os.PathLike[str]) -> None:
     if ext not in FORMATS:
         raise RenderError(f"{os.fspath(path)}: unknown picture format {ext or '(none)'!r} "
                           f"(use {' or '.join(FORMATS)})")
-    if ext == ".png":
-        data = svg_to_png(svg)
-        with open(path, "wb") as f:
-            f.write(data)
-    else:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(svg)
+    from .output import write_output
+    write_output(path, svg_to_png(svg) if ext == ".png" else svg)

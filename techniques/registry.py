@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from csp.errors import SudokuCSPError
+from csp.text import one_line
 
 from .ladder import MAX_N, sized_options
 
@@ -45,7 +46,7 @@ class UnknownTechnique(SudokuCSPError, KeyError):
     """A technique or family name that is not registered."""
 
     def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown technique"
+        return one_line(self.args[0]) if self.args else "unknown technique"
 
 
 @dataclass
@@ -207,13 +208,49 @@ def named(spec: str | Iterable[str] | None) -> frozenset[str]:
                      if t.name in chosen and (t.name in parts or t.family in parts))
 
 
+#: the selection keywords: every enabled technique, every registered one
+KEYWORDS = ("default", "all")
+
+
+def _members(item: str) -> list[Technique] | None:
+    """The techniques one selection item names (a keyword, a technique, a family); None
+    when it names nothing."""
+    if item == "default":
+        return [t for t in REGISTRY.values() if t.enabled]
+    if item == "all":
+        return list(REGISTRY.values())
+    if item in REGISTRY:
+        return [REGISTRY[item]]
+    return [t for t in REGISTRY.values() if t.family == item] or None
+
+
+def _unknown(item: str, removed: bool) -> UnknownTechnique:
+    """The error of an unknown selection item, with the closest known names (difflib)."""
+    import difflib
+    known = sorted({*KEYWORDS, *REGISTRY, *(t.family for t in REGISTRY.values())})
+    close = difflib.get_close_matches(item, known, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    where = " after '-'" if removed else ""
+    return UnknownTechnique(f"unknown technique or family {item!r}{where}{hint} "
+                            "(see `sudoku-csp techniques`)")
+
+
 def select(spec: str | Iterable[str] | None = "default") -> list[Technique]:
     """Techniques named by ``spec``: ``"default"`` (enabled ones), ``"all"``, a family, a
     technique name, or a list of these (a string may list them comma-separated, as the
-    CLI's ``--techniques`` does); a ``-name`` entry removes a technique or family.
+    CLI's ``--techniques`` does); a ``-item`` entry removes what the item names (a
+    technique, a family, or a keyword: ``all,-default`` is every technique off by default),
+    wherever it stands in the list. An unknown name, added or removed, raises
+    :class:`UnknownTechnique` with the closest known names.
 
     >>> [t.name for t in select("singles,-naked_single")]
     ['full_house', 'hidden_single']
+    >>> select("all,-all"), len(select("all,-default")) == len(all_techniques()) - len(select())
+    ([], True)
+    >>> select("default,-hiden_single")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    techniques.registry.UnknownTechnique: unknown technique or family 'hiden_single' after '-'; did you mean 'hidden_single' or ...?...
     """
     load()
     if spec is None:
@@ -222,25 +259,17 @@ def select(spec: str | Iterable[str] | None = "default") -> list[Technique]:
     parts = [part.strip() for item in items for part in item.split(",")]
     if any(not part for part in parts):
         raise UnknownTechnique(f"empty technique name in {spec!r} (see `sudoku-csp techniques`)")
-    items = parts
     chosen: dict[str, Technique] = {}
-    for item in items:
-        if item.startswith("-"):
-            continue
-        if item == "default":
-            chosen.update((t.name, t) for t in REGISTRY.values() if t.enabled)
-        elif item == "all":
-            chosen.update(REGISTRY)
-        elif item in REGISTRY:
-            chosen[item] = REGISTRY[item]
-        elif any(t.family == item for t in REGISTRY.values()):
-            chosen.update((t.name, t) for t in REGISTRY.values() if t.family == item)
+    removed: set[str] = set()
+    for part in parts:
+        removal = part.startswith("-")
+        key = part[1:].strip() if removal else part
+        members = _members(key)
+        if members is None:
+            raise _unknown(key, removal)
+        if removal:
+            removed.update(t.name for t in members)
         else:
-            raise UnknownTechnique(f"unknown technique or family {item!r} "
-                                   "(see `sudoku-csp techniques`)")
-    for item in items:
-        if item.startswith("-"):
-            key = item[1:]
-            for name in [n for n, t in chosen.items() if n == key or t.family == key]:
-                del chosen[name]
-    return sorted(chosen.values(), key=lambda t: (t.order, t.name))
+            chosen.update((t.name, t) for t in members)
+    return sorted((t for name, t in chosen.items() if name not in removed),
+                  key=lambda t: (t.order, t.name))

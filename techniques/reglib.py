@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from csp.errors import ParseError
+from csp.files import write_atomic
 from csp.io import LibraryLine, parse_library_line
 from csp.grid import Grid
 from csp.model import Puzzle
@@ -101,14 +103,24 @@ class Report:
 
 
 def run_lines(lines: Iterable[str], codes: Iterable[str] | None = None) -> Report:
-    """Run the library lines (``codes``: only cases with these codes)."""
+    """Run the library lines (``codes``: only cases with these codes). A line that is not a
+    library line raises :class:`~csp.errors.ParseError` naming its number.
+
+    >>> run_lines(["# a comment", "garbage"])
+    Traceback (most recent call last):
+    ...
+    csp.errors.ParseError: line 2: not a library line: 'garbage'
+    """
     want = set(codes) if codes else None
     rep = Report()
     t0 = time.perf_counter()
-    for line in lines:
+    for no, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("#"):
             continue
-        case = parse_case(line)
+        try:
+            case = parse_case(line)
+        except ParseError as e:
+            raise ParseError(f"line {no}: {e}") from None
         if want is not None and case.code not in want:
             continue
         if case.code not in rep.titles:
@@ -178,13 +190,11 @@ DEFAULT_LIBRARY = str(Path(__file__).resolve().parent.parent / "tests" / "data" 
 def write_known_failures(rep: Report, path: str, library: str) -> None:
     """Write the failing library lines of ``rep`` (one per line, with a comment header):
     the strict-xfail ratchet read by tests/test_reglib.py."""
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(f"# Known failing cases of {Path(library).name} (strict xfail in "
-                "tests/test_reglib.py).\n"
-                "# Regenerate: python -m techniques.reglib --write-known-failures "
-                f"{path}\n# {rep.passed} passed, {rep.failed} failed\n")
-        for line, _ in rep.failures:
-            f.write(line + "\n")
+    head = (f"# Known failing cases of {Path(library).name} (strict xfail in "
+            "tests/test_reglib.py).\n"
+            "# Regenerate: python -m techniques.reglib --write-known-failures "
+            f"{path}\n# {rep.passed} passed, {rep.failed} failed\n")
+    write_atomic(path, head + "".join(line + "\n" for line, _ in rep.failures))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,14 +44,14 @@ from . import COMMANDS
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``candidates`` on the CLI's subparsers."""
-    from .options import add_puzzle_options, seconds
+    from .options import add_puzzle_options, at_least, seconds, techniques
     c = sub.add_parser("candidates", help=COMMANDS["candidates"])
     c.add_argument("puzzle", help="a puzzle (as for solve), a file holding one, or -")
-    c.add_argument("--counts", type=int, default=None, metavar="K",
+    c.add_argument("--counts", type=at_least(1), default=None, metavar="K",
                    help="count the solutions holding each candidate, up to K")
     c.add_argument("--logical", action="store_true",
                    help="also list the candidates the logic solver keeps that no solution has")
-    c.add_argument("--techniques", default="default",
+    c.add_argument("--techniques", default="default", type=techniques,
                    help="technique selection of --logical (default, all, families or names)")
     c.add_argument("--marks", default=None, metavar="GRID",
                    help="pencil marks (text or file) narrowing PUZZLE's candidates")

@@ -31,7 +31,7 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import add_puzzle_options, line_meanings, seconds
+from .options import add_puzzle_options, at_least, line_meanings, node_limit, seconds
 from .solve import METHOD_HELP, METHODS
 
 #: the default --limit of a count (a uniqueness check) and of a list
@@ -43,19 +43,20 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``count`` on the CLI's subparsers."""
     c = sub.add_parser("count", help=COMMANDS["count"])
     c.add_argument("puzzle")
-    c.add_argument("--limit", type=int, default=None,
+    c.add_argument("--limit", type=at_least(1), default=None,
                    help=f"stop at K solutions (default {COUNT_LIMIT}; {LIST_LIMIT} with --list)")
     c.add_argument("--list", action="store_true", help="print each solution found")
     c.add_argument("--estimate", action="store_true",
                    help="estimate the number of solutions (Knuth's random probes) with a "
                         "95%% interval")
-    c.add_argument("--samples", type=int, default=1000,
+    c.add_argument("--samples", type=at_least(1), default=1000,
                    help="probes of --estimate (default 1000)")
-    c.add_argument("--seed", type=int, default=0, help="random seed of --estimate")
+    c.add_argument("--seed", type=at_least(0), default=0, help="random seed of --estimate")
     c.add_argument("--json", action="store_true")
     c.add_argument("--time-limit", type=seconds, default=60.0)
-    c.add_argument("--node-limit", type=int, default=None,
-                   help="search nodes (conflicts when the SAT solver searches)")
+    c.add_argument("--node-limit", type=node_limit, default=None, metavar="N",
+                   help="search nodes (conflicts when the SAT solver searches; 0: no "
+                        "search, only propagation)")
     c.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     c.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                    help="progress on stderr (auto: only when stderr is a terminal)")

@@ -10,12 +10,11 @@ HTML page to step through (:mod:`sudoku_csp.explain`); options as ``solve --logi
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
-from .options import add_puzzle_options, line_meanings, seconds
+from .options import add_puzzle_options, at_least, line_meanings, seconds, techniques
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -25,9 +24,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                                   "file, or -")
     e.add_argument("-o", "--output", default=None,
                    help="the page to write (.html; default: stdout)")
-    e.add_argument("--techniques", default="default",
+    e.add_argument("--techniques", default="default", type=techniques,
                    help="technique selection (default, all, a family or names)")
-    e.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+    e.add_argument("--level", type=at_least(0), choices=(0, 1, 2), default=2,
                    help="explanation detail shown per step (the hint mode shows all three)")
     e.add_argument("--time-limit", type=seconds, default=60.0,
                    help="seconds before the solve stops (default 60; the page says where)")
@@ -43,10 +42,12 @@ def run(args: argparse.Namespace) -> int:
     from csp.budget import Budget
     from csp.errors import InvalidPuzzle
     from csp.events import Contradiction
+    from csp.text import one_line
     from techniques import StepSolver
 
     from ..explain import explain_html
     from ..formats.loader import load_one
+    from ..output import write_output
     budget = Budget(args.time_limit)      # the whole solve: reading the puzzle too
     out = args.output
     if out and out != "-" and not out.lower().endswith((".html", ".htm")):
@@ -59,11 +60,9 @@ def run(args: argparse.Namespace) -> int:
     except Contradiction as e:
         raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
     page = explain_html(res, puzzle=p, level=args.level, title=args.title)
+    write_output(out, page)
     if out and out != "-":
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(page)
-        print(f"{out}: {res.status}, {len(res.steps)} steps, rating {res.rating.score} "
-              f"({res.rating.level}), {len(page.encode('utf-8')) / 1024:.0f} KB")
-    else:
-        sys.stdout.write(page)
+        kb = len(page.encode("utf-8", "backslashreplace")) / 1024
+        print(f"{one_line(out)}: {res.status}, {len(res.steps)} steps, rating "
+              f"{res.rating.score} ({res.rating.level}), {kb:.0f} KB")
     return EXIT_OK if res.status == "solved" else EXIT_FAILED

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import add_puzzle_options, line_meanings
+from .options import add_puzzle_options, at_least, line_meanings
 
 #: default largest link graph written (candidate nodes): an empty 16x16 grid has 4,096
 MAX_NODES = 5000
@@ -25,7 +24,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--kind", choices=("constraint", "cells", "links"), default="constraint")
     g.add_argument("--format", choices=("graphml", "json", "dot"), default="graphml")
     g.add_argument("-o", "--output", default=None)
-    g.add_argument("--max-nodes", type=int, default=MAX_NODES, metavar="N",
+    g.add_argument("--max-nodes", type=at_least(1), default=MAX_NODES, metavar="N",
                    help=f"refuse a link graph of more than N candidate nodes (default "
                         f"{MAX_NODES}; the whole graph is built in memory)")
     add_puzzle_options(g)
@@ -70,9 +69,6 @@ def run(args: argparse.Namespace) -> int:
         text = json.dumps(nx.node_link_data(G, edges="edges")) + "\n"
     else:
         text = to_dot(G)
-    if args.output and args.output != "-":
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    from ..output import write_output
+    write_output(args.output, text)
     return 0

@@ -55,9 +55,10 @@ def add_parser(sub: Any) -> None:
                                   "library line, a file holding one, or -")
     h.add_argument("--marks", default=None, metavar="GRID",
                    help="pencil marks (text or file) of PUZZLE's current state")
-    h.add_argument("--level", type=int, choices=(0, 1, 2), default=1,
+    from .options import at_least, techniques
+    h.add_argument("--level", type=at_least(0), choices=(0, 1, 2), default=1,
                    help="0: technique, 1: + digits and houses (default), 2: the full step")
-    h.add_argument("--techniques", default="default",
+    h.add_argument("--techniques", default="default", type=techniques,
                    help="technique selection (default, all, families or names, comma-separated)")
     h.add_argument("--json", action="store_true", help="one JSON object")
     from .options import add_puzzle_options, seconds

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import Callable
 
 #: the longest time limit accepted (a week): larger values overflow the platform's timers
 MAX_SECONDS = 7 * 24 * 3600.0
@@ -29,6 +30,79 @@ def seconds(text: str) -> float:
     if v > MAX_SECONDS:
         raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_SECONDS:.0f} seconds (a week)")
     return v
+
+
+#: the largest --node-limit accepted: a trillion nodes is weeks of search, so a larger
+#: limit is no limit (leave the option out)
+MAX_NODES = 10 ** 12
+
+
+def whole_number(text: str, least: int = 0) -> int:
+    """``text`` as an int of at least ``least``, written in ASCII digits only (``int()``
+    also takes ``'٣'``, ``'１'`` or ``'1_000'``: refused, as every reader of the project
+    refuses them).
+
+    >>> whole_number(" 12 "), whole_number("+3", 1)
+    (12, 3)
+    >>> whole_number("１")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '１': expected a whole number 0 or more
+    """
+    s = text.strip()
+    digits = s[1:] if s[:1] in ("+", "-") else s
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 30 or int(s) < least:
+        raise argparse.ArgumentTypeError(f"{_quote(text)}: expected a whole number "
+                                         f"{least} or more")
+    return int(s)
+
+
+def at_least(least: int) -> Callable[[str], int]:
+    """An argparse ``type=``: :func:`whole_number` of at least ``least``."""
+    def whole(text: str) -> int:
+        return whole_number(text, least)
+    whole.__name__ = f"whole number {least} or more"
+    return whole
+
+
+def node_limit(text: str) -> int:
+    """A search node limit (``--node-limit``): a whole number from 0 (no search: only what
+    propagation settles) to :data:`MAX_NODES`.
+
+    >>> node_limit("0"), node_limit(" 2000 ")
+    (0, 2000)
+    >>> node_limit("-5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '-5': expected a whole number 0 or more
+    """
+    value = whole_number(text)
+    if value > MAX_NODES:
+        raise argparse.ArgumentTypeError(f"{_quote(text)}: at most {MAX_NODES:,} nodes "
+                                         "(leave --node-limit out for no limit)")
+    return value
+
+
+def techniques(text: str) -> str:
+    """A ``--techniques`` selection, checked before any puzzle is read (an unknown name, or
+    one removed with ``-`` that does not exist, is a usage error with the closest names);
+    ``default`` is taken as it is, without loading the registry.
+
+    >>> techniques("singles,-naked_single")
+    'singles,-naked_single'
+    """
+    if text.strip() == "default":
+        return text
+    from techniques.registry import UnknownTechnique, select
+    try:
+        select(text)
+    except UnknownTechnique as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def line_meaning(text: str) -> tuple[str, str]:

@@ -24,11 +24,19 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Exit 0 when every case passed, 1 otherwise."""
+    from csp.errors import ParseError
+    from csp.text import one_line
     from techniques import reglib
+
+    from ..formats.loader import read_text_file
     if not os.path.isfile(args.file):
         raise UsageError(f"{args.file}: no such file")
     codes = set(args.codes) if args.codes else None
-    rep = reglib.run_file(args.file, codes)
+    text = read_text_file(args.file)    # a byte that is not UTF-8: FILE:LINE: the byte
+    try:
+        rep = reglib.run_lines(text.splitlines(keepends=True), codes)
+    except ParseError as e:             # a line that is not a library line: bad input
+        raise ParseError(f"{one_line(args.file)}: {e}") from None
     if args.json:
         print(json.dumps({"passed": rep.passed, "failed": rep.failed,
                           "failures": [{"line": ln, "reason": msg} for ln, msg in rep.failures],

@@ -22,11 +22,12 @@ def add_parser(sub: Any) -> Any:
     r.add_argument("puzzle", help="line string, f-puzzles or SudokuPad link/payload/JSON, "
                                   "file, or -")
     what = r.add_mutually_exclusive_group()
-    what.add_argument("--step", type=int, default=None, metavar="N",
+    from .options import at_least, techniques
+    what.add_argument("--step", type=at_least(1), default=None, metavar="N",
                       help="draw the N-th step (1-based) of a logic solve, on the state before it")
     what.add_argument("--state", action="store_true",
                       help="draw the propagated pencil-mark state")
-    r.add_argument("--techniques", default="default",
+    r.add_argument("--techniques", default="default", type=techniques,
                    help="technique selection for --step (default, all, a family or names)")
     from .options import seconds
     r.add_argument("--time-limit", type=seconds, default=60.0,
@@ -112,5 +113,6 @@ def run(args: Any) -> int:
     if out and out != "-":
         write_picture(svg, out)
     else:
-        sys.stdout.write(svg + "\n")
+        from ..output import write_output
+        write_output(None, svg + "\n")
     return 0

@@ -21,7 +21,7 @@ from csp.status import SolveStatus
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import add_puzzle_options, seconds
+from .options import add_puzzle_options, at_least, node_limit, seconds, techniques
 
 if TYPE_CHECKING:
     from ..formats.loader import Item
@@ -39,18 +39,19 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     s.add_argument("--logic", action="store_true", help="techniques only, never guess")
     s.add_argument("--first", action="store_true", help="skip the uniqueness check")
     s.add_argument("--steps", action="store_true", help="print the logic steps (with --logic)")
-    s.add_argument("--level", type=int, choices=(0, 1, 2), default=2,
+    s.add_argument("--level", type=at_least(0), choices=(0, 1, 2), default=2,
                    help="explanation detail of printed steps")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     s.add_argument("--symbols", choices=SYMBOL_STYLES, default=None,
                    help="digits of printed grids: letters (1-9, A=10, ...; default up to "
                         "35x35) or numbers (comma separated)")
-    s.add_argument("--techniques", default="default",
+    s.add_argument("--techniques", default="default", type=techniques,
                    help="technique selection for --logic (default, all, a family or names)")
     s.add_argument("--time-limit", type=seconds, default=60.0,
                    help="seconds per puzzle before giving up (default 60)")
-    s.add_argument("--node-limit", type=int, default=None,
-                   help="search nodes per puzzle (conflicts when the SAT solver searches)")
+    s.add_argument("--node-limit", type=node_limit, default=None, metavar="N",
+                   help="search nodes per puzzle (conflicts when the SAT solver searches; "
+                        "0: no search, only propagation)")
     s.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     add_batch_arguments(s)
     add_puzzle_options(s)
@@ -64,10 +65,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
     """The batch options of ``sudoku-csp solve`` (run by :mod:`sudoku_csp.batch`)."""
     g = parser.add_argument_group("batch runs")
-    g.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="solve in N worker processes (0: one per CPU); output stays in input "
-                        "order. With --dask local: the number of Dask workers (default 2)")
-    g.add_argument("--chunk-size", type=int, default=None, metavar="K",
+    g.add_argument("--workers", type=at_least(0), default=1, metavar="N",
+                   help="solve in N worker processes (0: one per CPU; never more than the "
+                        "CPUs nor the puzzles); output stays in input order. With --dask "
+                        "local: the number of Dask workers (default 2)")
+    g.add_argument("--chunk-size", type=at_least(1), default=None, metavar="K",
                    help="puzzles sent to a worker at a time (default: automatic)")
     g.add_argument("--dask", default=None, metavar="ADDRESS",
                    help="run on a Dask cluster: a scheduler address (tcp://host:8786) or "

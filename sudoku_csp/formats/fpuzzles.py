@@ -53,8 +53,8 @@ COSMETIC = IGNORED
 #: sum; a fog-of-war userscript: foglight, a display setting)
 NEGATIVE_KINDS = ("difference", "ratio", "xv", "sum", "foglight")
 
-_CELL = re.compile(r"^R(\d{1,3})C(\d{1,3})$", re.I | re.A)
-_INT_TEXT = re.compile(r"^\s*[+-]?\d{1,12}\s*$", re.A)
+_CELL = re.compile(r"\AR(\d{1,3})C(\d{1,3})\Z", re.I | re.A)
+_INT_TEXT = re.compile(r"\A\s*[+-]?\d{1,12}\s*\Z", re.A)
 
 
 def _show(x: Any) -> str:

@@ -43,6 +43,7 @@ from csp.errors import InvalidPuzzle, ParseError, SearchLimit
 from csp.events import Contradiction
 from csp.io import is_samurai_line, parse_library_line, parse_line, parse_pencilmarks
 from csp.state import State
+from csp.text import one_line
 
 from variants.classic import classic_puzzle
 
@@ -170,17 +171,52 @@ def _stated(p: Puzzle) -> str | None:
     return sol if isinstance(sol, str) and sol.strip() else None
 
 
+#: a byte that is not UTF-8, as read with ``errors="surrogateescape"`` (U+DC80..U+DCFF)
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def bad_utf8(line: str) -> ParseError | None:
+    """The error of a line holding a byte that is not UTF-8 (text read with
+    ``errors="surrogateescape"``), naming the first such byte and its column; None when the
+    line is clean.
+
+    >>> str(bad_utf8(b"1..\\xff.".decode("utf-8", "surrogateescape")))
+    'not UTF-8 text: byte 0xff at column 4'
+    """
+    m = _BAD_BYTE.search(line)
+    if m is None:
+        return None
+    return ParseError(f"not UTF-8 text: byte 0x{ord(m.group()) - 0xDC00:02x} at column "
+                      f"{m.start() + 1}")
+
+
+def _require_utf8(text: str, name: str) -> None:
+    """Refuse a whole document (one puzzle over several lines) holding a byte that is not
+    UTF-8, naming ``name:line``."""
+    for no, line in enumerate(text.splitlines(), 1):
+        error = bad_utf8(line)
+        if error is not None:
+            raise ParseError(f"{name}:{no}: {error}")
+
+
 def _batch(lines: Iterable[str], name: str, kind: str, parse: bool = True,
            meanings: dict[str, str] | None = None,
            budget: Budget | None = None) -> Iterator[Item]:
+    """The items of a batch's lines (a file's or stdin's, read with
+    ``errors="surrogateescape"``): a line that is not UTF-8, or not a puzzle, is an item
+    carrying its error, so the other lines still get their answers."""
     seen = False
+    name = one_line(name)
     for no, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         seen = True
         where = f"{name}:{no}"
-        if parse:
+        error = bad_utf8(line)
+        if error is not None:
+            yield Item(_short(one_line(line)), where, error=error)
+        elif parse:
             yield _entry(line, where, kind, meanings, budget)
         else:
             yield Item(_short(line), where, raw=line, kind=kind, lines=meanings)
@@ -202,8 +238,7 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
     [True]
     """
     if arg == "-":
-        stream = stdin if stdin is not None else sys.stdin
-        text = stream.read()
+        text = _read_stdin(stdin)
         if not text.strip():
             raise ParseError("stdin: no puzzle in it (empty input)")
         kind = "jsonl" if text.lstrip().startswith("{") and "\n" in text.strip() else "txt"
@@ -213,33 +248,36 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
             except ParseError:
                 obj = None
             if isinstance(obj, dict):
+                _require_utf8(text, "stdin")
                 yield _single(text, "stdin", "stdin", "jsonl", lines, budget)
                 return
         if kind == "txt" and text.lstrip().startswith("{"):
+            _require_utf8(text, "stdin")
             yield _single(text, "stdin", "stdin", "txt", lines, budget)
             return
         yield from _batch(text.splitlines(), "stdin", kind, parse, lines, budget)
         return
     if os.path.isfile(arg):
         ext = os.path.splitext(arg)[1].lower()
-        try:
-            with open(arg, encoding="utf-8") as f:
-                if ext == ".json":
-                    text = check_size(f.read(MAX_PUZZLE_CHARS + 1), f"{arg}: JSON")
-                    if not text.strip():
-                        raise ParseError(f"{arg}: empty file")
-                    yield _single(text, arg, arg, "jsonl", lines, budget, f"{arg}: JSON")
-                    return
-                kind = "jsonl" if ext == ".jsonl" else "txt"
-                yield from _batch(f, arg, kind, parse, lines, budget)
-        except UnicodeDecodeError:
-            raise ParseError(f"{arg}: not a UTF-8 text file") from None
+        if ext == ".json":
+            what = f"{one_line(arg)}: JSON"
+            text = check_size(read_text_file(arg, MAX_PUZZLE_CHARS + 1), what)
+            if not text.strip():
+                raise ParseError(f"{one_line(arg)}: empty file")
+            yield _single(text, arg, one_line(arg), "jsonl", lines, budget, what)
+            return
+        kind = "jsonl" if ext == ".jsonl" else "txt"
+        with open(arg, encoding="utf-8", errors="surrogateescape") as f:
+            yield from _batch(f, arg, kind, parse, lines, budget)
         return
     if os.path.isdir(arg):
         raise ParseError(f"{arg}: is a directory, not a puzzle file")
     looks_like_path = arg.endswith((".txt", ".json", ".jsonl", ".sdk")) and len(arg) < 100
     if looks_like_path:
         raise ParseError(f"{arg}: no such file")
+    error = bad_utf8(arg)
+    if error is not None:
+        raise ParseError(f"PUZZLE argument: {error}")
     yield _single(arg, _short(arg), "", "txt", lines, budget)
 
 
@@ -380,9 +418,44 @@ def marks_state(text: str, puzzle: Puzzle | None = None) -> State:
                                     (c,))
     for c in range(st.grid.size):
         m = st.cand[c]
-        if not st.placed[c] and m & (m - 1) == 0:
+        if st.placed[c]:
+            continue
+        if not m:   # the puzzle's own pencil marks already leave it none
+            raise Contradiction(f"{st.grid.name(c)} has no candidate left", "pencil marks",
+                                (c,))
+        if m & (m - 1) == 0:
             _place(st, c, m.bit_length() - 1)
     return st
+
+
+def _read_stdin(stdin: IO[str] | None) -> str:
+    """All of stdin (or of ``stdin``) as text; the process's stdin is read as bytes and
+    decoded with ``errors="surrogateescape"``, whatever the locale, so a byte that is not
+    UTF-8 is reported where it is (:func:`bad_utf8`) rather than refusing the whole input."""
+    if stdin is not None:
+        return stdin.read()
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        return sys.stdin.read()
+    return buffer.read().decode("utf-8", "surrogateescape")
+
+
+def read_text_file(path: str, cap: int | None = None) -> str:
+    """A whole file that must be one UTF-8 text (a ``.json`` puzzle, pencil marks): a byte
+    that is not UTF-8 is a :class:`ParseError` naming the file, the line and the byte.
+    ``cap``: read at most this many bytes (a file that fills them is over a cap: the
+    caller's size check says so, a multi-byte character cut at the end is replaced)."""
+    with open(path, "rb") as f:
+        data = f.read() if cap is None else f.read(cap)
+    if cap is not None and len(data) >= cap:
+        return data.decode("utf-8", errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - data.rfind(b"\n", 0, e.start)
+        raise ParseError(f"{one_line(path)}:{line}: not UTF-8 text: byte 0x{data[e.start]:02x} "
+                         f"at column {column}") from None
 
 
 def _read(arg: str, stdin: IO[str] | None, cap: int | None = None) -> str | None:
@@ -390,16 +463,14 @@ def _read(arg: str, stdin: IO[str] | None, cap: int | None = None) -> str | None
     a look at the first ``cap`` bytes of a file only (bytes that are not UTF-8 read as
     U+FFFD there: the look decides what the file is, a reader then reads it)."""
     if arg == "-":
-        return (stdin if stdin is not None else sys.stdin).read()
+        text = _read_stdin(stdin)
+        _require_utf8(text, "stdin")
+        return text
     if os.path.isfile(arg):
         if cap is not None:
             with open(arg, "rb") as fb:
                 return fb.read(cap).decode("utf-8", errors="replace")
-        try:
-            with open(arg, encoding="utf-8") as f:
-                return f.read()
-        except UnicodeDecodeError:
-            raise ParseError(f"{arg}: not a UTF-8 text file") from None
+        return read_text_file(arg)
     return None
 
 

@@ -159,7 +159,7 @@ def parse_meanings(lines: Mapping[str, str] | None) -> dict[str, tuple[str, int 
         value = None
         if num.strip():
             if kind not in ("whispers", "dutch-whispers", "lockout") or \
-                    not re.fullmatch(r"\d{1,2}", num.strip()):
+                    not re.fullmatch(r"[0-9]{1,2}", num.strip()):
                 raise ParseError(f"{where}: only whispers and lockout take a number "
                                  "(e.g. whispers:4)")
             value = int(num)
@@ -392,7 +392,7 @@ class _Reader:
                 if v in (None, ""):
                     continue
                 text = str(v).strip() if not isinstance(v, bool) else ""
-                if not re.fullmatch(r"\d{1,2}", text) or not 1 <= int(text) <= n:
+                if not re.fullmatch(r"[0-9]{1,2}", text) or not 1 <= int(text) <= n:
                     raise ParseError(f"SudokuPad given at {_name(r, c)} is {v!r}, not a digit "
                                      f"1..{n}")
                 self.fp["grid"][r][c] = {"value": int(text), "given": True}
@@ -526,7 +526,7 @@ class _Reader:
             if v in (None, ""):
                 total = None
             elif isinstance(v, int) and not isinstance(v, bool) or \
-                    isinstance(v, str) and re.fullmatch(r"\s*\d{1,4}\s*", v):
+                    isinstance(v, str) and re.fullmatch(r"\s*[0-9]{1,4}\s*", v):
                 total = int(v)
             else:
                 raise ParseError(f"{self.describe(el)}: the cage's value {v!r} is not a sum")
@@ -780,7 +780,7 @@ class _Reader:
         value = "".join(str(s.d.get("text")).strip() for s in texts)
         if value in ("_", "?", ""):
             return
-        if not re.fullmatch(r"\d{1,3}", value):
+        if not re.fullmatch(r"[0-9]{1,3}", value):
             raise ParseError(f"{self.describe(el)}: little killer clue {value!r} is not a number")
         self.add("littlekillersum", {"cell": _rc(*clue), "direction": direction, "value": value})
 
@@ -826,7 +826,7 @@ class _Reader:
                 self.add("xv", {"cells": [_rc(*edge[0]), _rc(*edge[1])], "value": text.upper()})
                 continue
             if edge is not None and d.get("rounded") and max(w, h) <= 0.55 and \
-                    (not text or re.fullmatch(r"\d{1,2}", text)):
+                    (not text or re.fullmatch(r"[0-9]{1,2}", text)):
                 key = {"#FFFFFF": "difference", "#000000": "ratio"}.get((bg or "")[:7])
                 if key is None:
                     raise self.unknown(s, "a dot that is neither white nor black", "ignore")
@@ -838,7 +838,8 @@ class _Reader:
                 continue
             if _near_int(r) and _near_int(c) and 0 < round(r) < n and 0 < round(c) < n and \
                     d.get("rounded") and text:
-                digits = [int(x) for x in re.findall(r"\d+", text)]
+                found = re.findall(r"[0-9]+", text)
+                digits = [int(x) for x in found] if all(len(x) <= 3 for x in found) else []
                 if digits and all(1 <= x <= n for x in digits):
                     R0, C0 = round(r), round(c)
                     self.use(s)
@@ -895,7 +896,7 @@ class _Reader:
                                "ignore")
         texts = [str(s.d.get("text")).strip() for s in shapes]
         symbols = {t for t in texts if t in (_SYMBOL_XSUM, _SYMBOL_SKY)}
-        numbers = [t for t in texts if re.fullmatch(r"\d{1,3}", t)]
+        numbers = [t for t in texts if re.fullmatch(r"[0-9]{1,3}", t)]
         if len(numbers) != 1 or len(symbols) > 1 or len(numbers) + len(symbols) != len(texts):
             raise self.unknown(shapes[0], "text outside the grid that is not one number",
                                "ignore")

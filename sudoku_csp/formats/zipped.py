@@ -21,7 +21,7 @@ ZIP_KEYS = {"c": "color", "ca": "cages", "ct": "center", "c1": "borderColor",
             "th": "thickness", "hl": "headLength", "wp": "wayPoints", "t": "title",
             "te": "text", "d": "duration", "d2": "d"}
 _HEX6 = re.compile(r"[0-9a-fA-F]{6}")
-_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _WORD = re.compile(r"[A-Za-z0-9_#$]+")
 
 

@@ -110,7 +110,7 @@ def _solver_needs_set():
 
 def test_node_limit_is_a_conflict_budget_for_sat():
     p = _solver_needs_set()
-    with pytest.raises(NodeLimitExceeded, match="50 conflicts"):
+    with pytest.raises(NodeLimitExceeded, match=r"conflicts \(limit 50\)"):
         p.solve(method="sat", node_limit=50)
     r = p.solve(method="sat", node_limit=10**7)
     assert r.status == "solved" and r.method == "sat" and r.conflicts > 50
@@ -123,6 +123,34 @@ def test_cli_node_limit_with_sat(capsys):
     rc, out, _ = run(capsys, "solve", spec, "--method", "sat", "--node-limit", "20", "--json")
     res = json.loads(out)
     assert rc == 1 and res["status"] == "limit" and "conflicts" in res["reason"]
+
+
+@pytest.mark.parametrize("bad", [-5, -1, 1.5, True, "10"])
+def test_api_node_limit_is_a_whole_number(bad):
+    from csp.errors import InvalidArgument
+    for method in ("search", "sat", "auto"):
+        with pytest.raises(InvalidArgument, match="node limit"):
+            classic_puzzle(EXAMPLE).solve(node_limit=bad, method=method)
+
+
+@pytest.mark.parametrize("limit", [2 ** 63 - 1, 2 ** 63, 10 ** 30])
+def test_api_huge_node_limit_is_no_limit_for_sat(limit):
+    r = classic_puzzle(EXAMPLE).solve(method="sat", node_limit=limit)
+    assert r.status == "solved" and r.method == "sat"
+
+
+@pytest.mark.parametrize("method", ["search", "sat", "auto"])
+def test_node_limit_0_allows_no_search_with_every_method(method):
+    """0: what propagation settles is answered (a grid with 11 blanks in the last rows,
+    solved by singles; a contradiction), anything that needs a guess is a limit."""
+    sol = classic_puzzle(EXAMPLE).solve().solution
+    settled = "".join(map(str, sol[:70])) + "." * 11
+    r = classic_puzzle(settled).solve(method=method, node_limit=0)
+    assert r.status == "solved" and r.solution == sol
+    with pytest.raises(NodeLimitExceeded):
+        classic_puzzle(EXAMPLE).solve(method=method, node_limit=0)
+    with pytest.raises(NodeLimitExceeded):
+        classic_puzzle(EXAMPLE).count_solutions(method=method, node_limit=0)
 
 
 def test_ramp_covers_every_item_in_order():
@@ -157,3 +185,88 @@ def test_pool_batch_writes_its_first_line_early(tmp_path):
     finally:       # the pool's workers too: they are in the batch's process group
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+# -- issue 24: output files are written whole or not at all ---------------------------------
+UNIQUE4 = "1.....2...3..4.."   # one solution, solved by singles in no time
+LONE = json.dumps({"puzzle": UNIQUE4, "title": "a\ud800b\u0007c"})
+
+
+@pytest.mark.parametrize("argv, name", [
+    (["render", LONE], "out.svg"),
+    (["render", LONE], "out.png"),
+    (["explain", LONE], "out.html"),
+    (["explain", UNIQUE4, "--title", "caf\udce9"], "out.html"),  # argv byte 0xe9
+    (["graph", LONE], "out.graphml"),
+])
+def test_titles_that_utf8_cannot_hold_are_drawn_escaped(capsys, tmp_path, argv, name):
+    out = tmp_path / name
+    out.write_text("the old file\n")
+    rc = main([*argv, "-o", str(out)])
+    _, err = capsys.readouterr()
+    assert rc in (0, 1) and err == "", err
+    data = out.read_bytes()
+    if name.endswith(".png"):
+        assert data.startswith(b"\x89PNG")
+        return
+    data.decode("utf-8")                 # valid UTF-8 through and through
+    if not name.endswith(".graphml"):    # graphs carry no title
+        want = "caf\\xe9" if "--title" in argv else "a\\ud800b\\x07c"
+        assert want.encode() in data
+
+
+def test_svg_of_a_lone_surrogate_title_goes_to_stdout(capsys):
+    assert main(["render", LONE]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "a\\ud800b\\x07c" in out
+
+
+@pytest.mark.parametrize("argv, name", [
+    (["render", EXAMPLE], "out.svg"),
+    (["explain", EXAMPLE], "out.html"),
+    (["graph", EXAMPLE], "out.dot"),
+    (["solve", EXAMPLE, "--summary-json"], "summary.json"),
+])
+def test_a_failed_write_leaves_the_old_file(capsys, tmp_path, monkeypatch, argv, name):
+    import errno
+    import csp.files
+
+    def full_disk(src, dst):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), src)
+
+    monkeypatch.setattr(csp.files.os, "replace", full_disk)
+    out = tmp_path / name
+    out.write_text("the old file\n")
+    extra = ["--format", "dot"] if argv[0] == "graph" else []
+    flag = [] if argv[-1] == "--summary-json" else ["-o"]
+    rc = main([*argv, *flag, str(out), *extra])
+    _, err = capsys.readouterr()
+    assert rc == 2 and err == f"sudoku-csp: error: No space left on device: {out}\n"
+    assert out.read_text() == "the old file\n"
+    assert os.listdir(tmp_path) == [name]        # no temporary file left behind
+
+
+def test_a_command_that_fails_leaves_the_old_file(capsys, tmp_path):
+    out = tmp_path / "out.svg"
+    out.write_text("the old file\n")
+    assert main(["render", UNIQUE4, "--step", "99", "-o", str(out)]) == 2
+    assert main(["render", "11" + "." * 14, "-o", str(out)]) == 2
+    capsys.readouterr()
+    assert out.read_text() == "the old file\n"
+
+
+def test_write_atomic_keeps_mode_and_links(tmp_path):
+    from csp.files import write_atomic
+    target = tmp_path / "real.txt"
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    write_atomic(link, "new \ud800")
+    assert link.is_symlink() and target.read_bytes() == b"new \\ud800"
+    assert os.stat(target).st_mode & 0o777 == 0o640
+    write_atomic(os.devnull, b"nothing")     # not a regular file: written, not replaced
+    assert sorted(os.listdir(tmp_path)) == ["link.txt", "real.txt"]
+    with pytest.raises(OSError) as e:
+        write_atomic(tmp_path / "no" / "such" / "dir.txt", "x")
+    assert e.value.filename == str(tmp_path / "no" / "such" / "dir.txt")

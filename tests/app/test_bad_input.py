@@ -11,6 +11,8 @@ from csp.io import parse_library_line, parse_line
 from sudoku_csp.cli import main
 from variants import classic_puzzle
 
+from conftest import DATA
+
 EXAMPLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 
@@ -164,3 +166,153 @@ def test_predicate_arity_is_checked_when_added(pred, cells):
             FunctionConstraint(pred, list(range(len(cells))), "mine")
     ok = Puzzle(4).add_constraint(lambda *v: len(set(v)) == len(v), cells, name="varargs")
     assert ok.constraints
+
+
+# -- issue 24: one line per message, ASCII digits only --------------------------------------
+def _sp(value: str) -> str:
+    import json
+    cells = [[{} for _ in range(4)] for _ in range(4)]
+    cells[0][0] = {"value": value}
+    boxes = [[[r + dr, c + dc] for dr in (0, 1) for dc in (0, 1)] for r in (0, 2) for c in (0, 2)]
+    return json.dumps({"cells": cells, "regions": boxes})
+
+
+def _fp_thermo(*cells: str) -> str:
+    import json
+    grid = [[{} for _ in range(4)] for _ in range(4)]
+    return json.dumps({"size": 4, "grid": grid, "thermometer": [{"lines": [list(cells)]}]})
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", _spec({"rule": "thermo", "cells": ["r\u0661c\u0661", "r1c2"]})],  # r١c١
+    ["solve", _spec({"rule": "thermo", "cells": ["r1c\uff11", "r1c2"]})],       # r1c１
+    ["solve", _spec({"rule": "thermo", "cells": ["R5C1\n", "r1c2"]})],
+    ["solve", _spec({"rule": "thermo", "cells": ["r1c1", "r1c2\n"]})],
+    ["solve", _spec({"rule": "thermo", "cells": ["r1c1", "r" + "1" * 5000 + "c1"]})],
+    ["solve", _fp_thermo("R1C1", "R1C2\n")],
+    ["solve", _fp_thermo("R1C1", "R1C\u0662")],
+    ["solve", _sp("\u0663")],                                             # ٣
+    ["solve", _sp("\uff13")],                                             # ３
+])
+def test_unicode_digits_and_trailing_newlines_are_refused(capsys, argv):
+    err = _one_clean_error(capsys, argv)
+    assert "\n" not in err[:-1]
+
+
+def test_the_same_givens_in_ascii_are_read(capsys):
+    assert main(["solve", _sp("3"), "--first"]) == 0
+    assert main(["solve", _fp_thermo("R1C1", "R1C2"), "--first"]) == 0
+    assert main(["solve", _spec({"rule": "thermo", "cells": [" r1c1", "r1 c2 "]}), "--first"]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("ref", ["r5c1\n", "r\u0661c1", "r1c1\t", "r" + "9" * 5000 + "c1"])
+def test_grid_cell_names_are_ascii_and_end_at_the_name(ref):
+    from csp import Grid
+    from csp.errors import InvalidConstraint
+    with pytest.raises(InvalidConstraint, match="not a cell name") as e:
+        Grid(9).cell(ref)
+    assert "\n" not in str(e.value) and "\t" not in str(e.value)
+
+
+def _run(capsys, argv: list[str]) -> tuple[int, str, str]:
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", _spec({"rule": "killer_cage", "cells": ["r1c1", "r1c2"], "total": 50,
+                     "name": "x\ny\x1b[2J"})],
+    ["solve", _spec({"rule": "bogus\nrule"})],
+    ["solve", "no\nsuch.txt"],
+    ["solve", "1.....2...3..4..", "--line", "#ff\n0000=whispers"],
+    ["solve", "1.....2...3..4..", "--techniques", "sing\nles"],
+    ["explain", "1.....2...3..4..", "-o", "page\n.txt"],
+    ["render", "1.....2...3..4..", "-o", "/no/such\ndir/out.svg"],
+])
+def test_messages_that_quote_input_stay_one_line(capsys, argv):
+    err = _one_clean_error(capsys, argv)
+    assert "\x1b" not in err and "\n" not in err[:-1]
+
+
+def test_library_messages_are_one_line():
+    from sudoku_csp.formats.spec import from_spec
+    import json
+    with pytest.raises(SudokuCSPError) as e:
+        from_spec(json.loads(_spec({"rule": "killer_cage", "cells": ["r1c1", "r1c2"],
+                                    "total": 50, "name": "x\ny"})))
+    assert "x\\ny" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_batch_file_named_with_a_newline_keeps_its_lines_whole(capsys, tmp_path):
+    f = tmp_path / "two\nlines.txt"
+    f.write_text("1.....2...3..4..\nnot a puzzle\n")
+    rc, out, err = _run(capsys, ["solve", str(f)])
+    shown = str(f).replace("\n", "\\n")
+    assert rc == 1 and out == f"{shown}:1: solved 1243432121343412\n"
+    assert err.startswith(f"error: {shown}:2: ") and err.count("\n") == 1
+
+
+# -- issue 24: reglib, hint --marks, numeric options ----------------------------------------
+def test_reglib_names_the_line_that_cannot_be_read(capsys, tmp_path):
+    lib = (DATA / "reglib-1.3-public.txt").read_text()
+    cases = [line for line in lib.splitlines() if line.startswith(":")][:2]
+    f = tmp_path / "lib.txt"
+    f.write_bytes(("\n".join(cases) + "\n").encode() + b":0000:x:\xff:::\n")
+    assert _one_clean_error(capsys, ["reglib", str(f)]) == \
+        f"sudoku-csp: error: {f}:3: not UTF-8 text: byte 0xff at column 9\n"
+    f.write_text("\n".join(cases) + "\ngarbage\n")
+    assert _one_clean_error(capsys, ["reglib", str(f)]) == \
+        f"sudoku-csp: error: {f}: line 3: not a library line: 'garbage'\n"
+    f.write_text("\n".join(cases) + "\n")
+    rc, out, _ = _run(capsys, ["reglib", str(f)])
+    assert rc in (0, 1) and out.splitlines()[-1].endswith("failed")
+
+
+# r1c4 has no candidate in the puzzle itself: row 1 holds 1, 2, 3 and column 4 holds 4
+NO_CANDIDATE = "123........4...."
+MARKS = "1 2 3 1234 1234 1234 1234 1234 1234 1234 1234 4 1234 1234 1234 1234"
+
+
+def test_hint_marks_that_leave_a_cell_empty_are_a_contradiction(capsys):
+    import json
+    from csp.events import Contradiction
+    from sudoku_csp.formats.loader import marks_state
+    rc, out, err = _run(capsys, ["hint", NO_CANDIDATE, "--marks", MARKS, "--json"])
+    assert rc == 1 and err == "" and json.loads(out)["status"] == "unsolvable"
+    assert "r1c4" in json.loads(out)["text"]
+    rc, out, err = _run(capsys, ["solve", NO_CANDIDATE, "--json"])
+    assert rc == 1 and json.loads(out)["status"] == "unsolvable"      # as solve says
+    with pytest.raises(Contradiction, match="r1c4 has no candidate left"):
+        marks_state(MARKS, classic_puzzle(NO_CANDIDATE))
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", EXAMPLE, "--node-limit", "-5"],
+    ["solve", EXAMPLE, "--node-limit", str(2 ** 63), "--method", "sat"],
+    ["solve", EXAMPLE, "--node-limit", "\u0663"],
+    ["solve", EXAMPLE, "--node-limit", "1e3"],
+    ["count", EXAMPLE, "--node-limit", "-1"],
+    ["count", EXAMPLE, "--limit", "\uff10"],
+    ["solve", EXAMPLE, "--workers", "\u0661"],
+    ["solve", EXAMPLE, "--chunk-size", "0"],
+    ["graph", EXAMPLE, "--max-nodes", "-3"],
+    ["render", EXAMPLE, "--step", "\u0663"],
+    ["solve", EXAMPLE, "--logic", "--techniques", "default,-bogus"],
+    ["hint", EXAMPLE, "--techniques", "-all,nope"],
+])
+def test_numbers_and_selections_of_options_are_checked(capsys, argv):
+    _one_clean_error(capsys, argv)
+
+
+@pytest.mark.parametrize("method", ["search", "sat", "auto"])
+def test_node_limit_0_is_honoured_by_every_method(capsys, method):
+    import json
+    rc, out, err = _run(capsys, ["solve", EXAMPLE, "--method", method, "--node-limit", "0",
+                                 "--json"])
+    res = json.loads(out)
+    assert rc == 1 and res["status"] == "limit" and res["reason"] and err == ""
+    rc, out, _ = _run(capsys, ["solve", EXAMPLE, "--method", method, "--node-limit",
+                               str(10 ** 12), "--json"])
+    assert rc == 0 and json.loads(out)["status"] == "solved"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_csp.cli import main
+from sudoku_csp.commands.solve import solve_one as _real_solve_one
 
 from conftest import DATA, ROOT
 
@@ -154,3 +156,129 @@ def test_dask_local_cluster_matches_serial(capsys, slice200, serial200):
     assert rc == 0
     assert _results(out) == serial200
     assert "(dask, 2 workers)" in err and "200 solved" in err
+
+
+# -- issue 24: a batch never loses a line ---------------------------------------------------
+MULTIGRID = ('{"format":"sudoku-csp","version":2,"size":9,'
+             '"multigrid":{"origins":[[0,0],[6,6]],"labels":5}}')
+GOOD = "1" + "." * 14 + "2"     # a 4x4 with many solutions: --first solves it
+
+
+def _error_lines(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("error: ")]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_line_whose_reading_fails_does_not_stop_the_batch(capsys, tmp_path, workers):
+    f = tmp_path / "mixed.jsonl"
+    good = json.dumps({"puzzle": GOOD})
+    f.write_text("\n".join([good, MULTIGRID, good]) + "\n")
+    rc, out, err = run(capsys, "solve", str(f), "--json", "--first", "--workers", workers)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert rc == 1 and [r["status"] for r in rows] == ["solved", "error", "solved"]
+    assert [r["where"] for r in rows] == [f"{f}:{i}" for i in (1, 2, 3)]
+    assert _error_lines(err) == [f"error: {f}:2: {rows[1]['error']}"]
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+def _flaky_solve_one(item, args):   # module level: the pool pickles it by name
+    if item.where.endswith(":2"):
+        raise RuntimeError("boom\nsecond line")
+    return _real_solve_one(item, args)
+
+
+def _unpicklable_solve_one(item, args):
+    res = _real_solve_one(item, args)
+    if item.where.endswith(":2"):
+        res["oops"] = lambda: None      # this result cannot travel back from the worker
+    return res
+
+
+def test_a_result_that_cannot_come_back_from_a_worker_is_its_lines_error(
+        capsys, tmp_path, monkeypatch):
+    import sudoku_csp.commands.solve as solve_cmd
+    monkeypatch.setattr(solve_cmd, "solve_one", _unpicklable_solve_one)
+    f = tmp_path / "three.txt"
+    f.write_text(f"{GOOD}\n{GOOD}\n{GOOD}\n")
+    rc, out, err = run(capsys, "solve", str(f), "--json", "--first", "--workers", "2",
+                       "--chunk-size", "1")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert rc == 1 and [r["status"] for r in rows] == ["solved", "error", "solved"]
+    assert rows[1]["error"].startswith("internal error: ") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_any_exception_of_one_line_is_that_lines_error(capsys, tmp_path, monkeypatch, workers):
+    """A bug that surfaces on one puzzle (here a solve_one that raises for the second
+    line) is that line's error, serial and in worker processes; the batch goes on."""
+    import sudoku_csp.commands.solve as solve_cmd
+    monkeypatch.setattr(solve_cmd, "solve_one", _flaky_solve_one)
+    f = tmp_path / "three.txt"
+    f.write_text(f"{GOOD}\n{GOOD}\n{GOOD}\n")
+    rc, out, err = run(capsys, "solve", str(f), "--json", "--first", "--workers", workers)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert rc == 1 and [r["status"] for r in rows] == ["solved", "error", "solved"]
+    assert rows[1]["error"] == "internal error: RuntimeError: boom\\nsecond line"
+    assert err.count("\n") == 1 and f"{f}:2" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("ext", ["txt", "jsonl"])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_byte_that_is_not_utf8_is_one_lines_error(capsys, tmp_path, ext, workers):
+    good = GOOD if ext == "txt" else json.dumps({"puzzle": GOOD})
+    bad = GOOD[:3] + "\xff" + GOOD[4:] if ext == "txt" else '{"puzzle": "1..\xff"}'
+    f = tmp_path / f"latin1.{ext}"
+    f.write_bytes("\n".join([good, bad, good]).encode("latin-1") + b"\n")
+    rc, out, err = run(capsys, "solve", str(f), "--first", "--workers", workers)
+    assert rc == 1
+    assert out.splitlines() == [f"{f}:1: solved {_first(GOOD)}", f"{f}:3: solved {_first(GOOD)}"]
+    column = bad.index("\xff") + 1
+    assert _error_lines(err) == [f"error: {f}:2: not UTF-8 text: byte 0xff at column {column}"]
+
+
+def _first(line: str) -> str:
+    from variants import classic_puzzle
+    return "".join(map(str, classic_puzzle(line).solve(first=True).solution))
+
+
+def test_stdin_bytes_are_read_per_line_whatever_the_locale(tmp_path):
+    """stdin is read as bytes: a strict UTF-8 stdin (PYTHONIOENCODING) still reports the
+    bad line and answers the others."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    data = f"{GOOD}\n1..\xff{GOOD[4:]}\n{GOOD}\n".encode("latin-1")
+    p = subprocess.run([sys.executable, "-m", "sudoku_csp.cli", "solve", "-", "--first"],
+                       input=data, capture_output=True, cwd=ROOT, env=env, timeout=60)
+    out, err = p.stdout.decode(), p.stderr.decode()
+    assert p.returncode == 1 and out.count("solved") == 2, (out, err)
+    assert err == "error: stdin:2: not UTF-8 text: byte 0xff at column 4\n"
+
+
+def test_workers_never_outnumber_puzzles_or_cpus(capsys, tmp_path):
+    from sudoku_csp.batch import worker_count
+    f = tmp_path / "two.txt"
+    f.write_text(f"{GOOD}\n{GOOD}\n")
+    sj = tmp_path / "s.json"
+    t0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rc, out, err = run(capsys, "solve", str(f), "--first", "--workers", "1000",
+                       "--summary-json", str(sj))
+    t1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    summary = json.loads(sj.read_text())
+    assert rc == 0 and out.count("solved") == 2
+    assert summary["workers"] == min(2, os.cpu_count() or 1)
+    assert (t1.ru_utime + t1.ru_stime) - (t0.ru_utime + t0.ru_stime) < 5   # 1,000 took 5-8 s
+    assert worker_count(1000, 2, cpus=64) == 2 and worker_count(1000, 10**6, cpus=4) == 4
+    assert worker_count(0, 10**6, cpus=3) == 3 and worker_count(7, 1, cpus=8) == 1
+
+
+def test_summary_json_is_kept_when_the_command_exits_2(capsys, tmp_path):
+    sj = tmp_path / "s.json"
+    sj.write_text("the last run's summary\n")
+    for argv in (["11" + "." * 14],                        # contradictory givens: exit 2
+                 [GOOD, "--techniques", "default,-bogus", "--logic"],
+                 [GOOD, "--node-limit", "-5"]):
+        rc, out, err = run(capsys, "solve", *argv, "--summary-json", str(sj))
+        assert rc == 2 and err.count("\n") == 1 and "internal error" not in err
+        assert sj.read_text() == "the last run's summary\n"
+    rc, _, _ = run(capsys, "solve", GOOD, "--first", "--summary-json", str(sj))
+    assert rc == 0 and json.loads(sj.read_text())["counts"]["solved"] == 1
+    assert sorted(os.listdir(tmp_path)) == ["s.json"]    # no temporary file left

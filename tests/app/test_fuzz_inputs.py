@@ -159,6 +159,19 @@ def alarm(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+def answers_cleanly(argv: list[str], capsys: Any, what: str) -> tuple[int, str, str]:
+    """Run the CLI on ``argv`` under an alarm; assert the contract for hostile input (exit
+    0, 1 or 2; on 2 one line on stderr; never a traceback or an internal error)."""
+    with alarm(30):
+        rc = main(argv)
+    out, err = capsys.readouterr()
+    assert rc in (0, 1, 2), what
+    assert "internal error" not in err and "Traceback" not in err, (what, err)
+    if rc == 2:
+        assert err.count("\n") == 1 and err.startswith("sudoku-csp: error: "), (what, err)
+    return rc, out, err
+
+
 COMMANDS = [["solve", "--json", "--time-limit", "2"], ["count", "--time-limit", "2"],
             ["convert", "--to", "spec"], ["convert", "--to", "fpuzzles"],
             ["convert", "--to", "sudokupad-url"], ["graph", "--kind", "cells"], ["render"],
@@ -171,14 +184,7 @@ def test_cli_answers_hostile_input_cleanly(block, capsys):
         arg = case(seed)
         cmd = COMMANDS[seed % len(COMMANDS)]
         argv = [cmd[0], arg, *cmd[1:]]
-        with alarm(30):
-            rc = main(argv)
-        out, err = capsys.readouterr()
-        what = f"seed {seed}: {argv[0]} {arg[:120]!r}"
-        assert rc in (0, 1, 2), what
-        assert "internal error" not in err and "Traceback" not in err, (what, err)
-        if rc == 2:
-            assert err.count("\n") == 1 and err.startswith("sudoku-csp: error: "), (what, err)
+        answers_cleanly(argv, capsys, f"seed {seed}: {argv[0]} {arg[:120]!r}")
 
 
 def test_fuzz_reaches_the_readers(capsys):

@@ -338,7 +338,7 @@ def test_cli_render_svg_png_state_and_step(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, msg", [
     (["render", CLASSIC, "-o", "x.gif"], "unknown picture format"),
-    (["render", CLASSIC, "--step", "0"], "--step must be at least 1"),
+    (["render", CLASSIC, "--step", "0"], "--step: '0': expected a whole number 1 or more"),
     (["render", CLASSIC, "--step", "999"], "solved after"),
     (["render", CLASSIC, "--step", "2", "--state"], "not allowed"),
     (["render", "12"], "not a square grid"),

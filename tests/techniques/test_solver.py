@@ -78,6 +78,29 @@ def test_select_by_family_name_and_exclusion():
         registry.select("no_such_technique")
 
 
+@pytest.mark.parametrize("spec", ["default,-bogus", "-bogus", "all,-", ["default", "-nope"]])
+def test_select_refuses_an_unknown_removal(spec):
+    with pytest.raises(UnknownTechnique, match="unknown technique or family|empty"):
+        registry.select(spec)
+
+
+def test_select_removes_keywords_and_families():
+    everything = {t.name for t in registry.all_techniques()}
+    default = {t.name for t in registry.select("default")}
+    assert registry.select("all,-all") == [] and registry.select("-all,all") == []
+    assert {t.name for t in registry.select("all,-default")} == everything - default
+    assert 0 < len(default) < len(everything)
+    singles = {t.name for t in registry.all_techniques() if t.family == "singles"}
+    assert {t.name for t in registry.select("default,-singles")} == default - singles
+
+
+@pytest.mark.parametrize("typo, suggestion", [("hiden_single", "hidden_single"),
+                                              ("-singels", "singles"), ("defualt", "default")])
+def test_select_suggests_the_closest_names(typo, suggestion):
+    with pytest.raises(UnknownTechnique, match=f"did you mean '{suggestion}'"):
+        registry.select(f"full_house,{typo}")
+
+
 def test_verify_raises_on_unsound_step():
     p = classic_puzzle(EASY)
     sol = p.solve().solution
