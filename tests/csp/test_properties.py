@@ -365,6 +365,10 @@ def test_to_problem_on_variant_bundles_matches_brute_force(seed):
     4x4 puzzles built from the variant rule bundles (every kind of spec they emit)."""
     import random
 
+    import os
+    import sys
+    # test_variants lives in tests/variants, on the path only when pytest collects there
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "variants"))
     from test_variants import oracle, random_bundle   # brute-force over the 288 grids
 
     from csp.errors import InvalidConstraint
