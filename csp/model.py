@@ -461,10 +461,17 @@ class Puzzle:
                            conflicts)
 
     def count_solutions(self, limit: int = 2, node_limit: int | None = None,
-                        time_limit: float | None = None, method: str = "auto") -> int:
-        """Number of solutions, counting stops at ``limit`` (``method`` as in :meth:`solve`)."""
-        sols, _, _, _ = self._search(self.initial_state().cand, limit, node_limit, time_limit,
-                                     method)
+                        time_limit: float | None = None, method: str = "auto",
+                        state: State | None = None) -> int:
+        """Number of solutions, counting stops at ``limit`` (``method`` as in :meth:`solve`);
+        of ``state`` (its candidates) when given, else of the givens.
+
+        >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1...............")
+        >>> p.count_solutions(1000), p.count_solutions(1000, state=p.propagate())
+        (72, 72)
+        """
+        cand = (state or self.initial_state()).cand
+        sols, _, _, _ = self._search(cand, limit, node_limit, time_limit, method)
         return len(sols)
 
     def _search(self, cand: list[int], limit: int, node_limit: int | None,
