@@ -30,7 +30,7 @@ import time
 from typing import Any, Callable, Collection, Iterator, Sequence
 
 from csp.constraints.alldiff import AllDifferent
-from csp.errors import SudokuCSPError
+from csp.errors import SudokuCSPError, TimeLimitExceeded
 from csp.events import Contradiction
 from csp.links import link_tables
 from csp.model import Puzzle
@@ -53,6 +53,9 @@ UNIQUE_SECONDS = 10.0
 #: milliseconds); a check cut short is tried again later with twice the budget (see
 #: :meth:`Run.check_due`)
 FIRST_CHECK_SECONDS = 0.25
+#: seconds of the first check that go to depth-first search (``method="auto"``) before
+#: the SAT solver takes the rest
+AUTO_SECONDS = 0.05
 #: once a puzzle is known to have several solutions, they are counted up to this many ...
 COUNT_CAP = 1000
 #: ... within this many search nodes (SAT conflicts), so the answer does not depend on the
@@ -177,8 +180,8 @@ def first_step(run: "Run", an: Analysis,
     (the run's whole plan unless given) that has one. No technique starts past the run's
     deadline; when nothing is found but a search gave up on its own budget, the run is
     marked ``incomplete`` (it ends "limit", not "stuck") and ``gave_up`` names the first
-    technique that gave up. Before each technique a due uniqueness check runs
-    (:meth:`Run.check_due`): a puzzle with several solutions stops the search there."""
+    technique that gave up. Before each technique beyond the singles a due uniqueness
+    check runs (:meth:`Run.check_due`): a puzzle with several solutions stops there."""
     run.incomplete = False
     run.gave_up = None
     deadline = run.deadline
@@ -187,7 +190,7 @@ def first_step(run: "Run", an: Analysis,
         now = time.perf_counter()
         if deadline is not None and now > deadline:
             return None
-        if now >= run.next_check and run.check_due():
+        if now >= run.next_check and t.family != "singles" and run.check_due():
             return None             # several solutions: the run ends "multiple"
         if t.requires_unique and not run.unique_ok():
             continue
@@ -215,12 +218,16 @@ class Run:
     ``unique``: True declares that the puzzle has one solution (uniqueness techniques on,
     nothing checked), False that it may not (uniqueness techniques off, nothing checked:
     the logic goes as far as it can). None (the default, unless the puzzle declares
-    ``Puzzle.unique``) counts the puzzle's solutions by search before the first step
-    (:meth:`check_due`; the model's own search and SAT solver, a few milliseconds on a
-    classic 9x9): a puzzle with several solutions ends the run "multiple" at once, instead
-    of a long logic solve that cannot finish. A check cut short by its budget (big or hard
-    grids) lets the logic go on and is tried again later with twice the budget; the
-    verdict is kept with the puzzle (``solutions``, ``solutions_exact``).
+    ``Puzzle.unique``) counts the puzzle's solutions by search (:meth:`check_due`; the
+    model's own search and SAT solver, a few milliseconds on a classic 9x9) before the
+    first technique beyond the singles (full house, naked and hidden single: a solve they
+    finish needs no check, and the check after them is cheaper; another strategy than
+    :func:`first_step` gets it before its first step): a puzzle with several solutions
+    ends the run "multiple" there, instead of a long logic solve that cannot finish. A
+    check cut short by its budget (big or hard grids) lets the logic go on and is tried
+    again later with twice the budget; the verdict is kept with the puzzle
+    (``solutions``, ``solutions_exact``). Call :meth:`check_due` before :meth:`peek` to
+    have the verdict before any step (a hint does).
 
     Iterating applies the steps one by one and yields what the strategy picked; at the end
     ``status`` is "solved", "multiple" (the puzzle has several solutions), "stuck"
@@ -281,10 +288,14 @@ class Run:
         self.solutions_exact = False
         #: seconds spent in uniqueness checks
         self.check_seconds = 0.0
+        self._attempts = 0
         #: when the next scheduled uniqueness check is due (``time.perf_counter()``), and
         #: its budget; never once the verdict is known or declared
         self.next_check = self.t0 if self._unique is None else float("inf")
         self._check_budget = FIRST_CHECK_SECONDS
+        # the default strategy asks for the check itself, past the singles; others get it
+        # before each step
+        self._peek_checks = self.strategy is not first_step
         self._plan: list[tuple[Technique, Finder, dict]] | None = None
         self._peeked: tuple[tuple[int, int], Any] | None = None
 
@@ -322,12 +333,12 @@ class Run:
     def check_due(self) -> bool:
         """Run the scheduled uniqueness check if it is due, and say whether the run must
         stop: True when the puzzle is known to have several solutions. The first check
-        comes before the first step, with :data:`FIRST_CHECK_SECONDS`; while checks are
+        is due at once, with :data:`FIRST_CHECK_SECONDS`; while checks are
         cut short, the next one comes once the logic has run three times the last budget,
         with twice that budget (at most :data:`UNIQUE_SECONDS`, at most half the time
-        left), so checks cost at most about a third of a long run. Strategies call it
-        between techniques (:func:`first_step` does); :meth:`peek` calls it before each
-        step."""
+        left), so checks cost at most about a third of a long run. :func:`first_step`
+        calls it before each technique beyond the singles; :meth:`peek` before each step
+        of another strategy."""
         if self._unique is None and time.perf_counter() >= self.next_check:
             budget = self._check_budget
             left = self.time_left()
@@ -363,15 +374,39 @@ class Run:
         return True
 
     def _count(self, seconds: float) -> tuple[int, bool]:
-        """(solutions, exact) of the run's state; raises SearchLimit past ``seconds``."""
-        res = self.puzzle.solve(time_limit=seconds, state=self.state)
+        """(solutions, exact) of the run's state; raises SearchLimit past ``seconds``. The
+        first check gives :data:`AUTO_SECONDS` (at most half its budget) to
+        ``method="auto"`` (depth-first search first: a classic 9x9 takes milliseconds), the
+        rest and every later check to the SAT solver, which does not get lost where
+        depth-first search does (on a classic 9x9 ``auto`` never hands over: one with no
+        solution takes it 15 s, the SAT solver 0.05 s)."""
+        from csp import sat
+        t0 = time.perf_counter()
+        use_sat = sat.available()
+        first, self._attempts = not self._attempts, self._attempts + 1
+        res, method = None, "auto"
+        if first or not use_sat:
+            try:
+                res = self.puzzle.solve(
+                    time_limit=min(AUTO_SECONDS, seconds / 2) if use_sat else seconds,
+                    state=self.state, method="auto")
+            except TimeLimitExceeded:
+                if not use_sat:
+                    raise
+        if res is None:
+            method = "sat"
+            left = seconds - (time.perf_counter() - t0)
+            if left <= 0:
+                raise TimeLimitExceeded(f"uniqueness check stopped after {seconds:g} s")
+            res = self.puzzle.solve(time_limit=left, state=self.state, method="sat")
         count, exact = len(res.solutions), len(res.solutions) < 2
         if count >= 2:
             left = self.time_left()
             more = COUNT_SECONDS if left is None else max(0.0, min(COUNT_SECONDS, left))
             try:
                 count = self.puzzle.count_solutions(COUNT_CAP, node_limit=COUNT_NODES,
-                                                    time_limit=more, state=self.state)
+                                                    time_limit=more, method=method,
+                                                    state=self.state)
                 exact = count < COUNT_CAP
             except SudokuCSPError:
                 pass                    # too many to count here: "at least 2"
@@ -412,7 +447,7 @@ class Run:
         st = self.state
         if all(st.placed) or self.status is not None:
             return None
-        if self.check_due():
+        if (self.solutions or 0) >= 2 or (self._peek_checks and self.check_due()):
             return None                 # several solutions: the run ends "multiple"
         key = (st.version, id(st.cand))
         if self._peeked is not None and self._peeked[0] == key:
@@ -474,15 +509,15 @@ class Run:
         stuck; with the reason in one line. A verdict still unknown gets one more check
         (the scheduled budget) from the final state while time is left."""
         n = len(self.steps)
-        after = f" after {n} steps" if n else ""
+        after = f" after {n} step{'s' if n != 1 else ''}" if n else ""
         if self._unique is None and not self.expired():
             self.next_check = 0.0
         if self.check_due():
             return SolveStatus.MULTIPLE, self.solutions_text()
         if self.solutions == 0:
-            return SolveStatus.UNSOLVABLE, (f"a search finds no solution; the logic stopped "
-                                            f"after {n} steps before meeting the "
-                                            f"contradiction")
+            return SolveStatus.UNSOLVABLE, (f"a search finds no solution; the logic "
+                                            f"stopped{after or ' at once'} before meeting "
+                                            f"the contradiction")
         if self.expired():
             limit = (f"time limit of {self.time_limit:g} s" if self.time_limit
                      else "deadline")

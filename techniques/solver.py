@@ -184,7 +184,9 @@ class StepSolver:
         """The first effective step of the easiest technique, or None when stuck or when
         the puzzle has several solutions (the state is not changed). To walk many steps, iterate a run (:meth:`start`): it keeps
         the uniqueness verdict and the plan from step to step."""
-        return self.start(state, copy=False).peek()
+        run = self.start(state, copy=False)
+        run.check_due()          # the verdict before any step, singles included
+        return run.peek()
 
     def steps(self, state: State | Puzzle, max_steps: int = 100_000) -> Iterator[Step]:
         """Yield steps while applying them to a copy of ``state``."""

@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         state.puzzle.propagate(state)  # a broken grid fails here, before any technique
         run = solver.start(state, copy=False, time_limit=args.time_limit)
-        step = run.peek()        # the puzzle's solutions are counted first (techniques.loop)
+        run.check_due()          # the position's solutions are counted first
+        step = run.peek()
     except Contradiction as e:
         _say(args, "unsolvable", f"unsolvable: {e}", str(e))
         return 1
