@@ -333,10 +333,10 @@ class Run:
     def check_due(self) -> bool:
         """Run the scheduled uniqueness check if it is due, and say whether the run must
         stop: True when the puzzle is known to have several solutions. The first check
-        is due at once, with :data:`FIRST_CHECK_SECONDS`; while checks are
-        cut short, the next one comes once the logic has run three times the last budget,
-        with twice that budget (at most :data:`UNIQUE_SECONDS`, at most half the time
-        left), so checks cost at most about a third of a long run. :func:`first_step`
+        is due at once, with :data:`FIRST_CHECK_SECONDS`; while checks are cut short, the
+        next one gets twice the budget (at most :data:`UNIQUE_SECONDS`, at most half the
+        time left) and comes once the logic has run four times that budget, so checks
+        take at most about a fifth of a long run. :func:`first_step`
         calls it before each technique beyond the singles; :meth:`peek` before each step
         of another strategy."""
         if self._unique is None and time.perf_counter() >= self.next_check:
@@ -345,8 +345,8 @@ class Run:
             if left is not None:
                 budget = min(budget, left / 2)
             if budget <= 0.001 or not self._check(budget):
-                self.next_check = time.perf_counter() + 3 * budget
                 self._check_budget = min(2 * self._check_budget, UNIQUE_SECONDS)
+                self.next_check = time.perf_counter() + 4 * self._check_budget
         return self.solutions is not None and self.solutions >= 2
 
     def _check(self, seconds: float) -> bool:
