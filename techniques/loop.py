@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Collection, Iterator, Sequence
 
+from csp.bits import popcount
 from csp.constraints.alldiff import AllDifferent
 from csp.errors import SudokuCSPError, TimeLimitExceeded
 from csp.events import Contradiction
@@ -56,6 +57,9 @@ FIRST_CHECK_SECONDS = 0.25
 #: seconds of the first check that go to depth-first search (``method="auto"``) before
 #: the SAT solver takes the rest
 AUTO_SECONDS = 0.05
+#: a check asks the SAT solver only while the position has at most this many open
+#: candidates (its encoding cannot be interrupted); past it, depth-first search alone
+SAT_CANDIDATES = 3000
 #: once a puzzle is known to have several solutions, they are counted up to this many ...
 COUNT_CAP = 1000
 #: ... within this many search nodes (SAT conflicts), so the answer does not depend on the
@@ -379,17 +383,23 @@ class Run:
         ``method="auto"`` (depth-first search first: a classic 9x9 takes milliseconds), the
         rest and every later check to the SAT solver, which does not get lost where
         depth-first search does (on a classic 9x9 ``auto`` never hands over: one with no
-        solution takes it 15 s, the SAT solver 0.05 s)."""
+        solution takes it 15 s, the SAT solver 0.05 s). A position with more than
+        :data:`SAT_CANDIDATES` open candidates is checked by depth-first search alone
+        (``method="search"``, which stops on time)."""
         from csp import sat
         t0 = time.perf_counter()
-        use_sat = sat.available()
+        st = self.state
+        # the SAT encoding is not interruptible: past SAT_CANDIDATES open candidates (an
+        # empty 25x25 has 15,625: 1.7 s of encoding) only depth-first search checks
+        use_sat = sat.available() and sum(
+            popcount(m) for m, d in zip(st.cand, st.placed) if not d) <= SAT_CANDIDATES
         first, self._attempts = not self._attempts, self._attempts + 1
-        res, method = None, "auto"
+        res, method = None, "auto" if use_sat else "search"
         if first or not use_sat:
             try:
                 res = self.puzzle.solve(
                     time_limit=min(AUTO_SECONDS, seconds / 2) if use_sat else seconds,
-                    state=self.state, method="auto")
+                    state=st, method=method)
             except TimeLimitExceeded:
                 if not use_sat:
                     raise
@@ -398,7 +408,7 @@ class Run:
             left = seconds - (time.perf_counter() - t0)
             if left <= 0:
                 raise TimeLimitExceeded(f"uniqueness check stopped after {seconds:g} s")
-            res = self.puzzle.solve(time_limit=left, state=self.state, method="sat")
+            res = self.puzzle.solve(time_limit=left, state=st, method="sat")
         count, exact = len(res.solutions), len(res.solutions) < 2
         if count >= 2:
             left = self.time_left()

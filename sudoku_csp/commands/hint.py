@@ -102,8 +102,8 @@ def run(args: argparse.Namespace) -> int:
         _say(args, "unsolvable", f"unsolvable: {e}", str(e))
         return 1
     if run.solutions == 0:
-        why = "a search finds no solution"
-        _say(args, "unsolvable", f"unsolvable: the puzzle has no solution ({why})", why)
+        why = "a search finds no solution from this position"
+        _say(args, "unsolvable", f"unsolvable: {why}", why)
         return 1
     if step is None:
         next(run, None)          # ends the run: its status and reason say why there is none
