@@ -584,11 +584,17 @@ class Puzzle:
 
     def count_solutions(self, limit: int = 2, node_limit: int | None = None,
                         time_limit: float | None = None, method: str = "auto",
-                        budget: Budget | None = None) -> int:
+                        budget: Budget | None = None, state: State | None = None) -> int:
         """Number of solutions, counting stops at ``limit`` (``method`` and the limits as
-        in :meth:`solve`)."""
+        in :meth:`solve`); of ``state`` (its candidates) when given, else of the givens.
+
+        >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1...............")
+        >>> p.count_solutions(1000), p.count_solutions(1000, state=p.propagate())
+        (72, 72)
+        """
         budget = self._budget(budget, time_limit, node_limit, method)
-        sols, _, _, _ = self._search(self.initial_state(budget).cand, limit, budget, method)
+        cand = (state or self.initial_state(budget)).cand
+        sols, _, _, _ = self._search(cand, limit, budget, method)
         return len(sols)
 
     @staticmethod

@@ -26,7 +26,8 @@ class SolveStatus(StrEnum):
     STUCK = "stuck"
     #: no solution (a contradiction)
     UNSOLVABLE = "unsolvable"
-    #: search: a second solution exists
+    #: a second solution exists (search; logic: its uniqueness check found several, so a
+    #: logic solve cannot finish)
     MULTIPLE = "multiple"
     #: a time or node limit was reached first
     LIMIT = "limit"

@@ -404,8 +404,10 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
     workers = worker_count(asked, len(items), local=args.dask in (None, "local"))
     batch = len(items) > 1 or any(it.where for it in items)
     tty = sys.stderr.isatty()
-    show_bar = args.progress == "on" or (args.progress == "auto" and tty and batch)
+    # one puzzle: no bar (a single --logic solve draws its own line: sudoku_csp.progress)
+    show_bar = batch and (args.progress == "on" or (args.progress == "auto" and tty))
     show_summary = args.summary or (tty and batch and args.progress != "off")
+    args.batch = batch      # solve_one shows a single solve's own progress line
     fn = functools.partial(work, solve_one=solve_one, args=_plain_args(args))
     chunk = _chunk_size(len(items), workers, args.chunk_size)
     t0 = time.perf_counter()

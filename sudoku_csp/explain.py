@@ -6,7 +6,8 @@ and every step -- its picture (pattern, eliminations, placements, chain links) o
 candidates before it, and its explanation -- with previous/next buttons, arrow keys, a step
 list to jump to, a "show candidates" switch and a hint mode that reveals a step in three
 levels (technique, then digits and houses, then the full deduction). Where the solve stops
-(stuck, or over its time limit) the page says so. Everything is inline (CSS, script, SVG):
+(several solutions, stuck, over its time limit) the page says so at the top, with the
+solve's reason, and at its last position. Everything is inline (CSS, script, SVG):
 no network, no external script or font.
 
 To stay small on long solves the picture is one base SVG (grid and rules, drawn by
@@ -51,14 +52,21 @@ if TYPE_CHECKING:
 
 __all__ = ["explain_html", "explain_data", "states_before", "STATUS_TEXT"]
 
-#: what the page says where the solve ends, by status
+#: what the page says where the solve ends, by status ({reason}: the run's own reason)
 STATUS_TEXT = {
     "solved": "Solved by logic in {n} steps.",
+    "multiple": "The solve stops here after {n} steps: the puzzle has {reason}, so logic "
+                "alone cannot finish it (several solutions).",
     "stuck": "The solve stops here after {n} steps: none of the selected techniques "
              "applies to this position (stuck).",
-    "limit": "The solve stops here after {n} steps: the time limit was reached before "
-             "the next step was found.",
+    "limit": "The solve stops here: {reason}.",
+    "unsolvable": "The solve stops here after {n} steps: the puzzle has no solution "
+                  "({reason}).",
 }
+
+#: the badge at the top of the page, by status
+BADGE = {"solved": "solved", "stuck": "stuck", "limit": "stopped", "multiple":
+         "several solutions", "unsolvable": "no solution"}
 
 # a candidate (cell, digit) in the page's data: cell * 64 + digit (digits are at most 35)
 _SHIFT = 64
@@ -71,8 +79,9 @@ def states_before(start: State, steps: Sequence[Step]) -> Iterator[State]:
     applied exactly as the solve applied them."""
     from techniques import StepSolver
     recorded = iter(steps)
-    run = StepSolver([]).start(start, strategy=lambda run, an: next(recorded, None),
-                               max_steps=len(steps))
+    # unique=False: a replay checks nothing, it only applies the recorded steps
+    run = StepSolver([], unique=False).start(
+        start, strategy=lambda run, an: next(recorded, None), max_steps=len(steps))
     yield run.state.copy()
     for _ in run:
         yield run.state.copy()
@@ -200,11 +209,14 @@ def _build(result: "LogicResult", puzzle: Puzzle | None, start: State | None,
         "cand": [0 if start.placed[c] else start.cand[c] for c in range(g.size)],
         "steps": steps,
         "status": result.status,
-        "end": STATUS_TEXT.get(result.status, "The solve ends here ({s}).").format(
-            n=len(result.steps), s=result.status),
+        "reason": result.reason,
+        "end": _text_html(STATUS_TEXT.get(result.status, "The solve ends here ({s}).").format(
+            n=len(result.steps), s=result.status, reason=result.reason or result.status)),
         "level": max(0, min(2, level)),
+        # a rating only for a finished solve: the steps of an unfinished one rate nothing
         "rating": {"score": r.score, "level": r.level,
-                   "hardest": r.hardest and r.hardest.replace("_", " ")},
+                   "hardest": r.hardest and r.hardest.replace("_", " ")}
+        if result.status == "solved" else None,
         "time_ms": round(result.time_ms, 1),
     }
     return data, cv
@@ -239,14 +251,21 @@ def _info_html(puzzle: Puzzle, data: dict[str, Any], result: "LogicResult") -> s
 
 
 def _summary(data: dict[str, Any]) -> str:
+    """The line under the title: the outcome first (a badge; for an unfinished solve its
+    reason, e.g. "at least 2 solutions"), the steps, the rating of a finished solve, the
+    time."""
     r = data["rating"]
     n = len(data["steps"])
-    status = {"solved": "solved", "stuck": "stuck", "limit": "time limit"}.get(
-        data["status"], data["status"])
-    hardest = f" &middot; hardest: {html.escape(r['hardest'])}" if r["hardest"] else ""
-    return (f"<span class='scsp-badge scsp-{html.escape(data['status'])}'>{status}</span> "
-            f"{n} steps &middot; rating {r['score']} ({html.escape(r['level'])}){hardest} "
-            f"&middot; {_seconds(data['time_ms'] / 1000)}")
+    status = data["status"]
+    badge = (f"<span class='scsp-badge scsp-{html.escape(status)}'>"
+             f"{html.escape(BADGE.get(status, status))}</span> ")
+    if r is None:
+        why = f"<b class='scsp-why'>{html.escape(data['reason'] or status)}</b> &middot; "
+        what = f"{why}{n} steps, not rated"
+    else:
+        hardest = f" &middot; hardest: {html.escape(r['hardest'])}" if r["hardest"] else ""
+        what = f"{n} steps &middot; rating {r['score']} ({html.escape(r['level'])}){hardest}"
+    return f"{badge}{what} &middot; {_seconds(data['time_ms'] / 1000)}"
 
 
 def _seconds(t: float) -> str:
@@ -291,8 +310,9 @@ def explain_html(result: "LogicResult", *, puzzle: Puzzle | None = None,
         "<span class='scsp-zoomhint'>Click the picture to enlarge it; keys &#x2190; &#x2192; "
         "Home End.</span>"
         "</div></div>"
-        f"<details class='scsp-info'{'' if fragment else ' open'}><summary>The puzzle, its "
-        f"rules and rating</summary>{_info_html(puzzle, data, result)}</details>"
+        f"<details class='scsp-info'{'' if fragment else ' open'}><summary>The puzzle"
+        f"{', its rules and rating' if data['rating'] else ' and its rules'}</summary>"
+        f"{_info_html(puzzle, data, result)}</details>"
         f"<script type='application/json' class='scsp-data'>{payload}</script>"
         "</div>"
         f"<style>{_CSS.replace('ROOT', '#' + ident)}</style>"
@@ -316,7 +336,8 @@ ROOT .scsp-summary{margin:0 0 10px;color:#444}
 ROOT .scsp-badge{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;
  font-weight:600;font-size:.9em}
 ROOT .scsp-solved{background:#2e8b57}ROOT .scsp-stuck{background:#c0392b}
-ROOT .scsp-limit{background:#d35400}
+ROOT .scsp-limit{background:#d35400}ROOT .scsp-multiple{background:#8e44ad}
+ROOT .scsp-unsolvable{background:#7f8c8d}
 ROOT .scsp-main{display:flex;gap:16px;align-items:flex-start}
 ROOT .scsp-board{flex:1 1 auto;min-width:0;max-width:var(--scsp-w);cursor:zoom-in}
 ROOT .scsp-board svg{display:block;width:100%;height:auto}

@@ -29,9 +29,10 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Collection, Iterator, Sequence
 
+from csp.bits import popcount
 from csp.budget import Budget
 from csp.constraints.alldiff import AllDifferent
-from csp.errors import SoundnessError, SudokuCSPError
+from csp.errors import SoundnessError, SudokuCSPError, TimeLimitExceeded
 from csp.events import Contradiction
 from csp.links import link_tables
 from csp.model import Puzzle
@@ -50,6 +51,23 @@ Strategy = Callable[["Run", Analysis], Any]
 
 #: seconds a uniqueness check may search when no deadline is closer
 UNIQUE_SECONDS = 10.0
+#: seconds of a run's first uniqueness check, before its first step (a classic 9x9 takes
+#: milliseconds); a check cut short is tried again later with twice the budget (see
+#: :meth:`Run.check_due`)
+FIRST_CHECK_SECONDS = 0.25
+#: seconds of the first check that go to depth-first search (``method="auto"``) before
+#: the SAT solver takes the rest
+AUTO_SECONDS = 0.05
+#: a check asks the SAT solver only while the position has at most this many open
+#: candidates (its encoding cannot be interrupted); past it, depth-first search alone
+SAT_CANDIDATES = 3000
+#: once a puzzle is known to have several solutions, they are counted up to this many ...
+COUNT_CAP = 1000
+#: ... within this many search nodes (SAT conflicts), so the answer does not depend on the
+#: machine's load (a classic 9x9 needs at most about 2,000) ...
+COUNT_NODES = 10_000
+#: ... and this many seconds; else the run says "at least 2 solutions"
+COUNT_SECONDS = 1.0
 
 
 class UnsoundStep(SudokuCSPError):
@@ -174,18 +192,27 @@ def first_step(run: "Run", an: Analysis,
     """The default strategy: the first effective step of the first technique of ``plan``
     (the run's whole plan unless given) that has one. No technique starts past the run's
     deadline; when nothing is found but a search gave up on its own budget, the run is
-    marked ``incomplete`` (it ends "limit", not "stuck")."""
+    marked ``incomplete`` (it ends "limit", not "stuck") and ``gave_up`` names the first
+    technique that gave up. Before each technique beyond the singles a due uniqueness
+    check runs (:meth:`Run.check_due`): a puzzle with several solutions stops there."""
     run.incomplete = False
+    run.gave_up = None
     deadline = run.deadline
     state = run.state
     for t, finder, opts in run.plan() if plan is None else plan:
-        if deadline is not None and time.perf_counter() > deadline:
+        now = time.perf_counter()
+        if deadline is not None and now > deadline:
             return None
+        if now >= run.next_check and t.family != "singles" and run.check_due():
+            return None             # several solutions: the run ends "multiple"
         if t.requires_unique and not run.unique_ok():
             continue
+        run.current = t.name
         for step in finder(an, opts):
             if is_effective(state, step):
                 return step
+        if an.timed_out and run.gave_up is None:
+            run.gave_up = t.name
     run.incomplete = an.timed_out
     return None
 
@@ -196,8 +223,7 @@ class Run:
     ``start``: a Puzzle (the run starts from its pencil marks, and that state is known to
     keep the puzzle's solutions, which makes the uniqueness check cheap) or a State (copied
     unless ``copy=False``, when the run works on it in place). ``techniques``, ``options``
-    (merged over each technique's own) and ``unique`` (True/False declares it, None checks
-    it by search when a technique needs it) make the plan of :func:`first_step`.
+    (merged over each technique's own) and ``unique`` make the plan of :func:`first_step`.
     ``verify``: a known solution; a step that contradicts it raises :class:`UnsoundStep`.
     ``deadline`` (a ``time.perf_counter()`` value) or ``time_limit`` (seconds from now):
     no step is searched past it, and the costly techniques see it as ``an.deadline``.
@@ -205,10 +231,34 @@ class Run:
     read the puzzle); the run's deadline is its deadline (brought closer by ``deadline``
     / ``time_limit`` when those are given too) and :attr:`budget` is the run's one clock.
 
+    ``unique``: True declares that the puzzle has one solution (uniqueness techniques on,
+    nothing checked), False that it may not (uniqueness techniques off, nothing checked:
+    the logic goes as far as it can). None (the default, unless the puzzle declares
+    ``Puzzle.unique``) counts the puzzle's solutions by search (:meth:`check_due`; the
+    model's own search and SAT solver, a few milliseconds on a classic 9x9) before the
+    first technique beyond the singles (full house, naked and hidden single: a solve they
+    finish needs no check, and the check after them is cheaper; another strategy than
+    :func:`first_step` gets it before its first step): a puzzle with several solutions
+    ends the run "multiple" there, instead of a long logic solve that cannot finish. A
+    check cut short by its budget (big or hard grids) lets the logic go on and is tried
+    again later with twice the budget; the verdict is kept with the puzzle
+    (``solutions``, ``solutions_exact``). Call :meth:`check_due` before :meth:`peek` to
+    have the verdict before any step (a hint does).
+
     Iterating applies the steps one by one and yields what the strategy picked; at the end
-    ``status`` is "solved", "stuck" (nothing applies), "limit" (the deadline passed, or a
-    search gave up on its own budget with no step) or "unsolvable" (a contradiction:
-    ``reason`` says which). ``max_steps`` caps the steps (the run then ends as if stuck).
+    ``status`` is "solved", "multiple" (the puzzle has several solutions), "stuck"
+    (nothing applies), "limit" (the deadline passed, or a search gave up on its own budget
+    with no step) or "unsolvable" (a contradiction, or a search finds no solution), and
+    ``reason`` says why in one line (None when solved). ``max_steps`` caps the steps (the
+    run then ends as if stuck).
+
+    >>> from variants.classic import classic_puzzle
+    >>> run = Run(classic_puzzle("1" + "." * 15))
+    >>> list(run), run.status, run.reason
+    ([], 'multiple', '72 solutions')
+    >>> run = Run(classic_puzzle("1" + "." * 15), unique=False)   # logic as far as it goes
+    >>> len(list(run)), run.status, run.reason
+    (0, 'stuck', 'no selected technique applies')
     """
 
     def __init__(self, start: Puzzle | State, *, techniques: Sequence[Technique] = (),
@@ -246,7 +296,28 @@ class Run:
         self.reason: str | None = None
         # set by a strategy that found nothing while a search gave up on its own budget
         self.incomplete = False
-        self._unique = unique if unique is not None else self.puzzle.unique
+        #: the technique whose search gave up on its own budget (with ``incomplete``)
+        self.gave_up: str | None = None
+        #: the technique the strategy is searching now (read by progress displays)
+        self.current: str | None = None
+        self.time_limit = time_limit
+        #: the uniqueness the caller (or the puzzle) declared: True, False or None
+        self.declared = unique if unique is not None else self.puzzle.unique
+        self._unique = self.declared
+        #: solutions the uniqueness check found: 0, 1, a count, or None (not known);
+        #: ``solutions_exact`` False means "at least"
+        self.solutions: int | None = None
+        self.solutions_exact = False
+        #: seconds spent in uniqueness checks
+        self.check_seconds = 0.0
+        self._attempts = 0
+        #: when the next scheduled uniqueness check is due (``time.perf_counter()``), and
+        #: its budget; never once the verdict is known or declared
+        self.next_check = self.t0 if self._unique is None else float("inf")
+        self._check_budget = FIRST_CHECK_SECONDS
+        # the default strategy asks for the check itself, past the singles; others get it
+        # before each step
+        self._peek_checks = self.strategy is not first_step
         self._plan: list[tuple[Technique, Finder, dict]] | None = None
         self._peeked: tuple[tuple[int, int], Any] | None = None
         # a state handed in may already fill a rule with digits that break it (the givens
@@ -269,24 +340,108 @@ class Run:
 
     # -- what the strategies use -----------------------------------------------------
     def unique_ok(self) -> bool:
-        """Whether the puzzle has one solution: declared, or checked once by a search (from
-        the run's state when it is sound, much cheaper than from the givens on a hard
-        puzzle). A search cut short by the deadline answers False and is asked again."""
+        """Whether the puzzle has one solution: declared, or checked by a search of the
+        run's state (much cheaper after some steps than from the givens on a hard puzzle)
+        of up to :data:`UNIQUE_SECONDS`. A search cut short by the deadline answers
+        False and is asked again; one that used its whole budget answers False for good."""
         if self._unique is not None:
             return self._unique
         limit, cut = UNIQUE_SECONDS, False
         left = self.time_left()
         if left is not None:
             limit, cut = max(0.01, min(limit, left)), left < limit
-        try:
-            # solve(): depth-first search, handed to the SAT solver when it grows
-            res = self.puzzle.solve(time_limit=limit, state=self.state if self.sound else None)
-            self._unique = res.status == "solved"
-        except SudokuCSPError:
-            if cut:
-                return False     # stopped by the deadline: ask again later
-            self._unique = False
-        return self._unique
+        if not self._check(limit) and not cut:
+            self._unique = False    # no verdict in the whole budget: no uniqueness technique
+            self.next_check = float("inf")
+        return bool(self._unique)
+
+    def check_due(self) -> bool:
+        """Run the scheduled uniqueness check if it is due, and say whether the run must
+        stop: True when the puzzle is known to have several solutions. The first check
+        is due at once, with :data:`FIRST_CHECK_SECONDS`; while checks are cut short, the
+        next one gets twice the budget (at most :data:`UNIQUE_SECONDS`, at most half the
+        time left) and comes once the logic has run four times that budget, so checks
+        take at most about a fifth of a long run. :func:`first_step`
+        calls it before each technique beyond the singles; :meth:`peek` before each step
+        of another strategy."""
+        if self._unique is None and time.perf_counter() >= self.next_check:
+            budget = self._check_budget
+            left = self.time_left()
+            if left is not None:
+                budget = min(budget, left / 2)
+            if budget <= 0.001 or not self._check(budget):
+                self._check_budget = min(2 * self._check_budget, UNIQUE_SECONDS)
+                self.next_check = time.perf_counter() + 4 * self._check_budget
+        return self.solutions is not None and self.solutions >= 2
+
+    def _check(self, seconds: float) -> bool:
+        """Count the solutions of the run's state up to 2 within ``seconds``
+        (``Puzzle.solve``: the model's depth-first search, then its SAT solver); several
+        are counted on up to :data:`COUNT_CAP` within :data:`COUNT_NODES` and
+        :data:`COUNT_SECONDS`. True when it answered: then ``solutions`` is set. The steps
+        of a run keep its state's solutions, so the verdict holds for the whole run; a run
+        that started from the puzzle keeps it with the puzzle for later runs (a run from a
+        State, such as a pencil-mark grid, counts that position's own solutions)."""
+        known = self.puzzle.derived(_Solutions) if self.sound else _Solutions(self.puzzle)
+        if known.count is None:
+            before, self.current = self.current, "uniqueness check"
+            t = time.perf_counter()
+            try:
+                known.count, known.exact = self._count(seconds)
+            except SudokuCSPError:
+                return False
+            finally:
+                self.check_seconds += time.perf_counter() - t
+                self.current = before
+        self.solutions, self.solutions_exact = known.count, known.exact
+        self._unique = known.count == 1
+        self.next_check = float("inf")
+        return True
+
+    def _count(self, seconds: float) -> tuple[int, bool]:
+        """(solutions, exact) of the run's state; raises SearchLimit past ``seconds``. The
+        first check gives :data:`AUTO_SECONDS` (at most half its budget) to
+        ``method="auto"`` (depth-first search first: a classic 9x9 takes milliseconds), the
+        rest and every later check to the SAT solver, which does not get lost where
+        depth-first search does (on a classic 9x9 ``auto`` never hands over: one with no
+        solution takes it 15 s, the SAT solver 0.05 s). A position with more than
+        :data:`SAT_CANDIDATES` open candidates is checked by depth-first search alone
+        (``method="search"``, which stops on time)."""
+        from csp import sat
+        t0 = time.perf_counter()
+        st = self.state
+        # the SAT encoding is not interruptible: past SAT_CANDIDATES open candidates (an
+        # empty 25x25 has 15,625: 1.7 s of encoding) only depth-first search checks
+        use_sat = sat.available() and sum(
+            popcount(m) for m, d in zip(st.cand, st.placed) if not d) <= SAT_CANDIDATES
+        first, self._attempts = not self._attempts, self._attempts + 1
+        res, method = None, "auto" if use_sat else "search"
+        if first or not use_sat:
+            try:
+                res = self.puzzle.solve(
+                    time_limit=min(AUTO_SECONDS, seconds / 2) if use_sat else seconds,
+                    state=st, method=method)
+            except TimeLimitExceeded:
+                if not use_sat:
+                    raise
+        if res is None:
+            method = "sat"
+            left = seconds - (time.perf_counter() - t0)
+            if left <= 0:
+                raise TimeLimitExceeded(f"uniqueness check stopped after {seconds:g} s")
+            res = self.puzzle.solve(time_limit=left, state=st, method="sat")
+        count, exact = len(res.solutions), len(res.solutions) < 2
+        if count >= 2:
+            left = self.time_left()
+            more = COUNT_SECONDS if left is None else max(0.0, min(COUNT_SECONDS, left))
+            try:
+                count = self.puzzle.count_solutions(COUNT_CAP, node_limit=COUNT_NODES,
+                                                    time_limit=more, method=method,
+                                                    state=self.state)
+                exact = count < COUNT_CAP
+            except SudokuCSPError:
+                pass                    # too many to count here: "at least 2"
+        return count, exact
 
     def plan(self) -> list[tuple[Technique, Finder, dict]]:
         """The run's techniques with their finders and options (sized for the grid, the
@@ -317,11 +472,14 @@ class Run:
     # -- the loop ---------------------------------------------------------------------
     def peek(self) -> Any:
         """What the strategy picks next in the current state, not applied (None when the
-        state is solved or nothing applies). Iterating applies this pick without searching
-        again."""
+        state is solved, nothing applies or the puzzle has several solutions: iterating
+        then ends the run and its ``status`` says which). Iterating applies this pick
+        without searching again."""
         st = self.state
-        if all(st.placed):
+        if all(st.placed) or self.status is not None:
             return None
+        if (self.solutions or 0) >= 2 or (self._peek_checks and self.check_due()):
+            return None                 # several solutions: the run ends "multiple"
         key = (st.version, id(st.cand))
         if self._peeked is not None and self._peeked[0] == key:
             return self._peeked[1]
@@ -373,10 +531,8 @@ class Run:
             if all(self.state.placed):
                 self._certify()
                 status = SolveStatus.SOLVED
-            elif self.incomplete or self.expired():
-                status = SolveStatus.LIMIT
             else:
-                status = SolveStatus.STUCK
+                status, reason = self._stop()
         self.status = status
         self.reason = reason
         raise StopIteration
@@ -391,3 +547,54 @@ class Run:
         if why is not None:
             raise SoundnessError(f"the logic solve filled a grid that is not a solution: {why}",
                                  self.puzzle, grid)
+
+    def _stop(self) -> tuple[SolveStatus, str]:
+        """Why a run ends unsolved: several solutions, none (a search finds none although
+        the logic met no contradiction), the time limit or a search's own budget, or
+        stuck; with the reason in one line. A verdict still unknown gets one more check
+        (the scheduled budget) from the final state while time is left."""
+        n = len(self.steps)
+        after = f" after {n} step{'s' if n != 1 else ''}" if n else ""
+        if self._unique is None and not self.expired():
+            self.next_check = 0.0
+        if self.check_due():
+            return SolveStatus.MULTIPLE, self.solutions_text()
+        if self.solutions == 0:
+            return SolveStatus.UNSOLVABLE, (f"a search finds no solution; the logic "
+                                            f"stopped{after or ' at once'} before meeting "
+                                            f"the contradiction")
+        if self.expired():
+            limit = (f"time limit of {self.time_limit:g} s" if self.time_limit
+                     else "deadline")
+            status, why = SolveStatus.LIMIT, f"{limit} reached{after}"
+        elif self.incomplete:
+            status = SolveStatus.LIMIT
+            why = (f"{(self.gave_up or 'a search').replace('_', ' ')} gave up on its own "
+                   f"search budget{after}")
+        else:
+            status = SolveStatus.STUCK
+            why = f"no selected technique applies{after}"
+        if self.solutions is None and self.declared is None:
+            why += (f"; uniqueness not known: checks stopped after {self.check_seconds:.2g} s"
+                    if self.check_seconds else "; uniqueness not checked")
+        return status, why
+
+    def solutions_text(self) -> str:
+        """The uniqueness verdict in words: "72 solutions", "at least 2 solutions",
+        "one solution", "no solution" or "not known"."""
+        k = self.solutions
+        if k is None:
+            return "not known"
+        if k < 2:
+            return "no solution" if k == 0 else "one solution"
+        return f"{k} solutions" if self.solutions_exact else f"at least {k} solutions"
+
+
+class _Solutions:
+    """What a run's uniqueness check found about a frozen puzzle (kept with it through
+    :meth:`csp.model.Puzzle.derived`, so later runs on the same puzzle do not search
+    again): ``count`` (None until a check answers) and ``exact`` (False: "at least")."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.count: int | None = None
+        self.exact = False

@@ -53,9 +53,17 @@ class Rating:
 
 @dataclass
 class LogicResult:
-    """The end of a logic solve. ``status``: "solved", "stuck", "limit" (time limit reached
-    first) or "unsolvable" (a contradiction: the puzzle has no solution; ``reason`` says
-    where it showed)."""
+    """The end of a logic solve. ``status``: "solved", "multiple" (the puzzle has several
+    solutions: a logic solve cannot finish it), "stuck" (no selected technique applies),
+    "limit" (time limit reached first, or a costly search gave up on its own budget) or
+    "unsolvable" (the puzzle has no solution). ``reason`` says why in one line whenever
+    the status is not "solved" ("at least 2 solutions", "no selected technique applies
+    after 28 steps", "Naked Single: r9c4 has no candidate" ...).
+
+    ``rating`` rates the steps applied: it is the puzzle's rating only when the status is
+    "solved". ``solutions``: what the uniqueness check found (0, 1, a count, None when
+    not checked or not known), ``solutions_exact`` False when the count means "at least".
+    """
 
     status: SolveStatus
     state: State
@@ -63,6 +71,8 @@ class LogicResult:
     rating: Rating
     time_ms: float = 0.0
     reason: str | None = None
+    solutions: int | None = None
+    solutions_exact: bool = False
 
     def _repr_html_(self) -> str | None:
         """Jupyter's view: the whole solve as a step-through (previous/next, step list,
@@ -120,9 +130,12 @@ class StepSolver:
     is a :class:`~techniques.loop.Run` of its own), so one solver is re-entrant.
 
     ``techniques``: ``"default"``, ``"all"``, family or technique names (see
-    :func:`techniques.registry.select`). ``unique``: True/False declares whether the puzzle
-    has one solution (uniqueness techniques need True); None checks it by search when a
-    uniqueness technique is reached. ``options`` are passed to every technique.
+    :func:`techniques.registry.select`). ``unique``: None (default) counts the puzzle's
+    solutions by search before the first step, so a puzzle with several ends "multiple"
+    at once (and uniqueness techniques run once it is known unique); True declares one
+    solution (nothing checked, uniqueness techniques on); False declares it may have
+    several (nothing checked, uniqueness techniques off: the logic goes as far as it
+    can). ``options`` are passed to every technique.
     ``verify``: a known solution (digits per cell); every step is checked against it and an
     :class:`~techniques.loop.UnsoundStep` is raised on a wrong elimination or placement.
     """
@@ -150,8 +163,11 @@ class StepSolver:
 
         >>> from variants.classic import classic_puzzle
         >>> run = StepSolver("singles").start(classic_puzzle("." * 81), time_limit=5)
-        >>> list(run), run.status
-        ([], 'stuck')
+        >>> list(run), run.status          # checked first: an empty grid has many solutions
+        ([], 'multiple')
+        >>> run = StepSolver("singles", unique=False).start(classic_puzzle("." * 81))
+        >>> list(run), run.status, run.reason
+        ([], 'stuck', 'no selected technique applies')
         """
         return Run(puzzle_or_state, techniques=self.techniques, named=self.named,
                    options=self.options,
@@ -169,10 +185,12 @@ class StepSolver:
 
     # -- API --------------------------------------------------------------------------
     def next_step(self, state: State) -> Step | None:
-        """The first effective step of the easiest technique, or None when stuck (the
-        state is not changed). To walk many steps, iterate a run (:meth:`start`): it keeps
+        """The first effective step of the easiest technique, or None when stuck or when
+        the puzzle has several solutions (the state is not changed). To walk many steps, iterate a run (:meth:`start`): it keeps
         the uniqueness verdict and the plan from step to step."""
-        return self.start(state, copy=False).peek()
+        run = self.start(state, copy=False)
+        run.check_due()          # the verdict before any step, singles included
+        return run.peek()
 
     def steps(self, state: State | Puzzle, max_steps: int = 100_000) -> Iterator[Step]:
         """Yield steps while applying them to a copy of ``state``."""
@@ -186,10 +204,13 @@ class StepSolver:
 
     def solve(self, puzzle_or_state: Puzzle | State, max_steps: int = 100_000,
               time_limit: float | None = None, budget: Budget | None = None) -> LogicResult:
-        """Logic only (never guesses): ``status`` is "solved", "stuck" (no technique applies),
-        "limit" (``time_limit`` seconds passed first, or ``budget`` was spent, or a costly
-        search such as the nested forcing net gave up on its own budget with no step) or
-        "unsolvable" (a step showed a contradiction: the puzzle has no solution).
+        """Logic only (never guesses): ``status`` is "solved", "multiple" (the puzzle has
+        several solutions: checked by search before the first step unless the solver's
+        ``unique`` says otherwise, see :class:`~techniques.loop.Run`), "stuck" (no
+        technique applies), "limit" (``time_limit`` seconds passed first, or ``budget`` was
+        spent, or a costly search such as the nested forcing net gave up on its own budget
+        with no step) or "unsolvable" (a step showed a contradiction: the puzzle has no
+        solution); ``reason`` says why.
 
         >>> from variants.classic import classic_puzzle
         >>> r = StepSolver().solve(classic_puzzle("5.3.2.6..9..3.5..1..18.64....81.29..7"
@@ -197,13 +218,28 @@ class StepSolver:
         >>> r.status, r.reason
         ('unsolvable', 'Naked Single: r9c4 has no candidate')
         """
-        run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps,
-                         budget=budget)
+        return self.finish(self.start(puzzle_or_state, time_limit=time_limit,
+                                      max_steps=max_steps, budget=budget))
+
+    def finish(self, run: Run) -> LogicResult:
+        """Iterate ``run`` (from :meth:`start`) to its end and return its
+        :class:`LogicResult`: :meth:`solve` is ``finish(start(...))``; a caller that
+        watches the run meanwhile (a progress display reads ``run.steps`` and
+        ``run.current``) starts it itself.
+
+        >>> from variants.classic import classic_puzzle
+        >>> solver = StepSolver()
+        >>> run = solver.start(classic_puzzle("1" + "." * 15))
+        >>> r = solver.finish(run)
+        >>> r.status, r.reason, r.solutions, r.solutions_exact
+        ('multiple', '72 solutions', 72, True)
+        """
         for _ in run:
             pass
         rating = rate_steps(run.steps, by_idea=rated_by_idea(run.puzzle))
-        return LogicResult(run.status or "stuck", run.state, run.steps, rating,
-                           run.seconds * 1000, run.reason)
+        return LogicResult(run.status or SolveStatus.STUCK, run.state, run.steps, rating,
+                           run.seconds * 1000, run.reason, run.solutions,
+                           run.solutions_exact)
 
     def rate(self, puzzle_or_state: Puzzle | State) -> Rating:
         return self.solve(puzzle_or_state).rating

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
+from ..progress import PROGRESS_HELP
 from .options import add_puzzle_options, at_least, line_meanings, seconds, techniques
 
 
@@ -31,21 +32,24 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     e.add_argument("--time-limit", type=seconds, default=60.0,
                    help="seconds before the solve stops (default 60; the page says where)")
     e.add_argument("--title", default=None, help="page title (default: the puzzle's)")
+    e.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                   help=PROGRESS_HELP)
     add_puzzle_options(e)
     e.set_defaults(run=run)
     return e
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the page; exit 0 when the logic solve is complete, 1 when it stops (stuck or
-    over the time limit: the page then says where), 2 on bad input."""
+    """Write the page; exit 0 when the logic solve is complete, 1 when it stops (several
+    solutions, stuck or over the time limit: the page then says why and where), 2 on bad
+    input."""
     from csp.budget import Budget
     from csp.errors import InvalidPuzzle
     from csp.events import Contradiction
     from csp.text import one_line
-    from techniques import StepSolver
 
     from ..explain import explain_html
+    from .solve import logic_solve
     from ..formats.loader import load_one
     from ..output import write_output
     budget = Budget(args.time_limit)      # the whole solve: reading the puzzle too
@@ -54,15 +58,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{out}: the page is HTML (use a .html file name)")
     p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
     assert p is not None
-    solver = StepSolver(args.techniques)
     try:
-        res = solver.solve(p, budget=budget)
+        res = logic_solve(p, args, budget=budget)
     except Contradiction as e:
         raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
     page = explain_html(res, puzzle=p, level=args.level, title=args.title)
     write_output(out, page)
     if out and out != "-":
         kb = len(page.encode("utf-8", "backslashreplace")) / 1024
-        print(f"{one_line(out)}: {res.status}, {len(res.steps)} steps, rating "
-              f"{res.rating.score} ({res.rating.level}), {kb:.0f} KB")
+        # a rating only for a finished solve; any other outcome says why it stopped
+        what = (f"rating {res.rating.score} ({res.rating.level})" if res.status == "solved"
+                else f"{res.reason}")
+        print(f"{one_line(out)}: {res.status}, {len(res.steps)} steps, {what}, {kb:.0f} KB")
     return EXIT_OK if res.status == "solved" else EXIT_FAILED

@@ -10,8 +10,11 @@ Level 0 names the technique, 1 adds its digits and houses, 2 gives the whole ste
 placements, eliminations). PUZZLE is anything ``solve`` reads (holding one puzzle), a
 pencil-mark grid or a HoDoKu library line (:func:`sudoku_csp.formats.loader.marks_state`); ``--marks``
 gives the progress of a PUZZLE whose rules come from elsewhere (a killer in JSON, say).
-Exit codes: 0 a hint (or nothing left to solve), 1 no step found, the grid is broken or
-the time limit (default 60 s) ran out first (status ``limit``), 2 bad input.
+The puzzle's solutions are counted first (:class:`techniques.loop.Run`): a puzzle with
+several gets no hint but status ``multiple`` (a logic solve cannot finish it). Exit codes:
+0 a hint (or nothing left to solve), 1 no hint: several solutions, no step found, the grid
+is broken or the time limit (default 60 s) ran out first (status ``limit``); every such
+answer says why (``reason`` in JSON); 2 bad input.
 
 >>> from csp.step import Step, Candidate
 >>> step = Step("hidden_single", placements=(Candidate(0, 5),), houses=("box 1",),
@@ -68,9 +71,14 @@ def add_parser(sub: Any) -> None:
     h.set_defaults(run=run)
 
 
-def _say(args: argparse.Namespace, status: str, text: str) -> None:
+def _say(args: argparse.Namespace, status: str, text: str, reason: str | None = None,
+         **extra: Any) -> None:
     if args.json:
-        print(json.dumps({"status": status, "text": text}))
+        out: dict[str, Any] = {"status": status, "text": text}
+        if reason is not None:
+            out["reason"] = reason
+        out.update(extra)
+        print(json.dumps(out))
     else:
         print(text)
 
@@ -96,18 +104,31 @@ def run(args: argparse.Namespace) -> int:
             return 0
         # a broken grid fails here, before any technique
         state.puzzle.propagate(state, budget=budget)
-        run = solver.start(state, copy=False, budget=budget)
+        run = solver.start(state, copy=False, time_limit=args.time_limit, budget=budget)
+        run.check_due()          # the position's solutions are counted first
         step = run.peek()
     except Contradiction as e:
-        _say(args, "unsolvable", f"unsolvable: {e}")
+        _say(args, "unsolvable", f"unsolvable: {e}", str(e))
         return 1
     except SearchLimit:
         step, run = None, None
-    if step is None and (run is None or run.expired()):
+    if run is not None and run.solutions == 0:
+        why = "a search finds no solution from this position"
+        _say(args, "unsolvable", f"unsolvable: {why}", why)
+        return 1
+    if step is None and (run is None or (run.expired() and (run.solutions or 0) < 2)):
         _say(args, "limit", f"time limit: no step found in {args.time_limit:g} s")
         return 1
     if step is None:
-        _say(args, "stuck", "no step found with the selected techniques")
+        next(run, None)          # ends the run: its status and reason say why there is none
+        status, why = run.status, run.reason or ""
+        if status == "multiple":
+            _say(args, "multiple", f"no hint: the puzzle has {why}, so logic alone cannot "
+                 f"solve it", why, count=run.solutions, at_least=not run.solutions_exact)
+        elif status == "unsolvable":
+            _say(args, "unsolvable", f"unsolvable: {why}", why)
+        else:                    # stuck or limit
+            _say(args, str(status), f"no step found: {why}", why)
         return 1
     if args.json:
         print(json.dumps(hint_payload(step, args.level)))

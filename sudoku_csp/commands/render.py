@@ -69,6 +69,10 @@ def _nth_step(puzzle: Puzzle, n: int, techniques: str,
     if step is None and run.expired():
         raise _OutOfTime(f"time limit: step {n} not found in {time_limit:g} s")
     if step is None:
+        next(run, None)      # ends the run: its status says why there is no step
+        if run.status == "multiple":
+            raise RenderError(f"--step {n}: the puzzle has {run.reason}, so a logic solve "
+                              f"cannot finish it (after {done} steps)")
         raise RenderError(f"--step {n}: the logic solve is stuck after {done} steps")
     return step, run.state
 

@@ -24,6 +24,8 @@ from ..errors import UsageError
 from .options import add_puzzle_options, at_least, node_limit, seconds, techniques
 
 if TYPE_CHECKING:
+    from techniques.solver import LogicResult
+
     from ..formats.loader import Item
 
 METHODS = ("auto", "search", "sat")
@@ -75,7 +77,9 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
                    help="run on a Dask cluster: a scheduler address (tcp://host:8786) or "
                         "'local' for a LocalCluster on this machine (needs the dask extra)")
     g.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
-                   help="progress bar on stderr (auto: only when stderr is a terminal)")
+                   help="progress on stderr: a bar for a batch, steps and the current "
+                        "technique for one --logic solve (auto: only when stderr is a "
+                        "terminal)")
     g.add_argument("--summary", action="store_true",
                    help="print a summary on stderr at the end (automatic on a terminal)")
     g.add_argument("--summary-json", default=None, metavar="FILE",
@@ -162,6 +166,21 @@ def stated_verdict(stated: Any, p: Any, status: str, values: Sequence[int] | Non
     return None
 
 
+def logic_solve(p: Any, args: argparse.Namespace, single: bool = True,
+                budget: "Budget | None" = None) -> "LogicResult":
+    """The logic solve of ``solve --logic`` and ``explain`` (``--techniques``,
+    ``--time-limit``; ``budget``: the command's, when it was made before the puzzle was
+    read), with the live progress line of ``--progress`` when it is one puzzle
+    (:mod:`sudoku_csp.progress`)."""
+    from techniques import StepSolver
+
+    from ..progress import RunProgress, wants_progress
+    solver = StepSolver(args.techniques)
+    run = solver.start(p, time_limit=args.time_limit, budget=budget)
+    with RunProgress(run, single and wants_progress(args)):
+        return solver.finish(run)
+
+
 def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
     p = item.puzzle
     assert p is not None
@@ -176,22 +195,27 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
     budget = item.budget if item.budget is not None else Budget(args.time_limit)
     try:
         if args.logic:
-            from techniques import StepSolver
-            solver = StepSolver(args.techniques)
-            res = solver.solve(p, budget=budget)
+            res = logic_solve(p, args, single=not getattr(args, "batch", True),
+                              budget=budget)
             status = res.status
-            if status == "unsolvable":         # a step showed a contradiction
+            if res.reason is not None:         # every status but solved says why
                 out["reason"] = res.reason
-            else:
+            if status == SolveStatus.MULTIPLE:
+                out["count"] = res.solutions
+                out["at_least"] = not res.solutions_exact
+            elif status != SolveStatus.UNSOLVABLE:
                 values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
-                out["rating"] = res.rating.to_dict()
+                if status == SolveStatus.SOLVED:   # only a finished solve rates the puzzle
+                    out["rating"] = res.rating.to_dict()
                 if args.rating in ("se", "se121"):
-                    se = solver.rate_se(p, mode="se121" if args.rating == "se121" else "extended",
-                                        budget=budget)
+                    from techniques import StepSolver
+                    se = StepSolver(args.techniques).rate_se(
+                        p, mode="se121" if args.rating == "se121" else "extended",
+                        budget=budget)
                     out["se_rating"] = se.to_dict()
-                if args.steps:
-                    out["steps"] = [s.to_dict() for s in res.steps]
-                    out["_steps"] = res.steps
+            if args.steps:
+                out["steps"] = [s.to_dict() for s in res.steps]
+                out["_steps"] = res.steps
         else:
             r = p.solve(first=args.first, node_limit=args.node_limit, budget=budget,
                         method=getattr(args, "method", "auto"))
@@ -229,15 +253,19 @@ def print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None:
     head = res["status"]
     if res.get("where"):
         head = f"{res['where']}: {head}"
+    if args.logic and res["status"] != SolveStatus.SOLVED and res.get("reason"):
+        head += f" ({res['reason']})"   # multiple, stuck, limit, unsolvable: why, no rating
     if args.logic and "rating" in res:
         rt = res["rating"]
         head += f" (rating {rt.get('score')} {rt.get('level')})"
-        if "se_rating" in res:
-            se = res["se_rating"]
-            if se.get("applies", True):
-                head += f" (SE {se['er']:.1f}/{se['ep']:.1f}/{se['ed']:.1f})"
-            else:
-                head += " (SE: does not apply to this variant)"
+    if args.logic and "se_rating" in res:
+        se = res["se_rating"]
+        if not se.get("applies", True):
+            head += " (SE: does not apply to this variant)"
+        elif se.get("solved", True):
+            head += f" (SE {se['er']:.1f}/{se['ep']:.1f}/{se['ed']:.1f})"
+        else:
+            head += " (SE: not solved)"
     if steps:
         for i, s in enumerate(steps, 1):
             print(f"{i:3d}. {s.explain(args.level)}")
@@ -251,5 +279,5 @@ def print_result(res: dict[str, Any], args: argparse.Namespace, n: int) -> None:
         values = [v for row in grid for v in row if v is not None]
         print(f"{head} {write_line(values, n, symbols=symbols)}{tail}", flush=True)
     else:
-        msg = f" ({res['reason']})" if res.get("reason") else ""
+        msg = f" ({res['reason']})" if res.get("reason") and not args.logic else ""
         print(f"{head}{msg}{tail}", flush=True)

@@ -126,9 +126,13 @@ def test_hodoku_library_line(capsys):
     _assert_sound(json.loads(text), SOLUTION)
 
 
-def _killer() -> Puzzle:
-    """A killer whose cages are dominoes of a known solution (no givens but r9c9)."""
+def _killer(declared: bool = True) -> Puzzle:
+    """A killer whose cages are dominoes of a known solution (no givens but r9c9). It has
+    64 solutions, so it is declared "may have several" (``unique`` False, kept in its own
+    JSON): the logic then hints as far as it goes instead of answering "multiple"."""
     p = Puzzle(9).use(classic())
+    if declared:
+        p.unique = False
     name = lambda c: f"r{c // 9 + 1}c{c % 9 + 1}"  # noqa: E731
     for r in range(9):
         for c in range(0, 8, 2):
@@ -160,9 +164,23 @@ def test_killer_three_levels_and_marks(capsys, tmp_path):
     assert hint["text"] != h2["text"]
 
 
+def test_killer_with_several_solutions_gets_no_hint(capsys, tmp_path):
+    f = tmp_path / "killer.json"
+    f.write_text(json.dumps(to_spec(_killer(declared=False))))
+    rc, out, _ = run(capsys, "hint", str(f), "--json")
+    hint = json.loads(out)
+    assert rc == 1 and hint["status"] == "multiple"
+    assert hint["reason"] == "64 solutions" and hint["count"] == 64 and not hint["at_least"]
+
+
 def test_stuck_solved_and_broken(capsys):
     rc, out, _ = run(capsys, "hint", "." * 16, "--techniques", "singles,intersections")
-    assert rc == 1 and "no step found" in out
+    assert rc == 1 and out.startswith("no hint: the puzzle has 288 solutions")
+    rc, out, _ = run(capsys, "hint", PUZZLE, "--techniques", "x_wing", "--json")
+    stuck = json.loads(out)
+    assert rc == 1 and stuck["status"] == "stuck"
+    assert stuck["reason"] == "no selected technique applies"
+    assert stuck["text"] == "no step found: no selected technique applies"
     rc, out, _ = run(capsys, "hint", "".join(map(str, SOLUTION)))
     assert rc == 0 and "solved" in out
     marks = " ".join(["12"] * 2 + ["1"] + ["1234"] * 13)  # r1c3=1 leaves r1c1,r1c2 {2}: clash
