@@ -40,10 +40,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from csp.budget import Budget
-from csp.errors import SearchLimit, SudokuCSPError
+from csp.errors import SearchLimit, SoundnessError, SudokuCSPError
 from csp.status import SolveStatus
 from csp.text import one_line
 
+from .errors import soundness_line
 from .formats.loader import Item, load_arg
 from .output import write_output
 
@@ -149,6 +150,8 @@ def work(item: Item, solve_one: SolveOne, args: argparse.Namespace) -> dict[str,
         return _solve(item, solve_one, args, budget, t0)
     try:
         return _solve(item, solve_one, args, budget, t0)
+    except SoundnessError as e:    # a bug caught before the answer: this line's error
+        return _error_result(item, soundness_line(e))
     except SudokuCSPError as e:    # bad input, said by the library
         return _error_result(item, one_line(e))
     except Exception as e:  # a bug: this line's error, not the end of the batch

@@ -35,7 +35,8 @@ from csp.errors import SearchLimit, SoundnessError, SudokuCSPError
 from csp.text import one_line
 
 from .commands import COMMANDS
-from .errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
+from .errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError,
+                     keep_puzzle, soundness_line)  # noqa: F401 (keep_puzzle: re-exported)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,39 +68,6 @@ def _silence_stdout() -> None:
         pass
 
 
-def keep_puzzle(puzzle: object) -> str:
-    """Save ``puzzle`` as sudoku-csp JSON in a new temporary file, for a bug report; returns
-    the words naming it ("the puzzle is saved in PATH"), or, when it cannot be written, its
-    givens inline.
-
-    >>> from variants import classic_puzzle
-    >>> import json, os
-    >>> text = keep_puzzle(classic_puzzle("1" + "." * 15))
-    >>> path = text.rsplit(" ", 1)[1]
-    >>> json.load(open(path))["givens"], os.remove(path)
-    ('1...............', None)
-    """
-    import json
-    import tempfile
-
-    from .formats.spec import to_spec
-    try:
-        spec = to_spec(puzzle)
-        fd, path = tempfile.mkstemp(prefix="sudoku-csp-soundness-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(spec, f)
-            f.write("\n")
-        return f"the puzzle is saved in {path}"
-    except (SudokuCSPError, OSError, TypeError, ValueError) as e:
-        from csp.io import write_line
-        grid = getattr(puzzle, "grid", None)
-        given = getattr(puzzle, "given", {})
-        if grid is None:
-            return f"the puzzle could not be saved ({e})"
-        line = write_line([given.get(c, 0) for c in range(grid.size)], grid.n)
-        return f"the puzzle could not be saved ({e}); its givens: {line}"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
@@ -109,9 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"a command is required: {', '.join(COMMANDS)}")
         return args.run(args)
     except SoundnessError as e:   # a bug caught by the last check before an answer
-        line = f"sudoku-csp: {e}; {keep_puzzle(e.puzzle)} (a bug: please report it)"
-        print("".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in line),
-              file=sys.stderr)
+        print(f"sudoku-csp: {soundness_line(e)}", file=sys.stderr)
         return EXIT_FAILED
     except SearchLimit as e:      # a limit a command did not report itself (while reading)
         print(f"sudoku-csp: limit: {e}", file=sys.stderr)

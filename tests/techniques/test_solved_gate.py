@@ -156,7 +156,9 @@ def test_cli_reports_the_soundness_error_with_the_puzzle(monkeypatch, capsys, tm
                                            "shaft": ["r2c2"]}]}
     path = tmp_path / "p.json"
     path.write_text(json.dumps(spec))
-    argv = [command[0], str(path)] + [a.format(tmp=tmp_path) for a in command[1:]]
+    # solve reads a file as a batch (below); the puzzle as an argument is a single puzzle
+    puzzle = json.dumps(spec) if command[0] == "solve" else str(path)
+    argv = [command[0], puzzle] + [a.format(tmp=tmp_path) for a in command[1:]]
     err = _one_soundness_line(capsys, argv)
     assert "break arrow r1c1" in err and "please report it" in err
     saved = err.split("the puzzle is saved in ")[1].split(" (a bug")[0]
@@ -164,6 +166,27 @@ def test_cli_reports_the_soundness_error_with_the_puzzle(monkeypatch, capsys, tm
     assert again.given == _puzzle(arrow(["r1c1"], ["r2c2"])).given
     assert [type(b).__name__ for b, _ in again.bundles] == ["classic", "arrow"]
     assert not (tmp_path / "x.html").exists()
+
+
+def test_batch_reports_the_soundness_error_as_that_lines_error(monkeypatch, capsys, tmp_path):
+    """In a batch the soundness error is the line's error (with the saved puzzle), never a
+    "solved", and the other lines still get their answers."""
+    _miss_placement_checks(monkeypatch)
+    monkeypatch.setattr(loop, "first_step", _blind_fill(SOLUTION))
+    spec = {"format": "sudoku-csp", "version": 1, "size": 4, "box": [2, 2],
+            "givens": OPEN_TWO, "rules": [{"rule": "classic"},
+                                          {"rule": "arrow", "circle": ["r1c1"],
+                                           "shaft": ["r2c2"]}]}
+    path = tmp_path / "b.jsonl"
+    path.write_text(json.dumps(spec) + "\n" + json.dumps({**spec, "rules": [{"rule": "classic"}]})
+                    + "\n")
+    rc = main(["solve", str(path), "--logic", "--json"])
+    out, err = capsys.readouterr()
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert rc == 1 and len(lines) == 2
+    assert lines[0]["status"] == "error" and "internal soundness error" in lines[0]["error"]
+    assert "please report it" in lines[0]["error"] and "b.jsonl:1" in err
+    assert lines[1]["where"].endswith("b.jsonl:2") and lines[1]["status"] != "error"
 
 
 def test_generator_never_hands_out_a_wrong_solution(monkeypatch):
