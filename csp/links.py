@@ -13,6 +13,7 @@ non-consecutive, a<b ...). Techniques use these tables, so any variant's links f
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Iterator, TypeVar
 
 from .grid import House
@@ -131,3 +132,19 @@ def _layout_key(puzzle) -> tuple | None:
     g = puzzle.grid
     return (type(g), g.n, g.size, tuple((h.name, h.cells, h.kind) for h in g.houses),
             tuple((c.name, c.cells) for c in cons))
+
+
+# a rule's name ends with the cells it joins: "anti-knight r1c1-r2c3", "thermo r3c1<r3c2"
+_CELL_PAIR = re.compile(r"\s+r\d+c\d+(?:[-<>=,]+r\d+c\d+)+$")
+
+
+def rule_kind(name: str) -> str:
+    """The kind of rule a constraint's name tells, without the cells it joins at its end
+    (a name that does not end with two or more cells is kept whole).
+
+    >>> rule_kind("anti-knight r1c1-r2c3"), rule_kind("thermo r3c1<r3c2")
+    ('anti-knight', 'thermo')
+    >>> rule_kind("cage 9 at r6c8")
+    'cage 9 at r6c8'
+    """
+    return _CELL_PAIR.sub("", name) or name
