@@ -103,11 +103,11 @@ def test_each_step_has_three_levels_its_overlay_and_its_candidates():
             shown = html.unescape(st["t"][level].replace("<wbr>", ""))
             assert shown == step.explain(level)
         layers |= set(st["o"])
-        # placements and eliminations are marked in the overlay, and their candidates are
-        # the ones shown when candidates are hidden
+        # eliminations are struck in the overlay, placements marked behind their digit, and
+        # their candidates are the ones shown when candidates are hidden
         ov = st["o"].get("overlay", "")
-        assert ov.count('class="elim"') + ov.count('class="place"') == \
-            len(step.eliminations) + len(step.placements)
+        assert ov.count('class="elim"') == len(step.eliminations)
+        assert st["o"].get("cand_bg", "").count('class="place"') == len(step.placements)
         for c, d in (*step.eliminations, *step.placements):
             assert c * 64 + d in st["k"]
     assert {"houses", "cand_bg", "overlay", "links"} <= layers
@@ -154,7 +154,7 @@ def test_page_is_self_contained_and_well_formed():
     assert {"layer-houses", "layer-cand_bg", "layer-digits", "layer-overlay",
             "layer-links"} <= groups
     assert {m.get("id") for m in svg.iter() if m.tag.endswith("marker")} == \
-        {"link-strong", "link-weak"}
+        {"link-strong", "link-weak", "link-implies"}
     assert len([e for e in svg.iter() if e.get("class") == "cell"]) == 81
     assert page_data(page)["level"] == 1
     for act in ("first", "prev", "next", "last", "reveal"):
