@@ -87,6 +87,9 @@ WEAK = "#1f77b4"
 IMPLY = "#c26a00"          # a proof's arrows: what follows from what
 TRIAL_FILL = "#ffc06a"     # the candidate a proof tries
 FORCED_FILL = "#a8cdfa"    # the placements that follow from it
+#: where candidates start in a cell with a cage total (a fraction of the cell), clear of the
+#: total's label also when a page draws them larger (a phone)
+TOTAL_TOP = 0.3
 #: opacity of the rule lines (whispers, thermos ...) under candidates, so that a digit on a
 #: line stays legible
 LINE_OPACITY = 0.55
@@ -255,7 +258,7 @@ class _Canvas:
         r, c = self.grid.rc(cell)
         i, j = divmod(d - 1, self.k)
         ins = self.cand_inset
-        top = self.S * 0.24 if cell in self.total_cells else ins
+        top = self.S * TOTAL_TOP if cell in self.total_cells else ins
         w = (self.S - 2 * ins) / self.k
         h = (self.S - top - ins) / self.k
         return self.x(c) + ins + (j + 0.5) * w, self.y(r) + top + (i + 0.5) * h
@@ -947,6 +950,36 @@ def _house_cells(grid: Grid, puzzle: Puzzle | None) -> dict[str, tuple[int, ...]
     return out
 
 
+def _shade_houses(cv: _Canvas, names: Sequence[str], puzzle: Puzzle | None) -> None:
+    """The cells of the named houses shaded: one path of cell squares (small in a page of
+    many steps)."""
+    g, S = cv.grid, cv.S
+    houses = _house_cells(g, puzzle)
+    shaded: dict[int, None] = {}
+    for name in names:
+        for c in houses.get(name, ()):
+            if 0 <= c < g.size:
+                shaded[c] = None
+    if shaded:
+        w = _fmt(S)
+        d = "".join(f"M{_fmt(cv.x(c))} {_fmt(cv.y(r))}h{w}v{w}h-{w}z"
+                    for r, c in map(g.rc, shaded))
+        _el(cv.layer["houses"], "path", class_="house", d=d, fill=HOUSE_FILL)
+
+
+def house_markup(cv: _Canvas, names: Sequence[str], puzzle: Puzzle | None) -> str:
+    """The SVG markup that shades the named houses on ``cv`` (the canvas is left as it
+    was): a step-through page's level-1 hint for a step that names no house."""
+    g = ET.Element("g")
+    saved = cv.layer["houses"]
+    cv.layer["houses"] = g
+    try:
+        _shade_houses(cv, names, puzzle)
+    finally:
+        cv.layer["houses"] = saved
+    return "".join(ET.tostring(e, encoding="unicode") for e in g)
+
+
 def step_candidates(step: Step) -> list[Candidate]:
     """Every candidate a step's picture shows: placements, eliminations, pattern, chain."""
     out = list(step.placements) + list(step.eliminations) + list(step.pattern)
@@ -995,17 +1028,7 @@ def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, placed: Sequence[
     placed digits are ``placed`` (candidates of placed cells are not marked)."""
     g, S = cv.grid, cv.S
     size = g.size
-    houses = _house_cells(g, puzzle)
-    shaded: dict[int, None] = {}
-    for name in step.houses:
-        for c in houses.get(name, ()):
-            if 0 <= c < size:
-                shaded[c] = None
-    if shaded:             # one path of cell squares (small in a page of many steps)
-        w = _fmt(S)
-        d = "".join(f"M{_fmt(cv.x(c))} {_fmt(cv.y(r))}h{w}v{w}h-{w}z"
-                    for r, c in map(g.rc, shaded))
-        _el(cv.layer["houses"], "path", class_="house", d=d, fill=HOUSE_FILL)
+    _shade_houses(cv, step.houses, puzzle)
     rad = cv.cand_radius()
     valid = lambda cd: 0 <= cd.cell < size and 1 <= cd.digit <= g.n  # noqa: E731
     seen: set[Candidate] = set()
