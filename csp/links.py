@@ -13,9 +13,11 @@ non-consecutive, a<b ...). Techniques use these tables, so any variant's links f
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Iterator, TypeVar
 
 from .grid import House
+from .step import Step, cell_name, digit_symbol
 
 T = TypeVar("T")
 
@@ -58,6 +60,9 @@ class LinkTables:
         self.uniform = not cross and all(
             peers_d[d] == self.house_peers for d in range(1, n + 1))
         self._derived: dict[Callable[[LinkTables], Any], Any] = {}
+        # the rules, to name the rule behind a link when an explanation asks (:meth:`rule_of`)
+        self._constraints = () if self.uniform else tuple(puzzle.constraints)
+        self._rule_names: dict[tuple[int, int, int, int], str] | None = None
 
     def derived(self, build: Callable[["LinkTables"], T]) -> T:
         """``build(self)``, computed once and kept with the tables: the techniques' static
@@ -88,6 +93,31 @@ class LinkTables:
         if d1 == d2:
             return bool(self.peers_d[d1][c1] >> c2 & 1)
         return (c2, d2) in self.cross.get((c1, d1), ())
+
+    def rule_of(self, c1: int, d1: int, c2: int, d2: int) -> str | None:
+        """The name of the rule whose weak link makes (c1, d1) and (c2, d2) exclude each
+        other ("anti-knight r5c7-r4c5"), or None when a cell or a house does (or nothing
+        does, or only an indexer's derived links). The names are gathered from the rules'
+        own weak links the first time an explanation asks.
+
+        >>> from csp import Puzzle, Grid
+        >>> p = Puzzle(Grid(4)).add_grid_houses()
+        >>> _ = p.add_less("r1c1", "r3c3")
+        >>> t = link_tables(p)
+        >>> t.rule_of(0, 4, 10, 2), t.rule_of(0, 2, 1, 2), t.rule_of(0, 2, 10, 3)
+        ('r1c1<r3c3', None, None)
+        """
+        if c1 == c2 or (d1 == d2 and self.house_peers[c1] >> c2 & 1):
+            return None
+        if self._rule_names is None:
+            names: dict[tuple[int, int, int, int], str] = {}
+            for con in self._constraints:
+                for (a, da), (b, db) in con.weak_links(self.n):
+                    if a != b:
+                        names.setdefault((a, da, b, db), con.name)
+                        names.setdefault((b, db, a, da), con.name)
+            self._rule_names = names
+        return self._rule_names.get((c1, d1, c2, d2))
 
     def weak_neighbours(self, cell: int, digit: int) -> Iterator[tuple[int, int]]:
         """Candidates in other cells weakly linked to (cell, digit) (any digit)."""
@@ -131,3 +161,89 @@ def _layout_key(puzzle) -> tuple | None:
     g = puzzle.grid
     return (type(g), g.n, g.size, tuple((h.name, h.cells, h.kind) for h in g.houses),
             tuple((c.name, c.cells) for c in cons))
+
+
+# a rule's name ends with the cells it joins: "anti-knight r1c1-r2c3", "thermo r3c1<r3c2"
+_CELL_PAIR = re.compile(r"\s+r\d+c\d+(?:[-<>=,]+r\d+c\d+)+$")
+
+
+def rule_kind(name: str) -> str:
+    """The kind of rule a constraint's name tells, without the cells it joins at its end
+    (a name that does not end with two or more cells is kept whole).
+
+    >>> rule_kind("anti-knight r1c1-r2c3"), rule_kind("thermo r3c1<r3c2")
+    ('anti-knight', 'thermo')
+    >>> rule_kind("cage 9 at r6c8")
+    'cage 9 at r6c8'
+    """
+    return _CELL_PAIR.sub("", name) or name
+
+
+def _rule_phrase(name: str) -> str:
+    kind = rule_kind(name)
+    return f"the {kind} rule" if kind != name else name
+
+
+def rule_citations(step: Step, tables: LinkTables, limit: int = 6) -> str:
+    """Where a step rests on a rule's links rather than a cell or a house: each
+    elimination that sees a candidate of the step's pattern, chain or placements only
+    through a rule ("r5c7 sees r4c5 by the anti-knight rule"; a rule that links two
+    different digits: "r1c8=4 excludes r2c7=1 by the whispers rule"), and each weak link of
+    its chain that a rule makes. Rules the step's own text already names are left out (a
+    rule's own technique says how it reads its rule). Empty when no rule is involved; at
+    most ``limit`` sentences, then how many more.
+
+    >>> from csp import Puzzle, Grid
+    >>> from csp.step import Candidate
+    >>> p = Puzzle(Grid(4)).add_grid_houses()
+    >>> _ = p.add_less("r1c1", "r3c3")
+    >>> s = Step("x", eliminations=(Candidate(10, 2),), pattern=(Candidate(0, 4),), width=4)
+    >>> rule_citations(s, link_tables(p))
+    'r3c3=2 excludes r1c1=4 by r1c1<r3c3'
+    """
+    if tables.uniform:
+        return ""
+    w = step.width
+    told = f"{step.title} {step.note} {' '.join(step.houses)}"
+    premises: dict[tuple[int, int], None] = dict.fromkeys(
+        (*step.pattern, *step.placements, *(c for ln in step.links for c in (*ln.a, *ln.b))))
+    by: dict[tuple[str, bool, str], list[str]] = {}
+    done: set[frozenset] = set()
+
+    def cite(e: tuple[int, int], found: list[tuple[tuple[int, int], str]]) -> None:
+        found = [(p, r) for p, r in found if frozenset((tuple(e), tuple(p))) not in done]
+        done.update(frozenset((tuple(e), tuple(p))) for p, _ in found)
+        for rule in sorted({r for _, r in found}):
+            kind = rule_kind(rule)
+            if kind in told:
+                continue
+            ps = tuple(p for p, r in found if r == rule)
+            same = all(p[1] == e[1] for p in ps)
+            if same:
+                what = ",".join(cell_name(p[0], w) for p in ps)
+                who = cell_name(e[0], w)
+            else:
+                what = ",".join(f"{cell_name(p[0], w)}={digit_symbol(p[1])}" for p in ps)
+                who = f"{cell_name(e[0], w)}={digit_symbol(e[1])}"
+            by.setdefault((_rule_phrase(rule), same, what), []).append(who)
+
+    for e in step.eliminations:
+        found = [(p, r) for p in premises
+                 if (r := tables.rule_of(e[0], e[1], p[0], p[1])) is not None]
+        same = [(p, r) for p, r in found if p[1] == e[1]]
+        cite(e, same or found)
+    for ln in step.links:
+        if not ln.strong and len(ln.a) == 1 and len(ln.b) == 1:
+            (a,), (b,) = ln.a, ln.b
+            rule = tables.rule_of(a[0], a[1], b[0], b[1])
+            if rule is not None:
+                cite(a, [(b, rule)])
+    out = []
+    for (rule, same, what), who in by.items():
+        who = list(dict.fromkeys(who))
+        many = len(who) > 1
+        verb = ("see" if many else "sees") if same else ("exclude" if many else "excludes")
+        out.append(f"{', '.join(who)} {verb} {what} by {rule}")
+    if len(out) > limit:
+        out = out[:limit] + [f"{len(out) - limit} more by the rules' links"]
+    return "; ".join(out)

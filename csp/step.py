@@ -122,7 +122,10 @@ class Step:
         return ", ".join(parts)
 
     def explain(self, level: int = 2) -> str:
-        """0: technique name; 1: plus digits and houses; 2: full pattern and result."""
+        """0: technique name; 1: plus digits and houses; 2: full pattern and result, then
+        the rules that link its candidates (``extra["via"]``, see
+        :func:`csp.links.rule_citations`) and the reasons a technique keeps for the reader
+        (``extra["detail"]``: a text, or an object whose ``str()`` works it out)."""
         if level <= 0:
             return self.name
         if level == 1:
@@ -137,7 +140,14 @@ class Step:
         if not middle and self.houses:
             middle = ", ".join(self.houses)
         head = f"{self.name}: {middle}" if middle else self.name
-        return f"{head} => {self.result_text()}"
+        text = f"{head} => {self.result_text()}"
+        via = self.extra.get("via")
+        if via:
+            text += f" ({via})"
+        detail = self.extra.get("detail")
+        if detail is not None:
+            text += f". Why: {detail}"
+        return text
 
     def to_dict(self) -> dict:
         w = self.width

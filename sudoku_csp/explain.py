@@ -91,6 +91,35 @@ def _code(cell: int, digit: int) -> int:
     return cell * _SHIFT + digit
 
 
+def focus_house(grid: Any, step: Step) -> str | None:
+    """Where a step that names no house happens, for a level-1 hint: the box (or region,
+    or first house) of the cell it places a digit in, else of its first elimination ("Naked
+    Single digit 7" becomes "... in box 4", and the hint shades box 4).
+
+    >>> from csp.grid import Grid
+    >>> from csp.step import Candidate
+    >>> focus_house(Grid(9), Step("naked_single", placements=(Candidate(40, 7),)))
+    'box 5'
+    """
+    cells = [c for c, _ in (*step.placements, *step.eliminations) if 0 <= c < grid.size]
+    if not cells:
+        return None
+    mine = [h for h in grid.houses if cells[0] in h.cells]
+    boxes = [h for h in mine if h.kind in ("box", "region")]
+    pick = boxes or mine
+    return pick[0].name if pick else None
+
+
+def _box_on_canvas(grid: Any) -> list[int] | None:
+    """The (rows, columns) of the grid's boxes when they tile its canvas from the top
+    left (classic grids, samurai), so that the page can enlarge the box clicked on."""
+    shape = grid.box_shape if grid.region_kind == "box" else None
+    if shape and all(r % shape[0] == 0 and c % shape[1] == 0
+                     for r, c in getattr(grid, "origins", ())):
+        return list(shape)
+    return None
+
+
 def _delta(before: State, after: State) -> tuple[list[int], list[int]]:
     """(placed, removed): the digits a step placed and the candidates it removed from the
     cells still open after it."""
@@ -186,6 +215,7 @@ def _build(result: "LogicResult", puzzle: Puzzle | None, start: State | None,
         start = puzzle.pencilmarks()
     cv = render.canvas(puzzle, start.grid, title="")   # the page has its own heading
     render._link_markers(cv)
+    cv.under_candidates()
     g = cv.grid
     states = list(states_before(start, result.steps))
     steps = []
@@ -193,9 +223,15 @@ def _build(result: "LogicResult", puzzle: Puzzle | None, start: State | None,
         placed, removed = _delta(before, after)
         involved = sorted({_code(c, d) for c, d in render.step_candidates(step)
                            if 0 <= c < g.size and 1 <= d <= g.n and not before.placed[c]})
+        texts = [step.explain(i) for i in range(3)]
+        layers = render.step_layers(cv, step, puzzle, before.placed)
+        focus = None if step.houses else focus_house(g, step)
+        if focus:
+            texts[1] += f" in {focus}"
+            layers["focus"] = render.house_markup(cv, [focus], puzzle)
         steps.append({
-            "t": [_text_html(step.explain(i)) for i in range(3)],
-            "o": render.step_layers(cv, step, puzzle, before.placed),
+            "t": [_text_html(t) for t in texts],
+            "o": layers,
             "d": placed, "r": removed, "k": involved,
         })
     r = result.rating
@@ -203,6 +239,8 @@ def _build(result: "LogicResult", puzzle: Puzzle | None, start: State | None,
         "n": g.n, "size": g.size, "sym": "".join(digit_symbol(d) for d in range(1, g.n + 1)),
         "geo": {"S": cv.S, "pad": cv.pad, "top": cv.top, "k": cv.k, "cs": cv.cand_scale,
                 "ins": round(cv.cand_inset, 3), "tot": sorted(cv.total_cells),
+                "tt": round(cv.S * render.TOTAL_TOP, 3),
+                "box": _box_on_canvas(g),
                 "pos": [x for c in range(g.size) for x in g.rc(c)]},
         "given": [c for c in range(g.size) if start.given[c]],
         "placed": list(start.placed),
@@ -214,7 +252,7 @@ def _build(result: "LogicResult", puzzle: Puzzle | None, start: State | None,
             n=len(result.steps), s=result.status, reason=result.reason or result.status)),
         "level": max(0, min(2, level)),
         # a rating only for a finished solve: the steps of an unfinished one rate nothing
-        "rating": {"score": r.score, "level": r.level,
+        "rating": {"score": r.score, "level": r.level, "basis": r.basis,
                    "hardest": r.hardest and r.hardest.replace("_", " ")}
         if result.status == "solved" else None,
         "time_ms": round(result.time_ms, 1),
@@ -243,11 +281,42 @@ def _info_html(puzzle: Puzzle, data: dict[str, Any], result: "LogicResult") -> s
     out.append(f"<p>Grid: {html.escape(shape)}; {len(puzzle.given)} givens.</p>")
     if items:
         out.append("<ul class='scsp-rules'>" + "".join(items) + "</ul>")
+    if data["rating"] is not None:        # a finished solve only
+        out.append(f"<p class='scsp-scale'>Rating: "
+                   f"{html.escape(rating_scale(data['rating'])[1])}</p>")
     counts = sorted(result.rating.counts.items(), key=lambda kv: -kv[1])
     if counts:
         out.append("<p class='scsp-counts'>Techniques used: " + ", ".join(
             f"{html.escape(name.replace('_', ' '))} &times;{n}" for name, n in counts) + "</p>")
     return "".join(out)
+
+
+def rating_scale(rating: dict[str, Any]) -> tuple[str, str]:
+    """(short, long): what a rating's score means on its scale. HoDoKu's (classic 9x9,
+    jigsaw, diagonal, samurai) adds every step's score, and its level bands are for 9x9;
+    the idea scale (variants, other sizes) adds each technique's score once, so a 16x16
+    "medium" of 82 and a 9x9 "medium" of 602 are the same level on two scales.
+
+    >>> rating_scale({"score": 602, "level": "medium", "basis": "steps"})[0]
+    'medium (602 on the step scale: medium is up to 1000)'
+    >>> rating_scale({"score": 82, "level": "medium", "basis": "ideas"})[0]
+    'medium (82 on the idea scale)'
+    """
+    from techniques.registry import LEVEL_MAX_SCORE, LEVELS
+    level, score = rating["level"], rating["score"]
+    if rating.get("basis") == "ideas":
+        return (f"{level} ({score} on the idea scale)",
+                "The level is that of the hardest technique used; the score adds each "
+                "technique's score once (the scale of variants and of grids other than "
+                "9x9: not comparable with the step scores of classic 9x9 puzzles).")
+    bands = ", ".join(f"{lv} up to {LEVEL_MAX_SCORE[lv]}" for lv in LEVELS[:-1])
+    top = LEVEL_MAX_SCORE[level]
+    where = f"{level} is up to {top}" if level != LEVELS[-1] else \
+        f"{level} is past {LEVEL_MAX_SCORE[LEVELS[-2]]}"
+    return (f"{level} ({score} on the step scale: {where})",
+            f"HoDoKu's rating: the score adds every step's score; the level is the hardest "
+            f"step's, raised while the score passes its band ({bands}, {LEVELS[-1]} "
+            f"beyond).")
 
 
 def _summary(data: dict[str, Any]) -> str:
@@ -264,7 +333,9 @@ def _summary(data: dict[str, Any]) -> str:
         what = f"{why}{n} steps, not rated"
     else:
         hardest = f" &middot; hardest: {html.escape(r['hardest'])}" if r["hardest"] else ""
-        what = f"{n} steps &middot; rating {r['score']} ({html.escape(r['level'])}){hardest}"
+        short, long = rating_scale(r)
+        what = (f"{n} steps &middot; <span class='scsp-rating' title='{html.escape(long)}'>"
+                f"rating {html.escape(short)}</span>{hardest}")
     return f"{badge}{what} &middot; {_seconds(data['time_ms'] / 1000)}"
 
 
@@ -291,7 +362,8 @@ def explain_html(result: "LogicResult", *, puzzle: Puzzle | None = None,
     ident = "scsp-" + (uuid.uuid4().hex[:10] if fragment else "page")
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     body = (
-        f"<div class='scsp{' scsp-fragment' if fragment else ''}' id='{ident}' tabindex='0'>"
+        f"<div class='scsp{' scsp-fragment' if fragment else ' scsp-page'}' id='{ident}' "
+        "tabindex='0'>"
         f"<header><h1>{html.escape(title)}</h1><p class='scsp-summary'>{_summary(data)}</p>"
         "</header><div class='scsp-main'>"
         f"<div class='scsp-board'>{base}</div>"
@@ -307,12 +379,14 @@ def explain_html(result: "LogicResult", *, puzzle: Puzzle | None = None,
         "<div class='scsp-text' aria-live='polite'></div>"
         "<button type='button' class='scsp-reveal' data-act='reveal'>Reveal more</button>"
         "<ol class='scsp-list' start='0'></ol>"
-        "<span class='scsp-zoomhint'>Click the picture to enlarge it; keys &#x2190; &#x2192; "
-        "Home End.</span>"
-        "</div></div>"
+        "<span class='scsp-zoomhint'>Click (tap) the picture to enlarge it, or the part you "
+        "click on where the candidates are small; keys &#x2190; &#x2192; Home End.</span>"
         f"<details class='scsp-info'{'' if fragment else ' open'}><summary>The puzzle"
         f"{', its rules and rating' if data['rating'] else ' and its rules'}</summary>"
         f"{_info_html(puzzle, data, result)}</details>"
+        "</div></div>"
+        "<div class='scsp-zoombar' aria-hidden='true'><span class='scsp-zpos'></span> "
+        "&middot; tap the picture to close &middot; &#x2190; &#x2192;</div>"
         f"<script type='application/json' class='scsp-data'>{payload}</script>"
         "</div>"
         f"<style>{_CSS.replace('ROOT', '#' + ident)}</style>"
@@ -333,21 +407,19 @@ ROOT{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",Arial,s
 ROOT *{box-sizing:border-box}
 ROOT header h1{font-size:1.35em;margin:0 0 2px}
 ROOT .scsp-summary{margin:0 0 10px;color:#444}
+ROOT .scsp-rating{border-bottom:1px dotted #888;cursor:help}
 ROOT .scsp-badge{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;
  font-weight:600;font-size:.9em}
 ROOT .scsp-solved{background:#2e8b57}ROOT .scsp-stuck{background:#c0392b}
 ROOT .scsp-limit{background:#d35400}ROOT .scsp-multiple{background:#8e44ad}
 ROOT .scsp-unsolvable{background:#7f8c8d}
 ROOT .scsp-main{display:flex;gap:16px;align-items:flex-start}
-ROOT .scsp-board{flex:1 1 auto;min-width:0;max-width:var(--scsp-w);cursor:zoom-in}
+ROOT .scsp-board{flex:0 0 auto;min-width:0;max-width:var(--scsp-w);cursor:zoom-in}
 ROOT .scsp-board svg{display:block;width:100%;height:auto}
-ROOT.scsp-fit .scsp-board svg{max-height:calc(100vh - 110px)}
-ROOT.scsp-wide .scsp-main{flex-direction:column}
-ROOT.scsp-wide .scsp-board{max-width:none;width:100%;cursor:zoom-out}
-ROOT.scsp-wide .scsp-board svg{max-height:none}
-ROOT .scsp-side{flex:0 0 360px;display:flex;flex-direction:column;gap:8px;min-width:0;
- position:sticky;top:0;align-self:flex-start}
-ROOT.scsp-wide .scsp-side{position:static;width:100%;flex:1 1 auto}
+ROOT.scsp-fragment .scsp-board{flex:1 1 auto}
+ROOT.scsp-fragment .scsp-board svg{max-height:80vh}
+ROOT .scsp-side{flex:1 1 360px;max-width:520px;display:flex;flex-direction:column;gap:8px;
+ min-width:300px}
 ROOT .scsp-zoomhint{color:#777;font-size:.85em}
 ROOT .scsp-nav{display:flex;align-items:center;gap:6px}
 ROOT .scsp-nav button{padding:6px 8px;white-space:nowrap}
@@ -357,8 +429,9 @@ ROOT button:hover{background:#e8e8e8}ROOT button:disabled{opacity:.45;cursor:def
 ROOT .scsp-pos{flex:1 1 auto;text-align:center;font-weight:600;white-space:nowrap}
 ROOT .scsp-opts{display:flex;gap:16px;flex-wrap:wrap}
 ROOT .scsp-opts label{cursor:pointer;user-select:none}
-ROOT .scsp-text{min-height:4.5em;max-height:34vh;overflow-y:auto;padding:8px 10px;background:#fafafa;border:1px solid #ddd;
- border-radius:6px;overflow-wrap:normal;word-break:normal}
+ROOT .scsp-text{flex:0 1 auto;min-height:4.5em;max-height:34vh;overflow-y:auto;
+ padding:8px 10px;background:#fafafa;border:1px solid #ddd;border-radius:6px;
+ overflow-wrap:normal;word-break:normal}
 ROOT .scsp-text .scsp-lv{display:block;margin:2px 0}
 ROOT .scsp-text .scsp-lv0{font-weight:700}ROOT .scsp-text .scsp-end{font-weight:700}
 ROOT .scsp-text.scsp-stop{background:#fdecea;border-color:#e6a49c}
@@ -375,16 +448,35 @@ ROOT .scsp-list .scsp-cur button{background:#dbe7fb;font-weight:600}
 ROOT .scsp-list .scsp-stopitem button{color:#b03a2e;font-weight:600}
 ROOT .scsp-list .scsp-n{display:inline-block;min-width:3.2em;color:#777}
 ROOT.scsp-hintmode .scsp-list .scsp-ahead .scsp-nm{visibility:hidden}
-ROOT .scsp-info{margin-top:12px;border-top:1px solid #ddd;padding-top:6px}
+ROOT .scsp-info{border-top:1px solid #ddd;padding-top:6px;font-size:.92em}
 ROOT .scsp-info summary{cursor:pointer;font-weight:600}
 ROOT .scsp-ruleset{white-space:normal;background:#fafafa;padding:6px 8px;border-radius:6px}
 ROOT .scsp-rules{padding-left:1.2em}
+ROOT .scsp-zoombar{display:none}
+ROOT.scsp-zoomed .scsp-board{position:fixed;left:0;top:0;right:0;bottom:0;z-index:1000;
+ max-width:none;width:auto !important;margin:0;background:#fff;display:flex;
+ align-items:center;justify-content:center;cursor:zoom-out}
+ROOT.scsp-zoomed .scsp-board svg{max-height:none}
+ROOT.scsp-zoomed .scsp-zoombar{display:block;position:fixed;left:0;right:0;bottom:0;
+ z-index:1001;height:32px;line-height:32px;text-align:center;font-size:.9em;color:#333;
+ background:rgba(255,255,255,.92);border-top:1px solid #ddd;pointer-events:none}
+@media (min-width:761px){
+ ROOT.scsp-page{height:100vh;display:flex;flex-direction:column;overflow:hidden;
+  padding-bottom:8px}
+ ROOT.scsp-page header{flex:none}
+ ROOT.scsp-page .scsp-summary{margin-bottom:6px}
+ ROOT.scsp-page .scsp-main{flex:1 1 auto;min-height:0;align-items:stretch}
+ ROOT.scsp-page .scsp-board{max-width:none;align-self:flex-start}
+ ROOT.scsp-page .scsp-side{min-height:0;overflow:hidden}
+ ROOT.scsp-page .scsp-list{flex:1 1 6em;min-height:4em;max-height:none}
+ ROOT.scsp-page .scsp-info{flex:0 1 auto;min-height:2em;max-height:32%;overflow-y:auto}
+}
 @media (max-width:760px){
  ROOT{padding:8px}
  ROOT .scsp-main{flex-direction:column;gap:8px}
- ROOT .scsp-board{max-width:100%;width:100%}
- ROOT .scsp-board svg{max-height:none}
- ROOT .scsp-side{flex:1 1 auto;width:100%}
+ ROOT .scsp-board{max-width:none;width:auto;margin:0 -8px;align-self:stretch}
+ ROOT .scsp-side{flex:1 1 auto;width:100%;max-width:none;min-width:0}
+ ROOT .scsp-text{height:8em;max-height:none}
  ROOT .scsp-list{max-height:40vh}
  ROOT header h1{font-size:1.15em}
 }
@@ -393,8 +485,9 @@ ROOT .scsp-rules{padding-left:1.2em}
 _JS = r"""function (root, page) {
   "use strict";
   var D = JSON.parse(root.querySelector("script.scsp-data").textContent);
-  var svg = root.querySelector(".scsp-board svg");
-  root.style.setProperty("--scsp-w", Math.max(720, 1.5 * svg.getAttribute("width")) + "px");
+  var svg = root.querySelector(".scsp-board svg"), board = root.querySelector(".scsp-board");
+  var W = +svg.getAttribute("width"), H = +svg.getAttribute("height");
+  root.style.setProperty("--scsp-w", Math.max(720, 1.5 * W) + "px");
   var layer = {};
   ["houses", "cand_bg", "digits", "overlay", "links"].forEach(function (n) {
     layer[n] = svg.querySelector("g.layer-" + n);
@@ -402,14 +495,14 @@ _JS = r"""function (root, page) {
   var G = D.geo, S = G.S, k = G.k, ins = G.ins, N = D.steps.length;
   var tot = {}; G.tot.forEach(function (c) { tot[c] = 1; });
   var given = {}; D.given.forEach(function (c) { given[c] = 1; });
-  var fs = S * 0.62, cfs = (S - 2 * ins) / k * G.cs;
-  // the picture fits the window's height unless its candidates would get too small to
-  // read (16x16, samurai): then it fills the width and the page scrolls
-  var fitScale = (window.innerHeight - 110) / (+svg.getAttribute("height"));
-  if (!page || fitScale * (S - 2 * G.ins) / k * G.cs >= 7.5) root.classList.add("scsp-fit");
+  var fs = S * 0.62, cfs = (S - 2 * ins) / k * G.cs, slot = (S - 2 * ins) / k;
+  // candidates are drawn at least MIN_PX px high on the screen where their slot allows
+  // (a phone), and an enlarged part of the picture shows them at ZOOM_PX
+  var MIN_PX = 11.5, ZOOM_PX = 16, WHOLE_PX = 13;
+  var zoom = null;                     // the enlarged part: [x, y, w, h] in SVG units
   var $ = function (s) { return root.querySelector(s); };
   var text = $(".scsp-text"), posEl = $(".scsp-pos"), list = $(".scsp-list");
-  var candBox = $(".scsp-cands"), hintBox = $(".scsp-hint");
+  var candBox = $(".scsp-cands"), hintBox = $(".scsp-hint"), zpos = $(".scsp-zpos");
   var states = [{placed: D.placed.slice(), cand: D.cand.slice()}];
   var pos = 0, reveal = 0;
 
@@ -424,15 +517,24 @@ _JS = r"""function (root, page) {
     }
     return states[i];
   }
+  function pxPerUnit() {           // screen pixels per SVG unit, as shown now
+    var vb = zoom || [0, 0, W, H], r = svg.getBoundingClientRect();
+    return r.width ? Math.min(r.width / vb[2], r.height / vb[3]) : 0;
+  }
+  function candFont() {
+    var px = pxPerUnit();
+    if (!px || cfs * px >= MIN_PX) return cfs;
+    return Math.min(MIN_PX / px, 1.2 * slot);
+  }
   function candXY(c, d) {
     var r = G.pos[2 * c], col = G.pos[2 * c + 1];
     var i = Math.floor((d - 1) / k), j = (d - 1) % k;
-    var top = tot[c] ? S * 0.24 : ins;
+    var top = tot[c] ? G.tt : ins;          // below a cage total's label
     var w = (S - 2 * ins) / k, h = (S - top - ins) / k;
     return [G.pad + col * S + ins + (j + 0.5) * w, G.top + r * S + top + (i + 0.5) * h];
   }
   function drawDigits(st, only) {
-    var out = [];
+    var out = [], cf = candFont();
     for (var c = 0; c < D.size; c++) {
       var p = st.placed[c];
       if (p) {
@@ -447,8 +549,8 @@ _JS = r"""function (root, page) {
       for (var d = 1; d <= D.n; d++) {
         if (!(m >> d & 1) || (only && !only[c * 64 + d])) continue;
         var xy = candXY(c, d);
-        out.push('<text class="cand" x="' + f(xy[0]) + '" y="' + f(xy[1] + 0.35 * cfs) +
-          '" font-size="' + f(cfs) + '" text-anchor="middle" fill="#505050">' +
+        out.push('<text class="cand" x="' + f(xy[0]) + '" y="' + f(xy[1] + 0.35 * cf) +
+          '" font-size="' + f(cf) + '" text-anchor="middle" fill="#505050">' +
           D.sym[d - 1] + "</text>");
       }
     }
@@ -456,7 +558,10 @@ _JS = r"""function (root, page) {
   }
   function setOverlay(o, names) {
     ["houses", "cand_bg", "overlay", "links"].forEach(function (n) {
-      layer[n].innerHTML = (o && names.indexOf(n) >= 0 && o[n]) || "";
+      var m = "";
+      if (o && names.indexOf(n) >= 0) m = o[n] || "";
+      if (o && n === "houses" && names.indexOf("focus") >= 0) m = o.houses || o.focus || "";
+      layer[n].innerHTML = m;
     });
   }
   function lv(html, i) { return '<span class="scsp-lv scsp-lv' + i + '">' + html + "</span>"; }
@@ -493,8 +598,9 @@ _JS = r"""function (root, page) {
       if (!candBox.checked) { only = {}; st.k.forEach(function (x) { only[x] = 1; }); }
       drawDigits(stateAt(pos - 1), only);
       if (hint) {
+        // level 1 shades the step's houses, or the box it happens in when it names none
         setOverlay(st.o, reveal >= 3 ? ["houses", "cand_bg", "overlay", "links"] :
-          reveal >= 2 ? ["houses"] : []);
+          reveal >= 2 ? ["focus"] : []);
         html = reveal === 0 ? lv("Hint mode: press <b>Reveal more</b> for the technique.", 1)
           : st.t.slice(0, reveal).map(lv).join("");
         $(".scsp-reveal").disabled = reveal >= 3;
@@ -511,6 +617,8 @@ _JS = r"""function (root, page) {
     }
     text.className = cls;
     text.innerHTML = html;
+    text.scrollTop = 0;
+    zpos.textContent = posEl.textContent;
     root.querySelector('[data-act="prev"]').disabled = root.querySelector(
       '[data-act="first"]').disabled = pos === 0;
     root.querySelector('[data-act="next"]').disabled = root.querySelector(
@@ -521,27 +629,65 @@ _JS = r"""function (root, page) {
         (i > pos || (i === pos && reveal === 0) ? "scsp-ahead" : "") +
         (i === N + 1 && D.status !== "solved" ? " scsp-stopitem" : "");
     }
-    if (page && pos >= 1 && pos <= N) scrollToStep();
     var cur = items[pos];
-    if (cur) {
+    if (cur) {                     // keep the current step in view inside the list only
       var top = cur.offsetTop - list.offsetTop, h = list.clientHeight;
       if (top < list.scrollTop || top + cur.offsetHeight > list.scrollTop + h) {
         list.scrollTop = Math.max(0, top - h / 2);
       }
     }
   }
-  function scrollToStep() {
-    // a picture taller than the window, beside the controls: bring the step's marks into view
-    var side = root.querySelector(".scsp-side"), board = root.querySelector(".scsp-board");
-    if (root.classList.contains("scsp-fit") || side.offsetTop > board.offsetTop) return;
-    var box = null;
-    ["cand_bg", "overlay", "links", "houses"].forEach(function (n) {
-      if (!layer[n].firstChild) return;
-      var r = layer[n].getBoundingClientRect();
-      box = box ? {top: Math.min(box.top, r.top), bottom: Math.max(box.bottom, r.bottom)} : r;
-    });
-    if (!box || (box.top >= 0 && box.bottom <= window.innerHeight)) return;
-    window.scrollBy(0, (box.top + box.bottom) / 2 - window.innerHeight / 2);
+  // the layout: on a wide window the whole page fits it (the picture as large as the space
+  // beside the controls allows); on a narrow one the picture fills the width
+  function layout() {
+    if (zoom) { sizeZoom(); return; }
+    board.style.width = "";
+    if (!page || window.innerWidth <= 760) return;
+    var main = $(".scsp-main"), side = $(".scsp-side");
+    var availH = main.clientHeight, availW = main.clientWidth - side.offsetWidth - 16;
+    board.style.width = Math.max(160, Math.min(availW, availH * W / H)) + "px";
+  }
+  function sizeZoom() {
+    var vw = window.innerWidth, vh = window.innerHeight - 32;
+    var sc = Math.min(vw / zoom[2], vh / zoom[3]);
+    svg.style.width = zoom[2] * sc + "px";
+    svg.style.height = zoom[3] * sc + "px";
+  }
+  // enlarge: the whole picture fitted to the window when its candidates are then at least
+  // ZOOM_PX high, else the part of it around the box clicked on, at that size
+  function enlarge(e) {
+    var vw = window.innerWidth, vh = window.innerHeight - 32;
+    var upp = Math.max(W / vw, H / vh);          // SVG units per pixel, whole picture
+    var x = 0, y = 0, w = W, h = H;
+    if (cfs / upp < WHOLE_PX) {
+      upp = cfs / ZOOM_PX;
+      w = Math.min(W, vw * upp); h = Math.min(H, vh * upp);
+      var m = svg.getScreenCTM(), pt = svg.createSVGPoint();
+      pt.x = e.clientX; pt.y = e.clientY;
+      var p = m ? pt.matrixTransform(m.inverse()) : {x: W / 2, y: H / 2};
+      if (G.box) {                 // centre on the box clicked on
+        var br = G.box[0] * S, bc = G.box[1] * S;
+        p = {x: G.pad + (Math.floor((p.x - G.pad) / bc) + 0.5) * bc,
+             y: G.top + (Math.floor((p.y - G.top) / br) + 0.5) * br};
+      }
+      x = Math.max(0, Math.min(W - w, p.x - w / 2));
+      y = Math.max(0, Math.min(H - h, p.y - h / 2));
+    }
+    zoom = [x, y, w, h];
+    svg.setAttribute("viewBox", zoom.map(f).join(" "));
+    root.classList.add("scsp-zoomed");
+    if (page) document.documentElement.style.overflow = "hidden";
+    sizeZoom();
+    show();
+  }
+  function unzoom() {
+    zoom = null;
+    svg.setAttribute("viewBox", "0 0 " + f(W) + " " + f(H));
+    svg.style.width = svg.style.height = "";
+    root.classList.remove("scsp-zoomed");
+    if (page) document.documentElement.style.overflow = "";
+    layout();
+    show();
   }
   function go(i) {
     i = Math.max(0, Math.min(N + 1, i));
@@ -559,8 +705,8 @@ _JS = r"""function (root, page) {
     else if (act === "last") go(N + 1);
     else if (act === "reveal") { reveal = Math.min(3, reveal + 1); show(); }
   });
-  root.querySelector(".scsp-board").addEventListener("click", function () {
-    root.classList.toggle("scsp-wide");          // the picture at full width, or beside
+  board.addEventListener("click", function (e) {
+    if (zoom) unzoom(); else enlarge(e);
   });
   candBox.addEventListener("change", show);
   hintBox.addEventListener("change", function () { reveal = 0; show(); });
@@ -573,12 +719,20 @@ _JS = r"""function (root, page) {
     else if (k === "ArrowLeft") go(pos - 1);
     else if (k === "Home") go(0);
     else if (k === "End") go(N + 1);
+    else if (k === "Escape" && zoom) unzoom();
     else if ((k === " " || k === "Enter") && hintBox.checked && t !== "BUTTON" &&
              t !== "INPUT") {
       reveal = Math.min(3, reveal + 1); show();
     } else return;
-    e.preventDefault();
+    e.preventDefault();           // step, never scroll the page
+  });
+  var lastW = 0, lastH = 0;
+  window.addEventListener("resize", function () {
+    if (window.innerWidth === lastW && window.innerHeight === lastH) return;
+    lastW = window.innerWidth; lastH = window.innerHeight;
+    layout(); show();
   });
   buildList();
+  layout();
   show();
 }"""

@@ -46,7 +46,7 @@ from csp.errors import SudokuCSPError
 from csp.grid import Grid
 from csp.model import Puzzle
 from csp.state import State
-from csp.step import Candidate, Step, digit_symbol
+from csp.step import Candidate, Link, Step, digit_symbol
 from csp.text import escape_text
 from variants.arrow import arrow, double_arrow
 from variants.chess import anti_king, anti_knight
@@ -85,6 +85,15 @@ ELIM_STROKE = "#d00000"
 PLACE_FILL = "#3cb371"
 STRONG = "#d62728"
 WEAK = "#1f77b4"
+IMPLY = "#c26a00"          # a proof's arrows: what follows from what
+TRIAL_FILL = "#ffc06a"     # the candidate a proof tries
+FORCED_FILL = "#a8cdfa"    # the placements that follow from it
+#: where candidates start in a cell with a cage total (a fraction of the cell), clear of the
+#: total's label also when a page draws them larger (a phone)
+TOTAL_TOP = 0.3
+#: opacity of the rule lines (whispers, thermos ...) under candidates, so that a digit on a
+#: line stays legible
+LINE_OPACITY = 0.55
 GENERIC = "#8e44ad"
 LINE_STYLES: dict[type, str] = {
     whispers: "#5fcf50", renban: "#e07ff5", palindrome: "#b0b0b0",
@@ -252,7 +261,7 @@ class _Canvas:
         r, c = self.grid.rc(cell)
         i, j = divmod(d - 1, self.k)
         ins = self.cand_inset
-        top = self.S * 0.24 if cell in self.total_cells else ins
+        top = self.S * TOTAL_TOP if cell in self.total_cells else ins
         w = (self.S - 2 * ins) / self.k
         h = (self.S - top - ins) / self.k
         return self.x(c) + ins + (j + 0.5) * w, self.y(r) + top + (i + 0.5) * h
@@ -304,6 +313,11 @@ class _Canvas:
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.grid.orthogonal(a)
 
+    def under_candidates(self) -> None:
+        """Lighten the rule lines (whispers, thermos, arrows ...): candidates are drawn on
+        top of them and must stay legible (the lines stay under every digit)."""
+        self.layer["lines"].set("opacity", _fmt(LINE_OPACITY))
+
     # notes under the grid
     def rule_note(self, label: str) -> None:
         if label not in self.rule_notes:
@@ -315,32 +329,56 @@ class _Canvas:
             self.legend.append(label)
         return self.legend.index(label) + 1
 
-    def note_lines(self) -> list[str]:
-        chars = max(20, int(self.cols / (0.3 * 0.56)))
+    def note_texts(self) -> list[str]:
         texts = list(self.notes)
         if self.rule_notes:
             texts.append("Rules: " + ", ".join(self.rule_notes))
         if self.legend:
             texts.append("Other rules: " + ", ".join(f"({i}) {t}"
                                                     for i, t in enumerate(self.legend, 1)))
+        return texts
+
+    def note_lines(self, chars: int | None = None) -> list[str]:
+        """The notes wrapped at ``chars`` characters a line (default: the grid's width);
+        never cut."""
+        chars = chars or max(20, int(self.cols / (0.3 * 0.56)))
         lines: list[str] = []
-        for t in texts:
+        for t in self.note_texts():
             lines.extend(wrap_text(t, chars))
-        if len(lines) > 8:
-            lines = lines[:7] + [lines[7][:chars - 3] + "..."]
         return lines
 
+    #: lines of notes that go under the grid; longer notes go beside it, whole
+    NOTE_LINES_UNDER = 8
+
     def finish(self) -> None:
-        """Lay out the notes under the grid and fix the picture's height."""
+        """Lay out the notes -- under the grid, or when they are long beside it, in a
+        column as wide as it takes to stay about as high as the grid -- and fix the
+        picture's size. The text is never cut."""
         S = self.S
+        fs, step = S * 0.3, S * 0.4
+        grid_w = self.width
         lines = self.note_lines()
-        y = self.top + self.rows * S + self.pad * 0.5 + S * 0.35
+        if len(lines) <= self.NOTE_LINES_UNDER:
+            x, y = self.pad, self.top + self.rows * S + self.pad * 0.5 + S * 0.35
+            note_h = (len(lines) * step + S * 0.2) if lines else 0.0
+            self.height = self.top + self.rows * S + self.pad + note_h
+        else:
+            grid_h = self.rows * S
+            col = max(6.0, self.cols * 0.8)             # the column's width in cells
+            while True:
+                lines = self.note_lines(int(col / (0.3 * 0.62)))
+                if len(lines) * step <= grid_h or col >= self.cols * 4:
+                    break
+                col += self.cols * 0.2
+            x, y = grid_w, self.top + S * 0.35
+            self.width = grid_w + col * S + self.pad
+            self.background.set("width", _fmt(self.width))
+            self.height = max(self.top + grid_h + self.pad,
+                              self.top + len(lines) * step + self.pad)
         for line in lines:
-            _el(self.layer["caption"], "text", line, class_="note", x=self.pad, y=y,
-                font_size=S * 0.3, fill="#333333")
-            y += S * 0.4
-        note_h = (len(lines) * S * 0.4 + S * 0.2) if lines else 0.0
-        self.height = self.top + self.rows * S + self.pad + note_h
+            _el(self.layer["caption"], "text", line, class_="note", x=x, y=y,
+                font_size=fs, fill="#333333")
+            y += step
         self.background.set("height", _fmt(self.height))
         self.root.set("width", _fmt(self.width))
         self.root.set("height", _fmt(self.height))
@@ -915,6 +953,36 @@ def _house_cells(grid: Grid, puzzle: Puzzle | None) -> dict[str, tuple[int, ...]
     return out
 
 
+def _shade_houses(cv: _Canvas, names: Sequence[str], puzzle: Puzzle | None) -> None:
+    """The cells of the named houses shaded: one path of cell squares (small in a page of
+    many steps)."""
+    g, S = cv.grid, cv.S
+    houses = _house_cells(g, puzzle)
+    shaded: dict[int, None] = {}
+    for name in names:
+        for c in houses.get(name, ()):
+            if 0 <= c < g.size:
+                shaded[c] = None
+    if shaded:
+        w = _fmt(S)
+        d = "".join(f"M{_fmt(cv.x(c))} {_fmt(cv.y(r))}h{w}v{w}h-{w}z"
+                    for r, c in map(g.rc, shaded))
+        _el(cv.layer["houses"], "path", class_="house", d=d, fill=HOUSE_FILL)
+
+
+def house_markup(cv: _Canvas, names: Sequence[str], puzzle: Puzzle | None) -> str:
+    """The SVG markup that shades the named houses on ``cv`` (the canvas is left as it
+    was): a step-through page's level-1 hint for a step that names no house."""
+    g = ET.Element("g")
+    saved = cv.layer["houses"]
+    cv.layer["houses"] = g
+    try:
+        _shade_houses(cv, names, puzzle)
+    finally:
+        cv.layer["houses"] = saved
+    return "".join(ET.tostring(e, encoding="unicode") for e in g)
+
+
 def step_candidates(step: Step) -> list[Candidate]:
     """Every candidate a step's picture shows: placements, eliminations, pattern, chain."""
     out = list(step.placements) + list(step.eliminations) + list(step.pattern)
@@ -963,17 +1031,7 @@ def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, placed: Sequence[
     placed digits are ``placed`` (candidates of placed cells are not marked)."""
     g, S = cv.grid, cv.S
     size = g.size
-    houses = _house_cells(g, puzzle)
-    shaded: dict[int, None] = {}
-    for name in step.houses:
-        for c in houses.get(name, ()):
-            if 0 <= c < size:
-                shaded[c] = None
-    if shaded:             # one path of cell squares (small in a page of many steps)
-        w = _fmt(S)
-        d = "".join(f"M{_fmt(cv.x(c))} {_fmt(cv.y(r))}h{w}v{w}h-{w}z"
-                    for r, c in map(g.rc, shaded))
-        _el(cv.layer["houses"], "path", class_="house", d=d, fill=HOUSE_FILL)
+    _shade_houses(cv, step.houses, puzzle)
     rad = cv.cand_radius()
     valid = lambda cd: 0 <= cd.cell < size and 1 <= cd.digit <= g.n  # noqa: E731
     seen: set[Candidate] = set()
@@ -996,7 +1054,10 @@ def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, placed: Sequence[
                 seen.add(cd)
                 x, y = cv.cand_xy(*cd)
                 _el(cv.layer["cand_bg"], "circle", class_=cls, cx=x, cy=y, r=rad, fill=fill)
-    for cd in step.pattern:
+    proof = _proof_picture(step)
+    if proof:
+        _draw_proof(cv, proof, puzzle, placed, seen)
+    for cd in () if proof else step.pattern:
         if valid(cd) and not placed[cd.cell] and cd not in seen:
             seen.add(cd)
             x, y = cv.cand_xy(*cd)
@@ -1011,29 +1072,68 @@ def _draw_step(cv: _Canvas, step: Step, puzzle: Puzzle | None, placed: Sequence[
                     fill=CHAIN_FILL)
     for cd in step.placements:
         if valid(cd) and not placed[cd.cell]:
+            # a filled square behind the digit (a ring around a C would read as a (c))
             x, y = cv.cand_xy(*cd)
-            grp = _el(cv.layer["overlay"], "g", class_="place")
-            _el(grp, "circle", cx=x, cy=y, r=rad, fill="none", stroke=PLACE_FILL,
-                stroke_width=S * 0.04)
             cv.cell_rect("cand_bg", cd.cell, "#d4f5d4", "place-cell")
+            _el(cv.layer["cand_bg"], "rect", class_="place", x=x - rad, y=y - rad,
+                width=2 * rad, height=2 * rad, rx=rad * 0.3, ry=rad * 0.3, fill=PLACE_FILL,
+                fill_opacity=0.8)
     for cd in step.eliminations:
         if valid(cd) and not placed[cd.cell]:
             x, y = cv.cand_xy(*cd)
-            _el(cv.layer["cand_bg"], "circle", class_="elim-bg", cx=x, cy=y, r=rad,
-                fill=ELIM_FILL)
+            if cd not in seen:
+                _el(cv.layer["cand_bg"], "circle", class_="elim-bg", cx=x, cy=y, r=rad,
+                    fill=ELIM_FILL)
             grp = _el(cv.layer["overlay"], "g", class_="elim")
             h = rad * 0.8
             _el(grp, "line", x1=x - h, y1=y + h, x2=x + h, y2=y - h, stroke=ELIM_STROKE,
                 stroke_width=S * 0.03, stroke_linecap="round")
     if step.links:
-        _draw_links(cv, step)
+        _draw_links(cv, step.links)
+
+
+def _proof_picture(step: Step) -> dict | None:
+    """What a step's reasons mark in its picture (an arrangement step's
+    ``extra["detail"].picture()``: the candidate tried, what follows, what breaks), or
+    None."""
+    detail = step.extra.get("detail") if isinstance(step.extra, dict) else None
+    picture = getattr(detail, "picture", None)
+    return picture() if callable(picture) else None
+
+
+def _draw_proof(cv: _Canvas, proof: dict, puzzle: Puzzle | None, placed: Sequence[int],
+                seen: set[Candidate]) -> None:
+    """The pictured reason of a step: the candidate tried (orange), the placements that
+    follow from it (blue) with an arrow from what each rests on, and the cell, house or
+    rule where it ends outlined in red."""
+    g, S = cv.grid, cv.S
+    rad = cv.cand_radius()
+    shown: list[tuple[Candidate, str, str]] = []
+    trial = Candidate(*proof["trial"])
+    shown.append((trial, "trial", TRIAL_FILL))
+    shown += [(Candidate(*cd), "forced", FORCED_FILL) for cd in proof.get("forced", ())]
+    for cd, cls, fill in shown:
+        if 0 <= cd.cell < g.size and not placed[cd.cell] and cd not in seen:
+            seen.add(cd)
+            x, y = cv.cand_xy(*cd)
+            _el(cv.layer["cand_bg"], "circle", class_=cls, cx=x, cy=y, r=rad, fill=fill)
+    arrows = [Link((Candidate(*a),), (Candidate(*b),), True) for a, b in proof.get("arrows", ())]
+    if arrows:
+        _draw_links(cv, arrows, IMPLY, "implies")
+    cells = list(proof.get("broken", ()))
+    if proof.get("house"):
+        cells += _house_cells(g, puzzle).get(proof["house"], ())
+    cells = sorted({c for c in cells if 0 <= c < g.size})
+    if cells:
+        _el(cv.layer["overlay"], "path", class_="broken", d=_cage_path(cv, cells, S * 0.04),
+            fill="none", stroke=ELIM_STROKE, stroke_width=S * 0.05, stroke_linecap="round")
 
 
 def _link_markers(cv: _Canvas) -> None:
     """The arrowheads of chain links (once per picture)."""
     if cv.root.find("defs/marker") is not None:
         return
-    for ident, colour in (("link-strong", STRONG), ("link-weak", WEAK)):
+    for ident, colour in (("link-strong", STRONG), ("link-weak", WEAK), ("link-implies", IMPLY)):
         m = _el(cv.defs, "marker", id=ident, viewBox="0 0 10 10", refX=10, refY=5,
                 markerWidth=4, markerHeight=4, orient="auto", markerUnits="strokeWidth")
         _el(m, "path", d="M0 0L10 5L0 10z", fill=colour)
@@ -1043,10 +1143,12 @@ def _link_markers(cv: _Canvas) -> None:
 ARROW_LENGTH = 4
 
 
-def _draw_links(cv: _Canvas, step: Step) -> None:
-    """Chain links as curved arrows from node to node. Each arrow leaves and ends at the
-    edge of its nodes' discs (or group boxes), so no arrowhead covers a digit; nodes close
-    together get a stronger bend, so that the arrowhead has room."""
+def _draw_links(cv: _Canvas, links: Sequence[Link], colour: str | None = None,
+                kind: str | None = None) -> None:
+    """Chain links as curved arrows from node to node (strong solid, weak dashed; or all
+    solid in ``colour``, class ``kind``: a proof's implications). Each arrow leaves and
+    ends at the edge of its nodes' discs (or group boxes), so no arrowhead covers a digit;
+    nodes close together get a stronger bend, so that the arrowhead has room."""
     S, g = cv.S, cv.grid
     _link_markers(cv)
     rad = cv.cand_radius()
@@ -1086,7 +1188,7 @@ def _draw_links(cv: _Canvas, step: Step) -> None:
         t += gap
         return x + ux * t, y + uy * t
 
-    for ln in step.links:
+    for ln in links:
         a, b = node(ln.a), node(ln.b)
         if a is None or b is None:
             continue
@@ -1103,12 +1205,12 @@ def _draw_links(cv: _Canvas, step: Step) -> None:
         mx, my = (a[0] + b[0]) / 2 - uy * bend, (a[1] + b[1]) / 2 + ux * bend
         x1, y1 = edge(a, mx, my)
         x2, y2 = edge(b, mx, my)
-        colour = STRONG if ln.strong else WEAK
-        _el(cv.layer["links"], "path", class_="link strong" if ln.strong else "link weak",
+        style = kind or ("strong" if ln.strong else "weak")
+        _el(cv.layer["links"], "path", class_=f"link {style}",
             d=f"M{_fmt(x1)} {_fmt(y1)}Q{_fmt(mx)} {_fmt(my)} {_fmt(x2)} {_fmt(y2)}",
-            fill="none", stroke=colour, stroke_width=stroke,
+            fill="none", stroke=colour or (STRONG if ln.strong else WEAK), stroke_width=stroke,
             stroke_dasharray=None if ln.strong else f"{_fmt(S * 0.1)},{_fmt(S * 0.07)}",
-            marker_end=f"url(#{'link-strong' if ln.strong else 'link-weak'})")
+            marker_end=f"url(#link-{style})")
 
 
 #: the layers a step draws on (see :func:`step_layers`)
@@ -1195,6 +1297,8 @@ def render_svg(obj: Puzzle | State | Step | None = None, *, puzzle: Puzzle | Non
     cv = canvas(puzzle, _grid_of(puzzle, state, step), title=title, cell_size=cell_size)
     if step is not None and explain:
         cv.notes.append(step.explain(2))
+    if candidates or step is not None:
+        cv.under_candidates()
     _draw_digits(cv, puzzle, state, step, candidates)
     if step is not None:
         placed = state.placed if state is not None else [0] * cv.grid.size

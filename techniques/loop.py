@@ -34,7 +34,7 @@ from csp.budget import Budget
 from csp.constraints.alldiff import AllDifferent
 from csp.errors import SoundnessError, SudokuCSPError, TimeLimitExceeded
 from csp.events import Contradiction
-from csp.links import link_tables
+from csp.links import LinkTables, link_tables, rule_citations
 from csp.model import Puzzle
 from csp.state import State
 from csp.status import SolveStatus
@@ -115,6 +115,19 @@ def apply_step(state: State, step: Step) -> None:
             if not state.cand[cell]:
                 raise Contradiction(f"{step.name}: {state.grid.name(cell)} has no candidate",
                                     step.technique, (cell,))
+
+
+def cite_rules(step: Step, links: LinkTables) -> None:
+    """Record in ``step.extra["via"]`` the rules whose links the step rests on
+    (:func:`csp.links.rule_citations`), once: the step's text then names them ("r5c7 sees
+    r4c5 by the anti-knight rule"), whatever technique made it. Every step the loop picks
+    and :meth:`techniques.StepSolver.find_all` returns goes through here; nothing happens on
+    a grid whose links are all cells and houses."""
+    if links.uniform or "via" in step.extra:
+        return
+    via = rule_citations(step, links)
+    # a fresh dict: a technique may share one ``extra`` between steps
+    object.__setattr__(step, "extra", {**step.extra, "via": via})
 
 
 def is_variant(puzzle: Puzzle | None) -> bool:
@@ -486,6 +499,8 @@ class Run:
         an = analyze(st)
         an.deadline = self.deadline
         pick = self.strategy(self, an)
+        if pick is not None:
+            cite_rules(pick if isinstance(pick, Step) else pick.step, an.links)
         self._peeked = (key, pick)
         return pick
 

@@ -23,7 +23,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import analyze
-from .loop import Run, Strategy, is_effective, rated_by_idea
+from .loop import Run, Strategy, cite_rules, is_effective, rated_by_idea
 from .registry import LEVEL_MAX_SCORE, LEVELS, Technique
 
 if TYPE_CHECKING:
@@ -200,7 +200,10 @@ class StepSolver:
         """Every effective step one technique finds in ``state``."""
         t = registry.get(technique)
         an = analyze(state)
-        return [s for s in t.find(an, self.options) if is_effective(state, s)]
+        found = [s for s in t.find(an, self.options) if is_effective(state, s)]
+        for s in found:
+            cite_rules(s, an.links)
+        return found
 
     def solve(self, puzzle_or_state: Puzzle | State, max_steps: int = 100_000,
               time_limit: float | None = None, budget: Budget | None = None) -> LogicResult:

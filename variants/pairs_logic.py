@@ -51,12 +51,13 @@ two-cell rule forbids), so every two-cell constraint takes part, whatever made i
 """
 from __future__ import annotations
 
-from typing import Iterator
+from itertools import product
+from typing import Any, Iterator
 
 from csp.bits import digits_of, iter_cells
 from csp.constraints import AllDifferent, Constraint
-from csp.links import link_tables
-from csp.step import Candidate, Step, digit_symbol
+from csp.links import link_tables, rule_kind
+from csp.step import Candidate, Step, cell_name, digit_symbol
 from techniques.analysis import Analysis
 from techniques.registry import register
 
@@ -1120,6 +1121,513 @@ class _Filler:
         return support
 
 
+# -- why a candidate fits no filling (the arrangement steps' explanations) ---------------------
+#: where a line of reasoning ends: ("cell", open index): no digit left; ("house", (group,
+#: digit)): no place for a digit the house lacks; ("few", group): fewer digits than open
+#: cells; ("rule", rule index): no way to keep the rule
+End = tuple
+
+#: two-way splits :meth:`_Why.prove` tries at a position that stops short
+WHY_SPLITS = 12
+#: positions a candidate's case search (:meth:`_Why.search`) may visit
+WHY_SEARCH = 400
+#: fillings of a rule's cells :class:`_Why` enumerates to narrow a rule that has no
+#: support function of its own (more: the rule only breaks once its cells are placed)
+WHY_RULE_TUPLES = 4096
+#: groups of candidates whose representative's whole reasoning the text spells out (the
+#: others name only where theirs ends)
+WHY_SHOWN = 3
+
+
+class _Trial:
+    """One line of reasoning inside a region (see :class:`_Why`): the open cells' digits
+    (``dom``), what followed so far (``events``: (open index, digit or removed digits,
+    why, the events it rests on); index -1 for a rule's narrowing, -2 for the end), the
+    event that placed each open cell and the one that removed each (cell, digit)."""
+
+    __slots__ = ("dom", "events", "placed", "removed_by")
+
+    def __init__(self, dom: list[int]) -> None:
+        self.dom = dom
+        self.events: list[tuple[int, int, tuple, frozenset[int]]] = []
+        self.placed: dict[int, int] = {}
+        self.removed_by: dict[tuple[int, int], int] = {}
+
+    def copy(self) -> "_Trial":
+        t = _Trial(self.dom[:])
+        t.events = self.events[:]
+        t.placed = dict(self.placed)
+        t.removed_by = dict(self.removed_by)
+        return t
+
+
+class _Proof:
+    """Why a candidate fits no filling: the events of its line of reasoning, those its end
+    rests on (``needed``), and its end -- or the two cases it splits into (each a proof
+    whose events continue these), or the dead ends of a case search (``search``:
+    (cases, ends))."""
+
+    __slots__ = ("events", "needed", "end", "cases", "search")
+
+    def __init__(self, events: list, needed: set[int], end: End | None = None,
+                 cases: tuple["_Proof", ...] = (), search: tuple | None = None) -> None:
+        self.events = events
+        self.needed = needed
+        self.end = end
+        self.cases = cases
+        self.search = search
+
+    def size(self) -> int:
+        """How much there is to read."""
+        return len(self.needed) + sum(c.size() for c in self.cases)
+
+
+def _needed(events: list) -> set[int]:
+    """The events the last one (an end) rests on: a walk back along their causes."""
+    seen: set[int] = set()
+    stack = list(events[-1][3])
+    while stack:
+        e = stack.pop()
+        if e not in seen:
+            seen.add(e)
+            stack.extend(events[e][3])
+    return seen
+
+
+class _Why:
+    """Why a candidate of a region's open cells fits no filling of the region, as a solver
+    checks it by hand: the candidate placed and what follows inside the region -- a cell's
+    last digit, a house's only place for a digit it lacks, a digit that would leave a
+    rule-joined neighbour nothing, the digits a rule of three cells or more can still take
+    -- until a cell has no digit left, a house no place for a digit it lacks (or fewer
+    digits than open cells) or a rule no way to hold. Where that stops short, a cell with
+    two digits (or a digit with two places in a house) is split into its two cases, each
+    followed the same way; failing that, a search through the cases (branching on the cell
+    with the fewest digits) counts where they end. Only the events an end rests on are
+    told. The exact search (:class:`_Filler`) decides what goes; this only says why.
+
+    Holds plain data only (no analysis or state), so a step can keep it and work its
+    explanation out when first asked (:class:`_Reasons`)."""
+
+    def __init__(self, an: Analysis, cells: list[int], doms: list[int], forbid: list[dict],
+                 groups: list[int], houses: list[str], required: list[int],
+                 rules: tuple = ()) -> None:
+        self.cells = cells
+        self.doms = doms
+        self.fb = forbid
+        self.groups = groups
+        self.houses = houses
+        self.required = list(required) + [0] * (len(groups) - len(required))
+        self.namer = an.grid.namer
+        self.pair_names = pinch_tables(an.puzzle).rule_names
+        index = {c: i for i, c in enumerate(cells)}
+        placed = an.state.placed
+        self.rules = [(con, [index.get(c, -1) for c in con.cells],
+                       [0 if c in index else placed[c] for c in con.cells])
+                      for con in rules if any(c in index for c in con.cells)]
+        self._sup: dict[tuple, list[int] | None] = {}
+
+    # -- following a line of reasoning ------------------------------------------------------
+    @staticmethod
+    def _lost(t: _Trial, i: int, mask: int) -> set[int]:
+        """The events that removed the digits ``mask`` from open cell ``i``."""
+        rb = t.removed_by
+        return {rb[(i, v)] for v in digits_of(mask) if (i, v) in rb}
+
+    def _empty(self, t: _Trial, i: int) -> End:
+        t.events.append((-2, i, ("end",), frozenset(self._lost(t, i, self.doms[i]))))
+        return ("cell", i)
+
+    def _place(self, t: _Trial, i: int, d: int, why: tuple, causes: set[int]) -> End | None:
+        """Place ``d`` in open cell ``i`` and take out what it rules out (the end when a
+        cell is left with nothing)."""
+        e = len(t.events)
+        t.events.append((i, d, why, frozenset(causes)))
+        t.placed[i] = e
+        dom = t.dom
+        for v in digits_of(dom[i] & ~(1 << d)):
+            t.removed_by[(i, v)] = e
+        dom[i] = 1 << d
+        for j, keep in self.fb[i].get(d, ()):
+            gone = dom[j] & ~keep
+            if gone:
+                for v in digits_of(gone):
+                    t.removed_by[(j, v)] = e
+                dom[j] &= keep
+                if not dom[j]:
+                    return self._empty(t, j)
+        return None
+
+    def _remove(self, t: _Trial, i: int, gone: int, why: tuple, causes: set[int]) -> End | None:
+        e = len(t.events)
+        t.events.append((i, gone, why, frozenset(causes)))
+        for v in digits_of(gone):
+            t.removed_by[(i, v)] = e
+        t.dom[i] &= ~gone
+        return None if t.dom[i] else self._empty(t, i)
+
+    def _support(self, r: int, doms: list[int]) -> list[int] | None:
+        """The digits of rule ``r``'s cells that some assignment keeping it uses: its own
+        support function, or for a few tuples all of them checked (else every digit)."""
+        key = (r, *doms)
+        if key in self._sup:
+            return self._sup[key]
+        con = self.rules[r][0]
+        got: list[int] | None
+        if type(con).supports is not Constraint.supports:
+            got = con.supports(list(doms))
+        else:
+            size = 1
+            for m in doms:
+                size *= m.bit_count()
+            got = list(doms)
+            if size <= WHY_RULE_TUPLES:
+                got = [0] * len(doms)
+                for combo in product(*(digits_of(m) for m in doms)):
+                    if con.check(*combo):
+                        for x, v in enumerate(combo):
+                            got[x] |= 1 << v
+                if not any(got):
+                    got = None
+        self._sup[key] = got
+        return got
+
+    def _step(self, t: _Trial) -> End | None | bool:
+        """Take the next consequence: the end when it is one, True when something
+        followed, False when nothing does. Order: a cell's last digit, a house's only place
+        (or none) for a digit it lacks, a house with fewer digits than open cells, digits
+        that leave a rule-joined neighbour nothing, a long rule's supports."""
+        dom, placed = t.dom, t.placed
+        for j, m in enumerate(dom):
+            if j not in placed and not m & (m - 1):
+                return self._place(t, j, m.bit_length() - 1, ("last",),
+                                   self._lost(t, j, self.doms[j] & ~m)) or True
+        for gi, g in enumerate(self.groups):
+            for v in digits_of(self.required[gi]):
+                bit = 1 << v
+                spots = [j for j in iter_cells(g) if dom[j] & bit]
+                if len(spots) > 1 or (spots and spots[0] in placed):
+                    continue
+                causes: set[int] = set()
+                for j in iter_cells(g):
+                    if self.doms[j] & bit and not dom[j] & bit:
+                        causes |= self._lost(t, j, bit)
+                if not spots:
+                    t.events.append((-2, -1, ("end",), frozenset(causes)))
+                    return ("house", (gi, v))
+                return self._place(t, spots[0], v, ("only", gi), causes) or True
+        for gi, g in enumerate(self.groups):
+            union = 0
+            for j in iter_cells(g):
+                union |= dom[j]
+            if union.bit_count() < g.bit_count():
+                causes = set()
+                for j in iter_cells(g):
+                    causes |= self._lost(t, j, self.doms[j] & ~union)
+                t.events.append((-2, -1, ("end",), frozenset(causes)))
+                return ("few", gi)
+        fb = self.fb
+        for j, m in enumerate(dom):
+            if j in placed:
+                continue
+            gone = 0
+            causes = set()
+            by: list[int] = []
+            for v in digits_of(m):
+                for j2, keep in fb[j].get(v, ()):
+                    if not dom[j2] & keep:
+                        gone |= 1 << v
+                        causes |= self._lost(t, j2, self.doms[j2] & keep)
+                        if j2 not in by:
+                            by.append(j2)
+                        break
+            if gone:
+                return self._remove(t, j, gone, ("cut", tuple(by)), causes) or True
+        for r, (con, pos, fixed) in enumerate(self.rules):
+            sup = self._support(r, [dom[p] if p >= 0 else 1 << f for p, f in zip(pos, fixed)])
+            causes = set()
+            for p in pos:
+                if p >= 0:
+                    causes |= self._lost(t, p, self.doms[p] & ~dom[p])
+            if sup is None:
+                t.events.append((-2, -1, ("end",), frozenset(causes)))
+                return ("rule", r)
+            for p, s in zip(pos, sup):
+                if p >= 0 and dom[p] & ~s:
+                    return self._remove(t, p, dom[p] & ~s, ("rule", r), causes) or True
+        return False
+
+    def _follow(self, t: _Trial, i: int, d: int, why: tuple) -> End | None:
+        """Place ``d`` in ``i`` and follow it until it ends (None: it stops short)."""
+        end = self._place(t, i, d, why, set())
+        while end is None:
+            got = self._step(t)
+            if got is False:
+                return None
+            if got is not True:
+                end = got
+        return end
+
+    def _splits(self, t: _Trial) -> Iterator[list[tuple[int, int, tuple]]]:
+        """The two-way splits of a position: a cell with two digits, then a digit with two
+        places in a house that lacks it."""
+        dom, placed = t.dom, t.placed
+        for j, m in enumerate(dom):
+            if j not in placed and m.bit_count() == 2:
+                yield [(j, v, ("case",)) for v in digits_of(m)]
+        for gi, g in enumerate(self.groups):
+            for v in digits_of(self.required[gi]):
+                spots = [j for j in iter_cells(g) if dom[j] >> v & 1]
+                if len(spots) == 2 and not any(j in placed for j in spots):
+                    yield [(j, v, ("case-of", gi)) for j in spots]
+
+    def prove(self, i: int, d: int, split: bool = True) -> _Proof | None:
+        """Why open cell ``i`` cannot hold ``d``: the line of reasoning to its end, or
+        (``split``) the two cases of the split that ends both most briefly; None when
+        neither does."""
+        t = _Trial(self.doms[:])
+        end = self._follow(t, i, d, ("trial",))
+        if end is not None:
+            return _Proof(t.events, _needed(t.events), end)
+        if not split:
+            return None
+        best: _Proof | None = None
+        k = len(t.events)
+        for tried, cases in enumerate(self._splits(t)):
+            if tried >= WHY_SPLITS:
+                break
+            proofs = []
+            for j, v, why in cases:
+                u = t.copy()
+                end = self._follow(u, j, v, why)
+                if end is None:
+                    break
+                proofs.append(_Proof(u.events, _needed(u.events), end))
+            else:
+                before = set().union(*({e for e in p.needed if e < k} for p in proofs))
+                proof = _Proof(t.events, before, None, tuple(proofs))
+                if best is None or proof.size() < best.size():
+                    best = proof
+        return best
+
+    def search(self, i: int, d: int) -> _Proof:
+        """The dead ends of a search through the cases of open cell ``i`` holding ``d``
+        (branching on the cell with the fewest digits, each case followed as in
+        :meth:`prove`), at most :data:`WHY_SEARCH` positions."""
+        t = _Trial(self.doms[:])
+        end = self._follow(t, i, d, ("trial",))
+        ends: list[End] = []
+        seen = [0]
+
+        def walk(u: _Trial) -> bool:
+            seen[0] += 1
+            if seen[0] > WHY_SEARCH:
+                return False
+            open_ = [j for j in range(len(u.dom)) if j not in u.placed]
+            if not open_:
+                return False       # (cannot happen: the exact search found no filling)
+            j = min(open_, key=lambda x: u.dom[x].bit_count())
+            for v in digits_of(u.dom[j]):
+                w = u.copy()
+                e = self._follow(w, j, v, ("case",))
+                if e is not None:
+                    ends.append(e)
+                elif not walk(w):
+                    return False
+            return True
+
+        complete = end is not None or walk(t)
+        if end is not None:
+            ends.append(end)
+        return _Proof(t.events, _needed(t.events) if end is not None else set(),
+                      end, (), (len(ends), ends, complete))
+
+    # -- telling it ------------------------------------------------------------------------------
+    def cname(self, i: int) -> str:
+        return cell_name(self.cells[i], self.namer)
+
+    @staticmethod
+    def rule_label(con: Any) -> str:
+        return con.name or con.kind.replace("_", " ")
+
+    def end_text(self, end: End) -> str:
+        kind, what = end
+        if kind == "cell":
+            return f"{self.cname(what)} has no digit left"
+        if kind == "house":
+            gi, v = what
+            return f"{self.houses[gi]} has no place for {digit_symbol(v)}"
+        if kind == "few":
+            return f"{self.houses[what]} has fewer digits than open cells"
+        return f"{self.rule_label(self.rules[what][0])} cannot hold"
+
+    def event_text(self, ev: tuple) -> str:
+        i, x, why, _ = ev
+        kind = why[0]
+        if kind in ("trial", "last", "case", "case-of"):
+            return f"{self.cname(i)}={digit_symbol(x)}"
+        if kind == "only":
+            return f"{self.cname(i)}={digit_symbol(x)} (only {digit_symbol(x)} in " \
+                   f"{self.houses[why[1]]})"
+        gone = "".join(digit_symbol(v) for v in digits_of(x))
+        if kind == "cut":
+            by = why[1]
+            names = sorted({rule_kind(n) for j in by for n in self.pair_names.get(
+                (self.cells[i], self.cells[j]), "").split(", ") if n})
+            rule = f"{'/'.join(names)}: " if names else ""
+            return f"{self.cname(i)}<>{gone} ({rule}no digit of " \
+                   f"{','.join(self.cname(j) for j in by)} fits)"
+        return f"{self.cname(i)}<>{gone} ({self.rule_label(self.rules[why[1]][0])})"
+
+    def chain_text(self, p: _Proof, start: int = 0) -> str:
+        """The needed events of ``p`` from ``start`` on, in order."""
+        return ", ".join(self.event_text(p.events[e]) for e in sorted(p.needed) if e >= start
+                         and p.events[e][2][0] not in ("trial", "case", "case-of"))
+
+    def proof_text(self, p: _Proof) -> str:
+        head = self.event_text(p.events[0])
+        if p.search is not None:
+            count, ends, complete = p.search
+            tally: dict[str, int] = {}
+            for e in ends:
+                key = self.end_text(e)
+                tally[key] = tally.get(key, 0) + 1
+            top = sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))
+            said = ", ".join(f"{k} ({n})" for k, n in top[:3])
+            rest = len(top) - 3
+            more = f", {rest} other end{'s' if rest > 1 else ''}" if rest > 0 else ""
+            return (f"{head}: no short chain; tried case by case through the other cells, "
+                    f"{'all ' if complete else 'the first '}{count} cases fail: {said}{more}")
+        chain = self.chain_text(p, 1)
+        if p.end is not None:
+            return f"{head}: {chain + ', so ' if chain else ''}{self.end_text(p.end)}"
+        k = len(p.events)
+        a, b = p.cases
+        first, second = a.events[k], b.events[k]
+        if first[2][0] == "case":
+            split = (f"{self.cname(first[0])} is {digit_symbol(first[1])} or "
+                     f"{digit_symbol(second[1])}")
+        else:
+            split = (f"the {digit_symbol(first[1])} of {self.houses[first[2][1]]} is in "
+                     f"{self.cname(first[0])} or {self.cname(second[0])}")
+        told = []
+        for c in p.cases:
+            more = self.chain_text(c, k + 1)
+            told.append(f"if {self.event_text(c.events[k])}, "
+                        f"{more + ', so ' if more else ''}{self.end_text(c.end)}")
+        return f"{head}: {chain + '; ' if chain else ''}then {split} ({'; '.join(told)})"
+
+    def group_key(self, p: _Proof) -> tuple:
+        if p.search is not None:
+            return (2, "search")
+        if p.end is not None:
+            return (0, self.end_text(p.end))
+        return (1, " or ".join(sorted({self.end_text(c.end) for c in p.cases})))
+
+
+def _cands_text(items: list[tuple[str, int]]) -> str:
+    """``r1c1=1/2, r2c3=4`` (digits of one cell together, cells in order)."""
+    by: dict[str, list[int]] = {}
+    for name, d in items:
+        by.setdefault(name, []).append(d)
+    return ", ".join(f"{name}={'/'.join(digit_symbol(d) for d in ds)}" for name, ds in by.items())
+
+
+class _Reasons:
+    """The reasons of an arrangement step, worked out when first asked (explaining costs
+    more than finding, and most steps of a solve are never read): ``str()`` is the text,
+    :meth:`picture` what its picture marks. Kept in the step's ``extra["detail"]``."""
+
+    def __init__(self, why: _Why, elims: list[tuple[int, int]]) -> None:
+        self.why = why
+        self.elims = elims
+        self._text: str | None = None
+        self._picture: dict | None = None
+
+    def _work(self) -> None:
+        why = self.why
+        proofs = [why.prove(i, d, split=False) for i, d in self.elims]
+        # the split search (and the case search) only for what the plain one leaves
+        proofs = [p or why.prove(i, d) for p, (i, d) in zip(proofs, self.elims)]
+        groups: dict[tuple, list[tuple[int, _Proof]]] = {}
+        for x, p in enumerate(proofs):
+            if p is None:
+                i, d = self.elims[x]
+                p = proofs[x] = why.search(i, d)
+            groups.setdefault(why.group_key(p), []).append((x, p))
+        order = sorted(groups.items(), key=lambda kv: (kv[0][0], -len(kv[1]), kv[1][0][0]))
+        parts = []
+        for g, (key, members) in enumerate(order):
+            rep_x, rep = min(members, key=lambda m: (m[1].size(), m[0]))
+            others = [(why.cname(self.elims[x][0]), self.elims[x][1])
+                      for x, _ in members if x != rep_x]
+            if g < WHY_SHOWN or key[0] == 2:
+                text = why.proof_text(rep)
+                if g == 0:
+                    text = text.replace(":", " (pictured):", 1)
+                if others:
+                    text += (f"; the same way {_cands_text(others)}" if key[0] < 2 else
+                             f"; likewise found by search: {_cands_text(others)}")
+            else:
+                every = [(why.cname(self.elims[x][0]), self.elims[x][1]) for x, _ in members]
+                text = f"{_cands_text(every)} lead{'s' if len(every) == 1 else ''} to: {key[1]}"
+            parts.append(text)
+        self._text = ". ".join(parts)
+        rep = min(order[0][1], key=lambda m: (m[1].size(), m[0]))[1]
+        self._picture = self._draw(rep)
+
+    def _draw(self, p: _Proof) -> dict:
+        """What the picture marks of a proof: the candidate tried, the placements that
+        follow (with an arrow from each placement they rest on) and where it ends (the
+        cells of the house, cell or rule that breaks)."""
+        why = self.why
+        cells = why.cells
+        evs = p.events
+        shown = sorted(e for e in p.needed if evs[e][0] >= 0) if p.search is None else []
+        placed = {e for e in shown if evs[e][2][0] in ("last", "only")}
+        arrows = []
+        for e in sorted(placed):
+            for c in sorted(evs[e][3]):
+                src = c
+                while src not in placed and src != 0 and evs[src][3]:
+                    src = min(evs[src][3])      # through a removal to the placement behind it
+                if src in placed or src == 0:
+                    arrows.append(((cells[evs[src][0]], evs[src][1]),
+                                   (cells[evs[e][0]], evs[e][1])))
+        ends = [p.end] if p.end is not None else (
+            [c.end for c in p.cases] if p.cases else
+            [e for e in p.search[1][:1]] if p.search else [])
+        broken: list[int] = []
+        house = None
+        for kind, what in ends:
+            if kind == "cell":
+                broken.append(cells[what])
+            elif kind in ("house", "few"):
+                house = why.houses[what[0] if kind == "house" else what]
+            elif kind == "rule":
+                broken.extend(why.rules[what][0].cells)
+        i, d, _, _ = evs[0]
+        return {"trial": (cells[i], d),
+                "forced": [(cells[evs[e][0]], evs[e][1]) for e in sorted(placed)],
+                "arrows": sorted(set(arrows)), "broken": sorted(set(broken)), "house": house}
+
+    def picture(self) -> dict:
+        """What the picture marks: ``trial`` (cell, digit), the candidate tried;
+        ``forced``, the placements that follow; ``arrows`` ((cell, digit) -> (cell,
+        digit)), what each rests on; where it ends: ``broken``, the cells of a cell or rule
+        that breaks, or ``house``, the name of a house that does."""
+        if self._picture is None:
+            self._work()
+        assert self._picture is not None
+        return self._picture
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._work()
+        assert self._text is not None
+        return self._text
+
+
 def _supports(an: Analysis, t: ArrangementTables, region: int | tuple[int, ...],
               cells: list[int], filler: _Filler, total: int | None = None) -> list[int]:
     """:meth:`_Filler.supports` for a region's open ``cells``, seeded with the fillings
@@ -1198,7 +1706,7 @@ def house_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> st = p.propagate()
     >>> st.cand[p.cell("r1c2")] = 1 << 1 | 1 << 9
     >>> [s.explain(2) for s in StepSolver().find_all(st, "house_arrangement")][0]
-    'House Arrangement: row 1 with X (1 rule) between its cells: no filling of the open cells that keeps these rules holds these digits => r1c1<>2345678, r1c3<>19, r1c4<>19, r1c5<>19, r1c6<>19, r1c7<>19, r1c8<>19, r1c9<>19'
+    'House Arrangement: row 1 with X (1 rule) between its cells: 21 candidates of the open cells fit no filling that keeps these rules => r1c1<>2345678, r1c3<>19, r1c4<>19, r1c5<>19, r1c6<>19, r1c7<>19, r1c8<>19, r1c9<>19. Why: r1c3=1 (pictured): r1c2=9, so r1c1 has no digit left; the same way r1c3=9, r1c4=1/9, r1c5=1/9, r1c6=1/9, r1c7=1/9, r1c8=1/9, r1c9=1/9. r1c1=2: r1c2 has no digit left; the same way r1c1=3/4/5/6/7/8'
     """
     t = arrangement_tables(an.puzzle)
     budget = int(opts.get("budget", 4000))
@@ -1252,7 +1760,7 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> st = p.propagate()
     >>> st.cand[p.cell("r1c1")] = st.cand[p.cell("r2c4")] = 1 << 1 | 1 << 9
     >>> [s.explain(2) for s in StepSolver().find_all(st, "band_arrangement")]
-    ['Band Arrangement: rows 1-3 with sum (1 rule): no filling of these 27 open cells has r1c4=1, r1c4=9, r1c5=1, r1c5=9, r1c6=1, r1c6=9, r2c1=1, r2c1=9, r2c2=1, r2c2=9, r2c3=1, r2c3=9 => r1c4<>19, r1c5<>19, r1c6<>19, r2c1<>19, r2c2<>19, r2c3<>19']
+    ['Band Arrangement: rows 1-3 with sum (1 rule): 12 candidates of these 27 open cells fit no filling that keeps these rules => r1c4<>19, r1c5<>19, r1c6<>19, r2c1<>19, r2c2<>19, r2c3<>19. Why: r1c4=1 (pictured): r1c1=9, so r2c4 has no digit left; the same way r1c4=9, r1c5=1/9, r1c6=1/9, r2c1=1/9, r2c2=1/9, r2c3=1/9']
     """
     t = arrangement_tables(an.puzzle)
     if not t.bands:
@@ -1282,7 +1790,7 @@ def window_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> p = Puzzle(Grid(6, box=(1, 6))).add_grid_houses().use(anti_knight())
     >>> st = p.givens("123456" + "." * 30).propagate()
     >>> [s.explain(2) for s in StepSolver().find_all(st, "window_arrangement")]
-    ['Window Arrangement: rows 3-5 with anti-knight (26 rules): no filling of these 18 open cells has r5c2=5, r5c5=2 => r5c2<>5, r5c5<>2']
+    ['Window Arrangement: rows 3-5 with anti-knight (26 rules): 2 candidates of these 18 open cells fit no filling that keeps these rules => r5c2<>5, r5c5<>2. Why: r5c2=5 (pictured): row 3 has no place for 5. r5c5=2: row 3 has no place for 2']
     """
     t = arrangement_tables(an.puzzle)
     if not t.windows:
@@ -1334,33 +1842,47 @@ def _fill_regions(an: Analysis, t: ArrangementTables, regions: list, budget: int
         count += len(rules)
         what = sorted({*pair_kinds, *(con.kind.replace("_", " ") for con in rules)})
         kinds = f"{', '.join(what)} ({count} rule{'s' if count > 1 else ''})"
-        yield Step(technique, eliminations=tuple(elims), title=title,
-                   width=an.grid.namer, houses=tuple(an.houses[h].name for h in houses),
-                   pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(cand[c])),
-                   note=f"{name} with {kinds}: "
-                        + ("no filling of these open cells keeps these rules at all"
-                           if not any(support) else
-                           f"no filling of these {len(cells)} open cells has "
-                           + ", ".join(f"{an.name(c)}={digit_symbol(d)}" for c, d in elims)))
+        names = [an.houses[h].name for h in houses]
+        yield _explained(an, technique, title, cells, doms, support, names,
+                         _Why(an, cells, doms, filler.fb, groups, names, required, rules),
+                         f"{name} with {kinds}: ", f"these {len(cells)} open cells")
 
 
 def _arrangement_step(an: Analysis, t: ArrangementTables, region: int | tuple[int, ...],
                       cells: list[int], doms: list[int], support: list[int], name: str,
                       title: str) -> Iterator[Step]:
     """The step of a region's arrangement (nothing when every candidate has a filling)."""
-    elims = [Candidate(c, d) for c, dom, s in zip(cells, doms, support)
-             for d in digits_of(dom & ~s)]
-    if not elims:
+    if all(s == d for s, d in zip(support, doms)):
         return
-    houses = tuple(an.links.houses[h].name
-                   for h in ((region,) if isinstance(region, int) else region))
-    what = " and ".join(houses)
+    hs = (region,) if isinstance(region, int) else region
+    houses = [an.links.houses[h].name for h in hs]
+    index = {c: i for i, c in enumerate(cells)}
+    groups = []
+    for h in hs:
+        groups.append(sum(1 << index[c] for c in iter_cells(an.house_mask[h]) if c in index))
+    why = _Why(an, cells, doms, t.forbid_table(region, cells), groups, houses,
+               _required(an, hs, t.cells(region)))
     their = "its" if len(houses) == 1 else "their"
-    yield Step(name, eliminations=tuple(elims), title=title, width=an.grid.namer,
-               houses=houses,
-               pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
-               note=f"{what} with {t.rules[region]} between {their} cells: "
-                    + ("no filling of the open cells keeps these rules at all"
-                       if not any(support) else
-                       "no filling of the open cells that keeps these rules holds "
-                       "these digits"))
+    yield _explained(an, name, title, cells, doms, support, houses, why,
+                     f"{' and '.join(houses)} with {t.rules[region]} between {their} cells: ",
+                     "the open cells")
+
+
+def _explained(an: Analysis, technique: str, title: str, cells: list[int], doms: list[int],
+               support: list[int], houses: list[str], why: _Why, head: str,
+               where: str) -> Step:
+    """An arrangement step: the candidates without a filling go, and the step carries
+    why (:class:`_Reasons`, worked out when its text or picture is first asked for)."""
+    elims = [(i, d) for i, (dom, s) in enumerate(zip(doms, support)) for d in digits_of(dom & ~s)]
+    extra = {}
+    if not any(support):
+        note = head + f"no filling of {where} keeps these rules at all"
+    else:
+        n = len(elims)
+        note = head + (f"{n} candidate{'s' if n > 1 else ''} of {where} fit{'' if n > 1 else 's'} "
+                       "no filling that keeps these rules")
+        extra["detail"] = _Reasons(why, elims)
+    return Step(technique, eliminations=tuple(Candidate(cells[i], d) for i, d in elims),
+                title=title, width=an.grid.namer, houses=tuple(houses),
+                pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
+                note=note, extra=extra)

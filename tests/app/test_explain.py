@@ -18,7 +18,8 @@ from techniques import StepSolver
 from variants import classic_puzzle
 from variants.multigrid import samurai
 from sudoku_csp.cli import main
-from sudoku_csp.explain import STATUS_TEXT, explain_data, explain_html, states_before
+from sudoku_csp.explain import (STATUS_TEXT, explain_data, explain_html, focus_house,
+                                 rating_scale, states_before)
 
 from conftest import DATA
 
@@ -101,13 +102,17 @@ def test_each_step_has_three_levels_its_overlay_and_its_candidates():
     for step, st in zip(res.steps, data["steps"]):
         for level in range(3):
             shown = html.unescape(st["t"][level].replace("<wbr>", ""))
-            assert shown == step.explain(level)
+            want = step.explain(level)
+            if level == 1 and not step.houses:      # the hint names where it happens
+                want += f" in {focus_house(p.grid, step)}"
+                assert 'class="house"' in st["o"]["focus"]
+            assert shown == want
         layers |= set(st["o"])
-        # placements and eliminations are marked in the overlay, and their candidates are
-        # the ones shown when candidates are hidden
+        # eliminations are struck in the overlay, placements marked behind their digit, and
+        # their candidates are the ones shown when candidates are hidden
         ov = st["o"].get("overlay", "")
-        assert ov.count('class="elim"') + ov.count('class="place"') == \
-            len(step.eliminations) + len(step.placements)
+        assert ov.count('class="elim"') == len(step.eliminations)
+        assert st["o"].get("cand_bg", "").count('class="place"') == len(step.placements)
         for c, d in (*step.eliminations, *step.placements):
             assert c * 64 + d in st["k"]
     assert {"houses", "cand_bg", "overlay", "links"} <= layers
@@ -154,7 +159,7 @@ def test_page_is_self_contained_and_well_formed():
     assert {"layer-houses", "layer-cand_bg", "layer-digits", "layer-overlay",
             "layer-links"} <= groups
     assert {m.get("id") for m in svg.iter() if m.tag.endswith("marker")} == \
-        {"link-strong", "link-weak"}
+        {"link-strong", "link-weak", "link-implies"}
     assert len([e for e in svg.iter() if e.get("class") == "cell"]) == 81
     assert page_data(page)["level"] == 1
     for act in ("first", "prev", "next", "last", "reveal"):
@@ -174,7 +179,10 @@ def test_page_lists_rules_rating_and_metadata():
     assert html.escape(p.meta["author"]) in page
     ncages = len(obj["fpuzzles_json"]["killercage"])
     assert f"<b>killer cage</b> &times;{ncages}:" in page
-    assert f"rating {res.rating.score} ({res.rating.level})" in page
+    # the rating on its scale: a killer is rated by ideas, not comparable with 9x9 steps
+    assert res.rating.basis == "ideas"
+    assert f"rating {res.rating.level} ({res.rating.score} on the idea scale)" in page
+    assert html.escape(rating_scale(res.rating.to_dict())[1]) in page
     # the picture: the cages, but not the title (the page has its heading)
     svg = base_svg(page)
     assert len([e for e in svg.iter() if "cage" == e.get("class")]) == ncages
@@ -271,3 +279,19 @@ def test_logic_result_repr_html_is_a_fragment_step_through():
     finally:
         set_html_renderer(old)
 
+
+
+def test_rating_scale_says_what_a_score_means():
+    """A 16x16 "medium" of 82 and a 9x9 "medium" of 602 are on two scales; the page says
+    which, and the step scale's band of the level."""
+    short, long = rating_scale({"score": 602, "level": "medium", "basis": "steps"})
+    assert short == "medium (602 on the step scale: medium is up to 1000)"
+    assert "easy up to 800, medium up to 1000, hard up to 1600, unfair up to 1800" in long
+    short, long = rating_scale({"score": 82, "level": "medium", "basis": "ideas"})
+    assert short == "medium (82 on the idea scale)"
+    assert "not comparable" in long and "once" in long
+    p = classic_puzzle(next(ln for ln in open(DATA / "sixteen.txt")
+                            if not ln.startswith("#")).strip())
+    res = StepSolver().solve(p, time_limit=120)
+    assert res.rating.basis == "ideas"
+    assert "on the idea scale" in explain_html(res).split("scsp-summary", 1)[1][:600]

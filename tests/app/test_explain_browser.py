@@ -5,7 +5,7 @@ Needs Chromium and its driver (Debian: ``apt-get install chromium chromium-drive
 ``selenium`` (the ``test`` extra); without them these tests skip, saying what is missing.
 Screenshots go to a temporary directory, or to ``$SUDOKU_CSP_SCREENSHOTS`` when set (the
 pictures in docs/img/explain/ are made that way, by the slow acceptance test:
-``SUDOKU_CSP_SCREENSHOTS=docs/img/explain pytest -m slow tests/test_explain_browser.py``).
+``SUDOKU_CSP_SCREENSHOTS=docs/img/explain pytest -m slow tests/app/test_explain_browser.py``).
 """
 from __future__ import annotations
 
@@ -67,7 +67,11 @@ def make_driver(width: int = 1280, height: int = 900, phone: bool = False):
         opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {
             "width": width, "height": height, "pixelRatio": 2}})
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=opts, service=Service(_find("chromedriver")))
+    d = webdriver.Chrome(options=opts, service=Service(_find("chromedriver")))
+    if not phone:        # the page's viewport itself is width x height (not the window's)
+        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    return d
 
 
 @pytest.fixture(scope="module")
@@ -283,6 +287,135 @@ def test_two_notebook_views_work_independently(driver, tmp_path):
     assert errors(driver) == []
 
 
+# -- a page a phone can read, a desktop page that fits -------------------------------------
+def _layout_puzzles() -> list[tuple[str, str]]:
+    fp = {json.loads(line)["title"]: line.strip()
+          for line in open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8")}
+    sam = next(ln.split()[0] for ln in open(DATA / "samurai.txt") if not ln.startswith("#"))
+    sixteen = next(ln.strip() for ln in open(DATA / "sixteen.txt") if not ln.startswith("#"))
+    return [("classic", HARD), ("sixteen", sixteen), ("samurai", sam),
+            ("setter", fp["Sistine Hippos"])]
+
+
+@pytest.fixture(scope="module")
+def layout_pages(tmp_path_factory) -> dict[str, Path]:
+    from sudoku_csp.cli import main
+    where = tmp_path_factory.mktemp("layout")
+    pages = {}
+    for name, arg in _layout_puzzles():
+        if arg.startswith("{"):
+            (where / f"{name}.json").write_text(arg, encoding="utf-8")
+            arg = str(where / f"{name}.json")
+        pages[name] = where / f"{name}.html"
+        assert main(["explain", arg, "-o", str(pages[name]), "--time-limit", "120"]) == 0
+    return pages
+
+
+#: what the page shows of its picture: the smallest candidate's font size in screen pixels
+#: (its font-size times the SVG's scale on the screen), the picture's box, the scrolling
+MEASURE = """
+    var r = document.querySelector('.scsp'), s = r.querySelector('.scsp-board svg');
+    var px = Infinity, k = s.getScreenCTM().a;
+    s.querySelectorAll('g.layer-digits text.cand').forEach(function (t) {
+        px = Math.min(px, parseFloat(t.getAttribute('font-size')) * k); });
+    var b = s.getBoundingClientRect();
+    return {cand_px: px, left: b.left, top: b.top, right: b.right, bottom: b.bottom,
+            width: b.width, scroll_h: document.documentElement.scrollHeight,
+            scroll_w: document.documentElement.scrollWidth, inner_h: innerHeight,
+            inner_w: innerWidth, y: scrollY, pos: r.querySelector('.scsp-pos').textContent,
+            zoomed: r.classList.contains('scsp-zoomed')};"""
+
+
+def measure(d) -> dict:
+    return d.execute_script(MEASURE)
+
+
+def click_board(d, dx: int = 0, dy: int = 0) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(d).move_to_element_with_offset(css(d, ".scsp-board svg"), dx, dy).click() \
+        .perform()
+
+
+def keys_step_without_scrolling(d) -> None:
+    """Arrow keys change the step and leave the page where it was."""
+    before = measure(d)
+    key(d, "ARROW_RIGHT")
+    key(d, "ARROW_RIGHT")
+    after = measure(d)
+    assert after["pos"] != before["pos"] and after["y"] == before["y"]
+    key(d, "ARROW_LEFT")
+    assert measure(d)["y"] == before["y"]
+
+
+@pytest.mark.parametrize("name", [n for n, _ in _layout_puzzles()])
+def test_desktop_page_fits_and_keys_do_not_scroll(name, layout_pages, driver):
+    """1280x900: the whole page fits the window (no vertical scroll), the arrow keys step
+    without moving it, also with the focus in the step list, and the enlarged view fits
+    the window with its candidates at least 11 px."""
+    open_page(driver, layout_pages[name])
+    m = measure(driver)
+    assert (m["inner_w"], m["inner_h"]) == (1280, 900)
+    assert m["scroll_h"] <= m["inner_h"] and m["scroll_w"] <= m["inner_w"], m
+    assert m["bottom"] <= m["inner_h"] and m["width"] >= 500
+    keys_step_without_scrolling(driver)
+    css(driver, ".scsp-list button[data-i='9']").click()        # the focus in the list
+    keys_step_without_scrolling(driver)
+    click_board(driver)
+    big = measure(driver)
+    assert big["zoomed"] and big["cand_px"] >= 11
+    assert big["left"] >= -0.5 and big["top"] >= -0.5
+    assert big["right"] <= big["inner_w"] + 0.5 and big["bottom"] <= big["inner_h"] + 0.5
+    keys_step_without_scrolling(driver)
+    click_board(driver)
+    assert not measure(driver)["zoomed"]
+    assert errors(driver) == []
+
+
+@pytest.mark.parametrize("name", [n for n, _ in _layout_puzzles()])
+def test_phone_page_reads(name, layout_pages):
+    """390x844: the picture fills the width; a 9x9's candidates are at least 11 px; a
+    16x16's or samurai's are when the box tapped on is enlarged (the enlarged part fits the
+    window); the arrow keys step without scrolling."""
+    d = make_driver(390, 844, phone=True)
+    try:
+        open_page(d, layout_pages[name])
+        css(d, "[data-act='next']").click()
+        m = measure(d)
+        assert m["inner_w"] == 390 and m["width"] >= 389 and m["scroll_w"] <= 390
+        if name in ("classic", "setter"):
+            assert m["cand_px"] >= 11, m
+        click_board(d)
+        z = measure(d)
+        assert z["zoomed"] and z["cand_px"] >= 11, z
+        assert z["left"] >= -0.5 and z["right"] <= 390.5 and z["bottom"] <= z["inner_h"] + 0.5
+        click_board(d)
+        d.execute_script("window.scrollTo(0, 120)")
+        keys_step_without_scrolling(d)
+        assert measure(d)["y"] == 120
+        assert errors(d) == []
+    finally:
+        d.quit()
+
+
+def test_hint_level_one_names_and_shades_where(driver, hard_page):
+    """A naked single's level-1 hint names the box it is in and shades it (it said only
+    "Naked Single digit 7" and showed nothing)."""
+    path, data = hard_page
+    i = next(j for j, st in enumerate(data["steps"]) if plain(st["t"][0]) == "Naked Single")
+    open_page(driver, path)
+    css(driver, ".scsp-hint").click()
+    css(driver, f".scsp-list button[data-i='{i + 1}']").click()
+    reveal = css(driver, ".scsp-reveal")
+    reveal.click()
+    assert shown(driver)["houses"] == ""
+    reveal.click()
+    one = shown(driver)
+    assert re.search(r"Naked Single digit \d in box \d$", one["text"]), one["text"]
+    assert 'class="house"' in one["houses"] and one["overlay"] == ""
+    css(driver, ".scsp-hint").click()
+    assert errors(driver) == []
+
+
 # -- acceptance: the five pages of the docs, desktop and phone --------------------------------
 def _acceptance_puzzles() -> list[tuple[str, str]]:
     fp = {json.loads(line)["title"]: line.strip()
@@ -316,7 +449,7 @@ def test_acceptance_pages(name, arg, tmp_path, shots, driver):
     css(driver, f".scsp-list button[data-i='{i + 1}']").click()
     now = shown(driver)
     assert now["pos"] == f"Step {i + 1} / {n}" and now["overlay"]
-    # the step's marks are in view (a tall picture scrolls to them)
+    # the step's marks are in view (the picture fits the window)
     box = driver.execute_script(
         "return document.querySelector('g.layer-cand_bg').getBoundingClientRect().toJSON()")
     assert box["top"] >= 0 and box["bottom"] <= driver.execute_script("return innerHeight")
@@ -327,6 +460,15 @@ def test_acceptance_pages(name, arg, tmp_path, shots, driver):
         css(phone, f".scsp-list button[data-i='{i + 1}']").click()
         phone.execute_script("window.scrollTo(0, 0)")
         screenshot(phone, shots / f"{name}-phone.png")
+        if name in ("samurai", "sixteen"):        # tap-to-zoom on the step's marks
+            box = phone.execute_script("var b = document.querySelector('g.layer-cand_bg')"
+                                       ".getBoundingClientRect(), s = document.querySelector("
+                                       "'.scsp-board svg').getBoundingClientRect(); return "
+                                       "[b.left + b.width / 2 - s.left - s.width / 2, "
+                                       "b.top + b.height / 2 - s.top - s.height / 2];")
+            click_board(phone, int(box[0]), int(box[1]))
+            assert measure(phone)["cand_px"] >= 11
+            screenshot(phone, shots / f"{name}-phone-zoom.png")
         assert errors(phone) == []
     finally:
         phone.quit()

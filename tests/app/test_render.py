@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import math
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -493,9 +494,12 @@ def test_samurai_cells_on_their_canvas_and_step_placement_in_its_own_cell():
     (hl,) = by_class(sroot, "place-cell")
     assert float(hl.get("x")) == pytest.approx(x0 + c * S)
     assert float(hl.get("y")) == pytest.approx(y0 + r * S)
-    ring = by_class(sroot, "place")[0].find("{*}circle")
-    assert x0 + c * S < float(ring.get("cx")) < x0 + (c + 1) * S
-    assert y0 + r * S < float(ring.get("cy")) < y0 + (r + 1) * S
+    mark = by_class(sroot, "place")[0]           # a square behind the digit, not a ring
+    assert mark.tag.endswith("rect")
+    cx = float(mark.get("x")) + float(mark.get("width")) / 2
+    cy = float(mark.get("y")) + float(mark.get("height")) / 2
+    assert x0 + c * S < cx < x0 + (c + 1) * S
+    assert y0 + r * S < cy < y0 + (r + 1) * S
     # a step alone (no state) is drawn on the multi-grid too, not on a 9x9 grid
     assert len(by_class(parse(render_svg(step)), "cell")) == 369
 
@@ -575,3 +579,60 @@ def test_captions_wrap_at_word_breaks_never_inside_a_cell_name():
     root = parse(render_svg(step, state=st))
     lines = [e.text for e in by_class(root, "note")]
     assert [m for ln in lines for m in names.findall(ln)] == names.findall(text)
+
+
+# -- legibility: long captions, lines under candidates, arrangement reasons -------------------
+def test_a_long_caption_goes_beside_the_picture_whole() -> None:
+    """A step's text that would take more than eight lines under the grid is set beside
+    it, in a column as wide as it takes, and never cut ("..." was the old end)."""
+    words = [f"reason{i}" for i in range(300)]
+    step = Step("x", eliminations=(Candidate(0, 1),), note=" ".join(words))
+    root = parse(render_svg(step))
+    notes = by_class(root, "note")
+    told = " ".join(t.text for t in notes)
+    assert "..." not in told
+    assert all(w in told for w in words)
+    grid_right = max(float(e.get("x")) + float(e.get("width")) for e in by_class(root, "cell"))
+    assert min(float(t.get("x")) for t in notes) >= grid_right      # beside, not under
+    # every line fits the picture (DejaVu Sans: at most 0.62 em a character)
+    width = float(root.get("width"))
+    for t in notes:
+        assert float(t.get("x")) + len(t.text) * 0.62 * float(t.get("font-size")) <= width
+    short = parse(render_svg(Step("x", eliminations=(Candidate(0, 1),), note="short")))
+    (under,) = [t for t in by_class(short, "note")]
+    assert float(under.get("y")) > max(float(e.get("y")) for e in by_class(short, "cell"))
+
+
+def test_lines_lie_under_the_candidates_and_are_lightened() -> None:
+    """Thermo bulbs and lines are drawn before (under) the digits, and lightened when
+    candidates are drawn, so a digit on a line stays legible."""
+    p = Puzzle(9).use(classic(), thermo("r1c1", "r1c2", "r1c3"))
+    st = p.propagate()
+    root = parse(render_svg(st))
+    layers = [g.get("class") for g in root if g.tag.endswith("}g")]
+    assert layers.index("layer-lines") < layers.index("layer-digits")
+    lines = next(g for g in root if g.get("class") == "layer-lines")
+    assert by_class(lines, "thermo-bulb") and float(lines.get("opacity")) < 1
+    bare = parse(render_svg(p))                 # a puzzle alone: lines at full strength
+    assert next(g for g in bare if g.get("class") == "layer-lines").get("opacity") is None
+
+
+def test_an_arrangement_step_pictures_its_reason() -> None:
+    """The house-arrangement example of variants.pairs_logic: r1c3=1 (tried, orange)
+    makes r1c2 9 (blue, an arrow from the 1), and r1c1 is left with nothing (outlined)."""
+    from variants.dots import x_dot
+    p = Puzzle(9).use(classic(), x_dot("r1c1", "r1c2"))
+    st = p.propagate()
+    st.cand[p.cell("r1c2")] = 1 << 1 | 1 << 9
+    step = StepSolver().find_all(st, "house_arrangement")[0]
+    root = parse(render_svg(step, state=st))
+    (trial,) = by_class(root, "trial")
+    (forced,) = by_class(root, "forced")
+    xy = lambda e: (float(e.get("cx")), float(e.get("cy")))   # noqa: E731
+    S, x0, y0 = 50, 7.5, 7.5                                   # cell size, grid origin
+    assert (xy(trial)[0] - x0) // S == 2 and (xy(trial)[1] - y0) // S == 0     # r1c3
+    assert (xy(forced)[0] - x0) // S == 1                                       # r1c2
+    assert len(by_class(root, "implies")) == 1
+    (broken,) = by_class(root, "broken")
+    xs = [float(v) for v in re.findall(r"M([\d.]+)", broken.get("d"))]
+    assert min(xs) >= x0 and max(xs) <= x0 + S                                  # r1c1

@@ -9,10 +9,12 @@ the rules lying wholly inside the band, solved by the model's own search (``Puzz
 once per candidate, not through the link tables the technique reads."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from csp import Puzzle
-from csp.bits import iter_cells
+from csp.bits import digits_of, iter_cells
 from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver
 from variants.classic import classic
@@ -324,3 +326,34 @@ def test_band_total_budget_is_what_frees_whispers() -> None:
     """The same solve with the former budget (20,000 nodes a band) runs out of search
     and falls back on forcing nets and a polarity trial: the budget is what it needed."""
     assert _forcing_steps("Y Are We Whispering?", {"band_total": 20_000})
+
+
+def test_reasons_name_each_candidate_and_prove_nothing_false() -> None:
+    """The band step says why each candidate goes (a representative's line of reasoning,
+    the others grouped by where theirs ends), and the reasoning it tells is sound: on the
+    same band, no candidate that has a filling gets a proof (a line of reasoning, or two
+    cases that both end), and a search through the cases of a solution digit finds a way
+    out rather than counting it as failed."""
+    p, sol = anti_xv()
+    st = marks_state(ANTI_XV_BAND, p)
+    step, = found(p, st, "band_arrangement")
+    text = step.explain(2)
+    head, why = text.split(". Why: ", 1)
+    assert head.endswith("=> r5c4<>4, r5c5<>4, r5c6<>9, r5c7<>1, r6c4<>1, r6c5<>1")
+    # r5c4=4 is pictured: its consequences up to the split on box 5's 9, each case's end
+    assert why.startswith("r5c4=4 (pictured): r4c3=4 (only 4 in row 4), r4c2=1, r6c5=1 "
+                          "(only 1 in box 5), r5c6<>6 (X: no digit of r5c7 fits); then the "
+                          "9 of box 5 is in r4c6 or r5c6 (if r4c6=9, ")
+    named = {(m.group(1), d) for m in re.finditer(r"(r\d+c\d+)=(\d(?:/\d)*)", why)
+             for d in m.group(2).split("/")}
+    assert {(p.grid.name(c), str(d)) for c, d in step.eliminations} <= named
+    picture = step.extra["detail"].picture()
+    assert picture["trial"] == (p.cell("r5c4"), 4)
+    assert (p.cell("r4c3"), 4) in picture["forced"]
+    w = step.extra["detail"].why
+    gone = set(step.eliminations)
+    for i, c in enumerate(w.cells):
+        for d in digits_of(w.doms[i]):
+            if (c, d) not in gone:
+                assert w.prove(i, d) is None, (p.grid.name(c), d)
+        assert w.search(i, sol[c]).search[2] is False, p.grid.name(c)

@@ -87,7 +87,12 @@ def test_anti_xv_row_cannot_hold_two_v_pairs() -> None:
     assert base.next_step(st).technique.startswith("forcing_")
     steps = found(p, st, "house_arrangement")
     assert [s.houses for s in steps] == [("row 7",), ("box 6",)]
-    assert steps[0].explain(2).endswith("=> r7c8<>1234")
+    # the text says why each candidate goes: r7c8=1 (pictured) leaves r7c6, between two
+    # rule-joined neighbours, no digit; 2, 3 and 4 end the same way
+    assert steps[0].explain(2).endswith(
+        "=> r7c8<>1234. Why: r7c8=1 (pictured): r7c6<>234 (V/negative v/negative x: no digit "
+        "of r7c7,r7c5 fits), so r7c6 has no digit left; the same way r7c8=2/3/4")
+    assert steps[0].extra["detail"].picture()["broken"] == [p.cell("r7c6")]
     houses = {h.name: h for h in p.houses()}
     for s in steps:
         assert set(s.eliminations) == oracle(p, st, houses[s.houses[0]]), s.explain(2)
@@ -121,7 +126,12 @@ def test_anti_xv_two_rows_together() -> None:
     assert base.next_step(st).technique.startswith("forcing_")
     steps = found(p, st, "house_pair_arrangement")
     by_houses = {s.houses: s for s in steps}
-    assert by_houses[("row 4", "row 5")].explain(2).endswith("=> r5c6<>1, r5c7<>9")
+    # and the text tells that reasoning: r5c6=1 makes r5c7 9, row 4's 1 goes to r4c2, and
+    # row 4's 9 has no place left
+    assert by_houses[("row 4", "row 5")].explain(2).endswith(
+        "=> r5c6<>1, r5c7<>9. Why: r5c6=1 (pictured): r5c7=9, r4c2=1 (only 1 in row 4), so "
+        "row 4 has no place for 9; the same way r5c7=9")
+    assert by_houses[("row 4", "row 5")].extra["detail"].picture()["house"] == "row 4"
     for s in steps:
         assert not any(sol[c] == d for c, d in s.eliminations), s.explain(2)
     assert_sound(p, st, steps[:3])
