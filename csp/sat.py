@@ -58,7 +58,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .bits import digits_of
 from .budget import Budget
-from .constraints import AllDifferent, Automaton, Contains, Element, Relation, Sum, SumIn
+from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Element, Relation,
+                          Sum, SumIn)
 from .constraints.sums import sum_subsets
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
@@ -293,6 +294,30 @@ def _element(enc: Encoding, cand: list[int], con: Element) -> None:
         enc.clauses.append(lits)
 
 
+def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
+    """Different digits forming a run of consecutive digits (renban; the cells' house is
+    encoded apart): exactly one window of ``len(cells)`` consecutive digits is chosen, a
+    cell's digit needs a chosen window holding it, and each digit of the chosen window
+    appears. Propagates like the cage encoding (:func:`_cage`), where a table or an
+    automaton of the run leaves the solver guessing."""
+    n, k = enc.n, len(cells)
+    union = 0
+    for c in cells:
+        union |= cand[c]
+    var, clauses = enc.var, enc.clauses
+    starts = [s for s in range(1, n - k + 2)
+              if all(union >> d & 1 for d in range(s, s + k))]
+    sel = {s: enc.new_var() for s in starts}
+    clauses.append(list(sel.values()))
+    clauses.extend([-a, -b] for a, b in itertools.combinations(sel.values(), 2))
+    for c in cells:
+        for d in digits_of(cand[c]):
+            clauses.append([-var(c, d)] + [v for s, v in sel.items() if s <= d < s + k])
+    for s, v in sel.items():
+        for d in range(s, s + k):
+            clauses.append([-v] + [var(c, d) for c in cells if cand[c] >> d & 1])
+
+
 def _contains(enc: Encoding, cand: list[int], con: Contains) -> bool:
     """Cells holding every digit of ``con.values``, a digit given k times in k of them:
     per digit, every choice of all but k - 1 of the cells that may hold it has one that
@@ -377,6 +402,8 @@ def encode(puzzle, cand: list[int], table_budget: int = 20_000,
             _element(enc, cand, con)
         elif isinstance(con, Contains) and _contains(enc, cand, con):
             pass
+        elif isinstance(con, ConsecutiveSet):
+            _consecutive(enc, cand, con.cells)
         elif isinstance(con, (Sum, SumIn)) and con.distinct and len(set(con.cells)) == len(
                 con.cells) and _cage(enc, cand, con.cells, (con.total,) if isinstance(
                 con, Sum) else con.totals, table_budget // 10):

@@ -279,6 +279,23 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
             yield values
 
 
+def _sat_lits(puzzle: Any, start: list[int], limits: _Limits) -> Iterator[list[int]]:
+    """Every solution as the SAT session's literals (no decoding: what counting needs)."""
+    from .sat import SatSession
+    with SatSession(puzzle, start) as s:
+        s.start(limits.deadline, limits.cancelled, limits.time_limit)
+        if s.cand is not None and not s.free:      # decided at the root: one solution
+            if s.solve_lits() is not None:
+                yield []
+            return
+        while True:
+            lits = s.solve_lits()
+            if lits is None:
+                return
+            s.block_lits(lits)
+            yield lits
+
+
 @dataclass
 class SolutionCount:
     """What :func:`count_solutions` found: ``count`` solutions; ``complete`` when that is
@@ -317,8 +334,7 @@ def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int |
             gen: Iterator[Any] = (_dfs_pure(eng, start, limits) if eng.pure
                                   else _dfs_general(eng, start, limits))
         else:
-            gen = iter_solutions(puzzle, start, time_limit=time_limit, cancel=cancel,
-                                 method="sat")
+            gen = _sat_lits(puzzle, start, limits)
         for _ in gen:
             count += 1
             if limit is not None and count >= limit:

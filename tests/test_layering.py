@@ -31,7 +31,7 @@ from conftest import ROOT
 LAYERS = ("csp", "techniques", "variants", "sudoku_csp")
 LIBRARY = LAYERS[:3]
 #: third-party packages only the application may use
-APP_ONLY = ("tqdm", "dask", "distributed", "cairosvg")
+APP_ONLY = ("tqdm", "dask", "distributed", "cairosvg", "websockets")
 #: module names that are application work wherever they sit
 APP_NAMES = ("cli", "commands", "batch", "render", "generate", "formats", "loader",
              "fpuzzles", "spec", "convert", "hint", "__main__")

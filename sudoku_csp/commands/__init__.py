@@ -10,6 +10,7 @@ COMMANDS: dict[str, str] = {
     "explain": 'the whole logic solve as an HTML page to step through',
     "count": 'count solutions up to a limit, list them, or estimate their number',
     "candidates": 'true candidates: the digits each cell holds in some solution, with counts',
+    "listen": 'serve the f-puzzles solver userscript on a local websocket (ws://localhost:4545)',
     "reglib": 'run a HoDoKu regression library file',
     "graph": 'export the constraint, cell or link graph',
     "techniques": 'list the registered techniques',

@@ -262,3 +262,48 @@ def test_bad_arguments_raise_the_librarys_errors() -> None:
     with pytest.raises(InvalidArgument):
         true_candidates("." * 16, state=classic_puzzle("." * 16).initial_state(),
                         marks="1234 " * 16)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sat_encodings_of_runs_and_quadruples_count_as_search(seed) -> None:
+    """The clause encodings of renban (a window selector) and quadruples (multisets: k of
+    the cells hold a digit given k times) give the solutions the search finds: rules read
+    off a random 6x6 grid (so they hold), a few of its digits as givens."""
+    import random
+    from csp import Puzzle
+    from variants import classic, quadruple, renban
+    rng = random.Random(seed)
+    sol = random_grid(rng)
+    p = Puzzle(6).use(classic())
+    runs = 0
+    for r in rng.sample(range(6), 6):              # a run of consecutive digits in a row
+        for k in (4, 3):
+            for c in range(6 - k + 1):
+                ds = sorted(sol[r * 6 + c + i] for i in range(k))
+                if ds == list(range(ds[0], ds[0] + k)) and runs < 2:
+                    p.use(renban([p.grid.name(r * 6 + c + i) for i in range(k)]))
+                    runs += 1
+    for _ in range(2):
+        corner = rng.randrange(5) * 6 + rng.randrange(5)
+        cells = (corner, corner + 1, corner + 6, corner + 7)
+        p.use(quadruple([p.grid.name(x) for x in cells],
+                        sorted(rng.sample([sol[x] for x in cells], 3))))
+    p.givens({c: sol[c] for c in rng.sample(range(36), 7)})
+    a = lib_count(p, limit=20000, method="sat")
+    b = lib_count(p, limit=20000, method="search")
+    assert a.complete and b.complete and a.count == b.count >= 1
+
+
+def random_grid(rng) -> list[int]:
+    """A random complete 6x6 Sudoku grid."""
+    from csp.solutions import iter_solutions as lib_iter
+    p = classic_puzzle("." * 36)
+    st = p.initial_state()
+    for c in rng.sample(range(36), 4):
+        ds = [d for d in range(1, 7) if st.cand[c] >> d & 1]
+        st.cand[c] = 1 << rng.choice(ds)
+        try:
+            st = p.propagate(st)
+        except Exception:
+            return random_grid(rng)
+    return next(lib_iter(p, st.cand))
