@@ -49,7 +49,7 @@ from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
 from .search import propagate_pure
 
-__all__ = ["Encoding", "encode", "sat_search", "SatUnavailable", "available"]
+__all__ = ["Encoding", "encode", "sat_search", "solve_limited", "SatUnavailable", "available"]
 
 SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
 
@@ -250,8 +250,14 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
 
 
 def encode(puzzle, cand: list[int], table_budget: int = 20_000,
-           state_budget: int = 50_000) -> Encoding:
+           state_budget: int = 50_000,
+           spans: dict[int, tuple[int, int]] | None = None) -> Encoding:
     """The CNF of ``puzzle`` restricted to the candidates ``cand`` (one mask per cell).
+    ``spans``, when given, receives for each rule (keyed by ``id``) the ``(start, end)``
+    range of its clauses in ``enc.clauses``, so a caller can guard one rule's clauses with
+    a selector literal (the setter's workbench asks "without this rule?" that way); a rule
+    checked lazily has an empty range and is listed in ``enc.lazy``. A rule whose
+    ``unary_mask`` restricts ``cand`` adds no clause.
 
     >>> from csp import Puzzle, Grid
     >>> p = Puzzle(Grid(4)).add_grid_houses()
@@ -265,27 +271,36 @@ def encode(puzzle, cand: list[int], table_budget: int = 20_000,
     for con in puzzle.constraints:
         if not con.cells:
             continue                  # whole-puzzle helpers (ordering bounds) add nothing
-        h = con.house()
-        if h is not None and len(set(h)) > 1:
-            _house(enc, cand, h)
-        if isinstance(con, AllDifferent) or con.unary_mask() is not None:
-            continue                  # the house, or already in the candidates
-        if isinstance(con, Relation):
-            _relation(enc, cand, con)
-        elif isinstance(con, Element):
-            _element(enc, cand, con)
-        elif isinstance(con, (Sum, SumIn)) and con.distinct and len(set(con.cells)) == len(
-                con.cells) and _cage(enc, cand, con.cells, (con.total,) if isinstance(
-                con, Sum) else con.totals, table_budget // 10):
-            pass
-        elif _table(enc, cand, con, table_budget):
-            pass
-        elif (auto := con.automaton()) is not None and _automaton(enc, cand, con.cells, auto,
-                                                                   state_budget):
-            pass
-        else:
-            enc.lazy.append(con)
+        start = len(enc.clauses)
+        _encode_rule(enc, cand, con, table_budget, state_budget)
+        if spans is not None:
+            spans[id(con)] = (start, len(enc.clauses))
     return enc
+
+
+def _encode_rule(enc: Encoding, cand: list[int], con: Any, table_budget: int,
+                 state_budget: int) -> None:
+    """Add one rule's clauses (or list it in ``enc.lazy``)."""
+    h = con.house()
+    if h is not None and len(set(h)) > 1:
+        _house(enc, cand, h)
+    if isinstance(con, AllDifferent) or con.unary_mask() is not None:
+        return                        # the house, or already in the candidates
+    if isinstance(con, Relation):
+        _relation(enc, cand, con)
+    elif isinstance(con, Element):
+        _element(enc, cand, con)
+    elif isinstance(con, (Sum, SumIn)) and con.distinct and len(set(con.cells)) == len(
+            con.cells) and _cage(enc, cand, con.cells, (con.total,) if isinstance(
+            con, Sum) else con.totals, table_budget // 10):
+        pass
+    elif _table(enc, cand, con, table_budget):
+        pass
+    elif (auto := con.automaton()) is not None and _automaton(enc, cand, con.cells, auto,
+                                                               state_budget):
+        pass
+    else:
+        enc.lazy.append(con)
 
 
 def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None = None,
@@ -325,7 +340,7 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
         while len(solutions) < limit:
             if conflict_limit is not None:
                 solver.conf_budget(max(1, conflict_limit - conflicts))
-            ok = _solve(solver, deadline, time_limit, conflict_limit is not None)
+            ok = solve_limited(solver, deadline, time_limit, conflict_limit is not None)
             conflicts = solver.accum_stats().get("conflicts", 0)
             if ok is None:
                 raise NodeLimitExceeded(f"SAT search stopped after {conflict_limit} conflicts")
@@ -347,18 +362,23 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
     return solutions, conflicts
 
 
-def _solve(solver, deadline: float | None, time_limit: float | None,
-           budgeted: bool = False) -> bool | None:
-    """True / False: satisfiable or not; None: the conflict budget ran out first."""
+def solve_limited(solver, deadline: float | None, time_limit: float | None,
+                  budgeted: bool = False, assumptions: Sequence[int] = ()) -> bool | None:
+    """One call of a PySAT ``solver`` under ``assumptions`` (literals taken as true for
+    this call only), stopped at ``deadline`` (a ``time.perf_counter()`` value; raises
+    :class:`TimeLimitExceeded` naming ``time_limit``). True / False: satisfiable or not;
+    None: the conflict budget (``budgeted``) ran out first."""
+    assumptions = list(assumptions)
     if deadline is None:
-        return solver.solve_limited() if budgeted else bool(solver.solve())
+        return (solver.solve_limited(assumptions=assumptions) if budgeted
+                else bool(solver.solve(assumptions=assumptions)))
     left = deadline - time.perf_counter()
     if left <= 0:
         raise TimeLimitExceeded(f"search stopped after {time_limit} s")
     timer = threading.Timer(left, solver.interrupt)
     timer.start()
     try:
-        res = solver.solve_limited(expect_interrupt=True)
+        res = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
     finally:
         timer.cancel()
     if res is None:
