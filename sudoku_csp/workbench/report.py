@@ -1,0 +1,703 @@
+"""The setter's report: what to check before publishing a puzzle (``sudoku-csp report``).
+
+:func:`report` answers, for one puzzle:
+
+* **solutions**: unique, how many, or at least how many (counting stops at ``count_limit``);
+  with no solution, the smallest set of elements that cannot hold together;
+* **clue suggestions** when it is not unique: the givens, and the simple marks (a white or
+  black dot, an X or a V, a less-than sign between two neighbours) that make it unique or
+  cut the count most, read from the solutions' per-candidate counts;
+* **the logic verdict**: solved or stuck (and where), the level and the hardest idea, with the
+  techniques of the selection (``techniques``);
+* **the break-in**: the first step beyond the easy level (singles and the plain reading of
+  the rules), with every other step available at that point, easiest first;
+* **bottlenecks**: the points where a step of the hardest level was needed and only one
+  such deduction was there to find;
+* **every element** (:mod:`sudoku_csp.workbench.elements`: each given, cage, line, dot ...):
+  whether the puzzle needs it for uniqueness (removing it alone leaves several solutions),
+  whether the logic path uses it (a step or propagation whose reason names it), and for each
+  one the puzzle does not need, how the logic fares without it. An element that is not
+  needed is *redundant* when the logic uses it and *decorative* when nothing does.
+
+The uniqueness and necessity questions share one SAT solver kept warm across them
+(:class:`~sudoku_csp.workbench.elements.ElementSat`): "without element i" is a solve under
+assumptions, not a new encoding. Each phase runs against one deadline (``time_limit``);
+what a phase could not finish is said in ``notes`` and ``complete`` is False.
+
+>>> from variants import classic_puzzle, killer_cage
+>>> p = classic_puzzle("12..34.." + "." * 8).use(killer_cage(["r3c1", "r3c3"], 3),
+...                                             killer_cage(["r3c1", "r3c3"], 3))
+>>> r = report(p)
+>>> r.status, r.count, r.logic["status"]
+('unique', 1, 'solved')
+>>> [(e.label, e.needed, e.verdict) for e in r.elements][:2]
+[('cage 3 at r3c1', False, 'redundant'), ('cage 3 at r3c1 (2)', False, 'redundant')]
+>>> r.to_dict()["redundant"][:2]
+['cage 3 at r3c1', 'cage 3 at r3c1 (2)']
+"""
+from __future__ import annotations
+
+import html
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from csp.errors import SudokuCSPError, TimeLimitExceeded
+from csp.events import Contradiction
+from csp.io import write_line, write_pencilmarks
+from csp.model import Puzzle
+from csp.state import State
+from csp.step import Step, digit_symbol
+from techniques import StepSolver, registry
+from techniques.analysis import analyze
+from techniques.loop import is_effective
+from techniques.solver import LogicResult
+
+from .. import render
+from .elements import Element, ElementSat, elements, uses, without
+
+__all__ = ["report", "Report", "ElementReport", "Suggestion", "Progress", "EASY"]
+
+#: ``progress(phase, done, total)``: called as each phase goes (total None when unknown)
+Progress = Callable[[str, int, "int | None"], None]
+
+#: the level whose steps are singles and the plain reading of the rules
+EASY = "easy"
+
+#: how many suggestions of each kind (givens, marks) a report keeps
+SUGGESTIONS = 8
+
+#: the colours of the report's picture and page, by verdict
+FLAG_COLOURS = {"redundant": "#1c7ed6", "decorative": "#d9480f"}
+
+#: seconds the logic solve of a puzzle without one solution may take (it can only get
+#: stuck; where it does tells the setter where a clue is missing)
+MULTIPLE_LOGIC_SECONDS = 5.0
+
+#: seconds one technique may search when a report lists the steps available at a point
+TECHNIQUE_SECONDS = 1.0
+
+def _marks() -> list[tuple[str, Callable[[str, str], Any]]]:
+    """The marks a report suggests between two orthogonal neighbours: (kind, bundle
+    maker)."""
+    from variants import black_dot, less_than, sum_dot, white_dot
+    return [("white dot", white_dot), ("black dot", black_dot),
+            ("X", lambda a, b: sum_dot(a, b, 10)), ("V", lambda a, b: sum_dot(a, b, 5)),
+            ("less than", less_than)]
+
+
+@dataclass
+class ElementReport:
+    """One element's line of the report (see the module docstring for the verdicts)."""
+
+    index: int
+    label: str
+    kind: str
+    cells: tuple[int, ...]
+    #: removing it alone leaves several solutions (None: not asked or not decided)
+    needed: bool | None = None
+    #: steps and propagations of the logic path that name or need it
+    uses: int = 0
+    #: the logic solve without it (only for elements the puzzle does not need)
+    logic_without: dict[str, Any] | None = None
+    element: Element | None = field(default=None, repr=False)
+
+    @property
+    def used(self) -> bool:
+        return self.uses > 0
+
+    @property
+    def verdict(self) -> str:
+        """``needed``, ``redundant`` (not needed, used by the logic), ``decorative`` (not
+        needed, not used) or ``unknown`` (necessity not decided)."""
+        if self.needed is None:
+            return "unknown"
+        if self.needed:
+            return "needed"
+        return "redundant" if self.used else "decorative"
+
+    def to_dict(self, grid: Any) -> dict[str, Any]:
+        return {"label": self.label, "kind": self.kind,
+                "cells": [grid.name(c) for c in self.cells], "needed": self.needed,
+                "used": self.used, "uses": self.uses, "verdict": self.verdict,
+                "logic_without": self.logic_without}
+
+
+@dataclass
+class Suggestion:
+    """A clue that would cut the solution count: a given (``r1c1=5``) or a mark between two
+    cells (``white dot r1c1-r1c2``), and how many solutions it leaves (at least ``count``
+    when ``at_least``). A mark's solutions are those of the puzzle that keep it: adding it
+    cannot bring new ones, as it only adds a rule."""
+
+    clue: str
+    kind: str
+    count: int
+    at_least: bool = False
+    #: the mark's rule bundle, ready for ``Puzzle.use`` (None for a given)
+    rule: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def unique(self) -> bool:
+        return self.count == 1 and not self.at_least
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"clue": self.clue, "kind": self.kind, "count": self.count,
+                "at_least": self.at_least, "unique": self.unique}
+
+
+@dataclass
+class Report:
+    """What :func:`report` found; :meth:`to_dict` is the ``--json`` output, :meth:`text`
+    the terminal's, :meth:`html` the page."""
+
+    puzzle: Puzzle
+    status: str
+    count: int
+    count_limit: int
+    solution: list[int] | None = None
+    conflict: list[str] | None = None
+    suggestions: list[Suggestion] = field(default_factory=list)
+    logic: dict[str, Any] = field(default_factory=dict)
+    break_in: dict[str, Any] | None = None
+    bottlenecks: list[dict[str, Any]] = field(default_factory=list)
+    #: the points of the path, at the hardest level, checked for being bottlenecks
+    bottlenecks_checked: int = 0
+    elements: list[ElementReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    time_ms: float = 0.0
+    result: LogicResult | None = field(default=None, repr=False)
+
+    @property
+    def at_least(self) -> bool:
+        """The count stopped at its limit (or at the deadline): at least that many."""
+        return self.status == "limit" or self.count >= self.count_limit
+
+    @property
+    def complete(self) -> bool:
+        return not self.notes
+
+    def verdicts(self, verdict: str) -> list[str]:
+        return [e.label for e in self.elements if e.verdict == verdict]
+
+    def to_dict(self) -> dict[str, Any]:
+        g = self.puzzle.grid
+        return {
+            "status": self.status, "count": self.count, "count_limit": self.count_limit,
+            "at_least": self.at_least,
+            "solution": None if self.solution is None else _line(self.puzzle, self.solution),
+            "conflict": self.conflict,
+            "suggestions": [s.to_dict() for s in self.suggestions],
+            "logic": self.logic, "break_in": self.break_in, "bottlenecks": self.bottlenecks,
+            "bottlenecks_checked": self.bottlenecks_checked,
+            "elements": [e.to_dict(g) for e in self.elements],
+            "redundant": self.verdicts("redundant"), "decorative": self.verdicts("decorative"),
+            "complete": self.complete, "notes": list(self.notes),
+            "time_ms": round(self.time_ms, 1),
+        }
+
+    # -- text ----------------------------------------------------------------------------
+    def text(self) -> str:
+        """The report as plain text, a few lines per section."""
+        p = self.puzzle
+        g = p.grid
+        n_giv = sum(e.kind == "given" for e in self.elements)
+        title = str(p.meta.get("title") or p.name or f"{g.n}x{g.n} puzzle")
+        out = [f"{title}: {len(self.elements)} elements ({len(self.elements) - n_giv} rule "
+               f"elements, {n_giv} givens)"]
+        if self.status == "unique":
+            out.append("Solutions: unique")
+        elif self.status == "unsolvable":
+            out.append("Solutions: none" + (
+                f"; these cannot hold together: {', '.join(self.conflict)}"
+                if self.conflict else ""))
+        else:
+            out.append(f"Solutions: {'at least ' if self.at_least else ''}{self.count}")
+        if self.suggestions:
+            out.append("Clues that help most (solutions left):")
+            for s in self.suggestions:
+                left = f"{'>=' if s.at_least else ''}{s.count}"
+                out.append(f"  {s.clue:<28} {left}{'  (unique)' if s.unique else ''}")
+        lg = self.logic
+        if lg:
+            head = {"solved": f"solved in {lg['steps']} steps",
+                    "stuck": f"stuck after {lg['steps']} steps with {lg['open']} cells open",
+                    "limit": f"stopped by the time limit after {lg['steps']} steps",
+                    "unsolvable": "contradiction"}.get(lg["status"], lg["status"])
+            hardest = f", hardest idea {lg['hardest_title']}" if lg.get("hardest") else ""
+            out.append(f"Logic: {head}, level {lg['level']} (score {lg['score']}){hardest}")
+        if self.break_in:
+            b = self.break_in
+            out.append(f"Break-in (step {b['index'] + 1}): {b['step']['text']}")
+            alts = b["alternatives"]
+            if len(alts) > 1:
+                out.append(f"  {len(alts)} steps available there, easiest first:")
+                out.extend(f"    [{a['level']}] {a['text']}" for a in alts[:10])
+                if len(alts) > 10:
+                    out.append(f"    ... and {len(alts) - 10} more")
+        elif lg and lg.get("status") == "solved":
+            out.append("Break-in: none needed (singles and the plain reading of the rules "
+                       "solve it)")
+        if self.bottlenecks:
+            out.append("Bottlenecks (only one step of the hardest level there):")
+            out.extend(f"  step {b['index'] + 1}: {b['text']}" for b in self.bottlenecks)
+        elif self.bottlenecks_checked:
+            out.append(f"Bottlenecks: none (checked at {self.bottlenecks_checked} points that "
+                       "needed the hardest level)")
+        flagged = [e for e in self.elements if e.verdict in ("redundant", "decorative")]
+        counts = Counter(e.verdict for e in self.elements)
+        out.append("Elements: " + ", ".join(f"{k} {counts[k]}" for k in (
+            "needed", "redundant", "decorative", "unknown") if counts[k]))
+        for e in flagged:
+            extra = f"used {e.uses}x" if e.used else "never used"
+            if e.logic_without:
+                lw = e.logic_without
+                extra += f"; logic without it: {lw['status']}" + (
+                    f", {lw['level']}" if lw.get("level") else "")
+            out.append(f"  {e.verdict:<10} {e.label} ({extra})")
+        for note in self.notes:
+            out.append(f"Note: {note}")
+        return "\n".join(out)
+
+    # -- HTML ----------------------------------------------------------------------------
+    def svg(self) -> str:
+        """The puzzle with the redundant (blue) and decorative (orange) elements marked:
+        dashed outlines and a badge with the element's number in the report's table (rules
+        over the whole grid, such as anti-knight, are listed but not outlined)."""
+        p = self.puzzle
+        marks = [render.CellMark(e.cells, FLAG_COLOURS[e.verdict], str(k))
+                 for k, e in enumerate(self._flagged(), 1)
+                 if e.cells and len(e.cells) <= p.grid.size // 2]
+        return render.render_svg(p, title="", marks=marks)
+
+    def _flagged(self) -> list[ElementReport]:
+        return [e for e in self.elements if e.verdict in ("redundant", "decorative")]
+
+    def html(self, explain_href: str | None = None) -> str:
+        """A self-contained page: the marked picture, the verdicts and a table of every
+        element; ``explain_href`` links the step-through page of the logic solve
+        (``sudoku-csp explain``), written next to it by :meth:`write_html`."""
+        p = self.puzzle
+        esc = html.escape
+        title = str(p.meta.get("title") or p.name or "Puzzle")
+        lines = self.text().split("\n")
+        flagged = {id(e): k for k, e in enumerate(self._flagged(), 1)}
+        rows = []
+        for e in self.elements:
+            lw = e.logic_without
+            lw_text = "" if not lw else esc(lw["status"] + (f", {lw['level']}"
+                                                             if lw.get("level") else ""))
+            badge = f"<b>{flagged[id(e)]}</b> " if id(e) in flagged else ""
+            needed = {True: "yes", False: "no", None: "?"}[e.needed]
+            rows.append(f"<tr class='v-{e.verdict}'><td>{badge}{esc(e.label)}</td>"
+                        f"<td>{esc(e.kind)}</td><td>{needed}</td><td>{e.uses}</td>"
+                        f"<td>{esc(e.verdict)}</td><td>{lw_text}</td></tr>")
+        link = (f"<p><a href='{esc(explain_href)}'>Step through the logic solve</a></p>"
+                if explain_href else "")
+        summary = "".join(f"<p>{esc(x)}</p>" for x in lines[1:]
+                          if not x.startswith(" "))
+        return (
+            "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{esc(title)}: setter's report</title><style>{_CSS}</style></head><body>"
+            f"<h1>{esc(title)}: setter's report</h1>"
+            f"<div class='wrap'><div class='board'>{self.svg()}</div>"
+            f"<div class='side'>{summary}{link}"
+            "<p class='legend'><span class='k redundant'></span> redundant (unique without "
+            "it, used by the logic) <span class='k decorative'></span> decorative (unique "
+            "without it, never used)</p></div></div>"
+            f"<pre>{esc(self.text())}</pre>"
+            "<table><thead><tr><th>element</th><th>kind</th><th>needed</th><th>uses</th>"
+            "<th>verdict</th><th>logic without it</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table></body></html>")
+
+    def write_html(self, path: str | os.PathLike[str], explain: bool = True) -> str | None:
+        """Write :meth:`html` to ``path`` and, with ``explain`` (and a logic result), the
+        step-through page next to it (``NAME.explain.html``), linked from the report;
+        returns that page's path (None when none was written)."""
+        path = os.fspath(path)
+        href = None
+        other = None
+        if explain and self.result is not None:
+            from ..explain import explain_html
+            root, _ext = os.path.splitext(path)
+            other = root + ".explain.html"
+            with open(other, "w", encoding="utf-8") as f:
+                f.write(explain_html(self.result, puzzle=self.puzzle))
+            href = os.path.basename(other)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html(href))
+        return other
+
+
+_CSS = ("body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}"
+        ".wrap{display:flex;flex-wrap:wrap;gap:1.5em}.board svg{max-width:min(92vw,560px);"
+        "height:auto}.side{max-width:40em}pre{background:#f6f6f6;padding:.8em;"
+        "white-space:pre-wrap}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+        "padding:.2em .5em;text-align:left}.v-redundant td{background:#e7f1fb}"
+        ".v-decorative td{background:#fdeee6}.k{display:inline-block;width:1em;height:1em;"
+        "border:2px dashed;vertical-align:middle}.k.redundant{border-color:#1c7ed6}"
+        ".k.decorative{border-color:#d9480f}")
+
+
+def _line(puzzle: Puzzle, values: Sequence[int]) -> str:
+    n = puzzle.grid.n
+    if n <= 9 and puzzle.grid.square:
+        return write_line(values, n)
+    return " ".join(map(str, values))
+
+
+# -- the phases ------------------------------------------------------------------------------
+def _step_info(step: Step, index: int | None = None) -> dict[str, Any]:
+    """A step's JSON (:meth:`csp.step.Step.to_dict`) with its level and score, and its
+    index in the solve path when it is one of the path's."""
+    t = registry.load().get(step.technique)
+    out = step.to_dict()
+    out.update(level=t.level if t else None, score=t.score if t else None)
+    if index is not None:
+        out["index"] = index
+    return out
+
+
+def _level(step: Step) -> str:
+    t = registry.load().get(step.technique)
+    return t.level if t else EASY
+
+
+def _effects(step: Step) -> frozenset:
+    return frozenset(("p", c, d) for c, d in step.placements) | frozenset(
+        ("e", c, d) for c, d in step.eliminations)
+
+
+def _available(solver: StepSolver, state: State, keep: Callable[[Any], bool],
+               deadline: float | None, per_technique: int = 40, enough: int | None = None,
+               ) -> tuple[list[tuple[Any, Step]], bool]:
+    """Every effective step, one per effect, of the techniques of ``solver``'s plan for
+    ``state`` that ``keep`` accepts, at most ``per_technique`` of each technique:
+    ``([(technique, step)], complete)``; complete is False when the deadline (or
+    :data:`TECHNIQUE_SECONDS` for one technique) cut the search. With ``enough``, the search
+    stops (complete) once that many are found."""
+    run = solver.start(state, deadline=deadline)
+    st = run.state
+    an = analyze(st)
+    found: list[tuple[Any, Step]] = []
+    seen: set[frozenset] = set()
+    for t, finder, opts in run.plan():
+        if not keep(t):
+            continue
+        now = time.perf_counter()
+        if deadline is not None and now > deadline:
+            return found, False
+        if t.requires_unique and not run.unique_ok():
+            continue
+        # one costly technique (a nested forcing net) must not take the whole phase
+        an.deadline = now + TECHNIQUE_SECONDS if deadline is None else min(
+            deadline, now + TECHNIQUE_SECONDS)
+        k = 0
+        try:
+            for step in finder(an, opts):
+                if not is_effective(st, step):
+                    continue
+                eff = _effects(step)
+                if eff in seen:
+                    continue
+                seen.add(eff)
+                found.append((t, step))
+                if enough is not None and len(found) >= enough:
+                    return found, True
+                k += 1
+                if k >= per_technique:
+                    break
+        except Contradiction:
+            continue
+    return found, not an.timed_out
+
+
+def _rank(found: Iterable[tuple[Any, Step]]) -> list[tuple[Any, Step]]:
+    from techniques.registry import LEVELS
+    return sorted(found, key=lambda ts: (LEVELS.index(ts[0].level), ts[0].score,
+                                         ts[0].order))
+
+
+def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
+           count_limit: int = 1000, time_limit: float | None = 120.0,
+           logic_limit: float | None = None, without_logic: bool = True,
+           progress: Progress | None = None) -> Report:
+    """The setter's report on ``puzzle`` (see the module docstring).
+
+    ``techniques``: the logic solver's selection (as for ``solve --logic``); ``count_limit``:
+    where counting solutions stops; ``time_limit``: seconds for the whole report (each phase
+    runs against it; the logic solve gets at most ``logic_limit``, default half of it);
+    ``without_logic``: solve again without each element the puzzle does not need;
+    ``progress(phase, done, total)`` as each phase goes.
+
+    >>> from variants import classic_puzzle
+    >>> r = report(classic_puzzle("1234" + "34.." + "." * 8))
+    >>> r.status, r.count, r.suggestions[0].clue, r.suggestions[0].unique
+    ('multiple', 6, 'r3c3=1', True)
+    """
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    say = progress or (lambda phase, done, total: None)
+    els = elements(puzzle)
+    rep = Report(puzzle, "limit", 0, count_limit,
+                 elements=[ElementReport(e.index, e.label, e.kind, e.cells, element=e)
+                           for e in els])
+
+    def left() -> float | None:
+        return None if deadline is None else deadline - time.perf_counter()
+
+    # 1. solutions, with one warm solver
+    found: list[list[int]] = []
+    with ElementSat(puzzle, els, deadline=deadline, time_limit=time_limit) as sat:
+        try:
+            sat.solutions(limit=count_limit, found=found,
+                          progress=lambda k: say("counting solutions", k, None))
+            rep.count = len(found)
+            rep.status = ("unsolvable" if not found else "unique" if len(found) == 1
+                          else "multiple")
+        except TimeLimitExceeded:
+            rep.count = len(found)
+            rep.notes.append(f"counting stopped by the time limit at {len(found)} solutions")
+        if rep.status == "unique":
+            rep.solution = found[0]
+            _necessity(rep, sat, found[0], deadline, say)
+        elif rep.status == "unsolvable":
+            try:
+                core = sat.core()
+                rep.conflict = [els[i].label for i in core or ()]
+            except TimeLimitExceeded:
+                rep.notes.append("the conflicting elements were not found in time")
+    if rep.status == "multiple" or (rep.status == "limit" and found):
+        _suggest(rep, found, deadline, say)
+    if rep.status == "unsolvable":
+        rep.time_ms = (time.perf_counter() - t0) * 1000
+        return rep
+
+    # 2. the logic solve
+    solver = StepSolver(techniques, unique=True if rep.status == "unique" else None)
+    budget = left()
+    cap = logic_limit if logic_limit is not None else (
+        None if time_limit is None else time_limit / 2)
+    if budget is not None:
+        cap = budget if cap is None else min(cap, budget)
+    if rep.status != "unique":    # it cannot solve: only where it gets stuck is news
+        cap = MULTIPLE_LOGIC_SECONDS if cap is None else min(cap, MULTIPLE_LOGIC_SECONDS)
+    say("logic solve", 0, None)
+    try:
+        res = solver.solve(puzzle, time_limit=max(cap, 0.01) if cap is not None else None)
+    except Contradiction as e:
+        rep.notes.append(f"the logic solve hit a contradiction: {e}")
+        rep.time_ms = (time.perf_counter() - t0) * 1000
+        return rep
+    rep.result = res
+    states = _states(puzzle, res.steps)
+    hardest = registry.load().get(res.rating.hardest or "")
+    open_cells = sum(1 for c in range(puzzle.grid.size) if not res.state.placed[c])
+    rep.logic = {"status": str(res.status), "steps": len(res.steps),
+                 "level": res.rating.level, "score": res.rating.score,
+                 "hardest": res.rating.hardest,
+                 "hardest_title": hardest.title if hardest else None,
+                 "hardest_level": hardest.level if hardest else None,
+                 "open": open_cells, "time_ms": round(res.time_ms, 1),
+                 "stuck_at": None if res.status == "solved" else write_pencilmarks(res.state)}
+    if res.status == "limit":
+        rep.notes.append("the logic solve stopped at its time limit")
+
+    # 3. which elements the path uses
+    say("reading the logic path", 0, None)
+    for e, k in zip(rep.elements, uses(puzzle, els, res.steps, states)):
+        e.uses = k
+
+    # 4. the break-in and the bottlenecks
+    _break_in(rep, solver, res.steps, states, deadline, say)
+    _bottlenecks(rep, solver, res.steps, states, hardest, deadline, say)
+
+    # 5. the logic without each element the puzzle does not need
+    if without_logic and rep.status == "unique":
+        _logic_without(rep, techniques, res, deadline, say)
+    rep.time_ms = (time.perf_counter() - t0) * 1000
+    return rep
+
+
+def _states(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:
+    from ..explain import states_before
+    return list(states_before(puzzle.pencilmarks(), steps))
+
+
+def _necessity(rep: Report, sat: ElementSat, solution: list[int], deadline: float | None,
+               say: Progress) -> None:
+    """For each element: does the puzzle without it have a second solution? Each question
+    gets a fair share of the time left, and the undecided ones a second pass."""
+    todo = list(range(len(rep.elements)))
+    for attempt in (0, 1):
+        undecided = []
+        for k, i in enumerate(todo):
+            say("needed for uniqueness", k, len(todo))
+            share = None
+            if deadline is not None:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    undecided.extend(todo[k:])
+                    break
+                share = time.perf_counter() + (left if attempt else left / (len(todo) - k))
+            try:
+                other = sat.solutions(off=[i], limit=1, differ=solution, deadline=share)
+                rep.elements[i].needed = bool(other)
+            except TimeLimitExceeded:
+                undecided.append(i)
+        say("needed for uniqueness", len(todo), len(todo))
+        todo = undecided
+        if not todo:
+            return
+    rep.notes.append(f"necessity not decided in time for {len(todo)} elements")
+
+
+def _suggest(rep: Report, found: list[list[int]], deadline: float | None,
+             say: Progress) -> None:
+    """The clues that cut the count most: a given r c=d leaves the solutions with d there;
+    a mark between neighbours leaves those that satisfy it. Exact from the listed solutions
+    when they are all of them; from the per-candidate counts of
+    :func:`sudoku_csp.workbench.true_candidates` (capped) when counting stopped."""
+    p = rep.puzzle
+    g = p.grid
+    complete = rep.status == "multiple" and len(found) < rep.count_limit
+    say("clue suggestions", 0, None)
+    givens: list[Suggestion] = []
+    if complete:
+        for c in range(g.size):
+            if c in p.given:
+                continue
+            for d, k in sorted(Counter(s[c] for s in found).items()):
+                if k < len(found):
+                    givens.append(Suggestion(f"{g.name(c)}={digit_symbol(d)}", "given", k))
+    else:
+        try:
+            from . import true_candidates      # the workbench's per-candidate counts
+        except ImportError:
+            rep.notes.append("no clue suggestions: the count is past its limit and "
+                             "per-candidate counts are not available")
+            return
+        left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+        cap = rep.count_limit
+        tc = true_candidates(p, cap=cap, time_limit=left)
+        for c, counts in enumerate(tc.counts):
+            if c in p.given or len(counts) < 2:
+                continue
+            for d, k in sorted(counts.items()):
+                if k:
+                    givens.append(Suggestion(f"{g.name(c)}={digit_symbol(d)}", "given",
+                                             k, at_least=k >= cap))
+        if not tc.complete:
+            rep.notes.append("clue suggestions come from incomplete per-candidate counts")
+    givens.sort(key=lambda s: (s.count, s.clue))
+    marks: list[Suggestion] = []
+    if complete:
+        marks = _mark_suggestions(p, found)
+    used = {e.kind for e in rep.elements}
+    marks.sort(key=lambda s: (s.count, s.kind not in used, s.clue))
+    rep.suggestions = givens[:SUGGESTIONS] + marks[:SUGGESTIONS]
+
+
+def _mark_suggestions(p: Puzzle, found: list[list[int]]) -> list[Suggestion]:
+    """Each simple mark between two orthogonal neighbours, and how many of the solutions
+    keep it (the mark's own rule checked on each pair of digits the solutions put there)."""
+    g = p.grid
+    out = []
+    makers = _marks()
+    for a in range(g.size):
+        for b in g.orthogonal(a):
+            if b < a:
+                continue
+            pairs = Counter((s[a], s[b]) for s in found)
+            for kind, make in makers:
+                for x, y in ((a, b), (b, a)) if kind == "less than" else ((a, b),):
+                    rule = make(g.name(x), g.name(y))
+                    try:
+                        cons = Puzzle(g).use(rule).constraints
+                    except SudokuCSPError:        # an X on a 4x4 grid
+                        continue
+                    k = sum(m for (va, vb), m in pairs.items()
+                            if all(con.check(*({a: va, b: vb}[c] for c in con.cells))
+                                   for con in cons))
+                    if 0 < k < len(found):
+                        label = cons[0].name if len(cons) == 1 and cons[0].name else (
+                            f"{kind} {g.name(x)}-{g.name(y)}")
+                        out.append(Suggestion(label, kind, k, rule=rule))
+    return out
+
+
+def _break_in(rep: Report, solver: StepSolver, steps: Sequence[Step],
+              states: Sequence[State], deadline: float | None, say: Progress) -> None:
+    first = next((i for i, s in enumerate(steps) if _level(s) != EASY), None)
+    if first is None:
+        return
+    say("break-in", 0, None)
+    budget = None if deadline is None else time.perf_counter() + max(
+        0.01, (deadline - time.perf_counter()) / 4)
+    found, complete = _available(solver, states[first], lambda t: True, budget)
+    run = [_step_info(s, i) for i, s in enumerate(steps[first:first + 6], first)]
+    nxt = next((k for k, s in enumerate(run) if s["level"] == EASY), len(run))
+    rep.break_in = {"index": first, "step": _step_info(steps[first], first),
+                    "steps": run[:max(1, nxt)],
+                    "alternatives": [_step_info(s) for _t, s in _rank(found)],
+                    "complete": complete}
+    if not complete:
+        rep.notes.append("the steps available at the break-in were not all listed in time")
+
+
+def _bottlenecks(rep: Report, solver: StepSolver, steps: Sequence[Step],
+                 states: Sequence[State], hardest: Any, deadline: float | None,
+                 say: Progress) -> None:
+    """The states where the path needed a step of the hardest level (easier ones having
+    none, as the solver tries them first) and only one such deduction was there."""
+    if hardest is None or hardest.level == EASY:
+        return
+    level = hardest.level
+    at = [i for i, s in enumerate(steps) if _level(s) == level]
+    budget = None if deadline is None else time.perf_counter() + max(
+        0.01, (deadline - time.perf_counter()) / 3)
+    checked = 0
+    for k, i in enumerate(at):
+        say("bottlenecks", k, len(at))
+        if budget is not None and time.perf_counter() > budget:
+            break
+        found, complete = _available(solver, states[i], lambda t: t.level == level, budget,
+                                     enough=2)
+        if not complete and len(found) <= 1:
+            break                  # cut short: cannot tell
+        checked += 1
+        if len(found) == 1:
+            rep.bottlenecks.append(_step_info(steps[i], i))
+    say("bottlenecks", checked, len(at))
+    rep.bottlenecks_checked = checked
+    if checked < len(at):
+        rep.notes.append(f"bottlenecks checked at {checked} of the {len(at)} "
+                         f"{level} steps (time limit)")
+
+
+def _logic_without(rep: Report, techniques: Any, res: LogicResult,
+                   deadline: float | None, say: Progress) -> None:
+    todo = sorted((e for e in rep.elements if e.needed is False),
+                  key=lambda e: (e.uses, e.index))      # decorative ones first
+    for k, e in enumerate(todo):
+        say("logic without each redundant element", k, len(todo))
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0.05:
+            rep.notes.append(f"the logic without each redundant element was tried for "
+                             f"{k} of {len(todo)}")
+            return
+        assert e.element is not None
+        q = without(rep.puzzle, [e.element])
+        cap = max(1.0, 2 * res.time_ms / 1000)       # twice the full solve's
+        if left is not None:
+            cap = min(cap, left)
+        try:
+            r = StepSolver(techniques, unique=True).solve(q, time_limit=cap)
+        except (Contradiction, SudokuCSPError) as err:   # pragma: no cover - unique puzzle
+            e.logic_without = {"status": "error", "level": None, "reason": str(err)}
+            continue
+        e.logic_without = {"status": str(r.status), "level": r.rating.level,
+                           "steps": len(r.steps), "hardest": r.rating.hardest}
+    say("logic without each redundant element", len(todo), len(todo))
