@@ -52,8 +52,8 @@ from csp.state import State
 from csp.step import Step, digit_symbol
 from techniques import StepSolver, registry
 from techniques.analysis import analyze
-from techniques.loop import is_effective
-from techniques.solver import LogicResult
+from techniques.loop import first_step, is_effective, rated_by_idea
+from techniques.solver import LogicResult, rate_steps
 
 from .. import render
 from .elements import Element, ElementSat, elements, uses, without
@@ -78,6 +78,14 @@ MULTIPLE_LOGIC_SECONDS = 5.0
 
 #: seconds one technique may search when a report lists the steps available at a point
 TECHNIQUE_SECONDS = 1.0
+
+#: seconds for listing the steps at the break-in, for looking for bottlenecks and for the
+#: logic solves without each element the puzzle does not need (each within the report's
+#: own time limit): the extras of a report, bounded so that the report on a 9x9 setter
+#: puzzle stays within half a minute when its logic solve takes a few seconds
+BREAK_IN_SECONDS = 5.0
+BOTTLENECK_SECONDS = 5.0
+WITHOUT_SECONDS = 10.0
 
 def _marks() -> list[tuple[str, Callable[[str, str], Any]]]:
     """The marks a report suggests between two orthogonal neighbours: (kind, bundle
@@ -233,7 +241,10 @@ class Report:
             out.append(f"Break-in (step {b['index'] + 1}): {b['step']['text']}")
             alts = b["alternatives"]
             if len(alts) > 1:
-                out.append(f"  {len(alts)} steps available there, easiest first:")
+                cut = (f" (searches cut at {TECHNIQUE_SECONDS:g} s: "
+                       f"{', '.join(x.replace('_', ' ') for x in b['cut'])})"
+                       if b.get("cut") else "")
+                out.append(f"  {len(alts)} steps available there, easiest first{cut}:")
                 out.extend(f"    [{a['level']}] {a['text']}" for a in alts[:10])
                 if len(alts) > 10:
                     out.append(f"    ... and {len(alts) - 10} more")
@@ -256,6 +267,10 @@ class Report:
                 lw = e.logic_without
                 extra += f"; logic without it: {lw['status']}" + (
                     f", {lw['level']}" if lw.get("level") else "")
+                if lw.get("same_steps") is not None and self.result is not None:
+                    n = len(self.result.steps)
+                    extra += (", the same path" if lw["same_steps"] >= n else
+                              f", the same path for {lw['same_steps']} of {n} steps")
             out.append(f"  {e.verdict:<10} {e.label} ({extra})")
         for note in self.notes:
             out.append(f"Note: {note}")
@@ -372,28 +387,30 @@ def _effects(step: Step) -> frozenset:
 
 def _available(solver: StepSolver, state: State, keep: Callable[[Any], bool],
                deadline: float | None, per_technique: int = 40, enough: int | None = None,
-               ) -> tuple[list[tuple[Any, Step]], bool]:
+               ) -> tuple[list[tuple[Any, Step]], list[str], bool]:
     """Every effective step, one per effect, of the techniques of ``solver``'s plan for
     ``state`` that ``keep`` accepts, at most ``per_technique`` of each technique:
-    ``([(technique, step)], complete)``; complete is False when the deadline (or
-    :data:`TECHNIQUE_SECONDS` for one technique) cut the search. With ``enough``, the search
-    stops (complete) once that many are found."""
+    ``([(technique, step)], cut, complete)``. ``cut`` names the techniques whose search
+    :data:`TECHNIQUE_SECONDS` cut short; complete is False when ``deadline`` stopped the
+    listing. With ``enough``, the listing stops (complete) once that many are found."""
     run = solver.start(state, deadline=deadline)
     st = run.state
     an = analyze(st)
     found: list[tuple[Any, Step]] = []
     seen: set[frozenset] = set()
+    cut: list[str] = []
     for t, finder, opts in run.plan():
         if not keep(t):
             continue
         now = time.perf_counter()
         if deadline is not None and now > deadline:
-            return found, False
+            return found, cut, False
         if t.requires_unique and not run.unique_ok():
             continue
         # one costly technique (a nested forcing net) must not take the whole phase
         an.deadline = now + TECHNIQUE_SECONDS if deadline is None else min(
             deadline, now + TECHNIQUE_SECONDS)
+        an.timed_out = False
         k = 0
         try:
             for step in finder(an, opts):
@@ -405,13 +422,23 @@ def _available(solver: StepSolver, state: State, keep: Callable[[Any], bool],
                 seen.add(eff)
                 found.append((t, step))
                 if enough is not None and len(found) >= enough:
-                    return found, True
+                    return found, cut, True
                 k += 1
                 if k >= per_technique:
                     break
         except Contradiction:
             continue
-    return found, not an.timed_out
+        if an.timed_out:
+            if deadline is not None and time.perf_counter() > deadline:
+                return found, cut, False
+            cut.append(t.name)
+    return found, cut, True
+
+
+def _phase(deadline: float | None, seconds: float) -> float:
+    """The deadline of a phase that may take ``seconds``, within the report's."""
+    end = time.perf_counter() + seconds
+    return end if deadline is None else min(end, deadline)
 
 
 def _rank(found: Iterable[tuple[Any, Step]]) -> list[tuple[Any, Step]]:
@@ -634,15 +661,14 @@ def _break_in(rep: Report, solver: StepSolver, steps: Sequence[Step],
     if first is None:
         return
     say("break-in", 0, None)
-    budget = None if deadline is None else time.perf_counter() + max(
-        0.01, (deadline - time.perf_counter()) / 4)
-    found, complete = _available(solver, states[first], lambda t: True, budget)
+    found, cut, complete = _available(solver, states[first], lambda t: True,
+                                      _phase(deadline, BREAK_IN_SECONDS))
     run = [_step_info(s, i) for i, s in enumerate(steps[first:first + 6], first)]
     nxt = next((k for k, s in enumerate(run) if s["level"] == EASY), len(run))
     rep.break_in = {"index": first, "step": _step_info(steps[first], first),
                     "steps": run[:max(1, nxt)],
                     "alternatives": [_step_info(s) for _t, s in _rank(found)],
-                    "complete": complete}
+                    "cut": cut, "complete": complete}
     if not complete:
         rep.notes.append("the steps available at the break-in were not all listed in time")
 
@@ -656,17 +682,16 @@ def _bottlenecks(rep: Report, solver: StepSolver, steps: Sequence[Step],
         return
     level = hardest.level
     at = [i for i, s in enumerate(steps) if _level(s) == level]
-    budget = None if deadline is None else time.perf_counter() + max(
-        0.01, (deadline - time.perf_counter()) / 3)
+    budget = _phase(deadline, BOTTLENECK_SECONDS)
     checked = 0
     for k, i in enumerate(at):
         say("bottlenecks", k, len(at))
-        if budget is not None and time.perf_counter() > budget:
+        if time.perf_counter() > budget:
             break
-        found, complete = _available(solver, states[i], lambda t: t.level == level, budget,
-                                     enough=2)
-        if not complete and len(found) <= 1:
-            break                  # cut short: cannot tell
+        found, cut, complete = _available(solver, states[i], lambda t: t.level == level,
+                                          budget, enough=2)
+        if len(found) <= 1 and (cut or not complete):
+            break                  # a search was cut short: cannot tell
         checked += 1
         if len(found) == 1:
             rep.bottlenecks.append(_step_info(steps[i], i))
@@ -681,23 +706,57 @@ def _logic_without(rep: Report, techniques: Any, res: LogicResult,
                    deadline: float | None, say: Progress) -> None:
     todo = sorted((e for e in rep.elements if e.needed is False),
                   key=lambda e: (e.uses, e.index))      # decorative ones first
+    end = _phase(deadline, WITHOUT_SECONDS)
     for k, e in enumerate(todo):
         say("logic without each redundant element", k, len(todo))
-        left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0.05:
+        left = end - time.perf_counter()
+        if left <= 0.05:
             rep.notes.append(f"the logic without each redundant element was tried for "
                              f"{k} of {len(todo)}")
             return
         assert e.element is not None
         q = without(rep.puzzle, [e.element])
-        cap = max(1.0, 2 * res.time_ms / 1000)       # twice the full solve's
-        if left is not None:
-            cap = min(cap, left)
+        cap = min(left, max(1.0, 2 * res.time_ms / 1000))   # twice the full solve's
+        replay = _Replay(res.steps)
+        run = StepSolver(techniques, unique=True).start(q, time_limit=cap, strategy=replay)
         try:
-            r = StepSolver(techniques, unique=True).solve(q, time_limit=cap)
-        except (Contradiction, SudokuCSPError) as err:   # pragma: no cover - unique puzzle
+            for _ in run:
+                pass
+        except SudokuCSPError as err:        # pragma: no cover - q has one solution
             e.logic_without = {"status": "error", "level": None, "reason": str(err)}
             continue
-        e.logic_without = {"status": str(r.status), "level": r.rating.level,
-                           "steps": len(r.steps), "hardest": r.rating.hardest}
+        rating = rate_steps(run.steps, by_idea=rated_by_idea(q))
+        e.logic_without = {"status": str(run.status), "level": rating.level,
+                           "steps": len(run.steps), "hardest": rating.hardest,
+                           "same_steps": replay.kept}
     say("logic without each redundant element", len(todo), len(todo))
+
+
+class _Replay:
+    """A strategy for the logic solve without an element: the original path's steps as
+    long as each is found again by its own technique where it stands (so the solve only
+    searches from where the element made a difference), then the human loop's own
+    choice (:func:`techniques.loop.first_step`). ``kept`` counts the steps replayed."""
+
+    def __init__(self, steps: Sequence[Step]) -> None:
+        self.steps = list(steps)
+        self.kept = 0
+        self.replaying = True
+        self.plan: dict[str, tuple[Any, dict]] | None = None
+
+    def __call__(self, run: Any, an: Any) -> Step | None:
+        if self.replaying and self.kept < len(self.steps):
+            if self.plan is None:
+                self.plan = {t.name: (f, o) for t, f, o in run.plan()}
+            step = self.steps[self.kept]
+            st = run.state
+            want = {x for x in step.placements if not st.placed[x.cell]} | {
+                x for x in step.eliminations if st.cand[x.cell] >> x.digit & 1}
+            found = self.plan.get(step.technique)
+            if want and found is not None and any(
+                    want <= set(s.placements) | set(s.eliminations)
+                    for s in found[0](an, found[1])):
+                self.kept += 1
+                return step
+            self.replaying = False
+        return first_step(run, an)

@@ -141,7 +141,9 @@ def test_decorative_element():
     r = report(p)
     circle = next(e for e in r.elements if e.kind == "odd")
     assert (circle.needed, circle.uses, circle.verdict) == (False, 0, "decorative")
+    # without it, the path replays whole: each step found again by its own technique
     assert circle.logic_without["status"] == "solved"
+    assert circle.logic_without["same_steps"] == r.logic["steps"]
     assert r.to_dict()["decorative"] == [circle.label]
 
 
