@@ -259,8 +259,12 @@ class Report:
                        "needed the hardest level)")
         flagged = [e for e in self.elements if e.verdict in ("redundant", "decorative")]
         counts = Counter(e.verdict for e in self.elements)
-        out.append("Elements: " + ", ".join(f"{k} {counts[k]}" for k in (
-            "needed", "redundant", "decorative", "unknown") if counts[k]))
+        if self.status == "unique":
+            out.append("Elements: " + ", ".join(f"{k} {counts[k]}" for k in (
+                "needed", "redundant", "decorative", "unknown") if counts[k]))
+        elif self.elements:
+            out.append(f"Elements: {len(self.elements)} (whether each is needed is asked "
+                       "only of a puzzle with one solution)")
         for e in flagged:
             extra = f"used {e.uses}x" if e.used else "never used"
             if e.logic_without:

@@ -4,13 +4,17 @@
 from a partly solved grid given as ``state`` or ``marks``), with the SAT search, up to
 ``cap``. When some do, the candidate is *true* in that many. When none does, it is *false*,
 and the human solver looks for a refutation: it assumes the candidate, then applies the
-selected techniques until a contradiction shows (a cell left without candidates, a digit
-placed where it is no longer a candidate). While it searches, among the steps of the easiest
-technique that has any it takes the one touching the most recent consequences of the
-assumption, so the chain stays on its subject; then the refutation is shortened to the
-steps the contradiction depends on, and the shortened chain is checked again step by step
-(each step found again by its own technique, the contradiction reached again); if that
-check fails, the whole chain is kept.
+selected techniques until a contradiction shows (a cell left without candidates, a row,
+column or box with no place left for a digit, looked at after every step). It searches
+twice, with the easy techniques of the selection alone (singles and the plain reading of
+the rules) and with the whole selection, and keeps the shorter refutation (the easy one on a
+tie). While it searches it prefers, among the steps of the easiest technique that has any,
+the one touching the most recent consequences of the assumption, so the chain stays on its
+subject. Each refutation is then shortened to the steps the contradiction depends on
+(through the cells each step reads and changes), and the shortened chain is checked again
+step by step (each step found again by its own technique, the contradiction reached again);
+if that check fails, the whole chain is kept. So the answer is short, but not proven the
+shortest there is.
 
 The result says how it ended (:class:`Why`): ``status`` "true", "false", "eliminated" (not a
 candidate of the start state at all), "unsolvable" (the start state has no solution) or
@@ -308,8 +312,63 @@ class _Focus:
         return fallback
 
 
+@dataclass
+class _Chain:
+    """One search for a refutation: the steps after the assumption (the last one the step
+    that failed, when ``failed``), the contradiction and its cells, or how it ended."""
+
+    steps: list[Step]
+    failed: bool = False
+    contradiction: str | None = None
+    cells: tuple[int, ...] = ()
+    status: str = "refuted"
+    searched: int = 0
+
+
+def _search(solver: StepSolver, start: State, assumed: State,
+            time_limit: float | None) -> _Chain:
+    """The human loop from ``assumed`` with :class:`_Focus`, until a step fails, a
+    contradiction shows in the position (:func:`_evident`, looked at after each step), or
+    nothing applies."""
+    focus = _Focus(assumed.grid.size)
+    focus.note(start.cand, assumed.cand, 0)
+    run = solver.start(assumed, time_limit=time_limit, strategy=focus)
+    while True:
+        try:
+            pick = run.peek()
+        except Contradiction as e:       # pragma: no cover - finders do not raise today
+            return _Chain(list(run.steps), False, _reason(str(e)), e.cells,
+                          searched=len(run.steps))
+        if pick is None:
+            return _Chain(list(run.steps), status=str(run.status or (
+                "limit" if run.expired() or run.incomplete else "stuck")),
+                searched=len(run.steps))
+        before = list(run.state.cand)
+        trial = run.state.copy()
+        try:
+            next(run)
+        except StopIteration:
+            if run.status != SolveStatus.UNSOLVABLE:
+                return _Chain(list(run.steps), status=str(run.status),
+                              searched=len(run.steps))
+            step = pick if isinstance(pick, Step) else pick.step
+            cells: tuple[int, ...] = ()
+            try:                         # which cells: the same step on a copy says
+                apply_step(trial, step)
+            except Contradiction as e:
+                cells = e.cells
+            return _Chain([*run.steps, step], True, _reason(run.reason or ""), cells,
+                          searched=len(run.steps) + 1)
+        focus.note(before, run.state.cand, len(run.steps) + 1)
+        evident = _evident(run.state)
+        if evident is not None:
+            return _Chain(list(run.steps), False, *evident, searched=len(run.steps))
+
+
 def _refute(w: Why, start: State, techniques: Any, time_limit: float | None,
             shorten: bool) -> None:
+    """Look for a refutation with the easy techniques of the selection alone, then with
+    the whole selection; keep the shorter (the easy one on a tie), shortened."""
     cell, digit = w.candidate
     assumed = start.copy()
     assume = Step("assume", placements=(Candidate(cell, digit),),
@@ -322,51 +381,48 @@ def _refute(w: Why, start: State, techniques: Any, time_limit: float | None,
         w.contradiction, w.contradiction_cells = _reason(str(e)), e.cells
         return
     w.assumed = assumed.copy()
-    solver = StepSolver(techniques)
-    focus = _Focus(assumed.grid.size)
-    focus.note(start.cand, assumed.cand, 0)
-    run = solver.start(assumed, time_limit=time_limit, strategy=focus)
-    failing: Step | None = None
-    while True:
-        try:
-            pick = run.peek()
-        except Contradiction as e:       # pragma: no cover - finders do not raise today
-            w.contradiction = _reason(str(e))
-            break
-        if pick is None:
-            break
-        before = list(run.state.cand)
-        trial = run.state.copy()
-        try:
-            next(run)
-        except StopIteration:
-            if run.status == SolveStatus.UNSOLVABLE:
-                failing = pick
-                w.contradiction = _reason(run.reason or "")
-                try:                     # which cells: the same step on a copy says
-                    apply_step(trial, pick)
-                except Contradiction as e:
-                    w.contradiction_cells = e.cells
-            break
-        focus.note(before, run.state.cand, len(run.steps) + 1)
-    w.searched = len(run.steps) + (failing is not None)
-    if w.contradiction is None:
-        evident = _evident(run.state)
-        if evident is None:
-            w.logic = str(run.status or ("limit" if run.expired() else "stuck"))
-            return
+    evident = _evident(assumed)
+    if evident is not None:              # a house left without a place at once
+        w.refuted, w.logic = True, "refuted"
         w.contradiction, w.contradiction_cells = evident
+        return
+    full = StepSolver(techniques)
+    easy = StepSolver(techniques)
+    easy.techniques = [t for t in full.techniques if t.level == EASY]
+    solvers = [easy, full] if 0 < len(easy.techniques) < len(full.techniques) else [full]
+    best: _Chain | None = None
+    searched = 0
+    t0 = time.perf_counter()
+    for solver in solvers:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+        if left is not None and left <= 0:
+            break
+        chain = _search(solver, start, w.assumed, left)
+        searched += chain.searched
+        if chain.contradiction is None:
+            if best is None:
+                w.logic = chain.status
+            continue
+        if shorten and len(chain.steps) > 1:
+            chain.steps = _shortest(w.assumed, chain, w.puzzle, techniques)
+        if best is None or len(chain.steps) < len(best.steps):
+            best = chain
+    w.searched = searched
+    if best is None:
+        return
     w.refuted, w.logic = True, "refuted"
-    path = list(run.steps) + ([failing] if failing is not None else [])
-    w.steps = path
-    if shorten and len(path) > 1:
-        # first taking every step at its word, then only the plainly local ones: the
-        # shorter chain that replays is kept
-        for local in (False, True):
-            short = _shortened(w.assumed, path, w.puzzle, local)
-            if short is not None and _replays(w.assumed, short, techniques):
-                w.steps = short
-                break
+    w.steps, w.contradiction, w.contradiction_cells = best.steps, best.contradiction, best.cells
+
+
+def _shortest(assumed: State, chain: _Chain, puzzle: Puzzle, techniques: Any) -> list[Step]:
+    """The chain's steps that the contradiction depends on, when that shorter chain replays
+    (first taking every step at its word, then only the plainly local ones); the whole
+    chain otherwise."""
+    for local in (False, True):
+        short = _shortened(assumed, chain, puzzle, local)
+        if short is not None and _replays(assumed, short, techniques):
+            return short
+    return chain.steps
 
 
 def _reason(text: str) -> str:
@@ -406,19 +462,20 @@ def _house_cells(puzzle: Puzzle) -> dict[str, frozenset[int]]:
     return out
 
 
-def _shortened(assumed: State, path: list[Step], puzzle: Puzzle,
+def _shortened(assumed: State, chain: _Chain, puzzle: Puzzle,
                local: bool) -> list[Step] | None:
-    """The steps of ``path`` the last one (which shows the contradiction) depends on,
-    through the cells each step reads and changes; None when nothing can be left out.
-    A step reads its own cells and those of the houses and rules it names; with
-    ``local``, only the steps of :data:`LOCAL_FAMILIES` are taken at their word, and any
-    other step is taken to read the whole grid."""
+    """The steps of ``chain`` the contradiction depends on (its cells, and the step that
+    failed, if one did), through the cells each step reads and changes; None when nothing
+    can be left out. A step reads its own cells and those of the houses and rules it names;
+    with ``local``, only the steps of :data:`LOCAL_FAMILIES` are taken at their word, and
+    any other step is taken to read the whole grid."""
+    path = chain.steps
     houses = _house_cells(puzzle)
     every = frozenset(range(puzzle.grid.size))
     reg = registry.load()
     states = [assumed.copy()]
     st = assumed.copy()
-    for s in path[:-1]:
+    for s in path[:-1] if chain.failed else path:
         apply_step(st, s)
         states.append(st.copy())
 
@@ -438,9 +495,14 @@ def _shortened(assumed: State, path: list[Step], puzzle: Puzzle,
         return {c for c in range(len(a.cand)) if a.cand[c] != b.cand[c]
                 or a.placed[c] != b.placed[c]}
 
-    need = set(reads(path[-1]))
-    keep = [len(path) - 1]
-    for i in range(len(path) - 2, -1, -1):
+    need = set(chain.cells)
+    keep: list[int] = []
+    last = len(path) - 1
+    if chain.failed:
+        need |= reads(path[-1])
+        keep.append(last)
+        last -= 1
+    for i in range(last, -1, -1):
         if writes(i) & need:
             keep.append(i)
             need |= reads(path[i])
