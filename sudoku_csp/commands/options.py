@@ -1,6 +1,7 @@
 """Option types shared by the commands: argparse ``type=`` callables that refuse what a
 command cannot honour (argparse turns their ``ArgumentTypeError`` into a one-line usage
-error, exit code 2).
+error, exit code 2); the ``--line`` option; checks of ``-o`` for pictures
+(:func:`picture_output`) and of ``--progress`` (:func:`progress_wanted`).
 
 >>> seconds("1.5"), seconds("60")
 (1.5, 60.0)
