@@ -23,14 +23,14 @@ Puzzle(Grid(4, box=2x2), 13 constraints, 1 givens)
 """
 from __future__ import annotations
 
+import math
 import re
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from csp.bits import digits_of
 from csp.constraints import AllDifferent, Constraint
-from csp.errors import TimeLimitExceeded
+from csp.errors import InvalidArgument, TimeLimitExceeded
 from csp.links import link_tables
 from csp.model import Puzzle
 from csp.state import State
@@ -41,7 +41,7 @@ from variants.parity import even, maximum, minimum, odd
 
 from ..render import rule_name
 
-__all__ = ["Element", "elements", "without", "ElementSat", "uses", "deadline_of",
+__all__ = ["Element", "elements", "without", "ElementSat", "uses", "check_seconds",
            "GENERIC_FAMILIES"]
 
 #: rules whose bundle marks several cells, each mark a setter's element of its own
@@ -501,7 +501,18 @@ def uses(puzzle: Puzzle, els: Sequence[Element], steps: Sequence[Step],
     return count
 
 
-def deadline_of(time_limit: float | None) -> float | None:
-    """A ``time.perf_counter()`` deadline ``time_limit`` seconds from now (None: none)."""
-    return None if time_limit is None else time.perf_counter() + time_limit
+def check_seconds(name: str, value: float | None) -> None:
+    """Refuse a time limit that is not None or a finite number of seconds above 0
+    (:class:`csp.errors.InvalidArgument` naming ``name``).
+
+    >>> check_seconds("time_limit", 2.5)
+    >>> check_seconds("time_limit", -1)
+    Traceback (most recent call last):
+    ...
+    csp.errors.InvalidArgument: time_limit must be a finite number of seconds above 0, got -1
+    """
+    if value is not None and not (isinstance(value, (int, float)) and not isinstance(
+            value, bool) and value > 0 and math.isfinite(value)):
+        raise InvalidArgument(f"{name} must be a finite number of seconds above 0, got "
+                              f"{value!r}")
 

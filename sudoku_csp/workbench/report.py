@@ -44,7 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from csp.errors import SudokuCSPError, TimeLimitExceeded
+from csp.errors import InvalidArgument, SudokuCSPError, TimeLimitExceeded
 from csp.events import Contradiction
 from csp.io import write_line, write_pencilmarks
 from csp.model import Puzzle
@@ -56,7 +56,7 @@ from techniques.loop import first_step, is_effective, rated_by_idea
 from techniques.solver import LogicResult, rate_steps
 
 from .. import render
-from .elements import Element, ElementSat, elements, uses, without
+from .elements import Element, ElementSat, check_seconds, elements, uses, without
 
 __all__ = ["report", "Report", "ElementReport", "Suggestion", "Progress", "EASY"]
 
@@ -71,6 +71,10 @@ SUGGESTIONS = 8
 
 #: the colours of the report's picture and page, by verdict
 FLAG_COLOURS = {"redundant": "#1c7ed6", "decorative": "#d9480f"}
+
+#: the share of the report's time limit the necessity questions get before the logic solve
+#: (the questions left undecided get the time that remains at the end)
+NECESSITY_SHARE = 1 / 3
 
 #: seconds the logic solve of a puzzle without one solution may take (it can only get
 #: stuck; where it does tells the setter where a clue is missing)
@@ -439,8 +443,11 @@ def _available(solver: StepSolver, state: State, keep: Callable[[Any], bool],
     return found, cut, True
 
 
-def _phase(deadline: float | None, seconds: float) -> float:
-    """The deadline of a phase that may take ``seconds``, within the report's."""
+def _phase(deadline: float | None, seconds: float | None) -> float | None:
+    """The deadline of a phase that may take ``seconds`` (None: no bound of its own),
+    within the report's."""
+    if seconds is None:
+        return deadline
     end = time.perf_counter() + seconds
     return end if deadline is None else min(end, deadline)
 
@@ -468,6 +475,11 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
     >>> r.status, r.count, r.suggestions[0].clue, r.suggestions[0].unique
     ('multiple', 6, 'r3c3=1', True)
     """
+    if not isinstance(count_limit, int) or count_limit < 1:
+        raise InvalidArgument(f"count_limit must be a whole number of at least 1, got "
+                              f"{count_limit!r}")
+    check_seconds("time_limit", time_limit)
+    check_seconds("logic_limit", logic_limit)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     say = progress or (lambda phase, done, total: None)
@@ -476,12 +488,10 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
                  elements=[ElementReport(e.index, e.label, e.kind, e.cells, element=e)
                            for e in els])
 
-    def left() -> float | None:
-        return None if deadline is None else deadline - time.perf_counter()
-
     # 1. solutions, with one warm solver
     found: list[list[int]] = []
-    with ElementSat(puzzle, els, deadline=deadline, time_limit=time_limit) as sat:
+    sat = ElementSat(puzzle, els, deadline=deadline, time_limit=time_limit)
+    try:
         try:
             sat.solutions(limit=count_limit, found=found,
                           progress=lambda k: say("counting solutions", k, None))
@@ -491,20 +501,45 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
         except TimeLimitExceeded:
             rep.count = len(found)
             rep.notes.append(f"counting stopped by the time limit at {len(found)} solutions")
+        undecided: list[int] = []
         if rep.status == "unique":
             rep.solution = found[0]
-            _necessity(rep, sat, found[0], deadline, say)
+            # a third of the time at first: the logic verdict matters more than the last
+            # hard necessity proof (the undecided ones get what is left at the end)
+            share = None if time_limit is None else time_limit * NECESSITY_SHARE
+            undecided = _necessity(rep, sat, found[0], list(range(len(els))),
+                                   _phase(deadline, share), say)
         elif rep.status == "unsolvable":
             try:
                 core = sat.core()
                 rep.conflict = [els[i].label for i in core or ()]
             except TimeLimitExceeded:
                 rep.notes.append("the conflicting elements were not found in time")
-    if rep.status == "multiple" or (rep.status == "limit" and found):
-        _suggest(rep, found, deadline, say)
-    if rep.status == "unsolvable":
-        rep.time_ms = (time.perf_counter() - t0) * 1000
-        return rep
+        if rep.status == "multiple" or (rep.status == "limit" and found):
+            _suggest(rep, found, deadline, say)
+        if rep.status != "unsolvable":
+            _logic(rep, puzzle, els, techniques, time_limit, logic_limit, deadline, say)
+        if undecided:
+            undecided = _necessity(rep, sat, found[0], undecided, deadline, say)
+            if undecided:
+                rep.notes.append(f"necessity not decided in time for {len(undecided)} "
+                                 "elements")
+    finally:
+        sat.close()
+
+    # the logic without each element the puzzle does not need
+    if without_logic and rep.status == "unique" and rep.result is not None:
+        _logic_without(rep, techniques, rep.result, deadline, say)
+    rep.time_ms = (time.perf_counter() - t0) * 1000
+    return rep
+
+
+def _logic(rep: Report, puzzle: Puzzle, els: list[Element], techniques: Any,
+           time_limit: float | None, logic_limit: float | None, deadline: float | None,
+           say: Progress) -> None:
+    """The logic solve, which elements its path uses, the break-in and the bottlenecks."""
+    def left() -> float | None:
+        return None if deadline is None else deadline - time.perf_counter()
 
     # 2. the logic solve
     solver = StepSolver(techniques, unique=True if rep.status == "unique" else None)
@@ -520,8 +555,7 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
         res = solver.solve(puzzle, time_limit=max(cap, 0.01) if cap is not None else None)
     except Contradiction as e:
         rep.notes.append(f"the logic solve hit a contradiction: {e}")
-        rep.time_ms = (time.perf_counter() - t0) * 1000
-        return rep
+        return
     rep.result = res
     states = _states(puzzle, res.steps)
     hardest = registry.load().get(res.rating.hardest or "")
@@ -545,44 +579,34 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
     _break_in(rep, solver, res.steps, states, deadline, say)
     _bottlenecks(rep, solver, res.steps, states, hardest, deadline, say)
 
-    # 5. the logic without each element the puzzle does not need
-    if without_logic and rep.status == "unique":
-        _logic_without(rep, techniques, res, deadline, say)
-    rep.time_ms = (time.perf_counter() - t0) * 1000
-    return rep
-
 
 def _states(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:
     from ..explain import states_before
     return list(states_before(puzzle.pencilmarks(), steps))
 
 
-def _necessity(rep: Report, sat: ElementSat, solution: list[int], deadline: float | None,
-               say: Progress) -> None:
-    """For each element: does the puzzle without it have a second solution? Each question
-    gets a fair share of the time left, and the undecided ones a second pass."""
-    todo = list(range(len(rep.elements)))
-    for attempt in (0, 1):
-        undecided = []
-        for k, i in enumerate(todo):
-            say("needed for uniqueness", k, len(todo))
-            share = None
-            if deadline is not None:
-                left = deadline - time.perf_counter()
-                if left <= 0:
-                    undecided.extend(todo[k:])
-                    break
-                share = time.perf_counter() + (left if attempt else left / (len(todo) - k))
-            try:
-                other = sat.solutions(off=[i], limit=1, differ=solution, deadline=share)
-                rep.elements[i].needed = bool(other)
-            except TimeLimitExceeded:
-                undecided.append(i)
-        say("needed for uniqueness", len(todo), len(todo))
-        todo = undecided
-        if not todo:
-            return
-    rep.notes.append(f"necessity not decided in time for {len(todo)} elements")
+def _necessity(rep: Report, sat: ElementSat, solution: list[int], todo: list[int],
+               end: float | None, say: Progress) -> list[int]:
+    """For each element of ``todo``: does the puzzle without it have a second solution?
+    Each question gets a fair share of the time left until ``end``; returns the elements
+    left undecided."""
+    undecided: list[int] = []
+    for k, i in enumerate(todo):
+        say("needed for uniqueness", k, len(todo))
+        share = None
+        if end is not None:
+            left = end - time.perf_counter()
+            if left <= 0:
+                undecided.extend(todo[k:])
+                break
+            share = time.perf_counter() + left / (len(todo) - k)
+        try:
+            other = sat.solutions(off=[i], limit=1, differ=solution, deadline=share)
+            rep.elements[i].needed = bool(other)
+        except TimeLimitExceeded:
+            undecided.append(i)
+    say("needed for uniqueness", len(todo), len(todo))
+    return undecided
 
 
 def _suggest(rep: Report, found: list[list[int]], deadline: float | None,
@@ -687,6 +711,7 @@ def _bottlenecks(rep: Report, solver: StepSolver, steps: Sequence[Step],
     level = hardest.level
     at = [i for i, s in enumerate(steps) if _level(s) == level]
     budget = _phase(deadline, BOTTLENECK_SECONDS)
+    assert budget is not None
     checked = 0
     for k, i in enumerate(at):
         say("bottlenecks", k, len(at))
@@ -711,6 +736,7 @@ def _logic_without(rep: Report, techniques: Any, res: LogicResult,
     todo = sorted((e for e in rep.elements if e.needed is False),
                   key=lambda e: (e.uses, e.index))      # decorative ones first
     end = _phase(deadline, WITHOUT_SECONDS)
+    assert end is not None
     for k, e in enumerate(todo):
         say("logic without each redundant element", k, len(todo))
         left = end - time.perf_counter()

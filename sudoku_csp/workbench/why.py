@@ -51,6 +51,7 @@ from techniques.analysis import analyze
 from techniques.loop import Run, apply_step, is_effective
 
 from .. import render
+from .elements import check_seconds
 
 __all__ = ["why", "Why", "parse_candidate", "LOCAL_FAMILIES"]
 
@@ -211,8 +212,9 @@ def why(puzzle: Puzzle, candidate: str | tuple[int, int], *, state: State | None
     --logic``); ``time_limit`` bounds the count and the search for a refutation each;
     ``shorten`` keeps only the steps the contradiction needs."""
     t0 = time.perf_counter()
-    if cap < 1:
-        raise InvalidArgument(f"cap must be at least 1, got {cap!r}")
+    if not isinstance(cap, int) or cap < 1:
+        raise InvalidArgument(f"cap must be a whole number of at least 1, got {cap!r}")
+    check_seconds("time_limit", time_limit)
     if state is not None and marks is not None:
         raise InvalidArgument("give a state or marks, not both")
     if marks is not None:

@@ -328,3 +328,11 @@ def test_thirty_elements_within_thirty_seconds():
     assert len(r.elements) == 30 and r.complete
     assert r.solution == sol and r.logic["status"] == "solved"
     assert spent < 30, spent
+
+
+@pytest.mark.parametrize("kwargs", [{"count_limit": 0}, {"time_limit": -1},
+                                    {"time_limit": float("nan")}, {"logic_limit": 0}])
+def test_api_refuses_bad_arguments(kwargs):
+    from csp.errors import InvalidArgument
+    with pytest.raises(InvalidArgument):
+        report(classic_puzzle("1" + "." * 15), **kwargs)

@@ -254,3 +254,13 @@ def test_bad_options(capsys):
 def test_parse_candidate_symbols():
     p = classic_puzzle("." * 256)
     assert parse_candidate(p, "r16c16=G") == (255, 16) == parse_candidate(p, "r16c16=16")
+
+
+@pytest.mark.parametrize("kwargs", [{"cap": 0}, {"time_limit": float("inf")},
+                                    {"state": "x", "marks": "y"}])
+def test_api_refuses_bad_arguments(kwargs):
+    from csp.errors import InvalidArgument
+    with pytest.raises(InvalidArgument):
+        why(classic_puzzle("1" + "." * 15), "r1c2=2", **kwargs)
+    with pytest.raises(InvalidArgument):
+        why(classic_puzzle("1" + "." * 15), (0, 7))
