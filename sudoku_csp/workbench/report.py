@@ -568,7 +568,9 @@ def _logic(rep: Report, puzzle: Puzzle, els: list[Element], techniques: Any,
                  "open": open_cells, "time_ms": round(res.time_ms, 1),
                  "stuck_at": None if res.status == "solved" else write_pencilmarks(res.state)}
     if res.status == "limit":
-        rep.notes.append("the logic solve stopped at its time limit")
+        rep.notes.append("the logic solve stopped at its time limit" + (
+            "" if rep.status == "unique" else
+            f" ({MULTIPLE_LOGIC_SECONDS:g} s for a puzzle without one solution)"))
 
     # 3. which elements the path uses
     say("reading the logic path", 0, None)

@@ -200,6 +200,25 @@ def test_suggestion_counts_are_exact():
     assert all(v == sorted(v) for v in by_kind.values())
 
 
+def test_suggestions_past_the_count_limit():
+    """Past the count limit the givens are ranked by the true candidates' per-candidate
+    counts (capped at the limit): exact below it, at least the limit at it."""
+    line, _sol = _qqwing(2)
+    givens = [c for c, ch in enumerate(line) if ch != "."]
+    short = list(line)
+    for c in (givens[5], givens[8]):      # 57 solutions
+        short[c] = "."
+    short = "".join(short)
+    r = report(classic_puzzle(short), count_limit=20, without_logic=False)
+    assert (r.count, r.at_least) == (20, True)
+    assert r.suggestions and all(s.kind == "given" for s in r.suggestions)
+    for s in r.suggestions:
+        ref, d = s.clue.split("=")
+        n = _count(classic_puzzle(short).givens({ref: int(d)}), 20)
+        assert (n, n >= 20) == (s.count, s.at_least), s.clue
+    assert r.suggestions[0].unique
+
+
 def test_count_limit_says_at_least():
     r = report(classic_puzzle("1" + "." * 80), count_limit=5, without_logic=False,
                time_limit=30)
