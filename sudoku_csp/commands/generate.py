@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     stderr) adds a line per candidate on stderr; stdout is the same either way."""
     from ..generate import GenerationTimeout, Progress, generate_iter
     from .options import progress_wanted
-    show = progress_wanted(args)
+    show = progress_wanted(args.progress)
 
     def report(p: Progress) -> None:
         print(p.line(), file=sys.stderr, flush=True)

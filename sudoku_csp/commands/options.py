@@ -84,8 +84,8 @@ def picture_output(out: str | None) -> str | None:
     return out
 
 
-def progress_wanted(args: argparse.Namespace) -> bool:
-    """``--progress on``, or ``auto`` with stderr on a terminal."""
+def progress_wanted(mode: str) -> bool:
+    """Whether ``--progress MODE`` shows progress: ``on``, or ``auto`` with stderr on a
+    terminal."""
     import sys
-    mode = getattr(args, "progress", "auto")
     return mode == "on" or (mode == "auto" and sys.stderr.isatty())

@@ -11,8 +11,8 @@ break-in, bottlenecks, and for every rule element and given whether it is needed
 Plain text on stdout, or with ``--json`` one object (:meth:`Report.to_dict`). ``-o`` also
 writes the report as an HTML page (the puzzle with its redundant and decorative elements
 marked) and, next to it, the step-through page of the logic solve that it links
-(``NAME.explain.html``). Progress goes to stderr (a line per phase; on a terminal by
-default). Exit codes: 0 the puzzle is unique and the logic solves it, 1 it is not (several
+(``NAME.explain.html``). Progress goes to stderr (one line rewritten in place, on a
+terminal by default). Exit codes: 0 the puzzle is unique and the logic solves it, 1 it is not (several
 or no solutions, the logic stuck or out of time), 2 bad input.
 
 >>> import argparse
@@ -26,11 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any
 
 from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
-from .options import add_puzzle_options, line_meanings, progress_wanted, seconds
+from .count import Progress
+from .options import add_puzzle_options, line_meanings, seconds
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -59,34 +60,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return r
 
 
-class _Progress:
-    """Progress lines on stderr: on a terminal one line rewritten in place, else a line
-    per phase."""
-
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-        self.tty = out.isatty()
-        self.phase: str | None = None
-
-    def __call__(self, phase: str, done: int, total: int | None) -> None:
-        if phase != self.phase:
-            if self.phase is not None and self.tty:
-                self.out.write("\n")
-            self.phase = phase
-            if not self.tty:
-                self.out.write(f"report: {phase}\n")
-                self.out.flush()
-        if self.tty:
-            count = f" {done}/{total}" if total else (f" {done}" if done else "")
-            self.out.write(f"\rreport: {phase}{count}\x1b[K")
-            self.out.flush()
-
-    def close(self) -> None:
-        if self.phase is not None and self.tty:
-            self.out.write("\n")
-            self.out.flush()
-
-
 def run(args: argparse.Namespace) -> int:
     """Print the report; write the pages with ``-o``."""
     from ..formats.loader import load_one
@@ -99,14 +72,16 @@ def run(args: argparse.Namespace) -> int:
     p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
     assert p is not None
     p.freeze()          # contradictory givens: refused as solve refuses them
-    progress = _Progress(sys.stderr) if progress_wanted(args) else None
+    bar = Progress(args.progress, "report")
+
+    def progress(phase: str, done: int, total: int | None) -> None:
+        bar.say(f"{phase} {done}/{total}" if total else f"{phase} {done or ''}".rstrip())
     try:
         rep = report(p, techniques=args.techniques, count_limit=args.count_limit,
                      time_limit=args.time_limit, without_logic=not args.no_without,
-                     progress=progress)
+                     progress=progress if bar.on else None)
     finally:
-        if progress is not None:
-            progress.close()
+        bar.close()
     if args.json:
         print(json.dumps(rep.to_dict()))
     else:

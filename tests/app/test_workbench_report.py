@@ -322,7 +322,8 @@ def test_cli_json_and_exit_codes(capsys, tmp_path, two_solutions):
     rc, out, err = run(capsys, "report", line, "--progress", "on", "-o",
                        str(tmp_path / "r.html"), "--no-without")
     assert rc == 1 and out.startswith("9x9 puzzle") and "Solutions: 2" in out
-    assert "report: counting solutions" in err and "wrote" in err
+    assert "report: counting solutions" in err and "report: logic solve" in err
+    assert "wrote" in err
     assert (tmp_path / "r.html").exists() and (tmp_path / "r.explain.html").exists()
 
 
