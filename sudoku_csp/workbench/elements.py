@@ -270,6 +270,7 @@ class ElementSat:
         self.lazy = [(con, owner.get(id(con))) for con in enc.lazy]
         self.solver = Solver(name=SOLVER, bootstrap_with=clauses)
         self.calls = 0
+        self._differ: dict[tuple[int, ...], int] = {}
 
     def close(self) -> None:
         self.solver.delete()
@@ -328,17 +329,25 @@ class ElementSat:
         """Up to ``limit`` solutions of the puzzle without the elements ``off`` (indices),
         with the candidates ``fixed`` ((cell, digit) pairs) true, and different from the
         solution ``differ`` when given. The blocking clauses of this call are retired after
-        it, so later calls see the whole puzzle again. ``progress(found)`` after each;
-        ``deadline`` for this call (raises :class:`csp.errors.TimeLimitExceeded`: the
-        solutions found so far are in ``found`` when a list is passed)."""
+        it, so later calls see the whole puzzle again; the "differ from" clause of a
+        solution is kept (behind a literal of its own, assumed when asked again), so that
+        what the solver learns proving one "without i" question unique serves the next.
+        ``progress(found)`` after each; ``deadline`` for this call (raises
+        :class:`csp.errors.TimeLimitExceeded`: the solutions found so far are in ``found``
+        when a list is passed)."""
         assumptions = self._on(off) + [self.enc.var(c, d) for c, d in fixed]
         act = None
         var = self.enc.var
-        if differ is not None or limit > 1:
+        if differ is not None:
+            key = tuple(differ)
+            lit = self._differ.get(key)
+            if lit is None:
+                lit = self._differ[key] = self.enc.new_var()
+                self.solver.add_clause([-lit] + [-var(c, v) for c, v in enumerate(differ)])
+            assumptions.append(lit)
+        if limit > 1:
             act = self.enc.new_var()
             assumptions.append(act)
-            if differ is not None:
-                self.solver.add_clause([-act] + [-var(c, v) for c, v in enumerate(differ)])
         found = [] if found is None else found
         try:
             while len(found) < limit:

@@ -76,6 +76,9 @@ FLAG_COLOURS = {"redundant": "#1c7ed6", "decorative": "#d9480f"}
 #: (the questions left undecided get the time that remains at the end)
 NECESSITY_SHARE = 1 / 3
 
+#: seconds each necessity question gets in the first pass (doubled in each later pass)
+NECESSITY_FIRST = 0.25
+
 #: seconds the logic solve of a puzzle without one solution may take (it can only get
 #: stuck; where it does tells the setter where a clue is missing)
 MULTIPLE_LOGIC_SECONDS = 5.0
@@ -177,6 +180,9 @@ class Report:
     bottlenecks: list[dict[str, Any]] = field(default_factory=list)
     #: the points of the path, at the hardest level, checked for being bottlenecks
     bottlenecks_checked: int = 0
+    #: elements shown not needed by a logic solve without them (the SAT questions having
+    #: run out of time)
+    proved_by_logic: int = 0
     elements: list[ElementReport] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     time_ms: float = 0.0
@@ -216,7 +222,9 @@ class Report:
         p = self.puzzle
         g = p.grid
         n_giv = sum(e.kind == "given" for e in self.elements)
-        title = str(p.meta.get("title") or p.name or f"{g.n}x{g.n} puzzle")
+        title = str(p.meta.get("title") or p.name or (
+            f"{g.n}x{g.n} puzzle" if g.square else
+            f"{len(getattr(g, 'origins', ()))} grids of {g.n}x{g.n}"))
         out = [f"{title}: {len(self.elements)} elements ({len(self.elements) - n_giv} rule "
                f"elements, {n_giv} givens)"]
         if self.status == "unique":
@@ -519,6 +527,11 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
             _suggest(rep, found, deadline, say)
         if rep.status != "unsolvable":
             _logic(rep, puzzle, els, techniques, time_limit, logic_limit, deadline, say)
+        # the logic without each element the puzzle does not need (or may not: a logic
+        # solve without it can prove that)
+        if without_logic and rep.status == "unique" and rep.result is not None:
+            _logic_without(rep, techniques, rep.result, deadline, say)
+        undecided = [i for i in undecided if rep.elements[i].needed is None]
         if undecided:
             undecided = _necessity(rep, sat, found[0], undecided, deadline, say)
             if undecided:
@@ -526,10 +539,6 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
                                  "elements")
     finally:
         sat.close()
-
-    # the logic without each element the puzzle does not need
-    if without_logic and rep.status == "unique" and rep.result is not None:
-        _logic_without(rep, techniques, rep.result, deadline, say)
     rep.time_ms = (time.perf_counter() - t0) * 1000
     return rep
 
@@ -590,25 +599,31 @@ def _states(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:
 def _necessity(rep: Report, sat: ElementSat, solution: list[int], todo: list[int],
                end: float | None, say: Progress) -> list[int]:
     """For each element of ``todo``: does the puzzle without it have a second solution?
-    Each question gets a fair share of the time left until ``end``; returns the elements
-    left undecided."""
-    undecided: list[int] = []
-    for k, i in enumerate(todo):
-        say("needed for uniqueness", k, len(todo))
-        share = None
-        if end is not None:
-            left = end - time.perf_counter()
-            if left <= 0:
-                undecided.extend(todo[k:])
-                break
-            share = time.perf_counter() + left / (len(todo) - k)
-        try:
-            other = sat.solutions(off=[i], limit=1, differ=solution, deadline=share)
-            rep.elements[i].needed = bool(other)
-        except TimeLimitExceeded:
-            undecided.append(i)
-    say("needed for uniqueness", len(todo), len(todo))
-    return undecided
+    In passes until ``end``: each question gets :data:`NECESSITY_FIRST` seconds at first
+    and twice as long in each later pass, so that the quick answers (most are: a second
+    solution is found at once) all come first and the hard proofs of uniqueness then get
+    the time one by one. Returns the elements left undecided."""
+    budget = NECESSITY_FIRST
+    done = 0
+    total = len(todo)
+    while todo:
+        undecided: list[int] = []
+        for k, i in enumerate(todo):
+            say("needed for uniqueness", done, total)
+            now = time.perf_counter()
+            if end is not None and now >= end:
+                return undecided + todo[k:]
+            share = now + budget if end is None else min(end, now + budget)
+            try:
+                other = sat.solutions(off=[i], limit=1, differ=solution, deadline=share)
+                rep.elements[i].needed = bool(other)
+                done += 1
+            except TimeLimitExceeded:
+                undecided.append(i)
+        todo = undecided
+        budget *= 2
+    say("needed for uniqueness", done, total)
+    return todo
 
 
 def _suggest(rep: Report, found: list[list[int]], deadline: float | None,
@@ -735,33 +750,45 @@ def _bottlenecks(rep: Report, solver: StepSolver, steps: Sequence[Step],
 
 def _logic_without(rep: Report, techniques: Any, res: LogicResult,
                    deadline: float | None, say: Progress) -> None:
-    todo = sorted((e for e in rep.elements if e.needed is False),
-                  key=lambda e: (e.uses, e.index))      # decorative ones first
+    """Solve again without each element the puzzle does not need (decorative ones first),
+    replaying the original path while it holds. An element whose necessity the SAT
+    questions left undecided is tried too, with no technique that assumes a unique
+    solution: a logic solve that places every digit then proves the puzzle unique without
+    it, so it is not needed."""
+    todo = sorted((e for e in rep.elements if e.needed is not True),
+                  key=lambda e: (e.needed is None, e.uses, e.index))
     end = _phase(deadline, WITHOUT_SECONDS)
     assert end is not None
+    proved = 0
     for k, e in enumerate(todo):
         say("logic without each redundant element", k, len(todo))
         left = end - time.perf_counter()
         if left <= 0.05:
             rep.notes.append(f"the logic without each redundant element was tried for "
                              f"{k} of {len(todo)}")
-            return
+            break
         assert e.element is not None
         q = without(rep.puzzle, [e.element])
         cap = min(left, max(1.0, 2 * res.time_ms / 1000))   # twice the full solve's
         replay = _Replay(res.steps)
-        run = StepSolver(techniques, unique=True).start(q, time_limit=cap, strategy=replay)
+        # unique=False: no uniqueness technique, when that is the question
+        solver = StepSolver(techniques, unique=False if e.needed is None else True)
+        run = solver.start(q, time_limit=cap, strategy=replay)
         try:
             for _ in run:
                 pass
-        except SudokuCSPError as err:        # pragma: no cover - q has one solution
+        except SudokuCSPError as err:        # pragma: no cover - a bad rule set
             e.logic_without = {"status": "error", "level": None, "reason": str(err)}
             continue
         rating = rate_steps(run.steps, by_idea=rated_by_idea(q))
         e.logic_without = {"status": str(run.status), "level": rating.level,
                            "steps": len(run.steps), "hardest": rating.hardest,
                            "same_steps": replay.kept}
+        if e.needed is None and run.status == "solved":
+            e.needed = False
+            proved += 1
     say("logic without each redundant element", len(todo), len(todo))
+    rep.proved_by_logic = proved
 
 
 class _Replay:

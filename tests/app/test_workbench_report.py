@@ -356,3 +356,22 @@ def test_api_refuses_bad_arguments(kwargs):
     from csp.errors import InvalidArgument
     with pytest.raises(InvalidArgument):
         report(classic_puzzle("1" + "." * 15), **kwargs)
+
+
+def test_logic_solve_without_proves_not_needed():
+    """When the SAT questions run out of time, a logic solve without the element, with no
+    technique that assumes a unique solution, that places every digit proves it is not
+    needed: checked here by taking the SAT answers away and against the model's count."""
+    from sudoku_csp.workbench.report import _logic_without
+    line, sol = _qqwing(2)
+    cell = next(c for c, ch in enumerate(line) if ch == ".")
+    p = classic_puzzle(line[:cell] + str(sol[cell]) + line[cell + 1:])
+    r = report(p, without_logic=False)
+    for e in r.elements:
+        e.needed = None
+    _logic_without(r, "default", r.result, None, lambda *a: None)
+    proved = [e for e in r.elements if e.needed is False]
+    assert proved and r.proved_by_logic == len(proved)
+    for e in proved:
+        assert e.logic_without["status"] == "solved"
+        assert _count(without(p, [e.element])) == 1, e.label
