@@ -434,11 +434,18 @@ def _reason(text: str) -> str:
 
 def _evident(state: State) -> tuple[str, tuple[int, ...]] | None:
     """A contradiction one can see without any technique, and its cells: a cell without
-    candidates or a house of n cells with no place left for a digit."""
+    candidates, a rule whose cells are all placed and break it, or a house of n cells with
+    no place left for a digit."""
     g = state.grid
     for c in range(g.size):
         if not state.placed[c] and not state.cand[c]:
             return f"{g.name(c)} has no candidate", (c,)
+    placed = state.placed
+    for con in state.puzzle.constraints:
+        cells = con.cells
+        if cells and all(placed[c] for c in cells) and not con.check(
+                *(placed[c] for c in cells)):
+            return f"{con.name or con.kind} is broken", tuple(dict.fromkeys(cells))
     from csp.links import link_tables
     for h in link_tables(state.puzzle).houses:
         if len(h.cells) != g.n:
