@@ -72,10 +72,6 @@ SUGGESTIONS = 8
 #: the colours of the report's picture and page, by verdict
 FLAG_COLOURS = {"redundant": "#1c7ed6", "decorative": "#d9480f"}
 
-#: the share of the report's time limit the necessity questions get before the logic solve
-#: (the questions left undecided get the time that remains at the end)
-NECESSITY_SHARE = 1 / 3
-
 #: seconds each necessity question gets in the first pass (doubled in each later pass)
 NECESSITY_FIRST = 0.25
 
@@ -86,13 +82,19 @@ MULTIPLE_LOGIC_SECONDS = 5.0
 #: seconds one technique may search when a report lists the steps available at a point
 TECHNIQUE_SECONDS = 1.0
 
-#: seconds for listing the steps at the break-in, for looking for bottlenecks and for the
-#: logic solves without each element the puzzle does not need (each within the report's
-#: own time limit): the extras of a report, bounded so that the report on a 9x9 setter
-#: puzzle stays within half a minute when its logic solve takes a few seconds
-BREAK_IN_SECONDS = 5.0
-BOTTLENECK_SECONDS = 5.0
-WITHOUT_SECONDS = 10.0
+#: wall-clock seconds of each phase beyond the count and the logic solve (each also within
+#: the report's own time limit): the necessity questions before the logic solve (at most a
+#: third of the limit) and those still open after everything else, listing the steps at
+#: the break-in, looking for bottlenecks, and the logic solves without each element the
+#: puzzle does not need. Most puzzles need a fraction of them; they bound the rare hard
+#: ones, so that a report on a 9x9 setter puzzle stays within half a minute unless its
+#: own logic solve is long
+NECESSITY_SECONDS = 10.0
+FINAL_NECESSITY_SECONDS = 10.0
+BREAK_IN_SECONDS = 4.0
+BOTTLENECK_SECONDS = 4.0
+WITHOUT_SECONDS = 8.0
+
 
 def _marks() -> list[tuple[str, Callable[[str, str], Any]]]:
     """The marks a report suggests between two orthogonal neighbours: (kind, bundle
@@ -510,13 +512,15 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
             rep.count = len(found)
             rep.notes.append(f"counting stopped by the time limit at {len(found)} solutions")
         undecided: list[int] = []
+        budget = NECESSITY_FIRST
         if rep.status == "unique":
             rep.solution = found[0]
-            # a third of the time at first: the logic verdict matters more than the last
-            # hard necessity proof (the undecided ones get what is left at the end)
-            share = None if time_limit is None else time_limit * NECESSITY_SHARE
-            undecided = _necessity(rep, sat, found[0], list(range(len(els))),
-                                   _phase(deadline, share), say)
+            # a bounded time at first: the logic verdict matters more than the last hard
+            # necessity proof (the undecided ones get another go at the end)
+            share = NECESSITY_SECONDS if time_limit is None else min(
+                NECESSITY_SECONDS, time_limit / 3)
+            undecided, budget = _necessity(rep, sat, found[0], list(range(len(els))),
+                                           _phase(deadline, share), say)
         elif rep.status == "unsolvable":
             try:
                 core = sat.core()
@@ -533,7 +537,9 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
             _logic_without(rep, techniques, rep.result, deadline, say)
         undecided = [i for i in undecided if rep.elements[i].needed is None]
         if undecided:
-            undecided = _necessity(rep, sat, found[0], undecided, deadline, say)
+            undecided, _ = _necessity(rep, sat, found[0], undecided,
+                                      _phase(deadline, FINAL_NECESSITY_SECONDS), say,
+                                      budget)
             if undecided:
                 rep.notes.append(f"necessity not decided in time for {len(undecided)} "
                                  "elements")
@@ -597,13 +603,13 @@ def _states(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:
 
 
 def _necessity(rep: Report, sat: ElementSat, solution: list[int], todo: list[int],
-               end: float | None, say: Progress) -> list[int]:
+               end: float | None, say: Progress, budget: float = NECESSITY_FIRST
+               ) -> tuple[list[int], float]:
     """For each element of ``todo``: does the puzzle without it have a second solution?
-    In passes until ``end``: each question gets :data:`NECESSITY_FIRST` seconds at first
-    and twice as long in each later pass, so that the quick answers (most are: a second
-    solution is found at once) all come first and the hard proofs of uniqueness then get
-    the time one by one. Returns the elements left undecided."""
-    budget = NECESSITY_FIRST
+    In passes until ``end``: each question gets ``budget`` seconds at first and twice as
+    long in each later pass, so that the quick answers (most are: a second solution is
+    found at once) all come first and the hard proofs of uniqueness then get the time one
+    by one. Returns the elements left undecided and the budget a next pass would give."""
     done = 0
     total = len(todo)
     while todo:
@@ -611,8 +617,8 @@ def _necessity(rep: Report, sat: ElementSat, solution: list[int], todo: list[int
         for k, i in enumerate(todo):
             say("needed for uniqueness", done, total)
             now = time.perf_counter()
-            if end is not None and now >= end:
-                return undecided + todo[k:]
+            if end is not None and now >= end:     # the untried ones first next time
+                return todo[k:] + undecided, budget
             share = now + budget if end is None else min(end, now + budget)
             try:
                 other = sat.solutions(off=[i], limit=1, differ=solution, deadline=share)
@@ -623,7 +629,7 @@ def _necessity(rep: Report, sat: ElementSat, solution: list[int], todo: list[int
         todo = undecided
         budget *= 2
     say("needed for uniqueness", done, total)
-    return todo
+    return todo, budget
 
 
 def _suggest(rep: Report, found: list[list[int]], deadline: float | None,
