@@ -56,6 +56,7 @@ from techniques.loop import first_step, is_effective, rated_by_idea
 from techniques.solver import LogicResult, rate_steps
 
 from .. import render
+from .candidates import true_candidates
 from .elements import Element, ElementSat, check_seconds, elements, uses, without
 
 __all__ = ["report", "Report", "ElementReport", "Suggestion", "Progress", "EASY"]
@@ -651,12 +652,6 @@ def _suggest(rep: Report, found: list[list[int]], deadline: float | None,
                 if k < len(found):
                     givens.append(Suggestion(f"{g.name(c)}={digit_symbol(d)}", "given", k))
     else:
-        try:
-            from . import true_candidates      # the workbench's per-candidate counts
-        except ImportError:
-            rep.notes.append("no clue suggestions: the count is past its limit and "
-                             "per-candidate counts are not available")
-            return
         left = None if deadline is None else max(0.01, deadline - time.perf_counter())
         cap = rep.count_limit
         tc = true_candidates(p, cap=cap, time_limit=left)
