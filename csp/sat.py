@@ -65,8 +65,8 @@ from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
 from .search import propagate_pure
 
-__all__ = ["Encoding", "encode", "sat_search", "SatUnavailable", "available", "SatSession",
-           "cancel_check"]
+__all__ = ["Encoding", "encode", "sat_search", "solve_limited", "SatUnavailable", "available",
+           "SatSession", "cancel_check"]
 
 SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
 #: "at most one" of up to this many literals is a clause per pair; above, the product encoding
@@ -373,10 +373,16 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
 def encode(puzzle, cand: list[int], table_budget: int = 20_000,
            state_budget: int = 50_000,
            sink: Callable[[list[list[int]]], Any] | None = None,
-           budget: Budget | None = None) -> Encoding:
+           budget: Budget | None = None,
+           spans: dict[int, tuple[int, int]] | None = None) -> Encoding:
     """The CNF of ``puzzle`` restricted to the candidates ``cand`` (one mask per cell).
     With a ``sink`` the clauses go to it in batches (see :class:`Encoding`); the encoding
-    ticks ``budget`` as it goes.
+    ticks ``budget`` as it goes. ``spans`` (without a ``sink``: the clauses must stay in
+    ``enc.clauses``), when given, receives for each rule (keyed by ``id``) the ``(start,
+    end)`` range of its clauses in ``enc.clauses``, so a caller can guard one rule's
+    clauses with a selector literal (the setter's workbench asks "without this rule?" that
+    way); a rule checked lazily has an empty range and is listed in ``enc.lazy``. A rule
+    whose ``unary_mask`` restricts ``cand`` adds no clause.
 
     >>> from csp import Puzzle, Grid
     >>> p = Puzzle(Grid(4)).add_grid_houses()
@@ -384,6 +390,8 @@ def encode(puzzle, cand: list[int], table_budget: int = 20_000,
     >>> enc.top, len(enc.lazy)
     (68, 0)
     """
+    if spans is not None and sink is not None:
+        raise ValueError("spans need the clauses kept in enc.clauses (no sink)")
     g = puzzle.grid
     enc = Encoding(g.n, g.size, sink, budget)
     _cells_and_houses(enc, cand)
@@ -391,32 +399,41 @@ def encode(puzzle, cand: list[int], table_budget: int = 20_000,
         enc.step()
         if not con.cells:
             continue                  # whole-puzzle helpers (ordering bounds) add nothing
-        h = con.house()
-        if h is not None and len(set(h)) > 1:
-            _house(enc, cand, h)
-        if isinstance(con, AllDifferent) or con.unary_mask() is not None:
-            continue                  # the house, or already in the candidates
-        if isinstance(con, Relation):
-            _relation(enc, cand, con)
-        elif isinstance(con, Element):
-            _element(enc, cand, con)
-        elif isinstance(con, Contains) and _contains(enc, cand, con):
-            pass
-        elif isinstance(con, ConsecutiveSet):
-            _consecutive(enc, cand, con.cells)
-        elif isinstance(con, (Sum, SumIn)) and con.distinct and len(set(con.cells)) == len(
-                con.cells) and _cage(enc, cand, con.cells, (con.total,) if isinstance(
-                con, Sum) else con.totals, table_budget // 10):
-            pass
-        elif _table(enc, cand, con, table_budget):
-            pass
-        elif (auto := con.automaton()) is not None and _automaton(enc, cand, con.cells, auto,
-                                                                   state_budget):
-            pass
-        else:
-            enc.lazy.append(con)
+        start = len(enc.clauses)
+        _encode_rule(enc, cand, con, table_budget, state_budget)
+        if spans is not None:
+            spans[id(con)] = (start, len(enc.clauses))
     enc.flush()
     return enc
+
+
+def _encode_rule(enc: Encoding, cand: list[int], con: Any, table_budget: int,
+                 state_budget: int) -> None:
+    """Add one rule's clauses (or list it in ``enc.lazy``)."""
+    h = con.house()
+    if h is not None and len(set(h)) > 1:
+        _house(enc, cand, h)
+    if isinstance(con, AllDifferent) or con.unary_mask() is not None:
+        return                        # the house, or already in the candidates
+    if isinstance(con, Relation):
+        _relation(enc, cand, con)
+    elif isinstance(con, Element):
+        _element(enc, cand, con)
+    elif isinstance(con, Contains) and _contains(enc, cand, con):
+        pass
+    elif isinstance(con, ConsecutiveSet):
+        _consecutive(enc, cand, con.cells)
+    elif isinstance(con, (Sum, SumIn)) and con.distinct and len(set(con.cells)) == len(
+            con.cells) and _cage(enc, cand, con.cells, (con.total,) if isinstance(
+            con, Sum) else con.totals, table_budget // 10):
+        pass
+    elif _table(enc, cand, con, table_budget):
+        pass
+    elif (auto := con.automaton()) is not None and _automaton(enc, cand, con.cells, auto,
+                                                               state_budget):
+        pass
+    else:
+        enc.lazy.append(con)
 
 
 def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None = None,
@@ -492,13 +509,17 @@ def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None
     return solutions, conflicts
 
 
-def _solve(solver, budget: Budget, budgeted: bool = False) -> bool | None:
-    """True / False: satisfiable or not; None: the conflict budget ran out first. A timer
-    interrupts the solver when the budget's time is up (with a CPU cap, CPU time runs no
-    faster than the wall clock, so the timer is set again while some is left)."""
+def _solve(solver, budget: Budget, budgeted: bool = False,
+           assumptions: Sequence[int] = ()) -> bool | None:
+    """True / False: satisfiable or not (under ``assumptions``, literals taken as true for
+    this call only); None: the conflict budget ran out first. A timer interrupts the solver
+    when the budget's time is up (with a CPU cap, CPU time runs no faster than the wall
+    clock, so the timer is set again while some is left)."""
+    assumptions = list(assumptions)
     left = budget.left()
     if left is None:
-        return solver.solve_limited() if budgeted else bool(solver.solve())
+        return (solver.solve_limited(assumptions=assumptions) if budgeted
+                else bool(solver.solve(assumptions=assumptions)))
     while True:
         if left <= 0:
             raise TimeLimitExceeded(f"search stopped after {budget.describe()}")
@@ -511,7 +532,7 @@ def _solve(solver, budget: Budget, budgeted: bool = False) -> bool | None:
         timer = threading.Timer(left, stop)
         timer.start()
         try:
-            res = solver.solve_limited(expect_interrupt=True)
+            res = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
         finally:
             timer.cancel()
         solver.clear_interrupt()
@@ -522,6 +543,18 @@ def _solve(solver, budget: Budget, budgeted: bool = False) -> bool | None:
         if not fired:
             return None           # the conflict budget ran out
         left = budget.left()
+
+
+def solve_limited(solver, deadline: float | None, time_limit: float | None,
+                  budgeted: bool = False, assumptions: Sequence[int] = ()) -> bool | None:
+    """One call of a PySAT ``solver`` under ``assumptions`` (literals taken as true for
+    this call only), stopped at ``deadline`` (a ``time.perf_counter()`` value; raises
+    :class:`TimeLimitExceeded`; ``time_limit``, the seconds the caller allowed, is
+    accepted for the callers that name it). True / False: satisfiable or not; None: the
+    conflict budget (``budgeted``) ran out first."""
+    budget = Budget(deadline=deadline)
+    budget.time_limit = None if time_limit is None else float(time_limit)   # for messages
+    return _solve(solver, budget, budgeted, assumptions)
 
 
 # ---------------------------------------------------------------------------------------

@@ -13,6 +13,8 @@
     sudoku-csp render PUZZLE [--step N | --state] [--techniques SEL] [-o out.svg|out.png]
     sudoku-csp generate [--variant classic|jigsaw|killer] [--difficulty LEVEL] [--count N] ...
     sudoku-csp convert PUZZLE --to spec|fpuzzles|fpuzzles-url|line
+    sudoku-csp report PUZZLE [--json] [-o report.html] [--techniques SEL] [--time-limit S]
+    sudoku-csp why PUZZLE r5c3=7 [--marks GRID] [--json] [-o why.svg|why.png]
 
 Exit codes (:mod:`sudoku_csp.errors`): 0 all solved / all passed; 1 some puzzle unsolvable,
 multiple, stuck (or over a limit), or some case failed, or an internal error (a bug: one line

@@ -39,7 +39,7 @@ import math
 import os
 import re
 import xml.etree.ElementTree as ET
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from csp.constraints import AllDifferent, Constraint, Relation, RelationKind, Sum
 from csp.errors import SudokuCSPError
@@ -62,7 +62,8 @@ from variants.outside import sandwich, skyscraper, x_sum
 from variants.parity import digits, even, maximum, minimum, odd
 from variants.regions import diagonal, disjoint_groups, extra_region, windoku
 
-__all__ = ["RenderError", "render_svg", "svg_to_png", "write_picture", "FORMATS", "draw_rule",
+__all__ = ["RenderError", "render_svg", "CellMark", "svg_to_png", "write_picture", "FORMATS",
+           "draw_rule",
            "draw_constraint", "has_drawer", "wrap_text", "break_atoms", "rule_name",
            "cell_size_for"]
 
@@ -1260,18 +1261,48 @@ def canvas(puzzle: Puzzle | None = None, grid: Grid | None = None, *, title: str
 
 
 # -- public API -------------------------------------------------------------------------------
+class CellMark(NamedTuple):
+    """Cells to mark on a picture (:func:`render_svg`'s ``marks``): a dashed outline of
+    ``colour`` round each cell and, with a ``label``, a badge holding it on the first."""
+
+    cells: tuple[int, ...]
+    colour: str
+    label: str = ""
+
+
+def _draw_marks(cv: _Canvas, marks: Sequence[CellMark]) -> None:
+    S, size = cv.S, cv.grid.size
+    for m in marks:
+        cells = [c for c in m.cells if 0 <= c < size]
+        for c in cells:
+            r, col = cv.rc(c)
+            _el(cv.layer["overlay"], "rect", class_="mark", x=cv.x(col) + S * 0.06,
+                y=cv.y(r) + S * 0.06, width=S * 0.88, height=S * 0.88, fill="none",
+                stroke=m.colour, stroke_width=S * 0.05,
+                stroke_dasharray=f"{_fmt(S * 0.12)},{_fmt(S * 0.08)}")
+        if cells and m.label:
+            r, col = cv.rc(cells[0])
+            x, y = cv.x(col) + S * 0.8, cv.y(r) + S * 0.2
+            _el(cv.layer["overlay"], "circle", class_="mark-badge", cx=x, cy=y, r=S * 0.17,
+                fill=m.colour)
+            cv.text("overlay", x, y, m.label, S * 0.2, "mark-label", fill="#ffffff",
+                    bold=True)
+
+
 def render_svg(obj: Puzzle | State | Step | None = None, *, puzzle: Puzzle | None = None,
                state: State | None = None, step: Step | None = None,
                candidates: bool | None = None, title: str | None = None,
-               cell_size: float | None = None, explain: bool = True) -> str:
+               cell_size: float | None = None, explain: bool = True,
+               notes: Sequence[str] = (), marks: Sequence[CellMark] = ()) -> str:
     """SVG text of a puzzle, a state or a step.
 
     ``obj`` is a Puzzle, State or Step (or give ``puzzle=``, ``state=``, ``step=``). A step is
     drawn on ``state`` (the state before it) when given, else on an empty grid showing only
     the step's candidates. ``candidates`` (default: on when there is a state) draws the
     pencil marks; ``title`` (default: the puzzle's title) goes above the grid; ``explain``
-    writes the step's explanation under it. ``cell_size`` (SVG units) defaults to
-    :func:`cell_size_for` the grid size.
+    writes the step's explanation under it, ``notes`` more lines after it. ``marks``
+    outlines cells (:class:`CellMark`: the setter's report marks redundant rules so).
+    ``cell_size`` (SVG units) defaults to :func:`cell_size_for` the grid size.
 
     >>> from variants import classic_puzzle
     >>> p = classic_puzzle("1...............")
@@ -1297,12 +1328,14 @@ def render_svg(obj: Puzzle | State | Step | None = None, *, puzzle: Puzzle | Non
     cv = canvas(puzzle, _grid_of(puzzle, state, step), title=title, cell_size=cell_size)
     if step is not None and explain:
         cv.notes.append(step.explain(2))
+    cv.notes.extend(notes)
     if candidates or step is not None:
         cv.under_candidates()
     _draw_digits(cv, puzzle, state, step, candidates)
     if step is not None:
         placed = state.placed if state is not None else [0] * cv.grid.size
         _draw_step(cv, step, puzzle, placed)
+    _draw_marks(cv, marks)
     return cv.svg()
 
 

@@ -17,4 +17,6 @@ COMMANDS: dict[str, str] = {
     "render": 'draw a puzzle, its pencil marks or a logic step as SVG or PNG',
     "generate": 'make puzzles with one solution at a logic level',
     "convert": 'write a puzzle as sudoku-csp JSON, f-puzzles JSON or URL, a SudokuPad URL, or a line string',
+    "report": "the setter's report: solutions, clue suggestions, logic, break-in, needed and redundant elements",
+    "why": 'why a candidate is false (a logic refutation), or in how many solutions it is true',
 }

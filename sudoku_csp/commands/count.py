@@ -31,7 +31,8 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import add_puzzle_options, at_least, line_meanings, node_limit, seconds
+from .options import (add_puzzle_options, at_least, line_meanings, node_limit, progress_wanted,
+                      seconds)
 from .solve import METHOD_HELP, METHODS
 
 #: the default --limit of a count (a uniqueness check) and of a list
@@ -70,7 +71,7 @@ class Progress:
     "auto" and stderr is a terminal); :meth:`close` clears it."""
 
     def __init__(self, mode: str, what: str) -> None:
-        self.on = mode == "on" or (mode == "auto" and sys.stderr.isatty())
+        self.on = progress_wanted(mode)
         self.what = what
         self.t0 = time.perf_counter()
         self.shown = False

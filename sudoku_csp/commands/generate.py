@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
     were made, 1 on the time limit (one line on stderr). ``--progress`` (or a terminal on
     stderr) adds a line per candidate on stderr; stdout is the same either way."""
     from ..generate import GenerationTimeout, Progress, generate_iter
-    show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
+    from .options import progress_wanted
+    show = progress_wanted(args.progress)
 
     def report(p: Progress) -> None:
         print(p.line(), file=sys.stderr, flush=True)

@@ -1,6 +1,7 @@
 """Option types shared by the commands: argparse ``type=`` callables that refuse what a
 command cannot honour (argparse turns their ``ArgumentTypeError`` into a one-line usage
-error, exit code 2).
+error, exit code 2); the ``--line`` option; checks of ``-o`` for pictures
+(:func:`picture_output`) and of ``--progress`` (:func:`progress_wanted`).
 
 >>> seconds("1.5"), seconds("60")
 (1.5, 60.0)
@@ -135,3 +136,30 @@ def line_meanings(args: argparse.Namespace) -> dict[str, str] | None:
     out = dict(pairs)
     parse_meanings(out)
     return out
+
+
+def picture_output(out: str | None) -> str | None:
+    """Check ``-o`` of a command that draws: None or ``-`` (SVG on stdout), or a ``.svg``
+    or ``.png`` file name (PNG only when cairosvg can be loaded); returns the file name
+    (None for stdout). Raises :class:`sudoku_csp.render.RenderError` (exit 2)."""
+    import os
+
+    from ..render import FORMATS, RenderError
+    if not out or out == "-":
+        return None
+    if os.path.splitext(out)[1].lower() not in FORMATS:
+        raise RenderError(f"{out}: unknown picture format (use .svg or .png)")
+    if out.lower().endswith(".png"):
+        try:
+            import cairosvg  # noqa: F401
+        except (ImportError, OSError):
+            raise RenderError("PNG output needs cairosvg and libcairo "
+                              "(pip install \"sudoku-csp[render]\")") from None
+    return out
+
+
+def progress_wanted(mode: str) -> bool:
+    """Whether ``--progress MODE`` shows progress: ``on``, or ``auto`` with stderr on a
+    terminal."""
+    import sys
+    return mode == "on" or (mode == "auto" and sys.stderr.isatty())

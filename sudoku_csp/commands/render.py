@@ -2,7 +2,6 @@
 puzzle, its propagated pencil marks or one step of a logic solve (:mod:`sudoku_csp.render`)."""
 from __future__ import annotations
 
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -84,17 +83,10 @@ def run(args: Any) -> int:
     from csp.events import Contradiction
 
     from ..formats.loader import load_one
-    from ..render import FORMATS, RenderError, render_svg, write_picture
+    from ..render import RenderError, render_svg, write_picture
+    from .options import picture_output
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
-    out = args.output
-    if out and out != "-" and os.path.splitext(out)[1].lower() not in FORMATS:
-        raise RenderError(f"{out}: unknown picture format (use .svg or .png)")
-    if out and out.lower().endswith(".png"):
-        try:
-            import cairosvg  # noqa: F401
-        except (ImportError, OSError):
-            raise RenderError("PNG output needs cairosvg and libcairo "
-                              "(pip install \"sudoku-csp[render]\")") from None
+    out = picture_output(args.output)
     if args.step is not None and args.step < 1:
         raise RenderError("--step must be at least 1")
     from .options import line_meanings
@@ -114,7 +106,7 @@ def run(args: Any) -> int:
             svg = render_svg(p)
     except Contradiction as e:
         raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
-    if out and out != "-":
+    if out:
         write_picture(svg, out)
     else:
         from ..output import write_output
