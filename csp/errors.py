@@ -47,3 +47,8 @@ class NodeLimitExceeded(SearchLimit):
 
 class TimeLimitExceeded(SearchLimit):
     pass
+
+
+class Cancelled(SearchLimit):
+    """A search was cancelled from outside (a ``cancel`` event set or callable true) before
+    it finished."""

@@ -39,17 +39,19 @@ The encoding is generic over constraint specs:
 from __future__ import annotations
 
 import itertools
+import operator
 import threading
 import time
 from typing import Any, Iterable, Sequence
 
 from .bits import digits_of
-from .constraints import AllDifferent, Automaton, Element, Relation, Sum, SumIn
+from .constraints import AllDifferent, Automaton, Contains, Element, Relation, Sum, SumIn
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
 from .search import propagate_pure
 
-__all__ = ["Encoding", "encode", "sat_search", "SatUnavailable", "available"]
+__all__ = ["Encoding", "encode", "sat_search", "SatUnavailable", "available", "SatSession",
+           "cancel_check"]
 
 SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
 
@@ -215,6 +217,24 @@ def _element(enc: Encoding, cand: list[int], con: Element) -> None:
         enc.clauses.append(lits)
 
 
+def _contains(enc: Encoding, cand: list[int], con: Contains) -> bool:
+    """Cells holding every digit of ``con.values``, a digit given k times in k of them:
+    per digit, every choice of all but k - 1 of the cells that may hold it has one that
+    does (a single clause for a digit given once). False (nothing added) when a cell is
+    listed twice, which the table encodes."""
+    if len(set(con.cells)) != len(con.cells):
+        return False
+    var = enc.var
+    for d in sorted(set(con.values)):
+        k = con.values.count(d)
+        lits = [var(c, d) for c in con.cells if cand[c] >> d & 1]
+        if len(lits) < k:
+            enc.clauses.append([])     # too few cells may hold it: no solution
+        else:
+            enc.clauses.extend(map(list, itertools.combinations(lits, len(lits) - k + 1)))
+    return True
+
+
 def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
     """Encode ``con.check`` over its scope as forbidden tuples (or, when most tuples are
     forbidden, as a choice among the allowed ones). False when the scope's domains hold more
@@ -274,6 +294,8 @@ def encode(puzzle, cand: list[int], table_budget: int = 20_000,
             _relation(enc, cand, con)
         elif isinstance(con, Element):
             _element(enc, cand, con)
+        elif isinstance(con, Contains) and _contains(enc, cand, con):
+            pass
         elif isinstance(con, (Sum, SumIn)) and con.distinct and len(set(con.cells)) == len(
                 con.cells) and _cage(enc, cand, con.cells, (con.total,) if isinstance(
                 con, Sum) else con.totals, table_budget // 10):
@@ -367,3 +389,249 @@ def _solve(solver, deadline: float | None, time_limit: float | None,
         raise TimeLimitExceeded(f"search stopped after {time_limit} s")
     solver.clear_interrupt()
     return bool(res)
+
+
+# ---------------------------------------------------------------------------------------
+# One solver kept warm: incremental questions about the same puzzle
+# ---------------------------------------------------------------------------------------
+def cancel_check(cancel: Any) -> Any:
+    """A no-argument callable true once ``cancel`` (a ``threading.Event`` or a callable)
+    asks to stop; None for None.
+
+    >>> import threading
+    >>> stop = threading.Event()
+    >>> check = cancel_check(stop)
+    >>> check(), stop.set(), check()
+    (False, None, True)
+    """
+    if cancel is None:
+        return None
+    if isinstance(cancel, threading.Event):
+        return cancel.is_set
+    if callable(cancel):
+        return cancel
+    raise TypeError(f"cancel must be a threading.Event or a callable, not {type(cancel).__name__}")
+
+
+class SatSession:
+    """A puzzle's CNF in one Glucose solver, kept warm for many questions about the same
+    puzzle: a solution under assumptions (:meth:`solve`), then clauses that forbid a found
+    solution (:meth:`block`) or a candidate (:meth:`exclude`) for good. What the solver
+    learns from one question serves the next, which is what makes true candidates and
+    solution lists cheap (see :mod:`csp.solutions`).
+
+    ``cand`` (one mask per cell; default the puzzle's initial state) is propagated by the
+    rules first unless ``propagated``; :attr:`cand` holds the masks encoded, None when that
+    propagation already found a contradiction (then every :meth:`solve` answers None).
+    Candidate literals are :meth:`var` ``(cell, digit)`` (``cell * n + digit``); negative
+    literals exclude.
+
+    Time limits and cancellation hold *during* a solver call: between :meth:`start` and
+    :meth:`stop` a watcher thread interrupts the solver when ``deadline``
+    (``time.perf_counter()`` seconds) passes or ``cancel`` (a ``threading.Event`` or a
+    callable) says stop, and :meth:`solve` then raises :class:`TimeLimitExceeded` or
+    :class:`~csp.errors.Cancelled`. The solver releases the GIL while it searches, so other
+    threads (a server's event loop) keep running.
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1.........2.....")
+    >>> with SatSession(p) as s:
+    ...     first = s.solve()
+    ...     s.block(first)
+    ...     second = s.solve()
+    ...     none = s.solve([s.var(1, 2), s.var(1, 3)])    # r1c2 cannot be 2 and 3
+    >>> first != second, none
+    (True, None)
+    """
+
+    def __init__(self, puzzle: Any, cand: list[int] | None = None, *, propagated: bool = False,
+                 table_budget: int = 20_000, state_budget: int = 50_000) -> None:
+        try:
+            from pysat.solvers import Solver
+        except ImportError as e:       # pragma: no cover - python-sat is a dependency
+            raise SatUnavailable("SAT search needs the python-sat package "
+                                 "(pip install python-sat)") from e
+        g = puzzle.grid
+        self.puzzle = puzzle
+        self.n = g.n
+        self.size = g.size
+        #: solver calls made (:meth:`solve`, lazy re-checks included)
+        self.calls = 0
+        cand = list(puzzle.initial_state().cand if cand is None else cand)
+        self.cand: list[int] | None = (cand if propagated
+                                       else _root_propagate(puzzle.engine(), cand))
+        self._deadline: float | None = None
+        self._cancelled: Any = None
+        self._time_limit: float | None = None
+        self._watch: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._solver: Any = None
+        if self.cand is None:
+            return
+        enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget)
+        self.lazy = enc.lazy
+        self._solver = Solver(name=SOLVER, bootstrap_with=enc.clauses)
+        n = self.n
+        #: cells with two or more candidates (the others are decided at the root)
+        self.free = [c for c, m in enumerate(self.cand) if m & (m - 1)]
+        # the model entries of the free cells' candidates (model[v - 1] is +-v): one
+        # C-level pick and sort reads a solution, the positive literals sorting last
+        idx = [c * n + d - 1 for c in self.free for d in digits_of(self.cand[c])]
+        self._pick = (operator.itemgetter(*idx) if len(idx) > 1 else
+                      (lambda m, i=idx[0]: (m[i],)) if idx else (lambda m: ()))
+        self._nfree = len(self.free)
+        self._last = self.size * n + n     # literals above are auxiliary
+
+    # -- the life of a session -----------------------------------------------------------
+    def __enter__(self) -> "SatSession":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the watcher and free the solver."""
+        self.stop()
+        if self._solver is not None:
+            self._solver.delete()
+            self._solver = None
+
+    def start(self, deadline: float | None = None, cancel: Any = None,
+              time_limit: float | None = None) -> None:
+        """Watch ``deadline`` and ``cancel`` until :meth:`stop` (``time_limit``, the
+        seconds the deadline stands for, only words the error)."""
+        self.stop()
+        self._deadline = deadline
+        self._cancelled = cancel_check(cancel)
+        self._time_limit = time_limit
+        if self._solver is None or (deadline is None and cancel is None):
+            return
+        self._stop.clear()
+        self._watch = threading.Thread(target=self._watcher, name="sat-watch", daemon=True)
+        self._watch.start()
+
+    def stop(self) -> None:
+        if self._watch is not None:
+            self._stop.set()
+            self._watch.join()
+            self._watch = None
+        self._deadline = self._cancelled = None
+
+    def _watcher(self) -> None:
+        while not self._stop.wait(0.01):
+            if self._expired():
+                self._solver.interrupt()
+                return
+
+    def _expired(self) -> bool:
+        return ((self._cancelled is not None and self._cancelled())
+                or (self._deadline is not None and time.perf_counter() > self._deadline))
+
+    def check(self) -> None:
+        """Raise :class:`~csp.errors.Cancelled` or :class:`TimeLimitExceeded` when the
+        watched cancel or deadline says stop (cheap: call it between solver calls)."""
+        if self._cancelled is not None and self._cancelled():
+            from .errors import Cancelled
+            raise Cancelled("search cancelled")
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise TimeLimitExceeded(f"search stopped after {self._time_limit} s")
+
+    # -- questions -----------------------------------------------------------------------
+    def var(self, cell: int, digit: int) -> int:
+        """The literal of candidate ``(cell, digit)``."""
+        return cell * self.n + digit
+
+    def solve(self, assumptions: Sequence[int] = ()) -> list[int] | None:
+        """A solution (a digit per cell) in which every literal of ``assumptions`` holds,
+        None when there is none. Rules the encoding checks lazily are checked here: a
+        model breaking one forbids that tuple and the solver goes on."""
+        lits = self.solve_lits(assumptions)
+        return None if lits is None else self.values(lits)
+
+    def solve_lits(self, assumptions: Sequence[int] = ()) -> list[int] | None:
+        """:meth:`solve`, answering with the candidate literals (``cell * n + digit``) of
+        the solution in the :attr:`free` cells (the others hold their one candidate of
+        :attr:`cand`): the cheap form for counting."""
+        solver = self._solver
+        if solver is None:
+            return None
+        watched = self._watch is not None
+        pick, k = self._pick, self._nfree
+        while True:
+            self.check()
+            self.calls += 1
+            if watched:
+                res = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+                if res is None:
+                    solver.clear_interrupt()
+                    self.check()
+                    raise TimeLimitExceeded("SAT solver interrupted")  # pragma: no cover
+            else:
+                res = solver.solve(assumptions=assumptions)
+            if not res:
+                return None
+            lits = sorted(pick(solver.get_model()))[-k:] if k else []
+            if self.lazy:
+                values = self.values(lits)
+                bad = [con for con in self.lazy
+                       if not con.check(*(values[c] for c in con.cells))]
+                if bad:
+                    for con in bad:
+                        solver.add_clause([-self.var(c, values[c])
+                                           for c in dict.fromkeys(con.cells)])
+                    continue
+            return lits
+
+    def values(self, lits: Sequence[int]) -> list[int]:
+        """Digits per cell of a solution's candidate literals (cells without one hold
+        their only candidate)."""
+        values = [m.bit_length() - 1 for m in self.cand] if self.cand else [0] * self.size
+        n = self.n
+        for lit in lits:
+            c = (lit - 1) // n
+            values[c] = lit - c * n
+        return values
+
+    def decode(self, model: Sequence[int]) -> list[int]:
+        """Digits per cell of a model of the solver (a list of signed literals)."""
+        return self.values([lit for lit in model[:self._last] if lit > 0])
+
+    def fixed_lits(self) -> list[int]:
+        """The literals of the cells decided at the root (one candidate in :attr:`cand`)."""
+        n = self.n
+        return [c * n + m.bit_length() - 1 for c, m in enumerate(self.cand or ())
+                if not m & (m - 1)]
+
+    def block(self, values: Sequence[int]) -> None:
+        """Forbid the solution ``values`` (digits per cell) from now on."""
+        if self._solver is not None:
+            n = self.n
+            self._solver.add_clause([-(c * n + values[c]) for c in self.free])
+
+    def block_lits(self, lits: Sequence[int]) -> None:
+        """Forbid the solution of :meth:`solve_lits` from now on."""
+        if self._solver is not None:
+            self._solver.add_clause([-lit for lit in lits])
+
+    def exclude(self, cell: int, digit: int) -> None:
+        """Forbid the candidate ``(cell, digit)`` from now on (it is in no solution)."""
+        if self._solver is not None:
+            self._solver.add_clause([-(cell * self.n + digit)])
+
+    def add_clause(self, lits: Sequence[int]) -> None:
+        """Add any clause over candidate literals."""
+        if self._solver is not None:
+            self._solver.add_clause(list(lits))
+
+
+def _root_propagate(eng: Any, cand: list[int]) -> list[int] | None:
+    """The propagation of ``cand`` by the engine ``eng`` of a puzzle (the bitboard one for
+    models made only of houses), None on a contradiction. ``cand`` is not changed."""
+    if eng.pure:
+        return propagate_pure(eng, cand)
+    cand = cand[:]
+    try:
+        eng.propagate(cand, None)
+    except Contradiction:
+        return None
+    return cand

@@ -1,0 +1,789 @@
+"""Questions about the whole set of a puzzle's solutions: every solution in turn
+(:func:`iter_solutions`), how many there are (:func:`count_solutions`, with progress and
+cancellation), in how many solutions each candidate appears (:func:`candidate_counts`: the
+*true candidates* a setter asks for), and an estimate with a 95 % interval when there are
+too many to count (:func:`estimate_count`).
+
+Two engines answer, picked by ``method``:
+
+* ``"search"``: depth-first search with propagation at every node. Models made only of
+  all-different houses (classic, jigsaw, diagonal, anti-knight ...: ``Engine.pure``) run on
+  the bitboards of :mod:`csp.search`; other models on :meth:`Engine.propagate`.
+* ``"sat"``: one Glucose solver kept warm (:class:`csp.sat.SatSession`): each solution found
+  is blocked by a clause, and true candidates ask one question per candidate not seen yet,
+  as an *assumption*, so what the solver learnt answering one question serves the next.
+
+``"auto"`` (default) lists and counts solutions depth-first on pure models up to 9x9
+(their bitboards are fast) and by SAT otherwise; true candidates always ask the SAT solver:
+the pruned search below can still walk a huge tree when a puzzle has many solutions (an
+anti-knight grid with a few thousand took seconds where the SAT questions take a tenth).
+
+True candidates by search enumerate solutions but skip every subtree in which each
+candidate left has already been seen ``cap`` times (the pruning the Interactive Sudoku
+Solver uses); by SAT, they ask for a solution holding each candidate still below ``cap``
+(a found solution counts for all its candidates at once; none left means the candidate
+is false, and that becomes a clause too). Either way, a count below ``cap`` is exact once
+the run is complete.
+
+>>> from csp import Puzzle, Grid
+>>> p = Puzzle(Grid(4)).add_grid_houses().givens(".2.4....3.......")
+>>> res = candidate_counts(p, cap=2)
+>>> res.status, res.solutions_seen, res.complete, res.digits(10), res.count(6, 2)
+('multiple', 3, True, (1, 2, 4), 2)
+>>> candidate_counts(p, cap=2, method="sat").digits(10)
+(1, 2, 4)
+>>> count_solutions(p).count, sum(1 for _ in iter_solutions(p))
+(3, 3)
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Sequence
+
+from .errors import Cancelled, InvalidArgument, TimeLimitExceeded
+from .events import Contradiction
+from .search import _choose, _root, _settle
+
+__all__ = ["CandidateCounts", "candidate_counts", "iter_solutions", "count_solutions",
+           "SolutionCount", "Estimate", "estimate_count", "METHODS"]
+
+#: the engines (see the module's text)
+METHODS = ("auto", "search", "sat")
+
+#: progress callbacks are called at most this often (seconds)
+PROGRESS_EVERY = 0.2
+
+
+class _Limits:
+    """A run's deadline and cancel check, asked cheaply between steps (:meth:`check`)."""
+
+    __slots__ = ("deadline", "time_limit", "cancelled")
+
+    def __init__(self, time_limit: float | None, cancel: Any) -> None:
+        if time_limit is not None and (time_limit != time_limit or time_limit < 0):
+            raise InvalidArgument(f"time limit must be 0 or more seconds, got {time_limit!r}")
+        if time_limit == float("inf"):
+            time_limit = None
+        self.time_limit = time_limit
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        from .sat import cancel_check
+        self.cancelled = cancel_check(cancel)
+
+    @property
+    def active(self) -> bool:
+        return self.deadline is not None or self.cancelled is not None
+
+    def check(self) -> None:
+        if self.cancelled is not None and self.cancelled():
+            raise Cancelled("search cancelled")
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise TimeLimitExceeded(f"search stopped after {self.time_limit} s")
+
+
+def _pick(puzzle: Any, method: str) -> str:
+    if method not in METHODS:
+        raise InvalidArgument(f"unknown method {method!r} ({', '.join(METHODS)})")
+    if method != "auto":
+        return method
+    eng = puzzle.engine()
+    return "search" if eng.pure and puzzle.grid.n <= 9 else "sat"
+
+
+def _start(puzzle: Any, cand: Sequence[int] | None) -> list[int]:
+    return list(puzzle.initial_state().cand if cand is None else cand)
+
+
+# ---------------------------------------------------------------------------------------
+# depth-first search, as generators of solutions (candidate masks, one bit per cell)
+# ---------------------------------------------------------------------------------------
+class _OverBudget(Exception):
+    """A depth-first count passed its node budget (see :func:`_subtree_count`)."""
+
+
+def _dfs_pure(engine: Any, cand: list[int], limits: _Limits,
+              seen: list[int] | None = None) -> Iterator[list[int]]:
+    """Every solution of a pure model as masks (``C``, one bit per cell), by the bitboard
+    search of :mod:`csp.search` (:func:`_dfs_pure_from` its root)."""
+    root = _root(engine, cand)
+    if root is not None:
+        yield from _dfs_pure_from(root, limits, seen)
+
+
+def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits | None,
+                   seen: list[int] | None = None,
+                   budget: int | None = None) -> Iterator[list[int]]:
+    """Every solution below a bitboard node ``(tables, P, C, placed)``. With ``seen`` (per
+    digit, the cells where that digit is no longer interesting; the caller updates it
+    between solutions), a subtree is skipped once every candidate left in it is seen (after
+    two solutions: a subtree may still hold the second solution that tells unique from
+    multiple). Raises :class:`_OverBudget` past ``budget`` nodes."""
+    T, P, C, solved = root
+    full = T.full
+    weight = [0] * len(C)
+    peers = T.peers
+    cell = _choose(P, C, solved, full, peers, weight)
+    if cell < 0:
+        yield C
+        return
+    settle, choose = _settle, _choose
+    check = limits.check if limits is not None and limits.active else None
+    digits = range(1, T.n + 1)
+    found = 0
+    nodes = 0
+    stack: list[tuple[list[int], list[int], int, int, int]] = [(P, C, solved, cell, C[cell])]
+    while stack:
+        pp, pc, psolved, cell, rest = stack[-1]
+        low = rest & -rest
+        rest ^= low
+        if rest:
+            stack[-1] = (pp, pc, psolved, cell, rest)
+        else:
+            stack.pop()
+        nodes += 1
+        if check is not None and not nodes & 63:
+            check()
+        if budget is not None and nodes > budget:
+            raise _OverBudget
+        P = pp[:]
+        C = pc[:]
+        s = settle(T, P, C, psolved, [(cell, low.bit_length() - 1)])
+        if s < 0:
+            weight[cell] += 1
+            continue
+        if seen is not None and found >= 2:
+            for d in digits:
+                if P[d] & ~seen[d]:
+                    break
+            else:
+                continue            # nothing new below
+        nxt = choose(P, C, s, full, peers, weight)
+        if nxt < 0:
+            found += 1
+            yield C
+            continue
+        stack.append((P, C, s, nxt, C[nxt]))
+
+
+def _dfs_general(engine: Any, cand: list[int], limits: _Limits,
+                 seen: list[int] | None = None) -> Iterator[list[int]]:
+    """:func:`_dfs_pure` for any model, with :meth:`Engine.propagate` at each node and
+    dom/wdeg branching; ``seen`` holds per *cell* the digits no longer interesting."""
+    from .sat import _root_propagate
+    root = _root_propagate(engine, cand)
+    if root is not None:
+        yield from _dfs_general_from(engine, root, limits, seen)
+
+
+def _dfs_general_from(engine: Any, cand: list[int], limits: _Limits | None,
+                      seen: list[int] | None = None,
+                      budget: int | None = None) -> Iterator[list[int]]:
+    """:func:`_dfs_pure_from` for any model, below the propagated candidates ``cand``."""
+    propagate = engine.propagate
+    size = len(cand)
+    cells = range(size)
+    weight = [1] * size
+    check = limits.check if limits is not None and limits.active else None
+
+    def choose(c_: list[int]) -> int:
+        best, bk, bw = -1, 99, 1
+        for c in cells:
+            k = c_[c].bit_count()
+            if k > 1 and k * bw < bk * weight[c]:
+                bk, bw, best = k, weight[c], c
+        return best
+
+    best = choose(cand)
+    if best < 0:
+        yield cand
+        return
+    found = 0
+    nodes = 0
+    stack: list[tuple[list[int], int, int]] = [(cand, best, cand[best])]
+    while stack:
+        parent, cell, rest = stack[-1]
+        low = rest & -rest
+        rest ^= low
+        if rest:
+            stack[-1] = (parent, cell, rest)
+        else:
+            stack.pop()
+        nodes += 1
+        if check is not None and not nodes & 15:
+            check()
+        if budget is not None and nodes > budget:
+            raise _OverBudget
+        child = parent[:]
+        child[cell] = low
+        try:
+            propagate(child, (cell,))
+        except Contradiction as e:
+            weight[cell] += 1
+            for c in e.cells:
+                weight[c] += 1
+            continue
+        if seen is not None and found >= 2:
+            for c in cells:
+                if child[c] & ~seen[c]:
+                    break
+            else:
+                continue
+        nxt = choose(child)
+        if nxt < 0:
+            found += 1
+            yield child
+            continue
+        stack.append((child, nxt, child[nxt]))
+
+
+def _masks_to_digits(C: list[int]) -> list[int]:
+    return [m.bit_length() - 1 for m in C]
+
+
+# ---------------------------------------------------------------------------------------
+# every solution, and counting
+# ---------------------------------------------------------------------------------------
+def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
+                   time_limit: float | None = None, cancel: Any = None,
+                   method: str = "auto") -> Iterator[list[int]]:
+    """Every solution of ``puzzle`` (a digit per cell) from the candidates ``cand``
+    (default: the initial state), one at a time: stop iterating whenever you like. Raises
+    :class:`~csp.errors.TimeLimitExceeded` past ``time_limit`` seconds and
+    :class:`~csp.errors.Cancelled` when ``cancel`` (a ``threading.Event`` or a callable)
+    says stop; the solutions yielded before stand.
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses().givens(".2.4....3.......")
+    >>> sorted("".join(map(str, s)) for s in iter_solutions(p))
+    ['1234431234212143', '1234432131422413', '1234432134122143']
+    """
+    limits = _Limits(time_limit, cancel)
+    how = _pick(puzzle, method)
+    start = _start(puzzle, cand)
+    if how == "search":
+        eng = puzzle.engine()
+        gen = _dfs_pure(eng, start, limits) if eng.pure else _dfs_general(eng, start, limits)
+        for C in gen:
+            yield _masks_to_digits(C)
+        return
+    from .sat import SatSession
+    with SatSession(puzzle, start) as s:
+        s.start(limits.deadline, cancel, limits.time_limit)
+        while True:
+            values = s.solve()
+            if values is None:
+                return
+            s.block(values)
+            yield values
+
+
+@dataclass
+class SolutionCount:
+    """What :func:`count_solutions` found: ``count`` solutions; ``complete`` when that is
+    all of them (False when counting stopped at ``limit``: there are at least ``count``)."""
+
+    count: int
+    complete: bool
+    time_ms: float = 0.0
+
+
+def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int | None = None,
+                    *, time_limit: float | None = None, cancel: Any = None,
+                    progress: Callable[[int], Any] | None = None,
+                    method: str = "auto") -> SolutionCount:
+    """Count the solutions (up to ``limit`` when given). ``progress(count)`` is called
+    every :data:`PROGRESS_EVERY` seconds while counting. Limits and cancellation raise as
+    in :func:`iter_solutions`, the exception carrying the count so far as ``e.count``.
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses()
+    >>> r = count_solutions(p, limit=10)
+    >>> count_solutions(p).count, r.count, r.complete
+    (288, 10, False)
+    """
+    if limit is not None and limit < 1:
+        raise InvalidArgument(f"limit must be at least 1, got {limit}")
+    t0 = time.perf_counter()
+    count = 0
+    nxt = t0 + PROGRESS_EVERY
+    try:
+        limits = _Limits(time_limit, cancel)
+        how = _pick(puzzle, method)
+        start = _start(puzzle, cand)
+        if how == "search":
+            eng = puzzle.engine()
+            gen: Iterator[Any] = (_dfs_pure(eng, start, limits) if eng.pure
+                                  else _dfs_general(eng, start, limits))
+        else:
+            gen = iter_solutions(puzzle, start, time_limit=time_limit, cancel=cancel,
+                                 method="sat")
+        for _ in gen:
+            count += 1
+            if limit is not None and count >= limit:
+                return SolutionCount(count, False, (time.perf_counter() - t0) * 1000)
+            if progress is not None and time.perf_counter() > nxt:
+                progress(count)
+                nxt = time.perf_counter() + PROGRESS_EVERY
+    except (TimeLimitExceeded, Cancelled) as e:
+        e.count = count              # type: ignore[attr-defined]
+        raise
+    return SolutionCount(count, True, (time.perf_counter() - t0) * 1000)
+
+
+# ---------------------------------------------------------------------------------------
+# true candidates
+# ---------------------------------------------------------------------------------------
+@dataclass
+class CandidateCounts:
+    """In how many solutions each candidate appears, counted up to ``cap``.
+
+    ``cand``: the candidate masks asked about (one per cell, after the rules' propagation
+    at the root: a candidate outside them is in no solution); ``counts[cell * n + digit]``:
+    solutions seen holding it (exact below ``cap`` once ``complete``; a candidate may be
+    seen more than ``cap`` times, :meth:`count` caps it); ``refuted``: per cell the digits
+    proved to be in no solution. ``complete`` is False when a time limit or cancellation cut
+    the run: then a candidate neither seen nor refuted is *undecided*
+    (:meth:`undecided`). ``status``: ``"unique"``, ``"multiple"``, ``"unsolvable"``, or
+    ``"limit"`` (cut before two solutions were seen). ``solution``: one solution, the first
+    found (None if none).
+    """
+
+    n: int
+    size: int
+    cap: int
+    cand: list[int]
+    counts: list[int]
+    refuted: list[int]
+    solutions_seen: int = 0
+    complete: bool = False
+    solution: list[int] | None = None
+    method: str = ""
+    time_ms: float = 0.0
+
+    @property
+    def status(self) -> str:
+        if self.solutions_seen >= 2:
+            return "multiple"
+        if not self.complete:
+            return "limit"
+        return "unique" if self.solutions_seen == 1 else "unsolvable"
+
+    def count(self, cell: int, digit: int) -> int:
+        """Solutions holding ``(cell, digit)``, capped at ``cap``."""
+        return min(self.counts[cell * self.n + digit], self.cap)
+
+    def mask(self, cell: int) -> int:
+        """The digits of ``cell`` seen in at least one solution, as a mask."""
+        m = 0
+        base = cell * self.n
+        counts = self.counts
+        for d in range(1, self.n + 1):
+            if counts[base + d]:
+                m |= 1 << d
+        return m
+
+    def digits(self, cell: int) -> tuple[int, ...]:
+        """The true candidates of ``cell``: digits in at least one solution seen."""
+        base = cell * self.n
+        return tuple(d for d in range(1, self.n + 1) if self.counts[base + d])
+
+    def undecided(self, cell: int) -> tuple[int, ...]:
+        """Digits of ``cell`` neither seen in a solution nor refuted (only when cut short)."""
+        if self.complete:
+            return ()
+        base = cell * self.n
+        m = self.cand[cell] & ~self.refuted[cell]
+        return tuple(d for d in range(1, self.n + 1)
+                     if m >> d & 1 and not self.counts[base + d])
+
+
+def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 1, *,
+                     time_limit: float | None = None, cancel: Any = None,
+                     progress: Callable[[int, int, int], Any] | None = None,
+                     method: str = "auto") -> CandidateCounts:
+    """True candidates of ``puzzle`` from the candidates ``cand`` (default: its initial
+    state), with per-candidate solution counts up to ``cap``. Never raises on a time limit
+    or cancellation: the result then says ``complete=False`` and holds what was decided.
+    ``progress(solutions_seen, decided, total)`` is called every :data:`PROGRESS_EVERY`
+    seconds (``decided`` of ``total`` candidates; the search decides all at its end).
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses().givens(".2.4....3.......")
+    >>> res = candidate_counts(p, cap=3)         # r2c3 is 1 in one solution, 2 in two
+    >>> res.status, res.solutions_seen, res.digits(6), res.count(6, 1), res.count(6, 2)
+    ('multiple', 3, (1, 2), 1, 2)
+    """
+    if cap < 1:
+        raise InvalidArgument(f"cap must be at least 1, got {cap}")
+    t0 = time.perf_counter()
+    limits = _Limits(time_limit, cancel)
+    how = "sat" if method == "auto" else _pick(puzzle, method)
+    start = _start(puzzle, cand)
+    g = puzzle.grid
+    n, size = g.n, g.size
+    res = CandidateCounts(n, size, cap, start, [0] * (size * n + n + 1), [0] * size,
+                          method=how)
+    runner = _counts_by_search if how == "search" else _counts_by_sat
+    try:
+        runner(puzzle, res, limits, progress)
+        res.complete = True
+    except (TimeLimitExceeded, Cancelled):
+        pass
+    res.time_ms = (time.perf_counter() - t0) * 1000
+    return res
+
+
+def _record(res: CandidateCounts, lits: Sequence[int], s: Any) -> None:
+    counts = res.counts
+    for lit in lits:
+        counts[lit] += 1
+    res.solutions_seen += 1
+    if res.solution is None:
+        res.solution = s.values(lits)
+
+
+def _counts_by_search(puzzle: Any, res: CandidateCounts, limits: _Limits,
+                      progress: Callable[[int, int, int], Any] | None) -> None:
+    eng = puzzle.engine()
+    n, size, cap = res.n, res.size, res.cap
+    counts = res.counts
+    nxt = time.perf_counter() + PROGRESS_EVERY
+    if eng.pure:
+        seen = [0] * (n + 1)           # per digit: cells seen cap times
+        for C in _dfs_pure(eng, res.cand, limits, seen):
+            base = 0
+            for c, m in enumerate(C):
+                d = m.bit_length() - 1
+                k = counts[base + d] + 1
+                counts[base + d] = k
+                if k == cap:
+                    seen[d] |= 1 << c
+                base += n
+            res.solutions_seen += 1
+            if res.solution is None:
+                res.solution = _masks_to_digits(C)
+            if progress is not None and time.perf_counter() > nxt:
+                progress(res.solutions_seen, 0, 0)
+                nxt = time.perf_counter() + PROGRESS_EVERY
+    else:
+        seen_c = [0] * size            # per cell: digits seen cap times
+        for C in _dfs_general(eng, res.cand, limits, seen_c):
+            base = 0
+            for c, m in enumerate(C):
+                d = m.bit_length() - 1
+                k = counts[base + d] + 1
+                counts[base + d] = k
+                if k == cap:
+                    seen_c[c] |= m
+                base += n
+            res.solutions_seen += 1
+            if res.solution is None:
+                res.solution = _masks_to_digits(C)
+            if progress is not None and time.perf_counter() > nxt:
+                progress(res.solutions_seen, 0, 0)
+                nxt = time.perf_counter() + PROGRESS_EVERY
+    for c in range(size):            # complete: what was never seen is in no solution
+        res.refuted[c] = res.cand[c] & ~res.mask(c)
+
+
+def _counts_by_sat(puzzle: Any, res: CandidateCounts, limits: _Limits,
+                   progress: Callable[[int, int, int], Any] | None) -> None:
+    from .sat import SatSession
+    with SatSession(puzzle, res.cand) as s:
+        if s.cand is None:             # the root propagation failed: no solution
+            res.refuted = list(res.cand)
+            return
+        res.refuted = [c & ~r for c, r in zip(res.cand, s.cand)]
+        try:
+            _sat_loop(s, res, limits, progress)
+        finally:                       # the root-decided cells are in every solution seen
+            for lit in s.fixed_lits():
+                res.counts[lit] = res.solutions_seen
+
+
+def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
+              progress: Callable[[int, int, int], Any] | None) -> None:
+    s.start(limits.deadline, limits.cancelled, limits.time_limit)
+    n, cap, counts = res.n, res.cap, res.counts
+    first = s.solve_lits()
+    if first is None:
+        res.refuted = list(res.cand)
+        return
+    _record(res, first, s)
+    s.block_lits(first)
+    second = s.solve_lits()
+    if second is None:             # unique: every other candidate is false
+        for c, m in enumerate(s.cand):
+            res.refuted[c] |= m & ~(1 << res.solution[c])
+        return
+    _record(res, second, s)
+    if cap > 1:
+        s.block_lits(second)
+    todo = [(c, d) for c in s.free for d in range(1, n + 1) if s.cand[c] >> d & 1]
+    total = len(todo)
+    nxt = time.perf_counter() + PROGRESS_EVERY
+    for i, (c, d) in enumerate(todo):
+        v = c * n + d
+        while counts[v] < cap:
+            lits = s.solve_lits([v])
+            if lits is None:
+                s.exclude(c, d)
+                res.refuted[c] |= 1 << d
+                break
+            _record(res, lits, s)
+            if cap > 1:
+                s.block_lits(lits)
+        if progress is not None and time.perf_counter() > nxt:
+            progress(res.solutions_seen, i + 1, total)
+            nxt = time.perf_counter() + PROGRESS_EVERY
+
+
+# ---------------------------------------------------------------------------------------
+# estimates
+# ---------------------------------------------------------------------------------------
+@dataclass
+class Estimate:
+    """A Monte-Carlo estimate of the number of solutions: ``estimate`` (the mean of
+    ``samples`` probes), its standard error ``stderr`` and the 95 % interval ``low`` ..
+    ``high`` (mean +- 1.96 standard errors, never below the ``found`` distinct solutions
+    the probes met). ``exact``: the search tree was small enough to count outright (then
+    ``estimate == low == high`` is the count and ``samples`` is 0)."""
+
+    estimate: float
+    stderr: float
+    samples: int
+    low: float
+    high: float
+    found: int = 0
+    exact: bool = False
+    time_ms: float = 0.0
+    #: the probes' values (kept for tests and for combining runs)
+    values: list[float] = field(default_factory=list, repr=False)
+
+    @property
+    def rel_err(self) -> float:
+        """Half the interval's width relative to the estimate, in percent."""
+        return 100.0 * 1.96 * self.stderr / self.estimate if self.estimate else 0.0
+
+
+def _summary(values: list[float], found: int) -> tuple[float, float, float, float]:
+    k = len(values)
+    if not k:
+        return 0.0, math.inf, float(found), math.inf
+    mean = sum(values) / k
+    if k > 1:
+        var = sum((x - mean) ** 2 for x in values) / (k - 1)
+        se = math.sqrt(var / k)
+    else:
+        se = math.inf
+    low = max(mean - 1.96 * se, float(found))
+    high = mean + 1.96 * se
+    return mean, se, low, high
+
+
+def estimate_count(puzzle: Any, cand: Sequence[int] | None = None, *, samples: int = 1000,
+                   seed: int | None = 0, time_limit: float | None = None, cancel: Any = None,
+                   progress: Callable[[Estimate], Any] | None = None,
+                   exact_nodes: int | None = None) -> Estimate:
+    """Estimate the number of solutions by Knuth's random probes of the search tree
+    (D. E. Knuth, "Estimating the efficiency of backtrack programs", 1975).
+
+    Each probe walks from the root to a leaf: at each node it propagates, picks the
+    branching cell as the search does, tries each of its digits and keeps those that
+    propagation does not refute (``k`` of them), follows one of them at random and
+    multiplies its weight by ``k``. A probe that ends on a solution is worth its weight, one
+    that ends on a contradiction 0. The expected value of a probe is exactly the number of
+    solutions (every solution leaf is reached with probability 1 / its weight), so the mean
+    of many probes is an unbiased estimate; the interval is the normal one, mean +- 1.96
+    standard errors, which assumes enough probes for the mean to be near-normal: on a tree
+    whose solutions sit in a few rare branches the probes may all miss them and the
+    interval is then too narrow (more ``samples`` help). On models with rules beyond
+    all-different houses a child is kept only when the SAT solver finds a solution in it
+    (one solver kept warm, the probe's path as assumptions), so no probe ends in a dead end;
+    near the leaves (few cells open) a probe counts the subtree below it exactly. Before
+    probing, a search of up to ``exact_nodes`` nodes (default 20,000 on models made only of
+    houses, 2,000 otherwise; 0 never) tries to count outright: a small tree gets its exact
+    count (``exact``). ``seed`` makes a run repeatable (None: random). Stops after ``samples`` probes, at ``time_limit`` or on ``cancel``
+    (without raising: the estimate then rests on the probes made). ``progress(estimate)``
+    is called every :data:`PROGRESS_EVERY` seconds.
+
+    >>> from csp import Puzzle, Grid
+    >>> est = estimate_count(Puzzle(Grid(4)).add_grid_houses(), samples=200, exact_nodes=0)
+    >>> est.low <= 288 <= est.high
+    True
+    """
+    if samples < 1:
+        raise InvalidArgument(f"samples must be at least 1, got {samples}")
+    t0 = time.perf_counter()
+    limits = _Limits(time_limit, cancel)
+    rng = random.Random(seed)
+    start = _start(puzzle, cand)
+    eng = puzzle.engine()
+    setup = _probe_setup(eng, start)
+    if exact_nodes is None:
+        exact_nodes = 20_000 if eng.pure else 2_000
+    if exact_nodes > 0:
+        try:
+            k: int | None = 0 if setup is None else _subtree_count(
+                _dfs_pure_from(setup, limits, budget=exact_nodes) if eng.pure
+                else _dfs_general_from(eng, setup, limits, budget=exact_nodes))
+        except (TimeLimitExceeded, Cancelled):     # cut before any probe: nothing known
+            return Estimate(0.0, math.inf, 0, 0.0, math.inf,
+                            time_ms=(time.perf_counter() - t0) * 1000)
+        if k is not None:
+            return Estimate(float(k), 0.0, 0, float(k), float(k), k, exact=True,
+                            time_ms=(time.perf_counter() - t0) * 1000)
+    if eng.pure:
+        probe: Callable[[random.Random], tuple[float, list[int] | None]] = (
+            lambda r: _probe_pure(eng, setup, r))
+        session = None
+    else:
+        from .sat import SatSession
+        session = SatSession(puzzle, setup, propagated=True) if setup is not None else None
+        probe = lambda r: _probe_general(eng, setup, r, session)  # noqa: E731
+    values: list[float] = []
+    found: set[tuple[int, ...]] = set()
+    try:
+        if session is not None:
+            session.start(limits.deadline, limits.cancelled, limits.time_limit)
+        _probes(probe, rng, samples, limits, values, found, progress, t0)
+    finally:
+        if session is not None:
+            session.close()
+    mean, se, low, high = _summary(values, len(found))
+    return Estimate(mean, se, len(values), low, high, len(found),
+                    time_ms=(time.perf_counter() - t0) * 1000, values=values)
+
+
+def _probes(probe: Callable[[random.Random], tuple[float, list[int] | None]],
+            rng: random.Random, samples: int, limits: _Limits, values: list[float],
+            found: set[tuple[int, ...]], progress: Callable[[Estimate], Any] | None,
+            t0: float) -> None:
+    nxt = t0 + PROGRESS_EVERY
+    while len(values) < samples:
+        try:
+            limits.check()
+        except (TimeLimitExceeded, Cancelled):
+            break
+        try:
+            w, sol = probe(rng)
+        except (TimeLimitExceeded, Cancelled):
+            break
+        values.append(w)
+        if sol is not None and len(found) < 10_000:
+            found.add(tuple(sol))
+        if progress is not None and time.perf_counter() > nxt:
+            mean, se, low, high = _summary(values, len(found))
+            progress(Estimate(mean, se, len(values), low, high, len(found)))
+            nxt = time.perf_counter() + PROGRESS_EVERY
+
+
+def _probe_setup(eng: Any, cand: list[int]) -> Any:
+    """The root of the probes: the bitboard node of a pure model, else the propagated
+    candidates (None on a contradiction)."""
+    if eng.pure:
+        return _root(eng, cand)
+    from .sat import _root_propagate
+    return _root_propagate(eng, cand)
+
+
+#: a probe counts the subtree below it exactly once this few cells are open (a share of
+#: the grid) and the count takes at most :data:`SUBTREE_NODES` nodes
+SUBTREE_SHARE = 0.35
+SUBTREE_NODES = 64
+
+
+def _subtree_count(gen: Iterator[Any]) -> int | None:
+    """The solutions a depth-first generator with a node budget yields, None past it."""
+    try:
+        return sum(1 for _ in gen)
+    except _OverBudget:
+        return None
+
+
+def _probe_pure(eng: Any, root: Any, rng: random.Random) -> tuple[float, list[int] | None]:
+    if root is None:
+        return 0.0, None
+    T, P, C, solved = root
+    weight = [0] * len(C)
+    small = int(len(C) * SUBTREE_SHARE)
+    w = 1.0
+    while True:
+        cell = _choose(P, C, solved, T.full, T.peers, weight)
+        if cell < 0:
+            return w, _masks_to_digits(C)
+        if (T.full & ~solved).bit_count() <= small:
+            k = _subtree_count(_dfs_pure_from((T, P, C, solved), None,
+                                              budget=SUBTREE_NODES))
+            if k is not None:
+                return w * k, None
+        kids = []
+        m = C[cell]
+        while m:
+            low = m & -m
+            m ^= low
+            P2, C2 = P[:], C[:]
+            s = _settle(T, P2, C2, solved, [(cell, low.bit_length() - 1)])
+            if s >= 0:
+                kids.append((P2, C2, s))
+        if not kids:
+            return 0.0, None
+        w *= len(kids)
+        P, C, solved = kids[rng.randrange(len(kids))]
+
+
+def _choose_general(cand: list[int]) -> int:
+    best, bk = -1, 99
+    for c, m in enumerate(cand):
+        k = m.bit_count()
+        if 1 < k < bk:
+            best, bk = c, k
+    return best
+
+
+def _probe_general(eng: Any, root: Any, rng: random.Random, session: Any
+                   ) -> tuple[float, list[int] | None]:
+    """One probe of a general model: propagation prunes each child, the SAT solver keeps
+    only the children holding a solution (the solution met on the way answers for its own
+    child without a call)."""
+    if root is None or session is None:
+        return 0.0, None
+    cand = root
+    small = int(len(cand) * SUBTREE_SHARE)
+    n = session.n
+    path: list[int] = []
+    known = session.solve()
+    if known is None:
+        return 0.0, None
+    w = 1.0
+    while True:
+        best = _choose_general(cand)
+        if best < 0:
+            return w, _masks_to_digits(cand)
+        if sum(1 for m in cand if m & (m - 1)) <= small:
+            k = _subtree_count(_dfs_general_from(eng, cand, None, budget=SUBTREE_NODES))
+            if k is not None:
+                return w * k, None
+        kids = []
+        m = cand[best]
+        while m:
+            low = m & -m
+            m ^= low
+            d = low.bit_length() - 1
+            child = cand[:]
+            child[best] = low
+            try:
+                eng.propagate(child, (best,))
+            except Contradiction:
+                continue
+            lit = best * n + d
+            sol = known if known[best] == d else session.solve(path + [lit])
+            if sol is not None:
+                kids.append((child, lit, sol))
+        if not kids:                   # pragma: no cover - a kept child holds a solution
+            return 0.0, None
+        w *= len(kids)
+        cand, lit, known = kids[rng.randrange(len(kids))]
+        path.append(lit)

@@ -1,0 +1,264 @@
+"""The setter's workbench (issue 25, items 1 and 2): true candidates, every solution,
+counting with progress and cancellation, and the Monte-Carlo estimate.
+
+The oracle of the true candidates is an independent enumeration: every solution listed by
+the depth-first search of :mod:`csp.search` (propagation by the engine, no SAT encoding,
+no candidate-count logic), from which the per-candidate counts are tallied by hand.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+import time
+
+import pytest
+
+from conftest import DATA, fpuzzle_row
+from csp.errors import Cancelled, TimeLimitExceeded
+from csp.search import search
+from csp.solutions import candidate_counts, count_solutions as lib_count
+from sudoku_csp.formats.fpuzzles import load_fpuzzles
+from sudoku_csp.workbench import (count_solutions, estimate_count, iter_solutions,
+                                  true_candidates)
+from variants import classic_puzzle
+
+#: multi-solution variants made from the f-puzzles set: (row, f-puzzles key, index removed;
+#: -1 drops a whole-grid rule, "given" a cell's given): 48 puzzles, 2 to 264 solutions,
+#: thermo, arrows, cages, lines, dots, quadruples, outside clues, indexers, extra regions,
+#: diagonals, anti-king, anti-knight, disjoint groups, parity, fortress ...
+VARIANTS = [
+    (0, "thermometer", 0), (1, "given", 51), (8, "betweenline", 4), (9, "whispers", 0),
+    (10, "arrow", 0), (11, "even", 5), (13, "killercage", 3), (15, "given", 24),
+    (16, "given", 2), (17, "given", 3), (18, "palindrome", 0), (19, "difference", 2),
+    (20, "diagonal+", -1), (21, "thermometer", 0), (22, "ratio", 2), (24, "xsum", 0),
+    (26, "quadruple", 1), (27, "palindrome", 2), (28, "difference", 6), (29, "given", 1),
+    (30, "xsum", 1), (31, "renban", 0), (32, "odd", 1), (33, "lockout", 0),
+    (35, "maximum", 5), (36, "extraregion", 0), (37, "xv", 3), (38, "quadruple", 2),
+    (40, "extraregion", 0), (41, "skyscraper", 0), (42, "maximum", 0), (44, "arrow", 1),
+    (46, "quadruple", 0), (48, "sandwichsum", 0), (49, "sandwichsum", 0),
+    (50, "disjointgroups", -1), (54, "boxindexer", 0), (62, "killercage", 4),
+    (65, "thermometer", 0), (82, "given", 1), (83, "antiking", -1),
+    (84, "disjointgroups", -1), (91, "killercage", 3), (92, "given", 2),
+    (93, "difference", 0), (109, "diagonal-", -1), (114, "given", 24),
+    (115, "littlekillersum", 1),
+]
+#: lines of multi_solution_1000.txt (43 to 291 solutions)
+CLASSIC = [1, 2, 3, 5, 6, 9, 19, 25, 27, 33, 38, 45]
+#: the counts cap of the comparison: below it the counts must be exact
+CAP = 4
+
+
+def variant(row: int, key: str, index: int):
+    """The f-puzzles puzzle of ``row`` with one given or rule element removed."""
+    fj = copy.deepcopy(fpuzzle_row(row)["fpuzzles_json"])
+    if key == "given":
+        fj["grid"][index // 9][index % 9] = {}
+    elif index < 0:
+        del fj[key]
+    else:
+        del fj[key][index]
+    return load_fpuzzles(fj)
+
+
+def classic(line: int):
+    with open(DATA / "multi_solution_1000.txt") as f:
+        return classic_puzzle(f.read().splitlines()[line])
+
+
+def enumerated(p) -> tuple[int, list[dict[int, int]]]:
+    """(solutions, per cell digit -> solutions holding it), by listing every solution."""
+    sols, _ = search(p.engine(), p.initial_state().cand, limit=10**6)
+    counts: list[dict[int, int]] = [{} for _ in range(p.grid.size)]
+    for s in sols:
+        for c, d in enumerate(s):
+            counts[c][d] = counts[c].get(d, 0) + 1
+    return len(sols), counts
+
+
+CASES = ([pytest.param(lambda spec=spec: variant(*spec), id=f"{spec[0]}-{spec[1]}-{spec[2]}")
+          for spec in VARIANTS]
+         + [pytest.param(lambda i=i: classic(i), id=f"classic-{i}") for i in CLASSIC])
+
+
+def test_cases_are_many_and_varied() -> None:
+    assert len(CASES) >= 50
+    kinds = {key for _, key, _ in VARIANTS}
+    assert len(kinds) >= 25
+
+
+@pytest.mark.parametrize("make", CASES)
+def test_true_candidates_equal_enumeration(make) -> None:
+    p = make()
+    total, truth = enumerated(p)
+    assert total >= 2                       # every case has several solutions
+    for cap in (1, CAP):
+        res = true_candidates(p, cap=cap)
+        assert res.complete and res.status == "multiple"
+        assert res.candidates == [tuple(sorted(t)) for t in truth]
+        assert res.counts == [{d: min(k, cap) for d, k in sorted(t.items())} for t in truth]
+        assert res.solutions_seen <= total
+        assert p.check_solution(res.solution)
+
+
+@pytest.mark.parametrize("make", [CASES[i] for i in (2, 16, 20, 35, 48, 50)])
+def test_search_and_sat_agree(make) -> None:
+    """The two engines of csp.solutions give the same counts (search only where the tree
+    is small)."""
+    p = make()
+    a = candidate_counts(p, cap=CAP, method="sat")
+    b = candidate_counts(p, cap=CAP, method="search")
+    cells = range(p.grid.size)
+    assert [[a.count(c, d) for d in range(1, 10)] for c in cells] == \
+        [[b.count(c, d) for d in range(1, 10)] for c in cells]
+
+
+def test_unique_and_unsolvable() -> None:
+    row = fpuzzle_row(0)
+    p = load_fpuzzles(row["fpuzzles_json"])
+    res = true_candidates(p, cap=8)
+    assert res.status == "unique" and res.complete and res.solutions_seen == 1
+    assert "".join(str(ds[0]) for ds in res.candidates) == row["solution"]
+    assert all(len(ds) == 1 for ds in res.candidates)
+    assert all(cnt == {ds[0]: 1} for ds, cnt in zip(res.candidates, res.counts))
+    bad = true_candidates("12..............", marks=" ".join(["12"] * 2 + ["34"] * 14))
+    assert bad.status == "unsolvable" and bad.complete
+    assert all(ds == () for ds in bad.candidates)
+
+
+def test_state_and_marks_narrow_the_question() -> None:
+    p = classic(1)
+    free = true_candidates(p)
+    cell = next(c for c, ds in enumerate(free.candidates) if len(ds) > 1)
+    d = free.candidates[cell][0]
+    st = p.initial_state()
+    st.cand[cell] = 1 << d
+    pinned = true_candidates(p, state=st, cap=CAP)
+    assert pinned.candidates[cell] == (d,)
+    truth = [s for s in search(p.engine(), p.initial_state().cand, limit=10**6)[0]
+             if s[cell] == d]
+    assert pinned.solutions_seen <= len(truth)
+    assert all(set(pinned.candidates[c]) == {s[c] for s in truth} for c in range(81))
+    marks = " ".join("".join(map(str, ds)) for ds in pinned.candidates)
+    again = true_candidates(p, marks=marks)
+    assert again.candidates == pinned.candidates
+
+
+def test_logical_only_where_logic_is_weaker() -> None:
+    p = classic(2)                           # 148 solutions
+    weak = true_candidates(p, logical=True, techniques="singles")
+    assert weak.logic_status == "stuck"
+    assert weak.logical_only                  # singles keep candidates no solution has
+    for name in weak.logical_only:
+        cell, _, d = name.partition("=")
+        assert int(d) not in weak.candidates[p.cell(cell)]
+        assert int(d) in weak.logical_candidates[p.cell(cell)]
+    flat = weak.solutions_per_candidate()
+    assert flat.count(-1) == len(weak.logical_only)
+    # a puzzle the default techniques solve: logic and truth agree
+    row = fpuzzle_row(0)
+    easy = true_candidates(load_fpuzzles(row["fpuzzles_json"]), logical=True)
+    assert easy.logic_status == "solved" and easy.logical_only == []
+    assert easy.to_dict()["logical_only"] == []
+    # a multi-solution puzzle where the logic finds every false candidate: none either
+    full = true_candidates(".2.4....3.......", logical=True, techniques="all")
+    assert full.status == "multiple" and full.logical_only == []
+
+
+def test_to_dict_and_flat_list() -> None:
+    res = true_candidates(".2.4....3.......", cap=2)
+    d = res.to_dict()
+    assert d["status"] == "multiple" and d["complete"] and d["solutions_seen"] == 3
+    assert d["candidates"][10] == [1, 2, 4] and d["counts"][6] == {"1": 1, "2": 2}
+    assert "logical_only" not in d and "undecided" not in d
+    flat = res.solutions_per_candidate()
+    assert len(flat) == 16 * 4
+    assert flat[6 * 4 + 0] == 1 and flat[6 * 4 + 1] == 2 and flat[6 * 4 + 2] == 0
+
+
+def test_time_limit_gives_a_partial_answer() -> None:
+    # an empty 9x9 grid: very many solutions, and cap 50 keeps the counting busy
+    t0 = time.process_time()
+    res = true_candidates("." * 81, cap=50, time_limit=0.3)
+    assert time.process_time() - t0 < 5
+    assert not res.complete and res.status == "multiple"
+    assert res.undecided
+    assert res.to_dict()["undecided"] == res.undecided
+
+
+def test_cancel_from_another_thread() -> None:
+    stop = threading.Event()
+    threading.Timer(0.2, stop.set).start()
+    t0 = time.perf_counter()
+    res = true_candidates("." * 81, cap=50, cancel=stop)
+    assert time.perf_counter() - t0 < 5
+    assert not res.complete
+    with pytest.raises(Cancelled):
+        for _ in iter_solutions("." * 81, cancel=lambda: True):
+            pass
+
+
+def test_iter_solutions_lists_each_solution_once() -> None:
+    p = classic(25)                          # 43 solutions
+    for method in ("search", "sat"):
+        sols = list(iter_solutions(p, method=method))
+        assert len(sols) == 43 == len({tuple(s) for s in sols})
+        assert all(p.check_solution(s) for s in sols)
+    assert len(list(iter_solutions(p, limit=5))) == 5
+    v = variant(13, "killercage", 3)         # a killer puzzle: the SAT path
+    assert sorted(map(tuple, iter_solutions(v))) == \
+        sorted(map(tuple, search(v.engine(), v.initial_state().cand, limit=100)[0]))
+
+
+def test_count_with_progress_and_limits() -> None:
+    seen: list[int] = []
+    big = "." * 81
+    with pytest.raises(TimeLimitExceeded) as e:
+        count_solutions(big, time_limit=0.5, progress=seen.append)
+    assert e.value.count > 0 and seen and seen == sorted(seen) and seen[-1] <= e.value.count
+    r = count_solutions(big, limit=1000)
+    assert r.count == 1000 and not r.complete
+    p = classic(25)
+    assert count_solutions(p).count == 43
+    assert lib_count(p, method="sat").count == 43
+
+
+@pytest.mark.parametrize("puzzle", [
+    pytest.param(lambda: classic_from_line(48, 0), id="classic-48-less-r1c1"),
+    pytest.param(lambda: classic_from_line(0, 11), id="classic-0-less-r2c3"),
+    pytest.param(lambda: classic_from_line(132, 11), id="classic-132-less-r2c3"),
+    pytest.param(lambda: variant(17, "given", 3), id="variant-17"),
+    pytest.param(lambda: variant(63, "thermometer", 0), id="variant-63-general-model"),
+])
+def test_estimate_interval_covers_the_exact_count(puzzle) -> None:
+    p = puzzle()
+    exact = lib_count(p).count
+    assert exact >= 50
+    est = estimate_count(p, samples=500, seed=1, exact_nodes=0)   # probes only
+    assert est.samples == 500 and not est.exact
+    assert est.low <= exact <= est.high, (exact, est)
+    assert est.high - est.low < exact / 2      # an interval that says something
+    again = estimate_count(p, samples=500, seed=1, exact_nodes=0)
+    assert again.estimate == est.estimate      # seeded: repeatable
+    small = estimate_count(p)                  # a tree this small is counted outright
+    assert small.exact and small.estimate == small.low == small.high == exact
+
+
+def classic_from_line(line: int, blank: int):
+    with open(DATA / "multi_solution_1000.txt") as f:
+        s = f.read().splitlines()[line]
+    return classic_puzzle(s[:blank] + "." + s[blank + 1:])
+
+
+def test_bad_arguments_raise_the_librarys_errors() -> None:
+    from csp.errors import InvalidArgument, ParseError
+    with pytest.raises(InvalidArgument):
+        true_candidates("." * 16, cap=0)
+    with pytest.raises(InvalidArgument):
+        true_candidates("." * 16, method="guess")
+    with pytest.raises(ParseError):
+        true_candidates("1234")
+    with pytest.raises(InvalidArgument):
+        estimate_count("." * 16, samples=0)
+    with pytest.raises(InvalidArgument):
+        true_candidates("." * 16, state=classic_puzzle("." * 16).initial_state(),
+                        marks="1234 " * 16)
