@@ -7,6 +7,7 @@ two public JavaScript solvers run under node.
                                    [--only ID,...] [--json FILE] [--write docs/performance.md]
     python benchmarks/workbench.py --profile ID[,ID] [--modes tc8]
     python benchmarks/workbench.py --listen [--rounds 20]
+    python benchmarks/workbench.py --package ../other-worktree ...   # ours from another checkout
 
 **Calls.** ``tc1`` and ``tc8``: the true candidates of every cell (the digits that appear in
 at least one solution) with per-candidate solution counts capped at 1 and 8; ``count``: the
@@ -78,8 +79,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# --package DIR: "ours" is the package of another checkout (e.g. a branch's worktree)
+PACKAGE = Path(sys.argv[sys.argv.index("--package") + 1]).resolve() \
+    if "--package" in sys.argv[:-1] else ROOT
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(PACKAGE))
 
 from iss_text import Unsupported, to_iss  # noqa: E402
 from make_workbench_sets import load_sets  # noqa: E402
@@ -321,7 +325,8 @@ def make_workers(peers_dir: Path, limit: float, ours: str) -> dict[str, Worker]:
         if not path.exists():
             raise SystemExit(f"{path} is missing: run python benchmarks/workbench.py setup "
                              f"--peers-dir {peers_dir}")
-    py = [sys.executable, str(Path(__file__).resolve()), "--worker", "--ours", ours]
+    py = [sys.executable, str(Path(__file__).resolve()), "--worker", "--ours", ours,
+          "--package", str(PACKAGE)]
     return {"ours": Worker("ours", py, limit),
             "svs": Worker("svs", ["node", str(NODE_WORKER), "svs", str(svs)], limit),
             "iss": Worker("iss", ["node", str(NODE_WORKER), "iss", str(iss)], limit)}
@@ -398,8 +403,7 @@ def run(args: argparse.Namespace) -> dict:
     api_in_use = args.ours == "api" and _api() is not None
     results: dict = {"started": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                      "ours": "api" if api_in_use else "diy", "limit": args.limit,
-                     "commit": _git_head(), "sets": {}}
-    bad = 0
+                     "commit": _git_head(PACKAGE), "sets": {}}
     k = 0
     try:
         for set_name, items in sets.items():
@@ -432,7 +436,6 @@ def run(args: argparse.Namespace) -> dict:
                             other = next(s for s in SOLVERS if answers[s] != answers["ours"])
                             note = f"ours vs {other}: " + describe_difference(
                                 answers["ours"], answers[other])
-                        bad += 1
                     row["calls"][mode] = {
                         "agree": agree, "note": note,
                         **{s: {"cpu_ms": got[s].get("cpu_ms"), "status": got[s]["status"]}
@@ -440,25 +443,32 @@ def run(args: argparse.Namespace) -> dict:
                     t = {s: got[s].get("cpu_ms") or 0.0 for s in SOLVERS}
                     print(f"{set_name} {it['id']} {mode:5s} ours {t['ours']:9.1f} ms  svs "
                           f"{t['svs']:9.1f} ms  iss {t['iss']:9.1f} ms  "
-                          f"{'ok' if agree else 'DISAGREE ' + note}  {it['title'][:30]}",
+                          f"{_label(row['calls'][mode])}  {it['title'][:30]}",
                           flush=True)
                 rows.append(row)
+                results["sets"][set_name] = rows
+                if args.json:       # as it goes: a run cut short keeps what it measured
+                    args.json.write_text(json.dumps(results, indent=1))
             results["sets"][set_name] = rows
     finally:
         for w in workers.values():
             w.stop()
     results["finished"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    results["disagreements"] = bad
     results["restarts"] = {n: w.restarts for n, w in workers.items()}
     return results
 
 
-def _git_head() -> str:
+def _git_head(where: Path) -> str:
+    """The commit of a checkout, with ``+`` when its package has uncommitted changes."""
     try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+        head = subprocess.run(["git", "-C", str(where), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(where), "status", "--porcelain", "--",
+                                "csp", "techniques", "variants", "sudoku_csp"],
+                               capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "?"
+    return head + ("+" if dirty else "")
 
 
 # -- the report ----------------------------------------------------------------------------
@@ -469,6 +479,27 @@ SET_TITLES = {"unique": "103 distinct f-puzzles setter puzzles (unique)",
 
 def _fmt_ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}x" if b > 0 else "-"
+
+
+def outcome(call: dict) -> str:
+    """``agree``, ``limit`` (a solver stopped at the limit: no answer to compare) or
+    ``differ`` (different answers, or a solver failed)."""
+    if call["agree"]:
+        return "agree"
+    if any(call[s]["status"] == "limit" for s in SOLVERS):
+        return "limit"
+    return "differ"
+
+
+def _label(call: dict) -> str:
+    kind = outcome(call)
+    return {"agree": "ok", "limit": "LIMIT "}.get(kind, "DIFFERENT ") + (
+        call["note"] if kind != "agree" else "")
+
+
+def disagreements(results: dict) -> list[tuple[str, dict, str, dict]]:
+    return [(s, r, m, c) for s, rows in results["sets"].items() for r in rows
+            for m, c in r["calls"].items() if outcome(c) == "differ"]
 
 
 def summarise(results: dict) -> str:
@@ -501,10 +532,14 @@ def summarise(results: dict) -> str:
                 worst.append((c["ours"]["cpu_ms"] or 0.0, set_name, mode, r, c))
     ours = ("sudoku_csp.workbench" if results["ours"] == "api"
             else "the do-it-yourself baseline")
+    calls = [c for rows in results["sets"].values() for r in rows for c in r["calls"].values()]
+    limits = {s: sum(1 for c in calls if c[s]["status"] == "limit") for s in SOLVERS}
     out = [f"_Run of {results['started']} to {results['finished']} on commit "
-           f"{results['commit']}, ours = {ours}, per-call limit {results['limit']:g} s. CPU time of each call; "
-           f"{results['disagreements']} disagreements; worker restarts after a limit: "
-           f"{results['restarts']}._", ""]
+           f"{results['commit']}, ours = {ours}, per-call limit {results['limit']:g} s "
+           f"(wall). CPU time of each call (a call stopped at the limit counts with the CPU "
+           f"time it took). {len(calls)} calls: {len(disagreements(results))} with different "
+           f"answers, {sum(outcome(c) == 'limit' for c in calls)} stopped at the limit "
+           f"(ours {limits['ours']}, SVS {limits['svs']}, ISS {limits['iss']})._", ""]
     out += lines
     out.append("")
     out.append("\"over 2x ISS\": calls where ours took more than twice ISS's CPU time (and "
@@ -525,12 +560,11 @@ def summarise(results: dict) -> str:
         out.append(f"| {set_name} | {mode} | {r['id']} {r['title'][:40]} | {r['solutions']} "
                    f"| {ms / 1000:.2f} | {svs / 1000:.2f} | {iss / 1000:.2f} | "
                    f"{_fmt_ratio(ms, iss)} |")
-    disagreements = [(s, r, m, c) for s, rows in results["sets"].items() for r in rows
-                     for m, c in r["calls"].items() if not c["agree"]]
-    if disagreements:
+    bad = disagreements(results)
+    if bad:
         out.append("")
-        out.append("Disagreements: " + "; ".join(
-            f"{s} {r['id']} {m}: {c['note']}" for s, r, m, c in disagreements) + ".")
+        out.append("Different answers: " + "; ".join(
+            f"{s} {r['id']} {m}: {c['note']}" for s, r, m, c in bad) + ".")
     return "\n".join(out)
 
 
@@ -578,8 +612,11 @@ def listen_round_trip(rounds: int) -> int:
         return 1
     import lzstring
     port = 45450 + os.getpid() % 1000
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(PACKAGE), *filter(None, [os.environ.get("PYTHONPATH")])]))
     proc = subprocess.Popen([sys.executable, "-m", "sudoku_csp", "listen", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=env)
     try:
         sets = load_sets()
         docs = [it for it in sets["unique"] if it["doc"]["size"] == 9][:rounds]
@@ -635,6 +672,8 @@ def main() -> int:
     ap.add_argument("--profile", help="profile ours on these puzzle ids (comma-separated)")
     ap.add_argument("--listen", action="store_true", help="measure sudoku-csp listen")
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--package", type=Path, default=ROOT,
+                    help="the checkout whose package is 'ours' (default: this one)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     ours = "api" if args.ours == "api" or (args.ours == "auto" and _api()) else "diy"
@@ -663,7 +702,7 @@ def main() -> int:
         args.json.write_text(json.dumps(results, indent=1))
     if args.write:
         write_section(args.write, text)
-    return 1 if results["disagreements"] else 0
+    return 1 if disagreements(results) else 0
 
 
 if __name__ == "__main__":
