@@ -5,7 +5,7 @@ two public JavaScript solvers run under node.
     python benchmarks/workbench.py [--sets unique,variants,classic] [--modes tc1,tc8,count]
                                    [--limit 120] [--peers-dir DIR] [--ours auto|api|diy]
                                    [--only ID,...] [--json FILE] [--write docs/performance.md]
-    python benchmarks/workbench.py --profile ID[,ID] [--modes tc8]
+    python benchmarks/workbench.py --profile ID|SET[,...] [--modes tc8]
     python benchmarks/workbench.py --listen [--rounds 20]
     python benchmarks/workbench.py --package ../other-worktree ...   # ours from another checkout
 
@@ -503,7 +503,8 @@ def disagreements(results: dict) -> list[tuple[str, dict, str, dict]]:
 
 
 def summarise(results: dict) -> str:
-    """The Markdown tables of a run."""
+    """The Markdown tables of a run: totals and medians over the calls all three solvers
+    answered (alike), the calls a solver did not finish apart, the worst calls of ours."""
     lines = []
     modes = [m for m in MODES if any(m in r["calls"] for rows in results["sets"].values()
                                       for r in rows)]
@@ -514,7 +515,9 @@ def summarise(results: dict) -> str:
     worst = []
     for set_name, rows in results["sets"].items():
         for mode in modes:
-            calls = [(r, r["calls"][mode]) for r in rows if mode in r["calls"]]
+            every = [(r, r["calls"][mode]) for r in rows if mode in r["calls"]]
+            worst += [(c["ours"]["cpu_ms"] or 0.0, set_name, mode, r, c) for r, c in every]
+            calls = [(r, c) for r, c in every if outcome(c) == "agree"]
             if not calls:
                 continue
             t = {s: [c[s]["cpu_ms"] or 0.0 for _, c in calls] for s in SOLVERS}
@@ -528,22 +531,32 @@ def summarise(results: dict) -> str:
                 f"{_fmt_ratio(tot['ours'], tot['iss'])} | {_fmt_ratio(med['ours'], med['iss'])}"
                 f" | {med['ours']:.1f} | {med['iss']:.1f} | {max(t['ours']) / 1000:.2f} | "
                 f"{over2} | {over5} |")
-            for r, c in calls:
-                worst.append((c["ours"]["cpu_ms"] or 0.0, set_name, mode, r, c))
     ours = ("sudoku_csp.workbench" if results["ours"] == "api"
             else "the do-it-yourself baseline")
     calls = [c for rows in results["sets"].values() for r in rows for c in r["calls"].values()]
     limits = {s: sum(1 for c in calls if c[s]["status"] == "limit") for s in SOLVERS}
     out = [f"_Run of {results['started']} to {results['finished']} on commit "
            f"{results['commit']}, ours = {ours}, per-call limit {results['limit']:g} s "
-           f"(wall). CPU time of each call (a call stopped at the limit counts with the CPU "
-           f"time it took). {len(calls)} calls: {len(disagreements(results))} with different "
-           f"answers, {sum(outcome(c) == 'limit' for c in calls)} stopped at the limit "
-           f"(ours {limits['ours']}, SVS {limits['svs']}, ISS {limits['iss']})._", ""]
+           f"(wall), CPU time of each call. {len(calls)} calls: "
+           f"{len(disagreements(results))} with different answers, "
+           f"{sum(outcome(c) == 'limit' for c in calls)} stopped at the limit (ours "
+           f"{limits['ours']}, SVS {limits['svs']}, ISS {limits['iss']}); the table is over "
+           f"the calls all three answered._", ""]
     out += lines
     out.append("")
     out.append("\"over 2x ISS\": calls where ours took more than twice ISS's CPU time (and "
                "over 10 ms).")
+    stopped = [(s, r, m, c) for s, rows in results["sets"].items() for r in rows
+               for m, c in r["calls"].items() if outcome(c) == "limit"]
+    if stopped:
+        out.append("")
+        out.append("Stopped at the limit (CPU s of ours / SVS / ISS; a stopped call shows "
+                   "the time it ran): " + "; ".join(
+                       f"{s} {r['id']} {m} ("
+                       + ", ".join(x for x in SOLVERS if c[x]["status"] == "limit")
+                       + "): " + " / ".join(f"{(c[x]['cpu_ms'] or 0) / 1000:.2f}"
+                                            for x in SOLVERS)
+                       for s, r, m, c in stopped) + ".")
     lost = [(s, r) for s, rows in results["sets"].items() for r in rows if r["out"]]
     if lost:
         out.append("")
@@ -557,9 +570,10 @@ def summarise(results: dict) -> str:
     out.append("|---|---|---|---:|---:|---:|---:|---:|")
     for ms, set_name, mode, r, c in worst[:10]:
         svs, iss = c["svs"]["cpu_ms"] or 0.0, c["iss"]["cpu_ms"] or 0.0
+        flags = {x: " (limit)" if c[x]["status"] == "limit" else "" for x in SOLVERS}
         out.append(f"| {set_name} | {mode} | {r['id']} {r['title'][:40]} | {r['solutions']} "
-                   f"| {ms / 1000:.2f} | {svs / 1000:.2f} | {iss / 1000:.2f} | "
-                   f"{_fmt_ratio(ms, iss)} |")
+                   f"| {ms / 1000:.2f}{flags['ours']} | {svs / 1000:.2f}{flags['svs']} | "
+                   f"{iss / 1000:.2f}{flags['iss']} | {_fmt_ratio(ms, iss)} |")
     bad = disagreements(results)
     if bad:
         out.append("")
@@ -580,25 +594,30 @@ def write_section(path: Path, text: str) -> None:
 
 # -- profiling and listen ------------------------------------------------------------------
 def profile(ids: list[str], modes: list[str], limit: float, ours: str) -> int:
+    """cProfile of ours on puzzles named by id, or on whole sets (one profile per set and
+    call, summed over its puzzles)."""
     sets = load_sets()
     items = {it["id"]: it for rows in sets.values() for it in rows}
-    for pid in ids:
-        it = items[pid]
+    groups = [(name, sets[name]) if name in sets else (name, [items[name]]) for name in ids]
+    for name, group in groups:
         for mode in modes:
             op, cap = MODES[mode]
-            req = {"op": op, "cap": cap, "input": it["doc"], "limit": limit}
-            ours_call(req, ours == "api")           # warm
-            prof = cProfile.Profile()
-            t0 = time.process_time()
-            prof.enable()
-            res = ours_call(req, ours == "api")
-            prof.disable()
-            print(f"== {pid} {it['title']} {mode}: {res['status']}, "
-                  f"{time.process_time() - t0:.2f} s CPU")
+            prof = cProfile.Profile(time.process_time)     # CPU, not waiting
+            cpu = 0.0
+            for it in group:
+                req = {"op": op, "cap": cap, "input": it["doc"], "limit": limit}
+                ours_call(req, ours == "api")           # warm
+                t0 = time.process_time()
+                prof.enable()
+                ours_call(req, ours == "api")
+                prof.disable()
+                cpu += time.process_time() - t0
+            title = group[0]["title"] if len(group) == 1 else f"{len(group)} puzzles"
+            print(f"== {name} ({title}) {mode}: {cpu:.2f} s CPU under the profiler")
             buf = io.StringIO()
             st = pstats.Stats(prof, stream=buf)
-            st.sort_stats("tottime").print_stats(15)
-            st.sort_stats("cumulative").print_stats(25)
+            st.sort_stats("tottime").print_stats(20)
+            st.sort_stats("cumulative").print_stats(30)
             print(buf.getvalue())
     return 0
 
@@ -669,9 +688,12 @@ def main() -> int:
     ap.add_argument("--only", help="puzzle ids (u001, v07, c12, ...), comma-separated")
     ap.add_argument("--json", type=Path, help="write every call's figures to this file")
     ap.add_argument("--write", type=Path, help="update the workbench section of this file")
-    ap.add_argument("--profile", help="profile ours on these puzzle ids (comma-separated)")
+    ap.add_argument("--profile", help="profile ours on these puzzle ids or whole sets "
+                    "(comma-separated)")
     ap.add_argument("--listen", action="store_true", help="measure sudoku-csp listen")
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--report", type=Path, help="print (and --write) the tables of a --json "
+                    "file instead of running")
     ap.add_argument("--package", type=Path, default=ROOT,
                     help="the checkout whose package is 'ours' (default: this one)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -694,11 +716,11 @@ def main() -> int:
         return profile(args.profile.split(","), args.modes, args.limit, ours)
     if args.listen:
         return listen_round_trip(args.rounds)
-    results = run(args)
+    results = json.loads(args.report.read_text()) if args.report else run(args)
     text = summarise(results)
     print()
     print(text)
-    if args.json:
+    if args.json and not args.report:
         args.json.write_text(json.dumps(results, indent=1))
     if args.write:
         write_section(args.write, text)
