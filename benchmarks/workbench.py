@@ -101,6 +101,8 @@ PEERS = {
 ESBUILD = "esbuild@0.19.11"     # the version SVS's package-lock.json pins (through tsx)
 MODES = {"tc1": ("truecandidates", 1), "tc8": ("truecandidates", 8), "count": ("count", 0)}
 SOLVERS = ("ours", "svs", "iss")
+#: ``method`` of ours' calls (``--method``; the package's own choice is "auto")
+METHOD = "auto"
 MARK_BEGIN, MARK_END = "<!-- workbench:begin -->", "<!-- workbench:end -->"
 
 
@@ -234,7 +236,7 @@ def ours_call(req: dict, use_api: bool) -> dict:
             if count is None:
                 return {"status": "ok", "count": p.count_solutions(limit=10 ** 7,
                                                                    time_limit=limit)}
-            r = count(p, time_limit=limit)
+            r = count(p, time_limit=limit, method=req.get("method", "auto"))
             return {"status": "ok", "count": int(getattr(r, "count", r))}
         except SearchLimit:
             return {"status": "limit"}
@@ -242,7 +244,7 @@ def ours_call(req: dict, use_api: bool) -> dict:
     api = _api() if use_api else None
     if api is None:
         return diy_true_candidates(p, cap, limit)
-    r = api(p, cap=cap, time_limit=limit)
+    r = api(p, cap=cap, time_limit=limit, method=req.get("method", "auto"))
     status = str(r.status)
     if status == "unsolvable":
         return {"status": "unsolvable"}
@@ -338,6 +340,7 @@ def request(solver: str, item: dict, mode: str, limit: float) -> dict:
     req: dict[str, Any] = {"op": op, "cap": cap, "input": inp}
     if solver == "ours":
         req["limit"] = limit
+        req["method"] = METHOD
     return req
 
 
@@ -403,7 +406,7 @@ def run(args: argparse.Namespace) -> dict:
     api_in_use = args.ours == "api" and _api() is not None
     results: dict = {"started": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                      "ours": "api" if api_in_use else "diy", "limit": args.limit,
-                     "commit": _git_head(PACKAGE), "sets": {}}
+                     "commit": _git_head(PACKAGE), "method": METHOD, "sets": {}}
     k = 0
     try:
         for set_name, items in sets.items():
@@ -533,6 +536,8 @@ def summarise(results: dict) -> str:
                 f"{over2} | {over5} |")
     ours = ("sudoku_csp.workbench" if results["ours"] == "api"
             else "the do-it-yourself baseline")
+    if results.get("method", "auto") != "auto" and results["ours"] == "api":
+        ours += f" with method={results['method']!r}"
     calls = [c for rows in results["sets"].values() for r in rows for c in r["calls"].values()]
     limits = {s: sum(1 for c in calls if c[s]["status"] == "limit") for s in SOLVERS}
     out = [f"_Run of {results['started']} to {results['finished']} on commit "
@@ -605,7 +610,8 @@ def profile(ids: list[str], modes: list[str], limit: float, ours: str) -> int:
             prof = cProfile.Profile(time.process_time)     # CPU, not waiting
             cpu = 0.0
             for it in group:
-                req = {"op": op, "cap": cap, "input": it["doc"], "limit": limit}
+                req = {"op": op, "cap": cap, "input": it["doc"], "limit": limit,
+                       "method": METHOD}
                 ours_call(req, ours == "api")           # warm
                 t0 = time.process_time()
                 prof.enable()
@@ -685,6 +691,9 @@ def main() -> int:
                     help="seconds (wall) per call (default 120)")
     ap.add_argument("--ours", choices=("auto", "api", "diy"), default="auto",
                     help="auto: the package's true_candidates when it has one, else diy")
+    ap.add_argument("--method", choices=("auto", "search", "sat"), default="auto",
+                    help="the method ours is asked to use (sudoku_csp.workbench's method=; "
+                    "default auto)")
     ap.add_argument("--only", help="puzzle ids (u001, v07, c12, ...), comma-separated")
     ap.add_argument("--json", type=Path, help="write every call's figures to this file")
     ap.add_argument("--write", type=Path, help="update the workbench section of this file")
@@ -704,6 +713,8 @@ def main() -> int:
     if args.worker:
         return worker(ours == "api")
     args.ours = ours
+    global METHOD
+    METHOD = args.method
     args.sets = [s for s in args.sets.split(",") if s]
     args.modes = [m for m in args.modes.split(",") if m]
     for m in args.modes:
