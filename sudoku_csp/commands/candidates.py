@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any
 
@@ -95,26 +94,27 @@ def run(args: argparse.Namespace) -> int:
     """Print the true candidates; exit 0 when the puzzle is unique, 1 otherwise."""
     from ..errors import UsageError
     from ..formats.loader import load_one, load_state
-    from ..render import FORMATS, RenderError, write_picture
+    from csp.budget import Budget
+
+    from ..render import write_picture
     from ..workbench import candidates_svg, true_candidates
     from .count import Progress
-    from .options import line_meanings
+    from .options import left_of, line_meanings, picture_output
     if args.counts is not None and args.counts < 1:
         raise UsageError("--counts must be at least 1")
-    out = args.output
-    if out and os.path.splitext(out)[1].lower() not in FORMATS:
-        raise RenderError(f"{out}: unknown picture format (use .svg or .png)")
+    out = picture_output(args.output)
+    budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     lines = line_meanings(args)
     if args.marks is not None:
-        st = load_state(args.puzzle, args.marks, lines=lines)
+        st = load_state(args.puzzle, args.marks, lines=lines, budget=budget)
         p, state = st.puzzle, st
     else:
-        p, state = load_one(args.puzzle, lines=lines).puzzle, None
-    p.freeze()                   # contradictory givens: refused as solve refuses them
+        p, state = load_one(args.puzzle, lines=lines, budget=budget).puzzle, None
+    p.freeze(budget)             # contradictory givens: refused as solve refuses them
     bar = Progress(args.progress, "candidates")
     try:
         res = true_candidates(p, state=state, cap=args.counts or 1, logical=args.logical,
-                              techniques=args.techniques, time_limit=args.time_limit,
+                              techniques=args.techniques, time_limit=left_of(budget),
                               progress=bar.candidates if bar.on else None)
     finally:
         bar.close()

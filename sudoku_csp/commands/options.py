@@ -14,10 +14,26 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from csp.budget import Budget
 
 #: the longest time limit accepted (a week): larger values overflow the platform's timers
 MAX_SECONDS = 7 * 24 * 3600.0
+
+
+def left_of(budget: "Budget") -> float | None:
+    """The seconds a command's budget has left, for a call that takes ``time_limit=``
+    (None without a limit; a spent budget gives a sliver, so the call stops at once and
+    says so).
+
+    >>> from csp.budget import Budget
+    >>> left_of(Budget(None)) is None, 0 < left_of(Budget(5)) <= 5
+    (True, True)
+    """
+    left = budget.left()
+    return None if left is None else max(left, 1e-3)
 
 
 def seconds(text: str) -> float:

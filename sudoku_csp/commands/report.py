@@ -62,23 +62,27 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Print the report; write the pages with ``-o``."""
+    from csp.budget import Budget
+
     from ..formats.loader import load_one
     from ..workbench.report import report
+    from .options import left_of
     out = args.output
     if out and not out.lower().endswith((".html", ".htm")):
         raise UsageError(f"{out}: the report is HTML (use a .html file name)")
     if args.count_limit < 1:
         raise UsageError("--count-limit must be at least 1")
-    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
+    budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
+    p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
     assert p is not None
-    p.freeze()          # contradictory givens: refused as solve refuses them
+    p.freeze(budget)    # contradictory givens: refused as solve refuses them
     bar = Progress(args.progress, "report")
 
     def progress(phase: str, done: int, total: int | None) -> None:
         bar.say(f"{phase} {done}/{total}" if total else f"{phase} {done or ''}".rstrip())
     try:
         rep = report(p, techniques=args.techniques, count_limit=args.count_limit,
-                     time_limit=args.time_limit, without_logic=not args.no_without,
+                     time_limit=left_of(budget), without_logic=not args.no_without,
                      progress=progress if bar.on else None)
     finally:
         bar.close()

@@ -61,20 +61,24 @@ def run(args: argparse.Namespace) -> int:
     """Print the answer; exit 0 when it is answered (see the module docstring)."""
     from csp.events import Contradiction
 
+    from csp.budget import Budget
+
     from ..formats.loader import load_state
     from ..render import write_picture
+    from .options import left_of
     from ..workbench.why import parse_candidate, why
     if args.cap < 1:
         raise UsageError("--cap must be at least 1")
     out = picture_output(args.output)
+    budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     try:
-        state = load_state(args.puzzle, args.marks, lines=line_meanings(args))
+        state = load_state(args.puzzle, args.marks, lines=line_meanings(args), budget=budget)
     except Contradiction as e:
         raise UsageError(f"the marks leave no position to ask about: {e}") from None
     puzzle = state.puzzle
     cand = parse_candidate(puzzle, args.candidate)
     answer = why(puzzle, cand, state=state, cap=args.cap, techniques=args.techniques,
-                 time_limit=args.time_limit, shorten=not args.no_shorten)
+                 time_limit=left_of(budget), shorten=not args.no_shorten)
     if args.json:
         print(json.dumps(answer.to_dict()))
     else:

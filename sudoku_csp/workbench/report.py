@@ -55,6 +55,8 @@ from techniques.analysis import analyze
 from techniques.loop import first_step, is_effective, rated_by_idea
 from techniques.solver import LogicResult, rate_steps
 
+from csp.files import write_atomic
+
 from .. import render
 from .candidates import true_candidates
 from .elements import Element, ElementSat, check_seconds, elements, uses, without
@@ -347,7 +349,8 @@ class Report:
             + "".join(rows) + "</tbody></table></body></html>")
 
     def write_html(self, path: str | os.PathLike[str], explain: bool = True) -> str | None:
-        """Write :meth:`html` to ``path`` and, with ``explain`` (and a logic result), the
+        """Write :meth:`html` to ``path`` (atomically: a failure leaves an existing file as it
+        was) and, with ``explain`` (and a logic result), the
         step-through page next to it (``NAME.explain.html``), linked from the report;
         returns that page's path (None when none was written)."""
         path = os.fspath(path)
@@ -357,11 +360,9 @@ class Report:
             from ..explain import explain_html
             root, _ext = os.path.splitext(path)
             other = root + ".explain.html"
-            with open(other, "w", encoding="utf-8") as f:
-                f.write(explain_html(self.result, puzzle=self.puzzle))
+            write_atomic(other, explain_html(self.result, puzzle=self.puzzle))
             href = os.path.basename(other)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.html(href))
+        write_atomic(path, self.html(href))
         return other
 
 

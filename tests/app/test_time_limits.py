@@ -248,3 +248,22 @@ def test_reading_counts_towards_the_limit():
         assert child.rc == 1, (child.out, child.err)
         assert json.loads(child.out)["status"] == "limit"
         assert "parsing stopped after 0.05 s" in child.err + child.out
+
+
+@pytest.mark.parametrize("command", [["candidates", "-"], ["report", "-"],
+                                     ["why", "-", "r1c1=1"]])
+def test_workbench_commands_count_reading_towards_the_limit(command):
+    """The workbench commands share the rule: one clock from before the puzzle is read, so a
+    payload that takes longer to decompress than the limit ends with the limit (exit 1, one
+    line on stderr), within a bounded CPU time."""
+    import random
+
+    import lzstring
+    rng = random.Random(25)
+    text = json.dumps({"cells": [[{}] * 9] * 9,
+                       "notes": [rng.randrange(10 ** 9) for _ in range(60_000)]})
+    body = lzstring.LZString().compressToBase64(text)
+    child = run_cli(command + ["--time-limit", "0.05"], stdin="scl" + body)
+    assert child.cpu < CPU_BOUND
+    assert child.rc == 1, (child.out, child.err)
+    assert child.err.strip() == "sudoku-csp: limit: parsing stopped after 0.05 s", child.err
