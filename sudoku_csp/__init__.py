@@ -13,7 +13,12 @@ from csp.display import set_html_renderer, set_svg_renderer
 
 def _svg(obj: Any) -> str:
     """Jupyter's picture of a Puzzle, State or Step (:func:`sudoku_csp.render.render_svg`,
-    imported on first use)."""
+    imported on first use), or of true candidates
+    (:func:`sudoku_csp.workbench.candidates_svg`)."""
+    from .workbench.candidates import TrueCandidates
+    if isinstance(obj, TrueCandidates):
+        from .workbench.picture import candidates_svg
+        return candidates_svg(obj)
     from .render import render_svg
     return render_svg(obj)
 

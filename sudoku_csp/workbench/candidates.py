@@ -139,9 +139,11 @@ class TrueCandidates:
         out["time_ms"] = round(self.time_ms, 3)
         return out
 
-    def _repr_svg_(self) -> str:
-        from .picture import candidates_svg
-        return candidates_svg(self)
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture (:func:`~sudoku_csp.workbench.candidates_svg`, through the
+        renderer :mod:`sudoku_csp` registers with :mod:`csp.display`)."""
+        from csp.display import repr_svg
+        return repr_svg(self)
 
 
 def true_candidates(puzzle: Puzzle | str, *, state: State | None = None,
