@@ -186,20 +186,26 @@ def _rule_phrase(name: str) -> str:
 
 def rule_citations(step: Step, tables: LinkTables, limit: int = 6) -> str:
     """Where a step rests on a rule's links rather than a cell or a house: each
-    elimination that sees a candidate of the step's pattern, chain or placements only
-    through a rule ("r5c7 sees r4c5 by the anti-knight rule"; a rule that links two
-    different digits: "r1c8=4 excludes r2c7=1 by the whispers rule"), and each weak link of
-    its chain that a rule makes. Rules the step's own text already names are left out (a
-    rule's own technique says how it reads its rule). Empty when no rule is involved; at
-    most ``limit`` sentences, then how many more.
+    elimination that sees a candidate of the step's pattern, chain or placements (the same
+    digit) only through a rule ("r5c7 sees r4c5 by the anti-knight rule"), and each weak
+    link of its chain that a rule makes (one between two different digits: "r1c8=4
+    excludes r2c7=1 by the whispers rule"). An elimination of another digit than its
+    premise's is a rule's own reading (a whisper, a dot, an inequality): the technique that
+    makes it says how in its own text, so it is not repeated here; rules the step's text
+    already names are left out too. Empty when no rule is involved; at most ``limit``
+    sentences, then how many more.
 
     >>> from csp import Puzzle, Grid
     >>> from csp.step import Candidate
     >>> p = Puzzle(Grid(4)).add_grid_houses()
     >>> _ = p.add_less("r1c1", "r3c3")
-    >>> s = Step("x", eliminations=(Candidate(10, 2),), pattern=(Candidate(0, 4),), width=4)
+    >>> _ = p.add_constraint(lambda a, b: a != b, ["r1c2", "r4c4"], name="apart")
+    >>> s = Step("x", eliminations=(Candidate(15, 2),), pattern=(Candidate(1, 2),), width=4)
     >>> rule_citations(s, link_tables(p))
-    'r3c3=2 excludes r1c1=4 by r1c1<r3c3'
+    'r4c4 sees r1c2 by apart'
+    >>> s = Step("x", eliminations=(Candidate(10, 2),), pattern=(Candidate(0, 4),), width=4)
+    >>> rule_citations(s, link_tables(p))     # another digit: the technique's own reading
+    ''
     """
     if tables.uniform:
         return ""
@@ -230,8 +236,7 @@ def rule_citations(step: Step, tables: LinkTables, limit: int = 6) -> str:
     for e in step.eliminations:
         found = [(p, r) for p in premises
                  if (r := tables.rule_of(e[0], e[1], p[0], p[1])) is not None]
-        same = [(p, r) for p, r in found if p[1] == e[1]]
-        cite(e, same or found)
+        cite(e, [(p, r) for p, r in found if p[1] == e[1]])
     for ln in step.links:
         if not ln.strong and len(ln.a) == 1 and len(ln.b) == 1:
             (a,), (b,) = ln.a, ln.b

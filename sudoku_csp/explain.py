@@ -75,16 +75,10 @@ _SHIFT = 64
 def states_before(start: State, steps: Sequence[Step]) -> Iterator[State]:
     """The state before each step and, last, the state after all of them: ``start`` with
     the steps applied one by one, each state a copy. The finished solve is replayed through
-    the human loop itself (a run whose strategy hands out the recorded steps), so steps are
-    applied exactly as the solve applied them."""
-    from techniques import StepSolver
-    recorded = iter(steps)
-    # unique=False: a replay checks nothing, it only applies the recorded steps
-    run = StepSolver([], unique=False).start(
-        start, strategy=lambda run, an: next(recorded, None), max_steps=len(steps))
-    yield run.state.copy()
-    for _ in run:
-        yield run.state.copy()
+    the human loop itself (:func:`techniques.loop.replay`), so steps are applied exactly as
+    the solve applied them."""
+    from techniques.loop import replay
+    return replay(start, steps)
 
 
 def _code(cell: int, digit: int) -> int:

@@ -384,7 +384,9 @@ def two_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     ...  if s.houses == ("row 1", "row 4")]  # doctest: +NORMALIZE_WHITESPACE
     ['Two-House Exclusion: 1 goes once in row 1 (r1c1,r1c2) and once in row 4 (r4c3,r4c4);
       r2c3,r2c4,r3c3,r3c4=1 would leave no two of these places that see neither it nor each
-      other => r2c3<>1, r2c4<>1, r3c3<>1, r3c4<>1']
+      other => r2c3<>1, r2c4<>1, r3c3<>1, r3c4<>1 (r2c3 sees r1c1 by r1c1!=r2c3; r2c3 sees
+      r4c4 by r2c3!=r4c4; r2c4 sees r1c2 by r1c2!=r2c4; r2c4 sees r4c3 by r2c4!=r4c3; r3c3
+      sees r1c2 by r1c2!=r3c3)']
 
     r2c3 sees r1c1 and r4c4 by a knight's move and r4c3 through column 3: r1c1 is out, and
     r1c2 has no partner left in row 4.
@@ -741,7 +743,7 @@ def three_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     ...  if len(s.houses) == 3][0]  # doctest: +NORMALIZE_WHITESPACE
     'Three-House Exclusion: r5c6=1 would leave row 2 only r2c4,r2c5, row 6 only r6c2,r6c3
      and row 4 only r4c2,r4c3,r4c5: every choice of one place in each has two that see each
-     other => r5c6<>1'
+     other => r5c6<>1 (r5c6 sees r4c4 by the anti-knight rule)'
 
     Whichever place row 6 takes, it sees r4c2 and r4c3 (a column, a knight's move), so
     row 4 is left r4c5, which sees both places of row 2 (a knight's move, column 5).
@@ -909,7 +911,8 @@ def digit_chain_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> [s.explain(2) for s in StepSolver().find_all(st, "digit_chain_exclusion")
     ...  if s.eliminations[0] == (p.grid.cell("r3c5"), 2)]  # doctest: +NORMALIZE_WHITESPACE
     ['Digit Chain Exclusion: r3c5=2 would put 2 in r4c1 (only place of row 4), leaving
-      row 5 without a place for 2 => r3c5<>2']
+      row 5 without a place for 2 => r3c5<>2 (r3c5 sees r5c4 by the anti-knight rule; r3c5
+      sees r5c6 by the anti-knight rule)']
 
     r3c5=2 takes 2 from row 4 but r4c1 (its box, a knight's move to r4c3, column 2
     holding r1c2=2); r4c1=2 and r3c5=2 then see all of row 5.
@@ -1108,7 +1111,8 @@ def digit_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     ...  if s.houses == ("row 3",)][0]  # doctest: +NORMALIZE_WHITESPACE
     'Digit Chain Verity: 1 goes in row 3 at r3c3,r3c4,r3c5,r3c6; following the hidden
      singles of 1 from each, r5c6 loses 1 (r3c3 puts 1 in r6c2, r5c5; r3c4 puts 1 in
-     r2c5, r4c3, r6c6; r3c5 sees it; r3c6 sees it) => r5c6<>1, r6c5<>1'
+     r2c5, r4c3, r6c6; r3c5 sees it; r3c6 sees it) => r5c6<>1, r6c5<>1 (r5c6 sees r3c5 by
+     the anti-knight rule)'
     """
     yield from _each_digit(an, "digit_chain_verity", _digit_verity_steps)
 

@@ -230,6 +230,42 @@ def first_step(run: "Run", an: Analysis,
     return None
 
 
+def replay(start: State, steps: Sequence[Step]) -> Iterator[State]:
+    """The state before each of ``steps`` and, last, the state after all of them: ``start``
+    (not changed) with the steps applied one by one, each yielded state a copy. The steps
+    go through the human loop itself (a :class:`Run` whose strategy hands out the given
+    steps), so they are applied exactly as a solve applies them; a step that meets a
+    contradiction raises it (:class:`~csp.events.Contradiction`, with its ``cells``) after
+    the states before it. A replay checks nothing else (no uniqueness check, no search).
+
+    >>> from variants.classic import classic_puzzle
+    >>> from techniques import StepSolver
+    >>> p = classic_puzzle("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8"
+    ...                    "..2.3..9..5.1.3..")
+    >>> steps = StepSolver("singles").solve(p).steps
+    >>> states = list(replay(p.pencilmarks(), steps))
+    >>> len(states) == len(steps) + 1, all(states[-1].placed)
+    (True, True)
+    """
+    recorded = iter(steps)
+    run = Run(start, unique=False, max_steps=len(steps),
+              strategy=lambda run, an: next(recorded, None))
+    yield run.state.copy()
+    for _ in run:
+        yield run.state.copy()
+    if run.contradiction is not None:
+        raise run.contradiction
+    if run.status == SolveStatus.UNSOLVABLE:     # a step's placements break a rule
+        raise Contradiction(run.reason or "contradiction")
+
+
+def applied(state: State, step: Step) -> State:
+    """A copy of ``state`` with ``step`` applied (:func:`replay` of one step); raises the
+    :class:`~csp.events.Contradiction` the step meets."""
+    *_, after = replay(state, (step,))
+    return after
+
+
 class Run:
     """One pass of the human loop over a working state (see the module docstring).
 
@@ -309,6 +345,8 @@ class Run:
         self.reason: str | None = None
         # set by a strategy that found nothing while a search gave up on its own budget
         self.incomplete = False
+        #: the contradiction that ended the run "unsolvable" (its ``cells``), else None
+        self.contradiction: Contradiction | None = None
         #: the technique whose search gave up on its own budget (with ``incomplete``)
         self.gave_up: str | None = None
         #: the technique the strategy is searching now (read by progress displays)
@@ -520,6 +558,7 @@ class Run:
         try:
             pick = self.peek()
         except Contradiction as e:
+            self.contradiction = e
             self._end(SolveStatus.UNSOLVABLE, str(e))
         if pick is None:
             self._end()
@@ -536,6 +575,7 @@ class Run:
         except Contradiction as e:
             if before is not None:
                 raise UnsoundStep(step, f"contradiction while applying it: {e}", before) from None
+            self.contradiction = e
             self._end(SolveStatus.UNSOLVABLE, str(e))
         self.steps.append(step)
         return pick

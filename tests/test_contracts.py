@@ -147,6 +147,14 @@ _REFLECTION = {
     # rule that cannot be built is named by the callable's name or the bundle's class
     ("csp/model.py", "hasattr(b, 'apply')"),
     ("csp/model.py", "getattr(b, '__name__', None)"),
+    # Puzzle.check_cell_lists: a bundle may declare which of its attributes hold cell lists
+    # (``cell_lists``, names read by reflection) and whether they may close a loop; a bundle
+    # is a plain object with no base class to declare defaults on (issue 28's rule record
+    # is to hold these declarations)
+    ("csp/model.py", "getattr(bundle, 'cell_lists', ())"),
+    ("csp/model.py", "getattr(bundle, 'closed_loop', False)"),
+    ("csp/model.py", "getattr(bundle, attr, None)"),
+    ("csp/model.py", "getattr(bundle, '__name__', None)"),
 }
 
 

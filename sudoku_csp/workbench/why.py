@@ -48,7 +48,7 @@ from csp.status import SolveStatus
 from csp.step import Candidate, Step, digit_symbol
 from techniques import StepSolver, registry
 from techniques.analysis import analyze
-from techniques.loop import Run, apply_step, is_effective
+from techniques.loop import Run, applied, is_effective, replay
 
 from .. import render
 from .elements import check_seconds
@@ -356,7 +356,7 @@ def _search(solver: StepSolver, start: State, assumed: State,
             step = pick if isinstance(pick, Step) else pick.step
             cells: tuple[int, ...] = ()
             try:                         # which cells: the same step on a copy says
-                apply_step(trial, step)
+                applied(trial, step)
             except Contradiction as e:
                 cells = e.cells
             return _Chain([*run.steps, step], True, _reason(run.reason or ""), cells,
@@ -377,7 +377,7 @@ def _refute(w: Why, start: State, techniques: Any, time_limit: float | None,
                   width=w.puzzle.grid.namer, title="Assume")
     w.assumed = assumed
     try:
-        apply_step(assumed, assume)
+        assumed = applied(assumed, assume)
     except Contradiction as e:           # the assumption empties a cell at once
         w.refuted, w.logic = True, "refuted"
         w.contradiction, w.contradiction_cells = _reason(str(e)), e.cells
@@ -482,11 +482,7 @@ def _shortened(assumed: State, chain: _Chain, puzzle: Puzzle,
     houses = _house_cells(puzzle)
     every = frozenset(range(puzzle.grid.size))
     reg = registry.load()
-    states = [assumed.copy()]
-    st = assumed.copy()
-    for s in path[:-1] if chain.failed else path:
-        apply_step(st, s)
-        states.append(st.copy())
+    states = list(replay(assumed, path[:-1] if chain.failed else path))
 
     def reads(step: Step) -> frozenset[int]:
         t = reg.get(step.technique)
@@ -539,7 +535,7 @@ def _replays(assumed: State, steps: list[Step], techniques: Any) -> bool:
             elif not any(want <= set(s.placements) | set(s.eliminations)
                          for s in finder(analyze(st), opts)):
                 return False
-            apply_step(st, step)
+            st = applied(st, step)
         except Contradiction:
             return i == len(steps) - 1
     return _evident(st) is not None

@@ -63,7 +63,7 @@ def test_digit_chain_exclusion_hanging_vines():
     assert step.explain(2) == (
         "Digit Chain Exclusion: r1c4=3 would put 3 in r9c5=r6c6 (only place of col 5), "
         "then r8c9 (only place of region 9), then r5c3 (only place of row 5), leaving "
-        "col 2 without a place for 3 => r1c4<>3")
+        "col 2 without a place for 3 => r1c4<>3 (r1c4 sees r2c2 by the anti-knight rule)")
     assert step.houses == ("col 5", "region 9", "row 5", "col 2")
     assert_sound(p, st, [step], sol)
     r = StepSolver("default", verify=sol).solve(p, time_limit=60)
@@ -94,7 +94,7 @@ def test_digit_chain_verity_two_hooks():
         "Digit Chain Verity: 6 goes in row 1 at r1c1,r1c2,r1c5,r1c7,r1c8,r1c9; following "
         "the hidden singles of 6 from each, r5c5 loses 6 (r1c1 puts 6 in r7c4; r1c2 puts "
         "6 in r7c4; r1c5 sees it; r1c7 puts 6 in r3c5; r1c8 puts 6 in r3c5; r1c9 puts 6 "
-        "in r3c5) => r5c5<>6")
+        "in r3c5) => r5c5<>6 (r5c5 sees r7c4 by the anti-knight rule)")
 
 
 def test_digit_chains_silent_without_links():

@@ -173,7 +173,8 @@ REAL: dict[str, tuple[str, str, str]] = {
 156789 126789 12789 12348 123459 123456 1234567 2456789 1356789 246789 135789
 124689 123579 123468 1234579 1234568 1 2 3 4 5 6 7 8 9""",
         "Clone Pointing: r3c4=r4c1 (palindrome r4c1=r3c4): 2 of region 6 only in r5c1,r5c3,"
-        "r5c4,r6c1,r7c4, each seeing r3c4 or r4c1 => r3c4<>2, r4c1<>2"),
+        "r5c4,r6c1,r7c4, each seeing r3c4 or r4c1 => r3c4<>2, r4c1<>2 (r3c4, r4c1 see r5c3 "
+        "by the anti-knight rule)"),
     "equal_digit_colouring": ("Boxless Antiknight Coloring Book: The Flag", """
 23456789 23456789 2356789 23456789 3456789 346789 3456789 456789 1 456789 3456789 346789
 3456789 1456789 1456789 456789 156789 2 156789 456789 1456789 1456789 1256789 1256789 156789
@@ -660,7 +661,8 @@ def test_house_exclusion_anti_knight() -> None:
     steps = [s for s in found(p, st, "house_exclusion") if s.houses == ("box 1",)]
     assert elims(p, steps) == {"r2c4<>5", "r4c2<>5"}
     assert steps[-1].explain(2) == ("House Exclusion: r4c2=5 would leave box 1 without a 5 "
-                                   "(r2c1,r2c3,r3c2) => r4c2<>5")
+                                   "(r2c1,r2c3,r3c2) => r4c2<>5 (r4c2 sees r2c1 by the "
+                                   "anti-knight rule; r4c2 sees r2c3 by the anti-knight rule)")
     assert_sound(p, st, steps)
 
 
