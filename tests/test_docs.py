@@ -91,10 +91,11 @@ def shell_blocks(text: str, name: str) -> list[ShellBlock]:
     blocks = []
     for match in _FENCE.finditer(text):
         lines = match["body"].splitlines()
-        if not any(line.startswith("$ ") for line in lines):
+        if match["lang"] == "sh" and not any(line.startswith("$ ") for line in lines):
             continue
-        assert lines[0].startswith("$ "), f"{name}: a shell block starts with a `$ ` line"
         commands: list[tuple[str, list[str]]] = []
+        if not lines or not lines[0].startswith("$ "):    # output with no command: fails
+            commands.append(("echo 'a console block starts with a $ line'", []))
         for line in lines:
             if line.startswith("$ "):
                 commands.append((line[2:], []))
@@ -206,19 +207,25 @@ $ echo $?
 $ sudoku-csp count 1............... --limit 10 --json
 {"count": 10, "limit": 10, "at_least": true, "status": "ok"}
 ```
+
+```console
+solved 1234341223414123
+```
 """
 
 
 def test_stale_example_fails() -> None:
     """The checker passes a true block and fails a stale one: a wrong answer, a wrong exit
-    code, and a missing field (the marker ``{{...}}`` matches text, not its absence)."""
-    true, stale = shell_blocks(STALE, "stale.md")
+    code, and a missing field (the marker ``{{...}}`` matches text, not its absence); a
+    console block that shows output without a command fails too."""
+    true, stale, headless = shell_blocks(STALE, "stale.md")
     assert check_block(true) == []
     problems = check_block(stale)
     assert [p.split("\n")[0] for p in problems] == [
         "stale.md:15: $ sudoku-csp solve 1...............", "stale.md:15: $ echo $?",
         "stale.md:15: $ sudoku-csp count 1............... --limit 10 --json"]
     assert "--- it prints:\nmultiple" in problems[0]
+    assert len(check_block(headless)) == 1      # output shown without its command
 
 
 def test_markers() -> None:
