@@ -147,6 +147,8 @@ def test_did_you_mean_an_option_value(capsys):
     assert "invalid choice: 'fpuzles'; did you mean 'fpuzzles'" in usage_error(
         capsys, "convert", EASY, "--to", "fpuzles")
     assert "did you mean 'se121'" in usage_error(capsys, "rate", "--rating", "se12", EASY)
+    assert "unknown variant 'killr'; did you mean 'killer'?" in usage_error(
+        capsys, "generate", "--variant", "killr")
 
 
 def test_did_you_mean_an_option(capsys):
