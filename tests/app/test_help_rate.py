@@ -208,3 +208,23 @@ def test_rate_a_batch_file(capsys, tmp_path):
 def test_rate_bad_input_is_a_usage_error(capsys):
     assert "required: puzzle" in usage_error(capsys, "rate")
     assert "not a square grid" in usage_error(capsys, "rate", "12")
+
+
+def test_rate_result_when_the_se_scale_cannot_rate():
+    """With ``both`` a solved puzzle the SE-like scale cannot rate keeps its HoDoKu-style
+    rating and says why SE is missing; asked for SE alone it is not rated."""
+    from sudoku_csp.commands.rate import rate_result, rating_text
+    res = {"puzzle": "p", "status": "solved", "solution": "1", "time_ms": 5.0,
+           "rating": {"level": "hard", "score": 900, "hardest": "thermo_chain"},
+           "se_rating": {"er": 0.0, "ep": 0.0, "ed": 0.0, "applies": False, "solved": False}}
+    both = rate_result(res, "both", 60.0)
+    assert both["rated"] and both["rating"] == res["rating"] and both["se_rating"] is None
+    assert "does not apply" in both["se_reason"]
+    assert rating_text(both) == ("hard 900 (hardest thermo_chain), no SE rating: the SE-like "
+                                 "rating does not apply to this variant")
+    se = rate_result(res, "se121", 60.0)
+    assert not se["rated"] and se["se_rating"] is None and "does not apply" in se["reason"]
+    res["se_rating"] = {"er": 20.0, "ep": 20.0, "ed": 1.2, "applies": True, "solved": False}
+    assert "do not solve it" in rate_result(res, "se", 60.0)["reason"]
+    res["time_ms"] = 60000.0
+    assert "time limit (60 s)" in rate_result(res, "se", 60.0)["reason"]
