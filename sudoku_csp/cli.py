@@ -56,7 +56,13 @@ _SAYS_DEFAULT = re.compile(r"%\(default\)|\bdefault(?::|\)| \w)")
 
 def shows_default(action: argparse.Action) -> bool:
     """Whether ``--help`` should show ``action``'s default: an option with a value (not a
-    flag, not ``None``, not ``--help`` or ``--version``)."""
+    flag, not ``None``, not ``--help`` or ``--version``).
+
+    >>> ap = argparse.ArgumentParser()
+    >>> [shows_default(ap.add_argument(*a, **k)) for a, k in [(("--n",), {"default": 3}),
+    ...     (("--json",), {"action": "store_true"}), (("--o",), {})]]
+    [True, False, False]
+    """
     return (bool(action.option_strings) and action.nargs != 0
             and action.default not in (None, argparse.SUPPRESS)
             and not isinstance(action.default, bool))
