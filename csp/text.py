@@ -13,10 +13,18 @@ its escape, and a byte that was not UTF-8 (read with ``errors="surrogateescape"`
 'a\\\\ud800b\\nc'
 >>> escape_text(b"caf\\xe9".decode("utf-8", "surrogateescape"))
 'caf\\\\xe9'
+
+:func:`close_matches` and :func:`did_you_mean` suggest known names for a misspelt one (a
+technique, a rule, a command, an option value):
+
+>>> did_you_mean("X-Wing", ["x_wing", "xy_wing", "swordfish"])
+"; did you mean 'x_wing'?"
 """
 from __future__ import annotations
 
+import difflib
 import re
+from typing import Iterable
 
 #: characters escaped: C0 and C1 controls, DEL, line and paragraph separators, surrogates
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
@@ -38,3 +46,51 @@ def escape_text(text: str, keep: str = "") -> str:
 def one_line(text: object) -> str:
     """``str(text)`` as one printable line (:func:`escape_text` keeping nothing)."""
     return escape_text(str(text))
+
+
+def _folded(name: str) -> str:
+    """``name`` for comparison: case-folded, without separators (``X-Wing`` ~ ``x_wing``)."""
+    return re.sub(r"[\s_\-.]+", "", name.casefold())
+
+
+def close_matches(word: str, known: Iterable[str], n: int = 3) -> list[str]:
+    """Up to ``n`` names of ``known`` closest to ``word`` (:func:`difflib.get_close_matches`
+    with cutoff 0.6, on names compared without case and separators); a name equal to
+    ``word`` but for case and separators (``-``, ``_``, spaces, dots) is the only answer.
+
+    >>> close_matches("slove", ["solve", "count", "explain"])
+    ['solve']
+    >>> close_matches("XWing", ["x_wing", "xy_wing", "wings"])
+    ['x_wing']
+    >>> close_matches("xywing", ["x_wing", "xy_wing", "xyz_wing", "wings"])
+    ['xy_wing']
+    >>> close_matches("swordfsh", ["swordfish", "finned_swordfish", "x_wing"])
+    ['swordfish', 'finned_swordfish']
+    >>> close_matches("zzz", ["solve"])
+    []
+    """
+    names = sorted({str(k) for k in known})
+    word = str(word)
+    out = [k for k in names if _folded(k) == _folded(word) and k != word]
+    if out:                       # the same name but for case and separators: that one
+        return out[:n]
+    by_fold: dict[str, str] = {}
+    for k in names:
+        by_fold.setdefault(_folded(k), k)
+    for m in difflib.get_close_matches(_folded(word), list(by_fold), n=n, cutoff=0.6):
+        if by_fold[m] not in out and by_fold[m] != word:
+            out.append(by_fold[m])
+    for m in difflib.get_close_matches(word, names, n=n, cutoff=0.6):
+        if m not in out and m != word:
+            out.append(m)
+    return out[:n]
+
+
+def did_you_mean(word: str, known: Iterable[str], n: int = 3) -> str:
+    """``"; did you mean 'a' or 'b'?"`` for the :func:`close_matches` of ``word``, or ``""``
+    when none is close (to append to an error message; the names are shown with
+    :func:`one_line`, so the message stays one line)."""
+    close = close_matches(word, known, n)
+    if not close:
+        return ""
+    return f"; did you mean {' or '.join(one_line(repr(c)) for c in close)}?"

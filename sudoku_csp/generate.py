@@ -60,6 +60,7 @@ from csp.errors import (InvalidPuzzle, NodeLimitExceeded, SearchLimit, Soundness
                         SudokuCSPError, TimeLimitExceeded)
 from csp.events import Contradiction
 from csp.io import write_line
+from csp.text import did_you_mean
 from csp.search import search
 from techniques import StepSolver, registry
 from techniques.loop import first_step
@@ -839,9 +840,11 @@ def _big_floor(n: int, level: str) -> float:
 # ---------------------------------------------------------------------------------------
 def _check_args(variant: str, level: str, count: int, size: int) -> None:
     if variant not in VARIANTS:
-        raise GenerateError(f"unknown variant {variant!r} (choose from {', '.join(VARIANTS)})")
+        raise GenerateError(f"unknown variant {variant!r}{did_you_mean(variant, VARIANTS)} "
+                            f"(choose from {', '.join(VARIANTS)})")
     if level not in LEVELS:
-        raise GenerateError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+        raise GenerateError(f"unknown level {level!r}{did_you_mean(level, LEVELS)} "
+                            f"(choose from {', '.join(LEVELS)})")
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise GenerateError(f"count must be a positive integer, got {count!r}")
     if not isinstance(size, int) or isinstance(size, bool) or not 4 <= size <= MAX_SIZE:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from csp.errors import SudokuCSPError
-from csp.text import one_line
+from csp.text import did_you_mean, one_line
 
 from .ladder import MAX_N, sized_options
 
@@ -226,10 +226,8 @@ def _members(item: str) -> list[Technique] | None:
 
 def _unknown(item: str, removed: bool) -> UnknownTechnique:
     """The error of an unknown selection item, with the closest known names (difflib)."""
-    import difflib
-    known = sorted({*KEYWORDS, *REGISTRY, *(t.family for t in REGISTRY.values())})
-    close = difflib.get_close_matches(item, known, n=3, cutoff=0.6)
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    known = {*KEYWORDS, *REGISTRY, *(t.family for t in REGISTRY.values())}
+    hint = did_you_mean(item, known)
     where = " after '-'" if removed else ""
     return UnknownTechnique(f"unknown technique or family {item!r}{where}{hint} "
                             "(see `sudoku-csp techniques`)")

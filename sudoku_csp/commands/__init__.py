@@ -18,5 +18,6 @@ COMMANDS: dict[str, str] = {
     "generate": 'make puzzles with one solution at a logic level',
     "convert": 'write a puzzle as sudoku-csp JSON, f-puzzles JSON or URL, a SudokuPad URL, or a line string',
     "report": "the setter's report: solutions, clue suggestions, logic, break-in, needed and redundant elements",
+    "rate": 'rate puzzles by logic: HoDoKu-style level and score, Sudoku Explainer-like ER/EP/ED',
     "why": 'why a candidate is false (a logic refutation), or in how many solutions it is true',
 }

@@ -61,9 +61,12 @@ def run(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``convert`` subcommand on the CLI's subparsers."""
-    from .options import add_puzzle_options
+    from .options import PUZZLE_HELP, add_puzzle_options
     c = sub.add_parser("convert", help=COMMANDS["convert"])
-    c.add_argument("puzzle")
-    c.add_argument("--to", choices=FORMATS, required=True)
+    c.add_argument("puzzle", help=PUZZLE_HELP)
+    c.add_argument("--to", choices=FORMATS, required=True,
+                   help="spec: sudoku-csp JSON; fpuzzles: f-puzzles JSON; fpuzzles-url, "
+                        "sudokupad-url: links; line: the givens as a line string (rules "
+                        "are not written)")
     add_puzzle_options(c)
     c.set_defaults(run=run)

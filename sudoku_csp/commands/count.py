@@ -31,8 +31,8 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import (add_puzzle_options, at_least, line_meanings, node_limit, progress_wanted,
-                      seconds)
+from .options import (PUZZLE_HELP, add_puzzle_options, at_least, line_meanings, node_limit,
+                      progress_wanted, seconds)
 from .solve import METHOD_HELP, METHODS
 
 #: the default --limit of a count (a uniqueness check) and of a list
@@ -43,7 +43,7 @@ LIST_LIMIT = 1000
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``count`` on the CLI's subparsers."""
     c = sub.add_parser("count", help=COMMANDS["count"])
-    c.add_argument("puzzle")
+    c.add_argument("puzzle", help=PUZZLE_HELP)
     c.add_argument("--limit", type=at_least(1), default=None,
                    help=f"stop at K solutions (default {COUNT_LIMIT}; {LIST_LIMIT} with --list)")
     c.add_argument("--list", action="store_true", help="print each solution found")
@@ -53,8 +53,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     c.add_argument("--samples", type=at_least(1), default=1000,
                    help="probes of --estimate (default 1000)")
     c.add_argument("--seed", type=at_least(0), default=0, help="random seed of --estimate")
-    c.add_argument("--json", action="store_true")
-    c.add_argument("--time-limit", type=seconds, default=60.0)
+    c.add_argument("--json", action="store_true",
+                   help="one JSON object: count, limit, at_least, status, time_ms (and "
+                        "solutions with --list; the estimate's fields with --estimate)")
+    c.add_argument("--time-limit", type=seconds, default=60.0,
+                   help="seconds before the count stops (and says so)")
     c.add_argument("--node-limit", type=node_limit, default=None, metavar="N",
                    help="search nodes (conflicts when the SAT solver searches; 0: no "
                         "search, only propagation)")

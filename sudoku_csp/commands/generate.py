@@ -17,12 +17,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     gn.add_argument("--variant", default="classic", help="classic, jigsaw or killer")
     gn.add_argument("--difficulty", default="easy",
                     help="easy, medium, hard, unfair or extreme (the logic rating's level)")
-    gn.add_argument("--count", type=at_least(1), default=1)
+    gn.add_argument("--count", type=at_least(1), default=1, metavar="N",
+                    help="how many puzzles to make")
     gn.add_argument("--seed", type=at_least(0), default=None, help="first candidate seed")
     gn.add_argument("--json", action="store_true", help="one JSON object per puzzle")
     gn.add_argument("--time-limit", type=seconds, default=60.0,
                     help="seconds per puzzle before giving up (default 60)")
-    gn.add_argument("--size", type=at_least(1), default=9)
+    gn.add_argument("--size", type=at_least(1), default=9, metavar="N",
+                    help="grid size N (N x N cells, digits 1 to N)")
     gn.add_argument("--symmetric", action="store_true", help="point-symmetric givens")
     gn.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="a line per candidate on stderr (auto: only when stderr is a "

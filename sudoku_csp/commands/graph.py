@@ -9,7 +9,7 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import add_puzzle_options, at_least, line_meanings
+from .options import PUZZLE_HELP, add_puzzle_options, at_least, line_meanings
 
 #: default largest link graph written (candidate nodes): an empty 16x16 grid has 4,096
 MAX_NODES = 5000
@@ -20,10 +20,14 @@ _BYTES = {"graphml": (170, 110), "json": (150, 80), "dot": (120, 60)}
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``graph`` on the CLI's subparsers."""
     g = sub.add_parser("graph", help=COMMANDS["graph"])
-    g.add_argument("puzzle")
-    g.add_argument("--kind", choices=("constraint", "cells", "links"), default="constraint")
-    g.add_argument("--format", choices=("graphml", "json", "dot"), default="graphml")
-    g.add_argument("-o", "--output", default=None)
+    g.add_argument("puzzle", help=PUZZLE_HELP)
+    g.add_argument("--kind", choices=("constraint", "cells", "links"), default="constraint",
+                   help="constraint: cells and constraints (bipartite); cells: cells joined "
+                        "when they must differ; links: candidates joined by weak links")
+    g.add_argument("--format", choices=("graphml", "json", "dot"), default="graphml",
+                   help="GraphML, node-link JSON (networkx) or Graphviz dot")
+    g.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="the file to write (default: stdout)")
     g.add_argument("--max-nodes", type=at_least(1), default=MAX_NODES, metavar="N",
                    help=f"refuse a link graph of more than N candidate nodes (default "
                         f"{MAX_NODES}; the whole graph is built in memory)")

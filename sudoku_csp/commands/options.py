@@ -132,6 +132,10 @@ def line_meaning(text: str) -> tuple[str, str]:
     return key.strip(), meaning.strip()
 
 
+#: the help of a PUZZLE argument
+PUZZLE_HELP = "line string, f-puzzles or SudokuPad link/payload/JSON, file, or -"
+
+
 def add_puzzle_options(parser: argparse.ArgumentParser) -> None:
     """Options of every command that reads a PUZZLE: ``--line COLOUR=MEANING`` (repeated)
     says what a SudokuPad drawing of that colour means."""

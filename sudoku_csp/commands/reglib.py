@@ -15,9 +15,10 @@ from ..errors import UsageError
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``reglib`` on the CLI's subparsers."""
     r = sub.add_parser("reglib", help=COMMANDS["reglib"])
-    r.add_argument("file")
+    r.add_argument("file", help="a HoDoKu regression library file (one case per line)")
     r.add_argument("codes", nargs="*", help="only these technique codes")
-    r.add_argument("--json", action="store_true")
+    r.add_argument("--json", action="store_true",
+                   help="one JSON object: passed, failed, failures, the per-technique table")
     r.set_defaults(run=run)
     return r
 

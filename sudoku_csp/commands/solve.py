@@ -68,9 +68,9 @@ def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
     """The batch options of ``sudoku-csp solve`` (run by :mod:`sudoku_csp.batch`)."""
     g = parser.add_argument_group("batch runs")
     g.add_argument("--workers", type=at_least(0), default=1, metavar="N",
-                   help="solve in N worker processes (0: one per CPU; never more than the "
-                        "CPUs nor the puzzles); output stays in input order. With --dask "
-                        "local: the number of Dask workers (default 2)")
+                   help="solve in N worker processes (default 1; 0: one per CPU; never more "
+                        "than the CPUs nor the puzzles); output stays in input order. With "
+                        "--dask local: the number of Dask workers (default 2)")
     g.add_argument("--chunk-size", type=at_least(1), default=None, metavar="K",
                    help="puzzles sent to a worker at a time (default: automatic)")
     g.add_argument("--dask", default=None, metavar="ADDRESS",
@@ -207,7 +207,8 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
                 values = [res.state.placed[c] or 0 for c in range(p.grid.size)]
                 if status == SolveStatus.SOLVED:   # only a finished solve rates the puzzle
                     out["rating"] = res.rating.to_dict()
-                if args.rating in ("se", "se121"):
+                if args.rating in ("se", "se121") and (
+                        status == SolveStatus.SOLVED or not getattr(args, "rated_only", False)):
                     from techniques import StepSolver
                     se = StepSolver(args.techniques).rate_se(
                         p, mode="se121" if args.rating == "se121" else "extended",

@@ -13,7 +13,9 @@ from . import COMMANDS
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``techniques`` on the CLI's subparsers."""
     t = sub.add_parser("techniques", help=COMMANDS["techniques"])
-    t.add_argument("--json", action="store_true")
+    t.add_argument("--json", action="store_true",
+                   help="a JSON list: name, title, family, code, score, level, enabled, "
+                        "requires_unique of each technique")
     t.set_defaults(run=run)
     return t
 

@@ -31,6 +31,7 @@ from csp import Grid, Puzzle
 from csp.budget import Budget
 from csp.errors import InvalidPuzzle, ParseError
 from csp.grid import default_box_shape
+from csp.text import did_you_mean
 
 from .payload import decode_payload, is_fpuzzles_text  # noqa: F401  (part of this module's API)
 
@@ -164,8 +165,9 @@ def load_fpuzzles(obj: dict | str, budget: Budget | None = None) -> Puzzle:
     unknown = sorted(str(k) for k in obj if k not in IGNORED and k not in HANDLERS
                      and k != "negative")
     if unknown:
-        raise ParseError(f"unknown f-puzzles rule key(s): {', '.join(unknown)} (an f-puzzles "
-                         "extension sudoku-csp does not read)")
+        hint = did_you_mean(unknown[0], [*HANDLERS, *IGNORED, "negative"])
+        raise ParseError(f"unknown f-puzzles rule key(s): {', '.join(unknown)}{hint} (an "
+                         "f-puzzles extension sudoku-csp does not read)")
     if "size" not in obj:
         raise ParseError("f-puzzles data has no 'size'")
     n = obj["size"]
@@ -500,7 +502,8 @@ def _pair_flags(ctx: _Ctx, negative: Any) -> None:
         raise ParseError(f"'negative' must be a list of names, got {_show(negative)}")
     for kind in negative:
         if kind not in NEGATIVE_KINDS:
-            raise ParseError(f"unknown negative constraint {kind!r} (f-puzzles knows "
+            raise ParseError(f"unknown negative constraint {kind!r}"
+                             f"{did_you_mean(kind, NEGATIVE_KINDS)} (f-puzzles knows "
                              f"{', '.join(NEGATIVE_KINDS)})")
     for bundle in pair_flag_bundles(ctx, bool(ctx.obj.get("nonconsecutive")), set(negative)):
         ctx.p.use(bundle)

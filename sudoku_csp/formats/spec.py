@@ -45,6 +45,7 @@ from csp.budget import Budget
 from csp.grid import MultiGrid
 from csp.errors import InvalidPuzzle
 from csp.io import parse_line, write_line
+from csp.text import did_you_mean
 from variants import rule_modules
 
 
@@ -170,7 +171,7 @@ def bundle_from_dict(d: dict) -> Any:
         raise SpecError(f"a rule's 'rule' must be its name (a string), got {json.dumps(name)[:40]}")
     cls = RULES.get(name)
     if cls is None:
-        raise SpecError(f"unknown rule {name!r}")
+        raise SpecError(f"unknown rule {name!r}{did_you_mean(name, RULES)}")
     args = {k: v for k, v in d.items() if k != "rule"}
     if cls.__init__ is object.__init__:
         if args:
@@ -193,7 +194,9 @@ def bundle_from_dict(d: dict) -> Any:
         else:
             kw[pname] = v
     if args:
-        raise SpecError(f"rule {name}: unknown argument(s) {', '.join(sorted(args))}")
+        first = sorted(args)[0]
+        hint = did_you_mean(first, [k for k in sig.parameters if k != "self"])
+        raise SpecError(f"rule {name}: unknown argument(s) {', '.join(sorted(args))}{hint}")
     try:
         return cls(*pos, **kw)
     except (TypeError, ValueError) as e:

@@ -46,6 +46,7 @@ from typing import Any, Mapping
 from csp import Puzzle
 from csp.budget import Budget
 from csp.errors import InvalidPuzzle, ParseError
+from csp.text import did_you_mean
 
 from .payload import check_size, decode_sudokupad, is_sudokupad_text, read_sudokupad_json
 
@@ -154,7 +155,8 @@ def parse_meanings(lines: Mapping[str, str] | None) -> dict[str, tuple[str, int 
         name, _, num = meaning.partition(":")
         kind = _kind(name)
         if kind not in known:
-            raise ParseError(f"{where}: unknown meaning {name.strip()!r} (one of "
+            raise ParseError(f"{where}: unknown meaning {name.strip()!r}"
+                             f"{did_you_mean(name.strip(), known)} (one of "
                              f"{', '.join(known)})")
         value = None
         if num.strip():
