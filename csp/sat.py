@@ -59,8 +59,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .bits import digits_of
 from .budget import Budget
-from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Element, Relation,
-                          Sum, SumIn)
+from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Element, Linear,
+                          Relation, Sum, SumIn)
 from .constraints.binary import _ne
 from .constraints.sums import sum_subsets
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
@@ -356,19 +356,34 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
     check = con.check
     allowed, forbidden = [], []
     keep, drop = allowed.append, forbidden.append
+    terms = _linear_terms(con) if len(pos) == len(scope) else None
+    if terms is not None:
+        # a sum: its tuples straight from the bounds, when few enough that the support
+        # encoding (of the allowed tuples alone) is the one chosen below
+        allowed = _linear_tuples(doms, *terms)
+        if total - len(allowed) > len(allowed) * (len(scope) + 1):
+            return _support(enc, scope, doms, allowed)
+        allowed = []
+        keep = allowed.append
     if pos == list(range(len(scope))):     # no cell twice: the tuple as it is
         for tup in itertools.product(*doms):
             (keep if check(*tup) else drop)(tup)
     else:
         for tup in itertools.product(*doms):
             (keep if check(*[tup[i] for i in pos]) else drop)(tup)
-    var = enc.var
     if len(forbidden) <= len(allowed) * (len(scope) + 1):
         n = enc.n
         bases = [c * n for c in scope]
         enc.clauses.extend([-(b + d) for b, d in zip(bases, tup)] for tup in forbidden)
         return True
-    # support encoding: one selector per allowed tuple; a candidate needs a selector using it
+    return _support(enc, scope, doms, allowed)
+
+
+def _support(enc: Encoding, scope: list[int], doms: list[tuple[int, ...]],
+             allowed: list[tuple[int, ...]]) -> bool:
+    """The support encoding of a table: one selector per allowed tuple; a candidate
+    needs a selector using it."""
+    var = enc.var
     sel = [enc.new_var() for _ in allowed]
     enc.clauses.append(sel)
     support: dict[tuple[int, int], list[int]] = {}
@@ -380,6 +395,49 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
         for d in ds:
             enc.clauses.append([-var(c, d)] + support.get((c, d), []))
     return True
+
+
+def _linear_terms(con: Any) -> tuple[list[int], int] | None:
+    """``(coefficients, total)`` of a rule that is a plain weighted sum of its cells'
+    digits (a :class:`Linear`, or a :class:`Sum` whose digits may repeat), else None."""
+    if type(con) is Linear:
+        return list(con.coeffs), con.total
+    if type(con) is Sum and not con.distinct:
+        return [1] * len(con.cells), con.total
+    return None
+
+
+def _linear_tuples(doms: list[tuple[int, ...]], coeffs: list[int],
+                   total: int) -> list[tuple[int, ...]]:
+    """The tuples of ``doms`` (in ``itertools.product`` order) whose weighted sum is
+    ``total``, walking the digits position by position and cutting a prefix the remaining
+    positions cannot complete.
+
+    >>> _linear_tuples([(1, 2, 3), (1, 2, 3), (4, 5)], [1, 1, -1], 0)
+    [(1, 3, 4), (2, 2, 4), (2, 3, 5), (3, 1, 4), (3, 2, 5)]
+    """
+    k = len(doms)
+    terms = [[a * d for d in ds] for a, ds in zip(coeffs, doms)]
+    lo, hi = [0] * (k + 1), [0] * (k + 1)
+    for i in range(k - 1, -1, -1):
+        lo[i] = lo[i + 1] + min(terms[i])
+        hi[i] = hi[i + 1] + max(terms[i])
+    out: list[tuple[int, ...]] = []
+    tup = [0] * k
+
+    def walk(i: int, s: int) -> None:
+        if i == k:
+            if s == total:
+                out.append(tuple(tup))
+            return
+        low, high = total - hi[i + 1], total - lo[i + 1]
+        for d, t in zip(doms[i], terms[i]):
+            if low <= s + t <= high:
+                tup[i] = d
+                walk(i + 1, s + t)
+
+    walk(0, 0)
+    return out
 
 
 def encode(puzzle, cand: list[int], table_budget: int = 20_000,
