@@ -49,6 +49,7 @@ lists at once.
 """
 from __future__ import annotations
 
+import collections
 import itertools
 import math
 import operator
@@ -58,15 +59,16 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .bits import digits_of
 from .budget import Budget
-from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Element, Relation,
-                          Sum, SumIn)
+from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Element, Linear,
+                          Relation, Sum, SumIn)
+from .constraints.binary import _ne
 from .constraints.sums import sum_subsets
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
 from .search import propagate_pure
 
 __all__ = ["Encoding", "encode", "sat_search", "solve_limited", "SatUnavailable", "available",
-           "SatSession", "cancel_check"]
+           "SatSession", "cancel_check", "new_solver"]
 
 SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
 #: "at most one" of up to this many literals is a clause per pair; above, the product encoding
@@ -148,7 +150,7 @@ class Encoding:
         """
         k = len(lits)
         if k <= AMO_PAIRWISE:
-            self.clauses.extend([-a, -b] for a, b in itertools.combinations(lits, 2))
+            self.clauses.extend(map(list, itertools.combinations([-x for x in lits], 2)))
             return
         p = math.isqrt(k - 1) + 1          # rows: ceil(sqrt(k))
         q = -(-k // p)                     # columns
@@ -198,11 +200,14 @@ def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
 
 
 def _relation(enc: Encoding, cand: list[int], con: Relation) -> None:
-    a, b = con.a, con.b
-    for v in digits_of(cand[a]):
-        for w in digits_of(cand[b]):
-            if not con.pred(v, w):
-                enc.clauses.append([-enc.var(a, v), -enc.var(b, w)])
+    a, b, pred = con.a, con.b, con.pred
+    na, nb = a * enc.n, b * enc.n
+    if pred is _ne:                    # different digits: only the shared ones clash
+        enc.clauses.extend([-(na + v), -(nb + v)] for v in digits_of(cand[a] & cand[b]))
+        return
+    dw = digits_of(cand[b])
+    enc.clauses.extend([-(na + v), -(nb + w)] for v in digits_of(cand[a]) for w in dw
+                       if not pred(v, w))
 
 
 def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Automaton,
@@ -350,13 +355,35 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
         return False
     check = con.check
     allowed, forbidden = [], []
-    for tup in itertools.product(*doms):
-        (allowed if check(*(tup[i] for i in pos)) else forbidden).append(tup)
-    var = enc.var
+    keep, drop = allowed.append, forbidden.append
+    terms = _linear_terms(con) if len(pos) == len(scope) else None
+    if terms is not None:
+        # a sum: its tuples straight from the bounds, when few enough that the support
+        # encoding (of the allowed tuples alone) is the one chosen below
+        allowed = _linear_tuples(doms, *terms)
+        if total - len(allowed) > len(allowed) * (len(scope) + 1):
+            return _support(enc, scope, doms, allowed)
+        allowed = []
+        keep = allowed.append
+    if pos == list(range(len(scope))):     # no cell twice: the tuple as it is
+        for tup in itertools.product(*doms):
+            (keep if check(*tup) else drop)(tup)
+    else:
+        for tup in itertools.product(*doms):
+            (keep if check(*[tup[i] for i in pos]) else drop)(tup)
     if len(forbidden) <= len(allowed) * (len(scope) + 1):
-        enc.clauses.extend([-var(c, d) for c, d in zip(scope, tup)] for tup in forbidden)
+        n = enc.n
+        bases = [c * n for c in scope]
+        enc.clauses.extend([-(b + d) for b, d in zip(bases, tup)] for tup in forbidden)
         return True
-    # support encoding: one selector per allowed tuple; a candidate needs a selector using it
+    return _support(enc, scope, doms, allowed)
+
+
+def _support(enc: Encoding, scope: list[int], doms: list[tuple[int, ...]],
+             allowed: list[tuple[int, ...]]) -> bool:
+    """The support encoding of a table: one selector per allowed tuple; a candidate
+    needs a selector using it."""
+    var = enc.var
     sel = [enc.new_var() for _ in allowed]
     enc.clauses.append(sel)
     support: dict[tuple[int, int], list[int]] = {}
@@ -368,6 +395,49 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
         for d in ds:
             enc.clauses.append([-var(c, d)] + support.get((c, d), []))
     return True
+
+
+def _linear_terms(con: Any) -> tuple[list[int], int] | None:
+    """``(coefficients, total)`` of a rule that is a plain weighted sum of its cells'
+    digits (a :class:`Linear`, or a :class:`Sum` whose digits may repeat), else None."""
+    if type(con) is Linear:
+        return list(con.coeffs), con.total
+    if type(con) is Sum and not con.distinct:
+        return [1] * len(con.cells), con.total
+    return None
+
+
+def _linear_tuples(doms: list[tuple[int, ...]], coeffs: list[int],
+                   total: int) -> list[tuple[int, ...]]:
+    """The tuples of ``doms`` (in ``itertools.product`` order) whose weighted sum is
+    ``total``, walking the digits position by position and cutting a prefix the remaining
+    positions cannot complete.
+
+    >>> _linear_tuples([(1, 2, 3), (1, 2, 3), (4, 5)], [1, 1, -1], 0)
+    [(1, 3, 4), (2, 2, 4), (2, 3, 5), (3, 1, 4), (3, 2, 5)]
+    """
+    k = len(doms)
+    terms = [[a * d for d in ds] for a, ds in zip(coeffs, doms)]
+    lo, hi = [0] * (k + 1), [0] * (k + 1)
+    for i in range(k - 1, -1, -1):
+        lo[i] = lo[i + 1] + min(terms[i])
+        hi[i] = hi[i + 1] + max(terms[i])
+    out: list[tuple[int, ...]] = []
+    tup = [0] * k
+
+    def walk(i: int, s: int) -> None:
+        if i == k:
+            if s == total:
+                out.append(tuple(tup))
+            return
+        low, high = total - hi[i + 1], total - lo[i + 1]
+        for d, t in zip(doms[i], terms[i]):
+            if low <= s + t <= high:
+                tup[i] = d
+                walk(i + 1, s + t)
+
+    walk(0, 0)
+    return out
 
 
 def encode(puzzle, cand: list[int], table_budget: int = 20_000,
@@ -560,6 +630,31 @@ def solve_limited(solver, deadline: float | None, time_limit: float | None,
 # ---------------------------------------------------------------------------------------
 # One solver kept warm: incremental questions about the same puzzle
 # ---------------------------------------------------------------------------------------
+def new_solver(clauses: Iterable[Sequence[int]]) -> Any:
+    """A PySAT Glucose solver holding ``clauses``. The clauses go straight to the C
+    solver, not one Python method call each (PySAT's ``bootstrap_with``): that loop was a
+    tenth of a setter puzzle's whole true-candidates call.
+
+    >>> s = new_solver([[1, 2], [-1], [-2, 3]])
+    >>> s.solve(), s.get_model()
+    (True, [-1, 2, 3])
+    >>> s.delete()
+    """
+    from pysat.solvers import Solver
+    solver = Solver(name=SOLVER)
+    raw = getattr(getattr(solver, "solver", None), "glucose", None)
+    try:
+        import pysolvers               # PySAT's C module
+        add = pysolvers.glucose421_add_cl
+    except (ImportError, AttributeError):  # pragma: no cover - another PySAT layout
+        raw = None
+    if raw is None:                    # pragma: no cover
+        solver.append_formula(clauses)
+    else:
+        collections.deque(map(add, itertools.repeat(raw), clauses), maxlen=0)
+    return solver
+
+
 def cancel_check(cancel: Any) -> Any:
     """A no-argument callable true once ``cancel`` (a ``threading.Event`` or a callable)
     asks to stop; None for None.
@@ -613,7 +708,7 @@ class SatSession:
     def __init__(self, puzzle: Any, cand: list[int] | None = None, *, propagated: bool = False,
                  table_budget: int = 20_000, state_budget: int = 50_000) -> None:
         try:
-            from pysat.solvers import Solver
+            import pysat.solvers  # noqa: F401
         except ImportError as e:       # pragma: no cover - python-sat is a dependency
             raise SatUnavailable("SAT search needs the python-sat package "
                                  "(pip install python-sat)") from e
@@ -636,7 +731,7 @@ class SatSession:
             return
         enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget)
         self.lazy = enc.lazy
-        self._solver = Solver(name=SOLVER, bootstrap_with=enc.clauses)
+        self._solver = new_solver(enc.clauses)
         n = self.n
         #: cells with two or more candidates (the others are decided at the root)
         self.free = [c for c, m in enumerate(self.cand) if m & (m - 1)]

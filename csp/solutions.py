@@ -13,10 +13,12 @@ Two engines answer, picked by ``method``:
   is blocked by a clause, and true candidates ask one question per candidate not seen yet,
   as an *assumption*, so what the solver learnt answering one question serves the next.
 
-``"auto"`` (default) lists and counts solutions depth-first on pure models up to 9x9
-(their bitboards are fast) and by SAT otherwise; true candidates always ask the SAT solver:
-the pruned search below can still walk a huge tree when a puzzle has many solutions (an
-anti-knight grid with a few thousand took seconds where the SAT questions take a tenth).
+``"auto"`` (default) lists solutions depth-first on pure models up to 9x9 (their
+bitboards are fast) and by SAT otherwise. Counts and true candidates on those pure models
+search the bitboards first, but only while the search stays cheap (:data:`SEARCH_NODES`
+nodes plus :data:`SEARCH_NODES_PER_SOLUTION` a solution found), then start over by SAT: a
+classic grid with many solutions takes about two nodes a solution, but an anti-knight grid
+with a few thousand takes twenty, and seconds where the SAT questions take a tenth.
 
 True candidates by search enumerate solutions but skip every subtree in which each
 candidate left has already been seen ``cap`` times (the pruning the Interactive Sudoku
@@ -55,6 +57,13 @@ METHODS = ("auto", "search", "sat")
 
 #: progress callbacks are called at most this often (seconds)
 PROGRESS_EVERY = 0.2
+
+#: ``"auto"`` on a pure model searches its bitboards first, up to this many nodes plus
+#: :data:`SEARCH_NODES_PER_SOLUTION` per solution found, then starts over by SAT: a classic
+#: grid with many solutions takes about two nodes a solution, where a SAT call a solution
+#: costs ten times more; an anti-knight grid with thousands takes twenty, and SAT wins
+SEARCH_NODES = 1000
+SEARCH_NODES_PER_SOLUTION = 8
 
 
 class _Limits:
@@ -104,22 +113,24 @@ class _OverBudget(Exception):
 
 
 def _dfs_pure(engine: Any, cand: list[int], limits: _Limits,
-              seen: list[int] | None = None) -> Iterator[list[int]]:
+              seen: list[int] | None = None, budget: int | None = None,
+              per_solution: int = 0) -> Iterator[list[int]]:
     """Every solution of a pure model as masks (``C``, one bit per cell), by the bitboard
     search of :mod:`csp.search` (:func:`_dfs_pure_from` its root)."""
     root = _root(engine, cand)
     if root is not None:
-        yield from _dfs_pure_from(root, limits, seen)
+        yield from _dfs_pure_from(root, limits, seen, budget, per_solution)
 
 
 def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits | None,
-                   seen: list[int] | None = None,
-                   budget: int | None = None) -> Iterator[list[int]]:
+                   seen: list[int] | None = None, budget: int | None = None,
+                   per_solution: int = 0) -> Iterator[list[int]]:
     """Every solution below a bitboard node ``(tables, P, C, placed)``. With ``seen`` (per
     digit, the cells where that digit is no longer interesting; the caller updates it
     between solutions), a subtree is skipped once every candidate left in it is seen (after
     two solutions: a subtree may still hold the second solution that tells unique from
-    multiple). Raises :class:`_OverBudget` past ``budget`` nodes."""
+    multiple). Raises :class:`_OverBudget` past ``budget`` nodes plus ``per_solution`` per
+    solution found (a search that keeps finding solutions cheaply goes on)."""
     T, P, C, solved = root
     full = T.full
     weight = [0] * len(C)
@@ -145,7 +156,7 @@ def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits 
         nodes += 1
         if check is not None and not nodes & 63:
             check()
-        if budget is not None and nodes > budget:
+        if budget is not None and nodes > budget + per_solution * found:
             raise _OverBudget
         P = pp[:]
         C = pc[:]
@@ -329,19 +340,32 @@ def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int |
         limits = _Limits(time_limit, cancel)
         how = _pick(puzzle, method)
         start = _start(puzzle, cand)
+        gens: list[Iterator[Any]] = []
         if how == "search":
             eng = puzzle.engine()
-            gen: Iterator[Any] = (_dfs_pure(eng, start, limits) if eng.pure
-                                  else _dfs_general(eng, start, limits))
+            if eng.pure and method == "auto":
+                # bitboards while they find solutions cheaply, else SAT (see the module)
+                gens.append(_dfs_pure(eng, start, limits, budget=SEARCH_NODES,
+                                      per_solution=SEARCH_NODES_PER_SOLUTION))
+                gens.append(_sat_lits(puzzle, start, limits))
+            else:
+                gens.append(_dfs_pure(eng, start, limits) if eng.pure
+                            else _dfs_general(eng, start, limits))
         else:
-            gen = _sat_lits(puzzle, start, limits)
-        for _ in gen:
-            count += 1
-            if limit is not None and count >= limit:
-                return SolutionCount(count, False, (time.perf_counter() - t0) * 1000)
-            if progress is not None and time.perf_counter() > nxt:
-                progress(count)
-                nxt = time.perf_counter() + PROGRESS_EVERY
+            gens.append(_sat_lits(puzzle, start, limits))
+        for gen in gens:
+            count = 0
+            try:
+                for _ in gen:
+                    count += 1
+                    if limit is not None and count >= limit:
+                        return SolutionCount(count, False, (time.perf_counter() - t0) * 1000)
+                    if progress is not None and time.perf_counter() > nxt:
+                        progress(count)
+                        nxt = time.perf_counter() + PROGRESS_EVERY
+            except _OverBudget:
+                continue
+            break
     except (TimeLimitExceeded, Cancelled) as e:
         e.count = count              # type: ignore[attr-defined]
         raise
@@ -435,15 +459,26 @@ def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 
         raise InvalidArgument(f"cap must be at least 1, got {cap}")
     t0 = time.perf_counter()
     limits = _Limits(time_limit, cancel)
-    how = "sat" if method == "auto" else _pick(puzzle, method)
+    how = _pick(puzzle, method)
     start = _start(puzzle, cand)
     g = puzzle.grid
     n, size = g.n, g.size
-    res = CandidateCounts(n, size, cap, start, [0] * (size * n + n + 1), [0] * size,
-                          method=how)
-    runner = _counts_by_search if how == "search" else _counts_by_sat
+
+    def fresh(how: str) -> CandidateCounts:
+        return CandidateCounts(n, size, cap, start, [0] * (size * n + n + 1), [0] * size,
+                               method=how)
+
+    res = fresh(how)
     try:
-        runner(puzzle, res, limits, progress)
+        if how == "search":
+            try:   # "auto": the bitboards within a budget, else SAT (see SEARCH_NODES)
+                _counts_by_search(puzzle, res, limits, progress,
+                                  SEARCH_NODES if method == "auto" else None)
+            except _OverBudget:
+                res = fresh("sat")
+                _counts_by_sat(puzzle, res, limits, progress)
+        else:
+            _counts_by_sat(puzzle, res, limits, progress)
         res.complete = True
     except (TimeLimitExceeded, Cancelled):
         pass
@@ -461,14 +496,17 @@ def _record(res: CandidateCounts, lits: Sequence[int], s: Any) -> None:
 
 
 def _counts_by_search(puzzle: Any, res: CandidateCounts, limits: _Limits,
-                      progress: Callable[[int, int, int], Any] | None) -> None:
+                      progress: Callable[[int, int, int], Any] | None,
+                      budget: int | None = None) -> None:
+    """Candidate counts by depth-first search; on a pure model within ``budget`` nodes
+    plus :data:`SEARCH_NODES_PER_SOLUTION` per solution (raises :class:`_OverBudget`)."""
     eng = puzzle.engine()
     n, size, cap = res.n, res.size, res.cap
     counts = res.counts
     nxt = time.perf_counter() + PROGRESS_EVERY
     if eng.pure:
         seen = [0] * (n + 1)           # per digit: cells seen cap times
-        for C in _dfs_pure(eng, res.cand, limits, seen):
+        for C in _dfs_pure(eng, res.cand, limits, seen, budget, SEARCH_NODES_PER_SOLUTION):
             base = 0
             for c, m in enumerate(C):
                 d = m.bit_length() - 1

@@ -11,7 +11,8 @@ two domains with the third as a mask.
 from __future__ import annotations
 
 import inspect
-from typing import Callable, Sequence
+import types
+from typing import Any, Callable, Sequence
 
 from ..bits import digits_of
 from ..errors import InvalidConstraint
@@ -38,14 +39,39 @@ def _bits(mask: int) -> list[int]:
     return ds
 
 
+#: triple tables of plain functions (no closure), by code, defaults, distinct and n: a
+#: rule made by a lambda in a loop (each cell of a between line) builds its table once
+_TRIPLES: dict[tuple[Any, ...], list[list[int]]] = {}
+
+
 def triple_table(pred: Callable[..., bool], distinct: bool, n: int) -> list[list[int]]:
     """The allowed triples of a rule over three cells on digits 1..n as a table: per (x, y)
-    the mask of the z with ``pred(x, y, z)`` (all three different when ``distinct``)."""
+    the mask of the z with ``pred(x, y, z)`` (all three different when ``distinct``). The
+    table is shared (read it, never change it): a plain function without a closure is
+    remembered by its code, so equal lambdas made in a loop share one.
+
+    >>> ts = [triple_table(lambda x, y, z: x < z < y, False, 4) for _ in range(2)]
+    >>> ts[0][1][4] == 0b1100, ts[0] is ts[1]
+    (True, True)
+    """
+    key = None
+    if isinstance(pred, types.FunctionType) and pred.__closure__ is None:
+        key = (pred.__code__, id(pred.__globals__), pred.__defaults__,
+               repr(pred.__kwdefaults__), distinct, n)
+        try:
+            table = _TRIPLES.get(key)
+        except TypeError:              # unhashable defaults: not remembered
+            key = table = None
+        if table is not None:
+            return table
     digits = range(1, n + 1)
-    return [[0] * (n + 1)] + [
+    table = [[0] * (n + 1)] + [
         [0] + [sum(1 << z for z in digits
                    if (not distinct or len({x, y, z}) == 3) and pred(x, y, z))
                for y in digits] for x in digits]
+    if key is not None:
+        _TRIPLES[key] = table
+    return table
 
 
 def table_supports(table: list[list[int]], da: int, db: int,

@@ -112,6 +112,27 @@ def test_search_and_sat_agree(make) -> None:
         [[b.count(c, d) for d in range(1, 10)] for c in cells]
 
 
+@pytest.mark.parametrize("budget", [None, 0])
+def test_auto_searches_pure_models_first_then_sat(monkeypatch, budget) -> None:
+    """"auto" on a model of houses only searches its bitboards while that stays cheap and
+    starts over by SAT past the node budget: the answers are the enumeration's either way."""
+    import csp.solutions as lib
+    if budget is not None:
+        monkeypatch.setattr(lib, "SEARCH_NODES", budget)
+        monkeypatch.setattr(lib, "SEARCH_NODES_PER_SOLUTION", 0)
+    p = classic(CLASSIC[0])
+    total, truth = enumerated(p)
+    res = candidate_counts(p, cap=CAP)
+    assert res.method == ("search" if budget is None else "sat")
+    assert res.complete and res.solutions_seen <= total
+    cells = range(p.grid.size)
+    assert [[res.count(c, d) for d in range(1, 10)] for c in cells] == \
+        [[min(truth[c].get(d, 0), CAP) for d in range(1, 10)] for c in cells]
+    assert lib_count(p).count == total
+    seen: list[int] = []
+    assert lib_count(p, progress=seen.append).count == total
+
+
 def test_unique_and_unsolvable() -> None:
     row = fpuzzle_row(0)
     p = load_fpuzzles(row["fpuzzles_json"])

@@ -244,3 +244,31 @@ def test_encoding_stops_at_the_budget():
     p = Puzzle(Grid(35)).use(classic())
     with pytest.raises(TimeLimitExceeded, match="SAT encoding"):
         encode(p, p.initial_state().cand, budget=Budget(0))
+
+
+def test_sum_tables_from_bounds_match_the_full_enumeration(monkeypatch) -> None:
+    """A sum rule's table is read from the bounds (only the allowed tuples), not checked
+    tuple by tuple: the clauses are the very ones of the full enumeration."""
+    import csp.sat as sat
+    rng = random.Random(7)
+    used: list[int] = []
+    tuples = sat._linear_tuples
+
+    def counted(*args):
+        used.append(1)
+        return tuples(*args)
+
+    monkeypatch.setattr(sat, "_linear_tuples", counted)
+    for _ in range(12):
+        p = Puzzle(Grid(6)).add_grid_houses()
+        cells = rng.sample(range(36), 4)
+        p.add(Linear(cells[:3], [1, 1, -1], 0, "arrow"))
+        p.add(Sum(cells[1:], rng.randint(6, 16), name="line sum"))
+        p.add(Linear([cells[0], cells[3]], [2, -1], rng.randint(-3, 3), "weighted"))
+        cand = p.initial_state().cand
+        fast = encode(p, cand).clauses
+        with monkeypatch.context() as m:
+            m.setattr(sat, "_linear_terms", lambda con: None)
+            slow = encode(p, cand).clauses
+        assert fast == slow
+    assert len(used) >= 12
