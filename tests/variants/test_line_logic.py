@@ -898,7 +898,11 @@ def _shuffled(n: int, rng: random.Random) -> State:
     return st
 
 
+@pytest.mark.slow
+@pytest.mark.heavy
 def test_random_9x9_solve_paths_are_sound() -> None:
+    """Every line family at every state of six random line puzzles' solve paths (about
+    five minutes of CPU: the slow sweep; the 6x6 states above cover the default run)."""
     rng = random.Random(7)
     sols = [s for _, s in load_solutions("norvig_top95", limit=6)]
     problems = []
