@@ -470,6 +470,7 @@ def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 
 
     res = fresh(how)
     try:
+        limits.check()               # cancelled (or out of time) before it starts
         if how == "search":
             try:   # "auto": the bitboards within a budget, else SAT (see SEARCH_NODES)
                 _counts_by_search(puzzle, res, limits, progress,

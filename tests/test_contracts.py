@@ -155,6 +155,10 @@ _REFLECTION = {
     ("csp/model.py", "getattr(bundle, 'closed_loop', False)"),
     ("csp/model.py", "getattr(bundle, attr, None)"),
     ("csp/model.py", "getattr(bundle, '__name__', None)"),
+    # csp.sat.new_solver: PySAT's C handle of a Glucose solver, when this PySAT has one (a
+    # fallback to the public API otherwise)
+    ("csp/sat.py", "getattr(getattr(solver, 'solver', None), 'glucose', None)"),
+    ("csp/sat.py", "getattr(solver, 'solver', None)"),
 }
 
 

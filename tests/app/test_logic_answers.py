@@ -214,14 +214,19 @@ def test_no_solution_found_by_search_is_unsolvable_not_stuck(capsys, monkeypatch
 def test_a_check_cut_short_lets_the_logic_go_on_and_says_so(monkeypatch):
     """A uniqueness check that runs out of its budget (big grids) is no verdict: the logic
     goes on, and an unsolved end says that uniqueness is not known."""
-    monkeypatch.setattr(loop, "FIRST_CHECK_SECONDS", 0.002)
-    p = classic_puzzle("." * 256)           # a SAT check of some 0.3 s
+    real = loop.Run._count
+
+    def cut(run, seconds):                  # every check runs out of its budget
+        time.sleep(0.001)
+        raise SearchLimit("cut")
+    monkeypatch.setattr(loop.Run, "_count", cut)
+    p = classic_puzzle("." * 256)
     r = StepSolver("singles").solve(p, time_limit=60)
     assert r.status == "stuck" and r.solutions is None
     assert re.fullmatch(r"no selected technique applies; uniqueness not known: checks "
                         r"stopped after [\d.e-]+ s", r.reason), r.reason
-    # with the default budget an empty 9x9 is known to have several solutions at once
-    monkeypatch.undo()
+    # with the real check an empty 9x9 is known to have several solutions at once
+    monkeypatch.setattr(loop.Run, "_count", real)
     r = StepSolver("singles").solve(classic_puzzle("." * 81), time_limit=60)
     assert r.status == "multiple" and r.solutions >= 2
 
