@@ -146,14 +146,20 @@ def _one_soundness_line(capsys, argv) -> str:
     return err
 
 
-@pytest.mark.parametrize("command", [["solve", "--logic"], ["explain", "-o", "{tmp}/x.html"]])
-def test_cli_reports_the_soundness_error_with_the_puzzle(monkeypatch, capsys, tmp_path, command):
+def _broken_fill(monkeypatch) -> dict:
+    """Placement checks off and a strategy that fills the grid blindly: the sudoku-csp JSON
+    of a 4x4 with an arrow the fill breaks (only the final gate can catch it)."""
     _miss_placement_checks(monkeypatch)
     monkeypatch.setattr(loop, "first_step", _blind_fill(SOLUTION))
-    spec = {"format": "sudoku-csp", "version": 1, "size": 4, "box": [2, 2],
+    return {"format": "sudoku-csp", "version": 1, "size": 4, "box": [2, 2],
             "givens": OPEN_TWO, "rules": [{"rule": "classic"},
                                           {"rule": "arrow", "circle": ["r1c1"],
                                            "shaft": ["r2c2"]}]}
+
+
+@pytest.mark.parametrize("command", [["solve", "--logic"], ["explain", "-o", "{tmp}/x.html"]])
+def test_cli_reports_the_soundness_error_with_the_puzzle(monkeypatch, capsys, tmp_path, command):
+    spec = _broken_fill(monkeypatch)
     path = tmp_path / "p.json"
     path.write_text(json.dumps(spec))
     # solve reads a file as a batch (below); the puzzle as an argument is a single puzzle
@@ -171,12 +177,7 @@ def test_cli_reports_the_soundness_error_with_the_puzzle(monkeypatch, capsys, tm
 def test_batch_reports_the_soundness_error_as_that_lines_error(monkeypatch, capsys, tmp_path):
     """In a batch the soundness error is the line's error (with the saved puzzle), never a
     "solved", and the other lines still get their answers."""
-    _miss_placement_checks(monkeypatch)
-    monkeypatch.setattr(loop, "first_step", _blind_fill(SOLUTION))
-    spec = {"format": "sudoku-csp", "version": 1, "size": 4, "box": [2, 2],
-            "givens": OPEN_TWO, "rules": [{"rule": "classic"},
-                                          {"rule": "arrow", "circle": ["r1c1"],
-                                           "shaft": ["r2c2"]}]}
+    spec = _broken_fill(monkeypatch)
     path = tmp_path / "b.jsonl"
     path.write_text(json.dumps(spec) + "\n" + json.dumps({**spec, "rules": [{"rule": "classic"}]})
                     + "\n")
