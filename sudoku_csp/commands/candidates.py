@@ -93,24 +93,22 @@ def _counts_text(res: Any) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Print the true candidates; exit 0 when the puzzle is unique, 1 otherwise."""
     from ..errors import UsageError
-    from ..formats.loader import load_one, load_state
+    from ..formats.loader import load_state
     from csp.budget import Budget
 
     from ..render import write_picture
     from ..workbench import candidates_svg, true_candidates
     from .count import Progress
-    from .options import left_of, line_meanings, picture_output
+    from .options import left_of, line_meanings, load_puzzle, picture_output
     if args.counts is not None and args.counts < 1:
         raise UsageError("--counts must be at least 1")
     out = picture_output(args.output)
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
-    lines = line_meanings(args)
     if args.marks is not None:
-        st = load_state(args.puzzle, args.marks, lines=lines, budget=budget)
-        p, state = st.puzzle, st
+        st = load_state(args.puzzle, args.marks, lines=line_meanings(args), budget=budget)
+        p, state = st.puzzle.freeze(budget), st
     else:
-        p, state = load_one(args.puzzle, lines=lines, budget=budget).puzzle, None
-    p.freeze(budget)             # contradictory givens: refused as solve refuses them
+        p, state = load_puzzle(args, budget), None
     bar = Progress(args.progress, "candidates")
     try:
         res = true_candidates(p, state=state, cap=args.counts or 1, logical=args.logical,

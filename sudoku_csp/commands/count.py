@@ -31,7 +31,7 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import (PUZZLE_HELP, add_puzzle_options, at_least, line_meanings, node_limit,
+from .options import (PUZZLE_HELP, add_puzzle_options, at_least, load_puzzle, node_limit,
                       progress_wanted, seconds)
 from .solve import METHOD_HELP, METHODS
 
@@ -108,7 +108,6 @@ def run(args: argparse.Namespace) -> int:
     limit."""
     from csp.budget import Budget
 
-    from ..formats.loader import load_one
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     if args.limit is not None and args.limit < 1:
         raise UsageError("--limit must be at least 1")
@@ -121,8 +120,7 @@ def run(args: argparse.Namespace) -> int:
                                                        else COUNT_LIMIT)
     t0 = time.perf_counter()
     try:
-        p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
-        p.freeze(budget=budget)
+        p = load_puzzle(args, budget)
     except SearchLimit as e:              # the limit passed while reading or building
         print(f"sudoku-csp: error: {e}", file=sys.stderr)
         _report(args, None, limit, "limit", t0)

@@ -9,7 +9,7 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import PUZZLE_HELP, add_puzzle_options, at_least, line_meanings
+from .options import PUZZLE_HELP, add_puzzle_options, at_least, load_puzzle
 
 #: default largest link graph written (candidate nodes): an empty 16x16 grid has 4,096
 MAX_NODES = 5000
@@ -45,9 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from csp.events import Contradiction
     from csp.graphs import to_dot
 
-    from ..formats.loader import load_one
-    p = load_one(args.puzzle, lines=line_meanings(args)).puzzle
-    p.freeze()          # contradictory givens: refused as solve refuses them
+    p = load_puzzle(args)
     if args.kind == "constraint":
         G = p.constraint_graph()
     elif args.kind == "cells":

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from csp.budget import Budget
+    from csp.model import Puzzle
 
 #: the longest time limit accepted (a week): larger values overflow the platform's timers
 MAX_SECONDS = 7 * 24 * 3600.0
@@ -156,6 +157,20 @@ def line_meanings(args: argparse.Namespace) -> dict[str, str] | None:
     out = dict(pairs)
     parse_meanings(out)
     return out
+
+
+def load_puzzle(args: argparse.Namespace, budget: "Budget | None" = None) -> "Puzzle":
+    """The one puzzle of a command's PUZZLE argument, with its ``--line`` meanings, read
+    and checked within ``budget`` (the whole command's; reading counts): contradictory
+    givens are refused here as ``solve`` refuses them (:meth:`csp.model.Puzzle.freeze`).
+
+    >>> load_puzzle(argparse.Namespace(puzzle="1" + "." * 15)).grid.n
+    4
+    """
+    from ..formats.loader import load_one
+    p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
+    assert p is not None
+    return p.freeze(budget)
 
 
 def picture_output(out: str | None) -> str | None:

@@ -82,16 +82,13 @@ def run(args: Any) -> int:
     from csp.errors import InvalidPuzzle
     from csp.events import Contradiction
 
-    from ..formats.loader import load_one
     from ..render import RenderError, render_svg, write_picture
-    from .options import picture_output
+    from .options import load_puzzle, picture_output
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     out = picture_output(args.output)
     if args.step is not None and args.step < 1:
         raise RenderError("--step must be at least 1")
-    from .options import line_meanings
-    p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
-    p.freeze()          # contradictory givens: refused as solve refuses them
+    p = load_puzzle(args, budget)
     try:
         if args.step is not None:
             try:

@@ -31,7 +31,7 @@ from typing import Any
 from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
 from .count import Progress
-from .options import add_puzzle_options, line_meanings, seconds
+from .options import add_puzzle_options, seconds
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -64,18 +64,15 @@ def run(args: argparse.Namespace) -> int:
     """Print the report; write the pages with ``-o``."""
     from csp.budget import Budget
 
-    from ..formats.loader import load_one
     from ..workbench.report import report
-    from .options import left_of
+    from .options import left_of, load_puzzle
     out = args.output
     if out and not out.lower().endswith((".html", ".htm")):
         raise UsageError(f"{out}: the report is HTML (use a .html file name)")
     if args.count_limit < 1:
         raise UsageError("--count-limit must be at least 1")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
-    p = load_one(args.puzzle, lines=line_meanings(args), budget=budget).puzzle
-    assert p is not None
-    p.freeze(budget)    # contradictory givens: refused as solve refuses them
+    p = load_puzzle(args, budget)
     bar = Progress(args.progress, "report")
 
     def progress(phase: str, done: int, total: int | None) -> None:
