@@ -265,7 +265,14 @@ def test_new_techniques_never_lose_the_solution():
 
 @pytest.mark.slow
 def test_new_techniques_never_lose_the_solution_all_puzzles():
-    bad, _ = _fuzz(1, seed=14, per_puzzle=6)
+    bad, _ = _fuzz(1, seed=14, per_puzzle=2)
+    assert bad == []
+
+
+@pytest.mark.long
+def test_new_techniques_never_lose_the_solution_all_puzzles_6():
+    """Six random states per puzzle: 750 s on the loaded 2-core machine (2026-11-29)."""
+    bad, _ = _fuzz(1, seed=15, per_puzzle=6)
     assert bad == []
 
 

@@ -111,8 +111,8 @@ def test_als_exit_loops_sound() -> None:
 
 @pytest.mark.slow
 @pytest.mark.heavy
-@pytest.mark.parametrize("name,limit", [("norvig_top95", 10), ("qqwing_expert", 20),
-                                        ("forum_hardest_110626", 5)])
+@pytest.mark.parametrize("name,limit", [("norvig_top95", 4), ("qqwing_expert", 8),
+                                        ("forum_hardest_110626", 2)])
 def test_soundness_sweep(name: str, limit: int) -> None:
     _sweep(name, limit)
 
@@ -128,6 +128,11 @@ def test_soundness_sweep_long(name: str, limit: int) -> None:
 @pytest.mark.slow
 @pytest.mark.heavy
 def test_als_exit_loops_sound_sweep() -> None:
+    _als_exit_sweep("norvig_top95", 8, 2)
+
+
+@pytest.mark.long
+def test_als_exit_loops_sound_sweep_20() -> None:
     _als_exit_sweep("norvig_top95", 20, 2)
 
 

@@ -274,6 +274,12 @@ def test_soundness_sample():
 @pytest.mark.heavy
 def test_soundness_sweep_big():
     assert _sweep(QUICK_TECHS, ["norvig_top95", "qqwing_expert", "forum_hardest_110626",
+                                "tdoku_magictour_top1465"], 8) == []
+
+
+@pytest.mark.long
+def test_soundness_sweep_big_25():
+    assert _sweep(QUICK_TECHS, ["norvig_top95", "qqwing_expert", "forum_hardest_110626",
                                 "tdoku_magictour_top1465"], 25) == []
 
 

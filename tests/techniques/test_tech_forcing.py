@@ -69,6 +69,15 @@ def test_forcing_steps_sound_on_solve_path(name, k):
 @pytest.mark.parametrize("name", ["norvig_top95", "qqwing_expert", "forum_hardest_110626",
                                   "tdoku_magictour_top1465"])
 def test_forcing_steps_sound_on_solve_path_slow(name):
+    for line, sol in load_solutions(name, 4):
+        assert check_puzzle(classic_puzzle(line), sol, FORCING, path=PATH) == []
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", ["norvig_top95", "qqwing_expert", "forum_hardest_110626",
+                                  "tdoku_magictour_top1465"])
+def test_forcing_steps_sound_on_solve_path_long(name):
+    """15 puzzles a set (the slow run's 4 first): beyond CI's time budget."""
     for line, sol in load_solutions(name, 15):
         assert check_puzzle(classic_puzzle(line), sol, FORCING, path=PATH) == []
 
@@ -121,16 +130,26 @@ def test_default_solver_finishes_a_hardest_puzzle():
     assert r.rating.level == "extreme"
 
 
+#: every how many puzzles of each set the slow run (CI) and the long run solve: the forum's
+#: hardest take about 9 s of forcing nets each (every 25th: 15 puzzles); the whole set is
+#: measured by benchmarks/logic.py --sets forum_hardest (docs/performance.md)
+SLOW_EVERY = {"norvig_top95": 2, "norvig_hardest": 1, "qqwing_expert": 4,
+              "forum_hardest_110626": 25}
+LONG_EVERY = {"norvig_top95": 1, "norvig_hardest": 1, "qqwing_expert": 1,
+              "forum_hardest_110626": 5}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["norvig_top95", "norvig_hardest", "qqwing_expert",
-                                  "forum_hardest_110626"])
+@pytest.mark.parametrize("name", list(SLOW_EVERY))
 def test_logic_solves_full_sets(name):
-    rows = load_solutions(name)
-    if name == "forum_hardest_110626":
-        # ~9 s of forcing nets per puzzle: every 5th (75 puzzles) keeps CI in bounds; the
-        # whole set is measured by benchmarks/logic.py --sets forum_hardest (docs/performance.md)
-        rows = rows[::5]
-    for line, sol in rows:
+    for line, sol in load_solutions(name)[::SLOW_EVERY[name]]:
+        _solved_by_logic(line, sol)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", list(LONG_EVERY))
+def test_logic_solves_full_sets_long(name):
+    for line, sol in load_solutions(name)[::LONG_EVERY[name]]:
         _solved_by_logic(line, sol)
 
 

@@ -898,13 +898,11 @@ def _shuffled(n: int, rng: random.Random) -> State:
     return st
 
 
-@pytest.mark.slow
-@pytest.mark.heavy
-def test_random_9x9_solve_paths_are_sound() -> None:
-    """Every line family at every state of six random line puzzles' solve paths (about
-    five minutes of CPU: the slow sweep; the 6x6 states above cover the default run)."""
+def _random_9x9_solve_paths(count: int) -> None:
+    """Every line family at every state of ``count`` random line puzzles' solve paths (34 to
+    101 s of CPU each; the 6x6 states above cover the default run)."""
     rng = random.Random(7)
-    sols = [s for _, s in load_solutions("norvig_top95", limit=6)]
+    sols = [s for _, s in load_solutions("norvig_top95", limit=count)]
     problems = []
     for i, sol in enumerate(sols):
         p = line_puzzle(sol, 9, rng, lines=14)
@@ -914,6 +912,18 @@ def test_random_9x9_solve_paths_are_sound() -> None:
             p, sol, list(FAMILIES), path=["singles", "rules", *FAMILIES, "intersections"],
             max_steps=120)]
     assert problems == []
+
+
+@pytest.mark.slow
+@pytest.mark.heavy
+def test_random_9x9_solve_paths_are_sound() -> None:
+    _random_9x9_solve_paths(2)
+
+
+@pytest.mark.long
+def test_random_9x9_solve_paths_are_sound_6() -> None:
+    """Six puzzles (the first two are the slow run's): about 300 s of CPU."""
+    _random_9x9_solve_paths(6)
 
 
 # -- outside clues, thermometers, parity -----------------------------------------------------
