@@ -371,8 +371,8 @@ class _Reader:
             self._rules_text = RulesText(rules if isinstance(rules, str) else "")
         return self._rules_text
 
-    def from_text(self, el: _Element, obj: str, exclude: frozenset[str] = frozenset(),
-                  example: str = "renban") -> tuple[str, int | None] | None:
+    def from_text(self, el: _Element, obj: str,
+                  exclude: frozenset[str] = frozenset()) -> tuple[str, int | None] | None:
         """The meaning the rules text gives ``el`` (drawn as ``obj``: ``line`` or
         ``circle``), recorded in :attr:`inferred`; None when the text says nothing about
         it; a :class:`ParseError` naming the rule when the text gives it two meanings or
@@ -381,9 +381,8 @@ class _Reader:
         got = self.rules_text().meaning(col, obj, exclude)
         if got is None:
             return None
-        what = f"a {got.colour} {obj}" if isinstance(got, Ambiguous) and got.colour else \
-            f"a {obj} of this colour"
         if isinstance(got, Ambiguous):
+            what = f"a {got.colour} {obj}" if got.colour else f"a {obj} of this colour"
             said = " and ".join(f"{f.meaning} ({_quote(f.text)})" for f in got.found)
             count = {2: "two", 3: "three"}.get(len(got.found), str(len(got.found)))
             raise self.unknown(el, f"the rules text gives {what} {count} meanings: "

@@ -46,8 +46,8 @@ _NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "s
               "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 _NUM = r"([0-9]{1,2}|" + "|".join(_NUM_WORDS) + r")"
 
-#: kind -> (the object it is drawn as, patterns naming or describing it). Text is matched
-#: in lower case with hyphens, quotes and line breaks made spaces.
+#: kind -> (the object it is drawn as, patterns naming (the first) or describing it). Text
+#: is matched in lower case with hyphens, quotes and line breaks made spaces.
 _RULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "dutch-whispers": ("line", (r"\bdutch whisper",)),
     "whispers": ("line", (r"\b(german )?whisper",
@@ -106,7 +106,7 @@ _DARK = {"brown": 0.7, "navy": 0.6}
 _GREYS = {"grey": (0.2, 0.25, 0.95), "silver": (0.2, 0.6, 0.95), "white": (0.15, 0.9, 1.01),
           "black": (1.01, 0.0, 0.25)}
 _COLOUR_ALIASES = {"gray": "grey", "megenta": "magenta", "purpl": "purple", "violett": "violet"}
-_OBJECTS = {"line": r"\b(line|lines|stripe|stripes|path)\b",
+_OBJECTS = {"line": r"\b(line|lines|stripe|stripes|path|thermo|thermos|thermometers?)\b",
             "circle": r"\b(circle|circles|circled)\b"}
 
 
@@ -229,10 +229,16 @@ class RulesText:
         objects = {o for o, pat in _OBJECTS.items() if re.search(pat, clean)}
         if not kinds and heading and (colours or objects):
             kinds = dict(heading)
+            objects |= {_RULES[k][0] for k in kinds}
+        # a rule named by its name speaks of its object ("a magenta renban"); one only
+        # described speaks of what the statement names ("... sum to the same" of cages?)
+        objects |= {_RULES[k][0] for k in kinds if re.search(_RULES[k][1][0], clean)}
         if kinds:
             self.statements.append(_Statement(raw, kinds, colours, objects))
 
     def _about(self, st: _Statement, obj: str) -> list[Found]:
+        if obj not in st.objects:
+            return []
         return [Found(k, v, st.text) for k, v in st.kinds.items() if _RULES[k][0] == obj]
 
     def meaning(self, hex_colour: str | None, obj: str,

@@ -215,6 +215,7 @@ def test_two_differences_for_one_colour_are_refused():
 @pytest.mark.parametrize("text", [
     "Normal sudoku rules apply. Digits along a red line form a set of consecutive digits.",
     "Normal sudoku rules apply. Killer cages: digits sum to the total in the corner.",
+    "Digits in cages sum to the same total.",        # a description of no line: not region-sum
     "",
 ])
 def test_no_rule_for_the_colour_keeps_the_old_refusal(text):
