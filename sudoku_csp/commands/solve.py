@@ -188,6 +188,8 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"puzzle": item.label}
     if item.where:
         out["where"] = item.where
+    if p.meta.get("inferred"):               # meanings read from the rules text
+        out["inferred"] = p.meta["inferred"]
     t0 = time.perf_counter()
     values: list[int] | None = None
     # one budget for the puzzle: its reading (batch.work made it then), the solve and the

@@ -296,7 +296,18 @@ def _single(text: str, label: str, where: str, kind: str, lines: dict[str, str] 
     except SearchLimit:
         return Item(label, where, raw=text, kind=kind, lines=lines,
                     parse_s=time.perf_counter() - t0)
+    note_inferred(p)
     return Item(_label(p, label), where, p, solution=sol, parse_s=time.perf_counter() - t0)
+
+
+def note_inferred(p: Puzzle | None) -> None:
+    """Say on stderr, in one line, what a single puzzle's reading took from its rules text
+    (``puzzle.meta["inferred"]``, :mod:`sudoku_csp.formats.sudokupad_rules`); nothing when
+    it took nothing."""
+    if p is not None and p.meta.get("inferred"):
+        from .sudokupad import inferred_note
+        print(f"sudoku-csp: note: {one_line(inferred_note(p.meta['inferred']))}",
+              file=sys.stderr, flush=True)
 
 
 def load_one(arg: str, stdin: IO[str] | None = None,
@@ -317,6 +328,8 @@ def load_one(arg: str, stdin: IO[str] | None = None,
     item = items[0].parsed(budget)
     if item.error is not None:
         raise item.error
+    if items[0].puzzle is None:          # read here (stdin), not by _single: say it here
+        note_inferred(item.puzzle)
     return item
 
 

@@ -8,6 +8,9 @@ rule name and its constructor arguments::
      "rules": [{"rule": "classic"}, {"rule": "killer_cage", "cells": ["r1c1", "r1c2"], "total": 7}],
      "title": "...", "author": "...", "unique": true}
 
+An ``inferred`` list (what a SudokuPad reading took from the rules text,
+``puzzle.meta["inferred"]``) is written beside the metadata and not read back.
+
 ``box`` is ``[rows, cols]``, or ``null`` for no boxes; ``regions`` (a list of n*n region
 numbers) replaces boxes for jigsaw grids.
 
@@ -230,7 +233,7 @@ def to_spec(p: Puzzle) -> dict:
         out["box"] = list(g.box_shape) if g.box_shape else None
     out["givens"] = write_line([p.given.get(c, 0) for c in range(g.size)], g.n)
     out["rules"] = rules
-    for k in ("title", "author", "ruleset"):
+    for k in ("title", "author", "ruleset", "inferred"):
         if k in p.meta:
             out[k] = p.meta[k]
     if p.unique is not None:

@@ -16,6 +16,12 @@ circle without an arrow, a cage without SudokuPad's ``unique`` flag ...) raises
 
     load_sudokupad(link, lines={"#60C060": "renban", "#FF00D4": "whispers"})
 
+A line or circle none of these explains takes its meaning from the puzzle's rules text
+when the text names exactly one rule for its colour (:mod:`.sudokupad_rules`; what was read
+is in ``puzzle.meta["inferred"]``); a text naming two, or a rule sudoku-csp cannot model
+(parity lines, 10 lines, counting circles), is refused naming them. ``lines`` wins over the
+text.
+
 Meanings: the line kinds of :data:`LINE_KINDS` (``whispers:4`` sets a whispers line's
 difference, ``lockout:3`` a lockout's), ``ignore`` for a decoration; for a cage colour (or
 the key ``cage``) ``killer``, ``extra-region`` or ``ignore``; for a shape colour ``odd``,
@@ -49,6 +55,7 @@ from csp.errors import InvalidPuzzle, ParseError
 from csp.text import did_you_mean
 
 from .payload import check_size, decode_sudokupad, is_sudokupad_text, read_sudokupad_json
+from .sudokupad_rules import UNSUPPORTED, Ambiguous, RulesText
 
 #: line meanings: name -> (f-puzzles key, default value as a function of the size or None)
 LINE_KINDS: dict[str, tuple[str, Any]] = {
@@ -249,6 +256,9 @@ class _Reader:
         self.cages = [_Element("cage", i, d) for i, d in enumerate(self._list("cages"), 1)]
         meta = obj.get("metadata")
         self.meta: dict[str, Any] = dict(meta) if isinstance(meta, dict) else {}
+        self._rules_text: RulesText | None = None
+        #: meanings read from the rules text: one record per (element, colour, meaning)
+        self.inferred: list[dict[str, str]] = []
 
     def _list(self, key: str) -> list[dict]:
         v = self.obj.get(key)
@@ -351,6 +361,42 @@ class _Reader:
                 if k in self.m:
                     return self.m[k]
         return None
+
+    # -- meanings from the rules text ------------------------------------------------------
+    def rules_text(self) -> RulesText:
+        if self._rules_text is None:
+            rules = self.meta.get("rules")
+            if isinstance(rules, list):
+                rules = "\n".join(str(x) for x in rules)
+            self._rules_text = RulesText(rules if isinstance(rules, str) else "")
+        return self._rules_text
+
+    def from_text(self, el: _Element, obj: str,
+                  exclude: frozenset[str] = frozenset()) -> tuple[str, int | None] | None:
+        """The meaning the rules text gives ``el`` (drawn as ``obj``: ``line`` or
+        ``circle``), recorded in :attr:`inferred`; None when the text says nothing about
+        it; a :class:`ParseError` naming the rule when the text gives it two meanings or
+        one sudoku-csp cannot model."""
+        col = self.el_colour(el)
+        got = self.rules_text().meaning(col, obj, exclude)
+        if got is None:
+            return None
+        if isinstance(got, Ambiguous):
+            what = f"a {got.colour} {obj}" if got.colour else f"a {obj} of this colour"
+            said = " and ".join(f"{f.meaning} ({_quote(f.text)})" for f in got.found)
+            count = {2: "two", 3: "three"}.get(len(got.found), str(len(got.found)))
+            raise self.unknown(el, f"the rules text gives {what} {count} meanings: "
+                               f"{said}", got.found[0].meaning)
+        if got.kind in UNSUPPORTED:
+            rule = UNSUPPORTED[got.kind]
+            why = "a circle with no arrow; " if obj == "circle" else ""
+            raise ParseError(f"{self.describe(el)}: {why}the rules text says it is a {rule} "
+                             f"({_quote(got.text)}), a rule sudoku-csp cannot model")
+        rec = {"element": el.kind if el.kind == "line" else "circle",
+               "colour": col or "", "meaning": got.meaning, "text": got.text}
+        if rec not in self.inferred:
+            self.inferred.append(rec)
+        return got.kind, got.value
 
     # -- reading ---------------------------------------------------------------------------
     def read(self) -> dict:
@@ -606,6 +652,10 @@ class _Reader:
                     mean = ("thermo", None)
                 elif bulbs[1] and not bulbs[0]:
                     mean, cells = ("thermo", None), cells[::-1]
+            if mean is None:
+                ends = self.end_shapes(el, cells, same_colour=False)
+                mean = self.from_text(el, "line", frozenset() if ends[0] or ends[1] else
+                                      frozenset({"thermo", "slow-thermo"}))
             if mean is None:
                 raise self.unknown(el, "its meaning is only in the rules text", "renban")
             self.use(el)
@@ -864,6 +914,7 @@ class _Reader:
                 self.use(s)          # a cell colour (f-puzzles' coloured cells): decoration
                 continue
             if d.get("rounded") and not text:
+                self.from_text(s, "circle")     # refuses naming a circle rule it names
                 raise self.unknown(s, "a circle with no arrow (its meaning is only in the "
                                    "rules text)", "ignore")
             raise self.unknown(s, "a shape whose meaning is only in the rules text", "ignore")
@@ -926,7 +977,23 @@ class _Reader:
             self.add(key, {"cell": _rc(r, c), "value": numbers[0]})
 
 
+def _quote(text: str, most: int = 60) -> str:
+    return '"' + (text if len(text) <= most else text[:most - 3].rstrip() + "...") + '"'
+
+
 # -- public API ---------------------------------------------------------------------------------
+def inferred_note(inferred: list[dict[str, str]]) -> str:
+    """One line saying what was read from the rules text (``puzzle.meta["inferred"]``).
+
+    >>> inferred_note([{"element": "line", "colour": "#60C060", "meaning": "whispers:5",
+    ...                 "text": "Adjacent digits along a green line differ by at least 5"}])
+    'read from the rules text: line #60C060 = whispers:5 ("Adjacent digits along a green line differ by at least 5")'
+    """
+    return "read from the rules text: " + "; ".join(
+        f"{r['element']} {r['colour']} = {r['meaning']} ({_quote(r['text'])})"
+        for r in inferred)
+
+
 def sudokupad_to_fpuzzles(obj: dict, lines: Mapping[str, str] | None = None) -> dict:
     """The f-puzzles document a SudokuPad puzzle JSON (decoded, full key names) stands
     for; raises :class:`ParseError` naming the first element whose meaning is not clear."""
@@ -964,12 +1031,15 @@ def load_sudokupad(data: str | dict, lines: Mapping[str, str] | None = None,
         return _from_scf(obj)
     if budget is not None:
         budget.check("parsing")
-    fp = _Reader(obj, meanings).read()
+    reader = _Reader(obj, meanings)
+    fp = reader.read()
     try:
         p = load_fpuzzles(fp, budget)
     except InvalidPuzzle as e:
         raise type(e)(f"SudokuPad puzzle: {e}") from None
     p.meta["source"] = "sudokupad"
+    if reader.inferred:
+        p.meta["inferred"] = reader.inferred
     return p
 
 
@@ -1053,4 +1123,4 @@ def to_sudokupad_url(p: Puzzle) -> str:
 
 
 __all__ = ["load_sudokupad", "sudokupad_to_fpuzzles", "to_sudokupad_url", "parse_meanings",
-           "parse_line_option", "LINE_KINDS", "CONVENTIONS", "colour"]
+           "parse_line_option", "inferred_note", "LINE_KINDS", "CONVENTIONS", "colour"]
