@@ -9,7 +9,7 @@ and the ``ER`` column of ``forum_hardest_1106_rated.csv`` (the rows that have on
 in /work/shared/data/classic/. For each puzzle we compute our HoDoKu-style score
 (``StepSolver().solve(p).rating.score``) and our SE-like ER in each mode
 (:mod:`techniques.se_rating`), and report the Spearman rank correlation of each with the
-reference, the mean absolute error of ER, the share of exact ER matches and of matches
+reference, the mean absolute and the mean signed error of ER, the share of exact ER matches and of matches
 within 0.1, 0.2 and 0.5, and the total and median CPU time per puzzle.
 
 A puzzle whose logic solve exceeds ``--timeout`` seconds (per rating) keeps the rating of
@@ -158,18 +158,19 @@ def main() -> int:
                 print(f"  {name}: {k + 1}/{len(data)}", file=sys.stderr, flush=True)
         print(f"## {name}: {len(data)} of {total} puzzles (seed {args.seed}), "
               f"timeout {args.timeout:g} s, {time.strftime('%Y-%m-%d')}")
-        print(f"{'rating':<14} {'spearman':>8} {'mae':>5} {'exact':>6} {'<=0.1':>6} "
+        print(f"{'rating':<14} {'spearman':>8} {'mae':>5} {'bias':>6} {'exact':>6} {'<=0.1':>6} "
               f"{'<=0.2':>6} {'<=0.5':>6} {'cpu s':>8} {'median':>6} {'unfinished':>10}")
         for key, vals in ours.items():
             rho = spearman(vals, ref)
             if key == "hodoku_style":
-                mae, shares, median = "-", ["-"] * 4, "-"
+                mae, bias, shares, median = "-", "-", ["-"] * 4, "-"
             else:
                 mae = f"{sum(abs(a - b) for a, b in zip(vals, ref)) / len(ref):.2f}"
+                bias = f"{sum(a - b for a, b in zip(vals, ref)) / len(ref):+.2f}"
                 shares = [f"{sum(abs(a - b) <= tol for a, b in zip(vals, ref)) / len(ref):.0%}"
                           for tol in (0.05, 0.15, 0.25, 0.55)]
                 median = f"{sorted(each[key])[len(each[key]) // 2]:.2f}"
-            print(f"{key:<14} {rho:>8.3f} {mae:>5} {shares[0]:>6} {shares[1]:>6} "
+            print(f"{key:<14} {rho:>8.3f} {mae:>5} {bias:>6} {shares[0]:>6} {shares[1]:>6} "
                   f"{shares[2]:>6} {shares[3]:>6} {times[key]:>8.1f} {median:>6} "
                   f"{timeouts.get(key, 0):>10}")
         if args.show_worst and modes:
