@@ -2,14 +2,15 @@
 
     python benchmarks/rating.py [--sets sudoku_exchange,forum_hardest] [--sample N] [--seed S]
                                 [--timeout SECONDS] [--modes extended,se121] [--no-hodoku-style]
-                                [--show-worst K]
+                                [--show-worst K] [--stratified]
 
 Reference ratings: ``sudoku_exchange_1000_rated.tsv`` (column ``se_rating``, SE 1.2-9.1)
 and the ``ER`` column of ``forum_hardest_1106_rated.csv`` (the rows that have one), both
 in /work/shared/data/classic/. For each puzzle we compute our HoDoKu-style score
 (``StepSolver().solve(p).rating.score``) and our SE-like ER in each mode
 (:mod:`techniques.se_rating`), and report the Spearman rank correlation of each with the
-reference, the share of exact ER matches and of matches within 0.5, and the time.
+reference, the mean absolute and the mean signed error of ER, the share of exact ER matches and of matches
+within 0.1, 0.2 and 0.5, and the total and median CPU time per puzzle.
 
 A puzzle whose logic solve exceeds ``--timeout`` seconds (per rating) keeps the rating of
 the steps found so far -- it is counted, and the number of such puzzles is reported.
@@ -108,6 +109,8 @@ def main() -> int:
     ap.add_argument("--sets", default="sudoku_exchange")
     ap.add_argument("--sample", type=int, default=0, help="puzzles per set (0 = all)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--stratified", action="store_true",
+                    help="sample every k-th puzzle by reference rating, not at random")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per puzzle and rating")
     ap.add_argument("--modes", default="extended,se121")
     ap.add_argument("--no-hodoku-style", action="store_true",
@@ -119,11 +122,16 @@ def main() -> int:
     for name in args.sets.split(","):
         data = SETS[name]()
         total = len(data)
-        if args.sample and args.sample < len(data):
+        if args.sample and args.sample < len(data) and args.stratified:
+            # every k-th puzzle in the order of the reference rating
+            data = sorted(data, key=lambda x: x[1])
+            data = [data[i * len(data) // args.sample] for i in range(args.sample)]
+        elif args.sample and args.sample < len(data):
             data = random.Random(args.seed).sample(data, args.sample)
         ref = [r for _, r in data]
         ours: dict[str, list[float]] = {}
         times: dict[str, float] = {}
+        each: dict[str, list[float]] = {}
         timeouts: dict[str, int] = {}
         for k, (line, _) in enumerate(data):
             p = classic_puzzle(line)
@@ -139,6 +147,7 @@ def main() -> int:
                 t0 = CLOCK()
                 r = SESolver(m, unique=True).rate(p, time_limit=args.timeout)
                 times[m] = times.get(m, 0) + CLOCK() - t0
+                each.setdefault(m, []).append(CLOCK() - t0)
                 if not r.solved:
                     timeouts[m] = timeouts.get(m, 0) + 1
                     er = max((s.value for s in r.steps), default=0) / 10
@@ -149,16 +158,20 @@ def main() -> int:
                 print(f"  {name}: {k + 1}/{len(data)}", file=sys.stderr, flush=True)
         print(f"## {name}: {len(data)} of {total} puzzles (seed {args.seed}), "
               f"timeout {args.timeout:g} s, {time.strftime('%Y-%m-%d')}")
-        print(f"{'rating':<14} {'spearman':>8} {'exact':>6} {'<=0.5':>6} {'cpu s':>8} "
-              f"{'unfinished':>10}")
+        print(f"{'rating':<14} {'spearman':>8} {'mae':>5} {'bias':>6} {'exact':>6} {'<=0.1':>6} "
+              f"{'<=0.2':>6} {'<=0.5':>6} {'cpu s':>8} {'median':>6} {'unfinished':>10}")
         for key, vals in ours.items():
             rho = spearman(vals, ref)
             if key == "hodoku_style":
-                exact = near = "-"
+                mae, bias, shares, median = "-", "-", ["-"] * 4, "-"
             else:
-                exact = f"{sum(abs(a - b) < 0.05 for a, b in zip(vals, ref)) / len(ref):.0%}"
-                near = f"{sum(abs(a - b) <= 0.55 for a, b in zip(vals, ref)) / len(ref):.0%}"
-            print(f"{key:<14} {rho:>8.3f} {exact:>6} {near:>6} {times[key]:>8.1f} "
+                mae = f"{sum(abs(a - b) for a, b in zip(vals, ref)) / len(ref):.2f}"
+                bias = f"{sum(a - b for a, b in zip(vals, ref)) / len(ref):+.2f}"
+                shares = [f"{sum(abs(a - b) <= tol for a, b in zip(vals, ref)) / len(ref):.0%}"
+                          for tol in (0.05, 0.15, 0.25, 0.55)]
+                median = f"{sorted(each[key])[len(each[key]) // 2]:.2f}"
+            print(f"{key:<14} {rho:>8.3f} {mae:>5} {bias:>6} {shares[0]:>6} {shares[1]:>6} "
+                  f"{shares[2]:>6} {shares[3]:>6} {times[key]:>8.1f} {median:>6} "
                   f"{timeouts.get(key, 0):>10}")
         if args.show_worst and modes:
             m = modes[0]

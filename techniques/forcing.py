@@ -1218,8 +1218,10 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
                 if sub.contra is None and depth > 1:
                     _closure(st, sub, depth - 1, [], budget, inter, inner_max)
                 if sub.contra is not None:
-                    log.append((f, sub.contra[0], _nested_used(sub, sub.contra[1]),
-                                _complexity(sub, sub.contra[1])["nodes"]))
+                    # its complexity: the facts it derived itself (not those of ``ps``)
+                    outer = ps.parents
+                    own = sum(1 for g in _support(sub, sub.contra[1]) if g not in outer)
+                    log.append((f, sub.contra[0], _nested_used(sub, sub.contra[1]), own))
                     _propagate(st, ps, [(f ^ 1, f"{_NESTED}: {fact_text(f, st.width)} fails")],
                                True, inter)
                     progress = True
@@ -1254,7 +1256,10 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     makes inner assumptions only in cells with at most that many candidates (2 on 25x25:
     bivalue cells, whose failed branch places the other digit; the whole inner scan costs
     ~10x more there and found no step within 60 s on the grids where the bivalue form finds
-    one in 1-2 s); ``intersections`` as for the plain nets."""
+    one in 1-2 s); ``intersections`` as for the plain nets. ``Step.extra`` holds the
+    complexity in Sudoku Explainer's terms: ``nodes`` (the facts the final contradiction
+    rests on), ``inner_nodes`` (per inner contradiction used, the facts it derived itself,
+    not those of the assumption it is nested in) and their sum ``nested_nodes``."""
     st = _static(an)
     w = st.width
     # its own time cap is CPU time, so what it finds does not depend on the machine's load
@@ -1286,7 +1291,8 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
                            title="Nested Forcing Net", note=note, width=w,
                            extra={"depth": depth + 1, "propagations": start - budget[0],
                                   "nodes": _complexity(ps, ps.contra[1])["nodes"],
-                                  "nested_nodes": sum(e[3] for e in used)})
+                                  "nested_nodes": sum(e[3] for e in used),
+                                  "inner_nodes": sorted(e[3] for e in used)})
             if budget[0] <= 0:
                 an.timed_out = True    # gave up: the solver reports 'limit', not 'stuck'
                 return

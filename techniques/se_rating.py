@@ -38,7 +38,7 @@ Values are kept in tenths (ints) internally; :class:`SERating` reports floats.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from csp.budget import Budget
 from csp.errors import SudokuCSPError
@@ -138,26 +138,71 @@ def _y_link(ln) -> bool:
 
 #: SE's Nishio: a forcing net contradiction on one digit (a dynamic search)
 NISHIO = 75
+#: SE's "Dynamic Forcing Chains (+)", nesting level 1: locked candidates (pairs, X-Wing)
+#: inside the dynamic chains
+DFC_PLUS = 90
 
 
-def forcing_value(step: Step) -> int:
+def forcing_value(step: Step, base: int | None = None) -> int:
     """SE value (tenths) of a forcing chain / net step from ``Step.extra`` (``nodes``,
-    ``digits``, ``depth``): Nishio 7.5 (a net contradiction on one digit), else the
-    technique's ladder value (static forcing chains 8.0, dynamic (net) forcing 8.5, nested
-    nets 10.5 at depth 2 and 0.5 more per level); plus the length increment."""
+    ``digits``, ``depth``, ``inner``): Nishio 7.5 (a net contradiction on one digit), else
+    the technique's ladder value (static forcing chains 8.0, dynamic (net) forcing 8.5),
+    or ``base`` when given (a net with locked candidates inside: SE's level 1, 9.0); plus
+    the length increment. Nested nets take the base of SE's nesting level
+    (:func:`nested_level`) and add their inner chains' complexity to their own, as SE does.
+
+    >>> forcing_value(Step("forcing_net_nested", extra={"nodes": 20, "inner_nodes": [14]}))
+    96
+    """
     nodes = int(step.extra.get("nodes", 0))
     t = step.technique
-    if t == "forcing_net_contradiction" and len(step.extra.get("digits", ())) == 1:
+    if base is not None:
+        pass
+    elif t == "forcing_net_contradiction" and len(step.extra.get("digits", ())) == 1:
         base = NISHIO
     elif t == "forcing_net_nested":
-        # inner technique = dynamic (net) contradictions: SE applies those from nesting
-        # level 4 ("DFC (+ Dynamic Forcing Chains)", 8.5 + 0.5 x 4); one more depth, one
-        # more level
-        base = _SE[t] + 5 * (int(step.extra.get("depth", 2)) - 2)
-        nodes += int(step.extra.get("nested_nodes", 0))
+        level, nested = nested_level(step)
+        base = 85 + 5 * level
+        nodes += nested
     else:
         base = _SE[t]                         # static chains, dynamic forcing chains
     return base + length_increment(nodes)
+
+
+#: Calibration of the nested nets on SE's nesting levels (docs/se-rating.md, fitted on
+#: the SE-rated puzzles of forum_hardest_1106_rated.csv): an inner contradiction that
+#: derives at most ``NESTED_FREE`` facts of its own stands for one of SE's level-1 inner
+#: rules (locked candidates, pairs, X-Wing: no complexity); the largest other one decides
+#: the level: 1 up to ``NESTED_LEVELS[0]`` facts, 2 (inner forcing chains) up to
+#: ``NESTED_LEVELS[1]``, 3 (inner multiple forcing chains) up to ``NESTED_LEVELS[2]``, else
+#: 4 (inner dynamic forcing chains)
+NESTED_FREE = 3
+NESTED_LEVELS = (25, 1000, 1000)
+NESTED_LEVEL2 = NESTED_LEVELS[0]
+
+
+def nested_level(step: Step) -> tuple[int, int]:
+    """(SE nesting level, nested complexity) of a nested net from its ``Step.extra``:
+    ``inner_nodes`` holds the size of each inner contradiction it used (the facts that
+    contradiction derived itself). SE adds the complexity of every nested chain to the
+    step's own; inner contradictions of at most :data:`NESTED_FREE` facts stand for SE's
+    level-1 rules, which add nothing; the largest of the others gives the level (see
+    :data:`NESTED_LEVELS`). A step without ``inner_nodes`` (older callers) is level 4 with
+    its ``nested_nodes``; each depth past 2 is one level more.
+
+    >>> nested_level(Step("forcing_net_nested", extra={"inner_nodes": [2, 3, 14, 20]}))
+    (1, 34)
+    >>> nested_level(Step("forcing_net_nested", extra={"nested_nodes": 40, "depth": 3}))
+    (5, 40)
+    """
+    x = step.extra
+    extra_depth = int(x.get("depth", 2)) - 2
+    if "inner_nodes" not in x:
+        return 4 + extra_depth, int(x.get("nested_nodes", 0))
+    chains = [int(i) for i in x["inner_nodes"] if i > NESTED_FREE]
+    top = max(chains, default=0)
+    level = 1 + sum(1 for t in NESTED_LEVELS if top > t)
+    return level + extra_depth, sum(chains)
 
 
 def _hidden_single_value(an: Analysis, step: Step) -> int:
@@ -249,6 +294,8 @@ class Producer:
     direct: bool = False
     varies: bool = False      # the value differs between steps: look at every step
     scan: int | None = None   # ... but at most this many (costly producers)
+    #: options of this producer's techniques (over the solver's own)
+    opts: tuple[tuple[str, object], ...] = ()
 
 
 class _Values(dict):
@@ -267,7 +314,8 @@ _SE = _Values()
 
 
 def _p(name: str, techs: str | Sequence[str], value=None, accept=None, direct: bool = False,
-       scan: int | None = None, base: int | None = None) -> Producer:
+       scan: int | None = None, base: int | None = None, opts: dict | None = None
+       ) -> Producer:
     """A producer over ``techs``. Its base is the lowest SE value the ladder gives them,
     unless ``base`` names a value of SE's own (a direct hint, Nishio: a filtered producer
     of a technique whose steps are otherwise rated higher); a step is valued by ``value``,
@@ -281,7 +329,8 @@ def _p(name: str, techs: str | Sequence[str], value=None, accept=None, direct: b
             value = _fixed(base) if len(values) == 1 else (lambda an, s: _SE[s.technique])
     elif value is None:
         value = _fixed(base)
-    return Producer(name, base, ts, value, accept, direct, varies=varies, scan=scan)
+    return Producer(name, base, ts, value, accept, direct, varies=varies, scan=scan,
+                    opts=tuple(sorted((opts or {}).items())))
 
 
 _chain_v = lambda an, s: chain_value(s)        # noqa: E731
@@ -323,8 +372,11 @@ SE121_PRODUCERS: tuple[Producer, ...] = (
     _p("multiple_forcing", ("forcing_chain_contradiction", "forcing_chain_verity"),
        _forcing_v),
     _p("dynamic_forcing", ("forcing_net_contradiction", "forcing_net_verity"), _forcing_v),
+    # SE's nesting levels (docs/se-rating.md): level 1, nets with locked candidates inside
+    _p("dynamic_forcing_plus", ("forcing_net_contradiction", "forcing_net_verity"),
+       lambda an, s: forcing_value(s, DFC_PLUS), base=DFC_PLUS, opts={"intersections": True}),
     # each nested step costs a full inner closure: the shortest of the first few
-    _p("nested_forcing", "forcing_net_nested", _forcing_v, scan=8),
+    _p("nested_forcing", "forcing_net_nested", _forcing_v, scan=8, base=105),
 )
 
 #: Techniques SE 1.2.1 lacks, with the values later SE forks give them (the ladder's ``se``
@@ -497,9 +549,10 @@ class SESolver:
             t = registry.load().get(name)
             if t is None or (t.requires_unique and not run.unique_ok()):
                 continue
-            if name not in cache:
-                cache[name] = ([], t.find(an, self.options))
-            found, it = cache[name]
+            key = (name, p.opts)
+            if key not in cache:
+                cache[key] = ([], t.find(an, {**self.options, **dict(p.opts)}))
+            found, it = cache[key]
             i = 0
             while True:
                 if i < len(found):
@@ -515,7 +568,7 @@ class SESolver:
     def pick(self, run: Run, an: Analysis) -> SEStep | None:
         """The strategy: the step SE would apply next in this mode, or None when stuck."""
         run.incomplete = False
-        cache: dict[str, list[Step]] = {}
+        cache: dict[tuple, tuple[list[Step], Iterator[Step]]] = {}
         best: SEStep | None = None
         first_wins = self.mode == "se121"
         for p in self.producers:
