@@ -250,17 +250,14 @@ class Budget:
         out.cpu_limit = self.cpu_limit
         out.cpu_deadline = self.cpu_deadline
         out.deadline = self.deadline
-        # (the wall clock, then the CPU clock): the closer end holds, with its limit
-        for value, what, clock, end_at, limit in (
-                (seconds, "time limit", time.perf_counter, "deadline", "time_limit"),
-                (cpu_seconds, "CPU time limit", time.process_time, "cpu_deadline",
-                 "cpu_limit")):
-            s = _seconds(value, what)
-            if s is not None:
-                end, now_end = clock() + s, getattr(self, end_at)
-                if now_end is None or end < now_end:
-                    setattr(out, end_at, end)
-                    setattr(out, limit, s)
+        s = _seconds(seconds, "time limit")
+        if s is not None and (self.deadline is None
+                              or time.perf_counter() + s < self.deadline):
+            out.deadline, out.time_limit = time.perf_counter() + s, s
+        cs = _seconds(cpu_seconds, "CPU time limit")
+        if cs is not None and (self.cpu_deadline is None
+                               or time.process_time() + cs < self.cpu_deadline):
+            out.cpu_deadline, out.cpu_limit = time.process_time() + cs, cs
         return out
 
     def __repr__(self) -> str:
