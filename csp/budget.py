@@ -18,8 +18,13 @@ A Budget holds
 Long loops call :meth:`Budget.tick` (cheap: the clocks are read only every ``every``
 calls) or :meth:`Budget.check` (reads them now); both raise
 :class:`~csp.errors.TimeLimitExceeded` once the budget is spent. Code that must not raise
-asks :attr:`Budget.exhausted`. :meth:`Budget.narrowed` gives a part of a call (the first
-phase of a search, a uniqueness check) its own closer deadline inside the same budget.
+asks :attr:`Budget.exhausted`, or :meth:`Budget.poll` in a long loop (the throttled
+``exhausted``: a search that gives up quietly, such as a logic technique, which keeps what
+it found); a poll or :meth:`Budget.stop` that finds the budget spent marks it
+:attr:`~Budget.stopped` (something under it was cut short). :meth:`Budget.narrowed` gives
+a part of a call (the first phase of a search, a uniqueness check, one technique's
+search) its own budget inside the same one: the same clocks, a closer deadline or CPU cap
+if asked, and its own ``stopped`` mark.
 
 >>> b = Budget(60)
 >>> b.exhausted, 59 < b.left() <= 60
@@ -79,7 +84,7 @@ class Budget:
     """
 
     __slots__ = ("time_limit", "deadline", "cpu_limit", "cpu_deadline", "node_limit",
-                 "every", "_count")
+                 "every", "_count", "stopped")
 
     def __init__(self, time_limit: float | None = None, *, deadline: float | None = None,
                  spent: float = 0.0, cpu_limit: float | None = None,
@@ -100,6 +105,9 @@ class Budget:
         self.node_limit = node_limit
         self.every = max(1, int(every))
         self._count = 1               # the first tick reads the clocks
+        #: True once :meth:`poll` or :meth:`stop` found the budget spent: a search under
+        #: it was cut short (its result is sound but may be incomplete)
+        self.stopped = False
 
     @classmethod
     def of(cls, budget: "BudgetLike" = None) -> "Budget":
@@ -170,6 +178,48 @@ class Budget:
             if self.deadline is not None or self.cpu_deadline is not None:
                 self.check(what)
 
+    def stop(self) -> bool:
+        """:attr:`exhausted`, read now; when True the budget is also marked
+        :attr:`stopped`. For a search that gives up quietly, at the top of a loop whose
+        every round is costly.
+
+        >>> b = Budget(0)
+        >>> b.stopped, b.stop(), b.stopped
+        (False, True, True)
+        """
+        if self.exhausted:
+            self.stopped = True
+            return True
+        return False
+
+    def poll(self, cost: int = 1) -> bool:
+        """:meth:`stop`, reading the clocks only once ``every`` units of ``cost`` have
+        been polled since the last read (a loop whose rounds cost more polls with a
+        larger ``cost``): cheap enough for an inner loop. Once it has answered True, every
+        later poll reads the clocks (so it keeps answering True). Without a time limit it
+        never reads a clock.
+
+        >>> b = Budget(60, every=4)
+        >>> [b.poll() for _ in range(5)], b.stopped
+        ([False, False, False, False, False], False)
+        >>> b.deadline = 0.0            # (the deadline passes)
+        >>> [b.poll() for _ in range(5)]
+        [False, False, False, True, True]
+        >>> b.stopped, Budget(60, every=4).poll(4)
+        (True, False)
+        """
+        self._count -= cost
+        if self._count > 0:
+            return False
+        if self.deadline is None and self.cpu_deadline is None:
+            self._count = self.every
+            return False
+        if self.stop():
+            self._count = 1
+            return True
+        self._count = self.every
+        return False
+
     def describe(self) -> str:
         """The limit in words, for messages: ``"1 s"``, ``"0.5 s of CPU time"``."""
         parts = []
@@ -180,15 +230,20 @@ class Budget:
         return " / ".join(parts) or "the deadline"
 
     # -- parts of a call ---------------------------------------------------------------
-    def narrowed(self, seconds: float | None) -> "Budget":
+    def narrowed(self, seconds: float | None = None, *,
+                 cpu_seconds: float | None = None) -> "Budget":
         """A budget for a part of this call: the same limits, with the deadline brought
-        to at most ``seconds`` from now (None: the same deadline). Its ``time_limit``
-        (used in messages) is the caller's when that one is closer.
+        to at most ``seconds`` from now and the CPU cap to at most ``cpu_seconds`` of CPU
+        time from now (None: the same). Its ``time_limit`` and ``cpu_limit`` (used in
+        messages) are the caller's when those are closer. The part has its own tick count
+        and :attr:`stopped` mark: ``narrowed()`` is a fresh view of the same limits.
 
         >>> outer = Budget(100)
         >>> part = outer.narrowed(0.5)
         >>> part.left() <= 0.5 < outer.left()
         True
+        >>> outer.narrowed(cpu_seconds=2).left() <= 2, outer.narrowed().stopped
+        (True, False)
         """
         out = Budget(node_limit=self.node_limit, every=self.every)
         out.time_limit = self.time_limit
@@ -196,11 +251,13 @@ class Budget:
         out.cpu_deadline = self.cpu_deadline
         out.deadline = self.deadline
         s = _seconds(seconds, "time limit")
-        if s is not None:
-            end = time.perf_counter() + s
-            if self.deadline is None or end < self.deadline:
-                out.deadline = end
-                out.time_limit = s
+        if s is not None and (self.deadline is None
+                              or time.perf_counter() + s < self.deadline):
+            out.deadline, out.time_limit = time.perf_counter() + s, s
+        cs = _seconds(cpu_seconds, "CPU time limit")
+        if cs is not None and (self.cpu_deadline is None
+                               or time.process_time() + cs < self.cpu_deadline):
+            out.cpu_deadline, out.cpu_limit = time.process_time() + cs, cs
         return out
 
     def __repr__(self) -> str:

@@ -127,10 +127,9 @@ def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict
     found: set[int] = set()
     # DFS over subsets in index order: (start, cells bitset, mask, size)
     stack = [(0, 0, 0, 0)]
-    tick = 0
+    poll = an.budget.poll       # the throttled clock (an.tick without the extra call)
     while stack:
-        tick += 1
-        if not tick & 1023 and an.expired():
+        if poll():
             break       # incomplete: not kept (shared_memo), the solver reports 'limit'
         start, cb, m, s = stack.pop()
         for i in range(start, k):
@@ -206,7 +205,7 @@ def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, di
             lows |= low
             by_low.setdefault(low, []).append(j)
         for ia, pa in enumerate(keys):
-            if not ia & 255 and an.expired():
+            if an.tick():
                 break
             bud = _buddies(an, cache, d, pa)
             near = []
@@ -288,7 +287,7 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for a in alses:
-        if not a.index & 63 and an.expired():
+        if an.tick(4):
             return
         for bi, rc in sorted(adj[a.index].items()):
             if bi <= a.index:
@@ -335,7 +334,7 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     cache = _buddy_cache(an)
     seen: set | None = set() if opts.get("dedupe", True) else None
     for c_als in alses:
-        if not c_als.index & 15 and an.expired():
+        if an.tick(16):
             return
         nb = sorted(adj[c_als.index].items())
         for i in range(len(nb)):
@@ -405,6 +404,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     seen: set | None = set() if opts.get("dedupe", True) else None
     cw = an.cells_with
     budget = int(opts.get("max_nodes", 150000))
+    poll = an.budget.poll
     for a1 in alses:
         if budget <= 0 or an.expired():
             return
@@ -439,7 +439,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                     nxt_frontier = []
                     for state in frontier:
                         budget -= 1
-                        if not budget & 1023 and an.expired():
+                        if poll():
                             return
                         edges = flat_ex.get(state)
                         if edges is None:

@@ -1,15 +1,22 @@
-"""Per-state analysis shared by all techniques, cached on the state version.
+"""Per-state analysis shared by all techniques, owned by the run (or call) that made it.
 
 Conventions (HoDoKu's): a *placed* cell has no candidates for the techniques; "sees" means
 weakly linked (:mod:`csp.links`), so variant links feed every technique. Cell sets are int
 bitsets (bit c = cell c).
+
+An Analysis is a value of one call: a run (:class:`techniques.loop.Run`) makes one per
+state it reaches (each derived from its previous one) under its own
+:class:`~csp.budget.Budget`; ``StepSolver.find_all`` and the other one-off readers make a
+fresh one. There is no module-level cache: two runs (two threads) never share one, and a
+deadline or a cut-short search of one call is not seen by the next.
 """
 from __future__ import annotations
 
-import time
+import copy
 from typing import Iterator
 
 from csp.bits import digits_of, iter_cells
+from csp.budget import Budget
 from csp.links import LinkTables, link_tables
 from csp.state import State
 from csp.step import digit_symbol
@@ -23,17 +30,26 @@ class Analysis:
     Attributes: ``state``, ``puzzle``, ``grid``, ``n``, ``size``, ``cand`` (masks; placed
     cells' masks are 0 here), ``links`` (:class:`csp.links.LinkTables`), ``houses``,
     ``house_mask``, ``full`` (indices of houses with n cells), ``cells_with[d]`` (cell bitset
-    of unplaced cells holding d), ``unsolved`` (bitset of unplaced cells).
+    of unplaced cells holding d), ``unsolved`` (bitset of unplaced cells), ``budget`` (the
+    limits its searches run under: see :meth:`tick`), ``run_memo`` (what a run keeps from
+    state to state: shared with ``prev``).
+
+    ``prev``: the previous Analysis of the same working state (the run's): the digit
+    bitsets are derived from it (only changed cells) and its ``run_memo`` is kept.
+    ``budget``: the caller's :class:`~csp.budget.Budget` (None: no limit); the analysis
+    searches under its own part of it (:meth:`csp.budget.Budget.narrowed`), so whether
+    its searches were cut short (:attr:`timed_out`) is its own.
     """
 
-    def __init__(self, state: State, prev: "Analysis | None" = None) -> None:
+    def __init__(self, state: State, prev: "Analysis | None" = None,
+                 budget: Budget | None = None) -> None:
         if state.puzzle is None:
             raise ValueError("the state is not attached to a puzzle")
         self.state = state
-        # perf_counter() time after which the costly techniques give up (set by StepSolver)
-        self.deadline: float | None = None
-        # a search cut short by the deadline sets this: its partial result is not cached
-        self.timed_out = False
+        #: the limits of this analysis's searches: a part of the run's (or call's) budget
+        self.budget: Budget = Budget() if budget is None else budget.narrowed()
+        self.run_memo: dict = (prev.run_memo if prev is not None and prev.state is state
+                               else {})
         self.puzzle = state.puzzle
         self.grid = state.grid
         self.n = n = state.grid.n
@@ -73,27 +89,64 @@ class Analysis:
         self.unsolved = unsolved
         self._memo: dict = {}
 
-    # -- convenience ------------------------------------------------------------------
+    # -- the budget -------------------------------------------------------------------
     def expired(self) -> bool:
-        """True once the solver's deadline (``deadline``) has passed; it then also marks
-        the analysis ``timed_out``. A costly search calls it in its long loops and stops
-        when it answers True: what it found so far is sound but incomplete, so the solver
-        reports "limit" rather than "stuck", and :meth:`shared_memo` does not keep it.
+        """True once the budget is spent (read now); it then also marks the analysis
+        :attr:`timed_out`. A costly search asks it before each costly round (or
+        :meth:`tick` in a tight loop) and stops when it answers True: what it found so far
+        is sound but incomplete, so the solver reports "limit" rather than "stuck", and
+        :meth:`shared_memo` does not keep it.
 
         >>> from variants.classic import classic_puzzle
         >>> an = Analysis(classic_puzzle("." * 81).pencilmarks())
         >>> an.expired(), an.timed_out
         (False, False)
-        >>> an.deadline = 0.0
-        >>> an.expired(), an.timed_out
+        >>> spent = Analysis(an.state, budget=Budget(0))
+        >>> spent.expired(), spent.timed_out, an.timed_out
+        (True, True, False)
+        """
+        return self.budget.stop()
+
+    def tick(self, cost: int = 1) -> bool:
+        """:meth:`expired`, throttled (:meth:`csp.budget.Budget.poll`): the clocks are
+        read once ``cost`` units add up to the budget's ``every`` (256): a loop calls it
+        every round, with a ``cost`` that says how heavy its rounds are (a round worth 16
+        cheap ones: ``tick(16)``). Never reads a clock without a time limit.
+
+        >>> from variants.classic import classic_puzzle
+        >>> an = Analysis(classic_puzzle("." * 81).pencilmarks(), budget=Budget(0))
+        >>> an.tick(), an.timed_out            # the first tick reads the clocks
         (True, True)
         """
-        d = self.deadline
-        if d is not None and time.perf_counter() > d:
-            self.timed_out = True
-            return True
-        return False
+        return self.budget.poll(cost)
 
+    @property
+    def timed_out(self) -> bool:
+        """True once a search on this analysis was cut short (its budget spent, or a
+        search's own budget: it sets this): its partial result is not cached, and a run
+        that finds no step reports "limit"."""
+        return self.budget.stopped
+
+    @timed_out.setter
+    def timed_out(self, value: bool) -> None:
+        self.budget.stopped = value
+
+    def under(self, budget: Budget | None) -> "Analysis":
+        """This analysis (the same state, tables and memos) searched under another
+        budget, with its own :attr:`timed_out`: one technique given its own share of a
+        call, say.
+
+        >>> from variants.classic import classic_puzzle
+        >>> an = Analysis(classic_puzzle("." * 81).pencilmarks())
+        >>> part = an.under(Budget(0))
+        >>> part.expired(), an.expired(), part.cand is an.cand
+        (True, False, True)
+        """
+        out = copy.copy(self)
+        out.budget = Budget() if budget is None else budget.narrowed()
+        return out
+
+    # -- convenience ------------------------------------------------------------------
     def pos(self, house: int, digit: int) -> int:
         """Cells of ``house`` where ``digit`` is a candidate (bitset)."""
         return self.house_mask[house] & self.cells_with[digit]
@@ -249,20 +302,8 @@ def _shared(links: LinkTables) -> dict:
     return {}
 
 
-_cache: tuple[int, int, int, Analysis] | None = None
-
-
-def analyze(state: State) -> Analysis:
-    """The Analysis of ``state``, reused while the state is unchanged (and derived from
-    the previous one when the same state object changed since: only the changed cells'
-    digit bitsets are updated)."""
-    global _cache
-    key = (id(state), state.version, id(state.cand))
-    prev = None
-    if _cache is not None and _cache[3].state is state:
-        if _cache[:3] == key:
-            return _cache[3]
-        prev = _cache[3]
-    an = Analysis(state, prev)
-    _cache = (*key, an)
-    return an
+def analyze(state: State, budget: Budget | None = None) -> Analysis:
+    """A new :class:`Analysis` of ``state`` under ``budget`` (None: no limit), for a
+    one-off reader. Nothing is cached here: a run keeps its own analyses
+    (:class:`techniques.loop.Run`), so a call never inherits another's deadline."""
+    return Analysis(state, budget=budget)

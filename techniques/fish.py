@@ -229,21 +229,18 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             common = c2
 
     nb = len(bases)
-    deadline = an.deadline
-    tick = 0
+    limited = an.budget.limited
     stopped = False     # the solver's deadline passed: unwind
 
     def base_rec(start: int, chosen: list[int], U: int, endo: int, common: int,
                  hit: int) -> None:
         nonlocal stopped
         if len(chosen) == n:
-            nonlocal target, tick
-            if deadline is not None:
-                tick += 1
-                # a base set's cover search can be long (finned Franken/Mutant fish)
-                if not tick & 7 and an.expired():
-                    stopped = True
-                    return
+            nonlocal target
+            # a base set's cover search can be long (finned Franken/Mutant fish)
+            if limited and an.tick(32):
+                stopped = True
+                return
             # eliminations lie outside the bases, unless covers overlap (cannibalism)
             target = (P & ~U) if partition else P
             found.clear()
@@ -290,7 +287,7 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             if stopped:
                 return
 
-    # past the deadline what was found is still sound but not complete: an.expired() marked
+    # past the deadline what was found is still sound but not complete: an.tick() marked
     # the analysis timed out, so digit_memo does not keep it
     base_rec(0, [], 0, 0, -1, 0)
     return out

@@ -37,11 +37,11 @@ Propagation is on int bitmasks: candidate masks per cell and a cell bitset per d
 """
 from __future__ import annotations
 
-import time
 import weakref
 from typing import Callable, Iterator, Sequence
 
 from csp.bits import digits_of, union_of
+from csp.budget import Budget
 from csp.events import Contradiction
 from csp.step import Candidate, Link, Namer, Step, cell_name, digit_symbol
 
@@ -775,7 +775,7 @@ class _Scan:
 def _quiet(an: Analysis, key) -> set[int]:
     """The set of facts that the last searches of kind ``key`` on this run tried in vain
     (the caller adds to it), reset unless the state only lost candidates since."""
-    memo = an.links_memo("forcing_scan", dict)
+    memo = an.run_memo.setdefault("forcing_scan", {})
     sc = memo.get(key)
     cand = an.cand
     if sc is None or sc.ref() is not an.state or any(
@@ -907,7 +907,7 @@ class _Kept:
 def _kept(an: Analysis, inter: bool = False) -> _Kept:
     """The run's kept quiet net assumptions (see :class:`_Kept`), brought to this state
     (``inter``: those of the nets with locked candidates, kept apart)."""
-    memo = an.links_memo("forcing_kept", dict)
+    memo = an.run_memo.setdefault("forcing_kept", {})
     key = ("net", inter)
     k = memo.get(key)
     cand = an.cand
@@ -1185,13 +1185,13 @@ def _nested_used(ps: _PState, facts: Sequence[int]) -> set[int]:
             if isinstance(ps.parents.get(g), str) and ps.parents[g].startswith(_NESTED)}
 
 
-def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float],
-             inter: bool = False, inner_max: int = 32) -> _PState:
+def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[int],
+             clock: Budget, inter: bool = False, inner_max: int = 32) -> _PState:
     """Apply net contradictions of depth ``depth`` inside ``ps`` until a fixpoint or a
     contradiction (in place). ``log`` collects (failed assumption, its contradiction text,
-    the earlier nested facts that contradiction used). ``budget`` is [propagations left,
-    process_time (CPU) deadline, perf_counter deadline or None (the solver's)]: any of them
-    running out ends the search (the budget is set to 0).
+    the earlier nested facts that contradiction used). ``budget`` is [propagations left];
+    ``clock`` the search's part of the run's budget (with its own CPU cap): either running
+    out ends the search (the propagations left are set to 0).
     ``inner_max``: inner assumptions only in cells with at most that many candidates."""
     if depth <= 0:
         return ps
@@ -1208,15 +1208,13 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[float
                 if budget[0] <= 0:
                     return ps
                 budget[0] -= 1
-                if not budget[0] % 32 and (
-                        time.process_time() > budget[1]
-                        or (budget[2] is not None and time.perf_counter() > budget[2])):
+                if clock.poll(8):       # the clocks, every 32 propagations
                     budget[0] = 0
                     return ps
                 f = _fact(c, d, True)
                 sub = _propagate(st, ps.copy(), [(f, ())], True, inter)
                 if sub.contra is None and depth > 1:
-                    _closure(st, sub, depth - 1, [], budget, inter, inner_max)
+                    _closure(st, sub, depth - 1, [], budget, clock, inter, inner_max)
                 if sub.contra is not None:
                     # its complexity: the facts it derived itself (not those of ``ps``)
                     outer = ps.parents
@@ -1251,7 +1249,7 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate and applying, inside that assumption, forcing-net
     contradictions (recursively up to ``max_depth``) leads to a contradiction: the
     candidate is false. ``budget`` caps the inner propagations per call and ``seconds`` its
-    CPU time (as does the solver's time limit, ``an.deadline``): on variants with costly rules
+    CPU time (within the run's own budget, ``an.budget``: one clock): on variants with costly rules
     an exhaustive nested net could otherwise run for many minutes. ``inner_max`` (None: any)
     makes inner assumptions only in cells with at most that many candidates (2 on 25x25:
     bivalue cells, whose failed branch places the other digit; the whole inner scan costs
@@ -1264,8 +1262,8 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     w = st.width
     # its own time cap is CPU time, so what it finds does not depend on the machine's load
     # (a wall-clock cap cut it short on a busy machine, before its propagation budget)
-    stop = time.process_time() + float(opts.get("seconds", 30.0))
-    budget: list = [int(opts.get("budget", 100_000)), stop, an.deadline]
+    clock = an.budget.narrowed(cpu_seconds=float(opts.get("seconds", 30.0)))
+    budget = [int(opts.get("budget", 100_000))]
     inter = _inter(opts, True)
     inner_max = int(opts.get("inner_max") or 32)
     start = budget[0]
@@ -1279,7 +1277,7 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
             if ps.contra is not None:
                 continue   # a plain net contradiction, found by forcing_net_contradiction
             log: list = []
-            _closure(st, ps, depth, log, budget, inter, inner_max)
+            _closure(st, ps, depth, log, budget, clock, inter, inner_max)
             if ps.contra is None and budget[0] > 0:
                 quiet.add(f)
             if ps.contra is not None:

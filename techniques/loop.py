@@ -1,9 +1,11 @@
 """The human loop, written once: find a step, apply it, repeat.
 
 A :class:`Run` is one pass of that loop over one working state: it holds everything that
-belongs to the pass (the state, the applied steps, the deadline, whether a search gave up,
-the uniqueness verdict, the technique plan) and ends with a ``status``. Which step comes
-next is the run's *strategy*, a function ``strategy(run, analysis)`` that returns the step
+belongs to the pass (the state, the applied steps, its :class:`~csp.budget.Budget`, its
+:class:`~techniques.analysis.Analysis` of the current state, whether a search gave up, the
+uniqueness verdict, the technique plan) and ends with a ``status``. Nothing of a run lives
+outside it: two runs (in two threads, or one after the other on the same state) never see
+each other's deadline. Which step comes next is the run's *strategy*, a function ``strategy(run, analysis)`` that returns the step
 to apply (or an object carrying it in a ``step`` attribute, such as the SE rating's valued
 step) or None when it finds nothing. The default strategy, :func:`first_step`, takes the
 first effective step of the first technique of the run's plan (HoDoKu's order); the
@@ -40,7 +42,7 @@ from csp.state import State
 from csp.status import SolveStatus
 from csp.step import Step
 
-from .analysis import Analysis, analyze
+from .analysis import Analysis
 from . import registry
 from .ladder import CLASSIC_SKIP
 from .registry import Finder, Technique, runs_on
@@ -210,13 +212,11 @@ def first_step(run: "Run", an: Analysis,
     check runs (:meth:`Run.check_due`): a puzzle with several solutions stops there."""
     run.incomplete = False
     run.gave_up = None
-    deadline = run.deadline
     state = run.state
     for t, finder, opts in run.plan() if plan is None else plan:
-        now = time.perf_counter()
-        if deadline is not None and now > deadline:
+        if an.expired():
             return None
-        if now >= run.next_check and t.family != "singles" and run.check_due():
+        if time.perf_counter() >= run.next_check and t.family != "singles" and run.check_due():
             return None             # several solutions: the run ends "multiple"
         if t.requires_unique and not run.unique_ok():
             continue
@@ -275,10 +275,11 @@ class Run:
     (merged over each technique's own) and ``unique`` make the plan of :func:`first_step`.
     ``verify``: a known solution; a step that contradicts it raises :class:`UnsoundStep`.
     ``deadline`` (a ``time.perf_counter()`` value) or ``time_limit`` (seconds from now):
-    no step is searched past it, and the costly techniques see it as ``an.deadline``.
-    ``budget``: the caller's :class:`~csp.budget.Budget` (a command's, made before it
-    read the puzzle); the run's deadline is its deadline (brought closer by ``deadline``
-    / ``time_limit`` when those are given too) and :attr:`budget` is the run's one clock.
+    no step is searched past it. ``budget``: the caller's :class:`~csp.budget.Budget` (a
+    command's, made before it read the puzzle); the run's deadline is its deadline
+    (brought closer by ``deadline`` / ``time_limit`` when those are given too) and
+    :attr:`budget` is the run's one clock: the run's analysis of each state searches
+    under a part of it (``an.budget``, see :meth:`techniques.analysis.Analysis.tick`).
 
     ``unique``: True declares that the puzzle has one solution (uniqueness techniques on,
     nothing checked), False that it may not (uniqueness techniques off, nothing checked:
@@ -324,9 +325,8 @@ class Run:
             budget = budget.narrowed(time_limit or None)
             if deadline is not None and (budget.deadline is None or deadline < budget.deadline):
                 budget.deadline = deadline
-        #: the run's one clock: its deadline is the techniques' ``an.deadline``
+        #: the run's one clock: each analysis the run makes searches under a part of it
         self.budget = budget
-        self.deadline = budget.deadline
         if isinstance(start, Puzzle):
             self.state = start.pencilmarks()
             self.sound = True       # reached from the puzzle by sound steps only
@@ -371,11 +371,29 @@ class Run:
         self._peek_checks = self.strategy is not first_step
         self._plan: list[tuple[Technique, Finder, dict]] | None = None
         self._peeked: tuple[tuple[int, int], Any] | None = None
+        # the run's analysis of its state, and the state's (version, cand) it was made at
+        self._an: Analysis | None = None
+        self._an_key: tuple[int, int] | None = None
         # a state handed in may already fill a rule with digits that break it (the givens
         # of a puzzle were checked when it froze)
         self._broken = None if self.sound else self.puzzle.broken_rule(self.state.placed)
 
     # -- limits ---------------------------------------------------------------------
+    @property
+    def deadline(self) -> float | None:
+        """The run's deadline (a ``time.perf_counter()`` value, None without one)."""
+        return self.budget.deadline
+
+    def analysis(self) -> Analysis:
+        """The run's :class:`~techniques.analysis.Analysis` of its state as it is now
+        (made once per state, derived from the previous one, under the run's budget)."""
+        st = self.state
+        key = (st.version, id(st.cand))
+        if self._an is None or self._an_key != key:
+            self._an = Analysis(st, self._an, self.budget)
+            self._an_key = key
+        return self._an
+
     def expired(self) -> bool:
         """True once the run's budget is spent (its deadline has passed)."""
         return self.budget.exhausted
@@ -534,8 +552,7 @@ class Run:
         key = (st.version, id(st.cand))
         if self._peeked is not None and self._peeked[0] == key:
             return self._peeked[1]
-        an = analyze(st)
-        an.deadline = self.deadline
+        an = self.analysis()
         pick = self.strategy(self, an)
         if pick is not None:
             cite_rules(pick if isinstance(pick, Step) else pick.step, an.links)

@@ -135,8 +135,8 @@ def _sdc_pair(an: Analysis, h1: int, h2: int, inter: int, rest1: int, rest2: int
                 g = n - (m & ~v).bit_count()
                 if 1 <= g < extra:
                     side2.setdefault(g, []).append((cb, m))
-            for i, (lb, g1, vl) in enumerate(side1):
-                if not i & 255 and an.expired():
+            for lb, g1, vl in side1:
+                if an.tick():
                     return out
                 for bb, vb in side2.get(extra - g1, ()):
                     if vl & vb:

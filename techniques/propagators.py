@@ -38,10 +38,8 @@ class TechniquePropagator(Propagator):
         placed = [m.bit_length() - 1 if m and not m & (m - 1) else 0 for m in cand]
         st = State(self.puzzle.grid, list(cand), placed, None, self.puzzle)
         changed = False
-        an = Analysis(st)
-        budget = ctx.budget
-        if budget is not None:   # the call's deadline reaches the costly searches
-            an.deadline = budget.deadline
+        budget = ctx.budget      # the call's budget reaches the costly searches
+        an = Analysis(st, budget=budget)
         for step in self.technique.find(an, self.options):
             for c, d in step.placements:
                 if ctx.restrict(c, 1 << d, step):

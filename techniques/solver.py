@@ -22,7 +22,7 @@ from csp.status import SolveStatus
 from csp.step import Step
 
 from . import registry
-from .analysis import analyze
+from .analysis import Analysis
 from .loop import Run, Strategy, cite_rules, is_effective, rated_by_idea
 from .registry import LEVEL_MAX_SCORE, LEVELS, Technique
 
@@ -196,10 +196,14 @@ class StepSolver:
         """Yield steps while applying them to a copy of ``state``."""
         return self.iter_steps(state, max_steps=max_steps)
 
-    def find_all(self, state: State, technique: str) -> list[Step]:
-        """Every effective step one technique finds in ``state``."""
+    def find_all(self, state: State, technique: str,
+                 budget: Budget | None = None) -> list[Step]:
+        """Every effective step one technique finds in ``state`` (within ``budget``, a
+        :class:`~csp.budget.Budget`: None, no limit; a search it cuts short gives what it
+        found). Each call reads ``state`` afresh: no earlier run or call changes what it
+        finds."""
         t = registry.get(technique)
-        an = analyze(state)
+        an = Analysis(state, budget=budget)
         found = [s for s in t.find(an, self.options) if is_effective(state, s)]
         for s in found:
             cite_rules(s, an.links)

@@ -121,10 +121,9 @@ def _digit_templates(an: Analysis, d: int, cap: int) -> list[int] | None:
     idx = [0] * (n_rows + 1)
     saved_chosen = [0] * (n_rows + 1)
     saved_blocked = [0] * (n_rows + 1)
-    tick = 0
+    poll = an.budget.poll
     while True:
-        tick += 1
-        if not tick & 4095 and an.expired():
+        if poll():
             return None     # the solver's deadline: the digit is skipped (incomplete)
         if row == n_rows:
             ok = True

@@ -937,7 +937,7 @@ class _Filler:
         self.nodes += 1
         if self.nodes > self.budget:
             raise TimeoutError
-        if self.an is not None and not self.nodes & 255 and self.an.expired():
+        if self.an is not None and self.an.tick():
             raise _Expired
         if not left:
             return True
@@ -1045,7 +1045,7 @@ class _Filler:
             self.nodes = self.budget + 1        # where the search itself would stop
             raise TimeoutError
         self.nodes = before + count
-        if self.an is not None and before >> 8 != self.nodes >> 8 and self.an.expired():
+        if self.an is not None and self.an.tick(count):
             raise _Expired
         return False
 

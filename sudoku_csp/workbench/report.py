@@ -51,7 +51,6 @@ from csp.model import Puzzle
 from csp.state import State
 from csp.step import Step, digit_symbol
 from techniques import StepSolver, registry
-from techniques.analysis import analyze
 from techniques.loop import first_step, is_effective, rated_by_idea
 from techniques.solver import LogicResult, rate_steps
 
@@ -415,7 +414,7 @@ def _available(solver: StepSolver, state: State, keep: Callable[[Any], bool],
     listing. With ``enough``, the listing stops (complete) once that many are found."""
     run = solver.start(state, deadline=deadline)
     st = run.state
-    an = analyze(st)
+    an = run.analysis()
     found: list[tuple[Any, Step]] = []
     seen: set[frozenset] = set()
     cut: list[str] = []
@@ -428,12 +427,10 @@ def _available(solver: StepSolver, state: State, keep: Callable[[Any], bool],
         if t.requires_unique and not run.unique_ok():
             continue
         # one costly technique (a nested forcing net) must not take the whole phase
-        an.deadline = now + TECHNIQUE_SECONDS if deadline is None else min(
-            deadline, now + TECHNIQUE_SECONDS)
-        an.timed_out = False
+        tan = an.under(run.budget.narrowed(TECHNIQUE_SECONDS))
         k = 0
         try:
-            for step in finder(an, opts):
+            for step in finder(tan, opts):
                 if not is_effective(st, step):
                     continue
                 eff = _effects(step)
@@ -448,7 +445,7 @@ def _available(solver: StepSolver, state: State, keep: Callable[[Any], bool],
                     break
         except Contradiction:
             continue
-        if an.timed_out:
+        if tan.timed_out:
             if deadline is not None and time.perf_counter() > deadline:
                 return found, cut, False
             cut.append(t.name)

@@ -157,13 +157,13 @@ def test_se_rating_honours_the_time_limit(capsys):
 def test_every_technique_stops_at_the_deadline():
     """Each technique alone, on an empty 16x16 grid (where the ALS and Sue de Coq searches
     took seconds), with its deadline near."""
+    from csp.budget import Budget
     from techniques import registry
     from techniques.analysis import Analysis
     st = classic_puzzle("." * 256).pencilmarks()
     slow = []
     for t in registry.all_techniques():
-        an = Analysis(st)
-        an.deadline = time.perf_counter() + 0.05
+        an = Analysis(st, budget=Budget(0.05))
         t0 = time.perf_counter()
         for _ in t.find(an, {}):
             pass

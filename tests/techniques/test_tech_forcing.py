@@ -306,19 +306,27 @@ def test_net_propagation_keeps_the_solution(title):
 
 
 def test_scan_hint_belongs_to_one_descending_run():
-    """The quiet-assumption hint survives removals on the same state, resets on a state
-    that grew back and on another state object."""
+    """The quiet-assumption hint survives removals on the same state (the run's next
+    analysis, made from its previous one), resets on a state that grew back and on
+    another state object; it belongs to its run (``run_memo``), so another run neither
+    sees nor takes it."""
     from techniques import forcing as F
     p = classic_puzzle("85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4.")
     st = p.pencilmarks()
-    q = F._quiet(Analysis(st), "demo")
+    first = Analysis(st)
+    q = F._quiet(first, "demo")
     q.add(7)
     cell = next(c for c in range(81) if st.cand[c].bit_count() > 2)
-    st.remove(cell, (st.cand[cell] & -st.cand[cell]).bit_length() - 1)
-    assert F._quiet(Analysis(st), "demo") == {7}
+    low = st.cand[cell] & -st.cand[cell]
+    st.remove(cell, low.bit_length() - 1)
+    second = Analysis(st, first)
+    assert F._quiet(second, "demo") == {7}
     other = st.copy()
-    assert F._quiet(Analysis(other), "demo") == set()
-    assert F._quiet(Analysis(st), "demo") == set()       # the other run took the slot
+    assert F._quiet(Analysis(other, second), "demo") == set()
+    assert F._quiet(Analysis(st), "demo") == set()       # a new run starts afresh
+    assert F._quiet(Analysis(st, second), "demo") == {7}     # the other runs took nothing
+    st.cand[cell] |= low                                   # the candidate grows back
+    assert F._quiet(Analysis(st, second), "demo") == set()
 
 
 @pytest.mark.parametrize("inter", [False, True])
