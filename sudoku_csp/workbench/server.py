@@ -444,10 +444,12 @@ class _Connection:
             except Exception:          # the client went away: drop the rest
                 return
 
-    def stop_job(self) -> None:
-        if self.job is not None:
-            self.job.cancel.set()
-            self.job = None
+    def stop_job(self) -> "Job | None":
+        """Cancel the running job (if any) and return it."""
+        old, self.job = self.job, None
+        if old is not None:
+            old.cancel.set()
+        return old
 
     def receive(self, text: str | bytes) -> None:
         srv = self.server
@@ -456,14 +458,28 @@ class _Connection:
         except BadMessage as e:
             self.send({"nonce": None, "type": "invalid", "message": str(e)})
             return
-        self.stop_job()                # one job per connection: a new message cancels it
+        old = self.stop_job()          # one job per connection: a new message cancels it
         if msg.get("command") == "cancel":
             self.send({"nonce": _nonce(msg), "type": "canceled"})
             return
         job = self.job = Job(msg, self.send, srv.cache, srv.time_limit)
         if srv.verbose:
             print(f"{job.command} nonce={job.nonce}", file=sys.stderr, flush=True)
-        threading.Thread(target=job.run, name=f"listen-{job.command}", daemon=True).start()
+        threading.Thread(target=_after, args=(old, job), name=f"listen-{job.command}",
+                         daemon=True).start()
+
+
+#: how long a new job waits for the job it cancelled to answer ``canceled`` (a cancelled
+#: search stops at its next check, well within this)
+CANCEL_WAIT = 5.0
+
+
+def _after(old: "Job | None", job: "Job") -> None:
+    """Run ``job`` once the job it replaced has answered (``canceled``), so a client sees
+    the old job's last reply before the new one's first, whatever the load."""
+    if old is not None:
+        old.done.wait(CANCEL_WAIT)
+    job.run()
 
 
 class ListenServer:
