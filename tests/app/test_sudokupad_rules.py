@@ -113,24 +113,20 @@ def test_german_whispers_on_a_6x6_takes_the_size_default():
 
 
 # -- renban, region-sum, between ----------------------------------------------------------------
-def test_renban_from_the_text():
-    text = ("Normal sudoku rules apply. Digits along a purple line form a set of consecutive "
-            "digits in any order.")
-    p = load_sudokupad(scl(puzzle(text, [line("#A050D0", "r1c1", "r1c2", "r1c3")],
-                                  givens={"r1c1": 1, "r1c3": 3})))
-    assert bundle_names(p) == ["classic", "renban"]
-    assert p.meta["inferred"][0]["meaning"] == "renban"
-    assert marks(p, "r1c2") == (2,)
-
-
-def test_region_sum_from_the_text():
-    text = ("Normal sudoku rules apply. Box borders divide each blue line into segments; "
-            "digits along a blue line have the same sum in each box the line passes through.")
-    p = load_sudokupad(scl(puzzle(text, [line("#3070F0", "r3c2", "r3c3", "r3c4")],
-                                  givens={"r3c4": 3, "r3c2": 1})))
-    assert bundle_names(p) == ["classic", "region_sum_line"]
-    assert p.meta["inferred"][0]["meaning"] == "region-sum"
-    assert marks(p, "r3c3") == (2,)                       # 1 + r3c3 = 3
+@pytest.mark.parametrize("text, colour, cells, givens, bundle, meaning, cell, left", [
+    ("Normal sudoku rules apply. Digits along a purple line form a set of consecutive "
+     "digits in any order.", "#A050D0", ("r1c1", "r1c2", "r1c3"), {"r1c1": 1, "r1c3": 3},
+     "renban", "renban", "r1c2", (2,)),
+    ("Normal sudoku rules apply. Box borders divide each blue line into segments; "
+     "digits along a blue line have the same sum in each box the line passes through.",
+     "#3070F0", ("r3c2", "r3c3", "r3c4"), {"r3c4": 3, "r3c2": 1},
+     "region_sum_line", "region-sum", "r3c3", (2,)),           # 1 + r3c3 = 3
+], ids=["renban", "region-sum"])
+def test_line_rule_from_the_text(text, colour, cells, givens, bundle, meaning, cell, left):
+    p = load_sudokupad(scl(puzzle(text, [line(colour, *cells)], givens=givens)))
+    assert bundle_names(p) == ["classic", bundle]
+    assert p.meta["inferred"][0]["meaning"] == meaning
+    assert marks(p, cell) == left
 
 
 def test_between_from_the_text_takes_its_end_circles():
