@@ -1,0 +1,154 @@
+"""Digging givens from a full grid while the puzzle keeps one solution: :func:`dig` (minimal,
+optionally under a ``keep_if`` test such as a level cap) and :func:`dig_big` (batches with a
+node budget, for big grids)."""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from csp import Puzzle
+from csp.errors import NodeLimitExceeded, TimeLimitExceeded
+from csp.search import search
+
+#: depth-first nodes one uniqueness check of a big grid may use before the removal is undone
+BIG_UNIQUE_NODES = 300
+
+
+def _unique(eng: Any, cand: list[int], deadline: float | None) -> bool:
+    """Exactly one solution from these candidates (raises SearchLimit past the deadline)."""
+    left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+    sols, _ = search(eng, cand, 2, None, left)
+    return len(sols) == 1
+
+
+def dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric: bool = False,
+        keep: Sequence[int] = (), deadline: float | None = None,
+        keep_if: Callable[[list[int]], bool] | None = None) -> list[int]:
+    """Remove givens from the full ``solution`` in a random order (point-symmetric pairs
+    with ``symmetric``), each removal kept only when the puzzle's rules plus the remaining
+    givens still leave one solution (and ``keep_if(givens)`` holds, when given: e.g. the
+    rating stays within a level). ``puzzle`` supplies the rules (its own givens are
+    ignored); ``keep`` lists cells never removed. Returns the givens (0 = blank); the
+    result is minimal: no single given (pair) can go without breaking uniqueness (or
+    ``keep_if``).
+
+    >>> from variants.classic import classic
+    >>> from sudoku_csp.generate.fill import random_fill
+    >>> p = Puzzle(4).use(classic())
+    >>> sol = random_fill(p, random.Random(5))
+    >>> givens = dig(p, sol, random.Random(5))
+    >>> q = Puzzle(4).use(classic()).givens(givens)
+    >>> q.count_solutions(2), 0 < sum(1 for g in givens if g) < 16
+    (1, True)
+    """
+    g = puzzle.grid
+    size = g.size
+    eng = puzzle.engine()
+    allm = g.all_mask
+    givens = list(solution)
+    keep_set = set(keep)
+    order = list(range(size))
+    rng.shuffle(order)
+    done: set[int] = set()
+    for c in order:
+        if c in done or c in keep_set:
+            continue
+        group = {c, size - 1 - c} if symmetric else {c}
+        done |= group
+        if group & keep_set:
+            continue
+        saved = {x: givens[x] for x in group}
+        for x in group:
+            givens[x] = 0
+        cand = [(1 << v) if v else allm for v in givens]
+        if not _unique(eng, cand, deadline) or (keep_if is not None and not keep_if(givens)):
+            for x, v in saved.items():
+                givens[x] = v
+    return givens
+
+
+def _unique_big(eng: Any, cand: list[int], deadline: float | None) -> bool:
+    """One solution, decided by depth-first search within :data:`BIG_UNIQUE_NODES` nodes;
+    a check that runs out of nodes counts as not unique (the removal is undone)."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeLimitExceeded("time limit reached while digging")
+    left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+    try:
+        sols, _ = search(eng, cand, 2, BIG_UNIQUE_NODES, left)
+    except NodeLimitExceeded:
+        return False
+    return len(sols) == 1
+
+
+def dig_big(puzzle: Puzzle, solution: Sequence[int], rng: random.Random,
+            symmetric: bool = False, floor: int = 0, deadline: float | None = None,
+            progress: Callable[[int], None] | None = None) -> list[int]:
+    """:func:`dig` for big grids: cells (point-symmetric pairs with ``symmetric``) are
+    removed in random order in batches, a batch that breaks uniqueness is retried cell by
+    cell, and digging stops once ``floor`` givens are left (a pair may end one below).
+    Uniqueness checks have a node budget (:func:`_unique_big`), so the result has one
+    solution but need not be minimal. ``progress(givens left)`` is called after each batch.
+
+    >>> from variants.classic import classic
+    >>> from sudoku_csp.generate.fill import big_fill
+    >>> p = Puzzle(16).use(classic())
+    >>> sol = big_fill(p, random.Random(2))
+    >>> givens = dig_big(p, sol, random.Random(2), symmetric=True, floor=120)
+    >>> q = Puzzle(16).use(classic()).givens(givens)
+    >>> q.count_solutions(2), 119 <= sum(1 for g in givens if g) < 140
+    (1, True)
+    >>> all(bool(givens[c]) == bool(givens[255 - c]) for c in range(256))
+    True
+    """
+    g = puzzle.grid
+    size = g.size
+    eng = puzzle.engine()
+    allm = g.all_mask
+    givens = list(solution)
+    left = size
+    order = list(range(size))
+    rng.shuffle(order)
+    groups: list[list[int]] = []
+    seen: set[int] = set()
+    for c in order:
+        if c in seen:
+            continue
+        grp = sorted({c, size - 1 - c}) if symmetric else [c]
+        seen.update(grp)
+        groups.append(grp)
+
+    def cand() -> list[int]:
+        return [(1 << v) if v else allm for v in givens]
+
+    batch = max(1, g.n // 2)
+    i = 0
+    while i < len(groups) and left > floor:
+        chunk: list[list[int]] = []
+        room = left - floor
+        while i < len(groups) and room > 0 and len(chunk) < batch:
+            chunk.append(groups[i])
+            room -= len(groups[i])
+            i += 1
+        cells = [x for grp in chunk for x in grp]
+        for x in cells:
+            givens[x] = 0
+        if _unique_big(eng, cand(), deadline):
+            left -= len(cells)
+        else:
+            for x in cells:
+                givens[x] = solution[x]
+            for grp in chunk:
+                if left <= floor:
+                    break
+                for x in grp:
+                    givens[x] = 0
+                if _unique_big(eng, cand(), deadline):
+                    left -= len(grp)
+                else:
+                    for x in grp:
+                        givens[x] = solution[x]
+            batch = max(1, batch // 2)
+        if progress is not None:
+            progress(left)
+    return givens
