@@ -8,13 +8,17 @@ import sys
 from typing import Any
 
 from . import COMMANDS
+from .convert import FORMATS
 from .options import at_least, seconds
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``generate`` on the CLI's subparsers."""
     gn = sub.add_parser("generate", help=COMMANDS["generate"])
-    gn.add_argument("--variant", default="classic", help="classic, jigsaw or killer")
+    gn.add_argument("--variant", default="classic",
+                    help="classic, jigsaw or killer, or rule families joined by commas: "
+                         "thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, "
+                         "arrow, whispers, renban (e.g. thermo,kropki)")
     gn.add_argument("--difficulty", default="easy",
                     help="easy, medium, hard, unfair or extreme (the logic rating's level)")
     gn.add_argument("--count", type=at_least(1), default=1, metavar="N",
@@ -26,6 +30,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     gn.add_argument("--size", type=at_least(1), default=9, metavar="N",
                     help="grid size N (N x N cells, digits 1 to N)")
     gn.add_argument("--symmetric", action="store_true", help="point-symmetric givens")
+    gn.add_argument("--givens", choices=("none", "few", "any"), default=None,
+                    help="rule families: no givens, as few as needed, or any number dug "
+                         "from the full grid (default any)")
+    gn.add_argument("--negative", action="store_true",
+                    help="kropki, xv: every qualifying pair is marked (the negative "
+                         "constraint holds for the unmarked ones)")
+    gn.add_argument("--format", choices=FORMATS, default=None, dest="out_format",
+                    help="print each puzzle in this format (as `convert --to`); with "
+                         "--json, add it under its name")
     gn.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="a line per candidate on stderr (auto: only when stderr is a "
                          "terminal)")
@@ -40,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     were made, 1 on the time limit (one line on stderr). ``--progress`` (or a terminal on
     stderr) adds a line per candidate on stderr; stdout is the same either way."""
     from ..generate import GenerationTimeout, Progress, generate_iter
+    from .convert import convert
     from .options import progress_wanted
     show = progress_wanted(args.progress)
 
@@ -48,8 +62,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         for g in generate_iter(args.variant, args.difficulty, args.count, args.seed,
                                args.time_limit, args.size, args.symmetric,
-                               report if show else None):
-            print(json.dumps(g.to_dict()) if args.json else g.text(), flush=True)
+                               report if show else None, givens=args.givens,
+                               negative=args.negative):
+            fmt = args.out_format
+            if args.json:
+                obj = g.to_dict()
+                if fmt is not None:
+                    obj[fmt.replace("-", "_")] = convert(g.puzzle, fmt)
+                print(json.dumps(obj), flush=True)
+            else:
+                print(g.text() if fmt is None else convert(g.puzzle, fmt), flush=True)
     except GenerationTimeout as e:
         print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
         return 1

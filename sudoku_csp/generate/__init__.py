@@ -78,6 +78,8 @@ from .killer import (KILLER_CAGE_SIZES, KILLER_CANDIDATE_SECONDS, KILLER_STEERED
                      random_cages)
 from .rating import rate_within
 from .regions import random_regions
+from .rules import (GIVENS, GLOBAL_RULES, NEGATIVE_FAMILIES, RULE_FAMILIES, make_rules_candidate,
+                    parse_families)
 
 VARIANTS = ("classic", "jigsaw", "killer")
 #: seconds allowed per puzzle by default (the whole search for one puzzle in the band)
@@ -186,9 +188,13 @@ class Generated:
 # the API
 # ---------------------------------------------------------------------------------------
 def _check_args(variant: str, level: str, count: int, size: int) -> None:
-    if variant not in VARIANTS:
-        raise GenerateError(f"unknown variant {variant!r}{did_you_mean(variant, VARIANTS)} "
-                            f"(choose from {', '.join(VARIANTS)})")
+    families = parse_families(variant) if isinstance(variant, str) else None
+    if variant not in VARIANTS and families is None:
+        names = VARIANTS + RULE_FAMILIES
+        bad = next((x for x in str(variant).split(",") if x.strip() not in names), variant)
+        raise GenerateError(f"unknown variant {bad!r}{did_you_mean(bad, names)} "
+                            f"(choose from {', '.join(VARIANTS)}, or rule families "
+                            f"{', '.join(RULE_FAMILIES)} joined by commas)")
     if level not in LEVELS:
         raise GenerateError(f"unknown level {level!r}{did_you_mean(level, LEVELS)} "
                             f"(choose from {', '.join(LEVELS)})")
@@ -196,6 +202,8 @@ def _check_args(variant: str, level: str, count: int, size: int) -> None:
         raise GenerateError(f"count must be a positive integer, got {count!r}")
     if not isinstance(size, int) or isinstance(size, bool) or not 4 <= size <= MAX_SIZE:
         raise GenerateError(f"size must be an integer from 4 to {MAX_SIZE}, got {size!r}")
+    if families is not None and size > 9:
+        raise GenerateError(f"rule families are generated up to 9x9, not {size}x{size}")
     if size > 16 and variant != "classic":
         raise GenerateError(f"a {size}x{size} grid is generated for classic only (jigsaw and "
                             "killer up to 16x16)")
@@ -204,10 +212,32 @@ def _check_args(variant: str, level: str, count: int, size: int) -> None:
                             "box shape")
 
 
+def _check_rule_args(variant: str, givens: str | None, negative: bool) -> list[str] | None:
+    """The rule families of ``variant`` (None for classic, jigsaw and killer) after checking
+    ``givens`` and ``negative`` against them."""
+    families = parse_families(variant)
+    if families is None:
+        if givens is not None or negative:
+            raise GenerateError(f"givens and negative apply to the rule families "
+                                f"({', '.join(RULE_FAMILIES)}), not to {variant}")
+        return None
+    if givens is not None and givens not in GIVENS:
+        raise GenerateError(f"unknown givens choice {givens!r}{did_you_mean(givens, GIVENS)} "
+                            f"(choose from {', '.join(GIVENS)})")
+    if negative and not set(families) & set(NEGATIVE_FAMILIES):
+        raise GenerateError(f"negative applies to {' and '.join(NEGATIVE_FAMILIES)}, not to "
+                            f"{variant}")
+    if givens == "none" and all(f in GLOBAL_RULES for f in families):
+        raise GenerateError(f"{variant} places no elements: its puzzles need givens "
+                            "(givens few or any)")
+    return families
+
+
 def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
                   seed: int | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
                   size: int = 9, symmetric: bool = False,
-                  progress: Callable[[Progress], None] | None = None) -> Iterator[Generated]:
+                  progress: Callable[[Progress], None] | None = None, *,
+                  givens: str | None = None, negative: bool = False) -> Iterator[Generated]:
     """Yield ``count`` puzzles as they are found (see :func:`generate`). Raises
     :class:`GenerationTimeout` when one puzzle takes longer than ``time_limit`` seconds
     (its ``puzzles`` are the ones yielded so far). ``progress`` is called once per candidate
@@ -219,6 +249,7 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
     [(1, 3, 'above the level'), (2, 4, 'kept')]
     """
     _check_args(variant, level, count, size)
+    families = _check_rule_args(variant, givens, negative)
     if time_limit is not None and not (isinstance(time_limit, (int, float))
                                        and 0 < time_limit < float("inf")):
         raise GenerateError(f"time limit must be a positive finite number of seconds "
@@ -251,11 +282,18 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
                     progress(Progress(len(made) + 1, count, k, s, outcome,
                                       getattr(rating, "level", None),
                                       time.perf_counter() - tc, time.perf_counter() - t0))
+            elements: list | None = None
             try:
-                got = make_candidate(variant, s, size, symmetric, deadline,
-                                     KILLER_CAGE_SIZES[level], _dig_target(variant, level),
-                                     _big_floor(size, level) if big else 0.0,
-                                     cage_share=KILLER_STEERED.get(level, 1.0))
+                if families is not None:
+                    got3 = make_rules_candidate(families, s, size, symmetric, deadline, level,
+                                                givens or "any", negative)
+                    got = None if got3 is None else got3[:2]
+                    elements = None if got3 is None else got3[2]
+                else:
+                    got = make_candidate(variant, s, size, symmetric, deadline,
+                                         KILLER_CAGE_SIZES[level], _dig_target(variant, level),
+                                         _big_floor(size, level) if big else 0.0,
+                                         cage_share=KILLER_STEERED.get(level, 1.0))
             except SearchLimit:
                 tell("search limit")
                 continue
@@ -276,19 +314,53 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
             if why is not None:     # the last check before a puzzle and its solution leave
                 raise SoundnessError(f"generated {variant} puzzle (seed {s}) with a solution "
                                      f"that is not one: {why}", p, sol)
+            extra: dict[str, Any] = {}
+            if families is not None:
+                # uniqueness proved by the SAT path, never assumed from the dig's searches
+                try:
+                    proof = p.count_solutions(2, method="sat", time_limit=_left(deadline))
+                except SearchLimit:
+                    tell("search limit")
+                    continue
+                if proof != 1:
+                    raise SoundnessError(f"generated {variant} puzzle (seed {s}) has "
+                                         f"{proof} solutions by SAT", p, sol)
+                extra = _rules_extra(families, givens or "any", negative, elements or [])
             tell("kept", rating)
             out = Generated(p, variant, level, rating, sol, s, k,
-                            (time.perf_counter() - t0) * 1000)
+                            (time.perf_counter() - t0) * 1000, extra)
             made.append(out)
             yield out
             break
 
 
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.001, deadline - time.perf_counter())
+
+
+def _rules_extra(families: list[str], givens: str, negative: bool,
+                 elements: list) -> dict[str, Any]:
+    """The ``--json`` keys of a rule-family puzzle: its families, the choices it was made
+    with, and its placed rule elements (sudoku-csp JSON rules, each with its family)."""
+    from ..formats.spec import bundle_to_dict
+    return {"families": families, "givens_choice": givens, "negative": negative,
+            "elements": [{"family": f, **bundle_to_dict(b)} for f, b in elements]}
+
+
 def generate(variant: str = "classic", level: str = "easy", count: int = 1,
              seed: int | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
-             size: int = 9, symmetric: bool = False) -> list[Generated]:
-    """``count`` puzzles of ``variant`` ("classic", "jigsaw" or "killer"), each with one
+             size: int = 9, symmetric: bool = False, *, givens: str | None = None,
+             negative: bool = False) -> list[Generated]:
+    """``count`` puzzles of ``variant`` ("classic", "jigsaw" or "killer", or rule families
+    from :data:`RULE_FAMILIES` joined by commas, e.g. "thermo,kropki"), each with one
     solution and a logic rating (``StepSolver`` default techniques) of ``level``.
+
+    Rule families (see :mod:`sudoku_csp.generate.rules`) place their elements from the
+    solution grid and remove the ones the level does not need; ``givens`` is "any" (the
+    default: dug from the full grid), "few" (added only where needed) or "none";
+    ``negative`` makes kropki and xv mark every qualifying pair (the negative constraint).
+    Their uniqueness is proved by the SAT path (``count_solutions(2, method="sat")``);
+    ``Generated.extra`` holds the placed elements.
 
     ``seed``: candidates use seeds ``seed, seed + 1, ...`` (random when None);
     ``time_limit``: seconds allowed per puzzle (None: no limit), past it
@@ -302,12 +374,16 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
     >>> generate("sudoku", "easy")
     Traceback (most recent call last):
     ...
-    sudoku_csp.generate.GenerateError: unknown variant 'sudoku' (choose from classic, jigsaw, killer)
+    sudoku_csp.generate.GenerateError: unknown variant 'sudoku' (choose from classic, jigsaw, killer, or rule families thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, arrow, whispers, renban joined by commas)
+    >>> t = generate("thermo", "easy", seed=1, size=6)[0]
+    >>> t.puzzle.count_solutions(2, method="sat"), {e["rule"] for e in t.extra["elements"]}
+    (1, {'thermo'})
     """
-    return list(generate_iter(variant, level, count, seed, time_limit, size, symmetric))
+    return list(generate_iter(variant, level, count, seed, time_limit, size, symmetric,
+                              givens=givens, negative=negative))
 
 
-__all__ = ["VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
+__all__ = ["RULE_FAMILIES", "GIVENS", "make_rules_candidate", "VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
            "Progress",
            "generate", "generate_iter", "make_candidate", "rate_within", "random_fill",
            "random_regions", "random_cages", "dig"]

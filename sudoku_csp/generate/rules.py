@@ -1,0 +1,325 @@
+"""Rule-family candidates: the generator places the rule elements itself, read off a random
+solution grid, then digs givens and removes elements while the puzzle keeps one solution and
+a rating within the asked level (:func:`make_rules_candidate`).
+
+Families (:data:`RULE_FAMILIES`) and how their elements are placed:
+
+* ``thermo``: thermometers along paths (king moves, no cell twice) whose digits increase;
+* ``kropki``: white dots between orthogonal neighbours that differ by 1, black dots where one
+  is twice the other (a 1-2 pair gets either); with ``negative`` every such pair is marked
+  and the negative constraint holds (no dot: neither), the dots are then never removed;
+* ``xv``: X between neighbours summing to 10, V summing to 5; ``negative`` as for kropki;
+* ``parity``: even and odd squares on 2n random cells;
+* ``arrow``: a circle and a shaft of 2-3 cells (king moves) that sum to its digit;
+* ``whispers``: lines whose neighbours differ by at least 5 (n >= 9; about n / 2 below);
+* ``renban``: lines whose digits are a set of consecutive digits;
+* ``anti_knight``, ``anti_king``, ``diagonal``: global rules; the grid is filled under them
+  and nothing is placed (they need givens).
+
+How givens are chosen (``givens``): ``"any"`` starts from the full grid and digs (like
+classic puzzles); ``"few"`` starts from none and adds givens where two solutions differ until
+one is left, then drops the ones no longer needed; ``"none"`` keeps no given (a candidate
+whose elements leave several solutions is dropped). Then the removable elements are taken
+away one by one in a random order, each removal kept only while the puzzle stays unique and
+rated within the level (so no element can go but the last one of a family, which stays). Every step is read from one
+``random.Random(seed)``, so the seed reproduces the candidate.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from csp import Grid, Puzzle
+from csp.errors import TimeLimitExceeded
+from csp.search import search
+
+from variants.arrow import arrow
+from variants.chess import anti_king, anti_knight
+from variants.classic import classic
+from variants.dots import black_dot, negative, sum_dot, white_dot
+from variants.inequality import thermo
+from variants.lines import renban, whispers
+from variants.parity import even, odd
+from variants.regions import diagonal
+
+from .dig import _unique, dig
+from .fill import random_fill
+from .killer import STEER_SKIP
+from .rating import _rate
+
+#: the rule families the generator places (see the module doc); ``anti_knight``,
+#: ``anti_king`` and ``diagonal`` are global rules the grid is filled under
+RULE_FAMILIES = ("thermo", "kropki", "xv", "parity", "anti_knight", "anti_king", "diagonal",
+                 "arrow", "whispers", "renban")
+#: the global rules: nothing to place, the solution grid is filled under them
+GLOBAL_RULES = {"anti_knight": anti_knight, "anti_king": anti_king, "diagonal": diagonal}
+#: the families whose elements depend on ``negative`` (the full negative constraint)
+NEGATIVE_FAMILIES = ("kropki", "xv")
+#: ``givens`` choices (see the module doc)
+GIVENS = ("any", "few", "none")
+
+Element = tuple[str, Any]   # (family, rule bundle)
+
+
+def parse_families(variant: str) -> list[str] | None:
+    """The rule families of a ``--variant`` value such as ``"thermo,kropki"`` (in the order
+    of :data:`RULE_FAMILIES`, each once), or None when it is not made of rule families.
+
+    >>> parse_families("kropki,thermo"), parse_families("killer")
+    (['thermo', 'kropki'], None)
+    """
+    names = [x.strip() for x in variant.split(",")]
+    if not names or any(x not in RULE_FAMILIES for x in names):
+        return None
+    return [f for f in RULE_FAMILIES if f in names]
+
+
+def _king(g: Grid, c: int) -> list[int]:
+    return sorted(set(g.orthogonal(c)) | set(g.diagonal_neighbours(c)))
+
+
+def _paths(g: Grid, rng: random.Random, used: set[int], ok: Callable[[list[int], int], bool],
+           count: int, lengths: tuple[int, int], tries: int = 40) -> list[list[int]]:
+    """Up to ``count`` disjoint random paths (king moves, cells not in ``used``) of
+    ``lengths`` cells, each extended only by cells ``x`` with ``ok(path, x)``."""
+    out: list[list[int]] = []
+    free = [c for c in range(g.size) if c not in used]
+    for _ in range(count * tries):
+        if len(out) >= count or not free:
+            break
+        start = rng.choice(free)
+        if start in used:
+            continue
+        path = [start]
+        want = rng.randint(*lengths)
+        while len(path) < want:
+            nxt = [x for x in _king(g, path[-1]) if x not in used and x not in path
+                   and ok(path, x)]
+            if not nxt:
+                break
+            path.append(rng.choice(nxt))
+        if len(path) >= lengths[0]:
+            out.append(path)
+            used.update(path)
+    return out
+
+
+def _names(g: Grid, cells: Sequence[int]) -> list[str]:
+    return [g.name(c) for c in cells]
+
+
+def _pairs(g: Grid) -> list[tuple[int, int]]:
+    return [(c, o) for c in range(g.size) for o in g.orthogonal(c) if o > c]
+
+
+def place(family: str, g: Grid, sol: Sequence[int], rng: random.Random,
+          negative_: bool) -> tuple[list[Element], list[Element]]:
+    """The elements of ``family`` read off the solution ``sol``: (removable elements,
+    fixed elements). With ``negative_`` (kropki, xv) every qualifying pair is marked and
+    nothing is removable.
+
+    >>> g = Grid(4)
+    >>> sol = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+    >>> els, fixed = place("kropki", g, sol, random.Random(1), True)
+    >>> els, [type(b).__name__ for _, b in fixed[-2:]], len(fixed) - 2
+    ([], ['negative', 'negative'], 16)
+    >>> Puzzle(g).use(classic(), *[b for _, b in fixed]).check_solution(sol)
+    True
+    """
+    n = g.n
+    out: list[Element] = []
+    if family in GLOBAL_RULES:
+        return out, []
+    if family == "thermo":
+        for path in _paths(g, rng, set(), lambda p, x: sol[x] > sol[p[-1]], n + 2, (3, 6)):
+            out.append((family, thermo(*_names(g, path))))
+    elif family in ("kropki", "xv"):
+        marks: list[tuple[str, int, int]] = []
+        for a, b in _pairs(g):
+            x, y = sol[a], sol[b]
+            if family == "kropki":
+                kinds = [k for k, hit in (("white", abs(x - y) == 1),
+                                          ("black", x == 2 * y or y == 2 * x)) if hit]
+            else:
+                kinds = [k for k, hit in (("x", x + y == 10), ("v", x + y == 5)) if hit]
+            if kinds:
+                marks.append((rng.choice(kinds), a, b))
+        for kind, a, b in marks:
+            na, nb = g.name(a), g.name(b)
+            bundle = {"white": lambda: white_dot(na, nb), "black": lambda: black_dot(na, nb),
+                      "x": lambda: sum_dot(na, nb, 10), "v": lambda: sum_dot(na, nb, 5)}[kind]()
+            out.append((family, bundle))
+        if negative_:
+            marked = [(g.name(a), g.name(b)) for _, a, b in marks]
+            kinds = ("white", "black") if family == "kropki" else ("x", "v")
+            return [], out + [(family, negative(k, marked)) for k in kinds]
+    elif family == "parity":
+        cells = sorted(rng.sample(range(g.size), 2 * n))
+        for c in cells:
+            out.append((family, (even if sol[c] % 2 == 0 else odd)(g.name(c))))
+    elif family == "arrow":
+        used: set[int] = set()
+        cells = list(range(g.size))
+        rng.shuffle(cells)
+        for circle in cells:
+            if len(out) >= n or circle in used or sol[circle] < 3:
+                continue
+            for _ in range(10):
+                shaft: list[int] = []
+                total = 0
+                at = circle
+                while total < sol[circle]:
+                    nxt = [x for x in _king(g, at) if x not in used and x != circle
+                           and x not in shaft and total + sol[x] <= sol[circle]]
+                    if not nxt:
+                        break
+                    at = rng.choice(nxt)
+                    shaft.append(at)
+                    total += sol[at]
+                if total == sol[circle] and 2 <= len(shaft) <= 3:
+                    used.update(shaft + [circle])
+                    out.append((family, arrow([g.name(circle)], _names(g, shaft))))
+                    break
+    elif family == "whispers":
+        diff = 5 if n >= 9 else max(2, n // 2)
+        for path in _paths(g, rng, set(), lambda p, x: abs(sol[x] - sol[p[-1]]) >= diff,
+                           n, (3, 7)):
+            out.append((family, whispers(_names(g, path), diff)))
+    elif family == "renban":
+        def consecutive(p: list[int], x: int) -> bool:
+            ds = {sol[c] for c in p}
+            return sol[x] not in ds and max(ds | {sol[x]}) - min(ds | {sol[x]}) <= len(p)
+        for path in _paths(g, rng, set(), consecutive, n, (3, 5)):
+            out.append((family, renban(_names(g, path))))
+    return out, []
+
+
+def _merge(elements: Sequence[Element]) -> list[Any]:
+    """The bundles of ``elements``, even and odd squares merged into one bundle each."""
+    ev = [c for _, b in elements if isinstance(b, even) for c in b.cells]
+    od = [c for _, b in elements if isinstance(b, odd) for c in b.cells]
+    rest = [b for _, b in elements if not isinstance(b, (even, odd))]
+    return rest + ([even(*ev)] if ev else []) + ([odd(*od)] if od else [])
+
+
+class RulesCandidate:
+    """The parts of a rule-family candidate: grid, global rules, fixed bundles, elements."""
+
+    def __init__(self, grid: Grid, glob: list[Any], fixed: list[Any]) -> None:
+        self.grid, self.glob, self.fixed = grid, glob, fixed
+
+    def build(self, elements: Sequence[Element], givens: Sequence[int] = ()) -> Puzzle:
+        p = Puzzle(self.grid).use(classic(), *self.glob, *self.fixed, *_merge(elements))
+        if givens:
+            p.givens(list(givens))
+        return p
+
+
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.001, deadline - time.perf_counter())
+
+
+def make_rules_candidate(families: Sequence[str], seed: int, size: int = 9,
+                         symmetric: bool = False, deadline: float | None = None,
+                         level: str | None = None, givens: str = "any",
+                         negative_: bool = False
+                         ) -> tuple[Puzzle, list[int], list[Element]] | None:
+    """One candidate of the rule ``families`` from ``seed`` (see the module doc): the puzzle
+    (unique, rated at most ``level`` when one is given), its solution and its elements
+    (fixed ones first);
+    None when the seed gives none (no grid under the global rules, or with ``givens="none"``
+    elements that leave several solutions). Raises :class:`csp.errors.SearchLimit` past
+    ``deadline``.
+
+    >>> p, sol, els = make_rules_candidate(["thermo"], seed=2, size=6, level="easy")
+    >>> p.count_solutions(2, method="sat"), p.check_solution(sol)
+    (1, True)
+    >>> {f for f, _ in els}
+    {'thermo'}
+    """
+    rng = random.Random(seed)
+    g = Grid(size)
+    glob = [GLOBAL_RULES[f]() for f in families if f in GLOBAL_RULES]
+    base = Puzzle(g).use(classic(), *glob)
+    sol = None
+    for _ in range(5):
+        sol = random_fill(base, rng, deadline=deadline)
+        if sol is not None:
+            break
+    if sol is None:
+        return None
+    elements: list[Element] = []
+    fixed: list[Element] = []
+    for f in families:
+        els, fx = place(f, g, sol, rng, negative_ and f in NEGATIVE_FAMILIES)
+        elements += els
+        fixed += fx
+    rc = RulesCandidate(g, glob, [b for _, b in fixed])
+
+    def within(gv: Sequence[int], els: Sequence[Element]) -> bool:
+        if level is None:
+            return True
+        status, _ = _rate(rc.build(els, gv), level, deadline, STEER_SKIP)
+        if status == "timeout":
+            raise TimeLimitExceeded("time limit reached while digging")
+        return status == "solved"
+
+    def unique(gv: Sequence[int], els: Sequence[Element]) -> bool:
+        p = rc.build(els, gv)
+        return _unique(p.engine(), p.initial_state().cand, deadline)
+
+    gv: list[int]
+    if givens == "any":
+        gv = dig(rc.build(elements), sol, rng, symmetric, deadline=deadline,
+                 keep_if=lambda x: within(x, elements))
+    else:
+        gv = [0] * g.size
+        if givens == "few":
+            added: list[int] = []
+            p = rc.build(elements)
+            eng = p.engine()
+            allm = g.all_mask
+            while True:
+                cand = [(1 << v) if v else allm for v in gv]
+                sols, _ = search(eng, cand, 2, None, _left(deadline))
+                if len(sols) < 2:
+                    break
+                diff = [c for c in range(g.size) if sols[0][c] != sols[1][c]]
+                c = rng.choice(diff)
+                for x in ({c, g.size - 1 - c} if symmetric else {c}):
+                    gv[x] = sol[x]
+                    added.append(x)
+            rng.shuffle(added)
+            done: set[int] = set()
+            for c in added:     # drop the givens that later ones made unnecessary
+                if c in done:
+                    continue
+                grp = {c, g.size - 1 - c} if symmetric else {c}
+                done |= grp
+                for x in grp:
+                    gv[x] = 0
+                if not _unique(eng, [(1 << v) if v else allm for v in gv], deadline):
+                    for x in grp:
+                        gv[x] = sol[x]
+        elif not unique(gv, elements):
+            return None
+        if not within(gv, elements):
+            return None
+    order = list(range(len(elements)))
+    rng.shuffle(order)
+    dropped: set[int] = set()
+    for i in order:     # the elements that are not needed go (the level may rise)
+        rest = [e for k, e in enumerate(elements) if k != i and k not in dropped]
+        if not any(f == elements[i][0] for f, _ in rest):
+            continue        # the last element of its family stays
+        if unique(gv, rest) and within(gv, rest):
+            dropped.add(i)
+    elements = [e for k, e in enumerate(elements) if k not in dropped]
+    p = rc.build(elements, gv)
+    p.unique = True
+    return p, sol, fixed + elements
+
+
+__all__ = ["RULE_FAMILIES", "GLOBAL_RULES", "GIVENS", "parse_families", "place",
+           "make_rules_candidate"]

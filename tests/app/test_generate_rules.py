@@ -1,0 +1,121 @@
+"""Rule-family generation (sudoku_csp/generate/rules.py, `sudoku-csp generate --variant
+thermo,kropki ...`): the generator places the elements itself; every puzzle is rebuilt from
+its printed sudoku-csp JSON and checked independently -- one solution by depth-first search
+and by SAT, the recorded solution, a fresh ``StepSolver`` rating at the asked level, and
+rules of exactly the asked families."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from techniques import StepSolver
+from variants.arrow import arrow
+from variants.chess import anti_king, anti_knight
+from variants.dots import black_dot, negative, sum_dot, white_dot
+from variants.inequality import thermo
+from variants.lines import renban, whispers
+from variants.parity import even, odd
+from variants.regions import diagonal
+from sudoku_csp.cli import main
+from sudoku_csp.formats.spec import from_spec
+from sudoku_csp.generate import GenerateError, generate
+
+#: the bundle types each family may put into a puzzle (besides classic)
+FAMILY_TYPES = {"thermo": (thermo,), "kropki": (white_dot, black_dot, negative),
+                "xv": (sum_dot, negative), "parity": (even, odd), "anti_knight": (anti_knight,),
+                "anti_king": (anti_king,), "diagonal": (diagonal,), "arrow": (arrow,),
+                "whispers": (whispers,), "renban": (renban,)}
+
+
+def _check(g, families: list[str], level: str) -> None:
+    q = from_spec(json.loads(json.dumps(g.to_spec())))      # rebuilt from its JSON
+    assert q.count_solutions(2, method="search") == 1
+    assert q.count_solutions(2, method="sat") == 1
+    assert q.solve(method="sat").solution == g.solution
+    res = StepSolver("default").solve(q)
+    assert res.status == "solved" and res.rating.level == level == g.level
+    kinds = [type(b) for b, _ in q.bundles if type(b).__name__ != "classic"]
+    allowed = tuple(t for f in families for t in FAMILY_TYPES[f])
+    assert kinds and all(issubclass(k, allowed) for k in kinds)
+    for f in families:      # every asked family is there
+        assert any(issubclass(k, FAMILY_TYPES[f]) for k in kinds), f
+    placed = {e["family"] for e in g.extra["elements"]}
+    assert placed == {f for f in families if f not in ("anti_knight", "anti_king", "diagonal")}
+
+
+@pytest.mark.parametrize("family", ["thermo", "kropki", "xv", "parity", "anti_knight",
+                                    "anti_king", "diagonal", "arrow", "whispers", "renban"])
+def test_each_family_6x6_easy(family):
+    g = generate(family, "easy", seed=1, size=6)[0]
+    _check(g, [family], "easy")
+    again = generate(family, "easy", seed=g.seed, size=6)[0]     # reproducible from its seed
+    assert again.to_spec() == g.to_spec()
+
+
+def test_thermo_9x9_medium():
+    g = generate("thermo", "medium", seed=1)[0]
+    _check(g, ["thermo"], "medium")
+
+
+def test_kropki_negative_without_givens():
+    """The full negative constraint: every white/black pair marked, no given at all."""
+    g = generate("kropki", "medium", seed=1, givens="none", negative=True)[0]
+    assert g.givens == 0 and g.extra["negative"] is True
+    _check(g, ["kropki"], "medium")
+    q = g.puzzle
+    marked = {frozenset(q.grid.cells([b.a, b.b])) for b, _ in q.bundles
+              if isinstance(b, (white_dot, black_dot))}
+    sol = g.solution
+    for c in range(q.grid.size):        # every qualifying orthogonal pair carries a dot
+        for o in q.grid.orthogonal(c):
+            x, y = sol[c], sol[o]
+            if abs(x - y) == 1 or x == 2 * y or y == 2 * x:
+                assert frozenset((c, o)) in marked
+
+
+def test_xv_few_givens_negative():
+    g = generate("xv", "easy", seed=1, size=6, givens="few", negative=True)[0]
+    _check(g, ["xv"], "easy")
+    assert any(isinstance(b, negative) for b, _ in g.puzzle.bundles)
+
+
+def test_combination_and_symmetric():
+    g = generate("thermo,kropki", "easy", seed=2, size=6, symmetric=True)[0]
+    _check(g, ["thermo", "kropki"], "easy")
+    n = g.puzzle.grid.size
+    assert all((c in g.puzzle.given) == (n - 1 - c in g.puzzle.given) for c in range(n))
+
+
+def test_cli_json_with_elements_and_link(capsys):
+    rc = main(["generate", "--variant", "kropki,thermo", "--size", "6", "--seed", "1",
+               "--json", "--format", "fpuzzles-url"])
+    out, err = capsys.readouterr()
+    assert rc == 0 and err == ""
+    row = json.loads(out)
+    assert row["variant"] == "kropki,thermo" and row["families"] == ["thermo", "kropki"]
+    assert row["fpuzzles_url"].startswith("https://www.f-puzzles.com/?load=")
+    rules = {r["rule"] for r in row["puzzle"]["rules"]}
+    assert {e["rule"] for e in row["elements"]} <= rules and "thermo" in rules
+    rc = main(["generate", "--variant", "kropki,thermo", "--size", "6", "--seed", "1"])
+    out2, _ = capsys.readouterr()
+    assert rc == 0 and json.loads(out2) == row["puzzle"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--variant", "thermo", "--negative"], "negative applies to kropki and xv"),
+    (["--variant", "thermo,kropkk"], "did you mean 'kropki'?"),
+    (["--variant", "anti_knight", "--givens", "none"], "need givens"),
+    (["--variant", "killer", "--givens", "few"], "apply to the rule families"),
+    (["--variant", "thermo", "--size", "16"], "up to 9x9"),
+])
+def test_cli_bad_arguments(capsys, argv, message):
+    rc = main(["generate", *argv])
+    _, err = capsys.readouterr()
+    assert rc == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("sudoku-csp: error:")
+
+
+def test_api_bad_givens():
+    with pytest.raises(GenerateError, match="unknown givens choice 'nil'"):
+        generate("thermo", givens="nil")
