@@ -16,11 +16,20 @@ this process (the machine is shared; wall time swings with the load) and wall ti
 others reach it by their total score (HoDoKu's rule: a score past the level's maximum moves
 the rating up). ``--big N`` adds N classic puzzles per level for each of ``--sizes`` (big
 grids, dug to a level-dependent floor of givens; ``--symmetric`` digs point-symmetric pairs).
+
+``--families thermo,kropki,...`` (each entry a ``--variant`` value; ``+`` joins a
+combination, e.g. ``thermo+kropki``) adds the rule families: ``--family-count N`` puzzles
+per family and level, each from its own seed (``--seed`` + 100 i) and its own time limit,
+so the table gives the success rate within the limit and the median CPU of the puzzles made
+(``--family-size``, ``--givens``, ``--negative`` as for ``sudoku-csp generate``); each one
+is rebuilt from its JSON and must be unique by search and by SAT and re-rate at its level.
+``--write-families FILE`` writes that table between its own markers.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -37,6 +46,8 @@ from sudoku_csp.formats.spec import from_spec  # noqa: E402
 
 BEGIN = "<!-- generate:begin -->"
 END = "<!-- generate:end -->"
+FAMILY_BEGIN = "<!-- generate-families:begin -->"
+FAMILY_END = "<!-- generate-families:end -->"
 
 
 def verify(g) -> str | None:
@@ -90,6 +101,46 @@ def run_level(variant: str, level: str, count: int, seed: int, limit: float, siz
             "timeout": timeout}
 
 
+def verify_rules(g) -> str | None:
+    """None when a rule-family puzzle checks out (unique by search and by SAT, the logic
+    re-rates it at its level), else what is wrong."""
+    q = from_spec(json.loads(json.dumps(g.to_spec())))
+    if q.count_solutions(2, method="search") != 1 or q.count_solutions(2, method="sat") != 1:
+        return "not unique"
+    res = StepSolver("default").solve(q)
+    if res.status != "solved":
+        return "logic solver stuck"
+    return None if res.rating.level == g.level else f"re-rated {res.rating.level}"
+
+
+def run_family(variant: str, level: str, count: int, seed: int, limit: float, size: int,
+               givens: str | None, negative: bool) -> str:
+    """One table row: puzzle i from seed ``seed + 100 i`` within ``limit`` seconds."""
+    made: list[float] = []
+    spent: list[float] = []
+    bad: list[str] = []
+    for i in range(count):
+        c0 = time.process_time()
+        try:
+            g = generate_iter(variant, level, 1, seed + 100 * i, limit, size,
+                              givens=givens, negative=negative and any(
+                                  f in variant for f in ("kropki", "xv")))
+            g = next(g)
+        except GenerationTimeout:
+            spent.append(time.process_time() - c0)
+            continue
+        made.append(time.process_time() - c0)
+        spent.append(made[-1])
+        why = verify_rules(g)
+        if why:
+            bad.append(f"seed {g.seed}: {why}")
+    med = f"{statistics.median(made):.2f}" if made else "-"
+    p90 = f"{sorted(made)[math.ceil(0.9 * len(made)) - 1]:.2f}" if made else "-"   # nearest rank
+    ok = "all" if not bad else "; ".join(bad)
+    return (f"| {variant} | {level} | {len(made)}/{count} | {med} | {p90} | "
+            f"{sum(spent):.1f} | {ok} |")
+
+
 def fmt(r: dict) -> str:
     cpu, wall = r["cpu"], r["wall"]
     if cpu:
@@ -117,9 +168,32 @@ def main(argv: list[str] | None = None) -> int:
                     help="classic puzzles per level for each of --sizes (default 0: none)")
     ap.add_argument("--sizes", default="12,16,25", help="big grid sizes for --big")
     ap.add_argument("--symmetric", action="store_true", help="big grids: symmetric givens")
+    ap.add_argument("--families", default="",
+                    help="rule families, comma-separated (thermo+kropki: a combination)")
+    ap.add_argument("--family-count", type=int, default=3, help="puzzles per family and level")
+    ap.add_argument("--family-size", type=int, default=9)
+    ap.add_argument("--givens", default=None, help="rule families: none, few or any")
+    ap.add_argument("--negative", action="store_true", help="kropki, xv: negative constraint")
+    ap.add_argument("--write-families", type=Path, default=None,
+                    help="write the rule-family table into this markdown file")
     ap.add_argument("--write", type=Path, default=None,
                     help="write the results section into this markdown file")
     args = ap.parse_args(argv)
+    if args.families:
+        fhead = ("| family | level | made within the limit | median CPU s | 90th pct CPU s "
+                 "| total CPU s (failures included) | verified |")
+        fout = [fhead, "|" + "---|" * 7]
+        print(fhead, flush=True)
+        for fam in args.families.split(","):
+            for level in args.levels.split(","):
+                line = run_family(fam.replace("+", ","), level, args.family_count, args.seed,
+                                  args.time_limit, args.family_size, args.givens,
+                                  args.negative)
+                fout.append(line)
+                print(line, flush=True)
+        if args.write_families:
+            write_section(args.write_families, "\n".join(fout),
+                          argv if argv is not None else sys.argv[1:], FAMILY_BEGIN, FAMILY_END)
     rows = []
     head = ("| variant | level | made | median CPU s | max CPU s | total CPU s | total wall s "
             "| candidates per puzzle | givens | level by technique | verified |")
@@ -153,13 +227,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(not r["bad"] for r in rows) else 1
 
 
-def write_section(path: Path, body: str, argv: list[str]) -> None:
+def write_section(path: Path, body: str, argv: list[str], begin: str = BEGIN,
+                  end: str = END) -> None:
     text = path.read_text() if path.exists() else ""
-    block = (f"{BEGIN}\n`python benchmarks/generate.py {' '.join(argv)}` "
-             f"({time.strftime('%Y-%m-%d', time.gmtime())}):\n\n{body}\n{END}")
-    if BEGIN in text and END in text:
-        a = text.index(BEGIN)
-        b = text.index(END) + len(END)
+    block = (f"{begin}\n`python benchmarks/generate.py {' '.join(argv)}` "
+             f"({time.strftime('%Y-%m-%d', time.gmtime())}):\n\n{body}\n{end}")
+    if begin in text and end in text:
+        a = text.index(begin)
+        b = text.index(end) + len(end)
         text = text[:a] + block + text[b:]
     else:
         text = text.rstrip("\n") + "\n\n## Generation: results\n\n" + block + "\n"
