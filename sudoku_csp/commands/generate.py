@@ -18,7 +18,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     gn.add_argument("--variant", default="classic",
                     help="classic, jigsaw or killer, or rule families joined by commas: "
                          "thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, "
-                         "arrow, whispers, renban (e.g. thermo,kropki)")
+                         "arrow, whispers, renban, little_killer, sandwich (e.g. thermo,kropki)")
     gn.add_argument("--difficulty", default="easy",
                     help="easy, medium, hard, unfair or extreme (the logic rating's level)")
     gn.add_argument("--count", type=at_least(1), default=1, metavar="N",

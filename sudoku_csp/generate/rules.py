@@ -13,6 +13,9 @@ Families (:data:`RULE_FAMILIES`) and how their elements are placed:
 * ``arrow``: a circle and a shaft of 2-3 cells (king moves) that sum to its digit;
 * ``whispers``: lines whose neighbours differ by at least 5 (n >= 9; about n / 2 below);
 * ``renban``: lines whose digits are a set of consecutive digits;
+* ``little_killer``: the sums of the diagonals (from edge to edge, at least 2 cells), each
+  with its clue outside the grid;
+* ``sandwich``: for every row and column, the sum of the digits between 1 and n;
 * ``anti_knight``, ``anti_king``, ``diagonal``: global rules; the grid is filled under them
   and nothing is placed (they need givens).
 
@@ -39,6 +42,8 @@ from variants.chess import anti_king, anti_knight
 from variants.classic import classic
 from variants.dots import black_dot, negative, sum_dot, white_dot
 from variants.inequality import thermo
+from variants.killer import little_killer
+from variants.outside import sandwich
 from variants.lines import renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
@@ -51,7 +56,7 @@ from .rating import _rate
 #: the rule families the generator places (see the module doc); ``anti_knight``,
 #: ``anti_king`` and ``diagonal`` are global rules the grid is filled under
 RULE_FAMILIES = ("thermo", "kropki", "xv", "parity", "anti_knight", "anti_king", "diagonal",
-                 "arrow", "whispers", "renban")
+                 "arrow", "whispers", "renban", "little_killer", "sandwich")
 #: the global rules: nothing to place, the solution grid is filled under them
 GLOBAL_RULES = {"anti_knight": anti_knight, "anti_king": anti_king, "diagonal": diagonal}
 #: the families whose elements depend on ``negative`` (the full negative constraint)
@@ -192,7 +197,37 @@ def place(family: str, g: Grid, sol: Sequence[int], rng: random.Random,
             return sol[x] not in ds and max(ds | {sol[x]}) - min(ds | {sol[x]}) <= len(p)
         for path in _paths(g, rng, set(), consecutive, n, (3, 5)):
             out.append((family, renban(_names(g, path))))
+    elif family == "little_killer":
+        for diag in _diagonals(g):
+            out.append((family, little_killer(_names(g, diag), sum(sol[c] for c in diag))))
+    elif family == "sandwich":
+        for i in range(n):
+            for line, row, col in (([i * n + c for c in range(n)], i + 1, 0),
+                                   ([r * n + i for r in range(n)], 0, i + 1)):
+                ds = [sol[c] for c in line]
+                a, b = sorted((ds.index(1), ds.index(n)))
+                out.append((family, sandwich(row, col, sum(ds[a + 1:b]))))
     return out, []
+
+
+def _diagonals(g: Grid) -> list[list[int]]:
+    """Every diagonal from edge to edge of at least 2 cells, both directions, each once.
+
+    >>> [len(d) for d in _diagonals(Grid(4))]
+    [4, 3, 2, 3, 2, 4, 3, 2, 3, 2]
+    """
+    n = g.n
+    out = []
+    for dc in (1, -1):
+        c0 = 0 if dc == 1 else n - 1
+        starts = [(0, c0 + dc * k) for k in range(n - 1)] + [(r, c0) for r in range(1, n - 1)]
+        for r, c in starts:
+            cells = []
+            while 0 <= r < n and 0 <= c < n:
+                cells.append(r * n + c)
+                r, c = r + 1, c + dc
+            out.append(cells)
+    return out
 
 
 def _merge(elements: Sequence[Element]) -> list[Any]:

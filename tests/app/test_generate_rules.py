@@ -14,6 +14,8 @@ from variants.arrow import arrow
 from variants.chess import anti_king, anti_knight
 from variants.dots import black_dot, negative, sum_dot, white_dot
 from variants.inequality import thermo
+from variants.killer import little_killer
+from variants.outside import sandwich
 from variants.lines import renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
@@ -25,7 +27,8 @@ from sudoku_csp.generate import GenerateError, generate
 FAMILY_TYPES = {"thermo": (thermo,), "kropki": (white_dot, black_dot, negative),
                 "xv": (sum_dot, negative), "parity": (even, odd), "anti_knight": (anti_knight,),
                 "anti_king": (anti_king,), "diagonal": (diagonal,), "arrow": (arrow,),
-                "whispers": (whispers,), "renban": (renban,)}
+                "whispers": (whispers,), "renban": (renban,), "little_killer": (little_killer,),
+                "sandwich": (sandwich,)}
 
 
 def _check(g, families: list[str], level: str) -> None:
@@ -45,7 +48,8 @@ def _check(g, families: list[str], level: str) -> None:
 
 
 @pytest.mark.parametrize("family", ["thermo", "kropki", "xv", "parity", "anti_knight",
-                                    "anti_king", "diagonal", "arrow", "whispers", "renban"])
+                                    "anti_king", "diagonal", "arrow", "whispers", "renban",
+                                    "little_killer", "sandwich"])
 def test_each_family_6x6_easy(family):
     g = generate(family, "easy", seed=1, size=6)[0]
     _check(g, [family], "easy")
