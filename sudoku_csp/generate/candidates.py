@@ -8,11 +8,10 @@ from typing import Any, Callable
 
 from csp import Grid, Puzzle
 from csp.errors import TimeLimitExceeded
-from csp.search import search
 
 from variants.classic import classic
 
-from .dig import _unique, dig, dig_big
+from .dig import dig, dig_big, few_givens
 from .fill import big_fill, random_fill
 from .killer import KILLER_CANDIDATE_SECONDS, KILLER_STEERED, _killer, _steered_killer, random_cages
 from .rating import rate_within
@@ -97,28 +96,9 @@ def make_candidate(variant: str = "classic", seed: int = 0, size: int = 9,
                                deadline)
     p = _killer(base.grid, cages, solution)
     eng = p.engine()
-    allm = p.grid.all_mask
-    givens = [0] * p.grid.size
     cap = time.perf_counter() + KILLER_CANDIDATE_SECONDS
     deadline = cap if deadline is None else min(deadline, cap)
-    added: list[int] = []
-    while True:
-        cand = [(1 << v) if v else allm for v in givens]
-        left = None if deadline is None else max(0.001, deadline - time.perf_counter())
-        sols, _ = search(eng, cand, 2, None, left)
-        if len(sols) < 2:
-            break
-        diff = [c for c in range(p.grid.size) if sols[0][c] != sols[1][c]]
-        c = rng.choice(diff)
-        givens[c] = solution[c]
-        added.append(c)
-    if added:   # drop the givens that later ones made unnecessary
-        rng.shuffle(added)
-        for c in added:
-            givens[c] = 0
-            cand = [(1 << v) if v else allm for v in givens]
-            if not _unique(eng, cand, deadline):
-                givens[c] = solution[c]
+    givens = few_givens(eng, solution, rng, deadline)
     q = Puzzle(p.grid).use(*[b for b, _ in p.bundles])
     q.givens(givens)
     q.unique = True

@@ -22,6 +22,52 @@ def _unique(eng: Any, cand: list[int], deadline: float | None) -> bool:
     return len(sols) == 1
 
 
+def few_givens(eng: Any, solution: Sequence[int], rng: random.Random,
+               deadline: float | None = None, symmetric: bool = False) -> list[int]:
+    """Givens (0 = blank) from ``solution`` added only where needed: while the rules of the
+    engine ``eng`` plus the givens leave two solutions, a random cell where they differ
+    (with its point-symmetric partner, ``symmetric``) becomes a given; then, in a random
+    order, every given that later ones made unnecessary goes again. Raises
+    :class:`csp.errors.SearchLimit` past ``deadline``.
+
+    >>> from variants.classic import classic
+    >>> from sudoku_csp.generate.fill import random_fill
+    >>> p = Puzzle(4).use(classic())
+    >>> sol = random_fill(p, random.Random(5))
+    >>> gv = few_givens(p.engine(), sol, random.Random(5))
+    >>> Puzzle(4).use(classic()).givens(gv).count_solutions(2, method="sat")
+    1
+    """
+    size = len(solution)
+    allm = sum(1 << d for d in set(solution))
+    givens = [0] * size
+    added: list[int] = []
+    while True:
+        cand = [(1 << v) if v else allm for v in givens]
+        left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+        sols, _ = search(eng, cand, 2, None, left)
+        if len(sols) < 2:
+            break
+        diff = [c for c in range(size) if sols[0][c] != sols[1][c]]
+        c = rng.choice(diff)
+        for x in sorted({c, size - 1 - c} if symmetric else {c}):
+            if not givens[x]:
+                givens[x] = solution[x]
+                added.append(x)
+    rng.shuffle(added)      # drop the givens that later ones made unnecessary
+    done: set[int] = set()
+    for c in added:
+        if c in done:
+            continue
+        group = {c, size - 1 - c} if symmetric else {c}
+        done |= group
+        for x in group:
+            givens[x] = 0
+        if not _unique(eng, [(1 << v) if v else allm for v in givens], deadline):
+            for x in group:
+                givens[x] = solution[x]
+    return givens
+
 def dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric: bool = False,
         keep: Sequence[int] = (), deadline: float | None = None,
         keep_if: Callable[[list[int]], bool] | None = None) -> list[int]:

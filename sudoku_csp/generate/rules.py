@@ -30,12 +30,10 @@ rated within the level (so no element can go but the last one of a family, which
 from __future__ import annotations
 
 import random
-import time
 from typing import Any, Callable, Sequence
 
 from csp import Grid, Puzzle
 from csp.errors import TimeLimitExceeded
-from csp.search import search
 
 from variants.arrow import arrow
 from variants.chess import anti_king, anti_knight
@@ -48,7 +46,7 @@ from variants.lines import renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
 
-from .dig import _unique, dig
+from .dig import _unique, dig, few_givens
 from .fill import random_fill
 from .killer import STEER_SKIP
 from .rating import _rate
@@ -251,10 +249,6 @@ class RulesCandidate:
         return p
 
 
-def _left(deadline: float | None) -> float | None:
-    return None if deadline is None else max(0.001, deadline - time.perf_counter())
-
-
 def make_rules_candidate(families: Sequence[str], seed: int, size: int = 9,
                          symmetric: bool = False, deadline: float | None = None,
                          level: str | None = None, givens: str = "any",
@@ -311,32 +305,7 @@ def make_rules_candidate(families: Sequence[str], seed: int, size: int = 9,
     else:
         gv = [0] * g.size
         if givens == "few":
-            added: list[int] = []
-            p = rc.build(elements)
-            eng = p.engine()
-            allm = g.all_mask
-            while True:
-                cand = [(1 << v) if v else allm for v in gv]
-                sols, _ = search(eng, cand, 2, None, _left(deadline))
-                if len(sols) < 2:
-                    break
-                diff = [c for c in range(g.size) if sols[0][c] != sols[1][c]]
-                c = rng.choice(diff)
-                for x in ({c, g.size - 1 - c} if symmetric else {c}):
-                    gv[x] = sol[x]
-                    added.append(x)
-            rng.shuffle(added)
-            done: set[int] = set()
-            for c in added:     # drop the givens that later ones made unnecessary
-                if c in done:
-                    continue
-                grp = {c, g.size - 1 - c} if symmetric else {c}
-                done |= grp
-                for x in grp:
-                    gv[x] = 0
-                if not _unique(eng, [(1 << v) if v else allm for v in gv], deadline):
-                    for x in grp:
-                        gv[x] = sol[x]
+            gv = few_givens(rc.build(elements).engine(), sol, rng, deadline, symmetric)
         elif not unique(gv, elements):
             return None
         if not within(gv, elements):
