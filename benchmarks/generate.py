@@ -23,7 +23,10 @@ per family and level, each from its own seed (``--seed`` + 100 i) and its own ti
 so the table gives the success rate within the limit and the median CPU of the puzzles made
 (``--family-size``, ``--givens``, ``--negative`` as for ``sudoku-csp generate``); each one
 is rebuilt from its JSON and must be unique by search and by SAT and re-rate at its level.
-``--write-families FILE`` writes that table between its own markers.
+``--write-families FILE`` writes that table between its own markers. ``--pencilmark`` adds,
+interleaved, rows for pencilmark's generator (PyPI; ``pencilmark.gen.api.generate``, one
+element kind, ``target_band`` Easy / Medium / Hard for easy / medium / hard: its own bands,
+not HoDoKu's levels, so the rows compare cost, not identical grades) on the families it has.
 """
 from __future__ import annotations
 
@@ -141,6 +144,38 @@ def run_family(variant: str, level: str, count: int, seed: int, limit: float, si
             f"{sum(spent):.1f} | {ok} |")
 
 
+#: our family -> pencilmark's element kind (the families both generate)
+PENCILMARK_KINDS = {"thermo": "thermo", "kropki": "kropki", "xv": "xv", "parity": "parity",
+                    "arrow": "arrow", "whispers": "whisper", "renban": "renban"}
+PENCILMARK_BANDS = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "unfair": "Very Hard",
+                    "extreme": "Extreme"}
+
+
+def run_pencilmark(family: str, level: str, count: int, seed: int, limit: float,
+                   size: int) -> str | None:
+    """The same row for pencilmark's generator, or None when it lacks the family."""
+    kinds = [PENCILMARK_KINDS.get(f) for f in family.split(",")]
+    if None in kinds:
+        return None
+    from pencilmark.gen.api import GenerationFailed, generate as pm_generate
+    made: list[float] = []
+    spent: list[float] = []
+    for i in range(count):
+        c0 = time.process_time()
+        try:
+            pm_generate({"size": size, "kinds": kinds, "target_band": PENCILMARK_BANDS[level],
+                         "seed": seed + 100 * i, "time_limit": limit})
+        except GenerationFailed:
+            spent.append(time.process_time() - c0)
+            continue
+        made.append(time.process_time() - c0)
+        spent.append(made[-1])
+    med = f"{statistics.median(made):.2f}" if made else "-"
+    p90 = f"{sorted(made)[math.ceil(0.9 * len(made)) - 1]:.2f}" if made else "-"
+    return (f"| pencilmark {family} | {PENCILMARK_BANDS[level]} | {len(made)}/{count} | {med} "
+            f"| {p90} | {sum(spent):.1f} | (its own check) |")
+
+
 def fmt(r: dict) -> str:
     cpu, wall = r["cpu"], r["wall"]
     if cpu:
@@ -174,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--family-size", type=int, default=9)
     ap.add_argument("--givens", default=None, help="rule families: none, few or any")
     ap.add_argument("--negative", action="store_true", help="kropki, xv: negative constraint")
+    ap.add_argument("--pencilmark", action="store_true",
+                    help="rule families: pencilmark's generator side by side")
     ap.add_argument("--write-families", type=Path, default=None,
                     help="write the rule-family table into this markdown file")
     ap.add_argument("--write", type=Path, default=None,
@@ -191,6 +228,12 @@ def main(argv: list[str] | None = None) -> int:
                                   args.negative)
                 fout.append(line)
                 print(line, flush=True)
+                if args.pencilmark:
+                    pm = run_pencilmark(fam.replace("+", ","), level, args.family_count,
+                                        args.seed, args.time_limit, args.family_size)
+                    if pm is not None:
+                        fout.append(pm)
+                        print(pm, flush=True)
         if args.write_families:
             write_section(args.write_families, "\n".join(fout),
                           argv if argv is not None else sys.argv[1:], FAMILY_BEGIN, FAMILY_END)
