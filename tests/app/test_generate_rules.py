@@ -123,3 +123,11 @@ def test_cli_bad_arguments(capsys, argv, message):
 def test_api_bad_givens():
     with pytest.raises(GenerateError, match="unknown givens choice 'nil'"):
         generate("thermo", givens="nil")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", ["thermo", "whispers", "anti_knight"])
+def test_9x9_hard(family):
+    """9x9 hard puzzles (2-5 s CPU each, benchmarks/generate.py --families)."""
+    g = generate(family, "hard", seed=1, time_limit=None)[0]
+    _check(g, [family], "hard")
