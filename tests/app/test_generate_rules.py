@@ -20,6 +20,7 @@ from variants.lines import renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
 from sudoku_csp.cli import main
+from sudoku_csp.formats.fpuzzles import load_fpuzzles, to_fpuzzles
 from sudoku_csp.formats.spec import from_spec
 from sudoku_csp.generate import GenerateError, generate
 
@@ -55,6 +56,8 @@ def test_each_family_6x6_easy(family):
     _check(g, [family], "easy")
     again = generate(family, "easy", seed=g.seed, size=6)[0]     # reproducible from its seed
     assert again.to_spec() == g.to_spec()
+    back = load_fpuzzles(to_fpuzzles(g.puzzle))      # the f-puzzles writer holds the rules
+    assert back.count_solutions(2) == 1 and back.solve().solution == g.solution
 
 
 def test_thermo_9x9_medium():
