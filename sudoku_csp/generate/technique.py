@@ -3,14 +3,16 @@
 :func:`for_technique` looks for a classic puzzle whose logic solve **needs** the technique
 and **nothing harder**:
 
-* the default solver, limited to the techniques no harder than it (score at most the
-  technique's), solves the puzzle, and the technique is on that path;
-* the same solver without the technique gets stuck, at the very state where the path used
-  it (the state just before its first step, :attr:`Practice.state`).
+* the default solver solves the puzzle with the technique on its path and no step of a
+  technique with a higher score (the rating's hardest technique is it, or as hard);
+* the default solver limited to the techniques no harder than it, without it, gets stuck at
+  the very state where the path used it (the state just before its first step,
+  :attr:`Practice.state`).
 
-Candidates are the generator's classic candidates (:func:`~sudoku_csp.generate.make_candidate`)
-dug no further than the technique's level, from ``seed``, ``seed + 1``, ...; a seed
-reproduces its puzzle. Techniques off the default path (``enabled`` false in the ladder)
+Candidates are the generator's minimal classic candidates
+(:func:`~sudoku_csp.generate.make_candidate`) from ``seed``, ``seed + 1``, ...; a seed
+reproduces its puzzle. A technique that minimal puzzles rarely need as their hardest idea
+takes long to find (about one candidate in 30 has an X-Wing as its hardest step). Techniques off the default path (``enabled`` false in the ladder)
 are refused: the default solver never uses them.
 
 >>> pr = for_technique("x_wing", seed=1, time_limit=120)
@@ -97,7 +99,7 @@ def for_technique(name: str, seed: int | None = None, time_limit: float = 60.0,
         if progress is not None:
             progress(tries)
         try:
-            made = make_candidate("classic", s, size, deadline=deadline, target=tech.level)
+            made = make_candidate("classic", s, size, deadline=deadline)
         except SearchLimit:
             break
         if made is not None:
@@ -115,12 +117,15 @@ def _check(p: Puzzle, solution: list[int], name: str, pool: list[str], without: 
     left = min(CANDIDATE_SECONDS, deadline - time.perf_counter())
     if left <= 0:
         return None
-    res = StepSolver(pool, unique=True).solve(p, time_limit=left)
+    res = StepSolver("default", unique=True).solve(p, time_limit=left)
     if res.status != "solved":
-        return None                      # needs something harder (or ran out of time)
+        return None                      # not solved by logic in time
     first = next((i for i, st in enumerate(res.steps) if st.technique == name), None)
     if first is None:
         return None
+    score = registry.get(name).score
+    if any(registry.get(st.technique).score > score for st in res.steps):
+        return None                      # needs something harder too
     left = min(CANDIDATE_SECONDS, deadline - time.perf_counter())
     if left <= 0:
         return None
