@@ -34,7 +34,6 @@ True
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
 __all__ = ["FPuzzles", "SudokuPad", "Drawing", "RuleRecord", "records", "record_of",
@@ -53,15 +52,56 @@ DRAWING_STYLES = ("line", "cage", "shade", "note", "outside", "nothing")
 ARG_TYPES = ("cell", "cells", "cell-lists", "int", "int?", "ints", "bool", "str")
 
 
-@dataclass(frozen=True)
-class FPuzzles:
-    """How f-puzzles holds the rule (see the module docstring)."""
+class _Record:
+    """A small read-only record. A plain class with ``__slots__``, not a dataclass: defining
+    the four record types as dataclasses costs about 5 ms of CPU at every start-up, these
+    well under one."""
+    __slots__: tuple[str, ...] = ()
+    _defaults: dict[str, Any] = {}
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        names = self.__slots__
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__}() takes at most {len(names)} arguments")
+        values = dict(zip(names, args))
+        for k, v in kw.items():
+            if k not in names or k in values:
+                raise TypeError(f"{type(self).__name__}(): unexpected or repeated {k!r}")
+            values[k] = v
+        for n in names:
+            if n not in values and n not in self._defaults:
+                raise TypeError(f"{type(self).__name__}(): missing {n!r}")
+            object.__setattr__(self, n, values.get(n, self._defaults.get(n)))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._values() == self._values()  # type: ignore
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._values()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__
+                          if getattr(self, n) != self._defaults.get(n, ...))
+        return f"{type(self).__name__}({shown})"
+
+
+class FPuzzles(_Record):
+    """How f-puzzles holds the rule (see the module docstring): ``FPuzzles(shape, key="",
+    value=None, default=None, keys=(), reason="")``."""
+    __slots__ = ("shape", "key", "value", "default", "keys", "reason")
+    _defaults = {"key": "", "value": None, "default": None, "keys": (), "reason": ""}
     shape: str
-    key: str = ""
-    value: str | None = None
-    default: Callable[[int], int] | None = None
-    keys: tuple[str, ...] = ()
-    reason: str = ""
+    key: str
+    value: str | None
+    default: Callable[[int], int] | None
+    keys: tuple[str, ...]
+    reason: str
 
     @property
     def all_keys(self) -> tuple[str, ...]:
@@ -69,45 +109,54 @@ class FPuzzles:
         return ((self.key,) if self.key else ()) + self.keys
 
 
-@dataclass(frozen=True)
-class SudokuPad:
-    """One meaning a SudokuPad element may have (see the module docstring). ``default``:
-    the value of a line of this meaning (from the grid size) when the f-puzzles record's
-    default is not the one."""
+class SudokuPad(_Record):
+    """One meaning a SudokuPad element may have (see the module docstring):
+    ``SudokuPad(kind, element, conventions=(), ends=None, aliases=(), default=None, key="",
+    reason="")``. ``default``: the value of a line of this meaning (from the grid size) when
+    the f-puzzles record's default is not the one; ``key``: a global flag's f-puzzles key."""
+    __slots__ = ("kind", "element", "conventions", "ends", "aliases", "default", "key",
+                 "reason")
+    _defaults = {"conventions": (), "ends": None, "aliases": (), "default": None, "key": "",
+                 "reason": ""}
     kind: str
     element: str
-    conventions: tuple[tuple[str, float | None], ...] = ()
-    ends: str | None = None
-    aliases: tuple[str, ...] = ()
-    default: Callable[[int], int] | None = None
-    key: str = ""
-    reason: str = ""
+    conventions: tuple[tuple[str, float | None], ...]
+    ends: str | None
+    aliases: tuple[str, ...]
+    default: Callable[[int], int] | None
+    key: str
+    reason: str
 
 
-@dataclass(frozen=True)
-class Drawing:
-    """How the renderer draws the rule: ``style`` (one of :data:`DRAWING_STYLES` or a
-    bespoke drawer's name), ``colour``, ``width`` (a line's, as a fraction of the cell),
-    ``ends`` (a line's end markers: ``circles`` or ``diamonds``), ``label`` (a note's text
-    or a cage's total, from the bundle) and ``css`` (the SVG class)."""
+class Drawing(_Record):
+    """How the renderer draws the rule: ``Drawing(style, colour="", width=0.17, ends="",
+    label=None, css="")``: ``style`` (one of :data:`DRAWING_STYLES` or a bespoke drawer's
+    name), ``colour``, ``width`` (a line's, as a fraction of the cell), ``ends`` (a line's
+    end markers: ``circles`` or ``diamonds``), ``label`` (a note's text or a cage's total,
+    from the bundle) and ``css`` (the SVG class)."""
+    __slots__ = ("style", "colour", "width", "ends", "label", "css")
+    _defaults = {"colour": "", "width": 0.17, "ends": "", "label": None, "css": ""}
     style: str
-    colour: str = ""
-    width: float = 0.17
-    ends: str = ""
-    label: Callable[[Any], str] | None = None
-    css: str = ""
+    colour: str
+    width: float
+    ends: str
+    label: Callable[[Any], Any] | None
+    css: str
 
 
-@dataclass(frozen=True)
-class RuleRecord:
-    """Everything the application needs about one rule bundle class."""
+class RuleRecord(_Record):
+    """Everything the application needs about one rule bundle class:
+    ``RuleRecord(fpuzzles, sudokupad, drawing, args=(), logic=(), techniques=(),
+    outside=False)``."""
+    __slots__ = ("fpuzzles", "sudokupad", "drawing", "args", "logic", "techniques", "outside")
+    _defaults = {"args": (), "logic": (), "techniques": (), "outside": False}
     fpuzzles: FPuzzles
     sudokupad: tuple[SudokuPad, ...]
     drawing: Drawing
-    args: tuple[tuple[str, str], ...] = ()
-    logic: tuple[str, ...] = ()
-    techniques: tuple[str, ...] = ()
-    outside: bool = False
+    args: tuple[tuple[str, str], ...]
+    logic: tuple[str, ...]
+    techniques: tuple[str, ...]
+    outside: bool
 
 
 _classes: dict[str, type] | None = None
