@@ -76,20 +76,6 @@ class _Record:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only")
 
-    def _values(self) -> tuple:
-        return tuple(getattr(self, n) for n in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._values() == self._values()  # type: ignore
-
-    def __hash__(self) -> int:
-        return hash((type(self), self._values()))
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__
-                          if getattr(self, n) != self._defaults.get(n, ...))
-        return f"{type(self).__name__}({shown})"
-
 
 class FPuzzles(_Record):
     """How f-puzzles holds the rule (see the module docstring): ``FPuzzles(shape, key="",
@@ -169,10 +155,11 @@ def rule_classes() -> dict[str, type]:
     if _classes is None:
         import variants
         out: dict[str, type] = {}
-        for name in variants.rules():
-            obj = getattr(variants, name)
-            if isinstance(obj, type):
-                out[name] = obj
+        for mod in variants.rule_modules():          # variants.rules() order
+            for name in mod.__all__:
+                obj = vars(mod)[name]
+                if isinstance(obj, type):
+                    out[name] = obj
         _classes = out
     return _classes
 
