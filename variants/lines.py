@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from typing import Any, Sequence
 
 from csp import Equal, Less, Puzzle
@@ -324,3 +326,61 @@ class zipper_line:
 
 
 __all__ = ["between_line", "entropic_line", "lockout", "modular_line", "nabner", "palindrome", "region_sum_line", "renban", "whispers", "zipper_line"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+_PAIRS = ("pair_rules", "pair_mandatory", "neighbour_pinch", "house_arrangement")
+_CELLS = (("cells", "cells"),)
+between_line.record = RuleRecord(
+    FPuzzles("line", "betweenline"),
+    (SudokuPad("between", "line", (("#CFCFCF", 2),), ends="both", aliases=("between-line",)),),
+    Drawing("line", "#a8cdfa", ends="circles"), args=_CELLS,
+    logic=("lines_logic",), techniques=("between_span",))
+entropic_line.record = RuleRecord(
+    FPuzzles("line", "entropicline"),
+    (SudokuPad("entropic", "line", (("#FFCCAA", None),), aliases=("entropic-line",)),),
+    Drawing("line", "#ffae42"), args=_CELLS,
+    logic=("lines_logic", "pairs_logic"), techniques=("entropic_groups",) + _PAIRS)
+lockout.record = RuleRecord(
+    FPuzzles("line", "lockout", value="diff", default=lambda n: n // 2),
+    (SudokuPad("lockout", "line", (("#AABEEF", None),), ends="both",
+               aliases=("lockout-line",)),),
+    Drawing("line", "#9ccc65", ends="diamonds"), args=(("cells", "cells"), ("diff", "int")),
+    logic=("lines_logic",), techniques=("lockout_span",))
+modular_line.record = RuleRecord(
+    FPuzzles("line", "modularline"),
+    (SudokuPad("modular", "line", (("#33BBBB", None),), aliases=("modular-line",)),),
+    Drawing("line", "#35c0b5"), args=_CELLS,
+    logic=("lines_logic", "pairs_logic"), techniques=("modular_groups",) + _PAIRS)
+nabner.record = RuleRecord(
+    FPuzzles("line", "nabner"), (SudokuPad("nabner", "line", (("#C9C883", None),)),),
+    Drawing("line", "#e6d200"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
+palindrome.record = RuleRecord(
+    FPuzzles("line", "palindrome"), (SudokuPad("palindrome", "line", (("#CFCFCF", 16),)),),
+    Drawing("line", "#b0b0b0"), args=_CELLS,
+    logic=("clone_logic",), techniques=("clone_pointing", "equal_digit_colouring"))
+region_sum_line.record = RuleRecord(
+    FPuzzles("line", "regionsumline"),
+    (SudokuPad("region-sum", "line", (("#2ECBFF", None),),
+               aliases=("region-sum-line", "regionsum")),),
+    Drawing("line", "#4ea3ff"), args=_CELLS,
+    logic=("lines_logic",), techniques=("region_sum_segments",))
+renban.record = RuleRecord(
+    FPuzzles("line", "renban"),
+    (SudokuPad("renban", "line", (("#F067F0", None), ("#C060C0", None))),),
+    Drawing("line", "#e07ff5"), args=_CELLS, logic=("lines_logic",),
+    techniques=("renban_mandatory", "renban_house_overlap", "renban_house_split",
+                "renban_cage_exclusion"))
+whispers.record = RuleRecord(
+    FPuzzles("line", "whispers", value="diff", default=lambda n: (n + 1) // 2),
+    (SudokuPad("whispers", "line", (("#67F067", None),),
+               aliases=("whisper", "german-whispers", "german-whisper")),
+     SudokuPad("dutch-whispers", "line", (("#FF9A00", None),), aliases=("dutch-whisper",),
+               default=lambda n: (n + 1) // 2 - 1)),
+    Drawing("line", "#5fcf50"), args=(("cells", "cells"), ("diff", "int")),
+    logic=("lines_logic", "pairs_logic"),
+    techniques=("whisper_neighbours", "whisper_polarity", "polarity_chain",
+                "polarity_count") + _PAIRS)
+zipper_line.record = RuleRecord(
+    FPuzzles("line", "zipperline"),
+    (SudokuPad("zipper", "line", (("#CDB1EC", None),), aliases=("zipper-line",)),),
+    Drawing("line", "#b9a3e3"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)

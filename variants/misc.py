@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from typing import Any, Sequence
 
 from csp import Equal, Puzzle
@@ -81,3 +83,20 @@ class indexer:
 
 
 __all__ = ["clone", "indexer", "quadruple"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+clone.record = RuleRecord(
+    FPuzzles("custom", "clone"),
+    (SudokuPad("clone", "none", reason="SudokuPad draws clones as shading: which cells are "
+               "clones of which is lost"),),
+    Drawing("clone"), args=(("cells", "cells"), ("clone_cells", "cells")),
+    logic=("clone_logic",), techniques=("clone_pointing", "equal_digit_colouring"))
+quadruple.record = RuleRecord(
+    FPuzzles("custom", "quadruple"),
+    (SudokuPad("quadruple", "custom", reason="read from a circle on a corner with digits"),),
+    Drawing("quadruple"), args=(("cells", "cells"), ("values", "ints")))
+indexer.record = RuleRecord(
+    FPuzzles("custom", keys=("rowindexer", "columnindexer", "boxindexer")),
+    (SudokuPad("indexer", "custom", reason="read from the fpRowIndexer / fpColumnIndexer / "
+               "fpBoxIndexer cell styles"),),
+    Drawing("indexer"), args=(("cell", "cell"), ("kind", "str")))

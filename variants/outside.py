@@ -21,6 +21,8 @@ placed is always checked, so search stays exact. The scans tick the call's budge
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from math import comb
 from typing import Callable
 
@@ -606,3 +608,21 @@ class skyscraper(_OutsideClue):
 
 
 __all__ = ["sandwich", "skyscraper", "x_sum"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+_CLUE = (("row", "int"), ("col", "int"), ("value", "int"))
+sandwich.record = RuleRecord(
+    FPuzzles("outside", "sandwichsum", value="value"),
+    (SudokuPad("sandwich", "outside", aliases=("sandwich-sum",)),),
+    Drawing("outside"), args=_CLUE, outside=True,
+    logic=("outside_logic",), techniques=("sandwich_crusts",))
+x_sum.record = RuleRecord(
+    FPuzzles("outside", "xsum", value="value"),
+    (SudokuPad("x-sum", "outside", aliases=("xsum",)),),
+    Drawing("outside"), args=_CLUE, outside=True,
+    logic=("outside_logic",), techniques=("x_sum_length",))
+skyscraper.record = RuleRecord(
+    FPuzzles("outside", "skyscraper", value="value"),
+    (SudokuPad("skyscraper", "outside"),),
+    Drawing("outside"), args=_CLUE, outside=True,
+    logic=("outside_logic",), techniques=("skyscraper_renban",))
