@@ -336,7 +336,7 @@ class Run:
         self.puzzle: Puzzle = self.state.puzzle
         self.techniques = list(techniques)
         self.named = frozenset(named)
-        self.options = dict(options or {})
+        self.options = registry.check_options(options)
         self.verify = list(verify) if verify is not None else None
         self.max_steps = max_steps
         self.strategy: Strategy = strategy or first_step

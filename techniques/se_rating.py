@@ -539,7 +539,7 @@ class SESolver:
                  unique: bool | None = None) -> None:
         self.mode = mode
         self.producers = producers(mode)
-        self.options = dict(options or {})
+        self.options = registry.check_options(options)
         self.unique = unique
 
     def _steps_of(self, run: Run, an: Analysis, p: Producer, cache: dict) -> Iterable[Step]:

@@ -146,7 +146,7 @@ class StepSolver:
         self.techniques: list[Technique] = registry.select(techniques)
         #: techniques asked for by name: kept where the ladder leaves them out
         self.named = registry.named(techniques)
-        self.options = dict(options or {})
+        self.options = registry.check_options(options)
         self.unique = unique
         self.verify = list(verify) if verify is not None else None
 
