@@ -850,6 +850,9 @@ GROUPED_LOOP_OPTIONS = LOOP_OPTIONS.with_(**_GROUPED)
 GROUPED_TYPED_OPTIONS = TYPED_OPTIONS.with_(**_GROUPED)
 #: every chain option (read by the helpers several techniques share)
 ALL_CHAIN_OPTIONS = GROUPED_LOOP_OPTIONS.with_(types=_TYPES)
+#: remote pair: search nodes per digit pair (from the first version; bounds the path
+#: search, not measured)
+REMOTE_PAIR_NODES = 20_000
 REMOTE_PAIR_OPTIONS = Options(max_cells=Option(20, "most bivalue cells in a remote pair",
                                                int))
 
@@ -901,7 +904,7 @@ def remote_pair(an: Analysis, opts: dict) -> Iterator[Step]:
         b = mask.bit_length() - 1
         # cells linked when they see each other for both digits
         adj = {c: an.peers(c, a) & an.peers(c, b) & cells for c in iter_cells(cells)}
-        budget = [20000]
+        budget = [REMOTE_PAIR_NODES]
 
         def dfs(path: list[int], used: int) -> Iterator[list[int]]:
             budget[0] -= 1

@@ -68,6 +68,16 @@ FAMILY = "lines"
 
 
 # -- static tables -------------------------------------------------------------------------
+#: search nodes of one region-sum line filled as a whole (from the first version; bounds
+#: one line's search, not measured)
+LINE_FILL_NODES = 50_000
+#: search nodes of one region-sum segment's totals (from the first version; bounds one
+#: segment's search, not measured)
+SEGMENT_SUM_NODES = 50_000
+#: entries of a line table's memo before it is cleared (bounds its memory; not measured)
+MEMO_MAX = 50_000
+
+
 class Line:
     """One line rule: its cells in order, a display name and rule-specific data."""
 
@@ -150,7 +160,7 @@ class LineTables:
         return [ln for ln in self.lines if ln.kind == kind]
 
     def remember(self, key, value):
-        if len(self.memo) > 50_000:
+        if len(self.memo) > MEMO_MAX:
             self.memo.clear()
         self.memo[key] = value
         return value
@@ -289,7 +299,7 @@ def whisper_neighbours(an: Analysis, opts: dict) -> Iterator[Step]:
 
 # -- region-sum lines ----------------------------------------------------------------------
 def segment_sums(doms: Sequence[int], distinct: bool, differ: Sequence[Sequence[int]] = (),
-                 limit: int = 50_000, required: int = 0) -> dict[int, list[int]] | None:
+                 limit: int = SEGMENT_SUM_NODES, required: int = 0) -> dict[int, list[int]] | None:
     """The totals a segment can take and, per total, the digits each cell can hold in a
     filling with that total. ``doms``: candidate masks; ``distinct``: all cells differ
     (else ``differ[i]`` lists the earlier positions cell i must differ from); ``required``:
@@ -368,9 +378,6 @@ def _segment_info(an: Analysis, t: LineTables, seg: tuple[int, ...]):
     return t.remember(key, (sums, distinct, why))
 
 
-#: search nodes of one region-sum line filled as a whole (from the first version; bounds
-#: one line's search, not measured)
-LINE_FILL_NODES = 50_000
 REGION_SUM_OPTIONS = Options(max_nodes=Option(
     LINE_FILL_NODES, "search nodes of one line filled as a whole", int))
 

@@ -64,6 +64,11 @@ from techniques.registry import Option, Options, register
 FAMILY = "pairs"
 
 
+#: entries of the pair checks' memory of quiet candidates before it is cleared (bounds
+#: its memory; not measured)
+QUIET_MAX = 100_000
+
+
 class PinchTables:
     """Per puzzle: the cell pairs joined by two-cell rules (``pairs``: (a, b, names of the
     rules), a < b, with two rules or more or a rule between cells of one house), and for
@@ -269,7 +274,7 @@ def pair_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
                     if not sees(a, x, b, y):
                         must &= 1 << x | 1 << y
                         fills.append(f"{digit_symbol(x)}{digit_symbol(y)}")
-            if len(t.quiet) > 100_000:
+            if len(t.quiet) > QUIET_MAX:
                 t.quiet.clear()
             hit = t.quiet[key] = (must if fills else 0, fills)
         must, fills = hit
