@@ -181,6 +181,7 @@ GENERATORS: dict[str, Gen] = {
     "sandwich": _outside_clue(outside.sandwich, 0, lambda n: n * (n - 1) // 2),
     "x_sum": _outside_clue(outside.x_sum, 1, lambda n: n * (n + 1) // 2),
     "skyscraper": _outside_clue(outside.skyscraper, 1, lambda n: n),
+    "parity_line": lambda c: lines.parity_line(c.path(2, 6)),
 }
 
 
