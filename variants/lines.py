@@ -1,5 +1,5 @@
 """Line rules: renban, German whispers, palindromes, region-sum lines, between lines,
-parity lines.
+parity lines, 10 lines.
 
 >>> from csp import Puzzle
 >>> from variants.classic import classic
@@ -15,7 +15,8 @@ from typing import Any, Sequence
 
 from csp import Equal, Less, Puzzle
 from csp.errors import InvalidConstraint
-from csp.constraints import ConsecutiveSet, FunctionConstraint, Relation
+from csp.constraints import Automaton, ConsecutiveSet, FunctionConstraint, Relation
+from csp.constraints.regular import Regular
 from csp.constraints.sums import Linear
 
 
@@ -354,7 +355,63 @@ class parity_line:
                            f"parity line {g.name(a)}-{g.name(b)}"))
 
 
-__all__ = ["between_line", "entropic_line", "lockout", "modular_line", "nabner", "palindrome", "parity_line", "region_sum_line", "renban", "whispers", "zipper_line"]
+def _ten_step(total: int):
+    def step(i: int, s: int, d: int) -> int | None:
+        t = s + d
+        if t < total:
+            return t
+        return 0 if t == total else None
+    return step
+
+
+def _is_zero(s: int) -> bool:
+    return s == 0
+
+
+def ten_automaton(total: int = 10) -> Automaton:
+    """A line cut into segments that each add up to ``total``, read cell by cell: the state
+    is the sum of the segment so far (0: a segment just closed). Digits are positive, so a
+    segment ends exactly where its sum reaches ``total``: the cut is never a choice.
+
+    >>> a = ten_automaton()
+    >>> s = a.start
+    >>> for i, d in enumerate((1, 9, 4, 6)):
+    ...     s = a.step(i, s, d)
+    >>> a.accept(s), a.step(0, 0, 11)
+    (True, None)
+    """
+    return Automaton(0, _ten_step(total), _is_zero)
+
+
+class ten_line:
+    """The line divides into segments of consecutive cells that each add up to 10 (a
+    segment may cross boxes; digits may repeat where no other rule forbids it). ``total``
+    gives lines of another sum.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), ten_line(["r1c1", "r1c2", "r1c3"]))
+    >>> p.propagate().candidates("r1c2")      # one segment of 3 cells: 9 never fits
+    (1, 2, 3, 4, 5, 6, 7, 8)
+    >>> p.propagate().candidates("r1c1")      # a segment of 1 would need a 10
+    (1, 2, 3, 4, 5, 6, 7, 8)
+    """
+
+    cell_lists = ("cells",)
+
+    def __init__(self, cells: Sequence[Any], total: int = 10) -> None:
+        if total < 1:
+            raise InvalidConstraint(f"10 line: segment sum {total} must be positive")
+        self.cells, self.total = list(cells), total
+
+    def apply(self, p: Puzzle) -> None:
+        ids = p.grid.cells(self.cells)
+        g = p.grid
+        label = "10 line" if self.total == 10 else f"{self.total} line"
+        p.add(Regular(ids, ten_automaton(self.total), f"{label} {g.name(ids[0])}", "ten-line"))
+
+
+__all__ = ["between_line", "entropic_line", "lockout", "modular_line", "nabner", "palindrome", "parity_line", "region_sum_line", "renban", "ten_line", "whispers", "zipper_line"]
 
 # -- records: what the application needs about each rule (variants/record.py) -------------
 _PAIRS = ("pair_rules", "pair_mandatory", "neighbour_pinch", "house_arrangement")
@@ -420,3 +477,7 @@ parity_line.record = RuleRecord(
     FPuzzles("none", reason="it has no parity line (its plain lines carry no meaning)"),
     (SudokuPad("parity", "none", reason=_NO_KEY),),
     Drawing("line", "#e8716d"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
+ten_line.record = RuleRecord(
+    FPuzzles("none", reason="it has no 10 line (its plain lines carry no meaning)"),
+    (SudokuPad("10-line", "none", reason=_NO_KEY),),
+    Drawing("line", "#7fb3d5"), args=(("cells", "cells"), ("total", "int")))

@@ -114,6 +114,8 @@ def circle_clues(grid: list[int], n: int, rng: random.Random) -> list[Any]:
 PUZZLES: dict[str, tuple[Callable[[], list[Any]], str]] = {
     "parity_line": (lambda: parity_clues(G, 9),
                     "...67..1...21......9...............3....53........4..6........4.8...9......2...7."),
+    "ten_line": (lambda: ten_clues(G, 9),
+                 "....7.9..6.................8.......3.....3....1...4..6............4.9.3.........."),
 }
 
 
@@ -161,6 +163,7 @@ def test_puzzle_solved_by_brute_force_and_logic(rule):
 #: rule -> random bundles of that rule on a 4x4 grid
 SMALL: dict[str, Callable[[random.Random], list[Any]]] = {
     "parity_line": lambda rng: [lines.parity_line(_path(rng, 2, 5))],
+    "ten_line": lambda rng: [lines.ten_line(_path(rng, 3, 7), rng.choice([5, 6, 10]))],
 }
 
 
@@ -217,6 +220,7 @@ def test_small_grids_agree_with_enumeration(rule):
 
 
 @pytest.mark.parametrize("bundle, words", [
+    (lambda: lines.ten_line(["r1c1", "r1c2"], total=0), "must be positive"),
 ])
 def test_bad_clues_are_refused(bundle, words):
     with pytest.raises(InvalidPuzzle, match=words):
