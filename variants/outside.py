@@ -607,7 +607,50 @@ class skyscraper(_OutsideClue):
         p.add(con)
 
 
-__all__ = ["sandwich", "skyscraper", "x_sum"]
+def _clue_line(p: Puzzle, row: int, col: int, rule: str) -> list[int]:
+    p.grid.require_square(rule)
+    return line_from_clue(p.grid.n, row, col)
+
+
+def _first_cells(p: Puzzle, row: int, col: int, count: int | None, rule: str) -> list[int]:
+    """The ``count`` cells nearest an outside clue (default: a box's width along a row, its
+    height along a column)."""
+    cells = _clue_line(p, row, col, rule)
+    if count is None:
+        shape = p.grid.box_shape
+        if not shape:
+            raise InvalidConstraint(f"{rule} at r{row}c{col}: a grid without boxes needs "
+                                    "the number of cells the clue covers (count=)")
+        count = shape[1] if col in (0, p.grid.n + 1) else shape[0]
+    if not 1 <= count <= len(cells):
+        raise InvalidConstraint(f"{rule} at r{row}c{col}: count {count} outside "
+                                f"1..{len(cells)}")
+    return cells[:count]
+
+
+class frame_sum:
+    """The clue is the sum of the nearest cells of its row or column: as many as a box is
+    wide along a row (high along a column), so 3 on a 9x9 grid (``count`` for another
+    number).
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), frame_sum(1, 0, 7))
+    >>> p.propagate().candidates("r1c1")        # 1+2+4
+    (1, 2, 4)
+    """
+
+    def __init__(self, row: int, col: int, value: int, count: int | None = None) -> None:
+        self.row, self.col, self.value, self.count = row, col, value, count
+
+    def apply(self, p: Puzzle) -> None:
+        from csp.constraints import Sum
+        cells = _first_cells(p, self.row, self.col, self.count, "frame sum")
+        p.add(Sum(cells, self.value, True,
+                  f"frame sum {self.value} at r{self.row}c{self.col}"))
+
+
+__all__ = ["frame_sum", "sandwich", "skyscraper", "x_sum"]
 
 # -- records: what the application needs about each rule (variants/record.py) -------------
 _CLUE = (("row", "int"), ("col", "int"), ("value", "int"))
@@ -626,3 +669,9 @@ skyscraper.record = RuleRecord(
     (SudokuPad("skyscraper", "outside"),),
     Drawing("outside"), args=_CLUE, outside=True,
     logic=("outside_logic",), techniques=("skyscraper_renban",))
+_NOT_READ = ("SudokuPad holds it only as text outside the grid whose meaning is in the rules "
+             "text; not read yet (build it in Python or the own JSON)")
+frame_sum.record = RuleRecord(
+    FPuzzles("none", reason="it has no frame sum clue"),
+    (SudokuPad("frame-sum", "none", reason=_NOT_READ),),
+    Drawing("outside"), args=_CLUE + (("count", "int?"),), outside=True)
