@@ -650,7 +650,31 @@ class frame_sum:
                   f"frame sum {self.value} at r{self.row}c{self.col}"))
 
 
-__all__ = ["frame_sum", "sandwich", "skyscraper", "x_sum"]
+class numbered_room:
+    """The clue ``value`` sits in the X-th cell of the row or column, counted from the clue,
+    where X is the digit in the cell nearest the clue.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), numbered_room(1, 0, 5)).givens({"r1c1": 3})
+    >>> p.propagate().candidates("r1c3")
+    (5,)
+    """
+
+    def __init__(self, row: int, col: int, value: int) -> None:
+        self.row, self.col, self.value = row, col, value
+
+    def apply(self, p: Puzzle) -> None:
+        from csp.constraints import Element
+        cells = _clue_line(p, self.row, self.col, "numbered room")
+        if not 1 <= self.value <= p.grid.n:
+            raise InvalidConstraint(f"numbered room clue {self.value} at r{self.row}c{self.col}"
+                                    f" outside 1..{p.grid.n}")
+        p.add(Element(cells[0], cells, self.value,
+                      f"numbered room {self.value} at r{self.row}c{self.col}"))
+
+
+__all__ = ["frame_sum", "numbered_room", "sandwich", "skyscraper", "x_sum"]
 
 # -- records: what the application needs about each rule (variants/record.py) -------------
 _CLUE = (("row", "int"), ("col", "int"), ("value", "int"))
@@ -675,3 +699,7 @@ frame_sum.record = RuleRecord(
     FPuzzles("none", reason="it has no frame sum clue"),
     (SudokuPad("frame-sum", "none", reason=_NOT_READ),),
     Drawing("outside"), args=_CLUE + (("count", "int?"),), outside=True)
+numbered_room.record = RuleRecord(
+    FPuzzles("none", reason="it has no numbered room clue"),
+    (SudokuPad("numbered-room", "none", reason=_NOT_READ),),
+    Drawing("outside"), args=_CLUE, outside=True)

@@ -114,6 +114,8 @@ def circle_clues(grid: list[int], n: int, rng: random.Random) -> list[Any]:
 PUZZLES: dict[str, tuple[Callable[[], list[Any]], str]] = {
     "frame_sum": (lambda: random.Random(7).sample(frame_clues(G, 9, SIDES), 24),
                   "....7.91.6.21......9.......8.............3....1...4....6........8...9............"),
+    "numbered_room": (lambda: random.Random(7).sample(room_clues(G, 9, SIDES), 18),
+                      "......9.....1............................3........4.................9............"),
     "parity_line": (lambda: parity_clues(G, 9),
                     "...67..1...21......9...............3....53........4..6........4.8...9......2...7."),
     "ten_line": (lambda: ten_clues(G, 9),
@@ -165,6 +167,8 @@ def test_puzzle_solved_by_brute_force_and_logic(rule):
 #: rule -> random bundles of that rule on a 4x4 grid
 SMALL: dict[str, Callable[[random.Random], list[Any]]] = {
     "frame_sum": lambda rng: frame_clues(list(rng.choice(ALL_4x4)), 4, rng.sample(_sides(4), 3)),
+    "numbered_room": lambda rng: [outside.numbered_room(*rng.choice(_sides(4)), rng.randint(1, 4))
+                                  for _ in range(rng.randint(1, 3))],
     "parity_line": lambda rng: [lines.parity_line(_path(rng, 2, 5))],
     "ten_line": lambda rng: [lines.ten_line(_path(rng, 3, 7), rng.choice([5, 6, 10]))],
 }
@@ -225,6 +229,7 @@ def test_small_grids_agree_with_enumeration(rule):
 @pytest.mark.parametrize("bundle, words", [
     (lambda: outside.frame_sum(1, 0, 10, count=10), "count 10 outside 1..9"),
     (lambda: outside.frame_sum(5, 5, 10), "not next to a row or column"),
+    (lambda: outside.numbered_room(0, 1, 10), "outside 1..9"),
     (lambda: lines.ten_line(["r1c1", "r1c2"], total=0), "must be positive"),
 ])
 def test_bad_clues_are_refused(bundle, words):

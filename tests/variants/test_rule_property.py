@@ -182,6 +182,7 @@ GENERATORS: dict[str, Gen] = {
     "x_sum": _outside_clue(outside.x_sum, 1, lambda n: n * (n + 1) // 2),
     "skyscraper": _outside_clue(outside.skyscraper, 1, lambda n: n),
     "frame_sum": _outside_clue(outside.frame_sum, 3, lambda n: 3 * n - 3),
+    "numbered_room": _outside_clue(outside.numbered_room, 1, lambda n: n),
     "parity_line": lambda c: lines.parity_line(c.path(2, 6)),
     "ten_line": lambda c: lines.ten_line(c.path(2, 7), c.rng.choice([10, 10, c.g.n + 1])),
 }
