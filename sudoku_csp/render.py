@@ -548,7 +548,9 @@ def _outside_clue(b: Any, cv: _Canvas, cons: list) -> None:
     r, c = b.row - 1, b.col - 1
     x, y = cv.centre_rc(r, c)
     kind = type(b).__name__
-    cv.text("outside", x, y, str(b.value), cv.S * 0.4, f"outside {kind.replace('_', '-')}")
+    label = _drawing(b).label
+    text = label(b) if label is not None else str(b.value)
+    cv.text("outside", x, y, text, cv.S * 0.4, f"outside {kind.replace('_', '-')}")
 
 
 def _thermo_line(cv: _Canvas, b: Any, slow: bool) -> None:

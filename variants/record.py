@@ -48,8 +48,9 @@ SUDOKUPAD_ELEMENTS = ("line", "cage", "shape", "outside", "global", "custom", "n
 DRAWING_STYLES = ("line", "cage", "shade", "note", "outside", "nothing")
 #: own-JSON argument types: ``cell`` (a cell name, id or [row, col], or a list of them),
 #: ``cells`` (a list of cells), ``cell-lists`` (a list of cell lists), ``int``, ``int?``
-#: (an integer or null), ``ints`` (a list of integers), ``bool``, ``str``
-ARG_TYPES = ("cell", "cells", "cell-lists", "int", "int?", "ints", "bool", "str")
+#: (an integer or null), ``ints`` (a list of integers), ``bool``, ``str``, ``positions`` (a
+#: list of ``[row, col]`` places of outside clues: row or column 0 or n + 1)
+ARG_TYPES = ("cell", "cells", "cell-lists", "int", "int?", "ints", "bool", "str", "positions")
 
 
 class _Record:

@@ -127,6 +127,9 @@ def _kind_ok(kind: str, v: Any) -> bool:
         return isinstance(v, str)
     if kind == "ints":
         return isinstance(v, list) and all(is_int(x) for x in v)
+    if kind == "positions":
+        return isinstance(v, list) and all(isinstance(x, list) and len(x) == 2
+                                           and all(is_int(y) for y in x) for x in v)
     if kind in ("cells", "cell-lists"):
         inner = "cell" if kind == "cells" else "cells"
         return isinstance(v, list) and all(_kind_ok(inner, x) for x in v)
@@ -138,7 +141,8 @@ def _kind_ok(kind: str, v: Any) -> bool:
 
 _KIND_WORDS = {"int": "an integer", "int?": "an integer or null", "bool": "true or false",
                "str": "a string", "ints": "a list of integers", "cells": "a list of cells",
-               "cell-lists": "a list of cell lists", "cell": "a cell or a list of cells"}
+               "cell-lists": "a list of cell lists", "cell": "a cell or a list of cells",
+               "positions": "a list of [row, col] clue places"}
 
 
 def _check_args(name: str, sig: inspect.Signature, args: dict) -> None:

@@ -114,6 +114,8 @@ def circle_clues(grid: list[int], n: int, rng: random.Random) -> list[Any]:
 PUZZLES: dict[str, tuple[Callable[[], list[Any]], str]] = {
     "frame_sum": (lambda: random.Random(7).sample(frame_clues(G, 9, SIDES), 24),
                   "....7.91.6.21......9.......8.............3....1...4....6........8...9............"),
+    "rossini": (lambda: rossini_clues(G, 9, SIDES),
+                "....7....6.21.................7..........3....1...4..6.6............9............"),
     "numbered_room": (lambda: random.Random(7).sample(room_clues(G, 9, SIDES), 18),
                       "......9.....1............................3........4.................9............"),
     "parity_line": (lambda: parity_clues(G, 9),
@@ -167,6 +169,9 @@ def test_puzzle_solved_by_brute_force_and_logic(rule):
 #: rule -> random bundles of that rule on a 4x4 grid
 SMALL: dict[str, Callable[[random.Random], list[Any]]] = {
     "frame_sum": lambda rng: frame_clues(list(rng.choice(ALL_4x4)), 4, rng.sample(_sides(4), 3)),
+    "rossini": lambda rng: [outside.rossini(*rng.choice(_sides(4)), rng.choice(outside.ROSSINI_ORDERS))
+                            for _ in range(rng.randint(1, 3))],
+    "rossini_negative": lambda rng: [outside.rossini_negative(rng.sample(_sides(4), rng.randint(6, 14)))],
     "numbered_room": lambda rng: [outside.numbered_room(*rng.choice(_sides(4)), rng.randint(1, 4))
                                   for _ in range(rng.randint(1, 3))],
     "parity_line": lambda rng: [lines.parity_line(_path(rng, 2, 5))],
@@ -229,6 +234,8 @@ def test_small_grids_agree_with_enumeration(rule):
 @pytest.mark.parametrize("bundle, words", [
     (lambda: outside.frame_sum(1, 0, 10, count=10), "count 10 outside 1..9"),
     (lambda: outside.frame_sum(5, 5, 10), "not next to a row or column"),
+    (lambda: outside.rossini(0, 1, "upwards"), "rossini order 'upwards'"),
+    (lambda: outside.rossini_negative([(3, 3)]), "not next to a row or column"),
     (lambda: outside.numbered_room(0, 1, 10), "outside 1..9"),
     (lambda: lines.ten_line(["r1c1", "r1c2"], total=0), "must be positive"),
 ])
