@@ -717,6 +717,15 @@ def _odd(b: Any, cv: _Canvas, cons: list) -> None:
             fill="#dcdcdc")
 
 
+def _circles(b: Any, cv: _Canvas, cons: list) -> None:
+    """Counting circles: a ring in each cell, and the rule in the note under the grid."""
+    for c in _cells(cv.grid, b.cells):
+        x, y = cv.centre(c)
+        _el(cv.layer["shade"], "circle", class_="counting-circle", cx=x, cy=y,
+            r=cv.S * 0.4, fill="none", stroke="#8a8a8a", stroke_width=cv.S * 0.045)
+    cv.rule_note("counting circles: a digit in a circle is in that many circles")
+
+
 def _even(b: Any, cv: _Canvas, cons: list) -> None:
     for c in _cells(cv.grid, b.cells):
         cv.cell_rect("shade", c, "#dcdcdc", "even", inset=cv.S * 0.15)
@@ -808,7 +817,7 @@ DRAWERS: dict[str, Callable[[Any, _Canvas, list], None]] = {
     "little-killer": _little_killer, "white-dot": _white_dot, "black-dot": _black_dot,
     "sum-dot": _sum_dot, "inequality": _less_than, "odd": _odd, "even": _even,
     "digits": _digits, "diagonal": _diagonal, "windoku": _windoku, "clone": _clone,
-    "indexer": _indexer, "quadruple": _quadruple,
+    "indexer": _indexer, "quadruple": _quadruple, "circles": _circles,
 }
 for _name, _record in records().items():
     draw_rule.register(rule_classes()[_name], DRAWERS[_record.drawing.style])

@@ -122,6 +122,8 @@ PUZZLES: dict[str, tuple[Callable[[], list[Any]], str]] = {
                     "...67..1...21......9...............3....53........4..6........4.8...9......2...7."),
     "ten_line": (lambda: ten_clues(G, 9),
                  "....7.9..6.................8.......3.....3....1...4..6............4.9.3.........."),
+    "counting_circles": (lambda: circle_clues(G, 9, random.Random(7)),
+                         "......91.6.2...............8..7.........53....1...4..6.6........8.419...3..2...7."),
 }
 
 
@@ -176,6 +178,8 @@ SMALL: dict[str, Callable[[random.Random], list[Any]]] = {
                                   for _ in range(rng.randint(1, 3))],
     "parity_line": lambda rng: [lines.parity_line(_path(rng, 2, 5))],
     "ten_line": lambda rng: [lines.ten_line(_path(rng, 3, 7), rng.choice([5, 6, 10]))],
+    "counting_circles": lambda rng: [misc.counting_circles(
+        [_name(x, 4) for x in rng.sample(range(16), rng.randint(2, 9))])],
 }
 
 
@@ -238,6 +242,7 @@ def test_small_grids_agree_with_enumeration(rule):
     (lambda: outside.rossini_negative([(3, 3)]), "not next to a row or column"),
     (lambda: outside.numbered_room(0, 1, 10), "outside 1..9"),
     (lambda: lines.ten_line(["r1c1", "r1c2"], total=0), "must be positive"),
+    (lambda: misc.counting_circles(["r1c1", "r1c1"]), "listed twice"),
 ])
 def test_bad_clues_are_refused(bundle, words):
     with pytest.raises(InvalidPuzzle, match=words):

@@ -189,6 +189,7 @@ GENERATORS: dict[str, Gen] = {
     "rossini_negative": lambda c: outside.rossini_negative(
         [_outside_clue(lambda r, col, v: (r, col), 0, lambda n: 0)(c)
          for _ in range(c.rng.randrange(4, 4 * c.g.n))]),
+    "counting_circles": lambda c: misc.counting_circles(c.some(2, c.g.n + 2)),
     "parity_line": lambda c: lines.parity_line(c.path(2, 6)),
     "ten_line": lambda c: lines.ten_line(c.path(2, 7), c.rng.choice([10, 10, c.g.n + 1])),
 }
