@@ -56,7 +56,7 @@ from csp.text import did_you_mean
 from variants.record import records
 
 from .payload import check_size, decode_sudokupad, is_sudokupad_text, read_sudokupad_json
-from .sudokupad_rules import UNSUPPORTED, Ambiguous, RulesText
+from .sudokupad_rules import NOT_READ, UNSUPPORTED, Ambiguous, RulesText
 
 #: the order meanings are listed in (help and error texts); meanings of newer rules come
 #: after these, in catalogue order
@@ -369,7 +369,7 @@ class _Reader:
         """The meaning the rules text gives ``el`` (drawn as ``obj``: ``line`` or
         ``circle``), recorded in :attr:`inferred`; None when the text says nothing about
         it; a :class:`ParseError` naming the rule when the text gives it two meanings or
-        one sudoku-csp cannot model."""
+        one the reader cannot build."""
         col = self.el_colour(el)
         got = self.rules_text().meaning(col, obj, exclude)
         if got is None:
@@ -383,8 +383,13 @@ class _Reader:
         if got.kind in UNSUPPORTED:
             rule = UNSUPPORTED[got.kind]
             why = "a circle with no arrow; " if obj == "circle" else ""
+            if got.kind in NOT_READ:
+                cannot = (f"a rule sudoku-csp models ({NOT_READ[got.kind]}) but cannot read "
+                          "from a SudokuPad drawing yet: build it in Python or the own JSON")
+            else:
+                cannot = "a rule sudoku-csp cannot model"
             raise ParseError(f"{self.describe(el)}: {why}the rules text says it is a {rule} "
-                             f"({_quote(got.text)}), a rule sudoku-csp cannot model")
+                             f"({_quote(got.text)}), {cannot}")
         rec = {"element": el.kind if el.kind == "line" else "circle",
                "colour": col or "", "meaning": got.meaning, "text": got.text}
         if rec not in self.inferred:
