@@ -131,6 +131,11 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     # when every candidate lies in exactly one cover house (rows vs columns), the cover
     # houses a base set touches beyond n are a lower bound on the fins: prune with it
     partition = all(len(v) == 1 for v in cell_covers.values())
+    # candidates in two or more cover houses: the only base candidates a fish can remove
+    multi = 0
+    for c, v in cell_covers.items():
+        if len(v) > 1:
+            multi |= 1 << c
     touch = {h: 0 for h in bases}
     if partition:
         for h in bases:
@@ -204,15 +209,26 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                 f = fins | r2
                 if f.bit_count() > max_fins:
                     continue
-                com = common
-                while r2:
-                    lo = r2 & -r2
-                    com &= peers[lo.bit_length() - 1]
-                    r2 ^= lo
                 V2 = V | m
-                if com & V2 & target & ~f or not fin_prune:
-                    found.append((tuple([covers[j] for j in chosen]) + (covers[i],), f,
-                                  com, V2, twice | (V & m)))
+                if fin_prune:
+                    # only cells of the covers that could lose the digit matter (the leaf's
+                    # eliminations lie in them): AND the fins' peers into those, and stop
+                    # as soon as none is left
+                    com = common & V2 & target & ~f
+                    while r2 and com:
+                        lo = r2 & -r2
+                        com &= peers[lo.bit_length() - 1]
+                        r2 ^= lo
+                    if not com:
+                        continue
+                else:
+                    com = common
+                    while r2:
+                        lo = r2 & -r2
+                        com &= peers[lo.bit_length() - 1]
+                        r2 ^= lo
+                found.append((tuple([covers[j] for j in chosen]) + (covers[i],), f,
+                              com, V2, twice | (V & m)))
             if nf >= max_fins:
                 return
             c2 = common & peers[x] & P
@@ -241,13 +257,21 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             if limited and an.tick(32):
                 stopped = True
                 return
-            # eliminations lie outside the bases, unless covers overlap (cannibalism)
-            target = (P & ~U) if partition else P
             found.clear()
             base_forb = 0
             for h in chosen:
                 if h in cidx:
                     base_forb |= 1 << cidx[h]
+            # eliminations lie outside the bases, unless covers overlap (cannibalism: a
+            # base candidate in two chosen covers, which are never base houses)
+            target = P & ~U
+            if not partition:
+                cann = U & multi
+                if base_forb:
+                    for c in iter_cells(cann):
+                        if sum(1 for i in cell_covers[c] if not base_forb >> i & 1) < 2:
+                            cann &= ~(1 << c)
+                target |= cann
             near[:] = [m for i, m in enumerate(cm) if m & U and not base_forb >> i & 1]
             if U & ~endo:
                 (last_cover if n == 1 else cover_rec)(U & ~endo, [], base_forb, 0, common,
