@@ -73,8 +73,15 @@ __all__ = ["Encoding", "encode", "sat_search", "solve_limited", "SatUnavailable"
 SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
 #: "at most one" of up to this many literals is a clause per pair; above, the product encoding
 AMO_PAIRWISE = 12
-#: clauses held before :func:`sat_search` hands them to the solver
+#: clauses held before :func:`sat_search` hands them to the solver (bounds the memory of
+#: a batch; not measured)
 FLUSH_CLAUSES = 20_000
+#: tuples a rule's scope may hold to be encoded as a table (past it: the rule's automaton
+#: or lazy check; from the first SAT version, not measured)
+TABLE_BUDGET = 20_000
+#: states an automaton encoding may have (past it: a lazy check; from the first SAT
+#: version, not measured)
+STATE_BUDGET = 50_000
 #: the largest conflict budget PySAT takes (a C long); a larger limit is the same as none
 MAX_BUDGET = 2 ** 63 - 1
 
@@ -440,8 +447,8 @@ def _linear_tuples(doms: list[tuple[int, ...]], coeffs: list[int],
     return out
 
 
-def encode(puzzle, cand: list[int], table_budget: int = 20_000,
-           state_budget: int = 50_000,
+def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
+           state_budget: int = STATE_BUDGET,
            sink: Callable[[list[list[int]]], Any] | None = None,
            budget: Budget | None = None,
            spans: dict[int, tuple[int, int]] | None = None) -> Encoding:
@@ -507,8 +514,8 @@ def _encode_rule(enc: Encoding, cand: list[int], con: Any, table_budget: int,
 
 
 def sat_search(puzzle, cand: list[int], limit: int = 2, time_limit: float | None = None,
-               propagated: bool = False, table_budget: int = 20_000,
-               state_budget: int = 50_000,
+               propagated: bool = False, table_budget: int = TABLE_BUDGET,
+               state_budget: int = STATE_BUDGET,
                conflict_limit: int | None = None,
                budget: Budget | None = None) -> tuple[list[list[int]], int]:
     """Up to ``limit`` solutions from the candidates ``cand``; returns ``(solutions,
@@ -706,7 +713,7 @@ class SatSession:
     """
 
     def __init__(self, puzzle: Any, cand: list[int] | None = None, *, propagated: bool = False,
-                 table_budget: int = 20_000, state_budget: int = 50_000) -> None:
+                 table_budget: int = TABLE_BUDGET, state_budget: int = STATE_BUDGET) -> None:
         try:
             import pysat.solvers  # noqa: F401
         except ImportError as e:       # pragma: no cover - python-sat is a dependency

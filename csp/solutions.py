@@ -638,6 +638,12 @@ def _summary(values: list[float], found: int) -> tuple[float, float, float, floa
     return mean, se, low, high
 
 
+#: :func:`estimate_count`'s first exact count: search nodes on models made only of houses,
+#: and on others (their propagation costs more a node); they bound that try (not measured)
+EXACT_NODES_PURE = 20_000
+EXACT_NODES = 2_000
+
+
 def estimate_count(puzzle: Any, cand: Sequence[int] | None = None, *, samples: int = 1000,
                    seed: int | None = 0, time_limit: float | None = None, cancel: Any = None,
                    progress: Callable[[Estimate], Any] | None = None,
@@ -678,7 +684,7 @@ def estimate_count(puzzle: Any, cand: Sequence[int] | None = None, *, samples: i
     eng = puzzle.engine()
     setup = _probe_setup(eng, start)
     if exact_nodes is None:
-        exact_nodes = 20_000 if eng.pure else 2_000
+        exact_nodes = EXACT_NODES_PURE if eng.pure else EXACT_NODES
     if exact_nodes > 0:
         try:
             k: int | None = 0 if setup is None else _subtree_count(

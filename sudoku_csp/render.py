@@ -48,19 +48,7 @@ from csp.model import Puzzle
 from csp.state import State
 from csp.step import Candidate, Link, Step, digit_symbol
 from csp.text import escape_text
-from variants.arrow import arrow, double_arrow
-from variants.chess import anti_king, anti_knight
-from variants.classic import classic
-from variants.dots import (black_dot, diagonal_non_consecutive, knight_non_consecutive, negative,
-                           non_consecutive, sum_dot, white_dot)
-from variants.inequality import less_than, slow_thermo, thermo
-from variants.killer import digital_root_cage, killer_cage, little_killer, multi_sum_cage
-from variants.lines import (between_line, entropic_line, lockout, modular_line, nabner,
-                            palindrome, region_sum_line, renban, whispers, zipper_line)
-from variants.misc import clone, indexer, quadruple
-from variants.outside import sandwich, skyscraper, x_sum
-from variants.parity import digits, even, maximum, minimum, odd
-from variants.regions import diagonal, disjoint_groups, extra_region, windoku
+from variants.record import Drawing, find_record, records, rule_classes
 
 __all__ = ["RenderError", "render_svg", "CellMark", "svg_to_png", "write_picture", "FORMATS",
            "draw_rule",
@@ -96,14 +84,10 @@ TOTAL_TOP = 0.3
 #: line stays legible
 LINE_OPACITY = 0.55
 GENERIC = "#8e44ad"
-LINE_STYLES: dict[type, str] = {
-    whispers: "#5fcf50", renban: "#e07ff5", palindrome: "#b0b0b0",
-    region_sum_line: "#4ea3ff", between_line: "#a8cdfa", entropic_line: "#ffae42",
-    modular_line: "#35c0b5", nabner: "#e6d200", lockout: "#9ccc65",
-    zipper_line: "#b9a3e3", double_arrow: "#b0b0b0",
-}
-#: rules whose clues sit outside the grid (the picture gets a margin for them)
-OUTSIDE_RULES: tuple[type, ...] = (little_killer, sandwich, x_sum, skyscraper)
+#: rules whose clues sit outside the grid (the picture gets a margin for them): their
+#: records say so
+OUTSIDE_RULES: tuple[type, ...] = tuple(rule_classes()[name] for name, r in records().items()
+                                        if r.outside)
 
 
 class RenderError(SudokuCSPError):
@@ -518,21 +502,6 @@ def _generic(cv: _Canvas, cells: Sequence[int], label: str) -> None:
     g.set("data-rule", label)
 
 
-@draw_rule.register
-def _killer_cage(b: killer_cage, cv: _Canvas, cons: list) -> None:
-    _draw_cage(cv, _cells(cv.grid, b.cells), b.total)
-
-
-@draw_rule.register
-def _multi_sum_cage(b: multi_sum_cage, cv: _Canvas, cons: list) -> None:
-    _draw_cage(cv, _cells(cv.grid, b.cells), "/".join(map(str, sorted(set(b.totals)))))
-
-
-@draw_rule.register
-def _digital_root_cage(b: digital_root_cage, cv: _Canvas, cons: list) -> None:
-    _draw_cage(cv, _cells(cv.grid, b.cells), f"dr {b.root}")
-
-
 def _arrowhead(cv: _Canvas, layer: str, tip: tuple[float, float], frm: tuple[float, float],
                colour: str, width: float, size: float, class_: str) -> None:
     dx, dy = tip[0] - frm[0], tip[1] - frm[1]
@@ -562,8 +531,7 @@ def _little_killer_clue(cv: _Canvas, cells: list[int]) -> tuple[int, int, int, i
     return r0 - 1, c0 - 1, 1, 1
 
 
-@draw_rule.register
-def _little_killer(b: little_killer, cv: _Canvas, cons: list) -> None:
+def _little_killer(b: Any, cv: _Canvas, cons: list) -> None:
     cells = _cells(cv.grid, b.cells)
     r, c, dr, dc = _little_killer_clue(cv, cells)
     x, y = cv.centre_rc(r, c)
@@ -580,11 +548,9 @@ def _outside_clue(b: Any, cv: _Canvas, cons: list) -> None:
     r, c = b.row - 1, b.col - 1
     x, y = cv.centre_rc(r, c)
     kind = type(b).__name__
-    cv.text("outside", x, y, str(b.value), cv.S * 0.4, f"outside {kind.replace('_', '-')}")
-
-
-for _cls in (sandwich, x_sum, skyscraper):
-    draw_rule.register(_cls, _outside_clue)
+    label = _drawing(b).label
+    text = label(b) if label is not None else str(b.value)
+    cv.text("outside", x, y, text, cv.S * 0.4, f"outside {kind.replace('_', '-')}")
 
 
 def _thermo_line(cv: _Canvas, b: Any, slow: bool) -> None:
@@ -603,18 +569,15 @@ def _thermo_line(cv: _Canvas, b: Any, slow: bool) -> None:
                         dash=f"{_fmt(S * 0.12)},{_fmt(S * 0.12)}")
 
 
-@draw_rule.register
-def _thermo(b: thermo, cv: _Canvas, cons: list) -> None:
+def _thermo(b: Any, cv: _Canvas, cons: list) -> None:
     _thermo_line(cv, b, slow=False)
 
 
-@draw_rule.register
-def _slow_thermo(b: slow_thermo, cv: _Canvas, cons: list) -> None:
+def _slow_thermo(b: Any, cv: _Canvas, cons: list) -> None:
     _thermo_line(cv, b, slow=True)
 
 
-@draw_rule.register
-def _arrow(b: arrow, cv: _Canvas, cons: list) -> None:
+def _arrow(b: Any, cv: _Canvas, cons: list) -> None:
     g, S = cv.grid, cv.S
     circ = _cells(g, b.circle)
     shaft = _cells(g, b.shaft)
@@ -647,32 +610,30 @@ def _arrow(b: arrow, cv: _Canvas, cons: list) -> None:
 
 
 def _line(b: Any, cv: _Canvas, cons: list) -> None:
-    """A line rule (whispers, renban, ... and the double arrow), coloured by its kind."""
+    """A line rule (whispers, renban, ... and the double arrow) in its record's colour,
+    width and end markers."""
     kind = type(b)
     cells = _cells(cv.grid, b.cells)
     if not cells:
         return
     S = cv.S
-    colour = LINE_STYLES[kind]
+    style = _drawing(b)
+    colour = style.colour
     pts = [cv.centre(c) for c in cells]
     if len(pts) > 1:
-        width = S * (0.06 if kind is double_arrow else 0.17)
-        cv.polyline("lines", pts, colour, width, f"line {kind.__name__.replace('_', '-')}")
-    if kind in (between_line, double_arrow):
+        cv.polyline("lines", pts, colour, S * style.width,
+                    f"line {kind.__name__.replace('_', '-')}")
+    if style.ends == "circles":
         for end in (pts[0], pts[-1]):
             _el(cv.layer["lines"], "circle", class_="line-end", cx=end[0], cy=end[1],
                 r=S * 0.38, fill="#ffffff", stroke="#9a9a9a", stroke_width=S * 0.045)
-    elif kind is lockout:
+    elif style.ends == "diamonds":
         for (x, y) in (pts[0], pts[-1]):
             h = S * 0.4
             _el(cv.layer["lines"], "polygon", class_="line-end",
                 points=f"{_fmt(x)},{_fmt(y - h)} {_fmt(x + h)},{_fmt(y)} "
                        f"{_fmt(x)},{_fmt(y + h)} {_fmt(x - h)},{_fmt(y)}",
                 fill="#ffffff", stroke=colour, stroke_width=S * 0.05)
-
-
-for _cls in LINE_STYLES:
-    draw_rule.register(_cls, _line)
 
 
 def _dot(cv: _Canvas, a: int, b: int, black: bool, label: str | None, class_: str) -> None:
@@ -687,14 +648,12 @@ def _dot(cv: _Canvas, a: int, b: int, black: bool, label: str | None, class_: st
                 fill="#ffffff" if black else INK)
 
 
-@draw_rule.register
-def _white_dot(b: white_dot, cv: _Canvas, cons: list) -> None:
+def _white_dot(b: Any, cv: _Canvas, cons: list) -> None:
     g = cv.grid
     _dot(cv, g.cell(b.a), g.cell(b.b), False, None if b.diff == 1 else str(b.diff), "white-dot")
 
 
-@draw_rule.register
-def _black_dot(b: black_dot, cv: _Canvas, cons: list) -> None:
+def _black_dot(b: Any, cv: _Canvas, cons: list) -> None:
     g = cv.grid
     _dot(cv, g.cell(b.a), g.cell(b.b), True, None if b.ratio == 2 else str(b.ratio), "black-dot")
 
@@ -715,8 +674,7 @@ def _sum_mark(cv: _Canvas, a: int, b: int, total: int) -> None:
         cv.text("marks", x, y, str(total), S * 0.15, "sum-dot-label")
 
 
-@draw_rule.register
-def _sum_dot(b: sum_dot, cv: _Canvas, cons: list) -> None:
+def _sum_dot(b: Any, cv: _Canvas, cons: list) -> None:
     g = cv.grid
     _sum_mark(cv, g.cell(b.a), g.cell(b.b), b.total)
 
@@ -738,38 +696,42 @@ def _inequality(cv: _Canvas, small: int, big: int, class_: str = "inequality") -
         stroke_linejoin="round")
 
 
-@draw_rule.register
-def _less_than(b: less_than, cv: _Canvas, cons: list) -> None:
+def _less_than(b: Any, cv: _Canvas, cons: list) -> None:
     g = cv.grid
     _inequality(cv, g.cell(b.a), g.cell(b.b))
 
 
-def _shade(colour: str, class_: str) -> Callable[[Any, _Canvas, list], None]:
-    def draw(b: Any, cv: _Canvas, cons: list) -> None:
-        for c in _cells(cv.grid, b.cells):
-            cv.cell_rect("shade", c, colour, class_)
-    return draw
+def _shade(b: Any, cv: _Canvas, cons: list) -> None:
+    """Cells shaded in the record's colour (and its note under the grid, if any)."""
+    style = _drawing(b)
+    for c in _cells(cv.grid, b.cells):
+        cv.cell_rect("shade", c, style.colour, style.css)
+    if style.label is not None:
+        cv.rule_note(style.label(b))
 
 
-draw_rule.register(extra_region, _shade("#e4e4e4", "extra-region"))
-
-
-@draw_rule.register
-def _odd(b: odd, cv: _Canvas, cons: list) -> None:
+def _odd(b: Any, cv: _Canvas, cons: list) -> None:
     for c in _cells(cv.grid, b.cells):
         x, y = cv.centre(c)
         _el(cv.layer["shade"], "circle", class_="odd", cx=x, cy=y, r=cv.S * 0.36,
             fill="#dcdcdc")
 
 
-@draw_rule.register
-def _even(b: even, cv: _Canvas, cons: list) -> None:
+def _circles(b: Any, cv: _Canvas, cons: list) -> None:
+    """Counting circles: a ring in each cell, and the rule in the note under the grid."""
+    for c in _cells(cv.grid, b.cells):
+        x, y = cv.centre(c)
+        _el(cv.layer["shade"], "circle", class_="counting-circle", cx=x, cy=y,
+            r=cv.S * 0.4, fill="none", stroke="#8a8a8a", stroke_width=cv.S * 0.045)
+    cv.rule_note("counting circles: a digit in a circle is in that many circles")
+
+
+def _even(b: Any, cv: _Canvas, cons: list) -> None:
     for c in _cells(cv.grid, b.cells):
         cv.cell_rect("shade", c, "#dcdcdc", "even", inset=cv.S * 0.15)
 
 
-@draw_rule.register
-def _digits(b: digits, cv: _Canvas, cons: list) -> None:
+def _digits(b: Any, cv: _Canvas, cons: list) -> None:
     """The allowed digits, small along the bottom of the cell (f-puzzles' given marks)."""
     c = cv.grid.cell(b.cell)
     r, col = cv.rc(c)
@@ -779,8 +741,7 @@ def _digits(b: digits, cv: _Canvas, cons: list) -> None:
             fill="#7a7a7a")
 
 
-@draw_rule.register
-def _diagonal(b: diagonal, cv: _Canvas, cons: list) -> None:
+def _diagonal(b: Any, cv: _Canvas, cons: list) -> None:
     _diagonal_lines(cv, b.main, b.anti)
 
 
@@ -793,27 +754,23 @@ def _diagonal_lines(cv: _Canvas, main: bool, anti: bool) -> None:
                 x2=cv.x(x1), y2=cv.y(y1), stroke="#7f7f7f", stroke_width=S * 0.03)
 
 
-@draw_rule.register
-def _windoku(b: windoku, cv: _Canvas, cons: list) -> None:
+def _windoku(b: Any, cv: _Canvas, cons: list) -> None:
     for con in cons:
         for c in con.cells:
             cv.cell_rect("shade", c, "#d6e9ff", "window")
 
 
-@draw_rule.register
-def _clone(b: clone, cv: _Canvas, cons: list) -> None:
+def _clone(b: Any, cv: _Canvas, cons: list) -> None:
     for c in _cells(cv.grid, list(b.cells) + list(b.clone_cells)):
         cv.cell_rect("shade", c, "#ffdcae", "clone")
 
 
-@draw_rule.register
-def _indexer(b: indexer, cv: _Canvas, cons: list) -> None:
+def _indexer(b: Any, cv: _Canvas, cons: list) -> None:
     colour = {"row": "#ffc9c9", "column": "#c9f0c9", "box": "#c9d9ff"}.get(b.kind, "#e0e0e0")
     cv.cell_rect("shade", cv.grid.cell(b.cell), colour, f"indexer {b.kind}")
 
 
-@draw_rule.register
-def _quadruple(b: quadruple, cv: _Canvas, cons: list) -> None:
+def _quadruple(b: Any, cv: _Canvas, cons: list) -> None:
     cells = _cells(cv.grid, b.cells)
     if not cells:
         return
@@ -833,37 +790,37 @@ def _quadruple(b: quadruple, cv: _Canvas, cons: list) -> None:
         cv.text("marks", x, y + fs * 0.55, " ".join(vals[2:4]), fs, "quadruple-digits")
 
 
-@draw_rule.register
-def _classic(b: classic, cv: _Canvas, cons: list) -> None:
+def _nothing(b: Any, cv: _Canvas, cons: list) -> None:
     """Rows, columns and boxes: the grid itself shows them."""
 
 
-def _note(label: Callable[[Any], str]) -> Callable[[Any, _Canvas, list], None]:
+def _note(b: Any, cv: _Canvas, cons: list) -> None:
     """A rule of the whole grid, named in the note under it (no symbol in the cells)."""
-    def draw(b: Any, cv: _Canvas, cons: list) -> None:
-        cv.rule_note(label(b))
-    return draw
+    cv.rule_note(_drawing(b).label(b))
 
 
-for _cls, _label in ((anti_knight, "anti-knight"), (anti_king, "anti-king"),
-                     (non_consecutive, "non-consecutive"),
-                     (diagonal_non_consecutive, "diagonal non-consecutive"),
-                     (knight_non_consecutive, "knight non-consecutive"),
-                     (disjoint_groups, "disjoint groups")):
-    draw_rule.register(_cls, _note(lambda b, s=_label: s))
-draw_rule.register(negative, _note(lambda b: f"negative constraint ({b.kind})"))
+def _cage(b: Any, cv: _Canvas, cons: list) -> None:
+    """A killer-style cage with the record's label (its total) in the corner."""
+    _draw_cage(cv, _cells(cv.grid, b.cells), _drawing(b).label(b))
 
 
-@draw_rule.register
-def _minimum_note(b: minimum, cv: _Canvas, cons: list) -> None:
-    _shade("#dbe8ff", "minimum")(b, cv, cons)
-    cv.rule_note("blue cells: minimum")
+def _drawing(b: Any) -> Drawing:
+    return find_record(type(b)).drawing
 
 
-@draw_rule.register
-def _maximum_note(b: maximum, cv: _Canvas, cons: list) -> None:
-    _shade("#d9d9d9", "maximum")(b, cv, cons)
-    cv.rule_note("grey cells: maximum")
+#: the drawers of the generic styles a rule record may name (variants.record.DRAWING_STYLES),
+#: then the bespoke drawers records name
+DRAWERS: dict[str, Callable[[Any, _Canvas, list], None]] = {
+    "line": _line, "cage": _cage, "shade": _shade, "note": _note, "outside": _outside_clue,
+    "nothing": _nothing,
+    "thermo": _thermo, "slow-thermo": _slow_thermo, "arrow": _arrow,
+    "little-killer": _little_killer, "white-dot": _white_dot, "black-dot": _black_dot,
+    "sum-dot": _sum_dot, "inequality": _less_than, "odd": _odd, "even": _even,
+    "digits": _digits, "diagonal": _diagonal, "windoku": _windoku, "clone": _clone,
+    "indexer": _indexer, "quadruple": _quadruple, "circles": _circles,
+}
+for _name, _record in records().items():
+    draw_rule.register(rule_classes()[_name], DRAWERS[_record.drawing.style])
 
 
 # -- constraints added without a bundle ----------------------------------------------------------

@@ -27,7 +27,7 @@ from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 
 class ALS:
@@ -273,19 +273,39 @@ def _dtext(mask: int) -> str:
 
 
 # --------------------------------------------------------------------------------------
+#: ALS chain: search nodes per call (a chain of up to 7 ALS; from the first version, not
+#: measured)
+ALS_CHAIN_NODES = 150_000
+#: Death Blossom: search nodes per stem (from the first version, not measured)
+DEATH_BLOSSOM_NODES = 20_000
+
+#: the options of the ALS techniques
+ALS_OPTIONS = Options(
+    allow_overlap=Option(False, "the ALS may share cells (not their RCC's)", bool),
+    max_size=Option(0, "most cells of one ALS (0: any)", int),
+    dedupe=Option(True, "report each elimination set once", bool),
+)
+ALS_CHAIN_OPTIONS = ALS_OPTIONS.with_(
+    min_als=Option(4, "fewest ALS in a chain (at least 2)", int),
+    max_als=Option(7, "most ALS in a chain", int),
+    max_nodes=Option(ALS_CHAIN_NODES, "search nodes per call", int))
+DEATH_BLOSSOM_OPTIONS = ALS_OPTIONS.with_(
+    max_nodes=Option(DEATH_BLOSSOM_NODES, "search nodes per stem cell", int))
+
+
 @register("als_xz", "ALS-XZ", "als", code="0901",
-          options={"max_size": 0, "dedupe": True})
+          options=ALS_OPTIONS)
 def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two ALS A and B with an RCC x: a digit z of both (z != x) is false in every cell that
     sees all z of A and B. Doubly linked (two RCCs x, y): A and B minus x/y are locked sets,
     so every other digit of A is false in cells seeing all of it in A (same for B), and x
     and y are false in cells seeing all their instances in A and B."""
-    allow = bool(opts.get("allow_overlap", False))
-    max_size = int(opts.get("max_size", 0))
+    allow = bool(ALS_OPTIONS.read(opts, "allow_overlap"))
+    max_size = int(ALS_OPTIONS.read(opts, "max_size"))
     alses = find_als(an, max_size)
     adj = find_rccs(an, allow, max_size)
     cache = _buddy_cache(an)
-    seen: set | None = set() if opts.get("dedupe", True) else None
+    seen: set | None = set() if ALS_OPTIONS.read(opts, "dedupe") else None
     for a in alses:
         if an.tick(4):
             return
@@ -320,19 +340,19 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("als_xy_wing", "ALS-XY-Wing", "als", code="0902",
-          options={"allow_overlap": False, "max_size": 0, "dedupe": True},
+          options=ALS_OPTIONS,
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
 def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three ALS: A and B each have an RCC with the pivot C (x for A-C, y for B-C, x != y);
     a digit z of A and B (not x or y) is false in every cell (outside A, B, C) that sees all
     z of A and B: if it were true, A and B would be locked, holding x and y, and C would
     lose both."""
-    allow = bool(opts.get("allow_overlap", False))
-    max_size = int(opts.get("max_size", 0))
+    allow = bool(ALS_OPTIONS.read(opts, "allow_overlap"))
+    max_size = int(ALS_OPTIONS.read(opts, "max_size"))
     alses = find_als(an, max_size)
     adj = find_rccs(an, allow, max_size)
     cache = _buddy_cache(an)
-    seen: set | None = set() if opts.get("dedupe", True) else None
+    seen: set | None = set() if ALS_OPTIONS.read(opts, "dedupe") else None
     for c_als in alses:
         if an.tick(16):
             return
@@ -368,8 +388,7 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("als_chain", "ALS Chain", "als", code="0903",
-          options={"allow_overlap": False, "max_size": 0, "min_als": 4, "max_als": 7,
-                   "max_nodes": 150000, "dedupe": True},
+          options=ALS_CHAIN_OPTIONS,
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
 def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """A chain of ALS A1 -x1- A2 -x2- ... Ak where consecutive ALS share an RCC and
@@ -384,10 +403,10 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     Options: ``min_als``/``max_als`` chain length in ALS (default 4..7: two is ALS-XZ,
     three ALS-XY-Wing), ``allow_overlap`` (adjacent ALS may overlap outside their RCC),
     ``max_nodes`` (budget of state expansions per call; the search stops there)."""
-    allow = bool(opts.get("allow_overlap", False))
-    max_size = int(opts.get("max_size", 0))
-    min_als = max(2, int(opts.get("min_als", 4)))
-    max_als = int(opts.get("max_als", 7))
+    allow = bool(ALS_CHAIN_OPTIONS.read(opts, "allow_overlap"))
+    max_size = int(ALS_CHAIN_OPTIONS.read(opts, "max_size"))
+    min_als = max(2, int(ALS_CHAIN_OPTIONS.read(opts, "min_als")))
+    max_als = int(ALS_CHAIN_OPTIONS.read(opts, "max_als"))
     alses = find_als(an, max_size)
     adj = find_rccs(an, allow, max_size)
     nbrs = an.memo(("rcc_list", allow, max_size),
@@ -401,9 +420,9 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     # ... and without the edges of one digit (a chain's next RCC differs from the last)
     flat_ex: dict[int, list[int]] = an.memo(("rcc_flat_ex_int", allow, max_size), dict)
     cache = _buddy_cache(an)
-    seen: set | None = set() if opts.get("dedupe", True) else None
+    seen: set | None = set() if ALS_CHAIN_OPTIONS.read(opts, "dedupe") else None
     cw = an.cells_with
-    budget = int(opts.get("max_nodes", 150000))
+    budget = int(ALS_CHAIN_OPTIONS.read(opts, "max_nodes"))
     poll = an.budget.poll
     for a1 in alses:
         if budget <= 0 or an.expired():
@@ -501,8 +520,7 @@ def _chain_note(an: Analysis, chain: list[tuple[ALS, int]]) -> str:
 
 
 @register("death_blossom", "Death Blossom", "als", code="0904",
-          options={"allow_overlap": False, "max_size": 0, "max_nodes": 20000,
-                   "dedupe": True},
+          options=DEATH_BLOSSOM_OPTIONS,
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
 def death_blossom(an: Analysis, opts: dict) -> Iterator[Step]:
     """A stem cell and, for each of its candidates d, a petal ALS holding d whose every d
@@ -512,12 +530,12 @@ def death_blossom(an: Analysis, opts: dict) -> Iterator[Step]:
 
     Options: ``allow_overlap`` (petals may share cells, not the stem), ``max_nodes``
     search budget per stem."""
-    allow = bool(opts.get("allow_overlap", False))
-    max_size = int(opts.get("max_size", 0))
-    budget = int(opts.get("max_nodes", 20000))
+    allow = bool(DEATH_BLOSSOM_OPTIONS.read(opts, "allow_overlap"))
+    max_size = int(DEATH_BLOSSOM_OPTIONS.read(opts, "max_size"))
+    budget = int(DEATH_BLOSSOM_OPTIONS.read(opts, "max_nodes"))
     alses = find_als(an, max_size)
     cache = _buddy_cache(an)
-    seen: set | None = set() if opts.get("dedupe", True) else None
+    seen: set | None = set() if DEATH_BLOSSOM_OPTIONS.read(opts, "dedupe") else None
     cw = an.cells_with
     # petal candidates: for each ALS and digit, which stems it serves
     by_digit: dict[int, list[ALS]] = {}

@@ -294,6 +294,7 @@ class Analysis:
             return v
 
 
+#: entries of the shared-sight cache before it is cleared (bounds its memory; not measured)
 _SHARED_MAX = 50_000
 
 

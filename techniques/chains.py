@@ -47,7 +47,7 @@ from csp.links import LinkTables
 from csp.step import Candidate, Link, Step, cell_name
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 
 # ------------------------------------------------------------------------------------------
@@ -837,8 +837,27 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
 # ------------------------------------------------------------------------------------------
 # X-Chain, XY-Chain, Remote Pair
 # ------------------------------------------------------------------------------------------
-@register("x_chain", "X-Chain", "chains", code="0701",
-          options={"max_length": 20})
+#: the chains' options (the module docstring says more)
+CHAIN_OPTIONS = Options(max_length=Option(
+    20, "longest chain, in links (bounds the breadth-first depth)", int))
+_TYPES = Option("12", "elimination types (HoDoKu's library variants: '1', '2' or '12')", str)
+LOOP_OPTIONS = CHAIN_OPTIONS.with_(both_ways=Option(
+    False, "also search from each node taken true (more loops, twice the searches)", bool))
+TYPED_OPTIONS = CHAIN_OPTIONS.with_(types=_TYPES)
+_GROUPED = dict(groups=Option(True, "group nodes (several cells of a digit in a house)", bool),
+                als=Option(0, "ALS nodes of up to this many cells (0: none)", int))
+GROUPED_LOOP_OPTIONS = LOOP_OPTIONS.with_(**_GROUPED)
+GROUPED_TYPED_OPTIONS = TYPED_OPTIONS.with_(**_GROUPED)
+#: every chain option (read by the helpers several techniques share)
+ALL_CHAIN_OPTIONS = GROUPED_LOOP_OPTIONS.with_(types=_TYPES)
+#: remote pair: search nodes per digit pair (from the first version; bounds the path
+#: search, not measured)
+REMOTE_PAIR_NODES = 20_000
+REMOTE_PAIR_OPTIONS = Options(max_cells=Option(20, "most bivalue cells in a remote pair",
+                                               int))
+
+
+@register("x_chain", "X-Chain", "chains", code="0701", options=CHAIN_OPTIONS)
 def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """Single-digit AIC over conjugate pairs: the digit goes from cells seeing both ends.
 
@@ -848,7 +867,7 @@ def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> [s.explain(2) for s in x_chain(Analysis(st), {})]
     ['X-Chain: (7)r1c2=(7)r1c9-(7)r2c8=(7)r7c8-(7)r7c3=(7)r4c3 => r4c2<>7']
     """
-    ml = opts.get("max_length", 20)
+    ml = CHAIN_OPTIONS.read(opts, "max_length")
     for d in range(1, an.n + 1):
         # one digit's chains read only its candidate cells: kept per digit across states
         yield from an.digit_memo(("x_chain", ml), d, lambda d=d: list(_chain_steps(
@@ -856,23 +875,23 @@ def x_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             "x_chain", "X-Chain", ml, True, allow_linked=True)))
 
 
-@register("xy_chain", "XY-Chain", "chains", code="0702",
-          options={"max_length": 20})
+@register("xy_chain", "XY-Chain", "chains", code="0702", options=CHAIN_OPTIONS)
 def xy_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     """AIC through bivalue cells only (strong links inside cells, weak links between cells
     with one digit); both ends hold the same digit, eliminated from cells seeing both."""
-    ml = opts.get("max_length", 20)
+    ml = CHAIN_OPTIONS.read(opts, "max_length")
     g = build_graph(an, house=False, cell_weak=False, cross=False)
     yield from _chain_steps(an, g, "xy_chain", "XY-Chain", ml, True, allow_linked=True,
                             min_links=5)
 
 
-@register("remote_pair", "Remote Pair", "chains", code="0703", options={"max_cells": 20})
+@register("remote_pair", "Remote Pair", "chains", code="0703",
+          options=REMOTE_PAIR_OPTIONS)
 def remote_pair(an: Analysis, opts: dict) -> Iterator[Step]:
     """A chain of 4+ bivalue cells with the same two digits, each seeing the next: cells
     an odd number of links apart (3 or more) hold different digits, so a cell seeing both
     loses both digits."""
-    max_cells = opts.get("max_cells", 20)
+    max_cells = REMOTE_PAIR_OPTIONS.read(opts, "max_cells")
     w = an.grid.namer
     by_pair: dict[int, int] = {}
     for c in an.bivalue_cells():
@@ -885,7 +904,7 @@ def remote_pair(an: Analysis, opts: dict) -> Iterator[Step]:
         b = mask.bit_length() - 1
         # cells linked when they see each other for both digits
         adj = {c: an.peers(c, a) & an.peers(c, b) & cells for c in iter_cells(cells)}
-        budget = [20000]
+        budget = [REMOTE_PAIR_NODES]
 
         def dfs(path: list[int], used: int) -> Iterator[list[int]]:
             budget[0] -= 1
@@ -935,92 +954,93 @@ def remote_pair(an: Analysis, opts: dict) -> Iterator[Step]:
 # ------------------------------------------------------------------------------------------
 # nice loops and AIC (plain and grouped)
 # ------------------------------------------------------------------------------------------
-_NL = {"max_length": 20}
-_GNL = {"max_length": 20, "groups": True}
-
-
 def _graph(an: Analysis, opts: dict, grouped: bool, loops: bool = False) -> ChainGraph:
     if not grouped:
         return build_graph(an)
-    als = opts.get("als", 0)
+    als = ALL_CHAIN_OPTIONS.read(opts, "als")
     # continuous loops pass through an ALS by two of its nodes (its locked digits give
     # eliminations), so they do not use the ALS-digit-as-candidate shortcut
-    return build_graph(an, groups=opts.get("groups", True), als=als,
+    return build_graph(an, groups=ALL_CHAIN_OPTIONS.read(opts, "groups"), als=als,
                        als_cells=bool(als) and not loops)
 
 
-@register("continuous_nice_loop", "Continuous Nice Loop", "chains", code="0706", options=dict(_NL))
+@register("continuous_nice_loop", "Continuous Nice Loop", "chains", code="0706",
+          options=LOOP_OPTIONS)
 def continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """A closed alternating loop: each weak link is also strong, so candidates seeing both
     of its nodes are eliminated."""
+    ml, both = LOOP_OPTIONS.read(opts, "max_length"), LOOP_OPTIONS.read(opts, "both_ways")
     g = _graph(an, opts, False)
-    yield from _continuous(an, g, "continuous_nice_loop", "Continuous Nice Loop",
-                           opts.get("max_length", 20), opts.get("both_ways", False))
+    yield from _continuous(an, g, "continuous_nice_loop", "Continuous Nice Loop", ml, both)
 
 
 @register("discontinuous_nice_loop", "Discontinuous Nice Loop", "chains", code="0707",
-          options=dict(_NL, types="12"),
+          options=TYPED_OPTIONS,
           variants={1: {"types": "1"}, 2: {"types": "2"}})
 def discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """A loop broken at one candidate: set it (strong links on both sides) or delete it
     (weak links on both sides, or a strong and a weak link of different digits)."""
+    ml, types = TYPED_OPTIONS.read(opts, "max_length"), TYPED_OPTIONS.read(opts, "types")
     g = _graph(an, opts, False)
     yield from _discontinuous(an, g, "discontinuous_nice_loop", "Discontinuous Nice Loop",
-                              opts.get("max_length", 20), opts.get("types", "12"))
+                              ml, types)
 
 
 @register("aic", "AIC", "chains", code="0708",
-          options=dict(_NL, types="12"), variants={1: {"types": "1"}, 2: {"types": "2"}})
+          options=TYPED_OPTIONS, variants={1: {"types": "1"}, 2: {"types": "2"}})
 def aic(an: Analysis, opts: dict) -> Iterator[Step]:
     """Alternating inference chain: one end is true, so candidates seeing both go."""
+    ml, types = TYPED_OPTIONS.read(opts, "max_length"), TYPED_OPTIONS.read(opts, "types")
     g = _graph(an, opts, False)
-    yield from _chain_steps(an, g, "aic", "AIC", opts.get("max_length", 20), False,
-                            opts.get("types", "12"))
+    yield from _chain_steps(an, g, "aic", "AIC", ml, False, types)
 
 
 @register("grouped_continuous_nice_loop", "Grouped Continuous Nice Loop", "chains",
-          code="0709", options=dict(_GNL),
+          code="0709", options=GROUPED_LOOP_OPTIONS,
           variants={1: {}, 2: {"als": 5}})
 def grouped_continuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """Continuous nice loop with group nodes."""
+    read = GROUPED_LOOP_OPTIONS.read
+    ml, both = read(opts, "max_length"), read(opts, "both_ways")
     g = _graph(an, opts, True, loops=True)
     seen: set[frozenset] = set()
     for step in _continuous(an, g, "grouped_continuous_nice_loop",
-                            "Grouped Continuous Nice Loop", opts.get("max_length", 20),
-                            opts.get("both_ways", False)):
+                            "Grouped Continuous Nice Loop", ml, both):
         seen.add(frozenset(step.eliminations))
         yield step
     if not g.als:
         return
     # then loops that need an ALS -> cell passage (the ALS takes two or more digits from
     # a cell), as a second pass so the plain loops keep their shortest form
-    g2 = build_graph(an, groups=opts.get("groups", True), als=opts.get("als", 0),
+    g2 = build_graph(an, groups=read(opts, "groups"), als=read(opts, "als"),
                      als_cells=False, als_exits=True)
     for step in _continuous(an, g2, "grouped_continuous_nice_loop",
-                            "Grouped Continuous Nice Loop", opts.get("max_length", 20),
-                            opts.get("both_ways", False)):
+                            "Grouped Continuous Nice Loop", ml, both):
         if frozenset(step.eliminations) not in seen:
             seen.add(frozenset(step.eliminations))
             yield step
 
 
 @register("grouped_discontinuous_nice_loop", "Grouped Discontinuous Nice Loop", "chains",
-          code="0710", options=dict(_GNL, types="12"),
+          code="0710", options=GROUPED_TYPED_OPTIONS,
           variants={1: {"types": "1"}, 2: {"types": "2"}, 3: {"types": "1", "als": 5},
                     4: {"types": "2", "als": 5}})
 def grouped_discontinuous_nice_loop(an: Analysis, opts: dict) -> Iterator[Step]:
     """Discontinuous nice loop with group nodes."""
+    read = GROUPED_TYPED_OPTIONS.read
+    ml, types = read(opts, "max_length"), read(opts, "types")
     g = _graph(an, opts, True)
     yield from _discontinuous(an, g, "grouped_discontinuous_nice_loop",
-                              "Grouped Discontinuous Nice Loop", opts.get("max_length", 20),
-                              opts.get("types", "12"))
+                              "Grouped Discontinuous Nice Loop", ml, types)
 
 
-@register("grouped_aic", "Grouped AIC", "chains", code="0711", options=dict(_GNL, types="12"),
+@register("grouped_aic", "Grouped AIC", "chains", code="0711",
+          options=GROUPED_TYPED_OPTIONS,
           variants={1: {"types": "1"}, 2: {"types": "2"}, 3: {"types": "1", "als": 5},
                     4: {"types": "2", "als": 5}})
 def grouped_aic(an: Analysis, opts: dict) -> Iterator[Step]:
     """AIC with group nodes."""
+    read = GROUPED_TYPED_OPTIONS.read
+    ml, types = read(opts, "max_length"), read(opts, "types")
     g = _graph(an, opts, True)
-    yield from _chain_steps(an, g, "grouped_aic", "Grouped AIC", opts.get("max_length", 20),
-                            False, opts.get("types", "12"))
+    yield from _chain_steps(an, g, "grouped_aic", "Grouped AIC", ml, False, types)

@@ -52,7 +52,7 @@ from csp.propagator import Context
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 from .rules import _rule_engine
 from .sets import house_placed
 
@@ -167,7 +167,11 @@ def house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                                     f"({','.join(an.name(s) for s in cells)})")
 
 
-@register("rule_exclusion", "Rule Exclusion", FAMILY)
+RULE_EXCLUSION_OPTIONS = Options(max_scope=Option(
+    12, "most cells of a rule whose fillings are read", int))
+
+
+@register("rule_exclusion", "Rule Exclusion", FAMILY, options=RULE_EXCLUSION_OPTIONS)
 def rule_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """A candidate whose direct consequences (the candidates it sees, removed) leave one of
     the puzzle's rules -- a dot, a line, a cage, an arrow -- with no way to be satisfied is
@@ -176,7 +180,7 @@ def rule_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     eng = _rule_engine(an.puzzle)
     if eng is None:
         return
-    max_scope = opts.get("max_scope", 12)
+    max_scope = RULE_EXCLUSION_OPTIONS.read(opts, "max_scope")
     st = an.state
     base = [m if not st.placed[c] else 1 << st.placed[c] for c, m in enumerate(st.cand)]
     cand = an.cand
@@ -356,8 +360,15 @@ class _SameDigitSight:
             {} for _ in range(n + 1)]
 
 
-@register("two_house_exclusion", "Two-House Exclusion", FAMILY,
-          options={"max_places": None})
+def _max_places(default: int | None) -> Options:
+    return Options(max_places=Option(default, "most places of the digit in a house (None: n)",
+                                     int))
+
+
+TWO_HOUSE_OPTIONS = _max_places(None)
+
+
+@register("two_house_exclusion", "Two-House Exclusion", FAMILY, options=TWO_HOUSE_OPTIONS)
 def two_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """A candidate of digit d that, through its same-digit links (houses, a knight's or
     king's move, ...) and equal cells (clones, palindromes), leaves no way to place d once
@@ -394,7 +405,7 @@ def two_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     tables = an.puzzle.derived(_SameDigitSight)
     if tables.sight is None:
         return
-    max_places = opts.get("max_places") or an.n
+    max_places = TWO_HOUSE_OPTIONS.read(opts, "max_places") or an.n
     done = an.memo("house_placed_digits", lambda: house_placed(an))
     for d in range(1, an.n + 1):
         if not an.cells_with[d]:
@@ -522,7 +533,10 @@ def _rules_of(an: Analysis, eng) -> dict[int, list[int]]:
     return an.links_memo("alc_rules_of", build)
 
 
-@register("almost_locked_candidates", "Almost Locked Candidates", FAMILY)
+ALC_OPTIONS = Options(alc_max_x=Option(2, "most extra digits of the almost locked set", int))
+
+
+@register("almost_locked_candidates", "Almost Locked Candidates", FAMILY, options=ALC_OPTIONS)
 def almost_locked_candidates(an: Analysis, opts: dict) -> Iterator[Step]:
     """Locked candidates of a digit set, almost: in a full house A, the digits of a set S
     all have their places in A's cells shared with a house C plus a few cells X outside C,
@@ -557,7 +571,7 @@ def almost_locked_candidates(an: Analysis, opts: dict) -> Iterator[Step]:
     pairs = _house_pairs(an)
     if not pairs:
         return
-    max_x = int(opts.get("alc_max_x", 2))
+    max_x = int(ALC_OPTIONS.read(opts, "alc_max_x"))
     n = an.n
     st = an.state
     cand, cw, placed = an.cand, an.cells_with, st.placed
@@ -713,8 +727,10 @@ def _alc_step(an: Analysis, ha: int, hc: int, x: int, s: int, a: int, v: int,
                      f"{len(forced)} of them there ({what})")
 
 
-@register("three_house_exclusion", "Three-House Exclusion", FAMILY,
-          options={"max_places": 4})
+THREE_HOUSE_OPTIONS = _max_places(4)
+
+
+@register("three_house_exclusion", "Three-House Exclusion", FAMILY, options=THREE_HOUSE_OPTIONS)
 def three_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     """The two-house exclusion over three houses: a candidate of digit d that, through its
     same-digit links (houses, a knight's or king's move, ...) and equal cells (clones,
@@ -751,7 +767,7 @@ def three_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     tables = an.puzzle.derived(_SameDigitSight)
     if tables.sight is None:
         return
-    max_places = int(opts.get("max_places") or an.n)
+    max_places = int(THREE_HOUSE_OPTIONS.read(opts, "max_places") or an.n)
     done = an.memo("house_placed_digits", lambda: house_placed(an))
     for d in range(1, an.n + 1):
         if not an.cells_with[d]:

@@ -38,7 +38,7 @@ from typing import Iterator, NamedTuple, Sequence
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale",
          7: "Leviathan"}
@@ -131,6 +131,11 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     # when every candidate lies in exactly one cover house (rows vs columns), the cover
     # houses a base set touches beyond n are a lower bound on the fins: prune with it
     partition = all(len(v) == 1 for v in cell_covers.values())
+    # candidates in two or more cover houses: the only base candidates a fish can remove
+    multi = 0
+    for c, v in cell_covers.items():
+        if len(v) > 1:
+            multi |= 1 << c
     touch = {h: 0 for h in bases}
     if partition:
         for h in bases:
@@ -204,15 +209,26 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                 f = fins | r2
                 if f.bit_count() > max_fins:
                     continue
-                com = common
-                while r2:
-                    lo = r2 & -r2
-                    com &= peers[lo.bit_length() - 1]
-                    r2 ^= lo
                 V2 = V | m
-                if com & V2 & target & ~f or not fin_prune:
-                    found.append((tuple([covers[j] for j in chosen]) + (covers[i],), f,
-                                  com, V2, twice | (V & m)))
+                if fin_prune:
+                    # only cells of the covers that could lose the digit matter (the leaf's
+                    # eliminations lie in them): AND the fins' peers into those, and stop
+                    # as soon as none is left
+                    com = common & V2 & target & ~f
+                    while r2 and com:
+                        lo = r2 & -r2
+                        com &= peers[lo.bit_length() - 1]
+                        r2 ^= lo
+                    if not com:
+                        continue
+                else:
+                    com = common
+                    while r2:
+                        lo = r2 & -r2
+                        com &= peers[lo.bit_length() - 1]
+                        r2 ^= lo
+                found.append((tuple([covers[j] for j in chosen]) + (covers[i],), f,
+                              com, V2, twice | (V & m)))
             if nf >= max_fins:
                 return
             c2 = common & peers[x] & P
@@ -241,13 +257,21 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             if limited and an.tick(32):
                 stopped = True
                 return
-            # eliminations lie outside the bases, unless covers overlap (cannibalism)
-            target = (P & ~U) if partition else P
             found.clear()
             base_forb = 0
             for h in chosen:
                 if h in cidx:
                     base_forb |= 1 << cidx[h]
+            # eliminations lie outside the bases, unless covers overlap (cannibalism: a
+            # base candidate in two chosen covers, which are never base houses)
+            target = P & ~U
+            if not partition:
+                cann = U & multi
+                if base_forb:
+                    for c in iter_cells(cann):
+                        if sum(1 for i in cell_covers[c] if not base_forb >> i & 1) < 2:
+                            cann &= ~(1 << c)
+                target |= cann
             near[:] = [m for i, m in enumerate(cm) if m & U and not base_forb >> i & 1]
             if U & ~endo:
                 (last_cover if n == 1 else cover_rec)(U & ~endo, [], base_forb, 0, common,
@@ -514,12 +538,28 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     return out
 
 
+#: every fish's option: the reglib runner's search hint
+FISH_OPTIONS = Options(only_digits=Option(
+    None, "search only these digits (None: all; a hint, as the reglib runner gives)",
+    (tuple, list)))
+#: finned, sashimi and siamese fish
+FINNED_FISH_OPTIONS = FISH_OPTIONS.with_(
+    max_fins=Option(5, "most fins", int),
+    max_endo_fins=Option(2, "most endo fins (Franken and Mutant fish)", int))
+#: kraken fish
+KRAKEN_OPTIONS = FISH_OPTIONS.with_(
+    max_size=Option(3, "largest fish (3: swordfish)", int),
+    max_fins=Option(2, "most fins", int),
+    max_steps=Option(200, "most steps reported per call", int))
+
+
 def find_fish(an: Analysis, kind: str, n: int, finned: bool, opts: dict,
               digits: Sequence[int] | None = None) -> list[Fish]:
     """All fish of a kind and size (``finned``: with fins, else without) for ``digits``
     (default all), memoised per digit."""
-    max_fins = int(opts.get("max_fins", 5)) if finned else 0
-    max_endo = int(opts.get("max_endo_fins", 2)) if finned and kind != "basic" else 0
+    max_fins = int(FINNED_FISH_OPTIONS.read(opts, "max_fins")) if finned else 0
+    max_endo = (int(FINNED_FISH_OPTIONS.read(opts, "max_endo_fins"))
+                if finned and kind != "basic" else 0)
     out: list[Fish] = []
     for d in (range(1, an.n + 1) if digits is None else digits):
         # the search reads only the digit's candidate cells and the puzzle's houses/links
@@ -594,7 +634,7 @@ def _select(an: Analysis, kind: str, n: int, sub: str, opts: dict, d: int) -> li
 
 def _digits(an: Analysis, opts: dict) -> Sequence[int]:
     """The digits to search: all, or the ``only_digits`` option (a search hint)."""
-    only = opts.get("only_digits")
+    only = FISH_OPTIONS.read(opts, "only_digits")
     return tuple(only) if only else tuple(range(1, an.n + 1))
 
 
@@ -649,20 +689,19 @@ SIAMESE = [("finned_", "Finned ", "basic", "finned", 3, "03111"),
            ("finned_franken_", "Finned Franken ", "franken", "finned", 4, "03421"),
            ("finned_mutant_", "Finned Mutant ", "mutant", "finned", 4, "03621")]
 
-_FISH_OPTS = {"max_fins": 5, "max_endo_fins": 2}
 
 for _np, _tp, _kind_, _sub, _cp in TABLE:
     for _n in range(2, 8):
         _name = _np + NAMES[_n].lower().replace("-", "_")
         _title = _tp + NAMES[_n]
         register(_name, _title, "fish", code=f"{_cp}{_n - 2}",
-                 options=dict(_FISH_OPTS) if _sub != "basic" else {})(
+                 options=FINNED_FISH_OPTIONS if _sub != "basic" else FISH_OPTIONS)(
             _make_finder(_name, _title, _kind_, _n, _sub))
 
 for _np, _tp, _kind_, _sub, _n, _code in SIAMESE:
     _base = _np + NAMES[_n].lower()
     register("siamese_" + _base, "Siamese " + _tp + NAMES[_n], "fish", code=_code,
-             options=dict(_FISH_OPTS))(
+             options=FINNED_FISH_OPTIONS)(
         _make_siamese("siamese_" + _base, "Siamese " + _tp + NAMES[_n], _kind_, _n, _sub))
 
 x_wing = _make_finder("x_wing", "X-Wing", "basic", 2, "basic")
@@ -742,7 +781,7 @@ def _assume(an: Analysis, cell: int, digit: int, max_steps: int) -> list[int] | 
 
 
 @register("kraken_fish_type_1", "Kraken Fish Type 1", "fish", code="0371",
-          options={"max_size": 3, "max_fins": 2, "max_steps": 200})
+          options=KRAKEN_OPTIONS)
 def kraken_fish_type_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """A finned basic fish whose fins do not all see a cover candidate ``e``: when every
     fin, assumed true, removes ``e`` (by weak links and singles), ``e`` goes anyway (no fin
@@ -752,9 +791,9 @@ def kraken_fish_type_1(an: Analysis, opts: dict) -> Iterator[Step]:
     fins. Options: ``max_size`` (fish size, default 3), ``max_fins`` (2), ``max_steps``
     (assumption propagation budget, 200)."""
     seen: set = set()
-    max_size = int(opts.get("max_size", 3))
-    max_fins = int(opts.get("max_fins", 2))
-    max_steps = int(opts.get("max_steps", 200))
+    max_size = int(KRAKEN_OPTIONS.read(opts, "max_size"))
+    max_fins = int(KRAKEN_OPTIONS.read(opts, "max_fins"))
+    max_steps = int(KRAKEN_OPTIONS.read(opts, "max_steps"))
     for d in _digits(an, opts):
         for n in range(2, max_size + 1):
             key = ("kraken_fish", n, max_fins, d)
@@ -789,15 +828,15 @@ def _cells_with(cand: list[int], d: int) -> int:
 
 
 @register("kraken_fish_type_2", "Kraken Fish Type 2", "fish", code="0372",
-          options={"max_size": 3, "max_fins": 2, "max_steps": 200})
+          options=KRAKEN_OPTIONS)
 def kraken_fish_type_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """A finned basic fish and one of its cover houses ``C``: some fin is true, or the
     fish holds and the digit of ``C`` is one of the fish's cells in ``C``. A candidate
     (any digit) that every one of these, assumed true, removes (weak links and singles,
     see :func:`assume`) goes. Options as for type 1."""
-    max_size = int(opts.get("max_size", 3))
-    max_fins = int(opts.get("max_fins", 2))
-    max_steps = int(opts.get("max_steps", 200))
+    max_size = int(KRAKEN_OPTIONS.read(opts, "max_size"))
+    max_fins = int(KRAKEN_OPTIONS.read(opts, "max_fins"))
+    max_steps = int(KRAKEN_OPTIONS.read(opts, "max_steps"))
     seen: set = set()
     hm = an.house_mask
     for d in _digits(an, opts):

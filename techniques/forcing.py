@@ -46,7 +46,7 @@ from csp.events import Contradiction
 from csp.step import Candidate, Link, Namer, Step, cell_name, digit_symbol
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 # A fact is an int: ((cell << 5 | digit) << 1) | on.  on=1: the candidate is true.
 _DSHIFT = 5
@@ -740,9 +740,32 @@ def _resolver(an: Analysis, net: bool, inter: bool = False) -> Callable[[int], _
     return result
 
 
+#: the options the plain chains and nets read (each technique declares its own part)
+CONTRADICTION_OPTIONS = Options(
+    shortest=Option(False, "order all steps by the size of their explanation (a full scan)",
+                    bool))
+VERITY_OPTIONS = CONTRADICTION_OPTIONS.with_(
+    candidate_verity=Option(True, "also the true/false form of one candidate", bool),
+    max_branches=Option(None, "skip cells / houses with more branches (None: n)", int))
+_NET = Option(False, "the nets' propagation includes locked candidates", bool)
+FORCING_OPTIONS = VERITY_OPTIONS.with_(intersections=_NET)
+#: nested net: inner propagations per call (from the first version; bounds a call on
+#: variants with costly rules, not measured)
+NESTED_BUDGET = 100_000
+#: nested net: CPU seconds per call (bounds a call, not measured)
+NESTED_SECONDS = 30.0
+NESTED_OPTIONS = Options(
+    max_depth=Option(3, "nesting depth + 1 (inner forcing nets up to max_depth - 1 deep)", int),
+    budget=Option(NESTED_BUDGET, "inner propagations per call", int),
+    seconds=Option(NESTED_SECONDS, "CPU seconds per call (within the run's budget)", float),
+    intersections=_NET,
+    inner_max=Option(None, "inner assumptions only in cells with at most this many "
+                           "candidates (None: any)", int))
+
+
 def _inter(opts: dict, net: bool) -> bool:
     """Whether a net's propagation includes locked candidates (option ``intersections``)."""
-    return net and bool(opts.get("intersections", False))
+    return net and bool(FORCING_OPTIONS.read(opts, "intersections"))
 
 
 def _candidates(an: Analysis) -> list[tuple[int, int]]:
@@ -970,7 +993,7 @@ def _shortest(steps: Iterator[tuple[int, Step]], shortest: bool) -> Iterator[Ste
 def _contradictions(an: Analysis, opts: dict, net: bool, tech: str,
                     title: str) -> Iterator[Step]:
     return _shortest(_contradictions_sized(an, opts, net, tech, title),
-                     bool(opts.get("shortest", False)))
+                     bool(FORCING_OPTIONS.read(opts, "shortest")))
 
 
 def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
@@ -982,7 +1005,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     quiet: set[int] = set()
     # (a full scan sorts its steps anyway; on grids without other rules the hint cost more
     # than it saved: top95 classic 7.6 -> 9.8 s, so they keep the plain order)
-    if not opts.get("shortest", False) and _ruled(st):
+    if not FORCING_OPTIONS.read(opts, "shortest") and _ruled(st):
         quiet = _quiet(an, ("contradiction", net))
         facts = _untried_first(facts, quiet)
     kept = _kept(an, inter) if net and not _ruled(st) else None
@@ -1058,14 +1081,15 @@ def _verity_step(an: Analysis, tech: str, title: str, what: str, premises: list[
 
 def _verities(an: Analysis, opts: dict, net: bool, tech: str, title: str) -> Iterator[Step]:
     return _shortest(_verities_sized(an, opts, net, tech, title),
-                     bool(opts.get("shortest", False)))
+                     bool(FORCING_OPTIONS.read(opts, "shortest")))
 
 
 def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
                     title: str) -> Iterator[tuple[int, Step]]:
     st = _static(an)
     w = st.width
-    maxb = int(opts.get("max_branches", an.n))
+    maxb = FORCING_OPTIONS.read(opts, "max_branches")
+    maxb = an.n if maxb is None else int(maxb)
     inter = _inter(opts, net)
     result = _resolver(an, net, inter)
     # cells
@@ -1102,7 +1126,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             if s is not None:
                 yield s
     # a candidate true and false
-    if opts.get("candidate_verity", True):
+    if FORCING_OPTIONS.read(opts, "candidate_verity"):
         for c, d in _candidates(an):
             if an.expired():
                 return
@@ -1122,7 +1146,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
 
 
 @register("forcing_chain_contradiction", "Forcing Chain Contradiction", "forcing",
-          code="1301", options={"shortest": False})
+          code="1301", options=CONTRADICTION_OPTIONS)
 def forcing_chain_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate true (false) leads along strong and weak links to a
     contradiction: it is false (true). Candidates of cells with few candidates are tried
@@ -1132,7 +1156,7 @@ def forcing_chain_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("forcing_chain_verity", "Forcing Chain Verity", "forcing", code="1302",
-          options={"candidate_verity": True, "shortest": False})
+          options=VERITY_OPTIONS)
 def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     """Every candidate of a cell (every place of a digit in a house, or a candidate true
     and false) leads along chains to the same fact: it holds.
@@ -1144,7 +1168,7 @@ def forcing_chain_verity(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("forcing_net_contradiction", "Forcing Net Contradiction", "forcing", code="1303",
-          options={"shortest": False, "intersections": False})
+          options=CONTRADICTION_OPTIONS.with_(intersections=_NET))
 def forcing_net_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts (and
     with option ``intersections``, locked candidates: see the module docstring)."""
@@ -1153,7 +1177,7 @@ def forcing_net_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("forcing_net_verity", "Forcing Net Verity", "forcing", code="1304",
-          options={"candidate_verity": True, "shortest": False, "intersections": False})
+          options=FORCING_OPTIONS)
 def forcing_net_verity(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts."""
     return _verities(an, opts, True, "forcing_net_verity", "Forcing Net Verity")
@@ -1243,8 +1267,7 @@ def _used_log(ps: _PState, log: list) -> list:
 
 
 @register("forcing_net_nested", "Nested Forcing Net", "forcing",
-          options={"max_depth": 3, "budget": 100_000, "seconds": 30.0,
-                   "intersections": False, "inner_max": None})
+          options=NESTED_OPTIONS)
 def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     """Assuming a candidate and applying, inside that assumption, forcing-net
     contradictions (recursively up to ``max_depth``) leads to a contradiction: the
@@ -1262,12 +1285,12 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     w = st.width
     # its own time cap is CPU time, so what it finds does not depend on the machine's load
     # (a wall-clock cap cut it short on a busy machine, before its propagation budget)
-    clock = an.budget.narrowed(cpu_seconds=float(opts.get("seconds", 30.0)))
-    budget = [int(opts.get("budget", 100_000))]
+    clock = an.budget.narrowed(cpu_seconds=float(NESTED_OPTIONS.read(opts, "seconds")))
+    budget = [int(NESTED_OPTIONS.read(opts, "budget"))]
     inter = _inter(opts, True)
-    inner_max = int(opts.get("inner_max") or 32)
+    inner_max = int(NESTED_OPTIONS.read(opts, "inner_max") or 32)
     start = budget[0]
-    for depth in range(1, int(opts.get("max_depth", 3))):
+    for depth in range(1, int(NESTED_OPTIONS.read(opts, "max_depth"))):
         quiet = _quiet(an, ("nested", depth)) if _ruled(st) else set()
         for f in _untried_first([_fact(c, d, True) for c, d in _candidates(an)], quiet):
             if an.expired():   # (a closure with no inner assumption reads no clock)

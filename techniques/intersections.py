@@ -24,15 +24,19 @@ from csp.links import LinkTables
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 #: house kinds whose locked candidates are called "pointing" (the others are "claiming")
 POINTING_KINDS = ("box", "region", "jigsaw")
 
 
+LOCKED_OPTIONS = Options(links=Option(
+    True, "cells that see each other through the rules' links count as a house", bool))
+
+
 def _locked_candidates(an: Analysis, pointing: bool, name: str, title: str,
                        opts: dict) -> Iterator[Step]:
-    use_links = opts.get("links", True)
+    use_links = LOCKED_OPTIONS.read(opts, "links")
     # a digit's steps read only its candidate cells: kept per digit across states, then
     # put back in the search order (house by house, digits ascending)
     found: list[tuple[int, int, Step]] = []
@@ -80,7 +84,7 @@ def _locked_digit(an: Analysis, pointing: bool, name: str, title: str, use_links
 
 
 @register("locked_candidates_pointing", "Locked Candidates Type 1 (Pointing)", "intersections",
-          code="0100", options={"links": True})
+          code="0100", options=LOCKED_OPTIONS)
 def locked_candidates_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
     """A box's (region's) candidates for a digit all lie in one line (or all see a set of
     cells): the digit leaves the rest of that line. Option ``links``: eliminate from every
@@ -90,7 +94,7 @@ def locked_candidates_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("locked_candidates_claiming", "Locked Candidates Type 2 (Claiming)", "intersections",
-          code="0101", options={"links": True})
+          code="0101", options=LOCKED_OPTIONS)
 def locked_candidates_claiming(an: Analysis, opts: dict) -> Iterator[Step]:
     """A line's candidates for a digit all lie in one box: the digit leaves the rest of the
     box (generic: any full non-box house, eliminations from cells seeing all candidates)."""

@@ -3,11 +3,15 @@
 One row per registered technique (the technique families' own and the rule families'
 ``*_logic`` techniques alike, by name: this module imports nothing):
 
-* ``order``: the solver tries techniques in this order (lowest first; HoDoKu's order);
+* place: the solver tries techniques in the table's order (HoDoKu's order); a new row is
+  inserted where it belongs, with no number to choose. ``hodoku`` keeps HoDoKu's own sort
+  value for its techniques; a row's ``order`` (a sort number, for reports) is HoDoKu's
+  value where given and spread between its neighbours' elsewhere;
 * ``score``: HoDoKu-style rating points per step (:func:`techniques.solver.rate_steps`);
 * ``level``: HoDoKu difficulty level of a step (``E``asy, ``M``edium, ``H``ard,
   ``U``nfair, e``X``treme);
 * ``on``: in the ``"default"`` selection;
+* ``tags``: where the row moves on other grids (:data:`LATE`, :data:`JIG`, :data:`RULES`);
 * ``se``: Sudoku Explainer value of the technique's plainest step (SE scale 1.0 .. 11.0;
   None: SE rates no such step). The SE-like rating (:mod:`techniques.se_rating`) takes its
   producers' base values from here; how a step's value grows past it (chain length, nesting
@@ -19,7 +23,7 @@ family module and one row here. The registry refuses a technique without a row, 
 checks that every row names a registered technique.
 
 >>> rung("x_wing")
-Rung(name='x_wing', order=2200, score=140, level='hard', on=True, se=3.2)
+Rung(name='x_wing', order=2200, score=140, level='hard', on=True, se=3.2, hodoku=2200, tags=0)
 >>> se_tenths("x_wing"), se_tenths("template_set")
 (32, None)
 
@@ -38,7 +42,9 @@ from typing import Any, Mapping, NamedTuple
 
 
 class Rung(NamedTuple):
-    """One row of the ladder (see the module docstring)."""
+    """One row of the ladder (see the module docstring): ``order`` is derived from the
+    row's place (:func:`_orders`), ``hodoku`` is HoDoKu's own sort value where the row
+    carries one, ``tags`` the row's :data:`LATE`, :data:`JIG` and :data:`RULES` flags."""
 
     name: str
     order: int
@@ -46,230 +52,269 @@ class Rung(NamedTuple):
     level: str
     on: bool
     se: float | None
+    hodoku: int | None = None
+    tags: int = 0
 
 
 E, M, H, U, X = "easy", "medium", "hard", "unfair", "extreme"
 ON, OFF = True, False
+#: row tags. LATE: on a variant puzzle the technique moves to just after
+#: :data:`VARIANT_LATE_AFTER` (:data:`VARIANT_ORDER`); JIG: ... but keeps its own place on a
+#: jigsaw (:data:`JIGSAW_KEEP`); RULES: a classic grid leaves it out (:data:`CLASSIC_SKIP`)
+LATE, JIG, RULES = 1, 2, 4
 
-#: every technique, in solving order
-LADDER: tuple[Rung, ...] = tuple(Rung(*row) for row in (
-    # name                                 order  score level on    se
-    ("full_house",                          100,     4, E, ON,   1.0),
-    ("naked_single",                        200,     4, E, ON,   2.3),
-    ("hidden_single",                       300,    14, E, ON,   1.2),
-    ("consecutive_gap_cell",                330,    10, E, ON,   2.0),
-    ("consecutive_neighbours",              335,    10, E, ON,   2.0),
-    ("thermo_length",                       336,    10, E, ON,   2.0),
-    ("sandwich_crusts",                     337,    10, E, ON,   2.0),
-    ("x_sum_length",                        338,    10, E, ON,   2.0),
-    ("whisper_neighbours",                  339,    10, E, ON,   2.0),
-    ("killer_combinations",                 340,    10, E, ON,   2.0),
-    ("inequality_bounds",                   345,    20, E, ON,   2.0),
-    ("indexing",                            347,    20, E, ON,   2.0),
-    ("constraint",                          350,    10, E, ON,   2.0),
-    ("pair_rules",                          360,    20, E, ON,   2.0),
-    ("consecutive_pair_cell",               900,    40, M, ON,   2.6),
-    ("consecutive_triple_cell",             910,    40, M, ON,   2.6),
-    ("consecutive_locked_pair",             950,    50, M, ON,   2.6),
-    ("consecutive_locked_nearby",           960,    50, M, ON,   2.6),
-    ("consecutive_locked_triple",           970,    50, M, ON,   2.6),
-    ("consecutive_check_pattern",           980,    50, M, ON,   3.0),
-    ("consecutive_chain",                   990,    50, M, ON,   3.0),
-    ("neighbour_pinch",                     995,    50, M, ON,   2.6),
-    ("dot_chain",                           996,    50, M, ON,   3.0),
-    ("locked_pair",                        1000,    40, M, ON,   3.0),
-    ("locked_triple",                      1100,    60, M, ON,   3.6),
-    ("locked_candidates_pointing",         1200,    50, M, ON,   2.6),
-    ("locked_candidates_claiming",         1210,    50, M, ON,   2.8),
-    ("clone_pointing",                     1215,    50, M, ON,   2.6),
-    ("parity_count",                       1217,    40, M, ON,   2.6),
-    ("pair_mandatory",                     1219,    50, M, ON,   2.6),
-    ("mandatory_inclusion",                1220,    50, M, ON,   2.6),
-    ("cage_rules",                         1225,    60, M, ON,   2.8),
-    ("cage_house_overlap",                 1230,    50, M, ON,   2.6),
-    ("disjoint_cages",                     1231,    60, M, ON,   3.0),
-    ("region_sum_segments",                1235,    40, M, ON,   2.8),
-    ("between_span",                       1236,    40, M, ON,   2.8),
-    ("lockout_span",                       1237,    40, M, ON,   2.8),
-    ("renban_mandatory",                   1238,    50, M, ON,   2.6),
-    ("renban_house_overlap",               1239,    50, M, ON,   2.6),
-    ("sum_arithmetic",                     1240,    40, M, ON,   2.8),
-    ("entropic_groups",                    1241,    50, M, ON,   2.8),
-    ("modular_groups",                     1242,    50, M, ON,   2.8),
-    ("whisper_polarity",                   1243,    50, M, ON,   2.8),
-    ("renban_house_split",                 1244,    60, M, ON,   3.0),
-    ("skyscraper_renban",                  1245,    60, M, ON,   3.0),
-    ("renban_cage_exclusion",              1246,    50, M, ON,   2.8),
-    ("innies",                             1250,    40, M, ON,   2.8),
-    ("outies",                             1251,    40, M, ON,   2.8),
-    ("innies_outies",                      1260,    60, M, ON,   3.0),
-    ("cage_splitting",                     1265,    60, M, ON,   3.0),
-    ("law_of_leftovers",                   1270,    60, M, ON,   3.0),
-    ("set_equivalence",                    1280,    80, H, ON,   4.4),
-    ("cell_exclusion",                     1290,    60, M, ON,   3.2),
-    ("house_exclusion",                    1291,    60, M, ON,   3.2),
-    ("combined_sums",                      1295,    90, H, ON,   4.2),
-    ("rule_exclusion",                     1296,    80, H, ON,   3.4),
-    ("substituted_sums",                   1297,    90, H, ON,   4.2),
-    ("house_sums",                         1298,   100, H, ON,   4.4),
-    ("linked_sums",                        1299,   100, H, ON,   4.4),
-    ("naked_pair",                         1300,    60, M, ON,   3.0),
-    ("naked_triple",                       1400,    80, M, ON,   3.6),
-    ("hidden_pair",                        1500,    70, M, ON,   3.4),
-    ("hidden_triple",                      1600,   100, M, ON,   4.0),
-    ("clique_subset",                      1650,   100, M, ON,   4.0),
-    ("naked_quadruple",                    2000,   120, H, ON,   5.0),
-    ("hidden_quadruple",                   2100,   150, H, ON,   5.4),
-    ("house_arrangement",                  2140,   150, H, ON,   5.0),
-    ("set_sums",                           2150,   150, H, ON,   5.4),
-    ("equal_digit_colouring",              2160,   150, H, ON,   4.4),
-    ("x_wing",                             2200,   140, H, ON,   3.2),
-    ("swordfish",                          2300,   150, H, ON,   3.8),
-    ("jellyfish",                          2400,   160, H, ON,   5.2),
-    ("squirmbag",                          2500,   470, U, OFF, None),
-    ("whale",                              2600,   470, U, OFF, None),
-    ("leviathan",                          2700,   470, U, OFF, None),
-    ("remote_pair",                        2800,   110, H, ON,   5.0),
-    ("bug_plus_1",                         2900,   100, H, ON,   5.6),
-    ("skyscraper",                         3000,   130, H, ON,   4.0),
-    ("two_string_kite",                    3100,   150, H, ON,   4.1),
-    ("dual_two_string_kite",               3110,   150, H, OFF,  4.1),
-    ("turbot_fish",                        3120,   120, H, ON,   4.2),
-    ("empty_rectangle",                    3170,   120, H, ON,   4.3),
-    ("dual_empty_rectangle",               3180,   120, H, OFF,  4.3),
-    ("w_wing",                             3200,   150, H, ON,   4.4),
-    ("xy_wing",                            3300,   160, H, ON,   4.2),
-    ("xyz_wing",                           3400,   180, H, ON,   4.4),
-    ("wxyz_wing",                          3450,   200, H, ON,   5.5),
-    ("vwxyz_wing",                         3460,   220, H, ON,   6.2),
-    ("uvwxyz_wing",                        3470,   240, H, ON,   6.6),
-    ("relaxed_wing",                       3480,   260, H, OFF, None),
-    ("uniqueness_test_1",                  3500,   100, H, ON,   4.5),
-    ("uniqueness_test_2",                  3600,   100, H, ON,   4.5),
-    ("uniqueness_test_3",                  3700,   100, H, ON,   4.5),
-    ("uniqueness_test_4",                  3800,   100, H, ON,   4.5),
-    ("uniqueness_test_5",                  3900,   100, H, ON,  None),
-    ("uniqueness_test_6",                  4000,   100, H, ON,  None),
-    ("hidden_rectangle",                   4010,   100, H, ON,  None),
-    ("avoidable_rectangle_1",              4020,   100, H, ON,  None),
-    ("avoidable_rectangle_2",              4030,   100, H, ON,  None),
-    ("finned_x_wing",                      4100,   130, H, ON,   3.4),
-    ("sashimi_x_wing",                     4200,   150, H, ON,   3.5),
-    ("two_house_exclusion",                4250,   150, H, ON,   3.6),
-    ("three_house_exclusion",              4255,   300, U, ON,   6.6),
-    ("almost_locked_candidates",           4260,   160, H, ON,  None),
-    ("finned_swordfish",                   4300,   200, U, ON,   4.0),
-    ("siamese_finned_swordfish",           4301,   200, U, OFF, None),
-    ("sashimi_swordfish",                  4400,   240, U, ON,   4.1),
-    ("siamese_sashimi_swordfish",          4401,   240, U, OFF, None),
-    ("finned_jellyfish",                   4500,   250, U, ON,   5.4),
-    ("siamese_finned_jellyfish",           4501,   250, U, OFF, None),
-    ("sashimi_jellyfish",                  4600,   260, U, ON,   5.6),
-    ("siamese_sashimi_jellyfish",          4601,   260, U, OFF, None),
-    ("finned_squirmbag",                   4700,   470, U, OFF, None),
-    ("sashimi_squirmbag",                  4800,   470, U, OFF, None),
-    ("finned_whale",                       4900,   470, U, OFF, None),
-    ("sashimi_whale",                      5000,   470, U, OFF, None),
-    ("finned_leviathan",                   5100,   470, U, OFF, None),
-    ("sashimi_leviathan",                  5200,   470, U, OFF, None),
-    ("sue_de_coq",                         5300,   250, U, ON,   5.0),
-    ("simple_colors_trap",                 5330,   150, H, ON,   6.6),
-    ("simple_colors_wrap",                 5331,   150, H, ON,   6.6),
-    ("multi_colors_1",                     5360,   200, H, ON,   5.0),
-    ("multi_colors_2",                     5361,   200, H, ON,   5.0),
-    ("x_chain",                            5400,   260, U, ON,   6.6),
-    ("xy_chain",                           5500,   260, U, ON,   7.0),
-    ("continuous_nice_loop",               5600,   280, U, ON,   6.5),
-    ("discontinuous_nice_loop",            5601,   280, U, ON,   6.6),
-    ("aic",                                5602,   280, U, ON,   6.6),
-    ("grouped_continuous_nice_loop",       5650,   300, U, ON,  None),
-    ("grouped_discontinuous_nice_loop",    5651,   300, U, ON,  None),
-    ("grouped_aic",                        5652,   300, U, ON,  None),
-    ("band_arrangement",                   5690,   450, U, ON,   7.2),
-    ("als_xz",                             5700,   300, U, ON,   7.5),
-    ("als_xy_wing",                        5800,   320, U, ON,   8.0),
-    ("als_chain",                          5900,   340, U, ON,  None),
-    ("death_blossom",                      6000,   360, U, OFF, None),
-    ("franken_x_wing",                     6100,   300, U, ON,  None),
-    ("franken_swordfish",                  6200,   350, U, ON,  None),
-    ("franken_jellyfish",                  6300,   370, U, OFF, None),
-    ("franken_squirmbag",                  6400,   470, X, OFF, None),
-    ("franken_whale",                      6500,   470, X, OFF, None),
-    ("franken_leviathan",                  6600,   470, X, OFF, None),
-    ("finned_franken_x_wing",              6700,   390, U, ON,  None),
-    ("finned_franken_swordfish",           6800,   410, U, ON,  None),
-    ("siamese_finned_franken_swordfish",   6801,   410, U, OFF, None),
-    ("finned_franken_jellyfish",           6900,   430, U, OFF, None),
-    ("siamese_finned_franken_jellyfish",   6901,   430, U, OFF, None),
-    ("finned_franken_squirmbag",           7000,   470, X, OFF, None),
-    ("finned_franken_whale",               7100,   470, X, OFF, None),
-    ("finned_franken_leviathan",           7200,   470, X, OFF, None),
-    ("mutant_x_wing",                      7300,   450, X, OFF, None),
-    ("mutant_swordfish",                   7400,   450, X, OFF, None),
-    ("mutant_jellyfish",                   7500,   450, X, OFF, None),
-    ("mutant_squirmbag",                   7600,   470, X, OFF, None),
-    ("mutant_whale",                       7700,   470, X, OFF, None),
-    ("mutant_leviathan",                   7800,   470, X, OFF, None),
-    ("finned_mutant_x_wing",               7900,   470, X, OFF, None),
-    ("finned_mutant_swordfish",            8000,   470, X, OFF, None),
-    ("finned_mutant_jellyfish",            8100,   470, X, OFF, None),
-    ("siamese_finned_mutant_jellyfish",    8101,   470, X, OFF, None),
-    ("finned_mutant_squirmbag",            8200,   470, X, OFF, None),
-    ("finned_mutant_whale",                8300,   470, X, OFF, None),
-    ("finned_mutant_leviathan",            8400,   470, X, OFF, None),
-    ("house_pair_arrangement",             8440,   400, U, ON,   7.0),
-    ("window_arrangement",                 8445,   450, U, ON,   7.2),
-    ("polarity_count",                     8446,   400, U, ON,   7.2),
-    ("digit_chain_exclusion",              8447,   350, U, ON,  None),
-    ("digit_chain_verity",                 8448,   380, U, ON,  None),
-    ("kraken_fish_type_1",                 8450,   500, X, OFF, None),
-    ("kraken_fish_type_2",                 8460,   500, X, OFF, None),
-    ("polarity_chain",                     8490,   450, X, ON,   7.5),
-    ("forcing_chain_contradiction",        8500,   500, X, ON,   8.0),
-    ("forcing_chain_verity",               8510,   500, X, ON,   8.0),
-    ("forcing_net_contradiction",          8600,   700, X, ON,   8.5),
-    ("forcing_net_verity",                 8610,   700, X, ON,   8.5),
-    ("template_set",                       8700, 10000, X, OFF, None),
-    ("template_delete",                    8800, 10000, X, OFF, None),
-    ("forcing_net_nested",                 8850,  1500, X, ON,  10.5),
+
+def _orders(rows: tuple[tuple, ...]) -> tuple[Rung, ...]:
+    """The rows as :class:`Rung` with an ``order`` from their place: HoDoKu's value where the
+    row gives one (HoDoKu's own techniques), else spread evenly between the neighbouring
+    values (ten apart after the last), so a row is inserted with no renumbering."""
+    given = [i for i, r in enumerate(rows) if r[1] is not None]
+    orders = [0] * len(rows)
+    for a, b in zip([None] + given, given + [None]):
+        lo = 0 if a is None else rows[a][1]
+        start = 0 if a is None else a + 1
+        end = len(rows) if b is None else b
+        gap = 10 * (end - start + 1) if b is None else rows[b][1] - lo
+        if a is not None:
+            orders[a] = lo
+        span = end - start
+        if gap <= span:
+            raise ValueError(f"ladder: {span} rows between orders {lo} and {lo + gap}")
+        for k in range(start, end):
+            orders[k] = lo + (k - start + 1) * gap // (span + 1)
+    return tuple(Rung(r[0], orders[i], *r[2:6], r[1], r[6]) for i, r in enumerate(rows))
+
+
+#: every technique, in solving order: name, HoDoKu's sort value (None: not HoDoKu's),
+#: score, level, in the default selection, SE value, tags
+LADDER: tuple[Rung, ...] = _orders((
+    # name                                hodoku  score level on    se   tags
+    ("full_house",                             100,     4, E, ON,   1.0, 0),
+    ("naked_single",                           200,     4, E, ON,   2.3, 0),
+    ("hidden_single",                          300,    14, E, ON,   1.2, 0),
+    ("consecutive_gap_cell",                  None,    10, E, ON,   2.0, 0),
+    ("consecutive_neighbours",                None,    10, E, ON,   2.0, 0),
+    ("thermo_length",                         None,    10, E, ON,   2.0, 0),
+    ("sandwich_crusts",                       None,    10, E, ON,   2.0, 0),
+    ("x_sum_length",                          None,    10, E, ON,   2.0, 0),
+    ("whisper_neighbours",                    None,    10, E, ON,   2.0, 0),
+    ("killer_combinations",                   None,    10, E, ON,   2.0, 0),
+    ("inequality_bounds",                     None,    20, E, ON,   2.0, 0),
+    ("indexing",                              None,    20, E, ON,   2.0, 0),
+    ("constraint",                            None,    10, E, ON,   2.0, 0),
+    ("pair_rules",                            None,    20, E, ON,   2.0, 0),
+    ("consecutive_pair_cell",                 None,    40, M, ON,   2.6, 0),
+    ("consecutive_triple_cell",               None,    40, M, ON,   2.6, 0),
+    ("consecutive_locked_pair",               None,    50, M, ON,   2.6, 0),
+    ("consecutive_locked_nearby",             None,    50, M, ON,   2.6, 0),
+    ("consecutive_locked_triple",             None,    50, M, ON,   2.6, 0),
+    ("consecutive_check_pattern",             None,    50, M, ON,   3.0, 0),
+    ("consecutive_chain",                     None,    50, M, ON,   3.0, 0),
+    ("neighbour_pinch",                       None,    50, M, ON,   2.6, 0),
+    ("dot_chain",                             None,    50, M, ON,   3.0, 0),
+    ("locked_pair",                           1000,    40, M, ON,   3.0, 0),
+    ("locked_triple",                         1100,    60, M, ON,   3.6, 0),
+    ("locked_candidates_pointing",            1200,    50, M, ON,   2.6, 0),
+    ("locked_candidates_claiming",            1210,    50, M, ON,   2.8, 0),
+    ("clone_pointing",                        None,    50, M, ON,   2.6, 0),
+    ("parity_count",                          None,    40, M, ON,   2.6, RULES),
+    ("pair_mandatory",                        None,    50, M, ON,   2.6, 0),
+    ("mandatory_inclusion",                   None,    50, M, ON,   2.6, 0),
+    ("cage_rules",                            None,    60, M, ON,   2.8, 0),
+    ("cage_house_overlap",                    None,    50, M, ON,   2.6, 0),
+    ("disjoint_cages",                        None,    60, M, ON,   3.0, 0),
+    ("region_sum_segments",                   None,    40, M, ON,   2.8, 0),
+    ("between_span",                          None,    40, M, ON,   2.8, 0),
+    ("lockout_span",                          None,    40, M, ON,   2.8, 0),
+    ("renban_mandatory",                      None,    50, M, ON,   2.6, 0),
+    ("renban_house_overlap",                  None,    50, M, ON,   2.6, 0),
+    ("sum_arithmetic",                        None,    40, M, ON,   2.8, 0),
+    ("entropic_groups",                       None,    50, M, ON,   2.8, 0),
+    ("modular_groups",                        None,    50, M, ON,   2.8, 0),
+    ("whisper_polarity",                      None,    50, M, ON,   2.8, 0),
+    ("renban_house_split",                    None,    60, M, ON,   3.0, 0),
+    ("skyscraper_renban",                     None,    60, M, ON,   3.0, 0),
+    ("renban_cage_exclusion",                 None,    50, M, ON,   2.8, 0),
+    ("innies",                                None,    40, M, ON,   2.8, RULES),
+    ("outies",                                None,    40, M, ON,   2.8, RULES),
+    ("innies_outies",                         None,    60, M, ON,   3.0, RULES),
+    ("cage_splitting",                        None,    60, M, ON,   3.0, RULES),
+    ("law_of_leftovers",                      None,    60, M, ON,   3.0, RULES),
+    ("set_equivalence",                       None,    80, H, ON,   4.4, RULES),
+    ("cell_exclusion",                        None,    60, M, ON,   3.2, 0),
+    ("house_exclusion",                       None,    60, M, ON,   3.2, 0),
+    ("combined_sums",                         None,    90, H, ON,   4.2, 0),
+    ("rule_exclusion",                        None,    80, H, ON,   3.4, 0),
+    ("substituted_sums",                      None,    90, H, ON,   4.2, 0),
+    ("house_sums",                            None,   100, H, ON,   4.4, 0),
+    ("linked_sums",                           None,   100, H, ON,   4.4, 0),
+    ("naked_pair",                            1300,    60, M, ON,   3.0, 0),
+    ("naked_triple",                          1400,    80, M, ON,   3.6, 0),
+    ("hidden_pair",                           1500,    70, M, ON,   3.4, 0),
+    ("hidden_triple",                         1600,   100, M, ON,   4.0, 0),
+    ("clique_subset",                         None,   100, M, ON,   4.0, 0),
+    ("naked_quadruple",                       2000,   120, H, ON,   5.0, 0),
+    ("hidden_quadruple",                      2100,   150, H, ON,   5.4, 0),
+    ("house_arrangement",                     None,   150, H, ON,   5.0, 0),
+    ("set_sums",                              None,   150, H, ON,   5.4, RULES),
+    ("equal_digit_colouring",                 None,   150, H, ON,   4.4, 0),
+    ("x_wing",                                2200,   140, H, ON,   3.2, 0),
+    ("swordfish",                             2300,   150, H, ON,   3.8, 0),
+    ("jellyfish",                             2400,   160, H, ON,   5.2, 0),
+    ("squirmbag",                             2500,   470, U, OFF, None, 0),
+    ("whale",                                 2600,   470, U, OFF, None, 0),
+    ("leviathan",                             2700,   470, U, OFF, None, 0),
+    ("remote_pair",                           2800,   110, H, ON,   5.0, 0),
+    ("bug_plus_1",                            2900,   100, H, ON,   5.6, 0),
+    ("skyscraper",                            3000,   130, H, ON,   4.0, 0),
+    ("two_string_kite",                       3100,   150, H, ON,   4.1, 0),
+    ("dual_two_string_kite",                  3110,   150, H, OFF,  4.1, 0),
+    ("turbot_fish",                           3120,   120, H, ON,   4.2, 0),
+    ("empty_rectangle",                       3170,   120, H, ON,   4.3, 0),
+    ("dual_empty_rectangle",                  3180,   120, H, OFF,  4.3, 0),
+    ("w_wing",                                3200,   150, H, ON,   4.4, 0),
+    ("xy_wing",                               3300,   160, H, ON,   4.2, 0),
+    ("xyz_wing",                              3400,   180, H, ON,   4.4, 0),
+    ("wxyz_wing",                             3450,   200, H, ON,   5.5, 0),
+    ("vwxyz_wing",                            None,   220, H, ON,   6.2, 0),
+    ("uvwxyz_wing",                           None,   240, H, ON,   6.6, 0),
+    ("relaxed_wing",                          None,   260, H, OFF, None, 0),
+    ("uniqueness_test_1",                     3500,   100, H, ON,   4.5, 0),
+    ("uniqueness_test_2",                     3600,   100, H, ON,   4.5, 0),
+    ("uniqueness_test_3",                     3700,   100, H, ON,   4.5, 0),
+    ("uniqueness_test_4",                     3800,   100, H, ON,   4.5, 0),
+    ("uniqueness_test_5",                     3900,   100, H, ON,  None, 0),
+    ("uniqueness_test_6",                     4000,   100, H, ON,  None, 0),
+    ("hidden_rectangle",                      4010,   100, H, ON,  None, 0),
+    ("avoidable_rectangle_1",                 4020,   100, H, ON,  None, 0),
+    ("avoidable_rectangle_2",                 4030,   100, H, ON,  None, 0),
+    ("finned_x_wing",                         4100,   130, H, ON,   3.4, 0),
+    ("sashimi_x_wing",                        4200,   150, H, ON,   3.5, 0),
+    ("two_house_exclusion",                   None,   150, H, ON,   3.6, 0),
+    ("three_house_exclusion",                 None,   300, U, ON,   6.6, 0),
+    ("almost_locked_candidates",              None,   160, H, ON,  None, 0),
+    ("finned_swordfish",                      4300,   200, U, ON,   4.0, 0),
+    ("siamese_finned_swordfish",              None,   200, U, OFF, None, 0),
+    ("sashimi_swordfish",                     4400,   240, U, ON,   4.1, 0),
+    ("siamese_sashimi_swordfish",             None,   240, U, OFF, None, 0),
+    ("finned_jellyfish",                      4500,   250, U, ON,   5.4, 0),
+    ("siamese_finned_jellyfish",              None,   250, U, OFF, None, 0),
+    ("sashimi_jellyfish",                     4600,   260, U, ON,   5.6, 0),
+    ("siamese_sashimi_jellyfish",             None,   260, U, OFF, None, 0),
+    ("finned_squirmbag",                      4700,   470, U, OFF, None, 0),
+    ("sashimi_squirmbag",                     4800,   470, U, OFF, None, 0),
+    ("finned_whale",                          4900,   470, U, OFF, None, 0),
+    ("sashimi_whale",                         5000,   470, U, OFF, None, 0),
+    ("finned_leviathan",                      5100,   470, U, OFF, None, 0),
+    ("sashimi_leviathan",                     5200,   470, U, OFF, None, 0),
+    ("sue_de_coq",                            5300,   250, U, ON,   5.0, 0),
+    ("simple_colors_trap",                    5330,   150, H, ON,   6.6, 0),
+    ("simple_colors_wrap",                    None,   150, H, ON,   6.6, 0),
+    ("multi_colors_1",                        5360,   200, H, ON,   5.0, 0),
+    ("multi_colors_2",                        None,   200, H, ON,   5.0, 0),
+    ("x_chain",                               5400,   260, U, ON,   6.6, 0),
+    ("xy_chain",                              5500,   260, U, ON,   7.0, 0),
+    ("continuous_nice_loop",                  5600,   280, U, ON,   6.5, 0),
+    ("discontinuous_nice_loop",               None,   280, U, ON,   6.6, 0),
+    ("aic",                                   None,   280, U, ON,   6.6, 0),
+    ("grouped_continuous_nice_loop",          5650,   300, U, ON,  None, 0),
+    ("grouped_discontinuous_nice_loop",       None,   300, U, ON,  None, 0),
+    ("grouped_aic",                           None,   300, U, ON,  None, 0),
+    ("band_arrangement",                      None,   450, U, ON,   7.2, 0),
+    ("als_xz",                                5700,   300, U, ON,   7.5, 0),
+    ("als_xy_wing",                           5800,   320, U, ON,   8.0, 0),
+    ("als_chain",                             5900,   340, U, ON,  None, 0),
+    ("death_blossom",                         6000,   360, U, OFF, None, 0),
+    ("franken_x_wing",                        6100,   300, U, ON,  None, LATE|JIG),
+    ("franken_swordfish",                     6200,   350, U, ON,  None, LATE|JIG),
+    ("franken_jellyfish",                     6300,   370, U, OFF, None, LATE),
+    ("franken_squirmbag",                     6400,   470, X, OFF, None, 0),
+    ("franken_whale",                         6500,   470, X, OFF, None, 0),
+    ("franken_leviathan",                     6600,   470, X, OFF, None, 0),
+    ("finned_franken_x_wing",                 6700,   390, U, ON,  None, LATE|JIG),
+    ("finned_franken_swordfish",              6800,   410, U, ON,  None, LATE|JIG),
+    ("siamese_finned_franken_swordfish",      None,   410, U, OFF, None, LATE),
+    ("finned_franken_jellyfish",              6900,   430, U, OFF, None, LATE),
+    ("siamese_finned_franken_jellyfish",      None,   430, U, OFF, None, LATE),
+    ("finned_franken_squirmbag",              7000,   470, X, OFF, None, 0),
+    ("finned_franken_whale",                  7100,   470, X, OFF, None, 0),
+    ("finned_franken_leviathan",              7200,   470, X, OFF, None, 0),
+    ("mutant_x_wing",                         7300,   450, X, OFF, None, LATE),
+    ("mutant_swordfish",                      7400,   450, X, OFF, None, LATE),
+    ("mutant_jellyfish",                      7500,   450, X, OFF, None, LATE),
+    ("mutant_squirmbag",                      7600,   470, X, OFF, None, 0),
+    ("mutant_whale",                          7700,   470, X, OFF, None, 0),
+    ("mutant_leviathan",                      7800,   470, X, OFF, None, 0),
+    ("finned_mutant_x_wing",                  7900,   470, X, OFF, None, LATE),
+    ("finned_mutant_swordfish",               8000,   470, X, OFF, None, LATE),
+    ("finned_mutant_jellyfish",               8100,   470, X, OFF, None, LATE),
+    ("siamese_finned_mutant_jellyfish",       None,   470, X, OFF, None, LATE),
+    ("finned_mutant_squirmbag",               8200,   470, X, OFF, None, 0),
+    ("finned_mutant_whale",                   8300,   470, X, OFF, None, 0),
+    ("finned_mutant_leviathan",               8400,   470, X, OFF, None, 0),
+    ("house_pair_arrangement",                None,   400, U, ON,   7.0, 0),
+    ("window_arrangement",                    None,   450, U, ON,   7.2, 0),
+    ("polarity_count",                        None,   400, U, ON,   7.2, 0),
+    ("digit_chain_exclusion",                 None,   350, U, ON,  None, 0),
+    ("digit_chain_verity",                    None,   380, U, ON,  None, 0),
+    ("kraken_fish_type_1",                    8450,   500, X, OFF, None, 0),
+    ("kraken_fish_type_2",                    8460,   500, X, OFF, None, 0),
+    ("polarity_chain",                        None,   450, X, ON,   7.5, 0),
+    ("forcing_chain_contradiction",           8500,   500, X, ON,   8.0, 0),
+    ("forcing_chain_verity",                  8510,   500, X, ON,   8.0, 0),
+    ("forcing_net_contradiction",             8600,   700, X, ON,   8.5, 0),
+    ("forcing_net_verity",                    8610,   700, X, ON,   8.5, 0),
+    ("template_set",                          8700, 10000, X, OFF, None, 0),
+    ("template_delete",                       8800, 10000, X, OFF, None, 0),
+    ("forcing_net_nested",                    None,  1500, X, ON,  10.5, 0),
 ))
 
 BY_NAME: dict[str, Rung] = {r.name: r for r in LADDER}
 
-#: The variant ladder's differences: puzzles with rules beyond all-different houses try
-#: these techniques at another place. The Franken and Mutant fish cost tens of milliseconds
-#: a state (a finned Franken swordfish about 35 ms) and, on the f-puzzles set, fired only in
-#: puzzles that needed forcing chains and nets anyway: they come after the forcing nets
-#: (before the nested net). Classic puzzles keep HoDoKu's order.
-VARIANT_ORDER: dict[str, int] = {
-    name: 8620 + i for i, name in enumerate((
-        "franken_x_wing", "franken_swordfish", "franken_jellyfish",
-        "finned_franken_x_wing", "finned_franken_swordfish",
-        "siamese_finned_franken_swordfish", "finned_franken_jellyfish",
-        "siamese_finned_franken_jellyfish", "mutant_x_wing", "mutant_swordfish",
-        "mutant_jellyfish", "finned_mutant_x_wing", "finned_mutant_swordfish",
-        "finned_mutant_jellyfish", "siamese_finned_mutant_jellyfish"))}
+#: where the LATE rows go on a variant puzzle
+VARIANT_LATE_AFTER = "forcing_net_verity"
 
 #: On a jigsaw (regions that are not regular boxes) a fish of rows and regions is the plain
 #: fish a solver looks for, no longer an exotic one: variant puzzles on such grids keep the
-#: Franken X-wing and swordfish (and their finned forms) at their own place, before the
-#: forcing family. On the 22 jigsaw puzzles of the f-puzzles set (antiknight coloring
-#: books) they fired only after the forcing nets had taken steps a fish finds.
-JIGSAW_KEEP: frozenset[str] = frozenset((
-    "franken_x_wing", "franken_swordfish", "finned_franken_x_wing",
-    "finned_franken_swordfish"))
+#: Franken X-wing and swordfish (and their finned forms: the JIG rows) at their own place,
+#: before the forcing family. On the 22 jigsaw puzzles of the f-puzzles set (antiknight
+#: coloring books) they fired only after the forcing nets had taken steps a fish finds.
+JIGSAW_KEEP: frozenset[str] = frozenset(r.name for r in LADDER if r.tags & JIG)
 
 
-#: Techniques that read a puzzle's rules (set equivalence, parity counts) and that a
-#: classic grid (rows, columns and regular boxes only: :func:`techniques.loop.is_classic_grid`)
-#: does not try: HoDoKu has no such steps, and on the first 150 of top1465 they fired in 19
-#: solves and moved 6 HoDoKu-style levels (hardest step ``set_sums`` in a classic puzzle;
-#: time unchanged). Classic solve paths and ratings stay HoDoKu's; jigsaw,
-#: extra-region and every rule variant keep them (the law of leftovers is the jigsaw's own).
-#: A run that names one of them explicitly still gets it.
-CLASSIC_SKIP: frozenset[str] = frozenset((
-    "innies", "outies", "innies_outies", "set_sums", "cage_splitting", "law_of_leftovers",
-    "set_equivalence", "parity_count"))
+#: Techniques that read a puzzle's rules (set equivalence, parity counts: the RULES rows)
+#: and that a classic grid (rows, columns and regular boxes only:
+#: :func:`techniques.loop.is_classic_grid`) does not try: HoDoKu has no such steps, and on
+#: the first 150 of top1465 they fired in 19 solves and moved 6 HoDoKu-style levels
+#: (hardest step ``set_sums`` in a classic puzzle; time unchanged). Classic solve paths and
+#: ratings stay HoDoKu's; jigsaw, extra-region and every rule variant keep them (the law of
+#: leftovers is the jigsaw's own). A run that names one of them explicitly still gets it.
+CLASSIC_SKIP: frozenset[str] = frozenset(r.name for r in LADDER if r.tags & RULES)
+
+#: technique -> its place in the ladder (the row's index)
+POSITION: dict[str, int] = {r.name: i for i, r in enumerate(LADDER)}
+
+
+def _variant_positions(jigsaw: bool) -> dict[str, int]:
+    """Technique -> place in the variant ladder: the LATE rows (but the JIG ones on a
+    jigsaw) moved, in table order, to just after :data:`VARIANT_LATE_AFTER`."""
+    moved = [r.name for r in LADDER if r.tags & LATE and not (jigsaw and r.tags & JIG)]
+    gone = set(moved)
+    names = [r.name for r in LADDER if r.name not in gone]
+    at = names.index(VARIANT_LATE_AFTER) + 1
+    names[at:at] = moved
+    return {name: i for i, name in enumerate(names)}
+
+
+#: The variant ladder's differences: puzzles with rules beyond all-different houses try
+#: these techniques (the LATE rows, in table order) at another place. The Franken and
+#: Mutant fish cost tens of milliseconds a state (a finned Franken swordfish about 35 ms)
+#: and, on the f-puzzles set, fired only in puzzles that needed forcing chains and nets
+#: anyway: they come after the forcing nets (before the nested net). Classic puzzles keep
+#: HoDoKu's order.
+VARIANT_ORDER: tuple[str, ...] = tuple(r.name for r in LADDER if r.tags & LATE)
+#: (jigsaw?) -> technique -> place in the variant ladder
+VARIANT_POSITION: dict[bool, dict[str, int]] = {j: _variant_positions(j) for j in (False, True)}
 
 
 def rung(name: str) -> Rung:

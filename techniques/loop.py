@@ -51,6 +51,8 @@ from .registry import Finder, Technique, runs_on
 #: ``step`` attribute is the Step to apply), or None when it finds nothing
 Strategy = Callable[["Run", Analysis], Any]
 
+#: steps a run applies at most (a guard against a run that never ends; not measured)
+MAX_STEPS = 100_000
 #: seconds a uniqueness check may search when no deadline is closer
 UNIQUE_SECONDS = 10.0
 #: seconds of a run's first uniqueness check, before its first step (a classic 9x9 takes
@@ -315,7 +317,7 @@ class Run:
                  named: Collection[str] = (),
                  options: dict[str, Any] | None = None, unique: bool | None = None,
                  verify: Sequence[int] | None = None, deadline: float | None = None,
-                 time_limit: float | None = None, max_steps: int = 100_000,
+                 time_limit: float | None = None, max_steps: int = MAX_STEPS,
                  strategy: Strategy | None = None, copy: bool = True,
                  budget: Budget | None = None) -> None:
         self.t0 = time.perf_counter()
@@ -336,7 +338,7 @@ class Run:
         self.puzzle: Puzzle = self.state.puzzle
         self.techniques = list(techniques)
         self.named = frozenset(named)
-        self.options = dict(options or {})
+        self.options = registry.check_options(options)
         self.verify = list(verify) if verify is not None else None
         self.max_steps = max_steps
         self.strategy: Strategy = strategy or first_step

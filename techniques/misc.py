@@ -21,7 +21,7 @@ from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 
 def _subsets(cells: list[int], masks: list[int], max_k: int) -> list[tuple[int, int, int]]:
@@ -63,16 +63,21 @@ def _sdc_pairs(an: Analysis) -> list[tuple[int, int, int, int, int, tuple[int, .
     return an.links_memo("sdc_pairs", build)
 
 
+SDC_OPTIONS = Options(
+    max_cells=Option(4, "most cells of the pattern outside the intersection", int),
+    max_intersection=Option(3, "most cells of the intersection", int))
+
+
 @register("sue_de_coq", "Sue de Coq", "misc", code="1101",
-          options={"max_cells": 4, "max_intersection": 3})
+          options=SDC_OPTIONS)
 def sue_de_coq(an: Analysis, opts: dict) -> Iterator[Step]:
     """Sue de Coq over every pair of intersecting houses (see the module docstring).
 
     A pair's steps depend only on the candidates of its two houses, so they are kept per
     puzzle keyed on those candidates: after a step only the pairs it touched are searched
     again."""
-    max_cells = int(opts.get("max_cells", 4))
-    max_inter = int(opts.get("max_intersection", 3))
+    max_cells = int(SDC_OPTIONS.read(opts, "max_cells"))
+    max_inter = int(SDC_OPTIONS.read(opts, "max_intersection"))
     cand = an.cand
     unsolved = an.unsolved
     seen: set = set()

@@ -22,6 +22,70 @@ if TYPE_CHECKING:
 
 Finder = Callable[["Analysis", dict], Iterable["Step"]]
 
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a technique, declared at registration: its ``default``, what it means
+    (one line, shown by ``sudoku-csp techniques``) and the ``type`` a caller's value must
+    have (None: any; a ``None`` value is accepted where the default is None).
+
+    >>> Option(20, "longest chain, in links", int).check("max_length", 12)
+    12
+    >>> Option(20, "longest chain, in links", int).check("max_length", "long")
+    Traceback (most recent call last):
+    ...
+    techniques.registry.UnknownOption: technique option 'max_length' must be int, not 'long'
+    """
+
+    default: Any
+    meaning: str
+    type: type | tuple[type, ...] | None = None
+
+    def check(self, key: str, value: Any) -> Any:
+        """``value`` when it has the declared type (an int where a float is declared, and
+        None where the default is None, are accepted); else :class:`UnknownOption`."""
+        t = self.type
+        if t is None or value is None and self.default is None:
+            return value
+        ok = isinstance(value, t) or (t is float and isinstance(value, int))
+        if not ok or (isinstance(value, bool) and t in (int, float)):
+            want = t.__name__ if isinstance(t, type) else " or ".join(x.__name__ for x in t)
+            raise UnknownOption(f"technique option {key!r} must be {want}, not {value!r}")
+        return value
+
+
+class Options(dict):
+    """A technique's declared options (name -> :class:`Option`), given to :func:`register`
+    and read by its finder with :meth:`read`: the one accessor, whose default is the
+    declaration's (a finder called directly with ``{}`` gets the defaults) and which
+    refuses a name the declaration lacks (a finder reading an undeclared option fails).
+    Read options once per finder call into locals, never in an inner loop.
+
+    >>> CHAIN = Options(max_length=Option(20, "longest chain, in links", int))
+    >>> CHAIN.read({}, "max_length"), CHAIN.read({"max_length": 8}, "max_length")
+    (20, 8)
+    >>> CHAIN.read({}, "max_lenght")
+    Traceback (most recent call last):
+    ...
+    KeyError: "option 'max_lenght' is not declared (declared: max_length)"
+    """
+
+    def read(self, opts: dict, key: str) -> Any:
+        try:
+            decl = self[key]
+        except KeyError:
+            raise KeyError(f"option {key!r} is not declared "
+                           f"(declared: {', '.join(sorted(self)) or 'none'})") from None
+        return opts.get(key, decl.default)
+
+    def defaults(self) -> dict[str, Any]:
+        """Name -> default of every declared option."""
+        return {k: o.default for k, o in self.items()}
+
+    def with_(self, **more: Option) -> "Options":
+        """These options and ``more`` (a technique that reads a few more than its family)."""
+        return Options(self, **more)
+
 #: HoDoKu difficulty levels and the maximum total score of each (a rating whose score
 #: exceeds its level's maximum moves up one level).
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
@@ -29,17 +93,23 @@ LEVEL_MAX_SCORE = {"easy": 800, "medium": 1000, "hard": 1600, "unfair": 1800,
                    "extreme": 1 << 60}
 
 
-def ladder_order(t: "Technique", variant: bool, jigsaw: bool = False) -> tuple[int, str]:
-    """Sort key of a technique in the ladder (``variant``: for a variant puzzle, whose
-    ladder moves a few costly techniques, :data:`techniques.ladder.VARIANT_ORDER`;
+def ladder_order(t: "Technique", variant: bool, jigsaw: bool = False) -> int:
+    """Sort key of a technique in the ladder: its row's place (``variant``: for a variant
+    puzzle, whose ladder moves a few costly techniques, :data:`techniques.ladder.VARIANT_ORDER`;
     ``jigsaw``: on irregular regions, where the Franken fish of
     :data:`techniques.ladder.JIGSAW_KEEP` keep their own place)."""
     if variant:
-        from .ladder import JIGSAW_KEEP, VARIANT_ORDER   # read on use, not at load
-        if jigsaw and t.name in JIGSAW_KEEP:
-            return (t.order, t.name)
-        return (VARIANT_ORDER.get(t.name, t.order), t.name)
-    return (t.order, t.name)
+        from .ladder import VARIANT_POSITION   # read on use, not at load
+        return VARIANT_POSITION[jigsaw].get(t.name, t.position)
+    return t.position
+
+
+class UnknownOption(SudokuCSPError, KeyError):
+    """A technique option that no registered technique declares, or a value of the wrong
+    type (the CLI reports it with exit code 2)."""
+
+    def __str__(self) -> str:
+        return one_line(self.args[0]) if self.args else "unknown technique option"
 
 
 class UnknownTechnique(SudokuCSPError, KeyError):
@@ -71,10 +141,18 @@ class Technique:
     level: str = "hard"
     enabled: bool = True
     requires_unique: bool = False
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Option] = field(default_factory=dict)
     variants: dict[int, dict[str, Any]] = field(default_factory=dict)
     doc: str = ""
     se: float | None = None
+    #: place in the ladder (the row's position in :data:`techniques.ladder.LADDER`): the
+    #: solver tries techniques in this order
+    position: int = 1 << 30
+
+    def __post_init__(self) -> None:
+        self.options = Options({**COMMON_OPTIONS, **self.options})
+        #: name -> default of every declared option (built once)
+        self.defaults: dict[str, Any] = self.options.defaults()
 
     def options_at(self, n: int, options: dict | None = None) -> dict[str, Any]:
         """The technique's options on an n x n grid: its own defaults, sized for n
@@ -84,7 +162,7 @@ class Technique:
         >>> t.options_at(9)["max_fins"], t.options_at(16)["max_n"] < 16
         (5, True)
         """
-        opts = sized_options(self.name, self.options, n)
+        opts = sized_options(self.name, self.defaults, n)
         if options:
             opts.update(options)
         return opts
@@ -98,7 +176,8 @@ class Technique:
         return iter(self.finder(analysis, opts))
 
     def options_for_variant(self, variant: int | None) -> dict[str, Any]:
-        opts = dict(self.options)
+        """The defaults with the overrides of HoDoKu library variant ``variant``."""
+        opts = dict(self.defaults)
         if variant is not None:
             opts.update(self.variants.get(variant, {}))
         return opts
@@ -112,6 +191,53 @@ def runs_on(opts: dict, n: int) -> bool:
 
 
 REGISTRY: dict[str, Technique] = {}
+
+#: options every technique takes (declared here, once)
+COMMON_OPTIONS: dict[str, Option] = {
+    MAX_N: Option(None, "largest grid side n the technique runs on (None: every grid)", int),
+}
+
+
+def declared_options() -> dict[str, list[Technique]]:
+    """Every declared option name -> the techniques that declare it."""
+    out: dict[str, list[Technique]] = {}
+    for t in load().values():
+        for k in t.options:
+            out.setdefault(k, []).append(t)
+    return out
+
+
+def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """``options`` as given to a solver (they go to every technique), checked: each name
+    must be declared by some registered technique (:class:`UnknownOption` naming it, with
+    the closest declared names, otherwise) and its value must have the declared type.
+    Returns a copy.
+
+    >>> check_options({"max_length": 8})
+    {'max_length': 8}
+    >>> check_options({"max_lenght": 8})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    techniques.registry.UnknownOption: unknown technique option 'max_lenght'; did you ...
+    """
+    out = dict(options or {})
+    if not out:
+        return out
+    known = declared_options()
+    for k, v in out.items():
+        if k not in known:
+            raise UnknownOption(f"unknown technique option {k!r}{did_you_mean(str(k), known)} "
+                                "(see `sudoku-csp techniques`)")
+        errors = []
+        for t in known[k]:          # the value fits one of its declarations
+            try:
+                t.options[k].check(k, v)
+                break
+            except UnknownOption as e:
+                errors.append(e)
+        else:
+            raise errors[0]
+    return out
 
 #: callables that import technique modules (each registers its techniques): the technique
 #: families (``techniques``) and the rule families' own logic (``variants``), run once, on
@@ -149,23 +275,34 @@ _OWN = frozenset({"code", "options", "variants", "requires_unique"})
 
 def register(name: str, title: str, family: str, **meta: Any) -> Callable[[Finder], Finder]:
     """Decorator: ``@register("x_wing", "X-Wing", "fish", code="0300")``; ``meta`` may also
-    hold ``options``, ``variants`` and ``requires_unique``. The technique's order, score,
-    level, default on/off and SE value come from its row of :mod:`techniques.ladder`, which
-    it must have."""
+    hold ``options`` (name -> :class:`Option`: the one declaration of each option the
+    finder reads, with its default and meaning), ``variants`` and ``requires_unique``. The
+    technique's place, score, level, default on/off and SE value come from its row of
+    :mod:`techniques.ladder`, which it must have; the options :data:`techniques.ladder.SIZED`
+    gives it must be declared."""
     bad = set(meta) - _OWN
     if bad:
         raise TypeError(f"technique {name!r}: {', '.join(sorted(bad))} belong in "
                         "techniques/ladder.py, not in register()")
-    from .ladder import BY_NAME   # read when techniques register, not when the registry loads
+    from .ladder import BY_NAME, POSITION, SIZED   # read when techniques register
     try:
         r = BY_NAME[name]
     except KeyError:
         raise ValueError(f"technique {name!r} has no row in techniques/ladder.py") from None
+    declared = meta.get("options", {})
+    bare = [k for k, v in declared.items() if not isinstance(v, Option)]
+    if bare:
+        raise TypeError(f"technique {name!r}: options {', '.join(sorted(bare))} must be "
+                        "declared as Option(default, meaning, type)")
+    unsized = set(SIZED.get(name, {})) - set(declared) - set(COMMON_OPTIONS)
+    if unsized:
+        raise ValueError(f"technique {name!r}: techniques/ladder.py SIZED gives "
+                         f"{', '.join(sorted(unsized))}, which it does not declare")
 
     def deco(fn: Finder) -> Finder:
         register_technique(Technique(name, title, family, fn, doc=(fn.__doc__ or "").strip(),
                                      score=r.score, order=r.order, level=r.level,
-                                     enabled=r.on, se=r.se, **meta))
+                                     enabled=r.on, se=r.se, position=POSITION[name], **meta))
         return fn
 
     return deco
@@ -180,7 +317,7 @@ def get(name: str) -> Technique:
 
 def all_techniques() -> list[Technique]:
     """Every registered technique, in default order."""
-    return sorted(load().values(), key=lambda t: (t.order, t.name))
+    return sorted(load().values(), key=lambda t: t.position)
 
 
 def families() -> list[str]:
@@ -270,4 +407,4 @@ def select(spec: str | Iterable[str] | None = "default") -> list[Technique]:
         else:
             chosen.update((t.name, t) for t in members)
     return sorted((t for name, t in chosen.items() if name not in removed),
-                  key=lambda t: (t.order, t.name))
+                  key=lambda t: t.position)

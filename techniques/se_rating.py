@@ -49,7 +49,7 @@ from csp.step import Step
 from . import registry
 from .analysis import Analysis, analyze
 from .ladder import se_tenths
-from .loop import Run, is_effective, is_variant
+from .loop import MAX_STEPS, Run, is_effective, is_variant
 
 MODES = ("extended", "se121")
 
@@ -539,7 +539,7 @@ class SESolver:
                  unique: bool | None = None) -> None:
         self.mode = mode
         self.producers = producers(mode)
-        self.options = dict(options or {})
+        self.options = registry.check_options(options)
         self.unique = unique
 
     def _steps_of(self, run: Run, an: Analysis, p: Producer, cache: dict) -> Iterable[Step]:
@@ -595,7 +595,7 @@ class SESolver:
         return best
 
     def start(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
-              max_steps: int = 100_000, copy: bool = True,
+              max_steps: int = MAX_STEPS, copy: bool = True,
               budget: Budget | None = None) -> Run:
         """A run of this rating's loop (iterating it yields :class:`SEStep` objects)."""
         return Run(puzzle_or_state, options=self.options, unique=self.unique,
@@ -608,7 +608,7 @@ class SESolver:
         return self.start(state, copy=False).peek()
 
     def rate(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
-             max_steps: int = 100_000, budget: Budget | None = None) -> SERating:
+             max_steps: int = MAX_STEPS, budget: Budget | None = None) -> SERating:
         """Solve with this mode's producers and return the :class:`SERating`. Past
         ``time_limit`` seconds (or once ``budget``, the caller's
         :class:`~csp.budget.Budget`, is spent) no step is searched and the costly searches

@@ -52,7 +52,7 @@ from csp.constraints.sums import Sum, SumIn, linear_supports, sum_combinations
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 FAMILY = "sets"
 
@@ -62,6 +62,21 @@ MAX_RUN = 4
 #: the digit version looks at equations with at most this many open cells on both sides
 #: (law of leftovers: any size)
 MAX_DIGIT_CELLS = 10
+#: sums over sets: combinations tried per equation (from the first version; bounds one
+#: equation's search, not measured)
+MAX_COMBINATIONS = 20_000
+_COMBINATIONS = Option(MAX_COMBINATIONS, "combinations tried per equation", int)
+#: innies, outies and both
+SUM_SET_OPTIONS = Options(max_cells=Option(5, "most open cells of an equation", int),
+                          max_combinations=_COMBINATIONS)
+#: set sums: the large equations
+SET_SUMS_OPTIONS = Options(
+    min_cells=Option(6, "fewest open cells of an equation", int),
+    max_cells=Option(20, "most open cells of an equation", int),
+    max_combinations=Option(2000, "combinations tried per equation", int))
+CAGE_SPLITTING_OPTIONS = Options(max_combinations=_COMBINATIONS)
+SET_EQUIVALENCE_OPTIONS = Options(max_cells=Option(
+    MAX_DIGIT_CELLS, "most open cells on both sides of an equation", int))
 
 
 # -- regions ------------------------------------------------------------------------------
@@ -916,8 +931,8 @@ def _sum_steps(an: Analysis, opts: dict, kinds: tuple[str, ...], min_cells: int,
     """Steps of the sum version for equations of ``kinds`` with ``min_cells`` to
     ``opts["max_cells"]`` open cells; ``name``: the technique (default: the kind)."""
     t = set_tables(an)
-    max_cells = opts.get("max_cells", 5)
-    limit = opts.get("max_combinations", 20000)
+    max_cells = SUM_SET_OPTIONS.read(opts, "max_cells")
+    limit = SUM_SET_OPTIONS.read(opts, "max_combinations")
     w = an.grid.namer
     placed = an.state.placed
     for eq in t.equations:
@@ -966,7 +981,7 @@ def _sum_steps(an: Analysis, opts: dict, kinds: tuple[str, ...], min_cells: int,
 
 # -- techniques ----------------------------------------------------------------------------
 @register("innies", "Innies", FAMILY,
-          options={"max_cells": 5, "max_combinations": 20000})
+          options=SUM_SET_OPTIONS)
 def innies(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with sums, only A's side left: the cells of A (full houses) not covered by the
     regions inside it add up to A's total minus those regions' sums (rows 1-3: 135 - cages
@@ -975,7 +990,7 @@ def innies(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("outies", "Outies", FAMILY,
-          options={"max_cells": 5, "max_combinations": 20000})
+          options=SUM_SET_OPTIONS)
 def outies(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with sums, only B's side left: the cells outside A of the regions that cover it
     add up to those regions' sums minus A's total."""
@@ -983,7 +998,7 @@ def outies(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("innies_outies", "Innies-Outies", FAMILY,
-          options={"max_cells": 5, "max_combinations": 20000})
+          options=SUM_SET_OPTIONS)
 def innies_outies(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with sums, both sides left: sum(A \\ B) - sum(B \\ A) is fixed (a cage poking out
     counts its outside cells as outies): e.g. r3c4 - r4c4 = 2."""
@@ -991,7 +1006,7 @@ def innies_outies(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("set_sums", "SET Sums", FAMILY,
-          options={"min_cells": 6, "max_cells": 20, "max_combinations": 2000})
+          options=SET_SUMS_OPTIONS)
 def set_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with sums over many cells (6 to 20 open cells, after the short innies and
     outies): sum(A \\ B) - sum(B \\ A) = sum(A) - sum(B), the cells keeping the digits that
@@ -999,11 +1014,11 @@ def set_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     killers: rows 1, 6, 7 and the cages they cut minus columns 3, 4, 9 and the cages they
     cut leave the cages' third cells, nine against nine, 54 apart."""
     yield from _sum_steps(an, opts, ("innies", "outies", "innies_outies"),
-                          opts.get("min_cells", 6), "set_sums")
+                          SET_SUMS_OPTIONS.read(opts, "min_cells"), "set_sums")
 
 
 @register("cage_splitting", "Cage Splitting", FAMILY,
-          options={"max_combinations": 20000})
+          options=CAGE_SPLITTING_OPTIONS)
 def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET fixes the sum of part of a cage (its innies or outies): the cage splits into two
     parts with known sums, still all different together (10 over four cells whose outie
@@ -1012,7 +1027,7 @@ def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
     splits = an.links_memo("set_splits", lambda: _splits(t))
     if not splits:
         return
-    limit = opts.get("max_combinations", 20000)
+    limit = CAGE_SPLITTING_OPTIONS.read(opts, "max_combinations")
     w = an.grid.namer
     placed = an.state.placed
     for cage, part, part_total, label in splits:
@@ -1099,13 +1114,13 @@ def law_of_leftovers(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("set_equivalence", "Set Equivalence", FAMILY,
-          options={"max_cells": MAX_DIGIT_CELLS})
+          options=SET_EQUIVALENCE_OPTIONS)
 def set_equivalence(an: Analysis, opts: dict) -> Iterator[Step]:
     """SET with cages: the digits of A \\ B and B \\ A differ by the digits the regions of
     A and B hold (a cage with the digits of its fitting combinations), so a digit that
     neither side's cells can take more often than the other side allows leaves them."""
     t = set_tables(an)
-    limit = opts.get("max_cells", MAX_DIGIT_CELLS)
+    limit = SET_EQUIVALENCE_OPTIONS.read(opts, "max_cells")
     unsolved = an.unsolved
     for eq in t.equations:
         if eq.digits and not eq.houses_only and \

@@ -33,7 +33,7 @@ from typing import Iterator, NamedTuple
 from csp.step import Candidate, Link, Step
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 
 class Chain(NamedTuple):
@@ -251,6 +251,15 @@ def _er_digit(an: Analysis, d: int, allow_two: bool) -> list[ER]:
     return out
 
 
+def _allow_two(default: bool) -> Options:
+    return Options(allow_two=Option(
+        default, "the box may hold only two candidates of the digit (else 3 or more)", bool))
+
+
+ER_OPTIONS = _allow_two(False)
+DUAL_ER_OPTIONS = _allow_two(True)
+
+
 def _er_step(an: Analysis, name: str, title: str, er: ER, elims: int, more: str = "") -> Step:
     d = er.digit
     box_cells = an.house_mask[er.box] & an.cells_with[d]
@@ -266,21 +275,21 @@ def _er_step(an: Analysis, name: str, title: str, er: ER, elims: int, more: str 
 
 
 @register("empty_rectangle", "Empty Rectangle", "single_digit", code="0402",
-          options={"allow_two": False},
+          options=ER_OPTIONS,
           variants={1: {"allow_two": True}})
 def empty_rectangle(an: Analysis, opts: dict) -> Iterator[Step]:
     """A box whose digit lies in one row and one column, plus a strong link outside it."""
-    for er in empty_rectangles(an, bool(opts.get("allow_two", False))):
+    for er in empty_rectangles(an, bool(ER_OPTIONS.read(opts, "allow_two"))):
         yield _er_step(an, "empty_rectangle", "Empty Rectangle", er, 1 << er.elim)
 
 
 @register("dual_empty_rectangle", "Dual Empty Rectangle", "single_digit", code="0405",
-          options={"allow_two": True})
+          options=DUAL_ER_OPTIONS)
 def dual_empty_rectangle(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two Empty Rectangles on the same box, reported as one step (boxes with two
     candidates count, as in HoDoKu: they hold two crosses)."""
     groups: dict[tuple, list[ER]] = {}
-    for er in empty_rectangles(an, bool(opts.get("allow_two", True))):
+    for er in empty_rectangles(an, bool(DUAL_ER_OPTIONS.read(opts, "allow_two"))):
         groups.setdefault((er.digit, er.box), []).append(er)
     for group in groups.values():
         for a, b in combinations(group, 2):

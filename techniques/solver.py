@@ -23,7 +23,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import Analysis
-from .loop import Run, Strategy, cite_rules, is_effective, rated_by_idea
+from .loop import MAX_STEPS, Run, Strategy, cite_rules, is_effective, rated_by_idea
 from .registry import LEVEL_MAX_SCORE, LEVELS, Technique
 
 if TYPE_CHECKING:
@@ -146,13 +146,13 @@ class StepSolver:
         self.techniques: list[Technique] = registry.select(techniques)
         #: techniques asked for by name: kept where the ladder leaves them out
         self.named = registry.named(techniques)
-        self.options = dict(options or {})
+        self.options = registry.check_options(options)
         self.unique = unique
         self.verify = list(verify) if verify is not None else None
 
     # -- the loop -----------------------------------------------------------------------
     def start(self, puzzle_or_state: Puzzle | State, *, time_limit: float | None = None,
-              deadline: float | None = None, max_steps: int = 100_000,
+              deadline: float | None = None, max_steps: int = MAX_STEPS,
               strategy: Strategy | None = None, copy: bool = True,
               budget: Budget | None = None) -> Run:
         """A new :class:`~techniques.loop.Run` with this solver's configuration: iterate it
@@ -176,7 +176,7 @@ class StepSolver:
                    budget=budget)
 
     def iter_steps(self, puzzle_or_state: Puzzle | State, *, time_limit: float | None = None,
-                   deadline: float | None = None, max_steps: int = 100_000,
+                   deadline: float | None = None, max_steps: int = MAX_STEPS,
                    strategy: Strategy | None = None) -> Iterator[Step]:
         """The steps of a logic solve, each applied before it is yielded (to a copy of a
         given state): ``iter(self.start(...))`` for when the run's end does not matter."""
@@ -192,7 +192,7 @@ class StepSolver:
         run.check_due()          # the verdict before any step, singles included
         return run.peek()
 
-    def steps(self, state: State | Puzzle, max_steps: int = 100_000) -> Iterator[Step]:
+    def steps(self, state: State | Puzzle, max_steps: int = MAX_STEPS) -> Iterator[Step]:
         """Yield steps while applying them to a copy of ``state``."""
         return self.iter_steps(state, max_steps=max_steps)
 
@@ -209,7 +209,7 @@ class StepSolver:
             cite_rules(s, an.links)
         return found
 
-    def solve(self, puzzle_or_state: Puzzle | State, max_steps: int = 100_000,
+    def solve(self, puzzle_or_state: Puzzle | State, max_steps: int = MAX_STEPS,
               time_limit: float | None = None, budget: Budget | None = None) -> LogicResult:
         """Logic only (never guesses): ``status`` is "solved", "multiple" (the puzzle has
         several solutions: checked by search before the first step unless the solver's

@@ -22,7 +22,7 @@ from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 
 def _combos(items: list[tuple[int, int]], k: int, limit: int) -> list[tuple[int, int]]:
@@ -75,7 +75,7 @@ def _combos(items: list[tuple[int, int]], k: int, limit: int) -> list[tuple[int,
 
 
 def naked_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
-    use_links = opts.get("links", False)
+    use_links = NAKED_OPTIONS.read(opts, "links")
     small = an.small_cells(k)
     for h, hmask in enumerate(an.house_mask):
         free = hmask & an.unsolved
@@ -152,6 +152,11 @@ def _hidden_house(an: Analysis, k: int, name: str, title: str, h: int) -> list[S
     return out
 
 
+NAKED_OPTIONS = Options(links=Option(
+    False, "cells that see each other through the rules' links count as a house", bool))
+CLIQUE_OPTIONS = Options(max_size=Option(5, "largest clique subset, in cells (0: n)", int))
+
+
 def _naked(k: int, name: str, title: str):
     def finder(an: Analysis, opts: dict) -> Iterator[Step]:
         return naked_subsets(an, k, name, title, opts)
@@ -169,13 +174,13 @@ def _hidden(k: int, name: str, title: str):
 
 
 naked_pair = register("naked_pair", "Naked Pair", "subsets", code="0200",
-                      options={"links": False})(
+                      options=NAKED_OPTIONS)(
     _naked(2, "naked_pair", "Naked Pair"))
 naked_triple = register("naked_triple", "Naked Triple", "subsets", code="0201",
-                        options={"links": False})(
+                        options=NAKED_OPTIONS)(
     _naked(3, "naked_triple", "Naked Triple"))
 naked_quadruple = register("naked_quadruple", "Naked Quadruple", "subsets", code="0202",
-                           options={"links": False})(
+                           options=NAKED_OPTIONS)(
     _naked(4, "naked_quadruple", "Naked Quadruple"))
 hidden_pair = register("hidden_pair", "Hidden Pair", "subsets", code="0210")(
     _hidden(2, "hidden_pair", "Hidden Pair"))
@@ -221,7 +226,7 @@ def _digit_names(mask: int) -> str:
     return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
-@register("clique_subset", "Clique Subset", "subsets", options={"max_size": 5})
+@register("clique_subset", "Clique Subset", "subsets", options=CLIQUE_OPTIONS)
 def clique_subset(an: Analysis, opts: dict) -> Iterator[Step]:
     """A naked subset in a *clique*: k cells that see each other pairwise (through houses
     and the rules' links, such as a knight's or king's move), not all in one house, whose
@@ -245,7 +250,7 @@ def clique_subset(an: Analysis, opts: dict) -> Iterator[Step]:
     adj = clique_adjacency(an)
     if adj is None:
         return
-    kmax = opts.get("max_size", 5) or an.n
+    kmax = CLIQUE_OPTIONS.read(opts, "max_size") or an.n
     cand = an.cand
     hm = an.house_mask
     w = an.grid.namer

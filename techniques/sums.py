@@ -49,12 +49,13 @@ from csp.constraints.sums import Linear, Sum, SumIn
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 from .sets import set_tables
 
 FAMILY = "sums"
 
-#: search nodes allowed per evaluation (rules whose search would take more are skipped)
+#: search nodes allowed per evaluation (rules whose search would take more are skipped);
+#: bounds one rule's or pair's search, not measured
 NODE_LIMIT = 20000
 #: the most cells two rules may have together to be combined
 MAX_PAIR_CELLS = 12
@@ -63,6 +64,16 @@ MAX_SUB_CELLS = 8
 SUB_NODE_LIMIT = NODE_LIMIT
 MAX_SOLUTIONS = 400
 MAX_SUB_HOUSES = 3
+
+
+def _node_limit(default: int) -> Option:
+    return Option(default, "search nodes per evaluation (a search that needs more is skipped)",
+                  int)
+
+
+SUM_OPTIONS = Options(node_limit=_node_limit(NODE_LIMIT))
+SUB_OPTIONS = Options(node_limit=_node_limit(SUB_NODE_LIMIT),
+                      max_cells=Option(MAX_SUB_CELLS, "most open cells of the equation", int))
 
 
 class Rule:
@@ -328,12 +339,12 @@ def _differ_note(an: Analysis, cells: Sequence[int]) -> str:
 
 
 @register("sum_arithmetic", "Sum Arithmetic", FAMILY,
-          options={"node_limit": NODE_LIMIT})
+          options=SUM_OPTIONS)
 def sum_arithmetic(an: Analysis, opts: dict) -> Iterator[Step]:
     """A sum rule whose cells may repeat (arrow, little killer, region-sum segments ...)
     solved with the houses its cells share: cells that see each other differ, so digits
     of no such solution go (a 3-cell arrow shaft in one box sums to at least 6)."""
-    limit = opts.get("node_limit", NODE_LIMIT)
+    limit = SUM_OPTIONS.read(opts, "node_limit")
     for r in _rules(an):
         if r.distinct or not r.mask & an.unsolved:
             continue
@@ -354,11 +365,11 @@ def sum_arithmetic(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("combined_sums", "Combined Sums", FAMILY,
-          options={"node_limit": NODE_LIMIT})
+          options=SUM_OPTIONS)
 def combined_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two sum rules that share a cell or whose cells share houses, solved together (cells
     that see each other differ): digits of no joint solution go."""
-    limit = opts.get("node_limit", NODE_LIMIT)
+    limit = SUM_OPTIONS.read(opts, "node_limit")
     rules = _rules(an)
     if len(rules) < 2:
         return
@@ -481,7 +492,7 @@ def _equation_text(an: Analysis, coef: dict[int, int], total: int) -> str:
 
 
 @register("substituted_sums", "Substituted Sums", FAMILY,
-          options={"node_limit": SUB_NODE_LIMIT, "max_cells": MAX_SUB_CELLS})
+          options=SUB_OPTIONS)
 def substituted_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     """A house sums to 45 (n(n+1)/2); replace the shafts of the arrows (sum rules with a
     circle: a negative coefficient) that lie in it by their circles, or a circle by its
@@ -491,8 +502,8 @@ def substituted_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     rules = [r for r in _rules(an) if any(a < 0 for a in r.coeffs)]
     if not rules:
         return                     # no arrow-like rule: the set techniques' business
-    limit = opts.get("node_limit", SUB_NODE_LIMIT)
-    max_cells = opts.get("max_cells", MAX_SUB_CELLS)
+    limit = SUB_OPTIONS.read(opts, "node_limit")
+    max_cells = SUB_OPTIONS.read(opts, "max_cells")
     full = an.n * (an.n + 1) // 2
     seen: set = set()
     for hm, htotal, hname in _units(an):
@@ -648,6 +659,7 @@ def _arrow_like(rules: list[Rule]) -> list[Rule]:
 # -- a house with every sum rule in it -----------------------------------------------------
 #: house with its sum rules: the most cells the rules have together, and the search budget
 MAX_HOUSE_CELLS = 22
+#: bounds one house's search (twice NODE_LIMIT: more rules together), not measured
 HOUSE_NODE_LIMIT = 40000
 
 
@@ -691,10 +703,11 @@ def _house_inside_groups(an: Analysis, rules: list[Rule]) -> list[tuple[int, lis
 
 #: search nodes of one whole house with the rules inside it
 HOUSE_INSIDE_NODE_LIMIT = 4000
+HOUSE_OPTIONS = Options(node_limit=_node_limit(HOUSE_NODE_LIMIT))
 
 
 @register("house_sums", "House Sums", FAMILY,
-          options={"node_limit": HOUSE_NODE_LIMIT})
+          options=HOUSE_OPTIONS)
 def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     """A house (a box, row or column) with every sum rule that has a cell in it, solved
     together: the rules' cells, inside the house and out, cells that see each other
@@ -707,7 +720,7 @@ def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
         return
     groups = _house_groups(an, an.links_memo("arrow_like_sum_rules",
                                              lambda: _arrow_like(rules)))
-    limit = opts.get("node_limit", HOUSE_NODE_LIMIT)
+    limit = HOUSE_OPTIONS.read(opts, "node_limit")
     placed = an.state.placed
     for h, mask, touch in groups:
         if an.expired():
@@ -781,6 +794,7 @@ def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
 MAX_TRIPLE_CELLS = 16
 #: search budget of one group of linked rules (many groups: a small budget each)
 LINKED_NODE_LIMIT = 5000
+LINKED_OPTIONS = Options(node_limit=_node_limit(LINKED_NODE_LIMIT))
 
 
 #: the most rules solved together
@@ -828,7 +842,7 @@ def _linked(an: Analysis, chosen: list[Rule]) -> list[tuple[Rule, ...]]:
 
 
 @register("linked_sums", "Linked Sums", FAMILY,
-          options={"node_limit": LINKED_NODE_LIMIT})
+          options=LINKED_OPTIONS)
 def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three sum rules in a chain (the middle one shares a cell or houses with each of the
     others), solved together, cells that see each other different: digits of no joint
@@ -838,7 +852,7 @@ def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
     rules = an.links_memo("arrow_like_sum_rules", lambda: _arrow_like(_rules(an)))
     if len(rules) < 3:
         return
-    limit = opts.get("node_limit", LINKED_NODE_LIMIT)
+    limit = LINKED_OPTIONS.read(opts, "node_limit")
     for trio in _linked(an, rules):
         if an.expired():
             return

@@ -18,10 +18,14 @@ from typing import Iterator
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
+
+#: templates enumerated per digit before the technique gives up (from the first version;
+#: bounds memory and time on sparse grids, not measured)
+MAX_TEMPLATES = 50_000
 
 
-def digit_templates(an: Analysis, d: int, cap: int = 50000) -> tuple[int, int, int] | None:
+def digit_templates(an: Analysis, d: int, cap: int = MAX_TEMPLATES) -> tuple[int, int, int] | None:
     """``(count, union, intersection)`` (cell bitsets) of the templates of digit ``d``, or
     None when the grid is unsuited (rows are not houses) or some digit has more than ``cap``
     templates. A template of d is dropped when it holds a cell that every template of
@@ -169,11 +173,14 @@ def _digit_templates(an: Analysis, d: int, cap: int) -> list[int] | None:
     return found
 
 
-@register("template_set", "Template Set", "templates", code="1201",
-          options={"max_templates": 50000})
+TEMPLATE_OPTIONS = Options(max_templates=Option(
+    MAX_TEMPLATES, "templates enumerated per digit (more: the digit is skipped)", int))
+
+
+@register("template_set", "Template Set", "templates", code="1201", options=TEMPLATE_OPTIONS)
 def template_set(an: Analysis, opts: dict) -> Iterator[Step]:
     """Cells common to every template of a digit take it."""
-    cap = int(opts.get("max_templates", 50000))
+    cap = int(TEMPLATE_OPTIONS.read(opts, "max_templates"))
     for d in range(1, an.n + 1):
         if not an.cells_with[d]:
             continue
@@ -188,10 +195,10 @@ def template_set(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 @register("template_delete", "Template Delete", "templates", code="1202",
-          options={"max_templates": 50000})
+          options=TEMPLATE_OPTIONS)
 def template_delete(an: Analysis, opts: dict) -> Iterator[Step]:
     """Candidates of a digit that lie in none of its templates are false."""
-    cap = int(opts.get("max_templates", 50000))
+    cap = int(TEMPLATE_OPTIONS.read(opts, "max_templates"))
     for d in range(1, an.n + 1):
         if not an.cells_with[d]:
             continue

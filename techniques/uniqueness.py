@@ -31,7 +31,7 @@ from csp.links import LinkTables
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 
 
 def _pure(an: Analysis) -> bool:
@@ -175,15 +175,17 @@ def _houses_with(an: Analysis, cells: int) -> list[int]:
     return [h for h, hm in enumerate(an.house_mask) if hm & cells == cells]
 
 
-_META = dict(family="uniqueness", requires_unique=True,
-             options={"allow_missing": True},
+UR_OPTIONS = Options(allow_missing=Option(
+    True, "rectangles may miss a candidate in a corner (HoDoKu's library variant 2)", bool))
+UT3_OPTIONS = UR_OPTIONS.with_(max_size=Option(4, "largest naked subset with the roof", int))
+_META = dict(family="uniqueness", requires_unique=True, options=UR_OPTIONS,
              variants={1: {"allow_missing": False}, 2: {"allow_missing": True}})
 
 
 @register("uniqueness_test_1", "Uniqueness Test 1", code="0600", **_META)
 def uniqueness_test_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Three corners hold exactly {a,b}: the fourth cannot be a or b."""
-    for ur in unique_rectangles(an, opts.get("allow_missing", True)):
+    for ur in unique_rectangles(an, UR_OPTIONS.read(opts, "allow_missing")):
         if len(ur.floors) == 3:
             x = ur.roofs[0]
             elims = [Candidate(x, d) for d in digits_of(an.cand[x] & ur.ab)]
@@ -208,7 +210,7 @@ def _extra_single(an: Analysis, ur: UR) -> int:
 def uniqueness_test_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two adjacent roofs hold {a,b} and the same one extra digit c: c leaves every cell
     seeing both."""
-    for ur in unique_rectangles(an, opts.get("allow_missing", True)):
+    for ur in unique_rectangles(an, UR_OPTIONS.read(opts, "allow_missing")):
         if len(ur.roofs) != 2 or not _adjacent(ur, *ur.roofs):
             continue
         c = _extra_single(an, ur)
@@ -221,12 +223,13 @@ def uniqueness_test_2(an: Analysis, opts: dict) -> Iterator[Step]:
                         [Candidate(x, c) for x in iter_cells(elim)])
 
 
-@register("uniqueness_test_3", "Uniqueness Test 3", code="0602", **_META)
+@register("uniqueness_test_3", "Uniqueness Test 3", code="0602",
+          **{**_META, "options": UT3_OPTIONS})
 def uniqueness_test_3(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two adjacent roofs: their extra digits act as one cell, which forms a naked subset
     with other cells of a house they share; the subset's digits leave that house."""
-    max_size = opts.get("max_size", 4)
-    for ur in unique_rectangles(an, opts.get("allow_missing", True)):
+    max_size = UT3_OPTIONS.read(opts, "max_size")
+    for ur in unique_rectangles(an, UT3_OPTIONS.read(opts, "allow_missing")):
         if len(ur.roofs) != 2 or not _adjacent(ur, *ur.roofs):
             continue
         x, y = ur.roofs
@@ -267,7 +270,7 @@ def uniqueness_test_3(an: Analysis, opts: dict) -> Iterator[Step]:
 def uniqueness_test_4(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two adjacent roofs, and in a house holding both, digit a has no other place: b
     leaves both roofs."""
-    for ur in unique_rectangles(an, opts.get("allow_missing", True)):
+    for ur in unique_rectangles(an, UR_OPTIONS.read(opts, "allow_missing")):
         if len(ur.roofs) != 2 or not _adjacent(ur, *ur.roofs):
             continue
         x, y = ur.roofs
@@ -284,7 +287,7 @@ def uniqueness_test_4(an: Analysis, opts: dict) -> Iterator[Step]:
 def uniqueness_test_5(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two diagonal roofs or three roofs, each holding {a,b} and the same one extra digit c:
     c leaves every cell seeing all of them."""
-    for ur in unique_rectangles(an, opts.get("allow_missing", True)):
+    for ur in unique_rectangles(an, UR_OPTIONS.read(opts, "allow_missing")):
         k = len(ur.roofs)
         if k == 3 or (k == 2 and not _adjacent(ur, *ur.roofs)):
             c = _extra_single(an, ur)
@@ -308,7 +311,7 @@ def _lines_of(an: Analysis, x: int, y: int) -> list[int]:
 def uniqueness_test_6(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two diagonal floors; digit a has no other places in both rows (or both columns) of
     the rectangle than its corners: a leaves both roofs."""
-    for ur in unique_rectangles(an, opts.get("allow_missing", True)):
+    for ur in unique_rectangles(an, UR_OPTIONS.read(opts, "allow_missing")):
         if len(ur.roofs) != 2 or _adjacent(ur, *ur.roofs):
             continue
         p, q, r, s = ur.corners
@@ -340,7 +343,7 @@ def _two_corners(an: Analysis, h: int, corners: int) -> bool:
 def hidden_rectangle(an: Analysis, opts: dict) -> Iterator[Step]:
     """A floor corner; in the row and the column of the opposite corner D, digit a has no
     places outside the rectangle: b leaves D."""
-    for ur in unique_rectangles(an, opts.get("allow_missing", True)):
+    for ur in unique_rectangles(an, UR_OPTIONS.read(opts, "allow_missing")):
         if len(ur.floors) > 2 or (len(ur.floors) == 2 and _adjacent(ur, *ur.floors)):
             continue
         p, q, r, s = ur.corners

@@ -21,7 +21,7 @@ from csp.model import Puzzle
 
 from . import registry
 from .analysis import Analysis
-from .loop import UnsoundStep, is_effective, unsound
+from .loop import MAX_STEPS, UnsoundStep, is_effective, unsound
 from .solver import StepSolver
 
 
@@ -71,7 +71,7 @@ class CheckedSolve:
 
 def check_solve(puzzle: Puzzle, solution: Sequence[int], techniques: str | Iterable[str] = "all",
                 time_limit: float | None = None, unique: bool | None = True,
-                options: dict | None = None, max_steps: int = 100_000) -> CheckedSolve:
+                options: dict | None = None, max_steps: int = MAX_STEPS) -> CheckedSolve:
     """Logic-solve ``puzzle`` like :meth:`StepSolver.solve` (same technique order, same
     deadline for the costly searches) and check every step against ``solution`` before it is
     applied. The solve stops at the first unsound step (status ``"unsound"``), which also

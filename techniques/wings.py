@@ -28,7 +28,7 @@ from csp.bits import digits_of
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
-from .registry import register
+from .registry import Option, Options, register
 from .single_digit import strong_links
 
 
@@ -224,11 +224,20 @@ _FAMILY = {4: ("wxyz_wing", "WXYZ-Wing", "0802"),
            6: ("uvwxyz_wing", "UVWXYZ-Wing", None)}
 
 
+_CANDS = Option(14, "most candidates of the wing cells together", int)
+WING_OPTIONS = Options(bivalue=Option(True, "wing cells are bivalue", bool),
+                       max_wing_cands=_CANDS)
+RELAXED_OPTIONS = Options(bivalue=Option(False, "wing cells are bivalue", bool),
+                          max_wing_cands=_CANDS,
+                          sizes=Option((3, 4, 5, 6), "pattern sizes, in cells", (tuple, list)))
+
+
 def _family_finder(n: int, name: str, title: str):
     def finder(an: Analysis, opts: dict) -> Iterator[Step]:
         w = an.grid.namer
-        for piv, combo, z, elim in pivot_wings(an, n, opts.get("bivalue", True),
-                                               opts.get("max_wing_cands", 14)):
+        bivalue = WING_OPTIONS.read(opts, "bivalue")
+        max_cands = WING_OPTIONS.read(opts, "max_wing_cands")
+        for piv, combo, z, elim in pivot_wings(an, n, bivalue, max_cands):
             yield Step(name, eliminations=tuple(Candidate(c, z) for c in iter_cells(elim)),
                        pattern=_cand_tuple(an, (piv,) + combo),
                        digits=tuple(digits_of(an.cand[piv])), title=title,
@@ -244,18 +253,19 @@ def _family_finder(n: int, name: str, title: str):
 
 for _n, (_name, _title, _code) in _FAMILY.items():
     register(_name, _title, "wings", code=_code,
-             options={"bivalue": True, "max_wing_cands": 14})(_family_finder(_n, _name, _title))
+             options=WING_OPTIONS)(_family_finder(_n, _name, _title))
 
 
 @register("relaxed_wing", "Relaxed Pivot Wing", "wings",
-          options={"bivalue": False, "max_wing_cands": 14, "sizes": (3, 4, 5, 6)})
+          options=RELAXED_OPTIONS)
 def relaxed_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     """The relaxed XYZ..UVWXYZ-Wing: wing cells need not be bivalue (any subset of the pivot's
     digits, at least two)."""
     w = an.grid.namer
-    for n in opts.get("sizes", (3, 4, 5, 6)):
-        for piv, combo, z, elim in pivot_wings(an, n, opts.get("bivalue", False),
-                                               opts.get("max_wing_cands", 14)):
+    bivalue = RELAXED_OPTIONS.read(opts, "bivalue")
+    max_cands = RELAXED_OPTIONS.read(opts, "max_wing_cands")
+    for n in RELAXED_OPTIONS.read(opts, "sizes"):
+        for piv, combo, z, elim in pivot_wings(an, n, bivalue, max_cands):
             yield Step("relaxed_wing",
                        eliminations=tuple(Candidate(c, z) for c in iter_cells(elim)),
                        pattern=_cand_tuple(an, (piv,) + combo),

@@ -9,6 +9,8 @@ cells reads as a multi-digit number, most significant first).
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from typing import Any, Sequence
 
 from csp import Puzzle
@@ -52,3 +54,16 @@ class double_arrow:
 
 
 __all__ = ["arrow", "double_arrow"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+arrow.record = RuleRecord(
+    FPuzzles("custom", "arrow"),
+    (SudokuPad("arrow", "custom", reason="read from SudokuPad's arrows (circle and shaft)"),),
+    Drawing("arrow"),
+    args=(("circle", "cells"), ("shaft", "cells"), ("name", "str")))
+double_arrow.record = RuleRecord(
+    FPuzzles("line", "doublearrow"),
+    (SudokuPad("double-arrow", "line", (("#C54B8B", None),), ends="both",
+               aliases=("double-arrow-line", "doublearrow")),),
+    Drawing("line", "#b0b0b0", width=0.06, ends="circles"),
+    args=(("cells", "cells"), ("name", "str")))

@@ -7,6 +7,8 @@
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from csp import NotEqual, Puzzle
 
 
@@ -36,3 +38,13 @@ class anti_king:
 
 
 __all__ = ["anti_king", "anti_knight"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+anti_knight.record = RuleRecord(
+    FPuzzles("flag", "antiknight"), (SudokuPad("antiknight", "global", key="antiknight"),),
+    Drawing("note", label=lambda b: "anti-knight"), logic=("clone_logic",),
+    techniques=("equal_digit_colouring",))
+anti_king.record = RuleRecord(
+    FPuzzles("flag", "antiking"), (SudokuPad("antiking", "global", key="antiking"),),
+    Drawing("note", label=lambda b: "anti-king"), logic=("clone_logic",),
+    techniques=("equal_digit_colouring",))

@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from typing import Any
 
 from csp import Grid, Puzzle
@@ -37,3 +39,9 @@ def classic_puzzle(line: str, grid: Grid | None = None, **kw: Any) -> Puzzle:
 
 
 __all__ = ["classic", "classic_puzzle"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+classic.record = RuleRecord(
+    FPuzzles("custom", reason="f-puzzles always has rows, columns and the grid's regions"),
+    (SudokuPad("classic", "custom", reason="SudokuPad always has rows, columns and regions"),),
+    Drawing("nothing"), args=(("rows", "bool"), ("cols", "bool"), ("boxes", "bool")))

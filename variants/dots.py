@@ -9,6 +9,8 @@ non-consecutive, and the negative constraints (every pair that qualifies is mark
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from typing import Any, Iterable, Sequence
 
 from csp import AbsDiff, NotAbsDiff, NotRatio, Puzzle, Ratio
@@ -153,3 +155,46 @@ class _NotSum:
 
 
 __all__ = ["black_dot", "diagonal_non_consecutive", "knight_non_consecutive", "negative", "non_consecutive", "sum_dot", "v_dot", "white_dot", "x_dot"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+_CONSECUTIVE = ("consecutive_pair_cell", "consecutive_gap_cell", "consecutive_triple_cell",
+                "consecutive_neighbours", "consecutive_locked_pair", "consecutive_locked_nearby",
+                "consecutive_locked_triple", "consecutive_check_pattern", "consecutive_chain")
+_PAIRS = ("pair_rules", "pair_mandatory", "dot_chain", "neighbour_pinch", "house_arrangement")
+_NO_FLAG = "SudokuPad reads the f-puzzles flags, and f-puzzles has none for it"
+white_dot.record = RuleRecord(
+    FPuzzles("custom", "difference", value="diff"),
+    (SudokuPad("white-dot", "custom", reason="read from SudokuPad's white dots"),),
+    Drawing("white-dot"), args=(("a", "cell"), ("b", "cell"), ("diff", "int")),
+    logic=("consecutive_logic", "pairs_logic"), techniques=_CONSECUTIVE + _PAIRS)
+black_dot.record = RuleRecord(
+    FPuzzles("custom", "ratio", value="ratio"),
+    (SudokuPad("black-dot", "custom", reason="read from SudokuPad's black dots"),),
+    Drawing("black-dot"), args=(("a", "cell"), ("b", "cell"), ("ratio", "int")),
+    logic=("pairs_logic",), techniques=_PAIRS)
+sum_dot.record = RuleRecord(
+    FPuzzles("custom", "sum", value="total", keys=("xv",)),
+    (SudokuPad("sum-dot", "custom", reason="read from SudokuPad's X, V and sum marks"),),
+    Drawing("sum-dot"), args=(("a", "cell"), ("b", "cell"), ("total", "int")),
+    logic=("pairs_logic",), techniques=_PAIRS)
+non_consecutive.record = RuleRecord(
+    FPuzzles("custom", "nonconsecutive"),
+    (SudokuPad("nonconsecutive", "global", key="nonconsecutive"),),
+    Drawing("note", label=lambda b: "non-consecutive"),
+    logic=("consecutive_logic", "pairs_logic"), techniques=_CONSECUTIVE + _PAIRS)
+diagonal_non_consecutive.record = RuleRecord(
+    FPuzzles("none", reason="it has no diagonal non-consecutive rule"),
+    (SudokuPad("diagonal-nonconsecutive", "none", reason=_NO_FLAG),),
+    Drawing("note", label=lambda b: "diagonal non-consecutive"),
+    logic=("consecutive_logic",), techniques=_CONSECUTIVE)
+knight_non_consecutive.record = RuleRecord(
+    FPuzzles("none", reason="it has no knight non-consecutive rule"),
+    (SudokuPad("knight-nonconsecutive", "none", reason=_NO_FLAG),),
+    Drawing("note", label=lambda b: "knight non-consecutive"),
+    logic=("consecutive_logic",), techniques=_CONSECUTIVE)
+negative.record = RuleRecord(
+    FPuzzles("custom", "negative"),
+    (SudokuPad("negative", "custom", reason="read from SudokuPad's negative flags"),),
+    Drawing("note", label=lambda b: f"negative constraint ({b.kind})"),
+    args=(("kind", "str"), ("marked", "cell-lists"), ("value", "int?")),
+    logic=("consecutive_logic", "pairs_logic"), techniques=_CONSECUTIVE + _PAIRS)

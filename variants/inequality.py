@@ -13,6 +13,8 @@ r1c1 and r1c3 are in one row (all different), so r1c2 >= 3.
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from typing import Any
 
 from csp import Less, LessEqual, Puzzle
@@ -64,3 +66,21 @@ class slow_thermo:
 
 
 __all__ = ["greater_than", "less_than", "slow_thermo", "thermo"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+less_than.record = RuleRecord(
+    FPuzzles("custom", "thermometer"),
+    (SudokuPad("less-than", "custom", reason="held as a two-cell thermo"),),
+    Drawing("inequality"), args=(("a", "cell"), ("b", "cell")),
+    logic=("pairs_logic",), techniques=("pair_rules",))
+thermo.record = RuleRecord(
+    FPuzzles("line", "thermometer"),
+    (SudokuPad("thermo", "line", (("#CFCFCF", 21),), ends="first",
+               aliases=("thermometer",)),),
+    Drawing("thermo"), args=(("*cells", "cell"),),
+    logic=("thermo_logic",), techniques=("thermo_length",))
+slow_thermo.record = RuleRecord(
+    FPuzzles("line", "slowthermometer"),
+    (SudokuPad("slow-thermo", "line", (("#6495ED", None),), ends="first",
+               aliases=("slowthermo", "slow-thermometer")),),
+    Drawing("slow-thermo"), args=(("*cells", "cell"),))

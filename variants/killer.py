@@ -9,6 +9,8 @@ diagonals.
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from typing import Any, Sequence
 
 from csp import AllDifferent, Puzzle, Sum
@@ -127,3 +129,31 @@ def diagonal_from_clue(n: int, row: int, col: int, direction: str) -> list[tuple
 
 
 __all__ = ["digital_root_cage", "killer_cage", "little_killer", "multi_sum_cage"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+_CAGE_LOGIC = ("killer_logic", "pairs_logic")
+_CAGE_STEPS = ("killer_combinations", "mandatory_inclusion", "cage_house_overlap",
+               "disjoint_cages", "cage_rules")
+_ONE_TOTAL = "a killer cage has one total"
+killer_cage.record = RuleRecord(
+    FPuzzles("custom", "killercage", value="total"),
+    (SudokuPad("killer", "cage", aliases=("killer-cage",)),),
+    Drawing("cage", label=lambda b: b.total),
+    args=(("cells", "cells"), ("total", "int?"), ("name", "str")),
+    logic=_CAGE_LOGIC, techniques=_CAGE_STEPS)
+multi_sum_cage.record = RuleRecord(
+    FPuzzles("none", reason=_ONE_TOTAL),
+    (SudokuPad("multi-sum-cage", "none", reason=_ONE_TOTAL),),
+    Drawing("cage", label=lambda b: "/".join(map(str, sorted(set(b.totals))))),
+    args=(("cells", "cells"), ("totals", "ints"), ("name", "str")),
+    logic=_CAGE_LOGIC, techniques=_CAGE_STEPS)
+digital_root_cage.record = RuleRecord(
+    FPuzzles("none", reason=_ONE_TOTAL),
+    (SudokuPad("digital-root-cage", "none", reason=_ONE_TOTAL),),
+    Drawing("cage", label=lambda b: f"dr {b.root}"),
+    args=(("cells", "cells"), ("root", "int"), ("name", "str")))
+little_killer.record = RuleRecord(
+    FPuzzles("custom", "littlekillersum", value="total"),
+    (SudokuPad("little-killer", "custom", reason="read from a number and a diagonal arrow"),),
+    Drawing("little-killer"), args=(("cells", "cells"), ("total", "int"), ("name", "str")),
+    outside=True)

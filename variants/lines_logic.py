@@ -62,12 +62,22 @@ from csp.bits import digits_of, iter_bits, iter_cells
 from csp.constraints.run import _perfect_matching, fitting_runs
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis
-from techniques.registry import register
+from techniques.registry import Option, Options, register
 
 FAMILY = "lines"
 
 
 # -- static tables -------------------------------------------------------------------------
+#: search nodes of one region-sum line filled as a whole (from the first version; bounds
+#: one line's search, not measured)
+LINE_FILL_NODES = 50_000
+#: search nodes of one region-sum segment's totals (from the first version; bounds one
+#: segment's search, not measured)
+SEGMENT_SUM_NODES = 50_000
+#: entries of a line table's memo before it is cleared (bounds its memory; not measured)
+MEMO_MAX = 50_000
+
+
 class Line:
     """One line rule: its cells in order, a display name and rule-specific data."""
 
@@ -150,7 +160,7 @@ class LineTables:
         return [ln for ln in self.lines if ln.kind == kind]
 
     def remember(self, key, value):
-        if len(self.memo) > 50_000:
+        if len(self.memo) > MEMO_MAX:
             self.memo.clear()
         self.memo[key] = value
         return value
@@ -289,7 +299,7 @@ def whisper_neighbours(an: Analysis, opts: dict) -> Iterator[Step]:
 
 # -- region-sum lines ----------------------------------------------------------------------
 def segment_sums(doms: Sequence[int], distinct: bool, differ: Sequence[Sequence[int]] = (),
-                 limit: int = 50_000, required: int = 0) -> dict[int, list[int]] | None:
+                 limit: int = SEGMENT_SUM_NODES, required: int = 0) -> dict[int, list[int]] | None:
     """The totals a segment can take and, per total, the digits each cell can hold in a
     filling with that total. ``doms``: candidate masks; ``distinct``: all cells differ
     (else ``differ[i]`` lists the earlier positions cell i must differ from); ``required``:
@@ -368,7 +378,11 @@ def _segment_info(an: Analysis, t: LineTables, seg: tuple[int, ...]):
     return t.remember(key, (sums, distinct, why))
 
 
-@register("region_sum_segments", "Region-Sum Segments", FAMILY, options={"max_nodes": 50_000})
+REGION_SUM_OPTIONS = Options(max_nodes=Option(
+    LINE_FILL_NODES, "search nodes of one line filled as a whole", int))
+
+
+@register("region_sum_segments", "Region-Sum Segments", FAMILY, options=REGION_SUM_OPTIONS)
 def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
     """The segments of a region-sum line have one common total: each segment's possible
     totals (sums of different digits that fit its cells) are intersected, and each segment
@@ -376,6 +390,7 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
     more, so a one-cell segment on the same line is 6 or more)."""
     t = line_tables(an.puzzle)
     w = an.grid.namer
+    max_nodes = REGION_SUM_OPTIONS.read(opts, "max_nodes")
     for ln in t.of("region_sum"):
         segs = ln.data
         if not any(an.cand[c] for c in ln.cells):
@@ -410,7 +425,7 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
             key = ("line fill", ln.cells, tuple(_value(an, c) for c in ln.cells), common)
             sup = t.memo.get(key)
             if sup is None:
-                sup = t.remember(key, _line_fill(an, ln, common, opts.get("max_nodes", 50_000)))
+                sup = t.remember(key, _line_fill(an, ln, common, max_nodes))
             if sup and all(sup.get(c) for c in ln.cells):
                 cells = list(dict.fromkeys(ln.cells))
                 elims = _elims(an, cells, [sup[c] for c in cells])

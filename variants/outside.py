@@ -21,8 +21,10 @@ placed is always checked, so search stays exact. The scans tick the call's budge
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from math import comb
-from typing import Callable
+from typing import Callable, Sequence
 
 from csp import Puzzle
 from csp.bits import digits_of
@@ -605,4 +607,197 @@ class skyscraper(_OutsideClue):
         p.add(con)
 
 
-__all__ = ["sandwich", "skyscraper", "x_sum"]
+def _clue_line(p: Puzzle, row: int, col: int, rule: str) -> list[int]:
+    p.grid.require_square(rule)
+    return line_from_clue(p.grid.n, row, col)
+
+
+def _first_cells(p: Puzzle, row: int, col: int, count: int | None, rule: str) -> list[int]:
+    """The ``count`` cells nearest an outside clue (default: a box's width along a row, its
+    height along a column)."""
+    cells = _clue_line(p, row, col, rule)
+    if count is None:
+        shape = p.grid.box_shape
+        if not shape:
+            raise InvalidConstraint(f"{rule} at r{row}c{col}: a grid without boxes needs "
+                                    "the number of cells the clue covers (count=)")
+        count = shape[1] if col in (0, p.grid.n + 1) else shape[0]
+    if not 1 <= count <= len(cells):
+        raise InvalidConstraint(f"{rule} at r{row}c{col}: count {count} outside "
+                                f"1..{len(cells)}")
+    return cells[:count]
+
+
+class frame_sum:
+    """The clue is the sum of the nearest cells of its row or column: as many as a box is
+    wide along a row (high along a column), so 3 on a 9x9 grid (``count`` for another
+    number).
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), frame_sum(1, 0, 7))
+    >>> p.propagate().candidates("r1c1")        # 1+2+4
+    (1, 2, 4)
+    """
+
+    def __init__(self, row: int, col: int, value: int, count: int | None = None) -> None:
+        self.row, self.col, self.value, self.count = row, col, value, count
+
+    def apply(self, p: Puzzle) -> None:
+        from csp.constraints import Sum
+        cells = _first_cells(p, self.row, self.col, self.count, "frame sum")
+        p.add(Sum(cells, self.value, True,
+                  f"frame sum {self.value} at r{self.row}c{self.col}"))
+
+
+def _not_monotonic(a: int, b: int, c: int) -> bool:
+    return not (a < b < c or a > b > c)
+
+
+#: Rossini clue orders, read from the clue into the grid
+ROSSINI_ORDERS = ("increasing", "decreasing", "neither")
+
+
+def _rossini_mark(b: "rossini") -> str:
+    """An arrow pointing at the largest digit (into the grid: increasing), or a dot for
+    'neither'. A clue's side: row 0 top, column 0 left, else the larger of row and column
+    is n + 1 (bottom or right)."""
+    if b.order == "neither":
+        return "\u25cf"
+    inward = ("\u2193" if b.row == 0 else "\u2192" if b.col == 0
+              else "\u2191" if b.row > b.col else "\u2190")
+    outward = {"\u2193": "\u2191", "\u2191": "\u2193", "\u2192": "\u2190",
+               "\u2190": "\u2192"}[inward]
+    return inward if b.order == "increasing" else outward
+
+
+class rossini:
+    """The three cells nearest the clue (``count`` for another number) are in order, read
+    from the clue into the grid: ``"increasing"`` (an arrow pointing into the grid: the
+    digits grow in the arrow's direction), ``"decreasing"`` (an arrow pointing out), or
+    ``"neither"`` (neither increasing nor decreasing: the mark some puzzles print where no
+    arrow is; :class:`rossini_negative` states it for every unmarked side at once).
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), rossini(0, 1, "decreasing")).givens({"r3c1": 7})
+    >>> p.propagate().candidates("r2c1"), p.propagate().candidates("r1c1")
+    ((8,), (9,))
+    """
+
+    def __init__(self, row: int, col: int, order: str = "increasing",
+                 count: int = 3) -> None:
+        if order not in ROSSINI_ORDERS:
+            raise InvalidConstraint(f"rossini order {order!r}: one of "
+                                    f"{', '.join(ROSSINI_ORDERS)}")
+        if count < 2:
+            raise InvalidConstraint(f"rossini at r{row}c{col}: count {count} below 2")
+        self.row, self.col, self.order, self.count = row, col, order, count
+
+    def apply(self, p: Puzzle) -> None:
+        from csp import Less
+        from csp.constraints import FunctionConstraint
+        cells = _first_cells(p, self.row, self.col, self.count, "rossini")
+        g = p.grid
+        where = f"rossini at r{self.row}c{self.col}"
+        if self.order == "neither":
+            if len(cells) != 3:
+                raise InvalidConstraint(f"{where}: 'neither' reads exactly 3 cells")
+            p.add(FunctionConstraint(_not_monotonic, cells, f"{where} (not in order)"))
+            return
+        if self.order == "decreasing":
+            cells = cells[::-1]
+        for a, b in zip(cells, cells[1:]):
+            p.add(Less(a, b, f"{where} {g.name(a)}<{g.name(b)}"))
+
+
+class rossini_negative:
+    """Every Rossini clue is given: beside each side of a row or column not listed in
+    ``arrows`` (the clue positions ``(row, col)`` of the puzzle's arrows), the three nearest
+    digits are neither increasing nor decreasing.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), rossini_negative([(0, 1)])).givens("15" + "." * 79)
+    >>> p.propagate().candidates("r1c3")      # 1, 5, 6 would need an arrow left of row 1
+    (2, 3, 4)
+    """
+
+    def __init__(self, arrows: Sequence[tuple[int, int]] = ()) -> None:
+        self.arrows = [tuple(m) for m in arrows]
+
+    def apply(self, p: Puzzle) -> None:
+        p.grid.require_square("rossini")
+        n = p.grid.n
+        arrows = set(self.arrows)
+        for r, c in arrows:
+            line_from_clue(n, r, c)                     # an arrow must be at a clue place
+        for i in range(1, n + 1):
+            for r, c in ((0, i), (n + 1, i), (i, 0), (i, n + 1)):
+                if (r, c) not in arrows:
+                    rossini(r, c, "neither").apply(p)
+
+
+class numbered_room:
+    """The clue ``value`` sits in the X-th cell of the row or column, counted from the clue,
+    where X is the digit in the cell nearest the clue.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> p = Puzzle(9).use(classic(), numbered_room(1, 0, 5)).givens({"r1c1": 3})
+    >>> p.propagate().candidates("r1c3")
+    (5,)
+    """
+
+    def __init__(self, row: int, col: int, value: int) -> None:
+        self.row, self.col, self.value = row, col, value
+
+    def apply(self, p: Puzzle) -> None:
+        from csp.constraints import Element
+        cells = _clue_line(p, self.row, self.col, "numbered room")
+        if not 1 <= self.value <= p.grid.n:
+            raise InvalidConstraint(f"numbered room clue {self.value} at r{self.row}c{self.col}"
+                                    f" outside 1..{p.grid.n}")
+        p.add(Element(cells[0], cells, self.value,
+                      f"numbered room {self.value} at r{self.row}c{self.col}"))
+
+
+__all__ = ["frame_sum", "numbered_room", "rossini", "rossini_negative", "sandwich", "skyscraper", "x_sum"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+_CLUE = (("row", "int"), ("col", "int"), ("value", "int"))
+sandwich.record = RuleRecord(
+    FPuzzles("outside", "sandwichsum", value="value"),
+    (SudokuPad("sandwich", "outside", aliases=("sandwich-sum",)),),
+    Drawing("outside"), args=_CLUE, outside=True,
+    logic=("outside_logic",), techniques=("sandwich_crusts",))
+x_sum.record = RuleRecord(
+    FPuzzles("outside", "xsum", value="value"),
+    (SudokuPad("x-sum", "outside", aliases=("xsum",)),),
+    Drawing("outside"), args=_CLUE, outside=True,
+    logic=("outside_logic",), techniques=("x_sum_length",))
+skyscraper.record = RuleRecord(
+    FPuzzles("outside", "skyscraper", value="value"),
+    (SudokuPad("skyscraper", "outside"),),
+    Drawing("outside"), args=_CLUE, outside=True,
+    logic=("outside_logic",), techniques=("skyscraper_renban",))
+_NOT_READ = ("SudokuPad holds it only as text outside the grid whose meaning is in the rules "
+             "text; not read yet (build it in Python or the own JSON)")
+frame_sum.record = RuleRecord(
+    FPuzzles("none", reason="it has no frame sum clue"),
+    (SudokuPad("frame-sum", "none", reason=_NOT_READ),),
+    Drawing("outside"), args=_CLUE + (("count", "int?"),), outside=True)
+numbered_room.record = RuleRecord(
+    FPuzzles("none", reason="it has no numbered room clue"),
+    (SudokuPad("numbered-room", "none", reason=_NOT_READ),),
+    Drawing("outside"), args=_CLUE, outside=True)
+rossini.record = RuleRecord(
+    FPuzzles("none", reason="it has no Rossini arrow"),
+    (SudokuPad("rossini", "none", reason=_NOT_READ),),
+    Drawing("outside", label=_rossini_mark),
+    args=(("row", "int"), ("col", "int"), ("order", "str"), ("count", "int")), outside=True)
+rossini_negative.record = RuleRecord(
+    FPuzzles("none", reason="it has no Rossini arrow"),
+    (SudokuPad("rossini-negative", "none", reason=_NOT_READ),),
+    Drawing("note", label=lambda b: "Rossini: every arrow is given"),
+    args=(("arrows", "positions"),))

@@ -59,9 +59,14 @@ from csp.constraints import AllDifferent, Constraint
 from csp.links import link_tables, rule_kind
 from csp.step import Candidate, Step, cell_name, digit_symbol
 from techniques.analysis import Analysis
-from techniques.registry import register
+from techniques.registry import Option, Options, register
 
 FAMILY = "pairs"
+
+
+#: entries of the pair checks' memory of quiet candidates before it is cleared (bounds
+#: its memory; not measured)
+QUIET_MAX = 100_000
 
 
 class PinchTables:
@@ -269,7 +274,7 @@ def pair_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
                     if not sees(a, x, b, y):
                         must &= 1 << x | 1 << y
                         fills.append(f"{digit_symbol(x)}{digit_symbol(y)}")
-            if len(t.quiet) > 100_000:
+            if len(t.quiet) > QUIET_MAX:
                 t.quiet.clear()
             hit = t.quiet[key] = (must if fills else 0, fills)
         must, fills = hit
@@ -317,8 +322,14 @@ def cage_rule_tables(an: Analysis) -> CageRuleTables:
     return an.links_memo("cage_rule_tables", build)
 
 
-@register("cage_rules", "Cage Rules", FAMILY,
-          options={"max_fillings": 50000})
+#: fillings of one cage listed before it is skipped (from the first version; bounds one
+#: cage's enumeration, not measured)
+MAX_CAGE_FILLINGS = 50_000
+CAGE_RULES_OPTIONS = Options(max_fillings=Option(
+    MAX_CAGE_FILLINGS, "fillings of one cage listed (more: the cage is skipped)", int))
+
+
+@register("cage_rules", "Cage Rules", FAMILY, options=CAGE_RULES_OPTIONS)
 def cage_rules(an: Analysis, opts: dict) -> Iterator[Step]:
     """A killer cage whose cells are also joined by two-cell rules (a line along it, dots
     inside it) keeps only the fillings that satisfy them too: 13 on an entropic line is a
@@ -326,7 +337,7 @@ def cage_rules(an: Analysis, opts: dict) -> Iterator[Step]:
     t = cage_rule_tables(an)
     if not t.cages:
         return
-    limit = opts.get("max_fillings", 50000)
+    limit = CAGE_RULES_OPTIONS.read(opts, "max_fillings")
     w = an.grid.namer
     placed = an.state.placed
     sees = an.sees
@@ -1691,7 +1702,12 @@ def _arrangement(an: Analysis, t: ArrangementTables, region: int | tuple[int, ..
     return cells, doms, support
 
 
-@register("house_arrangement", "House Arrangement", FAMILY)
+HOUSE_ARRANGEMENT_OPTIONS = Options(budget=Option(
+    4000, "search nodes per house", int))
+HOUSE_PAIR_OPTIONS = Options(budget=Option(3000, "search nodes per pair of houses", int))
+
+
+@register("house_arrangement", "House Arrangement", FAMILY, options=HOUSE_ARRANGEMENT_OPTIONS)
 def house_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     """A house whose cells are also joined by two-cell rules (a negative XV or ratio rule
     between neighbours of a row, a whisper inside a box) keeps only the candidates that take
@@ -1709,7 +1725,7 @@ def house_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     'House Arrangement: row 1 with X (1 rule) between its cells: 21 candidates of the open cells fit no filling that keeps these rules => r1c1<>2345678, r1c3<>19, r1c4<>19, r1c5<>19, r1c6<>19, r1c7<>19, r1c8<>19, r1c9<>19. Why: r1c3=1 (pictured): r1c2=9, so r1c1 has no digit left; the same way r1c3=9, r1c4=1/9, r1c5=1/9, r1c6=1/9, r1c7=1/9, r1c8=1/9, r1c9=1/9. r1c1=2: r1c2 has no digit left; the same way r1c1=3/4/5/6/7/8'
     """
     t = arrangement_tables(an.puzzle)
-    budget = int(opts.get("budget", 4000))
+    budget = int(HOUSE_ARRANGEMENT_OPTIONS.read(opts, "budget"))
     for h in t.houses:
         got = _arrangement(an, t, h, budget)
         if got is not None:
@@ -1717,7 +1733,8 @@ def house_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
                                          "House Arrangement")
 
 
-@register("house_pair_arrangement", "House Pair Arrangement", FAMILY)
+@register("house_pair_arrangement", "House Pair Arrangement", FAMILY,
+          options=HOUSE_PAIR_OPTIONS)
 def house_pair_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two houses joined by two-cell rules between three or more pairs of their cells
     (neighbouring rows, columns or boxes under a negative XV rule), filled together:
@@ -1725,7 +1742,7 @@ def house_pair_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     in no such filling of the two is false ("if r5c6 were 1, r5c7 would be 9 across the X,
     and row 4 could not place its 9 then")."""
     t = arrangement_tables(an.puzzle)
-    budget = int(opts.get("budget", 3000))
+    budget = int(HOUSE_PAIR_OPTIONS.read(opts, "budget"))
     for u in t.unions:
         if an.expired():
             return
@@ -1735,7 +1752,20 @@ def house_pair_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
                                          "House Pair Arrangement")
 
 
-@register("band_arrangement", "Band Arrangement", FAMILY)
+#: nodes a window's searches may take together at one look: 50,000 changed nothing on the
+#: f-puzzles set (see :data:`BAND_TOTAL`)
+WINDOW_TOTAL = 20_000
+_CANDIDATE_BUDGET = Option(2000, "search nodes per candidate", int)
+BAND_OPTIONS = Options(
+    band_wide=Option(False, "also each band with one more house beside it", bool),
+    band_budget=_CANDIDATE_BUDGET,
+    band_total=Option(BAND_TOTAL, "search nodes per band at one look", int))
+WINDOW_OPTIONS = Options(
+    window_budget=_CANDIDATE_BUDGET,
+    window_total=Option(WINDOW_TOTAL, "search nodes per window at one look", int))
+
+
+@register("band_arrangement", "Band Arrangement", FAMILY, options=BAND_OPTIONS)
 def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     """A band (three rows and their three boxes, or a stack of columns) whose cells are
     also joined by rules (two-cell rules, negative or not, anti-knight or anti-king links
@@ -1765,13 +1795,13 @@ def band_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     t = arrangement_tables(an.puzzle)
     if not t.bands:
         return
-    regions = t.bands + t.wide if opts.get("band_wide", False) else t.bands
-    yield from _fill_regions(an, t, regions, int(opts.get("band_budget", 2000)),
-                             int(opts.get("band_total", BAND_TOTAL)), "band_arrangement",
+    regions = t.bands + t.wide if BAND_OPTIONS.read(opts, "band_wide") else t.bands
+    budget, total = BAND_OPTIONS.read(opts, "band_budget"), BAND_OPTIONS.read(opts, "band_total")
+    yield from _fill_regions(an, t, regions, int(budget), int(total), "band_arrangement",
                              "Band Arrangement")
 
 
-@register("window_arrangement", "Window Arrangement", FAMILY)
+@register("window_arrangement", "Window Arrangement", FAMILY, options=WINDOW_OPTIONS)
 def window_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     """The band arrangement on a grid without bands (a jigsaw whose regions cross every
     row, a boxless grid): three consecutive rows (or columns), with the region cells,
@@ -1795,8 +1825,9 @@ def window_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     t = arrangement_tables(an.puzzle)
     if not t.windows:
         return
-    yield from _fill_regions(an, t, t.windows, int(opts.get("window_budget", 2000)),
-                             int(opts.get("window_total", 20000)), "window_arrangement",
+    budget = WINDOW_OPTIONS.read(opts, "window_budget")
+    total = WINDOW_OPTIONS.read(opts, "window_total")
+    yield from _fill_regions(an, t, t.windows, int(budget), int(total), "window_arrangement",
                              "Window Arrangement")
 
 

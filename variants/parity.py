@@ -8,6 +8,8 @@ neighbour).
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from typing import Any
 
 from csp import Less, Puzzle
@@ -83,3 +85,26 @@ class maximum:
 
 
 __all__ = ["digits", "even", "maximum", "minimum", "odd"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+_CELLS = (("*cells", "cell"),)
+odd.record = RuleRecord(
+    FPuzzles("cells", "odd"), (SudokuPad("odd", "shape"),), Drawing("odd"), args=_CELLS,
+    logic=("parity_logic",), techniques=("parity_count",))
+even.record = RuleRecord(
+    FPuzzles("cells", "even"), (SudokuPad("even", "shape"),), Drawing("even"), args=_CELLS,
+    logic=("parity_logic",), techniques=("parity_count",))
+digits.record = RuleRecord(
+    FPuzzles("custom", "givenPencilMarks"),
+    (SudokuPad("digits", "custom", reason="read from a cell's given pencil marks"),),
+    Drawing("digits"), args=(("cell", "cell"), ("allowed", "cell")))
+minimum.record = RuleRecord(
+    FPuzzles("custom", "minimum"),
+    (SudokuPad("minimum", "custom", reason="read from the chevrons round the cell"),),
+    Drawing("shade", "#dbe8ff", label=lambda b: "blue cells: minimum", css="minimum"),
+    args=_CELLS)
+maximum.record = RuleRecord(
+    FPuzzles("custom", "maximum"),
+    (SudokuPad("maximum", "custom", reason="read from the chevrons round the cell"),),
+    Drawing("shade", "#d9d9d9", label=lambda b: "grey cells: maximum", css="maximum"),
+    args=_CELLS)

@@ -7,6 +7,8 @@
 """
 from __future__ import annotations
 
+from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
+
 from typing import Any, Sequence
 
 from csp import AllDifferent, Grid, Puzzle
@@ -88,3 +90,21 @@ def jigsaw_grid(regions: Sequence[int] | str, n: int | None = None) -> Grid:
 
 
 __all__ = ["diagonal", "disjoint_groups", "extra_region", "jigsaw_grid", "windoku"]
+
+# -- records: what the application needs about each rule (variants/record.py) -------------
+diagonal.record = RuleRecord(
+    FPuzzles("custom", keys=("diagonal+", "diagonal-")),
+    (SudokuPad("diagonal", "custom", reason="read from a line corner to corner"),),
+    Drawing("diagonal"), args=(("main", "bool"), ("anti", "bool")))
+extra_region.record = RuleRecord(
+    FPuzzles("custom", "extraregion"),
+    (SudokuPad("extra-region", "cage", aliases=("extraregion",)),),
+    Drawing("shade", "#e4e4e4", css="extra-region"), args=(("cells", "cells"), ("name", "str")))
+windoku.record = RuleRecord(
+    FPuzzles("custom", "extraregion"),
+    (SudokuPad("windoku", "custom", reason="held as its windows, extra-region cages"),),
+    Drawing("windoku"))
+disjoint_groups.record = RuleRecord(
+    FPuzzles("custom", "disjointgroups"),
+    (SudokuPad("disjoint", "global", key="disjointgroups"),),
+    Drawing("note", label=lambda b: "disjoint groups"))

@@ -22,7 +22,7 @@ from .binary import (AbsDiff, AllowedPairs, BinaryTable, Equal, Less, LessEqual,
 #: name -> the module of this package that defines it
 LAZY = {"Linear": "sums", "Sum": "sums", "SumIn": "sums", "Domain": "unary",
         "FunctionConstraint": "function", "ConsecutiveSet": "run", "Contains": "element",
-        "Element": "element"}
+        "Element": "element", "Regular": "regular"}
 
 
 def _module(name: str) -> Any:
@@ -34,6 +34,8 @@ def _module(name: str) -> Any:
         from . import function as m
     elif name == "run":
         from . import run as m
+    elif name == "regular":
+        from . import regular as m
     else:
         from . import element as m
     return m
@@ -51,5 +53,5 @@ __all__ = [
     "Automaton", "Constraint", "AllDifferent", "AllDifferentGAC", "Relation", "RelationKind", "BinaryTable", "Less",
     "LessEqual", "Equal", "NotEqual", "AbsDiff", "NotAbsDiff", "Ratio", "NotRatio",
     "AllowedPairs", "Sum", "SumIn", "Linear", "Domain", "FunctionConstraint", "ConsecutiveSet",
-    "Contains", "Element",
+    "Contains", "Element", "Regular",
 ]

@@ -14,6 +14,7 @@ COMMANDS: dict[str, str] = {
     "reglib": 'run a HoDoKu regression library file',
     "graph": 'export the constraint, cell or link graph',
     "techniques": 'list the registered techniques',
+    "rules": 'list the rules: Python call, f-puzzles key, SudokuPad convention, techniques',
     "render": 'draw a puzzle, its pencil marks or a logic step as SVG or PNG',
     "generate": 'make puzzles with one solution at a logic level',
     "convert": 'write a puzzle as sudoku-csp JSON, f-puzzles JSON or URL, a SudokuPad URL, or a line string',

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from csp.budget import Budget
@@ -117,6 +117,41 @@ def techniques(text: str) -> str:
     except UnknownTechnique as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return text
+
+
+def technique_option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` of ``--option``: a technique option (``sudoku-csp techniques
+    --options`` lists them), checked before any puzzle is read; VALUE is read as a JSON
+    value (``8``, ``true``, ``null``, ``[1, 2]``), else taken as text. An option no
+    technique declares, or a value of the wrong type, is a usage error.
+
+    >>> technique_option("max_length=8"), technique_option("types=1")
+    (('max_length', 8), ('types', '1'))
+    """
+    import json
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {_quote(text)}")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw
+    import variants  # noqa: F401  (the rule families' techniques declare options too)
+    from techniques.registry import Option, UnknownOption, check_options, load
+    decl = next((t.options[key] for t in load().values() if key in t.options), None)
+    if isinstance(decl, Option) and decl.type is str and not isinstance(value, str):
+        value = raw                 # "types=12" is the text '12'
+    try:
+        check_options({key: value})
+    except UnknownOption as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return key, value
+
+
+def technique_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``--option`` values of a command as a dict (later ones win)."""
+    return dict(getattr(args, "option", None) or ())
 
 
 def _quote(text: str) -> str:

@@ -21,7 +21,8 @@ from csp.status import SolveStatus
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import add_puzzle_options, at_least, node_limit, seconds, techniques
+from .options import (add_puzzle_options, at_least, node_limit, seconds, technique_option,
+                      technique_options, techniques)
 
 if TYPE_CHECKING:
     from techniques.solver import LogicResult
@@ -49,6 +50,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         "35x35) or numbers (comma separated)")
     s.add_argument("--techniques", default="default", type=techniques,
                    help="technique selection for --logic (default, all, a family or names)")
+    s.add_argument("--option", action="append", type=technique_option, metavar="KEY=VALUE",
+                   help="a technique option for --logic, e.g. max_length=8 (repeatable; "
+                        "`sudoku-csp techniques --options` lists them)")
     s.add_argument("--time-limit", type=seconds, default=60.0,
                    help="seconds per puzzle before giving up (default 60)")
     s.add_argument("--node-limit", type=node_limit, default=None, metavar="N",
@@ -175,7 +179,7 @@ def logic_solve(p: Any, args: argparse.Namespace, single: bool = True,
     from techniques import StepSolver
 
     from ..progress import RunProgress, wants_progress
-    solver = StepSolver(args.techniques)
+    solver = StepSolver(args.techniques, options=technique_options(args))
     run = solver.start(p, time_limit=args.time_limit, budget=budget)
     with RunProgress(run, single and wants_progress(args)):
         return solver.finish(run)
@@ -212,7 +216,7 @@ def solve_one(item: Item, args: argparse.Namespace) -> dict[str, Any]:
                 if args.rating in ("se", "se121") and (
                         status == SolveStatus.SOLVED or not getattr(args, "rated_only", False)):
                     from techniques import StepSolver
-                    se = StepSolver(args.techniques).rate_se(
+                    se = StepSolver(args.techniques, options=technique_options(args)).rate_se(
                         p, mode="se121" if args.rating == "se121" else "extended",
                         budget=budget)
                     out["se_rating"] = se.to_dict()

@@ -35,10 +35,10 @@ from csp.text import did_you_mean
 
 from .payload import decode_payload, is_fpuzzles_text  # noqa: F401  (part of this module's API)
 
-from variants import chess, dots, inequality, killer, lines, misc, outside, parity, regions
+from variants import dots, inequality, killer, misc, parity, regions
 from variants.arrow import arrow as _arrow_rule
-from variants.arrow import double_arrow as _double_arrow
 from variants.classic import classic
+from variants.record import RuleRecord, records, rule_classes
 
 #: keys that carry no rule: metadata, drawings (their meaning, if any, is in the rules
 #: text), fog of war, and settings of f-puzzles' or its solver's interface
@@ -531,49 +531,75 @@ def pair_flag_bundles(ctx: _Ctx, nonconsecutive: bool, negative: set[str]) -> li
     return out
 
 
-HANDLERS: dict[str, Callable] = {
+def _record_reader(cls: type, r: RuleRecord) -> Callable | None:
+    """The reader of a rule whose record declares its f-puzzles shape (None for ``custom``
+    and ``none``: those keys have readers of their own above)."""
+    fp = r.fpuzzles
+    if fp.shape == "flag":
+        return _flag(cls)
+    if fp.shape == "cells":
+        return _cells_rule(fp.key, cls)
+    if fp.shape == "outside":
+        return _outside(fp.key, cls)
+    if fp.shape != "line":
+        return None
+    spread = bool(r.args) and r.args[0][0].startswith("*")     # thermo(*cells)
+
+    def make(ctx: _Ctx, c: list[str], it: dict) -> Any:
+        args: list[Any] = list(c) if spread else [c]
+        if fp.value is not None:
+            args.append(_value(it.get("value"), fp.default(ctx.n) if fp.default else None,
+                               f"{fp.key} value"))
+        return cls(*args)
+    return _lines(fp.key, make)
+
+
+#: the readers of the keys whose shape needs code of its own (records say ``custom``)
+_CUSTOM_READERS: dict[str, Callable] = {
     "diagonal+": _diag(False),
     "diagonal-": _diag(True),
-    "antiknight": _flag(chess.anti_knight),
-    "antiking": _flag(chess.anti_king),
     "disjointgroups": _disjoint,
     "nonconsecutive": lambda ctx, v: None,      # read with the dots (_pair_flags)
     "extraregion": _extra,
     "killercage": _killer,
     "littlekillersum": _little_killer,
     "arrow": _arrows,
-    "doublearrow": _lines("doublearrow", lambda ctx, c, it: _double_arrow(c)),
-    "thermometer": _lines("thermometer", lambda ctx, c, it: inequality.thermo(*c)),
-    "slowthermometer": _lines("slowthermometer", lambda ctx, c, it: inequality.slow_thermo(*c)),
-    "palindrome": _lines("palindrome", lambda ctx, c, it: lines.palindrome(c)),
-    "renban": _lines("renban", lambda ctx, c, it: lines.renban(c)),
-    "whispers": _lines("whispers", lambda ctx, c, it: lines.whispers(
-        c, _value(it.get("value"), (ctx.n + 1) // 2, "whispers value"))),
-    "regionsumline": _lines("regionsumline", lambda ctx, c, it: lines.region_sum_line(c)),
-    "betweenline": _lines("betweenline", lambda ctx, c, it: lines.between_line(c)),
-    "entropicline": _lines("entropicline", lambda ctx, c, it: lines.entropic_line(c)),
-    "modularline": _lines("modularline", lambda ctx, c, it: lines.modular_line(c)),
-    "zipperline": _lines("zipperline", lambda ctx, c, it: lines.zipper_line(c)),
-    "nabner": _lines("nabner", lambda ctx, c, it: lines.nabner(c)),
-    "lockout": _lines("lockout", lambda ctx, c, it: lines.lockout(
-        c, _value(it.get("value"), ctx.n // 2, "lockout value"))),
     "difference": _dots("difference"),
     "ratio": _dots("ratio"),
     "xv": _dots("xv"),
     "sum": _dots("sum"),
-    "odd": _cells_rule("odd", parity.odd),
-    "even": _cells_rule("even", parity.even),
     "minimum": _cells_rule("minimum", parity.minimum),
     "maximum": _cells_rule("maximum", parity.maximum),
     "quadruple": _quads,
     "clone": _clones,
-    "sandwichsum": _outside("sandwichsum", outside.sandwich),
-    "xsum": _outside("xsum", outside.x_sum),
-    "skyscraper": _outside("skyscraper", outside.skyscraper),
     "rowindexer": _indexer("row"),
     "columnindexer": _indexer("column"),
     "boxindexer": _indexer("box"),
 }
+#: the order keys are read in, so that a document's rules come in one fixed order (that
+#: order shows in pictures, own-JSON rule lists and exports); keys not listed (new rules)
+#: are read after these, in catalogue order
+_READ_ORDER = (
+    "diagonal+", "diagonal-", "antiknight", "antiking", "disjointgroups", "nonconsecutive",
+    "extraregion", "killercage", "littlekillersum", "arrow", "doublearrow", "thermometer",
+    "slowthermometer", "palindrome", "renban", "whispers", "regionsumline", "betweenline",
+    "entropicline", "modularline", "zipperline", "nabner", "lockout", "difference", "ratio",
+    "xv", "sum", "odd", "even", "minimum", "maximum", "quadruple", "clone", "sandwichsum",
+    "xsum", "skyscraper", "rowindexer", "columnindexer", "boxindexer")
+
+
+def _handlers() -> dict[str, Callable]:
+    out = dict(_CUSTOM_READERS)
+    for name, r in records().items():
+        h = _record_reader(rule_classes()[name], r)
+        if h is not None:
+            out[r.fpuzzles.key] = h
+    rank = {k: i for i, k in enumerate(_READ_ORDER)}
+    return {k: out[k] for k in sorted(out, key=lambda k: rank.get(k, len(rank)))}
+
+
+#: f-puzzles key -> its reader: the records' declared shapes and the custom readers
+HANDLERS: dict[str, Callable] = _handlers()
 
 
 # -- export ---------------------------------------------------------------------------------
@@ -616,10 +642,6 @@ def _cannot(cls: type, reason: str) -> None:
     export_rule.register(cls)(refuse)
 
 
-_cannot(dots.diagonal_non_consecutive, "it has no diagonal non-consecutive rule")
-_cannot(dots.knight_non_consecutive, "it has no knight non-consecutive rule")
-_cannot(killer.multi_sum_cage, "a killer cage has one total")
-_cannot(killer.digital_root_cage, "a killer cage has one total")
 
 
 @export_rule.register(classic)
@@ -645,8 +667,6 @@ def _flag_mapping(cls: type, key: str) -> None:
     export_rule.register(cls)(write)
 
 
-_flag_mapping(chess.anti_knight, "antiknight")
-_flag_mapping(chess.anti_king, "antiking")
 _flag_mapping(regions.disjoint_groups, "disjointgroups")
 
 
@@ -689,29 +709,16 @@ def _(b: Any, out: _Out) -> None:
     out.add("arrow", {"cells": circle, "lines": [[circle[-1]] + out.rcs(b.shaft)]})
 
 
-def _line_mapping(cls: type, key: str, value: Callable[[Any], Any] | None = None) -> None:
+def _line_mapping(cls: type, key: str, value: str | None = None) -> None:
     def write(b: Any, out: _Out) -> None:
         cells = b.cells if isinstance(b.cells, list) else list(b.cells)
         it: dict[str, Any] = {"lines": [out.rcs(cells)]}
         if value is not None:
-            it["value"] = str(value(b))
+            it["value"] = str(getattr(b, value))
         out.add(key, it)
     export_rule.register(cls)(write)
 
 
-_line_mapping(inequality.thermo, "thermometer")
-_line_mapping(inequality.slow_thermo, "slowthermometer")
-_line_mapping(lines.palindrome, "palindrome")
-_line_mapping(lines.renban, "renban")
-_line_mapping(lines.whispers, "whispers", lambda b: b.diff)
-_line_mapping(lines.region_sum_line, "regionsumline")
-_line_mapping(lines.between_line, "betweenline")
-_line_mapping(lines.entropic_line, "entropicline")
-_line_mapping(lines.modular_line, "modularline")
-_line_mapping(lines.zipper_line, "zipperline")
-_line_mapping(lines.nabner, "nabner")
-_line_mapping(lines.lockout, "lockout", lambda b: b.diff)
-_line_mapping(_double_arrow, "doublearrow")
 
 
 @export_rule.register(inequality.less_than)
@@ -745,8 +752,6 @@ def _cell_mapping(cls: type, key: str) -> None:
     export_rule.register(cls)(write)
 
 
-_cell_mapping(parity.odd, "odd")
-_cell_mapping(parity.even, "even")
 
 
 @export_rule.register(parity.minimum)
@@ -784,14 +789,31 @@ def _outside_mapping(cls: type, key: str) -> None:
     export_rule.register(cls)(write)
 
 
-_outside_mapping(outside.sandwich, "sandwichsum")
-_outside_mapping(outside.x_sum, "xsum")
-_outside_mapping(outside.skyscraper, "skyscraper")
 
 
 @export_rule.register(misc.indexer)
 def _(b: misc.indexer, out: _Out) -> None:
     out.add(f"{b.kind}indexer", {"cells": [out.rc(b.cell)]})
+
+
+def _record_writers() -> None:
+    """The writers of the rules whose records declare their f-puzzles shape (or that
+    f-puzzles cannot hold them, and why); ``custom`` ones are registered above."""
+    for name, r in records().items():
+        cls, fp = rule_classes()[name], r.fpuzzles
+        if fp.shape == "none":
+            _cannot(cls, fp.reason)
+        elif fp.shape == "flag":
+            _flag_mapping(cls, fp.key)
+        elif fp.shape == "line":
+            _line_mapping(cls, fp.key, fp.value)
+        elif fp.shape == "cells":
+            _cell_mapping(cls, fp.key)
+        elif fp.shape == "outside":
+            _outside_mapping(cls, fp.key)
+
+
+_record_writers()
 
 
 def _little_killer_clue(g: Grid, ids: list[int]) -> tuple[str, str]:

@@ -50,6 +50,7 @@ from csp.errors import InvalidPuzzle
 from csp.io import parse_line, write_line
 from csp.text import did_you_mean
 from variants import rule_modules
+from variants.record import find_record
 
 
 FORMAT = "sudoku-csp"
@@ -110,52 +111,54 @@ def bundle_to_dict(b: Any) -> dict:
 MAX_NUMBER = 10 ** 6
 
 
-def _kind_ok(ann: str, v: Any) -> bool:
-    """Whether JSON value ``v`` fits a rule constructor's annotation ``ann``."""
+def _kind_ok(kind: str, v: Any) -> bool:
+    """Whether JSON value ``v`` fits a rule argument of type ``kind`` (one of
+    :data:`variants.record.ARG_TYPES`, as the rule's record declares it)."""
     def is_int(x: Any) -> bool:
         return isinstance(x, int) and not isinstance(x, bool) and abs(x) <= MAX_NUMBER
 
-    ann = ann.replace(" ", "")
-    if ann.endswith("|None"):
-        return v is None or _kind_ok(ann[:-5], v)
-    if ann == "int":
+    if kind == "int?":
+        return v is None or is_int(v)
+    if kind == "int":
         return is_int(v)
-    if ann == "bool":
+    if kind == "bool":
         return isinstance(v, bool)
-    if ann == "str":
+    if kind == "str":
         return isinstance(v, str)
-    if ann == "Sequence[int]":
+    if kind == "ints":
         return isinstance(v, list) and all(is_int(x) for x in v)
-    if ann.startswith(("Sequence[", "Iterable[", "list[")):
-        inner = ann[ann.index("[") + 1:-1]
+    if kind == "positions":
+        return isinstance(v, list) and all(isinstance(x, list) and len(x) == 2
+                                           and all(is_int(y) for y in x) for x in v)
+    if kind in ("cells", "cell-lists"):
+        inner = "cell" if kind == "cells" else "cells"
         return isinstance(v, list) and all(_kind_ok(inner, x) for x in v)
-    # Any: a cell (name, id, [row, col]) or a list of them / of digits
+    # a cell (name, id, [row, col]) or a list of them / of digits
     if isinstance(v, list):
-        return all(_kind_ok("Any", x) for x in v)
+        return all(_kind_ok("cell", x) for x in v)
     return is_int(v) or isinstance(v, str)
 
 
-_KIND_WORDS = {"int": "an integer", "int|None": "an integer or null", "bool": "true or false",
-               "str": "a string", "Sequence[int]": "a list of integers"}
+_KIND_WORDS = {"int": "an integer", "int?": "an integer or null", "bool": "true or false",
+               "str": "a string", "ints": "a list of integers", "cells": "a list of cells",
+               "cell-lists": "a list of cell lists", "cell": "a cell or a list of cells",
+               "positions": "a list of [row, col] clue places"}
 
 
 def _check_args(name: str, sig: inspect.Signature, args: dict) -> None:
+    kinds = {n.lstrip("*"): k for n, k in find_record(RULES[name]).args}
     for pname, par in sig.parameters.items():
         if pname not in args:
             continue
-        ann = par.annotation if isinstance(par.annotation, str) else "Any"
+        kind = kinds.get(pname, "cell")
         v = args[pname]
         if par.kind == par.VAR_POSITIONAL:
-            ok = _kind_ok(ann, v) or (isinstance(v, list) and all(_kind_ok(ann, x) for x in v))
+            ok = _kind_ok(kind, v) or (isinstance(v, list) and all(_kind_ok(kind, x) for x in v))
         else:
-            ok = _kind_ok(ann, v)
+            ok = _kind_ok(kind, v)
         if not ok:
-            want = _KIND_WORDS.get(ann.replace(" ", ""),
-                                   "a list of cells" if ann == "Sequence[Any]" else
-                                   "a list of cell lists" if ann.startswith("Iterable") else
-                                   "a cell or a list of cells")
             shown = json.dumps(v)[:40] if _jsonable_ok(v) else repr(v)[:40]
-            raise SpecError(f"rule {name}: {pname!r} must be {want}, got {shown}")
+            raise SpecError(f"rule {name}: {pname!r} must be {_KIND_WORDS[kind]}, got {shown}")
 
 
 def _jsonable_ok(v: Any) -> bool:

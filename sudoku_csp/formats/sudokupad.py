@@ -53,60 +53,53 @@ from csp import Puzzle
 from csp.budget import Budget
 from csp.errors import InvalidPuzzle, ParseError
 from csp.text import did_you_mean
+from variants.record import records
 
 from .payload import check_size, decode_sudokupad, is_sudokupad_text, read_sudokupad_json
-from .sudokupad_rules import UNSUPPORTED, Ambiguous, RulesText
+from .sudokupad_rules import NOT_READ, UNSUPPORTED, Ambiguous, RulesText
 
-#: line meanings: name -> (f-puzzles key, default value as a function of the size or None)
+#: the order meanings are listed in (help and error texts); meanings of newer rules come
+#: after these, in catalogue order
+_LISTED = ("thermo", "slow-thermo", "palindrome", "renban", "whispers", "dutch-whispers",
+           "between", "entropic", "modular", "region-sum", "zipper", "nabner", "lockout",
+           "double-arrow", "killer", "extra-region", "odd", "even", "sandwich", "x-sum",
+           "skyscraper")
+
+
+def _meanings(element: str) -> list[tuple[Any, Any]]:
+    """(f-puzzles record, SudokuPad record) of every meaning the rule records give SudokuPad
+    elements of kind ``element``, in listing order."""
+    found = [(r.fpuzzles, sp) for r in records().values() for sp in r.sudokupad
+             if sp.element == element]
+    rank = {k: i for i, k in enumerate(_LISTED)}
+    return sorted(found, key=lambda x: rank.get(x[1].kind, len(rank)))
+
+
+#: line meanings: name -> (f-puzzles key, default value as a function of the size or None),
+#: from the rule records
 LINE_KINDS: dict[str, tuple[str, Any]] = {
-    "thermo": ("thermometer", None),
-    "slow-thermo": ("slowthermometer", None),
-    "palindrome": ("palindrome", None),
-    "renban": ("renban", None),
-    "whispers": ("whispers", lambda n: (n + 1) // 2),
-    "dutch-whispers": ("whispers", lambda n: (n + 1) // 2 - 1),
-    "between": ("betweenline", None),
-    "entropic": ("entropicline", None),
-    "modular": ("modularline", None),
-    "region-sum": ("regionsumline", None),
-    "zipper": ("zipperline", None),
-    "nabner": ("nabner", None),
-    "lockout": ("lockout", lambda n: n // 2),
-    "double-arrow": ("doublearrow", None),
-}
-_ALIASES = {"thermometer": "thermo", "slowthermo": "slow-thermo",
-            "slow-thermometer": "slow-thermo", "whisper": "whispers",
-            "german-whispers": "whispers", "german-whisper": "whispers",
-            "dutch-whisper": "dutch-whispers", "between-line": "between",
-            "entropic-line": "entropic", "modular-line": "modular",
-            "region-sum-line": "region-sum", "regionsum": "region-sum",
-            "zipper-line": "zipper", "double-arrow-line": "double-arrow",
-            "doublearrow": "double-arrow", "lockout-line": "lockout",
-            "extraregion": "extra-region", "killer-cage": "killer", "xsum": "x-sum",
-            "sandwich-sum": "sandwich"}
-CAGE_KINDS = ("killer", "extra-region", "ignore")
-SHAPE_KINDS = ("odd", "even", "ignore")
-OUTSIDE_KINDS = ("sandwich", "x-sum", "skyscraper", "ignore")
+    sp.kind: (fp.key, sp.default or fp.default) for fp, sp in _meanings("line")}
+#: other names of the meanings (``--line COLOUR=german-whispers``), from the rule records
+_ALIASES = {a: sp.kind for e in ("line", "cage", "outside", "shape") for _, sp in _meanings(e)
+            for a in sp.aliases}
+CAGE_KINDS = tuple(sp.kind for _, sp in _meanings("cage")) + ("ignore",)
+SHAPE_KINDS = tuple(sp.kind for _, sp in _meanings("shape")) + ("ignore",)
+OUTSIDE_KINDS = tuple(sp.kind for _, sp in _meanings("outside")) + ("ignore",)
+#: outside-clue meaning -> its f-puzzles key
+_OUTSIDE_KEYS = {sp.kind: fp.key for fp, sp in _meanings("outside")}
 
-#: drawing conventions that mean one thing: (colour, thickness or None for any) -> meaning.
-#: The grey ones are SudokuPad's f-puzzles conversion; the coloured ones are the lines
-#: f-puzzles' solver userscript adds for its typed line rules (they survive the conversion)
+#: drawing conventions that mean one thing: (colour, thickness or None for any) -> meaning,
+#: from the rule records. The grey ones are SudokuPad's f-puzzles conversion; the coloured
+#: ones are the lines f-puzzles' solver userscript adds for its typed line rules (they
+#: survive the conversion)
 CONVENTIONS: dict[tuple[str, float | None], str] = {
-    ("#CFCFCF", 21): "thermo", ("#CFCFCF", 16): "palindrome", ("#CFCFCF", 2): "between",
-    ("#F067F0", None): "renban", ("#C060C0", None): "renban",
-    ("#67F067", None): "whispers", ("#FF9A00", None): "dutch-whispers",
-    ("#FFCCAA", None): "entropic", ("#33BBBB", None): "modular",
-    ("#2ECBFF", None): "region-sum", ("#C9C883", None): "nabner",
-    ("#C54B8B", None): "double-arrow", ("#CDB1EC", None): "zipper",
-    ("#6495ED", None): "slow-thermo", ("#AABEEF", None): "lockout",
-}
+    conv: sp.kind for _, sp in _meanings("line") for conv in sp.conventions}
 #: kinds of line whose end cells carry a drawn marker (bulb, circle, diamond) to consume
-_END_MARKERS = {"thermo": "first", "slow-thermo": "first", "between": "both",
-                "double-arrow": "both", "lockout": "both"}
+_END_MARKERS = {sp.kind: sp.ends for _, sp in _meanings("line") if sp.ends}
 _INDEXERS = {"fpRowIndexer": "rowindexer", "fpColumnIndexer": "columnindexer",
              "fpBoxIndexer": "boxindexer"}
-_GLOBAL = {"antiknight": "antiknight", "antiking": "antiking",
-           "nonconsecutive": "nonconsecutive", "disjoint": "disjointgroups"}
+#: SudokuPad's global rule flags -> their f-puzzles keys, from the rule records
+_GLOBAL = {sp.kind: sp.key for _, sp in _meanings("global")}
 _META = re.compile(r"^([^:\s]+):\s*(.*)$", re.S)
 #: top-level keys that hold no rule
 _PLAIN_KEYS = {"id", "cellSize", "cellsize", "settings", "foglight", "foglink", "triggereffect",
@@ -376,7 +369,7 @@ class _Reader:
         """The meaning the rules text gives ``el`` (drawn as ``obj``: ``line`` or
         ``circle``), recorded in :attr:`inferred`; None when the text says nothing about
         it; a :class:`ParseError` naming the rule when the text gives it two meanings or
-        one sudoku-csp cannot model."""
+        one the reader cannot build."""
         col = self.el_colour(el)
         got = self.rules_text().meaning(col, obj, exclude)
         if got is None:
@@ -390,8 +383,13 @@ class _Reader:
         if got.kind in UNSUPPORTED:
             rule = UNSUPPORTED[got.kind]
             why = "a circle with no arrow; " if obj == "circle" else ""
+            if got.kind in NOT_READ:
+                cannot = (f"a rule sudoku-csp models ({NOT_READ[got.kind]}) but cannot read "
+                          "from a SudokuPad drawing yet: build it in Python or the own JSON")
+            else:
+                cannot = "a rule sudoku-csp cannot model"
             raise ParseError(f"{self.describe(el)}: {why}the rules text says it is a {rule} "
-                             f"({_quote(got.text)}), a rule sudoku-csp cannot model")
+                             f"({_quote(got.text)}), {cannot}")
         rec = {"element": el.kind if el.kind == "line" else "circle",
                "colour": col or "", "meaning": got.meaning, "text": got.text}
         if rec not in self.inferred:
@@ -958,8 +956,7 @@ class _Reader:
         else:
             mean = self.m.get("OUTSIDE")
             if mean is not None:
-                key = {"sandwich": "sandwichsum", "x-sum": "xsum",
-                       "skyscraper": "skyscraper", "ignore": ""}.get(mean[0], "?")
+                key = {**_OUTSIDE_KEYS, "ignore": ""}.get(mean[0], "?")
                 if key == "?":
                     raise ParseError(f"--line 'outside={mean[0]}': outside numbers can be "
                                      "sandwich, x-sum, skyscraper or ignore")

@@ -1,7 +1,7 @@
 """Rules read from their text (issue 28, item 6): a SudokuPad line or circle whose meaning is
 only in the rules text gets it from the text when the text names exactly one rule for it
 (German and Dutch whispers with their minimum difference, renban, region-sum, between), is
-refused naming the rule when sudoku-csp cannot model it (parity lines, 10 lines, counting
+refused naming the rule when the reader cannot build it (parity lines, 10 lines, counting
 circles, run-on renban) or when the text gives it two meanings; ``--line`` wins over the
 text; what was inferred is said on stderr, in ``solve --json`` / ``convert --to spec`` and in
 ``puzzle.meta["inferred"]``.
@@ -160,7 +160,7 @@ def test_thermometers_in_the_text_are_no_candidate_for_a_line_without_a_bulb():
     assert bundle_names(p) == ["classic", "palindrome"] and marks(p, "r2c4") == (4,)
 
 
-# -- rules sudoku-csp cannot model: refused naming the rule --------------------------------------
+# -- rules the reader cannot build: refused naming the rule ----------------------------------------
 @pytest.mark.parametrize("text, rule", [
     ("Normal sudoku rules apply.\nPARITY LINES\nAdjacent digits along a red line alternate "
      "between odd and even.", "parity line"),
@@ -171,9 +171,10 @@ def test_thermometers_in_the_text_are_no_candidate_for_a_line_without_a_bulb():
 ])
 def test_line_rules_we_cannot_model_are_refused_naming_them(text, rule):
     obj = puzzle(text, [line("#E03030", "r1c1", "r1c2", "r1c3")])
+    cannot = ("a rule sudoku-csp cannot model" if rule == "run-on renban line" else
+              r"a rule sudoku-csp models \(\w+\) but cannot read from a SudokuPad drawing")
     with pytest.raises(ParseError, match=rf"line 1 \(colour #E03030.*the rules text says it "
-                                         rf"is a {rule} \(\".*\"\), a rule sudoku-csp cannot "
-                                         "model"):
+                                         rf"is a {rule} \(\".*\"\), {cannot}"):
         load_sudokupad(scl(obj))
     p = load_sudokupad(scl(obj), lines={"#E03030": "ignore"})      # --line still wins
     assert bundle_names(p) == ["classic"] and "inferred" not in p.meta
@@ -184,7 +185,8 @@ def test_counting_circles_are_refused_naming_them():
     from the Sudoku-Bench README, MIT): its rules text names counting circles."""
     payload = (DATA / "sudokupad_counting_circles.txt").read_text().strip()
     with pytest.raises(ParseError, match="underlay 1 .*a circle with no arrow; the rules text "
-                                         "says it is a counting circle .*cannot model"):
+                                         "says it is a counting circle .*models "
+                                         r"\(counting_circles\) but cannot read"):
         load_sudokupad(payload)
 
 
@@ -279,7 +281,7 @@ def test_cli_refusal_is_one_line_exit_2(capsys):
     payload = (DATA / "sudokupad_counting_circles.txt").read_text().strip()
     assert main(["solve", payload]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "counting circle" in err and "cannot model" in err
+    assert err.count("\n") == 1 and "counting circle" in err and "cannot read" in err
 
 
 def test_colourless_statements_leave_out_the_rules_given_a_colour():

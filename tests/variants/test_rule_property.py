@@ -181,6 +181,17 @@ GENERATORS: dict[str, Gen] = {
     "sandwich": _outside_clue(outside.sandwich, 0, lambda n: n * (n - 1) // 2),
     "x_sum": _outside_clue(outside.x_sum, 1, lambda n: n * (n + 1) // 2),
     "skyscraper": _outside_clue(outside.skyscraper, 1, lambda n: n),
+    "frame_sum": _outside_clue(outside.frame_sum, 3, lambda n: 3 * n - 3),
+    "numbered_room": _outside_clue(outside.numbered_room, 1, lambda n: n),
+    "rossini": lambda c: _outside_clue(
+        lambda r, col, v: outside.rossini(r, col, outside.ROSSINI_ORDERS[v]), 0,
+        lambda n: 2)(c),
+    "rossini_negative": lambda c: outside.rossini_negative(
+        [_outside_clue(lambda r, col, v: (r, col), 0, lambda n: 0)(c)
+         for _ in range(c.rng.randrange(4, 4 * c.g.n))]),
+    "counting_circles": lambda c: misc.counting_circles(c.some(2, c.g.n + 2)),
+    "parity_line": lambda c: lines.parity_line(c.path(2, 6)),
+    "ten_line": lambda c: lines.ten_line(c.path(2, 7), c.rng.choice([10, 10, c.g.n + 1])),
 }
 
 
