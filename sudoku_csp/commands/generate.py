@@ -39,6 +39,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     gn.add_argument("--format", choices=FORMATS, default=None, dest="out_format",
                     help="print each puzzle in this format (as `convert --to`); with "
                          "--json, add it under its name")
+    gn.add_argument("--technique", metavar="NAME", default=None,
+                    help="a classic puzzle whose logic solve needs this technique and "
+                         "nothing harder (--difficulty is then the technique's own level)")
+    gn.add_argument("--practice", action="store_true",
+                    help="with --technique: also print the state just before the "
+                         "technique's first step (pencil marks and line), as HoDoKu's "
+                         "practice mode")
+    gn.add_argument("--picture", metavar="FILE", default=None,
+                    help="with --practice: draw that state to FILE (.svg or .png)")
     gn.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                     help="a line per candidate on stderr (auto: only when stderr is a "
                          "terminal)")
@@ -53,9 +62,10 @@ def run(args: argparse.Namespace) -> int:
     were made, 1 on the time limit (one line on stderr). ``--progress`` (or a terminal on
     stderr) adds a line per candidate on stderr; stdout is the same either way."""
     from ..generate import GenerationTimeout, Progress, generate_iter
-    from .convert import convert
     from .options import progress_wanted
     show = progress_wanted(args.progress)
+    if args.technique is not None or args.practice or args.picture:
+        return _for_technique(args, show)
 
     def report(p: Progress) -> None:
         print(p.line(), file=sys.stderr, flush=True)
@@ -64,15 +74,72 @@ def run(args: argparse.Namespace) -> int:
                                args.time_limit, args.size, args.symmetric,
                                report if show else None, givens=args.givens,
                                negative=args.negative):
-            fmt = args.out_format
-            if args.json:
-                obj = g.to_dict()
-                if fmt is not None:
-                    obj[fmt.replace("-", "_")] = convert(g.puzzle, fmt)
-                print(json.dumps(obj), flush=True)
-            else:
-                print(g.text() if fmt is None else convert(g.puzzle, fmt), flush=True)
+            _emit(args, g.puzzle, g.to_dict, g.text)
     except GenerationTimeout as e:
         print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
         return 1
     return 0
+
+
+def _emit(args: argparse.Namespace, puzzle: Any, to_dict: Any, text: Any) -> None:
+    """Print one made puzzle: its JSON object (``--json``, with the ``--format`` form under
+    the format's name), else its text or its ``--format`` form."""
+    from .convert import convert
+    fmt = args.out_format
+    if args.json:
+        obj = to_dict()
+        if fmt is not None:
+            obj[fmt.replace("-", "_")] = convert(puzzle, fmt)
+        print(json.dumps(obj), flush=True)
+    else:
+        print(text() if fmt is None else convert(puzzle, fmt), flush=True)
+
+
+def _for_technique(args: argparse.Namespace, show: bool) -> int:
+    """``generate --technique NAME [--practice [--picture FILE]]``: classic puzzles that
+    need the technique (:func:`sudoku_csp.generate.for_technique`), ``count`` of them from
+    successive seeds; exit 1 when the time limit runs out first."""
+    from csp.io import write_pencilmarks
+    from ..errors import UsageError
+    from ..generate import NoPracticePuzzle, for_technique
+    if args.technique is None:
+        raise UsageError("--practice and --picture need --technique NAME")
+    if args.picture and not args.practice:
+        raise UsageError("--picture draws the practice state: add --practice")
+    if args.picture and not args.picture.lower().endswith((".svg", ".png")):
+        raise UsageError(f"--picture {args.picture}: the file must end in .svg or .png")
+    if args.variant != "classic":
+        raise UsageError(f"--technique makes classic puzzles, not {args.variant!r}")
+    seed = args.seed if args.seed is not None else 0
+
+    def report(tried: int) -> None:
+        print(f"generate: {args.technique}: candidate {tried}", file=sys.stderr, flush=True)
+    for i in range(args.count):
+        try:
+            pr = for_technique(args.technique, seed=seed, time_limit=args.time_limit,
+                               size=args.size, progress=report if show else None)
+        except NoPracticePuzzle as e:
+            print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
+            return 1
+        seed = pr.seed + 1
+        _emit(args, pr.puzzle, pr.to_dict, pr.line)
+        if args.practice:
+            if not args.json:
+                print(f"{pr.step.title} after {pr.before} steps; the state before it:")
+                print(write_line_of(pr))
+                print(write_pencilmarks(pr.state), flush=True)
+            if args.picture:
+                from ..render import render_svg, write_picture
+                path = args.picture if args.count == 1 else _numbered(args.picture, i + 1)
+                write_picture(render_svg(pr.state, puzzle=pr.puzzle), path)
+    return 0
+
+
+def write_line_of(pr: Any) -> str:
+    from csp.io import write_line
+    return write_line(list(pr.state.placed), pr.puzzle.grid.n)
+
+
+def _numbered(path: str, i: int) -> str:
+    stem, dot, ext = path.rpartition(".")
+    return f"{stem}-{i}.{ext}"

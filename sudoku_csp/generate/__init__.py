@@ -383,7 +383,9 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
                               givens=givens, negative=negative))
 
 
-__all__ = ["RULE_FAMILIES", "GIVENS", "make_rules_candidate", "VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
+from .technique import NoPracticePuzzle, Practice, UnknownPractice, for_technique  # noqa: E402
+
+__all__ = ["for_technique", "Practice", "NoPracticePuzzle", "UnknownPractice", "RULE_FAMILIES", "GIVENS", "make_rules_candidate", "VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
            "Progress",
            "generate", "generate_iter", "make_candidate", "rate_within", "random_fill",
            "random_regions", "random_cages", "dig"]

@@ -3,22 +3,24 @@
 :func:`for_technique` looks for a classic puzzle whose logic solve **needs** the technique
 and **nothing harder**:
 
-* the default solver solves the puzzle with the technique on its path and no step of a
-  technique with a higher score (the rating's hardest technique is it, or as hard);
-* the default solver limited to the techniques no harder than it, without it, gets stuck at
-  the very state where the path used it (the state just before its first step,
-  :attr:`Practice.state`).
+* the default solver solves the puzzle with the technique on its path, and every step of
+  that path is of the technique or of one before it in the ladder ("harder" is what the
+  solver tries later: it takes the first technique of the ladder that applies);
+* without it, the same solver limited to the techniques before it gets stuck at the very
+  state where the path used it (the state just before its first step,
+  :attr:`Practice.state`): checked, not assumed.
 
 Candidates are the generator's minimal classic candidates
 (:func:`~sudoku_csp.generate.make_candidate`) from ``seed``, ``seed + 1``, ...; a seed
 reproduces its puzzle. A technique that minimal puzzles rarely need as their hardest idea
-takes long to find (about one candidate in 30 has an X-Wing as its hardest step). Techniques off the default path (``enabled`` false in the ladder)
-are refused: the default solver never uses them.
+takes longer to find (2026-11-29, CPU from seed 1: XY-Wing 1.0 s, ALS-XZ 1.8 s, XY-Chain
+2.3 s, Skyscraper 2.7 s, X-Wing 51 s: 509 candidates). Techniques off the default path
+(``enabled`` false in the ladder) are refused: the default solver never uses them.
 
->>> pr = for_technique("x_wing", seed=1, time_limit=120)
->>> pr.step.technique, pr.puzzle.count_solutions(2)
-('x_wing', 1)
->>> for_technique("x_wing", seed=pr.seed).line() == pr.line()
+>>> pr = for_technique("xy_wing", seed=1)
+>>> pr.step.technique, pr.seed, pr.puzzle.count_solutions(2)
+('xy_wing', 11, 1)
+>>> for_technique("xy_wing", seed=pr.seed).line() == pr.line()
 True
 """
 from __future__ import annotations
@@ -28,12 +30,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from csp import Puzzle
-from csp.errors import InvalidArgument, SearchLimit
+from csp.errors import SearchLimit, SudokuCSPError
 from csp.io import write_line, write_pencilmarks
 from csp.state import State
 from csp.step import Step
 from techniques import StepSolver, registry
-from techniques.loop import replay
 
 from .candidates import make_candidate
 
@@ -41,8 +42,16 @@ from .candidates import make_candidate
 CANDIDATE_SECONDS = 20.0
 
 
-class NoPracticePuzzle(InvalidArgument):
-    """No puzzle for the technique was found within the time limit."""
+class UnknownPractice(SudokuCSPError, ValueError):
+    """A technique no puzzle can be made for (off the default path)."""
+
+
+class NoPracticePuzzle(SudokuCSPError):
+    """No puzzle for the technique was found within the time limit (``tried`` candidates)."""
+
+    def __init__(self, message: str, tried: int) -> None:
+        super().__init__(message)
+        self.tried = tried
 
 
 @dataclass
@@ -59,6 +68,7 @@ class Practice:
     before: int
     seed: int
     tries: int
+    rating: Any = None
 
     def line(self) -> str:
         """The puzzle's givens as a line."""
@@ -69,11 +79,19 @@ class Practice:
         """The pencil marks of :attr:`state` (the boxed candidate grid HoDoKu prints)."""
         return write_pencilmarks(self.state)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"technique": self.technique, "puzzle": self.line(),
-                "solution": "".join(map(str, self.solution)), "seed": self.seed,
-                "steps_before": self.before, "step": self.step.explain(1),
-                "state": _cand_line(self.state)}
+    def to_dict(self) -> dict[str, Any]:
+        """JSON object of ``sudoku-csp generate --technique ... --json``."""
+        g = self.puzzle.grid
+        out: dict[str, Any] = {"variant": "classic", "technique": self.technique,
+                               "puzzle": self.line(), "solution": write_line(self.solution, g.n),
+                               "seed": self.seed, "tried": self.tries}
+        if self.rating is not None:
+            out.update(level=self.rating.level, rating=self.rating.to_dict(),
+                       hardest=self.rating.hardest)
+        out["practice"] = {"steps_before": self.before, "step": self.step.explain(1),
+                           "state": write_line(list(self.state.placed), g.n),
+                           "candidates": _cand_line(self.state)}
+        return out
 
 
 def _cand_line(state: State) -> list[str]:
@@ -86,10 +104,11 @@ def for_technique(name: str, seed: int | None = None, time_limit: float = 60.0,
     within ``time_limit`` seconds (wall clock; :class:`NoPracticePuzzle` past it)."""
     tech = registry.get(name)
     if not tech.enabled:
-        raise InvalidArgument(f"technique {name!r} is not on the default path (off by "
+        raise UnknownPractice(f"technique {name!r} is not on the default path (off by "
                               "default): no puzzle needs it")
-    pool = [t.name for t in registry.select("default") if t.score <= tech.score]
-    without = [t for t in pool if t != tech.name]
+    default = [t.name for t in registry.select("default")]       # in ladder order
+    pool = default[:default.index(tech.name) + 1]
+    without = pool[:-1]
     seed = 0 if seed is None else seed
     deadline = time.perf_counter() + time_limit
     tries = 0
@@ -105,15 +124,16 @@ def for_technique(name: str, seed: int | None = None, time_limit: float = 60.0,
         if made is not None:
             found = _check(made[0], made[1], tech.name, pool, without, deadline)
             if found is not None:
-                state, step, before = found
-                return Practice(made[0], made[1], tech.name, state, step, before, s, tries)
+                state, step, before, rating = found
+                return Practice(made[0], made[1], tech.name, state, step, before, s, tries,
+                                rating)
         s += 1
     raise NoPracticePuzzle(f"no puzzle needing {name} found in {time_limit:g} s "
-                           f"({tries} candidates from seed {seed})")
+                           f"({tries} candidates from seed {seed})", tries)
 
 
 def _check(p: Puzzle, solution: list[int], name: str, pool: list[str], without: list[str],
-           deadline: float) -> tuple[State, Step, int] | None:
+           deadline: float) -> tuple[State, Step, int, Any] | None:
     left = min(CANDIDATE_SECONDS, deadline - time.perf_counter())
     if left <= 0:
         return None
@@ -123,8 +143,8 @@ def _check(p: Puzzle, solution: list[int], name: str, pool: list[str], without: 
     first = next((i for i, st in enumerate(res.steps) if st.technique == name), None)
     if first is None:
         return None
-    score = registry.get(name).score
-    if any(registry.get(st.technique).score > score for st in res.steps):
+    allowed = set(pool)
+    if any(st.technique not in allowed for st in res.steps):
         return None                      # needs something harder too
     left = min(CANDIDATE_SECONDS, deadline - time.perf_counter())
     if left <= 0:
@@ -132,8 +152,7 @@ def _check(p: Puzzle, solution: list[int], name: str, pool: list[str], without: 
     res2 = StepSolver(without, unique=True).solve(p, time_limit=left)
     if res2.status != "stuck":
         return None                      # solved another way: the technique is not needed
-    states = list(replay(p.initial_state(), res.steps[:first]))
-    before = states[-1]
-    if list(before.cand) != list(res2.state.cand):
-        return None                      # stuck elsewhere: not the state the path used it at
-    return before, res.steps[first], first
+    same = [(st.technique, st.placements, st.eliminations) for st in res.steps[:first]]
+    if [(st.technique, st.placements, st.eliminations) for st in res2.steps] != same:
+        return None                      # stuck elsewhere: not where the path used it
+    return res2.state, res.steps[first], first, res.rating
