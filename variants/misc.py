@@ -296,6 +296,6 @@ indexer.record = RuleRecord(
 counting_circles.record = RuleRecord(
     FPuzzles("none", reason="its circles carry no meaning of their own (the rules text "
              "says they count); not read yet"),
-    (SudokuPad("counting-circles", "none", reason="circles whose meaning is only in the "
-               "rules text; not read yet (build it in Python or the own JSON)"),),
+    (SudokuPad("counting-circles", "custom", reason="read from circles the rules text calls "
+               "counting circles (built after the f-puzzles form, which has no key)"),),
     Drawing("circles"), args=(("cells", "cells"),))

@@ -252,6 +252,8 @@ class _Reader:
         self._rules_text: RulesText | None = None
         #: meanings read from the rules text: one record per (element, colour, meaning)
         self.inferred: list[dict[str, str]] = []
+        #: cells of the circles the rules text calls counting circles (built after f-puzzles)
+        self.counting: list[str] = []
 
     def _list(self, key: str) -> list[dict]:
         v = self.obj.get(key)
@@ -380,7 +382,7 @@ class _Reader:
             count = {2: "two", 3: "three"}.get(len(got.found), str(len(got.found)))
             raise self.unknown(el, f"the rules text gives {what} {count} meanings: "
                                f"{said}", got.found[0].meaning)
-        if got.kind in UNSUPPORTED:
+        if got.kind in UNSUPPORTED and not (got.kind == "counting-circles" and obj == "circle"):
             rule = UNSUPPORTED[got.kind]
             why = "a circle with no arrow; " if obj == "circle" else ""
             if got.kind in NOT_READ:
@@ -912,7 +914,12 @@ class _Reader:
                 self.use(s)          # a cell colour (f-puzzles' coloured cells): decoration
                 continue
             if d.get("rounded") and not text:
-                self.from_text(s, "circle")     # refuses naming a circle rule it names
+                got = self.from_text(s, "circle")     # refuses naming a circle rule it names
+                if got is not None and got[0] == "counting-circles" and centred and \
+                        0 < r < n and 0 < c < n:
+                    self.use(s)                       # built after f-puzzles: no key there
+                    self.counting.append(_rc(math.floor(r), math.floor(c)))
+                    continue
                 raise self.unknown(s, "a circle with no arrow (its meaning is only in the "
                                    "rules text)", "ignore")
             raise self.unknown(s, "a shape whose meaning is only in the rules text", "ignore")
@@ -1035,6 +1042,12 @@ def load_sudokupad(data: str | dict, lines: Mapping[str, str] | None = None,
     except InvalidPuzzle as e:
         raise type(e)(f"SudokuPad puzzle: {e}") from None
     p.meta["source"] = "sudokupad"
+    if reader.counting:               # counting circles: f-puzzles has no key for them
+        from variants.misc import counting_circles
+        try:
+            p.use(counting_circles(sorted(set(reader.counting))))
+        except InvalidPuzzle as e:
+            raise type(e)(f"SudokuPad puzzle: {e}") from None
     if reader.inferred:
         p.meta["inferred"] = reader.inferred
     return p

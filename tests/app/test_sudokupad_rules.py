@@ -22,6 +22,7 @@ from sudoku_csp.cli import main
 from sudoku_csp.formats.spec import from_spec
 from sudoku_csp.formats.sudokupad import load_sudokupad
 from sudoku_csp.formats.sudokupad_rules import UNSUPPORTED, RulesText, colour_words
+from techniques import StepSolver
 
 from conftest import DATA
 
@@ -180,14 +181,24 @@ def test_line_rules_we_cannot_model_are_refused_naming_them(text, rule):
     assert bundle_names(p) == ["classic"] and "inferred" not in p.meta
 
 
-def test_counting_circles_are_refused_naming_them():
+def test_counting_circles_are_read_from_the_text():
     """The real Sudoku Maker payload ("Introduction to Counting Circles", Michael Lefkowitz;
-    from the Sudoku-Bench README, MIT): its rules text names counting circles."""
+    from the Sudoku-Bench README, MIT): its rules text names counting circles, so its circles
+    become one ``counting_circles`` rule (built after the f-puzzles form, which has no key
+    for it), said in ``inferred``; brute force and logic solve it to the same grid."""
     payload = (DATA / "sudokupad_counting_circles.txt").read_text().strip()
-    with pytest.raises(ParseError, match="underlay 1 .*a circle with no arrow; the rules text "
-                                         "says it is a counting circle .*models "
-                                         r"\(counting_circles\) but cannot read"):
-        load_sudokupad(payload)
+    p = load_sudokupad(payload)
+    assert "counting_circles" in bundle_names(p)
+    assert [r["meaning"] for r in p.meta["inferred"]] == ["counting-circles"]
+    assert p.count_solutions(2, method="sat") == 1
+    brute = p.solve()
+    logic = StepSolver(verify=brute.solution).solve(load_sudokupad(payload), time_limit=120)
+    assert logic.status == "solved" and list(logic.state.placed) == list(brute.solution)
+    with pytest.raises(ParseError, match="a circle with no arrow"):       # without the text
+        obj = json.loads(json.dumps(puzzle("Normal sudoku rules apply.", [])))
+        obj["underlays"] = [{"center": [0.5, 0.5], "width": 0.8, "height": 0.8,
+                             "rounded": True, "backgroundColor": "#FFFFFF"}]
+        load_sudokupad(scl(obj))
 
 
 # -- ambiguous or silent texts: the old refusal, with the reason ---------------------------------
@@ -278,10 +289,11 @@ def test_cli_override_wins_and_says_nothing(capsys):
 
 
 def test_cli_refusal_is_one_line_exit_2(capsys):
-    payload = (DATA / "sudokupad_counting_circles.txt").read_text().strip()
-    assert main(["solve", payload]) == 2
+    text = ("Normal sudoku rules apply. 10 lines: each red line can be divided into one or "
+            "more non-overlapping segments that each sum to 10.")
+    assert main(["solve", scl(puzzle(text, [line("#E03030", "r1c1", "r1c2", "r1c3")]))]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "counting circle" in err and "cannot read" in err
+    assert err.count("\n") == 1 and "10 line" in err and "cannot read" in err
 
 
 def test_colourless_statements_leave_out_the_rules_given_a_colour():
