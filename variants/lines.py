@@ -471,13 +471,13 @@ zipper_line.record = RuleRecord(
     (SudokuPad("zipper", "line", (("#CDB1EC", None),), aliases=("zipper-line",)),),
     Drawing("line", "#b9a3e3"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
 #: SudokuPad lines are read through their f-puzzles form, which has no key for these
-_NO_KEY = ("its lines are read through their f-puzzles form, which has no key for this "
-           "rule; not read yet (build it in Python or the own JSON)")
+_NO_KEY = ("read from lines the rules text names (built after the f-puzzles form, which has "
+           "no key for it)")
 parity_line.record = RuleRecord(
     FPuzzles("none", reason="it has no parity line (its plain lines carry no meaning)"),
-    (SudokuPad("parity", "none", reason=_NO_KEY),),
+    (SudokuPad("parity", "custom", reason=_NO_KEY),),
     Drawing("line", "#e8716d"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
 ten_line.record = RuleRecord(
     FPuzzles("none", reason="it has no 10 line (its plain lines carry no meaning)"),
-    (SudokuPad("10-line", "none", reason=_NO_KEY),),
+    (SudokuPad("10-line", "custom", reason=_NO_KEY),),
     Drawing("line", "#7fb3d5"), args=(("cells", "cells"), ("total", "int")))

@@ -96,6 +96,9 @@ CONVENTIONS: dict[tuple[str, float | None], str] = {
     conv: sp.kind for _, sp in _meanings("line") for conv in sp.conventions}
 #: kinds of line whose end cells carry a drawn marker (bulb, circle, diamond) to consume
 _END_MARKERS = {sp.kind: sp.ends for _, sp in _meanings("line") if sp.ends}
+#: rules the rules text may give an element that f-puzzles has no key for: (kind, element)
+#: pairs the reader collects and adds to the puzzle after reading its f-puzzles form
+_BUILT_AFTER = {("counting-circles", "circle"), ("parity-line", "line"), ("10-line", "line")}
 _INDEXERS = {"fpRowIndexer": "rowindexer", "fpColumnIndexer": "columnindexer",
              "fpBoxIndexer": "boxindexer"}
 #: SudokuPad's global rule flags -> their f-puzzles keys, from the rule records
@@ -254,6 +257,8 @@ class _Reader:
         self.inferred: list[dict[str, str]] = []
         #: cells of the circles the rules text calls counting circles (built after f-puzzles)
         self.counting: list[str] = []
+        #: lines of rules f-puzzles has no key for (built after f-puzzles): (kind, cells)
+        self.after: list[tuple[str, list[str]]] = []
 
     def _list(self, key: str) -> list[dict]:
         v = self.obj.get(key)
@@ -382,7 +387,7 @@ class _Reader:
             count = {2: "two", 3: "three"}.get(len(got.found), str(len(got.found)))
             raise self.unknown(el, f"the rules text gives {what} {count} meanings: "
                                f"{said}", got.found[0].meaning)
-        if got.kind in UNSUPPORTED and not (got.kind == "counting-circles" and obj == "circle"):
+        if got.kind in UNSUPPORTED and (got.kind, obj) not in _BUILT_AFTER:
             rule = UNSUPPORTED[got.kind]
             why = "a circle with no arrow; " if obj == "circle" else ""
             if got.kind in NOT_READ:
@@ -661,6 +666,9 @@ class _Reader:
             self.use(el)
             kind, value = mean
             if kind == "ignore":
+                continue
+            if (kind, "line") in _BUILT_AFTER:       # no f-puzzles key: built after it
+                self.after.append((kind, [_rc(*x).lower() for x in cells]))
                 continue
             if kind not in LINE_KINDS:
                 raise ParseError(f"{self.describe(el)}: a line cannot be {kind}")
@@ -1042,10 +1050,16 @@ def load_sudokupad(data: str | dict, lines: Mapping[str, str] | None = None,
     except InvalidPuzzle as e:
         raise type(e)(f"SudokuPad puzzle: {e}") from None
     p.meta["source"] = "sudokupad"
-    if reader.counting:               # counting circles: f-puzzles has no key for them
+    extra: list[Any] = []                # rules f-puzzles has no key for
+    if reader.counting:
         from variants.misc import counting_circles
+        extra.append(counting_circles(sorted(set(reader.counting))))
+    for kind, cells in reader.after:
+        from variants.lines import parity_line, ten_line
+        extra.append(parity_line(cells) if kind == "parity-line" else ten_line(cells))
+    if extra:
         try:
-            p.use(counting_circles(sorted(set(reader.counting))))
+            p.use(*extra)
         except InvalidPuzzle as e:
             raise type(e)(f"SudokuPad puzzle: {e}") from None
     if reader.inferred:

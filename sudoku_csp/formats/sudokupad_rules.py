@@ -16,9 +16,9 @@ meaning when the text makes it unambiguous:
   the text gives a colour (a rule of grey lines is not one of a red line);
 
 and these name exactly one rule (with one parameter). Two rules is :class:`Ambiguous`;
-a rule the reader cannot build (parity lines and 10 lines: modelled, not read from a drawing
-yet; run-on renban: not modelled); counting circles are read (from circles)
-comes back as itself, for the reader to refuse naming it.
+a rule the reader cannot build (run-on renban: not modelled) comes back as itself, for the
+reader to refuse naming it (parity lines, 10 lines and counting circles are read: the
+reader builds them after the f-puzzles form).
 
 >>> t = RulesText("Normal sudoku rules apply. Two cells connected by a line (either grey "
 ...               "or green) must have a difference of five or more. Digits along a purple "
@@ -44,8 +44,9 @@ from dataclasses import dataclass
 UNSUPPORTED = {"parity-line": "parity line", "10-line": "10 line",
                "counting-circles": "counting circle", "run-on-renban": "run-on renban line"}
 #: of those, the rules sudoku-csp models (in Python and the own JSON) but does not read from a
-#: SudokuPad drawing yet: kind -> its bundle
-NOT_READ = {"parity-line": "parity_line", "10-line": "ten_line"}
+#: SudokuPad drawing yet: kind -> its bundle (none left: parity lines, 10 lines and counting
+#: circles are built after the f-puzzles form, see ``sudokupad._BUILT_AFTER``)
+NOT_READ: dict[str, str] = {}
 
 _NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
               "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
