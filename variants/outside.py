@@ -785,11 +785,11 @@ _NOT_READ = ("SudokuPad holds it only as text outside the grid whose meaning is 
              "text; not read yet (build it in Python or the own JSON)")
 frame_sum.record = RuleRecord(
     FPuzzles("none", reason="it has no frame sum clue"),
-    (SudokuPad("frame-sum", "none", reason=_NOT_READ),),
+    (SudokuPad("frame-sum", "outside", aliases=("frame", "framesum")),),
     Drawing("outside"), args=_CLUE + (("count", "int?"),), outside=True)
 numbered_room.record = RuleRecord(
     FPuzzles("none", reason="it has no numbered room clue"),
-    (SudokuPad("numbered-room", "none", reason=_NOT_READ),),
+    (SudokuPad("numbered-room", "outside", aliases=("numbered-rooms", "numberedroom")),),
     Drawing("outside"), args=_CLUE, outside=True)
 rossini.record = RuleRecord(
     FPuzzles("none", reason="it has no Rossini arrow"),

@@ -86,7 +86,11 @@ CAGE_KINDS = tuple(sp.kind for _, sp in _meanings("cage")) + ("ignore",)
 SHAPE_KINDS = tuple(sp.kind for _, sp in _meanings("shape")) + ("ignore",)
 OUTSIDE_KINDS = tuple(sp.kind for _, sp in _meanings("outside")) + ("ignore",)
 #: outside-clue meaning -> its f-puzzles key
-_OUTSIDE_KEYS = {sp.kind: fp.key for fp, sp in _meanings("outside")}
+_OUTSIDE_KEYS = {sp.kind: fp.key for fp, sp in _meanings("outside") if fp.key}
+#: outside-clue meanings f-puzzles has no key for -> their rule class's name (built after the
+#: f-puzzles form, from ``(row, col, value)``), from the rule records
+_OUTSIDE_AFTER = {sp.kind: name for name, r in records().items() for sp in r.sudokupad
+                  if sp.element == "outside" and not r.fpuzzles.key}
 
 #: drawing conventions that mean one thing: (colour, thickness or None for any) -> meaning,
 #: from the rule records. The grey ones are SudokuPad's f-puzzles conversion; the coloured
@@ -257,8 +261,9 @@ class _Reader:
         self.inferred: list[dict[str, str]] = []
         #: cells of the circles the rules text calls counting circles (built after f-puzzles)
         self.counting: list[str] = []
-        #: lines of rules f-puzzles has no key for (built after f-puzzles): (kind, cells)
-        self.after: list[tuple[str, list[str]]] = []
+        #: lines and outside clues of rules f-puzzles has no key for (built after
+        #: f-puzzles): (kind, cells) or (kind, [row, col, value])
+        self.after: list[tuple[str, list[Any]]] = []
 
     def _list(self, key: str) -> list[dict]:
         v = self.obj.get(key)
@@ -970,11 +975,16 @@ class _Reader:
             key = "xsum" if _SYMBOL_XSUM in symbols else "skyscraper"
         else:
             mean = self.m.get("OUTSIDE")
+            if mean is not None and mean[0] in _OUTSIDE_AFTER:
+                for s in shapes:
+                    self.use(s)
+                self.after.append((mean[0], [r + 1, c + 1, int(numbers[0])]))
+                return
             if mean is not None:
                 key = {**_OUTSIDE_KEYS, "ignore": ""}.get(mean[0], "?")
                 if key == "?":
                     raise ParseError(f"--line 'outside={mean[0]}': outside numbers can be "
-                                     "sandwich, x-sum, skyscraper or ignore")
+                                     f"{', '.join(OUTSIDE_KINDS[:-1])} or ignore")
             elif all(s.d.get("fontSize") == 32 for s in shapes):
                 key = "sandwichsum"      # SudokuPad's f-puzzles conversion of a sandwich sum
             else:
@@ -1054,9 +1064,13 @@ def load_sudokupad(data: str | dict, lines: Mapping[str, str] | None = None,
     if reader.counting:
         from variants.misc import counting_circles
         extra.append(counting_circles(sorted(set(reader.counting))))
-    for kind, cells in reader.after:
+    for kind, args in reader.after:
+        if kind in _OUTSIDE_AFTER:                     # an outside clue: (row, col, value)
+            from variants.record import rule_classes
+            extra.append(rule_classes()[_OUTSIDE_AFTER[kind]](*args))
+            continue
         from variants.lines import parity_line, ten_line
-        extra.append(parity_line(cells) if kind == "parity-line" else ten_line(cells))
+        extra.append(parity_line(args) if kind == "parity-line" else ten_line(args))
     if extra:
         try:
             p.use(*extra)

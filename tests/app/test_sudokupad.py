@@ -469,3 +469,28 @@ def test_batch_of_links_with_a_bad_line(tmp_path, capsys):
         res = [json.loads(x) for x in out.splitlines()]
         assert rc == 1 and [r["status"] for r in res] == ["solved", "error", "solved"]
         assert f"{f}:2" in err and "Traceback" not in err
+
+
+# -- outside clues f-puzzles has no key for: built after its form (issue 28 item 5) -------------
+def _outside_link(text: str, center: list[float]) -> str:
+    obj = grid4(overlays=[{"center": center, "text": text, "fontSize": 20}])
+    return "https://sudokupad.app/scl" + LZ.compressToBase64(json.dumps(obj))
+
+
+@pytest.mark.parametrize("meaning, center, text, rule, cell, want", [
+    ("frame-sum", [0.5, -0.5], "3", "frame_sum", "r1c1", (1, 2)),       # r1c1 + r1c2 = 3
+    ("frame", [-0.5, 1.5], "7", "frame_sum", "r1c2", (3, 4)),          # r1c2 + r2c2 = 7
+    ("numbered-room", [0.5, -0.5], "4", "numbered_room", "r1c1", (2, 3, 4)),  # 1: r1c1 = 4
+])
+def test_outside_clues_built_after_the_fpuzzles_form(meaning, center, text, rule, cell, want):
+    p = load_sudokupad(_outside_link(text, center), lines={"outside": meaning})
+    rules = [type(b).__name__ for b, _ in p.bundles]
+    assert rule in rules
+    assert p.propagate().candidates(cell) == want
+    with pytest.raises(ParseError, match="only in the rules text"):    # no meaning given
+        load_sudokupad(_outside_link(text, center))
+
+
+def test_outside_meaning_error_lists_the_meanings():
+    with pytest.raises(ParseError, match="frame-sum.*numbered-room|numbered-room.*frame-sum"):
+        load_sudokupad(_outside_link("3", [0.5, -0.5]), lines={"outside": "wiggle"})
