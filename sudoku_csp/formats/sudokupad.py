@@ -145,7 +145,7 @@ def parse_meanings(lines: Mapping[str, str] | None) -> dict[str, tuple[str, int 
     >>> parse_meanings({"#123456": "wiggle"})
     Traceback (most recent call last):
     ...
-    csp.errors.ParseError: --line '#123456=wiggle': unknown meaning 'wiggle' (one of thermo, slow-thermo, palindrome, renban, whispers, dutch-whispers, between, entropic, modular, region-sum, zipper, nabner, lockout, double-arrow, killer, extra-region, odd, even, sandwich, x-sum, skyscraper, ignore)
+    csp.errors.ParseError: --line '#123456=wiggle': unknown meaning 'wiggle' (one of thermo, slow-thermo, palindrome, renban, whispers, dutch-whispers, between, entropic, modular, region-sum, zipper, nabner, lockout, double-arrow, killer, extra-region, odd, even, sandwich, x-sum, skyscraper, frame-sum, numbered-room, ignore)
     """
     out: dict[str, tuple[str, int | None]] = {}
     known = list(LINE_KINDS) + [k for k in CAGE_KINDS + SHAPE_KINDS + OUTSIDE_KINDS
