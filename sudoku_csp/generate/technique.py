@@ -102,10 +102,15 @@ def for_technique(name: str, seed: int | None = None, time_limit: float = 60.0,
                   size: int = 9, progress: Callable[[int], Any] | None = None) -> Practice:
     """A classic puzzle that needs technique ``name`` and nothing harder (see the module),
     within ``time_limit`` seconds (wall clock; :class:`NoPracticePuzzle` past it)."""
+    import variants  # noqa: F401  (registers the rule families' techniques: their names)
+    from techniques.ladder import CLASSIC_SKIP
     tech = registry.get(name)
     if not tech.enabled:
         raise UnknownPractice(f"technique {name!r} is not on the default path (off by "
                               "default): no puzzle needs it")
+    if tech.name in CLASSIC_SKIP or tech.finder.__module__.startswith("variants."):
+        raise UnknownPractice(f"technique {name!r} reads variant rules: --technique makes "
+                              "classic puzzles only")
     default = [t.name for t in registry.select("default")]       # in ladder order
     pool = default[:default.index(tech.name) + 1]
     without = pool[:-1]

@@ -66,6 +66,8 @@ def test_practice_json(capsys):
 @pytest.mark.parametrize("argv, words", [
     (["--technique", "x_wingg"], "x_wing"),                       # did you mean
     (["--technique", "squirmbag"], "not on the default path"),
+    (["--technique", "innies"], "classic puzzles only"),
+    (["--technique", "renban_mandatory"], "classic puzzles only"),
     (["--practice"], "need --technique"),
     (["--technique", "x_wing", "--variant", "killer"], "classic puzzles"),
     (["--technique", "x_wing", "--picture", "a.svg"], "add --practice"),
