@@ -63,6 +63,15 @@ def line_segments(grid: Any, ids: Sequence[int]) -> list[list[int]]:
     return segs
 
 
+class _Line:
+    """A line rule whose one argument is its cells (the line's bundles share it)."""
+
+    cell_lists = ("cells",)
+
+    def __init__(self, cells: Sequence[Any]) -> None:
+        self.cells = list(cells)
+
+
 class _AtLeastApart:
     __slots__ = ("d",)
 
@@ -91,13 +100,8 @@ class whispers:
                            ("apart", self.diff), f"whispers {g.name(a)}-{g.name(b)}"))
 
 
-class palindrome:
+class palindrome(_Line):
     """The line reads the same in both directions."""
-
-    cell_lists = ("cells",)
-
-    def __init__(self, cells: Sequence[Any]) -> None:
-        self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)
@@ -107,22 +111,18 @@ class palindrome:
             p.add(Equal(a, b, f"palindrome {g.name(a)}={g.name(b)}"))
 
 
-class renban:
+class renban(_Line):
     """The line's digits are all different and form a set of consecutive digits (a closed
     loop: the digits of its cells)."""
 
-    cell_lists = ("cells",)
     closed_loop = True
-
-    def __init__(self, cells: Sequence[Any]) -> None:
-        self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
         ids, _ = loop_cells(p.grid.cells(self.cells))     # a closed loop: its cells
         p.add(ConsecutiveSet(ids, f"renban {p.grid.name(ids[0])}"))
 
 
-class region_sum_line:
+class region_sum_line(_Line):
     """The line's segments in each box (region) have equal sums (a closed loop is read
     round, :func:`line_segments`).
 
@@ -139,11 +139,7 @@ class region_sum_line:
     ['region-sum line r4c1: r4c1=r1c4', 'region-sum line r4c1: r3c2<r4c1', 'region-sum line r4c1: r3c2<r1c4', 'region-sum line r4c1: r3c3<r4c1', 'region-sum line r4c1: r3c3<r1c4', 'region-sum line r4c1: r2c3<r4c1', 'region-sum line r4c1: r2c3<r1c4']
     """
 
-    cell_lists = ("cells",)
     closed_loop = True
-
-    def __init__(self, cells: Sequence[Any]) -> None:
-        self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)
@@ -162,13 +158,8 @@ class region_sum_line:
                     p.add(Less(c, a, f"{title}: {name(c)}<{name(a)}"))
 
 
-class between_line:
+class between_line(_Line):
     """Digits on the line lie strictly between the digits of its two end circles."""
-
-    cell_lists = ("cells",)
-
-    def __init__(self, cells: Sequence[Any]) -> None:
-        self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)
@@ -263,14 +254,10 @@ class modular_line(_ThreeGroupsLine):
     title = "modular line"
 
 
-class nabner:
+class nabner(_Line):
     """No two digits on the line are equal or consecutive (a closed loop: its cells)."""
 
-    cell_lists = ("cells",)
     closed_loop = True
-
-    def __init__(self, cells: Sequence[Any]) -> None:
-        self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
         ids, _ = loop_cells(p.grid.cells(self.cells))     # a closed loop: its cells
@@ -302,14 +289,9 @@ class lockout:
                                      (a, b, c), f"lockout {g.name(a)}: {g.name(c)}"))
 
 
-class zipper_line:
+class zipper_line(_Line):
     """Cells at equal distance from the line's centre add up to the same total: the centre
     digit for an odd length, the same (unknown) sum for an even length."""
-
-    cell_lists = ("cells",)
-
-    def __init__(self, cells: Sequence[Any]) -> None:
-        self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)
@@ -331,7 +313,7 @@ def _parity_differs(a: int, b: int) -> bool:
     return (a ^ b) & 1 == 1
 
 
-class parity_line:
+class parity_line(_Line):
     """Adjacent cells along the line alternate between odd and even digits. A closed loop
     (the last cell is the first) also pairs its last cell with its first.
 
@@ -341,11 +323,7 @@ class parity_line:
     ((1, 3), (1, 3))
     """
 
-    cell_lists = ("cells",)
     closed_loop = True
-
-    def __init__(self, cells: Sequence[Any]) -> None:
-        self.cells = list(cells)
 
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)

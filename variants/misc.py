@@ -15,9 +15,10 @@ from typing import Any, Iterator, Sequence
 
 from csp import Equal, Puzzle
 from csp.constraints import Automaton, Constraint, Contains, Element
+from csp.constraints.base import SupportsPropagator
 from csp.errors import InvalidConstraint
-from csp.events import Cost, Event, Status
-from csp.propagator import Context, Propagator
+from csp.events import Cost
+from csp.propagator import Propagator
 
 
 class clone:
@@ -187,33 +188,6 @@ def counting_supports(doms: Sequence[int]) -> list[int] | None:
     return out if found else None
 
 
-class _CountingPropagator(Propagator):
-    cost = Cost.QUADRATIC
-    events = Event.DOM
-
-    def __init__(self, cells: tuple[int, ...], name: str) -> None:
-        self.cells = cells
-        self.scope = tuple(sorted(set(cells)))
-        self.name = name
-        self._memo: dict[tuple[int, ...], list[int] | None] = {}
-
-    def propagate(self, ctx: Context) -> Status:
-        cand = ctx.cand
-        doms = tuple(cand[c] for c in self.cells)
-        sup = self._memo.get(doms, False)
-        if sup is False:
-            sup = counting_supports(doms)
-            if len(self._memo) < 4096:
-                self._memo[doms] = sup
-        if sup is None:
-            ctx.fail("no digits can fill the circles", self.cells)
-        reason = (self.name, self.cells)
-        for c, m in zip(self.cells, sup):
-            if cand[c] & ~m:
-                ctx.remove(c, cand[c] & ~m, reason)
-        return Status.FIX
-
-
 class CountingCircles(Constraint):
     """Each digit in one of the ``cells`` appears in exactly that many of them."""
 
@@ -224,7 +198,7 @@ class CountingCircles(Constraint):
         self.name = name
 
     def propagators(self, n: int) -> list[Propagator]:
-        return [_CountingPropagator(self.cells, self.name)]
+        return [SupportsPropagator(self, Cost.QUADRATIC, "no digits can fill the circles")]
 
     def check(self, *values: int) -> bool:
         return all(count == v for v, count in Counter(values).items())

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, NamedTuple
 
-from ..propagator import Propagator
+from ..events import Cost, Event, Status
+from ..propagator import Context, Propagator
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..grid import Grid
@@ -120,3 +121,47 @@ class Constraint:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name})"
+
+
+class SupportsPropagator(Propagator):
+    """Propagates a rule by its own :meth:`Constraint.supports`: each cell keeps the digits
+    some satisfying assignment uses (a cell listed twice, what every one of its places
+    allows); no assignment is a contradiction named ``failure``. Supports are remembered
+    per tuple of candidate masks (up to :data:`SUPPORTS_MEMO` of them): the rule is read
+    again only on domains it has not seen."""
+
+    events = Event.DOM
+
+    def __init__(self, con: Constraint, cost: Cost = Cost.LINEAR,
+                 failure: str = "no assignment satisfies it") -> None:
+        self.con = con
+        self.cells = con.cells
+        self.scope = tuple(sorted(set(con.cells)))
+        self.name = con.name
+        self.cost = cost
+        self.failure = failure
+        self._memo: dict[tuple[int, ...], list[int] | None] = {}
+
+    def propagate(self, ctx: Context) -> Status:
+        cand = ctx.cand
+        doms = tuple(cand[c] for c in self.cells)
+        sup = self._memo.get(doms, False)
+        if sup is False:
+            sup = self.con.supports(list(doms))
+            if len(self._memo) < SUPPORTS_MEMO:
+                self._memo[doms] = sup
+        if sup is None:
+            ctx.fail(self.failure, self.cells)
+        reason = (self.name, self.cells)
+        keep: dict[int, int] = {}
+        for c, m in zip(self.cells, sup):
+            keep[c] = keep.get(c, m) & m
+        for c, m in keep.items():
+            if cand[c] & ~m:
+                ctx.remove(c, cand[c] & ~m, reason)
+        return Status.FIX
+
+
+#: domain tuples a :class:`SupportsPropagator` remembers the supports of (not measured: it
+#: bounds the memory of one rule's memo)
+SUPPORTS_MEMO = 4096

@@ -23,9 +23,8 @@ from __future__ import annotations
 from typing import Any, Hashable, Sequence
 
 from ..errors import InvalidConstraint
-from ..events import Cost, Event, Status
-from ..propagator import Context, Propagator
-from .base import Automaton, Constraint
+from ..propagator import Propagator
+from .base import Automaton, Constraint, SupportsPropagator
 
 #: states in one layer past which the propagator gives up for this call (keeps every
 #: digit: pruning less is sound). The rules built on it stay far below: a 10 line has at
@@ -91,38 +90,6 @@ def layered_supports(auto: Automaton, doms: Sequence[int],
     return out
 
 
-class RegularPropagator(Propagator):
-    cost = Cost.LINEAR
-    events = Event.DOM
-
-    def __init__(self, con: "Regular") -> None:
-        self.con = con
-        self.cells = con.cells
-        self.scope = tuple(sorted(set(con.cells)))
-        self.name = con.name
-        self._memo: dict[tuple[int, ...], list[int] | None] = {}
-
-    def propagate(self, ctx: Context) -> Status:
-        cand = ctx.cand
-        doms = tuple(cand[c] for c in self.cells)
-        sup = self._memo.get(doms, False)
-        if sup is False:
-            sup = layered_supports(self.con.auto, doms)
-            if len(self._memo) < 4096:
-                self._memo[doms] = sup
-        if sup is None:
-            ctx.fail("no assignment satisfies it", self.cells)
-        reason = (self.name, self.cells)
-        # a cell listed twice keeps what every one of its places allows
-        keep: dict[int, int] = {}
-        for c, m in zip(self.cells, sup):
-            keep[c] = keep.get(c, m) & m
-        for c, m in keep.items():
-            if cand[c] & ~m:
-                ctx.remove(c, cand[c] & ~m, reason)
-        return Status.FIX
-
-
 class Regular(Constraint):
     """The digits of ``cells``, read in order, are a word ``auto`` accepts.
 
@@ -142,7 +109,7 @@ class Regular(Constraint):
         self.kind = kind
 
     def propagators(self, n: int) -> list[Propagator]:
-        return [RegularPropagator(self)]
+        return [SupportsPropagator(self)]
 
     def house(self) -> tuple[int, ...] | None:
         return self.cells if self.auto.distinct else None
