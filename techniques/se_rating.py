@@ -48,7 +48,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import Analysis, analyze
-from .ladder import se_tenths
+from .ladder import LADDER, se_tenths
 from .loop import MAX_STEPS, Run, is_effective, is_variant
 
 MODES = ("extended", "se121")
@@ -411,8 +411,10 @@ EXTENDED_PRODUCERS: tuple[Producer, ...] = (
 
 
 #: Variant techniques on the SE scale: this project's extension, used by the "extended"
-#: mode (SE itself knows no variant rule). Their values are in the ladder
-#: (:mod:`techniques.ladder`); each sits at the SE value of the classic idea of the same
+#: mode (SE itself knows no variant rule): every row of the ladder with an SE value that no
+#: producer above names, in the ladder's order (which breaks ties between equal values).
+#: Their values are in the ladder (:mod:`techniques.ladder`); each sits at the SE value of the
+#: classic idea of the same
 #: kind: reading one rule directly between a hidden and a naked single (2.0), a rule's digit
 #: forced into a group like pointing (2.6), one sum's arithmetic like claiming (2.8), two
 #: groups against each other like a naked pair (3.0), a one-link contradiction through the
@@ -421,28 +423,11 @@ EXTENDED_PRODUCERS: tuple[Producer, ...] = (
 #: with cages like a W-Wing (4.4; equal-digit colouring, cells joined over several houses,
 #: too), and the sums of set equivalence over many cells like a
 #: finned jellyfish (5.4). SE 1.2.1 ("se121" mode) does not apply to variant puzzles:
-#: :attr:`SERating.applies` is False there.
-VARIANT_TECHNIQUES = (
-    "constraint", "inequality_bounds", "indexing", "killer_combinations",
-    "consecutive_gap_cell", "consecutive_neighbours", "mandatory_inclusion",
-    "cage_house_overlap", "disjoint_cages", "consecutive_pair_cell",
-    "consecutive_triple_cell", "consecutive_locked_pair", "consecutive_locked_nearby",
-    "consecutive_locked_triple",
-    "innies", "outies", "sum_arithmetic", "innies_outies", "cage_splitting",
-    "law_of_leftovers", "consecutive_check_pattern", "consecutive_chain", "cell_exclusion",
-    "house_exclusion", "rule_exclusion", "combined_sums", "substituted_sums", "house_sums",
-    "linked_sums",
-    "set_equivalence", "set_sums",
-    # lines, two-cell rules, clones, parity, thermometers, outside clues
-    "thermo_length", "sandwich_crusts", "x_sum_length", "whisper_neighbours", "pair_rules",
-    "neighbour_pinch", "dot_chain", "clone_pointing", "parity_count", "pair_mandatory",
-    "cage_rules", "region_sum_segments", "between_span", "lockout_span", "renban_mandatory",
-    "renban_house_overlap", "renban_house_split", "skyscraper_renban",
-    "renban_cage_exclusion", "entropic_groups", "modular_groups",
-    "whisper_polarity", "equal_digit_colouring", "house_arrangement",
-    "house_pair_arrangement", "two_house_exclusion", "clique_subset",
-    "polarity_count", "polarity_chain", "band_arrangement", "three_house_exclusion",
-    "window_arrangement")
+#: :attr:`SERating.applies` is False there. A new variant technique is rated once its
+#: ladder row has an SE value.
+VARIANT_TECHNIQUES: tuple[str, ...] = tuple(
+    r.name for r in LADDER if r.se is not None
+    and not any(r.name in p.techniques for p in SE121_PRODUCERS + EXTENDED_PRODUCERS))
 VARIANT_PRODUCERS: tuple[Producer, ...] = tuple(
     _p(f"variant {name}", name) for name in VARIANT_TECHNIQUES)
 
