@@ -64,6 +64,6 @@ arrow.record = RuleRecord(
 double_arrow.record = RuleRecord(
     FPuzzles("line", "doublearrow"),
     (SudokuPad("double-arrow", "line", (("#C54B8B", None),), ends="both",
-               aliases=("double-arrow-line", "doublearrow")),),
+               aliases=("double-arrow-line", "doublearrow"), text=(r"\bdouble arrow",)),),
     Drawing("line", "#b0b0b0", width=0.06, ends="circles"),
     args=(("cells", "cells"), ("name", "str")))

@@ -76,11 +76,12 @@ less_than.record = RuleRecord(
 thermo.record = RuleRecord(
     FPuzzles("line", "thermometer"),
     (SudokuPad("thermo", "line", (("#CFCFCF", 21),), ends="first",
-               aliases=("thermometer",)),),
+               aliases=("thermometer",), text=(r"\bthermo(meter)?s?\b",)),),
     Drawing("thermo"), args=(("*cells", "cell"),),
     logic=("thermo_logic",), techniques=("thermo_length",))
 slow_thermo.record = RuleRecord(
     FPuzzles("line", "slowthermometer"),
     (SudokuPad("slow-thermo", "line", (("#6495ED", None),), ends="first",
-               aliases=("slowthermo", "slow-thermometer")),),
+               aliases=("slowthermo", "slow-thermometer"), text=(r"\bslow thermo",),
+               suppresses=("thermo",)),),
     Drawing("slow-thermo"), args=(("*cells", "cell"),))

@@ -396,66 +396,89 @@ _PAIRS = ("pair_rules", "pair_mandatory", "neighbour_pinch", "house_arrangement"
 _CELLS = (("cells", "cells"),)
 between_line.record = RuleRecord(
     FPuzzles("line", "betweenline"),
-    (SudokuPad("between", "line", (("#CFCFCF", 2),), ends="both", aliases=("between-line",)),),
+    (SudokuPad("between", "line", (("#CFCFCF", 2),), ends="both", aliases=("between-line",),
+               text=(r"\bbetween lines?\b", r"\bstrictly between",
+                     r"\bin between the (values|digits)")),),
     Drawing("line", "#a8cdfa", ends="circles"), args=_CELLS,
     logic=("lines_logic",), techniques=("between_span",))
 entropic_line.record = RuleRecord(
     FPuzzles("line", "entropicline"),
-    (SudokuPad("entropic", "line", (("#FFCCAA", None),), aliases=("entropic-line",)),),
+    (SudokuPad("entropic", "line", (("#FFCCAA", None),), aliases=("entropic-line",),
+               text=(r"\bentropic", r"\blow\b[^.;]{0,40}\b(middle|medium)\b[^.;]{0,40}\bhigh\b")),),
     Drawing("line", "#ffae42"), args=_CELLS,
     logic=("lines_logic", "pairs_logic"), techniques=("entropic_groups",) + _PAIRS)
 lockout.record = RuleRecord(
     FPuzzles("line", "lockout", value="diff", default=lambda n: n // 2),
     (SudokuPad("lockout", "line", (("#AABEEF", None),), ends="both",
-               aliases=("lockout-line",)),),
+               aliases=("lockout-line",), text=(r"\blockout", r"\bdiamond"),
+               suppresses=("whispers", "between")),),
     Drawing("line", "#9ccc65", ends="diamonds"), args=(("cells", "cells"), ("diff", "int")),
     logic=("lines_logic",), techniques=("lockout_span",))
 modular_line.record = RuleRecord(
     FPuzzles("line", "modularline"),
-    (SudokuPad("modular", "line", (("#33BBBB", None),), aliases=("modular-line",)),),
+    (SudokuPad("modular", "line", (("#33BBBB", None),), aliases=("modular-line",),
+               text=(r"\bmodular line", r"\bresidue", r"\bmodulo 3")),),
     Drawing("line", "#35c0b5"), args=_CELLS,
     logic=("lines_logic", "pairs_logic"), techniques=("modular_groups",) + _PAIRS)
 nabner.record = RuleRecord(
-    FPuzzles("line", "nabner"), (SudokuPad("nabner", "line", (("#C9C883", None),)),),
+    FPuzzles("line", "nabner"), (SudokuPad("nabner", "line", (("#C9C883", None),),
+                                                  text=(r"\bnabner",)),),
     Drawing("line", "#e6d200"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
 palindrome.record = RuleRecord(
-    FPuzzles("line", "palindrome"), (SudokuPad("palindrome", "line", (("#CFCFCF", 16),)),),
+    FPuzzles("line", "palindrome"), (SudokuPad("palindrome", "line", (("#CFCFCF", 16),), text=(
+        r"\bpalindrom", r"\bread(s)? the same (forwards?|backwards?|in (both|either))")),),
     Drawing("line", "#b0b0b0"), args=_CELLS,
     logic=("clone_logic",), techniques=("clone_pointing", "equal_digit_colouring"))
 region_sum_line.record = RuleRecord(
     FPuzzles("line", "regionsumline"),
     (SudokuPad("region-sum", "line", (("#2ECBFF", None),),
-               aliases=("region-sum-line", "regionsum")),),
+               aliases=("region-sum-line", "regionsum"),
+               text=(r"\bregion sum", r"\bsum ?line", r"\bsame sum", r"\bsum to the same",
+                     r"\bsame total")),),
     Drawing("line", "#4ea3ff"), args=_CELLS,
     logic=("lines_logic",), techniques=("region_sum_segments",))
 renban.record = RuleRecord(
     FPuzzles("line", "renban"),
-    (SudokuPad("renban", "line", (("#F067F0", None), ("#C060C0", None))),),
+    (SudokuPad("renban", "line", (("#F067F0", None), ("#C060C0", None)), text=(
+        r"\brenban", r"\bset of (non repeating |nonrepeating |unique )?consecutive",
+        r"\bconsecutive (digits|numbers|integers)?[^.;]{0,40}\bany order",
+        r"\bconsecutive set")),),
     Drawing("line", "#e07ff5"), args=_CELLS, logic=("lines_logic",),
     techniques=("renban_mandatory", "renban_house_overlap", "renban_house_split",
                 "renban_cage_exclusion"))
 whispers.record = RuleRecord(
     FPuzzles("line", "whispers", value="diff", default=lambda n: (n + 1) // 2),
     (SudokuPad("whispers", "line", (("#67F067", None),),
-               aliases=("whisper", "german-whispers", "german-whisper")),
+               aliases=("whisper", "german-whispers", "german-whisper"),
+               text=(r"\b(german )?whisper",
+                     r"\bdiffer(ence|ent|ing|s)?\b[^.;]{0,25}?\b(at least|a minimum of|minimum|"
+                     r"no less than) {N}",
+                     r"\bdiffer(ence|ent|ing|s)?\b[^.;]{0,25}?\b{N} or (more|greater|higher|"
+                     r"larger)")),
      SudokuPad("dutch-whispers", "line", (("#FF9A00", None),), aliases=("dutch-whisper",),
-               default=lambda n: (n + 1) // 2 - 1)),
+               default=lambda n: (n + 1) // 2 - 1, text=(r"\bdutch whisper",),
+               suppresses=("whispers",))),
     Drawing("line", "#5fcf50"), args=(("cells", "cells"), ("diff", "int")),
     logic=("lines_logic", "pairs_logic"),
     techniques=("whisper_neighbours", "whisper_polarity", "polarity_chain",
                 "polarity_count") + _PAIRS)
 zipper_line.record = RuleRecord(
     FPuzzles("line", "zipperline"),
-    (SudokuPad("zipper", "line", (("#CDB1EC", None),), aliases=("zipper-line",)),),
+    (SudokuPad("zipper", "line", (("#CDB1EC", None),), aliases=("zipper-line",),
+               text=(r"\bzipper", r"\bsame distance from the (centre|center)")),),
     Drawing("line", "#b9a3e3"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
 #: SudokuPad lines are read through their f-puzzles form, which has no key for these
 _NO_KEY = ("read from lines the rules text names (built after the f-puzzles form, which has "
            "no key for it)")
 parity_line.record = RuleRecord(
     FPuzzles("none", reason="it has no parity line (its plain lines carry no meaning)"),
-    (SudokuPad("parity", "custom", reason=_NO_KEY),),
+    (SudokuPad("parity-line", "custom", reason=_NO_KEY, drawn="line", text=(
+        r"\bparity lines?\b", r"\balternate (between |in )?(odd and even|even and odd|parity)",
+        r"\b(odd and even|even and odd|parity)[^.;]{0,30}\balternate")),),
     Drawing("line", "#e8716d"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
 ten_line.record = RuleRecord(
     FPuzzles("none", reason="it has no 10 line (its plain lines carry no meaning)"),
-    (SudokuPad("10-line", "custom", reason=_NO_KEY),),
+    (SudokuPad("10-line", "custom", reason=_NO_KEY, drawn="line", text=(
+        r"\b(10|ten) lines?\b", r"\bsegments?\b[^.;]{0,60}\bsums? (to|of) (exactly )?(10|ten)\b"),
+               suppresses=("region-sum",)),),
     Drawing("line", "#7fb3d5"), args=(("cells", "cells"), ("total", "int")))

@@ -271,5 +271,7 @@ counting_circles.record = RuleRecord(
     FPuzzles("none", reason="its circles carry no meaning of their own (the rules text "
              "says they count); not read yet"),
     (SudokuPad("counting-circles", "custom", reason="read from circles the rules text calls "
-               "counting circles (built after the f-puzzles form, which has no key)"),),
+               "counting circles (built after the f-puzzles form, which has no key)",
+               drawn="circle", text=(r"\bcounting circle", r"\bhow many circles contain",
+                                     r"\bnumber of circles (that )?contain")),),
     Drawing("circles"), args=(("cells", "cells"),))

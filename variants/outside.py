@@ -781,8 +781,6 @@ skyscraper.record = RuleRecord(
     (SudokuPad("skyscraper", "outside"),),
     Drawing("outside"), args=_CLUE, outside=True,
     logic=("outside_logic",), techniques=("skyscraper_renban",))
-_NOT_READ = ("SudokuPad holds it only as text outside the grid whose meaning is in the rules "
-             "text; not read yet (build it in Python or the own JSON)")
 frame_sum.record = RuleRecord(
     FPuzzles("none", reason="it has no frame sum clue"),
     (SudokuPad("frame-sum", "outside", aliases=("frame", "framesum")),),
@@ -793,11 +791,17 @@ numbered_room.record = RuleRecord(
     Drawing("outside"), args=_CLUE, outside=True)
 rossini.record = RuleRecord(
     FPuzzles("none", reason="it has no Rossini arrow"),
-    (SudokuPad("rossini", "none", reason=_NOT_READ),),
+    (SudokuPad("rossini", "custom", reason="read from arrows (or arrow glyphs) outside the "
+               "grid along a row or column that the rules text calls Rossini arrows",
+               drawn="arrow", text=(r"\brossini", r"\barrows? (outside|around) the grid\b"
+                                    r"[^.;]{0,80}\b(increas|decreas|ascend|descend|grow)",
+                                    r"\b(increas|ascend|grow)\w*[^.;]{0,40}\bdirection of the "
+                                    r"arrow")),),
     Drawing("outside", label=_rossini_mark),
     args=(("row", "int"), ("col", "int"), ("order", "str"), ("count", "int")), outside=True)
 rossini_negative.record = RuleRecord(
     FPuzzles("none", reason="it has no Rossini arrow"),
-    (SudokuPad("rossini-negative", "none", reason=_NOT_READ),),
+    (SudokuPad("rossini-negative", "custom", reason="read with Rossini arrows when the rules "
+               "text says every arrow is given"),),
     Drawing("note", label=lambda b: "Rossini: every arrow is given"),
     args=(("arrows", "positions"),))

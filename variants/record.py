@@ -12,7 +12,8 @@ a new rule is its class with its record, its logic module and its test.
   read when an entry has none; or ``shape="none"`` with the reason f-puzzles cannot hold it.
 - :class:`SudokuPad`: the meaning name(s) SudokuPad elements may carry (``--line
   COLOUR=MEANING``, the rules text), the element it is drawn as, its drawing conventions
-  (colour and thickness) and end markers, aliases; or ``element="none"`` with a reason.
+  (colour and thickness) and end markers, aliases, and the words of a rules text that give
+  the meaning to a bare drawing; or ``element="none"`` with a reason.
 - :class:`Drawing`: a drawing style the renderer has one generic drawer for (``line``,
   ``cage``, ``shade``, ``note``, ``outside``, ``nothing``) with its parameters, or the name
   of a bespoke drawer (``thermo``, ``arrow`` ...).
@@ -99,12 +100,19 @@ class FPuzzles(_Record):
 class SudokuPad(_Record):
     """One meaning a SudokuPad element may have (see the module docstring):
     ``SudokuPad(kind, element, conventions=(), ends=None, aliases=(), default=None, key="",
-    reason="")``. ``default``: the value of a line of this meaning (from the grid size) when
-    the f-puzzles record's default is not the one; ``key``: a global flag's f-puzzles key."""
+    reason="", text=(), drawn="", suppresses=())``. ``default``: the value of a line of this
+    meaning (from the grid size) when the f-puzzles record's default is not the one;
+    ``key``: a global flag's f-puzzles key. How the rules text names the meaning
+    (:mod:`sudoku_csp.formats.sudokupad_rules`): ``text``, regular expressions matched on the
+    lower-cased text with hyphens and quotes made spaces, the first naming the rule, the others
+    describing it (``{N}``: a number, in digits or words, captured as the rule's value);
+    ``drawn``, what the text calls the element (``line``, ``circle``, ``arrow``; default
+    the ``element`` itself); ``suppresses``, meanings a statement naming this one does not
+    mean (a Dutch whispers text also says "whisper")."""
     __slots__ = ("kind", "element", "conventions", "ends", "aliases", "default", "key",
-                 "reason")
+                 "reason", "text", "drawn", "suppresses")
     _defaults = {"conventions": (), "ends": None, "aliases": (), "default": None, "key": "",
-                 "reason": ""}
+                 "reason": "", "text": (), "drawn": "", "suppresses": ()}
     kind: str
     element: str
     conventions: tuple[tuple[str, float | None], ...]
@@ -113,6 +121,9 @@ class SudokuPad(_Record):
     default: Callable[[int], int] | None
     key: str
     reason: str
+    text: tuple[str, ...]
+    drawn: str
+    suppresses: tuple[str, ...]
 
 
 class Drawing(_Record):

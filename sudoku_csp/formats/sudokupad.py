@@ -56,7 +56,8 @@ from csp.text import did_you_mean
 from variants.record import records
 
 from .payload import check_size, decode_sudokupad, is_sudokupad_text, read_sudokupad_json
-from .sudokupad_rules import NOT_READ, UNSUPPORTED, Ambiguous, RulesText
+from .sudokupad_rules import BUILT_AFTER as _BUILT_AFTER, NOT_READ, UNSUPPORTED, Ambiguous, \
+    RulesText
 
 #: the order meanings are listed in (help and error texts); meanings of newer rules come
 #: after these, in catalogue order
@@ -100,9 +101,11 @@ CONVENTIONS: dict[tuple[str, float | None], str] = {
     conv: sp.kind for _, sp in _meanings("line") for conv in sp.conventions}
 #: kinds of line whose end cells carry a drawn marker (bulb, circle, diamond) to consume
 _END_MARKERS = {sp.kind: sp.ends for _, sp in _meanings("line") if sp.ends}
-#: rules the rules text may give an element that f-puzzles has no key for: (kind, element)
-#: pairs the reader collects and adds to the puzzle after reading its f-puzzles form
-_BUILT_AFTER = {("counting-circles", "circle"), ("parity-line", "line"), ("10-line", "line")}
+#: rules the rules text may give an element that f-puzzles has no key for (``_BUILT_AFTER``,
+#: (kind, element) pairs from the rule records) are collected by the reader and added after
+#: reading the f-puzzles form: kind -> its rule class's name
+_AFTER_CLASS = {sp.kind: name for name, r in records().items() for sp in r.sudokupad
+                if (sp.kind, sp.drawn) in _BUILT_AFTER}
 _INDEXERS = {"fpRowIndexer": "rowindexer", "fpColumnIndexer": "columnindexer",
              "fpBoxIndexer": "boxindexer"}
 #: SudokuPad's global rule flags -> their f-puzzles keys, from the rule records
@@ -113,6 +116,11 @@ _PLAIN_KEYS = {"id", "cellSize", "cellsize", "settings", "foglight", "foglink", 
                "videos", "duration", "d", "metadata", "global"}
 _RULE_KEYS = {"cells", "regions", "cages", "lines", "arrows", "overlays", "underlays"}
 _SYMBOL_XSUM, _SYMBOL_SKY = "\u25ef", "\u25af"
+#: arrows written as text outside the grid (Rossini): glyph -> (row step, column step)
+_ARROW_GLYPHS = {g: (0, 1) for g in ("\u2192", ">", "\u276f", "\u25b6", "\u25b8", "\u27a1")}
+_ARROW_GLYPHS |= {g: (0, -1) for g in ("\u2190", "<", "\u276e", "\u25c0", "\u25c2", "\u2b05")}
+_ARROW_GLYPHS |= {g: (-1, 0) for g in ("\u2191", "^", "\u02c4", "\u25b2", "\u25b4", "\u2b06")}
+_ARROW_GLYPHS |= {g: (1, 0) for g in ("\u2193", "v", "V", "\u02c5", "\u25bc", "\u25be", "\u2b07")}
 
 
 # -- meanings ----------------------------------------------------------------------------------
@@ -402,7 +410,7 @@ class _Reader:
                 cannot = "a rule sudoku-csp cannot model"
             raise ParseError(f"{self.describe(el)}: {why}the rules text says it is a {rule} "
                              f"({_quote(got.text)}), {cannot}")
-        rec = {"element": el.kind if el.kind == "line" else "circle",
+        rec = {"element": obj,
                "colour": col or "", "meaning": got.meaning, "text": got.text}
         if rec not in self.inferred:
             self.inferred.append(rec)
@@ -772,7 +780,11 @@ class _Reader:
             pts = self.points(el)
             r0, c0 = pts[0]
             if not (0 < r0 < n and 0 < c0 < n):
-                self.little_killer(el, pts)
+                (r1, c1) = pts[-1]
+                if (abs(r1 - r0) < 0.05) != (abs(c1 - c0) < 0.05):   # along a row or column
+                    self.rossini_arrow(el, (math.floor(r0), math.floor(c0)), r1 - r0, c1 - c0)
+                else:
+                    self.little_killer(el, pts)
                 continue
             start = (math.floor(r0), math.floor(c0))
             circle, owner = self.circle_at(start)
@@ -823,6 +835,32 @@ class _Reader:
                                                for p in self.points(o)] == cells]
                 return list(dict.fromkeys(cells)), same
         return None, []
+
+    def rossini_arrow(self, el: _Element, clue: tuple[int, int], dr: float, dc: float) -> None:
+        """An arrow beside a row or column, outside the grid, pointing along it: a Rossini
+        clue when the rules text says so (increasing in the arrow's direction)."""
+        n = self.n
+        r, c = clue
+        if not ((r in (-1, n)) != (c in (-1, n))) or not (-1 <= r <= n and -1 <= c <= n):
+            raise self.unknown(el, "an arrow outside the grid, not beside a row or column",
+                               "ignore")
+        across = c in (-1, n)                 # beside a row: the arrow must run along it
+        if across != (abs(dc) > abs(dr)):
+            raise self.unknown(el, "an arrow outside the grid that points neither along its "
+                               "row or column nor along a diagonal", "ignore")
+        self.rossini(el, clue, inward=(dc if across else dr) * (1 if -1 in (r, c) else -1) > 0)
+
+    def rossini(self, el: _Element, clue: tuple[int, int], inward: bool) -> None:
+        """Record a Rossini clue at ``clue`` (an outside cell) drawn by ``el``; refuse when
+        the rules text does not call such arrows Rossini arrows."""
+        got = self.from_text(el, "arrow")
+        if got is None or got[0] != "rossini":
+            raise self.unknown(el, "an arrow outside the grid along its row or column whose "
+                               "meaning the rules text does not give (Rossini arrows are read "
+                               "when the rules text names them)", "ignore")
+        self.use(el)
+        order = "increasing" if inward else "decreasing"
+        self.after.append(("rossini", [clue[0] + 1, clue[1] + 1, order]))
 
     def little_killer(self, el: _Element, pts: list[tuple[float, float]]) -> None:
         n = self.n
@@ -966,6 +1004,13 @@ class _Reader:
             raise self.unknown(shapes[0], "text outside the grid, not beside a row or column",
                                "ignore")
         texts = [str(s.d.get("text")).strip() for s in shapes]
+        if len(texts) == 1 and texts[0] in _ARROW_GLYPHS:
+            dr, dc = _ARROW_GLYPHS[texts[0]]
+            if (dc != 0) != (c in (-1, n)):
+                raise self.unknown(shapes[0], "an arrow outside the grid that does not point "
+                                   "along its row or column", "ignore")
+            self.rossini(shapes[0], cell, inward=(dr + dc) * (1 if -1 in (r, c) else -1) > 0)
+            return
         symbols = {t for t in texts if t in (_SYMBOL_XSUM, _SYMBOL_SKY)}
         numbers = [t for t in texts if re.fullmatch(r"[0-9]{1,3}", t)]
         if len(numbers) != 1 or len(symbols) > 1 or len(numbers) + len(symbols) != len(texts):
@@ -1061,16 +1106,23 @@ def load_sudokupad(data: str | dict, lines: Mapping[str, str] | None = None,
         raise type(e)(f"SudokuPad puzzle: {e}") from None
     p.meta["source"] = "sudokupad"
     extra: list[Any] = []                # rules f-puzzles has no key for
+    from variants.record import rule_classes
     if reader.counting:
-        from variants.misc import counting_circles
-        extra.append(counting_circles(sorted(set(reader.counting))))
+        extra.append(rule_classes()[_AFTER_CLASS["counting-circles"]](sorted(set(reader.counting))))
+    rossini = [args for kind, args in reader.after if kind == "rossini"]
+    all_given = reader.rules_text().all_arrows_given() if rossini else None
+    if all_given:
+        from variants.outside import rossini_negative
+        extra.append(rossini_negative([(r, c) for r, c, _ in rossini]))
+        reader.inferred.append({"element": "arrow", "colour": "", "meaning": "rossini-negative",
+                                "text": all_given})
     for kind, args in reader.after:
         if kind in _OUTSIDE_AFTER:                     # an outside clue: (row, col, value)
-            from variants.record import rule_classes
             extra.append(rule_classes()[_OUTSIDE_AFTER[kind]](*args))
-            continue
-        from variants.lines import parity_line, ten_line
-        extra.append(parity_line(args) if kind == "parity-line" else ten_line(args))
+        elif kind == "rossini":                        # (row, col, order)
+            extra.append(rule_classes()[_AFTER_CLASS[kind]](*args))
+        else:                                          # a line: its cells
+            extra.append(rule_classes()[_AFTER_CLASS[kind]](args))
     if extra:
         try:
             p.use(*extra)

@@ -39,63 +39,52 @@ import colorsys
 import re
 from dataclasses import dataclass
 
-#: rules the text may name that the SudokuPad reader cannot build from a line: kind -> its
-#: name in messages (counting circles are built from circles, see ``sudokupad.py``)
-UNSUPPORTED = {"parity-line": "parity line", "10-line": "10 line",
-               "counting-circles": "counting circle", "run-on-renban": "run-on renban line"}
-#: of those, the rules sudoku-csp models (in Python and the own JSON) but does not read from a
-#: SudokuPad drawing yet: kind -> its bundle (none left: parity lines, 10 lines and counting
-#: circles are built after the f-puzzles form, see ``sudokupad._BUILT_AFTER``)
-NOT_READ: dict[str, str] = {}
-
 _NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
               "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 _NUM = r"([0-9]{1,2}|" + "|".join(_NUM_WORDS) + r")"
 
-#: kind -> (the object it is drawn as, patterns naming (the first) or describing it). Text
-#: is matched in lower case with hyphens, quotes and line breaks made spaces.
-_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "dutch-whispers": ("line", (r"\bdutch whisper",)),
-    "whispers": ("line", (r"\b(german )?whisper",
-                          r"\bdiffer(ence|ent|ing|s)?\b[^.;]{0,25}?\b(at least|a minimum of|"
-                          r"minimum|no less than) " + _NUM,
-                          r"\bdiffer(ence|ent|ing|s)?\b[^.;]{0,25}?\b" + _NUM +
-                          r" or (more|greater|higher|larger)")),
-    "renban": ("line", (r"\brenban", r"\bset of (non repeating |nonrepeating |unique )?"
-                                     r"consecutive", r"\bconsecutive (digits|numbers|integers)?"
-                                     r"[^.;]{0,40}\bany order", r"\bconsecutive set")),
-    "run-on-renban": ("line", (r"\brun on renban", r"\bevery (group|set) of (two|three|four|"
-                                                   r"five|six|[2-6]) (contiguous |sequential |"
-                                                   r"consecutive |adjacent )?(digits|cells)"
-                                                   r"[^.;]{0,60}consecutive")),
-    "region-sum": ("line", (r"\bregion sum", r"\bsum ?line", r"\bsame sum",
-                            r"\bsum to the same", r"\bsame total")),
-    "between": ("line", (r"\bbetween lines?\b", r"\bstrictly between",
-                         r"\bin between the (values|digits)")),
-    "palindrome": ("line", (r"\bpalindrom", r"\bread(s)? the same (forwards?|backwards?|in "
-                                            r"(both|either))")),
-    "thermo": ("line", (r"\bthermo(meter)?s?\b",)),
-    "slow-thermo": ("line", (r"\bslow thermo",)),
-    "entropic": ("line", (r"\bentropic", r"\blow\b[^.;]{0,40}\b(middle|medium)\b[^.;]{0,40}"
-                                          r"\bhigh\b")),
-    "modular": ("line", (r"\bmodular line", r"\bresidue", r"\bmodulo 3")),
-    "zipper": ("line", (r"\bzipper", r"\bsame distance from the (centre|center)")),
-    "nabner": ("line", (r"\bnabner",)),
-    "lockout": ("line", (r"\blockout", r"\bdiamond")),
-    "double-arrow": ("line", (r"\bdouble arrow",)),
-    "parity-line": ("line", (r"\bparity lines?\b", r"\balternate (between |in )?(odd and "
-                                                   r"even|even and odd|parity)",
-                             r"\b(odd and even|even and odd|parity)[^.;]{0,30}\balternate")),
-    "10-line": ("line", (r"\b(10|ten) lines?\b", r"\bsegments?\b[^.;]{0,60}\bsums? (to|of) "
-                                                 r"(exactly )?(10|ten)\b")),
-    "counting-circles": ("circle", (r"\bcounting circle", r"\bhow many circles contain",
-                                    r"\bnumber of circles (that )?contain")),
-}
-#: a kind found beside another says the other is not meant (a Dutch whispers text also
-#: says "whisper"; a lockout text says "differ by at least 4" and "between")
-_SUPPRESSES = {"dutch-whispers": {"whispers"}, "lockout": {"whispers", "between"},
-               "run-on-renban": {"renban"}, "slow-thermo": {"thermo"},
-               "10-line": {"region-sum"}}
+#: rules a text may name that sudoku-csp cannot model (so no rule record says how the text
+#: names them): kind -> (the object it is drawn as, patterns, kinds it suppresses, its name)
+_UNMODELLED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], str]] = {
+    "run-on-renban": ("line", (r"\brun on renban",
+                               r"\bevery (group|set) of (two|three|four|five|six|[2-6]) "
+                               r"(contiguous |sequential |consecutive |adjacent )?(digits|cells)"
+                               r"[^.;]{0,60}consecutive"), ("renban",), "run-on renban line")}
+
+
+def _tables() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, set[str]],
+                       set[tuple[str, str]]]:
+    """From the rule records (``SudokuPad(..., text=, drawn=, suppresses=)``) and
+    :data:`_UNMODELLED`: kind -> (object, patterns); kind -> the kinds it suppresses; the
+    (kind, object) pairs f-puzzles has no key for, built after its form."""
+    from variants.record import records
+    rules: dict[str, tuple[str, tuple[str, ...]]] = {}
+    suppresses: dict[str, set[str]] = {}
+    after: set[tuple[str, str]] = set()
+    specs = [(sp.kind, sp.drawn or sp.element, sp.text, sp.suppresses, sp.element)
+             for r in records().values() for sp in r.sudokupad if sp.text]
+    specs += [(k, obj, pats, sup, "none") for k, (obj, pats, sup, _) in _UNMODELLED.items()]
+    for kind, obj, pats, sup, element in specs:
+        rules[kind] = (obj, tuple(pat.replace("{N}", _NUM) for pat in pats))
+        if sup:
+            suppresses[kind] = set(sup)
+        if element == "custom":
+            after.add((kind, obj))
+    return rules, suppresses, after
+
+
+#: kind -> (the object it is drawn as, patterns naming (the first) or describing it), from
+#: the rule records. Text is matched in lower case with hyphens, quotes and line breaks made
+#: spaces. A kind found beside another may say the other is not meant (a Dutch whispers
+#: text also says "whisper"; a lockout text says "differ by at least 4" and "between").
+_RULES, _SUPPRESSES, BUILT_AFTER = _tables()
+#: rules the text may name that the reader cannot build as an f-puzzles line: kind -> its
+#: name in messages (those of :data:`BUILT_AFTER` it builds after the f-puzzles form)
+UNSUPPORTED = {k: (_UNMODELLED[k][3] if k in _UNMODELLED else k.replace("-", " "))
+               for k in _RULES if k in _UNMODELLED or any(k == a for a, _ in BUILT_AFTER)}
+#: rules sudoku-csp models but does not read from a SudokuPad drawing yet: kind -> its
+#: bundle (none left)
+NOT_READ: dict[str, str] = {}
 #: colour words -> the hues (degrees) they name, for colours of saturation 0.2 or more
 #: (0.1 for the pale ones); brown and navy are also dark (value at most 0.7 / 0.6)
 _HUES: dict[str, tuple[tuple[int, int], ...]] = {
@@ -113,7 +102,11 @@ _GREYS = {"grey": (0.2, 0.25, 0.95), "silver": (0.2, 0.6, 0.95), "white": (0.15,
           "black": (1.01, 0.0, 0.25)}
 _COLOUR_ALIASES = {"gray": "grey", "megenta": "magenta", "purpl": "purple", "violett": "violet"}
 _OBJECTS = {"line": r"\b(line|lines|stripe|stripes|path|thermo|thermos|thermometers?)\b",
-            "circle": r"\b(circle|circles|circled)\b"}
+            "circle": r"\b(circle|circles|circled)\b", "arrow": r"\b(arrow|arrows)\b"}
+#: a Rossini text that says every arrow is given: an unmarked side is in no order
+_ALL_ARROWS = (r"\b(all|every) (possible |such )?arrows? (is |are )?(given|shown|drawn|marked)",
+               r"\bwhere there is no arrow", r"\bwithout an arrow\b[^.;]{0,60}\b(not|neither)",
+               r"\bno arrow\b[^.;]{0,60}\b(not|neither)\b")
 
 
 @dataclass(frozen=True)
@@ -250,7 +243,7 @@ class RulesText:
     def meaning(self, hex_colour: str | None, obj: str,
                 exclude: frozenset[str] = frozenset()) -> Found | Ambiguous | None:
         """What the text makes an element of colour ``hex_colour`` drawn as ``obj``
-        (``line`` or ``circle``): one :class:`Found`, an :class:`Ambiguous`, or None when
+        (``line``, ``circle`` or ``arrow``): one :class:`Found`, an :class:`Ambiguous`, or None when
         the text says nothing about it. Kinds in ``exclude`` are not candidates (the
         reader excludes thermometers for a line with no bulb)."""
         words = colour_words(hex_colour) if hex_colour else set()
@@ -280,6 +273,19 @@ class RulesText:
         if not found:
             return None
         return next(iter(found.values()))
+
+    def all_arrows_given(self) -> str | None:
+        """The statement saying every Rossini arrow is given (a side with none is in no
+        order), or None.
+
+        >>> RulesText("Rossini: arrows outside the grid point in the direction of increase. "
+        ...           "All arrows are given.").all_arrows_given()
+        'All arrows are given'
+        """
+        for part in re.split(r"(?<=[.!?;])\s+|;\s*|\n+", self.text):
+            if any(re.search(p, _clean(part)) for p in _ALL_ARROWS):
+                return part.strip().rstrip(" .;")
+        return None
 
 
 __all__ = ["RulesText", "Found", "Ambiguous", "UNSUPPORTED", "NOT_READ", "colour_words"]

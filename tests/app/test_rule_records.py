@@ -106,6 +106,23 @@ def test_formats_read_the_record(name):
             assert sp_mod._GLOBAL[s.kind] == s.key == fp.key
         if s.element in ("line", "cage", "shape", "outside"):     # --line COLOUR=MEANING
             assert sp_mod.parse_meanings({"#123456": s.kind}) == {"#123456": (s.kind, None)}
+        if s.text:                              # the rules-text reader reads the record
+            from sudoku_csp.formats.sudokupad_rules import _RULES, RulesText
+            obj = s.drawn or s.element
+            assert obj in ("line", "circle", "arrow") and _RULES[s.kind][0] == obj
+            assert len(_RULES[s.kind][1]) == len(s.text)
+            if s.element == "custom":           # f-puzzles cannot hold it: built after
+                assert (s.kind, obj) in sp_mod._BUILT_AFTER
+                assert rule_classes()[sp_mod._AFTER_CLASS[s.kind]] is cls
+            for sup in s.suppresses:
+                assert sup in _RULES, (name, sup)
+            # its own name, as a rules-text statement about a red element, reads as it
+            words = {"arrow": "arrows outside the grid"}.get(obj, f"{obj}s")
+            said = s.text[0].replace("\\b", "").replace("(german )?", "").replace("s?", "")
+            said = said.split("(")[0]
+            if said.isascii() and said.replace(" ", "").isalpha():
+                got = RulesText(f"Red {words} are {said}.").meaning("#E03030", obj)
+                assert got is not None and got.kind == s.kind, (name, said, got)
 
 
 def _sample(r) -> list:

@@ -23,6 +23,7 @@ from sudoku_csp.formats.spec import from_spec
 from sudoku_csp.formats.sudokupad import load_sudokupad
 from sudoku_csp.formats.sudokupad_rules import UNSUPPORTED, RulesText, colour_words
 from techniques import StepSolver
+from variants.outside import line_from_clue, rossini
 
 from conftest import DATA
 
@@ -349,3 +350,84 @@ def test_cc_by_rules_texts_never_contradict_the_typed_lines():
             else:
                 assert got is None or isinstance(got, (Found, Ambiguous))
     assert (agree, total) == (30, 35)
+
+
+# -- Rossini: arrows outside the grid, read when the rules text names them ---------------------
+ROSSINI = ("Normal sudoku rules apply. Rossini: an arrow outside the grid means the first "
+           "three digits in that row or column, read from the arrow's side, increase in the "
+           "direction of the arrow.")
+ALL_GIVEN = " All possible arrows are given."
+
+
+#: the grid and givens of the Rossini puzzle in tests/variants/test_new_rules.py
+ROSSINI_GRID = [int(ch) for ch in
+                "534678912672195348198342567859761423426853791713924856961537284287419635345286179"]
+ROSSINI_GIVENS = "....7....6.21.................7..........3....1...4..6.6............9............"
+ROSSINI_SIDES = [(0, k) for k in range(1, 10)] + [(10, k) for k in range(1, 10)] + \
+    [(k, 0) for k in range(1, 10)] + [(k, 10) for k in range(1, 10)]
+
+
+def rossini_arrow(r: int, c: int, inward: bool, glyph: bool = False) -> dict:
+    """A SudokuPad arrow in the outside cell of ``(r, c)`` (1-based with 0 / 10 outside, as
+    ``variants.outside.rossini``), pointing into the grid or out of it; as a text glyph
+    (an overlay) when ``glyph``."""
+    cr, cc = r - 0.5, c - 0.5
+    dr = 1 if r == 0 else -1 if r == 10 else 0
+    dc = 1 if c == 0 else -1 if c == 10 else 0
+    if not inward:
+        dr, dc = -dr, -dc
+    if glyph:
+        text = {(0, 1): "\u2192", (0, -1): "<", (1, 0): "v", (-1, 0): "\u2191"}[(dr, dc)]
+        return {"center": [cr, cc], "width": 0.6, "height": 0.6, "text": text,
+                "fontSize": 24, "color": "#000000"}
+    return {"wayPoints": [[cr - 0.3 * dr, cc - 0.3 * dc], [cr + 0.3 * dr, cc + 0.3 * dc]],
+            "color": "#000000", "thickness": 2, "headLength": 0.3}
+
+
+@pytest.mark.parametrize("glyph", [False, True], ids=["arrows", "glyphs"])
+def test_rossini_arrows_are_read_from_the_text(glyph):
+    """The Rossini puzzle of the rule's own tests (its arrows read off a known grid, every
+    arrow given) drawn as SudokuPad draws it: arrows (or arrow glyphs) outside the grid, the
+    rules text naming Rossini and saying every arrow is given. It loads as the same rules
+    (``inferred`` says so), is unique, and search and logic solve it to the grid."""
+    clues = []
+    for r, c in ROSSINI_SIDES:
+        a, b, d = [ROSSINI_GRID[x] for x in line_from_clue(9, r, c)[:3]]
+        if a < b < d or a > b > d:
+            clues.append(rossini(r, c, "increasing" if a < b else "decreasing"))
+    givens = {f"r{i // 9 + 1}c{i % 9 + 1}": int(ch)
+              for i, ch in enumerate(ROSSINI_GIVENS) if ch != "."}
+    G = ROSSINI_GRID
+    obj = puzzle(ROSSINI + ALL_GIVEN, [], givens=givens)
+    drawn = [rossini_arrow(c.row, c.col, c.order == "increasing", glyph) for c in clues]
+    obj["overlays" if glyph else "arrows"] = drawn
+    p = load_sudokupad(scl(obj))
+    assert bundle_names(p) == ["classic"] + ["rossini"] * len(clues) + ["rossini_negative"]
+    read = {(b.row, b.col, b.order) for b, _ in p.bundles if type(b).__name__ == "rossini"}
+    assert read == {(c.row, c.col, c.order) for c in clues}
+    assert [r["meaning"] for r in p.meta["inferred"]] == ["rossini", "rossini-negative"]
+    assert p.count_solutions(2, method="sat") == 1
+    assert list(p.solve().solution) == G
+    logic = StepSolver(verify=G).solve(load_sudokupad(scl(obj)), time_limit=120)
+    assert logic.status == "solved" and list(logic.state.placed) == G
+
+
+def test_rossini_without_every_arrow_given_reads_only_the_arrows():
+    obj = puzzle(ROSSINI, [], givens={"r1c1": 5})
+    obj["arrows"] = [rossini_arrow(1, 0, True), rossini_arrow(0, 1, False)]
+    p = load_sudokupad(scl(obj))
+    assert bundle_names(p) == ["classic", "rossini", "rossini"]
+    assert marks(p, "r1c2") == (6, 7, 8) and marks(p, "r2c1") == (2, 3, 4)
+
+
+@pytest.mark.parametrize("text, arrow, why", [
+    ("Normal sudoku rules apply.", rossini_arrow(1, 0, True),
+     "meaning the rules text does not give"),
+    (ROSSINI, {"wayPoints": [[0.5, -0.5], [0.3, -0.5]], "color": "#000000"},
+     "points neither along its row or column nor along a diagonal"),
+])
+def test_rossini_arrows_the_text_does_not_explain_are_refused(text, arrow, why):
+    obj = puzzle(text, [])
+    obj["arrows"] = [arrow]
+    with pytest.raises(ParseError, match=why):
+        load_sudokupad(scl(obj))
