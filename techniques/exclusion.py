@@ -53,7 +53,7 @@ from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
-from .rules import _rule_engine
+from .rules import rule_engine
 from .sets import house_placed
 
 FAMILY = "exclusion"
@@ -177,7 +177,7 @@ def rule_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     the puzzle's rules -- a dot, a line, a cage, an arrow -- with no way to be satisfied is
     false: one rule read once, no chain ("r7c7=6 would leave the white dot r6c7-r6c8 no
     consecutive pair")."""
-    eng = _rule_engine(an.puzzle)
+    eng = rule_engine(an.puzzle)
     if eng is None:
         return
     max_scope = RULE_EXCLUSION_OPTIONS.read(opts, "max_scope")
@@ -565,7 +565,7 @@ def almost_locked_candidates(an: Analysis, opts: dict) -> Iterator[Step]:
     ['r9c1<>8', 'r9c1<>9', 'r9c2<>8', 'r9c2<>9']
     """
     links = an.links
-    eng = _rule_engine(an.puzzle)
+    eng = rule_engine(an.puzzle)
     if eng is None and not links.cross:
         return
     pairs = _house_pairs(an)

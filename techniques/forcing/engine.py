@@ -12,6 +12,7 @@ from csp.events import Contradiction
 from csp.step import Namer, cell_name, digit_symbol
 
 from ..analysis import Analysis, iter_cells
+from ..rules import rule_engine
 
 # A fact is an int: ((cell << 5 | digit) << 1) | on.  on=1: the candidate is true.
 _DSHIFT = 5
@@ -69,8 +70,7 @@ class _Static:
         self.cw = cw = list(an.cells_with)
         self.unsolved = an.unsolved
         # rule propagators of non-house constraints (sums, lines ...), used by nets
-        from ..rules import _rule_engine
-        self.rule_engine = _rule_engine(an.puzzle)
+        self.rule_engine = rule_engine(an.puzzle)
         self.rule_scope: dict[str, set[int]] = {}
         #: per cell, its binary relations (XV, ratio, negative constraints, a<b ...) as
         #: (other cell, supports in it: per digit or per mask, relation name); nets keep
@@ -180,9 +180,8 @@ def _cell_houses(an: Analysis) -> tuple[list[tuple[int, ...]], list[tuple[int, .
 
 def _rule_scopes(puzzle) -> dict[str, set[int]]:
     """Rule name -> the cells of the puzzle's propagators of that name (non-house rules)."""
-    from ..rules import _rule_engine
     out: dict[str, set[int]] = {}
-    for p in _rule_engine(puzzle).props:
+    for p in rule_engine(puzzle).props:
         out.setdefault(p.name, set()).update(p.scope)
     return out
 
@@ -226,8 +225,7 @@ def _split_binary(puzzle) -> tuple[list, "Engine | None"]:
     other rules, None when there are none). Empty lists when no rule is binary."""
     from csp.constraints.binary import BinaryTable
     from csp.engine import Engine
-    from ..rules import _rule_engine
-    eng = _rule_engine(puzzle)
+    eng = rule_engine(puzzle)
     if eng is None:
         return [], None
     bins = [p for p in eng.props if type(p) is BinaryTable]
