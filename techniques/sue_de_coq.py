@@ -1,4 +1,4 @@
-"""Miscellaneous techniques: Sue de Coq.
+"""Sue de Coq, the one technique of the ``misc`` family.
 
 Sue de Coq (two-sector disjoint subsets): take two houses H1, H2 (a line and a box in the
 classic case; generically any two houses of the model that intersect) and a set C of k >= 2
