@@ -16,7 +16,7 @@ from .scans import CONTRADICTION_OPTIONS, FORCING_OPTIONS, _NET, _contradictions
           options=CONTRADICTION_OPTIONS.with_(intersections=_NET))
 def forcing_net_contradiction(an: Analysis, opts: dict) -> Iterator[Step]:
     """Like the chain form, with naked and hidden singles resting on several facts (and
-    with option ``intersections``, locked candidates: see the module docstring)."""
+    with option ``intersections``, locked candidates: see :mod:`techniques.forcing`)."""
     return _contradictions(an, opts, True, "forcing_net_contradiction",
                            "Forcing Net Contradiction")
 
