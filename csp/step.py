@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, Sequence
 
+from .bits import digits_of
 from .io import SYMBOLS
 
 
@@ -53,6 +54,16 @@ def cell_name(cell: int, width: "int | Namer" = 9) -> str:
 
 def digit_symbol(d: int) -> str:
     return SYMBOLS[d - 1] if 1 <= d <= len(SYMBOLS) else str(d)
+
+
+def digits_text(mask: int) -> str:
+    """The digits of a candidate mask (bit ``d`` for digit ``d``; bit 0 is no digit) as one
+    word, ascending, each as :func:`digit_symbol` writes it (10 is ``A`` on 16x16).
+
+    >>> digits_text(0b1010010), digits_text(1 << 1 | 1 << 10 | 1 << 16), digits_text(0)
+    ('146', '1AG', '')
+    """
+    return "".join(digit_symbol(d) for d in digits_of(mask) if d)
 
 
 def format_candidates(cands: Sequence[Candidate], op: str, width: "int | Namer" = 9) -> str:

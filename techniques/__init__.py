@@ -17,17 +17,18 @@ from typing import Any
 
 from . import registry
 
-#: the technique family modules, in the order they are imported
+#: the technique family modules, in the order they are imported (each registers the family
+#: of its name, but ``order`` the ``inequality`` family and ``sue_de_coq`` the ``misc`` one)
 FAMILIES = ("singles", "rules", "order", "indexing", "intersections", "sets", "sums",
             "exclusion", "subsets", "fish", "single_digit", "wings", "coloring", "chains",
-            "als", "uniqueness", "misc", "templates", "forcing")
+            "als", "uniqueness", "sue_de_coq", "templates", "forcing")
 
 
 def load_families() -> None:
     """Import every family module (each registers its techniques)."""
     from . import (singles, rules, order, indexing, intersections, sets, sums,  # noqa: F401
                    exclusion, subsets, fish, single_digit, wings, coloring, chains, als,
-                   uniqueness, misc, templates, forcing)
+                   uniqueness, sue_de_coq, templates, forcing)
 
 
 registry.add_provider(load_families)

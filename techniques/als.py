@@ -25,6 +25,7 @@ from typing import Iterator
 
 from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
+from csp.step import digits_text as _dtext
 
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
@@ -266,10 +267,6 @@ def _step(an: Analysis, name: str, title: str, elims: list[Candidate], note,
     return Step(name, eliminations=el, pattern=_pattern(an, *alses),
                 digits=tuple(sorted({c.digit for c in el})), title=title, note=note,
                 width=an.grid.namer)
-
-
-def _dtext(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 # --------------------------------------------------------------------------------------

@@ -49,11 +49,11 @@ from csp.constraints.binary import BinaryTable, Relation, RelationKind
 from csp.events import Contradiction
 from csp.links import link_tables
 from csp.propagator import Context
-from csp.step import Candidate, Step, digit_symbol
+from csp.step import Candidate, Step, digit_symbol, digits_text
 
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
-from .rules import _rule_engine
+from .rules import rule_engine
 from .sets import house_placed
 
 FAMILY = "exclusion"
@@ -74,10 +74,6 @@ def _cross_masks(an: Analysis) -> dict[tuple[int, int], list[int]]:
                     row[d2] |= 1 << c2
         return out
     return an.links_memo("exclusion_cross", build)
-
-
-def _digits(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in range(1, mask.bit_length()) if mask >> d & 1)
 
 
 @register("cell_exclusion", "Cell Exclusion", FAMILY)
@@ -109,7 +105,7 @@ def cell_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                            pattern=tuple(Candidate(b, d) for d in digits),
                            digits=(v,),
                            note=f"{an.name(a)}={digit_symbol(v)} would leave {an.name(b)} "
-                                f"without a digit ({an.name(b)}: {_digits(cb)})")
+                                f"without a digit ({an.name(b)}: {digits_text(cb)})")
 
 
 @register("house_exclusion", "House Exclusion", FAMILY)
@@ -177,7 +173,7 @@ def rule_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     the puzzle's rules -- a dot, a line, a cage, an arrow -- with no way to be satisfied is
     false: one rule read once, no chain ("r7c7=6 would leave the white dot r6c7-r6c8 no
     consecutive pair")."""
-    eng = _rule_engine(an.puzzle)
+    eng = rule_engine(an.puzzle)
     if eng is None:
         return
     max_scope = RULE_EXCLUSION_OPTIONS.read(opts, "max_scope")
@@ -565,7 +561,7 @@ def almost_locked_candidates(an: Analysis, opts: dict) -> Iterator[Step]:
     ['r9c1<>8', 'r9c1<>9', 'r9c2<>8', 'r9c2<>9']
     """
     links = an.links
-    eng = _rule_engine(an.puzzle)
+    eng = rule_engine(an.puzzle)
     if eng is None and not links.cross:
         return
     pairs = _house_pairs(an)
@@ -715,14 +711,14 @@ def _alc_step(an: Analysis, ha: int, hc: int, x: int, s: int, a: int, v: int,
     xs = ",".join(an.name(c) for c in iter_cells(x))
     k = x.bit_count()
     room = "one of them" if k == 1 else f"{k} of them"
-    what = ", ".join(f"{an.name(b)}={digit_symbol(m) if b == a else _digits(m)}"
+    what = ", ".join(f"{an.name(b)}={digit_symbol(m) if b == a else digits_text(m)}"
                      for b, m in forced)
     return Step("almost_locked_candidates", eliminations=(Candidate(a, v),),
                 title="Almost Locked Candidates", width=an.grid.namer,
                 houses=(hname, cname), digits=tuple(digits_of(s)),
                 pattern=tuple(Candidate(c, d) for c in iter_cells(an.house_mask[ha])
                               for d in digits_of(an.cand[c] & s)),
-                note=f"{hname} holds {_digits(s)} only in {cname} and {xs}: {cname} outside "
+                note=f"{hname} holds {digits_text(s)} only in {cname} and {xs}: {cname} outside "
                      f"{hname} holds at most {room}; {an.name(a)}={digit_symbol(v)} would put "
                      f"{len(forced)} of them there ({what})")
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from csp.constraints.element import Element
-from csp.step import Candidate, Step, digit_symbol
+from csp.step import Candidate, Step, digit_symbol, digits_text
 
 from .analysis import Analysis
 from .registry import register
@@ -37,10 +37,6 @@ def _elements(an: Analysis) -> list[tuple[Element, bool]]:
         return [(c, len(set(c.line)) == len(c.line) and frozenset(c.line) in houses)
                 for c in an.puzzle.constraints if isinstance(c, Element)]
     return an.links_memo("indexing_elements", build)
-
-
-def _digits(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in range(1, mask.bit_length()) if mask >> d & 1)
 
 
 @register("indexing", "Indexing", "indexing")
@@ -72,7 +68,7 @@ def indexing(an: Analysis, opts: dict) -> Iterator[Step]:
                                           if bad >> v & 1),
                        digits=(t,),
                        note=f"{el.name}: {','.join(an.name(c) for c in cells)} cannot be "
-                            f"{digit_symbol(t)}, so {an.name(idx)} is not {_digits(bad)}")
+                            f"{digit_symbol(t)}, so {an.name(idx)} is not {digits_text(bad)}")
         if not house:
             continue
         # reverse: the q-th cell holds t only if the index can be q
@@ -83,7 +79,7 @@ def indexing(an: Analysis, opts: dict) -> Iterator[Step]:
             yield Step("indexing", title="Indexing", width=w, houses=(el.name,),
                        eliminations=tuple(Candidate(c, t) for c in gone), digits=(t,),
                        pattern=tuple(Candidate(idx, q) for q in ok),
-                       note=f"{el.name}: {an.name(idx)} is {_digits(m)}, so the "
+                       note=f"{el.name}: {an.name(idx)} is {digits_text(m)}, so the "
                             f"{digit_symbol(t)} of its line is in the cells "
                             f"{', '.join(map(str, ok))} "
                             f"({','.join(an.name(line[q - 1]) for q in ok)})")

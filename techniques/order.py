@@ -30,7 +30,13 @@ def _ordinal(k: int) -> str:
     return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
 
 
-def _digits(mask: int) -> str:
+def _digits_or_range(mask: int) -> str:
+    """The digits of a mask in decimal, a run of three or more as a range (the step's note
+    names its k-th digit in decimal too, so this is not :func:`csp.step.digits_text`).
+
+    >>> _digits_or_range(0b111110), _digits_or_range(0b10110), _digits_or_range(1 << 10 | 1 << 12)
+    ('1-5', '124', '1012')
+    """
     ds = list(digits_of(mask))
     if len(ds) > 2 and ds == list(range(ds[0], ds[-1] + 1)):
         return f"{ds[0]}-{ds[-1]}"
@@ -84,4 +90,4 @@ def inequality_bounds(an: Analysis, opts: dict) -> Iterator[Step]:
                                          if vals[c] >> d & 1),
                            note=f"{an.name(x)} {rel} {','.join(an.name(c) for c in g)} "
                                 f"(all different {house_of[g]}, {_ordinal(k)} {which} of "
-                                f"{_digits(u)} is {kth})")
+                                f"{_digits_or_range(u)} is {kth})")

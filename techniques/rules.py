@@ -14,9 +14,27 @@ from .analysis import Analysis
 from .registry import register
 
 
-def _rule_engine(puzzle) -> Engine | None:
-    """The puzzle's propagators without its houses (None when it has none), built once."""
+def rule_engine(puzzle) -> Engine | None:
+    """The puzzle's propagators without its houses (None when it has none), built once per
+    puzzle (:meth:`Puzzle.derived`). The rule-reading techniques (``constraint``, the
+    exclusion family, the forcing nets) run these rules on their own candidates.
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> from variants.lines import whispers
+    >>> rule_engine(Puzzle(9).use(classic())) is None      # a classic grid has only houses
+    True
+    >>> p = Puzzle(9).use(classic(), whispers(["r1c1", "r1c2"]))
+    >>> eng = rule_engine(p)
+    >>> len(eng.props) > 0, rule_engine(p) is eng
+    (True, True)
+    """
     return puzzle.derived(_build_rule_engine)
+
+
+#: the old private name, still imported by ``variants/lines_logic.py`` (to be switched to
+#: :func:`rule_engine` there)
+_rule_engine = rule_engine
 
 
 def _build_rule_engine(puzzle) -> Engine | None:
@@ -29,7 +47,7 @@ def _build_rule_engine(puzzle) -> Engine | None:
 @register("constraint", "Constraint", "rules")
 def constraint_step(an: Analysis, opts: dict) -> Iterator[Step]:
     """Eliminations made by one rule of the puzzle (arc consistency, sum bounds ...)."""
-    eng = _rule_engine(an.puzzle)
+    eng = rule_engine(an.puzzle)
     if eng is None:
         return
     state = an.state

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from csp.bits import digits_of
-from csp.step import Candidate, Step, digit_symbol
+from csp.step import Candidate, Step, digits_text
 
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
@@ -222,10 +222,6 @@ def _cell_names(an: Analysis, cells: int) -> str:
     return ",".join(an.name(c) for c in iter_cells(cells))
 
 
-def _digit_names(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in digits_of(mask))
-
-
 @register("clique_subset", "Clique Subset", "subsets", options=CLIQUE_OPTIONS)
 def clique_subset(an: Analysis, opts: dict) -> Iterator[Step]:
     """A naked subset in a *clique*: k cells that see each other pairwise (through houses
@@ -278,7 +274,7 @@ def clique_subset(an: Analysis, opts: dict) -> Iterator[Step]:
                                               for d in digits_of(cand[c])),
                                 digits=tuple(digits_of(union)), title="Clique Subset",
                                 note=f"{_cell_names(an, cells)} see each other pairwise "
-                                     f"and hold only {_digit_names(union)}", width=w))
+                                     f"and hold only {digits_text(union)}", width=w))
             return
         if k == kmax:
             return

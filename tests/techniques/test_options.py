@@ -101,8 +101,15 @@ def test_text_form_lists_options_on_request(capsys):
 
 
 def _sources() -> list[Path]:
-    return sorted((ROOT / "techniques").glob("*.py")) + sorted(
+    """The technique modules, those of the packages within ``techniques`` included."""
+    return sorted((ROOT / "techniques").rglob("*.py")) + sorted(
         (ROOT / "variants").glob("*_logic.py"))
+
+
+def _module_name(path: Path) -> str:
+    """``techniques.forcing.scans`` for techniques/forcing/scans.py."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def test_no_inline_option_default_is_left():
@@ -125,7 +132,7 @@ def test_every_option_a_finder_reads_is_declared():
     declared = {k for t in registry.load().values() for k in t.options}
     reads = 0
     for path in _sources():
-        mod = importlib.import_module(f"{path.parent.name}.{path.stem}")
+        mod = importlib.import_module(_module_name(path))
         for node in ast.walk(ast.parse(path.read_text())):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "read" and isinstance(node.func.value, ast.Name)

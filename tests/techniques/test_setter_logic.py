@@ -133,10 +133,10 @@ def test_rule_exclusion_two_cell_table_equals_propagation(title):
 
     from techniques.analysis import analyze
     from techniques.exclusion import _breakers
-    from techniques.rules import _rule_engine
+    from techniques.rules import rule_engine
     from csp.constraints.binary import BinaryTable
     p, sol = _puzzle(title)
-    eng = _rule_engine(p)
+    eng = rule_engine(p)
     tables = [i for i, q in enumerate(eng.props) if type(q) is BinaryTable]
     assert len(tables) > 100
     rng = random.Random(13)

@@ -1,4 +1,4 @@
-"""Miscellaneous techniques: Sue de Coq.
+"""Sue de Coq, the one technique of the ``misc`` family.
 
 Sue de Coq (two-sector disjoint subsets): take two houses H1, H2 (a line and a box in the
 classic case; generically any two houses of the model that intersect) and a set C of k >= 2
@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import Iterator
 
 from csp.bits import digits_of
-from csp.step import Candidate, Step, digit_symbol
+from csp.step import Candidate, Step, digits_text
 
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
@@ -40,10 +40,6 @@ def _subsets(cells: list[int], masks: list[int], max_k: int) -> list[tuple[int, 
 
 def _names(an: Analysis, cells: int) -> str:
     return ",".join(an.name(c) for c in iter_cells(cells))
-
-
-def _dtext(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 def _sdc_pairs(an: Analysis) -> list[tuple[int, int, int, int, int, tuple[int, ...]]]:
@@ -177,8 +173,8 @@ def _sdc_step(an: Analysis, h1: int, h2: int, cset: int, v: int, lb: int, vl: in
     key = (el, pattern_cells)
     pattern = tuple(Candidate(c, d) for c in iter_cells(pattern_cells)
                     for d in digits_of(cand[c]))
-    note = (f"{_names(an, cset)} {{{_dtext(v)}}}, {_names(an, lb)} {{{_dtext(vl)}}} in "
-            f"{an.houses[h1].name}, {_names(an, bb)} {{{_dtext(vb)}}} in {an.houses[h2].name}")
+    note = (f"{_names(an, cset)} {{{digits_text(v)}}}, {_names(an, lb)} {{{digits_text(vl)}}} in "
+            f"{an.houses[h1].name}, {_names(an, bb)} {{{digits_text(vb)}}} in {an.houses[h2].name}")
     return key, Step("sue_de_coq", eliminations=el, pattern=pattern,
                      houses=(an.houses[h1].name, an.houses[h2].name),
                      digits=tuple(sorted({c.digit for c in el})), title="Sue de Coq",
