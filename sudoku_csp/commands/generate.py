@@ -18,7 +18,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     gn.add_argument("--variant", default=None,
                     help="classic (the default), jigsaw or killer, or rule families joined by "
                          "commas: thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, "
-                         "arrow, whispers, renban, little_killer, sandwich (e.g. thermo,kropki); "
+                         "arrow, whispers, renban, between, little_killer, sandwich (e.g. thermo,kropki); "
                          "with --technique the default is the technique's own (killer for "
                          "innies)")
     gn.add_argument("--difficulty", default="easy",

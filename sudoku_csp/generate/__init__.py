@@ -374,7 +374,7 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
     >>> generate("sudoku", "easy")
     Traceback (most recent call last):
     ...
-    sudoku_csp.generate.GenerateError: unknown variant 'sudoku' (choose from classic, jigsaw, killer, or rule families thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, arrow, whispers, renban, little_killer, sandwich joined by commas)
+    sudoku_csp.generate.GenerateError: unknown variant 'sudoku' (choose from classic, jigsaw, killer, or rule families thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, arrow, whispers, renban, between, little_killer, sandwich joined by commas)
     >>> t = generate("thermo", "easy", seed=1, size=6)[0]
     >>> t.puzzle.count_solutions(2, method="sat"), {e["rule"] for e in t.extra["elements"]}
     (1, {'thermo'})

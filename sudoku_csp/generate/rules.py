@@ -13,6 +13,9 @@ Families (:data:`RULE_FAMILIES`) and how their elements are placed:
 * ``arrow``: a circle and a shaft of 2-3 cells (king moves) that sum to its digit;
 * ``whispers``: lines whose neighbours differ by at least 5 (n >= 9; about n / 2 below);
 * ``renban``: lines whose digits are a set of consecutive digits;
+* ``between``: between lines, whose inner digits lie strictly between the digits of its two
+  end circles (a path that rises, or falls, from its first cell, cut at its last cell past
+  every inner digit);
 * ``little_killer``: the sums of the diagonals (from edge to edge, at least 2 cells), each
   with its clue outside the grid;
 * ``sandwich``: for every row and column, the sum of the digits between 1 and n;
@@ -42,7 +45,7 @@ from variants.dots import black_dot, negative, sum_dot, white_dot
 from variants.inequality import thermo
 from variants.killer import little_killer
 from variants.outside import sandwich
-from variants.lines import renban, whispers
+from variants.lines import between_line, renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
 
@@ -54,7 +57,7 @@ from .rating import _rate
 #: the rule families the generator places (see the module doc); ``anti_knight``,
 #: ``anti_king`` and ``diagonal`` are global rules the grid is filled under
 RULE_FAMILIES = ("thermo", "kropki", "xv", "parity", "anti_knight", "anti_king", "diagonal",
-                 "arrow", "whispers", "renban", "little_killer", "sandwich")
+                 "arrow", "whispers", "renban", "between", "little_killer", "sandwich")
 #: the global rules: nothing to place, the solution grid is filled under them
 GLOBAL_RULES = {"anti_knight": anti_knight, "anti_king": anti_king, "diagonal": diagonal}
 #: the families whose elements depend on ``negative`` (the full negative constraint)
@@ -195,6 +198,11 @@ def place(family: str, g: Grid, sol: Sequence[int], rng: random.Random,
             return sol[x] not in ds and max(ds | {sol[x]}) - min(ds | {sol[x]}) <= len(p)
         for path in _paths(g, rng, set(), consecutive, n, (3, 5)):
             out.append((family, renban(_names(g, path))))
+    elif family == "between":
+        for path in _paths(g, rng, set(), lambda p, x: _rises(sol, p, x), n, (3, 6)):
+            line = _between_cut(sol, path)
+            if line is not None:
+                out.append((family, between_line(_names(g, line))))
     elif family == "little_killer":
         for diag in _diagonals(g):
             out.append((family, little_killer(_names(g, diag), sum(sol[c] for c in diag))))
@@ -206,6 +214,32 @@ def place(family: str, g: Grid, sol: Sequence[int], rng: random.Random,
                 a, b = sorted((ds.index(1), ds.index(n)))
                 out.append((family, sandwich(row, col, sum(ds[a + 1:b]))))
     return out, []
+
+
+def _rises(sol: Sequence[int], path: list[int], x: int) -> bool:
+    """``x`` may extend ``path`` as a between line: its digit is on the side of the first
+    cell's digit that the second cell set (above it or below it)."""
+    first = sol[path[0]]
+    if len(path) == 1:
+        return sol[x] != first
+    up = sol[path[1]] > first
+    return sol[x] > first if up else sol[x] < first
+
+
+def _between_cut(sol: Sequence[int], path: list[int]) -> list[int] | None:
+    """The longest start of ``path`` (built by :func:`_rises`) that is a between line: its
+    last cell is past every inner digit; None when no such start has an inner cell.
+
+    >>> _between_cut([1, 5, 3, 9, 4], [0, 1, 2, 3, 4]), _between_cut([5, 3, 4], [0, 1, 2])
+    ([0, 1, 2, 3], None)
+    """
+    up = sol[path[1]] > sol[path[0]]
+    best = None
+    for j in range(2, len(path)):
+        inner = [sol[c] for c in path[1:j]]
+        if (sol[path[j]] > max(inner)) if up else (sol[path[j]] < min(inner)):
+            best = j
+    return None if best is None else path[:best + 1]
 
 
 def _diagonals(g: Grid) -> list[list[int]]:

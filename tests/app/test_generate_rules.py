@@ -16,7 +16,7 @@ from variants.dots import black_dot, negative, sum_dot, white_dot
 from variants.inequality import thermo
 from variants.killer import little_killer
 from variants.outside import sandwich
-from variants.lines import renban, whispers
+from variants.lines import between_line, renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
 from sudoku_csp.cli import main
@@ -28,7 +28,8 @@ from sudoku_csp.generate import GenerateError, generate
 FAMILY_TYPES = {"thermo": (thermo,), "kropki": (white_dot, black_dot, negative),
                 "xv": (sum_dot, negative), "parity": (even, odd), "anti_knight": (anti_knight,),
                 "anti_king": (anti_king,), "diagonal": (diagonal,), "arrow": (arrow,),
-                "whispers": (whispers,), "renban": (renban,), "little_killer": (little_killer,),
+                "whispers": (whispers,), "renban": (renban,), "between": (between_line,),
+                "little_killer": (little_killer,),
                 "sandwich": (sandwich,)}
 
 
@@ -50,7 +51,7 @@ def _check(g, families: list[str], level: str) -> None:
 
 @pytest.mark.parametrize("family", ["thermo", "kropki", "xv", "parity", "anti_knight",
                                     "anti_king", "diagonal", "arrow", "whispers", "renban",
-                                    "little_killer", "sandwich"])
+                                    "between", "little_killer", "sandwich"])
 def test_each_family_6x6_easy(family):
     g = generate(family, "easy", seed=1, size=6)[0]
     _check(g, [family], "easy")
@@ -63,6 +64,19 @@ def test_each_family_6x6_easy(family):
 def test_thermo_9x9_medium():
     g = generate("thermo", "medium", seed=1)[0]
     _check(g, ["thermo"], "medium")
+
+
+def test_between_9x9_hard():
+    """Between lines: every placed line's inner digits lie strictly between its ends."""
+    g = generate("between", "hard", seed=1)[0]
+    _check(g, ["between"], "hard")
+    q, sol = g.puzzle, g.solution
+    lines = [b for b, _ in q.bundles if isinstance(b, between_line)]
+    assert lines
+    for b in lines:
+        ds = [sol[c] for c in q.grid.cells(b.cells)]
+        assert len(ds) >= 3 and all(min(ds[0], ds[-1]) < d < max(ds[0], ds[-1])
+                                    for d in ds[1:-1])
 
 
 def test_kropki_negative_without_givens():
