@@ -367,7 +367,9 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
     :class:`GenerationTimeout` is raised carrying the puzzles made so far; ``size``: grid
     size (4..25; classic and killer need a box shape; jigsaw and killer up to 16; classic
     from 12x12 on is dug to a level-dependent share of givens, see :data:`BIG_FLOOR`);
-    ``symmetric``: dig point-symmetric pairs. Bad arguments raise :class:`GenerateError`.
+    ``symmetric``: dig point-symmetric pairs (rule families: their elements too, in
+    180-degree pairs, see :func:`~sudoku_csp.generate.rules._groups`). Bad arguments raise
+    :class:`GenerateError`.
 
     >>> [g.level for g in generate("classic", "medium", count=2, seed=11)]
     ['medium', 'medium']

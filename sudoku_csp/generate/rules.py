@@ -27,7 +27,10 @@ classic puzzles); ``"few"`` starts from none and adds givens where two solutions
 one is left, then drops the ones no longer needed; ``"none"`` keeps no given (a candidate
 whose elements leave several solutions is dropped). Then the removable elements are taken
 away one by one in a random order, each removal kept only while the puzzle stays unique and
-rated within the level (so no element can go but the last one of a family, which stays). Every step is read from one
+rated within the level (so no element can go but the last one of a family, which stays).
+With ``symmetric`` the givens are point-symmetric and the removable elements stand in
+180-degree pairs (:func:`_groups`: each with its image read off the solution, removed
+together). Every step is read from one
 ``random.Random(seed)``, so the seed reproduces the candidate.
 """
 from __future__ import annotations
@@ -262,6 +265,115 @@ def _diagonals(g: Grid) -> list[list[int]]:
     return out
 
 
+def _key(g: Grid, b: Any) -> tuple:
+    """Where an element stands: its cells (a dot's pair, an arrow's circle and shaft), or a
+    sandwich clue's row and column."""
+    if isinstance(b, sandwich):
+        return ("sandwich", b.row, b.col)
+    if isinstance(b, arrow):
+        return (frozenset(g.cells(b.circle)), frozenset(g.cells(b.shaft)))
+    if hasattr(b, "a"):
+        return (frozenset(g.cells([b.a, b.b])),)
+    return (frozenset(g.cells(b.cells)),)
+
+
+def _image(g: Grid, sol: Sequence[int], b: Any) -> Any | None:
+    """The element ``b`` turned 180 degrees, read off the solution: the same kind of element
+    on the turned cells (a thermo or dot of the kind the solution asks for, a line in either
+    direction), or None when no such element holds on ``sol``. Little killer and sandwich
+    clues are all placed: their image is found among them (:func:`_groups`).
+
+    >>> g = Grid(4)
+    >>> sol = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+    >>> _image(g, sol, thermo("r1c1", "r1c2", "r1c3")).cells
+    ('r4c4', 'r4c3', 'r4c2')
+    >>> d = _image(g, sol, black_dot("r1c4", "r2c4"))
+    >>> type(d).__name__, d.a, d.b
+    ('black_dot', 'r4c1', 'r3c1')
+    >>> _image(g, sol, thermo("r1c1", "r2c1", "r3c1")) is None      # 1, 3, 2 on the image: no
+    True
+    """
+    size = g.size
+
+    def turn(names: Sequence[str]) -> list[str]:
+        return [g.name(size - 1 - c) for c in g.cells(list(names))]
+    options: list[Any] = []
+    if isinstance(b, thermo):
+        cells = turn(b.cells)
+        options = [thermo(*cells), thermo(*cells[::-1])]
+    elif isinstance(b, (white_dot, black_dot)):
+        x, y = turn([b.a, b.b])
+        options = [white_dot(x, y), black_dot(x, y)]
+    elif isinstance(b, sum_dot):
+        x, y = turn([b.a, b.b])
+        options = [sum_dot(x, y, b.total), sum_dot(x, y, 15 - b.total)]
+    elif isinstance(b, arrow):
+        options = [arrow(turn(b.circle), turn(b.shaft))]
+    elif isinstance(b, whispers):
+        options = [whispers(turn(b.cells), b.diff)]
+    elif isinstance(b, renban):
+        options = [renban(turn(b.cells))]
+    elif isinstance(b, between_line):
+        options = [between_line(turn(b.cells))]
+    elif isinstance(b, (even, odd)):
+        (c,) = turn(b.cells)
+        options = [(even if sol[g.cells([c])[0]] % 2 == 0 else odd)(c)]
+    for o in options:
+        if Puzzle(g).use(classic(), o).check_solution(list(sol)):
+            return o
+    return None
+
+
+def _groups(g: Grid, sol: Sequence[int], elements: list[Element],
+            symmetric: bool) -> list[list[Element]]:
+    """The removable elements in groups that go together: one each, or with ``symmetric``
+    each element with its 180-degree image (:func:`_image`; an element whose image does not
+    hold on the solution, or would cross a kept element, is dropped; one that is its own
+    image stands alone).
+
+    >>> g = Grid(4)
+    >>> sol = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+    >>> els = [("kropki", white_dot("r1c1", "r1c2")), ("kropki", white_dot("r4c4", "r4c3")),
+    ...        ("thermo", thermo("r1c1", "r2c1", "r3c1"))]
+    >>> [[(b.a, b.b) for _, b in grp] for grp in _groups(g, sol, els, True)]
+    [[('r1c1', 'r1c2'), ('r4c4', 'r4c3')]]
+    """
+    if not symmetric:
+        return [[e] for e in elements]
+    keys = {_key(g, b): (f, b) for f, b in elements}
+    taken: set[tuple] = set()
+    cells: set[int] = set()
+    out: list[list[Element]] = []
+    for f, b in elements:
+        k = _key(g, b)
+        if k in taken:
+            continue
+        if isinstance(b, (little_killer, sandwich)):
+            img = next((e[1] for kk, e in keys.items() if kk == _turned_key(g, k)), None)
+        else:
+            img = _image(g, sol, b)
+        if img is None:
+            continue
+        ki = _key(g, img)
+        crossing = not isinstance(b, (white_dot, black_dot, sum_dot, little_killer, sandwich))
+        mine = set().union(*k) | set().union(*ki) if crossing else set()
+        if ki in taken or mine & cells:
+            continue
+        taken |= {k, ki}
+        cells |= mine
+        out.append([(f, b)] if ki == k else [(f, b), (f, img)])
+    return out
+
+
+def _turned_key(g: Grid, k: tuple) -> tuple:
+    """:func:`_key` of the element turned 180 degrees (a sandwich clue: the opposite row or
+    column)."""
+    if k[0] == "sandwich":
+        _, r, c = k
+        return ("sandwich", g.n + 1 - r if r else 0, g.n + 1 - c if c else 0)
+    return tuple(frozenset(g.size - 1 - c for c in part) for part in k)
+
+
 def _merge(elements: Sequence[Element]) -> list[Any]:
     """The bundles of ``elements``, even and odd squares merged into one bundle each."""
     ev = [c for _, b in elements if isinstance(b, even) for c in b.cells]
@@ -318,6 +430,11 @@ def make_rules_candidate(families: Sequence[str], seed: int, size: int = 9,
         els, fx = place(f, g, sol, rng, negative_ and f in NEGATIVE_FAMILIES)
         elements += els
         fixed += fx
+    groups = _groups(g, sol, elements, symmetric)
+    elements = [e for grp in groups for e in grp]
+    if any(f not in GLOBAL_RULES and not any(x == f for x, _ in fixed + elements)
+           for f in families):
+        return None     # a family with no element left (none placed, or no symmetric one)
     rc = RulesCandidate(g, glob, [b for _, b in fixed])
 
     def within(gv: Sequence[int], els: Sequence[Element]) -> bool:
@@ -344,16 +461,16 @@ def make_rules_candidate(families: Sequence[str], seed: int, size: int = 9,
             return None
         if not within(gv, elements):
             return None
-    order = list(range(len(elements)))
+    order = list(range(len(groups)))
     rng.shuffle(order)
     dropped: set[int] = set()
     for i in order:     # the elements that are not needed go (the level may rise)
-        rest = [e for k, e in enumerate(elements) if k != i and k not in dropped]
-        if not any(f == elements[i][0] for f, _ in rest):
-            continue        # the last element of its family stays
+        rest = [e for k, grp in enumerate(groups) if k != i and k not in dropped for e in grp]
+        if not any(f == groups[i][0][0] for f, _ in rest):
+            continue        # the last element (group) of its family stays
         if unique(gv, rest) and within(gv, rest):
             dropped.add(i)
-    elements = [e for k, e in enumerate(elements) if k not in dropped]
+    elements = [e for k, grp in enumerate(groups) if k not in dropped for e in grp]
     p = rc.build(elements, gv)
     p.unique = True
     return p, sol, fixed + elements

@@ -101,11 +101,53 @@ def test_xv_few_givens_negative():
     assert any(isinstance(b, negative) for b, _ in g.puzzle.bundles)
 
 
+def _places(q) -> set[tuple]:
+    """Where each rule element of ``q`` stands: its kind and its cells (a sandwich or little
+    killer clue: its row, column or diagonal)."""
+    g = q.grid
+    out = set()
+    for b, _ in q.bundles:
+        kind = type(b).__name__
+        if kind == "sandwich":
+            out.add((kind, b.row, b.col))
+        elif hasattr(b, "circle"):
+            out.add((kind, frozenset(g.cells(b.circle)), frozenset(g.cells(b.shaft))))
+        elif hasattr(b, "a"):
+            out.add(("dot", frozenset(g.cells([b.a, b.b]))))
+        elif kind in ("even", "odd"):
+            out |= {("parity", frozenset([c])) for c in g.cells(list(b.cells))}
+        elif kind != "classic":
+            out.add((kind, frozenset(g.cells(list(b.cells)))))
+    return out
+
+
+def _turned(q, place: tuple) -> tuple:
+    n, size = q.grid.n, q.grid.size
+    if place[0] == "sandwich":
+        return ("sandwich", n + 1 - place[1] if place[1] else 0,
+                n + 1 - place[2] if place[2] else 0)
+    return (place[0], *(frozenset(size - 1 - c for c in part) for part in place[1:]))
+
+
 def test_combination_and_symmetric():
     g = generate("thermo,kropki", "easy", seed=2, size=6, symmetric=True)[0]
     _check(g, ["thermo", "kropki"], "easy")
     n = g.puzzle.grid.size
     assert all((c in g.puzzle.given) == (n - 1 - c in g.puzzle.given) for c in range(n))
+    places = _places(g.puzzle)
+    assert places and all(_turned(g.puzzle, x) in places for x in places)
+
+
+@pytest.mark.parametrize("family", ["thermo", "kropki", "xv", "parity", "arrow", "whispers",
+                                    "renban", "between", "little_killer", "sandwich"])
+def test_symmetric_elements_and_givens(family):
+    """--symmetric: the placed elements and the givens look the same turned 180 degrees."""
+    g = generate(family, "easy", seed=1, size=6, symmetric=True)[0]
+    _check(g, [family], "easy")
+    q = g.puzzle
+    assert all((c in q.given) == (q.grid.size - 1 - c in q.given) for c in range(q.grid.size))
+    places = _places(q)
+    assert places and all(_turned(q, x) in places for x in places)
 
 
 def test_cli_json_with_elements_and_link(capsys):
