@@ -15,10 +15,12 @@ from .options import at_least, seconds
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``generate`` on the CLI's subparsers."""
     gn = sub.add_parser("generate", help=COMMANDS["generate"])
-    gn.add_argument("--variant", default="classic",
-                    help="classic, jigsaw or killer, or rule families joined by commas: "
-                         "thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, "
-                         "arrow, whispers, renban, little_killer, sandwich (e.g. thermo,kropki)")
+    gn.add_argument("--variant", default=None,
+                    help="classic (the default), jigsaw or killer, or rule families joined by "
+                         "commas: thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, "
+                         "arrow, whispers, renban, between, little_killer, sandwich (e.g. thermo,kropki); "
+                         "with --technique the default is the technique's own (killer for "
+                         "innies)")
     gn.add_argument("--difficulty", default="easy",
                     help="easy, medium, hard, unfair or extreme (the logic rating's level)")
     gn.add_argument("--count", type=at_least(1), default=1, metavar="N",
@@ -40,8 +42,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                     help="print each puzzle in this format (as `convert --to`); with "
                          "--json, add it under its name")
     gn.add_argument("--technique", metavar="NAME", default=None,
-                    help="a classic puzzle whose logic solve needs this technique and "
-                         "nothing harder (--difficulty is then the technique's own level)")
+                    help="a puzzle whose logic solve needs this technique and nothing "
+                         "harder (--difficulty is then the technique's own level)")
     gn.add_argument("--practice", action="store_true",
                     help="with --technique: also print the state just before the "
                          "technique's first step (pencil marks and line), as HoDoKu's "
@@ -66,11 +68,12 @@ def run(args: argparse.Namespace) -> int:
     show = progress_wanted(args.progress)
     if args.technique is not None or args.practice or args.picture:
         return _for_technique(args, show)
+    variant = args.variant or "classic"
 
     def report(p: Progress) -> None:
         print(p.line(), file=sys.stderr, flush=True)
     try:
-        for g in generate_iter(args.variant, args.difficulty, args.count, args.seed,
+        for g in generate_iter(variant, args.difficulty, args.count, args.seed,
                                args.time_limit, args.size, args.symmetric,
                                report if show else None, givens=args.givens,
                                negative=args.negative):
@@ -96,42 +99,41 @@ def _emit(args: argparse.Namespace, puzzle: Any, to_dict: Any, text: Any) -> Non
 
 
 def _for_technique(args: argparse.Namespace, show: bool) -> int:
-    """``generate --technique NAME [--practice [--picture FILE]]``: classic puzzles that
-    need the technique (:func:`sudoku_csp.generate.for_technique`), ``count`` of them from
-    successive seeds; exit 1 when the time limit runs out first."""
+    """``generate --technique NAME [--practice [--picture FILE]]``: puzzles that need the
+    technique (:func:`sudoku_csp.generate.for_technique_iter`), ``count`` of them from
+    successive seeds, in the technique's variant unless ``--variant`` names one; exit 1 when
+    the time limit runs out first."""
     from csp.io import write_pencilmarks
     from ..errors import UsageError
-    from ..generate import NoPracticePuzzle, for_technique
+    from ..generate import NoPracticePuzzle, Progress, for_technique_iter
+    from ..generate.technique import practice_variant
     if args.technique is None:
         raise UsageError("--practice and --picture need --technique NAME")
     if args.picture and not args.practice:
         raise UsageError("--picture draws the practice state: add --practice")
     if args.picture and not args.picture.lower().endswith((".svg", ".png")):
         raise UsageError(f"--picture {args.picture}: the file must end in .svg or .png")
-    if args.variant != "classic":
-        raise UsageError(f"--technique makes classic puzzles, not {args.variant!r}")
-    seed = args.seed if args.seed is not None else 0
+    variant = practice_variant(args.technique, args.variant)   # refused at once
 
-    def report(tried: int) -> None:
-        print(f"generate: {args.technique}: candidate {tried}", file=sys.stderr, flush=True)
-    for i in range(args.count):
-        try:
-            pr = for_technique(args.technique, seed=seed, time_limit=args.time_limit,
-                               size=args.size, progress=report if show else None)
-        except NoPracticePuzzle as e:
-            print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
-            return 1
-        seed = pr.seed + 1
-        _emit(args, pr.puzzle, pr.to_dict, pr.line)
-        if args.practice:
-            if not args.json:
-                print(f"{pr.step.title} after {pr.before} steps; the state before it:")
-                print(write_line_of(pr))
-                print(write_pencilmarks(pr.state), flush=True)
-            if args.picture:
-                from ..render import render_svg, write_picture
-                path = args.picture if args.count == 1 else _numbered(args.picture, i + 1)
-                write_picture(render_svg(pr.state, puzzle=pr.puzzle), path)
+    def report(p: Progress) -> None:
+        print(p.line(), file=sys.stderr, flush=True)
+    try:
+        made = for_technique_iter(args.technique, args.count, args.seed, args.time_limit,
+                                  args.size, report if show else None, variant=variant)
+        for i, pr in enumerate(made):
+            _emit(args, pr.puzzle, pr.to_dict, pr.text)
+            if args.practice:
+                if not args.json:
+                    print(f"{pr.step.title} after {pr.before} steps; the state before it:")
+                    print(write_line_of(pr))
+                    print(write_pencilmarks(pr.state), flush=True)
+                if args.picture:
+                    from ..render import render_svg, write_picture
+                    path = args.picture if args.count == 1 else _numbered(args.picture, i + 1)
+                    write_picture(render_svg(pr.state, puzzle=pr.puzzle), path)
+    except NoPracticePuzzle as e:
+        print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
+        return 1
     return 0
 
 

@@ -367,14 +367,16 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
     :class:`GenerationTimeout` is raised carrying the puzzles made so far; ``size``: grid
     size (4..25; classic and killer need a box shape; jigsaw and killer up to 16; classic
     from 12x12 on is dug to a level-dependent share of givens, see :data:`BIG_FLOOR`);
-    ``symmetric``: dig point-symmetric pairs. Bad arguments raise :class:`GenerateError`.
+    ``symmetric``: dig point-symmetric pairs (rule families: their elements too, in
+    180-degree pairs, see :func:`~sudoku_csp.generate.rules._groups`). Bad arguments raise
+    :class:`GenerateError`.
 
     >>> [g.level for g in generate("classic", "medium", count=2, seed=11)]
     ['medium', 'medium']
     >>> generate("sudoku", "easy")
     Traceback (most recent call last):
     ...
-    sudoku_csp.generate.GenerateError: unknown variant 'sudoku' (choose from classic, jigsaw, killer, or rule families thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, arrow, whispers, renban, little_killer, sandwich joined by commas)
+    sudoku_csp.generate.GenerateError: unknown variant 'sudoku' (choose from classic, jigsaw, killer, or rule families thermo, kropki, xv, parity, anti_knight, anti_king, diagonal, arrow, whispers, renban, between, little_killer, sandwich joined by commas)
     >>> t = generate("thermo", "easy", seed=1, size=6)[0]
     >>> t.puzzle.count_solutions(2, method="sat"), {e["rule"] for e in t.extra["elements"]}
     (1, {'thermo'})
@@ -383,9 +385,10 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
                               givens=givens, negative=negative))
 
 
-from .technique import NoPracticePuzzle, Practice, UnknownPractice, for_technique  # noqa: E402
+from .technique import (NoPracticePuzzle, Practice, UnknownPractice, for_technique,  # noqa: E402
+                        for_technique_iter, practice_variant)
 
-__all__ = ["for_technique", "Practice", "NoPracticePuzzle", "UnknownPractice", "RULE_FAMILIES", "GIVENS", "make_rules_candidate", "VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
+__all__ = ["for_technique", "for_technique_iter", "practice_variant", "Practice", "NoPracticePuzzle", "UnknownPractice", "RULE_FAMILIES", "GIVENS", "make_rules_candidate", "VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
            "Progress",
            "generate", "generate_iter", "make_candidate", "rate_within", "random_fill",
            "random_regions", "random_cages", "dig"]

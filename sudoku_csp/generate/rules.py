@@ -13,6 +13,9 @@ Families (:data:`RULE_FAMILIES`) and how their elements are placed:
 * ``arrow``: a circle and a shaft of 2-3 cells (king moves) that sum to its digit;
 * ``whispers``: lines whose neighbours differ by at least 5 (n >= 9; about n / 2 below);
 * ``renban``: lines whose digits are a set of consecutive digits;
+* ``between``: between lines, whose inner digits lie strictly between the digits of its two
+  end circles (a path that rises, or falls, from its first cell, cut at its last cell past
+  every inner digit);
 * ``little_killer``: the sums of the diagonals (from edge to edge, at least 2 cells), each
   with its clue outside the grid;
 * ``sandwich``: for every row and column, the sum of the digits between 1 and n;
@@ -24,7 +27,10 @@ classic puzzles); ``"few"`` starts from none and adds givens where two solutions
 one is left, then drops the ones no longer needed; ``"none"`` keeps no given (a candidate
 whose elements leave several solutions is dropped). Then the removable elements are taken
 away one by one in a random order, each removal kept only while the puzzle stays unique and
-rated within the level (so no element can go but the last one of a family, which stays). Every step is read from one
+rated within the level (so no element can go but the last one of a family, which stays).
+With ``symmetric`` the givens are point-symmetric and the removable elements stand in
+180-degree pairs (:func:`_groups`: each with its image read off the solution, removed
+together). Every step is read from one
 ``random.Random(seed)``, so the seed reproduces the candidate.
 """
 from __future__ import annotations
@@ -42,7 +48,7 @@ from variants.dots import black_dot, negative, sum_dot, white_dot
 from variants.inequality import thermo
 from variants.killer import little_killer
 from variants.outside import sandwich
-from variants.lines import renban, whispers
+from variants.lines import between_line, renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
 
@@ -54,7 +60,7 @@ from .rating import _rate
 #: the rule families the generator places (see the module doc); ``anti_knight``,
 #: ``anti_king`` and ``diagonal`` are global rules the grid is filled under
 RULE_FAMILIES = ("thermo", "kropki", "xv", "parity", "anti_knight", "anti_king", "diagonal",
-                 "arrow", "whispers", "renban", "little_killer", "sandwich")
+                 "arrow", "whispers", "renban", "between", "little_killer", "sandwich")
 #: the global rules: nothing to place, the solution grid is filled under them
 GLOBAL_RULES = {"anti_knight": anti_knight, "anti_king": anti_king, "diagonal": diagonal}
 #: the families whose elements depend on ``negative`` (the full negative constraint)
@@ -195,6 +201,11 @@ def place(family: str, g: Grid, sol: Sequence[int], rng: random.Random,
             return sol[x] not in ds and max(ds | {sol[x]}) - min(ds | {sol[x]}) <= len(p)
         for path in _paths(g, rng, set(), consecutive, n, (3, 5)):
             out.append((family, renban(_names(g, path))))
+    elif family == "between":
+        for path in _paths(g, rng, set(), lambda p, x: _rises(sol, p, x), n, (3, 6)):
+            line = _between_cut(sol, path)
+            if line is not None:
+                out.append((family, between_line(_names(g, line))))
     elif family == "little_killer":
         for diag in _diagonals(g):
             out.append((family, little_killer(_names(g, diag), sum(sol[c] for c in diag))))
@@ -206,6 +217,32 @@ def place(family: str, g: Grid, sol: Sequence[int], rng: random.Random,
                 a, b = sorted((ds.index(1), ds.index(n)))
                 out.append((family, sandwich(row, col, sum(ds[a + 1:b]))))
     return out, []
+
+
+def _rises(sol: Sequence[int], path: list[int], x: int) -> bool:
+    """``x`` may extend ``path`` as a between line: its digit is on the side of the first
+    cell's digit that the second cell set (above it or below it)."""
+    first = sol[path[0]]
+    if len(path) == 1:
+        return sol[x] != first
+    up = sol[path[1]] > first
+    return sol[x] > first if up else sol[x] < first
+
+
+def _between_cut(sol: Sequence[int], path: list[int]) -> list[int] | None:
+    """The longest start of ``path`` (built by :func:`_rises`) that is a between line: its
+    last cell is past every inner digit; None when no such start has an inner cell.
+
+    >>> _between_cut([1, 5, 3, 9, 4], [0, 1, 2, 3, 4]), _between_cut([5, 3, 4], [0, 1, 2])
+    ([0, 1, 2, 3], None)
+    """
+    up = sol[path[1]] > sol[path[0]]
+    best = None
+    for j in range(2, len(path)):
+        inner = [sol[c] for c in path[1:j]]
+        if (sol[path[j]] > max(inner)) if up else (sol[path[j]] < min(inner)):
+            best = j
+    return None if best is None else path[:best + 1]
 
 
 def _diagonals(g: Grid) -> list[list[int]]:
@@ -226,6 +263,115 @@ def _diagonals(g: Grid) -> list[list[int]]:
                 r, c = r + 1, c + dc
             out.append(cells)
     return out
+
+
+def _key(g: Grid, b: Any) -> tuple:
+    """Where an element stands: its cells (a dot's pair, an arrow's circle and shaft), or a
+    sandwich clue's row and column."""
+    if isinstance(b, sandwich):
+        return ("sandwich", b.row, b.col)
+    if isinstance(b, arrow):
+        return (frozenset(g.cells(b.circle)), frozenset(g.cells(b.shaft)))
+    if hasattr(b, "a"):
+        return (frozenset(g.cells([b.a, b.b])),)
+    return (frozenset(g.cells(b.cells)),)
+
+
+def _image(g: Grid, sol: Sequence[int], b: Any) -> Any | None:
+    """The element ``b`` turned 180 degrees, read off the solution: the same kind of element
+    on the turned cells (a thermo or dot of the kind the solution asks for, a line in either
+    direction), or None when no such element holds on ``sol``. Little killer and sandwich
+    clues are all placed: their image is found among them (:func:`_groups`).
+
+    >>> g = Grid(4)
+    >>> sol = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+    >>> _image(g, sol, thermo("r1c1", "r1c2", "r1c3")).cells
+    ('r4c4', 'r4c3', 'r4c2')
+    >>> d = _image(g, sol, black_dot("r1c4", "r2c4"))
+    >>> type(d).__name__, d.a, d.b
+    ('black_dot', 'r4c1', 'r3c1')
+    >>> _image(g, sol, thermo("r1c1", "r2c1", "r3c1")) is None      # 1, 3, 2 on the image: no
+    True
+    """
+    size = g.size
+
+    def turn(names: Sequence[str]) -> list[str]:
+        return [g.name(size - 1 - c) for c in g.cells(list(names))]
+    options: list[Any] = []
+    if isinstance(b, thermo):
+        cells = turn(b.cells)
+        options = [thermo(*cells), thermo(*cells[::-1])]
+    elif isinstance(b, (white_dot, black_dot)):
+        x, y = turn([b.a, b.b])
+        options = [white_dot(x, y), black_dot(x, y)]
+    elif isinstance(b, sum_dot):
+        x, y = turn([b.a, b.b])
+        options = [sum_dot(x, y, b.total), sum_dot(x, y, 15 - b.total)]
+    elif isinstance(b, arrow):
+        options = [arrow(turn(b.circle), turn(b.shaft))]
+    elif isinstance(b, whispers):
+        options = [whispers(turn(b.cells), b.diff)]
+    elif isinstance(b, renban):
+        options = [renban(turn(b.cells))]
+    elif isinstance(b, between_line):
+        options = [between_line(turn(b.cells))]
+    elif isinstance(b, (even, odd)):
+        (c,) = turn(b.cells)
+        options = [(even if sol[g.cells([c])[0]] % 2 == 0 else odd)(c)]
+    for o in options:
+        if Puzzle(g).use(classic(), o).check_solution(list(sol)):
+            return o
+    return None
+
+
+def _groups(g: Grid, sol: Sequence[int], elements: list[Element],
+            symmetric: bool) -> list[list[Element]]:
+    """The removable elements in groups that go together: one each, or with ``symmetric``
+    each element with its 180-degree image (:func:`_image`; an element whose image does not
+    hold on the solution, or would cross a kept element, is dropped; one that is its own
+    image stands alone).
+
+    >>> g = Grid(4)
+    >>> sol = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+    >>> els = [("kropki", white_dot("r1c1", "r1c2")), ("kropki", white_dot("r4c4", "r4c3")),
+    ...        ("thermo", thermo("r1c1", "r2c1", "r3c1"))]
+    >>> [[(b.a, b.b) for _, b in grp] for grp in _groups(g, sol, els, True)]
+    [[('r1c1', 'r1c2'), ('r4c4', 'r4c3')]]
+    """
+    if not symmetric:
+        return [[e] for e in elements]
+    keys = {_key(g, b): (f, b) for f, b in elements}
+    taken: set[tuple] = set()
+    cells: set[int] = set()
+    out: list[list[Element]] = []
+    for f, b in elements:
+        k = _key(g, b)
+        if k in taken:
+            continue
+        if isinstance(b, (little_killer, sandwich)):
+            img = next((e[1] for kk, e in keys.items() if kk == _turned_key(g, k)), None)
+        else:
+            img = _image(g, sol, b)
+        if img is None:
+            continue
+        ki = _key(g, img)
+        crossing = not isinstance(b, (white_dot, black_dot, sum_dot, little_killer, sandwich))
+        mine = set().union(*k) | set().union(*ki) if crossing else set()
+        if ki in taken or mine & cells:
+            continue
+        taken |= {k, ki}
+        cells |= mine
+        out.append([(f, b)] if ki == k else [(f, b), (f, img)])
+    return out
+
+
+def _turned_key(g: Grid, k: tuple) -> tuple:
+    """:func:`_key` of the element turned 180 degrees (a sandwich clue: the opposite row or
+    column)."""
+    if k[0] == "sandwich":
+        _, r, c = k
+        return ("sandwich", g.n + 1 - r if r else 0, g.n + 1 - c if c else 0)
+    return tuple(frozenset(g.size - 1 - c for c in part) for part in k)
 
 
 def _merge(elements: Sequence[Element]) -> list[Any]:
@@ -284,6 +430,11 @@ def make_rules_candidate(families: Sequence[str], seed: int, size: int = 9,
         els, fx = place(f, g, sol, rng, negative_ and f in NEGATIVE_FAMILIES)
         elements += els
         fixed += fx
+    groups = _groups(g, sol, elements, symmetric)
+    elements = [e for grp in groups for e in grp]
+    if any(f not in GLOBAL_RULES and not any(x == f for x, _ in fixed + elements)
+           for f in families):
+        return None     # a family with no element left (none placed, or no symmetric one)
     rc = RulesCandidate(g, glob, [b for _, b in fixed])
 
     def within(gv: Sequence[int], els: Sequence[Element]) -> bool:
@@ -310,16 +461,16 @@ def make_rules_candidate(families: Sequence[str], seed: int, size: int = 9,
             return None
         if not within(gv, elements):
             return None
-    order = list(range(len(elements)))
+    order = list(range(len(groups)))
     rng.shuffle(order)
     dropped: set[int] = set()
     for i in order:     # the elements that are not needed go (the level may rise)
-        rest = [e for k, e in enumerate(elements) if k != i and k not in dropped]
-        if not any(f == elements[i][0] for f, _ in rest):
-            continue        # the last element of its family stays
+        rest = [e for k, grp in enumerate(groups) if k != i and k not in dropped for e in grp]
+        if not any(f == groups[i][0][0] for f, _ in rest):
+            continue        # the last element (group) of its family stays
         if unique(gv, rest) and within(gv, rest):
             dropped.add(i)
-    elements = [e for k, e in enumerate(elements) if k not in dropped]
+    elements = [e for k, grp in enumerate(groups) if k not in dropped for e in grp]
     p = rc.build(elements, gv)
     p.unique = True
     return p, sol, fixed + elements

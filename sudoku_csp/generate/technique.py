@@ -1,57 +1,90 @@
 """Puzzles for one technique: HoDoKu's practice mode (issue 26 item 2).
 
-:func:`for_technique` looks for a classic puzzle whose logic solve **needs** the technique
-and **nothing harder**:
+:func:`for_technique` looks for a puzzle whose logic solve **needs** the technique and
+**nothing harder**:
 
 * the default solver solves the puzzle with the technique on its path, and every step of
-  that path is of the technique or of one before it in the ladder ("harder" is what the
-  solver tries later: it takes the first technique of the ladder that applies);
+  that path is of the technique or of one before it in the puzzle's ladder ("harder" is what
+  the solver tries later: it takes the first technique of the ladder that applies; a variant
+  puzzle has the variant ladder, :meth:`techniques.loop.Run.plan`);
 * without it, the same solver limited to the techniques before it gets stuck at the very
   state where the path used it (the state just before its first step,
   :attr:`Practice.state`): checked, not assumed.
 
-Candidates are the generator's minimal classic candidates
-(:func:`~sudoku_csp.generate.make_candidate`) from ``seed``, ``seed + 1``, ...; a seed
-reproduces its puzzle. A technique that minimal puzzles rarely need as their hardest idea
-takes longer to find (2026-11-29, CPU from seed 1: XY-Wing 1.0 s, ALS-XZ 1.8 s, XY-Chain
-2.3 s, Skyscraper 2.7 s, X-Wing 51 s: 509 candidates). Techniques off the default path
-(``enabled`` false in the ladder) are refused: the default solver never uses them.
+The puzzle's rules follow the technique (:func:`practice_variant`): a classic technique
+gets a classic puzzle; a technique that reads killer cages (the killer family and the 45
+rule's set techniques: innies, outies, innies-outies, cage splitting) a killer, the law of
+leftovers a jigsaw; ``variant`` asks for a family explicitly (any variant ``generate``
+makes, e.g. ``"killer"`` for an X-Wing on a killer, ``"renban"`` for a renban technique).
+A technique that reads rules no generated family has, with no ``variant``, is refused.
+
+Candidates are the generator's candidates of that variant from ``seed``, ``seed + 1``, ...
+(minimal classic and jigsaw puzzles, killers of 2-3-cell cages covering the grid
+(:data:`PRACTICE_CAGES`) with givens only where needed, rule-family puzzles with every
+element and minimal givens); a seed reproduces its puzzle, and a killer's or rule family's
+uniqueness is proved again by the SAT path before it is kept. A technique that such puzzles
+rarely need as their hardest idea takes longer to find (2026-11-29, CPU from seed 1:
+XY-Wing 1.0 s, ALS-XZ 1.8 s, XY-Chain 2.3 s, Skyscraper 2.7 s, X-Wing 51 s: 509
+candidates). Techniques off the default path (``enabled`` false in the ladder) are refused:
+the default solver never uses them.
+
+:func:`for_technique_iter` yields ``count`` such puzzles as they are found, with a
+:class:`~sudoku_csp.generate.Progress` per candidate and a time limit per puzzle.
 
 >>> pr = for_technique("xy_wing", seed=1)
 >>> pr.step.technique, pr.seed, pr.puzzle.count_solutions(2)
 ('xy_wing', 11, 1)
 >>> for_technique("xy_wing", seed=pr.seed).line() == pr.line()
 True
+>>> k = for_technique("innies", seed=8)
+>>> k.variant, k.seed, k.step.technique, k.puzzle.count_solutions(2, method="sat")
+('killer', 8, 'innies', 1)
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from csp import Puzzle
-from csp.errors import SearchLimit, SudokuCSPError
+from csp.errors import SearchLimit, SoundnessError, SudokuCSPError
 from csp.io import write_line, write_pencilmarks
 from csp.state import State
 from csp.step import Step
 from techniques import StepSolver, registry
 
+from . import GenerateError, Progress, VARIANTS
 from .candidates import make_candidate
+from .rules import make_rules_candidate, parse_families
 
 #: seconds one candidate's two logic solves may take (a candidate past it is dropped)
 CANDIDATE_SECONDS = 20.0
+#: the generated variant a technique that reads variant rules is practised on, by the
+#: technique's family (``sets``: the 45 rule's innies, outies, ... on killer cages) and, first,
+#: by its name
+PRACTICE_VARIANTS = {"killer": "killer", "sets": "killer"}
+PRACTICE_VARIANT_OF = {"law_of_leftovers": "jigsaw"}
+#: killer practice candidates: cages of 2 to 3 cells over the whole grid (measured
+#: 2026-11-29 on seeds 1-23: bigger cages leave many candidates whose uniqueness search runs
+#: past its 5 s; 2-3 cells take about 0.3-1 s CPU a candidate and innies come up in 2 of 11)
+PRACTICE_CAGES = (2, 3)
 
 
 class UnknownPractice(SudokuCSPError, ValueError):
-    """A technique no puzzle can be made for (off the default path)."""
+    """A technique no puzzle can be made for (off the default path, or reading rules no
+    generated family has, or not the rules of the variant asked for)."""
 
 
 class NoPracticePuzzle(SudokuCSPError):
     """No puzzle for the technique was found within the time limit (``tried`` candidates)."""
 
-    def __init__(self, message: str, tried: int) -> None:
+    def __init__(self, message: str, tried: int,
+                 puzzles: list["Practice"] | None = None) -> None:
         super().__init__(message)
         self.tried = tried
+        #: the puzzles made before the limit ran out (:func:`for_technique_iter`)
+        self.puzzles = puzzles or []
 
 
 @dataclass
@@ -69,11 +102,19 @@ class Practice:
     seed: int
     tries: int
     rating: Any = None
+    variant: str = "classic"
 
     def line(self) -> str:
         """The puzzle's givens as a line."""
         return write_line([self.puzzle.given.get(c, 0) for c in range(self.puzzle.grid.size)],
                           self.puzzle.grid.n)
+
+    def text(self) -> str:
+        """What the CLI prints: the line for classic, the sudoku-csp JSON spec otherwise."""
+        if self.variant == "classic":
+            return self.line()
+        from ..formats.spec import to_spec
+        return json.dumps(to_spec(self.puzzle))
 
     def marks(self) -> str:
         """The pencil marks of :attr:`state` (the boxed candidate grid HoDoKu prints)."""
@@ -82,8 +123,11 @@ class Practice:
     def to_dict(self) -> dict[str, Any]:
         """JSON object of ``sudoku-csp generate --technique ... --json``."""
         g = self.puzzle.grid
-        out: dict[str, Any] = {"variant": "classic", "technique": self.technique,
-                               "puzzle": self.line(), "solution": write_line(self.solution, g.n),
+        from ..formats.spec import to_spec
+        out: dict[str, Any] = {"variant": self.variant, "technique": self.technique,
+                               "puzzle": (self.line() if self.variant == "classic"
+                                          else to_spec(self.puzzle)),
+                               "solution": write_line(self.solution, g.n),
                                "seed": self.seed, "tried": self.tries}
         if self.rating is not None:
             out.update(level=self.rating.level, rating=self.rating.to_dict(),
@@ -98,66 +142,169 @@ def _cand_line(state: State) -> list[str]:
     return ["".join(str(d) for d in range(1, m.bit_length()) if m >> d & 1) for m in state.cand]
 
 
-def for_technique(name: str, seed: int | None = None, time_limit: float = 60.0,
-                  size: int = 9, progress: Callable[[int], Any] | None = None) -> Practice:
-    """A classic puzzle that needs technique ``name`` and nothing harder (see the module),
-    within ``time_limit`` seconds (wall clock; :class:`NoPracticePuzzle` past it)."""
+
+
+def practice_variant(name: str, variant: str | None = None) -> str:
+    """The variant a puzzle for technique ``name`` is made in: ``variant`` when given (checked:
+    a technique that reads variant rules is not practised on classic puzzles), else
+    classic for a technique of the classic ladder, else the variant of its family
+    (:data:`PRACTICE_VARIANTS`). Raises :class:`UnknownPractice` for a technique off the
+    default path or one whose rules the generator cannot infer,
+    :class:`techniques.registry.UnknownTechnique` for an unknown name.
+
+    >>> practice_variant("x_wing"), practice_variant("innies"), practice_variant("x_wing", "killer")
+    ('classic', 'killer', 'killer')
+    >>> practice_variant("renban_mandatory")
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.generate.technique.UnknownPractice: technique 'renban_mandatory' reads variant rules (family lines) the generator cannot choose: name the rule family with variant (e.g. --variant renban)
+    """
     import variants  # noqa: F401  (registers the rule families' techniques: their names)
     from techniques.ladder import CLASSIC_SKIP
     tech = registry.get(name)
     if not tech.enabled:
         raise UnknownPractice(f"technique {name!r} is not on the default path (off by "
                               "default): no puzzle needs it")
-    if tech.name in CLASSIC_SKIP or tech.finder.__module__.startswith("variants."):
-        raise UnknownPractice(f"technique {name!r} reads variant rules: --technique makes "
-                              "classic puzzles only")
-    default = [t.name for t in registry.select("default")]       # in ladder order
-    pool = default[:default.index(tech.name) + 1]
-    without = pool[:-1]
-    seed = 0 if seed is None else seed
-    deadline = time.perf_counter() + time_limit
-    tries = 0
-    s = seed
-    while time.perf_counter() < deadline:
-        tries += 1
-        if progress is not None:
-            progress(tries)
-        try:
-            made = make_candidate("classic", s, size, deadline=deadline)
-        except SearchLimit:
-            break
-        if made is not None:
-            found = _check(made[0], made[1], tech.name, pool, without, deadline)
-            if found is not None:
-                state, step, before, rating = found
-                return Practice(made[0], made[1], tech.name, state, step, before, s, tries,
-                                rating)
-        s += 1
-    raise NoPracticePuzzle(f"no puzzle needing {name} found in {time_limit:g} s "
-                           f"({tries} candidates from seed {seed})", tries)
+    reads_rules = tech.name in CLASSIC_SKIP or tech.finder.__module__.startswith("variants.")
+    if variant is not None:
+        if variant not in VARIANTS and parse_families(variant) is None:
+            raise GenerateError(f"unknown variant {variant!r} for a practice puzzle (classic, "
+                                "jigsaw, killer or rule families joined by commas)")
+        if variant == "classic" and reads_rules:
+            raise UnknownPractice(f"technique {name!r} reads variant rules: a classic puzzle "
+                                  "never needs it")
+        return variant
+    if not reads_rules:
+        return "classic"
+    got = PRACTICE_VARIANT_OF.get(tech.name) or PRACTICE_VARIANTS.get(tech.family)
+    if got is None:
+        raise UnknownPractice(f"technique {name!r} reads variant rules (family {tech.family}) "
+                              "the generator cannot choose: name the rule family with variant "
+                              "(e.g. --variant renban)")
+    return got
 
 
-def _check(p: Puzzle, solution: list[int], name: str, pool: list[str], without: list[str],
-           deadline: float) -> tuple[State, Step, int, Any] | None:
-    left = min(CANDIDATE_SECONDS, deadline - time.perf_counter())
+def for_technique(name: str, seed: int | None = None, time_limit: float = 60.0,
+                  size: int = 9, progress: Callable[[int], Any] | None = None,
+                  variant: str | None = None) -> Practice:
+    """A puzzle that needs technique ``name`` and nothing harder (see the module), within
+    ``time_limit`` seconds (wall clock; :class:`NoPracticePuzzle` past it); ``variant`` as
+    for :func:`practice_variant`; ``progress(candidates tried)`` after each candidate.
+    The first puzzle of :func:`for_technique_iter`."""
+    tell = None if progress is None else (lambda p: progress(p.candidate))
+    return next(for_technique_iter(name, 1, seed, time_limit, size, tell, variant=variant))
+
+
+def for_technique_iter(name: str, count: int = 1, seed: int | None = None,
+                       time_limit: float | None = 60.0, size: int = 9,
+                       progress: Callable[[Progress], Any] | None = None, *,
+                       variant: str | None = None) -> Iterator[Practice]:
+    """Yield ``count`` puzzles for technique ``name`` as they are found (candidate seeds
+    ``seed``, ``seed + 1``, ...; 0 when None), each within ``time_limit`` seconds (None: no
+    limit; past it :class:`NoPracticePuzzle`, whose ``puzzles`` are the ones yielded).
+    ``progress`` gets a :class:`~sudoku_csp.generate.Progress` per candidate: its
+    ``outcome`` is "kept", "not used" (the technique is not on the solve's path), "needs
+    harder" (a later technique too), "not needed" (solved without it), "stuck elsewhere",
+    "logic stuck", "no puzzle" or "search limit".
+
+    >>> seen = []
+    >>> got = list(for_technique_iter("xy_wing", 2, seed=11, progress=seen.append))
+    >>> [pr.seed for pr in got], [p.puzzle for p in seen if p.outcome == "kept"], len(seen)
+    ([11, 22], [1, 2], 12)
+    """
+    variant = practice_variant(name, variant)
+    tech = registry.get(name)
+    families = parse_families(variant)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise GenerateError(f"count must be a positive integer, got {count!r}")
+    if families is not None and size > 9:
+        raise GenerateError(f"rule families are generated up to 9x9, not {size}x{size}")
+    s = 0 if seed is None else seed
+    made: list[Practice] = []
+    tried = 0
+    for _ in range(count):
+        t0 = time.perf_counter()
+        deadline = None if time_limit is None else t0 + time_limit
+        k = 0
+        while deadline is None or time.perf_counter() < deadline:
+            k += 1
+            tried += 1
+            tc = time.perf_counter()
+            outcome = _candidate(tech.name, variant, families, s, size, deadline)
+            if progress is not None:
+                progress(Progress(len(made) + 1, count, k, s,
+                                  outcome if isinstance(outcome, str) else "kept", None,
+                                  time.perf_counter() - tc, time.perf_counter() - t0))
+            s += 1
+            if isinstance(outcome, Practice):
+                outcome.tries = k
+                made.append(outcome)
+                yield outcome
+                break
+        else:
+            raise NoPracticePuzzle(f"no puzzle needing {name} found in {time_limit:g} s "
+                                   f"({k} candidates from seed {s - k}; made {len(made)} of "
+                                   f"{count})", tried, made)
+
+
+def _candidate(name: str, variant: str, families: list[str] | None, s: int, size: int,
+               deadline: float | None) -> "Practice | str":
+    """The practice puzzle of seed ``s``, or what became of the candidate."""
+    try:
+        if families is not None:
+            got = make_rules_candidate(families, s, size, deadline=deadline)
+            made = None if got is None else got[:2]
+        elif variant == "killer":
+            made = make_candidate("killer", s, size, deadline=deadline,
+                                  cage_sizes=PRACTICE_CAGES)
+        else:
+            made = make_candidate(variant, s, size, deadline=deadline)
+        if made is None:
+            return "no puzzle"
+        p, solution = made
+        found = _check(p, name, deadline)
+        if isinstance(found, str):
+            return found
+        if variant != "classic":     # proved by the SAT path, not taken from the dig
+            left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+            if p.count_solutions(2, method="sat", time_limit=left) != 1:
+                raise SoundnessError(f"practice {variant} puzzle (seed {s}) is not unique "
+                                     "by SAT", p, solution)
+    except SearchLimit:
+        return "search limit"
+    state, step, before, rating = found
+    return Practice(p, solution, name, state, step, before, s, 1, rating, variant)
+
+
+def _check(p: Puzzle, name: str, deadline: float | None
+           ) -> tuple[State, Step, int, Any] | str:
+    """The practice state of ``p`` for technique ``name`` (see the module), or why not."""
+    left = _left(deadline)
     if left <= 0:
-        return None
-    res = StepSolver("default", unique=True).solve(p, time_limit=left)
+        return "search limit"
+    run = StepSolver("default", unique=True).start(p, time_limit=left)
+    plan = [t.name for t, _, _ in run.plan()]        # in the puzzle's ladder order
+    res = StepSolver("default", unique=True).finish(run)
     if res.status != "solved":
-        return None                      # not solved by logic in time
+        return "logic stuck"             # not solved by logic in time
     first = next((i for i, st in enumerate(res.steps) if st.technique == name), None)
     if first is None:
-        return None
-    allowed = set(pool)
+        return "not used"
+    allowed = set(plan[:plan.index(name) + 1])
     if any(st.technique not in allowed for st in res.steps):
-        return None                      # needs something harder too
-    left = min(CANDIDATE_SECONDS, deadline - time.perf_counter())
+        return "needs harder"            # needs something harder too
+    left = _left(deadline)
     if left <= 0:
-        return None
-    res2 = StepSolver(without, unique=True).solve(p, time_limit=left)
+        return "search limit"
+    res2 = StepSolver(plan[:plan.index(name)], unique=True).solve(p, time_limit=left)
     if res2.status != "stuck":
-        return None                      # solved another way: the technique is not needed
+        return "not needed"              # solved another way: the technique is not needed
     same = [(st.technique, st.placements, st.eliminations) for st in res.steps[:first]]
     if [(st.technique, st.placements, st.eliminations) for st in res2.steps] != same:
-        return None                      # stuck elsewhere: not where the path used it
+        return "stuck elsewhere"         # stuck elsewhere: not where the path used it
     return res2.state, res.steps[first], first, res.rating
+
+
+def _left(deadline: float | None) -> float:
+    left = CANDIDATE_SECONDS
+    return left if deadline is None else min(left, deadline - time.perf_counter())

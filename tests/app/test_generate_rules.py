@@ -16,7 +16,7 @@ from variants.dots import black_dot, negative, sum_dot, white_dot
 from variants.inequality import thermo
 from variants.killer import little_killer
 from variants.outside import sandwich
-from variants.lines import renban, whispers
+from variants.lines import between_line, renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
 from sudoku_csp.cli import main
@@ -28,7 +28,8 @@ from sudoku_csp.generate import GenerateError, generate
 FAMILY_TYPES = {"thermo": (thermo,), "kropki": (white_dot, black_dot, negative),
                 "xv": (sum_dot, negative), "parity": (even, odd), "anti_knight": (anti_knight,),
                 "anti_king": (anti_king,), "diagonal": (diagonal,), "arrow": (arrow,),
-                "whispers": (whispers,), "renban": (renban,), "little_killer": (little_killer,),
+                "whispers": (whispers,), "renban": (renban,), "between": (between_line,),
+                "little_killer": (little_killer,),
                 "sandwich": (sandwich,)}
 
 
@@ -50,7 +51,7 @@ def _check(g, families: list[str], level: str) -> None:
 
 @pytest.mark.parametrize("family", ["thermo", "kropki", "xv", "parity", "anti_knight",
                                     "anti_king", "diagonal", "arrow", "whispers", "renban",
-                                    "little_killer", "sandwich"])
+                                    "between", "little_killer", "sandwich"])
 def test_each_family_6x6_easy(family):
     g = generate(family, "easy", seed=1, size=6)[0]
     _check(g, [family], "easy")
@@ -63,6 +64,19 @@ def test_each_family_6x6_easy(family):
 def test_thermo_9x9_medium():
     g = generate("thermo", "medium", seed=1)[0]
     _check(g, ["thermo"], "medium")
+
+
+def test_between_9x9_hard():
+    """Between lines: every placed line's inner digits lie strictly between its ends."""
+    g = generate("between", "hard", seed=1)[0]
+    _check(g, ["between"], "hard")
+    q, sol = g.puzzle, g.solution
+    lines = [b for b, _ in q.bundles if isinstance(b, between_line)]
+    assert lines
+    for b in lines:
+        ds = [sol[c] for c in q.grid.cells(b.cells)]
+        assert len(ds) >= 3 and all(min(ds[0], ds[-1]) < d < max(ds[0], ds[-1])
+                                    for d in ds[1:-1])
 
 
 def test_kropki_negative_without_givens():
@@ -87,11 +101,53 @@ def test_xv_few_givens_negative():
     assert any(isinstance(b, negative) for b, _ in g.puzzle.bundles)
 
 
+def _places(q) -> set[tuple]:
+    """Where each rule element of ``q`` stands: its kind and its cells (a sandwich or little
+    killer clue: its row, column or diagonal)."""
+    g = q.grid
+    out = set()
+    for b, _ in q.bundles:
+        kind = type(b).__name__
+        if kind == "sandwich":
+            out.add((kind, b.row, b.col))
+        elif hasattr(b, "circle"):
+            out.add((kind, frozenset(g.cells(b.circle)), frozenset(g.cells(b.shaft))))
+        elif hasattr(b, "a"):
+            out.add(("dot", frozenset(g.cells([b.a, b.b]))))
+        elif kind in ("even", "odd"):
+            out |= {("parity", frozenset([c])) for c in g.cells(list(b.cells))}
+        elif kind != "classic":
+            out.add((kind, frozenset(g.cells(list(b.cells)))))
+    return out
+
+
+def _turned(q, place: tuple) -> tuple:
+    n, size = q.grid.n, q.grid.size
+    if place[0] == "sandwich":
+        return ("sandwich", n + 1 - place[1] if place[1] else 0,
+                n + 1 - place[2] if place[2] else 0)
+    return (place[0], *(frozenset(size - 1 - c for c in part) for part in place[1:]))
+
+
 def test_combination_and_symmetric():
     g = generate("thermo,kropki", "easy", seed=2, size=6, symmetric=True)[0]
     _check(g, ["thermo", "kropki"], "easy")
     n = g.puzzle.grid.size
     assert all((c in g.puzzle.given) == (n - 1 - c in g.puzzle.given) for c in range(n))
+    places = _places(g.puzzle)
+    assert places and all(_turned(g.puzzle, x) in places for x in places)
+
+
+@pytest.mark.parametrize("family", ["thermo", "kropki", "xv", "parity", "arrow", "whispers",
+                                    "renban", "between", "little_killer", "sandwich"])
+def test_symmetric_elements_and_givens(family):
+    """--symmetric: the placed elements and the givens look the same turned 180 degrees."""
+    g = generate(family, "easy", seed=1, size=6, symmetric=True)[0]
+    _check(g, [family], "easy")
+    q = g.puzzle
+    assert all((c in q.given) == (q.grid.size - 1 - c in q.given) for c in range(q.grid.size))
+    places = _places(q)
+    assert places and all(_turned(q, x) in places for x in places)
 
 
 def test_cli_json_with_elements_and_link(capsys):
