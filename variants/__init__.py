@@ -30,7 +30,7 @@ FAMILIES = ("arrow", "chess", "classic", "dots", "inequality", "killer", "lines"
             "multigrid", "outside", "parity", "regions")
 
 #: the modules holding the rule families' own techniques
-LOGIC_MODULES = ("clone_logic", "consecutive_logic", "killer_logic",
+LOGIC_MODULES = ("arrangement_logic", "clone_logic", "consecutive_logic", "killer_logic",
                  "lines_logic", "outside_logic", "pairs_logic", "parity_logic", "thermo_logic")
 
 _rules: dict[str, str] | None = None

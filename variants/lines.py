@@ -393,6 +393,7 @@ __all__ = ["between_line", "entropic_line", "lockout", "modular_line", "nabner",
 
 # -- records: what the application needs about each rule (variants/record.py) -------------
 _PAIRS = ("pair_rules", "pair_mandatory", "neighbour_pinch", "house_arrangement")
+_PAIRS_LOGIC = ("pairs_logic", "arrangement_logic")
 _CELLS = (("cells", "cells"),)
 between_line.record = RuleRecord(
     FPuzzles("line", "betweenline"),
@@ -403,7 +404,7 @@ entropic_line.record = RuleRecord(
     FPuzzles("line", "entropicline"),
     (SudokuPad("entropic", "line", (("#FFCCAA", None),), aliases=("entropic-line",)),),
     Drawing("line", "#ffae42"), args=_CELLS,
-    logic=("lines_logic", "pairs_logic"), techniques=("entropic_groups",) + _PAIRS)
+    logic=("lines_logic", *_PAIRS_LOGIC), techniques=("entropic_groups",) + _PAIRS)
 lockout.record = RuleRecord(
     FPuzzles("line", "lockout", value="diff", default=lambda n: n // 2),
     (SudokuPad("lockout", "line", (("#AABEEF", None),), ends="both",
@@ -414,10 +415,10 @@ modular_line.record = RuleRecord(
     FPuzzles("line", "modularline"),
     (SudokuPad("modular", "line", (("#33BBBB", None),), aliases=("modular-line",)),),
     Drawing("line", "#35c0b5"), args=_CELLS,
-    logic=("lines_logic", "pairs_logic"), techniques=("modular_groups",) + _PAIRS)
+    logic=("lines_logic", *_PAIRS_LOGIC), techniques=("modular_groups",) + _PAIRS)
 nabner.record = RuleRecord(
     FPuzzles("line", "nabner"), (SudokuPad("nabner", "line", (("#C9C883", None),)),),
-    Drawing("line", "#e6d200"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
+    Drawing("line", "#e6d200"), args=_CELLS, logic=_PAIRS_LOGIC, techniques=_PAIRS)
 palindrome.record = RuleRecord(
     FPuzzles("line", "palindrome"), (SudokuPad("palindrome", "line", (("#CFCFCF", 16),)),),
     Drawing("line", "#b0b0b0"), args=_CELLS,
@@ -441,20 +442,20 @@ whispers.record = RuleRecord(
      SudokuPad("dutch-whispers", "line", (("#FF9A00", None),), aliases=("dutch-whisper",),
                default=lambda n: (n + 1) // 2 - 1)),
     Drawing("line", "#5fcf50"), args=(("cells", "cells"), ("diff", "int")),
-    logic=("lines_logic", "pairs_logic"),
+    logic=("lines_logic", *_PAIRS_LOGIC),
     techniques=("whisper_neighbours", "whisper_polarity", "polarity_chain",
                 "polarity_count") + _PAIRS)
 zipper_line.record = RuleRecord(
     FPuzzles("line", "zipperline"),
     (SudokuPad("zipper", "line", (("#CDB1EC", None),), aliases=("zipper-line",)),),
-    Drawing("line", "#b9a3e3"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
+    Drawing("line", "#b9a3e3"), args=_CELLS, logic=_PAIRS_LOGIC, techniques=_PAIRS)
 #: SudokuPad lines are read through their f-puzzles form, which has no key for these
 _NO_KEY = ("read from lines the rules text names (built after the f-puzzles form, which has "
            "no key for it)")
 parity_line.record = RuleRecord(
     FPuzzles("none", reason="it has no parity line (its plain lines carry no meaning)"),
     (SudokuPad("parity", "custom", reason=_NO_KEY),),
-    Drawing("line", "#e8716d"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
+    Drawing("line", "#e8716d"), args=_CELLS, logic=_PAIRS_LOGIC, techniques=_PAIRS)
 ten_line.record = RuleRecord(
     FPuzzles("none", reason="it has no 10 line (its plain lines carry no meaning)"),
     (SudokuPad("10-line", "custom", reason=_NO_KEY),),

@@ -1,5 +1,5 @@
 """Line, two-cell-rule and clone techniques (variants/lines_logic.py, pairs_logic.py,
-clone_logic.py).
+arrangement_logic.py, clone_logic.py).
 
 Each technique is shown on a state of a real f-puzzles puzzle (tests/data, CC BY 4.0): the
 state where the default solver *without* these techniques took its first forcing step (the
