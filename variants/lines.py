@@ -399,23 +399,23 @@ between_line.record = RuleRecord(
     FPuzzles("line", "betweenline"),
     (SudokuPad("between", "line", (("#CFCFCF", 2),), ends="both", aliases=("between-line",)),),
     Drawing("line", "#a8cdfa", ends="circles"), args=_CELLS,
-    logic=("lines_logic",), techniques=("between_span",))
+    logic=("between_lockout_logic",), techniques=("between_span",))
 entropic_line.record = RuleRecord(
     FPuzzles("line", "entropicline"),
     (SudokuPad("entropic", "line", (("#FFCCAA", None),), aliases=("entropic-line",)),),
     Drawing("line", "#ffae42"), args=_CELLS,
-    logic=("lines_logic", *_PAIRS_LOGIC), techniques=("entropic_groups",) + _PAIRS)
+    logic=("entropic_modular_logic", *_PAIRS_LOGIC), techniques=("entropic_groups",) + _PAIRS)
 lockout.record = RuleRecord(
     FPuzzles("line", "lockout", value="diff", default=lambda n: n // 2),
     (SudokuPad("lockout", "line", (("#AABEEF", None),), ends="both",
                aliases=("lockout-line",)),),
     Drawing("line", "#9ccc65", ends="diamonds"), args=(("cells", "cells"), ("diff", "int")),
-    logic=("lines_logic",), techniques=("lockout_span",))
+    logic=("between_lockout_logic",), techniques=("lockout_span",))
 modular_line.record = RuleRecord(
     FPuzzles("line", "modularline"),
     (SudokuPad("modular", "line", (("#33BBBB", None),), aliases=("modular-line",)),),
     Drawing("line", "#35c0b5"), args=_CELLS,
-    logic=("lines_logic", *_PAIRS_LOGIC), techniques=("modular_groups",) + _PAIRS)
+    logic=("entropic_modular_logic", *_PAIRS_LOGIC), techniques=("modular_groups",) + _PAIRS)
 nabner.record = RuleRecord(
     FPuzzles("line", "nabner"), (SudokuPad("nabner", "line", (("#C9C883", None),)),),
     Drawing("line", "#e6d200"), args=_CELLS, logic=_PAIRS_LOGIC, techniques=_PAIRS)
@@ -428,11 +428,11 @@ region_sum_line.record = RuleRecord(
     (SudokuPad("region-sum", "line", (("#2ECBFF", None),),
                aliases=("region-sum-line", "regionsum")),),
     Drawing("line", "#4ea3ff"), args=_CELLS,
-    logic=("lines_logic",), techniques=("region_sum_segments",))
+    logic=("region_sum_logic",), techniques=("region_sum_segments",))
 renban.record = RuleRecord(
     FPuzzles("line", "renban"),
     (SudokuPad("renban", "line", (("#F067F0", None), ("#C060C0", None))),),
-    Drawing("line", "#e07ff5"), args=_CELLS, logic=("lines_logic",),
+    Drawing("line", "#e07ff5"), args=_CELLS, logic=("renban_logic",),
     techniques=("renban_mandatory", "renban_house_overlap", "renban_house_split",
                 "renban_cage_exclusion"))
 whispers.record = RuleRecord(
@@ -442,7 +442,7 @@ whispers.record = RuleRecord(
      SudokuPad("dutch-whispers", "line", (("#FF9A00", None),), aliases=("dutch-whisper",),
                default=lambda n: (n + 1) // 2 - 1)),
     Drawing("line", "#5fcf50"), args=(("cells", "cells"), ("diff", "int")),
-    logic=("lines_logic", *_PAIRS_LOGIC),
+    logic=("whisper_logic", *_PAIRS_LOGIC),
     techniques=("whisper_neighbours", "whisper_polarity", "polarity_chain",
                 "polarity_count") + _PAIRS)
 zipper_line.record = RuleRecord(
