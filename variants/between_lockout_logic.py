@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from csp.bits import digits_of
-from csp.constraints.run import _perfect_matching
+from csp.matching import perfect_matching
 from csp.step import Step
 from techniques.analysis import Analysis
 from techniques.registry import register
@@ -56,7 +56,7 @@ def span_supports(a_dom: int, b_dom: int, groups: Sequence[Sequence[int]], n: in
                 continue
             for g in groups:
                 sub = [m & allowed for m in g]
-                if 0 in sub or (len(sub) > 1 and not _perfect_matching(sub)):
+                if 0 in sub or (len(sub) > 1 and not perfect_matching(sub)):
                     break
             else:
                 sa |= 1 << x

@@ -10,7 +10,7 @@ from itertools import permutations, product
 from typing import Iterator
 
 from csp.bits import iter_cells
-from csp.constraints.run import _perfect_matching
+from csp.matching import perfect_matching
 from csp.step import Step
 from techniques.analysis import Analysis
 
@@ -29,7 +29,7 @@ def _house_fill_ok(an: Analysis, h: int, restricted: dict[int, int]) -> bool:
     doms = [m & ~placed for m in doms]
     if 0 in doms:
         return False
-    return _perfect_matching(doms)
+    return perfect_matching(doms)
 
 
 def _class_analysis(an: Analysis, ln: Line, use_houses: bool):

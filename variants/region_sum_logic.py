@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import Iterator, Sequence
 
 from csp.bits import digits_of, iter_bits
-from csp.constraints.run import _perfect_matching
+from csp.matching import perfect_matching
 from csp.step import Candidate, Step
 from techniques.analysis import Analysis
 from techniques.registry import Option, Options, register
@@ -91,14 +91,14 @@ def segment_sums(doms: Sequence[int], distinct: bool, differ: Sequence[Sequence[
             if cm & required != required:
                 continue
             sub = [m & cm for m in doms]
-            if 0 in sub or not _perfect_matching(sub):
+            if 0 in sub or not perfect_matching(sub):
                 continue
             sup = out.setdefault(sum(combo), [0] * k)
             for i, m in enumerate(sub):
                 for d in digits_of(m & ~sup[i]):
                     bit = 1 << d
                     rest = [x & ~bit for j, x in enumerate(sub) if j != i]
-                    if _perfect_matching(rest):
+                    if perfect_matching(rest):
                         sup[i] |= bit
         return out
     prod = 1

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from csp.bits import digits_of, iter_cells
-from csp.constraints.run import _perfect_matching, fitting_runs
+from csp.constraints.run import fitting_runs
+from csp.matching import perfect_matching
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis
 from techniques.registry import register
@@ -130,8 +131,8 @@ def house_split(an: Analysis, runs: Sequence[int], inside: list[int], rest: list
         ok = checked.get(key)
         if ok is None:
             left = run & ~s
-            ok = (_perfect_matching([m & left for m in drest])
-                  and _perfect_matching([m & full & ~s for m in dout]))
+            ok = (perfect_matching([m & left for m in drest])
+                  and perfect_matching([m & full & ~s for m in dout]))
             checked[key] = ok
         return ok
 

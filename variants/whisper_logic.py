@@ -28,7 +28,7 @@ from itertools import permutations
 from typing import Iterator, Sequence
 
 from csp.bits import digits_of, iter_cells
-from csp.constraints.run import _perfect_matching
+from csp.matching import perfect_matching
 from csp.step import Candidate, Step, digit_symbol
 from techniques.analysis import Analysis
 from techniques.registry import register
@@ -141,7 +141,7 @@ def polarity_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                 # a house with more cells of one polarity than digits (five high cells in a
                 # row): no matching of its cells to different digits
                 reason = next((f"{an.houses[h].name} cannot hold different digits"
-                               for h in an.full if not _perfect_matching(
+                               for h in an.full if not perfect_matching(
                                    [cand[c] for c in iter_cells(an.house_mask[h])])), "")
                 if not reason:
                     continue
