@@ -25,8 +25,6 @@ from .errors import GridSizeError, InvalidConstraint
 #: and nothing after the name (``\Z``: ``$`` would take ``"r5c1\n"``)
 _CELL_RE = re.compile(r"\A *[rR]([0-9]{1,6}) *[cC]([0-9]{1,6}) *\Z")
 
-CellLike = "int | str | tuple[int, int]"
-
 
 class CellHandle:
     """Anything that stands for one cell of a grid and is accepted where a cell is asked

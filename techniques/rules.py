@@ -32,11 +32,6 @@ def rule_engine(puzzle) -> Engine | None:
     return puzzle.derived(_build_rule_engine)
 
 
-#: the old private name, still imported by ``variants/lines_logic.py`` (to be switched to
-#: :func:`rule_engine` there)
-_rule_engine = rule_engine
-
-
 def _build_rule_engine(puzzle) -> Engine | None:
     base = puzzle.engine()
     if not base.props:

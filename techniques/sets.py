@@ -126,10 +126,6 @@ class Equation:
         return f"Equation({self.label})"
 
 
-def _house_kind(h, grid_kinds: dict) -> str:
-    return grid_kinds.get((h.name, h.cells), "house")
-
-
 class SetTables:
     """Per puzzle: the regions and the equations (pairs of collections) to look at."""
 

@@ -62,12 +62,6 @@ def _swappable(house_masks, corners: tuple[int, int, int, int]) -> bool:
 _RECTS: dict[tuple, list] = {}
 
 
-def _rectangles(an: Analysis) -> list[tuple[int, int, int, int]]:
-    """All swappable rectangles (p, q, r, s) with p the top-left corner (none when the
-    rules are not all houses)."""
-    return _layout_rectangles(an.links) if _pure(an) else []
-
-
 def _layout_rectangles(links: LinkTables) -> list[tuple[int, int, int, int]]:
     """The rectangles of a house layout whose swap keeps every house (cached per layout)."""
     g = links.grid

@@ -30,8 +30,10 @@ FAMILIES = ("arrow", "chess", "classic", "dots", "inequality", "killer", "lines"
             "multigrid", "outside", "parity", "regions")
 
 #: the modules holding the rule families' own techniques
-LOGIC_MODULES = ("clone_logic", "consecutive_logic", "killer_logic",
-                 "lines_logic", "outside_logic", "pairs_logic", "parity_logic", "thermo_logic")
+LOGIC_MODULES = ("arrangement_logic", "between_lockout_logic", "clone_logic", "consecutive_logic",
+                 "entropic_modular_logic", "killer_logic", "outside_logic", "pairs_logic",
+                 "parity_logic", "region_sum_logic", "renban_logic", "thermo_logic",
+                 "whisper_logic")
 
 _rules: dict[str, str] | None = None
 

@@ -161,27 +161,28 @@ _CONSECUTIVE = ("consecutive_pair_cell", "consecutive_gap_cell", "consecutive_tr
                 "consecutive_neighbours", "consecutive_locked_pair", "consecutive_locked_nearby",
                 "consecutive_locked_triple", "consecutive_check_pattern", "consecutive_chain")
 _PAIRS = ("pair_rules", "pair_mandatory", "dot_chain", "neighbour_pinch", "house_arrangement")
+_PAIRS_LOGIC = ("pairs_logic", "arrangement_logic")
 _NO_FLAG = "SudokuPad reads the f-puzzles flags, and f-puzzles has none for it"
 white_dot.record = RuleRecord(
     FPuzzles("custom", "difference", value="diff"),
     (SudokuPad("white-dot", "custom", reason="read from SudokuPad's white dots"),),
     Drawing("white-dot"), args=(("a", "cell"), ("b", "cell"), ("diff", "int")),
-    logic=("consecutive_logic", "pairs_logic"), techniques=_CONSECUTIVE + _PAIRS)
+    logic=("consecutive_logic", *_PAIRS_LOGIC), techniques=_CONSECUTIVE + _PAIRS)
 black_dot.record = RuleRecord(
     FPuzzles("custom", "ratio", value="ratio"),
     (SudokuPad("black-dot", "custom", reason="read from SudokuPad's black dots"),),
     Drawing("black-dot"), args=(("a", "cell"), ("b", "cell"), ("ratio", "int")),
-    logic=("pairs_logic",), techniques=_PAIRS)
+    logic=_PAIRS_LOGIC, techniques=_PAIRS)
 sum_dot.record = RuleRecord(
     FPuzzles("custom", "sum", value="total", keys=("xv",)),
     (SudokuPad("sum-dot", "custom", reason="read from SudokuPad's X, V and sum marks"),),
     Drawing("sum-dot"), args=(("a", "cell"), ("b", "cell"), ("total", "int")),
-    logic=("pairs_logic",), techniques=_PAIRS)
+    logic=_PAIRS_LOGIC, techniques=_PAIRS)
 non_consecutive.record = RuleRecord(
     FPuzzles("custom", "nonconsecutive"),
     (SudokuPad("nonconsecutive", "global", key="nonconsecutive"),),
     Drawing("note", label=lambda b: "non-consecutive"),
-    logic=("consecutive_logic", "pairs_logic"), techniques=_CONSECUTIVE + _PAIRS)
+    logic=("consecutive_logic", *_PAIRS_LOGIC), techniques=_CONSECUTIVE + _PAIRS)
 diagonal_non_consecutive.record = RuleRecord(
     FPuzzles("none", reason="it has no diagonal non-consecutive rule"),
     (SudokuPad("diagonal-nonconsecutive", "none", reason=_NO_FLAG),),
@@ -197,4 +198,4 @@ negative.record = RuleRecord(
     (SudokuPad("negative", "custom", reason="read from SudokuPad's negative flags"),),
     Drawing("note", label=lambda b: f"negative constraint ({b.kind})"),
     args=(("kind", "str"), ("marked", "cell-lists"), ("value", "int?")),
-    logic=("consecutive_logic", "pairs_logic"), techniques=_CONSECUTIVE + _PAIRS)
+    logic=("consecutive_logic", *_PAIRS_LOGIC), techniques=_CONSECUTIVE + _PAIRS)

@@ -393,6 +393,7 @@ __all__ = ["between_line", "entropic_line", "lockout", "modular_line", "nabner",
 
 # -- records: what the application needs about each rule (variants/record.py) -------------
 _PAIRS = ("pair_rules", "pair_mandatory", "neighbour_pinch", "house_arrangement")
+_PAIRS_LOGIC = ("pairs_logic", "arrangement_logic")
 _CELLS = (("cells", "cells"),)
 between_line.record = RuleRecord(
     FPuzzles("line", "betweenline"),
@@ -400,30 +401,30 @@ between_line.record = RuleRecord(
                text=(r"\bbetween lines?\b", r"\bstrictly between",
                      r"\bin between the (values|digits)")),),
     Drawing("line", "#a8cdfa", ends="circles"), args=_CELLS,
-    logic=("lines_logic",), techniques=("between_span",))
+    logic=("between_lockout_logic",), techniques=("between_span",))
 entropic_line.record = RuleRecord(
     FPuzzles("line", "entropicline"),
     (SudokuPad("entropic", "line", (("#FFCCAA", None),), aliases=("entropic-line",),
                text=(r"\bentropic", r"\blow\b[^.;]{0,40}\b(middle|medium)\b[^.;]{0,40}\bhigh\b")),),
     Drawing("line", "#ffae42"), args=_CELLS,
-    logic=("lines_logic", "pairs_logic"), techniques=("entropic_groups",) + _PAIRS)
+    logic=("entropic_modular_logic", *_PAIRS_LOGIC), techniques=("entropic_groups",) + _PAIRS)
 lockout.record = RuleRecord(
     FPuzzles("line", "lockout", value="diff", default=lambda n: n // 2),
     (SudokuPad("lockout", "line", (("#AABEEF", None),), ends="both",
                aliases=("lockout-line",), text=(r"\blockout", r"\bdiamond"),
                suppresses=("whispers", "between")),),
     Drawing("line", "#9ccc65", ends="diamonds"), args=(("cells", "cells"), ("diff", "int")),
-    logic=("lines_logic",), techniques=("lockout_span",))
+    logic=("between_lockout_logic",), techniques=("lockout_span",))
 modular_line.record = RuleRecord(
     FPuzzles("line", "modularline"),
     (SudokuPad("modular", "line", (("#33BBBB", None),), aliases=("modular-line",),
                text=(r"\bmodular line", r"\bresidue", r"\bmodulo 3")),),
     Drawing("line", "#35c0b5"), args=_CELLS,
-    logic=("lines_logic", "pairs_logic"), techniques=("modular_groups",) + _PAIRS)
+    logic=("entropic_modular_logic", *_PAIRS_LOGIC), techniques=("modular_groups",) + _PAIRS)
 nabner.record = RuleRecord(
     FPuzzles("line", "nabner"), (SudokuPad("nabner", "line", (("#C9C883", None),),
                                                   text=(r"\bnabner",)),),
-    Drawing("line", "#e6d200"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
+    Drawing("line", "#e6d200"), args=_CELLS, logic=_PAIRS_LOGIC, techniques=_PAIRS)
 palindrome.record = RuleRecord(
     FPuzzles("line", "palindrome"), (SudokuPad("palindrome", "line", (("#CFCFCF", 16),), text=(
         r"\bpalindrom", r"\bread(s)? the same (forwards?|backwards?|in (both|either))")),),
@@ -436,14 +437,14 @@ region_sum_line.record = RuleRecord(
                text=(r"\bregion sum", r"\bsum ?line", r"\bsame sum", r"\bsum to the same",
                      r"\bsame total")),),
     Drawing("line", "#4ea3ff"), args=_CELLS,
-    logic=("lines_logic",), techniques=("region_sum_segments",))
+    logic=("region_sum_logic",), techniques=("region_sum_segments",))
 renban.record = RuleRecord(
     FPuzzles("line", "renban"),
     (SudokuPad("renban", "line", (("#F067F0", None), ("#C060C0", None)), text=(
         r"\brenban", r"\bset of (non repeating |nonrepeating |unique )?consecutive",
         r"\bconsecutive (digits|numbers|integers)?[^.;]{0,40}\bany order",
         r"\bconsecutive set")),),
-    Drawing("line", "#e07ff5"), args=_CELLS, logic=("lines_logic",),
+    Drawing("line", "#e07ff5"), args=_CELLS, logic=("renban_logic",),
     techniques=("renban_mandatory", "renban_house_overlap", "renban_house_split",
                 "renban_cage_exclusion"))
 whispers.record = RuleRecord(
@@ -459,14 +460,14 @@ whispers.record = RuleRecord(
                default=lambda n: (n + 1) // 2 - 1, text=(r"\bdutch whisper",),
                suppresses=("whispers",))),
     Drawing("line", "#5fcf50"), args=(("cells", "cells"), ("diff", "int")),
-    logic=("lines_logic", "pairs_logic"),
+    logic=("whisper_logic", *_PAIRS_LOGIC),
     techniques=("whisper_neighbours", "whisper_polarity", "polarity_chain",
                 "polarity_count") + _PAIRS)
 zipper_line.record = RuleRecord(
     FPuzzles("line", "zipperline"),
     (SudokuPad("zipper", "line", (("#CDB1EC", None),), aliases=("zipper-line",),
                text=(r"\bzipper", r"\bsame distance from the (centre|center)")),),
-    Drawing("line", "#b9a3e3"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
+    Drawing("line", "#b9a3e3"), args=_CELLS, logic=_PAIRS_LOGIC, techniques=_PAIRS)
 #: SudokuPad lines are read through their f-puzzles form, which has no key for these
 _NO_KEY = ("read from lines the rules text names (built after the f-puzzles form, which has "
            "no key for it)")
@@ -475,7 +476,7 @@ parity_line.record = RuleRecord(
     (SudokuPad("parity-line", "custom", reason=_NO_KEY, drawn="line", text=(
         r"\bparity lines?\b", r"\balternate (between |in )?(odd and even|even and odd|parity)",
         r"\b(odd and even|even and odd|parity)[^.;]{0,30}\balternate")),),
-    Drawing("line", "#e8716d"), args=_CELLS, logic=("pairs_logic",), techniques=_PAIRS)
+    Drawing("line", "#e8716d"), args=_CELLS, logic=_PAIRS_LOGIC, techniques=_PAIRS)
 ten_line.record = RuleRecord(
     FPuzzles("none", reason="it has no 10 line (its plain lines carry no meaning)"),
     (SudokuPad("10-line", "custom", reason=_NO_KEY, drawn="line", text=(

@@ -251,7 +251,7 @@ def skyscraper_renban(an: Analysis, opts: dict) -> Iterator[Step]:
     permutations; a digit of a line cell that no choice allows goes ("column 4 seen 2 from below, renban r6c2 has r7c4,r8c4 here: r6c4 = 8
     would keep 8 off the renban (r6c2,r6c3 see it), so r7c4,r8c4 stay below 8 and the
     column sees r9c4, 8 and 9")."""
-    from .lines_logic import _digit_range
+    from .line_tables import _digit_range
     t = clue_tables(an.puzzle)
     if not t.sky_renbans:
         return
@@ -290,7 +290,7 @@ def _sky_renban_group(an: Analysis, cells: tuple[int, ...], left: int, right: in
     """The smallest group of the renbans across one skyscraper line whose choices of runs
     leave some line digit unsupported: (the group's indexes in ``across``, every renban's
     runs, the supported digits per line cell), or None."""
-    from .lines_logic import renban_runs
+    from .renban_logic import renban_runs
     n = an.n
     cand, placed = an.cand, an.state.placed
 

@@ -29,7 +29,7 @@ Records are cheap to build (no work at import time beyond the frozen dataclasses
 >>> r.fpuzzles.key, r.fpuzzles.value, r.fpuzzles.default(9)
 ('whispers', 'diff', 5)
 >>> [k.kind for k in r.sudokupad], r.drawing.style, r.logic
-(['whispers', 'dutch-whispers'], 'line', ('lines_logic', 'pairs_logic'))
+(['whispers', 'dutch-whispers'], 'line', ('whisper_logic', 'pairs_logic', 'arrangement_logic'))
 >>> records()["whispers"] is r
 True
 """

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..events import Cost, Event, Status
+from ..matching import matching
 from ..propagator import Context, Propagator
 from .base import Constraint
 
@@ -74,36 +75,9 @@ class AllDifferentGAC(Propagator):
             return Status.FIX
         doms = [cand[c] for c in cells]
         last = self._last
-        mate = [last.get(c, 0) & m for c, m in zip(cells, doms)]
-        owner: dict[int, int] = {}                     # digit bit -> cell index
-        for i, b in enumerate(mate):
-            if b:
-                if b in owner:
-                    mate[i] = 0
-                else:
-                    owner[b] = i
-
-        def augment(i: int, seen: int) -> tuple[bool, int]:
-            """Match cell i along an augmenting path; (success, digits visited)."""
-            m = doms[i] & ~seen
-            while m:
-                low = m & -m
-                m ^= low
-                seen |= low
-                j = owner.get(low)
-                if j is None:
-                    ok = True
-                else:
-                    ok, seen = augment(j, seen)
-                if ok:
-                    owner[low] = i
-                    mate[i] = low
-                    return True, seen
-            return False, seen
-
-        for i in range(k):
-            if not mate[i] and not augment(i, 0)[0]:
-                ctx.fail("no matching of cells to digits", scope)
+        mate = matching(doms, [last.get(c, 0) for c in cells])
+        if mate is None:
+            ctx.fail("no matching of cells to digits", scope)
         self._last = dict(zip(cells, mate))
         # digit graph on digit indices: succ[x] = digits matched to the cells that also
         # have candidate x

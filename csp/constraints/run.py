@@ -10,35 +10,9 @@ from typing import Iterator, Sequence
 
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
+from ..matching import perfect_matching
 from ..propagator import Context, Propagator
 from .base import Automaton, Constraint, WeakLink
-
-
-def _perfect_matching(doms: list[int]) -> bool:
-    """True when every cell (its mask in ``doms``) gets its own digit (Kuhn's algorithm)."""
-    owner: dict[int, int] = {}
-
-    def augment(i: int, seen: int) -> tuple[bool, int]:
-        m = doms[i] & ~seen
-        while m:
-            low = m & -m
-            m ^= low
-            seen |= low
-            j = owner.get(low)
-            if j is None:
-                owner[low] = i
-                return True, seen
-            ok, seen = augment(j, seen)
-            if ok:
-                owner[low] = i
-                return True, seen
-        return False, seen
-
-    for i in range(len(doms)):
-        ok, _ = augment(i, 0)
-        if not ok:
-            return False
-    return True
 
 
 class ConsecutiveSetPropagator(Propagator):
@@ -102,7 +76,7 @@ def fitting_runs(doms: Sequence[int], n: int) -> list[int]:
         u = 0
         for m in sub:
             u |= m
-        if u == w and _perfect_matching(sub):
+        if u == w and perfect_matching(sub):
             out.append(w)
     return out
 

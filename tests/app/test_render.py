@@ -618,7 +618,7 @@ def test_lines_lie_under_the_candidates_and_are_lightened() -> None:
 
 
 def test_an_arrangement_step_pictures_its_reason() -> None:
-    """The house-arrangement example of variants.pairs_logic: r1c3=1 (tried, orange)
+    """The house-arrangement example of variants.arrangement_logic: r1c3=1 (tried, orange)
     makes r1c2 9 (blue, an arrow from the 1), and r1c1 is left with nothing (outlined)."""
     from variants.dots import x_dot
     p = Puzzle(9).use(classic(), x_dot("r1c1", "r1c2"))

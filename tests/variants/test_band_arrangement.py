@@ -1,4 +1,4 @@
-"""Band Arrangement (variants/pairs_logic.py): a band's three rows (or a stack's columns),
+"""Band Arrangement (variants/arrangement_logic.py): a band's three rows (or a stack's columns),
 its boxes and every rule inside it filled together; a candidate in no such filling goes.
 
 The real state is "Anti-XV Coverage" (tests/data, CC BY 4.0, negative XV: neighbours
@@ -18,7 +18,7 @@ from csp.bits import digits_of, iter_cells
 from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver
 from variants.classic import classic
-from variants.pairs_logic import arrangement_tables, bands
+from variants.arrangement_logic import arrangement_tables, bands
 
 from conftest import fpuzzle, region_oracle
 from test_house_arrangement import anti_xv
@@ -152,8 +152,8 @@ def test_skyscraper_band_pruned_by_line_supports(monkeypatch) -> None:
     assert {(p.cell("r2c7"), d) for d in (1, 2, 3, 4, 5)} <= got
     assert not any(sol[c] == d for s in steps for c, d in s.eliminations)
     # the same search without the pruning (a fresh puzzle: no fillings kept from above)
-    from variants import pairs_logic
-    monkeypatch.setattr(pairs_logic._Filler, "prune", lambda self, dom: True)
+    from variants import arrangement_logic
+    monkeypatch.setattr(arrangement_logic._Filler, "prune", lambda self, dom: True)
     p2, _ = trollscraper()
     bare = found(p2, marks_state(TROLLSCRAPER_BAND, p2), "band_arrangement")
     assert not any((p2.cell("r2c7"), 1) in s.eliminations for s in bare)
@@ -209,7 +209,7 @@ def test_lockout_band_pruned_by_rule_tables() -> None:
     assert not any(sol[c] == d for c, d in got)
     assert got <= oracle(p, st, set(range(27)))
     # the lockout rules are among the band's pruners
-    from variants.pairs_logic import _Filler, arrangement_tables as tables
+    from variants.arrangement_logic import _Filler, arrangement_tables as tables
     rules = next(r for _, name, r in tables(p).bands if name == "rows 1-3")
     filler = _Filler(list(range(27)), [st.cand[c] for c in range(27)], {
         (c, d): () for c in range(27) for d in range(1, 10)}, [], 10, rules, st.placed)
@@ -218,11 +218,11 @@ def test_lockout_band_pruned_by_rule_tables() -> None:
 
 def _band_filler(p: Puzzle, st, name: str, budget: int, dead: dict | None = None,
                  rules: tuple | None = None):
-    """The band search of ``name`` at ``st`` as :func:`pairs_logic._fill_regions` builds
+    """The band search of ``name`` at ``st`` as :func:`arrangement_logic._fill_regions` builds
     it (its forbid table, groups and lacking digits), with ``dead`` states (or ``rules``
     in place of the band's)."""
     from techniques.analysis import Analysis
-    from variants.pairs_logic import _Filler, _required
+    from variants.arrangement_logic import _Filler, _required
     an = Analysis(st)
     t = arrangement_tables(p)
     houses, _, band_rules = next(b for b in t.bands if b[1] == name)
@@ -316,7 +316,7 @@ def test_band_total_budget_whispers() -> None:
     default budget of a band's searches at one look (``BAND_TOTAL``) its band steps carry
     the whole solve, no forcing-family step (the path's every step checked against the
     stated solution)."""
-    from variants.pairs_logic import BAND_TOTAL
+    from variants.arrangement_logic import BAND_TOTAL
     assert BAND_TOTAL >= 50_000
     assert _forcing_steps("Y Are We Whispering?") == []
 

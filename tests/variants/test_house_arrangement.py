@@ -1,4 +1,4 @@
-"""House Arrangement (variants/pairs_logic.py): a house whose cells are also joined by
+"""House Arrangement (variants/arrangement_logic.py): a house whose cells are also joined by
 two-cell rules keeps only the candidates of some filling that satisfies those rules too.
 
 The real state is "Anti-XV Coverage" (tests/data, CC BY 4.0, negative XV: neighbours
@@ -15,7 +15,7 @@ from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver
 from variants.classic import classic
 from variants.dots import x_dot
-from variants.pairs_logic import arrangement_tables
+from variants.arrangement_logic import arrangement_tables
 
 from conftest import fpuzzle
 from test_variant_logic import assert_sound, found, make_state

@@ -1,5 +1,6 @@
-"""Line, two-cell-rule and clone techniques (variants/lines_logic.py, pairs_logic.py,
-clone_logic.py).
+"""Line, two-cell-rule and clone techniques (variants/whisper_logic.py, region_sum_logic.py,
+between_lockout_logic.py, entropic_modular_logic.py, renban_logic.py, pairs_logic.py,
+arrangement_logic.py, clone_logic.py).
 
 Each technique is shown on a state of a real f-puzzles puzzle (tests/data, CC BY 4.0): the
 state where the default solver *without* these techniques took its first forcing step (the
@@ -23,7 +24,7 @@ from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver, registry
 from techniques.analysis import Analysis
 from techniques.verify import check_puzzle, check_solve
-from variants.lines_logic import _overfilled
+from variants.whisper_logic import _overfilled
 from variants.classic import classic
 from variants.dots import black_dot, white_dot, x_dot
 from variants.killer import killer_cage

@@ -60,7 +60,7 @@ def test_skyscraper_renban_two_renbans_together():
     assert all(sol[c] != d for c, d in row6[0].eliminations)
     # each renban alone allows r6c4 = 4: the pair is needed
     from techniques.analysis import analyze
-    from variants.lines_logic import renban_runs
+    from variants.renban_logic import renban_runs
     from variants.outside_logic import _sky_renban_support, clue_tables
     prev = _before_forcing(p, "default,-skyscraper_renban")
     an = analyze(prev)

@@ -1,4 +1,4 @@
-"""Window Arrangement (variants/pairs_logic.py): on a grid without bands (a jigsaw whose
+"""Window Arrangement (variants/arrangement_logic.py): on a grid without bands (a jigsaw whose
 regions cross every row, a boxless grid), three consecutive rows (or columns) with the
 region cells, links and rules inside them filled together; a candidate in no such filling
 goes.
@@ -16,7 +16,7 @@ from csp.bits import iter_cells
 from sudoku_csp.formats.loader import marks_state
 from techniques import StepSolver
 from variants.classic import classic
-from variants.pairs_logic import arrangement_tables, line_windows
+from variants.arrangement_logic import arrangement_tables, line_windows
 
 from conftest import fpuzzle, fpuzzle_row, region_oracle
 from test_variant_logic import assert_sound, found
