@@ -32,11 +32,6 @@ def set_svg_renderer(fn: SvgRenderer | None) -> SvgRenderer | None:
     return old
 
 
-def get_svg_renderer() -> SvgRenderer | None:
-    """The registered renderer, or None."""
-    return _renderer
-
-
 def repr_svg(obj: Any) -> str | None:
     """SVG text of ``obj`` from the registered renderer, or None when there is none."""
     fn = _renderer

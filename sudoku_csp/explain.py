@@ -208,7 +208,7 @@ def _build(result: "LogicResult", puzzle: Puzzle | None, start: State | None,
     if start is None:
         start = puzzle.pencilmarks()
     cv = render.canvas(puzzle, start.grid, title="")   # the page has its own heading
-    render._link_markers(cv)
+    render.link_markers(cv)
     cv.under_candidates()
     g = cv.grid
     states = list(states_before(start, result.steps))
