@@ -38,7 +38,7 @@ from csp.text import did_you_mean
 
 from ..payload import decode_payload
 
-from variants import dots, inequality, killer, misc, parity, regions
+from variants import dots, killer, misc, parity, regions
 from variants.arrow import arrow as _arrow_rule
 from variants.classic import classic
 from variants.record import RuleRecord, records, rule_classes
@@ -142,7 +142,7 @@ class _Layout:
         elif full:
             self.grid = Grid(n, regions=list(self.groups))
         else:
-            for i, g in enumerate(self.groups):
+            for g in self.groups:
                 if len(g) > n:
                     raise ParseError(f"f-puzzles region {regs[g[0]]} has {len(g)} cells; a "
                                      f"{n}x{n} grid's regions hold at most {n}")
