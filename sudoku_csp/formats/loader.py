@@ -116,7 +116,6 @@ def puzzle_from_json(obj: Any, lines: dict[str, str] | None = None,
     ``budget``."""
     if not isinstance(obj, dict):
         raise ParseError("a puzzle JSON value must be an object")
-    from .fpuzzles import load_fpuzzles
     from .spec import from_spec, is_spec
     sol = obj.get("solution") if isinstance(obj.get("solution"), str) else None
     if is_spec(obj):
@@ -125,6 +124,7 @@ def puzzle_from_json(obj: Any, lines: dict[str, str] | None = None,
         from .sudokupad import load_sudokupad
         p = load_sudokupad(obj, lines, budget)
         return p, sol or p.meta.get("solution")
+    from .fpuzzles import load_fpuzzles       # not needed for our own JSON
     if "fpuzzles_json" in obj:
         fp = obj["fpuzzles_json"]
         p = load_fpuzzles(decode_payload(fp, budget) if isinstance(fp, str) else fp, budget)

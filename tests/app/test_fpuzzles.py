@@ -3,6 +3,8 @@ and brute force gives each stated solution (every puzzle, in the default run).""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -99,3 +101,41 @@ def test_negative_sum_dots_forbid_the_marked_sums_elsewhere():
     r2c2 = 5
     assert plain.cand[r2c2] >> 4 & 1          # 1 + 4 = 5 is allowed without the rule
     assert not neg.cand[r2c2] >> 4 & 1        # and forbidden with it
+
+
+# -- what a run imports: the reader alone, the writer only to write ---------------------------
+def _formats_imported(*argv: str) -> set[str]:
+    """The ``sudoku_csp.formats`` modules a fresh ``sudoku-csp ARGV`` run imports (read from
+    ``python -X importtime``)."""
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "sudoku_csp", *argv],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-800:]
+    names = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines()
+             if line.startswith("import time:") and "|" in line}
+    return {m for m in names if m.startswith("sudoku_csp.formats")}
+
+
+#: a 4x4 with one solution (4312 2143 1234 3421) and a thermometer it keeps
+LINE4 = ".3.....3.2.....1"
+SMALL = {"size": 4, "grid": [[{"value": int(ch), "given": True} if ch != "." else {}
+                              for ch in LINE4[r * 4:r * 4 + 4]] for r in range(4)],
+         "thermometer": [{"lines": [["R1C3", "R1C4"]]}]}
+
+
+def test_classic_line_solve_imports_no_fpuzzles_module():
+    mods = _formats_imported("solve", LINE4)
+    assert "sudoku_csp.formats.loader" in mods           # the probe sees the formats
+    assert not {m for m in mods if "fpuzzles" in m}
+
+
+def test_reading_fpuzzles_imports_the_reader_not_the_writer():
+    import lzstring
+    url = "https://www.f-puzzles.com/?load=" + lzstring.LZString().compressToBase64(
+        json.dumps(SMALL))
+    for argv in (("solve", url), ("convert", url, "--to", "spec")):
+        mods = _formats_imported(*argv)
+        assert "sudoku_csp.formats.fpuzzles.read" in mods
+        assert "sudoku_csp.formats.fpuzzles.write" not in mods, argv
+    assert "sudoku_csp.formats.fpuzzles.write" in _formats_imported(
+        "convert", url, "--to", "fpuzzles")
+

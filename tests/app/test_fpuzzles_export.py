@@ -215,7 +215,7 @@ def test_refusing_mappings_give_a_reason(make, match):
 
 
 def test_unregistered_bundle_is_named():
-    from sudoku_csp.formats.fpuzzles import _Out, export_rule
+    from sudoku_csp.formats.fpuzzles.write import _Out, export_rule
 
     class shiny:
         def apply(self, p):

@@ -81,7 +81,8 @@ def test_renderer_reads_the_record(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_formats_read_the_record(name):
     from sudoku_csp.formats import sudokupad as sp_mod
-    from sudoku_csp.formats.fpuzzles import HANDLERS, ExportError, _Out, export_rule
+    from sudoku_csp.formats.fpuzzles import HANDLERS, ExportError, export_rule
+    from sudoku_csp.formats.fpuzzles.write import _Out
     from sudoku_csp.formats.spec import RULES
     cls, r = rule_classes()[name], records()[name]
     fp = r.fpuzzles
