@@ -156,7 +156,7 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
         k = len(chosen)
         # the n - k covers still to take leave the rest of rem as fins: too many, give up
         excess = rem.bit_count() - max_fins + fins.bit_count()
-        if excess > 0 and cover_bound and k:     # (k == 0: base_rec made this cut)
+        if excess > 0 and cover_bound and (k or fins):   # (the root call: base_rec cut)
             if sum(sorted([(m & rem).bit_count() for m in near])[k - n:]) < excess:
                 return
         x = (rem & -rem).bit_length() - 1
