@@ -35,7 +35,8 @@ class ALS:
     """An almost locked set: ``cells`` (bitset), ``mask`` (digits), ``pos[d]`` (cells of the
     ALS holding d), ``house`` (index of a house containing it)."""
 
-    __slots__ = ("cells", "mask", "size", "pos", "house", "index", "_text", "_pattern")
+    __slots__ = ("cells", "mask", "size", "pos", "house", "index", "in_full", "_text",
+                 "_pattern")
 
     def __init__(self, cells: int, mask: int, pos: dict[int, int], house: int) -> None:
         self.cells = cells
@@ -44,6 +45,7 @@ class ALS:
         self.pos = pos
         self.house = house
         self.index = -1
+        self.in_full = False
         self._text = ""
         self._pattern: tuple[Candidate, ...] | None = None
 
@@ -100,30 +102,66 @@ def find_als(an: Analysis, max_size: int = 0) -> list[ALS]:
 
 
 def _find_als(an: Analysis, max_size: int) -> list[ALS]:
-    seen: dict[int, ALS] = {}
-    for h in range(len(an.house_mask)):
-        # a house's ALS depend on its cells' candidates only: kept across states
-        for cb, m, pos in an.shared_memo(("als_house", h, max_size, an.house_key(h)),
-                                         lambda h=h: _house_als(an, h, max_size)):
-            if cb not in seen:
-                seen[cb] = ALS(cb, m, dict(pos), h)
-    out = sorted(seen.values(), key=lambda a: (a.size, a.cells))
+    out = sorted((a for a in als_table(an, max_size) if a.house >= 0),
+                 key=lambda a: (a.size, a.cells))
     for i, a in enumerate(out):
         a.index = i
     return out
 
 
-def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict[int, int]]]:
-    """(cells, digits, cells per digit) of every ALS inside house ``h``, in search order."""
+def full_house_als(an: Analysis, max_size: int) -> list[tuple[int, int]]:
+    """``(cells, digit mask)`` of the ALS of 2..``max_size`` cells inside a full house,
+    all its free cells allowed (the ALS nodes of the chain graphs), sorted by cells; the
+    same enumeration as :func:`find_als` (:func:`als_table`), memoised.
+
+    >>> from variants.classic import classic_puzzle
+    >>> p = classic_puzzle("8....5..7.7.1.8.6...6.9.8..64.9.7.3...3...7...9.8.2.46..9.8.4...1.5.4.2.4..3....1")
+    >>> an = Analysis(p.pencilmarks())
+    >>> sorted((a.cells, a.mask) for a in find_als(an, 3) if a.size > 1) == full_house_als(an, 3)
+    True
+    """
+    return an.memo(("als_full", max_size),
+                   lambda: sorted((a.cells, a.mask) for a in als_table(an, max_size)
+                                  if a.in_full and a.size > 1))
+
+
+def als_table(an: Analysis, max_size: int) -> list[ALS]:
+    """The one ALS enumeration of a state (memoised): every set of up to ``max_size`` free
+    cells (0: any) of one house holding one digit more than cells, deduplicated by cells.
+    ``house`` is the first house holding it as a part of its free cells (-1 when it is
+    all of every such house's free cells, then a locked set with a stale candidate:
+    :func:`find_als` leaves it out); ``in_full`` says some full house holds it."""
+    return an.memo(("als_table", max_size), lambda: _als_table(an, max_size))
+
+
+def _als_table(an: Analysis, max_size: int) -> list[ALS]:
+    seen: dict[int, ALS] = {}
+    full = an.links_memo("full_set", lambda: frozenset(an.full))
+    for h in range(len(an.house_mask)):
+        # a house's ALS depend on its cells' candidates only: kept across states
+        for cb, m, pos, whole in an.shared_memo(("als_of_house", h, max_size, an.house_key(h)),
+                                                lambda h=h: _house_als(an, h, max_size)):
+            a = seen.get(cb)
+            if a is None:
+                a = seen[cb] = ALS(cb, m, dict(pos), -1)
+            if a.house < 0 and not whole:
+                a.house = h
+            if h in full:
+                a.in_full = True
+    return list(seen.values())
+
+
+def _house_als(an: Analysis, h: int, max_size: int
+               ) -> list[tuple[int, int, dict[int, int], bool]]:
+    """(cells, digits, cells per digit, all the house's free cells?) of every ALS inside
+    house ``h`` of up to ``max_size`` cells (0: any), in search order."""
     cand = an.cand
     cells = list(iter_cells(an.house_mask[h] & an.unsolved))
     k = len(cells)
-    out: list[tuple[int, int, dict[int, int]]] = []
+    out: list[tuple[int, int, dict[int, int], bool]] = []
     if not cells:
         return out
-    limit = k - 1 if k > 1 else 1   # the whole house's free cells are locked, not almost
-    if max_size:
-        limit = min(limit, max_size)
+    limit = min(k, max_size) if max_size else k
     masks = [cand[c] for c in cells]
     found: set[int] = set()
     # DFS over subsets in index order: (start, cells bitset, mask, size)
@@ -138,7 +176,7 @@ def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict
             s2 = s + 1
             extra = m2.bit_count() - s2       # must end at 1
             # each further cell lowers (digits - size) by at most one
-            if extra - (min(limit, k) - s2) > 1:
+            if extra - (limit - s2) > 1:
                 continue
             cb2 = cb | (1 << cells[i])
             if extra == 1 and cb2 not in found:
@@ -147,7 +185,8 @@ def _house_als(an: Analysis, h: int, max_size: int) -> list[tuple[int, int, dict
                 for c in iter_cells(cb2):
                     for d in digits_of(cand[c]):
                         pos[d] |= 1 << c
-                out.append((cb2, m2, pos))
+                # (one free cell with two candidates is an ALS: a bivalue cell)
+                out.append((cb2, m2, pos, s2 == k > 1))
             if s2 < limit:
                 stack.append((i + 1, cb2, m2, s2))
     return out
@@ -185,10 +224,53 @@ def find_rccs(an: Analysis, allow_overlap: bool = False, max_size: int = 0
                    lambda: _find_rccs(an, allow_overlap, max_size))
 
 
+def _als_key(a: ALS) -> tuple:
+    """What an ALS's RCCs depend on besides the puzzle: its cells and their candidates."""
+    return (a.cells, a.mask, tuple(a.pos.values()))
+
+
 def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, dict[int, int]]:
+    """The RCC table of this state. A run keeps the last table it built (``an.run_memo``):
+    the RCCs of two ALS depend on their cells and those cells' candidates only, so the
+    pairs of ALS that were there before keep their entries and only the pairs with a new
+    (or changed) ALS are searched."""
     alses = find_als(an, max_size)
-    cache = _buddy_cache(an)
     adj: dict[int, dict[int, int]] = {a.index: {} for a in alses}
+    keys = [_als_key(a) for a in alses]
+    prev = an.run_memo.get(("rcc_prev", allow_overlap, max_size))
+    new = alses
+    if prev is not None:
+        old_index, old_adj = prev
+        back: dict[int, int] = {}       # old index -> new index
+        new = []
+        for a, k in zip(alses, keys):
+            oi = old_index.get(k)
+            if oi is None:
+                new.append(a)
+            else:
+                back[oi] = a.index
+        for oi, i in back.items():
+            row = adj[i]
+            for oj, m in old_adj[oi].items():
+                j = back.get(oj)
+                if j is not None:
+                    row[j] = m
+    if new:
+        _add_rccs(an, alses, new, adj, allow_overlap)
+    if not an.timed_out:
+        an.run_memo[("rcc_prev", allow_overlap, max_size)] = (
+            {k: a.index for a, k in zip(alses, keys)}, adj)
+    return adj
+
+
+def _add_rccs(an: Analysis, alses: list[ALS], new: list[ALS], adj: dict[int, dict[int, int]],
+              allow_overlap: bool) -> None:
+    """Enter into ``adj`` (both ways) the RCCs of every pair of ``alses`` with one ALS of
+    ``new`` in it. Per digit the ALS are grouped by their cells holding it, and a partner
+    group must lie in the cells that see all of a group's (its lowest cell indexes it)."""
+    cache = _buddy_cache(an)
+    fresh = {a.index for a in new}
+    everything = len(new) == len(alses)
     for d in range(1, an.n + 1):
         if an.expired():
             break
@@ -198,41 +280,44 @@ def _find_rccs(an: Analysis, allow_overlap: bool, max_size: int) -> dict[int, di
             if p:
                 groups.setdefault(p, []).append(a)
         keys = list(groups)
-        # a partner's cells all see pa's: so does its lowest cell (index groups by it)
         by_low: dict[int, list[int]] = {}
         lows = 0
         for j, pb in enumerate(keys):
             low = pb & -pb
             lows |= low
             by_low.setdefault(low, []).append(j)
+        bit = 1 << d
         for ia, pa in enumerate(keys):
             if an.tick():
                 break
+            ga = groups[pa]
+            if not everything:
+                ga = [a for a in ga if a.index in fresh]
+                if not ga:
+                    continue
             bud = _buddies(an, cache, d, pa)
-            near = []
             hit = bud & lows
             while hit:
                 low = hit & -hit
                 hit ^= low
-                near += [j for j in by_low[low] if j >= ia]
-            near.sort()
-            for j in near:
-                pb = keys[j]
-                if pb & ~bud:
-                    continue
-                ga, gb = groups[pa], groups[pb]
-                for a in ga:
-                    for b in gb:
-                        if a is b:
-                            continue
-                        ov = a.cells & b.cells
-                        if ov and (not allow_overlap or (pa | pb) & ov
-                                   or a.cells & ~b.cells == 0 or b.cells & ~a.cells == 0):
-                            continue
-                        bit = 1 << d
-                        adj[a.index][b.index] = adj[a.index].get(b.index, 0) | bit
-                        adj[b.index][a.index] = adj[b.index].get(a.index, 0) | bit
-    return adj
+                for j in by_low[low]:
+                    # every pair once when all are new (j >= ia), else each new ALS with
+                    # all its partners
+                    if everything and j < ia:
+                        continue
+                    pb = keys[j]
+                    if pb & ~bud:
+                        continue
+                    for a in ga:
+                        for b in groups[pb]:
+                            if a is b:
+                                continue
+                            ov = a.cells & b.cells
+                            if ov and (not allow_overlap or (pa | pb) & ov
+                                       or a.cells & ~b.cells == 0 or b.cells & ~a.cells == 0):
+                                continue
+                            adj[a.index][b.index] = adj[a.index].get(b.index, 0) | bit
+                            adj[b.index][a.index] = adj[b.index].get(a.index, 0) | bit
 
 
 def _targets(an: Analysis, cache: dict, d: int, cells: int, exclude: int) -> int:

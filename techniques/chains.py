@@ -46,6 +46,7 @@ from csp.bits import digits_of, union_of
 from csp.links import LinkTables
 from csp.step import Candidate, Link, Step, cell_name
 
+from .als import full_house_als
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
 
@@ -126,37 +127,6 @@ class ChainGraph:
             d, cells = self.nodes[i]
             out.append(Candidate(cells.bit_length() - 1, d))
         return tuple(sorted(out))
-
-
-def als_list(an: Analysis, max_size: int) -> list[tuple[int, int]]:
-    """Almost locked sets ``(cells, digit mask)``: 2..max_size unsolved cells of one full
-    house holding exactly one digit more than cells (deduplicated, cached per state)."""
-
-    def build() -> list[tuple[int, int]]:
-        out: dict[int, int] = {}
-        cand = an.cand
-        for h in an.full:
-            cells = list(iter_cells(an.house_mask[h] & an.unsolved))
-            k = len(cells)
-
-            def rec(start: int, mask: int, dm: int, size: int) -> None:
-                for i in range(start, k):
-                    c = cells[i]
-                    m2 = mask | 1 << c
-                    d2 = dm | cand[c]
-                    nd = d2.bit_count()
-                    s2 = size + 1
-                    if nd - s2 > max_size - s2 + 1:
-                        continue   # cannot come down to size + 1 digits
-                    if s2 >= 2 and nd == s2 + 1:
-                        out[m2] = d2
-                    if s2 < max_size:
-                        rec(i + 1, m2, d2, s2)
-
-            rec(0, 0, 0, 0)
-        return sorted(out.items())
-
-    return an.memo(("chains_als", max_size), build)
 
 
 def _intersections(an: Analysis) -> list[tuple[int, tuple[int, ...]]]:
@@ -322,7 +292,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
                         strong[j] |= 1 << gi
     # ALS nodes
     if als:
-        for cells, dm in als_list(an, als):
+        for cells, dm in full_house_als(an, als):
             ids = []
             for y in digits_of(dm & dsmask):
                 ycells = cells & cw[y]

@@ -156,7 +156,7 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
         k = len(chosen)
         # the n - k covers still to take leave the rest of rem as fins: too many, give up
         excess = rem.bit_count() - max_fins + fins.bit_count()
-        if excess > 0 and cover_bound:
+        if excess > 0 and cover_bound and (k or fins):   # (the root call: base_rec cut)
             if sum(sorted([(m & rem).bit_count() for m in near])[k - n:]) < excess:
                 return
         x = (rem & -rem).bit_length() - 1
@@ -262,6 +262,16 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             for h in chosen:
                 if h in cidx:
                     base_forb |= 1 << cidx[h]
+            near[:] = [m for i, m in enumerate(cm) if m & U and not base_forb >> i & 1]
+            rem = U & ~endo
+            if n > 1 and cover_bound:
+                # the cover bound of cover_rec's first call, before the base set's set-up:
+                # n covers cannot take in enough of the base candidates to keep the fins
+                # within max_fins (a third of the base sets end here)
+                excess = rem.bit_count() - max_fins
+                if excess > 0 and sum(sorted([(m & rem).bit_count() for m in near])[-n:]
+                                      ) < excess:
+                    return
             # eliminations lie outside the bases, unless covers overlap (cannibalism: a
             # base candidate in two chosen covers, which are never base houses)
             target = P & ~U
@@ -272,10 +282,8 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                         if sum(1 for i in cell_covers[c] if not base_forb >> i & 1) < 2:
                             cann &= ~(1 << c)
                 target |= cann
-            near[:] = [m for i, m in enumerate(cm) if m & U and not base_forb >> i & 1]
-            if U & ~endo:
-                (last_cover if n == 1 else cover_rec)(U & ~endo, [], base_forb, 0, common,
-                                                      0, 0)
+            if rem:
+                (last_cover if n == 1 else cover_rec)(rem, [], base_forb, 0, common, 0, 0)
             for cov, exo, com, V, twice in found:
                 fins = exo | endo
                 elims = (V & ~U) | (twice & U & ~fins)
