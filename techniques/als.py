@@ -25,7 +25,7 @@ from typing import Iterator
 
 from csp.bits import digits_of
 from csp.step import Candidate, Step, digit_symbol
-from csp.step import digits_text as _dtext
+from csp.step import digits_text
 
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
@@ -415,7 +415,7 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
             if elims:
                 st = _step(an, "als_xz", "ALS-XZ", elims,
                            lambda: f"A={a.text(an)}, B={b.text(an)}, "
-                                   f"X={'/'.join(_dtext(1 << d) for d in digits_of(rc))} ({kind})",
+                                   f"X={'/'.join(digits_text(1 << d) for d in digits_of(rc))} ({kind})",
                            a, b, seen=seen)
                 if st is not None:
                     yield st
@@ -463,7 +463,7 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                 if elims:
                     st = _step(an, "als_xy_wing", "ALS-XY-Wing", elims,
                                lambda: f"C={c_als.text(an)}, A={a.text(an)}, B={b.text(an)}, "
-                                       f"X={_dtext(rca)}, Y={_dtext(rcb)}",
+                                       f"X={digits_text(rca)}, Y={digits_text(rcb)}",
                                c_als, a, b, seen=seen)
                     if st is not None:
                         yield st
