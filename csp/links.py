@@ -200,16 +200,16 @@ def rule_citations(step: Step, tables: LinkTables, limit: int = 6) -> str:
     >>> p = Puzzle(Grid(4)).add_grid_houses()
     >>> _ = p.add_less("r1c1", "r3c3")
     >>> _ = p.add_constraint(lambda a, b: a != b, ["r1c2", "r4c4"], name="apart")
-    >>> s = Step("x", eliminations=(Candidate(15, 2),), pattern=(Candidate(1, 2),), width=4)
+    >>> s = Step("x", eliminations=(Candidate(15, 2),), pattern=(Candidate(1, 2),), namer=4)
     >>> rule_citations(s, link_tables(p))
     'r4c4 sees r1c2 by apart'
-    >>> s = Step("x", eliminations=(Candidate(10, 2),), pattern=(Candidate(0, 4),), width=4)
+    >>> s = Step("x", eliminations=(Candidate(10, 2),), pattern=(Candidate(0, 4),), namer=4)
     >>> rule_citations(s, link_tables(p))     # another digit: the technique's own reading
     ''
     """
     if tables.uniform:
         return ""
-    w = step.width
+    w = step.namer
     told = f"{step.title} {step.note} {' '.join(step.houses)}"
     premises: dict[tuple[int, int], None] = dict.fromkeys(
         (*step.pattern, *step.placements, *(c for ln in step.links for c in (*ln.a, *ln.b))))

@@ -88,8 +88,9 @@ class Step:
 
     ``technique`` is the registry name; ``title`` the display name; ``digits`` the digits of
     the move (HoDoKu library convention); ``houses`` base/cover sets; ``links`` a chain in
-    order; ``note`` an optional technique-specific middle part of the level-2 text; ``width``
-    the grid width used to name cells (or the grid itself: :attr:`csp.grid.Grid.namer`).
+    order; ``note`` an optional technique-specific middle part of the level-2 text; ``namer``
+    what names the cells: the grid's :attr:`csp.grid.Grid.namer` (or, for a plain row-major
+    grid, its width).
     """
 
     technique: str
@@ -101,35 +102,40 @@ class Step:
     digits: tuple[int, ...] = ()
     title: str = ""
     note: str = ""
-    width: "int | Namer" = 9
+    namer: "int | Namer" = 9
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def name(self) -> str:
         return self.title or self.technique.replace("_", " ").title()
 
+    @property
+    def width(self) -> "int | Namer":
+        """The old name of :attr:`namer` (read only)."""
+        return self.namer
+
     def pattern_text(self) -> str:
         by_cell: dict[int, list[int]] = {}
         for c in self.pattern:
             by_cell.setdefault(c.cell, []).append(c.digit)
         return ", ".join("/".join(digit_symbol(d) for d in sorted(ds)) + " " +
-                         cell_name(cell, self.width) for cell, ds in by_cell.items())
+                         cell_name(cell, self.namer) for cell, ds in by_cell.items())
 
     def chain_text(self) -> str:
         """Eureka-like notation of ``links``: ``(7)r1c2=(7)r1c5-(7)r3c4``."""
         if not self.links:
             return ""
-        out = format_node(self.links[0].a, self.width)
+        out = format_node(self.links[0].a, self.namer)
         for ln in self.links:
-            out += ("=" if ln.strong else "-") + format_node(ln.b, self.width)
+            out += ("=" if ln.strong else "-") + format_node(ln.b, self.namer)
         return out
 
     def result_text(self) -> str:
         parts = []
         if self.placements:
-            parts.append(format_candidates(self.placements, "=", self.width))
+            parts.append(format_candidates(self.placements, "=", self.namer))
         if self.eliminations:
-            parts.append(format_candidates(self.eliminations, "<>", self.width))
+            parts.append(format_candidates(self.eliminations, "<>", self.namer))
         return ", ".join(parts)
 
     def explain(self, level: int = 2) -> str:
@@ -161,7 +167,7 @@ class Step:
         return text
 
     def to_dict(self) -> dict:
-        w = self.width
+        w = self.namer
         return {
             "technique": self.technique,
             "title": self.name,

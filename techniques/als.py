@@ -351,7 +351,7 @@ def _step(an: Analysis, name: str, title: str, elims: list[Candidate], note,
         note = note()
     return Step(name, eliminations=el, pattern=_pattern(an, *alses),
                 digits=tuple(sorted({c.digit for c in el})), title=title, note=note,
-                width=an.grid.namer)
+                namer=an.grid.namer)
 
 
 # --------------------------------------------------------------------------------------

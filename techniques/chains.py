@@ -543,7 +543,7 @@ def _elim_step(name: str, title: str, g: ChainGraph, elims: int, links: tuple[Li
     el = g.candidates(elims)
     note = _eureka(g, ids, links) if ids else ""
     return Step(name, eliminations=el, links=links, digits=digits or _digits(el), title=title,
-                note=note, width=g.width)
+                note=note, namer=g.width)
 
 
 def _chain_steps(an: Analysis, g: ChainGraph, name: str, title: str, max_length: int,
@@ -918,7 +918,7 @@ def remote_pair(an: Analysis, opts: dict) -> Iterator[Step]:
                 yield Step("remote_pair", eliminations=key, digits=(a, b), title="Remote Pair",
                            pattern=tuple(Candidate(c, d) for c in path for d in (a, b)),
                            note=f"{a}/{b} " + "-".join(an.name(c) for c in path),
-                           width=w)
+                           namer=w)
 
 
 # ------------------------------------------------------------------------------------------

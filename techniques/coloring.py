@@ -77,7 +77,7 @@ def _step(name: str, title: str, an: Analysis, d: int, elim: int, colours: list[
           note: str) -> Step:
     pattern = tuple(Candidate(c, d) for col in colours for c in iter_cells(col))
     return Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(elim)),
-                pattern=pattern, digits=(d,), title=title, note=note, width=an.grid.namer,
+                pattern=pattern, digits=(d,), title=title, note=note, namer=an.grid.namer,
                 extra={"colours": tuple(colours)})
 
 

@@ -101,7 +101,7 @@ def cell_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                 continue
             for a in iter_cells(x):
                 yield Step("cell_exclusion", eliminations=(Candidate(a, v),),
-                           title="Cell Exclusion", width=an.grid.namer,
+                           title="Cell Exclusion", namer=an.grid.namer,
                            pattern=tuple(Candidate(b, d) for d in digits),
                            digits=(v,),
                            note=f"{an.name(a)}={digit_symbol(v)} would leave {an.name(b)} "
@@ -155,7 +155,7 @@ def house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                     continue
                 for a in iter_cells(x):
                     yield Step("house_exclusion", eliminations=(Candidate(a, v),),
-                               title="House Exclusion", width=an.grid.namer,
+                               title="House Exclusion", namer=an.grid.namer,
                                houses=(an.houses[h].name,), digits=(d,),
                                pattern=tuple(Candidate(s, d) for s in cells),
                                note=f"{an.name(a)}={digit_symbol(v)} would leave "
@@ -192,7 +192,7 @@ def rule_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     for (a, v), name in sorted(found.items()):
         p = next(q for q in eng.props if q.name == name)
         yield Step("rule_exclusion", eliminations=(Candidate(a, v),), title="Rule Exclusion",
-                   width=an.grid.namer, houses=(name,), digits=(v,),
+                   namer=an.grid.namer, houses=(name,), digits=(v,),
                    pattern=tuple(Candidate(x, d) for x in p.scope for d in range(1, an.n + 1)
                                  if cand[x] >> d & 1),
                    note=f"{an.name(a)}={digit_symbol(v)} would leave {name} without a "
@@ -424,7 +424,7 @@ def two_house_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
             via = _equal_note(an, tables.group, x | pa | pb)
             yield Step("two_house_exclusion",
                        eliminations=tuple(Candidate(a, d) for a in iter_cells(x)),
-                       title="Two-House Exclusion", width=an.grid.namer,
+                       title="Two-House Exclusion", namer=an.grid.namer,
                        houses=(na, nb), digits=(d,),
                        pattern=tuple(Candidate(s, d) for s in iter_cells(pa | pb)),
                        note=f"{ds} goes once in {na} ({_names(an, pa)}) and once in "
@@ -714,7 +714,7 @@ def _alc_step(an: Analysis, ha: int, hc: int, x: int, s: int, a: int, v: int,
     what = ", ".join(f"{an.name(b)}={digit_symbol(m) if b == a else digits_text(m)}"
                      for b, m in forced)
     return Step("almost_locked_candidates", eliminations=(Candidate(a, v),),
-                title="Almost Locked Candidates", width=an.grid.namer,
+                title="Almost Locked Candidates", namer=an.grid.namer,
                 houses=(hname, cname), digits=tuple(digits_of(s)),
                 pattern=tuple(Candidate(c, d) for c in iter_cells(an.house_mask[ha])
                               for d in digits_of(an.cand[c] & s)),
@@ -832,7 +832,7 @@ def _three_house_steps(an: Analysis, tables: "_SameDigitSight", d: int,
             why = (f"{', '.join(parts[:-1])} and {parts[-1]}: every choice of one place "
                    f"in each has two that see each other")
         yield Step("three_house_exclusion", eliminations=(Candidate(x, d),),
-                   title="Three-House Exclusion", width=an.grid.namer,
+                   title="Three-House Exclusion", namer=an.grid.namer,
                    houses=tuple(an.houses[h].name for h, _, _ in hit), digits=(d,),
                    pattern=tuple(Candidate(s, d) for s in iter_cells(pattern)),
                    note=f"{an.name(x)}={ds} would leave {why}{via}")
@@ -991,7 +991,7 @@ def _digit_chain_steps(an: Analysis, tables: "_SameDigitSight", d: int,
         else:
             why = f"leave {last}"
         yield Step("digit_chain_exclusion", eliminations=(Candidate(x, d),),
-                   title="Digit Chain Exclusion", width=an.grid.namer,
+                   title="Digit Chain Exclusion", namer=an.grid.namer,
                    houses=tuple(dict.fromkeys(names)), digits=(d,),
                    pattern=tuple(Candidate(s, d) for s in iter_cells(pattern)),
                    note=f"{an.name(x)}{own}={ds} would {why}")
@@ -1179,7 +1179,7 @@ def _digit_verity_steps(an: Analysis, tables: "_SameDigitSight", d: int,
             hname = an.houses[h].name
             yield Step("digit_chain_verity",
                        eliminations=tuple(Candidate(c, d) for c in iter_cells(x_out)),
-                       title="Digit Chain Verity", width=an.grid.namer,
+                       title="Digit Chain Verity", namer=an.grid.namer,
                        houses=(hname,), digits=(d,),
                        pattern=tuple(Candidate(s, d) for s in iter_cells(pattern)),
                        note=f"{ds} goes in {hname} at {_names(an, pl)}; following the "

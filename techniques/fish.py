@@ -625,7 +625,7 @@ def _step(an: Analysis, name: str, title: str, f: Fish, elims: int | None = None
     return Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(e)),
                 pattern=tuple(Candidate(c, d) for c in iter_cells(f.body)),
                 houses=tuple(an.houses[h].name for h in (*f.bases, *f.covers)),
-                digits=(d,), title=title, note=note, width=an.grid.namer,
+                digits=(d,), title=title, note=note, namer=an.grid.namer,
                 extra={"bases": f.bases, "covers": f.covers, "fins": fins})
 
 
@@ -884,5 +884,5 @@ def kraken_fish_type_2(an: Analysis, opts: dict) -> Iterator[Step]:
                                houses=base.houses, digits=tuple(sorted({e.digit
                                                                         for e in elims})),
                                title="Kraken Fish Type 2",
-                               note=f"{base.note} cover {an.houses[C].name}", width=an.grid.namer,
+                               note=f"{base.note} cover {an.houses[C].name}", namer=an.grid.namer,
                                extra=base.extra)

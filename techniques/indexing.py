@@ -63,7 +63,7 @@ def indexing(an: Analysis, opts: dict) -> Iterator[Step]:
                     bad |= 1 << v
         if bad and not st.placed[idx]:
             cells = [line[v - 1] for v in range(1, len(line) + 1) if bad >> v & 1]
-            yield Step("indexing", title="Indexing", width=w, houses=(el.name,),
+            yield Step("indexing", title="Indexing", namer=w, houses=(el.name,),
                        eliminations=tuple(Candidate(idx, v) for v in range(1, an.n + 1)
                                           if bad >> v & 1),
                        digits=(t,),
@@ -76,7 +76,7 @@ def indexing(an: Analysis, opts: dict) -> Iterator[Step]:
                 if c != idx and not st.placed[c] and an.cand[c] & tbit and not m >> q & 1]
         if gone:
             ok = [q for q in range(1, len(line) + 1) if m >> q & 1]
-            yield Step("indexing", title="Indexing", width=w, houses=(el.name,),
+            yield Step("indexing", title="Indexing", namer=w, houses=(el.name,),
                        eliminations=tuple(Candidate(c, t) for c in gone), digits=(t,),
                        pattern=tuple(Candidate(idx, q) for q in ok),
                        note=f"{el.name}: {an.name(idx)} is {digits_text(m)}, so the "

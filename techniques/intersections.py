@@ -79,7 +79,7 @@ def _locked_digit(an: Analysis, pointing: bool, name: str, title: str, use_links
             pattern=tuple(Candidate(c, d) for c in iter_cells(pos)), digits=(d,),
             houses=(houses[a].name,) + others, title=title,
             note=f"{d} in {houses[a].name}" + (f" => {', '.join(others)}" if others else ""),
-            width=w)))
+            namer=w)))
     return out
 
 
@@ -148,7 +148,7 @@ def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Ste
                        pattern=tuple(Candidate(c, d) for c in combo
                                      for d in digits_of(an.cand[c])),
                        digits=digits, houses=tuple(houses[b].name for b in common),
-                       title=title, width=w)
+                       title=title, namer=w)
 
 
 @register("locked_pair", "Locked Pair", "intersections", code="0110")

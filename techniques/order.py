@@ -82,7 +82,7 @@ def inequality_bounds(an: Analysis, opts: dict) -> Iterator[Step]:
                                         if gm & hm == gm), "mutually")
                 rel = ">" if below else "<"
                 which = "smallest" if below else "largest"
-                yield Step("inequality_bounds", title="Inequality Bounds", width=w,
+                yield Step("inequality_bounds", title="Inequality Bounds", namer=w,
                            eliminations=tuple(Candidate(x, d) for d in range(1, an.n + 1)
                                               if bad >> d & 1),
                            houses=(house_of[g].removeprefix("in "),),

@@ -73,5 +73,5 @@ def constraint_step(an: Analysis, opts: dict) -> Iterator[Step]:
     if elims:
         name, prem = first[0], first[1]
         yield Step("constraint", eliminations=elims, houses=(name,),
-                   title=f"Constraint ({name})", width=an.grid.namer,
+                   title=f"Constraint ({name})", namer=an.grid.namer,
                    pattern=tuple(Candidate(c, d) for c in prem for d in digits_of(an.cand[c])))

@@ -726,7 +726,7 @@ def _digit_steps(an: Analysis, t: SetTables, eq: Equation) -> Iterator[Step]:
         return
     yield Step(eq_name(eq), eliminations=tuple(sorted(elims)),
                title="Law of Leftovers" if eq.houses_only else "Set Equivalence",
-               width=an.grid.namer, houses=t.names(eq),
+               namer=an.grid.namer, houses=t.names(eq),
                digits=tuple(d for d in range(1, n + 1) if pattern_digits >> d & 1),
                pattern=tuple(Candidate(c, d) for c in iter_cells(open_p | open_n)
                              for d in range(1, n + 1)
@@ -969,7 +969,7 @@ def _sum_steps(an: Analysis, opts: dict, kinds: tuple[str, ...], min_cells: int,
         else:
             expr = f"{lhs} = {total}"
         yield Step(name or kind, placements=tuple(placements), eliminations=tuple(elims),
-                   title=_TITLES[name or kind], width=w, houses=t.names(eq),
+                   title=_TITLES[name or kind], namer=w, houses=t.names(eq),
                    pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
                                  if an.cand[c] >> d & 1),
                    note=f"{eq.label}: {expr}")
@@ -1042,7 +1042,7 @@ def cage_splitting(an: Analysis, opts: dict) -> Iterator[Step]:
                       for d in range(1, an.n + 1) if an.cand[c] >> d & 1 and not x >> d & 1)
         if elims:
             rest = cage.mask & ~part
-            yield Step("cage_splitting", eliminations=elims, title="Cage Splitting", width=w,
+            yield Step("cage_splitting", eliminations=elims, title="Cage Splitting", namer=w,
                        houses=(cage.name,),
                        note=f"{label}: {'+'.join(an.name(c) for c in iter_cells(part))} = "
                             f"{part_total}, so {cage.name} "

@@ -128,7 +128,7 @@ def _chain_step(an: Analysis, name: str, title: str, ch: Chain, elims: int | Non
     return Step(name, eliminations=tuple(Candidate(c, d) for c in iter_cells(e)),
                 pattern=tuple(Candidate(c, d) for c in (ch.u, ch.x, ch.y, ch.v)),
                 houses=(an.houses[ch.h1].name, an.houses[ch.h2].name), links=links,
-                digits=(d,), title=title, width=an.grid.namer,
+                digits=(d,), title=title, namer=an.grid.namer,
                 note=f"{d} {nm(ch.x)} {nm(ch.y)} ={nm(ch.u)} ={nm(ch.v)}{note_extra}")
 
 
@@ -269,7 +269,7 @@ def _er_step(an: Analysis, name: str, title: str, er: ER, elims: int, more: str 
                 pattern=tuple(Candidate(c, d) for c in iter_cells(box_cells | (1 << er.p)
                                                                   | (1 << er.q))),
                 houses=(bname, an.houses[er.link].name), digits=(d,), title=title,
-                width=an.grid.namer,
+                namer=an.grid.namer,
                 note=f"{d} in {bname} ({' '.join(nm(c) for c in iter_cells(box_cells))}) "
                      f"{nm(er.p)}={nm(er.q)}{more}")
 

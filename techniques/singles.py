@@ -24,7 +24,7 @@ def full_house(an: Analysis, opts: dict) -> Iterator[Step]:
                 d = m.bit_length() - 1
                 yield Step("full_house", placements=(Candidate(c, d),), digits=(d,),
                            houses=(an.houses[h].name,), title="Full House",
-                           width=an.grid.namer)
+                           namer=an.grid.namer)
 
 
 @register("naked_single", "Naked Single", "singles", code="0003")
@@ -35,7 +35,7 @@ def naked_single(an: Analysis, opts: dict) -> Iterator[Step]:
             d = m.bit_length() - 1
             yield Step("naked_single", placements=(Candidate(c, d),), digits=(d,),
                        pattern=(Candidate(c, d),),
-                       title="Naked Single", width=an.grid.namer)
+                       title="Naked Single", namer=an.grid.namer)
 
 
 @register("hidden_single", "Hidden Single", "singles", code="0002")
@@ -65,4 +65,4 @@ def hidden_single(an: Analysis, opts: dict) -> Iterator[Step]:
             seen.add((c, d))
             yield Step("hidden_single", placements=(Candidate(c, d),), digits=(d,),
                        houses=(an.houses[h].name,), title="Hidden Single",
-                       width=an.grid.namer)
+                       namer=an.grid.namer)

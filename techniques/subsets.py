@@ -114,7 +114,7 @@ def _naked_house(an: Analysis, k: int, name: str, title: str, h: int, free: int,
                    pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
                                  for d in digits_of(an.cand[c])),
                    digits=tuple(digits_of(m)), houses=(an.houses[h].name,), title=title,
-                   width=w)
+                   namer=w)
 
 
 def hidden_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
@@ -148,7 +148,7 @@ def _hidden_house(an: Analysis, k: int, name: str, title: str, h: int) -> list[S
                         pattern=tuple(Candidate(c, d) for c in iter_cells(cm)
                                       for d in digits_of(an.cand[c] & dm)),
                         digits=tuple(digits_of(dm)), houses=(an.houses[h].name,), title=title,
-                        width=w))
+                        namer=w))
     return out
 
 
@@ -274,7 +274,7 @@ def clique_subset(an: Analysis, opts: dict) -> Iterator[Step]:
                                               for d in digits_of(cand[c])),
                                 digits=tuple(digits_of(union)), title="Clique Subset",
                                 note=f"{_cell_names(an, cells)} see each other pairwise "
-                                     f"and hold only {digits_text(union)}", width=w))
+                                     f"and hold only {digits_text(union)}", namer=w))
             return
         if k == kmax:
             return

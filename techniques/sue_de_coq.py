@@ -178,4 +178,4 @@ def _sdc_step(an: Analysis, h1: int, h2: int, cset: int, v: int, lb: int, vl: in
     return key, Step("sue_de_coq", eliminations=el, pattern=pattern,
                      houses=(an.houses[h1].name, an.houses[h2].name),
                      digits=tuple(sorted({c.digit for c in el})), title="Sue de Coq",
-                     note=note, width=an.grid.namer)
+                     note=note, namer=an.grid.namer)

@@ -358,7 +358,7 @@ def sum_arithmetic(an: Analysis, opts: dict) -> Iterator[Step]:
         elims = _eliminations(an, cells, sup)
         if elims:
             yield Step("sum_arithmetic", eliminations=tuple(elims), title="Sum Arithmetic",
-                       width=an.grid.namer, houses=(r.name,),
+                       namer=an.grid.namer, houses=(r.name,),
                        pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
                                      if an.cand[c] >> d & 1),
                        note=f"{r.name} ({_formula(an, r)}, {note})")
@@ -387,7 +387,7 @@ def combined_sums(an: Analysis, opts: dict) -> Iterator[Step]:
         elims = [e for e in elims if not _alone_removes(an, e, (a, b), limit)]
         if elims:
             yield Step("combined_sums", eliminations=tuple(elims), title="Combined Sums",
-                       width=an.grid.namer, houses=(a.name, b.name),
+                       namer=an.grid.namer, houses=(a.name, b.name),
                        pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
                                      if an.cand[c] >> d & 1),
                        note=f"{a.name} ({_formula(an, a)}) and {b.name} ({_formula(an, b)}) "
@@ -544,7 +544,7 @@ def substituted_sums(an: Analysis, opts: dict) -> Iterator[Step]:
                 continue
             with_ = ", ".join(f"{r.name} ({_formula(an, r)})" for r, _ in used)
             yield Step("substituted_sums", eliminations=tuple(elims), title="Substituted Sums",
-                       width=an.grid.namer, houses=(hname,) + tuple(r.name for r, _ in used),
+                       namer=an.grid.namer, houses=(hname,) + tuple(r.name for r, _ in used),
                        pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
                                      if an.cand[c] >> d & 1),
                        note=f"{hname} {'sums' if htotal == full else 'sum'} to {htotal}; "
@@ -753,7 +753,7 @@ def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
             more = (f"; {''.join(digit_symbol(d) for d in iter_bits(need))} of {house} "
                     f"only in their cells")
         yield Step("house_sums", eliminations=tuple(elims), title="House Sums",
-                   width=an.grid.namer, houses=(house,) + tuple(r.name for r in touch),
+                   namer=an.grid.namer, houses=(house,) + tuple(r.name for r in touch),
                    pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
                                  if an.cand[c] >> d & 1),
                    note=f"{house} with " + ", ".join(f"{r.name} ({_formula(an, r)})"
@@ -781,7 +781,7 @@ def house_sums(an: Analysis, opts: dict) -> Iterator[Step]:
             continue
         name = an.houses[h].name
         yield Step("house_sums", eliminations=tuple(elims), title="House Sums",
-                   width=an.grid.namer, houses=(name,) + tuple(r.name for r in inside),
+                   namer=an.grid.namer, houses=(name,) + tuple(r.name for r in inside),
                    pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
                                  if an.cand[c] >> d & 1),
                    note=f"{name} with "
@@ -868,7 +868,7 @@ def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
         elims = _eliminations(an, cells, sup)
         if elims:
             yield Step("linked_sums", eliminations=tuple(elims), title="Linked Sums",
-                       width=an.grid.namer, houses=tuple(r.name for r in trio),
+                       namer=an.grid.namer, houses=tuple(r.name for r in trio),
                        pattern=tuple(Candidate(c, d) for c in cells for d in range(1, an.n + 1)
                                      if an.cand[c] >> d & 1),
                        note=", ".join(f"{r.name} ({_formula(an, r)})" for r in trio)

@@ -191,7 +191,7 @@ def template_set(an: Analysis, opts: dict) -> Iterator[Step]:
         if cells:
             pl = tuple(Candidate(c, d) for c in iter_cells(cells))
             yield Step("template_set", placements=pl, digits=(d,), title="Template Set",
-                       note=f"{res[0]} templates of {d}", width=an.grid.namer)
+                       note=f"{res[0]} templates of {d}", namer=an.grid.namer)
 
 
 @register("template_delete", "Template Delete", "templates", code="1202",
@@ -210,4 +210,4 @@ def template_delete(an: Analysis, opts: dict) -> Iterator[Step]:
             el = tuple(Candidate(c, d) for c in iter_cells(cells))
             yield Step("template_delete", eliminations=el, digits=(d,),
                        title="Template Delete", note=f"{res[0]} templates of {d}",
-                       width=an.grid.namer)
+                       namer=an.grid.namer)

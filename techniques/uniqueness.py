@@ -162,7 +162,7 @@ def _step(an: Analysis, name: str, title: str, ur: UR, elims, note: str = "",
     cells = list(ur.corners) + [c for c in extra_cells if c not in ur.corners]
     return Step(name, eliminations=tuple(sorted(set(elims))),
                 pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
-                digits=(ur.a, ur.b), title=title, note=note, width=an.grid.namer)
+                digits=(ur.a, ur.b), title=title, note=note, namer=an.grid.namer)
 
 
 def _houses_with(an: Analysis, cells: int) -> list[int]:
@@ -423,7 +423,7 @@ def avoidable_rectangle_1(an: Analysis, opts: dict) -> Iterator[Step]:
             continue
         yield Step("avoidable_rectangle_1", eliminations=(Candidate(x, a),),
                    pattern=tuple(Candidate(c, v) for c, v in zip(rect, vals) if v),
-                   digits=tuple(sorted((a, b))), title="Avoidable Rectangle Type 1", width=w)
+                   digits=tuple(sorted((a, b))), title="Avoidable Rectangle Type 1", namer=w)
 
 
 @register("avoidable_rectangle_2", "Avoidable Rectangle Type 2", code="0608", **_META)
@@ -466,7 +466,7 @@ def avoidable_rectangle_2(an: Analysis, opts: dict) -> Iterator[Step]:
                        pattern=tuple(Candidate(x, v) for x, v in zip(rect, vals) if v)
                        + tuple(Candidate(x, d) for x in free for d in digits_of(cand[x])),
                        digits=tuple(sorted(digits)), title="Avoidable Rectangle Type 2",
-                       width=w)
+                       namer=w)
 
 
 # -- BUG+1 ------------------------------------------------------------------------------------
@@ -507,4 +507,4 @@ def bug_plus_1(an: Analysis, opts: dict) -> Iterator[Step]:
     yield Step("bug_plus_1",
                eliminations=tuple(Candidate(tri, d) for d in digits_of(an.cand[tri] & ~(1 << digit))),
                pattern=(Candidate(tri, digit),), digits=(), title="Bivalue Universal Grave + 1",
-               note=f"{an.name(tri)}={digit}", width=an.grid.namer)
+               note=f"{an.name(tri)}={digit}", namer=an.grid.namer)

@@ -76,7 +76,7 @@ def xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                 yield Step("xy_wing",
                            eliminations=tuple(Candidate(c, zd) for c in iter_cells(elim)),
                            pattern=_cand_tuple(an, (piv, p1, p2)),
-                           digits=tuple(sorted((x, y, zd))), title="XY-Wing", width=w)
+                           digits=tuple(sorted((x, y, zd))), title="XY-Wing", namer=w)
 
 
 @register("xyz_wing", "XYZ-Wing", "wings", code="0801")
@@ -109,7 +109,7 @@ def xyz_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                     yield Step("xyz_wing",
                                eliminations=tuple(Candidate(c, zd) for c in iter_cells(elim)),
                                pattern=_cand_tuple(an, (piv, p1, p2)),
-                               digits=tuple(digits_of(pm)), title="XYZ-Wing", width=w)
+                               digits=tuple(digits_of(pm)), title="XYZ-Wing", namer=w)
 
 
 def _strong_links(an: Analysis, d: int) -> list[tuple[int, int, int]]:
@@ -151,7 +151,7 @@ def w_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                                digits=tuple(sorted((x, y))), houses=(an.houses[h].name,),
                                note=(f"{min(x, y)}/{max(x, y)} {an.name(p)},{an.name(q)} "
                                      f"strong {x} {an.name(e1)}={an.name(e2)}"),
-                               title="W-Wing", width=w)
+                               title="W-Wing", namer=w)
                     break
 
 
@@ -244,7 +244,7 @@ def _family_finder(n: int, name: str, title: str):
                        note=f"pivot {an.name(piv)}, z={z}: " + ", ".join(
                            "/".join(map(str, digits_of(an.cand[c]))) + " " + an.name(c)
                            for c in (piv,) + combo),
-                       width=w)
+                       namer=w)
     finder.__doc__ = (f"Pivot with {n} candidates and {n - 1} wing cells it sees holding "
                       "only its digits, all but one digit z restricted: z leaves the cells "
                       "seeing all z of the pattern (option bivalue: wing cells bivalue).")
@@ -270,4 +270,4 @@ def relaxed_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                        eliminations=tuple(Candidate(c, z) for c in iter_cells(elim)),
                        pattern=_cand_tuple(an, (piv,) + combo),
                        digits=tuple(digits_of(an.cand[piv])), title="Relaxed Pivot Wing",
-                       width=w)
+                       namer=w)

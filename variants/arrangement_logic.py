@@ -1430,6 +1430,6 @@ def _explained(an: Analysis, technique: str, title: str, cells: list[int], doms:
                        "no filling that keeps these rules")
         extra["detail"] = _Reasons(why, elims)
     return Step(technique, eliminations=tuple(Candidate(cells[i], d) for i, d in elims),
-                title=title, width=an.grid.namer, houses=tuple(houses),
+                title=title, namer=an.grid.namer, houses=tuple(houses),
                 pattern=tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c])),
                 note=note, extra=extra)

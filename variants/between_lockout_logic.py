@@ -99,7 +99,7 @@ def _span_steps(an: Analysis, kind: str, name: str, title: str) -> Iterator[Step
         if forced:
             text += f" ({'; '.join(why)}: on the line)"
         text += f": {an.name(a)} in {_digit_range(sa)}, {an.name(b)} in {_digit_range(sb)}"
-        yield Step(name, eliminations=tuple(sorted(set(elims))), title=title, width=w,
+        yield Step(name, eliminations=tuple(sorted(set(elims))), title=title, namer=w,
                    houses=(ln.name,), pattern=_pattern(an, ln.cells), note=text)
 
 

@@ -123,7 +123,7 @@ def clone_pointing(an: Analysis, opts: dict) -> Iterator[Step]:
                 pos = an.pos(h, x)
                 if not pos or pos & ~seen or _placed_in(an, h, x):
                     continue
-                yield Step("clone_pointing", digits=(x,), title="Clone Pointing", width=w,
+                yield Step("clone_pointing", digits=(x,), title="Clone Pointing", namer=w,
                            houses=(an.houses[h].name,),
                            eliminations=tuple(Candidate(c, x) for c in cells
                                               if an.cand[c] >> x & 1),
@@ -297,7 +297,7 @@ def equal_digit_colouring(an: Analysis, opts: dict) -> Iterator[Step]:
                          f"would see every place)")
         parts.append(f"so {''.join(digit_symbol(d) for d in digits_of(mask)) or 'nothing'}")
         yield Step("equal_digit_colouring", digits=tuple(sorted({e.digit for e in elims})),
-                   title="Equal-Digit Colouring", width=w, eliminations=elims,
+                   title="Equal-Digit Colouring", namer=w, eliminations=elims,
                    pattern=tuple(Candidate(c, d) for c in iter_cells(cells & an.unsolved)
                                  for d in digits_of(an.cand[c] & mask)),
                    note=", ".join(parts))

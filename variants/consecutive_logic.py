@@ -124,7 +124,7 @@ def _cell_steps(an: Analysis, name: str, title: str, shape, buddies_only: bool) 
             digits = tuple(d2 for d2 in range(1, n + 1) if m >> d2 & 1)
             kind = "adjacent buddies" if buddies_only else "adjacent cells"
             yield Step(name, eliminations=tuple(elims), title=title, digits=digits,
-                       pattern=tuple(Candidate(a, x) for x in digits), width=w,
+                       pattern=tuple(Candidate(a, x) for x in digits), namer=w,
                        note=f"{_ds(*digits)} {an.name(a)}{_rule(d)}, {kind} "
                             f"{_cells(an, targets)}")
 
@@ -196,7 +196,7 @@ def consecutive_neighbours(an: Analysis, opts: dict) -> Iterator[Step]:
                 da = tuple(x for x in range(1, an.n + 1) if ma >> x & 1)
                 name = t.names.get((min(a, b), max(a, b)), "white dot")
                 yield Step("consecutive_neighbours", eliminations=elims,
-                           title="Consecutive Neighbours", digits=da, width=w, houses=(name,),
+                           title="Consecutive Neighbours", digits=da, namer=w, houses=(name,),
                            pattern=tuple(Candidate(a, x) for x in da),
                            note=f"{_ds(*da)} {an.name(a)} ({name}{_rule(d)}): "
                                 f"{an.name(b)} in {_ds(*(x for x in range(1, an.n + 1) if allowed >> x & 1))}")
@@ -280,7 +280,7 @@ def _locked_steps(an: Analysis, size: int, inside: bool) -> Iterator[Step]:
                     where = "adjacent to each other"
                 else:
                     where = f"{_cells(an, common)} adjacent to the other two"
-                yield Step(name, eliminations=tuple(elims), title=title, digits=(x,), width=w,
+                yield Step(name, eliminations=tuple(elims), title=title, digits=(x,), namer=w,
                            houses=(hname,),
                            pattern=tuple(Candidate(c, x) for c in iter_cells(s)),
                            note=f"{digit_symbol(x)} of {hname} locked in "
@@ -353,7 +353,7 @@ def consecutive_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                                         f"{an.name(a)}={an.name(c)}={digit_symbol(y)}"
                                         for v, y in forced)
                         yield Step("consecutive_chain", eliminations=tuple(elims),
-                                   title="Consecutive Chain", width=w,
+                                   title="Consecutive Chain", namer=w,
                                    digits=tuple(v for v, _ in forced),
                                    pattern=tuple(Candidate(x, y) for x in (a, b, c)
                                                  for y in range(1, n + 1)

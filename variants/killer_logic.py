@@ -77,7 +77,7 @@ def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
         elims = _outside(an, cage, combos)
         if elims:
             yield Step("killer_combinations", eliminations=elims, title="Killer Combinations",
-                       houses=(cage.name,), width=w,
+                       houses=(cage.name,), namer=w,
                        note=f"{_cage_label(an, cage)}: {'/'.join(_ds(m) for m in combos)}")
 
 
@@ -96,7 +96,7 @@ def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
             if an.state.placed[c]:
                 must &= ~(1 << an.state.placed[c])
         for d, s, targets in an.group_pointing(cage.mask, must):
-            yield Step("mandatory_inclusion", digits=(d,), houses=(cage.name,), width=w,
+            yield Step("mandatory_inclusion", digits=(d,), houses=(cage.name,), namer=w,
                        title="Mandatory Inclusion",
                        eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
                        pattern=tuple(Candidate(c, d) for c in iter_cells(s)),
@@ -122,7 +122,7 @@ def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
         elims = _outside(an, cage, keep)
         if elims:
             yield Step("cage_house_overlap", eliminations=elims, title="Cage-House Overlap",
-                       houses=(cage.name,), width=w,
+                       houses=(cage.name,), namer=w,
                        digits=digits_of(forced),
                        note=f"{'; '.join(why)}: {_cage_label(an, cage)} is "
                             f"{'/'.join(_ds(m) for m in keep)}")
@@ -171,7 +171,7 @@ def disjoint_cages(an: Analysis, opts: dict) -> Iterator[Step]:
             if elims:
                 gone = [m for m in combos if m not in keep]
                 yield Step("disjoint_cages", eliminations=elims, title="Disjoint Cages",
-                           houses=(cage.name, ocage.name), width=w,
+                           houses=(cage.name, ocage.name), namer=w,
                            note=f"{_cage_label(an, cage)} and {_cage_label(an, ocage)} see "
                                 f"each other, {ocage.name} is "
                                 f"{'/'.join(_ds(m) for m in ocombos)}: "

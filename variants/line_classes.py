@@ -110,7 +110,7 @@ def _class_step(an: Analysis, ln: Line, res, alive, name: str, title: str,
     note = f"{ln.name}: classes " + "; ".join(parts)
     if why:
         note += " (" + "; ".join(why[:2]) + (" ..." if len(why) > 2 else "") + ")"
-    return Step(name, eliminations=tuple(sorted(elims)), title=title, width=an.grid.namer,
+    return Step(name, eliminations=tuple(sorted(elims)), title=title, namer=an.grid.namer,
                 houses=(ln.name,), pattern=_pattern(an, ln.cells), note=note)
 
 

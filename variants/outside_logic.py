@@ -148,7 +148,7 @@ def sandwich_crusts(an: Analysis, opts: dict) -> Iterator[Step]:
                     elims.append(Candidate(c, x))
         if elims:
             yield Step("sandwich_crusts", eliminations=tuple(elims), title="Sandwich Crusts",
-                       width=w, houses=(name,), digits=tuple(sorted({d for _, d in elims})),
+                       namer=w, houses=(name,), digits=tuple(sorted({d for _, d in elims})),
                        note=f"{name}: {total} needs {_ranges(gaps) if gaps else 'no'} cells "
                             f"between 1 and {digit_symbol(n)}; "
                             f"{','.join(an.name(c) for c, _ in elims)} have no other crust "
@@ -167,7 +167,7 @@ def x_sum_length(an: Analysis, opts: dict) -> Iterator[Step]:
         bad = an.cand[first] & ~ok
         if bad:
             no = [d for d in range(1, n + 1) if not ok >> d & 1]
-            yield Step("x_sum_length", title="X-Sum Length", width=w, houses=(name,),
+            yield Step("x_sum_length", title="X-Sum Length", namer=w, houses=(name,),
                        eliminations=tuple(Candidate(first, d) for d in digits_of(bad)),
                        note=f"{name}: the first cell is how many digits add up to {total}: "
                             f"{_ranges(digits_of(ok)) if ok else 'none'} can, "
@@ -275,7 +275,7 @@ def skyscraper_renban(an: Analysis, opts: dict) -> Iterator[Step]:
             f"renban {an.name(r[0])} ({'/'.join(_digit_range(x) for x in runs[k])}) "
             f"has {','.join(an.name(c) for c in inside)} here"
             for k, (r, inside) in zip(ks, group))
-        yield Step("skyscraper_renban", title="Skyscraper-Renban", width=w,
+        yield Step("skyscraper_renban", title="Skyscraper-Renban", namer=w,
                    houses=(name,) + tuple(f"renban {an.name(r[0])}" for r, _ in group),
                    eliminations=elims,
                    pattern=tuple(Candidate(c, d) for r, inside in group for c in inside

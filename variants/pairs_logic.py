@@ -178,7 +178,7 @@ def pair_rules(an: Analysis, opts: dict) -> Iterator[Step]:
             if an.links.house_peers[a] >> b & 1:
                 both.append("one house")
             yield Step("pair_rules", eliminations=tuple(sorted(elims)), title="Pair Rules",
-                       width=w, houses=tuple(names),
+                       namer=w, houses=tuple(names),
                        pattern=tuple(Candidate(c, d) for c in (a, b)
                                      for d in digits_of(an.cand[c])),
                        note=f"{an.name(a)},{an.name(b)} ({' + '.join(both)}): {', '.join(why)}")
@@ -227,7 +227,7 @@ def neighbour_pinch(an: Analysis, opts: dict) -> Iterator[Step]:
         else:
             rules = ", ".join(dict.fromkeys(t.names[(b, a)] for a in cells))
             yield Step("neighbour_pinch", eliminations=tuple(elims), title="Neighbour Pinch",
-                       width=w, digits=tuple(d for _, d in elims),
+                       namer=w, digits=tuple(d for _, d in elims),
                        pattern=tuple(Candidate(a, y) for a, dom in zip(cells, doms)
                                      for y in digits_of(dom) if an.cand[a]),
                        note=f"{an.name(b)} between {','.join(an.name(a) for a in cells)} "
@@ -267,7 +267,7 @@ def pair_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
         for d in digits_of(must):
             targets = pd[d][a] & pd[d][b] & an.cells_with[d] & ~pair
             if targets:
-                yield Step("pair_mandatory", digits=(d,), title="Pair Mandatory Digit", width=w,
+                yield Step("pair_mandatory", digits=(d,), title="Pair Mandatory Digit", namer=w,
                            houses=tuple(names),
                            eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
                            pattern=tuple(Candidate(c, x) for c in (a, b)
@@ -364,7 +364,7 @@ def cage_rules(an: Analysis, opts: dict) -> Iterator[Step]:
         if elims:
             kept = ", ".join(f"{an.name(c)} {''.join(digit_symbol(d) for d in digits_of(s))}"
                              for c, s in zip(cells, sup))
-            yield Step("cage_rules", eliminations=tuple(elims), title="Cage Rules", width=w,
+            yield Step("cage_rules", eliminations=tuple(elims), title="Cage Rules", namer=w,
                        houses=(cage.name, *names),
                        pattern=tuple(Candidate(c, d) for c in cells
                                      for d in digits_of(an.cand[c])),
@@ -489,7 +489,7 @@ def dot_chain(an: Analysis, opts: dict) -> Iterator[Step]:
         elims = [Candidate(c, d) for c, k in zip(cells, keep) for d in digits_of(an.cand[c] & ~k)]
         pattern = tuple(Candidate(c, d) for c in cells for d in digits_of(an.cand[c]))
         if elims:
-            yield Step("dot_chain", eliminations=tuple(elims), title="Dot Chain", width=w,
+            yield Step("dot_chain", eliminations=tuple(elims), title="Dot Chain", namer=w,
                        pattern=pattern, note=what)
             continue
         chain = 0
@@ -501,7 +501,7 @@ def dot_chain(an: Analysis, opts: dict) -> Iterator[Step]:
             s = chain & an.cells_with[d]
             targets = an.common_peers(d, s) & an.cells_with[d] & ~chain if s else 0
             if targets:
-                yield Step("dot_chain", digits=(d,), title="Dot Chain", width=w,
+                yield Step("dot_chain", digits=(d,), title="Dot Chain", namer=w,
                            eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
                            pattern=pattern,
                            note=f"{what}: always a {digit_symbol(d)}, only in "

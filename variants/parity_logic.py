@@ -52,7 +52,7 @@ def parity_count(an: Analysis, opts: dict) -> Iterator[Step]:
             elims = [Candidate(c, d) for c in iter_cells(rest) for d in digits_of(an.cand[c] & par)]
             if elims:
                 yield Step("parity_count", eliminations=tuple(elims), title="Parity Count",
-                           width=w, houses=(an.houses[h].name,),
+                           namer=w, houses=(an.houses[h].name,),
                            pattern=tuple(Candidate(c, d) for c in forced
                                          for d in digits_of(an.cand[c])),
                            note=f"{an.houses[h].name}: {','.join(an.name(c) for c in forced)} "

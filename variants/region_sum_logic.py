@@ -203,7 +203,7 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
                          + (" (all different)" if distinct and len(seg) > 1 else "")
                          + (f" (holding {'; '.join(why)})" if why else ""))
         yield Step("region_sum_segments", eliminations=tuple(sorted(elims)),
-                   title="Region-Sum Segments", width=w, houses=(ln.name,),
+                   title="Region-Sum Segments", namer=w, houses=(ln.name,),
                    pattern=_pattern(an, ln.cells),
                    note=f"{ln.name}: {', '.join(parts)}, common {_sum_ranges(common)}{together}")
 

@@ -69,7 +69,7 @@ def renban_mandatory(an: Analysis, opts: dict) -> Iterator[Step]:
             if not an.cand[c]:
                 must &= ~(1 << an.state.placed[c])
         for d, s, targets in an.group_pointing(line, must):
-            yield Step("renban_mandatory", digits=(d,), houses=(ln.name,), width=w,
+            yield Step("renban_mandatory", digits=(d,), houses=(ln.name,), namer=w,
                        title="Renban Mandatory Digit",
                        eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
                        pattern=tuple(Candidate(c, d) for c in iter_cells(s)),
@@ -96,7 +96,7 @@ def renban_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
                 keep[i] |= m & r
         elims = _elims(an, ln.cells, keep)
         if elims:
-            yield Step("renban_house_overlap", eliminations=tuple(elims), width=w,
+            yield Step("renban_house_overlap", eliminations=tuple(elims), namer=w,
                        title="Renban-House Overlap", houses=(ln.name,),
                        digits=digits_of(forced),
                        note=f"{'; '.join(why)}: {ln.name} is "
@@ -196,7 +196,7 @@ def renban_house_split(an: Analysis, opts: dict) -> Iterator[Step]:
                     if s not in plain:
                         plain.append(s)
             gone = [s for s in plain if s not in good]
-            yield Step("renban_house_split", eliminations=tuple(elims), width=w,
+            yield Step("renban_house_split", eliminations=tuple(elims), namer=w,
                        title="Renban-House Split", houses=(ln.name, an.houses[h].name),
                        pattern=tuple(Candidate(c, d) for c in inside
                                      for d in digits_of(an.cand[c])),
@@ -292,7 +292,7 @@ def renban_cage_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
             if gone_r:
                 why.append(f"{'/'.join(_digit_range(r) for r in gone_r)} meets every "
                            "combination")
-            yield Step("renban_cage_exclusion", eliminations=tuple(elims), width=w,
+            yield Step("renban_cage_exclusion", eliminations=tuple(elims), namer=w,
                        title="Renban-Cage Exclusion", houses=(ln.name, cage.name),
                        pattern=_pattern(an, cage.cells),
                        note=f"{cage.name} ({_names(an, cage.cells)}: "

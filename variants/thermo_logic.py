@@ -92,6 +92,6 @@ def thermo_length(an: Analysis, opts: dict) -> Iterator[Step]:
             where = f"{_count(below, 'below')}, {above} above"
         else:
             where = _count(below, "below") if below else _count(above, "above")
-        yield Step("thermo_length", title="Thermo Length", width=w, houses=(name,),
+        yield Step("thermo_length", title="Thermo Length", namer=w, houses=(name,),
                    eliminations=tuple(Candidate(c, d) for d in digits_of(bad)),
                    note=f"{an.name(c)} has {where} it on {name}: {lo}-{hi}")

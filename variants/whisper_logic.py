@@ -73,7 +73,7 @@ def whisper_neighbours(an: Analysis, opts: dict) -> Iterator[Step]:
                 why.append(f"{an.name(c)} next to {' and '.join(nbs)}")
         if elims:
             yield Step("whisper_neighbours", eliminations=tuple(elims), title="Whisper Neighbours",
-                       width=w, houses=(ln.name,), pattern=_pattern(an, cells),
+                       namer=w, houses=(ln.name,), pattern=_pattern(an, cells),
                        note=f"{ln.name}: neighbours differ by {d} or more; {'; '.join(why)}")
 
 
@@ -201,7 +201,7 @@ def _other_polarity(an: Analysis, ln: Line, alive: Sequence[tuple[int, ...]],
 def _polarity_step(an: Analysis, name: str, title: str, ln: Line, elims: list[Candidate],
                    note: str) -> Step:
     """The step giving whisper ``ln`` its other polarity (``elims``), explained by ``note``."""
-    return Step(name, eliminations=tuple(sorted(elims)), title=title, width=an.grid.namer,
+    return Step(name, eliminations=tuple(sorted(elims)), title=title, namer=an.grid.namer,
                 houses=(ln.name,), pattern=_pattern(an, ln.cells), note=note)
 
 

@@ -185,13 +185,13 @@ class Why:
         c, d = self.candidate
         cand = Candidate(c, d)
         if st is None or not self.refuted:
-            step = Step("why", pattern=(cand,), width=self.puzzle.grid.namer, title="Why")
+            step = Step("why", pattern=(cand,), namer=self.puzzle.grid.namer, title="Why")
             return render.render_svg(state=st, puzzle=self.puzzle, step=step, explain=False,
                                      notes=self.text().split("\n"))
         placements = tuple(x for s in self.steps for x in s.placements)
         eliminations = tuple(x for s in self.steps for x in s.eliminations)
         summary = Step("why", placements=placements, eliminations=eliminations,
-                       pattern=(cand,), width=self.puzzle.grid.namer, title="Why not")
+                       pattern=(cand,), namer=self.puzzle.grid.namer, title="Why not")
         notes = [f"Assume {self.name}:"] + [f"{i}. {s.explain(2)}"
                                             for i, s in enumerate(self.steps, 1)]
         notes.append(f"=> {self.contradiction}")
@@ -374,7 +374,7 @@ def _refute(w: Why, start: State, techniques: Any, time_limit: float | None,
     cell, digit = w.candidate
     assumed = start.copy()
     assume = Step("assume", placements=(Candidate(cell, digit),),
-                  width=w.puzzle.grid.namer, title="Assume")
+                  namer=w.puzzle.grid.namer, title="Assume")
     w.assumed = assumed
     try:
         assumed = applied(assumed, assume)

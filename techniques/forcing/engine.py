@@ -49,7 +49,7 @@ class _Static:
         self.an = an
         self.n = n = an.n
         self.size = an.size
-        self.width = an.grid.namer
+        self.namer = an.grid.namer
         links = an.links
         self.peers_d = links.peers_d
         self.house_mask = hm = an.house_mask

@@ -72,7 +72,7 @@ def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[int],
                     outer = ps.parents
                     own = sum(1 for g in _support(sub, sub.contra[1]) if g not in outer)
                     log.append((f, sub.contra[0], _nested_used(sub, sub.contra[1]), own))
-                    _propagate(st, ps, [(f ^ 1, f"{_NESTED}: {fact_text(f, st.width)} fails")],
+                    _propagate(st, ps, [(f ^ 1, f"{_NESTED}: {fact_text(f, st.namer)} fails")],
                                True, inter)
                     progress = True
                     if ps.contra is not None:
@@ -110,7 +110,7 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
     rests on), ``inner_nodes`` (per inner contradiction used, the facts it derived itself,
     not those of the assumption it is nested in) and their sum ``nested_nodes``."""
     st = _static(an)
-    w = st.width
+    w = st.namer
     # its own time cap is CPU time, so what it finds does not depend on the machine's load
     # (a wall-clock cap cut it short on a busy machine, before its propagation budget)
     clock = an.budget.narrowed(cpu_seconds=float(NESTED_OPTIONS.read(opts, "seconds")))
@@ -137,7 +137,7 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
                 note = (f"{fact_text(f, w)}: inside, {inner}; then {_contra_text(ps, w)}")
                 cand = (Candidate(c, d),)
                 yield Step("forcing_net_nested", eliminations=cand, pattern=cand, digits=(d,),
-                           title="Nested Forcing Net", note=note, width=w,
+                           title="Nested Forcing Net", note=note, namer=w,
                            extra={"depth": depth + 1, "propagations": start - budget[0],
                                   "nodes": _complexity(ps, ps.contra[1])["nodes"],
                                   "nested_nodes": sum(e[3] for e in used),

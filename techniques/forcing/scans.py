@@ -57,7 +57,7 @@ def _contradictions(an: Analysis, opts: dict, net: bool, tech: str,
 def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
                           title: str) -> Iterator[tuple[int, Step]]:
     st = _static(an)
-    w = st.width
+    w = st.namer
     inter = _inter(opts, net)
     facts = [_fact(c, d, on) for c, d in _candidates(an) for on in (True, False)]
     quiet: set[int] = set()
@@ -88,7 +88,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
         links = _links(ps, fs[0], w) if fs and fs[0] in ps.parents else ()
         yield _size(ps, fs), Step(
             tech, eliminations=cand if on else (), placements=() if on else cand,
-            pattern=cand, digits=(d,), links=links, title=title, note=note, width=w,
+            pattern=cand, digits=(d,), links=links, title=title, note=note, namer=w,
             extra=_complexity(ps, fs))
 
 
@@ -119,7 +119,7 @@ def _verity_step(an: Analysis, tech: str, title: str, what: str, premises: list[
     trues, falses = _common(st, results)
     if not trues and not falses:
         return None
-    w = st.width
+    w = st.namer
     key = trues[0] if trues else falses[0]
     chains = " | ".join(path_text(r, key, w) for r in results)
     more = len(trues) + len(falses) - 1
@@ -133,7 +133,7 @@ def _verity_step(an: Analysis, tech: str, title: str, what: str, premises: list[
     extra = {"nodes": sum(i["nodes"] for i in info),
              "digits": sorted({d for i in info for d in i["digits"]})}
     return size, Step(tech, placements=pl, eliminations=el, pattern=pattern, digits=digits,
-                      links=_links(results[0], key, w), title=title, note=note, width=w,
+                      links=_links(results[0], key, w), title=title, note=note, namer=w,
                       extra=extra)
 
 
@@ -145,7 +145,7 @@ def _verities(an: Analysis, opts: dict, net: bool, tech: str, title: str) -> Ite
 def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
                     title: str) -> Iterator[tuple[int, Step]]:
     st = _static(an)
-    w = st.width
+    w = st.namer
     maxb = FORCING_OPTIONS.read(opts, "max_branches")
     maxb = an.n if maxb is None else int(maxb)
     inter = _inter(opts, net)

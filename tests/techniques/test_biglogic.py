@@ -101,7 +101,7 @@ def test_kept_net_assumptions_with_intersections_are_quiet(monkeypatch) -> None:
         ok = real(self, st, f, inter)
         if ok:
             skipped += 1
-            assert F._assume(st, f, True, True).contra is None, F.fact_text(f, st.width)
+            assert F._assume(st, f, True, True).contra is None, F.fact_text(f, st.namer)
         return ok
 
     monkeypatch.setattr(F._Kept, "still_quiet", audited)

@@ -248,7 +248,7 @@ def test_six_by_six_needs_forcing_and_is_solved_soundly():
     r = StepSolver(PATH, verify=sol, unique=True).solve(p)
     assert r.status == "solved" and r.state.values() == sol
     assert any(s.technique.startswith("forcing") for s in r.steps)
-    assert all(s.width == 6 for s in r.steps)
+    assert all(s.namer == 6 for s in r.steps)
 
 
 def test_nets_use_the_puzzle_rules_of_a_variant():
