@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from csp.bits import digits_of
-from csp.step import Candidate, Step, digit_symbol
+from csp.step import Candidate, Step, digit_symbol, digits_text
 from techniques.analysis import Analysis, iter_cells
 from techniques.registry import register
 from techniques.sets import Region, cage_combinations, set_tables
@@ -37,10 +37,6 @@ FAMILY = "killer"
 
 
 # -- helpers -----------------------------------------------------------------------------
-def _ds(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in digits_of(mask))
-
-
 def _names(an: Analysis, bits: int, sep: str = ",") -> str:
     return sep.join(an.name(c) for c in iter_cells(bits))
 
@@ -78,7 +74,7 @@ def killer_combinations(an: Analysis, opts: dict) -> Iterator[Step]:
         if elims:
             yield Step("killer_combinations", eliminations=elims, title="Killer Combinations",
                        houses=(cage.name,), namer=w,
-                       note=f"{_cage_label(an, cage)}: {'/'.join(_ds(m) for m in combos)}")
+                       note=f"{_cage_label(an, cage)}: {'/'.join(digits_text(m) for m in combos)}")
 
 
 @register("mandatory_inclusion", "Mandatory Inclusion", FAMILY)
@@ -101,7 +97,7 @@ def mandatory_inclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                        eliminations=tuple(Candidate(c, d) for c in iter_cells(targets)),
                        pattern=tuple(Candidate(c, d) for c in iter_cells(s)),
                        note=f"{digit_symbol(d)} in every combination of "
-                            f"{_cage_label(an, cage)} ({'/'.join(_ds(m) for m in combos)}), "
+                            f"{_cage_label(an, cage)} ({'/'.join(digits_text(m) for m in combos)}), "
                             f"only in {_names(an, s)}")
 
 
@@ -125,7 +121,7 @@ def cage_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
                        houses=(cage.name,), namer=w,
                        digits=digits_of(forced),
                        note=f"{'; '.join(why)}: {_cage_label(an, cage)} is "
-                            f"{'/'.join(_ds(m) for m in keep)}")
+                            f"{'/'.join(digits_text(m) for m in keep)}")
 
 
 def _seeing_cages(an: Analysis) -> dict[int, tuple[int, ...]]:
@@ -174,8 +170,8 @@ def disjoint_cages(an: Analysis, opts: dict) -> Iterator[Step]:
                            houses=(cage.name, ocage.name), namer=w,
                            note=f"{_cage_label(an, cage)} and {_cage_label(an, ocage)} see "
                                 f"each other, {ocage.name} is "
-                                f"{'/'.join(_ds(m) for m in ocombos)}: "
-                                f"{'/'.join(_ds(m) for m in gone)} meet"
+                                f"{'/'.join(digits_text(m) for m in ocombos)}: "
+                                f"{'/'.join(digits_text(m) for m in gone)} meet"
                                 f"{'s' if len(gone) == 1 else ''} all of them, so "
-                                f"{cage.name} is {'/'.join(_ds(m) for m in keep)}")
+                                f"{cage.name} is {'/'.join(digits_text(m) for m in keep)}")
                 break

@@ -16,7 +16,7 @@ from typing import Iterator, Sequence
 from csp.bits import digits_of, iter_cells
 from csp.constraints.run import fitting_runs
 from csp.matching import perfect_matching
-from csp.step import Candidate, Step, digit_symbol
+from csp.step import Candidate, Step, digit_symbol, digits_text
 from techniques.analysis import Analysis
 from techniques.registry import register
 
@@ -202,15 +202,11 @@ def renban_house_split(an: Analysis, opts: dict) -> Iterator[Step]:
                                      for d in digits_of(an.cand[c])),
                        note=f"{ln.name} ({', '.join(_digit_range(r) for r in runs)}) in "
                             f"{an.houses[h].name}: {_names(an, inside)} hold "
-                            f"{'/'.join(_ds(s) for s in sorted(good))}"
-                            + (f", not {'/'.join(_ds(s) for s in sorted(gone))} (the rest "
+                            f"{'/'.join(digits_text(s) for s in sorted(good))}"
+                            + (f", not {'/'.join(digits_text(s) for s in sorted(gone))} (the rest "
                                f"of {an.houses[h].name} could not take the other digits)"
                                if gone else ""))
             break
-
-
-def _ds(mask: int) -> str:
-    return "".join(digit_symbol(d) for d in digits_of(mask))
 
 
 def _plain_parts(an: Analysis, inside: list[int], run: int) -> list[int]:
@@ -288,7 +284,7 @@ def renban_cage_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
             gone_r = [r for r in runs if r not in keep_runs]
             why = []
             if gone_c:
-                why.append(f"{'/'.join(_ds(m) for m in gone_c)} meets every run")
+                why.append(f"{'/'.join(digits_text(m) for m in gone_c)} meets every run")
             if gone_r:
                 why.append(f"{'/'.join(_digit_range(r) for r in gone_r)} meets every "
                            "combination")
@@ -296,6 +292,6 @@ def renban_cage_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
                        title="Renban-Cage Exclusion", houses=(ln.name, cage.name),
                        pattern=_pattern(an, cage.cells),
                        note=f"{cage.name} ({_names(an, cage.cells)}: "
-                            f"{'/'.join(_ds(m) for m in combos)}) sees all of {ln.name} "
+                            f"{'/'.join(digits_text(m) for m in combos)}) sees all of {ln.name} "
                             f"({', '.join(_digit_range(r) for r in runs)}): "
                             f"{'; '.join(why)}")
