@@ -128,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", default="classic,variants,brute,big")
     ap.add_argument("--sample", type=int, default=40, help="puzzles per set (0: all)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--show", type=int, default=0,
+                    help="list the K calls of each work with the largest after - before CPU")
     a = ap.parse_args(argv)
     sides = {"before": Worker(Path(a.base).resolve()), "after": Worker(ROOT)}
     rng = random.Random(a.seed)
@@ -156,6 +158,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\r{work} {i + 1}/{len(todo)}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
         bt, at = sum(cpu["before"]), sum(cpu["after"])
+        if a.show:
+            worst = sorted(range(len(todo)), key=lambda i: cpu["before"][i] - cpu["after"][i])
+            for i in worst[:a.show]:
+                print(f"  {work} #{i}: before {cpu['before'][i]:.3f} s, after "
+                      f"{cpu['after'][i]:.3f} s: {str(todo[i]['data'])[:90]}", file=sys.stderr)
         print(f"| {work} | {len(todo)} | {bt:.2f} | {at:.2f} | {at / bt if bt else 0:.3f} | "
               f"{statistics.median(cpu['before']) * 1e3:.1f} | "
               f"{statistics.median(cpu['after']) * 1e3:.1f} | {differ} |", flush=True)
