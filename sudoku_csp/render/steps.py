@@ -87,29 +87,26 @@ def draw_step(cv: Canvas, step: Step, puzzle: Puzzle | None, placed: Sequence[in
     fins = extra.get("fins")
     if digit and isinstance(fins, int):
         groups.append(("fin", FIN_FILL, fins))
+
+    def mark(cd: Candidate, cls: str, fill: str) -> None:
+        """A disc behind candidate ``cd`` (once per candidate: the first group wins)."""
+        if valid(cd) and not placed[cd.cell] and cd not in seen:
+            seen.add(cd)
+            x, y = cv.cand_xy(*cd)
+            element(cv.layer["cand_bg"], "circle", class_=cls, cx=x, cy=y, r=rad, fill=fill)
+
     for cls, fill, bits in groups:
         for c in range(size):
-            cd = Candidate(c, digit)
-            if bits >> c & 1 and valid(cd) and not placed[c] and cd not in seen:
-                seen.add(cd)
-                x, y = cv.cand_xy(*cd)
-                element(cv.layer["cand_bg"], "circle", class_=cls, cx=x, cy=y, r=rad, fill=fill)
+            if bits >> c & 1:
+                mark(Candidate(c, digit), cls, fill)
     proof = _proof_picture(step)
     if proof:
         _draw_proof(cv, proof, puzzle, placed, seen)
     for cd in () if proof else step.pattern:
-        if valid(cd) and not placed[cd.cell] and cd not in seen:
-            seen.add(cd)
-            x, y = cv.cand_xy(*cd)
-            element(cv.layer["cand_bg"], "circle", class_="pattern", cx=x, cy=y, r=rad,
-                fill=PATTERN_FILL)
+        mark(cd, "pattern", PATTERN_FILL)
     for ln in step.links:
         for cd in (*ln.a, *ln.b):
-            if valid(cd) and not placed[cd.cell] and cd not in seen:
-                seen.add(cd)
-                x, y = cv.cand_xy(*cd)
-                element(cv.layer["cand_bg"], "circle", class_="chain-node", cx=x, cy=y, r=rad,
-                    fill=CHAIN_FILL)
+            mark(cd, "chain-node", CHAIN_FILL)
     for cd in step.placements:
         if valid(cd) and not placed[cd.cell]:
             # a filled square behind the digit (a ring around a C would read as a (c))
