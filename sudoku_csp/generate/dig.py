@@ -114,6 +114,49 @@ def dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric: 
     return givens
 
 
+def dig_order(puzzle: Puzzle, solution: Sequence[int], rng: random.Random,
+              symmetric: bool = False, deadline: float | None = None) -> list[list[int]]:
+    """The removals of a minimal :func:`dig` (no ``keep_if``), in the order they were kept:
+    each a cell (a point-symmetric pair with ``symmetric``). Taking away any first k of
+    them from the full ``solution`` leaves one solution (more givens than the minimal
+    puzzle), so a caller may rate those prefixes and bisect without another search.
+
+    >>> from variants.classic import classic
+    >>> from sudoku_csp.generate.fill import random_fill
+    >>> p = Puzzle(4).use(classic())
+    >>> sol = random_fill(p, random.Random(5))
+    >>> order = dig_order(p, sol, random.Random(5))
+    >>> gv = list(sol)
+    >>> for grp in order[:3]:
+    ...     for c in grp:
+    ...         gv[c] = 0
+    >>> Puzzle(4).use(classic()).givens(gv).count_solutions(2), len(order) > 3
+    (1, True)
+    """
+    g = puzzle.grid
+    size = g.size
+    eng = puzzle.engine()
+    allm = g.all_mask
+    givens = list(solution)
+    order = list(range(size))
+    rng.shuffle(order)
+    done: set[int] = set()
+    kept: list[list[int]] = []
+    for c in order:
+        if c in done:
+            continue
+        group = sorted({c, size - 1 - c}) if symmetric else [c]
+        done.update(group)
+        for x in group:
+            givens[x] = 0
+        if _unique(eng, [(1 << v) if v else allm for v in givens], deadline):
+            kept.append(group)
+        else:
+            for x in group:
+                givens[x] = solution[x]
+    return kept
+
+
 def _unique_big(eng: Any, cand: list[int], deadline: float | None) -> bool:
     """One solution, decided by depth-first search within :data:`BIG_UNIQUE_NODES` nodes;
     a check that runs out of nodes counts as not unique (the removal is undone)."""
