@@ -28,6 +28,11 @@ one is left, then drops the ones no longer needed; ``"none"`` keeps no given (a 
 whose elements leave several solutions is dropped). Then the removable elements are taken
 away one by one in a random order, each removal kept only while the puzzle stays unique and
 rated within the level (so no element can go but the last one of a family, which stays).
+At the levels of :data:`RULES_STEERED` (hard, unfair, extreme) with ``givens="any"`` the
+rating steers instead of filtering every removal (:func:`_steered`): half the elements are
+kept, the givens are dug to a minimal puzzle by uniqueness alone, and the removals are
+bisected back to the level by a few ratings (then elements go while it is below the level);
+each step stops once the level is reached.
 With ``symmetric`` the givens are point-symmetric and the removable elements stand in
 180-degree pairs (:func:`_groups`: each with its image read off the solution, removed
 together). Every step is read from one
