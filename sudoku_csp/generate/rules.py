@@ -552,8 +552,6 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
                 hi = mid
             else:
                 lo, vlo = mid, vm
-                if vm == 0:     # at the level: stop rating
-                    break
         extra: list[list[int]] = []
         v = vlo
         for j in range(hi + 1, m):      # below: later removals, one by one
