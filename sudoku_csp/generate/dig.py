@@ -88,6 +88,13 @@ def dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric: 
     >>> q.count_solutions(2), 0 < sum(1 for g in givens if g) < 16
     (1, True)
     """
+    return _dig(puzzle, solution, rng, symmetric, keep, deadline, keep_if)[0]
+
+
+def _dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric: bool,
+         keep: Sequence[int], deadline: float | None,
+         keep_if: Callable[[list[int]], bool] | None) -> tuple[list[int], list[list[int]]]:
+    """:func:`dig`: the givens and the removals it kept, in order (see :func:`dig_order`)."""
     g = puzzle.grid
     size = g.size
     eng = puzzle.engine()
@@ -97,21 +104,45 @@ def dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric: 
     order = list(range(size))
     rng.shuffle(order)
     done: set[int] = set()
+    kept: list[list[int]] = []
     for c in order:
         if c in done or c in keep_set:
             continue
-        group = {c, size - 1 - c} if symmetric else {c}
-        done |= group
-        if group & keep_set:
+        group = sorted({c, size - 1 - c}) if symmetric else [c]
+        done.update(group)
+        if keep_set.intersection(group):
             continue
-        saved = {x: givens[x] for x in group}
         for x in group:
             givens[x] = 0
         cand = [(1 << v) if v else allm for v in givens]
-        if not _unique(eng, cand, deadline) or (keep_if is not None and not keep_if(givens)):
-            for x, v in saved.items():
-                givens[x] = v
-    return givens
+        if _unique(eng, cand, deadline) and (keep_if is None or keep_if(givens)):
+            kept.append(group)
+        else:
+            for x in group:
+                givens[x] = solution[x]
+    return givens, kept
+
+
+def dig_order(puzzle: Puzzle, solution: Sequence[int], rng: random.Random,
+              symmetric: bool = False, deadline: float | None = None) -> list[list[int]]:
+    """The removals of a minimal :func:`dig` (no ``keep_if``), in the order they were kept:
+    each a cell (a point-symmetric pair with ``symmetric``). Taking away any first k of
+    them from the full ``solution`` leaves one solution (more givens than the minimal
+    puzzle), so a caller may rate those prefixes and bisect without another search.
+
+    >>> from variants.classic import classic
+    >>> from sudoku_csp.generate.fill import random_fill
+    >>> p = Puzzle(4).use(classic())
+    >>> sol = random_fill(p, random.Random(5))
+    >>> order = dig_order(p, sol, random.Random(5))
+    >>> gv = list(sol)
+    >>> for grp in order[:3]:
+    ...     for c in grp:
+    ...         gv[c] = 0
+    >>> Puzzle(4).use(classic()).givens(gv).count_solutions(2), len(order) > 3
+    (1, True)
+    """
+    return _dig(puzzle, solution, rng, symmetric, (), deadline, None)[1]
 
 
 def _unique_big(eng: Any, cand: list[int], deadline: float | None) -> bool:
