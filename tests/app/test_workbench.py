@@ -328,3 +328,35 @@ def random_grid(rng) -> list[int]:
         except Exception:
             return random_grid(rng)
     return next(lib_iter(p, st.cand))
+
+
+@pytest.mark.parametrize("make", [CASES[i] for i in (3, 8, 16, 25, 33, 40, 48)])
+def test_counting_solver_counts_as_glucose_and_enumeration(monkeypatch, make) -> None:
+    """Counting lists every solution on csp.sat.ENUM_SOLVER (MiniSat, faster between
+    calls); Glucose and the depth-first enumeration give the same count (whispers, arrows,
+    palindromes, quadruples, extra regions, disjoint groups, classic)."""
+    import csp.sat as sat
+    p = make()
+    total, _ = enumerated(p)
+    assert sat.ENUM_SOLVER != sat.SOLVER
+    assert lib_count(p, method="sat").count == total
+    assert len(list(iter_solutions(p, method="sat"))) == total
+    monkeypatch.setattr(sat, "ENUM_SOLVER", sat.SOLVER)
+    assert lib_count(p, method="sat").count == total
+
+
+@pytest.mark.parametrize("cap", [1, 3])
+def test_cut_search_keeps_the_candidates_it_saw(cap) -> None:
+    """A search cut after its first node check (64 nodes) on a model of houses only: the
+    candidates of the solutions seen are kept (cap 1 reads them off the solutions' digit
+    bitboards at the end, cap 3 counts the cells open at the root), all of them true."""
+    p = classic(CLASSIC[0])
+    total, truth = enumerated(p)
+    calls = []
+    res = candidate_counts(p, cap=cap, method="search",
+                           cancel=lambda: calls.append(1) or len(calls) > 1)
+    assert not res.complete and 1 <= res.solutions_seen < total
+    listed = [(c, d) for c in range(p.grid.size) for d in res.digits(c)]
+    assert len(listed) >= p.grid.size           # a solution's candidates at least
+    assert all(d in truth[c] for c, d in listed)
+    assert all(1 <= res.count(c, d) <= min(truth[c][d], cap) for c, d in listed)
