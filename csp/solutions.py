@@ -64,6 +64,14 @@ PROGRESS_EVERY = 0.2
 #: costs ten times more; an anti-knight grid with thousands takes twenty, and SAT wins
 SEARCH_NODES = 1000
 SEARCH_NODES_PER_SOLUTION = 8
+#: ... and once it has found two solutions, up to this many nodes plus
+#: :data:`SEARCH_NODES_PER_SOLUTION` per solution: the first budget serves the search for
+#: the first two (a hard unique puzzle may need hundreds of nodes), after which a classic
+#: grid never ran more than 8 nodes a solution past its second (the workbench sets' 67
+#: puzzles of houses only, counts and true candidates), where an anti-knight grid with
+#: thousands of solutions gains 17 a solution and used to spend about 100 ms on the
+#: search before SAT started over
+SEARCH_SLACK = 200
 
 
 class _Limits:
@@ -132,7 +140,8 @@ def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits 
     it is seen (after two solutions: a subtree may still hold the second solution that
     tells unique from multiple). Raises :class:`_OverBudget` past ``budget`` nodes plus
     ``per_solution`` per solution found (a search that keeps finding solutions cheaply goes
-    on)."""
+    on), and with ``per_solution`` from the second solution on past :data:`SEARCH_SLACK`
+    plus ``per_solution`` per solution."""
     T, P, C, solved = root
     full = T.full
     weight = [0] * len(C)
@@ -146,6 +155,7 @@ def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits 
     digits = range(1, T.n + 1)
     found = 0
     nodes = 0
+    slack = budget if budget is None or not per_solution else min(budget, SEARCH_SLACK)
     stack: list[tuple[list[int], list[int], int, int, int]] = [(P, C, solved, cell, C[cell])]
     while stack:
         pp, pc, psolved, cell, rest = stack[-1]
@@ -158,7 +168,7 @@ def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits 
         nodes += 1
         if check is not None and not nodes & 63:
             check()
-        if budget is not None and nodes > budget + per_solution * found:
+        if budget is not None and nodes > (budget if found < 2 else slack) + per_solution * found:
             raise _OverBudget
         digit = low.bit_length() - 1
         if seen is not None and found >= 2:

@@ -360,3 +360,23 @@ def test_cut_search_keeps_the_candidates_it_saw(cap) -> None:
     assert len(listed) >= p.grid.size           # a solution's candidates at least
     assert all(d in truth[c] for c, d in listed)
     assert all(1 <= res.count(c, d) <= min(truth[c][d], cap) for c, d in listed)
+
+
+def test_auto_leaves_a_search_that_needs_many_nodes_a_solution(monkeypatch) -> None:
+    """"auto" on houses only: past its second solution the bitboard search may run
+    SEARCH_SLACK nodes plus SEARCH_NODES_PER_SOLUTION a solution, then SAT starts over. An
+    anti-knight grid with 1,822 solutions needs about 25 nodes a solution: it is handed to
+    SAT even with an unbounded first budget; a classic grid (2 nodes a solution) is not.
+    Either way the answer is SAT's."""
+    import csp.solutions as lib
+    monkeypatch.setattr(lib, "SEARCH_NODES", 10 ** 9)
+    knight = variant(2, "given", 16)               # "Anti-knight minimal givens 1" less r2c8
+    assert knight.engine().pure
+    res = candidate_counts(knight, cap=2)
+    ref = candidate_counts(knight, cap=2, method="sat")
+    assert res.method == "sat" and res.complete
+    cells = range(knight.grid.size)
+    assert [[res.count(c, d) for d in range(1, 10)] for c in cells] == \
+        [[ref.count(c, d) for d in range(1, 10)] for c in cells]
+    assert lib_count(knight).count == 1822          # the set builder's count (by SAT)
+    assert candidate_counts(classic(CLASSIC[0]), cap=2).method == "search"
