@@ -9,22 +9,26 @@ Two engines answer, picked by ``method``:
 * ``"search"``: depth-first search with propagation at every node. Models made only of
   all-different houses (classic, jigsaw, diagonal, anti-knight ...: ``Engine.pure``) run on
   the bitboards of :mod:`csp.search`; other models on :meth:`Engine.propagate`.
-* ``"sat"``: one Glucose solver kept warm (:class:`csp.sat.SatSession`): each solution found
+* ``"sat"``: one SAT solver kept warm (:class:`csp.sat.SatSession`): each solution found
   is blocked by a clause, and true candidates ask one question per candidate not seen yet,
   as an *assumption*, so what the solver learnt answering one question serves the next.
+  True candidates ask Glucose; listing and counting solutions, one call each, run on
+  MiniSat (:data:`csp.sat.ENUM_SOLVER`), which restarts faster between calls.
 
 ``"auto"`` (default) lists solutions depth-first on pure models up to 9x9 (their
 bitboards are fast) and by SAT otherwise. Counts and true candidates on those pure models
 search the bitboards first, but only while the search stays cheap (:data:`SEARCH_NODES`
-nodes plus :data:`SEARCH_NODES_PER_SOLUTION` a solution found), then start over by SAT: a
-classic grid with many solutions takes about two nodes a solution, but an anti-knight grid
-with a few thousand takes twenty, and seconds where the SAT questions take a tenth.
+nodes plus :data:`SEARCH_NODES_PER_SOLUTION` a solution found; past the second solution
+:data:`SEARCH_SLACK` nodes plus as many a solution), then start over by SAT: a classic grid
+with many solutions takes about two nodes a solution, but an anti-knight grid with a few
+thousand takes twenty-five, and seconds where the SAT questions take a tenth.
 
 True candidates by search enumerate solutions but skip every subtree in which each
 candidate left has already been seen ``cap`` times (the pruning the Interactive Sudoku
-Solver uses); by SAT, they ask for a solution holding each candidate still below ``cap``
-(a found solution counts for all its candidates at once; none left means the candidate
-is false, and that becomes a clause too). Either way, a count below ``cap`` is exact once
+Solver uses; on the bitboards a child is skipped before its propagation when its parent's
+candidates, less the cell's other digits, are all seen); by SAT, they ask for a solution
+holding each candidate still below ``cap`` (a found solution counts for all its candidates
+at once; none left means the candidate is false, and that becomes a clause too). Either way, a count below ``cap`` is exact once
 the run is complete.
 
 >>> from csp import Puzzle, Grid
