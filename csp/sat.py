@@ -71,11 +71,16 @@ __all__ = ["Encoding", "encode", "sat_search", "solve_limited", "SatUnavailable"
            "SatSession", "cancel_check", "new_solver"]
 
 SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
-#: the solver of :meth:`SatSession` sessions that list every solution (one call and one
-#: blocking clause a solution): MiniSat 2.2 restarts faster than Glucose between calls
-#: (counting the 3,799 / 4,402 / 867 solutions of three variant puzzles: 0.86 / 0.78 /
-#: 0.28 s against Glucose's 1.30 / 1.28 / 0.36 s); it supports interrupts too
+#: the solver :class:`SatSession` sessions that list every solution (one call and one
+#: blocking clause a solution) move to past :data:`ENUM_SWITCH` solutions: MiniSat 2.2
+#: restarts faster than Glucose between calls (counting the 3,799 / 4,402 / 867 solutions
+#: of three variant puzzles: 0.86 / 0.78 / 0.28 s against Glucose's 1.30 / 1.28 / 0.36 s;
+#: it supports interrupts too), but proves the last "no more" of a hard setter puzzle
+#: slower (the unique set's counts: 1.3 s more in all)
 ENUM_SOLVER = "minisat22"
+#: solutions listed on Glucose before :meth:`SatSession.switch` to :data:`ENUM_SOLVER`
+#: (a new solver costs a few ms on a setter puzzle, MiniSat saves about 0.1 ms a call)
+ENUM_SWITCH = 50
 #: PySAT's name -> (the attribute of its wrapper holding the C solver, the C module's
 #: clause function), for :func:`new_solver`
 _RAW = {"glucose42": ("glucose", "glucose421_add_cl"),
@@ -816,6 +821,16 @@ class SatSession:
             raise Cancelled("search cancelled")
         if self._deadline is not None and time.perf_counter() > self._deadline:
             raise TimeLimitExceeded(f"search stopped after {self._time_limit} s")
+
+    def switch(self, solver: str, clauses: Iterable[Sequence[int]] = ()) -> None:
+        """Go on in a new solver of kind ``solver`` holding the encoding and ``clauses``
+        (the caller's blocking clauses: those added since, lazy checks' included, are not
+        carried over; a lazy rule forbids its tuples again as models break it)."""
+        if self._solver is None:
+            return
+        new = new_solver(itertools.chain(self.enc.clauses, clauses), solver)
+        old, self._solver = self._solver, new
+        old.delete()
 
     # -- questions -----------------------------------------------------------------------
     def var(self, cell: int, digit: int) -> int:

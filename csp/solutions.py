@@ -12,8 +12,9 @@ Two engines answer, picked by ``method``:
 * ``"sat"``: one SAT solver kept warm (:class:`csp.sat.SatSession`): each solution found
   is blocked by a clause, and true candidates ask one question per candidate not seen yet,
   as an *assumption*, so what the solver learnt answering one question serves the next.
-  True candidates ask Glucose; listing and counting solutions, one call each, run on
-  MiniSat (:data:`csp.sat.ENUM_SOLVER`), which restarts faster between calls.
+  True candidates ask Glucose; counting, a call per solution, moves to MiniSat
+  (:data:`csp.sat.ENUM_SOLVER`), which restarts faster between calls, once it has seen
+  :data:`csp.sat.ENUM_SWITCH` solutions.
 
 ``"auto"`` (default) lists solutions depth-first on pure models up to 9x9 (their
 bitboards are fast) and by SAT otherwise. Counts and true candidates on those pure models
@@ -305,8 +306,8 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
         for C in gen:
             yield _masks_to_digits(C)
         return
-    from .sat import ENUM_SOLVER, SatSession
-    with SatSession(puzzle, start, solver=ENUM_SOLVER) as s:
+    from .sat import SatSession
+    with SatSession(puzzle, start) as s:
         s.start(limits.deadline, cancel, limits.time_limit)
         while True:
             values = s.solve()
@@ -317,20 +318,28 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
 
 
 def _sat_lits(puzzle: Any, start: list[int], limits: _Limits) -> Iterator[list[int]]:
-    """Every solution as the SAT session's literals (no decoding: what counting needs), on
-    the solver that restarts fastest between calls (:data:`csp.sat.ENUM_SOLVER`)."""
-    from .sat import ENUM_SOLVER, SatSession
-    with SatSession(puzzle, start, solver=ENUM_SOLVER) as s:
+    """Every solution as the SAT session's literals (no decoding: what counting needs): on
+    Glucose, then past :data:`csp.sat.ENUM_SWITCH` solutions on the solver that restarts
+    faster between calls (:data:`csp.sat.ENUM_SOLVER`)."""
+    from . import sat
+    with sat.SatSession(puzzle, start) as s:
         s.start(limits.deadline, limits.cancelled, limits.time_limit)
         if s.cand is not None and not s.free:      # decided at the root: one solution
             if s.solve_lits() is not None:
                 yield []
             return
+        blocked: list[list[int]] | None = []
         while True:
             lits = s.solve_lits()
             if lits is None:
                 return
-            s.block_lits(lits)
+            block = [-lit for lit in lits]
+            s.add_clause(block)
+            if blocked is not None:
+                blocked.append(block)
+                if len(blocked) >= sat.ENUM_SWITCH:
+                    s.switch(sat.ENUM_SOLVER, blocked)
+                    blocked = None
             yield lits
 
 

@@ -332,17 +332,18 @@ def random_grid(rng) -> list[int]:
 
 @pytest.mark.parametrize("make", [CASES[i] for i in (3, 8, 16, 25, 33, 40, 48)])
 def test_counting_solver_counts_as_glucose_and_enumeration(monkeypatch, make) -> None:
-    """Counting lists every solution on csp.sat.ENUM_SOLVER (MiniSat, faster between
-    calls); Glucose and the depth-first enumeration give the same count (whispers, arrows,
-    palindromes, quadruples, extra regions, disjoint groups, classic)."""
+    """Counting by SAT moves from Glucose to csp.sat.ENUM_SOLVER (MiniSat, faster between
+    calls) after ENUM_SWITCH solutions, carrying the blocking clauses over: the count is
+    the depth-first enumeration's whether it moves after 1 or 3 solutions or never
+    (whispers, arrows, palindromes, quadruples, extra regions, disjoint groups, classic)."""
     import csp.sat as sat
     p = make()
     total, _ = enumerated(p)
     assert sat.ENUM_SOLVER != sat.SOLVER
-    assert lib_count(p, method="sat").count == total
+    for switch in (1, 3, 10 ** 9):
+        monkeypatch.setattr(sat, "ENUM_SWITCH", switch)
+        assert lib_count(p, method="sat").count == total
     assert len(list(iter_solutions(p, method="sat"))) == total
-    monkeypatch.setattr(sat, "ENUM_SOLVER", sat.SOLVER)
-    assert lib_count(p, method="sat").count == total
 
 
 @pytest.mark.parametrize("cap", [1, 3])
