@@ -9,22 +9,27 @@ Two engines answer, picked by ``method``:
 * ``"search"``: depth-first search with propagation at every node. Models made only of
   all-different houses (classic, jigsaw, diagonal, anti-knight ...: ``Engine.pure``) run on
   the bitboards of :mod:`csp.search`; other models on :meth:`Engine.propagate`.
-* ``"sat"``: one Glucose solver kept warm (:class:`csp.sat.SatSession`): each solution found
+* ``"sat"``: one SAT solver kept warm (:class:`csp.sat.SatSession`): each solution found
   is blocked by a clause, and true candidates ask one question per candidate not seen yet,
   as an *assumption*, so what the solver learnt answering one question serves the next.
+  True candidates ask Glucose; counting, a call per solution, moves to MiniSat
+  (:data:`csp.sat.ENUM_SOLVER`), which restarts faster between calls, once it has seen
+  :data:`csp.sat.ENUM_SWITCH` solutions.
 
 ``"auto"`` (default) lists solutions depth-first on pure models up to 9x9 (their
 bitboards are fast) and by SAT otherwise. Counts and true candidates on those pure models
 search the bitboards first, but only while the search stays cheap (:data:`SEARCH_NODES`
-nodes plus :data:`SEARCH_NODES_PER_SOLUTION` a solution found), then start over by SAT: a
-classic grid with many solutions takes about two nodes a solution, but an anti-knight grid
-with a few thousand takes twenty, and seconds where the SAT questions take a tenth.
+nodes plus :data:`SEARCH_NODES_PER_SOLUTION` a solution found; past the second solution
+:data:`SEARCH_SLACK` nodes plus as many a solution), then start over by SAT: a classic grid
+with many solutions takes about two nodes a solution, but an anti-knight grid with a few
+thousand takes twenty-five, and seconds where the SAT questions take a tenth.
 
 True candidates by search enumerate solutions but skip every subtree in which each
 candidate left has already been seen ``cap`` times (the pruning the Interactive Sudoku
-Solver uses); by SAT, they ask for a solution holding each candidate still below ``cap``
-(a found solution counts for all its candidates at once; none left means the candidate
-is false, and that becomes a clause too). Either way, a count below ``cap`` is exact once
+Solver uses; on the bitboards a child is skipped before its propagation when its parent's
+candidates, less the cell's other digits, are all seen); by SAT, they ask for a solution
+holding each candidate still below ``cap`` (a found solution counts for all its candidates
+at once; none left means the candidate is false, and that becomes a clause too). Either way, a count below ``cap`` is exact once
 the run is complete.
 
 >>> from csp import Puzzle, Grid
@@ -64,6 +69,14 @@ PROGRESS_EVERY = 0.2
 #: costs ten times more; an anti-knight grid with thousands takes twenty, and SAT wins
 SEARCH_NODES = 1000
 SEARCH_NODES_PER_SOLUTION = 8
+#: ... and once it has found two solutions, up to this many nodes plus
+#: :data:`SEARCH_NODES_PER_SOLUTION` per solution: the first budget serves the search for
+#: the first two (a hard unique puzzle may need hundreds of nodes), after which a classic
+#: grid never ran more than 8 nodes a solution past its second (the workbench sets' 67
+#: puzzles of houses only, counts and true candidates), where an anti-knight grid with
+#: thousands of solutions gains 17 a solution and used to spend about 100 ms on the
+#: search before SAT started over
+SEARCH_SLACK = 200
 
 
 class _Limits:
@@ -124,26 +137,30 @@ def _dfs_pure(engine: Any, cand: list[int], limits: _Limits,
 
 def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits | None,
                    seen: list[int] | None = None, budget: int | None = None,
-                   per_solution: int = 0) -> Iterator[list[int]]:
-    """Every solution below a bitboard node ``(tables, P, C, placed)``. With ``seen`` (per
-    digit, the cells where that digit is no longer interesting; the caller updates it
-    between solutions), a subtree is skipped once every candidate left in it is seen (after
-    two solutions: a subtree may still hold the second solution that tells unique from
-    multiple). Raises :class:`_OverBudget` past ``budget`` nodes plus ``per_solution`` per
-    solution found (a search that keeps finding solutions cheaply goes on)."""
+                   per_solution: int = 0, boards: bool = False) -> Iterator[list[int]]:
+    """Every solution below a bitboard node ``(tables, P, C, placed)``: its candidate masks
+    ``C``, or with ``boards`` its digit bitboards ``P`` (``P[d]``: the cells holding d).
+    With ``seen`` (per digit, the cells where that digit is no longer interesting; the
+    caller updates it between solutions), a subtree is skipped once every candidate left in
+    it is seen (after two solutions: a subtree may still hold the second solution that
+    tells unique from multiple). Raises :class:`_OverBudget` past ``budget`` nodes plus
+    ``per_solution`` per solution found (a search that keeps finding solutions cheaply goes
+    on), and with ``per_solution`` from the second solution on past :data:`SEARCH_SLACK`
+    plus ``per_solution`` per solution."""
     T, P, C, solved = root
     full = T.full
     weight = [0] * len(C)
     peers = T.peers
     cell = _choose(P, C, solved, full, peers, weight)
     if cell < 0:
-        yield C
+        yield P if boards else C
         return
     settle, choose = _settle, _choose
     check = limits.check if limits is not None and limits.active else None
     digits = range(1, T.n + 1)
     found = 0
     nodes = 0
+    slack = budget if budget is None or not per_solution else min(budget, SEARCH_SLACK)
     stack: list[tuple[list[int], list[int], int, int, int]] = [(P, C, solved, cell, C[cell])]
     while stack:
         pp, pc, psolved, cell, rest = stack[-1]
@@ -156,11 +173,21 @@ def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits 
         nodes += 1
         if check is not None and not nodes & 63:
             check()
-        if budget is not None and nodes > budget + per_solution * found:
+        if budget is not None and nodes > (budget if found < 2 else slack) + per_solution * found:
             raise _OverBudget
+        digit = low.bit_length() - 1
+        if seen is not None and found >= 2:
+            # the child's subtree holds at most the parent's candidates less the cell's
+            # other digits: skip it unseen (without its propagation) when those are seen
+            other = ~(1 << cell)
+            for d in digits:
+                if pp[d] & ~seen[d] & (other if d != digit else -1):
+                    break
+            else:
+                continue
         P = pp[:]
         C = pc[:]
-        s = settle(T, P, C, psolved, [(cell, low.bit_length() - 1)])
+        s = settle(T, P, C, psolved, [(cell, digit)])
         if s < 0:
             weight[cell] += 1
             continue
@@ -173,7 +200,7 @@ def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits 
         nxt = choose(P, C, s, full, peers, weight)
         if nxt < 0:
             found += 1
-            yield C
+            yield P if boards else C
             continue
         stack.append((P, C, s, nxt, C[nxt]))
 
@@ -291,19 +318,28 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
 
 
 def _sat_lits(puzzle: Any, start: list[int], limits: _Limits) -> Iterator[list[int]]:
-    """Every solution as the SAT session's literals (no decoding: what counting needs)."""
-    from .sat import SatSession
-    with SatSession(puzzle, start) as s:
+    """Every solution as the SAT session's literals (no decoding: what counting needs): on
+    Glucose, then past :data:`csp.sat.ENUM_SWITCH` solutions on the solver that restarts
+    faster between calls (:data:`csp.sat.ENUM_SOLVER`)."""
+    from . import sat
+    with sat.SatSession(puzzle, start) as s:
         s.start(limits.deadline, limits.cancelled, limits.time_limit)
         if s.cand is not None and not s.free:      # decided at the root: one solution
             if s.solve_lits() is not None:
                 yield []
             return
+        blocked: list[list[int]] | None = []
         while True:
             lits = s.solve_lits()
             if lits is None:
                 return
-            s.block_lits(lits)
+            block = [-lit for lit in lits]
+            s.add_clause(block)
+            if blocked is not None:
+                blocked.append(block)
+                if len(blocked) >= sat.ENUM_SWITCH:
+                    s.switch(sat.ENUM_SOLVER, blocked)
+                    blocked = None
             yield lits
 
 
@@ -506,22 +542,9 @@ def _counts_by_search(puzzle: Any, res: CandidateCounts, limits: _Limits,
     counts = res.counts
     nxt = time.perf_counter() + PROGRESS_EVERY
     if eng.pure:
-        seen = [0] * (n + 1)           # per digit: cells seen cap times
-        for C in _dfs_pure(eng, res.cand, limits, seen, budget, SEARCH_NODES_PER_SOLUTION):
-            base = 0
-            for c, m in enumerate(C):
-                d = m.bit_length() - 1
-                k = counts[base + d] + 1
-                counts[base + d] = k
-                if k == cap:
-                    seen[d] |= 1 << c
-                base += n
-            res.solutions_seen += 1
-            if res.solution is None:
-                res.solution = _masks_to_digits(C)
-            if progress is not None and time.perf_counter() > nxt:
-                progress(res.solutions_seen, 0, 0)
-                nxt = time.perf_counter() + PROGRESS_EVERY
+        root = _root(eng, res.cand)
+        if root is not None:
+            _counts_pure(root, res, limits, progress, budget)
     else:
         seen_c = [0] * size            # per cell: digits seen cap times
         for C in _dfs_general(eng, res.cand, limits, seen_c):
@@ -541,6 +564,74 @@ def _counts_by_search(puzzle: Any, res: CandidateCounts, limits: _Limits,
                 nxt = time.perf_counter() + PROGRESS_EVERY
     for c in range(size):            # complete: what was never seen is in no solution
         res.refuted[c] = res.cand[c] & ~res.mask(c)
+
+
+def _counts_pure(root: tuple[Any, list[int], list[int], int], res: CandidateCounts,
+                 limits: _Limits, progress: Callable[[int, int, int], Any] | None,
+                 budget: int | None) -> None:
+    """:func:`_counts_by_search` on a pure model from its bitboard ``root``. A solution
+    counts for its candidates in the cells open at the root only (a cell decided there
+    holds the same digit in every solution: its count is the number of solutions, filled
+    in at the end); with ``cap`` 1 a solution just adds its digit bitboards to the cells
+    seen (``seen[d] |= P[d]``), and the counts are read from those at the end."""
+    T, P0, C0, solved0 = root
+    n, cap, counts = res.n, res.cap, res.counts
+    digits = range(1, n + 1)
+    seen = [0] * (n + 1)               # per digit: cells seen cap times
+    fixed = [P0[d] & solved0 for d in range(n + 1)]   # per digit: cells decided at the root
+    nxt = time.perf_counter() + PROGRESS_EVERY
+    try:
+        if cap == 1:
+            for P in _dfs_pure_from(root, limits, seen, budget, SEARCH_NODES_PER_SOLUTION,
+                                    boards=True):
+                for d in digits:
+                    seen[d] |= P[d]
+                res.solutions_seen += 1
+                if res.solution is None:
+                    res.solution = [0] * res.size
+                    for d in digits:
+                        x = P[d]
+                        while x:
+                            low = x & -x
+                            x ^= low
+                            res.solution[low.bit_length() - 1] = d
+                if progress is not None and time.perf_counter() > nxt:
+                    progress(res.solutions_seen, 0, 0)
+                    nxt = time.perf_counter() + PROGRESS_EVERY
+            return
+        free = [(c, c * n) for c in range(res.size) if not solved0 >> c & 1]
+        for C in _dfs_pure_from(root, limits, seen, budget, SEARCH_NODES_PER_SOLUTION):
+            for c, base in free:
+                d = C[c].bit_length() - 1
+                k = counts[base + d] + 1
+                counts[base + d] = k
+                if k == cap:
+                    seen[d] |= 1 << c
+            res.solutions_seen += 1
+            if res.solutions_seen == cap:  # the decided cells are seen cap times too
+                for d in digits:
+                    seen[d] |= fixed[d]
+            if res.solution is None:
+                res.solution = _masks_to_digits(C)
+            if progress is not None and time.perf_counter() > nxt:
+                progress(res.solutions_seen, 0, 0)
+                nxt = time.perf_counter() + PROGRESS_EVERY
+    finally:                           # the counts the shortcuts left out, even when cut
+        if cap == 1:
+            for d in digits:
+                x = seen[d]
+                while x:
+                    low = x & -x
+                    x ^= low
+                    counts[(low.bit_length() - 1) * n + d] = 1
+        elif res.solutions_seen:
+            k = res.solutions_seen
+            for d in digits:
+                x = fixed[d]
+                while x:
+                    low = x & -x
+                    x ^= low
+                    counts[(low.bit_length() - 1) * n + d] = k
 
 
 def _counts_by_sat(puzzle: Any, res: CandidateCounts, limits: _Limits,

@@ -182,10 +182,9 @@ def true_candidates(puzzle: Puzzle | str, *, state: State | None = None,
         cc = candidate_counts(p, st.cand, cap, time_limit=time_limit, cancel=cancel,
                               progress=progress, method=method)
     size, n = p.grid.size, p.grid.n
-    res = TrueCandidates(
-        p, cap, cc.status, [cc.digits(c) for c in range(size)],
-        [{d: cc.count(c, d) for d in cc.digits(c)} for c in range(size)],
-        cc.solutions_seen, cc.complete, logical=logical, solution=cc.solution, raw=cc)
+    candidates, counts = _per_cell(cc)
+    res = TrueCandidates(p, cap, cc.status, candidates, counts, cc.solutions_seen, cc.complete,
+                         logical=logical, solution=cc.solution, raw=cc)
     if not cc.complete:
         res.undecided = [f"{p.grid.name(c)}={d}" for c in range(size) for d in cc.undecided(c)]
     if logical and st is not None:
@@ -194,6 +193,21 @@ def true_candidates(puzzle: Puzzle | str, *, state: State | None = None,
                       deadline, cancel)
     res.time_ms = (time.perf_counter() - t0) * 1000
     return res
+
+
+def _per_cell(cc: CandidateCounts) -> tuple[list[tuple[int, ...]], list[dict[int, int]]]:
+    """Per cell the digits seen in a solution and their counts capped at ``cc.cap``, in
+    one pass over ``cc.counts`` (a setter's answer reads every cell: this is part of each
+    call's fixed cost)."""
+    n, cap, raw = cc.n, cc.cap, cc.counts
+    digits = range(1, n + 1)
+    candidates: list[tuple[int, ...]] = []
+    counts: list[dict[int, int]] = []
+    for base in range(0, cc.size * n, n):
+        cnt = {d: k if k < cap else cap for d, k in zip(digits, raw[base + 1:base + n + 1]) if k}
+        candidates.append(tuple(cnt))
+        counts.append(cnt)
+    return candidates, counts
 
 
 def _logical_view(res: TrueCandidates, p: Puzzle, st: Puzzle | State,

@@ -328,3 +328,56 @@ def random_grid(rng) -> list[int]:
         except Exception:
             return random_grid(rng)
     return next(lib_iter(p, st.cand))
+
+
+@pytest.mark.parametrize("make", [CASES[i] for i in (3, 8, 16, 25, 33, 40, 48)])
+def test_counting_solver_counts_as_glucose_and_enumeration(monkeypatch, make) -> None:
+    """Counting by SAT moves from Glucose to csp.sat.ENUM_SOLVER (MiniSat, faster between
+    calls) after ENUM_SWITCH solutions, carrying the blocking clauses over: the count is
+    the depth-first enumeration's whether it moves after 1 or 3 solutions or never
+    (whispers, arrows, palindromes, quadruples, extra regions, disjoint groups, classic)."""
+    import csp.sat as sat
+    p = make()
+    total, _ = enumerated(p)
+    assert sat.ENUM_SOLVER != sat.SOLVER
+    for switch in (1, 3, 10 ** 9):
+        monkeypatch.setattr(sat, "ENUM_SWITCH", switch)
+        assert lib_count(p, method="sat").count == total
+    assert len(list(iter_solutions(p, method="sat"))) == total
+
+
+@pytest.mark.parametrize("cap", [1, 3])
+def test_cut_search_keeps_the_candidates_it_saw(cap) -> None:
+    """A search cut after its first node check (64 nodes) on a model of houses only: the
+    candidates of the solutions seen are kept (cap 1 reads them off the solutions' digit
+    bitboards at the end, cap 3 counts the cells open at the root), all of them true."""
+    p = classic(CLASSIC[0])
+    total, truth = enumerated(p)
+    calls = []
+    res = candidate_counts(p, cap=cap, method="search",
+                           cancel=lambda: calls.append(1) or len(calls) > 1)
+    assert not res.complete and 1 <= res.solutions_seen < total
+    listed = [(c, d) for c in range(p.grid.size) for d in res.digits(c)]
+    assert len(listed) >= p.grid.size           # a solution's candidates at least
+    assert all(d in truth[c] for c, d in listed)
+    assert all(1 <= res.count(c, d) <= min(truth[c][d], cap) for c, d in listed)
+
+
+def test_auto_leaves_a_search_that_needs_many_nodes_a_solution(monkeypatch) -> None:
+    """"auto" on houses only: past its second solution the bitboard search may run
+    SEARCH_SLACK nodes plus SEARCH_NODES_PER_SOLUTION a solution, then SAT starts over. An
+    anti-knight grid with 1,822 solutions needs about 25 nodes a solution: it is handed to
+    SAT even with an unbounded first budget; a classic grid (2 nodes a solution) is not.
+    Either way the answer is SAT's."""
+    import csp.solutions as lib
+    monkeypatch.setattr(lib, "SEARCH_NODES", 10 ** 9)
+    knight = variant(2, "given", 16)               # "Anti-knight minimal givens 1" less r2c8
+    assert knight.engine().pure
+    res = candidate_counts(knight, cap=2)
+    ref = candidate_counts(knight, cap=2, method="sat")
+    assert res.method == "sat" and res.complete
+    cells = range(knight.grid.size)
+    assert [[res.count(c, d) for d in range(1, 10)] for c in cells] == \
+        [[ref.count(c, d) for d in range(1, 10)] for c in cells]
+    assert lib_count(knight).count == 1822          # the set builder's count (by SAT)
+    assert candidate_counts(classic(CLASSIC[0]), cap=2).method == "search"
