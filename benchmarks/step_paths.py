@@ -3,6 +3,7 @@
     python benchmarks/step_paths.py --save /tmp/before.json [--sets top1465] [--sample 200]
     ... change the code ...
     python benchmarks/step_paths.py --compare /tmp/before.json
+    python benchmarks/step_paths.py --save /tmp/se.json --sets sudoku_exchange --hardest 20
 
 Solves each puzzle with ``StepSolver(techniques)`` and records, per puzzle, the status and
 every step as (technique, placements, eliminations). ``--compare`` solves the saved puzzles
@@ -23,10 +24,27 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from logic import load  # noqa: E402
+from logic import DATA, SETS, load  # noqa: E402
 
 from techniques import StepSolver  # noqa: E402
 from variants.classic import classic_puzzle  # noqa: E402
+
+
+def hardest(name: str, k: int) -> list[str]:
+    """The ``k`` puzzles of set ``name`` with the highest rating (its second column)."""
+    fn, col, skip = SETS[name]
+    path = DATA / fn if (DATA / fn).exists() else ROOT / "tests" / "data" / fn
+    rated = []
+    for i, line in enumerate(path.read_text().splitlines()):
+        parts = line.split()
+        if i >= skip and len(parts) > col + 1:
+            try:
+                rated.append((float(parts[col + 1]), parts[col]))
+            except ValueError:
+                continue
+    if not rated:
+        raise SystemExit(f"step_paths.py: error: set {name} has no rating column")
+    return [line for _, line in sorted(rated, key=lambda r: -r[0])[:k]]
 
 
 def path(solver: StepSolver, line: str, timeout: float) -> tuple[dict, float]:
@@ -47,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", default="top1465")
     ap.add_argument("--sample", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hardest", type=int, default=0,
+                    help="instead of a sample, the K puzzles of each set rated highest "
+                         "(sets with a rating column: sudoku_exchange)")
     ap.add_argument("--techniques", default="default")
     ap.add_argument("--timeout", type=float, default=120.0)
     args = ap.parse_args(argv)
@@ -57,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
         puzzles = []
         for name in args.sets.split(","):
             ps = load(name)
-            if args.sample and args.sample < len(ps):
+            if args.hardest:
+                ps = hardest(name, args.hardest)
+            elif args.sample and args.sample < len(ps):
                 ps = random.Random(args.seed).sample(ps, args.sample)
             puzzles += ps
         out, total = {}, 0.0

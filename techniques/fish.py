@@ -110,7 +110,15 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     fish whose fins share no peer (for Kraken fish). ``cover_bound``: cut a branch with
     two or more covers left to take whose remaining covers cannot take in enough base
     candidates to keep the fins within ``max_fins`` (a pure speed-up: the tests compare
-    both settings)."""
+    both settings).
+
+    With ``need_elims`` and ``fin_prune``, two more exact cuts: a base candidate goes by
+    cannibalism only when two chosen covers hold it, so where no cell lies in more than
+    two cover houses a branch that may not take one of them drops it from the cells that
+    could still lose the digit; and a base set whose cover search found no fish with an
+    elimination is kept in the run's memo (``an.run_memo``) and skipped while its base
+    candidates are the same and the digit's candidates only shrink (every elimination it
+    could then find would be one it found before)."""
     out: list[Fish] = []
     P = an.cells_with[digit]
     if not P:
@@ -145,14 +153,19 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             touch[h] = t
     found: list[tuple[tuple[int, ...], int, int, int, int]] = []
     target = P
+    # the base candidates of the current base set; deadU the same when no cell lies in
+    # more than two cover houses (a cannibal elimination then needs both), else 0
+    baseU = deadU = 0
+    at_most_two = all(len(v) <= 2 for v in cell_covers.values())
     near: list[int] = []    # candidates of the covers that meet the current base set
 
     def cover_rec(rem: int, chosen: list[int], forb: int, fins: int, common: int,
-                  V: int, twice: int) -> None:
+                  V: int, twice: int, dead: int) -> None:
         # common: cells (holding the digit) that see every fin so far (-1: no fin yet);
         # forb: bitset of cover indices this branch may not take. Here two or more covers
         # are left to take and rem is not empty (one cover left: last_cover; no candidate
-        # left while covers are: no fish)
+        # left while covers are: no fish); dead: base candidates in a cover this branch
+        # may not take, which cannot go by cannibalism (that takes two chosen covers)
         k = len(chosen)
         # the n - k covers still to take leave the rest of rem as fins: too many, give up
         excess = rem.bit_count() - max_fins + fins.bit_count()
@@ -171,19 +184,20 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             m = cm[i]
             if rem & ~m:
                 chosen.append(i)
-                nxt(rem & ~m, chosen, f2, fins, common, V | m, twice | (V & m))
+                nxt(rem & ~m, chosen, f2, fins, common, V | m, twice | (V & m), dead)
                 chosen.pop()
             f2 |= 1 << i
+            dead |= m
         if fins.bit_count() < max_fins and rem & (rem - 1):
             c2 = common & peers[x] & P
             if partition and first >= 0:
                 # the fin's cover house is out, so are its cells as eliminations
                 c2 &= ~cm[first]
-            if c2 & target or not fin_prune:
-                cover_rec(rem & ~(1 << x), chosen, f2, fins | (1 << x), c2, V, twice)
+            if c2 & target & ~(dead & deadU) or not fin_prune:
+                cover_rec(rem & ~(1 << x), chosen, f2, fins | (1 << x), c2, V, twice, dead)
 
     def last_cover(rem: int, chosen: list[int], forb: int, fins: int, common: int,
-                   V: int, twice: int) -> None:
+                   V: int, twice: int, dead: int) -> None:
         # cover_rec's branches when one cover is left to take, unrolled into a loop: the
         # last cover holds the lowest uncovered candidate x (the rest are fins: a leaf),
         # or x is a fin and the next candidate is tried. The same leaves in the same order;
@@ -201,6 +215,7 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                     first = i
                 f2 |= 1 << i
                 m = cm[i]
+                dead |= m
                 r2 = rem & ~m
                 if not r2:
                     found.append((tuple([covers[j] for j in chosen]) + (covers[i],), fins,
@@ -214,7 +229,8 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                     # only cells of the covers that could lose the digit matter (the leaf's
                     # eliminations lie in them): AND the fins' peers into those, and stop
                     # as soon as none is left
-                    com = common & V2 & target & ~f
+                    # (a base candidate goes only when two chosen covers hold it)
+                    com = common & target & ~f & ((V2 & ~baseU) | twice | (V & m))
                     while r2 and com:
                         lo = r2 & -r2
                         com &= peers[lo.bit_length() - 1]
@@ -234,7 +250,7 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             c2 = common & peers[x] & P
             if partition and first >= 0:
                 c2 &= ~cm[first]
-            if not (c2 & target or not fin_prune):
+            if not (c2 & target & ~(dead & deadU) or not fin_prune):
                 return
             rem ^= low
             if not rem:
@@ -244,6 +260,23 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             nf += 1
             common = c2
 
+    # base sets whose cover search found no fish with an elimination, kept for the run:
+    # with the same base candidates U (so the same covers, fins and cannibal cells) and
+    # the digit's candidates a subset of those it was searched with, every elimination
+    # the search could find is a subset of one it found before (candidates outside the
+    # bases, in the covers, seeing every fin), so none: the search is skipped. Exact
+    barren: set | None = None
+    if need_elims and fin_prune:
+        key = ("fish_barren", digit, n, tuple(base_pool), tuple(cover_pool), max_fins,
+               max_endo, cover_bound)
+        ent = an.run_memo.get(key)
+        if ent is not None and not P & ~ent[0]:
+            ent[0] = P
+            barren = ent[1]
+        else:
+            barren = set()
+            an.run_memo[key] = [P, barren]
+
     nb = len(bases)
     limited = an.budget.limited
     stopped = False     # the solver's deadline passed: unwind
@@ -252,11 +285,17 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                  hit: int) -> None:
         nonlocal stopped
         if len(chosen) == n:
-            nonlocal target
+            nonlocal target, baseU, deadU
+            baseU = U
+            deadU = U if at_most_two else 0
             # a base set's cover search can be long (finned Franken/Mutant fish)
             if limited and an.tick(32):
                 stopped = True
                 return
+            if barren is not None:
+                bkey = (tuple(chosen), U)
+                if bkey in barren:
+                    return
             found.clear()
             base_forb = 0
             for h in chosen:
@@ -283,7 +322,8 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                             cann &= ~(1 << c)
                 target |= cann
             if rem:
-                (last_cover if n == 1 else cover_rec)(rem, [], base_forb, 0, common, 0, 0)
+                (last_cover if n == 1 else cover_rec)(rem, [], base_forb, 0, common, 0, 0, 0)
+            some = False
             for cov, exo, com, V, twice in found:
                 fins = exo | endo
                 elims = (V & ~U) | (twice & U & ~fins)
@@ -292,8 +332,11 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                     if not fin_prune:
                         elims = V & ~U & ~fins
                 if elims or not need_elims:
+                    some = True
                     out.append(Fish(digit, tuple(chosen), tuple(sorted(cov)), U, fins, endo,
                                     elims))
+            if barren is not None and not some:
+                barren.add(bkey)
             return
         for i in range(start, nb - (n - len(chosen)) + 1):
             h = bases[i]

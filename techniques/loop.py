@@ -34,7 +34,7 @@ from typing import Any, Callable, Collection, Iterator, Sequence
 from csp.bits import popcount
 from csp.budget import Budget
 from csp.constraints.alldiff import AllDifferent
-from csp.errors import SoundnessError, SudokuCSPError, TimeLimitExceeded
+from csp.errors import NodeLimitExceeded, SoundnessError, SudokuCSPError
 from csp.events import Contradiction
 from csp.links import LinkTables, link_tables, rule_citations
 from csp.model import Puzzle
@@ -53,15 +53,27 @@ Strategy = Callable[["Run", Analysis], Any]
 
 #: steps a run applies at most (a guard against a run that never ends; not measured)
 MAX_STEPS = 100_000
-#: seconds a uniqueness check may search when no deadline is closer
-UNIQUE_SECONDS = 10.0
-#: seconds of a run's first uniqueness check, before its first step (a classic 9x9 takes
-#: milliseconds); a check cut short is tried again later with twice the budget (see
-#: :meth:`Run.check_due`)
-FIRST_CHECK_SECONDS = 0.25
-#: seconds of the first check that go to depth-first search (``method="auto"``) before
-#: the SAT solver takes the rest
-AUTO_SECONDS = 0.05
+#: the uniqueness checks run on node budgets (depth-first search nodes, then SAT solver
+#: conflicts), not on the clock: whether a check answers, and so a run's path, does not
+#: depend on the machine's load. Budget of a check a uniqueness technique asks for (about
+#: 10 s of CPU on a classic 9x9; none needs more than a few thousand)
+UNIQUE_NODES = 200_000
+#: budget of a run's first uniqueness check, before its first step (about 0.25 s of CPU
+#: on a classic 9x9, which needs at most a few hundred); a check cut short is tried again
+#: later with twice the budget (see :meth:`Run.check_due`)
+FIRST_CHECK_NODES = 5_000
+#: depth-first search nodes of the first check (about 0.05 s of CPU on a classic 9x9)
+#: before the SAT solver takes the rest
+FIRST_SEARCH_NODES = 1_000
+#: a check cut short comes again once the logic has made this many technique searches
+#: (a step of a strategy other than :func:`first_step` counts as its plan's length),
+#: doubled with each check's budget: counted, not timed, so the schedule is the same on
+#: every run
+CHECK_GAP = 64
+#: open candidates of a classic 9x9 grid: a check by depth-first search alone (past
+#: :data:`SAT_CANDIDATES`) gets its node budgets divided by the position's open candidates
+#: over this (a node costs about that much more)
+NODES_AT = 729
 #: a check asks the SAT solver only while the position has at most this many open
 #: candidates (its encoding cannot be interrupted); past it, depth-first search alone
 SAT_CANDIDATES = 3000
@@ -218,8 +230,10 @@ def first_step(run: "Run", an: Analysis,
     for t, finder, opts in run.plan() if plan is None else plan:
         if an.expired():
             return None
-        if time.perf_counter() >= run.next_check and t.family != "singles" and run.check_due():
-            return None             # several solutions: the run ends "multiple"
+        if t.family != "singles":
+            run.work += 1
+            if run.work >= run.next_check and run.check_due():
+                return None         # several solutions: the run ends "multiple"
         if t.requires_unique and not run.unique_ok():
             continue
         run.current = t.name
@@ -364,10 +378,13 @@ class Run:
         #: seconds spent in uniqueness checks
         self.check_seconds = 0.0
         self._attempts = 0
-        #: when the next scheduled uniqueness check is due (``time.perf_counter()``), and
-        #: its budget; never once the verdict is known or declared
-        self.next_check = self.t0 if self._unique is None else float("inf")
-        self._check_budget = FIRST_CHECK_SECONDS
+        #: technique searches made so far (beyond the singles; a step of another strategy
+        #: counts its plan's length): the clock of the check schedule
+        self.work = 0
+        #: when the next scheduled uniqueness check is due (a :attr:`work` count), and
+        #: its node budget; never once the verdict is known or declared
+        self.next_check: float = 0 if self._unique is None else float("inf")
+        self._check_budget = FIRST_CHECK_NODES
         # the default strategy asks for the check itself, past the singles; others get it
         # before each step
         self._peek_checks = self.strategy is not first_step
@@ -413,15 +430,12 @@ class Run:
     def unique_ok(self) -> bool:
         """Whether the puzzle has one solution: declared, or checked by a search of the
         run's state (much cheaper after some steps than from the givens on a hard puzzle)
-        of up to :data:`UNIQUE_SECONDS`. A search cut short by the deadline answers
-        False and is asked again; one that used its whole budget answers False for good."""
+        of up to :data:`UNIQUE_NODES` nodes. A search cut short by the run's deadline
+        answers False and is asked again; one that used its whole node budget answers
+        False for good."""
         if self._unique is not None:
             return self._unique
-        limit, cut = UNIQUE_SECONDS, False
-        left = self.time_left()
-        if left is not None:
-            limit, cut = max(0.01, min(limit, left)), left < limit
-        if not self._check(limit) and not cut:
+        if self._check(UNIQUE_NODES) is False:
             self._unique = False    # no verdict in the whole budget: no uniqueness technique
             self.next_check = float("inf")
         return bool(self._unique)
@@ -429,38 +443,50 @@ class Run:
     def check_due(self) -> bool:
         """Run the scheduled uniqueness check if it is due, and say whether the run must
         stop: True when the puzzle is known to have several solutions. The first check
-        is due at once, with :data:`FIRST_CHECK_SECONDS`; while checks are cut short, the
-        next one gets twice the budget (at most :data:`UNIQUE_SECONDS`, at most half the
-        time left) and comes once the logic has run four times that budget, so checks
-        take at most about a fifth of a long run. :func:`first_step`
-        calls it before each technique beyond the singles; :meth:`peek` before each step
-        of another strategy."""
-        if self._unique is None and time.perf_counter() >= self.next_check:
-            budget = self._check_budget
-            left = self.time_left()
-            if left is not None:
-                budget = min(budget, left / 2)
-            if budget <= 0.001 or not self._check(budget):
-                self._check_budget = min(2 * self._check_budget, UNIQUE_SECONDS)
-                self.next_check = time.perf_counter() + 4 * self._check_budget
+        is due at once, with :data:`FIRST_CHECK_NODES`; while checks are cut short, the
+        next one gets twice the node budget (at most :data:`UNIQUE_NODES`) and comes once
+        the logic has made :data:`CHECK_GAP` times as many more technique searches
+        (:attr:`work`, doubled with the budget). Nodes and searches are counted, not
+        timed: the same run takes the same path on a busy machine. A check also stops at
+        half the time left before the run's deadline. :func:`first_step` calls it before
+        each technique beyond the singles; :meth:`peek` before each step of another
+        strategy."""
+        if self._unique is None and self.work >= self.next_check:
+            nodes = self._check_budget
+            if not self._check(nodes, half_left=True):
+                if self._unique is None:
+                    self._check_budget = min(2 * nodes, UNIQUE_NODES)
+                    self.next_check = self.work + CHECK_GAP * (
+                        self._check_budget // FIRST_CHECK_NODES)
         return self.solutions is not None and self.solutions >= 2
 
-    def _check(self, seconds: float) -> bool:
-        """Count the solutions of the run's state up to 2 within ``seconds``
-        (``Puzzle.solve``: the model's depth-first search, then its SAT solver); several
-        are counted on up to :data:`COUNT_CAP` within :data:`COUNT_NODES` and
-        :data:`COUNT_SECONDS`. True when it answered: then ``solutions`` is set. The steps
-        of a run keep its state's solutions, so the verdict holds for the whole run; a run
-        that started from the puzzle keeps it with the puzzle for later runs (a run from a
+    def _check(self, nodes: int, half_left: bool = False) -> bool | None:
+        """Count the solutions of the run's state up to 2 within ``nodes`` (``Puzzle.solve``:
+        the model's depth-first search, then its SAT solver, see :meth:`_count`) and the
+        run's deadline (with ``half_left``, half the time left before it); several are
+        counted on up to :data:`COUNT_CAP` within :data:`COUNT_NODES` and
+        :data:`COUNT_SECONDS`. True when it answered: then ``solutions`` is set; False
+        when it used its node budget, None when the clock stopped it. The steps of a run
+        keep its state's solutions, so the verdict holds for the whole run; a run that
+        started from the puzzle keeps it with the puzzle for later runs (a run from a
         State, such as a pencil-mark grid, counts that position's own solutions)."""
         known = self.puzzle.derived(_Solutions) if self.sound else _Solutions(self.puzzle)
         if known.count is None:
+            left = self.time_left()
+            if left is not None and half_left:
+                left /= 2
+            if left is not None and left <= 0.001:
+                return None
+            budget = self.budget.narrowed(left)
+            budget.node_limit = nodes
             before, self.current = self.current, "uniqueness check"
             t = time.perf_counter()
             try:
-                known.count, known.exact = self._count(seconds)
-            except SudokuCSPError:
+                known.count, known.exact = self._count(budget)
+            except NodeLimitExceeded:
                 return False
+            except SudokuCSPError:
+                return None
             finally:
                 self.check_seconds += time.perf_counter() - t
                 self.current = before
@@ -469,38 +495,39 @@ class Run:
         self.next_check = float("inf")
         return True
 
-    def _count(self, seconds: float) -> tuple[int, bool]:
-        """(solutions, exact) of the run's state; raises SearchLimit past ``seconds``. The
-        first check gives :data:`AUTO_SECONDS` (at most half its budget) to
-        ``method="auto"`` (depth-first search first: a classic 9x9 takes milliseconds), the
-        rest and every later check to the SAT solver, which does not get lost where
-        depth-first search does (on a classic 9x9 ``auto`` never hands over: one with no
-        solution takes it 15 s, the SAT solver 0.05 s). A position with more than
-        :data:`SAT_CANDIDATES` open candidates is checked by depth-first search alone
-        (``method="search"``, which stops on time)."""
+    def _count(self, budget: Budget) -> tuple[int, bool]:
+        """(solutions, exact) of the run's state within ``budget``: its ``node_limit``
+        counts depth-first search nodes and SAT solver conflicts (raises
+        NodeLimitExceeded past it; TimeLimitExceeded past its deadline, the run's). The
+        first check gives :data:`FIRST_SEARCH_NODES` of it to depth-first search (a
+        classic 9x9 takes a few hundred), the rest and every later check to the SAT
+        solver, which does not get lost where depth-first search does (one classic 9x9
+        with no solution takes depth-first search 15 s, the SAT solver 0.05 s). A
+        position with more than :data:`SAT_CANDIDATES` open candidates is checked by
+        depth-first search alone (``method="search"``; the SAT encoding cannot be
+        interrupted), its budget divided by its open candidates over :data:`NODES_AT`."""
         from csp import sat
-        t0 = time.perf_counter()
         st = self.state
         # the SAT encoding is not interruptible: past SAT_CANDIDATES open candidates (an
         # empty 25x25 has 15,625: 1.7 s of encoding) only depth-first search checks
-        use_sat = sat.available() and sum(
-            popcount(m) for m, d in zip(st.cand, st.placed) if not d) <= SAT_CANDIDATES
+        open_ = sum(popcount(m) for m, d in zip(st.cand, st.placed) if not d)
+        use_sat = sat.available() and open_ <= SAT_CANDIDATES
         first, self._attempts = not self._attempts, self._attempts + 1
-        res, method = None, "auto" if use_sat else "search"
-        if first or not use_sat:
+        nodes = budget.node_limit or 0
+        res, method = None, "search"
+        if not use_sat:
+            budget.node_limit = max(1, nodes * NODES_AT // max(open_, NODES_AT))
+            res = self.puzzle.solve(state=st, method="search", budget=budget)
+        elif first:
+            part = budget.narrowed()
+            part.node_limit = min(FIRST_SEARCH_NODES, nodes)
             try:
-                res = self.puzzle.solve(
-                    time_limit=min(AUTO_SECONDS, seconds / 2) if use_sat else seconds,
-                    state=st, method=method)
-            except TimeLimitExceeded:
-                if not use_sat:
-                    raise
+                res = self.puzzle.solve(state=st, method="search", budget=part)
+            except NodeLimitExceeded as e:
+                budget.node_limit = max(1, nodes - max(e.nodes, part.node_limit))
         if res is None:
             method = "sat"
-            left = seconds - (time.perf_counter() - t0)
-            if left <= 0:
-                raise TimeLimitExceeded(f"uniqueness check stopped after {seconds:g} s")
-            res = self.puzzle.solve(time_limit=left, state=st, method="sat")
+            res = self.puzzle.solve(state=st, method="sat", budget=budget)
         count, exact = len(res.solutions), len(res.solutions) < 2
         if count >= 2:
             left = self.time_left()
@@ -549,6 +576,8 @@ class Run:
         st = self.state
         if all(st.placed) or self.status is not None:
             return None
+        if self._peek_checks:
+            self.work += len(self.plan())
         if (self.solutions or 0) >= 2 or (self._peek_checks and self.check_due()):
             return None                 # several solutions: the run ends "multiple"
         key = (st.version, id(st.cand))

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from csp import Grid, Puzzle
-from csp.errors import SearchLimit
+from csp.errors import NodeLimitExceeded, SearchLimit
 from techniques import StepSolver, loop
 from variants.classic import classic_puzzle
 from sudoku_csp.cli import main
@@ -200,9 +200,8 @@ def test_declared_uniqueness_skips_the_check():
     assert run.check_seconds == 0.0 and run.solutions is None and run.status == "stuck"
 
 
-def test_no_solution_found_by_search_is_unsolvable_not_stuck(capsys, monkeypatch):
-    # the first check's SAT solve (0.05 s CPU) within its budget even on a loaded machine
-    monkeypatch.setattr(loop, "FIRST_CHECK_SECONDS", 5.0)
+def test_no_solution_found_by_search_is_unsolvable_not_stuck(capsys):
+    # the first check's depth-first search gives up within its nodes, the SAT solver answers
     r = StepSolver("singles").solve(classic_puzzle(NONE), time_limit=60)
     assert r.status == "unsolvable" and r.solutions == 0
     assert re.fullmatch(r"a search finds no solution; the logic stopped (after \d+ steps?|at "
@@ -216,7 +215,7 @@ def test_a_check_cut_short_lets_the_logic_go_on_and_says_so(monkeypatch):
     goes on, and an unsolved end says that uniqueness is not known."""
     real = loop.Run._count
 
-    def cut(run, seconds):                  # every check runs out of its budget
+    def cut(run, budget):                   # every check runs out of its budget
         time.sleep(0.001)
         raise SearchLimit("cut")
     monkeypatch.setattr(loop.Run, "_count", cut)
@@ -237,15 +236,15 @@ def test_checks_come_again_while_the_logic_runs(monkeypatch):
     budgets = []
     real = loop.Run._count
 
-    def count(run, seconds):
-        budgets.append(seconds)
+    def count(run, budget):
+        budgets.append(budget.node_limit)
         if len(budgets) < 2:
-            raise SearchLimit("cut")
-        return real(run, seconds)
+            raise NodeLimitExceeded("cut")
+        return real(run, budget)
     monkeypatch.setattr(loop.Run, "_count", count)
     r = StepSolver("singles,intersections").solve(classic_puzzle(STUCK), time_limit=60)
     assert r.status == "stuck" and r.solutions == 1 and "uniqueness" not in r.reason
-    assert budgets == [loop.FIRST_CHECK_SECONDS, 2 * loop.FIRST_CHECK_SECONDS]
+    assert budgets == [loop.FIRST_CHECK_NODES, 2 * loop.FIRST_CHECK_NODES]
 
 
 def test_a_search_that_gives_up_is_named_in_the_reason():

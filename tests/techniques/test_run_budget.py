@@ -10,7 +10,7 @@ import time
 import pytest
 
 from csp.budget import Budget
-from techniques import StepSolver, registry
+from techniques import StepSolver, loop, registry
 from techniques.analysis import Analysis
 from techniques.loop import replay
 from variants.classic import classic_puzzle
@@ -120,3 +120,40 @@ def test_a_position_read_in_two_threads_under_two_budgets():
         return [_found(st) for _ in range(3)]
 
     assert _in_threads([spent, full])[1] == [fresh] * 3
+
+
+#: a Sudoku Exchange puzzle whose logic path holds a Uniqueness Test 1 (19 ms)
+UNIQUE_STEP = ".8.926..45.9..8...........3..6.1.....7.4.9.8.....8.1..6...........2..6.19..361.7."
+
+
+def _path(line: str) -> tuple[str, list[tuple[str, tuple, tuple]]]:
+    r = StepSolver().solve(classic_puzzle(line))
+    return r.status, [(s.technique, s.placements, s.eliminations) for s in r.steps]
+
+
+def test_the_uniqueness_check_counts_nodes_not_seconds(monkeypatch):
+    """The uniqueness check a logic path waits for runs on a node budget: with clocks that
+    jump 100 s at every reading (a machine under any load) the path is the same, its
+    uniqueness step included; before, a check on a 10 s wall-clock budget gave up and the
+    uniqueness techniques were skipped."""
+    want = _path(UNIQUE_STEP)
+    assert want[0] == "solved" and "uniqueness_test_1" in [t for t, *_ in want[1]]
+    budgets: list[tuple[int | None, float | None, float | None]] = []
+    real = loop.Run._count
+
+    def count(run, budget):
+        budgets.append((budget.node_limit, budget.deadline, budget.cpu_deadline))
+        return real(run, budget)
+    monkeypatch.setattr(loop.Run, "_count", count)
+    clock = [0.0]
+
+    def jump() -> float:
+        clock[0] += 100.0
+        return clock[0]
+    monkeypatch.setattr(time, "perf_counter", jump)
+    monkeypatch.setattr(time, "process_time", jump)
+    got = _path(UNIQUE_STEP)
+    monkeypatch.undo()
+    assert got == want
+    # one check, before the first technique beyond the singles: a count of nodes, no clock
+    assert budgets == [(loop.FIRST_CHECK_NODES, None, None)]

@@ -378,3 +378,34 @@ def test_cover_bound_only_prunes():
                             assert fish.search(*args) == want
                             compared += len(want)
     assert compared > 1000
+
+
+def test_the_dead_base_set_cache_only_prunes():
+    """Base sets whose cover search found no fish with an elimination are kept for the run
+    and skipped while their base candidates stay the same (candidates only go): searches
+    on a run's analyses (their ``run_memo`` kept from state to state) return the same
+    Franken fish, in the same order, as on a fresh analysis of each state."""
+    lines = [ln.strip() for ln in open(DATA / "top95.txt") if ln.strip()][6:7]
+    walker = StepSolver("default", unique=True)
+    compared = kept = 0
+    for line in lines:
+        st = classic_puzzle(line).pencilmarks()
+        an = None
+        for k in range(60):
+            an = Analysis(st, an)
+            if k % 10 == 0:
+                fresh = Analysis(st.copy())
+                for bp, cp in fish._pools(an, "franken"):
+                    for d in range(1, 10):
+                        for n in (2, 3):
+                            for max_fins, max_endo in ((0, 0), (5, 2)):
+                                want = fish.search(fresh, d, n, bp, cp, max_fins, max_endo)
+                                assert fish.search(an, d, n, bp, cp, max_fins, max_endo) == want
+                                compared += len(want)
+                kept = max(kept, sum(len(v[1]) for key, v in an.run_memo.items()
+                                     if key[0] == "fish_barren"))
+            step = walker.next_step(st)
+            if step is None:
+                break
+            apply_step(st, step)
+    assert compared > 100 and kept > 100
