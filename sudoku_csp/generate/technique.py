@@ -21,12 +21,18 @@ A technique that reads rules no generated family has, with no ``variant``, is re
 Candidates are the generator's candidates of that variant from ``seed``, ``seed + 1``, ...
 (minimal classic and jigsaw puzzles, killers of 2-3-cell cages covering the grid
 (:data:`PRACTICE_CAGES`) with givens only where needed, rule-family puzzles with every
-element and minimal givens); a seed reproduces its puzzle, and a killer's or rule family's
-uniqueness is proved again by the SAT path before it is kept. A technique that such puzzles
-rarely need as their hardest idea takes longer to find (2026-11-29, CPU from seed 1:
-XY-Wing 1.0 s, ALS-XZ 1.8 s, XY-Chain 2.3 s, Skyscraper 2.7 s, X-Wing 51 s: 509
-candidates). Techniques off the default path (``enabled`` false in the ladder) are refused:
-the default solver never uses them.
+element and minimal givens), each steered towards the technique before it is judged
+(:func:`_descend`): a candidate that the techniques up to ``name`` cannot finish (it needs
+a later one) gets givens back from its solution, one at a time, the best of a few random
+cells, until they finish it (it stays unique: givens are only added); a killer they finish
+without ``name`` loses cages one at a time while it stays unique and finished
+(:func:`_drop_cages`), until ``name`` is used. Either way :func:`_check` judges the result
+exactly as above. A seed reproduces its puzzle, and a killer's or rule family's uniqueness
+is proved again by the SAT path before it is kept. Random minimal puzzles rarely need some
+techniques as their hardest idea (an X-Wing: about one candidate in 500 before the
+steering), and some stay rare (see docs/performance.md for every technique on the default
+path of the Sudoku Exchange set). Techniques off the default path (``enabled`` false in the
+ladder) are refused: the default solver never uses them.
 
 :func:`for_technique_iter` yields ``count`` such puzzles as they are found, with a
 :class:`~sudoku_csp.generate.Progress` per candidate and a time limit per puzzle.
@@ -75,7 +81,9 @@ PRACTICE_VARIANT_OF = {"law_of_leftovers": "jigsaw"}
 PRACTICE_CAGES = (2, 3)
 #: steering of a candidate the technique cannot finish (:func:`_descend`): at most this many
 #: givens are added back, each the best of this many random cells tried (measured
-#: 2026-11-29 on X-Wing, seeds 1-150: see docs/performance.md)
+#: 2026-11-29 on X-Wing, CPU: 1 or 3 cells tried found none in 200 seeds, 6 found 2 in 117
+#: seeds at 0.3 s a seed, 12 found 1 in 40 at 0.9 s a seed; without steering about 1 in 500
+#: candidates at 0.1 s each)
 STEER_STEPS = 40
 STEER_TRIES = 6
 #: depth-first nodes the uniqueness search of a killer without one more cage may use (a
