@@ -51,6 +51,73 @@ BEGIN = "<!-- generate:begin -->"
 END = "<!-- generate:end -->"
 FAMILY_BEGIN = "<!-- generate-families:begin -->"
 FAMILY_END = "<!-- generate-families:end -->"
+TECH_BEGIN = "<!-- generate-techniques:begin -->"
+TECH_END = "<!-- generate-techniques:end -->"
+SE_SET = Path("/work/shared/data/classic/sudoku_exchange_1000_rated.tsv")
+
+
+def se_techniques(path: Path, sample: int, seed: int) -> dict[str, int]:
+    """Every technique on the default path of the Sudoku Exchange set (``sample`` puzzles
+    drawn with ``seed``; 0 = all): technique -> how many puzzles use it."""
+    import random
+    rows = [ln.split("\t")[0] for ln in path.read_text().splitlines()
+            if ln.strip() and not ln.startswith("puzzle")]
+    if sample:
+        rows = random.Random(seed).sample(rows, min(sample, len(rows)))
+    seen: dict[str, int] = {}
+    for line in rows:
+        res = StepSolver("default", unique=True).solve(classic_puzzle(line), time_limit=60)
+        for t in {st.technique for st in res.steps}:
+            seen[t] = seen.get(t, 0) + 1
+    return seen
+
+
+def _one_technique(job: tuple[str, int, float]) -> dict:
+    """``for_technique(name, seed=seed)`` within ``limit`` CPU seconds of this process (a
+    worker of its own): what was found, at which seed, CPU and wall seconds."""
+    from sudoku_csp.generate import NoPracticePuzzle, for_technique
+    name, seed, limit = job
+    c0, w0 = time.process_time(), time.perf_counter()
+    tried = [0]
+
+    def stop(k: int) -> None:
+        tried[0] = k
+        if time.process_time() - c0 > limit:
+            raise NoPracticePuzzle(f"past {limit:g} s CPU", k)
+    try:
+        pr = for_technique(name, seed=seed, time_limit=None, progress=stop)
+        got = {"seed": pr.seed, "tried": pr.tries}
+    except NoPracticePuzzle:
+        got = {"seed": None, "tried": tried[0]}
+    got.update(name=name, cpu=time.process_time() - c0, wall=time.perf_counter() - w0)
+    return got
+
+
+def run_techniques(names: dict[str, int], seed: int, limit: float, workers: int) -> list[str]:
+    """The table rows of ``--techniques`` (one worker process per technique)."""
+    import multiprocessing as mp
+    order = sorted(names, key=lambda t: registry.ladder_order(registry.get(t), False, False))
+    jobs = [(t, seed, limit) for t in order]
+    with mp.get_context("spawn").Pool(workers, maxtasksperchild=1) as pool:
+        got = {r["name"]: r for r in pool.imap_unordered(_one_technique, jobs)
+               if print(f"  {r['name']}: seed {r['seed']}, {r['cpu']:.1f} s CPU", flush=True)
+               or True}
+    out = ["| technique | SE puzzles using it | found at seed | candidates | CPU s | wall s |",
+           "|---|---:|---:|---:|---:|---:|"]
+    cpus = []
+    for t in order:
+        r = got[t]
+        cpus.append(r["cpu"] if r["seed"] is not None else math.inf)
+        where = str(r["seed"]) if r["seed"] is not None else f"none in {limit:g} s CPU"
+        out.append(f"| {t} | {names[t]} | {where} | {r['tried']} | {r['cpu']:.1f} "
+                   f"| {r['wall']:.1f} |")
+    med = statistics.median(cpus)
+    found = sum(1 for c in cpus if c != math.inf)
+    out.append("")
+    out.append(f"Found {found} of {len(order)} within {limit:g} s CPU each; median CPU over "
+               f"all {len(order)} (a miss counts as past the limit): "
+               + (f"{med:.1f} s." if med != math.inf else f"more than {limit:g} s."))
+    return out
 
 
 def verify(g) -> str | None:
@@ -215,7 +282,27 @@ def main(argv: list[str] | None = None) -> int:
                     help="write the rule-family table into this markdown file")
     ap.add_argument("--write", type=Path, default=None,
                     help="write the results section into this markdown file")
+    ap.add_argument("--techniques", action="store_true",
+                    help="for_technique(name, seed) for every technique on the default path "
+                         "of the Sudoku Exchange set (--se-sample puzzles), instead of levels")
+    ap.add_argument("--se-sample", type=int, default=0, help="--techniques: SE puzzles (0: all)")
+    ap.add_argument("--names", default="", help="--techniques: these names instead of the SE set")
+    ap.add_argument("--workers", type=int, default=2, help="--techniques: worker processes")
+    ap.add_argument("--write-techniques", type=Path, default=None,
+                    help="write the --techniques table into this markdown file")
     args = ap.parse_args(argv)
+    if args.techniques:
+        if args.names:
+            names = {t: 0 for t in args.names.split(",")}
+        else:
+            names = se_techniques(SE_SET, args.se_sample, args.seed)
+        print(f"{len(names)} techniques: {', '.join(sorted(names))}", flush=True)
+        tout = run_techniques(names, args.seed, args.time_limit, args.workers)
+        print("\n".join(tout), flush=True)
+        if args.write_techniques:
+            write_section(args.write_techniques, "\n".join(tout),
+                          argv if argv is not None else sys.argv[1:], TECH_BEGIN, TECH_END)
+        return 0
     if args.families:
         fhead = ("| family | level | made within the limit | median CPU s | 90th pct CPU s "
                  "| total CPU s (failures included) | verified |")

@@ -21,19 +21,25 @@ A technique that reads rules no generated family has, with no ``variant``, is re
 Candidates are the generator's candidates of that variant from ``seed``, ``seed + 1``, ...
 (minimal classic and jigsaw puzzles, killers of 2-3-cell cages covering the grid
 (:data:`PRACTICE_CAGES`) with givens only where needed, rule-family puzzles with every
-element and minimal givens); a seed reproduces its puzzle, and a killer's or rule family's
-uniqueness is proved again by the SAT path before it is kept. A technique that such puzzles
-rarely need as their hardest idea takes longer to find (2026-11-29, CPU from seed 1:
-XY-Wing 1.0 s, ALS-XZ 1.8 s, XY-Chain 2.3 s, Skyscraper 2.7 s, X-Wing 51 s: 509
-candidates). Techniques off the default path (``enabled`` false in the ladder) are refused:
-the default solver never uses them.
+element and minimal givens), each steered towards the technique before it is judged
+(:func:`_descend`): a candidate that the techniques up to ``name`` cannot finish (it needs
+a later one) gets givens back from its solution, one at a time, the best of a few random
+cells, until they finish it (it stays unique: givens are only added); a killer they finish
+without ``name`` loses cages one at a time while it stays unique and finished
+(:func:`_drop_cages`), until ``name`` is used. Either way :func:`_check` judges the result
+exactly as above. A seed reproduces its puzzle, and a killer's or rule family's uniqueness
+is proved again by the SAT path before it is kept. Random minimal puzzles rarely need some
+techniques as their hardest idea (an X-Wing: about one candidate in 500 before the
+steering), and some stay rare (see docs/performance.md for every technique on the default
+path of the Sudoku Exchange set). Techniques off the default path (``enabled`` false in the
+ladder) are refused: the default solver never uses them.
 
 :func:`for_technique_iter` yields ``count`` such puzzles as they are found, with a
 :class:`~sudoku_csp.generate.Progress` per candidate and a time limit per puzzle.
 
 >>> pr = for_technique("xy_wing", seed=1)
 >>> pr.step.technique, pr.seed, pr.puzzle.count_solutions(2)
-('xy_wing', 11, 1)
+('xy_wing', 6, 1)
 >>> for_technique("xy_wing", seed=pr.seed).line() == pr.line()
 True
 >>> k = for_technique("innies", seed=8)
@@ -43,16 +49,20 @@ True
 from __future__ import annotations
 
 import json
+import random
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from csp import Puzzle
-from csp.errors import SearchLimit, SoundnessError, SudokuCSPError
+from csp.errors import (NodeLimitExceeded, SearchLimit, SoundnessError, SudokuCSPError,
+                        TimeLimitExceeded)
+from csp.search import search
 from csp.io import write_line, write_pencilmarks
 from csp.state import State
 from csp.step import Step
 from techniques import StepSolver, registry
+from variants.killer import killer_cage
 
 from . import GenerateError, Progress, VARIANTS
 from .candidates import make_candidate
@@ -69,6 +79,16 @@ PRACTICE_VARIANT_OF = {"law_of_leftovers": "jigsaw"}
 #: 2026-11-29 on seeds 1-23: bigger cages leave many candidates whose uniqueness search runs
 #: past its 5 s; 2-3 cells take about 0.3-1 s CPU a candidate and innies come up in 2 of 11)
 PRACTICE_CAGES = (2, 3)
+#: steering of a candidate the technique cannot finish (:func:`_descend`): at most this many
+#: givens are added back, each the best of this many random cells tried (measured
+#: 2026-11-29 on X-Wing, CPU: 1 or 3 cells tried found none in 200 seeds, 6 found 2 in 117
+#: seeds at 0.3 s a seed, 12 found 1 in 40 at 0.9 s a seed; without steering about 1 in 500
+#: candidates at 0.1 s each)
+STEER_STEPS = 40
+STEER_TRIES = 6
+#: depth-first nodes the uniqueness search of a killer without one more cage may use (a
+#: search past it keeps the cage: node-based, so the seed reproduces the puzzle on any machine)
+STEER_CAGE_NODES = 3000
 
 
 class UnknownPractice(SudokuCSPError, ValueError):
@@ -210,7 +230,7 @@ def for_technique_iter(name: str, count: int = 1, seed: int | None = None,
     >>> seen = []
     >>> got = list(for_technique_iter("xy_wing", 2, seed=11, progress=seen.append))
     >>> [pr.seed for pr in got], [p.puzzle for p in seen if p.outcome == "kept"], len(seen)
-    ([11, 22], [1, 2], 12)
+    ([11, 15], [1, 2], 5)
     """
     variant = practice_variant(name, variant)
     tech = registry.get(name)
@@ -262,7 +282,7 @@ def _candidate(name: str, variant: str, families: list[str] | None, s: int, size
         if made is None:
             return "no puzzle"
         p, solution = made
-        found = _check(p, name, deadline)
+        p, found = _descend(p, solution, name, s, deadline)
         if isinstance(found, str):
             return found
         if variant != "classic":     # proved by the SAT path, not taken from the dig
@@ -274,6 +294,128 @@ def _candidate(name: str, variant: str, families: list[str] | None, s: int, size
         return "search limit"
     state, step, before, rating = found
     return Practice(p, solution, name, state, step, before, s, 1, rating, variant)
+
+
+def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float | None
+             ) -> tuple[Puzzle, "tuple[State, Step, int, Any] | str"]:
+    """Steer a unique candidate towards technique ``name`` (classic and jigsaw): solve it with
+    the techniques of its ladder up to ``name``; when that gets stuck (the puzzle needs a
+    later technique) add back givens from ``solution`` one at a time, each the best of
+    :data:`STEER_TRIES` random blank cells (first a puzzle the limited solve finishes
+    using ``name``, else one whose limited solve used ``name`` before getting stuck, else
+    the fewest cells left unsolved), at most :data:`STEER_STEPS` times, until the limited
+    solve finishes. Added givens keep the puzzle unique. The puzzle found and the verdict of
+    :func:`_check` on it (the judge), or why none: "not used" (finished without ``name``),
+    "needs harder" (still stuck); the cells tried come from ``random.Random(s)``, so the
+    seed reproduces the result.
+
+    >>> from sudoku_csp.generate.candidates import make_candidate
+    >>> p, sol = make_candidate("classic", 6)       # minimal, needs more than an XY-Wing
+    >>> q, got = _descend(p, sol, "xy_wing", 6, None)
+    >>> got[1].technique, len(p.given), len(q.given), q.count_solutions(2, method="sat")
+    ('xy_wing', 26, 28, 1)
+    """
+    run = StepSolver("default", unique=True).start(p)
+    plan = [t.name for t, _, _ in run.plan()]
+    if name not in plan:
+        return p, "not used"
+    upto = StepSolver(plan[:plan.index(name) + 1], unique=True)
+    rng = random.Random(s)
+    givens = [p.given.get(c, 0) for c in range(p.grid.size)]
+
+    def build(gv: list[int]) -> Puzzle:
+        q = Puzzle(p.grid).use(*[b for b, _ in p.bundles]).givens(gv)
+        q.unique = True
+        return q
+
+    def verdict(gv: list[int]) -> tuple[str, int]:
+        """("found" | "easy" | "hard", badness) of the limited solve of ``gv``."""
+        left = _left(deadline)
+        if left <= 0:
+            raise TimeLimitExceeded("time limit reached while steering")
+        res = upto.solve(build(gv), time_limit=left)
+        used = any(st.technique == name for st in res.steps)
+        if res.status == "solved":
+            return ("found" if used else "easy"), 0
+        if res.status != "stuck":
+            raise TimeLimitExceeded("time limit reached while steering")
+        open_ = sum(1 for m in res.state.cand if m & (m - 1))
+        return "hard", open_ + (0 if used else p.grid.size)
+
+    how, _ = verdict(givens)
+    if how == "easy":
+        return _drop_cages(p, name, upto, rng, deadline)
+    for _ in range(STEER_STEPS):
+        if how != "hard":
+            break
+        blank = [c for c in range(len(givens)) if not givens[c]]
+        rng.shuffle(blank)
+        best: tuple[int, int] | None = None
+        how = "easy"
+        for c in blank[:STEER_TRIES]:
+            givens[c] = solution[c]
+            got, bad = verdict(givens)
+            if got == "found":
+                q = build(givens)
+                found = _check(q, name, deadline)
+                if not isinstance(found, str):
+                    return q, found
+            elif got == "hard" and (best is None or bad < best[0]):
+                best = (bad, c)
+            givens[c] = 0
+        if best is not None:
+            givens[best[1]] = solution[best[1]]
+            how = "hard"
+    if how == "found":
+        q = build(givens)
+        return q, _check(q, name, deadline)
+    return build(givens), ("needs harder" if how == "hard" else "not used")
+
+
+def _drop_cages(p: Puzzle, name: str, upto: StepSolver, rng: random.Random,
+                deadline: float | None) -> tuple[Puzzle, "tuple[State, Step, int, Any] | str"]:
+    """Steer a killer that ``upto`` (the ladder up to ``name``) finishes without ``name``:
+    its cages are taken away one at a time in a random order, each removal kept while the
+    puzzle stays unique (a search within :data:`STEER_CAGE_NODES` nodes; past them the cage
+    stays) and ``upto`` still finishes it, until ``name`` is used (then :func:`_check` is the
+    judge). Random killers whose cages cover the grid are finished by innies before outies
+    can be needed; with fewer cages fewer houses are covered. "not used" when no cage can
+    go any more and ``name`` is still not needed; a puzzle with no killer cage is returned
+    as it is."""
+    cages = [b for b, _ in p.bundles if isinstance(b, killer_cage)]
+    rules = [b for b, _ in p.bundles if not isinstance(b, killer_cage)]
+    givens = [p.given.get(c, 0) for c in range(p.grid.size)]
+    order = list(range(len(cages)))
+    rng.shuffle(order)
+    dropped: set[int] = set()
+
+    def build(out: set[int]) -> Puzzle:
+        q = Puzzle(p.grid).use(*rules, *[b for i, b in enumerate(cages) if i not in out])
+        q.givens(givens)
+        q.unique = True
+        return q
+
+    for i in order:
+        q = build(dropped | {i})
+        left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+        try:
+            sols, _ = search(q.engine(), q.initial_state().cand, 2, STEER_CAGE_NODES, left)
+        except NodeLimitExceeded:
+            continue
+        if len(sols) != 1:
+            continue
+        left = _left(deadline)
+        if left <= 0:
+            raise TimeLimitExceeded("time limit reached while steering")
+        res = upto.solve(q, time_limit=left)
+        if res.status != "solved":
+            continue
+        dropped.add(i)
+        if any(st.technique == name for st in res.steps):
+            found = _check(q, name, deadline)
+            if not isinstance(found, str):
+                return q, found
+    return build(dropped), "not used"
 
 
 def _check(p: Puzzle, name: str, deadline: float | None
