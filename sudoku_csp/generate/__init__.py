@@ -30,8 +30,8 @@ puzzle the logic solver cannot finish is rated no level and is never kept.
 Candidate seeds are ``seed, seed + 1, seed + 2, ...``; each result records its own seed, and
 ``generate(variant, level, seed=that_seed)`` (same size and symmetry) makes that same puzzle
 first. Only the time limits depend on the machine: a candidate dropped because a search or
-rating ran out of time (killer uniqueness gets :data:`KILLER_CANDIDATE_SECONDS`) may be kept
-on a faster machine.
+rating ran out of time may be kept on a faster machine (killer uniqueness is bounded by a
+node count, :data:`KILLER_CANDIDATE_NODES`, the same on every machine).
 
 Time limits are per puzzle (``time_limit`` seconds to find one puzzle in the band): the
 deadline is handed to every fill, uniqueness search and logic rating (the step solver's run
@@ -74,7 +74,7 @@ from .candidates import (BIG_FLOOR, BIG_N, BIG_RATE_SECONDS, MAX_SIZE, _big_floo
                          _near, make_candidate)
 from .dig import BIG_UNIQUE_NODES, dig, dig_big
 from .fill import big_fill, random_fill
-from .killer import (KILLER_CAGE_SIZES, KILLER_CANDIDATE_SECONDS, KILLER_STEERED, STEER_SKIP,
+from .killer import (KILLER_CAGE_SIZES, KILLER_CANDIDATE_NODES, KILLER_STEERED, STEER_SKIP,
                      random_cages)
 from .rating import rate_within
 from .regions import random_regions

@@ -3,7 +3,6 @@ cages composed per variant and size, before the level filter."""
 from __future__ import annotations
 
 import random
-import time
 from typing import Any, Callable
 
 from csp import Grid, Puzzle
@@ -13,7 +12,7 @@ from variants.classic import classic
 
 from .dig import dig, dig_big, few_givens
 from .fill import big_fill, random_fill
-from .killer import KILLER_CANDIDATE_SECONDS, KILLER_STEERED, _killer, _steered_killer, random_cages
+from .killer import KILLER_CANDIDATE_NODES, KILLER_STEERED, _killer, _steered_killer, random_cages
 from .rating import rate_within
 from .regions import random_regions
 
@@ -96,9 +95,7 @@ def make_candidate(variant: str = "classic", seed: int = 0, size: int = 9,
                                deadline)
     p = _killer(base.grid, cages, solution)
     eng = p.engine()
-    cap = time.perf_counter() + KILLER_CANDIDATE_SECONDS
-    deadline = cap if deadline is None else min(deadline, cap)
-    givens = few_givens(eng, solution, rng, deadline)
+    givens = few_givens(eng, solution, rng, deadline, node_limit=KILLER_CANDIDATE_NODES)
     q = Puzzle(p.grid).use(*[b for b, _ in p.bundles])
     q.givens(givens)
     q.unique = True

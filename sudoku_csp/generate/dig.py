@@ -23,12 +23,15 @@ def _unique(eng: Any, cand: list[int], deadline: float | None) -> bool:
 
 
 def few_givens(eng: Any, solution: Sequence[int], rng: random.Random,
-               deadline: float | None = None, symmetric: bool = False) -> list[int]:
+               deadline: float | None = None, symmetric: bool = False,
+               node_limit: int | None = None) -> list[int]:
     """Givens (0 = blank) from ``solution`` added only where needed: while the rules of the
     engine ``eng`` plus the givens leave two solutions, a random cell where they differ
     (with its point-symmetric partner, ``symmetric``) becomes a given; then, in a random
     order, every given that later ones made unnecessary goes again. Raises
-    :class:`csp.errors.SearchLimit` past ``deadline``.
+    :class:`csp.errors.SearchLimit` past ``deadline``, or once its searches together have
+    used ``node_limit`` nodes (a count, not a time: the same seed gives the same answer on
+    any machine).
 
     >>> from variants.classic import classic
     >>> from sudoku_csp.generate.fill import random_fill
@@ -42,10 +45,24 @@ def few_givens(eng: Any, solution: Sequence[int], rng: random.Random,
     allm = sum(1 << d for d in set(solution))
     givens = [0] * size
     added: list[int] = []
+    used = 0
+
+    def two(cand: list[int]) -> list[list[int]]:
+        """Up to two solutions, within what is left of the deadline and the node budget."""
+        nonlocal used
+        left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+        nodes = None
+        if node_limit is not None:
+            nodes = node_limit - used
+            if nodes <= 0:
+                raise NodeLimitExceeded(f"search stopped after {node_limit} nodes")
+        sols, n = search(eng, cand, 2, nodes, left)
+        used += n
+        return sols
+
     while True:
         cand = [(1 << v) if v else allm for v in givens]
-        left = None if deadline is None else max(0.001, deadline - time.perf_counter())
-        sols, _ = search(eng, cand, 2, None, left)
+        sols = two(cand)
         if len(sols) < 2:
             break
         diff = [c for c in range(size) if sols[0][c] != sols[1][c]]
@@ -63,7 +80,7 @@ def few_givens(eng: Any, solution: Sequence[int], rng: random.Random,
         done |= group
         for x in group:
             givens[x] = 0
-        if not _unique(eng, [(1 << v) if v else allm for v in givens], deadline):
+        if len(two([(1 << v) if v else allm for v in givens])) != 1:
             for x in group:
                 givens[x] = solution[x]
     return givens

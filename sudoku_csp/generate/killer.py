@@ -46,8 +46,10 @@ KILLER_STEERED = {"hard": 0.5, "unfair": 0.5, "extreme": 0.5}
 #: is tried and fails, and it is tried on every state that nothing easier moves
 STEER_SKIP = frozenset({"band_arrangement"})
 
-#: seconds one killer candidate may spend proving uniqueness before it is dropped
-KILLER_CANDIDATE_SECONDS = 5.0
+#: search nodes one killer candidate may spend proving uniqueness (adding the givens it
+#: needs) before it is dropped: a count, not a time, so a seed makes the same puzzle on a
+#: busy machine (about 5 s of CPU; 2-3-cell cages over a 9x9 grid need 20-600)
+KILLER_CANDIDATE_NODES = 5_000
 
 
 def random_cages(solution: Sequence[int], n: int, rng: random.Random, min_size: int = 2,
