@@ -155,10 +155,12 @@ _REFLECTION = {
     ("csp/model.py", "getattr(bundle, 'closed_loop', False)"),
     ("csp/model.py", "getattr(bundle, attr, None)"),
     ("csp/model.py", "getattr(bundle, '__name__', None)"),
-    # csp.sat.new_solver: PySAT's C handle of a Glucose solver, when this PySAT has one (a
-    # fallback to the public API otherwise)
-    ("csp/sat.py", "getattr(getattr(solver, 'solver', None), 'glucose', None)"),
+    # csp.sat.new_solver: PySAT's C handle of a Glucose or MiniSat solver and the C
+    # module's add-clause function for it (``_RAW``), when this PySAT has them (a fallback
+    # to the public API otherwise)
+    ("csp/sat.py", "getattr(getattr(solver, 'solver', None), attr, None)"),
     ("csp/sat.py", "getattr(solver, 'solver', None)"),
+    ("csp/sat.py", "getattr(pysolvers, fn)"),
 }
 
 
