@@ -89,12 +89,15 @@ STEER_TRIES = 6
 #: depth-first nodes the uniqueness search of a killer without one more cage may use (a
 #: search past it keeps the cage: node-based, so the seed reproduces the puzzle on any machine)
 STEER_CAGE_NODES = 3000
-#: techniques whose pattern random added givens almost never make appear (none found in 60 s
-#: CPU from seed 1 with random cells only): their steering first looks, from the stuck
-#: state, for blank cells whose given makes the technique apply where the techniques before
-#: it get stuck (:func:`_pattern_cells`), at most :data:`PATTERN_NODES` states scanned
-PATTERN_STEER = frozenset({"hidden_triple", "naked_quadruple", "hidden_quadruple",
-                           "swordfish"})
+#: techniques whose pattern random added givens almost never make appear: their steering
+#: first searches, from the stuck state, for added givens after which the technique applies
+#: where the techniques before it get stuck (:func:`_pattern_cells`, at most
+#: :data:`PATTERN_NODES` states). Measured 2026-11-29 (benchmarks/generate.py --techniques,
+#: 60 s CPU): swordfish none (150 candidates) before, seed 25 after (39-57 s CPU); the hidden
+#: triple and naked and hidden quadruples were not found with it (22-31 candidates at 2-3 s
+#: each; without it 180-287 candidates, a hidden triple at seed 287), so they keep the plain
+#: steering
+PATTERN_STEER = frozenset({"swordfish"})
 PATTERN_NODES = 60
 
 
@@ -311,7 +314,10 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
     :data:`STEER_TRIES` random blank cells (first a puzzle the limited solve finishes
     using ``name``, else one whose limited solve used ``name`` before getting stuck, else
     the fewest cells left unsolved), at most :data:`STEER_STEPS` times, until the limited
-    solve finishes. Added givens keep the puzzle unique. The puzzle found and the verdict of
+    solve finishes; for a technique of :data:`PATTERN_STEER` (swordfish) a search for added
+    givens after which it applies (:func:`_pattern_cells`) comes first and the random cells
+    only finish a puzzle that uses it. Added givens keep the puzzle unique. The puzzle found
+    and the verdict of
     :func:`_check` on it (the judge), or why none: "not used" (finished without ``name``),
     "needs harder" (still stuck); the cells tried come from ``random.Random(s)``, so the
     seed reproduces the result.
@@ -356,6 +362,12 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
             return "hard", 2 * p.grid.size + _near(res.state, name) * p.grid.size + open_
         return "hard", open_ + (0 if used else p.grid.size)
 
+    def judge() -> "tuple[Puzzle, tuple[State, Step, int, Any]] | None":
+        """The puzzle of ``givens`` and :func:`_check`'s practice state, when it passes."""
+        q = build(givens)
+        found = _check(q, name, deadline)
+        return None if isinstance(found, str) else (q, found)
+
     how, _ = verdict(givens)
     if how == "easy":
         return _drop_cages(p, name, upto, rng, deadline)
@@ -364,12 +376,9 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
             for c in cells:
                 givens[c] = solution[c]
             how, _ = verdict(givens)
-            if how == "found":
-                q = build(givens)
-                found = _check(q, name, deadline)
-                if not isinstance(found, str):
-                    return q, found
-            elif how == "hard" and stuck[0] is None:
+            if how == "found" and (got := judge()) is not None:
+                return got
+            if how == "hard" and stuck[0] is None:
                 break                   # T used, a later technique too: finish it below
             for c in cells:
                 givens[c] = 0
@@ -384,13 +393,10 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
         how = "easy"
         for c in blank[:STEER_TRIES]:
             givens[c] = solution[c]
-            got, bad = verdict(givens)
-            if got == "found":
-                q = build(givens)
-                found = _check(q, name, deadline)
-                if not isinstance(found, str):
-                    return q, found
-            elif got == "hard" and (best is None or bad < best[0]):
+            how_c, bad = verdict(givens)
+            if how_c == "found" and (got := judge()) is not None:
+                return got
+            if how_c == "hard" and (best is None or bad < best[0]):
                 best = (bad, c, stuck[0])
             givens[c] = 0
         if best is not None:
@@ -448,19 +454,18 @@ def _pattern_cells(state: State, givens: list[int], solution: list[int], name: s
             stack.append((st, added + [c]))
 
 
-#: the pattern size of each technique of :data:`PATTERN_STEER`, and the :func:`_near` of a
+#: the fish size of each technique of :data:`PATTERN_STEER`, and the :func:`_near` of a
 #: state with no near instance
-PATTERN_SIZE = {"hidden_triple": 3, "naked_quadruple": 4, "hidden_quadruple": 4,
-                "swordfish": 3}
+PATTERN_SIZE = {"swordfish": 3}
 FAR = 99
 
 
 def _near(state: State, name: str) -> int:
-    """How far ``state`` is from an instance of ``name`` (:data:`PATTERN_SIZE` N): the
-    fewest extra cells (naked subset, hidden subset: positions; fish: columns or rows) over
-    N among N units of a house (cells, digits) or N rows/columns of a digit (fish), counting
-    only sets whose instance would eliminate something; :data:`FAR` when none has at most
-    N + 2. 0 is a pattern that applies.
+    """How far ``state`` is from a fish of technique ``name`` (size N,
+    :data:`PATTERN_SIZE`): over the digits and N rows (or columns) holding 2 to N + 2
+    candidates of the digit, none placed, the fewest columns (rows) beyond N that hold them,
+    counting only sets whose fish would eliminate something; :data:`FAR` when there is none.
+    0 is a fish that applies.
 
     >>> from variants.classic import classic_puzzle
     >>> _near(classic_puzzle("." * 81).initial_state(), "swordfish")
@@ -471,53 +476,20 @@ def _near(state: State, name: str) -> int:
     n = PATTERN_SIZE[name]
     cand = state.cand
     best = FAR
-    if name == "swordfish":
-        for d in g.digits:
-            bit = 1 << d
-            for lines, other in ((g.rows, g.cols), (g.cols, g.rows)):
-                masks = []
-                for line in lines:
-                    m = sum(1 << i for i, c in enumerate(line) if cand[c] & bit)
-                    if bin(m).count("1") >= 2 and not any(
-                            cand[c] == bit for c in line):
-                        masks.append(m)
-                for sub in combinations([m for m in masks if bin(m).count("1") <= n + 2], n):
-                    u = 0
-                    for m in sub:
-                        u |= m
-                    extra = bin(u).count("1") - n
-                    if 0 <= extra < best and sum(
-                            1 for m in masks if m & u) > n:       # something to eliminate
-                        best = extra
-        return best
-    houses = list(g.rows) + list(g.cols) + list(getattr(g, "regions", None) or [])
-    for h in houses:
-        open_ = [c for c in h if cand[c] & (cand[c] - 1)]
-        if len(open_) <= n:
-            continue
-        if name.startswith("naked"):
-            units = [cand[c] for c in open_ if bin(cand[c]).count("1") <= n + 2]
-            for sub in combinations(units, n):
+    for d in g.digits:
+        bit = 1 << d
+        for lines in (g.rows, g.cols):
+            masks = []
+            for line in lines:
+                m = sum(1 << i for i, c in enumerate(line) if cand[c] & bit)
+                if bin(m).count("1") >= 2 and not any(cand[c] == bit for c in line):
+                    masks.append(m)
+            for sub in combinations([m for m in masks if bin(m).count("1") <= n + 2], n):
                 u = 0
                 for m in sub:
                     u |= m
-                extra = bin(u).count("1") - 1 - n
-                if 0 <= extra < best and sum(1 for c in open_ if cand[c] & u) > n:
-                    best = extra
-        else:
-            pos = []
-            for d in g.digits:
-                m = sum(1 << i for i, c in enumerate(open_) if cand[c] >> d & 1)
-                if bin(m).count("1") >= 2:
-                    pos.append((d, m))
-            for sub in combinations([x for x in pos if bin(x[1]).count("1") <= n + 2], n):
-                u = ds = 0
-                for d, m in sub:
-                    u |= m
-                    ds |= 1 << d
                 extra = bin(u).count("1") - n
-                if 0 <= extra < best and any(
-                        cand[open_[i]] & ~ds for i in range(len(open_)) if u >> i & 1):
+                if 0 <= extra < best and sum(1 for m in masks if m & u) > n:   # eliminates
                     best = extra
     return best
 
