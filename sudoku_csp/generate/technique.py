@@ -92,13 +92,14 @@ STEER_CAGE_NODES = 3000
 #: techniques whose pattern random added givens almost never make appear: their steering
 #: first searches, from the stuck state, for added givens after which the technique applies
 #: where the techniques before it get stuck (:func:`_pattern_cells`, at most
-#: :data:`PATTERN_NODES` states). Measured 2026-11-29 (benchmarks/generate.py --techniques,
-#: 60 s CPU): swordfish none (150 candidates) before, seed 25 after (39-57 s CPU); the hidden
-#: triple and naked and hidden quadruples were not found with it (22-31 candidates at 2-3 s
-#: each; without it 180-287 candidates, a hidden triple at seed 287), so they keep the plain
-#: steering
+#: :data:`PATTERN_NODES` states). Measured 2026-11-29 on swordfish, CPU: without it none in
+#: 150 seeds (60 s); with 60 states 1 find in seeds 1-70 (seed 25, 115 s), 20 states 1 in
+#: 1-120 (89 s), 8 states 2 in 1-450 (seeds 25 and 295, 149 s; seed 25 after 12.8 s). The
+#: hidden triple and naked and hidden quadruples were not found with it (60 states: 22-31
+#: candidates in 60 s; without it 180-287, a hidden triple at seed 287), so they keep the
+#: plain steering
 PATTERN_STEER = frozenset({"swordfish"})
-PATTERN_NODES = 60
+PATTERN_NODES = 8
 
 
 class UnknownPractice(SudokuCSPError, ValueError):
