@@ -89,6 +89,17 @@ STEER_TRIES = 6
 #: depth-first nodes the uniqueness search of a killer without one more cage may use (a
 #: search past it keeps the cage: node-based, so the seed reproduces the puzzle on any machine)
 STEER_CAGE_NODES = 3000
+#: techniques whose pattern random added givens almost never make appear: their steering
+#: first searches, from the stuck state, for added givens after which the technique applies
+#: where the techniques before it get stuck (:func:`_pattern_cells`, at most
+#: :data:`PATTERN_NODES` states). Measured 2026-11-29 on swordfish, CPU: without it none in
+#: 150 seeds (60 s); with 60 states 1 find in seeds 1-70 (seed 25, 115 s), 20 states 1 in
+#: 1-120 (89 s), 8 states 2 in 1-450 (seeds 25 and 295, 149 s; seed 25 after 12.8 s). The
+#: hidden triple and naked and hidden quadruples were not found with it (60 states: 22-31
+#: candidates in 60 s; without it 180-287, a hidden triple at seed 287), so they keep the
+#: plain steering
+PATTERN_STEER = frozenset({"swordfish"})
+PATTERN_NODES = 8
 
 
 class UnknownPractice(SudokuCSPError, ValueError):
@@ -304,7 +315,10 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
     :data:`STEER_TRIES` random blank cells (first a puzzle the limited solve finishes
     using ``name``, else one whose limited solve used ``name`` before getting stuck, else
     the fewest cells left unsolved), at most :data:`STEER_STEPS` times, until the limited
-    solve finishes. Added givens keep the puzzle unique. The puzzle found and the verdict of
+    solve finishes; for a technique of :data:`PATTERN_STEER` (swordfish) a search for added
+    givens after which it applies (:func:`_pattern_cells`) comes first and the random cells
+    only finish a puzzle that uses it. Added givens keep the puzzle unique. The puzzle found
+    and the verdict of
     :func:`_check` on it (the judge), or why none: "not used" (finished without ``name``),
     "needs harder" (still stuck); the cells tried come from ``random.Random(s)``, so the
     seed reproduces the result.
@@ -328,6 +342,10 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
         q.unique = True
         return q
 
+    pattern = name in PATTERN_STEER
+    before = StepSolver(plan[:plan.index(name)], unique=True) if pattern else upto
+    stuck: list[State | None] = [None]     # the last limited solve's stuck state (None: used T)
+
     def verdict(gv: list[int]) -> tuple[str, int]:
         """("found" | "easy" | "hard", badness) of the limited solve of ``gv``."""
         left = _left(deadline)
@@ -339,37 +357,142 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
             return ("found" if used else "easy"), 0
         if res.status != "stuck":
             raise TimeLimitExceeded("time limit reached while steering")
+        stuck[0] = None if used else res.state       # T used: any cell may finish it
         open_ = sum(1 for m in res.state.cand if m & (m - 1))
+        if pattern and not used:     # nearest the pattern first, then the fewest open
+            return "hard", 2 * p.grid.size + _near(res.state, name) * p.grid.size + open_
         return "hard", open_ + (0 if used else p.grid.size)
+
+    def judge() -> "tuple[Puzzle, tuple[State, Step, int, Any]] | None":
+        """The puzzle of ``givens`` and :func:`_check`'s practice state, when it passes."""
+        q = build(givens)
+        found = _check(q, name, deadline)
+        return None if isinstance(found, str) else (q, found)
 
     how, _ = verdict(givens)
     if how == "easy":
         return _drop_cages(p, name, upto, rng, deadline)
+    if pattern and how == "hard" and stuck[0] is not None:
+        for cells in _pattern_cells(stuck[0], givens, solution, name, before, rng, deadline):
+            for c in cells:
+                givens[c] = solution[c]
+            how, _ = verdict(givens)
+            if how == "found" and (got := judge()) is not None:
+                return got
+            if how == "hard" and stuck[0] is None:
+                break                   # T used, a later technique too: finish it below
+            for c in cells:
+                givens[c] = 0
+        else:
+            return build(givens), "needs harder"
     for _ in range(STEER_STEPS):
         if how != "hard":
             break
         blank = [c for c in range(len(givens)) if not givens[c]]
         rng.shuffle(blank)
-        best: tuple[int, int] | None = None
+        best: tuple[int, int, State | None] | None = None
         how = "easy"
         for c in blank[:STEER_TRIES]:
             givens[c] = solution[c]
-            got, bad = verdict(givens)
-            if got == "found":
-                q = build(givens)
-                found = _check(q, name, deadline)
-                if not isinstance(found, str):
-                    return q, found
-            elif got == "hard" and (best is None or bad < best[0]):
-                best = (bad, c)
+            how_c, bad = verdict(givens)
+            if how_c == "found" and (got := judge()) is not None:
+                return got
+            if how_c == "hard" and (best is None or bad < best[0]):
+                best = (bad, c, stuck[0])
             givens[c] = 0
         if best is not None:
             givens[best[1]] = solution[best[1]]
+            stuck[0] = best[2]
             how = "hard"
     if how == "found":
         q = build(givens)
         return q, _check(q, name, deadline)
     return build(givens), ("needs harder" if how == "hard" else "not used")
+
+
+def _pattern_cells(state: State, givens: list[int], solution: list[int], name: str,
+                   before: StepSolver, rng: random.Random, deadline: float | None
+                   ) -> Iterator[list[int]]:
+    """Sets of blank cells whose digits from ``solution``, added to ``givens``, most likely
+    make technique ``name`` needed: a depth-first search from the stuck ``state`` of
+    ``before`` (the ladder before ``name``) over added digits that leave ``before`` stuck
+    (placed in the state, then solved from there), nearest the pattern first
+    (:func:`_near`), at most :data:`PATTERN_NODES` states scanned; yielded when ``name``
+    applies where ``before`` gets stuck. A guide only (the solve from a state is not the
+    solve of the puzzle): the caller judges each set on the puzzle itself."""
+    g = state.grid
+    houses = list(g.rows) + list(g.cols) + list(getattr(g, "regions", None) or [])
+    stack: list[tuple[State, list[int]]] = [(state, [])]
+    nodes = 0
+    while stack and nodes < PATTERN_NODES:
+        st0, added = stack.pop()
+        nodes += 1
+        blank = [c for c in range(len(givens)) if not givens[c] and c not in added]
+        rng.shuffle(blank)
+        children: list[tuple[int, int, State, int]] = []
+        for c in blank:
+            m = st0.cand[c]
+            if not m >> solution[c] & 1 or not m & (m - 1):
+                continue
+            left = _left(deadline)
+            if left <= 0:
+                raise TimeLimitExceeded("time limit reached while steering")
+            st = st0.copy()
+            st.place(c, solution[c])
+            for h in houses:
+                if c in h:
+                    for o in h:
+                        if o != c:
+                            st.remove(o, solution[c])
+            res = before.solve(st, time_limit=left)
+            if res.status != "stuck":
+                continue
+            if before.find_all(res.state, name):
+                yield added + [c]
+            else:
+                children.append((_near(res.state, name), len(children), res.state, c))
+        for _, _, st, c in sorted(children, reverse=True):     # nearest popped first
+            stack.append((st, added + [c]))
+
+
+#: the fish size of each technique of :data:`PATTERN_STEER`, and the :func:`_near` of a
+#: state with no near instance
+PATTERN_SIZE = {"swordfish": 3}
+FAR = 99
+
+
+def _near(state: State, name: str) -> int:
+    """How far ``state`` is from a fish of technique ``name`` (size N,
+    :data:`PATTERN_SIZE`): over the digits and N rows (or columns) holding 2 to N + 2
+    candidates of the digit, none placed, the fewest columns (rows) beyond N that hold them,
+    counting only sets whose fish would eliminate something; :data:`FAR` when there is none.
+    0 is a fish that applies.
+
+    >>> from variants.classic import classic_puzzle
+    >>> _near(classic_puzzle("." * 81).initial_state(), "swordfish")
+    99
+    """
+    from itertools import combinations
+    g = state.grid
+    n = PATTERN_SIZE[name]
+    cand = state.cand
+    best = FAR
+    for d in g.digits:
+        bit = 1 << d
+        for lines in (g.rows, g.cols):
+            masks = []
+            for line in lines:
+                m = sum(1 << i for i, c in enumerate(line) if cand[c] & bit)
+                if bin(m).count("1") >= 2 and not any(cand[c] == bit for c in line):
+                    masks.append(m)
+            for sub in combinations([m for m in masks if bin(m).count("1") <= n + 2], n):
+                u = 0
+                for m in sub:
+                    u |= m
+                extra = bin(u).count("1") - n
+                if 0 <= extra < best and sum(1 for m in masks if m & u) > n:   # eliminates
+                    best = extra
+    return best
 
 
 def _drop_cages(p: Puzzle, name: str, upto: StepSolver, rng: random.Random,

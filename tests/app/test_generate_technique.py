@@ -22,7 +22,8 @@ from variants.killer import killer_cage
 from variants.lines import renban
 
 #: technique -> the seed its puzzle was found at (searching from seed 1)
-FOUND = {"x_wing": 118, "xy_wing": 6, "xy_chain": 5, "als_xz": 25}
+FOUND = {"x_wing": 118, "xy_wing": 6, "xy_chain": 5, "als_xz": 25,
+         "hidden_triple": 287, "swordfish": 25}
 
 
 @pytest.mark.parametrize("name", sorted(FOUND))
