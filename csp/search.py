@@ -10,7 +10,6 @@ searches to :mod:`csp.sat` after a node budget.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from .budget import Budget

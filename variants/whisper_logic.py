@@ -45,7 +45,6 @@ def whisper_neighbours(an: Analysis, opts: dict) -> Iterator[Step]:
     has none at all). The rule propagation finds the same; this step names it, before it."""
     t = line_tables(an.puzzle)
     w = an.grid.namer
-    n = an.n
     for ln in t.of("whisper_pairs"):
         d = ln.data
         cells = ln.cells

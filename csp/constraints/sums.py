@@ -452,7 +452,7 @@ class LinearPropagator(Propagator):
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
-        cells, coeffs, total = self.cells, self.coeffs, self.total
+        cells = self.cells
         doms = [cand[c] for c in cells]
         if _enumerable(doms):
             key = tuple(doms)

@@ -181,7 +181,7 @@ def true_candidates(puzzle: Puzzle | str, *, state: State | None = None,
     else:
         cc = candidate_counts(p, st.cand, cap, time_limit=time_limit, cancel=cancel,
                               progress=progress, method=method)
-    size, n = p.grid.size, p.grid.n
+    size = p.grid.size
     candidates, counts = _per_cell(cc)
     res = TrueCandidates(p, cap, cc.status, candidates, counts, cc.solutions_seen, cc.complete,
                          logical=logical, solution=cc.solution, raw=cc)

@@ -5,7 +5,7 @@ with ``inter``, locked candidates for nets) and the analysis' cache of assumptio
 propagated. See :mod:`techniques.forcing`."""
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from csp.bits import digits_of, union_of
 from csp.events import Contradiction
@@ -13,6 +13,9 @@ from csp.step import Namer, cell_name, digit_symbol
 
 from ..analysis import Analysis, iter_cells
 from ..rules import rule_engine
+
+if TYPE_CHECKING:
+    from csp.engine import Engine
 
 # A fact is an int: ((cell << 5 | digit) << 1) | on.  on=1: the candidate is true.
 _DSHIFT = 5

@@ -145,7 +145,6 @@ def _verities(an: Analysis, opts: dict, net: bool, tech: str, title: str) -> Ite
 def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
                     title: str) -> Iterator[tuple[int, Step]]:
     st = _static(an)
-    w = st.namer
     maxb = FORCING_OPTIONS.read(opts, "max_branches")
     maxb = an.n if maxb is None else int(maxb)
     inter = _inter(opts, net)
