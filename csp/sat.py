@@ -919,6 +919,46 @@ class SatSession:
         if self._solver is not None:
             self._solver.add_clause(list(lits))
 
+    def refutes(self, assumptions: Sequence[int], conflicts: int) -> bool | None:
+        """True when no solution holds every literal of ``assumptions``, False when one
+        does, None when the solver used ``conflicts`` conflicts first (a count, so the
+        answer is the same on any machine; the watched deadline and cancel hold too).
+
+        >>> from csp import Puzzle, Grid
+        >>> p = Puzzle(Grid(4)).add_grid_houses()
+        >>> with SatSession(p) as s:
+        ...     s.refutes([s.var(0, 1), s.var(1, 1)], 100), s.refutes([s.var(0, 1)], 100)
+        (True, False)
+        """
+        solver = self._solver
+        if solver is None:
+            return True
+        assumptions = list(assumptions)
+        try:
+            while True:
+                self.check()
+                self.calls += 1
+                solver.conf_budget(conflicts)
+                res = solver.solve_limited(assumptions=assumptions,
+                                           expect_interrupt=self._watch is not None)
+                if res is None:
+                    solver.clear_interrupt()
+                    self.check()
+                    return None
+                if not res:
+                    return True
+                if not self.lazy:
+                    return False
+                values = self.decode(solver.get_model())
+                bad = [con for con in self.lazy
+                       if not con.check(*(values[c] for c in con.cells))]
+                if not bad:
+                    return False
+                for con in bad:
+                    solver.add_clause([-self.var(c, values[c]) for c in dict.fromkeys(con.cells)])
+        finally:
+            solver.conf_budget(-1)
+
 
 def _root_propagate(eng: Any, cand: list[int]) -> list[int] | None:
     """The propagation of ``cand`` by the engine ``eng`` of a puzzle (the bitboard one for

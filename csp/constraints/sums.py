@@ -3,7 +3,7 @@ combination filtering (distinct) and bounds reasoning."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ..bits import digits_of
 from ..errors import InvalidConstraint
@@ -142,6 +142,46 @@ def _validate_totals(name: str, k: int, n: int, totals: Sequence[int], distinct:
                                 + (shown if len(totals) == 1 else f"any of {shown}"))
 
 
+def plain_sum_supports(doms: Sequence[int], totals: Iterable[int]) -> list[int]:
+    """Per cell, the digits of its candidate mask in ``doms`` that some choice of one digit
+    per cell (repeats allowed) adding up to one of ``totals`` uses: exact supports by
+    reachable partial sums as bit masks (forward: the sums of the cells before it; backward:
+    the sums the cells before it may still need), about ``2 * len(doms) * n`` big-int
+    shifts however many assignments there are.
+
+    >>> [digits_of(m) for m in plain_sum_supports([0b1110, 0b1110, 0b1111110], [11])]
+    [[1, 2, 3], [1, 2, 3], [5, 6]]
+    >>> plain_sum_supports([0b110, 0b110], [9])
+    [0, 0]
+    """
+    k = len(doms)
+    reach = [1] * (k + 1)           # reach[i]: sums of the cells before i
+    for i, m in enumerate(doms):
+        acc, r = 0, reach[i]
+        while m:
+            low = m & -m
+            acc |= r << (low.bit_length() - 1)
+            m ^= low
+        reach[i + 1] = acc
+    need = 0                        # sums the cells before i + 1 may add up to
+    for t in totals:
+        if t >= 0:
+            need |= 1 << t
+    out = [0] * k
+    for i in range(k - 1, -1, -1):
+        m, r, acc, sup = doms[i], reach[i], 0, 0
+        while m:
+            low = m & -m
+            d = low.bit_length() - 1
+            m ^= low
+            if (r << d) & need:
+                sup |= low
+                acc |= need >> d
+        out[i] = sup
+        need = acc
+    return out
+
+
 class SumPropagator(Propagator):
     cost = Cost.LINEAR
     events = Event.DOM
@@ -229,6 +269,10 @@ class SumPropagator(Propagator):
         return "/".join(map(str, sorted(self.totals)))
 
     def _enumerate(self, doms: list[int]) -> list[int]:
+        """Per cell, the digits of its domain in ``doms`` that some assignment of the
+        scope adding up to one of the totals uses (different digits when ``distinct``)."""
+        if not self.distinct:
+            return plain_sum_supports(doms, self.totals)
         k = len(doms)
         order = sorted(range(k), key=lambda i: doms[i].bit_count())
         sd = [doms[i] for i in order]

@@ -242,3 +242,38 @@ def test_9x9_hard(family):
     """9x9 hard puzzles (2-5 s CPU each, benchmarks/generate.py --families)."""
     g = generate(family, "hard", seed=1, time_limit=None)[0]
     _check(g, [family], "hard")
+
+
+def test_little_killer_9x9_medium_dig_by_sat():
+    """9x9 little killers: the dig's uniqueness checks run in one SAT session with a
+    conflict budget (generate.dig.DIG_CONFLICTS); by depth-first search this seed took
+    48 s of CPU (a proof of uniqueness with few givens costs thousands of nodes), now
+    about 1.5 s."""
+    import time
+    t = time.process_time()
+    g = generate("little_killer", "medium", seed=1, time_limit=None)[0]
+    assert time.process_time() - t < 20
+    _check(g, ["little_killer"], "medium")
+
+
+def test_dig_conflict_budget_keeps_uniqueness(monkeypatch):
+    """A check that runs out of conflicts undoes its removal: with a budget of one conflict
+    the dig keeps more givens, and the puzzle still has one solution."""
+    import importlib
+    import random
+    from csp import Puzzle
+    from variants.classic import classic
+    from variants.killer import little_killer as lk
+    from sudoku_csp.generate.fill import random_fill
+    dig = importlib.import_module("sudoku_csp.generate.dig")
+    p = Puzzle(9).use(classic())
+    p.use(lk(["r1c1", "r2c2", "r3c3", "r4c4", "r5c5", "r6c6", "r7c7", "r8c8", "r9c9"], 45))
+    sol = random_fill(p, random.Random(3))
+    full = dig.dig(p, sol, random.Random(3))
+    monkeypatch.setattr(dig, "DIG_CONFLICTS", 1)
+    tight = dig.dig(p, sol, random.Random(3))
+    assert sum(map(bool, tight)) >= sum(map(bool, full))
+    for givens in (full, tight):
+        q = Puzzle(9).use(classic())
+        q.use(lk(["r1c1", "r2c2", "r3c3", "r4c4", "r5c5", "r6c6", "r7c7", "r8c8", "r9c9"], 45))
+        assert q.givens(givens).count_solutions(2, method="sat") == 1
