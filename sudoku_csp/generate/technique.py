@@ -519,8 +519,9 @@ def _near_fish(state: State, n: int) -> int:
 
 
 def _near_subset(state: State, n: int, hidden: bool) -> int:
-    """Over the houses with at least 2 n open cells (fewer: the complement is a smaller
-    subset, found before), the fewest digits (hidden: cells) beyond n that n open cells
+    """Over the houses with at least 2 n open cells (hidden: 2 n + 1; fewer: the complement
+    is a naked or hidden subset found before, a naked quadruple the same as a hidden one in a
+    house of 8 open cells), the fewest digits (hidden: cells) beyond n that n open cells
     (digits) of the house hold, counting only sets that would eliminate something."""
     from itertools import combinations
     g = state.grid
@@ -528,7 +529,7 @@ def _near_subset(state: State, n: int, hidden: bool) -> int:
     best = FAR
     for h in list(g.rows) + list(g.cols) + list(g.regions or []):
         open_ = [c for c in h if cand[c] & (cand[c] - 1)]
-        if len(open_) < 2 * n:
+        if len(open_) < 2 * n + hidden:
             continue
         if hidden:
             digits = [d for d in g.digits if any(cand[c] >> d & 1 for c in open_)]
