@@ -92,13 +92,16 @@ STEER_CAGE_NODES = 3000
 #: techniques whose pattern random added givens almost never make appear: their steering
 #: first searches, from the stuck state, for added givens after which the technique applies
 #: where the techniques before it get stuck (:func:`_pattern_cells`, at most
-#: :data:`PATTERN_NODES` states). Measured 2026-11-29 on swordfish, CPU: without it none in
+#: :data:`PATTERN_NODES` states), nearest the pattern first by the technique's own measure
+#: (:func:`_near`). Measured 2026-11-29 on swordfish, CPU: without it none in
 #: 150 seeds (60 s); with 60 states 1 find in seeds 1-70 (seed 25, 115 s), 20 states 1 in
-#: 1-120 (89 s), 8 states 2 in 1-450 (seeds 25 and 295, 149 s; seed 25 after 12.8 s). The
-#: hidden triple and naked and hidden quadruples were not found with it (60 states: 22-31
-#: candidates in 60 s; without it 180-287, a hidden triple at seed 287), so they keep the
-#: plain steering
-PATTERN_STEER = frozenset({"swordfish"})
+#: 1-120 (89 s), 8 states 2 in 1-450 (seeds 25 and 295, 149 s; seed 25 after 12.8 s). With
+#: a measure of their own (8 states, from seed 1, CPU under load): naked quadruple seed 189
+#: (24 s), Uniqueness Test 4 seed 286 (29 s), Avoidable Rectangle 1 seed 335 (39 s), Multi
+#: Colors 1 seed 118 (17 s); all four none in 60 s before. The hidden triple keeps the plain
+#: steering (found at seed 287 without it)
+PATTERN_STEER = frozenset({"swordfish", "naked_quadruple", "uniqueness_test_4",
+                           "avoidable_rectangle_1", "multi_colors_1"})
 PATTERN_NODES = 8
 
 
@@ -315,10 +318,10 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
     :data:`STEER_TRIES` random blank cells (first a puzzle the limited solve finishes
     using ``name``, else one whose limited solve used ``name`` before getting stuck, else
     the fewest cells left unsolved), at most :data:`STEER_STEPS` times, until the limited
-    solve finishes; for a technique of :data:`PATTERN_STEER` (swordfish) a search for added
-    givens after which it applies (:func:`_pattern_cells`) comes first and the random cells
-    only finish a puzzle that uses it. Added givens keep the puzzle unique. The puzzle found
-    and the verdict of
+    solve finishes; for a technique of :data:`PATTERN_STEER` (swordfish, quadruple, ...) a
+    search for added givens after which it applies (:func:`_pattern_cells`) comes first and
+    the random cells only finish a puzzle that uses it. Added givens keep the puzzle unique.
+    The puzzle found and the verdict of
     :func:`_check` on it (the judge), or why none: "not used" (finished without ``name``),
     "needs harder" (still stuck); the cells tried come from ``random.Random(s)``, so the
     seed reproduces the result.
@@ -439,6 +442,8 @@ def _pattern_cells(state: State, givens: list[int], solution: list[int], name: s
                 raise TimeLimitExceeded("time limit reached while steering")
             st = st0.copy()
             st.place(c, solution[c])
+            st.given = st.given[:]          # a given of the puzzle (avoidable rectangles)
+            st.given[c] = True
             for h in houses:
                 if c in h:
                     for o in h:
@@ -455,26 +460,44 @@ def _pattern_cells(state: State, givens: list[int], solution: list[int], name: s
             stack.append((st, added + [c]))
 
 
-#: the fish size of each technique of :data:`PATTERN_STEER`, and the :func:`_near` of a
+#: the fish size of each fish technique of :data:`PATTERN_STEER`, and the :func:`_near` of a
 #: state with no near instance
-PATTERN_SIZE = {"swordfish": 3}
+PATTERN_SIZE = {"swordfish": 3, "finned_jellyfish": 4}
 FAR = 99
 
 
 def _near(state: State, name: str) -> int:
-    """How far ``state`` is from a fish of technique ``name`` (size N,
-    :data:`PATTERN_SIZE`): over the digits and N rows (or columns) holding 2 to N + 2
-    candidates of the digit, none placed, the fewest columns (rows) beyond N that hold them,
-    counting only sets whose fish would eliminate something; :data:`FAR` when there is none.
-    0 is a fish that applies.
+    """How far ``state`` is from an instance of technique ``name`` of :data:`PATTERN_STEER`
+    (0: one that likely applies, :data:`FAR`: none near), by the technique's kind: a fish
+    (:func:`_near_fish`), a quadruple (:func:`_near_subset`), a unique or avoidable
+    rectangle (:func:`_near_rectangle`, :func:`_near_avoidable`), colouring
+    (:func:`_near_colours`); 0 for the others (the search is then unguided). A guide
+    only: the search asks the technique itself whether it applies.
 
     >>> from variants.classic import classic_puzzle
     >>> _near(classic_puzzle("." * 81).initial_state(), "swordfish")
     99
     """
+    if name in PATTERN_SIZE:
+        return _near_fish(state, PATTERN_SIZE[name])
+    if name in ("naked_quadruple", "hidden_quadruple"):
+        return _near_subset(state, 4, name == "hidden_quadruple")
+    if name.startswith("uniqueness_test"):
+        return _near_rectangle(state)
+    if name.startswith("avoidable_rectangle"):
+        return _near_avoidable(state, 3 if name.endswith("_1") else 2)
+    if name in ("simple_colors_trap", "multi_colors_1"):
+        return _near_colours(state, 2 if name == "multi_colors_1" else 1)
+    return 0
+
+
+def _near_fish(state: State, n: int) -> int:
+    """Over the digits and ``n`` rows (or columns) holding 2 to n + 2 candidates of the
+    digit, none placed, the fewest columns (rows) beyond n that hold them, counting only
+    sets whose fish would eliminate something; :data:`FAR` when there is none (0: a fish
+    of size n applies; a finned fish has 1 or 2 beyond)."""
     from itertools import combinations
     g = state.grid
-    n = PATTERN_SIZE[name]
     cand = state.cand
     best = FAR
     for d in g.digits:
@@ -492,6 +515,165 @@ def _near(state: State, name: str) -> int:
                 extra = bin(u).count("1") - n
                 if 0 <= extra < best and sum(1 for m in masks if m & u) > n:   # eliminates
                     best = extra
+    return best
+
+
+def _near_subset(state: State, n: int, hidden: bool) -> int:
+    """Over the houses with at least 2 n open cells (hidden: 2 n + 1; fewer: the complement
+    is a naked or hidden subset found before, a naked quadruple the same as a hidden one in a
+    house of 8 open cells), the fewest digits (hidden: cells) beyond n that n open cells
+    (digits) of the house hold, counting only sets that would eliminate something."""
+    from itertools import combinations
+    g = state.grid
+    cand = state.cand
+    best = FAR
+    for h in list(g.rows) + list(g.cols) + list(g.regions or []):
+        open_ = [c for c in h if cand[c] & (cand[c] - 1)]
+        if len(open_) < 2 * n + hidden:
+            continue
+        if hidden:
+            digits = [d for d in g.digits if any(cand[c] >> d & 1 for c in open_)]
+            where = [sum(1 << i for i, c in enumerate(open_) if cand[c] >> d & 1)
+                     for d in digits]
+            for sub in combinations(range(len(digits)), n):
+                u = 0
+                for j in sub:
+                    u |= where[j]
+                extra = bin(u).count("1") - n
+                dm = sum(1 << digits[j] for j in sub)
+                if 0 <= extra < best and any(cand[open_[i]] & ~dm for i in range(len(open_))
+                                             if u >> i & 1):
+                    best = extra
+        else:
+            for sub in combinations(open_, n):
+                u = 0
+                for c in sub:
+                    u |= cand[c]
+                extra = bin(u).count("1") - n
+                if 0 <= extra < best and any(cand[c] & u for c in open_ if c not in sub):
+                    best = extra
+    return best
+
+
+_RECTANGLES: dict[tuple, list[tuple[int, int, int, int]]] = {}
+
+
+def _rectangles(g) -> list[tuple[int, int, int, int]]:
+    """Cells p, q, r, s of the rectangles of rows and columns that span two boxes (p, s and
+    q, r opposite; cached per layout)."""
+    key = (g.height, g.width, tuple(g.regions or ()))
+    if key not in _RECTANGLES:
+        _RECTANGLES[key] = _make_rectangles(g)
+    return _RECTANGLES[key]
+
+
+def _make_rectangles(g) -> list[tuple[int, int, int, int]]:
+    box = {c: i for i, h in enumerate(g.regions or []) for c in h}
+    out = []
+    for r1 in range(g.height):
+        for r2 in range(r1 + 1, g.height):
+            for c1 in range(g.width):
+                for c2 in range(c1 + 1, g.width):
+                    rect = (g.at(r1, c1), g.at(r1, c2), g.at(r2, c1), g.at(r2, c2))
+                    if len({box.get(c) for c in rect}) == 2:
+                        out.append(rect)
+    return out
+
+
+def _near_rectangle(state: State) -> int:
+    """Over the rectangles whose four open cells share two digits a, b: the fewest extra
+    candidates beyond {a, b} in the two cells of a side, plus the fewest other places of a
+    or b in a house the two other cells share (0: a Uniqueness Test 4 applies)."""
+    g = state.grid
+    cand = state.cand
+    best = FAR
+    houses = list(g.rows) + list(g.cols) + list(g.regions or [])
+    for p, q, r, s in _rectangles(g):
+        common = cand[p] & cand[q] & cand[r] & cand[s]
+        if bin(common).count("1") < 2 or any(state.placed[c] for c in (p, q, r, s)):
+            continue
+        for floor, roof in (((p, q), (r, s)), ((r, s), (p, q)), ((p, r), (q, s)),
+                            ((q, s), (p, r))):
+            for a in range(1, common.bit_length()):
+                for b in range(a + 1, common.bit_length()):
+                    if not (common >> a & 1 and common >> b & 1):
+                        continue
+                    ab = 1 << a | 1 << b
+                    fl = sum(bin(cand[c] & ~ab).count("1") for c in floor)
+                    if fl >= best:
+                        continue
+                    x, y = roof
+                    for h in houses:
+                        if x in h and y in h:
+                            for d in (a, b):
+                                other = sum(1 for c in h if c not in roof and cand[c] >> d & 1)
+                                best = min(best, fl + other)
+    return best
+
+
+def _near_avoidable(state: State, placed: int) -> int:
+    """Over the rectangles with no given corner whose open corners still hold the digit that
+    completes a deadly pattern of the placed ones (the digit of the opposite corner): how
+    many corners short of ``placed`` are placed (by logic); for type 2 (``placed`` 2), with
+    two adjacent corners placed, how far the open two are from {b, c} and {a, c} (one extra
+    digit c, the same in both)."""
+    g = state.grid
+    cand = state.cand
+    val = state.placed
+    best = FAR
+    for rect in _rectangles(g):
+        if any(state.given[c] for c in rect):
+            continue
+        p, q, r, s = rect
+        pair = []
+        for x, y in ((p, s), (q, r)):          # opposite corners take one digit
+            if val[x] and val[y] and val[x] != val[y]:
+                break
+            v = val[x] or val[y]
+            if v and not all(val[c] or cand[c] >> v & 1 for c in (x, y)):
+                break
+            pair.append(v)
+        else:
+            if pair[0] and pair[0] == pair[1]:
+                continue
+            k = sum(1 for c in rect if val[c])
+            if placed == 3 or k < 2:
+                best = min(best, abs(placed - k) + (placed - k if placed == 2 else 0))
+            elif k == 2 and not (val[p] and val[s] or val[q] and val[r]):
+                # type 2: the open corners {b, c} and {a, c}, one extra digit c in both
+                opp = dict(zip(rect, rect[::-1]))
+                extra = [cand[c] & ~(1 << val[opp[c]]) for c in rect if not val[c]]
+                best = min(best, sum(abs(bin(e).count("1") - 1) for e in extra)
+                           + (extra[0] != extra[1]))
+    return best
+
+
+def _near_colours(state: State, clusters: int) -> int:
+    """FAR less the cells of the ``clusters`` largest clusters of one digit's strong links
+    (the two-cell houses of the digit): long chains of strong links first."""
+    g = state.grid
+    cand = state.cand
+    best = FAR
+    for d in g.digits:
+        parent: dict[int, int] = {}
+
+        def root(c: int) -> int:
+            while parent[c] != c:
+                parent[c] = parent[parent[c]]
+                c = parent[c]
+            return c
+        for h in list(g.rows) + list(g.cols) + list(g.regions or []):
+            where = [c for c in h if cand[c] >> d & 1 and cand[c] & (cand[c] - 1)]
+            if len(where) == 2:
+                a, b = where
+                parent.setdefault(a, a)
+                parent.setdefault(b, b)
+                parent[root(a)] = root(b)
+        sizes: dict[int, int] = {}
+        for c in parent:
+            sizes[root(c)] = sizes.get(root(c), 0) + 1
+        top = sorted(sizes.values(), reverse=True)[:clusters]
+        best = min(best, max(0, FAR - sum(top)))
     return best
 
 

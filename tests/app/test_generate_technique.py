@@ -23,7 +23,10 @@ from variants.lines import renban
 
 #: technique -> the seed its puzzle was found at (searching from seed 1)
 FOUND = {"x_wing": 118, "xy_wing": 6, "xy_chain": 5, "als_xz": 25,
-         "hidden_triple": 287, "swordfish": 25}
+         "hidden_triple": 287, "swordfish": 25,
+         # steered by the pattern search (technique.PATTERN_STEER) with their own _near
+         "naked_quadruple": 189, "uniqueness_test_4": 286, "avoidable_rectangle_1": 335,
+         "multi_colors_1": 118}
 
 
 @pytest.mark.parametrize("name", sorted(FOUND))
