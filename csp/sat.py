@@ -81,10 +81,19 @@ ENUM_SOLVER = "minisat22"
 #: solutions listed on Glucose before :meth:`SatSession.switch` to :data:`ENUM_SOLVER`
 #: (a new solver costs a few ms on a setter puzzle, MiniSat saves about 0.1 ms a call)
 ENUM_SWITCH = 50
+#: ... but only when Glucose needed at most this many conflicts a call for those: a puzzle
+#: whose every next solution is a search of its own (Rapid Fire Crossbow without one rule
+#: element: 64 conflicts a call, 59 solutions) goes on faster where Glucose has learnt
+#: (its last 9 calls took 60 ms on MiniSat, which starts without those clauses); the
+#: workbench's variants with hundreds to thousands of solutions take 2 to 15
+ENUM_SWITCH_CONFLICTS = 20
 #: PySAT's name -> (the attribute of its wrapper holding the C solver, the C module's
 #: clause function), for :func:`new_solver`
 _RAW = {"glucose42": ("glucose", "glucose421_add_cl"),
         "minisat22": ("minisat", "minisat22_add_cl")}
+#: PySAT's name -> the prefix of its C module's functions (``<prefix>_solve_lim``,
+#: ``<prefix>_model``), which :class:`SatSession` calls directly
+_PREFIX = {"glucose42": "glucose421", "minisat22": "minisat22"}
 #: "at most one" of up to this many literals is a clause per pair; above, the product encoding
 AMO_PAIRWISE = 12
 #: clauses held before :func:`sat_search` hands them to the solver (bounds the memory of
@@ -752,12 +761,22 @@ class SatSession:
         self._watch: threading.Thread | None = None
         self._stop = threading.Event()
         self._solver: Any = None
+        self._raw: Any = None
+        self._units: list[list[int]] = []
         if self.cand is None:
             return
         enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget)
         self.lazy = enc.lazy
-        self._solver = new_solver(enc.clauses, solver)
         n = self.n
+        # the variables no clause mentions (the candidates removed at the root, and the n
+        # numbers between the candidates and the auxiliary variables) are set false once:
+        # the solver would otherwise decide each of them again on every call (ten times
+        # the decisions; counting 4,402 solutions took a fifth longer)
+        self._units = [[-(c * n + d)] for c, m in enumerate(self.cand)
+                       for d in range(1, n + 1) if not m >> d & 1]
+        self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
+        self._solver = new_solver(itertools.chain(enc.clauses, self._units), solver)
+        self._bind(solver)
         #: cells with two or more candidates (the others are decided at the root)
         self.free = [c for c, m in enumerate(self.cand) if m & (m - 1)]
         # the model entries of the free cells' candidates (model[v - 1] is +-v): one
@@ -828,9 +847,36 @@ class SatSession:
         carried over; a lazy rule forbids its tuples again as models break it)."""
         if self._solver is None:
             return
-        new = new_solver(itertools.chain(self.enc.clauses, clauses), solver)
+        new = new_solver(itertools.chain(self.enc.clauses, self._units, clauses), solver)
         old, self._solver = self._solver, new
         old.delete()
+        self._bind(solver)
+
+    def _bind(self, name: str) -> None:
+        """The C functions that solve and read a model of the current solver, called
+        without PySAT's Python layers (a tenth of a count's time per solution); None for
+        another kind of solver (then its wrapper's methods)."""
+        self._raw: Any = None
+        prefix = _PREFIX.get(name)
+        attr = _RAW.get(name, ("", ""))[0]
+        handle = getattr(getattr(self._solver, "solver", None), attr, None)
+        if prefix is None or handle is None:
+            return
+        try:
+            import pysolvers               # PySAT's C module
+            self._raw = (handle, getattr(pysolvers, prefix + "_solve_lim"),
+                         getattr(pysolvers, prefix + "_model"))
+        except (ImportError, AttributeError):  # pragma: no cover - another PySAT layout
+            self._raw = None
+
+    def conflicts(self) -> int:
+        """Conflicts the current solver has met so far (all its calls)."""
+        if self._solver is None:
+            return 0
+        try:
+            return int(self._solver.accum_stats().get("conflicts", 0))
+        except (AttributeError, TypeError):   # pragma: no cover - a solver without stats
+            return 0
 
     # -- questions -----------------------------------------------------------------------
     def var(self, cell: int, digit: int) -> int:
@@ -853,20 +899,26 @@ class SatSession:
             return None
         watched = self._watch is not None
         pick, k = self._pick, self._nfree
+        raw = self._raw
+        main = int(threading.current_thread() is threading.main_thread())
         while True:
             self.check()
             self.calls += 1
-            if watched:
+            if raw is not None:        # PySAT's own calls, without its Python layers
+                res = raw[1](raw[0], assumptions, main, int(watched))
+                solver.status = res
+            elif watched:
                 res = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-                if res is None:
-                    solver.clear_interrupt()
-                    self.check()
-                    raise TimeLimitExceeded("SAT solver interrupted")  # pragma: no cover
             else:
                 res = solver.solve(assumptions=assumptions)
+            if res is None:
+                solver.clear_interrupt()
+                self.check()
+                raise TimeLimitExceeded("SAT solver interrupted")  # pragma: no cover
             if not res:
                 return None
-            lits = sorted(pick(solver.get_model()))[-k:] if k else []
+            model = raw[2](raw[0]) if raw is not None else solver.get_model()
+            lits = sorted(pick(model))[-k:] if k else []
             if self.lazy:
                 values = self.values(lits)
                 bad = [con for con in self.lazy

@@ -320,7 +320,8 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
 def _sat_lits(puzzle: Any, start: list[int], limits: _Limits) -> Iterator[list[int]]:
     """Every solution as the SAT session's literals (no decoding: what counting needs): on
     Glucose, then past :data:`csp.sat.ENUM_SWITCH` solutions on the solver that restarts
-    faster between calls (:data:`csp.sat.ENUM_SOLVER`)."""
+    faster between calls (:data:`csp.sat.ENUM_SOLVER`), unless finding those took Glucose
+    more than :data:`csp.sat.ENUM_SWITCH_CONFLICTS` conflicts a call."""
     from . import sat
     with sat.SatSession(puzzle, start) as s:
         s.start(limits.deadline, limits.cancelled, limits.time_limit)
@@ -338,7 +339,8 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits) -> Iterator[list[i
             if blocked is not None:
                 blocked.append(block)
                 if len(blocked) >= sat.ENUM_SWITCH:
-                    s.switch(sat.ENUM_SOLVER, blocked)
+                    if s.conflicts() <= sat.ENUM_SWITCH_CONFLICTS * len(blocked):
+                        s.switch(sat.ENUM_SOLVER, blocked)
                     blocked = None
             yield lits
 

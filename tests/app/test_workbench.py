@@ -340,9 +340,11 @@ def test_counting_solver_counts_as_glucose_and_enumeration(monkeypatch, make) ->
     p = make()
     total, _ = enumerated(p)
     assert sat.ENUM_SOLVER != sat.SOLVER
-    for switch in (1, 3, 10 ** 9):
-        monkeypatch.setattr(sat, "ENUM_SWITCH", switch)
-        assert lib_count(p, method="sat").count == total
+    for conflicts in (10 ** 9, -1):      # move whatever it cost, or stay on Glucose
+        monkeypatch.setattr(sat, "ENUM_SWITCH_CONFLICTS", conflicts)
+        for switch in (1, 3, 10 ** 9):
+            monkeypatch.setattr(sat, "ENUM_SWITCH", switch)
+            assert lib_count(p, method="sat").count == total
     assert len(list(iter_solutions(p, method="sat"))) == total
 
 
