@@ -72,14 +72,15 @@ __all__ = ["Encoding", "encode", "sat_search", "solve_limited", "SatUnavailable"
 
 SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
 #: the solver :class:`SatSession` sessions that list every solution (one call and one
-#: blocking clause a solution) move to past :data:`ENUM_SWITCH` solutions: MiniSat 2.2
-#: restarts faster than Glucose between calls (counting the 3,799 / 4,402 / 867 solutions
-#: of three variant puzzles: 0.86 / 0.78 / 0.28 s against Glucose's 1.30 / 1.28 / 0.36 s;
-#: it supports interrupts too), but proves the last "no more" of a hard setter puzzle
-#: slower (the unique set's counts: 1.3 s more in all)
-ENUM_SOLVER = "minisat22"
+#: blocking clause a solution) move to past :data:`ENUM_SWITCH` solutions: CaDiCaL 1.9.5
+#: goes back less far between calls than Glucose and MiniSat, which start again from the
+#: root (a sixth of MiniSat's propagations a solution; counting the 4,402 / 3,799 / 915 solutions of three variant puzzles: 0.35 / 0.47 /
+#: 0.13 s against MiniSat 2.2's 0.43 / 0.53 / 0.17 s, Glucose's about 1.3 times MiniSat's);
+#: PySAT cannot interrupt it, so its calls are budgeted (:data:`UNINTERRUPTIBLE`). Glucose
+#: stays first: it proves the last "no more" of a hard setter puzzle faster
+ENUM_SOLVER = "cadical195"
 #: solutions listed on Glucose before :meth:`SatSession.switch` to :data:`ENUM_SOLVER`
-#: (a new solver costs a few ms on a setter puzzle, MiniSat saves about 0.1 ms a call)
+#: (a new solver costs a few ms on a setter puzzle and saves 0.02-0.05 ms a call)
 ENUM_SWITCH = 50
 #: ... but only when Glucose needed at most this many conflicts a call for those: a puzzle
 #: whose every next solution is a search of its own (Rapid Fire Crossbow without one rule
@@ -90,10 +91,15 @@ ENUM_SWITCH_CONFLICTS = 20
 #: PySAT's name -> (the attribute of its wrapper holding the C solver, the C module's
 #: clause function), for :func:`new_solver`
 _RAW = {"glucose42": ("glucose", "glucose421_add_cl"),
-        "minisat22": ("minisat", "minisat22_add_cl")}
+        "minisat22": ("minisat", "minisat22_add_cl"),
+        "cadical195": ("cadical", "cadical195_add_cl")}
 #: PySAT's name -> the prefix of its C module's functions (``<prefix>_solve_lim``,
 #: ``<prefix>_model``), which :class:`SatSession` calls directly
-_PREFIX = {"glucose42": "glucose421", "minisat22": "minisat22"}
+_PREFIX = {"glucose42": "glucose421", "minisat22": "minisat22", "cadical195": "cadical195"}
+#: solvers PySAT cannot interrupt: :class:`SatSession` gives each call this many conflicts
+#: and checks its deadline and cancel between (a call past it goes on where it stopped,
+#: its learnt clauses kept)
+UNINTERRUPTIBLE = {"cadical195": 2000}
 #: "at most one" of up to this many literals is a clause per pair; above, the product encoding
 AMO_PAIRWISE = 12
 #: clauses held before :func:`sat_search` hands them to the solver (bounds the memory of
@@ -762,6 +768,7 @@ class SatSession:
         self._stop = threading.Event()
         self._solver: Any = None
         self._raw: Any = None
+        self._kind = solver
         self._units: list[list[int]] = []
         if self.cand is None:
             return
@@ -809,7 +816,8 @@ class SatSession:
         self._deadline = deadline
         self._cancelled = cancel_check(cancel)
         self._time_limit = time_limit
-        if self._solver is None or (deadline is None and cancel is None):
+        if (self._solver is None or (deadline is None and cancel is None)
+                or self._kind in UNINTERRUPTIBLE):    # checked between its budgeted calls
             return
         self._stop.clear()
         self._watch = threading.Thread(target=self._watcher, name="sat-watch", daemon=True)
@@ -847,6 +855,10 @@ class SatSession:
         carried over; a lazy rule forbids its tuples again as models break it)."""
         if self._solver is None:
             return
+        if solver in UNINTERRUPTIBLE and self._watch is not None:
+            self._stop.set()               # the deadline and cancel are checked between calls
+            self._watch.join()
+            self._watch = None
         new = new_solver(itertools.chain(self.enc.clauses, self._units, clauses), solver)
         old, self._solver = self._solver, new
         old.delete()
@@ -857,17 +869,23 @@ class SatSession:
         without PySAT's Python layers (a tenth of a count's time per solution); None for
         another kind of solver (then its wrapper's methods)."""
         self._raw: Any = None
+        self._kind = name
         prefix = _PREFIX.get(name)
         attr = _RAW.get(name, ("", ""))[0]
-        handle = getattr(getattr(self._solver, "solver", None), attr, None)
+        solver = self._solver
+        handle = getattr(getattr(solver, 'solver', None), attr, None)
         if prefix is None or handle is None:
             return
+        names = [prefix + "_solve_lim", prefix + "_model"]
+        if name in UNINTERRUPTIBLE:        # a conflict budget for each call
+            names.append(prefix + "_cbudget")
         try:
             import pysolvers               # PySAT's C module
-            self._raw = (handle, getattr(pysolvers, prefix + "_solve_lim"),
-                         getattr(pysolvers, prefix + "_model"))
+            fns = [getattr(pysolvers, fn) for fn in names]
         except (ImportError, AttributeError):  # pragma: no cover - another PySAT layout
-            self._raw = None
+            return
+        self._raw = (handle, *fns) + ((UNINTERRUPTIBLE[name],) if name in UNINTERRUPTIBLE
+                                      else ())
 
     def conflicts(self) -> int:
         """Conflicts the current solver has met so far (all its calls)."""
@@ -904,7 +922,15 @@ class SatSession:
         while True:
             self.check()
             self.calls += 1
-            if raw is not None:        # PySAT's own calls, without its Python layers
+            if raw is not None and len(raw) > 3:   # no interrupt: budgeted calls, checks
+                while True:
+                    raw[3](raw[0], raw[4])
+                    st = raw[1](raw[0], assumptions, main)     # 1, -1, or 0: budget out
+                    if st:
+                        break
+                    self.check()
+                res = solver.status = st > 0
+            elif raw is not None:      # PySAT's own calls, without its Python layers
                 res = raw[1](raw[0], assumptions, main, int(watched))
                 solver.status = res
             elif watched:

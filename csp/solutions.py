@@ -12,9 +12,9 @@ Two engines answer, picked by ``method``:
 * ``"sat"``: one SAT solver kept warm (:class:`csp.sat.SatSession`): each solution found
   is blocked by a clause, and true candidates ask one question per candidate not seen yet,
   as an *assumption*, so what the solver learnt answering one question serves the next.
-  True candidates ask Glucose; counting, a call per solution, moves to MiniSat
-  (:data:`csp.sat.ENUM_SOLVER`), which restarts faster between calls, once it has seen
-  :data:`csp.sat.ENUM_SWITCH` solutions.
+  True candidates ask Glucose; counting, a call per solution, moves to CaDiCaL
+  (:data:`csp.sat.ENUM_SOLVER`), which is faster between calls, once it has seen
+  :data:`csp.sat.ENUM_SWITCH` solutions cheaply (:data:`csp.sat.ENUM_SWITCH_CONFLICTS`).
 
 ``"auto"`` (default) lists solutions depth-first on pure models up to 9x9 (their
 bitboards are fast) and by SAT otherwise. Counts and true candidates on those pure models
