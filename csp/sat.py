@@ -855,11 +855,15 @@ class SatSession:
         carried over; a lazy rule forbids its tuples again as models break it)."""
         if self._solver is None:
             return
+        from pysat.solvers import NoSuchSolverError
+        try:
+            new = new_solver(itertools.chain(self.enc.clauses, self._units, clauses), solver)
+        except NoSuchSolverError:          # pragma: no cover - an older PySAT: stay
+            return
         if solver in UNINTERRUPTIBLE and self._watch is not None:
             self._stop.set()               # the deadline and cancel are checked between calls
             self._watch.join()
             self._watch = None
-        new = new_solver(itertools.chain(self.enc.clauses, self._units, clauses), solver)
         old, self._solver = self._solver, new
         old.delete()
         self._bind(solver)
