@@ -40,7 +40,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# this checkout's package, unless a checkout on the path already has one (workbench.py
+# --package puts the other checkout first: its package is the one measured)
+if not any((Path(p) / "csp" / "__init__.py").exists() for p in sys.path if p):
+    sys.path.insert(0, str(ROOT))
 
 from csp.errors import InvalidPuzzle, SearchLimit  # noqa: E402
 from sudoku_csp.formats.fpuzzles import IGNORED, load_fpuzzles, to_fpuzzles  # noqa: E402

@@ -72,19 +72,34 @@ __all__ = ["Encoding", "encode", "sat_search", "solve_limited", "SatUnavailable"
 
 SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
 #: the solver :class:`SatSession` sessions that list every solution (one call and one
-#: blocking clause a solution) move to past :data:`ENUM_SWITCH` solutions: MiniSat 2.2
-#: restarts faster than Glucose between calls (counting the 3,799 / 4,402 / 867 solutions
-#: of three variant puzzles: 0.86 / 0.78 / 0.28 s against Glucose's 1.30 / 1.28 / 0.36 s;
-#: it supports interrupts too), but proves the last "no more" of a hard setter puzzle
-#: slower (the unique set's counts: 1.3 s more in all)
-ENUM_SOLVER = "minisat22"
+#: blocking clause a solution) move to past :data:`ENUM_SWITCH` solutions: CaDiCaL 1.9.5
+#: goes back less far between calls than Glucose and MiniSat, which start again from the
+#: root (a sixth of MiniSat's propagations a solution; counting the 4,402 / 3,799 / 915 solutions of three variant puzzles: 0.35 / 0.47 /
+#: 0.13 s against MiniSat 2.2's 0.43 / 0.53 / 0.17 s, Glucose's about 1.3 times MiniSat's);
+#: PySAT cannot interrupt it, so its calls are budgeted (:data:`UNINTERRUPTIBLE`). Glucose
+#: stays first: it proves the last "no more" of a hard setter puzzle faster
+ENUM_SOLVER = "cadical195"
 #: solutions listed on Glucose before :meth:`SatSession.switch` to :data:`ENUM_SOLVER`
-#: (a new solver costs a few ms on a setter puzzle, MiniSat saves about 0.1 ms a call)
+#: (a new solver costs a few ms on a setter puzzle and saves 0.02-0.05 ms a call)
 ENUM_SWITCH = 50
+#: ... but only when Glucose needed at most this many conflicts a call for those: a puzzle
+#: whose every next solution is a search of its own (Rapid Fire Crossbow without one rule
+#: element: 64 conflicts a call, 59 solutions) goes on faster where Glucose has learnt
+#: (its last 9 calls took 60 ms on MiniSat, which starts without those clauses); the
+#: workbench's variants with hundreds to thousands of solutions take 2 to 15
+ENUM_SWITCH_CONFLICTS = 20
 #: PySAT's name -> (the attribute of its wrapper holding the C solver, the C module's
 #: clause function), for :func:`new_solver`
 _RAW = {"glucose42": ("glucose", "glucose421_add_cl"),
-        "minisat22": ("minisat", "minisat22_add_cl")}
+        "minisat22": ("minisat", "minisat22_add_cl"),
+        "cadical195": ("cadical", "cadical195_add_cl")}
+#: PySAT's name -> the prefix of its C module's functions (``<prefix>_solve_lim``,
+#: ``<prefix>_model``), which :class:`SatSession` calls directly
+_PREFIX = {"glucose42": "glucose421", "minisat22": "minisat22", "cadical195": "cadical195"}
+#: solvers PySAT cannot interrupt: :class:`SatSession` gives each call this many conflicts
+#: and checks its deadline and cancel between (a call past it goes on where it stopped,
+#: its learnt clauses kept)
+UNINTERRUPTIBLE = {"cadical195": 2000}
 #: "at most one" of up to this many literals is a clause per pair; above, the product encoding
 AMO_PAIRWISE = 12
 #: clauses held before :func:`sat_search` hands them to the solver (bounds the memory of
@@ -752,12 +767,23 @@ class SatSession:
         self._watch: threading.Thread | None = None
         self._stop = threading.Event()
         self._solver: Any = None
+        self._raw: Any = None
+        self._kind = solver
+        self._units: list[list[int]] = []
         if self.cand is None:
             return
         enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget)
         self.lazy = enc.lazy
-        self._solver = new_solver(enc.clauses, solver)
         n = self.n
+        # the variables no clause mentions (the candidates removed at the root, and the n
+        # numbers between the candidates and the auxiliary variables) are set false once:
+        # the solver would otherwise decide each of them again on every call (ten times
+        # the decisions; counting 4,402 solutions took a fifth longer)
+        self._units = [[-(c * n + d)] for c, m in enumerate(self.cand)
+                       for d in range(1, n + 1) if not m >> d & 1]
+        self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
+        self._solver = new_solver(itertools.chain(enc.clauses, self._units), solver)
+        self._bind(solver)
         #: cells with two or more candidates (the others are decided at the root)
         self.free = [c for c, m in enumerate(self.cand) if m & (m - 1)]
         # the model entries of the free cells' candidates (model[v - 1] is +-v): one
@@ -790,7 +816,8 @@ class SatSession:
         self._deadline = deadline
         self._cancelled = cancel_check(cancel)
         self._time_limit = time_limit
-        if self._solver is None or (deadline is None and cancel is None):
+        if (self._solver is None or (deadline is None and cancel is None)
+                or self._kind in UNINTERRUPTIBLE):    # checked between its budgeted calls
             return
         self._stop.clear()
         self._watch = threading.Thread(target=self._watcher, name="sat-watch", daemon=True)
@@ -828,9 +855,50 @@ class SatSession:
         carried over; a lazy rule forbids its tuples again as models break it)."""
         if self._solver is None:
             return
-        new = new_solver(itertools.chain(self.enc.clauses, clauses), solver)
+        from pysat.solvers import NoSuchSolverError
+        try:
+            new = new_solver(itertools.chain(self.enc.clauses, self._units, clauses), solver)
+        except NoSuchSolverError:          # pragma: no cover - an older PySAT: stay
+            return
+        if solver in UNINTERRUPTIBLE and self._watch is not None:
+            self._stop.set()               # the deadline and cancel are checked between calls
+            self._watch.join()
+            self._watch = None
         old, self._solver = self._solver, new
         old.delete()
+        self._bind(solver)
+
+    def _bind(self, name: str) -> None:
+        """The C functions that solve and read a model of the current solver, called
+        without PySAT's Python layers (a tenth of a count's time per solution); None for
+        another kind of solver (then its wrapper's methods)."""
+        self._raw: Any = None
+        self._kind = name
+        prefix = _PREFIX.get(name)
+        attr = _RAW.get(name, ("", ""))[0]
+        solver = self._solver
+        handle = getattr(getattr(solver, 'solver', None), attr, None)
+        if prefix is None or handle is None:
+            return
+        names = [prefix + "_solve_lim", prefix + "_model"]
+        if name in UNINTERRUPTIBLE:        # a conflict budget for each call
+            names.append(prefix + "_cbudget")
+        try:
+            import pysolvers               # PySAT's C module
+            fns = [getattr(pysolvers, fn) for fn in names]
+        except (ImportError, AttributeError):  # pragma: no cover - another PySAT layout
+            return
+        self._raw = (handle, *fns) + ((UNINTERRUPTIBLE[name],) if name in UNINTERRUPTIBLE
+                                      else ())
+
+    def conflicts(self) -> int:
+        """Conflicts the current solver has met so far (all its calls)."""
+        if self._solver is None:
+            return 0
+        try:
+            return int(self._solver.accum_stats().get("conflicts", 0))
+        except (AttributeError, TypeError):   # pragma: no cover - a solver without stats
+            return 0
 
     # -- questions -----------------------------------------------------------------------
     def var(self, cell: int, digit: int) -> int:
@@ -853,20 +921,34 @@ class SatSession:
             return None
         watched = self._watch is not None
         pick, k = self._pick, self._nfree
+        raw = self._raw
+        main = int(threading.current_thread() is threading.main_thread())
         while True:
             self.check()
             self.calls += 1
-            if watched:
-                res = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-                if res is None:
-                    solver.clear_interrupt()
+            if raw is not None and len(raw) > 3:   # no interrupt: budgeted calls, checks
+                while True:
+                    raw[3](raw[0], raw[4])
+                    st = raw[1](raw[0], assumptions, main)     # 1, -1, or 0: budget out
+                    if st:
+                        break
                     self.check()
-                    raise TimeLimitExceeded("SAT solver interrupted")  # pragma: no cover
+                res = solver.status = st > 0
+            elif raw is not None:      # PySAT's own calls, without its Python layers
+                res = raw[1](raw[0], assumptions, main, int(watched))
+                solver.status = res
+            elif watched:
+                res = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
             else:
                 res = solver.solve(assumptions=assumptions)
+            if res is None:
+                solver.clear_interrupt()
+                self.check()
+                raise TimeLimitExceeded("SAT solver interrupted")  # pragma: no cover
             if not res:
                 return None
-            lits = sorted(pick(solver.get_model()))[-k:] if k else []
+            model = raw[2](raw[0]) if raw is not None else solver.get_model()
+            lits = sorted(pick(model))[-k:] if k else []
             if self.lazy:
                 values = self.values(lits)
                 bad = [con for con in self.lazy

@@ -12,9 +12,9 @@ Two engines answer, picked by ``method``:
 * ``"sat"``: one SAT solver kept warm (:class:`csp.sat.SatSession`): each solution found
   is blocked by a clause, and true candidates ask one question per candidate not seen yet,
   as an *assumption*, so what the solver learnt answering one question serves the next.
-  True candidates ask Glucose; counting, a call per solution, moves to MiniSat
-  (:data:`csp.sat.ENUM_SOLVER`), which restarts faster between calls, once it has seen
-  :data:`csp.sat.ENUM_SWITCH` solutions.
+  True candidates ask Glucose; counting, a call per solution, moves to CaDiCaL
+  (:data:`csp.sat.ENUM_SOLVER`), which is faster between calls, once it has seen
+  :data:`csp.sat.ENUM_SWITCH` solutions cheaply (:data:`csp.sat.ENUM_SWITCH_CONFLICTS`).
 
 ``"auto"`` (default) lists solutions depth-first on pure models up to 9x9 (their
 bitboards are fast) and by SAT otherwise. Counts and true candidates on those pure models
@@ -320,7 +320,8 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
 def _sat_lits(puzzle: Any, start: list[int], limits: _Limits) -> Iterator[list[int]]:
     """Every solution as the SAT session's literals (no decoding: what counting needs): on
     Glucose, then past :data:`csp.sat.ENUM_SWITCH` solutions on the solver that restarts
-    faster between calls (:data:`csp.sat.ENUM_SOLVER`)."""
+    faster between calls (:data:`csp.sat.ENUM_SOLVER`), unless finding those took Glucose
+    more than :data:`csp.sat.ENUM_SWITCH_CONFLICTS` conflicts a call."""
     from . import sat
     with sat.SatSession(puzzle, start) as s:
         s.start(limits.deadline, limits.cancelled, limits.time_limit)
@@ -338,7 +339,8 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits) -> Iterator[list[i
             if blocked is not None:
                 blocked.append(block)
                 if len(blocked) >= sat.ENUM_SWITCH:
-                    s.switch(sat.ENUM_SOLVER, blocked)
+                    if s.conflicts() <= sat.ENUM_SWITCH_CONFLICTS * len(blocked):
+                        s.switch(sat.ENUM_SOLVER, blocked)
                     blocked = None
             yield lits
 

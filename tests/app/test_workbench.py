@@ -243,6 +243,26 @@ def test_count_with_progress_and_limits() -> None:
     assert lib_count(p, method="sat").count == 43
 
 
+def test_count_by_sat_stops_on_the_enumeration_solver() -> None:
+    """Past ENUM_SWITCH solutions counting by SAT goes on in csp.sat.ENUM_SOLVER (CaDiCaL,
+    which PySAT cannot interrupt: each call gets a conflict budget and the limits are
+    checked between calls): a time limit and a cancel still stop it, with the count."""
+    import csp.sat as sat
+    t0 = time.process_time()
+    with pytest.raises(TimeLimitExceeded) as e:
+        count_solutions("." * 81, time_limit=0.5, method="sat")
+    assert e.value.count > sat.ENUM_SWITCH
+    assert time.process_time() - t0 < 5
+    asked: list[int] = []
+
+    def cancel() -> bool:
+        asked.append(1)
+        return len(asked) > 400
+    with pytest.raises(Cancelled) as e:
+        count_solutions("." * 81, cancel=cancel, method="sat")
+    assert e.value.count > sat.ENUM_SWITCH
+
+
 @pytest.mark.parametrize("puzzle", [
     pytest.param(lambda: classic_from_line(48, 0), id="classic-48-less-r1c1"),
     pytest.param(lambda: classic_from_line(0, 11), id="classic-0-less-r2c3"),
@@ -340,9 +360,14 @@ def test_counting_solver_counts_as_glucose_and_enumeration(monkeypatch, make) ->
     p = make()
     total, _ = enumerated(p)
     assert sat.ENUM_SOLVER != sat.SOLVER
-    for switch in (1, 3, 10 ** 9):
-        monkeypatch.setattr(sat, "ENUM_SWITCH", switch)
-        assert lib_count(p, method="sat").count == total
+    # CaDiCaL, which PySAT cannot interrupt, gets a conflict budget a call: 1 makes most of
+    # its calls stop short and go on where they stopped
+    monkeypatch.setitem(sat.UNINTERRUPTIBLE, "cadical195", 1)
+    for conflicts in (10 ** 9, -1):      # move whatever it cost, or stay on Glucose
+        monkeypatch.setattr(sat, "ENUM_SWITCH_CONFLICTS", conflicts)
+        for switch in (1, 3, 10 ** 9):
+            monkeypatch.setattr(sat, "ENUM_SWITCH", switch)
+            assert lib_count(p, method="sat").count == total
     assert len(list(iter_solutions(p, method="sat"))) == total
 
 

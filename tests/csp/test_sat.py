@@ -272,3 +272,25 @@ def test_sum_tables_from_bounds_match_the_full_enumeration(monkeypatch) -> None:
             slow = encode(p, cand).clauses
         assert fast == slow
     assert len(used) >= 12
+
+
+def test_session_sets_unused_variables_false() -> None:
+    """SatSession sets false, once, every variable no clause mentions (the candidates root
+    propagation removed, the numbers below the auxiliary variables), so the solver never
+    decides them; its answers stay those of the model: a removed candidate is in no
+    solution, the others are, and blocking every solution counts them all."""
+    from csp.sat import SatSession
+    p = Puzzle(Grid(4)).add_grid_houses().givens(".2.4....3.......")
+    sols = {tuple(s) for s in _all_by_search(p)}
+    with SatSession(p) as s:
+        assert s.cand is not None
+        for c in range(16):
+            for d in range(1, 5):
+                got = s.solve([s.var(c, d)])
+                assert (got is not None) == any(sol[c] == d for sol in sols), (c, d)
+                assert got is None or tuple(got) in sols
+        seen = set()
+        while (got := s.solve()) is not None:
+            seen.add(tuple(got))
+            s.block(got)
+        assert seen == sols
