@@ -57,7 +57,7 @@ from variants.lines import between_line, renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
 
-from .dig import _unique, dig, dig_order, few_givens
+from .dig import _unique, dig, dig_order, few_givens, unique_within
 from .fill import random_fill
 from .killer import STEER_SKIP
 from .rating import _rate
@@ -83,6 +83,16 @@ NEGATIVE_FAMILIES = ("kropki", "xv")
 #: its boundary lies high in the dig and keeps most elements and many givens (kropki: 41
 #: givens and every dot, against 3 givens and 27 dots unsteered)
 RULES_STEERED = {"medium": 0.5, "hard": 0.5, "unfair": 0.5, "extreme": 0.5}
+#: depth-first nodes each uniqueness search of the steering may use (:func:`_steered`: the
+#: dig to a minimal puzzle, :func:`~.dig.dig_order`, and the check of a puzzle without one
+#: more element group, :func:`_unique_within`); past them the given or the group stays. A
+#: node count, so the seed gives the same puzzle on any machine. Measured 2026-11-29
+#: (CPU): the little killer dig of seed 1 needed 9-92 nodes down to 9 givens, then 201,
+#: 492, 1,103 and 6,287 nodes (4.2 s) for 8, 7, 6 and 5 givens, and ran past 30 s on the
+#: next (none in 60 s at extreme); the element check comes before the rating: a minimal
+#: puzzle mostly has several solutions without an element, and the logic rating of such a
+#: puzzle runs the whole ladder to get stuck (13 s and more on xv extreme, seed 1)
+STEER_UNIQUE_NODES = 1_000
 #: ``givens`` choices (see the module doc)
 GIVENS = ("any", "few", "none")
 
@@ -497,6 +507,12 @@ def make_rules_candidate(families: Sequence[str], seed: int, size: int = 9,
     return p, sol, fixed + elements
 
 
+def _unique_within(p: Puzzle, deadline: float | None) -> bool:
+    """One solution, decided by depth-first search within :data:`STEER_UNIQUE_NODES` nodes
+    (a search past them counts as not unique: the element stays)."""
+    return unique_within(p.engine(), p.initial_state().cand, deadline, STEER_UNIQUE_NODES)
+
+
 def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
              fixed: list[Element], rng: random.Random, level: str, share: float,
              symmetric: bool, deadline: float | None
@@ -534,7 +550,8 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
         proved = not any(getattr(registry.get(t), "requires_unique", True) for t in r.counts)
         return (LEVELS.index(r.level) > cap) - (LEVELS.index(r.level) < cap), proved
 
-    removals = dig_order(rc.build(flat(groups)), sol, rng, symmetric, deadline)
+    removals = dig_order(rc.build(flat(groups)), sol, rng, symmetric, deadline,
+                         STEER_UNIQUE_NODES)
 
     def givens_after(k: int, extra: Sequence[list[int]] = ()) -> list[int]:
         gv = list(sol)
@@ -573,13 +590,11 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
             rest = [grp for k, grp in enumerate(groups) if k != i and k not in dropped]
             if not any(grp[0][0] == groups[i][0][0] for grp in rest):
                 continue
-            vi, proved = rate(gv, rest)
+            if not _unique_within(rc.build(flat(rest), gv), deadline):
+                continue    # several solutions (or past the node budget): keep it
+            vi, _ = rate(gv, rest)
             if vi > 0:
                 continue
-            if not proved:
-                p = rc.build(flat(rest), gv)
-                if not _unique(p.engine(), p.initial_state().cand, deadline):
-                    continue
             dropped.add(i)
             if vi == 0:
                 break
