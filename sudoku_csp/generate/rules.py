@@ -539,10 +539,19 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
     def flat(gs: Sequence[list[Element]]) -> list[Element]:
         return [e for grp in gs for e in grp]
 
+    top = cap == len(LEVELS) - 1
+    rated: dict[tuple, tuple[str, Any]] = {}     # full ratings (the top level), by puzzle
+
+    def key(gv: Sequence[int], gs: Sequence[list[Element]]) -> tuple:
+        return tuple(gv), tuple(id(g) for g in gs)
+
     def rate(gv: Sequence[int], gs: Sequence[list[Element]]) -> tuple[int, bool]:
         """(-1 below the level, 0 at it, 1 above or stuck; whether the logic proved one
         solution: solved without a technique that assumes one)"""
-        status, r = _rate(rc.build(flat(gs), gv), level, deadline, STEER_SKIP)
+        if top:     # no "above" but stuck: rated in full (kept for the final check)
+            status, r = rated[key(gv, gs)] = _rate(rc.build(flat(gs), gv), level, deadline)
+        else:
+            status, r = _rate(rc.build(flat(gs), gv), level, deadline, STEER_SKIP)
         if status == "timeout":
             raise TimeLimitExceeded("time limit reached while digging")
         if status != "solved" or r is None:
@@ -561,17 +570,31 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
         return gv
 
     m = len(removals)
-    v, _ = rate(givens_after(m), groups)
-    gv = givens_after(m)
-    if v > 0:       # bisect: lo within the level, hi above it
-        lo, hi, vlo = 0, m, -1
+    if top:     # the fewest removals that reach the level: lo below it, hi not below
+        lo, hi, vhi = 0, m, None
         while hi - lo > 1:
             mid = (lo + hi) // 2
             vm, _ = rate(givens_after(mid), groups)
-            if vm > 0:
-                hi = mid
+            if vm < 0:
+                lo = mid
             else:
-                lo, vlo = mid, vm
+                hi, vhi = mid, vm
+        if vhi is None:
+            vhi, _ = rate(givens_after(m), groups)
+        v, gv, vlo = vhi, givens_after(hi), -1
+    else:
+        v, _ = rate(givens_after(m), groups)
+        gv = givens_after(m)
+        if v > 0:       # bisect: lo within the level, hi above it
+            lo, hi, vlo = 0, m, -1
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                vm, _ = rate(givens_after(mid), groups)
+                if vm > 0:
+                    hi = mid
+                else:
+                    lo, vlo = mid, vm
+    if v > 0:
         extra: list[list[int]] = []
         v = vlo
         for j in range(hi + 1, m):      # below: later removals, one by one
@@ -602,6 +625,9 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
     elements = flat(groups)
     p = rc.build(elements, gv)
     p.unique = True
+    got = rated.get(key(gv, groups))
+    if got is not None:     # the final check's rating: the same call on the same puzzle
+        p.rated = (level, deadline, got)
     return p, sol, fixed + elements
 
 
