@@ -30,9 +30,11 @@ away one by one in a random order, each removal kept only while the puzzle stays
 rated within the level (so no element can go but the last one of a family, which stays).
 At the levels of :data:`RULES_STEERED` (medium to extreme) with ``givens="any"`` the
 rating steers instead of filtering every removal (:func:`_steered`): half the elements are
-kept, the givens are dug to a minimal puzzle by uniqueness alone, and the removals are
-bisected back to the level by a few ratings (then elements go while it is below the level,
-until it is reached).
+kept, the givens are dug to a minimal puzzle by uniqueness alone (each search within
+:data:`STEER_UNIQUE_NODES` nodes), and the removals are bisected back to the level by a few
+ratings (at extreme, the top level, to the fewest removals that reach it, rated in full: that
+rating is the generator's final check); then elements go while it is below the level (each
+drop checked for uniqueness before it is rated), until it is reached.
 With ``symmetric`` the givens are point-symmetric and the removable elements stand in
 180-degree pairs (:func:`_groups`: each with its image read off the solution, removed
 together). Every step is read from one
@@ -519,13 +521,21 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
              ) -> tuple[Puzzle, list[int], list[Element]] | None:
     """A candidate steered towards ``level`` by its hardest idea (:data:`RULES_STEERED`):
     ``share`` of the element groups are kept (at least one of each family), the givens are
-    dug to a minimal puzzle by uniqueness alone (:func:`~.dig.dig_order`), and the rating
-    decides where to stop: a minimal puzzle at the level is kept; one above it is bisected
-    over the removals (each first k of them leave one solution, so only ratings are
-    needed) to the last one within the level before one above it, then later removals are
-    tried one by one while it is below; one below it loses elements (random order, each
-    kept out while the puzzle stays unique and within the level) until the level is
-    reached. The puzzle may keep givens or elements it does not need.
+    dug to a minimal puzzle by uniqueness alone (:func:`~.dig.dig_order`, each search
+    within :data:`STEER_UNIQUE_NODES` nodes), and the rating decides where to stop: a
+    minimal puzzle at the level is kept; one above it is bisected over the removals (each
+    first k of them leave one solution, so only ratings are needed) to the last one within
+    the level before one above it, then later removals are tried one by one while it is
+    below; one below it loses elements (random order, each kept out while the puzzle stays
+    unique, checked first within the node budget, and within the level) until the level is
+    reached. At the top level (extreme: nothing is above it but a stuck solve) the removals
+    are bisected to the fewest that reach it instead of rating the minimal puzzle first (a
+    puzzle with more givens needs fewer forcing nets: little killer seed 1, 52 s for the
+    minimal puzzle, 10.5 s for the one kept), and the ratings are the full ones
+    (:func:`~.rating.rate_within`, no :data:`~.killer.STEER_SKIP`): the kept puzzle's
+    rating is handed to the generator's final check as ``Puzzle.rated`` (the same call on
+    the same puzzle, not made twice). The puzzle may keep givens or elements it does not
+    need.
     """
     cap = LEVELS.index(level)
     order = list(range(len(groups)))

@@ -288,3 +288,20 @@ def test_9x9_extreme(family):
     before rating; 2-15 s CPU each with it, benchmarks/generate.py --families)."""
     g = generate(family, "extreme", seed=1, time_limit=None)[0]
     _check(g, [family], "extreme")
+
+
+def test_extreme_rated_once(monkeypatch):
+    """At extreme the steering rates in full and hands its rating of the kept puzzle to
+    the final check (the same call on the same puzzle): no second rating of it. The
+    puzzle is still proved unique by SAT and re-rated extreme by a fresh solver here."""
+    import sudoku_csp.generate as G
+    calls = []
+    real = G.rate_within
+
+    def counting(*args):
+        calls.append(1)
+        return real(*args)
+    monkeypatch.setattr(G, "rate_within", counting)
+    g = generate("between", "extreme", seed=1, time_limit=None)[0]
+    _check(g, ["between"], "extreme")
+    assert calls == []
