@@ -305,7 +305,11 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
             if big:     # one slow rating must not eat the whole limit
                 cap = time.perf_counter() + _near(BIG_RATE_SECONDS, size)
                 rate_by = cap if deadline is None else min(deadline, cap)
-            status, rating = rate_within(p, level, rate_by)
+            pre = getattr(p, "rated", None)
+            if pre is not None and pre[:2] == (level, rate_by):
+                status, rating = pre[2]     # the steering's rating: the same call, made there
+            else:
+                status, rating = rate_within(p, level, rate_by)
             if status != "solved" or rating is None or rating.level != level:
                 tell(_OUTCOME.get(status, status) if status != "solved" or rating is None
                      else "other level", rating)

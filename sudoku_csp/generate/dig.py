@@ -70,6 +70,21 @@ def _sat_unique(puzzle: Puzzle, solution: Sequence[int]) -> "_SatUnique | None":
     return _SatUnique(puzzle, solution)
 
 
+def unique_within(eng: Any, cand: list[int], deadline: float | None,
+                  node_limit: int | None) -> bool:
+    """:func:`_unique` within ``node_limit`` depth-first nodes (None: no cap): a search
+    past them counts as not unique (a count, not a time: the same answer on any machine).
+    Raises SearchLimit past the deadline."""
+    if node_limit is None:
+        return _unique(eng, cand, deadline)
+    left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+    try:
+        sols, _ = search(eng, cand, 2, node_limit, left)
+    except NodeLimitExceeded:
+        return False
+    return len(sols) == 1
+
+
 def few_givens(eng: Any, solution: Sequence[int], rng: random.Random,
                deadline: float | None = None, symmetric: bool = False,
                node_limit: int | None = None) -> list[int]:
@@ -158,8 +173,13 @@ def dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric: 
 
 def _dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric: bool,
          keep: Sequence[int], deadline: float | None,
-         keep_if: Callable[[list[int]], bool] | None) -> tuple[list[int], list[list[int]]]:
-    """:func:`dig`: the givens and the removals it kept, in order (see :func:`dig_order`)."""
+         keep_if: Callable[[list[int]], bool] | None,
+         node_limit: int | None = None) -> tuple[list[int], list[list[int]]]:
+    """:func:`dig`: the givens and the removals it kept, in order (see :func:`dig_order`).
+    On a model with rules beyond houses each check is one call of a warm SAT session
+    within :data:`DIG_CONFLICTS` conflicts (:class:`_SatUnique`); on one of houses only
+    (or without PySAT) a depth-first search, with ``node_limit`` of that many nodes
+    (:func:`unique_within`). A check that runs out of its budget undoes the removal."""
     g = puzzle.grid
     size = g.size
     eng = puzzle.engine()
@@ -184,7 +204,8 @@ def _dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric:
             if by_sat is not None:
                 unique = by_sat(givens, deadline)
             else:
-                unique = _unique(eng, [(1 << v) if v else allm for v in givens], deadline)
+                cand = [(1 << v) if v else allm for v in givens]
+                unique = unique_within(eng, cand, deadline, node_limit)
             if unique and (keep_if is None or keep_if(givens)):
                 kept.append(group)
             else:
@@ -197,11 +218,16 @@ def _dig(puzzle: Puzzle, solution: Sequence[int], rng: random.Random, symmetric:
 
 
 def dig_order(puzzle: Puzzle, solution: Sequence[int], rng: random.Random,
-              symmetric: bool = False, deadline: float | None = None) -> list[list[int]]:
+              symmetric: bool = False, deadline: float | None = None,
+              node_limit: int | None = None) -> list[list[int]]:
     """The removals of a minimal :func:`dig` (no ``keep_if``), in the order they were kept:
     each a cell (a point-symmetric pair with ``symmetric``). Taking away any first k of
     them from the full ``solution`` leaves one solution (more givens than the minimal
     puzzle), so a caller may rate those prefixes and bisect without another search.
+    A removal whose uniqueness check runs out of its budget is not kept (SAT conflicts,
+    :data:`DIG_CONFLICTS`, on models with rules beyond houses; else ``node_limit``
+    depth-first nodes, :func:`unique_within`): the puzzle is minimal within that budget,
+    and the prefixes still leave one solution.
 
     >>> from variants.classic import classic
     >>> from sudoku_csp.generate.fill import random_fill
@@ -215,7 +241,7 @@ def dig_order(puzzle: Puzzle, solution: Sequence[int], rng: random.Random,
     >>> Puzzle(4).use(classic()).givens(gv).count_solutions(2), len(order) > 3
     (1, True)
     """
-    return _dig(puzzle, solution, rng, symmetric, (), deadline, None)[1]
+    return _dig(puzzle, solution, rng, symmetric, (), deadline, None, node_limit)[1]
 
 
 def _unique_big(eng: Any, cand: list[int], deadline: float | None) -> bool:

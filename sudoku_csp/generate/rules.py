@@ -30,9 +30,11 @@ away one by one in a random order, each removal kept only while the puzzle stays
 rated within the level (so no element can go but the last one of a family, which stays).
 At the levels of :data:`RULES_STEERED` (medium to extreme) with ``givens="any"`` the
 rating steers instead of filtering every removal (:func:`_steered`): half the elements are
-kept, the givens are dug to a minimal puzzle by uniqueness alone, and the removals are
-bisected back to the level by a few ratings (then elements go while it is below the level,
-until it is reached).
+kept, the givens are dug to a minimal puzzle by uniqueness alone (each search within
+:data:`STEER_UNIQUE_NODES` nodes), and the removals are bisected back to the level by a few
+ratings (at extreme, the top level, to the fewest removals that reach it, rated in full: that
+rating is the generator's final check); then elements go while it is below the level (each
+drop checked for uniqueness before it is rated), until it is reached.
 With ``symmetric`` the givens are point-symmetric and the removable elements stand in
 180-degree pairs (:func:`_groups`: each with its image read off the solution, removed
 together). Every step is read from one
@@ -57,7 +59,7 @@ from variants.lines import between_line, renban, whispers
 from variants.parity import even, odd
 from variants.regions import diagonal
 
-from .dig import _unique, dig, dig_order, few_givens
+from .dig import _unique, dig, dig_order, few_givens, unique_within
 from .fill import random_fill
 from .killer import STEER_SKIP
 from .rating import _rate
@@ -83,6 +85,16 @@ NEGATIVE_FAMILIES = ("kropki", "xv")
 #: its boundary lies high in the dig and keeps most elements and many givens (kropki: 41
 #: givens and every dot, against 3 givens and 27 dots unsteered)
 RULES_STEERED = {"medium": 0.5, "hard": 0.5, "unfair": 0.5, "extreme": 0.5}
+#: depth-first nodes each uniqueness search of the steering may use (:func:`_steered`: the
+#: dig to a minimal puzzle, :func:`~.dig.dig_order`, and the check of a puzzle without one
+#: more element group, :func:`_unique_within`); past them the given or the group stays. A
+#: node count, so the seed gives the same puzzle on any machine. Measured 2026-11-29
+#: (CPU): the little killer dig of seed 1 needed 9-92 nodes down to 9 givens, then 201,
+#: 492, 1,103 and 6,287 nodes (4.2 s) for 8, 7, 6 and 5 givens, and ran past 30 s on the
+#: next (none in 60 s at extreme); the element check comes before the rating: a minimal
+#: puzzle mostly has several solutions without an element, and the logic rating of such a
+#: puzzle runs the whole ladder to get stuck (13 s and more on xv extreme, seed 1)
+STEER_UNIQUE_NODES = 1_000
 #: ``givens`` choices (see the module doc)
 GIVENS = ("any", "few", "none")
 
@@ -497,19 +509,33 @@ def make_rules_candidate(families: Sequence[str], seed: int, size: int = 9,
     return p, sol, fixed + elements
 
 
+def _unique_within(p: Puzzle, deadline: float | None) -> bool:
+    """One solution, decided by depth-first search within :data:`STEER_UNIQUE_NODES` nodes
+    (a search past them counts as not unique: the element stays)."""
+    return unique_within(p.engine(), p.initial_state().cand, deadline, STEER_UNIQUE_NODES)
+
+
 def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
              fixed: list[Element], rng: random.Random, level: str, share: float,
              symmetric: bool, deadline: float | None
              ) -> tuple[Puzzle, list[int], list[Element]] | None:
     """A candidate steered towards ``level`` by its hardest idea (:data:`RULES_STEERED`):
     ``share`` of the element groups are kept (at least one of each family), the givens are
-    dug to a minimal puzzle by uniqueness alone (:func:`~.dig.dig_order`), and the rating
-    decides where to stop: a minimal puzzle at the level is kept; one above it is bisected
-    over the removals (each first k of them leave one solution, so only ratings are
-    needed) to the last one within the level before one above it, then later removals are
-    tried one by one while it is below; one below it loses elements (random order, each
-    kept out while the puzzle stays unique and within the level) until the level is
-    reached. The puzzle may keep givens or elements it does not need.
+    dug to a minimal puzzle by uniqueness alone (:func:`~.dig.dig_order`, each search
+    within :data:`STEER_UNIQUE_NODES` nodes), and the rating decides where to stop: a
+    minimal puzzle at the level is kept; one above it is bisected over the removals (each
+    first k of them leave one solution, so only ratings are needed) to the last one within
+    the level before one above it, then later removals are tried one by one while it is
+    below; one below it loses elements (random order, each kept out while the puzzle stays
+    unique, checked first within the node budget, and within the level) until the level is
+    reached. At the top level (extreme: nothing is above it but a stuck solve) the removals
+    are bisected to the fewest that reach it instead of rating the minimal puzzle first (a
+    puzzle with more givens needs fewer forcing nets: little killer seed 1, 52 s for the
+    minimal puzzle, 10.5 s for the one kept), and the ratings are the full ones
+    (:func:`~.rating.rate_within`, no :data:`~.killer.STEER_SKIP`): the kept puzzle's
+    rating is handed to the generator's final check as ``Puzzle.rated`` (the same call on
+    the same puzzle, not made twice). The puzzle may keep givens or elements it does not
+    need.
     """
     cap = LEVELS.index(level)
     order = list(range(len(groups)))
@@ -523,10 +549,19 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
     def flat(gs: Sequence[list[Element]]) -> list[Element]:
         return [e for grp in gs for e in grp]
 
+    top = cap == len(LEVELS) - 1
+    rated: dict[tuple, tuple[str, Any]] = {}     # full ratings (the top level), by puzzle
+
+    def key(gv: Sequence[int], gs: Sequence[list[Element]]) -> tuple:
+        return tuple(gv), tuple(id(g) for g in gs)
+
     def rate(gv: Sequence[int], gs: Sequence[list[Element]]) -> tuple[int, bool]:
         """(-1 below the level, 0 at it, 1 above or stuck; whether the logic proved one
         solution: solved without a technique that assumes one)"""
-        status, r = _rate(rc.build(flat(gs), gv), level, deadline, STEER_SKIP)
+        if top:     # no "above" but stuck: rated in full (kept for the final check)
+            status, r = rated[key(gv, gs)] = _rate(rc.build(flat(gs), gv), level, deadline)
+        else:
+            status, r = _rate(rc.build(flat(gs), gv), level, deadline, STEER_SKIP)
         if status == "timeout":
             raise TimeLimitExceeded("time limit reached while digging")
         if status != "solved" or r is None:
@@ -534,7 +569,8 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
         proved = not any(getattr(registry.get(t), "requires_unique", True) for t in r.counts)
         return (LEVELS.index(r.level) > cap) - (LEVELS.index(r.level) < cap), proved
 
-    removals = dig_order(rc.build(flat(groups)), sol, rng, symmetric, deadline)
+    removals = dig_order(rc.build(flat(groups)), sol, rng, symmetric, deadline,
+                         STEER_UNIQUE_NODES)
 
     def givens_after(k: int, extra: Sequence[list[int]] = ()) -> list[int]:
         gv = list(sol)
@@ -544,17 +580,31 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
         return gv
 
     m = len(removals)
-    v, _ = rate(givens_after(m), groups)
-    gv = givens_after(m)
-    if v > 0:       # bisect: lo within the level, hi above it
-        lo, hi, vlo = 0, m, -1
+    if top:     # the fewest removals that reach the level: lo below it, hi not below
+        lo, hi, vhi = 0, m, None
         while hi - lo > 1:
             mid = (lo + hi) // 2
             vm, _ = rate(givens_after(mid), groups)
-            if vm > 0:
-                hi = mid
+            if vm < 0:
+                lo = mid
             else:
-                lo, vlo = mid, vm
+                hi, vhi = mid, vm
+        if vhi is None:
+            vhi, _ = rate(givens_after(m), groups)
+        v, gv, vlo = vhi, givens_after(hi), -1
+    else:
+        v, _ = rate(givens_after(m), groups)
+        gv = givens_after(m)
+        if v > 0:       # bisect: lo within the level, hi above it
+            lo, hi, vlo = 0, m, -1
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                vm, _ = rate(givens_after(mid), groups)
+                if vm > 0:
+                    hi = mid
+                else:
+                    lo, vlo = mid, vm
+    if v > 0:
         extra: list[list[int]] = []
         v = vlo
         for j in range(hi + 1, m):      # below: later removals, one by one
@@ -573,13 +623,11 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
             rest = [grp for k, grp in enumerate(groups) if k != i and k not in dropped]
             if not any(grp[0][0] == groups[i][0][0] for grp in rest):
                 continue
-            vi, proved = rate(gv, rest)
+            if not _unique_within(rc.build(flat(rest), gv), deadline):
+                continue    # several solutions (or past the node budget): keep it
+            vi, _ = rate(gv, rest)
             if vi > 0:
                 continue
-            if not proved:
-                p = rc.build(flat(rest), gv)
-                if not _unique(p.engine(), p.initial_state().cand, deadline):
-                    continue
             dropped.add(i)
             if vi == 0:
                 break
@@ -587,6 +635,9 @@ def _steered(rc: RulesCandidate, sol: list[int], groups: list[list[Element]],
     elements = flat(groups)
     p = rc.build(elements, gv)
     p.unique = True
+    got = rated.get(key(gv, groups))
+    if got is not None:     # the final check's rating: the same call on the same puzzle
+        p.rated = (level, deadline, got)
     return p, sol, fixed + elements
 
 

@@ -60,6 +60,7 @@ from csp.errors import (NodeLimitExceeded, SearchLimit, SoundnessError, SudokuCS
 from csp.search import search
 from csp.io import write_line, write_pencilmarks
 from csp.state import State
+from csp.budget import Budget
 from csp.step import Step
 from techniques import StepSolver, registry
 from variants.killer import killer_cage
@@ -68,7 +69,9 @@ from . import GenerateError, Progress, VARIANTS
 from .candidates import make_candidate
 from .rules import make_rules_candidate, parse_families
 
-#: seconds one candidate's two logic solves may take (a candidate past it is dropped)
+#: seconds of CPU time (``time.process_time``, not the wall clock: a loaded machine gives
+#: the same result) each logic solve of a candidate may take (:func:`_budget`); a candidate
+#: whose solve runs past it is dropped. The call's ``time_limit`` stays a wall-clock bound
 CANDIDATE_SECONDS = 20.0
 #: the generated variant a technique that reads variant rules is practised on, by the
 #: technique's family (``sets``: the 45 rule's innies, outies, ... on killer cages) and, first,
@@ -351,10 +354,10 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
 
     def verdict(gv: list[int]) -> tuple[str, int]:
         """("found" | "easy" | "hard", badness) of the limited solve of ``gv``."""
-        left = _left(deadline)
-        if left <= 0:
+        b = _budget(deadline)
+        if b.exhausted:
             raise TimeLimitExceeded("time limit reached while steering")
-        res = upto.solve(build(gv), time_limit=left)
+        res = upto.solve(build(gv), budget=b)
         used = any(st.technique == name for st in res.steps)
         if res.status == "solved":
             return ("found" if used else "easy"), 0
@@ -437,8 +440,8 @@ def _pattern_cells(state: State, givens: list[int], solution: list[int], name: s
             m = st0.cand[c]
             if not m >> solution[c] & 1 or not m & (m - 1):
                 continue
-            left = _left(deadline)
-            if left <= 0:
+            b = _budget(deadline)
+            if b.exhausted:
                 raise TimeLimitExceeded("time limit reached while steering")
             st = st0.copy()
             st.place(c, solution[c])
@@ -449,7 +452,7 @@ def _pattern_cells(state: State, givens: list[int], solution: list[int], name: s
                     for o in h:
                         if o != c:
                             st.remove(o, solution[c])
-            res = before.solve(st, time_limit=left)
+            res = before.solve(st, budget=b)
             if res.status != "stuck":
                 continue
             if before.find_all(res.state, name):
@@ -709,10 +712,10 @@ def _drop_cages(p: Puzzle, name: str, upto: StepSolver, rng: random.Random,
             continue
         if len(sols) != 1:
             continue
-        left = _left(deadline)
-        if left <= 0:
+        b = _budget(deadline)
+        if b.exhausted:
             raise TimeLimitExceeded("time limit reached while steering")
-        res = upto.solve(q, time_limit=left)
+        res = upto.solve(q, budget=b)
         if res.status != "solved":
             continue
         dropped.add(i)
@@ -726,10 +729,10 @@ def _drop_cages(p: Puzzle, name: str, upto: StepSolver, rng: random.Random,
 def _check(p: Puzzle, name: str, deadline: float | None
            ) -> tuple[State, Step, int, Any] | str:
     """The practice state of ``p`` for technique ``name`` (see the module), or why not."""
-    left = _left(deadline)
-    if left <= 0:
+    b = _budget(deadline)
+    if b.exhausted:
         return "search limit"
-    run = StepSolver("default", unique=True).start(p, time_limit=left)
+    run = StepSolver("default", unique=True).start(p, budget=b)
     plan = [t.name for t, _, _ in run.plan()]        # in the puzzle's ladder order
     res = StepSolver("default", unique=True).finish(run)
     if res.status != "solved":
@@ -740,10 +743,10 @@ def _check(p: Puzzle, name: str, deadline: float | None
     allowed = set(plan[:plan.index(name) + 1])
     if any(st.technique not in allowed for st in res.steps):
         return "needs harder"            # needs something harder too
-    left = _left(deadline)
-    if left <= 0:
+    b = _budget(deadline)
+    if b.exhausted:
         return "search limit"
-    res2 = StepSolver(plan[:plan.index(name)], unique=True).solve(p, time_limit=left)
+    res2 = StepSolver(plan[:plan.index(name)], unique=True).solve(p, budget=b)
     if res2.status != "stuck":
         return "not needed"              # solved another way: the technique is not needed
     same = [(st.technique, st.placements, st.eliminations) for st in res.steps[:first]]
@@ -752,6 +755,13 @@ def _check(p: Puzzle, name: str, deadline: float | None
     return res2.state, res.steps[first], first, res.rating
 
 
-def _left(deadline: float | None) -> float:
-    left = CANDIDATE_SECONDS
-    return left if deadline is None else min(left, deadline - time.perf_counter())
+def _budget(deadline: float | None) -> Budget:
+    """The budget of one logic solve of a candidate: :data:`CANDIDATE_SECONDS` of this
+    process's CPU time (the same work on a loaded machine as on an idle one), within the
+    call's wall-clock ``deadline`` (the whole call's hard bound).
+
+    >>> b = _budget(None)
+    >>> b.deadline is None, b.cpu_limit == CANDIDATE_SECONDS, b.exhausted
+    (True, True, False)
+    """
+    return Budget(deadline=deadline, cpu_limit=CANDIDATE_SECONDS)

@@ -277,3 +277,66 @@ def test_dig_conflict_budget_keeps_uniqueness(monkeypatch):
         q = Puzzle(9).use(classic())
         q.use(lk(["r1c1", "r2c2", "r3c3", "r4c4", "r5c5", "r6c6", "r7c7", "r8c8", "r9c9"], 45))
         assert q.givens(givens).count_solutions(2, method="sat") == 1
+
+
+def test_steering_rates_only_unique_puzzles(monkeypatch):
+    """The steering checks uniqueness (within its node budget) before it rates a puzzle
+    without an element: a rating of a puzzle with several solutions runs the whole ladder
+    to get stuck (xv extreme, seed 1: 13 s and more of CPU per such rating). xv extreme
+    seed 10 drops elements; every puzzle it rates has one solution (by SAT)."""
+    from sudoku_csp.generate import rules
+    rated = []
+    real = rules._rate
+
+    def recording(p, *args, **kwargs):
+        rated.append(p.count_solutions(2, method="sat"))
+        return real(p, *args, **kwargs)
+    monkeypatch.setattr(rules, "_rate", recording)
+    got = rules.make_rules_candidate(["xv"], seed=10, level="extreme")
+    assert got is not None and len(rated) >= 2 and set(rated) == {1}
+
+
+def test_dig_order_node_limit():
+    """With a node budget the dig keeps only removals proved unique within it: fewer (or
+    as many) removals, and every prefix still leaves one solution."""
+    import random
+    from csp import Puzzle
+    from variants.classic import classic
+    from sudoku_csp.generate.dig import dig_order
+    from sudoku_csp.generate.fill import random_fill
+    p = Puzzle(6).use(classic())
+    sol = random_fill(p, random.Random(3))
+    full = dig_order(p, sol, random.Random(3))
+    capped = dig_order(p, sol, random.Random(3), node_limit=2)
+    assert 0 < len(capped) <= len(full)
+    gv = list(sol)
+    for grp in capped:
+        for c in grp:
+            gv[c] = 0
+        assert Puzzle(6).use(classic()).givens(gv).count_solutions(2, method="sat") == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", ["xv", "parity", "between"])
+def test_9x9_extreme(family):
+    """9x9 extreme puzzles (xv had none in 120 s before the steering checked uniqueness
+    before rating; 2-15 s CPU each with it, benchmarks/generate.py --families)."""
+    g = generate(family, "extreme", seed=1, time_limit=None)[0]
+    _check(g, [family], "extreme")
+
+
+def test_extreme_rated_once(monkeypatch):
+    """At extreme the steering rates in full and hands its rating of the kept puzzle to
+    the final check (the same call on the same puzzle): no second rating of it. The
+    puzzle is still proved unique by SAT and re-rated extreme by a fresh solver here."""
+    import sudoku_csp.generate as G
+    calls = []
+    real = G.rate_within
+
+    def counting(*args):
+        calls.append(1)
+        return real(*args)
+    monkeypatch.setattr(G, "rate_within", counting)
+    g = generate("between", "extreme", seed=1, time_limit=None)[0]
+    _check(g, ["between"], "extreme")
+    assert calls == []

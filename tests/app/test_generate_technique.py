@@ -195,3 +195,20 @@ def test_steering_finds_it_from_seed_1_in_cpu_limit(name, limit):
     candidates, 51 s, and outies were not found in 90 s)."""
     cpu, pr = _cpu_from_seed_1(name)
     assert pr.step.technique == name and cpu < limit
+
+
+def test_candidate_budget_is_cpu_time(monkeypatch):
+    """A candidate's logic solve is bounded by CPU time (CANDIDATE_SECONDS of
+    time.process_time), not the wall clock: time without CPU (a loaded machine) does not
+    spend it; the call's wall-clock deadline stays a hard bound."""
+    from sudoku_csp.generate import technique
+    monkeypatch.setattr(technique, "CANDIDATE_SECONDS", 0.2)
+    b = technique._budget(None)
+    assert b.deadline is None and b.cpu_limit == 0.2
+    time.sleep(0.3)                     # wall time passes, no CPU
+    assert not b.exhausted
+    c0 = time.process_time()
+    while time.process_time() - c0 < 0.25:
+        pass
+    assert b.exhausted
+    assert technique._budget(time.perf_counter() - 1).exhausted     # past the deadline
