@@ -187,8 +187,8 @@ NESTED_LEVELS = (25, 1000, 1000)
 #: probe (``se_level3``) and to a nested net's (asked only when the probe finds no step
 #: at levels 2 and 3). The probe misses much of what SE's levels 2 and 3 find, so its
 #: level-3 steps and the nested nets stand for SE steps that are often a level lower.
-LEVEL3_SHIFT = 0
-NESTED_SHIFT = 0
+LEVEL3_SHIFT = -1
+NESTED_SHIFT = 3
 NESTED_LEVEL2 = NESTED_LEVELS[0]
 
 
