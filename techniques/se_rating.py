@@ -149,10 +149,15 @@ def forcing_value(step: Step, base: int | None = None) -> int:
     the technique's ladder value (static forcing chains 8.0, dynamic (net) forcing 8.5),
     or ``base`` when given (a net with locked candidates inside: SE's level 1, 9.0); plus
     the length increment. Nested nets take the base of SE's nesting level
-    (:func:`nested_level`) and add their inner chains' complexity to their own, as SE does.
+    (:func:`nested_level`) and add their inner chains' complexity to their own, as SE does,
+    plus :data:`NESTED_SHIFT`; the level probe's steps (``se_level`` in ``Step.extra``) take
+    their level's base (:data:`LEVEL3_SHIFT` added at level 3).
 
     >>> forcing_value(Step("forcing_net_nested", extra={"nodes": 20, "inner_nodes": [14]}))
-    96
+    99
+    >>> forcing_value(Step("forcing_net_nested", extra={"se_level": 2, "nodes": 20,
+    ...                                                 "nested_nodes": 14}))
+    101
     """
     nodes = int(step.extra.get("nodes", 0))
     t = step.technique
