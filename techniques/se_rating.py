@@ -149,10 +149,15 @@ def forcing_value(step: Step, base: int | None = None) -> int:
     the technique's ladder value (static forcing chains 8.0, dynamic (net) forcing 8.5),
     or ``base`` when given (a net with locked candidates inside: SE's level 1, 9.0); plus
     the length increment. Nested nets take the base of SE's nesting level
-    (:func:`nested_level`) and add their inner chains' complexity to their own, as SE does.
+    (:func:`nested_level`) and add their inner chains' complexity to their own, as SE does,
+    plus :data:`NESTED_SHIFT`; the level probe's steps (``se_level`` in ``Step.extra``) take
+    their level's base (:data:`LEVEL3_SHIFT` added at level 3).
 
     >>> forcing_value(Step("forcing_net_nested", extra={"nodes": 20, "inner_nodes": [14]}))
-    96
+    99
+    >>> forcing_value(Step("forcing_net_nested", extra={"se_level": 2, "nodes": 20,
+    ...                                                 "nested_nodes": 14}))
+    101
     """
     nodes = int(step.extra.get("nodes", 0))
     t = step.technique
@@ -163,6 +168,10 @@ def forcing_value(step: Step, base: int | None = None) -> int:
     elif t == "forcing_net_nested":
         level, nested = nested_level(step)
         base = 85 + 5 * level
+        if "se_level" in step.extra:
+            base += LEVEL3_SHIFT if level == 3 else 0
+        else:
+            base += NESTED_SHIFT
         nodes += nested
     else:
         base = _SE[t]                         # static chains, dynamic forcing chains
@@ -178,6 +187,13 @@ def forcing_value(step: Step, base: int | None = None) -> int:
 #: 4 (inner dynamic forcing chains)
 NESTED_FREE = 3
 NESTED_LEVELS = (25, 1000, 1000)
+#: Calibration of SE's levels 3 and 4 (docs/se-rating.md, fitted on 12 SE-rated puzzles
+#: of forum_hardest_1106_rated.csv): tenths added to the base of a level-3 step of the
+#: probe (``se_level3``) and to a nested net's (asked only when the probe finds no step
+#: at levels 2 and 3). The probe misses much of what SE's levels 2 and 3 find, so its
+#: level-3 steps and the nested nets stand for SE steps that are often a level lower.
+LEVEL3_SHIFT = -1
+NESTED_SHIFT = 3
 NESTED_LEVEL2 = NESTED_LEVELS[0]
 
 
@@ -196,6 +212,8 @@ def nested_level(step: Step) -> tuple[int, int]:
     (5, 40)
     """
     x = step.extra
+    if "se_level" in x:
+        return int(x["se_level"]), int(x.get("nested_nodes", 0))
     extra_depth = int(x.get("depth", 2)) - 2
     if "inner_nodes" not in x:
         return 4 + extra_depth, int(x.get("nested_nodes", 0))
@@ -296,6 +314,9 @@ class Producer:
     scan: int | None = None   # ... but at most this many (costly producers)
     #: options of this producer's techniques (over the solver's own)
     opts: tuple[tuple[str, object], ...] = ()
+    #: its own search (analysis, options) -> steps, instead of the techniques' finders
+    #: (SE's nesting levels 2 and 3, which are not solver techniques)
+    finder: Callable[[Analysis, dict], Iterable[Step]] | None = None
 
 
 class _Values(dict):
@@ -314,8 +335,8 @@ _SE = _Values()
 
 
 def _p(name: str, techs: str | Sequence[str], value=None, accept=None, direct: bool = False,
-       scan: int | None = None, base: int | None = None, opts: dict | None = None
-       ) -> Producer:
+       scan: int | None = None, base: int | None = None, opts: dict | None = None,
+       finder=None) -> Producer:
     """A producer over ``techs``. Its base is the lowest SE value the ladder gives them,
     unless ``base`` names a value of SE's own (a direct hint, Nishio: a filtered producer
     of a technique whose steps are otherwise rated higher); a step is valued by ``value``,
@@ -330,12 +351,17 @@ def _p(name: str, techs: str | Sequence[str], value=None, accept=None, direct: b
     elif value is None:
         value = _fixed(base)
     return Producer(name, base, ts, value, accept, direct, varies=varies, scan=scan,
-                    opts=tuple(sorted((opts or {}).items())))
+                    opts=tuple(sorted((opts or {}).items())), finder=finder)
 
 
 _chain_v = lambda an, s: chain_value(s)        # noqa: E731
 _forcing_v = lambda an, s: forcing_value(s)    # noqa: E731
 _nishio = lambda an, s: len(s.extra.get("digits", ())) == 1   # noqa: E731
+
+
+def _level_steps(an: Analysis, level: int) -> Iterator[Step]:
+    from .forcing.nested import se_level_steps
+    return se_level_steps(an, level)
 
 #: SE 1.2.1's producers in its order (SE_RATINGS.md section 3), mapped to our techniques;
 #: base values from the ladder but for SE's direct hints (an elimination that yields a
@@ -376,6 +402,10 @@ SE121_PRODUCERS: tuple[Producer, ...] = (
     _p("dynamic_forcing_plus", ("forcing_net_contradiction", "forcing_net_verity"),
        lambda an, s: forcing_value(s, DFC_PLUS), base=DFC_PLUS, opts={"intersections": True}),
     # each nested step costs a full inner closure: the shortest of the first few
+    _p("se_level2", "forcing_net_nested", _forcing_v, base=95,
+       finder=lambda an, o: _level_steps(an, 2)),
+    _p("se_level3", "forcing_net_nested", _forcing_v, base=100,
+       finder=lambda an, o: _level_steps(an, 3)),
     _p("nested_forcing", "forcing_net_nested", _forcing_v, scan=8, base=105),
 )
 
@@ -534,9 +564,10 @@ class SESolver:
             t = registry.load().get(name)
             if t is None or (t.requires_unique and not run.unique_ok()):
                 continue
-            key = (name, p.opts)
+            key = (name, p.opts) if p.finder is None else (p.name,)
             if key not in cache:
-                cache[key] = ([], t.find(an, {**self.options, **dict(p.opts)}))
+                o = {**self.options, **dict(p.opts)}
+                cache[key] = ([], t.find(an, o) if p.finder is None else iter(p.finder(an, o)))
             found, it = cache[key]
             i = 0
             while True:

@@ -42,9 +42,10 @@ def test_the_se_producers_and_the_ladder_agree():
     """Every technique an SE producer draws on has an SE value, every SE value is used by
     a producer, and a producer's base is its techniques' lowest value unless it is one of
     SE's own filtered producers (direct hints, Nishio below it; DFC+, SE's nesting level 1,
-    above it: nets with an option)."""
+    above it: nets with an option; SE's nesting levels 2 and 3, below the nested nets:
+    their own probe, docs/se-rating.md)."""
     own = {"direct_pointing", "direct_claiming", "direct_hidden_pair", "direct_hidden_triple",
-           "nishio"}
+           "nishio", "se_level2", "se_level3"}
     above = {"dynamic_forcing_plus"}
     used = set()
     for p in producers("extended"):

@@ -12,7 +12,8 @@ import pytest
 from csp.errors import SudokuCSPError
 from csp.step import Candidate, Link, Step
 from techniques import StepSolver
-from techniques.se_rating import (MODES, NESTED_FREE, NESTED_LEVEL2, SE121_PRODUCERS, SEStep,
+from techniques.se_rating import (LEVEL3_SHIFT, MODES, NESTED_FREE, NESTED_LEVEL2,
+                                  NESTED_SHIFT, SE121_PRODUCERS, SEStep,
                                   SESolver, UnknownSEMode, chain_nodes, chain_value,
                                   forcing_value, length_increment, nested_level, producers,
                                   rate_se, se_value, summarize)
@@ -158,9 +159,10 @@ def test_forcing_grading_uses_node_counts():
     assert forcing_value(dyn) == 94               # "9.4 ... w/94 nodes [8.5+0.9]"
     region = Step("forcing_chain_verity", extra={"nodes": 12, "digits": [2, 3]})
     assert forcing_value(region) == 83            # "8.3 ... w/10 nodes [8.0+0.3]"
-    # without the sizes of its inner contradictions a nested net is SE's level 4
+    # without the sizes of its inner contradictions a nested net is SE's level 4 (plus the
+    # calibration of the nested nets, which stand for SE steps the level probe misses)
     nested = Step("forcing_net_nested", extra={"nodes": 20, "depth": 2, "nested_nodes": 30})
-    assert forcing_value(nested) == 105 + length_increment(50)
+    assert forcing_value(nested) == 105 + NESTED_SHIFT + length_increment(50)
 
 
 def test_nested_nets_take_the_base_of_se_nesting_levels():
@@ -173,7 +175,7 @@ def test_nested_nets_take_the_base_of_se_nesting_levels():
     assert level in (1, 2) and nodes == NESTED_FREE + 1 + NESTED_LEVEL2
     big = Step("forcing_net_nested", extra={"nodes": 40, "inner_nodes": [NESTED_LEVEL2 + 1]})
     assert nested_level(big)[0] > level
-    assert forcing_value(big) == 85 + 5 * nested_level(big)[0] + length_increment(
+    assert forcing_value(big) == 85 + 5 * nested_level(big)[0] + NESTED_SHIFT + length_increment(
         41 + NESTED_LEVEL2)
     deeper = Step("forcing_net_nested", extra={"nodes": 40, "depth": 3,
                                                 "inner_nodes": [NESTED_LEVEL2 + 1]})
@@ -352,3 +354,62 @@ def test_every_ladder_technique_with_an_se_value_is_asked_by_the_extended_mode()
     from techniques.se_rating import producers
     asked = {t for p in producers("extended") for t in p.techniques}
     assert [r.name for r in LADDER if r.se is not None and r.name not in asked] == []
+
+
+# -- SE's nesting levels 2 and 3 (docs/se-rating.md) ---------------------------------------
+HARD_NET = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
+
+
+def test_static_chains_disprove_only_false_candidates():
+    """SE's static forcing chains on a grid as it stands: a unary chain "X => X false"
+    (kind 2) or a static contradiction (kind 3) only ever disproves a false candidate,
+    and the chains count both ends."""
+    from techniques.analysis import analyze
+    from techniques.forcing.engine import _fact, _static
+    from techniques.forcing.nested import static_chain
+    p = _puzzle(HARD_NET)
+    sol = p.solve().solution
+    an = analyze(p.pencilmarks())
+    st = _static(an)
+    kinds = []
+    for c in range(81):
+        for d in range(1, 10):
+            if an.cand[c] >> d & 1:
+                kind, nodes = static_chain(st, st.cand, st.cw, _fact(c, d, True))
+                kinds.append(kind)
+                if kind < 4:
+                    assert sol[c] != d, (c, d, kind)
+                    assert nodes >= 3
+                # the unary search alone finds the same unary chains
+                k2, _ = static_chain(st, st.cand, st.cw, _fact(c, d, True), 120, True)
+                assert (k2 == 2) == (kind == 2)
+    assert 2 in kinds and 4 in kinds
+
+
+def test_se_level_steps_are_sound_and_valued_at_their_level():
+    from techniques.analysis import analyze
+    from techniques.forcing.nested import se_level_steps
+    p = _puzzle(HARD_NET)
+    sol = p.solve().solution
+    an = analyze(p.pencilmarks())
+    steps = []
+    for s in se_level_steps(an, 2, searches=20_000):
+        steps.append(s)
+        if len(steps) == 5:
+            break
+    assert steps
+    for s in steps:
+        (e,) = s.eliminations
+        assert sol[e.cell] != e.digit
+        assert s.extra["se_level"] == 2
+        assert nested_level(s) == (2, s.extra["nested_nodes"])
+        assert forcing_value(s) == 95 + length_increment(s.extra["nodes"]
+                                                          + s.extra["nested_nodes"])
+
+
+def test_se121_asks_the_nesting_levels_in_order():
+    names = [p.name for p in producers("se121")]
+    assert (names.index("dynamic_forcing_plus") < names.index("se_level2")
+            < names.index("se_level3") < names.index("nested_forcing"))
+    lvl3 = Step("forcing_net_nested", extra={"se_level": 3, "nodes": 20, "nested_nodes": 10})
+    assert forcing_value(lvl3) == 100 + LEVEL3_SHIFT + length_increment(30)
