@@ -150,7 +150,7 @@ def plain_sum_supports(doms: Sequence[int], totals: Iterable[int]) -> list[int]:
     shifts however many assignments there are.
 
     >>> [digits_of(m) for m in plain_sum_supports([0b1110, 0b1110, 0b1111110], [11])]
-    [[1, 2, 3], [1, 2, 3], [5, 6]]
+    [(2, 3), (2, 3), (5, 6)]
     >>> plain_sum_supports([0b110, 0b110], [9])
     [0, 0]
     """
