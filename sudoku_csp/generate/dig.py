@@ -249,12 +249,7 @@ def _unique_big(eng: Any, cand: list[int], deadline: float | None) -> bool:
     a check that runs out of nodes counts as not unique (the removal is undone)."""
     if deadline is not None and time.perf_counter() > deadline:
         raise TimeLimitExceeded("time limit reached while digging")
-    left = None if deadline is None else max(0.001, deadline - time.perf_counter())
-    try:
-        sols, _ = search(eng, cand, 2, BIG_UNIQUE_NODES, left)
-    except NodeLimitExceeded:
-        return False
-    return len(sols) == 1
+    return unique_within(eng, cand, deadline, BIG_UNIQUE_NODES)
 
 
 def dig_big(puzzle: Puzzle, solution: Sequence[int], rng: random.Random,
