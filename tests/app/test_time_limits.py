@@ -269,3 +269,28 @@ def test_workbench_commands_count_reading_towards_the_limit(command):
     assert child.cpu < CPU_BOUND
     assert child.rc == 1, (child.out, child.err)
     assert child.err.strip() == "sudoku-csp: limit: parsing stopped after 0.05 s", child.err
+
+
+#: the cases whose SAT encoding and first solver calls are the long part (the workbench's
+#: SAT session, Glucose 4.2 interrupted by a watcher thread)
+SESSION_CASES = ["17-cell killer 35x35", "multi-sum cage 35x35", "digital root cage 35x35",
+                 "x-sum 25x25", "empty 35x35 solve"]
+
+
+@pytest.mark.parametrize("command", [["candidates", "--counts", "8"],
+                                     ["count", "--list", "--limit", "5"], ["report"]])
+@pytest.mark.parametrize("case", SESSION_CASES)
+def test_workbench_limit_bounds_the_whole_command(case, command):
+    """``candidates``, ``count --list`` and ``report`` hold ``--time-limit 1`` on the big
+    grids too: their solver calls run in one warm SAT session, which a watcher thread
+    interrupts at the deadline. The answer is ``limit`` or a partial / finished one (exit
+    1: not unique), never an error."""
+    argv = [command[0], LIMIT_CASES[case][1], *command[1:], "--time-limit", "1", "--json"]
+    child = run_cli(argv)
+    assert child.cpu < CPU_BOUND, (case, command, child.cpu, child.err)
+    assert "internal error" not in child.err and "Traceback" not in child.err, child.err
+    assert child.rc == 1, (child.rc, child.err)
+    res = json.loads(child.out.splitlines()[0])
+    assert res["status"] in ("limit", "multiple"), res["status"]
+    if res["status"] == "limit" and command[0] == "candidates":
+        assert res["complete"] is False
