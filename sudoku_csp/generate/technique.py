@@ -89,12 +89,6 @@ PRACTICE_CAGES = (2, 3)
 #: candidates at 0.1 s each)
 STEER_STEPS = 40
 STEER_TRIES = 6
-#: once the limited solve uses the technique, a step whose :data:`STEER_TRIES` cells all
-#: let the easier techniques finish (the technique's pattern is fragile: one more given
-#: anywhere near it breaks it) tries further random cells, up to this many, before the
-#: candidate is given up (only paths that gave up before change: a seed found before is
-#: found the same way)
-STEER_KEEP_TRIES = 40
 #: depth-first nodes the uniqueness search of a killer without one more cage may use (a
 #: search past it keeps the cage: node-based, so the seed reproduces the puzzle on any machine)
 STEER_CAGE_NODES = 3000
@@ -411,11 +405,8 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
         blank = [c for c in range(len(givens)) if not givens[c]]
         rng.shuffle(blank)
         best: tuple[int, int, State | None] | None = None
-        used = stuck[0] is None         # the limited solve used T before it got stuck
         how = "easy"
-        for i, c in enumerate(blank[:STEER_KEEP_TRIES if used else STEER_TRIES]):
-            if i >= STEER_TRIES and best is not None and best[2] is None:
-                break                   # past the usual tries only while none keeps T
+        for c in blank[:STEER_TRIES]:
             givens[c] = solution[c]
             how_c, bad = verdict(givens)
             if how_c == "found" and (got := judge()) is not None:
