@@ -107,11 +107,15 @@ PATTERN_STEER = frozenset({"swordfish", "naked_quadruple", "uniqueness_test_4",
                            "avoidable_rectangle_1", "multi_colors_1"})
 PATTERN_NODES = 8
 #: techniques steered by the edges of random orders of added givens (:func:`_edges`), and
-#: how many orders a candidate gets. Measured 2026-11-29 (from seed 1, CPU, one process
-#: beside 2-3 others): Simple Colors Trap seed 112 after 16.6 s (none in 60 s before, with
-#: or without the pattern search: 528 candidates)
-EDGE_STEER = frozenset({"simple_colors_trap"})
-EDGE_ORDERS = 30
+#: how many orders a candidate gets. Measured 2026-11-29 (from seed 1, CPU, beside other
+#: work on 2 cores): Simple Colors Trap seed 112 after 7.9 s, Grouped Continuous Nice Loop
+#: seed 940 after 41.1 s (both none in 60 s before, with or without the pattern search:
+#: 528 and 678 candidates). The finds cluster: seed 940 gives the loop in 9 of 60 orders,
+#: seeds 112 and 118 the trap in 1 of 60, so 10 orders beat 30 (the loop 65.8 s, the same
+#: seed). Finned Jellyfish and Avoidable Rectangle 2 found none this way in 90 s (674
+#: candidates each; the jellyfish also after its pattern search, 508)
+EDGE_STEER = frozenset({"simple_colors_trap", "grouped_continuous_nice_loop"})
+EDGE_ORDERS = 10
 
 
 class UnknownPractice(SudokuCSPError, ValueError):
@@ -384,8 +388,6 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
     how, _ = verdict(givens)
     if how == "easy":
         return _drop_cages(p, name, upto, rng, deadline)
-    if name in EDGE_STEER and how == "hard":
-        return _edges(givens, solution, verdict, judge, build, rng)
     if pattern and how == "hard" and stuck[0] is not None:
         for cells in _pattern_cells(stuck[0], givens, solution, name, before, rng, deadline):
             for c in cells:
@@ -394,11 +396,17 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
             if how == "found" and (got := judge()) is not None:
                 return got
             if how == "hard" and stuck[0] is None:
-                break                   # T used, a later technique too: finish it below
+                if name not in EDGE_STEER:
+                    break               # T used, a later technique too: finish it below
+                q, got = _edges(givens, solution, verdict, judge, build, rng)
+                if not isinstance(got, str):
+                    return q, got
             for c in cells:
                 givens[c] = 0
         else:
             return build(givens), "needs harder"
+    elif name in EDGE_STEER and how == "hard":
+        return _edges(givens, solution, verdict, judge, build, rng)
     for _ in range(STEER_STEPS):
         if how != "hard":
             break
