@@ -333,7 +333,9 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
     the fewest cells left unsolved), at most :data:`STEER_STEPS` times, until the limited
     solve finishes; for a technique of :data:`PATTERN_STEER` (swordfish, quadruple, ...) a
     search for added givens after which it applies (:func:`_pattern_cells`) comes first and
-    the random cells only finish a puzzle that uses it. Added givens keep the puzzle unique.
+    the random cells only finish a puzzle that uses it; a technique of :data:`EDGE_STEER`
+    (the colour trap, the grouped continuous loop) is steered by the edges of random orders
+    of added givens instead (:func:`_edges`). Added givens keep the puzzle unique.
     The puzzle found and the verdict of
     :func:`_check` on it (the judge), or why none: "not used" (finished without ``name``),
     "needs harder" (still stuck); the cells tried come from ``random.Random(s)``, so the
