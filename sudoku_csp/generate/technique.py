@@ -113,7 +113,7 @@ PATTERN_NODES = 8
 #: 528 and 678 candidates). The finds cluster: seed 940 gives the loop in 9 of 60 orders,
 #: seeds 112 and 118 the trap in 1 of 60, so 10 orders beat 30 (the loop 65.8 s, the same
 #: seed). Finned Jellyfish and Avoidable Rectangle 2 found none this way in 90 s (674
-#: candidates each; the jellyfish also after its pattern search, 508)
+#: candidates each; a trial of the jellyfish with its pattern search first: none, 508)
 EDGE_STEER = frozenset({"simple_colors_trap", "grouped_continuous_nice_loop"})
 EDGE_ORDERS = 10
 
@@ -390,6 +390,8 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
     how, _ = verdict(givens)
     if how == "easy":
         return _drop_cages(p, name, upto, rng, deadline)
+    if name in EDGE_STEER and how == "hard":
+        return _edges(givens, solution, verdict, judge, build, rng)
     if pattern and how == "hard" and stuck[0] is not None:
         for cells in _pattern_cells(stuck[0], givens, solution, name, before, rng, deadline):
             for c in cells:
@@ -398,17 +400,11 @@ def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float 
             if how == "found" and (got := judge()) is not None:
                 return got
             if how == "hard" and stuck[0] is None:
-                if name not in EDGE_STEER:
-                    break               # T used, a later technique too: finish it below
-                q, got = _edges(givens, solution, verdict, judge, build, rng)
-                if not isinstance(got, str):
-                    return q, got
+                break                   # T used, a later technique too: finish it below
             for c in cells:
                 givens[c] = 0
         else:
             return build(givens), "needs harder"
-    elif name in EDGE_STEER and how == "hard":
-        return _edges(givens, solution, verdict, judge, build, rng)
     for _ in range(STEER_STEPS):
         if how != "hard":
             break
