@@ -26,7 +26,9 @@ FOUND = {"x_wing": 118, "xy_wing": 6, "xy_chain": 5, "als_xz": 25,
          "hidden_triple": 287, "swordfish": 25,
          # steered by the pattern search (technique.PATTERN_STEER) with their own _near
          "naked_quadruple": 189, "uniqueness_test_4": 286, "avoidable_rectangle_1": 335,
-         "multi_colors_1": 118}
+         "multi_colors_1": 118,
+         # steered by the edges of random orders of added givens (technique.EDGE_STEER)
+         "simple_colors_trap": 112, "grouped_continuous_nice_loop": 940}
 
 
 @pytest.mark.parametrize("name", sorted(FOUND))
