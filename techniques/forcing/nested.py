@@ -633,9 +633,13 @@ def _level_scan(an: Analysis, searches: int) -> Iterator[Step]:
     grid before level 3), then, when it found nothing, level 3."""
     w = an.grid.namer
     left = [searches]
+    # an ordering hint only: the assumptions that failed in this run's last scans first
+    # (they mostly fail again after one more elimination)
+    hits = an.run_memo.setdefault("se_level_hits", set())
+    order = sorted(_candidates(an), key=lambda cd: cd not in hits)
     for level in (2, 3):
         found = 0
-        for c, d in _candidates(an):
+        for c, d in order:
             if an.expired() or left[0] <= 0 or found >= LEVEL_FIRST:
                 break            # (the rating goes on to the next level)
             r = se_level2(an, c, d, level, left)
@@ -643,6 +647,7 @@ def _level_scan(an: Analysis, searches: int) -> Iterator[Step]:
                 continue
             lv = max(2, r[2])
             found += 1
+            hits.add((c, d))
             cand = (Candidate(c, d),)
             yield Step("forcing_net_nested", eliminations=cand, pattern=cand, digits=(d,),
                        title="Nested Forcing Net", namer=w,
