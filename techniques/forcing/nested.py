@@ -177,7 +177,7 @@ class _SELinks:
     partner, ``partner[d][c]`` the partners). A true candidate's consequences (its cell's
     other digits, its peers' copies) are read from ``cw`` and ``st.peers_d``."""
 
-    __slots__ = ("cand", "cw", "biv", "bl", "partner", "digits")
+    __slots__ = ("cand", "cw", "biv", "bivm", "bl", "partner", "digits")
 
     def __init__(self, st: _Static, cand: list[int], cw: list[int]) -> None:
         self.cand, self.cw = cand, cw
@@ -195,6 +195,10 @@ class _SELinks:
                 pairs[e, f] = pairs.get((e, f), 0) | low
                 pairs[f, e] = pairs.get((f, e), 0) | low
         self.biv = [(e, f, x) for (e, f), x in pairs.items()]
+        #: per digit, the bivalue cells that hold it
+        self.bivm = bivm = [0] * (st.n + 1)
+        for (e, _), x in pairs.items():
+            bivm[e] |= x
         bl = [0] * (st.n + 1)
         partner: list[dict[int, int]] = [{} for _ in range(st.n + 1)]
         hm = st.house_mask
@@ -224,97 +228,101 @@ def se_reach(st: _Static, L: _SELinks, c0: int, d0: int, on0: bool = True,
     """SE's static forcing chains from ``c0`` = ``d0`` (``on0``; else ``c0`` <> ``d0``) on
     the grid of ``L``, breadth first, as bitmasks: what :func:`static_chain` searches,
     without its cap (SE has none), in waves of facts (a true wave, then the false facts
-    it implies, and so on). Returns (nodes, waves): nodes is the length of the shortest
-    chain to the opposite of the start (both ends counted: SE's unary forcing chain; 0
-    when there is none); waves is the list of (true masks, false masks) per digit as
-    derived wave by wave (the search stops at the opposite unless ``full``); then the
-    true and the false facts reached, per digit."""
-    peers_d, cw, digits = st.peers_d, L.cw, L.digits
+    it implies, and so on). Returns (nodes, waves, on, off): nodes is the length of the
+    shortest chain to the opposite of the start (both ends counted: SE's unary forcing
+    chain; 0 when there is none); waves is the list of (true masks, false masks) per
+    digit as derived wave by wave (the search stops at the opposite unless ``full``);
+    then the true and the false facts reached, per digit (cells per digit)."""
+    peers_d, cw, cand = st.peers_d, L.cw, L.cand
     n1 = st.n + 1
     on = [0] * n1
     off = [0] * n1
-    biv, bl, partner = L.biv, L.bl, L.partner
+    bivm, bl, partner = L.bivm, L.bl, L.partner
     waves: list[tuple[list[int], list[int]]] = []
-    found = 0
     bit0 = 1 << c0
+    # the wave's true facts as (cell, digit); its false ones as per-digit masks
     if on0:
-        newon = [0] * n1
-        newon[d0] = bit0
+        news = [(c0, d0)]
         on[d0] = bit0
         newoff = None
-        dist = 0
     else:
-        newon = None
+        news = None
         newoff = [0] * n1
         newoff[d0] = bit0
         off[d0] = bit0
-        dist = 0
+    dist = 0
     while True:
-        if newon is not None:
-            # true -> false: the cell's other digits, the peers' copies
-            u = dup = 0
-            for d in digits:
-                x = newon[d]
-                dup |= u & x      # a cell true with two digits: both go false too
-                u |= x
+        if news is not None:
+            wave_on = [0] * n1
             newoff = [0] * n1
+            for c, d in news:
+                b = 1 << c
+                wave_on[d] |= b
+                newoff[d] |= peers_d[d][c] & cw[d]
+                k = cand[c] & ~(1 << d)
+                while k:
+                    low = k & -k
+                    k ^= low
+                    newoff[low.bit_length() - 1] |= b
             any_off = 0
-            for d in digits:
-                x = newon[d]
-                p = (u & ~x | dup) & cw[d]
-                if x:
-                    pd = peers_d[d]
-                    while x:
-                        low = x & -x
-                        x ^= low
-                        p |= pd[low.bit_length() - 1]
-                    p &= cw[d]
-                p &= ~off[d]
+            for d in range(1, n1):
+                p = newoff[d]
                 if p:
-                    off[d] |= p
+                    p &= ~off[d]
                     newoff[d] = p
-                    any_off = 1
+                    if p:
+                        off[d] |= p
+                        any_off = 1
             dist += 1
-            waves.append((newon, newoff))
-            if on0 and off[d0] & bit0 and not found:
-                found = dist + 1
+            waves.append((wave_on, newoff))
+            if on0 and off[d0] & bit0:
                 if not full:
-                    return found, waves, on, off
+                    return dist + 1, waves, on, off
+                found = dist + 1
             if not any_off:
                 break
-        # false -> true: bivalue cells, bilocal digits
-        newon = [0] * n1
-        any_on = 0
-        for e, f, x in biv:
-            y = newoff[e] & x
-            if y:
-                newon[f] |= y
-        for d in digits:
-            y = newoff[d] & bl[d]
+        news = []
+        for d in range(1, n1):
+            m = newoff[d]
+            if not m:
+                continue
+            y = m & bivm[d]
+            while y:
+                low = y & -y
+                y ^= low
+                c = low.bit_length() - 1
+                e = (cand[c] & ~(1 << d)).bit_length() - 1
+                if not on[e] & low:
+                    on[e] |= low
+                    news.append((c, e))
+            y = m & bl[d]
             if y:
                 pd = partner[d]
-                z = newon[d]
+                z = 0
                 while y:
                     low = y & -y
                     y ^= low
                     z |= pd[low.bit_length() - 1]
-                newon[d] = z
-        for d in digits:
-            y = newon[d] & ~on[d]
-            newon[d] = y
-            if y:
-                on[d] |= y
-                any_on = 1
+                z &= ~on[d]
+                if z:
+                    on[d] |= z
+                    while z:
+                        low = z & -z
+                        z ^= low
+                        news.append((low.bit_length() - 1, d))
         dist += 1
-        if not on0 and on[d0] & bit0 and not found:
-            found = dist + 1
+        if not on0 and on[d0] & bit0:
+            wave_on = [0] * n1
+            for c, d in news:
+                wave_on[d] |= 1 << c
+            waves.append((wave_on, [0] * n1))
             if not full:
-                waves.append((newon, [0] * n1))
-                return found, waves, on, off
-        if not any_on:
-            waves.append((newon, [0] * n1))
+                return dist + 1, waves, on, off
+        if not news:
+            waves.append(([0] * n1, [0] * n1))
             break
-    return found, waves, on, off
+    return (found if on0 and off[d0] & bit0 else
+            (dist + 1 if not on0 and on[d0] & bit0 else 0)), waves, on, off
 
 
 def _zones(st: _Static) -> list[int]:
@@ -433,7 +441,8 @@ def se_level2(an: Analysis, c: int, d: int, level: int = 2,
     if key in memo:
         return memo[key]
     left = [LEVEL2_BUDGET] if budget is None else budget
-    r = _level_closure(st, ps, level, left)
+    r = _level_closure(st, ps, level, left, an.memo("se_base_closures",
+                                                      lambda: _base_closures(st)))
     if left[0] > 0:
         if len(memo) >= LEVEL_MEMO:
             memo.clear()
@@ -445,15 +454,30 @@ def se_level2(an: Analysis, c: int, d: int, level: int = 2,
 LEVEL_MEMO = 200_000
 
 
-def _level_closure(st: _Static, ps: _PState, level: int, left: list[int]
-                   ) -> tuple[int, int, int] | None:
-    """The inner loop of :func:`se_level2` on ``ps`` (in place)."""
+def _base_closures(st: _Static) -> dict[int, tuple]:
+    """The closures of :func:`se_reach` on the state's own grid that find no chain
+    (candidate index -> (waves, true facts, false facts)): each assumption's first
+    round starts from them (see :func:`_news`)."""
+    L = _SELinks(st, st.cand, st.cw)
+    out = {}
+    for x in iter_cells(st.unsolved):
+        for e in digits_of(st.cand[x]):
+            n, waves, on, off = se_reach(st, L, x, e)
+            if not n:
+                out[x << 5 | e] = (waves, on, off)
+    return out
+
+
+def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
+                   base: dict[int, tuple] | None = None) -> tuple[int, int, int] | None:
+    """The inner loop of :func:`se_level2` on ``ps`` (in place); ``base``: the
+    closures of the state's own grid (:func:`_base_closures`)."""
     sizes: dict[int, tuple[int, int]] = {}
     namer = st.namer
     digits = range(1, st.n + 1)
     #: the last round's closures that found no chain, and the grid they were found on
-    prev: dict[int, tuple] = {}
-    before: list[int] = []
+    prev: dict[int, tuple] = base or {}
+    before: list[int] = st.cw
     while ps.contra is None:
         L = _SELinks(st, ps.cand, ps.cw)
         cand = ps.cand
@@ -474,11 +498,12 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int]
                 k ^= lowd
                 e = lowd.bit_length() - 1
                 old = prev.get(x << 5 | e)
-                if old is not None and not any(
-                        (old[1][d] | old[2][d]) & gone[d] or old[2][d] & fresh[d]
-                        for d in digits):
-                    # no fact it reached was removed and none got a new strong link:
-                    # the same closure (still no chain)
+                if old is not None and not any(old[2][d] & fresh[d] for d in digits) and (
+                        level < 3 or not any((old[1][d] | old[2][d]) & gone[d]
+                                             for d in digits)):
+                    # none of its false facts got a new strong link: the closure can only
+                    # have lost facts (still no chain); at level 3, whose forcing chains
+                    # read the closures, only when it lost none either
                     closures[x << 5 | e] = old
                     continue
                 if left[0] <= 0:
