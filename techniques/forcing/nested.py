@@ -464,7 +464,7 @@ def _base_closures(st: _Static) -> dict[int, tuple]:
         for e in digits_of(st.cand[x]):
             n, waves, on, off = se_reach(st, L, x, e)
             if not n:
-                out[x << 5 | e] = (waves, on, off)
+                out[x << 5 | e] = (waves, on, off, _pack(off, st.size), _pack(on, st.size))
     return out
 
 
@@ -474,7 +474,7 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
     closures of the state's own grid (:func:`_base_closures`)."""
     sizes: dict[int, tuple[int, int]] = {}
     namer = st.namer
-    digits = range(1, st.n + 1)
+    size = st.size
     #: the last round's closures that found no chain, and the grid they were found on
     prev: dict[int, tuple] = base or {}
     before: list[int] = st.cw
@@ -498,9 +498,8 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
                 k ^= lowd
                 e = lowd.bit_length() - 1
                 old = prev.get(x << 5 | e)
-                if old is not None and not any(old[2][d] & fresh[d] for d in digits) and (
-                        level < 3 or not any((old[1][d] | old[2][d]) & gone[d]
-                                             for d in digits)):
+                if old is not None and not old[3] & fresh and (
+                        level < 3 or not (old[3] | old[4]) & gone):
                     # none of its false facts got a new strong link: the closure can only
                     # have lost facts (still no chain); at level 3, whose forcing chains
                     # read the closures, only when it lost none either
@@ -513,7 +512,8 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
                 if n:
                     found.append((_fact(x, e, True), n, waves))
                 else:
-                    closures[x << 5 | e] = (waves, on, off)
+                    closures[x << 5 | e] = (waves, on, off, _pack(off, size),
+                                            _pack(on, size))
         prev = closures
         before = ps.cw[:]
         if found:
@@ -545,10 +545,10 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
             max((k for _, k in used), default=1))
 
 
-def _news(st: _Static, before: list[int], ps: _PState) -> tuple[list[int], list[int]]:
+def _news(st: _Static, before: list[int], ps: _PState) -> tuple[int, int]:
     """Per digit, the cells that lost it since ``before`` (cells per digit), and the
     cells whose false candidate of that digit got a new strong link (a cell that became
-    bivalue, a house where the digit has two places left)."""
+    bivalue, a house where the digit has two places left), both packed (:func:`_pack`)."""
     n1 = st.n + 1
     cw, cand, hm = ps.cw, ps.cand, st.house_mask
     gone = [0] * n1
@@ -569,7 +569,16 @@ def _news(st: _Static, before: list[int], ps: _PState) -> tuple[list[int], list[
         if k.bit_count() == 2:
             for d in digits_of(k):
                 fresh[d] |= 1 << c
-    return gone, fresh
+    return _pack(gone, st.size), _pack(fresh, st.size)
+
+
+def _pack(masks: list[int], size: int) -> int:
+    """Per-digit cell masks as one int (digit d's cells from bit d * size)."""
+    out = 0
+    for d, m in enumerate(masks):
+        if m:
+            out |= m << d * size
+    return out
 
 
 def _forcing(st: _Static, ps: _PState, closures: dict[int, tuple]
