@@ -2,7 +2,7 @@
 contradictions of the next depth are applied until the assumption itself breaks."""
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from csp.bits import digits_of
 from csp.budget import Budget
@@ -441,8 +441,21 @@ def se_level2(an: Analysis, c: int, d: int, level: int = 2,
     if key in memo:
         return memo[key]
     left = [LEVEL2_BUDGET] if budget is None else budget
-    r = _level_closure(st, ps, level, left, an.memo("se_base_closures",
-                                                      lambda: _base_closures(st)))
+    # level 3 goes on from where level 2 stopped with this assumption in this state
+    # (its inner rules come after level 2's, at the same stalls)
+    ends = an.memo("se_level2_ends", dict)
+    sizes: dict[int, tuple[int, int]] = {}
+    if level >= 3 and f in ends:
+        ps0, sizes0, last = ends.pop(f)
+        ps, sizes = ps0.copy(), dict(sizes0)
+        r = _level_closure(st, ps, level, left, last, sizes)
+    else:
+        end: list = []
+        r = _level_closure(st, ps, level, left, an.memo("se_base_closures",
+                                                          lambda: _base_closures(st)), sizes,
+                           end if level == 2 else None)
+        if level == 2 and r is None and left[0] > 0 and end:
+            ends[f] = (ps, sizes, end[0])
     if left[0] > 0:
         if len(memo) >= LEVEL_MEMO:
             memo.clear()
@@ -456,7 +469,8 @@ LEVEL_MEMO = 200_000
 
 def _base_closures(st: _Static) -> dict[int, tuple]:
     """The closures of :func:`se_reach` on the state's own grid that find no chain
-    (candidate index -> (waves, true facts, false facts)): each assumption's first
+    (candidate index -> (false facts, true facts), packed: :func:`_pack`): each
+    assumption's first
     round starts from them (see :func:`_news`)."""
     L = _SELinks(st, st.cand, st.cw)
     out = {}
@@ -464,20 +478,25 @@ def _base_closures(st: _Static) -> dict[int, tuple]:
         for e in digits_of(st.cand[x]):
             n, waves, on, off = se_reach(st, L, x, e)
             if not n:
-                out[x << 5 | e] = (waves, on, off, _pack(off, st.size), _pack(on, st.size))
+                out[x << 5 | e] = (_pack(off, st.size), _pack(on, st.size))
     return out
 
 
 def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
-                   base: dict[int, tuple] | None = None) -> tuple[int, int, int] | None:
+                   base: dict[int, tuple] | None = None,
+                   sizes: dict[int, tuple[int, int]] | None = None,
+                   ends: list | None = None) -> tuple[int, int, int] | None:
     """The inner loop of :func:`se_level2` on ``ps`` (in place); ``base``: the
-    closures of the state's own grid (:func:`_base_closures`)."""
-    sizes: dict[int, tuple[int, int]] = {}
+    closures of the state's own grid (:func:`_base_closures`); ``sizes``: the facts
+    of inner chains so far and their (length, level), added to; ``ends`` gets the
+    closures of the last round when level 2 stops at a fixpoint."""
+    if sizes is None:
+        sizes = {}
     namer = st.namer
     size = st.size
     #: the last round's closures that found no chain, and the grid they were found on
     prev: dict[int, tuple] = base or {}
-    before: list[int] = st.cw
+    before: list[int] = st.cw if base else ps.cw
     while ps.contra is None:
         L = _SELinks(st, ps.cand, ps.cw)
         cand = ps.cand
@@ -498,8 +517,8 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
                 k ^= lowd
                 e = lowd.bit_length() - 1
                 old = prev.get(x << 5 | e)
-                if old is not None and not old[3] & fresh and (
-                        level < 3 or not (old[3] | old[4]) & gone):
+                if old is not None and not old[0] & fresh and (
+                        level < 3 or not (old[0] | old[1]) & gone):
                     # none of its false facts got a new strong link: the closure can only
                     # have lost facts (still no chain); at level 3, whose forcing chains
                     # read the closures, only when it lost none either
@@ -512,8 +531,7 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
                 if n:
                     found.append((_fact(x, e, True), n, waves))
                 else:
-                    closures[x << 5 | e] = (waves, on, off, _pack(off, size),
-                                            _pack(on, size))
+                    closures[x << 5 | e] = (_pack(off, size), _pack(on, size))
         prev = closures
         before = ps.cw[:]
         if found:
@@ -524,8 +542,10 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
                                 for g, _, w in found], True, True)
             continue
         if level < 3:
+            if ends is not None:
+                ends.append(closures)
             break
-        concl = _forcing(st, ps, closures)
+        concl, waves_of = _forcing(st, L, ps, closures)
         if not concl:
             break
         for g, (n, _) in concl.items():
@@ -534,7 +554,7 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
         for g, (_, grp) in concl.items():
             prem: tuple = ()
             for k in grp:
-                prem += _rule_parents(st, L, ps, closures[k][0], _cell(g), _digit(g), g & 1)
+                prem += _rule_parents(st, L, ps, waves_of(k), _cell(g), _digit(g), g & 1)
             facts.append((g, (f"{_NESTED}: forcing to {fact_text(g, namer)}",)
                           + tuple(dict.fromkeys(prem))))
         _propagate(st, ps, facts, True, True)
@@ -581,17 +601,27 @@ def _pack(masks: list[int], size: int) -> int:
     return out
 
 
-def _forcing(st: _Static, ps: _PState, closures: dict[int, tuple]
-             ) -> dict[int, tuple[int, list[int]]]:
+def _forcing(st: _Static, L: _SELinks, ps: _PState, closures: dict[int, tuple]
+             ) -> tuple[dict[int, tuple[int, list[int]]], Callable[[int], list]]:
     """SE's static cell and region forcing chains on the grid of ``ps`` from the full
-    closures of every candidate's "true" (``closures``: candidate index -> the waves of
-    :func:`se_reach`): the facts every candidate of a cell, or every place of a digit in
-    a house, implies; each with its complexity (the branches' chain lengths summed, the
-    smallest over the cells and houses that give it, and that cell's or house's
-    candidates)."""
+    closures of every candidate's "true" (``closures``: candidate index -> (false,
+    true facts) packed, as :func:`_level_closure` keeps them): the facts every candidate
+    of a cell, or every place of a digit in a house, implies; each with its complexity
+    (the branches' chain lengths summed, the smallest over the cells and houses that
+    give it, and that cell's or house's candidates); and a function giving a branch's
+    waves (:func:`se_reach`, searched again: conclusions are rare)."""
     n1 = st.n + 1
+    size = st.size
     cand = ps.cand
-    tot = {k: (v[1], v[2]) for k, v in closures.items()}
+    tot = closures
+    live = _pack(ps.cw, size)
+    searched: dict[int, list] = {}
+
+    def waves_of(k: int) -> list:
+        if k not in searched:
+            searched[k] = se_reach(st, L, k >> 5, k & 31, full=True)[1]
+        return searched[k]
+
     groups: list[list[int]] = []
     m = st.unsolved & ~ps.on
     while m:
@@ -605,36 +635,33 @@ def _forcing(st: _Static, ps: _PState, closures: dict[int, tuple]
             pl = st.house_mask[h] & ps.cw[d] & ~ps.on
             if pl.bit_count() >= 2:
                 groups.append([x << 5 | d for x in iter_cells(pl)])
-    out: dict[int, int] = {}
+    out: dict[int, tuple[int, list[int]]] = {}
     for grp in groups:
         if any(k not in tot for k in grp):
             continue
-        first = tot[grp[0]]
-        con = first[0][:]
-        coff = first[1][:]
+        coff, con = tot[grp[0]]
         for k in grp[1:]:
-            on, off = tot[k]
-            any_ = 0
-            for d in range(1, n1):
-                con[d] &= on[d]
-                coff[d] &= off[d]
-                any_ |= con[d] | coff[d]
-            if not any_:
+            a, b = tot[k]
+            coff &= a
+            con &= b
+            if not (coff | con):
                 break
-        else:
-            any_ = 1
-        if not any_:
+        coff &= live
+        if not (coff | con):
             continue
-        for d in range(1, n1):
-            for mask, on_ in ((con[d], 1), (coff[d] & ps.cw[d], 0)):
-                for x in iter_cells(mask):
-                    if on_ and (ps.on >> x & 1):
-                        continue
-                    g = _fact(x, d, bool(on_))
-                    n = sum(_wave_depth(closures[k][0], x, d, on_) for k in grp)
-                    if g not in out or n < out[g][0]:
-                        out[g] = (n, grp)
-    return out
+        for packed, on_ in ((con, 1), (coff, 0)):
+            while packed:
+                low = packed & -packed
+                packed ^= low
+                i = low.bit_length() - 1
+                d, x = divmod(i, size)
+                if on_ and (ps.on >> x & 1):
+                    continue
+                g = _fact(x, d, bool(on_))
+                n = sum(_wave_depth(waves_of(k), x, d, on_) for k in grp)
+                if g not in out or n < out[g][0]:
+                    out[g] = (n, grp)
+    return out, waves_of
 
 
 def _wave_depth(waves: list, x: int, d: int, on: int) -> int:
