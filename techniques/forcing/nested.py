@@ -469,7 +469,8 @@ LEVEL_MEMO = 200_000
 
 def _base_closures(st: _Static) -> dict[int, tuple]:
     """The closures of :func:`se_reach` on the state's own grid that find no chain
-    (candidate index -> (false facts, true facts), packed: :func:`_pack`): each
+    (candidate index -> (false facts, true facts) packed (:func:`_pack`), and False:
+    not stale, see :func:`_level_closure`): each
     assumption's first
     round starts from them (see :func:`_news`)."""
     L = _SELinks(st, st.cand, st.cw)
@@ -478,7 +479,7 @@ def _base_closures(st: _Static) -> dict[int, tuple]:
         for e in digits_of(st.cand[x]):
             n, waves, on, off = se_reach(st, L, x, e)
             if not n:
-                out[x << 5 | e] = (_pack(off, st.size), _pack(on, st.size))
+                out[x << 5 | e] = (_pack(off, st.size), _pack(on, st.size), False)
     return out
 
 
@@ -517,13 +518,19 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
                 k ^= lowd
                 e = lowd.bit_length() - 1
                 old = prev.get(x << 5 | e)
-                if old is not None and not old[0] & fresh and (
-                        level < 3 or not (old[0] | old[1]) & gone):
+                if old is not None and not old[0] & fresh:
                     # none of its false facts got a new strong link: the closure can only
-                    # have lost facts (still no chain); at level 3, whose forcing chains
-                    # read the closures, only when it lost none either
-                    closures[x << 5 | e] = old
-                    continue
+                    # have lost facts (still no chain); level 3, whose forcing chains
+                    # read the closures, keeps it only when it lost none either (a
+                    # closure that may have lost some is marked stale)
+                    stale = old[2] or bool((old[0] | old[1]) & gone)
+                    if level < 3:
+                        closures[x << 5 | e] = old if stale == old[2] else (
+                            old[0], old[1], stale)
+                        continue
+                    if not stale:
+                        closures[x << 5 | e] = old
+                        continue
                 if left[0] <= 0:
                     return None
                 left[0] -= 1
@@ -531,7 +538,7 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
                 if n:
                     found.append((_fact(x, e, True), n, waves))
                 else:
-                    closures[x << 5 | e] = (_pack(off, size), _pack(on, size))
+                    closures[x << 5 | e] = (_pack(off, size), _pack(on, size), False)
         prev = closures
         before = ps.cw[:]
         if found:
@@ -637,11 +644,11 @@ def _forcing(st: _Static, L: _SELinks, ps: _PState, closures: dict[int, tuple]
                 groups.append([x << 5 | d for x in iter_cells(pl)])
     out: dict[int, tuple[int, list[int]]] = {}
     for grp in groups:
-        if any(k not in tot for k in grp):
+        if any(k not in tot or tot[k][2] for k in grp):
             continue
-        coff, con = tot[grp[0]]
+        coff, con, _ = tot[grp[0]]
         for k in grp[1:]:
-            a, b = tot[k]
+            a, b, _ = tot[k]
             coff &= a
             con &= b
             if not (coff | con):
