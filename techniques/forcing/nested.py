@@ -404,7 +404,6 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 #: SE level-2 probe: facts per static chain search, and chain searches per probe
-LEVEL2_CAP = 120
 LEVEL2_BUDGET = 3000
 #: ... and per state (the whole scan; about 1-2 s of CPU)
 LEVEL_SEARCHES = 120_000
