@@ -2,7 +2,7 @@
 contradictions of the next depth are applied until the assumption itself breaks."""
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from csp.bits import digits_of
 from csp.budget import Budget
@@ -33,8 +33,14 @@ _NESTED = "nested"
 
 
 def _nested_used(ps: _PState, facts: Sequence[int]) -> set[int]:
-    return {g for g in _support(ps, facts)
-            if isinstance(ps.parents.get(g), str) and ps.parents[g].startswith(_NESTED)}
+    out = set()
+    for g in _support(ps, facts):
+        p = ps.parents.get(g)
+        if p.__class__ is tuple and p and p[0].__class__ is str:
+            p = p[0]      # (label, premises...): the level probe's inner chains
+        if isinstance(p, str) and p.startswith(_NESTED):
+            out.add(g)
+    return out
 
 
 def _closure(st: _Static, ps: _PState, depth: int, log: list, budget: list[int],
@@ -162,6 +168,163 @@ def static_chain(st: _Static, cand: list[int], cw: list[int], f0: int,
     return 4, 0
 
 
+# -- SE's static chains on one grid as bitmasks (the level probe's inner rules) -----------
+class _SELinks:
+    """SE's static links on one (hypothetical) grid ``cand`` / ``cw``, as bitmasks: the
+    strong links that make a false candidate's partner true (the other digit of a
+    bivalue cell: ``biv`` as (digit e, digit f, cells whose only digits are e and f); the
+    other place of a digit with two places in a house: ``bl[d]`` the cells with such a
+    partner, ``partner[d][c]`` the partners). A true candidate's consequences (its cell's
+    other digits, its peers' copies) are read from ``cw`` and ``st.peers_d``."""
+
+    __slots__ = ("cand", "cw", "biv", "bivm", "bl", "partner", "digits")
+
+    def __init__(self, st: _Static, cand: list[int], cw: list[int]) -> None:
+        self.cand, self.cw = cand, cw
+        self.digits = digits = range(1, st.n + 1)
+        pairs: dict[tuple[int, int], int] = {}
+        m = st.unsolved
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            k = cand[c]
+            if k.bit_count() == 2:
+                e = (k & -k).bit_length() - 1
+                f = k.bit_length() - 1
+                pairs[e, f] = pairs.get((e, f), 0) | low
+                pairs[f, e] = pairs.get((f, e), 0) | low
+        self.biv = [(e, f, x) for (e, f), x in pairs.items()]
+        #: per digit, the bivalue cells that hold it
+        self.bivm = bivm = [0] * (st.n + 1)
+        for (e, _), x in pairs.items():
+            bivm[e] |= x
+        bl = [0] * (st.n + 1)
+        partner: list[dict[int, int]] = [{} for _ in range(st.n + 1)]
+        hm = st.house_mask
+        for h in st.full:
+            hh = hm[h]
+            for d in digits:
+                pl = hh & cw[d]
+                if pl.bit_count() == 2:
+                    a = pl & -pl
+                    b = pl ^ a
+                    ca, cb = a.bit_length() - 1, b.bit_length() - 1
+                    bl[d] |= pl
+                    pd = partner[d]
+                    pd[ca] = pd.get(ca, 0) | b
+                    pd[cb] = pd.get(cb, 0) | a
+        self.bl, self.partner = bl, partner
+
+
+def se_links(st: _Static, cand: list[int], cw: list[int]) -> _SELinks:
+    """:class:`_SELinks` of a grid (for :func:`se_reach`)."""
+    return _SELinks(st, cand, cw)
+
+
+def se_reach(st: _Static, L: _SELinks, c0: int, d0: int, on0: bool = True,
+             full: bool = False) -> tuple[int, list[tuple[list[int], list[int]]],
+                                          list[int], list[int]]:
+    """SE's static forcing chains from ``c0`` = ``d0`` (``on0``; else ``c0`` <> ``d0``) on
+    the grid of ``L``, breadth first, as bitmasks: what :func:`static_chain` searches,
+    without its cap (SE has none), in waves of facts (a true wave, then the false facts
+    it implies, and so on). Returns (nodes, waves, on, off): nodes is the length of the
+    shortest chain to the opposite of the start (both ends counted: SE's unary forcing
+    chain; 0 when there is none); waves is the list of (true masks, false masks) per
+    digit as derived wave by wave (the search stops at the opposite unless ``full``);
+    then the true and the false facts reached, per digit (cells per digit)."""
+    peers_d, cw, cand = st.peers_d, L.cw, L.cand
+    n1 = st.n + 1
+    on = [0] * n1
+    off = [0] * n1
+    bivm, bl, partner = L.bivm, L.bl, L.partner
+    waves: list[tuple[list[int], list[int]]] = []
+    bit0 = 1 << c0
+    # the wave's true facts as (cell, digit); its false ones as per-digit masks
+    if on0:
+        news = [(c0, d0)]
+        on[d0] = bit0
+        newoff = None
+    else:
+        news = None
+        newoff = [0] * n1
+        newoff[d0] = bit0
+        off[d0] = bit0
+    dist = 0
+    while True:
+        if news is not None:
+            wave_on = [0] * n1
+            newoff = [0] * n1
+            for c, d in news:
+                b = 1 << c
+                wave_on[d] |= b
+                newoff[d] |= peers_d[d][c] & cw[d]
+                k = cand[c] & ~(1 << d)
+                while k:
+                    low = k & -k
+                    k ^= low
+                    newoff[low.bit_length() - 1] |= b
+            any_off = 0
+            for d in range(1, n1):
+                p = newoff[d]
+                if p:
+                    p &= ~off[d]
+                    newoff[d] = p
+                    if p:
+                        off[d] |= p
+                        any_off = 1
+            dist += 1
+            waves.append((wave_on, newoff))
+            if on0 and off[d0] & bit0:
+                if not full:
+                    return dist + 1, waves, on, off
+                found = dist + 1
+            if not any_off:
+                break
+        news = []
+        for d in range(1, n1):
+            m = newoff[d]
+            if not m:
+                continue
+            y = m & bivm[d]
+            while y:
+                low = y & -y
+                y ^= low
+                c = low.bit_length() - 1
+                e = (cand[c] & ~(1 << d)).bit_length() - 1
+                if not on[e] & low:
+                    on[e] |= low
+                    news.append((c, e))
+            y = m & bl[d]
+            if y:
+                pd = partner[d]
+                z = 0
+                while y:
+                    low = y & -y
+                    y ^= low
+                    z |= pd[low.bit_length() - 1]
+                z &= ~on[d]
+                if z:
+                    on[d] |= z
+                    while z:
+                        low = z & -z
+                        z ^= low
+                        news.append((low.bit_length() - 1, d))
+        dist += 1
+        if not on0 and on[d0] & bit0:
+            wave_on = [0] * n1
+            for c, d in news:
+                wave_on[d] |= 1 << c
+            waves.append((wave_on, [0] * n1))
+            if not full:
+                return dist + 1, waves, on, off
+        if not news:
+            waves.append(([0] * n1, [0] * n1))
+            break
+    return (found if on0 and off[d0] & bit0 else
+            (dist + 1 if not on0 and on[d0] & bit0 else 0)), waves, on, off
+
+
 def _zones(st: _Static) -> list[int]:
     """Per cell, the cells of its full houses (itself included)."""
     def build() -> list[int]:
@@ -241,7 +404,6 @@ def forcing_net_nested(an: Analysis, opts: dict) -> Iterator[Step]:
 
 
 #: SE level-2 probe: facts per static chain search, and chain searches per probe
-LEVEL2_CAP = 120
 LEVEL2_BUDGET = 3000
 #: ... and per state (the whole scan; about 1-2 s of CPU)
 LEVEL_SEARCHES = 120_000
@@ -253,62 +415,270 @@ LEVEL_FIRST = 4
 def se_level2(an: Analysis, c: int, d: int, level: int = 2,
               budget: list[int] | None = None) -> tuple[int, int, int] | None:
     """Whether ``c`` = ``d`` fails under Sudoku Explainer's nesting level 2 ("DFC +
-    forcing chains"), as far as this model goes: the assumption is propagated as a net
-    with locked candidates (SE's dynamic chains with its level-1 rules), and whenever that
-    stalls, every candidate of the hypothetical grid that a *static* unary forcing chain
-    (:func:`static_chain`, at most :data:`LEVEL2_CAP` facts) proves false there is removed;
-    until a contradiction or a fixpoint. Returns (the contradiction's own nodes, the summed
-    lengths of the inner chains it rests on, the level those need: 2 when they are all
-    unary, 3 when one is a contradiction, 1 when none is used) when it fails, None when it does not or when
-    the chain searches run out (``budget``: [searches left], decremented; default
-    :data:`LEVEL2_BUDGET`). ``level`` 3: static contradictions count too
-    (a fact and its opposite, SE's level-3 "multiple forcing chains" in their
-    contradiction form). Used by the SE rating only (not a solver step)."""
+    forcing chains"), or level 3 ("DFC + multiple forcing chains"), as far as this model
+    goes: the assumption is propagated as a net with locked candidates (SE's dynamic
+    chains with its level-1 rules), and whenever that stalls, SE's inner rule is applied
+    on the hypothetical grid: every candidate Y whose *static* unary forcing chain "Y
+    true => Y false" exists there (:func:`se_reach`, SE's forcing chains, no cap) is
+    removed; at ``level`` 3, when no such chain exists, SE's static cell and region
+    forcing chains (every candidate of a cell, or every place of a digit in a house,
+    implies the same fact by static chains) conclude; until a contradiction or a
+    fixpoint. Returns (the contradiction's own nodes, the summed lengths of the inner
+    chains it rests on, the level those need: 2 when they are all unary chains, 3 when
+    one is a cell or region forcing chain, 1 when none is used) when it fails, None when
+    it does not or when the chain searches run out (``budget``: [searches left],
+    decremented; default :data:`LEVEL2_BUDGET`). The answer is kept per (assumption,
+    hypothetical grid) for the puzzle's life: the next states of a rating ask most
+    assumptions again on the same grid. Used by the SE rating only (not a solver step)."""
     st = _static(an)
     f = _fact(c, d, True)
     ps = _result(an, f, True, True).copy()
     if ps.contra is not None:
         return _complexity(ps, ps.contra[1])["nodes"], 0, 1
-    sizes: dict[int, tuple[int, int]] = {}
+    memo = an.links_memo("se_level_memo", dict)
+    key = (f, level, tuple(ps.cand))
+    if key in memo:
+        return memo[key]
     left = [LEVEL2_BUDGET] if budget is None else budget
-    #: per candidate index that failed to give a chain: the cells its search read
-    reads: dict[int, int] = {}
-    seen = [0]
-    changed = -1                  # the cells changed in the last round (all at first)
-    while changed and ps.contra is None:
-        before = ps.cand[:]
-        for x in sorted(iter_cells(st.unsolved & ~ps.on),
-                        key=lambda x: (ps.cand[x].bit_count(), x)):
-            for e in digits_of(ps.cand[x]):
-                if ps.on >> x & 1 or not ps.cand[x] >> e & 1:
-                    continue
-                k = x << 5 | e
-                if not reads.get(k, -1) & changed:
-                    continue          # it read no cell that changed: the same answer
+    # level 3 goes on from where level 2 stopped with this assumption in this state
+    # (its inner rules come after level 2's, at the same stalls)
+    ends = an.memo("se_level2_ends", dict)
+    sizes: dict[int, tuple[int, int]] = {}
+    if level >= 3 and f in ends:
+        ps0, sizes0, last = ends.pop(f)
+        ps, sizes = ps0.copy(), dict(sizes0)
+        r = _level_closure(st, ps, level, left, last, sizes)
+    else:
+        end: list = []
+        r = _level_closure(st, ps, level, left, an.memo("se_base_closures",
+                                                          lambda: _base_closures(st)), sizes,
+                           end if level == 2 else None)
+        if level == 2 and r is None and left[0] > 0 and end:
+            ends[f] = (ps, sizes, end[0])
+    if left[0] > 0:
+        if len(memo) >= LEVEL_MEMO:
+            memo.clear()
+        memo[key] = r
+    return r
+
+
+#: SE level probe: answers kept per puzzle (then the memo starts afresh)
+LEVEL_MEMO = 200_000
+
+
+def _base_closures(st: _Static) -> dict[int, tuple]:
+    """The closures of :func:`se_reach` on the state's own grid that find no chain
+    (candidate index -> (false facts, true facts) packed (:func:`_pack`), and False:
+    not stale, see :func:`_level_closure`): each
+    assumption's first
+    round starts from them (see :func:`_news`)."""
+    L = _SELinks(st, st.cand, st.cw)
+    out = {}
+    for x in iter_cells(st.unsolved):
+        for e in digits_of(st.cand[x]):
+            n, waves, on, off = se_reach(st, L, x, e)
+            if not n:
+                out[x << 5 | e] = (_pack(off, st.size), _pack(on, st.size), False)
+    return out
+
+
+def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
+                   base: dict[int, tuple] | None = None,
+                   sizes: dict[int, tuple[int, int]] | None = None,
+                   ends: list | None = None) -> tuple[int, int, int] | None:
+    """The inner loop of :func:`se_level2` on ``ps`` (in place); ``base``: the
+    closures of the state's own grid (:func:`_base_closures`); ``sizes``: the facts
+    of inner chains so far and their (length, level), added to; ``ends`` gets the
+    closures of the last round when level 2 stops at a fixpoint."""
+    if sizes is None:
+        sizes = {}
+    namer = st.namer
+    size = st.size
+    #: the last round's closures that found no chain, and the grid they were found on
+    prev: dict[int, tuple] = base or {}
+    before: list[int] = st.cw if base else ps.cw
+    while ps.contra is None:
+        L = _SELinks(st, ps.cand, ps.cw)
+        cand = ps.cand
+        if prev:
+            gone, fresh = _news(st, before, ps)
+        found: list[tuple[int, int]] = []
+        closures: dict[int, tuple] = {}
+        m = st.unsolved & ~ps.on
+        while m:
+            low = m & -m
+            m ^= low
+            x = low.bit_length() - 1
+            k = cand[x]
+            if k.bit_count() < 2:
+                continue
+            while k:
+                lowd = k & -k
+                k ^= lowd
+                e = lowd.bit_length() - 1
+                old = prev.get(x << 5 | e)
+                if old is not None and not old[0] & fresh:
+                    # none of its false facts got a new strong link: the closure can only
+                    # have lost facts (still no chain); level 3, whose forcing chains
+                    # read the closures, keeps it only when it lost none either (a
+                    # closure that may have lost some is marked stale)
+                    stale = old[2] or bool((old[0] | old[1]) & gone)
+                    if level < 3:
+                        closures[x << 5 | e] = old if stale == old[2] else (
+                            old[0], old[1], stale)
+                        continue
+                    if not stale:
+                        closures[x << 5 | e] = old
+                        continue
                 if left[0] <= 0:
                     return None
                 left[0] -= 1
-                g = _fact(x, e, True)
-                kind, n = static_chain(st, ps.cand, ps.cw, g, LEVEL2_CAP, level < 3, seen)
-                if kind > level:
-                    reads[k] = seen[0]
-                    continue
-                sizes[g ^ 1] = (n, kind)
-                _propagate(st, ps, [(g ^ 1, f"{_NESTED}: {fact_text(g, st.namer)} fails")],
-                           True, True)
-                if ps.contra is not None:
-                    break
-            if ps.contra is not None:
-                break
-        changed = 0
-        for x, (a, b) in enumerate(zip(before, ps.cand)):
-            if a != b:
-                changed |= 1 << x
+                n, waves, on, off = se_reach(st, L, x, e)
+                if n:
+                    found.append((_fact(x, e, True), n, waves))
+                else:
+                    closures[x << 5 | e] = (_pack(off, size), _pack(on, size), False)
+        prev = closures
+        before = ps.cw[:]
+        if found:
+            for g, n, _ in found:
+                sizes[g ^ 1] = (n, 2)
+            _propagate(st, ps, [(g ^ 1, (f"{_NESTED}: {fact_text(g, namer)} fails",)
+                                 + _rule_parents(st, L, ps, w, _cell(g), _digit(g), 0))
+                                for g, _, w in found], True, True)
+            continue
+        if level < 3:
+            if ends is not None:
+                ends.append(closures)
+            break
+        concl, waves_of = _forcing(st, L, ps, closures)
+        if not concl:
+            break
+        for g, (n, _) in concl.items():
+            sizes[g] = (n, 3)
+        facts = []
+        for g, (_, grp) in concl.items():
+            prem: tuple = ()
+            for k in grp:
+                prem += _rule_parents(st, L, ps, waves_of(k), _cell(g), _digit(g), g & 1)
+            facts.append((g, (f"{_NESTED}: forcing to {fact_text(g, namer)}",)
+                          + tuple(dict.fromkeys(prem))))
+        _propagate(st, ps, facts, True, True)
     if ps.contra is None:
         return None
     used = [sizes[g] for g in _nested_used(ps, ps.contra[1])]
     return (_complexity(ps, ps.contra[1])["nodes"], sum(n for n, _ in used),
             max((k for _, k in used), default=1))
+
+
+def _news(st: _Static, before: list[int], ps: _PState) -> tuple[int, int]:
+    """Per digit, the cells that lost it since ``before`` (cells per digit), and the
+    cells whose false candidate of that digit got a new strong link (a cell that became
+    bivalue, a house where the digit has two places left), both packed (:func:`_pack`)."""
+    n1 = st.n + 1
+    cw, cand, hm = ps.cw, ps.cand, st.house_mask
+    gone = [0] * n1
+    fresh = [0] * n1
+    changed = 0
+    for d in range(1, n1):
+        g = before[d] & ~cw[d]
+        gone[d] = g
+        changed |= g
+        if g:
+            for h in st.full:
+                if hm[h] & g:
+                    pl = hm[h] & cw[d]
+                    if pl.bit_count() == 2:
+                        fresh[d] |= pl
+    for c in iter_cells(changed):
+        k = cand[c]
+        if k.bit_count() == 2:
+            for d in digits_of(k):
+                fresh[d] |= 1 << c
+    return _pack(gone, st.size), _pack(fresh, st.size)
+
+
+def _pack(masks: list[int], size: int) -> int:
+    """Per-digit cell masks as one int (digit d's cells from bit d * size)."""
+    out = 0
+    for d, m in enumerate(masks):
+        if m:
+            out |= m << d * size
+    return out
+
+
+def _forcing(st: _Static, L: _SELinks, ps: _PState, closures: dict[int, tuple]
+             ) -> tuple[dict[int, tuple[int, list[int]]], Callable[[int], list]]:
+    """SE's static cell and region forcing chains on the grid of ``ps`` from the full
+    closures of every candidate's "true" (``closures``: candidate index -> (false,
+    true facts) packed, as :func:`_level_closure` keeps them): the facts every candidate
+    of a cell, or every place of a digit in a house, implies; each with its complexity
+    (the branches' chain lengths summed, the smallest over the cells and houses that
+    give it, and that cell's or house's candidates); and a function giving a branch's
+    waves (:func:`se_reach`, searched again: conclusions are rare)."""
+    n1 = st.n + 1
+    size = st.size
+    cand = ps.cand
+    tot = closures
+    live = _pack(ps.cw, size)
+    searched: dict[int, list] = {}
+
+    def waves_of(k: int) -> list:
+        if k not in searched:
+            searched[k] = se_reach(st, L, k >> 5, k & 31, full=True)[1]
+        return searched[k]
+
+    groups: list[list[int]] = []
+    m = st.unsolved & ~ps.on
+    while m:
+        low = m & -m
+        m ^= low
+        x = low.bit_length() - 1
+        if cand[x].bit_count() >= 2:
+            groups.append([x << 5 | e for e in digits_of(cand[x])])
+    for h in st.full:
+        for d in range(1, n1):
+            pl = st.house_mask[h] & ps.cw[d] & ~ps.on
+            if pl.bit_count() >= 2:
+                groups.append([x << 5 | d for x in iter_cells(pl)])
+    out: dict[int, tuple[int, list[int]]] = {}
+    for grp in groups:
+        if any(k not in tot or tot[k][2] for k in grp):
+            continue
+        coff, con, _ = tot[grp[0]]
+        for k in grp[1:]:
+            a, b, _ = tot[k]
+            coff &= a
+            con &= b
+            if not (coff | con):
+                break
+        coff &= live
+        if not (coff | con):
+            continue
+        for packed, on_ in ((con, 1), (coff, 0)):
+            while packed:
+                low = packed & -packed
+                packed ^= low
+                i = low.bit_length() - 1
+                d, x = divmod(i, size)
+                if on_ and (ps.on >> x & 1):
+                    continue
+                g = _fact(x, d, bool(on_))
+                n = sum(_wave_depth(waves_of(k), x, d, on_) for k in grp)
+                if g not in out or n < out[g][0]:
+                    out[g] = (n, grp)
+    return out, waves_of
+
+
+def _wave_depth(waves: list, x: int, d: int, on: int) -> int:
+    """Nodes of the chain to fact (x, d, on) in the waves of :func:`se_reach` (its start
+    counted)."""
+    for j, (a, b) in enumerate(waves):
+        if on and a[d] >> x & 1:
+            return 2 * j + 1
+        if not on and b[d] >> x & 1:
+            return 2 * j + 2
+    return 0
 
 
 def se_level_steps(an: Analysis, level: int, searches: int = LEVEL_SEARCHES
@@ -326,21 +696,87 @@ def se_level_steps(an: Analysis, level: int, searches: int = LEVEL_SEARCHES
 
 
 def _level_scan(an: Analysis, searches: int) -> Iterator[Step]:
+    """Level 2 first over every candidate (SE asks its level-2 producer on the whole
+    grid before level 3), then, when it found nothing, level 3."""
     w = an.grid.namer
     left = [searches]
-    level2 = 0
-    for c, d in _candidates(an):
-        if an.expired() or left[0] <= 0 or level2 >= LEVEL_FIRST:
-            return            # (the rating goes on to the next level)
-        r = se_level2(an, c, d, 3, left)
-        if r is None:
+    # an ordering hint only: the assumptions that failed in this run's last scans first
+    # (they mostly fail again after one more elimination)
+    hits = an.run_memo.setdefault("se_level_hits", set())
+    order = sorted(_candidates(an), key=lambda cd: cd not in hits)
+    for level in (2, 3):
+        found = 0
+        for c, d in order:
+            if an.expired() or left[0] <= 0 or found >= LEVEL_FIRST:
+                break            # (the rating goes on to the next level)
+            r = se_level2(an, c, d, level, left)
+            if r is None:
+                continue
+            lv = max(2, r[2])
+            found += 1
+            hits.add((c, d))
+            cand = (Candidate(c, d),)
+            yield Step("forcing_net_nested", eliminations=cand, pattern=cand, digits=(d,),
+                       title="Nested Forcing Net", namer=w,
+                       note=f"{fact_text(_fact(c, d, True), w)} fails with SE level-{lv} "
+                            "rules inside",
+                       extra={"se_level": lv, "nodes": r[0], "nested_nodes": r[1],
+                              "depth": 2})
+        if found:
+            return
+
+
+def _rule_parents(st: _Static, L: _SELinks, ps: _PState, waves: list, x: int, d: int,
+                  on: int) -> tuple[int, ...]:
+    """What SE calls a nested chain's rule parents: along one shortest chain (of the
+    waves of :func:`se_reach`) to the fact (x, d, on), the candidates removed on the
+    hypothetical grid ``ps`` (facts of its derivation) that make the chain's strong links
+    strong (the other digits of a bivalue cell, the other places of a bilocal digit)."""
+    base, cw0, hm, peers_d = st.cand, st.cw, st.house_mask, st.peers_d
+    parents = ps.parents
+    out: list[int] = []
+    j = _wave_depth(waves, x, d, on)
+    if not j:
+        return ()
+    j = (j - 1) // 2
+    while True:
+        if not on:
+            # a false fact: from a true one of the same wave (its cell, or a peer)
+            a = waves[j][0]
+            nxt = None
+            for e in L.digits:
+                if e != d and a[e] >> x & 1:
+                    nxt = (x, e)
+                    break
+            if nxt is None:
+                y = a[d] & peers_d[d][x]
+                if not y:
+                    break
+                nxt = ((y & -y).bit_length() - 1, d)
+            x, d, on = nxt[0], nxt[1], 1
             continue
-        level = max(2, r[2])
-        level2 += level == 2
-        cand = (Candidate(c, d),)
-        yield Step("forcing_net_nested", eliminations=cand, pattern=cand, digits=(d,),
-                   title="Nested Forcing Net", namer=w,
-                   note=f"{fact_text(_fact(c, d, True), w)} fails with SE level-{level} "
-                        "rules inside",
-                   extra={"se_level": level, "nodes": r[0], "nested_nodes": r[1],
-                          "depth": 2})
+        if j == 0:
+            break
+        # a true fact of wave j: from a false one of wave j - 1 (a strong link)
+        b = waves[j - 1][1]
+        j -= 1
+        k = L.cand[x]
+        if k.bit_count() == 2 and b[(k & ~(1 << d)).bit_length() - 1] >> x & 1:
+            e = (k & ~(1 << d)).bit_length() - 1
+            gone = base[x] & ~k
+            out.extend(g for g in (_fact(x, r, False) for r in digits_of(gone))
+                       if g in parents)
+            x, d, on = x, e, 0
+            continue
+        src = L.partner[d].get(x, 0) & b[d]
+        if not src:
+            break
+        y = (src & -src).bit_length() - 1
+        for h in st.cell_full[x]:
+            if hm[h] >> y & 1 and (hm[h] & L.cw[d]).bit_count() == 2:
+                out.extend(g for g in (_fact(z, d, False)
+                                       for z in iter_cells(hm[h] & cw0[d] & ~L.cw[d]))
+                           if g in parents)
+                break
+        x, on = y, 0
+    return tuple(dict.fromkeys(out))

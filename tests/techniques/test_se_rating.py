@@ -386,6 +386,44 @@ def test_static_chains_disprove_only_false_candidates():
     assert 2 in kinds and 4 in kinds
 
 
+def test_bitmask_chains_match_the_static_chain_search():
+    """se_reach (the level probe's bitmask search) finds SE's unary chain "X => X false"
+    exactly when static_chain without a cap does, with the same length."""
+    from techniques.analysis import analyze
+    from techniques.forcing.engine import _fact, _static
+    from techniques.forcing.nested import se_links, se_reach, static_chain
+    an = analyze(_puzzle(HARD_NET).pencilmarks())
+    st = _static(an)
+    links = se_links(st, st.cand, st.cw)
+    found = 0
+    for c in range(81):
+        for d in range(1, 10):
+            if an.cand[c] >> d & 1:
+                kind, nodes = static_chain(st, st.cand, st.cw, _fact(c, d, True), None, True)
+                n = se_reach(st, links, c, d)[0]
+                assert n == (nodes if kind == 2 else 0), (c, d)
+                found += n > 0
+    assert found
+
+
+def test_static_forcing_concludes_only_true_facts():
+    """The level-3 inner rule (static cell and region forcing from the closures) on a
+    real grid: every fact it concludes holds in the solution."""
+    from techniques.analysis import analyze
+    from techniques.forcing.engine import _base, _static
+    from techniques.forcing.nested import _base_closures, _forcing, se_links
+    p = _puzzle(HARD_NET)
+    sol = p.solve().solution
+    an = analyze(p.pencilmarks())
+    st = _static(an)
+    closures = _base_closures(st)
+    concl, _ = _forcing(st, se_links(st, st.cand, st.cw), _base(st), closures)
+    for g, (n, grp) in concl.items():
+        c, d = g >> 6, (g >> 1) & 31
+        assert (sol[c] == d) == bool(g & 1), (c, d, g & 1)
+        assert n >= 2 * len(grp)
+
+
 def test_se_level_steps_are_sound_and_valued_at_their_level():
     from techniques.analysis import analyze
     from techniques.forcing.nested import se_level_steps
