@@ -148,11 +148,22 @@ def joint_supports(an: Analysis, cells: list[int], rules: list[Rule], limit: int
     return an.shared_memo(key, run)
 
 
+class _Budget(Exception):
+    """A joint search passed its node limit."""
+
+
 def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
             limit: int, covers: Sequence[tuple[int, int]] = ()) -> list[int] | None:
     """Supported digits per cell (see :func:`joint_supports`); ``covers``: ``(cell mask,
     digit mask)`` pairs, the digits of the mask must all stand in those cells (a house's
-    digits that have no other place)."""
+    digits that have no other place).
+
+    Depth-first over the cells (most rules, then fewest candidates first), forward checking
+    the cells that see each other; a search node is one call of ``rec`` (a leaf included),
+    and the search gives up (None) on node ``limit + 1``. What a node tests is read off
+    tables made once per search (the digits each rule's bounds leave a cell as one range,
+    the later cells a digit leaves, the earlier candidates it clashes with), so a node costs
+    few Python operations; the tree and its count do not depend on them."""
     k = len(cells)
     pos = {c: i for i, c in enumerate(cells)}
     # order: fewest candidates first, cells of several rules early
@@ -166,129 +177,156 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
     for r in rules:
         items = sorted(((rank[pos[c]], a) for c, a in zip(r.cells, r.coeffs)))
         eqs.append(([j for j, _ in items], [a for _, a in items], r.totals))
-    # for each search position: the rules it belongs to and its coefficient there
-    member: list[list[tuple[int, int]]] = [[] for _ in range(k)]
-    for e, (js, coefs, _) in enumerate(eqs):
-        for j, a in zip(js, coefs):
-            member[j].append((e, a))
-    # remaining min / max of each rule after position j (exclusive of j and before)
+    ne = len(eqs)
     sd = [doms[i] for i in order]
     lo = [(m & -m).bit_length() - 1 for m in sd]
     hi = [m.bit_length() - 1 for m in sd]
-    rest_lo = []
-    rest_hi = []
-    for js, coefs, _ in eqs:
-        rl = [0] * (k + 1)
-        rh = [0] * (k + 1)
+    # for each search position, the rules it belongs to: (rule, coefficient, least and
+    # greatest sum of the rule so far that the rule's later cells can still complete)
+    member: list[list[tuple[int, int, int, int]]] = [[] for _ in range(k)]
+    leaf_eqs = []                     # rules whose totals are not one range: checked at a leaf
+    for e, (js, coefs, totals) in enumerate(eqs):
         contrib_lo = [0] * k
         contrib_hi = [0] * k
         for j, a in zip(js, coefs):
             contrib_lo[j] = min(a * lo[j], a * hi[j])
             contrib_hi[j] = max(a * lo[j], a * hi[j])
+        rest_lo = [0] * (k + 1)        # the rule's least / greatest sum after position j
+        rest_hi = [0] * (k + 1)
         for j in range(k - 1, -1, -1):
-            rl[j] = rl[j + 1] + contrib_lo[j]
-            rh[j] = rh[j + 1] + contrib_hi[j]
-        rest_lo.append(rl)
-        rest_hi.append(rh)
-    totals_lo = [min(t) for _, _, t in eqs]
-    totals_hi = [max(t) for _, _, t in eqs]
+            rest_lo[j] = rest_lo[j + 1] + contrib_lo[j]
+            rest_hi[j] = rest_hi[j + 1] + contrib_hi[j]
+        for j, a in zip(js, coefs):
+            member[j].append((e, a, min(totals) - rest_hi[j + 1], max(totals) - rest_lo[j + 1]))
+        if len(totals) != max(totals) - min(totals) + 1:
+            leaf_eqs.append((e, totals))
+    members = [tuple(m) for m in member]
     # cells that must differ for a digit: same-digit rule links and houses
     peers_d = an.links.peers_d
     sorted_cells = [cells[i] for i in order]
-    # later[j][d]: later positions whose cell clashes with position j's cell for digit d
-    # (forward checking: a digit placed leaves those cells; one left empty fails at once)
-    later: list[list[tuple[int, ...]]] = [[()] * (an.n + 1) for _ in range(k)]
+    n = an.n
+    full = (1 << (n + 1)) - 1
+    # per position: (digit, its bit, the later positions whose cell sees this one for the
+    # digit (forward checking: the digit leaves them), the earlier positions and digits it
+    # clashes with (rule links between different digits)) for each candidate
+    cross = an.links.cross
+    spos = {c: j for j, c in enumerate(sorted_cells)}
+    digits: list[list[tuple[int, int, tuple[int, ...], tuple[tuple[int, int], ...]]]] = []
     for j in range(k):
         cj = sorted_cells[j]
+        row = []
         for d in iter_bits(sd[j]):
             pd = peers_d[d][cj]
-            later[j][d] = tuple(j2 for j2 in range(j + 1, k)
-                                if sd[j2] >> d & 1 and pd >> sorted_cells[j2] & 1)
-    cross = an.links.cross
+            later = tuple(j2 for j2 in range(j + 1, k)
+                          if sd[j2] >> d & 1 and pd >> sorted_cells[j2] & 1)
+            clash: tuple[tuple[int, int], ...] = ()
+            if cross:
+                clash = tuple((spos[c2], d2) for c2, d2 in cross.get((cj, d), ())
+                              if c2 in spos and spos[c2] < j)
+            row.append((d, 1 << d, later, clash))
+        digits.append(row)
     # covers in search positions: (positions bitset, required digits)
     covs = [(tuple(sorted(rank[pos[c]] for c in iter_cells(cm) if c in pos)), dm)
             for cm, dm in covers]
-    sums = [0] * len(eqs)
+    sums = [0] * ne
     vals = [0] * k
     cur = list(sd)
     sup = [0] * k
-    nodes = [0]
+    nodes = 0
     #: positions with a digit not supported yet (bit i: position i in search order). A
     #: subtree whose fixed digits are supported and whose later positions have no
     #: unsupported digit cannot add a support: it is skipped (the supports stay exact)
-    need = [sum(1 << i for i in range(k))]
+    need = (1 << k) - 1
+    #: positions whose digit (now) is not supported yet: set when the digit is given,
+    #: cleared by a solution (every digit of it is supported then); read below position j
+    unsup = 0
 
-    class _Budget(Exception):
-        pass
-
-    def rec(j: int) -> bool:
-        nodes[0] += 1
-        if nodes[0] > limit:
+    def rec(j: int) -> None:
+        nonlocal nodes, need, unsup
+        nodes += 1
+        if nodes > limit:
             raise _Budget
-        if not need[0] >> j and all(sup[i] >> vals[i] & 1 for i in range(j)):
-            return False
+        if not need >> j and not unsup & ((1 << j) - 1):
+            return
         for ps, dm in covs:
             # the cover's digits still possible: placed ones and the open cells' candidates
             got = 0
             for q in ps:
                 got |= (1 << vals[q]) if q < j else cur[q]
             if dm & ~got:
-                return False
+                return
         if j == k:
-            for e in range(len(eqs)):
-                if sums[e] not in eqs[e][2]:
-                    return False
-            nd = need[0]
-            for i in range(k):
-                sup[i] |= 1 << vals[i]
-                if sup[i] == sd[i]:
-                    nd &= ~(1 << i)
-            need[0] = nd
-            return True
+            for e, totals in leaf_eqs:
+                if sums[e] not in totals:
+                    return
+            nd = need
+            u = unsup
+            while u:
+                b = u & -u
+                u ^= b
+                i = b.bit_length() - 1
+                s = sup[i] = sup[i] | 1 << vals[i]
+                if s == sd[i]:
+                    nd &= ~b
+            need = nd
+            unsup = 0
+            return
+        # the digits the rules' bounds leave this position, as one range
         m = cur[j]
-        found = False
-        cj = sorted_cells[j]
-        while m:
-            low = m & -m
-            m ^= low
-            d = low.bit_length() - 1
-            bad = False
-            if cross:
-                links = cross.get((cj, d))
-                if links:
-                    for j2 in range(j):
-                        if (sorted_cells[j2], vals[j2]) in links:
-                            bad = True
-                            break
-                    if bad:
-                        continue
-            ok = True
-            for e, a in member[j]:
-                s = sums[e] + a * d
-                if s + rest_lo[e][j + 1] > totals_hi[e] or s + rest_hi[e][j + 1] < totals_lo[e]:
-                    ok = False
-                    break
-            if not ok:
+        for e, a, smin, smax in members[j]:
+            s = sums[e]
+            if a > 0:
+                dlo = -((s - smin) // a)
+                dhi = (smax - s) // a
+            elif a < 0:
+                dlo = -((s - smax) // a)
+                dhi = (smin - s) // a
+            else:
+                if smin <= s <= smax:
+                    continue
+                return
+            if dhi < dlo or dhi < 0:
+                return
+            m &= (full if dhi >= n else (2 << dhi) - 1) & ~((1 << max(dlo, 0)) - 1)
+        if not m:
+            return
+        bit = 1 << j
+        mem = members[j]
+        for d, low, later, clash in digits[j]:
+            if not m & low:
                 continue
+            if clash:
+                bad = False
+                for j2, d2 in clash:
+                    if vals[j2] == d2:
+                        bad = True
+                        break
+                if bad:
+                    continue
             # forward checking: d leaves the later cells that see this one
             hit = []
-            for j2 in later[j][d]:
-                if cur[j2] & low:
-                    cur[j2] ^= low
-                    hit.append(j2)
-                    if not cur[j2]:
+            bad = False
+            for j2 in later:
+                c2 = cur[j2]
+                if c2 & low:
+                    if c2 == low:
                         bad = True
+                        break
+                    cur[j2] = c2 ^ low
+                    hit.append(j2)
             if not bad:
                 vals[j] = d
-                for e, a in member[j]:
+                if sup[j] >> d & 1:
+                    unsup &= ~bit
+                else:
+                    unsup |= bit
+                for e, a, _, _ in mem:
                     sums[e] += a * d
-                if rec(j + 1):
-                    found = True
-                for e, a in member[j]:
+                rec(j + 1)
+                for e, a, _, _ in mem:
                     sums[e] -= a * d
             for j2 in hit:
                 cur[j2] |= low
-        return found
 
     try:
         rec(0)
