@@ -153,10 +153,17 @@ class _Budget(Exception):
 
 
 def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
-            limit: int, covers: Sequence[tuple[int, int]] = ()) -> list[int] | None:
+            limit: int, covers: Sequence[tuple[int, int]] = (), known: Sequence[int] = (),
+            first: int = 0, found: list[tuple[int, ...]] | None = None) -> list[int] | None:
     """Supported digits per cell (see :func:`joint_supports`); ``covers``: ``(cell mask,
     digit mask)`` pairs, the digits of the mask must all stand in those cells (a house's
     digits that have no other place).
+
+    ``known``: digits per cell already known supported (by solutions found before): the
+    search looks for the others only (the supports stay exact, the node count is another);
+    ``first``: cells searched first (a bitset); ``found``: a list the solutions that
+    supported a digit first go to (digit per cell of ``cells``). The defaults give the
+    search whose node count the techniques' limits are read against.
 
     Depth-first over the cells (most rules, then fewest candidates first), forward checking
     the cells that see each other; a search node is one call of ``rec`` (a leaf included),
@@ -168,7 +175,8 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
     pos = {c: i for i, c in enumerate(cells)}
     # order: fewest candidates first, cells of several rules early
     weight = [sum(1 for r in rules if r.mask >> c & 1) for c in cells]
-    order = sorted(range(k), key=lambda i: (-weight[i], doms[i].bit_count()))
+    order = sorted(range(k), key=lambda i: (not first >> cells[i] & 1, -weight[i],
+                                            doms[i].bit_count()))
     rank = [0] * k
     for j, i in enumerate(order):
         rank[i] = j
@@ -231,12 +239,12 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
     sums = [0] * ne
     vals = [0] * k
     cur = list(sd)
-    sup = [0] * k
+    sup = [known[i] & sd[j] for j, i in enumerate(order)] if known else [0] * k
     nodes = 0
     #: positions with a digit not supported yet (bit i: position i in search order). A
     #: subtree whose fixed digits are supported and whose later positions have no
     #: unsupported digit cannot add a support: it is skipped (the supports stay exact)
-    need = (1 << k) - 1
+    need = sum(1 << j for j in range(k) if sup[j] != sd[j]) if known else (1 << k) - 1
     #: positions whose digit (now) is not supported yet: set when the digit is given,
     #: cleared by a solution (every digit of it is supported then); read below position j
     unsup = 0
@@ -270,6 +278,8 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
                     nd &= ~b
             need = nd
             unsup = 0
+            if found is not None:
+                found.append(tuple([vals[rank[i]] for i in range(k)]))
             return
         # the digits the rules' bounds leave this position, as one range
         m = cur[j]
@@ -879,6 +889,127 @@ def _linked(an: Analysis, chosen: list[Rule]) -> list[tuple[Rule, ...]]:
     return an.links_memo("sum_rule_groups", build)
 
 
+#: the nodes of the search for the digits no known solution supports yet (see
+#: :func:`_linked_supports`); not a limit of the technique, which reads LINKED_NODE_LIMIT
+WITNESS_NODE_LIMIT = 5000
+#: solutions kept per group of linked rules (the oldest go first), and groups kept
+MAX_WITNESSES = 256
+MAX_WITNESS_GROUPS = 20000
+
+
+class _Witnesses:
+    """Solutions of a group of linked rules on their cells (cells that see each other
+    different), each packed as one int: bit ``i * (n + 1) + d`` for digit d in the group's
+    i-th cell. A solution of the rules stays one in every state and every puzzle with the
+    same rules on the same cells and the same links between them, whatever the candidates:
+    it supports its digits wherever they are all still candidates."""
+
+    __slots__ = ("sols",)
+
+    def __init__(self) -> None:
+        self.sols: dict[int, None] = {}
+
+    def covered(self, packed_doms: int) -> int:
+        """The digits (packed) of the kept solutions that fit the candidates."""
+        out = 0
+        for w in self.sols:
+            if w & packed_doms == w:
+                out |= w
+        return out
+
+    def add(self, sols: list[tuple[int, ...]], width: int) -> None:
+        keep = self.sols
+        for sol in sols:
+            w = 0
+            for i, d in enumerate(sol):
+                w |= 1 << (i * width + d)
+            keep.pop(w, None)
+            keep[w] = None
+        while len(keep) > MAX_WITNESSES:
+            del keep[next(iter(keep))]
+
+
+#: kept solutions by what makes them solutions (see :func:`_witnesses`): shared by the
+#: puzzles a generator rates, which share their rules and grid; cleared past
+#: :data:`MAX_WITNESS_GROUPS` groups
+_WITNESSES: dict[tuple, _Witnesses] = {}
+
+
+def _witnesses(an: Analysis, rules: Sequence[Rule], cells: list[int]) -> _Witnesses:
+    """The kept solutions of ``rules`` on ``cells``: keyed on the grid size, the rules
+    (cells, coefficients, totals) and the links between the cells (per digit: which of
+    them each one sees; the links between different digits), everything that decides
+    whether digits of the cells are a solution."""
+    def build() -> _Witnesses:
+        links = an.links
+        mask = 0
+        for c in cells:
+            mask |= 1 << c
+        if links.uniform:
+            sees: tuple = tuple(links.house_peers[c] & mask for c in cells)
+        else:
+            sees = tuple(tuple(links.peers_d[d][c] & mask for c in cells)
+                         for d in range(1, an.n + 1))
+        cross = tuple(sorted((a, b) for a, bs in links.cross.items() if mask >> a[0] & 1
+                             for b in bs if mask >> b[0] & 1)) if links.cross else ()
+        key = (an.n, tuple(cells),
+               tuple((r.cells, r.coeffs, tuple(sorted(r.totals))) for r in rules),
+               links.uniform, sees, cross)
+        got = _WITNESSES.get(key)
+        if got is None:
+            if len(_WITNESSES) >= MAX_WITNESS_GROUPS:
+                _WITNESSES.clear()
+            got = _WITNESSES[key] = _Witnesses()
+        return got
+    return an.links_memo(("sum_witnesses", tuple(r.index for r in rules)), build)
+
+
+def _linked_supports(an: Analysis, cells: list[int], rules: Sequence[Rule], limit: int
+                     ) -> list[int] | None:
+    """:func:`joint_supports` of the rules with ``limit`` nodes when it can eliminate
+    something; None when it cannot: every digit of the cells is in a solution.
+
+    That is what the technique needs, and it is often known without that search: the
+    solutions found before (:func:`_witnesses`: by earlier states and puzzles) may
+    support every digit, or a search for the digits they do not support (those cells
+    first, the others' known digits left alone, :data:`WITNESS_NODE_LIMIT` nodes) finds
+    solutions for them all or an empty cell. Only when some digit may have none is the
+    search of ``limit`` nodes run, unchanged: whether it gives up decides the step, and a
+    search that gives up on a grid whose every digit has a solution made no step either.
+    So the steps are those of ``joint_supports`` alone."""
+    placed = an.state.placed
+    doms = [an.cand[c] or (1 << placed[c]) for c in cells]
+    key = ("linked_sums", tuple(cells), tuple(r.index for r in rules), tuple(doms))
+
+    def run() -> list[int] | None:
+        rules_ = list(rules)
+        pool = _witnesses(an, rules_, cells)
+        width = an.n + 1
+        packed = 0
+        for i, m in enumerate(doms):
+            packed |= m << (i * width)
+        cov = pool.covered(packed)
+        if cov == packed:
+            return None
+        full = (1 << width) - 1
+        known = [cov >> (i * width) & full for i in range(len(cells))]
+        first = 0
+        for c, m, kn in zip(cells, doms, known):
+            if m != kn:
+                first |= 1 << c
+        found: list[tuple[int, ...]] = []
+        alt = _search(an, cells, doms, rules_, WITNESS_NODE_LIMIT, known=known, first=first,
+                      found=found)
+        pool.add(found, width)
+        if alt is not None and (alt == doms or not all(alt)):
+            return None
+        found = []
+        sup = _search(an, cells, doms, rules_, limit, found=found)
+        pool.add(found, width)
+        return sup
+    return an.shared_memo(key, run)
+
+
 @register("linked_sums", "Linked Sums", FAMILY,
           options=LINKED_OPTIONS)
 def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
@@ -900,7 +1031,7 @@ def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
         if not mask & an.unsolved:
             continue
         cells = list(iter_cells(mask))
-        sup = joint_supports(an, cells, list(trio), limit)
+        sup = _linked_supports(an, cells, trio, limit)
         if sup is None or not all(sup):
             continue
         elims = _eliminations(an, cells, sup)
