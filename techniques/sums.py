@@ -153,17 +153,14 @@ class _Budget(Exception):
 
 
 def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
-            limit: int, covers: Sequence[tuple[int, int]] = (), known: Sequence[int] = (),
-            first: int = 0, found: list[tuple[int, ...]] | None = None) -> list[int] | None:
+            limit: int, covers: Sequence[tuple[int, int]] = (),
+            found: list[tuple[int, ...]] | None = None) -> list[int] | None:
     """Supported digits per cell (see :func:`joint_supports`); ``covers``: ``(cell mask,
     digit mask)`` pairs, the digits of the mask must all stand in those cells (a house's
     digits that have no other place).
 
-    ``known``: digits per cell already known supported (by solutions found before): the
-    search looks for the others only (the supports stay exact, the node count is another);
-    ``first``: cells searched first (a bitset); ``found``: a list the solutions that
-    supported a digit first go to (digit per cell of ``cells``). The defaults give the
-    search whose node count the techniques' limits are read against.
+    ``found``: a list the solutions that supported a digit first go to (a digit per cell
+    of ``cells``).
 
     Depth-first over the cells (most rules, then fewest candidates first), forward checking
     the cells that see each other; a search node is one call of ``rec`` (a leaf included),
@@ -175,8 +172,7 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
     pos = {c: i for i, c in enumerate(cells)}
     # order: fewest candidates first, cells of several rules early
     weight = [sum(1 for r in rules if r.mask >> c & 1) for c in cells]
-    order = sorted(range(k), key=lambda i: (not first >> cells[i] & 1, -weight[i],
-                                            doms[i].bit_count()))
+    order = sorted(range(k), key=lambda i: (-weight[i], doms[i].bit_count()))
     rank = [0] * k
     for j, i in enumerate(order):
         rank[i] = j
@@ -239,12 +235,12 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
     sums = [0] * ne
     vals = [0] * k
     cur = list(sd)
-    sup = [known[i] & sd[j] for j, i in enumerate(order)] if known else [0] * k
+    sup = [0] * k
     nodes = 0
     #: positions with a digit not supported yet (bit i: position i in search order). A
     #: subtree whose fixed digits are supported and whose later positions have no
     #: unsupported digit cannot add a support: it is skipped (the supports stay exact)
-    need = sum(1 << j for j in range(k) if sup[j] != sd[j]) if known else (1 << k) - 1
+    need = (1 << k) - 1
     #: positions whose digit (now) is not supported yet: set when the digit is given,
     #: cleared by a solution (every digit of it is supported then); read below position j
     unsup = 0
@@ -889,9 +885,10 @@ def _linked(an: Analysis, chosen: list[Rule]) -> list[tuple[Rule, ...]]:
     return an.links_memo("sum_rule_groups", build)
 
 
-#: the nodes of the search for the digits no known solution supports yet (see
-#: :func:`_linked_supports`); not a limit of the technique, which reads LINKED_NODE_LIMIT
-WITNESS_NODE_LIMIT = 5000
+#: the nodes of the search for solutions holding the digits no known solution holds yet
+#: (:func:`_linked_supports`, in all); not a limit of the technique, which reads
+#: LINKED_NODE_LIMIT
+WITNESS_NODE_LIMIT = 2000
 #: solutions kept per group of linked rules (the oldest go first), and groups kept
 MAX_WITNESSES = 256
 MAX_WITNESS_GROUPS = 20000
@@ -964,49 +961,214 @@ def _witnesses(an: Analysis, rules: Sequence[Rule], cells: list[int]) -> _Witnes
     return an.links_memo(("sum_witnesses", tuple(r.index for r in rules)), build)
 
 
+class _OverBudget(Exception):
+    """A :class:`_Finder` passed its node budget."""
+
+
+class _Finder:
+    """One solution of sum rules on their cells with a given digit in a given cell:
+    depth-first, the cell with fewest candidates first (its digits no solution found so
+    far holds first), each choice propagated to a fixpoint (a digit leaves the cells that
+    see its cell; each rule's bounds narrow its cells)."""
+
+    def __init__(self, an: Analysis, cells: list[int], doms: list[int],
+                 rules: Sequence[Rule]) -> None:
+        n = an.n
+        peers_d = an.links.peers_d
+        cross = an.links.cross
+        k = len(cells)
+        idx = {c: i for i, c in enumerate(cells)}
+        self.k = k
+        self.doms = list(doms)
+        self.see = [[tuple(j for j, c2 in enumerate(cells) if j != i and peers_d[d][c] >> c2 & 1)
+                     for d in range(n + 1)] for i, c in enumerate(cells)]
+        self.clash: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+        if cross:
+            for i, c in enumerate(cells):
+                for d in range(1, n + 1):
+                    lst = tuple((idx[c2], d2) for c2, d2 in cross.get((c, d), ()) if c2 in idx)
+                    if lst:
+                        self.clash[(i, d)] = lst
+        self.eqs = [(tuple((idx[c], a) for c, a in zip(r.cells, r.coeffs)),
+                     min(r.totals), max(r.totals), r.totals) for r in rules]
+        self.nodes = 0
+
+    def _propagate(self, dom: list[int], fixed: list[int]) -> bool:
+        """Narrow ``dom`` to a fixpoint (``fixed``: cells newly down to one digit); False
+        on a wipe-out or a rule out of reach."""
+        see = self.see
+        clash = self.clash
+        eqs = self.eqs
+        changed = True
+        while changed:
+            changed = False
+            while fixed:
+                i = fixed.pop()
+                d = dom[i].bit_length() - 1
+                low = 1 << d
+                for j in see[i][d]:
+                    m = dom[j]
+                    if m & low:
+                        m ^= low
+                        if not m:
+                            return False
+                        dom[j] = m
+                        if not m & (m - 1):
+                            fixed.append(j)
+                if clash:
+                    for j, d2 in clash.get((i, d), ()):
+                        m = dom[j]
+                        if m >> d2 & 1:
+                            m ^= 1 << d2
+                            if not m:
+                                return False
+                            dom[j] = m
+                            if not m & (m - 1):
+                                fixed.append(j)
+            for items, tlo, thi, _ in eqs:
+                lo = hi = 0
+                for i, a in items:
+                    m = dom[i]
+                    if a >= 0:
+                        lo += a * ((m & -m).bit_length() - 1)
+                        hi += a * (m.bit_length() - 1)
+                    else:
+                        lo += a * (m.bit_length() - 1)
+                        hi += a * ((m & -m).bit_length() - 1)
+                if lo > thi or hi < tlo:
+                    return False
+                if lo >= tlo and hi <= thi:
+                    continue
+                for i, a in items:
+                    m = dom[i]
+                    if not m & (m - 1):
+                        continue
+                    dl = (m & -m).bit_length() - 1
+                    dh = m.bit_length() - 1
+                    x, y = (a * dl, a * dh) if a >= 0 else (a * dh, a * dl)
+                    vlo = tlo - (hi - y)         # a * digit must lie in [vlo, vhi]
+                    vhi = thi - (lo - x)
+                    if vlo <= x and y <= vhi:
+                        continue
+                    nm = 0
+                    mm = m
+                    while mm:
+                        b = mm & -mm
+                        mm ^= b
+                        if vlo <= a * (b.bit_length() - 1) <= vhi:
+                            nm |= b
+                    if not nm:
+                        return False
+                    dom[i] = nm
+                    changed = True
+                    if not nm & (nm - 1):
+                        fixed.append(i)
+            if fixed:
+                changed = True
+        return True
+
+    def _valid(self, sol: tuple[int, ...]) -> bool:
+        """Whether ``sol`` is a solution of the rules, cells that see each other different
+        (the solutions of :func:`_search`): checked in full, whatever found it."""
+        for items, _, _, totals in self.eqs:
+            if sum(a * sol[i] for i, a in items) not in totals:
+                return False
+        for i in range(self.k):
+            d = sol[i]
+            for j in self.see[i][d]:
+                if sol[j] == d:
+                    return False
+            for j, d2 in self.clash.get((i, d), ()):
+                if sol[j] == d2:
+                    return False
+        return True
+
+    def find(self, i: int, d: int, cov: list[int], budget: int) -> tuple[int, ...] | None:
+        """A solution with digit d in cell i (a tuple of digits), None when there is none,
+        or raises :class:`_OverBudget` past ``budget`` nodes (counted across calls)."""
+        dom = list(self.doms)
+        dom[i] = 1 << d
+        if not self._propagate(dom, [j for j in range(self.k) if not dom[j] & (dom[j] - 1)]):
+            return None
+        return self._rec(dom, cov, budget)
+
+    def _rec(self, dom: list[int], cov: list[int], budget: int) -> tuple[int, ...] | None:
+        self.nodes += 1
+        if self.nodes > budget:
+            raise _OverBudget
+        best = -1
+        few = 99
+        for i, m in enumerate(dom):
+            if m & (m - 1):
+                c = m.bit_count()
+                if c < few:
+                    few = c
+                    best = i
+        if best < 0:
+            sol = tuple(m.bit_length() - 1 for m in dom)
+            return sol if self._valid(sol) else None
+        m0 = dom[best]
+        new = m0 & ~cov[best]
+        for m in (new, m0 & ~new):
+            while m:
+                b = m & -m
+                m ^= b
+                d2 = list(dom)
+                d2[best] = b
+                if self._propagate(d2, [best]):
+                    got = self._rec(d2, cov, budget)
+                    if got is not None:
+                        return got
+        return None
+
+
 def _linked_supports(an: Analysis, cells: list[int], rules: Sequence[Rule], limit: int
                      ) -> list[int] | None:
     """:func:`joint_supports` of the rules with ``limit`` nodes when it can eliminate
     something; None when it cannot: every digit of the cells is in a solution.
 
-    That is what the technique needs, and it is often known without that search: the
-    solutions found before (:func:`_witnesses`: by earlier states and puzzles) may
-    support every digit, or a search for the digits they do not support (those cells
-    first, the others' known digits left alone, :data:`WITNESS_NODE_LIMIT` nodes) finds
-    solutions for them all or an empty cell. Only when some digit may have none is the
-    search of ``limit`` nodes run, unchanged: whether it gives up decides the step, and a
-    search that gives up on a grid whose every digit has a solution made no step either.
-    So the steps are those of ``joint_supports`` alone."""
+    That is what the technique needs, and it is mostly known without that search: the
+    solutions found before (:func:`_witnesses`: in earlier states and puzzles) may support
+    every digit, and :class:`_Finder` looks for one solution holding each digit they do
+    not support (within :data:`WITNESS_NODE_LIMIT` nodes in all). Only when a digit may
+    have none is the search of ``limit`` nodes run, unchanged: whether it gives up decides
+    the step. A search that gave up where every digit has a solution made no step either,
+    so the steps are those of ``joint_supports`` alone."""
     placed = an.state.placed
     doms = [an.cand[c] or (1 << placed[c]) for c in cells]
     key = ("linked_sums", tuple(cells), tuple(r.index for r in rules), tuple(doms))
 
     def run() -> list[int] | None:
-        rules_ = list(rules)
-        pool = _witnesses(an, rules_, cells)
+        pool = _witnesses(an, rules, cells)
         width = an.n + 1
         packed = 0
         for i, m in enumerate(doms):
             packed |= m << (i * width)
         cov = pool.covered(packed)
-        if cov == packed:
-            return None
-        full = (1 << width) - 1
-        known = [cov >> (i * width) & full for i in range(len(cells))]
-        first = 0
-        for c, m, kn in zip(cells, doms, known):
-            if m != kn:
-                first |= 1 << c
-        found: list[tuple[int, ...]] = []
-        alt = _search(an, cells, doms, rules_, WITNESS_NODE_LIMIT, known=known, first=first,
-                      found=found)
-        pool.add(found, width)
-        if alt is not None and (alt == doms or not all(alt)):
-            return None
-        found = []
-        sup = _search(an, cells, doms, rules_, limit, found=found)
-        pool.add(found, width)
-        return sup
+        if cov != packed:
+            digits = (1 << width) - 1
+            known = [cov >> (i * width) & digits for i in range(len(cells))]
+            found: list[tuple[int, ...]] = []
+            finder = _Finder(an, cells, doms, rules)
+            try:
+                for i, m in enumerate(doms):
+                    for d in iter_bits(m & ~known[i]):
+                        if known[i] >> d & 1:
+                            continue
+                        sol = finder.find(i, d, known, WITNESS_NODE_LIMIT)
+                        if sol is None:
+                            raise _OverBudget     # no solution holds d: the search decides
+                        found.append(sol)
+                        for j, v in enumerate(sol):
+                            known[j] |= 1 << v
+            except _OverBudget:
+                pool.add(found, width)
+                found = []
+                sup = _search(an, cells, doms, list(rules), limit, found=found)
+                pool.add(found, width)
+                return sup
+            pool.add(found, width)
+        return None
     return an.shared_memo(key, run)
 
 
