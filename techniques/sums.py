@@ -901,10 +901,12 @@ class _Witnesses:
     same rules on the same cells and the same links between them, whatever the candidates:
     it supports its digits wherever they are all still candidates."""
 
-    __slots__ = ("sols",)
+    __slots__ = ("sols", "finder")
 
     def __init__(self) -> None:
         self.sols: dict[int, None] = {}
+        #: the group's :class:`_Finder` (made when first needed)
+        self.finder: _Finder | None = None
 
     def covered(self, packed_doms: int) -> int:
         """The digits (packed) of the kept solutions that fit the candidates."""
@@ -969,17 +971,17 @@ class _Finder:
     """One solution of sum rules on their cells with a given digit in a given cell:
     depth-first, the cell with fewest candidates first (its digits no solution found so
     far holds first), each choice propagated to a fixpoint (a digit leaves the cells that
-    see its cell; each rule's bounds narrow its cells)."""
+    see its cell; each rule's bounds narrow its cells). Its tables depend on the rules,
+    the cells and the links between them only: one finder serves every state (kept with
+    the group's :class:`_Witnesses`)."""
 
-    def __init__(self, an: Analysis, cells: list[int], doms: list[int],
-                 rules: Sequence[Rule]) -> None:
+    def __init__(self, an: Analysis, cells: list[int], rules: Sequence[Rule]) -> None:
         n = an.n
         peers_d = an.links.peers_d
         cross = an.links.cross
         k = len(cells)
         idx = {c: i for i, c in enumerate(cells)}
         self.k = k
-        self.doms = list(doms)
         self.see = [[tuple(j for j, c2 in enumerate(cells) if j != i and peers_d[d][c] >> c2 & 1)
                      for d in range(n + 1)] for i, c in enumerate(cells)]
         self.clash: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
@@ -991,17 +993,23 @@ class _Finder:
                         self.clash[(i, d)] = lst
         self.eqs = [(tuple((idx[c], a) for c, a in zip(r.cells, r.coeffs)),
                      min(r.totals), max(r.totals), r.totals) for r in rules]
+        #: per cell, the rules (indices into eqs) it is in, as a bitset
+        self.cell_eqs = [0] * k
+        for e, (items, _, _, _) in enumerate(self.eqs):
+            for i, _ in items:
+                self.cell_eqs[i] |= 1 << e
+        self.all_eqs = (1 << len(self.eqs)) - 1
         self.nodes = 0
 
-    def _propagate(self, dom: list[int], fixed: list[int]) -> bool:
-        """Narrow ``dom`` to a fixpoint (``fixed``: cells newly down to one digit); False
-        on a wipe-out or a rule out of reach."""
+    def _propagate(self, dom: list[int], fixed: list[int], dirty: int) -> bool:
+        """Narrow ``dom`` to a fixpoint (``fixed``: cells newly down to one digit;
+        ``dirty``: the rules to check, a bitset); False on a wipe-out or a rule out of
+        reach."""
         see = self.see
         clash = self.clash
         eqs = self.eqs
-        changed = True
-        while changed:
-            changed = False
+        cell_eqs = self.cell_eqs
+        while True:
             while fixed:
                 i = fixed.pop()
                 d = dom[i].bit_length() - 1
@@ -1013,6 +1021,7 @@ class _Finder:
                         if not m:
                             return False
                         dom[j] = m
+                        dirty |= cell_eqs[j]
                         if not m & (m - 1):
                             fixed.append(j)
                 if clash:
@@ -1023,49 +1032,51 @@ class _Finder:
                             if not m:
                                 return False
                             dom[j] = m
+                            dirty |= cell_eqs[j]
                             if not m & (m - 1):
                                 fixed.append(j)
-            for items, tlo, thi, _ in eqs:
-                lo = hi = 0
-                for i, a in items:
-                    m = dom[i]
-                    if a >= 0:
-                        lo += a * ((m & -m).bit_length() - 1)
-                        hi += a * (m.bit_length() - 1)
-                    else:
-                        lo += a * (m.bit_length() - 1)
-                        hi += a * ((m & -m).bit_length() - 1)
-                if lo > thi or hi < tlo:
-                    return False
-                if lo >= tlo and hi <= thi:
+            if not dirty:
+                return True
+            b = dirty & -dirty
+            dirty ^= b
+            items, tlo, thi, _ = eqs[b.bit_length() - 1]
+            lo = hi = 0
+            for i, a in items:
+                m = dom[i]
+                if a >= 0:
+                    lo += a * ((m & -m).bit_length() - 1)
+                    hi += a * (m.bit_length() - 1)
+                else:
+                    lo += a * (m.bit_length() - 1)
+                    hi += a * ((m & -m).bit_length() - 1)
+            if lo > thi or hi < tlo:
+                return False
+            if lo >= tlo and hi <= thi:
+                continue
+            for i, a in items:
+                m = dom[i]
+                if not m & (m - 1):
                     continue
-                for i, a in items:
-                    m = dom[i]
-                    if not m & (m - 1):
-                        continue
-                    dl = (m & -m).bit_length() - 1
-                    dh = m.bit_length() - 1
-                    x, y = (a * dl, a * dh) if a >= 0 else (a * dh, a * dl)
-                    vlo = tlo - (hi - y)         # a * digit must lie in [vlo, vhi]
-                    vhi = thi - (lo - x)
-                    if vlo <= x and y <= vhi:
-                        continue
-                    nm = 0
-                    mm = m
-                    while mm:
-                        b = mm & -mm
-                        mm ^= b
-                        if vlo <= a * (b.bit_length() - 1) <= vhi:
-                            nm |= b
-                    if not nm:
-                        return False
-                    dom[i] = nm
-                    changed = True
-                    if not nm & (nm - 1):
-                        fixed.append(i)
-            if fixed:
-                changed = True
-        return True
+                dl = (m & -m).bit_length() - 1
+                dh = m.bit_length() - 1
+                x, y = (a * dl, a * dh) if a >= 0 else (a * dh, a * dl)
+                vlo = tlo - (hi - y)         # a * digit must lie in [vlo, vhi]
+                vhi = thi - (lo - x)
+                if vlo <= x and y <= vhi:
+                    continue
+                nm = 0
+                mm = m
+                while mm:
+                    low = mm & -mm
+                    mm ^= low
+                    if vlo <= a * (low.bit_length() - 1) <= vhi:
+                        nm |= low
+                if not nm:
+                    return False
+                dom[i] = nm
+                dirty |= cell_eqs[i]
+                if not nm & (nm - 1):
+                    fixed.append(i)
 
     def _valid(self, sol: tuple[int, ...]) -> bool:
         """Whether ``sol`` is a solution of the rules, cells that see each other different
@@ -1083,12 +1094,16 @@ class _Finder:
                     return False
         return True
 
-    def find(self, i: int, d: int, cov: list[int], budget: int) -> tuple[int, ...] | None:
-        """A solution with digit d in cell i (a tuple of digits), None when there is none,
-        or raises :class:`_OverBudget` past ``budget`` nodes (counted across calls)."""
-        dom = list(self.doms)
+    def find(self, doms: list[int], i: int, d: int, cov: list[int], budget: int
+             ) -> tuple[int, ...] | None:
+        """A solution (a digit per cell) within ``doms`` with digit d in cell i, None when
+        there is none; raises :class:`_OverBudget` once :attr:`nodes` (counted across
+        calls: the caller resets it) passes ``budget``. ``cov``: the digits per cell known
+        in a solution, tried last."""
+        dom = list(doms)
         dom[i] = 1 << d
-        if not self._propagate(dom, [j for j in range(self.k) if not dom[j] & (dom[j] - 1)]):
+        if not self._propagate(dom, [j for j in range(self.k) if not dom[j] & (dom[j] - 1)],
+                               self.all_eqs):
             return None
         return self._rec(dom, cov, budget)
 
@@ -1109,13 +1124,14 @@ class _Finder:
             return sol if self._valid(sol) else None
         m0 = dom[best]
         new = m0 & ~cov[best]
+        dirty = self.cell_eqs[best]
         for m in (new, m0 & ~new):
             while m:
                 b = m & -m
                 m ^= b
                 d2 = list(dom)
                 d2[best] = b
-                if self._propagate(d2, [best]):
+                if self._propagate(d2, [best], dirty):
                     got = self._rec(d2, cov, budget)
                     if got is not None:
                         return got
@@ -1149,13 +1165,16 @@ def _linked_supports(an: Analysis, cells: list[int], rules: Sequence[Rule], limi
             digits = (1 << width) - 1
             known = [cov >> (i * width) & digits for i in range(len(cells))]
             found: list[tuple[int, ...]] = []
-            finder = _Finder(an, cells, doms, rules)
+            finder = pool.finder
+            if finder is None:
+                finder = pool.finder = _Finder(an, cells, rules)
+            finder.nodes = 0
             try:
                 for i, m in enumerate(doms):
                     for d in iter_bits(m & ~known[i]):
                         if known[i] >> d & 1:
                             continue
-                        sol = finder.find(i, d, known, WITNESS_NODE_LIMIT)
+                        sol = finder.find(doms, i, d, known, WITNESS_NODE_LIMIT)
                         if sol is None:
                             raise _OverBudget     # no solution holds d: the search decides
                         found.append(sol)
