@@ -421,7 +421,7 @@ def combined_sums(an: Analysis, opts: dict) -> Iterator[Step]:
         if not (a.mask | b.mask) & an.unsolved:
             continue
         cells = list(iter_cells(a.mask | b.mask))
-        sup = joint_supports(an, cells, [a, b], limit)
+        sup = _useful_supports(an, cells, (a, b), limit)
         if sup is None or not all(sup):
             continue
         elims = _eliminations(an, cells, sup)
@@ -886,7 +886,7 @@ def _linked(an: Analysis, chosen: list[Rule]) -> list[tuple[Rule, ...]]:
 
 
 #: the nodes of the search for solutions holding the digits no known solution holds yet
-#: (:func:`_linked_supports`, in all); not a limit of the technique, which reads
+#: (:func:`_useful_supports`, in all); not a limit of the technique, which reads
 #: LINKED_NODE_LIMIT
 WITNESS_NODE_LIMIT = 2000
 #: solutions kept per group of linked rules (the oldest go first), and groups kept
@@ -1138,10 +1138,11 @@ class _Finder:
         return None
 
 
-def _linked_supports(an: Analysis, cells: list[int], rules: Sequence[Rule], limit: int
+def _useful_supports(an: Analysis, cells: list[int], rules: Sequence[Rule], limit: int
                      ) -> list[int] | None:
     """:func:`joint_supports` of the rules with ``limit`` nodes when it can eliminate
-    something; None when it cannot: every digit of the cells is in a solution.
+    something; None when it cannot: every digit of the cells is in a solution (for
+    ``linked_sums`` and ``combined_sums``, whose steps are the eliminations).
 
     That is what the technique needs, and it is mostly known without that search: the
     solutions found before (:func:`_witnesses`: in earlier states and puzzles) may support
@@ -1152,7 +1153,7 @@ def _linked_supports(an: Analysis, cells: list[int], rules: Sequence[Rule], limi
     so the steps are those of ``joint_supports`` alone."""
     placed = an.state.placed
     doms = [an.cand[c] or (1 << placed[c]) for c in cells]
-    key = ("linked_sums", tuple(cells), tuple(r.index for r in rules), tuple(doms))
+    key = ("useful_sums", tuple(cells), tuple(r.index for r in rules), tuple(doms))
 
     def run() -> list[int] | None:
         pool = _witnesses(an, rules, cells)
@@ -1212,7 +1213,7 @@ def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
         if not mask & an.unsolved:
             continue
         cells = list(iter_cells(mask))
-        sup = _linked_supports(an, cells, trio, limit)
+        sup = _useful_supports(an, cells, trio, limit)
         if sup is None or not all(sup):
             continue
         elims = _eliminations(an, cells, sup)
