@@ -18,7 +18,11 @@ says otherwise). A human also knows which of those cells share a house:
 
 All three are exact for the cells of the rules (of the equation) -- a search over their
 candidates, cells that see each other (a house, or any rule link) different -- within a
-budget of search nodes.
+budget of search nodes. ``combined_sums`` and ``linked_sums`` (below) first ask whether
+every digit of the cells is in some solution, from the solutions kept for the same rules,
+cells and links (across states and puzzles: a generator rates hundreds that share them) or
+found by a propagating search per digit; then no search can eliminate and the counted one
+is not run (:func:`_useful_supports`): the steps are the same, the budget still decides.
 
 >>> from csp import Puzzle, Grid
 >>> from csp.constraints import Linear
