@@ -893,9 +893,10 @@ def _linked(an: Analysis, chosen: list[Rule]) -> list[tuple[Rule, ...]]:
 #: (:func:`_useful_supports`, in all); not a limit of the technique, which reads
 #: LINKED_NODE_LIMIT
 WITNESS_NODE_LIMIT = 2000
-#: solutions kept per group of linked rules (the oldest go first), and groups kept
-MAX_WITNESSES = 256
-MAX_WITNESS_GROUPS = 20000
+#: solutions kept per group of linked rules (the oldest go first), and groups kept (a hard
+#: little killer generation makes about 570 groups, 45 solutions each on average)
+MAX_WITNESSES = 128
+MAX_WITNESS_GROUPS = 4000
 
 
 class _Witnesses:
@@ -915,7 +916,7 @@ class _Witnesses:
     def covered(self, packed_doms: int) -> int:
         """The digits (packed) of the kept solutions that fit the candidates."""
         out = 0
-        for w in self.sols:
+        for w in list(self.sols):
             if w & packed_doms == w:
                 out |= w
         return out
