@@ -18,7 +18,11 @@ says otherwise). A human also knows which of those cells share a house:
 
 All three are exact for the cells of the rules (of the equation) -- a search over their
 candidates, cells that see each other (a house, or any rule link) different -- within a
-budget of search nodes.
+budget of search nodes. ``combined_sums`` and ``linked_sums`` (below) first ask whether
+every digit of the cells is in some solution, from the solutions kept for the same rules,
+cells and links (across states and puzzles: a generator rates hundreds that share them) or
+found by a propagating search per digit; then no search can eliminate and the counted one
+is not run (:func:`_useful_supports`): the steps are the same, the budget still decides.
 
 >>> from csp import Puzzle, Grid
 >>> from csp.constraints import Linear
@@ -148,11 +152,26 @@ def joint_supports(an: Analysis, cells: list[int], rules: list[Rule], limit: int
     return an.shared_memo(key, run)
 
 
+class _Budget(Exception):
+    """A joint search passed its node limit."""
+
+
 def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
-            limit: int, covers: Sequence[tuple[int, int]] = ()) -> list[int] | None:
+            limit: int, covers: Sequence[tuple[int, int]] = (),
+            found: list[tuple[int, ...]] | None = None) -> list[int] | None:
     """Supported digits per cell (see :func:`joint_supports`); ``covers``: ``(cell mask,
     digit mask)`` pairs, the digits of the mask must all stand in those cells (a house's
-    digits that have no other place)."""
+    digits that have no other place).
+
+    ``found``: a list the solutions that supported a digit first go to (a digit per cell
+    of ``cells``).
+
+    Depth-first over the cells (most rules, then fewest candidates first), forward checking
+    the cells that see each other; a search node is one call of ``rec`` (a leaf included),
+    and the search gives up (None) on node ``limit + 1``. What a node tests is read off
+    tables made once per search (the digits each rule's bounds leave a cell as one range,
+    the later cells a digit leaves, the earlier candidates it clashes with), so a node costs
+    few Python operations; the tree and its count do not depend on them."""
     k = len(cells)
     pos = {c: i for i, c in enumerate(cells)}
     # order: fewest candidates first, cells of several rules early
@@ -166,129 +185,158 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
     for r in rules:
         items = sorted(((rank[pos[c]], a) for c, a in zip(r.cells, r.coeffs)))
         eqs.append(([j for j, _ in items], [a for _, a in items], r.totals))
-    # for each search position: the rules it belongs to and its coefficient there
-    member: list[list[tuple[int, int]]] = [[] for _ in range(k)]
-    for e, (js, coefs, _) in enumerate(eqs):
-        for j, a in zip(js, coefs):
-            member[j].append((e, a))
-    # remaining min / max of each rule after position j (exclusive of j and before)
+    ne = len(eqs)
     sd = [doms[i] for i in order]
     lo = [(m & -m).bit_length() - 1 for m in sd]
     hi = [m.bit_length() - 1 for m in sd]
-    rest_lo = []
-    rest_hi = []
-    for js, coefs, _ in eqs:
-        rl = [0] * (k + 1)
-        rh = [0] * (k + 1)
+    # for each search position, the rules it belongs to: (rule, coefficient, least and
+    # greatest sum of the rule so far that the rule's later cells can still complete)
+    member: list[list[tuple[int, int, int, int]]] = [[] for _ in range(k)]
+    leaf_eqs = []                     # rules whose totals are not one range: checked at a leaf
+    for e, (js, coefs, totals) in enumerate(eqs):
         contrib_lo = [0] * k
         contrib_hi = [0] * k
         for j, a in zip(js, coefs):
             contrib_lo[j] = min(a * lo[j], a * hi[j])
             contrib_hi[j] = max(a * lo[j], a * hi[j])
+        rest_lo = [0] * (k + 1)        # the rule's least / greatest sum after position j
+        rest_hi = [0] * (k + 1)
         for j in range(k - 1, -1, -1):
-            rl[j] = rl[j + 1] + contrib_lo[j]
-            rh[j] = rh[j + 1] + contrib_hi[j]
-        rest_lo.append(rl)
-        rest_hi.append(rh)
-    totals_lo = [min(t) for _, _, t in eqs]
-    totals_hi = [max(t) for _, _, t in eqs]
+            rest_lo[j] = rest_lo[j + 1] + contrib_lo[j]
+            rest_hi[j] = rest_hi[j + 1] + contrib_hi[j]
+        for j, a in zip(js, coefs):
+            member[j].append((e, a, min(totals) - rest_hi[j + 1], max(totals) - rest_lo[j + 1]))
+        if len(totals) != max(totals) - min(totals) + 1:
+            leaf_eqs.append((e, totals))
+    members = [tuple(m) for m in member]
     # cells that must differ for a digit: same-digit rule links and houses
     peers_d = an.links.peers_d
     sorted_cells = [cells[i] for i in order]
-    # later[j][d]: later positions whose cell clashes with position j's cell for digit d
-    # (forward checking: a digit placed leaves those cells; one left empty fails at once)
-    later: list[list[tuple[int, ...]]] = [[()] * (an.n + 1) for _ in range(k)]
+    n = an.n
+    full = (1 << (n + 1)) - 1
+    # per position: (digit, its bit, the later positions whose cell sees this one for the
+    # digit (forward checking: the digit leaves them), the earlier positions and digits it
+    # clashes with (rule links between different digits)) for each candidate
+    cross = an.links.cross
+    spos = {c: j for j, c in enumerate(sorted_cells)}
+    digits: list[list[tuple[int, int, tuple[int, ...], tuple[tuple[int, int], ...]]]] = []
     for j in range(k):
         cj = sorted_cells[j]
+        row = []
         for d in iter_bits(sd[j]):
             pd = peers_d[d][cj]
-            later[j][d] = tuple(j2 for j2 in range(j + 1, k)
-                                if sd[j2] >> d & 1 and pd >> sorted_cells[j2] & 1)
-    cross = an.links.cross
+            later = tuple(j2 for j2 in range(j + 1, k)
+                          if sd[j2] >> d & 1 and pd >> sorted_cells[j2] & 1)
+            clash: tuple[tuple[int, int], ...] = ()
+            if cross:
+                clash = tuple((spos[c2], d2) for c2, d2 in cross.get((cj, d), ())
+                              if c2 in spos and spos[c2] < j)
+            row.append((d, 1 << d, later, clash))
+        digits.append(row)
     # covers in search positions: (positions bitset, required digits)
     covs = [(tuple(sorted(rank[pos[c]] for c in iter_cells(cm) if c in pos)), dm)
             for cm, dm in covers]
-    sums = [0] * len(eqs)
+    sums = [0] * ne
     vals = [0] * k
     cur = list(sd)
     sup = [0] * k
-    nodes = [0]
+    nodes = 0
     #: positions with a digit not supported yet (bit i: position i in search order). A
     #: subtree whose fixed digits are supported and whose later positions have no
     #: unsupported digit cannot add a support: it is skipped (the supports stay exact)
-    need = [sum(1 << i for i in range(k))]
+    need = (1 << k) - 1
+    #: positions whose digit (now) is not supported yet: set when the digit is given,
+    #: cleared by a solution (every digit of it is supported then); read below position j
+    unsup = 0
 
-    class _Budget(Exception):
-        pass
-
-    def rec(j: int) -> bool:
-        nodes[0] += 1
-        if nodes[0] > limit:
+    def rec(j: int) -> None:
+        nonlocal nodes, need, unsup
+        nodes += 1
+        if nodes > limit:
             raise _Budget
-        if not need[0] >> j and all(sup[i] >> vals[i] & 1 for i in range(j)):
-            return False
+        if not need >> j and not unsup & ((1 << j) - 1):
+            return
         for ps, dm in covs:
             # the cover's digits still possible: placed ones and the open cells' candidates
             got = 0
             for q in ps:
                 got |= (1 << vals[q]) if q < j else cur[q]
             if dm & ~got:
-                return False
+                return
         if j == k:
-            for e in range(len(eqs)):
-                if sums[e] not in eqs[e][2]:
-                    return False
-            nd = need[0]
-            for i in range(k):
-                sup[i] |= 1 << vals[i]
-                if sup[i] == sd[i]:
-                    nd &= ~(1 << i)
-            need[0] = nd
-            return True
+            for e, totals in leaf_eqs:
+                if sums[e] not in totals:
+                    return
+            nd = need
+            u = unsup
+            while u:
+                b = u & -u
+                u ^= b
+                i = b.bit_length() - 1
+                s = sup[i] = sup[i] | 1 << vals[i]
+                if s == sd[i]:
+                    nd &= ~b
+            need = nd
+            unsup = 0
+            if found is not None:
+                found.append(tuple([vals[rank[i]] for i in range(k)]))
+            return
+        # the digits the rules' bounds leave this position, as one range
         m = cur[j]
-        found = False
-        cj = sorted_cells[j]
-        while m:
-            low = m & -m
-            m ^= low
-            d = low.bit_length() - 1
-            bad = False
-            if cross:
-                links = cross.get((cj, d))
-                if links:
-                    for j2 in range(j):
-                        if (sorted_cells[j2], vals[j2]) in links:
-                            bad = True
-                            break
-                    if bad:
-                        continue
-            ok = True
-            for e, a in member[j]:
-                s = sums[e] + a * d
-                if s + rest_lo[e][j + 1] > totals_hi[e] or s + rest_hi[e][j + 1] < totals_lo[e]:
-                    ok = False
-                    break
-            if not ok:
+        for e, a, smin, smax in members[j]:
+            s = sums[e]
+            if a > 0:
+                dlo = -((s - smin) // a)
+                dhi = (smax - s) // a
+            elif a < 0:
+                dlo = -((s - smax) // a)
+                dhi = (smin - s) // a
+            else:
+                if smin <= s <= smax:
+                    continue
+                return
+            if dhi < dlo or dhi < 0:
+                return
+            m &= (full if dhi >= n else (2 << dhi) - 1) & ~((1 << max(dlo, 0)) - 1)
+        if not m:
+            return
+        bit = 1 << j
+        mem = members[j]
+        for d, low, later, clash in digits[j]:
+            if not m & low:
                 continue
+            if clash:
+                bad = False
+                for j2, d2 in clash:
+                    if vals[j2] == d2:
+                        bad = True
+                        break
+                if bad:
+                    continue
             # forward checking: d leaves the later cells that see this one
             hit = []
-            for j2 in later[j][d]:
-                if cur[j2] & low:
-                    cur[j2] ^= low
-                    hit.append(j2)
-                    if not cur[j2]:
+            bad = False
+            for j2 in later:
+                c2 = cur[j2]
+                if c2 & low:
+                    if c2 == low:
                         bad = True
+                        break
+                    cur[j2] = c2 ^ low
+                    hit.append(j2)
             if not bad:
                 vals[j] = d
-                for e, a in member[j]:
+                if sup[j] >> d & 1:
+                    unsup &= ~bit
+                else:
+                    unsup |= bit
+                for e, a, _, _ in mem:
                     sums[e] += a * d
-                if rec(j + 1):
-                    found = True
-                for e, a in member[j]:
+                rec(j + 1)
+                for e, a, _, _ in mem:
                     sums[e] -= a * d
             for j2 in hit:
                 cur[j2] |= low
-        return found
 
     try:
         rec(0)
@@ -377,7 +425,7 @@ def combined_sums(an: Analysis, opts: dict) -> Iterator[Step]:
         if not (a.mask | b.mask) & an.unsolved:
             continue
         cells = list(iter_cells(a.mask | b.mask))
-        sup = joint_supports(an, cells, [a, b], limit)
+        sup = _useful_supports(an, cells, (a, b), limit)
         if sup is None or not all(sup):
             continue
         elims = _eliminations(an, cells, sup)
@@ -841,6 +889,314 @@ def _linked(an: Analysis, chosen: list[Rule]) -> list[tuple[Rule, ...]]:
     return an.links_memo("sum_rule_groups", build)
 
 
+#: the nodes of the search for solutions holding the digits no known solution holds yet
+#: (:func:`_useful_supports`, in all); not a limit of the technique, which reads
+#: LINKED_NODE_LIMIT
+WITNESS_NODE_LIMIT = 2000
+#: solutions kept per group of linked rules (the oldest go first), and groups kept (a hard
+#: little killer generation makes about 570 groups, 45 solutions each on average)
+MAX_WITNESSES = 128
+MAX_WITNESS_GROUPS = 4000
+
+
+class _Witnesses:
+    """Solutions of a group of linked rules on their cells (cells that see each other
+    different), each packed as one int: bit ``i * (n + 1) + d`` for digit d in the group's
+    i-th cell. A solution of the rules stays one in every state and every puzzle with the
+    same rules on the same cells and the same links between them, whatever the candidates:
+    it supports its digits wherever they are all still candidates."""
+
+    __slots__ = ("sols", "finder")
+
+    def __init__(self) -> None:
+        self.sols: dict[int, None] = {}
+        #: the group's :class:`_Finder` (made when first needed)
+        self.finder: _Finder | None = None
+
+    def covered(self, packed_doms: int) -> int:
+        """The digits (packed) of the kept solutions that fit the candidates."""
+        out = 0
+        for w in list(self.sols):
+            if w & packed_doms == w:
+                out |= w
+        return out
+
+    def add(self, sols: list[tuple[int, ...]], width: int) -> None:
+        keep = self.sols
+        for sol in sols:
+            w = 0
+            for i, d in enumerate(sol):
+                w |= 1 << (i * width + d)
+            keep.pop(w, None)
+            keep[w] = None
+        while len(keep) > MAX_WITNESSES:
+            del keep[next(iter(keep))]
+
+
+#: kept solutions by what makes them solutions (see :func:`_witnesses`): shared by the
+#: puzzles a generator rates, which share their rules and grid; cleared past
+#: :data:`MAX_WITNESS_GROUPS` groups
+_WITNESSES: dict[tuple, _Witnesses] = {}
+
+
+def _witnesses(an: Analysis, rules: Sequence[Rule], cells: list[int]) -> _Witnesses:
+    """The kept solutions of ``rules`` on ``cells``: keyed on the grid size, the rules
+    (cells, coefficients, totals) and the links between the cells (per digit: which of
+    them each one sees; the links between different digits), everything that decides
+    whether digits of the cells are a solution."""
+    def build() -> _Witnesses:
+        links = an.links
+        mask = 0
+        for c in cells:
+            mask |= 1 << c
+        if links.uniform:
+            sees: tuple = tuple(links.house_peers[c] & mask for c in cells)
+        else:
+            sees = tuple(tuple(links.peers_d[d][c] & mask for c in cells)
+                         for d in range(1, an.n + 1))
+        cross = tuple(sorted((a, b) for a, bs in links.cross.items() if mask >> a[0] & 1
+                             for b in bs if mask >> b[0] & 1)) if links.cross else ()
+        key = (an.n, tuple(cells),
+               tuple((r.cells, r.coeffs, tuple(sorted(r.totals))) for r in rules),
+               links.uniform, sees, cross)
+        got = _WITNESSES.get(key)
+        if got is None:
+            if len(_WITNESSES) >= MAX_WITNESS_GROUPS:
+                _WITNESSES.clear()
+            got = _WITNESSES[key] = _Witnesses()
+        return got
+    return an.links_memo(("sum_witnesses", tuple(r.index for r in rules)), build)
+
+
+class _OverBudget(Exception):
+    """A :class:`_Finder` passed its node budget."""
+
+
+class _Finder:
+    """One solution of sum rules on their cells with a given digit in a given cell:
+    depth-first, the cell with fewest candidates first (its digits no solution found so
+    far holds first), each choice propagated to a fixpoint (a digit leaves the cells that
+    see its cell; each rule's bounds narrow its cells). Its tables depend on the rules,
+    the cells and the links between them only: one finder serves every state (kept with
+    the group's :class:`_Witnesses`)."""
+
+    def __init__(self, an: Analysis, cells: list[int], rules: Sequence[Rule]) -> None:
+        n = an.n
+        peers_d = an.links.peers_d
+        cross = an.links.cross
+        k = len(cells)
+        idx = {c: i for i, c in enumerate(cells)}
+        self.k = k
+        self.see = [[tuple(j for j, c2 in enumerate(cells) if j != i and peers_d[d][c] >> c2 & 1)
+                     for d in range(n + 1)] for i, c in enumerate(cells)]
+        self.clash: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+        if cross:
+            for i, c in enumerate(cells):
+                for d in range(1, n + 1):
+                    lst = tuple((idx[c2], d2) for c2, d2 in cross.get((c, d), ()) if c2 in idx)
+                    if lst:
+                        self.clash[(i, d)] = lst
+        self.eqs = [(tuple((idx[c], a) for c, a in zip(r.cells, r.coeffs)),
+                     min(r.totals), max(r.totals), r.totals) for r in rules]
+        #: per cell, the rules (indices into eqs) it is in, as a bitset
+        self.cell_eqs = [0] * k
+        for e, (items, _, _, _) in enumerate(self.eqs):
+            for i, _ in items:
+                self.cell_eqs[i] |= 1 << e
+        self.all_eqs = (1 << len(self.eqs)) - 1
+        self.nodes = 0
+
+    def _propagate(self, dom: list[int], fixed: list[int], dirty: int) -> bool:
+        """Narrow ``dom`` to a fixpoint (``fixed``: cells newly down to one digit;
+        ``dirty``: the rules to check, a bitset); False on a wipe-out or a rule out of
+        reach."""
+        see = self.see
+        clash = self.clash
+        eqs = self.eqs
+        cell_eqs = self.cell_eqs
+        while True:
+            while fixed:
+                i = fixed.pop()
+                d = dom[i].bit_length() - 1
+                low = 1 << d
+                for j in see[i][d]:
+                    m = dom[j]
+                    if m & low:
+                        m ^= low
+                        if not m:
+                            return False
+                        dom[j] = m
+                        dirty |= cell_eqs[j]
+                        if not m & (m - 1):
+                            fixed.append(j)
+                if clash:
+                    for j, d2 in clash.get((i, d), ()):
+                        m = dom[j]
+                        if m >> d2 & 1:
+                            m ^= 1 << d2
+                            if not m:
+                                return False
+                            dom[j] = m
+                            dirty |= cell_eqs[j]
+                            if not m & (m - 1):
+                                fixed.append(j)
+            if not dirty:
+                return True
+            b = dirty & -dirty
+            dirty ^= b
+            items, tlo, thi, _ = eqs[b.bit_length() - 1]
+            lo = hi = 0
+            for i, a in items:
+                m = dom[i]
+                if a >= 0:
+                    lo += a * ((m & -m).bit_length() - 1)
+                    hi += a * (m.bit_length() - 1)
+                else:
+                    lo += a * (m.bit_length() - 1)
+                    hi += a * ((m & -m).bit_length() - 1)
+            if lo > thi or hi < tlo:
+                return False
+            if lo >= tlo and hi <= thi:
+                continue
+            for i, a in items:
+                m = dom[i]
+                if not m & (m - 1):
+                    continue
+                dl = (m & -m).bit_length() - 1
+                dh = m.bit_length() - 1
+                x, y = (a * dl, a * dh) if a >= 0 else (a * dh, a * dl)
+                vlo = tlo - (hi - y)         # a * digit must lie in [vlo, vhi]
+                vhi = thi - (lo - x)
+                if vlo <= x and y <= vhi:
+                    continue
+                nm = 0
+                mm = m
+                while mm:
+                    low = mm & -mm
+                    mm ^= low
+                    if vlo <= a * (low.bit_length() - 1) <= vhi:
+                        nm |= low
+                if not nm:
+                    return False
+                dom[i] = nm
+                dirty |= cell_eqs[i]
+                if not nm & (nm - 1):
+                    fixed.append(i)
+
+    def _valid(self, sol: tuple[int, ...]) -> bool:
+        """Whether ``sol`` is a solution of the rules, cells that see each other different
+        (the solutions of :func:`_search`): checked in full, whatever found it."""
+        for items, _, _, totals in self.eqs:
+            if sum(a * sol[i] for i, a in items) not in totals:
+                return False
+        for i in range(self.k):
+            d = sol[i]
+            for j in self.see[i][d]:
+                if sol[j] == d:
+                    return False
+            for j, d2 in self.clash.get((i, d), ()):
+                if sol[j] == d2:
+                    return False
+        return True
+
+    def find(self, doms: list[int], i: int, d: int, cov: list[int], budget: int
+             ) -> tuple[int, ...] | None:
+        """A solution (a digit per cell) within ``doms`` with digit d in cell i, None when
+        there is none; raises :class:`_OverBudget` once :attr:`nodes` (counted across
+        calls: the caller resets it) passes ``budget``. ``cov``: the digits per cell known
+        in a solution, tried last."""
+        dom = list(doms)
+        dom[i] = 1 << d
+        if not self._propagate(dom, [j for j in range(self.k) if not dom[j] & (dom[j] - 1)],
+                               self.all_eqs):
+            return None
+        return self._rec(dom, cov, budget)
+
+    def _rec(self, dom: list[int], cov: list[int], budget: int) -> tuple[int, ...] | None:
+        self.nodes += 1
+        if self.nodes > budget:
+            raise _OverBudget
+        best = -1
+        few = 99
+        for i, m in enumerate(dom):
+            if m & (m - 1):
+                c = m.bit_count()
+                if c < few:
+                    few = c
+                    best = i
+        if best < 0:
+            sol = tuple(m.bit_length() - 1 for m in dom)
+            return sol if self._valid(sol) else None
+        m0 = dom[best]
+        new = m0 & ~cov[best]
+        dirty = self.cell_eqs[best]
+        for m in (new, m0 & ~new):
+            while m:
+                b = m & -m
+                m ^= b
+                d2 = list(dom)
+                d2[best] = b
+                if self._propagate(d2, [best], dirty):
+                    got = self._rec(d2, cov, budget)
+                    if got is not None:
+                        return got
+        return None
+
+
+def _useful_supports(an: Analysis, cells: list[int], rules: Sequence[Rule], limit: int
+                     ) -> list[int] | None:
+    """:func:`joint_supports` of the rules with ``limit`` nodes when it can eliminate
+    something; None when it cannot: every digit of the cells is in a solution (for
+    ``linked_sums`` and ``combined_sums``, whose steps are the eliminations).
+
+    That is what the technique needs, and it is mostly known without that search: the
+    solutions found before (:func:`_witnesses`: in earlier states and puzzles) may support
+    every digit, and :class:`_Finder` looks for one solution holding each digit they do
+    not support (within :data:`WITNESS_NODE_LIMIT` nodes in all). Only when a digit may
+    have none is the search of ``limit`` nodes run, unchanged: whether it gives up decides
+    the step. A search that gave up where every digit has a solution made no step either,
+    so the steps are those of ``joint_supports`` alone."""
+    placed = an.state.placed
+    doms = [an.cand[c] or (1 << placed[c]) for c in cells]
+    key = ("useful_sums", tuple(cells), tuple(r.index for r in rules), tuple(doms))
+
+    def run() -> list[int] | None:
+        pool = _witnesses(an, rules, cells)
+        width = an.n + 1
+        packed = 0
+        for i, m in enumerate(doms):
+            packed |= m << (i * width)
+        cov = pool.covered(packed)
+        if cov != packed:
+            digits = (1 << width) - 1
+            known = [cov >> (i * width) & digits for i in range(len(cells))]
+            found: list[tuple[int, ...]] = []
+            finder = pool.finder
+            if finder is None:
+                finder = pool.finder = _Finder(an, cells, rules)
+            finder.nodes = 0
+            try:
+                for i, m in enumerate(doms):
+                    for d in iter_bits(m & ~known[i]):
+                        if known[i] >> d & 1:
+                            continue
+                        sol = finder.find(doms, i, d, known, WITNESS_NODE_LIMIT)
+                        if sol is None:
+                            raise _OverBudget     # no solution holds d: the search decides
+                        found.append(sol)
+                        for j, v in enumerate(sol):
+                            known[j] |= 1 << v
+            except _OverBudget:
+                pool.add(found, width)
+                found = []
+                sup = _search(an, cells, doms, list(rules), limit, found=found)
+                pool.add(found, width)
+                return sup
+            pool.add(found, width)
+        return None
+    return an.shared_memo(key, run)
+
+
 @register("linked_sums", "Linked Sums", FAMILY,
           options=LINKED_OPTIONS)
 def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
@@ -862,7 +1218,7 @@ def linked_sums(an: Analysis, opts: dict) -> Iterator[Step]:
         if not mask & an.unsolved:
             continue
         cells = list(iter_cells(mask))
-        sup = joint_supports(an, cells, list(trio), limit)
+        sup = _useful_supports(an, cells, trio, limit)
         if sup is None or not all(sup):
             continue
         elims = _eliminations(an, cells, sup)
