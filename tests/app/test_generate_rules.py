@@ -6,6 +6,7 @@ rules of exactly the asked families."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -23,6 +24,7 @@ from sudoku_csp.cli import main
 from sudoku_csp.formats.fpuzzles import load_fpuzzles, to_fpuzzles
 from sudoku_csp.formats.spec import bundle_to_dict, from_spec
 from sudoku_csp.generate import GenerateError, generate
+from sudoku_csp.generate.rules import RULE_FAMILIES
 
 #: the bundle types each family may put into a puzzle (besides classic)
 FAMILY_TYPES = {"thermo": (thermo,), "kropki": (white_dot, black_dot, negative),
@@ -340,3 +342,28 @@ def test_extreme_rated_once(monkeypatch):
     g = generate("between", "extreme", seed=1, time_limit=None)[0]
     _check(g, ["between"], "extreme")
     assert calls == []
+
+
+#: (family, level) pairs the slow tests above already generate at 9x9
+_COVERED = ({(v, lv) for v in ("kropki", "xv", "arrow", "renban") for lv in ("hard", "unfair",
+                                                                             "extreme")}
+            | {("thermo", "hard"), ("whispers", "hard"), ("anti_knight", "hard"),
+               ("xv", "extreme"), ("parity", "extreme"), ("between", "extreme"),
+               ("thermo", "medium"), ("little_killer", "medium")})
+#: CPU seconds one 9x9 puzzle of the sweep may take (the benchmark's limit; the slowest
+#: family and level, little killer, takes about 20-30 s)
+SWEEP_CPU = 60.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family,level", [
+    (f, lv) for f in RULE_FAMILIES for lv in ("easy", "medium", "hard", "unfair", "extreme")
+    if (f, lv) not in _COVERED])
+def test_9x9_families_levels_sweep(family, level):
+    """Every rule family at every level, 9x9, a fixed seed (301): unique by search and
+    by SAT, re-rated at its level, its rules the asked ones, within ``SWEEP_CPU`` seconds of
+    CPU (the pairs the tests above make are not made again)."""
+    t0 = time.process_time()
+    g = generate(family, level, seed=301, time_limit=None)[0]
+    assert time.process_time() - t0 < SWEEP_CPU, (family, level)
+    _check(g, [family], level)
