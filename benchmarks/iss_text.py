@@ -87,7 +87,7 @@ def _int(x: Any) -> int | None:
 class _Doc:
     def __init__(self, obj: dict) -> None:
         self.obj = obj
-        self.n = n = obj["size"]
+        self.n = obj["size"]
         self.items: list[str] = []
 
     def rc(self, cell: int) -> str:

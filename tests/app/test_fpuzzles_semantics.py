@@ -130,8 +130,7 @@ def oracle_solutions(doc: dict) -> list[list[int]]:
                 for v in forbid_ratio:
                     pair(a, b, lambda x, y, v=v: x != v * y and y != v * x)
             if frozenset((a, b)) not in summed:
-                xv = {5, 10} if "xv" in neg else set()
-                for t in xv | (sum_vals if "sum" in neg else set()):
+                for t in forbid_sum:
                     pair(a, b, lambda x, y, t=t: x + y != t)
     for it in doc.get("thermometer", []):
         for ln in it["lines"]:
