@@ -987,15 +987,13 @@ class _Finder:
         k = len(cells)
         idx = {c: i for i, c in enumerate(cells)}
         self.k = k
-        self.see = [[tuple(j for j, c2 in enumerate(cells) if j != i and peers_d[d][c] >> c2 & 1)
-                     for d in range(n + 1)] for i, c in enumerate(cells)]
-        self.clash: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
-        if cross:
-            for i, c in enumerate(cells):
-                for d in range(1, n + 1):
-                    lst = tuple((idx[c2], d2) for c2, d2 in cross.get((c, d), ()) if c2 in idx)
-                    if lst:
-                        self.clash[(i, d)] = lst
+        #: per cell and digit, the (cell, digit) pairs that digit there rules out: the same
+        #: digit in the cells that see it, then the other digits its rule links forbid
+        self.excl: list[list[tuple[tuple[int, int], ...]]] = [
+            [tuple((j, d) for j, c2 in enumerate(cells) if j != i and peers_d[d][c] >> c2 & 1)
+             + (tuple((idx[c2], d2) for c2, d2 in cross.get((c, d), ()) if c2 in idx)
+                if cross and d else ())
+             for d in range(n + 1)] for i, c in enumerate(cells)]
         self.eqs = [(tuple((idx[c], a) for c, a in zip(r.cells, r.coeffs)),
                      min(r.totals), max(r.totals), r.totals) for r in rules]
         #: per cell, the rules (indices into eqs) it is in, as a bitset
@@ -1010,36 +1008,22 @@ class _Finder:
         """Narrow ``dom`` to a fixpoint (``fixed``: cells newly down to one digit;
         ``dirty``: the rules to check, a bitset); False on a wipe-out or a rule out of
         reach."""
-        see = self.see
-        clash = self.clash
+        excl = self.excl
         eqs = self.eqs
         cell_eqs = self.cell_eqs
         while True:
             while fixed:
                 i = fixed.pop()
-                d = dom[i].bit_length() - 1
-                low = 1 << d
-                for j in see[i][d]:
+                for j, d2 in excl[i][dom[i].bit_length() - 1]:
                     m = dom[j]
-                    if m & low:
-                        m ^= low
+                    if m >> d2 & 1:
+                        m ^= 1 << d2
                         if not m:
                             return False
                         dom[j] = m
                         dirty |= cell_eqs[j]
                         if not m & (m - 1):
                             fixed.append(j)
-                if clash:
-                    for j, d2 in clash.get((i, d), ()):
-                        m = dom[j]
-                        if m >> d2 & 1:
-                            m ^= 1 << d2
-                            if not m:
-                                return False
-                            dom[j] = m
-                            dirty |= cell_eqs[j]
-                            if not m & (m - 1):
-                                fixed.append(j)
             if not dirty:
                 return True
             b = dirty & -dirty
@@ -1090,11 +1074,7 @@ class _Finder:
             if sum(a * sol[i] for i, a in items) not in totals:
                 return False
         for i in range(self.k):
-            d = sol[i]
-            for j in self.see[i][d]:
-                if sol[j] == d:
-                    return False
-            for j, d2 in self.clash.get((i, d), ()):
+            for j, d2 in self.excl[i][sol[i]]:
                 if sol[j] == d2:
                     return False
         return True
