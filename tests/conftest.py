@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import os
 import subprocess
@@ -183,3 +184,37 @@ def random_state(p, sol, rng, keep: float, place: float):
                 m |= 1 << d
         st.cand[c] = m
     return st
+
+
+def narrowed_doms(an, cells, sol, rng, extra: int = 2) -> list[int]:
+    """Candidate masks for ``cells`` (an :class:`~techniques.analysis.Analysis`'s state):
+    each cell's solution digit and up to ``extra`` of its other candidates, at random, so
+    that a brute-force enumeration of the cells stays small."""
+    doms = []
+    for c in cells:
+        others = [d for d in range(1, an.n + 1) if an.cand[c] >> d & 1 and d != sol[c]]
+        doms.append(sum(1 << d for d in [sol[c]] + rng.sample(others, min(extra, len(others)))))
+    return doms
+
+
+def joint_solutions(an, cells, doms, rules) -> list[tuple[int, ...]]:
+    """Every assignment of ``cells`` within ``doms`` (masks) that keeps cells which see each
+    other for a digit different (``an.links``: houses and same-digit rule links), breaks no
+    cross-digit link, and meets every sum rule of ``rules`` (``cells``, ``coeffs``,
+    ``totals``): plain enumeration, the oracle of the joint sum searches' tests."""
+    peers_d, cross = an.links.peers_d, an.links.cross
+    at = {c: i for i, c in enumerate(cells)}
+    k = len(cells)
+    out = []
+    for vals in itertools.product(*[[d for d in range(1, an.n + 1) if m >> d & 1]
+                                    for m in doms]):
+        if any(vals[i] == vals[j] and peers_d[vals[i]][cells[i]] >> cells[j] & 1
+               for i in range(k) for j in range(i)):
+            continue
+        if cross and any((cells[j], vals[j]) in cross.get((cells[i], vals[i]), ())
+                         for i in range(k) for j in range(k) if i != j):
+            continue
+        if all(sum(a * vals[at[c]] for c, a in zip(r.cells, r.coeffs)) in r.totals
+               for r in rules):
+            out.append(vals)
+    return out

@@ -12,7 +12,7 @@ from csp.state import State
 from csp.step import Step
 from techniques import StepSolver
 
-from conftest import DATA as _DATA, random_state
+from conftest import DATA as _DATA, joint_solutions, narrowed_doms, random_state
 
 DATA = _DATA / "fpuzzles_cc_by.jsonl"
 
@@ -312,7 +312,6 @@ def test_joint_supports_exact_with_early_stop():
     supports are still exactly the digits of some joint solution: checked against a plain
     enumeration on every rule pair of a double-arrow / modular-line puzzle, each cell
     narrowed to its solution digit and up to two random other candidates."""
-    import itertools
     import random
     from techniques.analysis import Analysis
     from techniques import sums as S
@@ -321,30 +320,16 @@ def test_joint_supports_exact_with_early_stop():
     rules = S._rules(an)
     pairs = S._pairs(an, rules)
     assert len(pairs) >= 10
-    peers_d, cross = an.links.peers_d, an.links.cross
     rnd = random.Random(13)
     reduced = 0
     for a, b in pairs:
         cells = sorted(set(a.cells) | set(b.cells))
-        doms = []
-        for c in cells:
-            others = [d for d in range(1, 10) if an.cand[c] >> d & 1 and d != sol[c]]
-            doms.append(sum(1 << d for d in [sol[c]] + rnd.sample(others, min(2, len(others)))))
+        doms = narrowed_doms(an, cells, sol, rnd)
         got = S._search(an, cells, doms, [a, b], 10 ** 7)
         want = [0] * len(cells)
-        at = {c: i for i, c in enumerate(cells)}
-        for vals in itertools.product(*[[d for d in range(1, 10) if m >> d & 1]
-                                        for m in doms]):
-            if any(vals[i] == vals[j] and peers_d[vals[i]][cells[i]] >> cells[j] & 1
-                   for i in range(len(cells)) for j in range(i)):
-                continue
-            if any((cells[j], vals[j]) in cross.get((cells[i], vals[i]), ())
-                   for i in range(len(cells)) for j in range(len(cells)) if i != j):
-                continue
-            if all(sum(k * vals[at[c]] for c, k in zip(r.cells, r.coeffs)) in r.totals
-                   for r in (a, b)):
-                for i, v in enumerate(vals):
-                    want[i] |= 1 << v
+        for vals in joint_solutions(an, cells, doms, (a, b)):
+            for i, v in enumerate(vals):
+                want[i] |= 1 << v
         assert got == want, (a.name, b.name)
         assert all(w >> sol[c] & 1 for c, w in zip(cells, want))
         reduced += got != doms

@@ -3,11 +3,10 @@ gives up exactly where it did, and ``linked_sums`` / ``combined_sums`` skip it o
 it could not have made a step (every digit of the rules' cells in a solution)."""
 from __future__ import annotations
 
-import itertools
 import json
 import random
 
-from conftest import DATA
+from conftest import DATA, joint_solutions, narrowed_doms
 from techniques import StepSolver
 from techniques import sums as S
 from techniques.analysis import Analysis
@@ -133,6 +132,19 @@ def _groups(an):
     return list(S._pairs(an, rules)) + list(S._linked(an, chosen))
 
 
+def _cases(rnd, every, per_state):
+    """``(analysis, rule group, its cells, their candidates)`` at every ``every[0]``-th
+    state of the little killer's path and every ``every[1]``-th of Deflation's, up to
+    ``per_state`` groups of each state at random."""
+    for p, step in zip((_little_killer(), _deflation()), every):
+        for st in _states(p, step):
+            an = Analysis(st)
+            groups = _groups(an)
+            for group in rnd.sample(groups, min(per_state, len(groups))):
+                cells = sorted({c for r in group for c in r.cells})
+                yield an, group, cells, [an.cand[c] or (1 << st.placed[c]) for c in cells]
+
+
 def _states(p, every):
     run = StepSolver("default").start(p, max_steps=400)
     i = 0
@@ -148,22 +160,15 @@ def test_counted_search_gives_up_where_it_did():
     an arrow puzzle's path, the search with the limit at the reference's count finishes
     with the reference's supports, one node less gives up (and both give up alike at
     the techniques' limit)."""
-    rnd = random.Random(5)
     checked = 0
-    for p, every in ((_little_killer(), 30), (_deflation(), 90)):
-        for st in _states(p, every):
-            an = Analysis(st)
-            groups = _groups(an)
-            for group in rnd.sample(groups, min(6, len(groups))):
-                cells = sorted({c for r in group for c in r.cells})
-                doms = [an.cand[c] or (1 << st.placed[c]) for c in cells]
-                for limit in (S.LINKED_NODE_LIMIT, 4 * S.LINKED_NODE_LIMIT):
-                    want, nodes = _reference_search(an, cells, doms, list(group), limit)
-                    assert S._search(an, cells, doms, list(group), limit) == want
-                    if want is not None:
-                        assert S._search(an, cells, doms, list(group), nodes) == want
-                        assert S._search(an, cells, doms, list(group), nodes - 1) is None
-                        checked += 1
+    for an, group, cells, doms in _cases(random.Random(5), (30, 90), 6):
+        for limit in (S.LINKED_NODE_LIMIT, 4 * S.LINKED_NODE_LIMIT):
+            want, nodes = _reference_search(an, cells, doms, list(group), limit)
+            assert S._search(an, cells, doms, list(group), limit) == want
+            if want is not None:
+                assert S._search(an, cells, doms, list(group), nodes) == want
+                assert S._search(an, cells, doms, list(group), nodes - 1) is None
+                checked += 1
     assert checked > 30, checked
 
 
@@ -171,24 +176,17 @@ def test_skipped_searches_could_not_eliminate():
     """``_useful_supports`` (from no kept solution) answers None only where the counted
     search gives up or eliminates nothing, and the counted search's supports otherwise."""
     S._WITNESSES.clear()
-    rnd = random.Random(3)
     seen = {"skipped": 0, "ran": 0}
-    for p, every in ((_little_killer(), 15), (_deflation(), 45)):
-        for st in _states(p, every):
-            an = Analysis(st)
-            groups = _groups(an)
-            for group in rnd.sample(groups, min(30, len(groups))):
-                cells = sorted({c for r in group for c in r.cells})
-                doms = [an.cand[c] or (1 << st.placed[c]) for c in cells]
-                limit = S.LINKED_NODE_LIMIT if len(group) > 2 else S.NODE_LIMIT
-                got = S._useful_supports(an, cells, group, limit)
-                want = S._search(an, cells, doms, list(group), limit)
-                if got is None:
-                    seen["skipped"] += 1
-                    assert want is None or want == doms or not all(want)
-                else:
-                    seen["ran"] += 1
-                    assert got == want
+    for an, group, cells, doms in _cases(random.Random(3), (15, 45), 30):
+        limit = S.LINKED_NODE_LIMIT if len(group) > 2 else S.NODE_LIMIT
+        got = S._useful_supports(an, cells, group, limit)
+        want = S._search(an, cells, doms, list(group), limit)
+        if got is None:
+            seen["skipped"] += 1
+            assert want is None or want == doms or not all(want)
+        else:
+            seen["ran"] += 1
+            assert got == want
     assert seen["skipped"] > 100 and seen["ran"] > 0, seen
 
 
@@ -199,28 +197,13 @@ def test_finder_solutions_are_solutions_and_it_misses_none():
     p = _little_killer()
     sol = p.solve().solutions[0]
     an = Analysis(p.pencilmarks())
-    peers_d, cross = an.links.peers_d, an.links.cross
     rnd = random.Random(7)
     groups = [g for g in _groups(an) if len({c for r in g for c in r.cells}) <= 9]
     assert len(groups) >= 10
     for group in rnd.sample(groups, 10):
         cells = sorted({c for r in group for c in r.cells})
-        doms = []
-        for c in cells:
-            others = [d for d in range(1, 10) if an.cand[c] >> d & 1 and d != sol[c]]
-            doms.append(sum(1 << d for d in [sol[c]] + rnd.sample(others, min(2, len(others)))))
-        at = {c: i for i, c in enumerate(cells)}
-        sols = set()
-        for vals in itertools.product(*[[d for d in range(1, 10) if m >> d & 1] for m in doms]):
-            if any(vals[i] == vals[j] and peers_d[vals[i]][cells[i]] >> cells[j] & 1
-                   for i in range(len(cells)) for j in range(i)):
-                continue
-            if any((cells[j], vals[j]) in cross.get((cells[i], vals[i]), ())
-                   for i in range(len(cells)) for j in range(len(cells)) if i != j):
-                continue
-            if all(sum(a * vals[at[c]] for c, a in zip(r.cells, r.coeffs)) in r.totals
-                   for r in group):
-                sols.add(vals)
+        doms = narrowed_doms(an, cells, sol, rnd)
+        sols = set(joint_solutions(an, cells, doms, group))
         finder = S._Finder(an, cells, group)
         for i, m in enumerate(doms):
             for d in range(1, 10):
