@@ -751,7 +751,7 @@ class SatSession:
 
     def __init__(self, puzzle: Any, cand: list[int] | None = None, *, propagated: bool = False,
                  table_budget: int = TABLE_BUDGET, state_budget: int = STATE_BUDGET,
-                 solver: str = SOLVER) -> None:
+                 solver: str = SOLVER, defer: bool = False) -> None:
         try:
             import pysat.solvers  # noqa: F401
         except ImportError as e:       # pragma: no cover - python-sat is a dependency
@@ -787,8 +787,8 @@ class SatSession:
         self._units = [[-(c * n + d)] for c, m in enumerate(self.cand)
                        for d in range(1, n + 1) if not m >> d & 1]
         self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
-        self._solver = new_solver(itertools.chain(enc.clauses, self._units), solver)
-        self._bind(solver)
+        if not defer:
+            self.open()
         #: cells with two or more candidates (the others are decided at the root)
         self.free = [c for c, m in enumerate(self.cand) if m & (m - 1)]
         # the model entries of the free cells' candidates (model[v - 1] is +-v): one
@@ -800,6 +800,18 @@ class SatSession:
         self._last = self.size * n + n     # literals above are auxiliary
 
     # -- the life of a session -----------------------------------------------------------
+    def open(self) -> None:
+        """Build the solver (``defer=True`` leaves that to this call: a caller that may
+        answer from :attr:`enc` alone, as :mod:`csp.enumerate` does, saves its set-up)."""
+        if self._solver is None and self.cand is not None:
+            self._solver = new_solver(itertools.chain(self.enc.clauses, self._units), self._kind)
+            self._bind(self._kind)
+
+    def clauses(self) -> list[list[int]]:
+        """Every clause the solver is (or would be) given: the encoding's and the unit
+        clauses setting the variables no clause mentions false."""
+        return self.enc.clauses + self._units if self.cand is not None else [[]]
+
     def __enter__(self) -> "SatSession":
         return self
 

@@ -306,8 +306,27 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
         for C in gen:
             yield _masks_to_digits(C)
         return
+    from . import cnf_enum
     from .sat import SatSession
-    with SatSession(puzzle, start) as s:
+    with SatSession(puzzle, start, defer=True) as s:
+        en = cnf_enum.enumerator(s, keep=True)
+        if en is not None:             # the compiled enumeration first (csp.cnf_enum)
+            listed: list[list[int]] = []
+            while True:
+                code = cnf_enum.run(en, limits.check if limits.active else None,
+                                    en.found + 1)
+                for values in en.take():
+                    listed.append(values)
+                    yield values
+                if code is None:       # gave up: the SAT solver goes on past those listed
+                    break
+                if code == cnf_enum.DONE:
+                    return
+            s.open()
+            for values in listed:
+                s.block(values)
+        else:
+            s.open()
         s.start(limits.deadline, cancel, limits.time_limit)
         while True:
             values = s.solve()
@@ -317,13 +336,40 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
             yield values
 
 
-def _sat_lits(puzzle: Any, start: list[int], limits: _Limits) -> Iterator[list[int]]:
+def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
+              progress: Callable[[int], Any] | None = None) -> Iterator[list[int] | None]:
     """Every solution as the SAT session's literals (no decoding: what counting needs): on
     Glucose, then past :data:`csp.sat.ENUM_SWITCH` solutions on the solver that restarts
     faster between calls (:data:`csp.sat.ENUM_SOLVER`), unless finding those took Glucose
-    more than :data:`csp.sat.ENUM_SWITCH_CONFLICTS` conflicts a call."""
-    from . import sat
-    with sat.SatSession(puzzle, start) as s:
+    more than :data:`csp.sat.ENUM_SWITCH_CONFLICTS` conflicts a call. The compiled
+    enumeration (:mod:`csp.cnf_enum`) goes first: when it answers, each of its solutions
+    is yielded as None (the count is all it keeps; it stops at ``stop_at`` solutions when
+    that is not 0; ``progress(count)`` between its slices), and the solver is never set
+    up."""
+    from . import cnf_enum, sat
+    with sat.SatSession(puzzle, start, defer=True) as s:
+        en = cnf_enum.enumerator(s)
+        if en is not None:
+            on_slice = None
+            if progress is not None:
+                nxt = [time.perf_counter() + PROGRESS_EVERY]
+
+                def on_slice() -> None:
+                    if time.perf_counter() > nxt[0]:
+                        progress(en.found)
+                        nxt[0] = time.perf_counter() + PROGRESS_EVERY
+            try:
+                code = cnf_enum.run(en, limits.check if limits.active else None, stop_at,
+                                    on_slice)
+            except (TimeLimitExceeded, Cancelled):
+                for _ in range(en.found):  # the count so far stands, then the limit
+                    yield None
+                raise
+            if code is not None:
+                for _ in range(en.found):
+                    yield None
+                return
+        s.open()
         s.start(limits.deadline, limits.cancelled, limits.time_limit)
         if s.cand is not None and not s.free:      # decided at the root: one solution
             if s.solve_lits() is not None:
@@ -385,12 +431,12 @@ def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int |
                 # bitboards while they find solutions cheaply, else SAT (see the module)
                 gens.append(_dfs_pure(eng, start, limits, budget=SEARCH_NODES,
                                       per_solution=SEARCH_NODES_PER_SOLUTION))
-                gens.append(_sat_lits(puzzle, start, limits))
+                gens.append(_sat_lits(puzzle, start, limits, limit or 0, progress))
             else:
                 gens.append(_dfs_pure(eng, start, limits) if eng.pure
                             else _dfs_general(eng, start, limits))
         else:
-            gens.append(_sat_lits(puzzle, start, limits))
+            gens.append(_sat_lits(puzzle, start, limits, limit or 0, progress))
         for gen in gens:
             count = 0
             try:
@@ -639,16 +685,59 @@ def _counts_pure(root: tuple[Any, list[int], list[int], int], res: CandidateCoun
 def _counts_by_sat(puzzle: Any, res: CandidateCounts, limits: _Limits,
                    progress: Callable[[int, int, int], Any] | None) -> None:
     from .sat import SatSession
-    with SatSession(puzzle, res.cand) as s:
+    with SatSession(puzzle, res.cand, defer=True) as s:
         if s.cand is None:             # the root propagation failed: no solution
             res.refuted = list(res.cand)
             return
         res.refuted = [c & ~r for c, r in zip(res.cand, s.cand)]
+        if _counts_by_kernel(s, res, limits, progress):
+            return
+        s.open()
         try:
             _sat_loop(s, res, limits, progress)
         finally:                       # the root-decided cells are in every solution seen
             for lit in s.fixed_lits():
                 res.counts[lit] = res.solutions_seen
+
+
+def _counts_by_kernel(s: Any, res: CandidateCounts, limits: _Limits,
+                      progress: Callable[[int, int, int], Any] | None) -> bool:
+    """The counts of :func:`_counts_by_sat` by the compiled enumeration of the session's
+    encoding (:mod:`csp.cnf_enum`): True when it answered (or was cut by the limits, which
+    then raise with what it saw in ``res``), False when it is not there or gave up (``res``
+    untouched: the SAT solver starts over)."""
+    from . import cnf_enum
+    en = cnf_enum.enumerator(s, cap=res.cap)
+    if en is None:
+        return False
+    on_slice = None
+    if progress is not None:
+        nxt = [time.perf_counter() + PROGRESS_EVERY]
+
+        def on_slice() -> None:
+            if time.perf_counter() > nxt[0]:
+                progress(en.found, 0, 0)
+                nxt[0] = time.perf_counter() + PROGRESS_EVERY
+    try:
+        code = cnf_enum.run(en, limits.check if limits.active else None, 0, on_slice)
+    except (TimeLimitExceeded, Cancelled):
+        _kernel_result(en, res, False)
+        raise
+    if code is None:
+        return False
+    _kernel_result(en, res, True)
+    return True
+
+
+def _kernel_result(en: Any, res: CandidateCounts, complete: bool) -> None:
+    """Copy a kernel enumerator's counts into ``res`` (complete: every candidate never
+    seen is refuted)."""
+    res.counts = en.counts()
+    res.solutions_seen = en.found
+    res.solution = en.first
+    if complete:
+        for c in range(res.size):
+            res.refuted[c] = res.cand[c] & ~res.mask(c)
 
 
 def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,

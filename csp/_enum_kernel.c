@@ -1,0 +1,603 @@
+/* csp._enum_kernel: every model of a puzzle's CNF (csp/sat.py's encoding), in one C call.
+ *
+ * A DPLL search without clause learning: unit propagation with two watched literals
+ * (binary clauses as implication lists), chronological backtracking (a decision l, then
+ * its negation at the same level), branching on the all-positive clause of candidate
+ * variables with the fewest literals left (a cell's "some digit", a house's "this digit
+ * somewhere"). No blocking clauses: the whole tree is walked once, each leaf a distinct
+ * assignment of the candidate variables ("primary" variables 1 .. size * n, the variable
+ * of (cell, digit) being cell * n + digit). Auxiliary variables (selectors, automaton
+ * states, product-encoding groups) are never decided: at a leaf every clause must hold
+ * with the auxiliary variables left open set false, else the run gives up (code
+ * GAVE_UP) and the caller takes its SAT path, so a solution counted here is a model of
+ * the CNF and every model's candidates are counted once.
+ *
+ * The search is resumable: Enumerator.run(nodes, props, stop_at) goes on from where the
+ * last call stopped, for at most `nodes` decisions and about `props` propagated literals,
+ * so the caller checks its deadline, cancel and node budget between calls.
+ *
+ * With cap > 0 the run counts, per candidate, the solutions holding it (saturating at
+ * 2^31) and, once two solutions are known, skips a subtree as soon as every candidate
+ * still possible in it has been seen `cap` times (its capped counts cannot change).
+ * With keep, the solutions (a digit per cell) are buffered for take().
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DONE = 0, PAUSED = 1, STOPPED = 2, GAVE_UP = 3 };
+
+typedef struct {
+    int *a;
+    int n, cap;
+} IntVec;
+
+static int vec_push(IntVec *v, int x) {
+    if (v->n == v->cap) {
+        int nc = v->cap ? v->cap * 2 : 4;
+        int *na = (int *)realloc(v->a, sizeof(int) * (size_t)nc);
+        if (!na) return -1;
+        v->a = na;
+        v->cap = nc;
+    }
+    v->a[v->n++] = x;
+    return 0;
+}
+
+typedef struct {
+    PyObject_HEAD
+    int nvars, n, size, nprim;       /* variables 1..nvars; primary 1..nprim (= size*n) */
+    int nlits;                       /* 2 * (nvars + 1) literal indices: 2v true, 2v+1 false */
+    signed char *lval;               /* per literal index: 1 true, -1 false, 0 open */
+    int *clit;                       /* literals of the long clauses (size >= 3), flat */
+    int *cstart, *clen;              /* per long clause */
+    int nclauses;
+    IntVec *watch;                   /* per literal index: long clauses watching it */
+    IntVec *bins;                    /* per literal index: literals implied when it is false */
+    /* branching clauses: all-positive clauses of primary variables, size >= 2 */
+    int nbc;
+    int *bcstart, *bclen, *bclit;    /* their variables */
+    int *bcnf, *bctc;                /* per branching clause: literals not false, true */
+    int *bcw;                        /* per branching clause: conflicts met on its variables */
+    IntVec *occ;                     /* per primary variable: branching clauses holding it */
+    /* the leaf check: clauses with a positive auxiliary literal (flat, 0-terminated) */
+    int *aux;
+    int naux;
+    /* the search */
+    int *trail, trail_n, qhead;
+    int *lim, *dec;                  /* per level: trail start, decision literal index */
+    signed char *flipped;
+    int level;
+    int prim_set;                    /* primary variables assigned */
+    int *cellvar;                    /* per cell: its true primary variable (0: none) */
+    int need_bt, finished, gave_up, root_done;
+    long long nodes, props, found;
+    /* candidate counts */
+    int cap;
+    uint32_t *counts;                /* per primary variable */
+    unsigned char *seen;             /* counted cap times */
+    int unseen;                      /* primary variables neither false nor seen */
+    /* solutions */
+    int keep;
+    IntVec sols;                     /* buffered solutions, size digits each */
+    int *first;                      /* the first solution, size digits (NULL: none yet) */
+} Enumerator;
+
+static inline void assign(Enumerator *e, int lit) {
+    int v = lit >> 1;
+    e->lval[lit] = 1;
+    e->lval[lit ^ 1] = -1;
+    e->trail[e->trail_n++] = lit;
+    if (v <= e->nprim) {
+        IntVec *o = &e->occ[v];
+        int i;
+        e->prim_set++;
+        if (lit & 1) {               /* false */
+            if (!e->seen[v]) e->unseen--;
+            for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]--;
+        } else {
+            e->cellvar[(v - 1) / e->n] = v;
+            for (i = 0; i < o->n; i++) e->bctc[o->a[i]]++;
+        }
+    }
+}
+
+static inline void unassign(Enumerator *e, int lit) {
+    int v = lit >> 1;
+    e->lval[lit] = 0;
+    e->lval[lit ^ 1] = 0;
+    if (v <= e->nprim) {
+        IntVec *o = &e->occ[v];
+        int i;
+        e->prim_set--;
+        if (lit & 1) {
+            if (!e->seen[v]) e->unseen++;
+            for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]++;
+        } else {
+            e->cellvar[(v - 1) / e->n] = 0;
+            for (i = 0; i < o->n; i++) e->bctc[o->a[i]]--;
+        }
+    }
+}
+
+/* a conflict on the variable of `lit`: the branching clauses holding it weigh more */
+static inline void bump(Enumerator *e, int lit) {
+    int v = lit >> 1, i;
+    if (v <= e->nprim) {
+        IntVec *o = &e->occ[v];
+        for (i = 0; i < o->n; i++)
+            if (e->bcw[o->a[i]] < (1 << 20)) e->bcw[o->a[i]]++;
+    }
+}
+
+static void undo_to(Enumerator *e, int pos) {
+    while (e->trail_n > pos) unassign(e, e->trail[--e->trail_n]);
+    if (e->qhead > pos) e->qhead = pos;
+}
+
+/* 1 on a conflict */
+static int propagate(Enumerator *e) {
+    signed char *lval = e->lval;
+    while (e->qhead < e->trail_n) {
+        int f = e->trail[e->qhead++] ^ 1;     /* the literal that became false */
+        IntVec *b = &e->bins[f];
+        IntVec *ws;
+        int i, j, k;
+        e->props++;
+        for (i = 0; i < b->n; i++) {
+            int o = b->a[i];
+            if (lval[o] == 1) continue;
+            if (lval[o] == -1) { bump(e, f); bump(e, o); return 1; }
+            assign(e, o);
+        }
+        ws = &e->watch[f];
+        for (i = 0, j = 0; i < ws->n;) {
+            int ci = ws->a[i++];
+            int *c = e->clit + e->cstart[ci];
+            int len = e->clen[ci];
+            if (c[0] == f) { c[0] = c[1]; c[1] = f; }
+            if (lval[c[0]] == 1) { ws->a[j++] = ci; continue; }
+            for (k = 2; k < len; k++) {
+                if (lval[c[k]] != -1) {
+                    int t = c[1]; c[1] = c[k]; c[k] = t;
+                    if (vec_push(&e->watch[c[1]], ci) < 0) { ws->a[j++] = ci; goto nomem; }
+                    goto next;
+                }
+            }
+            ws->a[j++] = ci;
+            if (lval[c[0]] == -1) {
+                for (k = 0; k < len; k++) bump(e, c[k]);
+                while (i < ws->n) ws->a[j++] = ws->a[i++];
+                ws->n = j;
+                return 1;
+            }
+            assign(e, c[0]);
+        next:;
+        }
+        ws->n = j;
+        continue;
+    nomem:
+        while (i < ws->n) ws->a[j++] = ws->a[i++];
+        ws->n = j;
+        return -1;
+    }
+    return 0;
+}
+
+/* the leaf check: 1 when every clause with a positive auxiliary literal holds with the
+   open auxiliary variables false */
+static int aux_ok(Enumerator *e) {
+    const int *p = e->aux;
+    const signed char *lval = e->lval;
+    int i;
+    for (i = 0; i < e->naux; i++) {
+        int ok = 0;
+        for (; *p; p++) {
+            int l = *p;
+            if (!ok && (lval[l] == 1 || (lval[l] == 0 && (l & 1)))) ok = 1;
+        }
+        p++;
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* the literal to decide: the first open one of the open branching clause with the fewest
+   literals left; 0 when none is open */
+static int choose(Enumerator *e) {
+    int best = -1, i;
+    long long bk = 1, bw = 0;            /* the best so far: bk literals left, weight bw */
+    for (i = 0; i < e->nbc; i++) {
+        if (e->bctc[i] == 0) {
+            long long k = e->bcnf[i], w = e->bcw[i];
+            if (k * bw < bk * w) { bk = k; bw = w; best = i; }   /* k / w smallest */
+        }
+    }
+    if (best >= 0) {
+        const int *vs = e->bclit + e->bcstart[best];
+        for (i = 0; i < e->bclen[best]; i++)
+            if (e->lval[2 * vs[i]] == 0) return 2 * vs[i];
+    }
+    for (i = 1; i <= e->nprim; i++)        /* a primary variable no such clause holds */
+        if (e->lval[2 * i] == 0) return 2 * i;
+    return 0;
+}
+
+/* a leaf: every primary variable set. 0, or -1 out of memory */
+static int record(Enumerator *e) {
+    int c;
+    e->found++;
+    if (e->first == NULL) {
+        e->first = (int *)malloc(sizeof(int) * (size_t)(e->size ? e->size : 1));
+        if (!e->first) return -1;
+        for (c = 0; c < e->size; c++) e->first[c] = e->cellvar[c] - c * e->n;
+    }
+    if (e->cap) {
+        for (c = 0; c < e->size; c++) {
+            int v = e->cellvar[c];
+            if (e->counts[v] < 0x7fffffffu) e->counts[v]++;
+            if (!e->seen[v] && e->counts[v] >= (uint32_t)e->cap) {
+                e->seen[v] = 1;
+                e->unseen--;
+            }
+        }
+    }
+    if (e->keep) {
+        for (c = 0; c < e->size; c++)
+            if (vec_push(&e->sols, e->cellvar[c] - c * e->n) < 0) return -1;
+    }
+    return 0;
+}
+
+/* the backtrack: 1 when the tree is exhausted */
+static int backtrack(Enumerator *e) {
+    while (e->level > 0) {
+        int L = e->level;
+        undo_to(e, e->lim[L]);
+        if (!e->flipped[L]) {
+            int d = e->dec[L] ^ 1;
+            e->flipped[L] = 1;
+            e->dec[L] = d;
+            e->qhead = e->trail_n;
+            assign(e, d);
+            return 0;
+        }
+        e->level--;
+    }
+    return 1;
+}
+
+static int search(Enumerator *e, long long max_nodes, long long max_props, long long stop_at) {
+    long long node_end = e->nodes + max_nodes, prop_end = e->props + max_props;
+    if (e->gave_up) return GAVE_UP;
+    if (e->finished) return DONE;
+    for (;;) {
+        int r, lit;
+        if (e->need_bt) {
+            e->need_bt = 0;
+            if (backtrack(e)) { e->finished = 1; return DONE; }
+        }
+        r = propagate(e);
+        if (r < 0) { PyErr_NoMemory(); return -1; }
+        if (r) {
+            if (e->level == 0) { e->finished = 1; return DONE; }
+            e->need_bt = 1;
+            continue;
+        }
+        if (e->cap && e->found >= 2 && e->unseen == 0) {   /* nothing new below */
+            if (e->level == 0) { e->finished = 1; return DONE; }
+            e->need_bt = 1;
+            continue;
+        }
+        if (e->prim_set == e->nprim) {
+            if (!aux_ok(e)) { e->gave_up = 1; return GAVE_UP; }
+            if (record(e) < 0) { PyErr_NoMemory(); return -1; }
+            if (e->level == 0) { e->finished = 1; return DONE; }
+            e->need_bt = 1;
+            if (stop_at > 0 && e->found >= stop_at) return STOPPED;
+            continue;
+        }
+        if (e->nodes >= node_end || e->props >= prop_end) return PAUSED;
+        lit = choose(e);
+        if (!lit) { e->gave_up = 1; return GAVE_UP; }   /* not reached: prim_set counts */
+        e->nodes++;
+        e->level++;
+        e->lim[e->level] = e->trail_n;
+        e->dec[e->level] = lit;
+        e->flipped[e->level] = 0;
+        assign(e, lit);
+    }
+}
+
+/* ------------------------------------------------------------------------------------ */
+
+static void Enumerator_dealloc(Enumerator *e) {
+    int i;
+    if (e->watch) { for (i = 0; i < e->nlits; i++) free(e->watch[i].a); }
+    if (e->bins) { for (i = 0; i < e->nlits; i++) free(e->bins[i].a); }
+    if (e->occ) { for (i = 0; i <= e->nprim; i++) free(e->occ[i].a); }
+    free(e->watch); free(e->bins); free(e->occ);
+    free(e->lval); free(e->clit); free(e->cstart); free(e->clen);
+    free(e->bcstart); free(e->bclen); free(e->bclit); free(e->bcnf); free(e->bctc); free(e->bcw);
+    free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped);
+    free(e->cellvar); free(e->counts); free(e->seen); free(e->sols.a); free(e->first);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static int lit_index(long x) { return x > 0 ? (int)(2 * x) : (int)(2 * (-x) + 1); }
+
+/* Enumerator(nvars, n, size, clauses, cap=0, keep=False) */
+static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", NULL};
+    int nvars, n, size, cap = 0, keep = 0;
+    PyObject *clauses, *seq = NULL;
+    Py_ssize_t nc, i, total = 0, totb = 0, tota = 0;
+    int *tmp = NULL, tmpcap = 0;
+    int *units = NULL, nunits = 0, empty = 0;
+    int *stamp = NULL;
+    if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ip", kwlist, &nvars, &n, &size, &clauses,
+                                     &cap, &keep))
+        return -1;
+    if (n < 1 || n > 64 || size < 1 || size > 4096 || (long long)size * n > nvars ||
+        nvars > 50000000 || cap < 0) {
+        PyErr_SetString(PyExc_ValueError, "bad sizes");
+        return -1;
+    }
+    e->nvars = nvars; e->n = n; e->size = size; e->nprim = size * n;
+    e->nlits = 2 * (nvars + 1);
+    e->cap = cap; e->keep = keep;
+    seq = PySequence_Fast(clauses, "clauses must be a sequence");
+    if (!seq) return -1;
+    nc = PySequence_Fast_GET_SIZE(seq);
+    if (nc > 200000000) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "too many clauses"); return -1; }
+    e->lval = (signed char *)calloc((size_t)e->nlits, 1);
+    e->watch = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
+    e->bins = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
+    e->occ = (IntVec *)calloc((size_t)e->nprim + 1, sizeof(IntVec));
+    e->trail = (int *)malloc(sizeof(int) * ((size_t)nvars + 1));
+    e->lim = (int *)calloc((size_t)nvars + 2, sizeof(int));
+    e->dec = (int *)calloc((size_t)nvars + 2, sizeof(int));
+    e->flipped = (signed char *)calloc((size_t)nvars + 2, 1);
+    e->cellvar = (int *)calloc((size_t)size, sizeof(int));
+    e->counts = (uint32_t *)calloc((size_t)e->nprim + 1, sizeof(uint32_t));
+    e->seen = (unsigned char *)calloc((size_t)e->nprim + 1, 1);
+    units = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
+    stamp = (int *)calloc((size_t)e->nlits, sizeof(int));
+    if (!stamp || !e->lval || !e->watch || !e->bins || !e->occ || !e->trail || !e->lim || !e->dec ||
+        !e->flipped || !e->cellvar || !e->counts || !e->seen || !units)
+        goto nomem;
+    /* first pass: check and measure */
+    for (i = 0; i < nc; i++) {
+        PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *cs = PySequence_Fast(cl, "a clause must be a sequence");
+        Py_ssize_t k, len;
+        int allprim = 1, posaux = 0;
+        if (!cs) goto fail;
+        len = PySequence_Fast_GET_SIZE(cs);
+        if (len > 1000000) { Py_DECREF(cs); PyErr_SetString(PyExc_ValueError, "clause too long"); goto fail; }
+        for (k = 0; k < len; k++) {
+            long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
+            if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); goto fail; }
+            if (x == 0 || x > nvars || x < -(long)nvars) {
+                Py_DECREF(cs);
+                PyErr_SetString(PyExc_ValueError, "literal out of range");
+                goto fail;
+            }
+            if (x < 0 || x > e->nprim) allprim = 0;
+            if (x > e->nprim) posaux = 1;
+        }
+        if (len >= 3) total += len;
+        if (len >= 2 && allprim) totb += len;
+        if (posaux) tota += len + 1;
+        Py_DECREF(cs);
+    }
+    e->clit = (int *)malloc(sizeof(int) * ((size_t)total + 1));
+    e->cstart = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
+    e->clen = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
+    e->bclit = (int *)malloc(sizeof(int) * ((size_t)totb + 1));
+    e->bcstart = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
+    e->bclen = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
+    e->aux = (int *)malloc(sizeof(int) * ((size_t)tota + 1));
+    if (!e->clit || !e->cstart || !e->clen || !e->bclit || !e->bcstart || !e->bclen || !e->aux)
+        goto nomem;
+    {
+        Py_ssize_t pos = 0, bpos = 0, apos = 0;
+        for (i = 0; i < nc; i++) {
+            PyObject *cs = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i), "clause");
+            Py_ssize_t k, len, m = 0;
+            int allprim = 1, posaux = 0, taut = 0;
+            if (!cs) goto fail;
+            len = PySequence_Fast_GET_SIZE(cs);
+            if (len > tmpcap) {
+                int *nt = (int *)realloc(tmp, sizeof(int) * (size_t)(len + 1));
+                if (!nt) { Py_DECREF(cs); goto nomem; }
+                tmp = nt; tmpcap = (int)len;
+            }
+            for (k = 0; k < len; k++) {
+                long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
+                int li = lit_index(x);
+                /* stamp[l] == i + 1: l is in clause i already */
+                if (stamp[li ^ 1] == (int)i + 1) taut = 1;
+                if (stamp[li] != (int)i + 1) { stamp[li] = (int)i + 1; tmp[m++] = li; }
+                if (x < 0 || x > e->nprim) allprim = 0;
+                if (x > e->nprim) posaux = 1;
+            }
+            Py_DECREF(cs);
+            if (taut) continue;
+            if (m == 0) { empty = 1; continue; }
+            if (m == 1) { units[nunits++] = tmp[0]; continue; }
+            if (posaux) {
+                for (k = 0; k < m; k++) e->aux[apos++] = tmp[k];
+                e->aux[apos++] = 0;
+                e->naux++;
+            }
+            if (allprim) {
+                e->bcstart[e->nbc] = (int)bpos;
+                e->bclen[e->nbc] = (int)m;
+                for (k = 0; k < m; k++) {
+                    int var = tmp[k] >> 1;
+                    e->bclit[bpos++] = var;
+                    if (vec_push(&e->occ[var], e->nbc) < 0) goto nomem;
+                }
+                e->nbc++;
+            }
+            if (m == 2) {
+                if (vec_push(&e->bins[tmp[0]], tmp[1]) < 0 || vec_push(&e->bins[tmp[1]], tmp[0]) < 0)
+                    goto nomem;
+                continue;
+            }
+            e->cstart[e->nclauses] = (int)pos;
+            e->clen[e->nclauses] = (int)m;
+            for (k = 0; k < m; k++) e->clit[pos++] = tmp[k];
+            if (vec_push(&e->watch[tmp[0]], e->nclauses) < 0 ||
+                vec_push(&e->watch[tmp[1]], e->nclauses) < 0)
+                goto nomem;
+            e->nclauses++;
+        }
+    }
+    e->bcnf = (int *)malloc(sizeof(int) * ((size_t)e->nbc + 1));
+    e->bctc = (int *)calloc((size_t)e->nbc + 1, sizeof(int));
+    e->bcw = (int *)malloc(sizeof(int) * ((size_t)e->nbc + 1));
+    if (!e->bcnf || !e->bctc || !e->bcw) goto nomem;
+    for (i = 0; i < e->nbc; i++) { e->bcnf[i] = e->bclen[i]; e->bcw[i] = 1; }
+    e->unseen = e->nprim;
+    /* the root: unit clauses (a conflict there, or an empty clause: no solution) */
+    for (i = 0; i < nunits && !empty; i++) {
+        int l = units[i];
+        if (e->lval[l] == -1) empty = 1;
+        else if (e->lval[l] == 0) assign(e, l);
+    }
+    if (empty) e->finished = 1;
+    free(units); free(tmp); free(stamp);
+    Py_DECREF(seq);
+    return 0;
+nomem:
+    PyErr_NoMemory();
+fail:
+    free(units); free(tmp); free(stamp);
+    Py_XDECREF(seq);
+    e->gave_up = 1;
+    return -1;
+}
+
+static PyObject *Enumerator_run(Enumerator *e, PyObject *args) {
+    long long nodes, props, stop_at = 0;
+    int r;
+    if (!e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator not initialised"); return NULL; }
+    if (!PyArg_ParseTuple(args, "LL|L", &nodes, &props, &stop_at)) return NULL;
+    if (nodes < 0 || props < 0) { PyErr_SetString(PyExc_ValueError, "negative budget"); return NULL; }
+    r = search(e, nodes, props, stop_at);
+    if (r < 0) { e->gave_up = 1; return NULL; }
+    return PyLong_FromLong(r);
+}
+
+/* counts(): a list of size*n + n + 1 ints, index cell*n + digit (the layout of
+   csp.solutions.CandidateCounts.counts) */
+static PyObject *Enumerator_counts(Enumerator *e, PyObject *Py_UNUSED(ignored)) {
+    Py_ssize_t m = (Py_ssize_t)e->nprim + e->n + 1, i;
+    PyObject *out;
+    if (!e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator not initialised"); return NULL; }
+    out = PyList_New(m);
+    if (!out) return NULL;
+    for (i = 0; i < m; i++) {
+        PyObject *x = PyLong_FromUnsignedLong(i <= e->nprim ? e->counts[i] : 0);
+        if (!x) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
+static PyObject *digits_list(const int *d, int size) {
+    PyObject *out = PyList_New(size);
+    int c;
+    if (!out) return NULL;
+    for (c = 0; c < size; c++) {
+        PyObject *x = PyLong_FromLong(d[c]);
+        if (!x) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, c, x);
+    }
+    return out;
+}
+
+/* take(): the buffered solutions (lists of digits), emptying the buffer */
+static PyObject *Enumerator_take(Enumerator *e, PyObject *Py_UNUSED(ignored)) {
+    int k, m;
+    PyObject *out;
+    if (!e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator not initialised"); return NULL; }
+    m = e->sols.n / e->size;
+    out = PyList_New(m);
+    if (!out) return NULL;
+    for (k = 0; k < m; k++) {
+        PyObject *s = digits_list(e->sols.a + (size_t)k * e->size, e->size);
+        if (!s) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, k, s);
+    }
+    e->sols.n = 0;
+    return out;
+}
+
+static PyObject *Enumerator_get_first(Enumerator *e, void *Py_UNUSED(c)) {
+    if (!e->first) Py_RETURN_NONE;
+    return digits_list(e->first, e->size);
+}
+
+static PyObject *get_ll(long long x) { return PyLong_FromLongLong(x); }
+static PyObject *Enumerator_get_found(Enumerator *e, void *c) { (void)c; return get_ll(e->found); }
+static PyObject *Enumerator_get_nodes(Enumerator *e, void *c) { (void)c; return get_ll(e->nodes); }
+static PyObject *Enumerator_get_props(Enumerator *e, void *c) { (void)c; return get_ll(e->props); }
+
+static PyMethodDef Enumerator_methods[] = {
+    {"run", (PyCFunction)Enumerator_run, METH_VARARGS,
+     "run(nodes, props, stop_at=0) -> 0 done, 1 paused (budget used), 2 stopped (stop_at "
+     "solutions found), 3 gave up (the leaf check failed: use a SAT solver)"},
+    {"counts", (PyCFunction)Enumerator_counts, METH_NOARGS, "per candidate variable: solutions holding it"},
+    {"take", (PyCFunction)Enumerator_take, METH_NOARGS, "the buffered solutions (keep=True), emptied"},
+    {NULL, NULL, 0, NULL}
+};
+
+static PyGetSetDef Enumerator_getset[] = {
+    {"first", (getter)Enumerator_get_first, NULL, "the first solution found (digits), or None", NULL},
+    {"found", (getter)Enumerator_get_found, NULL, "solutions found", NULL},
+    {"nodes", (getter)Enumerator_get_nodes, NULL, "decisions made", NULL},
+    {"props", (getter)Enumerator_get_props, NULL, "literals propagated", NULL},
+    {NULL, NULL, NULL, NULL, NULL}
+};
+
+static PyTypeObject EnumeratorType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "csp._enum_kernel.Enumerator",
+    .tp_basicsize = sizeof(Enumerator),
+    .tp_dealloc = (destructor)Enumerator_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Every model of a CNF over candidate variables, by DPLL without learning.",
+    .tp_methods = Enumerator_methods,
+    .tp_getset = Enumerator_getset,
+    .tp_init = (initproc)Enumerator_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef moddef = {
+    PyModuleDef_HEAD_INIT, "csp._enum_kernel",
+    "Compiled enumeration of a puzzle's CNF (see csp/kernel.py and csp/enum.py).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__enum_kernel(void) {
+    PyObject *m;
+    if (PyType_Ready(&EnumeratorType) < 0) return NULL;
+    m = PyModule_Create(&moddef);
+    if (!m) return NULL;
+    Py_INCREF(&EnumeratorType);
+    if (PyModule_AddObject(m, "Enumerator", (PyObject *)&EnumeratorType) < 0) {
+        Py_DECREF(&EnumeratorType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "DONE", DONE);
+    PyModule_AddIntConstant(m, "PAUSED", PAUSED);
+    PyModule_AddIntConstant(m, "STOPPED", STOPPED);
+    PyModule_AddIntConstant(m, "GAVE_UP", GAVE_UP);
+    return m;
+}

@@ -1,0 +1,111 @@
+"""Every model of a puzzle's CNF in one compiled call: the front of the SAT stage of
+:mod:`csp.solutions`.
+
+Counting by SAT costs a solver call and a blocking clause a solution (85-190 µs on a
+setter puzzle with thousands of solutions), plus the solver's set-up and first call. The
+compiled kernel ``csp._enum_kernel`` (C, ``csp/_enum_kernel.c``, see :mod:`csp.kernel`)
+walks the whole search tree of the same CNF (:class:`csp.sat.SatSession`'s encoding) once
+instead: DPLL without learning (unit propagation with two watched literals, chronological
+backtracking, branching on the cell or house-digit clause with the fewest candidates
+left), counting solutions, per-candidate counts up to a cap (skipping a subtree once every
+candidate left in it is seen ``cap`` times) or the solutions themselves. It has no
+learning, so a puzzle that needs it (a hard setter puzzle whose uniqueness takes a CDCL
+solver) would take it forever: the kernel runs within :data:`NODES` decisions plus
+:data:`NODES_PER_SOLUTION` a solution found and then *gives up*, and the caller goes on
+with the SAT solver as before, having lost that budget only. It gives up too when a leaf
+of its tree does not extend to a model with the auxiliary variables it never decides left
+false (no encoding of :mod:`csp.sat` was seen to need that); rules checked lazily
+(``enc.lazy``) are not run at all. Between slices of :data:`CHUNK` decisions control comes
+back to Python, which checks the deadline and the cancel.
+
+Without the module (no C compiler at install) or with ``SUDOKU_CSP_PURE=1``,
+:func:`enumerator` answers None and the callers take the SAT path alone: the answers are
+the same either way (tests/csp/test_cnf_enum.py compares them).
+
+>>> from csp import Puzzle, Grid
+>>> from csp.sat import SatSession
+>>> p = Puzzle(Grid(4)).add_grid_houses().givens(".2.4....3.......")
+>>> with SatSession(p, defer=True) as s:
+...     en = enumerator(s)
+...     code = None if en is None else run(en, None)
+>>> en is None or (code == DONE and en.found == 3)
+True
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .kernel import compiled
+
+__all__ = ["enumerator", "run", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION", "CHUNK"]
+
+#: the kernel's codes (``Enumerator.run``)
+DONE, PAUSED, STOPPED, GAVE_UP = 0, 1, 2, 3
+#: decisions the kernel may make before it gives up, plus :data:`NODES_PER_SOLUTION` for
+#: each solution found (a tree that keeps yielding solutions cheaply goes on)
+NODES = 3_000
+NODES_PER_SOLUTION = 40
+#: decisions (and ``CHUNK * PROPS_PER_NODE`` propagated literals) between two checks of
+#: the deadline and the cancel
+CHUNK = 2_000
+PROPS_PER_NODE = 64
+
+
+def enumerator(session: Any, cap: int = 0, keep: bool = False) -> Any:
+    """A kernel enumerator over ``session``'s encoding (a :class:`csp.sat.SatSession`,
+    built with ``defer=True`` so that its solver is set up only if the kernel gives up),
+    or None: no kernel (not built, or ``SUDOKU_CSP_PURE``), no encoding (the root
+    propagation failed), or rules checked lazily. ``cap``: count the solutions of each
+    candidate up to it (0: count solutions only); ``keep``: buffer the solutions."""
+    mod = compiled("csp._enum_kernel")
+    if mod is None or session.cand is None or session.lazy:
+        return None
+    enc = session.enc
+    clauses = session.clauses()
+    clauses.extend(_supports(session.puzzle, session.cand, enc.n))
+    return mod.Enumerator(enc.top, enc.n, enc.size, clauses, cap, keep)
+
+
+def _supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
+    """The support clauses of the binary relations other than "different" (whispers,
+    kropki dots, thermometer steps ...): a digit of one cell needs one of the digits of
+    the other it goes with. The encoding forbids the pairs that clash, which unit
+    propagation reads weaker (it does not see that every digit left in the other cell
+    clashes); these clauses follow from it, so the solutions are the same, and the search
+    needs fewer nodes (a fifth of them on a whispers-and-renban puzzle)."""
+    from .constraints import Relation
+    from .constraints.binary import _ne
+    out: list[list[int]] = []
+    for con in puzzle.constraints:
+        if not isinstance(con, Relation) or con.pred is _ne:
+            continue
+        a, b, pred = con.a, con.b, con.pred
+        da = [d for d in range(1, n + 1) if cand[a] >> d & 1]
+        db = [d for d in range(1, n + 1) if cand[b] >> d & 1]
+        na, nb = a * n, b * n
+        for v in da:
+            out.append([-(na + v)] + [nb + w for w in db if pred(v, w)])
+        for w in db:
+            out.append([-(nb + w)] + [na + v for v in da if pred(v, w)])
+    return out
+
+
+def run(en: Any, check: Callable[[], Any] | None, stop_at: int = 0,
+        on_slice: Callable[[], Any] | None = None) -> int | None:
+    """Run ``en`` on: :data:`DONE` (every solution seen), :data:`STOPPED` (``stop_at``
+    solutions found; call again to go on), or None when it gave up (past its budget, or a
+    leaf it cannot complete: take the SAT path). ``check()`` (raising to stop: a deadline,
+    a cancel) and ``on_slice()`` are called between slices of :data:`CHUNK` decisions."""
+    while True:
+        allowed = NODES + NODES_PER_SOLUTION * en.found - en.nodes
+        if allowed <= 0:
+            return None
+        code = en.run(min(CHUNK, allowed), CHUNK * PROPS_PER_NODE, stop_at)
+        if code == GAVE_UP:
+            return None
+        if code != PAUSED:
+            return code
+        if check is not None:
+            check()
+        if on_slice is not None:
+            on_slice()
