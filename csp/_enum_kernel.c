@@ -217,6 +217,9 @@ static int choose(Enumerator *e) {
     }
     if (best >= 0) {
         const int *vs = e->bclit + e->bcstart[best];
+        if (e->cap)                     /* counting candidates: an unseen one first */
+            for (i = 0; i < e->bclen[best]; i++)
+                if (e->lval[2 * vs[i]] == 0 && !e->seen[vs[i]]) return 2 * vs[i];
         for (i = 0; i < e->bclen[best]; i++)
             if (e->lval[2 * vs[i]] == 0) return 2 * vs[i];
     }

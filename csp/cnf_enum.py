@@ -44,7 +44,7 @@ DONE, PAUSED, STOPPED, GAVE_UP = 0, 1, 2, 3
 #: decisions the kernel may make before it gives up, plus :data:`NODES_PER_SOLUTION` for
 #: each solution found (a tree that keeps yielding solutions cheaply goes on)
 NODES = 3_000
-NODES_PER_SOLUTION = 40
+NODES_PER_SOLUTION = 64
 #: decisions (and ``CHUNK * PROPS_PER_NODE`` propagated literals) between two checks of
 #: the deadline and the cancel
 CHUNK = 2_000

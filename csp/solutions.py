@@ -311,20 +311,23 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
     with SatSession(puzzle, start, defer=True) as s:
         en = cnf_enum.enumerator(s, keep=True)
         if en is not None:             # the compiled enumeration first (csp.cnf_enum)
-            listed: list[list[int]] = []
+            listed: list[bytes] = []   # what was yielded, compact, should it give up
+            check = limits.check if limits.active else None
             while True:
-                code = cnf_enum.run(en, limits.check if limits.active else None,
-                                    en.found + 1)
+                code = cnf_enum.run(en, check, en.found + 1)
                 for values in en.take():
-                    listed.append(values)
+                    listed.append(bytes(values))
                     yield values
                 if code is None:       # gave up: the SAT solver goes on past those listed
                     break
                 if code == cnf_enum.DONE:
                     return
+                if check is not None:
+                    check()
             s.open()
-            for values in listed:
-                s.block(values)
+            for packed in listed:
+                s.block(list(packed))
+            del listed
         else:
             s.open()
         s.start(limits.deadline, cancel, limits.time_limit)
@@ -337,15 +340,15 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
 
 
 def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
-              progress: Callable[[int], Any] | None = None) -> Iterator[list[int] | None]:
+              progress: Callable[[int], Any] | None = None) -> Iterator[list[int] | int]:
     """Every solution as the SAT session's literals (no decoding: what counting needs): on
     Glucose, then past :data:`csp.sat.ENUM_SWITCH` solutions on the solver that restarts
     faster between calls (:data:`csp.sat.ENUM_SOLVER`), unless finding those took Glucose
     more than :data:`csp.sat.ENUM_SWITCH_CONFLICTS` conflicts a call. The compiled
-    enumeration (:mod:`csp.cnf_enum`) goes first: when it answers, each of its solutions
-    is yielded as None (the count is all it keeps; it stops at ``stop_at`` solutions when
-    that is not 0; ``progress(count)`` between its slices), and the solver is never set
-    up."""
+    enumeration (:mod:`csp.cnf_enum`) goes first: when it answers, it yields the number
+    of its solutions, once (the count is all it keeps; it stops at ``stop_at`` solutions
+    when that is not 0; ``progress(count)`` between its slices), and the solver is never
+    set up."""
     from . import cnf_enum, sat
     with sat.SatSession(puzzle, start, defer=True) as s:
         en = cnf_enum.enumerator(s)
@@ -362,12 +365,10 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
                 code = cnf_enum.run(en, limits.check if limits.active else None, stop_at,
                                     on_slice)
             except (TimeLimitExceeded, Cancelled):
-                for _ in range(en.found):  # the count so far stands, then the limit
-                    yield None
+                yield en.found         # the count so far stands, then the limit
                 raise
             if code is not None:
-                for _ in range(en.found):
-                    yield None
+                yield en.found
                 return
         s.open()
         s.start(limits.deadline, limits.cancelled, limits.time_limit)
@@ -440,8 +441,8 @@ def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int |
         for gen in gens:
             count = 0
             try:
-                for _ in gen:
-                    count += 1
+                for item in gen:       # a solution, or a number of them (csp.cnf_enum)
+                    count += item if type(item) is int else 1
                     if limit is not None and count >= limit:
                         return SolutionCount(count, False, (time.perf_counter() - t0) * 1000)
                     if progress is not None and time.perf_counter() > nxt:

@@ -1,0 +1,273 @@
+"""The compiled enumeration of the SAT encoding (csp._enum_kernel, csp/cnf_enum.py) against
+the pure-Python SAT path: identical counts, true candidates, capped counts, statuses and
+"complete" flags on the workbench sets; against an independent enumeration on small grids;
+the budget giving up cleanly; time limits, cancel and count limits bounding the whole call.
+
+The comparisons call both paths in one process: the kernel path as the library calls it,
+the Python path with ``SUDOKU_CSP_PURE=1`` (csp.kernel). They skip when the kernel is not
+built."""
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from csp import Grid, Puzzle
+from csp import cnf_enum
+from csp.errors import Cancelled, TimeLimitExceeded
+from csp.kernel import compiled
+from csp.sat import SatSession
+from csp.solutions import candidate_counts, count_solutions, iter_solutions
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNEL = compiled("csp._enum_kernel")
+needs_kernel = pytest.mark.skipif(KERNEL is None, reason="csp._enum_kernel is not built "
+                                  "(no C compiler at install, or SUDOKU_CSP_PURE=1)")
+
+
+def _sets() -> dict:
+    spec = importlib.util.spec_from_file_location(
+        "make_workbench_sets", ROOT / "benchmarks" / "make_workbench_sets.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    import sudoku_csp.formats.fpuzzles  # noqa: F401  (the packages, not benchmarks' files)
+    import variants  # noqa: F401
+    spec.loader.exec_module(mod)
+    return mod.load_sets()
+
+
+_SETS: dict | None = None
+
+
+def puzzle(set_name: str, ident: str) -> Puzzle:
+    global _SETS
+    if _SETS is None:
+        _SETS = _sets()
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    item = next(it for it in _SETS[set_name] if it["id"] == ident)
+    return load_fpuzzles(item["doc"])
+
+
+def ids(set_name: str, count: int, step: int = 1) -> list[str]:
+    prefix = {"unique": "u", "variants": "v", "classic": "c"}[set_name]
+    return [f"{prefix}{i:03d}" if prefix == "u" else f"{prefix}{i:02d}"
+            for i in range(1, count + 1, step)]
+
+
+def pure(monkeypatch, fn, *args, **kw):
+    """``fn`` on the pure-Python path."""
+    with monkeypatch.context() as m:
+        m.setenv("SUDOKU_CSP_PURE", "1")
+        assert compiled("csp._enum_kernel") is None
+        return fn(*args, **kw)
+
+
+def view(res) -> tuple:
+    """Everything a caller reads of a CandidateCounts: status, completeness, the true
+    candidates with their counts capped, and nothing left undecided."""
+    n = res.n
+    return (res.status, res.complete,
+            [tuple(min(res.counts[c * n + d], res.cap) for d in range(1, n + 1))
+             for c in range(res.size)],
+            [res.undecided(c) for c in range(res.size)])
+
+
+def kernel_used(p: Puzzle, cap: int = 0) -> bool:
+    """True when the kernel answers this puzzle within its budget (no fallback)."""
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        en = cnf_enum.enumerator(s, cap=cap)
+        return en is not None and cnf_enum.run(en, None) is not None
+
+
+# ---------------------------------------------------------------------------------------
+# the workbench sets: kernel path == Python path
+# ---------------------------------------------------------------------------------------
+SETS = ([("variants", i) for i in ids("variants", 40)]
+        + [("classic", i) for i in ids("classic", 40, 3)]
+        + [("unique", i) for i in ids("unique", 103, 6)])
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident", SETS)
+def test_counts_and_candidates_equal_the_python_path(monkeypatch, set_name, ident) -> None:
+    p = puzzle(set_name, ident)
+    for cap in (1, 8):
+        for method in ("auto", "sat"):
+            got = candidate_counts(p, cap=cap, method=method)
+            want = pure(monkeypatch, candidate_counts, p, cap=cap, method=method)
+            assert view(got) == view(want), (ident, cap, method)
+            if got.solution is not None:
+                assert p.check_solution(got.solution)
+    got_n = count_solutions(p).count
+    assert got_n == pure(monkeypatch, count_solutions, p).count
+    assert count_solutions(p, limit=3).count == min(3, got_n)
+
+
+@needs_kernel
+def test_the_sets_are_answered_by_the_kernel_mostly() -> None:
+    """The comparison above is not vacuous: on the variant set the kernel answers (within
+    its budget) most counts and true candidates itself."""
+    answered = [kernel_used(puzzle("variants", i), cap) for i in ids("variants", 40, 4)
+                for cap in (0, 1, 8)]
+    assert sum(answered) >= 0.7 * len(answered)
+
+
+# ---------------------------------------------------------------------------------------
+# against an independent enumeration
+# ---------------------------------------------------------------------------------------
+def brute(p: Puzzle) -> list[tuple[int, ...]]:
+    """Every solution of a 4x4 puzzle by trying every grid of Latin rows."""
+    n = p.grid.n
+    rows = list(itertools.permutations(range(1, n + 1)))
+    cand = p.initial_state().cand
+    out = []
+    for grid in itertools.product(rows, repeat=n):
+        values = [d for row in grid for d in row]
+        if all(cand[c] >> d & 1 for c, d in enumerate(values)) and p.check_solution(values):
+            out.append(tuple(values))
+    return out
+
+
+def small_puzzles() -> list[Puzzle]:
+    out = []
+    for givens in ("................", ".2.4....3.......", "1...............",
+                   "1.3.............", "1..2..3..4......"):
+        p = Puzzle(Grid(4)).add_grid_houses().givens(givens)
+        out.append(p)
+        q = Puzzle(Grid(4)).add_grid_houses().givens(givens)
+        q.add_sum(["r1c1", "r1c2"], 5, distinct=True)   # a cage: selector variables
+        out.append(q)
+        r = Puzzle(Grid(4)).add_grid_houses().givens(givens)
+        r.add_sum(["r2c1", "r3c1", "r3c2"], 6, distinct=False)   # a table
+        out.append(r)
+    return out
+
+
+@needs_kernel
+@pytest.mark.parametrize("k", range(15))
+def test_small_grids_equal_an_independent_enumeration(k) -> None:
+    p = small_puzzles()[k]
+    sols = brute(p)
+    assert count_solutions(p, method="sat").count == len(sols)
+    assert sorted(tuple(s) for s in iter_solutions(p, method="sat")) == sorted(sols)
+    for cap in (1, 2, 5):
+        res = candidate_counts(p, cap=cap, method="sat")
+        assert res.complete
+        for c in range(16):
+            for d in range(1, 5):
+                assert res.count(c, d) == min(cap, sum(1 for s in sols if s[c] == d))
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        if s.cand is not None:
+            en = cnf_enum.enumerator(s, keep=True)
+            assert cnf_enum.run(en, None) == cnf_enum.DONE
+            assert sorted(tuple(x) for x in en.take()) == sorted(sols)
+
+
+# ---------------------------------------------------------------------------------------
+# the budget, and the kernel's own guards
+# ---------------------------------------------------------------------------------------
+@needs_kernel
+@pytest.mark.parametrize("ident", ["v03", "v20", "v30"])
+def test_giving_up_hands_over_to_sat_with_the_same_answers(monkeypatch, ident) -> None:
+    p = puzzle("variants", ident)
+    want_c = view(candidate_counts(p, cap=8, method="sat"))
+    want_n = count_solutions(p).count
+    monkeypatch.setattr(cnf_enum, "NODES", 50)
+    monkeypatch.setattr(cnf_enum, "NODES_PER_SOLUTION", 0)
+    assert not kernel_used(p, 8)
+    assert view(candidate_counts(p, cap=8, method="sat")) == want_c
+    assert count_solutions(p).count == want_n
+    listed = list(iter_solutions(p, method="sat"))    # some by the kernel, the rest by SAT
+    assert len(listed) == want_n == len(set(map(tuple, listed)))
+    assert all(p.check_solution(s) for s in listed[:50])
+
+
+@needs_kernel
+def test_a_leaf_it_cannot_complete_gives_up() -> None:
+    """An auxiliary variable (above size * n) that must be true without unit propagation
+    saying so: the kernel does not guess it, it gives up."""
+    n, size = 2, 1
+    # cell 0 is 1 or 2 (variables 1, 2); aux 3 or 4 must hold, neither forced
+    en = KERNEL.Enumerator(4, n, size, [[1, 2], [-1, -2], [3, 4]])
+    assert en.run(100, 10_000) == cnf_enum.GAVE_UP
+    en = KERNEL.Enumerator(4, n, size, [[1, 2], [-1, -2], [-1, 3], [-2, 4]])
+    assert en.run(100, 10_000) == cnf_enum.DONE and en.found == 2
+
+
+@needs_kernel
+def test_the_kernel_checks_its_arguments() -> None:
+    E = KERNEL.Enumerator
+    with pytest.raises(ValueError):
+        E(3, 2, 2, [[1, 2]])                   # fewer variables than candidates
+    with pytest.raises(ValueError):
+        E(4, 2, 1, [[1, 9]])                   # a literal out of range
+    with pytest.raises(ValueError):
+        E(4, 2, 1, [[0]])
+    with pytest.raises(TypeError):
+        E(4, 2, 1, [["1"]])
+    with pytest.raises(TypeError):
+        E(4, 2, 1, 5)
+    en = E(2, 2, 1, [[1, 2], [-1, -2], []])   # an empty clause: no solution
+    assert en.run(10, 10) == cnf_enum.DONE and en.found == 0 and en.first is None
+    with pytest.raises(ValueError):
+        en.run(-1, 10)
+
+
+# ---------------------------------------------------------------------------------------
+# limits bound the whole call
+# ---------------------------------------------------------------------------------------
+def many() -> Puzzle:
+    """An empty 9x9 with one cage: about 10^20 solutions, a rule beyond houses (no
+    bitboard search first), found by the kernel without end."""
+    p = Puzzle(Grid(9)).add_grid_houses()
+    p.add_sum(["r1c1", "r1c2"], 3, distinct=True)
+    return p
+
+
+@needs_kernel
+def test_time_limit_and_cancel_bound_a_count(monkeypatch) -> None:
+    monkeypatch.setattr(cnf_enum, "NODES", 10 ** 12)    # the kernel never gives up here
+    p = many()
+    p.engine()
+    t0 = time.process_time()
+    with pytest.raises(TimeLimitExceeded) as e:
+        count_solutions(p, time_limit=0.3)
+    assert time.process_time() - t0 < 2.0
+    assert e.value.count > 0
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    t0 = time.process_time()
+    with pytest.raises(Cancelled):
+        count_solutions(p, cancel=stop)
+    assert time.process_time() - t0 < 2.0
+    t0 = time.process_time()
+    r = count_solutions(p, limit=5000)
+    assert (r.count, r.complete) == (5000, False) and time.process_time() - t0 < 1.0
+    seen: list[int] = []
+    with pytest.raises(TimeLimitExceeded):
+        count_solutions(p, time_limit=0.6, progress=seen.append)
+    assert seen and seen == sorted(seen)
+
+
+@needs_kernel
+def test_time_limit_and_cancel_bound_true_candidates(monkeypatch) -> None:
+    monkeypatch.setattr(cnf_enum, "NODES", 10 ** 12)
+    p = many()
+    p.engine()
+    t0 = time.process_time()
+    res = candidate_counts(p, cap=10 ** 6, time_limit=0.3)
+    assert time.process_time() - t0 < 2.0
+    assert not res.complete and res.status == "multiple" and res.solutions_seen > 2
+    calls = []
+    res = candidate_counts(p, cap=10 ** 6, cancel=lambda: calls.append(1) or len(calls) > 3)
+    assert not res.complete
+    t0 = time.process_time()
+    sols = list(itertools.islice(iter_solutions(p, time_limit=5), 200))
+    assert len(sols) == 200 and time.process_time() - t0 < 1.0
+    with pytest.raises(TimeLimitExceeded):
+        for _ in iter_solutions(p, time_limit=0.3):
+            pass
