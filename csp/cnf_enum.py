@@ -37,14 +37,22 @@ from typing import Any, Callable
 
 from .kernel import compiled
 
-__all__ = ["enumerator", "run", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION", "CHUNK"]
+__all__ = ["enumerator", "run", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
+           "NODES_PER_SOLUTION_CAPPED", "CHUNK"]
 
 #: the kernel's codes (``Enumerator.run``)
 DONE, PAUSED, STOPPED, GAVE_UP = 0, 1, 2, 3
 #: decisions the kernel may make before it gives up, plus :data:`NODES_PER_SOLUTION` for
-#: each solution found (a tree that keeps yielding solutions cheaply goes on)
-NODES = 3_000
+#: each solution found (a tree that keeps yielding solutions cheaply goes on). A decision
+#: costs 3-9 µs on a 9x9 setter puzzle; the SAT path costs about 12 ms before its first
+#: answer (the solver's set-up and first call) and 85-190 µs a solution: past 1,000
+#: decisions without a solution (a hard unique puzzle, whose proof wants clause learning)
+#: the kernel has lost about what it could save. Counting candidates up to a cap finds
+#: fewer solutions (a subtree whose candidates are all seen is skipped), and the SAT path
+#: asks one question per candidate not seen yet: :data:`NODES_PER_SOLUTION_CAPPED`
+NODES = 1_000
 NODES_PER_SOLUTION = 64
+NODES_PER_SOLUTION_CAPPED = 16
 #: decisions (and ``CHUNK * PROPS_PER_NODE`` propagated literals) between two checks of
 #: the deadline and the cancel
 CHUNK = 2_000
@@ -91,13 +99,16 @@ def _supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
 
 
 def run(en: Any, check: Callable[[], Any] | None, stop_at: int = 0,
-        on_slice: Callable[[], Any] | None = None) -> int | None:
+        on_slice: Callable[[], Any] | None = None, capped: bool = False) -> int | None:
     """Run ``en`` on: :data:`DONE` (every solution seen), :data:`STOPPED` (``stop_at``
     solutions found; call again to go on), or None when it gave up (past its budget, or a
     leaf it cannot complete: take the SAT path). ``check()`` (raising to stop: a deadline,
-    a cancel) and ``on_slice()`` are called between slices of :data:`CHUNK` decisions."""
+    a cancel) and ``on_slice()`` are called between slices of :data:`CHUNK` decisions;
+    ``capped``: ``en`` counts candidates up to a cap (its budget a solution is
+    :data:`NODES_PER_SOLUTION_CAPPED`)."""
+    per_solution = NODES_PER_SOLUTION_CAPPED if capped else NODES_PER_SOLUTION
     while True:
-        allowed = NODES + NODES_PER_SOLUTION * en.found - en.nodes
+        allowed = NODES + per_solution * en.found - en.nodes
         if allowed <= 0:
             return None
         code = en.run(min(CHUNK, allowed), CHUNK * PROPS_PER_NODE, stop_at)

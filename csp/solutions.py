@@ -720,7 +720,7 @@ def _counts_by_kernel(s: Any, res: CandidateCounts, limits: _Limits,
                 progress(en.found, 0, 0)
                 nxt[0] = time.perf_counter() + PROGRESS_EVERY
     try:
-        code = cnf_enum.run(en, limits.check if limits.active else None, 0, on_slice)
+        code = cnf_enum.run(en, limits.check if limits.active else None, 0, on_slice, True)
     except (TimeLimitExceeded, Cancelled):
         _kernel_result(en, res, False)
         raise

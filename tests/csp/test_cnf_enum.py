@@ -80,7 +80,7 @@ def kernel_used(p: Puzzle, cap: int = 0) -> bool:
     """True when the kernel answers this puzzle within its budget (no fallback)."""
     with SatSession(p, p.initial_state().cand, defer=True) as s:
         en = cnf_enum.enumerator(s, cap=cap)
-        return en is not None and cnf_enum.run(en, None) is not None
+        return en is not None and cnf_enum.run(en, None, capped=cap > 0) is not None
 
 
 # ---------------------------------------------------------------------------------------
@@ -178,6 +178,7 @@ def test_giving_up_hands_over_to_sat_with_the_same_answers(monkeypatch, ident) -
     want_n = count_solutions(p).count
     monkeypatch.setattr(cnf_enum, "NODES", 50)
     monkeypatch.setattr(cnf_enum, "NODES_PER_SOLUTION", 0)
+    monkeypatch.setattr(cnf_enum, "NODES_PER_SOLUTION_CAPPED", 0)
     assert not kernel_used(p, 8)
     assert view(candidate_counts(p, cap=8, method="sat")) == want_c
     assert count_solutions(p).count == want_n
