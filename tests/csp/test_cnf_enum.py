@@ -177,6 +177,7 @@ def test_giving_up_hands_over_to_sat_with_the_same_answers(monkeypatch, ident) -
     want_c = view(candidate_counts(p, cap=8, method="sat"))
     want_n = count_solutions(p).count
     monkeypatch.setattr(cnf_enum, "NODES", 50)
+    monkeypatch.setattr(cnf_enum, "NODES_CAPPED", 50)
     monkeypatch.setattr(cnf_enum, "NODES_PER_SOLUTION", 0)
     monkeypatch.setattr(cnf_enum, "NODES_PER_SOLUTION_CAPPED", 0)
     assert not kernel_used(p, 8)
@@ -257,6 +258,7 @@ def test_time_limit_and_cancel_bound_a_count(monkeypatch) -> None:
 @needs_kernel
 def test_time_limit_and_cancel_bound_true_candidates(monkeypatch) -> None:
     monkeypatch.setattr(cnf_enum, "NODES", 10 ** 12)
+    monkeypatch.setattr(cnf_enum, "NODES_CAPPED", 10 ** 12)
     p = many()
     p.engine()
     t0 = time.process_time()
