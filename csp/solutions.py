@@ -15,6 +15,9 @@ Two engines answer, picked by ``method``:
   True candidates ask Glucose; counting, a call per solution, moves to CaDiCaL
   (:data:`csp.sat.ENUM_SOLVER`), which is faster between calls, once it has seen
   :data:`csp.sat.ENUM_SWITCH` solutions cheaply (:data:`csp.sat.ENUM_SWITCH_CONFLICTS`).
+  In front of the solver, the compiled kernel of :mod:`csp.cnf_enum` walks the same
+  CNF's whole search tree in one call (no learning, no blocking clauses) within a node
+  budget; the solver is set up only when the kernel is not built or gives up.
 
 ``"auto"`` (default) lists solutions depth-first on pure models up to 9x9 (their
 bitboards are fast) and by SAT otherwise. Counts and true candidates on those pure models
