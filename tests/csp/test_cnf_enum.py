@@ -86,14 +86,32 @@ def kernel_used(p: Puzzle, cap: int = 0) -> bool:
 # ---------------------------------------------------------------------------------------
 # the workbench sets: kernel path == Python path
 # ---------------------------------------------------------------------------------------
-SETS = ([("variants", i) for i in ids("variants", 40)]
-        + [("classic", i) for i in ids("classic", 40, 3)]
-        + [("unique", i) for i in ids("unique", 103, 6)])
+ALL = ([("variants", i) for i in ids("variants", 40)]
+       + [("classic", i) for i in ids("classic", 40)]
+       + [("unique", i) for i in ids("unique", 103)])
+#: the default run's sample: the variants with many solutions and with few, a few classic
+#: and unique puzzles (the slow sweep below takes every puzzle of the three sets)
+SAMPLE = ([("variants", i) for i in ("v01", "v06", "v07", "v11", "v14", "v15", "v19", "v20",
+                                     "v24", "v27", "v28", "v30", "v31", "v34", "v35", "v37",
+                                     "v39", "v40")]
+          + [("classic", i) for i in ids("classic", 40, 8)]
+          + [("unique", i) for i in ids("unique", 103, 12)])
 
 
 @needs_kernel
-@pytest.mark.parametrize("set_name,ident", SETS)
+@pytest.mark.parametrize("set_name,ident", SAMPLE)
 def test_counts_and_candidates_equal_the_python_path(monkeypatch, set_name, ident) -> None:
+    _compare(monkeypatch, set_name, ident)
+
+
+@needs_kernel
+@pytest.mark.slow
+@pytest.mark.parametrize("set_name,ident", ALL)
+def test_every_workbench_puzzle_equals_the_python_path(monkeypatch, set_name, ident) -> None:
+    _compare(monkeypatch, set_name, ident)
+
+
+def _compare(monkeypatch, set_name: str, ident: str) -> None:
     p = puzzle(set_name, ident)
     for cap in (1, 8):
         for method in ("auto", "sat"):
