@@ -465,6 +465,7 @@ PyDoc_STRVAR(search_doc,
 "tick stopped the search.");
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *Po, *base_ids, *base_masks, *cover_ids, *cover_masks, *peers, *barren, *tick;
     int n, max_fins, max_endo, need_elims, fin_prune, cover_bound;
     if (!PyArg_ParseTuple(args, "OiOOOOOiipppOO:search", &Po, &n, &base_ids, &base_masks,
@@ -582,8 +583,328 @@ fail:
     return result;
 }
 
+
+/* ---- search_partition: basic fish (covers that partition the grid) -------------------- */
+
+typedef struct {
+    int8_t combo[MAXN];
+    u128 fins, elims;
+} PLeaf;
+
+typedef struct {
+    int n, nb, nc, max_fins, finned, count_fins, lim;
+    u128 P;
+    long base_id[MAXBASES];
+    u128 base_mask[MAXBASES];
+    uint64_t base_touch[MAXBASES];
+    u128 pk[MAXBASES][MAXCOVERS];       /* per base and cover: its fin peers (all ones: none) */
+    long cover_id[MAXCOVERS];
+    u128 cover_cells[MAXCOVERS];
+    int chosen[MAXN];
+    /* the leaf's touched covers, sorted by their lowest base candidate */
+    int k;
+    int tc_i[MAXCOVERS];
+    u128 tc_m[MAXCOVERS], tc_cp[MAXCOVERS];
+    int opt[MAXCOVERS], nopt;
+    u128 U;
+    PLeaf *found;
+    Py_ssize_t nfound, capfound;
+    PyObject *out;
+    int error;
+} SP;
+
+static int plow(SP *s, int j) {
+    return lowbit(s->tc_m[j] & s->U);
+}
+
+static int sp_emit(SP *s, const int *idx, u128 fins, u128 elims) {
+    /* Fish(bases, sorted cover ids, U, fins, 0, elims); idx: n indices into tc */
+    PyObject *bt = PyTuple_New(s->n);
+    if (!bt) return -1;
+    for (int j = 0; j < s->n; j++) {
+        PyObject *v = PyLong_FromLong(s->base_id[s->chosen[j]]);
+        if (!v) { Py_DECREF(bt); return -1; }
+        PyTuple_SET_ITEM(bt, j, v);
+    }
+    long cv[MAXN];
+    for (int q = 0; q < s->n; q++) cv[q] = s->cover_id[s->tc_i[idx[q]]];
+    qsort(cv, (size_t)s->n, sizeof(long), cmp_long);
+    PyObject *ct = PyTuple_New(s->n);
+    if (!ct) { Py_DECREF(bt); return -1; }
+    for (int q = 0; q < s->n; q++) {
+        PyObject *v = PyLong_FromLong(cv[q]);
+        if (!v) { Py_DECREF(bt); Py_DECREF(ct); return -1; }
+        PyTuple_SET_ITEM(ct, q, v);
+    }
+    PyObject *r = tuple6(bt, ct, s->U, fins, 0, elims);
+    Py_DECREF(bt);
+    if (!r) { Py_DECREF(ct); return -1; }
+    int a = PyList_Append(s->out, r);
+    Py_DECREF(r);
+    return a;
+}
+
+static void sp_drop(SP *s, int start, int left, uint64_t out_mask, u128 acc, int nf) {
+    if (s->error) return;
+    if (!left) {
+        u128 V = 0;
+        for (int j = 0; j < s->k; j++)
+            if (!(out_mask >> j & 1)) V |= s->tc_m[j];
+        u128 elims = V & acc;
+        if (elims) {
+            if (s->nfound == s->capfound) {
+                Py_ssize_t cap = s->capfound ? s->capfound * 2 : 32;
+                PLeaf *f = (PLeaf *)realloc(s->found, (size_t)cap * sizeof(PLeaf));
+                if (!f) { PyErr_NoMemory(); s->error = 1; return; }
+                s->found = f;
+                s->capfound = cap;
+            }
+            PLeaf *L = &s->found[s->nfound++];
+            int q = 0;
+            for (int j = 0; j < s->k; j++)
+                if (!(out_mask >> j & 1)) L->combo[q++] = (int8_t)j;
+            L->fins = s->U & ~V;
+            L->elims = elims;
+        }
+        return;
+    }
+    for (int x = start; x < s->nopt - left + 1; x++) {
+        int j = s->opt[x];
+        u128 a2 = acc & s->tc_cp[j];
+        if (!a2) continue;
+        int nf2 = nf + popc(s->tc_m[j] & s->U);
+        if (nf2 > s->max_fins) continue;
+        sp_drop(s, x + 1, left - 1, out_mask | ((uint64_t)1 << j), a2, nf2);
+        if (s->error) return;
+    }
+}
+
+static int cmp_pleaf_n;
+static int cmp_pleaf(const void *a, const void *b) {
+    const PLeaf *x = (const PLeaf *)a, *y = (const PLeaf *)b;
+    for (int q = 0; q < cmp_pleaf_n; q++)
+        if (x->combo[q] != y->combo[q]) return x->combo[q] < y->combo[q] ? -1 : 1;
+    return 0;
+}
+
+/* CP: the fin peers of the first n - 1 bases (NULL for one base), pk: the last base's */
+static void sp_leaf(SP *s, u128 U, uint64_t T, const u128 *CP, const u128 *pk) {
+    int n = s->n;
+    u128 notU = s->P & ~U;
+    s->U = U;
+    int k = 0;
+    while (T) {
+        int i = __builtin_ctzll(T);
+        T &= T - 1;
+        u128 m = s->cover_cells[i];
+        u128 fm = m & U;
+        u128 cp;
+        if (!s->finned) cp = 0;
+        else if (!CP) cp = pk[i] & notU;
+        else cp = CP[i] & pk[i] & notU;
+        if (cp && s->count_fins && popc(fm) > s->max_fins) cp = 0;
+        s->tc_i[k] = i;
+        s->tc_m[k] = m;
+        s->tc_cp[k] = cp;
+        k++;
+    }
+    s->k = k;
+    if (k < n) return;
+    /* sort by the lowest base candidate (distinct: the covers are disjoint); insertion */
+    for (int a = 1; a < k; a++) {
+        int ti = s->tc_i[a];
+        u128 tm = s->tc_m[a], tcp = s->tc_cp[a];
+        int key = lowbit(tm & U);
+        int b = a - 1;
+        while (b >= 0 && plow(s, b) > key) {
+            s->tc_i[b + 1] = s->tc_i[b];
+            s->tc_m[b + 1] = s->tc_m[b];
+            s->tc_cp[b + 1] = s->tc_cp[b];
+            b--;
+        }
+        s->tc_i[b + 1] = ti;
+        s->tc_m[b + 1] = tm;
+        s->tc_cp[b + 1] = tcp;
+    }
+    int need = k - n;
+    if (need == 0) {
+        u128 V = 0;
+        for (int j = 0; j < k; j++) V |= s->tc_m[j];
+        u128 elims = V & notU;
+        if (elims) {
+            int idx[MAXN];
+            for (int q = 0; q < n; q++) idx[q] = q;
+            if (sp_emit(s, idx, 0, elims) < 0) s->error = 1;
+        }
+        return;
+    }
+    s->nopt = 0;
+    for (int j = 0; j < k; j++)
+        if (s->tc_cp[j]) s->opt[s->nopt++] = j;
+    if (s->nopt < need) return;
+    s->nfound = 0;
+    sp_drop(s, 0, need, 0, notU, 0);
+    if (s->error) return;
+    cmp_pleaf_n = n;
+    qsort(s->found, (size_t)s->nfound, sizeof(PLeaf), cmp_pleaf);
+    for (Py_ssize_t f = 0; f < s->nfound; f++) {
+        int idx[MAXN];
+        for (int q = 0; q < n; q++) idx[q] = s->found[f].combo[q];
+        if (sp_emit(s, idx, s->found[f].fins, s->found[f].elims) < 0) { s->error = 1; return; }
+    }
+}
+
+static int sp_mandatory(SP *s, uint64_t T2, u128 U2, const u128 *CPa, const u128 *CPb) {
+    u128 notU = s->P & ~U2;
+    int mand = 0;
+    while (T2) {
+        int j = __builtin_ctzll(T2);
+        T2 &= T2 - 1;
+        u128 m = CPb ? (CPa[j] & CPb[j]) : CPa[j];
+        if (!(m & notU) || (s->count_fins && popc(s->cover_cells[j] & U2) > s->max_fins))
+            mand++;
+    }
+    return mand;
+}
+
+static void sp_rec(SP *s, int start, int k, u128 U, uint64_t T, const u128 *CP) {
+    int n = s->n;
+    int last = (k == n - 1);
+    u128 CP2[MAXCOVERS];
+    for (int i = start; i < s->nb - (n - k) + 1; i++) {
+        if (s->error) return;
+        uint64_t T2 = T | s->base_touch[i];
+        if (__builtin_popcountll(T2) > s->lim) continue;
+        u128 U2 = U | s->base_mask[i];
+        const u128 *pk = s->pk[i];
+        if (last) {
+            if (s->finned && (CP ? sp_mandatory(s, T2, U2, CP, pk)
+                                 : sp_mandatory(s, T2, U2, pk, NULL)) > n)
+                continue;
+            s->chosen[k] = i;
+            sp_leaf(s, U2, T2, CP, pk);
+            continue;
+        }
+        const u128 *next = NULL;
+        if (s->finned) {
+            if (CP) {
+                for (int j = 0; j < s->nc; j++) CP2[j] = CP[j] & pk[j];
+                next = CP2;
+            } else {
+                next = pk;
+            }
+            if (sp_mandatory(s, T2, U2, next, NULL) > n) continue;
+        }
+        s->chosen[k] = i;
+        sp_rec(s, i + 1, k + 1, U2, T2, next);
+    }
+}
+
+PyDoc_STRVAR(search_partition_doc,
+"search_partition(P, n, base_ids, base_masks, cover_ids, cover_houses, cover_of, peers,\n"
+"                 max_fins) -> list\n\n"
+"techniques.fish.search_partition's enumeration for one digit: P its candidate cells;\n"
+"base_masks the candidates of the (non-empty, full) base houses in pool order, base_ids\n"
+"their house indices; cover_ids the cover pool, cover_houses its houses' cells (they\n"
+"partition the grid: cover_of gives each cell's cover index); peers the digit's peers per\n"
+"cell (at most 128 cells, 64 covers). Returns the fish as tuples (bases, covers, body,\n"
+"fins, endo, elims) in the Python search's order.");
+
+static PyObject *py_search_partition(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *Po, *base_ids, *base_masks, *cover_ids, *cover_houses, *cover_of, *peers;
+    int n, max_fins;
+    if (!PyArg_ParseTuple(args, "OiOOOOOOi:search_partition", &Po, &n, &base_ids, &base_masks,
+                          &cover_ids, &cover_houses, &cover_of, &peers, &max_fins))
+        return NULL;
+    SP *s = (SP *)calloc(1, sizeof(SP));
+    if (!s) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    u128 peer[MAXCELLS], house[MAXCOVERS];
+    long of[MAXCELLS];
+    if (n < 1 || n >= MAXN) {
+        PyErr_SetString(PyExc_ValueError, "_fish_kernel: fish size out of range");
+        goto fail;
+    }
+    if (max_fins < 0 || max_fins > 128) {
+        PyErr_SetString(PyExc_ValueError, "_fish_kernel: fin limit out of range");
+        goto fail;
+    }
+    s->n = n;
+    s->max_fins = max_fins;
+    s->finned = max_fins > 0;
+    s->count_fins = n > max_fins;
+    s->lim = n + max_fins;
+    if (to_u128(Po, &s->P) < 0) goto fail;
+    Py_ssize_t nb, nb2, nc, nc2, np, nof;
+    if (read_ids(base_ids, "bases", s->base_id, MAXBASES, &nb) < 0) goto fail;
+    if (read_masks(base_masks, "bases", s->base_mask, MAXBASES, &nb2) < 0) goto fail;
+    if (read_ids(cover_ids, "covers", s->cover_id, MAXCOVERS, &nc) < 0) goto fail;
+    if (read_masks(cover_houses, "covers", house, MAXCOVERS, &nc2) < 0) goto fail;
+    if (read_masks(peers, "cells", peer, MAXCELLS, &np) < 0) goto fail;
+    if (read_ids(cover_of, "cells", of, MAXCELLS, &nof) < 0) goto fail;
+    if (nb != nb2 || nc != nc2 || np != nof) {
+        PyErr_SetString(PyExc_ValueError, "_fish_kernel: ids and masks differ in length");
+        goto fail;
+    }
+    s->nb = (int)nb;
+    s->nc = (int)nc;
+    u128 cells = np == 128 ? ~(u128)0 : (((u128)1 << np) - 1);
+    if (s->P & ~cells) {
+        PyErr_SetString(PyExc_ValueError, "_fish_kernel: candidates outside the grid");
+        goto fail;
+    }
+    for (Py_ssize_t c = 0; c < np; c++) {
+        if (of[c] < 0 || of[c] >= nc || !(house[of[c]] >> c & 1)) {
+            PyErr_SetString(PyExc_ValueError, "_fish_kernel: cover_of does not match the covers");
+            goto fail;
+        }
+    }
+    for (int i = 0; i < s->nc; i++) s->cover_cells[i] = house[i] & s->P;
+    s->out = PyList_New(0);
+    if (!s->out) goto fail;
+    /* the bases: touched covers, fin peers per cover; without fins a base touching more
+       than n covers is dropped */
+    int kept = 0;
+    for (int j = 0; j < s->nb; j++) {
+        u128 m = s->base_mask[j];
+        if (!m || (m & ~s->P)) {
+            PyErr_SetString(PyExc_ValueError, "_fish_kernel: base mask empty or outside P");
+            goto fail;
+        }
+        uint64_t t = 0;
+        for (int i = 0; i < s->nc; i++) s->pk[kept][i] = ~(u128)0;
+        u128 it = m;
+        while (it) {
+            int c = lowbit(it);
+            it &= it - 1;
+            int i = (int)of[c];
+            t |= (uint64_t)1 << i;
+            if (s->finned) s->pk[kept][i] &= peer[c] & ~house[i];
+        }
+        if (!s->finned && __builtin_popcountll(t) > n) continue;
+        s->base_id[kept] = s->base_id[j];
+        s->base_mask[kept] = m;
+        s->base_touch[kept] = t;
+        kept++;
+    }
+    s->nb = kept;
+    if (s->nb >= n) {
+        sp_rec(s, 0, 0, 0, 0, NULL);
+        if (s->error) goto fail;
+    }
+    result = s->out;
+    s->out = NULL;
+fail:
+    Py_XDECREF(s->out);
+    free(s->found);
+    free(s);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS, search_doc},
+    {"search_partition", py_search_partition, METH_VARARGS, search_partition_doc},
     {NULL, NULL, 0, NULL},
 };
 

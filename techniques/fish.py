@@ -488,6 +488,37 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     with all its supersets. The cover sets are the n-subsets of the touched covers (in
     the order :func:`search` visits them: by their lowest base candidate,
     lexicographically)."""
+    kernel = compiled("techniques._fish_kernel")
+    if kernel is not None and an.size <= 128 and len(cover_pool) <= 64 and n < 16:
+        return search_partition_compiled(kernel, an, digit, n, base_pool, cover_pool,
+                                         cover_of, max_fins)
+    return search_partition_python(an, digit, n, base_pool, cover_pool, cover_of, max_fins)
+
+
+def search_partition_compiled(kernel, an: Analysis, digit: int, n: int,
+                              base_pool: Sequence[int], cover_pool: Sequence[int],
+                              cover_of: list[int], max_fins: int = 0) -> list[Fish]:
+    """:func:`search_partition` by the compiled kernel (at most 128 cells and 64 covers):
+    the same fish in the same order as :func:`search_partition_python`."""
+    P = an.cells_with[digit]
+    if not P:
+        return []
+    hm = an.house_mask
+    full = an.links_memo("full_set", lambda: frozenset(an.full))
+    bases = [h for h in base_pool if h in full and hm[h] & P]
+    if len(bases) < n:
+        return []
+    found = kernel.search_partition(P, n, bases, [hm[h] & P for h in bases], cover_pool,
+                                    [hm[h] for h in cover_pool], cover_of,
+                                    an.links.peers_d[digit], max_fins)
+    return [Fish(digit, *t) for t in found]
+
+
+def search_partition_python(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
+                            cover_pool: Sequence[int], cover_of: list[int],
+                            max_fins: int = 0) -> list[Fish]:
+    """:func:`search_partition` in Python (the reference, and the path without the
+    kernel)."""
     out: list[Fish] = []
     P = an.cells_with[digit]
     if not P:

@@ -1,7 +1,8 @@
 """The compiled fish kernel (``techniques._fish_kernel``) against the Python fish search.
 
-:func:`techniques.fish.search` runs in C when the kernel is built (csp/kernel.py) and in
-Python otherwise (``search_python``, the reference). These tests call both on the same
+:func:`techniques.fish.search` and :func:`techniques.fish.search_partition` run in C when the
+kernel is built (csp/kernel.py) and in Python otherwise (``search_python`` and
+``search_partition_python``, the reference). These tests call both on the same
 states and compare everything: the fish, their order, fins and eliminations, what the run
 memo keeps (barren base sets), the stop on the deadline; and whole solve paths of the
 default ladder with the kernel and with ``SUDOKU_CSP_PURE=1``. They skip when the module is
@@ -81,6 +82,16 @@ def _compare(an_py: Analysis, an_c: Analysis, settings=SETTINGS) -> int:
                         assert got == want, (kind, args)
                         fishes += len(want)
     assert _barren(an_c) == _barren(an_py)
+    # basic fish on the default path: search_partition (rows against columns and back)
+    for bp, cp in fish._pools(an_py, "basic"):
+        cover_of = fish._cover_index(an_py, cp)
+        for d in range(1, 10):
+            for n in (1, 2, 3, 4):
+                for max_fins in (0, 2, 5):
+                    args = (d, n, bp, cp, cover_of, max_fins)
+                    want = fish.search_partition_python(an_py, *args)
+                    assert fish.search_partition_compiled(kernel, an_c, *args) == want, args
+                    fishes += len(want)
     return fishes
 
 
@@ -161,6 +172,21 @@ def test_kernel_checks_its_arguments():
             kernel.search(*args)
     with pytest.raises(TypeError):
         kernel.search(1, 2)
+    # search_partition: two covers (cells 0-1 and 2-3) of a 4-cell grid, the digit in cells
+    # 0 and 1, a base holding cell 0: cover 5 takes it, cell 1 goes
+    ok = (3, 1, [0], [1], [5, 6], [3, 12], [0, 0, 1, 1], [0] * 4, 0)
+    assert kernel.search_partition(*ok) == [((0,), (5,), 1, 0, 0, 2)]
+    bad = [
+        (ok[:6] + ([0, 1, 1, 1],) + ok[7:], ValueError),   # cover_of against the covers
+        (ok[:6] + ([0, 0, 1, 2],) + ok[7:], ValueError),   # a cover index out of range
+        (ok[:6] + ([0, 0, 1],) + ok[7:], ValueError),      # cover_of shorter than peers
+        (ok[:3] + ([0],) + ok[4:], ValueError),            # an empty base
+        (ok[:8] + (-1,), ValueError),                      # a negative fin limit
+        (ok[:4] + ([5] * 65,) + ok[5:], ValueError),       # more than 64 covers
+    ]
+    for args, exc in bad:
+        with pytest.raises(exc):
+            kernel.search_partition(*args)
 
 
 # -- whole solve paths with and without the kernel (issue 29's acceptance) --------------
