@@ -23,7 +23,7 @@ from techniques.loop import apply_step
 from techniques.solver import StepSolver
 from variants.classic import classic_puzzle
 
-from conftest import load_solutions
+from conftest import DATA, load_solutions
 
 pytestmark = pytest.mark.skipif(compiled("techniques._fish_kernel") is None,
                                 reason="techniques._fish_kernel is not built (no C compiler "
@@ -45,12 +45,14 @@ def _kernel():
     return compiled("techniques._fish_kernel")
 
 
-def _paths(puzzles: list[str], steps: int, every: int):
+def _paths(puzzles: list, steps: int, every: int):
     """Pairs of analyses (one per implementation, each with its own run memo kept from
-    state to state as in a solve) of states along the default solve paths."""
+    state to state as in a solve) of states along the default solve paths (puzzles: lines
+    of classic puzzles, or Puzzles)."""
     walker = StepSolver("default", unique=True)
     for line in puzzles:
-        st_py = classic_puzzle(line).pencilmarks()
+        p = classic_puzzle(line) if isinstance(line, str) else line
+        st_py = p.pencilmarks()
         st_c = st_py.copy()
         an_py = an_c = None
         for k in range(steps):
@@ -71,9 +73,10 @@ def _barren(an: Analysis) -> dict:
 def _compare(an_py: Analysis, an_c: Analysis, settings=SETTINGS) -> int:
     kernel = _kernel()
     fishes = 0
+    digits = range(1, an_py.n + 1)
     for kind, sizes, opts in settings:
         for bp, cp in fish._pools(an_py, kind):
-            for d in range(1, 10):
+            for d in digits:
                 for n in sizes:
                     for max_fins, max_endo, need_elims, fin_prune in opts:
                         args = (d, n, bp, cp, max_fins, max_endo, need_elims, fin_prune)
@@ -85,7 +88,9 @@ def _compare(an_py: Analysis, an_c: Analysis, settings=SETTINGS) -> int:
     # basic fish on the default path: search_partition (rows against columns and back)
     for bp, cp in fish._pools(an_py, "basic"):
         cover_of = fish._cover_index(an_py, cp)
-        for d in range(1, 10):
+        if cover_of is None:
+            continue
+        for d in digits:
             for n in (1, 2, 3, 4):
                 for max_fins in (0, 2, 5):
                     args = (d, n, bp, cp, cover_of, max_fins)
@@ -122,6 +127,44 @@ def test_kernel_search_equals_python_search_many():
         fishes += _compare(an_py, an_c)
         states += 1
     assert states >= 80 and fishes > 10000
+
+
+def _random_states(puzzle, k: int, seed: int):
+    """``k`` pencil-mark states of ``puzzle`` with 2-4 random candidates a cell."""
+    rng = random.Random(seed)
+    for _ in range(k):
+        st = puzzle.pencilmarks()
+        n = puzzle.grid.n
+        for c in range(puzzle.grid.size):
+            keep = rng.sample(range(1, n + 1), rng.randint(2, 4))
+            st.cand[c] &= sum(1 << d for d in keep)
+        st.version += 1
+        yield st
+
+
+def test_kernel_search_equals_python_search_on_other_grids():
+    """6x6 classic (rectangular boxes) along solve paths; random pencil marks on a diagonal
+    sudoku (Mutant pools with the diagonals), a jigsaw (regions as boxes) and a 10x10."""
+    from csp import Puzzle
+    from variants.classic import classic
+    from variants.regions import diagonal, jigsaw_grid
+    fishes = states = 0
+    rows6 = (DATA / "sizes_6.solutions.csv").read_text().split()[:4]
+    for an_py, an_c in _paths([r.split(",")[0] for r in rows6], 30, 6):
+        fishes += _compare(an_py, an_c)
+        states += 1
+    reg = [(r // 3) * 3 + c // 3 for r in range(9) for c in range(9)]
+    reg[2], reg[3] = 1, 0                   # boxes 1 and 2 trade r1c3 and r1c4
+    settings = [("franken", (2, 3), ((0, 0, True, True), (5, 2, True, True))),
+                ("mutant", (2,), ((5, 2, True, True),)),
+                ("basic", (2, 3), ((5, 0, True, True), (2, 0, False, False)))]
+    for seed, puzzle in enumerate([Puzzle(9).use(classic(), diagonal()),
+                                   Puzzle(jigsaw_grid(reg)).use(classic()),
+                                   Puzzle(10).use(classic())]):
+        for st in _random_states(puzzle, 1, seed):
+            fishes += _compare(Analysis(st), Analysis(st.copy()), settings)
+            states += 1
+    assert states >= 10 and fishes > 1000
 
 
 def test_kernel_search_stops_where_python_stops():
