@@ -119,7 +119,11 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     could still lose the digit; and a base set whose cover search found no fish with an
     elimination is kept in the run's memo (``an.run_memo``) and skipped while its base
     candidates are the same and the digit's candidates only shrink (every elimination it
-    could then find would be one it found before)."""
+    could then find would be one it found before).
+
+    Runs in the compiled kernel (:func:`search_compiled`) when it is built and not
+    switched off (``csp/kernel.py``), in :func:`search_python` otherwise: the same fish in
+    the same order (``tests/techniques/test_fish_kernel.py``)."""
     kernel = compiled("techniques._fish_kernel")
     if kernel is not None and an.size <= 128 and n < 16:
         return search_compiled(kernel, an, digit, n, base_pool, cover_pool, max_fins,
@@ -487,7 +491,7 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     gets worse as bases are added, so a base set with more than n such covers is pruned
     with all its supersets. The cover sets are the n-subsets of the touched covers (in
     the order :func:`search` visits them: by their lowest base candidate,
-    lexicographically)."""
+    lexicographically). Compiled or in Python as :func:`search`."""
     kernel = compiled("techniques._fish_kernel")
     if kernel is not None and an.size <= 128 and len(cover_pool) <= 64 and n < 16:
         return search_partition_compiled(kernel, an, digit, n, base_pool, cover_pool,
