@@ -21,7 +21,8 @@
  *       found: [(cell, digit, nodes, waves)] of the candidates whose unary chain exists
  *       (waves as se_reach gives them, per digit 0..n; None past 512 waves);
  *       closures: {cell << 5 | digit: (off packed, on packed, stale)}; ok False when the
- *       search budget ``left`` ran out (then found and closures are None).
+ *       search budget ``left`` (None: no limit) ran out (then found and closures are
+ *       empty); left: the searches left (None when no limit).
  * "packed": per-digit cell masks as one int, digit d's cells from bit d * size
  * (nested._pack).
  */
@@ -531,11 +532,12 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
             }
             if (limited) {
                 if (left <= 0) {
+                    /* ran out: (False, left, [], {}) as the Python scan */
                     Py_CLEAR(key);
                     Py_DECREF(found);
                     Py_DECREF(closures);
                     PyMem_Free(g);
-                    return Py_BuildValue("(OLOO)", Py_False, left, Py_None, Py_None);
+                    return Py_BuildValue("(OLNN)", Py_False, left, PyList_New(0), PyDict_New());
                 }
                 left--;
             }
@@ -560,7 +562,8 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
     }
     PyMem_Free(g);
     /* ("N" steals found and closures, also when it fails) */
-    return Py_BuildValue("(OLNN)", Py_True, left, found, closures);
+    if (limited) return Py_BuildValue("(OLNN)", Py_True, left, found, closures);
+    return Py_BuildValue("(OONN)", Py_True, Py_None, found, closures);
 fail:
     Py_XDECREF(key);
     Py_XDECREF(t);

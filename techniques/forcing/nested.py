@@ -564,11 +564,7 @@ def _scan(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: int
     k = _kernel(st)
     if k is None:
         return _scan_py(st, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)
-    ok, left2, found, closures = k[0].scan(k[1], cand, cw, unsolved, cells, least, prev,
-                                           fresh, gone, level, left)
-    if not ok:
-        return False, left2, [], {}
-    return True, (left2 if left is not None else None), found, closures
+    return k[0].scan(k[1], cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)
 
 
 def _scan_py(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: int,
