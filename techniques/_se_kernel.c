@@ -23,6 +23,9 @@
  *       closures: {cell << 5 | digit: (off packed, on packed, stale)}; ok False when the
  *       search budget ``left`` (None: no limit) ran out (then found and closures are
  *       empty); left: the searches left (None when no limit).
+ *   forcing(static, cand, cw, unsolved, on, closures) -> {fact: (nodes, group)}
+ *       SE's static cell and region forcing chains from the closures (nested._forcing's
+ *       conclusions, in its order).
  * "packed": per-digit cell masks as one int, digit d's cells from bit d * size
  * (nested._pack).
  */
@@ -361,6 +364,115 @@ static int reach(const Grid *g, int c0, int d0, M *on, M *off, Waves *wv) {
     return 0;
 }
 
+/* se_reach(st, L, c0, d0, full=True) read as depths: per fact, the nodes of the chain to
+ * it in its waves (nested._wave_depth: 2j + 1 for a true fact of wave j, 2j + 2 for a false
+ * one; 0 when not reached) */
+typedef struct {
+    uint16_t on[ND][MAXCELLS];
+    uint16_t off[ND][MAXCELLS];
+} Depths;
+
+static void reach_depths(const Grid *g, int c0, int d0, Depths *dp) {
+    const Static *st = g->st;
+    int n = st->n;
+    static uint8_t nc[2][ND * MAXCELLS], nd[2][ND * MAXCELLS];
+    int cur = 0, nn = 1;
+    M on[ND], off[ND], newoff[ND];
+    memset(dp, 0, sizeof(Depths));
+    memset(on, 0, sizeof on);
+    memset(off, 0, sizeof off);
+    m_set(&on[d0], c0);
+    nc[0][0] = (uint8_t)c0;
+    nd[0][0] = (uint8_t)d0;
+    for (int j = 0; j <= 2 * ND * MAXCELLS + 2; j++) {
+        memset(newoff, 0, sizeof(M) * (n + 1));
+        for (int i = 0; i < nn; i++) {
+            int c = nc[cur][i], d = nd[cur][i];
+            if (!dp->on[d][c]) dp->on[d][c] = (uint16_t)(2 * j + 1);
+            m_or(&newoff[d], m_and(st->peers[d][c], g->cw[d]));
+            uint32_t k = g->cand[c] & ~(1u << d);
+            while (k) {
+                int e = __builtin_ctz(k);
+                k &= k - 1;
+                m_set(&newoff[e], c);
+            }
+        }
+        int any = 0;
+        for (int d = 1; d <= n; d++) {
+            M p = newoff[d];
+            if (m_any(p)) {
+                p = m_andnot(p, off[d]);
+                newoff[d] = p;
+                if (m_any(p)) {
+                    m_or(&off[d], p);
+                    any = 1;
+                    M q = p;
+                    while (m_any(q)) {
+                        int c = m_low(q);
+                        m_clear_low(&q);
+                        if (!dp->off[d][c]) dp->off[d][c] = (uint16_t)(2 * j + 2);
+                    }
+                }
+            }
+        }
+        if (!any) return;
+        int nxt = cur ^ 1;
+        int k2 = 0;
+        for (int d = 1; d <= n; d++) {
+            M m = newoff[d];
+            if (!m_any(m)) continue;
+            M y = m_and(m, g->bivm[d]);
+            while (m_any(y)) {
+                int c = m_low(y);
+                m_clear_low(&y);
+                uint32_t rest = g->cand[c] & ~(1u << d);
+                if (!rest) continue;
+                int e = high32(rest);
+                if (!m_has(on[e], c)) {
+                    m_set(&on[e], c);
+                    nc[nxt][k2] = (uint8_t)c;
+                    nd[nxt][k2] = (uint8_t)e;
+                    k2++;
+                }
+            }
+            y = m_and(m, g->bl[d]);
+            if (m_any(y)) {
+                M z = {{0, 0}};
+                while (m_any(y)) {
+                    int c = m_low(y);
+                    m_clear_low(&y);
+                    m_or(&z, g->partner[d][c]);
+                }
+                z = m_andnot(z, on[d]);
+                m_or(&on[d], z);
+                while (m_any(z)) {
+                    int c = m_low(z);
+                    m_clear_low(&z);
+                    nc[nxt][k2] = (uint8_t)c;
+                    nd[nxt][k2] = (uint8_t)d;
+                    k2++;
+                }
+            }
+        }
+        if (!k2) return;
+        cur = nxt;
+        nn = k2;
+    }
+}
+
+/* a packed int as words (at most PWORDS) */
+static int to_words(PyObject *o, uint64_t *w, int nw) {
+    unsigned char b[PWORDS * 8];
+    memset(b, 0, sizeof b);
+    if (as_bytes(o, b, (size_t)nw * 8) < 0) return -1;
+    for (int i = 0; i < nw; i++) {
+        uint64_t v = 0;
+        for (int j = 7; j >= 0; j--) v = v << 8 | b[i * 8 + j];
+        w[i] = v;
+    }
+    return 0;
+}
+
 /* a cell mask as a Python int */
 static PyObject *mask_int(M m) {
     unsigned char b[16];
@@ -573,6 +685,223 @@ fail:
     return NULL;
 }
 
+/* nested._forcing's conclusions: SE's static cell and region forcing chains from the
+ * closures of every candidate's "true" on the grid (closures as _level_closure keeps them:
+ * {cell << 5 | digit: (off packed, on packed, stale)}); the dict {fact: (nodes, group)} in
+ * the order the Python code builds it */
+typedef struct { int len; int16_t k[MAXCELLS]; } Group;
+
+static PyObject *py_forcing(PyObject *self, PyObject *args) {
+    PyObject *cap, *cand, *cw, *unsolved, *on_o, *closures;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &cap, &cand, &cw, &unsolved, &on_o, &closures))
+        return NULL;
+    if (!PyDict_Check(closures)) {
+        PyErr_SetString(PyExc_TypeError, "_se_kernel: closures must be a dict");
+        return NULL;
+    }
+    Grid *g = PyMem_Malloc(sizeof(Grid));
+    if (!g) return PyErr_NoMemory();
+    PyObject *out = NULL, *key = NULL;
+    /* per candidate index (cell << 5 | digit): its closure as words, and its depths */
+    int nk = 0, nw = 0;
+    uint64_t *coff = NULL, *con = NULL;
+    int8_t *state = NULL;          /* 0 not looked up, 1 usable, -1 missing or stale */
+    Depths **dep = NULL;
+    Group *groups = NULL;
+    int ngroups = 0;
+    if (grid_load(g, cap, cand, cw, unsolved) < 0) goto fail;
+    const Static *st = g->st;
+    int n = st->n, size = st->size;
+    int nbits = (n + 1) * size;
+    nw = (nbits + 63) / 64;
+    nk = size << 5;
+    M onm;
+    if (to_mask(on_o, &onm, size) < 0) goto fail;
+    /* (static buffers: the closures of one grid, kept while the call runs; it calls no
+     * Python code that could call it again) */
+    static uint64_t coff_buf[(MAXCELLS << 5) * PWORDS], con_buf[(MAXCELLS << 5) * PWORDS];
+    coff = coff_buf;
+    con = con_buf;
+    state = PyMem_Calloc(nk, 1);
+    dep = PyMem_Calloc(nk, sizeof(Depths *));
+    groups = PyMem_Malloc(sizeof(Group) * (size + st->nfull * n));
+    if (!coff || !con || !state || !dep || !groups) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    /* the groups: each open cell's candidates, then each full house's places per digit */
+    M m;
+    if (to_mask(unsolved, &m, size) < 0) goto fail;
+    m = m_andnot(m, onm);
+    while (m_any(m)) {
+        int x = m_low(m);
+        m_clear_low(&m);
+        uint32_t k = g->cand[x];
+        if (popc32(k) >= 2) {
+            Group *gr = &groups[ngroups++];
+            gr->len = 0;
+            while (k) {
+                int e = __builtin_ctz(k);
+                k &= k - 1;
+                gr->k[gr->len++] = (int16_t)(x << 5 | e);
+            }
+        }
+    }
+    for (int h = 0; h < st->nfull; h++) {
+        for (int d = 1; d <= n; d++) {
+            M pl = m_andnot(m_and(st->full[h], g->cw[d]), onm);
+            if (m_count(pl) >= 2) {
+                Group *gr = &groups[ngroups++];
+                gr->len = 0;
+                while (m_any(pl)) {
+                    int x = m_low(pl);
+                    m_clear_low(&pl);
+                    gr->k[gr->len++] = (int16_t)(x << 5 | d);
+                }
+            }
+        }
+    }
+    /* live: the candidates of the grid, packed */
+    uint64_t live[PWORDS];
+    memset(live, 0, sizeof live);
+    for (int d = 0; d <= n; d++) {
+        M q = g->cw[d];
+        while (m_any(q)) {
+            int c = m_low(q);
+            m_clear_low(&q);
+            int i = d * size + c;
+            live[i >> 6] |= (uint64_t)1 << (i & 63);
+        }
+    }
+    out = PyDict_New();
+    if (!out) goto fail;
+    for (int gi = 0; gi < ngroups; gi++) {
+        Group *gr = &groups[gi];
+        int skip = 0;
+        for (int j = 0; j < gr->len && !skip; j++) {
+            int k = gr->k[j];
+            if (!state[k]) {
+                key = PyLong_FromLong(k);
+                if (!key) goto fail;
+                PyObject *t = PyDict_GetItemWithError(closures, key);   /* borrowed */
+                Py_CLEAR(key);
+                if (!t) {
+                    if (PyErr_Occurred()) goto fail;
+                    state[k] = -1;
+                } else {
+                    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
+                        PyErr_SetString(PyExc_TypeError, "_se_kernel: closures: bad entry");
+                        goto fail;
+                    }
+                    int stale = PyObject_IsTrue(PyTuple_GET_ITEM(t, 2));
+                    if (stale < 0) goto fail;
+                    if (stale) {
+                        state[k] = -1;
+                    } else {
+                        if (to_words(PyTuple_GET_ITEM(t, 0), coff + k * nw, nw) < 0 ||
+                            to_words(PyTuple_GET_ITEM(t, 1), con + k * nw, nw) < 0)
+                            goto fail;
+                        state[k] = 1;
+                    }
+                }
+            }
+            if (state[k] < 0) skip = 1;
+        }
+        if (skip) continue;
+        uint64_t a[PWORDS], b[PWORDS];
+        memcpy(a, coff + gr->k[0] * nw, sizeof(uint64_t) * nw);
+        memcpy(b, con + gr->k[0] * nw, sizeof(uint64_t) * nw);
+        for (int j = 1; j < gr->len; j++) {
+            uint64_t any = 0;
+            for (int i = 0; i < nw; i++) {
+                a[i] &= coff[gr->k[j] * nw + i];
+                b[i] &= con[gr->k[j] * nw + i];
+                any |= a[i] | b[i];
+            }
+            if (!any) break;
+        }
+        uint64_t any = 0;
+        for (int i = 0; i < nw; i++) {
+            a[i] &= live[i];
+            any |= a[i] | b[i];
+        }
+        if (!any) continue;
+        for (int pass = 0; pass < 2; pass++) {
+            int on_ = pass == 0;
+            uint64_t *bits = on_ ? b : a;
+            for (int i = 0; i < nw; i++) {
+                uint64_t w = bits[i];
+                while (w) {
+                    int bit = i * 64 + __builtin_ctzll(w);
+                    w &= w - 1;
+                    if (bit >= nbits) break;
+                    int d = bit / size, x = bit % size;
+                    if (on_ && m_has(onm, x)) continue;
+                    if (d < 1 || d > n) continue;     /* (never: digit 0 holds no fact) */
+                    long nodes = 0;
+                    for (int j = 0; j < gr->len; j++) {
+                        int k = gr->k[j];
+                        if (!dep[k]) {
+                            dep[k] = PyMem_Malloc(sizeof(Depths));
+                            if (!dep[k]) {
+                                PyErr_NoMemory();
+                                goto fail;
+                            }
+                            reach_depths(g, k >> 5, k & 31, dep[k]);
+                        }
+                        nodes += on_ ? dep[k]->on[d][x] : dep[k]->off[d][x];
+                    }
+                    long f = ((long)(x << 5 | d) << 1) | on_;
+                    key = PyLong_FromLong(f);
+                    if (!key) goto fail;
+                    PyObject *old = PyDict_GetItemWithError(out, key);   /* borrowed */
+                    if (!old && PyErr_Occurred()) goto fail;
+                    long oldn = 0;
+                    if (old) {
+                        oldn = PyLong_AsLong(PyTuple_GET_ITEM(old, 0));
+                        if (oldn == -1 && PyErr_Occurred()) goto fail;
+                    }
+                    if (!old || nodes < oldn) {
+                        PyObject *grp = PyList_New(gr->len);
+                        if (!grp) goto fail;
+                        for (int j = 0; j < gr->len; j++) {
+                            PyObject *v = PyLong_FromLong(gr->k[j]);
+                            if (!v) {
+                                Py_DECREF(grp);
+                                goto fail;
+                            }
+                            PyList_SET_ITEM(grp, j, v);
+                        }
+                        PyObject *t = Py_BuildValue("(lN)", nodes, grp);
+                        if (!t) goto fail;
+                        int r = PyDict_SetItem(out, key, t);
+                        Py_DECREF(t);
+                        if (r < 0) goto fail;
+                    }
+                    Py_CLEAR(key);
+                }
+            }
+        }
+    }
+    for (int k = 0; k < nk; k++) PyMem_Free(dep[k]);
+    PyMem_Free(dep);
+    PyMem_Free(state);
+    PyMem_Free(groups);
+    PyMem_Free(g);
+    return out;
+fail:
+    Py_XDECREF(key);
+    Py_XDECREF(out);
+    if (dep)
+        for (int k = 0; k < nk; k++) PyMem_Free(dep[k]);
+    PyMem_Free(dep);
+    PyMem_Free(state);
+    PyMem_Free(groups);
+    PyMem_Free(g);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"static_new", static_new, METH_VARARGS,
      "static_new(size, n, peers_d, full_masks) -> the grid's static tables"},
@@ -581,6 +910,8 @@ static PyMethodDef methods[] = {
     {"scan", py_scan, METH_VARARGS,
      "scan(static, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)"
      " -> (ok, left, found, closures)"},
+    {"forcing", py_forcing, METH_VARARGS,
+     "forcing(static, cand, cw, unsolved, on, closures) -> {fact: (nodes, group)}"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -501,7 +501,7 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
         if not ok:
             return None
         # (the links and the found chains' waves only when something reads them)
-        L = _SELinks(st, ps.cand, ps.cw) if hits or level >= 3 else None
+        L = _SELinks(st, ps.cand, ps.cw) if hits else None
         found = [(_fact(x, e, True), n, w if w is not None else se_reach(st, L, x, e)[1])
                  for x, e, n, w in hits]
         prev = closures
@@ -520,6 +520,7 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
         concl, waves_of = _forcing(st, L, ps, closures)
         if not concl:
             break
+        L = _SELinks(st, ps.cand, ps.cw)
         for g, (n, _) in concl.items():
             sizes[g] = (n, 3)
         facts = []
@@ -650,7 +651,7 @@ def _pack(masks: list[int], size: int) -> int:
     return out
 
 
-def _forcing(st: _Static, L: _SELinks, ps: _PState, closures: dict[int, tuple]
+def _forcing(st: _Static, L: _SELinks | None, ps: _PState, closures: dict[int, tuple]
              ) -> tuple[dict[int, tuple[int, list[int]]], Callable[[int], list]]:
     """SE's static cell and region forcing chains on the grid of ``ps`` from the full
     closures of every candidate's "true" (``closures``: candidate index -> (false,
@@ -658,18 +659,33 @@ def _forcing(st: _Static, L: _SELinks, ps: _PState, closures: dict[int, tuple]
     of a cell, or every place of a digit in a house, implies; each with its complexity
     (the branches' chain lengths summed, the smallest over the cells and houses that
     give it, and that cell's or house's candidates); and a function giving a branch's
-    waves (:func:`se_reach`, searched again: conclusions are rare)."""
+    waves (:func:`se_reach`, searched again: conclusions are rare). ``L``: the grid's
+    links (None: built when a branch's waves are asked). The compiled kernel's conclusions
+    when there is one (identical), else :func:`_forcing_py`'s."""
+    searched: dict[int, list] = {}
+    links = [L]
+
+    def waves_of(k: int) -> list:
+        if k not in searched:
+            if links[0] is None:
+                links[0] = _SELinks(st, ps.cand, ps.cw)
+            searched[k] = se_reach(st, links[0], k >> 5, k & 31, full=True)[1]
+        return searched[k]
+
+    kern = _kernel(st)
+    if kern is None:
+        return _forcing_py(st, ps, closures, waves_of), waves_of
+    return kern[0].forcing(kern[1], ps.cand, ps.cw, st.unsolved, ps.on, closures), waves_of
+
+
+def _forcing_py(st: _Static, ps: _PState, closures: dict[int, tuple],
+                waves_of: Callable[[int], list]) -> dict[int, tuple[int, list[int]]]:
+    """:func:`_forcing`'s conclusions in pure Python (the reference and the fallback)."""
     n1 = st.n + 1
     size = st.size
     cand = ps.cand
     tot = closures
     live = _pack(ps.cw, size)
-    searched: dict[int, list] = {}
-
-    def waves_of(k: int) -> list:
-        if k not in searched:
-            searched[k] = se_reach(st, L, k >> 5, k & 31, full=True)[1]
-        return searched[k]
 
     groups: list[list[int]] = []
     m = st.unsolved & ~ps.on
@@ -710,7 +726,7 @@ def _forcing(st: _Static, L: _SELinks, ps: _PState, closures: dict[int, tuple]
                 n = sum(_wave_depth(waves_of(k), x, d, on_) for k in grp)
                 if g not in out or n < out[g][0]:
                     out[g] = (n, grp)
-    return out, waves_of
+    return out
 
 
 def _wave_depth(waves: list, x: int, d: int, on: int) -> int:

@@ -16,9 +16,9 @@ import pytest
 
 from csp.kernel import compiled
 from techniques.analysis import _shared, analyze
-from techniques.forcing.engine import _fact, _result, _static
-from techniques.forcing.nested import (_SELinks, _kernel, _news, _pack, _scan, _scan_py,
-                                       se_reach)
+from techniques.forcing.engine import _base, _fact, _result, _static
+from techniques.forcing.nested import (_SELinks, _forcing_py, _kernel, _news, _pack, _scan,
+                                       _scan_py, se_reach)
 from techniques.se_rating import SESolver
 from variants.classic import classic_puzzle
 
@@ -72,10 +72,12 @@ def _grids(st, an, rng, k):
                 return
 
 
-def _compare_state(an, rng, grids: int) -> int:
+def _compare_state(an, rng, grids: int, forcing: list[int]) -> int:
     """Kernel and Python on the state of ``an`` and on hypothetical grids inside it: every
     candidate's reach, and the scan (no previous closures; the state's closures as the
-    level probe carries them over, at levels 2 and 3; a search budget that runs out)."""
+    level probe carries them over, at levels 2 and 3; a search budget that runs out), and
+    the level-3 forcing conclusions from the closures (``forcing``: [grids where the
+    forcing chains concluded something], added to)."""
     st = _static(an)
     k, tables = _kernel(st)
     base_py = _scan_py(st, st.cand, st.cw, st.unsolved, st.unsolved, 0, None, 0, 0, 2, None)
@@ -109,29 +111,45 @@ def _compare_state(an, rng, grids: int) -> int:
             c = k.scan(tables, cand, cw, st.unsolved, cells, 2, prev, fresh, gone, level, left)
             assert c == py, (level, left)
             checked += 1
+            if level == 3 and py[0]:
+                # the static cell / region forcing chains from those closures (in the
+                # order the Python code concludes them: the order of the facts applied)
+                grid = _base(st) if ps is None else ps
+                waves = {}
+
+                def waves_of(key):
+                    if key not in waves:
+                        waves[key] = se_reach(st, L, key >> 5, key & 31, full=True)[1]
+                    return waves[key]
+
+                concl_py = _forcing_py(st, grid, py[3], waves_of)
+                concl_c = k.forcing(tables, cand, cw, st.unsolved, grid.on, py[3])
+                assert list(concl_c.items()) == list(concl_py.items())
+                checked += 1
+                forcing[0] += bool(concl_py)
     return checked
 
 
 @needs_kernel
 def test_kernel_matches_python_on_many_grids():
     rng = random.Random(29)
-    checked = 0
+    checked, forcing = 0, [0]
     for line in _hardest(6, offset=3) + _exchange(6):
-        checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 2)
-    assert checked > 2000
+        checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 2, forcing)
+    assert checked > 2000 and forcing[0] > 0
 
 
 @needs_kernel
 @pytest.mark.slow
 def test_kernel_matches_python_on_many_grids_long():
     rng = random.Random(1106)
-    checked = 0
+    checked, forcing = 0, [0]
     for off in (0, 7, 11, 16):
         for line in _hardest(12, offset=off):
-            checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 6)
+            checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 6, forcing)
     for line in _exchange(40):
-        checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 3)
-    assert checked > 20000
+        checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 3, forcing)
+    assert checked > 20000 and forcing[0] > 10
 
 
 def _rate(line: str, pure: bool, monkeypatch):
@@ -185,6 +203,12 @@ def test_kernel_rejects_bad_input_with_an_exception():
         k.reach(tables, st.cand, st.cw, st.unsolved, 81, 1)
     with pytest.raises(ValueError):
         k.static_new(256, 16, [], [])
+    keys = _scan_py(st, *args[1:])[3]
+    for bad in ({key: "x" for key in keys}, {key: (1, 2) for key in keys},
+                {key: (-1, 0, False) for key in keys}, {key: (1 << 900, 0, False) for key in keys},
+                [1]):
+        with pytest.raises((TypeError, ValueError, OverflowError)):
+            k.forcing(tables, st.cand, st.cw, st.unsolved, 0, bad)
 
 
 def test_grids_the_kernel_does_not_take_go_to_python():
