@@ -3,8 +3,7 @@ from setuptools import Extension, setup
 # Compiled kernels (csp/kernel.py): optional, so an install never fails for want of a C
 # compiler; each one has a pure-Python fallback that gives identical results.
 EXTENSIONS = [
-    Extension("techniques._se_kernel", ["techniques/_se_kernel.c"], optional=True,
-              extra_compile_args=["-O2"]),
+    Extension("techniques._se_kernel", ["techniques/_se_kernel.c"], optional=True, extra_compile_args=["-O2"]),
 ]
 
 setup(ext_modules=EXTENSIONS)
