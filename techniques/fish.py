@@ -35,6 +35,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator, NamedTuple, Sequence
 
+from csp.kernel import compiled
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
@@ -118,7 +119,72 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     could still lose the digit; and a base set whose cover search found no fish with an
     elimination is kept in the run's memo (``an.run_memo``) and skipped while its base
     candidates are the same and the digit's candidates only shrink (every elimination it
-    could then find would be one it found before)."""
+    could then find would be one it found before).
+
+    Runs in the compiled kernel (:func:`search_compiled`) when it is built and not
+    switched off (``csp/kernel.py``), in :func:`search_python` otherwise: the same fish in
+    the same order (``tests/techniques/test_fish_kernel.py``)."""
+    kernel = compiled("techniques._fish_kernel")
+    if kernel is not None and an.size <= 128 and n < 16:
+        return search_compiled(kernel, an, digit, n, base_pool, cover_pool, max_fins,
+                               max_endo, need_elims, fin_prune, cover_bound)
+    return search_python(an, digit, n, base_pool, cover_pool, max_fins, max_endo,
+                         need_elims, fin_prune, cover_bound)
+
+
+def _barren(an: Analysis, P: int, digit: int, n: int, base_pool: Sequence[int],
+            cover_pool: Sequence[int], max_fins: int, max_endo: int,
+            cover_bound: bool) -> set:
+    """The run's set of barren base sets of this search (see :func:`search`)."""
+    # base sets whose cover search found no fish with an elimination, kept for the run:
+    # with the same base candidates U (so the same covers, fins and cannibal cells) and
+    # the digit's candidates a subset of those it was searched with, every elimination
+    # the search could find is a subset of one it found before (candidates outside the
+    # bases, in the covers, seeing every fin), so none: the search is skipped. Exact
+    key = ("fish_barren", digit, n, tuple(base_pool), tuple(cover_pool), max_fins,
+           max_endo, cover_bound)
+    ent = an.run_memo.get(key)
+    if ent is not None and not P & ~ent[0]:
+        ent[0] = P
+        return ent[1]
+    barren: set = set()
+    an.run_memo[key] = [P, barren]
+    return barren
+
+
+def search_compiled(kernel, an: Analysis, digit: int, n: int, base_pool: Sequence[int],
+                    cover_pool: Sequence[int], max_fins: int = 0, max_endo: int = 0,
+                    need_elims: bool = True, fin_prune: bool = True,
+                    cover_bound: bool = True) -> list[Fish]:
+    """:func:`search` by the compiled kernel (``techniques/_fish_kernel.c``, grids of at
+    most 128 cells): the same fish in the same order as :func:`search_python`, and the
+    same run memo (barren base sets); a pool of more than 64 covers goes to Python."""
+    P = an.cells_with[digit]
+    if not P:
+        return []
+    hm = an.house_mask
+    full = an.links_memo("full_set", lambda: frozenset(an.full))
+    bases = [h for h in base_pool if h in full and hm[h] & P]
+    covers = [h for h in cover_pool if hm[h] & P]
+    if len(bases) < n or len(covers) < n:
+        return []
+    if len(covers) > 64 or len(bases) > 128:
+        return search_python(an, digit, n, base_pool, cover_pool, max_fins, max_endo,
+                             need_elims, fin_prune, cover_bound)
+    barren = (_barren(an, P, digit, n, base_pool, cover_pool, max_fins, max_endo,
+                      cover_bound) if need_elims and fin_prune else None)
+    found, _stopped = kernel.search(
+        P, n, bases, [hm[h] & P for h in bases], covers, [hm[h] & P for h in covers],
+        an.links.peers_d[digit], max_fins, max_endo, need_elims, fin_prune, cover_bound,
+        barren, an.tick if an.budget.limited else None)
+    return [Fish(digit, *t) for t in found]
+
+
+def search_python(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
+                  cover_pool: Sequence[int], max_fins: int = 0, max_endo: int = 0,
+                  need_elims: bool = True, fin_prune: bool = True,
+                  cover_bound: bool = True) -> list[Fish]:
+    """:func:`search` in Python (the reference, and the path without the kernel)."""
     out: list[Fish] = []
     P = an.cells_with[digit]
     if not P:
@@ -129,6 +195,8 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     covers = [h for h in cover_pool if hm[h] & P]
     if len(bases) < n or len(covers) < n:
         return out
+    barren = (_barren(an, P, digit, n, base_pool, cover_pool, max_fins, max_endo,
+                      cover_bound) if need_elims and fin_prune else None)
     cidx = {h: i for i, h in enumerate(covers)}
     cm = [hm[h] & P for h in covers]           # each cover's candidates
     cell_covers: dict[int, list[int]] = {}     # cell -> indices of the covers holding it
@@ -259,23 +327,6 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
             fins |= low
             nf += 1
             common = c2
-
-    # base sets whose cover search found no fish with an elimination, kept for the run:
-    # with the same base candidates U (so the same covers, fins and cannibal cells) and
-    # the digit's candidates a subset of those it was searched with, every elimination
-    # the search could find is a subset of one it found before (candidates outside the
-    # bases, in the covers, seeing every fin), so none: the search is skipped. Exact
-    barren: set | None = None
-    if need_elims and fin_prune:
-        key = ("fish_barren", digit, n, tuple(base_pool), tuple(cover_pool), max_fins,
-               max_endo, cover_bound)
-        ent = an.run_memo.get(key)
-        if ent is not None and not P & ~ent[0]:
-            ent[0] = P
-            barren = ent[1]
-        else:
-            barren = set()
-            an.run_memo[key] = [P, barren]
 
     nb = len(bases)
     limited = an.budget.limited
@@ -440,7 +491,38 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     gets worse as bases are added, so a base set with more than n such covers is pruned
     with all its supersets. The cover sets are the n-subsets of the touched covers (in
     the order :func:`search` visits them: by their lowest base candidate,
-    lexicographically)."""
+    lexicographically). Compiled or in Python as :func:`search`."""
+    kernel = compiled("techniques._fish_kernel")
+    if kernel is not None and an.size <= 128 and len(cover_pool) <= 64 and n < 16:
+        return search_partition_compiled(kernel, an, digit, n, base_pool, cover_pool,
+                                         cover_of, max_fins)
+    return search_partition_python(an, digit, n, base_pool, cover_pool, cover_of, max_fins)
+
+
+def search_partition_compiled(kernel, an: Analysis, digit: int, n: int,
+                              base_pool: Sequence[int], cover_pool: Sequence[int],
+                              cover_of: list[int], max_fins: int = 0) -> list[Fish]:
+    """:func:`search_partition` by the compiled kernel (at most 128 cells and 64 covers):
+    the same fish in the same order as :func:`search_partition_python`."""
+    P = an.cells_with[digit]
+    if not P:
+        return []
+    hm = an.house_mask
+    full = an.links_memo("full_set", lambda: frozenset(an.full))
+    bases = [h for h in base_pool if h in full and hm[h] & P]
+    if len(bases) < n:
+        return []
+    found = kernel.search_partition(P, n, bases, [hm[h] & P for h in bases], cover_pool,
+                                    [hm[h] for h in cover_pool], cover_of,
+                                    an.links.peers_d[digit], max_fins)
+    return [Fish(digit, *t) for t in found]
+
+
+def search_partition_python(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
+                            cover_pool: Sequence[int], cover_of: list[int],
+                            max_fins: int = 0) -> list[Fish]:
+    """:func:`search_partition` in Python (the reference, and the path without the
+    kernel)."""
     out: list[Fish] = []
     P = an.cells_with[digit]
     if not P:

@@ -6,6 +6,7 @@ from typing import Callable, Iterator, Sequence
 
 from csp.bits import digits_of
 from csp.budget import Budget
+from csp.kernel import compiled
 from csp.step import Candidate, Step
 
 from ..analysis import Analysis, iter_cells
@@ -179,11 +180,12 @@ class _SELinks:
 
     __slots__ = ("cand", "cw", "biv", "bivm", "bl", "partner", "digits")
 
-    def __init__(self, st: _Static, cand: list[int], cw: list[int]) -> None:
+    def __init__(self, st: _Static, cand: list[int], cw: list[int],
+                 unsolved: int | None = None) -> None:
         self.cand, self.cw = cand, cw
         self.digits = digits = range(1, st.n + 1)
         pairs: dict[tuple[int, int], int] = {}
-        m = st.unsolved
+        m = st.unsolved if unsolved is None else unsolved
         while m:
             low = m & -m
             m ^= low
@@ -472,14 +474,7 @@ def _base_closures(st: _Static) -> dict[int, tuple]:
     not stale, see :func:`_level_closure`): each
     assumption's first
     round starts from them (see :func:`_news`)."""
-    L = _SELinks(st, st.cand, st.cw)
-    out = {}
-    for x in iter_cells(st.unsolved):
-        for e in digits_of(st.cand[x]):
-            n, waves, on, off = se_reach(st, L, x, e)
-            if not n:
-                out[x << 5 | e] = (_pack(off, st.size), _pack(on, st.size), False)
-    return out
+    return _scan(st, st.cand, st.cw, st.unsolved, st.unsolved, 0, None, 0, 0, 2, None)[3]
 
 
 def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
@@ -493,51 +488,22 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
     if sizes is None:
         sizes = {}
     namer = st.namer
-    size = st.size
     #: the last round's closures that found no chain, and the grid they were found on
     prev: dict[int, tuple] = base or {}
     before: list[int] = st.cw if base else ps.cw
     while ps.contra is None:
-        L = _SELinks(st, ps.cand, ps.cw)
-        cand = ps.cand
+        gone = fresh = 0
         if prev:
             gone, fresh = _news(st, before, ps)
-        found: list[tuple[int, int]] = []
-        closures: dict[int, tuple] = {}
-        m = st.unsolved & ~ps.on
-        while m:
-            low = m & -m
-            m ^= low
-            x = low.bit_length() - 1
-            k = cand[x]
-            if k.bit_count() < 2:
-                continue
-            while k:
-                lowd = k & -k
-                k ^= lowd
-                e = lowd.bit_length() - 1
-                old = prev.get(x << 5 | e)
-                if old is not None and not old[0] & fresh:
-                    # none of its false facts got a new strong link: the closure can only
-                    # have lost facts (still no chain); level 3, whose forcing chains
-                    # read the closures, keeps it only when it lost none either (a
-                    # closure that may have lost some is marked stale)
-                    stale = old[2] or bool((old[0] | old[1]) & gone)
-                    if level < 3:
-                        closures[x << 5 | e] = old if stale == old[2] else (
-                            old[0], old[1], stale)
-                        continue
-                    if not stale:
-                        closures[x << 5 | e] = old
-                        continue
-                if left[0] <= 0:
-                    return None
-                left[0] -= 1
-                n, waves, on, off = se_reach(st, L, x, e)
-                if n:
-                    found.append((_fact(x, e, True), n, waves))
-                else:
-                    closures[x << 5 | e] = (_pack(off, size), _pack(on, size), False)
+        ok, left[0], hits, closures = _scan(st, ps.cand, ps.cw, st.unsolved,
+                                            st.unsolved & ~ps.on, 2, prev, fresh, gone,
+                                            level, left[0])
+        if not ok:
+            return None
+        # (the links and the found chains' waves only when something reads them)
+        L = _SELinks(st, ps.cand, ps.cw) if hits else None
+        found = [(_fact(x, e, True), n, w if w is not None else se_reach(st, L, x, e)[1])
+                 for x, e, n, w in hits]
         prev = closures
         before = ps.cw[:]
         if found:
@@ -554,6 +520,7 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
         concl, waves_of = _forcing(st, L, ps, closures)
         if not concl:
             break
+        L = _SELinks(st, ps.cand, ps.cw)
         for g, (n, _) in concl.items():
             sizes[g] = (n, 3)
         facts = []
@@ -569,6 +536,83 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
     used = [sizes[g] for g in _nested_used(ps, ps.contra[1])]
     return (_complexity(ps, ps.contra[1])["nodes"], sum(n for n, _ in used),
             max((k for _, k in used), default=1))
+
+
+def _kernel(st: _Static):
+    """(the compiled module ``techniques._se_kernel``, this grid's static tables in it), or
+    None: not built, switched off (``SUDOKU_CSP_PURE=1``, csp/kernel.py), or a grid it does
+    not take (more than 128 cells or 15 digits)."""
+    k = compiled("techniques._se_kernel")
+    if k is None or st.size > 128 or st.n > 15 or len(st.full) > 1024:
+        return None
+    tables = st.an.links_memo("se_kernel_static", lambda: k.static_new(
+        st.size, st.n, [list(r) for r in st.peers_d], [st.house_mask[h] for h in st.full]))
+    return k, tables
+
+
+def _scan(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: int,
+          least: int, prev: dict[int, tuple] | None, fresh: int, gone: int, level: int,
+          left: int | None) -> tuple[bool, int | None, list, dict[int, tuple]]:
+    """One round of the level probe's candidate scan on the grid ``cand`` / ``cw``:
+    every candidate of ``cells`` (cells with at least ``least`` candidates) is searched with
+    :func:`se_reach` unless its closure in ``prev`` still stands (see
+    :func:`_level_closure`; ``fresh`` / ``gone`` from :func:`_news`). Returns (ok, searches
+    left, found, closures): found the (cell, digit, nodes, waves or None) whose unary chain
+    exists, closures the others' (false facts, true facts, stale) packed; ok False when
+    ``left`` (None: no limit) ran out. The compiled kernel when there is one (identical
+    results; waves None when it kept none, then the caller searches them again), else
+    :func:`_scan_py`."""
+    k = _kernel(st)
+    if k is None:
+        return _scan_py(st, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)
+    return k[0].scan(k[1], cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)
+
+
+def _scan_py(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: int,
+             least: int, prev: dict[int, tuple] | None, fresh: int, gone: int, level: int,
+             left: int | None) -> tuple[bool, int | None, list, dict[int, tuple]]:
+    """:func:`_scan` in pure Python (the reference and the fallback of the kernel)."""
+    L = _SELinks(st, cand, cw, unsolved)
+    size = st.size
+    prev = prev or {}
+    found: list[tuple[int, int, int, list | None]] = []
+    closures: dict[int, tuple] = {}
+    m = cells
+    while m:
+        low = m & -m
+        m ^= low
+        x = low.bit_length() - 1
+        k = cand[x]
+        if k.bit_count() < least:
+            continue
+        while k:
+            lowd = k & -k
+            k ^= lowd
+            e = lowd.bit_length() - 1
+            old = prev.get(x << 5 | e)
+            if old is not None and not old[0] & fresh:
+                # none of its false facts got a new strong link: the closure can only
+                # have lost facts (still no chain); level 3, whose forcing chains
+                # read the closures, keeps it only when it lost none either (a
+                # closure that may have lost some is marked stale)
+                stale = old[2] or bool((old[0] | old[1]) & gone)
+                if level < 3:
+                    closures[x << 5 | e] = old if stale == old[2] else (
+                        old[0], old[1], stale)
+                    continue
+                if not stale:
+                    closures[x << 5 | e] = old
+                    continue
+            if left is not None:
+                if left <= 0:
+                    return False, left, [], {}
+                left -= 1
+            n, waves, on, off = se_reach(st, L, x, e)
+            if n:
+                found.append((x, e, n, waves))
+            else:
+                closures[x << 5 | e] = (_pack(off, size), _pack(on, size), False)
+    return True, left, found, closures
 
 
 def _news(st: _Static, before: list[int], ps: _PState) -> tuple[int, int]:
@@ -607,7 +651,7 @@ def _pack(masks: list[int], size: int) -> int:
     return out
 
 
-def _forcing(st: _Static, L: _SELinks, ps: _PState, closures: dict[int, tuple]
+def _forcing(st: _Static, L: _SELinks | None, ps: _PState, closures: dict[int, tuple]
              ) -> tuple[dict[int, tuple[int, list[int]]], Callable[[int], list]]:
     """SE's static cell and region forcing chains on the grid of ``ps`` from the full
     closures of every candidate's "true" (``closures``: candidate index -> (false,
@@ -615,18 +659,33 @@ def _forcing(st: _Static, L: _SELinks, ps: _PState, closures: dict[int, tuple]
     of a cell, or every place of a digit in a house, implies; each with its complexity
     (the branches' chain lengths summed, the smallest over the cells and houses that
     give it, and that cell's or house's candidates); and a function giving a branch's
-    waves (:func:`se_reach`, searched again: conclusions are rare)."""
+    waves (:func:`se_reach`, searched again: conclusions are rare). ``L``: the grid's
+    links (None: built when a branch's waves are asked). The compiled kernel's conclusions
+    when there is one (identical), else :func:`_forcing_py`'s."""
+    searched: dict[int, list] = {}
+    links = [L]
+
+    def waves_of(k: int) -> list:
+        if k not in searched:
+            if links[0] is None:
+                links[0] = _SELinks(st, ps.cand, ps.cw)
+            searched[k] = se_reach(st, links[0], k >> 5, k & 31, full=True)[1]
+        return searched[k]
+
+    kern = _kernel(st)
+    if kern is None:
+        return _forcing_py(st, ps, closures, waves_of), waves_of
+    return kern[0].forcing(kern[1], ps.cand, ps.cw, st.unsolved, ps.on, closures), waves_of
+
+
+def _forcing_py(st: _Static, ps: _PState, closures: dict[int, tuple],
+                waves_of: Callable[[int], list]) -> dict[int, tuple[int, list[int]]]:
+    """:func:`_forcing`'s conclusions in pure Python (the reference and the fallback)."""
     n1 = st.n + 1
     size = st.size
     cand = ps.cand
     tot = closures
     live = _pack(ps.cw, size)
-    searched: dict[int, list] = {}
-
-    def waves_of(k: int) -> list:
-        if k not in searched:
-            searched[k] = se_reach(st, L, k >> 5, k & 31, full=True)[1]
-        return searched[k]
 
     groups: list[list[int]] = []
     m = st.unsolved & ~ps.on
@@ -667,7 +726,7 @@ def _forcing(st: _Static, L: _SELinks, ps: _PState, closures: dict[int, tuple]
                 n = sum(_wave_depth(waves_of(k), x, d, on_) for k in grp)
                 if g not in out or n < out[g][0]:
                     out[g] = (n, grp)
-    return out, waves_of
+    return out
 
 
 def _wave_depth(waves: list, x: int, d: int, on: int) -> int:

@@ -1,0 +1,924 @@
+/* SE probe chains (techniques/forcing/nested.py): Sudoku Explainer's static forcing
+ * chains on one (hypothetical) grid, as bitmasks, for the level probe of the SE rating.
+ *
+ * The compiled form of se_reach (unary chains "X true => X false", breadth first in
+ * waves of facts) and of the candidate scan of _level_closure / _base_closures. The
+ * pure-Python code in techniques/forcing/nested.py stays the reference and the fallback
+ * (csp/kernel.py): both give identical results, which tests/techniques/test_se_kernel.py
+ * checks on many grids.
+ *
+ * Grids: at most 128 cells and 15 digits (a cell mask is two uint64 words); the caller
+ * takes the Python path for anything larger. Every argument is checked; a bad one raises
+ * a Python exception (never a crash).
+ *
+ * Interface (ints, lists, dicts in; tuples out):
+ *   static_new(size, n, peers_d, full_masks) -> capsule
+ *       peers_d: n + 1 lists of size ints (peers_d[d][c], cells seeing c for digit d);
+ *       full_masks: the cell masks of the full houses (in the order of _Static.full).
+ *   reach(static, cand, cw, unsolved, c0, d0) -> (nodes, on packed, off packed)
+ *   scan(static, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)
+ *       -> (ok, left, found, closures)
+ *       found: [(cell, digit, nodes, waves)] of the candidates whose unary chain exists
+ *       (waves as se_reach gives them, per digit 0..n; None past 512 waves);
+ *       closures: {cell << 5 | digit: (off packed, on packed, stale)}; ok False when the
+ *       search budget ``left`` (None: no limit) ran out (then found and closures are
+ *       empty); left: the searches left (None when no limit).
+ *   forcing(static, cand, cw, unsolved, on, closures) -> {fact: (nodes, group)}
+ *       SE's static cell and region forcing chains from the closures (nested._forcing's
+ *       conclusions, in its order).
+ * "packed": per-digit cell masks as one int, digit d's cells from bit d * size
+ * (nested._pack).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAXCELLS 128
+#define MAXDIG 15
+#define ND (MAXDIG + 1)
+#define MAXHOUSES 1024
+/* packed ints: at most ND * MAXCELLS bits */
+#define PWORDS ((ND * MAXCELLS + 63) / 64)
+
+typedef struct { uint64_t w[2]; } M;
+
+typedef struct {
+    int size, n, nfull;
+    M peers[ND][MAXCELLS];
+    M full[MAXHOUSES];
+} Static;
+
+typedef struct {
+    const Static *st;
+    uint32_t cand[MAXCELLS];
+    M cw[ND];
+    M bivm[ND];
+    M bl[ND];
+    M partner[ND][MAXCELLS];
+} Grid;
+
+static inline int m_any(M a) { return (a.w[0] | a.w[1]) != 0; }
+static inline M m_and(M a, M b) { M r = {{a.w[0] & b.w[0], a.w[1] & b.w[1]}}; return r; }
+static inline M m_andnot(M a, M b) { M r = {{a.w[0] & ~b.w[0], a.w[1] & ~b.w[1]}}; return r; }
+static inline void m_or(M *a, M b) { a->w[0] |= b.w[0]; a->w[1] |= b.w[1]; }
+static inline int m_has(M a, int c) { return (int)((a.w[c >> 6] >> (c & 63)) & 1); }
+static inline void m_set(M *a, int c) { a->w[c >> 6] |= (uint64_t)1 << (c & 63); }
+static inline int m_count(M a) { return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]); }
+static inline int m_low(M a) {
+    return a.w[0] ? __builtin_ctzll(a.w[0]) : 64 + __builtin_ctzll(a.w[1]);
+}
+static inline void m_clear_low(M *a) {
+    if (a->w[0]) a->w[0] &= a->w[0] - 1; else a->w[1] &= a->w[1] - 1;
+}
+static inline int popc32(uint32_t x) { return __builtin_popcount(x); }
+static inline int high32(uint32_t x) { return 31 - __builtin_clz(x); }
+
+/* ---- Python int <-> bits ---------------------------------------------------------- */
+static int as_bytes(PyObject *o, unsigned char *buf, size_t nbytes) {
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "_se_kernel: expected an int");
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t r = PyLong_AsNativeBytes(o, buf, (Py_ssize_t)nbytes,
+                                        Py_ASNATIVEBYTES_LITTLE_ENDIAN |
+                                        Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                                        Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (r < 0) return -1;
+    if ((size_t)r > nbytes) {
+        PyErr_SetString(PyExc_OverflowError, "_se_kernel: mask too large");
+        return -1;
+    }
+    return 0;
+#else
+    /* (raises OverflowError for a negative int or one that does not fit) */
+    return _PyLong_AsByteArray((PyLongObject *)o, buf, nbytes, 1, 0);
+#endif
+}
+
+static PyObject *from_bytes(const unsigned char *buf, size_t nbytes) {
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(buf, (Py_ssize_t)nbytes, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(buf, nbytes, 1, 0);
+#endif
+}
+
+/* a cell mask of a grid of ``size`` cells */
+static int to_mask(PyObject *o, M *out, int size) {
+    unsigned char b[16];
+    memset(b, 0, sizeof b);
+    if (as_bytes(o, b, 16) < 0) return -1;
+    out->w[0] = out->w[1] = 0;
+    for (int i = 0; i < 16; i++) out->w[i >> 3] |= (uint64_t)b[i] << (8 * (i & 7));
+    if (size < 128) {
+        M lim = {{0, 0}};
+        for (int c = 0; c < size; c++) m_set(&lim, c);
+        if (m_any(m_andnot(*out, lim))) {
+            PyErr_SetString(PyExc_ValueError, "_se_kernel: cell outside the grid");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* per-digit masks 0..n as one int, digit d from bit d * size */
+static PyObject *pack(const M *masks, int n, int size) {
+    uint64_t words[PWORDS];
+    unsigned char bytes[PWORDS * 8];
+    memset(words, 0, sizeof words);
+    for (int d = 0; d <= n; d++) {
+        M m = masks[d];
+        while (m_any(m)) {
+            int c = m_low(m);
+            m_clear_low(&m);
+            int i = d * size + c;
+            words[i >> 6] |= (uint64_t)1 << (i & 63);
+        }
+    }
+    size_t nbits = (size_t)(n + 1) * size;
+    size_t nw = (nbits + 63) / 64;
+    for (size_t i = 0; i < nw; i++)
+        for (int j = 0; j < 8; j++) bytes[i * 8 + j] = (unsigned char)(words[i] >> (8 * j));
+    return from_bytes(bytes, nw * 8);
+}
+
+/* ---- the static tables ------------------------------------------------------------- */
+static void static_free(PyObject *cap) {
+    void *p = PyCapsule_GetPointer(cap, "se_kernel.static");
+    if (p) PyMem_Free(p);
+}
+
+static PyObject *static_new(PyObject *self, PyObject *args) {
+    int size, n;
+    PyObject *peers, *fulls;
+    if (!PyArg_ParseTuple(args, "iiOO", &size, &n, &peers, &fulls)) return NULL;
+    if (size < 1 || size > MAXCELLS || n < 1 || n > MAXDIG) {
+        PyErr_SetString(PyExc_ValueError, "_se_kernel: grid too large (at most 128 cells, 15 digits)");
+        return NULL;
+    }
+    if (!PyList_Check(peers) || PyList_GET_SIZE(peers) != n + 1 || !PyList_Check(fulls) ||
+        PyList_GET_SIZE(fulls) > MAXHOUSES) {
+        PyErr_SetString(PyExc_ValueError, "_se_kernel: bad peers_d or full house masks");
+        return NULL;
+    }
+    Static *st = PyMem_Calloc(1, sizeof(Static));
+    if (!st) return PyErr_NoMemory();
+    st->size = size;
+    st->n = n;
+    for (int d = 0; d <= n; d++) {
+        PyObject *row = PyList_GET_ITEM(peers, d);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) != size) {
+            PyErr_SetString(PyExc_ValueError, "_se_kernel: bad peers_d row");
+            PyMem_Free(st);
+            return NULL;
+        }
+        for (int c = 0; c < size; c++)
+            if (to_mask(PyList_GET_ITEM(row, c), &st->peers[d][c], size) < 0) {
+                PyMem_Free(st);
+                return NULL;
+            }
+    }
+    st->nfull = (int)PyList_GET_SIZE(fulls);
+    for (int h = 0; h < st->nfull; h++)
+        if (to_mask(PyList_GET_ITEM(fulls, h), &st->full[h], size) < 0) {
+            PyMem_Free(st);
+            return NULL;
+        }
+    PyObject *cap = PyCapsule_New(st, "se_kernel.static", static_free);
+    if (!cap) PyMem_Free(st);
+    return cap;
+}
+
+/* ---- one grid: its strong links (nested._SELinks) ------------------------------------ */
+static int grid_load(Grid *g, PyObject *cap, PyObject *cand, PyObject *cw, PyObject *unsolved_o) {
+    const Static *st = PyCapsule_GetPointer(cap, "se_kernel.static");
+    if (!st) return -1;
+    g->st = st;
+    int size = st->size, n = st->n;
+    if (!PyList_Check(cand) || PyList_GET_SIZE(cand) != size || !PyList_Check(cw) ||
+        PyList_GET_SIZE(cw) != n + 1) {
+        PyErr_SetString(PyExc_ValueError, "_se_kernel: cand needs one int per cell, cw one per digit 0..n");
+        return -1;
+    }
+    uint32_t lim = (uint32_t)((1u << (n + 1)) - 1);
+    for (int c = 0; c < size; c++) {
+        PyObject *o = PyList_GET_ITEM(cand, c);
+        if (!PyLong_Check(o)) {
+            PyErr_SetString(PyExc_TypeError, "_se_kernel: cand: expected ints");
+            return -1;
+        }
+        long v = PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || ((unsigned long)v & ~(unsigned long)lim)) {
+            PyErr_SetString(PyExc_ValueError, "_se_kernel: cand: digit out of range");
+            return -1;
+        }
+        g->cand[c] = (uint32_t)v;
+    }
+    for (int d = 0; d <= n; d++)
+        if (to_mask(PyList_GET_ITEM(cw, d), &g->cw[d], size) < 0) return -1;
+    M unsolved;
+    if (to_mask(unsolved_o, &unsolved, size) < 0) return -1;
+    memset(g->bivm, 0, sizeof g->bivm);
+    memset(g->bl, 0, sizeof g->bl);
+    for (int d = 0; d <= n; d++) memset(g->partner[d], 0, sizeof(M) * size);
+    /* bivalue cells per digit (over the state's unsolved cells) */
+    M u = unsolved;
+    while (m_any(u)) {
+        int c = m_low(u);
+        m_clear_low(&u);
+        uint32_t k = g->cand[c];
+        if (popc32(k) == 2) {
+            int e = __builtin_ctz(k), f = high32(k);
+            m_set(&g->bivm[e], c);
+            m_set(&g->bivm[f], c);
+        }
+    }
+    /* bilocal digits per full house */
+    for (int h = 0; h < st->nfull; h++) {
+        for (int d = 1; d <= n; d++) {
+            M pl = m_and(st->full[h], g->cw[d]);
+            if (m_count(pl) == 2) {
+                int a = m_low(pl);
+                M r = pl;
+                m_clear_low(&r);
+                int b = m_low(r);
+                m_or(&g->bl[d], pl);
+                m_set(&g->partner[d][a], b);
+                m_set(&g->partner[d][b], a);
+            }
+        }
+    }
+    return 0;
+}
+
+/* the waves of the last reach (se_reach's ``waves`` up to the chain's end): per wave, its
+ * true facts and the false facts they imply, per digit; nw -1 when there were more than
+ * MAXWAVES (the caller searches them again in Python) */
+#define MAXWAVES 512
+typedef struct {
+    int nw;
+    M on[MAXWAVES][ND];
+    M off[MAXWAVES][ND];
+} Waves;
+
+/* se_reach(st, L, c0, d0) with on0 true, not full: the unary chain's nodes (0: none); the
+ * true and false facts reached in on / off (per digit 0..n) */
+static int reach(const Grid *g, int c0, int d0, M *on, M *off, Waves *wv) {
+    const Static *st = g->st;
+    int n = st->n;
+    static uint8_t nc[2][ND * MAXCELLS], nd[2][ND * MAXCELLS];
+    int cur = 0, nn = 1;
+    M newoff[ND];
+    memset(on, 0, sizeof(M) * (n + 1));
+    memset(off, 0, sizeof(M) * (n + 1));
+    m_set(&on[d0], c0);
+    nc[0][0] = (uint8_t)c0;
+    nd[0][0] = (uint8_t)d0;
+    int dist = 0;
+    if (wv) wv->nw = 0;
+    /* each wave adds facts (on and off only grow): at most 2 * size * n waves */
+    for (int guard = 0; guard <= 2 * ND * MAXCELLS + 2; guard++) {
+        memset(newoff, 0, sizeof(M) * (n + 1));
+        for (int i = 0; i < nn; i++) {
+            int c = nc[cur][i], d = nd[cur][i];
+            m_or(&newoff[d], m_and(st->peers[d][c], g->cw[d]));
+            uint32_t k = g->cand[c] & ~(1u << d);
+            while (k) {
+                int e = __builtin_ctz(k);
+                k &= k - 1;
+                m_set(&newoff[e], c);
+            }
+        }
+        int any = 0;
+        for (int d = 1; d <= n; d++) {
+            M p = newoff[d];
+            if (m_any(p)) {
+                p = m_andnot(p, off[d]);
+                newoff[d] = p;
+                if (m_any(p)) {
+                    m_or(&off[d], p);
+                    any = 1;
+                }
+            }
+        }
+        dist++;
+        if (wv && wv->nw >= 0) {
+            if (wv->nw < MAXWAVES) {
+                M *a = wv->on[wv->nw];
+                memset(a, 0, sizeof(M) * (n + 1));
+                for (int i = 0; i < nn; i++) m_set(&a[nd[cur][i]], nc[cur][i]);
+                memcpy(wv->off[wv->nw], newoff, sizeof(M) * (n + 1));
+                wv->nw++;
+            } else {
+                wv->nw = -1;
+            }
+        }
+        if (m_has(off[d0], c0)) return dist + 1;
+        if (!any) return 0;
+        int nxt = cur ^ 1;
+        int k2 = 0;
+        for (int d = 1; d <= n; d++) {
+            M m = newoff[d];
+            if (!m_any(m)) continue;
+            M y = m_and(m, g->bivm[d]);
+            while (m_any(y)) {
+                int c = m_low(y);
+                m_clear_low(&y);
+                uint32_t rest = g->cand[c] & ~(1u << d);
+                if (!rest) continue;      /* (never: a bivalue cell holding d) */
+                int e = high32(rest);
+                if (!m_has(on[e], c)) {
+                    m_set(&on[e], c);
+                    nc[nxt][k2] = (uint8_t)c;
+                    nd[nxt][k2] = (uint8_t)e;
+                    k2++;
+                }
+            }
+            y = m_and(m, g->bl[d]);
+            if (m_any(y)) {
+                M z = {{0, 0}};
+                while (m_any(y)) {
+                    int c = m_low(y);
+                    m_clear_low(&y);
+                    m_or(&z, g->partner[d][c]);
+                }
+                z = m_andnot(z, on[d]);
+                m_or(&on[d], z);
+                while (m_any(z)) {
+                    int c = m_low(z);
+                    m_clear_low(&z);
+                    nc[nxt][k2] = (uint8_t)c;
+                    nd[nxt][k2] = (uint8_t)d;
+                    k2++;
+                }
+            }
+        }
+        dist++;
+        if (!k2) return 0;
+        cur = nxt;
+        nn = k2;
+    }
+    return 0;
+}
+
+/* se_reach(st, L, c0, d0, full=True) read as depths: per fact, the nodes of the chain to
+ * it in its waves (nested._wave_depth: 2j + 1 for a true fact of wave j, 2j + 2 for a false
+ * one; 0 when not reached) */
+typedef struct {
+    uint16_t on[ND][MAXCELLS];
+    uint16_t off[ND][MAXCELLS];
+} Depths;
+
+static void reach_depths(const Grid *g, int c0, int d0, Depths *dp) {
+    const Static *st = g->st;
+    int n = st->n;
+    static uint8_t nc[2][ND * MAXCELLS], nd[2][ND * MAXCELLS];
+    int cur = 0, nn = 1;
+    M on[ND], off[ND], newoff[ND];
+    memset(dp, 0, sizeof(Depths));
+    memset(on, 0, sizeof on);
+    memset(off, 0, sizeof off);
+    m_set(&on[d0], c0);
+    nc[0][0] = (uint8_t)c0;
+    nd[0][0] = (uint8_t)d0;
+    for (int j = 0; j <= 2 * ND * MAXCELLS + 2; j++) {
+        memset(newoff, 0, sizeof(M) * (n + 1));
+        for (int i = 0; i < nn; i++) {
+            int c = nc[cur][i], d = nd[cur][i];
+            if (!dp->on[d][c]) dp->on[d][c] = (uint16_t)(2 * j + 1);
+            m_or(&newoff[d], m_and(st->peers[d][c], g->cw[d]));
+            uint32_t k = g->cand[c] & ~(1u << d);
+            while (k) {
+                int e = __builtin_ctz(k);
+                k &= k - 1;
+                m_set(&newoff[e], c);
+            }
+        }
+        int any = 0;
+        for (int d = 1; d <= n; d++) {
+            M p = newoff[d];
+            if (m_any(p)) {
+                p = m_andnot(p, off[d]);
+                newoff[d] = p;
+                if (m_any(p)) {
+                    m_or(&off[d], p);
+                    any = 1;
+                    M q = p;
+                    while (m_any(q)) {
+                        int c = m_low(q);
+                        m_clear_low(&q);
+                        if (!dp->off[d][c]) dp->off[d][c] = (uint16_t)(2 * j + 2);
+                    }
+                }
+            }
+        }
+        if (!any) return;
+        int nxt = cur ^ 1;
+        int k2 = 0;
+        for (int d = 1; d <= n; d++) {
+            M m = newoff[d];
+            if (!m_any(m)) continue;
+            M y = m_and(m, g->bivm[d]);
+            while (m_any(y)) {
+                int c = m_low(y);
+                m_clear_low(&y);
+                uint32_t rest = g->cand[c] & ~(1u << d);
+                if (!rest) continue;
+                int e = high32(rest);
+                if (!m_has(on[e], c)) {
+                    m_set(&on[e], c);
+                    nc[nxt][k2] = (uint8_t)c;
+                    nd[nxt][k2] = (uint8_t)e;
+                    k2++;
+                }
+            }
+            y = m_and(m, g->bl[d]);
+            if (m_any(y)) {
+                M z = {{0, 0}};
+                while (m_any(y)) {
+                    int c = m_low(y);
+                    m_clear_low(&y);
+                    m_or(&z, g->partner[d][c]);
+                }
+                z = m_andnot(z, on[d]);
+                m_or(&on[d], z);
+                while (m_any(z)) {
+                    int c = m_low(z);
+                    m_clear_low(&z);
+                    nc[nxt][k2] = (uint8_t)c;
+                    nd[nxt][k2] = (uint8_t)d;
+                    k2++;
+                }
+            }
+        }
+        if (!k2) return;
+        cur = nxt;
+        nn = k2;
+    }
+}
+
+/* a packed int as words (at most PWORDS) */
+static int to_words(PyObject *o, uint64_t *w, int nw) {
+    unsigned char b[PWORDS * 8];
+    memset(b, 0, sizeof b);
+    if (as_bytes(o, b, (size_t)nw * 8) < 0) return -1;
+    for (int i = 0; i < nw; i++) {
+        uint64_t v = 0;
+        for (int j = 7; j >= 0; j--) v = v << 8 | b[i * 8 + j];
+        w[i] = v;
+    }
+    return 0;
+}
+
+/* a cell mask as a Python int */
+static PyObject *mask_int(M m) {
+    unsigned char b[16];
+    for (int i = 0; i < 16; i++) b[i] = (unsigned char)(m.w[i >> 3] >> (8 * (i & 7)));
+    return from_bytes(b, 16);
+}
+
+static PyObject *masks_list(const M *a, int n) {
+    PyObject *l = PyList_New(n + 1);
+    if (!l) return NULL;
+    for (int d = 0; d <= n; d++) {
+        PyObject *v = mask_int(a[d]);
+        if (!v) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, d, v);
+    }
+    return l;
+}
+
+/* se_reach's waves: [(true masks, false masks) per wave], or None (too many: recorded none) */
+static PyObject *waves_list(const Waves *wv, int n) {
+    if (wv->nw < 0) Py_RETURN_NONE;
+    PyObject *l = PyList_New(wv->nw);
+    if (!l) return NULL;
+    for (int j = 0; j < wv->nw; j++) {
+        PyObject *a = masks_list(wv->on[j], n);
+        PyObject *b = a ? masks_list(wv->off[j], n) : NULL;
+        PyObject *t = b ? PyTuple_Pack(2, a, b) : NULL;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        if (!t) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, j, t);
+    }
+    return l;
+}
+
+static PyObject *py_reach(PyObject *self, PyObject *args) {
+    PyObject *cap, *cand, *cw, *unsolved;
+    int c0, d0;
+    if (!PyArg_ParseTuple(args, "OOOOii", &cap, &cand, &cw, &unsolved, &c0, &d0)) return NULL;
+    Grid *g = PyMem_Malloc(sizeof(Grid));
+    if (!g) return PyErr_NoMemory();
+    if (grid_load(g, cap, cand, cw, unsolved) < 0) {
+        PyMem_Free(g);
+        return NULL;
+    }
+    if (c0 < 0 || c0 >= g->st->size || d0 < 1 || d0 > g->st->n) {
+        PyMem_Free(g);
+        PyErr_SetString(PyExc_ValueError, "_se_kernel: cell or digit out of range");
+        return NULL;
+    }
+    M on[ND], off[ND];
+    int nodes = reach(g, c0, d0, on, off, NULL);
+    int n = g->st->n, size = g->st->size;
+    PyMem_Free(g);
+    PyObject *a = pack(on, n, size);
+    PyObject *b = a ? pack(off, n, size) : NULL;
+    PyObject *r = b ? Py_BuildValue("(iOO)", nodes, a, b) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return r;
+}
+
+/* truth of (a & b) for two ints; -1 on error */
+static int and_true(PyObject *a, PyObject *b) {
+    PyObject *t = PyNumber_And(a, b);
+    if (!t) return -1;
+    int r = PyObject_IsTrue(t);
+    Py_DECREF(t);
+    return r;
+}
+
+/* the candidate scan of _level_closure (and of _base_closures: least 0, no prev, no budget) */
+static PyObject *py_scan(PyObject *self, PyObject *args) {
+    PyObject *cap, *cand, *cw, *unsolved, *cells_o, *prev, *fresh, *gone, *left_o;
+    int least, level;
+    if (!PyArg_ParseTuple(args, "OOOOOiOOOiO", &cap, &cand, &cw, &unsolved, &cells_o, &least,
+                          &prev, &fresh, &gone, &level, &left_o))
+        return NULL;
+    if (prev != Py_None && !PyDict_Check(prev)) {
+        PyErr_SetString(PyExc_TypeError, "_se_kernel: prev must be a dict or None");
+        return NULL;
+    }
+    int use_prev = prev != Py_None && PyDict_GET_SIZE(prev) > 0;
+    if (use_prev && (!PyLong_Check(fresh) || !PyLong_Check(gone))) {
+        PyErr_SetString(PyExc_TypeError, "_se_kernel: fresh and gone must be ints");
+        return NULL;
+    }
+    long long left = 0;
+    int limited = left_o != Py_None;
+    if (limited) {
+        left = PyLong_AsLongLong(left_o);
+        if (left == -1 && PyErr_Occurred()) return NULL;
+    }
+    Grid *g = PyMem_Malloc(sizeof(Grid));
+    if (!g) return PyErr_NoMemory();
+    if (grid_load(g, cap, cand, cw, unsolved) < 0) {
+        PyMem_Free(g);
+        return NULL;
+    }
+    static Waves wbuf;
+    Waves *wv = &wbuf;
+    M cells;
+    if (to_mask(cells_o, &cells, g->st->size) < 0) {
+        PyMem_Free(g);
+        return NULL;
+    }
+    int n = g->st->n, size = g->st->size;
+    PyObject *found = PyList_New(0), *closures = PyDict_New();
+    PyObject *key = NULL, *t = NULL;
+    M on[ND], off[ND];
+    if (!found || !closures) goto fail;
+    while (m_any(cells)) {
+        int x = m_low(cells);
+        m_clear_low(&cells);
+        uint32_t k = g->cand[x];
+        if (popc32(k) < least) continue;
+        while (k) {
+            int e = __builtin_ctz(k);
+            k &= k - 1;
+            key = PyLong_FromLong((long)(x << 5 | e));
+            if (!key) goto fail;
+            if (use_prev) {
+                PyObject *old = PyDict_GetItemWithError(prev, key);   /* borrowed */
+                if (!old && PyErr_Occurred()) goto fail;
+                if (old) {
+                    if (!PyTuple_Check(old) || PyTuple_GET_SIZE(old) != 3) {
+                        PyErr_SetString(PyExc_TypeError, "_se_kernel: prev: bad closure");
+                        goto fail;
+                    }
+                    PyObject *o0 = PyTuple_GET_ITEM(old, 0), *o1 = PyTuple_GET_ITEM(old, 1),
+                             *o2 = PyTuple_GET_ITEM(old, 2);
+                    int hit = and_true(o0, fresh);
+                    if (hit < 0) goto fail;
+                    if (!hit) {
+                        int was = PyObject_IsTrue(o2);
+                        if (was < 0) goto fail;
+                        int stale = was;
+                        if (!stale) {
+                            PyObject *u = PyNumber_Or(o0, o1);
+                            if (!u) goto fail;
+                            stale = and_true(u, gone);
+                            Py_DECREF(u);
+                            if (stale < 0) goto fail;
+                        }
+                        if (level < 3) {
+                            if (stale == was) {
+                                if (PyDict_SetItem(closures, key, old) < 0) goto fail;
+                            } else {
+                                t = PyTuple_Pack(3, o0, o1, stale ? Py_True : Py_False);
+                                if (!t || PyDict_SetItem(closures, key, t) < 0) goto fail;
+                                Py_CLEAR(t);
+                            }
+                            Py_CLEAR(key);
+                            continue;
+                        }
+                        if (!stale) {
+                            if (PyDict_SetItem(closures, key, old) < 0) goto fail;
+                            Py_CLEAR(key);
+                            continue;
+                        }
+                    }
+                }
+            }
+            if (limited) {
+                if (left <= 0) {
+                    /* ran out: (False, left, [], {}) as the Python scan */
+                    Py_CLEAR(key);
+                    Py_DECREF(found);
+                    Py_DECREF(closures);
+                    PyMem_Free(g);
+                    return Py_BuildValue("(OLNN)", Py_False, left, PyList_New(0), PyDict_New());
+                }
+                left--;
+            }
+            int nodes = reach(g, x, e, on, off, wv);
+            if (nodes) {
+                PyObject *w = waves_list(wv, n);
+                if (!w) goto fail;
+                t = Py_BuildValue("(iiiN)", x, e, nodes, w);
+                if (!t || PyList_Append(found, t) < 0) goto fail;
+                Py_CLEAR(t);
+            } else {
+                PyObject *a = pack(off, n, size);
+                PyObject *b = a ? pack(on, n, size) : NULL;
+                if (b) t = PyTuple_Pack(3, a, b, Py_False);
+                Py_XDECREF(a);
+                Py_XDECREF(b);
+                if (!t || PyDict_SetItem(closures, key, t) < 0) goto fail;
+                Py_CLEAR(t);
+            }
+            Py_CLEAR(key);
+        }
+    }
+    PyMem_Free(g);
+    /* ("N" steals found and closures, also when it fails) */
+    if (limited) return Py_BuildValue("(OLNN)", Py_True, left, found, closures);
+    return Py_BuildValue("(OONN)", Py_True, Py_None, found, closures);
+fail:
+    Py_XDECREF(key);
+    Py_XDECREF(t);
+    Py_XDECREF(found);
+    Py_XDECREF(closures);
+    PyMem_Free(g);
+    return NULL;
+}
+
+/* nested._forcing's conclusions: SE's static cell and region forcing chains from the
+ * closures of every candidate's "true" on the grid (closures as _level_closure keeps them:
+ * {cell << 5 | digit: (off packed, on packed, stale)}); the dict {fact: (nodes, group)} in
+ * the order the Python code builds it */
+typedef struct { int len; int16_t k[MAXCELLS]; } Group;
+
+static PyObject *py_forcing(PyObject *self, PyObject *args) {
+    PyObject *cap, *cand, *cw, *unsolved, *on_o, *closures;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &cap, &cand, &cw, &unsolved, &on_o, &closures))
+        return NULL;
+    if (!PyDict_Check(closures)) {
+        PyErr_SetString(PyExc_TypeError, "_se_kernel: closures must be a dict");
+        return NULL;
+    }
+    Grid *g = PyMem_Malloc(sizeof(Grid));
+    if (!g) return PyErr_NoMemory();
+    PyObject *out = NULL, *key = NULL;
+    /* per candidate index (cell << 5 | digit): its closure as words, and its depths */
+    int nk = 0, nw = 0;
+    uint64_t *coff = NULL, *con = NULL;
+    int8_t *state = NULL;          /* 0 not looked up, 1 usable, -1 missing or stale */
+    Depths **dep = NULL;
+    Group *groups = NULL;
+    int ngroups = 0;
+    if (grid_load(g, cap, cand, cw, unsolved) < 0) goto fail;
+    const Static *st = g->st;
+    int n = st->n, size = st->size;
+    int nbits = (n + 1) * size;
+    nw = (nbits + 63) / 64;
+    nk = size << 5;
+    M onm;
+    if (to_mask(on_o, &onm, size) < 0) goto fail;
+    /* (static buffers: the closures of one grid, kept while the call runs; it calls no
+     * Python code that could call it again) */
+    static uint64_t coff_buf[(MAXCELLS << 5) * PWORDS], con_buf[(MAXCELLS << 5) * PWORDS];
+    coff = coff_buf;
+    con = con_buf;
+    state = PyMem_Calloc(nk, 1);
+    dep = PyMem_Calloc(nk, sizeof(Depths *));
+    groups = PyMem_Malloc(sizeof(Group) * (size + st->nfull * n));
+    if (!coff || !con || !state || !dep || !groups) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    /* the groups: each open cell's candidates, then each full house's places per digit */
+    M m;
+    if (to_mask(unsolved, &m, size) < 0) goto fail;
+    m = m_andnot(m, onm);
+    while (m_any(m)) {
+        int x = m_low(m);
+        m_clear_low(&m);
+        uint32_t k = g->cand[x];
+        if (popc32(k) >= 2) {
+            Group *gr = &groups[ngroups++];
+            gr->len = 0;
+            while (k) {
+                int e = __builtin_ctz(k);
+                k &= k - 1;
+                gr->k[gr->len++] = (int16_t)(x << 5 | e);
+            }
+        }
+    }
+    for (int h = 0; h < st->nfull; h++) {
+        for (int d = 1; d <= n; d++) {
+            M pl = m_andnot(m_and(st->full[h], g->cw[d]), onm);
+            if (m_count(pl) >= 2) {
+                Group *gr = &groups[ngroups++];
+                gr->len = 0;
+                while (m_any(pl)) {
+                    int x = m_low(pl);
+                    m_clear_low(&pl);
+                    gr->k[gr->len++] = (int16_t)(x << 5 | d);
+                }
+            }
+        }
+    }
+    /* live: the candidates of the grid, packed */
+    uint64_t live[PWORDS];
+    memset(live, 0, sizeof live);
+    for (int d = 0; d <= n; d++) {
+        M q = g->cw[d];
+        while (m_any(q)) {
+            int c = m_low(q);
+            m_clear_low(&q);
+            int i = d * size + c;
+            live[i >> 6] |= (uint64_t)1 << (i & 63);
+        }
+    }
+    out = PyDict_New();
+    if (!out) goto fail;
+    for (int gi = 0; gi < ngroups; gi++) {
+        Group *gr = &groups[gi];
+        int skip = 0;
+        for (int j = 0; j < gr->len && !skip; j++) {
+            int k = gr->k[j];
+            if (!state[k]) {
+                key = PyLong_FromLong(k);
+                if (!key) goto fail;
+                PyObject *t = PyDict_GetItemWithError(closures, key);   /* borrowed */
+                Py_CLEAR(key);
+                if (!t) {
+                    if (PyErr_Occurred()) goto fail;
+                    state[k] = -1;
+                } else {
+                    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
+                        PyErr_SetString(PyExc_TypeError, "_se_kernel: closures: bad entry");
+                        goto fail;
+                    }
+                    int stale = PyObject_IsTrue(PyTuple_GET_ITEM(t, 2));
+                    if (stale < 0) goto fail;
+                    if (stale) {
+                        state[k] = -1;
+                    } else {
+                        if (to_words(PyTuple_GET_ITEM(t, 0), coff + k * nw, nw) < 0 ||
+                            to_words(PyTuple_GET_ITEM(t, 1), con + k * nw, nw) < 0)
+                            goto fail;
+                        state[k] = 1;
+                    }
+                }
+            }
+            if (state[k] < 0) skip = 1;
+        }
+        if (skip) continue;
+        uint64_t a[PWORDS], b[PWORDS];
+        memcpy(a, coff + gr->k[0] * nw, sizeof(uint64_t) * nw);
+        memcpy(b, con + gr->k[0] * nw, sizeof(uint64_t) * nw);
+        for (int j = 1; j < gr->len; j++) {
+            uint64_t any = 0;
+            for (int i = 0; i < nw; i++) {
+                a[i] &= coff[gr->k[j] * nw + i];
+                b[i] &= con[gr->k[j] * nw + i];
+                any |= a[i] | b[i];
+            }
+            if (!any) break;
+        }
+        uint64_t any = 0;
+        for (int i = 0; i < nw; i++) {
+            a[i] &= live[i];
+            any |= a[i] | b[i];
+        }
+        if (!any) continue;
+        for (int pass = 0; pass < 2; pass++) {
+            int on_ = pass == 0;
+            uint64_t *bits = on_ ? b : a;
+            for (int i = 0; i < nw; i++) {
+                uint64_t w = bits[i];
+                while (w) {
+                    int bit = i * 64 + __builtin_ctzll(w);
+                    w &= w - 1;
+                    if (bit >= nbits) break;
+                    int d = bit / size, x = bit % size;
+                    if (on_ && m_has(onm, x)) continue;
+                    if (d < 1 || d > n) continue;     /* (never: digit 0 holds no fact) */
+                    long nodes = 0;
+                    for (int j = 0; j < gr->len; j++) {
+                        int k = gr->k[j];
+                        if (!dep[k]) {
+                            dep[k] = PyMem_Malloc(sizeof(Depths));
+                            if (!dep[k]) {
+                                PyErr_NoMemory();
+                                goto fail;
+                            }
+                            reach_depths(g, k >> 5, k & 31, dep[k]);
+                        }
+                        nodes += on_ ? dep[k]->on[d][x] : dep[k]->off[d][x];
+                    }
+                    long f = ((long)(x << 5 | d) << 1) | on_;
+                    key = PyLong_FromLong(f);
+                    if (!key) goto fail;
+                    PyObject *old = PyDict_GetItemWithError(out, key);   /* borrowed */
+                    if (!old && PyErr_Occurred()) goto fail;
+                    long oldn = 0;
+                    if (old) {
+                        oldn = PyLong_AsLong(PyTuple_GET_ITEM(old, 0));
+                        if (oldn == -1 && PyErr_Occurred()) goto fail;
+                    }
+                    if (!old || nodes < oldn) {
+                        PyObject *grp = PyList_New(gr->len);
+                        if (!grp) goto fail;
+                        for (int j = 0; j < gr->len; j++) {
+                            PyObject *v = PyLong_FromLong(gr->k[j]);
+                            if (!v) {
+                                Py_DECREF(grp);
+                                goto fail;
+                            }
+                            PyList_SET_ITEM(grp, j, v);
+                        }
+                        PyObject *t = Py_BuildValue("(lN)", nodes, grp);
+                        if (!t) goto fail;
+                        int r = PyDict_SetItem(out, key, t);
+                        Py_DECREF(t);
+                        if (r < 0) goto fail;
+                    }
+                    Py_CLEAR(key);
+                }
+            }
+        }
+    }
+    for (int k = 0; k < nk; k++) PyMem_Free(dep[k]);
+    PyMem_Free(dep);
+    PyMem_Free(state);
+    PyMem_Free(groups);
+    PyMem_Free(g);
+    return out;
+fail:
+    Py_XDECREF(key);
+    Py_XDECREF(out);
+    if (dep)
+        for (int k = 0; k < nk; k++) PyMem_Free(dep[k]);
+    PyMem_Free(dep);
+    PyMem_Free(state);
+    PyMem_Free(groups);
+    PyMem_Free(g);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"static_new", static_new, METH_VARARGS,
+     "static_new(size, n, peers_d, full_masks) -> the grid's static tables"},
+    {"reach", py_reach, METH_VARARGS,
+     "reach(static, cand, cw, unsolved, c0, d0) -> (nodes, on packed, off packed)"},
+    {"scan", py_scan, METH_VARARGS,
+     "scan(static, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)"
+     " -> (ok, left, found, closures)"},
+    {"forcing", py_forcing, METH_VARARGS,
+     "forcing(static, cand, cw, unsolved, on, closures) -> {fact: (nodes, group)}"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_se_kernel",
+    "SE probe chains: the compiled form of nested.se_reach and the level probe's scan.",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__se_kernel(void) { return PyModule_Create(&module); }
