@@ -20,8 +20,9 @@ Two engines answer, picked by ``method``:
   budget; the solver is set up only when the kernel is not built or gives up.
 
 ``"auto"`` (default) lists solutions depth-first on pure models up to 9x9 (their
-bitboards are fast) and by SAT otherwise. Counts and true candidates on those pure models
-search the bitboards first, but only while the search stays cheap (:data:`SEARCH_NODES`
+bitboards are fast) and by SAT otherwise. Counts and true candidates take the SAT path
+(the compiled kernel first) where that kernel is built; without it, on those pure models,
+they search the bitboards first, but only while the search stays cheap (:data:`SEARCH_NODES`
 nodes plus :data:`SEARCH_NODES_PER_SOLUTION` a solution found; past the second solution
 :data:`SEARCH_SLACK` nodes plus as many a solution), then start over by SAT: a classic grid
 with many solutions takes about two nodes a solution, but an anti-knight grid with a few
@@ -115,6 +116,18 @@ def _pick(puzzle: Any, method: str) -> str:
         return method
     eng = puzzle.engine()
     return "search" if eng.pure and puzzle.grid.n <= 9 else "sat"
+
+
+def _pick_counting(puzzle: Any, method: str) -> str:
+    """:func:`_pick` for counts and true candidates: where the compiled enumerator of
+    :mod:`csp.cnf_enum` is built, ``"auto"`` takes the SAT path on pure models too (the
+    kernel walks the tree in front of the solver, ahead of the Python bitboards)."""
+    how = _pick(puzzle, method)
+    if how == "search" and method == "auto":
+        from .kernel import compiled
+        if compiled("csp._enum_kernel") is not None:
+            return "sat"
+    return how
 
 
 def _start(puzzle: Any, cand: Sequence[int] | None) -> list[int]:
@@ -426,7 +439,7 @@ def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int |
     nxt = t0 + PROGRESS_EVERY
     try:
         limits = _Limits(time_limit, cancel)
-        how = _pick(puzzle, method)
+        how = _pick_counting(puzzle, method)
         start = _start(puzzle, cand)
         gens: list[Iterator[Any]] = []
         if how == "search":
@@ -547,7 +560,7 @@ def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 
         raise InvalidArgument(f"cap must be at least 1, got {cap}")
     t0 = time.perf_counter()
     limits = _Limits(time_limit, cancel)
-    how = _pick(puzzle, method)
+    how = _pick_counting(puzzle, method)
     start = _start(puzzle, cand)
     g = puzzle.grid
     n, size = g.n, g.size

@@ -115,8 +115,10 @@ def test_search_and_sat_agree(make) -> None:
 @pytest.mark.parametrize("budget", [None, 0])
 def test_auto_searches_pure_models_first_then_sat(monkeypatch, budget) -> None:
     """"auto" on a model of houses only searches its bitboards while that stays cheap and
-    starts over by SAT past the node budget: the answers are the enumeration's either way."""
+    starts over by SAT past the node budget: the answers are the enumeration's either way.
+    (That is the path without the compiled enumerator: see the next test for the kernel.)"""
     import csp.solutions as lib
+    monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
     if budget is not None:
         monkeypatch.setattr(lib, "SEARCH_NODES", budget)
         monkeypatch.setattr(lib, "SEARCH_NODES_PER_SOLUTION", 0)
@@ -197,9 +199,10 @@ def test_to_dict_and_flat_list() -> None:
 
 
 def test_time_limit_gives_a_partial_answer() -> None:
-    # an empty 9x9 grid: very many solutions, and cap 50 keeps the counting busy
+    # an empty 9x9 grid: very many solutions, and cap 10**6 keeps the counting busy (cap 50
+    # is done in a quarter of a second by the compiled enumerator)
     t0 = time.process_time()
-    res = true_candidates("." * 81, cap=50, time_limit=0.3)
+    res = true_candidates("." * 81, cap=10 ** 6, time_limit=0.3)
     assert time.process_time() - t0 < 5
     assert not res.complete and res.status == "multiple"
     assert res.undecided
@@ -210,7 +213,7 @@ def test_cancel_from_another_thread() -> None:
     stop = threading.Event()
     threading.Timer(0.2, stop.set).start()
     t0 = time.perf_counter()
-    res = true_candidates("." * 81, cap=50, cancel=stop)
+    res = true_candidates("." * 81, cap=10 ** 6, cancel=stop)
     assert time.perf_counter() - t0 < 5
     assert not res.complete
     with pytest.raises(Cancelled):
@@ -243,14 +246,16 @@ def test_count_with_progress_and_limits() -> None:
     assert lib_count(p, method="sat").count == 43
 
 
-def test_count_by_sat_stops_on_the_enumeration_solver() -> None:
+def test_count_by_sat_stops_on_the_enumeration_solver(monkeypatch) -> None:
     """Past ENUM_SWITCH solutions counting by SAT goes on in csp.sat.ENUM_SOLVER (CaDiCaL,
     which PySAT cannot interrupt: each call gets a conflict budget and the limits are
-    checked between calls): a time limit and a cancel still stop it, with the count."""
+    checked between calls): a time limit and a cancel still stop it, with the count.
+    (The SAT stage itself: the compiled enumerator in front of it is switched off.)"""
     import csp.sat as sat
+    monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
     t0 = time.process_time()
-    with pytest.raises(TimeLimitExceeded) as e:
-        count_solutions("." * 81, time_limit=0.5, method="sat")
+    with pytest.raises(TimeLimitExceeded) as e:      # wall clock: room for a loaded machine
+        count_solutions("." * 81, time_limit=1.5, method="sat")
     assert e.value.count > sat.ENUM_SWITCH
     assert time.process_time() - t0 < 5
     asked: list[int] = []
@@ -405,4 +410,27 @@ def test_auto_leaves_a_search_that_needs_many_nodes_a_solution(monkeypatch) -> N
     assert [[res.count(c, d) for d in range(1, 10)] for c in cells] == \
         [[ref.count(c, d) for d in range(1, 10)] for c in cells]
     assert lib_count(knight).count == 1822          # the set builder's count (by SAT)
+    monkeypatch.setenv("SUDOKU_CSP_PURE", "1")       # the bitboards: without the kernel
     assert candidate_counts(classic(CLASSIC[0]), cap=2).method == "search"
+
+
+def test_auto_counts_pure_models_by_the_kernel_when_built(monkeypatch) -> None:
+    """Where the compiled enumerator (csp.cnf_enum) is built, "auto" counts and true
+    candidates on models of houses only take the SAT path, the kernel in front of the
+    solver; listing stays depth-first. The answers are the bitboards' either way."""
+    from csp.kernel import compiled
+    if compiled("csp._enum_kernel") is None:
+        pytest.skip("csp._enum_kernel is not built: the Python path runs")
+    p = classic(CLASSIC[0])
+    total, truth = enumerated(p)
+    res = candidate_counts(p, cap=CAP)
+    assert res.method == "sat" and res.complete
+    cells = range(p.grid.size)
+    assert [[res.count(c, d) for d in range(1, 10)] for c in cells] == \
+        [[min(truth[c].get(d, 0), CAP) for d in range(1, 10)] for c in cells]
+    assert lib_count(p).count == total
+    monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+    ref = candidate_counts(p, cap=CAP)
+    assert ref.method == "search"
+    assert [[ref.count(c, d) for d in range(1, 10)] for c in cells] == \
+        [[res.count(c, d) for d in range(1, 10)] for c in cells]
