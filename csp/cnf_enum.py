@@ -35,7 +35,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .kernel import compiled
+from .kernel import active
+
+try:                                   # the compiled kernel, where the install built it
+    from . import _enum_kernel as _KERNEL
+except ImportError:                    # pragma: no cover - no C compiler at install time
+    _KERNEL = None
+
+
+def compiled_kernel() -> Any:
+    """The compiled enumerator ``csp._enum_kernel``, or None: not built, or switched off
+    (``SUDOKU_CSP_PURE=1``, :mod:`csp.kernel`)."""
+    return active(_KERNEL)
 
 __all__ = ["enumerator", "run", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK"]
@@ -68,7 +79,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False) -> Any:
     or None: no kernel (not built, or ``SUDOKU_CSP_PURE``), no encoding (the root
     propagation failed), or rules checked lazily. ``cap``: count the solutions of each
     candidate up to it (0: count solutions only); ``keep``: buffer the solutions."""
-    mod = compiled("csp._enum_kernel")
+    mod = compiled_kernel()
     if mod is None or session.cand is None or session.lazy:
         return None
     enc = session.enc

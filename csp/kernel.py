@@ -1,20 +1,22 @@
 """Compiled kernels: optional C extensions, each with a pure-Python fallback.
 
 ``pip install -e .`` builds them where a C compiler is found (``setup.py``: every extension is
-``optional=True``, so an install never fails for want of one). Every caller keeps a
-pure-Python path giving identical results, and takes it when the module is not built or when
-``SUDOKU_CSP_PURE=1`` is set in the environment (the tests compare both paths).
+``optional=True``, so an install never fails for want of one). Each kernel's owner imports it
+statically in its own layer (``try: from . import _fish_kernel``; no dynamic import, no
+reaching up) and asks :func:`active` at each call: every caller keeps a pure-Python path
+giving identical results, taken when the module is not built or when ``SUDOKU_CSP_PURE=1``
+is set in the environment (the tests compare both paths).
 
->>> compiled("csp._no_such_kernel") is None
+>>> import os
+>>> active(os) is os or pure()
+True
+>>> active(None) is None
 True
 """
 from __future__ import annotations
 
-import importlib
 import os
 from types import ModuleType
-
-_CACHE: dict[str, ModuleType | None] = {}
 
 
 def pure() -> bool:
@@ -22,13 +24,7 @@ def pure() -> bool:
     return os.environ.get("SUDOKU_CSP_PURE", "") not in ("", "0")
 
 
-def compiled(name: str) -> ModuleType | None:
-    """The compiled module ``name`` (``"csp._enum_kernel"``), or None: not built, or switched off."""
-    if pure():
-        return None
-    if name not in _CACHE:
-        try:
-            _CACHE[name] = importlib.import_module(name)
-        except ImportError:
-            _CACHE[name] = None
-    return _CACHE[name]
+def active(module: ModuleType | None) -> ModuleType | None:
+    """``module`` (a kernel its owner imported, or None when it is not built), or None when
+    the kernels are switched off. Asked at each call, so a test can switch paths."""
+    return None if module is None or pure() else module

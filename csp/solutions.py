@@ -124,8 +124,8 @@ def _pick_counting(puzzle: Any, method: str) -> str:
     kernel walks the tree in front of the solver, ahead of the Python bitboards)."""
     how = _pick(puzzle, method)
     if how == "search" and method == "auto":
-        from .kernel import compiled
-        if compiled("csp._enum_kernel") is not None:
+        from .cnf_enum import compiled_kernel
+        if compiled_kernel() is not None:
             return "sat"
     return how
 

@@ -35,11 +35,16 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator, NamedTuple, Sequence
 
-from csp.kernel import compiled
+from csp.kernel import active
 from csp.step import Candidate, Step
 
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
+
+try:                          # the compiled kernel (csp/kernel.py), where the install built it
+    from . import _fish_kernel
+except ImportError:           # no C compiler at install time: the Python path only
+    _fish_kernel = None
 
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale",
          7: "Leviathan"}
@@ -124,7 +129,7 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     Runs in the compiled kernel (:func:`search_compiled`) when it is built and not
     switched off (``csp/kernel.py``), in :func:`search_python` otherwise: the same fish in
     the same order (``tests/techniques/test_fish_kernel.py``)."""
-    kernel = compiled("techniques._fish_kernel")
+    kernel = active(_fish_kernel)
     if kernel is not None and an.size <= 128 and n < 16:
         return search_compiled(kernel, an, digit, n, base_pool, cover_pool, max_fins,
                                max_endo, need_elims, fin_prune, cover_bound)
@@ -152,6 +157,18 @@ def _barren(an: Analysis, P: int, digit: int, n: int, base_pool: Sequence[int],
     return barren
 
 
+def _live_bases(an: Analysis, digit: int, base_pool: Sequence[int]
+                ) -> tuple[int, list[int], list[int]]:
+    """The digit's candidate cells P, the house masks, and the houses of ``base_pool`` that
+    are full houses and hold the digit (the compiled searches' base houses)."""
+    P = an.cells_with[digit]
+    hm = an.house_mask
+    if not P:
+        return P, hm, []
+    full = an.links_memo("full_set", lambda: frozenset(an.full))
+    return P, hm, [h for h in base_pool if h in full and hm[h] & P]
+
+
 def search_compiled(kernel, an: Analysis, digit: int, n: int, base_pool: Sequence[int],
                     cover_pool: Sequence[int], max_fins: int = 0, max_endo: int = 0,
                     need_elims: bool = True, fin_prune: bool = True,
@@ -159,12 +176,9 @@ def search_compiled(kernel, an: Analysis, digit: int, n: int, base_pool: Sequenc
     """:func:`search` by the compiled kernel (``techniques/_fish_kernel.c``, grids of at
     most 128 cells): the same fish in the same order as :func:`search_python`, and the
     same run memo (barren base sets); a pool of more than 64 covers goes to Python."""
-    P = an.cells_with[digit]
+    P, hm, bases = _live_bases(an, digit, base_pool)
     if not P:
         return []
-    hm = an.house_mask
-    full = an.links_memo("full_set", lambda: frozenset(an.full))
-    bases = [h for h in base_pool if h in full and hm[h] & P]
     covers = [h for h in cover_pool if hm[h] & P]
     if len(bases) < n or len(covers) < n:
         return []
@@ -492,7 +506,7 @@ def search_partition(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     with all its supersets. The cover sets are the n-subsets of the touched covers (in
     the order :func:`search` visits them: by their lowest base candidate,
     lexicographically). Compiled or in Python as :func:`search`."""
-    kernel = compiled("techniques._fish_kernel")
+    kernel = active(_fish_kernel)
     if kernel is not None and an.size <= 128 and len(cover_pool) <= 64 and n < 16:
         return search_partition_compiled(kernel, an, digit, n, base_pool, cover_pool,
                                          cover_of, max_fins)
@@ -504,13 +518,8 @@ def search_partition_compiled(kernel, an: Analysis, digit: int, n: int,
                               cover_of: list[int], max_fins: int = 0) -> list[Fish]:
     """:func:`search_partition` by the compiled kernel (at most 128 cells and 64 covers):
     the same fish in the same order as :func:`search_partition_python`."""
-    P = an.cells_with[digit]
-    if not P:
-        return []
-    hm = an.house_mask
-    full = an.links_memo("full_set", lambda: frozenset(an.full))
-    bases = [h for h in base_pool if h in full and hm[h] & P]
-    if len(bases) < n:
+    P, hm, bases = _live_bases(an, digit, base_pool)
+    if not P or len(bases) < n:
         return []
     found = kernel.search_partition(P, n, bases, [hm[h] & P for h in bases], cover_pool,
                                     [hm[h] for h in cover_pool], cover_of,

@@ -5,9 +5,7 @@ Three checks:
 * static: no import statement in csp/, techniques/ or variants/ (at module level, inside a
   function or under ``TYPE_CHECKING``) and no ``importlib.import_module`` / ``__import__``
   call names a higher layer or an application-only dependency; csp and techniques make no
-  dynamic import at all (but csp.kernel, the loader of the compiled kernels, whose callers
-  name each kernel by a literal of their own layer or a lower one), variants only of its
-  own modules;
+  dynamic import at all, variants only of its own modules;
 * lazy paths, in a fresh interpreter: everything a layer can do (solve by search and SAT,
   propagate, pencil marks, graphs, interop, the display hooks, the human solver ...) loads no
   module of a higher layer;
@@ -39,9 +37,6 @@ APP_NAMES = ("cli", "commands", "batch", "render", "generate", "formats", "loade
              "fpuzzles", "spec", "convert", "hint", "__main__")
 #: dynamic-import calls
 DYNAMIC = ("import_module", "__import__")
-#: the modules whose dynamic import is allowed: csp.kernel loads the optional compiled
-#: kernels; its callers name them by literals, checked like imports (``compiled("...")``)
-KERNEL_LOADERS = ("csp.kernel",)
 
 
 # -- static ---------------------------------------------------------------------------------
@@ -91,18 +86,7 @@ def layer_violations(source: str, module: str, is_package: bool = False) -> list
         elif isinstance(node, ast.Call):
             f = node.func
             name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-            if name == "compiled":
-                # csp.kernel.compiled(name): a compiled kernel, named by a literal of the
-                # caller's layer or a lower one
-                arg = node.args[0] if node.args else None
-                if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
-                    out.append(f"{module}:{node.lineno}: compiled kernel not named by a "
-                               f"literal {ast.unparse(node)[:60]}")
-                else:
-                    targets = [arg.value]
-            elif name in DYNAMIC:
-                if module in KERNEL_LOADERS:
-                    continue
+            if name in DYNAMIC:
                 if layer in ("csp", "techniques") or not _own_dynamic(node, layer):
                     out.append(f"{module}:{node.lineno}: dynamic import "
                                f"{ast.unparse(node)[:60]}")
@@ -141,10 +125,6 @@ def test_no_import_reaches_a_higher_layer():
     ("variants.killer", "def f():\n    import importlib\n    importlib.import_module(x)\n"),
     ("variants.killer", "def f():\n    from tqdm import tqdm\n"),
     ("variants.killer", "import importlib\nm = importlib.import_module(f'sudoku_csp.{x}')\n"),
-    # compiled kernels: named by a literal of the caller's layer or a lower one
-    ("csp.search", "from .kernel import compiled\nk = compiled('techniques._se_kernel')\n"),
-    ("techniques.forcing.nested", "k = compiled(name)\n"),
-    ("csp.kernel", "from techniques import registry\n"),
 ])
 def test_static_check_can_fail(module, source):
     assert layer_violations(source, module)
@@ -158,12 +138,6 @@ def test_static_check_allows_the_layers_own_imports():
                             "from csp import Puzzle\nfrom techniques.registry import register\n"
                             "n = importlib.import_module(f'variants.{x}')\n",
                             "variants", is_package=True) == []
-    assert layer_violations("from csp.kernel import compiled\n"
-                            "def f():\n    return compiled('techniques._se_kernel')\n",
-                            "techniques.forcing.nested") == []
-    assert layer_violations("import importlib\n"
-                            "def compiled(name):\n    return importlib.import_module(name)\n",
-                            "csp.kernel") == []
 
 
 # -- lazy paths, in a fresh interpreter -----------------------------------------------------

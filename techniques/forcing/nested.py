@@ -6,7 +6,7 @@ from typing import Callable, Iterator, Sequence
 
 from csp.bits import digits_of
 from csp.budget import Budget
-from csp.kernel import compiled
+from csp.kernel import active
 from csp.step import Candidate, Step
 
 from ..analysis import Analysis, iter_cells
@@ -15,6 +15,11 @@ from .engine import _PState, _Static, _cell, _digit, _fact, _propagate, _result,
 from .explain import _complexity, _contra_text, _support
 from .memory import _quiet, _ruled, _untried_first
 from .scans import _NET, _candidates, _inter
+
+try:                          # the compiled kernel (csp/kernel.py), where the install built it
+    from .. import _se_kernel
+except ImportError:           # no C compiler at install time: the Python path only
+    _se_kernel = None
 
 #: nested net: inner propagations per call (from the first version; bounds a call on
 #: variants with costly rules, not measured)
@@ -542,7 +547,7 @@ def _kernel(st: _Static):
     """(the compiled module ``techniques._se_kernel``, this grid's static tables in it), or
     None: not built, switched off (``SUDOKU_CSP_PURE=1``, csp/kernel.py), or a grid it does
     not take (more than 128 cells or 15 digits)."""
-    k = compiled("techniques._se_kernel")
+    k = active(_se_kernel)
     if k is None or st.size > 128 or st.n > 15 or len(st.full) > 1024:
         return None
     tables = st.an.links_memo("se_kernel_static", lambda: k.static_new(

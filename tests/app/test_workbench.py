@@ -418,8 +418,8 @@ def test_auto_counts_pure_models_by_the_kernel_when_built(monkeypatch) -> None:
     """Where the compiled enumerator (csp.cnf_enum) is built, "auto" counts and true
     candidates on models of houses only take the SAT path, the kernel in front of the
     solver; listing stays depth-first. The answers are the bitboards' either way."""
-    from csp.kernel import compiled
-    if compiled("csp._enum_kernel") is None:
+    from csp.cnf_enum import compiled_kernel
+    if compiled_kernel() is None:
         pytest.skip("csp._enum_kernel is not built: the Python path runs")
     p = classic(CLASSIC[0])
     total, truth = enumerated(p)

@@ -19,12 +19,12 @@ import pytest
 from csp import Grid, Puzzle
 from csp import cnf_enum
 from csp.errors import Cancelled, TimeLimitExceeded
-from csp.kernel import compiled
+from csp.cnf_enum import compiled_kernel
 from csp.sat import SatSession
 from csp.solutions import candidate_counts, count_solutions, iter_solutions
 
 ROOT = Path(__file__).resolve().parents[2]
-KERNEL = compiled("csp._enum_kernel")
+KERNEL = compiled_kernel()
 needs_kernel = pytest.mark.skipif(KERNEL is None, reason="csp._enum_kernel is not built "
                                   "(no C compiler at install, or SUDOKU_CSP_PURE=1)")
 
@@ -62,7 +62,7 @@ def pure(monkeypatch, fn, *args, **kw):
     """``fn`` on the pure-Python path."""
     with monkeypatch.context() as m:
         m.setenv("SUDOKU_CSP_PURE", "1")
-        assert compiled("csp._enum_kernel") is None
+        assert compiled_kernel() is None
         return fn(*args, **kw)
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from csp import links
 from csp.budget import Budget
-from csp.kernel import compiled
+from csp.kernel import active
 from techniques import fish
 from techniques.analysis import Analysis
 from techniques.loop import apply_step
@@ -25,7 +25,7 @@ from variants.classic import classic_puzzle
 
 from conftest import DATA, load_solutions
 
-pytestmark = pytest.mark.skipif(compiled("techniques._fish_kernel") is None,
+pytestmark = pytest.mark.skipif(active(fish._fish_kernel) is None,
                                 reason="techniques._fish_kernel is not built (no C compiler "
                                        "at install, or SUDOKU_CSP_PURE=1)")
 
@@ -42,7 +42,7 @@ SETTINGS = [
 
 
 def _kernel():
-    return compiled("techniques._fish_kernel")
+    return active(fish._fish_kernel)
 
 
 def _paths(puzzles: list, steps: int, every: int):

@@ -14,7 +14,8 @@ import random
 
 import pytest
 
-from csp.kernel import compiled
+from csp.kernel import active
+from techniques.forcing import nested
 from techniques.analysis import _shared, analyze
 from techniques.forcing.engine import _base, _fact, _result, _static
 from techniques.forcing.nested import (_SELinks, _forcing_py, _kernel, _news, _pack, _scan,
@@ -24,7 +25,7 @@ from variants.classic import classic_puzzle
 
 from conftest import DATA, ROOT
 
-KERNEL = compiled("techniques._se_kernel")
+KERNEL = active(nested._se_kernel)
 needs_kernel = pytest.mark.skipif(KERNEL is None, reason="techniques._se_kernel is not built "
                                   "(no C compiler at install, or SUDOKU_CSP_PURE=1)")
 
