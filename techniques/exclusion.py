@@ -184,6 +184,8 @@ def rule_exclusion(an: Analysis, opts: dict) -> Iterator[Step]:
     for i, p in enumerate(eng.props):
         if len(p.scope) > max_scope:
             continue
+        if an.tick(len(p.scope)):
+            break               # the deadline: what was found so far is sound
         # which candidates break the rule depends on its own cells' candidates only
         key = ("rule_exclusion", i, tuple(base[c] for c in p.scope))
         for a, v in an.shared_memo(key, lambda p=p, i=i: _breakers(an, eng, i, base)):
@@ -223,6 +225,8 @@ def _breakers(an: Analysis, eng, i: int, base: list[int],
         hits.sort()
         return tuple([avs[j] for j in hits])
     for (a, v), rem in _reach(an, eng, i):
+        if an.tick(len(p.scope)):
+            break               # cut short: not cached (Analysis.shared_memo)
         work = base[:]
         hit = False
         for c, m in rem.items():

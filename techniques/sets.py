@@ -48,7 +48,7 @@ from typing import Iterator, Sequence
 
 from csp.bits import digits_of
 from csp.constraints.alldiff import AllDifferent
-from csp.constraints.sums import Sum, SumIn, linear_supports, sum_combinations
+from csp.constraints.sums import Sum, SumIn, linear_supports, sum_subsets
 from csp.step import Candidate, Step, digit_symbol
 
 from .analysis import Analysis, iter_cells
@@ -444,53 +444,82 @@ def set_tables(an: Analysis) -> SetTables:
 # -- cage combinations ----------------------------------------------------------------------
 def matchable(doms: Sequence[int], digits: int) -> bool:
     """Can the cells (candidate masks ``doms``) take different digits covering ``digits``
-    exactly (``len(doms) == popcount(digits)``)?
+    exactly (``len(doms) == popcount(digits)``)? A bipartite matching by augmenting paths:
+    polynomial in the cells, whatever the candidates (a backtracking search was exponential
+    on a long cage without a matching).
 
     >>> matchable([0b110, 0b110, 0b1000], 0b1110), matchable([0b10, 0b10], 0b110)
     (True, False)
     """
-    doms = sorted((m & digits for m in doms), key=int.bit_count)
+    doms = [m & digits for m in doms]
+    owner: dict[int, int] = {}          # digit bit -> the cell index holding it
 
-    def rec(i: int, free: int) -> bool:
-        if i == len(doms):
-            return True
-        m = doms[i] & free
+    def augment(i: int, seen: int) -> tuple[bool, int]:
+        m = doms[i] & ~seen
         while m:
             low = m & -m
-            if rec(i + 1, free & ~low):
-                return True
             m ^= low
-        return False
+            seen |= low
+            j = owner.get(low)
+            if j is None:
+                owner[low] = i
+                return True, seen
+            ok, seen = augment(j, seen)
+            if ok:
+                owner[low] = i
+                return True, seen
+        return False, seen
 
-    return rec(0, digits)
+    for i in sorted(range(len(doms)), key=lambda i: doms[i].bit_count()):
+        if not augment(i, 0)[0]:
+            return False
+    return len(owner) == digits.bit_count()
 
 
-def cage_combinations(an: Analysis, cells: Sequence[int], totals: Sequence[int]) -> list[int]:
+#: at most this many digit sets a cage's logic enumerates per state; a cage with more (17
+#: cells of 1..35 adding up to 300 have millions) is left to the rules' own propagation and
+#: the other techniques (:func:`cage_combinations` answers None)
+COMBINATION_LIMIT = 5000
+
+
+def cage_combinations(an: Analysis, cells: Sequence[int],
+                      totals: Sequence[int]) -> list[int] | None:
     """Digit masks of the combinations (different digits adding up to one of ``totals``)
-    that still fit the cells: the placed digits in it, the open cells matchable to the rest."""
+    that still fit the cells: the placed digits in it, the open cells matchable to the rest;
+    in digit order. None when there are more than :data:`COMBINATION_LIMIT` digit sets to
+    look at (the work is bounded: only the sets of the open cells' candidates are listed).
+    """
     placed = an.state.placed
-    placed_mask = 0
+    placed_mask = placed_sum = n_placed = 0
     open_doms = []
     for c in cells:
-        if placed[c]:
-            placed_mask |= 1 << placed[c]
+        d = placed[c]
+        if d:
+            placed_mask |= 1 << d
+            placed_sum += d
+            n_placed += 1
         else:
             open_doms.append(an.cand[c])
+    if placed_mask.bit_count() != n_placed:
+        return []                       # a digit placed twice: nothing fits
     union = 0
     for m in open_doms:
         union |= m
+    digits = digits_of(union & ~placed_mask)
     out = []
+    budget = COMBINATION_LIMIT
     for total in totals:
-        for combo in sum_combinations(an.n, len(cells), total):
-            if combo & placed_mask != placed_mask:
-                continue
-            rest = combo & ~placed_mask
-            if rest & ~union:
-                continue
+        # in digit order: a combination's placed digits are common to all, so ordering by
+        # the rest orders the whole
+        rests = sum_subsets(digits, len(open_doms), total - placed_sum, limit=budget)
+        if rests is None:
+            return None
+        budget -= len(rests)
+        for rest in rests:
             if any(not m & rest for m in open_doms):
                 continue
             if _matchable_cached(open_doms, rest):
-                out.append(combo)
+                out.append(rest | placed_mask)
     return out
 
 
@@ -522,8 +551,8 @@ def region_digits(an: Analysis, r: Region) -> tuple[int, int]:
 
 def _region_digits(an: Analysis, r: Region, full: int) -> tuple[int, int]:
     placed = an.state.placed
-    if r.totals:
-        combos = cage_combinations(an, r.cells, r.totals)
+    combos = cage_combinations(an, r.cells, r.totals) if r.totals else None
+    if combos is not None:              # None: too many to list, read as a plain group
         if not combos:
             return 0, 0
         must, may = full, 0

@@ -42,11 +42,16 @@ def _names(an: Analysis, bits: int, sep: str = ",") -> str:
 
 
 def _cage_info(an: Analysis) -> list[tuple[Region, list[int]]]:
-    """The cages (regions with a sum and different digits) and their fitting combinations."""
+    """The cages (regions with a sum and different digits) and their fitting combinations;
+    a cage with more than :data:`techniques.sets.COMBINATION_LIMIT` to list is left out."""
     def build():
-        t = set_tables(an)
-        return [(r, cage_combinations(an, r.cells, r.totals)) for r in t.regions
-                if r.kind == "cage"]
+        out = []
+        for r in set_tables(an).regions:
+            if r.kind == "cage":
+                combos = cage_combinations(an, r.cells, r.totals)
+                if combos is not None:      # None: too many to list (a long cage)
+                    out.append((r, combos))
+        return out
     return an.memo("killer_cage_combos", build)
 
 
@@ -157,7 +162,7 @@ def disjoint_cages(an: Analysis, opts: dict) -> Iterator[Step]:
         if len(combos) < 2 or not cage.mask & an.unsolved:
             continue
         for other in seeing.get(cage.mask, ()):
-            ocage, ocombos = by_mask[other]
+            ocage, ocombos = by_mask.get(other, (None, None))
             if not ocombos:
                 continue
             keep = [m for m in combos if any(not m & o for o in ocombos)]

@@ -17,6 +17,7 @@ adds up to the same total.
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 from typing import Iterator, Sequence
 
 from csp.bits import digits_of, iter_bits
@@ -68,7 +69,7 @@ def segment_sums(doms: Sequence[int], distinct: bool, differ: Sequence[Sequence[
     filling with that total. ``doms``: candidate masks; ``distinct``: all cells differ
     (else ``differ[i]`` lists the earlier positions cell i must differ from); ``required``:
     digits every filling holds (used with ``distinct``). None when the search would exceed
-    ``limit`` fillings.
+    ``limit`` fillings (or, with ``distinct``, digit sets to try).
 
     >>> sorted(segment_sums([0b1110, 0b1110], True))
     [3, 4, 5]
@@ -84,6 +85,8 @@ def segment_sums(doms: Sequence[int], distinct: bool, differ: Sequence[Sequence[
         digits = digits_of(union)
         if len(digits) < k:
             return out
+        if comb(len(digits), k) > limit:
+            return None         # (a long segment on a big grid: millions of digit sets)
         for combo in combinations(digits, k):
             cm = 0
             for d in combo:

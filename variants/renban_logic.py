@@ -105,6 +105,24 @@ def renban_house_overlap(an: Analysis, opts: dict) -> Iterator[Step]:
 
 #: a renban's cells in one house that :func:`renban_house_split` still enumerates
 SPLIT_MAX_CELLS = 6
+#: at most this many assignments of digits to the renban's cells in a house (an upper
+#: bound, over all its runs) :func:`renban_house_split` enumerates; a house with more (a
+#: long renban on a big grid: 17 cells of 1..25 have millions) waits until the candidates
+#: narrow. The renban puzzles of the shared sets need at most 7,680.
+SPLIT_WORK = 100_000
+
+
+def split_work(an: Analysis, runs: Sequence[int], inside: Sequence[int]) -> int:
+    """An upper bound on the assignments :func:`house_split` tries: per run, the product
+    of the cells' candidate counts in it, and at most the run's ordered choices."""
+    from math import perm
+    total = 0
+    for run in runs:
+        prod = 1
+        for c in inside:
+            prod *= (_value(an, c) & run).bit_count()
+        total += min(prod, perm(run.bit_count(), len(inside)))
+    return total
 
 
 def house_split(an: Analysis, runs: Sequence[int], inside: list[int], rest: list[int],
@@ -181,6 +199,8 @@ def renban_house_split(an: Analysis, opts: dict) -> Iterator[Step]:
                    tuple(_value(an, c) for c in outside), tuple(runs))
             hit = t.memo.get(key)
             if hit is None:
+                if split_work(an, runs, inside) > SPLIT_WORK:
+                    continue        # too many to try now: bounded work (see SPLIT_WORK)
                 hit = t.remember(key, house_split(an, runs, inside, rest, outside))
             good, sup_in, sup_rest, sup_out = hit
             if not good:

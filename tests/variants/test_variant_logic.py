@@ -279,6 +279,100 @@ def test_killer_combinations_need_a_matching():
                                    "=> r1c3<>345689")
 
 
+def _combinations_by_brute_force(an, cells, totals) -> list[int]:
+    """Every set of different digits adding up to a total whose digits the cells can take
+    one each (every assignment of the open cells tried): the definition, no shortcut."""
+    from itertools import combinations, permutations
+    placed = [an.state.placed[c] for c in cells]
+    opens = [an.cand[c] for c, d in zip(cells, placed) if not d]
+    out = []
+    for total in totals:
+        for combo in combinations(range(1, an.n + 1), len(cells)):
+            if sum(combo) != total or any(d and d not in combo for d in placed):
+                continue
+            rest = [d for d in combo if d not in placed]
+            if len(rest) == len(opens) and any(all(m >> d & 1 for m, d in zip(opens, order))
+                                               for order in permutations(rest)):
+                out.append(sum(1 << d for d in combo))
+    return out
+
+
+@pytest.mark.parametrize("n", [6, 9])
+def test_cage_combinations_are_the_fitting_digit_sets(n):
+    """``cage_combinations`` lists only the candidates' digit sets (bounded work), in digit
+    order: the same list as the brute-force definition, on random states of random cages
+    (placed digits, repeated totals and digits placed twice included)."""
+    import random
+
+    from techniques.analysis import Analysis
+    from techniques.sets import cage_combinations
+    rng = random.Random(n)
+    p = Puzzle(n).use(classic())
+    seen = 0
+    for _ in range(150):
+        k = rng.randint(1, min(5, n))
+        cells = rng.sample(range(n * n), k)
+        totals = sorted(rng.sample(range(k, k * n + 1), rng.randint(1, 2)))
+        st = p.initial_state().copy()
+        for c in cells:
+            if rng.random() < 0.25:
+                st.placed[c] = rng.randint(1, n)
+                st.cand[c] = 1 << st.placed[c]
+            else:
+                st.cand[c] = mask_of(rng.sample(range(1, n + 1), rng.randint(1, n)))
+        an = Analysis(st)
+        got = cage_combinations(an, cells, totals)
+        assert got == _combinations_by_brute_force(an, cells, totals), (cells, totals)
+        seen += bool(got)
+    assert seen > 20            # the cases are not all empty
+
+
+def test_long_cage_on_a_big_grid_is_left_to_the_rules():
+    """17 cells of 1..35 adding up to 300 or 301 have millions of digit sets: the cage
+    techniques list none (None: too many), within a bounded time, and the killer
+    techniques find nothing there rather than running on (the fuzzed ``solve --logic``
+    ran minutes past its time limit, growing to gigabytes, listing them)."""
+    import time
+
+    from techniques.analysis import Analysis
+    from techniques.sets import COMBINATION_LIMIT, cage_combinations
+    from variants.killer import multi_sum_cage
+    p = Puzzle(35).use(classic(), multi_sum_cage([f"r1c{c}" for c in range(1, 18)],
+                                                 [300, 301]))
+    st = p.initial_state()
+    t0 = time.process_time()
+    assert cage_combinations(Analysis(st), list(range(17)), [300, 301]) is None
+    for name in ("killer_combinations", "mandatory_inclusion", "cage_house_overlap",
+                 "disjoint_cages"):
+        assert found(p, st, name) == []
+    assert time.process_time() - t0 < 5
+    # a short cage on the same grid is still listed
+    small = cage_combinations(Analysis(st), [0, 1], [68])
+    assert small == [1 << 33 | 1 << 35] and COMBINATION_LIMIT >= 1000
+
+
+def test_long_renban_on_a_big_grid_is_bounded():
+    """A renban of 17 cells on a 25x25 crossing row 1 in 6 cells: its house split would try
+    millions of digit assignments at the start (the fuzzed ``solve --logic`` ran past its
+    limit there). It waits while they are more than ``SPLIT_WORK``, within a bounded time;
+    a short renban on the same grid is still split."""
+    import time
+
+    from variants.lines import renban
+    from variants.renban_logic import SPLIT_WORK, split_work
+    cells = [f"r1c{c}" for c in range(20, 26)] + [f"r2c{c}" for c in range(25, 14, -1)]
+    p = Puzzle(25).use(classic(), renban(cells))
+    st = p.initial_state()
+    t0 = time.process_time()
+    assert found(p, st, "renban_house_split") == []
+    assert time.process_time() - t0 < 5
+    from techniques.analysis import Analysis
+    runs = [((1 << 17) - 1) << lo for lo in range(1, 10)]
+    assert split_work(Analysis(st), runs, list(range(19, 25))) > SPLIT_WORK
+    # the renban puzzles of tests/data/fpuzzles_cc_by.jsonl need 7,680 at most: well within
+    assert SPLIT_WORK >= 10 * 7680
+
+
 def test_mandatory_inclusion():
     """Cage 22 over r1c3, r1c4, r2c4 is 589 or 679: 9 is in the cage; with r2c4 not 9 it is
     in r1c3/r1c4, so the rest of row 1 loses 9."""
