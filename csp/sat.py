@@ -1,4 +1,4 @@
-"""Search by a CDCL SAT solver: the puzzle as CNF, solved with PySAT's Glucose.
+"""Search by a CDCL SAT solver: the puzzle as CNF, solved with PySAT's Glucose or MiniSat.
 
 Depth-first search (:mod:`csp.search`) learns nothing from its failures. Most puzzles do
 not need it to, but a few variant puzzles with no givens and weak local rules do: "Solver
@@ -70,12 +70,17 @@ from .search import propagate_pure
 __all__ = ["Encoding", "encode", "sat_search", "solve_limited", "SatUnavailable", "available",
            "SatSession", "cancel_check", "new_solver"]
 
-SOLVER = "glucose42"   # Glucose 4.2: supports interrupts (CaDiCaL and Kissat in PySAT do not)
-#: the solver of a :func:`sat_search` with a time limit: Glucose 4.2 sees an interrupt
-#: (and a conflict budget) only when it restarts, and one restart can take seconds (an
-#: empty 35x35 with a 17-cell cage: interrupted at 0.5 s, it stopped at 3.3 s); Glucose
-#: 4.1 sees it at once (0.51 s)
-TIMED_SOLVER = "glucose4"
+#: the solver of a search without a time limit: Glucose 4.2
+SOLVER = "glucose42"
+#: the solver of every call that a deadline or a cancel may interrupt (:func:`sat_search`
+#: with a time limit, :class:`SatSession`, the report's element checks): MiniSat 2.2 reads
+#: an interrupt (and a conflict budget) at every decision. Glucose 4.1 and 4.2 read them only
+#: when they restart, and they block restarts while the trail is long: on an empty 25x25
+#: with a 17-cell cage both ran 100,000 conflicts (20-60 s) past an interrupt at 1 s, where
+#: MiniSat finds a solution in 0.03 s; an empty 35x35 with a 17-cell cage, interrupted at
+#: 0.5 s, stopped at 3.3 s. On the 136 setter puzzles MiniSat is within 5 % of Glucose
+#: 4.2 (true candidates, counts, element checks)
+TIMED_SOLVER = "minisat22"
 #: the solver :class:`SatSession` sessions that list every solution (one call and one
 #: blocking clause a solution) move to past :data:`ENUM_SWITCH` solutions: CaDiCaL 1.9.5
 #: goes back less far between calls than Glucose and MiniSat, which start again from the
@@ -96,11 +101,13 @@ ENUM_SWITCH_CONFLICTS = 20
 #: PySAT's name -> (the attribute of its wrapper holding the C solver, the C module's
 #: clause function), for :func:`new_solver`
 _RAW = {"glucose42": ("glucose", "glucose421_add_cl"),
+        "glucose4": ("glucose", "glucose41_add_cl"),
         "minisat22": ("minisat", "minisat22_add_cl"),
         "cadical195": ("cadical", "cadical195_add_cl")}
 #: PySAT's name -> the prefix of its C module's functions (``<prefix>_solve_lim``,
 #: ``<prefix>_model``), which :class:`SatSession` calls directly
-_PREFIX = {"glucose42": "glucose421", "minisat22": "minisat22", "cadical195": "cadical195"}
+_PREFIX = {"glucose42": "glucose421", "glucose4": "glucose41", "minisat22": "minisat22",
+           "cadical195": "cadical195"}
 #: solvers PySAT cannot interrupt: :class:`SatSession` gives each call this many conflicts
 #: and checks its deadline and cancel between (a call past it goes on where it stopped,
 #: its learnt clauses kept)
@@ -718,7 +725,7 @@ def cancel_check(cancel: Any) -> Any:
 
 
 class SatSession:
-    """A puzzle's CNF in one Glucose solver, kept warm for many questions about the same
+    """A puzzle's CNF in one SAT solver, kept warm for many questions about the same
     puzzle: a solution under assumptions (:meth:`solve`), then clauses that forbid a found
     solution (:meth:`block`) or a candidate (:meth:`exclude`) for good. What the solver
     learns from one question serves the next, which is what makes true candidates and
@@ -728,8 +735,10 @@ class SatSession:
     rules first unless ``propagated``; :attr:`cand` holds the masks encoded, None when that
     propagation already found a contradiction (then every :meth:`solve` answers None).
     Candidate literals are :meth:`var` ``(cell, digit)`` (``cell * n + digit``); negative
-    literals exclude. ``solver``: PySAT's name of the solver (Glucose 4.2 by default;
-    :data:`ENUM_SOLVER` for sessions that list every solution).
+    literals exclude. ``solver``: PySAT's name of the solver (MiniSat 2.2,
+    :data:`TIMED_SOLVER`, by default: it sees an interrupt at once, where Glucose sees it
+    only at its next restart, up to a minute later on a big grid; :data:`ENUM_SOLVER` for
+    sessions that list every solution).
 
     Time limits and cancellation hold *during* a solver call: between :meth:`start` and
     :meth:`stop` a watcher thread interrupts the solver when ``deadline``
@@ -751,7 +760,7 @@ class SatSession:
 
     def __init__(self, puzzle: Any, cand: list[int] | None = None, *, propagated: bool = False,
                  table_budget: int = TABLE_BUDGET, state_budget: int = STATE_BUDGET,
-                 solver: str = SOLVER, defer: bool = False) -> None:
+                 solver: str = TIMED_SOLVER, defer: bool = False) -> None:
         try:
             import pysat.solvers  # noqa: F401
         except ImportError as e:       # pragma: no cover - python-sat is a dependency

@@ -235,7 +235,7 @@ class ElementSat:
                  deadline: float | None = None, time_limit: float | None = None) -> None:
         from pysat.solvers import Solver
 
-        from csp.sat import SOLVER, encode
+        from csp.sat import TIMED_SOLVER, encode
         self.puzzle = puzzle
         self.els = list(elements(puzzle) if els is None else els)
         self.deadline = deadline
@@ -268,7 +268,8 @@ class ElementSat:
             if e.given is not None:
                 clauses.append([-s, enc.var(*e.given)])
         self.lazy = [(con, owner.get(id(con))) for con in enc.lazy]
-        self.solver = Solver(name=SOLVER, bootstrap_with=clauses)
+        # (csp.sat.TIMED_SOLVER: it sees the deadline's interrupt at once)
+        self.solver = Solver(name=TIMED_SOLVER, bootstrap_with=clauses)
         self.calls = 0
         self._differ: dict[tuple[int, ...], int] = {}
 
