@@ -413,8 +413,12 @@ static void base_rec(S *s, int start, int k, u128 U, u128 endo, u128 common, uin
     }
 }
 
-static int read_masks(PyObject *seq, const char *what, u128 *out, Py_ssize_t cap,
-                      Py_ssize_t *len) {
+/* One reader for the kernel's sequences: `convert(item, out, j)` stores item j (a mask or
+ * an id); too long a sequence or a bad item is a Python exception. */
+typedef int (*convert_fn)(PyObject *item, void *out, Py_ssize_t j);
+
+static int read_seq(PyObject *seq, const char *what, void *out, Py_ssize_t cap,
+                    Py_ssize_t *len, convert_fn convert) {
     PyObject *f = PySequence_Fast(seq, what);
     if (!f) return -1;
     Py_ssize_t m = PySequence_Fast_GET_SIZE(f);
@@ -425,32 +429,32 @@ static int read_masks(PyObject *seq, const char *what, u128 *out, Py_ssize_t cap
     }
     PyObject **items = PySequence_Fast_ITEMS(f);
     for (Py_ssize_t j = 0; j < m; j++) {
-        if (to_u128(items[j], &out[j]) < 0) { Py_DECREF(f); return -1; }
+        if (convert(items[j], out, j) < 0) { Py_DECREF(f); return -1; }
     }
     Py_DECREF(f);
     *len = m;
     return 0;
 }
 
+static int convert_mask(PyObject *item, void *out, Py_ssize_t j) {
+    return to_u128(item, &((u128 *)out)[j]);
+}
+
+static int convert_id(PyObject *item, void *out, Py_ssize_t j) {
+    long v = PyLong_AsLong(item);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    ((long *)out)[j] = v;
+    return 0;
+}
+
+static int read_masks(PyObject *seq, const char *what, u128 *out, Py_ssize_t cap,
+                      Py_ssize_t *len) {
+    return read_seq(seq, what, out, cap, len, convert_mask);
+}
+
 static int read_ids(PyObject *seq, const char *what, long *out, Py_ssize_t cap,
                     Py_ssize_t *len) {
-    PyObject *f = PySequence_Fast(seq, what);
-    if (!f) return -1;
-    Py_ssize_t m = PySequence_Fast_GET_SIZE(f);
-    if (m > cap) {
-        Py_DECREF(f);
-        PyErr_Format(PyExc_ValueError, "_fish_kernel: too many %s (%zd > %zd)", what, m, cap);
-        return -1;
-    }
-    PyObject **items = PySequence_Fast_ITEMS(f);
-    for (Py_ssize_t j = 0; j < m; j++) {
-        long v = PyLong_AsLong(items[j]);
-        if (v == -1 && PyErr_Occurred()) { Py_DECREF(f); return -1; }
-        out[j] = v;
-    }
-    Py_DECREF(f);
-    *len = m;
-    return 0;
+    return read_seq(seq, what, out, cap, len, convert_id);
 }
 
 PyDoc_STRVAR(search_doc,

@@ -264,6 +264,52 @@ typedef struct {
     M off[MAXWAVES][ND];
 } Waves;
 
+/* The strong-link wave of a probe: each candidate that went off this wave (newoff) turns
+ * on the other digit of its bivalue cell and the other end of its bi-location links; the
+ * facts new to `on` are appended to (nc, nd). Returns how many. Shared by se_reach's
+ * scan and reach_depths. */
+static inline int strong_wave(const Grid *g, int n, const M *newoff, M *on,
+                              uint8_t *nc, uint8_t *nd) {
+    int k2 = 0;
+    for (int d = 1; d <= n; d++) {
+        M m = newoff[d];
+        if (!m_any(m)) continue;
+        M y = m_and(m, g->bivm[d]);
+        while (m_any(y)) {
+            int c = m_low(y);
+            m_clear_low(&y);
+            uint32_t rest = g->cand[c] & ~(1u << d);
+            if (!rest) continue;      /* (never: a bivalue cell holding d) */
+            int e = high32(rest);
+            if (!m_has(on[e], c)) {
+                m_set(&on[e], c);
+                nc[k2] = (uint8_t)c;
+                nd[k2] = (uint8_t)e;
+                k2++;
+            }
+        }
+        y = m_and(m, g->bl[d]);
+        if (m_any(y)) {
+            M z = {{0, 0}};
+            while (m_any(y)) {
+                int c = m_low(y);
+                m_clear_low(&y);
+                m_or(&z, g->partner[d][c]);
+            }
+            z = m_andnot(z, on[d]);
+            m_or(&on[d], z);
+            while (m_any(z)) {
+                int c = m_low(z);
+                m_clear_low(&z);
+                nc[k2] = (uint8_t)c;
+                nd[k2] = (uint8_t)d;
+                k2++;
+            }
+        }
+    }
+    return k2;
+}
+
 /* se_reach(st, L, c0, d0) with on0 true, not full: the unary chain's nodes (0: none); the
  * true and false facts reached in on / off (per digit 0..n) */
 static int reach(const Grid *g, int c0, int d0, M *on, M *off, Waves *wv) {
@@ -319,43 +365,7 @@ static int reach(const Grid *g, int c0, int d0, M *on, M *off, Waves *wv) {
         if (m_has(off[d0], c0)) return dist + 1;
         if (!any) return 0;
         int nxt = cur ^ 1;
-        int k2 = 0;
-        for (int d = 1; d <= n; d++) {
-            M m = newoff[d];
-            if (!m_any(m)) continue;
-            M y = m_and(m, g->bivm[d]);
-            while (m_any(y)) {
-                int c = m_low(y);
-                m_clear_low(&y);
-                uint32_t rest = g->cand[c] & ~(1u << d);
-                if (!rest) continue;      /* (never: a bivalue cell holding d) */
-                int e = high32(rest);
-                if (!m_has(on[e], c)) {
-                    m_set(&on[e], c);
-                    nc[nxt][k2] = (uint8_t)c;
-                    nd[nxt][k2] = (uint8_t)e;
-                    k2++;
-                }
-            }
-            y = m_and(m, g->bl[d]);
-            if (m_any(y)) {
-                M z = {{0, 0}};
-                while (m_any(y)) {
-                    int c = m_low(y);
-                    m_clear_low(&y);
-                    m_or(&z, g->partner[d][c]);
-                }
-                z = m_andnot(z, on[d]);
-                m_or(&on[d], z);
-                while (m_any(z)) {
-                    int c = m_low(z);
-                    m_clear_low(&z);
-                    nc[nxt][k2] = (uint8_t)c;
-                    nd[nxt][k2] = (uint8_t)d;
-                    k2++;
-                }
-            }
-        }
+        int k2 = strong_wave(g, n, newoff, on, nc[nxt], nd[nxt]);
         dist++;
         if (!k2) return 0;
         cur = nxt;
@@ -417,43 +427,7 @@ static void reach_depths(const Grid *g, int c0, int d0, Depths *dp) {
         }
         if (!any) return;
         int nxt = cur ^ 1;
-        int k2 = 0;
-        for (int d = 1; d <= n; d++) {
-            M m = newoff[d];
-            if (!m_any(m)) continue;
-            M y = m_and(m, g->bivm[d]);
-            while (m_any(y)) {
-                int c = m_low(y);
-                m_clear_low(&y);
-                uint32_t rest = g->cand[c] & ~(1u << d);
-                if (!rest) continue;
-                int e = high32(rest);
-                if (!m_has(on[e], c)) {
-                    m_set(&on[e], c);
-                    nc[nxt][k2] = (uint8_t)c;
-                    nd[nxt][k2] = (uint8_t)e;
-                    k2++;
-                }
-            }
-            y = m_and(m, g->bl[d]);
-            if (m_any(y)) {
-                M z = {{0, 0}};
-                while (m_any(y)) {
-                    int c = m_low(y);
-                    m_clear_low(&y);
-                    m_or(&z, g->partner[d][c]);
-                }
-                z = m_andnot(z, on[d]);
-                m_or(&on[d], z);
-                while (m_any(z)) {
-                    int c = m_low(z);
-                    m_clear_low(&z);
-                    nc[nxt][k2] = (uint8_t)c;
-                    nd[nxt][k2] = (uint8_t)d;
-                    k2++;
-                }
-            }
-        }
+        int k2 = strong_wave(g, n, newoff, on, nc[nxt], nd[nxt]);
         if (!k2) return;
         cur = nxt;
         nn = k2;
