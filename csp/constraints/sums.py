@@ -426,12 +426,27 @@ def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
         rest_hi[i] = rest_hi[i + 1] + hi[i]
     sup = [0] * k
     vals = [0] * k
+    #: want[i]: 1 while some position >= i has a digit without a filling found yet
+    want = [1] * k + [0]
+    doms = [sum(1 << d for d in l) for l in lists]
 
-    def rec(i: int, s: int) -> None:
+    def rec(i: int, s: int, fresh: bool) -> None:
+        # ``fresh``: some digit placed before position i is not yet supported. A branch
+        # that has none and whose later positions are all supported already can only
+        # find fillings whose digits are supported: it is passed over (the same supports)
         if i == k:
             if s == total:
                 for j in range(k):
                     sup[j] |= 1 << vals[j]
+                w = 0
+                for j in range(k - 1, -1, -1):
+                    if doms[j] & ~sup[j]:
+                        w = 1
+                    want[j] = w
+                if not w:
+                    raise _AllSupported
+            return
+        if not fresh and not want[i]:
             return
         a = coeffs[i]
         forb = 0                     # digits of the earlier cells this one must differ from
@@ -443,10 +458,17 @@ def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
             t = s + a * d
             if t + rest_lo[i + 1] <= total <= t + rest_hi[i + 1]:
                 vals[i] = d
-                rec(i + 1, t)
+                rec(i + 1, t, fresh or not sup[i] >> d & 1)
 
-    rec(0, 0)
+    try:
+        rec(0, 0, False)
+    except _AllSupported:
+        pass
     return sup
+
+
+class _AllSupported(Exception):
+    """Every digit of :func:`linear_supports`' domains has a filling: nothing left to find."""
 
 
 def _bound_supports(doms: Sequence[int], coeffs: Sequence[int],
