@@ -417,6 +417,14 @@ def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
     """
     k = len(doms)
     lists = [digits_of(m) for m in doms]
+    free = _free_linear_supports(lists, coeffs, total)
+    if not any(differ):
+        return free
+    # a digit without a filling of the sum alone has none where cells differ either:
+    # the search runs on the sum's own supports (the same fillings, fewer dead ends)
+    if not all(free):
+        return [0] * k
+    lists = [digits_of(m) for m in free]
     lo = [min(a * d for d in l) if l else 0 for a, l in zip(coeffs, lists)]
     hi = [max(a * d for d in l) if l else 0 for a, l in zip(coeffs, lists)]
     rest_lo = [0] * (k + 1)
@@ -464,6 +472,45 @@ def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
         rec(0, 0, False)
     except _AllSupported:
         pass
+    return sup
+
+
+def _free_linear_supports(lists: list[tuple[int, ...]], coeffs: Sequence[int],
+                          total: int) -> list[int]:
+    """:func:`linear_supports` when no two positions must differ: the partial sums reachable
+    after each position (forward) and those from which ``total`` is still reachable
+    (backward), as bit sets (bit ``s + off`` for the sum ``s``); a digit is supported when
+    it joins the two. The same supports as the search, in k big-int shifts per digit.
+
+    >>> [digits_of(m) for m in _free_linear_supports([(1, 2, 3), (1, 2, 3), (1, 2, 3)],
+    ...                                              [1, 1, -1], 3)]
+    [(1, 2, 3), (1, 2, 3), (1, 2, 3)]
+    """
+    k = len(lists)
+    # every partial sum is at least -off: bit indices stay non-negative
+    off = sum(max(0, -min(a * d for d in l)) for a, l in zip(coeffs, lists) if l)
+    if total + off < 0:
+        return [0] * k
+    fwd = [1 << off]
+    for a, l in zip(coeffs, lists):
+        f, nxt = fwd[-1], 0
+        for d in l:
+            x = a * d
+            nxt |= f << x if x >= 0 else f >> -x
+        fwd.append(nxt)
+    goal = 1 << (total + off)
+    if not fwd[k] & goal:
+        return [0] * k
+    sup = [0] * k
+    for i in range(k - 1, -1, -1):
+        a, f, prev = coeffs[i], fwd[i], 0
+        for d in lists[i]:
+            x = a * d
+            back = goal >> x if x >= 0 else goal << -x
+            if f & back:
+                sup[i] |= 1 << d
+                prev |= back
+        goal = prev
     return sup
 
 
