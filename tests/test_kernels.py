@@ -17,12 +17,14 @@ import csp  # noqa: F401  (import the package before tests/csp can shadow it)
 import csp.cnf_enum
 import techniques.fish
 import techniques.forcing.nested
+import variants.outside
 from csp import kernel
 
 #: each kernel as its owner module imported it (statically), None when off or not built
 OWNERS = {"csp._enum_kernel": csp.cnf_enum.compiled_kernel,
           "techniques._fish_kernel": lambda: kernel.active(techniques.fish._fish_kernel),
-          "techniques._se_kernel": lambda: kernel.active(techniques.forcing.nested._se_kernel)}
+          "techniques._se_kernel": lambda: kernel.active(techniques.forcing.nested._se_kernel),
+          "variants._sky_kernel": lambda: kernel.active(variants.outside._sky_kernel)}
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

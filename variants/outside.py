@@ -31,7 +31,13 @@ from csp.bits import digits_of
 from csp.constraints import Automaton, Constraint
 from csp.errors import InvalidConstraint
 from csp.events import Cost, Event, Status
+from csp.kernel import active
 from csp.propagator import Context, Propagator
+
+try:
+    from . import _sky_kernel
+except ImportError:  # not built (no C compiler): the pure-Python path
+    _sky_kernel = None
 
 
 #: digit sets an exact scan of a line may hold, by :func:`scan_size`'s bound, at most (every
@@ -229,8 +235,18 @@ def _line_supports(doms: list[int], n: int, left: int, right: int,
     both reach their count; a second pass keeps the digits on paths to a valid split.
     Returns one mask per cell, or None when no permutation fits; ``doms`` itself (every
     digit kept) when the scan would pass :data:`SCAN_LIMIT` sets. ``tick`` is called as
-    the layers grow (a budget's tick: it may raise to stop the scan)."""
+    the layers grow (a budget's tick: it may raise to stop the scan).
+
+    Lines of at most 12 cells go to the compiled kernel when it is built
+    (``variants/_sky_kernel.c``: the same scan, the same masks, in microseconds, so it
+    does not tick; 2 ** 12 sets are far below :data:`SCAN_LIMIT`)."""
     k = len(doms)
+    kernel = active(_sky_kernel)
+    if kernel is not None and k == n <= 12:
+        try:
+            return kernel.line_supports(list(doms), n, left, right)
+        except (ValueError, TypeError, OverflowError):
+            pass                        # a line it does not handle: the Python scan
     if scan_size(doms) + scan_size(doms[::-1]) > 2 * SCAN_LIMIT:
         return list(doms)
     top = 1 << n

@@ -417,6 +417,14 @@ def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
     """
     k = len(doms)
     lists = [digits_of(m) for m in doms]
+    free = _free_linear_supports(lists, coeffs, total)
+    if not any(differ):
+        return free
+    # a digit without a filling of the sum alone has none where cells differ either:
+    # the search runs on the sum's own supports (the same fillings, fewer dead ends)
+    if not all(free):
+        return [0] * k
+    lists = [digits_of(m) for m in free]
     lo = [min(a * d for d in l) if l else 0 for a, l in zip(coeffs, lists)]
     hi = [max(a * d for d in l) if l else 0 for a, l in zip(coeffs, lists)]
     rest_lo = [0] * (k + 1)
@@ -426,12 +434,27 @@ def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
         rest_hi[i] = rest_hi[i + 1] + hi[i]
     sup = [0] * k
     vals = [0] * k
+    #: want[i]: 1 while some position >= i has a digit without a filling found yet
+    want = [1] * k + [0]
+    doms = [sum(1 << d for d in l) for l in lists]
 
-    def rec(i: int, s: int) -> None:
+    def rec(i: int, s: int, fresh: bool) -> None:
+        # ``fresh``: some digit placed before position i is not yet supported. A branch
+        # that has none and whose later positions are all supported already can only
+        # find fillings whose digits are supported: it is passed over (the same supports)
         if i == k:
             if s == total:
                 for j in range(k):
                     sup[j] |= 1 << vals[j]
+                w = 0
+                for j in range(k - 1, -1, -1):
+                    if doms[j] & ~sup[j]:
+                        w = 1
+                    want[j] = w
+                if not w:
+                    raise _AllSupported
+            return
+        if not fresh and not want[i]:
             return
         a = coeffs[i]
         forb = 0                     # digits of the earlier cells this one must differ from
@@ -443,10 +466,56 @@ def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
             t = s + a * d
             if t + rest_lo[i + 1] <= total <= t + rest_hi[i + 1]:
                 vals[i] = d
-                rec(i + 1, t)
+                rec(i + 1, t, fresh or not sup[i] >> d & 1)
 
-    rec(0, 0)
+    try:
+        rec(0, 0, False)
+    except _AllSupported:
+        pass
     return sup
+
+
+def _free_linear_supports(lists: list[tuple[int, ...]], coeffs: Sequence[int],
+                          total: int) -> list[int]:
+    """:func:`linear_supports` when no two positions must differ: the partial sums reachable
+    after each position (forward) and those from which ``total`` is still reachable
+    (backward), as bit sets (bit ``s + off`` for the sum ``s``); a digit is supported when
+    it joins the two. The same supports as the search, in k big-int shifts per digit.
+
+    >>> [digits_of(m) for m in _free_linear_supports([(1, 2, 3), (1, 2, 3), (1, 2, 3)],
+    ...                                              [1, 1, -1], 3)]
+    [(1, 2, 3), (1, 2, 3), (1, 2, 3)]
+    """
+    k = len(lists)
+    # every partial sum is at least -off: bit indices stay non-negative
+    off = sum(max(0, -min(a * d for d in l)) for a, l in zip(coeffs, lists) if l)
+    if total + off < 0:
+        return [0] * k
+    fwd = [1 << off]
+    for a, l in zip(coeffs, lists):
+        f, nxt = fwd[-1], 0
+        for d in l:
+            x = a * d
+            nxt |= f << x if x >= 0 else f >> -x
+        fwd.append(nxt)
+    goal = 1 << (total + off)
+    if not fwd[k] & goal:
+        return [0] * k
+    sup = [0] * k
+    for i in range(k - 1, -1, -1):
+        a, f, prev = coeffs[i], fwd[i], 0
+        for d in lists[i]:
+            x = a * d
+            back = goal >> x if x >= 0 else goal << -x
+            if f & back:
+                sup[i] |= 1 << d
+                prev |= back
+        goal = prev
+    return sup
+
+
+class _AllSupported(Exception):
+    """Every digit of :func:`linear_supports`' domains has a filling: nothing left to find."""
 
 
 def _bound_supports(doms: Sequence[int], coeffs: Sequence[int],
