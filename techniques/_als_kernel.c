@@ -83,7 +83,7 @@ typedef struct {
     u128 cw[MAXK];      /* cells holding d */
     /* RCC table: partners of ALS i, ascending, with the RCC digit mask */
     Py_ssize_t *nb_start;   /* N+1 */
-    int *nb_j;
+    int32_t *nb_j;
     uint32_t *nb_m;
     /* the same edges as chain states j*K + y, in the order (j, y) */
     Py_ssize_t *e_start;    /* N+1 */
@@ -116,18 +116,21 @@ static Ctx *get_ctx(PyObject *cap) {
 }
 
 PyDoc_STRVAR(prepare_doc,
-"prepare(ncells, n, cells, masks, pos, nbrs, peers, cells_with) -> context or None\n\n"
-"cells/masks: per ALS (index order) its cell bitset and digit mask; pos: per ALS a list\n"
-"of n+1 cell bitsets (its cells holding digit d, index 0 unused); nbrs: per ALS the\n"
-"sorted list of (partner index, RCC digit mask); peers: n+1 lists of ncells peer masks\n"
-"(peers[d][c], index 0 unused); cells_with: n+1 masks. None when the grid is too large.");
+"prepare(ncells, n, allow_overlap, cells, masks, cand, peers, cells_with) -> context or None\n\n"
+"cells/masks: per ALS (index order) its cell bitset and digit mask; cand: the ncells\n"
+"candidate masks of the state; peers: n+1 lists of ncells peer masks (peers[d][c], index\n"
+"0 unused); cells_with: n+1 masks. Builds the RCC table (als._find_rccs: digit d of\n"
+"both ALS, every d of one seen by every d of the other, overlap only with\n"
+"allow_overlap and never on d) and each ALS digit's buddies. None when the grid is too\n"
+"large.");
 
 static PyObject *py_prepare(PyObject *self, PyObject *args) {
     long ncells, n;
-    PyObject *cells, *masks, *pos, *nbrs, *peers, *cw;
-    if (!PyArg_ParseTuple(args, "llO!O!O!O!O!O!", &ncells, &n, &PyList_Type, &cells,
-                          &PyList_Type, &masks, &PyList_Type, &pos, &PyList_Type, &nbrs,
-                          &PyList_Type, &peers, &PyList_Type, &cw))
+    int allow;
+    PyObject *cells, *masks, *cand, *peers, *cw;
+    if (!PyArg_ParseTuple(args, "llpO!O!O!O!O!", &ncells, &n, &allow, &PyList_Type, &cells,
+                          &PyList_Type, &masks, &PyList_Type, &cand, &PyList_Type, &peers,
+                          &PyList_Type, &cw))
         return NULL;
     if (ncells < 1 || ncells > MAXCELLS || n < 1 || n >= MAXK)
         Py_RETURN_NONE;
@@ -135,7 +138,7 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
     int K = (int)n + 1;
     if (N >= (Py_ssize_t)(MAXSTATES / K))
         Py_RETURN_NONE;
-    if (PyList_GET_SIZE(masks) != N || PyList_GET_SIZE(pos) != N || PyList_GET_SIZE(nbrs) != N
+    if (PyList_GET_SIZE(masks) != N || PyList_GET_SIZE(cand) != ncells
         || PyList_GET_SIZE(peers) != K || PyList_GET_SIZE(cw) != K) {
         PyErr_SetString(PyExc_ValueError, "_als_kernel.prepare: list lengths differ");
         return NULL;
@@ -147,7 +150,7 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
     c->cells = (u128 *)malloc(sizeof(u128) * (N + 1));
     c->mask = (uint32_t *)malloc(sizeof(uint32_t) * (N + 1));
     c->bud = (u128 *)calloc(S, sizeof(u128));
-    c->nb_start = (Py_ssize_t *)malloc(sizeof(Py_ssize_t) * (N + 1));
+    c->nb_start = (Py_ssize_t *)calloc(N + 1, sizeof(Py_ssize_t));
     c->e_start = (Py_ssize_t *)malloc(sizeof(Py_ssize_t) * (N + 1));
     c->vis = (uint32_t *)calloc(S, sizeof(uint32_t));
     c->par = (int32_t *)malloc(sizeof(int32_t) * S);
@@ -156,11 +159,15 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
     c->fa = (int32_t *)malloc(sizeof(int32_t) * S);
     c->fb = (int32_t *)malloc(sizeof(int32_t) * S);
     u128 (*pd)[MAXCELLS] = (u128 (*)[MAXCELLS])calloc(K, sizeof(u128[MAXCELLS]));
+    u128 *pos = (u128 *)calloc(S, sizeof(u128));
+    uint32_t cm[MAXCELLS];
+    Py_ssize_t *deg = (Py_ssize_t *)calloc(N + 1, sizeof(Py_ssize_t));
+    uint32_t *rcm = NULL;
+    int32_t *rcj = NULL;
     if (!c->cells || !c->mask || !c->bud || !c->nb_start || !c->e_start || !c->vis || !c->par
-        || !c->est || !c->zend || !c->fa || !c->fb || !pd) {
-        free(pd);
-        ctx_free(c);
-        return PyErr_NoMemory();
+        || !c->est || !c->zend || !c->fa || !c->fb || !pd || !pos || !deg) {
+        PyErr_NoMemory();
+        goto fail;
     }
     u128 all = ncells == 128 ? ~(u128)0 : (((u128)1 << ncells) - 1);
     for (int d = 1; d < K; d++) {
@@ -174,29 +181,35 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
         if (to_u128(PyList_GET_ITEM(cw, d), &c->cw[d]) < 0) goto fail;
     }
     c->cw[0] = 0;
-    Py_ssize_t nedges = 0, nstates = 0;
+    for (int x = 0; x < ncells; x++) {
+        long m;
+        if (to_long(PyList_GET_ITEM(cand, x), 0, (1L << K) - 1, "candidate mask", &m) < 0)
+            goto fail;
+        cm[x] = (uint32_t)m & ~1u;
+    }
     for (Py_ssize_t i = 0; i < N; i++) {
         long m;
         if (to_u128(PyList_GET_ITEM(cells, i), &c->cells[i]) < 0) goto fail;
-        if (c->cells[i] & ~all) {
-            PyErr_SetString(PyExc_ValueError, "_als_kernel.prepare: cell outside the grid");
+        if (!c->cells[i] || (c->cells[i] & ~all)) {
+            PyErr_SetString(PyExc_ValueError, "_als_kernel.prepare: ALS cells outside the grid");
             goto fail;
         }
         if (to_long(PyList_GET_ITEM(masks, i), 0, (1L << K) - 1, "digit mask", &m) < 0)
             goto fail;
         c->mask[i] = (uint32_t)m & ~1u;
-        PyObject *prow = PyList_GET_ITEM(pos, i);
-        if (!PyList_Check(prow) || PyList_GET_SIZE(prow) != K) {
-            PyErr_SetString(PyExc_ValueError, "_als_kernel.prepare: pos rows of n+1 masks");
-            goto fail;
+        u128 p = c->cells[i];
+        while (p) {
+            int x = lowbit(p);
+            p &= p - 1;
+            uint32_t dm = cm[x];
+            while (dm) {
+                int d = __builtin_ctz(dm);
+                dm &= dm - 1;
+                pos[i * K + d] |= (u128)1 << x;
+            }
         }
         for (int d = 1; d < K; d++) {
-            u128 p;
-            if (to_u128(PyList_GET_ITEM(prow, d), &p) < 0) goto fail;
-            if (p & ~all) {
-                PyErr_SetString(PyExc_ValueError, "_als_kernel.prepare: cell outside the grid");
-                goto fail;
-            }
+            p = pos[i * K + d];
             if (p) {
                 u128 b = ~(u128)0;
                 while (p) {
@@ -207,48 +220,69 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
                 c->bud[i * K + d] = b;
             }
         }
-        PyObject *nrow = PyList_GET_ITEM(nbrs, i);
-        if (!PyList_Check(nrow)) {
-            PyErr_SetString(PyExc_TypeError, "_als_kernel.prepare: nbrs rows must be lists");
-            goto fail;
-        }
-        nedges += PyList_GET_SIZE(nrow);
     }
     free(pd);
     pd = NULL;
-    c->nb_j = (int *)malloc(sizeof(int) * (nedges + 1));
-    c->nb_m = (uint32_t *)malloc(sizeof(uint32_t) * (nedges + 1));
-    if (!c->nb_j || !c->nb_m) { PyErr_NoMemory(); goto fail; }
-    Py_ssize_t at = 0;
-    for (Py_ssize_t i = 0; i < N; i++) {
-        PyObject *nrow = PyList_GET_ITEM(nbrs, i);
-        c->nb_start[i] = at;
-        Py_ssize_t L = PyList_GET_SIZE(nrow);
-        long prev = -1;
-        for (Py_ssize_t k = 0; k < L; k++) {
-            PyObject *t = PyList_GET_ITEM(nrow, k);
-            long j, m;
-            if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2) {
-                PyErr_SetString(PyExc_TypeError, "_als_kernel.prepare: nbrs items (j, mask)");
-                goto fail;
+    /* the RCC table: every pair once (i < j), counted, then filled (rows ascending) */
+    for (int pass = 0; pass < 2; pass++) {
+        for (Py_ssize_t i = 0; i < N; i++) {
+            const u128 ac = c->cells[i];
+            const uint32_t mi = c->mask[i];
+            for (Py_ssize_t j = i + 1; j < N; j++) {
+                const u128 bc = c->cells[j];
+                uint32_t common = mi & c->mask[j];
+                if (!common) continue;
+                const u128 ov = ac & bc;
+                if (ov && (!allow || !(ac & ~bc) || !(bc & ~ac))) continue;
+                uint32_t rc = 0;
+                while (common) {
+                    int d = __builtin_ctz(common);
+                    common &= common - 1;
+                    const u128 pa = pos[i * K + d], pb = pos[j * K + d];
+                    if ((pa | pb) & ov) continue;
+                    if (pb & ~c->bud[i * K + d]) continue;
+                    rc |= 1u << d;
+                }
+                if (!rc) continue;
+                if (pass == 0) {
+                    deg[i]++;
+                    deg[j]++;
+                } else {
+                    rcj[c->nb_start[i] + deg[i]] = (int32_t)j;
+                    rcm[c->nb_start[i] + deg[i]++] = rc;
+                    rcj[c->nb_start[j] + deg[j]] = (int32_t)i;
+                    rcm[c->nb_start[j] + deg[j]++] = rc;
+                }
             }
-            if (to_long(PyTuple_GET_ITEM(t, 0), 0, (long)N - 1, "partner", &j) < 0) goto fail;
-            if (to_long(PyTuple_GET_ITEM(t, 1), 0, (1L << K) - 1, "RCC mask", &m) < 0) goto fail;
-            if (j <= prev) {
-                PyErr_SetString(PyExc_ValueError, "_als_kernel.prepare: nbrs rows not sorted");
-                goto fail;
+        }
+        if (pass == 0) {
+            Py_ssize_t at = 0;
+            for (Py_ssize_t i = 0; i < N; i++) {
+                c->nb_start[i] = at;
+                at += deg[i];
+                deg[i] = 0;
             }
-            prev = j;
-            c->nb_j[at] = (int)j;
-            c->nb_m[at] = (uint32_t)m & ~1u;
-            nstates += __builtin_popcount(c->nb_m[at]);
-            at++;
+            c->nb_start[N] = at;
+            rcj = (int32_t *)malloc(sizeof(int32_t) * (at + 1));
+            rcm = (uint32_t *)malloc(sizeof(uint32_t) * (at + 1));
+            if (!rcj || !rcm) { PyErr_NoMemory(); goto fail; }
         }
     }
-    c->nb_start[N] = at;
+    /* rows: partners with a lower index first (added while they were i), then higher
+       ones: both ascending, and every lower partner is below every higher one */
+    free(pos);
+    pos = NULL;
+    free(deg);
+    deg = NULL;
+    c->nb_j = rcj;
+    c->nb_m = rcm;
+    rcj = NULL;
+    rcm = NULL;
+    Py_ssize_t nstates = 0;
+    for (Py_ssize_t k = 0; k < c->nb_start[N]; k++) nstates += __builtin_popcount(c->nb_m[k]);
     c->e = (int32_t *)malloc(sizeof(int32_t) * (nstates + 1));
     if (!c->e) { PyErr_NoMemory(); goto fail; }
-    at = 0;
+    Py_ssize_t at = 0;
     for (Py_ssize_t i = 0; i < N; i++) {
         c->e_start[i] = at;
         for (Py_ssize_t k = c->nb_start[i]; k < c->nb_start[i + 1]; k++) {
@@ -266,8 +300,37 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
     return PyCapsule_New(c, "als_ctx", capsule_free);
 fail:
     free(pd);
+    free(pos);
+    free(deg);
+    free(rcj);
+    free(rcm);
     ctx_free(c);
     return NULL;
+}
+
+PyDoc_STRVAR(rccs_doc,
+"rccs(ctx) -> list of N lists of (partner, RCC digit mask), partners ascending\n\n"
+"The RCC table the context holds (what als.find_rccs gives, as sorted rows).");
+
+static PyObject *py_rccs(PyObject *self, PyObject *args) {
+    PyObject *cap;
+    if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+    Ctx *c = get_ctx(cap);
+    if (!c) return NULL;
+    PyObject *out = PyList_New(c->N);
+    if (!out) return NULL;
+    for (int i = 0; i < c->N; i++) {
+        Py_ssize_t s0 = c->nb_start[i], s1 = c->nb_start[i + 1];
+        PyObject *row = PyList_New(s1 - s0);
+        if (!row) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, row);
+        for (Py_ssize_t k = s0; k < s1; k++) {
+            PyObject *t = Py_BuildValue("(iI)", c->nb_j[k], (unsigned int)c->nb_m[k]);
+            if (!t) { Py_DECREF(out); return NULL; }
+            PyList_SET_ITEM(row, k - s0, t);
+        }
+    }
+    return out;
 }
 
 /* a list of (cell, digit) pairs: the cells of t, digit z, appended to out */
@@ -558,6 +621,7 @@ fail:
 
 static PyMethodDef methods[] = {
     {"prepare", py_prepare, METH_VARARGS, prepare_doc},
+    {"rccs", py_rccs, METH_VARARGS, rccs_doc},
     {"chain", py_chain, METH_VARARGS, chain_doc},
     {"xy_wing", py_xy_wing, METH_VARARGS, xy_wing_doc},
     {"xz", py_xz, METH_VARARGS, xz_doc},

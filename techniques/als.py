@@ -338,14 +338,12 @@ def _kernel_ctx(an: Analysis, allow_overlap: bool, max_size: int):
 
     def build():
         alses = find_als(an, max_size)
-        adj = find_rccs(an, allow_overlap, max_size)
         K = an.n + 1
         pd = an.links.peers_d
+        # (the RCC table is built in C, from scratch: as :func:`_find_rccs` gives it)
         return kernel.prepare(
-            an.size, an.n, [a.cells for a in alses], [a.mask for a in alses],
-            [[a.pos.get(d, 0) for d in range(K)] for a in alses],
-            [sorted(adj[a.index].items()) for a in alses],
-            [[]] + [list(pd[d]) for d in range(1, K)],
+            an.size, an.n, allow_overlap, [a.cells for a in alses], [a.mask for a in alses],
+            list(an.cand), [[]] + [list(pd[d]) for d in range(1, K)],
             [an.cells_with[d] for d in range(K)])
     return an.memo(("als_kernel_ctx", allow_overlap, max_size), build)
 
@@ -415,13 +413,13 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     allow = bool(ALS_OPTIONS.read(opts, "allow_overlap"))
     max_size = int(ALS_OPTIONS.read(opts, "max_size"))
     alses = find_als(an, max_size)
-    adj = find_rccs(an, allow, max_size)
-    cache = _buddy_cache(an)
     seen: set | None = set() if ALS_OPTIONS.read(opts, "dedupe") else None
     ctx = _kernel_ctx(an, allow, max_size)
     if ctx is not None:
         yield from _als_xz_compiled(an, ctx, alses, seen)
         return
+    adj = find_rccs(an, allow, max_size)
+    cache = _buddy_cache(an)
     for a in alses:
         if an.tick(4):
             return
@@ -492,13 +490,13 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     allow = bool(ALS_OPTIONS.read(opts, "allow_overlap"))
     max_size = int(ALS_OPTIONS.read(opts, "max_size"))
     alses = find_als(an, max_size)
-    adj = find_rccs(an, allow, max_size)
-    cache = _buddy_cache(an)
     seen: set | None = set() if ALS_OPTIONS.read(opts, "dedupe") else None
     ctx = _kernel_ctx(an, allow, max_size)
     if ctx is not None:
         yield from _als_xy_wing_compiled(an, ctx, alses, allow, seen)
         return
+    adj = find_rccs(an, allow, max_size)
+    cache = _buddy_cache(an)
     for c_als in alses:
         if an.tick(16):
             return
@@ -576,13 +574,13 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     min_als = max(2, int(ALS_CHAIN_OPTIONS.read(opts, "min_als")))
     max_als = int(ALS_CHAIN_OPTIONS.read(opts, "max_als"))
     alses = find_als(an, max_size)
-    adj = find_rccs(an, allow, max_size)
     seen: set | None = set() if ALS_CHAIN_OPTIONS.read(opts, "dedupe") else None
     budget = int(ALS_CHAIN_OPTIONS.read(opts, "max_nodes"))
     ctx = _kernel_ctx(an, allow, max_size) if max_als <= 60 else None
     if ctx is not None:
         yield from _als_chain_compiled(an, ctx, alses, budget, min_als, max_als, seen)
         return
+    adj = find_rccs(an, allow, max_size)
     nbrs = an.memo(("rcc_list", allow, max_size),
                    lambda: {i: [(j, list(digits_of(m))) for j, m in sorted(d.items())]
                             for i, d in adj.items()})
