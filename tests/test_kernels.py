@@ -15,6 +15,7 @@ import pytest
 
 import csp  # noqa: F401  (import the package before tests/csp can shadow it)
 import csp.cnf_enum
+import techniques.als
 import techniques.fish
 import techniques.forcing.nested
 from csp import kernel
@@ -22,7 +23,8 @@ from csp import kernel
 #: each kernel as its owner module imported it (statically), None when off or not built
 OWNERS = {"csp._enum_kernel": csp.cnf_enum.compiled_kernel,
           "techniques._fish_kernel": lambda: kernel.active(techniques.fish._fish_kernel),
-          "techniques._se_kernel": lambda: kernel.active(techniques.forcing.nested._se_kernel)}
+          "techniques._se_kernel": lambda: kernel.active(techniques.forcing.nested._se_kernel),
+          "techniques._als_kernel": lambda: kernel.active(techniques.als._als_kernel)}
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
