@@ -24,11 +24,17 @@ from __future__ import annotations
 from typing import Iterator
 
 from csp.bits import digits_of
+from csp.kernel import active
 from csp.step import Candidate, Step, digit_symbol
 from csp.step import digits_text
 
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
+
+try:
+    from . import _als_kernel
+except ImportError:  # not built (no C compiler): the pure-Python path
+    _als_kernel = None
 
 
 class ALS:
@@ -320,6 +326,28 @@ def _add_rccs(an: Analysis, alses: list[ALS], new: list[ALS], adj: dict[int, dic
                             adj[b.index][a.index] = adj[b.index].get(a.index, 0) | bit
 
 
+def _kernel_ctx(an: Analysis, allow_overlap: bool, max_size: int):
+    """The compiled kernel's context of this state (``techniques/_als_kernel.c``: the ALS,
+    the RCC table, every ALS digit's buddies), memoised; None when the kernel is not built
+    or switched off (``csp/kernel.py``) or the grid is too large for it (more than 128
+    cells or 31 digits): then the Python searches run, the reference (the same results in
+    the same order: ``tests/techniques/test_als_kernel.py``)."""
+    kernel = active(_als_kernel)
+    if kernel is None or an.size > 128 or an.n > 31:
+        return None
+
+    def build():
+        alses = find_als(an, max_size)
+        K = an.n + 1
+        pd = an.links.peers_d
+        # (the RCC table is built in C, from scratch: as :func:`_find_rccs` gives it)
+        return kernel.prepare(
+            an.size, an.n, allow_overlap, [a.cells for a in alses], [a.mask for a in alses],
+            list(an.cand), [[]] + [list(pd[d]) for d in range(1, K)],
+            [an.cells_with[d] for d in range(K)])
+    return an.memo(("als_kernel_ctx", allow_overlap, max_size), build)
+
+
 def _targets(an: Analysis, cache: dict, d: int, cells: int, exclude: int) -> int:
     """Cells outside ``exclude`` holding d that see every cell of ``cells`` for d."""
     return _buddies(an, cache, d, cells) & an.cells_with[d] & ~exclude
@@ -385,9 +413,13 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
     allow = bool(ALS_OPTIONS.read(opts, "allow_overlap"))
     max_size = int(ALS_OPTIONS.read(opts, "max_size"))
     alses = find_als(an, max_size)
+    seen: set | None = set() if ALS_OPTIONS.read(opts, "dedupe") else None
+    ctx = _kernel_ctx(an, allow, max_size)
+    if ctx is not None:
+        yield from _als_xz_compiled(an, ctx, alses, seen)
+        return
     adj = find_rccs(an, allow, max_size)
     cache = _buddy_cache(an)
-    seen: set | None = set() if ALS_OPTIONS.read(opts, "dedupe") else None
     for a in alses:
         if an.tick(4):
             return
@@ -421,6 +453,32 @@ def als_xz(an: Analysis, opts: dict) -> Iterator[Step]:
                     yield st
 
 
+def _xz_note(an: Analysis, a: ALS, b: ALS, rc: int) -> str:
+    kind = "singly linked" if rc.bit_count() == 1 else "doubly linked"
+    return (f"A={a.text(an)}, B={b.text(an)}, "
+            f"X={'/'.join(digits_text(1 << d) for d in digits_of(rc))} ({kind})")
+
+
+def _als_xz_compiled(an: Analysis, ctx, alses: list[ALS], seen: set | None
+                     ) -> Iterator[Step]:
+    """:func:`als_xz` by the compiled kernel: the same steps in the same order."""
+    kernel = _als_kernel
+    start, n = 0, len(alses)
+    while start < n:
+        if an.tick(4):
+            return
+        nxt, found = kernel.xz(ctx, start, 64)
+        for ai, bi, rc, el in found:
+            a, b = alses[ai], alses[bi]
+            st = _step(an, "als_xz", "ALS-XZ", [Candidate(c, z) for c, z in el],
+                       lambda: _xz_note(an, a, b, rc), a, b, seen=seen)
+            if st is not None:
+                yield st
+        if nxt - start > 1 and an.tick(4 * (nxt - start - 1)):
+            return
+        start = nxt
+
+
 @register("als_xy_wing", "ALS-XY-Wing", "als", code="0902",
           options=ALS_OPTIONS,
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
@@ -432,9 +490,13 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     allow = bool(ALS_OPTIONS.read(opts, "allow_overlap"))
     max_size = int(ALS_OPTIONS.read(opts, "max_size"))
     alses = find_als(an, max_size)
+    seen: set | None = set() if ALS_OPTIONS.read(opts, "dedupe") else None
+    ctx = _kernel_ctx(an, allow, max_size)
+    if ctx is not None:
+        yield from _als_xy_wing_compiled(an, ctx, alses, allow, seen)
+        return
     adj = find_rccs(an, allow, max_size)
     cache = _buddy_cache(an)
-    seen: set | None = set() if ALS_OPTIONS.read(opts, "dedupe") else None
     for c_als in alses:
         if an.tick(16):
             return
@@ -469,6 +531,28 @@ def als_xy_wing(an: Analysis, opts: dict) -> Iterator[Step]:
                         yield st
 
 
+def _als_xy_wing_compiled(an: Analysis, ctx, alses: list[ALS], allow: bool,
+                          seen: set | None) -> Iterator[Step]:
+    """:func:`als_xy_wing` by the compiled kernel: the same steps in the same order."""
+    kernel = _als_kernel
+    start, n = 0, len(alses)
+    while start < n:
+        if an.tick(16):
+            return
+        nxt, found = kernel.xy_wing(ctx, start, allow, 16)
+        for ci, ai, bi, rca, rcb, el in found:
+            c_als, a, b = alses[ci], alses[ai], alses[bi]
+            st = _step(an, "als_xy_wing", "ALS-XY-Wing", [Candidate(c, z) for c, z in el],
+                       lambda: f"C={c_als.text(an)}, A={a.text(an)}, B={b.text(an)}, "
+                               f"X={digits_text(rca)}, Y={digits_text(rcb)}",
+                       c_als, a, b, seen=seen)
+            if st is not None:
+                yield st
+        if nxt - start > 1 and an.tick(16 * (nxt - start - 1)):
+            return
+        start = nxt
+
+
 @register("als_chain", "ALS Chain", "als", code="0903",
           options=ALS_CHAIN_OPTIONS,
           variants={1: {"allow_overlap": False}, 2: {"allow_overlap": True}})
@@ -490,6 +574,12 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     min_als = max(2, int(ALS_CHAIN_OPTIONS.read(opts, "min_als")))
     max_als = int(ALS_CHAIN_OPTIONS.read(opts, "max_als"))
     alses = find_als(an, max_size)
+    seen: set | None = set() if ALS_CHAIN_OPTIONS.read(opts, "dedupe") else None
+    budget = int(ALS_CHAIN_OPTIONS.read(opts, "max_nodes"))
+    ctx = _kernel_ctx(an, allow, max_size) if max_als <= 60 else None
+    if ctx is not None:
+        yield from _als_chain_compiled(an, ctx, alses, budget, min_als, max_als, seen)
+        return
     adj = find_rccs(an, allow, max_size)
     nbrs = an.memo(("rcc_list", allow, max_size),
                    lambda: {i: [(j, list(digits_of(m))) for j, m in sorted(d.items())]
@@ -502,9 +592,7 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
     # ... and without the edges of one digit (a chain's next RCC differs from the last)
     flat_ex: dict[int, list[int]] = an.memo(("rcc_flat_ex_int", allow, max_size), dict)
     cache = _buddy_cache(an)
-    seen: set | None = set() if ALS_CHAIN_OPTIONS.read(opts, "dedupe") else None
     cw = an.cells_with
-    budget = int(ALS_CHAIN_OPTIONS.read(opts, "max_nodes"))
     poll = an.budget.poll
     for a1 in alses:
         if budget <= 0 or an.expired():
@@ -592,6 +680,29 @@ def als_chain(an: Analysis, opts: dict) -> Iterator[Step]:
                                    *[a for a, _ in snap], seen=seen)
                         if st is not None:
                             yield st
+
+
+def _als_chain_compiled(an: Analysis, ctx, alses: list[ALS], budget: int, min_als: int,
+                        max_als: int, seen: set | None) -> Iterator[Step]:
+    """:func:`als_chain` by the compiled kernel: the same breadth-first walk and node
+    budget, the same steps in the same order (the deadline is polled between the kernel's
+    calls, every few thousand nodes, instead of at every node)."""
+    kernel = _als_kernel
+    K = an.n + 1
+    start, n = 0, len(alses)
+    while start < n:
+        if budget <= 0 or an.expired():
+            return
+        start, used, found = kernel.chain(ctx, start, budget, min_als, max_als)
+        budget -= used
+        for i1, el, path in found:
+            snap = [(alses[i1], 0)] + [(alses[i // K], i % K) for i in path]
+            st = _step(an, "als_chain", "ALS Chain", [Candidate(c, z) for c, z in el],
+                       lambda: _chain_note(an, snap), *[a for a, _ in snap], seen=seen)
+            if st is not None:
+                yield st
+        if used and an.tick(used):
+            return
 
 
 def _chain_note(an: Analysis, chain: list[tuple[ALS, int]]) -> str:

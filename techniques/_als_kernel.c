@@ -1,0 +1,642 @@
+/* The ALS searches of techniques/als.py in C: ALS-XZ, ALS-XY-Wing and ALS Chain.
+ *
+ * techniques/als.py stays the reference and the fallback (SUDOKU_CSP_PURE=1, module not
+ * built, grids of more than 128 cells or more than 31 digits). A state's ALS, their RCC
+ * table and the "buddies" of every ALS's digit (the cells seeing all of its cells holding
+ * the digit) go into one context (prepare(), a capsule); the searches then run on it and
+ * give back, in the order of the Python code, the raw results (eliminations as (cell,
+ * digit) pairs, duplicates kept) that als.py turns into steps (its dedupe, notes,
+ * patterns). Each search call works from a start index and returns where it stopped, so
+ * the Python generator yields lazily and polls the deadline between calls.
+ *
+ * Plain C99 + the CPython API (unsigned __int128 cell masks, as _fish_kernel.c).
+ * tests/techniques/test_als_kernel.py compares both implementations.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+
+typedef unsigned __int128 u128;
+
+#define MAXCELLS 128
+#define MAXK 32                 /* digits 1..31 */
+#define MAXSTATES (1 << 24)     /* ALS x (digits + 1) */
+
+static PyObject *SIXTY_FOUR = NULL;
+
+static int lowbit(u128 x) {     /* x != 0 */
+    uint64_t lo = (uint64_t)x;
+    if (lo) return __builtin_ctzll(lo);
+    return 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
+/* a non-negative Python int below 2**128 into a u128; -1 with an exception set otherwise */
+static int to_u128(PyObject *o, u128 *out) {
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "_als_kernel: masks must be ints");
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (!overflow) {
+        if (v < 0) {
+            PyErr_SetString(PyExc_ValueError, "_als_kernel: negative mask");
+            return -1;
+        }
+        *out = (u128)(uint64_t)v;
+        return 0;
+    }
+    if (overflow < 0) {
+        PyErr_SetString(PyExc_ValueError, "_als_kernel: negative mask");
+        return -1;
+    }
+    unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
+    if (lo == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    PyObject *h = PyNumber_Rshift(o, SIXTY_FOUR);
+    if (!h) return -1;
+    unsigned long long hi = PyLong_AsUnsignedLongLong(h);   /* OverflowError: >= 2**128 */
+    Py_DECREF(h);
+    if (hi == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = ((u128)hi << 64) | (u128)lo;
+    return 0;
+}
+
+static int to_long(PyObject *o, long lo, long hi, const char *what, long *out) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "_als_kernel: %s out of range", what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+typedef struct {
+    int N, K, ncells;
+    u128 *cells;        /* N */
+    uint32_t *mask;     /* N: digit masks (bit d = digit d) */
+    u128 *bud;          /* N*K: cells seeing every cell of ALS i holding d (0: none hold d) */
+    u128 cw[MAXK];      /* cells holding d */
+    /* RCC table: partners of ALS i, ascending, with the RCC digit mask */
+    Py_ssize_t *nb_start;   /* N+1 */
+    int32_t *nb_j;
+    uint32_t *nb_m;
+    /* the same edges as chain states j*K + y, in the order (j, y) */
+    Py_ssize_t *e_start;    /* N+1 */
+    int32_t *e;
+    /* chain search scratch */
+    uint32_t *vis;      /* N*K stamps */
+    int32_t *par;       /* N*K */
+    uint32_t gen;
+    uint32_t *est;      /* N stamps of zend */
+    uint32_t *zend;     /* N */
+    uint32_t egen;
+    int32_t *fa, *fb;   /* frontiers, N*K each */
+} Ctx;
+
+static void ctx_free(Ctx *c) {
+    if (!c) return;
+    free(c->cells); free(c->mask); free(c->bud);
+    free(c->nb_start); free(c->nb_j); free(c->nb_m);
+    free(c->e_start); free(c->e);
+    free(c->vis); free(c->par); free(c->est); free(c->zend); free(c->fa); free(c->fb);
+    free(c);
+}
+
+static void capsule_free(PyObject *cap) {
+    ctx_free((Ctx *)PyCapsule_GetPointer(cap, "als_ctx"));
+}
+
+static Ctx *get_ctx(PyObject *cap) {
+    return (Ctx *)PyCapsule_GetPointer(cap, "als_ctx");
+}
+
+PyDoc_STRVAR(prepare_doc,
+"prepare(ncells, n, allow_overlap, cells, masks, cand, peers, cells_with) -> context or None\n\n"
+"cells/masks: per ALS (index order) its cell bitset and digit mask; cand: the ncells\n"
+"candidate masks of the state; peers: n+1 lists of ncells peer masks (peers[d][c], index\n"
+"0 unused); cells_with: n+1 masks. Builds the RCC table (als._find_rccs: digit d of\n"
+"both ALS, every d of one seen by every d of the other, overlap only with\n"
+"allow_overlap and never on d) and each ALS digit's buddies. None when the grid is too\n"
+"large.");
+
+static PyObject *py_prepare(PyObject *self, PyObject *args) {
+    long ncells, n;
+    int allow;
+    PyObject *cells, *masks, *cand, *peers, *cw;
+    if (!PyArg_ParseTuple(args, "llpO!O!O!O!O!", &ncells, &n, &allow, &PyList_Type, &cells,
+                          &PyList_Type, &masks, &PyList_Type, &cand, &PyList_Type, &peers,
+                          &PyList_Type, &cw))
+        return NULL;
+    if (ncells < 1 || ncells > MAXCELLS || n < 1 || n >= MAXK)
+        Py_RETURN_NONE;
+    Py_ssize_t N = PyList_GET_SIZE(cells);
+    int K = (int)n + 1;
+    if (N >= (Py_ssize_t)(MAXSTATES / K))
+        Py_RETURN_NONE;
+    if (PyList_GET_SIZE(masks) != N || PyList_GET_SIZE(cand) != ncells
+        || PyList_GET_SIZE(peers) != K || PyList_GET_SIZE(cw) != K) {
+        PyErr_SetString(PyExc_ValueError, "_als_kernel.prepare: list lengths differ");
+        return NULL;
+    }
+    Ctx *c = (Ctx *)calloc(1, sizeof(Ctx));
+    if (!c) return PyErr_NoMemory();
+    c->N = (int)N; c->K = K; c->ncells = (int)ncells;
+    size_t S = (size_t)N * K + 1;
+    c->cells = (u128 *)malloc(sizeof(u128) * (N + 1));
+    c->mask = (uint32_t *)malloc(sizeof(uint32_t) * (N + 1));
+    c->bud = (u128 *)calloc(S, sizeof(u128));
+    c->nb_start = (Py_ssize_t *)calloc(N + 1, sizeof(Py_ssize_t));
+    c->e_start = (Py_ssize_t *)malloc(sizeof(Py_ssize_t) * (N + 1));
+    c->vis = (uint32_t *)calloc(S, sizeof(uint32_t));
+    c->par = (int32_t *)malloc(sizeof(int32_t) * S);
+    c->est = (uint32_t *)calloc(N + 1, sizeof(uint32_t));
+    c->zend = (uint32_t *)malloc(sizeof(uint32_t) * (N + 1));
+    c->fa = (int32_t *)malloc(sizeof(int32_t) * S);
+    c->fb = (int32_t *)malloc(sizeof(int32_t) * S);
+    u128 (*pd)[MAXCELLS] = (u128 (*)[MAXCELLS])calloc(K, sizeof(u128[MAXCELLS]));
+    u128 *pos = (u128 *)calloc(S, sizeof(u128));
+    uint32_t cm[MAXCELLS];
+    Py_ssize_t *deg = (Py_ssize_t *)calloc(N + 1, sizeof(Py_ssize_t));
+    uint32_t *rcm = NULL;
+    int32_t *rcj = NULL;
+    if (!c->cells || !c->mask || !c->bud || !c->nb_start || !c->e_start || !c->vis || !c->par
+        || !c->est || !c->zend || !c->fa || !c->fb || !pd || !pos || !deg) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    u128 all = ncells == 128 ? ~(u128)0 : (((u128)1 << ncells) - 1);
+    for (int d = 1; d < K; d++) {
+        PyObject *row = PyList_GET_ITEM(peers, d);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) < ncells) {
+            PyErr_SetString(PyExc_ValueError, "_als_kernel.prepare: peers rows too short");
+            goto fail;
+        }
+        for (int x = 0; x < ncells; x++)
+            if (to_u128(PyList_GET_ITEM(row, x), &pd[d][x]) < 0) goto fail;
+        if (to_u128(PyList_GET_ITEM(cw, d), &c->cw[d]) < 0) goto fail;
+    }
+    c->cw[0] = 0;
+    for (int x = 0; x < ncells; x++) {
+        long m;
+        if (to_long(PyList_GET_ITEM(cand, x), 0, (1L << K) - 1, "candidate mask", &m) < 0)
+            goto fail;
+        cm[x] = (uint32_t)m & ~1u;
+    }
+    for (Py_ssize_t i = 0; i < N; i++) {
+        long m;
+        if (to_u128(PyList_GET_ITEM(cells, i), &c->cells[i]) < 0) goto fail;
+        if (!c->cells[i] || (c->cells[i] & ~all)) {
+            PyErr_SetString(PyExc_ValueError, "_als_kernel.prepare: ALS cells outside the grid");
+            goto fail;
+        }
+        if (to_long(PyList_GET_ITEM(masks, i), 0, (1L << K) - 1, "digit mask", &m) < 0)
+            goto fail;
+        c->mask[i] = (uint32_t)m & ~1u;
+        u128 p = c->cells[i];
+        while (p) {
+            int x = lowbit(p);
+            p &= p - 1;
+            uint32_t dm = cm[x];
+            while (dm) {
+                int d = __builtin_ctz(dm);
+                dm &= dm - 1;
+                pos[i * K + d] |= (u128)1 << x;
+            }
+        }
+        for (int d = 1; d < K; d++) {
+            p = pos[i * K + d];
+            if (p) {
+                u128 b = ~(u128)0;
+                while (p) {
+                    int x = lowbit(p);
+                    p &= p - 1;
+                    b &= pd[d][x];
+                }
+                c->bud[i * K + d] = b;
+            }
+        }
+    }
+    free(pd);
+    pd = NULL;
+    /* the RCC table: every pair once (i < j), counted, then filled (rows ascending) */
+    for (int pass = 0; pass < 2; pass++) {
+        for (Py_ssize_t i = 0; i < N; i++) {
+            const u128 ac = c->cells[i];
+            const uint32_t mi = c->mask[i];
+            for (Py_ssize_t j = i + 1; j < N; j++) {
+                const u128 bc = c->cells[j];
+                uint32_t common = mi & c->mask[j];
+                if (!common) continue;
+                const u128 ov = ac & bc;
+                if (ov && (!allow || !(ac & ~bc) || !(bc & ~ac))) continue;
+                uint32_t rc = 0;
+                while (common) {
+                    int d = __builtin_ctz(common);
+                    common &= common - 1;
+                    const u128 pa = pos[i * K + d], pb = pos[j * K + d];
+                    if ((pa | pb) & ov) continue;
+                    if (pb & ~c->bud[i * K + d]) continue;
+                    rc |= 1u << d;
+                }
+                if (!rc) continue;
+                if (pass == 0) {
+                    deg[i]++;
+                    deg[j]++;
+                } else {
+                    rcj[c->nb_start[i] + deg[i]] = (int32_t)j;
+                    rcm[c->nb_start[i] + deg[i]++] = rc;
+                    rcj[c->nb_start[j] + deg[j]] = (int32_t)i;
+                    rcm[c->nb_start[j] + deg[j]++] = rc;
+                }
+            }
+        }
+        if (pass == 0) {
+            Py_ssize_t at = 0;
+            for (Py_ssize_t i = 0; i < N; i++) {
+                c->nb_start[i] = at;
+                at += deg[i];
+                deg[i] = 0;
+            }
+            c->nb_start[N] = at;
+            rcj = (int32_t *)malloc(sizeof(int32_t) * (at + 1));
+            rcm = (uint32_t *)malloc(sizeof(uint32_t) * (at + 1));
+            if (!rcj || !rcm) { PyErr_NoMemory(); goto fail; }
+        }
+    }
+    /* rows: partners with a lower index first (added while they were i), then higher
+       ones: both ascending, and every lower partner is below every higher one */
+    free(pos);
+    pos = NULL;
+    free(deg);
+    deg = NULL;
+    c->nb_j = rcj;
+    c->nb_m = rcm;
+    rcj = NULL;
+    rcm = NULL;
+    Py_ssize_t nstates = 0;
+    for (Py_ssize_t k = 0; k < c->nb_start[N]; k++) nstates += __builtin_popcount(c->nb_m[k]);
+    c->e = (int32_t *)malloc(sizeof(int32_t) * (nstates + 1));
+    if (!c->e) { PyErr_NoMemory(); goto fail; }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < N; i++) {
+        c->e_start[i] = at;
+        for (Py_ssize_t k = c->nb_start[i]; k < c->nb_start[i + 1]; k++) {
+            uint32_t m = c->nb_m[k];
+            while (m) {
+                int y = __builtin_ctz(m);
+                m &= m - 1;
+                c->e[at++] = (int32_t)(c->nb_j[k] * K + y);
+            }
+        }
+    }
+    c->e_start[N] = at;
+    c->gen = 0;
+    c->egen = 0;
+    return PyCapsule_New(c, "als_ctx", capsule_free);
+fail:
+    free(pd);
+    free(pos);
+    free(deg);
+    free(rcj);
+    free(rcm);
+    ctx_free(c);
+    return NULL;
+}
+
+PyDoc_STRVAR(rccs_doc,
+"rccs(ctx) -> list of N lists of (partner, RCC digit mask), partners ascending\n\n"
+"The RCC table the context holds (what als.find_rccs gives, as sorted rows).");
+
+static PyObject *py_rccs(PyObject *self, PyObject *args) {
+    PyObject *cap;
+    if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+    Ctx *c = get_ctx(cap);
+    if (!c) return NULL;
+    PyObject *out = PyList_New(c->N);
+    if (!out) return NULL;
+    for (int i = 0; i < c->N; i++) {
+        Py_ssize_t s0 = c->nb_start[i], s1 = c->nb_start[i + 1];
+        PyObject *row = PyList_New(s1 - s0);
+        if (!row) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, row);
+        for (Py_ssize_t k = s0; k < s1; k++) {
+            PyObject *t = Py_BuildValue("(iI)", c->nb_j[k], (unsigned int)c->nb_m[k]);
+            if (!t) { Py_DECREF(out); return NULL; }
+            PyList_SET_ITEM(row, k - s0, t);
+        }
+    }
+    return out;
+}
+
+/* a list of (cell, digit) pairs: the cells of t, digit z, appended to out */
+static int add_elims(PyObject *out, u128 t, int z) {
+    while (t) {
+        int x = lowbit(t);
+        t &= t - 1;
+        PyObject *p = Py_BuildValue("(ii)", x, z);
+        if (!p) return -1;
+        int r = PyList_Append(out, p);
+        Py_DECREF(p);
+        if (r < 0) return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(chain_doc,
+"chain(ctx, start, budget, min_als, max_als) -> (next, used, results)\n\n"
+"ALS Chain (als.als_chain) from first ALS ``start`` on, the breadth-first walk of the\n"
+"Python code with its node budget; stops after the first ALS that found something (or\n"
+"after 4096 nodes). results: (first ALS, [(cell, digit), ...], path of states j*K+y).");
+
+static PyObject *py_chain(PyObject *self, PyObject *args) {
+    PyObject *cap;
+    long start, budget, min_als, max_als;
+    if (!PyArg_ParseTuple(args, "Ollll", &cap, &start, &budget, &min_als, &max_als))
+        return NULL;
+    if (max_als > 60) {
+        PyErr_SetString(PyExc_ValueError, "_als_kernel.chain: max_als above 60");
+        return NULL;
+    }
+    Ctx *c = get_ctx(cap);
+    if (!c) return NULL;
+    const int N = c->N, K = c->K;
+    if (start < 0) start = 0;
+    long budget0 = budget;
+    PyObject *res = PyList_New(0);
+    if (!res) return NULL;
+    long i1 = start;
+    for (; i1 < N; i1++) {
+        if (budget <= 0) { i1 = N; break; }
+        if (budget0 - budget >= 4096 || PyList_GET_SIZE(res) > 0) break;
+        const u128 cells1 = c->cells[i1];
+        u128 zt1[MAXK];
+        uint32_t zcand = 0;
+        uint32_t m1 = c->mask[i1];
+        while (m1) {
+            int z = __builtin_ctz(m1);
+            m1 &= m1 - 1;
+            u128 t = c->bud[i1 * K + z] & c->cw[z] & ~cells1;
+            zt1[z] = t;
+            if (t) zcand |= 1u << z;
+        }
+        if (!zcand || c->e_start[i1] == c->e_start[i1 + 1]) continue;
+        if (++c->egen == 0) {
+            memset(c->est, 0, sizeof(uint32_t) * (N + 1));
+            c->egen = 1;
+        }
+        const uint32_t eg = c->egen;
+        for (Py_ssize_t k = c->e_start[i1]; k < c->e_start[i1 + 1]; k++) {
+            int32_t st0 = c->e[k];
+            int x1 = st0 % K;
+            if (!(zcand & ~(1u << x1))) continue;
+            if (++c->gen == 0) {
+                memset(c->vis, 0, sizeof(uint32_t) * ((size_t)N * K + 1));
+                c->gen = 1;
+            }
+            const uint32_t g = c->gen;
+            c->vis[st0] = g;
+            c->par[st0] = -1;
+            for (int y = 1; y < K; y++) {
+                c->vis[i1 * K + y] = g;
+                c->par[i1 * K + y] = -1;
+            }
+            int32_t *fr = c->fa, *nx = c->fb;
+            Py_ssize_t nf = 1;
+            fr[0] = st0;
+            long depth = 2;
+            while (nf && depth < max_als && budget > 0) {
+                Py_ssize_t nn = 0;
+                for (Py_ssize_t q = 0; q < nf; q++) {
+                    int32_t state = fr[q];
+                    budget--;
+                    int cx = state % K, si = state / K;
+                    for (Py_ssize_t r = c->e_start[si]; r < c->e_start[si + 1]; r++) {
+                        int32_t nxt = c->e[r];
+                        if (nxt % K == cx || c->vis[nxt] == g) continue;
+                        c->vis[nxt] = g;
+                        c->par[nxt] = state;
+                        nx[nn++] = nxt;
+                    }
+                }
+                depth++;
+                int32_t *tmp = fr; fr = nx; nx = tmp;
+                nf = nn;
+                if (depth < min_als) continue;
+                const uint32_t keep = ~(1u << x1);
+                for (Py_ssize_t q = 0; q < nf; q++) {
+                    int32_t s = fr[q];
+                    int bi = s / K, y = s % K;
+                    const u128 excl = cells1 | c->cells[bi];
+                    uint32_t ze;
+                    if (c->est[bi] != eg) {
+                        ze = 0;
+                        uint32_t zm = zcand & c->mask[bi];
+                        while (zm) {
+                            int z = __builtin_ctz(zm);
+                            zm &= zm - 1;
+                            if (zt1[z] & ~excl & c->bud[bi * K + z]) ze |= 1u << z;
+                        }
+                        c->est[bi] = eg;
+                        c->zend[bi] = ze;
+                    } else {
+                        ze = c->zend[bi];
+                    }
+                    if (!(ze & keep & ~(1u << y))) continue;
+                    uint32_t zmask = zcand & c->mask[bi] & keep & ~(1u << y);
+                    PyObject *el = PyList_New(0);
+                    if (!el) goto fail;
+                    while (zmask) {
+                        int z = __builtin_ctz(zmask);
+                        zmask &= zmask - 1;
+                        u128 t = zt1[z] & ~c->cells[bi];
+                        if (t) {
+                            t &= c->bud[bi * K + z];
+                            if (add_elims(el, t & ~excl, z) < 0) { Py_DECREF(el); goto fail; }
+                        }
+                    }
+                    if (PyList_GET_SIZE(el) == 0) { Py_DECREF(el); continue; }
+                    /* the path back to the start (at most max_als states: bounded) */
+                    int32_t pathv[64];
+                    int np = 0;
+                    int32_t p = s;
+                    while (p != -1 && np < 64) {
+                        pathv[np++] = p;
+                        p = c->par[p];
+                    }
+                    PyObject *path = PyTuple_New(np);
+                    if (!path) { Py_DECREF(el); goto fail; }
+                    for (int q2 = 0; q2 < np; q2++) {
+                        PyObject *v = PyLong_FromLong(pathv[np - 1 - q2]);
+                        if (!v) { Py_DECREF(el); Py_DECREF(path); goto fail; }
+                        PyTuple_SET_ITEM(path, q2, v);
+                    }
+                    PyObject *item = Py_BuildValue("(lNN)", i1, el, path);
+                    if (!item) goto fail;
+                    int r = PyList_Append(res, item);
+                    Py_DECREF(item);
+                    if (r < 0) goto fail;
+                }
+            }
+        }
+    }
+    return Py_BuildValue("(llN)", i1 < N ? i1 : (long)N, budget0 - budget, res);
+fail:
+    Py_DECREF(res);
+    return NULL;
+}
+
+PyDoc_STRVAR(xy_wing_doc,
+"xy_wing(ctx, start, allow_overlap, rounds) -> (next, results)\n\n"
+"ALS-XY-Wing (als.als_xy_wing) for pivots ``start`` on, at most ``rounds`` pivots, stopping\n"
+"after a pivot that found something. results: (C, A, B, RCC A-C, RCC B-C, [(cell, digit)]).");
+
+static PyObject *py_xy_wing(PyObject *self, PyObject *args) {
+    PyObject *cap;
+    long start, rounds;
+    int allow;
+    if (!PyArg_ParseTuple(args, "Olpl", &cap, &start, &allow, &rounds)) return NULL;
+    Ctx *c = get_ctx(cap);
+    if (!c) return NULL;
+    const int N = c->N, K = c->K;
+    if (start < 0) start = 0;
+    PyObject *res = PyList_New(0);
+    if (!res) return NULL;
+    long ci = start, done = 0;
+    for (; ci < N; ci++) {
+        if (done >= rounds || PyList_GET_SIZE(res) > 0) break;
+        done++;
+        const Py_ssize_t s0 = c->nb_start[ci], s1 = c->nb_start[ci + 1];
+        for (Py_ssize_t i = s0; i < s1; i++) {
+            const int ai = c->nb_j[i];
+            const uint32_t rca = c->nb_m[i];
+            const u128 ac = c->cells[ai];
+            for (Py_ssize_t j = i + 1; j < s1; j++) {
+                const int bi = c->nb_j[j];
+                const uint32_t rcb = c->nb_m[j];
+                const u128 bc = c->cells[bi];
+                if (!allow && (ac & bc)) continue;
+                if (!(ac & ~bc) || !(bc & ~ac)) continue;
+                if (rca == rcb && __builtin_popcount(rca) == 1) continue;
+                uint32_t zmask = c->mask[ai] & c->mask[bi] & ~rca & ~rcb;
+                if (!zmask) continue;
+                const u128 excl = ac | bc | c->cells[ci];
+                PyObject *el = NULL;
+                while (zmask) {
+                    int z = __builtin_ctz(zmask);
+                    zmask &= zmask - 1;
+                    u128 t = c->bud[ai * K + z] & c->bud[bi * K + z] & c->cw[z] & ~excl;
+                    if (!t) continue;
+                    if (!el && !(el = PyList_New(0))) goto fail;
+                    if (add_elims(el, t, z) < 0) { Py_DECREF(el); goto fail; }
+                }
+                if (!el) continue;
+                PyObject *item = Py_BuildValue("(liiIIN)", ci, ai, bi, (unsigned int)rca,
+                                               (unsigned int)rcb, el);
+                if (!item) goto fail;
+                int r = PyList_Append(res, item);
+                Py_DECREF(item);
+                if (r < 0) goto fail;
+            }
+        }
+    }
+    return Py_BuildValue("(lN)", ci, res);
+fail:
+    Py_DECREF(res);
+    return NULL;
+}
+
+PyDoc_STRVAR(xz_doc,
+"xz(ctx, start, rounds) -> (next, results)\n\n"
+"ALS-XZ (als.als_xz) for first ALS ``start`` on, at most ``rounds`` of them, stopping after\n"
+"one that found something. results: (A, B, RCC mask, [(cell, digit)]).");
+
+static PyObject *py_xz(PyObject *self, PyObject *args) {
+    PyObject *cap;
+    long start, rounds;
+    if (!PyArg_ParseTuple(args, "Oll", &cap, &start, &rounds)) return NULL;
+    Ctx *c = get_ctx(cap);
+    if (!c) return NULL;
+    const int N = c->N, K = c->K;
+    if (start < 0) start = 0;
+    PyObject *res = PyList_New(0);
+    if (!res) return NULL;
+    long ai = start, done = 0;
+    for (; ai < N; ai++) {
+        if (done >= rounds || PyList_GET_SIZE(res) > 0) break;
+        done++;
+        const u128 ac = c->cells[ai];
+        for (Py_ssize_t k = c->nb_start[ai]; k < c->nb_start[ai + 1]; k++) {
+            const int bi = c->nb_j[k];
+            if (bi <= ai) continue;
+            const uint32_t rc = c->nb_m[k];
+            const u128 uni = ac | c->cells[bi];
+            const uint32_t common = c->mask[ai] & c->mask[bi];
+            PyObject *el = PyList_New(0);
+            if (!el) goto fail;
+            if (__builtin_popcount(rc) == 1) {
+                uint32_t zm = common & ~rc;
+                while (zm) {
+                    int z = __builtin_ctz(zm);
+                    zm &= zm - 1;
+                    u128 t = c->bud[ai * K + z] & c->bud[bi * K + z] & c->cw[z] & ~uni;
+                    if (add_elims(el, t, z) < 0) { Py_DECREF(el); goto fail; }
+                }
+            } else {
+                uint32_t xm = rc;
+                while (xm) {
+                    int x = __builtin_ctz(xm);
+                    xm &= xm - 1;
+                    u128 t = c->bud[ai * K + x] & c->bud[bi * K + x] & c->cw[x] & ~uni;
+                    if (add_elims(el, t, x) < 0) { Py_DECREF(el); goto fail; }
+                }
+                for (int side = 0; side < 2; side++) {
+                    int si = side ? bi : ai;
+                    uint32_t zm = c->mask[si] & ~rc;
+                    while (zm) {
+                        int z = __builtin_ctz(zm);
+                        zm &= zm - 1;
+                        u128 t = c->bud[si * K + z] & c->cw[z] & ~uni;
+                        if (add_elims(el, t, z) < 0) { Py_DECREF(el); goto fail; }
+                    }
+                }
+            }
+            if (PyList_GET_SIZE(el) == 0) { Py_DECREF(el); continue; }
+            PyObject *item = Py_BuildValue("(liIN)", ai, bi, (unsigned int)rc, el);
+            if (!item) goto fail;
+            int r = PyList_Append(res, item);
+            Py_DECREF(item);
+            if (r < 0) goto fail;
+        }
+    }
+    return Py_BuildValue("(lN)", ai, res);
+fail:
+    Py_DECREF(res);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"prepare", py_prepare, METH_VARARGS, prepare_doc},
+    {"rccs", py_rccs, METH_VARARGS, rccs_doc},
+    {"chain", py_chain, METH_VARARGS, chain_doc},
+    {"xy_wing", py_xy_wing, METH_VARARGS, xy_wing_doc},
+    {"xz", py_xz, METH_VARARGS, xz_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_als_kernel",
+    "The ALS searches of techniques.als in C (see techniques/_als_kernel.c).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__als_kernel(void) {
+    if (!SIXTY_FOUR) {
+        SIXTY_FOUR = PyLong_FromLong(64);
+        if (!SIXTY_FOUR) return NULL;
+    }
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,245 @@
+"""The compiled ALS kernel (``techniques._als_kernel``) against the Python ALS searches.
+
+:func:`techniques.als.als_xz`, :func:`~techniques.als.als_xy_wing` and
+:func:`~techniques.als.als_chain` run on the kernel's per-state context (the ALS, the RCC
+table built in C, every ALS digit's buddies) when it is built (csp/kernel.py), and in
+Python otherwise (``SUDOKU_CSP_PURE=1``: the reference). These tests call both on the same
+states and compare the RCC table and every step (eliminations, pattern, note, order) with
+each option setting (overlap, ALS size, chain length, node budget, no dedupe), on classic
+solve paths and on other grids; and whole solve paths of the default ladder both ways.
+They skip when the module is not built.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from csp import links
+from csp.kernel import active
+from techniques import als
+from techniques.analysis import Analysis
+from techniques.loop import apply_step
+from techniques.registry import load
+from techniques.solver import StepSolver
+from variants.classic import classic_puzzle
+
+from conftest import DATA, load_solutions
+
+pytestmark = pytest.mark.skipif(active(als._als_kernel) is None,
+                                reason="techniques._als_kernel is not built (no C compiler "
+                                       "at install, or SUDOKU_CSP_PURE=1)")
+
+#: (technique, option overrides): the default ladder's settings first, then the others
+SETTINGS = [
+    ("als_xz", {}), ("als_xz", {"allow_overlap": True}), ("als_xz", {"max_size": 3}),
+    ("als_xz", {"dedupe": False}),
+    ("als_xy_wing", {}), ("als_xy_wing", {"allow_overlap": True}),
+    ("als_xy_wing", {"dedupe": False, "max_size": 4}),
+    ("als_chain", {}), ("als_chain", {"allow_overlap": True}),
+    ("als_chain", {"dedupe": False}), ("als_chain", {"min_als": 2, "max_als": 5}),
+    ("als_chain", {"max_nodes": 37}), ("als_chain", {"max_nodes": 1500, "max_als": 9}),
+    ("als_chain", {"max_size": 2, "min_als": 3}),
+]
+
+
+def _lines(name: str, k: int, seed: int = 1) -> list[str]:
+    rows = load_solutions(name)
+    return [p for p, _ in random.Random(seed).sample(rows, k)]
+
+
+def _states(puzzles: list, steps: int, every: int):
+    """States along the default solve paths (puzzles: lines of classic puzzles, or
+    Puzzles)."""
+    walker = StepSolver("default", unique=True)
+    for line in puzzles:
+        p = classic_puzzle(line) if isinstance(line, str) else line
+        st = p.pencilmarks()
+        for k in range(steps):
+            if k % every == 0:
+                yield st.copy()
+            step = walker.next_step(st)
+            if step is None:
+                break
+            apply_step(st, step)
+
+
+def _run(monkeypatch, st, name: str, opts: dict, pure: bool) -> list[tuple]:
+    if pure:
+        monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+    else:
+        monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
+    an = Analysis(st.copy())
+    return [(s.technique, s.eliminations, s.pattern, s.note, s.digits)
+            for s in load()[name].finder(an, opts)]
+
+
+def _compare(monkeypatch, st, settings=SETTINGS) -> int:
+    """Every setting on one state, both implementations; also the RCC tables. Returns the
+    steps found."""
+    steps = 0
+    for name, opts in settings:
+        want = _run(monkeypatch, st, name, opts, pure=True)
+        got = _run(monkeypatch, st, name, opts, pure=False)
+        assert got == want, (name, opts)
+        steps += len(want)
+    monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
+    kernel = active(als._als_kernel)
+    for allow in (False, True):
+        for max_size in (0, 3):
+            an = Analysis(st.copy())
+            table = als._find_rccs(an, allow, max_size)
+            want = [sorted(table[a.index].items()) for a in als.find_als(an, max_size)]
+            ctx = als._kernel_ctx(Analysis(st.copy()), allow, max_size)
+            assert ctx is not None
+            assert kernel.rccs(ctx) == want, (allow, max_size)
+    return steps
+
+
+def test_kernel_equals_python_on_hard_solve_paths(monkeypatch):
+    """ALS-XZ, ALS-XY-Wing and ALS Chain with every setting, and the RCC table, on states
+    of hard solve paths (top1465 and forum-hardest puzzles): the same steps in the same
+    order, the same notes and patterns."""
+    puzzles = _lines("tdoku_magictour_top1465", 3) + _lines("forum_hardest_110626", 1)
+    steps = states = 0
+    for st in _states(puzzles, 80, 10):
+        steps += _compare(monkeypatch, st)
+        states += 1
+    assert states >= 12 and steps > 500
+
+
+@pytest.mark.slow
+def test_kernel_equals_python_on_many_states(monkeypatch):
+    puzzles = (_lines("tdoku_magictour_top1465", 8, seed=2)
+               + _lines("forum_hardest_110626", 4, seed=2) + _lines("norvig_top95", 4, seed=2))
+    steps = states = 0
+    for st in _states(puzzles, 200, 5):
+        steps += _compare(monkeypatch, st)
+        states += 1
+    assert states >= 80 and steps > 5000
+
+
+def _random_states(puzzle, k: int, seed: int):
+    """``k`` pencil-mark states of ``puzzle`` with 3-5 random candidates a cell."""
+    rng = random.Random(seed)
+    for _ in range(k):
+        st = puzzle.pencilmarks()
+        n = puzzle.grid.n
+        for c in range(puzzle.grid.size):
+            keep = rng.sample(range(1, n + 1), rng.randint(3, 5))
+            st.cand[c] &= sum(1 << d for d in keep)
+        st.version += 1
+        yield st
+
+
+def test_kernel_equals_python_on_other_grids(monkeypatch):
+    """6x6 classic along solve paths; random pencil marks on a diagonal sudoku (the
+    diagonals as houses), an anti-knight sudoku (variant peers), a jigsaw and a 10x10."""
+    from csp import Puzzle
+    from variants.chess import anti_knight
+    from variants.classic import classic
+    from variants.regions import diagonal, jigsaw_grid
+    steps = states = 0
+    rows6 = (DATA / "sizes_6.solutions.csv").read_text().split()[:3]
+    for st in _states([r.split(",")[0] for r in rows6], 30, 6):
+        steps += _compare(monkeypatch, st)
+        states += 1
+    reg = [(r // 3) * 3 + c // 3 for r in range(9) for c in range(9)]
+    reg[2], reg[3] = 1, 0                   # boxes 1 and 2 trade r1c3 and r1c4
+    puzzles = [Puzzle(9).use(classic(), diagonal()), Puzzle(jigsaw_grid(reg)).use(classic()),
+               Puzzle(10).use(classic()), Puzzle(9).use(classic(), anti_knight())]
+    # (random marks make thousands of small ALS and thousands of steps: fewer settings)
+    settings = [("als_xz", {}), ("als_xz", {"allow_overlap": True, "max_size": 3}),
+                ("als_xy_wing", {"max_size": 2}), ("als_chain", {}),
+                ("als_chain", {"allow_overlap": True, "max_nodes": 2000, "dedupe": False})]
+    for seed, puzzle in enumerate(puzzles):
+        for st in _random_states(puzzle, 1, seed):
+            steps += _compare(monkeypatch, st, settings)
+            states += 1
+    assert states >= 10 and steps > 200
+
+
+def test_kernel_checks_its_arguments():
+    kernel = active(als._als_kernel)
+    peers = [[]] + [[0] * 4 for _ in range(3)]
+    ok = (4, 3, False, [3], [6], [6, 6, 8, 8], peers, [0, 3, 15, 12])
+    ctx = kernel.prepare(*ok)
+    assert kernel.rccs(ctx) == [[]]
+    assert kernel.prepare(200, 3, *ok[2:]) is None          # more than 128 cells: Python
+    bad = [
+        (ok[:3] + ([-1],) + ok[4:], ValueError),            # a negative cell mask
+        (ok[:3] + ([1 << 130],) + ok[4:], OverflowError),   # beyond 128 bits
+        (ok[:3] + ([16],) + ok[4:], ValueError),            # a cell outside the grid
+        (ok[:3] + ([0],) + ok[4:], ValueError),             # an empty ALS
+        (ok[:3] + ([3, 5],) + ok[4:], ValueError),          # cells and masks differ
+        (ok[:3] + (["x"],) + ok[4:], TypeError),            # no int
+        (ok[:4] + ([1 << 9],) + ok[5:], ValueError),        # a digit above n
+        (ok[:5] + ([6, 6, 8],) + ok[6:], ValueError),       # candidates of 3 cells, not 4
+        (ok[:6] + ([[]] + [[0] * 3] * 3,) + ok[7:], ValueError),   # peer rows too short
+        (ok[:7] + ([0, 3],), ValueError),                   # cells_with too short
+    ]
+    for args, exc in bad:
+        with pytest.raises(exc):
+            kernel.prepare(*args)
+    with pytest.raises(TypeError):
+        kernel.prepare(1, 2)
+    for call in (lambda: kernel.chain(None, 0, 10, 4, 7), lambda: kernel.xz("ctx", 0, 1),
+                 lambda: kernel.xy_wing(5, 0, False, 1), lambda: kernel.rccs(object())):
+        with pytest.raises((TypeError, ValueError)):
+            call()
+    with pytest.raises(ValueError):
+        kernel.chain(ctx, 0, 10, 4, 61)                     # max_als above 60
+
+
+# -- whole solve paths with and without the kernel ---------------------------------------
+
+def _solve_path(line: str) -> tuple:
+    r = StepSolver("default").solve(classic_puzzle(line))
+    return r.status, [(s, s.extra, s.note) for s in r.steps]
+
+
+def _both_paths(monkeypatch, lines: list[str], want: int) -> tuple[int, int]:
+    """Solve puzzles with the kernel and with ``SUDOKU_CSP_PURE=1``, each from cold caches,
+    and assert the same status, steps and notes; stop once ``want`` puzzles reached an ALS
+    technique (puzzles that never do are solved once). Returns (compared, reached)."""
+    calls = {"n": 0}
+    real = als._kernel_ctx
+
+    def counted(*a, **k):
+        calls["n"] += 1
+        return real(*a, **k)
+    monkeypatch.setattr(als, "_kernel_ctx", counted)
+    compared = reached = 0
+    for line in lines:
+        monkeypatch.setattr(links, "_LAYOUTS", {})
+        monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
+        before = calls["n"]
+        with_kernel = _solve_path(line)
+        if calls["n"] == before:
+            continue
+        reached += 1
+        monkeypatch.setattr(links, "_LAYOUTS", {})
+        monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+        assert _solve_path(line) == with_kernel, line
+        compared += 1
+        if reached >= want:
+            break
+    return compared, reached
+
+
+def test_same_step_paths_with_and_without_the_kernel(monkeypatch):
+    """The first 12 puzzles of a top1465 sample whose solve reaches the ALS techniques:
+    the same step paths with and without the kernel."""
+    compared, reached = _both_paths(monkeypatch, _lines("tdoku_magictour_top1465", 100, seed=29),
+                                    want=12)
+    assert compared == reached == 12
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("part", range(4))
+def test_same_step_paths_with_and_without_the_kernel_many(monkeypatch, part):
+    """200 top1465 puzzles (in four parts of 50, which ``-n`` shares out): the same step
+    paths both ways on every one that reaches the ALS techniques."""
+    lines = _lines("tdoku_magictour_top1465", 200, seed=290)[part * 50:(part + 1) * 50]
+    compared, reached = _both_paths(monkeypatch, lines, want=10 ** 9)
+    assert compared == reached >= 10
