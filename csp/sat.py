@@ -143,7 +143,7 @@ class Encoding:
     :attr:`clauses`. ``budget``: :meth:`step` ticks it."""
 
     def __init__(self, n: int, size: int, sink: Callable[[list[list[int]]], Any] | None = None,
-                 budget: Budget | None = None) -> None:
+                 budget: Budget | None = None, compact: bool = False) -> None:
         self.n = n
         self.size = size
         self.top = size * n + n
@@ -156,6 +156,12 @@ class Encoding:
         self.budget = budget
         #: clauses made in all (those handed to the sink included)
         self.count = 0
+        #: "at most one" of up to :data:`AMO_PAIRWISE` literals is kept as one tuple of
+        #: those literals in :attr:`clauses` (the compiled enumerator of
+        #: :mod:`csp.cnf_enum` reads it so; :meth:`expanded` writes the pairs out for a
+        #: SAT solver, in the same place): a setter puzzle's houses and cells are over half
+        #: of its encoding's time, almost all of it spent making the pairs' lists
+        self.compact = compact
 
     def var(self, cell: int, digit: int) -> int:
         return cell * self.n + digit
@@ -191,7 +197,10 @@ class Encoding:
         """
         k = len(lits)
         if k <= AMO_PAIRWISE:
-            self.clauses.extend(map(list, itertools.combinations([-x for x in lits], 2)))
+            if not self.compact:
+                self.clauses.extend(map(list, itertools.combinations([-x for x in lits], 2)))
+            elif k > 1:
+                self.clauses.append(tuple(lits))
             return
         p = math.isqrt(k - 1) + 1          # rows: ceil(sqrt(k))
         q = -(-k // p)                     # columns
@@ -204,6 +213,29 @@ class Encoding:
             clauses.append([-x, cols[c]])
         self.at_most_one(rows)
         self.at_most_one(cols)
+
+    def expanded(self) -> list[list[int]]:
+        """The clauses, each "at most one" group of a compact encoding written out as a
+        clause per pair where it stood (what a SAT solver takes); from then on the
+        encoding is not compact.
+
+        >>> enc = Encoding(9, 81, compact=True)
+        >>> enc.at_most_one([1, 2, 3]); enc.clauses.append([4, 5]); enc.clauses
+        [(1, 2, 3), [4, 5]]
+        >>> enc.expanded()
+        [[-1, -2], [-1, -3], [-2, -3], [4, 5]]
+        """
+        if self.compact:
+            out: list[list[int]] = []
+            comb = itertools.combinations
+            for c in self.clauses:
+                if type(c) is tuple:
+                    out.extend(map(list, comb([-x for x in c], 2)))
+                else:
+                    out.append(c)
+            self.clauses = out
+            self.compact = False
+        return self.clauses
 
     def decode(self, model: Sequence[int]) -> list[int]:
         """Digits per cell from a model of the solver (a list of signed literals)."""
@@ -485,7 +517,8 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
            state_budget: int = STATE_BUDGET,
            sink: Callable[[list[list[int]]], Any] | None = None,
            budget: Budget | None = None,
-           spans: dict[int, tuple[int, int]] | None = None) -> Encoding:
+           spans: dict[int, tuple[int, int]] | None = None,
+           compact: bool = False) -> Encoding:
     """The CNF of ``puzzle`` restricted to the candidates ``cand`` (one mask per cell).
     With a ``sink`` the clauses go to it in batches (see :class:`Encoding`); the encoding
     ticks ``budget`` as it goes. ``spans`` (without a ``sink``: the clauses must stay in
@@ -493,7 +526,8 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     end)`` range of its clauses in ``enc.clauses``, so a caller can guard one rule's
     clauses with a selector literal (the setter's workbench asks "without this rule?" that
     way); a rule checked lazily has an empty range and is listed in ``enc.lazy``. A rule
-    whose ``unary_mask`` restricts ``cand`` adds no clause.
+    whose ``unary_mask`` restricts ``cand`` adds no clause. ``compact`` (without a ``sink``
+    or ``spans``): small "at most one" groups stay tuples (see :class:`Encoding`).
 
     >>> from csp import Puzzle, Grid
     >>> p = Puzzle(Grid(4)).add_grid_houses()
@@ -503,8 +537,10 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     """
     if spans is not None and sink is not None:
         raise ValueError("spans need the clauses kept in enc.clauses (no sink)")
+    if compact and (spans is not None or sink is not None):
+        raise ValueError("a compact encoding has no sink and no spans")
     g = puzzle.grid
-    enc = Encoding(g.n, g.size, sink, budget)
+    enc = Encoding(g.n, g.size, sink, budget, compact)
     _cells_and_houses(enc, cand)
     for con in puzzle.constraints:
         enc.step()
@@ -777,7 +813,8 @@ class SatSession:
         self._units: list[list[int]] = []
         if self.cand is None:
             return
-        enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget)
+        enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget,
+                                compact=defer)
         self.lazy = enc.lazy
         n = self.n
         # the variables no clause mentions (the candidates removed at the root, and the n
@@ -804,12 +841,15 @@ class SatSession:
         """Build the solver (``defer=True`` leaves that to this call: a caller that may
         answer from :attr:`enc` alone, as :mod:`csp.enumerate` does, saves its set-up)."""
         if self._solver is None and self.cand is not None:
-            self._solver = new_solver(itertools.chain(self.enc.clauses, self._units), self._kind)
+            self._solver = new_solver(itertools.chain(self.enc.expanded(), self._units),
+                                      self._kind)
             self._bind(self._kind)
 
-    def clauses(self) -> list[list[int]]:
+    def clauses(self) -> list[Any]:
         """Every clause the solver is (or would be) given: the encoding's and the unit
-        clauses setting the variables no clause mentions false."""
+        clauses setting the variables no clause mentions false; a session built with
+        ``defer=True`` keeps each small "at most one" group as one tuple until the solver
+        is set up (:meth:`Encoding.expanded`)."""
         return self.enc.clauses + self._units if self.cand is not None else [[]]
 
     def __enter__(self) -> "SatSession":
@@ -874,7 +914,8 @@ class SatSession:
             return
         from pysat.solvers import NoSuchSolverError
         try:
-            new = new_solver(itertools.chain(self.enc.clauses, self._units, clauses), solver)
+            new = new_solver(itertools.chain(self.enc.expanded(), self._units, clauses),
+                             solver)
         except NoSuchSolverError:          # pragma: no cover - an older PySAT: stay
             return
         if solver in UNINTERRUPTIBLE and self._watch is not None:
