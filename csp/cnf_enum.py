@@ -107,20 +107,21 @@ def _supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
     propagation reads weaker (it does not see that every digit left in the other cell
     clashes); these clauses follow from it, so the solutions are the same, and the search
     needs fewer nodes (a fifth of them on a whispers-and-renban puzzle)."""
+    from .bits import digits_of
     from .constraints import Relation
     from .constraints.binary import _ne
     out: list[list[int]] = []
     for con in puzzle.constraints:
         if not isinstance(con, Relation) or con.pred is _ne:
             continue
-        a, b, pred = con.a, con.b, con.pred
-        da = [d for d in range(1, n + 1) if cand[a] >> d & 1]
-        db = [d for d in range(1, n + 1) if cand[b] >> d & 1]
+        a, b = con.a, con.b
+        sup_a, sup_b = con.tables(n)   # the digits of the other cell each digit goes with
+        ma, mb = cand[a], cand[b]
         na, nb = a * n, b * n
-        for v in da:
-            out.append([-(na + v)] + [nb + w for w in db if pred(v, w)])
-        for w in db:
-            out.append([-(nb + w)] + [na + v for v in da if pred(v, w)])
+        for v in digits_of(ma):
+            out.append([-(na + v)] + [nb + w for w in digits_of(mb & sup_a[v])])
+        for w in digits_of(mb):
+            out.append([-(nb + w)] + [na + v for v in digits_of(ma & sup_b[w])])
     return out
 
 

@@ -278,9 +278,10 @@ def _relation(enc: Encoding, cand: list[int], con: Relation) -> None:
     if pred is _ne:                    # different digits: only the shared ones clash
         enc.clauses.extend([-(na + v), -(nb + v)] for v in digits_of(cand[a] & cand[b]))
         return
-    dw = digits_of(cand[b])
-    enc.clauses.extend([-(na + v), -(nb + w)] for v in digits_of(cand[a]) for w in dw
-                       if not pred(v, w))
+    sup_a = con.tables(enc.n)[0]       # per digit of a, the digits of b it goes with
+    mb = cand[b]
+    enc.clauses.extend([-(na + v), -(nb + w)] for v in digits_of(cand[a])
+                       for w in digits_of(mb & ~sup_a[v]))
 
 
 def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Automaton,
