@@ -96,6 +96,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False) -> Any:
     enc = session.enc
     clauses = session.clauses()
     clauses.extend(_supports(session.puzzle, session.cand, enc.n))
+    clauses.extend(enc.extra)
     return mod.Enumerator(enc.top, enc.n, enc.size, clauses, cap, keep, PROBE_DEPTH,
                           0 if keep else PROBE_AFTER)
 

@@ -162,6 +162,13 @@ class Encoding:
         #: SAT solver, in the same place): a setter puzzle's houses and cells are over half
         #: of its encoding's time, almost all of it spent making the pairs' lists
         self.compact = compact
+        #: clauses that follow from :attr:`clauses` (every model of those, restricted to
+        #: the candidate variables, extends to a model of these) and help unit propagation:
+        #: a compact encoding's automata list their supports here, which the compiled
+        #: enumerator and :class:`SatSession`'s solver add (Glucose proves a setter puzzle
+        #: with sum automata unique in about half the time: "Modular Nabner DA Coverage"
+        #: 187 -> 100 ms, "Executive Function" 31 -> 18 ms)
+        self.extra: list[list[int]] = []
 
     def var(self, cell: int, digit: int) -> int:
         return cell * self.n + digit
@@ -316,22 +323,48 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     if auto.distinct:
         _house(enc, cand, cells)
     layer: dict[Any, int | None] = {auto.start: None}   # state -> variable (None: true)
+    # a compact encoding (the compiled enumerator's) also gets the supports of each layer
+    # (Encoding.extra): unit propagation then goes backwards along the automaton too
+    sup, extra = enc.compact, enc.extra
     for i, c in enumerate(cells):
         nxt: dict[Any, int | None] = {}
+        if sup:
+            preds: dict[Any, set[int | None]] = {}   # state -> the states leading to it
+            into: dict[Any, set[int]] = {}            # state -> the digits leading to it
+            from_: dict[int, list[int | None]] = {d: [] for d in doms[i]}
         for s, sv in layer.items():
+            ok: list[int] = []
             for d in doms[i]:
                 t = step(i, s, d)
                 lits = [-var(c, d)] if sv is None else [-sv, -var(c, d)]
                 if t is None or t not in live[i + 1]:
                     clauses.append(lits)
                     continue
+                if sup:
+                    ok.append(d)
+                    from_[d].append(sv)
                 if i == k - 1:
                     continue
                 tv = nxt.get(t)
                 if tv is None:
                     tv = nxt[t] = enc.new_var()
                 clauses.append(lits + [tv])
+                if sup:
+                    preds.setdefault(t, set()).add(sv)
+                    into.setdefault(t, set()).add(d)
+            if sup and sv is not None:        # a state needs a digit that goes on from it
+                extra.append([-sv] + [var(c, d) for d in ok])
             enc.step()
+        if sup:
+            for t, tv in nxt.items():         # a state needs a state and a digit before it
+                if None not in preds[t]:
+                    extra.append([-tv] + sorted(preds[t]))  # type: ignore[arg-type]
+                extra.append([-tv] + [var(c, d) for d in sorted(into[t])])
+            if nxt:                           # some state holds after each cell
+                extra.append(list(nxt.values()))  # type: ignore[arg-type]
+            for d, svs in from_.items():      # a digit needs a state it goes on from
+                if None not in svs:
+                    extra.append([-var(c, d)] + svs)  # type: ignore[operator]
         layer = nxt
     return True
 
@@ -842,8 +875,8 @@ class SatSession:
         """Build the solver (``defer=True`` leaves that to this call: a caller that may
         answer from :attr:`enc` alone, as :mod:`csp.enumerate` does, saves its set-up)."""
         if self._solver is None and self.cand is not None:
-            self._solver = new_solver(itertools.chain(self.enc.expanded(), self._units),
-                                      self._kind)
+            self._solver = new_solver(itertools.chain(self.enc.expanded(), self.enc.extra,
+                                                      self._units), self._kind)
             self._bind(self._kind)
 
     def clauses(self) -> list[Any]:
@@ -915,8 +948,8 @@ class SatSession:
             return
         from pysat.solvers import NoSuchSolverError
         try:
-            new = new_solver(itertools.chain(self.enc.expanded(), self._units, clauses),
-                             solver)
+            new = new_solver(itertools.chain(self.enc.expanded(), self.enc.extra, self._units,
+                                             clauses), solver)
         except NoSuchSolverError:          # pragma: no cover - an older PySAT: stay
             return
         if solver in UNINTERRUPTIBLE and self._watch is not None:
