@@ -375,7 +375,18 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
             continue;
         }
         if (e->nodes >= node_end || e->props >= prop_end) return PAUSED;
+        if (e->probe_after > 0 && e->nodes >= e->probe_after && e->cap && e->found >= 2) {
+            /* counting candidates past two solutions: the walk's "all seen" cuts depend on
+               what it has seen, which a restart forgets (measured: more decisions, not
+               fewer); no probing then */
+            e->probe_after = 0;
+            e->probe_depth = 0;
+        }
         if (e->probe_after > 0 && e->nodes >= e->probe_after) {
+            /* the decisions count again from 0 (the caller's budget is for this walk),
+               with what is left of this call's */
+            node_end -= e->nodes;
+            e->nodes = 0;
             r = restart_probing(e);
             if (r < 0) { PyErr_NoMemory(); return -1; }
             if (r) { e->finished = 1; return DONE; }
