@@ -79,6 +79,7 @@ typedef struct {
     long long probe_after;           /* ... from this many decisions on (0: never) */
     int probing;                     /* 1 while probing: conflicts do not weigh */
     long long probed;                /* candidates probed */
+    int *pmark, sweep;               /* per primary variable: the sweep that saw it follow */
     /* candidate counts */
     int cap;
     uint32_t *counts;                /* per primary variable */
@@ -269,15 +270,25 @@ static int probe(Enumerator *e) {
         int v;
         changed = 0;
         sweeps++;
+        e->sweep++;
         for (v = 1; v <= e->nprim; v++) {
             int pos, r;
-            if (e->lval[2 * v] != 0) continue;
+            /* a candidate that a placement probed in this sweep set (without a conflict)
+               propagates to a part of what that placement did: no conflict either */
+            if (e->lval[2 * v] != 0 || e->pmark[v] == e->sweep) continue;
             pos = e->trail_n;
             e->probed++;
             assign(e, 2 * v);
             e->probing = 1;
             r = propagate(e);
             e->probing = 0;
+            if (r == 0) {
+                int i;
+                for (i = pos + 1; i < e->trail_n; i++) {
+                    int l = e->trail[i];
+                    if (!(l & 1) && (l >> 1) <= e->nprim) e->pmark[l >> 1] = e->sweep;
+                }
+            }
             undo_to(e, pos);
             if (r < 0) return -1;
             if (r) {
@@ -414,7 +425,7 @@ static void Enumerator_dealloc(Enumerator *e) {
     free(e->watch); free(e->bins); free(e->occ);
     free(e->lval); free(e->clit); free(e->cstart); free(e->clen);
     free(e->bcstart); free(e->bclen); free(e->bclit); free(e->bcnf); free(e->bctc); free(e->bcw);
-    free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone);
+    free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone); free(e->pmark);
     free(e->cellvar); free(e->counts); free(e->seen); free(e->sols.a); free(e->first);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
@@ -511,12 +522,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->dec = (int *)calloc((size_t)nvars + 2, sizeof(int));
     e->flipped = (signed char *)calloc((size_t)nvars + 2, 1);
     e->pdone = (signed char *)calloc((size_t)nvars + 2, 1);
+    e->pmark = (int *)calloc((size_t)e->nprim + 1, sizeof(int));
     e->cellvar = (int *)calloc((size_t)size, sizeof(int));
     e->counts = (uint32_t *)calloc((size_t)e->nprim + 1, sizeof(uint32_t));
     e->seen = (unsigned char *)calloc((size_t)e->nprim + 1, 1);
     stamp = (int *)calloc((size_t)e->nlits, sizeof(int));
     if (!stamp || !e->lval || !e->watch || !e->bins || !e->occ || !e->trail || !e->lim || !e->dec ||
-        !e->flipped || !e->pdone || !e->cellvar || !e->counts || !e->seen)
+        !e->flipped || !e->pdone || !e->pmark || !e->cellvar || !e->counts || !e->seen)
         goto nomem;
     /* first pass: check and measure (a tuple is an "at most one" group: a clause
        (-a, -b) for each pair of its literals) */

@@ -855,8 +855,9 @@ class SatSession:
         # numbers between the candidates and the auxiliary variables) are set false once:
         # the solver would otherwise decide each of them again on every call (ten times
         # the decisions; counting 4,402 solutions took a fifth longer)
-        self._units = [[-(c * n + d)] for c, m in enumerate(self.cand)
-                       for d in range(1, n + 1) if not m >> d & 1]
+        full = ((1 << n) - 1) << 1
+        self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n), self.cand)
+                       for d in digits_of(full & ~m)]
         self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
         if not defer:
             self.open()
