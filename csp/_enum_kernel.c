@@ -20,6 +20,15 @@
  * 2^31) and, once two solutions are known, skips a subtree as soon as every candidate
  * still possible in it has been seen `cap` times (its capped counts cannot change).
  * With keep, the solutions (a digit per cell) are buffered for take().
+ *
+ * Failed-literal probing (probe=depth, probe_after=decisions): at the nodes above `depth`
+ * each open candidate is placed and propagated, and one that conflicts is removed (sweeps
+ * until one removes nothing; a sweep skips what an earlier probe of it placed). With
+ * probe_after > 0 the walk first runs without it, and past that many decisions starts
+ * again from the root with it (counts and decisions reset: nothing is counted twice);
+ * not with keep (what was listed cannot be taken back), and not when counting candidates
+ * past two solutions. A tuple among the clauses is an "at most one" group: a clause
+ * (-a, -b) for each pair of its literals.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

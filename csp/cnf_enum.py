@@ -10,7 +10,9 @@ backtracking, branching on the cell or house-digit clause with the fewest candid
 left), counting solutions, per-candidate counts up to a cap (skipping a subtree once every
 candidate left in it is seen ``cap`` times) or the solutions themselves. It has no
 learning, so a puzzle that needs it (a hard setter puzzle whose uniqueness takes a CDCL
-solver) would take it forever: the kernel runs within :data:`NODES` decisions plus
+solver) would take it forever (probing the root for failed literals, :data:`PROBE_AFTER`, makes
+most of the workbench's hard unique puzzles easy, not all): the kernel runs within
+:data:`NODES` decisions plus
 :data:`NODES_PER_SOLUTION` a solution found and then *gives up*, and the caller goes on
 with the SAT solver as before, having lost that budget only. It gives up too when a leaf
 of its tree does not extend to a model with the auxiliary variables it never decides left
