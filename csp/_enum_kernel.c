@@ -20,6 +20,15 @@
  * 2^31) and, once two solutions are known, skips a subtree as soon as every candidate
  * still possible in it has been seen `cap` times (its capped counts cannot change).
  * With keep, the solutions (a digit per cell) are buffered for take().
+ *
+ * Failed-literal probing (probe=depth, probe_after=decisions): at the nodes above `depth`
+ * each open candidate is placed and propagated, and one that conflicts is removed (sweeps
+ * until one removes nothing; a sweep skips what an earlier probe of it placed). With
+ * probe_after > 0 the walk first runs without it, and past that many decisions starts
+ * again from the root with it (counts and decisions reset: nothing is counted twice);
+ * not with keep (what was listed cannot be taken back), and not when counting candidates
+ * past two solutions. A tuple among the clauses is an "at most one" group: a clause
+ * (-a, -b) for each pair of its literals.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -69,11 +78,17 @@ typedef struct {
     int *trail, trail_n, qhead;
     int *lim, *dec;                  /* per level: trail start, decision literal index */
     signed char *flipped;
+    signed char *pdone;              /* per level: the node was probed */
     int level;
     int prim_set;                    /* primary variables assigned */
     int *cellvar;                    /* per cell: its true primary variable (0: none) */
     int need_bt, finished, gave_up, root_done;
     long long nodes, props, found;
+    int probe_depth;                 /* failed-literal probing at levels below it ... */
+    long long probe_after;           /* ... from this many decisions on (0: never) */
+    int probing;                     /* 1 while probing: conflicts do not weigh */
+    long long probed;                /* candidates probed */
+    int *pmark, sweep;               /* per primary variable: the sweep that saw it follow */
     /* candidate counts */
     int cap;
     uint32_t *counts;                /* per primary variable */
@@ -125,7 +140,7 @@ static inline void unassign(Enumerator *e, int lit) {
 /* a conflict on the variable of `lit`: the branching clauses holding it weigh more */
 static inline void bump(Enumerator *e, int lit) {
     int v = lit >> 1, i;
-    if (v <= e->nprim) {
+    if (v <= e->nprim && !e->probing) {
         IntVec *o = &e->occ[v];
         for (i = 0; i < o->n; i++)
             if (e->bcw[o->a[i]] < (1 << 20)) e->bcw[o->a[i]]++;
@@ -254,6 +269,71 @@ static int record(Enumerator *e) {
     return 0;
 }
 
+/* failed-literal probing at the current node (propagated, no conflict): each open
+   candidate is placed and propagated; one that propagates to a conflict is false (its
+   negation follows from the node's literals, so no solution is lost). Sweeps until one
+   finds nothing. 1: the node has no solution, 0: done, -1: out of memory */
+static int probe(Enumerator *e) {
+    int changed = 1, sweeps = 0;
+    while (changed && sweeps < 64) {
+        int v;
+        changed = 0;
+        sweeps++;
+        e->sweep++;
+        for (v = 1; v <= e->nprim; v++) {
+            int pos, r;
+            /* a candidate that a placement probed in this sweep set (without a conflict)
+               propagates to a part of what that placement did: no conflict either */
+            if (e->lval[2 * v] != 0 || e->pmark[v] == e->sweep) continue;
+            pos = e->trail_n;
+            e->probed++;
+            assign(e, 2 * v);
+            e->probing = 1;
+            r = propagate(e);
+            e->probing = 0;
+            if (r == 0) {
+                int i;
+                for (i = pos + 1; i < e->trail_n; i++) {
+                    int l = e->trail[i];
+                    if (!(l & 1) && (l >> 1) <= e->nprim) e->pmark[l >> 1] = e->sweep;
+                }
+            }
+            undo_to(e, pos);
+            if (r < 0) return -1;
+            if (r) {
+                assign(e, 2 * v + 1);
+                r = propagate(e);
+                if (r) return r;
+                changed = 1;
+            }
+            if (e->prim_set == e->nprim) return 0;
+        }
+    }
+    return 0;
+}
+
+/* back to the root, forgetting what the walk saw (the tree is walked again from the
+   start, so nothing is counted twice): 1 when probing the root finds no solution */
+static int restart_probing(Enumerator *e) {
+    int v;
+    if (e->level > 0) undo_to(e, e->lim[1]);
+    e->level = 0;
+    e->need_bt = 0;
+    e->qhead = e->trail_n;
+    e->found = 0;
+    free(e->first);
+    e->first = NULL;
+    e->unseen = 0;
+    for (v = 1; v <= e->nprim; v++) {
+        e->counts[v] = 0;
+        e->seen[v] = 0;
+        if (e->lval[2 * v] != -1) e->unseen++;
+    }
+    e->probe_after = 0;
+    e->pdone[0] = 1;
+    return probe(e);
+}
+
 /* the backtrack: 1 when the tree is exhausted */
 static int backtrack(Enumerator *e) {
     while (e->level > 0) {
@@ -263,6 +343,7 @@ static int backtrack(Enumerator *e) {
             int d = e->dec[L] ^ 1;
             e->flipped[L] = 1;
             e->dec[L] = d;
+            e->pdone[L] = 0;
             e->qhead = e->trail_n;
             assign(e, d);
             return 0;
@@ -294,6 +375,17 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
             e->need_bt = 1;
             continue;
         }
+        if (e->level < e->probe_depth && e->probe_after == 0 && !e->pdone[e->level] &&
+            e->prim_set < e->nprim) {
+            e->pdone[e->level] = 1;
+            r = probe(e);
+            if (r < 0) { PyErr_NoMemory(); return -1; }
+            if (r) {
+                if (e->level == 0) { e->finished = 1; return DONE; }
+                e->need_bt = 1;
+                continue;
+            }
+        }
         if (e->prim_set == e->nprim) {
             if (!aux_ok(e)) { e->gave_up = 1; return GAVE_UP; }
             if (record(e) < 0) { PyErr_NoMemory(); return -1; }
@@ -303,6 +395,23 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
             continue;
         }
         if (e->nodes >= node_end || e->props >= prop_end) return PAUSED;
+        if (e->probe_after > 0 && e->nodes >= e->probe_after && e->cap && e->found >= 2) {
+            /* counting candidates past two solutions: the walk's "all seen" cuts depend on
+               what it has seen, which a restart forgets (measured: more decisions, not
+               fewer); no probing then */
+            e->probe_after = 0;
+            e->probe_depth = 0;
+        }
+        if (e->probe_after > 0 && e->nodes >= e->probe_after) {
+            /* the decisions count again from 0 (the caller's budget is for this walk),
+               with what is left of this call's */
+            node_end -= e->nodes;
+            e->nodes = 0;
+            r = restart_probing(e);
+            if (r < 0) { PyErr_NoMemory(); return -1; }
+            if (r) { e->finished = 1; return DONE; }
+            continue;
+        }
         lit = choose(e);
         if (!lit) { e->gave_up = 1; return GAVE_UP; }   /* not reached: prim_set counts */
         e->nodes++;
@@ -310,6 +419,7 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
         e->lim[e->level] = e->trail_n;
         e->dec[e->level] = lit;
         e->flipped[e->level] = 0;
+        e->pdone[e->level] = 0;
         assign(e, lit);
     }
 }
@@ -324,34 +434,90 @@ static void Enumerator_dealloc(Enumerator *e) {
     free(e->watch); free(e->bins); free(e->occ);
     free(e->lval); free(e->clit); free(e->cstart); free(e->clen);
     free(e->bcstart); free(e->bclen); free(e->bclit); free(e->bcnf); free(e->bctc); free(e->bcw);
-    free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped);
+    free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone); free(e->pmark);
     free(e->cellvar); free(e->counts); free(e->seen); free(e->sols.a); free(e->first);
     Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+/* the longest "at most one" group (a tuple) Enumerator takes */
+#define MAX_GROUP 4096
+
+/* where the second pass of Enumerator_init stands */
+typedef struct {
+    Py_ssize_t pos, bpos, apos;      /* in clit, bclit, aux */
+    int *units;
+    int nunits, empty;
+} Fill;
+
+/* one clause (literal indices tmp[0..m), no duplicate, no tautology) into e: a unit,
+   a binary implication, or a watched long clause; a branching clause too when all its
+   literals are positive primary ones, a leaf check when one is a positive auxiliary */
+static int insert_clause(Enumerator *e, const int *tmp, int m, Fill *f) {
+    int k, allprim = 1, posaux = 0;
+    if (m == 0) { f->empty = 1; return 0; }
+    if (m == 1) { f->units[f->nunits++] = tmp[0]; return 0; }
+    for (k = 0; k < m; k++) {
+        int var = tmp[k] >> 1, neg = tmp[k] & 1;
+        if (neg || var > e->nprim) allprim = 0;
+        if (!neg && var > e->nprim) posaux = 1;
+    }
+    if (posaux) {
+        for (k = 0; k < m; k++) e->aux[f->apos++] = tmp[k];
+        e->aux[f->apos++] = 0;
+        e->naux++;
+    }
+    if (allprim) {
+        e->bcstart[e->nbc] = (int)f->bpos;
+        e->bclen[e->nbc] = m;
+        for (k = 0; k < m; k++) {
+            int var = tmp[k] >> 1;
+            e->bclit[f->bpos++] = var;
+            if (vec_push(&e->occ[var], e->nbc) < 0) return -1;
+        }
+        e->nbc++;
+    }
+    if (m == 2) {
+        if (vec_push(&e->bins[tmp[0]], tmp[1]) < 0 || vec_push(&e->bins[tmp[1]], tmp[0]) < 0)
+            return -1;
+        return 0;
+    }
+    e->cstart[e->nclauses] = (int)f->pos;
+    e->clen[e->nclauses] = m;
+    for (k = 0; k < m; k++) e->clit[f->pos++] = tmp[k];
+    if (vec_push(&e->watch[tmp[0]], e->nclauses) < 0 ||
+        vec_push(&e->watch[tmp[1]], e->nclauses) < 0)
+        return -1;
+    e->nclauses++;
+    return 0;
 }
 
 static int lit_index(long x) { return x > 0 ? (int)(2 * x) : (int)(2 * (-x) + 1); }
 
 /* Enumerator(nvars, n, size, clauses, cap=0, keep=False) */
 static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", NULL};
-    int nvars, n, size, cap = 0, keep = 0;
+    static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", "probe",
+                             "probe_after", NULL};
+    int nvars, n, size, cap = 0, keep = 0, probe_depth = 0;
+    long long probe_after = 0;
     PyObject *clauses, *seq = NULL;
-    Py_ssize_t nc, i, total = 0, totb = 0, tota = 0;
+    Py_ssize_t nc, i, total = 0, totb = 0, tota = 0, npairs = 0;
     int *tmp = NULL, tmpcap = 0;
     int *units = NULL, nunits = 0, empty = 0;
     int *stamp = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ip", kwlist, &nvars, &n, &size, &clauses,
-                                     &cap, &keep))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiL", kwlist, &nvars, &n, &size, &clauses,
+                                     &cap, &keep, &probe_depth, &probe_after))
         return -1;
     if (n < 1 || n > 64 || size < 1 || size > 4096 || (long long)size * n > nvars ||
-        nvars > 50000000 || cap < 0) {
+        nvars > 50000000 || cap < 0 || probe_depth < 0 ||
+        probe_after < 0 || (keep && probe_after > 0)) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }
     e->nvars = nvars; e->n = n; e->size = size; e->nprim = size * n;
     e->nlits = 2 * (nvars + 1);
-    e->cap = cap; e->keep = keep;
+    e->cap = cap; e->keep = keep; e->probe_depth = probe_depth;
+    e->probe_after = probe_depth > 0 ? probe_after : 0;
     seq = PySequence_Fast(clauses, "clauses must be a sequence");
     if (!seq) return -1;
     nc = PySequence_Fast_GET_SIZE(seq);
@@ -364,23 +530,30 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->lim = (int *)calloc((size_t)nvars + 2, sizeof(int));
     e->dec = (int *)calloc((size_t)nvars + 2, sizeof(int));
     e->flipped = (signed char *)calloc((size_t)nvars + 2, 1);
+    e->pdone = (signed char *)calloc((size_t)nvars + 2, 1);
+    e->pmark = (int *)calloc((size_t)e->nprim + 1, sizeof(int));
     e->cellvar = (int *)calloc((size_t)size, sizeof(int));
     e->counts = (uint32_t *)calloc((size_t)e->nprim + 1, sizeof(uint32_t));
     e->seen = (unsigned char *)calloc((size_t)e->nprim + 1, 1);
-    units = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
     stamp = (int *)calloc((size_t)e->nlits, sizeof(int));
     if (!stamp || !e->lval || !e->watch || !e->bins || !e->occ || !e->trail || !e->lim || !e->dec ||
-        !e->flipped || !e->cellvar || !e->counts || !e->seen || !units)
+        !e->flipped || !e->pdone || !e->pmark || !e->cellvar || !e->counts || !e->seen)
         goto nomem;
-    /* first pass: check and measure */
+    /* first pass: check and measure (a tuple is an "at most one" group: a clause
+       (-a, -b) for each pair of its literals) */
     for (i = 0; i < nc; i++) {
         PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
+        int group = PyTuple_Check(cl);
         PyObject *cs = PySequence_Fast(cl, "a clause must be a sequence");
         Py_ssize_t k, len;
-        int allprim = 1, posaux = 0;
+        int allprim = 1, posaux = 0, negs = 0;
         if (!cs) goto fail;
         len = PySequence_Fast_GET_SIZE(cs);
-        if (len > 1000000) { Py_DECREF(cs); PyErr_SetString(PyExc_ValueError, "clause too long"); goto fail; }
+        if (len > (group ? MAX_GROUP : 1000000)) {
+            Py_DECREF(cs);
+            PyErr_SetString(PyExc_ValueError, group ? "group too long" : "clause too long");
+            goto fail;
+        }
         for (k = 0; k < len; k++) {
             long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
             if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); goto fail; }
@@ -391,27 +564,42 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
             }
             if (x < 0 || x > e->nprim) allprim = 0;
             if (x > e->nprim) posaux = 1;
+            if (x < 0) negs = 1;
+        }
+        Py_DECREF(cs);
+        if (group) {
+            Py_ssize_t pairs = len * (len - 1) / 2;
+            npairs += pairs;
+            if (negs) { totb += 2 * pairs; tota += 3 * pairs; }
+            continue;
         }
         if (len >= 3) total += len;
         if (len >= 2 && allprim) totb += len;
         if (posaux) tota += len + 1;
-        Py_DECREF(cs);
     }
+    if (npairs > 400000000) { PyErr_SetString(PyExc_ValueError, "too many pairs"); goto fail; }
+    units = (int *)malloc(sizeof(int) * ((size_t)nc + (size_t)npairs + 1));
     e->clit = (int *)malloc(sizeof(int) * ((size_t)total + 1));
     e->cstart = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
     e->clen = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
     e->bclit = (int *)malloc(sizeof(int) * ((size_t)totb + 1));
-    e->bcstart = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
-    e->bclen = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
+    e->bcstart = (int *)malloc(sizeof(int) * ((size_t)nc + (size_t)npairs + 1));
+    e->bclen = (int *)malloc(sizeof(int) * ((size_t)nc + (size_t)npairs + 1));
     e->aux = (int *)malloc(sizeof(int) * ((size_t)tota + 1));
-    if (!e->clit || !e->cstart || !e->clen || !e->bclit || !e->bcstart || !e->bclen || !e->aux)
+    if (!units || !e->clit || !e->cstart || !e->clen || !e->bclit || !e->bcstart || !e->bclen ||
+        !e->aux)
         goto nomem;
     {
-        Py_ssize_t pos = 0, bpos = 0, apos = 0;
+        Fill f;
+        int sid = 0;
+        memset(&f, 0, sizeof f);
+        f.units = units;
         for (i = 0; i < nc; i++) {
-            PyObject *cs = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i), "clause");
+            PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
+            int group = PyTuple_Check(cl);
+            PyObject *cs = PySequence_Fast(cl, "clause");
             Py_ssize_t k, len, m = 0;
-            int allprim = 1, posaux = 0, taut = 0;
+            int taut = 0;
             if (!cs) goto fail;
             len = PySequence_Fast_GET_SIZE(cs);
             if (len > tmpcap) {
@@ -419,47 +607,37 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
                 if (!nt) { Py_DECREF(cs); goto nomem; }
                 tmp = nt; tmpcap = (int)len;
             }
+            if (group) {
+                Py_ssize_t a, b2;
+                for (k = 0; k < len; k++)   /* the negations: the pairs' literals */
+                    tmp[k] = lit_index(PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k))) ^ 1;
+                Py_DECREF(cs);
+                for (a = 0; a < len; a++) {
+                    for (b2 = a + 1; b2 < len; b2++) {
+                        int pair[2];
+                        pair[0] = tmp[a];
+                        pair[1] = tmp[b2];
+                        if (pair[0] == (pair[1] ^ 1)) continue;          /* tautology */
+                        if (insert_clause(e, pair, pair[0] == pair[1] ? 1 : 2, &f) < 0)
+                            goto nomem;
+                    }
+                }
+                continue;
+            }
+            sid++;
             for (k = 0; k < len; k++) {
                 long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
                 int li = lit_index(x);
-                /* stamp[l] == i + 1: l is in clause i already */
-                if (stamp[li ^ 1] == (int)i + 1) taut = 1;
-                if (stamp[li] != (int)i + 1) { stamp[li] = (int)i + 1; tmp[m++] = li; }
-                if (x < 0 || x > e->nprim) allprim = 0;
-                if (x > e->nprim) posaux = 1;
+                /* stamp[l] == sid: l is in this clause already */
+                if (stamp[li ^ 1] == sid) taut = 1;
+                if (stamp[li] != sid) { stamp[li] = sid; tmp[m++] = li; }
             }
             Py_DECREF(cs);
             if (taut) continue;
-            if (m == 0) { empty = 1; continue; }
-            if (m == 1) { units[nunits++] = tmp[0]; continue; }
-            if (posaux) {
-                for (k = 0; k < m; k++) e->aux[apos++] = tmp[k];
-                e->aux[apos++] = 0;
-                e->naux++;
-            }
-            if (allprim) {
-                e->bcstart[e->nbc] = (int)bpos;
-                e->bclen[e->nbc] = (int)m;
-                for (k = 0; k < m; k++) {
-                    int var = tmp[k] >> 1;
-                    e->bclit[bpos++] = var;
-                    if (vec_push(&e->occ[var], e->nbc) < 0) goto nomem;
-                }
-                e->nbc++;
-            }
-            if (m == 2) {
-                if (vec_push(&e->bins[tmp[0]], tmp[1]) < 0 || vec_push(&e->bins[tmp[1]], tmp[0]) < 0)
-                    goto nomem;
-                continue;
-            }
-            e->cstart[e->nclauses] = (int)pos;
-            e->clen[e->nclauses] = (int)m;
-            for (k = 0; k < m; k++) e->clit[pos++] = tmp[k];
-            if (vec_push(&e->watch[tmp[0]], e->nclauses) < 0 ||
-                vec_push(&e->watch[tmp[1]], e->nclauses) < 0)
-                goto nomem;
-            e->nclauses++;
+            if (insert_clause(e, tmp, (int)m, &f) < 0) goto nomem;
         }
+        nunits = f.nunits;
+        empty = f.empty;
     }
     e->bcnf = (int *)malloc(sizeof(int) * ((size_t)e->nbc + 1));
     e->bctc = (int *)calloc((size_t)e->nbc + 1, sizeof(int));
@@ -551,6 +729,7 @@ static PyObject *get_ll(long long x) { return PyLong_FromLongLong(x); }
 static PyObject *Enumerator_get_found(Enumerator *e, void *c) { (void)c; return get_ll(e->found); }
 static PyObject *Enumerator_get_nodes(Enumerator *e, void *c) { (void)c; return get_ll(e->nodes); }
 static PyObject *Enumerator_get_props(Enumerator *e, void *c) { (void)c; return get_ll(e->props); }
+static PyObject *Enumerator_get_probed(Enumerator *e, void *c) { (void)c; return get_ll(e->probed); }
 
 static PyMethodDef Enumerator_methods[] = {
     {"run", (PyCFunction)Enumerator_run, METH_VARARGS,
@@ -566,6 +745,7 @@ static PyGetSetDef Enumerator_getset[] = {
     {"found", (getter)Enumerator_get_found, NULL, "solutions found", NULL},
     {"nodes", (getter)Enumerator_get_nodes, NULL, "decisions made", NULL},
     {"props", (getter)Enumerator_get_props, NULL, "literals propagated", NULL},
+    {"probed", (getter)Enumerator_get_probed, NULL, "candidates probed (failed-literal probing)", NULL},
     {NULL, NULL, NULL, NULL, NULL}
 };
 

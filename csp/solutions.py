@@ -54,6 +54,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
+from .bits import digits_of
 from .errors import Cancelled, InvalidArgument, TimeLimitExceeded
 from .events import Contradiction
 from .search import _choose, _root, _settle
@@ -753,8 +754,14 @@ def _kernel_result(en: Any, res: CandidateCounts, complete: bool) -> None:
     res.solutions_seen = en.found
     res.solution = en.first
     if complete:
+        counts, n = res.counts, res.n
         for c in range(res.size):
-            res.refuted[c] = res.cand[c] & ~res.mask(c)
+            m = res.cand[c]
+            base = c * n
+            for d in digits_of(m):
+                if counts[base + d]:
+                    m &= ~(1 << d)
+            res.refuted[c] = m
 
 
 def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,

@@ -237,6 +237,70 @@ def test_the_kernel_checks_its_arguments() -> None:
         en.run(-1, 10)
 
 
+@needs_kernel
+def test_at_most_one_groups_read_as_their_pairs() -> None:
+    """A tuple is an "at most one" group: the same models as its pairwise clauses, a
+    literal twice in a group is false, and a group's length is bounded."""
+    E = KERNEL.Enumerator
+    lists = [[1, 2, 3], [4, 5, 6]] + [list(c) for c in itertools.combinations([-1, -2, -3], 2)]
+    for cl in ([(1, 2, 3)], [(1, 2), (2, 3), (1, 3)]):
+        en = E(6, 3, 2, [[1, 2, 3], [4, 5, 6]] + cl + [(4, 5, 6)])
+        want = E(6, 3, 2, lists + [[-4, -5], [-4, -6], [-5, -6]])
+        assert en.run(100, 10_000) == want.run(100, 10_000) == cnf_enum.DONE
+        assert en.found == want.found == 9
+    en = E(6, 3, 2, [[1, 2, 3], [4, 5, 6], (1, 1, 2), (4, 5, 6)])   # 1 twice: 1 is false
+    assert en.run(100, 10_000) == cnf_enum.DONE and en.found == 3 * 3
+    with pytest.raises(ValueError):
+        E(4, 2, 1, [(1, 9)])
+    with pytest.raises(ValueError):
+        E(5000, 1, 1, [tuple(range(1, 4200))])
+
+
+@needs_kernel
+def test_compact_encoding_expands_to_the_plain_one() -> None:
+    from csp.sat import encode
+    for ident in ("u001", "u056", "u072", "u087"):
+        p = puzzle("unique", ident)
+        with SatSession(p, defer=True) as s:
+            plain = encode(p, s.cand)
+            assert s.enc.compact and any(type(c) is tuple for c in s.enc.clauses)
+            assert s.enc.expanded() == plain.clauses and not s.enc.compact
+            assert s.enc.top >= plain.top
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [("unique", "u080", 1), ("unique", "u089", 8),
+                                                ("unique", "u073", 0), ("variants", "v02", 0),
+                                                ("variants", "v07", 1), ("variants", "v31", 8)])
+def test_probing_leaves_every_count_as_it_was(monkeypatch, set_name, ident, cap) -> None:
+    """The walk with its restart and root probing (PROBE_AFTER decisions in, or from the
+    start) and without: the same number of solutions, or the same capped counts."""
+    p = puzzle(set_name, ident)
+    out = []
+    for depth, after in ((0, 0), (1, 0), (1, 150), (1, 5)):
+        with SatSession(p, defer=True) as s:
+            monkeypatch.setattr(cnf_enum, "PROBE_DEPTH", depth)
+            monkeypatch.setattr(cnf_enum, "PROBE_AFTER", after)
+            en = cnf_enum.enumerator(s, cap=cap)
+            assert en.run(200_000, 10 ** 9) == cnf_enum.DONE
+            if depth:
+                assert en.probed > 0 or en.found >= 2
+            counts = en.counts()
+            # counting candidates, the solutions seen depend on the walk (it skips what
+            # is seen): the capped counts do not
+            out.append([min(k, cap) for k in counts] if cap else en.found)
+    assert all(o == out[0] for o in out[1:])
+
+
+@needs_kernel
+def test_listing_probes_from_the_start_only() -> None:
+    with pytest.raises(ValueError):
+        KERNEL.Enumerator(4, 2, 2, [[1, 2], [3, 4]], 0, True, 1, 10)   # keep + a restart
+    en = KERNEL.Enumerator(4, 2, 2, [[1, 2], [3, 4], [-1, -3], [-2, -4]], 0, True, 1, 0)
+    assert en.run(100, 10_000) == cnf_enum.DONE
+    assert sorted(map(tuple, en.take())) == [(1, 2), (2, 1)]
+
+
 # ---------------------------------------------------------------------------------------
 # limits bound the whole call
 # ---------------------------------------------------------------------------------------
