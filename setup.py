@@ -4,10 +4,10 @@ from setuptools import Extension, setup
 # compiler; each one has a pure-Python fallback that gives identical results.
 EXTENSIONS = [
     Extension("csp._enum_kernel", ["csp/_enum_kernel.c"], optional=True, extra_compile_args=["-O2"]),
-    Extension("techniques._fish_kernel", ["techniques/_fish_kernel.c"], optional=True, extra_compile_args=["-O2"]),
+    Extension("techniques._fish_kernel", ["techniques/_fish_kernel.c"], depends=["techniques/_u128.h"], optional=True, extra_compile_args=["-O2"]),
     Extension("variants._sky_kernel", ["variants/_sky_kernel.c"], optional=True, extra_compile_args=["-O2"]),
     Extension("techniques._se_kernel", ["techniques/_se_kernel.c"], optional=True, extra_compile_args=["-O2"]),
-    Extension("techniques._als_kernel", ["techniques/_als_kernel.c"], optional=True, extra_compile_args=["-O2"]),
+    Extension("techniques._als_kernel", ["techniques/_als_kernel.c"], depends=["techniques/_u128.h"], optional=True, extra_compile_args=["-O2"]),
 ]
 
 setup(ext_modules=EXTENSIONS)

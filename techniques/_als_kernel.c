@@ -18,51 +18,12 @@
 #include <string.h>
 #include <stdlib.h>
 
-typedef unsigned __int128 u128;
+#define KERNEL_NAME "_als_kernel"
+#include "_u128.h"
 
 #define MAXCELLS 128
 #define MAXK 32                 /* digits 1..31 */
 #define MAXSTATES (1 << 24)     /* ALS x (digits + 1) */
-
-static PyObject *SIXTY_FOUR = NULL;
-
-static int lowbit(u128 x) {     /* x != 0 */
-    uint64_t lo = (uint64_t)x;
-    if (lo) return __builtin_ctzll(lo);
-    return 64 + __builtin_ctzll((uint64_t)(x >> 64));
-}
-
-/* a non-negative Python int below 2**128 into a u128; -1 with an exception set otherwise */
-static int to_u128(PyObject *o, u128 *out) {
-    if (!PyLong_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "_als_kernel: masks must be ints");
-        return -1;
-    }
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (!overflow) {
-        if (v < 0) {
-            PyErr_SetString(PyExc_ValueError, "_als_kernel: negative mask");
-            return -1;
-        }
-        *out = (u128)(uint64_t)v;
-        return 0;
-    }
-    if (overflow < 0) {
-        PyErr_SetString(PyExc_ValueError, "_als_kernel: negative mask");
-        return -1;
-    }
-    unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
-    if (lo == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    PyObject *h = PyNumber_Rshift(o, SIXTY_FOUR);
-    if (!h) return -1;
-    unsigned long long hi = PyLong_AsUnsignedLongLong(h);   /* OverflowError: >= 2**128 */
-    Py_DECREF(h);
-    if (hi == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *out = ((u128)hi << 64) | (u128)lo;
-    return 0;
-}
 
 static int to_long(PyObject *o, long lo, long hi, const char *what, long *out) {
     long v = PyLong_AsLong(o);
@@ -333,16 +294,35 @@ static PyObject *py_rccs(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* appends ``item`` (a new reference, which it takes; NULL: an exception is already set) to
+ * the list ``out``: 0, or -1 with an exception set */
+static int append_new(PyObject *out, PyObject *item) {
+    if (!item) return -1;
+    int r = PyList_Append(out, item);
+    Py_DECREF(item);
+    return r;
+}
+
 /* a list of (cell, digit) pairs: the cells of t, digit z, appended to out */
 static int add_elims(PyObject *out, u128 t, int z) {
     while (t) {
         int x = lowbit(t);
         t &= t - 1;
-        PyObject *p = Py_BuildValue("(ii)", x, z);
-        if (!p) return -1;
-        int r = PyList_Append(out, p);
-        Py_DECREF(p);
-        if (r < 0) return -1;
+        if (append_new(out, Py_BuildValue("(ii)", x, z)) < 0) return -1;
+    }
+    return 0;
+}
+
+/* for each digit z of zmask: the cells outside ``excl`` holding z that see every z of ALS
+ * a and of ALS b (b < 0: of a alone), appended to out as (cell, z) */
+static int seen_elims(const Ctx *c, PyObject *out, int a, int b, uint32_t zmask, u128 excl) {
+    const int K = c->K;
+    while (zmask) {
+        int z = __builtin_ctz(zmask);
+        zmask &= zmask - 1;
+        u128 t = c->bud[a * K + z] & c->cw[z] & ~excl;
+        if (b >= 0) t &= c->bud[b * K + z];
+        if (add_elims(out, t, z) < 0) return -1;
     }
     return 0;
 }
@@ -502,7 +482,7 @@ static PyObject *py_xy_wing(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Olpl", &cap, &start, &allow, &rounds)) return NULL;
     Ctx *c = get_ctx(cap);
     if (!c) return NULL;
-    const int N = c->N, K = c->K;
+    const int N = c->N;
     if (start < 0) start = 0;
     PyObject *res = PyList_New(0);
     if (!res) return NULL;
@@ -525,22 +505,12 @@ static PyObject *py_xy_wing(PyObject *self, PyObject *args) {
                 uint32_t zmask = c->mask[ai] & c->mask[bi] & ~rca & ~rcb;
                 if (!zmask) continue;
                 const u128 excl = ac | bc | c->cells[ci];
-                PyObject *el = NULL;
-                while (zmask) {
-                    int z = __builtin_ctz(zmask);
-                    zmask &= zmask - 1;
-                    u128 t = c->bud[ai * K + z] & c->bud[bi * K + z] & c->cw[z] & ~excl;
-                    if (!t) continue;
-                    if (!el && !(el = PyList_New(0))) goto fail;
-                    if (add_elims(el, t, z) < 0) { Py_DECREF(el); goto fail; }
-                }
-                if (!el) continue;
-                PyObject *item = Py_BuildValue("(liiIIN)", ci, ai, bi, (unsigned int)rca,
-                                               (unsigned int)rcb, el);
-                if (!item) goto fail;
-                int r = PyList_Append(res, item);
-                Py_DECREF(item);
-                if (r < 0) goto fail;
+                PyObject *el = PyList_New(0);
+                if (!el) goto fail;
+                if (seen_elims(c, el, ai, bi, zmask, excl) < 0) { Py_DECREF(el); goto fail; }
+                if (PyList_GET_SIZE(el) == 0) { Py_DECREF(el); continue; }
+                if (append_new(res, Py_BuildValue("(liiIIN)", ci, ai, bi, (unsigned int)rca,
+                                                  (unsigned int)rcb, el)) < 0) goto fail;
             }
         }
     }
@@ -561,7 +531,7 @@ static PyObject *py_xz(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oll", &cap, &start, &rounds)) return NULL;
     Ctx *c = get_ctx(cap);
     if (!c) return NULL;
-    const int N = c->N, K = c->K;
+    const int N = c->N;
     if (start < 0) start = 0;
     PyObject *res = PyList_New(0);
     if (!res) return NULL;
@@ -578,39 +548,17 @@ static PyObject *py_xz(PyObject *self, PyObject *args) {
             const uint32_t common = c->mask[ai] & c->mask[bi];
             PyObject *el = PyList_New(0);
             if (!el) goto fail;
-            if (__builtin_popcount(rc) == 1) {
-                uint32_t zm = common & ~rc;
-                while (zm) {
-                    int z = __builtin_ctz(zm);
-                    zm &= zm - 1;
-                    u128 t = c->bud[ai * K + z] & c->bud[bi * K + z] & c->cw[z] & ~uni;
-                    if (add_elims(el, t, z) < 0) { Py_DECREF(el); goto fail; }
-                }
-            } else {
-                uint32_t xm = rc;
-                while (xm) {
-                    int x = __builtin_ctz(xm);
-                    xm &= xm - 1;
-                    u128 t = c->bud[ai * K + x] & c->bud[bi * K + x] & c->cw[x] & ~uni;
-                    if (add_elims(el, t, x) < 0) { Py_DECREF(el); goto fail; }
-                }
-                for (int side = 0; side < 2; side++) {
-                    int si = side ? bi : ai;
-                    uint32_t zm = c->mask[si] & ~rc;
-                    while (zm) {
-                        int z = __builtin_ctz(zm);
-                        zm &= zm - 1;
-                        u128 t = c->bud[si * K + z] & c->cw[z] & ~uni;
-                        if (add_elims(el, t, z) < 0) { Py_DECREF(el); goto fail; }
-                    }
-                }
-            }
+            /* one RCC: the common digits but it; two (a doubly linked pair): both RCC
+             * digits, and each side's other digits within that side */
+            int bad = __builtin_popcount(rc) == 1
+                ? seen_elims(c, el, ai, bi, common & ~rc, uni)
+                : (seen_elims(c, el, ai, bi, rc, uni) < 0
+                   || seen_elims(c, el, ai, -1, c->mask[ai] & ~rc, uni) < 0
+                   || seen_elims(c, el, bi, -1, c->mask[bi] & ~rc, uni) < 0) ? -1 : 0;
+            if (bad < 0) { Py_DECREF(el); goto fail; }
             if (PyList_GET_SIZE(el) == 0) { Py_DECREF(el); continue; }
-            PyObject *item = Py_BuildValue("(liIN)", ai, bi, (unsigned int)rc, el);
-            if (!item) goto fail;
-            int r = PyList_Append(res, item);
-            Py_DECREF(item);
-            if (r < 0) goto fail;
+            if (append_new(res, Py_BuildValue("(liIN)", ai, bi, (unsigned int)rc, el)) < 0)
+                goto fail;
         }
     }
     return Py_BuildValue("(lN)", ai, res);
@@ -634,9 +582,6 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__als_kernel(void) {
-    if (!SIXTY_FOUR) {
-        SIXTY_FOUR = PyLong_FromLong(64);
-        if (!SIXTY_FOUR) return NULL;
-    }
+    if (u128_init() < 0) return NULL;
     return PyModule_Create(&module);
 }

@@ -17,70 +17,13 @@
 #include <string.h>
 #include <stdlib.h>
 
-typedef unsigned __int128 u128;
+#define KERNEL_NAME "_fish_kernel"
+#include "_u128.h"
 
 #define MAXCELLS 128
 #define MAXCOVERS 64
 #define MAXBASES 128
 #define MAXN 16
-
-static int popc(u128 x) {
-    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
-}
-
-static int lowbit(u128 x) {     /* x != 0 */
-    uint64_t lo = (uint64_t)x;
-    if (lo) return __builtin_ctzll(lo);
-    return 64 + __builtin_ctzll((uint64_t)(x >> 64));
-}
-
-static PyObject *SIXTY_FOUR = NULL;
-
-/* a non-negative Python int below 2**128 into a u128; -1 with an exception set otherwise */
-static int to_u128(PyObject *o, u128 *out) {
-    if (!PyLong_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "_fish_kernel: masks must be ints");
-        return -1;
-    }
-    int neg = PyObject_RichCompareBool(o, SIXTY_FOUR, Py_LT);   /* cheap fast path test */
-    if (neg < 0) return -1;
-    if (neg) {
-        /* below 64: may be negative */
-        long long v = PyLong_AsLongLong(o);
-        if (v == -1 && PyErr_Occurred()) return -1;
-        if (v < 0) {
-            PyErr_SetString(PyExc_ValueError, "_fish_kernel: negative mask");
-            return -1;
-        }
-        *out = (u128)(uint64_t)v;
-        return 0;
-    }
-    unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
-    if (lo == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    PyObject *h = PyNumber_Rshift(o, SIXTY_FOUR);
-    if (!h) return -1;
-    unsigned long long hi = PyLong_AsUnsignedLongLong(h);   /* OverflowError: >= 2**128 */
-    Py_DECREF(h);
-    if (hi == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *out = ((u128)hi << 64) | (u128)lo;
-    return 0;
-}
-
-static PyObject *from_u128(u128 x) {
-    uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x;
-    if (!hi) return PyLong_FromUnsignedLongLong(lo);
-    PyObject *a = PyLong_FromUnsignedLongLong(hi);
-    if (!a) return NULL;
-    PyObject *b = PyNumber_Lshift(a, SIXTY_FOUR);
-    Py_DECREF(a);
-    if (!b) return NULL;
-    PyObject *c = PyLong_FromUnsignedLongLong(lo);
-    if (!c) { Py_DECREF(b); return NULL; }
-    PyObject *r = PyNumber_Or(b, c);
-    Py_DECREF(b);
-    Py_DECREF(c);
-    return r;
-}
 
 /* one leaf of the cover search: (covers, exo fins, common, V, twice) as in fish.py */
 typedef struct {
@@ -918,9 +861,6 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__fish_kernel(void) {
-    if (!SIXTY_FOUR) {
-        SIXTY_FOUR = PyLong_FromLong(64);
-        if (!SIXTY_FOUR) return NULL;
-    }
+    if (u128_init() < 0) return NULL;
     return PyModule_Create(&module);
 }

@@ -218,3 +218,73 @@ def joint_solutions(an, cells, doms, rules) -> list[tuple[int, ...]]:
                for r in rules):
             out.append(vals)
     return out
+
+
+# -- compiled kernels against their pure-Python twins (tests/techniques/test_*_kernel.py) --
+def sample_lines(name: str, k: int, seed: int = 1) -> list[str]:
+    """``k`` puzzle lines of ``tests/data/<name>.solutions.csv``, a seeded sample."""
+    import random
+    return [p for p, _ in random.Random(seed).sample(load_solutions(name), k)]
+
+
+def random_states(puzzle, k: int, seed: int, low: int, high: int):
+    """``k`` pencil-mark states of ``puzzle`` with ``low``-``high`` random candidates a
+    cell (a seeded sample: many small patterns for a kernel to find)."""
+    import random
+    rng = random.Random(seed)
+    n = puzzle.grid.n
+    for _ in range(k):
+        st = puzzle.pencilmarks()
+        for c in range(puzzle.grid.size):
+            keep = rng.sample(range(1, n + 1), rng.randint(low, high))
+            st.cand[c] &= sum(1 << d for d in keep)
+        st.version += 1
+        yield st
+
+
+def kernel_solve_path(line: str) -> tuple:
+    """A classic puzzle's default logic solve: its status and (step, extra, note) each."""
+    from techniques.solver import StepSolver
+    from variants.classic import classic_puzzle
+    r = StepSolver("default").solve(classic_puzzle(line))
+    return r.status, [(s, s.extra, s.note) for s in r.steps]
+
+
+def both_kernel_paths(monkeypatch, owner, entry: str, lines: list[str],
+                      want: int | None = None) -> tuple[int, int]:
+    """Solve each puzzle with the kernels and with ``SUDOKU_CSP_PURE=1``, each from cold
+    caches (the link tables and what they keep are shared by all classic puzzles), and
+    assert the same status, steps and notes. ``owner.entry`` is the function through which
+    the solve reaches the kernel (counted); ``want``: stop once that many puzzles reached
+    it, and solve the others only once. Returns (puzzles compared, puzzles that reached
+    the kernel). A call of ``owner.entry`` counts when it answers (not None).
+    """
+    from csp import links
+    calls = {"n": 0}
+    real = getattr(owner, entry)
+
+    def counted(*a, **k):
+        out = real(*a, **k)
+        calls["n"] += out is not None       # (None: the kernel is off, Python searches)
+        return out
+    monkeypatch.setattr(owner, entry, counted)
+    compared = reached = 0
+    for line in lines:
+        monkeypatch.setattr(links, "_LAYOUTS", {})
+        monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
+        before = calls["n"]
+        with_kernel = kernel_solve_path(line)
+        if calls["n"] > before:
+            reached += 1
+        elif want is not None:
+            continue
+        monkeypatch.setattr(links, "_LAYOUTS", {})
+        monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+        before = calls["n"]
+        pure = kernel_solve_path(line)
+        assert calls["n"] == before, "the pure run called the kernel"
+        assert with_kernel == pure, line
+        compared += 1
+        if want is not None and reached >= want:
+            break
+    return compared, reached

@@ -11,11 +11,8 @@ They skip when the module is not built.
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from csp import links
 from csp.kernel import active
 from techniques import als
 from techniques.analysis import Analysis
@@ -24,7 +21,7 @@ from techniques.registry import load
 from techniques.solver import StepSolver
 from variants.classic import classic_puzzle
 
-from conftest import DATA, load_solutions
+from conftest import DATA, both_kernel_paths, random_states, sample_lines
 
 pytestmark = pytest.mark.skipif(active(als._als_kernel) is None,
                                 reason="techniques._als_kernel is not built (no C compiler "
@@ -41,11 +38,6 @@ SETTINGS = [
     ("als_chain", {"max_nodes": 37}), ("als_chain", {"max_nodes": 1500, "max_als": 9}),
     ("als_chain", {"max_size": 2, "min_als": 3}),
 ]
-
-
-def _lines(name: str, k: int, seed: int = 1) -> list[str]:
-    rows = load_solutions(name)
-    return [p for p, _ in random.Random(seed).sample(rows, k)]
 
 
 def _states(puzzles: list, steps: int, every: int):
@@ -100,7 +92,7 @@ def test_kernel_equals_python_on_hard_solve_paths(monkeypatch):
     """ALS-XZ, ALS-XY-Wing and ALS Chain with every setting, and the RCC table, on states
     of hard solve paths (top1465 and forum-hardest puzzles): the same steps in the same
     order, the same notes and patterns."""
-    puzzles = _lines("tdoku_magictour_top1465", 3) + _lines("forum_hardest_110626", 1)
+    puzzles = sample_lines("tdoku_magictour_top1465", 3) + sample_lines("forum_hardest_110626", 1)
     steps = states = 0
     for st in _states(puzzles, 80, 10):
         steps += _compare(monkeypatch, st)
@@ -110,26 +102,14 @@ def test_kernel_equals_python_on_hard_solve_paths(monkeypatch):
 
 @pytest.mark.slow
 def test_kernel_equals_python_on_many_states(monkeypatch):
-    puzzles = (_lines("tdoku_magictour_top1465", 8, seed=2)
-               + _lines("forum_hardest_110626", 4, seed=2) + _lines("norvig_top95", 4, seed=2))
+    puzzles = (sample_lines("tdoku_magictour_top1465", 8, seed=2)
+               + sample_lines("forum_hardest_110626", 4, seed=2)
+               + sample_lines("norvig_top95", 4, seed=2))
     steps = states = 0
     for st in _states(puzzles, 200, 5):
         steps += _compare(monkeypatch, st)
         states += 1
     assert states >= 80 and steps > 5000
-
-
-def _random_states(puzzle, k: int, seed: int):
-    """``k`` pencil-mark states of ``puzzle`` with 3-5 random candidates a cell."""
-    rng = random.Random(seed)
-    for _ in range(k):
-        st = puzzle.pencilmarks()
-        n = puzzle.grid.n
-        for c in range(puzzle.grid.size):
-            keep = rng.sample(range(1, n + 1), rng.randint(3, 5))
-            st.cand[c] &= sum(1 << d for d in keep)
-        st.version += 1
-        yield st
 
 
 def test_kernel_equals_python_on_other_grids(monkeypatch):
@@ -153,7 +133,7 @@ def test_kernel_equals_python_on_other_grids(monkeypatch):
                 ("als_xy_wing", {"max_size": 2}), ("als_chain", {}),
                 ("als_chain", {"allow_overlap": True, "max_nodes": 2000, "dedupe": False})]
     for seed, puzzle in enumerate(puzzles):
-        for st in _random_states(puzzle, 1, seed):
+        for st in random_states(puzzle, 1, seed, 3, 5):
             steps += _compare(monkeypatch, st, settings)
             states += 1
     assert states >= 10 and steps > 200
@@ -193,45 +173,12 @@ def test_kernel_checks_its_arguments():
 
 # -- whole solve paths with and without the kernel ---------------------------------------
 
-def _solve_path(line: str) -> tuple:
-    r = StepSolver("default").solve(classic_puzzle(line))
-    return r.status, [(s, s.extra, s.note) for s in r.steps]
-
-
-def _both_paths(monkeypatch, lines: list[str], want: int) -> tuple[int, int]:
-    """Solve puzzles with the kernel and with ``SUDOKU_CSP_PURE=1``, each from cold caches,
-    and assert the same status, steps and notes; stop once ``want`` puzzles reached an ALS
-    technique (puzzles that never do are solved once). Returns (compared, reached)."""
-    calls = {"n": 0}
-    real = als._kernel_ctx
-
-    def counted(*a, **k):
-        calls["n"] += 1
-        return real(*a, **k)
-    monkeypatch.setattr(als, "_kernel_ctx", counted)
-    compared = reached = 0
-    for line in lines:
-        monkeypatch.setattr(links, "_LAYOUTS", {})
-        monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
-        before = calls["n"]
-        with_kernel = _solve_path(line)
-        if calls["n"] == before:
-            continue
-        reached += 1
-        monkeypatch.setattr(links, "_LAYOUTS", {})
-        monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
-        assert _solve_path(line) == with_kernel, line
-        compared += 1
-        if reached >= want:
-            break
-    return compared, reached
-
-
 def test_same_step_paths_with_and_without_the_kernel(monkeypatch):
     """The first 12 puzzles of a top1465 sample whose solve reaches the ALS techniques:
     the same step paths with and without the kernel."""
-    compared, reached = _both_paths(monkeypatch, _lines("tdoku_magictour_top1465", 100, seed=29),
-                                    want=12)
+    compared, reached = both_kernel_paths(monkeypatch, als, "_kernel_ctx",
+                                          sample_lines("tdoku_magictour_top1465", 100, seed=29),
+                                          want=12)
     assert compared == reached == 12
 
 
@@ -240,6 +187,6 @@ def test_same_step_paths_with_and_without_the_kernel(monkeypatch):
 def test_same_step_paths_with_and_without_the_kernel_many(monkeypatch, part):
     """200 top1465 puzzles (in four parts of 50, which ``-n`` shares out): the same step
     paths both ways on every one that reaches the ALS techniques."""
-    lines = _lines("tdoku_magictour_top1465", 200, seed=290)[part * 50:(part + 1) * 50]
-    compared, reached = _both_paths(monkeypatch, lines, want=10 ** 9)
+    lines = sample_lines("tdoku_magictour_top1465", 200, seed=290)[part * 50:(part + 1) * 50]
+    compared, reached = both_kernel_paths(monkeypatch, als, "_kernel_ctx", lines, want=10 ** 9)
     assert compared == reached >= 10

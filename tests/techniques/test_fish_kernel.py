@@ -10,11 +10,8 @@ not built.
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from csp import links
 from csp.budget import Budget
 from csp.kernel import active
 from techniques import fish
@@ -23,7 +20,7 @@ from techniques.loop import apply_step
 from techniques.solver import StepSolver
 from variants.classic import classic_puzzle
 
-from conftest import DATA, load_solutions
+from conftest import DATA, both_kernel_paths, random_states, sample_lines
 
 pytestmark = pytest.mark.skipif(active(fish._fish_kernel) is None,
                                 reason="techniques._fish_kernel is not built (no C compiler "
@@ -100,17 +97,12 @@ def _compare(an_py: Analysis, an_c: Analysis, settings=SETTINGS) -> int:
     return fishes
 
 
-def _lines(name: str, k: int, seed: int = 1) -> list[str]:
-    rows = load_solutions(name)
-    return [p for p, _ in random.Random(seed).sample(rows, k)]
-
-
 def test_kernel_search_equals_python_search():
     """Every fish kind, size and fin setting on states of hard solve paths (top1465 and
     forum-hardest puzzles), with the run memo carried from state to state: the same fish
     in the same order, with the same fins and eliminations, and the same barren base sets
     kept."""
-    puzzles = _lines("tdoku_magictour_top1465", 3) + _lines("forum_hardest_110626", 1)
+    puzzles = sample_lines("tdoku_magictour_top1465", 3) + sample_lines("forum_hardest_110626", 1)
     fishes = states = 0
     for an_py, an_c in _paths(puzzles, 80, 12):
         fishes += _compare(an_py, an_c)
@@ -120,26 +112,14 @@ def test_kernel_search_equals_python_search():
 
 @pytest.mark.slow
 def test_kernel_search_equals_python_search_many():
-    puzzles = (_lines("tdoku_magictour_top1465", 8, seed=2)
-               + _lines("forum_hardest_110626", 4, seed=2) + _lines("norvig_top95", 4, seed=2))
+    puzzles = (sample_lines("tdoku_magictour_top1465", 8, seed=2)
+               + sample_lines("forum_hardest_110626", 4, seed=2)
+               + sample_lines("norvig_top95", 4, seed=2))
     fishes = states = 0
     for an_py, an_c in _paths(puzzles, 200, 6):
         fishes += _compare(an_py, an_c)
         states += 1
     assert states >= 80 and fishes > 10000
-
-
-def _random_states(puzzle, k: int, seed: int):
-    """``k`` pencil-mark states of ``puzzle`` with 2-4 random candidates a cell."""
-    rng = random.Random(seed)
-    for _ in range(k):
-        st = puzzle.pencilmarks()
-        n = puzzle.grid.n
-        for c in range(puzzle.grid.size):
-            keep = rng.sample(range(1, n + 1), rng.randint(2, 4))
-            st.cand[c] &= sum(1 << d for d in keep)
-        st.version += 1
-        yield st
 
 
 def test_kernel_search_equals_python_search_on_other_grids():
@@ -161,7 +141,7 @@ def test_kernel_search_equals_python_search_on_other_grids():
     for seed, puzzle in enumerate([Puzzle(9).use(classic(), diagonal()),
                                    Puzzle(jigsaw_grid(reg)).use(classic()),
                                    Puzzle(10).use(classic())]):
-        for st in _random_states(puzzle, 1, seed):
+        for st in random_states(puzzle, 1, seed, 2, 4):
             fishes += _compare(Analysis(st), Analysis(st.copy()), settings)
             states += 1
     assert states >= 10 and fishes > 1000
@@ -172,7 +152,7 @@ def test_kernel_search_stops_where_python_stops():
     a tick that answers True after ``k`` calls stops both implementations at the same base
     set, with the same fish found so far."""
     kernel = _kernel()
-    line = _lines("tdoku_magictour_top1465", 1, seed=3)[0]
+    line = sample_lines("tdoku_magictour_top1465", 1, seed=3)[0]
     st = classic_puzzle(line).pencilmarks()
     bp, cp = fish._pools(Analysis(st), "franken")[0]
     for stop_after in (0, 1, 5, 40, 200, 10 ** 9):
@@ -234,51 +214,12 @@ def test_kernel_checks_its_arguments():
 
 # -- whole solve paths with and without the kernel (issue 29's acceptance) --------------
 
-def _solve_path(line: str) -> tuple:
-    r = StepSolver("default").solve(classic_puzzle(line))
-    return r.status, [(s, s.extra) for s in r.steps]
-
-
-def _both_paths(monkeypatch, lines: list[str], want: int | None = None) -> tuple[int, int]:
-    """Solve puzzles with the kernel and with ``SUDOKU_CSP_PURE=1``, each from cold caches
-    (the link tables and what they keep are shared by all classic puzzles), and assert the
-    same status and steps. ``want``: stop once that many puzzles reached the kernel, and
-    solve the others (which never call it) only once. Returns (puzzles compared, puzzles
-    that reached the kernel)."""
-    calls = {"n": 0}
-    real = fish.search_compiled
-
-    def counted(*a, **k):
-        calls["n"] += 1
-        return real(*a, **k)
-    monkeypatch.setattr(fish, "search_compiled", counted)
-    compared = reached = 0
-    for line in lines:
-        monkeypatch.setattr(links, "_LAYOUTS", {})
-        monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
-        before = calls["n"]
-        with_kernel = _solve_path(line)
-        if calls["n"] > before:
-            reached += 1
-        elif want is not None:
-            continue
-        monkeypatch.setattr(links, "_LAYOUTS", {})
-        monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
-        before = calls["n"]
-        pure = _solve_path(line)
-        assert calls["n"] == before, "the pure run called the kernel"
-        assert with_kernel == pure, line
-        compared += 1
-        if want is not None and reached >= want:
-            break
-    return compared, reached
-
-
 def test_same_step_paths_with_and_without_the_kernel(monkeypatch):
     """The first 16 puzzles of a top1465 sample whose solve reaches the kernel (the Franken
     fish searches of the default ladder): the same step paths with and without it."""
-    compared, reached = _both_paths(monkeypatch, _lines("tdoku_magictour_top1465", 100, seed=29),
-                                    want=16)
+    compared, reached = both_kernel_paths(monkeypatch, fish, "search_compiled",
+                                          sample_lines("tdoku_magictour_top1465", 100, seed=29),
+                                          want=16)
     assert compared == reached == 16
 
 
@@ -287,6 +228,6 @@ def test_same_step_paths_with_and_without_the_kernel(monkeypatch):
 def test_same_step_paths_with_and_without_the_kernel_500(monkeypatch, part):
     """Issue 29's acceptance: the same step paths on 500 top1465 puzzles, every one solved
     both ways (in five parts of 100, which ``-n`` shares out)."""
-    lines = _lines("tdoku_magictour_top1465", 500, seed=500)[part * 100:(part + 1) * 100]
-    compared, reached = _both_paths(monkeypatch, lines)
+    lines = sample_lines("tdoku_magictour_top1465", 500, seed=500)[part * 100:(part + 1) * 100]
+    compared, reached = both_kernel_paths(monkeypatch, fish, "search_compiled", lines)
     assert compared == 100 and reached >= 20
