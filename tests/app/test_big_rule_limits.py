@@ -86,4 +86,5 @@ def test_rule_techniques_hold_the_limit_on_a_big_grid(case, shape):
     res = solver.solve(p, time_limit=0.5)
     cpu = time.process_time() - t0
     assert cpu < CPU_BOUND, (case, cpu, json.dumps(rule)[:80])
-    assert str(res.status) in ("limit", "stuck"), res.status
+    # (an empty grid: the uniqueness check may also find many solutions in time)
+    assert str(res.status) in ("limit", "stuck", "multiple"), res.status
