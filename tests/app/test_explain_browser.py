@@ -60,14 +60,26 @@ def make_driver(width: int = 1280, height: int = 900, phone: bool = False):
     from selenium.webdriver.chrome.service import Service
     opts = webdriver.ChromeOptions()
     opts.binary_location = _find("chromium", "chromium-browser", "google-chrome")
-    for flag in FLAGS + [f"--user-data-dir={tempfile.mkdtemp(prefix='scsp-chrome-')}",
-                         f"--window-size={width},{height}"]:
+    profile = tempfile.mkdtemp(prefix="scsp-chrome-")     # removed when the driver quits
+    for flag in FLAGS + [f"--user-data-dir={profile}", f"--window-size={width},{height}"]:
         opts.add_argument(flag)
     if phone:
         opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {
             "width": width, "height": height, "pixelRatio": 2}})
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(options=opts, service=Service(_find("chromedriver")))
+    try:
+        d = webdriver.Chrome(options=opts, service=Service(_find("chromedriver")))
+    except BaseException:
+        shutil.rmtree(profile, ignore_errors=True)
+        raise
+    quit_driver = d.quit
+
+    def quit() -> None:
+        try:
+            quit_driver()
+        finally:
+            shutil.rmtree(profile, ignore_errors=True)
+    d.quit = quit
     if not phone:        # the page's viewport itself is width x height (not the window's)
         d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})

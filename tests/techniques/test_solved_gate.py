@@ -9,6 +9,7 @@ proven here by breaking the first on purpose.
 from __future__ import annotations
 
 import json
+import tempfile
 
 import pytest
 
@@ -25,6 +26,13 @@ from variants import arrow, between_line, classic, double_arrow, quadruple, zipp
 # a 4x4 solution; leaving r1c1 and r2c2 open, singles fill them with 1 and 4
 SOLUTION = "1234341221434321"
 OPEN_TWO = ".2343.1221434321"
+
+
+@pytest.fixture(autouse=True)
+def _saved_puzzles_in_tmp_path(monkeypatch, tmp_path) -> None:
+    """The CLI saves the puzzle of a soundness error in a temporary file for the bug report:
+    here that file goes to the test's own directory, not the machine's /tmp."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 def _puzzle(*rules, givens: str = OPEN_TWO) -> Puzzle:
