@@ -117,7 +117,7 @@ def apply_step(state: State, step: Step) -> None:
                 if not state.cand[c2]:
                     raise Contradiction(f"{step.name}: {state.grid.name(c2)} has no candidate",
                                         step.technique, (c2,))
-    if step.placements:
+    if step.placements and state.puzzle.derived(_beyond_houses):
         placed = [cell for cell, _ in step.placements]
         broken = state.puzzle.broken_rule(state.placed, placed)
         if broken is not None:
@@ -131,6 +131,13 @@ def apply_step(state: State, step: Step) -> None:
             if not state.cand[cell]:
                 raise Contradiction(f"{step.name}: {state.grid.name(cell)} has no candidate",
                                     step.technique, (cell,))
+
+
+def _beyond_houses(puzzle: Puzzle) -> bool:
+    """True when the puzzle has a rule other than an all-different house: only such a rule
+    can be broken by placements that passed :func:`apply_step`'s checks (a placement takes
+    its digit out of every cell of its houses, so a second one in a house is no candidate)."""
+    return is_variant(puzzle)
 
 
 def cite_rules(step: Step, links: LinkTables) -> None:

@@ -1240,6 +1240,8 @@ def house_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> [s.explain(2) for s in StepSolver().find_all(st, "house_arrangement")][0]
     'House Arrangement: row 1 with X (1 rule) between its cells: 21 candidates of the open cells fit no filling that keeps these rules => r1c1<>2345678, r1c3<>19, r1c4<>19, r1c5<>19, r1c6<>19, r1c7<>19, r1c8<>19, r1c9<>19. Why: r1c3=1 (pictured): r1c2=9, so r1c1 has no digit left; the same way r1c3=9, r1c4=1/9, r1c5=1/9, r1c6=1/9, r1c7=1/9, r1c8=1/9, r1c9=1/9. r1c1=2: r1c2 has no digit left; the same way r1c1=3/4/5/6/7/8'
     """
+    if an.links.uniform:        # houses only: no rule joins two cells of a house
+        return
     t = arrangement_tables(an.puzzle)
     budget = int(HOUSE_ARRANGEMENT_OPTIONS.read(opts, "budget"))
     for h in t.houses:
@@ -1257,6 +1259,8 @@ def house_pair_arrangement(an: Analysis, opts: dict) -> Iterator[Step]:
     each keeps different digits, the rules hold across both, and a candidate that takes part
     in no such filling of the two is false ("if r5c6 were 1, r5c7 would be 9 across the X,
     and row 4 could not place its 9 then")."""
+    if an.links.uniform:        # houses only: no rule joins two houses' cells
+        return
     t = arrangement_tables(an.puzzle)
     budget = int(HOUSE_PAIR_OPTIONS.read(opts, "budget"))
     for u in t.unions:

@@ -225,3 +225,17 @@ def test_hint_on_a_full_grid_that_breaks_a_rule_is_not_solved(capsys, tmp_path):
     rc = main(["hint", str(path), "--marks", " ".join(SOLUTION)])
     out, err = capsys.readouterr()
     assert rc == 1 and out.startswith("unsolvable") and "arrow r1c1" in out, (out, err)
+
+
+@pytest.mark.parametrize("cells", [(0, 1), (0, 9), (0, 10)])
+def test_two_placements_of_a_digit_in_one_house_are_a_contradiction(cells):
+    """On a grid of all-different houses only, apply_step skips the rule check after
+    placements (Puzzle.broken_rule): the first placement takes the digit out of its houses,
+    so a second one in the same row, column or box is no candidate."""
+    from csp.events import Contradiction
+    from csp.step import Candidate
+    from variants.classic import classic_puzzle
+    st = classic_puzzle("." * 81).pencilmarks()
+    step = Step("test", placements=tuple(Candidate(c, 5) for c in cells))
+    with pytest.raises(Contradiction, match="is not a candidate"):
+        loop.apply_step(st, step)
