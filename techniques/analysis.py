@@ -42,7 +42,7 @@ class Analysis:
     """
 
     def __init__(self, state: State, prev: "Analysis | None" = None,
-                 budget: Budget | None = None) -> None:
+                 budget: Budget | None = None, changed: list[int] | None = None) -> None:
         if state.puzzle is None:
             raise ValueError("the state is not attached to a puzzle")
         self.state = state
@@ -59,14 +59,24 @@ class Analysis:
         self.house_mask = self.links.house_mask
         self.full = self.links.full
         placed = state.placed
-        self.cand = [0 if placed[c] else state.cand[c] for c in range(size)]
+        if changed is not None and prev is not None and prev.state is state \
+                and prev.links is self.links:
+            # ``changed``: every cell changed since ``prev`` was made (the run's last step)
+            new = prev.cand[:]
+            sc = state.cand
+            for c in changed:
+                new[c] = 0 if placed[c] else sc[c]
+            self.cand = new
+        else:
+            self.cand = new = [0 if placed[c] else state.cand[c] for c in range(size)]
+            changed = None
         if prev is not None and prev.size == size and prev.links is self.links:
             # derive the digit bitsets from the previous analysis: only changed cells
             cw = prev.cells_with[:]
             unsolved = prev.unsolved
             old = prev.cand
-            new = self.cand
-            for c in [c for c in range(size) if new[c] != old[c]]:
+            for c in ([c for c in range(size) if new[c] != old[c]] if changed is None
+                      else [c for c in dict.fromkeys(changed) if new[c] != old[c]]):
                 bit = 1 << c
                 for d in digits_of(old[c] & ~new[c]):
                     cw[d] &= ~bit

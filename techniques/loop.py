@@ -99,21 +99,25 @@ class UnsoundStep(SudokuCSPError):
         self.state = state
 
 
-def apply_step(state: State, step: Step) -> None:
+def apply_step(state: State, step: Step) -> list[int]:
     """Apply a step in place: placements place the digit and remove every candidate weakly
     linked to it; eliminations remove candidates. Raises Contradiction on a wipe-out, and
     when the placements fill every cell of a rule with digits that break it (a rule with no
     weak links, such as an arrow's sum, is seen by no placement before that: without this,
-    a puzzle with no solution could end "solved" with the rule broken)."""
+    a puzzle with no solution could end "solved" with the rule broken). Returns the cells
+    it changed (a cell may come twice), which the run uses to derive its next analysis."""
     links = link_tables(state.puzzle)
+    changed: list[int] = []
     for cell, digit in step.placements:
         if not state.cand[cell] >> digit & 1:
             raise Contradiction(f"{step.name}: {state.grid.name(cell)}={digit} is not a candidate",
                                 step.technique, (cell,))
         state.place(cell, digit)
+        changed.append(cell)
         for c2, d2 in links.weak_neighbours(cell, digit):
             if state.cand[c2] >> d2 & 1 and not state.placed[c2]:
                 state.remove(c2, d2)
+                changed.append(c2)
                 if not state.cand[c2]:
                     raise Contradiction(f"{step.name}: {state.grid.name(c2)} has no candidate",
                                         step.technique, (c2,))
@@ -128,9 +132,11 @@ def apply_step(state: State, step: Step) -> None:
                 raise Contradiction(f"{step.name}: eliminates the placed digit of "
                                     f"{state.grid.name(cell)}", step.technique, (cell,))
             state.remove(cell, digit)
+            changed.append(cell)
             if not state.cand[cell]:
                 raise Contradiction(f"{step.name}: {state.grid.name(cell)} has no candidate",
                                     step.technique, (cell,))
+    return changed
 
 
 def _beyond_houses(puzzle: Puzzle) -> bool:
@@ -138,6 +144,20 @@ def _beyond_houses(puzzle: Puzzle) -> bool:
     can be broken by placements that passed :func:`apply_step`'s checks (a placement takes
     its digit out of every cell of its houses, so a second one in a house is no candidate)."""
     return is_variant(puzzle)
+
+
+def _ladder_kind(puzzle: Puzzle) -> str:
+    """Which ladder a run on ``puzzle`` follows: "variant" / "variant jigsaw"
+    (:func:`is_variant`: the variant ladder), "classic" (:func:`is_classic_grid`: the
+    classic ladder without :data:`CLASSIC_SKIP`) or "houses" (other all-different grids:
+    the classic ladder)."""
+    if is_variant(puzzle):
+        return "variant jigsaw" if puzzle.grid.region_kind == "region" else "variant"
+    return "classic" if is_classic_grid(puzzle) else "houses"
+
+
+#: plans shared between runs (:meth:`Run.plan`): key -> (the techniques, the plan)
+_PLANS: dict[tuple, tuple[tuple[Technique, ...], list[tuple[Technique, Finder, dict]]]] = {}
 
 
 def cite_rules(step: Step, links: LinkTables) -> None:
@@ -400,6 +420,9 @@ class Run:
         # the run's analysis of its state, and the state's (version, cand) it was made at
         self._an: Analysis | None = None
         self._an_key: tuple[int, int] | None = None
+        # the last step's changes: (key before, key after, cells changed), so the next
+        # analysis is derived from the previous one by those cells alone
+        self._delta: tuple[tuple[int, int], tuple[int, int], list[int]] | None = None
         # a state handed in may already fill a rule with digits that break it (the givens
         # of a puzzle were checked when it froze)
         self._broken = None if self.sound else self.puzzle.broken_rule(self.state.placed)
@@ -416,7 +439,10 @@ class Run:
         st = self.state
         key = (st.version, id(st.cand))
         if self._an is None or self._an_key != key:
-            self._an = Analysis(st, self._an, self.budget)
+            delta = self._delta
+            changed = (delta[2] if delta is not None and delta[0] == self._an_key
+                       and delta[1] == key else None)
+            self._an = Analysis(st, self._an, self.budget, changed=changed)
             self._an_key = key
         return self._an
 
@@ -556,13 +582,22 @@ class Run:
         whose ``max_n`` option is below the grid's n are left out."""
         if self._plan is None or (self._unique is False and any(
                 t.requires_unique for t, _, _ in self._plan)):
-            plan = []
             n = self.puzzle.grid.n
+            kind = self.puzzle.derived(_ladder_kind)
+            # runs with the same techniques, options and grid share one plan (the
+            # techniques are kept in the value, so their ids stay theirs while cached)
+            key = None if self.options else (
+                tuple(map(id, self.techniques)), self.named, n, kind, self._unique is False)
+            cached = _PLANS.get(key) if key is not None else None
+            if cached is not None:
+                self._plan = cached[1]
+                return self._plan
+            plan = []
             techs = self.techniques
-            if is_variant(self.puzzle):     # the variant ladder (techniques.ladder)
-                jigsaw = self.puzzle.grid.region_kind == "region"
+            if kind in ("variant", "variant jigsaw"):     # the variant ladder
+                jigsaw = kind == "variant jigsaw"
                 techs = sorted(techs, key=lambda t: registry.ladder_order(t, True, jigsaw))
-            elif is_classic_grid(self.puzzle):  # the classic ladder leaves a few out
+            elif kind == "classic":             # the classic ladder leaves a few out
                 techs = [t for t in techs
                          if t.name not in CLASSIC_SKIP or t.name in self.named]
             for t in techs:
@@ -572,6 +607,10 @@ class Run:
                 if runs_on(opts, n):
                     plan.append((t, t.finder, opts))
             self._plan = plan
+            if key is not None:
+                if len(_PLANS) >= 64:
+                    _PLANS.clear()
+                _PLANS[key] = (tuple(self.techniques), plan)
         return self._plan
 
     # -- the loop ---------------------------------------------------------------------
@@ -626,7 +665,9 @@ class Run:
                 raise UnsoundStep(step, why, st.copy())
             before = st.copy()
         try:
-            apply_step(st, step)
+            key = (st.version, id(st.cand))
+            changed = apply_step(st, step)
+            self._delta = (key, (st.version, id(st.cand)), changed)
         except Contradiction as e:
             if before is not None:
                 raise UnsoundStep(step, f"contradiction while applying it: {e}", before) from None
