@@ -424,6 +424,43 @@ def test_static_forcing_concludes_only_true_facts():
         assert n >= 2 * len(grp)
 
 
+def test_static_forcing_starts_where_se_starts_it(monkeypatch):
+    """SE 1.2.1's static multiple forcing chains (the level-3 inner rule) scan only the
+    cells with three candidates or more: cell forcing from those cells, region forcing from
+    a region whose first place of the digit is such a cell. On a real grid, every
+    conclusion comes from such a group, and they are the conclusions of all groups (two
+    candidates) kept to those groups."""
+    from techniques.analysis import analyze
+    from techniques.forcing import nested
+    from techniques.forcing.engine import _base, _static
+    from techniques.forcing.nested import _base_closures, _forcing_py, se_links, se_reach
+    an = analyze(_puzzle(HARD_NET).pencilmarks())
+    st = _static(an)
+    closures = _base_closures(st)
+    grid = _base(st)
+    L = se_links(st, st.cand, st.cw)
+    waves = lambda k: se_reach(st, L, k >> 5, k & 31, full=True)[1]   # noqa: E731
+
+    def se_starts(grp):
+        cells = [k >> 5 for k in grp]
+        if len(set(cells)) == 1:                      # a cell's candidates
+            return st.cand[cells[0]].bit_count() >= 3
+        return st.cand[min(cells)].bit_count() >= 3   # a region: its first place
+
+    assert nested.SE_FORCING_CELL == 3
+    se = _forcing_py(st, grid, closures, waves)
+    monkeypatch.setattr(nested, "SE_FORCING_CELL", 2)
+    every = _forcing_py(st, grid, closures, waves)
+    assert every and se != every
+    assert all(se_starts(grp) for _, grp in se.values())
+    # every group of SE's is in both searches: the facts SE concludes, it concludes in
+    # both (the smallest complexity among SE's own groups)
+    for g, (n, grp) in se.items():
+        assert g in every and every[g][0] <= n
+    assert {g for g, (_, grp) in every.items() if se_starts(grp)} <= set(se)
+    assert any(not se_starts(grp) for _, grp in every.values())
+
+
 def test_se_level_steps_are_sound_and_valued_at_their_level():
     from techniques.analysis import analyze
     from techniques.forcing.nested import se_level_steps
