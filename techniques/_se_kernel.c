@@ -23,7 +23,7 @@
  *       closures: {cell << 5 | digit: (off packed, on packed, stale)}; ok False when the
  *       search budget ``left`` (None: no limit) ran out (then found and closures are
  *       empty); left: the searches left (None when no limit).
- *   forcing(static, cand, cw, unsolved, on, closures) -> {fact: (nodes, group)}
+ *   forcing(static, cand, cw, unsolved, on, closures, min_cell=3) -> {fact: (nodes, group)}
  *       SE's static cell and region forcing chains from the closures (nested._forcing's
  *       conclusions, in its order).
  * "packed": per-digit cell masks as one int, digit d's cells from bit d * size
@@ -667,8 +667,10 @@ typedef struct { int len; int16_t k[MAXCELLS]; } Group;
 
 static PyObject *py_forcing(PyObject *self, PyObject *args) {
     PyObject *cap, *cand, *cw, *unsolved, *on_o, *closures;
+    int min_cell = 3;      /* nested.SE_FORCING_CELL */
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &cap, &cand, &cw, &unsolved, &on_o, &closures))
+    if (!PyArg_ParseTuple(args, "OOOOOO|i", &cap, &cand, &cw, &unsolved, &on_o, &closures,
+                          &min_cell))
         return NULL;
     if (!PyDict_Check(closures)) {
         PyErr_SetString(PyExc_TypeError, "_se_kernel: closures must be a dict");
@@ -712,7 +714,7 @@ static PyObject *py_forcing(PyObject *self, PyObject *args) {
         int x = m_low(m);
         m_clear_low(&m);
         uint32_t k = g->cand[x];
-        if (popc32(k) >= 2) {
+        if (popc32(k) >= min_cell) {
             Group *gr = &groups[ngroups++];
             gr->len = 0;
             while (k) {
@@ -725,7 +727,9 @@ static PyObject *py_forcing(PyObject *self, PyObject *args) {
     for (int h = 0; h < st->nfull; h++) {
         for (int d = 1; d <= n; d++) {
             M pl = m_andnot(m_and(st->full[h], g->cw[d]), onm);
-            if (m_count(pl) >= 2) {
+            /* SE starts a region forcing chain only from the first place, a cell it
+             * scans (min_cell candidates or more) */
+            if (m_count(pl) >= 2 && popc32(g->cand[m_low(pl)]) >= min_cell) {
                 Group *gr = &groups[ngroups++];
                 gr->len = 0;
                 while (m_any(pl)) {
@@ -885,7 +889,7 @@ static PyMethodDef methods[] = {
      "scan(static, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)"
      " -> (ok, left, found, closures)"},
     {"forcing", py_forcing, METH_VARARGS,
-     "forcing(static, cand, cw, unsolved, on, closures) -> {fact: (nodes, group)}"},
+     "forcing(static, cand, cw, unsolved, on, closures, min_cell=3) -> {fact: (nodes, group)}"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -151,13 +151,18 @@ def forcing_value(step: Step, base: int | None = None) -> int:
     the length increment. Nested nets take the base of SE's nesting level
     (:func:`nested_level`) and add their inner chains' complexity to their own, as SE does,
     plus :data:`NESTED_SHIFT`; the level probe's steps (``se_level`` in ``Step.extra``) take
-    their level's base (:data:`LEVEL3_SHIFT` added at level 3).
+    their level's base plus :data:`LEVEL2_SHIFT` at level 2, :data:`LEVEL3_SHIFT` at level
+    3 (and :data:`LEVEL3_BIG_SHIFT` more when its nested chains exceed
+    :data:`LEVEL3_BIG` nodes).
 
     >>> forcing_value(Step("forcing_net_nested", extra={"nodes": 20, "inner_nodes": [14]}))
     99
     >>> forcing_value(Step("forcing_net_nested", extra={"se_level": 2, "nodes": 20,
     ...                                                 "nested_nodes": 14}))
-    101
+    98
+    >>> [forcing_value(Step("forcing_net_nested", extra={"se_level": 3, "nodes": 100,
+    ...                                                  "nested_nodes": n})) for n in (350, 351)]
+    [113, 115]
     """
     nodes = int(step.extra.get("nodes", 0))
     t = step.technique
@@ -169,7 +174,10 @@ def forcing_value(step: Step, base: int | None = None) -> int:
         level, nested = nested_level(step)
         base = 85 + 5 * level
         if "se_level" in step.extra:
-            base += LEVEL3_SHIFT if level == 3 else 0
+            if level == 2:
+                base += LEVEL2_SHIFT
+            else:
+                base += LEVEL3_SHIFT + (LEVEL3_BIG_SHIFT if nested > LEVEL3_BIG else 0)
         else:
             base += NESTED_SHIFT
         nodes += nested
@@ -194,6 +202,15 @@ NESTED_LEVELS = (25, 1000, 1000)
 #: level-3 steps and the nested nets stand for SE steps that are often a level lower.
 LEVEL3_SHIFT = -1
 NESTED_SHIFT = 3
+#: Calibration of the probe's level-2 steps and of its largest level-3 ones (the ends of
+#: the scale, docs/se-rating.md "Calibration", fitted on the same stratum): tenths added to
+#: a level-2 step (the probe finds SE's level-2 contradictions longer than SE's cheapest
+#: level-2 hint: it tries only "X true fails" and stops at LEVEL_FIRST steps), and to a
+#: level-3 step whose nested chains sum to more than ``LEVEL3_BIG`` nodes (such steps
+#: stand for SE steps of level 4: DFC + dynamic forcing chains, SE 11.6-11.9)
+LEVEL2_SHIFT = -3
+LEVEL3_BIG = 350
+LEVEL3_BIG_SHIFT = 2
 NESTED_LEVEL2 = NESTED_LEVELS[0]
 
 

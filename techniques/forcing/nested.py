@@ -680,7 +680,14 @@ def _forcing(st: _Static, L: _SELinks | None, ps: _PState, closures: dict[int, t
     kern = _kernel(st)
     if kern is None:
         return _forcing_py(st, ps, closures, waves_of), waves_of
-    return kern[0].forcing(kern[1], ps.cand, ps.cw, st.unsolved, ps.on, closures), waves_of
+    return kern[0].forcing(kern[1], ps.cand, ps.cw, st.unsolved, ps.on, closures,
+                          SE_FORCING_CELL), waves_of
+
+
+#: SE 1.2.1's static multiple forcing chains (its level-3 inner rule) scan only the cells
+#: with at least this many candidates: cell forcing from those cells, and region forcing
+#: from a region whose first place of the digit is such a cell (docs/se-rating.md)
+SE_FORCING_CELL = 3
 
 
 def _forcing_py(st: _Static, ps: _PState, closures: dict[int, tuple],
@@ -698,12 +705,15 @@ def _forcing_py(st: _Static, ps: _PState, closures: dict[int, tuple],
         low = m & -m
         m ^= low
         x = low.bit_length() - 1
-        if cand[x].bit_count() >= 2:
+        if cand[x].bit_count() >= SE_FORCING_CELL:
             groups.append([x << 5 | e for e in digits_of(cand[x])])
     for h in st.full:
         for d in range(1, n1):
             pl = st.house_mask[h] & ps.cw[d] & ~ps.on
-            if pl.bit_count() >= 2:
+            # SE starts a region forcing chain only from the region's first place, and
+            # only when that cell is one it scans (SE_FORCING_CELL candidates or more)
+            if pl.bit_count() >= 2 and (
+                    cand[(pl & -pl).bit_length() - 1].bit_count() >= SE_FORCING_CELL):
                 groups.append([x << 5 | d for x in iter_cells(pl)])
     out: dict[int, tuple[int, list[int]]] = {}
     for grp in groups:

@@ -124,8 +124,18 @@ def _compare_state(an, rng, grids: int, forcing: list[int]) -> int:
                     return waves[key]
 
                 concl_py = _forcing_py(st, grid, py[3], waves_of)
-                concl_c = k.forcing(tables, cand, cw, st.unsolved, grid.on, py[3])
+                concl_c = k.forcing(tables, cand, cw, st.unsolved, grid.on, py[3],
+                                    nested.SE_FORCING_CELL)
                 assert list(concl_c.items()) == list(concl_py.items())
+                # (the kernel's default is SE's rule; two candidates: every group)
+                assert k.forcing(tables, cand, cw, st.unsolved, grid.on, py[3]) == concl_c
+                every_c = k.forcing(tables, cand, cw, st.unsolved, grid.on, py[3], 2)
+                saved, nested.SE_FORCING_CELL = nested.SE_FORCING_CELL, 2
+                try:
+                    every_py = _forcing_py(st, grid, py[3], waves_of)
+                finally:
+                    nested.SE_FORCING_CELL = saved
+                assert list(every_c.items()) == list(every_py.items())
                 checked += 1
                 forcing[0] += bool(concl_py)
     return checked

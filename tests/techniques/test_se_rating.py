@@ -12,7 +12,7 @@ import pytest
 from csp.errors import SudokuCSPError
 from csp.step import Candidate, Link, Step
 from techniques import StepSolver
-from techniques.se_rating import (LEVEL3_SHIFT, MODES, NESTED_FREE, NESTED_LEVEL2,
+from techniques.se_rating import (LEVEL2_SHIFT, LEVEL3_BIG, LEVEL3_BIG_SHIFT, LEVEL3_SHIFT, MODES, NESTED_FREE, NESTED_LEVEL2,
                                   NESTED_SHIFT, SE121_PRODUCERS, SEStep,
                                   SESolver, UnknownSEMode, chain_nodes, chain_value,
                                   forcing_value, length_increment, nested_level, producers,
@@ -424,6 +424,43 @@ def test_static_forcing_concludes_only_true_facts():
         assert n >= 2 * len(grp)
 
 
+def test_static_forcing_starts_where_se_starts_it(monkeypatch):
+    """SE 1.2.1's static multiple forcing chains (the level-3 inner rule) scan only the
+    cells with three candidates or more: cell forcing from those cells, region forcing from
+    a region whose first place of the digit is such a cell. On a real grid, every
+    conclusion comes from such a group, and they are the conclusions of all groups (two
+    candidates) kept to those groups."""
+    from techniques.analysis import analyze
+    from techniques.forcing import nested
+    from techniques.forcing.engine import _base, _static
+    from techniques.forcing.nested import _base_closures, _forcing_py, se_links, se_reach
+    an = analyze(_puzzle(HARD_NET).pencilmarks())
+    st = _static(an)
+    closures = _base_closures(st)
+    grid = _base(st)
+    L = se_links(st, st.cand, st.cw)
+    waves = lambda k: se_reach(st, L, k >> 5, k & 31, full=True)[1]   # noqa: E731
+
+    def se_starts(grp):
+        cells = [k >> 5 for k in grp]
+        if len(set(cells)) == 1:                      # a cell's candidates
+            return st.cand[cells[0]].bit_count() >= 3
+        return st.cand[min(cells)].bit_count() >= 3   # a region: its first place
+
+    assert nested.SE_FORCING_CELL == 3
+    se = _forcing_py(st, grid, closures, waves)
+    monkeypatch.setattr(nested, "SE_FORCING_CELL", 2)
+    every = _forcing_py(st, grid, closures, waves)
+    assert every and se != every
+    assert all(se_starts(grp) for _, grp in se.values())
+    # every group of SE's is in both searches: the facts SE concludes, it concludes in
+    # both (the smallest complexity among SE's own groups)
+    for g, (n, grp) in se.items():
+        assert g in every and every[g][0] <= n
+    assert {g for g, (_, grp) in every.items() if se_starts(grp)} <= set(se)
+    assert any(not se_starts(grp) for _, grp in every.values())
+
+
 def test_se_level_steps_are_sound_and_valued_at_their_level():
     from techniques.analysis import analyze
     from techniques.forcing.nested import se_level_steps
@@ -441,8 +478,8 @@ def test_se_level_steps_are_sound_and_valued_at_their_level():
         assert sol[e.cell] != e.digit
         assert s.extra["se_level"] == 2
         assert nested_level(s) == (2, s.extra["nested_nodes"])
-        assert forcing_value(s) == 95 + length_increment(s.extra["nodes"]
-                                                          + s.extra["nested_nodes"])
+        assert forcing_value(s) == 95 + LEVEL2_SHIFT + length_increment(
+            s.extra["nodes"] + s.extra["nested_nodes"])
 
 
 def test_se121_asks_the_nesting_levels_in_order():
@@ -451,3 +488,26 @@ def test_se121_asks_the_nesting_levels_in_order():
             < names.index("se_level3") < names.index("nested_forcing"))
     lvl3 = Step("forcing_net_nested", extra={"se_level": 3, "nodes": 20, "nested_nodes": 10})
     assert forcing_value(lvl3) == 100 + LEVEL3_SHIFT + length_increment(30)
+
+
+def test_probe_levels_are_calibrated_at_both_ends():
+    """The ends of the scale (docs/se-rating.md, "Calibration"): a level-2 step of the
+    probe takes LEVEL2_SHIFT (SE's cheapest level-2 hint is shorter than the probe's
+    contradiction: SE 10.2-10.4 where the probe's chains gave 10.5-10.7), and a level-3 step
+    whose nested chains sum to more than LEVEL3_BIG nodes takes LEVEL3_BIG_SHIFT more (it
+    stands for SE's level 4, DFC + dynamic forcing chains, SE 11.6-11.9)."""
+    assert LEVEL2_SHIFT < 0 < LEVEL3_BIG_SHIFT
+    lvl2 = Step("forcing_net_nested", extra={"se_level": 2, "nodes": 80, "nested_nodes": 40})
+    assert forcing_value(lvl2) == 95 + LEVEL2_SHIFT + length_increment(120)
+
+    def lvl3(nested):
+        return Step("forcing_net_nested", extra={"se_level": 3, "nodes": 150,
+                                                 "nested_nodes": nested})
+    small, big = lvl3(LEVEL3_BIG), lvl3(LEVEL3_BIG + 1)
+    assert forcing_value(small) == 100 + LEVEL3_SHIFT + length_increment(150 + LEVEL3_BIG)
+    assert forcing_value(big) == (100 + LEVEL3_SHIFT + LEVEL3_BIG_SHIFT
+                                  + length_increment(151 + LEVEL3_BIG))
+    # a level-3 step with 600 nested nodes (SE's level 4 at 11.6-11.9) against one with
+    # 200 (SE's level 3 at 11.0-11.3): 11.6 and 11.2 (without the calibration 11.4, 11.2)
+    assert forcing_value(lvl3(600)) / 10 == 11.6
+    assert forcing_value(lvl3(200)) / 10 == 11.2
