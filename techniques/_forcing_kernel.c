@@ -7,24 +7,24 @@
  * same order, with the same premises), the same candidates and the same contradiction,
  * which tests/techniques/test_forcing_kernel.py checks. The kernel works on the Python
  * state in place (candidate list, cells-per-digit list, parents dict) and returns the
- * contradiction as a small tuple that engine.py turns into its text; the locked
- * candidates of a net (engine._locked) stay in Python, between calls.
+ * contradiction as a small tuple that engine.py turns into its text.
  *
  * Interface:
- *   links(size, n, peers_d, full_masks, cell_houses) -> capsule (per puzzle)
+ *   links(size, n, peers_d, full_masks, cell_houses, full_ids, label) -> capsule (per
+ *       puzzle) or None (a grid it does not take)
  *       peers_d: n + 1 lists of size ints; full_masks: the cell masks of the full houses
  *       (_Static.full order); cell_houses: per cell, the indices (into full_masks) of its
- *       full houses in _Static.cell_full order.
+ *       full houses in _Static.cell_full order; full_ids: the full houses' ids (indices
+ *       into an.houses); label: the first premise of a locked candidates removal.
  *   static(links, cand, cw, done, chain) -> capsule (per analysis)
  *       cand: the analysis' candidates; cw: n + 1 cell masks; done: per full house the
  *       digits placed in it; chain: [(k, e, others or None)] (_Static.chain's entries that
  *       are not None, k = cell << 5 | digit, others: the other place per house, -1: none).
- *   propagate(static, cand, cw, on, parents, facts, queue, net, want_queue)
- *       -> (on, contra, processed)
- *       facts: [(fact, premises)] to add; queue: facts already added whose consequences
- *       are still to draw. contra: None, ("two", c, other, d), ("both", c, d),
+ *   propagate(static, cand, cw, on, parents, facts, net, inter) -> (on, contra)
+ *       facts: [(fact, premises)] to add, then propagated (a chain, a net, with inter a
+ *       net with locked candidates: engine._locked, its dirty houses walked in the order
+ *       of the same Python set). contra: None, ("two", c, other, d), ("both", c, d),
  *       ("empty", c) or ("house", c, d, j) (j: the index of the house among c's).
- *       processed: the facts queued by this call, in order (None unless want_queue).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,7 +38,8 @@
 #define MAXCELLS 128
 #define MAXDIG 30
 #define ND (MAXDIG + 1)
-#define MAXFULL 1024
+#define MAXFULL 256
+#define MAXIDS 4096                /* house ids (an.houses indices) */
 #define HPC 8                      /* full houses per cell */
 #define NFACTS (MAXCELLS << 6)
 
@@ -48,6 +49,11 @@ typedef struct {
     u128 full[MAXFULL];
     int nh[MAXCELLS];
     int16_t houses[MAXCELLS][HPC];
+    int16_t id[MAXFULL];           /* the house id (index into an.houses) of each */
+    int16_t of_id[MAXIDS];         /* house id -> index here, -1: not a full house */
+    int nover[MAXFULL];
+    int16_t over[MAXFULL][MAXFULL];   /* the full houses sharing 2+ cells, in order */
+    PyObject *label;               /* the premise label of a locked candidates removal */
 } Links;
 
 typedef struct {
@@ -89,19 +95,24 @@ static int cell_mask(PyObject *o, int size, u128 *out) {
 }
 
 static void links_free(PyObject *cap) {
-    free(PyCapsule_GetPointer(cap, "forcing_links"));
+    Links *L = (Links *)PyCapsule_GetPointer(cap, "forcing_links");
+    if (L) {
+        Py_XDECREF(L->label);
+        free(L);
+    }
 }
 
 static PyObject *py_links(PyObject *self, PyObject *args) {
     long size, n;
-    PyObject *peers, *full, *ch;
-    if (!PyArg_ParseTuple(args, "llO!O!O!", &size, &n, &PyList_Type, &peers, &PyList_Type,
-                          &full, &PyList_Type, &ch))
+    PyObject *peers, *full, *ch, *ids, *label;
+    if (!PyArg_ParseTuple(args, "llO!O!O!O!O", &size, &n, &PyList_Type, &peers, &PyList_Type,
+                          &full, &PyList_Type, &ch, &PyList_Type, &ids, &label))
         return NULL;
     if (size < 1 || size > MAXCELLS || n < 1 || n > MAXDIG
         || PyList_GET_SIZE(full) > MAXFULL)
         Py_RETURN_NONE;
-    if (PyList_GET_SIZE(peers) != n + 1 || PyList_GET_SIZE(ch) != size) {
+    if (PyList_GET_SIZE(peers) != n + 1 || PyList_GET_SIZE(ch) != size
+        || PyList_GET_SIZE(ids) != PyList_GET_SIZE(full)) {
         PyErr_SetString(PyExc_ValueError, "_forcing_kernel.links: list lengths");
         return NULL;
     }
@@ -119,6 +130,21 @@ static PyObject *py_links(PyObject *self, PyObject *args) {
     }
     for (int i = 0; i < L->nfull; i++)
         if (cell_mask(PyList_GET_ITEM(full, i), (int)size, &L->full[i]) < 0) goto fail;
+    for (int h = 0; h < MAXIDS; h++) L->of_id[h] = -1;
+    for (int i = 0; i < L->nfull; i++) {
+        long h;
+        if (to_long(PyList_GET_ITEM(ids, i), 0, MAXIDS - 1, "house id", &h) < 0) goto fail;
+        if (L->of_id[h] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "_forcing_kernel.links: a house twice");
+            goto fail;
+        }
+        L->id[i] = (int16_t)h;
+        L->of_id[h] = (int16_t)i;
+    }
+    for (int i = 0; i < L->nfull; i++)
+        for (int j = 0; j < L->nfull; j++)
+            if (j != i && popc(L->full[i] & L->full[j]) > 1)
+                L->over[i][L->nover[i]++] = (int16_t)j;
     for (int c = 0; c < size; c++) {
         PyObject *hs = PyList_GET_ITEM(ch, c);
         if (!PyTuple_Check(hs) && !PyList_Check(hs)) {
@@ -141,6 +167,8 @@ static PyObject *py_links(PyObject *self, PyObject *args) {
     }
     PyObject *cap = PyCapsule_New(L, "forcing_links", links_free);
     if (!cap) goto fail;
+    Py_INCREF(label);
+    L->label = label;
     return cap;
 fail:
     free(L);
@@ -347,10 +375,10 @@ static inline int has_place(const P *p, int i, int d) {
     return (p->S->done[i] >> d & 1) || (p->L->full[i] & p->cw[d]) != 0;
 }
 
-static int run(P *p, int net) {
+static int run(P *p, int net, int from) {
     const Static *S = p->S;
     const Links *L = p->L;
-    for (int qi = 0; qi < p->qlen; qi++) {
+    for (int qi = from; qi < p->qlen; qi++) {
         const int f = p->queue[qi];
         const int k = f >> 1, c = k >> 5, d = k & 31;
         if (f & 1) {
@@ -473,12 +501,71 @@ static int run(P *p, int net) {
     return OK;
 }
 
+/* engine._locked on the facts queue[from:to]: the houses whose digit lost a place, in the
+ * order of the Python set of (house id, digit) pairs (built here the same way) */
+static int locked(P *p, int from, int to) {
+    const Static *S = p->S;
+    const Links *L = p->L;
+    PyObject *dirty = PySet_New(NULL);
+    if (!dirty) return ERR;
+    int r = OK;
+    for (int qi = from; qi < to && !r; qi++) {
+        const int f = p->queue[qi];
+        if (f & 1) continue;
+        const int c = f >> 6, d = (f >> 1) & 31;
+        for (int j = 0; j < L->nh[c]; j++) {
+            PyObject *t = Py_BuildValue("(ii)", L->id[L->houses[c][j]], d);
+            if (!t || PySet_Add(dirty, t) < 0) { Py_XDECREF(t); r = ERR; break; }
+            Py_DECREF(t);
+        }
+    }
+    PyObject *it = r ? NULL : PyObject_GetIter(dirty), *item;
+    if (!it) { Py_DECREF(dirty); return ERR; }
+    while (!r && (item = PyIter_Next(it)) != NULL) {
+        const int i = L->of_id[PyLong_AsLong(PyTuple_GET_ITEM(item, 0))];
+        const int d = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 1));
+        Py_DECREF(item);
+        if (S->done[i] >> d & 1) continue;
+        const u128 q = L->full[i] & p->cw[d];
+        if (!(q & (q - 1))) continue;     /* no place or one: the singles see to it */
+        for (int k = 0; k < L->nover[i] && !r; k++) {
+            const int g = L->over[i][k];
+            if (q & ~L->full[g]) continue;
+            u128 out = L->full[g] & p->cw[d] & ~L->full[i];
+            if (!out) continue;
+            u128 rest = L->full[i] & S->base_cw[d] & ~L->full[g];
+            PyObject *prem = PyTuple_New(1 + popc(rest));
+            if (!prem) { r = ERR; break; }
+            Py_INCREF(L->label);
+            PyTuple_SET_ITEM(prem, 0, L->label);
+            for (Py_ssize_t t = 1; rest; t++) {
+                int x = lowbit(rest);
+                rest &= rest - 1;
+                PyObject *o = fact_obj(x << 6 | d << 1);
+                if (!o) { r = ERR; break; }
+                Py_INCREF(o);
+                PyTuple_SET_ITEM(prem, t, o);
+            }
+            while (!r && out) {
+                int x = lowbit(out);
+                out &= out - 1;
+                r = set_off(p, x, d, prem);
+            }
+            Py_DECREF(prem);
+        }
+    }
+    Py_DECREF(it);
+    Py_DECREF(dirty);
+    if (!r && PyErr_Occurred()) r = ERR;
+    return r;
+}
+
 static PyObject *py_propagate(PyObject *self, PyObject *args) {
-    PyObject *scap, *cand_o, *cw_o, *on_o, *parents, *facts, *queue_o;
-    int net, want;
-    if (!PyArg_ParseTuple(args, "OO!O!OO!O!O!pp", &scap, &PyList_Type, &cand_o, &PyList_Type,
+    PyObject *scap, *cand_o, *cw_o, *on_o, *parents, *facts;
+    int net, inter;
+    if (!PyArg_ParseTuple(args, "OO!O!OO!O!pp", &scap, &PyList_Type, &cand_o, &PyList_Type,
                           &cw_o, &on_o, &PyDict_Type, &parents, &PyList_Type, &facts,
-                          &PyList_Type, &queue_o, &net, &want))
+                          &net, &inter))
         return NULL;
     const Static *S = (const Static *)PyCapsule_GetPointer(scap, "forcing_static");
     if (!S) return NULL;
@@ -494,21 +581,11 @@ static PyObject *py_propagate(PyObject *self, PyObject *args) {
     memcpy(cand0, p.cand, sizeof cand0);
     memcpy(cw0, p.cw, sizeof cw0);
     /* each candidate leaves once and each cell is set true once */
-    p.qcap = size * (n + 2) + (int)PyList_GET_SIZE(facts) + (int)PyList_GET_SIZE(queue_o) + 8;
+    p.qcap = size * (n + 2) + (int)PyList_GET_SIZE(facts) + 8;
     p.queue = (int *)malloc(sizeof(int) * p.qcap);
     if (!p.queue) return PyErr_NoMemory();
     p.qlen = 0;
     int r = OK;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(queue_o); i++) {
-        long f;
-        if (to_long(PyList_GET_ITEM(queue_o, i), 0, (long)size * 64 - 1, "fact", &f) < 0
-            || (((f >> 1) & 31) < 1 || ((f >> 1) & 31) > n
-                ? (PyErr_SetString(PyExc_ValueError, "_forcing_kernel: fact digit"), 1) : 0)) {
-            r = ERR;
-            break;
-        }
-        p.queue[p.qlen++] = (int)f;
-    }
     for (Py_ssize_t i = 0; !r && i < PyList_GET_SIZE(facts); i++) {
         PyObject *t = PyList_GET_ITEM(facts, i);
         long f;
@@ -530,8 +607,17 @@ static PyObject *py_propagate(PyObject *self, PyObject *args) {
         PyObject *prem = PyTuple_GET_ITEM(t, 1);
         r = (f & 1) ? set_on(&p, c, d, prem) : set_off(&p, c, d, prem);
     }
-    if (!r) r = run(&p, net);
-    PyObject *out = NULL, *proc = NULL;
+    if (!r) r = run(&p, net, 0);
+    /* a net with locked candidates: once the queue is drained, the locked candidates of
+     * the facts since the last round; their removals are the next round's queue */
+    for (int from = 0; !r && net && inter;) {
+        const int k = p.qlen;
+        r = locked(&p, from, k);
+        if (r || p.qlen == k) break;
+        from = k;
+        r = run(&p, net, k);
+    }
+    PyObject *out = NULL;
     if (r == ERR) goto done;
     /* write back what changed */
     for (int c = 0; c < size; c++)
@@ -544,36 +630,21 @@ static PyObject *py_propagate(PyObject *self, PyObject *args) {
             PyObject *v = from_u128(p.cw[d]);
             if (!v || PyList_SetItem(cw_o, d, v) < 0) goto done;
         }
-    if (want) {
-        proc = PyList_New(p.qlen);
-        if (!proc) goto done;
-        for (int i = 0; i < p.qlen; i++) {
-            PyObject *o = fact_obj(p.queue[i]);
-            if (!o) goto done;
-            Py_INCREF(o);
-            PyList_SET_ITEM(proc, i, o);
-        }
-    } else {
-        proc = Py_None;
-        Py_INCREF(proc);
-    }
     PyObject *on = from_u128(p.on);
     if (!on) goto done;
-    out = Py_BuildValue("(NON)", on, p.contra ? p.contra : Py_None, proc);
-    proc = NULL;
+    out = Py_BuildValue("(NO)", on, p.contra ? p.contra : Py_None);
 done:
-    Py_XDECREF(proc);
     Py_XDECREF(p.contra);
     free(p.queue);
     return out;
 }
 
 static PyMethodDef methods[] = {
-    {"links", py_links, METH_VARARGS, "links(size, n, peers_d, full_masks, cell_houses)"},
+    {"links", py_links, METH_VARARGS,
+     "links(size, n, peers_d, full_masks, cell_houses, full_ids, locked_label)"},
     {"static", py_static, METH_VARARGS, "static(links, cand, cw, done, chain)"},
     {"propagate", py_propagate, METH_VARARGS,
-     "propagate(static, cand, cw, on, parents, facts, queue, net, want_queue) "
-     "-> (on, contra, processed)"},
+     "propagate(static, cand, cw, on, parents, facts, net, inter) -> (on, contra)"},
     {NULL, NULL, 0, NULL},
 };
 

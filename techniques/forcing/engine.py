@@ -200,7 +200,8 @@ def _kernel_links(st: _Static):
     return _forcing_kernel.links(
         st.size, st.n, [[0] * st.size] + [list(st.peers_d[d]) for d in range(1, st.n + 1)],
         [st.house_mask[h] for h in st.full],
-        [tuple(index[h] for h in st.cell_full[c]) for c in range(st.size)])
+        [tuple(index[h] for h in st.cell_full[c]) for c in range(st.size)], list(st.full),
+        _LOCKED)
 
 
 def _cell_houses(an: Analysis) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
@@ -336,6 +337,12 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
     ks = st.kernel()
     if ks is not None:
         return _propagate_compiled(st, ps, facts, net, inter, ks)
+    return _propagate_py(st, ps, facts, net, inter)
+
+
+def _propagate_py(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]],
+                  net: bool, inter: bool = False) -> _PState:
+    """:func:`_propagate` in Python (the reference)."""
     cand, cw, parents = ps.cand, ps.cw, ps.parents
     base = st.cand
     peers_d, cross = st.peers_d, st.cross_k
@@ -544,53 +551,14 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
 
 def _propagate_compiled(st: _Static, ps: _PState, facts, net: bool, inter: bool,
                         ks) -> _PState:
-    """:func:`_propagate` by ``techniques/_forcing_kernel.c`` (grids with houses only):
-    the same derivation in the same order, the same contradiction. A net's locked
-    candidates run here, in Python, between the kernel's rounds."""
-    kernel = _forcing_kernel
-    locked = net and inter
-    on, contra, queue = kernel.propagate(ks, ps.cand, ps.cw, ps.on, ps.parents, list(facts),
-                                         [], net, locked)
-    ps.on = on
-    while contra is None and locked:
-        k = len(queue)
-        try:
-            _locked(st, ps, queue, _setter(st, ps, queue.append))
-        except _Stop:
-            return ps
-        if len(queue) == k:
-            break
-        on, contra, queue = kernel.propagate(ks, ps.cand, ps.cw, ps.on, ps.parents, [],
-                                             queue[k:], net, True)
-        ps.on = on
+    """:func:`_propagate` by ``techniques/_forcing_kernel.c`` (grids with houses only), a
+    net's locked candidates (:func:`_locked`) included: the same derivation in the same
+    order, the same contradiction."""
+    ps.on, contra = _forcing_kernel.propagate(ks, ps.cand, ps.cw, ps.on, ps.parents,
+                                              list(facts), net, net and inter)
     if contra is not None:
         ps.contra = _contra_of(st, contra)
     return ps
-
-
-def _setter(st: _Static, ps: _PState, append):
-    """``set_off`` of :func:`_propagate` (for :func:`_locked` between the kernel's rounds)."""
-    cand, cw, parents, base = ps.cand, ps.cw, ps.parents, st.cand
-
-    def set_off(c: int, d: int, prem) -> None:
-        m = cand[c]
-        if not m >> d & 1:
-            return
-        f = (c << _DSHIFT | d) << 1
-        parents[f] = prem
-        if ps.on >> c & 1 and m == 1 << d:
-            ps.contra = (f"{_name(st, c)}={digit_symbol(d)} is both true and false",
-                         (f | 1, f))
-            raise _Stop
-        m &= ~(1 << d)
-        cand[c] = m
-        cw[d] &= ~(1 << c)
-        if not m:
-            ps.contra = (f"{_name(st, c)} has no candidate left",
-                         tuple(_fact(c, e, False) for e in digits_of(base[c])))
-            raise _Stop
-        append(f)
-    return set_off
 
 
 def _contra_of(st: _Static, t: tuple) -> tuple[str, tuple[int, ...]]:
@@ -743,11 +711,15 @@ def _resolver(an: Analysis, net: bool, inter: bool = False) -> Callable[[int], _
     asks for thousands of results)."""
     cache = _results(an, net, inter)
     st = _static(an)
+    ks = st.kernel()        # (asked once: the compiled propagation, or None)
 
     def result(f: int) -> _PState:
         r = cache.get(f)
         if r is None:
-            r = cache[f] = _assume(st, f, net, inter)
+            if ks is None:
+                r = cache[f] = _assume(st, f, net, inter)
+            else:
+                r = cache[f] = _propagate_compiled(st, _base(st), [(f, ())], net, inter, ks)
         return r
 
     return result

@@ -24,6 +24,7 @@ pytestmark = pytest.mark.skipif(active(engine._forcing_kernel) is None,
                                        "compiler at install, or SUDOKU_CSP_PURE=1)")
 
 MODES = ((False, False), (True, False), (True, True))     # (net, inter)
+LOCKED = [0]
 
 
 def _states(lines: list[str], steps: int, every: int):
@@ -46,7 +47,8 @@ def _snap(ps) -> tuple:
 def _compare(monkeypatch, state, follow: int = 0) -> tuple[int, int]:
     """Every assumption of ``state`` in each mode, both ways; with ``follow``, also that
     many assumptions on top of the first ones' results. Returns (propagations,
-    contradictions)."""
+    contradictions); counts in ``LOCKED`` the propagations with a locked candidates
+    removal."""
     props = contras = 0
     an = Analysis(state.copy())
     st = engine._static(an)
@@ -63,6 +65,8 @@ def _compare(monkeypatch, state, follow: int = 0) -> tuple[int, int]:
             assert _snap(got) == _snap(want), (f, net, inter)
             props += 1
             contras += want.contra is not None
+            LOCKED[0] += any(type(v) is tuple and v[:1] == (engine._LOCKED,)
+                             for v in want.parents.values())
             if follow and want.contra is None and net:
                 for g in facts[:follow]:
                     if not want.cand[engine._cell(g)] >> engine._digit(g) & 1:
@@ -79,10 +83,11 @@ def _compare(monkeypatch, state, follow: int = 0) -> tuple[int, int]:
 def test_kernel_equals_python_on_hard_solve_paths(monkeypatch):
     lines = sample_lines("tdoku_magictour_top1465", 2) + sample_lines("forum_hardest_110626", 1)
     props = contras = 0
+    LOCKED[0] = 0
     for state in _states(lines, 60, 15):
         a, b = _compare(monkeypatch, state, follow=3)
         props, contras = props + a, contras + b
-    assert props > 3000 and contras > 100
+    assert props > 3000 and contras > 100 and LOCKED[0] > 50
 
 
 @pytest.mark.slow
@@ -136,20 +141,20 @@ def test_kernel_checks_its_arguments(monkeypatch):
     ks = st.kernel()
     ps = engine._base(st)
     with pytest.raises(ValueError):        # a digit outside 1..n
-        kernel.propagate(ks, ps.cand, ps.cw, 0, {}, [(0, ())], [], True, False)
+        kernel.propagate(ks, ps.cand, ps.cw, 0, {}, [(0, ())], True, False)
     with pytest.raises(ValueError):        # a fact past the grid
-        kernel.propagate(ks, ps.cand, ps.cw, 0, {}, [(200 << 6 | 2, ())], [], True, False)
+        kernel.propagate(ks, ps.cand, ps.cw, 0, {}, [(200 << 6 | 2, ())], True, False)
     with pytest.raises(ValueError):        # candidates of 80 cells
-        kernel.propagate(ks, ps.cand[:80], ps.cw, 0, {}, [], [], True, False)
+        kernel.propagate(ks, ps.cand[:80], ps.cw, 0, {}, [], True, False)
     with pytest.raises(TypeError):
-        kernel.propagate(ks, ps.cand, ps.cw, 0, {}, [5], [], True, False)
+        kernel.propagate(ks, ps.cand, ps.cw, 0, {}, [5], True, False)
     with pytest.raises((TypeError, ValueError)):
-        kernel.propagate("static", ps.cand, ps.cw, 0, {}, [], [], True, False)
+        kernel.propagate("static", ps.cand, ps.cw, 0, {}, [], True, False)
     with pytest.raises(ValueError):        # a cell bitset past the grid
-        kernel.propagate(ks, ps.cand, ps.cw, 1 << 90, {}, [], [], True, False)
-    assert kernel.links(200, 9, [], [], []) is None        # more than 128 cells
+        kernel.propagate(ks, ps.cand, ps.cw, 1 << 90, {}, [], True, False)
+    assert kernel.links(200, 9, [], [], [], [], engine._LOCKED) is None        # more than 128 cells
     with pytest.raises(ValueError):
-        kernel.links(4, 2, [[0] * 4] * 2, [], [()] * 4)
+        kernel.links(4, 2, [[0] * 4] * 2, [], [()] * 4, [], engine._LOCKED)
 
 
 def test_same_step_paths_with_and_without_the_kernel(monkeypatch):
