@@ -806,6 +806,185 @@ fail:
     return NULL;
 }
 
+/* ---- the ALS table of a state (als._als_table) --------------------------------------- */
+typedef struct { u128 cb; uint32_t m; int whole; } HAls;
+
+/* the ALS of one house (the DFS of als._house_als) appended to *v; -1 on no memory */
+static int house_enum(const int *cells, const uint32_t *masks, int k, int limit, HAls **v,
+                      Py_ssize_t *nv, Py_ssize_t *cap) {
+    struct { int start, s; uint32_t m; u128 cb; } stack[HOUSE_MAX * HOUSE_MAX + 1];
+    int top = 0;
+    if (k == 0) return 0;
+    if (limit < 1 || limit > k) limit = k;
+    stack[top].start = 0; stack[top].s = 0; stack[top].m = 0; stack[top].cb = 0; top++;
+    while (top > 0) {
+        top--;
+        const int start = stack[top].start, s = stack[top].s;
+        const uint32_t m = stack[top].m;
+        const u128 cb = stack[top].cb;
+        for (int i = start; i < k; i++) {
+            uint32_t m2 = m | masks[i];
+            int s2 = s + 1;
+            int extra = __builtin_popcount(m2) - s2;
+            if (extra - (limit - s2) > 1) continue;
+            u128 cb2 = cb | ((u128)1 << cells[i]);
+            if (extra == 1) {
+                if (*nv >= *cap) {
+                    Py_ssize_t nc = *cap ? *cap * 2 : 1024;
+                    HAls *nvp = (HAls *)realloc(*v, sizeof(HAls) * nc);
+                    if (!nvp) return -1;
+                    *v = nvp;
+                    *cap = nc;
+                }
+                (*v)[*nv].cb = cb2; (*v)[*nv].m = m2; (*v)[*nv].whole = s2 == k && k > 1;
+                (*nv)++;
+            }
+            if (s2 < limit && top < HOUSE_MAX * HOUSE_MAX + 1) {
+                stack[top].start = i + 1; stack[top].s = s2; stack[top].m = m2;
+                stack[top].cb = cb2; top++;
+            }
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(als_table_doc,
+"als_table(ncells, house_masks, full, unsolved, cand, max_size) -> list or None\n\n"
+"als._als_table: every ALS of up to max_size (0: any) free cells of one house, deduplicated\n"
+"by cells, in the Python order, as (cells, digits, {digit: cells holding it}, house, in a\n"
+"full house?) (house: the first house holding it as a part of its free cells, -1 when\n"
+"none). full: per house, True for a full house. None when a house has more than 16 free\n"
+"cells.");
+
+static PyObject *py_als_table(PyObject *self, PyObject *args) {
+    long ncells, max_size;
+    PyObject *hm_o, *full_o, *uns_o, *cand_o;
+    if (!PyArg_ParseTuple(args, "lO!O!OO!l", &ncells, &PyList_Type, &hm_o, &PyList_Type,
+                          &full_o, &uns_o, &PyList_Type, &cand_o, &max_size))
+        return NULL;
+    if (ncells < 1 || ncells > MAXCELLS) Py_RETURN_NONE;
+    const Py_ssize_t H = PyList_GET_SIZE(hm_o);
+    if (PyList_GET_SIZE(full_o) != H || PyList_GET_SIZE(cand_o) != ncells) {
+        PyErr_SetString(PyExc_ValueError, "_als_kernel.als_table: list lengths differ");
+        return NULL;
+    }
+    u128 uns, all = ncells == 128 ? ~(u128)0 : (((u128)1 << ncells) - 1);
+    if (to_u128(uns_o, &uns) < 0) return NULL;
+    uint32_t cand[MAXCELLS];
+    for (long c = 0; c < ncells; c++) {
+        long v;
+        if (to_long(PyList_GET_ITEM(cand_o, c), 0, 0x7fffffffL, "mask", &v) < 0) return NULL;
+        cand[c] = (uint32_t)v;
+    }
+    HAls *v = NULL;
+    Py_ssize_t nv = 0, cap = 0;
+    Py_ssize_t *hstart = (Py_ssize_t *)malloc(sizeof(Py_ssize_t) * (H + 1));
+    char *isfull = (char *)malloc(H + 1);
+    if (!hstart || !isfull) { free(hstart); free(isfull); return PyErr_NoMemory(); }
+    for (Py_ssize_t h = 0; h < H; h++) {
+        u128 hm;
+        int fl = PyObject_IsTrue(PyList_GET_ITEM(full_o, h));
+        if (fl < 0 || to_u128(PyList_GET_ITEM(hm_o, h), &hm) < 0) goto fail;
+        if (hm & ~all) {
+            PyErr_SetString(PyExc_ValueError, "_als_kernel.als_table: cell outside the grid");
+            goto fail;
+        }
+        isfull[h] = (char)fl;
+        hstart[h] = nv;
+        u128 free_ = hm & uns;
+        int k = popc(free_);
+        if (k > HOUSE_MAX) { free(v); free(hstart); free(isfull); Py_RETURN_NONE; }
+        int cells[HOUSE_MAX];
+        uint32_t masks[HOUSE_MAX];
+        for (int i = 0; free_; i++) {
+            cells[i] = lowbit(free_);
+            masks[i] = cand[cells[i]];
+            free_ &= free_ - 1;
+        }
+        if (house_enum(cells, masks, k, max_size ? (int)max_size : k, &v, &nv, &cap) < 0) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+    }
+    hstart[H] = nv;
+    /* dedupe by cells in first-seen order: an open-addressing table of indices */
+    {
+        Py_ssize_t tsize = 1024;
+        while (tsize < 2 * nv + 2) tsize <<= 1;
+        int32_t *tab = (int32_t *)malloc(sizeof(int32_t) * tsize);
+        int32_t *uniq = (int32_t *)malloc(sizeof(int32_t) * (nv + 1));
+        int32_t *house = (int32_t *)malloc(sizeof(int32_t) * (nv + 1));
+        char *infull = (char *)calloc(nv + 1, 1);
+        if (!tab || !uniq || !house || !infull) {
+            free(tab); free(uniq); free(house); free(infull);
+            PyErr_NoMemory();
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < tsize; i++) tab[i] = -1;
+        Py_ssize_t nu = 0;
+        for (Py_ssize_t h = 0; h < H; h++) {
+            for (Py_ssize_t i = hstart[h]; i < hstart[h + 1]; i++) {
+                uint64_t x = (uint64_t)v[i].cb ^ ((uint64_t)(v[i].cb >> 64) * 0x9E3779B97F4A7C15ULL);
+                x *= 0xBF58476D1CE4E5B9ULL;
+                Py_ssize_t slot = (Py_ssize_t)((x >> 17) & (uint64_t)(tsize - 1));
+                int32_t u;
+                for (;;) {
+                    u = tab[slot];
+                    if (u < 0 || v[uniq[u]].cb == v[i].cb) break;
+                    slot = (slot + 1) & (tsize - 1);
+                }
+                if (u < 0) {
+                    u = (int32_t)nu++;
+                    tab[slot] = u;
+                    uniq[u] = (int32_t)i;
+                    house[u] = -1;
+                }
+                if (house[u] < 0 && !v[i].whole) house[u] = (int32_t)h;
+                if (isfull[h]) infull[u] = 1;
+            }
+        }
+        PyObject *out = PyList_New(nu);
+        if (!out) { free(tab); free(uniq); free(house); free(infull); goto fail; }
+        for (Py_ssize_t u = 0; u < nu; u++) {
+            const HAls *a = &v[uniq[u]];
+            PyObject *pos = PyDict_New(), *cbo = NULL, *t = NULL;
+            if (!pos) goto fail_out;
+            for (int d = 1; d < 32; d++) {
+                if (!(a->m >> d & 1)) continue;
+                u128 pd = 0, cb = a->cb;
+                while (cb) {
+                    int c = lowbit(cb);
+                    cb &= cb - 1;
+                    if (cand[c] >> d & 1) pd |= (u128)1 << c;
+                }
+                PyObject *key = PyLong_FromLong(d), *val = from_u128(pd);
+                if (!key || !val || PyDict_SetItem(pos, key, val) < 0) {
+                    Py_XDECREF(key); Py_XDECREF(val); Py_DECREF(pos);
+                    goto fail_out;
+                }
+                Py_DECREF(key); Py_DECREF(val);
+            }
+            cbo = from_u128(a->cb);
+            if (!cbo) { Py_DECREF(pos); goto fail_out; }
+            t = Py_BuildValue("(NkNiO)", cbo, (unsigned long)a->m, pos, (int)house[u],
+                              infull[u] ? Py_True : Py_False);
+            if (!t) goto fail_out;
+            PyList_SET_ITEM(out, u, t);
+            continue;
+        fail_out:
+            Py_DECREF(out);
+            free(tab); free(uniq); free(house); free(infull);
+            goto fail;
+        }
+        free(tab); free(uniq); free(house); free(infull);
+        free(v); free(hstart); free(isfull);
+        return out;
+    }
+fail:
+    free(v); free(hstart); free(isfull);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"prepare", py_prepare, METH_VARARGS, prepare_doc},
     {"rccs", py_rccs, METH_VARARGS, rccs_doc},
@@ -813,6 +992,7 @@ static PyMethodDef methods[] = {
     {"xy_wing", py_xy_wing, METH_VARARGS, xy_wing_doc},
     {"xz", py_xz, METH_VARARGS, xz_doc},
     {"house_als", py_house_als, METH_VARARGS, house_als_doc},
+    {"als_table", py_als_table, METH_VARARGS, als_table_doc},
     {"sdc_pair", py_sdc_pair, METH_VARARGS, sdc_pair_doc},
     {NULL, NULL, 0, NULL},
 };

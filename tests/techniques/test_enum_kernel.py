@@ -1,7 +1,7 @@
-"""The ALS kernel's enumeration parts (``techniques._als_kernel``: ``house_als``, the ALS of
-one house, and ``sdc_pair``, the Sue de Coq patterns of one pair of houses) against the
-Python code they stand in for (:func:`techniques.als._house_als`,
-:func:`techniques.sue_de_coq._sdc_pair`, the reference with ``SUDOKU_CSP_PURE=1``): the same
+"""The ALS kernel's enumeration parts (``techniques._als_kernel``: ``als_table``, a state's
+ALS, ``house_als``, the ALS of one house, and ``sdc_pair``, the Sue de Coq patterns of one
+pair of houses) against the Python code they stand in for (:func:`techniques.als._als_table`,
+:func:`techniques.als._house_als`, :func:`techniques.sue_de_coq._sdc_pair`, the reference with ``SUDOKU_CSP_PURE=1``): the same
 results in the same order on states of hard solve paths, random pencil marks on classic
 and other grids, with several option settings; and whole solve paths both ways. They skip
 when the module is not built.
@@ -54,6 +54,12 @@ def _compare(monkeypatch, st) -> tuple[int, int]:
             want, got = _both(monkeypatch, lambda: als._house_als(an, h, max_size))
             assert got == want, (h, max_size)
             n_als += len(want)
+    for max_size in (0, 3):
+        def table():
+            return [(a.cells, a.mask, a.pos, a.house, a.in_full)
+                    for a in als._als_table(Analysis(st.copy()), max_size)]
+        want, got = _both(monkeypatch, table)
+        assert got == want, max_size
     for h1, h2, inter, r1, r2, _ in sue_de_coq._sdc_pairs(an):
         inter &= an.unsolved
         for max_cells, max_inter in ((4, 3), (2, 2), (6, 4)):
@@ -109,6 +115,18 @@ def test_kernel_equals_python_on_random_marks(monkeypatch):
 def test_kernel_checks_its_arguments():
     kernel = active(als._als_kernel)
     assert kernel.house_als([], [], 0) == []
+    assert kernel.als_table(4, [15], [True], 15, [6, 6, 6, 0], 0) == [   # bivalue cells
+        (1 << c, 6, {1: 1 << c, 2: 1 << c}, 0, True) for c in range(3)]
+    assert kernel.als_table(4, [15], [True], 15, [6, 6, 0, 0], 0) == [
+        (1, 6, {1: 1, 2: 1}, 0, True), (2, 6, {1: 2, 2: 2}, 0, True)]
+    assert kernel.als_table(20, [(1 << 17) - 1], [True], (1 << 17) - 1, [6] * 20, 0) is None
+    for args, exc in [((4, [15, 3], [True], 15, [6] * 4, 0), ValueError),
+                      ((4, [1 << 5], [True], 15, [6] * 4, 0), ValueError),
+                      ((4, [15], [True], -1, [6] * 4, 0), ValueError),
+                      ((4, [15], [True], 15, [6] * 3, 0), ValueError),
+                      ((4, ["x"], [True], 15, [6] * 4, 0), TypeError)]:
+        with pytest.raises(exc):
+            kernel.als_table(*args)
     assert kernel.house_als(list(range(17)), [6] * 17, 3) is None     # too large: Python
     assert kernel.sdc_pair([0, 1], [6, 10], list(range(40)), [6] * 40, [], [], 4, 3) is None
     for args, exc in [(([0, 1], [6], 2), ValueError), (([200], [6], 1), ValueError),
