@@ -286,7 +286,7 @@ def _split_binary(puzzle) -> tuple[list, "Engine | None"]:
 class _PState:
     """A propagation state: candidate masks, cells per digit, cells set true, derivations."""
 
-    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "ruled")
+    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "ruled", "_paths")
 
     def __init__(self, cand: list[int], cw: list[int], on: int, parents: dict,
                  ruled: list[int] | None = None) -> None:
@@ -301,12 +301,20 @@ class _PState:
         #: candidates as of the last run of the rule engine (None: the analysis' own), so
         #: the next run wakes only the rules on cells changed since
         self.ruled = ruled
+        self._paths: tuple[int, dict] | None = None
 
     def order(self) -> dict[int, int]:
         """Derivation index of every fact (computed once the state is final)."""
         if self._order is None or len(self._order) != len(self.parents):
             self._order = {g: i for i, g in enumerate(self.parents)}
         return self._order
+
+    def paths(self) -> dict:
+        """A cache of the derivation paths (``explain._path``) of this state's facts,
+        emptied when the derivation has grown since."""
+        if self._paths is None or self._paths[0] != len(self.parents):
+            self._paths = (len(self.parents), {})
+        return self._paths[1]
 
     def copy(self) -> "_PState":
         return _PState(self.cand[:], self.cw[:], self.on, dict(self.parents),
