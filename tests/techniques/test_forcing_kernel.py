@@ -101,15 +101,18 @@ def test_kernel_equals_python_on_many_states(monkeypatch):
 
 
 def test_kernel_equals_python_on_other_grids(monkeypatch):
-    """Random pencil marks on classic 9x9, a diagonal sudoku, a jigsaw and a 10x10; 6x6
-    solve paths."""
+    """Random pencil marks on classic 9x9, a diagonal sudoku, a jigsaw, a 10x10 and an
+    anti-knight sudoku (its knight links are peers: the kernel takes it); 6x6 solve
+    paths."""
     from csp import Puzzle
+    from variants.chess import anti_knight
     from variants.classic import classic
     from variants.regions import diagonal, jigsaw_grid
     reg = [(r // 3) * 3 + c // 3 for r in range(9) for c in range(9)]
     reg[2], reg[3] = 1, 0
     puzzles = [Puzzle(9).use(classic()), Puzzle(9).use(classic(), diagonal()),
-               Puzzle(jigsaw_grid(reg)).use(classic()), Puzzle(10).use(classic())]
+               Puzzle(jigsaw_grid(reg)).use(classic()), Puzzle(10).use(classic()),
+               Puzzle(9).use(classic(), anti_knight())]
     props = contras = 0
     for seed, puzzle in enumerate(puzzles):
         for state in random_states(puzzle, 2, seed, 3, 7):
@@ -122,8 +125,7 @@ def test_kernel_equals_python_on_other_grids(monkeypatch):
 
 
 def test_grids_the_kernel_leaves_to_python(monkeypatch):
-    """Grids with other rules (an anti-knight sudoku's cross-cell links are peers; a killer
-    has sums) or too large: no kernel tables, the Python propagation."""
+    """A grid of more than 128 cells: no kernel tables, the Python propagation."""
     from csp import Puzzle
     from variants.classic import classic
     monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
