@@ -7,6 +7,7 @@ EXTENSIONS = [
     Extension("techniques._fish_kernel", ["techniques/_fish_kernel.c"], depends=["techniques/_u128.h"], optional=True, extra_compile_args=["-O2"]),
     Extension("variants._sky_kernel", ["variants/_sky_kernel.c"], optional=True, extra_compile_args=["-O2"]),
     Extension("techniques._se_kernel", ["techniques/_se_kernel.c"], optional=True, extra_compile_args=["-O2"]),
+    Extension("techniques._forcing_kernel", ["techniques/_forcing_kernel.c"], depends=["techniques/_u128.h"], optional=True, extra_compile_args=["-O2"]),
     Extension("techniques._als_kernel", ["techniques/_als_kernel.c"], depends=["techniques/_u128.h"], optional=True, extra_compile_args=["-O2"]),
 ]
 

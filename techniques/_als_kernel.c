@@ -567,12 +567,433 @@ fail:
     return NULL;
 }
 
+/* ---- the ALS enumeration of one house (als._house_als) ------------------------------- */
+#define HOUSE_MAX 16            /* free cells of a house handled here (else Python) */
+
+PyDoc_STRVAR(house_als_doc,
+"house_als(cells, masks, limit) -> list or None\n\n"
+"als._house_als on one house: cells (ascending), their candidate masks, limit (the most\n"
+"cells, >= 1). Every ALS as (cells bitset, digit mask, {digit: cells holding it}, all the\n"
+"cells?) in the Python search order. None when the house has more than 16 cells.");
+
+static PyObject *py_house_als(PyObject *self, PyObject *args) {
+    PyObject *cells_o, *masks_o;
+    long limit;
+    if (!PyArg_ParseTuple(args, "O!O!l", &PyList_Type, &cells_o, &PyList_Type, &masks_o,
+                          &limit))
+        return NULL;
+    Py_ssize_t k = PyList_GET_SIZE(cells_o);
+    if (k > HOUSE_MAX) Py_RETURN_NONE;
+    if (PyList_GET_SIZE(masks_o) != k) {
+        PyErr_SetString(PyExc_ValueError, "_als_kernel.house_als: list lengths differ");
+        return NULL;
+    }
+    int cells[HOUSE_MAX];
+    uint32_t masks[HOUSE_MAX];
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long v, m;
+        if (to_long(PyList_GET_ITEM(cells_o, i), 0, MAXCELLS - 1, "cell", &v) < 0) return NULL;
+        if (to_long(PyList_GET_ITEM(masks_o, i), 0, 0x7fffffffL, "mask", &m) < 0) return NULL;
+        cells[i] = (int)v;
+        masks[i] = (uint32_t)m;
+    }
+    PyObject *out = PyList_New(0);
+    if (!out || k == 0) return out;
+    if (limit < 1 || limit > k) limit = k;
+    /* the Python DFS: a LIFO stack of (start, cells, mask, size) */
+    struct { int start, s; uint32_t m; u128 cb; } stack[HOUSE_MAX * HOUSE_MAX + 1];
+    int top = 0;
+    stack[top].start = 0; stack[top].s = 0; stack[top].m = 0; stack[top].cb = 0; top++;
+    while (top > 0) {
+        top--;
+        const int start = stack[top].start, s = stack[top].s;
+        const uint32_t m = stack[top].m;
+        const u128 cb = stack[top].cb;
+        for (int i = start; i < k; i++) {
+            uint32_t m2 = m | masks[i];
+            int s2 = s + 1;
+            int extra = __builtin_popcount(m2) - s2;
+            if (extra - (limit - s2) > 1) continue;
+            u128 cb2 = cb | ((u128)1 << cells[i]);
+            if (extra == 1) {
+                PyObject *pos = PyDict_New();
+                if (!pos) goto fail;
+                for (int d = 1; d < 32; d++) {
+                    if (!(m2 >> d & 1)) continue;
+                    u128 pd = 0;
+                    for (int j = 0; j < k; j++)
+                        if ((cb2 >> cells[j] & 1) && (masks[j] >> d & 1))
+                            pd |= (u128)1 << cells[j];
+                    PyObject *key = PyLong_FromLong(d), *val = from_u128(pd);
+                    if (!key || !val || PyDict_SetItem(pos, key, val) < 0) {
+                        Py_XDECREF(key); Py_XDECREF(val); Py_DECREF(pos);
+                        goto fail;
+                    }
+                    Py_DECREF(key); Py_DECREF(val);
+                }
+                PyObject *cbo = from_u128(cb2);
+                if (!cbo) { Py_DECREF(pos); goto fail; }
+                PyObject *t = Py_BuildValue("(NkNO)", cbo, (unsigned long)m2, pos,
+                                            (s2 == k && k > 1) ? Py_True : Py_False);
+                if (!t) goto fail;
+                if (PyList_Append(out, t) < 0) { Py_DECREF(t); goto fail; }
+                Py_DECREF(t);
+            }
+            if (s2 < limit) {
+                if (top >= HOUSE_MAX * HOUSE_MAX + 1) {
+                    PyErr_SetString(PyExc_RuntimeError, "_als_kernel.house_als: stack");
+                    goto fail;
+                }
+                stack[top].start = i + 1; stack[top].s = s2; stack[top].m = m2;
+                stack[top].cb = cb2; top++;
+            }
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ---- Sue de Coq on one pair of houses (sue_de_coq._sdc_pair) -------------------------- */
+#define SDC_CELLS 32            /* cells of a side handled here */
+#define SDC_SUBS 4096           /* subsets of a side */
+
+typedef struct { u128 cb; int n; uint32_t m; } Sub;
+
+static int read_cells(PyObject *cells_o, PyObject *masks_o, int *cells, uint32_t *masks,
+                      Py_ssize_t *k) {
+    *k = PyList_GET_SIZE(cells_o);
+    if (*k > SDC_CELLS) return 1;
+    if (PyList_GET_SIZE(masks_o) != *k) {
+        PyErr_SetString(PyExc_ValueError, "_als_kernel.sdc_pair: list lengths differ");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < *k; i++) {
+        long v, m;
+        if (to_long(PyList_GET_ITEM(cells_o, i), 0, MAXCELLS - 1, "cell", &v) < 0) return -1;
+        if (to_long(PyList_GET_ITEM(masks_o, i), 0, 0x7fffffffL, "mask", &m) < 0) return -1;
+        cells[i] = (int)v;
+        masks[i] = (uint32_t)m;
+    }
+    return 0;
+}
+
+/* sue_de_coq._subsets: sizes 1..max_k, each in itertools.combinations order; -1 when
+ * more than SDC_SUBS */
+static int subsets(const int *cells, const uint32_t *masks, int k, int max_k, Sub *out) {
+    int nout = 0, idx[SDC_CELLS];
+    if (max_k > k) max_k = k;
+    for (int r = 1; r <= max_k; r++) {
+        for (int i = 0; i < r; i++) idx[i] = i;
+        for (;;) {
+            if (nout >= SDC_SUBS) return -1;
+            u128 cb = 0;
+            uint32_t m = 0;
+            for (int i = 0; i < r; i++) { cb |= (u128)1 << cells[idx[i]]; m |= masks[idx[i]]; }
+            out[nout].cb = cb; out[nout].n = r; out[nout].m = m; nout++;
+            int i = r - 1;
+            while (i >= 0 && idx[i] == i + k - r) i--;
+            if (i < 0) break;
+            idx[i]++;
+            for (int j = i + 1; j < r; j++) idx[j] = idx[j - 1] + 1;
+        }
+    }
+    return nout;
+}
+
+PyDoc_STRVAR(sdc_pair_doc,
+"sdc_pair(icells, imasks, cells1, masks1, cells2, masks2, max_cells, max_inter) -> list or None\n\n"
+"The Sue de Coq patterns of one pair of houses (sue_de_coq._sdc_pair before its step\n"
+"check): icells the unsolved cells of the intersection, cells1/cells2 those of each\n"
+"house's rest (ascending), with their candidate masks. Returns (C cells, V, L cells, VL,\n"
+"B cells, VB) in the Python search order; None when a side is too large.");
+
+static PyObject *py_sdc_pair(PyObject *self, PyObject *args) {
+    PyObject *ic, *im, *c1o, *m1o, *c2o, *m2o;
+    long max_cells, max_inter;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!ll", &PyList_Type, &ic, &PyList_Type, &im,
+                          &PyList_Type, &c1o, &PyList_Type, &m1o, &PyList_Type, &c2o,
+                          &PyList_Type, &m2o, &max_cells, &max_inter))
+        return NULL;
+    int icells[SDC_CELLS], c1[SDC_CELLS], c2[SDC_CELLS];
+    uint32_t imasks[SDC_CELLS], m1[SDC_CELLS], m2[SDC_CELLS];
+    Py_ssize_t ki, k1, k2;
+    int r;
+    if ((r = read_cells(ic, im, icells, imasks, &ki)) != 0
+        || (r = read_cells(c1o, m1o, c1, m1, &k1)) != 0
+        || (r = read_cells(c2o, m2o, c2, m2, &k2)) != 0) {
+        if (r < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    if (max_cells < 0) max_cells = 0;
+    if (max_inter > ki) max_inter = ki;
+    Sub *subs1 = NULL, *subs2 = NULL, *side1 = NULL, *side2 = NULL;
+    int n1 = 0, n2 = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    int idx[SDC_CELLS];
+    for (int kk = 2; kk <= max_inter; kk++) {
+        for (int i = 0; i < kk; i++) idx[i] = i;
+        for (;;) {
+            u128 cset = 0;
+            uint32_t v = 0;
+            for (int i = 0; i < kk; i++) { cset |= (u128)1 << icells[idx[i]]; v |= imasks[idx[i]]; }
+            int extra = __builtin_popcount(v) - kk;
+            if (extra >= 2) {
+                if (!subs1) {
+                    subs1 = (Sub *)malloc(sizeof(Sub) * SDC_SUBS);
+                    subs2 = (Sub *)malloc(sizeof(Sub) * SDC_SUBS);
+                    side1 = (Sub *)malloc(sizeof(Sub) * SDC_SUBS);
+                    side2 = (Sub *)malloc(sizeof(Sub) * SDC_SUBS);
+                    if (!subs1 || !subs2 || !side1 || !side2) { PyErr_NoMemory(); goto fail; }
+                    n1 = subsets(c1, m1, (int)k1, (int)max_cells, subs1);
+                    n2 = subsets(c2, m2, (int)k2, (int)max_cells, subs2);
+                    if (n1 < 0 || n2 < 0) {
+                        free(subs1); free(subs2); free(side1); free(side2);
+                        Py_DECREF(out);
+                        Py_RETURN_NONE;
+                    }
+                }
+                /* side sets with gain g (cells minus the digits added beyond V), 1 <= g
+                 * < extra; side 2's kept with their gain in n */
+                int s1 = 0, s2 = 0;
+                for (int i = 0; i < n1; i++) {
+                    uint32_t m = subs1[i].m;
+                    if (!(m & v)) continue;
+                    int g = subs1[i].n - __builtin_popcount(m & ~v);
+                    if (g >= 1 && g < extra) { side1[s1] = subs1[i]; side1[s1].n = g; s1++; }
+                }
+                if (s1) {
+                    for (int i = 0; i < n2; i++) {
+                        uint32_t m = subs2[i].m;
+                        if (!(m & v)) continue;
+                        int g = subs2[i].n - __builtin_popcount(m & ~v);
+                        if (g >= 1 && g < extra) { side2[s2] = subs2[i]; side2[s2].n = g; s2++; }
+                    }
+                    for (int a = 0; a < s1; a++) {
+                        int want = extra - side1[a].n;
+                        for (int b = 0; b < s2; b++) {
+                            if (side2[b].n != want || (side1[a].m & side2[b].m)) continue;
+                            PyObject *co = from_u128(cset), *lo = from_u128(side1[a].cb),
+                                     *bo = from_u128(side2[b].cb);
+                            if (!co || !lo || !bo) {
+                                Py_XDECREF(co); Py_XDECREF(lo); Py_XDECREF(bo);
+                                goto fail;
+                            }
+                            PyObject *t = Py_BuildValue("(NkNkNk)", co, (unsigned long)v, lo,
+                                                        (unsigned long)side1[a].m, bo,
+                                                        (unsigned long)side2[b].m);
+                            if (!t) goto fail;
+                            if (PyList_Append(out, t) < 0) { Py_DECREF(t); goto fail; }
+                            Py_DECREF(t);
+                        }
+                    }
+                }
+            }
+            int i = kk - 1;
+            while (i >= 0 && idx[i] == i + (int)ki - kk) i--;
+            if (i < 0) break;
+            idx[i]++;
+            for (int j = i + 1; j < kk; j++) idx[j] = idx[j - 1] + 1;
+        }
+    }
+    free(subs1); free(subs2); free(side1); free(side2);
+    return out;
+fail:
+    free(subs1); free(subs2); free(side1); free(side2);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ---- the ALS table of a state (als._als_table) --------------------------------------- */
+typedef struct { u128 cb; uint32_t m; int whole; } HAls;
+
+/* the ALS of one house (the DFS of als._house_als) appended to *v; -1 on no memory */
+static int house_enum(const int *cells, const uint32_t *masks, int k, int limit, HAls **v,
+                      Py_ssize_t *nv, Py_ssize_t *cap) {
+    struct { int start, s; uint32_t m; u128 cb; } stack[HOUSE_MAX * HOUSE_MAX + 1];
+    int top = 0;
+    if (k == 0) return 0;
+    if (limit < 1 || limit > k) limit = k;
+    stack[top].start = 0; stack[top].s = 0; stack[top].m = 0; stack[top].cb = 0; top++;
+    while (top > 0) {
+        top--;
+        const int start = stack[top].start, s = stack[top].s;
+        const uint32_t m = stack[top].m;
+        const u128 cb = stack[top].cb;
+        for (int i = start; i < k; i++) {
+            uint32_t m2 = m | masks[i];
+            int s2 = s + 1;
+            int extra = __builtin_popcount(m2) - s2;
+            if (extra - (limit - s2) > 1) continue;
+            u128 cb2 = cb | ((u128)1 << cells[i]);
+            if (extra == 1) {
+                if (*nv >= *cap) {
+                    Py_ssize_t nc = *cap ? *cap * 2 : 1024;
+                    HAls *nvp = (HAls *)realloc(*v, sizeof(HAls) * nc);
+                    if (!nvp) return -1;
+                    *v = nvp;
+                    *cap = nc;
+                }
+                (*v)[*nv].cb = cb2; (*v)[*nv].m = m2; (*v)[*nv].whole = s2 == k && k > 1;
+                (*nv)++;
+            }
+            if (s2 < limit && top < HOUSE_MAX * HOUSE_MAX + 1) {
+                stack[top].start = i + 1; stack[top].s = s2; stack[top].m = m2;
+                stack[top].cb = cb2; top++;
+            }
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(als_table_doc,
+"als_table(ncells, house_masks, full, unsolved, cand, max_size) -> list or None\n\n"
+"als._als_table: every ALS of up to max_size (0: any) free cells of one house, deduplicated\n"
+"by cells, in the Python order, as (cells, digits, {digit: cells holding it}, house, in a\n"
+"full house?) (house: the first house holding it as a part of its free cells, -1 when\n"
+"none). full: per house, True for a full house. None when a house has more than 16 free\n"
+"cells.");
+
+static PyObject *py_als_table(PyObject *self, PyObject *args) {
+    long ncells, max_size;
+    PyObject *hm_o, *full_o, *uns_o, *cand_o;
+    if (!PyArg_ParseTuple(args, "lO!O!OO!l", &ncells, &PyList_Type, &hm_o, &PyList_Type,
+                          &full_o, &uns_o, &PyList_Type, &cand_o, &max_size))
+        return NULL;
+    if (ncells < 1 || ncells > MAXCELLS) Py_RETURN_NONE;
+    const Py_ssize_t H = PyList_GET_SIZE(hm_o);
+    if (PyList_GET_SIZE(full_o) != H || PyList_GET_SIZE(cand_o) != ncells) {
+        PyErr_SetString(PyExc_ValueError, "_als_kernel.als_table: list lengths differ");
+        return NULL;
+    }
+    u128 uns, all = ncells == 128 ? ~(u128)0 : (((u128)1 << ncells) - 1);
+    if (to_u128(uns_o, &uns) < 0) return NULL;
+    uint32_t cand[MAXCELLS];
+    for (long c = 0; c < ncells; c++) {
+        long v;
+        if (to_long(PyList_GET_ITEM(cand_o, c), 0, 0x7fffffffL, "mask", &v) < 0) return NULL;
+        cand[c] = (uint32_t)v;
+    }
+    HAls *v = NULL;
+    Py_ssize_t nv = 0, cap = 0;
+    Py_ssize_t *hstart = (Py_ssize_t *)malloc(sizeof(Py_ssize_t) * (H + 1));
+    char *isfull = (char *)malloc(H + 1);
+    if (!hstart || !isfull) { free(hstart); free(isfull); return PyErr_NoMemory(); }
+    for (Py_ssize_t h = 0; h < H; h++) {
+        u128 hm;
+        int fl = PyObject_IsTrue(PyList_GET_ITEM(full_o, h));
+        if (fl < 0 || to_u128(PyList_GET_ITEM(hm_o, h), &hm) < 0) goto fail;
+        if (hm & ~all) {
+            PyErr_SetString(PyExc_ValueError, "_als_kernel.als_table: cell outside the grid");
+            goto fail;
+        }
+        isfull[h] = (char)fl;
+        hstart[h] = nv;
+        u128 free_ = hm & uns;
+        int k = popc(free_);
+        if (k > HOUSE_MAX) { free(v); free(hstart); free(isfull); Py_RETURN_NONE; }
+        int cells[HOUSE_MAX];
+        uint32_t masks[HOUSE_MAX];
+        for (int i = 0; free_; i++) {
+            cells[i] = lowbit(free_);
+            masks[i] = cand[cells[i]];
+            free_ &= free_ - 1;
+        }
+        if (house_enum(cells, masks, k, max_size ? (int)max_size : k, &v, &nv, &cap) < 0) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+    }
+    hstart[H] = nv;
+    /* dedupe by cells in first-seen order: an open-addressing table of indices */
+    {
+        Py_ssize_t tsize = 1024;
+        while (tsize < 2 * nv + 2) tsize <<= 1;
+        int32_t *tab = (int32_t *)malloc(sizeof(int32_t) * tsize);
+        int32_t *uniq = (int32_t *)malloc(sizeof(int32_t) * (nv + 1));
+        int32_t *house = (int32_t *)malloc(sizeof(int32_t) * (nv + 1));
+        char *infull = (char *)calloc(nv + 1, 1);
+        if (!tab || !uniq || !house || !infull) {
+            free(tab); free(uniq); free(house); free(infull);
+            PyErr_NoMemory();
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < tsize; i++) tab[i] = -1;
+        Py_ssize_t nu = 0;
+        for (Py_ssize_t h = 0; h < H; h++) {
+            for (Py_ssize_t i = hstart[h]; i < hstart[h + 1]; i++) {
+                uint64_t x = (uint64_t)v[i].cb ^ ((uint64_t)(v[i].cb >> 64) * 0x9E3779B97F4A7C15ULL);
+                x *= 0xBF58476D1CE4E5B9ULL;
+                Py_ssize_t slot = (Py_ssize_t)((x >> 17) & (uint64_t)(tsize - 1));
+                int32_t u;
+                for (;;) {
+                    u = tab[slot];
+                    if (u < 0 || v[uniq[u]].cb == v[i].cb) break;
+                    slot = (slot + 1) & (tsize - 1);
+                }
+                if (u < 0) {
+                    u = (int32_t)nu++;
+                    tab[slot] = u;
+                    uniq[u] = (int32_t)i;
+                    house[u] = -1;
+                }
+                if (house[u] < 0 && !v[i].whole) house[u] = (int32_t)h;
+                if (isfull[h]) infull[u] = 1;
+            }
+        }
+        PyObject *out = PyList_New(nu);
+        if (!out) { free(tab); free(uniq); free(house); free(infull); goto fail; }
+        for (Py_ssize_t u = 0; u < nu; u++) {
+            const HAls *a = &v[uniq[u]];
+            PyObject *pos = PyDict_New(), *cbo = NULL, *t = NULL;
+            if (!pos) goto fail_out;
+            for (int d = 1; d < 32; d++) {
+                if (!(a->m >> d & 1)) continue;
+                u128 pd = 0, cb = a->cb;
+                while (cb) {
+                    int c = lowbit(cb);
+                    cb &= cb - 1;
+                    if (cand[c] >> d & 1) pd |= (u128)1 << c;
+                }
+                PyObject *key = PyLong_FromLong(d), *val = from_u128(pd);
+                if (!key || !val || PyDict_SetItem(pos, key, val) < 0) {
+                    Py_XDECREF(key); Py_XDECREF(val); Py_DECREF(pos);
+                    goto fail_out;
+                }
+                Py_DECREF(key); Py_DECREF(val);
+            }
+            cbo = from_u128(a->cb);
+            if (!cbo) { Py_DECREF(pos); goto fail_out; }
+            t = Py_BuildValue("(NkNiO)", cbo, (unsigned long)a->m, pos, (int)house[u],
+                              infull[u] ? Py_True : Py_False);
+            if (!t) goto fail_out;
+            PyList_SET_ITEM(out, u, t);
+            continue;
+        fail_out:
+            Py_DECREF(out);
+            free(tab); free(uniq); free(house); free(infull);
+            goto fail;
+        }
+        free(tab); free(uniq); free(house); free(infull);
+        free(v); free(hstart); free(isfull);
+        return out;
+    }
+fail:
+    free(v); free(hstart); free(isfull);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"prepare", py_prepare, METH_VARARGS, prepare_doc},
     {"rccs", py_rccs, METH_VARARGS, rccs_doc},
     {"chain", py_chain, METH_VARARGS, chain_doc},
     {"xy_wing", py_xy_wing, METH_VARARGS, xy_wing_doc},
     {"xz", py_xz, METH_VARARGS, xz_doc},
+    {"house_als", py_house_als, METH_VARARGS, house_als_doc},
+    {"als_table", py_als_table, METH_VARARGS, als_table_doc},
+    {"sdc_pair", py_sdc_pair, METH_VARARGS, sdc_pair_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -141,6 +141,21 @@ def als_table(an: Analysis, max_size: int) -> list[ALS]:
 
 
 def _als_table(an: Analysis, max_size: int) -> list[ALS]:
+    kernel = _enum_kernel(an)
+    if kernel is not None:
+        # the same table in the same order, all houses at once (no per-house memo: the
+        # search costs less than its keys); None: a house of more than 16 free cells
+        full = an.links_memo("full_flags", lambda: [h in set(an.full)
+                                                    for h in range(len(an.house_mask))])
+        rows = kernel.als_table(an.size, an.house_mask, full, an.unsolved, an.cand,
+                                max_size)
+        if rows is not None:
+            out = []
+            for cb, m, pos, house, in_full in rows:
+                a = ALS(cb, m, pos, house)
+                a.in_full = in_full
+                out.append(a)
+            return out
     seen: dict[int, ALS] = {}
     full = an.links_memo("full_set", lambda: frozenset(an.full))
     for h in range(len(an.house_mask)):
@@ -157,6 +172,13 @@ def _als_table(an: Analysis, max_size: int) -> list[ALS]:
     return list(seen.values())
 
 
+def _enum_kernel(an: Analysis):
+    """The compiled kernel for this grid's ALS enumeration, or None: not built, switched
+    off (``SUDOKU_CSP_PURE=1``), or more than 128 cells or 30 digits."""
+    kernel = active(_als_kernel)
+    return kernel if kernel is not None and an.size <= 128 and an.n <= 30 else None
+
+
 def _house_als(an: Analysis, h: int, max_size: int
                ) -> list[tuple[int, int, dict[int, int], bool]]:
     """(cells, digits, cells per digit, all the house's free cells?) of every ALS inside
@@ -169,6 +191,13 @@ def _house_als(an: Analysis, h: int, max_size: int
         return out
     limit = min(k, max_size) if max_size else k
     masks = [cand[c] for c in cells]
+    kernel = _enum_kernel(an)
+    if kernel is not None:
+        # the same ALS in the same order (tests/techniques/test_als_kernel.py); None: a
+        # house of more than 16 free cells
+        got = kernel.house_als(cells, masks, limit)
+        if got is not None:
+            return got
     found: set[int] = set()
     # DFS over subsets in index order: (start, cells bitset, mask, size)
     stack = [(0, 0, 0, 0)]

@@ -18,10 +18,16 @@ from itertools import combinations
 from typing import Iterator
 
 from csp.bits import digits_of
+from csp.kernel import active
 from csp.step import Candidate, Step, digits_text
 
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
+
+try:
+    from . import _als_kernel     # (its sdc_pair: the search of _sdc_pair, in C)
+except ImportError:  # not built (no C compiler): the pure-Python path
+    _als_kernel = None
 
 
 def _subsets(cells: list[int], masks: list[int], max_k: int) -> list[tuple[int, int, int]]:
@@ -93,6 +99,13 @@ def sue_de_coq(an: Analysis, opts: dict) -> Iterator[Step]:
                 yield step
 
 
+def _kernel(an: Analysis):
+    """The compiled kernel for this grid (``techniques._als_kernel``), or None: not built,
+    switched off (``SUDOKU_CSP_PURE=1``), or more than 128 cells or 30 digits."""
+    kernel = active(_als_kernel)
+    return kernel if kernel is not None and an.size <= 128 and an.n <= 30 else None
+
+
 def _sdc_pair(an: Analysis, h1: int, h2: int, inter: int, rest1: int, rest2: int,
               max_cells: int, max_inter: int) -> list[tuple[tuple, Step]]:
     """The Sue de Coq steps of one pair of houses, in search order, with their keys
@@ -102,6 +115,18 @@ def _sdc_pair(an: Analysis, h1: int, h2: int, inter: int, rest1: int, rest2: int
     icells = list(iter_cells(inter))
     c1 = list(iter_cells(rest1))
     c2 = list(iter_cells(rest2))
+    kernel = _kernel(an)
+    if kernel is not None:
+        # the same patterns in the same order (tests/techniques/test_sdc_kernel.py); None:
+        # a side too large for it
+        found = kernel.sdc_pair(icells, [cand[c] for c in icells], c1, [cand[c] for c in c1],
+                                c2, [cand[c] for c in c2], max_cells, max_inter)
+        if found is not None:
+            for cset, v, lb, vl, bb, vb in found:
+                got = _sdc_step(an, h1, h2, cset, v, lb, vl, bb, vb)
+                if got is not None:
+                    out.append(got)
+            return out
     subs1 = None
     subs2 = None
     for k in range(2, min(max_inter, len(icells)) + 1):

@@ -9,10 +9,16 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from csp.bits import digits_of, union_of
 from csp.events import Contradiction
+from csp.kernel import active
 from csp.step import Namer, cell_name, digit_symbol
 
 from ..analysis import Analysis, iter_cells
 from ..rules import rule_engine
+
+try:
+    from .. import _forcing_kernel
+except ImportError:  # not built (no C compiler): the pure-Python path
+    _forcing_kernel = None
 
 if TYPE_CHECKING:
     from csp.engine import Engine
@@ -146,6 +152,25 @@ class _Static:
         #: per cell, the most of its digits one digit of a related cell excludes: with
         #: more candidates left it supports every digit of the cells it is related to
         self.binary_t = an.puzzle.derived(_binary_limits) if self.binary else []
+        self._kernel: object = None
+
+    def kernel(self):
+        """The compiled propagation's tables of this analysis (``techniques/_forcing_kernel.c``),
+        built on first use; None when the kernel is not built or switched off
+        (``csp/kernel.py``), or the grid is not one it handles: more than 128 cells or 30
+        digits, cross-digit links or other rules (then :func:`_propagate` runs in Python,
+        the reference: ``tests/techniques/test_forcing_kernel.py``)."""
+        kernel = active(_forcing_kernel)
+        if (kernel is None or self.rule_engine is not None or self.cross_k is not None
+                or self.size > 128 or self.n > 30):
+            return None
+        if self._kernel is None:
+            links = self.an.links_memo("forcing_kernel_links", lambda: _kernel_links(self))
+            self._kernel = False if links is None else kernel.static(
+                links, self.cand, self.cw, [self.house_done[h] for h in self.full],
+                [(k, v[0], None if v[1] is None else tuple(c2 for _, c2 in v[1]))
+                 for k, v in enumerate(self.chain) if v is not None])
+        return self._kernel or None
 
     @property
     def overlaps(self) -> dict[int, tuple[int, ...]]:
@@ -166,6 +191,17 @@ class _Static:
         """Whether a chain goes on from c<>d: c is bivalue, or d has two places in a
         house of c. Else the chain is c<>d alone (or a house left without d)."""
         return self.cand[c].bit_count() <= 2 or c << _DSHIFT | d in self.bilocal
+
+
+def _kernel_links(st: _Static):
+    """The compiled kernel's per-puzzle tables (peers, full houses, each cell's full
+    houses), None when it does not take the grid."""
+    index = {h: i for i, h in enumerate(st.full)}
+    return _forcing_kernel.links(
+        st.size, st.n, [[0] * st.size] + [list(st.peers_d[d]) for d in range(1, st.n + 1)],
+        [st.house_mask[h] for h in st.full],
+        [tuple(index[h] for h in st.cell_full[c]) for c in range(st.size)], list(st.full),
+        _LOCKED)
 
 
 def _cell_houses(an: Analysis) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
@@ -250,7 +286,7 @@ def _split_binary(puzzle) -> tuple[list, "Engine | None"]:
 class _PState:
     """A propagation state: candidate masks, cells per digit, cells set true, derivations."""
 
-    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "ruled")
+    __slots__ = ("cand", "cw", "on", "parents", "contra", "_order", "ruled", "_paths")
 
     def __init__(self, cand: list[int], cw: list[int], on: int, parents: dict,
                  ruled: list[int] | None = None) -> None:
@@ -265,12 +301,20 @@ class _PState:
         #: candidates as of the last run of the rule engine (None: the analysis' own), so
         #: the next run wakes only the rules on cells changed since
         self.ruled = ruled
+        self._paths: tuple[int, dict] | None = None
 
     def order(self) -> dict[int, int]:
         """Derivation index of every fact (computed once the state is final)."""
         if self._order is None or len(self._order) != len(self.parents):
             self._order = {g: i for i, g in enumerate(self.parents)}
         return self._order
+
+    def paths(self) -> dict:
+        """A cache of the derivation paths (``explain._path``) of this state's facts,
+        emptied when the derivation has grown since."""
+        if self._paths is None or self._paths[0] != len(self.parents):
+            self._paths = (len(self.parents), {})
+        return self._paths[1]
 
     def copy(self) -> "_PState":
         return _PState(self.cand[:], self.cw[:], self.on, dict(self.parents),
@@ -296,7 +340,17 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
     Facts are handled in the order they are derived (a FIFO queue), each derived once,
     with the first premises found: the explanations read the derivation in that order.
     The removals of a true candidate's peers, the bulk of the work, are ``set_off``
-    written out inline."""
+    written out inline. On grids the compiled kernel takes (``_Static.kernel``), it runs
+    the same propagation (:func:`_propagate_compiled`)."""
+    ks = st.kernel()
+    if ks is not None:
+        return _propagate_compiled(st, ps, facts, net, inter, ks)
+    return _propagate_py(st, ps, facts, net, inter)
+
+
+def _propagate_py(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]],
+                  net: bool, inter: bool = False) -> _PState:
+    """:func:`_propagate` in Python (the reference)."""
     cand, cw, parents = ps.cand, ps.cw, ps.parents
     base = st.cand
     peers_d, cross = st.peers_d, st.cross_k
@@ -503,6 +557,36 @@ def _propagate(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | str]
     return ps
 
 
+def _propagate_compiled(st: _Static, ps: _PState, facts, net: bool, inter: bool,
+                        ks) -> _PState:
+    """:func:`_propagate` by ``techniques/_forcing_kernel.c`` (grids with houses only), a
+    net's locked candidates (:func:`_locked`) included: the same derivation in the same
+    order, the same contradiction."""
+    ps.on, contra = _forcing_kernel.propagate(ks, ps.cand, ps.cw, ps.on, ps.parents,
+                                              list(facts), net, net and inter)
+    if contra is not None:
+        ps.contra = _contra_of(st, contra)
+    return ps
+
+
+def _contra_of(st: _Static, t: tuple) -> tuple[str, tuple[int, ...]]:
+    """The contradiction the kernel reports (a kind and its cells, digits) as
+    :func:`_propagate` words it."""
+    kind, c = t[0], t[1]
+    if kind == "two":
+        return (f"{_name(st, c)} would hold two digits", (_fact(c, t[2], True),
+                                                           _fact(c, t[3], True)))
+    if kind == "both":
+        f = _fact(c, t[2], True)
+        return f"{_name(st, c)}={digit_symbol(t[2])} is both true and false", (f, f ^ 1)
+    if kind == "empty":
+        return (f"{_name(st, c)} has no candidate left",
+                tuple(_fact(c, e, False) for e in digits_of(st.cand[c])))
+    d, h = t[2], st.cell_full[c][t[3]]
+    return (f"{st.an.houses[h].name} has no place for {digit_symbol(d)}",
+            tuple(_fact(x, d, False) for x in iter_cells(st.house_mask[h] & st.cw[d])))
+
+
 _LOCKED = "locked candidates"
 
 
@@ -635,11 +719,15 @@ def _resolver(an: Analysis, net: bool, inter: bool = False) -> Callable[[int], _
     asks for thousands of results)."""
     cache = _results(an, net, inter)
     st = _static(an)
+    ks = st.kernel()        # (asked once: the compiled propagation, or None)
 
     def result(f: int) -> _PState:
         r = cache.get(f)
         if r is None:
-            r = cache[f] = _assume(st, f, net, inter)
+            if ks is None:
+                r = cache[f] = _assume(st, f, net, inter)
+            else:
+                r = cache[f] = _propagate_compiled(st, _base(st), [(f, ())], net, inter, ks)
         return r
 
     return result

@@ -12,7 +12,16 @@ from .engine import _PState, _cell, _digit, fact_text
 
 def _path(ps: _PState, f: int, width: "int | Namer") -> list[tuple[int, tuple[int, ...] | str]]:
     """The derivation of ``f`` back to its assumption, as [(fact, other premises)], the
-    assumption first. For nets the main line follows the latest-derived premise."""
+    assumption first. For nets the main line follows the latest-derived premise. Kept
+    per state (:meth:`_PState.paths`): the caller must not change the list."""
+    cache = ps.paths()
+    out = cache.get(f)
+    if out is None:
+        out = cache[f] = _derive_path(ps, f)
+    return out
+
+
+def _derive_path(ps: _PState, f: int) -> list[tuple[int, tuple[int, ...] | str]]:
     order = ps.order()
     out: list[tuple[int, tuple[int, ...] | str]] = []
     seen = set()
@@ -31,8 +40,13 @@ def _path(ps: _PState, f: int, width: "int | Namer") -> list[tuple[int, tuple[in
         if not prem:
             out.append((f, ()))
             break
-        main = max(prem, key=lambda g: order.get(g, -1))
-        rest = tuple(g for g in prem if g != main)
+        if len(prem) == 1:
+            main, rest = prem[0], ()
+        else:
+            # the first premise derived last (as max(prem, key=...) picks it)
+            ks = [order.get(g, -1) for g in prem]
+            main = prem[ks.index(max(ks))]
+            rest = tuple(g for g in prem if g != main)
         out.append((f, (label,) + rest if label else rest))
         f = main
     out.reverse()

@@ -69,7 +69,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     kept = _kept(an, inter) if net and not _ruled(st) else None
     result = _resolver(an, net, inter)
     for f in facts:
-        if an.expired():
+        if an.tick(16):     # (the throttled clock: a propagation each round at most)
             return
         c, d, on = _cell(f), _digit(f), bool(f & 1)
         if not on and not net and not st.chain_from_off(c, d):
@@ -151,7 +151,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     result = _resolver(an, net, inter)
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
-        if an.expired():
+        if an.tick(32):     # (the throttled clock: a few propagations each round)
             return
         ds = digits_of(an.cand[c])
         if len(ds) < 2 or len(ds) > maxb:
@@ -185,7 +185,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     # a candidate true and false
     if FORCING_OPTIONS.read(opts, "candidate_verity"):
         for c, d in _candidates(an):
-            if an.expired():
+            if an.tick(16):
                 return
             f = _fact(c, d, True)
             if not net and an.cand[c].bit_count() == 2:
