@@ -43,12 +43,18 @@ from __future__ import annotations
 from typing import Callable, Iterator
 
 from csp.bits import digits_of, union_of
+from csp.kernel import active
 from csp.links import LinkTables
 from csp.step import Candidate, Link, Step, cell_name
 
 from .als import full_house_als
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
+
+try:
+    from . import _chain_kernel
+except ImportError:  # not built (no C compiler): the pure-Python path
+    _chain_kernel = None
 
 
 # ------------------------------------------------------------------------------------------
@@ -66,7 +72,7 @@ class ChainGraph:
     """
 
     __slots__ = ("nodes", "strong", "weak", "cands", "index", "width", "als", "searches",
-                 "extra", "als_exit", "size", "_hubs")
+                 "extra", "als_exit", "size", "_hubs", "_kernel")
 
     def __init__(self) -> None:
         self.nodes: list[tuple[int, int]] = []
@@ -86,6 +92,8 @@ class ChainGraph:
         #: cells per digit block: candidate (d, cell) is node (d - 1) * size + cell
         self.size = 0
         self._hubs: int | None = None
+        #: the compiled kernel's copy of the links (None: not made yet, False: none)
+        self._kernel = None
 
     def hubs(self) -> int:
         """Bitset of the nodes with a strong link (computed on first use, once the graph
@@ -398,6 +406,11 @@ def _search(g: ChainGraph, s: int, start_true: bool, max_length: int
     key = (s, start_true, max_length)
     got = g.searches.get(key)
     if got is None:
+        kg = _kernel_graph(g)
+        if kg is not None:
+            # (levels, reached): the levels stay in C, for :func:`_path`
+            got = g.searches[key] = _chain_kernel.search(kg, s, start_true, max_length)
+            return got
         if start_true:
             levels = _bfs(g, 0, 1 << s, max_length)
             reached = 0
@@ -412,10 +425,25 @@ def _search(g: ChainGraph, s: int, start_true: bool, max_length: int
     return got
 
 
+def _kernel_graph(g: ChainGraph):
+    """The compiled kernel's context of the graph's links (made on first use, once the
+    graph is built), or None: the pure-Python searches (kernel not built, switched off,
+    or a graph past its size: ``techniques/_chain_kernel.c``)."""
+    kernel = active(_chain_kernel)
+    if kernel is None:
+        return None
+    k = g._kernel
+    if k is None:
+        k = g._kernel = kernel.graph(g.strong, g.weak, g.hubs(), g.cands) or False
+    return k or None
+
+
 def _path(g: ChainGraph, levels: list[tuple[int, int]], node: int, value: bool
           ) -> list[tuple[int, bool]]:
     """A shortest implication path from the start to ``node`` having ``value``:
     ``[(node, value), ...]`` from the start."""
+    if not isinstance(levels, list):   # the kernel's levels (:func:`_search`)
+        return _chain_kernel.path(g._kernel, levels, node, value)
     k = None
     bit = 1 << node
     for i, (f, t) in enumerate(levels):
@@ -572,7 +600,12 @@ def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: 
     strongly linked (more loops for twice the searches)."""
     weak, strong, cands = g.weak, g.strong, g.cands
     seen: set[int] = set()
-    for s in iter_cells(g.cands & g.hubs()):
+    starts = g.cands & g.hubs()
+    if not both:
+        # the starts whose search closes a loop, for all starts at once (the searches
+        # below find the same loops)
+        starts &= _loop_ends(g, starts, max_length)
+    for s in iter_cells(starts):
         if an.expired():
             return
         for start_true in ((False, True) if both else (False,)):
@@ -720,6 +753,9 @@ def _loop_cands(g: ChainGraph, sources: int, max_length: int) -> int:
     ``s false => t true`` (``s`` in ``sources``, ``t != s``, within ``max_length`` links):
     the candidates a discontinuous nice loop deletes, the eliminations of AICs from
     ``sources`` (cached on the graph)."""
+    kc = _kernel_closure(g, sources, max_length)
+    if kc is not None:
+        return kc[1]
     key = ("loop_cands", sources, max_length)
     got = g.searches.get(key)
     if got is not None:
@@ -747,6 +783,55 @@ def _loop_cands(g: ChainGraph, sources: int, max_length: int) -> int:
     return out
 
 
+def _kernel_closure(g: ChainGraph, sources: int, max_length: int
+                    ) -> tuple[int, int, int] | None:
+    """The kernel's closure of ``sources`` (cached on the graph): ``(self_loops,
+    loop_cands, loop_ends)`` as :func:`_self_loops`, :func:`_loop_cands` and
+    :func:`_loop_ends` give them; None without the kernel."""
+    kg = _kernel_graph(g)
+    if kg is None:
+        return None
+    key = ("kernel_closure", sources, max_length)
+    got = g.searches.get(key)
+    if got is None:
+        got = g.searches[key] = _chain_kernel.closure(kg, sources, max_length) or False
+    return got or None   # type: ignore[return-value]
+
+
+def _self_loops(g: ChainGraph, sources: int, max_length: int) -> int:
+    """The sources ``s`` whose search ``s false`` reaches ``s`` true (a discontinuous nice
+    loop that sets ``s``)."""
+    kc = _kernel_closure(g, sources, max_length)
+    if kc is not None:
+        return kc[0]
+    pos, by = _reach_closure(g, sources, max_length)
+    out = 0
+    for s in iter_cells(sources):
+        k = pos[s]
+        if by[k] >> k & 1:
+            out |= 1 << s
+    return out
+
+
+def _loop_ends(g: ChainGraph, sources: int, max_length: int) -> int:
+    """The sources ``s`` whose search ``s false`` reaches true a node ``t != s`` weakly
+    linked to ``s``: where a continuous nice loop closes (only hubs are reached true, as
+    strong links are symmetric)."""
+    kc = _kernel_closure(g, sources, max_length)
+    if kc is not None:
+        return kc[2]
+    pos, by = _reach_closure(g, sources, max_length)
+    weak, hub = g.weak, g.hubs()
+    out = 0
+    for s in iter_cells(sources):
+        bit = 1 << pos[s]
+        for t in iter_cells(weak[s] & hub & ~(1 << s)):
+            if by[pos[t]] & bit:
+                out |= 1 << s
+                break
+    return out
+
+
 def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: int,
                    types: str = "12") -> Iterator[Step]:
     """Discontinuous nice loops at a candidate C: ``C false => C true`` (type 1, set C:
@@ -762,15 +847,14 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
     stride = _strides(an.n, size)
     # which pivots reach which nodes true, for all pivots at once: the candidates without
     # a loop are passed over without a search (the searches below find the same loops)
-    pos, by = _reach_closure(g, pivots, max_length)
+    selfloops = _self_loops(g, pivots, max_length) if "1" in types else 0
     loops = _loop_cands(g, pivots, max_length) if "2" in types else 0
     for c in iter_cells(g.cands):
         if an.expired():
             return
         if "1" in types and strong[c]:
             others = weak[c] & g.cands & (stride << (c % size))
-            k = pos[c]
-            if others and by[k] >> k & 1:
+            if others and selfloops >> c & 1:
                 levels, reached = _search(g, c, False, max_length)
                 if reached >> c & 1:
                     path = _path(g, levels, c, True)
