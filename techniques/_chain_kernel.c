@@ -19,6 +19,9 @@
 #include <string.h>
 #include <stdlib.h>
 
+#define KERNEL_NAME "_chain_kernel"
+#include "_u128.h"
+
 #define MAXNODES 8192     /* larger graphs (25x25 and up): the Python path */
 #define MAXHUBS 4096      /* closure: hubs x hubs bits */
 #define MAXLEN 4096       /* search depth bound */
@@ -572,7 +575,331 @@ done:
     return result;
 }
 
+
+/* ------------------------------------------------------------------------------------ */
+/* building the graph (chains._build without ALS nodes and cross-digit links)            */
+/* ------------------------------------------------------------------------------------ */
+#define MAXCELLS 128
+#define MAXDIGITS 31
+
+typedef struct {
+    int size, n;
+    u128 *peers;            /* (n + 1) * size: peers_d[d][c] */
+    int nfull;
+    u128 *full;             /* the full houses' cell masks */
+    int ninter;
+    u128 *inter;            /* ninter: intersections of 2+ full houses */
+    int *ih_start;          /* ninter + 1 */
+    u128 *ih;               /* the masks of each intersection's houses */
+} Layout;
+
+static void layout_free(PyObject *cap) {
+    Layout *l = (Layout *)PyCapsule_GetPointer(cap, "chain_layout");
+    if (!l) { PyErr_Clear(); return; }
+    free(l->peers); free(l->full); free(l->inter); free(l->ih_start); free(l->ih);
+    free(l);
+}
+
+PyDoc_STRVAR(layout_doc,
+"layout(size, n, peers_d, full_masks, intersections) -> context or None\n\n"
+"The static tables of a puzzle for build(): peers_d[d][c] (d = 0..n), the full houses'\n"
+"cell masks, the intersections [(mask, [house masks])]. None past 128 cells or 31\n"
+"digits (the Python build).");
+
+static PyObject *k_layout(PyObject *self, PyObject *args) {
+    Py_ssize_t size, n;
+    PyObject *peers, *full, *inters;
+    if (!PyArg_ParseTuple(args, "nnO!O!O!", &size, &n, &PyList_Type, &peers, &PyList_Type,
+                          &full, &PyList_Type, &inters))
+        return NULL;
+    if (size < 1 || n < 1 || size > MAXCELLS || n > MAXDIGITS) Py_RETURN_NONE;
+    if (PyList_GET_SIZE(peers) != n + 1) {
+        PyErr_SetString(PyExc_ValueError, "_chain_kernel: peers_d needs n + 1 rows");
+        return NULL;
+    }
+    Layout *l = calloc(1, sizeof(Layout));
+    if (!l) return PyErr_NoMemory();
+    l->size = (int)size;
+    l->n = (int)n;
+    Py_ssize_t nf = PyList_GET_SIZE(full), ni = PyList_GET_SIZE(inters), nh = 0;
+    for (Py_ssize_t k = 0; k < ni; k++) {
+        PyObject *it = PyList_GET_ITEM(inters, k);
+        if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 2
+                || !PyList_Check(PyTuple_GET_ITEM(it, 1))) {
+            PyErr_SetString(PyExc_TypeError, "_chain_kernel: intersections: (mask, [masks])");
+            goto fail;
+        }
+        nh += PyList_GET_SIZE(PyTuple_GET_ITEM(it, 1));
+    }
+    l->peers = calloc((size_t)(n + 1) * size, sizeof(u128));
+    l->full = calloc((size_t)nf + 1, sizeof(u128));
+    l->inter = calloc((size_t)ni + 1, sizeof(u128));
+    l->ih_start = calloc((size_t)ni + 1, sizeof(int));
+    l->ih = calloc((size_t)nh + 1, sizeof(u128));
+    if (!l->peers || !l->full || !l->inter || !l->ih_start || !l->ih) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t d = 0; d <= n; d++) {
+        PyObject *row = PyList_GET_ITEM(peers, d);
+        if (!PyList_Check(row) || PyList_GET_SIZE(row) != size) {
+            PyErr_SetString(PyExc_ValueError, "_chain_kernel: a peers_d row of the wrong size");
+            goto fail;
+        }
+        for (Py_ssize_t c = 0; c < size; c++)
+            if (to_u128(PyList_GET_ITEM(row, c), &l->peers[d * size + c]) < 0) goto fail;
+    }
+    l->nfull = (int)nf;
+    for (Py_ssize_t k = 0; k < nf; k++)
+        if (to_u128(PyList_GET_ITEM(full, k), &l->full[k]) < 0) goto fail;
+    l->ninter = (int)ni;
+    int h = 0;
+    for (Py_ssize_t k = 0; k < ni; k++) {
+        PyObject *it = PyList_GET_ITEM(inters, k);
+        if (to_u128(PyTuple_GET_ITEM(it, 0), &l->inter[k]) < 0) goto fail;
+        PyObject *hs = PyTuple_GET_ITEM(it, 1);
+        l->ih_start[k] = h;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(hs); j++)
+            if (to_u128(PyList_GET_ITEM(hs, j), &l->ih[h++]) < 0) goto fail;
+    }
+    l->ih_start[ni] = h;
+    PyObject *cap = PyCapsule_New(l, "chain_layout", layout_free);
+    if (cap) return cap;
+fail:
+    free(l->peers); free(l->full); free(l->inter); free(l->ih_start); free(l->ih);
+    free(l);
+    return NULL;
+}
+
+static inline void setbit(word *row, Py_ssize_t i) { row[i / 64] |= (word)1 << (i % 64); }
+
+PyDoc_STRVAR(build_doc,
+"build(layout, dsmask, cand, cells_with, unsolved, house, bivalue, cell_weak, groups)\n"
+"    -> (groups, strong, weak, cands, hubs, context) or None\n\n"
+"chains._build without ALS nodes and cross-digit links: the group nodes [(digit, cells)]\n"
+"in the order of the Python code (after the candidate slots (d - 1) * size + cell),\n"
+"strong and weak (lists of bitsets of node indices), the candidate and hub bitsets and\n"
+"the graph context of search() and closure(). None past MAXNODES nodes.");
+
+static PyObject *k_build(PyObject *self, PyObject *args) {
+    PyObject *lcap, *cand_o, *cw_o, *unsolved_o;
+    unsigned long dsmask_l;
+    int house, bivalue, cell_weak, groups;
+    if (!PyArg_ParseTuple(args, "OkO!O!Opppp", &lcap, &dsmask_l, &PyList_Type, &cand_o,
+                          &PyList_Type, &cw_o, &unsolved_o, &house, &bivalue, &cell_weak,
+                          &groups))
+        return NULL;
+    if (!PyCapsule_IsValid(lcap, "chain_layout")) {
+        PyErr_SetString(PyExc_TypeError, "_chain_kernel: not a layout context");
+        return NULL;
+    }
+    Layout *L = (Layout *)PyCapsule_GetPointer(lcap, "chain_layout");
+    const int size = L->size, n = L->n;
+    if (PyList_GET_SIZE(cand_o) != size || PyList_GET_SIZE(cw_o) != n + 1) {
+        PyErr_SetString(PyExc_ValueError, "_chain_kernel: cand or cells_with of the wrong size");
+        return NULL;
+    }
+    uint32_t dsmask = (uint32_t)(dsmask_l & (((uint64_t)2 << n) - 2));
+    uint32_t cand[MAXCELLS];
+    u128 cw[MAXDIGITS + 1], unsolved;
+    for (int c = 0; c < size; c++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyList_GET_ITEM(cand_o, c));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+        cand[c] = (uint32_t)v & (((uint32_t)2 << n) - 2);
+    }
+    for (int d = 0; d <= n; d++)
+        if (to_u128(PyList_GET_ITEM(cw_o, d), &cw[d]) < 0) return NULL;
+    if (to_u128(unsolved_o, &unsolved) < 0) return NULL;
+    const u128 allcells = size == 128 ? ~(u128)0 : (((u128)1 << size) - 1);
+    unsolved &= allcells;
+    for (int d = 0; d <= n; d++) cw[d] &= allcells;
+    /* group nodes, in the Python order: digit, then intersection (first of equal masks) */
+    const Py_ssize_t n0 = (Py_ssize_t)n * size;
+    Py_ssize_t gcap = 64, G = 0;
+    int *gd = NULL, *gk = NULL;
+    u128 *gq = NULL;
+    int gstart[MAXDIGITS + 2];
+    memset(gstart, 0, sizeof(gstart));
+    gd = malloc(gcap * sizeof(int));
+    gk = malloc(gcap * sizeof(int));
+    gq = malloc(gcap * sizeof(u128));
+    Graph *g = NULL;
+    PyObject *result = NULL;
+    if (!gd || !gk || !gq) { PyErr_NoMemory(); goto done; }
+    for (int d = 1; d <= n; d++) {
+        gstart[d] = (int)G;
+        if (!groups || !(dsmask >> d & 1)) continue;
+        for (int k = 0; k < L->ninter; k++) {
+            u128 q = L->inter[k] & cw[d];
+            if (!(q & (q - 1))) continue;
+            int dup = 0;
+            for (Py_ssize_t x = gstart[d]; x < G; x++)
+                if (gq[x] == q) { dup = 1; break; }
+            if (dup) continue;
+            if (G == gcap) {
+                gcap *= 2;
+                int *a = realloc(gd, gcap * sizeof(int));
+                if (!a) { PyErr_NoMemory(); goto done; }
+                gd = a;
+                a = realloc(gk, gcap * sizeof(int));
+                if (!a) { PyErr_NoMemory(); goto done; }
+                gk = a;
+                u128 *b = realloc(gq, gcap * sizeof(u128));
+                if (!b) { PyErr_NoMemory(); goto done; }
+                gq = b;
+            }
+            gd[G] = d;
+            gk[G] = k;
+            gq[G] = q;
+            G++;
+        }
+    }
+    gstart[n + 1] = (int)G;
+    const Py_ssize_t N = n0 + G;
+    if (N > MAXNODES) { result = Py_None; Py_INCREF(result); goto done; }
+    const Py_ssize_t w = N / 64 + 1;
+    g = calloc(1, sizeof(Graph));
+    if (!g) { PyErr_NoMemory(); goto done; }
+    g->n = N;
+    g->w = w;
+    g->strong = calloc((size_t)N * w, sizeof(word));
+    g->weak = calloc((size_t)N * w, sizeof(word));
+    g->hubs = calloc((size_t)w, sizeof(word));
+    g->cands = calloc((size_t)w, sizeof(word));
+    if (!g->strong || !g->weak || !g->hubs || !g->cands) { PyErr_NoMemory(); goto done; }
+    word *S = g->strong, *W = g->weak;
+    /* candidates and their weak links (one digit in cells seeing each other, the digits
+     * of one cell) */
+    for (int d = 1; d <= n; d++) {
+        if (!(dsmask >> d & 1)) continue;
+        const Py_ssize_t off = (Py_ssize_t)(d - 1) * size;
+        const u128 cwd = cw[d];
+        const u128 *pd = L->peers + (Py_ssize_t)d * size;
+        for (u128 b = cwd; b; b &= b - 1) {
+            int c = lowbit(b);
+            Py_ssize_t i = off + c;
+            setbit(g->cands, i);
+            word *row = W + i * w;
+            for (u128 p = pd[c] & cwd; p; p &= p - 1) setbit(row, off + lowbit(p));
+            if (cell_weak && (unsolved >> c & 1)) {
+                uint32_t m = cand[c] & dsmask;
+                for (int e = 1; e <= n; e++)
+                    if ((m >> e & 1) && e != d) setbit(row, (Py_ssize_t)(e - 1) * size + c);
+            }
+        }
+    }
+    if (bivalue) {
+        for (u128 b = unsolved; b; b &= b - 1) {
+            int c = lowbit(b);
+            uint32_t m = cand[c];
+            if (__builtin_popcount(m) == 2 && (m & dsmask) == m) {
+                int d1 = __builtin_ctz(m), d2 = 31 - __builtin_clz(m);
+                Py_ssize_t i = (Py_ssize_t)(d1 - 1) * size + c, j = (Py_ssize_t)(d2 - 1) * size + c;
+                setbit(S + i * w, j);
+                setbit(S + j * w, i);
+            }
+        }
+    }
+    if (house) {
+        for (int h = 0; h < L->nfull; h++) {
+            for (int d = 1; d <= n; d++) {
+                if (!(dsmask >> d & 1)) continue;
+                u128 p = L->full[h] & cw[d];
+                if (popc(p) != 2) continue;
+                Py_ssize_t off = (Py_ssize_t)(d - 1) * size;
+                Py_ssize_t i = off + lowbit(p), j = off + lowbit(p & (p - 1));
+                setbit(S + i * w, j);
+                setbit(S + j * w, i);
+            }
+        }
+    }
+    for (int d = 1; d <= n; d++) {
+        const Py_ssize_t off = (Py_ssize_t)(d - 1) * size;
+        const u128 cwd = cw[d];
+        const u128 *pd = L->peers + (Py_ssize_t)d * size;
+        for (Py_ssize_t x = gstart[d]; x < gstart[d + 1]; x++) {
+            Py_ssize_t gi = n0 + x;
+            u128 q = gq[x], common = ~(u128)0;
+            for (u128 b = q; b; b &= b - 1) common &= pd[lowbit(b)];
+            common &= cwd & ~q;
+            word *row = W + gi * w;
+            for (u128 b = common; b; b &= b - 1) {
+                Py_ssize_t o = off + lowbit(b);
+                setbit(W + o * w, gi);
+                setbit(row, o);
+            }
+            for (Py_ssize_t y = gstart[d]; y < gstart[d + 1]; y++)
+                if (!(gq[y] & ~common)) setbit(row, n0 + y);
+            if (!house) continue;
+            int k = gk[x];
+            for (int hh = L->ih_start[k]; hh < L->ih_start[k + 1]; hh++) {
+                u128 rest = (L->ih[hh] & cwd) & ~q;
+                if (!rest) continue;
+                Py_ssize_t j;
+                if (!(rest & (rest - 1))) {
+                    j = off + lowbit(rest);
+                } else {
+                    j = -1;
+                    for (Py_ssize_t y = gstart[d]; y < gstart[d + 1]; y++)
+                        if (gq[y] == rest) { j = n0 + y; break; }
+                    if (j < 0) continue;
+                }
+                setbit(S + gi * w, j);
+                setbit(S + j * w, gi);
+            }
+        }
+    }
+    for (Py_ssize_t i = 0; i < N; i++) {
+        const word *row = S + i * w;
+        for (Py_ssize_t q = 0; q < w; q++)
+            if (row[q]) { setbit(g->hubs, i); break; }
+    }
+    {
+        PyObject *glist = PyList_New(G), *sl = PyList_New(N), *wl = PyList_New(N);
+        PyObject *cands = NULL, *hubs = NULL, *cap = NULL;
+        if (!glist || !sl || !wl) goto out_fail;
+        for (Py_ssize_t x = 0; x < G; x++) {
+            PyObject *qo = PyLong_FromUnsignedLongLong((unsigned long long)(uint64_t)gq[x]);
+            if (qo && (gq[x] >> 64)) {
+                Py_DECREF(qo);
+                qo = from_u128(gq[x]);
+            }
+            if (!qo) goto out_fail;
+            PyObject *t = Py_BuildValue("(iN)", gd[x], qo);
+            if (!t) goto out_fail;
+            PyList_SET_ITEM(glist, x, t);
+        }
+        for (Py_ssize_t i = 0; i < N; i++) {
+            PyObject *a = from_words(S + i * w, w);
+            if (!a) goto out_fail;
+            PyList_SET_ITEM(sl, i, a);
+            a = from_words(W + i * w, w);
+            if (!a) goto out_fail;
+            PyList_SET_ITEM(wl, i, a);
+        }
+        cands = from_words(g->cands, w);
+        hubs = cands ? from_words(g->hubs, w) : NULL;
+        if (!hubs) goto out_fail;
+        cap = PyCapsule_New(g, "chain_graph", graph_free);
+        if (!cap) goto out_fail;
+        g = NULL;   /* owned by the capsule */
+        result = PyTuple_Pack(6, glist, sl, wl, cands, hubs, cap);
+    out_fail:
+        Py_XDECREF(glist); Py_XDECREF(sl); Py_XDECREF(wl);
+        Py_XDECREF(cands); Py_XDECREF(hubs); Py_XDECREF(cap);
+    }
+done:
+    free(gd); free(gk); free(gq);
+    if (g) {
+        free(g->strong); free(g->weak); free(g->hubs); free(g->cands);
+        free(g);
+    }
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"layout", k_layout, METH_VARARGS, layout_doc},
+    {"build", k_build, METH_VARARGS, build_doc},
     {"graph", k_graph, METH_VARARGS, graph_doc},
     {"search", k_search, METH_VARARGS, search_doc},
     {"path", k_path, METH_VARARGS, path_doc},
@@ -587,5 +914,6 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__chain_kernel(void) {
+    if (u128_init() < 0) return NULL;
     return PyModule_Create(&module);
 }

@@ -68,10 +68,11 @@ class ChainGraph:
     """Nodes and links of one state for one kind of chain search.
 
     ``nodes[i]`` = (digit, cell bitset); ``strong[i]`` / ``weak[i]`` are bitsets of node
-    indices; ``cands`` is the bitset of single-candidate nodes; ``index[(cell, digit)]``.
+    indices; ``cands`` is the bitset of single-candidate nodes (candidate (d, cell) is node
+    ``(d - 1) * size + cell``).
     """
 
-    __slots__ = ("nodes", "strong", "weak", "cands", "index", "width", "als", "searches",
+    __slots__ = ("nodes", "strong", "weak", "cands", "width", "als", "searches",
                  "extra", "als_exit", "size", "_hubs", "_kernel")
 
     def __init__(self) -> None:
@@ -86,7 +87,6 @@ class ChainGraph:
         self.strong: list[int] = []
         self.weak: list[int] = []
         self.cands = 0
-        self.index: dict[tuple[int, int], int] = {}
         self.width = 9
         self.extra = 0
         #: cells per digit block: candidate (d, cell) is node (d - 1) * size + cell
@@ -180,6 +180,44 @@ def build_graph(an: Analysis, *, digits: tuple[int, ...] | None = None, house: b
 _TEMPLATES: dict[tuple[int, int], list[tuple[int, int]]] = {}
 
 
+def _kernel_layout(links: LinkTables):
+    """The kernel's static tables of a layout (kept with the link tables), or None."""
+    kernel = _chain_kernel
+    if kernel is None:
+        return None
+    inters = [(m, [links.house_mask[h] for h in hs]) for m, hs in _full_intersections(links)]
+    return kernel.layout(links.size, links.n, links.peers_d,
+                         [links.house_mask[h] for h in links.full], inters)
+
+
+def _kernel_build(an: Analysis, g: ChainGraph, ds: tuple[int, ...], dsmask: int,
+                  house: bool, bivalue: bool, cell_weak: bool, groups: bool, cross: bool,
+                  als: int) -> bool:
+    """:func:`_build` by the compiled kernel into ``g``: True when done. Not for ALS nodes,
+    cross-digit links, unsorted digits or grids past its size (then False: the Python
+    build); with groups, not past the deadline (the Python build then stops early)."""
+    kernel = active(_chain_kernel)
+    if (kernel is None or als or (cross and an.links.cross) or list(ds) != sorted(set(ds))
+            or (groups and an.expired())):
+        return False
+    lay = an.links.derived(_kernel_layout)
+    if lay is None:
+        return False
+    out = kernel.build(lay, dsmask, an.cand, an.cells_with, an.unsolved, house, bivalue,
+                       cell_weak, groups)
+    if out is None:
+        return False
+    gnodes, g.strong, g.weak, g.cands, g._hubs, g._kernel = out
+    n, size = an.n, an.size
+    tpl = _TEMPLATES.get((n, size))
+    if tpl is None:
+        tpl = _TEMPLATES[(n, size)] = [(d, 1 << c) for d in range(1, n + 1)
+                                       for c in range(size)]
+    g.nodes = tpl + gnodes
+    g.extra = len(gnodes)
+    return True
+
+
 def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0,
            als_cells=True, als_exits=False) -> ChainGraph:
     g = ChainGraph()
@@ -190,6 +228,8 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     dsmask = 0
     for d in ds:
         dsmask |= 1 << d
+    if _kernel_build(an, g, ds, dsmask, house, bivalue, cell_weak, groups, cross, als):
+        return g
     cand = an.cand
     cw = an.cells_with
     peers_d = an.links.peers_d
@@ -202,13 +242,9 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     g.nodes = list(tpl)
     g.strong = strong = [0] * base
     g.weak = weak = [0] * base
-    index = g.index
     cands = 0
     for d in ds:
-        off = (d - 1) * size
-        cands |= cw[d] << off
-        for c in iter_cells(cw[d]):
-            index[(c, d)] = off + c
+        cands |= cw[d] << ((d - 1) * size)
     g.cands = cands
     cellbits = {}
     if cell_weak:
@@ -677,9 +713,10 @@ def _als_locked(an: Analysis, g: ChainGraph, als: tuple[int, int], used: int) ->
         common = -1
         for c in iter_cells(cells & an.cells_with[w]):
             common &= an.links.peers_d[w][c]
+        off = (w - 1) * g.size
         for o in iter_cells(common & an.cells_with[w] & ~cells):
-            j = g.index.get((o, w))
-            if j is not None:
+            j = off + o
+            if g.cands >> j & 1:
                 out |= 1 << j
     return out
 
