@@ -77,10 +77,10 @@ def _graph(monkeypatch, st, pure: bool, kw: dict):
     return chains.build_graph(Analysis(st.copy()), **kw)
 
 
-def _compare_graphs(monkeypatch, st) -> int:
+def _compare_graphs(monkeypatch, st, every: int = 4) -> int:
     """Each graph setting built both ways: the same nodes and links; then the searches on
-    the kernel's graph against the Python searches on the Python graph. Returns the
-    searches compared."""
+    the kernel's graph against the Python searches on the Python graph (from every
+    ``every``-th start). Returns the searches compared."""
     searches = 0
     for kw in GRAPHS:
         want = _graph(monkeypatch, st, True, kw)
@@ -90,17 +90,17 @@ def _compare_graphs(monkeypatch, st) -> int:
         assert (got.nodes, got.strong, got.weak, got.cands, got.extra, got.als) == \
             (want.nodes, want.strong, want.weak, want.cands, want.extra, want.als), kw
         assert got.hubs() == want.hubs()
-        searches += _compare_searches(monkeypatch, got, want)
+        searches += _compare_searches(monkeypatch, got, want, every)
     return searches
 
 
-def _compare_searches(monkeypatch, got, want) -> int:
+def _compare_searches(monkeypatch, got, want, every: int) -> int:
     """Closure sets, searches and paths: the kernel's (on ``got``) and Python's (on
     ``want``, the same graph built in Python)."""
     n = 0
     hubs = want.hubs()
     sources = want.cands & hubs
-    for ml in (3, 6, 20):
+    for ml in (3, 7, 20):
         _env(monkeypatch, False)
         k = (chains._self_loops(got, sources, ml), chains._loop_cands(got, sources, ml),
              chains._loop_ends(got, sources, ml))
@@ -108,7 +108,7 @@ def _compare_searches(monkeypatch, got, want) -> int:
         p = (chains._self_loops(want, sources, ml), chains._loop_cands(want, sources, ml),
              chains._loop_ends(want, sources, ml))
         assert k == p, ml
-        starts = [s for s in range(len(want.strong)) if sources >> s & 1][::3]
+        starts = [s for s in range(len(want.strong)) if sources >> s & 1][ml % every::every]
         for s in starts:
             for start_true in (False, True):
                 _env(monkeypatch, False)
@@ -156,7 +156,7 @@ def test_graphs_and_searches_equal_python_on_hard_solve_paths(monkeypatch):
     for st in _states(puzzles, 60, 15):
         searches += _compare_graphs(monkeypatch, st)
         states += 1
-    assert states >= 8 and searches > 2000
+    assert states >= 8 and searches > 1000
 
 
 def test_steps_equal_python_on_hard_solve_paths(monkeypatch):
@@ -202,7 +202,7 @@ def test_kernel_equals_python_on_other_grids(monkeypatch):
     rows6 = (DATA / "sizes_6.solutions.csv").read_text().split()[:3]
     for st in _states([r.split(",")[0] for r in rows6], 30, 6):
         steps += _compare_steps(monkeypatch, st)
-        _compare_graphs(monkeypatch, st)
+        _compare_graphs(monkeypatch, st, 8)
         states += 1
     reg = [(r // 3) * 3 + c // 3 for r in range(9) for c in range(9)]
     reg[2], reg[3] = 1, 0                   # boxes 1 and 2 trade r1c3 and r1c4
@@ -210,9 +210,9 @@ def test_kernel_equals_python_on_other_grids(monkeypatch):
                Puzzle(10).use(classic()), Puzzle(9).use(classic(), anti_knight())]
     settings = SETTINGS[:8]
     for seed, puzzle in enumerate(puzzles):
-        for st in random_states(puzzle, 2, seed, 2, 4):
+        for st in random_states(puzzle, 1, seed, 2, 4):
             steps += _compare_steps(monkeypatch, st, settings)
-            _compare_graphs(monkeypatch, st)
+            _compare_graphs(monkeypatch, st, 20)
             states += 1
     for st in random_states(Puzzle(16).use(classic()), 1, 7, 2, 3):
         steps += _compare_steps(monkeypatch, st, [("xy_chain", {}), ("x_chain", {}),
@@ -221,7 +221,7 @@ def test_kernel_equals_python_on_other_grids(monkeypatch):
         g = chains.build_graph(Analysis(st.copy()))
         assert chains._kernel_graph(g)      # 4,096 nodes: built in Python, searched in C
         states += 1
-    assert states >= 15 and steps > 50
+    assert states >= 10 and steps > 50
 
 
 def test_kernel_checks_its_arguments():
@@ -262,11 +262,11 @@ def test_kernel_checks_its_arguments():
 # -- whole solve paths with and without the kernel ---------------------------------------
 
 def test_same_step_paths_with_and_without_the_kernel(monkeypatch):
-    """12 top1465 puzzles: the same step paths with and without the kernel."""
+    """8 top1465 puzzles: the same step paths with and without the kernel."""
     compared, reached = both_kernel_paths(monkeypatch, chains, "_kernel_graph",
                                           sample_lines("tdoku_magictour_top1465", 100, seed=31),
-                                          want=12)
-    assert compared == reached == 12
+                                          want=8)
+    assert compared == reached == 8
 
 
 @pytest.mark.slow
