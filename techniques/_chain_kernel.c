@@ -173,29 +173,20 @@ static void levels_free(PyObject *cap) {
     free(l);
 }
 
-PyDoc_STRVAR(search_doc,
-"search(graph, s, start_true, max_length) -> (levels, reached)\n\n"
-"chains._bfs from node s taken true (start_true) or false, then chains._search's\n"
-"reached: the nodes reached with the opposite value after the start level. levels is\n"
-"a context for path().");
+static void levels_release(Levels *l) {
+    if (!l) return;
+    free(l->f); free(l->t);
+    free(l);
+}
 
-static PyObject *k_search(PyObject *self, PyObject *args) {
-    PyObject *cap;
-    Py_ssize_t s, ml;
-    int start_true;
-    if (!PyArg_ParseTuple(args, "Onpn", &cap, &s, &start_true, &ml)) return NULL;
-    Graph *g = get_graph(cap);
-    if (!g) return NULL;
-    if (s < 0 || s >= g->n) {
-        PyErr_SetString(PyExc_ValueError, "_chain_kernel: start node out of range");
-        return NULL;
-    }
+/* chains._bfs from s: the levels (NULL with an exception set) */
+static Levels *do_search(const Graph *g, Py_ssize_t s, int start_true, Py_ssize_t ml) {
     if (ml < 0) ml = 0;
     if (ml > MAXLEN) ml = MAXLEN;
     Py_ssize_t w = g->w;
     Levels *l = calloc(1, sizeof(Levels));
     word *vf = calloc((size_t)w * 4, sizeof(word));
-    if (!l || !vf) { free(l); free(vf); return PyErr_NoMemory(); }
+    if (!l || !vf) { free(l); free(vf); PyErr_NoMemory(); return NULL; }
     word *vt = vf + w, *nt = vf + 2 * w, *nf = vf + 3 * w;
     Py_ssize_t cap_levels = 8;
     l->n = g->n;
@@ -203,11 +194,10 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
     l->f = calloc((size_t)cap_levels * w, sizeof(word));
     l->t = calloc((size_t)cap_levels * w, sizeof(word));
     if (!l->f || !l->t) goto nomem;
-    word *f0 = l->f, *t0 = l->t;
-    if (start_true) t0[s / 64] |= (word)1 << (s % 64);
-    else f0[s / 64] |= (word)1 << (s % 64);
-    memcpy(vf, f0, w * sizeof(word));
-    memcpy(vt, t0, w * sizeof(word));
+    if (start_true) l->t[s / 64] |= (word)1 << (s % 64);
+    else l->f[s / 64] |= (word)1 << (s % 64);
+    memcpy(vf, l->f, w * sizeof(word));
+    memcpy(vt, l->t, w * sizeof(word));
     l->count = 1;
     for (Py_ssize_t it = 0; it < ml; it++) {
         const word *ff = l->f + (l->count - 1) * w, *ft = l->t + (l->count - 1) * w;
@@ -254,30 +244,113 @@ static PyObject *k_search(PyObject *self, PyObject *args) {
         }
         l->count++;
     }
-    /* reached: the opposite value, after the start level (reuse nt) */
-    memset(nt, 0, w * sizeof(word));
+    free(vf);
+    return l;
+nomem:
+    PyErr_NoMemory();
+    free(vf);
+    levels_release(l);
+    return NULL;
+}
+
+/* reached: the nodes with the opposite value after the start level, into out (w words) */
+static void do_reached(const Levels *l, int start_true, word *out) {
+    Py_ssize_t w = l->w;
+    memset(out, 0, w * sizeof(word));
     for (Py_ssize_t i = 1; i < l->count; i++) {
         const word *src = (start_true ? l->f : l->t) + i * w;
-        for (Py_ssize_t q = 0; q < w; q++) nt[q] |= src[q];
+        for (Py_ssize_t q = 0; q < w; q++) out[q] |= src[q];
     }
-    PyObject *reached = from_words(nt, w);
-    free(vf);
-    vf = NULL;
-    if (!reached) goto fail;
+}
+
+/* chains._path into ids/vals (from the node back to the start: the caller reverses);
+ * returns the length, 0 when the node is not reached, -1 on a broken level set; ids and
+ * vals hold l->count entries */
+static Py_ssize_t do_path(const Graph *g, const Levels *l, Py_ssize_t node, int value,
+                          Py_ssize_t *ids, char *vals) {
+    Py_ssize_t w = g->w, k = -1;
+    word bit = (word)1 << (node % 64);
+    for (Py_ssize_t i = 0; i < l->count; i++) {
+        const word *x = (value ? l->t : l->f) + i * w;
+        if (x[node / 64] & bit) { k = i; break; }
+    }
+    if (k < 0) return 0;
+    ids[0] = node;
+    vals[0] = (char)value;
+    Py_ssize_t len = 1, cur = node;
+    int val = value;
+    for (Py_ssize_t i = k - 1; i >= 0; i--) {
+        const word *lv = (val ? l->f : l->t) + i * w;
+        const word *row = (val ? g->strong : g->weak) + cur * w;
+        Py_ssize_t found = -1;
+        int done = 0;
+        for (Py_ssize_t q = 0; q < w && !done; q++) {
+            word b = lv[q] & row[q];
+            while (b) {
+                Py_ssize_t j = q * 64 + ctz(b);
+                b &= b - 1;
+                int used = 0;
+                for (Py_ssize_t u = 0; u < len; u++)
+                    if (ids[u] == j) { used = 1; break; }
+                if (!used) { found = j; done = 1; break; }
+                if (found < 0) found = j;
+            }
+        }
+        if (found < 0) return -1;
+        cur = found;
+        val = !val;
+        ids[len] = cur;
+        vals[len] = (char)val;
+        len++;
+    }
+    return len;
+}
+
+/* [(node, value), ...] from the start (ids/vals reversed); NULL with an exception set */
+static PyObject *path_list(const Py_ssize_t *ids, const char *vals, Py_ssize_t len) {
+    PyObject *out = PyList_New(len);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        Py_ssize_t src = len - 1 - i;
+        PyObject *t = Py_BuildValue("(nO)", ids[src], vals[src] ? Py_True : Py_False);
+        if (!t) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, t);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(search_doc,
+"search(graph, s, start_true, max_length) -> (levels, reached)\n\n"
+"chains._bfs from node s taken true (start_true) or false, then chains._search's\n"
+"reached: the nodes reached with the opposite value after the start level. levels is\n"
+"a context for path().");
+
+static PyObject *k_search(PyObject *self, PyObject *args) {
+    PyObject *cap;
+    Py_ssize_t s, ml;
+    int start_true;
+    if (!PyArg_ParseTuple(args, "Onpn", &cap, &s, &start_true, &ml)) return NULL;
+    Graph *g = get_graph(cap);
+    if (!g) return NULL;
+    if (s < 0 || s >= g->n) {
+        PyErr_SetString(PyExc_ValueError, "_chain_kernel: start node out of range");
+        return NULL;
+    }
+    Levels *l = do_search(g, s, start_true, ml);
+    if (!l) return NULL;
+    word *r = malloc((size_t)g->w * sizeof(word));
+    if (!r) { levels_release(l); return PyErr_NoMemory(); }
+    do_reached(l, start_true, r);
+    PyObject *reached = from_words(r, g->w);
+    free(r);
+    if (!reached) { levels_release(l); return NULL; }
     PyObject *lcap = PyCapsule_New(l, "chain_levels", levels_free);
-    if (!lcap) { Py_DECREF(reached); goto fail; }
+    if (!lcap) { Py_DECREF(reached); levels_release(l); return NULL; }
     PyObject *out = PyTuple_New(2);
     if (!out) { Py_DECREF(reached); Py_DECREF(lcap); return NULL; }
     PyTuple_SET_ITEM(out, 0, lcap);
     PyTuple_SET_ITEM(out, 1, reached);
     return out;
-nomem:
-    PyErr_NoMemory();
-fail:
-    free(vf);
-    free(l->f); free(l->t);
-    free(l);
-    return NULL;
 }
 
 PyDoc_STRVAR(path_doc,
@@ -306,67 +379,81 @@ static PyObject *k_path(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "node not reached");
         return NULL;
     }
-    Py_ssize_t w = g->w;
-    Py_ssize_t k = -1;
-    word bit = (word)1 << (node % 64);
-    for (Py_ssize_t i = 0; i < l->count; i++) {
-        const word *x = (value ? l->t : l->f) + i * w;
-        if (x[node / 64] & bit) { k = i; break; }
-    }
-    if (k < 0) {
-        PyErr_SetString(PyExc_ValueError, "node not reached");
-        return NULL;
-    }
-    Py_ssize_t *ids = malloc((size_t)(k + 1) * sizeof(Py_ssize_t));
-    char *vals = malloc((size_t)(k + 1));
+    Py_ssize_t *ids = malloc((size_t)l->count * sizeof(Py_ssize_t));
+    char *vals = malloc((size_t)l->count);
     if (!ids || !vals) { free(ids); free(vals); return PyErr_NoMemory(); }
-    ids[0] = node;
-    vals[0] = (char)value;
-    Py_ssize_t len = 1, cur = node;
-    int val = value;
-    for (Py_ssize_t i = k - 1; i >= 0; i--) {
-        const word *lv = (val ? l->f : l->t) + i * w;
-        const word *row = (val ? g->strong : g->weak) + cur * w;
-        Py_ssize_t found = -1;
-        int done = 0;
-        for (Py_ssize_t q = 0; q < w && !done; q++) {
-            word b = lv[q] & row[q];
-            while (b) {
-                Py_ssize_t j = q * 64 + ctz(b);
-                b &= b - 1;
-                int used = 0;
-                for (Py_ssize_t u = 0; u < len; u++)
-                    if (ids[u] == j) { used = 1; break; }
-                if (!used) { found = j; done = 1; break; }
-                if (found < 0) found = j;
-            }
-        }
-        if (found < 0) {
-            free(ids); free(vals);
-            PyErr_SetString(PyExc_AssertionError, "broken BFS levels");
-            return NULL;
-        }
-        cur = found;
-        val = !val;
-        ids[len] = cur;
-        vals[len] = (char)val;
-        len++;
-    }
-    PyObject *out = PyList_New(len);
-    if (!out) { free(ids); free(vals); return NULL; }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        Py_ssize_t src = len - 1 - i;
-        PyObject *t = Py_BuildValue("(nO)", ids[src], vals[src] ? Py_True : Py_False);
-        if (!t) { Py_DECREF(out); free(ids); free(vals); return NULL; }
-        PyList_SET_ITEM(out, i, t);
-    }
+    Py_ssize_t len = do_path(g, l, node, value, ids, vals);
+    PyObject *out = NULL;
+    if (len == 0) PyErr_SetString(PyExc_ValueError, "node not reached");
+    else if (len < 0) PyErr_SetString(PyExc_AssertionError, "broken BFS levels");
+    else out = path_list(ids, vals, len);
     free(ids); free(vals);
     return out;
 }
 
-/* ------------------------------------------------------------------------------------ */
-/* the closure of all starts                                                              */
-/* ------------------------------------------------------------------------------------ */
+PyDoc_STRVAR(loop_paths_doc,
+"loop_paths(graph, s, max_length) -> [path, ...]\n\n"
+"The loops chains._continuous reads from the search 's false': for each node t != s\n"
+"reached true and weakly linked to s (ascending), chains._path to t true, kept when it\n"
+"has 4+ nodes, all different.");
+
+static PyObject *k_loop_paths(PyObject *self, PyObject *args) {
+    PyObject *cap;
+    Py_ssize_t s, ml;
+    if (!PyArg_ParseTuple(args, "Onn", &cap, &s, &ml)) return NULL;
+    Graph *g = get_graph(cap);
+    if (!g) return NULL;
+    if (s < 0 || s >= g->n) {
+        PyErr_SetString(PyExc_ValueError, "_chain_kernel: start node out of range");
+        return NULL;
+    }
+    Levels *l = do_search(g, s, 0, ml);
+    if (!l) return NULL;
+    Py_ssize_t w = g->w;
+    word *ends = malloc((size_t)w * sizeof(word));
+    Py_ssize_t *ids = malloc((size_t)l->count * sizeof(Py_ssize_t));
+    char *vals = malloc((size_t)l->count);
+    PyObject *out = PyList_New(0);
+    if (!ends || !ids || !vals || !out) {
+        if (out) { Py_DECREF(out); out = NULL; }
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    do_reached(l, 0, ends);
+    const word *ws = g->weak + s * w;
+    for (Py_ssize_t q = 0; q < w; q++) {
+        word b = ends[q] & ws[q];
+        if (q == s / 64) b &= ~((word)1 << (s % 64));
+        while (b) {
+            Py_ssize_t t = q * 64 + ctz(b);
+            b &= b - 1;
+            Py_ssize_t len = do_path(g, l, t, 1, ids, vals);
+            if (len < 0) {
+                PyErr_SetString(PyExc_AssertionError, "broken BFS levels");
+                Py_CLEAR(out);
+                goto done;
+            }
+            if (len < 4) continue;
+            int repeat = 0;
+            for (Py_ssize_t i = 0; i < len && !repeat; i++)
+                for (Py_ssize_t j = i + 1; j < len; j++)
+                    if (ids[i] == ids[j]) { repeat = 1; break; }
+            if (repeat) continue;
+            PyObject *p = path_list(ids, vals, len);
+            if (!p || PyList_Append(out, p) < 0) {
+                Py_XDECREF(p);
+                Py_CLEAR(out);
+                goto done;
+            }
+            Py_DECREF(p);
+        }
+    }
+done:
+    free(ends); free(ids); free(vals);
+    levels_release(l);
+    return out;
+}
+
 PyDoc_STRVAR(closure_doc,
 "closure(graph, sources, max_length) -> (selfloop, loop_cands, loop_ends) or None\n\n"
 "chains._reach_closure over the hubs from the sources (hubs), read three ways:\n"
@@ -904,6 +991,7 @@ static PyMethodDef methods[] = {
     {"search", k_search, METH_VARARGS, search_doc},
     {"path", k_path, METH_VARARGS, path_doc},
     {"closure", k_closure, METH_VARARGS, closure_doc},
+    {"loop_paths", k_loop_paths, METH_VARARGS, loop_paths_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -645,18 +645,8 @@ def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: 
         if an.expired():
             return
         for start_true in ((False, True) if both else (False,)):
-            levels, reached = _search(g, s, start_true, max_length)
-            if start_true:
-                ends = reached & strong[s] & ~(1 << s)
-            else:
-                ends = reached & weak[s] & ~(1 << s)
-            for t in iter_cells(ends):
-                path = _path(g, levels, t, not start_true)
-                if len(path) < 4:
-                    continue
+            for path in _loop_paths(g, s, start_true, max_length):
                 nodes = [n for n, _ in path]
-                if len(set(nodes)) != len(nodes):
-                    continue
                 inloop = 0
                 for n in nodes:
                     inloop |= 1 << n
@@ -693,6 +683,26 @@ def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: 
                     links = list(_links(g, path))
                     links.append(Link(g.node(nodes[-1]), g.node(nodes[0]), start_true))
                     yield _elim_step(name, title, g, e, tuple(links), nodes + [nodes[0]])
+
+
+def _loop_paths(g: ChainGraph, s: int, start_true: bool, max_length: int
+                ) -> Iterator[list[tuple[int, bool]]]:
+    """The loops of :func:`_continuous` from ``s``: for each end ``t`` (ascending) reached
+    with the value opposite to ``s``'s and linked back to ``s`` (weakly from ``s`` false,
+    strongly from ``s`` true), the path to it, when it has 4+ nodes, all different."""
+    kg = None if start_true else _kernel_graph(g)
+    if kg is not None:
+        yield from _chain_kernel.loop_paths(kg, s, max_length)
+        return
+    levels, reached = _search(g, s, start_true, max_length)
+    ends = reached & (g.strong[s] if start_true else g.weak[s]) & ~(1 << s)
+    for t in iter_cells(ends):
+        path = _path(g, levels, t, not start_true)
+        if len(path) < 4:
+            continue
+        if len({n for n, _ in path}) != len(path):
+            continue
+        yield path
 
 
 def _cells_nodes(an: Analysis, g: ChainGraph, cells: int) -> int:

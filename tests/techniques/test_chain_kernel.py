@@ -3,7 +3,8 @@
 :mod:`techniques.chains` builds its node graph (candidates, bivalue and house strong links,
 group nodes) in C when the kernel is built (csp/kernel.py) and runs its searches there: the
 single-start breadth-first search and the path read back from it, and the all-starts closure
-(self loops, loop candidates, loop ends). The Python code (``SUDOKU_CSP_PURE=1``) is the
+(self loops, loop candidates, loop ends) and the continuous loops' paths from one start.
+The Python code (``SUDOKU_CSP_PURE=1``) is the
 reference. These tests build both graphs on the same states and compare them link for link,
 compare every search, path and closure, every chain technique's steps (eliminations, links,
 notes, order) with several option settings, on classic solve paths and other grids (6x6,
@@ -95,7 +96,7 @@ def _compare_graphs(monkeypatch, st, every: int = 4) -> int:
 
 
 def _compare_searches(monkeypatch, got, want, every: int) -> int:
-    """Closure sets, searches and paths: the kernel's (on ``got``) and Python's (on
+    """Closure sets, loop paths, searches and paths: the kernel's (on ``got``) and Python's (on
     ``want``, the same graph built in Python)."""
     n = 0
     hubs = want.hubs()
@@ -110,6 +111,10 @@ def _compare_searches(monkeypatch, got, want, every: int) -> int:
         assert k == p, ml
         starts = [s for s in range(len(want.strong)) if sources >> s & 1][ml % every::every]
         for s in starts:
+            _env(monkeypatch, False)
+            kloops = list(chains._loop_paths(got, s, False, ml))
+            _env(monkeypatch, True)
+            assert kloops == list(chains._loop_paths(want, s, False, ml)), (s, ml)
             for start_true in (False, True):
                 _env(monkeypatch, False)
                 klev, kreach = chains._search(got, s, start_true, ml)
