@@ -392,33 +392,22 @@ static PyObject *k_path(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(loop_paths_doc,
-"loop_paths(graph, s, max_length) -> [path, ...]\n\n"
-"The loops chains._continuous reads from the search 's false': for each node t != s\n"
-"reached true and weakly linked to s (ascending), chains._path to t true, kept when it\n"
-"has 4+ nodes, all different.");
+"loop_paths(graph, starts, max_length) -> [(s, [path, ...]), ...]\n\n"
+"The loops chains._continuous reads from the searches 's false' of the starts (ascending):\n"
+"for each node t != s reached true and weakly linked to s (ascending), chains._path to t\n"
+"true, kept when it has 4+ nodes, all different; only the starts with a loop are listed.");
 
-static PyObject *k_loop_paths(PyObject *self, PyObject *args) {
-    PyObject *cap;
-    Py_ssize_t s, ml;
-    if (!PyArg_ParseTuple(args, "Onn", &cap, &s, &ml)) return NULL;
-    Graph *g = get_graph(cap);
-    if (!g) return NULL;
-    if (s < 0 || s >= g->n) {
-        PyErr_SetString(PyExc_ValueError, "_chain_kernel: start node out of range");
-        return NULL;
-    }
+/* the loops of one start appended to out as (s, [path, ...]); -1 with an exception set */
+static int start_loops(const Graph *g, Py_ssize_t s, Py_ssize_t ml, PyObject *out) {
     Levels *l = do_search(g, s, 0, ml);
-    if (!l) return NULL;
+    if (!l) return -1;
     Py_ssize_t w = g->w;
+    int rc = -1;
     word *ends = malloc((size_t)w * sizeof(word));
     Py_ssize_t *ids = malloc((size_t)l->count * sizeof(Py_ssize_t));
     char *vals = malloc((size_t)l->count);
-    PyObject *out = PyList_New(0);
-    if (!ends || !ids || !vals || !out) {
-        if (out) { Py_DECREF(out); out = NULL; }
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        goto done;
-    }
+    PyObject *paths = NULL;
+    if (!ends || !ids || !vals) { PyErr_NoMemory(); goto done; }
     do_reached(l, 0, ends);
     const word *ws = g->weak + s * w;
     for (Py_ssize_t q = 0; q < w; q++) {
@@ -430,7 +419,6 @@ static PyObject *k_loop_paths(PyObject *self, PyObject *args) {
             Py_ssize_t len = do_path(g, l, t, 1, ids, vals);
             if (len < 0) {
                 PyErr_SetString(PyExc_AssertionError, "broken BFS levels");
-                Py_CLEAR(out);
                 goto done;
             }
             if (len < 4) continue;
@@ -439,18 +427,54 @@ static PyObject *k_loop_paths(PyObject *self, PyObject *args) {
                 for (Py_ssize_t j = i + 1; j < len; j++)
                     if (ids[i] == ids[j]) { repeat = 1; break; }
             if (repeat) continue;
+            if (!paths && !(paths = PyList_New(0))) goto done;
             PyObject *p = path_list(ids, vals, len);
-            if (!p || PyList_Append(out, p) < 0) {
-                Py_XDECREF(p);
-                Py_CLEAR(out);
-                goto done;
-            }
+            if (!p) goto done;
+            int bad = PyList_Append(paths, p);
             Py_DECREF(p);
+            if (bad < 0) goto done;
         }
     }
+    if (paths) {
+        PyObject *item = Py_BuildValue("(nO)", s, paths);
+        if (!item) goto done;
+        int bad = PyList_Append(out, item);
+        Py_DECREF(item);
+        if (bad < 0) goto done;
+    }
+    rc = 0;
 done:
+    Py_XDECREF(paths);
     free(ends); free(ids); free(vals);
     levels_release(l);
+    return rc;
+}
+
+static PyObject *k_loop_paths(PyObject *self, PyObject *args) {
+    PyObject *cap, *starts_o;
+    Py_ssize_t ml;
+    if (!PyArg_ParseTuple(args, "OOn", &cap, &starts_o, &ml)) return NULL;
+    Graph *g = get_graph(cap);
+    if (!g) return NULL;
+    Py_ssize_t w = g->w;
+    word *starts = malloc((size_t)w * sizeof(word));
+    if (!starts) return PyErr_NoMemory();
+    if (to_words(starts_o, starts, w) < 0) { free(starts); return NULL; }
+    PyObject *out = PyList_New(0);
+    if (!out) { free(starts); return NULL; }
+    for (Py_ssize_t q = 0; q < w; q++) {
+        word b = starts[q];
+        while (b) {
+            Py_ssize_t s = q * 64 + ctz(b);
+            b &= b - 1;
+            if (start_loops(g, s, ml, out) < 0) {
+                Py_DECREF(out);
+                free(starts);
+                return NULL;
+            }
+        }
+    }
+    free(starts);
     return out;
 }
 

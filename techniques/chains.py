@@ -634,66 +634,73 @@ def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: 
     """Continuous nice loops: ``S false => T true`` with S, T weakly linked (the loop
     closes with a weak link) or, with ``both``, also ``S true => T false`` with S, T
     strongly linked (more loops for twice the searches)."""
-    weak, strong, cands = g.weak, g.strong, g.cands
+    weak, cands = g.weak, g.cands
     seen: set[int] = set()
     starts = g.cands & g.hubs()
     if not both:
         # the starts whose search closes a loop, for all starts at once (the searches
         # below find the same loops)
         starts &= _loop_ends(g, starts, max_length)
-    for s in iter_cells(starts):
+    kg = None if both else _kernel_graph(g)
+    if kg is not None:
+        # the kernel: every start's loops at once, only the starts with a loop listed
         if an.expired():
             return
-        for start_true in ((False, True) if both else (False,)):
-            for path in _loop_paths(g, s, start_true, max_length):
-                nodes = [n for n, _ in path]
-                inloop = 0
-                for n in nodes:
-                    inloop |= 1 << n
-                # weak links of the loop: those leading to a false node, and the closing one
-                pairs = [(a, b) for (a, _), (b, vb) in zip(path, path[1:]) if not vb]
-                if not start_true:
-                    pairs.append((nodes[-1], nodes[0]))
-                # like HoDoKu, a weak link between cells eliminates only outside the loop's
-                # cells; a weak link inside a cell eliminates the cell's other digits
-                loopcells = 0
-                for n in nodes:
-                    loopcells |= g.nodes[n][1]
-                outside = g.cands & ~_cells_nodes(an, g, loopcells)
-                e = 0
-                for u, v in pairs:
-                    if g.nodes[u][1] == g.nodes[v][1]:
-                        e |= weak[u] & weak[v]
-                    else:
-                        e |= weak[u] & weak[v] & outside
-                for (u, _), (v, _) in zip(path, path[1:]):
-                    if u in g.als and v in g.als and g.als[u] == g.als[v]:
-                        e |= _als_locked(an, g, g.als[u],
-                                         (1 << g.nodes[u][0]) | (1 << g.nodes[v][0]))
-                    else:
-                        # an ALS -> cell passage: A misses x or the cell takes a digit of
-                        # Y (which A then misses), so A's other digits are locked in it
-                        a, c = (u, v) if (u, v) in g.als_exit else (v, u)
-                        y = g.als_exit.get((a, c))
-                        if y is not None:
-                            e |= _als_locked(an, g, g.als[a], (1 << g.nodes[a][0]) | y)
-                e &= cands & ~inloop
-                if e and e not in seen:
-                    seen.add(e)
-                    links = list(_links(g, path))
-                    links.append(Link(g.node(nodes[-1]), g.node(nodes[0]), start_true))
-                    yield _elim_step(name, title, g, e, tuple(links), nodes + [nodes[0]])
+        found = [(s, False, paths)
+                 for s, paths in _chain_kernel.loop_paths(kg, starts, max_length)]
+    else:
+        found = ((s, start_true, _loop_paths(g, s, start_true, max_length))
+                 for s in iter_cells(starts)
+                 for start_true in ((False, True) if both else (False,)))
+    for s, start_true, paths in found:
+        if an.expired():
+            return
+        for path in paths:
+            nodes = [n for n, _ in path]
+            inloop = 0
+            for n in nodes:
+                inloop |= 1 << n
+            # weak links of the loop: those leading to a false node, and the closing one
+            pairs = [(a, b) for (a, _), (b, vb) in zip(path, path[1:]) if not vb]
+            if not start_true:
+                pairs.append((nodes[-1], nodes[0]))
+            # like HoDoKu, a weak link between cells eliminates only outside the loop's
+            # cells; a weak link inside a cell eliminates the cell's other digits
+            loopcells = 0
+            for n in nodes:
+                loopcells |= g.nodes[n][1]
+            outside = g.cands & ~_cells_nodes(an, g, loopcells)
+            e = 0
+            for u, v in pairs:
+                if g.nodes[u][1] == g.nodes[v][1]:
+                    e |= weak[u] & weak[v]
+                else:
+                    e |= weak[u] & weak[v] & outside
+            for (u, _), (v, _) in zip(path, path[1:]):
+                if u in g.als and v in g.als and g.als[u] == g.als[v]:
+                    e |= _als_locked(an, g, g.als[u],
+                                     (1 << g.nodes[u][0]) | (1 << g.nodes[v][0]))
+                else:
+                    # an ALS -> cell passage: A misses x or the cell takes a digit of
+                    # Y (which A then misses), so A's other digits are locked in it
+                    a, c = (u, v) if (u, v) in g.als_exit else (v, u)
+                    y = g.als_exit.get((a, c))
+                    if y is not None:
+                        e |= _als_locked(an, g, g.als[a], (1 << g.nodes[a][0]) | y)
+            e &= cands & ~inloop
+            if e and e not in seen:
+                seen.add(e)
+                links = list(_links(g, path))
+                links.append(Link(g.node(nodes[-1]), g.node(nodes[0]), start_true))
+                yield _elim_step(name, title, g, e, tuple(links), nodes + [nodes[0]])
 
 
 def _loop_paths(g: ChainGraph, s: int, start_true: bool, max_length: int
                 ) -> Iterator[list[tuple[int, bool]]]:
     """The loops of :func:`_continuous` from ``s``: for each end ``t`` (ascending) reached
     with the value opposite to ``s``'s and linked back to ``s`` (weakly from ``s`` false,
-    strongly from ``s`` true), the path to it, when it has 4+ nodes, all different."""
-    kg = None if start_true else _kernel_graph(g)
-    if kg is not None:
-        yield from _chain_kernel.loop_paths(kg, s, max_length)
-        return
+    strongly from ``s`` true), the path to it, when it has 4+ nodes, all different (the
+    kernel's ``loop_paths`` gives those of ``s`` false for many starts at once)."""
     levels, reached = _search(g, s, start_true, max_length)
     ends = reached & (g.strong[s] if start_true else g.weak[s]) & ~(1 << s)
     for t in iter_cells(ends):
@@ -896,7 +903,7 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
     # a loop are passed over without a search (the searches below find the same loops)
     selfloops = _self_loops(g, pivots, max_length) if "1" in types else 0
     loops = _loop_cands(g, pivots, max_length) if "2" in types else 0
-    for c in iter_cells(g.cands):
+    for c in iter_cells(g.cands & (selfloops | loops)):
         if an.expired():
             return
         if "1" in types and strong[c]:
