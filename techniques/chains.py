@@ -37,6 +37,12 @@ from each node taken true: more loops, twice the searches); remote pairs ``max_c
 
 Like HoDoKu, a continuous loop's weak link between two cells eliminates only outside the
 cells of the loop; one step is reported per distinct elimination set.
+
+The compiled kernel ``techniques._chain_kernel`` (``techniques/_chain_kernel.c``, when built;
+``csp/kernel.py``) builds the graph (not ALS nodes or cross-digit links; grids of up to 128
+cells) and runs the searches (:func:`_search`, :func:`_path`, the closure, the continuous
+loops' paths) with the same results; this module's code is the reference and the fallback
+(``tests/techniques/test_chain_kernel.py`` compares both).
 """
 from __future__ import annotations
 
@@ -106,6 +112,13 @@ class ChainGraph:
             flags = bytes(map(bool, self.strong)).translate(_BINARY)[::-1]
             h = self._hubs = int(flags, 2) if flags else 0
         return h
+
+    def use_kernel(self, ctx, hubs: int | None = None) -> None:
+        """Keep the compiled kernel's context of the links (False: the kernel declined
+        the graph) and, when the kernel built the graph, its hub bitset."""
+        self._kernel = ctx
+        if hubs is not None:
+            self._hubs = hubs
 
     def starts(self) -> int:
         """Bitset of the nodes a search may start from: present candidates and the group
@@ -207,7 +220,8 @@ def _kernel_build(an: Analysis, g: ChainGraph, ds: tuple[int, ...], dsmask: int,
                        cell_weak, groups)
     if out is None:
         return False
-    gnodes, g.strong, g.weak, g.cands, g._hubs, g._kernel = out
+    gnodes, g.strong, g.weak, g.cands, hubs, ctx = out
+    g.use_kernel(ctx, hubs)
     n, size = an.n, an.size
     tpl = _TEMPLATES.get((n, size))
     if tpl is None:
@@ -470,7 +484,8 @@ def _kernel_graph(g: ChainGraph):
         return None
     k = g._kernel
     if k is None:
-        k = g._kernel = kernel.graph(g.strong, g.weak, g.hubs(), g.cands) or False
+        k = kernel.graph(g.strong, g.weak, g.hubs(), g.cands) or False
+        g.use_kernel(k)
     return k or None
 
 
