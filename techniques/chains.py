@@ -37,18 +37,30 @@ from each node taken true: more loops, twice the searches); remote pairs ``max_c
 
 Like HoDoKu, a continuous loop's weak link between two cells eliminates only outside the
 cells of the loop; one step is reported per distinct elimination set.
+
+The compiled kernel ``techniques._chain_kernel`` (``techniques/_chain_kernel.c``, when built;
+``csp/kernel.py``) builds the graph (not ALS nodes or cross-digit links; grids of up to 128
+cells) and runs the searches (:func:`_search`, :func:`_path`, the closure, the continuous
+loops' paths) with the same results; this module's code is the reference and the fallback
+(``tests/techniques/test_chain_kernel.py`` compares both).
 """
 from __future__ import annotations
 
 from typing import Callable, Iterator
 
 from csp.bits import digits_of, union_of
+from csp.kernel import active
 from csp.links import LinkTables
 from csp.step import Candidate, Link, Step, cell_name
 
 from .als import full_house_als
 from .analysis import Analysis, iter_cells
 from .registry import Option, Options, register
+
+try:
+    from . import _chain_kernel
+except ImportError:  # not built (no C compiler): the pure-Python path
+    _chain_kernel = None
 
 
 # ------------------------------------------------------------------------------------------
@@ -62,11 +74,12 @@ class ChainGraph:
     """Nodes and links of one state for one kind of chain search.
 
     ``nodes[i]`` = (digit, cell bitset); ``strong[i]`` / ``weak[i]`` are bitsets of node
-    indices; ``cands`` is the bitset of single-candidate nodes; ``index[(cell, digit)]``.
+    indices; ``cands`` is the bitset of single-candidate nodes (candidate (d, cell) is node
+    ``(d - 1) * size + cell``).
     """
 
-    __slots__ = ("nodes", "strong", "weak", "cands", "index", "width", "als", "searches",
-                 "extra", "als_exit", "size", "_hubs")
+    __slots__ = ("nodes", "strong", "weak", "cands", "width", "als", "searches",
+                 "extra", "als_exit", "size", "_hubs", "_kernel")
 
     def __init__(self) -> None:
         self.nodes: list[tuple[int, int]] = []
@@ -80,12 +93,13 @@ class ChainGraph:
         self.strong: list[int] = []
         self.weak: list[int] = []
         self.cands = 0
-        self.index: dict[tuple[int, int], int] = {}
         self.width = 9
         self.extra = 0
         #: cells per digit block: candidate (d, cell) is node (d - 1) * size + cell
         self.size = 0
         self._hubs: int | None = None
+        #: the compiled kernel's copy of the links (None: not made yet, False: none)
+        self._kernel = None
 
     def hubs(self) -> int:
         """Bitset of the nodes with a strong link (computed on first use, once the graph
@@ -98,6 +112,13 @@ class ChainGraph:
             flags = bytes(map(bool, self.strong)).translate(_BINARY)[::-1]
             h = self._hubs = int(flags, 2) if flags else 0
         return h
+
+    def use_kernel(self, ctx, hubs: int | None = None) -> None:
+        """Keep the compiled kernel's context of the links (False: the kernel declined
+        the graph) and, when the kernel built the graph, its hub bitset."""
+        self._kernel = ctx
+        if hubs is not None:
+            self._hubs = hubs
 
     def starts(self) -> int:
         """Bitset of the nodes a search may start from: present candidates and the group
@@ -172,6 +193,45 @@ def build_graph(an: Analysis, *, digits: tuple[int, ...] | None = None, house: b
 _TEMPLATES: dict[tuple[int, int], list[tuple[int, int]]] = {}
 
 
+def _kernel_layout(links: LinkTables):
+    """The kernel's static tables of a layout (kept with the link tables), or None."""
+    kernel = _chain_kernel
+    if kernel is None:
+        return None
+    inters = [(m, [links.house_mask[h] for h in hs]) for m, hs in _full_intersections(links)]
+    return kernel.layout(links.size, links.n, links.peers_d,
+                         [links.house_mask[h] for h in links.full], inters)
+
+
+def _kernel_build(an: Analysis, g: ChainGraph, ds: tuple[int, ...], dsmask: int,
+                  house: bool, bivalue: bool, cell_weak: bool, groups: bool, cross: bool,
+                  als: int) -> bool:
+    """:func:`_build` by the compiled kernel into ``g``: True when done. Not for ALS nodes,
+    cross-digit links, unsorted digits or grids past its size (then False: the Python
+    build); with groups, not past the deadline (the Python build then stops early)."""
+    kernel = active(_chain_kernel)
+    if (kernel is None or als or (cross and an.links.cross) or list(ds) != sorted(set(ds))
+            or (groups and an.expired())):
+        return False
+    lay = an.links.derived(_kernel_layout)
+    if lay is None:
+        return False
+    out = kernel.build(lay, dsmask, an.cand, an.cells_with, an.unsolved, house, bivalue,
+                       cell_weak, groups)
+    if out is None:
+        return False
+    gnodes, g.strong, g.weak, g.cands, hubs, ctx = out
+    g.use_kernel(ctx, hubs)
+    n, size = an.n, an.size
+    tpl = _TEMPLATES.get((n, size))
+    if tpl is None:
+        tpl = _TEMPLATES[(n, size)] = [(d, 1 << c) for d in range(1, n + 1)
+                                       for c in range(size)]
+    g.nodes = tpl + gnodes
+    g.extra = len(gnodes)
+    return True
+
+
 def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0,
            als_cells=True, als_exits=False) -> ChainGraph:
     g = ChainGraph()
@@ -182,6 +242,8 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     dsmask = 0
     for d in ds:
         dsmask |= 1 << d
+    if _kernel_build(an, g, ds, dsmask, house, bivalue, cell_weak, groups, cross, als):
+        return g
     cand = an.cand
     cw = an.cells_with
     peers_d = an.links.peers_d
@@ -194,13 +256,9 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     g.nodes = list(tpl)
     g.strong = strong = [0] * base
     g.weak = weak = [0] * base
-    index = g.index
     cands = 0
     for d in ds:
-        off = (d - 1) * size
-        cands |= cw[d] << off
-        for c in iter_cells(cw[d]):
-            index[(c, d)] = off + c
+        cands |= cw[d] << ((d - 1) * size)
     g.cands = cands
     cellbits = {}
     if cell_weak:
@@ -398,6 +456,11 @@ def _search(g: ChainGraph, s: int, start_true: bool, max_length: int
     key = (s, start_true, max_length)
     got = g.searches.get(key)
     if got is None:
+        kg = _kernel_graph(g)
+        if kg is not None:
+            # (levels, reached): the levels stay in C, for :func:`_path`
+            got = g.searches[key] = _chain_kernel.search(kg, s, start_true, max_length)
+            return got
         if start_true:
             levels = _bfs(g, 0, 1 << s, max_length)
             reached = 0
@@ -412,10 +475,26 @@ def _search(g: ChainGraph, s: int, start_true: bool, max_length: int
     return got
 
 
+def _kernel_graph(g: ChainGraph):
+    """The compiled kernel's context of the graph's links (made on first use, once the
+    graph is built), or None: the pure-Python searches (kernel not built, switched off,
+    or a graph past its size: ``techniques/_chain_kernel.c``)."""
+    kernel = active(_chain_kernel)
+    if kernel is None:
+        return None
+    k = g._kernel
+    if k is None:
+        k = kernel.graph(g.strong, g.weak, g.hubs(), g.cands) or False
+        g.use_kernel(k)
+    return k or None
+
+
 def _path(g: ChainGraph, levels: list[tuple[int, int]], node: int, value: bool
           ) -> list[tuple[int, bool]]:
     """A shortest implication path from the start to ``node`` having ``value``:
     ``[(node, value), ...]`` from the start."""
+    if not isinstance(levels, list):   # the kernel's levels (:func:`_search`)
+        return _chain_kernel.path(g._kernel, levels, node, value)
     k = None
     bit = 1 << node
     for i, (f, t) in enumerate(levels):
@@ -570,60 +649,82 @@ def _continuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: 
     """Continuous nice loops: ``S false => T true`` with S, T weakly linked (the loop
     closes with a weak link) or, with ``both``, also ``S true => T false`` with S, T
     strongly linked (more loops for twice the searches)."""
-    weak, strong, cands = g.weak, g.strong, g.cands
+    weak, cands = g.weak, g.cands
     seen: set[int] = set()
-    for s in iter_cells(g.cands & g.hubs()):
+    starts = g.cands & g.hubs()
+    if not both:
+        # the starts whose search closes a loop, for all starts at once (the searches
+        # below find the same loops)
+        starts &= _loop_ends(g, starts, max_length)
+    kg = None if both else _kernel_graph(g)
+    if kg is not None:
+        # the kernel: every start's loops at once, only the starts with a loop listed
         if an.expired():
             return
-        for start_true in ((False, True) if both else (False,)):
-            levels, reached = _search(g, s, start_true, max_length)
-            if start_true:
-                ends = reached & strong[s] & ~(1 << s)
-            else:
-                ends = reached & weak[s] & ~(1 << s)
-            for t in iter_cells(ends):
-                path = _path(g, levels, t, not start_true)
-                if len(path) < 4:
-                    continue
-                nodes = [n for n, _ in path]
-                if len(set(nodes)) != len(nodes):
-                    continue
-                inloop = 0
-                for n in nodes:
-                    inloop |= 1 << n
-                # weak links of the loop: those leading to a false node, and the closing one
-                pairs = [(a, b) for (a, _), (b, vb) in zip(path, path[1:]) if not vb]
-                if not start_true:
-                    pairs.append((nodes[-1], nodes[0]))
-                # like HoDoKu, a weak link between cells eliminates only outside the loop's
-                # cells; a weak link inside a cell eliminates the cell's other digits
-                loopcells = 0
-                for n in nodes:
-                    loopcells |= g.nodes[n][1]
-                outside = g.cands & ~_cells_nodes(an, g, loopcells)
-                e = 0
-                for u, v in pairs:
-                    if g.nodes[u][1] == g.nodes[v][1]:
-                        e |= weak[u] & weak[v]
-                    else:
-                        e |= weak[u] & weak[v] & outside
-                for (u, _), (v, _) in zip(path, path[1:]):
-                    if u in g.als and v in g.als and g.als[u] == g.als[v]:
-                        e |= _als_locked(an, g, g.als[u],
-                                         (1 << g.nodes[u][0]) | (1 << g.nodes[v][0]))
-                    else:
-                        # an ALS -> cell passage: A misses x or the cell takes a digit of
-                        # Y (which A then misses), so A's other digits are locked in it
-                        a, c = (u, v) if (u, v) in g.als_exit else (v, u)
-                        y = g.als_exit.get((a, c))
-                        if y is not None:
-                            e |= _als_locked(an, g, g.als[a], (1 << g.nodes[a][0]) | y)
-                e &= cands & ~inloop
-                if e and e not in seen:
-                    seen.add(e)
-                    links = list(_links(g, path))
-                    links.append(Link(g.node(nodes[-1]), g.node(nodes[0]), start_true))
-                    yield _elim_step(name, title, g, e, tuple(links), nodes + [nodes[0]])
+        found = [(s, False, paths)
+                 for s, paths in _chain_kernel.loop_paths(kg, starts, max_length)]
+    else:
+        found = ((s, start_true, _loop_paths(g, s, start_true, max_length))
+                 for s in iter_cells(starts)
+                 for start_true in ((False, True) if both else (False,)))
+    for s, start_true, paths in found:
+        if an.expired():
+            return
+        for path in paths:
+            nodes = [n for n, _ in path]
+            inloop = 0
+            for n in nodes:
+                inloop |= 1 << n
+            # weak links of the loop: those leading to a false node, and the closing one
+            pairs = [(a, b) for (a, _), (b, vb) in zip(path, path[1:]) if not vb]
+            if not start_true:
+                pairs.append((nodes[-1], nodes[0]))
+            # like HoDoKu, a weak link between cells eliminates only outside the loop's
+            # cells; a weak link inside a cell eliminates the cell's other digits
+            loopcells = 0
+            for n in nodes:
+                loopcells |= g.nodes[n][1]
+            outside = g.cands & ~_cells_nodes(an, g, loopcells)
+            e = 0
+            for u, v in pairs:
+                if g.nodes[u][1] == g.nodes[v][1]:
+                    e |= weak[u] & weak[v]
+                else:
+                    e |= weak[u] & weak[v] & outside
+            for (u, _), (v, _) in zip(path, path[1:]):
+                if u in g.als and v in g.als and g.als[u] == g.als[v]:
+                    e |= _als_locked(an, g, g.als[u],
+                                     (1 << g.nodes[u][0]) | (1 << g.nodes[v][0]))
+                else:
+                    # an ALS -> cell passage: A misses x or the cell takes a digit of
+                    # Y (which A then misses), so A's other digits are locked in it
+                    a, c = (u, v) if (u, v) in g.als_exit else (v, u)
+                    y = g.als_exit.get((a, c))
+                    if y is not None:
+                        e |= _als_locked(an, g, g.als[a], (1 << g.nodes[a][0]) | y)
+            e &= cands & ~inloop
+            if e and e not in seen:
+                seen.add(e)
+                links = list(_links(g, path))
+                links.append(Link(g.node(nodes[-1]), g.node(nodes[0]), start_true))
+                yield _elim_step(name, title, g, e, tuple(links), nodes + [nodes[0]])
+
+
+def _loop_paths(g: ChainGraph, s: int, start_true: bool, max_length: int
+                ) -> Iterator[list[tuple[int, bool]]]:
+    """The loops of :func:`_continuous` from ``s``: for each end ``t`` (ascending) reached
+    with the value opposite to ``s``'s and linked back to ``s`` (weakly from ``s`` false,
+    strongly from ``s`` true), the path to it, when it has 4+ nodes, all different (the
+    kernel's ``loop_paths`` gives those of ``s`` false for many starts at once)."""
+    levels, reached = _search(g, s, start_true, max_length)
+    ends = reached & (g.strong[s] if start_true else g.weak[s]) & ~(1 << s)
+    for t in iter_cells(ends):
+        path = _path(g, levels, t, not start_true)
+        if len(path) < 4:
+            continue
+        if len({n for n, _ in path}) != len(path):
+            continue
+        yield path
 
 
 def _cells_nodes(an: Analysis, g: ChainGraph, cells: int) -> int:
@@ -644,9 +745,10 @@ def _als_locked(an: Analysis, g: ChainGraph, als: tuple[int, int], used: int) ->
         common = -1
         for c in iter_cells(cells & an.cells_with[w]):
             common &= an.links.peers_d[w][c]
+        off = (w - 1) * g.size
         for o in iter_cells(common & an.cells_with[w] & ~cells):
-            j = g.index.get((o, w))
-            if j is not None:
+            j = off + o
+            if g.cands >> j & 1:
                 out |= 1 << j
     return out
 
@@ -720,6 +822,9 @@ def _loop_cands(g: ChainGraph, sources: int, max_length: int) -> int:
     ``s false => t true`` (``s`` in ``sources``, ``t != s``, within ``max_length`` links):
     the candidates a discontinuous nice loop deletes, the eliminations of AICs from
     ``sources`` (cached on the graph)."""
+    kc = _kernel_closure(g, sources, max_length)
+    if kc is not None:
+        return kc[1]
     key = ("loop_cands", sources, max_length)
     got = g.searches.get(key)
     if got is not None:
@@ -747,6 +852,55 @@ def _loop_cands(g: ChainGraph, sources: int, max_length: int) -> int:
     return out
 
 
+def _kernel_closure(g: ChainGraph, sources: int, max_length: int
+                    ) -> tuple[int, int, int] | None:
+    """The kernel's closure of ``sources`` (cached on the graph): ``(self_loops,
+    loop_cands, loop_ends)`` as :func:`_self_loops`, :func:`_loop_cands` and
+    :func:`_loop_ends` give them; None without the kernel."""
+    kg = _kernel_graph(g)
+    if kg is None:
+        return None
+    key = ("kernel_closure", sources, max_length)
+    got = g.searches.get(key)
+    if got is None:
+        got = g.searches[key] = _chain_kernel.closure(kg, sources, max_length) or False
+    return got or None   # type: ignore[return-value]
+
+
+def _self_loops(g: ChainGraph, sources: int, max_length: int) -> int:
+    """The sources ``s`` whose search ``s false`` reaches ``s`` true (a discontinuous nice
+    loop that sets ``s``)."""
+    kc = _kernel_closure(g, sources, max_length)
+    if kc is not None:
+        return kc[0]
+    pos, by = _reach_closure(g, sources, max_length)
+    out = 0
+    for s in iter_cells(sources):
+        k = pos[s]
+        if by[k] >> k & 1:
+            out |= 1 << s
+    return out
+
+
+def _loop_ends(g: ChainGraph, sources: int, max_length: int) -> int:
+    """The sources ``s`` whose search ``s false`` reaches true a node ``t != s`` weakly
+    linked to ``s``: where a continuous nice loop closes (only hubs are reached true, as
+    strong links are symmetric)."""
+    kc = _kernel_closure(g, sources, max_length)
+    if kc is not None:
+        return kc[2]
+    pos, by = _reach_closure(g, sources, max_length)
+    weak, hub = g.weak, g.hubs()
+    out = 0
+    for s in iter_cells(sources):
+        bit = 1 << pos[s]
+        for t in iter_cells(weak[s] & hub & ~(1 << s)):
+            if by[pos[t]] & bit:
+                out |= 1 << s
+                break
+    return out
+
+
 def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_length: int,
                    types: str = "12") -> Iterator[Step]:
     """Discontinuous nice loops at a candidate C: ``C false => C true`` (type 1, set C:
@@ -762,15 +916,14 @@ def _discontinuous(an: Analysis, g: ChainGraph, name: str, title: str, max_lengt
     stride = _strides(an.n, size)
     # which pivots reach which nodes true, for all pivots at once: the candidates without
     # a loop are passed over without a search (the searches below find the same loops)
-    pos, by = _reach_closure(g, pivots, max_length)
+    selfloops = _self_loops(g, pivots, max_length) if "1" in types else 0
     loops = _loop_cands(g, pivots, max_length) if "2" in types else 0
-    for c in iter_cells(g.cands):
+    for c in iter_cells(g.cands & (selfloops | loops)):
         if an.expired():
             return
         if "1" in types and strong[c]:
             others = weak[c] & g.cands & (stride << (c % size))
-            k = pos[c]
-            if others and by[k] >> k & 1:
+            if others and selfloops >> c & 1:
                 levels, reached = _search(g, c, False, max_length)
                 if reached >> c & 1:
                     path = _path(g, levels, c, True)

@@ -16,6 +16,7 @@ import pytest
 import csp  # noqa: F401  (import the package before tests/csp can shadow it)
 import csp.cnf_enum
 import techniques.als
+import techniques.chains
 import techniques.fish
 import techniques.forcing.engine
 import techniques.forcing.nested
@@ -29,7 +30,8 @@ OWNERS = {"csp._enum_kernel": csp.cnf_enum.compiled_kernel,
           "variants._sky_kernel": lambda: kernel.active(variants.outside._sky_kernel),
           "techniques._als_kernel": lambda: kernel.active(techniques.als._als_kernel),
           "techniques._forcing_kernel":
-              lambda: kernel.active(techniques.forcing.engine._forcing_kernel)}
+              lambda: kernel.active(techniques.forcing.engine._forcing_kernel),
+          "techniques._chain_kernel": lambda: kernel.active(techniques.chains._chain_kernel)}
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
