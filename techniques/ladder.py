@@ -124,6 +124,7 @@ LADDER: tuple[Rung, ...] = _orders((
     ("cage_house_overlap",                    None,    50, M, ON,   2.6, 0),
     ("disjoint_cages",                        None,    60, M, ON,   3.0, 0),
     ("region_sum_segments",                   None,    40, M, ON,   2.8, 0),
+    ("zipper_totals",                         None,    40, M, ON,   2.8, 0),
     ("between_span",                          None,    40, M, ON,   2.8, 0),
     ("lockout_span",                          None,    40, M, ON,   2.8, 0),
     ("renban_mandatory",                      None,    50, M, ON,   2.6, 0),

@@ -138,17 +138,26 @@ def _pairs(an: Analysis, rules: list[Rule]) -> list[tuple[Rule, Rule]]:
     return an.links_memo("sum_rule_pairs", build)
 
 
-def joint_supports(an: Analysis, cells: list[int], rules: list[Rule], limit: int
-                   ) -> list[int] | None:
+def joint_supports(an: Analysis, cells: list[int], rules: list[Rule], limit: int,
+                   seed: Sequence[tuple[int, ...]] = ()) -> list[int] | None:
     """Supported digits per cell of ``cells`` (placed cells fixed) under every rule of
     ``rules`` at once, cells that see each other for a digit (houses, rule links)
-    different; None when the search passes ``limit`` nodes."""
+    different; None when the search passes ``limit`` nodes.
+
+    ``seed``: solutions known already (a digit per cell of ``cells``, each keeping every
+    rule, the houses and the rule links): their digits count as supported from the start,
+    so the search skips the subtrees that could only support those again (the supports
+    are the same; fewer nodes)."""
     placed = an.state.placed
     doms = [an.cand[c] or (1 << placed[c]) for c in cells]
-    key = ("joint_sums", tuple(cells), tuple(r.index for r in rules), tuple(doms))
+    # a rule made for the question (index -1: a house's substituted equation) is named by
+    # its terms, so two equations on the same cells never share an answer
+    names = tuple(r.index if r.index >= 0 else (r.coeffs, tuple(sorted(r.totals)), r.distinct)
+                  for r in rules)
+    key = ("joint_sums", tuple(cells), names, tuple(doms), bool(seed))
 
     def run() -> list[int] | None:
-        return _search(an, cells, doms, rules, limit)
+        return _search(an, cells, doms, rules, limit, seed=seed)
     return an.shared_memo(key, run)
 
 
@@ -158,13 +167,14 @@ class _Budget(Exception):
 
 def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
             limit: int, covers: Sequence[tuple[int, int]] = (),
-            found: list[tuple[int, ...]] | None = None) -> list[int] | None:
+            found: list[tuple[int, ...]] | None = None,
+            seed: Sequence[tuple[int, ...]] = ()) -> list[int] | None:
     """Supported digits per cell (see :func:`joint_supports`); ``covers``: ``(cell mask,
     digit mask)`` pairs, the digits of the mask must all stand in those cells (a house's
     digits that have no other place).
 
     ``found``: a list the solutions that supported a digit first go to (a digit per cell
-    of ``cells``).
+    of ``cells``). ``seed``: solutions known already (see :func:`joint_supports`).
 
     Depth-first over the cells (most rules, then fewest candidates first), forward checking
     the cells that see each other; a search node is one call of ``rec`` (a leaf included),
@@ -245,6 +255,13 @@ def _search(an: Analysis, cells: list[int], doms: list[int], rules: list[Rule],
     #: subtree whose fixed digits are supported and whose later positions have no
     #: unsupported digit cannot add a support: it is skipped (the supports stay exact)
     need = (1 << k) - 1
+    for sol in seed:
+        for i, d in enumerate(sol):
+            sup[rank[i]] |= 1 << d
+    for j in range(k):
+        sup[j] &= sd[j]
+        if sup[j] == sd[j]:
+            need &= ~(1 << j)
     #: positions whose digit (now) is not supported yet: set when the digit is given,
     #: cleared by a solution (every digit of it is supported then); read below position j
     unsup = 0
@@ -570,12 +587,13 @@ def substituted_sums(an: Analysis, opts: dict) -> Iterator[Step]:
             if not 0 < sum(1 for c in cells if an.unsolved >> c & 1) <= max_cells:
                 continue
             coeffs = [coef[c] for c in cells]
-            sols = _solutions(an, cells, coeffs, total, limit)
+            complete, sols = _solutions(an, cells, coeffs, total, limit)
             held, more = "", []
-            if sols is None:
-                # too many solutions to list: the digits they use, without the mandatory ones
+            if not complete:
+                # too many solutions to list: the digits they use, without the mandatory
+                # ones; the search starts from the solutions listed so far
                 eq = Rule(-1, hname, cells, coeffs, frozenset((total,)), False)
-                sup = joint_supports(an, cells, [eq], limit)
+                sup = joint_supports(an, cells, [eq], limit, _unclashed(an, cells, sols))
                 if sup is None or not all(sup):
                     continue
             elif not sols:
@@ -600,16 +618,33 @@ def substituted_sums(an: Analysis, opts: dict) -> Iterator[Step]:
                             f"{_equation_text(an, coef, total)}{held}")
 
 
+def _unclashed(an: Analysis, cells: list[int], sols: list[tuple[int, ...]]
+               ) -> list[tuple[int, ...]]:
+    """The solutions of ``sols`` that no rule link between different digits (``r1c1=3``
+    excludes ``r1c2=7``: the cross links :func:`_search` reads) breaks."""
+    cross = an.links.cross
+    if not cross:
+        return sols
+    where = {c: k for k, c in enumerate(cells)}
+    out = []
+    for sol in sols:
+        if all(where.get(c2) is None or sol[where[c2]] != d2
+               for c, d in zip(cells, sol) for c2, d2 in cross.get((c, d), ())):
+            out.append(sol)
+    return out
+
+
 def _solutions(an: Analysis, cells: list[int], coeffs: list[int], total: int, limit: int
-               ) -> list[tuple[int, ...]] | None:
+               ) -> tuple[bool, list[tuple[int, ...]]]:
     """Every solution of ``sum(coeffs[i] * digit(cells[i])) = total`` (placed cells fixed,
-    cells that see each other for a digit different), or None past ``limit`` search nodes
-    or :data:`MAX_SOLUTIONS` solutions."""
+    cells that see each other for a digit different): ``(True, solutions)``, or ``(False,
+    the solutions found so far)`` past ``limit`` search nodes or :data:`MAX_SOLUTIONS`
+    solutions."""
     placed = an.state.placed
     doms = tuple(an.cand[c] or (1 << placed[c]) for c in cells)
     key = ("sub_sums", tuple(cells), tuple(coeffs), total, doms)
 
-    def run() -> list[tuple[int, ...]] | None:
+    def run() -> tuple[bool, list[tuple[int, ...]]]:
         k = len(cells)
         lo = [min(a * ((m & -m).bit_length() - 1), a * (m.bit_length() - 1))
               for a, m in zip(coeffs, doms)]
@@ -651,7 +686,7 @@ def _solutions(an: Analysis, cells: list[int], coeffs: list[int], total: int, li
                 if not ok:
                     return False
             return True
-        return out if rec(0, 0) else None
+        return rec(0, 0), out
     return an.shared_memo(key, run)
 
 

@@ -1,5 +1,5 @@
 """The line rules as the line techniques read them (German whispers, renban, region-sum,
-between, lockout, entropic and modular lines): :class:`LineTables` per puzzle, read from its
+zipper, between, lockout, entropic and modular lines): :class:`LineTables` per puzzle, read from its
 line bundles, and the small helpers the line technique modules share (a cell's value, cell
 names, eliminations, a step's pattern, a digit range's text). No technique here.
 """
@@ -40,7 +40,7 @@ class LineTables:
         self.lines: list[Line] = []
         for b, _ in puzzle.bundles:
             if not isinstance(b, (L.whispers, L.renban, L.region_sum_line, L.between_line,
-                                  L.lockout, L.entropic_line, L.modular_line)):
+                                  L.lockout, L.entropic_line, L.modular_line, L.zipper_line)):
                 continue
             cells = g.cells(b.cells)
             if len(cells) < 2:
@@ -64,6 +64,16 @@ class LineTables:
                     self.lines.append(Line("region_sum", L.loop_cells(cells)[0],
                                            f"region-sum line {first}",
                                            [tuple(s) for s in segs]))
+            elif isinstance(b, L.zipper_line):
+                # the parts that share one total: the pairs at equal distance from the
+                # centre, and the centre cell of an odd line (the total itself)
+                k = len(cells)
+                if k >= 3 and len(set(cells)) == k:
+                    segs = [(cells[i], cells[k - 1 - i]) for i in range(k // 2)]
+                    if k % 2:
+                        segs.append((cells[k // 2],))
+                    if len(segs) >= 2:
+                        self.lines.append(Line("zipper", cells, f"zipper line {first}", segs))
             elif isinstance(b, (L.between_line, L.lockout)):
                 if len(cells) < 3:
                     continue

@@ -1,10 +1,12 @@
-"""Named techniques of region-sum lines: every segment (the part of the line in one region)
-adds up to the same total.
+"""Named techniques of the lines whose parts add up to one total: region-sum lines (every
+segment, the part of the line in one region) and zipper lines (every pair of cells at equal
+distance from the centre; the centre digit itself on a line of odd length).
 
 - ``region_sum_segments``: every segment of a region-sum line adds up to the same total; a
   segment inside one region holds different digits, so its possible totals are the sums of
   the digit sets that still fit it (three cells of one box: 6 at least). The common total is
   in every segment's set; each segment keeps the digits of the sets with such a total.
+- ``zipper_totals``: the same reading of a zipper line, its pairs and its centre.
 
 >>> from csp import Puzzle
 >>> from variants.classic import classic
@@ -156,9 +158,48 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
     keeps the digits of fillings with a common total (three cells of a box add up to 6 or
     more, so a one-cell segment on the same line is 6 or more)."""
     t = line_tables(an.puzzle)
+    yield from _common_total_steps(an, t, t.of("region_sum"), "region_sum_segments",
+                                   "Region-Sum Segments",
+                                   REGION_SUM_OPTIONS.read(opts, "max_nodes"))
+
+
+ZIPPER_OPTIONS = Options(max_nodes=Option(
+    LINE_FILL_NODES, "search nodes of one line filled as a whole", int))
+
+
+@register("zipper_totals", "Zipper Totals", FAMILY, options=ZIPPER_OPTIONS)
+def zipper_totals(an: Analysis, opts: dict) -> Iterator[Step]:
+    """The pairs of a zipper line (cells at equal distance from its centre) all add up to
+    one total, the centre digit on a line of odd length: each pair's possible totals (two
+    cells that share a house differ) are intersected with the others' and the centre's,
+    and each pair keeps the digits of its fillings with a common total; when that removes
+    nothing and cells of different pairs see each other, the whole line is filled once with
+    those totals. The rule's own propagation reads each pair with the centre (or with the
+    middle pair) alone; this reads every pair at once. A five-cell zipper inside box 1: each
+    pair alone allows a centre of 3 (1+2), but the two pairs need two different splits of
+    the centre's digit, neither using the centre's own digit, so the centre is 5 or more:
+
+    >>> from csp import Puzzle
+    >>> from variants.classic import classic
+    >>> from variants.lines import zipper_line
+    >>> from techniques import StepSolver
+    >>> p = Puzzle(9).use(classic(), zipper_line(["r1c1", "r1c2", "r1c3", "r2c3", "r2c2"]))
+    >>> [s.explain(2) for s in StepSolver().find_all(p.propagate(), "zipper_totals")]
+    ['Zipper Totals: zipper line r1c1: r1c1+r2c2 sums 3-15 (all different), r1c2+r2c3 sums 3-15 (all different), r1c3 sums 3-9, common 3-9; filled together (cells of different segments that see each other differ) => r1c3<>34']
+    """
+    t = line_tables(an.puzzle)
+    yield from _common_total_steps(an, t, t.of("zipper"), "zipper_totals", "Zipper Totals",
+                                   ZIPPER_OPTIONS.read(opts, "max_nodes"))
+
+
+def _common_total_steps(an: Analysis, t: LineTables, lines: list[Line], technique: str,
+                        title: str, max_nodes: int) -> Iterator[Step]:
+    """The steps of lines whose parts (``Line.data``: a region-sum line's segments, a
+    zipper's pairs and centre) all add up to one total: each part's possible totals are
+    intersected, each part keeps the digits of its fillings with a common total; with
+    nothing from that and parts whose cells see each other, the line filled as a whole."""
     w = an.grid.namer
-    max_nodes = REGION_SUM_OPTIONS.read(opts, "max_nodes")
-    for ln in t.of("region_sum"):
+    for ln in lines:
         segs = ln.data
         if not any(an.cand[c] for c in ln.cells):
             continue
@@ -189,7 +230,8 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
             crossing = _crossing(an, t, ln)
         if not elims and crossing:
             # segments whose cells see each other: fill the line as a whole
-            key = ("line fill", ln.cells, tuple(_value(an, c) for c in ln.cells), common)
+            key = ("line fill", ln.kind, ln.cells, tuple(_value(an, c) for c in ln.cells),
+                   common)
             sup = t.memo.get(key)
             if sup is None:
                 sup = t.remember(key, _line_fill(an, ln, common, max_nodes))
@@ -205,8 +247,8 @@ def region_sum_segments(an: Analysis, opts: dict) -> Iterator[Step]:
             parts.append(f"{_names(an, seg, '+')} sums {_sum_ranges(m)}"
                          + (" (all different)" if distinct and len(seg) > 1 else "")
                          + (f" (holding {'; '.join(why)})" if why else ""))
-        yield Step("region_sum_segments", eliminations=tuple(sorted(elims)),
-                   title="Region-Sum Segments", namer=w, houses=(ln.name,),
+        yield Step(technique, eliminations=tuple(sorted(elims)),
+                   title=title, namer=w, houses=(ln.name,),
                    pattern=_pattern(an, ln.cells),
                    note=f"{ln.name}: {', '.join(parts)}, common {_sum_ranges(common)}{together}")
 

@@ -192,6 +192,14 @@ DEFINITIONS: dict[str, str] = {
                           "such a partner among each neighbour's candidates, so a German "
                           "whisper never holds 5. The rule propagation finds the same; this "
                           "step names it.",
+    "zipper_totals": "The pairs of a zipper line (cells at equal distance from its centre) "
+                     "share one total, the centre digit on a line of odd length. Each "
+                     "pair's possible totals (two cells of one house differ) are "
+                     "intersected with the others' and the centre's, and each pair keeps "
+                     "the digits of its fillings with a common total; when cells of "
+                     "different pairs see each other, the line is filled as a whole (two "
+                     "pairs and the centre inside one box: the centre is 5 or more, as "
+                     "the pairs need two different splits of it).",
     "region_sum_segments": "The segments of a region-sum line (its parts in each box or "
                            "region) share one total. A segment inside one region holds "
                            "different digits, so its possible totals are the sums of the digit "

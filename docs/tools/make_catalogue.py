@@ -167,6 +167,7 @@ FPUZZLE_EXAMPLES: dict[str, tuple[str, int]] = {
     "equal_digit_colouring": ("Boxless Antiknight Coloring Book: The Flag", 36),
     "parity_count": ("Locking Out the Odds", 0),
     "region_sum_segments": ("Executive Function", 11),
+    "zipper_totals": ("Zipper Lines", 1),
     "between_span": ("Executive Function", 12),
     "lockout_span": ("Locking Out the Odds", 2),
     "renban_mandatory": ("Effluence", 2),

@@ -29,7 +29,7 @@ from variants.classic import classic
 from variants.dots import black_dot, white_dot, x_dot
 from variants.killer import killer_cage
 from variants.lines import (between_line, entropic_line, lockout, modular_line, palindrome,
-                            region_sum_line, renban, whispers)
+                            region_sum_line, renban, whispers, zipper_line)
 from variants.inequality import thermo
 from variants.misc import clone
 from variants.outside import line_from_clue, sandwich, x_sum
@@ -405,6 +405,33 @@ def test_region_sum_segment_holding_a_house_digit() -> None:
     assert_sound(p, st, steps)
 
 
+def test_zipper_totals_every_pair_at_once() -> None:
+    """A six-cell zipper, no two of its cells in one house: the outer pairs make 3-4 and
+    4-5, the middle pair 3-5; each outer pair alone with the middle one (the rule's
+    propagation) allows all of it, together only 4: r6c8 loses 2, r5c5 loses 3."""
+    p = Puzzle(9).use(classic(), zipper_line(["r1c1", "r2c4", "r3c7", "r4c2", "r5c5",
+                                              "r6c8"]))
+    st = make_state(p, {"r1c1": "1", "r6c8": "23", "r2c4": "2", "r5c5": "23",
+                        "r3c7": "12", "r4c2": "23"})
+    assert p.propagate(st).candidates("r6c8") == (2, 3)        # the rules alone keep 2
+    steps = found(p, st, "zipper_totals")
+    assert elims(p, steps) == {"r6c8<>2", "r5c5<>3"}
+    assert "common 4" in steps[0].explain(2)
+    assert_sound(p, st, steps)
+
+
+def test_zipper_totals_pairs_inside_one_box_fill_together() -> None:
+    """Two pairs and the centre in box 1 (each pair alone: centre 3 or more): the pairs
+    need two different splits of the centre's digit, so it is 5 or more."""
+    p = Puzzle(9).use(classic(), zipper_line(["r1c1", "r1c2", "r1c3", "r2c3", "r2c2"]))
+    st = p.propagate()
+    assert 3 in st.candidates("r1c3")
+    steps = found(p, st, "zipper_totals")
+    assert elims(p, steps) == {"r1c3<>3", "r1c3<>4"}
+    assert "filled together" in steps[0].explain(2)
+    assert_sound(p, st, steps)
+
+
 def test_lockout_span_with_a_digit_the_line_must_hold() -> None:
     """'Locking Out the Odds': odd ends, 6 of row 1 only on the line's inside, so 6 lies
     outside the ends' range: the ends are 1 and 5."""
@@ -762,6 +789,10 @@ def _holds(kind: str, v: list[int], n: int, g: Grid, cells: list[int]) -> bool:
                 sums.append(x)
             prev = g.region_of[c]
         return len(sums) >= 2 and len(set(sums)) == 1
+    if kind == "zipper":
+        k = len(v)
+        totals = {v[i] + v[k - 1 - i] for i in range(k // 2)} | ({v[k // 2]} if k % 2 else set())
+        return len(totals) == 1
     if kind == "palindrome":
         return v == v[::-1]
     if kind == "thermo":
@@ -774,11 +805,12 @@ def _bundle(kind: str, names: list[str], n: int):
             "entropic": lambda: entropic_line(names), "modular": lambda: modular_line(names),
             "between": lambda: between_line(names), "lockout": lambda: lockout(names),
             "region_sum": lambda: region_sum_line(names),
-            "palindrome": lambda: palindrome(names), "thermo": lambda: thermo(names)}[kind]()
+            "palindrome": lambda: palindrome(names), "thermo": lambda: thermo(names),
+            "zipper": lambda: zipper_line(names)}[kind]()
 
 
 KINDS = ("whispers", "renban", "entropic", "modular", "between", "lockout", "region_sum",
-         "palindrome", "thermo")
+         "palindrome", "thermo", "zipper")
 
 
 def line_puzzle(sol: list[int], n: int, rng: random.Random, lines: int) -> Puzzle:
