@@ -86,12 +86,16 @@ CHUNK = 2_000
 PROPS_PER_NODE = 64
 
 
-def enumerator(session: Any, cap: int = 0, keep: bool = False) -> Any:
+def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = True) -> Any:
     """A kernel enumerator over ``session``'s encoding (a :class:`csp.sat.SatSession`,
     built with ``defer=True`` so that its solver is set up only if the kernel gives up),
     or None: no kernel (not built, or ``SUDOKU_CSP_PURE``), no encoding (the root
     propagation failed), or rules checked lazily. ``cap``: count the solutions of each
-    candidate up to it (0: count solutions only); ``keep``: buffer the solutions."""
+    candidate up to it (0: count solutions only); ``keep``: buffer the solutions, for a
+    caller that takes them as they come (``listing``: the root is probed from the start,
+    a restart would take back what was listed) or only once the run is over or gave up
+    (``listing=False``: the walk may restart with probing, which empties the buffer with
+    the counts, so what is buffered then is exactly the ``found`` solutions of the walk)."""
     mod = compiled_kernel()
     if mod is None or session.cand is None or session.lazy:
         return None
@@ -100,7 +104,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False) -> Any:
     clauses.extend(_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
     return mod.Enumerator(enc.top, enc.n, enc.size, clauses, cap, keep, PROBE_DEPTH,
-                          0 if keep else PROBE_AFTER)
+                          0 if keep and listing else PROBE_AFTER)
 
 
 def _supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:

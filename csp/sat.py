@@ -879,6 +879,7 @@ class SatSession:
                       (lambda m, i=idx[0]: (m[i],)) if idx else (lambda m: ()))
         self._nfree = len(self.free)
         self._last = self.size * n + n     # literals above are auxiliary
+        self._top = enc.top                # the last variable in use (:meth:`new_var`)
 
     # -- the life of a session -----------------------------------------------------------
     def open(self) -> None:
@@ -1092,6 +1093,12 @@ class SatSession:
         """Forbid the solution of :meth:`solve_lits` from now on."""
         if self._solver is not None:
             self._solver.add_clause([-lit for lit in lits])
+
+    def new_var(self) -> int:
+        """A variable no clause uses yet (for the caller's own clauses: a literal that
+        switches a clause on when assumed, say)."""
+        self._top += 1
+        return self._top
 
     def exclude(self, cell: int, digit: int) -> None:
         """Forbid the candidate ``(cell, digit)`` from now on (it is in no solution)."""
