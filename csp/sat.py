@@ -123,6 +123,10 @@ TABLE_BUDGET = 20_000
 #: states an automaton encoding may have (past it: a lazy check; from the first SAT
 #: version, not measured)
 STATE_BUDGET = 50_000
+#: the most cells a derived sum (:func:`derived_sums`) may have: a short one propagates
+#: ("Deflation": one cell, 47 -> 12 ms, the kernel then finishes it), the house's other 5
+#: to 8 cells of a killer puzzle mostly add clauses (up to twice the time without them)
+DERIVED_CELLS = 4
 #: the largest conflict budget PySAT takes (a C long); a larger limit is the same as none
 MAX_BUDGET = 2 ** 63 - 1
 
@@ -455,11 +459,26 @@ def _contains(enc: Encoding, cand: list[int], con: Contains) -> bool:
     return True
 
 
-def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
+def _table(enc: Encoding, cand: list[int], con: Any, budget: int,
+           peers: Sequence[Sequence[int]] | None = None) -> bool:
     """Encode ``con.check`` over its scope as forbidden tuples (or, when most tuples are
     forbidden, as a choice among the allowed ones). False when the scope's domains hold more
-    than ``budget`` tuples."""
+    than ``budget`` tuples.
+
+    ``peers`` (per cell, the cells it must differ from: the puzzle engine's, whose houses
+    and "different" pairs the encoding holds as clauses of their own): a tuple giving two
+    such cells of the scope the same digit is in no solution, so it is left out of both
+    lists. The solutions are the same, and the support encoding propagates what the two
+    rules give together (an arrow in a box: its three cells of different digits add up to
+    at least 6): on the sum puzzles of the workbench's unique set the search needs fewer
+    decisions."""
     scope = list(dict.fromkeys(con.cells))
+    k = len(scope)
+    pairs = ([(i, j) for i in range(k) for j in range(i + 1, k) if scope[j] in peers[scope[i]]]
+             if peers is not None and k > 1 else [])
+
+    def differ(tups: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        return [t for t in tups if all(t[i] != t[j] for i, j in pairs)] if pairs else tups
     pos = [scope.index(c) for c in con.cells]
     doms = [digits_of(cand[c]) for c in scope]
     total = 1
@@ -474,7 +493,7 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
     if terms is not None:
         # a sum: its tuples straight from the bounds, when few enough that the support
         # encoding (of the allowed tuples alone) is the one chosen below
-        allowed = _linear_tuples(doms, *terms)
+        allowed = differ(_linear_tuples(doms, *terms))
         if total - len(allowed) > len(allowed) * (len(scope) + 1):
             return _support(enc, scope, doms, allowed)
         allowed = []
@@ -485,6 +504,8 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int) -> bool:
     else:
         for tup in itertools.product(*doms):
             (keep if check(*[tup[i] for i in pos]) else drop)(tup)
+    if pairs:
+        allowed, forbidden = differ(allowed), differ(forbidden)
     if len(forbidden) <= len(allowed) * (len(scope) + 1):
         n = enc.n
         bases = [c * n for c in scope]
@@ -583,21 +604,91 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     g = puzzle.grid
     enc = Encoding(g.n, g.size, sink, budget, compact)
     _cells_and_houses(enc, cand)
+    # tables leave out the tuples that houses forbid (see _table); not when a caller guards
+    # each rule's clauses apart (spans): a house left out must take its effect with it
+    peers = None if spans is not None else _Peers(puzzle)
     for con in puzzle.constraints:
         enc.step()
         if not con.cells:
             continue                  # whole-puzzle helpers (ordering bounds) add nothing
         start = len(enc.clauses)
-        _encode_rule(enc, cand, con, table_budget, state_budget)
+        _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
             spans[id(con)] = (start, len(enc.clauses))
+    if spans is None:                 # sums the rules imply together (see derived_sums)
+        for cells, total in derived_sums(puzzle):
+            _cage(enc, cand, cells, (total,), table_budget // 10)
+            enc.step()
     enc.flush()
     return enc
 
 
+def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
+    """Sums the rules imply together: in a full house (``n`` cells of different digits,
+    so all of 1..n, adding up to ``n (n + 1) / 2``), the cells that no sum rule inside the
+    house covers add up to the rest of the house's total ("innies": two cages covering
+    eight cells of a box give the ninth its digit). The sum rules taken are those of unit
+    coefficients and one total (killer cages, sum lines) with every cell inside the house,
+    without overlaps (the largest first). Each is ``(cells, total)``, cells sorted, none
+    the cells of a sum rule already. The encoding adds them as cages (:func:`encode`, not
+    with ``spans``): the solutions are the same, and unit propagation sees what a solver
+    that reasons about the house's total sees (the workbench's "Deflation", whose centre
+    box holds a 10 and a 26 cage).
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses()
+    >>> _ = p.add_sum(["r1c1", "r1c2"], 3, distinct=True)
+    >>> derived_sums(p)
+    [((2, 3), 7), ((4, 5), 7)]
+    """
+    sums: list[tuple[frozenset[int], int]] = []
+    for con in puzzle.constraints:
+        kind = type(con)
+        if kind is Sum or (kind is Linear and all(a == 1 for a in con.coeffs)):
+            cells = con.cells
+            if cells and len(set(cells)) == len(cells):
+                sums.append((frozenset(cells), con.total))
+    if not sums:
+        return []
+    n = puzzle.grid.n
+    whole = n * (n + 1) // 2
+    known = {cs for cs, _ in sums}
+    out: dict[tuple[int, ...], int] = {}
+    for house in puzzle.engine().full_cells:
+        hs = frozenset(house)
+        inside = sorted(((cs, t) for cs, t in sums if cs <= hs), key=lambda x: -len(x[0]))
+        used: set[int] = set()
+        total = 0
+        for cs, t in inside:
+            if used.isdisjoint(cs):
+                used |= cs
+                total += t
+        rest = hs - used
+        if inside and 0 < len(rest) <= DERIVED_CELLS and rest not in known:
+            out.setdefault(tuple(sorted(rest)), whole - total)
+    return list(out.items())
+
+
+class _Peers:
+    """Per cell, the set of cells its digit must differ from (the puzzle engine's peers:
+    its houses and "different" pairs, each encoded as clauses of its own), made when a
+    table first asks."""
+
+    __slots__ = ("puzzle", "sets")
+
+    def __init__(self, puzzle: Any) -> None:
+        self.puzzle = puzzle
+        self.sets: list[frozenset[int]] | None = None
+
+    def __getitem__(self, cell: int) -> frozenset[int]:
+        if self.sets is None:
+            self.sets = [frozenset(p) for p in self.puzzle.engine().peers]
+        return self.sets[cell]
+
+
 def _encode_rule(enc: Encoding, cand: list[int], con: Any, table_budget: int,
-                 state_budget: int) -> None:
-    """Add one rule's clauses (or list it in ``enc.lazy``)."""
+                 state_budget: int, peers: Any = None) -> None:
+    """Add one rule's clauses (or list it in ``enc.lazy``); ``peers``: see :func:`_table`."""
     h = con.house()
     if h is not None and len(set(h)) > 1:
         _house(enc, cand, h)
@@ -615,7 +706,7 @@ def _encode_rule(enc: Encoding, cand: list[int], con: Any, table_budget: int,
             con.cells) and _cage(enc, cand, con.cells, (con.total,) if isinstance(
             con, Sum) else con.totals, table_budget // 10):
         pass
-    elif _table(enc, cand, con, table_budget):
+    elif _table(enc, cand, con, table_budget, peers):
         pass
     elif (auto := con.automaton()) is not None and _automaton(enc, cand, con.cells, auto,
                                                                state_budget):
