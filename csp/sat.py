@@ -269,6 +269,15 @@ def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:
     grid that saves half the clauses."""
     enc.cand = list(cand)
     clauses, n = enc.clauses, enc.n
+    if enc.compact and n <= AMO_PAIRWISE:      # every group a tuple: no call a cell
+        add = clauses.append
+        for base, m in zip(range(0, len(cand) * n, n), cand):
+            lits = [base + d for d in digits_of(m)]
+            add(lits)
+            if len(lits) > 1:
+                add(tuple(lits))
+        enc.step()
+        return
     amo = enc.at_most_one
     for c, m in enumerate(cand):
         lits = [c * n + d for d in digits_of(m)]
@@ -282,6 +291,20 @@ def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     cells = sorted(set(cells))
     full = len(cells) == n
     amo = enc.at_most_one
+    if enc.compact:                            # the same clauses, fewer calls
+        add = clauses.append
+        masks = [(c * n, cand[c]) for c in cells]
+        for d in range(1, n + 1):
+            bit = 1 << d
+            has = [base + d for base, m in masks if m & bit]
+            if len(has) > AMO_PAIRWISE:
+                amo(has)
+            elif len(has) > 1:
+                add(tuple(has))
+            if full:
+                add(has)
+        enc.step()
+        return
     for d in range(1, n + 1):
         has = [c * n + d for c in cells if cand[c] >> d & 1]
         amo(has)
@@ -312,20 +335,26 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     k = len(cells)
     step = auto.step
     fwd: list[set[Any]] = [{auto.start}]
+    # per layer, state -> [(digit, next state or None)] in the digits' order: each step
+    # is asked once (the passes below read these)
+    trans: list[dict[Any, list[tuple[int, Any]]]] = []
     count = 0
     for i in range(k):
-        nxt = {t for s in fwd[i] for d in doms[i] if (t := step(i, s, d)) is not None}
+        di = doms[i]
+        ti = {s: [(d, step(i, s, d)) for d in di] for s in fwd[i]}
+        nxt = {t for out in ti.values() for _, t in out if t is not None}
         count += len(nxt)
         if count > budget:
             return False
+        trans.append(ti)
         fwd.append(nxt)
         enc.step()
     live: list[set[Any]] = [set() for _ in range(k + 1)]
     live[k] = {s for s in fwd[k] if auto.accept(s)}
     for i in range(k - 1, -1, -1):
-        live[i] = {s for s in fwd[i]
-                   if any((t := step(i, s, d)) is not None and t in live[i + 1]
-                          for d in doms[i])}
+        after = live[i + 1]
+        live[i] = {s for s, out in trans[i].items()
+                   if any(t is not None and t in after for _, t in out)}
         enc.step()
     clauses, var = enc.clauses, enc.var
     if auto.start not in live[0]:
@@ -337,18 +366,21 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     # a compact encoding (the compiled enumerator's) also gets the supports of each layer
     # (Encoding.extra): unit propagation then goes backwards along the automaton too
     sup, extra = enc.compact, enc.extra
+    n = enc.n
     for i, c in enumerate(cells):
         nxt: dict[Any, int | None] = {}
+        base = c * n
+        after = live[i + 1]
+        ti = trans[i]
         if sup:
             preds: dict[Any, set[int | None]] = {}   # state -> the states leading to it
             into: dict[Any, set[int]] = {}            # state -> the digits leading to it
             from_: dict[int, list[int | None]] = {d: [] for d in doms[i]}
         for s, sv in layer.items():
             ok: list[int] = []
-            for d in doms[i]:
-                t = step(i, s, d)
-                lits = [-var(c, d)] if sv is None else [-sv, -var(c, d)]
-                if t is None or t not in live[i + 1]:
+            for d, t in ti[s]:
+                lits = [-(base + d)] if sv is None else [-sv, -(base + d)]
+                if t is None or t not in after:
                     clauses.append(lits)
                     continue
                 if sup:
@@ -364,18 +396,18 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
                     preds.setdefault(t, set()).add(sv)
                     into.setdefault(t, set()).add(d)
             if sup and sv is not None:        # a state needs a digit that goes on from it
-                extra.append([-sv] + [var(c, d) for d in ok])
+                extra.append([-sv] + [base + d for d in ok])
             enc.step()
         if sup:
             for t, tv in nxt.items():         # a state needs a state and a digit before it
                 if None not in preds[t]:
                     extra.append([-tv] + sorted(preds[t]))  # type: ignore[arg-type]
-                extra.append([-tv] + [var(c, d) for d in sorted(into[t])])
+                extra.append([-tv] + [base + d for d in sorted(into[t])])
             if nxt:                           # some state holds after each cell
                 extra.append(list(nxt.values()))  # type: ignore[arg-type]
             for d, svs in from_.items():      # a digit needs a state it goes on from
                 if None not in svs:
-                    extra.append([-var(c, d)] + svs)  # type: ignore[operator]
+                    extra.append([-(base + d)] + svs)  # type: ignore[operator]
         layer = nxt
     return True
 
