@@ -101,19 +101,22 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         return None
     enc = session.enc
     clauses = session.clauses()
-    clauses.extend(_supports(session.puzzle, session.cand, enc.n))
+    if not getattr(session, "supported", False):   # a deferred session holds them in extra
+        clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
     return mod.Enumerator(enc.top, enc.n, enc.size, clauses, cap, keep, PROBE_DEPTH,
                           0 if keep and listing else PROBE_AFTER)
 
 
-def _supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
+def relation_supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
     """The support clauses of the binary relations other than "different" (whispers,
     kropki dots, thermometer steps ...): a digit of one cell needs one of the digits of
     the other it goes with. The encoding forbids the pairs that clash, which unit
     propagation reads weaker (it does not see that every digit left in the other cell
     clashes); these clauses follow from it, so the solutions are the same, and the search
-    needs fewer nodes (a fifth of them on a whispers-and-renban puzzle)."""
+    needs fewer nodes (a fifth of them on a whispers-and-renban puzzle). A deferred
+    :class:`csp.sat.SatSession` puts them first in its ``enc.extra``, so its solver has
+    them too."""
     from .bits import digits_of
     from .constraints import Relation
     from .constraints.binary import _ne

@@ -982,6 +982,16 @@ class SatSession:
         enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget,
                                 compact=defer)
         self.lazy = enc.lazy
+        #: a deferred session's extra clauses start with the support clauses of its
+        #: binary relations (:func:`csp.cnf_enum.relation_supports`): they follow from the
+        #: encoding, and both the compiled enumerator and the solver propagate better with
+        #: them (true candidates of the workbench's hardest unique and variant puzzles,
+        #: those the enumerator gives up on: 7 % less in all, "Modular Nabner DA Coverage"
+        #: 115 -> 90 ms; their counts 14 % less)
+        self.supported = defer
+        if defer:
+            from .cnf_enum import relation_supports
+            enc.extra[:0] = relation_supports(puzzle, self.cand, self.n)
         n = self.n
         # the variables no clause mentions (the candidates removed at the root, and the n
         # numbers between the candidates and the auxiliary variables) are set false once:
