@@ -101,7 +101,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         return None
     enc = session.enc
     clauses = session.clauses()
-    if not getattr(session, "supported", False):   # a deferred session holds them in extra
+    if not session.supported:          # a deferred session holds them in its extra
         clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
     return mod.Enumerator(enc.top, enc.n, enc.size, clauses, cap, keep, PROBE_DEPTH,

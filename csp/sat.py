@@ -977,6 +977,7 @@ class SatSession:
         self._raw: Any = None
         self._kind = solver
         self._units: list[list[int]] = []
+        self.supported = False
         if self.cand is None:
             return
         enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget,
