@@ -33,7 +33,10 @@ candidate left has already been seen ``cap`` times (the pruning the Interactive 
 Solver uses; on the bitboards a child is skipped before its propagation when its parent's
 candidates, less the cell's other digits, are all seen); by SAT, they ask for a solution
 holding each candidate still below ``cap`` (a found solution counts for all its candidates
-at once; none left means the candidate is false, and that becomes a clause too). Either way, a count below ``cap`` is exact once
+at once; none left means the candidate is false, and that becomes a clause too; after
+:data:`REFUTE_RUN` such "none" in a row, one question for all the candidates left, whose
+"none" settles them all; when the compiled kernel gave up, the questions start from the
+solutions it found). Either way, a count below ``cap`` is exact once
 the run is complete.
 
 >>> from csp import Puzzle, Grid
