@@ -25,9 +25,10 @@
  * each open candidate is placed and propagated, and one that conflicts is removed (sweeps
  * until one removes nothing; a sweep skips what an earlier probe of it placed). With
  * probe_after > 0 the walk first runs without it, and past that many decisions starts
- * again from the root with it (counts and decisions reset: nothing is counted twice);
- * not with keep (what was listed cannot be taken back), and not when counting candidates
- * past two solutions. A tuple among the clauses is an "at most one" group: a clause
+ * again from the root with it (counts, decisions and the buffered solutions reset:
+ * nothing is counted twice; with keep, take() the solutions only once the run is over
+ * or gave up, what was taken before a restart cannot be taken back), and not when
+ * counting candidates past two solutions. A tuple among the clauses is an "at most one" group: a clause
  * (-a, -b) for each pair of its literals.
  */
 #define PY_SSIZE_T_CLEAN
@@ -321,6 +322,7 @@ static int restart_probing(Enumerator *e) {
     e->need_bt = 0;
     e->qhead = e->trail_n;
     e->found = 0;
+    e->sols.n = 0;                   /* the buffered solutions go too (found counts them) */
     free(e->first);
     e->first = NULL;
     e->unseen = 0;
@@ -510,7 +512,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         return -1;
     if (n < 1 || n > 64 || size < 1 || size > 4096 || (long long)size * n > nvars ||
         nvars > 50000000 || cap < 0 || probe_depth < 0 ||
-        probe_after < 0 || (keep && probe_after > 0)) {
+        probe_after < 0) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }

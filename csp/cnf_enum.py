@@ -86,30 +86,37 @@ CHUNK = 2_000
 PROPS_PER_NODE = 64
 
 
-def enumerator(session: Any, cap: int = 0, keep: bool = False) -> Any:
+def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = True) -> Any:
     """A kernel enumerator over ``session``'s encoding (a :class:`csp.sat.SatSession`,
     built with ``defer=True`` so that its solver is set up only if the kernel gives up),
     or None: no kernel (not built, or ``SUDOKU_CSP_PURE``), no encoding (the root
     propagation failed), or rules checked lazily. ``cap``: count the solutions of each
-    candidate up to it (0: count solutions only); ``keep``: buffer the solutions."""
+    candidate up to it (0: count solutions only); ``keep``: buffer the solutions, for a
+    caller that takes them as they come (``listing``: the root is probed from the start,
+    a restart would take back what was listed) or only once the run is over or gave up
+    (``listing=False``: the walk may restart with probing, which empties the buffer with
+    the counts, so what is buffered then is exactly the ``found`` solutions of the walk)."""
     mod = compiled_kernel()
     if mod is None or session.cand is None or session.lazy:
         return None
     enc = session.enc
     clauses = session.clauses()
-    clauses.extend(_supports(session.puzzle, session.cand, enc.n))
+    if not session.supported:          # a deferred session holds them in its extra
+        clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
     return mod.Enumerator(enc.top, enc.n, enc.size, clauses, cap, keep, PROBE_DEPTH,
-                          0 if keep else PROBE_AFTER)
+                          0 if keep and listing else PROBE_AFTER)
 
 
-def _supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
+def relation_supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
     """The support clauses of the binary relations other than "different" (whispers,
     kropki dots, thermometer steps ...): a digit of one cell needs one of the digits of
     the other it goes with. The encoding forbids the pairs that clash, which unit
     propagation reads weaker (it does not see that every digit left in the other cell
     clashes); these clauses follow from it, so the solutions are the same, and the search
-    needs fewer nodes (a fifth of them on a whispers-and-renban puzzle)."""
+    needs fewer nodes (a fifth of them on a whispers-and-renban puzzle). A deferred
+    :class:`csp.sat.SatSession` puts them first in its ``enc.extra``, so its solver has
+    them too."""
     from .bits import digits_of
     from .constraints import Relation
     from .constraints.binary import _ne

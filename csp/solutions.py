@@ -33,7 +33,10 @@ candidate left has already been seen ``cap`` times (the pruning the Interactive 
 Solver uses; on the bitboards a child is skipped before its propagation when its parent's
 candidates, less the cell's other digits, are all seen); by SAT, they ask for a solution
 holding each candidate still below ``cap`` (a found solution counts for all its candidates
-at once; none left means the candidate is false, and that becomes a clause too). Either way, a count below ``cap`` is exact once
+at once; none left means the candidate is false, and that becomes a clause too; after
+:data:`REFUTE_RUN` such "none" in a row, one question for all the candidates left, whose
+"none" settles them all; when the compiled kernel gave up, the questions start from the
+solutions it found). Either way, a count below ``cap`` is exact once
 the run is complete.
 
 >>> from csp import Puzzle, Grid
@@ -708,26 +711,28 @@ def _counts_by_sat(puzzle: Any, res: CandidateCounts, limits: _Limits,
             res.refuted = list(res.cand)
             return
         res.refuted = [c & ~r for c, r in zip(res.cand, s.cand)]
-        if _counts_by_kernel(s, res, limits, progress):
+        seed = _counts_by_kernel(s, res, limits, progress)
+        if seed is True:
             return
         s.open()
         try:
-            _sat_loop(s, res, limits, progress)
+            _sat_loop(s, res, limits, progress, seed)
         finally:                       # the root-decided cells are in every solution seen
             for lit in s.fixed_lits():
                 res.counts[lit] = res.solutions_seen
 
 
 def _counts_by_kernel(s: Any, res: CandidateCounts, limits: _Limits,
-                      progress: Callable[[int, int, int], Any] | None) -> bool:
+                      progress: Callable[[int, int, int], Any] | None) -> Any:
     """The counts of :func:`_counts_by_sat` by the compiled enumeration of the session's
     encoding (:mod:`csp.cnf_enum`): True when it answered (or was cut by the limits, which
-    then raise with what it saw in ``res``), False when it is not there or gave up (``res``
-    untouched: the SAT solver starts over)."""
+    then raise with what it saw in ``res``); None when it is not there; when it gave up,
+    the enumerator (``res`` untouched), whose solutions the SAT loop starts from (with a
+    cap above 1 the kernel buffers them, to be blocked)."""
     from . import cnf_enum
-    en = cnf_enum.enumerator(s, cap=res.cap)
+    en = cnf_enum.enumerator(s, cap=res.cap, keep=res.cap > 1, listing=False)
     if en is None:
-        return False
+        return None
     on_slice = None
     if progress is not None:
         nxt = [time.perf_counter() + PROGRESS_EVERY]
@@ -742,7 +747,7 @@ def _counts_by_kernel(s: Any, res: CandidateCounts, limits: _Limits,
         _kernel_result(en, res, False)
         raise
     if code is None:
-        return False
+        return en
     _kernel_result(en, res, True)
     return True
 
@@ -765,40 +770,93 @@ def _kernel_result(en: Any, res: CandidateCounts, complete: bool) -> None:
 
 
 def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
-              progress: Callable[[int, int, int], Any] | None) -> None:
+              progress: Callable[[int, int, int], Any] | None, seed: Any = None) -> None:
+    """The SAT path of :func:`_counts_by_sat`: a first and a second solution (unique or
+    not), then a question per candidate seen fewer than ``cap`` times. ``seed``: a kernel
+    enumerator that gave up (:func:`_counts_by_kernel`); its solutions count already (they
+    are distinct models of the same CNF: with a cap above 1 each is blocked, so the solver
+    finds others), and the questions start from its counts."""
     s.start(limits.deadline, limits.cancelled, limits.time_limit)
-    n, cap, counts = res.n, res.cap, res.counts
-    first = s.solve_lits()
-    if first is None:
-        res.refuted = list(res.cand)
-        return
-    _record(res, first, s)
-    s.block_lits(first)
-    second = s.solve_lits()
-    if second is None:             # unique: every other candidate is false
-        for c, m in enumerate(s.cand):
-            res.refuted[c] |= m & ~(1 << res.solution[c])
-        return
-    _record(res, second, s)
-    if cap > 1:
-        s.block_lits(second)
-    todo = [(c, d) for c in s.free for d in range(1, n + 1) if s.cand[c] >> d & 1]
+    n, cap = res.n, res.cap
+    if seed is not None and seed.found:
+        res.counts = seed.counts()
+        res.solutions_seen = seed.found
+        res.solution = seed.first
+        if cap > 1:
+            kept = seed.take()
+            assert len(kept) == seed.found    # a restart empties the buffer with the counts
+            for values in kept:
+                s.block(values)
+        elif seed.found == 1:
+            s.block(res.solution)
+    counts = res.counts
+    if res.solutions_seen == 0:
+        first = s.solve_lits()
+        if first is None:
+            res.refuted = list(res.cand)
+            return
+        _record(res, first, s)
+        s.block_lits(first)
+    if res.solutions_seen == 1:
+        second = s.solve_lits()
+        if second is None:             # unique: every other candidate is false
+            for c, m in enumerate(s.cand):
+                res.refuted[c] |= m & ~(1 << res.solution[c])
+            return
+        _record(res, second, s)
+        if cap > 1:
+            s.block_lits(second)
+    todo = [c * n + d for c in s.free for d in range(1, n + 1) if s.cand[c] >> d & 1]
+    # a question per candidate below the cap (a solution holding it, assumed for that call
+    # only): an answer counts for all its candidates, a "none" refutes that one. After
+    # REFUTE_RUN "none" in a row, one question for all the candidates left (a solution
+    # holding any of them: their clause, switched on by a fresh literal assumed for that
+    # call): its "none" refutes them all in one call (a puzzle with few solutions has
+    # hundreds of false candidates: v29 of the workbench's variants, 3 solutions, 442
+    # calls -> 10); an answer goes back to a question each
     total = len(todo)
     nxt = time.perf_counter() + PROGRESS_EVERY
-    for i, (c, d) in enumerate(todo):
-        v = c * n + d
-        while counts[v] < cap:
+    misses = 0
+    i = 0
+    while i < len(todo):
+        v = todo[i]
+        if counts[v] >= cap:
+            i += 1
+            continue
+        if misses >= REFUTE_RUN:
+            rest = [w for w in todo[i:] if counts[w] < cap]
+            act = s.new_var()
+            s.add_clause([-act] + rest)
+            lits = s.solve_lits([act])
+            s.add_clause([-act])       # that clause is off for good
+            if lits is None:           # no solution left holds any of them: counts exact
+                for w in rest:
+                    if not counts[w]:
+                        c = (w - 1) // n
+                        res.refuted[c] |= 1 << (w - c * n)
+                return
+            misses = 0
+        else:
             lits = s.solve_lits([v])
-            if lits is None:
-                s.exclude(c, d)
-                res.refuted[c] |= 1 << d
-                break
-            _record(res, lits, s)
-            if cap > 1:
-                s.block_lits(lits)
+            if lits is None:           # no solution left holds it (one found may)
+                c = (v - 1) // n
+                s.exclude(c, v - c * n)
+                if not counts[v]:
+                    res.refuted[c] |= 1 << (v - c * n)
+                misses += 1
+                i += 1
+                continue
+        _record(res, lits, s)
+        if cap > 1:
+            s.block_lits(lits)
         if progress is not None and time.perf_counter() > nxt:
-            progress(res.solutions_seen, i + 1, total)
+            progress(res.solutions_seen, i, total)
             nxt = time.perf_counter() + PROGRESS_EVERY
+
+
+#: "none" answers in a row after which :func:`_sat_loop` asks about all the candidates
+#: left at once
+REFUTE_RUN = 3
 
 
 # ---------------------------------------------------------------------------------------

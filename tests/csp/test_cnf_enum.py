@@ -185,6 +185,29 @@ def test_small_grids_equal_an_independent_enumeration(k) -> None:
             assert sorted(tuple(x) for x in en.take()) == sorted(sols)
 
 
+@pytest.mark.parametrize("run", [0, 1, 3, 10 ** 9])
+def test_the_sat_questions_equal_an_independent_enumeration(monkeypatch, run) -> None:
+    """The SAT loop of true candidates (no kernel): a question per candidate, and after
+    ``REFUTE_RUN`` "none" in a row one for all those left (0: always that one; 10^9:
+    never), gives the counts of a brute-force enumeration."""
+    from csp import solutions
+    monkeypatch.setattr(solutions, "REFUTE_RUN", run)
+    monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+    for p in small_puzzles()[::2]:
+        sols = brute(p)
+        for cap in (1, 2, 5):
+            res = candidate_counts(p, cap=cap, method="sat")
+            assert res.complete
+            assert res.status == ("unsolvable" if not sols else
+                                  "unique" if len(sols) == 1 else "multiple")
+            for c in range(16):
+                for d in range(1, 5):
+                    k = sum(1 for s in sols if s[c] == d)
+                    assert res.count(c, d) == min(cap, k)
+                    assert bool(res.refuted[c] >> d & 1) == (k == 0
+                                                             and res.cand[c] >> d & 1 == 1)
+
+
 # ---------------------------------------------------------------------------------------
 # the budget, and the kernel's own guards
 # ---------------------------------------------------------------------------------------
@@ -294,11 +317,47 @@ def test_probing_leaves_every_count_as_it_was(monkeypatch, set_name, ident, cap)
 
 @needs_kernel
 def test_listing_probes_from_the_start_only() -> None:
-    with pytest.raises(ValueError):
-        KERNEL.Enumerator(4, 2, 2, [[1, 2], [3, 4]], 0, True, 1, 10)   # keep + a restart
     en = KERNEL.Enumerator(4, 2, 2, [[1, 2], [3, 4], [-1, -3], [-2, -4]], 0, True, 1, 0)
     assert en.run(100, 10_000) == cnf_enum.DONE
     assert sorted(map(tuple, en.take())) == [(1, 2), (2, 1)]
+
+
+@needs_kernel
+@pytest.mark.parametrize("cap", [0, 1, 3])
+def test_a_restart_empties_the_buffer_with_the_counts(cap: int) -> None:
+    """keep with a restart (probing past a few decisions): what is buffered at the end is
+    exactly the walk's ``found`` solutions, each once, all of them when it finishes."""
+    p = Puzzle(Grid(4)).add_grid_houses()
+    with SatSession(p, defer=True) as s:
+        clauses = s.clauses() + s.enc.extra
+        en = KERNEL.Enumerator(s.enc.top, 4, 16, clauses, cap, True, 1, 5)
+        assert en.run(10 ** 6, 10 ** 8) == cnf_enum.DONE
+        sols = en.take()
+    assert len(sols) == en.found
+    assert len(set(map(tuple, sols))) == len(sols)
+    if cap == 0:
+        assert en.found == 288
+
+
+@needs_kernel
+@pytest.mark.parametrize("budget", [(30, 0), (60, 1), (120, 2)])
+def test_the_sat_loop_goes_on_from_the_kernels_solutions(monkeypatch, budget) -> None:
+    """A kernel that gives up hands its solutions to the SAT loop (counted, and blocked
+    with a cap above 1): the counts are those of the SAT path alone, on puzzles with a few
+    to thousands of solutions, whatever the kernel found before it gave up."""
+    monkeypatch.setattr(cnf_enum, "NODES_CAPPED", budget[0])
+    monkeypatch.setattr(cnf_enum, "NODES_PER_SOLUTION_CAPPED", budget[1])
+    for ident in ("v02", "v07", "v29", "v36"):
+        p = puzzle("variants", ident)
+        for cap in (1, 2, 8):
+            got = candidate_counts(p, cap=cap, method="sat")
+            monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+            want = candidate_counts(p, cap=cap, method="sat")
+            monkeypatch.delenv("SUDOKU_CSP_PURE")
+            assert got.complete and want.complete
+            assert got.status == want.status, (ident, cap)
+            assert [min(k, cap) for k in got.counts] == [min(k, cap) for k in want.counts]
+            assert got.refuted == want.refuted, (ident, cap)
 
 
 # ---------------------------------------------------------------------------------------
