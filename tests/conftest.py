@@ -242,6 +242,26 @@ def random_states(puzzle, k: int, seed: int, low: int, high: int):
         yield st
 
 
+def path_states(puzzles: list, steps: int, every: int):
+    """Copies of every ``every``-th state along the first ``steps`` steps of the default
+    solve paths (puzzles: lines of classic puzzles, or Puzzles): the states a kernel's
+    comparison test calls both implementations on."""
+    from techniques import StepSolver
+    from techniques.loop import apply_step
+    from variants.classic import classic_puzzle
+    walker = StepSolver("default", unique=True)
+    for line in puzzles:
+        p = classic_puzzle(line) if isinstance(line, str) else line
+        st = p.pencilmarks()
+        for k in range(steps):
+            if k % every == 0:
+                yield st.copy()
+            step = walker.next_step(st)
+            if step is None:
+                break
+            apply_step(st, step)
+
+
 def kernel_solve_path(line: str) -> tuple:
     """A classic puzzle's default logic solve: its status and (step, extra, note) each."""
     from techniques.solver import StepSolver

@@ -16,12 +16,9 @@ import pytest
 from csp.kernel import active
 from techniques import als
 from techniques.analysis import Analysis
-from techniques.loop import apply_step
 from techniques.registry import load
-from techniques.solver import StepSolver
-from variants.classic import classic_puzzle
 
-from conftest import DATA, both_kernel_paths, random_states, sample_lines
+from conftest import DATA, both_kernel_paths, path_states, random_states, sample_lines
 
 pytestmark = pytest.mark.skipif(active(als._als_kernel) is None,
                                 reason="techniques._als_kernel is not built (no C compiler "
@@ -38,22 +35,6 @@ SETTINGS = [
     ("als_chain", {"max_nodes": 37}), ("als_chain", {"max_nodes": 1500, "max_als": 9}),
     ("als_chain", {"max_size": 2, "min_als": 3}),
 ]
-
-
-def _states(puzzles: list, steps: int, every: int):
-    """States along the default solve paths (puzzles: lines of classic puzzles, or
-    Puzzles)."""
-    walker = StepSolver("default", unique=True)
-    for line in puzzles:
-        p = classic_puzzle(line) if isinstance(line, str) else line
-        st = p.pencilmarks()
-        for k in range(steps):
-            if k % every == 0:
-                yield st.copy()
-            step = walker.next_step(st)
-            if step is None:
-                break
-            apply_step(st, step)
 
 
 def _run(monkeypatch, st, name: str, opts: dict, pure: bool) -> list[tuple]:
@@ -94,19 +75,19 @@ def test_kernel_equals_python_on_hard_solve_paths(monkeypatch):
     order, the same notes and patterns."""
     puzzles = sample_lines("tdoku_magictour_top1465", 3) + sample_lines("forum_hardest_110626", 1)
     steps = states = 0
-    for st in _states(puzzles, 80, 10):
+    for st in path_states(puzzles, 80, 10):
         steps += _compare(monkeypatch, st)
         states += 1
     assert states >= 12 and steps > 500
 
 
 @pytest.mark.slow
-def test_kernel_equals_python_on_many_states(monkeypatch):
+def test_kernel_equals_python_on_manypath_states(monkeypatch):
     puzzles = (sample_lines("tdoku_magictour_top1465", 8, seed=2)
                + sample_lines("forum_hardest_110626", 4, seed=2)
                + sample_lines("norvig_top95", 4, seed=2))
     steps = states = 0
-    for st in _states(puzzles, 200, 5):
+    for st in path_states(puzzles, 200, 5):
         steps += _compare(monkeypatch, st)
         states += 1
     assert states >= 80 and steps > 5000
@@ -121,7 +102,7 @@ def test_kernel_equals_python_on_other_grids(monkeypatch):
     from variants.regions import diagonal, jigsaw_grid
     steps = states = 0
     rows6 = (DATA / "sizes_6.solutions.csv").read_text().split()[:3]
-    for st in _states([r.split(",")[0] for r in rows6], 30, 6):
+    for st in path_states([r.split(",")[0] for r in rows6], 30, 6):
         steps += _compare(monkeypatch, st)
         states += 1
     reg = [(r // 3) * 3 + c // 3 for r in range(9) for c in range(9)]

@@ -18,12 +18,9 @@ import pytest
 from csp.kernel import active
 from techniques import chains
 from techniques.analysis import Analysis
-from techniques.loop import apply_step
 from techniques.registry import load
-from techniques.solver import StepSolver
-from variants.classic import classic_puzzle
 
-from conftest import DATA, both_kernel_paths, random_states, sample_lines
+from conftest import DATA, both_kernel_paths, path_states, random_states, sample_lines
 
 pytestmark = pytest.mark.skipif(active(chains._chain_kernel) is None,
                                 reason="techniques._chain_kernel is not built (no C compiler "
@@ -48,22 +45,6 @@ SETTINGS = [
     ("grouped_continuous_nice_loop", {"als": 5}), ("grouped_aic", {"types": "2", "als": 5}),
     ("grouped_discontinuous_nice_loop", {"types": "1", "als": 5}), ("x_chain", {"max_length": 5}),
 ]
-
-
-def _states(puzzles: list, steps: int, every: int):
-    """States along the default solve paths (puzzles: lines of classic puzzles, or
-    Puzzles)."""
-    walker = StepSolver("default", unique=True)
-    for line in puzzles:
-        p = classic_puzzle(line) if isinstance(line, str) else line
-        st = p.pencilmarks()
-        for k in range(steps):
-            if k % every == 0:
-                yield st.copy()
-            step = walker.next_step(st)
-            if step is None:
-                break
-            apply_step(st, step)
 
 
 def _env(monkeypatch, pure: bool) -> None:
@@ -160,7 +141,7 @@ def test_graphs_and_searches_equal_python_on_hard_solve_paths(monkeypatch):
     of hard solve paths (top1465 and forum-hardest puzzles)."""
     puzzles = sample_lines("tdoku_magictour_top1465", 2) + sample_lines("forum_hardest_110626", 1)
     searches = states = 0
-    for st in _states(puzzles, 60, 15):
+    for st in path_states(puzzles, 60, 15):
         searches += _compare_graphs(monkeypatch, st)
         states += 1
     assert states >= 8 and searches > 1000
@@ -176,19 +157,19 @@ def test_steps_equal_python_on_hard_solve_paths(monkeypatch):
     steps = states = 0
     for line, sol in rows:
         solution = [int(ch) for ch in sol]
-        for st in _states([line], 60, 12):
+        for st in path_states([line], 60, 12):
             steps += _compare_steps(monkeypatch, st, solution=solution)
             states += 1
     assert states >= 10 and steps > 100
 
 
 @pytest.mark.slow
-def test_steps_and_graphs_equal_python_on_many_states(monkeypatch):
+def test_steps_and_graphs_equal_python_on_manypath_states(monkeypatch):
     puzzles = (sample_lines("tdoku_magictour_top1465", 6, seed=4)
                + sample_lines("forum_hardest_110626", 3, seed=4)
                + sample_lines("norvig_top95", 3, seed=4))
     steps = states = 0
-    for st in _states(puzzles, 150, 10):
+    for st in path_states(puzzles, 150, 10):
         steps += _compare_steps(monkeypatch, st)
         _compare_graphs(monkeypatch, st)
         states += 1
@@ -207,7 +188,7 @@ def test_kernel_equals_python_on_other_grids(monkeypatch):
     from variants.regions import diagonal, jigsaw_grid
     steps = states = 0
     rows6 = (DATA / "sizes_6.solutions.csv").read_text().split()[:3]
-    for st in _states([r.split(",")[0] for r in rows6], 30, 6):
+    for st in path_states([r.split(",")[0] for r in rows6], 30, 6):
         steps += _compare_steps(monkeypatch, st)
         _compare_graphs(monkeypatch, st, 8)
         states += 1
