@@ -150,7 +150,11 @@ def test_se_rating_honours_the_time_limit(capsys):
     rc = main(["solve", "--logic", "--rating", "se", "--time-limit", "0.2", "--json", payload])
     took = time.perf_counter() - t0
     out = json.loads(capsys.readouterr().out)
-    assert rc == 1 and out["status"] == "limit" and not out["se_rating"]["solved"]
+    # the logic solve itself may finish within the 0.2 s (warm caches and the compiled
+    # kernels: it did in CI) or stop at it; the exit code follows the solve, as documented;
+    # the SE rating, given at least a second, is cut either way
+    assert (rc, out["status"]) in ((1, "limit"), (0, "solved"))
+    assert not out["se_rating"]["solved"] and out["se_rating"]["er"] == 20.0
     assert took < 5
 
 
