@@ -570,6 +570,47 @@ fail:
 /* ---- the ALS enumeration of one house (als._house_als) ------------------------------- */
 #define HOUSE_MAX 16            /* free cells of a house handled here (else Python) */
 
+typedef struct { u128 cb; uint32_t m; int whole; } HAls;
+
+/* the ALS of one house (the DFS of als._house_als) appended to *v; -1 on no memory */
+static int house_enum(const int *cells, const uint32_t *masks, int k, int limit, HAls **v,
+                      Py_ssize_t *nv, Py_ssize_t *cap) {
+    struct { int start, s; uint32_t m; u128 cb; } stack[HOUSE_MAX * HOUSE_MAX + 1];
+    int top = 0;
+    if (k == 0) return 0;
+    if (limit < 1 || limit > k) limit = k;
+    stack[top].start = 0; stack[top].s = 0; stack[top].m = 0; stack[top].cb = 0; top++;
+    while (top > 0) {
+        top--;
+        const int start = stack[top].start, s = stack[top].s;
+        const uint32_t m = stack[top].m;
+        const u128 cb = stack[top].cb;
+        for (int i = start; i < k; i++) {
+            uint32_t m2 = m | masks[i];
+            int s2 = s + 1;
+            int extra = __builtin_popcount(m2) - s2;
+            if (extra - (limit - s2) > 1) continue;
+            u128 cb2 = cb | ((u128)1 << cells[i]);
+            if (extra == 1) {
+                if (*nv >= *cap) {
+                    Py_ssize_t nc = *cap ? *cap * 2 : 1024;
+                    HAls *nvp = (HAls *)realloc(*v, sizeof(HAls) * nc);
+                    if (!nvp) return -1;
+                    *v = nvp;
+                    *cap = nc;
+                }
+                (*v)[*nv].cb = cb2; (*v)[*nv].m = m2; (*v)[*nv].whole = s2 == k && k > 1;
+                (*nv)++;
+            }
+            if (s2 < limit && top < HOUSE_MAX * HOUSE_MAX + 1) {
+                stack[top].start = i + 1; stack[top].s = s2; stack[top].m = m2;
+                stack[top].cb = cb2; top++;
+            }
+        }
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(house_als_doc,
 "house_als(cells, masks, limit) -> list or None\n\n"
 "als._house_als on one house: cells (ascending), their candidate masks, limit (the most\n"
@@ -597,60 +638,44 @@ static PyObject *py_house_als(PyObject *self, PyObject *args) {
         cells[i] = (int)v;
         masks[i] = (uint32_t)m;
     }
-    PyObject *out = PyList_New(0);
-    if (!out || k == 0) return out;
-    if (limit < 1 || limit > k) limit = k;
-    /* the Python DFS: a LIFO stack of (start, cells, mask, size) */
-    struct { int start, s; uint32_t m; u128 cb; } stack[HOUSE_MAX * HOUSE_MAX + 1];
-    int top = 0;
-    stack[top].start = 0; stack[top].s = 0; stack[top].m = 0; stack[top].cb = 0; top++;
-    while (top > 0) {
-        top--;
-        const int start = stack[top].start, s = stack[top].s;
-        const uint32_t m = stack[top].m;
-        const u128 cb = stack[top].cb;
-        for (int i = start; i < k; i++) {
-            uint32_t m2 = m | masks[i];
-            int s2 = s + 1;
-            int extra = __builtin_popcount(m2) - s2;
-            if (extra - (limit - s2) > 1) continue;
-            u128 cb2 = cb | ((u128)1 << cells[i]);
-            if (extra == 1) {
-                PyObject *pos = PyDict_New();
-                if (!pos) goto fail;
-                for (int d = 1; d < 32; d++) {
-                    if (!(m2 >> d & 1)) continue;
-                    u128 pd = 0;
-                    for (int j = 0; j < k; j++)
-                        if ((cb2 >> cells[j] & 1) && (masks[j] >> d & 1))
-                            pd |= (u128)1 << cells[j];
-                    PyObject *key = PyLong_FromLong(d), *val = from_u128(pd);
-                    if (!key || !val || PyDict_SetItem(pos, key, val) < 0) {
-                        Py_XDECREF(key); Py_XDECREF(val); Py_DECREF(pos);
-                        goto fail;
-                    }
-                    Py_DECREF(key); Py_DECREF(val);
-                }
-                PyObject *cbo = from_u128(cb2);
-                if (!cbo) { Py_DECREF(pos); goto fail; }
-                PyObject *t = Py_BuildValue("(NkNO)", cbo, (unsigned long)m2, pos,
-                                            (s2 == k && k > 1) ? Py_True : Py_False);
-                if (!t) goto fail;
-                if (PyList_Append(out, t) < 0) { Py_DECREF(t); goto fail; }
-                Py_DECREF(t);
-            }
-            if (s2 < limit) {
-                if (top >= HOUSE_MAX * HOUSE_MAX + 1) {
-                    PyErr_SetString(PyExc_RuntimeError, "_als_kernel.house_als: stack");
-                    goto fail;
-                }
-                stack[top].start = i + 1; stack[top].s = s2; stack[top].m = m2;
-                stack[top].cb = cb2; top++;
-            }
-        }
+    HAls *v = NULL;
+    Py_ssize_t nv = 0, cap = 0;
+    if (house_enum(cells, masks, (int)k, (int)limit, &v, &nv, &cap) < 0) {
+        free(v);
+        return PyErr_NoMemory();
     }
+    PyObject *out = PyList_New(0);
+    if (!out) { free(v); return NULL; }
+    for (Py_ssize_t x = 0; x < nv; x++) {
+        const u128 cb2 = v[x].cb;
+        const uint32_t m2 = v[x].m;
+        PyObject *pos = PyDict_New();
+        if (!pos) goto fail;
+        for (int d = 1; d < 32; d++) {
+            if (!(m2 >> d & 1)) continue;
+            u128 pd = 0;
+            for (Py_ssize_t j = 0; j < k; j++)
+                if ((cb2 >> cells[j] & 1) && (masks[j] >> d & 1))
+                    pd |= (u128)1 << cells[j];
+            PyObject *key = PyLong_FromLong(d), *val = from_u128(pd);
+            if (!key || !val || PyDict_SetItem(pos, key, val) < 0) {
+                Py_XDECREF(key); Py_XDECREF(val); Py_DECREF(pos);
+                goto fail;
+            }
+            Py_DECREF(key); Py_DECREF(val);
+        }
+        PyObject *cbo = from_u128(cb2);
+        if (!cbo) { Py_DECREF(pos); goto fail; }
+        PyObject *t = Py_BuildValue("(NkNO)", cbo, (unsigned long)m2, pos,
+                                    v[x].whole ? Py_True : Py_False);
+        if (!t) goto fail;
+        if (PyList_Append(out, t) < 0) { Py_DECREF(t); goto fail; }
+        Py_DECREF(t);
+    }
+    free(v);
     return out;
 fail:
+    free(v);
     Py_DECREF(out);
     return NULL;
 }
@@ -807,46 +832,6 @@ fail:
 }
 
 /* ---- the ALS table of a state (als._als_table) --------------------------------------- */
-typedef struct { u128 cb; uint32_t m; int whole; } HAls;
-
-/* the ALS of one house (the DFS of als._house_als) appended to *v; -1 on no memory */
-static int house_enum(const int *cells, const uint32_t *masks, int k, int limit, HAls **v,
-                      Py_ssize_t *nv, Py_ssize_t *cap) {
-    struct { int start, s; uint32_t m; u128 cb; } stack[HOUSE_MAX * HOUSE_MAX + 1];
-    int top = 0;
-    if (k == 0) return 0;
-    if (limit < 1 || limit > k) limit = k;
-    stack[top].start = 0; stack[top].s = 0; stack[top].m = 0; stack[top].cb = 0; top++;
-    while (top > 0) {
-        top--;
-        const int start = stack[top].start, s = stack[top].s;
-        const uint32_t m = stack[top].m;
-        const u128 cb = stack[top].cb;
-        for (int i = start; i < k; i++) {
-            uint32_t m2 = m | masks[i];
-            int s2 = s + 1;
-            int extra = __builtin_popcount(m2) - s2;
-            if (extra - (limit - s2) > 1) continue;
-            u128 cb2 = cb | ((u128)1 << cells[i]);
-            if (extra == 1) {
-                if (*nv >= *cap) {
-                    Py_ssize_t nc = *cap ? *cap * 2 : 1024;
-                    HAls *nvp = (HAls *)realloc(*v, sizeof(HAls) * nc);
-                    if (!nvp) return -1;
-                    *v = nvp;
-                    *cap = nc;
-                }
-                (*v)[*nv].cb = cb2; (*v)[*nv].m = m2; (*v)[*nv].whole = s2 == k && k > 1;
-                (*nv)++;
-            }
-            if (s2 < limit && top < HOUSE_MAX * HOUSE_MAX + 1) {
-                stack[top].start = i + 1; stack[top].s = s2; stack[top].m = m2;
-                stack[top].cb = cb2; top++;
-            }
-        }
-    }
-    return 0;
-}
 
 PyDoc_STRVAR(als_table_doc,
 "als_table(ncells, house_masks, full, unsolved, cand, max_size) -> list or None\n\n"

@@ -486,6 +486,24 @@ PyDoc_STRVAR(closure_doc,
 "t != s that s reaches true); loop_ends, the sources s reaching true a hub t != s weakly\n"
 "linked to s (where a continuous nice loop can close). None past MAXHUBS hubs.");
 
+/* closure: the starts in x (a hub's set) reach, through its links adj[e0..e1), each partner
+ * v with the opposite value: the starts not yet in seen[v] go into next[v] (flag hn[v]);
+ * 1 when any did */
+static inline int spread(const word *x, const int32_t *adj, int32_t e0, int32_t e1,
+                         const word *seen, word *next, char *hn, Py_ssize_t SW) {
+    int any = 0;
+    for (int32_t e = e0; e < e1; e++) {
+        Py_ssize_t v = adj[e];
+        const word *sv = seen + v * SW;
+        word *dv = next + v * SW;
+        for (Py_ssize_t q = 0; q < SW; q++) {
+            word y = x[q] & ~sv[q];
+            if (y) { dv[q] |= y; hn[v] = 1; any = 1; }
+        }
+    }
+    return any;
+}
+
 static PyObject *k_closure(PyObject *self, PyObject *args) {
     PyObject *cap, *sources_o;
     Py_ssize_t ml;
@@ -586,28 +604,10 @@ static PyObject *k_closure(PyObject *self, PyObject *args) {
         /* links are symmetric: a hub's strong partners reached false (weak partners
          * reached true) at the last level reach it true (false) at this one */
         for (Py_ssize_t u = 0; u < H; u++) {
-            if (hgf[u]) {
-                const word *x = gf + u * SW;
-                for (int32_t e = sst[u]; e < sst[u + 1]; e++) {
-                    Py_ssize_t v = sadj[e];
-                    word *tv = tru + v * SW, *dv = nt + v * SW;
-                    for (Py_ssize_t q = 0; q < SW; q++) {
-                        word y = x[q] & ~tv[q];
-                        if (y) { dv[q] |= y; hnt[v] = 1; any = 1; }
-                    }
-                }
-            }
-            if (hgt[u]) {
-                const word *x = gt + u * SW;
-                for (int32_t e = wst[u]; e < wst[u + 1]; e++) {
-                    Py_ssize_t v = wadj[e];
-                    word *fv = fal + v * SW, *dv = nf + v * SW;
-                    for (Py_ssize_t q = 0; q < SW; q++) {
-                        word y = x[q] & ~fv[q];
-                        if (y) { dv[q] |= y; hnf[v] = 1; any = 1; }
-                    }
-                }
-            }
+            if (hgf[u])
+                any |= spread(gf + u * SW, sadj, sst[u], sst[u + 1], tru, nt, hnt, SW);
+            if (hgt[u])
+                any |= spread(gt + u * SW, wadj, wst[u], wst[u + 1], fal, nf, hnf, SW);
         }
         if (!any) break;
         for (Py_ssize_t v = 0; v < H; v++) {

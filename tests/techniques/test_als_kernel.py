@@ -82,7 +82,7 @@ def test_kernel_equals_python_on_hard_solve_paths(monkeypatch):
 
 
 @pytest.mark.slow
-def test_kernel_equals_python_on_manypath_states(monkeypatch):
+def test_kernel_equals_python_on_many_states(monkeypatch):
     puzzles = (sample_lines("tdoku_magictour_top1465", 8, seed=2)
                + sample_lines("forum_hardest_110626", 4, seed=2)
                + sample_lines("norvig_top95", 4, seed=2))

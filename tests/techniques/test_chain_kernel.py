@@ -164,7 +164,7 @@ def test_steps_equal_python_on_hard_solve_paths(monkeypatch):
 
 
 @pytest.mark.slow
-def test_steps_and_graphs_equal_python_on_manypath_states(monkeypatch):
+def test_steps_and_graphs_equal_python_on_many_states(monkeypatch):
     puzzles = (sample_lines("tdoku_magictour_top1465", 6, seed=4)
                + sample_lines("forum_hardest_110626", 3, seed=4)
                + sample_lines("norvig_top95", 3, seed=4))

@@ -17,24 +17,11 @@ from techniques.loop import apply_step
 from techniques.solver import StepSolver
 from variants.classic import classic_puzzle
 
-from conftest import DATA, both_kernel_paths, random_states, sample_lines
+from conftest import DATA, both_kernel_paths, path_states, random_states, sample_lines
 
 pytestmark = pytest.mark.skipif(active(als._als_kernel) is None,
                                 reason="techniques._als_kernel is not built (no C compiler "
                                        "at install, or SUDOKU_CSP_PURE=1)")
-
-
-def _states(lines: list[str], steps: int, every: int):
-    walker = StepSolver("default", unique=True)
-    for line in lines:
-        st = classic_puzzle(line).pencilmarks()
-        for k in range(steps):
-            if k % every == 0:
-                yield st.copy()
-            step = walker.next_step(st)
-            if step is None:
-                break
-            apply_step(st, step)
 
 
 def _both(monkeypatch, fn):
@@ -77,7 +64,7 @@ def _compare(monkeypatch, st) -> tuple[int, int]:
 def test_kernel_equals_python_on_hard_solve_paths(monkeypatch):
     lines = sample_lines("tdoku_magictour_top1465", 3) + sample_lines("forum_hardest_110626", 1)
     n_als = n_sdc = states = 0
-    for st in _states(lines, 60, 10):
+    for st in path_states(lines, 60, 10):
         a, s = _compare(monkeypatch, st)
         n_als, n_sdc, states = n_als + a, n_sdc + s, states + 1
     assert states >= 10 and n_als > 1000

@@ -13,11 +13,9 @@ import pytest
 from csp.kernel import active
 from techniques.analysis import Analysis
 from techniques.forcing import engine
-from techniques.loop import apply_step
-from techniques.solver import StepSolver
 from variants.classic import classic_puzzle
 
-from conftest import DATA, both_kernel_paths, random_states, sample_lines
+from conftest import DATA, both_kernel_paths, path_states, random_states, sample_lines
 
 pytestmark = pytest.mark.skipif(active(engine._forcing_kernel) is None,
                                 reason="techniques._forcing_kernel is not built (no C "
@@ -25,19 +23,6 @@ pytestmark = pytest.mark.skipif(active(engine._forcing_kernel) is None,
 
 MODES = ((False, False), (True, False), (True, True))     # (net, inter)
 LOCKED = [0]
-
-
-def _states(lines: list[str], steps: int, every: int):
-    walker = StepSolver("default", unique=True)
-    for line in lines:
-        st = classic_puzzle(line).pencilmarks()
-        for k in range(steps):
-            if k % every == 0:
-                yield st.copy()
-            step = walker.next_step(st)
-            if step is None:
-                break
-            apply_step(st, step)
 
 
 def _snap(ps) -> tuple:
@@ -84,7 +69,7 @@ def test_kernel_equals_python_on_hard_solve_paths(monkeypatch):
     lines = sample_lines("tdoku_magictour_top1465", 2) + sample_lines("forum_hardest_110626", 1)
     props = contras = 0
     LOCKED[0] = 0
-    for state in _states(lines, 60, 15):
+    for state in path_states(lines, 60, 15):
         a, b = _compare(monkeypatch, state, follow=3)
         props, contras = props + a, contras + b
     assert props > 3000 and contras > 100 and LOCKED[0] > 50
@@ -95,7 +80,7 @@ def test_kernel_equals_python_on_many_states(monkeypatch):
     lines = (sample_lines("tdoku_magictour_top1465", 6, seed=3)
              + sample_lines("forum_hardest_110626", 3, seed=3))
     props = 0
-    for state in _states(lines, 150, 8):
+    for state in path_states(lines, 150, 8):
         props += _compare(monkeypatch, state, follow=6)[0]
     assert props > 30000
 
@@ -119,7 +104,7 @@ def test_kernel_equals_python_on_other_grids(monkeypatch):
             a, b = _compare(monkeypatch, state, follow=2)
             props, contras = props + a, contras + b
     rows6 = (DATA / "sizes_6.solutions.csv").read_text().split()[:2]
-    for state in _states([r.split(",")[0] for r in rows6], 8, 2):
+    for state in path_states([r.split(",")[0] for r in rows6], 8, 2):
         props += _compare(monkeypatch, state)[0]
     assert props > 2000 and contras > 100
 
