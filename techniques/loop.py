@@ -445,8 +445,9 @@ class Run:
         # the last step's changes: (key before, key after, cells changed), so the next
         # analysis is derived from the previous one by those cells alone
         self._delta: tuple[tuple[int, int], tuple[int, int], list[int]] | None = None
-        # the plan the singles fast path read, and the stage codes of its leading singles
-        self._singles: tuple[list, bytes] | None = None
+        # the plan the singles fast path read, the stage codes of its leading singles and
+        # the search (singles.searcher: the kernel is asked for once per run)
+        self._singles: tuple[list, bytes, Callable] | None = None
         # a state handed in may already fill a rule with digits that break it (the givens
         # of a puzzle were checked when it froze)
         self._broken = None if self.sound else self.puzzle.broken_rule(self.state.placed)
@@ -671,6 +672,7 @@ class Run:
         analysis made (derived from the last one through every change since) and the rest
         of the plan searched. The same step as :func:`first_step` over the whole plan."""
         plan = self.plan()
+        links = link_tables(self.puzzle)
         if self._singles is None or self._singles[0] is not plan:
             stages = bytearray()
             for t, finder, _ in plan:
@@ -678,12 +680,11 @@ class Run:
                 if code is None:
                     break
                 stages.append(code)
-            self._singles = (plan, bytes(stages))
-        stages = self._singles[1]
+            self._singles = (plan, bytes(stages), singles.searcher(links))
+        _, stages, search = self._singles
         rest = None
         if stages and not self.budget.exhausted:    # (spent: first_step says so)
-            links = link_tables(self.puzzle)
-            found = singles.first_single(self.state, links, stages)
+            found = search(self.state, stages)
             if found is not None:
                 self.incomplete = False
                 self.gave_up = None

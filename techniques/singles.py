@@ -9,7 +9,7 @@ built, with :func:`_first_single` as its pure-Python twin (identical results).
 from __future__ import annotations
 
 from array import array
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from csp.kernel import active
 from csp.links import LinkTables
@@ -130,11 +130,20 @@ def first_single(state: State, links: LinkTables,
     >>> first_single(st, link_tables(p), bytes([0, 2]))         # r1c6=1, in row 1
     (2, 5, 1, 0)
     """
+    return searcher(links)(state, stages)
+
+
+def searcher(links: LinkTables) -> Callable[[State, bytes], tuple[int, int, int, int] | None]:
+    """:func:`first_single` for the states of one puzzle (``links``: its link tables), with
+    the kernel asked for (:func:`csp.kernel.active`) once, now: a run takes one when it
+    starts searching, instead of reading the environment at each step."""
     table = links.derived(_Table)
     kernel = active(_singles_kernel) if table.compiled else None
     if kernel is not None:
-        return kernel.first_single(state.cand, state.placed, table.packed, links.n, stages)
-    return _first_single(state.cand, state.placed, table.cells, stages)
+        find, packed, n = kernel.first_single, table.packed, links.n
+        return lambda state, stages: find(state.cand, state.placed, packed, n, stages)
+    cells = table.cells
+    return lambda state, stages: _first_single(state.cand, state.placed, cells, stages)
 
 
 def _first_single(cand: Sequence[int], placed: Sequence[int],
