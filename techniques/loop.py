@@ -223,8 +223,17 @@ def is_classic_grid(puzzle: Puzzle | None) -> bool:
     """
     if puzzle is None or puzzle.grid.region_kind != "box" or is_variant(puzzle):
         return False
-    own = {frozenset(h.cells) for h in puzzle.grid.houses}
-    return all(frozenset(c.house() or ()) in own for c in puzzle.constraints)
+    cells = {h.cells for h in puzzle.grid.houses}
+    own = None
+    for c in puzzle.constraints:
+        h = c.house() or ()
+        if type(h) is tuple and h in cells:     # a house's own cells, in its order
+            continue
+        if own is None:
+            own = {frozenset(x) for x in cells}
+        if frozenset(h) not in own:
+            return False
+    return True
 
 
 def rated_by_idea(puzzle: Puzzle | None) -> bool:
