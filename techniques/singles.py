@@ -25,19 +25,25 @@ except ImportError:  # not built (no C compiler): the pure-Python path
     _singles_kernel = None
 
 
+# the steps of the three finders (and of single_step): one Candidate (made as the tuple it
+# is, without the named tuple's Python-level __new__) serves as placement and pattern
+_tuple_new = tuple.__new__
+
+
 def _full_house_step(c: int, d: int, house: str, namer: "int | Namer") -> Step:
-    return Step("full_house", placements=(Candidate(c, d),), digits=(d,), houses=(house,),
-                title="Full House", namer=namer)
+    return Step("full_house", placements=(_tuple_new(Candidate, (c, d)),), digits=(d,),
+                houses=(house,), title="Full House", namer=namer)
 
 
 def _naked_single_step(c: int, d: int, namer: "int | Namer") -> Step:
-    return Step("naked_single", placements=(Candidate(c, d),), digits=(d,),
-                pattern=(Candidate(c, d),), title="Naked Single", namer=namer)
+    cd = (_tuple_new(Candidate, (c, d)),)
+    return Step("naked_single", placements=cd, digits=(d,), pattern=cd,
+                title="Naked Single", namer=namer)
 
 
 def _hidden_single_step(c: int, d: int, house: str, namer: "int | Namer") -> Step:
-    return Step("hidden_single", placements=(Candidate(c, d),), digits=(d,), houses=(house,),
-                title="Hidden Single", namer=namer)
+    return Step("hidden_single", placements=(_tuple_new(Candidate, (c, d)),), digits=(d,),
+                houses=(house,), title="Hidden Single", namer=namer)
 
 
 @register("full_house", "Full House", "singles", code="0000")
