@@ -65,7 +65,7 @@ def default_box_shape(n: int) -> tuple[int, int] | None:
 #: the tables of the grids built with the default box shape, no box or no box shape (n,
 #: box) -> the attributes (a Grid's tables depend on nothing else: built once per shape)
 _SHAPES: dict[tuple, dict] = {}
-#: the attributes that are lists: each grid gets copies
+#: the attributes that are lists: each grid gets copies (kept as tuples in _SHAPES)
 _OWN_LISTS = ("rows", "cols", "regions", "region_of", "houses", "subgrids")
 
 
@@ -91,8 +91,9 @@ class Grid:
             # the tables of this shape, built before: tuples and Houses shared (immutable),
             # lists copied (each grid owns its own)
             self.__dict__.update(shape)
-            for name in _OWN_LISTS:
-                setattr(self, name, list(shape[name]))
+            self.rows, self.cols = list(self.rows), list(self.cols)
+            self.regions, self.region_of = list(self.regions), list(self.region_of)
+            self.houses, self.subgrids = list(self.houses), list(self.subgrids)
             return
         self.n = n
         self.size = n * n
@@ -146,7 +147,7 @@ class Grid:
         self.diagonal_main = tuple(i * n + i for i in range(n))
         self.diagonal_anti = tuple(i * n + (n - 1 - i) for i in range(n))
         if key is not None and type(self) is Grid:
-            _SHAPES[key] = {k: (list(v) if k in _OWN_LISTS else v)
+            _SHAPES[key] = {k: (tuple(v) if k in _OWN_LISTS else v)
                             for k, v in self.__dict__.items()}
 
     def _parse_regions(self, regions) -> list[tuple[int, ...]]:
