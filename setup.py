@@ -10,6 +10,7 @@ EXTENSIONS = [
     Extension("techniques._forcing_kernel", ["techniques/_forcing_kernel.c"], depends=["techniques/_u128.h"], optional=True, extra_compile_args=["-O2"]),
     Extension("techniques._als_kernel", ["techniques/_als_kernel.c"], depends=["techniques/_u128.h"], optional=True, extra_compile_args=["-O2"]),
     Extension("techniques._chain_kernel", ["techniques/_chain_kernel.c"], depends=["techniques/_u128.h"], optional=True, extra_compile_args=["-O2"]),
+    Extension("techniques._singles_kernel", ["techniques/_singles_kernel.c"], optional=True, extra_compile_args=["-O2"]),
 ]
 
 setup(ext_modules=EXTENSIONS)

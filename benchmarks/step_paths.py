@@ -6,9 +6,10 @@
     python benchmarks/step_paths.py --save /tmp/se.json --sets sudoku_exchange --hardest 20
 
 Solves each puzzle with ``StepSolver(techniques)`` and records, per puzzle, the status and
-every step as (technique, placements, eliminations). ``--compare`` solves the saved puzzles
-again and lists every puzzle whose path differs (the first differing step, both versions);
-it exits 1 when any differs. Also prints the total CPU of both runs (the saved run's and
+every step as (technique, placements, eliminations) and its text (``explain(2)``: the
+pattern, houses, note and cited rules). ``--compare`` solves the saved puzzles again and
+lists every puzzle whose path differs (the first differing step, both versions); it exits 1
+when any differs (texts are compared when the saved file has them). Also prints the total CPU of both runs (the saved run's and
 this one's), so a speed change can be read off the same command.
 """
 from __future__ import annotations
@@ -54,7 +55,7 @@ def path(solver: StepSolver, line: str, timeout: float) -> tuple[dict, float]:
     dt = time.process_time() - t0
     steps = [[s.technique, sorted(map(list, s.placements)), sorted(map(list, s.eliminations))]
              for s in r.steps]
-    return {"status": r.status, "steps": steps}, dt
+    return {"status": r.status, "steps": steps, "texts": [s.explain(2) for s in r.steps]}, dt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,13 +101,14 @@ def main(argv: list[str] | None = None) -> int:
         new, dt = path(solver, line, args.timeout)
         before_total += old["cpu"]
         after_total += dt
-        if (new["status"], new["steps"]) != (old["status"], old["steps"]):
+        key = "texts" if "texts" in old else "steps"
+        if (new["status"], new["steps"], new[key]) != (old["status"], old["steps"], old[key]):
             differ += 1
-            k = next((j for j, (a, b) in enumerate(zip(old["steps"], new["steps"])) if a != b),
-                     min(len(old["steps"]), len(new["steps"])))
+            k = next((j for j, (a, b) in enumerate(zip(old[key], new[key])) if a != b),
+                     min(len(old[key]), len(new[key])))
             print(f"{line}: differs at step {k} ({old['status']} -> {new['status']}):\n"
-                  f"  before {old['steps'][k] if k < len(old['steps']) else None}\n"
-                  f"  after  {new['steps'][k] if k < len(new['steps']) else None}")
+                  f"  before {old[key][k] if k < len(old[key]) else None}\n"
+                  f"  after  {new[key][k] if k < len(new[key]) else None}")
         print(f"\r{i + 1}/{len(saved['paths'])}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     n = len(saved["paths"])

@@ -62,6 +62,13 @@ def default_box_shape(n: int) -> tuple[int, int] | None:
     return None
 
 
+#: the tables of the grids built with the default box shape, no box or no box shape (n,
+#: box) -> the attributes (a Grid's tables depend on nothing else: built once per shape)
+_SHAPES: dict[tuple, dict] = {}
+#: the attributes that are lists: each grid gets copies (kept as tuples in _SHAPES)
+_OWN_LISTS = ("rows", "cols", "regions", "region_of", "houses", "subgrids")
+
+
 class Grid:
     """An n x n grid with digits 1..n.
 
@@ -78,6 +85,16 @@ class Grid:
     ) -> None:
         if not isinstance(n, int) or n < 1 or n > 35:
             raise GridSizeError(f"grid size must be an int from 1 to 35, got {n!r}")
+        key = (n, box) if regions is None and (box is None or type(box) is bool) else None
+        shape = _SHAPES.get(key) if key is not None else None
+        if shape is not None:
+            # the tables of this shape, built before: tuples and Houses shared (immutable),
+            # lists copied (each grid owns its own)
+            self.__dict__.update(shape)
+            self.rows, self.cols = list(self.rows), list(self.cols)
+            self.regions, self.region_of = list(self.regions), list(self.region_of)
+            self.houses, self.subgrids = list(self.houses), list(self.subgrids)
+            return
         self.n = n
         self.size = n * n
         #: canvas height and width (the grid's own side for a square grid)
@@ -129,6 +146,9 @@ class Grid:
         # Used by other modules for naming and for the main diagonals.
         self.diagonal_main = tuple(i * n + i for i in range(n))
         self.diagonal_anti = tuple(i * n + (n - 1 - i) for i in range(n))
+        if key is not None and type(self) is Grid:
+            _SHAPES[key] = {k: (tuple(v) if k in _OWN_LISTS else v)
+                            for k, v in self.__dict__.items()}
 
     def _parse_regions(self, regions) -> list[tuple[int, ...]]:
         n = self.n

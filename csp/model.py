@@ -698,13 +698,16 @@ class Puzzle:
             if not cells or not all(values[x] for x in cells):
                 continue
             h = c.house()
-            if h is not None and len({values[x] for x in h}) != len(h):
-                first: dict[int, int] = {}
-                for x in h:
-                    if values[x] in first:
-                        return (f"{name(first[values[x]])} and {name(x)} both hold "
-                                f"{values[x]} in {c.name}")
-                    first[values[x]] = x
+            if h is not None:
+                if len({values[x] for x in h}) != len(h):
+                    first: dict[int, int] = {}
+                    for x in h:
+                        if values[x] in first:
+                            return (f"{name(first[values[x]])} and {name(x)} both hold "
+                                    f"{values[x]} in {c.name}")
+                        first[values[x]] = x
+                if type(c) is AllDifferent:
+                    continue            # its check is the one just made
             if not c.check(*(values[x] for x in cells)):
                 shown = [f"{name(x)}={values[x]}" for x in dict.fromkeys(cells)]
                 return f"{', '.join(shown)} break{'s' if len(shown) == 1 else ''} {c.name}"

@@ -31,7 +31,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Collection, Iterator, Sequence
 
-from csp.bits import popcount
+from csp.bits import iter_cells, popcount
 from csp.budget import Budget
 from csp.constraints.alldiff import AllDifferent
 from csp.errors import NodeLimitExceeded, SoundnessError, SudokuCSPError
@@ -43,7 +43,7 @@ from csp.status import SolveStatus
 from csp.step import Step
 
 from .analysis import Analysis
-from . import registry
+from . import registry, singles
 from .ladder import CLASSIC_SKIP
 from .registry import Finder, Technique, runs_on
 
@@ -108,12 +108,29 @@ def apply_step(state: State, step: Step) -> list[int]:
     it changed (a cell may come twice), which the run uses to derive its next analysis."""
     links = link_tables(state.puzzle)
     changed: list[int] = []
+    cand = state.cand
+    placed_digits = state.placed
+    # only house links (classic, jigsaw, diagonal ...): a placed digit leaves the cell's
+    # house peers, in the order of weak_neighbours, as State.remove would remove it
+    peers = links.derived(_peer_cells) if links.uniform else None
     for cell, digit in step.placements:
-        if not state.cand[cell] >> digit & 1:
+        if not cand[cell] >> digit & 1:
             raise Contradiction(f"{step.name}: {state.grid.name(cell)}={digit} is not a candidate",
                                 step.technique, (cell,))
         state.place(cell, digit)
         changed.append(cell)
+        if peers is not None:
+            bit = 1 << digit
+            for c2 in peers[cell]:
+                m = cand[c2]
+                if m & bit and not placed_digits[c2]:
+                    cand[c2] = m ^ bit
+                    state.version += 1
+                    changed.append(c2)
+                    if m == bit:
+                        raise Contradiction(f"{step.name}: {state.grid.name(c2)} has no "
+                                            f"candidate", step.technique, (c2,))
+            continue
         for c2, d2 in links.weak_neighbours(cell, digit):
             if state.cand[c2] >> d2 & 1 and not state.placed[c2]:
                 state.remove(c2, d2)
@@ -137,6 +154,11 @@ def apply_step(state: State, step: Step) -> list[int]:
                 raise Contradiction(f"{step.name}: {state.grid.name(cell)} has no candidate",
                                     step.technique, (cell,))
     return changed
+
+
+def _peer_cells(links: LinkTables) -> list[tuple[int, ...]]:
+    """The house peers of each cell as a tuple, ascending (``links.derived``)."""
+    return [tuple(iter_cells(m)) for m in links.house_peers]
 
 
 def _beyond_houses(puzzle: Puzzle) -> bool:
@@ -201,8 +223,17 @@ def is_classic_grid(puzzle: Puzzle | None) -> bool:
     """
     if puzzle is None or puzzle.grid.region_kind != "box" or is_variant(puzzle):
         return False
-    own = {frozenset(h.cells) for h in puzzle.grid.houses}
-    return all(frozenset(c.house() or ()) in own for c in puzzle.constraints)
+    cells = {h.cells for h in puzzle.grid.houses}
+    own = None
+    for c in puzzle.constraints:
+        h = c.house() or ()
+        if type(h) is tuple and h in cells:     # a house's own cells, in its order
+            continue
+        if own is None:
+            own = {frozenset(x) for x in cells}
+        if frozenset(h) not in own:
+            return False
+    return True
 
 
 def rated_by_idea(puzzle: Puzzle | None) -> bool:
@@ -423,6 +454,9 @@ class Run:
         # the last step's changes: (key before, key after, cells changed), so the next
         # analysis is derived from the previous one by those cells alone
         self._delta: tuple[tuple[int, int], tuple[int, int], list[int]] | None = None
+        # the plan the singles fast path read, the stage codes of its leading singles and
+        # the search (singles.searcher: the kernel is asked for once per run)
+        self._singles: tuple[list, bytes, Callable] | None = None
         # a state handed in may already fill a rule with digits that break it (the givens
         # of a puzzle were checked when it froze)
         self._broken = None if self.sound else self.puzzle.broken_rule(self.state.placed)
@@ -629,12 +663,45 @@ class Run:
         key = (st.version, id(st.cand))
         if self._peeked is not None and self._peeked[0] == key:
             return self._peeked[1]
-        an = self.analysis()
-        pick = self.strategy(self, an)
+        if self.strategy is first_step:
+            pick, links = self._first_step()
+        else:
+            an = self.analysis()
+            pick, links = self.strategy(self, an), an.links
         if pick is not None:
-            cite_rules(pick if isinstance(pick, Step) else pick.step, an.links)
+            cite_rules(pick if isinstance(pick, Step) else pick.step, links)
         self._peeked = (key, pick)
         return pick
+
+    def _first_step(self) -> tuple[Step | None, LinkTables]:
+        """:func:`first_step` of the current state, with its singles fast path: the plan's
+        leading singles (full house, naked and hidden single) are searched straight on the
+        state (:func:`techniques.singles.first_single`, compiled where built), with no
+        :class:`~techniques.analysis.Analysis`; only when they find nothing is the
+        analysis made (derived from the last one through every change since) and the rest
+        of the plan searched. The same step as :func:`first_step` over the whole plan."""
+        plan = self.plan()
+        links = link_tables(self.puzzle)
+        if self._singles is None or self._singles[0] is not plan:
+            stages = bytearray()
+            for t, finder, _ in plan:
+                code = singles.STAGES.get(finder)
+                if code is None:
+                    break
+                stages.append(code)
+            self._singles = (plan, bytes(stages), singles.searcher(links))
+        _, stages, search = self._singles
+        rest = None
+        if stages and not self.budget.exhausted:    # (spent: first_step says so)
+            found = search(self.state, stages)
+            if found is not None:
+                self.incomplete = False
+                self.gave_up = None
+                self.current = plan[stages.index(found[0])][0].name
+                return singles.single_step(found, links, self.state.grid.namer), links
+            rest = plan[len(stages):]
+        an = self.analysis()
+        return first_step(self, an, rest), an.links
 
     def __iter__(self) -> Iterator[Any]:
         return self
@@ -667,7 +734,14 @@ class Run:
         try:
             key = (st.version, id(st.cand))
             changed = apply_step(st, step)
-            self._delta = (key, (st.version, id(st.cand)), changed)
+            delta = self._delta
+            if delta is not None and delta[1] == key and delta[0] == self._an_key != key:
+                # no analysis was made since the last step (the singles fast path): the
+                # next one is derived through the changes of both
+                delta[2].extend(changed)
+                self._delta = (delta[0], (st.version, id(st.cand)), delta[2])
+            else:
+                self._delta = (key, (st.version, id(st.cand)), changed)
         except Contradiction as e:
             if before is not None:
                 raise UnsoundStep(step, f"contradiction while applying it: {e}", before) from None

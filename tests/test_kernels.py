@@ -18,6 +18,7 @@ import csp.cnf_enum
 import techniques.als
 import techniques.chains
 import techniques.fish
+import techniques.singles
 import techniques.forcing.engine
 import techniques.forcing.nested
 import variants.outside
@@ -31,7 +32,9 @@ OWNERS = {"csp._enum_kernel": csp.cnf_enum.compiled_kernel,
           "techniques._als_kernel": lambda: kernel.active(techniques.als._als_kernel),
           "techniques._forcing_kernel":
               lambda: kernel.active(techniques.forcing.engine._forcing_kernel),
-          "techniques._chain_kernel": lambda: kernel.active(techniques.chains._chain_kernel)}
+          "techniques._chain_kernel": lambda: kernel.active(techniques.chains._chain_kernel),
+          "techniques._singles_kernel":
+              lambda: kernel.active(techniques.singles._singles_kernel)}
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
