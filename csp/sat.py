@@ -369,6 +369,8 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     # (Encoding.extra): unit propagation then goes backwards along the automaton too
     sup, extra = enc.compact, enc.extra
     n = enc.n
+    #: per layer, the states' variables, for the projection clauses (:func:`_projections`)
+    project: list[dict[Any, int]] | None = [] if sup and auto.distinct and k > 1 else None
     for i, c in enumerate(cells):
         nxt: dict[Any, int | None] = {}
         base = c * n
@@ -410,8 +412,50 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
             for d, svs in from_.items():      # a digit needs a state it goes on from
                 if None not in svs:
                     extra.append([-(base + d)] + svs)  # type: ignore[operator]
+            if project is not None:
+                project.append(nxt)
         layer = nxt
+    if project is not None:
+        _projections(enc, cand, cells, trans, live, project)
     return True
+
+
+def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
+                 trans: list[dict[Any, list[tuple[int, Any]]]], live: list[set[Any]],
+                 layers: list[dict[Any, int]]) -> None:
+    """The projection clauses of an automaton of different digits (skyscraper, sandwich
+    and X-sum clues), into ``enc.extra``: a state after ``i`` cells allows in each later
+    cell only the digits of some path from it to an accepted end, a binary clause for
+    every other candidate. A solution's own path satisfies them, so the solutions are
+    the same; unit propagation then reads what a state says about the rest of the line,
+    which the layer supports leave to the search ("Trollscraper", 24 skyscraper clues:
+    true candidates 177 -> 141 ms, its count 198 -> 153 ms; the digits before a state as
+    well, three times the clauses, did no better). ``layers[i]``: state -> variable after
+    ``i + 1`` cells. The paths' digits are one integer per state, ``n + 1`` bits a cell."""
+    n, k = enc.n, len(cells)
+    w = n + 1
+    full = (1 << w) - 1
+    suf: dict[Any, int] = {t: 0 for t in live[k]}  # state -> the digits after it
+    extra = enc.extra
+    for i in range(k - 1, 0, -1):
+        cur: dict[Any, int] = {}
+        shift = i * w
+        ti = trans[i]
+        for s in layers[i - 1]:
+            m = 0
+            for d, t in ti[s]:
+                if t is not None and t in suf:
+                    m |= suf[t] | (1 << (shift + d))
+            cur[s] = m
+        suf = cur
+        for t, tv in layers[i - 1].items():
+            paths = suf[t]
+            for j in range(i, k):
+                c = cells[j]
+                out = cand[c] & ~(paths >> (j * w) & full)
+                if out:
+                    base = c * n
+                    extra.extend([-tv, -(base + d)] for d in digits_of(out))
 
 
 def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence[int],
