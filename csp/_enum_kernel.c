@@ -272,24 +272,20 @@ static int record(Enumerator *e) {
 
 /* failed-literal probing at the current node (propagated, no conflict): each open
    candidate is placed and propagated; one that propagates to a conflict is false (its
-   negation follows from the node's literals, so no solution is lost). Passes until every
-   open candidate is known not to conflict at the node as it now stands: pmark[v] ==
-   e->sweep says so (set by v's own probe, or by a probe that placed v without a
-   conflict: v propagates to a part of what it did), and e->sweep moves on at each new
-   node and each failed literal. The fixpoint is the one of sweeping every candidate again
-   until a sweep finds nothing, without the probes a sweep would repeat on an unchanged
-   node. 1: the node has no solution, 0: done, -1: out of memory */
+   negation follows from the node's literals, so no solution is lost). Sweeps until one
+   finds nothing. 1: the node has no solution, 0: done, -1: out of memory */
 static int probe(Enumerator *e) {
-    int passes = 0, any = 1;
-    e->sweep++;
-    while (any && passes < 64) {
+    int changed = 1, sweeps = 0;
+    while (changed && sweeps < 64) {
         int v;
-        any = 0;
-        passes++;
+        changed = 0;
+        sweeps++;
+        e->sweep++;
         for (v = 1; v <= e->nprim; v++) {
             int pos, r;
+            /* a candidate that a placement probed in this sweep set (without a conflict)
+               propagates to a part of what that placement did: no conflict either */
             if (e->lval[2 * v] != 0 || e->pmark[v] == e->sweep) continue;
-            any = 1;
             pos = e->trail_n;
             e->probed++;
             assign(e, 2 * v);
@@ -298,7 +294,7 @@ static int probe(Enumerator *e) {
             e->probing = 0;
             if (r == 0) {
                 int i;
-                for (i = pos; i < e->trail_n; i++) {
+                for (i = pos + 1; i < e->trail_n; i++) {
                     int l = e->trail[i];
                     if (!(l & 1) && (l >> 1) <= e->nprim) e->pmark[l >> 1] = e->sweep;
                 }
@@ -309,7 +305,7 @@ static int probe(Enumerator *e) {
                 assign(e, 2 * v + 1);
                 r = propagate(e);
                 if (r) return r;
-                e->sweep++;              /* the node changed: every probe is asked again */
+                changed = 1;
             }
             if (e->prim_set == e->nprim) return 0;
         }
