@@ -84,11 +84,11 @@ PROBE_AFTER = 150
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
-#: and variants sets, CPU of whole calls in one process, tc1 / tc8 / count: unique
-#: 1118 / 1183 / 1190 -> 1035 / 1086 / 1085 ms, variants 838 / 917 / 1429 -> 752 / 905 /
-#: 1271 ms; "It being a weekend...", "Rapid Fire Crossbow" and an anti-knight coloring
-#: book no longer go to SAT: 40-48 -> 11-20 ms each); on classic grids the walk often
-#: finishes first, where a sweep costs more than it saves
+#: set, CPU of whole calls in one process: true candidates (cap 1) about 1,250 -> 1,040
+#: ms, counts 1,170 -> 1,020 ms; the variants set within 2 %; "It being a weekend..." and
+#: "Rapid Fire Crossbow" no longer go to SAT: 40-53 -> 18-19 ms each); on classic grids
+#: the walk often finishes first, where a sweep costs more than it saves (classic true
+#: candidates 64 -> 69 ms with it)
 PROBE_FIRST = True
 #: decisions (and ``CHUNK * PROPS_PER_NODE`` propagated literals) between two checks of
 #: the deadline and the cancel
