@@ -360,12 +360,14 @@ class Puzzle:
         """All-different groups declared by the constraints (rows, columns, boxes,
         diagonals, regions, all-different cages ...)."""
         out = []
+        kinds: dict[tuple[str, tuple[int, ...]], str] = {}
+        for g in self.grid.houses:             # the first of the grid's houses that match
+            kinds.setdefault((g.name, g.cells), g.kind)
         for c in self.constraints:
             h = c.house()
             if h is not None:
-                kind = next((g.kind for g in self.grid.houses
-                             if g.name == c.name and g.cells == tuple(h)), c.kind)
-                out.append(House(c.name, tuple(h), kind))
+                cells = tuple(h)
+                out.append(House(c.name, cells, kinds.get((c.name, cells), c.kind)))
         return out
 
     def weak_links(self) -> Iterator[WeakLink]:

@@ -55,13 +55,15 @@ import math
 import operator
 import threading
 import time
+import types
 from typing import Any, Callable, Iterable, Sequence
 
 from .bits import digits_of
 from .budget import Budget
-from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Element, Linear,
-                          Relation, Sum, SumIn)
+from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Element,
+                          FunctionConstraint, Linear, Relation, Sum, SumIn)
 from .constraints.binary import _ne
+from .constraints.function import triple_table
 from .constraints.sums import sum_subsets
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
@@ -367,6 +369,8 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     # (Encoding.extra): unit propagation then goes backwards along the automaton too
     sup, extra = enc.compact, enc.extra
     n = enc.n
+    #: per layer, the states' variables, for the projection clauses (:func:`_projections`)
+    project: list[dict[Any, int]] | None = [] if sup and auto.distinct and k > 1 else None
     for i, c in enumerate(cells):
         nxt: dict[Any, int | None] = {}
         base = c * n
@@ -408,8 +412,50 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
             for d, svs in from_.items():      # a digit needs a state it goes on from
                 if None not in svs:
                     extra.append([-(base + d)] + svs)  # type: ignore[operator]
+            if project is not None:
+                project.append(nxt)
         layer = nxt
+    if project is not None:
+        _projections(enc, cand, cells, trans, live, project)
     return True
+
+
+def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
+                 trans: list[dict[Any, list[tuple[int, Any]]]], live: list[set[Any]],
+                 layers: list[dict[Any, int]]) -> None:
+    """The projection clauses of an automaton of different digits (skyscraper, sandwich
+    and X-sum clues), into ``enc.extra``: a state after ``i`` cells allows in each later
+    cell only the digits of some path from it to an accepted end, a binary clause for
+    every other candidate. A solution's own path satisfies them, so the solutions are
+    the same; unit propagation then reads what a state says about the rest of the line,
+    which the layer supports leave to the search ("Trollscraper", 24 skyscraper clues:
+    true candidates 177 -> 141 ms, its count 198 -> 153 ms; the digits before a state as
+    well, three times the clauses, did no better). ``layers[i]``: state -> variable after
+    ``i + 1`` cells. The paths' digits are one integer per state, ``n + 1`` bits a cell."""
+    n, k = enc.n, len(cells)
+    w = n + 1
+    full = (1 << w) - 1
+    suf: dict[Any, int] = {t: 0 for t in live[k]}  # state -> the digits after it
+    extra = enc.extra
+    for i in range(k - 1, 0, -1):
+        cur: dict[Any, int] = {}
+        shift = i * w
+        ti = trans[i]
+        for s in layers[i - 1]:
+            m = 0
+            for d, t in ti[s]:
+                if t is not None and t in suf:
+                    m |= suf[t] | (1 << (shift + d))
+            cur[s] = m
+        suf = cur
+        for t, tv in layers[i - 1].items():
+            paths = suf[t]
+            for j in range(i, k):
+                c = cells[j]
+                out = cand[c] & ~(paths >> (j * w) & full)
+                if out:
+                    base = c * n
+                    extra.extend([-tv, -(base + d)] for d in digits_of(out))
 
 
 def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence[int],
@@ -519,6 +565,10 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int,
     if total > budget:
         return False
     check = con.check
+    if k == 3 and len(pos) == 3:
+        table = _shared_triples(con, enc.n)
+        if table is not None:
+            return _triples(enc, scope, doms, table, pairs)
     allowed, forbidden = [], []
     keep, drop = allowed.append, forbidden.append
     terms = _linear_terms(con) if len(pos) == len(scope) else None
@@ -543,6 +593,56 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int,
         bases = [c * n for c in scope]
         enc.clauses.extend([-(b + d) for b, d in zip(bases, tup)] for tup in forbidden)
         return True
+    return _support(enc, scope, doms, allowed)
+
+
+def _shared_triples(con: Any, n: int) -> list[list[int]] | None:
+    """The shared table of allowed triples (:func:`csp.constraints.function.triple_table`)
+    of a :class:`~csp.constraints.FunctionConstraint` over three different cells whose
+    predicate is a plain function (no closure: the table is built once per code, so the
+    cells of a between or lockout line share it), else None."""
+    if type(con) is not FunctionConstraint:
+        return None
+    pred = con.pred
+    if not isinstance(pred, types.FunctionType) or pred.__closure__ is not None:
+        return None
+    return triple_table(pred, con.distinct, n)
+
+
+def _triples(enc: Encoding, scope: list[int], doms: list[tuple[int, ...]],
+             table: list[list[int]], pairs: list[tuple[int, int]]) -> bool:
+    """:func:`_table` of a three-cell rule from its shared table of allowed triples (per
+    first and second digit, the mask of the third): the same tuples in the same order,
+    so the same clauses, without a predicate call per tuple."""
+    ab, ac, bc = (0, 1) in pairs, (0, 2) in pairs, (1, 2) in pairs
+    ca, cb, cc = scope
+    dc = 0
+    for d in doms[2]:
+        dc |= 1 << d
+    bits = digits_of
+    n_allowed = 0
+    rows: list[tuple[int, int, int, int]] = []     # (x, y, allowed z mask, forbidden z mask)
+    for x in doms[0]:
+        row = table[x]
+        for y in doms[1]:
+            if ab and x == y:
+                continue
+            zs = dc
+            if ac:
+                zs &= ~(1 << x)
+            if bc:
+                zs &= ~(1 << y)
+            ok = row[y] & zs
+            n_allowed += len(bits(ok))
+            rows.append((x, y, ok, zs & ~ok))
+    n_forbidden = sum(len(bits(no)) for _, _, _, no in rows)
+    if n_forbidden <= n_allowed * 4:
+        n = enc.n
+        ba, bb, bc_ = ca * n, cb * n, cc * n
+        enc.clauses.extend([-(ba + x), -(bb + y), -(bc_ + z)]
+                           for x, y, _, no in rows for z in bits(no))
+        return True
+    allowed = [(x, y, z) for x, y, ok, _ in rows for z in bits(ok)]
     return _support(enc, scope, doms, allowed)
 
 

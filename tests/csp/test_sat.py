@@ -274,6 +274,42 @@ def test_sum_tables_from_bounds_match_the_full_enumeration(monkeypatch) -> None:
     assert len(used) >= 12
 
 
+def test_three_cell_predicates_from_shared_tables_match_the_enumeration(monkeypatch) -> None:
+    """A three-cell rule of a plain function (between and lockout lines) is encoded from
+    its shared triple table, not a predicate call per tuple: the same clauses as the
+    tuple-by-tuple enumeration, with the houses' pairs left out (tables of forbidden
+    tuples and support encodings both), and the same solutions."""
+    import csp.sat as sat
+    from csp.constraints import FunctionConstraint
+    rng = random.Random(11)
+    used: list[int] = []
+    triples = sat._triples
+
+    def counted(*args):
+        used.append(1)
+        return triples(*args)
+
+    monkeypatch.setattr(sat, "_triples", counted)
+    for i in range(16):
+        p = Puzzle(Grid(6)).add_grid_houses()
+        for _ in range(3):
+            a, b, c = rng.sample(range(36), 3)
+            pred = ((lambda x, y, v: min(x, y) < v < max(x, y)) if i % 2 else
+                    (lambda x, y, v: not (min(x, y) <= v <= max(x, y))))
+            p.add(FunctionConstraint(pred, (a, b, c), "line", distinct=i % 4 == 3))
+        cand = p.initial_state().cand
+        for compact in (False, True):
+            fast = encode(p, cand, compact=compact)
+            with monkeypatch.context() as m:
+                m.setattr(sat, "_shared_triples", lambda con, n: None)
+                slow = encode(p, cand, compact=compact)
+            assert fast.clauses == slow.clauses and fast.top == slow.top
+        if i < 4:
+            assert (p.count_solutions(limit=50, method="sat")
+                    == p.count_solutions(limit=50, method="search"))
+    assert len(used) >= 48
+
+
 def test_session_sets_unused_variables_false() -> None:
     """SatSession sets false, once, every variable no clause mentions (the candidates root
     propagation removed, the numbers below the auxiliary variables), so the solver never

@@ -3,7 +3,8 @@
 the tuples that houses forbid (``_table``'s ``peers``). Both must leave the solutions as
 they are: checked against a brute-force enumeration on random 4x4 puzzles with cages, sum
 lines and arrows, on the kernel path and the pure-Python SAT path, and on the workbench's
-"Deflation", whose centre box gets its ninth digit from two cages."""
+"Deflation", whose centre box gets its ninth digit from two cages. Also the projection
+clauses of automata of different digits (``_projections``), on outside clues."""
 from __future__ import annotations
 
 import itertools
@@ -126,3 +127,63 @@ def test_deflation_gets_its_centre_from_two_cages() -> None:
     assert sat.derived_sums(p) == [((30,), 9)]    # r4c4
     res = candidate_counts(p, cap=1, method="sat")
     assert res.status == "unique" and res.solution == doc["solution"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_projections_of_outside_clues_keep_the_answers(monkeypatch, seed) -> None:
+    """The projection clauses of automata of different digits (``_projections``: a
+    state allows in each later cell only the digits of its paths to an accepted end)
+    leave the solutions as they are: random 4x4 puzzles with skyscraper, sandwich and
+    X-sum clues true of a random solution (now and then one that is not), each clue
+    encoded as its automaton (no table), against the brute-force enumeration, on the
+    kernel path and the pure-Python SAT path."""
+    from variants import sandwich, skyscraper, x_sum
+    rng = random.Random(100 + seed)
+    made: list[int] = []
+    projections = sat._projections
+
+    def counted(*args):
+        made.append(1)
+        return projections(*args)
+
+    monkeypatch.setattr(sat, "_projections", counted)
+    monkeypatch.setattr(sat, "_table", lambda *args, **kw: False)   # automata only
+    for _ in range(8):
+        sol = rng.choice(GRIDS)
+        rules = []
+        for _ in range(rng.randint(1, 4)):
+            side = rng.randrange(4)
+            i = rng.randint(1, 4)
+            row, col = ((0, i), (5, i), (i, 0), (i, 5))[side]
+            line = [sol[c] for c in _line(row, col)]
+            kind = rng.randrange(3)
+            if kind == 0:
+                seen = sum(1 for j, d in enumerate(line) if d > max(line[:j], default=0))
+                rules.append(skyscraper(row, col, seen + (rng.random() < 0.1)))
+            elif kind == 1:
+                a, b = sorted((line.index(1), line.index(4)))
+                rules.append(sandwich(row, col, sum(line[a + 1:b])))
+            else:
+                rules.append(x_sum(row, col, sum(line[:line[0]])))
+        p = Puzzle(Grid(4)).add_grid_houses()
+        try:
+            p.use(*rules)
+        except InvalidConstraint:
+            continue
+        sols = brute(p)
+        for pure in (False, True):
+            with monkeypatch.context() as m:
+                if pure:
+                    m.setenv("SUDOKU_CSP_PURE", "1")
+                assert count_solutions(p, method="sat").count == len(sols)
+                res = candidate_counts(p, cap=2, method="sat")
+                assert res.complete
+                for c in range(16):
+                    for d in range(1, 5):
+                        assert res.count(c, d) == min(2, sum(1 for s in sols if s[c] == d))
+    assert made
+
+
+def _line(row: int, col: int) -> list[int]:
+    from variants.outside import line_from_clue
+    return line_from_clue(4, row, col)
