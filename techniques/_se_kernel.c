@@ -435,7 +435,40 @@ static void reach_depths(const Grid *g, int c0, int d0, Depths *dp) {
 }
 
 /* a packed int as words (at most PWORDS) */
+static int to_words_bytes(PyObject *o, uint64_t *w, int nw);
 static int to_words(PyObject *o, uint64_t *w, int nw) {
+#if PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+    /* CPython up to 3.11: read the int's 30-bit digits (what the scan's old closures
+     * cost most was the byte conversion); other versions take the byte path */
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t nd = Py_SIZE(o);
+        if (nd >= 0 && nd <= (Py_ssize_t)nw * 64 / 30 + 1) {
+            const digit *dg = ((PyLongObject *)o)->ob_digit;
+            memset(w, 0, sizeof(uint64_t) * (size_t)nw);
+            for (Py_ssize_t i = 0; i < nd; i++) {
+                uint64_t v = dg[i];
+                if (!v) continue;
+                size_t bit = (size_t)i * 30;
+                size_t k = bit >> 6, sh = bit & 63;
+                if (k >= (size_t)nw) goto slow;
+                w[k] |= v << sh;
+                if (sh > 34) {                 /* the digit's top bits in the next word */
+                    uint64_t hi = v >> (64 - sh);
+                    if (hi) {
+                        if (k + 1 >= (size_t)nw) goto slow;
+                        w[k + 1] |= hi;
+                    }
+                }
+            }
+            return 0;
+        }
+    }
+slow:
+#endif
+    return to_words_bytes(o, w, nw);
+}
+
+static int to_words_bytes(PyObject *o, uint64_t *w, int nw) {
     unsigned char b[PWORDS * 8];
     memset(b, 0, sizeof b);
     if (as_bytes(o, b, (size_t)nw * 8) < 0) return -1;
@@ -515,14 +548,6 @@ static PyObject *py_reach(PyObject *self, PyObject *args) {
     return r;
 }
 
-/* truth of (a & b) for two ints; -1 on error */
-static int and_true(PyObject *a, PyObject *b) {
-    PyObject *t = PyNumber_And(a, b);
-    if (!t) return -1;
-    int r = PyObject_IsTrue(t);
-    Py_DECREF(t);
-    return r;
-}
 
 /* the candidate scan of _level_closure (and of _base_closures: least 0, no prev, no budget) */
 static PyObject *py_scan(PyObject *self, PyObject *args) {
@@ -559,11 +584,70 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
         PyMem_Free(g);
         return NULL;
     }
-    int n = g->st->n, size = g->st->size;
-    PyObject *found = PyList_New(0), *closures = PyDict_New();
-    PyObject *key = NULL, *t = NULL;
+    /* with previous closures: the dict is copied and brought up to date entry by entry
+     * (one pass over prev, no key made or hashed per candidate); keep[x << 5 | e] marks
+     * the candidates whose old closure stands, the others are searched below */
+    PyObject *found = PyList_New(0);
+    PyObject *closures = use_prev ? PyDict_Copy(prev) : PyDict_New();
+    PyObject *key = NULL, *t = NULL, *dels = NULL;
     M on[ND], off[ND];
+    uint64_t fresh_w[PWORDS], gone_w[PWORDS], o0_w[PWORDS], o1_w[PWORDS];
+    static uint8_t keep[MAXCELLS << 5];
+    int n = g->st->n, size = g->st->size;
+    int pw = ((n + 1) * size + 63) / 64;
     if (!found || !closures) goto fail;
+    if (use_prev) {
+        if (to_words(fresh, fresh_w, pw) < 0 || to_words(gone, gone_w, pw) < 0) goto fail;
+        memset(keep, 0, sizeof keep);
+        dels = PyList_New(0);
+        if (!dels) goto fail;
+        Py_ssize_t pos = 0;
+        PyObject *pk, *old;
+        while (PyDict_Next(prev, &pos, &pk, &old)) {   /* borrowed */
+            long kv = PyLong_Check(pk) ? PyLong_AsLong(pk) : -1;
+            if (kv == -1 && PyErr_Occurred()) PyErr_Clear();
+            int x = (int)(kv >> 5), e = (int)(kv & 31);
+            if (kv < 0 || x >= size || e > n || !m_has(cells, x) || !(g->cand[x] >> e & 1) ||
+                popc32(g->cand[x]) < least) {
+                /* not a candidate of this scan: not in the result */
+                if (PyList_Append(dels, pk) < 0) goto fail;
+                continue;
+            }
+            if (!PyTuple_Check(old) || PyTuple_GET_SIZE(old) != 3) {
+                PyErr_SetString(PyExc_TypeError, "_se_kernel: prev: bad closure");
+                goto fail;
+            }
+            PyObject *o0 = PyTuple_GET_ITEM(old, 0), *o1 = PyTuple_GET_ITEM(old, 1),
+                     *o2 = PyTuple_GET_ITEM(old, 2);
+            if (to_words(o0, o0_w, pw) < 0) goto fail;
+            int hit = 0;
+            for (int i = 0; i < pw; i++)
+                if (o0_w[i] & fresh_w[i]) { hit = 1; break; }
+            if (hit) continue;              /* searched again below (its entry replaced) */
+            int was = o2 == Py_True ? 1 : o2 == Py_False ? 0 : PyObject_IsTrue(o2);
+            if (was < 0) goto fail;
+            int stale = was;
+            if (!stale) {
+                if (to_words(o1, o1_w, pw) < 0) goto fail;
+                for (int i = 0; i < pw; i++)
+                    if ((o0_w[i] | o1_w[i]) & gone_w[i]) { stale = 1; break; }
+            }
+            if (level < 3) {
+                if (stale != was) {
+                    t = PyTuple_Pack(3, o0, o1, stale ? Py_True : Py_False);
+                    /* (an existing key: the copy does not grow while prev is walked) */
+                    if (!t || PyDict_SetItem(closures, pk, t) < 0) goto fail;
+                    Py_CLEAR(t);
+                }
+                keep[kv] = 1;
+            } else if (!stale) {
+                keep[kv] = 1;
+            }
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(dels); i++)
+            if (PyDict_DelItem(closures, PyList_GET_ITEM(dels, i)) < 0) goto fail;
+        Py_CLEAR(dels);
+    }
     while (m_any(cells)) {
         int x = m_low(cells);
         m_clear_low(&cells);
@@ -572,50 +656,9 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
         while (k) {
             int e = __builtin_ctz(k);
             k &= k - 1;
+            if (use_prev && keep[x << 5 | e]) continue;
             key = PyLong_FromLong((long)(x << 5 | e));
             if (!key) goto fail;
-            if (use_prev) {
-                PyObject *old = PyDict_GetItemWithError(prev, key);   /* borrowed */
-                if (!old && PyErr_Occurred()) goto fail;
-                if (old) {
-                    if (!PyTuple_Check(old) || PyTuple_GET_SIZE(old) != 3) {
-                        PyErr_SetString(PyExc_TypeError, "_se_kernel: prev: bad closure");
-                        goto fail;
-                    }
-                    PyObject *o0 = PyTuple_GET_ITEM(old, 0), *o1 = PyTuple_GET_ITEM(old, 1),
-                             *o2 = PyTuple_GET_ITEM(old, 2);
-                    int hit = and_true(o0, fresh);
-                    if (hit < 0) goto fail;
-                    if (!hit) {
-                        int was = PyObject_IsTrue(o2);
-                        if (was < 0) goto fail;
-                        int stale = was;
-                        if (!stale) {
-                            PyObject *u = PyNumber_Or(o0, o1);
-                            if (!u) goto fail;
-                            stale = and_true(u, gone);
-                            Py_DECREF(u);
-                            if (stale < 0) goto fail;
-                        }
-                        if (level < 3) {
-                            if (stale == was) {
-                                if (PyDict_SetItem(closures, key, old) < 0) goto fail;
-                            } else {
-                                t = PyTuple_Pack(3, o0, o1, stale ? Py_True : Py_False);
-                                if (!t || PyDict_SetItem(closures, key, t) < 0) goto fail;
-                                Py_CLEAR(t);
-                            }
-                            Py_CLEAR(key);
-                            continue;
-                        }
-                        if (!stale) {
-                            if (PyDict_SetItem(closures, key, old) < 0) goto fail;
-                            Py_CLEAR(key);
-                            continue;
-                        }
-                    }
-                }
-            }
             if (limited) {
                 if (left <= 0) {
                     /* ran out: (False, left, [], {}) as the Python scan */
@@ -629,6 +672,10 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
             }
             int nodes = reach(g, x, e, on, off, wv);
             if (nodes) {
+                if (use_prev) {
+                    int had = PyDict_Contains(closures, key);
+                    if (had < 0 || (had && PyDict_DelItem(closures, key) < 0)) goto fail;
+                }
                 PyObject *w = waves_list(wv, n);
                 if (!w) goto fail;
                 t = Py_BuildValue("(iiiN)", x, e, nodes, w);
@@ -653,6 +700,7 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
 fail:
     Py_XDECREF(key);
     Py_XDECREF(t);
+    Py_XDECREF(dels);
     Py_XDECREF(found);
     Py_XDECREF(closures);
     PyMem_Free(g);

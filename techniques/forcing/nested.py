@@ -457,9 +457,19 @@ def se_level2(an: Analysis, c: int, d: int, level: int = 2,
         r = _level_closure(st, ps, level, left, last, sizes)
     else:
         end: list = []
-        r = _level_closure(st, ps, level, left, an.memo("se_base_closures",
-                                                          lambda: _base_closures(st)), sizes,
-                           end if level == 2 else None)
+        prev, before = None, None
+        firsts = an.links_memo("se_level_first", dict) if level == 2 else None
+        if firsts:
+            kept = firsts.get(f)
+            if kept is not None and not any(a & ~b for a, b in zip(ps.cw, kept[0])):
+                prev, before = kept[1], kept[0]
+        if prev is None:
+            prev = an.memo("se_base_closures", lambda: _base_closures(st))
+        first: list | None = [] if firsts is not None else None
+        r = _level_closure(st, ps, level, left, prev, sizes,
+                           end if level == 2 else None, before, first)
+        if first:
+            firsts[f] = first[0]
         if level == 2 and r is None and left[0] > 0 and end:
             ends[f] = (ps, sizes, end[0])
     if left[0] > 0:
@@ -485,17 +495,20 @@ def _base_closures(st: _Static) -> dict[int, tuple]:
 def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
                    base: dict[int, tuple] | None = None,
                    sizes: dict[int, tuple[int, int]] | None = None,
-                   ends: list | None = None) -> tuple[int, int, int] | None:
+                   ends: list | None = None, before0: list[int] | None = None,
+                   first: list | None = None) -> tuple[int, int, int] | None:
     """The inner loop of :func:`se_level2` on ``ps`` (in place); ``base``: the
-    closures of the state's own grid (:func:`_base_closures`); ``sizes``: the facts
-    of inner chains so far and their (length, level), added to; ``ends`` gets the
-    closures of the last round when level 2 stops at a fixpoint."""
+    closures of the state's own grid (:func:`_base_closures`), or of any grid
+    ``before0`` (cells per digit) that holds every candidate of ``ps``; ``sizes``: the
+    facts of inner chains so far and their (length, level), added to; ``ends`` gets the
+    closures of the last round when level 2 stops at a fixpoint; ``first`` gets the
+    first round's grid and closures (cells per digit, closures)."""
     if sizes is None:
         sizes = {}
     namer = st.namer
     #: the last round's closures that found no chain, and the grid they were found on
     prev: dict[int, tuple] = base or {}
-    before: list[int] = st.cw if base else ps.cw
+    before: list[int] = (before0 if before0 is not None else st.cw) if base else ps.cw
     while ps.contra is None:
         gone = fresh = 0
         if prev:
@@ -505,6 +518,9 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
                                             level, left[0])
         if not ok:
             return None
+        if first is not None:
+            first.append((ps.cw[:], closures))
+            first = None
         # (the links and the found chains' waves only when something reads them)
         L = _SELinks(st, ps.cand, ps.cw) if hits else None
         found = [(_fact(x, e, True), n, w if w is not None else se_reach(st, L, x, e)[1])
