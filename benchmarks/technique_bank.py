@@ -1,7 +1,9 @@
 """Scan a puzzle corpus for the seed bank of ``generate --technique`` (issue 26 item 2).
 
-    python benchmarks/technique_bank.py [--corpus se|radcliffe|FILE ...] [--names a,b,...]
-                                        [--per 3] [--steer] [--limit N] [--write]
+    python benchmarks/technique_bank.py [--corpus se|radcliffe|none|FILE ...] [--names a,b,...]
+                                        [--per 3] [--steer] [--limit N] [--write [--add]]
+                                        [--generate NAME:SHAPE:FIRST-LAST ...]
+                                        [--check-isomorphs N]
 
 Each puzzle of the corpora (classic 9x9, one a line; the first 81-character field is the
 puzzle) is solved by the default solver (``StepSolver("default")``); for each technique of
@@ -12,7 +14,14 @@ the puzzle is one for that technique. ``--steer``: a puzzle whose path uses the 
 also something harder is steered as ``for_technique`` steers its candidates (givens added
 back from its solution, ``technique._descend``, seed 0) and judged again; such a puzzle is
 kept as derived from its source. ``--per`` puzzles are kept per technique (the first found);
-``--write`` writes them to ``sudoku_csp/generate/technique_bank.tsv`` with their source.
+``--write`` writes them to ``sudoku_csp/generate/bank_data.py`` with their source
+(``--add``: added to the rows already there).
+
+``--generate NAME:SHAPE:FIRST-LAST`` also makes shaped candidates of those seeds for NAME
+(minimal puzzles dug after clearing a shape first: ``box`` one box, ``twobox`` two boxes of
+a band, ``digit`` every cell of one digit), steered and judged as ``for_technique`` does;
+``--corpus none`` scans no corpus. ``--check-isomorphs N`` judges N random isomorphs of each
+bank row instead (does the technique's need survive the transformation?).
 
 Only public-domain or permissively licensed corpora may go into the package: ``se`` (the
 Sudoku Exchange puzzle bank, public domain: the shared 1,000-puzzle sample) and
@@ -38,28 +47,35 @@ from sudoku_csp.generate.technique import _check, _descend  # noqa: E402
 DATA = Path("/work/shared/data/classic")
 CORPORA = {
     "se": (DATA / "sudoku_exchange_1000_rated.tsv",
-           "Sudoku Exchange puzzle bank (github.com/grantm/sudoku-exchange-puzzle-bank, "
-           "public domain)"),
+           "Sudoku Exchange puzzle bank (GitHub grantm/sudoku-exchange-puzzle-bank, public "
+           "domain), its 1,000-puzzle rated sample; sha1: the bank's own puzzle id"),
     "radcliffe": (DATA / "radcliffe_5000_with_solutions.csv",
-                  "Kaggle '3 million Sudoku puzzles with ratings' (D. Radcliffe, CC0)"),
+                  "Kaggle '3 million Sudoku puzzles with ratings' (David Radcliffe, CC0), a "
+                  "5,000-puzzle sample"),
 }
 
 
-def read_corpus(path: Path) -> list[str]:
-    """The 81-character puzzles of a file (the first field of each line that is one)."""
+def read_corpus(path: Path) -> list[tuple[str, str]]:
+    """The 81-character puzzles of a file (the first field of each line that is one), each
+    with where it is: ``line N`` of the file's puzzles, and the puzzle's hash when the line
+    has one (the Sudoku Exchange bank's 12-digit SHA-1 prefix names it in the whole bank)."""
     out = []
     for ln in path.read_text().splitlines():
-        for field in ln.replace(",", " ").replace("\t", " ").split():
+        fields = ln.replace(",", " ").replace("\t", " ").split()
+        for field in fields:
             f = field.replace("0", ".")
             if len(f) == 81 and all(ch == "." or ch.isdigit() for ch in f):
-                out.append(f)
+                where = f"line {len(out) + 1}"
+                sha = [x for x in fields if len(x) == 12
+                       and all(ch in "0123456789abcdef" for ch in x)]
+                out.append((f, where + (f" (sha1 {sha[0]})" if sha else "")))
                 break
     return out
 
 
-def scan(lines: list[str], names: list[str], per: int, steer: bool, tag: str,
+def scan(lines: list[tuple[str, str]], names: list[str], per: int, steer: bool, tag: str,
          kept: dict[str, list[tuple[str, str]]], stats: dict[str, dict[str, int]]) -> None:
-    for i, line in enumerate(lines):
+    for line, where in lines:
         want = [t for t in names if len(kept[t]) < per]
         if not want:
             return
@@ -85,9 +101,9 @@ def scan(lines: list[str], names: list[str], per: int, steer: bool, tag: str,
                 continue
             st["kept " + how] = st.get("kept " + how, 0) + 1
             gv = "".join(str(q.given.get(c, 0) or ".") for c in range(81))
-            kept[t].append((gv, f"{tag} line {i + 1}" + ("" if how == "as is"
-                                                          else ", givens added")))
-            print(f"  {t}: {tag} line {i + 1} ({how})", flush=True)
+            kept[t].append((gv, f"{tag} {where}" + ("" if how == "as is"
+                                                     else ", givens added")))
+            print(f"  {t}: {tag} {where} ({how})", flush=True)
 
 
 def shaped(kind: str, seed: int) -> tuple[str, list[int]] | None:
@@ -146,6 +162,9 @@ def generate_shaped(spec: str, per: int, kept: dict[str, list[tuple[str, str]]],
             break
         got = shaped(kind, s)
         n += 1
+        if n % 50 == 0:
+            print(f"  ({name}: {n} shaped candidates, to seed {s}, "
+                  f"{time.process_time():.0f} s CPU)", file=sys.stderr, flush=True)
         if got is None:
             continue
         p = classic_puzzle(got[0])
@@ -159,6 +178,28 @@ def generate_shaped(spec: str, per: int, kept: dict[str, list[tuple[str, str]]],
         kept[name].append((gv, f"sudoku-csp shape {kind} seed {s}"))
         print(f"  {name}: shape {kind} seed {s}", flush=True)
     return n
+
+
+def check_isomorphs(count: int) -> None:
+    """For each bank row, ``count`` random isomorphs (seeds 1..count, no mutation) judged
+    by ``technique._check``: does the technique need survive relabelling and permuting (the
+    solver's tie order may depend on positions)?"""
+    import random
+    from sudoku_csp.generate.bank import entries, isomorph, techniques
+    total = kept = 0
+    for name in techniques():
+        for line, source in entries(name):
+            ok = 0
+            for s in range(1, count + 1):
+                iso = isomorph(random.Random(s))
+                q = classic_puzzle(iso.apply(line))
+                q.unique = True
+                ok += not isinstance(_check(q, name, None), str)
+            total += count
+            kept += ok
+            print(f"  {name} ({source.rsplit(': ', 1)[-1]}): {ok} of {count} isomorphs "
+                  "accepted", flush=True)
+    print(f"isomorphs accepted by the judge: {kept} of {total}")
 
 
 BANK_FILE = ROOT / "sudoku_csp" / "generate" / "bank_data.py"
@@ -189,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per", type=int, default=3)
     ap.add_argument("--limit", type=int, default=0, help="puzzles per corpus (0: all)")
     ap.add_argument("--steer", action="store_true")
+    ap.add_argument("--check-isomorphs", type=int, default=0, metavar="N",
+                    help="only judge N random isomorphs of each bank row")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--add", action="store_true",
                     help="with --write: keep the bank's rows and add the new ones")
@@ -196,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="also make shaped candidates (shape box or digit) of these seeds "
                          "for technique NAME, steered and judged as for_technique does")
     a = ap.parse_args(argv)
+    if a.check_isomorphs:
+        check_isomorphs(a.check_isomorphs)
+        return 0
     names = [t for t in a.names.split(",") if t]
     kept: dict[str, list[tuple[str, str]]] = {t: [] for t in names}
     stats: dict[str, dict[str, int]] = {}
