@@ -90,9 +90,9 @@ def _one_technique(job: tuple[str, int, float]) -> dict:
             raise NoPracticePuzzle(f"past {limit:g} s CPU", k)
     try:
         pr = for_technique(name, seed=seed, time_limit=None, progress=stop)
-        got = {"seed": pr.seed, "tried": pr.tries}
+        got = {"seed": pr.seed, "tried": pr.tries, "method": pr.method}
     except NoPracticePuzzle:
-        got = {"seed": None, "tried": tried[0]}
+        got = {"seed": None, "tried": tried[0], "method": None}
     got.update(name=name, cpu=time.process_time() - c0, wall=time.perf_counter() - w0)
     return got
 
@@ -104,7 +104,8 @@ def run_techniques(names: dict[str, int], seed: int, limit: float, workers: int)
     jobs = [(t, seed, limit) for t in order]
     with mp.get_context("spawn").Pool(workers, maxtasksperchild=1) as pool:
         got = {r["name"]: r for r in pool.imap_unordered(_one_technique, jobs)
-               if print(f"  {r['name']}: seed {r['seed']}, {r['cpu']:.1f} s CPU", flush=True)
+               if print(f"  {r['name']}: seed {r['seed']} ({r['method']}), {r['cpu']:.1f} s CPU",
+                        flush=True)
                or True}
     out = ["| technique | SE puzzles using it | found at seed | candidates | CPU s | wall s |",
            "|---|---:|---:|---:|---:|---:|"]
@@ -113,6 +114,8 @@ def run_techniques(names: dict[str, int], seed: int, limit: float, workers: int)
         r = got[t]
         cpus.append(r["cpu"] if r["seed"] is not None else math.inf)
         where = str(r["seed"]) if r["seed"] is not None else f"none in {limit:g} s CPU"
+        if r["method"] not in (None, "generated"):
+            where += f" ({r['method']})"
         out.append(f"| {t} | {names[t]} | {where} | {r['tried']} | {r['cpu']:.1f} "
                    f"| {r['wall']:.1f} |")
     med = statistics.median(cpus)

@@ -48,6 +48,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                     help="with --technique: also print the state just before the "
                          "technique's first step (pencil marks and line), as HoDoKu's "
                          "practice mode")
+    gn.add_argument("--method", choices=("generated", "bank"), default=None,
+                    help="with --technique: how the puzzle is made: generated (random "
+                         "candidates steered towards the technique) or bank (random "
+                         "isomorphs of the seed bank's puzzles, mutated); default: the bank "
+                         "for the rare techniques it was built for, else generated")
     gn.add_argument("--picture", metavar="FILE", default=None,
                     help="with --practice: draw that state to FILE (.svg or .png)")
     gn.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
@@ -66,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from ..generate import GenerationTimeout, Progress, generate_iter
     from .options import progress_wanted
     show = progress_wanted(args.progress)
-    if args.technique is not None or args.practice or args.picture:
+    if args.technique is not None or args.practice or args.picture or args.method:
         return _for_technique(args, show)
     variant = args.variant or "classic"
 
@@ -106,20 +111,22 @@ def _for_technique(args: argparse.Namespace, show: bool) -> int:
     from csp.io import write_pencilmarks
     from ..errors import UsageError
     from ..generate import NoPracticePuzzle, Progress, for_technique_iter
-    from ..generate.technique import practice_variant
+    from ..generate.technique import practice_method, practice_variant
     if args.technique is None:
-        raise UsageError("--practice and --picture need --technique NAME")
+        raise UsageError("--practice, --picture and --method need --technique NAME")
     if args.picture and not args.practice:
         raise UsageError("--picture draws the practice state: add --practice")
     if args.picture and not args.picture.lower().endswith((".svg", ".png")):
         raise UsageError(f"--picture {args.picture}: the file must end in .svg or .png")
     variant = practice_variant(args.technique, args.variant)   # refused at once
+    practice_method(args.technique, variant, args.size, args.method)
 
     def report(p: Progress) -> None:
         print(p.line(), file=sys.stderr, flush=True)
     try:
         made = for_technique_iter(args.technique, args.count, args.seed, args.time_limit,
-                                  args.size, report if show else None, variant=variant)
+                                  args.size, report if show else None, variant=variant,
+                                  method=args.method)
         for i, pr in enumerate(made):
             _emit(args, pr.puzzle, pr.to_dict, pr.text)
             if args.practice:

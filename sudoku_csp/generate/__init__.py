@@ -390,9 +390,9 @@ def generate(variant: str = "classic", level: str = "easy", count: int = 1,
 
 
 from .technique import (NoPracticePuzzle, Practice, UnknownPractice, for_technique,  # noqa: E402
-                        for_technique_iter, practice_variant)
+                        for_technique_iter, practice_method, practice_variant)
 
-__all__ = ["for_technique", "for_technique_iter", "practice_variant", "Practice", "NoPracticePuzzle", "UnknownPractice", "RULE_FAMILIES", "GIVENS", "make_rules_candidate", "VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
+__all__ = ["for_technique", "for_technique_iter", "practice_method", "practice_variant", "Practice", "NoPracticePuzzle", "UnknownPractice", "RULE_FAMILIES", "GIVENS", "make_rules_candidate", "VARIANTS", "DEFAULT_TIME_LIMIT", "GenerateError", "GenerationTimeout", "Generated",
            "Progress",
            "generate", "generate_iter", "make_candidate", "rate_within", "random_fill",
            "random_regions", "random_cages", "dig"]

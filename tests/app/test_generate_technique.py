@@ -16,7 +16,7 @@ import pytest
 from sudoku_csp.cli import main
 from sudoku_csp.generate import (NoPracticePuzzle, Progress, UnknownPractice, for_technique,
                                  for_technique_iter, practice_variant)
-from techniques import StepSolver, registry
+from techniques import StepSolver
 from variants.classic import classic
 from variants.killer import killer_cage
 from variants.lines import renban
@@ -34,13 +34,22 @@ FOUND = {"x_wing": 118, "xy_wing": 6, "xy_chain": 5, "als_xz": 25,
 @pytest.mark.parametrize("name", sorted(FOUND))
 def test_puzzle_needs_the_technique_and_nothing_harder(name):
     pr = for_technique(name, seed=FOUND[name], time_limit=120)
-    assert pr.seed == FOUND[name] and pr.technique == name and pr.step.technique == name
+    assert pr.seed == FOUND[name] and pr.method == "generated"
+    assert_needs(pr, name)
+
+
+def assert_needs(pr, name):
+    """The claim of a classic practice puzzle, checked independently of the judge, in the
+    puzzle's ladder (the order the solver takes; the classic ladder leaves out the set
+    techniques, e.g. set_sums, which the registry's default order has before the fish)."""
+    assert pr.technique == name and pr.step.technique == name
     p = pr.puzzle
     assert p.count_solutions(2, method="sat") == 1 and p.count_solutions(2, method="search") == 1
     assert p.check_solution(pr.solution)
-    default = [t.name for t in registry.select("default")]
-    before = default[:default.index(name)]
-    res = StepSolver(unique=True).solve(p)
+    run = StepSolver(unique=True).start(p)
+    plan = [t.name for t, _, _ in run.plan()]
+    before = plan[:plan.index(name)]
+    res = StepSolver(unique=True).finish(run)
     used = [st.technique for st in res.steps]
     assert res.status == "solved" and name in used
     assert set(used) <= set(before) | {name}            # nothing harder
@@ -74,6 +83,7 @@ def test_practice_json(capsys):
     assert objs[0]["seed"] == 6 and objs[1]["seed"] > 6
     o = objs[0]
     assert set(o) >= {"puzzle", "solution", "level", "rating", "hardest", "seed", "practice"}
+    assert o["method"] == "generated" and "bank" not in o
     assert o["practice"]["step"].startswith("XY-Wing") and len(o["practice"]["candidates"]) == 81
 
 
@@ -214,3 +224,84 @@ def test_candidate_budget_is_cpu_time(monkeypatch):
         pass
     assert b.exhausted
     assert technique._budget(time.perf_counter() - 1).exhausted     # past the deadline
+
+
+# the seed bank (issue 26 item 2): rare techniques from random isomorphs of bank puzzles
+
+def _bank_first():
+    from sudoku_csp.generate import bank
+    from sudoku_csp.generate.technique import BANK_FIRST
+    return sorted(t for t in BANK_FIRST if bank.entries(t))
+
+
+@pytest.mark.parametrize("name", _bank_first())
+def test_rare_technique_from_the_bank(name):
+    """A technique of BANK_FIRST comes from the seed bank: a random isomorph of a bank
+    puzzle, mutated, that needs it and nothing harder (checked here, not by the judge),
+    unique by search and SAT, the same from the same seed, and not a copy of the bank's."""
+    from sudoku_csp.generate import bank
+    pr = for_technique(name, seed=1, time_limit=120)
+    assert pr.method == "bank isomorph" and pr.seed == 1 and pr.source
+    assert_needs(pr, name)
+    assert for_technique(name, seed=1, time_limit=120).line() == pr.line()
+    assert pr.line() not in {line for line, _ in bank.entries(name)}
+    d = pr.to_dict()
+    assert d["method"] == "bank isomorph" and d["bank"]["source"] == pr.source
+
+
+def test_isomorph_is_a_symmetry_of_the_grid():
+    """Digits relabelled, rows and columns permuted within bands and stacks, bands and
+    stacks permuted, sometimes transposed: a solution stays a solution, a puzzle keeps its
+    one solution (the isomorph of the original's), and a seed gives the same isomorph."""
+    import random
+    from sudoku_csp.generate.bank import isomorph
+    from variants.classic import classic_puzzle
+    line = "..39..2...7..5...........61.....9.32.423..79...6..............769..3..4..2749...."
+    p = classic_puzzle(line)
+    sol = p.solve().solutions[0]
+    transposed = set()
+    for s in range(12):
+        iso = isomorph(random.Random(s))
+        assert sorted(iso.cells) == list(range(81)) and sorted(iso.digits) == list(range(10))
+        assert isomorph(random.Random(s)) == iso
+        q = classic_puzzle(iso.apply(line))
+        assert q.solve().solutions == [iso.values(list(sol))]
+        assert q.check_solution(iso.values(list(sol)))
+        transposed.add(iso.cells[1] % 9 == 0)       # r1c2 comes from column 1: transposed
+    assert transposed == {True, False}
+
+
+def test_bank_rows_are_judged_as_they_are():
+    """Every bank puzzle is unique and the judge of for_technique accepts it for its
+    technique as it is, and every row names its source."""
+    from sudoku_csp.generate import bank
+    from sudoku_csp.generate.technique import _check
+    from variants.classic import classic_puzzle
+    assert bank.techniques()
+    for name in bank.techniques():
+        for line, source in bank.entries(name):
+            p = classic_puzzle(line)
+            p.unique = True
+            assert p.count_solutions(2) == 1 and source
+            got = _check(p, name, None)
+            assert not isinstance(got, str), (name, line, got)
+
+
+def test_method_argument_and_cli():
+    from sudoku_csp.generate import GenerateError
+    with pytest.raises(GenerateError, match="has no puzzle for xy_wing"):
+        for_technique("xy_wing", seed=1, method="bank")
+    with pytest.raises(GenerateError, match="unknown method"):
+        for_technique("xy_wing", seed=1, method="dig")
+    assert for_technique("xy_wing", seed=6, method="generated").method == "generated"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--technique", "xy_wing", "--method", "bank"], "has no puzzle for xy_wing"),
+    (["--method", "bank"], "--method need --technique"),
+    (["--technique", "x_wing", "--method", "bank", "--size", "4"], "classic 9x9 puzzles only"),
+])
+def test_method_bad_arguments_exit_2(argv, words, capsys):
+    assert main(["generate", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err
