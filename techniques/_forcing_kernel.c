@@ -1,6 +1,8 @@
 /* The propagation of forcing chains and nets (techniques/forcing/engine.py _propagate) in
- * C, for grids whose only implications are the houses' (no cross-digit links, no other
- * rules: classic sudoku and its house-only variants) of at most 128 cells and 30 digits.
+ * C, for grids of at most 128 cells and 30 digits: the houses' implications, the links'
+ * cross-digit weak links and a net's binary relations; a net's other rules (sums, lines
+ * ...) run in Python between calls (engine._propagate_compiled: each round of the rules'
+ * removals comes back here as ``queued``).
  *
  * engine.py stays the reference and the fallback (SUDOKU_CSP_PURE=1, module not built,
  * other grids): both give the same derivation (the parents dict: the same facts, in the
@@ -16,15 +18,21 @@
  *       (_Static.full order); cell_houses: per cell, the indices (into full_masks) of its
  *       full houses in _Static.cell_full order; full_ids: the full houses' ids (indices
  *       into an.houses); label: the first premise of a locked candidates removal.
- *   static(links, cand, cw, done, chain) -> capsule (per analysis)
+ *   static(links, cand, cw, done, chain[, cross, binary, binary_t]) -> capsule (per
+ *       analysis)
  *       cand: the analysis' candidates; cw: n + 1 cell masks; done: per full house the
  *       digits placed in it; chain: [(k, e, others or None)] (_Static.chain's entries that
- *       are not None, k = cell << 5 | digit, others: the other place per house, -1: none).
- *   propagate(static, cand, cw, on, parents, facts, net, inter) -> (on, contra)
+ *       are not None, k = cell << 5 | digit, others: the other place per house, -1: none);
+ *       cross: [(k, ((cell, digit), ...))] (_Static.cross_k's entries); binary: per cell,
+ *       its live relations (other cell, supports per digit 0..n, name) (_Static.binary_live,
+ *       the supports as unions per digit); binary_t: _Static.binary_t (empty: no binary).
+ *   propagate(static, cand, cw, on, parents, facts, net, inter[, queued]) -> (on, contra)
  *       facts: [(fact, premises)] to add, then propagated (a chain, a net, with inter a
  *       net with locked candidates: engine._locked, its dirty houses walked in the order
- *       of the same Python set). contra: None, ("two", c, other, d), ("both", c, d),
- *       ("empty", c) or ("house", c, d, j) (j: the index of the house among c's).
+ *       of the same Python set). queued: facts already added to the state (the rules'
+ *       removals), queued before ``facts``. contra: None, ("two", c, other, d),
+ *       ("both", c, d), ("empty", c) or ("house", c, d, j) (j: the index of the house
+ *       among c's).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -65,6 +73,18 @@ typedef struct {
     int8_t e[MAXCELLS * 32];       /* the other digit of a bivalue cell, else 0 */
     int8_t has_bl[MAXCELLS * 32];
     int16_t other[MAXCELLS * 32][HPC];
+    /* cross-digit weak links per candidate index k: items cross_off[k] .. cross_off[k+1] */
+    int32_t cross_off[MAXCELLS * 32 + 1];
+    int16_t *cross_c;
+    int8_t *cross_d;
+    /* binary relations per cell: items bin_off[c] .. bin_off[c+1] (nets only) */
+    int has_bin;
+    int32_t bin_off[MAXCELLS + 1];
+    int16_t *bin_o;
+    uint32_t *bin_sup;             /* (n + 1) supports per relation, per digit */
+    PyObject **bin_name;           /* owned references */
+    int32_t bin_cap;               /* bin_name's length */
+    int bin_t[MAXCELLS];
 } Static;
 
 static PyObject *FACT[NFACTS];     /* the facts as ints, made once */
@@ -175,12 +195,140 @@ fail:
     return NULL;
 }
 
+static void static_release(Static *S) {
+    Py_XDECREF(S->links_cap);
+    if (S->bin_name) {
+        for (int32_t i = 0; i < S->bin_cap; i++) Py_XDECREF(S->bin_name[i]);
+        free(S->bin_name);
+    }
+    free(S->cross_c);
+    free(S->cross_d);
+    free(S->bin_o);
+    free(S->bin_sup);
+    free(S);
+}
+
+/* cross: [(k, ((cell, digit), ...))] into S->cross_*; 0, or -1 with an exception set */
+static int read_cross(Static *S, PyObject *cross) {
+    const int size = S->L->size, n = S->L->n;
+    const Py_ssize_t nk = PyList_GET_SIZE(cross);
+    int32_t *cnt = (int32_t *)calloc((size_t)size * 32 + 1, sizeof(int32_t));
+    if (!cnt) { PyErr_NoMemory(); return -1; }
+    long total = 0;
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        PyObject *t = PyList_GET_ITEM(cross, i);
+        long k;
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(t, 1))) {
+            PyErr_SetString(PyExc_TypeError, "_forcing_kernel.static: cross entries");
+            goto fail;
+        }
+        if (to_long(PyTuple_GET_ITEM(t, 0), 0, (long)size * 32 - 1, "cross index", &k) < 0)
+            goto fail;
+        if (cnt[k]) {
+            PyErr_SetString(PyExc_ValueError, "_forcing_kernel.static: a cross index twice");
+            goto fail;
+        }
+        cnt[k] = (int32_t)PyTuple_GET_SIZE(PyTuple_GET_ITEM(t, 1));
+        total += cnt[k];
+        if (total > (long)size * 32 * (long)size) {
+            PyErr_SetString(PyExc_ValueError, "_forcing_kernel.static: too many cross links");
+            goto fail;
+        }
+    }
+    S->cross_c = (int16_t *)malloc(sizeof(int16_t) * (size_t)(total + 1));
+    S->cross_d = (int8_t *)malloc(sizeof(int8_t) * (size_t)(total + 1));
+    if (!S->cross_c || !S->cross_d) { PyErr_NoMemory(); goto fail; }
+    S->cross_off[0] = 0;
+    for (int k = 0; k < size * 32; k++) S->cross_off[k + 1] = S->cross_off[k] + cnt[k];
+    for (int k = size * 32; k < MAXCELLS * 32; k++) S->cross_off[k + 1] = S->cross_off[k];
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        PyObject *t = PyList_GET_ITEM(cross, i);
+        const long k = PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
+        PyObject *items = PyTuple_GET_ITEM(t, 1);
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(items); j++) {
+            PyObject *x = PyTuple_GET_ITEM(items, j);
+            long c2, d2;
+            if (!PyTuple_Check(x) || PyTuple_GET_SIZE(x) != 2) {
+                PyErr_SetString(PyExc_TypeError, "_forcing_kernel.static: cross links");
+                goto fail;
+            }
+            if (to_long(PyTuple_GET_ITEM(x, 0), 0, size - 1, "cell", &c2) < 0
+                || to_long(PyTuple_GET_ITEM(x, 1), 1, n, "digit", &d2) < 0)
+                goto fail;
+            S->cross_c[S->cross_off[k] + j] = (int16_t)c2;
+            S->cross_d[S->cross_off[k] + j] = (int8_t)d2;
+        }
+    }
+    free(cnt);
+    return 0;
+fail:
+    free(cnt);
+    return -1;
+}
+
+/* binary: per cell [(other, supports (n + 1 ints), name)]; binary_t: per cell an int */
+static int read_binary(Static *S, PyObject *binary, PyObject *bt) {
+    const int size = S->L->size, n = S->L->n;
+    if (PyList_GET_SIZE(binary) == 0) return 0;
+    if (PyList_GET_SIZE(binary) != size || PyList_GET_SIZE(bt) != size) {
+        PyErr_SetString(PyExc_ValueError, "_forcing_kernel.static: binary lists");
+        return -1;
+    }
+    long total = 0;
+    for (int c = 0; c < size; c++) {
+        PyObject *rels = PyList_GET_ITEM(binary, c);
+        long t;
+        if (!PyTuple_Check(rels)) {
+            PyErr_SetString(PyExc_TypeError, "_forcing_kernel.static: binary relations");
+            return -1;
+        }
+        if (to_long(PyList_GET_ITEM(bt, c), 0, 64, "binary limit", &t) < 0) return -1;
+        S->bin_t[c] = (int)t;
+        S->bin_off[c] = (int32_t)total;
+        total += PyTuple_GET_SIZE(rels);
+        if (total > (long)size * size * 4) {
+            PyErr_SetString(PyExc_ValueError, "_forcing_kernel.static: too many relations");
+            return -1;
+        }
+    }
+    S->bin_off[size] = (int32_t)total;
+    S->bin_o = (int16_t *)malloc(sizeof(int16_t) * (size_t)(total + 1));
+    S->bin_sup = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(total + 1) * (n + 1));
+    S->bin_name = (PyObject **)calloc((size_t)(total + 1), sizeof(PyObject *));
+    if (!S->bin_o || !S->bin_sup || !S->bin_name) { PyErr_NoMemory(); return -1; }
+    S->bin_cap = (int32_t)total;
+    S->has_bin = 1;
+    for (int c = 0; c < size; c++) {
+        PyObject *rels = PyList_GET_ITEM(binary, c);
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(rels); j++) {
+            const int32_t i = S->bin_off[c] + (int32_t)j;
+            PyObject *r = PyTuple_GET_ITEM(rels, j);
+            long o;
+            if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3
+                || !PyTuple_Check(PyTuple_GET_ITEM(r, 1))
+                || PyTuple_GET_SIZE(PyTuple_GET_ITEM(r, 1)) != n + 1) {
+                PyErr_SetString(PyExc_TypeError, "_forcing_kernel.static: a binary relation");
+                return -1;
+            }
+            if (to_long(PyTuple_GET_ITEM(r, 0), 0, size - 1, "cell", &o) < 0) return -1;
+            S->bin_o[i] = (int16_t)o;
+            for (int d = 0; d <= n; d++) {
+                long v;
+                if (to_long(PyTuple_GET_ITEM(PyTuple_GET_ITEM(r, 1), d), 0,
+                            (1L << (n + 1)) - 1, "supports", &v) < 0)
+                    return -1;
+                S->bin_sup[(size_t)i * (n + 1) + d] = (uint32_t)v;
+            }
+            Py_INCREF(PyTuple_GET_ITEM(r, 2));
+            S->bin_name[i] = PyTuple_GET_ITEM(r, 2);
+        }
+    }
+    return 0;
+}
+
 static void static_free(PyObject *cap) {
     Static *S = (Static *)PyCapsule_GetPointer(cap, "forcing_static");
-    if (S) {
-        Py_XDECREF(S->links_cap);
-        free(S);
-    }
+    if (S) static_release(S);
 }
 
 static int read_cand(PyObject *list, int size, int n, uint32_t *cand) {
@@ -212,10 +360,15 @@ static int read_cw(PyObject *list, int size, int n, u128 *cw) {
 }
 
 static PyObject *py_static(PyObject *self, PyObject *args) {
-    PyObject *lcap, *cand, *cw, *done, *chain;
-    if (!PyArg_ParseTuple(args, "OO!O!O!O!", &lcap, &PyList_Type, &cand, &PyList_Type, &cw,
-                          &PyList_Type, &done, &PyList_Type, &chain))
+    PyObject *lcap, *cand, *cw, *done, *chain, *cross = NULL, *binary = NULL, *bt = NULL;
+    if (!PyArg_ParseTuple(args, "OO!O!O!O!|O!O!O!", &lcap, &PyList_Type, &cand, &PyList_Type,
+                          &cw, &PyList_Type, &done, &PyList_Type, &chain, &PyList_Type,
+                          &cross, &PyList_Type, &binary, &PyList_Type, &bt))
         return NULL;
+    if ((binary == NULL) != (bt == NULL)) {
+        PyErr_SetString(PyExc_TypeError, "_forcing_kernel.static: binary and its limits");
+        return NULL;
+    }
     const Links *L = (const Links *)PyCapsule_GetPointer(lcap, "forcing_links");
     if (!L) return NULL;
     Static *S = (Static *)calloc(1, sizeof(Static));
@@ -223,6 +376,8 @@ static PyObject *py_static(PyObject *self, PyObject *args) {
     S->L = L;
     const int size = L->size, n = L->n;
     if (read_cand(cand, size, n, S->base) < 0 || read_cw(cw, size, n, S->base_cw) < 0)
+        goto fail;
+    if ((cross && read_cross(S, cross) < 0) || (binary && read_binary(S, binary, bt) < 0))
         goto fail;
     if (PyList_GET_SIZE(done) != L->nfull) {
         PyErr_SetString(PyExc_ValueError, "_forcing_kernel.static: done list");
@@ -269,7 +424,7 @@ static PyObject *py_static(PyObject *self, PyObject *args) {
     S->links_cap = lcap;
     return cap;
 fail:
-    free(S);
+    static_release(S);
     return NULL;
 }
 
@@ -383,7 +538,8 @@ static int run(P *p, int net, int from) {
         const int k = f >> 1, c = k >> 5, d = k & 31;
         if (f & 1) {
             u128 q = L->peers[d][c] & p->cw[d];
-            if (!q) continue;
+            const int32_t x0 = S->cross_off[k], x1 = S->cross_off[k + 1];
+            if (!q && x0 == x1) continue;
             PyObject *prem = one(f);
             if (!prem) return ERR;
             const uint32_t bit = (uint32_t)1 << d;
@@ -406,6 +562,11 @@ static int run(P *p, int net, int from) {
                     break;
                 }
                 if ((r = push(p, g))) break;
+            }
+            /* the cross-digit weak links of c=d */
+            for (int32_t i = x0; !r && i < x1; i++) {
+                const int c2 = S->cross_c[i], d2 = S->cross_d[i];
+                if (p->cand[c2] >> d2 & 1) r = set_off(p, c2, d2, prem);
             }
             Py_DECREF(prem);
             if (r) return r;
@@ -444,6 +605,44 @@ static int run(P *p, int net, int from) {
             Py_DECREF(prem);
             if (r) return r;
             continue;
+        }
+        /* a net: binary relations lose the digits c=d supported alone */
+        if (S->has_bin && S->bin_off[c + 1] > S->bin_off[c]
+            && __builtin_popcount(p->cand[c]) <= S->bin_t[c]) {
+            const uint32_t mc = p->cand[c];
+            const int n1 = L->n + 1;
+            for (int32_t i = S->bin_off[c]; i < S->bin_off[c + 1]; i++) {
+                const int o = S->bin_o[i];
+                const uint32_t *sup = S->bin_sup + (size_t)i * n1;
+                uint32_t keep = 0, b = mc;
+                while (b) {
+                    keep |= sup[__builtin_ctz(b)];
+                    b &= b - 1;
+                }
+                uint32_t drop = p->cand[o] & ~keep;
+                if (!drop) continue;
+                uint32_t gone = S->base[c] & ~mc;
+                PyObject *prem = PyTuple_New(1 + __builtin_popcount(gone));
+                if (!prem) return ERR;
+                Py_INCREF(S->bin_name[i]);
+                PyTuple_SET_ITEM(prem, 0, S->bin_name[i]);
+                for (Py_ssize_t t = 1; gone; t++) {
+                    const int x = __builtin_ctz(gone);
+                    gone &= gone - 1;
+                    PyObject *fo = fact_obj(c << 6 | x << 1);
+                    if (!fo) { Py_DECREF(prem); return ERR; }
+                    Py_INCREF(fo);
+                    PyTuple_SET_ITEM(prem, t, fo);
+                }
+                int r = OK;
+                while (!r && drop) {
+                    const int x = __builtin_ctz(drop);
+                    drop &= drop - 1;
+                    r = set_off(p, o, x, prem);
+                }
+                Py_DECREF(prem);
+                if (r) return r;
+            }
         }
         /* a net: naked single */
         const uint32_t m = p->cand[c];
@@ -561,11 +760,11 @@ static int locked(P *p, int from, int to) {
 }
 
 static PyObject *py_propagate(PyObject *self, PyObject *args) {
-    PyObject *scap, *cand_o, *cw_o, *on_o, *parents, *facts;
+    PyObject *scap, *cand_o, *cw_o, *on_o, *parents, *facts, *queued = NULL;
     int net, inter;
-    if (!PyArg_ParseTuple(args, "OO!O!OO!O!pp", &scap, &PyList_Type, &cand_o, &PyList_Type,
+    if (!PyArg_ParseTuple(args, "OO!O!OO!O!pp|O!", &scap, &PyList_Type, &cand_o, &PyList_Type,
                           &cw_o, &on_o, &PyDict_Type, &parents, &PyList_Type, &facts,
-                          &net, &inter))
+                          &net, &inter, &PyList_Type, &queued))
         return NULL;
     const Static *S = (const Static *)PyCapsule_GetPointer(scap, "forcing_static");
     if (!S) return NULL;
@@ -581,11 +780,27 @@ static PyObject *py_propagate(PyObject *self, PyObject *args) {
     memcpy(cand0, p.cand, sizeof cand0);
     memcpy(cw0, p.cw, sizeof cw0);
     /* each candidate leaves once and each cell is set true once */
-    p.qcap = size * (n + 2) + (int)PyList_GET_SIZE(facts) + 8;
+    const Py_ssize_t nq = queued ? PyList_GET_SIZE(queued) : 0;
+    if (nq > (Py_ssize_t)size * 64) {
+        PyErr_SetString(PyExc_ValueError, "_forcing_kernel: too many queued facts");
+        return NULL;
+    }
+    p.qcap = size * (n + 2) + (int)PyList_GET_SIZE(facts) + (int)nq + 8;
     p.queue = (int *)malloc(sizeof(int) * p.qcap);
     if (!p.queue) return PyErr_NoMemory();
     p.qlen = 0;
     int r = OK;
+    for (Py_ssize_t i = 0; !r && i < nq; i++) {
+        long f;
+        if (to_long(PyList_GET_ITEM(queued, i), 0, (long)size * 64 - 1, "fact", &f) < 0
+            || ((f >> 1) & 31) < 1 || ((f >> 1) & 31) > n) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "_forcing_kernel: fact digit");
+            r = ERR;
+            break;
+        }
+        r = push(&p, (int)f);
+    }
     for (Py_ssize_t i = 0; !r && i < PyList_GET_SIZE(facts); i++) {
         PyObject *t = PyList_GET_ITEM(facts, i);
         long f;
@@ -642,9 +857,10 @@ done:
 static PyMethodDef methods[] = {
     {"links", py_links, METH_VARARGS,
      "links(size, n, peers_d, full_masks, cell_houses, full_ids, locked_label)"},
-    {"static", py_static, METH_VARARGS, "static(links, cand, cw, done, chain)"},
+    {"static", py_static, METH_VARARGS,
+     "static(links, cand, cw, done, chain[, cross, binary, binary_t])"},
     {"propagate", py_propagate, METH_VARARGS,
-     "propagate(static, cand, cw, on, parents, facts, net, inter) -> (on, contra)"},
+     "propagate(static, cand, cw, on, parents, facts, net, inter[, queued]) -> (on, contra)"},
     {NULL, NULL, 0, NULL},
 };
 

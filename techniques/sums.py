@@ -626,10 +626,19 @@ def _unclashed(an: Analysis, cells: list[int], sols: list[tuple[int, ...]]
     if not cross:
         return sols
     where = {c: k for k, c in enumerate(cells)}
+    # per position and digit, the (position, digit) pairs of these cells its links exclude
+    # (the links to other cells, most of them, are passed over once here, not per solution)
+    clash: list[dict[int, tuple[tuple[int, int], ...]]] = [{} for _ in cells]
+    for k, c in enumerate(cells):
+        for d in range(1, an.n + 1):
+            t = tuple((where[c2], d2) for c2, d2 in cross.get((c, d), ()) if c2 in where)
+            if t:
+                clash[k][d] = t
+    if not any(clash):
+        return sols
     out = []
     for sol in sols:
-        if all(where.get(c2) is None or sol[where[c2]] != d2
-               for c, d in zip(cells, sol) for c2, d2 in cross.get((c, d), ())):
+        if all(sol[k2] != d2 for k, d in enumerate(sol) for k2, d2 in clash[k].get(d, ())):
             out.append(sol)
     return out
 

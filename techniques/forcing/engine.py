@@ -158,18 +158,26 @@ class _Static:
         """The compiled propagation's tables of this analysis (``techniques/_forcing_kernel.c``),
         built on first use; None when the kernel is not built or switched off
         (``csp/kernel.py``), or the grid is not one it handles: more than 128 cells or 30
-        digits, cross-digit links or other rules (then :func:`_propagate` runs in Python,
-        the reference: ``tests/techniques/test_forcing_kernel.py``)."""
+        digits (then :func:`_propagate` runs in Python, the reference:
+        ``tests/techniques/test_forcing_kernel.py``). The kernel takes the cross-digit links
+        and the binary relations; a net's other rules run in Python between its calls
+        (:func:`_propagate_compiled`)."""
         kernel = active(_forcing_kernel)
-        if (kernel is None or self.rule_engine is not None or self.cross_k is not None
-                or self.size > 128 or self.n > 30):
+        if kernel is None or self.size > 128 or self.n > 30:
             return None
         if self._kernel is None:
             links = self.an.links_memo("forcing_kernel_links", lambda: _kernel_links(self))
+            n = self.n
+            binary = [] if not self.binary else [
+                tuple((o, tuple(sup[1 << v] if by_mask else sup[v] for v in range(n + 1)),
+                       name) for o, sup, by_mask, name in rels)
+                for rels in self.binary_live]
             self._kernel = False if links is None else kernel.static(
                 links, self.cand, self.cw, [self.house_done[h] for h in self.full],
                 [(k, v[0], None if v[1] is None else tuple(c2 for _, c2 in v[1]))
-                 for k, v in enumerate(self.chain) if v is not None])
+                 for k, v in enumerate(self.chain) if v is not None],
+                list((self.cross_k or {}).items()), binary,
+                list(self.binary_t) if binary else [])
         return self._kernel or None
 
     @property
@@ -401,21 +409,7 @@ def _propagate_py(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | s
                 cw[e] &= ~bit
                 append(g | e << 1)
 
-    def set_off(c: int, d: int, prem) -> None:
-        m = cand[c]
-        if not m >> d & 1:
-            return
-        f = (c << _DSHIFT | d) << 1
-        parents[f] = prem
-        if ps.on >> c & 1 and m == 1 << d:
-            contra(f"{_name(st, c)}={digit_symbol(d)} is both true and false", (f | 1, f))
-        m &= ~(1 << d)
-        cand[c] = m
-        cw[d] &= ~(1 << c)
-        if not m:
-            contra(f"{_name(st, c)} has no candidate left",
-                   tuple(_fact(c, e, False) for e in digits_of(base[c])))
-        append(f)
+    set_off = _off_setter(st, ps, append)
 
     # nets with rules: the cells changed since the rules last ran (``ps.ruled``) are those
     # of the false facts derived since, from queue[fresh:] on (known: when the candidates
@@ -557,16 +551,64 @@ def _propagate_py(st: _Static, ps: _PState, facts: Sequence[tuple[int, tuple | s
     return ps
 
 
+def _off_setter(st: _Static, ps: _PState, append: Callable[[int], None]
+                ) -> Callable[[int, int, object], None]:
+    """``set_off(c, d, premises)``: c<>d added to ``ps`` (when c still has d) and handed to
+    ``append`` (the propagation's queue); a contradiction sets ``ps.contra`` and raises
+    :class:`_Stop`."""
+    cand, cw, parents, base = ps.cand, ps.cw, ps.parents, st.cand
+
+    def set_off(c: int, d: int, prem) -> None:
+        m = cand[c]
+        if not m >> d & 1:
+            return
+        f = (c << _DSHIFT | d) << 1
+        parents[f] = prem
+        if ps.on >> c & 1 and m == 1 << d:
+            ps.contra = (f"{_name(st, c)}={digit_symbol(d)} is both true and false",
+                         (f | 1, f))
+            raise _Stop
+        m &= ~(1 << d)
+        cand[c] = m
+        cw[d] &= ~(1 << c)
+        if not m:
+            ps.contra = (f"{_name(st, c)} has no candidate left",
+                         tuple(_fact(c, e, False) for e in digits_of(base[c])))
+            raise _Stop
+        append(f)
+
+    return set_off
+
+
 def _propagate_compiled(st: _Static, ps: _PState, facts, net: bool, inter: bool,
                         ks) -> _PState:
-    """:func:`_propagate` by ``techniques/_forcing_kernel.c`` (grids with houses only), a
-    net's locked candidates (:func:`_locked`) included: the same derivation in the same
-    order, the same contradiction."""
-    ps.on, contra = _forcing_kernel.propagate(ks, ps.cand, ps.cw, ps.on, ps.parents,
-                                              list(facts), net, net and inter)
-    if contra is not None:
-        ps.contra = _contra_of(st, contra)
-    return ps
+    """:func:`_propagate` by ``techniques/_forcing_kernel.c``, a net's locked candidates
+    (:func:`_locked`), binary relations and the links' cross-digit links included; a net's
+    other rules (:func:`_rules`) run here in Python each time the kernel's queue is
+    drained, and their removals go back to it as its next queue: the same derivation in
+    the same order, the same contradiction. (The cells :func:`_rules` wakes are those whose
+    candidates differ from ``ps.ruled``: the cells of the false facts the Python loop
+    collects.)"""
+    facts, queued = list(facts), None
+    rules = net and st.rule_engine is not None
+    while True:
+        if queued is None:
+            ps.on, contra = _forcing_kernel.propagate(ks, ps.cand, ps.cw, ps.on, ps.parents,
+                                                      facts, net, net and inter)
+        else:
+            ps.on, contra = _forcing_kernel.propagate(ks, ps.cand, ps.cw, ps.on, ps.parents,
+                                                      [], net, net and inter, queued)
+        if contra is not None:
+            ps.contra = _contra_of(st, contra)
+            return ps
+        if not rules:
+            return ps
+        queued = []
+        try:
+            if not _rules(st, ps, _off_setter(st, ps, queued.append)):
+                return ps
+        except _Stop:
+            return ps
 
 
 def _contra_of(st: _Static, t: tuple) -> tuple[str, tuple[int, ...]]:

@@ -1,10 +1,12 @@
 """The compiled propagation of forcing chains and nets (``techniques._forcing_kernel``)
 against :func:`techniques.forcing.engine._propagate` in Python (the reference, with
 ``SUDOKU_CSP_PURE=1``): for every assumption of many states (hard solve paths, random
-pencil marks, other house-only grids), as a chain, a net and a net with locked candidates,
-the same derivation (every fact with its premises, in order), candidates, true cells and
-contradiction; also propagations that go on from a derived state (as the nested nets do);
-and whole solve paths and SE ratings both ways. They skip when the module is not built.
+pencil marks, other house-only grids, variant puzzles with cross-digit links, binary
+relations and other rules), as a chain, a net and a net with locked candidates, the same
+derivation (every fact with its premises, in order), candidates, true cells, the rules'
+last candidates and contradiction; also propagations that go on from a derived state (as
+the nested nets do); and whole solve paths and SE ratings both ways. They skip when the
+module is not built.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from techniques.analysis import Analysis
 from techniques.forcing import engine
 from variants.classic import classic_puzzle
 
-from conftest import DATA, both_kernel_paths, path_states, random_states, sample_lines
+from conftest import DATA, both_kernel_paths, fpuzzle, path_states, random_states, sample_lines
 
 pytestmark = pytest.mark.skipif(active(engine._forcing_kernel) is None,
                                 reason="techniques._forcing_kernel is not built (no C "
@@ -26,7 +28,7 @@ LOCKED = [0]
 
 
 def _snap(ps) -> tuple:
-    return (list(ps.parents.items()), ps.cand, ps.cw, ps.on, ps.contra)
+    return (list(ps.parents.items()), ps.cand, ps.cw, ps.on, ps.contra, ps.ruled)
 
 
 def _compare(monkeypatch, state, follow: int = 0) -> tuple[int, int]:
@@ -107,6 +109,49 @@ def test_kernel_equals_python_on_other_grids(monkeypatch):
     for state in path_states([r.split(",")[0] for r in rows6], 8, 2):
         props += _compare(monkeypatch, state)[0]
     assert props > 2000 and contras > 100
+
+
+#: f-puzzles setter puzzles whose nets read rules besides the houses: negative XV (cross-digit
+#: links, binary relations, XV sums), modular and nabner lines with double arrows (binary
+#: relations, linear sums), box indexers (element rules), negative ratio, arrows with
+#: killer cages and quadruples
+VARIANTS = ("Anti-XV Coverage", "Modular Nabner DA Coverage", "Box Indexing Test",
+            "Anti-Ratio Coverage", "Deflation")
+
+
+def test_kernel_equals_python_on_variant_grids(monkeypatch):
+    """The kernel takes the links' cross-digit weak links and a net's binary relations,
+    and a net's other rules run in Python between its calls: the same derivations as
+    the Python propagation on states along the setter puzzles' solve paths."""
+    props = contras = 0
+    for title in VARIANTS:
+        for state in path_states([fpuzzle(title)[0]], 60, 30):
+            an = Analysis(state.copy())
+            assert engine._static(an).cross_k is not None or engine._static(an).rule_engine
+            a, b = _compare(monkeypatch, state, follow=3)
+            props, contras = props + a, contras + b
+    assert props > 20000 and contras > 500
+
+
+@pytest.mark.slow
+def test_same_variant_step_paths_with_and_without_the_kernel(monkeypatch):
+    """A setter puzzle whose solve takes forcing chains and nets: the same steps both
+    ways."""
+    from csp import links
+    from techniques import StepSolver
+    out = []
+    for pure in (False, True):
+        monkeypatch.setattr(links, "_LAYOUTS", {})
+        if pure:
+            monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+        else:
+            monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
+        puzzle = fpuzzle("Anti-Ratio Coverage")[0]     # (loads the rule families first)
+        r = StepSolver("default").solve(puzzle)
+        # (the steps and their texts: an arrangement step's extra holds an object)
+        out.append((r.status, [(s, s.note) for s in r.steps]))
+    assert out[0] == out[1]
+    assert any(s.technique.startswith("forcing_") for s, _ in out[0][1])
 
 
 def test_grids_the_kernel_leaves_to_python(monkeypatch):
