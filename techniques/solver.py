@@ -143,12 +143,46 @@ class StepSolver:
     def __init__(self, techniques: str | Iterable[str] | None = "default",
                  options: dict[str, Any] | None = None, unique: bool | None = None,
                  verify: Sequence[int] | None = None) -> None:
-        self.techniques: list[Technique] = registry.select(techniques)
+        spec = techniques if techniques is None or isinstance(techniques, str) \
+            else tuple(techniques)
+        self._spec: str | tuple[str, ...] | None = spec
+        self._techniques: list[Technique] = registry.select(spec)
+        self._known = len(registry.REGISTRY)
         #: techniques asked for by name: kept where the ladder leaves them out
-        self.named = registry.named(techniques)
+        self.named = registry.named(spec)
         self.options = registry.check_options(options)
         self.unique = unique
         self.verify = list(verify) if verify is not None else None
+
+    @property
+    def techniques(self) -> list[Technique]:
+        """The selected techniques, in registry order. A rule family's techniques are
+        registered when its module is imported (``variants``): a solver made before that
+        selects again from its ``techniques`` argument once the registry has grown, so
+        it plans with them as a solver made afterwards does. A list assigned here is kept
+        as it is.
+
+        >>> from techniques import registry
+        >>> solver = StepSolver("singles")
+        >>> [t.name for t in solver.techniques]
+        ['full_house', 'naked_single', 'hidden_single']
+        >>> registry.register_technique(registry.Technique(
+        ...     "doc_single", "Doc Single", "singles", lambda an, opts: iter(())))
+        ... # doctest: +ELLIPSIS
+        Technique(...)
+        >>> [t.name for t in solver.techniques][-1]
+        'doc_single'
+        >>> _ = registry.REGISTRY.pop("doc_single")
+        """
+        if self._spec is not None and len(registry.load()) != self._known:
+            self._techniques = registry.select(self._spec)
+            self._known = len(registry.REGISTRY)
+        return self._techniques
+
+    @techniques.setter
+    def techniques(self, value: Iterable[Technique]) -> None:
+        self._techniques = list(value)
+        self._spec = None
 
     # -- the loop -----------------------------------------------------------------------
     def start(self, puzzle_or_state: Puzzle | State, *, time_limit: float | None = None,

@@ -216,3 +216,29 @@ def test_a_search_that_gives_up_on_its_budget_is_a_limit_not_stuck():
     assert r.status == "limit" and not r.steps
     # with the budget untouched but nothing that can search, it is stuck
     assert StepSolver("singles").solve(p).status == "stuck"
+
+
+def test_solver_made_before_the_variants_plans_with_their_techniques():
+    """A rule family's techniques register when ``variants`` is imported: a solver made
+    before that (a fresh process, ``techniques`` imported alone) must still plan with them,
+    taking the same steps on a killer puzzle as a solver made afterwards."""
+    import subprocess
+    import sys
+    code = (
+        "from techniques import StepSolver\n"
+        "early = StepSolver('default', unique=False)\n"
+        "before = len(early.techniques)\n"
+        "from csp import Puzzle\n"
+        "from variants.classic import classic\n"
+        "from variants.killer import killer_cage\n"
+        "p = Puzzle(9).use(classic(), killer_cage(['r1c1', 'r1c2'], 3),\n"
+        "                  killer_cage(['r5c5', 'r5c6', 'r6c5'], 23))\n"
+        "late = StepSolver('default', unique=False)\n"
+        "a, b = early.solve(p, max_steps=5), late.solve(p, max_steps=5)\n"
+        "print(before < len(early.techniques) == len(late.techniques),\n"
+        "      [s.technique for s in a.steps] == [s.technique for s in b.steps],\n"
+        "      a.steps[0].technique if a.steps else None)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["True", "True", "killer_combinations"]
