@@ -58,7 +58,7 @@ import json
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from csp import Puzzle
 from csp.errors import (NodeLimitExceeded, SearchLimit, SoundnessError, SudokuCSPError,
@@ -385,14 +385,20 @@ def _candidate(name: str, variant: str, families: list[str] | None, s: int, size
         if isinstance(found, str):
             return found
         if variant != "classic":     # proved by the SAT path, not taken from the dig
-            left = None if deadline is None else max(0.001, deadline - time.perf_counter())
-            if p.count_solutions(2, method="sat", time_limit=left) != 1:
-                raise SoundnessError(f"practice {variant} puzzle (seed {s}) is not unique "
-                                     "by SAT", p, solution)
+            _sat_unique(p, solution, f"practice {variant} puzzle (seed {s})", deadline)
     except SearchLimit:
         return "search limit"
     state, step, before, rating = found
     return Practice(p, solution, name, state, step, before, s, 1, rating, variant)
+
+
+def _sat_unique(p: Puzzle, solution: Sequence[int], what: str,
+                deadline: float | None) -> None:
+    """Prove ``p`` unique by the SAT path within the deadline (SoundnessError naming
+    ``what`` if it is not)."""
+    left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+    if p.count_solutions(2, method="sat", time_limit=left) != 1:
+        raise SoundnessError(f"{what} is not unique by SAT", p, solution)
 
 
 def _bank_candidate(name: str, s: int, deadline: float | None) -> "Practice | str":
@@ -464,10 +470,7 @@ def _bank_candidate(name: str, s: int, deadline: float | None) -> "Practice | st
                 continue
             givens, p, found = gv, q, got
             kept += 1
-        left = None if deadline is None else max(0.001, deadline - time.perf_counter())
-        if p.count_solutions(2, method="sat", time_limit=left) != 1:
-            raise SoundnessError(f"practice puzzle from the seed bank (seed {s}) is not "
-                                 "unique by SAT", p, solution)
+        _sat_unique(p, solution, f"practice puzzle from the seed bank (seed {s})", deadline)
     except SearchLimit:
         return "search limit"
     state, step, before, rating = found
