@@ -415,9 +415,18 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
             if project is not None:
                 project.append(nxt)
         layer = nxt
-    if project is not None:
+    if project is not None and sum(len(project[i - 1]) * (k - i)
+                                   for i in range(1, k)) <= PROJECTION_WORK:
         _projections(enc, cand, cells, trans, live, project)
     return True
+
+
+#: the projection clauses of one automaton are written only while its states times the
+#: cells after them stay at most this many: they only help propagation (the solutions are
+#: the same), their writing is not interrupted by a deadline, and on a big grid they cost
+#: more than they save ("Trollscraper", 9x9: 566 at most; an X-sum clue on a 25x25:
+#: 235,131, 0.7 s of CPU that a time limit of 1 s could not stop)
+PROJECTION_WORK = 20_000
 
 
 def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
