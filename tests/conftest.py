@@ -270,6 +270,17 @@ def kernel_solve_path(line: str) -> tuple:
     return r.status, [(s, s.extra, s.note) for s in r.steps]
 
 
+def kernel_path(monkeypatch, pure: bool) -> None:
+    """Switch the compiled kernels off (``pure``) or on for what follows, from cold
+    caches: the link tables and what they keep are shared by all puzzles of a layout."""
+    from csp import links
+    monkeypatch.setattr(links, "_LAYOUTS", {})
+    if pure:
+        monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+    else:
+        monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
+
+
 def both_kernel_paths(monkeypatch, owner, entry: str, lines: list[str],
                       want: int | None = None) -> tuple[int, int]:
     """Solve each puzzle with the kernels and with ``SUDOKU_CSP_PURE=1``, each from cold
@@ -279,7 +290,6 @@ def both_kernel_paths(monkeypatch, owner, entry: str, lines: list[str],
     it, and solve the others only once. Returns (puzzles compared, puzzles that reached
     the kernel). A call of ``owner.entry`` counts when it answers (not None).
     """
-    from csp import links
     calls = {"n": 0}
     real = getattr(owner, entry)
 
@@ -290,16 +300,14 @@ def both_kernel_paths(monkeypatch, owner, entry: str, lines: list[str],
     monkeypatch.setattr(owner, entry, counted)
     compared = reached = 0
     for line in lines:
-        monkeypatch.setattr(links, "_LAYOUTS", {})
-        monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
+        kernel_path(monkeypatch, False)
         before = calls["n"]
         with_kernel = kernel_solve_path(line)
         if calls["n"] > before:
             reached += 1
         elif want is not None:
             continue
-        monkeypatch.setattr(links, "_LAYOUTS", {})
-        monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+        kernel_path(monkeypatch, True)
         before = calls["n"]
         pure = kernel_solve_path(line)
         assert calls["n"] == before, "the pure run called the kernel"
@@ -308,3 +316,18 @@ def both_kernel_paths(monkeypatch, owner, entry: str, lines: list[str],
         if want is not None and reached >= want:
             break
     return compared, reached
+
+
+def counted_calls(monkeypatch, owner, name: str) -> list[int]:
+    """Replace ``owner.name`` by a wrapper that counts its calls (for the test's duration)
+    and return the list that grows by one per call: a test's proof that the path under
+    test was taken."""
+    real = getattr(owner, name)
+    calls: list[int] = []
+
+    def counted(*args, **kw):
+        calls.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls

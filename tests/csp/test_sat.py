@@ -23,7 +23,7 @@ from variants import classic, indexer, renban, sandwich, skyscraper, x_sum
 from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from variants.outside import line_from_clue
 
-from conftest import DATA
+from conftest import DATA, counted_calls
 
 FPUZZLES = DATA / "fpuzzles_cc_by.jsonl"
 BUDGETS = ((20_000, 50_000), (0, 50_000), (0, 0))   # tables, automata, lazy checks
@@ -251,14 +251,7 @@ def test_sum_tables_from_bounds_match_the_full_enumeration(monkeypatch) -> None:
     tuple by tuple: the clauses are the very ones of the full enumeration."""
     import csp.sat as sat
     rng = random.Random(7)
-    used: list[int] = []
-    tuples = sat._linear_tuples
-
-    def counted(*args):
-        used.append(1)
-        return tuples(*args)
-
-    monkeypatch.setattr(sat, "_linear_tuples", counted)
+    used = counted_calls(monkeypatch, sat, "_linear_tuples")
     for _ in range(12):
         p = Puzzle(Grid(6)).add_grid_houses()
         cells = rng.sample(range(36), 4)
@@ -282,14 +275,7 @@ def test_three_cell_predicates_from_shared_tables_match_the_enumeration(monkeypa
     import csp.sat as sat
     from csp.constraints import FunctionConstraint
     rng = random.Random(11)
-    used: list[int] = []
-    triples = sat._triples
-
-    def counted(*args):
-        used.append(1)
-        return triples(*args)
-
-    monkeypatch.setattr(sat, "_triples", counted)
+    used = counted_calls(monkeypatch, sat, "_triples")
     for i in range(16):
         p = Puzzle(Grid(6)).add_grid_houses()
         for _ in range(3):

@@ -16,6 +16,7 @@ from csp import Grid, Puzzle, sat
 from csp.constraints import Linear
 from csp.errors import InvalidConstraint
 from csp.solutions import candidate_counts, count_solutions
+from conftest import counted_calls
 
 ROWS = list(itertools.permutations(range(1, 5)))
 HOUSES = ([[r * 4 + c for c in range(4)] for r in range(4)]
@@ -139,14 +140,7 @@ def test_projections_of_outside_clues_keep_the_answers(monkeypatch, seed) -> Non
     kernel path and the pure-Python SAT path."""
     from variants import sandwich, skyscraper, x_sum
     rng = random.Random(100 + seed)
-    made: list[int] = []
-    projections = sat._projections
-
-    def counted(*args):
-        made.append(1)
-        return projections(*args)
-
-    monkeypatch.setattr(sat, "_projections", counted)
+    made = counted_calls(monkeypatch, sat, "_projections")
     monkeypatch.setattr(sat, "_table", lambda *args, **kw: False)   # automata only
     for _ in range(8):
         sol = rng.choice(GRIDS)

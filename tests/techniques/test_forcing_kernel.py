@@ -17,7 +17,8 @@ from techniques.analysis import Analysis
 from techniques.forcing import engine
 from variants.classic import classic_puzzle
 
-from conftest import DATA, both_kernel_paths, fpuzzle, path_states, random_states, sample_lines
+from conftest import (DATA, both_kernel_paths, fpuzzle, kernel_path, path_states, random_states,
+                      sample_lines)
 
 pytestmark = pytest.mark.skipif(active(engine._forcing_kernel) is None,
                                 reason="techniques._forcing_kernel is not built (no C "
@@ -137,15 +138,10 @@ def test_kernel_equals_python_on_variant_grids(monkeypatch):
 def test_same_variant_step_paths_with_and_without_the_kernel(monkeypatch):
     """A setter puzzle whose solve takes forcing chains and nets: the same steps both
     ways."""
-    from csp import links
     from techniques import StepSolver
     out = []
     for pure in (False, True):
-        monkeypatch.setattr(links, "_LAYOUTS", {})
-        if pure:
-            monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
-        else:
-            monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
+        kernel_path(monkeypatch, pure)
         puzzle = fpuzzle("Anti-Ratio Coverage")[0]     # (loads the rule families first)
         r = StepSolver("default").solve(puzzle)
         # (the steps and their texts: an arrangement step's extra holds an object)
@@ -210,16 +206,11 @@ def test_same_step_paths_with_and_without_the_kernel_many(monkeypatch, part):
 def test_same_se_ratings_with_and_without_the_kernel(monkeypatch):
     """SE ratings (se121, the forcing nets with locked candidates: SE's level 1) of hard
     puzzles both ways: the same rating and the same steps."""
-    from csp import links
     from techniques.se_rating import SESolver
     for line in sample_lines("forum_hardest_110626", 2, seed=4):
         out = []
         for pure in (False, True):
-            monkeypatch.setattr(links, "_LAYOUTS", {})
-            if pure:
-                monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
-            else:
-                monkeypatch.delenv("SUDOKU_CSP_PURE", raising=False)
+            kernel_path(monkeypatch, pure)
             p = classic_puzzle(line)
             p.unique = True
             r = SESolver("se121", unique=True).rate(p)
