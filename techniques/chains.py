@@ -8,7 +8,9 @@ All chain techniques run on one *candidate node graph* (built per state, cached)
   bivalue cell, or two nodes covering all places of a digit in a full house;
 - a *weak link* joins two nodes that cannot both be true: one digit in cells that see each
   other (``an.peers``, so variant houses and anti-knight style links count), two digits of a
-  cell, and cross-digit pairs ruled out by binary constraints (``LinkTables.cross``).
+  cell, and cross-digit pairs ruled out by binary constraints (``LinkTables.cross``), also
+  between a group and a candidate of another digit that every cell of the group rules out
+  (``(8)r3c4,r3c6 - (2)r3c5`` when both cells sit on a black dot with r3c5).
 
 Searches are breadth-first over implications with bitsets of node indices ("X false"
 follows strong links to "Y true", "Y true" follows weak links to "Z false"), so the chain
@@ -348,6 +350,26 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
                                 continue
                         strong[gi] |= 1 << j
                         strong[j] |= 1 << gi
+    # a group's cross-digit weak links: a candidate of another digit that a rule's binary
+    # constraint rules out next to every cell of the group (the group true puts the digit
+    # in one of its cells, whichever it is the candidate is false)
+    if groups and crossmap:
+        for d, lst in gnodes.items():
+            for q, gi in lst:
+                common = None
+                for c in iter_cells(q):
+                    s = crossmap.get((c, d))
+                    if not s:
+                        common = None
+                        break
+                    common = set(s) if common is None else common & set(s)
+                    if not common:
+                        break
+                for (o, e) in sorted(common or ()):
+                    if e != d and dsmask >> e & 1 and cw[e] >> o & 1 and not q >> o & 1:
+                        j = (e - 1) * size + o
+                        weak[gi] |= 1 << j
+                        weak[j] |= 1 << gi
     # ALS nodes
     if als:
         for cells, dm in full_house_als(an, als):

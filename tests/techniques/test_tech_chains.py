@@ -281,3 +281,75 @@ def test_reach_closure_matches_searches(grouped: bool) -> None:
                     loops |= 1 << c
             assert _loop_cands(g, sources, max_length) == loops
             assert loops or max_length < 10   # the states have loops to find
+
+
+# -- group nodes' cross-digit weak links ------------------------------------------------------
+#: Anti-Ratio Coverage (f-puzzles set) before its step 53 (the first forcing step of the solve
+#: before group nodes had cross-digit links): candidate masks and placed digits
+_ANTI_RATIO_MASKS = [
+    374, 886, 882, 802, 802, 72, 564, 28, 128, 374, 886, 882, 672, 930, 72, 564, 28, 258, 168,
+    680, 680, 278, 20, 278, 802, 802, 64, 180, 676, 946, 950, 930, 674, 8, 64, 274, 490, 1002,
+    1002, 1002, 1002, 20, 258, 672, 20, 510, 1022, 1000, 92, 350, 930, 672, 672, 22, 506, 488,
+    4, 1000, 1018, 946, 466, 402, 552, 506, 506, 488, 1022, 1022, 950, 470, 406, 552, 512, 506,
+    506, 510, 510, 438, 470, 406, 40]
+_ANTI_RATIO_PLACED = {8: 7, 26: 6, 33: 3, 34: 6, 56: 2, 72: 9}
+
+
+def test_group_cross_digit_link_gives_grouped_aic() -> None:
+    """Row 3's 8 is either in r3c4/r3c6, both on a black dot with r3c5 (so r3c5, {2,4}, is
+    not 2), or in r3c7/r3c8, which leaves column 9 its 8 in r4c9: the group (8)r3c4,r3c6 is
+    weakly linked to (2)r3c5 by the dots, and the AIC (4)r3c5=(2)r3c5-(8)r3c46=(8)r3c78-
+    (8)r2c9=(8)r4c9 removes 8 from r4c5 (it sees r4c9, and 8 beside r3c5=4 without a dot
+    breaks the negative ratio rule). Without the group's cross-digit link no AIC finds it."""
+    from conftest import fpuzzle
+    p, sol = fpuzzle("Anti-Ratio Coverage")
+    placed = [_ANTI_RATIO_PLACED.get(c, 0) for c in range(81)]
+    st = p.state_from(_ANTI_RATIO_MASKS, placed)
+    found = StepSolver("all").find_all(st, "grouped_aic")
+    r4c5 = p.cell("r4c5")
+    hit = [s for s in found if (r4c5, 8) in s.eliminations]
+    assert hit, [s.explain(2) for s in found]
+    assert "(2)r3c5-(8)r3c4,r3c6" in hit[0].explain(2)
+    for s in found:
+        assert unsound(s, sol) is None
+    g = build_graph(Analysis(st), groups=True)
+    gi = next(i for i, (d, q) in enumerate(g.nodes)
+              if d == 8 and q == (1 << p.cell("r3c4")) | (1 << p.cell("r3c6")))
+    assert g.weak[gi] >> ((2 - 1) * 81 + p.cell("r3c5")) & 1
+
+
+def test_group_cross_digit_links_sound_4x4() -> None:
+    """Random 4x4 states holding a solution, with random less-than and negative-ratio style
+    relations the solution keeps: no grouped chain step removes a solution digit."""
+    import random
+    rng = random.Random(29)
+    grids = _grids4()
+    total = crossed = 0
+    for _ in range(60):
+        sol = rng.choice(grids)
+        p = Puzzle(Grid(4)).add_grid_houses()
+        for _ in range(rng.randint(2, 6)):
+            a, b = rng.sample(range(16), 2)
+            if sol[a] < sol[b]:
+                p.add_less(a, b)
+            elif sol[a] > sol[b]:
+                p.add_less(b, a)
+        st = p.initial_state()
+        for c in range(16):
+            m = 1 << sol[c]
+            for d in range(1, 5):
+                if rng.random() < 0.6:
+                    m |= 1 << d
+            st.cand[c] = m
+        an = Analysis(st)
+        g = build_graph(an, groups=True)
+        n_cand = len(g.strong) - g.extra
+        for i in range(n_cand, len(g.nodes)):
+            d = g.nodes[i][0]
+            crossed += any(g.nodes[j][0] != d for j in range(n_cand) if g.weak[i] >> j & 1)
+        for name in ("grouped_aic", "grouped_discontinuous_nice_loop",
+                     "grouped_continuous_nice_loop"):
+            for s in registry.get(name).find(an, {}):
+                total += 1
+                assert unsound(s, sol) is None, s.explain(2)
+    assert total and crossed
