@@ -234,6 +234,25 @@ def _kernel_build(an: Analysis, g: ChainGraph, ds: tuple[int, ...], dsmask: int,
     return True
 
 
+def _group_cross(links: LinkTables) -> dict:
+    """(group cells, digit) -> the candidates of other digits outside the group that a
+    binary rule rules out beside every cell of the group (filled on first use, kept with
+    the link tables: the links are static)."""
+    return {}
+
+
+def _common_cross(crossmap: dict, q: int, d: int) -> tuple[tuple[int, int], ...]:
+    common: set | None = None
+    for c in iter_cells(q):
+        s = crossmap.get((c, d))
+        if not s:
+            return ()
+        common = set(s) if common is None else common & set(s)
+        if not common:
+            return ()
+    return tuple(sorted((o, e) for o, e in common or () if e != d and not q >> o & 1))
+
+
 def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0,
            als_cells=True, als_exits=False) -> ChainGraph:
     g = ChainGraph()
@@ -354,19 +373,14 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     # constraint rules out next to every cell of the group (the group true puts the digit
     # in one of its cells, whichever it is the candidate is false)
     if groups and crossmap:
+        shared = an.links.derived(_group_cross)
         for d, lst in gnodes.items():
             for q, gi in lst:
-                common = None
-                for c in iter_cells(q):
-                    s = crossmap.get((c, d))
-                    if not s:
-                        common = None
-                        break
-                    common = set(s) if common is None else common & set(s)
-                    if not common:
-                        break
-                for (o, e) in sorted(common or ()):
-                    if e != d and dsmask >> e & 1 and cw[e] >> o & 1 and not q >> o & 1:
+                common = shared.get((q, d))
+                if common is None:
+                    common = shared[(q, d)] = _common_cross(crossmap, q, d)
+                for (o, e) in common:
+                    if dsmask >> e & 1 and cw[e] >> o & 1:
                         j = (e - 1) * size + o
                         weak[gi] |= 1 << j
                         weak[j] |= 1 << gi
