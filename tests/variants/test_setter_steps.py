@@ -67,10 +67,13 @@ def test_renban_house_split_candy_cane():
     row = _row(78)
     p = load_fpuzzles(row["fpuzzles_json"])
     # (house_arrangement, newer, finds r1c6<>6 too: row 1 filled whole with the renban;
-    # almost_locked_candidates takes r1c2<>8 before: box 2 keeps 6 and 8 to row 1 and r3c6)
+    # almost_locked_candidates takes r1c2<>8 before: box 2 keeps 6 and 8 to row 1 and r3c6;
+    # the grouped chains, with group nodes' cross-digit links (d14893d), get past
+    # the forcing step on their own too)
     st = _before_forcing(p, "default,-renban_house_split,-house_arrangement,"
                             "-house_pair_arrangement,-band_arrangement,"
-                            "-almost_locked_candidates")
+                            "-almost_locked_candidates,-grouped_aic,"
+                            "-grouped_discontinuous_nice_loop,-grouped_continuous_nice_loop")
     steps = [s for s in StepSolver().find_all(st, "renban_house_split")
              if "renban r2c3" in s.note and "row 1" in s.note]
     assert steps
