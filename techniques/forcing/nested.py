@@ -521,17 +521,23 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
         if first is not None:
             first.append((ps.cw[:], closures))
             first = None
-        # (the links and the found chains' waves only when something reads them)
-        L = _SELinks(st, ps.cand, ps.cw) if hits else None
-        found = [(_fact(x, e, True), n, w if w is not None else se_reach(st, L, x, e)[1])
-                 for x, e, n, w in hits]
+        # (the found chains' waves as the kernel kept them; the links to search them
+        # again only past its wave cap, rare)
+        L = None
+        found = []
+        for x, e, n, w in hits:
+            if w is None:
+                if L is None:
+                    L = _SELinks(st, ps.cand, ps.cw)
+                w = se_reach(st, L, x, e)[1]
+            found.append((_fact(x, e, True), n, w))
         prev = closures
         before = ps.cw[:]
         if found:
             for g, n, _ in found:
                 sizes[g ^ 1] = (n, 2)
             _propagate(st, ps, [(g ^ 1, (f"{_NESTED}: {fact_text(g, namer)} fails",)
-                                 + _rule_parents(st, L, ps, w, _cell(g), _digit(g), 0))
+                                 + _rule_parents(st, ps, w, _cell(g), _digit(g), 0))
                                 for g, _, w in found], True, True)
             continue
         if level < 3:
@@ -541,14 +547,13 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
         concl, waves_of = _forcing(st, L, ps, closures)
         if not concl:
             break
-        L = _SELinks(st, ps.cand, ps.cw)
         for g, (n, _) in concl.items():
             sizes[g] = (n, 3)
         facts = []
         for g, (_, grp) in concl.items():
             prem: tuple = ()
             for k in grp:
-                prem += _rule_parents(st, L, ps, waves_of(k), _cell(g), _digit(g), g & 1)
+                prem += _rule_parents(st, ps, waves_of(k), _cell(g), _digit(g), g & 1)
             facts.append((g, (f"{_NESTED}: forcing to {fact_text(g, namer)}",)
                           + tuple(dict.fromkeys(prem))))
         _propagate(st, ps, facts, True, True)
@@ -816,25 +821,29 @@ def _level_scan(an: Analysis, searches: int) -> Iterator[Step]:
             return
 
 
-def _rule_parents(st: _Static, L: _SELinks, ps: _PState, waves: list, x: int, d: int,
+def _rule_parents(st: _Static, ps: _PState, waves: list, x: int, d: int,
                   on: int) -> tuple[int, ...]:
     """What SE calls a nested chain's rule parents: along one shortest chain (of the
     waves of :func:`se_reach`) to the fact (x, d, on), the candidates removed on the
     hypothetical grid ``ps`` (facts of its derivation) that make the chain's strong links
-    strong (the other digits of a bivalue cell, the other places of a bilocal digit)."""
+    strong (the other digits of a bivalue cell, the other places of a bilocal digit).
+    The links are read from ``ps``'s grid where the chain needs them (the grid the waves
+    were searched on; no :class:`_SELinks` is built)."""
     base, cw0, hm, peers_d = st.cand, st.cw, st.house_mask, st.peers_d
+    cand, cw, cell_full = ps.cand, ps.cw, st.cell_full
     parents = ps.parents
     out: list[int] = []
     j = _wave_depth(waves, x, d, on)
     if not j:
         return ()
     j = (j - 1) // 2
+    n1 = st.n + 1
     while True:
         if not on:
             # a false fact: from a true one of the same wave (its cell, or a peer)
             a = waves[j][0]
             nxt = None
-            for e in L.digits:
+            for e in range(1, n1):
                 if e != d and a[e] >> x & 1:
                     nxt = (x, e)
                     break
@@ -850,7 +859,7 @@ def _rule_parents(st: _Static, L: _SELinks, ps: _PState, waves: list, x: int, d:
         # a true fact of wave j: from a false one of wave j - 1 (a strong link)
         b = waves[j - 1][1]
         j -= 1
-        k = L.cand[x]
+        k = cand[x]
         if k.bit_count() == 2 and b[(k & ~(1 << d)).bit_length() - 1] >> x & 1:
             e = (k & ~(1 << d)).bit_length() - 1
             gone = base[x] & ~k
@@ -858,14 +867,22 @@ def _rule_parents(st: _Static, L: _SELinks, ps: _PState, waves: list, x: int, d:
                        if g in parents)
             x, d, on = x, e, 0
             continue
-        src = L.partner[d].get(x, 0) & b[d]
+        # the other places of d in x's full houses where d has two places (_SELinks's
+        # partner[d][x])
+        cwd = cw[d]
+        src = 0
+        for h in cell_full[x]:
+            pl = hm[h] & cwd
+            if pl >> x & 1 and pl.bit_count() == 2:
+                src |= pl
+        src &= ~(1 << x) & b[d]
         if not src:
             break
         y = (src & -src).bit_length() - 1
-        for h in st.cell_full[x]:
-            if hm[h] >> y & 1 and (hm[h] & L.cw[d]).bit_count() == 2:
+        for h in cell_full[x]:
+            if hm[h] >> y & 1 and (hm[h] & cwd).bit_count() == 2:
                 out.extend(g for g in (_fact(z, d, False)
-                                       for z in iter_cells(hm[h] & cw0[d] & ~L.cw[d]))
+                                       for z in iter_cells(hm[h] & cw0[d] & ~cwd))
                            if g in parents)
                 break
         x, on = y, 0
