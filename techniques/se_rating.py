@@ -37,7 +37,7 @@ Values are kept in tenths (ints) internally; :class:`SERating` reports floats.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
 from csp.budget import Budget
@@ -48,6 +48,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import Analysis, analyze
+from .forcing.scans import NOTE_LATER, NOTES_LATER, with_note
 from .ladder import LADDER, se_tenths
 from .loop import MAX_STEPS, Run, is_effective, is_variant
 
@@ -411,13 +412,17 @@ SE121_PRODUCERS: tuple[Producer, ...] = (
     _p("bug", "bug_plus_1"),
     _p("chains", ("x_chain", "xy_chain", "continuous_nice_loop", "discontinuous_nice_loop",
                   "aic"), _chain_v),
-    _p("nishio", "forcing_net_contradiction", _forcing_v, accept=_nishio, base=NISHIO),
+    # (the forcing scans leave their notes for later, NOTES_LATER: pick keeps one step)
+    _p("nishio", "forcing_net_contradiction", _forcing_v, accept=_nishio, base=NISHIO,
+       opts={NOTES_LATER: True}),
     _p("multiple_forcing", ("forcing_chain_contradiction", "forcing_chain_verity"),
-       _forcing_v),
-    _p("dynamic_forcing", ("forcing_net_contradiction", "forcing_net_verity"), _forcing_v),
+       _forcing_v, opts={NOTES_LATER: True}),
+    _p("dynamic_forcing", ("forcing_net_contradiction", "forcing_net_verity"), _forcing_v,
+       opts={NOTES_LATER: True}),
     # SE's nesting levels (docs/se-rating.md): level 1, nets with locked candidates inside
     _p("dynamic_forcing_plus", ("forcing_net_contradiction", "forcing_net_verity"),
-       lambda an, s: forcing_value(s, DFC_PLUS), base=DFC_PLUS, opts={"intersections": True}),
+       lambda an, s: forcing_value(s, DFC_PLUS), base=DFC_PLUS,
+       opts={"intersections": True, NOTES_LATER: True}),
     # each nested step costs a full inner closure: the shortest of the first few
     _p("se_level2", "forcing_net_nested", _forcing_v, base=95,
        finder=lambda an, o: _level_steps(an, 2)),
@@ -625,6 +630,9 @@ class SESolver:
                     break
         if best is None:
             run.incomplete = an.timed_out
+        elif NOTE_LATER in best.step.extra:
+            # (the forcing scans left their notes for later: only the kept step needs one)
+            best = replace(best, step=with_note(best.step))
         return best
 
     def start(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,
