@@ -412,17 +412,13 @@ SE121_PRODUCERS: tuple[Producer, ...] = (
     _p("bug", "bug_plus_1"),
     _p("chains", ("x_chain", "xy_chain", "continuous_nice_loop", "discontinuous_nice_loop",
                   "aic"), _chain_v),
-    # (the forcing scans leave their notes for later, NOTES_LATER: pick keeps one step)
-    _p("nishio", "forcing_net_contradiction", _forcing_v, accept=_nishio, base=NISHIO,
-       opts={NOTES_LATER: True}),
+    _p("nishio", "forcing_net_contradiction", _forcing_v, accept=_nishio, base=NISHIO),
     _p("multiple_forcing", ("forcing_chain_contradiction", "forcing_chain_verity"),
-       _forcing_v, opts={NOTES_LATER: True}),
-    _p("dynamic_forcing", ("forcing_net_contradiction", "forcing_net_verity"), _forcing_v,
-       opts={NOTES_LATER: True}),
+       _forcing_v),
+    _p("dynamic_forcing", ("forcing_net_contradiction", "forcing_net_verity"), _forcing_v),
     # SE's nesting levels (docs/se-rating.md): level 1, nets with locked candidates inside
     _p("dynamic_forcing_plus", ("forcing_net_contradiction", "forcing_net_verity"),
-       lambda an, s: forcing_value(s, DFC_PLUS), base=DFC_PLUS,
-       opts={"intersections": True, NOTES_LATER: True}),
+       lambda an, s: forcing_value(s, DFC_PLUS), base=DFC_PLUS, opts={"intersections": True}),
     # each nested step costs a full inner closure: the shortest of the first few
     _p("se_level2", "forcing_net_nested", _forcing_v, base=95,
        finder=lambda an, o: _level_steps(an, 2)),
@@ -606,6 +602,9 @@ class SESolver:
     def pick(self, run: Run, an: Analysis) -> SEStep | None:
         """The strategy: the step SE would apply next in this mode, or None when stuck."""
         run.incomplete = False
+        # the forcing scans leave their steps' notes and links for later: the producers
+        # compare many steps by their complexity, and only the one kept needs them
+        an.run_memo[NOTES_LATER] = True
         cache: dict[tuple, tuple[list[Step], Iterator[Step]]] = {}
         best: SEStep | None = None
         first_wins = self.mode == "se121"
@@ -631,7 +630,6 @@ class SESolver:
         if best is None:
             run.incomplete = an.timed_out
         elif NOTE_LATER in best.step.extra:
-            # (the forcing scans left their notes for later: only the kept step needs one)
             best = replace(best, step=with_note(best.step))
         return best
 

@@ -26,12 +26,12 @@ _NET = Option(False, "the nets' propagation includes locked candidates", bool)
 FORCING_OPTIONS = VERITY_OPTIONS.with_(intersections=_NET)
 
 
-#: a private option, not declared (the SE rating sets it in its producers' own options,
-#: which no solver checks): the scans leave a step's note and links to be made later, in
+#: a flag in a run's ``Analysis.run_memo`` (not an option: the SE rating's loop sets it,
+#: and makes what it keeps): the scans leave a step's note and links to be made later, in
 #: ``Step.extra[NOTE_LATER]`` (a function giving them as a dict of Step fields), since a
 #: rating that compares many steps by their complexity keeps one; :func:`with_note`
 #: makes them
-NOTES_LATER = "_notes_later"
+NOTES_LATER = "forcing_notes_later"
 #: the key of that function in ``Step.extra``
 NOTE_LATER = "_note"
 
@@ -89,7 +89,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
         facts = _untried_first(facts, quiet)
     kept = _kept(an, inter) if net and not _ruled(st) else None
     result = _resolver(an, net, inter)
-    later = bool(opts.get(NOTES_LATER))
+    later = bool(an.run_memo.get(NOTES_LATER))
     # (a step's size only orders a full scan's steps)
     sized = bool(FORCING_OPTIONS.read(opts, "shortest"))
     for f in facts:
@@ -197,7 +197,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     maxb = an.n if maxb is None else int(maxb)
     inter = _inter(opts, net)
     result = _resolver(an, net, inter)
-    later = bool(opts.get(NOTES_LATER))
+    later = bool(an.run_memo.get(NOTES_LATER))
     sized = bool(FORCING_OPTIONS.read(opts, "shortest"))
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
