@@ -16,10 +16,13 @@
  *       peers_d: n + 1 lists of size ints (peers_d[d][c], cells seeing c for digit d);
  *       full_masks: the cell masks of the full houses (in the order of _Static.full).
  *   reach(static, cand, cw, unsolved, c0, d0) -> (nodes, on packed, off packed)
- *   scan(static, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)
- *       -> (ok, left, found, closures)
+ *   scan(static, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left,
+ *        base_cw=None) -> (ok, left, found, closures)
  *       found: [(cell, digit, nodes, waves)] of the candidates whose unary chain exists
- *       (waves as se_reach gives them, per digit 0..n; None past 512 waves);
+ *       (waves as se_reach gives them, per digit 0..n; None past 512 waves); with
+ *       base_cw (the state's own grid, cells per digit 0..n), [(cell, digit, nodes,
+ *       rule facts)]: nested._rule_facts of the chain to "cell <> digit" (a tuple of
+ *       fact ints), or the waves list / None as above past 512 waves;
  *       closures: {cell << 5 | digit: (off packed, on packed, stale)}; ok False when the
  *       search budget ``left`` (None: no limit) ran out (then found and closures are
  *       empty); left: the searches left (None when no limit).
@@ -549,12 +552,122 @@ static PyObject *py_reach(PyObject *self, PyObject *args) {
 }
 
 
+/* nested._rule_facts on the waves of the last reach (``wv``, its grid ``g``): along one
+ * shortest chain to the fact (x, d, on), the candidates of the base grid ``basecw`` removed
+ * on ``g`` that make the chain's strong links strong, as fact ints (cell << 5 | digit) << 1,
+ * in the order the Python code finds them, each once; a tuple */
+static PyObject *rule_facts(const Grid *g, const Waves *wv, const M *basecw, int x, int d,
+                            int on) {
+    const Static *st = g->st;
+    int n = st->n;
+    static uint8_t seen[MAXCELLS << 5];
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    int j = -1;
+    for (int i = 0; i < wv->nw; i++) {
+        if (on ? m_has(wv->on[i][d], x) : m_has(wv->off[i][d], x)) {
+            j = i;          /* (_wave_depth 2i + 1 or 2i + 2, then (depth - 1) // 2) */
+            break;
+        }
+    }
+    if (j < 0) goto done;
+    memset(seen, 0, sizeof seen);
+    /* each pass either turns a false fact true (same wave) or steps a wave back */
+    for (int guard = 0; guard <= 2 * wv->nw + 2; guard++) {
+        if (!on) {
+            /* a false fact: from a true one of the same wave (its cell, or a peer) */
+            const M *a = wv->on[j];
+            int found = 0;
+            for (int e = 1; e <= n; e++)
+                if (e != d && m_has(a[e], x)) {
+                    d = e;
+                    found = 1;
+                    break;
+                }
+            if (!found) {
+                M y = m_and(a[d], st->peers[d][x]);
+                if (!m_any(y)) break;
+                x = m_low(y);
+            }
+            on = 1;
+            continue;
+        }
+        if (j == 0) break;
+        /* a true fact of wave j: from a false one of wave j - 1 (a strong link) */
+        const M *b = wv->off[j - 1];
+        j--;
+        uint32_t k = g->cand[x];
+        if (popc32(k) == 2) {
+            int e = high32(k & ~(1u << d));
+            if (m_has(b[e], x)) {
+                for (int r = 1; r <= n; r++) {
+                    if (!m_has(basecw[r], x) || (k >> r & 1)) continue;
+                    int key = x << 5 | r;
+                    if (seen[key]) continue;
+                    seen[key] = 1;
+                    PyObject *v = PyLong_FromLong((long)key << 1);
+                    if (!v || PyList_Append(out, v) < 0) {
+                        Py_XDECREF(v);
+                        goto fail;
+                    }
+                    Py_DECREF(v);
+                }
+                d = e;
+                on = 0;
+                continue;
+            }
+        }
+        /* the other places of d in x's full houses where d has two places */
+        M src = {{0, 0}};
+        for (int h = 0; h < st->nfull; h++) {
+            if (!m_has(st->full[h], x)) continue;
+            M pl = m_and(st->full[h], g->cw[d]);
+            if (m_has(pl, x) && m_count(pl) == 2) m_or(&src, pl);
+        }
+        M self_ = {{0, 0}};
+        m_set(&self_, x);
+        src = m_and(m_andnot(src, self_), b[d]);
+        if (!m_any(src)) break;
+        int y = m_low(src);
+        for (int h = 0; h < st->nfull; h++) {
+            if (!m_has(st->full[h], x) || !m_has(st->full[h], y) ||
+                m_count(m_and(st->full[h], g->cw[d])) != 2)
+                continue;
+            M rem = m_andnot(m_and(st->full[h], basecw[d]), g->cw[d]);
+            while (m_any(rem)) {
+                int z = m_low(rem);
+                m_clear_low(&rem);
+                int key = z << 5 | d;
+                if (seen[key]) continue;
+                seen[key] = 1;
+                PyObject *v = PyLong_FromLong((long)key << 1);
+                if (!v || PyList_Append(out, v) < 0) {
+                    Py_XDECREF(v);
+                    goto fail;
+                }
+                Py_DECREF(v);
+            }
+            break;
+        }
+        x = y;
+        on = 0;
+    }
+done:;
+    PyObject *t = PyList_AsTuple(out);
+    Py_DECREF(out);
+    return t;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* the candidate scan of _level_closure (and of _base_closures: least 0, no prev, no budget) */
 static PyObject *py_scan(PyObject *self, PyObject *args) {
     PyObject *cap, *cand, *cw, *unsolved, *cells_o, *prev, *fresh, *gone, *left_o;
+    PyObject *base_o = Py_None;
     int least, level;
-    if (!PyArg_ParseTuple(args, "OOOOOiOOOiO", &cap, &cand, &cw, &unsolved, &cells_o, &least,
-                          &prev, &fresh, &gone, &level, &left_o))
+    if (!PyArg_ParseTuple(args, "OOOOOiOOOiO|O", &cap, &cand, &cw, &unsolved, &cells_o, &least,
+                          &prev, &fresh, &gone, &level, &left_o, &base_o))
         return NULL;
     if (prev != Py_None && !PyDict_Check(prev)) {
         PyErr_SetString(PyExc_TypeError, "_se_kernel: prev must be a dict or None");
@@ -583,6 +696,22 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
     if (to_mask(cells_o, &cells, g->st->size) < 0) {
         PyMem_Free(g);
         return NULL;
+    }
+    /* base_cw: the state's own grid (cells per digit 0..n): found chains then come with
+     * their rule facts (nested._rule_facts) instead of their waves */
+    M basecw[ND];
+    int use_base = base_o != Py_None;
+    if (use_base) {
+        if (!PyList_Check(base_o) || PyList_GET_SIZE(base_o) != g->st->n + 1) {
+            PyErr_SetString(PyExc_ValueError, "_se_kernel: base_cw needs one int per digit 0..n");
+            PyMem_Free(g);
+            return NULL;
+        }
+        for (int d = 0; d <= g->st->n; d++)
+            if (to_mask(PyList_GET_ITEM(base_o, d), &basecw[d], g->st->size) < 0) {
+                PyMem_Free(g);
+                return NULL;
+            }
     }
     /* with previous closures: the dict is copied and brought up to date entry by entry
      * (one pass over prev, no key made or hashed per candidate); keep[x << 5 | e] marks
@@ -676,7 +805,11 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
                     int had = PyDict_Contains(closures, key);
                     if (had < 0 || (had && PyDict_DelItem(closures, key) < 0)) goto fail;
                 }
-                PyObject *w = waves_list(wv, n);
+                PyObject *w;
+                if (!use_base || wv->nw < 0)
+                    w = waves_list(wv, n);      /* (None past MAXWAVES) */
+                else
+                    w = rule_facts(g, wv, basecw, x, e, 0);
                 if (!w) goto fail;
                 t = Py_BuildValue("(iiiN)", x, e, nodes, w);
                 if (!t || PyList_Append(found, t) < 0) goto fail;
@@ -934,8 +1067,8 @@ static PyMethodDef methods[] = {
     {"reach", py_reach, METH_VARARGS,
      "reach(static, cand, cw, unsolved, c0, d0) -> (nodes, on packed, off packed)"},
     {"scan", py_scan, METH_VARARGS,
-     "scan(static, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)"
-     " -> (ok, left, found, closures)"},
+     "scan(static, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left,"
+     " base_cw=None) -> (ok, left, found, closures)"},
     {"forcing", py_forcing, METH_VARARGS,
      "forcing(static, cand, cw, unsolved, on, closures, min_cell=3) -> {fact: (nodes, group)}"},
     {NULL, NULL, 0, NULL},

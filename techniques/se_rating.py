@@ -37,7 +37,7 @@ Values are kept in tenths (ints) internally; :class:`SERating` reports floats.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
 from csp.budget import Budget
@@ -48,6 +48,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import Analysis, analyze
+from .forcing.scans import NOTE_LATER, NOTES_LATER, with_note
 from .ladder import LADDER, se_tenths
 from .loop import MAX_STEPS, Run, is_effective, is_variant
 
@@ -601,6 +602,9 @@ class SESolver:
     def pick(self, run: Run, an: Analysis) -> SEStep | None:
         """The strategy: the step SE would apply next in this mode, or None when stuck."""
         run.incomplete = False
+        # the forcing scans leave their steps' notes and links for later: the producers
+        # compare many steps by their complexity, and only the one kept needs them
+        an.run_memo[NOTES_LATER] = True
         cache: dict[tuple, tuple[list[Step], Iterator[Step]]] = {}
         best: SEStep | None = None
         first_wins = self.mode == "se121"
@@ -625,6 +629,8 @@ class SESolver:
                     break
         if best is None:
             run.incomplete = an.timed_out
+        elif NOTE_LATER in best.step.extra:
+            best = replace(best, step=with_note(best.step))
         return best
 
     def start(self, puzzle_or_state: Puzzle | State, time_limit: float | None = None,

@@ -48,7 +48,22 @@ def fact_text(f: int, width: "int | Namer" = 9) -> str:
     'r2c2=C'
 
     """
+    if width.__class__ is int:
+        # (kept per width: the notes of a rating's scans name the same facts again and
+        # again; a grid's namer object is not cached)
+        texts = _TEXTS.get(width)
+        if texts is None:
+            texts = _TEXTS[width] = {}
+        t = texts.get(f)
+        if t is None:
+            t = texts[f] = (f"{cell_name(_cell(f), width)}{'=' if f & 1 else '<>'}"
+                            f"{digit_symbol(_digit(f))}")
+        return t
     return f"{cell_name(_cell(f), width)}{'=' if f & 1 else '<>'}{digit_symbol(_digit(f))}"
+
+
+#: fact_text's texts per plain width (facts of at most 2 * 32 * cells of that width's grid)
+_TEXTS: dict[int, dict[int, str]] = {}
 
 
 class _Static:

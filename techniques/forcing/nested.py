@@ -515,24 +515,30 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
             gone, fresh = _news(st, before, ps)
         ok, left[0], hits, closures = _scan(st, ps.cand, ps.cw, st.unsolved,
                                             st.unsolved & ~ps.on, 2, prev, fresh, gone,
-                                            level, left[0])
+                                            level, left[0], st.cw)
         if not ok:
             return None
         if first is not None:
             first.append((ps.cw[:], closures))
             first = None
-        # (the links and the found chains' waves only when something reads them)
-        L = _SELinks(st, ps.cand, ps.cw) if hits else None
-        found = [(_fact(x, e, True), n, w if w is not None else se_reach(st, L, x, e)[1])
-                 for x, e, n, w in hits]
+        # (each found chain with its rule facts, from the scan; past the kernel's wave
+        # cap, rare, its waves searched again here)
+        L = None
+        found = []
+        for x, e, n, rf in hits:
+            if rf is None:
+                if L is None:
+                    L = _SELinks(st, ps.cand, ps.cw)
+                rf = _rule_facts(st, st.cw, ps.cand, ps.cw, se_reach(st, L, x, e)[1], x, e, 0)
+            found.append((_fact(x, e, True), n, rf))
         prev = closures
         before = ps.cw[:]
         if found:
             for g, n, _ in found:
                 sizes[g ^ 1] = (n, 2)
             _propagate(st, ps, [(g ^ 1, (f"{_NESTED}: {fact_text(g, namer)} fails",)
-                                 + _rule_parents(st, L, ps, w, _cell(g), _digit(g), 0))
-                                for g, _, w in found], True, True)
+                                 + tuple(h for h in rf if h in ps.parents))
+                                for g, _, rf in found], True, True)
             continue
         if level < 3:
             if ends is not None:
@@ -541,14 +547,13 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
         concl, waves_of = _forcing(st, L, ps, closures)
         if not concl:
             break
-        L = _SELinks(st, ps.cand, ps.cw)
         for g, (n, _) in concl.items():
             sizes[g] = (n, 3)
         facts = []
         for g, (_, grp) in concl.items():
             prem: tuple = ()
             for k in grp:
-                prem += _rule_parents(st, L, ps, waves_of(k), _cell(g), _digit(g), g & 1)
+                prem += _rule_parents(st, ps, waves_of(k), _cell(g), _digit(g), g & 1)
             facts.append((g, (f"{_NESTED}: forcing to {fact_text(g, namer)}",)
                           + tuple(dict.fromkeys(prem))))
         _propagate(st, ps, facts, True, True)
@@ -573,7 +578,8 @@ def _kernel(st: _Static):
 
 def _scan(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: int,
           least: int, prev: dict[int, tuple] | None, fresh: int, gone: int, level: int,
-          left: int | None) -> tuple[bool, int | None, list, dict[int, tuple]]:
+          left: int | None, base_cw: list[int] | None = None
+          ) -> tuple[bool, int | None, list, dict[int, tuple]]:
     """One round of the level probe's candidate scan on the grid ``cand`` / ``cw``:
     every candidate of ``cells`` (cells with at least ``least`` candidates) is searched with
     :func:`se_reach` unless its closure in ``prev`` still stands (see
@@ -582,16 +588,28 @@ def _scan(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: int
     exists, closures the others' (false facts, true facts, stale) packed; ok False when
     ``left`` (None: no limit) ran out. The compiled kernel when there is one (identical
     results; waves None when it kept none, then the caller searches them again), else
-    :func:`_scan_py`."""
+    :func:`_scan_py`. With ``base_cw`` (the state's own grid, ``st.cw``) a found chain
+    comes with its rule facts (:func:`_rule_facts` of its "cell <> digit", a tuple) in
+    place of its waves (still None past the kernel's wave cap)."""
     k = _kernel(st)
     if k is None:
-        return _scan_py(st, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)
-    return k[0].scan(k[1], cand, cw, unsolved, cells, least, prev, fresh, gone, level, left)
+        return _scan_py(st, cand, cw, unsolved, cells, least, prev, fresh, gone, level, left,
+                        base_cw)
+    if base_cw is None:
+        return k[0].scan(k[1], cand, cw, unsolved, cells, least, prev, fresh, gone, level,
+                         left)
+    return k[0].scan(k[1], cand, cw, unsolved, cells, least, prev, fresh, gone, level, left,
+                     base_cw)
+
+
+#: the kernel keeps a chain's waves up to this many (techniques/_se_kernel.c MAXWAVES)
+KERNEL_WAVES = 512
 
 
 def _scan_py(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: int,
              least: int, prev: dict[int, tuple] | None, fresh: int, gone: int, level: int,
-             left: int | None) -> tuple[bool, int | None, list, dict[int, tuple]]:
+             left: int | None, base_cw: list[int] | None = None
+             ) -> tuple[bool, int | None, list, dict[int, tuple]]:
     """:func:`_scan` in pure Python (the reference and the fallback of the kernel)."""
     L = _SELinks(st, cand, cw, unsolved)
     size = st.size
@@ -630,6 +648,10 @@ def _scan_py(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: 
                 left -= 1
             n, waves, on, off = se_reach(st, L, x, e)
             if n:
+                if base_cw is not None:
+                    # (as the kernel: past its wave cap, None)
+                    waves = (None if len(waves) > KERNEL_WAVES else
+                             _rule_facts(st, base_cw, cand, cw, waves, x, e, 0))
                 found.append((x, e, n, waves))
             else:
                 closures[x << 5 | e] = (_pack(off, size), _pack(on, size), False)
@@ -816,25 +838,41 @@ def _level_scan(an: Analysis, searches: int) -> Iterator[Step]:
             return
 
 
-def _rule_parents(st: _Static, L: _SELinks, ps: _PState, waves: list, x: int, d: int,
+def _rule_parents(st: _Static, ps: _PState, waves: list, x: int, d: int,
                   on: int) -> tuple[int, ...]:
     """What SE calls a nested chain's rule parents: along one shortest chain (of the
     waves of :func:`se_reach`) to the fact (x, d, on), the candidates removed on the
     hypothetical grid ``ps`` (facts of its derivation) that make the chain's strong links
-    strong (the other digits of a bivalue cell, the other places of a bilocal digit)."""
-    base, cw0, hm, peers_d = st.cand, st.cw, st.house_mask, st.peers_d
+    strong (the other digits of a bivalue cell, the other places of a bilocal digit):
+    :func:`_rule_facts` that ``ps`` derived."""
     parents = ps.parents
+    return tuple(g for g in _rule_facts(st, st.cw, ps.cand, ps.cw, waves, x, d, on)
+                 if g in parents)
+
+
+def _rule_facts(st: _Static, cw0: list[int], cand: list[int], cw: list[int], waves: list,
+                x: int, d: int, on: int) -> tuple[int, ...]:
+    """Along one shortest chain (of the waves of :func:`se_reach` on the grid ``cand`` /
+    ``cw``) to the fact (x, d, on), the candidates of the grid ``cw0`` (cells per digit)
+    missing from ``cand`` / ``cw`` that make the chain's strong links strong (the other
+    digits of a bivalue cell, the other places of a bilocal digit), as false facts, each
+    once in the order found. The links are read from the grid where the chain needs them
+    (no :class:`_SELinks` is built). The compiled scan gives the same
+    (``techniques/_se_kernel.c``, ``rule_facts``)."""
+    hm, peers_d = st.house_mask, st.peers_d
+    cell_full = st.cell_full
     out: list[int] = []
     j = _wave_depth(waves, x, d, on)
     if not j:
         return ()
     j = (j - 1) // 2
+    n1 = st.n + 1
     while True:
         if not on:
             # a false fact: from a true one of the same wave (its cell, or a peer)
             a = waves[j][0]
             nxt = None
-            for e in L.digits:
+            for e in range(1, n1):
                 if e != d and a[e] >> x & 1:
                     nxt = (x, e)
                     break
@@ -850,23 +888,28 @@ def _rule_parents(st: _Static, L: _SELinks, ps: _PState, waves: list, x: int, d:
         # a true fact of wave j: from a false one of wave j - 1 (a strong link)
         b = waves[j - 1][1]
         j -= 1
-        k = L.cand[x]
+        k = cand[x]
         if k.bit_count() == 2 and b[(k & ~(1 << d)).bit_length() - 1] >> x & 1:
             e = (k & ~(1 << d)).bit_length() - 1
-            gone = base[x] & ~k
-            out.extend(g for g in (_fact(x, r, False) for r in digits_of(gone))
-                       if g in parents)
+            out.extend(_fact(x, r, False) for r in range(1, n1)
+                       if cw0[r] >> x & 1 and not k >> r & 1)
             x, d, on = x, e, 0
             continue
-        src = L.partner[d].get(x, 0) & b[d]
+        # the other places of d in x's full houses where d has two places (_SELinks's
+        # partner[d][x])
+        cwd = cw[d]
+        src = 0
+        for h in cell_full[x]:
+            pl = hm[h] & cwd
+            if pl >> x & 1 and pl.bit_count() == 2:
+                src |= pl
+        src &= ~(1 << x) & b[d]
         if not src:
             break
         y = (src & -src).bit_length() - 1
-        for h in st.cell_full[x]:
-            if hm[h] >> y & 1 and (hm[h] & L.cw[d]).bit_count() == 2:
-                out.extend(g for g in (_fact(z, d, False)
-                                       for z in iter_cells(hm[h] & cw0[d] & ~L.cw[d]))
-                           if g in parents)
+        for h in cell_full[x]:
+            if hm[h] >> y & 1 and (hm[h] & cwd).bit_count() == 2:
+                out.extend(_fact(z, d, False) for z in iter_cells(hm[h] & cw0[d] & ~cwd))
                 break
         x, on = y, 0
     return tuple(dict.fromkeys(out))

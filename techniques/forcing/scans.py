@@ -3,6 +3,7 @@ contradiction, and every cell, house and candidate tried for a verity (facts com
 all its branches); with the options they read."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from csp.bits import digits_of
@@ -23,6 +24,26 @@ VERITY_OPTIONS = CONTRADICTION_OPTIONS.with_(
     max_branches=Option(None, "skip cells / houses with more branches (None: n)", int))
 _NET = Option(False, "the nets' propagation includes locked candidates", bool)
 FORCING_OPTIONS = VERITY_OPTIONS.with_(intersections=_NET)
+
+
+#: a flag in a run's ``Analysis.run_memo`` (not an option: the SE rating's loop sets it,
+#: and makes what it keeps): the scans leave a step's note and links to be made later, in
+#: ``Step.extra[NOTE_LATER]`` (a function giving them as a dict of Step fields), since a
+#: rating that compares many steps by their complexity keeps one; :func:`with_note`
+#: makes them
+NOTES_LATER = "forcing_notes_later"
+#: the key of that function in ``Step.extra``
+NOTE_LATER = "_note"
+
+
+def with_note(step: Step) -> Step:
+    """``step`` with the note and links a scan left for later (:data:`NOTES_LATER`) made,
+    the same an eager scan gives; ``step`` itself when it has none pending."""
+    make = step.extra.get(NOTE_LATER)
+    if make is None:
+        return step
+    extra = {k: v for k, v in step.extra.items() if k != NOTE_LATER}
+    return replace(step, **make(), extra=extra)
 
 
 def _inter(opts: dict, net: bool) -> bool:
@@ -68,6 +89,9 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
         facts = _untried_first(facts, quiet)
     kept = _kept(an, inter) if net and not _ruled(st) else None
     result = _resolver(an, net, inter)
+    later = bool(an.run_memo.get(NOTES_LATER))
+    # (a step's size only orders a full scan's steps)
+    sized = bool(FORCING_OPTIONS.read(opts, "shortest"))
     for f in facts:
         if an.tick(16):     # (the throttled clock: a propagation each round at most)
             return
@@ -83,13 +107,23 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
                 kept.keep(f, ps)
             continue
         cand = (Candidate(c, d),)
-        note = f"{fact_text(f, w)}: {_contra_text(ps, w)}"
         fs = ps.contra[1]
-        links = _links(ps, fs[0], w) if fs and fs[0] in ps.parents else ()
-        yield _size(ps, fs), Step(
+        extra = _complexity(ps, fs)
+
+        def details(f: int = f, ps: _PState = ps, fs: tuple = fs) -> dict:
+            return {"note": f"{fact_text(f, w)}: {_contra_text(ps, w)}",
+                    "links": _links(ps, fs[0], w) if fs and fs[0] in ps.parents else ()}
+
+        if later:
+            note, links = "", ()
+            extra[NOTE_LATER] = details
+        else:
+            d_ = details()
+            note, links = d_["note"], d_["links"]
+        yield _size(ps, fs) if sized else 0, Step(
             tech, eliminations=cand if on else (), placements=() if on else cand,
             pattern=cand, digits=(d,), links=links, title=title, note=note, namer=w,
-            extra=_complexity(ps, fs))
+            extra=extra)
 
 
 def _common(st: _Static, results: list[_PState]) -> tuple[list[int], list[int]]:
@@ -114,27 +148,41 @@ def _common(st: _Static, results: list[_PState]) -> tuple[list[int], list[int]]:
 
 
 def _verity_step(an: Analysis, tech: str, title: str, what: str, premises: list[int],
-                 results: list[_PState]) -> tuple[int, Step] | None:
+                 results: list[_PState], later: bool = False,
+                 sized: bool = True) -> tuple[int, Step] | None:
+    """A verity step of ``results`` (the branches), or None; ``later``: its note and
+    links left for later (:data:`NOTES_LATER`); ``sized``: its size computed (else 0:
+    only a full scan orders its steps by size)."""
     st = _static(an)
     trues, falses = _common(st, results)
     if not trues and not falses:
         return None
     w = st.namer
     key = trues[0] if trues else falses[0]
-    chains = " | ".join(path_text(r, key, w) for r in results)
     more = len(trues) + len(falses) - 1
-    note = f"{what}: {chains}" + (f" (and {more} more)" if more > 0 else "")
+
+    def details() -> dict:
+        chains = " | ".join(path_text(r, key, w) for r in results)
+        return {"note": f"{what}: {chains}" + (f" (and {more} more)" if more > 0 else ""),
+                "links": _links(results[0], key, w)}
+
+    if later:
+        note, links = "", ()
+    else:
+        d_ = details()
+        note, links = d_["note"], d_["links"]
     pl = tuple(Candidate(_cell(f), _digit(f)) for f in trues)
     el = tuple(Candidate(_cell(f), _digit(f)) for f in falses)
     digits = tuple(sorted({x.digit for x in pl + el}))
     pattern = tuple(Candidate(_cell(f), _digit(f)) for f in premises)
-    size = sum(_size(r, [key]) for r in results) - 10 * len(pl)
+    size = sum(_size(r, [key]) for r in results) - 10 * len(pl) if sized else 0
     info = [_complexity(r, [key]) for r in results]
     extra = {"nodes": sum(i["nodes"] for i in info),
              "digits": sorted({d for i in info for d in i["digits"]})}
+    if later:
+        extra[NOTE_LATER] = details
     return size, Step(tech, placements=pl, eliminations=el, pattern=pattern, digits=digits,
-                      links=_links(results[0], key, w), title=title, note=note, namer=w,
-                      extra=extra)
+                      links=links, title=title, note=note, namer=w, extra=extra)
 
 
 def _verities(an: Analysis, opts: dict, net: bool, tech: str, title: str) -> Iterator[Step]:
@@ -149,6 +197,8 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     maxb = an.n if maxb is None else int(maxb)
     inter = _inter(opts, net)
     result = _resolver(an, net, inter)
+    later = bool(an.run_memo.get(NOTES_LATER))
+    sized = bool(FORCING_OPTIONS.read(opts, "shortest"))
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
         if an.tick(32):     # (the throttled clock: a few propagations each round)
@@ -160,7 +210,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
         rs = [result(f) for f in facts]
         if any(r.contra for r in rs):
             continue
-        s = _verity_step(an, tech, title, f"cell {an.name(c)}", facts, rs)
+        s = _verity_step(an, tech, title, f"cell {an.name(c)}", facts, rs, later, sized)
         if s is not None:
             yield s
     # houses
@@ -179,7 +229,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             if any(r.contra for r in rs):
                 continue
             what = f"digit {digit_symbol(d)} in {an.houses[h].name}"
-            s = _verity_step(an, tech, title, what, facts, rs)
+            s = _verity_step(an, tech, title, what, facts, rs, later, sized)
             if s is not None:
                 yield s
     # a candidate true and false
@@ -197,6 +247,6 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
             if any(r.contra for r in rs):
                 continue
             what = f"{an.name(c)}={digit_symbol(d)} or <>{digit_symbol(d)}"
-            s = _verity_step(an, tech, title, what, [f], rs)
+            s = _verity_step(an, tech, title, what, [f], rs, later, sized)
             if s is not None:
                 yield s

@@ -73,12 +73,59 @@ def _grids(st, an, rng, k):
                 return
 
 
-def _compare_state(an, rng, grids: int, forcing: list[int]) -> int:
+def _rule_facts_ref(st, L, waves, x, d, on):
+    """The rule facts of a chain read with the grid's :class:`_SELinks` (the reading of
+    ``_rule_parents`` before ``_rule_facts``), unfiltered: the reference of the scan's."""
+    base, hm, peers_d = st.cand, st.house_mask, st.peers_d
+    out = []
+    j = nested._wave_depth(waves, x, d, on)
+    if not j:
+        return ()
+    j = (j - 1) // 2
+    while True:
+        if not on:
+            a = waves[j][0]
+            nxt = next(((x, e) for e in L.digits if e != d and a[e] >> x & 1), None)
+            if nxt is None:
+                y = a[d] & peers_d[d][x]
+                if not y:
+                    break
+                nxt = ((y & -y).bit_length() - 1, d)
+            x, d, on = nxt[0], nxt[1], 1
+            continue
+        if j == 0:
+            break
+        b = waves[j - 1][1]
+        j -= 1
+        k = L.cand[x]
+        if k.bit_count() == 2 and b[(k & ~(1 << d)).bit_length() - 1] >> x & 1:
+            out += [_fact(x, r, False) for r in L.digits if (base[x] & ~k) >> r & 1]
+            x, d, on = x, (k & ~(1 << d)).bit_length() - 1, 0
+            continue
+        src = L.partner[d].get(x, 0) & b[d]
+        if not src:
+            break
+        y = (src & -src).bit_length() - 1
+        for h in st.cell_full[x]:
+            if hm[h] >> y & 1 and (hm[h] & L.cw[d]).bit_count() == 2:
+                out += [_fact(z, d, False) for z in range(st.size)
+                        if (hm[h] & st.cw[d] & ~L.cw[d]) >> z & 1]
+                break
+        x, on = y, 0
+    return tuple(dict.fromkeys(out))
+
+
+def _compare_state(an, rng, grids: int, forcing: list[int],
+                   rules: list[int] | None = None) -> int:
     """Kernel and Python on the state of ``an`` and on hypothetical grids inside it: every
     candidate's reach, and the scan (no previous closures; the state's closures as the
     level probe carries them over, at levels 2 and 3; a search budget that runs out), and
     the level-3 forcing conclusions from the closures (``forcing``: [grids where the
-    forcing chains concluded something], added to)."""
+    forcing chains concluded something], added to); the scan's found chains with their
+    rule facts, both ways and against :func:`_rule_facts_ref` (``rules``: [chains with
+    rule facts], added to)."""
+    if rules is None:
+        rules = [0]
     st = _static(an)
     k, tables = _kernel(st)
     base_py = _scan_py(st, st.cand, st.cw, st.unsolved, st.unsolved, 0, None, 0, 0, 2, None)
@@ -112,6 +159,18 @@ def _compare_state(an, rng, grids: int, forcing: list[int]) -> int:
             c = k.scan(tables, cand, cw, st.unsolved, cells, 2, prev, fresh, gone, level, left)
             assert c == py, (level, left)
             checked += 1
+            # the found chains with their rule facts (the state's grid as the base)
+            py_r = _scan_py(st, cand, cw, st.unsolved, cells, 2, prev, fresh, gone, level, left,
+                            st.cw)
+            c_r = k.scan(tables, cand, cw, st.unsolved, cells, 2, prev, fresh, gone, level,
+                         left, st.cw)
+            assert c_r == py_r, (level, left)
+            assert py_r[:2] == py[:2] and py_r[3] == py[3]
+            assert [h[:3] for h in py_r[2]] == [h[:3] for h in py[2]]
+            for (x, e, _, waves), (_, _, _, rf) in zip(py[2], py_r[2]):
+                assert rf == _rule_facts_ref(st, L, waves, x, e, 0)
+                rules[0] += bool(rf)
+            checked += 1
             if level == 3 and py[0]:
                 # the static cell / region forcing chains from those closures (in the
                 # order the Python code concludes them: the order of the facts applied)
@@ -144,23 +203,24 @@ def _compare_state(an, rng, grids: int, forcing: list[int]) -> int:
 @needs_kernel
 def test_kernel_matches_python_on_many_grids():
     rng = random.Random(29)
-    checked, forcing = 0, [0]
+    checked, forcing, rules = 0, [0], [0]
     for line in _hardest(6, offset=3) + _exchange(6):
-        checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 2, forcing)
-    assert checked > 2000 and forcing[0] > 0
+        checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 2, forcing, rules)
+    assert checked > 2000 and forcing[0] > 0 and rules[0] > 0
 
 
 @needs_kernel
 @pytest.mark.slow
 def test_kernel_matches_python_on_many_grids_long():
     rng = random.Random(1106)
-    checked, forcing = 0, [0]
+    checked, forcing, rules = 0, [0], [0]
     for off in (0, 7, 11, 16):
         for line in _hardest(12, offset=off):
-            checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 6, forcing)
+            checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 6, forcing,
+                                      rules)
     for line in _exchange(40):
-        checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 3, forcing)
-    assert checked > 20000 and forcing[0] > 10
+        checked += _compare_state(analyze(_puzzle(line).pencilmarks()), rng, 3, forcing, rules)
+    assert checked > 20000 and forcing[0] > 10 and rules[0] > 10
 
 
 def _rate(line: str, pure: bool, monkeypatch):
@@ -210,6 +270,9 @@ def test_kernel_rejects_bad_input_with_an_exception():
                    (6, [1, 2]), (10, "many")):
         with pytest.raises((TypeError, ValueError, OverflowError)):
             k.scan(*args[:i], bad, *args[i + 1:])
+    for bad in ([0] * 3, "cw", [1 << 90] * (st.n + 1)):
+        with pytest.raises((TypeError, ValueError, OverflowError)):
+            k.scan(*args, bad)
     with pytest.raises(ValueError):
         k.reach(tables, st.cand, st.cw, st.unsolved, 81, 1)
     with pytest.raises(ValueError):

@@ -511,3 +511,35 @@ def test_probe_levels_are_calibrated_at_both_ends():
     # 200 (SE's level 3 at 11.0-11.3): 11.6 and 11.2 (without the calibration 11.4, 11.2)
     assert forcing_value(lvl3(600)) / 10 == 11.6
     assert forcing_value(lvl3(200)) / 10 == 11.2
+
+
+def test_forcing_notes_made_later_are_the_eager_ones():
+    """Under the SE loop's flag (``scans.NOTES_LATER`` in ``run_memo``) the forcing scans
+    leave a step's note and links for later; :func:`scans.with_note` makes exactly the
+    note, links and ``extra`` an eager scan gives, for every step of every scan."""
+    from itertools import islice
+
+    from techniques import registry
+    from techniques.analysis import analyze
+    from techniques.forcing.scans import NOTE_LATER, NOTES_LATER, with_note
+    line = "1...5.7.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4."
+    state = classic_puzzle(line).pencilmarks()
+    found = 0
+    for tech, opts in (("forcing_net_contradiction", {}), ("forcing_net_verity", {}),
+                       ("forcing_chain_contradiction", {}), ("forcing_chain_verity", {}),
+                       ("forcing_net_contradiction", {"intersections": True}),
+                       ("forcing_net_verity", {"intersections": True})):
+        t = registry.load()[tech]
+        eager = list(islice(t.find(analyze(state), opts), 40))
+        an = analyze(state)
+        an.run_memo[NOTES_LATER] = True
+        later = list(islice(t.find(an, opts), 40))
+        assert len(later) == len(eager)
+        assert all(s.note == "" and s.links == () and NOTE_LATER in s.extra for s in later)
+        made = [with_note(s) for s in later]
+        assert made == eager and [s.extra for s in made] == [s.extra for s in eager]
+        assert all(s.note for s in made)
+        found += len(made)
+    assert found > 20
+    s = eager[0]
+    assert with_note(s) is s
