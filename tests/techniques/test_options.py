@@ -155,6 +155,9 @@ def test_the_accessor_refuses_an_undeclared_read():
 
 
 def test_register_wants_declarations_and_sized_options_declared(monkeypatch):
+    # the real techniques register first: with SIZED patched below, a first load inside
+    # this test would fail on the real x_wing and leave this worker without a registry
+    registry.load()
     with pytest.raises(TypeError, match="Option"):
         registry.register("x_wing", "X-Wing", "fish", options={"max_fins": 5})
     monkeypatch.setitem(ladder.SIZED, "x_wing", {"max_fins": {16: 2}})
