@@ -1,0 +1,56 @@
+"""The colouring techniques' steps kept per digit (``coloring._per_digit``, on
+``Analysis.digit_memo``): a digit whose candidate cells did not change since its steps were
+found is not searched again, and the kept steps are the ones a fresh search finds."""
+from __future__ import annotations
+
+from csp import links
+from techniques import coloring
+from techniques.analysis import Analysis
+from variants.classic import classic_puzzle
+
+from conftest import counted_calls, path_states, sample_lines
+
+FINDERS = (coloring.simple_colors_trap, coloring.simple_colors_wrap,
+           coloring.multi_colors_1, coloring.multi_colors_2)
+
+
+def _found(an: Analysis) -> list:
+    return [[(s.explain(2), s.eliminations, s.extra) for s in f(an, {})] for f in FINDERS]
+
+
+def test_kept_steps_are_a_fresh_search(monkeypatch):
+    """Along solve paths, each state's colouring steps from an analysis derived from the
+    previous one (the memo warm) equal those of a cold search (empty link-table caches)."""
+    lines = sample_lines("tdoku_magictour_top1465", 6, seed=4)
+    states = found = 0
+    prev = None
+    for st in path_states(lines, 60, 3):
+        an = Analysis(st, prev=prev if prev is not None and prev.puzzle is st.puzzle
+                      else None)
+        warm = _found(an)
+        with monkeypatch.context() as m:
+            m.setattr(links, "_LAYOUTS", {})
+            cold = _found(Analysis(st.copy()))
+        assert warm == cold
+        prev = Analysis(st)
+        states += 1
+        found += sum(map(len, warm))
+    assert states >= 30 and found > 0
+
+
+def test_an_unchanged_digit_is_not_searched_again(monkeypatch):
+    monkeypatch.setattr(links, "_LAYOUTS", {})     # cold caches
+    st = classic_puzzle(sample_lines("tdoku_magictour_top1465", 1, seed=4)[0]).pencilmarks()
+    calls = {name: counted_calls(monkeypatch, coloring, name)
+             for name in ("_trap", "_wrap", "_multi_1", "_multi_2")}
+    first = _found(Analysis(st))
+    assert all(len(c) == 9 for c in calls.values())
+    # one digit loses a candidate: only that digit is searched again
+    c = next(c for c in range(81) if st.cand[c] >> 5 & 1 and st.cand[c].bit_count() > 1)
+    st2 = st.copy()
+    st2.cand[c] &= ~(1 << 5)
+    st2.version += 1
+    _found(Analysis(st2))
+    assert all(len(c) == 10 for c in calls.values())
+    assert _found(Analysis(st)) == first
+    assert all(len(c) == 10 for c in calls.values())
