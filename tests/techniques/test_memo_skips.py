@@ -1,4 +1,4 @@
-"""The colouring techniques' steps kept per digit (``coloring._per_digit``, on
+"""Kept results that must equal a fresh search. The colouring techniques' steps kept per digit (``coloring._per_digit``, on
 ``Analysis.digit_memo``): a digit whose candidate cells did not change since its steps were
 found is not searched again, and the kept steps are the ones a fresh search finds."""
 from __future__ import annotations
@@ -54,3 +54,22 @@ def test_an_unchanged_digit_is_not_searched_again(monkeypatch):
     assert all(len(c) == 10 for c in calls.values())
     assert _found(Analysis(st)) == first
     assert all(len(c) == 10 for c in calls.values())
+
+
+def test_avoidable_rectangles_of_puzzles_sharing_a_layout():
+    """The avoidable rectangles' list (rectangles with 2+ corners placed by logic and no
+    given) is the same as a direct count, on states of several puzzles whose link tables
+    (and so the per-puzzle memo of the rectangles without a given) are shared."""
+    from techniques import uniqueness
+    lines = sample_lines("tdoku_magictour_top1465", 4, seed=8)
+    states = 0
+    for st in path_states(lines, 80, 8):
+        an = Analysis(st)
+        want = []
+        for rect, rm in uniqueness._rect_masks(an):
+            corners = [c for c in rect if st.placed[c]]
+            if len(corners) >= 2 and not any(st.given[c] for c in corners):
+                want.append((rect, [uniqueness._solved_value(an, c) for c in rect]))
+        assert uniqueness._avoidable(an) == want
+        states += 1
+    assert states >= 20
