@@ -1,6 +1,8 @@
-"""Kept results that must equal a fresh search. The colouring techniques' steps kept per digit (``coloring._per_digit``, on
-``Analysis.digit_memo``): a digit whose candidate cells did not change since its steps were
-found is not searched again, and the kept steps are the ones a fresh search finds."""
+"""Kept results that must equal a fresh search. The colouring techniques' steps are kept per
+digit (``coloring._per_digit``, on ``Analysis.digit_memo``): a digit whose candidate cells
+did not change since its steps were found is not searched again, and the kept steps are the
+ones a fresh search finds. The avoidable rectangles read a per-puzzle list of the
+rectangles without a given."""
 from __future__ import annotations
 
 from csp import links
