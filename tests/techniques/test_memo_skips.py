@@ -75,3 +75,33 @@ def test_avoidable_rectangles_of_puzzles_sharing_a_layout():
         assert uniqueness._avoidable(an) == want
         states += 1
     assert states >= 20
+
+
+def test_lazy_als_list_is_the_eager_list(monkeypatch):
+    """On the compiled path :func:`techniques.als.find_als` is a :class:`LazyALS` over the
+    kernel's rows: the same ALS (cells, digits, places, house, full house, index) in the
+    same order as the Python enumeration's sorted list, and an object is made only when
+    read."""
+    import pytest
+
+    from techniques import als
+    if als._enum_kernel(Analysis(classic_puzzle("." * 81).pencilmarks())) is None:
+        pytest.skip("techniques._als_kernel is not built (or SUDOKU_CSP_PURE=1)")
+    lines = sample_lines("tdoku_magictour_top1465", 4, seed=9)
+    states = 0
+    for st in path_states(lines, 60, 6):
+        an = Analysis(st)
+        lazy = als.find_als(an, 0)
+        assert isinstance(lazy, als.LazyALS)
+        assert lazy._objs.count(None) == len(lazy)
+        with monkeypatch.context() as m:
+            m.setattr(als, "_enum_kernel", lambda an: None)     # the Python enumeration
+            eager = als._find_als(Analysis(st.copy()), 0)
+        assert lazy.cells() == [a.cells for a in eager]
+        assert lazy.masks() == [a.mask for a in eager]
+        assert len(lazy) == len(eager) and lazy[-1:] == [lazy[len(lazy) - 1]]
+        assert [(a.cells, a.mask, a.pos, a.house, a.in_full, a.index) for a in lazy] == \
+            [(a.cells, a.mask, a.pos, a.house, a.in_full, a.index) for a in eager]
+        assert lazy[0] is lazy[0]
+        states += 1
+    assert states >= 10
