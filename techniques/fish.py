@@ -107,8 +107,9 @@ def _compact(an: Analysis, hs: Sequence[int]) -> str:
 
 
 #: the searches' deadline pace: ``Analysis.tick(TICK_COST)`` at every TICK_EVERY-th complete
-#: base set, from the first (a base set worth 32 ticks: the budget reads its clocks about
-#: once per call); the compiled kernel uses the same constants
+#: base set, from the first (a base set still worth 32 units: with the budget's ``every`` of
+#: 256 the clocks are read about as often as by a tick(32) per base set, at a Python call
+#: per 8 base sets); the compiled kernel uses the same constants
 TICK_EVERY = 8
 TICK_COST = 256
 
