@@ -24,6 +24,142 @@
 #define MAXCOVERS 64
 #define MAXBASES 128
 #define MAXN 16
+/* the deadline's pace: fish.py TICK_EVERY, TICK_COST */
+#define TICK_EVERY 8
+#define TICK_COST 256
+
+/* ---- the run's barren base sets as a C hash set (fish.py: _barren) -----------------------
+ * A capsule ("techniques._fish_kernel.barren") holding (sorted base house ids, U) keys, the
+ * same keys as the Python set of the reference search; looked up and added without making a
+ * Python object per base set. Open addressing, grown by doubling up to BARREN_MAX entries
+ * (past that nothing more is added: a base set not remembered is searched again, the same
+ * result). Keys whose house ids do not fit in 16 bits are not remembered. */
+#define BARREN_NAME "techniques._fish_kernel.barren"
+#define BARREN_MAX (1 << 20)
+
+typedef struct {
+    u128 U;
+    uint16_t ids[MAXN];
+    uint8_t n, used;
+} BEntry;
+
+typedef struct {
+    size_t cap, count;                  /* cap: a power of two */
+    BEntry *e;
+} BTab;
+
+static uint64_t mix64(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static uint64_t bkey_hash(u128 U, const uint16_t *ids, int n) {
+    uint64_t h = mix64((uint64_t)U) ^ mix64((uint64_t)(U >> 64) + 0x51ed27ULL);
+    for (int j = 0; j < n; j++) h = mix64(h ^ ids[j]);
+    return h;
+}
+
+/* the slot of the key: its entry, or the empty slot where it would go */
+static BEntry *btab_slot(BTab *t, u128 U, const uint16_t *ids, int n) {
+    size_t mask = t->cap - 1;
+    size_t i = (size_t)bkey_hash(U, ids, n) & mask;
+    for (size_t probe = 0; probe < t->cap; probe++) {
+        BEntry *e = &t->e[i];
+        if (!e->used) return e;
+        if (e->U == U && e->n == n && !memcmp(e->ids, ids, (size_t)n * sizeof(uint16_t)))
+            return e;
+        i = (i + 1) & mask;
+    }
+    return NULL;                        /* full (never: the load stays at most a half) */
+}
+
+/* 0, or -1 on no memory (the key is then just not remembered) */
+static int btab_add(BTab *t, u128 U, const uint16_t *ids, int n) {
+    if ((t->count + 1) * 2 > t->cap) {
+        if (t->cap >= BARREN_MAX) return 0;
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        BEntry *e = (BEntry *)calloc(cap, sizeof(BEntry));
+        if (!e) return -1;
+        BTab nt = {cap, 0, e};
+        for (size_t j = 0; j < t->cap; j++) {
+            BEntry *o = &t->e[j];
+            if (!o->used) continue;
+            BEntry *d = btab_slot(&nt, o->U, o->ids, o->n);
+            *d = *o;
+            nt.count++;
+        }
+        free(t->e);
+        *t = nt;
+    }
+    BEntry *e = btab_slot(t, U, ids, n);
+    if (!e || e->used) return 0;
+    e->U = U;
+    memcpy(e->ids, ids, (size_t)n * sizeof(uint16_t));
+    e->n = (uint8_t)n;
+    e->used = 1;
+    t->count++;
+    return 0;
+}
+
+static void btab_free(PyObject *cap) {
+    BTab *t = (BTab *)PyCapsule_GetPointer(cap, BARREN_NAME);
+    if (t) {
+        free(t->e);
+        free(t);
+    }
+}
+
+PyDoc_STRVAR(barren_new_doc,
+"barren_new() -> capsule\n\n"
+"An empty set of barren base sets for search()'s barren argument (a C hash set).");
+
+static PyObject *py_barren_new(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    BTab *t = (BTab *)calloc(1, sizeof(BTab));
+    if (!t) return PyErr_NoMemory();
+    PyObject *cap = PyCapsule_New(t, BARREN_NAME, btab_free);
+    if (!cap) free(t);
+    return cap;
+}
+
+PyDoc_STRVAR(barren_keys_doc,
+"barren_keys(capsule) -> set\n\n"
+"The keys of a barren_new() set as the Python search keeps them: (bases tuple, U).");
+
+static PyObject *py_barren_keys(PyObject *self, PyObject *cap) {
+    (void)self;
+    BTab *t = (BTab *)PyCapsule_GetPointer(cap, BARREN_NAME);
+    if (!t) return NULL;
+    PyObject *out = PySet_New(NULL);
+    if (!out) return NULL;
+    for (size_t j = 0; j < t->cap; j++) {
+        BEntry *e = &t->e[j];
+        if (!e->used) continue;
+        PyObject *b = PyTuple_New(e->n);
+        if (!b) goto fail;
+        for (int q = 0; q < e->n; q++) {
+            PyObject *v = PyLong_FromLong(e->ids[q]);
+            if (!v) { Py_DECREF(b); goto fail; }
+            PyTuple_SET_ITEM(b, q, v);
+        }
+        PyObject *u = from_u128(e->U);
+        if (!u) { Py_DECREF(b); goto fail; }
+        PyObject *k = PyTuple_Pack(2, b, u);
+        Py_DECREF(b);
+        Py_DECREF(u);
+        if (!k) goto fail;
+        int r = PySet_Add(out, k);
+        Py_DECREF(k);
+        if (r < 0) goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
 
 /* one leaf of the cover search: (covers, exo fins, common, V, twice) as in fish.py */
 typedef struct {
@@ -47,7 +183,9 @@ typedef struct {
     u128 multi;
     uint64_t touch[MAXBASES];
     PyObject *barren;                   /* set or NULL */
+    BTab *btab;                         /* or a barren_new() table, or NULL */
     PyObject *tick;                     /* callable or NULL */
+    long nbase;                         /* complete base sets so far (the tick's pace) */
     PyObject *out;                      /* list of result tuples */
     /* the current base set */
     u128 target, baseU, deadU;
@@ -224,8 +362,10 @@ static void base_set(S *s, u128 U, u128 endo, u128 common) {
     int n = s->n;
     s->baseU = U;
     s->deadU = s->at_most_two ? U : 0;
-    if (s->tick) {
-        PyObject *r = PyObject_CallFunction(s->tick, "i", 32);
+    /* the deadline: one tick of TICK_COST every TICK_EVERY complete base sets, from the
+     * first (fish.py's search_python does the same) */
+    if (s->tick && s->nbase++ % TICK_EVERY == 0) {
+        PyObject *r = PyObject_CallFunction(s->tick, "i", TICK_COST);
         if (!r) { s->error = 1; return; }
         int t = PyObject_IsTrue(r);
         Py_DECREF(r);
@@ -233,7 +373,20 @@ static void base_set(S *s, u128 U, u128 endo, u128 common) {
         if (t) { s->stopped = 1; return; }
     }
     PyObject *bkey = NULL, *btup = NULL;
-    if (s->barren) {
+    uint16_t ids[MAXN];
+    int ids_ok = 0;
+    if (s->btab) {
+        ids_ok = 1;
+        for (int j = 0; j < n; j++) {
+            long id = s->base_id[s->chosen_b[j]];
+            if (id < 0 || id > 65535) { ids_ok = 0; break; }
+            ids[j] = (uint16_t)id;
+        }
+        if (ids_ok && s->btab->cap) {
+            BEntry *e = btab_slot(s->btab, U, ids, n);
+            if (e && e->used) return;
+        }
+    } else if (s->barren) {
         btup = bases_tuple(s);
         if (!btup) { s->error = 1; return; }
         PyObject *Uo = from_u128(U);
@@ -321,6 +474,9 @@ static void base_set(S *s, u128 U, u128 endo, u128 common) {
     if (bkey && !some) {
         if (PySet_Add(s->barren, bkey) < 0) s->error = 1;
     }
+    if (ids_ok && !some) {
+        if (btab_add(s->btab, U, ids, n) < 0) { PyErr_NoMemory(); s->error = 1; }
+    }
 done:
     Py_XDECREF(bkey);
     Py_XDECREF(btup);
@@ -406,8 +562,9 @@ PyDoc_STRVAR(search_doc,
 "techniques.fish.search's enumeration for one digit: P its candidate cells; base_masks and\n"
 "cover_masks the candidates of the (non-empty, full) base and (non-empty) cover houses, in\n"
 "pool order, base_ids / cover_ids their house indices; peers the digit's peers per cell\n"
-"(ints, one per cell, at most 128 cells). barren: the run's set of barren base sets or None;\n"
-"tick: a callable taking a cost (Analysis.tick) or None. Returns the fish as tuples\n"
+"(ints, one per cell, at most 128 cells). barren: the run's barren base sets (a set, or a\n"
+"barren_new() table) or None;\n"
+"tick: a callable taking a cost (Analysis.tick) or None, called at every TICK_EVERY-th base set. Returns the fish as tuples\n"
 "(bases, covers, body, fins, endo, elims) in the Python search's order, and whether the\n"
 "tick stopped the search.");
 
@@ -468,8 +625,13 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         }
     }
     s->barren = (barren == Py_None) ? NULL : barren;
-    if (s->barren && !PySet_Check(s->barren)) {
-        PyErr_SetString(PyExc_TypeError, "_fish_kernel: barren must be a set or None");
+    if (s->barren && PyCapsule_IsValid(s->barren, BARREN_NAME)) {
+        s->btab = (BTab *)PyCapsule_GetPointer(s->barren, BARREN_NAME);
+        if (!s->btab) goto fail;
+        s->barren = NULL;
+    } else if (s->barren && !PySet_Check(s->barren)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "_fish_kernel: barren must be a set, a barren_new() table or None");
         goto fail;
     }
     s->tick = (tick == Py_None) ? NULL : tick;
@@ -852,6 +1014,8 @@ fail:
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS, search_doc},
     {"search_partition", py_search_partition, METH_VARARGS, search_partition_doc},
+    {"barren_new", py_barren_new, METH_NOARGS, barren_new_doc},
+    {"barren_keys", py_barren_keys, METH_O, barren_keys_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -862,5 +1026,12 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__fish_kernel(void) {
     if (u128_init() < 0) return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "TICK_EVERY", TICK_EVERY) < 0 ||
+        PyModule_AddIntConstant(m, "TICK_COST", TICK_COST) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

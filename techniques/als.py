@@ -107,12 +107,62 @@ def find_als(an: Analysis, max_size: int = 0) -> list[ALS]:
     return an.memo(("als", max_size), lambda: _find_als(an, max_size))
 
 
-def _find_als(an: Analysis, max_size: int) -> list[ALS]:
+def _find_als(an: Analysis, max_size: int) -> "list[ALS] | LazyALS":
+    rows = _kernel_rows(an, max_size)
+    if rows is not None:
+        # the compiled enumeration's rows, sorted the same way; each ALS object is made
+        # when first read (most states only hand the cells and digits to the kernels)
+        order = sorted([(cb.bit_count(), cb, j) for j, (cb, _m, _p, house, _f)
+                        in enumerate(rows) if house >= 0])
+        return LazyALS(rows, [j for _, _, j in order])
     out = sorted((a for a in als_table(an, max_size) if a.house >= 0),
                  key=lambda a: (a.size, a.cells))
     for i, a in enumerate(out):
         a.index = i
     return out
+
+
+class LazyALS:
+    """:func:`find_als`'s list on the compiled path: a read-only sequence of :class:`ALS`
+    over the kernel's rows (``order``: the rows in the list's order), each object made on
+    first read (with its ``index``) and then kept, so a state whose searches find nothing
+    makes none; ``cells`` / ``masks`` give the kernels' inputs without making them."""
+
+    __slots__ = ("_rows", "_order", "_objs")
+
+    def __init__(self, rows: list, order: list[int]) -> None:
+        self._rows = rows
+        self._order = order
+        self._objs: list[ALS | None] = [None] * len(order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self._order)))]
+        a = self._objs[i]
+        if a is None:
+            if i < 0:
+                i += len(self._order)
+            cb, m, pos, house, in_full = self._rows[self._order[i]]
+            a = ALS(cb, m, pos, house)
+            a.in_full = in_full
+            a.index = i
+            self._objs[i] = a
+        return a
+
+    def __iter__(self) -> Iterator[ALS]:
+        for i in range(len(self._order)):
+            yield self[i]
+
+    def cells(self) -> list[int]:
+        rows = self._rows
+        return [rows[j][0] for j in self._order]
+
+    def masks(self) -> list[int]:
+        rows = self._rows
+        return [rows[j][1] for j in self._order]
 
 
 def full_house_als(an: Analysis, max_size: int) -> list[tuple[int, int]]:
@@ -140,22 +190,32 @@ def als_table(an: Analysis, max_size: int) -> list[ALS]:
     return an.memo(("als_table", max_size), lambda: _als_table(an, max_size))
 
 
-def _als_table(an: Analysis, max_size: int) -> list[ALS]:
-    kernel = _enum_kernel(an)
-    if kernel is not None:
+def _kernel_rows(an: Analysis, max_size: int) -> list | None:
+    """The compiled enumeration's table of this state (memoised): rows (cells, digits,
+    pos, house, in_full) in :func:`als_table`'s order; None without the kernel or for a
+    house of more than 16 free cells."""
+    def build():
+        kernel = _enum_kernel(an)
+        if kernel is None:
+            return None
         # the same table in the same order, all houses at once (no per-house memo: the
-        # search costs less than its keys); None: a house of more than 16 free cells
+        # search costs less than its keys)
         full = an.links_memo("full_flags", lambda: [h in set(an.full)
                                                     for h in range(len(an.house_mask))])
-        rows = kernel.als_table(an.size, an.house_mask, full, an.unsolved, an.cand,
+        return kernel.als_table(an.size, an.house_mask, full, an.unsolved, an.cand,
                                 max_size)
-        if rows is not None:
-            out = []
-            for cb, m, pos, house, in_full in rows:
-                a = ALS(cb, m, pos, house)
-                a.in_full = in_full
-                out.append(a)
-            return out
+    return an.memo(("als_rows", max_size), build)
+
+
+def _als_table(an: Analysis, max_size: int) -> list[ALS]:
+    rows = _kernel_rows(an, max_size)
+    if rows is not None:
+        out = []
+        for cb, m, pos, house, in_full in rows:
+            a = ALS(cb, m, pos, house)
+            a.in_full = in_full
+            out.append(a)
+        return out
     seen: dict[int, ALS] = {}
     full = an.links_memo("full_set", lambda: frozenset(an.full))
     for h in range(len(an.house_mask)):
@@ -370,8 +430,11 @@ def _kernel_ctx(an: Analysis, allow_overlap: bool, max_size: int):
         K = an.n + 1
         pd = an.links.peers_d
         # (the RCC table is built in C, from scratch: as :func:`_find_rccs` gives it)
+        lazy = isinstance(alses, LazyALS)
         return kernel.prepare(
-            an.size, an.n, allow_overlap, [a.cells for a in alses], [a.mask for a in alses],
+            an.size, an.n, allow_overlap,
+            alses.cells() if lazy else [a.cells for a in alses],
+            alses.masks() if lazy else [a.mask for a in alses],
             list(an.cand), [[]] + [list(pd[d]) for d in range(1, K)],
             [an.cells_with[d] for d in range(K)])
     return an.memo(("als_kernel_ctx", allow_overlap, max_size), build)

@@ -91,64 +91,97 @@ def simple_colors_trap(an: Analysis, opts: dict) -> Iterator[Step]:
     >>> [s.explain(2) for s in simple_colors_trap(Analysis(st), {})]
     ['Simple Colors Trap: 1: r1c3,r2c6,r4c4,r7c9,r8c5 / r1c5,r3c9,r7c4 => r2c7<>1, r2c8<>1, r3c2<>1, r3c3<>1']
     """
-    w = an.grid.namer
     for d in range(1, an.n + 1):
-        for a, b in _clusters(an, d):
-            elim = _sees_all_colour(an, d, a, b) & ~(a | b)
-            if elim:
-                yield _step("simple_colors_trap", "Simple Colors Trap", an, d, elim, [a, b],
-                            f"{d}: {_names(a, w)} / {_names(b, w)}")
+        yield from _per_digit(an, "simple_colors_trap", d, _trap)
+
+
+def _per_digit(an: Analysis, name: str, d: int, steps) -> list[Step]:
+    """``steps(an, d)``, a technique's steps for digit ``d``, kept per puzzle on the cells
+    holding ``d`` (:meth:`Analysis.digit_memo`): every colouring step reads nothing but the
+    digit's candidate cells and the static links (its eliminations among those cells, so
+    every kept step is still effective), so after a step only the digits it touched are
+    searched again (the same steps in the same order)."""
+    return an.digit_memo(("coloring", name), d, lambda: steps(an, d))
+
+
+def _trap(an: Analysis, d: int) -> list[Step]:
+    w = an.grid.namer
+    out = []
+    for a, b in _clusters(an, d):
+        elim = _sees_all_colour(an, d, a, b) & ~(a | b)
+        if elim:
+            out.append(_step("simple_colors_trap", "Simple Colors Trap", an, d, elim, [a, b],
+                             f"{d}: {_names(a, w)} / {_names(b, w)}"))
+    return out
 
 
 @register("simple_colors_wrap", "Simple Colors Wrap", "coloring", code="0501")
 def simple_colors_wrap(an: Analysis, opts: dict) -> Iterator[Step]:
     """Two cells of one colour see each other: every cell of that colour loses the digit."""
-    w = an.grid.namer
     for d in range(1, an.n + 1):
-        for a, b in _clusters(an, d):
-            for bad, good in ((a, b), (b, a)):
-                if any(an.peers(c, d) & bad for c in iter_cells(bad)):
-                    yield _step("simple_colors_wrap", "Simple Colors Wrap", an, d, bad,
-                                [bad, good], f"{d}: {_names(bad, w)} / {_names(good, w)}")
+        yield from _per_digit(an, "simple_colors_wrap", d, _wrap)
+
+
+def _wrap(an: Analysis, d: int) -> list[Step]:
+    w = an.grid.namer
+    out = []
+    for a, b in _clusters(an, d):
+        for bad, good in ((a, b), (b, a)):
+            if any(an.peers(c, d) & bad for c in iter_cells(bad)):
+                out.append(_step("simple_colors_wrap", "Simple Colors Wrap", an, d, bad,
+                                 [bad, good], f"{d}: {_names(bad, w)} / {_names(good, w)}"))
+    return out
 
 
 @register("multi_colors_1", "Multi Colors 1", "coloring", code="0502")
 def multi_colors_1(an: Analysis, opts: dict) -> Iterator[Step]:
     """Colour a1 of one cluster sees colour b1 of another: a2 or b2 is true, so candidates
     seeing both a2 and b2 are eliminated (one step per pair of clusters)."""
-    w = an.grid.namer
     for d in range(1, an.n + 1):
-        cl = _clusters(an, d)
-        for i in range(len(cl)):
-            for j in range(i + 1, len(cl)):
-                elim = 0
-                used: list[str] = []
-                for a1, a2 in (cl[i], cl[i][::-1]):
-                    see_a1 = _sees_any(an, d, a1)
-                    for b1, b2 in (cl[j], cl[j][::-1]):
-                        if see_a1 & b1:
-                            e = _sees_all_colour(an, d, a2, b2) & ~(a2 | b2)
-                            if e:
-                                elim |= e
-                                used.append(f"{_names(a1, w)} sees {_names(b1, w)}")
-                if elim:
-                    yield _step("multi_colors_1", "Multi Colors 1", an, d, elim,
-                                [*cl[i], *cl[j]], f"{d}: " + "; ".join(used))
+        yield from _per_digit(an, "multi_colors_1", d, _multi_1)
+
+
+def _multi_1(an: Analysis, d: int) -> list[Step]:
+    w = an.grid.namer
+    out = []
+    cl = _clusters(an, d)
+    for i in range(len(cl)):
+        for j in range(i + 1, len(cl)):
+            elim = 0
+            used: list[str] = []
+            for a1, a2 in (cl[i], cl[i][::-1]):
+                see_a1 = _sees_any(an, d, a1)
+                for b1, b2 in (cl[j], cl[j][::-1]):
+                    if see_a1 & b1:
+                        e = _sees_all_colour(an, d, a2, b2) & ~(a2 | b2)
+                        if e:
+                            elim |= e
+                            used.append(f"{_names(a1, w)} sees {_names(b1, w)}")
+            if elim:
+                out.append(_step("multi_colors_1", "Multi Colors 1", an, d, elim,
+                                 [*cl[i], *cl[j]], f"{d}: " + "; ".join(used)))
+    return out
 
 
 @register("multi_colors_2", "Multi Colors 2", "coloring", code="0503")
 def multi_colors_2(an: Analysis, opts: dict) -> Iterator[Step]:
     """Colour a of one cluster sees both colours of another cluster: colour a is false."""
-    w = an.grid.namer
     for d in range(1, an.n + 1):
-        cl = _clusters(an, d)
-        for i, (a, b) in enumerate(cl):
-            for bad in (a, b):
-                see = _sees_any(an, d, bad)
-                for j, (c1, c2) in enumerate(cl):
-                    if j != i and see & c1 and see & c2:
-                        yield _step("multi_colors_2", "Multi Colors 2", an, d, bad,
-                                    [a, b, c1, c2],
-                                    f"{d}: {_names(bad, w)} sees {_names(c1, w)} and "
-                                    f"{_names(c2, w)}")
-                        break
+        yield from _per_digit(an, "multi_colors_2", d, _multi_2)
+
+
+def _multi_2(an: Analysis, d: int) -> list[Step]:
+    w = an.grid.namer
+    out = []
+    cl = _clusters(an, d)
+    for i, (a, b) in enumerate(cl):
+        for bad in (a, b):
+            see = _sees_any(an, d, bad)
+            for j, (c1, c2) in enumerate(cl):
+                if j != i and see & c1 and see & c2:
+                    out.append(_step("multi_colors_2", "Multi Colors 2", an, d, bad,
+                                     [a, b, c1, c2],
+                                     f"{d}: {_names(bad, w)} sees {_names(c1, w)} and "
+                                     f"{_names(c2, w)}"))
+                    break
+    return out

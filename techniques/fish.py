@@ -106,6 +106,14 @@ def _compact(an: Analysis, hs: Sequence[int]) -> str:
     return ",".join(names)
 
 
+#: the searches' deadline pace: ``Analysis.tick(TICK_COST)`` at every TICK_EVERY-th complete
+#: base set, from the first (a base set still worth 32 units: with the budget's ``every`` of
+#: 256 the clocks are read about as often as by a tick(32) per base set, at a Python call
+#: per 8 base sets); the compiled kernel uses the same constants
+TICK_EVERY = 8
+TICK_COST = 256
+
+
 def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
            cover_pool: Sequence[int], max_fins: int = 0, max_endo: int = 0,
            need_elims: bool = True, fin_prune: bool = True,
@@ -139,20 +147,23 @@ def search(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
 
 def _barren(an: Analysis, P: int, digit: int, n: int, base_pool: Sequence[int],
             cover_pool: Sequence[int], max_fins: int, max_endo: int,
-            cover_bound: bool) -> set:
-    """The run's set of barren base sets of this search (see :func:`search`)."""
+            cover_bound: bool, kernel=None):
+    """The run's set of barren base sets of this search (see :func:`search`): a Python set
+    of (bases, U) keys, or with ``kernel`` the compiled search's own table of the same
+    keys (``kernel.barren_new()``, read back by ``kernel.barren_keys``: no Python object
+    per base set), kept under its own key."""
     # base sets whose cover search found no fish with an elimination, kept for the run:
     # with the same base candidates U (so the same covers, fins and cannibal cells) and
     # the digit's candidates a subset of those it was searched with, every elimination
     # the search could find is a subset of one it found before (candidates outside the
     # bases, in the covers, seeing every fin), so none: the search is skipped. Exact
     key = ("fish_barren", digit, n, tuple(base_pool), tuple(cover_pool), max_fins,
-           max_endo, cover_bound)
+           max_endo, cover_bound, kernel is not None)
     ent = an.run_memo.get(key)
     if ent is not None and not P & ~ent[0]:
         ent[0] = P
         return ent[1]
-    barren: set = set()
+    barren = set() if kernel is None else kernel.barren_new()
     an.run_memo[key] = [P, barren]
     return barren
 
@@ -186,7 +197,7 @@ def search_compiled(kernel, an: Analysis, digit: int, n: int, base_pool: Sequenc
         return search_python(an, digit, n, base_pool, cover_pool, max_fins, max_endo,
                              need_elims, fin_prune, cover_bound)
     barren = (_barren(an, P, digit, n, base_pool, cover_pool, max_fins, max_endo,
-                      cover_bound) if need_elims and fin_prune else None)
+                      cover_bound, kernel) if need_elims and fin_prune else None)
     found, _stopped = kernel.search(
         P, n, bases, [hm[h] & P for h in bases], covers, [hm[h] & P for h in covers],
         an.links.peers_d[digit], max_fins, max_endo, need_elims, fin_prune, cover_bound,
@@ -345,18 +356,22 @@ def search_python(an: Analysis, digit: int, n: int, base_pool: Sequence[int],
     nb = len(bases)
     limited = an.budget.limited
     stopped = False     # the solver's deadline passed: unwind
+    nbase = 0           # complete base sets so far (the deadline's pace)
 
     def base_rec(start: int, chosen: list[int], U: int, endo: int, common: int,
                  hit: int) -> None:
         nonlocal stopped
         if len(chosen) == n:
-            nonlocal target, baseU, deadU
+            nonlocal target, baseU, deadU, nbase
             baseU = U
             deadU = U if at_most_two else 0
-            # a base set's cover search can be long (finned Franken/Mutant fish)
-            if limited and an.tick(32):
-                stopped = True
-                return
+            # a base set's cover search can be long (finned Franken/Mutant fish): the
+            # deadline is read every TICK_EVERY base sets, from the first
+            if limited:
+                nbase += 1
+                if (nbase - 1) % TICK_EVERY == 0 and an.tick(TICK_COST):
+                    stopped = True
+                    return
             if barren is not None:
                 bkey = (tuple(chosen), U)
                 if bkey in barren:

@@ -131,16 +131,17 @@ def unique_rectangles(an: Analysis, allow_missing: bool = True) -> list[UR]:
         for c in an.bivalue_cells():
             m = cand[c]
             a, b = digits_of(m)
-            ok_cells = (cw[a] | cw[b]) if allow_missing else (cw[a] & cw[b])
+            # the cells a corner may not be (computed once per cell, not per rectangle)
+            bad = ~((cw[a] | cw[b]) if allow_missing else (cw[a] & cw[b]))
             for rect, rm in by_cell.get(c, ()):
-                if rm & ~ok_cells:
+                if rm & bad:
                     continue
                 key = (rm, m)
                 if key in seen:
                     continue
                 seen.add(key)
-                floors = tuple(x for x in rect if cand[x] == m)
-                roofs = tuple(x for x in rect if cand[x] != m)
+                floors = tuple([x for x in rect if cand[x] == m])
+                roofs = tuple([x for x in rect if cand[x] != m])
                 out.append(UR(rect, a, b, floors, roofs))
         return out
     return an.memo(("uniq_urs", allow_missing), build)
@@ -378,18 +379,21 @@ def _avoidable(an: Analysis) -> list[tuple[tuple[int, int, int, int], list[int]]
         if not _pure(an):
             return out
         st = an.state
+        placed = st.placed
+        is_given = st.given
         solved = 0
         given = 0
         for c in range(an.size):
-            if st.placed[c]:
-                if st.given[c]:
+            if placed[c]:
+                if is_given[c]:
                     given |= 1 << c
                 else:
                     solved |= 1 << c
-        for rect, rm in _rect_masks(an):
-            if (rm & solved).bit_count() < 2 or rm & given:
-                continue
-            out.append((rect, [_solved_value(an, c) for c in rect]))
+        # the rectangles without a given, kept per puzzle on the givens (the same order)
+        for rect, rm in an.shared_memo(("uniq_no_given", given), lambda: [
+                (rect, rm) for rect, rm in _rect_masks(an) if not rm & given]):
+            if (rm & solved).bit_count() >= 2:
+                out.append((rect, [_solved_value(an, c) for c in rect]))
         return out
     return an.memo("uniq_avoidable", build)
 

@@ -63,8 +63,18 @@ def _paths(puzzles: list, steps: int, every: int):
             apply_step(st_c, step)
 
 
+def _other_capsule():
+    """A capsule that is no barren table (the datetime module's C API)."""
+    import datetime
+    return datetime.datetime_CAPI
+
+
 def _barren(an: Analysis) -> dict:
-    return {k: (v[0], set(v[1])) for k, v in an.run_memo.items() if k[0] == "fish_barren"}
+    """The run memo's barren base sets, as (P, set of keys) under the key without its last
+    item (which says whose table it is: the kernel keeps its own, read by barren_keys)."""
+    kernel = _kernel()
+    return {k[:-1]: (v[0], kernel.barren_keys(v[1]) if k[-1] else set(v[1]))
+            for k, v in an.run_memo.items() if k[0] == "fish_barren"}
 
 
 def _compare(an_py: Analysis, an_c: Analysis, settings=SETTINGS) -> int:
@@ -148,21 +158,23 @@ def test_kernel_search_equals_python_search_on_other_grids():
 
 
 def test_kernel_search_stops_where_python_stops():
-    """With a deadline the search asks ``Analysis.tick(32)`` once per complete base set;
-    a tick that answers True after ``k`` calls stops both implementations at the same base
-    set, with the same fish found so far."""
+    """With a deadline the search asks ``Analysis.tick(TICK_COST)`` at every
+    ``TICK_EVERY``-th complete base set, from the first (the kernel has the same
+    constants); a tick that answers True after ``k`` calls stops both implementations at
+    the same base set, with the same fish found so far."""
     kernel = _kernel()
+    assert (kernel.TICK_EVERY, kernel.TICK_COST) == (fish.TICK_EVERY, fish.TICK_COST)
     line = sample_lines("tdoku_magictour_top1465", 1, seed=3)[0]
     st = classic_puzzle(line).pencilmarks()
     bp, cp = fish._pools(Analysis(st), "franken")[0]
-    for stop_after in (0, 1, 5, 40, 200, 10 ** 9):
+    for stop_after in (0, 1, 2, 5, 40, 10 ** 9):
         results = []
         for impl in ("python", "compiled"):
             an = Analysis(st.copy(), budget=Budget(3600))
             calls = []
 
             def tick(cost, calls=calls):
-                assert cost == 32
+                assert cost == fish.TICK_COST
                 calls.append(cost)
                 return len(calls) > stop_after
             an.tick = tick
@@ -188,6 +200,7 @@ def test_kernel_checks_its_arguments():
         (ok[:3] + ([8],) + ok[4:], ValueError),             # a base outside the candidates
         (ok[:6] + ([0] * 129,) + ok[7:], ValueError),       # too many cells
         (ok[:12] + ([],) + ok[13:], TypeError),             # barren: not a set
+        (ok[:12] + (_other_capsule(),) + ok[13:], TypeError),   # nor a barren table
         (ok[:13] + (5,), TypeError),                        # tick: not callable
     ]
     for args, exc in bad:
@@ -195,6 +208,23 @@ def test_kernel_checks_its_arguments():
             kernel.search(*args)
     with pytest.raises(TypeError):
         kernel.search(1, 2)
+    with pytest.raises(ValueError):
+        kernel.barren_keys(_other_capsule())
+    # the barren table keeps the Python set's keys: one barren base set (base 0 holds cell
+    # 0, which cover 5 takes: no elimination); house ids past 16 bits are not kept, and a
+    # kept key is not searched again
+    for base_id, want in ((0, {((0,), 1)}), (70000, set())):
+        args = list(ok)
+        args[2] = [base_id]
+        table, keys = kernel.barren_new(), set()
+        args[12] = keys
+        assert kernel.search(*args) == ([], False)
+        args[12] = table
+        assert kernel.search(*args) == ([], False)
+        assert kernel.barren_keys(table) == (keys if base_id == 0 else set())
+        assert keys == ({((base_id,), 1)})
+        assert kernel.search(*args) == ([], False)
+        assert kernel.barren_keys(table) == want
     # search_partition: two covers (cells 0-1 and 2-3) of a 4-cell grid, the digit in cells
     # 0 and 1, a base holding cell 0: cover 5 takes it, cell 1 goes
     ok = (3, 1, [0], [1], [5, 6], [3, 12], [0, 0, 1, 1], [0] * 4, 0)
