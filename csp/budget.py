@@ -42,13 +42,15 @@ csp.errors.TimeLimitExceeded: parsing stopped after 0 s
 """
 from __future__ import annotations
 
+import gc
 import math
 import time
-from typing import Union
+from contextlib import contextmanager
+from typing import Iterator, Union
 
 from .errors import InvalidArgument, TimeLimitExceeded
 
-__all__ = ["Budget", "BudgetLike"]
+__all__ = ["Budget", "BudgetLike", "gc_paused"]
 
 #: clock reads of :meth:`Budget.tick`: one every this many calls by default
 TICK_EVERY = 256
@@ -269,3 +271,32 @@ class Budget:
 
 #: what API calls accept where a budget goes: a Budget, seconds, or None (no limit)
 BudgetLike = Union[Budget, float, int, None]
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block, back on after it (when it was
+    on: a caller that switched it off keeps it off). For the bursts of small lists and
+    tuples a call's set-up makes (reading a document, building the engine, the SAT
+    encoding, the clauses handed to a kernel): none of them form cycles, reference
+    counting frees them, and the collector's passes over them were 5-10 % of a setter
+    puzzle's true-candidates call (the workbench's unique set, one process, calls A/B
+    interleaved: 1,051 -> 941 ms). What the block leaves in cycles is collected after it.
+    The switch is process-wide: another thread's work in the block runs without the
+    collector too.
+
+    >>> import gc
+    >>> with gc_paused():
+    ...     gc.isenabled()
+    False
+    >>> gc.isenabled()
+    True
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

@@ -371,42 +371,49 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     n = enc.n
     #: per layer, the states' variables, for the projection clauses (:func:`_projections`)
     project: list[dict[Any, int]] | None = [] if sup and auto.distinct and k > 1 else None
+    last = k - 1
     for i, c in enumerate(cells):
         nxt: dict[Any, int | None] = {}
         base = c * n
         after = live[i + 1]
         ti = trans[i]
         if sup:
-            preds: dict[Any, set[int | None]] = {}   # state -> the states leading to it
-            into: dict[Any, set[int]] = {}            # state -> the digits leading to it
+            preds: dict[Any, list[int | None]] = {}   # state -> the states leading to it
+            into: dict[Any, int] = {}                  # state -> the digits leading to it
             from_: dict[int, list[int | None]] = {d: [] for d in doms[i]}
         for s, sv in layer.items():
             ok: list[int] = []
             for d, t in ti[s]:
-                lits = [-(base + d)] if sv is None else [-sv, -(base + d)]
+                lit = -(base + d)
                 if t is None or t not in after:
-                    clauses.append(lits)
+                    clauses.append([lit] if sv is None else [-sv, lit])
                     continue
                 if sup:
-                    ok.append(d)
+                    ok.append(base + d)
                     from_[d].append(sv)
-                if i == k - 1:
+                if i == last:
                     continue
                 tv = nxt.get(t)
                 if tv is None:
                     tv = nxt[t] = enc.new_var()
-                clauses.append(lits + [tv])
-                if sup:
-                    preds.setdefault(t, set()).add(sv)
-                    into.setdefault(t, set()).add(d)
+                    if sup:
+                        preds[t] = [sv]
+                        into[t] = 1 << d
+                elif sup:
+                    ps = preds[t]
+                    if ps[-1] != sv:         # a state's digits into t come one after another
+                        ps.append(sv)
+                    into[t] |= 1 << d
+                clauses.append([lit, tv] if sv is None else [-sv, lit, tv])
             if sup and sv is not None:        # a state needs a digit that goes on from it
-                extra.append([-sv] + [base + d for d in ok])
+                extra.append([-sv] + ok)
             enc.step()
         if sup:
             for t, tv in nxt.items():         # a state needs a state and a digit before it
-                if None not in preds[t]:
-                    extra.append([-tv] + sorted(preds[t]))  # type: ignore[arg-type]
-                extra.append([-tv] + [base + d for d in sorted(into[t])])
+                ps = preds[t]
+                if None not in ps:
+                    extra.append([-tv] + sorted(ps))  # type: ignore[arg-type]
+                extra.append([-tv] + [base + d for d in digits_of(into[t])])
             if nxt:                           # some state holds after each cell
                 extra.append(list(nxt.values()))  # type: ignore[arg-type]
             for d, svs in from_.items():      # a digit needs a state it goes on from

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from .bits import digits_of
+from .budget import gc_paused
 from .errors import Cancelled, InvalidArgument, TimeLimitExceeded
 from .events import Contradiction
 from .search import _choose, _root, _settle
@@ -422,6 +423,7 @@ class SolutionCount:
     time_ms: float = 0.0
 
 
+@gc_paused()
 def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int | None = None,
                     *, time_limit: float | None = None, cancel: Any = None,
                     progress: Callable[[int], Any] | None = None,
@@ -544,6 +546,7 @@ class CandidateCounts:
                      if m >> d & 1 and not self.counts[base + d])
 
 
+@gc_paused()
 def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 1, *,
                      time_limit: float | None = None, cancel: Any = None,
                      progress: Callable[[int, int, int], Any] | None = None,

@@ -197,14 +197,216 @@ PyDoc_STRVAR(line_supports_doc,
 "variants.outside._line_supports for a line of n <= 12 cells (ValueError otherwise),\n"
 "without the budget's ticks.");
 
+/* ---------------------------------------------------------------------------------------
+ * The sandwich and X-sum scans of variants/outside.py (`_perm_scan` with `_Sandwich` /
+ * `_XSum`), the same exact dynamic programme: forward layers map the digit set of a prefix
+ * to a value mask (sandwich: the partial sums since the first crust, a dummy bit 0 outside
+ * the crusts; X-sum: per first digit X, a word whose bit b says the first cells add up to
+ * b), a backward pass keeps the digits on paths to an accepted end. The Python code's value
+ * is one integer (X-sum: blocks of total + n + 1 bits); here a word per block, the same bits.
+ * Every result is an OR of bits, so the order of the sets does not matter. Lines of at most
+ * MAXN cells with totals of at most MAXTOTAL (the shifts stay inside a 64-bit word); anything
+ * else raises ValueError and the caller takes the Python path.
+ */
+#define MAXTOTAL 40
+#define MAXW (MAXN + 1)
+
+typedef struct {
+    uint64_t val[NSETS][MAXW], good[NSETS][MAXW];
+    uint8_t in[NSETS], ing[NSETS];
+    uint32_t list[MAXN + 2][1u << MAXN];
+    uint32_t len[MAXN + 2];
+} ScanWork;
+
+static ScanWork SW;
+
+static PyObject *py_scan_supports(PyObject *self, PyObject *args) {
+    PyObject *doms_o;
+    int n, kind, total;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!iii", &PyList_Type, &doms_o, &n, &kind, &total))
+        return NULL;
+    Py_ssize_t kk = PyList_GET_SIZE(doms_o);
+    if (n < 2 || n > MAXN || kk != n || (kind != 0 && kind != 1) || total < 0 ||
+        total > MAXTOTAL) {
+        PyErr_SetString(PyExc_ValueError, "_sky_kernel: scan not handled");
+        return NULL;
+    }
+    int k = (int)kk;
+    uint32_t doms[MAXN];
+    uint32_t full = (uint32_t)((1u << (n + 1)) - 2);
+    for (int i = 0; i < k; i++) {
+        PyObject *o = PyList_GET_ITEM(doms_o, i);
+        if (!PyLong_Check(o)) {
+            PyErr_SetString(PyExc_TypeError, "_sky_kernel: masks must be ints");
+            return NULL;
+        }
+        long v = PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        if (v < 0 || ((unsigned long)v & ~(unsigned long)full)) {
+            PyErr_SetString(PyExc_ValueError, "_sky_kernel: mask out of range");
+            return NULL;
+        }
+        doms[i] = (uint32_t)v;
+    }
+    ScanWork *w = &SW;
+    const int nw = kind == 0 ? 1 : n + 1;     /* words of a value */
+    const uint64_t ones = (((uint64_t)1) << (total + 1)) - 1;   /* sums 0..total */
+    const uint64_t all = ~(uint64_t)0;
+    const uint32_t ends = 2u | (1u << n);     /* the sandwich's crusts, digits 1 and n */
+    memset(w->in, 0, sizeof(uint8_t) << (n + 1));
+    memset(w->ing, 0, sizeof(uint8_t) << (n + 1));
+    memset(w->len, 0, sizeof(w->len));
+    w->in[0] = 1;
+    memset(w->val[0], 0, sizeof(uint64_t) * MAXW);
+    w->val[0][0] = 1;                          /* rule.init */
+    w->list[0][0] = 0;
+    w->len[0] = 1;
+    uint64_t nm[MAXW];
+    for (int i = 0; i < k; i++) {
+        uint32_t m = doms[i];
+        for (uint32_t a = 0; a < w->len[i]; a++) {
+            uint32_t s = w->list[i][a];
+            const uint64_t *cm = w->val[s];
+            uint32_t avail = m & ~s;
+            while (avail) {
+                uint32_t low = avail & (0u - avail);
+                avail ^= low;
+                int d = __builtin_ctz(low);
+                uint64_t nz = 0;
+                if (kind == 0) {
+                    uint32_t e = s & ends;
+                    if (low & ends)
+                        nm[0] = e ? (cm[0] >> total) & 1 : 1;
+                    else if (e && e != ends)
+                        nm[0] = (cm[0] << d) & ones;
+                    else
+                        nm[0] = cm[0];
+                    nz = nm[0];
+                } else if (i == 0) {
+                    memset(nm, 0, sizeof(uint64_t) * nw);
+                    if (d <= total) nm[d] = ((uint64_t)1) << d;
+                    nz = d <= total;
+                } else {
+                    nm[0] = cm[0];
+                    for (int x = 1; x < nw; x++) {
+                        nm[x] = x <= i ? cm[x] : (cm[x] << d) & ones;
+                        nz |= nm[x];
+                    }
+                    nz |= nm[0];
+                }
+                if (!nz) continue;
+                uint32_t ns = s | low;
+                if (!w->in[ns]) {
+                    w->in[ns] = 1;
+                    memset(w->val[ns], 0, sizeof(uint64_t) * nw);
+                    w->list[i + 1][w->len[i + 1]++] = ns;
+                }
+                for (int x = 0; x < nw; x++) w->val[ns][x] |= nm[x];
+            }
+        }
+        if (!w->len[i + 1]) Py_RETURN_NONE;
+    }
+    /* the accepted ends: sandwich bit 0 (after the second crust), X-sum bit total of
+     * every block */
+    int any = 0;
+    for (uint32_t a = 0; a < w->len[k]; a++) {
+        uint32_t s = w->list[k][a];
+        int ok = 0;
+        if (kind == 0) {
+            ok = (int)(w->val[s][0] & 1);
+        } else {
+            for (int x = 1; x < nw; x++)
+                if (w->val[s][x] >> total & 1) ok = 1;
+        }
+        if (!ok) continue;
+        any = 1;
+        w->ing[s] = 1;
+        memset(w->good[s], 0, sizeof(uint64_t) * MAXW);
+        if (kind == 0)
+            w->good[s][0] = 1;
+        else
+            for (int x = 1; x < nw; x++) w->good[s][x] = ((uint64_t)1) << total;
+    }
+    if (!any) Py_RETURN_NONE;
+    uint32_t sup[MAXN];
+    uint64_t ok[MAXW], acc[MAXW];
+    for (int i = k - 1; i >= 0; i--) {
+        uint32_t m = doms[i];
+        uint32_t si = 0;
+        for (uint32_t a = 0; a < w->len[i]; a++) {
+            uint32_t s = w->list[i][a];
+            const uint64_t *cm = w->val[s];
+            uint32_t avail = m & ~s;
+            int got = 0;
+            memset(acc, 0, sizeof(uint64_t) * nw);
+            while (avail) {
+                uint32_t low = avail & (0u - avail);
+                avail ^= low;
+                uint32_t t = s | low;
+                if (!w->ing[t]) continue;
+                const uint64_t *g = w->good[t];
+                int d = __builtin_ctz(low);
+                uint64_t gz = 0;
+                for (int x = 0; x < nw; x++) gz |= g[x];
+                if (!gz) continue;
+                if (kind == 0) {
+                    uint32_t e = s & ends;
+                    if (low & ends)
+                        ok[0] = e ? ((g[0] & 1) ? ((uint64_t)1) << total : 0)
+                                  : ((g[0] & 1) ? all : 0);
+                    else if (e && e != ends)
+                        ok[0] = g[0] >> d;
+                    else
+                        ok[0] = g[0];
+                } else if (i == 0) {
+                    uint64_t v = (g[d] >> d & 1) ? all : 0;
+                    for (int x = 0; x < nw; x++) ok[x] = v;
+                } else {
+                    for (int x = 0; x < nw; x++) ok[x] = (x >= 1 && x > i) ? g[x] >> d : g[x];
+                }
+                uint64_t hit = 0;
+                for (int x = 0; x < nw; x++) hit |= cm[x] & ok[x];
+                if (hit) {
+                    for (int x = 0; x < nw; x++) acc[x] |= ok[x];
+                    si |= low;
+                    got = 1;
+                }
+            }
+            if (got) {
+                w->ing[s] = 1;
+                memcpy(w->good[s], acc, sizeof(uint64_t) * nw);
+            }
+        }
+        sup[i] = si;
+    }
+    PyObject *out = PyList_New(k);
+    if (!out) return NULL;
+    for (int i = 0; i < k; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(sup[i]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(scan_supports_doc,
+"scan_supports(doms, n, kind, total) -> list[int] | None\n\n"
+"variants.outside._perm_scan for a sandwich (kind 0) or X-sum (kind 1) clue of total at\n"
+"most 40 on a line of n <= 12 cells (ValueError otherwise), without the budget's ticks.");
+
 static PyMethodDef methods[] = {
     {"line_supports", py_line_supports, METH_VARARGS, line_supports_doc},
+    {"scan_supports", py_scan_supports, METH_VARARGS, scan_supports_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_sky_kernel",
-    "The skyscraper line scan of variants.outside in C (see variants/_sky_kernel.c).", -1,
+    "The skyscraper, sandwich and X-sum line scans of variants.outside in C (see variants/_sky_kernel.c).", -1,
     methods,
 };
 

@@ -31,7 +31,7 @@ import re
 from typing import Any, Callable, Iterable
 
 from csp import Grid, Puzzle
-from csp.budget import Budget
+from csp.budget import Budget, gc_paused
 from csp.errors import InvalidPuzzle, ParseError
 from csp.grid import default_box_shape
 from csp.text import did_you_mean
@@ -162,6 +162,7 @@ def _regions(rows: list, n: int) -> tuple[list[int | None], bool]:
     return regs, explicit
 
 
+@gc_paused()
 def load_fpuzzles(obj: dict | str, budget: Budget | None = None) -> Puzzle:
     """Build a Puzzle from an f-puzzles JSON object (or text accepted by
     :func:`decode_payload`), within ``budget`` (each rule entry ticks it)."""
