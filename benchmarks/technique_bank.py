@@ -20,6 +20,8 @@ kept as derived from its source. ``--per`` puzzles are kept per technique (the f
 ``--generate NAME:SHAPE:FIRST-LAST`` also makes shaped candidates of those seeds for NAME
 (minimal puzzles dug after clearing a shape first: ``box`` one box, ``twobox`` two boxes of
 a band, ``digit`` every cell of one digit), steered and judged as ``for_technique`` does;
+``steer``: the generator's own shaped candidates of a technique of
+``technique.SHAPE_STEER`` (``technique._shaped``, the hidden quadruple's empty box);
 ``--corpus none`` scans no corpus. ``--check-isomorphs N`` judges N random isomorphs of each
 bank row instead (does the technique's need survive the transformation?).
 
@@ -160,8 +162,20 @@ def generate_shaped(spec: str, per: int, kept: dict[str, list[tuple[str, str]]],
     for s in range(first, last + 1):
         if len(kept[name]) >= per:
             break
-        got = shaped(kind, s)
         n += 1
+        if kind == "steer":          # the generator's own shaped candidate (SHAPE_STEER)
+            from sudoku_csp.generate.technique import _shaped
+            made = _shaped(name, s, None)
+            if isinstance(made, str):
+                st[made] = st.get(made, 0) + 1
+                continue
+            q = made[0]
+            st["kept"] = st.get("kept", 0) + 1
+            gv = "".join(str(q.given.get(c, 0) or ".") for c in range(81))
+            kept[name].append((gv, f"sudoku-csp for_technique shaped candidate seed {s}"))
+            print(f"  {name}: shaped candidate seed {s}", flush=True)
+            continue
+        got = shaped(kind, s)
         if n % 50 == 0:
             print(f"  ({name}: {n} shaped candidates, to seed {s}, "
                   f"{time.process_time():.0f} s CPU)", file=sys.stderr, flush=True)

@@ -122,11 +122,23 @@ PATTERN_NODES = 8
 #: candidates each; a trial of the jellyfish with its pattern search first: none, 508)
 EDGE_STEER = frozenset({"simple_colors_trap", "grouped_continuous_nice_loop"})
 EDGE_ORDERS = 10
+#: techniques whose classic 9x9 candidates are built around their pattern instead
+#: (:func:`_shaped`): a hidden quadruple is only needed in a house of 9 open cells (in one of
+#: 5 to 8 its complement is a naked single, pair, triple or quadruple, all tried before it),
+#: so the candidate keeps one box without givens and four digits out of five of its cells
+#: from the start. Measured 2026-11-30 (CPU, beside other work on 2 cores): 3 finds in seeds
+#: 1-1,500 (0.036 s a seed; plain and pattern-searched candidates none in 2,674); the
+#: steering of :func:`_descend` never kept a house that open
+SHAPE_STEER = frozenset({"hidden_quadruple"})
+#: random orders of added givens a stuck shaped candidate gets (:func:`_shaped`)
+SHAPE_EDGE_ORDERS = 6
 #: techniques whose classic 9x9 puzzles come from the seed bank first (``method`` None):
 #: those the steered generator finds none for within 60 s CPU (docs/performance.md) and the
 #: bank has puzzles for (:func:`sudoku_csp.generate.bank.entries`); ``method="bank"`` asks
-#: for the bank for any technique it has
-BANK_FIRST = frozenset({"hidden_quadruple", "avoidable_rectangle_2", "finned_jellyfish"})
+#: for the bank for any technique it has. The hidden quadruple left it (2026-11-30): its
+#: shaped candidates (:data:`SHAPE_STEER`) find one within 60 s CPU from every seed
+#: measured; its bank rows (found that way) serve ``method="bank"``
+BANK_FIRST = frozenset({"avoidable_rectangle_2", "finned_jellyfish"})
 #: mutations tried on a bank isomorph (:func:`_bank_candidate`): a random given removed
 #: and, while the puzzle has a second solution, the solution's digit given in a random
 #: cell where the two differ (at most :data:`BANK_REPAIRS` times); kept when the puzzle is
@@ -373,6 +385,14 @@ def _candidate(name: str, variant: str, families: list[str] | None, s: int, size
         if families is not None:
             got = make_rules_candidate(families, s, size, deadline=deadline)
             made = None if got is None else got[:2]
+        elif variant == "classic" and size == 9 and name in SHAPE_STEER:
+            shaped = _shaped(name, s, deadline)
+            if isinstance(shaped, str):
+                return shaped
+            p, solution, found = shaped
+            _sat_unique(p, solution, f"practice puzzle (seed {s})", deadline)
+            state, step, before, rating = found
+            return Practice(p, solution, name, state, step, before, s, 1, rating, variant)
         elif variant == "killer":
             made = make_candidate("killer", s, size, deadline=deadline,
                                   cage_sizes=PRACTICE_CAGES)
@@ -476,6 +496,111 @@ def _bank_candidate(name: str, s: int, deadline: float | None) -> "Practice | st
     state, step, before, rating = found
     return Practice(p, solution, name, state, step, before, s, 1, rating, "classic",
                     "bank isomorph", source, kept)
+
+
+def _shaped(name: str, s: int, deadline: float | None
+            ) -> "tuple[Puzzle, list[int], tuple[State, Step, int, Any]] | str":
+    """A classic 9x9 candidate of seed ``s`` built around technique ``name`` of
+    :data:`SHAPE_STEER`, and the verdict of :func:`_check` on it: the puzzle, its solution
+    and the practice state, or what became of it ("no puzzle": the shaped start is not
+    unique; "not used", "needs harder" ...).
+
+    Hidden quadruple: a random full grid; one random box B loses all its givens, and of its
+    cells the four C outside one row r and one column c of B are the quadruple's (their
+    digits D); every D digit of row r and column c outside B stays given, so D is out of
+    B's other five cells from the start (the complement of C is a naked quintuple, which the
+    ladder does not have). The other givens outside B are dug in a random order while the
+    puzzle stays unique (a depth-first search, exact: the seed reproduces the puzzle). A
+    minimal puzzle the ladder up to ``name`` finishes is judged as it is; one it cannot
+    finish gets givens back from the solution, outside B only, in
+    :data:`SHAPE_EDGE_ORDERS` random orders, each bisected to the fewest after which the
+    ladder up to ``name`` finishes; that puzzle is judged when the ladder before ``name``
+    cannot finish it (then ``name`` was needed). Everything from ``random.Random(s)``.
+
+    >>> got = _shaped("hidden_quadruple", 81, None)
+    >>> p, sol, (state, step, before, rating) = got
+    >>> step.technique, len(step.houses), p.count_solutions(2, method="sat")
+    ('hidden_quadruple', 1, 1)
+    """
+    from variants.classic import classic
+    from .dig import unique_within
+    from .fill import random_fill
+    rng = random.Random(s)
+    full = Puzzle(9).use(classic())
+    sol = random_fill(full, rng, deadline=deadline)
+    if sol is None:
+        return "no puzzle"
+    b = rng.randrange(9)
+    br, bc = 3 * (b // 3), 3 * (b % 3)
+    box = {9 * (br + i) + bc + j for i in range(3) for j in range(3)}
+    r0, c0 = br + rng.randrange(3), bc + rng.randrange(3)
+    quad = {sol[c] for c in box if c // 9 != r0 and c % 9 != c0}
+    keep = {c for c in range(81) if c not in box and sol[c] in quad
+            and (c // 9 == r0 or c % 9 == c0)}
+    eng = full.engine()
+    allm = full.grid.all_mask
+
+    def unique(gv: list[int]) -> bool:
+        return unique_within(eng, [(1 << v) if v else allm for v in gv], deadline, None)
+
+    givens = [0 if c in box else sol[c] for c in range(81)]
+    if not unique(givens):
+        return "no puzzle"
+    order = [c for c in range(81) if givens[c] and c not in keep]
+    rng.shuffle(order)
+    for c in order:
+        givens[c] = 0
+        if not unique(givens):
+            givens[c] = sol[c]
+    plan = [t.name for t, _, _ in
+            StepSolver("default", unique=True).start(full).plan()]
+    upto = StepSolver(plan[:plan.index(name) + 1], unique=True)
+    before = StepSolver(plan[:plan.index(name)], unique=True)
+
+    def build(gv: list[int]) -> Puzzle:
+        q = Puzzle(9).use(classic()).givens(gv)
+        q.unique = True
+        return q
+
+    def finished(solver: StepSolver, gv: list[int]) -> bool:
+        b_ = _budget(deadline)
+        if b_.exhausted:
+            raise TimeLimitExceeded("time limit reached while steering")
+        res = solver.solve(build(gv), budget=b_)
+        if res.status not in ("solved", "stuck"):
+            raise TimeLimitExceeded("time limit reached while steering")
+        return res.status == "solved"
+
+    def judged(gv: list[int]) -> "tuple[Puzzle, list[int], Any] | str":
+        q = build(gv)
+        found = _check(q, name, deadline)
+        return found if isinstance(found, str) else (q, sol, found)
+
+    if finished(upto, givens):
+        return judged(givens)
+    blank = [c for c in range(81) if not givens[c] and c not in box]
+    verdict = "needs harder"
+    for _ in range(SHAPE_EDGE_ORDERS):
+        rng.shuffle(blank)
+        lo, hi = 0, len(blank)              # prefix lo: stuck; hi: finished
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            gv = givens[:]
+            for c in blank[:mid]:
+                gv[c] = sol[c]
+            if finished(upto, gv):
+                hi = mid
+            else:
+                lo = mid
+        gv = givens[:]
+        for c in blank[:hi]:
+            gv[c] = sol[c]
+        if not finished(before, gv):
+            got = judged(gv)
+            if not isinstance(got, str):
+                return got
+            verdict = got
+    return verdict
 
 
 def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float | None

@@ -28,7 +28,9 @@ FOUND = {"x_wing": 118, "xy_wing": 6, "xy_chain": 5, "als_xz": 25,
          "naked_quadruple": 189, "uniqueness_test_4": 286, "avoidable_rectangle_1": 335,
          "multi_colors_1": 118,
          # steered by the edges of random orders of added givens (technique.EDGE_STEER)
-         "simple_colors_trap": 112, "grouped_continuous_nice_loop": 940}
+         "simple_colors_trap": 112, "grouped_continuous_nice_loop": 940,
+         # built around the pattern: a box without givens (technique.SHAPE_STEER)
+         "hidden_quadruple": 81}
 
 
 @pytest.mark.parametrize("name", sorted(FOUND))
@@ -211,7 +213,8 @@ def _cpu_from_seed_1(name: str) -> tuple[float, "object"]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, limit", [("x_wing", 90.0), ("outies", 90.0)])
+@pytest.mark.parametrize("name, limit", [("x_wing", 90.0), ("outies", 90.0),
+                                         ("hidden_quadruple", 60.0)])
 def test_steering_finds_it_from_seed_1_in_cpu_limit(name, limit):
     """The steering from seed 1 within a CPU limit (measured 2026-11-29 under load: X-Wing
     at seed 118 in 43 s, outies at seed 7 in 29 s; before the steering an X-Wing took 509
@@ -258,6 +261,25 @@ def test_rare_technique_from_the_bank(name):
     assert pr.line() not in {line for line, _ in bank.entries(name)}
     d = pr.to_dict()
     assert d["method"] == "bank isomorph" and d["bank"]["source"] == pr.source
+
+
+def test_hidden_quadruple_shaped_candidate_and_bank():
+    """The hidden quadruple is needed only in a house of 9 open cells (in one of 5 to 8 the
+    complement is a naked single, pair, triple or quadruple, which come first): its shaped
+    candidate keeps a box without givens, the quadruple's house at the practice state, and it
+    is generated, not taken from the bank. ``method="bank"`` gives a mutated isomorph of
+    the bank rows found that way, which needs it as well."""
+    from sudoku_csp.generate.technique import BANK_FIRST, SHAPE_STEER
+    assert "hidden_quadruple" in SHAPE_STEER and "hidden_quadruple" not in BANK_FIRST
+    pr = for_technique("hidden_quadruple", seed=FOUND["hidden_quadruple"], time_limit=120)
+    assert pr.method == "generated"
+    house = pr.step.houses[0]
+    cells = next(h for h in pr.puzzle.grid.houses if h.name == house).cells
+    assert not any(pr.puzzle.given.get(c) for c in cells)
+    assert not any(pr.state.placed[c] for c in cells)          # 9 open cells there
+    bk = for_technique("hidden_quadruple", seed=3, method="bank", time_limit=120)
+    assert bk.method == "bank isomorph" and bk.source
+    assert_needs(bk, "hidden_quadruple")
 
 
 def test_isomorph_is_a_symmetry_of_the_grid():
