@@ -227,6 +227,26 @@ def sample_lines(name: str, k: int, seed: int = 1) -> list[str]:
     return [p for p, _ in random.Random(seed).sample(load_solutions(name), k)]
 
 
+def line_domains(rng, n: int, count: int):
+    """``count`` random line domains (bit masks of digits 1..n) around a random permutation,
+    so that most lines have a filling: random extra digits, some cells emptied of theirs at
+    random. Yields ``(doms, perm)`` (the outside-clue scan kernels' comparison tests)."""
+    full = (1 << (n + 1)) - 2
+    for _ in range(count):
+        perm = list(range(1, n + 1))
+        rng.shuffle(perm)
+        keep = rng.random()
+        doms = []
+        for d in perm:
+            m = 1 << d
+            for e in range(1, n + 1):
+                if rng.random() < keep:
+                    m |= 1 << e
+            if rng.random() < 0.03:
+                m &= ~(1 << d) or full
+            doms.append(m & full or full)
+        yield doms, perm
+
 def random_states(puzzle, k: int, seed: int, low: int, high: int):
     """``k`` pencil-mark states of ``puzzle`` with ``low``-``high`` random candidates a
     cell (a seeded sample: many small patterns for a kernel to find)."""

@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import line_domains
 
 from csp import kernel
 from variants import outside
@@ -30,31 +31,12 @@ def _python(doms, rule):
         rule.kernel_spec = spec
 
 
-def _lines(rng: random.Random, n: int, count: int):
-    """Domains around a random permutation (so most lines have a filling), with random
-    extra digits and some cells emptied of theirs at random."""
-    full = (1 << (n + 1)) - 2
-    for _ in range(count):
-        perm = list(range(1, n + 1))
-        rng.shuffle(perm)
-        keep = rng.random()
-        doms = []
-        for d in perm:
-            m = 1 << d
-            for e in range(1, n + 1):
-                if rng.random() < keep:
-                    m |= 1 << e
-            if rng.random() < 0.03:
-                m &= ~(1 << d) or full
-            doms.append(m & full or full)
-        yield doms, perm
-
 
 @pytest.mark.parametrize("n", [4, 6, 8, 9, 12])
 def test_kernel_matches_python_scan(n):
     rng = random.Random(100 + n)
     checked = answered = 0
-    for doms, perm in _lines(rng, n, 120 if n < 12 else 20):
+    for doms, perm in line_domains(rng, n, 120 if n < 12 else 20):
         i, j = perm.index(1), perm.index(n)
         sandwich = sum(perm[min(i, j) + 1:max(i, j)])
         xsum = sum(perm[:perm[0]])

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import line_domains
 
 from csp import kernel
 from variants import outside
@@ -25,31 +26,12 @@ def _python(doms, n, left, right, monkeypatch):
         return outside._line_supports(list(doms), n, left, right)
 
 
-def _lines(rng: random.Random, n: int, count: int):
-    """Domains around a random permutation (so most lines have a filling), with some
-    random extra digits and some cells emptied of theirs at random."""
-    full = (1 << (n + 1)) - 2
-    for _ in range(count):
-        perm = list(range(1, n + 1))
-        rng.shuffle(perm)
-        keep = rng.random()
-        doms = []
-        for d in perm:
-            m = 1 << d
-            for e in range(1, n + 1):
-                if rng.random() < keep:
-                    m |= 1 << e
-            if rng.random() < 0.03:
-                m &= ~(1 << d) or full
-            doms.append(m & full or full)
-        yield doms, perm
-
 
 @pytest.mark.parametrize("n", [4, 6, 8, 9, 12])
 def test_kernel_matches_python_scan(n, monkeypatch):
     rng = random.Random(n)
     checked = 0
-    for doms, perm in _lines(rng, n, 150 if n < 12 else 25):
+    for doms, perm in line_domains(rng, n, 150 if n < 12 else 25):
         seen_l = outside._Skyscraper._count(perm)
         seen_r = outside._Skyscraper._count(perm[::-1])
         for left, right in ((seen_l, seen_r), (seen_l, 0), (0, seen_r), (0, 0),
