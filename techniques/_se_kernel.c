@@ -551,6 +551,19 @@ static PyObject *py_reach(PyObject *self, PyObject *args) {
     return r;
 }
 
+/* ``key`` (a fact: cell << 5 | digit) appended to ``out`` as a false fact (key << 1) unless
+ * ``seen`` has it; -1 with an error set when the list cannot grow */
+static int emit_key(PyObject *out, uint8_t *seen, int key) {
+    if (seen[key]) return 0;
+    seen[key] = 1;
+    PyObject *v = PyLong_FromLong((long)key << 1);
+    if (!v || PyList_Append(out, v) < 0) {
+        Py_XDECREF(v);
+        return -1;
+    }
+    Py_DECREF(v);
+    return 0;
+}
 
 /* nested._rule_facts on the waves of the last reach (``wv``, its grid ``g``): along one
  * shortest chain to the fact (x, d, on), the candidates of the base grid ``basecw`` removed
@@ -602,15 +615,7 @@ static PyObject *rule_facts(const Grid *g, const Waves *wv, const M *basecw, int
             if (m_has(b[e], x)) {
                 for (int r = 1; r <= n; r++) {
                     if (!m_has(basecw[r], x) || (k >> r & 1)) continue;
-                    int key = x << 5 | r;
-                    if (seen[key]) continue;
-                    seen[key] = 1;
-                    PyObject *v = PyLong_FromLong((long)key << 1);
-                    if (!v || PyList_Append(out, v) < 0) {
-                        Py_XDECREF(v);
-                        goto fail;
-                    }
-                    Py_DECREF(v);
+                    if (emit_key(out, seen, x << 5 | r) < 0) goto fail;
                 }
                 d = e;
                 on = 0;
@@ -637,15 +642,7 @@ static PyObject *rule_facts(const Grid *g, const Waves *wv, const M *basecw, int
             while (m_any(rem)) {
                 int z = m_low(rem);
                 m_clear_low(&rem);
-                int key = z << 5 | d;
-                if (seen[key]) continue;
-                seen[key] = 1;
-                PyObject *v = PyLong_FromLong((long)key << 1);
-                if (!v || PyList_Append(out, v) < 0) {
-                    Py_XDECREF(v);
-                    goto fail;
-                }
-                Py_DECREF(v);
+                if (emit_key(out, seen, z << 5 | d) < 0) goto fail;
             }
             break;
         }

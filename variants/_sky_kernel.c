@@ -89,6 +89,25 @@ static uint32_t good_pass(const uint32_t *val, uint32_t (*lists)[1u << MAXN],
     return si;
 }
 
+/* the line's masks from a list of ints, each within ``full``; -1 with an error set if not */
+static int read_doms(PyObject *doms_o, int k, uint32_t full, uint32_t *doms) {
+    for (int i = 0; i < k; i++) {
+        PyObject *o = PyList_GET_ITEM(doms_o, i);
+        if (!PyLong_Check(o)) {
+            PyErr_SetString(PyExc_TypeError, "_sky_kernel: masks must be ints");
+            return -1;
+        }
+        long v = PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || ((unsigned long)v & ~(unsigned long)full)) {
+            PyErr_SetString(PyExc_ValueError, "_sky_kernel: mask out of range");
+            return -1;
+        }
+        doms[i] = (uint32_t)v;
+    }
+    return 0;
+}
+
 static PyObject *py_line_supports(PyObject *self, PyObject *args) {
     PyObject *doms_o;
     int n, left, right;
@@ -101,20 +120,7 @@ static PyObject *py_line_supports(PyObject *self, PyObject *args) {
     }
     uint32_t doms[MAXN];
     uint32_t full = (uint32_t)((1u << (n + 1)) - 2);
-    for (Py_ssize_t i = 0; i < k; i++) {
-        PyObject *o = PyList_GET_ITEM(doms_o, i);
-        if (!PyLong_Check(o)) {
-            PyErr_SetString(PyExc_TypeError, "_sky_kernel: masks must be ints");
-            return NULL;
-        }
-        long v = PyLong_AsLong(o);
-        if (v == -1 && PyErr_Occurred()) return NULL;
-        if (v < 0 || ((unsigned long)v & ~(unsigned long)full)) {
-            PyErr_SetString(PyExc_ValueError, "_sky_kernel: mask out of range");
-            return NULL;
-        }
-        doms[i] = (uint32_t)v;
-    }
+    if (read_doms(doms_o, (int)k, full, doms) < 0) return NULL;
     uint32_t top = 1u << n;
     uint32_t rest = full ^ top;
     uint32_t need_l = left ? 1u << (left - 1) : 0xFFFFFFFFu;
@@ -235,20 +241,7 @@ static PyObject *py_scan_supports(PyObject *self, PyObject *args) {
     int k = (int)kk;
     uint32_t doms[MAXN];
     uint32_t full = (uint32_t)((1u << (n + 1)) - 2);
-    for (int i = 0; i < k; i++) {
-        PyObject *o = PyList_GET_ITEM(doms_o, i);
-        if (!PyLong_Check(o)) {
-            PyErr_SetString(PyExc_TypeError, "_sky_kernel: masks must be ints");
-            return NULL;
-        }
-        long v = PyLong_AsLong(o);
-        if (v == -1 && PyErr_Occurred()) return NULL;
-        if (v < 0 || ((unsigned long)v & ~(unsigned long)full)) {
-            PyErr_SetString(PyExc_ValueError, "_sky_kernel: mask out of range");
-            return NULL;
-        }
-        doms[i] = (uint32_t)v;
-    }
+    if (read_doms(doms_o, (int)k, full, doms) < 0) return NULL;
     ScanWork *w = &SW;
     const int nw = kind == 0 ? 1 : n + 1;     /* words of a value */
     const uint64_t ones = (((uint64_t)1) << (total + 1)) - 1;   /* sums 0..total */
