@@ -31,8 +31,8 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import UsageError
-from .options import (PUZZLE_HELP, add_puzzle_options, at_least, load_puzzle, node_limit,
-                      progress_wanted, seconds)
+from .options import (PUZZLE_HELP, add_puzzle_options, at_least, left_of, load_puzzle,
+                      node_limit, progress_wanted, seconds)
 from .solve import METHOD_HELP, METHODS
 
 #: the default --limit of a count (a uniqueness check) and of a list
@@ -167,7 +167,7 @@ def _report(args: argparse.Namespace, count: int | None, limit: int, status: str
 def _follow(p: Any, args: argparse.Namespace, limit: int, bar: Progress,
             budget: Any) -> int:
     """Count (and with ``--list`` print) solution by solution, with progress."""
-    from csp.errors import SearchLimit
+    from csp.errors import SearchLimit, TimeLimitExceeded
     from csp.io import write_line
     from csp.solutions import iter_solutions
     t0 = time.perf_counter()
@@ -177,7 +177,7 @@ def _follow(p: Any, args: argparse.Namespace, limit: int, bar: Progress,
     status = "ok"
     nxt = t0 + 0.2
     try:
-        for values in iter_solutions(p, time_limit=budget.left(), method=args.method):
+        for values in iter_solutions(p, time_limit=left_of(budget), method=args.method):
             count += 1
             if args.list:
                 line = write_line(values, n)
@@ -194,7 +194,10 @@ def _follow(p: Any, args: argparse.Namespace, limit: int, bar: Progress,
     except SearchLimit as e:
         status = "limit"
         bar.close()
-        print(f"sudoku-csp: error: {e} ({count} solutions found)", file=sys.stderr)
+        # the command's own limit, not the part of it left when the search started
+        why = (f"search stopped after {args.time_limit:g} s"
+               if isinstance(e, TimeLimitExceeded) and args.time_limit is not None else e)
+        print(f"sudoku-csp: error: {why} ({count} solutions found)", file=sys.stderr)
     bar.close()
     _report(args, count if status == "ok" or args.list else None, limit, status, t0, listed)
     return 0 if status == "ok" else 1
@@ -207,7 +210,7 @@ def _estimate(p: Any, args: argparse.Namespace, budget: Any) -> int:
     bar = Progress(args.progress, "estimate")
     try:
         est = estimate_count(p, samples=args.samples, seed=args.seed,
-                             time_limit=budget.left(),
+                             time_limit=left_of(budget),
                              progress=bar.estimate if bar.on else None)
     finally:
         bar.close()

@@ -302,3 +302,34 @@ def test_workbench_limit_bounds_the_whole_command(case, command):
     assert res["status"] in ("limit", "multiple"), res["status"]
     if res["status"] == "limit" and command[0] == "candidates":
         assert res["complete"] is False
+
+
+@pytest.mark.parametrize("extra", [["--list"], ["--estimate"], ["--progress", "on"]])
+def test_count_limit_spent_while_reading_says_limit(monkeypatch, capsys, extra):
+    """A count whose puzzle was read just inside ``--time-limit`` starts its search with
+    the limit already spent: it ends with the limit (exit 1) or with what it found in its
+    last moment (the 2 solutions of an empty grid), never with a usage error about a
+    negative time limit (a loaded machine hit it: "time limit must be 0 or more seconds,
+    got -0.04", exit 2 with nothing on stdout)."""
+    from sudoku_csp.commands import count
+
+    real = count.load_puzzle
+
+    def slow_reader(args, budget):
+        p = real(args, budget)
+        left = budget.left()
+        if left is not None and left > 0:
+            time.sleep(left + 0.05)        # the reading ends just past the deadline
+        return p
+
+    monkeypatch.setattr(count, "load_puzzle", slow_reader)
+    rc = main(["count", "." * 81, "--time-limit", "0.5", "--json", *extra])
+    out, err = capsys.readouterr()
+    assert rc in (0, 1) and "must be 0 or more" not in err, (rc, err)
+    if rc == 1:
+        assert len(err.splitlines()) == 1, err
+    if out:
+        res = json.loads(out.splitlines()[0])
+        assert res["status"] == ("ok" if rc == 0 else "limit"), res
+    else:                                   # --estimate: too few probes, one line
+        assert extra == ["--estimate"] and rc == 1 and "time limit" in err, (out, err)
