@@ -89,6 +89,21 @@ static uint32_t good_pass(const uint32_t *val, uint32_t (*lists)[1u << MAXN],
     return si;
 }
 
+/* the cells' support masks as a new list of ints (NULL with an error set if it cannot be made) */
+static PyObject *masks_list(const uint32_t *sup, int k) {
+    PyObject *out = PyList_New(k);
+    if (!out) return NULL;
+    for (int i = 0; i < k; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(sup[i]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
 /* the line's masks from a list of ints, each within ``full``; -1 with an error set if not */
 static int read_doms(PyObject *doms_o, int k, uint32_t full, uint32_t *doms) {
     for (int i = 0; i < k; i++) {
@@ -185,17 +200,7 @@ static PyObject *py_line_supports(PyObject *self, PyObject *args) {
     for (int j = first + 2; j <= k; j++)
         sup[j - 1] |= good_pass(w->bwd, w->list_b, w->len_b, k - j, doms[j - 1] & rest,
                                 w->good_b);
-    PyObject *out = PyList_New(k);
-    if (!out) return NULL;
-    for (int i = 0; i < k; i++) {
-        PyObject *v = PyLong_FromUnsignedLong(sup[i]);
-        if (!v) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, v);
-    }
-    return out;
+    return masks_list(sup, (int)k);
 }
 
 PyDoc_STRVAR(line_supports_doc,
@@ -373,17 +378,7 @@ static PyObject *py_scan_supports(PyObject *self, PyObject *args) {
         }
         sup[i] = si;
     }
-    PyObject *out = PyList_New(k);
-    if (!out) return NULL;
-    for (int i = 0; i < k; i++) {
-        PyObject *v = PyLong_FromUnsignedLong(sup[i]);
-        if (!v) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, v);
-    }
-    return out;
+    return masks_list(sup, k);
 }
 
 PyDoc_STRVAR(scan_supports_doc,

@@ -850,6 +850,18 @@ def _rule_parents(st: _Static, ps: _PState, waves: list, x: int, d: int,
                  if g in parents)
 
 
+def _true_source(a: list[int], x: int, d: int, n1: int,
+                 peers_d: list[list[int]]) -> tuple[int, int] | None:
+    """Where the false fact (x, d) of a wave comes from, walking a chain back: a true fact
+    of the same wave (``a``: cells per digit), another digit of its cell or the digit in a
+    peer (the lowest); None when there is neither (the chain's start)."""
+    for e in range(1, n1):
+        if e != d and a[e] >> x & 1:
+            return (x, e)
+    y = a[d] & peers_d[d][x]
+    return None if not y else ((y & -y).bit_length() - 1, d)
+
+
 def _rule_facts(st: _Static, cw0: list[int], cand: list[int], cw: list[int], waves: list,
                 x: int, d: int, on: int) -> tuple[int, ...]:
     """Along one shortest chain (of the waves of :func:`se_reach` on the grid ``cand`` /
@@ -869,18 +881,9 @@ def _rule_facts(st: _Static, cw0: list[int], cand: list[int], cw: list[int], wav
     n1 = st.n + 1
     while True:
         if not on:
-            # a false fact: from a true one of the same wave (its cell, or a peer)
-            a = waves[j][0]
-            nxt = None
-            for e in range(1, n1):
-                if e != d and a[e] >> x & 1:
-                    nxt = (x, e)
-                    break
+            nxt = _true_source(waves[j][0], x, d, n1, peers_d)
             if nxt is None:
-                y = a[d] & peers_d[d][x]
-                if not y:
-                    break
-                nxt = ((y & -y).bit_length() - 1, d)
+                break
             x, d, on = nxt[0], nxt[1], 1
             continue
         if j == 0:

@@ -83,14 +83,10 @@ def _rule_facts_ref(st, L, waves, x, d, on):
         return ()
     j = (j - 1) // 2
     while True:
-        if not on:
-            a = waves[j][0]
-            nxt = next(((x, e) for e in L.digits if e != d and a[e] >> x & 1), None)
+        if not on:           # the false step is shared; the strong links are what differs
+            nxt = nested._true_source(waves[j][0], x, d, st.n + 1, peers_d)
             if nxt is None:
-                y = a[d] & peers_d[d][x]
-                if not y:
-                    break
-                nxt = ((y & -y).bit_length() - 1, d)
+                break
             x, d, on = nxt[0], nxt[1], 1
             continue
         if j == 0:
