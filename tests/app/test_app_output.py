@@ -86,10 +86,10 @@ def test_link_graph_size_bounds_the_graph(make):
 
 def test_graph_links_refuses_an_oversized_graph(capsys, tmp_path):
     out_file = tmp_path / "g.graphml"
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     rc, out, err = run(capsys, "graph", "." * 625, "--kind", "links", "-o", str(out_file))
     assert rc == 2 and out == ""
-    assert time.perf_counter() - t0 < 20
+    assert time.process_time() - t0 < 20
     assert err.count("\n") == 1 and "15,625 candidate nodes" in err and "--max-nodes" in err
     assert not out_file.exists()
     rc, _, _ = run(capsys, "graph", EXAMPLE, "--kind", "links", "-o", str(out_file),

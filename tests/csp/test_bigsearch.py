@@ -36,9 +36,9 @@ def _puzzle(line: str) -> Puzzle:
 def test_minimal_16x16_solves_to_its_solution(method):
     line, sol = _rows("16min")[1]          # the hardest of the set for depth-first search
     p = _puzzle(line)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     r = p.solve(method=method, time_limit=60)
-    assert time.perf_counter() - t0 < 60
+    assert time.process_time() - t0 < 60
     assert r.status == "solved"
     assert r.solution == sol
     assert p.check_solution(r.solution)
@@ -73,14 +73,14 @@ def test_time_limit_holds_on_a_hard_25x25(method):
     line, sol = _rows("25")[7]
     p = _puzzle(line)
     p.freeze()
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     try:
         r = p.solve(time_limit=1.0, method=method)
     except TimeLimitExceeded as e:
         assert isinstance(e, SearchLimit)
     else:
         assert method == "auto" and r.solution == sol
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
 
 
 def test_depth_first_search_stops_at_the_limit():

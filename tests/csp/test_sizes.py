@@ -29,9 +29,9 @@ def test_size_solves(n, shape, keep_every):
     givens = {c: sol[c] for c in _holes(n, keep_every)}
     assert 0 < len(givens) < n * n
     p = _blank(n).givens(givens)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     r2 = p.solve(time_limit=20)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     assert r2.status in ("solved", "multiple")
     for s in r2.solutions:
         assert p.check_solution(s)
@@ -60,9 +60,9 @@ def test_near_empty_25x25():
     p = _blank(25)
     # a few givens on the main diagonal of the first box
     p.givens({i * 25 + i: i + 1 for i in range(5)})
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     r = p.solve(first=True, time_limit=20)
-    assert time.perf_counter() - t0 < 20
+    assert time.process_time() - t0 < 20
     assert r.status == "solved"
     assert p.check_solution(r.solution)
     assert all(r.solution[i * 25 + i] == i + 1 for i in range(5))
