@@ -733,6 +733,23 @@ static PyObject *Enumerator_get_nodes(Enumerator *e, void *c) { (void)c; return 
 static PyObject *Enumerator_get_props(Enumerator *e, void *c) { (void)c; return get_ll(e->props); }
 static PyObject *Enumerator_get_probed(Enumerator *e, void *c) { (void)c; return get_ll(e->probed); }
 
+/* progress: the share of the search tree the walk has left behind it, each decision's
+   first branch counted as half of its subtree (the sum over the levels L whose first
+   branch is done of 2^-L; 1.0 once the walk is over). A rough measure (propagation
+   makes the branches uneven) that the caller reads as "how far the walk is", to give a
+   walk near its end the decisions it still needs. */
+static PyObject *Enumerator_get_progress(Enumerator *e, void *Py_UNUSED(c)) {
+    double f = 0.0, w = 1.0;
+    int L;
+    if (!e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator not initialised"); return NULL; }
+    if (e->finished) return PyFloat_FromDouble(1.0);
+    for (L = 1; L <= e->level && L < 1100; L++) {
+        w *= 0.5;
+        if (e->flipped[L]) f += w;
+    }
+    return PyFloat_FromDouble(f);
+}
+
 static PyMethodDef Enumerator_methods[] = {
     {"run", (PyCFunction)Enumerator_run, METH_VARARGS,
      "run(nodes, props, stop_at=0) -> 0 done, 1 paused (budget used), 2 stopped (stop_at "
@@ -748,6 +765,8 @@ static PyGetSetDef Enumerator_getset[] = {
     {"nodes", (getter)Enumerator_get_nodes, NULL, "decisions made", NULL},
     {"props", (getter)Enumerator_get_props, NULL, "literals propagated", NULL},
     {"probed", (getter)Enumerator_get_probed, NULL, "candidates probed (failed-literal probing)", NULL},
+    {"progress", (getter)Enumerator_get_progress, NULL,
+     "the share of the tree walked (each first branch half its subtree; rough)", NULL},
     {NULL, NULL, NULL, NULL, NULL}
 };
 
