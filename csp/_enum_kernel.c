@@ -44,7 +44,7 @@ typedef struct {
     int n, cap;
 } IntVec;
 
-static int vec_push(IntVec *v, int x) {
+static inline int vec_push(IntVec *v, int x) {
     if (v->n == v->cap) {
         int nc = v->cap ? v->cap * 2 : 4;
         int *na = (int *)realloc(v->a, sizeof(int) * (size_t)nc);
@@ -87,7 +87,8 @@ typedef struct {
     long long nodes, props, found;
     int probe_depth;                 /* failed-literal probing at levels below it ... */
     long long probe_after;           /* ... from this many decisions on (0: never) */
-    int probing;                     /* 1 while probing: conflicts do not weigh */
+    int probing;                     /* 1 while probing: conflicts do not weigh, the
+                                        branching clauses' counts stay as they are */
     long long probed;                /* candidates probed */
     int *pmark, sweep;               /* per primary variable: the sweep that saw it follow */
     /* candidate counts */
@@ -112,10 +113,12 @@ static inline void assign(Enumerator *e, int lit) {
         e->prim_set++;
         if (lit & 1) {               /* false */
             if (!e->seen[v]) e->unseen--;
-            for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]--;
+            if (!e->probing)         /* a probe is undone before anything branches */
+                for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]--;
         } else {
             e->cellvar[(v - 1) / e->n] = v;
-            for (i = 0; i < o->n; i++) e->bctc[o->a[i]]++;
+            if (!e->probing)
+                for (i = 0; i < o->n; i++) e->bctc[o->a[i]]++;
         }
     }
 }
@@ -130,10 +133,12 @@ static inline void unassign(Enumerator *e, int lit) {
         e->prim_set--;
         if (lit & 1) {
             if (!e->seen[v]) e->unseen++;
-            for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]++;
+            if (!e->probing)
+                for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]++;
         } else {
             e->cellvar[(v - 1) / e->n] = 0;
-            for (i = 0; i < o->n; i++) e->bctc[o->a[i]]--;
+            if (!e->probing)
+                for (i = 0; i < o->n; i++) e->bctc[o->a[i]]--;
         }
     }
 }
@@ -288,10 +293,12 @@ static int probe(Enumerator *e) {
             if (e->lval[2 * v] != 0 || e->pmark[v] == e->sweep) continue;
             pos = e->trail_n;
             e->probed++;
-            assign(e, 2 * v);
+            /* while probing: conflicts do not weigh, and the branching clauses' counts
+               are left alone (the probe's literals are all undone below, with the same
+               flag; nothing reads those counts in between) */
             e->probing = 1;
+            assign(e, 2 * v);
             r = propagate(e);
-            e->probing = 0;
             if (r == 0) {
                 int i;
                 for (i = pos + 1; i < e->trail_n; i++) {
@@ -300,6 +307,7 @@ static int probe(Enumerator *e) {
                 }
             }
             undo_to(e, pos);
+            e->probing = 0;
             if (r < 0) return -1;
             if (r) {
                 assign(e, 2 * v + 1);
