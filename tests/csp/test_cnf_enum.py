@@ -251,6 +251,7 @@ def test_a_walk_near_its_end_goes_on_past_its_budget(monkeypatch) -> None:
     assert view(candidate_counts(p, cap=1)) == want
     monkeypatch.setattr(cnf_enum, "EXTEND_MAX", 6_000)
     monkeypatch.setattr(cnf_enum, "EXTEND_PROGRESS", 1.01)  # never reached: gives up
+    monkeypatch.setattr(cnf_enum, "EXTEND_PROGRESS_FOUND", 1.01)
     assert not kernel_used(p, 1)
 
 
