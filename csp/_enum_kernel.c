@@ -44,7 +44,7 @@ typedef struct {
     int n, cap;
 } IntVec;
 
-static int vec_push(IntVec *v, int x) {
+static inline int vec_push(IntVec *v, int x) {
     if (v->n == v->cap) {
         int nc = v->cap ? v->cap * 2 : 4;
         int *na = (int *)realloc(v->a, sizeof(int) * (size_t)nc);
@@ -87,7 +87,8 @@ typedef struct {
     long long nodes, props, found;
     int probe_depth;                 /* failed-literal probing at levels below it ... */
     long long probe_after;           /* ... from this many decisions on (0: never) */
-    int probing;                     /* 1 while probing: conflicts do not weigh */
+    int probing;                     /* 1 while probing: conflicts do not weigh, the
+                                        branching clauses' counts stay as they are */
     long long probed;                /* candidates probed */
     int *pmark, sweep;               /* per primary variable: the sweep that saw it follow */
     /* candidate counts */
@@ -112,10 +113,12 @@ static inline void assign(Enumerator *e, int lit) {
         e->prim_set++;
         if (lit & 1) {               /* false */
             if (!e->seen[v]) e->unseen--;
-            for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]--;
+            if (!e->probing)         /* a probe is undone before anything branches */
+                for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]--;
         } else {
             e->cellvar[(v - 1) / e->n] = v;
-            for (i = 0; i < o->n; i++) e->bctc[o->a[i]]++;
+            if (!e->probing)
+                for (i = 0; i < o->n; i++) e->bctc[o->a[i]]++;
         }
     }
 }
@@ -130,10 +133,12 @@ static inline void unassign(Enumerator *e, int lit) {
         e->prim_set--;
         if (lit & 1) {
             if (!e->seen[v]) e->unseen++;
-            for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]++;
+            if (!e->probing)
+                for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]++;
         } else {
             e->cellvar[(v - 1) / e->n] = 0;
-            for (i = 0; i < o->n; i++) e->bctc[o->a[i]]--;
+            if (!e->probing)
+                for (i = 0; i < o->n; i++) e->bctc[o->a[i]]--;
         }
     }
 }
@@ -288,10 +293,12 @@ static int probe(Enumerator *e) {
             if (e->lval[2 * v] != 0 || e->pmark[v] == e->sweep) continue;
             pos = e->trail_n;
             e->probed++;
-            assign(e, 2 * v);
+            /* while probing: conflicts do not weigh, and the branching clauses' counts
+               are left alone (the probe's literals are all undone below, with the same
+               flag; nothing reads those counts in between) */
             e->probing = 1;
+            assign(e, 2 * v);
             r = propagate(e);
-            e->probing = 0;
             if (r == 0) {
                 int i;
                 for (i = pos + 1; i < e->trail_n; i++) {
@@ -300,6 +307,7 @@ static int probe(Enumerator *e) {
                 }
             }
             undo_to(e, pos);
+            e->probing = 0;
             if (r < 0) return -1;
             if (r) {
                 assign(e, 2 * v + 1);
@@ -733,6 +741,23 @@ static PyObject *Enumerator_get_nodes(Enumerator *e, void *c) { (void)c; return 
 static PyObject *Enumerator_get_props(Enumerator *e, void *c) { (void)c; return get_ll(e->props); }
 static PyObject *Enumerator_get_probed(Enumerator *e, void *c) { (void)c; return get_ll(e->probed); }
 
+/* progress: the share of the search tree the walk has left behind it, each decision's
+   first branch counted as half of its subtree (the sum over the levels L whose first
+   branch is done of 2^-L; 1.0 once the walk is over). A rough measure (propagation
+   makes the branches uneven) that the caller reads as "how far the walk is", to give a
+   walk near its end the decisions it still needs. */
+static PyObject *Enumerator_get_progress(Enumerator *e, void *Py_UNUSED(c)) {
+    double f = 0.0, w = 1.0;
+    int L;
+    if (!e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator not initialised"); return NULL; }
+    if (e->finished) return PyFloat_FromDouble(1.0);
+    for (L = 1; L <= e->level && L < 1100; L++) {
+        w *= 0.5;
+        if (e->flipped[L]) f += w;
+    }
+    return PyFloat_FromDouble(f);
+}
+
 static PyMethodDef Enumerator_methods[] = {
     {"run", (PyCFunction)Enumerator_run, METH_VARARGS,
      "run(nodes, props, stop_at=0) -> 0 done, 1 paused (budget used), 2 stopped (stop_at "
@@ -748,6 +773,8 @@ static PyGetSetDef Enumerator_getset[] = {
     {"nodes", (getter)Enumerator_get_nodes, NULL, "decisions made", NULL},
     {"props", (getter)Enumerator_get_props, NULL, "literals propagated", NULL},
     {"probed", (getter)Enumerator_get_probed, NULL, "candidates probed (failed-literal probing)", NULL},
+    {"progress", (getter)Enumerator_get_progress, NULL,
+     "the share of the tree walked (each first branch half its subtree; rough)", NULL},
     {NULL, NULL, NULL, NULL, NULL}
 };
 

@@ -90,6 +90,22 @@ PROBE_AFTER = 150
 #: the walk often finishes first, where a sweep costs more than it saves (classic true
 #: candidates 64 -> 69 ms with it)
 PROBE_FIRST = True
+#: a walk past its budget goes on, :data:`EXTEND_SLICE` decisions at a time up to
+#: :data:`EXTEND_MAX` in all, while it has left at least this share of its tree behind
+#: (``Enumerator.progress``: each decision's first branch counted as half its subtree;
+#: :data:`EXTEND_PROGRESS_FOUND` once it has found :data:`EXTEND_FOUND` solutions, as
+#: "Rapid Fire Crossbow", 59 solutions, at 0.44 with 14-22 found: 85 -> 50 ms a call;
+#: the hard unique puzzles have found none when their budget runs out):
+#: the SAT path costs 10-30 ms more than the few hundred to few thousand decisions such a
+#: walk still needs (the workbench's sets, cap 1: "Forgiven" gave up 30 decisions before
+#: its end, 0.92 of its tree walked; "It being a weekend..." at 0.90 needs 3,000 more,
+#: 25 ms against 50 ms by SAT; the hard unique puzzles the SAT solver is for stand at
+#: 0.25-0.58 when the budget runs out and stay there)
+EXTEND_PROGRESS = 0.75
+EXTEND_FOUND = 2
+EXTEND_PROGRESS_FOUND = 0.4
+EXTEND_SLICE = 250
+EXTEND_MAX = 6_000
 #: decisions (and ``CHUNK * PROPS_PER_NODE`` propagated literals) between two checks of
 #: the deadline and the cancel
 CHUNK = 2_000
@@ -154,13 +170,17 @@ def run(en: Any, check: Callable[[], Any] | None, stop_at: int = 0,
     leaf it cannot complete: take the SAT path). ``check()`` (raising to stop: a deadline,
     a cancel) and ``on_slice()`` are called between slices of :data:`CHUNK` decisions;
     ``capped``: ``en`` counts candidates up to a cap (its budget is then
-    :data:`NODES_CAPPED` and :data:`NODES_PER_SOLUTION_CAPPED` a solution)."""
+    :data:`NODES_CAPPED` and :data:`NODES_PER_SOLUTION_CAPPED` a solution; past it, a
+    walk that has left :data:`EXTEND_PROGRESS` of its tree behind goes on, see there)."""
     first, per_solution = ((NODES_CAPPED, NODES_PER_SOLUTION_CAPPED) if capped
                            else (NODES, NODES_PER_SOLUTION))
     while True:
         allowed = first + per_solution * en.found - en.nodes
-        if allowed <= 0:
-            return None
+        if allowed <= 0:               # past the budget: on only near the tree's end
+            if en.nodes >= EXTEND_MAX or en.progress < (
+                    EXTEND_PROGRESS_FOUND if en.found >= EXTEND_FOUND else EXTEND_PROGRESS):
+                return None
+            allowed = EXTEND_SLICE
         code = en.run(min(CHUNK, allowed), CHUNK * PROPS_PER_NODE, stop_at)
         if code == GAVE_UP:
             return None

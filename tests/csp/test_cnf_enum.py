@@ -222,12 +222,37 @@ def test_giving_up_hands_over_to_sat_with_the_same_answers(monkeypatch, ident) -
     monkeypatch.setattr(cnf_enum, "NODES_PER_SOLUTION", 0)
     monkeypatch.setattr(cnf_enum, "NODES_PER_SOLUTION_CAPPED", 0)
     monkeypatch.setattr(cnf_enum, "PROBE_FIRST", False)   # probing first finishes v30
+    monkeypatch.setattr(cnf_enum, "EXTEND_MAX", 0)        # no walk goes on past its budget
     assert not kernel_used(p, 8)
     assert view(candidate_counts(p, cap=8, method="sat")) == want_c
     assert count_solutions(p).count == want_n
     listed = list(iter_solutions(p, method="sat"))    # some by the kernel, the rest by SAT
     assert len(listed) == want_n == len(set(map(tuple, listed)))
     assert all(p.check_solution(s) for s in listed[:50])
+
+
+@needs_kernel
+def test_a_walk_near_its_end_goes_on_past_its_budget(monkeypatch) -> None:
+    """"Forgiven" (v31, 568 solutions), true candidates with cap 1: the walk has most of
+    its tree behind it when its budget runs out (``Enumerator.progress`` at least
+    ``EXTEND_PROGRESS``) and finishes in the kernel; without going on it gives up. The
+    answers are the SAT path's either way."""
+    p = puzzle("variants", "v31")
+    want = view(candidate_counts(p, cap=1, method="sat"))
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        en = cnf_enum.enumerator(s, cap=1)
+        while en.run(100, 100 * cnf_enum.PROPS_PER_NODE) == cnf_enum.PAUSED:
+            assert 0.0 <= en.progress < 1.0
+        assert en.progress == 1.0                  # finished
+    assert kernel_used(p, 1)
+    assert view(candidate_counts(p, cap=1)) == want
+    monkeypatch.setattr(cnf_enum, "EXTEND_MAX", 0)
+    assert not kernel_used(p, 1)
+    assert view(candidate_counts(p, cap=1)) == want
+    monkeypatch.setattr(cnf_enum, "EXTEND_MAX", 6_000)
+    monkeypatch.setattr(cnf_enum, "EXTEND_PROGRESS", 1.01)  # never reached: gives up
+    monkeypatch.setattr(cnf_enum, "EXTEND_PROGRESS_FOUND", 1.01)
+    assert not kernel_used(p, 1)
 
 
 @needs_kernel
