@@ -49,7 +49,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import Analysis, analyze
-from .forcing.scans import NOTE_LATER, NOTES_LATER, with_note
+from .forcing.scans import NO_KEPT, NOTE_LATER, NOTES_LATER, with_note
 from .ladder import LADDER, se_tenths
 from .loop import MAX_STEPS, Run, is_effective, is_variant
 
@@ -606,6 +606,8 @@ class SESolver:
         # the forcing scans leave their steps' notes and links for later: the producers
         # compare many steps by their complexity, and only the one kept needs them
         an.run_memo[NOTES_LATER] = True
+        # (and propagate every net assumption: the kept-quiet check cost more than it saved)
+        an.run_memo[NO_KEPT] = True
         cache: dict[tuple, tuple[list[Step], Iterator[Step]]] = {}
         best: SEStep | None = None
         first_wins = self.mode == "se121"
