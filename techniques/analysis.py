@@ -303,6 +303,15 @@ class Analysis:
             v = self._memo[key] = fn()
             return v
 
+    def release(self) -> None:
+        """Drop what :meth:`memo` keeps (its run has moved on to another state). A cache
+        only: a later :meth:`memo` makes it again. Some of it refers back to the analysis
+        (the forcing tables keep ``an``), so without this the state's caches (the forcing
+        scans' propagations: thousands of dicts) wait for the cyclic garbage collector,
+        whose full passes then walk them again and again: the SE rating spent about a fifth
+        of its CPU there (docs/performance.md)."""
+        self._memo.clear()
+
 
 #: entries of the shared-sight cache before it is cleared (bounds its memory; not measured)
 _SHARED_MAX = 50_000

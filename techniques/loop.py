@@ -478,8 +478,11 @@ class Run:
             delta = self._delta
             changed = (delta[2] if delta is not None and delta[0] == self._an_key
                        and delta[1] == key else None)
-            self._an = Analysis(st, self._an, self.budget, changed=changed)
+            prev = self._an
+            self._an = Analysis(st, prev, self.budget, changed=changed)
             self._an_key = key
+            if prev is not None:
+                prev.release()      # (its caches freed now, not by the cyclic collector)
         return self._an
 
     def expired(self) -> bool:

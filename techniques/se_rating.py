@@ -37,6 +37,7 @@ Values are kept in tenths (ints) internally; :class:`SERating` reports floats.
 """
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -48,7 +49,7 @@ from csp.step import Step
 
 from . import registry
 from .analysis import Analysis, analyze
-from .forcing.scans import NOTE_LATER, NOTES_LATER, with_note
+from .forcing.scans import NO_KEPT, NOTE_LATER, NOTES_LATER, with_note
 from .ladder import LADDER, se_tenths
 from .loop import MAX_STEPS, Run, is_effective, is_variant
 
@@ -605,6 +606,8 @@ class SESolver:
         # the forcing scans leave their steps' notes and links for later: the producers
         # compare many steps by their complexity, and only the one kept needs them
         an.run_memo[NOTES_LATER] = True
+        # (and propagate every net assumption: the kept-quiet check cost more than it saved)
+        an.run_memo[NO_KEPT] = True
         cache: dict[tuple, tuple[list[Step], Iterator[Step]]] = {}
         best: SEStep | None = None
         first_wins = self.mode == "se121"
@@ -660,7 +663,18 @@ class SESolver:
                             scale="does not apply")
         run = self.start(puzzle_or_state, time_limit=time_limit, max_steps=max_steps,
                          budget=budget)
-        done: list[SEStep] = list(run)
+        # no cyclic garbage collection while the rating runs: its forcing scans make
+        # hundreds of thousands of dicts and tuples, none in a cycle (the run releases each
+        # state's analysis, ``Analysis.release``), which the collector's passes only walked
+        # (about a tenth of the CPU); switched back on at the end as it was
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            done: list[SEStep] = list(run)
+        finally:
+            if paused:
+                gc.enable()
         return summarize(done, run.status == "solved", self.mode)
 
 

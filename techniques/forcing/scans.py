@@ -34,6 +34,12 @@ FORCING_OPTIONS = VERITY_OPTIONS.with_(intersections=_NET)
 NOTES_LATER = "forcing_notes_later"
 #: the key of that function in ``Step.extra``
 NOTE_LATER = "_note"
+#: a flag in a run's ``Analysis.run_memo`` (the SE rating's loop sets it): the net
+#: contradiction scans propagate every assumption instead of skipping those the run's kept
+#: propagations show still quiet (:class:`memory._Kept`). In the rating the check cost
+#: more than the propagations it saved (the verity scans that follow propagate most of the
+#: same assumptions anyway): 6-7 % of its CPU. The steps are the same either way.
+NO_KEPT = "forcing_no_kept"
 
 
 def with_note(step: Step) -> Step:
@@ -87,7 +93,8 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     if not FORCING_OPTIONS.read(opts, "shortest") and _ruled(st):
         quiet = _quiet(an, ("contradiction", net))
         facts = _untried_first(facts, quiet)
-    kept = _kept(an, inter) if net and not _ruled(st) else None
+    kept = (_kept(an, inter) if net and not _ruled(st) and not an.run_memo.get(NO_KEPT)
+            else None)
     result = _resolver(an, net, inter)
     later = bool(an.run_memo.get(NOTES_LATER))
     # (a step's size only orders a full scan's steps)

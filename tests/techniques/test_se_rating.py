@@ -543,3 +543,63 @@ def test_forcing_notes_made_later_are_the_eager_ones():
     assert found > 20
     s = eager[0]
     assert with_note(s) is s
+
+
+#: ER 10.1 in 0.3 s: dynamic forcing chains (the level-1 nets) and the level probe
+NET_10 = "1...5.7.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4."
+
+
+def _steps(r) -> list:
+    return [(s.step.technique, s.value, s.producer, s.step.placements, s.step.eliminations)
+            for s in r.steps]
+
+
+def test_rating_pauses_the_collector_and_leaves_no_cycles():
+    """``SESolver.rate`` runs without the cyclic garbage collector and puts it back as it
+    was (on or off); the run releases each state's analysis (``Analysis.release``), so a
+    rating leaves nothing in a cycle for the collector to find."""
+    import gc
+    from techniques.se_rating import SESolver
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        SESolver("se121", unique=True).rate(_puzzle(NET_10))     # (imports, tables)
+        seen = []
+        cb = lambda phase, info: seen.append(phase)   # noqa: E731
+        gc.callbacks.append(cb)
+        try:
+            r = SESolver("se121", unique=True).rate(_puzzle(NET_10))
+        finally:
+            gc.callbacks.remove(cb)
+        # (one collection at most: before the run starts or after it ends; with the
+        # collector on, the run alone would start dozens)
+        assert r.solved and r.er >= 9.0 and seen.count("start") <= 1 and gc.isenabled()
+        gc.collect()
+        gc.disable()
+        SESolver("se121", unique=True).rate(_puzzle(NET_10))
+        assert not gc.isenabled()
+        assert gc.collect() < 50
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_kept_check_off_in_the_rating_changes_no_step(monkeypatch):
+    """The SE loop's net scans propagate every assumption (``scans.NO_KEPT``); with the
+    kept quiet propagations checked instead (the flag under another key) every step and
+    value is the same."""
+    from techniques import se_rating
+    from techniques.forcing import scans
+    calls = []
+    real = scans._kept
+
+    def counted(an, inter=False):
+        calls.append(inter)
+        return real(an, inter)
+
+    monkeypatch.setattr(scans, "_kept", counted)
+    off = se_rating.SESolver("se121", unique=True).rate(_puzzle(NET_10))
+    assert calls == []
+    monkeypatch.setattr(se_rating, "NO_KEPT", "not the flag")
+    on = se_rating.SESolver("se121", unique=True).rate(_puzzle(NET_10))
+    assert len(calls) > 10 and off.solved and on.solved and off.er >= 9.0
+    assert _steps(off) == _steps(on) and off.er == on.er
