@@ -150,14 +150,15 @@ def forcing_value(step: Step, base: int | None = None) -> int:
     the technique's ladder value (static forcing chains 8.0, dynamic (net) forcing 8.5),
     or ``base`` when given (a net with locked candidates inside: SE's level 1, 9.0); plus
     the length increment. Nested nets take the base of SE's nesting level
-    (:func:`nested_level`) and add their inner chains' complexity to their own, as SE does,
+    (:func:`nested_level`, at least :data:`NESTED_MIN_LEVEL`: they come after the probe's
+    levels 2 and 3) and add their inner chains' complexity to their own, as SE does,
     plus :data:`NESTED_SHIFT`; the level probe's steps (``se_level`` in ``Step.extra``) take
     their level's base plus :data:`LEVEL2_SHIFT` at level 2, :data:`LEVEL3_SHIFT` at level
     3 (and :data:`LEVEL3_BIG_SHIFT` more when its nested chains exceed
     :data:`LEVEL3_BIG` nodes).
 
     >>> forcing_value(Step("forcing_net_nested", extra={"nodes": 20, "inner_nodes": [14]}))
-    99
+    108
     >>> forcing_value(Step("forcing_net_nested", extra={"se_level": 2, "nodes": 20,
     ...                                                 "nested_nodes": 14}))
     98
@@ -180,7 +181,10 @@ def forcing_value(step: Step, base: int | None = None) -> int:
             else:
                 base += LEVEL3_SHIFT + (LEVEL3_BIG_SHIFT if nested > LEVEL3_BIG else 0)
         else:
-            base += NESTED_SHIFT
+            # asked only when the probe found nothing at SE's levels 2 and 3: SE's next
+            # producer is level 4 (DFC + dynamic forcing chains), whatever the inner
+            # contradictions' sizes say
+            base = 85 + 5 * max(NESTED_MIN_LEVEL, level) + NESTED_SHIFT
         nodes += nested
     else:
         base = _SE[t]                         # static chains, dynamic forcing chains
@@ -202,7 +206,13 @@ NESTED_LEVELS = (25, 1000, 1000)
 #: at levels 2 and 3). The probe misses much of what SE's levels 2 and 3 find, so its
 #: level-3 steps and the nested nets stand for SE steps that are often a level lower.
 LEVEL3_SHIFT = -1
-NESTED_SHIFT = 3
+#: (se-rho) a nested net is asked after the probe's levels 2 and 3 found nothing, so it
+#: stands for SE's level 4 (DFC + dynamic forcing chains, base 10.5; SE's producers after
+#: level 3 in Solver.java) or above: its level is at least ``NESTED_MIN_LEVEL``, and
+#: ``NESTED_SHIFT`` tenths are added (its complexity overcounts SE's, as the probe's
+#: level-2 steps do: fitted on the even half of the SE-rated puzzles by ER)
+NESTED_MIN_LEVEL = 4
+NESTED_SHIFT = -3
 #: Calibration of the probe's level-2 steps and of its largest level-3 ones (the ends of
 #: the scale, docs/se-rating.md "Calibration", fitted on the same stratum): tenths added to
 #: a level-2 step (the probe finds SE's level-2 contradictions longer than SE's cheapest
