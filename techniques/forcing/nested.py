@@ -575,8 +575,12 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
 #: getAdvancedPotentials: Locking, HiddenSet(2), NakedSet(2), Fisherman(2)); the probe
 #: applies them at each stall before its inner chains (docs/se-rating.md)
 SE_PAIR_RULES = ("hidden pair", "naked pair", "x-wing")
-#: whether the probe applies them (False: locked candidates only, the model before)
-SE_PAIRS = True
+#: whether the probe applies them: off by default (branch se-rho, docs/se-rating.md): in
+#: Python they cost 15-25 % of a hard puzzle's rating CPU (about 140 us a stall, 5,000-10,000
+#: stalls a puzzle), and on the 68 easiest SE-rated puzzles they lowered the level-2 steps by
+#: about 0.1 with no gain in rank (what LEVEL2_SHIFT already absorbs); a kernel would make
+#: them affordable
+SE_PAIRS = False
 
 
 def _lines(st: _Static) -> tuple[list[int], list[int]]:
