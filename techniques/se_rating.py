@@ -158,7 +158,7 @@ def forcing_value(step: Step, base: int | None = None) -> int:
     :data:`LEVEL3_BIG` nodes).
 
     >>> forcing_value(Step("forcing_net_nested", extra={"nodes": 20, "inner_nodes": [14]}))
-    108
+    109
     >>> forcing_value(Step("forcing_net_nested", extra={"se_level": 2, "nodes": 20,
     ...                                                 "nested_nodes": 14}))
     98
@@ -202,17 +202,17 @@ NESTED_FREE = 3
 NESTED_LEVELS = (25, 1000, 1000)
 #: Calibration of SE's levels 3 and 4 (docs/se-rating.md, fitted on 12 SE-rated puzzles
 #: of forum_hardest_1106_rated.csv): tenths added to the base of a level-3 step of the
-#: probe (``se_level3``) and to a nested net's (asked only when the probe finds no step
-#: at levels 2 and 3). The probe misses much of what SE's levels 2 and 3 find, so its
-#: level-3 steps and the nested nets stand for SE steps that are often a level lower.
+#: probe (``se_level3``): the probe misses much of what SE's levels 2 and 3 find, so its
+#: level-3 steps often stand for SE steps of a lower value.
 LEVEL3_SHIFT = -1
-#: (se-rho) a nested net is asked after the probe's levels 2 and 3 found nothing, so it
-#: stands for SE's level 4 (DFC + dynamic forcing chains, base 10.5; SE's producers after
-#: level 3 in Solver.java) or above: its level is at least ``NESTED_MIN_LEVEL``, and
-#: ``NESTED_SHIFT`` tenths are added (its complexity overcounts SE's, as the probe's
-#: level-2 steps do: fitted on the even half of the SE-rated puzzles by ER)
+#: A nested net is asked only after the probe's levels 2 and 3 found nothing, and SE's
+#: producer after level 3 is level 4 (DFC + dynamic forcing chains, base 10.5; Solver.java's
+#: order), so its level is at least ``NESTED_MIN_LEVEL`` (before: level 1 or 2 by its inner
+#: contradictions' sizes, +3), plus ``NESTED_SHIFT`` tenths: its complexity overcounts
+#: SE's, as the probe's level-2 steps do (fitted on the even half of the SE-rated puzzles
+#: of forum_hardest_1106_rated.csv by ER, branch se-rho; docs/se-rating.md)
 NESTED_MIN_LEVEL = 4
-NESTED_SHIFT = -3
+NESTED_SHIFT = -2
 #: Calibration of the probe's level-2 steps and of its largest level-3 ones (the ends of
 #: the scale, docs/se-rating.md "Calibration", fitted on the same stratum): tenths added to
 #: a level-2 step (the probe finds SE's level-2 contradictions longer than SE's cheapest
