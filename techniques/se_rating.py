@@ -151,14 +151,15 @@ def forcing_value(step: Step, base: int | None = None) -> int:
     the technique's ladder value (static forcing chains 8.0, dynamic (net) forcing 8.5),
     or ``base`` when given (a net with locked candidates inside: SE's level 1, 9.0); plus
     the length increment. Nested nets take the base of SE's nesting level
-    (:func:`nested_level`) and add their inner chains' complexity to their own, as SE does,
+    (:func:`nested_level`, at least :data:`NESTED_MIN_LEVEL`: they come after the probe's
+    levels 2 and 3) and add their inner chains' complexity to their own, as SE does,
     plus :data:`NESTED_SHIFT`; the level probe's steps (``se_level`` in ``Step.extra``) take
     their level's base plus :data:`LEVEL2_SHIFT` at level 2, :data:`LEVEL3_SHIFT` at level
     3 (and :data:`LEVEL3_BIG_SHIFT` more when its nested chains exceed
     :data:`LEVEL3_BIG` nodes).
 
     >>> forcing_value(Step("forcing_net_nested", extra={"nodes": 20, "inner_nodes": [14]}))
-    99
+    109
     >>> forcing_value(Step("forcing_net_nested", extra={"se_level": 2, "nodes": 20,
     ...                                                 "nested_nodes": 14}))
     98
@@ -181,7 +182,10 @@ def forcing_value(step: Step, base: int | None = None) -> int:
             else:
                 base += LEVEL3_SHIFT + (LEVEL3_BIG_SHIFT if nested > LEVEL3_BIG else 0)
         else:
-            base += NESTED_SHIFT
+            # asked only when the probe found nothing at SE's levels 2 and 3: SE's next
+            # producer is level 4 (DFC + dynamic forcing chains), whatever the inner
+            # contradictions' sizes say
+            base = 85 + 5 * max(NESTED_MIN_LEVEL, level) + NESTED_SHIFT
         nodes += nested
     else:
         base = _SE[t]                         # static chains, dynamic forcing chains
@@ -199,11 +203,17 @@ NESTED_FREE = 3
 NESTED_LEVELS = (25, 1000, 1000)
 #: Calibration of SE's levels 3 and 4 (docs/se-rating.md, fitted on 12 SE-rated puzzles
 #: of forum_hardest_1106_rated.csv): tenths added to the base of a level-3 step of the
-#: probe (``se_level3``) and to a nested net's (asked only when the probe finds no step
-#: at levels 2 and 3). The probe misses much of what SE's levels 2 and 3 find, so its
-#: level-3 steps and the nested nets stand for SE steps that are often a level lower.
+#: probe (``se_level3``): the probe misses much of what SE's levels 2 and 3 find, so its
+#: level-3 steps often stand for SE steps of a lower value.
 LEVEL3_SHIFT = -1
-NESTED_SHIFT = 3
+#: A nested net is asked only after the probe's levels 2 and 3 found nothing, and SE's
+#: producer after level 3 is level 4 (DFC + dynamic forcing chains, base 10.5; Solver.java's
+#: order), so its level is at least ``NESTED_MIN_LEVEL`` (before: level 1 or 2 by its inner
+#: contradictions' sizes, +3), plus ``NESTED_SHIFT`` tenths: its complexity overcounts
+#: SE's, as the probe's level-2 steps do (fitted on the even half of the SE-rated puzzles
+#: of forum_hardest_1106_rated.csv by ER, branch se-rho; docs/se-rating.md)
+NESTED_MIN_LEVEL = 4
+NESTED_SHIFT = -2
 #: Calibration of the probe's level-2 steps and of its largest level-3 ones (the ends of
 #: the scale, docs/se-rating.md "Calibration", fitted on the same stratum): tenths added to
 #: a level-2 step (the probe finds SE's level-2 contradictions longer than SE's cheapest

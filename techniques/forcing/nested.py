@@ -510,6 +510,13 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
     prev: dict[int, tuple] = base or {}
     before: list[int] = (before0 if before0 is not None else st.cw) if base else ps.cw
     while ps.contra is None:
+        if SE_PAIRS:
+            # SE's level-1 inner rules at the stall, before its inner chains (free: no
+            # nested complexity; their rule parents count in the outer chain)
+            pf = _se_pairs(st, ps)
+            if pf:
+                _propagate(st, ps, pf, True, True)
+                continue
         gone = fresh = 0
         if prev:
             gone, fresh = _news(st, before, ps)
@@ -562,6 +569,129 @@ def _level_closure(st: _Static, ps: _PState, level: int, left: list[int],
     used = [sizes[g] for g in _nested_used(ps, ps.contra[1])]
     return (_complexity(ps, ps.contra[1])["nodes"], sum(n for n, _ in used),
             max((k for _, k in used), default=1))
+
+
+#: SE's level-1 inner rules after locked candidates, in SE's order (Chaining.
+#: getAdvancedPotentials: Locking, HiddenSet(2), NakedSet(2), Fisherman(2)); the probe
+#: applies them at each stall before its inner chains (docs/se-rating.md)
+SE_PAIR_RULES = ("hidden pair", "naked pair", "x-wing")
+#: whether the probe applies them: off by default (branch se-rho, docs/se-rating.md): in
+#: Python they cost 15-25 % of a hard puzzle's rating CPU (about 140 us a stall, 5,000-10,000
+#: stalls a puzzle), and on the 68 easiest SE-rated puzzles they lowered the level-2 steps by
+#: about 0.1 with no gain in rank (what LEVEL2_SHIFT already absorbs); a kernel would make
+#: them affordable
+SE_PAIRS = False
+
+
+def _lines(st: _Static) -> tuple[list[int], list[int]]:
+    """The full rows and columns of the grid (house indices), for the inner X-Wing."""
+    return st.an.links_memo("se_lines", lambda: (
+        [h for h in st.full if st.an.houses[h].kind == "row"],
+        [h for h in st.full if st.an.houses[h].kind == "col"]))
+
+
+def _se_pairs(st: _Static, ps: _PState) -> list[tuple[int, tuple]]:
+    """SE's inner rules hidden pair, naked pair and X-Wing on the hypothetical grid of
+    ``ps``: the eliminations of the first of them (SE_PAIR_RULES order) that has one
+    resting on the assumption, each as (false fact, (rule name, its rule parents...)).
+    The rule parents are SE's (HiddenSetHint, NakedSetHint, fish): the candidates of the
+    state's grid removed on the hypothetical one that the pattern needs gone (the pair's
+    digits elsewhere in the house; the pair cells' other digits; the digit elsewhere in
+    the base lines), as far as ``ps`` derived them; a pattern with none is not used (SE:
+    it exists without the chain). Eliminations no more than that pattern's."""
+    n1 = st.n + 1
+    cand, cw, hm, base_cw, parents = ps.cand, ps.cw, st.house_mask, st.cw, ps.parents
+    base = st.cand
+    open_ = st.unsolved & ~ps.on
+    out: dict[int, tuple] = {}
+
+    def add(x: int, d: int, name: str, prem: list[int]) -> None:
+        g = _fact(x, d, False)
+        if g not in out and g not in parents:
+            out[g] = (name,) + tuple(prem)
+
+    # hidden pairs: two digits whose only places in a house are the same two cells
+    for h in st.full:
+        m = hm[h] & open_
+        if m.bit_count() < 3:
+            continue
+        two = {}
+        for d in range(1, n1):
+            p = m & cw[d]
+            if p.bit_count() == 2:
+                two.setdefault(p, []).append(d)
+        for p, ds in two.items():
+            if len(ds) < 2:
+                continue
+            for i in range(len(ds)):
+                for j in range(i + 1, len(ds)):
+                    a, b = ds[i], ds[j]
+                    keep = 1 << a | 1 << b
+                    gone = [x for x in iter_cells(p) if cand[x] & ~keep]
+                    if not gone:
+                        continue
+                    prem = [f for e in (a, b) for x in iter_cells(hm[h] & base_cw[e] & ~p)
+                            if (f := _fact(x, e, False)) in parents]
+                    if not prem:
+                        continue
+                    for x in gone:
+                        for e in digits_of(cand[x] & ~keep):
+                            add(x, e, "hidden pair", prem)
+    if out:
+        return list(out.items())
+    # naked pairs: two cells of a house with the same two digits
+    for h in st.full:
+        m = hm[h] & open_
+        pairs: dict[int, list[int]] = {}
+        for x in iter_cells(m):
+            if cand[x].bit_count() == 2:
+                pairs.setdefault(cand[x], []).append(x)
+        for k, xs in pairs.items():
+            if len(xs) != 2:
+                continue
+            cells = 1 << xs[0] | 1 << xs[1]
+            prem = [f for x in xs for e in digits_of(base[x] & ~k)
+                    if (f := _fact(x, e, False)) in parents]
+            if not prem:
+                continue
+            for e in digits_of(k):
+                for x in iter_cells(m & cw[e] & ~cells):
+                    add(x, e, "naked pair", prem)
+    if out:
+        return list(out.items())
+    # X-Wing: a digit with two places in each of two rows (columns), the same two columns
+    # (rows): it is false in the rest of those columns (rows)
+    rows, cols = _lines(st)
+    for base_l, cover_l in ((rows, cols), (cols, rows)):
+        for d in range(1, n1):
+            two: dict[int, list[int]] = {}
+            for h in base_l:
+                p = hm[h] & cw[d] & open_
+                if p.bit_count() == 2 and not hm[h] & cw[d] & ps.on:
+                    key = 0
+                    for i, g in enumerate(cover_l):
+                        if hm[g] & p:
+                            key |= 1 << i
+                    two.setdefault(key, []).append(h)
+            for key, hs in two.items():
+                for i in range(len(hs)):
+                    for j in range(i + 1, len(hs)):
+                        b1, b2 = hs[i], hs[j]
+                        covers = [cover_l[k] for k in range(len(cover_l)) if key >> k & 1]
+                        inside = hm[b1] | hm[b2]
+                        cover = hm[covers[0]] | hm[covers[1]]
+                        gone = cover & cw[d] & ~inside & open_
+                        if not gone:
+                            continue
+                        prem = [f for x in iter_cells(inside & ~cover & base_cw[d])
+                                if (f := _fact(x, d, False)) in parents]
+                        if not prem:
+                            continue
+                        for x in iter_cells(gone):
+                            add(x, d, "x-wing", prem)
+        if out:
+            break
+    return list(out.items())
 
 
 def _kernel(st: _Static):

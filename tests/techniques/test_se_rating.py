@@ -13,6 +13,7 @@ from csp.errors import SudokuCSPError
 from csp.step import Candidate, Link, Step
 from techniques import StepSolver
 from techniques.se_rating import (LEVEL2_SHIFT, LEVEL3_BIG, LEVEL3_BIG_SHIFT, LEVEL3_SHIFT, MODES, NESTED_FREE, NESTED_LEVEL2,
+                                  NESTED_MIN_LEVEL,
                                   NESTED_SHIFT, SE121_PRODUCERS, SEStep,
                                   SESolver, UnknownSEMode, chain_nodes, chain_value,
                                   forcing_value, length_increment, nested_level, producers,
@@ -175,11 +176,26 @@ def test_nested_nets_take_the_base_of_se_nesting_levels():
     assert level in (1, 2) and nodes == NESTED_FREE + 1 + NESTED_LEVEL2
     big = Step("forcing_net_nested", extra={"nodes": 40, "inner_nodes": [NESTED_LEVEL2 + 1]})
     assert nested_level(big)[0] > level
-    assert forcing_value(big) == 85 + 5 * nested_level(big)[0] + NESTED_SHIFT + length_increment(
-        41 + NESTED_LEVEL2)
+    assert forcing_value(big) == 85 + 5 * max(NESTED_MIN_LEVEL, nested_level(big)[0]) \
+        + NESTED_SHIFT + length_increment(41 + NESTED_LEVEL2)
     deeper = Step("forcing_net_nested", extra={"nodes": 40, "depth": 3,
                                                 "inner_nodes": [NESTED_LEVEL2 + 1]})
     assert nested_level(deeper)[0] == nested_level(big)[0] + 1
+
+
+def test_nested_nets_stand_for_se_level_4():
+    # the rating asks a nested net only after the probe's levels 2 and 3 found nothing, and
+    # SE's producer after level 3 is level 4 (DFC + dynamic forcing chains, 10.5): a nested
+    # net is never valued below that level, however small its inner contradictions
+    assert NESTED_MIN_LEVEL == 4
+    for inner in ([NESTED_FREE] * 3, [NESTED_FREE + 1], [NESTED_LEVEL2 + 1]):
+        s = Step("forcing_net_nested", extra={"nodes": 30, "inner_nodes": inner})
+        assert forcing_value(s) == 105 + NESTED_SHIFT + length_increment(30 + nested_level(s)[1])
+    # a level above 4 (deeper nesting) keeps its own base
+    deeper = Step("forcing_net_nested", extra={"nodes": 30, "depth": 4, "inner_nodes": [2000]})
+    assert nested_level(deeper)[0] > 4
+    assert forcing_value(deeper) == 85 + 5 * nested_level(deeper)[0] + NESTED_SHIFT \
+        + length_increment(2030)
 
 
 def test_forcing_steps_carry_their_complexity():
