@@ -139,7 +139,10 @@ SHAPE_EDGE_ORDERS = 6
 #: placed by logic after an elimination that is not a placement (a wing or a chain takes b
 #: out of a corner that no given can reach) and its two open corners kept open through two
 #: stuck states; random and dug puzzles almost never have it (docs/performance.md).
-#: Measured 2026-11-30 (CPU, beside other work on 2 cores): see docs/performance.md
+#: Measured 2026-11-30 (CPU, beside other work on 2 cores): a prototype found one at its
+#: seed 4 after 8.9 s (1 in about 160 s; the bank's row); this version none in 34
+#: candidates (344 s): the climbs stop one step short (the pattern with no cell to clear),
+#: so :data:`BANK_FIRST` keeps the technique
 CLIMB_STEER = frozenset({"avoidable_rectangle_2"})
 #: moves a climbed candidate gets, and the depth-first nodes each uniqueness check may use
 #: (a count, not a time: the seed reproduces the puzzle on any machine)
@@ -150,7 +153,8 @@ CLIMB_UNIQUE_NODES = 20000
 #: bank has puzzles for (:func:`sudoku_csp.generate.bank.entries`); ``method="bank"`` asks
 #: for the bank for any technique it has. The hidden quadruple left it (2026-11-30): its
 #: shaped candidates (:data:`SHAPE_STEER`) find one within 60 s CPU from every seed
-#: measured; its bank rows (found that way) serve ``method="bank"``
+#: measured; its bank rows (found that way) serve ``method="bank"``. The avoidable
+#: rectangle 2's one bank row was found by climbing (:data:`CLIMB_STEER`)
 BANK_FIRST = frozenset({"avoidable_rectangle_2", "finned_jellyfish"})
 #: mutations tried on a bank isomorph (:func:`_bank_candidate`): a random given removed
 #: and, while the puzzle has a second solution, the solution's digit given in a random
