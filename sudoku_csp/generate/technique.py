@@ -140,7 +140,7 @@ SHAPE_EDGE_ORDERS = 6
 #: out of a corner that no given can reach) and its two open corners kept open through two
 #: stuck states; random and dug puzzles almost never have it (docs/performance.md).
 #: Measured 2026-11-30 (CPU, beside other work on 2 cores): a prototype found one at its
-#: seed 4 after 8.9 s (1 in about 160 s; the bank's row); this version none in 43
+#: seed 4 after 8.9 s (1 in 129 s; the bank's row); this version none in 43
 #: candidates (463 s): the climbs stop one step short (the pattern with no cell to clear),
 #: so :data:`BANK_FIRST` keeps the technique
 CLIMB_STEER = frozenset({"avoidable_rectangle_2"})
