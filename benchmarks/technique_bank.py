@@ -21,7 +21,8 @@ kept as derived from its source. ``--per`` puzzles are kept per technique (the f
 (minimal puzzles dug after clearing a shape first: ``box`` one box, ``twobox`` two boxes of
 a band, ``digit`` every cell of one digit), steered and judged as ``for_technique`` does;
 ``steer``: the generator's own shaped candidates of a technique of
-``technique.SHAPE_STEER`` (``technique._shaped``, the hidden quadruple's empty box);
+``technique.SHAPE_STEER`` (``technique._shaped``, the hidden quadruple's empty box;
+``technique._climbed`` for ``CLIMB_STEER``, the avoidable rectangle 2's climb);
 ``--corpus none`` scans no corpus. ``--check-isomorphs N`` judges N random isomorphs of each
 bank row instead (does the technique's need survive the transformation?).
 
@@ -164,8 +165,8 @@ def generate_shaped(spec: str, per: int, kept: dict[str, list[tuple[str, str]]],
             break
         n += 1
         if kind == "steer":          # the generator's own shaped candidate (SHAPE_STEER)
-            from sudoku_csp.generate.technique import _shaped
-            made = _shaped(name, s, None)
+            from sudoku_csp.generate.technique import CLIMB_STEER, _climbed, _shaped
+            made = (_climbed if name in CLIMB_STEER else _shaped)(name, s, None)
             if isinstance(made, str):
                 st[made] = st.get(made, 0) + 1
                 continue

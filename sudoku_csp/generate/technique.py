@@ -129,15 +129,32 @@ EDGE_ORDERS = 10
 #: from the start. Measured 2026-11-30 (CPU, beside other work on 2 cores): 3 finds in seeds
 #: 1-1,500 (0.036 s a seed; plain and pattern-searched candidates none in 2,674); the
 #: steering of :func:`_descend` never kept a house that open
-SHAPE_STEER = frozenset({"hidden_quadruple"})
+SHAPE_STEER = frozenset({"hidden_quadruple", "avoidable_rectangle_2"})
 #: random orders of added givens a stuck shaped candidate gets (:func:`_shaped`)
 SHAPE_EDGE_ORDERS = 6
+#: shaped candidates made by climbing (:func:`_climbed`) instead: a random minimal puzzle's
+#: givens are changed one move at a time (a given removed while unique, a given added, or
+#: both), a move kept when the stuck state of the ladder before the technique is at least as
+#: near it (:func:`_ar2_score`). An avoidable rectangle 2 needs its two placed corners
+#: placed by logic after an elimination that is not a placement (a wing or a chain takes b
+#: out of a corner that no given can reach) and its two open corners kept open through two
+#: stuck states; random and dug puzzles almost never have it (docs/performance.md).
+#: Measured 2026-11-30 (CPU, beside other work on 2 cores): a prototype found one at its
+#: seed 4 after 8.9 s (1 in 129 s; the bank's row); this version none in 43
+#: candidates (463 s): the climbs stop one step short (the pattern with no cell to clear),
+#: so :data:`BANK_FIRST` keeps the technique
+CLIMB_STEER = frozenset({"avoidable_rectangle_2"})
+#: moves a climbed candidate gets, and the depth-first nodes each uniqueness check may use
+#: (a count, not a time: the seed reproduces the puzzle on any machine)
+CLIMB_MOVES = 6000
+CLIMB_UNIQUE_NODES = 20000
 #: techniques whose classic 9x9 puzzles come from the seed bank first (``method`` None):
 #: those the steered generator finds none for within 60 s CPU (docs/performance.md) and the
 #: bank has puzzles for (:func:`sudoku_csp.generate.bank.entries`); ``method="bank"`` asks
 #: for the bank for any technique it has. The hidden quadruple left it (2026-11-30): its
 #: shaped candidates (:data:`SHAPE_STEER`) find one within 60 s CPU from every seed
-#: measured; its bank rows (found that way) serve ``method="bank"``
+#: measured; its bank rows (found that way) serve ``method="bank"``. The avoidable
+#: rectangle 2's one bank row was found by climbing (:data:`CLIMB_STEER`)
 BANK_FIRST = frozenset({"avoidable_rectangle_2", "finned_jellyfish"})
 #: mutations tried on a bank isomorph (:func:`_bank_candidate`): a random given removed
 #: and, while the puzzle has a second solution, the solution's digit given in a random
@@ -386,7 +403,7 @@ def _candidate(name: str, variant: str, families: list[str] | None, s: int, size
             got = make_rules_candidate(families, s, size, deadline=deadline)
             made = None if got is None else got[:2]
         elif variant == "classic" and size == 9 and name in SHAPE_STEER:
-            shaped = _shaped(name, s, deadline)
+            shaped = (_climbed if name in CLIMB_STEER else _shaped)(name, s, deadline)
             if isinstance(shaped, str):
                 return shaped
             p, solution, found = shaped
@@ -601,6 +618,196 @@ def _shaped(name: str, s: int, deadline: float | None
                 return got
             verdict = got
     return verdict
+
+
+def _climbed(name: str, s: int, deadline: float | None
+             ) -> "tuple[Puzzle, list[int], tuple[State, Step, int, Any]] | str":
+    """A classic 9x9 candidate of seed ``s`` for technique ``name`` of :data:`CLIMB_STEER`
+    (the avoidable rectangle 2), as :func:`_shaped` returns it: the minimal puzzle of
+    :func:`make_candidate` of seed ``s`` is changed by at most :data:`CLIMB_MOVES` random
+    moves (from ``random.Random(s)``: a random given removed, a random blank cell given
+    its solution digit, or both at once; a move that leaves two solutions, by a search of
+    :data:`CLIMB_UNIQUE_NODES` nodes, is not made), each kept when the state where the
+    ladder before ``name`` gets stuck scores at least as high as before
+    (:func:`_ar2_score`: hill climbing, sideways moves allowed). When the score says the
+    technique applies there, :func:`_check` judges the puzzle; one that needs something
+    harder later gets givens back in :data:`SHAPE_EDGE_ORDERS` random orders outside the
+    rectangle, each bisected to the fewest after which the ladder up to ``name`` finishes
+    (as :func:`_shaped` does), and is judged there. "needs harder" when no move got there.
+    """
+    from variants.classic import classic
+    from .dig import unique_within
+    rng = random.Random(s)
+    made = make_candidate("classic", s, deadline=deadline)
+    if made is None:
+        return "no puzzle"
+    p, sol = made
+    full = Puzzle(9).use(classic())
+    eng = full.engine()
+    allm = full.grid.all_mask
+    plan = [t.name for t, _, _ in StepSolver("default", unique=True).start(p).plan()]
+    upto = StepSolver(plan[:plan.index(name) + 1], unique=True)
+    before = StepSolver(plan[:plan.index(name)], unique=True)
+
+    def build(gv: list[int]) -> Puzzle:
+        q = Puzzle(9).use(classic()).givens(gv)
+        q.unique = True
+        return q
+
+    def solved(solver: StepSolver, gv: list[int]) -> "tuple[bool, State]":
+        b_ = _budget(deadline)
+        if b_.exhausted:
+            raise TimeLimitExceeded("time limit reached while steering")
+        res = solver.solve(build(gv), budget=b_)
+        if res.status not in ("solved", "stuck"):
+            raise TimeLimitExceeded("time limit reached while steering")
+        return res.status == "solved", res.state
+
+    def score(gv: list[int]) -> "tuple[float, tuple[int, int, int, int] | None, list[int]]":
+        """The score of ``gv`` (-5: the ladder before ``name`` finishes it), its rectangle,
+        and the givens that keep a digit the two open corners could share (r's and s's
+        extra digits) out of the open cells seeing both (removing one of them is tried
+        first half the time: the cell to clear needs that digit)."""
+        done, st = solved(before, gv)
+        if done:
+            return -5.0, None, []
+        sc, rect = _ar2_score(st, sol)
+        if rect is None:
+            return sc, rect, []
+        p_, q_, r_, s_ = rect
+        extra = (st.cand[r_] | st.cand[s_]) & ~(1 << sol[p_] | 1 << sol[q_])
+        seen: set[int] = set()
+        for o in peers[r_] & peers[s_]:
+            if not st.placed[o]:
+                seen |= peers[o]
+        return sc, rect, [g for g in sorted(seen) if gv[g] and extra >> gv[g] & 1]
+
+    def judged(gv: list[int], rect: tuple[int, ...]) -> "tuple | str":
+        found = _check(build(gv), name, deadline)
+        if found not in ("needs harder", "logic stuck"):
+            return found if isinstance(found, str) else (build(gv), sol, found)
+        blank = [c for c in range(81) if not gv[c] and c not in rect]
+        verdict = found
+        for _ in range(SHAPE_EDGE_ORDERS):
+            rng.shuffle(blank)
+            lo, hi = 0, len(blank)          # prefix lo: stuck; hi: finished
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                g = gv[:]
+                for c in blank[:mid]:
+                    g[c] = sol[c]
+                if solved(upto, g)[0]:
+                    hi = mid
+                else:
+                    lo = mid
+            g = gv[:]
+            for c in blank[:hi]:
+                g[c] = sol[c]
+            if not solved(before, g)[0]:
+                found = _check(build(g), name, deadline)
+                if not isinstance(found, str):
+                    return build(g), sol, found
+                verdict = found
+        return verdict
+
+    peers = _peer_sets(full.grid)
+    givens = [p.given.get(c, 0) for c in range(81)]
+    cur, rect, focus = score(givens)
+    tried: set[tuple[int, ...]] = set()
+    verdict = "needs harder"
+    for _ in range(CLIMB_MOVES):
+        gv = givens[:]
+        move = rng.random()
+        given = [c for c in range(81) if gv[c]]
+        blank = [c for c in range(81) if not gv[c]]
+        if move < 0.7:
+            gv[rng.choice(focus if focus and rng.random() < 0.5 else given)] = 0
+        if move >= 0.4:
+            c = rng.choice(blank)
+            gv[c] = sol[c]
+        if move < 0.7 and not unique_within(eng, [(1 << v) if v else allm for v in gv],
+                                            deadline, CLIMB_UNIQUE_NODES):
+            continue
+        sc, r, f = score(gv)
+        if sc < cur:
+            continue
+        givens, cur, rect, focus = gv, sc, r, f
+        if cur >= AR2_APPLIES and rect is not None and tuple(givens) not in tried:
+            tried.add(tuple(givens))
+            got = judged(givens, rect)
+            if not isinstance(got, str):
+                return got
+            verdict = got
+    return verdict
+
+
+#: :func:`_ar2_score` at or past which an avoidable rectangle 2 likely applies
+AR2_APPLIES = 16
+
+
+def _ar2_score(state: State, solution: Sequence[int]
+               ) -> "tuple[float, tuple[int, int, int, int] | None]":
+    """How near stuck ``state`` (classic 9x9) is to an Avoidable Rectangle Type 2, and the
+    rectangle (p, q, r, s: p and q adjacent, r opposite q, s opposite p) nearest it. Over
+    the rectangles with no given whose corners can still take the deadly pattern of the
+    solution's digits a = p, b = q (r holds b, s holds a, p and q hold a and b or are placed
+    by logic): 6 a placed corner, less 2 for each candidate of r and s beyond {b, c} and
+    {a, c} (one extra digit c, the same in both), plus 4 when a cell seeing r and s holds
+    one of their common extra digits, plus a quarter of the open cells seeing both (at most
+    4). :data:`AR2_APPLIES` (16 or more): the pattern with a cell to clear. A guide only
+    (the judge asks the technique itself); -4 when no rectangle qualifies.
+
+    >>> from variants.classic import classic_puzzle
+    >>> _ar2_score(classic_puzzle("." * 81).initial_state(), [0] * 81)[0]
+    -4
+    """
+    cand, placed, given = state.cand, state.placed, state.given
+    peers = _peer_sets(state.grid)
+    best: float = -4
+    arg = None
+    for rect in _rectangles(state.grid):
+        if any(given[c] for c in rect):
+            continue
+        p0, q0, r0, s0 = rect
+        for p, q, r, s in ((p0, q0, r0, s0), (q0, p0, s0, r0), (r0, s0, p0, q0),
+                           (s0, r0, q0, p0), (p0, r0, q0, s0), (r0, p0, s0, q0),
+                           (q0, s0, p0, r0), (s0, q0, r0, p0)):
+            if placed[r] or placed[s]:
+                continue
+            a, b = solution[p], solution[q]
+            if not (cand[r] >> b & 1 and cand[s] >> a & 1):
+                continue
+            k = 0
+            for x in (p, q):
+                if placed[x]:
+                    k += 1
+                elif not (cand[x] >> a & 1 and cand[x] >> b & 1):
+                    break
+            else:
+                er, es = cand[r] & ~(1 << b), cand[s] & ~(1 << a)
+                pen = er.bit_count() + es.bit_count() - 2 + (er ^ es).bit_count()
+                common = [o for o in peers[r] & peers[s] if not placed[o]]
+                hit = any(cand[o] & er & es for o in common)
+                sc = 6 * k - 2 * pen + 4 * hit + 0.25 * min(4, len(common))
+                if sc > best:
+                    best, arg = sc, (p, q, r, s)
+    return best, arg
+
+
+_PEERS: dict[tuple, list[set[int]]] = {}
+
+
+def _peer_sets(g) -> list[set[int]]:
+    """The peers of each cell (cached per layout)."""
+    key = (g.height, g.width, tuple(g.regions or ()))
+    if key not in _PEERS:
+        houses = list(g.rows) + list(g.cols) + list(g.regions or [])
+        out: list[set[int]] = [set() for _ in range(g.size)]
+        for h in houses:
+            for c in h:
+                out[c].update(o for o in h if o != c)
+        _PEERS[key] = out
+    return _PEERS[key]
 
 
 def _descend(p: Puzzle, solution: list[int], name: str, s: int, deadline: float | None

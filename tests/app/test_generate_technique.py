@@ -214,7 +214,8 @@ def _cpu_from_seed_1(name: str) -> tuple[float, "object"]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name, limit", [("x_wing", 90.0), ("outies", 90.0),
-                                         ("hidden_quadruple", 60.0)])
+                                         ("hidden_quadruple", 60.0),
+                                         ("avoidable_rectangle_2", 60.0)])
 def test_steering_finds_it_from_seed_1_in_cpu_limit(name, limit):
     """The steering from seed 1 within a CPU limit (measured 2026-11-29 under load: X-Wing
     at seed 118 in 43 s, outies at seed 7 in 29 s; before the steering an X-Wing took 509
@@ -280,6 +281,33 @@ def test_hidden_quadruple_shaped_candidate_and_bank():
     bk = for_technique("hidden_quadruple", seed=3, method="bank", time_limit=120)
     assert bk.method == "bank isomorph" and bk.source
     assert_needs(bk, "hidden_quadruple")
+
+
+def test_avoidable_rectangle_2_from_the_bank_and_climbed(monkeypatch):
+    """The avoidable rectangle 2 comes from the seed bank by default (its one row was found
+    by hill climbing over givens); the practice state has the pattern the climb scores:
+    two adjacent corners placed by logic (not given), the open two {b, c} and {a, c}, a cell
+    to clear. ``method="generated"`` climbs (``_climbed``), the same from the same seed."""
+    from sudoku_csp.generate import technique
+    name = "avoidable_rectangle_2"
+    assert name in technique.SHAPE_STEER & technique.CLIMB_STEER
+    assert name in technique.BANK_FIRST
+    pr = for_technique(name, seed=1001, time_limit=120)
+    assert pr.method == "bank isomorph" and pr.seed == 1001
+    assert_needs(pr, name)
+    sc, rect = technique._ar2_score(pr.state, pr.solution)
+    assert sc >= technique.AR2_APPLIES
+    assert set(rect) == {c.cell for c in pr.step.pattern}
+    p, q, r, s = rect
+    assert all(pr.state.placed[c] and c not in pr.puzzle.given for c in (p, q))
+    assert not pr.state.placed[r] and not pr.state.placed[s]
+    monkeypatch.setattr(technique, "CLIMB_MOVES", 40)
+    got = technique._climbed(name, 1, None)
+    assert got == technique._climbed(name, 1, None) and isinstance(got, str)
+    seen = []
+    monkeypatch.setattr(technique, "_climbed", lambda n, s_, d: seen.append(s_) or "not used")
+    assert technique._candidate(name, "classic", None, 7, 9, None) == "not used"
+    assert seen == [7]
 
 
 def test_isomorph_is_a_symmetry_of_the_grid():
