@@ -292,8 +292,12 @@ def first_step(run: "Run", an: Analysis,
     run.incomplete = False
     run.gave_up = None
     state = run.state
+    budget = an.budget
     for t, finder, opts in run.plan() if plan is None else plan:
-        if an.expired():
+        # an.expired() (which also marks the budget stopped), its clocks read inline first
+        dl, cdl = budget.deadline, budget.cpu_deadline
+        if ((dl is not None and time.perf_counter() > dl)
+                or (cdl is not None and time.process_time() > cdl)) and an.expired():
             return None
         if t.family != "singles":
             run.work += 1
