@@ -463,7 +463,7 @@ def _search_compiled(kernel, engine: Engine, cand: list[int], limit: int, budget
         _, P, C, solved = root
     else:
         P, C, solved = None, cand if type(cand) is list else list(cand), 0
-    code, sols, nodes = kernel.bb_search(packed, C, P, solved, limit,
+    code, sols, nodes = kernel.bb_search(packed, C, P, solved, min(limit, 2**31 - 1),
                                          -1 if node_limit is None else node_limit,
                                          budget if budget.limited else None)
     if code == 0:
