@@ -22,18 +22,13 @@ from types import ModuleType
 #: the environment's own mapping and the variable's key in it (``os.environ`` keeps its
 #: entries there, encoded): :func:`pure` is asked at each kernel call, and a plain dict
 #: lookup costs a tenth of ``os.environ.get``'s; anything else goes through ``os.environ``
-_ENV = getattr(os.environ, "_data", None)
 try:
-    _KEY = os.environ.encodekey("SUDOKU_CSP_PURE")  # type: ignore[attr-defined]
-except AttributeError:                                # pragma: no cover - not CPython's
+    _ENV: dict | None = os.environ._data                    # type: ignore[attr-defined]
+    _KEY = os.environ.encodekey("SUDOKU_CSP_PURE")          # type: ignore[attr-defined]
+    _OFF = {None, os.environ.encodevalue(""),               # type: ignore[attr-defined]
+            os.environ.encodevalue("0")}                    # type: ignore[attr-defined]
+except AttributeError:                                      # pragma: no cover - not CPython's
     _ENV = None
-_OFF = {None, b"", b"0", ""}
-if _ENV is not None:
-    try:
-        _OFF.add(os.environ.encodevalue("0"))         # type: ignore[attr-defined]
-        _OFF.add(os.environ.encodevalue(""))          # type: ignore[attr-defined]
-    except AttributeError:                            # pragma: no cover
-        _ENV = None
 
 
 def pure() -> bool:
