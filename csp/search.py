@@ -464,7 +464,10 @@ def _search_compiled(kernel, engine: Engine, cand: list[int], limit: int, budget
     else:
         P, C, solved = None, cand if type(cand) is list else list(cand), 0
     code, sols, nodes = kernel.bb_search(packed, C, P, solved, min(limit, 2**31 - 1),
-                                         -1 if node_limit is None else node_limit,
+                                         # (a limit no search reaches: as none; below
+                                         # 0: the first node passes it, as 0)
+                                         -1 if node_limit is None
+                                         else max(0, min(node_limit, 2**62)),
                                          budget if budget.limited else None)
     if code == 0:
         return sols, nodes

@@ -109,9 +109,13 @@ def test_same_search_on_a_jigsaw(monkeypatch):
         q = Puzzle(g).add_grid_houses().givens({c: full[c] for c in cells})
         k, py = _both(monkeypatch, q.engine(), q.initial_state().cand, 1000)
         assert k == py
-    # a limit past a C int (every solution) is the same
+    # a limit past a C int (every solution) is the same, and node limits past a C long
+    # long or below 0
     k, py = _both(monkeypatch, q.engine(), q.initial_state().cand, 10**12)
     assert k == py
+    for node_limit in (10**30, -3):
+        k, py = _both(monkeypatch, q.engine(), q.initial_state().cand, 5, node_limit)
+        assert k == py
 
 
 @needs_kernel
