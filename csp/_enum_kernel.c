@@ -791,9 +791,400 @@ static PyTypeObject EnumeratorType = {
     .tp_new = PyType_GenericNew,
 };
 
+
+/* ---------------------------------------------------------------------------------------
+ * The depth-first search of models made only of all-different houses (csp/search.py
+ * _search_bitboards, _root, _settle, _choose): the same propagation (naked and hidden
+ * singles to fixpoint, in the same order), the same branching cell, the same node count,
+ * node limit and deadline reads (the budget's `exhausted` every 256 nodes), so the same
+ * solutions in the same order, and the same limits hit at the same node. Grids of at most
+ * 128 cells (an unsigned __int128 cell set) and 62 digits, at most 8 houses per cell.
+ * bb_tables(...) packs csp.engine.BitboardTables into a capsule once per layout;
+ * bb_search(tables, cand, P, solved, limit, node_limit, budget) searches.
+ * ------------------------------------------------------------------------------------- */
+typedef unsigned __int128 U128;
+#define BB_MAXH 8
+
+typedef struct {
+    int n, size, nh;
+    U128 full;
+    U128 *peers;        /* size */
+    U128 *houses;       /* nh */
+    int *nhome;         /* size */
+    int *home;          /* size * BB_MAXH: house indices of a cell, in home[c] order */
+    unsigned char *other; /* size * size: bit k: home[p][k] does not hold c */
+} BBTables;
+
+static void bb_free(PyObject *cap) {
+    BBTables *t = (BBTables *)PyCapsule_GetPointer(cap, "csp.bb_tables");
+    if (!t) return;
+    free(t->peers); free(t->houses); free(t->nhome); free(t->home); free(t->other);
+    free(t);
+}
+
+static int bb_u128(PyObject *o, U128 *out) {
+    /* a non-negative Python int below 2**128 */
+    if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "bitboard: int expected"); return -1; }
+    if (_PyLong_Sign(o) < 0) { PyErr_SetString(PyExc_ValueError, "bitboard: negative"); return -1; }
+    if (_PyLong_NumBits(o) > 128) { PyErr_SetString(PyExc_OverflowError, "bitboard: over 128 bits"); return -1; }
+    unsigned char buf[16];
+    if (_PyLong_AsByteArray((PyLongObject *)o, buf, 16, 1, 0) < 0) return -1;
+    U128 x = 0;
+    for (int i = 15; i >= 0; i--) x = (x << 8) | buf[i];
+    *out = x;
+    return 0;
+}
+
+static inline int bb_ctz(U128 x) {
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+static inline int bb_pop(U128 x) {
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+static inline int bb_hib(uint64_t m) { return m ? 63 - __builtin_clzll(m) : -1; }
+
+/* bb_tables(n, size, full, peers, houses, home): home[c] a sequence of house bitsets
+ * (each one of `houses`) */
+static PyObject *bb_tables(PyObject *self, PyObject *args) {
+    int n, size;
+    PyObject *full, *peers, *houses, *home;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiOOOO", &n, &size, &full, &peers, &houses, &home)) return NULL;
+    if (n < 1 || n > 62 || size < 1 || size > 128) Py_RETURN_NONE;
+    if (!PyList_Check(peers) || !PyList_Check(houses) || !PyList_Check(home)
+        || PyList_GET_SIZE(peers) != size || PyList_GET_SIZE(home) != size) {
+        PyErr_SetString(PyExc_TypeError, "bb_tables: lists of the grid's size expected");
+        return NULL;
+    }
+    BBTables *t = (BBTables *)calloc(1, sizeof(BBTables));
+    if (!t) return PyErr_NoMemory();
+    t->n = n; t->size = size; t->nh = (int)PyList_GET_SIZE(houses);
+    t->peers = (U128 *)calloc((size_t)size, sizeof(U128));
+    t->houses = (U128 *)calloc((size_t)(t->nh ? t->nh : 1), sizeof(U128));
+    t->nhome = (int *)calloc((size_t)size, sizeof(int));
+    t->home = (int *)calloc((size_t)size * BB_MAXH, sizeof(int));
+    t->other = (unsigned char *)calloc((size_t)size * (size_t)size, 1);
+    PyObject *cap = NULL;
+    if (!t->peers || !t->houses || !t->nhome || !t->home || !t->other) { PyErr_NoMemory(); goto fail; }
+    if (bb_u128(full, &t->full) < 0) goto fail;
+    for (int i = 0; i < t->nh; i++)
+        if (bb_u128(PyList_GET_ITEM(houses, i), &t->houses[i]) < 0) goto fail;
+    for (int c = 0; c < size; c++) {
+        if (bb_u128(PyList_GET_ITEM(peers, c), &t->peers[c]) < 0) goto fail;
+        PyObject *hs = PySequence_Fast(PyList_GET_ITEM(home, c), "bb_tables: home[c]");
+        if (!hs) goto fail;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(hs);
+        if (k > BB_MAXH) { Py_DECREF(hs); free(t->peers); free(t->houses); free(t->nhome);
+                           free(t->home); free(t->other); free(t); Py_RETURN_NONE; }
+        t->nhome[c] = (int)k;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            U128 h;
+            if (bb_u128(PySequence_Fast_GET_ITEM(hs, j), &h) < 0) { Py_DECREF(hs); goto fail; }
+            int idx = -1;
+            for (int i = 0; i < t->nh; i++) if (t->houses[i] == h) { idx = i; break; }
+            if (idx < 0) { Py_DECREF(hs); PyErr_SetString(PyExc_ValueError, "bb_tables: unknown house"); goto fail; }
+            t->home[c * BB_MAXH + j] = idx;
+        }
+        Py_DECREF(hs);
+    }
+    for (int c = 0; c < size; c++)
+        for (int p = 0; p < size; p++) {
+            unsigned char m = 0;
+            for (int k = 0; k < t->nhome[p]; k++)
+                if (!((t->houses[t->home[p * BB_MAXH + k]] >> c) & 1)) m |= (unsigned char)(1u << k);
+            t->other[c * size + p] = m;
+        }
+    cap = PyCapsule_New(t, "csp.bb_tables", bb_free);
+    if (!cap) goto fail;
+    return cap;
+fail:
+    free(t->peers); free(t->houses); free(t->nhome); free(t->home); free(t->other); free(t);
+    return NULL;
+}
+
+typedef struct { int c, d; } BBPair;
+
+/* _settle: place the todo pairs, singles to fixpoint; the new placed set, or -1 (as ok=0) */
+static int bb_settle(const BBTables *T, U128 *P, uint64_t *C, U128 *solved_io,
+                     BBPair *todo, int ntodo, int cap) {
+    U128 solved = *solved_io, queued = solved;
+    const int size = T->size;
+    while (ntodo) {
+        BBPair pr = todo[--ntodo];
+        int c = pr.c, d = pr.d;
+        U128 bit = (U128)1 << c;
+        uint64_t dbit = (uint64_t)1 << d;
+        uint64_t m = C[c];
+        if (!(m & dbit)) return 0;
+        if (solved & bit) continue;
+        solved |= bit;
+        if (m != dbit) {
+            C[c] = dbit;
+            m ^= dbit;
+            const int *hc = T->home + c * BB_MAXH;
+            int nh = T->nhome[c];
+            while (m) {
+                uint64_t low = m & (~m + 1);
+                m ^= low;
+                int e = __builtin_ctzll(low);
+                U128 pe = P[e] ^ bit;
+                P[e] = pe;
+                for (int k = 0; k < nh; k++) {
+                    U128 x = pe & T->houses[hc[k]];
+                    if (!(x & (x - 1))) {
+                        if (!x) return 0;
+                        if (!(x & queued)) {
+                            queued |= x;
+                            if (ntodo >= cap) return -1;
+                            todo[ntodo].c = bb_ctz(x); todo[ntodo].d = e; ntodo++;
+                        }
+                    }
+                }
+            }
+        }
+        U128 pd = P[d];
+        U128 rem = pd & T->peers[c];
+        if (rem) {
+            pd ^= rem;
+            P[d] = pd;
+            const unsigned char *oc = T->other + (size_t)c * size;
+            while (rem) {
+                U128 low = rem & (~rem + 1);
+                rem ^= low;
+                int p = bb_ctz(low);
+                uint64_t mp = C[p] ^ dbit;
+                if (!(mp & (mp - 1))) {
+                    if (!mp) return 0;
+                    if (!(queued & low)) {
+                        queued |= low;
+                        if (ntodo >= cap) return -1;
+                        todo[ntodo].c = p; todo[ntodo].d = bb_hib(mp); ntodo++;
+                    }
+                }
+                C[p] = mp;
+                unsigned char om = oc[p];
+                const int *hp = T->home + p * BB_MAXH;
+                for (int k = 0; om; k++, om >>= 1) {
+                    if (!(om & 1)) continue;
+                    U128 x = pd & T->houses[hp[k]];
+                    if (!(x & (x - 1))) {
+                        if (!x) return 0;
+                        if (!(x & queued)) {
+                            queued |= x;
+                            if (ntodo >= cap) return -1;
+                            todo[ntodo].c = bb_ctz(x); todo[ntodo].d = d; ntodo++;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    *solved_io = solved;
+    return 1;
+}
+
+/* _choose */
+static int bb_choose(const BBTables *T, const U128 *P, const uint64_t *C, U128 solved,
+                     const long long *weight) {
+    U128 t1 = 0, t2 = 0, t3 = 0, t4 = 0;
+    for (int d = 0; d <= T->n; d++) {
+        U128 b = P[d];
+        t4 |= t3 & b; t3 |= t2 & b; t2 |= t1 & b; t1 |= b;
+    }
+    U128 x = t2 & ~t3;
+    if (!x) {
+        x = t3 & ~t4;
+        if (!x) {
+            x = T->full & ~solved;
+            if (!x) return -1;
+            int k = 1000;
+            for (int c = 0; c < T->size; c++)
+                if ((x >> c) & 1) { int q = __builtin_popcountll(C[c]); if (q < k) k = q; }
+            U128 y = 0;
+            for (int c = 0; c < T->size; c++)
+                if (((x >> c) & 1) && __builtin_popcountll(C[c]) == k) y |= (U128)1 << c;
+            x = y;
+        }
+    }
+    U128 open_ = T->full & ~solved, two = t2 & ~t3;
+    int best = -1;
+    long long bs = -1;
+    while (x) {
+        U128 low = x & (~x + 1);
+        x ^= low;
+        int c = bb_ctz(low);
+        U128 pc = T->peers[c];
+        long long k = (weight[c] << 10) + bb_pop(pc & open_) + bb_pop(pc & two);
+        if (k > bs) { bs = k; best = c; }
+    }
+    return best;
+}
+
+typedef struct { U128 solved; int cell; uint64_t rest; } BBFrame;
+
+static PyObject *bb_solution(const uint64_t *C, int size) {
+    PyObject *s = PyList_New(size);
+    if (!s) return NULL;
+    for (int c = 0; c < size; c++) {
+        PyObject *v = PyLong_FromLong(bb_hib(C[c]));
+        if (!v) { Py_DECREF(s); return NULL; }
+        PyList_SET_ITEM(s, c, v);
+    }
+    return s;
+}
+
+/* bb_search(tables, cand, P, solved, limit, node_limit, budget) -> (code, solutions, nodes)
+ * cand: the candidate masks; P None: the root (naked and hidden singles, `_root` without
+ * locked candidates) is made here from cand; else the root's per-digit cell sets, cand its
+ * candidates and `solved` its placed cells. code 0: done; 1: node limit passed (nodes =
+ * the node it stopped at); 2: the budget's `exhausted` said so; 3: the root contradicts
+ * (no solution, nodes 1); 4: gave up (a table overflow: take the Python path). */
+static PyObject *bb_search(PyObject *self, PyObject *args) {
+    PyObject *cap, *cand, *Pin, *solved_o, *budget;
+    int limit;
+    long long node_limit;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOiLO", &cap, &cand, &Pin, &solved_o, &limit, &node_limit,
+                          &budget)) return NULL;
+    BBTables *T = (BBTables *)PyCapsule_GetPointer(cap, "csp.bb_tables");
+    if (!T) return NULL;
+    const int size = T->size, n = T->n, np = n + 1;
+    if (!PyList_Check(cand) || PyList_GET_SIZE(cand) != size) {
+        PyErr_SetString(PyExc_TypeError, "bb_search: a candidate list of the grid's size expected");
+        return NULL;
+    }
+    int depth_cap = size + 2;
+    int todo_cap = 2 * size + np * (T->nh + 1) + 8;
+    U128 *Ps = (U128 *)malloc(sizeof(U128) * (size_t)np * (size_t)(depth_cap + 1));
+    uint64_t *Cs = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)size * (size_t)(depth_cap + 1));
+    BBFrame *fr = (BBFrame *)malloc(sizeof(BBFrame) * (size_t)(depth_cap + 1));
+    BBPair *todo = (BBPair *)malloc(sizeof(BBPair) * (size_t)todo_cap);
+    long long *weight = (long long *)calloc((size_t)size, sizeof(long long));
+    PyObject *sols = PyList_New(0), *out = NULL;
+    int code = 0;
+    long long nodes = 0;
+    if (!Ps || !Cs || !fr || !todo || !weight || !sols) { PyErr_NoMemory(); goto done; }
+    /* slot 0: the root */
+    U128 *P = Ps;
+    uint64_t *C = Cs;
+    U128 solved = 0;
+    uint64_t every = ((uint64_t)1 << (n + 1)) - 2;
+    for (int c = 0; c < size; c++) {
+        PyObject *o = PyList_GET_ITEM(cand, c);
+        if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "bb_search: int masks expected"); goto done; }
+        unsigned long long m = PyLong_AsUnsignedLongLong(o);
+        if (m == (unsigned long long)-1 && PyErr_Occurred()) goto done;
+        if (m & ~every) { code = 4; goto finish; }
+        C[c] = m;
+    }
+    if (Pin == Py_None) {
+        int ntodo = 0;
+        U128 open_ = 0;
+        for (int d = 0; d < np; d++) P[d] = 0;
+        for (int c = 0; c < size; c++) {
+            uint64_t m = C[c];
+            if (m == every) { open_ |= (U128)1 << c; continue; }
+            if (!m) { code = 3; goto finish; }
+            if (!(m & (m - 1))) { todo[ntodo].c = c; todo[ntodo].d = bb_hib(m); ntodo++; }
+            U128 bit = (U128)1 << c;
+            while (m) { uint64_t low = m & (~m + 1); m ^= low; P[__builtin_ctzll(low)] |= bit; }
+        }
+        if (open_) for (int d = 1; d < np; d++) P[d] |= open_;
+        for (int d = 1; d < np; d++) {
+            U128 pd = P[d];
+            for (int i = 0; i < T->nh; i++) {
+                U128 x = pd & T->houses[i];
+                if (!(x & (x - 1))) {
+                    if (!x) { code = 3; goto finish; }
+                    if (ntodo >= todo_cap) { code = 4; goto finish; }
+                    todo[ntodo].c = bb_ctz(x); todo[ntodo].d = d; ntodo++;
+                }
+            }
+        }
+        int r = bb_settle(T, P, C, &solved, todo, ntodo, todo_cap);
+        if (r < 0) { code = 4; goto finish; }
+        if (!r) { code = 3; goto finish; }
+    } else {
+        if (!PyList_Check(Pin) || PyList_GET_SIZE(Pin) != np) {
+            PyErr_SetString(PyExc_TypeError, "bb_search: P: a list of n + 1 cell sets expected");
+            goto done;
+        }
+        for (int d = 0; d < np; d++) if (bb_u128(PyList_GET_ITEM(Pin, d), &P[d]) < 0) goto done;
+        if (bb_u128(solved_o, &solved) < 0) goto done;
+    }
+    int cell = bb_choose(T, P, C, solved, weight);
+    if (cell < 0) {
+        PyObject *s = bb_solution(C, size);
+        if (!s || PyList_Append(sols, s) < 0) { Py_XDECREF(s); goto done; }
+        Py_DECREF(s);
+        nodes = 1;
+        goto finish;
+    }
+    int top = 0;        /* frames 0..top, frame i's P and C in slot i; slot depth_cap: the child */
+    U128 *cp = Ps + (size_t)depth_cap * np;
+    uint64_t *cc = Cs + (size_t)depth_cap * size;
+    fr[0].solved = solved; fr[0].cell = cell; fr[0].rest = C[cell];
+    while (top >= 0) {
+        BBFrame *f = &fr[top];
+        uint64_t low = f->rest & (~f->rest + 1);
+        f->rest ^= low;
+        const int parent = top, pcell = f->cell;
+        U128 s = f->solved;
+        if (!f->rest) top--;                    /* its last digit: popped */
+        nodes++;
+        if (node_limit >= 0 && nodes > node_limit) { code = 1; goto finish; }
+        if (budget != Py_None && !(nodes & 255)) {
+            PyObject *ex = PyObject_GetAttrString(budget, "exhausted");
+            if (!ex) goto done;
+            int t = PyObject_IsTrue(ex);
+            Py_DECREF(ex);
+            if (t < 0) goto done;
+            if (t) { code = 2; goto finish; }
+        }
+        memcpy(cp, Ps + (size_t)parent * np, sizeof(U128) * (size_t)np);
+        memcpy(cc, Cs + (size_t)parent * size, sizeof(uint64_t) * (size_t)size);
+        todo[0].c = pcell; todo[0].d = __builtin_ctzll(low);
+        int r = bb_settle(T, cp, cc, &s, todo, 1, todo_cap);
+        if (r < 0) { code = 4; goto finish; }
+        if (!r) {
+            weight[pcell] += 1;
+            continue;
+        }
+        int nxt = bb_choose(T, cp, cc, s, weight);
+        if (nxt < 0) {
+            PyObject *so = bb_solution(cc, size);
+            if (!so || PyList_Append(sols, so) < 0) { Py_XDECREF(so); goto done; }
+            Py_DECREF(so);
+            if (PyList_GET_SIZE(sols) >= limit) goto finish;
+            continue;
+        }
+        if (top + 1 >= depth_cap) { code = 4; goto finish; }
+        top++;
+        memcpy(Ps + (size_t)top * np, cp, sizeof(U128) * (size_t)np);
+        memcpy(Cs + (size_t)top * size, cc, sizeof(uint64_t) * (size_t)size);
+        fr[top].solved = s; fr[top].cell = nxt; fr[top].rest = cc[nxt];
+    }
+finish:
+    if (code == 3) { nodes = 1; }
+    out = Py_BuildValue("(iOL)", code, sols, nodes);
+done:
+    free(Ps); free(Cs); free(fr); free(todo); free(weight);
+    Py_XDECREF(sols);
+    return out;
+}
+
+static PyMethodDef bb_methods[] = {
+    {"bb_tables", bb_tables, METH_VARARGS,
+     "bb_tables(n, size, full, peers, houses, home): csp.engine.BitboardTables packed (a capsule), None past the kernel's sizes"},
+    {"bb_search", bb_search, METH_VARARGS,
+     "bb_search(tables, cand, P, solved, limit, node_limit, budget) -> (code, solutions, nodes): csp.search._search_bitboards"},
+    {NULL, NULL, 0, NULL}
+};
+
 static struct PyModuleDef moddef = {
     PyModuleDef_HEAD_INIT, "csp._enum_kernel",
-    "Compiled enumeration of a puzzle's CNF (see csp/kernel.py and csp/enum.py).", -1, NULL,
+    "Compiled enumeration of a puzzle's CNF (see csp/kernel.py and csp/enum.py).", -1, bb_methods,
 };
 
 PyMODINIT_FUNC PyInit__enum_kernel(void) {
@@ -811,5 +1202,6 @@ PyMODINIT_FUNC PyInit__enum_kernel(void) {
     PyModule_AddIntConstant(m, "PAUSED", PAUSED);
     PyModule_AddIntConstant(m, "STOPPED", STOPPED);
     PyModule_AddIntConstant(m, "GAVE_UP", GAVE_UP);
+    PyModule_AddIntConstant(m, "BB_TICK", 255);
     return m;
 }

@@ -314,9 +314,12 @@ class BitboardTables:
     ``full``: every cell.
     """
 
-    __slots__ = ("n", "size", "full", "peers", "home", "other", "houses", "pairs")
+    __slots__ = ("n", "size", "full", "peers", "home", "other", "houses", "pairs", "packed")
 
     def __init__(self, engine: Engine, budget: Budget | None = None) -> None:
+        #: the tables packed for the compiled search (``csp.search``): None until asked,
+        #: False past the kernel's sizes
+        self.packed = None
         self.n = engine.n
         self.size = size = engine.size
         self.full = (1 << size) - 1

@@ -697,11 +697,15 @@ class Puzzle:
         name = self.grid.name
         for c in rules:
             cells = c.cells
-            if not cells or not all(values[x] for x in cells):
+            if not cells:
+                continue
+            vals = [values[x] for x in cells]
+            if not all(vals):
                 continue
             h = c.house()
             if h is not None:
-                if len({values[x] for x in h}) != len(h):
+                hv = vals if h is cells else [values[x] for x in h]
+                if len(set(hv)) != len(hv):
                     first: dict[int, int] = {}
                     for x in h:
                         if values[x] in first:
@@ -710,7 +714,7 @@ class Puzzle:
                         first[values[x]] = x
                 if type(c) is AllDifferent:
                     continue            # its check is the one just made
-            if not c.check(*(values[x] for x in cells)):
+            if not c.check(*vals):
                 shown = [f"{name(x)}={values[x]}" for x in dict.fromkeys(cells)]
                 return f"{', '.join(shown)} break{'s' if len(shown) == 1 else ''} {c.name}"
         return None

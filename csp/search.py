@@ -16,7 +16,13 @@ from .budget import Budget
 from .engine import BitboardTables, Engine
 from .errors import NodeLimitExceeded, TimeLimitExceeded
 from .events import Contradiction
+from .kernel import active
 from .status import SolveStatus
+
+try:                                   # the compiled search, where the install built it
+    from . import _enum_kernel
+except ImportError:                    # pragma: no cover - no C compiler at install time
+    _enum_kernel = None
 
 
 @dataclass
@@ -382,7 +388,13 @@ def _search_bitboards(engine: Engine, cand: list[int], limit: int, budget: Budge
     :func:`_locked`) and the same answers; the branching cell is picked among the ones
     with fewest candidates by failure count and open peers (see :func:`_choose`), so with
     ``limit=1`` on a puzzle with several solutions it may return another one than the
-    general search would."""
+    general search would. Runs in the compiled kernel (``csp._enum_kernel.bb_search``, the
+    same walk) where it is built and the grid fits it."""
+    kernel = active(_enum_kernel)
+    if kernel is not None:
+        done = _search_compiled(kernel, engine, cand, limit, budget)
+        if done is not None:
+            return done
     root = _root(engine, cand, budget)
     if root is None:
         return [], 1
@@ -428,3 +440,41 @@ def _search_bitboards(engine: Engine, cand: list[int], limit: int, budget: Budge
             continue
         stack.append((P, C, s, nxt, C[nxt]))
     return solutions, nodes
+
+
+def _search_compiled(kernel, engine: Engine, cand: list[int], limit: int, budget: Budget
+                     ) -> tuple[list[list[int]], int] | None:
+    """:func:`_search_bitboards` in ``csp._enum_kernel.bb_search``: the same root, branching
+    cells, node count and limits (the same exceptions at the same node), so the same
+    answers; None when the kernel does not take the grid (over 128 cells, over 62 digits,
+    over 8 houses a cell) or gave up (then the Python search runs)."""
+    T = engine.bitboards(budget)
+    packed = T.packed
+    if packed is None:
+        packed = T.packed = kernel.bb_tables(T.n, T.size, T.full, T.peers, T.houses,
+                                             T.home) or False
+    if packed is False:
+        return None
+    node_limit = budget.node_limit
+    if T.n > 9:                     # locked candidates at the root: in Python
+        root = _root(engine, cand, budget)
+        if root is None:
+            return [], 1
+        _, P, C, solved = root
+    else:
+        P, C, solved = None, cand if type(cand) is list else list(cand), 0
+    code, sols, nodes = kernel.bb_search(packed, C, P, solved, min(limit, 2**31 - 1),
+                                         # (a limit no search reaches: as none; below
+                                         # 0: the first node passes it, as 0)
+                                         -1 if node_limit is None
+                                         else max(0, min(node_limit, 2**62)),
+                                         budget if budget.limited else None)
+    if code == 0:
+        return sols, nodes
+    if code == 3:
+        return [], 1
+    if code == 1:
+        raise _stopped(NodeLimitExceeded(f"search stopped after {node_limit} nodes"), nodes)
+    if code == 2:
+        raise _stopped(TimeLimitExceeded(f"search stopped after {budget.describe()}"), nodes)
+    return None

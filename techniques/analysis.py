@@ -55,6 +55,8 @@ class Analysis:
         self.n = n = state.grid.n
         self.size = size = state.grid.size
         self.links: LinkTables = link_tables(state.puzzle)
+        # the cross-state cache (shared_memo, digit_memo, links_memo), looked up once
+        self._shared: dict = self.links.derived(_shared)
         self.houses = self.links.houses
         self.house_mask = self.links.house_mask
         self.full = self.links.full
@@ -267,14 +269,18 @@ class Analysis:
         >>> Analysis(an.state.copy()).digit_memo("demo", 5, lambda: calls.append(1) or 0), len(calls)
         (42, 1)
         """
-        return self.shared_memo((key, digit, self.cells_with[digit]), fn)
+        k = (key, digit, self.cells_with[digit])
+        try:
+            return self._shared[k]
+        except KeyError:
+            return self.shared_memo(k, fn)
 
     def shared_memo(self, key, fn):
         """Cache ``fn()`` across states of this puzzle under ``key``, which must hold
         everything the result depends on besides the puzzle (for instance the candidates
         of the cells a technique reads). Bounded like :meth:`digit_memo`; a result cut
         short by the deadline is not kept."""
-        cache = self.links.derived(_shared)
+        cache = self._shared
         try:
             return cache[key]
         except KeyError:
@@ -288,7 +294,7 @@ class Analysis:
     def links_memo(self, key, fn):
         """Cache ``fn()`` for the life of the puzzle (tables that depend on its houses and
         links only)."""
-        cache = self.links.derived(_shared)
+        cache = self._shared
         try:
             return cache[key]
         except KeyError:

@@ -778,17 +778,6 @@ def _step(an: Analysis, name: str, title: str, f: Fish, elims: int | None = None
                 extra={"bases": f.bases, "covers": f.covers, "fins": fins})
 
 
-def _select(an: Analysis, kind: str, n: int, sub: str, opts: dict, d: int) -> list[Fish]:
-    """Fish of a kind and size; ``sub`` is ``basic`` (no fins), ``finned`` or ``sashimi``."""
-    if sub == "basic":
-        return find_fish(an, kind, n, False, opts, (d,))
-    fish = find_fish(an, kind, n, True, opts, (d,))
-    if kind != "basic":
-        return fish
-    want = sub == "sashimi"
-    return [f for f in fish if is_sashimi(an, f) == want]
-
-
 def _digits(an: Analysis, opts: dict) -> Sequence[int]:
     """The digits to search: all, or the ``only_digits`` option (a search hint)."""
     only = FISH_OPTIONS.read(opts, "only_digits")
@@ -796,9 +785,24 @@ def _digits(an: Analysis, opts: dict) -> Sequence[int]:
 
 
 def _make_finder(name: str, title: str, kind: str, n: int, sub: str):
+    finned = sub != "basic"
+    want = sub == "sashimi"
+
     def finder(an: Analysis, opts: dict) -> Iterator[Step]:
+        # find_fish per digit (finned basic fish split into sashimi or not), the options
+        # read once a call: a state asks every fish technique of the plan for every
+        # digit, and most answers come from the digit memo
+        max_fins = int(FINNED_FISH_OPTIONS.read(opts, "max_fins")) if finned else 0
+        max_endo = (int(FINNED_FISH_OPTIONS.read(opts, "max_endo_fins"))
+                    if finned and kind != "basic" else 0)
+        key = ("fish", kind, n, finned, max_fins, max_endo)
+        memo = an.digit_memo
         for d in _digits(an, opts):
-            for f in _select(an, kind, n, sub, opts, d):
+            fish = memo(key, d, lambda d=d: _find_digit(an, kind, n, finned, max_fins,
+                                                        max_endo, d))
+            if finned and kind == "basic":
+                fish = [f for f in fish if is_sashimi(an, f) == want]
+            for f in fish:
                 yield _step(an, name, title, f)
 
     finder.__name__ = name

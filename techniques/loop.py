@@ -101,14 +101,16 @@ class UnsoundStep(SudokuCSPError):
         self.state = state
 
 
-def apply_step(state: State, step: Step) -> list[int]:
+def apply_step(state: State, step: Step, links: LinkTables | None = None) -> list[int]:
     """Apply a step in place: placements place the digit and remove every candidate weakly
     linked to it; eliminations remove candidates. Raises Contradiction on a wipe-out, and
     when the placements fill every cell of a rule with digits that break it (a rule with no
     weak links, such as an arrow's sum, is seen by no placement before that: without this,
     a puzzle with no solution could end "solved" with the rule broken). Returns the cells
-    it changed (a cell may come twice), which the run uses to derive its next analysis."""
-    links = link_tables(state.puzzle)
+    it changed (a cell may come twice), which the run uses to derive its next analysis.
+    ``links``: the puzzle's link tables when the caller has them."""
+    if links is None:
+        links = link_tables(state.puzzle)
     changed: list[int] = []
     cand = state.cand
     placed_digits = state.placed
@@ -123,15 +125,18 @@ def apply_step(state: State, step: Step) -> list[int]:
         changed.append(cell)
         if peers is not None:
             bit = 1 << digit
+            removed = 0
             for c2 in peers[cell]:
                 m = cand[c2]
                 if m & bit and not placed_digits[c2]:
                     cand[c2] = m ^ bit
-                    state.version += 1
+                    removed += 1
                     changed.append(c2)
                     if m == bit:
+                        state.version += removed
                         raise Contradiction(f"{step.name}: {state.grid.name(c2)} has no "
                                             f"candidate", step.technique, (c2,))
+            state.version += removed
             continue
         for c2, d2 in links.weak_neighbours(cell, digit):
             if state.cand[c2] >> d2 & 1 and not state.placed[c2]:
@@ -287,8 +292,12 @@ def first_step(run: "Run", an: Analysis,
     run.incomplete = False
     run.gave_up = None
     state = run.state
+    budget = an.budget
     for t, finder, opts in run.plan() if plan is None else plan:
-        if an.expired():
+        # an.expired() (which also marks the budget stopped), its clocks read inline first
+        dl, cdl = budget.deadline, budget.cpu_deadline
+        if ((dl is not None and time.perf_counter() > dl)
+                or (cdl is not None and time.process_time() > cdl)) and an.expired():
             return None
         if t.family != "singles":
             run.work += 1
@@ -458,7 +467,7 @@ class Run:
         self._delta: tuple[tuple[int, int], tuple[int, int], list[int]] | None = None
         # the plan the singles fast path read, the stage codes of its leading singles and
         # the search (singles.searcher: the kernel is asked for once per run)
-        self._singles: tuple[list, bytes, Callable] | None = None
+        self._singles: tuple[list, bytes, Callable, LinkTables] | None = None
         # a state handed in may already fill a rule with digits that break it (the givens
         # of a puzzle were checked when it froze)
         self._broken = None if self.sound else self.puzzle.broken_rule(self.state.placed)
@@ -687,16 +696,16 @@ class Run:
         analysis made (derived from the last one through every change since) and the rest
         of the plan searched. The same step as :func:`first_step` over the whole plan."""
         plan = self.plan()
-        links = link_tables(self.puzzle)
         if self._singles is None or self._singles[0] is not plan:
+            links = link_tables(self.puzzle)
             stages = bytearray()
             for t, finder, _ in plan:
                 code = singles.STAGES.get(finder)
                 if code is None:
                     break
                 stages.append(code)
-            self._singles = (plan, bytes(stages), singles.searcher(links))
-        _, stages, search = self._singles
+            self._singles = (plan, bytes(stages), singles.searcher(links), links)
+        _, stages, search, links = self._singles
         rest = None
         if stages and not self.budget.exhausted:    # (spent: first_step says so)
             found = search(self.state, stages)
@@ -739,7 +748,7 @@ class Run:
             before = st.copy()
         try:
             key = (st.version, id(st.cand))
-            changed = apply_step(st, step)
+            changed = apply_step(st, step, self._singles[3] if self._singles else None)
             delta = self._delta
             if delta is not None and delta[1] == key and delta[0] == self._an_key != key:
                 # no analysis was made since the last step (the singles fast path): the

@@ -9,6 +9,7 @@ built, with :func:`_first_single` as its pure-Python twin (identical results).
 from __future__ import annotations
 
 from array import array
+from dataclasses import fields
 from typing import Callable, Iterator, Sequence
 
 from csp.kernel import active
@@ -30,20 +31,51 @@ except ImportError:  # not built (no C compiler): the pure-Python path
 _tuple_new = tuple.__new__
 
 
+#: Step's fields, in order: while they are these, a single's Step is made field by field
+#: (``object.__setattr__`` on a new object: what the frozen dataclass's ``__init__`` does,
+#: without its keyword call; a third of a singles step's cost), else through ``Step(...)``
+_STEP_FIELDS = ("technique", "placements", "eliminations", "pattern", "houses", "links",
+                "digits", "title", "note", "namer", "extra")
+_FAST_STEP = tuple(f.name for f in fields(Step)) == _STEP_FIELDS
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _single(technique: str, title: str, cd: tuple, pattern: tuple, houses: tuple, d: int,
+            namer: "int | Namer") -> Step:
+    """``Step(technique, placements=cd, pattern=pattern, houses=houses, digits=(d,),
+    title=title, namer=namer)``."""
+    if not _FAST_STEP:
+        return Step(technique, placements=cd, pattern=pattern, houses=houses, digits=(d,),
+                    title=title, namer=namer)
+    s = _new(Step)
+    _set(s, "technique", technique)
+    _set(s, "placements", cd)
+    _set(s, "eliminations", ())
+    _set(s, "pattern", pattern)
+    _set(s, "houses", houses)
+    _set(s, "links", ())
+    _set(s, "digits", (d,))
+    _set(s, "title", title)
+    _set(s, "note", "")
+    _set(s, "namer", namer)
+    _set(s, "extra", {})
+    return s
+
+
 def _full_house_step(c: int, d: int, house: str, namer: "int | Namer") -> Step:
-    return Step("full_house", placements=(_tuple_new(Candidate, (c, d)),), digits=(d,),
-                houses=(house,), title="Full House", namer=namer)
+    return _single("full_house", "Full House", (_tuple_new(Candidate, (c, d)),), (),
+                   (house,), d, namer)
 
 
 def _naked_single_step(c: int, d: int, namer: "int | Namer") -> Step:
     cd = (_tuple_new(Candidate, (c, d)),)
-    return Step("naked_single", placements=cd, digits=(d,), pattern=cd,
-                title="Naked Single", namer=namer)
+    return _single("naked_single", "Naked Single", cd, cd, (), d, namer)
 
 
 def _hidden_single_step(c: int, d: int, house: str, namer: "int | Namer") -> Step:
-    return Step("hidden_single", placements=(_tuple_new(Candidate, (c, d)),), digits=(d,),
-                houses=(house,), title="Hidden Single", namer=namer)
+    return _single("hidden_single", "Hidden Single", (_tuple_new(Candidate, (c, d)),), (),
+                   (house,), d, namer)
 
 
 @register("full_house", "Full House", "singles", code="0000")

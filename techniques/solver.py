@@ -99,10 +99,14 @@ def rate_steps(steps: Sequence[Step], by_idea: bool = False) -> Rating:
     r = Rating(basis="ideas" if by_idea else "steps")
     level_idx = 0
     best_score = -1
+    known: dict[str, tuple[int, int]] = {}      # technique -> (score, level index)
+    techs = registry.load() if steps else {}
     for s in steps:
-        t = registry.load().get(s.technique)
-        score = t.score if t else 0
-        lvl = LEVELS.index(t.level) if t else 0
+        sl = known.get(s.technique)
+        if sl is None:
+            t = techs.get(s.technique)
+            sl = known[s.technique] = ((t.score, LEVELS.index(t.level)) if t else (0, 0))
+        score, lvl = sl
         first = s.technique not in r.counts
         if not by_idea or first:
             r.score += score

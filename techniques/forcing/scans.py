@@ -85,6 +85,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
                           title: str) -> Iterator[tuple[int, Step]]:
     st = _static(an)
     w = st.namer
+    tick = an.budget.poll           # (an.tick without its call)
     inter = _inter(opts, net)
     facts = [_fact(c, d, on) for c, d in _candidates(an) for on in (True, False)]
     quiet: set[int] = set()
@@ -100,7 +101,7 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     # (a step's size only orders a full scan's steps)
     sized = bool(FORCING_OPTIONS.read(opts, "shortest"))
     for f in facts:
-        if an.tick(16):     # (the throttled clock: a propagation each round at most)
+        if tick(16):        # (the throttled clock: a propagation each round at most)
             return
         c, d, on = _cell(f), _digit(f), bool(f & 1)
         if not on and not net and not st.chain_from_off(c, d):
@@ -206,9 +207,10 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     result = _resolver(an, net, inter)
     later = bool(an.run_memo.get(NOTES_LATER))
     sized = bool(FORCING_OPTIONS.read(opts, "shortest"))
+    tick = an.budget.poll           # (an.tick without its call)
     # cells
     for c in sorted(iter_cells(an.unsolved), key=lambda c: (an.cand[c].bit_count(), c)):
-        if an.tick(32):     # (the throttled clock: a few propagations each round)
+        if tick(32):        # (the throttled clock: a few propagations each round)
             return
         ds = digits_of(an.cand[c])
         if len(ds) < 2 or len(ds) > maxb:
@@ -242,7 +244,7 @@ def _verities_sized(an: Analysis, opts: dict, net: bool, tech: str,
     # a candidate true and false
     if FORCING_OPTIONS.read(opts, "candidate_verity"):
         for c, d in _candidates(an):
-            if an.tick(16):
+            if tick(16):
                 return
             f = _fact(c, d, True)
             if not net and an.cand[c].bit_count() == 2:

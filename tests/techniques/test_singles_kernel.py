@@ -233,3 +233,27 @@ def test_default_solve_paths_equal_with_and_without_the_kernel(monkeypatch):
     compared, reached = both_kernel_paths(monkeypatch, singles._singles_kernel, "first_single",
                                           lines)
     assert compared == reached == len(lines)
+
+
+def test_single_steps_made_field_by_field_are_the_dataclass_steps():
+    """The singles' Steps (made field by field, singles._single) hold what Step(...) gives:
+    every field, a fresh ``extra`` each, equal and hashed alike."""
+    from csp.step import Candidate, Step
+    from techniques import singles
+    assert singles._FAST_STEP
+    cd = (Candidate(40, 7),)
+    pairs = [(singles._full_house_step(40, 7, "row 5", 9),
+              Step("full_house", placements=cd, digits=(7,), houses=("row 5",),
+                   title="Full House", namer=9)),
+             (singles._naked_single_step(40, 7, 9),
+              Step("naked_single", placements=cd, digits=(7,), pattern=cd,
+                   title="Naked Single", namer=9)),
+             (singles._hidden_single_step(40, 7, "box 5", 9),
+              Step("hidden_single", placements=cd, digits=(7,), houses=("box 5",),
+                   title="Hidden Single", namer=9))]
+    for fast, ref in pairs:
+        assert fast == ref and hash(fast) == hash(ref) and repr(fast) == repr(ref)
+        assert fast.extra == {} and fast.extra is not ref.extra
+        assert fast.explain(2) == ref.explain(2) and fast.to_dict() == ref.to_dict()
+    a, b = singles._naked_single_step(1, 2, 9), singles._naked_single_step(1, 2, 9)
+    assert a.extra is not b.extra

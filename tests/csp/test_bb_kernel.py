@@ -1,0 +1,148 @@
+"""The compiled depth-first search of all-different models (``csp._enum_kernel.bb_search``,
+``csp.search._search_compiled``) against the Python one (``csp.search._search_bitboards``
+with ``SUDOKU_CSP_PURE=1``): the same solutions in the same order, the same node counts,
+the same node-limit and time-limit stops at the same node, on classic 9x9 sets, states part
+way through a logic solve, 4x4 to 16x16 grids and a jigsaw. Skips when the kernel is not
+built."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from csp import Grid, Puzzle
+from csp.budget import Budget
+from csp.errors import NodeLimitExceeded, TimeLimitExceeded
+from csp import search as S
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+KERNEL = S.active(S._enum_kernel)
+needs_kernel = pytest.mark.skipif(KERNEL is None, reason="csp._enum_kernel is not built "
+                                  "(no C compiler at install, or SUDOKU_CSP_PURE=1)")
+
+
+def _both(monkeypatch, engine, cand, limit, node_limit=None):
+    """(kernel outcome, Python outcome): (solutions, nodes) or (exception type, nodes)."""
+    out = []
+    for pure in ("0", "1"):
+        monkeypatch.setenv("SUDOKU_CSP_PURE", pure)
+        budget = Budget(None)
+        budget.node_limit = node_limit
+        try:
+            out.append(S._search_bitboards(engine, list(cand), limit, budget))
+        except (NodeLimitExceeded, TimeLimitExceeded) as e:
+            out.append((type(e), e.nodes, str(e)))
+    monkeypatch.delenv("SUDOKU_CSP_PURE")
+    return out
+
+
+def _lines(name: str, k: int, seed: int = 1) -> list[str]:
+    rows = [ln.split()[0].split(",")[0] for ln in (DATA / name).read_text().splitlines()
+            if ln.strip() and not ln.startswith("#")]
+    return random.Random(seed).sample(rows, min(k, len(rows)))
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", ["17clue_5000.txt", "forum_hardest_1106.txt",
+                                  "multi_solution_1000.txt", "qqwing_expert.txt"])
+def test_same_search_on_classic_sets(monkeypatch, name):
+    from variants.classic import classic_puzzle
+    for line in _lines(name, 40):
+        p = classic_puzzle(line)
+        eng, cand = p.engine(), p.initial_state().cand
+        for limit in (1, 2, 5):
+            k, py = _both(monkeypatch, eng, cand, limit)
+            assert k == py, (line, limit)
+        for node_limit in (0, 1, 7, 50):
+            k, py = _both(monkeypatch, eng, cand, 2, node_limit)
+            assert k == py, (line, node_limit)
+
+
+@needs_kernel
+def test_same_search_along_logic_paths(monkeypatch):
+    """States part way through logic solves (the first uniqueness check's position, and
+    later ones), with a few true digits removed so that several solutions appear."""
+    from techniques import StepSolver
+    from variants.classic import classic_puzzle
+    rng = random.Random(3)
+    for line in _lines("forum_hardest_1106.txt", 6) + _lines("17clue_5000.txt", 6):
+        p = classic_puzzle(line)
+        run = StepSolver("default").start(p)
+        for i, _ in enumerate(run):
+            if i % 7:
+                continue
+            cand = list(run.state.cand)
+            k, py = _both(monkeypatch, p.engine(), cand, 2)
+            assert k == py
+            full = (1 << 10) - 2
+            for c in rng.sample(range(81), 5):
+                cand[c] = full
+            k, py = _both(monkeypatch, p.engine(), cand, 3, 200)
+            assert k == py
+            if i > 30:
+                break
+
+
+@needs_kernel
+@pytest.mark.parametrize("n", [4, 6, 12, 16])
+def test_same_search_on_other_sizes(monkeypatch, n):
+    name = {4: "sizes_4", 6: "sizes_6", 12: "sizes_12", 16: "sizes_16min"}[n]
+    rows = (DATA / f"{name}.solutions.csv").read_text().split()[:6]
+    for row in rows:
+        line = row.split(",")[0]
+        p = Puzzle(Grid(n)).add_grid_houses().givens(line)
+        eng, cand = p.engine(), p.initial_state().cand
+        for limit, node_limit in ((2, None), (10, 300), (1, 5)):
+            k, py = _both(monkeypatch, eng, cand, limit, node_limit)
+            assert k == py, (line, limit, node_limit)
+
+
+@needs_kernel
+def test_same_search_on_a_jigsaw(monkeypatch):
+    regions = [[0, 0, 0, 1, 1, 1], [0, 0, 2, 2, 1, 1], [0, 3, 2, 2, 2, 1],
+               [3, 3, 3, 4, 2, 5], [3, 4, 4, 4, 5, 5], [3, 4, 5, 5, 4, 5]]
+    g = Grid(6, regions=[r for row in regions for r in row])
+    full = Puzzle(g).add_grid_houses().solve(first=True, method="search").solution
+    for seed in range(20):
+        cells = random.Random(seed).sample(range(36), 7)
+        q = Puzzle(g).add_grid_houses().givens({c: full[c] for c in cells})
+        k, py = _both(monkeypatch, q.engine(), q.initial_state().cand, 1000)
+        assert k == py
+    # a limit past a C int (every solution) is the same, and node limits past a C long
+    # long or below 0
+    k, py = _both(monkeypatch, q.engine(), q.initial_state().cand, 10**12)
+    assert k == py
+    for node_limit in (10**30, -3):
+        k, py = _both(monkeypatch, q.engine(), q.initial_state().cand, 5, node_limit)
+        assert k == py
+
+
+@needs_kernel
+def test_time_limit_stops_the_compiled_search():
+    """An empty 9x9 counted to a million solutions stops on a spent budget at a node
+    where the Python search would read it (every 256 nodes). (The tables are built before
+    the budget starts: on a loaded machine their building would meet the limit first.)"""
+    p = Puzzle(Grid(9)).add_grid_houses()
+    eng, cand = p.engine(), p.initial_state().cand
+    eng.bitboards()
+    budget = Budget(0.05)
+    with pytest.raises(TimeLimitExceeded) as e:
+        S._search_bitboards(eng, cand, 10**6, budget)
+    assert e.value.nodes % 256 == 0
+
+
+@needs_kernel
+def test_bad_input_is_refused():
+    p = Puzzle(Grid(4)).add_grid_houses()
+    T = p.engine().bitboards()
+    packed = KERNEL.bb_tables(T.n, T.size, T.full, T.peers, T.houses, T.home)
+    with pytest.raises(TypeError):
+        KERNEL.bb_search(packed, [1, 2], None, 0, 2, -1, None)
+    with pytest.raises(TypeError):
+        KERNEL.bb_search(packed, ["x"] * 16, None, 0, 2, -1, None)
+    with pytest.raises((TypeError, ValueError)):
+        KERNEL.bb_search("not a capsule", [30] * 16, None, 0, 2, -1, None)
+    code, sols, nodes = KERNEL.bb_search(packed, [1 << 20] * 16, None, 0, 2, -1, None)
+    assert code == 4            # masks beyond the grid's digits: the Python path
+    assert KERNEL.bb_tables(200, 16, 0, [], [], []) is None
