@@ -3,7 +3,11 @@
 All chain techniques run on one *candidate node graph* (built per state, cached):
 
 - a node is a candidate (cell, digit) or, in grouped searches, a *group*: the 2+ cells of a
-  digit in the intersection of two full houses (a box-line intersection in classic sudoku);
+  digit in the intersection of two full houses (a box-line intersection in classic sudoku)
+  or, for a digit with same-digit links beyond the houses (anti-knight, anti-king ...), a
+  *house group*: the digit's places in a full house but one cell (or but a box-line group),
+  kept when a candidate outside the house sees all its cells (:func:`_house_groups`: "the
+  3 of row 2 is in r2c2 or in r2c5/r2c8, and both of those are a knight's move from r1c7");
 - a *strong link* joins two nodes of which at least one is true: the two candidates of a
   bivalue cell, or two nodes covering all places of a digit in a full house;
 - a *weak link* joins two nodes that cannot both be true: one digit in cells that see each
@@ -467,6 +471,9 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
 #: house groups: a digit's places in a house are split into one cell and the rest only
 #: while the house has at most this many places (the rest: up to 5 cells)
 HOUSE_GROUP_PLACES = 6
+#: ... and only on grids up to this size (their count grows with houses x digits, and the
+#: weak links between them with its square; measured on 9x9 only)
+HOUSE_GROUP_MAX_N = 12
 
 
 def _beyond_house_digits(links: LinkTables) -> int:
@@ -491,7 +498,7 @@ def _house_groups(an: Analysis, g: ChainGraph, ds) -> None:
     Weak links as for the box-line groups: to the digit's candidates seeing every cell of
     the group, and to the groups wholly inside those."""
     beyond = an.links.derived(_beyond_house_digits)
-    if not beyond:
+    if not beyond or an.n > HOUSE_GROUP_MAX_N:
         return
     size = an.size
     cw, hm = an.cells_with, an.house_mask
