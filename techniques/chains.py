@@ -126,6 +126,12 @@ class ChainGraph:
         if hubs is not None:
             self._hubs = hubs
 
+    def relinked(self) -> None:
+        """Forget what was derived from the links (the hubs, the kernel's copy): nodes or
+        links were added after the build (:func:`_house_groups`)."""
+        self._hubs = None
+        self._kernel = None
+
     def starts(self) -> int:
         """Bitset of the nodes a search may start from: present candidates and the group
         and ALS nodes (appended after the candidate slots)."""
@@ -557,8 +563,7 @@ def _house_groups(an: Analysis, g: ChainGraph, ds) -> None:
                     weak[gj] |= 1 << gi
             weak[gi] |= w
     if added:
-        g._hubs = None
-        g._kernel = None
+        g.relinked()
 
 
 
