@@ -275,7 +275,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
         dsmask |= 1 << d
     if _kernel_build(an, g, ds, dsmask, house, bivalue, cell_weak, groups, cross, als):
         if groups and house:
-            _house_groups(an, g, ds)
+            _house_groups(an, g, ds, False)
         return g
     cand = an.cand
     cw = an.cells_with
@@ -470,7 +470,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
                     weak[ai] |= 1 << aj
                     weak[aj] |= 1 << ai
     if groups and house:
-        _house_groups(an, g, ds)
+        _house_groups(an, g, ds, cross)
     return g
 
 
@@ -493,7 +493,7 @@ def _beyond_house_digits(links: LinkTables) -> int:
     return out
 
 
-def _house_groups(an: Analysis, g: ChainGraph, ds) -> None:
+def _house_groups(an: Analysis, g: ChainGraph, ds, cross: bool) -> None:
     """Add *house groups* to a grouped graph: for a digit with 3 to
     :data:`HOUSE_GROUP_PLACES` places in a full house, the places but one (and the places
     but a box-line group) form a group strongly linked to that cell (group): the house
@@ -502,7 +502,8 @@ def _house_groups(an: Analysis, g: ChainGraph, ds) -> None:
     same-digit links beyond the houses (a knight's or king's move ...: on grids of houses
     alone the box-line groups are the ones a solver uses, and their paths stay HoDoKu's).
     Weak links as for the box-line groups: to the digit's candidates seeing every cell of
-    the group, and to the groups wholly inside those."""
+    the group, to the groups wholly inside those and (``cross``) to the candidates of other
+    digits that a binary rule rules out beside every cell of the group."""
     beyond = an.links.derived(_beyond_house_digits)
     if not beyond or an.n > HOUSE_GROUP_MAX_N:
         return
@@ -512,6 +513,11 @@ def _house_groups(an: Analysis, g: ChainGraph, ds) -> None:
     strong, weak, nodes = g.strong, g.weak, g.nodes
     base = an.n * size
     added = False
+    crossmap = an.links.cross if cross else {}
+    shared = an.links.derived(_group_cross) if crossmap else {}
+    dsmask = 0
+    for d in ds:
+        dsmask |= 1 << d
     for d in ds:
         if not beyond >> d & 1:
             continue
@@ -562,6 +568,15 @@ def _house_groups(an: Analysis, g: ChainGraph, ds) -> None:
                     w |= 1 << gj
                     weak[gj] |= 1 << gi
             weak[gi] |= w
+            if crossmap:
+                common_x = shared.get((q, d))
+                if common_x is None:
+                    common_x = shared[(q, d)] = _common_cross(crossmap, q, d)
+                for (o, e) in common_x:
+                    if dsmask >> e & 1 and cw[e] >> o & 1:
+                        j = (e - 1) * size + o
+                        weak[gi] |= 1 << j
+                        weak[j] |= 1 << gi
     if added:
         g.relinked()
 

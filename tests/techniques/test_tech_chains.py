@@ -418,7 +418,8 @@ def _full_intersections_of(an: Analysis):
 
 def test_house_groups_sound_4x4() -> None:
     """Random 4x4 states holding a solution, with random same-digit links between cells of
-    different houses that the solution keeps (two cells that must differ): no grouped chain
+    different houses that the solution keeps (two cells that must differ) and a few
+    less-than relations (cross-digit links): no grouped chain
     step removes a solution digit, and house groups (groups that are not a box-line
     intersection) take part."""
     import random
@@ -433,6 +434,10 @@ def test_house_groups_sound_4x4() -> None:
             a, b = rng.sample(range(16), 2)
             if sol[a] != sol[b]:
                 p.add_allowed_pairs(a, b, differ)
+        for _ in range(rng.randint(0, 3)):   # cross-digit links too (the groups take them)
+            a, b = rng.sample(range(16), 2)
+            if sol[a] < sol[b]:
+                p.add_less(a, b)
         st = p.initial_state()
         for c in range(16):
             m = 1 << sol[c]
