@@ -3,7 +3,11 @@
 All chain techniques run on one *candidate node graph* (built per state, cached):
 
 - a node is a candidate (cell, digit) or, in grouped searches, a *group*: the 2+ cells of a
-  digit in the intersection of two full houses (a box-line intersection in classic sudoku);
+  digit in the intersection of two full houses (a box-line intersection in classic sudoku)
+  or, for a digit with same-digit links beyond the houses (anti-knight, anti-king ...), a
+  *house group*: the digit's places in a full house but one cell (or but a box-line group),
+  kept when a candidate outside the house sees all its cells (:func:`_house_groups`: "the
+  3 of row 2 is in r2c2 or in r2c5/r2c8, and both of those are a knight's move from r1c7");
 - a *strong link* joins two nodes of which at least one is true: the two candidates of a
   bivalue cell, or two nodes covering all places of a digit in a full house;
 - a *weak link* joins two nodes that cannot both be true: one digit in cells that see each
@@ -121,6 +125,12 @@ class ChainGraph:
         self._kernel = ctx
         if hubs is not None:
             self._hubs = hubs
+
+    def relinked(self) -> None:
+        """Forget what was derived from the links (the hubs, the kernel's copy): nodes or
+        links were added after the build (:func:`_house_groups`)."""
+        self._hubs = None
+        self._kernel = None
 
     def starts(self) -> int:
         """Bitset of the nodes a search may start from: present candidates and the group
@@ -264,6 +274,8 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
     for d in ds:
         dsmask |= 1 << d
     if _kernel_build(an, g, ds, dsmask, house, bivalue, cell_weak, groups, cross, als):
+        if groups and house:
+            _house_groups(an, g, ds, False)
         return g
     cand = an.cand
     cw = an.cells_with
@@ -457,7 +469,117 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
                 if y2 == y and aj != ai and yc2 & ~common == 0:
                     weak[ai] |= 1 << aj
                     weak[aj] |= 1 << ai
+    if groups and house:
+        _house_groups(an, g, ds, cross)
     return g
+
+
+#: house groups: a digit's places in a house are split into one cell and the rest only
+#: while the house has at most this many places (the rest: up to 5 cells)
+HOUSE_GROUP_PLACES = 6
+#: ... and only on grids up to this size (their count grows with houses x digits, and the
+#: weak links between them with its square; measured on 9x9 only)
+HOUSE_GROUP_MAX_N = 12
+
+
+def _beyond_house_digits(links: LinkTables) -> int:
+    """Bit d set when digit d has same-digit weak links beyond the houses (a knight's or
+    king's move, a non-house diagonal ...): the digits whose house groups can lead
+    somewhere new (kept with the link tables)."""
+    out = 0
+    for d in range(1, links.n + 1):
+        if links.peers_d[d] != links.house_peers:
+            out |= 1 << d
+    return out
+
+
+def _house_groups(an: Analysis, g: ChainGraph, ds, cross: bool) -> None:
+    """Add *house groups* to a grouped graph: for a digit with 3 to
+    :data:`HOUSE_GROUP_PLACES` places in a full house, the places but one (and the places
+    but a box-line group) form a group strongly linked to that cell (group): the house
+    holds the digit once, so one side or the other does. A group is kept only when some
+    candidate of the digit outside the house sees all its cells, and only for digits with
+    same-digit links beyond the houses (a knight's or king's move ...: on grids of houses
+    alone the box-line groups are the ones a solver uses, and their paths stay HoDoKu's).
+    Weak links as for the box-line groups: to the digit's candidates seeing every cell of
+    the group, to the groups wholly inside those and (``cross``) to the candidates of other
+    digits that a binary rule rules out beside every cell of the group."""
+    beyond = an.links.derived(_beyond_house_digits)
+    if not beyond or an.n > HOUSE_GROUP_MAX_N:
+        return
+    size = an.size
+    cw, hm = an.cells_with, an.house_mask
+    peers_d = an.links.peers_d
+    strong, weak, nodes = g.strong, g.weak, g.nodes
+    base = an.n * size
+    added = False
+    crossmap = an.links.cross if cross else {}
+    shared = an.links.derived(_group_cross) if crossmap else {}
+    dsmask = 0
+    for d in ds:
+        dsmask |= 1 << d
+    for d in ds:
+        if not beyond >> d & 1:
+            continue
+        cwd = cw[d]
+        pd = peers_d[d]
+        off = (d - 1) * size
+        known: dict[int, int] = {}
+        for i in range(base, len(nodes)):
+            if nodes[i][0] == d and i not in g.als:
+                known[nodes[i][1]] = i
+        boxline = list(known)
+        fresh: list[tuple[int, int, int]] = []   # (cells, node, common peers)
+        for h in an.full:
+            p = hm[h] & cwd
+            k = p.bit_count()
+            if k < 3 or k > HOUSE_GROUP_PLACES:
+                continue
+            parts = [(p & ~(1 << c), 1 << c) for c in iter_cells(p)]
+            parts += [(p & ~q, q) for q in boxline
+                      if q & ~p == 0 and (p & ~q) & ((p & ~q) - 1)]
+            for q, other in parts:
+                gi = known.get(q)
+                if gi is None:
+                    common = cwd & ~p
+                    for c in iter_cells(q):
+                        common &= pd[c]
+                    if not common:
+                        continue
+                    gi = g.add(d, q)
+                    known[q] = gi
+                    fresh.append((q, gi, common | (p & ~q)))
+                    added = True
+                j = (off + other.bit_length() - 1 if not other & (other - 1)
+                     else known.get(other))
+                if j is None:
+                    continue
+                strong[gi] |= 1 << j
+                strong[j] |= 1 << gi
+                added = True
+        # weak links of the new groups: candidates seeing all their cells, groups inside
+        for q, gi, common in fresh:
+            w = 0
+            for o in iter_cells(common):
+                w |= 1 << (off + o)
+                weak[off + o] |= 1 << gi
+            for q2, gj in known.items():
+                if gj != gi and q2 & ~common == 0:
+                    w |= 1 << gj
+                    weak[gj] |= 1 << gi
+            weak[gi] |= w
+            if crossmap:
+                common_x = shared.get((q, d))
+                if common_x is None:
+                    common_x = shared[(q, d)] = _common_cross(crossmap, q, d)
+                for (o, e) in common_x:
+                    if dsmask >> e & 1 and cw[e] >> o & 1:
+                        j = (e - 1) * size + o
+                        weak[gi] |= 1 << j
+                        weak[j] |= 1 << gi
+    if added:
+        g.relinked()
+
 
 
 # ------------------------------------------------------------------------------------------

@@ -353,3 +353,106 @@ def test_group_cross_digit_links_sound_4x4() -> None:
                 total += 1
                 assert unsound(s, sol) is None, s.explain(2)
     assert total and crossed
+
+
+#: "Anti-knight minimal givens 4" after 41 steps (before this change its 42nd step was a
+#: digit chain exclusion): candidate masks and placed digits
+_ANTI_KNIGHT_MASKS = [
+    1014, 1022, 1006, 1010, 990, 502, 428, 762, 862, 1014, 510, 998, 1010, 988, 486, 420, 634,
+    854, 1014, 986, 1006, 976, 14, 468, 424, 760, 602, 976, 984, 968, 34, 976, 34, 388, 200,
+    332, 1012, 992, 44, 960, 464, 400, 2, 560, 328, 994, 752, 962, 4, 896, 8, 528, 192, 48, 8,
+    258, 16, 258, 32, 512, 64, 4, 128, 742, 548, 706, 216, 130, 194, 528, 256, 570, 994, 994,
+    736, 458, 276, 148, 40, 570, 538]
+_ANTI_KNIGHT_PLACED = {42: 1, 48: 2, 50: 3, 54: 3, 56: 4, 58: 5, 59: 9, 60: 6, 61: 2, 62: 7,
+                       70: 8}
+
+
+def test_house_group_over_knight_moves_gives_grouped_aic() -> None:
+    """Row 2's 3 is in r2c2 or in r2c5/r2c8, and both of those are a knight's move from
+    r1c7 and r3c7: the house group (3)r2c5,r2c8 (not a box-line intersection) is strongly
+    linked to (3)r2c2 and weakly to the group (3)r1c7,r3c7, so the grouped AIC
+    (3)r2c2=(3)r2c5,r2c8-(3)r1c7,r3c7=(3)r9c7-(3)r8c9=(3)r8c4-(4)r8c4=(4)r1c4,r2c4,r3c4
+    removes 4 from r2c2. With box-line groups alone no chain finds it (the solver took a
+    single-digit Nishio there)."""
+    from conftest import fpuzzle
+    from techniques import chains
+    p, sol = fpuzzle("Anti-knight minimal givens 4")
+    placed = [_ANTI_KNIGHT_PLACED.get(c, 0) for c in range(81)]
+    st = p.state_from(_ANTI_KNIGHT_MASKS, placed)
+    found = StepSolver("all").find_all(st, "grouped_aic")
+    r2c2 = p.cell("r2c2")
+    hit = [s for s in found if (r2c2, 4) in s.eliminations]
+    assert hit, [s.explain(2) for s in found]
+    assert "(3)r2c2=(3)r2c5,r2c8-(3)r1c7,r3c7" in hit[0].explain(2)
+    for s in found:
+        assert unsound(s, sol) is None
+    g = build_graph(Analysis(st), groups=True)
+    q = (1 << p.cell("r2c5")) | (1 << p.cell("r2c8"))
+    gi = next(i for i, (d, m) in enumerate(g.nodes) if d == 3 and m == q)
+    assert g.strong[gi] >> ((3 - 1) * 81 + r2c2) & 1
+    # without house groups the same state has no such chain
+    saved = chains._beyond_house_digits
+    try:
+        chains._beyond_house_digits = lambda links: 0
+        fresh = p.state_from(_ANTI_KNIGHT_MASKS, placed)
+        again = StepSolver("all").find_all(fresh, "grouped_aic")
+    finally:
+        chains._beyond_house_digits = saved
+    assert not any((r2c2, 4) in s.eliminations for s in again)
+
+
+def test_house_groups_only_with_links_beyond_houses() -> None:
+    """A classic grid gets no house groups: its grouped chains keep HoDoKu's box-line
+    groups."""
+    p = classic_puzzle("." * 81)
+    an = Analysis(p.initial_state())
+    g = build_graph(an, groups=True)
+    inters = {m for m, _ in _full_intersections_of(an)}
+    assert all(m in inters or m & (m - 1) == 0 for _, m in g.nodes[81 * 9:])
+
+
+def _full_intersections_of(an: Analysis):
+    from techniques.chains import _intersections
+    return _intersections(an)
+
+
+def test_house_groups_sound_4x4() -> None:
+    """Random 4x4 states holding a solution, with random same-digit links between cells of
+    different houses that the solution keeps (two cells that must differ) and a few
+    less-than relations (cross-digit links): no grouped chain
+    step removes a solution digit, and house groups (groups that are not a box-line
+    intersection) take part."""
+    import random
+    rng = random.Random(2929)
+    grids = _grids4()
+    total = housed = 0
+    for _ in range(80):
+        sol = rng.choice(grids)
+        p = Puzzle(Grid(4)).add_grid_houses()
+        differ = [(x, y) for x in range(1, 5) for y in range(1, 5) if x != y]
+        for _ in range(rng.randint(2, 8)):
+            a, b = rng.sample(range(16), 2)
+            if sol[a] != sol[b]:
+                p.add_allowed_pairs(a, b, differ)
+        for _ in range(rng.randint(0, 3)):   # cross-digit links too (the groups take them)
+            a, b = rng.sample(range(16), 2)
+            if sol[a] < sol[b]:
+                p.add_less(a, b)
+        st = p.initial_state()
+        for c in range(16):
+            m = 1 << sol[c]
+            for d in range(1, 5):
+                if rng.random() < 0.7:
+                    m |= 1 << d
+            st.cand[c] = m
+        an = Analysis(st)
+        g = build_graph(an, groups=True)
+        inters = {m for m, _ in _full_intersections_of(an)}
+        n_cand = len(g.strong) - g.extra
+        housed += sum(1 for _, m in g.nodes[n_cand:] if not any(m & ~i == 0 for i in inters))
+        for name in ("grouped_aic", "grouped_discontinuous_nice_loop",
+                     "grouped_continuous_nice_loop"):
+            for s in registry.get(name).find(an, {}):
+                total += 1
+                assert unsound(s, sol) is None, s.explain(2)
+    assert total and housed
