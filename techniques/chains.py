@@ -52,7 +52,7 @@ loops' paths) with the same results; this module's code is the reference and the
 """
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from csp.bits import digits_of, union_of
 from csp.kernel import active
@@ -263,6 +263,21 @@ def _common_cross(crossmap: dict, q: int, d: int) -> tuple[tuple[int, int], ...]
     return tuple(sorted((o, e) for o, e in common or () if e != d and not q >> o & 1))
 
 
+
+def _link_cross(weak: list[int], shared: dict, crossmap: dict, q: int, d: int, gi: int,
+                dsmask: int, cw: Sequence[int], size: int) -> None:
+    """Weakly link group node ``gi`` (digit ``d`` in cells ``q``) to the candidates of the
+    chain's digits (``dsmask``) still open (``cw``) that a binary rule rules out beside
+    every cell of the group (:func:`_common_cross`, kept in ``shared``)."""
+    common = shared.get((q, d))
+    if common is None:
+        common = shared[(q, d)] = _common_cross(crossmap, q, d)
+    for (o, e) in common:
+        if dsmask >> e & 1 and cw[e] >> o & 1:
+            j = (e - 1) * size + o
+            weak[gi] |= 1 << j
+            weak[j] |= 1 << gi
+
 def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0,
            als_cells=True, als_exits=False) -> ChainGraph:
     g = ChainGraph()
@@ -388,14 +403,7 @@ def _build(an: Analysis, digits, house, bivalue, cell_weak, groups, cross, als=0
         shared = an.links.derived(_group_cross)
         for d, lst in gnodes.items():
             for q, gi in lst:
-                common = shared.get((q, d))
-                if common is None:
-                    common = shared[(q, d)] = _common_cross(crossmap, q, d)
-                for (o, e) in common:
-                    if dsmask >> e & 1 and cw[e] >> o & 1:
-                        j = (e - 1) * size + o
-                        weak[gi] |= 1 << j
-                        weak[j] |= 1 << gi
+                _link_cross(weak, shared, crossmap, q, d, gi, dsmask, cw, size)
     # ALS nodes
     if als:
         for cells, dm in full_house_als(an, als):
@@ -569,14 +577,7 @@ def _house_groups(an: Analysis, g: ChainGraph, ds, cross: bool) -> None:
                     weak[gj] |= 1 << gi
             weak[gi] |= w
             if crossmap:
-                common_x = shared.get((q, d))
-                if common_x is None:
-                    common_x = shared[(q, d)] = _common_cross(crossmap, q, d)
-                for (o, e) in common_x:
-                    if dsmask >> e & 1 and cw[e] >> o & 1:
-                        j = (e - 1) * size + o
-                        weak[gi] |= 1 << j
-                        weak[j] |= 1 << gi
+                _link_cross(weak, shared, crossmap, q, d, gi, dsmask, cw, size)
     if added:
         g.relinked()
 

@@ -574,19 +574,10 @@ def _shaped(name: str, s: int, deadline: float | None
     upto = StepSolver(plan[:plan.index(name) + 1], unique=True)
     before = StepSolver(plan[:plan.index(name)], unique=True)
 
-    def build(gv: list[int]) -> Puzzle:
-        q = Puzzle(9).use(classic()).givens(gv)
-        q.unique = True
-        return q
+    build = _classic_of
 
     def finished(solver: StepSolver, gv: list[int]) -> bool:
-        b_ = _budget(deadline)
-        if b_.exhausted:
-            raise TimeLimitExceeded("time limit reached while steering")
-        res = solver.solve(build(gv), budget=b_)
-        if res.status not in ("solved", "stuck"):
-            raise TimeLimitExceeded("time limit reached while steering")
-        return res.status == "solved"
+        return _steered_solve(solver, build(gv), deadline).status == "solved"
 
     def judged(gv: list[int]) -> "tuple[Puzzle, list[int], Any] | str":
         q = build(gv)
@@ -597,27 +588,69 @@ def _shaped(name: str, s: int, deadline: float | None
         return judged(givens)
     blank = [c for c in range(81) if not givens[c] and c not in box]
     verdict = "needs harder"
-    for _ in range(SHAPE_EDGE_ORDERS):
-        rng.shuffle(blank)
-        lo, hi = 0, len(blank)              # prefix lo: stuck; hi: finished
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            gv = givens[:]
-            for c in blank[:mid]:
-                gv[c] = sol[c]
-            if finished(upto, gv):
-                hi = mid
-            else:
-                lo = mid
-        gv = givens[:]
-        for c in blank[:hi]:
-            gv[c] = sol[c]
+    for gv in _bisected_edges(givens, blank, sol, rng, lambda g: finished(upto, g)):
         if not finished(before, gv):
             got = judged(gv)
             if not isinstance(got, str):
                 return got
             verdict = got
     return verdict
+
+
+
+def _classic_of(gv: list[int]) -> Puzzle:
+    """A classic 9x9 puzzle of the givens ``gv`` (0: open), marked as unique."""
+    from variants.classic import classic
+    q = Puzzle(9).use(classic()).givens(gv)
+    q.unique = True
+    return q
+
+
+def _steered_solve(solver: StepSolver, q: Puzzle, deadline: float | None) -> Any:
+    """``solver``'s solve of ``q`` within what is left before ``deadline``, ``solved`` or
+    ``stuck``; a solve the limit stopped (or no time left) raises
+    :class:`TimeLimitExceeded`, which ends the steering."""
+    b_ = _budget(deadline)
+    if b_.exhausted:
+        raise TimeLimitExceeded("time limit reached while steering")
+    res = solver.solve(q, budget=b_)
+    if res.status not in ("solved", "stuck"):
+        raise TimeLimitExceeded("time limit reached while steering")
+    return res
+
+def _bisected_edges(givens: list[int], blank: list[int], sol: list[int],
+                    rng: random.Random, finishes: Callable[[list[int]], bool]
+                    ) -> Iterator[list[int]]:
+    """The edges where a stuck candidate starts to finish: for each of
+    :data:`SHAPE_EDGE_ORDERS` random orders of ``blank`` (shuffled in place, one order a
+    step of the iteration), ``givens`` with the shortest prefix of the order given back
+    (from ``sol``) for which ``finishes`` holds, found by bisection (the whole order is
+    assumed to finish). Used by :func:`_shaped` and :func:`_climbed`: the caller keeps an
+    edge where the ladder before the technique is still stuck.
+
+    >>> import random
+    >>> sol = list(range(1, 10)) * 9
+    >>> edge = next(_bisected_edges([0] * 81, list(range(81)), sol, random.Random(1),
+    ...                             lambda g: sum(map(bool, g)) >= 5))
+    >>> sum(map(bool, edge))
+    5
+    """
+    for _ in range(SHAPE_EDGE_ORDERS):
+        rng.shuffle(blank)
+        lo, hi = 0, len(blank)              # prefix lo: stuck; hi: finished
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            g = givens[:]
+            for c in blank[:mid]:
+                g[c] = sol[c]
+            if finishes(g):
+                hi = mid
+            else:
+                lo = mid
+        g = givens[:]
+        for c in blank[:hi]:
+            g[c] = sol[c]
+        yield g
 
 
 def _climbed(name: str, s: int, deadline: float | None
@@ -649,18 +682,10 @@ def _climbed(name: str, s: int, deadline: float | None
     upto = StepSolver(plan[:plan.index(name) + 1], unique=True)
     before = StepSolver(plan[:plan.index(name)], unique=True)
 
-    def build(gv: list[int]) -> Puzzle:
-        q = Puzzle(9).use(classic()).givens(gv)
-        q.unique = True
-        return q
+    build = _classic_of
 
     def solved(solver: StepSolver, gv: list[int]) -> "tuple[bool, State]":
-        b_ = _budget(deadline)
-        if b_.exhausted:
-            raise TimeLimitExceeded("time limit reached while steering")
-        res = solver.solve(build(gv), budget=b_)
-        if res.status not in ("solved", "stuck"):
-            raise TimeLimitExceeded("time limit reached while steering")
+        res = _steered_solve(solver, build(gv), deadline)
         return res.status == "solved", res.state
 
     def score(gv: list[int]) -> "tuple[float, tuple[int, int, int, int] | None, list[int]]":
@@ -688,21 +713,7 @@ def _climbed(name: str, s: int, deadline: float | None
             return found if isinstance(found, str) else (build(gv), sol, found)
         blank = [c for c in range(81) if not gv[c] and c not in rect]
         verdict = found
-        for _ in range(SHAPE_EDGE_ORDERS):
-            rng.shuffle(blank)
-            lo, hi = 0, len(blank)          # prefix lo: stuck; hi: finished
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                g = gv[:]
-                for c in blank[:mid]:
-                    g[c] = sol[c]
-                if solved(upto, g)[0]:
-                    hi = mid
-                else:
-                    lo = mid
-            g = gv[:]
-            for c in blank[:hi]:
-                g[c] = sol[c]
+        for g in _bisected_edges(gv, blank, sol, rng, lambda g_: solved(upto, g_)[0]):
             if not solved(before, g)[0]:
                 found = _check(build(g), name, deadline)
                 if not isinstance(found, str):
