@@ -122,7 +122,7 @@ def test_gate_refuses_a_solved_grid_that_breaks_a_rule(monkeypatch):
 def test_gate_refuses_a_grid_with_a_digit_twice_in_a_house(monkeypatch):
     """A broken step application (digits placed without looking at candidates or links)
     and a technique that places a second 2 in row 1: the gate names the house."""
-    def apply_blindly(state, step):
+    def apply_blindly(state, step, *tables):     # (the run hands its link tables on)
         for c, d in step.placements:
             state.place(c, d)
     monkeypatch.setattr(loop, "apply_step", apply_blindly)

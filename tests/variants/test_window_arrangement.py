@@ -14,7 +14,7 @@ from __future__ import annotations
 from csp import Grid, Puzzle
 from csp.bits import iter_cells
 from sudoku_csp.formats.loader import marks_state
-from techniques import StepSolver
+from techniques import StepSolver, chains
 from variants.classic import classic
 from variants.arrangement_logic import arrangement_tables, line_windows
 
@@ -45,7 +45,7 @@ def oracle(p: Puzzle, st, window: set[int]) -> set[tuple[int, int]]:
     return region_oracle(p, st, window, split_houses=True)
 
 
-def test_window_on_a_jigsaw_coloring_book() -> None:
+def test_window_on_a_jigsaw_coloring_book(monkeypatch) -> None:
     """Rows 1-3 of "Relaxed String" with anti-king and the region cells inside them: the
     eliminations are exactly the oracle's, none removes a digit of the solution, and the
     solver without the window arrangement has nothing but the forcing family here."""
@@ -53,12 +53,18 @@ def test_window_on_a_jigsaw_coloring_book() -> None:
     st = marks_state(RELAXED_STRING, p)
     assert all(st.cand[c] >> sol[c] & 1 or st.placed[c] == sol[c] for c in range(81))
     # (the three-house exclusion, just after the two-house one, gets past this state too,
-    # and so does the digit chain exclusion, after the window arrangement)
+    # and so does the digit chain exclusion, after the window arrangement, and a grouped
+    # nice loop through the chains' house groups, newer than both)
     without = ["default", "-window_arrangement", "-three_house_exclusion",
                "-digit_chain_exclusion", "-digit_chain_verity"]
-    assert StepSolver([*without, *(f"-{f}" for f in FORCING)]).next_step(st) is None
-    step = StepSolver(["default", "-three_house_exclusion"]).next_step(st)
-    assert step.technique == "window_arrangement"
+    loop = StepSolver([*without, *(f"-{f}" for f in FORCING)]).next_step(st)
+    assert loop.technique == "grouped_continuous_nice_loop"
+    assert all(sol[c] != d for c, d in loop.eliminations)
+    with monkeypatch.context() as m:
+        m.setattr(chains, "HOUSE_GROUP_MAX_N", 0)
+        assert StepSolver([*without, *(f"-{f}" for f in FORCING)]).next_step(st) is None
+        step = StepSolver(["default", "-three_house_exclusion"]).next_step(st)
+        assert step.technique == "window_arrangement"
     steps = found(p, st, "window_arrangement")
     assert steps[0].explain(2).startswith("Window Arrangement: rows 1-3 with anti-king")
     assert sorted((p.grid.name(c), d) for c, d in steps[0].eliminations) == [
