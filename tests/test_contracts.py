@@ -113,7 +113,6 @@ def _is_bit_walk(fn) -> bool:
 
 def test_bit_iteration_has_one_home():
     import ast
-    from pathlib import Path
     root = ROOT
     copies = []
     for pkg in ("csp", "techniques", "variants", "sudoku_csp"):
@@ -168,7 +167,6 @@ def test_no_hook_is_probed_with_getattr():
     """The library calls declared hooks (csp.constraints.Constraint declares every one with a
     default); getattr / hasattr appear only for the reflection listed above."""
     import ast
-    from pathlib import Path
     root = ROOT
     found = set()
     for pkg in ("csp", "techniques", "variants"):
@@ -184,7 +182,6 @@ def test_no_private_attribute_is_set_from_outside():
     """Nothing sets an underscore attribute on an object other than ``self`` (the old
     per-puzzle caches): derived tables go through Puzzle.derived / LinkTables.derived."""
     import ast
-    from pathlib import Path
     root = ROOT
     found = []
     for pkg in ("csp", "techniques", "variants", "sudoku_csp"):
@@ -252,7 +249,6 @@ def test_relations_state_their_kind():
 
 def test_no_relation_is_read_through_its_cache_key():
     import re
-    from pathlib import Path
     root = ROOT
     # c.key == ("lt",), kind, d = c.key, ("absdiff", d)
     pattern = re.compile(r"\.key\s*==|\.key\[|= c\.key|\(\"(lt|le|eq|ne)\",\)"

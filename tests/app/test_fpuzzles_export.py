@@ -4,13 +4,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from csp import Grid, Less, Puzzle
 from csp.search import search
-from variants import (anti_king, arrow, black_dot, classic, clone, diagonal, digits,
+from variants import (anti_king, arrow, black_dot, classic, clone, digits,
                       disjoint_groups, double_arrow, even, extra_region, indexer, killer_cage,
                       less_than, little_killer, lockout, maximum, minimum, negative,
                       non_consecutive, odd, palindrome, quadruple, renban, sandwich,

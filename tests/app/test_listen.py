@@ -4,7 +4,6 @@ cancellation, a new message cancelling the old job, and bad messages."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 
 import pytest
@@ -14,10 +13,8 @@ websockets = pytest.importorskip("websockets", reason="needs websockets (the tes
 from websockets.sync.client import connect  # noqa: E402
 
 from conftest import DATA, fpuzzle_row  # noqa: E402
-from sudoku_csp.formats.fpuzzles import load_fpuzzles  # noqa: E402
 from sudoku_csp.workbench import true_candidates  # noqa: E402
-from sudoku_csp.workbench.server import (MAX_MESSAGE, ListenServer,  # noqa: E402
-                                         fpuzzles_payload)
+from sudoku_csp.workbench.server import MAX_MESSAGE, ListenServer  # noqa: E402
 from variants import classic_puzzle  # noqa: E402
 
 import lzstring  # noqa: E402

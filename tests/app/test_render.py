@@ -374,7 +374,6 @@ def test_csp_alone_has_no_renderer():
     to the text repr (None); the library layers never import the application to draw."""
     import subprocess
     import sys
-    from pathlib import Path
     code = ("import sys\nfrom csp import Puzzle\np = Puzzle(4).add_grid_houses()\n"
             "assert p._repr_svg_() is None and p.propagate()._repr_svg_() is None\n"
             "from techniques import StepSolver\nr = StepSolver().solve(p)\n"

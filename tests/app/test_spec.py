@@ -6,7 +6,7 @@ import json
 import pytest
 
 from csp import Grid, Puzzle
-from variants import classic, jigsaw_grid, killer_cage, thermo
+from variants import classic, killer_cage, thermo
 from sudoku_csp.cli import main
 from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from sudoku_csp.formats.spec import RULES, SpecError, from_spec, to_spec

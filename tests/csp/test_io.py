@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from csp import Grid, Puzzle
 from csp.errors import GridSizeError, ParseError
 from csp.io import (parse_library_line, parse_line, parse_pencilmarks, write_library_line,
                     write_line, write_pencilmarks)

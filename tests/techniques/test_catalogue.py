@@ -7,7 +7,6 @@ import importlib.util
 import re
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from types import ModuleType
 
 import pytest

@@ -4,7 +4,6 @@ from __future__ import annotations
 import ast
 import json
 import time
-from pathlib import Path
 
 import pytest
 

@@ -305,7 +305,6 @@ def test_calibration_on_sudoku_exchange_sample():
     """Spearman >= 0.9 against the published SE ratings on 150 Sudoku Exchange puzzles."""
     import importlib.util
     import random
-    from pathlib import Path
     path = ROOT / "benchmarks" / "rating.py"
     spec = importlib.util.spec_from_file_location("rating_bench", path)
     bench = importlib.util.module_from_spec(spec)

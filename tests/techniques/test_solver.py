@@ -160,7 +160,6 @@ def test_techniques_share_one_analysis_in_any_order():
     different meanings would make results depend on the order they run in."""
     from techniques import registry
     from techniques.analysis import Analysis
-    from techniques.loop import apply_step
     from techniques.solver import StepSolver
     from variants.classic import classic_puzzle
     # every family that caches on the Analysis; the big finned Franken/Mutant fish and the

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 from csp import Puzzle
-from techniques import StepSolver
 from techniques import sums as S
 from techniques.analysis import Analysis
 from variants.classic import classic

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from csp.io import write_pencilmarks
 from techniques import StepSolver, apply_step, registry
 from techniques.analysis import Analysis
 from techniques.reglib import parse_case, run_case

@@ -261,7 +261,6 @@ def test_band_search_replays_failed_states() -> None:
     them all, so every budget stops it at the same place: the same supports, fillings and
     node counts as the search with a rule that always holds (with rules, no state is
     kept), for a budget per candidate or one for all."""
-    import pytest
     from csp.constraints import Constraint
 
     class Always(Constraint):

@@ -889,7 +889,6 @@ def test_layering_techniques_do_not_import_variants():
     """The variant techniques live in variants/; csp and techniques never import upward
     (doctests may: they are strings, not imports)."""
     import ast
-    from pathlib import Path
     root = ROOT
     for layer, banned in (("csp", ("techniques", "variants")), ("techniques", ("variants",))):
         for path in (root / layer).rglob("*.py"):
