@@ -37,11 +37,10 @@ Values are kept in tenths (ints) internally; :class:`SERating` reports floats.
 """
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
-from csp.budget import Budget
+from csp.budget import Budget, gc_paused
 from csp.errors import SudokuCSPError
 from csp.model import Puzzle
 from csp.state import State
@@ -677,14 +676,8 @@ class SESolver:
         # hundreds of thousands of dicts and tuples, none in a cycle (the run releases each
         # state's analysis, ``Analysis.release``), which the collector's passes only walked
         # (about a tenth of the CPU); switched back on at the end as it was
-        paused = gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
+        with gc_paused():
             done: list[SEStep] = list(run)
-        finally:
-            if paused:
-                gc.enable()
         return summarize(done, run.status == "solved", self.mode)
 
 
