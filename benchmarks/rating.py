@@ -3,6 +3,7 @@
     python benchmarks/rating.py [--sets sudoku_exchange,forum_hardest] [--sample N] [--seed S]
                                 [--timeout SECONDS] [--modes extended,se121] [--no-hodoku-style]
                                 [--show-worst K] [--stratified] [--every K [--offset O]]
+                                [--workers N]
 
 Reference ratings: ``sudoku_exchange_1000_rated.tsv`` (column ``se_rating``, SE 1.2-9.1)
 and the ``ER`` column of ``forum_hardest_1106_rated.csv`` (the rows that have one), both
@@ -18,6 +19,8 @@ so far -- it is counted, and the number of such puzzles is reported. ``--every K
 O`` takes every K-th puzzle in the order of the reference rating from the O-th on (the
 fitting and held-out samples of docs/se-rating.md: ``--every 22 --offset 0`` / ``11``,
 with ``--sample 12``).
+``--workers N`` rates N puzzles at a time in worker processes (each puzzle's CPU is its
+worker's; the sums and medians are the same figures, the wall time shorter).
 Spearman's rho here is the Pearson correlation of average ranks (ties share their mean
 rank), computed in this file (no scipy needed).
 """
@@ -25,11 +28,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import multiprocessing
 import random
 import sys
 import time
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Iterator, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -108,6 +114,36 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     return sxy / (sxx * syy) ** 0.5 if sxx and syy else float("nan")
 
 
+def rate_one(line: str, modes: tuple[str, ...], timeout: float,
+             hodoku_style: bool = True) -> dict[str, tuple[float, float, bool]]:
+    """One puzzle's ratings: ``{key: (value, CPU seconds, finished)}`` for the HoDoKu-style
+    score (key ``hodoku_style``) and each SE mode's ER (an unfinished rating keeps the
+    hardest step found so far). Run in the parent or in a ``--workers`` process."""
+    p = classic_puzzle(line)
+    p.unique = True
+    out: dict[str, tuple[float, float, bool]] = {}
+    if hodoku_style:
+        t0 = CLOCK()
+        res = StepSolver(unique=True).solve(p, budget=Budget(cpu_limit=timeout))
+        out["hodoku_style"] = (res.rating.score, CLOCK() - t0, res.status == "solved")
+    for m in modes:
+        t0 = CLOCK()
+        r = SESolver(m, unique=True).rate(p, budget=Budget(cpu_limit=timeout))
+        er = r.er if r.solved else max((s.value for s in r.steps), default=0) / 10
+        out[m] = (er, CLOCK() - t0, r.solved)
+    return out
+
+
+@contextmanager
+def _pool(workers: int) -> Iterator[Any]:
+    """A process pool of ``workers`` (None for 1: rate in this process)."""
+    if workers <= 1:
+        yield None
+        return
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield pool
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -124,6 +160,9 @@ def main() -> int:
     ap.add_argument("--modes", default="extended,se121")
     ap.add_argument("--no-hodoku-style", action="store_true",
                     help="skip our HoDoKu-style score")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="rate in this many worker processes (each puzzle's CPU time is "
+                         "measured in its worker; the figures are the same sums)")
     ap.add_argument("--show-worst", type=int, default=0,
                     help="list the K puzzles whose ER differs most from the reference")
     args = ap.parse_args()
@@ -146,29 +185,20 @@ def main() -> int:
         times: dict[str, float] = {}
         each: dict[str, list[float]] = {}
         timeouts: dict[str, int] = {}
-        for k, (line, _) in enumerate(data):
-            p = classic_puzzle(line)
-            p.unique = True
-            if not args.no_hodoku_style:
-                t0 = CLOCK()
-                res = StepSolver(unique=True).solve(p, budget=Budget(cpu_limit=args.timeout))
-                times["hodoku_style"] = times.get("hodoku_style", 0) + CLOCK() - t0
-                ours.setdefault("hodoku_style", []).append(res.rating.score)
-                if res.status != "solved":
-                    timeouts["hodoku_style"] = timeouts.get("hodoku_style", 0) + 1
-            for m in modes:
-                t0 = CLOCK()
-                r = SESolver(m, unique=True).rate(p, budget=Budget(cpu_limit=args.timeout))
-                times[m] = times.get(m, 0) + CLOCK() - t0
-                each.setdefault(m, []).append(CLOCK() - t0)
-                if not r.solved:
-                    timeouts[m] = timeouts.get(m, 0) + 1
-                    er = max((s.value for s in r.steps), default=0) / 10
-                else:
-                    er = r.er
-                ours.setdefault(m, []).append(er)
-            if (k + 1) % 50 == 0:
-                print(f"  {name}: {k + 1}/{len(data)}", file=sys.stderr, flush=True)
+        job = partial(rate_one, modes=tuple(modes), timeout=args.timeout,
+                      hodoku_style=not args.no_hodoku_style)
+        lines = [line for line, _ in data]
+        with _pool(args.workers) as pool:
+            results = pool.imap(job, lines) if pool else map(job, lines)
+            for k, got in enumerate(results):
+                for key, (value, cpu, finished) in got.items():
+                    ours.setdefault(key, []).append(value)
+                    times[key] = times.get(key, 0) + cpu
+                    each.setdefault(key, []).append(cpu)
+                    if not finished:
+                        timeouts[key] = timeouts.get(key, 0) + 1
+                if (k + 1) % 50 == 0:
+                    print(f"  {name}: {k + 1}/{len(data)}", file=sys.stderr, flush=True)
         print(f"## {name}: {len(data)} of {total} puzzles (seed {args.seed}), "
               f"timeout {args.timeout:g} s of CPU, {time.strftime('%Y-%m-%d')}")
         print(f"{'rating':<14} {'spearman':>8} {'mae':>5} {'bias':>6} {'exact':>6} {'<=0.1':>6} "
