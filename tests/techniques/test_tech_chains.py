@@ -294,23 +294,29 @@ _ANTI_RATIO_MASKS = [
 _ANTI_RATIO_PLACED = {8: 7, 26: 6, 33: 3, 34: 6, 56: 2, 72: 9}
 
 
+
+def _grouped_aic_removes(title: str, placed: dict, masks, cell: str, digit: int, text: str):
+    """The state of f-puzzle ``title`` from ``placed`` and ``masks``: a grouped AIC there
+    removes ``digit`` from ``cell`` through ``text``, and every grouped AIC is sound."""
+    from conftest import fpuzzle
+    p, sol = fpuzzle(title)
+    st = p.state_from(masks, [placed.get(c, 0) for c in range(81)])
+    found = StepSolver("all").find_all(st, "grouped_aic")
+    hit = [s for s in found if (p.cell(cell), digit) in s.eliminations]
+    assert hit, [s.explain(2) for s in found]
+    assert text in hit[0].explain(2)
+    for s in found:
+        assert unsound(s, sol) is None
+    return p, st
+
 def test_group_cross_digit_link_gives_grouped_aic() -> None:
     """Row 3's 8 is either in r3c4/r3c6, both on a black dot with r3c5 (so r3c5, {2,4}, is
     not 2), or in r3c7/r3c8, which leaves column 9 its 8 in r4c9: the group (8)r3c4,r3c6 is
     weakly linked to (2)r3c5 by the dots, and the AIC (4)r3c5=(2)r3c5-(8)r3c46=(8)r3c78-
     (8)r2c9=(8)r4c9 removes 8 from r4c5 (it sees r4c9, and 8 beside r3c5=4 without a dot
     breaks the negative ratio rule). Without the group's cross-digit link no AIC finds it."""
-    from conftest import fpuzzle
-    p, sol = fpuzzle("Anti-Ratio Coverage")
-    placed = [_ANTI_RATIO_PLACED.get(c, 0) for c in range(81)]
-    st = p.state_from(_ANTI_RATIO_MASKS, placed)
-    found = StepSolver("all").find_all(st, "grouped_aic")
-    r4c5 = p.cell("r4c5")
-    hit = [s for s in found if (r4c5, 8) in s.eliminations]
-    assert hit, [s.explain(2) for s in found]
-    assert "(2)r3c5-(8)r3c4,r3c6" in hit[0].explain(2)
-    for s in found:
-        assert unsound(s, sol) is None
+    p, st = _grouped_aic_removes("Anti-Ratio Coverage", _ANTI_RATIO_PLACED, _ANTI_RATIO_MASKS,
+                                 "r4c5", 8, "(2)r3c5-(8)r3c4,r3c6")
     g = build_graph(Analysis(st), groups=True)
     gi = next(i for i, (d, q) in enumerate(g.nodes)
               if d == 8 and q == (1 << p.cell("r3c4")) | (1 << p.cell("r3c6")))
@@ -373,18 +379,11 @@ def test_house_group_over_knight_moves_gives_grouped_aic() -> None:
     (3)r2c2=(3)r2c5,r2c8-(3)r1c7,r3c7=(3)r9c7-(3)r8c9=(3)r8c4-(4)r8c4=(4)r1c4,r2c4,r3c4
     removes 4 from r2c2. With box-line groups alone no chain finds it (the solver took a
     single-digit Nishio there)."""
-    from conftest import fpuzzle
     from techniques import chains
-    p, sol = fpuzzle("Anti-knight minimal givens 4")
-    placed = [_ANTI_KNIGHT_PLACED.get(c, 0) for c in range(81)]
-    st = p.state_from(_ANTI_KNIGHT_MASKS, placed)
-    found = StepSolver("all").find_all(st, "grouped_aic")
+    p, st = _grouped_aic_removes("Anti-knight minimal givens 4", _ANTI_KNIGHT_PLACED,
+                                 _ANTI_KNIGHT_MASKS, "r2c2", 4,
+                                 "(3)r2c2=(3)r2c5,r2c8-(3)r1c7,r3c7")
     r2c2 = p.cell("r2c2")
-    hit = [s for s in found if (r2c2, 4) in s.eliminations]
-    assert hit, [s.explain(2) for s in found]
-    assert "(3)r2c2=(3)r2c5,r2c8-(3)r1c7,r3c7" in hit[0].explain(2)
-    for s in found:
-        assert unsound(s, sol) is None
     g = build_graph(Analysis(st), groups=True)
     q = (1 << p.cell("r2c5")) | (1 << p.cell("r2c8"))
     gi = next(i for i, (d, m) in enumerate(g.nodes) if d == 3 and m == q)
@@ -393,7 +392,7 @@ def test_house_group_over_knight_moves_gives_grouped_aic() -> None:
     saved = chains._beyond_house_digits
     try:
         chains._beyond_house_digits = lambda links: 0
-        fresh = p.state_from(_ANTI_KNIGHT_MASKS, placed)
+        fresh = st.copy()
         again = StepSolver("all").find_all(fresh, "grouped_aic")
     finally:
         chains._beyond_house_digits = saved
