@@ -122,15 +122,15 @@ def test_logic_on_an_empty_25x25_grid_stops_at_the_time_limit(capsys):
     """Every costly technique looks at the deadline (Sue de Coq alone took 45 s here). The
     grid is declared "may have several solutions", so the logic runs to the limit instead
     of stopping at the uniqueness check."""
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     r = StepSolver(unique=False).solve(classic_puzzle("." * 625), time_limit=1)
-    took = time.perf_counter() - t0
+    took = time.process_time() - t0
     assert r.status == "limit" and r.reason.startswith("time limit of 1 s") and took < 8
     # the command line checks first: several solutions (depth-first search finds two in
     # 0.3 s CPU), or, when the check is cut short on a loaded machine, the limit
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     rc = main(["solve", "--logic", "--time-limit", "1", "--json", "." * 625])
-    took = time.perf_counter() - t0
+    took = time.process_time() - t0
     out = json.loads(capsys.readouterr().out)
     assert rc == 1 and out["status"] in ("multiple", "limit") and took < 8
 
@@ -166,10 +166,13 @@ def test_every_technique_stops_at_the_deadline():
     st = classic_puzzle("." * 256).pencilmarks()
     slow = []
     for t in registry.all_techniques():
+        # the deadline is the library's wall clock; the check is on this process's CPU time,
+        # which a loaded machine does not inflate
         an = Analysis(st, budget=Budget(0.05))
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         for _ in t.find(an, {}):
             pass
-        if time.perf_counter() - t0 > 1.5:
-            slow.append((t.name, round(time.perf_counter() - t0, 1)))
+        spent = time.process_time() - t0
+        if spent > 1.5:
+            slow.append((t.name, round(spent, 1)))
     assert not slow

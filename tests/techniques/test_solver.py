@@ -198,9 +198,9 @@ def test_costly_techniques_stop_at_the_deadline():
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
     row = next(json.loads(x) for x in open(DATA / "fpuzzles_cc_by.jsonl", encoding="utf-8")
                if '"Solver needs SET"' in x)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     r = StepSolver("default,-sets").solve(load_fpuzzles(row["fpuzzles_json"]), time_limit=2)
-    assert r.status == "limit" and time.perf_counter() - t0 < 10
+    assert r.status == "limit" and time.process_time() - t0 < 10
 
 
 def test_a_search_that_gives_up_on_its_budget_is_a_limit_not_stuck():

@@ -265,9 +265,9 @@ def _sweep(names, sets, limit):
 
 
 def test_soundness_sample():
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     assert _sweep(QUICK_TECHS, ["norvig_top95", "qqwing_expert"], 1) == []
-    assert time.perf_counter() - t0 < 60
+    assert time.process_time() - t0 < 60
 
 
 @pytest.mark.slow
