@@ -1096,30 +1096,7 @@ class SatSession:
         self.supported = False
         if self.cand is None:
             return
-        enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget,
-                                compact=defer)
-        self.lazy = enc.lazy
-        #: a deferred session's extra clauses start with the support clauses of its
-        #: binary relations (:func:`csp.cnf_enum.relation_supports`): they follow from the
-        #: encoding, and both the compiled enumerator and the solver propagate better with
-        #: them (true candidates of the workbench's hardest unique and variant puzzles,
-        #: those the enumerator gives up on: 7 % less in all, "Modular Nabner DA Coverage"
-        #: 115 -> 90 ms; their counts 14 % less)
-        self.supported = defer
-        if defer:
-            from .cnf_enum import relation_supports
-            enc.extra[:0] = relation_supports(puzzle, self.cand, self.n)
         n = self.n
-        # the variables no clause mentions (the candidates removed at the root, and the n
-        # numbers between the candidates and the auxiliary variables) are set false once:
-        # the solver would otherwise decide each of them again on every call (ten times
-        # the decisions; counting 4,402 solutions took a fifth longer)
-        full = ((1 << n) - 1) << 1
-        self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n), self.cand)
-                       for d in digits_of(full & ~m)]
-        self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
-        if not defer:
-            self.open()
         #: cells with two or more candidates (the others are decided at the root)
         self.free = [c for c, m in enumerate(self.cand) if m & (m - 1)]
         # the model entries of the free cells' candidates (model[v - 1] is +-v): one
@@ -1129,7 +1106,53 @@ class SatSession:
                       (lambda m, i=idx[0]: (m[i],)) if idx else (lambda m: ()))
         self._nfree = len(self.free)
         self._last = self.size * n + n     # literals above are auxiliary
+        self._defer = defer
+        self._budgets = (table_budget, state_budget)
+        if defer and not self.free:
+            # decided at the root: the caller may answer from :attr:`cand` alone (the
+            # compiled enumerator of csp.cnf_enum checks the rules on it), so the encoding
+            # waits until something reads it (:meth:`__getattr__`)
+            del self._units, self.supported
+            return
+        self._encode()
+        if not defer:
+            self.open()
+
+    def _encode(self) -> None:
+        """Build :attr:`enc` (and :attr:`lazy`, the unit clauses, :attr:`supported`)."""
+        puzzle, n = self.puzzle, self.n
+        enc = self.enc = encode(puzzle, self.cand, *self._budgets, compact=self._defer)
+        self.lazy = enc.lazy
+        #: a deferred session's extra clauses start with the support clauses of its
+        #: binary relations (:func:`csp.cnf_enum.relation_supports`): they follow from the
+        #: encoding, and both the compiled enumerator and the solver propagate better with
+        #: them (true candidates of the workbench's hardest unique and variant puzzles,
+        #: those the enumerator gives up on: 7 % less in all, "Modular Nabner DA Coverage"
+        #: 115 -> 90 ms; their counts 14 % less)
+        self.supported = self._defer
+        if self._defer:
+            from .cnf_enum import relation_supports
+            enc.extra[:0] = relation_supports(puzzle, self.cand, n)
+        # the variables no clause mentions (the candidates removed at the root, and the n
+        # numbers between the candidates and the auxiliary variables) are set false once:
+        # the solver would otherwise decide each of them again on every call (ten times
+        # the decisions; counting 4,402 solutions took a fifth longer)
+        full = ((1 << n) - 1) << 1
+        self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n), self.cand)
+                       for d in digits_of(full & ~m)]
+        self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
         self._top = enc.top                # the last variable in use (:meth:`new_var`)
+
+    #: what :meth:`_encode` makes (a deferred session decided at the root makes it when
+    #: one of these is first read)
+    _ENCODED = frozenset(("enc", "lazy", "supported", "_units", "_top"))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in SatSession._ENCODED and "_budgets" in self.__dict__ \
+                and "enc" not in self.__dict__:
+            self._encode()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- the life of a session -----------------------------------------------------------
     def open(self) -> None:
