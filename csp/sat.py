@@ -293,6 +293,20 @@ def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     cells = sorted(set(cells))
     full = len(cells) == n
     amo = enc.at_most_one
+    if enc.compact and n <= AMO_PAIRWISE:      # the same clauses, fewer steps: each
+        add = clauses.append                   # cell's digits once (root propagation
+        lists: list[list[int]] = [[] for _ in range(n + 1)]   # left few), not n passes
+        for c in cells:
+            base = c * n
+            for d in digits_of(cand[c]):
+                lists[d].append(base + d)
+        for has in lists[1:]:
+            if len(has) > 1:
+                add(tuple(has))
+            if full:
+                add(has)
+        enc.step()
+        return
     if enc.compact:                            # the same clauses, fewer calls
         add = clauses.append
         masks = [(c * n, cand[c]) for c in cells]
@@ -755,12 +769,28 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     # tables leave out the tuples that houses forbid (see _table); not when a caller guards
     # each rule's clauses apart (spans): a house left out must take its effect with it
     peers = None if spans is not None else _Peers(puzzle)
+    mates: list[int] | None = None    # per cell, the cells a house shares with it (bits)
     for con in puzzle.constraints:
         enc.step()
         if not con.cells:
             continue                  # whole-puzzle helpers (ordering bounds) add nothing
         start = len(enc.clauses)
-        _encode_rule(enc, cand, con, table_budget, state_budget, peers)
+        kind = type(con)
+        if kind is Relation:          # the two most common rules straight to their clauses
+            if con.pred is _ne and spans is None:
+                # a != b inside a house (anti-knight and anti-king pairs in a box): the
+                # house's clauses say it already (not with spans: a rule left out must
+                # not take another's effect with it)
+                if mates is None:
+                    mates = _house_mates(puzzle)
+                if mates[con.a] >> con.b & 1:
+                    continue
+            _relation(enc, cand, con)
+        elif kind is AllDifferent:
+            if len(set(con.cells)) > 1:
+                _house(enc, cand, con.cells)
+        else:
+            _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
             spans[id(con)] = (start, len(enc.clauses))
     if spans is None:                 # sums the rules imply together (see derived_sums)
@@ -815,6 +845,21 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
         if inside and 0 < len(rest) <= DERIVED_CELLS and rest not in known:
             out.setdefault(tuple(sorted(rest)), whole - total)
     return list(out.items())
+
+
+def _house_mates(puzzle: Any) -> list[int]:
+    """Per cell, the bitset of the other cells some rule's :meth:`house` (as encoded by
+    :func:`_house`: at most one cell per digit) holds with it."""
+    mates = [0] * puzzle.grid.size
+    for con in puzzle.constraints:
+        h = con.house()
+        if h is not None and len(h) > 1:
+            bits = 0
+            for c in h:
+                bits |= 1 << c
+            for c in h:
+                mates[c] |= bits
+    return [m & ~(1 << c) for c, m in enumerate(mates)]
 
 
 class _Peers:
