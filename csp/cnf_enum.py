@@ -116,7 +116,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     """A kernel enumerator over ``session``'s encoding (a :class:`csp.sat.SatSession`,
     built with ``defer=True`` so that its solver is set up only if the kernel gives up),
     or None: no kernel (not built, or ``SUDOKU_CSP_PURE``), no encoding (the root
-    propagation failed), or rules checked lazily. ``cap``: count the solutions of each
+    propagation failed), or rules checked lazily. A session whose root propagation decided
+    every cell gets a :class:`Decided` instead (no encoding built). ``cap``: count the solutions of each
     candidate up to it (0: count solutions only); ``keep``: buffer the solutions, for a
     caller that takes them as they come (``listing``: the root is probed from the start,
     a restart would take back what was listed) or only once the run is over or gave up
