@@ -42,18 +42,44 @@ enum { DONE = 0, PAUSED = 1, STOPPED = 2, GAVE_UP = 3 };
 typedef struct {
     int *a;
     int n, cap;
+    int own;                         /* a is its own allocation (else a slice of an arena) */
 } IntVec;
 
 static inline int vec_push(IntVec *v, int x) {
     if (v->n == v->cap) {
         int nc = v->cap ? v->cap * 2 : 4;
-        int *na = (int *)realloc(v->a, sizeof(int) * (size_t)nc);
+        int *na;
+        if (v->own) {
+            na = (int *)realloc(v->a, sizeof(int) * (size_t)nc);
+        } else {                     /* out of its arena slice (not expected: see below) */
+            na = (int *)malloc(sizeof(int) * (size_t)nc);
+            if (na && v->n) memcpy(na, v->a, sizeof(int) * (size_t)v->n);
+        }
         if (!na) return -1;
         v->a = na;
         v->cap = nc;
+        v->own = 1;
     }
     v->a[v->n++] = x;
     return 0;
+}
+
+/* lay out `count` vectors in one arena: vector i gets deg[i] slots, empty */
+static int *vec_arena(IntVec *v, const int *deg, Py_ssize_t count) {
+    Py_ssize_t i, total = 0;
+    int *arena;
+    for (i = 0; i < count; i++) total += deg[i];
+    arena = (int *)malloc(sizeof(int) * ((size_t)total + 1));
+    if (!arena) return NULL;
+    total = 0;
+    for (i = 0; i < count; i++) {
+        v[i].a = arena + total;
+        v[i].n = 0;
+        v[i].cap = deg[i];
+        v[i].own = 0;
+        total += deg[i];
+    }
+    return arena;
 }
 
 typedef struct {
@@ -72,6 +98,10 @@ typedef struct {
     int *bcnf, *bctc;                /* per branching clause: literals not false, true */
     int *bcw;                        /* per branching clause: conflicts met on its variables */
     IntVec *occ;                     /* per primary variable: branching clauses holding it */
+    /* the arenas of watch, bins and occ: each vector is a slice sized to hold every entry
+       it can ever have (a long clause watches a literal only if it holds it), so the lists
+       of a literal lie side by side and set-up is three allocations, not one a list */
+    int *watch_arena, *bins_arena, *occ_arena;
     /* the leaf check: clauses with a positive auxiliary literal (flat, 0-terminated) */
     int *aux;
     int naux;
@@ -438,10 +468,11 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
 
 static void Enumerator_dealloc(Enumerator *e) {
     int i;
-    if (e->watch) { for (i = 0; i < e->nlits; i++) free(e->watch[i].a); }
-    if (e->bins) { for (i = 0; i < e->nlits; i++) free(e->bins[i].a); }
-    if (e->occ) { for (i = 0; i <= e->nprim; i++) free(e->occ[i].a); }
+    if (e->watch) { for (i = 0; i < e->nlits; i++) if (e->watch[i].own) free(e->watch[i].a); }
+    if (e->bins) { for (i = 0; i < e->nlits; i++) if (e->bins[i].own) free(e->bins[i].a); }
+    if (e->occ) { for (i = 0; i <= e->nprim; i++) if (e->occ[i].own) free(e->occ[i].a); }
     free(e->watch); free(e->bins); free(e->occ);
+    free(e->watch_arena); free(e->bins_arena); free(e->occ_arena);
     free(e->lval); free(e->clit); free(e->cstart); free(e->clen);
     free(e->bcstart); free(e->bclen); free(e->bclit); free(e->bcnf); free(e->bctc); free(e->bcw);
     free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone); free(e->pmark);
@@ -457,6 +488,10 @@ typedef struct {
     Py_ssize_t pos, bpos, apos;      /* in clit, bclit, aux */
     int *units;
     int nunits, empty;
+    int *pairs;                      /* the binary clauses, two literal indices each */
+    Py_ssize_t npairs;
+    int *degb, *degw, *dego;         /* per literal: binary partners, long clauses; per
+                                        primary variable: branching clauses */
 } Fill;
 
 /* one clause (literal indices tmp[0..m), no duplicate, no tautology) into e: a unit,
@@ -482,21 +517,24 @@ static int insert_clause(Enumerator *e, const int *tmp, int m, Fill *f) {
         for (k = 0; k < m; k++) {
             int var = tmp[k] >> 1;
             e->bclit[f->bpos++] = var;
-            if (vec_push(&e->occ[var], e->nbc) < 0) return -1;
+            f->dego[var]++;
         }
         e->nbc++;
     }
     if (m == 2) {
-        if (vec_push(&e->bins[tmp[0]], tmp[1]) < 0 || vec_push(&e->bins[tmp[1]], tmp[0]) < 0)
-            return -1;
+        f->pairs[2 * f->npairs] = tmp[0];
+        f->pairs[2 * f->npairs + 1] = tmp[1];
+        f->npairs++;
+        f->degb[tmp[0]]++;
+        f->degb[tmp[1]]++;
         return 0;
     }
     e->cstart[e->nclauses] = (int)f->pos;
     e->clen[e->nclauses] = m;
-    for (k = 0; k < m; k++) e->clit[f->pos++] = tmp[k];
-    if (vec_push(&e->watch[tmp[0]], e->nclauses) < 0 ||
-        vec_push(&e->watch[tmp[1]], e->nclauses) < 0)
-        return -1;
+    for (k = 0; k < m; k++) {
+        e->clit[f->pos++] = tmp[k];
+        f->degw[tmp[k]]++;
+    }
     e->nclauses++;
     return 0;
 }
@@ -514,6 +552,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *tmp = NULL, tmpcap = 0;
     int *units = NULL, nunits = 0, empty = 0;
     int *stamp = NULL;
+    int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
     if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiL", kwlist, &nvars, &n, &size, &clauses,
                                      &cap, &keep, &probe_depth, &probe_after))
@@ -604,6 +643,12 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         int sid = 0;
         memset(&f, 0, sizeof f);
         f.units = units;
+        pairs = (int *)malloc(sizeof(int) * 2 * ((size_t)nc + (size_t)npairs + 1));
+        degb = (int *)calloc((size_t)e->nlits, sizeof(int));
+        degw = (int *)calloc((size_t)e->nlits, sizeof(int));
+        dego = (int *)calloc((size_t)e->nprim + 1, sizeof(int));
+        if (!pairs || !degb || !degw || !dego) goto nomem;
+        f.pairs = pairs; f.degb = degb; f.degw = degw; f.dego = dego;
         for (i = 0; i < nc; i++) {
             PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
             int group = PyTuple_Check(cl);
@@ -648,6 +693,28 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         }
         nunits = f.nunits;
         empty = f.empty;
+        /* the lists, in the order the clauses came (as pushing each as it came did) */
+        e->bins_arena = vec_arena(e->bins, degb, e->nlits);
+        e->watch_arena = vec_arena(e->watch, degw, e->nlits);
+        e->occ_arena = vec_arena(e->occ, dego, (Py_ssize_t)e->nprim + 1);
+        if (!e->bins_arena || !e->watch_arena || !e->occ_arena) goto nomem;
+        for (i = 0; i < f.npairs; i++) {
+            int a = pairs[2 * i], b = pairs[2 * i + 1];
+            e->bins[a].a[e->bins[a].n++] = b;
+            e->bins[b].a[e->bins[b].n++] = a;
+        }
+        for (i = 0; i < e->nclauses; i++) {
+            const int *c = e->clit + e->cstart[i];
+            e->watch[c[0]].a[e->watch[c[0]].n++] = (int)i;
+            e->watch[c[1]].a[e->watch[c[1]].n++] = (int)i;
+        }
+        for (i = 0; i < e->nbc; i++) {
+            Py_ssize_t k;
+            for (k = 0; k < e->bclen[i]; k++) {
+                int var = e->bclit[e->bcstart[i] + k];
+                e->occ[var].a[e->occ[var].n++] = (int)i;
+            }
+        }
     }
     e->bcnf = (int *)malloc(sizeof(int) * ((size_t)e->nbc + 1));
     e->bctc = (int *)calloc((size_t)e->nbc + 1, sizeof(int));
@@ -662,13 +729,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         else if (e->lval[l] == 0) assign(e, l);
     }
     if (empty) e->finished = 1;
-    free(units); free(tmp); free(stamp);
+    free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
     Py_DECREF(seq);
     return 0;
 nomem:
     PyErr_NoMemory();
 fail:
-    free(units); free(tmp); free(stamp);
+    free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
     Py_XDECREF(seq);
     e->gave_up = 1;
     return -1;

@@ -293,6 +293,20 @@ def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     cells = sorted(set(cells))
     full = len(cells) == n
     amo = enc.at_most_one
+    if enc.compact and n <= AMO_PAIRWISE:      # the same clauses, fewer steps: each
+        add = clauses.append                   # cell's digits once (root propagation
+        lists: list[list[int]] = [[] for _ in range(n + 1)]   # left few), not n passes
+        for c in cells:
+            base = c * n
+            for d in digits_of(cand[c]):
+                lists[d].append(base + d)
+        for has in lists[1:]:
+            if len(has) > 1:
+                add(tuple(has))
+            if full:
+                add(has)
+        enc.step()
+        return
     if enc.compact:                            # the same clauses, fewer calls
         add = clauses.append
         masks = [(c * n, cand[c]) for c in cells]
@@ -755,12 +769,28 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     # tables leave out the tuples that houses forbid (see _table); not when a caller guards
     # each rule's clauses apart (spans): a house left out must take its effect with it
     peers = None if spans is not None else _Peers(puzzle)
+    mates: list[int] | None = None    # per cell, the cells a house shares with it (bits)
     for con in puzzle.constraints:
         enc.step()
         if not con.cells:
             continue                  # whole-puzzle helpers (ordering bounds) add nothing
         start = len(enc.clauses)
-        _encode_rule(enc, cand, con, table_budget, state_budget, peers)
+        kind = type(con)
+        if kind is Relation:          # the two most common rules straight to their clauses
+            if con.pred is _ne and spans is None:
+                # a != b inside a house (anti-knight and anti-king pairs in a box): the
+                # house's clauses say it already (not with spans: a rule left out must
+                # not take another's effect with it)
+                if mates is None:
+                    mates = _house_mates(puzzle)
+                if mates[con.a] >> con.b & 1:
+                    continue
+            _relation(enc, cand, con)
+        elif kind is AllDifferent:
+            if len(set(con.cells)) > 1:
+                _house(enc, cand, con.cells)
+        else:
+            _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
             spans[id(con)] = (start, len(enc.clauses))
     if spans is None:                 # sums the rules imply together (see derived_sums)
@@ -815,6 +845,21 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
         if inside and 0 < len(rest) <= DERIVED_CELLS and rest not in known:
             out.setdefault(tuple(sorted(rest)), whole - total)
     return list(out.items())
+
+
+def _house_mates(puzzle: Any) -> list[int]:
+    """Per cell, the bitset of the other cells some rule's :meth:`house` (as encoded by
+    :func:`_house`: at most one cell per digit) holds with it."""
+    mates = [0] * puzzle.grid.size
+    for con in puzzle.constraints:
+        h = con.house()
+        if h is not None and len(h) > 1:
+            bits = 0
+            for c in h:
+                bits |= 1 << c
+            for c in h:
+                mates[c] |= bits
+    return [m & ~(1 << c) for c, m in enumerate(mates)]
 
 
 class _Peers:
@@ -1096,30 +1141,7 @@ class SatSession:
         self.supported = False
         if self.cand is None:
             return
-        enc = self.enc = encode(puzzle, self.cand, table_budget, state_budget,
-                                compact=defer)
-        self.lazy = enc.lazy
-        #: a deferred session's extra clauses start with the support clauses of its
-        #: binary relations (:func:`csp.cnf_enum.relation_supports`): they follow from the
-        #: encoding, and both the compiled enumerator and the solver propagate better with
-        #: them (true candidates of the workbench's hardest unique and variant puzzles,
-        #: those the enumerator gives up on: 7 % less in all, "Modular Nabner DA Coverage"
-        #: 115 -> 90 ms; their counts 14 % less)
-        self.supported = defer
-        if defer:
-            from .cnf_enum import relation_supports
-            enc.extra[:0] = relation_supports(puzzle, self.cand, self.n)
         n = self.n
-        # the variables no clause mentions (the candidates removed at the root, and the n
-        # numbers between the candidates and the auxiliary variables) are set false once:
-        # the solver would otherwise decide each of them again on every call (ten times
-        # the decisions; counting 4,402 solutions took a fifth longer)
-        full = ((1 << n) - 1) << 1
-        self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n), self.cand)
-                       for d in digits_of(full & ~m)]
-        self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
-        if not defer:
-            self.open()
         #: cells with two or more candidates (the others are decided at the root)
         self.free = [c for c, m in enumerate(self.cand) if m & (m - 1)]
         # the model entries of the free cells' candidates (model[v - 1] is +-v): one
@@ -1129,7 +1151,53 @@ class SatSession:
                       (lambda m, i=idx[0]: (m[i],)) if idx else (lambda m: ()))
         self._nfree = len(self.free)
         self._last = self.size * n + n     # literals above are auxiliary
+        self._defer = defer
+        self._budgets = (table_budget, state_budget)
+        if defer and not self.free:
+            # decided at the root: the caller may answer from :attr:`cand` alone (the
+            # compiled enumerator of csp.cnf_enum checks the rules on it), so the encoding
+            # waits until something reads it (:meth:`__getattr__`)
+            del self._units, self.supported
+            return
+        self._encode()
+        if not defer:
+            self.open()
+
+    def _encode(self) -> None:
+        """Build :attr:`enc` (and :attr:`lazy`, the unit clauses, :attr:`supported`)."""
+        puzzle, n = self.puzzle, self.n
+        enc = self.enc = encode(puzzle, self.cand, *self._budgets, compact=self._defer)
+        self.lazy = enc.lazy
+        #: a deferred session's extra clauses start with the support clauses of its
+        #: binary relations (:func:`csp.cnf_enum.relation_supports`): they follow from the
+        #: encoding, and both the compiled enumerator and the solver propagate better with
+        #: them (true candidates of the workbench's hardest unique and variant puzzles,
+        #: those the enumerator gives up on: 7 % less in all, "Modular Nabner DA Coverage"
+        #: 115 -> 90 ms; their counts 14 % less)
+        self.supported = self._defer
+        if self._defer:
+            from .cnf_enum import relation_supports
+            enc.extra[:0] = relation_supports(puzzle, self.cand, n)
+        # the variables no clause mentions (the candidates removed at the root, and the n
+        # numbers between the candidates and the auxiliary variables) are set false once:
+        # the solver would otherwise decide each of them again on every call (ten times
+        # the decisions; counting 4,402 solutions took a fifth longer)
+        full = ((1 << n) - 1) << 1
+        self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n), self.cand)
+                       for d in digits_of(full & ~m)]
+        self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
         self._top = enc.top                # the last variable in use (:meth:`new_var`)
+
+    #: what :meth:`_encode` makes (a deferred session decided at the root makes it when
+    #: one of these is first read)
+    _ENCODED = frozenset(("enc", "lazy", "supported", "_units", "_top"))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in SatSession._ENCODED and "_budgets" in self.__dict__ \
+                and "enc" not in self.__dict__:
+            self._encode()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- the life of a session -----------------------------------------------------------
     def open(self) -> None:

@@ -134,6 +134,61 @@ def test_the_sets_are_answered_by_the_kernel_mostly() -> None:
     assert sum(answered) >= 0.7 * len(answered)
 
 
+#: unique puzzles whose root propagation decides every cell
+DECIDED = ("u008", "u021", "u025", "u044")
+
+
+def _kernel_on(s: SatSession, cap: int, keep: bool):
+    """The compiled enumerator on ``s``'s encoding even when the root decided every cell
+    (what :func:`cnf_enum.enumerator` did before :class:`cnf_enum.Decided`)."""
+    free, s.free = s.free, [0]
+    try:
+        en = cnf_enum.enumerator(s, cap=cap, keep=keep)
+    finally:
+        s.free = free
+    assert en is not None and not isinstance(en, cnf_enum.Decided)
+    return en
+
+
+def _same_answers(a, b, keep: bool) -> None:
+    assert a.run(cnf_enum.CHUNK, cnf_enum.CHUNK) == b.run(cnf_enum.CHUNK, cnf_enum.CHUNK) \
+        == cnf_enum.DONE
+    assert (a.found, a.first, a.counts()) == (b.found, b.first, b.counts())
+    if keep:
+        assert a.take() == b.take()
+
+
+@needs_kernel
+@pytest.mark.parametrize("ident", DECIDED)
+@pytest.mark.parametrize("cap,keep", [(0, False), (0, True), (1, False), (8, True)])
+def test_decided_at_the_root_answers_as_the_kernel(ident, cap, keep) -> None:
+    """A session the root decided builds no encoding: :class:`cnf_enum.Decided` answers,
+    the same as the kernel walking the encoding."""
+    p = puzzle("unique", ident)
+    with SatSession(p, defer=True) as s:
+        assert not s.free
+        en = cnf_enum.enumerator(s, cap=cap, keep=keep)
+        assert isinstance(en, cnf_enum.Decided) and "enc" not in vars(s)
+        assert en.found == 1 and p.check_solution(en.first)
+        _same_answers(en, _kernel_on(s, cap, keep), keep)
+        assert "enc" in vars(s)                 # built when read
+
+
+@needs_kernel
+@pytest.mark.parametrize("cap", [0, 1])
+def test_decided_cells_that_break_a_rule_have_no_solution(cap) -> None:
+    """Digits that break a rule the root did not propagate (here given as decided): no
+    solution, as the kernel finds on the encoding."""
+    p = Puzzle(Grid(4)).add_grid_houses()
+    p.add_sum(["r1c1", "r1c2"], 4)               # 1 + 2 = 3: broken
+    values = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+    with SatSession(p, [1 << d for d in values], propagated=True, defer=True) as s:
+        en = cnf_enum.enumerator(s, cap=cap, keep=True)
+        assert isinstance(en, cnf_enum.Decided)
+        assert en.found == 0 and en.first is None and en.take() == []
+        _same_answers(en, _kernel_on(s, cap, True), True)
+
+
 # ---------------------------------------------------------------------------------------
 # against an independent enumeration
 # ---------------------------------------------------------------------------------------
