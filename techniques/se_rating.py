@@ -154,8 +154,8 @@ def forcing_value(step: Step, base: int | None = None) -> int:
     levels 2 and 3) and add their inner chains' complexity to their own, as SE does,
     plus :data:`NESTED_SHIFT`; the level probe's steps (``se_level`` in ``Step.extra``) take
     their level's base plus :data:`LEVEL2_SHIFT` at level 2, :data:`LEVEL3_SHIFT` at level
-    3 (and :data:`LEVEL3_BIG_SHIFT` more when its nested chains exceed
-    :data:`LEVEL3_BIG` nodes).
+    3, where the complexity weighs the outer facts by :data:`LEVEL3_OUTER` and the nested
+    chains by :data:`LEVEL3_NESTED`.
 
     >>> forcing_value(Step("forcing_net_nested", extra={"nodes": 20, "inner_nodes": [14]}))
     109
@@ -163,8 +163,8 @@ def forcing_value(step: Step, base: int | None = None) -> int:
     ...                                                 "nested_nodes": 14}))
     98
     >>> [forcing_value(Step("forcing_net_nested", extra={"se_level": 3, "nodes": 100,
-    ...                                                  "nested_nodes": n})) for n in (350, 351)]
-    [113, 115]
+    ...                                                  "nested_nodes": n})) for n in (36, 350)]
+    [108, 114]
     """
     nodes = int(step.extra.get("nodes", 0))
     t = step.technique
@@ -179,7 +179,11 @@ def forcing_value(step: Step, base: int | None = None) -> int:
             if level == 2:
                 base += LEVEL2_SHIFT
             else:
-                base += LEVEL3_SHIFT + (LEVEL3_BIG_SHIFT if nested > LEVEL3_BIG else 0)
+                # SE's complexity of a level-3 step weighs its nested chains more, and
+                # the outer chain less, than the probe's counts (docs/se-rating.md)
+                base += LEVEL3_SHIFT
+                nodes = int(LEVEL3_OUTER * nodes)
+                nested *= LEVEL3_NESTED
         else:
             # asked only when the probe found nothing at SE's levels 2 and 3: SE's next
             # producer is level 4 (DFC + dynamic forcing chains), whatever the inner
@@ -200,11 +204,20 @@ def forcing_value(step: Step, base: int | None = None) -> int:
 #: 4 (inner dynamic forcing chains)
 NESTED_FREE = 3
 NESTED_LEVELS = (25, 1000, 1000)
-#: Calibration of SE's levels 3 and 4 (docs/se-rating.md, fitted on 12 SE-rated puzzles
-#: of forum_hardest_1106_rated.csv): tenths added to the base of a level-3 step of the
-#: probe (``se_level3``): the probe misses much of what SE's levels 2 and 3 find, so its
-#: level-3 steps often stand for SE steps of a lower value.
-LEVEL3_SHIFT = -1
+#: Calibration of SE's level 3 (docs/se-rating.md, fitted on the even half of the
+#: SE-rated puzzles of forum_hardest_1106_rated.csv by ER, branch se-rho4): a level-3 step
+#: of the probe (``se_level3``) is valued on the complexity
+#: ``int(LEVEL3_OUTER * nodes) + LEVEL3_NESTED * nested_nodes``: SE adds every nested
+#: chain's whole complexity (its own ancestors on the hypothetical grid, its rule parents,
+#: its own nested chains), which the probe's length of the inner chain (or the branches
+#: of an inner cell / region forcing chain) undercounts, while the probe's outer facts (a
+#: net with locked candidates applied throughout, one contradiction) overcount SE's
+#: cheapest outer chain; plus ``LEVEL3_SHIFT`` tenths. Was: the complexity as counted,
+#: -1 tenth, and +2 more past 350 nested nodes (``LEVEL3_BIG``), which the weights replace
+#: (the nested chains decide the top end now).
+LEVEL3_SHIFT = -3
+LEVEL3_OUTER = 0.5
+LEVEL3_NESTED = 3
 #: A nested net is asked only after the probe's levels 2 and 3 found nothing, and SE's
 #: producer after level 3 is level 4 (DFC + dynamic forcing chains, base 10.5; Solver.java's
 #: order), so its level is at least ``NESTED_MIN_LEVEL`` (before: level 1 or 2 by its inner
@@ -213,15 +226,11 @@ LEVEL3_SHIFT = -1
 #: of forum_hardest_1106_rated.csv by ER, branch se-rho; docs/se-rating.md)
 NESTED_MIN_LEVEL = 4
 NESTED_SHIFT = -2
-#: Calibration of the probe's level-2 steps and of its largest level-3 ones (the ends of
-#: the scale, docs/se-rating.md "Calibration", fitted on the same stratum): tenths added to
-#: a level-2 step (the probe finds SE's level-2 contradictions longer than SE's cheapest
-#: level-2 hint: it tries only "X true fails" and stops at LEVEL_FIRST steps), and to a
-#: level-3 step whose nested chains sum to more than ``LEVEL3_BIG`` nodes (such steps
-#: stand for SE steps of level 4: DFC + dynamic forcing chains, SE 11.6-11.9)
+#: Calibration of the probe's level-2 steps (the low end of the scale, docs/se-rating.md
+#: "Calibration", fitted on 12 SE-rated puzzles): tenths added to a level-2 step (the probe
+#: finds SE's level-2 contradictions longer than SE's cheapest level-2 hint: it tries only
+#: "X true fails" and stops at LEVEL_FIRST steps)
 LEVEL2_SHIFT = -3
-LEVEL3_BIG = 350
-LEVEL3_BIG_SHIFT = 2
 NESTED_LEVEL2 = NESTED_LEVELS[0]
 
 

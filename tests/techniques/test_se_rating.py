@@ -12,7 +12,7 @@ import pytest
 from csp.errors import SudokuCSPError
 from csp.step import Candidate, Link, Step
 from techniques import StepSolver
-from techniques.se_rating import (LEVEL2_SHIFT, LEVEL3_BIG, LEVEL3_BIG_SHIFT, LEVEL3_SHIFT, MODES, NESTED_FREE, NESTED_LEVEL2,
+from techniques.se_rating import (LEVEL2_SHIFT, LEVEL3_NESTED, LEVEL3_OUTER, LEVEL3_SHIFT, MODES, NESTED_FREE, NESTED_LEVEL2,
                                   NESTED_MIN_LEVEL,
                                   NESTED_SHIFT, SE121_PRODUCERS, SEStep,
                                   SESolver, UnknownSEMode, chain_nodes, chain_value,
@@ -502,30 +502,32 @@ def test_se121_asks_the_nesting_levels_in_order():
     assert (names.index("dynamic_forcing_plus") < names.index("se_level2")
             < names.index("se_level3") < names.index("nested_forcing"))
     lvl3 = Step("forcing_net_nested", extra={"se_level": 3, "nodes": 20, "nested_nodes": 10})
-    assert forcing_value(lvl3) == 100 + LEVEL3_SHIFT + length_increment(30)
+    assert forcing_value(lvl3) == 100 + LEVEL3_SHIFT + length_increment(
+        int(20 * LEVEL3_OUTER) + 10 * LEVEL3_NESTED)
 
 
 def test_probe_levels_are_calibrated_at_both_ends():
-    """The ends of the scale (docs/se-rating.md, "Calibration"): a level-2 step of the
-    probe takes LEVEL2_SHIFT (SE's cheapest level-2 hint is shorter than the probe's
-    contradiction: SE 10.2-10.4 where the probe's chains gave 10.5-10.7), and a level-3 step
-    whose nested chains sum to more than LEVEL3_BIG nodes takes LEVEL3_BIG_SHIFT more (it
-    stands for SE's level 4, DFC + dynamic forcing chains, SE 11.6-11.9)."""
-    assert LEVEL2_SHIFT < 0 < LEVEL3_BIG_SHIFT
+    """The calibration (docs/se-rating.md, "Calibration"): a level-2 step of the probe
+    takes LEVEL2_SHIFT (SE's cheapest level-2 hint is shorter than the probe's
+    contradiction: SE 10.2-10.4 where the probe's chains gave 10.5-10.7); a level-3 step is
+    valued on its outer facts weighted by LEVEL3_OUTER and its nested chains by
+    LEVEL3_NESTED (SE counts every nested chain's whole complexity), plus LEVEL3_SHIFT."""
+    assert LEVEL2_SHIFT < 0 and LEVEL3_SHIFT < 0
+    assert 0 < LEVEL3_OUTER < 1 < LEVEL3_NESTED
     lvl2 = Step("forcing_net_nested", extra={"se_level": 2, "nodes": 80, "nested_nodes": 40})
     assert forcing_value(lvl2) == 95 + LEVEL2_SHIFT + length_increment(120)
 
-    def lvl3(nested):
-        return Step("forcing_net_nested", extra={"se_level": 3, "nodes": 150,
+    def lvl3(nodes, nested):
+        return Step("forcing_net_nested", extra={"se_level": 3, "nodes": nodes,
                                                  "nested_nodes": nested})
-    small, big = lvl3(LEVEL3_BIG), lvl3(LEVEL3_BIG + 1)
-    assert forcing_value(small) == 100 + LEVEL3_SHIFT + length_increment(150 + LEVEL3_BIG)
-    assert forcing_value(big) == (100 + LEVEL3_SHIFT + LEVEL3_BIG_SHIFT
-                                  + length_increment(151 + LEVEL3_BIG))
-    # a level-3 step with 600 nested nodes (SE's level 4 at 11.6-11.9) against one with
-    # 200 (SE's level 3 at 11.0-11.3): 11.6 and 11.2 (without the calibration 11.4, 11.2)
-    assert forcing_value(lvl3(600)) / 10 == 11.6
-    assert forcing_value(lvl3(200)) / 10 == 11.2
+    assert forcing_value(lvl3(150, 200)) == 100 + LEVEL3_SHIFT + length_increment(
+        int(150 * LEVEL3_OUTER) + 200 * LEVEL3_NESTED)
+    # the nested chains decide: two level-3 steps of the rated file (57 outer facts on 36
+    # nested nodes, 131 on 234) come out 10.8 and 11.2; more outer facts on fewer nested
+    # nodes rate lower
+    assert forcing_value(lvl3(57, 36)) / 10 == 10.8
+    assert forcing_value(lvl3(131, 234)) / 10 == 11.2
+    assert forcing_value(lvl3(200, 36)) < forcing_value(lvl3(57, 120))
 
 
 def test_forcing_notes_made_later_are_the_eager_ones():
