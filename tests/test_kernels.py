@@ -15,6 +15,7 @@ import pytest
 
 import csp  # noqa: F401  (import the package before tests/csp can shadow it)
 import csp.cnf_enum
+import csp.constraints.sums
 import techniques.als
 import techniques.chains
 import techniques.fish
@@ -26,6 +27,8 @@ from csp import kernel
 
 #: each kernel as its owner module imported it (statically), None when off or not built
 OWNERS = {"csp._enum_kernel": csp.cnf_enum.compiled_kernel,
+          "csp.constraints._linear_kernel":
+              lambda: kernel.active(csp.constraints.sums._linear_kernel),
           "techniques._fish_kernel": lambda: kernel.active(techniques.fish._fish_kernel),
           "techniques._se_kernel": lambda: kernel.active(techniques.forcing.nested._se_kernel),
           "variants._sky_kernel": lambda: kernel.active(variants.outside._sky_kernel),
