@@ -22,6 +22,7 @@ import techniques.fish
 import techniques.singles
 import techniques.forcing.engine
 import techniques.forcing.nested
+import variants.arrangement_logic
 import variants.outside
 from csp import kernel
 
@@ -32,6 +33,8 @@ OWNERS = {"csp._enum_kernel": csp.cnf_enum.compiled_kernel,
           "techniques._fish_kernel": lambda: kernel.active(techniques.fish._fish_kernel),
           "techniques._se_kernel": lambda: kernel.active(techniques.forcing.nested._se_kernel),
           "variants._sky_kernel": lambda: kernel.active(variants.outside._sky_kernel),
+          "variants._band_kernel":
+              lambda: kernel.active(variants.arrangement_logic._band_kernel),
           "techniques._als_kernel": lambda: kernel.active(techniques.als._als_kernel),
           "techniques._forcing_kernel":
               lambda: kernel.active(techniques.forcing.engine._forcing_kernel),
