@@ -3,7 +3,7 @@
  * three cells or more are all linear sums (`Linear`: arrows, double arrows), each of which
  * prunes the search by its own exact supports (`Linear.supports`).
  *
- * supports(spec, doms, seed, budget, total, tick) -> (status, support, found, nodes)
+ * supports(spec, doms, seed, budget, total, tick, guide, dead) -> (status, support, found, nodes)
  *
  * The same search, node for node: the same cell or house digit to branch on, the same digit
  * and cell order, the same node count (a node per call of `fill`, PRUNE_COST per support
@@ -75,6 +75,9 @@ typedef struct {
     int chosen[MAXC];
     PyObject *tick;
     long long tickacc;
+    PyObject *dead;             /* the failed states' node counts (a dict), or NULL */
+    int has_guide;
+    int guide[MAXC];
     int error;
     /* the support memo of the rules */
     Entry *ent;
@@ -338,7 +341,7 @@ static void place(Ctx *C, const uint64_t *dom, uint64_t *nd, int i, int d) {
     for (int q = 0; q < len; q++)
         nd[C->fb_j[off + q]] &= C->fb_keep[off + q];
     uint64_t bit = (uint64_t)1 << d;
-    nd[i] = bit;
+    nd[i] = C->dead ? 0 : bit;
     for (int q = 0; q < C->nslots[i]; q++)
         nd[C->slots[i][q]] &= ~bit;
 }
@@ -360,6 +363,8 @@ static int do_tick(Ctx *C) {
     }
     return t ? -2 : 0;
 }
+
+static int descend(Ctx *C, uint64_t *dom, uint64_t left);
 
 /* _Filler.fill: 1 a filling (in chosen), 0 none, -1 the budget ran out, -2 expired,
  * -3 an error */
@@ -439,36 +444,138 @@ static int fill(Ctx *C, uint64_t *dom, uint64_t left) {
         }
     }
     uint64_t nd[MAXC];
+    int guided = C->has_guide && !C->npr;
     if (spots) {
+        /* the cells in order; with the guide, first those where it has this digit, then
+         * every cell but the first of those (the Python code's order, repeats and all) */
+        int order[2 * MAXC], no = 0, first = -1;
         uint64_t y = spots;
+        if (guided) {
+            while (y) {
+                int i = __builtin_ctzll(y);
+                y &= y - 1;
+                if (C->guide[i] == digit) {
+                    if (first < 0)
+                        first = i;
+                    order[no++] = i;
+                }
+            }
+        }
+        y = spots;
         while (y) {
             int i = __builtin_ctzll(y);
             y &= y - 1;
+            if (i != first)
+                order[no++] = i;
+        }
+        if (first < 0 || !guided) {
+            no = 0;
+            y = spots;
+            while (y) {
+                order[no++] = __builtin_ctzll(y);
+                y &= y - 1;
+            }
+        }
+        for (int q = 0; q < no; q++) {
+            int i = order[q];
             C->chosen[i] = digit;
             uint64_t rest = left & ~((uint64_t)1 << i);
             if (!holds(C, i, rest))
                 continue;
             place(C, dom, nd, i, digit);
-            int r = fill(C, nd, rest);
+            int r = descend(C, nd, rest);
             if (r)
                 return r;
         }
         return 0;
     }
     uint64_t rest = left & ~((uint64_t)1 << best);
+    int order[64], no = 0;
     uint64_t y = dom[best];
+    int gd = guided ? C->guide[best] : -1;
+    if (gd >= 0 && gd < 64 && (dom[best] >> gd & 1) && __builtin_ctzll(dom[best]) != gd) {
+        order[no++] = gd;
+        y &= ~((uint64_t)1 << gd);
+    }
     while (y) {
-        int d = __builtin_ctzll(y);
+        order[no++] = __builtin_ctzll(y);
         y &= y - 1;
+    }
+    for (int q = 0; q < no; q++) {
+        int d = order[q];
         C->chosen[best] = d;
         if (!holds(C, best, rest))
             continue;
         place(C, dom, nd, best, d);
-        int r = fill(C, nd, rest);
+        int r = descend(C, nd, rest);
         if (r)
             return r;
     }
     return 0;
+}
+
+/* _Filler.descend: fill, or with the dead states, a failed state's node count replayed */
+static int descend(Ctx *C, uint64_t *dom, uint64_t left) {
+    if (!C->dead)
+        return fill(C, dom, left);
+    PyObject *key = PyTuple_New(1 + C->ns);
+    if (!key)
+        goto error;
+    PyObject *v = PyLong_FromUnsignedLongLong(left);
+    if (!v) {
+        Py_DECREF(key);
+        goto error;
+    }
+    PyTuple_SET_ITEM(key, 0, v);
+    for (int j = 0; j < C->ns; j++) {
+        v = PyLong_FromUnsignedLongLong(dom[j]);
+        if (!v) {
+            Py_DECREF(key);
+            goto error;
+        }
+        PyTuple_SET_ITEM(key, 1 + j, v);
+    }
+    PyObject *count = PyDict_GetItemWithError(C->dead, key);
+    if (!count) {
+        if (PyErr_Occurred()) {
+            Py_DECREF(key);
+            goto error;
+        }
+        long long before = C->nodes;
+        int r = fill(C, dom, left);
+        if (r == 0) {
+            PyObject *n = PyLong_FromLongLong(C->nodes - before);
+            if (!n || PyDict_SetItem(C->dead, key, n) < 0) {
+                Py_XDECREF(n);
+                Py_DECREF(key);
+                goto error;
+            }
+            Py_DECREF(n);
+        }
+        Py_DECREF(key);
+        return r;
+    }
+    Py_DECREF(key);
+    long long cnt = PyLong_AsLongLong(count);
+    if (cnt == -1 && PyErr_Occurred())
+        goto error;
+    if (C->nodes + cnt > C->budget) {
+        C->nodes = C->budget + 1;           /* where the search itself would stop */
+        return -1;
+    }
+    C->nodes += cnt;
+    if (C->tick) {
+        C->tickacc += cnt;
+        if (C->tickacc >= TICK_BATCH) {
+            int t = do_tick(C);
+            if (t)
+                return t;
+        }
+    }
+    return 0;
+error:
+    C->error = 3;
+    return -3;
 }
 
 /* ------------------------------------------------------------------ reading the spec */
@@ -776,10 +883,15 @@ static int read_spec(Ctx *C, PyObject *spec, Py_ssize_t ns) {
 }
 
 static PyObject *py_supports(PyObject *self, PyObject *args) {
-    PyObject *spec, *doms_o, *seed_o, *tick;
+    PyObject *spec, *doms_o, *seed_o, *tick, *guide_o, *dead;
     long long budget, total;
-    if (!PyArg_ParseTuple(args, "OOOLLO", &spec, &doms_o, &seed_o, &budget, &total, &tick))
+    if (!PyArg_ParseTuple(args, "OOOLLOOO", &spec, &doms_o, &seed_o, &budget, &total, &tick,
+                          &guide_o, &dead))
         return NULL;
+    if (dead != Py_None && !PyDict_Check(dead)) {
+        PyErr_SetString(PyExc_ValueError, "dead: a dict or None");
+        return NULL;
+    }
     Ctx *C = &CTX;
     ctx_free(C);
     uint64_t start[MAXC], support[MAXC];
@@ -797,6 +909,21 @@ static PyObject *py_supports(PyObject *self, PyObject *args) {
         goto out;
     }
     C->tick = tick == Py_None ? NULL : tick;
+    C->dead = dead == Py_None ? NULL : dead;
+    C->has_guide = 0;
+    if (guide_o != Py_None) {
+        long long g[MAXC];
+        Py_ssize_t ng;
+        if (!seq_int(guide_o, g, MAXC, &ng, -1, MAXD - 1))
+            goto out;
+        if (ng != k) {
+            PyErr_SetString(PyExc_ValueError, "guide: one digit a cell");
+            goto out;
+        }
+        for (int j = 0; j < k; j++)
+            C->guide[j] = (int)g[j];
+        C->has_guide = 1;
+    }
     C->tickacc = 0;
     C->budget = budget;
     C->nodes = 0;
@@ -826,7 +953,7 @@ static PyObject *py_supports(PyObject *self, PyObject *args) {
             if (!holds(C, i, rest))
                 continue;
             place(C, start, nd, i, d);
-            int r = fill(C, nd, rest);
+            int r = descend(C, nd, rest);
             if (r == 1) {
                 PyObject *f = PyList_New(k);
                 if (!f)
@@ -844,6 +971,9 @@ static PyObject *py_supports(PyObject *self, PyObject *args) {
                 Py_DECREF(f);
                 if (a < 0)
                     goto out;
+                for (int j = 0; j < k; j++)     /* the next searches follow it first */
+                    C->guide[j] = C->chosen[j];
+                C->has_guide = 1;
             } else if (r == -1) {
                 if (total < 0) {
                     status = 1;
@@ -893,7 +1023,7 @@ out:
 }
 
 PyDoc_STRVAR(supports_doc,
-"supports(spec, doms, seed, budget, total, tick) -> (status, support, found, nodes)\n\n"
+"supports(spec, doms, seed, budget, total, tick, guide, dead) -> (status, support, found, nodes)\n\n"
 "variants.arrangement_logic._Filler.supports in C for fillings whose long rules are all\n"
 "linear sums (see variants/_band_kernel.c). total < 0: no total. status 0 done, 1 the\n"
 "budget ran out (no total: TimeoutError), 2 the tick said the deadline passed.");

@@ -635,13 +635,12 @@ class _Filler:
 
     def _kernel_spec(self) -> tuple | None:
         """What ``variants._band_kernel.supports`` reads of this search, or None when the
-        kernel does not take it: it takes searches whose rules are all linear sums
-        (``Linear``: arrows, double arrows) and prune (so no :attr:`guide` and no
-        :attr:`dead` states), up to 64 cells and slots, digits up to 62, 32 cells a rule and
-        4,096 partial sums."""
-        rules = self._rules
-        if not rules or not self.pruners or self.k + len(self._req) > 64 \
-                or any(type(con) is not Linear for con in rules):
+        kernel does not take it: it takes searches without rules of three cells or more
+        (houses, pairs of houses, bands joined by two-cell rules only) and those whose such
+        rules are all linear sums (``Linear``: arrows, double arrows), up to 64 cells and
+        slots, digits up to 62, 32 cells a rule and 4,096 partial sums."""
+        rules = self._rules or ()
+        if self.k + len(self._req) > 64 or any(type(con) is not Linear for con in rules):
             return None
         n = max(self.doms + self._lacks, default=1).bit_length() - 1
         if n > 62:
@@ -683,7 +682,8 @@ class _Filler:
             status, support, found, self.nodes = kern.supports(
                 spec, self.doms + self._lacks, list(seed) if seed is not None else [0] * self.k,
                 self.budget, -1 if total is None else total,
-                self.an.tick if self.an is not None else None)
+                self.an.tick if self.an is not None else None,
+                self.guide if not self.pruners else None, self.dead)
             self.found = found
             if found:
                 self.guide = found[-1]

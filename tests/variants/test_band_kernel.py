@@ -25,12 +25,14 @@ TITLES = ("Modular Nabner DA Coverage", "It being a weekend...", "November 13, 2
           "Jan. 6, 2024: Region Sum Lines", "Exclusive Singularity")
 
 
-def _fillers(an: Analysis, budget: int):
-    """A maker of a fresh :class:`A._Filler` per band of ``an`` with rules (as
-    ``_fill_regions`` builds them), and its band's open cells."""
+def _fillers(an: Analysis, budget: int, dead: bool = False):
+    """A maker of a fresh :class:`A._Filler` per band of ``an`` (as ``_fill_regions``
+    builds them; with ``dead``, the bands without rules get a table of failed states, the
+    maker's argument), and with ``dead`` also per house and pair of houses (as
+    ``_arrangement`` builds them: no analysis, no rules, failed states)."""
     t = A.arrangement_tables(an.puzzle)
     for houses, _, rules in t.bands:
-        if not rules:
+        if not rules and not dead:
             continue
         inside = t.cells(houses)
         cells = [c for c in A.iter_cells(inside) if an.cand[c]]
@@ -42,15 +44,31 @@ def _fillers(an: Analysis, budget: int):
         doms = [an.cand[c] for c in cells]
         required = A._required(an, houses, inside)
 
-        def make(cells=cells, doms=doms, groups=groups, required=required, houses=houses,
-                 rules=rules):
+        def make(table=None, cells=cells, doms=doms, groups=groups, required=required,
+                 houses=houses, rules=rules):
             return A._Filler(cells, doms, t.removes(houses), groups, budget, rules,
                              an.state.placed, an, required, t.forbid_table(houses, cells),
-                             None)
+                             None if rules else table)
+        yield make
+    if not dead:
+        return
+    for region in [*t.houses, *t.unions]:
+        inside = t.cells(region)
+        cells = [c for c in A.iter_cells(inside) if an.cand[c]]
+        if len(cells) < 2:
+            continue
+        index = {c: i for i, c in enumerate(cells)}
+        groups = [sum(1 << index[c] for c in A.iter_cells(an.house_mask[h]) if c in index)
+                  for h in ((region,) if isinstance(region, int) else region)]
+
+        def make(table=None, cells=cells, groups=groups, region=region):
+            return A._Filler(cells, [an.cand[c] for c in cells], t.removes(region), groups,
+                             budget, forbid=t.forbid_table(region, cells), dead=table)
         yield make
 
 
-def _run(filler, total, seed, pure, monkeypatch):
+def _run(filler, total, seed, pure, monkeypatch, guide=None):
+    filler.guide = guide
     with monkeypatch.context() as m:
         m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
         try:
@@ -79,6 +97,39 @@ def test_kernel_matches_python_search(monkeypatch):
                     searched += 1
                     timeouts += want[0] == "timeout"
     assert searched > 200 and timeouts > 5
+
+
+#: setter puzzles with house, house-pair and band searches joined by two-cell rules only
+PLAIN = ("Anti-XV Coverage", "Modular Nabner DA Coverage", "Anti-Ratio Coverage")
+
+
+def test_kernel_matches_python_search_with_failed_states_and_guide(monkeypatch):
+    """Searches without long rules: the failed states' table (given with earlier states
+    in it, and the states each adds) and the guide (the first run's last filling) give
+    the same supports, fillings, node counts and tables."""
+    searched = guided = replayed = 0
+    for title in PLAIN:
+        for state in path_states([fpuzzle(title)[0]], 100, 25):
+            an = Analysis(state)
+            for budget, total in ((2000, A.BAND_TOTAL), (30, 200), (60, None)):
+                for make in _fillers(an, budget, dead=True):
+                    if make()._kernel_spec() is None:
+                        continue
+                    table: dict = {}
+                    guide = None
+                    for _ in range(2):      # the second run: the first's states and filling
+                        t_py, t_c = dict(table), dict(table)
+                        f_py, f_c = make(t_py), make(t_c)
+                        want = _run(f_py, total, None, True, monkeypatch, guide)
+                        got = _run(f_c, total, None, False, monkeypatch, guide)
+                        assert got == want, (title, budget, total)
+                        assert t_c == t_py
+                        replayed += len(table) > 0
+                        searched += 1
+                        guided += guide is not None
+                        table = t_py
+                        guide = f_py.found[-1] if f_py.found else guide
+    assert searched > 100 and guided > 20 and replayed > 20
 
 
 def test_passed_deadline_stops_both(monkeypatch):
