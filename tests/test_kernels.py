@@ -15,20 +15,26 @@ import pytest
 
 import csp  # noqa: F401  (import the package before tests/csp can shadow it)
 import csp.cnf_enum
+import csp.constraints.sums
 import techniques.als
 import techniques.chains
 import techniques.fish
 import techniques.singles
 import techniques.forcing.engine
 import techniques.forcing.nested
+import variants.arrangement_logic
 import variants.outside
 from csp import kernel
 
 #: each kernel as its owner module imported it (statically), None when off or not built
 OWNERS = {"csp._enum_kernel": csp.cnf_enum.compiled_kernel,
+          "csp.constraints._linear_kernel":
+              lambda: kernel.active(csp.constraints.sums._linear_kernel),
           "techniques._fish_kernel": lambda: kernel.active(techniques.fish._fish_kernel),
           "techniques._se_kernel": lambda: kernel.active(techniques.forcing.nested._se_kernel),
           "variants._sky_kernel": lambda: kernel.active(variants.outside._sky_kernel),
+          "variants._band_kernel":
+              lambda: kernel.active(variants.arrangement_logic._band_kernel),
           "techniques._als_kernel": lambda: kernel.active(techniques.als._als_kernel),
           "techniques._forcing_kernel":
               lambda: kernel.active(techniques.forcing.engine._forcing_kernel),

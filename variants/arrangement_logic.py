@@ -31,14 +31,21 @@ from __future__ import annotations
 from itertools import product
 from typing import Any, Iterator
 
+from csp import kernel
 from csp.bits import digits_of, iter_cells
 from csp.constraints import AllDifferent, Constraint
+from csp.constraints.sums import Linear
 from csp.links import link_tables, rule_kind
 from csp.step import Candidate, Step, cell_name, digit_symbol
 from techniques.analysis import Analysis
 from techniques.registry import Option, Options, register
 
 from .pairs_logic import FAMILY, pinch_tables
+
+try:        # the arrangement searches with linear-sum rules in C (optional; csp/kernel.py)
+    from . import _band_kernel
+except ImportError:                                         # pragma: no cover - not built
+    _band_kernel = None
 
 
 class ArrangementTables:
@@ -381,6 +388,7 @@ class _Filler:
                  an: Analysis | None = None, required: list[int] | None = None,
                  forbid: list[dict] | None = None, dead: dict | None = None) -> None:
         self.k = k = len(cells)
+        self._cells = cells
         index = {c: i for i, c in enumerate(cells)}
         #: per cell and digit: (other cell, the digits it keeps) for each cell the
         #: candidate takes digits from (``forbid``: :func:`_forbid_table`, given or built)
@@ -432,6 +440,7 @@ class _Filler:
         #: indexes or -1, the placed digits' masks)
         self.pruners: list[tuple] = []
         self.pruned: dict[tuple[int, ...], list[int] | None] = {}
+        self._rules, self._values = rules, values
         if rules:
             self.rules_of = [[] for _ in range(self.k)]
             for con in rules:
@@ -624,6 +633,39 @@ class _Filler:
             nd[slot] &= ~bit
         return nd
 
+    def _kernel_spec(self) -> tuple | None:
+        """What ``variants._band_kernel.supports`` reads of this search, or None when the
+        kernel does not take it: it takes searches without rules of three cells or more
+        (houses, pairs of houses, bands joined by two-cell rules only) and those whose such
+        rules are all linear sums (``Linear``: arrows, double arrows), up to 64 cells and
+        slots, digits up to 62, 32 cells a rule and 4,096 partial sums."""
+        rules = self._rules or ()
+        if self.k + len(self._req) > 64 or any(type(con) is not Linear for con in rules):
+            return None
+        n = max(self.doms + self._lacks, default=1).bit_length() - 1
+        if n > 62:
+            return None
+        index = {c: i for i, c in enumerate(self._cells)}
+        values = self._values
+        specs, rules_of, pruners = [], [[] for _ in range(self.k)], []
+        for r, con in enumerate(rules):
+            if len(con.cells) > 32 or sum(abs(a) for a in con.coeffs) * n >= 4096 \
+                    or any(abs(a) > 1 << 24 for a in con.coeffs) or abs(con.total) > 1 << 40:
+                return None
+            pos = [index.get(c, -1) for c in con.cells]
+            fixed = [0 if p >= 0 else values[c] for p, c in zip(pos, con.cells)]
+            opened = 0
+            for p in pos:
+                if p >= 0:
+                    opened |= 1 << p
+            specs.append((tuple(pos), tuple(fixed), opened, con.coeffs, con.total))
+            for p in set(pos) - {-1}:
+                rules_of[p].append(r)
+            if opened:
+                pruners.append(r)
+        return (self.k, self.fb, self._plain, [(g, slot) for g, slot in self._req],
+                self._slots, specs, rules_of, pruners)
+
     def supports(self, total: int | None = None, seed: list[int] | None = None) -> list[int]:
         """For each cell, the digits that take part in some filling. Each candidate without
         one yet is tried in turn; a filling found supports all its digits at once.
@@ -631,7 +673,25 @@ class _Filler:
         With ``total``, ``budget`` caps each candidate's search and ``total`` all of them:
         a candidate whose search runs out counts as supported (it is only left alone), and
         once ``total`` is spent every candidate not yet tried does. ``seed``: digits known
-        to take part in some filling already (each filling found is kept in ``found``)."""
+        to take part in some filling already (each filling found is kept in ``found``).
+        In the compiled ``variants._band_kernel`` when it is built and takes the search
+        (:meth:`_kernel_spec`): the same nodes, supports and fillings."""
+        kern = kernel.active(_band_kernel)
+        spec = self._kernel_spec() if kern is not None else None
+        if spec is not None:
+            status, support, found, self.nodes = kern.supports(
+                spec, self.doms + self._lacks, list(seed) if seed is not None else [0] * self.k,
+                self.budget, -1 if total is None else total,
+                self.an.tick if self.an is not None else None,
+                self.guide if not self.pruners else None, self.dead)
+            self.found = found
+            if found:
+                self.guide = found[-1]
+            if status == 1:
+                raise TimeoutError
+            if status == 2:
+                raise _Expired
+            return support
         k = self.k
         support = list(seed) if seed is not None else [0] * k
         self.found: list[list[int]] = []

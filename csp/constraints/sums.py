@@ -5,11 +5,17 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
+from .. import kernel
 from ..bits import digits_of
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
 from .base import Automaton, Constraint, WeakLink
+
+try:        # the compiled exact supports of a linear sum (optional; csp/kernel.py)
+    from . import _linear_kernel
+except ImportError:                                         # pragma: no cover - not built
+    _linear_kernel = None
 
 ENUM_LIMIT = 4096  # exact support enumeration when the product of domain sizes is at most this
 MEMO_SIZE = 4096   # exact supports remembered per propagator, keyed by the scope's domains
@@ -410,9 +416,28 @@ def linear_supports(doms: Sequence[int], coeffs: Sequence[int], total: int,
     """Supported digits per position of ``sum(coeffs[i] * digit_i) == total`` over the
     candidate masks ``doms``, position i holding a digit other than those of the earlier
     positions ``differ[i]`` (cells that share a house). Exact (a search with sum bounds).
+    In the compiled ``csp.constraints._linear_kernel`` where it is built and takes the
+    arguments (:func:`_linear_supports_py` otherwise: the same supports, since they are
+    the union of the fillings' digits however these are found).
 
     >>> [digits_of(m) for m in linear_supports([0b1110, 0b1110, 0b1110], [1, 1, -1], 3,
     ...                                        [(), (0,), ()])]      # a + b - c = 3, a != b
+    [(1, 2, 3), (1, 2, 3), (1, 2)]
+    """
+    kern = kernel.active(_linear_kernel)
+    if kern is not None:
+        got = kern.linear_supports(doms, coeffs, total, differ)
+        if got is not None:
+            return got
+    return _linear_supports_py(doms, coeffs, total, differ)
+
+
+def _linear_supports_py(doms: Sequence[int], coeffs: Sequence[int], total: int,
+                        differ: Sequence[Sequence[int]]) -> list[int]:
+    """:func:`linear_supports` in Python (the compiled kernel's reference and fallback).
+
+    >>> [digits_of(m) for m in _linear_supports_py([0b1110, 0b1110, 0b1110], [1, 1, -1], 3,
+    ...                                            [(), (0,), ()])]
     [(1, 2, 3), (1, 2, 3), (1, 2)]
     """
     k = len(doms)
