@@ -637,6 +637,33 @@ static int seq_int(PyObject *seq, long long *out, Py_ssize_t max, Py_ssize_t *n,
     return 1;
 }
 
+/* k rows of ints in [0, hi], one per cell, into rows (row i at rows + i * width, at most
+ * width each) and their lengths into counts; what names the argument in the error */
+static int cell_rows(PyObject *seq, const char *what, int k, int *rows, int width, int *counts,
+                     long long hi) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f)
+        return 0;
+    if (PySequence_Fast_GET_SIZE(f) != k) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_ValueError, what);
+        return 0;
+    }
+    for (int i = 0; i < k; i++) {
+        long long tmp[MAXC > MAXR ? MAXC : MAXR];
+        Py_ssize_t n;
+        if (!seq_int(PySequence_Fast_GET_ITEM(f, i), tmp, width, &n, 0, hi)) {
+            Py_DECREF(f);
+            return 0;
+        }
+        counts[i] = (int)n;
+        for (Py_ssize_t q = 0; q < n; q++)
+            rows[i * width + q] = (int)tmp[q];
+    }
+    Py_DECREF(f);
+    return 1;
+}
+
 static Ctx CTX;
 
 static void ctx_free(Ctx *C) {
@@ -787,25 +814,9 @@ static int read_spec(Ctx *C, PyObject *spec, Py_ssize_t ns) {
         C->req_slot[q] = slot;
     }
     Py_DECREF(rf);
-    PyObject *sf = PySequence_Fast(slots, "slots: a sequence");
-    if (!sf)
+    if (!cell_rows(slots, "slots: one tuple a cell", k, &C->slots[0][0], MAXC, C->nslots,
+                   ns - 1))
         return 0;
-    if (PySequence_Fast_GET_SIZE(sf) != k) {
-        Py_DECREF(sf);
-        PyErr_SetString(PyExc_ValueError, "slots: one tuple a cell");
-        return 0;
-    }
-    for (int i = 0; i < k; i++) {
-        long long tmp[MAXC];
-        if (!seq_int(PySequence_Fast_GET_ITEM(sf, i), tmp, MAXC, &n, 0, ns - 1)) {
-            Py_DECREF(sf);
-            return 0;
-        }
-        C->nslots[i] = (int)n;
-        for (Py_ssize_t q = 0; q < n; q++)
-            C->slots[i][q] = (int)tmp[q];
-    }
-    Py_DECREF(sf);
     /* rules */
     PyObject *ruf = PySequence_Fast(rules, "rules: a sequence");
     if (!ruf)
@@ -854,25 +865,9 @@ static int read_spec(Ctx *C, PyObject *spec, Py_ssize_t ns) {
         R->total = tot;
     }
     Py_DECREF(ruf);
-    PyObject *of = PySequence_Fast(rof, "rules_of: a sequence");
-    if (!of)
+    if (!cell_rows(rof, "rules_of: one tuple a cell", k, &C->rof[0][0], MAXR, C->nrof,
+                   C->nrules - 1))
         return 0;
-    if (PySequence_Fast_GET_SIZE(of) != k) {
-        Py_DECREF(of);
-        PyErr_SetString(PyExc_ValueError, "rules_of: one tuple a cell");
-        return 0;
-    }
-    for (int i = 0; i < k; i++) {
-        long long tmp[MAXR];
-        if (!seq_int(PySequence_Fast_GET_ITEM(of, i), tmp, MAXR, &n, 0, C->nrules - 1)) {
-            Py_DECREF(of);
-            return 0;
-        }
-        C->nrof[i] = (int)n;
-        for (Py_ssize_t q = 0; q < n; q++)
-            C->rof[i][q] = (int)tmp[q];
-    }
-    Py_DECREF(of);
     long long tmp[MAXR];
     if (!seq_int(pr, tmp, MAXR, &n, 0, C->nrules - 1))
         return 0;
