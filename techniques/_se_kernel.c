@@ -63,7 +63,22 @@ typedef struct {
     M bivm[ND];
     M bl[ND];
     M partner[ND][MAXCELLS];
+    M unsolved;
+    int linked;            /* bivm, bl, partner made (grid_links): only a search reads them */
 } Grid;
+
+/* popcount without a libgcc call where the compiler may not use the instruction (-O2
+ * without -mpopcnt: __builtin_popcount is a function call there) */
+#if defined(__POPCNT__) || !defined(__GNUC__)
+static inline int pc64(uint64_t x) { return __builtin_popcountll(x); }
+#else
+static inline int pc64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
 
 static inline int m_any(M a) { return (a.w[0] | a.w[1]) != 0; }
 static inline M m_and(M a, M b) { M r = {{a.w[0] & b.w[0], a.w[1] & b.w[1]}}; return r; }
@@ -71,14 +86,14 @@ static inline M m_andnot(M a, M b) { M r = {{a.w[0] & ~b.w[0], a.w[1] & ~b.w[1]}
 static inline void m_or(M *a, M b) { a->w[0] |= b.w[0]; a->w[1] |= b.w[1]; }
 static inline int m_has(M a, int c) { return (int)((a.w[c >> 6] >> (c & 63)) & 1); }
 static inline void m_set(M *a, int c) { a->w[c >> 6] |= (uint64_t)1 << (c & 63); }
-static inline int m_count(M a) { return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]); }
+static inline int m_count(M a) { return pc64(a.w[0]) + pc64(a.w[1]); }
 static inline int m_low(M a) {
     return a.w[0] ? __builtin_ctzll(a.w[0]) : 64 + __builtin_ctzll(a.w[1]);
 }
 static inline void m_clear_low(M *a) {
     if (a->w[0]) a->w[0] &= a->w[0] - 1; else a->w[1] &= a->w[1] - 1;
 }
-static inline int popc32(uint32_t x) { return __builtin_popcount(x); }
+static inline int popc32(uint32_t x) { return pc64(x); }
 static inline int high32(uint32_t x) { return 31 - __builtin_clz(x); }
 
 /* ---- Python int <-> bits ---------------------------------------------------------- */
@@ -112,16 +127,18 @@ static PyObject *from_bytes(const unsigned char *buf, size_t nbytes) {
 #endif
 }
 
+static int to_words(PyObject *o, uint64_t *w, int nw);
+
 /* a cell mask of a grid of ``size`` cells */
 static int to_mask(PyObject *o, M *out, int size) {
-    unsigned char b[16];
-    memset(b, 0, sizeof b);
-    if (as_bytes(o, b, 16) < 0) return -1;
-    out->w[0] = out->w[1] = 0;
-    for (int i = 0; i < 16; i++) out->w[i >> 3] |= (uint64_t)b[i] << (8 * (i & 7));
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "_se_kernel: expected an int");
+        return -1;
+    }
+    if (to_words(o, out->w, 2) < 0) return -1;
     if (size < 128) {
-        M lim = {{0, 0}};
-        for (int c = 0; c < size; c++) m_set(&lim, c);
+        M lim = {{size >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << size) - 1,
+                  size <= 64 ? 0 : ((uint64_t)1 << (size - 64)) - 1}};
         if (m_any(m_andnot(*out, lim))) {
             PyErr_SetString(PyExc_ValueError, "_se_kernel: cell outside the grid");
             return -1;
@@ -226,8 +243,19 @@ static int grid_load(Grid *g, PyObject *cap, PyObject *cand, PyObject *cw, PyObj
     }
     for (int d = 0; d <= n; d++)
         if (to_mask(PyList_GET_ITEM(cw, d), &g->cw[d], size) < 0) return -1;
-    M unsolved;
-    if (to_mask(unsolved_o, &unsolved, size) < 0) return -1;
+    if (to_mask(unsolved_o, &g->unsolved, size) < 0) return -1;
+    g->linked = 0;
+    return 0;
+}
+
+/* the grid's strong links (bivalue cells, bilocal digits), made once before its first
+ * search */
+static void grid_links(Grid *g) {
+    if (g->linked) return;
+    g->linked = 1;
+    const Static *st = g->st;
+    int size = st->size, n = st->n;
+    M unsolved = g->unsolved;
     memset(g->bivm, 0, sizeof g->bivm);
     memset(g->bl, 0, sizeof g->bl);
     for (int d = 0; d <= n; d++) memset(g->partner[d], 0, sizeof(M) * size);
@@ -258,7 +286,6 @@ static int grid_load(Grid *g, PyObject *cap, PyObject *cand, PyObject *cw, PyObj
             }
         }
     }
-    return 0;
 }
 
 /* the waves of the last reach (se_reach's ``waves`` up to the chain's end): per wave, its
@@ -544,6 +571,7 @@ static PyObject *py_reach(PyObject *self, PyObject *args) {
         return NULL;
     }
     M on[ND], off[ND];
+    grid_links(g);
     int nodes = reach(g, c0, d0, on, off, NULL);
     int n = g->st->n, size = g->st->size;
     PyMem_Free(g);
@@ -912,12 +940,17 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
     if (!pv && PyErr_Occurred()) goto fail;
     int use_prev = pv && pv->count > 0;
     M freshm[ND], gonem[ND];
+    int fd[ND], gd[ND], nfd = 0, ngd = 0;     /* the digits with fresh / gone cells */
     if (use_prev) {
         if (!PyLong_Check(fresh) || !PyLong_Check(gone)) {
             PyErr_SetString(PyExc_TypeError, "_se_kernel: fresh and gone must be ints");
             goto fail;
         }
         if (unpack(fresh, freshm, n, size) < 0 || unpack(gone, gonem, n, size) < 0) goto fail;
+        for (int d = 0; d <= n; d++) {
+            if (m_any(freshm[d])) fd[nfd++] = d;
+            if (m_any(gonem[d])) gd[ngd++] = d;
+        }
     }
     static Waves wbuf;
     Waves *wv = &wbuf;
@@ -965,11 +998,12 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
                 if (p < pv->count && pv->keys[p] == kv) {
                     Entry *o = pv->ent[p];
                     int hit = 0;
-                    for (int d = 0; d <= n && !hit; d++)
-                        hit = m_any(m_and(o->m[d], freshm[d]));
+                    for (int i = 0; i < nfd && !hit; i++)
+                        hit = m_any(m_and(o->m[fd[i]], freshm[fd[i]]));
                     if (!hit) {
                         int stale = pv->stale[p];
-                        for (int d = 0; d <= n && !stale; d++) {
+                        for (int i = 0; i < ngd && !stale; i++) {
+                            const int d = gd[i];
                             M u = o->m[d];
                             m_or(&u, o->m[n + 1 + d]);
                             stale = m_any(m_and(u, gonem[d]));
@@ -994,6 +1028,7 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
                 }
                 left--;
             }
+            grid_links(g);
             int nodes = reach(g, x, e, on, off, wv);
             if (nodes) {
                 PyObject *w;
@@ -1168,6 +1203,7 @@ static PyObject *py_forcing(PyObject *self, PyObject *args) {
                                 PyErr_NoMemory();
                                 goto fail;
                             }
+                            grid_links(g);
                             reach_depths(g, k >> 5, k & 31, dep[k]);
                         }
                         nodes += on_ ? dep[k]->on[d][x] : dep[k]->off[d][x];
