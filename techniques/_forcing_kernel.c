@@ -33,6 +33,9 @@
  *       removals), queued before ``facts``. contra: None, ("two", c, other, d),
  *       ("both", c, d), ("empty", c) or ("house", c, d, j) (j: the index of the house
  *       among c's).
+ *   assume(static, cand, cw, fact, net, inter) -> (cand, cw, on, parents, contra)
+ *       engine._assume: propagate() of [(fact, ())] on (cand[:], cw[:], 0, {}) where cand
+ *       and cw are the analysis' own lists (the static's base: not read, only copied).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -854,6 +857,82 @@ done:
     return out;
 }
 
+/* engine._assume: ``fact`` propagated from the analysis' own grid (the static's base, which
+ * ``cand`` and ``cw``, that grid's lists, hold: copied for the result, not read) with the
+ * empty premise, as propagate() on (cand[:], cw[:], 0, {}) with [(fact, ())] gives it ->
+ * (cand, cw, on, parents, contra), the new state's lists and derivation */
+static PyObject *py_assume(PyObject *self, PyObject *args) {
+    PyObject *scap, *cand_o, *cw_o;
+    long f;
+    int net, inter;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!O!lpp", &scap, &PyList_Type, &cand_o, &PyList_Type, &cw_o,
+                          &f, &net, &inter))
+        return NULL;
+    const Static *S = (const Static *)PyCapsule_GetPointer(scap, "forcing_static");
+    if (!S) return NULL;
+    const Links *L = S->L;
+    const int size = L->size, n = L->n;
+    if (PyList_GET_SIZE(cand_o) != size || PyList_GET_SIZE(cw_o) != n + 1) {
+        PyErr_SetString(PyExc_ValueError, "_forcing_kernel: cand needs one int per cell, cw one per digit 0..n");
+        return NULL;
+    }
+    const int c = (int)(f >> 6), d = (int)((f >> 1) & 31);
+    if (f < 0 || f > (long)size * 64 - 1 || d < 1 || d > n) {
+        PyErr_SetString(PyExc_ValueError, "_forcing_kernel: fact out of range");
+        return NULL;
+    }
+    P p;
+    p.S = S; p.L = L; p.contra = NULL;
+    memcpy(p.cand, S->base, sizeof p.cand);
+    memcpy(p.cw, S->base_cw, sizeof p.cw);
+    p.on = 0;
+    p.qcap = size * (n + 2) + 1 + 8;
+    p.queue = (int *)malloc(sizeof(int) * p.qcap);
+    p.qlen = 0;
+    p.parents = PyDict_New();
+    PyObject *none = PyTuple_New(0);
+    PyObject *cand = NULL, *cw = NULL, *out = NULL;
+    if (!p.queue || !p.parents || !none) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    int r = (f & 1) ? set_on(&p, c, d, none) : set_off(&p, c, d, none);
+    if (!r) r = run(&p, net, 0);
+    for (int from = 0; !r && net && inter;) {
+        const int k = p.qlen;
+        r = locked(&p, from, k);
+        if (r || p.qlen == k) break;
+        from = k;
+        r = run(&p, net, k);
+    }
+    if (r == ERR) goto done;
+    cand = PyList_GetSlice(cand_o, 0, size);
+    cw = cand ? PyList_GetSlice(cw_o, 0, n + 1) : NULL;
+    if (!cw) goto done;
+    for (int x = 0; x < size; x++)
+        if (p.cand[x] != S->base[x]) {
+            PyObject *v = PyLong_FromUnsignedLong(p.cand[x]);
+            if (!v || PyList_SetItem(cand, x, v) < 0) goto done;
+        }
+    for (int e = 0; e <= n; e++)
+        if (p.cw[e] != S->base_cw[e]) {
+            PyObject *v = from_u128(p.cw[e]);
+            if (!v || PyList_SetItem(cw, e, v) < 0) goto done;
+        }
+    PyObject *on = from_u128(p.on);
+    if (!on) goto done;
+    out = Py_BuildValue("(OONOO)", cand, cw, on, p.parents, p.contra ? p.contra : Py_None);
+done:
+    Py_XDECREF(cand);
+    Py_XDECREF(cw);
+    Py_XDECREF(p.parents);
+    Py_XDECREF(p.contra);
+    Py_XDECREF(none);
+    free(p.queue);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"links", py_links, METH_VARARGS,
      "links(size, n, peers_d, full_masks, cell_houses, full_ids, locked_label)"},
@@ -861,6 +940,8 @@ static PyMethodDef methods[] = {
      "static(links, cand, cw, done, chain[, cross, binary, binary_t])"},
     {"propagate", py_propagate, METH_VARARGS,
      "propagate(static, cand, cw, on, parents, facts, net, inter[, queued]) -> (on, contra)"},
+    {"assume", py_assume, METH_VARARGS,
+     "assume(static, cand, cw, fact, net, inter) -> (cand, cw, on, parents, contra)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -23,12 +23,16 @@
  *       base_cw (the state's own grid, cells per digit 0..n), [(cell, digit, nodes,
  *       rule facts)]: nested._rule_facts of the chain to "cell <> digit" (a tuple of
  *       fact ints), or the waves list / None as above past 512 waves;
- *       closures: {cell << 5 | digit: (off packed, on packed, stale)}; ok False when the
- *       search budget ``left`` (None: no limit) ran out (then found and closures are
+ *       closures: a Closures object (C memory, immutable): the Python path's dict
+ *       {cell << 5 | digit: (off packed, on packed, stale)} as to_dict() gives it; prev
+ *       may be one (its entries are shared, not copied) or such a dict; ok False when
+ *       the search budget ``left`` (None: no limit) ran out (then found and closures are
  *       empty); left: the searches left (None when no limit).
  *   forcing(static, cand, cw, unsolved, on, closures, min_cell=3) -> {fact: (nodes, group)}
- *       SE's static cell and region forcing chains from the closures (nested._forcing's
- *       conclusions, in its order).
+ *       SE's static cell and region forcing chains from the closures (a Closures or the
+ *       dict; nested._forcing's conclusions, in its order).
+ *   news(static, before, cand, cw) -> (gone packed, fresh packed)   (nested._news)
+ *   closures(static, dict) -> Closures   (the dict in C memory)
  * "packed": per-digit cell masks as one int, digit d's cells from bit d * size
  * (nested._pack).
  */
@@ -59,7 +63,22 @@ typedef struct {
     M bivm[ND];
     M bl[ND];
     M partner[ND][MAXCELLS];
+    M unsolved;
+    int linked;            /* bivm, bl, partner made (grid_links): only a search reads them */
 } Grid;
+
+/* popcount without a libgcc call where the compiler may not use the instruction (-O2
+ * without -mpopcnt: __builtin_popcount is a function call there) */
+#if defined(__POPCNT__) || !defined(__GNUC__)
+static inline int pc64(uint64_t x) { return __builtin_popcountll(x); }
+#else
+static inline int pc64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
 
 static inline int m_any(M a) { return (a.w[0] | a.w[1]) != 0; }
 static inline M m_and(M a, M b) { M r = {{a.w[0] & b.w[0], a.w[1] & b.w[1]}}; return r; }
@@ -67,14 +86,14 @@ static inline M m_andnot(M a, M b) { M r = {{a.w[0] & ~b.w[0], a.w[1] & ~b.w[1]}
 static inline void m_or(M *a, M b) { a->w[0] |= b.w[0]; a->w[1] |= b.w[1]; }
 static inline int m_has(M a, int c) { return (int)((a.w[c >> 6] >> (c & 63)) & 1); }
 static inline void m_set(M *a, int c) { a->w[c >> 6] |= (uint64_t)1 << (c & 63); }
-static inline int m_count(M a) { return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]); }
+static inline int m_count(M a) { return pc64(a.w[0]) + pc64(a.w[1]); }
 static inline int m_low(M a) {
     return a.w[0] ? __builtin_ctzll(a.w[0]) : 64 + __builtin_ctzll(a.w[1]);
 }
 static inline void m_clear_low(M *a) {
     if (a->w[0]) a->w[0] &= a->w[0] - 1; else a->w[1] &= a->w[1] - 1;
 }
-static inline int popc32(uint32_t x) { return __builtin_popcount(x); }
+static inline int popc32(uint32_t x) { return pc64(x); }
 static inline int high32(uint32_t x) { return 31 - __builtin_clz(x); }
 
 /* ---- Python int <-> bits ---------------------------------------------------------- */
@@ -108,16 +127,18 @@ static PyObject *from_bytes(const unsigned char *buf, size_t nbytes) {
 #endif
 }
 
+static int to_words(PyObject *o, uint64_t *w, int nw);
+
 /* a cell mask of a grid of ``size`` cells */
 static int to_mask(PyObject *o, M *out, int size) {
-    unsigned char b[16];
-    memset(b, 0, sizeof b);
-    if (as_bytes(o, b, 16) < 0) return -1;
-    out->w[0] = out->w[1] = 0;
-    for (int i = 0; i < 16; i++) out->w[i >> 3] |= (uint64_t)b[i] << (8 * (i & 7));
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "_se_kernel: expected an int");
+        return -1;
+    }
+    if (to_words(o, out->w, 2) < 0) return -1;
     if (size < 128) {
-        M lim = {{0, 0}};
-        for (int c = 0; c < size; c++) m_set(&lim, c);
+        M lim = {{size >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << size) - 1,
+                  size <= 64 ? 0 : ((uint64_t)1 << (size - 64)) - 1}};
         if (m_any(m_andnot(*out, lim))) {
             PyErr_SetString(PyExc_ValueError, "_se_kernel: cell outside the grid");
             return -1;
@@ -222,8 +243,19 @@ static int grid_load(Grid *g, PyObject *cap, PyObject *cand, PyObject *cw, PyObj
     }
     for (int d = 0; d <= n; d++)
         if (to_mask(PyList_GET_ITEM(cw, d), &g->cw[d], size) < 0) return -1;
-    M unsolved;
-    if (to_mask(unsolved_o, &unsolved, size) < 0) return -1;
+    if (to_mask(unsolved_o, &g->unsolved, size) < 0) return -1;
+    g->linked = 0;
+    return 0;
+}
+
+/* the grid's strong links (bivalue cells, bilocal digits), made once before its first
+ * search */
+static void grid_links(Grid *g) {
+    if (g->linked) return;
+    g->linked = 1;
+    const Static *st = g->st;
+    int size = st->size, n = st->n;
+    M unsolved = g->unsolved;
     memset(g->bivm, 0, sizeof g->bivm);
     memset(g->bl, 0, sizeof g->bl);
     for (int d = 0; d <= n; d++) memset(g->partner[d], 0, sizeof(M) * size);
@@ -254,7 +286,6 @@ static int grid_load(Grid *g, PyObject *cap, PyObject *cand, PyObject *cw, PyObj
             }
         }
     }
-    return 0;
 }
 
 /* the waves of the last reach (se_reach's ``waves`` up to the chain's end): per wave, its
@@ -540,6 +571,7 @@ static PyObject *py_reach(PyObject *self, PyObject *args) {
         return NULL;
     }
     M on[ND], off[ND];
+    grid_links(g);
     int nodes = reach(g, c0, d0, on, off, NULL);
     int n = g->st->n, size = g->st->size;
     PyMem_Free(g);
@@ -658,21 +690,238 @@ fail:
     return NULL;
 }
 
+/* ---- closures kept in C memory ------------------------------------------------------
+ * The scan's closures (candidate -> the false and true facts its "true" reaches, and a
+ * stale flag) as an immutable Python object: per candidate in ascending key order (cell
+ * << 5 | digit), a shared, reference-counted entry with the facts as cell masks per
+ * digit 0..n. A scan that keeps an old closure shares its entry (no copy, no Python int
+ * read back or made); to_dict() gives the dict of the Python path ({key: (off packed, on
+ * packed, stale)}), which scan and forcing also accept. */
+typedef struct {
+    Py_ssize_t refs;
+    M m[];                 /* off[0..n], then on[0..n] */
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    int size, n;
+    Py_ssize_t count, cap;
+    int32_t *keys;
+    uint8_t *stale;
+    Entry **ent;
+} Closures;
+
+static PyTypeObject ClosuresType;
+
+static Entry *entry_new(int n, const M *off, const M *on) {
+    Entry *e = PyMem_Malloc(sizeof(Entry) + sizeof(M) * 2 * (size_t)(n + 1));
+    if (!e) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    e->refs = 1;
+    memcpy(e->m, off, sizeof(M) * (size_t)(n + 1));
+    memcpy(e->m + n + 1, on, sizeof(M) * (size_t)(n + 1));
+    return e;
+}
+
+static void entry_decref(Entry *e) {
+    if (e && --e->refs == 0) PyMem_Free(e);
+}
+
+static Closures *closures_alloc(int size, int n, Py_ssize_t cap) {
+    Closures *c = PyObject_New(Closures, &ClosuresType);
+    if (!c) return NULL;
+    c->size = size;
+    c->n = n;
+    c->count = 0;
+    c->cap = cap;
+    c->keys = NULL;
+    c->stale = NULL;
+    c->ent = NULL;
+    if (cap > 0) {
+        c->keys = PyMem_Malloc(sizeof(int32_t) * (size_t)cap);
+        c->stale = PyMem_Malloc((size_t)cap);
+        c->ent = PyMem_Malloc(sizeof(Entry *) * (size_t)cap);
+        if (!c->keys || !c->stale || !c->ent) {
+            Py_DECREF(c);
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    return c;
+}
+
+/* (the caller made room: count < cap; ``e`` is taken over, one reference) */
+static inline void closures_push(Closures *c, int key, Entry *e, int stale) {
+    c->keys[c->count] = key;
+    c->stale[c->count] = (uint8_t)stale;
+    c->ent[c->count] = e;
+    c->count++;
+}
+
+static void closures_dealloc(PyObject *self) {
+    Closures *c = (Closures *)self;
+    for (Py_ssize_t i = 0; i < c->count; i++) entry_decref(c->ent[i]);
+    PyMem_Free(c->keys);
+    PyMem_Free(c->stale);
+    PyMem_Free(c->ent);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static Py_ssize_t closures_len(PyObject *self) { return ((Closures *)self)->count; }
+
+static PyObject *closures_to_dict(PyObject *self, PyObject *unused) {
+    (void)unused;
+    Closures *c = (Closures *)self;
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    for (Py_ssize_t i = 0; i < c->count; i++) {
+        PyObject *a = pack(c->ent[i]->m, c->n, c->size);
+        PyObject *b = a ? pack(c->ent[i]->m + c->n + 1, c->n, c->size) : NULL;
+        PyObject *t = b ? PyTuple_Pack(3, a, b, c->stale[i] ? Py_True : Py_False) : NULL;
+        PyObject *k = t ? PyLong_FromLong(c->keys[i]) : NULL;
+        int r = k ? PyDict_SetItem(d, k, t) : -1;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        Py_XDECREF(t);
+        Py_XDECREF(k);
+        if (r < 0) {
+            Py_DECREF(d);
+            return NULL;
+        }
+    }
+    return d;
+}
+
+/* a packed int's bits as cell masks per digit 0..n (bits past (n + 1) * size ignored) */
+static int unpack(PyObject *o, M *out, int n, int size) {
+    uint64_t w[PWORDS];
+    int pw = ((n + 1) * size + 63) / 64;
+    if (to_words(o, w, pw) < 0) return -1;
+    memset(out, 0, sizeof(M) * (size_t)(n + 1));
+    for (int i = 0; i < pw; i++) {
+        uint64_t v = w[i];
+        while (v) {
+            int bit = i * 64 + __builtin_ctzll(v);
+            v &= v - 1;
+            int d = bit / size;
+            if (d > n) break;
+            m_set(&out[d], bit % size);
+        }
+    }
+    return 0;
+}
+
+static int cmp_key(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* the closures of a dict as the Python path keeps them ({cell << 5 | digit: (off packed,
+ * on packed, stale)}); keys that are not a candidate index of the grid are left out (no
+ * scan or forcing reads them); a bad value raises */
+static Closures *closures_from_dict(PyObject *dict, int size, int n) {
+    Py_ssize_t cap = PyDict_GET_SIZE(dict);
+    Closures *c = closures_alloc(size, n, cap);
+    if (!c) return NULL;
+    int32_t *order = PyMem_Malloc(sizeof(int32_t) * (size_t)(cap ? cap : 1));
+    if (!order) {
+        Py_DECREF(c);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Py_ssize_t pos = 0, nk = 0;
+    PyObject *pk, *v;
+    while (PyDict_Next(dict, &pos, &pk, &v)) {    /* borrowed */
+        long kv = PyLong_Check(pk) ? PyLong_AsLong(pk) : -1;
+        if (kv == -1 && PyErr_Occurred()) PyErr_Clear();
+        if (kv < 0 || (kv >> 5) >= size || (kv & 31) < 1 || (kv & 31) > n) continue;
+        if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 3) {
+            PyErr_SetString(PyExc_TypeError, "_se_kernel: closures: bad entry");
+            goto fail;
+        }
+        order[nk++] = (int32_t)kv;
+    }
+    qsort(order, (size_t)nk, sizeof(int32_t), cmp_key);
+    for (Py_ssize_t i = 0; i < nk; i++) {
+        PyObject *key = PyLong_FromLong(order[i]);
+        if (!key) goto fail;
+        v = PyDict_GetItemWithError(dict, key);    /* borrowed */
+        Py_DECREF(key);
+        if (!v) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "_se_kernel: closures changed");
+            goto fail;
+        }
+        M off[ND], on[ND];
+        if (unpack(PyTuple_GET_ITEM(v, 0), off, n, size) < 0 ||
+            unpack(PyTuple_GET_ITEM(v, 1), on, n, size) < 0)
+            goto fail;
+        int stale = PyObject_IsTrue(PyTuple_GET_ITEM(v, 2));
+        if (stale < 0) goto fail;
+        Entry *e = entry_new(n, off, on);
+        if (!e) goto fail;
+        closures_push(c, order[i], e, stale);
+    }
+    PyMem_Free(order);
+    return c;
+fail:
+    PyMem_Free(order);
+    Py_DECREF(c);
+    return NULL;
+}
+
+/* ``o`` (a Closures of this grid, a dict, or None for ``none_ok``) as a new reference to a
+ * Closures; NULL with an error set, or NULL without one for None */
+static Closures *closures_arg(PyObject *o, const Static *st, int none_ok) {
+    if (o == Py_None && none_ok) return NULL;
+    if (Py_IS_TYPE(o, &ClosuresType)) {
+        Closures *c = (Closures *)o;
+        if (c->size != st->size || c->n != st->n) {
+            PyErr_SetString(PyExc_ValueError, "_se_kernel: closures of another grid size");
+            return NULL;
+        }
+        Py_INCREF(o);
+        return c;
+    }
+    if (PyDict_Check(o)) return closures_from_dict(o, st->size, st->n);
+    PyErr_SetString(PyExc_TypeError, none_ok ? "_se_kernel: prev must be closures, a dict or None"
+                                             : "_se_kernel: closures must be closures or a dict");
+    return NULL;
+}
+
+static PyMethodDef closures_methods[] = {
+    {"to_dict", closures_to_dict, METH_NOARGS,
+     "to_dict() -> {cell << 5 | digit: (off packed, on packed, stale)}, the Python path's form"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMappingMethods closures_mapping = {closures_len, NULL, NULL};
+
+static PyTypeObject ClosuresType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "techniques._se_kernel.Closures",
+    .tp_basicsize = sizeof(Closures),
+    .tp_itemsize = 0,
+    .tp_dealloc = closures_dealloc,
+    .tp_as_mapping = &closures_mapping,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The level probe's closures of one scan, kept in C memory (immutable).",
+    .tp_methods = closures_methods,
+};
+
 /* the candidate scan of _level_closure (and of _base_closures: least 0, no prev, no budget) */
 static PyObject *py_scan(PyObject *self, PyObject *args) {
     PyObject *cap, *cand, *cw, *unsolved, *cells_o, *prev, *fresh, *gone, *left_o;
     PyObject *base_o = Py_None;
     int least, level;
+    (void)self;
     if (!PyArg_ParseTuple(args, "OOOOOiOOOiO|O", &cap, &cand, &cw, &unsolved, &cells_o, &least,
                           &prev, &fresh, &gone, &level, &left_o, &base_o))
         return NULL;
-    if (prev != Py_None && !PyDict_Check(prev)) {
-        PyErr_SetString(PyExc_TypeError, "_se_kernel: prev must be a dict or None");
-        return NULL;
-    }
-    int use_prev = prev != Py_None && PyDict_GET_SIZE(prev) > 0;
-    if (use_prev && (!PyLong_Check(fresh) || !PyLong_Check(gone))) {
-        PyErr_SetString(PyExc_TypeError, "_se_kernel: fresh and gone must be ints");
+    if (prev != Py_None && !PyDict_Check(prev) && !Py_IS_TYPE(prev, &ClosuresType)) {
+        PyErr_SetString(PyExc_TypeError, "_se_kernel: prev must be closures, a dict or None");
         return NULL;
     }
     long long left = 0;
@@ -683,97 +932,58 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
     }
     Grid *g = PyMem_Malloc(sizeof(Grid));
     if (!g) return PyErr_NoMemory();
-    if (grid_load(g, cap, cand, cw, unsolved) < 0) {
-        PyMem_Free(g);
-        return NULL;
+    PyObject *found = NULL, *key = NULL, *t = NULL;
+    Closures *pv = NULL, *out = NULL;
+    if (grid_load(g, cap, cand, cw, unsolved) < 0) goto fail;
+    int n = g->st->n, size = g->st->size;
+    pv = closures_arg(prev, g->st, 1);
+    if (!pv && PyErr_Occurred()) goto fail;
+    int use_prev = pv && pv->count > 0;
+    M freshm[ND], gonem[ND];
+    int fd[ND], gd[ND], nfd = 0, ngd = 0;     /* the digits with fresh / gone cells */
+    if (use_prev) {
+        if (!PyLong_Check(fresh) || !PyLong_Check(gone)) {
+            PyErr_SetString(PyExc_TypeError, "_se_kernel: fresh and gone must be ints");
+            goto fail;
+        }
+        if (unpack(fresh, freshm, n, size) < 0 || unpack(gone, gonem, n, size) < 0) goto fail;
+        for (int d = 0; d <= n; d++) {
+            if (m_any(freshm[d])) fd[nfd++] = d;
+            if (m_any(gonem[d])) gd[ngd++] = d;
+        }
     }
     static Waves wbuf;
     Waves *wv = &wbuf;
     M cells;
-    if (to_mask(cells_o, &cells, g->st->size) < 0) {
-        PyMem_Free(g);
-        return NULL;
-    }
+    if (to_mask(cells_o, &cells, size) < 0) goto fail;
     /* base_cw: the state's own grid (cells per digit 0..n): found chains then come with
      * their rule facts (nested._rule_facts) instead of their waves */
     M basecw[ND];
     int use_base = base_o != Py_None;
     if (use_base) {
-        if (!PyList_Check(base_o) || PyList_GET_SIZE(base_o) != g->st->n + 1) {
+        if (!PyList_Check(base_o) || PyList_GET_SIZE(base_o) != n + 1) {
             PyErr_SetString(PyExc_ValueError, "_se_kernel: base_cw needs one int per digit 0..n");
-            PyMem_Free(g);
-            return NULL;
+            goto fail;
         }
-        for (int d = 0; d <= g->st->n; d++)
-            if (to_mask(PyList_GET_ITEM(base_o, d), &basecw[d], g->st->size) < 0) {
-                PyMem_Free(g);
-                return NULL;
-            }
+        for (int d = 0; d <= n; d++)
+            if (to_mask(PyList_GET_ITEM(base_o, d), &basecw[d], size) < 0) goto fail;
     }
-    /* with previous closures: the dict is copied and brought up to date entry by entry
-     * (one pass over prev, no key made or hashed per candidate); keep[x << 5 | e] marks
-     * the candidates whose old closure stands, the others are searched below */
-    PyObject *found = PyList_New(0);
-    PyObject *closures = use_prev ? PyDict_Copy(prev) : PyDict_New();
-    PyObject *key = NULL, *t = NULL, *dels = NULL;
+    /* room for every candidate of the scan */
+    Py_ssize_t room = 0;
+    M cm = cells;
+    while (m_any(cm)) {
+        int x = m_low(cm);
+        m_clear_low(&cm);
+        if (popc32(g->cand[x]) >= least) room += popc32(g->cand[x]);
+    }
+    found = PyList_New(0);
+    out = closures_alloc(size, n, room);
+    if (!found || !out) goto fail;
     M on[ND], off[ND];
-    uint64_t fresh_w[PWORDS], gone_w[PWORDS], o0_w[PWORDS], o1_w[PWORDS];
-    static uint8_t keep[MAXCELLS << 5];
-    int n = g->st->n, size = g->st->size;
-    int pw = ((n + 1) * size + 63) / 64;
-    if (!found || !closures) goto fail;
-    if (use_prev) {
-        if (to_words(fresh, fresh_w, pw) < 0 || to_words(gone, gone_w, pw) < 0) goto fail;
-        memset(keep, 0, sizeof keep);
-        dels = PyList_New(0);
-        if (!dels) goto fail;
-        Py_ssize_t pos = 0;
-        PyObject *pk, *old;
-        while (PyDict_Next(prev, &pos, &pk, &old)) {   /* borrowed */
-            long kv = PyLong_Check(pk) ? PyLong_AsLong(pk) : -1;
-            if (kv == -1 && PyErr_Occurred()) PyErr_Clear();
-            int x = (int)(kv >> 5), e = (int)(kv & 31);
-            if (kv < 0 || x >= size || e > n || !m_has(cells, x) || !(g->cand[x] >> e & 1) ||
-                popc32(g->cand[x]) < least) {
-                /* not a candidate of this scan: not in the result */
-                if (PyList_Append(dels, pk) < 0) goto fail;
-                continue;
-            }
-            if (!PyTuple_Check(old) || PyTuple_GET_SIZE(old) != 3) {
-                PyErr_SetString(PyExc_TypeError, "_se_kernel: prev: bad closure");
-                goto fail;
-            }
-            PyObject *o0 = PyTuple_GET_ITEM(old, 0), *o1 = PyTuple_GET_ITEM(old, 1),
-                     *o2 = PyTuple_GET_ITEM(old, 2);
-            if (to_words(o0, o0_w, pw) < 0) goto fail;
-            int hit = 0;
-            for (int i = 0; i < pw; i++)
-                if (o0_w[i] & fresh_w[i]) { hit = 1; break; }
-            if (hit) continue;              /* searched again below (its entry replaced) */
-            int was = o2 == Py_True ? 1 : o2 == Py_False ? 0 : PyObject_IsTrue(o2);
-            if (was < 0) goto fail;
-            int stale = was;
-            if (!stale) {
-                if (to_words(o1, o1_w, pw) < 0) goto fail;
-                for (int i = 0; i < pw; i++)
-                    if ((o0_w[i] | o1_w[i]) & gone_w[i]) { stale = 1; break; }
-            }
-            if (level < 3) {
-                if (stale != was) {
-                    t = PyTuple_Pack(3, o0, o1, stale ? Py_True : Py_False);
-                    /* (an existing key: the copy does not grow while prev is walked) */
-                    if (!t || PyDict_SetItem(closures, pk, t) < 0) goto fail;
-                    Py_CLEAR(t);
-                }
-                keep[kv] = 1;
-            } else if (!stale) {
-                keep[kv] = 1;
-            }
-        }
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(dels); i++)
-            if (PyDict_DelItem(closures, PyList_GET_ITEM(dels, i)) < 0) goto fail;
-        Py_CLEAR(dels);
-    }
+    /* the previous closures are walked once, in step with the scan (both in key order);
+     * an old closure stands unless one of its false facts got a new strong link (fresh);
+     * at level 3 also unless it may have lost facts (gone: then it is stale) */
+    Py_ssize_t p = 0;
     while (m_any(cells)) {
         int x = m_low(cells);
         m_clear_low(&cells);
@@ -782,26 +992,45 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
         while (k) {
             int e = __builtin_ctz(k);
             k &= k - 1;
-            if (use_prev && keep[x << 5 | e]) continue;
-            key = PyLong_FromLong((long)(x << 5 | e));
-            if (!key) goto fail;
+            int kv = x << 5 | e;
+            if (use_prev) {
+                while (p < pv->count && pv->keys[p] < kv) p++;
+                if (p < pv->count && pv->keys[p] == kv) {
+                    Entry *o = pv->ent[p];
+                    int hit = 0;
+                    for (int i = 0; i < nfd && !hit; i++)
+                        hit = m_any(m_and(o->m[fd[i]], freshm[fd[i]]));
+                    if (!hit) {
+                        int stale = pv->stale[p];
+                        for (int i = 0; i < ngd && !stale; i++) {
+                            const int d = gd[i];
+                            M u = o->m[d];
+                            m_or(&u, o->m[n + 1 + d]);
+                            stale = m_any(m_and(u, gonem[d]));
+                        }
+                        if (level < 3 || !stale) {
+                            o->refs++;
+                            closures_push(out, kv, o, stale);
+                            continue;
+                        }
+                    }
+                }
+            }
             if (limited) {
                 if (left <= 0) {
-                    /* ran out: (False, left, [], {}) as the Python scan */
-                    Py_CLEAR(key);
+                    /* ran out: (False, left, [], no closures) as the Python scan */
                     Py_DECREF(found);
-                    Py_DECREF(closures);
+                    Py_DECREF(out);
+                    Py_XDECREF(pv);
                     PyMem_Free(g);
-                    return Py_BuildValue("(OLNN)", Py_False, left, PyList_New(0), PyDict_New());
+                    return Py_BuildValue("(OLNN)", Py_False, left, PyList_New(0),
+                                         (PyObject *)closures_alloc(size, n, 0));
                 }
                 left--;
             }
+            grid_links(g);
             int nodes = reach(g, x, e, on, off, wv);
             if (nodes) {
-                if (use_prev) {
-                    int had = PyDict_Contains(closures, key);
-                    if (had < 0 || (had && PyDict_DelItem(closures, key) < 0)) goto fail;
-                }
                 PyObject *w;
                 if (!use_base || wv->nw < 0)
                     w = waves_list(wv, n);      /* (None past MAXWAVES) */
@@ -812,35 +1041,31 @@ static PyObject *py_scan(PyObject *self, PyObject *args) {
                 if (!t || PyList_Append(found, t) < 0) goto fail;
                 Py_CLEAR(t);
             } else {
-                PyObject *a = pack(off, n, size);
-                PyObject *b = a ? pack(on, n, size) : NULL;
-                if (b) t = PyTuple_Pack(3, a, b, Py_False);
-                Py_XDECREF(a);
-                Py_XDECREF(b);
-                if (!t || PyDict_SetItem(closures, key, t) < 0) goto fail;
-                Py_CLEAR(t);
+                Entry *en = entry_new(n, off, on);
+                if (!en) goto fail;
+                closures_push(out, kv, en, 0);
             }
-            Py_CLEAR(key);
         }
     }
+    Py_XDECREF(pv);
     PyMem_Free(g);
-    /* ("N" steals found and closures, also when it fails) */
-    if (limited) return Py_BuildValue("(OLNN)", Py_True, left, found, closures);
-    return Py_BuildValue("(OONN)", Py_True, Py_None, found, closures);
+    /* ("N" steals found and out, also when it fails) */
+    if (limited) return Py_BuildValue("(OLNN)", Py_True, left, found, (PyObject *)out);
+    return Py_BuildValue("(OONN)", Py_True, Py_None, found, (PyObject *)out);
 fail:
     Py_XDECREF(key);
     Py_XDECREF(t);
-    Py_XDECREF(dels);
     Py_XDECREF(found);
-    Py_XDECREF(closures);
+    Py_XDECREF((PyObject *)out);
+    Py_XDECREF((PyObject *)pv);
     PyMem_Free(g);
     return NULL;
 }
 
 /* nested._forcing's conclusions: SE's static cell and region forcing chains from the
  * closures of every candidate's "true" on the grid (closures as _level_closure keeps them:
- * {cell << 5 | digit: (off packed, on packed, stale)}); the dict {fact: (nodes, group)} in
- * the order the Python code builds it */
+ * the scan's closures, or the Python path's dict {cell << 5 | digit: (off packed, on packed,
+ * stale)}); the dict {fact: (nodes, group)} in the order the Python code builds it */
 typedef struct { int len; int16_t k[MAXCELLS]; } Group;
 
 static PyObject *py_forcing(PyObject *self, PyObject *args) {
@@ -850,37 +1075,34 @@ static PyObject *py_forcing(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOOOO|i", &cap, &cand, &cw, &unsolved, &on_o, &closures,
                           &min_cell))
         return NULL;
-    if (!PyDict_Check(closures)) {
-        PyErr_SetString(PyExc_TypeError, "_se_kernel: closures must be a dict");
+    if (!PyDict_Check(closures) && !Py_IS_TYPE(closures, &ClosuresType)) {
+        PyErr_SetString(PyExc_TypeError, "_se_kernel: closures must be closures or a dict");
         return NULL;
     }
     Grid *g = PyMem_Malloc(sizeof(Grid));
     if (!g) return PyErr_NoMemory();
     PyObject *out = NULL, *key = NULL;
-    /* per candidate index (cell << 5 | digit): its closure as words, and its depths */
-    int nk = 0, nw = 0;
-    uint64_t *coff = NULL, *con = NULL;
+    Closures *cl = NULL;
+    /* per candidate index (cell << 5 | digit): its entry in the closures, and its depths */
+    int nk = 0;
     int8_t *state = NULL;          /* 0 not looked up, 1 usable, -1 missing or stale */
+    const Entry **ent = NULL;
     Depths **dep = NULL;
     Group *groups = NULL;
     int ngroups = 0;
     if (grid_load(g, cap, cand, cw, unsolved) < 0) goto fail;
     const Static *st = g->st;
     int n = st->n, size = st->size;
-    int nbits = (n + 1) * size;
-    nw = (nbits + 63) / 64;
     nk = size << 5;
+    cl = closures_arg(closures, st, 0);
+    if (!cl) goto fail;
     M onm;
     if (to_mask(on_o, &onm, size) < 0) goto fail;
-    /* (static buffers: the closures of one grid, kept while the call runs; it calls no
-     * Python code that could call it again) */
-    static uint64_t coff_buf[(MAXCELLS << 5) * PWORDS], con_buf[(MAXCELLS << 5) * PWORDS];
-    coff = coff_buf;
-    con = con_buf;
     state = PyMem_Calloc(nk, 1);
+    ent = PyMem_Calloc(nk, sizeof(Entry *));
     dep = PyMem_Calloc(nk, sizeof(Depths *));
     groups = PyMem_Malloc(sizeof(Group) * (size + st->nfull * n));
-    if (!coff || !con || !state || !dep || !groups) {
+    if (!state || !ent || !dep || !groups) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -918,18 +1140,6 @@ static PyObject *py_forcing(PyObject *self, PyObject *args) {
             }
         }
     }
-    /* live: the candidates of the grid, packed */
-    uint64_t live[PWORDS];
-    memset(live, 0, sizeof live);
-    for (int d = 0; d <= n; d++) {
-        M q = g->cw[d];
-        while (m_any(q)) {
-            int c = m_low(q);
-            m_clear_low(&q);
-            int i = d * size + c;
-            live[i >> 6] |= (uint64_t)1 << (i & 63);
-        }
-    }
     out = PyDict_New();
     if (!out) goto fail;
     for (int gi = 0; gi < ngroups; gi++) {
@@ -938,63 +1148,52 @@ static PyObject *py_forcing(PyObject *self, PyObject *args) {
         for (int j = 0; j < gr->len && !skip; j++) {
             int k = gr->k[j];
             if (!state[k]) {
-                key = PyLong_FromLong(k);
-                if (!key) goto fail;
-                PyObject *t = PyDict_GetItemWithError(closures, key);   /* borrowed */
-                Py_CLEAR(key);
-                if (!t) {
-                    if (PyErr_Occurred()) goto fail;
-                    state[k] = -1;
+                /* (binary search: the closures are in key order) */
+                Py_ssize_t lo = 0, hi = cl->count;
+                while (lo < hi) {
+                    Py_ssize_t mid = (lo + hi) / 2;
+                    if (cl->keys[mid] < k) lo = mid + 1; else hi = mid;
+                }
+                if (lo < cl->count && cl->keys[lo] == k && !cl->stale[lo]) {
+                    ent[k] = cl->ent[lo];
+                    state[k] = 1;
                 } else {
-                    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) {
-                        PyErr_SetString(PyExc_TypeError, "_se_kernel: closures: bad entry");
-                        goto fail;
-                    }
-                    int stale = PyObject_IsTrue(PyTuple_GET_ITEM(t, 2));
-                    if (stale < 0) goto fail;
-                    if (stale) {
-                        state[k] = -1;
-                    } else {
-                        if (to_words(PyTuple_GET_ITEM(t, 0), coff + k * nw, nw) < 0 ||
-                            to_words(PyTuple_GET_ITEM(t, 1), con + k * nw, nw) < 0)
-                            goto fail;
-                        state[k] = 1;
-                    }
+                    state[k] = -1;
                 }
             }
             if (state[k] < 0) skip = 1;
         }
         if (skip) continue;
-        uint64_t a[PWORDS], b[PWORDS];
-        memcpy(a, coff + gr->k[0] * nw, sizeof(uint64_t) * nw);
-        memcpy(b, con + gr->k[0] * nw, sizeof(uint64_t) * nw);
+        M a[ND], b[ND];
+        const Entry *e0 = ent[gr->k[0]];
+        memcpy(a, e0->m, sizeof(M) * (size_t)(n + 1));
+        memcpy(b, e0->m + n + 1, sizeof(M) * (size_t)(n + 1));
         for (int j = 1; j < gr->len; j++) {
-            uint64_t any = 0;
-            for (int i = 0; i < nw; i++) {
-                a[i] &= coff[gr->k[j] * nw + i];
-                b[i] &= con[gr->k[j] * nw + i];
-                any |= a[i] | b[i];
+            const Entry *ej = ent[gr->k[j]];
+            int any = 0;
+            for (int d = 0; d <= n; d++) {
+                a[d] = m_and(a[d], ej->m[d]);
+                b[d] = m_and(b[d], ej->m[n + 1 + d]);
+                any |= m_any(a[d]) | m_any(b[d]);
             }
             if (!any) break;
         }
-        uint64_t any = 0;
-        for (int i = 0; i < nw; i++) {
-            a[i] &= live[i];
-            any |= a[i] | b[i];
+        int any = 0;
+        for (int d = 0; d <= n; d++) {
+            a[d] = m_and(a[d], g->cw[d]);      /* live: the candidates of the grid */
+            any |= m_any(a[d]) | m_any(b[d]);
         }
         if (!any) continue;
         for (int pass = 0; pass < 2; pass++) {
             int on_ = pass == 0;
-            uint64_t *bits = on_ ? b : a;
-            for (int i = 0; i < nw; i++) {
-                uint64_t w = bits[i];
-                while (w) {
-                    int bit = i * 64 + __builtin_ctzll(w);
-                    w &= w - 1;
-                    if (bit >= nbits) break;
-                    int d = bit / size, x = bit % size;
+            M *bits = on_ ? b : a;
+            for (int d = 0; d <= n; d++) {
+                M q = bits[d];
+                while (m_any(q)) {
+                    int x = m_low(q);
+                    m_clear_low(&q);
                     if (on_ && m_has(onm, x)) continue;
-                    if (d < 1 || d > n) continue;     /* (never: digit 0 holds no fact) */
+                    if (d < 1) continue;     /* (never: digit 0 holds no fact) */
                     long nodes = 0;
                     for (int j = 0; j < gr->len; j++) {
                         int k = gr->k[j];
@@ -1004,6 +1203,7 @@ static PyObject *py_forcing(PyObject *self, PyObject *args) {
                                 PyErr_NoMemory();
                                 goto fail;
                             }
+                            grid_links(g);
                             reach_depths(g, k >> 5, k & 31, dep[k]);
                         }
                         nodes += on_ ? dep[k]->on[d][x] : dep[k]->off[d][x];
@@ -1042,9 +1242,11 @@ static PyObject *py_forcing(PyObject *self, PyObject *args) {
     }
     for (int k = 0; k < nk; k++) PyMem_Free(dep[k]);
     PyMem_Free(dep);
+    PyMem_Free(ent);
     PyMem_Free(state);
     PyMem_Free(groups);
     PyMem_Free(g);
+    Py_DECREF((PyObject *)cl);
     return out;
 fail:
     Py_XDECREF(key);
@@ -1052,10 +1254,80 @@ fail:
     if (dep)
         for (int k = 0; k < nk; k++) PyMem_Free(dep[k]);
     PyMem_Free(dep);
+    PyMem_Free(ent);
     PyMem_Free(state);
     PyMem_Free(groups);
     PyMem_Free(g);
+    Py_XDECREF((PyObject *)cl);
     return NULL;
+}
+
+/* nested._news: per digit, the cells that lost it since ``before`` (cells per digit 0..n),
+ * and the cells whose false candidate of that digit got a new strong link (a cell that
+ * became bivalue, a house where the digit has two places left), both packed */
+static PyObject *py_news(PyObject *self, PyObject *args) {
+    PyObject *cap, *before, *cand, *cw;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOO", &cap, &before, &cand, &cw)) return NULL;
+    const Static *st = PyCapsule_GetPointer(cap, "se_kernel.static");
+    if (!st) return NULL;
+    int size = st->size, n = st->n;
+    if (!PyList_Check(before) || PyList_GET_SIZE(before) != n + 1 || !PyList_Check(cw) ||
+        PyList_GET_SIZE(cw) != n + 1 || !PyList_Check(cand) || PyList_GET_SIZE(cand) != size) {
+        PyErr_SetString(PyExc_ValueError, "_se_kernel: before and cw need one int per digit 0..n, cand one per cell");
+        return NULL;
+    }
+    M gone[ND], fresh[ND], changed = {{0, 0}};
+    memset(gone, 0, sizeof gone);
+    memset(fresh, 0, sizeof fresh);
+    for (int d = 1; d <= n; d++) {
+        M b, c;
+        if (to_mask(PyList_GET_ITEM(before, d), &b, size) < 0 ||
+            to_mask(PyList_GET_ITEM(cw, d), &c, size) < 0)
+            return NULL;
+        M gd = m_andnot(b, c);
+        gone[d] = gd;
+        m_or(&changed, gd);
+        if (m_any(gd))
+            for (int h = 0; h < st->nfull; h++)
+                if (m_any(m_and(st->full[h], gd))) {
+                    M pl = m_and(st->full[h], c);
+                    if (m_count(pl) == 2) m_or(&fresh[d], pl);
+                }
+    }
+    while (m_any(changed)) {
+        int x = m_low(changed);
+        m_clear_low(&changed);
+        long v = PyLong_AsLong(PyList_GET_ITEM(cand, x));
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        if (v < 0 || v >> (n + 1)) {
+            PyErr_SetString(PyExc_ValueError, "_se_kernel: cand: digit out of range");
+            return NULL;
+        }
+        uint32_t k = (uint32_t)v;
+        if (popc32(k) == 2)
+            while (k) {
+                int d = __builtin_ctz(k);
+                k &= k - 1;
+                m_set(&fresh[d], x);
+            }
+    }
+    PyObject *a = pack(gone, n, size);
+    PyObject *b = a ? pack(fresh, n, size) : NULL;
+    PyObject *r = b ? PyTuple_Pack(2, a, b) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return r;
+}
+
+/* closures(static, dict) -> Closures: the Python path's dict as the kernel keeps it */
+static PyObject *py_closures(PyObject *self, PyObject *args) {
+    PyObject *cap, *dict;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!", &cap, &PyDict_Type, &dict)) return NULL;
+    const Static *st = PyCapsule_GetPointer(cap, "se_kernel.static");
+    if (!st) return NULL;
+    return (PyObject *)closures_from_dict(dict, st->size, st->n);
 }
 
 static PyMethodDef methods[] = {
@@ -1068,6 +1340,11 @@ static PyMethodDef methods[] = {
      " base_cw=None) -> (ok, left, found, closures)"},
     {"forcing", py_forcing, METH_VARARGS,
      "forcing(static, cand, cw, unsolved, on, closures, min_cell=3) -> {fact: (nodes, group)}"},
+    {"closures", py_closures, METH_VARARGS,
+     "closures(static, dict) -> Closures (the dict {cell << 5 | digit: (off packed, on packed,"
+     " stale)} in C memory)"},
+    {"news", py_news, METH_VARARGS,
+     "news(static, before, cand, cw) -> (gone packed, fresh packed)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1077,4 +1354,15 @@ static struct PyModuleDef module = {
     -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__se_kernel(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__se_kernel(void) {
+    if (PyType_Ready(&ClosuresType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&ClosuresType);
+    if (PyModule_AddObject(m, "Closures", (PyObject *)&ClosuresType) < 0) {
+        Py_DECREF(&ClosuresType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

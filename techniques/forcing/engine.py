@@ -754,8 +754,32 @@ def _base(st: _Static) -> _PState:
     return _PState(st.cand[:], st.cw[:], 0, {})
 
 
-def _assume(st: _Static, f: int, net: bool, inter: bool = False) -> _PState:
-    return _propagate(st, _base(st), [(f, ())], net, inter)
+def _assume(st: _Static, f: int, net: bool, inter: bool = False, ks=False) -> _PState:
+    """``f`` propagated from the analysis' own grid (``ks``: ``st.kernel()`` when the caller
+    has it): the compiled kernel's :func:`_assume_compiled` where it has the whole
+    propagation, else :func:`_propagate` on :func:`_base`."""
+    if ks is False:
+        ks = st.kernel()
+    if ks is None:
+        return _propagate_py(st, _base(st), [(f, ())], net, inter)
+    ps = _assume_compiled(st, f, net, inter, ks)
+    return ps if ps is not None else _propagate_compiled(st, _base(st), [(f, ())], net,
+                                                         inter, ks)
+
+
+def _assume_compiled(st: _Static, f: int, net: bool, inter: bool, ks) -> _PState | None:
+    """:func:`_assume` by the kernel's ``assume``: the same state as
+    :func:`_propagate_compiled` on :func:`_base` (``tests/techniques/test_forcing_kernel.py``),
+    made from the kernel's copy of the grid (the lists copied, not read back). None for a
+    net with rules to run in Python between the kernel's calls."""
+    if net and st.rule_engine is not None:
+        return None
+    cand, cw, on, parents, contra = _forcing_kernel.assume(ks, st.cand, st.cw, f, net,
+                                                           net and inter)
+    ps = _PState(cand, cw, on, parents)
+    if contra is not None:
+        ps.contra = _contra_of(st, contra)
+    return ps
 
 
 # -- the analysis' cache -------------------------------------------------------------------
@@ -781,10 +805,7 @@ def _resolver(an: Analysis, net: bool, inter: bool = False) -> Callable[[int], _
     def result(f: int) -> _PState:
         r = cache.get(f)
         if r is None:
-            if ks is None:
-                r = cache[f] = _assume(st, f, net, inter)
-            else:
-                r = cache[f] = _propagate_compiled(st, _base(st), [(f, ())], net, inter, ks)
+            r = cache[f] = _assume(st, f, net, inter, ks)
         return r
 
     return result

@@ -717,8 +717,9 @@ def _scan(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: int
     left, found, closures): found the (cell, digit, nodes, waves or None) whose unary chain
     exists, closures the others' (false facts, true facts, stale) packed; ok False when
     ``left`` (None: no limit) ran out. The compiled kernel when there is one (identical
-    results; waves None when it kept none, then the caller searches them again), else
-    :func:`_scan_py`. With ``base_cw`` (the state's own grid, ``st.cw``) a found chain
+    results; waves None when it kept none, then the caller searches them again; its
+    closures stay in C memory, an immutable ``_se_kernel.Closures`` whose entries the next
+    scan shares, ``to_dict()`` the same dict: :func:`_as_dict`), else :func:`_scan_py`. With ``base_cw`` (the state's own grid, ``st.cw``) a found chain
     comes with its rule facts (:func:`_rule_facts` of its "cell <> digit", a tuple) in
     place of its waves (still None past the kernel's wave cap)."""
     k = _kernel(st)
@@ -743,7 +744,7 @@ def _scan_py(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: 
     """:func:`_scan` in pure Python (the reference and the fallback of the kernel)."""
     L = _SELinks(st, cand, cw, unsolved)
     size = st.size
-    prev = prev or {}
+    prev = _as_dict(prev) or {}
     found: list[tuple[int, int, int, list | None]] = []
     closures: dict[int, tuple] = {}
     m = cells
@@ -791,7 +792,16 @@ def _scan_py(st: _Static, cand: list[int], cw: list[int], unsolved: int, cells: 
 def _news(st: _Static, before: list[int], ps: _PState) -> tuple[int, int]:
     """Per digit, the cells that lost it since ``before`` (cells per digit), and the
     cells whose false candidate of that digit got a new strong link (a cell that became
-    bivalue, a house where the digit has two places left), both packed (:func:`_pack`)."""
+    bivalue, a house where the digit has two places left), both packed (:func:`_pack`).
+    The compiled kernel's ``news`` when there is one (identical), else :func:`_news_py`."""
+    k = _kernel(st)
+    if k is not None:
+        return k[0].news(k[1], before, ps.cand, ps.cw)
+    return _news_py(st, before, ps)
+
+
+def _news_py(st: _Static, before: list[int], ps: _PState) -> tuple[int, int]:
+    """:func:`_news` in pure Python (the reference and the fallback of the kernel)."""
     n1 = st.n + 1
     cw, cand, hm = ps.cw, ps.cand, st.house_mask
     gone = [0] * n1
@@ -813,6 +823,13 @@ def _news(st: _Static, before: list[int], ps: _PState) -> tuple[int, int]:
             for d in digits_of(k):
                 fresh[d] |= 1 << c
     return _pack(gone, st.size), _pack(fresh, st.size)
+
+
+def _as_dict(closures):
+    """The closures of a scan as the Python path keeps them (a dict, or None): the compiled
+    scan keeps them in C memory (``_se_kernel.Closures``, same contents), which the Python
+    path reads through ``to_dict()`` (a rating that switches paths, e.g. in the tests)."""
+    return closures if closures is None or isinstance(closures, dict) else closures.to_dict()
 
 
 def _pack(masks: list[int], size: int) -> int:
@@ -864,7 +881,7 @@ def _forcing_py(st: _Static, ps: _PState, closures: dict[int, tuple],
     n1 = st.n + 1
     size = st.size
     cand = ps.cand
-    tot = closures
+    tot = _as_dict(closures)
     live = _pack(ps.cw, size)
 
     groups: list[list[int]] = []

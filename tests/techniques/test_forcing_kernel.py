@@ -186,8 +186,9 @@ def test_kernel_checks_its_arguments(monkeypatch):
 
 
 def test_same_step_paths_with_and_without_the_kernel(monkeypatch):
-    """Top1465 puzzles whose solve reaches the forcing techniques: the same step paths."""
-    compared, reached = both_kernel_paths(monkeypatch, engine, "_propagate_compiled",
+    """Top1465 puzzles whose solve reaches the forcing techniques: the same step paths (an
+    assumption from the state's grid goes through the kernel's ``assume``)."""
+    compared, reached = both_kernel_paths(monkeypatch, engine, "_assume_compiled",
                                           sample_lines("tdoku_magictour_top1465", 60, seed=5),
                                           want=4)
     assert compared == reached == 4
@@ -197,7 +198,7 @@ def test_same_step_paths_with_and_without_the_kernel(monkeypatch):
 @pytest.mark.parametrize("part", range(2))
 def test_same_step_paths_with_and_without_the_kernel_many(monkeypatch, part):
     lines = sample_lines("tdoku_magictour_top1465", 100, seed=292)[part * 50:(part + 1) * 50]
-    compared, reached = both_kernel_paths(monkeypatch, engine, "_propagate_compiled", lines,
+    compared, reached = both_kernel_paths(monkeypatch, engine, "_assume_compiled", lines,
                                           want=10 ** 9)
     assert compared == reached >= 5
 

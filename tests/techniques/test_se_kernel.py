@@ -18,8 +18,8 @@ from csp.kernel import active
 from techniques.forcing import nested
 from techniques.analysis import _shared, analyze
 from techniques.forcing.engine import _base, _fact, _result, _static
-from techniques.forcing.nested import (_SELinks, _forcing_py, _kernel, _news, _pack, _scan,
-                                       _scan_py, se_reach)
+from techniques.forcing.nested import (_SELinks, _forcing_py, _kernel, _news, _news_py, _pack,
+                                       _scan, _scan_py, se_reach)
 from techniques.se_rating import SESolver
 from variants.classic import classic_puzzle
 
@@ -111,6 +111,13 @@ def _rule_facts_ref(st, L, waves, x, d, on):
     return tuple(dict.fromkeys(out))
 
 
+def _plain(r: tuple) -> tuple:
+    """A scan's answer with its closures as the Python path's dict (the kernel keeps them
+    in C memory: ``Closures.to_dict()``)."""
+    cl = r[3]
+    return r[:3] + ((cl if isinstance(cl, dict) else cl.to_dict()),)
+
+
 def _compare_state(an, rng, grids: int, forcing: list[int],
                    rules: list[int] | None = None) -> int:
     """Kernel and Python on the state of ``an`` and on hypothetical grids inside it: every
@@ -126,7 +133,8 @@ def _compare_state(an, rng, grids: int, forcing: list[int],
     k, tables = _kernel(st)
     base_py = _scan_py(st, st.cand, st.cw, st.unsolved, st.unsolved, 0, None, 0, 0, 2, None)
     base_c = k.scan(tables, st.cand, st.cw, st.unsolved, st.unsolved, 0, None, 0, 0, 2, None)
-    assert base_py == base_c
+    assert isinstance(base_c[3], k.Closures) and len(base_c[3]) == len(base_py[3])
+    assert base_py == _plain(base_c)
     checked = 0
     for ps in _grids(st, an, rng, grids):
         cand, cw = (st.cand, st.cw) if ps is None else (ps.cand, ps.cw)
@@ -143,6 +151,8 @@ def _compare_state(an, rng, grids: int, forcing: list[int],
         runs = [(None, 0, 0, 2, None), (None, 0, 0, 3, 40)]
         if ps is not None:
             gone, fresh = _news(st, st.cw, ps)
+            assert (gone, fresh) == _news_py(st, st.cw, ps)
+            assert k.news(tables, st.cw, ps.cand, ps.cw) == (gone, fresh)
             prev = base_py[3]
             runs += [(prev, fresh, gone, 2, 10_000), (prev, fresh, gone, 3, 10_000),
                      (prev, fresh, gone, 3, 5), (prev, fresh, gone, 2, 0)]
@@ -153,14 +163,21 @@ def _compare_state(an, rng, grids: int, forcing: list[int],
         for prev, fresh, gone, level, left in runs:
             py = _scan_py(st, cand, cw, st.unsolved, cells, 2, prev, fresh, gone, level, left)
             c = k.scan(tables, cand, cw, st.unsolved, cells, 2, prev, fresh, gone, level, left)
-            assert c == py, (level, left)
+            assert _plain(c) == py, (level, left)
+            if prev is not None:
+                # the previous closures as the kernel keeps them (C memory), not as a dict
+                kept = k.closures(tables, prev)
+                assert kept.to_dict() == prev and len(kept) == len(prev)
+                c2 = k.scan(tables, cand, cw, st.unsolved, cells, 2, kept, fresh, gone, level,
+                            left)
+                assert _plain(c2) == py, (level, left)
             checked += 1
             # the found chains with their rule facts (the state's grid as the base)
             py_r = _scan_py(st, cand, cw, st.unsolved, cells, 2, prev, fresh, gone, level, left,
                             st.cw)
             c_r = k.scan(tables, cand, cw, st.unsolved, cells, 2, prev, fresh, gone, level,
                          left, st.cw)
-            assert c_r == py_r, (level, left)
+            assert _plain(c_r) == py_r, (level, left)
             assert py_r[:2] == py[:2] and py_r[3] == py[3]
             assert [h[:3] for h in py_r[2]] == [h[:3] for h in py[2]]
             for (x, e, _, waves), (_, _, _, rf) in zip(py[2], py_r[2]):
@@ -182,6 +199,9 @@ def _compare_state(an, rng, grids: int, forcing: list[int],
                 concl_c = k.forcing(tables, cand, cw, st.unsolved, grid.on, py[3],
                                     nested.SE_FORCING_CELL)
                 assert list(concl_c.items()) == list(concl_py.items())
+                # (from the scan's own closures, kept in C memory)
+                assert list(k.forcing(tables, cand, cw, st.unsolved, grid.on, c[3],
+                                      nested.SE_FORCING_CELL).items()) == list(concl_py.items())
                 # (the kernel's default is SE's rule; two candidates: every group)
                 assert k.forcing(tables, cand, cw, st.unsolved, grid.on, py[3]) == concl_c
                 every_c = k.forcing(tables, cand, cw, st.unsolved, grid.on, py[3], 2)
