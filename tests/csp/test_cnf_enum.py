@@ -291,7 +291,9 @@ def test_a_walk_near_its_end_goes_on_past_its_budget(monkeypatch) -> None:
     """"Forgiven" (v31, 568 solutions), true candidates with cap 1: the walk has most of
     its tree behind it when its budget runs out (``Enumerator.progress`` at least
     ``EXTEND_PROGRESS``) and finishes in the kernel; without going on it gives up. The
-    answers are the SAT path's either way."""
+    answers are the SAT path's either way. (With the walk of ``BRANCH_CAPPED`` = 0: the
+    cells-only branching finishes this one within its budget.)"""
+    monkeypatch.setattr(cnf_enum, "BRANCH_CAPPED", 0)
     p = puzzle("variants", "v31")
     want = view(candidate_counts(p, cap=1, method="sat"))
     with SatSession(p, p.initial_state().cand, defer=True) as s:
@@ -394,6 +396,30 @@ def test_probing_leaves_every_count_as_it_was(monkeypatch, set_name, ident, cap)
             # is seen): the capped counts do not
             out.append([min(k, cap) for k in counts] if cap else en.found)
     assert all(o == out[0] for o in out[1:])
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [("unique", "u056", 1), ("unique", "u098", 8),
+                                                ("variants", "v07", 1), ("variants", "v33", 8),
+                                                ("variants", "v20", 0), ("classic", "c01", 8)])
+def test_both_branchings_walk_the_same_solutions(set_name, ident, cap) -> None:
+    """Branching on the cells' clauses only (``branch=1``, :data:`cnf_enum.BRANCH_CAPPED`)
+    and on every branching clause (0), walked to the end with root probing: the same
+    capped counts (the same number of solutions when not counting candidates), and a
+    first solution that is one."""
+    p = puzzle(set_name, ident)
+    out = []
+    for branch in (0, 1):
+        with SatSession(p, defer=True) as s:
+            clauses = s.clauses() + s.enc.extra      # a deferred session: supports in extra
+            en = KERNEL.Enumerator(s.enc.top, s.enc.n, s.enc.size, clauses, cap, False, 1, 0,
+                                   branch)
+            assert en.run(500_000, 10 ** 10) == cnf_enum.DONE
+            assert en.first is None or p.check_solution(en.first)
+            out.append([min(k, cap) for k in en.counts()] if cap else en.found)
+    assert out[0] == out[1]
+    with pytest.raises(ValueError):
+        KERNEL.Enumerator(4, 2, 2, [[1, 2], [3, 4]], 1, False, 0, 0, 2)
 
 
 @needs_kernel
