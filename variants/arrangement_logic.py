@@ -370,6 +370,20 @@ def _required(an: Analysis, houses: tuple[int, ...], inside: int) -> list[int]:
     return out
 
 
+def _rule_places(cells: Any, index: dict[int, int], values: Any) -> tuple[list[int],
+                                                                         list[int], int]:
+    """A rule's cells as a search sees them: each cell's index in the search (-1 outside),
+    the digit of each cell outside (``values``; 0 inside) and the bitset of the indexes
+    inside."""
+    pos = [index.get(c, -1) for c in cells]
+    fixed = [0 if p >= 0 else values[c] for p, c in zip(pos, cells)]
+    opened = 0
+    for p in pos:
+        if p >= 0:
+            opened |= 1 << p
+    return pos, fixed, opened
+
+
 class _Filler:
     """Fillings of a region's open ``cells`` from their candidates ``doms``: what each
     candidate removes from the other cells (``removes``, see
@@ -444,12 +458,7 @@ class _Filler:
         if rules:
             self.rules_of = [[] for _ in range(self.k)]
             for con in rules:
-                pos = [index.get(c, -1) for c in con.cells]
-                fixed = [0 if p >= 0 else values[c] for p, c in zip(pos, con.cells)]
-                opened = 0
-                for p in pos:
-                    if p >= 0:
-                        opened |= 1 << p
+                pos, fixed, opened = _rule_places(con.cells, index, values)
                 # (``check`` is a predicate of the digits alone, so its verdict on a tuple
                 # of digits holds for the whole search)
                 verdicts: dict[tuple[int, ...], bool] = {}
@@ -652,12 +661,7 @@ class _Filler:
             if len(con.cells) > 32 or sum(abs(a) for a in con.coeffs) * n >= 4096 \
                     or any(abs(a) > 1 << 24 for a in con.coeffs) or abs(con.total) > 1 << 40:
                 return None
-            pos = [index.get(c, -1) for c in con.cells]
-            fixed = [0 if p >= 0 else values[c] for p, c in zip(pos, con.cells)]
-            opened = 0
-            for p in pos:
-                if p >= 0:
-                    opened |= 1 << p
+            pos, fixed, opened = _rule_places(con.cells, index, values)
             specs.append((tuple(pos), tuple(fixed), opened, con.coeffs, con.total))
             for p in set(pos) - {-1}:
                 rules_of[p].append(r)
