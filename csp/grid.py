@@ -176,26 +176,36 @@ class Grid:
     def cell(self, ref) -> int:
         """Cell id from an int, ``"r1c1"`` name, or 0-based ``(row, col)``."""
         n = self.n
+        rc = self._cell_ref(ref, f"the {n}x{n} grid")
+        if isinstance(rc, int):
+            return rc
+        r, c = rc
+        if not (0 <= r < n and 0 <= c < n):
+            raise InvalidConstraint(f"cell {ref!r} outside the {n}x{n} grid")
+        return r * n + c
+
+    def _cell_ref(self, ref, where: str) -> "int | tuple":
+        """A cell id for an int or handle ``ref``, else its 0-based ``(row, col)``.
+
+        ``where`` names the grid in the error for an id outside it; the
+        caller checks the row and column against its own shape.
+        """
         if isinstance(ref, bool):
             raise InvalidConstraint(f"not a cell: {ref!r}")
         if isinstance(ref, int):
             if 0 <= ref < self.size:
                 return ref
-            raise InvalidConstraint(f"cell {ref} outside the {n}x{n} grid")
+            raise InvalidConstraint(f"cell {ref} outside {where}")
         if isinstance(ref, str):
             m = _CELL_RE.match(ref)
             if not m:
                 raise InvalidConstraint(f"not a cell name: {ref!r} (expected like 'r1c1')")
-            r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
-        elif isinstance(ref, tuple) and len(ref) == 2:
-            r, c = ref
-        else:
-            if isinstance(ref, CellHandle):
-                return self.cell(ref.cell)
-            raise InvalidConstraint(f"not a cell: {ref!r}")
-        if not (0 <= r < n and 0 <= c < n):
-            raise InvalidConstraint(f"cell {ref!r} outside the {n}x{n} grid")
-        return r * n + c
+            return int(m.group(1)) - 1, int(m.group(2)) - 1
+        if isinstance(ref, tuple) and len(ref) == 2:
+            return ref
+        if isinstance(ref, CellHandle):
+            return self.cell(ref.cell)
+        raise InvalidConstraint(f"not a cell: {ref!r}")
 
     def at(self, row: int, col: int) -> int:
         """The cell at 0-based canvas ``(row, col)``, or -1 when there is none there."""
@@ -367,23 +377,10 @@ class MultiGrid(Grid):
         return self
 
     def cell(self, ref) -> int:
-        if isinstance(ref, bool):
-            raise InvalidConstraint(f"not a cell: {ref!r}")
-        if isinstance(ref, int):
-            if 0 <= ref < self.size:
-                return ref
-            raise InvalidConstraint(f"cell {ref} outside the multi-grid ({self.size} cells)")
-        if isinstance(ref, str):
-            m = _CELL_RE.match(ref)
-            if not m:
-                raise InvalidConstraint(f"not a cell name: {ref!r} (expected like 'r1c1')")
-            r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
-        elif isinstance(ref, tuple) and len(ref) == 2:
-            r, c = ref
-        else:
-            if isinstance(ref, CellHandle):
-                return self.cell(ref.cell)
-            raise InvalidConstraint(f"not a cell: {ref!r}")
+        rc = self._cell_ref(ref, f"the multi-grid ({self.size} cells)")
+        if isinstance(rc, int):
+            return rc
+        r, c = rc
         x = self.at(r, c) if isinstance(r, int) and isinstance(c, int) else -1
         if x < 0:
             raise InvalidConstraint(f"cell {ref!r} is not in the multi-grid")
