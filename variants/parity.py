@@ -16,26 +16,30 @@ from csp import Less, Puzzle
 from csp.constraints import Domain
 
 
-class odd:
+class _parity:
+    """Cells restricted to one parity: digits ``first``, ``first + 2``, ...."""
+
     cell_lists = ("cells",)
+    first = 1
+    word = "odd"
 
     def __init__(self, *cells: Any) -> None:
         self.cells = cells
 
     def apply(self, p: Puzzle) -> None:
         for c in p.grid.cells(self.cells):
-            p.add(Domain(c, range(1, p.grid.n + 1, 2), f"odd {p.grid.name(c)}"))
+            p.add(Domain(c, range(self.first, p.grid.n + 1, 2), f"{self.word} {p.grid.name(c)}"))
 
 
-class even:
-    cell_lists = ("cells",)
+class odd(_parity):
+    """Odd cells."""
 
-    def __init__(self, *cells: Any) -> None:
-        self.cells = cells
 
-    def apply(self, p: Puzzle) -> None:
-        for c in p.grid.cells(self.cells):
-            p.add(Domain(c, range(2, p.grid.n + 1, 2), f"even {p.grid.name(c)}"))
+class even(_parity):
+    """Even cells."""
+
+    first = 2
+    word = "even"
 
 
 class digits:
