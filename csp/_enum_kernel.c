@@ -65,6 +65,7 @@ static inline int vec_push(IntVec *v, int x) {
     return 0;
 }
 
+/* two entries at once (a watch: the clause and its blocker) */
 /* lay out `count` vectors in one arena: vector i gets deg[i] slots, empty */
 static int *vec_arena(IntVec *v, const int *deg, Py_ssize_t count) {
     Py_ssize_t i, total = 0;
@@ -88,10 +89,13 @@ typedef struct {
     int nvars, n, size, nprim;       /* variables 1..nvars; primary 1..nprim (= size*n) */
     int nlits;                       /* 2 * (nvars + 1) literal indices: 2v true, 2v+1 false */
     signed char *lval;               /* per literal index: 1 true, -1 false, 0 open */
-    int *clit;                       /* literals of the long clauses (size >= 3), flat */
-    int *cstart, *clen;              /* per long clause */
+    int *clit;                       /* the long clauses (size >= 3), flat: each is its
+                                        length, then its literals */
+    int *cstart;                     /* per long clause: where its literals start in clit */
     int nclauses;
-    IntVec *watch;                   /* per literal index: long clauses watching it */
+    IntVec *watch;                   /* per literal index: long clauses watching it, each
+                                        as its cstart (the length just before it: one
+                                        load less a visit than an index into cstart) */
     IntVec *bins;                    /* per literal index: literals implied when it is false */
     /* branching clauses: all-positive clauses of primary variables, size >= 2 */
     int nbc;
@@ -210,8 +214,8 @@ static int propagate(Enumerator *e) {
         ws = &e->watch[f];
         for (i = 0, j = 0; i < ws->n;) {
             int ci = ws->a[i++];
-            int *c = e->clit + e->cstart[ci];
-            int len = e->clen[ci];
+            int *c = e->clit + ci;
+            int len = c[-1];
             if (c[0] == f) { c[0] = c[1]; c[1] = f; }
             if (lval[c[0]] == 1) { ws->a[j++] = ci; continue; }
             for (k = 2; k < len; k++) {
@@ -532,7 +536,7 @@ static void Enumerator_dealloc(Enumerator *e) {
     if (e->occ) { for (i = 0; i <= e->nprim; i++) if (e->occ[i].own) free(e->occ[i].a); }
     free(e->watch); free(e->bins); free(e->occ);
     free(e->watch_arena); free(e->bins_arena); free(e->occ_arena);
-    free(e->lval); free(e->clit); free(e->cstart); free(e->clen);
+    free(e->lval); free(e->clit); free(e->cstart);
     free(e->bcstart); free(e->bclen); free(e->bclit); free(e->bcnf); free(e->bctc); free(e->bcw);
     free(e->bccell);
     free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone); free(e->pmark);
@@ -589,8 +593,8 @@ static int insert_clause(Enumerator *e, const int *tmp, int m, Fill *f) {
         f->degb[tmp[1]]++;
         return 0;
     }
+    e->clit[f->pos++] = m;
     e->cstart[e->nclauses] = (int)f->pos;
-    e->clen[e->nclauses] = m;
     for (k = 0; k < m; k++) {
         e->clit[f->pos++] = tmp[k];
         f->degw[tmp[k]]++;
@@ -687,7 +691,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
             if (negs) { totb += 2 * pairs; tota += 3 * pairs; }
             continue;
         }
-        if (len >= 3) total += len;
+        if (len >= 3) total += len + 1;
         if (len >= 2 && allprim) totb += len;
         if (posaux) tota += len + 1;
     }
@@ -695,12 +699,11 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     units = (int *)malloc(sizeof(int) * ((size_t)nc + (size_t)npairs + 1));
     e->clit = (int *)malloc(sizeof(int) * ((size_t)total + 1));
     e->cstart = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
-    e->clen = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
     e->bclit = (int *)malloc(sizeof(int) * ((size_t)totb + 1));
     e->bcstart = (int *)malloc(sizeof(int) * ((size_t)nc + (size_t)npairs + 1));
     e->bclen = (int *)malloc(sizeof(int) * ((size_t)nc + (size_t)npairs + 1));
     e->aux = (int *)malloc(sizeof(int) * ((size_t)tota + 1));
-    if (!units || !e->clit || !e->cstart || !e->clen || !e->bclit || !e->bcstart || !e->bclen ||
+    if (!units || !e->clit || !e->cstart || !e->bclit || !e->bcstart || !e->bclen ||
         !e->aux)
         goto nomem;
     {
@@ -770,8 +773,8 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         }
         for (i = 0; i < e->nclauses; i++) {
             const int *c = e->clit + e->cstart[i];
-            e->watch[c[0]].a[e->watch[c[0]].n++] = (int)i;
-            e->watch[c[1]].a[e->watch[c[1]].n++] = (int)i;
+            e->watch[c[0]].a[e->watch[c[0]].n++] = e->cstart[i];
+            e->watch[c[1]].a[e->watch[c[1]].n++] = e->cstart[i];
         }
         for (i = 0; i < e->nbc; i++) {
             Py_ssize_t k;
