@@ -292,10 +292,9 @@ def test_a_walk_near_its_end_goes_on_past_its_budget(monkeypatch) -> None:
     1: the walk has most of
     its tree behind it when its budget runs out (``Enumerator.progress`` at least
     ``EXTEND_PROGRESS``) and finishes in the kernel; without going on it gives up. The
-    answers are the SAT path's either way. (With the walk of ``BRANCH_CAPPED`` = 0: the
-    cells-only branching finishes this one within its budget. "Forgiven", v31, was the
-    example until the root probing went through the cells fewest candidates first: its
-    walk then finishes within the budget.)"""
+    answers are the SAT path's either way. (With the walk of ``BRANCH_CAPPED`` = 0, which
+    the test sets. "Forgiven", v31, was the example until the root probing went through
+    the cells fewest candidates first: its walk then finishes within the budget.)"""
     monkeypatch.setattr(cnf_enum, "BRANCH_CAPPED", 0)
     p = puzzle("variants", "v07")
     want = view(candidate_counts(p, cap=1, method="sat"))
