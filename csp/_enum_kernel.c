@@ -65,6 +65,7 @@ static inline int vec_push(IntVec *v, int x) {
     return 0;
 }
 
+/* two entries at once (a watch: the clause and its blocker) */
 /* lay out `count` vectors in one arena: vector i gets deg[i] slots, empty */
 static int *vec_arena(IntVec *v, const int *deg, Py_ssize_t count) {
     Py_ssize_t i, total = 0;
@@ -88,10 +89,13 @@ typedef struct {
     int nvars, n, size, nprim;       /* variables 1..nvars; primary 1..nprim (= size*n) */
     int nlits;                       /* 2 * (nvars + 1) literal indices: 2v true, 2v+1 false */
     signed char *lval;               /* per literal index: 1 true, -1 false, 0 open */
-    int *clit;                       /* literals of the long clauses (size >= 3), flat */
-    int *cstart, *clen;              /* per long clause */
+    int *clit;                       /* the long clauses (size >= 3), flat: each is its
+                                        length, then its literals */
+    int *cstart;                     /* per long clause: where its literals start in clit */
     int nclauses;
-    IntVec *watch;                   /* per literal index: long clauses watching it */
+    IntVec *watch;                   /* per literal index: long clauses watching it, each
+                                        as its cstart (the length just before it: one
+                                        load less a visit than an index into cstart) */
     IntVec *bins;                    /* per literal index: literals implied when it is false */
     /* branching clauses: all-positive clauses of primary variables, size >= 2 */
     int nbc;
@@ -125,6 +129,8 @@ typedef struct {
                                         branching clauses' counts stay as they are */
     long long probed;                /* candidates probed */
     int *pmark, sweep;               /* per primary variable: the sweep that saw it follow */
+    int *porder;                     /* probe(): the cells in probing order, then per cell
+                                        its open candidates, then n + 1 bucket starts */
     /* candidate counts */
     int cap;
     uint32_t *counts;                /* per primary variable */
@@ -210,8 +216,8 @@ static int propagate(Enumerator *e) {
         ws = &e->watch[f];
         for (i = 0, j = 0; i < ws->n;) {
             int ci = ws->a[i++];
-            int *c = e->clit + e->cstart[ci];
-            int len = e->clen[ci];
+            int *c = e->clit + ci;
+            int len = c[-1];
             if (c[0] == f) { c[0] = c[1]; c[1] = f; }
             if (lval[c[0]] == 1) { ws->a[j++] = ci; continue; }
             for (k = 2; k < len; k++) {
@@ -369,13 +375,29 @@ static int record(Enumerator *e) {
    finds nothing. 1: the node has no solution, 0: done, -1: out of memory */
 static int probe(Enumerator *e) {
     int changed = 1, sweeps = 0;
+    int n = e->n;
     while (changed && sweeps < 64) {
-        int v;
+        int v, c, q, m = 0, *open = e->porder + e->size, *at = open + e->size;
         changed = 0;
         sweeps++;
         e->sweep++;
-        for (v = 1; v <= e->nprim; v++) {
+        /* the open cells, fewest candidates first (in cell order within a count): a
+           failed literal is found earlier in a sweep, and the probes after it see it
+           (the unique set's kernel: 7 % fewer probes; the walks of the puzzles that
+           the probing leaves open change either way) */
+        for (q = 0; q <= n; q++) at[q] = 0;
+        for (c = 0; c < e->size; c++) {
+            int d, k = 0;
+            if (!e->cellvar[c])
+                for (d = 1; d <= n; d++) k += e->lval[2 * (c * n + d)] == 0;
+            open[c] = k;
+            if (k) at[k]++;
+        }
+        for (q = 0, m = 0; q <= n; q++) { int t = at[q]; at[q] = m; m += t; }
+        for (c = 0; c < e->size; c++) if (open[c]) e->porder[at[open[c]]++] = c;
+        for (q = 0; q < m * n; q++) {
             int pos, r;
+            v = e->porder[q / n] * n + q % n + 1;
             /* a candidate that a placement probed in this sweep set (without a conflict)
                propagates to a part of what that placement did: no conflict either */
             if (e->lval[2 * v] != 0 || e->pmark[v] == e->sweep) continue;
@@ -532,10 +554,11 @@ static void Enumerator_dealloc(Enumerator *e) {
     if (e->occ) { for (i = 0; i <= e->nprim; i++) if (e->occ[i].own) free(e->occ[i].a); }
     free(e->watch); free(e->bins); free(e->occ);
     free(e->watch_arena); free(e->bins_arena); free(e->occ_arena);
-    free(e->lval); free(e->clit); free(e->cstart); free(e->clen);
+    free(e->lval); free(e->clit); free(e->cstart);
     free(e->bcstart); free(e->bclen); free(e->bclit); free(e->bcnf); free(e->bctc); free(e->bcw);
     free(e->bccell);
     free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone); free(e->pmark);
+    free(e->porder);
     free(e->cellvar); free(e->counts); free(e->seen); free(e->sols.a); free(e->first);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
@@ -589,8 +612,8 @@ static int insert_clause(Enumerator *e, const int *tmp, int m, Fill *f) {
         f->degb[tmp[1]]++;
         return 0;
     }
+    e->clit[f->pos++] = m;
     e->cstart[e->nclauses] = (int)f->pos;
-    e->clen[e->nclauses] = m;
     for (k = 0; k < m; k++) {
         e->clit[f->pos++] = tmp[k];
         f->degw[tmp[k]]++;
@@ -646,12 +669,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->flipped = (signed char *)calloc((size_t)nvars + 2, 1);
     e->pdone = (signed char *)calloc((size_t)nvars + 2, 1);
     e->pmark = (int *)calloc((size_t)e->nprim + 1, sizeof(int));
+    e->porder = (int *)calloc(2 * (size_t)size + (size_t)n + 2, sizeof(int));
     e->cellvar = (int *)calloc((size_t)size, sizeof(int));
     e->counts = (uint32_t *)calloc((size_t)e->nprim + 1, sizeof(uint32_t));
     e->seen = (unsigned char *)calloc((size_t)e->nprim + 1, 1);
     stamp = (int *)calloc((size_t)e->nlits, sizeof(int));
     if (!stamp || !e->lval || !e->watch || !e->bins || !e->occ || !e->trail || !e->lim || !e->dec ||
-        !e->flipped || !e->pdone || !e->pmark || !e->cellvar || !e->counts || !e->seen)
+        !e->flipped || !e->pdone || !e->pmark || !e->porder || !e->cellvar || !e->counts || !e->seen)
         goto nomem;
     /* first pass: check and measure (a tuple is an "at most one" group: a clause
        (-a, -b) for each pair of its literals) */
@@ -687,7 +711,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
             if (negs) { totb += 2 * pairs; tota += 3 * pairs; }
             continue;
         }
-        if (len >= 3) total += len;
+        if (len >= 3) total += len + 1;
         if (len >= 2 && allprim) totb += len;
         if (posaux) tota += len + 1;
     }
@@ -695,12 +719,11 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     units = (int *)malloc(sizeof(int) * ((size_t)nc + (size_t)npairs + 1));
     e->clit = (int *)malloc(sizeof(int) * ((size_t)total + 1));
     e->cstart = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
-    e->clen = (int *)malloc(sizeof(int) * ((size_t)nc + 1));
     e->bclit = (int *)malloc(sizeof(int) * ((size_t)totb + 1));
     e->bcstart = (int *)malloc(sizeof(int) * ((size_t)nc + (size_t)npairs + 1));
     e->bclen = (int *)malloc(sizeof(int) * ((size_t)nc + (size_t)npairs + 1));
     e->aux = (int *)malloc(sizeof(int) * ((size_t)tota + 1));
-    if (!units || !e->clit || !e->cstart || !e->clen || !e->bclit || !e->bcstart || !e->bclen ||
+    if (!units || !e->clit || !e->cstart || !e->bclit || !e->bcstart || !e->bclen ||
         !e->aux)
         goto nomem;
     {
@@ -770,8 +793,8 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         }
         for (i = 0; i < e->nclauses; i++) {
             const int *c = e->clit + e->cstart[i];
-            e->watch[c[0]].a[e->watch[c[0]].n++] = (int)i;
-            e->watch[c[1]].a[e->watch[c[1]].n++] = (int)i;
+            e->watch[c[0]].a[e->watch[c[0]].n++] = e->cstart[i];
+            e->watch[c[1]].a[e->watch[c[1]].n++] = e->cstart[i];
         }
         for (i = 0; i < e->nbc; i++) {
             Py_ssize_t k;

@@ -323,20 +323,25 @@ class BitboardTables:
         self.n = engine.n
         self.size = size = engine.size
         self.full = (1 << size) - 1
-        self.peers = [sum(1 << p for p in engine.peers[c]) for c in range(size)]
-        self.houses = [sum(1 << c for c in cells) for cells in engine.full_cells]
+        # (built on a puzzle's first call when its houses are new: sums over mapped bits
+        # and list filters rather than generators, the same tables in half the time)
+        bit = [1 << c for c in range(size)]
+        pick = bit.__getitem__
+        self.peers = [sum(map(pick, engine.peers[c])) for c in range(size)]
+        self.houses = [sum(map(pick, cells)) for cells in engine.full_cells]
         cell_houses: list[list[int]] = [[] for _ in range(size)]
         for cells, h in zip(engine.full_cells, self.houses):
             for c in cells:
                 cell_houses[c].append(h)
-        self.home = [tuple(hs) for hs in cell_houses]
+        home = self.home = [tuple(hs) for hs in cell_houses]
         self.other = []
         for c in range(size):
             if budget is not None:
                 budget.tick("model building")
             row: list[tuple[int, ...]] = [()] * size
+            bc = bit[c]
             for p in engine.peers[c]:
-                row[p] = tuple(h for h in self.home[p] if not h >> c & 1)
+                row[p] = tuple([h for h in home[p] if not h & bc])
             self.other.append(row)
         self.pairs: list[tuple[int, int, int]] = []
         for i, a in enumerate(self.houses):

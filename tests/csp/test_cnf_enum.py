@@ -288,13 +288,15 @@ def test_giving_up_hands_over_to_sat_with_the_same_answers(monkeypatch, ident) -
 
 @needs_kernel
 def test_a_walk_near_its_end_goes_on_past_its_budget(monkeypatch) -> None:
-    """"Forgiven" (v31, 568 solutions), true candidates with cap 1: the walk has most of
+    """"Run-On Renbans" without four givens (v07, 827 solutions), true candidates with cap
+    1: the walk has most of
     its tree behind it when its budget runs out (``Enumerator.progress`` at least
     ``EXTEND_PROGRESS``) and finishes in the kernel; without going on it gives up. The
-    answers are the SAT path's either way. (With the walk of ``BRANCH_CAPPED`` = 0: the
-    cells-only branching finishes this one within its budget.)"""
+    answers are the SAT path's either way. (With the walk of ``BRANCH_CAPPED`` = 0, which
+    the test sets. "Forgiven", v31, was the example until the root probing went through
+    the cells fewest candidates first: its walk then finishes within the budget.)"""
     monkeypatch.setattr(cnf_enum, "BRANCH_CAPPED", 0)
-    p = puzzle("variants", "v31")
+    p = puzzle("variants", "v07")
     want = view(candidate_counts(p, cap=1, method="sat"))
     with SatSession(p, p.initial_state().cand, defer=True) as s:
         en = cnf_enum.enumerator(s, cap=1)
