@@ -147,7 +147,9 @@ def rank_certificate(sets, i0: int, max_bases: int, digit: int | None = None,
     cands, bases, covers = sets
     if digit is not None:
         bases = [b for b in bases if "#" in b[0] and cands[b[1][0]][1] == digit]
-        covers = [q for q in covers if all(cands[i][1] == digit for i in q)]
+        # a clique's candidates of the digit are a clique too (mixed cliques: cross links)
+        covers = [list(q) for q in dict.fromkeys(
+            tuple(i for i in q if cands[i][1] == digit) for q in covers) if len(q) >= 2]
     nb, nc, x = len(bases), len(covers), len(cands)
     a = sp.lil_matrix((x + 2, nb + nc))
     for j, (_, s) in enumerate(bases):
