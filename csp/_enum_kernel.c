@@ -601,21 +601,168 @@ static int insert_clause(Enumerator *e, const int *tmp, int m, Fill *f) {
 
 static int lit_index(long x) { return x > 0 ? (int)(2 * x) : (int)(2 * (-x) + 1); }
 
-/* Enumerator(nvars, n, size, clauses, cap=0, keep=False, probe=0, probe_after=0, branch=0) */
+/* the clauses as one array of ints, whichever way they came (a Python sequence, or made
+   here from the houses): per clause a header, its length << 1 (| 1 for an "at most one"
+   group), then its literals (signed variables) */
+typedef struct { int *a; Py_ssize_t n, cap; } Stream;
+
+static int st_push(Stream *s, int x) {
+    if (s->n == s->cap) {
+        Py_ssize_t nc = s->cap ? 2 * s->cap : 1024;
+        int *na = (int *)realloc(s->a, sizeof(int) * (size_t)nc);
+        if (!na) { PyErr_NoMemory(); return -1; }
+        s->a = na;
+        s->cap = nc;
+    }
+    s->a[s->n++] = x;
+    return 0;
+}
+
+/* the Python clauses (lists, and tuples for "at most one" groups), checked: 0, or -1 with
+   the error set */
+static int stream_from_seq(Stream *s, PyObject *seq, int nvars) {
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq), i;
+    if (nc > 200000000) { PyErr_SetString(PyExc_ValueError, "too many clauses"); return -1; }
+    for (i = 0; i < nc; i++) {
+        PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
+        int group = PyTuple_Check(cl);
+        PyObject *cs = PySequence_Fast(cl, "a clause must be a sequence");
+        Py_ssize_t k, len;
+        if (!cs) return -1;
+        len = PySequence_Fast_GET_SIZE(cs);
+        if (len > (group ? MAX_GROUP : 1000000)) {
+            Py_DECREF(cs);
+            PyErr_SetString(PyExc_ValueError, group ? "group too long" : "clause too long");
+            return -1;
+        }
+        if (st_push(s, (int)(len << 1) | group) < 0) { Py_DECREF(cs); return -1; }
+        for (k = 0; k < len; k++) {
+            long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
+            if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); return -1; }
+            if (x == 0 || x > nvars || x < -(long)nvars) {
+                Py_DECREF(cs);
+                PyErr_SetString(PyExc_ValueError, "literal out of range");
+                return -1;
+            }
+            if (st_push(s, (int)x) < 0) { Py_DECREF(cs); return -1; }
+        }
+        Py_DECREF(cs);
+    }
+    return 0;
+}
+
+/* the CNF of a model made only of all-different rules, as csp.sat.encode writes it with
+   compact=True (n at most AMO_PAIRWISE) and csp.sat.SatSession adds its unit clauses,
+   clause for clause and in the same order: per cell (row-major) its "some digit" clause
+   and, with two digits or more, its "at most one" group; per rule (`houses`, each a
+   sequence of cells, in the puzzle's order; one of fewer than two distinct cells adds
+   nothing), its cells sorted, per digit 1..n its "at most one" group of the cells holding
+   it (two or more) and, when the rule has n cells, the clause "somewhere"; then a unit
+   clause setting false each candidate outside `cand` and each of the n numbers after the
+   candidates (size * n + 1 .. size * n + n). 0, or -1 with the error set */
+static int stream_from_houses(Stream *s, int n, int size, PyObject *cand, PyObject *houses) {
+    unsigned long long *m = NULL, full;
+    int *mark = NULL, *cells = NULL, c, d, h = 0;
+    PyObject *hs = NULL;
+    Py_ssize_t nh, i;
+    if (n > 62) { PyErr_SetString(PyExc_ValueError, "houses: at most 62 digits"); return -1; }
+    full = ((1ULL << n) - 1) << 1;
+    if (!PyList_Check(cand) || PyList_GET_SIZE(cand) != size) {
+        PyErr_SetString(PyExc_TypeError, "cand: a list of size masks expected");
+        return -1;
+    }
+    m = (unsigned long long *)malloc(sizeof(unsigned long long) * (size_t)size);
+    mark = (int *)malloc(sizeof(int) * (size_t)size);
+    cells = (int *)malloc(sizeof(int) * (size_t)size);
+    if (!m || !mark || !cells) { PyErr_NoMemory(); goto fail; }
+    for (c = 0; c < size; c++) {
+        unsigned long long x = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(cand, c));
+        if (x == (unsigned long long)-1 && PyErr_Occurred()) goto fail;
+        if (x & ~full) { PyErr_SetString(PyExc_ValueError, "cand: a digit out of range"); goto fail; }
+        m[c] = x;
+        mark[c] = -1;
+    }
+    for (c = 0; c < size; c++) {            /* the cells */
+        int k = __builtin_popcountll(m[c]), g;
+        for (g = 0; g < (k > 1 ? 2 : 1); g++) {
+            if (st_push(s, (k << 1) | g) < 0) goto fail;
+            for (d = 1; d <= n; d++)
+                if (m[c] >> d & 1 && st_push(s, c * n + d) < 0) goto fail;
+        }
+    }
+    hs = PySequence_Fast(houses, "houses must be a sequence");
+    if (!hs) goto fail;
+    nh = PySequence_Fast_GET_SIZE(hs);
+    for (i = 0; i < nh; i++, h++) {           /* the rules */
+        PyObject *hc = PySequence_Fast(PySequence_Fast_GET_ITEM(hs, i),
+                                       "a house must be a sequence of cells");
+        Py_ssize_t k, len;
+        int nk = 0, a, b;
+        if (!hc) goto fail;
+        len = PySequence_Fast_GET_SIZE(hc);
+        for (k = 0; k < len; k++) {
+            long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(hc, k));
+            if (x == -1 && PyErr_Occurred()) { Py_DECREF(hc); goto fail; }
+            if (x < 0 || x >= size) {
+                Py_DECREF(hc);
+                PyErr_SetString(PyExc_ValueError, "houses: a cell out of range");
+                goto fail;
+            }
+            if (mark[x] != h) { mark[x] = h; cells[nk++] = (int)x; }
+        }
+        Py_DECREF(hc);
+        if (nk < 2) continue;
+        for (a = 1; a < nk; a++) {            /* sorted (a house has few cells) */
+            int x = cells[a];
+            for (b = a; b > 0 && cells[b - 1] > x; b--) cells[b] = cells[b - 1];
+            cells[b] = x;
+        }
+        for (d = 1; d <= n; d++) {
+            int cnt = 0, g;
+            for (a = 0; a < nk; a++) cnt += (int)(m[cells[a]] >> d & 1);
+            for (g = 1; g >= 0; g--) {        /* the group first, then the clause */
+                if (g ? cnt < 2 : nk != n) continue;
+                if (st_push(s, (cnt << 1) | g) < 0) goto fail;
+                for (a = 0; a < nk; a++)
+                    if (m[cells[a]] >> d & 1 && st_push(s, cells[a] * n + d) < 0) goto fail;
+            }
+        }
+    }
+    for (c = 0; c < size; c++)                /* the units */
+        for (d = 1; d <= n; d++)
+            if (!(m[c] >> d & 1) && (st_push(s, 2) < 0 || st_push(s, -(c * n + d)) < 0))
+                goto fail;
+    for (d = 1; d <= n; d++)
+        if (st_push(s, 2) < 0 || st_push(s, -(size * n + d)) < 0) goto fail;
+    Py_DECREF(hs);
+    free(m); free(mark); free(cells);
+    return 0;
+fail:
+    Py_XDECREF(hs);
+    free(m); free(mark); free(cells);
+    return -1;
+}
+
+/* Enumerator(nvars, n, size, clauses, cap=0, keep=False, probe=0, probe_after=0, branch=0,
+              cand=None, houses=None)
+   clauses None: the CNF of the all-different rules `houses` over the candidate masks
+   `cand` (stream_from_houses; nvars is then size * n + n) */
 static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", "probe",
-                             "probe_after", "branch", NULL};
+                             "probe_after", "branch", "cand", "houses", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0;
     long long probe_after = 0;
-    PyObject *clauses, *seq = NULL;
-    Py_ssize_t nc, i, total = 0, totb = 0, tota = 0, npairs = 0;
+    PyObject *clauses, *seq = NULL, *cand = Py_None, *houses = Py_None;
+    Py_ssize_t nc = 0, i, total = 0, totb = 0, tota = 0, npairs = 0, sp;
+    Stream st = {NULL, 0, 0};
     int *tmp = NULL, tmpcap = 0;
     int *units = NULL, nunits = 0, empty = 0;
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLi", kwlist, &nvars, &n, &size, &clauses,
-                                     &cap, &keep, &probe_depth, &probe_after, &branch))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOO", kwlist, &nvars, &n, &size,
+                                     &clauses, &cap, &keep, &probe_depth, &probe_after,
+                                     &branch, &cand, &houses))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -628,14 +775,23 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }
+    if (clauses == Py_None) {
+        if (cand == Py_None || houses == Py_None || nvars != size * n + n) {
+            PyErr_SetString(PyExc_ValueError,
+                            "without clauses: cand, houses and nvars = size * n + n expected");
+            return -1;
+        }
+        if (stream_from_houses(&st, n, size, cand, houses) < 0) goto fail;
+    } else {
+        seq = PySequence_Fast(clauses, "clauses must be a sequence");
+        if (!seq) return -1;
+        if (stream_from_seq(&st, seq, nvars) < 0) goto fail;
+        Py_CLEAR(seq);
+    }
     e->nvars = nvars; e->n = n; e->size = size; e->nprim = size * n;
     e->nlits = 2 * (nvars + 1);
     e->cap = cap; e->keep = keep; e->probe_depth = probe_depth;
     e->probe_after = probe_depth > 0 ? probe_after : 0;
-    seq = PySequence_Fast(clauses, "clauses must be a sequence");
-    if (!seq) return -1;
-    nc = PySequence_Fast_GET_SIZE(seq);
-    if (nc > 200000000) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "too many clauses"); return -1; }
     e->lval = (signed char *)calloc((size_t)e->nlits, 1);
     e->watch = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
     e->bins = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
@@ -653,38 +809,24 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     if (!stamp || !e->lval || !e->watch || !e->bins || !e->occ || !e->trail || !e->lim || !e->dec ||
         !e->flipped || !e->pdone || !e->pmark || !e->cellvar || !e->counts || !e->seen)
         goto nomem;
-    /* first pass: check and measure (a tuple is an "at most one" group: a clause
-       (-a, -b) for each pair of its literals) */
-    for (i = 0; i < nc; i++) {
-        PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
-        int group = PyTuple_Check(cl);
-        PyObject *cs = PySequence_Fast(cl, "a clause must be a sequence");
-        Py_ssize_t k, len;
+    /* first pass: measure (a group is "at most one": a clause (-a, -b) for each pair of
+       its literals) */
+    for (sp = 0; sp < st.n;) {
+        int len = st.a[sp] >> 1, group = st.a[sp] & 1, k;
         int allprim = 1, posaux = 0, negs = 0;
-        if (!cs) goto fail;
-        len = PySequence_Fast_GET_SIZE(cs);
-        if (len > (group ? MAX_GROUP : 1000000)) {
-            Py_DECREF(cs);
-            PyErr_SetString(PyExc_ValueError, group ? "group too long" : "clause too long");
-            goto fail;
-        }
+        const int *lits = st.a + sp + 1;
+        sp += 1 + len;
+        nc++;
         for (k = 0; k < len; k++) {
-            long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
-            if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); goto fail; }
-            if (x == 0 || x > nvars || x < -(long)nvars) {
-                Py_DECREF(cs);
-                PyErr_SetString(PyExc_ValueError, "literal out of range");
-                goto fail;
-            }
+            int x = lits[k];
             if (x < 0 || x > e->nprim) allprim = 0;
             if (x > e->nprim) posaux = 1;
             if (x < 0) negs = 1;
         }
-        Py_DECREF(cs);
         if (group) {
-            Py_ssize_t pairs = len * (len - 1) / 2;
-            npairs += pairs;
-            if (negs) { totb += 2 * pairs; tota += 3 * pairs; }
+            Py_ssize_t pp = (Py_ssize_t)len * (len - 1) / 2;
+            npairs += pp;
+            if (negs) { totb += 2 * pp; tota += 3 * pp; }
             continue;
         }
         if (len >= 3) total += len;
@@ -714,24 +856,20 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         dego = (int *)calloc((size_t)e->nprim + 1, sizeof(int));
         if (!pairs || !degb || !degw || !dego) goto nomem;
         f.pairs = pairs; f.degb = degb; f.degw = degw; f.dego = dego;
-        for (i = 0; i < nc; i++) {
-            PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
-            int group = PyTuple_Check(cl);
-            PyObject *cs = PySequence_Fast(cl, "clause");
-            Py_ssize_t k, len, m = 0;
+        for (sp = 0; sp < st.n;) {
+            int len = st.a[sp] >> 1, group = st.a[sp] & 1, k, m = 0;
+            const int *lits = st.a + sp + 1;
             int taut = 0;
-            if (!cs) goto fail;
-            len = PySequence_Fast_GET_SIZE(cs);
+            sp += 1 + len;
             if (len > tmpcap) {
                 int *nt = (int *)realloc(tmp, sizeof(int) * (size_t)(len + 1));
-                if (!nt) { Py_DECREF(cs); goto nomem; }
-                tmp = nt; tmpcap = (int)len;
+                if (!nt) goto nomem;
+                tmp = nt; tmpcap = len;
             }
             if (group) {
-                Py_ssize_t a, b2;
+                int a, b2;
                 for (k = 0; k < len; k++)   /* the negations: the pairs' literals */
-                    tmp[k] = lit_index(PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k))) ^ 1;
-                Py_DECREF(cs);
+                    tmp[k] = lit_index(lits[k]) ^ 1;
                 for (a = 0; a < len; a++) {
                     for (b2 = a + 1; b2 < len; b2++) {
                         int pair[2];
@@ -746,15 +884,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
             }
             sid++;
             for (k = 0; k < len; k++) {
-                long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
-                int li = lit_index(x);
+                int li = lit_index(lits[k]);
                 /* stamp[l] == sid: l is in this clause already */
                 if (stamp[li ^ 1] == sid) taut = 1;
                 if (stamp[li] != sid) { stamp[li] = sid; tmp[m++] = li; }
             }
-            Py_DECREF(cs);
             if (taut) continue;
-            if (insert_clause(e, tmp, (int)m, &f) < 0) goto nomem;
+            if (insert_clause(e, tmp, m, &f) < 0) goto nomem;
         }
         nunits = f.nunits;
         empty = f.empty;
@@ -796,12 +932,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     }
     if (empty) e->finished = 1;
     free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
-    Py_DECREF(seq);
+    free(st.a);
     return 0;
 nomem:
     PyErr_NoMemory();
 fail:
     free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
+    free(st.a);
     Py_XDECREF(seq);
     e->gave_up = 1;
     return -1;
