@@ -1304,6 +1304,86 @@ static PyObject *bb_solution(const uint64_t *C, int size) {
     return s;
 }
 
+/* the root of `_root` (csp/search.py) without its locked candidates: from the candidate
+   masks C (checked: every digit in 1..n), the per-digit cell sets P, then naked and hidden
+   singles to fixpoint (C and P changed, `solved` the placed cells). 0, 3 when the
+   candidates contradict, 4 when a table overflows (take the Python path) */
+static int bb_root_state(const BBTables *T, U128 *P, uint64_t *C, U128 *solved,
+                         BBPair *todo, int todo_cap) {
+    const int size = T->size, np = T->n + 1;
+    const uint64_t every = ((uint64_t)1 << (T->n + 1)) - 2;
+    int ntodo = 0;
+    U128 open_ = 0;
+    for (int d = 0; d < np; d++) P[d] = 0;
+    for (int c = 0; c < size; c++) {
+        uint64_t m = C[c];
+        if (m == every) { open_ |= (U128)1 << c; continue; }
+        if (!m) return 3;
+        if (!(m & (m - 1))) { todo[ntodo].c = c; todo[ntodo].d = bb_hib(m); ntodo++; }
+        U128 bit = (U128)1 << c;
+        while (m) { uint64_t low = m & (~m + 1); m ^= low; P[__builtin_ctzll(low)] |= bit; }
+    }
+    if (open_) for (int d = 1; d < np; d++) P[d] |= open_;
+    for (int d = 1; d < np; d++) {
+        U128 pd = P[d];
+        for (int i = 0; i < T->nh; i++) {
+            U128 x = pd & T->houses[i];
+            if (!(x & (x - 1))) {
+                if (!x) return 3;
+                if (ntodo >= todo_cap) return 4;
+                todo[ntodo].c = bb_ctz(x); todo[ntodo].d = d; ntodo++;
+            }
+        }
+    }
+    int r = bb_settle(T, P, C, solved, todo, ntodo, todo_cap);
+    if (r < 0) return 4;
+    return r ? 0 : 3;
+}
+
+/* bb_root(tables, cand) -> the candidate masks after naked and hidden singles to fixpoint
+ * (csp.search.propagate_pure up to 9 digits, where it has no locked candidates), None when
+ * they contradict, False when the kernel does not take them (a digit out of range, a
+ * table overflow: take the Python path) */
+static PyObject *bb_root(PyObject *self, PyObject *args) {
+    PyObject *cap, *cand, *out = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO", &cap, &cand)) return NULL;
+    BBTables *T = (BBTables *)PyCapsule_GetPointer(cap, "csp.bb_tables");
+    if (!T) return NULL;
+    const int size = T->size, np = T->n + 1;
+    if (!PyList_Check(cand) || PyList_GET_SIZE(cand) != size) {
+        PyErr_SetString(PyExc_TypeError, "bb_root: a candidate list of the grid's size expected");
+        return NULL;
+    }
+    const uint64_t every = ((uint64_t)1 << (T->n + 1)) - 2;
+    int todo_cap = 2 * size + np * (T->nh + 1) + 8, code = 0;
+    U128 P[64], solved = 0;
+    uint64_t *C = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)size);
+    BBPair *todo = (BBPair *)malloc(sizeof(BBPair) * (size_t)todo_cap);
+    if (!C || !todo) { PyErr_NoMemory(); goto done; }
+    for (int c = 0; c < size; c++) {
+        PyObject *o = PyList_GET_ITEM(cand, c);
+        if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "bb_root: int masks expected"); goto done; }
+        unsigned long long m = PyLong_AsUnsignedLongLong(o);
+        if (m == (unsigned long long)-1 && PyErr_Occurred()) goto done;
+        if (m & ~every) { code = 4; break; }
+        C[c] = m;
+    }
+    if (!code) code = bb_root_state(T, P, C, &solved, todo, todo_cap);
+    if (code == 3) { out = Py_None; Py_INCREF(out); goto done; }
+    if (code == 4) { out = Py_False; Py_INCREF(out); goto done; }
+    out = PyList_New(size);
+    if (!out) goto done;
+    for (int c = 0; c < size; c++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(C[c]);
+        if (!v) { Py_CLEAR(out); goto done; }
+        PyList_SET_ITEM(out, c, v);
+    }
+done:
+    free(C); free(todo);
+    return out;
+}
+
 /* bb_search(tables, cand, P, solved, limit, node_limit, budget) -> (code, solutions, nodes)
  * cand: the candidate masks; P None: the root (naked and hidden singles, `_root` without
  * locked candidates) is made here from cand; else the root's per-digit cell sets, cand its
@@ -1349,32 +1429,8 @@ static PyObject *bb_search(PyObject *self, PyObject *args) {
         C[c] = m;
     }
     if (Pin == Py_None) {
-        int ntodo = 0;
-        U128 open_ = 0;
-        for (int d = 0; d < np; d++) P[d] = 0;
-        for (int c = 0; c < size; c++) {
-            uint64_t m = C[c];
-            if (m == every) { open_ |= (U128)1 << c; continue; }
-            if (!m) { code = 3; goto finish; }
-            if (!(m & (m - 1))) { todo[ntodo].c = c; todo[ntodo].d = bb_hib(m); ntodo++; }
-            U128 bit = (U128)1 << c;
-            while (m) { uint64_t low = m & (~m + 1); m ^= low; P[__builtin_ctzll(low)] |= bit; }
-        }
-        if (open_) for (int d = 1; d < np; d++) P[d] |= open_;
-        for (int d = 1; d < np; d++) {
-            U128 pd = P[d];
-            for (int i = 0; i < T->nh; i++) {
-                U128 x = pd & T->houses[i];
-                if (!(x & (x - 1))) {
-                    if (!x) { code = 3; goto finish; }
-                    if (ntodo >= todo_cap) { code = 4; goto finish; }
-                    todo[ntodo].c = bb_ctz(x); todo[ntodo].d = d; ntodo++;
-                }
-            }
-        }
-        int r = bb_settle(T, P, C, &solved, todo, ntodo, todo_cap);
-        if (r < 0) { code = 4; goto finish; }
-        if (!r) { code = 3; goto finish; }
+        code = bb_root_state(T, P, C, &solved, todo, todo_cap);
+        if (code) goto finish;
     } else {
         if (!PyList_Check(Pin) || PyList_GET_SIZE(Pin) != np) {
             PyErr_SetString(PyExc_TypeError, "bb_search: P: a list of n + 1 cell sets expected");
@@ -1447,6 +1503,8 @@ done:
 static PyMethodDef bb_methods[] = {
     {"bb_tables", bb_tables, METH_VARARGS,
      "bb_tables(n, size, full, peers, houses, home): csp.engine.BitboardTables packed (a capsule), None past the kernel's sizes"},
+    {"bb_root", bb_root, METH_VARARGS,
+     "bb_root(tables, cand) -> masks, None (a contradiction) or False (not taken): csp.search.propagate_pure up to 9 digits"},
     {"bb_search", bb_search, METH_VARARGS,
      "bb_search(tables, cand, P, solved, limit, node_limit, budget) -> (code, solutions, nodes): csp.search._search_bitboards"},
     {NULL, NULL, 0, NULL}

@@ -146,3 +146,60 @@ def test_bad_input_is_refused():
     code, sols, nodes = KERNEL.bb_search(packed, [1 << 20] * 16, None, 0, 2, -1, None)
     assert code == 4            # masks beyond the grid's digits: the Python path
     assert KERNEL.bb_tables(200, 16, 0, [], [], []) is None
+
+
+def _roots(monkeypatch, engine, cand):
+    """(kernel, Python) root propagation of ``cand`` (``csp.search.propagate_pure``)."""
+    out = []
+    for pure in ("0", "1"):
+        monkeypatch.setenv("SUDOKU_CSP_PURE", pure)
+        out.append(S.propagate_pure(engine, list(cand)))
+    monkeypatch.delenv("SUDOKU_CSP_PURE")
+    return out
+
+
+@needs_kernel
+def test_same_root_propagation(monkeypatch):
+    """``bb_root`` (naked and hidden singles, up to 9 digits) gives ``_root``'s masks, or
+    None on the same contradictions: classic sets, states part way through with digits
+    put back and wrong ones given, 4x4 and 6x6 grids and a jigsaw; 12x12 and up stay on
+    the Python path (locked candidates)."""
+    from variants.classic import classic_puzzle
+    rng = random.Random(5)
+    contradictions = 0
+    for name in ("17clue_5000.txt", "forum_hardest_1106.txt", "multi_solution_1000.txt"):
+        for line in _lines(name, 30):
+            p = classic_puzzle(line)
+            eng, cand = p.engine(), p.initial_state().cand
+            k, py = _roots(monkeypatch, eng, cand)
+            assert k == py and k is not None, line
+            for _ in range(4):     # a few cells opened again, a few digits given at random
+                c2 = list(k)
+                for c in rng.sample(range(81), 6):
+                    c2[c] = (1 << 10) - 2
+                for c in rng.sample(range(81), 3):
+                    c2[c] = 1 << rng.randint(1, 9)
+                k2, py2 = _roots(monkeypatch, eng, c2)
+                assert k2 == py2, line
+                contradictions += k2 is None
+    assert contradictions > 0
+    for n in (4, 6):
+        rows = (DATA / f"sizes_{n}.solutions.csv").read_text().split()[:6]
+        for row in rows:
+            p = Puzzle(Grid(n)).add_grid_houses().givens(row.split(",")[0])
+            k, py = _roots(monkeypatch, p.engine(), p.initial_state().cand)
+            assert k == py
+    regions = [[0, 0, 0, 1, 1, 1], [0, 0, 2, 2, 1, 1], [0, 3, 2, 2, 2, 1],
+               [3, 3, 3, 4, 2, 5], [3, 4, 4, 4, 5, 5], [3, 4, 5, 5, 4, 5]]
+    g = Grid(6, regions=[r for row in regions for r in row])
+    q = Puzzle(g).add_grid_houses().givens({0: 1, 7: 2, 20: 3})
+    k, py = _roots(monkeypatch, q.engine(), q.initial_state().cand)
+    assert k == py
+    p = Puzzle(Grid(4)).add_grid_houses()
+    T = p.engine().bitboards()
+    packed = KERNEL.bb_tables(T.n, T.size, T.full, T.peers, T.houses, T.home)
+    assert KERNEL.bb_root(packed, [1 << 20] * 16) is False     # the Python path
+    with pytest.raises(TypeError):
+        KERNEL.bb_root(packed, [30] * 15)
+    with pytest.raises(TypeError):
+        KERNEL.bb_root(packed, ["x"] * 16)
