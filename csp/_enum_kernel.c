@@ -1500,11 +1500,200 @@ done:
     return out;
 }
 
+/* bb_counts(tables, cand, cap, budget, per_solution, slack, tick)
+ *   -> (code, counts, found, first, nodes, error)
+ * csp.solutions._counts_pure on the root of `cand` (bb_root_state): the same walk as
+ * _dfs_pure_from with `seen` (the same branching, node count and skips: from the second
+ * solution on a child whose parent's candidates, less the cell's other digits, are all
+ * seen is skipped before its propagation, a node whose candidates are all seen after it)
+ * and the same counts: `counts` (index cell * n + digit, size * n + n + 1 of them) as
+ * _counts_pure leaves them, `found` solutions, `first` the first one's digits (None: none).
+ * budget >= 0: past budget (slack from the second solution on) plus per_solution a
+ * solution found, code 1 (_OverBudget); tick: called with `found` every 64 nodes, and an
+ * exception it raises ends the walk with code 2, the counts so far and that exception as
+ * `error` (the caller raises it). code 0: done, 3: the root contradicts, 4: not taken
+ * (a digit out of range, a table overflow: the Python path). */
+static PyObject *bb_counts(PyObject *self, PyObject *args) {
+    PyObject *capsule, *cand, *tick, *out = NULL, *err = NULL;
+    PyObject *counts_o = NULL, *first_o = NULL;
+    int cap;
+    long long budget, per_solution, slack;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiLLLO", &capsule, &cand, &cap, &budget, &per_solution,
+                          &slack, &tick)) return NULL;
+    BBTables *T = (BBTables *)PyCapsule_GetPointer(capsule, "csp.bb_tables");
+    if (!T) return NULL;
+    const int size = T->size, n = T->n, np = n + 1;
+    if (!PyList_Check(cand) || PyList_GET_SIZE(cand) != size) {
+        PyErr_SetString(PyExc_TypeError, "bb_counts: a candidate list of the grid's size expected");
+        return NULL;
+    }
+    if (cap < 1) { PyErr_SetString(PyExc_ValueError, "bb_counts: cap must be at least 1"); return NULL; }
+    const uint64_t every = ((uint64_t)1 << (n + 1)) - 2;
+    int depth_cap = size + 2;
+    int todo_cap = 2 * size + np * (T->nh + 1) + 8;
+    Py_ssize_t ncounts = (Py_ssize_t)size * n + n + 1;
+    U128 *Ps = (U128 *)malloc(sizeof(U128) * (size_t)np * (size_t)(depth_cap + 1));
+    uint64_t *Cs = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)size * (size_t)(depth_cap + 1));
+    BBFrame *fr = (BBFrame *)malloc(sizeof(BBFrame) * (size_t)(depth_cap + 1));
+    BBPair *todo = (BBPair *)malloc(sizeof(BBPair) * (size_t)todo_cap);
+    long long *weight = (long long *)calloc((size_t)size, sizeof(long long));
+    long long *counts = (long long *)calloc((size_t)ncounts, sizeof(long long));
+    int *first = (int *)malloc(sizeof(int) * (size_t)size);
+    U128 seen[64], fixed[64], solved0 = 0;
+    int code = 0, have_first = 0;
+    long long nodes = 0, found = 0;
+    if (!Ps || !Cs || !fr || !todo || !weight || !counts || !first) { PyErr_NoMemory(); goto done; }
+    U128 *P = Ps;
+    uint64_t *C = Cs;
+    for (int c = 0; c < size; c++) {
+        PyObject *o = PyList_GET_ITEM(cand, c);
+        if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "bb_counts: int masks expected"); goto done; }
+        unsigned long long m = PyLong_AsUnsignedLongLong(o);
+        if (m == (unsigned long long)-1 && PyErr_Occurred()) goto done;
+        if (m & ~every) { code = 4; goto finish; }
+        C[c] = m;
+    }
+    code = bb_root_state(T, P, C, &solved0, todo, todo_cap);
+    if (code) goto finish;
+    for (int d = 0; d < np; d++) { seen[d] = 0; fixed[d] = P[d] & solved0; }
+
+/* a solution (its boards LP, masks LC): _counts_pure's loop body */
+#define BB_LEAF(LP, LC) do {                                                           \
+        found++;                                                                       \
+        if (!have_first) {                                                             \
+            for (int c_ = 0; c_ < size; c_++) first[c_] = bb_hib((LC)[c_]);             \
+            have_first = 1;                                                            \
+        }                                                                              \
+        if (cap == 1) {                                                                \
+            for (int d_ = 1; d_ < np; d_++) seen[d_] |= (LP)[d_];                      \
+        } else {                                                                       \
+            for (int c_ = 0; c_ < size; c_++) {                                        \
+                if ((solved0 >> c_) & 1) continue;                                     \
+                int d_ = bb_hib((LC)[c_]);                                             \
+                long long k_ = ++counts[(Py_ssize_t)c_ * n + d_];                      \
+                if (k_ == cap) seen[d_] |= (U128)1 << c_;                              \
+            }                                                                          \
+            if (found == cap)                                                          \
+                for (int d_ = 1; d_ < np; d_++) seen[d_] |= fixed[d_];                 \
+        }                                                                              \
+    } while (0)
+
+    int cell = bb_choose(T, P, C, solved0, weight);
+    if (cell < 0) {
+        BB_LEAF(P, C);
+        goto finish;
+    }
+    int top = 0;
+    U128 *cp = Ps + (size_t)depth_cap * np;
+    uint64_t *cc = Cs + (size_t)depth_cap * size;
+    fr[0].solved = solved0; fr[0].cell = cell; fr[0].rest = C[cell];
+    while (top >= 0) {
+        BBFrame *f = &fr[top];
+        uint64_t low = f->rest & (~f->rest + 1);
+        f->rest ^= low;
+        const int parent = top, pcell = f->cell;
+        U128 s = f->solved;
+        if (!f->rest) top--;
+        nodes++;
+        if (tick != Py_None && !(nodes & 63)) {
+            PyObject *r = PyObject_CallFunction(tick, "L", found);
+            if (!r) {
+                PyObject *et, *ev, *tb;
+                PyErr_Fetch(&et, &ev, &tb);
+                PyErr_NormalizeException(&et, &ev, &tb);
+                if (tb && ev) PyException_SetTraceback(ev, tb);
+                Py_XDECREF(et); Py_XDECREF(tb);
+                err = ev;
+                if (!err) { Py_INCREF(Py_None); err = Py_None; }
+                code = 2;
+                goto finish;
+            }
+            Py_DECREF(r);
+        }
+        if (budget >= 0 && nodes > (found < 2 ? budget : slack) + per_solution * found) {
+            code = 1;
+            goto finish;
+        }
+        const int digit = __builtin_ctzll(low);
+        const U128 *pp = Ps + (size_t)parent * np;
+        if (found >= 2) {
+            U128 other = ~((U128)1 << pcell);
+            int open_ = 0;
+            for (int d = 1; d < np && !open_; d++)
+                if (pp[d] & ~seen[d] & (d != digit ? other : ~(U128)0)) open_ = 1;
+            if (!open_) continue;
+        }
+        memcpy(cp, pp, sizeof(U128) * (size_t)np);
+        memcpy(cc, Cs + (size_t)parent * size, sizeof(uint64_t) * (size_t)size);
+        todo[0].c = pcell; todo[0].d = digit;
+        int r = bb_settle(T, cp, cc, &s, todo, 1, todo_cap);
+        if (r < 0) { code = 4; goto finish; }
+        if (!r) {
+            weight[pcell] += 1;
+            continue;
+        }
+        if (found >= 2) {
+            int open_ = 0;
+            for (int d = 1; d < np && !open_; d++)
+                if (cp[d] & ~seen[d]) open_ = 1;
+            if (!open_) continue;
+        }
+        int nxt = bb_choose(T, cp, cc, s, weight);
+        if (nxt < 0) {
+            BB_LEAF(cp, cc);
+            continue;
+        }
+        if (top + 1 >= depth_cap) { code = 4; goto finish; }
+        top++;
+        memcpy(Ps + (size_t)top * np, cp, sizeof(U128) * (size_t)np);
+        memcpy(Cs + (size_t)top * size, cc, sizeof(uint64_t) * (size_t)size);
+        fr[top].solved = s; fr[top].cell = nxt; fr[top].rest = cc[nxt];
+    }
+#undef BB_LEAF
+finish:
+    if (code == 0 || code == 2) {      /* _counts_pure's `finally` */
+        if (cap == 1) {
+            for (int d = 1; d < np; d++)
+                for (U128 x = seen[d]; x; x &= x - 1) counts[(Py_ssize_t)bb_ctz(x) * n + d] = 1;
+        } else if (found) {
+            for (int d = 1; d < np; d++)
+                for (U128 x = fixed[d]; x; x &= x - 1) counts[(Py_ssize_t)bb_ctz(x) * n + d] = found;
+        }
+    }
+    counts_o = PyList_New(ncounts);
+    if (!counts_o) goto done;
+    for (Py_ssize_t i = 0; i < ncounts; i++) {
+        PyObject *v = PyLong_FromLongLong(counts[i]);
+        if (!v) goto done;
+        PyList_SET_ITEM(counts_o, i, v);
+    }
+    if (have_first) {
+        first_o = PyList_New(size);
+        if (!first_o) goto done;
+        for (int c = 0; c < size; c++) {
+            PyObject *v = PyLong_FromLong(first[c]);
+            if (!v) goto done;
+            PyList_SET_ITEM(first_o, c, v);
+        }
+    } else {
+        first_o = Py_None;
+        Py_INCREF(first_o);
+    }
+    out = Py_BuildValue("(iOLOLO)", code, counts_o, found, first_o, nodes, err ? err : Py_None);
+done:
+    Py_XDECREF(counts_o); Py_XDECREF(first_o); Py_XDECREF(err);
+    free(Ps); free(Cs); free(fr); free(todo); free(weight); free(counts); free(first);
+    return out;
+}
+
 static PyMethodDef bb_methods[] = {
     {"bb_tables", bb_tables, METH_VARARGS,
      "bb_tables(n, size, full, peers, houses, home): csp.engine.BitboardTables packed (a capsule), None past the kernel's sizes"},
     {"bb_root", bb_root, METH_VARARGS,
      "bb_root(tables, cand) -> masks, None (a contradiction) or False (not taken): csp.search.propagate_pure up to 9 digits"},
+    {"bb_counts", bb_counts, METH_VARARGS,
+     "bb_counts(tables, cand, cap, budget, per_solution, slack, tick) -> (code, counts, found, first, nodes, error): csp.solutions._counts_pure"},
     {"bb_search", bb_search, METH_VARARGS,
      "bb_search(tables, cand, P, solved, limit, node_limit, budget) -> (code, solutions, nodes): csp.search._search_bitboards"},
     {NULL, NULL, 0, NULL}
