@@ -676,7 +676,7 @@ def _counts_compiled(eng: Any, res: CandidateCounts, limits: _Limits,
     :class:`_OverBudget`, or the limits' exception with the counts so far, as the Python
     walk does); False when the kernel is not there or does not take the grid."""
     tables = _compiled_tables(eng)
-    if tables is None:
+    if tables is None or res.cap > _NO_CAP:
         return False
     kernel, packed = tables
     tick = None

@@ -255,6 +255,8 @@ def test_same_candidate_counts_walk(monkeypatch):
                 assert k == py, (cap, method)
                 methods.add(k[2])
     assert methods == {"search", "sat"}        # "auto" gave some up to SAT, both alike
+    k, py = _counts_both(monkeypatch, puzzles[-2], 2 ** 40)      # a cap past a C int
+    assert k == py and k[2] == "search"
     monkeypatch.setattr(sol, "SEARCH_NODES", 5)
     monkeypatch.setattr(sol, "SEARCH_SLACK", 5)
     monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION", 0)
