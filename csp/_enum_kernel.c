@@ -624,21 +624,168 @@ static int insert_clause(Enumerator *e, const int *tmp, int m, Fill *f) {
 
 static int lit_index(long x) { return x > 0 ? (int)(2 * x) : (int)(2 * (-x) + 1); }
 
-/* Enumerator(nvars, n, size, clauses, cap=0, keep=False, probe=0, probe_after=0, branch=0) */
+/* the clauses as one array of ints, whichever way they came (a Python sequence, or made
+   here from the houses): per clause a header, its length << 1 (| 1 for an "at most one"
+   group), then its literals (signed variables) */
+typedef struct { int *a; Py_ssize_t n, cap; } Stream;
+
+static int st_push(Stream *s, int x) {
+    if (s->n == s->cap) {
+        Py_ssize_t nc = s->cap ? 2 * s->cap : 1024;
+        int *na = (int *)realloc(s->a, sizeof(int) * (size_t)nc);
+        if (!na) { PyErr_NoMemory(); return -1; }
+        s->a = na;
+        s->cap = nc;
+    }
+    s->a[s->n++] = x;
+    return 0;
+}
+
+/* the Python clauses (lists, and tuples for "at most one" groups), checked: 0, or -1 with
+   the error set */
+static int stream_from_seq(Stream *s, PyObject *seq, int nvars) {
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq), i;
+    if (nc > 200000000) { PyErr_SetString(PyExc_ValueError, "too many clauses"); return -1; }
+    for (i = 0; i < nc; i++) {
+        PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
+        int group = PyTuple_Check(cl);
+        PyObject *cs = PySequence_Fast(cl, "a clause must be a sequence");
+        Py_ssize_t k, len;
+        if (!cs) return -1;
+        len = PySequence_Fast_GET_SIZE(cs);
+        if (len > (group ? MAX_GROUP : 1000000)) {
+            Py_DECREF(cs);
+            PyErr_SetString(PyExc_ValueError, group ? "group too long" : "clause too long");
+            return -1;
+        }
+        if (st_push(s, (int)(len << 1) | group) < 0) { Py_DECREF(cs); return -1; }
+        for (k = 0; k < len; k++) {
+            long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
+            if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); return -1; }
+            if (x == 0 || x > nvars || x < -(long)nvars) {
+                Py_DECREF(cs);
+                PyErr_SetString(PyExc_ValueError, "literal out of range");
+                return -1;
+            }
+            if (st_push(s, (int)x) < 0) { Py_DECREF(cs); return -1; }
+        }
+        Py_DECREF(cs);
+    }
+    return 0;
+}
+
+/* the CNF of a model made only of all-different rules, as csp.sat.encode writes it with
+   compact=True (n at most AMO_PAIRWISE) and csp.sat.SatSession adds its unit clauses,
+   clause for clause and in the same order: per cell (row-major) its "some digit" clause
+   and, with two digits or more, its "at most one" group; per rule (`houses`, each a
+   sequence of cells, in the puzzle's order; one of fewer than two distinct cells adds
+   nothing), its cells sorted, per digit 1..n its "at most one" group of the cells holding
+   it (two or more) and, when the rule has n cells, the clause "somewhere"; then a unit
+   clause setting false each candidate outside `cand` and each of the n numbers after the
+   candidates (size * n + 1 .. size * n + n). 0, or -1 with the error set */
+static int stream_from_houses(Stream *s, int n, int size, PyObject *cand, PyObject *houses) {
+    unsigned long long *m = NULL, full;
+    int *mark = NULL, *cells = NULL, c, d, h = 0;
+    PyObject *hs = NULL;
+    Py_ssize_t nh, i;
+    if (n > 62) { PyErr_SetString(PyExc_ValueError, "houses: at most 62 digits"); return -1; }
+    full = ((1ULL << n) - 1) << 1;
+    if (!PyList_Check(cand) || PyList_GET_SIZE(cand) != size) {
+        PyErr_SetString(PyExc_TypeError, "cand: a list of size masks expected");
+        return -1;
+    }
+    m = (unsigned long long *)malloc(sizeof(unsigned long long) * (size_t)size);
+    mark = (int *)malloc(sizeof(int) * (size_t)size);
+    cells = (int *)malloc(sizeof(int) * (size_t)size);
+    if (!m || !mark || !cells) { PyErr_NoMemory(); goto fail; }
+    for (c = 0; c < size; c++) {
+        unsigned long long x = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(cand, c));
+        if (x == (unsigned long long)-1 && PyErr_Occurred()) goto fail;
+        if (x & ~full) { PyErr_SetString(PyExc_ValueError, "cand: a digit out of range"); goto fail; }
+        m[c] = x;
+        mark[c] = -1;
+    }
+    for (c = 0; c < size; c++) {            /* the cells */
+        int k = __builtin_popcountll(m[c]), g;
+        for (g = 0; g < (k > 1 ? 2 : 1); g++) {
+            if (st_push(s, (k << 1) | g) < 0) goto fail;
+            for (d = 1; d <= n; d++)
+                if (m[c] >> d & 1 && st_push(s, c * n + d) < 0) goto fail;
+        }
+    }
+    hs = PySequence_Fast(houses, "houses must be a sequence");
+    if (!hs) goto fail;
+    nh = PySequence_Fast_GET_SIZE(hs);
+    for (i = 0; i < nh; i++, h++) {           /* the rules */
+        PyObject *hc = PySequence_Fast(PySequence_Fast_GET_ITEM(hs, i),
+                                       "a house must be a sequence of cells");
+        Py_ssize_t k, len;
+        int nk = 0, a, b;
+        if (!hc) goto fail;
+        len = PySequence_Fast_GET_SIZE(hc);
+        for (k = 0; k < len; k++) {
+            long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(hc, k));
+            if (x == -1 && PyErr_Occurred()) { Py_DECREF(hc); goto fail; }
+            if (x < 0 || x >= size) {
+                Py_DECREF(hc);
+                PyErr_SetString(PyExc_ValueError, "houses: a cell out of range");
+                goto fail;
+            }
+            if (mark[x] != h) { mark[x] = h; cells[nk++] = (int)x; }
+        }
+        Py_DECREF(hc);
+        if (nk < 2) continue;
+        for (a = 1; a < nk; a++) {            /* sorted (a house has few cells) */
+            int x = cells[a];
+            for (b = a; b > 0 && cells[b - 1] > x; b--) cells[b] = cells[b - 1];
+            cells[b] = x;
+        }
+        for (d = 1; d <= n; d++) {
+            int cnt = 0, g;
+            for (a = 0; a < nk; a++) cnt += (int)(m[cells[a]] >> d & 1);
+            for (g = 1; g >= 0; g--) {        /* the group first, then the clause */
+                if (g ? cnt < 2 : nk != n) continue;
+                if (st_push(s, (cnt << 1) | g) < 0) goto fail;
+                for (a = 0; a < nk; a++)
+                    if (m[cells[a]] >> d & 1 && st_push(s, cells[a] * n + d) < 0) goto fail;
+            }
+        }
+    }
+    for (c = 0; c < size; c++)                /* the units */
+        for (d = 1; d <= n; d++)
+            if (!(m[c] >> d & 1) && (st_push(s, 2) < 0 || st_push(s, -(c * n + d)) < 0))
+                goto fail;
+    for (d = 1; d <= n; d++)
+        if (st_push(s, 2) < 0 || st_push(s, -(size * n + d)) < 0) goto fail;
+    Py_DECREF(hs);
+    free(m); free(mark); free(cells);
+    return 0;
+fail:
+    Py_XDECREF(hs);
+    free(m); free(mark); free(cells);
+    return -1;
+}
+
+/* Enumerator(nvars, n, size, clauses, cap=0, keep=False, probe=0, probe_after=0, branch=0,
+              cand=None, houses=None)
+   clauses None: the CNF of the all-different rules `houses` over the candidate masks
+   `cand` (stream_from_houses; nvars is then size * n + n) */
 static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", "probe",
-                             "probe_after", "branch", NULL};
+                             "probe_after", "branch", "cand", "houses", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0;
     long long probe_after = 0;
-    PyObject *clauses, *seq = NULL;
-    Py_ssize_t nc, i, total = 0, totb = 0, tota = 0, npairs = 0;
+    PyObject *clauses, *seq = NULL, *cand = Py_None, *houses = Py_None;
+    Py_ssize_t nc = 0, i, total = 0, totb = 0, tota = 0, npairs = 0, sp;
+    Stream st = {NULL, 0, 0};
     int *tmp = NULL, tmpcap = 0;
     int *units = NULL, nunits = 0, empty = 0;
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLi", kwlist, &nvars, &n, &size, &clauses,
-                                     &cap, &keep, &probe_depth, &probe_after, &branch))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOO", kwlist, &nvars, &n, &size,
+                                     &clauses, &cap, &keep, &probe_depth, &probe_after,
+                                     &branch, &cand, &houses))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -651,14 +798,23 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }
+    if (clauses == Py_None) {
+        if (cand == Py_None || houses == Py_None || nvars != size * n + n) {
+            PyErr_SetString(PyExc_ValueError,
+                            "without clauses: cand, houses and nvars = size * n + n expected");
+            return -1;
+        }
+        if (stream_from_houses(&st, n, size, cand, houses) < 0) goto fail;
+    } else {
+        seq = PySequence_Fast(clauses, "clauses must be a sequence");
+        if (!seq) return -1;
+        if (stream_from_seq(&st, seq, nvars) < 0) goto fail;
+        Py_CLEAR(seq);
+    }
     e->nvars = nvars; e->n = n; e->size = size; e->nprim = size * n;
     e->nlits = 2 * (nvars + 1);
     e->cap = cap; e->keep = keep; e->probe_depth = probe_depth;
     e->probe_after = probe_depth > 0 ? probe_after : 0;
-    seq = PySequence_Fast(clauses, "clauses must be a sequence");
-    if (!seq) return -1;
-    nc = PySequence_Fast_GET_SIZE(seq);
-    if (nc > 200000000) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "too many clauses"); return -1; }
     e->lval = (signed char *)calloc((size_t)e->nlits, 1);
     e->watch = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
     e->bins = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
@@ -677,38 +833,24 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     if (!stamp || !e->lval || !e->watch || !e->bins || !e->occ || !e->trail || !e->lim || !e->dec ||
         !e->flipped || !e->pdone || !e->pmark || !e->porder || !e->cellvar || !e->counts || !e->seen)
         goto nomem;
-    /* first pass: check and measure (a tuple is an "at most one" group: a clause
-       (-a, -b) for each pair of its literals) */
-    for (i = 0; i < nc; i++) {
-        PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
-        int group = PyTuple_Check(cl);
-        PyObject *cs = PySequence_Fast(cl, "a clause must be a sequence");
-        Py_ssize_t k, len;
+    /* first pass: measure (a group is "at most one": a clause (-a, -b) for each pair of
+       its literals) */
+    for (sp = 0; sp < st.n;) {
+        int len = st.a[sp] >> 1, group = st.a[sp] & 1, k;
         int allprim = 1, posaux = 0, negs = 0;
-        if (!cs) goto fail;
-        len = PySequence_Fast_GET_SIZE(cs);
-        if (len > (group ? MAX_GROUP : 1000000)) {
-            Py_DECREF(cs);
-            PyErr_SetString(PyExc_ValueError, group ? "group too long" : "clause too long");
-            goto fail;
-        }
+        const int *lits = st.a + sp + 1;
+        sp += 1 + len;
+        nc++;
         for (k = 0; k < len; k++) {
-            long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
-            if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); goto fail; }
-            if (x == 0 || x > nvars || x < -(long)nvars) {
-                Py_DECREF(cs);
-                PyErr_SetString(PyExc_ValueError, "literal out of range");
-                goto fail;
-            }
+            int x = lits[k];
             if (x < 0 || x > e->nprim) allprim = 0;
             if (x > e->nprim) posaux = 1;
             if (x < 0) negs = 1;
         }
-        Py_DECREF(cs);
         if (group) {
-            Py_ssize_t pairs = len * (len - 1) / 2;
-            npairs += pairs;
-            if (negs) { totb += 2 * pairs; tota += 3 * pairs; }
+            Py_ssize_t pp = (Py_ssize_t)len * (len - 1) / 2;
+            npairs += pp;
+            if (negs) { totb += 2 * pp; tota += 3 * pp; }
             continue;
         }
         if (len >= 3) total += len + 1;
@@ -737,24 +879,20 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         dego = (int *)calloc((size_t)e->nprim + 1, sizeof(int));
         if (!pairs || !degb || !degw || !dego) goto nomem;
         f.pairs = pairs; f.degb = degb; f.degw = degw; f.dego = dego;
-        for (i = 0; i < nc; i++) {
-            PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
-            int group = PyTuple_Check(cl);
-            PyObject *cs = PySequence_Fast(cl, "clause");
-            Py_ssize_t k, len, m = 0;
+        for (sp = 0; sp < st.n;) {
+            int len = st.a[sp] >> 1, group = st.a[sp] & 1, k, m = 0;
+            const int *lits = st.a + sp + 1;
             int taut = 0;
-            if (!cs) goto fail;
-            len = PySequence_Fast_GET_SIZE(cs);
+            sp += 1 + len;
             if (len > tmpcap) {
                 int *nt = (int *)realloc(tmp, sizeof(int) * (size_t)(len + 1));
-                if (!nt) { Py_DECREF(cs); goto nomem; }
-                tmp = nt; tmpcap = (int)len;
+                if (!nt) goto nomem;
+                tmp = nt; tmpcap = len;
             }
             if (group) {
-                Py_ssize_t a, b2;
+                int a, b2;
                 for (k = 0; k < len; k++)   /* the negations: the pairs' literals */
-                    tmp[k] = lit_index(PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k))) ^ 1;
-                Py_DECREF(cs);
+                    tmp[k] = lit_index(lits[k]) ^ 1;
                 for (a = 0; a < len; a++) {
                     for (b2 = a + 1; b2 < len; b2++) {
                         int pair[2];
@@ -769,15 +907,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
             }
             sid++;
             for (k = 0; k < len; k++) {
-                long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
-                int li = lit_index(x);
+                int li = lit_index(lits[k]);
                 /* stamp[l] == sid: l is in this clause already */
                 if (stamp[li ^ 1] == sid) taut = 1;
                 if (stamp[li] != sid) { stamp[li] = sid; tmp[m++] = li; }
             }
-            Py_DECREF(cs);
             if (taut) continue;
-            if (insert_clause(e, tmp, (int)m, &f) < 0) goto nomem;
+            if (insert_clause(e, tmp, m, &f) < 0) goto nomem;
         }
         nunits = f.nunits;
         empty = f.empty;
@@ -819,12 +955,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     }
     if (empty) e->finished = 1;
     free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
-    Py_DECREF(seq);
+    free(st.a);
     return 0;
 nomem:
     PyErr_NoMemory();
 fail:
     free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
+    free(st.a);
     Py_XDECREF(seq);
     e->gave_up = 1;
     return -1;
@@ -1190,6 +1327,86 @@ static PyObject *bb_solution(const uint64_t *C, int size) {
     return s;
 }
 
+/* the root of `_root` (csp/search.py) without its locked candidates: from the candidate
+   masks C (checked: every digit in 1..n), the per-digit cell sets P, then naked and hidden
+   singles to fixpoint (C and P changed, `solved` the placed cells). 0, 3 when the
+   candidates contradict, 4 when a table overflows (take the Python path) */
+static int bb_root_state(const BBTables *T, U128 *P, uint64_t *C, U128 *solved,
+                         BBPair *todo, int todo_cap) {
+    const int size = T->size, np = T->n + 1;
+    const uint64_t every = ((uint64_t)1 << (T->n + 1)) - 2;
+    int ntodo = 0;
+    U128 open_ = 0;
+    for (int d = 0; d < np; d++) P[d] = 0;
+    for (int c = 0; c < size; c++) {
+        uint64_t m = C[c];
+        if (m == every) { open_ |= (U128)1 << c; continue; }
+        if (!m) return 3;
+        if (!(m & (m - 1))) { todo[ntodo].c = c; todo[ntodo].d = bb_hib(m); ntodo++; }
+        U128 bit = (U128)1 << c;
+        while (m) { uint64_t low = m & (~m + 1); m ^= low; P[__builtin_ctzll(low)] |= bit; }
+    }
+    if (open_) for (int d = 1; d < np; d++) P[d] |= open_;
+    for (int d = 1; d < np; d++) {
+        U128 pd = P[d];
+        for (int i = 0; i < T->nh; i++) {
+            U128 x = pd & T->houses[i];
+            if (!(x & (x - 1))) {
+                if (!x) return 3;
+                if (ntodo >= todo_cap) return 4;
+                todo[ntodo].c = bb_ctz(x); todo[ntodo].d = d; ntodo++;
+            }
+        }
+    }
+    int r = bb_settle(T, P, C, solved, todo, ntodo, todo_cap);
+    if (r < 0) return 4;
+    return r ? 0 : 3;
+}
+
+/* bb_root(tables, cand) -> the candidate masks after naked and hidden singles to fixpoint
+ * (csp.search.propagate_pure up to 9 digits, where it has no locked candidates), None when
+ * they contradict, False when the kernel does not take them (a digit out of range, a
+ * table overflow: take the Python path) */
+static PyObject *bb_root(PyObject *self, PyObject *args) {
+    PyObject *cap, *cand, *out = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO", &cap, &cand)) return NULL;
+    BBTables *T = (BBTables *)PyCapsule_GetPointer(cap, "csp.bb_tables");
+    if (!T) return NULL;
+    const int size = T->size, np = T->n + 1;
+    if (!PyList_Check(cand) || PyList_GET_SIZE(cand) != size) {
+        PyErr_SetString(PyExc_TypeError, "bb_root: a candidate list of the grid's size expected");
+        return NULL;
+    }
+    const uint64_t every = ((uint64_t)1 << (T->n + 1)) - 2;
+    int todo_cap = 2 * size + np * (T->nh + 1) + 8, code = 0;
+    U128 P[64], solved = 0;
+    uint64_t *C = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)size);
+    BBPair *todo = (BBPair *)malloc(sizeof(BBPair) * (size_t)todo_cap);
+    if (!C || !todo) { PyErr_NoMemory(); goto done; }
+    for (int c = 0; c < size; c++) {
+        PyObject *o = PyList_GET_ITEM(cand, c);
+        if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "bb_root: int masks expected"); goto done; }
+        unsigned long long m = PyLong_AsUnsignedLongLong(o);
+        if (m == (unsigned long long)-1 && PyErr_Occurred()) goto done;
+        if (m & ~every) { code = 4; break; }
+        C[c] = m;
+    }
+    if (!code) code = bb_root_state(T, P, C, &solved, todo, todo_cap);
+    if (code == 3) { out = Py_None; Py_INCREF(out); goto done; }
+    if (code == 4) { out = Py_False; Py_INCREF(out); goto done; }
+    out = PyList_New(size);
+    if (!out) goto done;
+    for (int c = 0; c < size; c++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(C[c]);
+        if (!v) { Py_CLEAR(out); goto done; }
+        PyList_SET_ITEM(out, c, v);
+    }
+done:
+    free(C); free(todo);
+    return out;
+}
+
 /* bb_search(tables, cand, P, solved, limit, node_limit, budget) -> (code, solutions, nodes)
  * cand: the candidate masks; P None: the root (naked and hidden singles, `_root` without
  * locked candidates) is made here from cand; else the root's per-digit cell sets, cand its
@@ -1235,32 +1452,8 @@ static PyObject *bb_search(PyObject *self, PyObject *args) {
         C[c] = m;
     }
     if (Pin == Py_None) {
-        int ntodo = 0;
-        U128 open_ = 0;
-        for (int d = 0; d < np; d++) P[d] = 0;
-        for (int c = 0; c < size; c++) {
-            uint64_t m = C[c];
-            if (m == every) { open_ |= (U128)1 << c; continue; }
-            if (!m) { code = 3; goto finish; }
-            if (!(m & (m - 1))) { todo[ntodo].c = c; todo[ntodo].d = bb_hib(m); ntodo++; }
-            U128 bit = (U128)1 << c;
-            while (m) { uint64_t low = m & (~m + 1); m ^= low; P[__builtin_ctzll(low)] |= bit; }
-        }
-        if (open_) for (int d = 1; d < np; d++) P[d] |= open_;
-        for (int d = 1; d < np; d++) {
-            U128 pd = P[d];
-            for (int i = 0; i < T->nh; i++) {
-                U128 x = pd & T->houses[i];
-                if (!(x & (x - 1))) {
-                    if (!x) { code = 3; goto finish; }
-                    if (ntodo >= todo_cap) { code = 4; goto finish; }
-                    todo[ntodo].c = bb_ctz(x); todo[ntodo].d = d; ntodo++;
-                }
-            }
-        }
-        int r = bb_settle(T, P, C, &solved, todo, ntodo, todo_cap);
-        if (r < 0) { code = 4; goto finish; }
-        if (!r) { code = 3; goto finish; }
+        code = bb_root_state(T, P, C, &solved, todo, todo_cap);
+        if (code) goto finish;
     } else {
         if (!PyList_Check(Pin) || PyList_GET_SIZE(Pin) != np) {
             PyErr_SetString(PyExc_TypeError, "bb_search: P: a list of n + 1 cell sets expected");
@@ -1330,9 +1523,200 @@ done:
     return out;
 }
 
+/* bb_counts(tables, cand, cap, budget, per_solution, slack, tick)
+ *   -> (code, counts, found, first, nodes, error)
+ * csp.solutions._counts_pure on the root of `cand` (bb_root_state): the same walk as
+ * _dfs_pure_from with `seen` (the same branching, node count and skips: from the second
+ * solution on a child whose parent's candidates, less the cell's other digits, are all
+ * seen is skipped before its propagation, a node whose candidates are all seen after it)
+ * and the same counts: `counts` (index cell * n + digit, size * n + n + 1 of them) as
+ * _counts_pure leaves them, `found` solutions, `first` the first one's digits (None: none).
+ * budget >= 0: past budget (slack from the second solution on) plus per_solution a
+ * solution found, code 1 (_OverBudget); tick: called with `found` every 64 nodes, and an
+ * exception it raises ends the walk with code 2, the counts so far and that exception as
+ * `error` (the caller raises it). code 0: done, 3: the root contradicts, 4: not taken
+ * (a digit out of range, a table overflow: the Python path). */
+static PyObject *bb_counts(PyObject *self, PyObject *args) {
+    PyObject *capsule, *cand, *tick, *out = NULL, *err = NULL;
+    PyObject *counts_o = NULL, *first_o = NULL;
+    int cap;
+    long long budget, per_solution, slack;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiLLLO", &capsule, &cand, &cap, &budget, &per_solution,
+                          &slack, &tick)) return NULL;
+    BBTables *T = (BBTables *)PyCapsule_GetPointer(capsule, "csp.bb_tables");
+    if (!T) return NULL;
+    const int size = T->size, n = T->n, np = n + 1;
+    if (!PyList_Check(cand) || PyList_GET_SIZE(cand) != size) {
+        PyErr_SetString(PyExc_TypeError, "bb_counts: a candidate list of the grid's size expected");
+        return NULL;
+    }
+    if (cap < 1) { PyErr_SetString(PyExc_ValueError, "bb_counts: cap must be at least 1"); return NULL; }
+    const uint64_t every = ((uint64_t)1 << (n + 1)) - 2;
+    int depth_cap = size + 2;
+    int todo_cap = 2 * size + np * (T->nh + 1) + 8;
+    Py_ssize_t ncounts = (Py_ssize_t)size * n + n + 1;
+    U128 *Ps = (U128 *)malloc(sizeof(U128) * (size_t)np * (size_t)(depth_cap + 1));
+    uint64_t *Cs = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)size * (size_t)(depth_cap + 1));
+    BBFrame *fr = (BBFrame *)malloc(sizeof(BBFrame) * (size_t)(depth_cap + 1));
+    BBPair *todo = (BBPair *)malloc(sizeof(BBPair) * (size_t)todo_cap);
+    long long *weight = (long long *)calloc((size_t)size, sizeof(long long));
+    long long *counts = (long long *)calloc((size_t)ncounts, sizeof(long long));
+    int *first = (int *)malloc(sizeof(int) * (size_t)size);
+    U128 seen[64], fixed[64], solved0 = 0;
+    int code = 0, have_first = 0;
+    long long nodes = 0, found = 0;
+    if (!Ps || !Cs || !fr || !todo || !weight || !counts || !first) { PyErr_NoMemory(); goto done; }
+    U128 *P = Ps;
+    uint64_t *C = Cs;
+    for (int c = 0; c < size; c++) {
+        PyObject *o = PyList_GET_ITEM(cand, c);
+        if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "bb_counts: int masks expected"); goto done; }
+        unsigned long long m = PyLong_AsUnsignedLongLong(o);
+        if (m == (unsigned long long)-1 && PyErr_Occurred()) goto done;
+        if (m & ~every) { code = 4; goto finish; }
+        C[c] = m;
+    }
+    code = bb_root_state(T, P, C, &solved0, todo, todo_cap);
+    if (code) goto finish;
+    for (int d = 0; d < np; d++) { seen[d] = 0; fixed[d] = P[d] & solved0; }
+
+/* a solution (its boards LP, masks LC): _counts_pure's loop body */
+#define BB_LEAF(LP, LC) do {                                                           \
+        found++;                                                                       \
+        if (!have_first) {                                                             \
+            for (int c_ = 0; c_ < size; c_++) first[c_] = bb_hib((LC)[c_]);             \
+            have_first = 1;                                                            \
+        }                                                                              \
+        if (cap == 1) {                                                                \
+            for (int d_ = 1; d_ < np; d_++) seen[d_] |= (LP)[d_];                      \
+        } else {                                                                       \
+            for (int c_ = 0; c_ < size; c_++) {                                        \
+                if ((solved0 >> c_) & 1) continue;                                     \
+                int d_ = bb_hib((LC)[c_]);                                             \
+                long long k_ = ++counts[(Py_ssize_t)c_ * n + d_];                      \
+                if (k_ == cap) seen[d_] |= (U128)1 << c_;                              \
+            }                                                                          \
+            if (found == cap)                                                          \
+                for (int d_ = 1; d_ < np; d_++) seen[d_] |= fixed[d_];                 \
+        }                                                                              \
+    } while (0)
+
+    int cell = bb_choose(T, P, C, solved0, weight);
+    if (cell < 0) {
+        BB_LEAF(P, C);
+        goto finish;
+    }
+    int top = 0;
+    U128 *cp = Ps + (size_t)depth_cap * np;
+    uint64_t *cc = Cs + (size_t)depth_cap * size;
+    fr[0].solved = solved0; fr[0].cell = cell; fr[0].rest = C[cell];
+    while (top >= 0) {
+        BBFrame *f = &fr[top];
+        uint64_t low = f->rest & (~f->rest + 1);
+        f->rest ^= low;
+        const int parent = top, pcell = f->cell;
+        U128 s = f->solved;
+        if (!f->rest) top--;
+        nodes++;
+        if (tick != Py_None && !(nodes & 63)) {
+            PyObject *r = PyObject_CallFunction(tick, "L", found);
+            if (!r) {
+                PyObject *et, *ev, *tb;
+                PyErr_Fetch(&et, &ev, &tb);
+                PyErr_NormalizeException(&et, &ev, &tb);
+                if (tb && ev) PyException_SetTraceback(ev, tb);
+                Py_XDECREF(et); Py_XDECREF(tb);
+                err = ev;
+                if (!err) { Py_INCREF(Py_None); err = Py_None; }
+                code = 2;
+                goto finish;
+            }
+            Py_DECREF(r);
+        }
+        if (budget >= 0 && nodes > (found < 2 ? budget : slack) + per_solution * found) {
+            code = 1;
+            goto finish;
+        }
+        const int digit = __builtin_ctzll(low);
+        const U128 *pp = Ps + (size_t)parent * np;
+        if (found >= 2) {
+            U128 other = ~((U128)1 << pcell);
+            int open_ = 0;
+            for (int d = 1; d < np && !open_; d++)
+                if (pp[d] & ~seen[d] & (d != digit ? other : ~(U128)0)) open_ = 1;
+            if (!open_) continue;
+        }
+        memcpy(cp, pp, sizeof(U128) * (size_t)np);
+        memcpy(cc, Cs + (size_t)parent * size, sizeof(uint64_t) * (size_t)size);
+        todo[0].c = pcell; todo[0].d = digit;
+        int r = bb_settle(T, cp, cc, &s, todo, 1, todo_cap);
+        if (r < 0) { code = 4; goto finish; }
+        if (!r) {
+            weight[pcell] += 1;
+            continue;
+        }
+        if (found >= 2) {
+            int open_ = 0;
+            for (int d = 1; d < np && !open_; d++)
+                if (cp[d] & ~seen[d]) open_ = 1;
+            if (!open_) continue;
+        }
+        int nxt = bb_choose(T, cp, cc, s, weight);
+        if (nxt < 0) {
+            BB_LEAF(cp, cc);
+            continue;
+        }
+        if (top + 1 >= depth_cap) { code = 4; goto finish; }
+        top++;
+        memcpy(Ps + (size_t)top * np, cp, sizeof(U128) * (size_t)np);
+        memcpy(Cs + (size_t)top * size, cc, sizeof(uint64_t) * (size_t)size);
+        fr[top].solved = s; fr[top].cell = nxt; fr[top].rest = cc[nxt];
+    }
+#undef BB_LEAF
+finish:
+    if (code == 0 || code == 2) {      /* _counts_pure's `finally` */
+        if (cap == 1) {
+            for (int d = 1; d < np; d++)
+                for (U128 x = seen[d]; x; x &= x - 1) counts[(Py_ssize_t)bb_ctz(x) * n + d] = 1;
+        } else if (found) {
+            for (int d = 1; d < np; d++)
+                for (U128 x = fixed[d]; x; x &= x - 1) counts[(Py_ssize_t)bb_ctz(x) * n + d] = found;
+        }
+    }
+    counts_o = PyList_New(ncounts);
+    if (!counts_o) goto done;
+    for (Py_ssize_t i = 0; i < ncounts; i++) {
+        PyObject *v = PyLong_FromLongLong(counts[i]);
+        if (!v) goto done;
+        PyList_SET_ITEM(counts_o, i, v);
+    }
+    if (have_first) {
+        first_o = PyList_New(size);
+        if (!first_o) goto done;
+        for (int c = 0; c < size; c++) {
+            PyObject *v = PyLong_FromLong(first[c]);
+            if (!v) goto done;
+            PyList_SET_ITEM(first_o, c, v);
+        }
+    } else {
+        first_o = Py_None;
+        Py_INCREF(first_o);
+    }
+    out = Py_BuildValue("(iOLOLO)", code, counts_o, found, first_o, nodes, err ? err : Py_None);
+done:
+    Py_XDECREF(counts_o); Py_XDECREF(first_o); Py_XDECREF(err);
+    free(Ps); free(Cs); free(fr); free(todo); free(weight); free(counts); free(first);
+    return out;
+}
+
 static PyMethodDef bb_methods[] = {
     {"bb_tables", bb_tables, METH_VARARGS,
      "bb_tables(n, size, full, peers, houses, home): csp.engine.BitboardTables packed (a capsule), None past the kernel's sizes"},
+    {"bb_root", bb_root, METH_VARARGS,
+     "bb_root(tables, cand) -> masks, None (a contradiction) or False (not taken): csp.search.propagate_pure up to 9 digits"},
+    {"bb_counts", bb_counts, METH_VARARGS,
+     "bb_counts(tables, cand, cap, budget, per_solution, slack, tick) -> (code, counts, found, first, nodes, error): csp.solutions._counts_pure"},
     {"bb_search", bb_search, METH_VARARGS,
      "bb_search(tables, cand, P, solved, limit, node_limit, budget) -> (code, solutions, nodes): csp.search._search_bitboards"},
     {NULL, NULL, 0, NULL}

@@ -139,6 +139,14 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         return None
     if not session.free:               # decided at the root: no encoding, no walk
         return Decided(session, cap, keep)
+    after = PROBE_AFTER
+    if (keep and listing) or (PROBE_FIRST and not session.puzzle.engine().pure):
+        after = 0                      # the root is probed before the first decision
+    branch = BRANCH_CAPPED if cap else 0
+    n, size = session.n, session.size
+    if session.houses is not None:     # all-different rules only: the kernel encodes them
+        return mod.Enumerator(size * n + n, n, size, None, cap, keep, PROBE_DEPTH, after,
+                              branch, cand=session.cand, houses=session.houses)
     if session.lazy:
         return None
     enc = session.enc
@@ -146,11 +154,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     if not session.supported:          # a deferred session holds them in its extra
         clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
-    after = PROBE_AFTER
-    if (keep and listing) or (PROBE_FIRST and not session.puzzle.engine().pure):
-        after = 0                      # the root is probed before the first decision
-    return mod.Enumerator(enc.top, enc.n, enc.size, clauses, cap, keep, PROBE_DEPTH, after,
-                          BRANCH_CAPPED if cap else 0)
+    return mod.Enumerator(enc.top, n, size, clauses, cap, keep, PROBE_DEPTH, after, branch)
 
 
 class Decided:

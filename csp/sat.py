@@ -69,8 +69,8 @@ from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
 from .search import propagate_pure
 
-__all__ = ["Encoding", "encode", "sat_search", "solve_limited", "SatUnavailable", "available",
-           "SatSession", "cancel_check", "new_solver"]
+__all__ = ["Encoding", "encode", "house_rules", "sat_search", "solve_limited", "SatUnavailable",
+           "available", "SatSession", "cancel_check", "new_solver"]
 
 #: the solver of a search without a time limit: Glucose 4.2
 SOLVER = "glucose42"
@@ -801,6 +801,32 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     return enc
 
 
+def house_rules(puzzle: Any) -> list[Sequence[int]] | None:
+    """The cells of each rule, in the puzzle's order, when every rule is all-different
+    (classic, jigsaw, diagonal, extra regions ...) and the grid has at most
+    :data:`AMO_PAIRWISE` digits, else None. Such a model's compact encoding (:func:`encode`
+    with ``compact``) is only the cells' and the houses' clauses, which the compiled
+    enumerator of :mod:`csp.cnf_enum` writes itself from these cells and the candidate
+    masks (clause for clause the same, unit clauses of :class:`SatSession` included), so a
+    deferred session leaves its encoding until something reads it.
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses()
+    >>> len(house_rules(p)), house_rules(p.add_sum(["r1c1", "r1c2"], 3)) is None
+    (12, True)
+    """
+    if puzzle.grid.n > AMO_PAIRWISE:
+        return None
+    out: list[Sequence[int]] = []
+    for con in puzzle.constraints:
+        if type(con) is not AllDifferent:
+            if con.cells:
+                return None
+            continue                   # whole-puzzle helpers add no clause (encode)
+        out.append(con.cells)
+    return out
+
+
 def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
     """Sums the rules imply together: in a full house (``n`` cells of different digits,
     so all of 1..n, adding up to ``n (n + 1) / 2``), the cells that no sum rule inside the
@@ -1139,6 +1165,10 @@ class SatSession:
         self._kind = solver
         self._units: list[list[int]] = []
         self.supported = False
+        #: a deferred session's model made only of all-different rules: the cells of each
+        #: (:func:`house_rules`), from which the compiled enumerator of csp.cnf_enum
+        #: writes their encoding itself; else None
+        self.houses = house_rules(puzzle) if defer else None
         if self.cand is None:
             return
         n = self.n
@@ -1153,10 +1183,12 @@ class SatSession:
         self._last = self.size * n + n     # literals above are auxiliary
         self._defer = defer
         self._budgets = (table_budget, state_budget)
-        if defer and not self.free:
+        if defer and (not self.free or self.houses is not None):
             # decided at the root: the caller may answer from :attr:`cand` alone (the
-            # compiled enumerator of csp.cnf_enum checks the rules on it), so the encoding
-            # waits until something reads it (:meth:`__getattr__`)
+            # compiled enumerator of csp.cnf_enum checks the rules on it); all-different
+            # rules only: that enumerator encodes them (a classic grid's encoding was a
+            # third of a true-candidates call). The encoding waits until something reads
+            # it (:meth:`__getattr__`)
             del self._units, self.supported
             return
         self._encode()

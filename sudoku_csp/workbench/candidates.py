@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any, Callable, Sequence
 
 from csp import Puzzle, State
@@ -203,8 +204,14 @@ def _per_cell(cc: CandidateCounts) -> tuple[list[tuple[int, ...]], list[dict[int
     digits = range(1, n + 1)
     candidates: list[tuple[int, ...]] = []
     counts: list[dict[int, int]] = []
-    for base in range(0, cc.size * n, n):
-        cnt = {d: k if k < cap else cap for d, k in zip(digits, raw[base + 1:base + n + 1]) if k}
+    if cap == 1:                       # every count seen is 1: the digits, picked in C
+        for base in range(1, cc.size * n + 1, n):
+            ds = tuple(compress(digits, raw[base:base + n]))
+            candidates.append(ds)
+            counts.append(dict.fromkeys(ds, 1))
+        return candidates, counts
+    for base in range(1, cc.size * n + 1, n):
+        cnt = {d: k if k < cap else cap for d, k in zip(digits, raw[base:base + n]) if k}
         candidates.append(tuple(cnt))
         counts.append(cnt)
     return candidates, counts

@@ -415,16 +415,18 @@ def test_auto_leaves_a_search_that_needs_many_nodes_a_solution(monkeypatch) -> N
 
 
 def test_auto_counts_pure_models_by_the_kernel_when_built(monkeypatch) -> None:
-    """Where the compiled enumerator (csp.cnf_enum) is built, "auto" counts and true
-    candidates on models of houses only take the SAT path, the kernel in front of the
-    solver; listing stays depth-first. The answers are the bitboards' either way."""
+    """Where the compiled kernels are built, "auto" true candidates and counts on models
+    of houses only walk the bitboards in C (``bb_counts``, the Python walk's twin) within
+    their budget, then take the SAT path (the compiled enumerator of csp.cnf_enum in front
+    of the solver); listing stays depth-first. The answers are the Python bitboards'
+    either way."""
     from csp.cnf_enum import compiled_kernel
     if compiled_kernel() is None:
         pytest.skip("csp._enum_kernel is not built: the Python path runs")
     p = classic(CLASSIC[0])
     total, truth = enumerated(p)
     res = candidate_counts(p, cap=CAP)
-    assert res.method == "sat" and res.complete
+    assert res.method == "search" and res.complete
     cells = range(p.grid.size)
     assert [[res.count(c, d) for d in range(1, 10)] for c in cells] == \
         [[min(truth[c].get(d, 0), CAP) for d in range(1, 10)] for c in cells]

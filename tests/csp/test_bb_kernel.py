@@ -146,3 +146,179 @@ def test_bad_input_is_refused():
     code, sols, nodes = KERNEL.bb_search(packed, [1 << 20] * 16, None, 0, 2, -1, None)
     assert code == 4            # masks beyond the grid's digits: the Python path
     assert KERNEL.bb_tables(200, 16, 0, [], [], []) is None
+
+
+def _roots(monkeypatch, engine, cand):
+    """(kernel, Python) root propagation of ``cand`` (``csp.search.propagate_pure``)."""
+    out = []
+    for pure in ("0", "1"):
+        monkeypatch.setenv("SUDOKU_CSP_PURE", pure)
+        out.append(S.propagate_pure(engine, list(cand)))
+    monkeypatch.delenv("SUDOKU_CSP_PURE")
+    return out
+
+
+@needs_kernel
+def test_same_root_propagation(monkeypatch):
+    """``bb_root`` (naked and hidden singles, up to 9 digits) gives ``_root``'s masks, or
+    None on the same contradictions: classic sets, states part way through with digits
+    put back and wrong ones given, 4x4 and 6x6 grids and a jigsaw; 12x12 and up stay on
+    the Python path (locked candidates)."""
+    from variants.classic import classic_puzzle
+    rng = random.Random(5)
+    contradictions = 0
+    for name in ("17clue_5000.txt", "forum_hardest_1106.txt", "multi_solution_1000.txt"):
+        for line in _lines(name, 30):
+            p = classic_puzzle(line)
+            eng, cand = p.engine(), p.initial_state().cand
+            k, py = _roots(monkeypatch, eng, cand)
+            assert k == py and k is not None, line
+            for _ in range(4):     # a few cells opened again, a few digits given at random
+                c2 = list(k)
+                for c in rng.sample(range(81), 6):
+                    c2[c] = (1 << 10) - 2
+                for c in rng.sample(range(81), 3):
+                    c2[c] = 1 << rng.randint(1, 9)
+                k2, py2 = _roots(monkeypatch, eng, c2)
+                assert k2 == py2, line
+                contradictions += k2 is None
+    assert contradictions > 0
+    for n in (4, 6):
+        rows = (DATA / f"sizes_{n}.solutions.csv").read_text().split()[:6]
+        for row in rows:
+            p = Puzzle(Grid(n)).add_grid_houses().givens(row.split(",")[0])
+            k, py = _roots(monkeypatch, p.engine(), p.initial_state().cand)
+            assert k == py
+    regions = [[0, 0, 0, 1, 1, 1], [0, 0, 2, 2, 1, 1], [0, 3, 2, 2, 2, 1],
+               [3, 3, 3, 4, 2, 5], [3, 4, 4, 4, 5, 5], [3, 4, 5, 5, 4, 5]]
+    g = Grid(6, regions=[r for row in regions for r in row])
+    q = Puzzle(g).add_grid_houses().givens({0: 1, 7: 2, 20: 3})
+    k, py = _roots(monkeypatch, q.engine(), q.initial_state().cand)
+    assert k == py
+    p = Puzzle(Grid(4)).add_grid_houses()
+    T = p.engine().bitboards()
+    packed = KERNEL.bb_tables(T.n, T.size, T.full, T.peers, T.houses, T.home)
+    assert KERNEL.bb_root(packed, [1 << 20] * 16) is False     # the Python path
+    with pytest.raises(TypeError):
+        KERNEL.bb_root(packed, [30] * 15)
+    with pytest.raises(TypeError):
+        KERNEL.bb_root(packed, ["x"] * 16)
+
+
+def _counts_both(monkeypatch, p, cap, **kw):
+    """(kernel, Python) ``candidate_counts`` of ``p``: everything it reports."""
+    from csp.solutions import candidate_counts
+    out = []
+    for pure in ("0", "1"):
+        monkeypatch.setenv("SUDOKU_CSP_PURE", pure)
+        r = candidate_counts(p, cap=cap, **kw)
+        if r.method == "sat":          # past the walk's budget: the SAT stage, whose
+            # compiled enumerator the Python path has not: the answer, capped
+            out.append((r.status, r.complete, r.method, r.refuted,
+                        [min(k, cap) for k in r.counts]))
+        else:
+            out.append((r.status, r.complete, r.method, r.counts, r.refuted,
+                        r.solutions_seen, r.solution))
+    monkeypatch.delenv("SUDOKU_CSP_PURE")
+    return out
+
+
+@needs_kernel
+def test_same_candidate_counts_walk(monkeypatch):
+    """``bb_counts`` (``solutions._counts_compiled``) walks as ``_counts_pure`` does: the
+    same counts, refutations, solutions seen and first solution, with caps 1, 2 and 8, by
+    ``"search"`` (no budget) and ``"auto"`` (within the budget, or past it on to SAT the
+    same way: the same answer there), on classic grids with many solutions, few, one and
+    none, a 4x4 and a jigsaw; a cancel read every 64 nodes stops both at the same node
+    with the same counts so far."""
+    from variants.classic import classic_puzzle
+    import csp.solutions as sol
+    lines = (_lines("multi_solution_1000.txt", 12) + _lines("17clue_5000.txt", 4)
+             + _lines("forum_hardest_1106.txt", 3))
+    puzzles = [classic_puzzle(line) for line in lines]
+    puzzles.append(classic_puzzle("12" + "." * 79))                  # very many
+    puzzles.append(classic_puzzle("12345678." + "........9" + "." * 63))   # r1c9: no digit
+    puzzles.append(Puzzle(Grid(4)).add_grid_houses().givens(".2.4....3......."))
+    regions = [[0, 0, 0, 1, 1, 1], [0, 0, 2, 2, 1, 1], [0, 3, 2, 2, 2, 1],
+               [3, 3, 3, 4, 2, 5], [3, 4, 4, 4, 5, 5], [3, 4, 5, 5, 4, 5]]
+    g = Grid(6, regions=[r for row in regions for r in row])
+    puzzles.append(Puzzle(g).add_grid_houses().givens({0: 1, 7: 2, 20: 3}))
+    methods = set()
+    for p in puzzles:
+        if p is puzzles[-4]:
+            k, py = _counts_both(monkeypatch, p, 1, time_limit=5)
+            assert k == py
+            continue
+        for cap in (1, 2, 8):
+            for method in ("search", "auto"):
+                k, py = _counts_both(monkeypatch, p, cap, method=method)
+                assert k == py, (cap, method)
+                methods.add(k[2])
+    assert methods == {"search", "sat"}        # "auto" gave some up to SAT, both alike
+    k, py = _counts_both(monkeypatch, puzzles[-2], 2 ** 40)      # a cap past a C int
+    assert k == py and k[2] == "search"
+    monkeypatch.setattr(sol, "SEARCH_NODES", 5)
+    monkeypatch.setattr(sol, "SEARCH_SLACK", 5)
+    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION", 0)
+    for p in puzzles[:4]:
+        k, py = _counts_both(monkeypatch, p, 2)
+        assert k == py and k[2] == "sat"
+
+    def cancel_after(k):
+        calls = [0]
+
+        def cancel():
+            calls[0] += 1
+            return calls[0] > k
+        return cancel
+    p = puzzles[-4]                            # a walk of many nodes
+    for cap, k in ((1, 3), (8, 10)):
+        out = []
+        for pure in ("0", "1"):
+            monkeypatch.setenv("SUDOKU_CSP_PURE", pure)
+            r = sol.candidate_counts(p, cap=cap, method="search", cancel=cancel_after(k))
+            out.append((r.complete, r.counts, r.solutions_seen, r.solution))
+        monkeypatch.delenv("SUDOKU_CSP_PURE")
+        assert out[0] == out[1] and not out[0][0] and out[0][2] > 0
+
+
+@needs_kernel
+def test_same_count_walk(monkeypatch):
+    """``count_solutions`` by ``"auto"`` on a houses-only model walks the bitboards in C
+    (``solutions._count_compiled``) as the Python path does without the kernel: the same
+    counts (within the budget, or past it by SAT), progress reported, and a cancel read
+    every 64 nodes stopping both at the same count."""
+    from variants.classic import classic_puzzle
+    import csp.solutions as sol
+    from csp.errors import Cancelled
+    puzzles = [classic_puzzle(line) for line in _lines("multi_solution_1000.txt", 10)
+               + _lines("17clue_5000.txt", 3)]
+    puzzles.append(classic_puzzle("12345678." + "........9" + "." * 63))
+    puzzles.append(Puzzle(Grid(4)).add_grid_houses())
+    for p in puzzles:
+        got = []
+        for pure in ("0", "1"):
+            monkeypatch.setenv("SUDOKU_CSP_PURE", pure)
+            r = sol.count_solutions(p)
+            got.append((r.count, r.complete))
+        assert got[0] == got[1]
+    big = classic_puzzle("123456789" + "." * 72)         # more than a walk's budget
+    seen: list[int] = []
+    monkeypatch.setenv("SUDOKU_CSP_PURE", "0")
+    assert sol.count_solutions(big, limit=50).count == 50
+    monkeypatch.setattr(sol, "PROGRESS_EVERY", 0.0)
+    r = sol.count_solutions(puzzles[0], progress=seen.append)
+    assert r.complete and (not seen or seen[-1] <= r.count)
+    counts = []
+    for pure in ("0", "1"):
+        monkeypatch.setenv("SUDOKU_CSP_PURE", pure)
+        calls = [0]
+
+        def cancel():
+            calls[0] += 1
+            return calls[0] > 2
+        with pytest.raises(Cancelled) as e:
+            sol.count_solutions(big, method="auto", cancel=cancel)
+        counts.append(e.value.count)
+    monkeypatch.delenv("SUDOKU_CSP_PURE")
+    assert counts[0] == counts[1] > 0

@@ -140,12 +140,13 @@ DECIDED = ("u008", "u021", "u025", "u044")
 
 def _kernel_on(s: SatSession, cap: int, keep: bool):
     """The compiled enumerator on ``s``'s encoding even when the root decided every cell
-    (what :func:`cnf_enum.enumerator` did before :class:`cnf_enum.Decided`)."""
-    free, s.free = s.free, [0]
+    (what :func:`cnf_enum.enumerator` did before :class:`cnf_enum.Decided`), from the
+    clauses of that encoding (not the kernel's own of all-different rules)."""
+    free, houses, s.free, s.houses = s.free, s.houses, [0], None
     try:
         en = cnf_enum.enumerator(s, cap=cap, keep=keep)
     finally:
-        s.free = free
+        s.free, s.houses = free, houses
     assert en is not None and not isinstance(en, cnf_enum.Decided)
     return en
 
@@ -362,6 +363,80 @@ def test_at_most_one_groups_read_as_their_pairs() -> None:
         E(4, 2, 1, [(1, 9)])
     with pytest.raises(ValueError):
         E(5000, 1, 1, [tuple(range(1, 4200))])
+
+
+def _walk(en) -> tuple:
+    """Everything a walk to its end shows: code, solutions, decisions, propagations,
+    probes, first solution, counts and buffered solutions."""
+    code = en.run(10 ** 6, 10 ** 9)
+    return (code, en.found, en.nodes, en.props, en.probed, en.first, en.counts(), en.take())
+
+
+def _houses_puzzles() -> list[Puzzle]:
+    """Models of all-different rules only: the workbench's (classic, and unique ones
+    without other rules) and small grids with the odd cases (no regions, a diagonal, a
+    rule of fewer than n cells, a rule listed twice, a one-cell rule)."""
+    from csp.sat import house_rules
+    out = [p for p in (puzzle(name, i) for name, i in ALL if name != "variants")
+           if house_rules(p) is not None]
+    out.append(Puzzle(Grid(4)).add_grid_houses().givens("1..............."))
+    out.append(Puzzle(Grid(4)).add_grid_houses(regions=False).givens(".2.4....3......."))
+    diag = Puzzle(Grid(6)).add_grid_houses()
+    diag.add_all_different([f"r{i}c{i}" for i in range(1, 7)])
+    diag.add_all_different(["r1c6", "r2c5", "r3c4"])                   # three cells of six
+    diag.add_all_different(["r1c6", "r2c5", "r3c4"])                   # the same again
+    diag.add_all_different(["r4c4"])                                   # one cell: no clause
+    out.append(diag.givens("1.....2......3".ljust(36, ".")))
+    return out
+
+
+@needs_kernel
+def test_the_kernel_encodes_all_different_rules_as_the_session_does() -> None:
+    """A deferred session of all-different rules builds no encoding: the kernel writes the
+    same clauses from the rules' cells and the candidates (``houses``), so every walk is
+    the same decision for decision (counting, capped counts, listing, both branchings)."""
+    from csp.sat import house_rules
+    puzzles = _houses_puzzles()
+    assert len(puzzles) >= 45
+    for p in puzzles:
+        with SatSession(p, defer=True) as s:
+            if s.cand is None or not s.free:
+                continue
+            assert s.houses == house_rules(p) and "enc" not in vars(s)
+            for cap, keep, listing in ((0, False, True), (0, True, True), (1, False, False),
+                                       (8, True, False)):
+                got = cnf_enum.enumerator(s, cap=cap, keep=keep, listing=listing)
+                assert "enc" not in vars(s) or cap or keep   # (the first comparison builds it)
+                houses, s.houses = s.houses, None      # the session's own clauses
+                try:
+                    want = cnf_enum.enumerator(s, cap=cap, keep=keep, listing=listing)
+                finally:
+                    s.houses = houses
+                assert "enc" in vars(s)
+                assert _walk(got) == _walk(want)
+
+
+@needs_kernel
+def test_the_kernels_house_encoding_checks_its_arguments() -> None:
+    E = KERNEL.Enumerator
+    full = [0b11110] * 16
+    rows = [list(range(r * 4, r * 4 + 4)) for r in range(4)]
+    assert E(68, 4, 16, None, cand=full, houses=rows).run(10, 10 ** 6) in (
+        cnf_enum.DONE, cnf_enum.PAUSED)
+    with pytest.raises(ValueError):
+        E(70, 4, 16, None, cand=full, houses=rows)               # nvars != size * n + n
+    with pytest.raises(ValueError):
+        E(68, 4, 16, None, cand=full)                            # no houses
+    with pytest.raises(ValueError):
+        E(68, 4, 16, None, cand=full[:-1] + [1 << 5], houses=rows)   # digit 5 of 4
+    with pytest.raises(ValueError):
+        E(68, 4, 16, None, cand=full, houses=[[0, 16]])          # cell 16 of 16
+    with pytest.raises(TypeError):
+        E(68, 4, 16, None, cand=full[:-1], houses=rows)          # 15 masks
+    with pytest.raises(TypeError):
+        E(68, 4, 16, None, cand=full, houses=[5])
+    en = E(68, 4, 16, None, cand=[0] + full[1:], houses=rows)    # a cell without digits
+    assert en.run(10, 10) == cnf_enum.DONE and en.found == 0
 
 
 @needs_kernel
