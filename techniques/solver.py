@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from csp.budget import Budget
+from csp.budget import Budget, gc_paused
 from csp.model import Puzzle
 from csp.state import State
 from csp.status import SolveStatus
@@ -279,8 +279,14 @@ class StepSolver:
         >>> r.status, r.reason, r.solutions, r.solutions_exact
         ('multiple', '72 solutions', 72, True)
         """
-        for _ in run:
-            pass
+        # no cyclic garbage collection while the run goes (as in the SE rating): a solve
+        # makes many short-lived tuples, lists and Steps but almost no cycles (the run
+        # releases each state's analysis, ``Analysis.release``; at most about a hundred
+        # objects a top1465 solve), and the collector's passes over the live tables were
+        # about a twentieth of a hard solve's CPU; switched back on at the end as it was
+        with gc_paused():
+            for _ in run:
+                pass
         rating = rate_steps(run.steps, by_idea=rated_by_idea(run.puzzle))
         return LogicResult(run.status or SolveStatus.STUCK, run.state, run.steps, rating,
                            run.seconds * 1000, run.reason, run.solutions,
