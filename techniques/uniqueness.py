@@ -167,7 +167,13 @@ def _step(an: Analysis, name: str, title: str, ur: UR, elims, note: str = "",
 
 
 def _houses_with(an: Analysis, cells: int) -> list[int]:
-    return [h for h, hm in enumerate(an.house_mask) if hm & cells == cells]
+    """The houses holding every cell of the bitset ``cells`` (kept per puzzle by
+    ``cells``: the checks ask for the same corner pairs state after state)."""
+    known = an.links_memo("uniq_houses_with", dict)
+    hs = known.get(cells)
+    if hs is None:
+        hs = known[cells] = [h for h, hm in enumerate(an.house_mask) if hm & cells == cells]
+    return hs
 
 
 UR_OPTIONS = Options(allow_missing=Option(
