@@ -85,6 +85,9 @@ PyDoc_STRVAR(prepare_doc,
 "allow_overlap and never on d) and each ALS digit's buddies. None when the grid is too\n"
 "large.");
 
+/* one RCC pair of prepare()'s table (i < j) */
+typedef struct { int32_t i, j; uint32_t rc; } RccPair;
+
 static PyObject *py_prepare(PyObject *self, PyObject *args) {
     long ncells, n;
     int allow;
@@ -184,8 +187,12 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
     }
     free(pd);
     pd = NULL;
-    /* the RCC table: every pair once (i < j), counted, then filled (rows ascending) */
-    for (int pass = 0; pass < 2; pass++) {
+    /* the RCC table: every pair once (i < j), kept in search order with the rows'
+       degrees counted, then filled in that order (rows ascending) */
+    {
+        Py_ssize_t npr = 0, cappr = 256;
+        RccPair *pr = (RccPair *)malloc(sizeof(RccPair) * cappr);
+        if (!pr) { PyErr_NoMemory(); goto fail; }
         for (Py_ssize_t i = 0; i < N; i++) {
             const u128 ac = c->cells[i];
             const uint32_t mi = c->mask[i];
@@ -205,29 +212,39 @@ static PyObject *py_prepare(PyObject *self, PyObject *args) {
                     rc |= 1u << d;
                 }
                 if (!rc) continue;
-                if (pass == 0) {
-                    deg[i]++;
-                    deg[j]++;
-                } else {
-                    rcj[c->nb_start[i] + deg[i]] = (int32_t)j;
-                    rcm[c->nb_start[i] + deg[i]++] = rc;
-                    rcj[c->nb_start[j] + deg[j]] = (int32_t)i;
-                    rcm[c->nb_start[j] + deg[j]++] = rc;
+                if (npr == cappr) {
+                    cappr *= 2;
+                    RccPair *q = (RccPair *)realloc(pr, sizeof(RccPair) * cappr);
+                    if (!q) { free(pr); PyErr_NoMemory(); goto fail; }
+                    pr = q;
                 }
+                pr[npr].i = (int32_t)i;
+                pr[npr].j = (int32_t)j;
+                pr[npr].rc = rc;
+                npr++;
+                deg[i]++;
+                deg[j]++;
             }
         }
-        if (pass == 0) {
-            Py_ssize_t at = 0;
-            for (Py_ssize_t i = 0; i < N; i++) {
-                c->nb_start[i] = at;
-                at += deg[i];
-                deg[i] = 0;
-            }
-            c->nb_start[N] = at;
-            rcj = (int32_t *)malloc(sizeof(int32_t) * (at + 1));
-            rcm = (uint32_t *)malloc(sizeof(uint32_t) * (at + 1));
-            if (!rcj || !rcm) { PyErr_NoMemory(); goto fail; }
+        Py_ssize_t at = 0;
+        for (Py_ssize_t i = 0; i < N; i++) {
+            c->nb_start[i] = at;
+            at += deg[i];
+            deg[i] = 0;
         }
+        c->nb_start[N] = at;
+        rcj = (int32_t *)malloc(sizeof(int32_t) * (at + 1));
+        rcm = (uint32_t *)malloc(sizeof(uint32_t) * (at + 1));
+        if (!rcj || !rcm) { free(pr); PyErr_NoMemory(); goto fail; }
+        for (Py_ssize_t q = 0; q < npr; q++) {
+            const int32_t i = pr[q].i, j = pr[q].j;
+            const uint32_t rc = pr[q].rc;
+            rcj[c->nb_start[i] + deg[i]] = j;
+            rcm[c->nb_start[i] + deg[i]++] = rc;
+            rcj[c->nb_start[j] + deg[j]] = i;
+            rcm[c->nb_start[j] + deg[j]++] = rc;
+        }
+        free(pr);
     }
     /* rows: partners with a lower index first (added while they were i), then higher
        ones: both ascending, and every lower partner is below every higher one */

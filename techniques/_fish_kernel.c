@@ -217,18 +217,25 @@ static int push_leaf(S *s, int k, int last, u128 fins, u128 com, u128 V, u128 tw
     return 0;
 }
 
-static int cmp_desc(const void *a, const void *b) {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x < y) - (x > y);
-}
-
-/* the sum of the `take` largest |near[j] & rem| */
+/* the sum of the `take` largest |near[j] & rem| (the `take` best kept in a small sorted
+ * array as the values come: take <= n <= MAXN; no sort of all of them) */
 static int best_sum(S *s, u128 rem, int take) {
-    int v[MAXCOVERS];
-    for (int j = 0; j < s->nnear; j++) v[j] = popc(s->near[j] & rem);
-    qsort(v, (size_t)s->nnear, sizeof(int), cmp_desc);
+    if (take <= 0) return 0;
+    if (take > MAXN) take = MAXN;
+    int top[MAXN];              /* descending, `have` of them */
+    int have = 0;
+    for (int j = 0; j < s->nnear; j++) {
+        int x = popc(s->near[j] & rem);
+        if (have == take) {
+            if (x <= top[take - 1]) continue;
+            have--;             /* the smallest kept goes */
+        }
+        int q = have++;
+        while (q > 0 && top[q - 1] < x) { top[q] = top[q - 1]; q--; }
+        top[q] = x;
+    }
     int sum = 0;
-    for (int j = 0; j < take && j < s->nnear; j++) sum += v[j];
+    for (int j = 0; j < have; j++) sum += top[j];
     return sum;
 }
 

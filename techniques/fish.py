@@ -453,6 +453,22 @@ def _pools(an: Analysis, kind: str) -> list[tuple[list[int], list[int]]]:
     return an.links_memo(("fish_pools", kind), lambda: _make_pools(an, kind))
 
 
+def _pool_tables(an: Analysis, kind: str) -> list[tuple]:
+    """:func:`_pools` with, per pair, what the partition search reads of it (kept per
+    puzzle, or per analysis on a multi-grid): (base pool, cover pool, the cover index
+    (:func:`_cover_index`, None unless ``kind`` is basic), the base pool's full houses,
+    the cover houses' masks)."""
+    def build() -> list[tuple]:
+        full = an.links_memo("full_set", lambda: frozenset(an.full))
+        hm = an.house_mask
+        return [(bp, cp, _cover_index(an, cp) if kind == "basic" else None,
+                 [h for h in bp if h in full], [hm[h] for h in cp])
+                for bp, cp in _pools(an, kind)]
+    if an.grid.subgrids:
+        return an.memo(("fish_pool_tables", kind), build)
+    return an.links_memo(("fish_pool_tables", kind), build)
+
+
 def _make_pools(an: Analysis, kind: str) -> list[tuple[list[int], list[int]]]:
     def of(*kinds: str) -> list[int]:
         return [h for h in range(len(an.houses)) if _kind(an, h) in kinds]
@@ -730,10 +746,23 @@ def _find_digit(an: Analysis, kind: str, n: int, finned: bool, max_fins: int,
                 max_endo: int, d: int) -> list[Fish]:
     out: list[Fish] = []
     seen: set = set()
-    for bp, cp in _pools(an, kind):
-        cover_of = _cover_index(an, cp) if kind == "basic" else None
+    kernel = active(_fish_kernel) if kind == "basic" and an.size <= 128 and n < 16 else None
+    for bp, cp, cover_of, full_bases, cover_masks in _pool_tables(an, kind):
         if cover_of is not None:
-            found = search_partition(an, d, n, bp, cp, cover_of, max_fins)
+            if kernel is not None and len(cp) <= 64:
+                # search_partition_compiled, the pool's tables read once per puzzle
+                P = an.cells_with[d]
+                if not P:
+                    continue
+                hm = an.house_mask
+                bases = [h for h in full_bases if hm[h] & P]
+                if len(bases) < n:
+                    continue
+                found = [Fish(d, *t) for t in kernel.search_partition(
+                    P, n, bases, [hm[h] & P for h in bases], cp, cover_masks, cover_of,
+                    an.links.peers_d[d], max_fins)]
+            else:
+                found = search_partition(an, d, n, bp, cp, cover_of, max_fins)
         else:
             found = search(an, d, n, bp, cp, max_fins, max_endo)
         for f in found:

@@ -120,6 +120,8 @@ def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Ste
     nh = len(houses)
     pairs = an.links.derived(_house_intersections)
     small = an.small_cells(k)
+    shared = an.links_memo("locked_subset_houses", dict)
+    cw = an.cells_with
     for both in pairs:
         inter = both & small
         if inter.bit_count() < k:
@@ -134,15 +136,25 @@ def _locked_subsets(an: Analysis, k: int, name: str, title: str) -> Iterator[Ste
             if m.bit_count() != k or cm in seen:
                 continue
             seen.add(cm)
-            common = [b for b in range(nh) if hm[b] & cm == cm]
-            area = 0
-            for b in common:
-                area |= hm[b]
-            area &= ~cm
-            elims = tuple(Candidate(c, d) for c in iter_cells(area & an.unsolved)
-                          for d in digits_of(an.cand[c] & m))
-            if not elims:
+            # the houses holding all the cells and the rest of their cells: per cell set,
+            # kept per puzzle
+            ca = shared.get(cm)
+            if ca is None:
+                common = tuple(b for b in range(nh) if hm[b] & cm == cm)
+                area = 0
+                for b in common:
+                    area |= hm[b]
+                ca = shared[cm] = (common, area & ~cm)
+            common, area = ca
+            area &= an.unsolved
+            # no elimination unless some cell of the area holds a digit of m (bitsets)
+            hit = 0
+            for d in digits_of(m):
+                hit |= cw[d]
+            if not hit & area:
                 continue
+            elims = tuple(Candidate(c, d) for c in iter_cells(area)
+                          for d in digits_of(an.cand[c] & m))
             digits = tuple(digits_of(m))
             yield Step(name, eliminations=elims,
                        pattern=tuple(Candidate(c, d) for c in combo

@@ -293,11 +293,12 @@ def first_step(run: "Run", an: Analysis,
     run.gave_up = None
     state = run.state
     budget = an.budget
+    clock, cpu_clock = time.perf_counter, time.process_time
     for t, finder, opts in run.plan() if plan is None else plan:
         # an.expired() (which also marks the budget stopped), its clocks read inline first
         dl, cdl = budget.deadline, budget.cpu_deadline
-        if ((dl is not None and time.perf_counter() > dl)
-                or (cdl is not None and time.process_time() > cdl)) and an.expired():
+        if ((dl is not None and clock() > dl)
+                or (cdl is not None and cpu_clock() > cdl)) and an.expired():
             return None
         if t.family != "singles":
             run.work += 1
@@ -309,7 +310,7 @@ def first_step(run: "Run", an: Analysis,
         for step in finder(an, opts):
             if is_effective(state, step):
                 return step
-        if an.timed_out and run.gave_up is None:
+        if budget.stopped and run.gave_up is None:     # (an.timed_out)
             run.gave_up = t.name
     run.incomplete = an.timed_out
     return None

@@ -12,10 +12,11 @@ so one solver can run any number of solves, interleaved or not.
 """
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from csp.budget import Budget
+from csp.budget import Budget, gc_paused
 from csp.model import Puzzle
 from csp.state import State
 from csp.status import SolveStatus
@@ -127,6 +128,12 @@ def rate_steps(steps: Sequence[Step], by_idea: bool = False) -> Rating:
     return r
 
 
+
+
+#: net new objects tracked by the garbage collector after which :meth:`StepSolver.finish`
+#: collects the youngest generation while it has the collector paused (a bound on what a
+#: long run can leave in cycles; a top1465 solve stays far below it)
+GC_YOUNG_LIMIT = 200_000
 
 
 class StepSolver:
@@ -279,8 +286,18 @@ class StepSolver:
         >>> r.status, r.reason, r.solutions, r.solutions_exact
         ('multiple', '72 solutions', 72, True)
         """
-        for _ in run:
-            pass
+        # no cyclic garbage collection while the run goes (as in the SE rating): a solve
+        # makes many short-lived tuples, lists and Steps but almost no cycles (the run
+        # releases each state's analysis, ``Analysis.release``; at most about a hundred
+        # objects a top1465 solve), and the collector's passes over the live tables were
+        # about a twentieth of a hard solve's CPU; switched back on at the end as it was.
+        # A long run (variant rules can leave cycles: thousands a second) still collects
+        # its young objects once GC_YOUNG_LIMIT of them have piled up.
+        collect = gc.isenabled()
+        with gc_paused():
+            for _ in run:
+                if collect and gc.get_count()[0] > GC_YOUNG_LIMIT:
+                    gc.collect(0)
         rating = rate_steps(run.steps, by_idea=rated_by_idea(run.puzzle))
         return LogicResult(run.status or SolveStatus.STUCK, run.state, run.steps, rating,
                            run.seconds * 1000, run.reason, run.solutions,

@@ -77,17 +77,22 @@ def _combos(items: list[tuple[int, int]], k: int, limit: int) -> list[tuple[int,
 def naked_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
     use_links = NAKED_OPTIONS.read(opts, "links")
     small = an.small_cells(k)
+    unsolved = an.unsolved
+    cache = an._shared          # (an.shared_memo's cache: a hit looked up inline)
     for h, hmask in enumerate(an.house_mask):
-        free = hmask & an.unsolved
+        free = hmask & unsolved
         if free.bit_count() <= k or (hmask & small).bit_count() < k:
             continue
         if use_links:
             yield from _naked_house(an, k, name, title, h, free, True)
         else:
             # the steps read only the house's candidates: kept per puzzle on them
-            yield from an.shared_memo(
-                ("naked", k, name, h, an.house_key(h)),
-                lambda: list(_naked_house(an, k, name, title, h, free, False)))
+            key = ("naked", k, name, h, an.house_key(h))
+            found = cache.get(key)
+            if found is None:
+                found = an.shared_memo(
+                    key, lambda: list(_naked_house(an, k, name, title, h, free, False)))
+            yield from found
 
 
 def _naked_house(an: Analysis, k: int, name: str, title: str, h: int, free: int,
@@ -118,13 +123,29 @@ def _naked_house(an: Analysis, k: int, name: str, title: str, h: int, free: int,
 
 
 def hidden_subsets(an: Analysis, k: int, name: str, title: str, opts: dict) -> Iterator[Step]:
+    hm, unsolved = an.house_mask, an.unsolved
+    cw1 = an.cells_with[1:an.n + 1]
+    cache = an._shared          # (an.shared_memo's cache: a hit looked up inline)
     for h in an.full:
-        free = an.house_mask[h] & an.unsolved
+        hmask = hm[h]
+        free = hmask & unsolved
         if free.bit_count() <= k:
             continue
+        # fewer than k digits with at most k places: no hidden subset (what
+        # _hidden_house would answer, without its key)
+        few = 0
+        for p in cw1:
+            p &= hmask
+            if p and p.bit_count() <= k:
+                few += 1
+        if few < k:
+            continue
         # the steps read only the house's candidates: kept per puzzle on them
-        yield from an.shared_memo(("hidden", k, name, h, an.house_key(h)),
-                                  lambda: _hidden_house(an, k, name, title, h))
+        key = ("hidden", k, name, h, an.house_key(h))
+        found = cache.get(key)
+        if found is None:
+            found = an.shared_memo(key, lambda: _hidden_house(an, k, name, title, h))
+        yield from found
 
 
 def _hidden_house(an: Analysis, k: int, name: str, title: str, h: int) -> list[Step]:

@@ -80,19 +80,23 @@ def sue_de_coq(an: Analysis, opts: dict) -> Iterator[Step]:
     again."""
     max_cells = int(SDC_OPTIONS.read(opts, "max_cells"))
     max_inter = int(SDC_OPTIONS.read(opts, "max_intersection"))
-    cand = an.cand
     unsolved = an.unsolved
     seen: set = set()
+    cache = an._shared          # (an.shared_memo's cache: a hit looked up inline)
+    house_key = an.house_key
     for h1, h2, inter, r1, r2, ucells in _sdc_pairs(an):
         if an.expired():
             return
         inter &= unsolved
         if inter.bit_count() < 2 or not r1 & unsolved or not r2 & unsolved:
             continue
-        found = an.shared_memo(("sdc", max_cells, max_inter, h1, h2,
-                                tuple([cand[c] for c in ucells])),
-                               lambda: _sdc_pair(an, h1, h2, inter, r1 & unsolved,
-                                                 r2 & unsolved, max_cells, max_inter))
+        # the candidates of the two houses' cells (those of ``ucells``, the intersection
+        # twice), from the analysis' house keys
+        key = ("sdc", max_cells, max_inter, h1, h2, house_key(h1), house_key(h2))
+        found = cache.get(key)
+        if found is None:
+            found = an.shared_memo(key, lambda: _sdc_pair(an, h1, h2, inter, r1 & unsolved,
+                                                          r2 & unsolved, max_cells, max_inter))
         for key, step in found:
             if key not in seen:
                 seen.add(key)

@@ -148,14 +148,32 @@ def unique_rectangles(an: Analysis, allow_missing: bool = True) -> list[UR]:
 
 
 def _adjacent(ur: UR, x: int, y: int) -> bool:
-    """x and y are a row or column pair of the rectangle (not diagonal)."""
+    """x and y are a row or column pair of the rectangle (not diagonal): the sides are
+    p-q, r-s, p-r and q-s (compared cell by cell, no sets made)."""
     p, q, r, s = ur.corners
-    return {x, y} in ({p, q}, {r, s}, {p, r}, {q, s})
+    if x == p:
+        return y == q or y == r
+    if x == q:
+        return y == p or y == s
+    if x == r:
+        return y == s or y == p
+    if x == s:
+        return y == r or y == q
+    return False
 
 
 def _opposite(ur: UR, x: int) -> int:
+    """The corner diagonal to corner x (p-s, q-r)."""
     p, q, r, s = ur.corners
-    return {p: s, s: p, q: r, r: q}[x]
+    if x == p:
+        return s
+    if x == s:
+        return p
+    if x == q:
+        return r
+    if x == r:
+        return q
+    raise KeyError(x)
 
 
 def _step(an: Analysis, name: str, title: str, ur: UR, elims, note: str = "",
@@ -167,7 +185,13 @@ def _step(an: Analysis, name: str, title: str, ur: UR, elims, note: str = "",
 
 
 def _houses_with(an: Analysis, cells: int) -> list[int]:
-    return [h for h, hm in enumerate(an.house_mask) if hm & cells == cells]
+    """The houses holding every cell of the bitset ``cells`` (kept per puzzle by
+    ``cells``: the checks ask for the same corner pairs state after state)."""
+    known = an.links_memo("uniq_houses_with", dict)
+    hs = known.get(cells)
+    if hs is None:
+        hs = known[cells] = [h for h, hm in enumerate(an.house_mask) if hm & cells == cells]
+    return hs
 
 
 UR_OPTIONS = Options(allow_missing=Option(

@@ -85,12 +85,18 @@ def xyz_wing(an: Analysis, opts: dict) -> Iterator[Step]:
     three z."""
     w = an.grid.namer
     cand = an.cand
-    bv = an.bivalue_cells()
+    # the bivalue cells as a bitset: a wing sees the pivot (for one of its digits), so only
+    # the bivalue cells among the pivot's peers are tested (the same list, in cell order)
+    bvmask = an.small_cells(2) & ~an.small_cells(1)
+    peers_d = an.links.peers_d
     for piv in iter_cells(an.unsolved):
         pm = cand[piv]
         if pm.bit_count() != 3:
             continue
-        wings = [c for c in bv if cand[c] & pm == cand[c]]
+        near = 0
+        for d in digits_of(pm):
+            near |= peers_d[d][piv]
+        wings = [c for c in iter_cells(near & bvmask) if cand[c] & pm == cand[c]]
         for zd in digits_of(pm):
             zb = 1 << zd
             others = digits_of(pm & ~zb)
@@ -184,11 +190,14 @@ def pivot_wings(an: Analysis, n: int, bivalue: bool = True,
     digits (two of them if ``bivalue``); exactly one pattern digit ``z`` is not restricted.
     """
     cand = an.cand
+    # the cells a wing can be (the same list, fewer cells tested): bivalue wings are cells
+    # with at most two candidates (the test below asks for exactly two)
+    room = an.small_cells(2) if bivalue else an.unsolved
     for piv in iter_cells(an.unsolved):
         pm = cand[piv]
         if pm.bit_count() != n:
             continue
-        near = _any_peers(an, piv, pm) & an.unsolved
+        near = _any_peers(an, piv, pm) & room
         wings = [c for c in iter_cells(near)
                  if cand[c] & pm == cand[c]
                  and (cand[c].bit_count() == 2 if bivalue else cand[c].bit_count() >= 2)

@@ -100,12 +100,13 @@ def _contradictions_sized(an: Analysis, opts: dict, net: bool, tech: str,
     later = bool(an.run_memo.get(NOTES_LATER))
     # (a step's size only orders a full scan's steps)
     sized = bool(FORCING_OPTIONS.read(opts, "shortest"))
+    scand, bilocal = st.cand, st.bilocal
     for f in facts:
         if tick(16):        # (the throttled clock: a propagation each round at most)
             return
-        c, d, on = _cell(f), _digit(f), bool(f & 1)
-        if not on and not net and not st.chain_from_off(c, d):
-            continue   # no strong link: a chain cannot start from c<>d
+        c, d, on = f >> 6, (f >> 1) & 31, f & 1       # (_cell, _digit)
+        if not on and not net and scand[c].bit_count() > 2 and (c << 5 | d) not in bilocal:
+            continue   # no strong link: a chain cannot start from c<>d (st.chain_from_off)
         if kept is not None and kept.still_quiet(st, f, inter):
             continue
         ps = result(f)
