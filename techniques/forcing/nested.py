@@ -494,9 +494,6 @@ def se_level2(an: Analysis, c: int, d: int, level: int = 2,
     return r
 
 
-#: SE level probe: the final grids (with their derivations) kept whole for the outer
-#: forcing's complexity (then that cache starts afresh; a missing one is propagated again)
-LEVEL_KEEP = 1000
 #: whether the level probe also finds SE's outer cell and region forcing chains at levels
 #: 2 and 3 (:func:`_outer_forcing`, docs/se-rating.md)
 SE_OUTER_FORCING = True
@@ -513,18 +510,17 @@ def _summary(st: _Static, ps: _PState) -> tuple[int, int]:
 
 
 def _keep_final(an: Analysis, key: tuple, ps: _PState, sizes: dict) -> None:
-    keep = an.links_memo("se_level_keep", dict)
-    if len(keep) >= LEVEL_KEEP:
-        keep.clear()
-    keep[key] = (ps, sizes)
+    """Keep a final grid whole (with its derivation) for the state's outer forcing (the
+    state's own cache: freed with it)."""
+    an.memo("se_level_keep", dict)[key] = (ps, sizes)
 
 
 def _final_state(an: Analysis, st: _Static, key: tuple) -> tuple[_PState, dict] | None:
     """The final grid of ``c`` = ``d`` at the level of ``key`` (a memo key of
-    :func:`se_level2` whose answer is None) with the inner chains' sizes: kept, else
-    propagated again (level 3 straight from the assumption: its rounds are level 2's until
+    :func:`se_level2` whose answer is None) with the inner chains' sizes: kept (found in
+    this state), else propagated again (level 3 straight from the assumption: its rounds are level 2's until
     level 2's fixpoint); None when the searches run out."""
-    got = an.links_memo("se_level_keep", dict).get(key)
+    got = an.memo("se_level_keep", dict).get(key)
     if got is not None:
         return got
     ps = _result(an, key[0], True, True).copy()
