@@ -7,7 +7,7 @@ from typing import Callable, Iterator, Sequence
 from csp.bits import digits_of
 from csp.budget import Budget
 from csp.kernel import active
-from csp.step import Candidate, Step
+from csp.step import Candidate, Step, cell_name
 
 from ..analysis import Analysis, iter_cells
 from ..registry import Option, Options, register
@@ -420,7 +420,8 @@ LEVEL_FIRST = 4
 
 
 def se_level2(an: Analysis, c: int, d: int, level: int = 2,
-              budget: list[int] | None = None) -> tuple[int, int, int] | None:
+              budget: list[int] | None = None,
+              keys: dict | None = None, on: bool = True) -> tuple[int, int, int] | None:
     """Whether ``c`` = ``d`` fails under Sudoku Explainer's nesting level 2 ("DFC +
     forcing chains"), or level 3 ("DFC + multiple forcing chains"), as far as this model
     goes: the assumption is propagated as a net with locked candidates (SE's dynamic
@@ -436,16 +437,23 @@ def se_level2(an: Analysis, c: int, d: int, level: int = 2,
     it does not or when the chain searches run out (``budget``: [searches left],
     decremented; default :data:`LEVEL2_BUDGET`). The answer is kept per (assumption,
     hypothetical grid) for the puzzle's life: the next states of a rating ask most
-    assumptions again on the same grid. Used by the SE rating only (not a solver step)."""
+    assumptions again on the same grid. ``keys``: gets ``(c, d)`` -> the memo's key when
+    the assumption does not fail and its final grid is known (:func:`_outer_forcing`
+    reads it there); ``on`` False: the assumption is ``c`` <> ``d`` (SE's "X off", whose
+    contradiction places ``d``). Used by the SE rating only (not a solver step)."""
     st = _static(an)
-    f = _fact(c, d, True)
+    f = _fact(c, d, on)
     ps = _result(an, f, True, True).copy()
     if ps.contra is not None:
         return _complexity(ps, ps.contra[1])["nodes"], 0, 1
     memo = an.links_memo("se_level_memo", dict)
+    finals = an.links_memo("se_level_finals", dict)
     key = (f, level, tuple(ps.cand))
     if key in memo:
-        return memo[key]
+        r = memo[key]
+        if r is None and keys is not None and key in finals:
+            keys[c, d, on] = key
+        return r
     left = [LEVEL2_BUDGET] if budget is None else budget
     # level 3 goes on from where level 2 stopped with this assumption in this state
     # (its inner rules come after level 2's, at the same stalls)
@@ -475,8 +483,143 @@ def se_level2(an: Analysis, c: int, d: int, level: int = 2,
     if left[0] > 0:
         if len(memo) >= LEVEL_MEMO:
             memo.clear()
+            finals.clear()
         memo[key] = r
+        if r is None:
+            # the final grid at this level, for SE's outer cell and region forcing
+            finals[key] = _summary(st, ps)
+            _keep_final(an, key, ps, sizes)
+            if keys is not None:
+                keys[c, d, on] = key
     return r
+
+
+#: whether the level probe also finds SE's outer cell and region forcing chains at levels
+#: 2 and 3 (:func:`_outer_forcing`, docs/se-rating.md)
+SE_OUTER_FORCING = True
+#: whether it also asks SE's "X off" at levels 2 and 3, in the cells of three candidates or
+#: more (in a bivalue cell "X off" is "Y on"): its contradiction places X, and with "X on"
+#: it gives SE's double forcing (docs/se-rating.md: off, an experiment)
+SE_OUTER_OFF = False
+
+
+def _summary(st: _Static, ps: _PState) -> tuple[int, int]:
+    """A final grid of the probe as two packed ints (:func:`_pack`): the candidates left,
+    and the cells set true with their digit."""
+    return _pack(ps.cw, st.size), _pack([w & ps.on for w in ps.cw], st.size)
+
+
+def _keep_final(an: Analysis, key: tuple, ps: _PState, sizes: dict) -> None:
+    """Keep a final grid whole (with its derivation) for the state's outer forcing (the
+    state's own cache: freed with it)."""
+    an.memo("se_level_keep", dict)[key] = (ps, sizes)
+
+
+def _final_state(an: Analysis, st: _Static, key: tuple) -> tuple[_PState, dict] | None:
+    """The final grid of ``c`` = ``d`` at the level of ``key`` (a memo key of
+    :func:`se_level2` whose answer is None) with the inner chains' sizes: kept (found in
+    this state), else propagated again (level 3 straight from the assumption: its rounds are level 2's until
+    level 2's fixpoint); None when the searches run out."""
+    got = an.memo("se_level_keep", dict).get(key)
+    if got is not None:
+        return got
+    ps = _result(an, key[0], True, True).copy()
+    sizes: dict = {}
+    left = [LEVEL2_BUDGET]
+    base = an.memo("se_base_closures", lambda: _base_closures(st))
+    r = _level_closure(st, ps, key[1], left, base, sizes)
+    if r is not None or ps.contra is not None or left[0] <= 0:
+        return None
+    _keep_final(an, key, ps, sizes)
+    return ps, sizes
+
+
+def _outer_forcing(an: Analysis, level: int, keys: dict[tuple[int, int, bool], tuple]
+                   ) -> Iterator[Step]:
+    """SE's outer cell, region and double forcing chains at nesting ``level`` (2 or 3),
+    from the probe's final grids: for every cell of the state with two candidates or more,
+    and every digit with two places or more in a house (SE's
+    getMultipleChainsHintListForCell and its region chainings, with the multiple chains
+    enabled as at every nesting level), the facts that every one of its candidates'
+    (places') final grids holds; with :data:`SE_OUTER_OFF`, also SE's double forcing from
+    a cell of three candidates or more (the facts that both "X" and "not X" imply). Only
+    when none of the branches fails and all were searched (``keys``: (cell, digit, on) ->
+    memo key, from :func:`se_level2`). Each conclusion is a step (an elimination, or a
+    placement) whose complexity is SE's: the facts it rests on summed over the branches
+    (``nodes``), plus the inner chains used in each branch (``nested_nodes``); its level
+    is 3 when a branch uses an inner cell or region forcing chain, else 2."""
+    st = _static(an)
+    w = st.namer
+    finals = an.links_memo("se_level_finals", dict)
+    size, n1 = st.size, st.n + 1
+    open_ = 0
+    for d in range(1, n1):
+        open_ |= st.unsolved << d * size
+    live = _pack(st.cw, size) & open_
+    groups: list[tuple[str, list[tuple[int, int, bool]]]] = []
+    for x in iter_cells(st.unsolved):
+        k = st.cand[x]
+        if k.bit_count() >= 2:
+            groups.append((f"cell {cell_name(x, w)}", [(x, e, True) for e in digits_of(k)]))
+    for h in st.full:
+        for d in range(1, n1):
+            pl = st.house_mask[h] & st.cw[d] & st.unsolved
+            if pl.bit_count() >= 2:
+                groups.append((f"digit {d} in {an.houses[h].name}",
+                               [(y, d, True) for y in iter_cells(pl)]))
+    if SE_OUTER_OFF:
+        for x in iter_cells(st.unsolved):
+            k = st.cand[x]
+            if k.bit_count() >= 3:
+                for e in digits_of(k):
+                    groups.append((f"{fact_text(_fact(x, e, True), w)} or not",
+                                   [(x, e, True), (x, e, False)]))
+    states: dict[tuple, tuple | None] = {}
+    for name, grp in groups:
+        if any(k not in keys or keys[k] not in finals for k in grp):
+            continue
+        rest = 0
+        on = -1
+        for k in grp:
+            cw_, on_ = finals[keys[k]]
+            rest |= cw_
+            on &= on_
+        off = live & ~rest
+        on &= open_
+        if not (off | on):
+            continue
+        for packed, is_on in ((on, True), (off, False)):
+            while packed:
+                low = packed & -packed
+                packed ^= low
+                e, x = divmod(low.bit_length() - 1, size)
+                g = _fact(x, e, is_on)
+                nodes = nested = 0
+                lv = 2
+                for k in grp:
+                    if k not in states:
+                        states[k] = _final_state(an, st, keys[k])
+                    got = states[k]
+                    if got is None:
+                        break
+                    ps, sizes = got
+                    nodes += len(_support(ps, [g]))
+                    for u in _nested_used(ps, [g]):
+                        n, kk = sizes.get(u, (0, 2))
+                        nested += n
+                        lv = max(lv, kk)
+                else:
+                    cand = (Candidate(x, e),)
+                    yield Step("forcing_net_nested", eliminations=() if is_on else cand,
+                               placements=cand if is_on else (),
+                               pattern=tuple(Candidate(c, d) for c, d, _ in grp),
+                               digits=(e,), title="Nested Forcing Net", namer=w,
+                               note=f"{name}: each implies {fact_text(g, w)} with SE "
+                                    f"level-{lv} rules inside",
+                               extra={"se_level": lv, "nodes": nodes,
+                                      "nested_nodes": nested, "depth": 2, "forcing": name})
+                    continue
+                break
 
 
 #: SE level probe: answers kept per puzzle (then the memo starts afresh)
@@ -965,22 +1108,33 @@ def _level_scan(an: Analysis, searches: int) -> Iterator[Step]:
     order = sorted(_candidates(an), key=lambda cd: cd not in hits)
     for level in (2, 3):
         found = 0
-        for c, d in order:
+        keys: dict[tuple[int, int, bool], tuple] = {}
+        # (with SE_OUTER_OFF, then "X off" in the cells of three candidates or more)
+        asks = [(c, d, True) for c, d in order]
+        if SE_OUTER_OFF:
+            asks += [(c, d, False) for c, d in order if an.cand[c].bit_count() >= 3]
+        for c, d, on in asks:
             if an.expired() or left[0] <= 0 or found >= LEVEL_FIRST:
                 break            # (the rating goes on to the next level)
-            r = se_level2(an, c, d, level, left)
+            r = se_level2(an, c, d, level, left, keys, on)
             if r is None:
                 continue
             lv = max(2, r[2])
             found += 1
-            hits.add((c, d))
             cand = (Candidate(c, d),)
-            yield Step("forcing_net_nested", eliminations=cand, pattern=cand, digits=(d,),
+            if on:
+                hits.add((c, d))
+            yield Step("forcing_net_nested", eliminations=cand if on else (),
+                       placements=() if on else cand, pattern=cand, digits=(d,),
                        title="Nested Forcing Net", namer=w,
-                       note=f"{fact_text(_fact(c, d, True), w)} fails with SE level-{lv} "
+                       note=f"{fact_text(_fact(c, d, on), w)} fails with SE level-{lv} "
                             "rules inside",
                        extra={"se_level": lv, "nodes": r[0], "nested_nodes": r[1],
                               "depth": 2})
+        if SE_OUTER_FORCING and not an.expired():
+            for s in _outer_forcing(an, level, keys):
+                found += 1
+                yield s
         if found:
             return
 

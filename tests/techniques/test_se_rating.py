@@ -12,6 +12,7 @@ import pytest
 from csp.errors import SudokuCSPError
 from csp.step import Candidate, Link, Step
 from techniques import StepSolver
+from techniques.loop import unsound
 from techniques.se_rating import (LEVEL2_SHIFT, LEVEL3_NESTED, LEVEL3_OUTER, LEVEL3_SHIFT, MODES, NESTED_FREE, NESTED_LEVEL2,
                                   NESTED_MIN_LEVEL,
                                   NESTED_SHIFT, SE121_PRODUCERS, SEStep,
@@ -489,12 +490,32 @@ def test_se_level_steps_are_sound_and_valued_at_their_level():
             break
     assert steps
     for s in steps:
-        (e,) = s.eliminations
-        assert sol[e.cell] != e.digit
+        # (a contradiction eliminates; SE's outer cell / region forcing may also place)
+        assert not unsound(s, sol)
         assert s.extra["se_level"] == 2
         assert nested_level(s) == (2, s.extra["nested_nodes"])
         assert forcing_value(s) == 95 + LEVEL2_SHIFT + length_increment(
             s.extra["nodes"] + s.extra["nested_nodes"])
+
+
+#: SE 10.3 in forum_hardest_1106_rated.csv: SE's outer region forcing at level 2 (every
+#: place of 2 in row 5, under the level-2 rules, removes 2 from r4c3) is its cheapest step
+#: at one state (10.1, where the probe's cheapest contradiction there is 10.3)
+OUTER_REGION = "1....6.8...71....66.....15..3.9.....7....184.....2........9.41.5....4..8...8..5.."
+
+
+def test_se_outer_forcing_steps_are_sound_and_valued_at_their_level():
+    p = _puzzle(OUTER_REGION)
+    sol = p.solve().solution
+    r = rate_se(p, mode="se121", time_limit=120)
+    assert r.solved and r.er == 10.3
+    assert not [s for s in r.steps if unsound(s.step, sol)]
+    outer = [s for s in r.steps if "forcing" in s.step.extra]
+    assert outer and all(s.producer == "se_level2" for s in outer)
+    for s in outer:
+        x = s.step.extra
+        assert x["forcing"] == "digit 2 in row 5"
+        assert s.value == 95 + LEVEL2_SHIFT + length_increment(x["nodes"] + x["nested_nodes"])
 
 
 def test_se121_asks_the_nesting_levels_in_order():
