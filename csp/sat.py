@@ -350,36 +350,46 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     doms = [digits_of(cand[c]) for c in cells]
     k = len(cells)
     step = auto.step
-    fwd: list[Any] = [(auto.start,)]
+    # the states after each cell are numbered in the order first reached (the start is
+    # 0): the passes below hash small integers, not the automaton's states
+    states: list[Any] = [auto.start]
     # per layer, state -> [(digit, next state or None)] in the digits' order: each step
     # is asked once (the passes below read these)
-    trans: list[dict[Any, list[tuple[int, Any]]]] = []
+    trans: list[list[list[tuple[int, int | None]]]] = []
     count = 0
     for i in range(k):
         di = doms[i]
-        ti = {s: [(d, step(i, s, d)) for d in di] for s in fwd[i]}
-        nxt = {t for out in ti.values() for _, t in out}
-        nxt.discard(None)
-        count += len(nxt)
+        ids: dict[Any, int] = {}
+        ti = []
+        for s in states:
+            out = []
+            for d in di:
+                t = step(i, s, d)
+                if t is not None:
+                    t = ids.setdefault(t, len(ids))
+                out.append((d, t))
+            ti.append(out)
+        count += len(ids)
         if count > budget:
             return False
         trans.append(ti)
-        fwd.append(nxt)
+        states = list(ids)
         enc.step()
     live: list[set[Any]] = [set() for _ in range(k + 1)]
     accept = auto.accept
-    live[k] = {s for s in fwd[k] if accept(s)}
+    live[k] = {j for j, s in enumerate(states) if accept(s)}
     for i in range(k - 1, -1, -1):
         after = live[i + 1]                   # None is never in it
-        live[i] = {s for s, out in trans[i].items() if not after.isdisjoint([t for _, t in out])}
+        live[i] = {s for s, out in enumerate(trans[i])
+                   if not after.isdisjoint([t for _, t in out])}
         enc.step()
     clauses, var = enc.clauses, enc.var
-    if auto.start not in live[0]:
+    if 0 not in live[0]:
         clauses.append([])                 # no digits satisfy the rule
         return True
     if auto.distinct:
         _house(enc, cand, cells)
-    layer: dict[Any, int | None] = {auto.start: None}   # state -> variable (None: true)
+    layer: dict[int, int | None] = {0: None}   # state -> variable (None: true)
     # a compact encoding (the compiled enumerator's) also gets the supports of each layer
     # (Encoding.extra): unit propagation then goes backwards along the automaton too
     sup, extra = enc.compact, enc.extra
@@ -456,8 +466,8 @@ PROJECTION_WORK = 20_000
 
 
 def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
-                 trans: list[dict[Any, list[tuple[int, Any]]]], live: list[set[Any]],
-                 layers: list[dict[Any, int]]) -> None:
+                 trans: list[list[list[tuple[int, int | None]]]], live: list[set[int]],
+                 layers: list[dict[int, int]]) -> None:
     """The projection clauses of an automaton of different digits (skyscraper, sandwich
     and X-sum clues), into ``enc.extra``: a state after ``i`` cells allows in each later
     cell only the digits of some path from it to an accepted end, a binary clause for
