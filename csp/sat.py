@@ -408,15 +408,16 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
         if sup:
             preds: dict[Any, list[int | None]] = {}   # state -> the states leading to it
             into: dict[Any, int] = {}                  # state -> the digits leading to it
-            from_: dict[int, list[int | None]] = {d: [] for d in doms[i]}
+            from_: list[list[int | None]] = [[] for _ in range(n + 1)]
         for s, sv in layer.items():
             ok: list[int] = []
             for d, t in ti[s]:
+                x = base + d
                 if t not in after:
-                    append([-(base + d)] if sv is None else [-sv, -(base + d)])
+                    append([-x] if sv is None else [-sv, -x])
                     continue
                 if sup:
-                    ok.append(base + d)
+                    ok.append(x)
                     from_[d].append(sv)
                 if i == last:
                     continue
@@ -432,7 +433,7 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
                     if ps[-1] != sv:         # a state's digits into t come one after another
                         ps.append(sv)
                     into[t] |= 1 << d
-                append([-(base + d), tv] if sv is None else [-sv, -(base + d), tv])
+                append([-x, tv] if sv is None else [-sv, -x, tv])
             if sup and sv is not None:        # a state needs a digit that goes on from it
                 extra.append([-sv] + ok)
         enc.top = top
@@ -445,7 +446,8 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
                 extra.append([-tv] + [base + d for d in digits_of(into[t])])
             if nxt:                           # some state holds after each cell
                 extra.append(list(nxt.values()))  # type: ignore[arg-type]
-            for d, svs in from_.items():      # a digit needs a state it goes on from
+            for d in doms[i]:                 # a digit needs a state it goes on from
+                svs = from_[d]
                 if None not in svs:
                     extra.append([-(base + d)] + svs)  # type: ignore[operator]
             if project is not None:
