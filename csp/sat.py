@@ -350,39 +350,52 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     doms = [digits_of(cand[c]) for c in cells]
     k = len(cells)
     step = auto.step
-    fwd: list[set[Any]] = [{auto.start}]
+    # the states after each cell are numbered in the order first reached (the start is
+    # 0): the passes below hash small integers, not the automaton's states
+    states: list[Any] = [auto.start]
     # per layer, state -> [(digit, next state or None)] in the digits' order: each step
     # is asked once (the passes below read these)
-    trans: list[dict[Any, list[tuple[int, Any]]]] = []
+    trans: list[list[list[tuple[int, int | None]]]] = []
     count = 0
     for i in range(k):
         di = doms[i]
-        ti = {s: [(d, step(i, s, d)) for d in di] for s in fwd[i]}
-        nxt = {t for out in ti.values() for _, t in out if t is not None}
-        count += len(nxt)
+        ids: dict[Any, int] = {}
+        ti = []
+        for s in states:
+            out = []
+            for d in di:
+                t = step(i, s, d)
+                if t is not None:
+                    t = ids.setdefault(t, len(ids))
+                out.append((d, t))
+            ti.append(out)
+        count += len(ids)
         if count > budget:
             return False
         trans.append(ti)
-        fwd.append(nxt)
+        states = list(ids)
         enc.step()
     live: list[set[Any]] = [set() for _ in range(k + 1)]
-    live[k] = {s for s in fwd[k] if auto.accept(s)}
+    accept = auto.accept
+    live[k] = {j for j, s in enumerate(states) if accept(s)}
     for i in range(k - 1, -1, -1):
-        after = live[i + 1]
-        live[i] = {s for s, out in trans[i].items()
-                   if any(t is not None and t in after for _, t in out)}
+        after = live[i + 1]                   # None is never in it
+        live[i] = {s for s, out in enumerate(trans[i])
+                   if not after.isdisjoint([t for _, t in out])}
         enc.step()
     clauses, var = enc.clauses, enc.var
-    if auto.start not in live[0]:
+    if 0 not in live[0]:
         clauses.append([])                 # no digits satisfy the rule
         return True
     if auto.distinct:
         _house(enc, cand, cells)
-    layer: dict[Any, int | None] = {auto.start: None}   # state -> variable (None: true)
+    layer: dict[int, int | None] = {0: None}   # state -> variable (None: true)
     # a compact encoding (the compiled enumerator's) also gets the supports of each layer
     # (Encoding.extra): unit propagation then goes backwards along the automaton too
     sup, extra = enc.compact, enc.extra
     n = enc.n
+    append = clauses.append
+    top = enc.top                             # the new variables (enc.new_var, inlined)
     #: per layer, the states' variables, for the projection clauses (:func:`_projections`)
     project: list[dict[Any, int]] | None = [] if sup and auto.distinct and k > 1 else None
     last = k - 1
@@ -391,25 +404,27 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
         base = c * n
         after = live[i + 1]
         ti = trans[i]
+        get = nxt.get
         if sup:
             preds: dict[Any, list[int | None]] = {}   # state -> the states leading to it
             into: dict[Any, int] = {}                  # state -> the digits leading to it
-            from_: dict[int, list[int | None]] = {d: [] for d in doms[i]}
+            from_: list[list[int | None]] = [[] for _ in range(n + 1)]
         for s, sv in layer.items():
             ok: list[int] = []
             for d, t in ti[s]:
-                lit = -(base + d)
-                if t is None or t not in after:
-                    clauses.append([lit] if sv is None else [-sv, lit])
+                x = base + d
+                if t not in after:
+                    append([-x] if sv is None else [-sv, -x])
                     continue
                 if sup:
-                    ok.append(base + d)
+                    ok.append(x)
                     from_[d].append(sv)
                 if i == last:
                     continue
-                tv = nxt.get(t)
+                tv = get(t)
                 if tv is None:
-                    tv = nxt[t] = enc.new_var()
+                    top += 1
+                    tv = nxt[t] = top
                     if sup:
                         preds[t] = [sv]
                         into[t] = 1 << d
@@ -418,10 +433,11 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
                     if ps[-1] != sv:         # a state's digits into t come one after another
                         ps.append(sv)
                     into[t] |= 1 << d
-                clauses.append([lit, tv] if sv is None else [-sv, lit, tv])
+                append([-x, tv] if sv is None else [-sv, -x, tv])
             if sup and sv is not None:        # a state needs a digit that goes on from it
                 extra.append([-sv] + ok)
-            enc.step()
+        enc.top = top
+        enc.step()
         if sup:
             for t, tv in nxt.items():         # a state needs a state and a digit before it
                 ps = preds[t]
@@ -430,7 +446,8 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
                 extra.append([-tv] + [base + d for d in digits_of(into[t])])
             if nxt:                           # some state holds after each cell
                 extra.append(list(nxt.values()))  # type: ignore[arg-type]
-            for d, svs in from_.items():      # a digit needs a state it goes on from
+            for d in doms[i]:                 # a digit needs a state it goes on from
+                svs = from_[d]
                 if None not in svs:
                     extra.append([-(base + d)] + svs)  # type: ignore[operator]
             if project is not None:
@@ -451,8 +468,8 @@ PROJECTION_WORK = 20_000
 
 
 def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
-                 trans: list[dict[Any, list[tuple[int, Any]]]], live: list[set[Any]],
-                 layers: list[dict[Any, int]]) -> None:
+                 trans: list[list[list[tuple[int, int | None]]]], live: list[set[int]],
+                 layers: list[dict[int, int]]) -> None:
     """The projection clauses of an automaton of different digits (skyscraper, sandwich
     and X-sum clues), into ``enc.extra``: a state after ``i`` cells allows in each later
     cell only the digits of some path from it to an accepted end, a binary clause for
@@ -464,9 +481,16 @@ def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
     ``i + 1`` cells. The paths' digits are one integer per state, ``n + 1`` bits a cell."""
     n, k = enc.n, len(cells)
     w = n + 1
-    full = (1 << w) - 1
+    # every later cell's candidates at once, ``w`` bits a cell as the paths; a bit's
+    # position -> its candidate's variable
+    every = 0
+    lit = [0] * (k * w)
+    for j, c in enumerate(cells):
+        every |= cand[c] << (j * w)
+        for d in range(1, w):
+            lit[j * w + d] = c * n + d
     suf: dict[Any, int] = {t: 0 for t in live[k]}  # state -> the digits after it
-    extra = enc.extra
+    append = enc.extra.append
     for i in range(k - 1, 0, -1):
         cur: dict[Any, int] = {}
         shift = i * w
@@ -474,18 +498,17 @@ def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
         for s in layers[i - 1]:
             m = 0
             for d, t in ti[s]:
-                if t is not None and t in suf:
+                if t in suf:
                     m |= suf[t] | (1 << (shift + d))
             cur[s] = m
         suf = cur
+        later = every >> shift << shift
         for t, tv in layers[i - 1].items():
-            paths = suf[t]
-            for j in range(i, k):
-                c = cells[j]
-                out = cand[c] & ~(paths >> (j * w) & full)
-                if out:
-                    base = c * n
-                    extra.extend([-tv, -(base + d)] for d in digits_of(out))
+            out = later & ~suf[t]         # in the cells' order, each cell's digits rising
+            while out:
+                low = out & -out
+                append([-tv, -lit[low.bit_length() - 1]])
+                out ^= low
 
 
 def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence[int],
