@@ -30,14 +30,12 @@ Prints one line per puzzle and a summary; CPU time.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from setter_set import FORCING_FAMILY, rows as setter_rows  # noqa: E402  (the repository onto sys.path)
 
 import networkx as nx  # noqa: E402
 
@@ -48,10 +46,6 @@ from techniques import StepSolver, registry  # noqa: E402
 from techniques.analysis import Analysis  # noqa: E402
 from techniques.loop import replay  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("bench_variants", ROOT / "benchmarks" / "variants.py")
-_bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_bench)
-DATA, FORCING_FAMILY = _bench.DATA, _bench.FORCING_FAMILY
 
 #: fish sizes left out of "every other technique" for their cost (the finned mutant whale,
 #: which fires once in Hanging Vines, is kept)
@@ -148,12 +142,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="clique fish probe: most bases (0: no probe)")
     ap.add_argument("--fins", type=int, default=0, help="clique fish probe: most fins")
     a = ap.parse_args(argv)
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line]
-    idx = [int(x) for x in a.which.split(",") if x] or range(len(rows))
+    puzzles = setter_rows()
+    idx = [int(x) for x in a.which.split(",") if x] or range(len(puzzles))
     names = non_forcing()
     cleared = probed = fired = unsound = 0
     for i in idx:
-        r = rows[i]
+        r = puzzles[i]
         p = load_fpuzzles(r["fpuzzles_json"])
         lr = StepSolver("default").solve(p, time_limit=a.limit)
         forcing = [k for k, s in enumerate(lr.steps) if s.technique in FORCING_FAMILY]

@@ -25,14 +25,12 @@ column; its band; its stack; band and stack together; windows of 4 to 8 consecut
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
 import sys
 from pathlib import Path
 from typing import Iterator
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from setter_set import FORCING_FAMILY, rows as setter_rows  # noqa: E402  (the repository onto sys.path)
 
 from csp import Puzzle  # noqa: E402
 from csp.sat import sat_search  # noqa: E402
@@ -41,10 +39,6 @@ from techniques import StepSolver  # noqa: E402
 
 # the setter report's definitions (benchmarks/variants.py; the name ``variants`` is the
 # rule package's, so the script is loaded by its path)
-_spec = importlib.util.spec_from_file_location("bench_variants", ROOT / "benchmarks" / "variants.py")
-_bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_bench)
-DATA, FORCING_FAMILY = _bench.DATA, _bench.FORCING_FAMILY
 
 
 def regions(n: int, box_h: int, box_w: int, cell: int) -> Iterator[tuple[str, set[int]]]:
@@ -95,7 +89,7 @@ def main() -> None:
     ap.add_argument("--nth", type=int, default=1, help="which forcing step (1 = first)")
     ap.add_argument("--limit", type=float, default=60.0, help="solver time limit, seconds")
     a = ap.parse_args()
-    row = [json.loads(line) for line in DATA.open()][a.index]
+    row = setter_rows()[a.index]
     p = load_fpuzzles(row["fpuzzles_json"])
     run = StepSolver("default").start(p, time_limit=a.limit)
     before = run.state.copy()

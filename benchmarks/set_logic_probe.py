@@ -40,14 +40,12 @@ Prints one line per stuck state and per puzzle and a summary; CPU time.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from setter_set import FORCING_FAMILY, rows as setter_rows  # noqa: E402  (the repository onto sys.path)
 
 import networkx as nx  # noqa: E402
 
@@ -57,10 +55,6 @@ from sudoku_csp.formats.fpuzzles import load_fpuzzles  # noqa: E402
 from techniques import StepSolver  # noqa: E402
 from techniques.analysis import Analysis  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("bench_variants", ROOT / "benchmarks" / "variants.py")
-_bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_bench)
-DATA, FORCING_FAMILY = _bench.DATA, _bench.FORCING_FAMILY
 
 #: the setter report's puzzles whose default solve takes a forcing-family step (at 53e312b)
 FORCING_20 = (2, 3, 4, 5, 54, 55, 56, 57, 59, 66, 85, 86, 96, 108, 119, 121, 123, 130, 131, 135)
@@ -196,12 +190,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bases", type=int, default=5, help="most base sets (rank, digit)")
     ap.add_argument("--limit", type=float, default=60.0, help="seconds per solve")
     a = ap.parse_args(argv)
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line]
+    puzzles = setter_rows()
     idx = [int(x) for x in a.which.split(",") if x] or FORCING_20
     names = [t.name for t in StepSolver("default").techniques if t.name not in FORCING_FAMILY]
     done = unsound = 0
     for i in idx:
-        r = rows[i]
+        r = puzzles[i]
         sol = r["solution"]
         p = load_fpuzzles(r["fpuzzles_json"])
         st = p.pencilmarks()
