@@ -1316,6 +1316,39 @@ static int bb_choose(const BBTables *T, const U128 *P, const uint64_t *C, U128 s
 
 typedef struct { U128 solved; int cell; uint64_t rest; } BBFrame;
 
+/* Read a Python list of `size` candidate masks into C: 0 done, -1 an error set (`who`
+ * names the caller), 1 a digit outside 1..n (`every`: the caller takes the Python path). */
+static int bb_read_masks(PyObject *cand, int size, uint64_t every, uint64_t *C, const char *who) {
+    for (int c = 0; c < size; c++) {
+        PyObject *o = PyList_GET_ITEM(cand, c);
+        if (!PyLong_Check(o)) { PyErr_Format(PyExc_TypeError, "%s: int masks expected", who); return -1; }
+        unsigned long long m = PyLong_AsUnsignedLongLong(o);
+        if (m == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        if (m & ~every) return 1;
+        C[c] = m;
+    }
+    return 0;
+}
+
+/* The deepest frame's next branch: its digit's bit (returned), the frame's index (*parent),
+ * cell (*pcell) and placed cells (*s); a frame whose last digit this is, is popped. */
+static inline uint64_t bb_next_branch(BBFrame *fr, int *top, int *parent, int *pcell, U128 *s) {
+    BBFrame *f = &fr[*top];
+    uint64_t low = f->rest & (~f->rest + 1);
+    f->rest ^= low;
+    *parent = *top; *pcell = f->cell; *s = f->solved;
+    if (!f->rest) (*top)--;
+    return low;
+}
+
+/* Push the child (boards cp, masks cc, placed cells s) as frame `top`, branching on `cell`. */
+static inline void bb_push(BBFrame *fr, int top, U128 *Ps, uint64_t *Cs, int np, int size,
+                           const U128 *cp, const uint64_t *cc, U128 s, int cell) {
+    memcpy(Ps + (size_t)top * np, cp, sizeof(U128) * (size_t)np);
+    memcpy(Cs + (size_t)top * size, cc, sizeof(uint64_t) * (size_t)size);
+    fr[top].solved = s; fr[top].cell = cell; fr[top].rest = cc[cell];
+}
+
 static PyObject *bb_solution(const uint64_t *C, int size) {
     PyObject *s = PyList_New(size);
     if (!s) return NULL;
@@ -1384,14 +1417,9 @@ static PyObject *bb_root(PyObject *self, PyObject *args) {
     uint64_t *C = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)size);
     BBPair *todo = (BBPair *)malloc(sizeof(BBPair) * (size_t)todo_cap);
     if (!C || !todo) { PyErr_NoMemory(); goto done; }
-    for (int c = 0; c < size; c++) {
-        PyObject *o = PyList_GET_ITEM(cand, c);
-        if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "bb_root: int masks expected"); goto done; }
-        unsigned long long m = PyLong_AsUnsignedLongLong(o);
-        if (m == (unsigned long long)-1 && PyErr_Occurred()) goto done;
-        if (m & ~every) { code = 4; break; }
-        C[c] = m;
-    }
+    int rd = bb_read_masks(cand, size, every, C, "bb_root");
+    if (rd < 0) goto done;
+    if (rd) code = 4;
     if (!code) code = bb_root_state(T, P, C, &solved, todo, todo_cap);
     if (code == 3) { out = Py_None; Py_INCREF(out); goto done; }
     if (code == 4) { out = Py_False; Py_INCREF(out); goto done; }
@@ -1443,14 +1471,9 @@ static PyObject *bb_search(PyObject *self, PyObject *args) {
     uint64_t *C = Cs;
     U128 solved = 0;
     uint64_t every = ((uint64_t)1 << (n + 1)) - 2;
-    for (int c = 0; c < size; c++) {
-        PyObject *o = PyList_GET_ITEM(cand, c);
-        if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "bb_search: int masks expected"); goto done; }
-        unsigned long long m = PyLong_AsUnsignedLongLong(o);
-        if (m == (unsigned long long)-1 && PyErr_Occurred()) goto done;
-        if (m & ~every) { code = 4; goto finish; }
-        C[c] = m;
-    }
+    int rd = bb_read_masks(cand, size, every, C, "bb_search");
+    if (rd < 0) goto done;
+    if (rd) { code = 4; goto finish; }
     if (Pin == Py_None) {
         code = bb_root_state(T, P, C, &solved, todo, todo_cap);
         if (code) goto finish;
@@ -1475,12 +1498,9 @@ static PyObject *bb_search(PyObject *self, PyObject *args) {
     uint64_t *cc = Cs + (size_t)depth_cap * size;
     fr[0].solved = solved; fr[0].cell = cell; fr[0].rest = C[cell];
     while (top >= 0) {
-        BBFrame *f = &fr[top];
-        uint64_t low = f->rest & (~f->rest + 1);
-        f->rest ^= low;
-        const int parent = top, pcell = f->cell;
-        U128 s = f->solved;
-        if (!f->rest) top--;                    /* its last digit: popped */
+        int parent, pcell;
+        U128 s;
+        const uint64_t low = bb_next_branch(fr, &top, &parent, &pcell, &s);
         nodes++;
         if (node_limit >= 0 && nodes > node_limit) { code = 1; goto finish; }
         if (budget != Py_None && !(nodes & 255)) {
@@ -1510,9 +1530,7 @@ static PyObject *bb_search(PyObject *self, PyObject *args) {
         }
         if (top + 1 >= depth_cap) { code = 4; goto finish; }
         top++;
-        memcpy(Ps + (size_t)top * np, cp, sizeof(U128) * (size_t)np);
-        memcpy(Cs + (size_t)top * size, cc, sizeof(uint64_t) * (size_t)size);
-        fr[top].solved = s; fr[top].cell = nxt; fr[top].rest = cc[nxt];
+        bb_push(fr, top, Ps, Cs, np, size, cp, cc, s, nxt);
     }
 finish:
     if (code == 3) { nodes = 1; }
@@ -1569,14 +1587,9 @@ static PyObject *bb_counts(PyObject *self, PyObject *args) {
     if (!Ps || !Cs || !fr || !todo || !weight || !counts || !first) { PyErr_NoMemory(); goto done; }
     U128 *P = Ps;
     uint64_t *C = Cs;
-    for (int c = 0; c < size; c++) {
-        PyObject *o = PyList_GET_ITEM(cand, c);
-        if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "bb_counts: int masks expected"); goto done; }
-        unsigned long long m = PyLong_AsUnsignedLongLong(o);
-        if (m == (unsigned long long)-1 && PyErr_Occurred()) goto done;
-        if (m & ~every) { code = 4; goto finish; }
-        C[c] = m;
-    }
+    int rd = bb_read_masks(cand, size, every, C, "bb_counts");
+    if (rd < 0) goto done;
+    if (rd) { code = 4; goto finish; }
     code = bb_root_state(T, P, C, &solved0, todo, todo_cap);
     if (code) goto finish;
     for (int d = 0; d < np; d++) { seen[d] = 0; fixed[d] = P[d] & solved0; }
@@ -1612,12 +1625,9 @@ static PyObject *bb_counts(PyObject *self, PyObject *args) {
     uint64_t *cc = Cs + (size_t)depth_cap * size;
     fr[0].solved = solved0; fr[0].cell = cell; fr[0].rest = C[cell];
     while (top >= 0) {
-        BBFrame *f = &fr[top];
-        uint64_t low = f->rest & (~f->rest + 1);
-        f->rest ^= low;
-        const int parent = top, pcell = f->cell;
-        U128 s = f->solved;
-        if (!f->rest) top--;
+        int parent, pcell;
+        U128 s;
+        const uint64_t low = bb_next_branch(fr, &top, &parent, &pcell, &s);
         nodes++;
         if (tick != Py_None && !(nodes & 63)) {
             PyObject *r = PyObject_CallFunction(tick, "L", found);
@@ -1669,9 +1679,7 @@ static PyObject *bb_counts(PyObject *self, PyObject *args) {
         }
         if (top + 1 >= depth_cap) { code = 4; goto finish; }
         top++;
-        memcpy(Ps + (size_t)top * np, cp, sizeof(U128) * (size_t)np);
-        memcpy(Cs + (size_t)top * size, cc, sizeof(uint64_t) * (size_t)size);
-        fr[top].solved = s; fr[top].cell = nxt; fr[top].rest = cc[nxt];
+        bb_push(fr, top, Ps, Cs, np, size, cp, cc, s, nxt);
     }
 #undef BB_LEAF
 finish:
