@@ -4,7 +4,6 @@ state, and no elimination of a solution digit along a real anti-knight solve pat
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 
 import pytest
@@ -55,7 +54,7 @@ def test_clique_fish_sound_along_an_anti_knight_solve() -> None:
     """Every elimination of the probe (up to 3 bases, 1 fin) on every fifth state of the
     default solve of an anti-knight coloring book keeps the stated solution's digits (slow:
     about 20 s of CPU)."""
-    rows = [json.loads(x) for x in ff.DATA.read_text(encoding="utf-8").splitlines() if x]
+    rows = ff.setter_rows()
     row = next(r for r in rows if r["title"].startswith("Almost Boxless Antiknight"))
     p = load_fpuzzles(row["fpuzzles_json"])
     sol = row["solution"]

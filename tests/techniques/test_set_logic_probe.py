@@ -6,7 +6,6 @@ dependency of the library: without it these tests are skipped."""
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
 
 import pytest
@@ -61,7 +60,7 @@ def test_rank_logic_sound_at_a_forcing_state() -> None:
     """Hanging Vines (an anti-knight coloring book) stuck without the forcing family: the
     single-digit rank logic up to 5 bases removes candidates (rank above 0 among them),
     none of them a solution digit (slow: a minute or more of CPU)."""
-    rows = [json.loads(x) for x in slp.DATA.read_text(encoding="utf-8").splitlines() if x]
+    rows = slp.setter_rows()
     row = next(r for r in rows if "Hanging Vines" in r["title"])
     p = load_fpuzzles(row["fpuzzles_json"])
     names = [t.name for t in StepSolver("default").techniques
