@@ -62,6 +62,20 @@ def default_box_shape(n: int) -> tuple[int, int] | None:
     return None
 
 
+#: per size n, the names of the cells of an n x n grid (``r1c1`` ...) and name -> cell
+_NAMES: dict[int, tuple[tuple[str, ...], dict[str, int]]] = {}
+
+
+def _name_table(n: int) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The cell names of an n x n grid in row-major order, and each name's cell (made once
+    per size: reading a setter puzzle names and parses a few thousand cells)."""
+    table = _NAMES.get(n)
+    if table is None:
+        names = tuple(f"r{r + 1}c{c + 1}" for r in range(n) for c in range(n))
+        table = _NAMES[n] = (names, {x: i for i, x in enumerate(names)})
+    return table
+
+
 #: the tables of the grids built with the default box shape, no box or no box shape (n,
 #: box) -> the attributes (a Grid's tables depend on nothing else: built once per shape)
 _SHAPES: dict[tuple, dict] = {}
@@ -97,6 +111,7 @@ class Grid:
             return
         self.n = n
         self.size = n * n
+        self._names, self._cell_of = _name_table(n)
         #: canvas height and width (the grid's own side for a square grid)
         self.height = self.width = n
         self.digits = tuple(range(1, n + 1))
@@ -175,6 +190,16 @@ class Grid:
     # -- cells -----------------------------------------------------------------------
     def cell(self, ref) -> int:
         """Cell id from an int, ``"r1c1"`` name, or 0-based ``(row, col)``."""
+        # the two common cases first: an id in the grid, a name as :meth:`name` writes it
+        # (the rules' cell lists are read through here, name by name)
+        kind = type(ref)
+        if kind is int:
+            if 0 <= ref < self.size:
+                return ref
+        elif kind is str:
+            c = self._cell_of.get(ref)
+            if c is not None:
+                return c
         n = self.n
         rc = self._cell_ref(ref, f"the {n}x{n} grid")
         if isinstance(rc, int):
@@ -233,6 +258,8 @@ class Grid:
         return tuple(self.cell(x) for x in refs)
 
     def name(self, cell: int) -> str:
+        if type(cell) is int and 0 <= cell < self.size:
+            return self._names[cell]
         return f"r{cell // self.n + 1}c{cell % self.n + 1}"
 
     def row(self, cell: int) -> int:

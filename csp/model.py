@@ -94,6 +94,21 @@ class CellRef(CellHandle):
         return f"<cell {self.puzzle.grid.name(self.cell)}>"
 
 
+
+def _houses(p: "Puzzle") -> tuple[House, ...]:
+    """:meth:`Puzzle.houses`, as a tuple (kept with a frozen puzzle by
+    :meth:`Puzzle.derived`)."""
+    out = []
+    kinds: dict[tuple[str, tuple[int, ...]], str] = {}
+    for g in p.grid.houses:                    # the first of the grid's houses that match
+        kinds.setdefault((g.name, g.cells), g.kind)
+    for c in p.constraints:
+        h = c.house()
+        if h is not None:
+            cells = tuple(h)
+            out.append(House(c.name, cells, kinds.get((c.name, cells), c.kind)))
+    return tuple(out)
+
 class Puzzle:
     """A puzzle: grid geometry, constraints and givens.
 
@@ -149,22 +164,25 @@ class Puzzle:
     def add(self, *constraints: Constraint) -> "Puzzle":
         """Add constraint specs (from :mod:`csp.constraints` or cell-handle operators)."""
         self._check_open()
+        grid = self.grid
+        size, n = grid.size, grid.n
         for c in constraints:
-            if not isinstance(c, Constraint) and isinstance(c, Iterable):
-                self.add(*c)
-                continue
             if not isinstance(c, Constraint):
+                if isinstance(c, Iterable):
+                    self.add(*c)
+                    continue
                 raise InvalidConstraint(f"not a constraint: {c!r}")
-            for cell in c.cells:
-                if not (isinstance(cell, int) and 0 <= cell < self.grid.size):
+            cells = c.cells
+            for cell in cells:
+                if not (isinstance(cell, int) and 0 <= cell < size):
                     raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
-            c.name_from(self.grid)
-            if not c.repeats and len(set(c.cells)) != len(c.cells):
-                twice = next(x for i, x in enumerate(c.cells) if x in c.cells[:i])
+            c.name_from(grid)
+            if not c.repeats and len(set(cells)) != len(cells):
+                twice = next(x for i, x in enumerate(cells) if x in cells[:i])
                 rule = f"rule {self._using[-1]}: " if self._using else ""
-                raise InvalidConstraint(f"{rule}cell {self.grid.name(twice)} is listed twice"
+                raise InvalidConstraint(f"{rule}cell {grid.name(twice)} is listed twice"
                                         f" ({c.name or c.kind})")
-            c.validate(self.grid.n)
+            c.validate(n)
             self.constraints.append(c)
         return self
 
@@ -358,17 +376,11 @@ class Puzzle:
     # -- compiled views ------------------------------------------------------------
     def houses(self) -> list[House]:
         """All-different groups declared by the constraints (rows, columns, boxes,
-        diagonals, regions, all-different cages ...)."""
-        out = []
-        kinds: dict[tuple[str, tuple[int, ...]], str] = {}
-        for g in self.grid.houses:             # the first of the grid's houses that match
-            kinds.setdefault((g.name, g.cells), g.kind)
-        for c in self.constraints:
-            h = c.house()
-            if h is not None:
-                cells = tuple(h)
-                out.append(House(c.name, cells, kinds.get((c.name, cells), c.kind)))
-        return out
+        diagonals, regions, all-different cages ...); a frozen puzzle's are made once (the
+        engine's set-up asks for them per element and sum rule)."""
+        if self._frozen:
+            return list(self.derived(_houses))
+        return list(_houses(self))
 
     def weak_links(self) -> Iterator[WeakLink]:
         """Weak links contributed by non-house constraints (binary relations, 2-cell sums)."""
@@ -389,11 +401,14 @@ class Puzzle:
         for c in self.constraints:
             if budget is not None:
                 budget.tick("model building")
-            if all(cell in given for cell in c.cells):
+            for cell in c.cells:           # (a loop, not all(): once per rule)
+                if cell not in given:
+                    break
+            else:
                 if not c.check(*(given[cell] for cell in c.cells)):
                     raise ContradictoryGivens(f"givens break {c.name}: " + ", ".join(
                         f"{self.grid.name(x)}={given[x]}" for x in c.cells))
-            h = c.house()
+            h = c.house() if given else None
             if h is not None:
                 seen: dict[int, int] = {}
                 for cell in h:

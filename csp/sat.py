@@ -1182,7 +1182,9 @@ class SatSession:
         self._cancelled: Any = None
         self._time_limit: float | None = None
         self._watch: threading.Thread | None = None
-        self._stop = threading.Event()
+        #: the watcher's stop signal (made by :meth:`start` with the watcher: most
+        #: sessions never start one)
+        self._stop: threading.Event | None = None
         self._solver: Any = None
         self._raw: Any = None
         self._kind = solver
@@ -1197,11 +1199,9 @@ class SatSession:
         n = self.n
         #: cells with two or more candidates (the others are decided at the root)
         self.free = [c for c, m in enumerate(self.cand) if m & (m - 1)]
-        # the model entries of the free cells' candidates (model[v - 1] is +-v): one
-        # C-level pick and sort reads a solution, the positive literals sorting last
-        idx = [c * n + d - 1 for c in self.free for d in digits_of(self.cand[c])]
-        self._pick = (operator.itemgetter(*idx) if len(idx) > 1 else
-                      (lambda m, i=idx[0]: (m[i],)) if idx else (lambda m: ()))
+        # reads a solution from the solver's model (:meth:`_picker`, made on the first
+        # :meth:`solve_lits`: a call the compiled enumerator answers never reads one)
+        self._pick: Callable[[Any], tuple[int, ...]] | None = None
         self._nfree = len(self.free)
         self._last = self.size * n + n     # literals above are auxiliary
         self._defer = defer
@@ -1217,6 +1217,15 @@ class SatSession:
         self._encode()
         if not defer:
             self.open()
+
+    def _picker(self) -> Callable[[Any], tuple[int, ...]]:
+        """The model entries of the free cells' candidates (``model[v - 1]`` is ``+-v``):
+        one C-level pick and sort reads a solution, the positive literals sorting last."""
+        n = self.n
+        idx = [c * n + d - 1 for c in self.free for d in digits_of(self.cand[c])]
+        self._pick = (operator.itemgetter(*idx) if len(idx) > 1 else
+                      (lambda m, i=idx[0]: (m[i],)) if idx else (lambda m: ()))
+        return self._pick
 
     def _encode(self) -> None:
         """Build :attr:`enc` (and :attr:`lazy`, the unit clauses, :attr:`supported`)."""
@@ -1294,7 +1303,7 @@ class SatSession:
         if (self._solver is None or (deadline is None and cancel is None)
                 or self._kind in UNINTERRUPTIBLE):    # checked between its budgeted calls
             return
-        self._stop.clear()
+        self._stop = threading.Event()
         self._watch = threading.Thread(target=self._watcher, name="sat-watch", daemon=True)
         self._watch.start()
 
@@ -1396,7 +1405,7 @@ class SatSession:
         if solver is None:
             return None
         watched = self._watch is not None
-        pick, k = self._pick, self._nfree
+        pick, k = self._pick or self._picker(), self._nfree
         raw = self._raw
         main = int(threading.current_thread() is threading.main_thread())
         while True:

@@ -101,8 +101,8 @@ class Element(Constraint):
 
     def compile(self, puzzle) -> list[Propagator]:
         """The reverse direction, when the line is one of the puzzle's houses."""
-        line = set(self.line)
-        if len(line) == len(self.line) and any(set(h.cells) == line for h in puzzle.houses()):
+        line = frozenset(self.line)
+        if len(line) == len(self.line) and line in puzzle.derived(house_cell_sets):
             return [ElementHousePropagator(self.index, self.line, self.target, self.name)]
         return []
 
@@ -124,6 +124,12 @@ class Element(Constraint):
 
     def check(self, v: int, *line: int) -> bool:
         return 1 <= v <= len(line) and line[v - 1] == self.target
+
+
+def house_cell_sets(puzzle) -> frozenset[frozenset[int]]:
+    """The cell sets of the houses of a (frozen) ``puzzle``, made once per puzzle
+    (:meth:`csp.Puzzle.derived`) for the elements' :meth:`Element.compile`."""
+    return frozenset(frozenset(h.cells) for h in puzzle.houses())
 
 
 def element_pair_links(elements: Sequence[Element], houses: Sequence[Sequence[int]]

@@ -138,11 +138,16 @@ def order_propagators(constraints: Iterable[object], house_cells: list[tuple[int
 
     def groups(cs: set[int]) -> list[tuple[int, ...]]:
         """Cells of ``cs`` in one house, each grown by the cells of ``cs`` that differ from
-        all of it (a clique across houses, e.g. a row, a column and a diagonal)."""
+        all of it (a clique across houses, e.g. a row, a column and a diagonal); the
+        houses holding a cell of ``cs`` only, in their order (the others add nothing)."""
         out: list[tuple[int, ...]] = []
         if len(cs) < 2:
             return out
-        for h in houses:
+        touched: set[int] = set()
+        for c in cs:
+            touched |= in_houses.get(c, empty)
+        for i in sorted(touched):
+            h = houses[i]
             grp = cs & h
             if len(grp) < 2:
                 continue

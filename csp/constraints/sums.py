@@ -644,6 +644,20 @@ class LinearPropagator(Propagator):
         return Status.NOFIX if changed else Status.FIX
 
 
+def house_mates(puzzle) -> list[int]:
+    """Per cell of a (frozen) ``puzzle``, the bitset of the cells some house of the puzzle
+    holds with it (itself included), made once per puzzle (:meth:`csp.Puzzle.derived`)
+    for the sums' :meth:`Linear.compile`."""
+    mates = [0] * puzzle.grid.size
+    for h in puzzle.houses():
+        bits = 0
+        for c in h.cells:
+            bits |= 1 << c
+        for c in h.cells:
+            mates[c] |= bits
+    return mates
+
+
 class Linear(Constraint):
     """``sum(coeffs[i] * digit(cells[i])) == total`` (arrows: shaft minus circle == 0).
 
@@ -666,11 +680,12 @@ class Linear(Constraint):
 
     def compile(self, puzzle) -> list[Propagator]:
         """The propagator also knows which of its cells must differ (shared houses)."""
-        peer_sets = [set(h.cells) for h in puzzle.houses()]
+        mates = puzzle.derived(house_mates)
+        cells = self.cells
         differ = []
-        for i, c in enumerate(self.cells):
-            differ.append([j for j in range(i) if self.cells[j] != c and any(
-                c in h and self.cells[j] in h for h in peer_sets)])
+        for i, c in enumerate(cells):
+            m = mates[c]
+            differ.append([j for j in range(i) if cells[j] != c and m >> cells[j] & 1])
         return [LinearPropagator(self.cells, self.coeffs, self.total, self.name, differ)]
 
     def check(self, *values: int) -> bool:
