@@ -295,10 +295,10 @@ static int choose(Enumerator *e) {
    (decay_weights). The house-digit clauses still propagate but are not branched on:
    a cell's clause holds each of its digits, and an unseen digit of a cell is what the
    walk is after (the workbench's variants, true candidates: 20 % less time with cap 1,
-   9 % with cap 8; the hard unique ones no worse in all). Counting solutions keeps
-   choose(): there the house-digit clauses make the smaller trees (a whispers-and-renban
-   puzzle with 3,799 solutions: 4 times the time on cells only). Any choice walks every
-   solution once, so the answers are the same. */
+   9 % with cap 8; the hard unique ones no worse in all). Counting solutions takes it
+   too, and walks again on choose() when it gives up (csp/cnf_enum.py BRANCH_COUNT,
+   COUNT_RETRY); listing keeps choose(). Any choice walks every solution once, so the
+   answers are the same. */
 #define DECAY_EVERY 256
 static int choose_cells(Enumerator *e) {
     int best = -1, i;

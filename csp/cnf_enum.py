@@ -51,7 +51,8 @@ def compiled_kernel() -> Any:
     return active(_KERNEL)
 
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
-           "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED"]
+           "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
+           "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
 #: the kernel's codes (``Enumerator.run``)
 DONE, PAUSED, STOPPED, GAVE_UP = 0, 1, 2, 3
@@ -109,21 +110,45 @@ EXTEND_MAX = 6_000
 #: the kernel's branching when counting candidates up to a cap (``cap`` > 0): 1 branches on
 #: the cells' "some digit" clauses only (the unseen digits of a cell first), with conflict
 #: weights halved every 256 conflicts (``choose_cells`` in ``csp/_enum_kernel.c``); 0 is
-#: the choice of every other walk (cell or house-digit clause, the fewest literals left per
-#: conflict met there), which counting solutions keeps: its house-digit branches make the
-#: smaller trees there ("Renban Whispers" without one given, 3,799 solutions: 130 -> 530 ms
-#: on cells only). The workbench's sets, CPU of whole calls in one process (2 rounds, A/B
-#: interleaved): variants true candidates cap 1 / cap 8 750 -> 600 / 905 -> 825 ms, unique
-#: cap 1 3-4 % less, cap 8 and classic within 1-2 %; the same answers (any branching walks
-#: every solution once)
+#: the choice on every branching clause (cell or house-digit clause, the fewest literals
+#: left per conflict met there, no decay). The workbench's sets, CPU of whole calls in one
+#: process (2 rounds, A/B interleaved): variants true candidates cap 1 / cap 8 750 -> 600 /
+#: 905 -> 825 ms, unique cap 1 3-4 % less, cap 8 and classic within 1-2 %; the same
+#: answers (any branching walks every solution once)
 BRANCH_CAPPED = 1
+#: ... and when counting solutions (``cap`` 0, not listing them: a list keeps its order,
+#: branch 0): the same choice, 1. Counting kept 0 while it was measured to make the
+#: smaller trees ("Renban Whispers" without one given, 3,799 solutions: 130 -> 530 ms on
+#: cells only, before the walk probed the root first and before the weights decayed).
+#: On 2026-12-01 the walks to their end (root probed, kernel CPU only) of the workbench's
+#: models beyond houses took 621 -> 589 ms on the unique set and 419 -> 330 ms on the
+#: variants; "Modular Nabner DA Coverage" 11,046 -> 5,033 decisions and "Locking Out
+#: the Odds" 4,079 -> 1,117, both now within the budget where they went to the SAT
+#: solver; the two many-solution grids of houses only 34,691 -> 22,718 and 47,854 ->
+#: 27,343. Puzzles of house-digit branching ("Keep off the Border!", anti-knight: 691 ->
+#: 5,085 decisions) lose. Whole counts: docs/performance.md, 2026-12-01
+BRANCH_COUNT = 1
+#: a count whose walk gave up walks again on this branching before the SAT solver takes
+#: over (None: never): the two choices fail on different puzzles ("Renban Whispers", 3,799
+#: solutions, finds none in its first 2,000 decisions on the cells' clauses alone and 42
+#: on every clause; "Modular Nabner DA Coverage" the other way round), and a second walk
+#: of the budget costs less than the SAT path's set-up and first answers
+COUNT_RETRY: int | None = 0
+#: ... within this many decisions (plus :data:`NODES_PER_SOLUTION` a solution found, and
+#: the extension near its end as any walk): a walk that finds solutions goes on, one that
+#: finds none gives up soon (only three of the workbench's puzzles give up on the cells'
+#: clauses: "Renban Whispers" finds 6 solutions in its second walk's first 453
+#: decisions and finishes in it; "Trollscraper" and "Limited Lines" find none in either,
+#: and lose 6-10 ms to the second walk)
+COUNT_RETRY_NODES = 500
 #: decisions (and ``CHUNK * PROPS_PER_NODE`` propagated literals) between two checks of
 #: the deadline and the cancel
 CHUNK = 2_000
 PROPS_PER_NODE = 64
 
 
-def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = True) -> Any:
+def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = True,
+               branch: int | None = None) -> Any:
     """A kernel enumerator over ``session``'s encoding (a :class:`csp.sat.SatSession`,
     built with ``defer=True`` so that its solver is set up only if the kernel gives up),
     or None: no kernel (not built, or ``SUDOKU_CSP_PURE``), no encoding (the root
@@ -133,7 +158,9 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     caller that takes them as they come (``listing``: the root is probed from the start,
     a restart would take back what was listed) or only once the run is over or gave up
     (``listing=False``: the walk may restart with probing, which empties the buffer with
-    the counts, so what is buffered then is exactly the ``found`` solutions of the walk)."""
+    the counts, so what is buffered then is exactly the ``found`` solutions of the walk).
+    ``branch``: the kernel's branching (default :data:`BRANCH_CAPPED` with a cap,
+    :data:`BRANCH_COUNT` counting, 0 listing)."""
     mod = compiled_kernel()
     if mod is None or session.cand is None:
         return None
@@ -142,7 +169,9 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     after = PROBE_AFTER
     if (keep and listing) or (PROBE_FIRST and not session.puzzle.engine().pure):
         after = 0                      # the root is probed before the first decision
-    branch = BRANCH_CAPPED if cap else 0
+    # listing keeps its order of solutions (what `count --list` prints): branch 0
+    if branch is None:
+        branch = BRANCH_CAPPED if cap else 0 if keep else BRANCH_COUNT
     n, size = session.n, session.size
     if session.houses is not None:     # all-different rules only: the kernel encodes them
         return mod.Enumerator(size * n + n, n, size, None, cap, keep, PROBE_DEPTH, after,
@@ -232,16 +261,20 @@ def relation_supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
 
 
 def run(en: Any, check: Callable[[], Any] | None, stop_at: int = 0,
-        on_slice: Callable[[], Any] | None = None, capped: bool = False) -> int | None:
+        on_slice: Callable[[], Any] | None = None, capped: bool = False,
+        nodes: int | None = None) -> int | None:
     """Run ``en`` on: :data:`DONE` (every solution seen), :data:`STOPPED` (``stop_at``
     solutions found; call again to go on), or None when it gave up (past its budget, or a
     leaf it cannot complete: take the SAT path). ``check()`` (raising to stop: a deadline,
     a cancel) and ``on_slice()`` are called between slices of :data:`CHUNK` decisions;
     ``capped``: ``en`` counts candidates up to a cap (its budget is then
     :data:`NODES_CAPPED` and :data:`NODES_PER_SOLUTION_CAPPED` a solution; past it, a
-    walk that has left :data:`EXTEND_PROGRESS` of its tree behind goes on, see there)."""
+    walk that has left :data:`EXTEND_PROGRESS` of its tree behind goes on, see there);
+    ``nodes``: the first budget instead (:data:`COUNT_RETRY_NODES`)."""
     first, per_solution = ((NODES_CAPPED, NODES_PER_SOLUTION_CAPPED) if capped
                            else (NODES, NODES_PER_SOLUTION))
+    if nodes is not None:
+        first = nodes
     while True:
         allowed = first + per_solution * en.found - en.nodes
         if allowed <= 0:               # past the budget: on only near the tree's end

@@ -374,11 +374,14 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
     enumeration (:mod:`csp.cnf_enum`) goes first: when it answers, it yields the number
     of its solutions, once (the count is all it keeps; it stops at ``stop_at`` solutions
     when that is not 0; ``progress(count)`` between its slices), and the solver is never
-    set up."""
+    set up. A walk that gives up walks again once on the other branching
+    (:data:`csp.cnf_enum.COUNT_RETRY`) before the solver is set up."""
     from . import cnf_enum, sat
     with sat.SatSession(puzzle, start, defer=True) as s:
         en = cnf_enum.enumerator(s)
-        if en is not None:
+        retry = cnf_enum.COUNT_RETRY
+        budget = None                  # the first walk's: cnf_enum.NODES
+        while en is not None:
             on_slice = None
             if progress is not None:
                 nxt = [time.perf_counter() + PROGRESS_EVERY]
@@ -389,13 +392,17 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
                         nxt[0] = time.perf_counter() + PROGRESS_EVERY
             try:
                 code = cnf_enum.run(en, limits.check if limits.active else None, stop_at,
-                                    on_slice)
+                                    on_slice, nodes=budget)
             except (TimeLimitExceeded, Cancelled):
                 yield en.found         # the count so far stands, then the limit
                 raise
             if code is not None:
                 yield en.found
                 return
+            if retry is None or retry == cnf_enum.BRANCH_COUNT:
+                break
+            en = cnf_enum.enumerator(s, branch=retry)    # nothing was yielded: again
+            retry, budget = None, cnf_enum.COUNT_RETRY_NODES
         s.open()
         s.start(limits.deadline, limits.cancelled, limits.time_limit)
         if s.cand is not None and not s.free:      # decided at the root: one solution

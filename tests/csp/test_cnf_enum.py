@@ -476,6 +476,40 @@ def test_probing_leaves_every_count_as_it_was(monkeypatch, set_name, ident, cap)
 
 
 @needs_kernel
+def test_counting_branches_on_the_cells_and_finishes_in_the_kernel(monkeypatch) -> None:
+    """"Modular Nabner DA Coverage" (u056, unique): its count walks the cells' clauses
+    (:data:`cnf_enum.BRANCH_COUNT` = 1, about 5,000 decisions) and finishes in the kernel;
+    on every branching clause (0, 11,000 decisions) it gave up to the SAT solver. The
+    count is the same either way."""
+    p = puzzle("unique", "u056")
+    assert cnf_enum.BRANCH_COUNT == 1
+    assert kernel_used(p, 0)
+    assert count_solutions(p).count == 1
+    monkeypatch.setattr(cnf_enum, "BRANCH_COUNT", 0)
+    assert not kernel_used(p, 0)
+    assert count_solutions(p).count == 1
+
+
+@needs_kernel
+def test_a_count_that_gives_up_walks_again_on_every_clause(monkeypatch) -> None:
+    """"Renban Whispers" without one given (v08, 3,799 solutions): the walk on the cells'
+    clauses finds no solution within its budget and gives up; the count walks again on
+    every branching clause (:data:`cnf_enum.COUNT_RETRY`), which finds solutions from the
+    start and finishes: the SAT solver is never set up."""
+    p = puzzle("variants", "v08")
+    assert not kernel_used(p, 0)
+    opened = []
+    real = SatSession.open
+
+    def spy(self) -> None:
+        opened.append(1)
+        real(self)
+    monkeypatch.setattr(SatSession, "open", spy)
+    assert count_solutions(p).count == 3799
+    assert not opened
+
+
+@needs_kernel
 @pytest.mark.parametrize("set_name,ident,cap", [("unique", "u056", 1), ("unique", "u098", 8),
                                                 ("variants", "v07", 1), ("variants", "v33", 8),
                                                 ("variants", "v20", 0), ("classic", "c01", 8)])
