@@ -543,21 +543,11 @@ def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence
     return True
 
 
-def _equal_sums(enc: Encoding, cand: list[int], con: Any, peers: Any, budget: int) -> bool:
-    """``sum(A) == sum(B)`` (a :class:`Linear` of coefficients +1 on ``A`` and -1 on
-    ``B``, total 0: the segments of a region-sum line, an arrow in one box), where each
-    side's cells must hold different digits (``peers``): each side's sum is one of a set
-    of literals, one per total it can reach, which both sides share, so a line of many
-    segments has one sum every segment reads (:attr:`Encoding.shared`). A side of one cell
-    is its digit; a side of more cells chooses one digit combination (a selector each,
-    exactly one: a cell's digit needs a chosen combination holding it, a chosen
-    combination needs each of its digits in some cell and each cell on one of its
-    digits) whose total is the sum's. The segments of a region-sum line were a table or
-    an automaton of partial sums per pair of neighbouring segments, which unit
-    propagation reads digit by digit. False (nothing added) when the rule is not of that
-    form or a side has more than ``budget`` combinations."""
+def _sum_sides(con: Any) -> tuple[list[int], list[int]] | None:
+    """The cells of coefficient +1 and of -1 of a :class:`Linear` with only those
+    coefficients, total 0 and no cell twice (``sum(A) == sum(B)``), else None."""
     if type(con) is not Linear or con.total != 0 or len(set(con.cells)) != len(con.cells):
-        return False
+        return None
     sides: tuple[list[int], list[int]] = ([], [])
     for c, a in zip(con.cells, con.coeffs):
         if a == 1:
@@ -565,11 +555,43 @@ def _equal_sums(enc: Encoding, cand: list[int], con: Any, peers: Any, budget: in
         elif a == -1:
             sides[1].append(c)
         else:
+            return None
+    return sides if sides[0] and sides[1] else None
+
+
+def _equal_sums(enc: Encoding, cand: list[int], con: Any, peers: Any, budget: int,
+                table_budget: int = TABLE_BUDGET) -> bool:
+    """``sum(A) == sum(B)`` (a :class:`Linear` of coefficients +1 on ``A`` and -1 on
+    ``B``, total 0: the segments of a region-sum line), where each side's cells must hold
+    different digits (``peers``): each side's sum is one of a set of literals, one per
+    total it can reach, which both sides share, so a line of many segments has one sum
+    every segment reads (:attr:`Encoding.shared`). A side of one cell is its digit; a
+    side of more cells chooses one digit combination (a selector each, exactly one: a
+    cell's digit needs a chosen combination holding it, a chosen combination needs each
+    of its digits in some cell and each cell on one of its digits) whose total is the
+    sum's. Taken when a side is also a side of another such rule (a region-sum line of
+    three segments or more, whose segments were tables or automata of partial sums per
+    pair of neighbouring segments, which unit propagation reads pair by pair) or when the
+    scope holds more than ``table_budget`` tuples (an automaton otherwise); a rule alone
+    (an arrow) stays a table, which also knows the peers across its sides. False
+    (nothing added) when the rule is not of that form, is not taken or a side has more
+    than ``budget`` combinations."""
+    sides = _sum_sides(con)
+    if sides is None:
+        return False
+    groups = enc.shared.get(("sum-groups",))
+    if groups is None:                 # how many such rules each group is a side of
+        groups = enc.shared[("sum-groups",)] = collections.Counter(
+            tuple(sorted(side)) for other in peers.puzzle.constraints
+            if (both := _sum_sides(other)) is not None for side in both)
+    if all(groups[tuple(sorted(side))] < 2 for side in sides):
+        total = 1
+        for c in con.cells:
+            total *= len(digits_of(cand[c]))
+        if total <= table_budget:
             return False
     combos = []
     for cells in sides:
-        if not cells:
-            return False
         for i, c in enumerate(cells):
             mates = peers[c]
             if any(d not in mates for d in cells[i + 1:]):
@@ -783,11 +805,14 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     cells back to the windows: a chosen window needs each cell on one of its digits (a
     cell whose digits leave a window rules that window out, and with it the digits only
     that window held in the other cells: two digits ``k`` or more apart never share a
-    line of ``k`` cells), and each digit appears unless a window without it is chosen
-    (the digits every window left holds must be placed). The workbench's renban puzzles
-    need fewer decisions and failed-literal probes with them ("Endless Knight", 26 lines
-    of 5: 155,088 -> 89,767 propagated literals; "Run-On Renbans", 21 lines of 3, its
-    827 solutions: 5,460 -> 1,669 decisions)."""
+    line of ``k`` cells), and the digits every window holds are placed. The workbench's
+    renban puzzles need fewer decisions and failed-literal probes with them ("Endless
+    Knight", 26 lines of 5: 155,088 -> 126,338 propagated literals; "Run-On Renbans",
+    21 lines of 3, its 827 solutions: 5,460 -> 1,953 decisions). A clause per digit
+    that is not in every window (the digit, or a window without it) made fewer still
+    (89,767; 1,669), but the true-candidate walks of "Effluence" without a cage and of
+    "Renban Whispers" then ran past their budgets (csp.cnf_enum) and went on by SAT
+    (18 -> 46 and 64 -> 80 ms)."""
     n, k = enc.n, len(cells)
     union = 0
     for c in cells:
@@ -807,9 +832,9 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
         w = ((1 << k) - 1) << s        # the window's digits
         for c in cells:
             clauses.append([-v] + [c * n + d for d in digits_of(cand[c] & w)])
-    for d in digits_of(union):
-        clauses.append([var(c, d) for c in cells if cand[c] >> d & 1] +
-                       [v for s, v in sel.items() if not s <= d < s + k])
+    lo, hi = starts[-1] if starts else 1, starts[0] + k - 1 if starts else 0
+    for d in range(lo, hi + 1):        # the digits of every window: placed
+        clauses.append([var(c, d) for c in cells if cand[c] >> d & 1])
 
 
 def _contains(enc: Encoding, cand: list[int], con: Contains) -> bool:
@@ -1188,7 +1213,8 @@ def _encode_rule(enc: Encoding, cand: list[int], con: Any, table_budget: int,
             con.cells) and _cage(enc, cand, con.cells, (con.total,) if isinstance(
             con, Sum) else con.totals, table_budget // 10):
         pass
-    elif peers is not None and _equal_sums(enc, cand, con, peers, table_budget // 10):
+    elif peers is not None and _equal_sums(enc, cand, con, peers, table_budget // 10,
+                                           table_budget):
         pass
     elif peers is not None and _between(enc, cand, con, peers):
         pass

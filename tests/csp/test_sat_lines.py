@@ -101,6 +101,9 @@ def test_equal_sums_encoding_is_exact(monkeypatch, seed) -> None:
     chain and now and then once more across it (both sums known already), on random
     candidates: the encoding's models are the brute force's tuples."""
     rng = random.Random(seed)
+    real = sat._equal_sums                          # every such rule taken, shared or not
+    monkeypatch.setattr(sat, "_equal_sums", lambda enc, cand, con, peers, budget, tb=0:
+                        real(enc, cand, con, peers, budget, 0))
     used = counted_calls(monkeypatch, sat, "_sum_side")
     for _ in range(5):
         p = Puzzle(Grid(6))
@@ -131,16 +134,24 @@ def test_equal_sums_encoding_is_exact(monkeypatch, seed) -> None:
 
 def test_equal_sums_need_groups_of_different_digits() -> None:
     """A side whose cells may repeat a digit, a coefficient other than 1 and -1 or a total
-    other than 0 is not this encoding's (a table or an automaton takes it)."""
+    other than 0 is not this encoding's (a table or an automaton takes it); nor is a rule
+    whose sides no other rule shares and whose table is small (an arrow: its table also
+    knows the peers across its sides)."""
     p = Puzzle(Grid(6)).add(AllDifferent([0, 1]))
     cand = p.initial_state().cand
     peers = sat._Peers(p)
     enc = sat.Encoding(6, 36)
-    assert not sat._equal_sums(enc, cand, Linear([2, 3, 4], [1, 1, -1], 0), peers, 2000)
-    assert not sat._equal_sums(enc, cand, Linear([0, 1, 2], [1, 1, -2], 0), peers, 2000)
-    assert not sat._equal_sums(enc, cand, Linear([0, 1, 2], [1, 1, -1], 1), peers, 2000)
+    for con in (Linear([2, 3, 4], [1, 1, -1], 0), Linear([0, 1, 2], [1, 1, -2], 0),
+                Linear([0, 1, 2], [1, 1, -1], 1)):
+        assert not sat._equal_sums(enc, cand, con, peers, 2000, table_budget=0)
+    assert not sat._equal_sums(enc, cand, Linear([0, 1, 2], [1, 1, -1], 0), peers, 2000)
     assert enc.clauses == [] and enc.top == 6 * 36 + 6
-    assert sat._equal_sums(enc, cand, Linear([0, 1, 2], [1, 1, -1], 0), peers, 2000)
+    assert sat._equal_sums(enc, cand, Linear([0, 1, 2], [1, 1, -1], 0), peers, 2000,
+                           table_budget=0)
+    q = Puzzle(Grid(6)).add(AllDifferent([0, 1]), Linear([0, 1, 2], [1, 1, -1], 0),
+                            Linear([2, 3], [1, -1], 0))     # the side r1c3 is shared
+    enc = sat.Encoding(6, 36)
+    assert sat._equal_sums(enc, cand, q.constraints[1], sat._Peers(q), 2000)
 
 
 @pytest.mark.parametrize("seed", range(8))
