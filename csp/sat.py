@@ -62,7 +62,7 @@ from .bits import digits_of
 from .budget import Budget
 from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Element,
                           FunctionConstraint, Linear, Relation, Sum, SumIn)
-from .constraints.binary import _ne
+from .constraints.binary import _eq, _ne
 from .constraints.function import strictly_between, triple_table
 from .constraints.sums import sum_subsets
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
@@ -338,6 +338,19 @@ def _relation(enc: Encoding, cand: list[int], con: Relation) -> None:
     na, nb = a * enc.n, b * enc.n
     if pred is _ne:                    # different digits: only the shared ones clash
         enc.clauses.extend([-(na + v), -(nb + v)] for v in digits_of(cand[a] & cand[b]))
+        return
+    if pred is _eq:
+        # one digit (palindromes, a region-sum line's one-cell segments): a digit of one
+        # cell is the other's, two implications a digit (what its supports say), where the
+        # forbidden pairs were n (n - 1) clauses that the supports and the cells' "one
+        # digit" made unit propagation infer anyway (the workbench's palindrome puzzles:
+        # true candidates about 0.5 ms less a call)
+        ma, mb = cand[a], cand[b]
+        both = ma & mb
+        enc.clauses.extend([-(na + v), nb + v] for v in digits_of(both))
+        enc.clauses.extend([na + v, -(nb + v)] for v in digits_of(both))
+        enc.clauses.extend([-(na + v)] for v in digits_of(ma & ~both))
+        enc.clauses.extend([-(nb + v)] for v in digits_of(mb & ~both))
         return
     sup_a = con.tables(enc.n)[0]       # per digit of a, the digits of b it goes with
     mb = cand[b]

@@ -1,7 +1,9 @@
 """The SAT encodings of the line rules (csp/sat.py): renban (``_consecutive``, with the
 clauses from the cells back to the windows), equal sums of groups of different digits
-(``_equal_sums``: region-sum lines, one sum shared by the segments of a line) and between
-lines (``_between``: a direction and the ends' order literals shared by the line's cells).
+(``_equal_sums``: region-sum lines, one sum shared by the segments of a line), between
+lines (``_between``: a direction and the ends' order literals shared by the line's cells)
+and equal digits (``_relation`` of an ``Equal``: palindromes, one-cell segments of a
+region-sum line, as two implications a digit).
 
 Each is checked for soundness and completeness against a brute-force enumeration: on
 random candidate masks, the models of the encoding, read on the rule's cells, are exactly
@@ -16,11 +18,11 @@ import pytest
 from pysat.solvers import Solver
 
 from csp import Grid, Puzzle, sat
-from csp.constraints import AllDifferent, ConsecutiveSet, FunctionConstraint, Linear
+from csp.constraints import AllDifferent, ConsecutiveSet, Equal, FunctionConstraint, Linear
 from csp.constraints.function import strictly_between
 from csp.solutions import candidate_counts, count_solutions
 from conftest import counted_calls
-from variants.lines import between_line, line_segments, region_sum_line, renban
+from variants.lines import between_line, line_segments, palindrome, region_sum_line, renban
 
 
 ROWS = list(itertools.permutations(range(1, 5)))
@@ -179,10 +181,30 @@ def test_between_encoding_is_exact(monkeypatch, seed) -> None:
     assert len(used) > 0
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_equal_digits_encoding_is_exact(seed) -> None:
+    """Chains of equal cells on random candidates (some digits in one cell only)."""
+    rng = random.Random(seed)
+    for _ in range(6):
+        p = Puzzle(Grid(6))
+        cells = rng.sample(range(36), rng.randint(2, 5))
+        for a, b in zip(cells, cells[1:]):
+            p.add(Equal(a, b, "equal"))
+        cand = random_cand(rng, 6, 36, rng.choice((0.4, 0.7)))
+        added = len(sat.encode(p, cand).clauses) - len(sat.encode(Puzzle(Grid(6)), cand).clauses)
+        want = 0                       # two implications a shared digit, a unit clause else
+        for a, b in zip(cells, cells[1:]):
+            both = bin(cand[a] & cand[b]).count("1")
+            want += 2 * both + bin(cand[a] ^ cand[b]).count("1")
+        assert added == want
+        assert projected_models(p, cand, cells) == brute_force(p, cand, cells)
+
+
 def line_puzzle(rng: random.Random) -> Puzzle:
     """A 4x4 with houses, a few givens and line rules true of a random solution: a renban
     (a run of consecutive digits of the solution), a region-sum line (its segments' sums
-    equal in the solution) and a between line."""
+    equal in the solution), a palindrome (when a walk reads the same both ways) and a
+    between line."""
     sol = rng.choice(GRIDS)
     g = Grid(4)
     p = Puzzle(g).add_grid_houses()
@@ -215,6 +237,11 @@ def line_puzzle(rng: random.Random) -> Puzzle:
         segs = line_segments(g, path)
         if len(segs) > 1 and len({sum(sol[c] for c in s) for s in segs}) == 1:
             p.use(region_sum_line([names[c] for c in path]))
+            break
+    for _ in range(40):
+        path = walk(rng.randint(2, 5))
+        if all(sol[c] == sol[path[-1 - i]] for i, c in enumerate(path)) and len(path) > 3:
+            p.use(palindrome([names[c] for c in path]))
             break
     for _ in range(40):
         path = walk(rng.randint(3, 4))
