@@ -691,24 +691,31 @@ def _sum_side(enc: Encoding, cand: list[int], cells: Sequence[int],
     sel = [enc.new_var() for _ in combos]
     clauses.append(sel)
     enc.at_most_one(sel)
+    add = clauses.append
+    masks = [cand[c] for c in cells]
+    bases = [c * n for c in cells]
+    has: dict[int, list[int]] = {}     # digit -> the cells' literals holding it
     per_sum: dict[int, list[int]] = {v: [] for v in lits}
     per_digit: dict[int, list[int]] = {}
     for s, t in zip(sel, combos):
-        per_sum[sum(t)].append(s)
-        clauses.append([-s, lits[sum(t)]])
+        v = sum(t)
+        per_sum[v].append(s)
+        add([-s, lits[v]])
         m = 0
         for d in t:
             m |= 1 << d
             per_digit.setdefault(d, []).append(s)
-            clauses.append([-s] + [c * n + d for c in cells if cand[c] >> d & 1])
-        for c in cells:                # each cell on a digit of the combination (implied)
-            clauses.append([-s] + [c * n + d for d in digits_of(cand[c] & m)])
+            h = has.get(d)
+            if h is None:
+                h = has[d] = [b + d for b, x in zip(bases, masks) if x >> d & 1]
+            add([-s] + h)
+        for b, x in zip(bases, masks):  # each cell on a digit of the combination (implied)
+            add([-s] + [b + d for d in digits_of(x & m)])
     for v, ss in per_sum.items():
-        clauses.append([-lits[v]] + ss)
-    for c in cells:
-        base = c * n
-        for d in digits_of(cand[c]):
-            clauses.append([-(base + d)] + per_digit.get(d, []))
+        add([-lits[v]] + ss)
+    for b, x in zip(bases, masks):
+        for d in digits_of(x):
+            add([-(b + d)] + per_digit.get(d, []))
     return lits
 
 
@@ -742,16 +749,17 @@ def _order_lits(enc: Encoding, cand: list[int], cell: int) -> list[Any]:
     return ge
 
 
-def _clause(enc: Encoding, lits: Sequence[Any]) -> None:
-    """Add the clause of ``lits`` (ints, or the constants True / False of
-    :func:`_order_lits`; a negated constant is ``not``): none when one is True."""
-    out = []
-    for x in lits:
-        if x is True:
-            return
-        if x is not False:
-            out.append(x)
-    enc.clauses.append(out)
+def _or3(add: Callable[[list[int]], Any], a: int, y: Any, z: Any) -> None:
+    """``add`` the clause ``a or y or z``, where ``y`` and ``z`` may be the constants
+    True / False of :func:`_order_lits` (none when one is True, a False one left out)."""
+    if y is True or z is True:
+        return
+    if y is False:
+        add([a] if z is False else [a, z])
+    elif z is False:
+        add([a, y])
+    else:
+        add([a, y, z])
 
 
 def _neg(x: Any) -> Any:
@@ -774,17 +782,20 @@ def _between(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
     key = ("between", a, b)
     ends = enc.shared.get(key)
     if ends is None:
-        ends = enc.shared[key] = (enc.new_var(), _order_lits(enc, cand, a),
-                                  _order_lits(enc, cand, b), [])
-    up, ga, gb, mids = ends
+        up = enc.new_var()
+        ga, gb = _order_lits(enc, cand, a), _order_lits(enc, cand, b)
+        ends = enc.shared[key] = (up, ga, gb, [_neg(x) for x in ga], [_neg(x) for x in gb],
+                                  [])
+    up, ga, gb, nga, ngb, mids = ends
     n = enc.n
     base = c * n
+    add = enc.clauses.append
     for v in digits_of(cand[c]):
         x = -(base + v)
-        _clause(enc, [x, -up, _neg(ga[v])])
-        _clause(enc, [x, -up, gb[v + 1]])
-        _clause(enc, [x, up, _neg(gb[v])])
-        _clause(enc, [x, up, ga[v + 1]])
+        _or3(add, x, -up, nga[v])
+        _or3(add, x, -up, gb[v + 1])
+        _or3(add, x, up, ngb[v])
+        _or3(add, x, up, ga[v + 1])
     group = [c]                        # the cells seen that must differ from c and each other
     for m in mids:
         if all(m in peers[o] for o in group):
@@ -793,8 +804,8 @@ def _between(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
     g = len(group)
     for v in range(1, n + 1):
         w = min(v + g + 1, n + 1)
-        _clause(enc, [-up, _neg(ga[v]), gb[w]])
-        _clause(enc, [up, _neg(gb[v]), ga[w]])
+        _or3(add, -up, nga[v], gb[w])
+        _or3(add, up, ngb[v], ga[w])
     return True
 
 
@@ -827,27 +838,33 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     "Renban Whispers" then ran past their budgets (csp.cnf_enum) and went on by SAT
     (18 -> 46 and 64 -> 80 ms)."""
     n, k = enc.n, len(cells)
+    masks = [cand[c] for c in cells]
+    bases = [c * n for c in cells]
     union = 0
-    for c in cells:
-        union |= cand[c]
-    var, clauses = enc.var, enc.clauses
+    for m in masks:
+        union |= m
+    clauses = enc.clauses
+    add = clauses.append
     starts = [s for s in range(1, n - k + 2)
               if all(union >> d & 1 for d in range(s, s + k))]
     sel = {s: enc.new_var() for s in starts}
-    clauses.append(list(sel.values()))
+    add(list(sel.values()))
     clauses.extend([-a, -b] for a, b in itertools.combinations(sel.values(), 2))
-    for c in cells:
-        for d in digits_of(cand[c]):
-            clauses.append([-var(c, d)] + [v for s, v in sel.items() if s <= d < s + k])
+    # per digit: the cells' literals holding it, the windows holding it
+    has = {d: [b + d for b, m in zip(bases, masks) if m >> d & 1] for d in digits_of(union)}
+    wins = {d: [v for s, v in sel.items() if s <= d < s + k] for d in has}
+    for b, m in zip(bases, masks):
+        for d in digits_of(m):
+            add([-(b + d)] + wins[d])
     for s, v in sel.items():
         for d in range(s, s + k):
-            clauses.append([-v] + [var(c, d) for c in cells if cand[c] >> d & 1])
+            add([-v] + has[d])
         w = ((1 << k) - 1) << s        # the window's digits
-        for c in cells:
-            clauses.append([-v] + [c * n + d for d in digits_of(cand[c] & w)])
+        for b, m in zip(bases, masks):
+            add([-v] + [b + d for d in digits_of(m & w)])
     lo, hi = starts[-1] if starts else 1, starts[0] + k - 1 if starts else 0
     for d in range(lo, hi + 1):        # the digits of every window: placed
-        clauses.append([var(c, d) for c in cells if cand[c] >> d & 1])
+        add(has[d][:])
 
 
 def _contains(enc: Encoding, cand: list[int], con: Contains) -> bool:
