@@ -643,9 +643,12 @@ def _sum_combos(cand: list[int], cells: Sequence[int],
     union = 0
     for c in cells:
         union |= cand[c]
+    digits = digits_of(union)
+    if math.comb(len(digits), len(cells)) > 20 * budget:
+        return None                    # (a long segment of a big grid: not enumerated)
     masks = [cand[c] for c in cells]
     out = []
-    for combo in itertools.combinations(digits_of(union), len(cells)):
+    for combo in itertools.combinations(digits, len(cells)):
         m = 0
         for d in combo:
             m |= 1 << d
