@@ -239,16 +239,17 @@ def relation_supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
     the other it goes with. The encoding forbids the pairs that clash, which unit
     propagation reads weaker (it does not see that every digit left in the other cell
     clashes); these clauses follow from it, so the solutions are the same, and the search
-    needs fewer nodes (a fifth of them on a whispers-and-renban puzzle). A deferred
+    needs fewer nodes (a fifth of them on a whispers-and-renban puzzle). An equality is
+    encoded as its supports already (:func:`csp.sat._relation`) and adds none. A deferred
     :class:`csp.sat.SatSession` puts them first in its ``enc.extra``, so its solver has
     them too."""
     from .bits import digits_of
     from .constraints import Relation
-    from .constraints.binary import _ne
+    from .constraints.binary import _eq, _ne
     out: list[list[int]] = []
     for con in puzzle.constraints:
-        if not isinstance(con, Relation) or con.pred is _ne:
-            continue
+        if not isinstance(con, Relation) or con.pred is _ne or con.pred is _eq:
+            continue                   # an equality's encoding is its supports already
         a, b = con.a, con.b
         sup_a, sup_b = con.tables(n)   # the digits of the other cell each digit goes with
         ma, mb = cand[a], cand[b]

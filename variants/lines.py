@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from csp import Equal, Less, Puzzle
 from csp.errors import InvalidConstraint
 from csp.constraints import Automaton, ConsecutiveSet, FunctionConstraint, Relation
+from csp.constraints.function import strictly_between
 from csp.constraints.regular import Regular
 from csp.constraints.sums import Linear
 
@@ -165,7 +166,7 @@ class between_line(_Line):
         ids = p.grid.cells(self.cells)
         a, b, inner = ids[0], ids[-1], ids[1:-1]
         for c in inner:
-            p.add(FunctionConstraint(lambda x, y, v: min(x, y) < v < max(x, y), (a, b, c),
+            p.add(FunctionConstraint(strictly_between, (a, b, c),
                                      f"between line {p.grid.name(a)}"))
 
 

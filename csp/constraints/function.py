@@ -39,6 +39,16 @@ def _bits(mask: int) -> list[int]:
     return ds
 
 
+def strictly_between(x: int, y: int, v: int) -> bool:
+    """``v`` lies strictly between ``x`` and ``y`` (a between line's cell and its ends;
+    the SAT encoding knows this predicate, :func:`csp.sat._between`).
+
+    >>> strictly_between(7, 2, 5), strictly_between(2, 7, 7)
+    (True, False)
+    """
+    return min(x, y) < v < max(x, y)
+
+
 #: triple tables of plain functions (no closure), by code, defaults, distinct and n: a
 #: rule made by a lambda in a loop (each cell of a between line) builds its table once
 _TRIPLES: dict[tuple[Any, ...], list[list[int]]] = {}
