@@ -351,3 +351,42 @@ def counted_calls(monkeypatch, owner, name: str) -> list[int]:
 
     monkeypatch.setattr(owner, name, counted)
     return calls
+
+
+# -- 4x4 puzzles against every filled grid (tests/csp/test_sat_derived.py, test_sat_lines.py)
+_ROWS4 = list(itertools.permutations(range(1, 5)))
+#: the rows, columns and boxes of a 4x4 grid (cell = row * 4 + column)
+HOUSES4 = ([[r * 4 + c for c in range(4)] for r in range(4)]
+           + [[r * 4 + c for r in range(4)] for c in range(4)]
+           + [[r * 4 + c for r in (br, br + 1) for c in (bc, bc + 1)]
+              for br in (0, 2) for bc in (0, 2)])
+#: the 288 filled 4x4 grids, by trying every four Latin rows against the houses
+GRIDS4 = [v for v in ([d for row in grid for d in row]
+                      for grid in itertools.product(_ROWS4, repeat=4))
+          if all(len({v[c] for c in h}) == 4 for h in HOUSES4)]
+
+
+def brute4(p) -> list[tuple[int, ...]]:
+    """Every solution of a 4x4 puzzle ``p``: each filled grid its givens and every rule
+    allow."""
+    cand = p.initial_state().cand
+    return [tuple(v) for v in GRIDS4
+            if all(cand[c] >> d & 1 for c, d in enumerate(v)) and p.check_solution(v)]
+
+
+def assert_sat_path_equals(monkeypatch, p, sols: list[tuple[int, ...]]) -> None:
+    """The SAT path's solution count and true candidates (caps 1 and 3), with the compiled
+    enumerator and without (``SUDOKU_CSP_PURE``), equal those of the solutions ``sols``
+    (every cell and digit of a 4x4)."""
+    from csp.solutions import candidate_counts, count_solutions
+    for pure in (False, True):
+        with monkeypatch.context() as m:
+            if pure:
+                m.setenv("SUDOKU_CSP_PURE", "1")
+            assert count_solutions(p, method="sat").count == len(sols)
+            for cap in (1, 3):
+                res = candidate_counts(p, cap=cap, method="sat")
+                assert res.complete
+                for c in range(16):
+                    for d in range(1, 5):
+                        assert res.count(c, d) == min(cap, sum(1 for s in sols if s[c] == d))

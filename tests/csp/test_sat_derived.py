@@ -7,7 +7,6 @@ lines and arrows, on the kernel path and the pure-Python SAT path, and on the wo
 clauses of automata of different digits (``_projections``), on outside clues."""
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -16,33 +15,9 @@ from csp import Grid, Puzzle, sat
 from csp.constraints import Linear
 from csp.errors import InvalidConstraint
 from csp.solutions import candidate_counts, count_solutions
-from conftest import counted_calls
+from conftest import GRIDS4, HOUSES4, assert_sat_path_equals, brute4, counted_calls
 
-ROWS = list(itertools.permutations(range(1, 5)))
-HOUSES = ([[r * 4 + c for c in range(4)] for r in range(4)]
-          + [[r * 4 + c for r in range(4)] for c in range(4)]
-          + [[r * 4 + c for r in (br, br + 1) for c in (bc, bc + 1)]
-             for br in (0, 2) for bc in (0, 2)])
-
-
-def _grids() -> list[list[int]]:
-    """The 288 filled 4x4 grids, by trying every four Latin rows against the houses."""
-    out = []
-    for grid in itertools.product(ROWS, repeat=4):
-        values = [d for row in grid for d in row]
-        if all(len({values[c] for c in h}) == 4 for h in HOUSES):
-            out.append(values)
-    return out
-
-
-GRIDS = _grids()
-
-
-def brute(p: Puzzle) -> list[tuple[int, ...]]:
-    """Every solution: each filled grid the givens and every rule allow."""
-    cand = p.initial_state().cand
-    return [tuple(v) for v in GRIDS
-            if all(cand[c] >> d & 1 for c, d in enumerate(v)) and p.check_solution(v)]
+HOUSES, GRIDS, brute = HOUSES4, GRIDS4, brute4
 
 
 def random_puzzle(rng: random.Random) -> Puzzle:
@@ -99,17 +74,7 @@ def test_the_answers_equal_a_brute_force_enumeration(monkeypatch, seed) -> None:
         derived += len(sat.derived_sums(p))
         for cells, total in sat.derived_sums(p):    # implied by the rules
             assert all(sum(s[c] for c in cells) == total for s in sols)
-        for pure in (False, True):
-            with monkeypatch.context() as m:
-                if pure:
-                    m.setenv("SUDOKU_CSP_PURE", "1")
-                assert count_solutions(p, method="sat").count == len(sols)
-                for cap in (1, 3):
-                    res = candidate_counts(p, cap=cap, method="sat")
-                    assert res.complete
-                    for c in range(16):
-                        for d in range(1, 5):
-                            assert res.count(c, d) == min(cap, sum(1 for s in sols if s[c] == d))
+        assert_sat_path_equals(monkeypatch, p, sols)
     assert derived > 0
 
 

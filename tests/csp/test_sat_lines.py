@@ -20,20 +20,12 @@ from pysat.solvers import Solver
 from csp import Grid, Puzzle, sat
 from csp.constraints import AllDifferent, ConsecutiveSet, Equal, FunctionConstraint, Linear
 from csp.constraints.function import strictly_between
-from csp.solutions import candidate_counts, count_solutions
-from conftest import counted_calls
+from conftest import GRIDS4, assert_sat_path_equals, brute4, counted_calls
 from variants.lines import between_line, line_segments, palindrome, region_sum_line, renban
 
 
-ROWS = list(itertools.permutations(range(1, 5)))
-HOUSES = ([[r * 4 + c for c in range(4)] for r in range(4)]
-          + [[r * 4 + c for r in range(4)] for c in range(4)]
-          + [[r * 4 + c for r in (br, br + 1) for c in (bc, bc + 1)]
-             for br in (0, 2) for bc in (0, 2)])
 #: the 288 filled 4x4 grids
-GRIDS = [v for v in ([d for row in grid for d in row]
-                     for grid in itertools.product(ROWS, repeat=4))
-         if all(len({v[c] for c in h}) == 4 for h in HOUSES)]
+GRIDS = GRIDS4
 
 
 def projected_models(p: Puzzle, cand: list[int], scope: list[int]) -> set[tuple[int, ...]]:
@@ -252,12 +244,6 @@ def line_puzzle(rng: random.Random) -> Puzzle:
     return p
 
 
-def brute(p: Puzzle) -> list[list[int]]:
-    cand = p.initial_state().cand
-    return [v for v in GRIDS
-            if all(cand[c] >> d & 1 for c, d in enumerate(v)) and p.check_solution(v)]
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_line_puzzles_agree_with_every_filled_grid(monkeypatch, seed) -> None:
     """True candidates (caps 1 and 3) and counts on the SAT path, with the compiled
@@ -265,18 +251,7 @@ def test_line_puzzles_agree_with_every_filled_grid(monkeypatch, seed) -> None:
     rng = random.Random(seed)
     for _ in range(8):
         p = line_puzzle(rng)
-        sols = brute(p)
-        for pure in (False, True):
-            with monkeypatch.context() as m:
-                if pure:
-                    m.setenv("SUDOKU_CSP_PURE", "1")
-                assert count_solutions(p, method="sat").count == len(sols)
-                for cap in (1, 3):
-                    res = candidate_counts(p, cap=cap, method="sat")
-                    assert res.complete
-                    for c in range(16):
-                        for d in range(1, 5):
-                            assert res.count(c, d) == min(cap, sum(1 for s in sols if s[c] == d))
+        assert_sat_path_equals(monkeypatch, p, brute4(p))
 
 
 def test_the_line_encodings_leave_no_table() -> None:
