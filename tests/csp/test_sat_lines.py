@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Callable
 
 import pytest
 from pysat.solvers import Solver
@@ -74,18 +75,30 @@ def random_cand(rng: random.Random, n: int, size: int, keep: float) -> list[int]
     return out
 
 
+def random_instances_agree(rng: random.Random, sizes: tuple[int, ...],
+                           keeps: tuple[float, ...],
+                           build: Callable[[random.Random, Puzzle, int], list[int]]) -> None:
+    """Six random instances: an n x n puzzle (``n`` from ``sizes``) to which ``build``
+    adds the rules under test and returns their scope, and random candidates (each digit
+    kept with a probability from ``keeps``); the encoding's models on the scope are the
+    brute force's tuples."""
+    for _ in range(6):
+        n = rng.choice(sizes)
+        p = Puzzle(Grid(n))
+        scope = build(rng, p, n)
+        cand = random_cand(rng, n, n * n, rng.choice(keeps))
+        assert projected_models(p, cand, scope) == brute_force(p, cand, scope)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_renban_encoding_is_exact(monkeypatch, seed) -> None:
-    rng = random.Random(seed)
     used = counted_calls(monkeypatch, sat, "_consecutive")
-    for _ in range(6):
-        n = rng.choice((6, 7, 9))
-        p = Puzzle(Grid(n))
-        k = rng.randint(2, 5)
-        cells = rng.sample(range(n * n), k)
+
+    def build(rng: random.Random, p: Puzzle, n: int) -> list[int]:
+        cells = rng.sample(range(n * n), rng.randint(2, 5))
         p.add(ConsecutiveSet(cells, "renban"))
-        cand = random_cand(rng, n, n * n, rng.choice((0.4, 0.6, 0.9)))
-        assert projected_models(p, cand, cells) == brute_force(p, cand, cells)
+        return cells
+    random_instances_agree(random.Random(seed), (6, 7, 9), (0.4, 0.6, 0.9), build)
     assert len(used) == 6
 
 
@@ -152,11 +165,9 @@ def test_equal_sums_need_groups_of_different_digits() -> None:
 def test_between_encoding_is_exact(monkeypatch, seed) -> None:
     """A between line's cells (some of them all different: the ends then lie further
     apart) and sometimes a second line on the same ends, on random candidates."""
-    rng = random.Random(seed)
     used = counted_calls(monkeypatch, sat, "_between")
-    for _ in range(6):
-        n = rng.choice((5, 7, 9))
-        p = Puzzle(Grid(n))
+
+    def build(rng: random.Random, p: Puzzle, n: int) -> list[int]:
         k = rng.randint(1, 3)
         a, b, *mids = rng.sample(range(n * n), k + 2 + 2)
         lines = [mids[:k]]
@@ -167,9 +178,8 @@ def test_between_encoding_is_exact(monkeypatch, seed) -> None:
                 p.add(FunctionConstraint(strictly_between, (a, b, c), "between"))
         if k > 1 and rng.random() < 0.6:
             p.add(AllDifferent(mids[:k], "mids"))
-        scope = [a, b] + [c for line in lines for c in line]
-        cand = random_cand(rng, n, n * n, rng.choice((0.4, 0.7, 1.0)))
-        assert projected_models(p, cand, scope) == brute_force(p, cand, scope)
+        return [a, b] + [c for line in lines for c in line]
+    random_instances_agree(random.Random(seed), (5, 7, 9), (0.4, 0.7, 1.0), build)
     assert len(used) > 0
 
 
