@@ -22,7 +22,10 @@ puzzle 1, then on puzzle 2, ..., the order rotating), CPU time of the call alone
 
 * ``ours``: ``sudoku_csp.workbench.true_candidates(puzzle, cap=K)`` and
   ``sudoku_csp.workbench.count_solutions(puzzle)`` when the package has them (``--ours
-  api``); otherwise (``--ours diy``) a do-it-yourself baseline on the public
+  api``), in a process readied as ``sudoku-csp listen`` readies its own
+  (``sudoku_csp.workbench.server.ready_process``: a warm-up job of each kind, then the
+  start-up objects frozen out of the collector's reach) when the package has that;
+  otherwise (``--ours diy``) a do-it-yourself baseline on the public
   API of today: propagate, then for each candidate not yet seen in a solution (or seen in
   fewer than K) search with that candidate placed -- ``puzzle.solve(state=..., first=True)``
   for K = 1, the same search asked for K solutions for K > 1 -- every solution found marking
@@ -260,6 +263,13 @@ def ours_call(req: dict, use_api: bool) -> dict:
 
 def worker(use_api: bool) -> int:
     """Our long-lived worker: one JSON request a line on stdin, one reply a line."""
+    if use_api:
+        try:
+            from sudoku_csp.workbench.server import ready_process
+        except ImportError:             # an older checkout (--package): as it was
+            pass
+        else:
+            ready_process()
     for line in sys.stdin:
         if not line.strip():
             continue

@@ -8,7 +8,9 @@ Count, True Candidates, Step and Solution Path buttons ask this library.
                       [--time-limit S] [--verbose]
 
 The server (:mod:`sudoku_csp.workbench.server`; the protocol in docs/listen.md) listens on
-loopback only unless ``--host`` says otherwise, and runs until Ctrl-C (exit 130). It needs
+loopback only unless ``--host`` says otherwise, and runs until Ctrl-C (exit 130). Once
+listening, before it says so, it answers one small job of each kind and freezes the start-up objects out of the
+collector's reach (:func:`~sudoku_csp.workbench.server.ready_process`). It needs
 the ``websockets`` package (``pip install "sudoku-csp[listen]"``).
 """
 from __future__ import annotations
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         raise UsageError("listen needs the websockets package "
                          "(pip install \"sudoku-csp[listen]\")") from None
-    from ..workbench.server import ListenServer
+    from ..workbench.server import ListenServer, ready_process
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
     if args.max_message < 1024:
@@ -55,8 +57,9 @@ def run(args: argparse.Namespace) -> int:
     server = ListenServer(args.host, args.port, args.max_message, args.time_limit,
                           args.verbose)
     try:
-        server.serve_forever(on_ready=lambda: print(
-            f"sudoku-csp listening on {server.url} (Ctrl-C stops)", flush=True))
+        server.serve_forever(on_ready=lambda: (
+            ready_process(),            # warm up, and keep the collector off start-up objects
+            print(f"sudoku-csp listening on {server.url} (Ctrl-C stops)", flush=True)))
     except OSError as e:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: "
                          f"{e.strerror or e}") from None

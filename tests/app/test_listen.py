@@ -14,7 +14,7 @@ from websockets.sync.client import connect  # noqa: E402
 
 from conftest import DATA, fpuzzle_row  # noqa: E402
 from sudoku_csp.workbench import true_candidates  # noqa: E402
-from sudoku_csp.workbench.server import MAX_MESSAGE, ListenServer  # noqa: E402
+from sudoku_csp.workbench.server import MAX_MESSAGE, ListenServer, ready_process  # noqa: E402
 from variants import classic_puzzle  # noqa: E402
 
 import lzstring  # noqa: E402
@@ -287,3 +287,34 @@ def test_cli_listen_port_in_use(capsys, server) -> None:
     rc = main(["listen", "--port", str(server.port)])
     out, err = capsys.readouterr()
     assert rc == 2 and "cannot listen" in err and err.count("\n") == 1
+
+
+def test_ready_process_warms_up_and_freezes_the_start_up_objects() -> None:
+    import gc
+    try:
+        moved = ready_process()
+        assert moved > 10_000 and gc.get_freeze_count() > moved // 2
+        # a full collection now walks only what came after, a few objects
+        assert len(gc.get_objects()) < moved // 10
+        assert gc.isenabled()
+        assert ready_process(freeze=False) == 0
+    finally:
+        gc.unfreeze()
+
+
+def test_cli_listen_readies_the_process_before_it_says_listening(capsys, monkeypatch) -> None:
+    import gc
+    from sudoku_csp.cli import main
+    seen = []
+
+    def serve(self, on_ready=None):
+        seen.append(gc.get_freeze_count())
+        on_ready()
+        seen.append(gc.get_freeze_count())
+    monkeypatch.setattr(ListenServer, "serve_forever", serve)
+    try:
+        assert main(["listen", "--port", "0"]) == 0
+    finally:
+        gc.unfreeze()
+    assert seen[0] == 0 and seen[1] > 10_000
+    assert "listening on" in capsys.readouterr().out
