@@ -25,8 +25,8 @@
  * each open candidate is placed and propagated, and one that conflicts is removed (sweeps
  * until one removes nothing; a sweep skips what an earlier probe of it placed). With
  * lookahead=1 the sweep also reads a cell's probes together: once every open digit of a
- * cell that has a "some digit" clause is probed in the sweep, a literal every digit
- * that did not conflict propagated to holds (the cell takes one of them). With
+ * cell that has a "some digit" clause is probed in the sweep, a candidate literal every
+ * digit that did not conflict propagated to holds (the cell takes one of them). With
  * probe_after > 0 the walk first runs without it, and past that many decisions starts
  * again from the root with it (counts, decisions and the buffered solutions reset:
  * nothing is counted twice; with keep, take() the solutions only once the run is over
@@ -136,8 +136,9 @@ typedef struct {
     unsigned char *cellcl;           /* per cell: a branching clause of its own digits */
     int *lastamp, *lacnt;            /* per literal index: the cell pass that saw it, in
                                         how many of that cell's probes */
-    int *labuf, lan, lagen;          /* the literals of the cell's first clean probe */
-    long long implied;               /* literals the lookahead set */
+    int *labuf, lan, lagen;          /* the candidate literals of the cell's first clean
+                                        probe */
+    long long implied;               /* candidate literals the lookahead set */
     int *porder;                     /* probe(): the cells in probing order, then per cell
                                         its open candidates, then n + 1 bucket starts */
     /* candidate counts */
@@ -385,8 +386,11 @@ static int record(Enumerator *e) {
    cell by cell) and are read together once the cell's last digit is probed: when every
    open digit of the cell was probed without a conflict in this pass (one placed by an
    earlier probe of the sweep, not probed again, leaves the cell out) and the cell has
-   a clause of its own digits (it takes one of them), a literal that all the cell's
-   clean probes set holds at the node. Sound though the node may have gained literals
+   a clause of its own digits (it takes one of them), a candidate literal (placed or
+   ruled out) that all the cell's clean probes set holds at the node. Auxiliary
+   literals would hold as well, but setting them made "Trollscraper" (u087, skyscraper
+   automata) sweep twice as long for nothing (1,000 -> 1,981 probes, 351 more literals
+   at the root, its walk giving up either way). Sound though the node may have gained literals
    between two of the cell's probes (a failed literal): a probe's literals follow from
    the literal and the node as it was, so from the node as it is; a digit that has gone
    false since is one more set to intersect, which only takes literals away. It finds
@@ -394,8 +398,10 @@ static int record(Enumerator *e) {
    set), so fewer sweeps: "Endless Knight" (u072) 5 sweeps, 2,179 probes, 126,338
    propagated literals -> 3 sweeps, 1,303 probes, 72,470; "Crawfish" (u082) 1,827 ->
    1,304 probes; where it finds nothing (u056) the walk is the same. The node after the
-   sweeps holds every literal the probing without it sets (both are closed under failed
-   literals, and the closure is the least such set): tests/csp/test_cnf_enum.py.
+   sweeps holds every literal the probing without it sets: each literal that probing adds
+   (a failed literal's negation, what unit propagation sets) is in every node without a
+   conflict that holds the start and is closed under both, as this one is (its last
+   sweep found nothing; or every cell is decided); tests/csp/test_cnf_enum.py.
    1: the node has no solution, 0: done, -1: out of memory */
 static int probe(Enumerator *e) {
     int changed = 1, sweeps = 0;
@@ -454,6 +460,7 @@ static int probe(Enumerator *e) {
                     if (clean == 0) {
                         for (i = pos + 1; i < e->trail_n; i++) {
                             int l = e->trail[i];
+                            if ((l >> 1) > e->nprim) continue;   /* candidates only */
                             e->lastamp[l] = g;
                             e->lacnt[l] = 1;
                             e->labuf[e->lan++] = l;

@@ -84,8 +84,9 @@ NODES_PER_SOLUTION_CAPPED = 16
 PROBE_DEPTH = 1
 PROBE_AFTER = 150
 #: probing reads each cell's probes together: once every open digit of a cell is probed
-#: in a sweep, a literal all of those without a conflict propagated to holds (the cell
-#: takes one of them). It finds what failed literals find only a sweep or two later:
+#: in a sweep, a candidate literal all of those without a conflict propagated to holds
+#: (the cell takes one of them). It finds what failed literals find only a sweep or two
+#: later, and some they never find:
 #: "Endless Knight" (u072), answered by the probing alone, 5 -> 3 sweeps, 2,179 -> 1,303
 #: probes, the kernel 8.4 -> 5.4 ms; "Crawfish" (u082) 1,827 -> 1,304 probes, 7.5 -> 5.2
 #: ms. The root it leaves holds every literal the probing without it sets. Whole calls:

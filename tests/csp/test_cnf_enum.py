@@ -535,29 +535,31 @@ def test_the_lookahead_keeps_every_failed_literal(set_name, ident, decided) -> N
 
 @needs_kernel
 def test_the_lookahead_sets_what_every_digit_of_a_cell_sets() -> None:
-    """Three cells of digits 1..3, r1c1 not 3, and an auxiliary variable ``a`` that each
-    of r1c1's digits sets, ``a`` ruling out 3 in r1c3. The failed-literal probing alone
-    finds r1c3 not 3 (its placement takes ``a``, then both digits of r1c1) but never
-    ``a``, which it does not probe; the lookahead of r1c1 sets both. 12 solutions
-    either way."""
-    n, size, a = 3, 3, 10
+    """Three cells of digits 1..3, r1c1 not 3, and two auxiliary variables ``a`` and
+    ``b`` that each digit of r1c1 sets, ``a`` and ``b`` together ruling out 3 in r1c3.
+    Failed-literal probing alone never finds that: placing 3 in r1c3 leaves the clause
+    (not a, not b), no unit. Each of r1c1's digits propagates to it, so the lookahead
+    of r1c1 sets it (a candidate literal; ``a`` and ``b`` hold too, but auxiliary
+    literals are not set). 12 solutions either way."""
+    n, size, a, b = 3, 3, 10, 11
 
     def var(c: int, d: int) -> int:
         return c * n + d
     clauses: list[list[int]] = [[var(c, d) for d in range(1, n + 1)] for c in range(size)]
     clauses += [[-var(c, x), -var(c, y)] for c in range(size)
                 for x in range(1, n + 1) for y in range(x + 1, n + 1)]
-    clauses += [[-var(0, 3)], [-var(0, 1), a], [-var(0, 2), a], [-a, -var(2, 3)]]
+    clauses += [[-var(0, 3)], [-var(0, 1), a], [-var(0, 2), a], [-var(0, 1), b],
+                [-var(0, 2), b], [-a, -b, -var(2, 3)]]
     roots = []
     for look in (False, True):
-        en = KERNEL.Enumerator(a, n, size, clauses, 0, False, 1, 0, 1, lookahead=look)
+        en = KERNEL.Enumerator(b, n, size, clauses, 0, False, 1, 0, 1, lookahead=look)
         assert en.run(0, 10 ** 9) == cnf_enum.PAUSED
         roots.append(set(en.root()))
-        assert en.implied == (2 if look else 0)
+        assert en.implied == (1 if look else 0)
         assert en.run(10 ** 6, 10 ** 9) == cnf_enum.DONE
         assert en.found == 12
-    assert roots == [{-var(0, 3), -var(2, 3)}, {-var(0, 3), a, -var(2, 3)}]
-    plain = KERNEL.Enumerator(a, n, size, clauses, 0, False, 1, 0, 1)   # off by default
+    assert roots == [{-var(0, 3)}, {-var(0, 3), -var(2, 3)}]
+    plain = KERNEL.Enumerator(b, n, size, clauses, 0, False, 1, 0, 1)   # off by default
     plain.run(0, 10 ** 9)
     assert set(plain.root()) == roots[0] and plain.implied == 0
 
