@@ -431,7 +431,10 @@ static int probe(Enumerator *e) {
             if (q % n == 0) {            /* a cell's first digit: a new lookahead pass */
                 clean = 0;
                 whole = e->lookahead && e->cellcl[e->porder[q / n]];
-                e->lagen++;
+                if (whole && ++e->lagen == 0x7fffffff) {   /* stamps start over */
+                    memset(e->lastamp, 0, sizeof(int) * (size_t)e->nlits);
+                    e->lagen = 1;
+                }
                 e->lan = 0;
             }
             v = e->porder[q / n] * n + q % n + 1;
