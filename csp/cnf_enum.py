@@ -51,6 +51,7 @@ def compiled_kernel() -> Any:
     return active(_KERNEL)
 
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
+           "PROBE_LOOKAHEAD",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -82,6 +83,15 @@ NODES_PER_SOLUTION_CAPPED = 16
 #: does every walk on a model with rules other than houses (:data:`PROBE_FIRST`)
 PROBE_DEPTH = 1
 PROBE_AFTER = 150
+#: probing reads each cell's probes together: once every open digit of a cell is probed
+#: in a sweep, a candidate literal all of those without a conflict propagated to holds
+#: (the cell takes one of them). It finds what failed literals find only a sweep or two
+#: later, and some they never find:
+#: "Endless Knight" (u072), answered by the probing alone, 5 -> 3 sweeps, 2,179 -> 1,303
+#: probes, the kernel 8.4 -> 5.4 ms; "Crawfish" (u082) 1,827 -> 1,304 probes, 7.5 -> 5.2
+#: ms. The root it leaves holds every literal the probing without it sets. Whole calls:
+#: docs/performance.md, "Root probing: a cell's probes read together"
+PROBE_LOOKAHEAD = True
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -175,7 +185,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     n, size = session.n, session.size
     if session.houses is not None:     # all-different rules only: the kernel encodes them
         return mod.Enumerator(size * n + n, n, size, None, cap, keep, PROBE_DEPTH, after,
-                              branch, cand=session.cand, houses=session.houses)
+                              branch, cand=session.cand, houses=session.houses,
+                              lookahead=PROBE_LOOKAHEAD)
     if session.lazy:
         return None
     enc = session.enc
@@ -183,7 +194,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     if not session.supported:          # a deferred session holds them in its extra
         clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
-    return mod.Enumerator(enc.top, n, size, clauses, cap, keep, PROBE_DEPTH, after, branch)
+    return mod.Enumerator(enc.top, n, size, clauses, cap, keep, PROBE_DEPTH, after, branch,
+                          lookahead=PROBE_LOOKAHEAD)
 
 
 class Decided:
@@ -204,7 +216,7 @@ class Decided:
     (0, 1, [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], False)
     """
 
-    nodes = props = probed = 0
+    nodes = props = probed = implied = 0
     progress = 1.0
 
     def __init__(self, session: Any, cap: int = 0, keep: bool = False) -> None:

@@ -465,10 +465,12 @@ def test_probing_leaves_every_count_as_it_was(monkeypatch, set_name, ident, cap)
     start) and without: the same number of solutions, or the same capped counts."""
     p = puzzle(set_name, ident)
     out = []
-    for depth, after in ((0, 0), (1, 0), (1, 150), (1, 5)):
+    for depth, after, look in ((0, 0, True), (1, 0, False), (1, 0, True), (1, 150, True),
+                               (1, 5, True), (1, 5, False)):
         with SatSession(p, defer=True) as s:
             monkeypatch.setattr(cnf_enum, "PROBE_DEPTH", depth)
             monkeypatch.setattr(cnf_enum, "PROBE_AFTER", after)
+            monkeypatch.setattr(cnf_enum, "PROBE_LOOKAHEAD", look)
             en = cnf_enum.enumerator(s, cap=cap)
             assert en.run(200_000, 10 ** 9) == cnf_enum.DONE
             if depth:
@@ -478,6 +480,88 @@ def test_probing_leaves_every_count_as_it_was(monkeypatch, set_name, ident, cap)
             # is seen): the capped counts do not
             out.append([min(k, cap) for k in counts] if cap else en.found)
     assert all(o == out[0] for o in out[1:])
+
+
+def _probed_root(s: SatSession, lookahead: bool, clauses: list | None = None) -> tuple:
+    """The root literals after probing (the walk paused before its first decision), and
+    the literals the lookahead set."""
+    if clauses is None:
+        clauses = s.clauses() + s.enc.extra       # a deferred session: supports in extra
+    en = KERNEL.Enumerator(s.enc.top, s.enc.n, s.enc.size, clauses, 1, False, 1, 0, 1,
+                           lookahead=lookahead)
+    assert en.run(0, 10 ** 9) in (cnf_enum.PAUSED, cnf_enum.DONE)
+    return set(en.root()), en.implied
+
+
+def _fails_at_root(s: SatSession, clauses: list, root: set, lit: int) -> bool:
+    """``lit`` set at ``root`` propagates to a conflict (no probing, no decision)."""
+    en = KERNEL.Enumerator(s.enc.top, s.enc.n, s.enc.size,
+                           clauses + [[x] for x in sorted(root)] + [[lit]], 0, False, 0, 0)
+    return en.run(0, 10 ** 9) == cnf_enum.DONE and en.found == 0
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident,decided", [
+    ("unique", "u072", True), ("unique", "u082", True), ("unique", "u089", False),
+    ("variants", "v31", False)])
+def test_the_lookahead_keeps_every_failed_literal(set_name, ident, decided) -> None:
+    """Root probing with the cells' lookahead (``lookahead=1``, :data:`PROBE_LOOKAHEAD`)
+    against the failed-literal probing alone: its root holds every literal of the other
+    (none is dropped), is closed under failed literals itself (no open candidate's
+    placement propagates to a conflict), and every candidate literal of it holds in the solutions (one, or two of many).
+    On "Endless Knight" (u072) and "Crawfish" (u082) the probing decides every cell
+    either way, the lookahead with fewer probes."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        clauses = s.clauses() + s.enc.extra
+        old, none = _probed_root(s, False, clauses)
+        new, implied = _probed_root(s, True, clauses)
+        assert none == 0 and implied > 0
+        assert old <= new
+        nprim = s.enc.size * s.enc.n
+        assert all(-x not in new for x in new)
+        open_ = [v for v in range(1, nprim + 1) if v not in new and -v not in new]
+        assert (not open_) == decided
+        for v in open_:
+            assert not _fails_at_root(s, clauses, new, v)
+        solutions = p.solve().solutions            # one, or two of many
+        assert solutions
+        for solution in solutions:
+            truth = {c * s.enc.n + d for c, d in enumerate(solution)}
+            for x in new:
+                if abs(x) <= nprim:
+                    assert (x in truth) == (x > 0)
+
+
+@needs_kernel
+def test_the_lookahead_sets_what_every_digit_of_a_cell_sets() -> None:
+    """Three cells of digits 1..3, r1c1 not 3, and two auxiliary variables ``a`` and
+    ``b`` that each digit of r1c1 sets, ``a`` and ``b`` together ruling out 3 in r1c3.
+    Failed-literal probing alone never finds that: placing 3 in r1c3 leaves the clause
+    (not a, not b), no unit. Each of r1c1's digits propagates to it, so the lookahead
+    of r1c1 sets it (a candidate literal; ``a`` and ``b`` hold too, but auxiliary
+    literals are not set). 12 solutions either way."""
+    n, size, a, b = 3, 3, 10, 11
+
+    def var(c: int, d: int) -> int:
+        return c * n + d
+    clauses: list[list[int]] = [[var(c, d) for d in range(1, n + 1)] for c in range(size)]
+    clauses += [[-var(c, x), -var(c, y)] for c in range(size)
+                for x in range(1, n + 1) for y in range(x + 1, n + 1)]
+    clauses += [[-var(0, 3)], [-var(0, 1), a], [-var(0, 2), a], [-var(0, 1), b],
+                [-var(0, 2), b], [-a, -b, -var(2, 3)]]
+    roots = []
+    for look in (False, True):
+        en = KERNEL.Enumerator(b, n, size, clauses, 0, False, 1, 0, 1, lookahead=look)
+        assert en.run(0, 10 ** 9) == cnf_enum.PAUSED
+        roots.append(set(en.root()))
+        assert en.implied == (1 if look else 0)
+        assert en.run(10 ** 6, 10 ** 9) == cnf_enum.DONE
+        assert en.found == 12
+    assert roots == [{-var(0, 3)}, {-var(0, 3), -var(2, 3)}]
+    plain = KERNEL.Enumerator(b, n, size, clauses, 0, False, 1, 0, 1)   # off by default
+    plain.run(0, 10 ** 9)
+    assert set(plain.root()) == roots[0] and plain.implied == 0
 
 
 @needs_kernel
