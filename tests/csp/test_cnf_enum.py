@@ -567,6 +567,23 @@ def test_the_cells_branching_passes_over_a_shorter_clause_of_other_cells() -> No
 
 
 @needs_kernel
+@pytest.mark.parametrize("set_name,ident", [("unique", "u076"), ("variants", "v08"),
+                                            ("classic", "c01")])
+def test_the_cells_branching_keeps_counters_of_the_cells_clauses_only(set_name, ident) -> None:
+    """``branch=1`` never branches on a house-digit (or other) clause, so it keeps no count of
+    their literals left and true, nor their conflict weights, at each assignment
+    (``Enumerator.tracked``: each candidate variable is in its cell's clause only; on
+    every clause, 0, it is in its houses' clauses too). The walk itself is the same as
+    when it kept them (every walk of the workbench's three sets, decision for decision:
+    docs/performance.md, 2026-12-01), and so are the counts."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        candidates = sum(bin(s.cand[c]).count("1") for c in s.free)
+        tracked = [cnf_enum.enumerator(s, cap=1, branch=b).tracked for b in (0, 1)]
+    assert tracked[1] == candidates < tracked[0]
+
+
+@needs_kernel
 def test_listing_probes_from_the_start_only() -> None:
     en = KERNEL.Enumerator(4, 2, 2, [[1, 2], [3, 4], [-1, -3], [-2, -4]], 0, True, 1, 0)
     assert en.run(100, 10_000) == cnf_enum.DONE
