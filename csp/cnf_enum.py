@@ -66,11 +66,17 @@ DONE, PAUSED, STOPPED, GAVE_UP = 0, 1, 2, 3
 #: fewer solutions (a subtree whose candidates are all seen is skipped), and the SAT path
 #: asks one question per candidate not seen yet: :data:`NODES_CAPPED` and
 #: :data:`NODES_PER_SOLUTION_CAPPED`. (v08, 3,799 solutions, finds its first after 1,000
-#: to 1,500 decisions and then 7.5 a solution: 0.15 s against 0.45 s by SAT)
+#: to 1,500 decisions and then 7.5 a solution: 0.15 s against 0.45 s by SAT.) Capped: 1,500
+#: and 24 since 2026-12-01 (from 1,000 and 16, once the cells' walk kept the counters of
+#: the cells' clauses only, 13 % less a decision): "Anti-Ratio Coverage" (u058, 1,280-1,410
+#: decisions) and v29 (2,686-2,991) now finish in the walk, and v08 with a cap of 8 (14,491
+#: decisions, 694 solutions, about 21 a solution) too: 125 -> 80 ms against SAT; the grids
+#: of houses only v02 and v03 (45 decisions a solution) give up later, 5-14 ms lost each
+#: (docs/performance.md, 2026-12-01)
 NODES = 1_500
 NODES_PER_SOLUTION = 64
-NODES_CAPPED = 1_000
-NODES_PER_SOLUTION_CAPPED = 16
+NODES_CAPPED = 1_500
+NODES_PER_SOLUTION_CAPPED = 24
 #: failed-literal probing (the compiled kernel): once the walk has made
 #: :data:`PROBE_AFTER` decisions without finishing, it starts again from the root, where
 #: every candidate left is placed in turn and propagated, and one that propagates to a
@@ -119,7 +125,8 @@ EXTEND_SLICE = 250
 EXTEND_MAX = 6_000
 #: the kernel's branching when counting candidates up to a cap (``cap`` > 0): 1 branches on
 #: the cells' "some digit" clauses only (the unseen digits of a cell first), with conflict
-#: weights halved every 256 conflicts (``choose_cells`` in ``csp/_enum_kernel.c``); 0 is
+#: weights halved every 256 conflicts (``choose_cells`` in ``csp/_enum_kernel.c``; such a
+#: walk keeps the counters and weights of the cells' clauses only, ``mark_cell_clauses``); 0 is
 #: the choice on every branching clause (cell or house-digit clause, the fewest literals
 #: left per conflict met there, no decay). The workbench's sets, CPU of whole calls in one
 #: process (2 rounds, A/B interleaved): variants true candidates cap 1 / cap 8 750 -> 600 /

@@ -629,6 +629,45 @@ def test_both_branchings_walk_the_same_solutions(set_name, ident, cap) -> None:
 
 
 @needs_kernel
+def test_the_cells_branching_passes_over_a_shorter_clause_of_other_cells() -> None:
+    """``branch=1`` decides on the cells' clauses only (the kernel lists them once,
+    ``mark_cell_clauses``, and ``choose_cells`` goes through that list): three cells of
+    one house, digits 1-3, and a clause "3 in the first or the second cell" given first
+    and shorter than every cell's. On every clause (0) the walk decides that 3 first and
+    lists the solutions with a 3 in the first cell first; on the cells' clauses the first
+    cell's 1 comes first. The same four solutions either way."""
+    cells = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    at_most_one = [[-a, -b] for c in cells for i, a in enumerate(c) for b in c[i + 1:]]
+    different = [[-(a * 3 + d), -(b * 3 + d)] for d in (1, 2, 3) for a in range(3)
+                 for b in range(a + 1, 3)]
+    clauses = [[3, 6]] + cells + at_most_one + different
+    walks = []
+    for branch in (0, 1):
+        en = KERNEL.Enumerator(9, 3, 3, clauses, 0, True, 0, 0, branch)
+        assert en.run(100, 10 ** 6) == cnf_enum.DONE and en.found == 4
+        walks.append(en.take())
+    assert walks[0] == [[3, 1, 2], [3, 2, 1], [1, 3, 2], [2, 3, 1]]
+    assert walks[1] == [[1, 3, 2], [2, 3, 1], [3, 1, 2], [3, 2, 1]]
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident", [("unique", "u076"), ("variants", "v08"),
+                                            ("classic", "c01")])
+def test_the_cells_branching_keeps_counters_of_the_cells_clauses_only(set_name, ident) -> None:
+    """``branch=1`` never branches on a house-digit (or other) clause, so it keeps no count of
+    their literals left and true, nor their conflict weights, at each assignment
+    (``Enumerator.tracked``: each candidate variable is in its cell's clause only; on
+    every clause, 0, it is in its houses' clauses too). The walk itself is the same as
+    when it kept them (every walk of the workbench's three sets, decision for decision:
+    docs/performance.md, 2026-12-01), and so are the counts."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        candidates = sum(bin(s.cand[c]).count("1") for c in s.free)
+        tracked = [cnf_enum.enumerator(s, cap=1, branch=b).tracked for b in (0, 1)]
+    assert tracked[1] == candidates < tracked[0]
+
+
+@needs_kernel
 def test_listing_probes_from_the_start_only() -> None:
     en = KERNEL.Enumerator(4, 2, 2, [[1, 2], [3, 4], [-1, -3], [-2, -4]], 0, True, 1, 0)
     assert en.run(100, 10_000) == cnf_enum.DONE
