@@ -370,22 +370,18 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     # the states after each cell are numbered in the order first reached (the start is
     # 0): the passes below hash small integers, not the automaton's states
     states: list[Any] = [auto.start]
-    # per layer, state -> [(digit, next state or None)] in the digits' order: each step
-    # is asked once (the passes below read these)
-    trans: list[list[list[tuple[int, int | None]]]] = []
+    # per layer, per state: the state after each of the cell's digits, in the digits'
+    # order (None: the rule fails); each step is asked once (the passes below read these)
+    trans: list[list[list[int | None]]] = []
     count = 0
     for i in range(k):
         di = doms[i]
         ids: dict[Any, int] = {}
+        setdefault = ids.setdefault
         ti = []
         for s in states:
-            out = []
-            for d in di:
-                t = step(i, s, d)
-                if t is not None:
-                    t = ids.setdefault(t, len(ids))
-                out.append((d, t))
-            ti.append(out)
+            ti.append([None if t is None else setdefault(t, len(ids))
+                       for t in [step(i, s, d) for d in di]])
         count += len(ids)
         if count > budget:
             return False
@@ -397,16 +393,14 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     live[k] = {j for j, s in enumerate(states) if accept(s)}
     for i in range(k - 1, -1, -1):
         after = live[i + 1]                   # None is never in it
-        live[i] = {s for s, out in enumerate(trans[i])
-                   if not after.isdisjoint([t for _, t in out])}
+        live[i] = {s for s, ts in enumerate(trans[i]) if not after.isdisjoint(ts)}
         enc.step()
-    clauses, var = enc.clauses, enc.var
+    clauses = enc.clauses
     if 0 not in live[0]:
         clauses.append([])                 # no digits satisfy the rule
         return True
     if auto.distinct:
         _house(enc, cand, cells)
-    layer: dict[int, int | None] = {0: None}   # state -> variable (None: true)
     # a compact encoding (the compiled enumerator's) also gets the supports of each layer
     # (Encoding.extra): unit propagation then goes backwards along the automaton too
     sup, extra = enc.compact, enc.extra
@@ -415,64 +409,114 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     top = enc.top                             # the new variables (enc.new_var, inlined)
     #: per layer, the states' variables, for the projection clauses (:func:`_projections`)
     project: list[dict[Any, int]] | None = [] if sup and auto.distinct and k > 1 else None
+    # the first cell, from the start (true): a digit into a dead state is forbidden, any
+    # other leads to its state's variable (the later layers' loop below, with the start's
+    # literal left out of each clause; the same clauses in the same order as one loop)
+    base = cells[0] * n
+    after = live[1]
+    nxt: dict[int, int] = {}
+    into: dict[int, int] = {}                 # state -> the digits leading to it
+    dead: list[int] = []
+    for d, t in zip(doms[0], trans[0][0]):
+        x = base + d
+        if t not in after:
+            append([-x])
+            dead.append(x)
+            continue
+        if k == 1:
+            continue
+        tv = nxt.get(t)
+        if tv is None:
+            top += 1
+            tv = nxt[t] = top
+            into[t] = 1 << d
+        else:
+            into[t] |= 1 << d
+        append([-x, tv])
+    enc.top = top
+    enc.step()
+    if sup:
+        for t, tv in nxt.items():             # a state needs a digit before it
+            extra.append([-tv] + [base + d for d in digits_of(into[t])])
+        if nxt:                               # some state holds after each cell
+            extra.append(list(nxt.values()))
+        extra.extend([[-x] for x in dead])    # a digit needs a state it goes on from
+        if project is not None:
+            project.append(nxt)
+    layer = nxt
     last = k - 1
-    for i, c in enumerate(cells):
-        nxt: dict[Any, int | None] = {}
-        base = c * n
+    for i in range(1, k):
+        nxt = {}
+        base = cells[i] * n
         after = live[i + 1]
         ti = trans[i]
+        di = doms[i]
         get = nxt.get
-        if sup:
-            preds: dict[Any, list[int | None]] = {}   # state -> the states leading to it
-            into: dict[Any, int] = {}                  # state -> the digits leading to it
-            from_: list[list[int | None]] = [[] for _ in range(n + 1)]
+        end = i == last
+        if not sup:
+            for s, sv in layer.items():
+                nsv = -sv
+                for d, t in zip(di, ti[s]):
+                    x = base + d
+                    if t not in after:
+                        append([nsv, -x])
+                        continue
+                    if end:
+                        continue
+                    tv = get(t)
+                    if tv is None:
+                        top += 1
+                        tv = nxt[t] = top
+                    append([nsv, -x, tv])
+            enc.top = top
+            enc.step()
+            layer = nxt
+            continue
+        preds: dict[int, list[int]] = {}      # state -> [-its variable, the states into it]
+        into = {}
+        from_ = [[-(base + d)] for d in range(n + 1)]   # digit -> [-it, states it leaves]
         for s, sv in layer.items():
-            ok: list[int] = []
-            for d, t in ti[s]:
+            nsv = -sv
+            ok = [nsv]                        # a state needs a digit that goes on from it
+            for d, t in zip(di, ti[s]):
                 x = base + d
                 if t not in after:
-                    append([-x] if sv is None else [-sv, -x])
+                    append([nsv, -x])
                     continue
-                if sup:
-                    ok.append(x)
-                    from_[d].append(sv)
-                if i == last:
+                ok.append(x)
+                from_[d].append(sv)
+                if end:
                     continue
                 tv = get(t)
                 if tv is None:
                     top += 1
                     tv = nxt[t] = top
-                    if sup:
-                        preds[t] = [sv]
-                        into[t] = 1 << d
-                elif sup:
+                    preds[t] = [-tv, sv]
+                    into[t] = 1 << d
+                else:
                     ps = preds[t]
                     if ps[-1] != sv:         # a state's digits into t come one after another
                         ps.append(sv)
                     into[t] |= 1 << d
-                append([-x, tv] if sv is None else [-sv, -x, tv])
-            if sup and sv is not None:        # a state needs a digit that goes on from it
-                extra.append([-sv] + ok)
+                append([nsv, -x, tv])
+            extra.append(ok)
         enc.top = top
         enc.step()
-        if sup:
-            for t, tv in nxt.items():         # a state needs a state and a digit before it
-                ps = preds[t]
-                if None not in ps:
-                    extra.append([-tv] + sorted(ps))  # type: ignore[arg-type]
-                extra.append([-tv] + [base + d for d in digits_of(into[t])])
-            if nxt:                           # some state holds after each cell
-                extra.append(list(nxt.values()))  # type: ignore[arg-type]
-            for d in doms[i]:                 # a digit needs a state it goes on from
-                svs = from_[d]
-                if None not in svs:
-                    extra.append([-(base + d)] + svs)  # type: ignore[operator]
-            if project is not None:
-                project.append(nxt)
+        # a state needs a state and a digit before it (the layer's variables rise in its
+        # order, so each state's list of states before it is sorted already)
+        for t, tv in nxt.items():
+            extra.append(preds[t])
+            extra.append([-tv] + [base + d for d in digits_of(into[t])])
+        if nxt:                               # some state holds after each cell
+            extra.append(list(nxt.values()))
+        for d in di:                          # a digit needs a state it goes on from
+            extra.append(from_[d])
+        if project is not None:
+            project.append(nxt)
         layer = nxt
     if project is not None and sum(len(project[i - 1]) * (k - i)
                                    for i in range(1, k)) <= PROJECTION_WORK:
-        _projections(enc, cand, cells, trans, live, project)
+        _projections(enc, cand, cells, doms, trans, live, project)
     return True
 
 
@@ -485,8 +529,8 @@ PROJECTION_WORK = 20_000
 
 
 def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
-                 trans: list[list[list[tuple[int, int | None]]]], live: list[set[int]],
-                 layers: list[dict[int, int]]) -> None:
+                 doms: list[tuple[int, ...]], trans: list[list[list[int | None]]],
+                 live: list[set[int]], layers: list[dict[int, int]]) -> None:
     """The projection clauses of an automaton of different digits (skyscraper, sandwich
     and X-sum clues), into ``enc.extra``: a state after ``i`` cells allows in each later
     cell only the digits of some path from it to an accepted end, a binary clause for
@@ -495,7 +539,8 @@ def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
     which the layer supports leave to the search ("Trollscraper", 24 skyscraper clues:
     true candidates 177 -> 141 ms, its count 198 -> 153 ms; the digits before a state as
     well, three times the clauses, did no better). ``layers[i]``: state -> variable after
-    ``i + 1`` cells. The paths' digits are one integer per state, ``n + 1`` bits a cell."""
+    ``i + 1`` cells; ``trans[i][s]``: the states after each digit of ``doms[i]``. The
+    paths' digits are one integer per state, ``n + 1`` bits a cell."""
     n, k = enc.n, len(cells)
     w = n + 1
     # every later cell's candidates at once, ``w`` bits a cell as the paths; a bit's
@@ -512,19 +557,24 @@ def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
         cur: dict[Any, int] = {}
         shift = i * w
         ti = trans[i]
-        for s in layers[i - 1]:
+        bits = [1 << (shift + d) for d in doms[i]]
+        get = suf.get
+        layer = layers[i - 1]
+        for s in layer:
             m = 0
-            for d, t in ti[s]:
-                if t in suf:
-                    m |= suf[t] | (1 << (shift + d))
+            for b, t in zip(bits, ti[s]):
+                after = get(t)                # None: a dead state (or none)
+                if after is not None:
+                    m |= after | b
             cur[s] = m
         suf = cur
         later = every >> shift << shift
-        for t, tv in layers[i - 1].items():
+        for t, tv in layer.items():
             out = later & ~suf[t]         # in the cells' order, each cell's digits rising
+            ntv = -tv
             while out:
                 low = out & -out
-                append([-tv, -lit[low.bit_length() - 1]])
+                append([ntv, -lit[low.bit_length() - 1]])
                 out ^= low
 
 
