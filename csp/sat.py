@@ -898,21 +898,33 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
         union |= m
     clauses = enc.clauses
     add = clauses.append
-    starts = [s for s in range(1, n - k + 2)
-              if all(union >> d & 1 for d in range(s, s + k))]
-    sel = {s: enc.new_var() for s in starts}
-    add(list(sel.values()))
-    clauses.extend([-a, -b] for a, b in itertools.combinations(sel.values(), 2))
-    # per digit: the cells' literals holding it, the windows holding it
-    has = {d: [b + d for b, m in zip(bases, masks) if m >> d & 1] for d in digits_of(union)}
-    wins = {d: [v for s, v in sel.items() if s <= d < s + k] for d in has}
+    run = (1 << k) - 1
+    starts = [s for s in range(1, n - k + 2) if union >> s & run == run]
+    first = enc.top + 1                # a selector per window (enc.new_var, in order)
+    enc.top += len(starts)
+    sel = list(range(first, enc.top + 1))
+    add(sel[:])
+    clauses.extend([-a, -b] for a, b in itertools.combinations(sel, 2))
+    # per digit: the cells' literals holding it, the windows holding it (those starting
+    # from d - k + 1 to d: a slice of the starts, which rise)
+    has: dict[int, list[int]] = {}
+    wins: dict[int, list[int]] = {}
+    j = 0                              # the first window that may hold d
+    for d in digits_of(union):
+        has[d] = [b + d for b, m in zip(bases, masks) if m >> d & 1]
+        while j < len(starts) and starts[j] + k <= d:
+            j += 1
+        e = j
+        while e < len(starts) and starts[e] <= d:
+            e += 1
+        wins[d] = sel[j:e]
     for b, m in zip(bases, masks):
         for d in digits_of(m):
             add([-(b + d)] + wins[d])
-    for s, v in sel.items():
+    for s, v in zip(starts, sel):
         for d in range(s, s + k):
             add([-v] + has[d])
-        w = ((1 << k) - 1) << s        # the window's digits
+        w = run << s                   # the window's digits
         for b, m in zip(bases, masks):
             add([-v] + [b + d for d in digits_of(m & w)])
     lo, hi = starts[-1] if starts else 1, starts[0] + k - 1 if starts else 0
