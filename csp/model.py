@@ -475,6 +475,15 @@ class Puzzle:
             for c in self.constraints:
                 if budget is not None:
                     budget.tick("model building")
+                if type(c) is Relation:      # no house, nothing compiled: its table
+                    rel = c.relation
+                    if rel is RelationKind.NE:
+                        houses.append((c.name, c.cells))   # a != b runs in the kernel
+                        continue
+                    if rel is RelationKind.LT:
+                        has_less = True
+                    props.extend(c.propagators(n))
+                    continue
                 if isinstance(c, Relation) and c.relation is RelationKind.LT:
                     has_less = True
                 h = c.house()
@@ -510,6 +519,8 @@ class Puzzle:
         placed = [0] * g.size
         given = [False] * g.size
         for con in self.constraints:
+            if type(con) is Relation:
+                continue                     # (no unary mask: the commonest rule)
             um = con.unary_mask()
             if um is not None:
                 for cell in con.cells:
