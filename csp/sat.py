@@ -67,7 +67,13 @@ from .constraints.function import strictly_between, triple_table
 from .constraints.sums import sum_subsets
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
+from .kernel import active
 from .search import propagate_pure
+
+try:
+    from . import _auto_kernel
+except ImportError:  # not built (no C compiler): the pure-Python path
+    _auto_kernel = None
 
 __all__ = ["Encoding", "encode", "house_rules", "sat_search", "solve_limited", "SatUnavailable",
            "available", "SatSession", "cancel_check", "new_solver"]
@@ -401,6 +407,8 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
         return True
     if auto.distinct:
         _house(enc, cand, cells)
+    if not k:
+        return True
     # a compact encoding (the compiled enumerator's) also gets the supports of each layer
     # (Encoding.extra): unit propagation then goes backwards along the automaton too
     sup, extra = enc.compact, enc.extra
@@ -409,6 +417,16 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     top = enc.top                             # the new variables (enc.new_var, inlined)
     #: per layer, the states' variables, for the projection clauses (:func:`_projections`)
     project: list[dict[Any, int]] | None = [] if sup and auto.distinct and k > 1 else None
+    kernel = active(_auto_kernel)
+    if kernel is not None and n <= 62 and count <= AUTO_KERNEL_STATES:
+        # the loops below and the projections in C (csp/_auto_kernel.c): the same clauses,
+        # extra clauses and variables in the same order, a sixth of the time ("Crawfish",
+        # six skyscraper clues); without a tick, so only up to AUTO_KERNEL_STATES states
+        enc.top = kernel.layers(clauses, extra, doms, trans, live, [c * n for c in cells],
+                                [cand[c] for c in cells], n, enc.top, sup,
+                                project is not None, PROJECTION_WORK)
+        enc.step()
+        return True
     # the first cell, from the start (true): a digit into a dead state is forbidden, any
     # other leads to its state's variable (the later layers' loop below, with the start's
     # literal left out of each clause; the same clauses in the same order as one loop)
@@ -518,6 +536,11 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
                                    for i in range(1, k)) <= PROJECTION_WORK:
         _projections(enc, cand, cells, doms, trans, live, project)
     return True
+
+
+#: the automata of at most this many states have their clauses written by the compiled
+#: kernel (``csp/_auto_kernel.c``, which reads no deadline: a few milliseconds at most)
+AUTO_KERNEL_STATES = 20_000
 
 
 #: the projection clauses of one automaton are written only while its states times the

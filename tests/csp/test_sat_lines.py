@@ -113,14 +113,30 @@ def compact_models(p: Puzzle, cand: list[int], scope: list[int],
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_outside_clue_automata_are_exact(monkeypatch, seed) -> None:
+@pytest.mark.parametrize("pure", [True, False])
+def test_outside_clue_automata_are_exact(monkeypatch, seed, pure) -> None:
     """Skyscraper (now and then with the opposite clue too), sandwich and X-sum clues on
     4x4 to 6x6 grids, encoded as automata (``_automaton``, compact: the layers' supports
-    and the projection clauses in ``Encoding.extra``) from random candidates: their models
-    on the line, with and without the extra clauses, are the brute force's tuples."""
+    and the projection clauses in ``Encoding.extra``; in Python, and by the compiled
+    ``csp._auto_kernel``) from random candidates: their models on the line, with and
+    without the extra clauses, are the brute force's tuples."""
+    from csp import kernel
     from variants.outside import sandwich, skyscraper, x_sum
     used = counted_calls(monkeypatch, sat, "_automaton")
-    projected = counted_calls(monkeypatch, sat, "_projections")
+    if pure:
+        monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+        projected = counted_calls(monkeypatch, sat, "_projections")
+    else:
+        if kernel.active(sat._auto_kernel) is None:
+            pytest.skip("csp._auto_kernel is not built (or SUDOKU_CSP_PURE=1)")
+        projected = []
+        real = sat._auto_kernel.layers
+
+        def layers(*args):
+            if args[10]:                  # the projection clauses asked for
+                projected.append(1)
+            return real(*args)
+        monkeypatch.setattr(sat._auto_kernel, "layers", layers)
     rng = random.Random(seed)
     for _ in range(8):
         n = rng.choice((4, 5, 6))
