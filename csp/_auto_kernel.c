@@ -1,5 +1,6 @@
 /* csp._auto_kernel: the clause writing of csp/sat.py's `_automaton` (an automaton read
- * along a rule's cells, as CNF) and of its `_projections`, in C.
+ * along a rule's cells, as CNF) and of its `_projections`, in C; and of a compact
+ * encoding's cells and houses (`_cells_and_houses`, `_house`: `cells`, `house` below).
  *
  * The Python code builds the layers (each state's next state by digit, numbered as first
  * reached) and the live states; `layers(...)` writes the same clauses, the same extra
@@ -547,7 +548,168 @@ static PyObject *layers(PyObject *self, PyObject *args) {
     return PyLong_FromLongLong(top);
 }
 
+/* the clauses of the cells (exactly one candidate: the list of a cell's literals, and the
+ * tuple of them when it has two or more: "at most one" kept compact) and of a house (per
+ * digit the tuple of the cells' literals holding it when two or more do, and the list of
+ * them when the house has n cells), as csp/sat.py's `_cells_and_houses` and `_house` write
+ * them in a compact encoding of at most 62 digits: a cell's literals are made once, shared
+ * by its list and its tuple */
+static PyObject *digit_lits(long long base, uint64_t m, int n) {
+    Py_ssize_t len = 0;
+    for (int d = 1; d <= n; d++) len += (Py_ssize_t)(m >> d & 1);
+    PyObject *l = PyList_New(len);
+    if (!l) return NULL;
+    Py_ssize_t i = 0;
+    for (int d = 1; d <= n; d++) {
+        if (!(m >> d & 1)) continue;
+        PyObject *v = PyLong_FromLongLong(base + d);
+        if (!v) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i++, v);
+    }
+    return l;
+}
+
+static int read_mask(PyObject *o, int n, uint64_t *out) {
+    if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "candidate masks must be ints"); return -1; }
+    *out = PyLong_AsUnsignedLongLong(o);
+    if (*out == (uint64_t)-1 && PyErr_Occurred()) return -1;
+    if (*out >> (n + 1)) { PyErr_SetString(PyExc_ValueError, "a mask beyond n"); return -1; }
+    return 0;
+}
+
+static PyObject *cells(PyObject *self, PyObject *args) {
+    PyObject *clauses, *cand;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!O!i", &PyList_Type, &clauses, &PyList_Type, &cand, &n))
+        return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    Py_ssize_t size = PyList_GET_SIZE(cand);
+    uint64_t *ms = malloc(((size_t)size + 1) * sizeof(uint64_t));
+    if (!ms) return PyErr_NoMemory();
+    for (Py_ssize_t c = 0; c < size; c++)
+        if (read_mask(PyList_GET_ITEM(cand, c), n, &ms[c]) < 0) { free(ms); return NULL; }
+    for (Py_ssize_t c = 0; c < size; c++) {
+        PyObject *l = digit_lits((long long)c * n, ms[c], n);
+        if (!l) { free(ms); return NULL; }
+        int bad = PyList_Append(clauses, l) < 0;
+        if (!bad && PyList_GET_SIZE(l) > 1) {
+            PyObject *t = PyList_AsTuple(l);
+            bad = !t || PyList_Append(clauses, t) < 0;
+            Py_XDECREF(t);
+        }
+        Py_DECREF(l);
+        if (bad) { free(ms); return NULL; }
+    }
+    free(ms);
+    Py_RETURN_NONE;
+}
+
+static PyObject *house(PyObject *self, PyObject *args) {
+    PyObject *clauses, *cand, *cellseq;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!O!Oi", &PyList_Type, &clauses, &PyList_Type, &cand,
+                          &cellseq, &n))
+        return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    PyObject *seq = PySequence_Fast(cellseq, "cells must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq), size = PyList_GET_SIZE(cand);
+    Py_ssize_t *cs = malloc(((size_t)k + 1) * sizeof(Py_ssize_t));
+    if (!cs) { Py_DECREF(seq); return PyErr_NoMemory(); }
+    /* the cells, sorted, each once (sorted(set(cells))) */
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+        Py_ssize_t c = PyLong_Check(o) ? PyLong_AsSsize_t(o) : -1;
+        if (c < 0 || c >= size) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a cell outside the grid");
+            free(cs); Py_DECREF(seq); return NULL;
+        }
+        Py_ssize_t j = i;
+        while (j > 0 && cs[j - 1] > c) { cs[j] = cs[j - 1]; j--; }
+        cs[j] = c;
+    }
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (m == 0 || cs[m - 1] != cs[i]) cs[m++] = cs[i];
+    Py_DECREF(seq);
+    uint64_t *ms = malloc(((size_t)m + 1) * sizeof(uint64_t));
+    PyObject **lits = calloc(((size_t)m + 1) * ((size_t)n + 1), sizeof(PyObject *));
+    Py_ssize_t *cnt = calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    int bad = !ms || !lits || !cnt;
+    if (bad) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < m && !bad; i++)
+        bad = read_mask(PyList_GET_ITEM(cand, cs[i]), n, &ms[i]) < 0;
+    /* per digit, its cells' literals in the cells' order */
+    for (Py_ssize_t i = 0; i < m && !bad; i++)
+        for (int d = 1; d <= n && !bad; d++)
+            if (ms[i] >> d & 1) {
+                PyObject *v = PyLong_FromLongLong((long long)cs[i] * n + d);
+                if (!v) { bad = 1; break; }
+                lits[(Py_ssize_t)d * (m + 1) + cnt[d]++] = v;
+            }
+    int full = m == n;
+    for (int d = 1; d <= n && !bad; d++) {
+        PyObject **row = lits + (Py_ssize_t)d * (m + 1);
+        Py_ssize_t len = cnt[d];
+        if (len > 1) {
+            PyObject *t = PyTuple_New(len);
+            if (!t) { bad = 1; break; }
+            for (Py_ssize_t i = 0; i < len; i++) { Py_INCREF(row[i]); PyTuple_SET_ITEM(t, i, row[i]); }
+            bad = PyList_Append(clauses, t) < 0;
+            Py_DECREF(t);
+        }
+        if (full && !bad) {
+            PyObject *l = PyList_New(len);
+            if (!l) { bad = 1; break; }
+            for (Py_ssize_t i = 0; i < len; i++) { Py_INCREF(row[i]); PyList_SET_ITEM(l, i, row[i]); }
+            bad = PyList_Append(clauses, l) < 0;
+            Py_DECREF(l);
+        }
+    }
+    if (lits)
+        for (Py_ssize_t i = 0; i < (m + 1) * ((Py_ssize_t)n + 1); i++) Py_XDECREF(lits[i]);
+    free(cs); free(ms); free(lits); free(cnt);
+    if (bad) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* the unit clauses of csp/sat.py's SatSession: each candidate the masks removed, cell by
+ * cell and digit by digit, then the n variables between the candidates and the auxiliary
+ * ones: [[-v], ...] */
+static PyObject *units(PyObject *self, PyObject *args) {
+    PyObject *cand;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!i", &PyList_Type, &cand, &n)) return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    Py_ssize_t size = PyList_GET_SIZE(cand);
+    uint64_t full = ((((uint64_t)1) << n) - 1) << 1;
+    uint64_t *ms = malloc(((size_t)size + 1) * sizeof(uint64_t));
+    if (!ms) return PyErr_NoMemory();
+    for (Py_ssize_t c = 0; c < size; c++)
+        if (read_mask(PyList_GET_ITEM(cand, c), n, &ms[c]) < 0) { free(ms); return NULL; }
+    PyObject *out = PyList_New(0);
+    if (!out) { free(ms); return NULL; }
+    for (Py_ssize_t c = 0; c <= size; c++) {
+        /* past the last cell: the n numbers after the candidates, all of them */
+        uint64_t gone = c < size ? full & ~ms[c] : full;
+        long long base = (long long)c * n;
+        for (int d = 1; d <= n; d++) {
+            if (!(gone >> d & 1)) continue;
+            ll x = -(base + d);
+            if (emit(out, &x, 1) < 0) { Py_DECREF(out); free(ms); return NULL; }
+        }
+    }
+    free(ms);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"units", units, METH_VARARGS,
+     "units(cand, n): the unit clauses of the variables no clause mentions (csp/sat.py)"},
+    {"cells", cells, METH_VARARGS,
+     "cells(clauses, cand, n): each cell's exactly-one clauses, compact (csp/sat.py)"},
+    {"house", house, METH_VARARGS,
+     "house(clauses, cand, cells, n): a house's clauses per digit, compact (csp/sat.py)"},
     {"layers", layers, METH_VARARGS,
      "layers(clauses, extra, doms, trans, live, bases, masks, n, top, sup, project, "
      "work_limit) -> top: an automaton's clauses after its live states (csp/sat.py)"},

@@ -282,6 +282,11 @@ def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:
     enc.cand = list(cand)
     clauses, n = enc.clauses, enc.n
     if enc.compact and n <= AMO_PAIRWISE:      # every group a tuple: no call a cell
+        kernel = active(_auto_kernel)
+        if kernel is not None:                 # the same clauses, written in C
+            kernel.cells(clauses, enc.cand, n)
+            enc.step()
+            return
         add = clauses.append
         for base, m in zip(range(0, len(cand) * n, n), cand):
             lits = [base + d for d in digits_of(m)]
@@ -300,6 +305,12 @@ def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:
 
 def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     clauses, n = enc.clauses, enc.n
+    if enc.compact and n <= AMO_PAIRWISE and type(cand) is list:
+        kernel = active(_auto_kernel)
+        if kernel is not None:                 # the loop below, in C (csp/_auto_kernel.c)
+            kernel.house(clauses, cand, cells, n)
+            enc.step()
+            return
     cells = sorted(set(cells))
     full = len(cells) == n
     amo = enc.at_most_one
@@ -1634,10 +1645,15 @@ class SatSession:
         # numbers between the candidates and the auxiliary variables) are set false once:
         # the solver would otherwise decide each of them again on every call (ten times
         # the decisions; counting 4,402 solutions took a fifth longer)
-        full = ((1 << n) - 1) << 1
-        self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n), self.cand)
-                       for d in digits_of(full & ~m)]
-        self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
+        kernel = active(_auto_kernel)
+        if kernel is not None and n <= 62 and type(self.cand) is list:
+            self._units = kernel.units(self.cand, n)        # the same clauses, in C
+        else:
+            full = ((1 << n) - 1) << 1
+            self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n),
+                                                            self.cand)
+                           for d in digits_of(full & ~m)]
+            self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
         self._top = enc.top                # the last variable in use (:meth:`new_var`)
 
     #: what :meth:`_encode` makes (a deferred session decided at the root makes it when
