@@ -66,5 +66,14 @@ def perfect_matching(doms: Sequence[int]) -> bool:
 
     >>> perfect_matching([0b001, 0b011, 0b111]), perfect_matching([0b011, 0b011, 0b011])
     (True, False)
+    >>> perfect_matching([0b1110, 0b0111, 0b1011])
+    True
     """
-    return matching(doms) is not None
+    # every cell with as many digits as there are cells: any cells' digits together are
+    # as many (Hall's condition), so some matching exists; a renban's cells before much is
+    # placed (Kuhn's augmenting paths take 6 us on five cells of the same five digits)
+    k = len(doms)
+    for m in doms:
+        if m.bit_count() < k:
+            return matching(doms) is not None
+    return True

@@ -166,6 +166,7 @@ class Puzzle:
         self._check_open()
         grid = self.grid
         size, n = grid.size, grid.n
+        append = self.constraints.append
         for c in constraints:
             if not isinstance(c, Constraint):
                 if isinstance(c, Iterable):
@@ -173,6 +174,20 @@ class Puzzle:
                     continue
                 raise InvalidConstraint(f"not a constraint: {c!r}")
             cells = c.cells
+            if type(c) is Relation:
+                # the commonest rule (anti-knight and anti-king pairs, dots, inequalities:
+                # a setter puzzle adds hundreds), the same checks in fewer steps: its two
+                # cells differ (its constructor says so) and any digit count suits it
+                a, b = cells
+                if not (type(a) is int and type(b) is int and 0 <= a < size
+                        and 0 <= b < size):
+                    for cell in cells:
+                        if not (isinstance(cell, int) and 0 <= cell < size):
+                            raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
+                if c.auto_name:
+                    c.name_from(grid)
+                append(c)
+                continue
             for cell in cells:
                 if not (isinstance(cell, int) and 0 <= cell < size):
                     raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
@@ -183,7 +198,7 @@ class Puzzle:
                 raise InvalidConstraint(f"{rule}cell {grid.name(twice)} is listed twice"
                                         f" ({c.name or c.kind})")
             c.validate(n)
-            self.constraints.append(c)
+            append(c)
         return self
 
     def add_all_different(self, cells: Iterable[Any], name: str = "") -> "Puzzle":
@@ -192,11 +207,9 @@ class Puzzle:
     def add_grid_houses(self, rows: bool = True, cols: bool = True,
                         regions: bool = True) -> "Puzzle":
         """All-different rows, columns and boxes/regions of the grid."""
-        for h in self.grid.houses:
-            if (h.kind == "row" and rows) or (h.kind == "col" and cols) or (
-                    h.kind not in ("row", "col") and regions):
-                self.add(AllDifferent(h.cells, h.name))
-        return self
+        return self.add(*[AllDifferent(h.cells, h.name) for h in self.grid.houses
+                          if (h.kind == "row" and rows) or (h.kind == "col" and cols)
+                          or (h.kind not in ("row", "col") and regions)])
 
     def add_less(self, a: Any, b: Any, name: str = "") -> "Puzzle":
         return self.add(Less(self.cell(a), self.cell(b), name))
@@ -313,7 +326,8 @@ class Puzzle:
             lists: list[list[Any]] = []
             for attr in attrs:
                 refs = getattr(bundle, attr, None)
-                if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable):
+                if type(refs) not in (list, tuple) and (      # (typing's check is slow)
+                        isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable)):
                     raise InvalidConstraint(f"rule {rule}: {attr} must be a list of "
                                             f"{'cell lists' if each else 'cells'}, "
                                             f"got {refs!r:.40}")
@@ -324,7 +338,8 @@ class Puzzle:
                 else:
                     lists.append(list(refs))
             for refs in lists:
-                if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable):
+                if type(refs) not in (list, tuple) and (
+                        isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable)):
                     raise InvalidConstraint(f"rule {rule}: each item of {shown} must be a "
                                             f"list of cells, got {refs!r:.40}")
                 try:
@@ -460,6 +475,15 @@ class Puzzle:
             for c in self.constraints:
                 if budget is not None:
                     budget.tick("model building")
+                if type(c) is Relation:      # no house, nothing compiled: its table
+                    rel = c.relation
+                    if rel is RelationKind.NE:
+                        houses.append((c.name, c.cells))   # a != b runs in the kernel
+                        continue
+                    if rel is RelationKind.LT:
+                        has_less = True
+                    props.extend(c.propagators(n))
+                    continue
                 if isinstance(c, Relation) and c.relation is RelationKind.LT:
                     has_less = True
                 h = c.house()
@@ -495,6 +519,8 @@ class Puzzle:
         placed = [0] * g.size
         given = [False] * g.size
         for con in self.constraints:
+            if type(con) is Relation:
+                continue                     # (no unary mask: the commonest rule)
             um = con.unary_mask()
             if um is not None:
                 for cell in con.cells:

@@ -67,7 +67,13 @@ from .constraints.function import strictly_between, triple_table
 from .constraints.sums import sum_subsets
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
+from .kernel import active
 from .search import propagate_pure
+
+try:
+    from . import _auto_kernel
+except ImportError:  # not built (no C compiler): the pure-Python path
+    _auto_kernel = None
 
 __all__ = ["Encoding", "encode", "house_rules", "sat_search", "solve_limited", "SatUnavailable",
            "available", "SatSession", "cancel_check", "new_solver"]
@@ -276,6 +282,11 @@ def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:
     enc.cand = list(cand)
     clauses, n = enc.clauses, enc.n
     if enc.compact and n <= AMO_PAIRWISE:      # every group a tuple: no call a cell
+        kernel = active(_auto_kernel)
+        if kernel is not None:                 # the same clauses, written in C
+            kernel.cells(clauses, enc.cand, n)
+            enc.step()
+            return
         add = clauses.append
         for base, m in zip(range(0, len(cand) * n, n), cand):
             lits = [base + d for d in digits_of(m)]
@@ -294,6 +305,12 @@ def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:
 
 def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     clauses, n = enc.clauses, enc.n
+    if enc.compact and n <= AMO_PAIRWISE and type(cand) is list:
+        kernel = active(_auto_kernel)
+        if kernel is not None:                 # the loop below, in C (csp/_auto_kernel.c)
+            kernel.house(clauses, cand, cells, n)
+            enc.step()
+            return
     cells = sorted(set(cells))
     full = len(cells) == n
     amo = enc.at_most_one
@@ -370,22 +387,18 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     # the states after each cell are numbered in the order first reached (the start is
     # 0): the passes below hash small integers, not the automaton's states
     states: list[Any] = [auto.start]
-    # per layer, state -> [(digit, next state or None)] in the digits' order: each step
-    # is asked once (the passes below read these)
-    trans: list[list[list[tuple[int, int | None]]]] = []
+    # per layer, per state: the state after each of the cell's digits, in the digits'
+    # order (None: the rule fails); each step is asked once (the passes below read these)
+    trans: list[list[list[int | None]]] = []
     count = 0
     for i in range(k):
         di = doms[i]
         ids: dict[Any, int] = {}
+        setdefault = ids.setdefault
         ti = []
         for s in states:
-            out = []
-            for d in di:
-                t = step(i, s, d)
-                if t is not None:
-                    t = ids.setdefault(t, len(ids))
-                out.append((d, t))
-            ti.append(out)
+            ti.append([None if t is None else setdefault(t, len(ids))
+                       for t in [step(i, s, d) for d in di]])
         count += len(ids)
         if count > budget:
             return False
@@ -397,16 +410,16 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     live[k] = {j for j, s in enumerate(states) if accept(s)}
     for i in range(k - 1, -1, -1):
         after = live[i + 1]                   # None is never in it
-        live[i] = {s for s, out in enumerate(trans[i])
-                   if not after.isdisjoint([t for _, t in out])}
+        live[i] = {s for s, ts in enumerate(trans[i]) if not after.isdisjoint(ts)}
         enc.step()
-    clauses, var = enc.clauses, enc.var
+    clauses = enc.clauses
     if 0 not in live[0]:
         clauses.append([])                 # no digits satisfy the rule
         return True
     if auto.distinct:
         _house(enc, cand, cells)
-    layer: dict[int, int | None] = {0: None}   # state -> variable (None: true)
+    if not k:
+        return True
     # a compact encoding (the compiled enumerator's) also gets the supports of each layer
     # (Encoding.extra): unit propagation then goes backwards along the automaton too
     sup, extra = enc.compact, enc.extra
@@ -415,65 +428,130 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
     top = enc.top                             # the new variables (enc.new_var, inlined)
     #: per layer, the states' variables, for the projection clauses (:func:`_projections`)
     project: list[dict[Any, int]] | None = [] if sup and auto.distinct and k > 1 else None
+    kernel = active(_auto_kernel)
+    if kernel is not None and n <= 62 and count <= AUTO_KERNEL_STATES:
+        # the loops below and the projections in C (csp/_auto_kernel.c): the same clauses,
+        # extra clauses and variables in the same order, a sixth of the time ("Crawfish",
+        # six skyscraper clues); without a tick, so only up to AUTO_KERNEL_STATES states
+        enc.top = kernel.layers(clauses, extra, doms, trans, live, [c * n for c in cells],
+                                [cand[c] for c in cells], n, enc.top, sup,
+                                project is not None, PROJECTION_WORK)
+        enc.step()
+        return True
+    # the first cell, from the start (true): a digit into a dead state is forbidden, any
+    # other leads to its state's variable (the later layers' loop below, with the start's
+    # literal left out of each clause; the same clauses in the same order as one loop)
+    base = cells[0] * n
+    after = live[1]
+    nxt: dict[int, int] = {}
+    into: dict[int, int] = {}                 # state -> the digits leading to it
+    dead: list[int] = []
+    for d, t in zip(doms[0], trans[0][0]):
+        x = base + d
+        if t not in after:
+            append([-x])
+            dead.append(x)
+            continue
+        if k == 1:
+            continue
+        tv = nxt.get(t)
+        if tv is None:
+            top += 1
+            tv = nxt[t] = top
+            into[t] = 1 << d
+        else:
+            into[t] |= 1 << d
+        append([-x, tv])
+    enc.top = top
+    enc.step()
+    if sup:
+        for t, tv in nxt.items():             # a state needs a digit before it
+            extra.append([-tv] + [base + d for d in digits_of(into[t])])
+        if nxt:                               # some state holds after each cell
+            extra.append(list(nxt.values()))
+        extra.extend([[-x] for x in dead])    # a digit needs a state it goes on from
+        if project is not None:
+            project.append(nxt)
+    layer = nxt
     last = k - 1
-    for i, c in enumerate(cells):
-        nxt: dict[Any, int | None] = {}
-        base = c * n
+    for i in range(1, k):
+        nxt = {}
+        base = cells[i] * n
         after = live[i + 1]
         ti = trans[i]
+        di = doms[i]
         get = nxt.get
-        if sup:
-            preds: dict[Any, list[int | None]] = {}   # state -> the states leading to it
-            into: dict[Any, int] = {}                  # state -> the digits leading to it
-            from_: list[list[int | None]] = [[] for _ in range(n + 1)]
+        end = i == last
+        if not sup:
+            for s, sv in layer.items():
+                nsv = -sv
+                for d, t in zip(di, ti[s]):
+                    x = base + d
+                    if t not in after:
+                        append([nsv, -x])
+                        continue
+                    if end:
+                        continue
+                    tv = get(t)
+                    if tv is None:
+                        top += 1
+                        tv = nxt[t] = top
+                    append([nsv, -x, tv])
+            enc.top = top
+            enc.step()
+            layer = nxt
+            continue
+        preds: dict[int, list[int]] = {}      # state -> [-its variable, the states into it]
+        into = {}
+        from_ = [[-(base + d)] for d in range(n + 1)]   # digit -> [-it, states it leaves]
         for s, sv in layer.items():
-            ok: list[int] = []
-            for d, t in ti[s]:
+            nsv = -sv
+            ok = [nsv]                        # a state needs a digit that goes on from it
+            for d, t in zip(di, ti[s]):
                 x = base + d
                 if t not in after:
-                    append([-x] if sv is None else [-sv, -x])
+                    append([nsv, -x])
                     continue
-                if sup:
-                    ok.append(x)
-                    from_[d].append(sv)
-                if i == last:
+                ok.append(x)
+                from_[d].append(sv)
+                if end:
                     continue
                 tv = get(t)
                 if tv is None:
                     top += 1
                     tv = nxt[t] = top
-                    if sup:
-                        preds[t] = [sv]
-                        into[t] = 1 << d
-                elif sup:
+                    preds[t] = [-tv, sv]
+                    into[t] = 1 << d
+                else:
                     ps = preds[t]
                     if ps[-1] != sv:         # a state's digits into t come one after another
                         ps.append(sv)
                     into[t] |= 1 << d
-                append([-x, tv] if sv is None else [-sv, -x, tv])
-            if sup and sv is not None:        # a state needs a digit that goes on from it
-                extra.append([-sv] + ok)
+                append([nsv, -x, tv])
+            extra.append(ok)
         enc.top = top
         enc.step()
-        if sup:
-            for t, tv in nxt.items():         # a state needs a state and a digit before it
-                ps = preds[t]
-                if None not in ps:
-                    extra.append([-tv] + sorted(ps))  # type: ignore[arg-type]
-                extra.append([-tv] + [base + d for d in digits_of(into[t])])
-            if nxt:                           # some state holds after each cell
-                extra.append(list(nxt.values()))  # type: ignore[arg-type]
-            for d in doms[i]:                 # a digit needs a state it goes on from
-                svs = from_[d]
-                if None not in svs:
-                    extra.append([-(base + d)] + svs)  # type: ignore[operator]
-            if project is not None:
-                project.append(nxt)
+        # a state needs a state and a digit before it (the layer's variables rise in its
+        # order, so each state's list of states before it is sorted already)
+        for t, tv in nxt.items():
+            extra.append(preds[t])
+            extra.append([-tv] + [base + d for d in digits_of(into[t])])
+        if nxt:                               # some state holds after each cell
+            extra.append(list(nxt.values()))
+        for d in di:                          # a digit needs a state it goes on from
+            extra.append(from_[d])
+        if project is not None:
+            project.append(nxt)
         layer = nxt
     if project is not None and sum(len(project[i - 1]) * (k - i)
                                    for i in range(1, k)) <= PROJECTION_WORK:
-        _projections(enc, cand, cells, trans, live, project)
+        _projections(enc, cand, cells, doms, trans, live, project)
     return True
+
+
+#: the automata of at most this many states have their clauses written by the compiled
+#: kernel (``csp/_auto_kernel.c``, which reads no deadline: a few milliseconds at most)
+AUTO_KERNEL_STATES = 20_000
 
 
 #: the projection clauses of one automaton are written only while its states times the
@@ -485,8 +563,8 @@ PROJECTION_WORK = 20_000
 
 
 def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
-                 trans: list[list[list[tuple[int, int | None]]]], live: list[set[int]],
-                 layers: list[dict[int, int]]) -> None:
+                 doms: list[tuple[int, ...]], trans: list[list[list[int | None]]],
+                 live: list[set[int]], layers: list[dict[int, int]]) -> None:
     """The projection clauses of an automaton of different digits (skyscraper, sandwich
     and X-sum clues), into ``enc.extra``: a state after ``i`` cells allows in each later
     cell only the digits of some path from it to an accepted end, a binary clause for
@@ -495,7 +573,8 @@ def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
     which the layer supports leave to the search ("Trollscraper", 24 skyscraper clues:
     true candidates 177 -> 141 ms, its count 198 -> 153 ms; the digits before a state as
     well, three times the clauses, did no better). ``layers[i]``: state -> variable after
-    ``i + 1`` cells. The paths' digits are one integer per state, ``n + 1`` bits a cell."""
+    ``i + 1`` cells; ``trans[i][s]``: the states after each digit of ``doms[i]``. The
+    paths' digits are one integer per state, ``n + 1`` bits a cell."""
     n, k = enc.n, len(cells)
     w = n + 1
     # every later cell's candidates at once, ``w`` bits a cell as the paths; a bit's
@@ -512,19 +591,24 @@ def _projections(enc: Encoding, cand: list[int], cells: Sequence[int],
         cur: dict[Any, int] = {}
         shift = i * w
         ti = trans[i]
-        for s in layers[i - 1]:
+        bits = [1 << (shift + d) for d in doms[i]]
+        get = suf.get
+        layer = layers[i - 1]
+        for s in layer:
             m = 0
-            for d, t in ti[s]:
-                if t in suf:
-                    m |= suf[t] | (1 << (shift + d))
+            for b, t in zip(bits, ti[s]):
+                after = get(t)                # None: a dead state (or none)
+                if after is not None:
+                    m |= after | b
             cur[s] = m
         suf = cur
         later = every >> shift << shift
-        for t, tv in layers[i - 1].items():
+        for t, tv in layer.items():
             out = later & ~suf[t]         # in the cells' order, each cell's digits rising
+            ntv = -tv
             while out:
                 low = out & -out
-                append([-tv, -lit[low.bit_length() - 1]])
+                append([ntv, -lit[low.bit_length() - 1]])
                 out ^= low
 
 
@@ -848,21 +932,33 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
         union |= m
     clauses = enc.clauses
     add = clauses.append
-    starts = [s for s in range(1, n - k + 2)
-              if all(union >> d & 1 for d in range(s, s + k))]
-    sel = {s: enc.new_var() for s in starts}
-    add(list(sel.values()))
-    clauses.extend([-a, -b] for a, b in itertools.combinations(sel.values(), 2))
-    # per digit: the cells' literals holding it, the windows holding it
-    has = {d: [b + d for b, m in zip(bases, masks) if m >> d & 1] for d in digits_of(union)}
-    wins = {d: [v for s, v in sel.items() if s <= d < s + k] for d in has}
+    run = (1 << k) - 1
+    starts = [s for s in range(1, n - k + 2) if union >> s & run == run]
+    first = enc.top + 1                # a selector per window (enc.new_var, in order)
+    enc.top += len(starts)
+    sel = list(range(first, enc.top + 1))
+    add(sel[:])
+    clauses.extend([-a, -b] for a, b in itertools.combinations(sel, 2))
+    # per digit: the cells' literals holding it, the windows holding it (those starting
+    # from d - k + 1 to d: a slice of the starts, which rise)
+    has: dict[int, list[int]] = {}
+    wins: dict[int, list[int]] = {}
+    j = 0                              # the first window that may hold d
+    for d in digits_of(union):
+        has[d] = [b + d for b, m in zip(bases, masks) if m >> d & 1]
+        while j < len(starts) and starts[j] + k <= d:
+            j += 1
+        e = j
+        while e < len(starts) and starts[e] <= d:
+            e += 1
+        wins[d] = sel[j:e]
     for b, m in zip(bases, masks):
         for d in digits_of(m):
             add([-(b + d)] + wins[d])
-    for s, v in sel.items():
+    for s, v in zip(starts, sel):
         for d in range(s, s + k):
             add([-v] + has[d])
-        w = ((1 << k) - 1) << s        # the window's digits
+        w = run << s                   # the window's digits
         for b, m in zip(bases, masks):
             add([-v] + [b + d for d in digits_of(m & w)])
     lo, hi = starts[-1] if starts else 1, starts[0] + k - 1 if starts else 0
@@ -1549,10 +1645,15 @@ class SatSession:
         # numbers between the candidates and the auxiliary variables) are set false once:
         # the solver would otherwise decide each of them again on every call (ten times
         # the decisions; counting 4,402 solutions took a fifth longer)
-        full = ((1 << n) - 1) << 1
-        self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n), self.cand)
-                       for d in digits_of(full & ~m)]
-        self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
+        kernel = active(_auto_kernel)
+        if kernel is not None and n <= 62 and type(self.cand) is list:
+            self._units = kernel.units(self.cand, n)        # the same clauses, in C
+        else:
+            full = ((1 << n) - 1) << 1
+            self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n),
+                                                            self.cand)
+                           for d in digits_of(full & ~m)]
+            self._units.extend([-v] for v in range(self.size * n + 1, self.size * n + n + 1))
         self._top = enc.top                # the last variable in use (:meth:`new_var`)
 
     #: what :meth:`_encode` makes (a deferred session decided at the root makes it when

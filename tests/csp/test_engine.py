@@ -244,3 +244,24 @@ def test_engines_of_same_houses_share_tables_but_not_names():
     jig = Puzzle(Grid(4)).add_grid_houses()
     jig.add_all_different(["r1c1", "r4c4"], name="extra")
     assert jig.engine().peers is not classic_puzzle("." * 16).engine().peers
+
+
+def test_perfect_matching_against_brute_force():
+    """``csp.matching.perfect_matching`` (with its shortcut for cells of as many digits as
+    there are cells) and ``matching`` against every assignment of 1 to 5 cells."""
+    import itertools
+    import random
+    from csp.matching import matching, perfect_matching
+    rng = random.Random(7)
+    for _ in range(3000):
+        k = rng.randint(1, 5)
+        doms = [rng.randrange(1, 1 << 7) << 1 for _ in range(k)]
+        if rng.random() < 0.3:                 # the shortcut's case: wide cells
+            doms = [m | (((1 << k) - 1) << 1) for m in doms]
+        want = any(all(doms[i] >> d & 1 for i, d in enumerate(ds))
+                   for ds in itertools.permutations(range(1, 8), k))
+        assert perfect_matching(doms) is want
+        mate = matching(doms)
+        assert (mate is not None) is want
+        if mate is not None:
+            assert len(set(mate)) == k and all(b & m for b, m in zip(mate, doms))

@@ -90,6 +90,82 @@ def random_instances_agree(rng: random.Random, sizes: tuple[int, ...],
         assert projected_models(p, cand, scope) == brute_force(p, cand, scope)
 
 
+def compact_models(p: Puzzle, cand: list[int], scope: list[int],
+                   extra: bool) -> set[tuple[int, ...]]:
+    """:func:`projected_models` of ``p``'s compact encoding with every rule but houses and
+    relations as its automaton (no table), with or without the clauses it lists in
+    ``Encoding.extra`` (the layers' supports and the projection clauses)."""
+    cand = list(cand)
+    for c in range(len(cand)):
+        if c not in scope:
+            cand[c] &= -cand[c]
+    enc = sat.encode(p, cand, table_budget=0, compact=True)
+    clauses = enc.expanded() + (enc.extra if extra else [])
+    n = enc.n
+    out: set[tuple[int, ...]] = set()
+    with Solver(name="minisat22", bootstrap_with=clauses) as s:
+        while s.solve():
+            true = {x for x in s.get_model() if x > 0}
+            tup = tuple(next(d for d in range(1, n + 1) if c * n + d in true) for c in scope)
+            out.add(tup)
+            s.add_clause([-(c * n + d) for c, d in zip(scope, tup)])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("pure", [True, False])
+def test_outside_clue_automata_are_exact(monkeypatch, seed, pure) -> None:
+    """Skyscraper (now and then with the opposite clue too), sandwich and X-sum clues on
+    4x4 to 6x6 grids, encoded as automata (``_automaton``, compact: the layers' supports
+    and the projection clauses in ``Encoding.extra``; in Python, and by the compiled
+    ``csp._auto_kernel``) from random candidates: their models on the line, with and
+    without the extra clauses, are the brute force's tuples."""
+    from csp import kernel
+    from variants.outside import sandwich, skyscraper, x_sum
+    used = counted_calls(monkeypatch, sat, "_automaton")
+    if pure:
+        monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+        projected = counted_calls(monkeypatch, sat, "_projections")
+    else:
+        if kernel.active(sat._auto_kernel) is None:
+            pytest.skip("csp._auto_kernel is not built (or SUDOKU_CSP_PURE=1)")
+        projected = []
+        real = sat._auto_kernel.layers
+
+        def layers(*args):
+            if args[10]:                  # the projection clauses asked for
+                projected.append(1)
+            return real(*args)
+        monkeypatch.setattr(sat._auto_kernel, "layers", layers)
+    rng = random.Random(seed)
+    for _ in range(8):
+        n = rng.choice((4, 5, 6))
+        side = rng.randrange(4)
+        i = rng.randint(1, n)
+        row, col = ((0, i), (n + 1, i), (i, 0), (i, n + 1))[side]
+        perm = rng.sample(range(1, n + 1), n)          # a line the clue fits, mostly
+        kind = rng.choice(("skyscraper", "sandwich", "x_sum"))
+        rules: list = []
+        if kind == "skyscraper":
+            seen = sum(1 for j, v in enumerate(perm) if v > max(perm[:j], default=0))
+            rules.append(skyscraper(row, col, rng.choice((seen, rng.randint(1, n)))))
+            if rng.random() < 0.4:
+                back = ((n + 1, i), (0, i), (i, n + 1), (i, 0))[side]
+                rules.append(skyscraper(*back, rng.randint(1, n)))
+        elif kind == "sandwich":
+            a, b = sorted((perm.index(1), perm.index(n)))
+            rules.append(sandwich(row, col, sum(perm[a + 1:b]) + rng.choice((0, 0, 1))))
+        else:
+            rules.append(x_sum(row, col, sum(perm[:perm[0]]) + rng.choice((0, 0, 1))))
+        p = Puzzle(Grid(n)).use(*rules)
+        scope = list(p.constraints[0].cells)
+        cand = random_cand(rng, n, n * n, rng.choice((0.5, 0.75, 1.0)))
+        want = brute_force(p, cand, scope)
+        assert compact_models(p, cand, scope, extra=True) == want
+        assert compact_models(p, cand, scope, extra=False) == want
+    assert len(used) >= 16 and len(projected) > 0
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_renban_encoding_is_exact(monkeypatch, seed) -> None:
     used = counted_calls(monkeypatch, sat, "_consecutive")

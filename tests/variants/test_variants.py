@@ -215,3 +215,39 @@ def test_little_killer_geometry():
     assert diagonal_from_clue(9, 0, 1, "DR")[-1] == (7, 8)
     with pytest.raises(InvalidConstraint):
         diagonal_from_clue(4, 0, 4, "UR")
+
+
+@pytest.mark.parametrize("rule, moves", [(anti_knight, "knight"), (anti_king, "king")])
+def test_chess_pairs_in_order_named_and_new_each_puzzle(rule, moves):
+    """The pairs of a size come from a table made once (``chess._named_pairs``): every
+    pair of cells a move apart once, lowest cell first, in the order of their cells, each
+    named after its cells; each puzzle gets constraints of its own, and a grid of another
+    shape (a multi-grid, a jigsaw, another size) its own pairs."""
+    from csp.grid import MultiGrid
+    from csp.constraints.binary import RelationKind
+    for grid in (lambda: Grid(9), lambda: Grid(6), lambda: Grid(4, regions=[
+            0, 0, 1, 1, 0, 0, 1, 1, 2, 3, 3, 3, 2, 2, 2, 3]),
+                 lambda: MultiGrid(4, [(0, 0), (2, 2)])):
+        p, q = Puzzle(grid()).use(rule()), Puzzle(grid()).use(rule())
+        g = p.grid
+        want = [(a, b) for a in range(g.size) for b in getattr(g, moves)(a) if b > a]
+        label = "anti-knight" if rule is anti_knight else "anti-king"
+        assert [(c.a, c.b) for c in p.constraints] == want
+        assert [c.name for c in p.constraints] == [
+            f"{label} {g.name(a)}-{g.name(b)}" for a, b in want]
+        assert all(c.relation is RelationKind.NE for c in p.constraints)
+        assert all(x is not y for x, y in zip(p.constraints, q.constraints))
+        assert [c.name for c in q.constraints] == [c.name for c in p.constraints]
+
+
+def test_add_checks_a_relations_cells():
+    """``Puzzle.add``'s path for relations refuses what the general one refuses."""
+    from csp import NotEqual
+    with pytest.raises(InvalidConstraint, match="outside the grid"):
+        Puzzle(4).add(NotEqual(0, 16))
+    with pytest.raises(InvalidConstraint, match="outside the grid"):
+        Puzzle(4).add(NotEqual(-1, 3))
+    with pytest.raises(InvalidConstraint, match="outside the grid"):
+        Puzzle(4).add(NotEqual(0, "r1c2"))
+    p = Puzzle(4).add(NotEqual(0, 1))
+    assert p.constraints[0].name == "r1c1!=r1c2"

@@ -211,6 +211,8 @@ def load_fpuzzles(obj: dict | str, budget: Budget | None = None) -> Puzzle:
             p.use(regions.extra_region([grid.name(c) for c in g], f"region {i + 1}"))
     for r, row in enumerate(grid_rows):
         for c, cell in enumerate(row):
+            if not cell:
+                continue                # most cells: nothing given ({})
             name = f"R{r + 1}C{c + 1}"
             v = cell.get("value")
             if cell.get("given") and v not in (None, ""):

@@ -1,0 +1,722 @@
+/* csp._auto_kernel: the clause writing of csp/sat.py's `_automaton` (an automaton read
+ * along a rule's cells, as CNF) and of its `_projections`, in C; and of a compact
+ * encoding's cells and houses (`_cells_and_houses`, `_house`: `cells`, `house` below).
+ *
+ * The Python code builds the layers (each state's next state by digit, numbered as first
+ * reached) and the live states; `layers(...)` writes the same clauses, the same extra
+ * clauses and the same new variables, in the same order, as the Python loops that follow
+ * (the Python code stays the reference and the fallback: csp/kernel.py;
+ * tests/csp/test_auto_kernel.py compares the two on random automata and candidates).
+ *
+ * Arguments (all checked before anything is written; ValueError or TypeError otherwise, and
+ * the caller takes the Python path):
+ *   clauses, extra  lists the clauses are appended to
+ *   doms            k tuples: the digits of each cell, rising, 1..n
+ *   trans           k lists: per state of layer i (states after i cells; layer 0 is the
+ *                   start alone), a list of the next state per digit of doms[i], an int id
+ *                   of layer i + 1 or None
+ *   live            k + 1 sets: the live state ids of each layer
+ *   bases           k ints: each cell's id times n (a candidate's variable is base + digit)
+ *   masks           k ints: each cell's candidate mask (for the projections)
+ *   n, top          the digits (at most 62), the last variable used
+ *   sup             write the layers' supports into extra (a compact encoding)
+ *   project         write the projection clauses into extra (when their work, the states
+ *                   of each layer times the cells after them, is at most work_limit)
+ * Returns the last variable used.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef long long ll;
+
+/* a growable array of long long */
+typedef struct { ll *a; Py_ssize_t len, cap; } Vec;
+
+static int vpush(Vec *v, ll x) {
+    if (v->len == v->cap) {
+        Py_ssize_t cap = v->cap ? v->cap * 2 : 16;
+        ll *a = (ll *)realloc(v->a, (size_t)cap * sizeof(ll));
+        if (!a) { PyErr_NoMemory(); return -1; }
+        v->a = a; v->cap = cap;
+    }
+    v->a[v->len++] = x;
+    return 0;
+}
+
+/* the int objects of the literals written (a clause's literals are mostly the same few
+ * hundred values: made once, shared, as the Python code's lists share its ints) */
+typedef struct {
+    ll lo, hi;             /* the literals' absolute values cached: lo..hi */
+    PyObject **pos, **neg;
+} Lits;
+
+static Lits LC = {1, 0, NULL, NULL};   /* the current call's (the GIL is held throughout) */
+
+static PyObject *lit(ll v) {
+    ll a = v < 0 ? -v : v;
+    if (a >= LC.lo && a <= LC.hi) {
+        PyObject **slot = (v < 0 ? LC.neg : LC.pos) + (a - LC.lo);
+        if (!*slot) {
+            *slot = PyLong_FromLongLong(v);
+            if (!*slot) return NULL;
+        }
+        Py_INCREF(*slot);
+        return *slot;
+    }
+    return PyLong_FromLongLong(v);
+}
+
+static int lits_init(ll lo, ll hi) {
+    LC.lo = lo; LC.hi = hi;
+    size_t len = hi >= lo ? (size_t)(hi - lo + 1) : 0;
+    LC.pos = calloc(len + 1, sizeof(PyObject *));
+    LC.neg = calloc(len + 1, sizeof(PyObject *));
+    if (!LC.pos || !LC.neg) { free(LC.pos); free(LC.neg); LC.pos = LC.neg = NULL; PyErr_NoMemory(); return -1; }
+    return 0;
+}
+
+static void lits_free(void) {
+    if (LC.pos) {
+        size_t len = LC.hi >= LC.lo ? (size_t)(LC.hi - LC.lo + 1) : 0;
+        for (size_t i = 0; i < len; i++) { Py_XDECREF(LC.pos[i]); Py_XDECREF(LC.neg[i]); }
+    }
+    free(LC.pos); free(LC.neg);
+    LC.pos = LC.neg = NULL; LC.lo = 1; LC.hi = 0;
+}
+
+/* append a new list of the `len` values `xs` to `out` */
+static int emit(PyObject *out, const ll *xs, Py_ssize_t len) {
+    PyObject *l = PyList_New(len);
+    if (!l) return -1;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *v = lit(xs[i]);
+        if (!v) { Py_DECREF(l); return -1; }
+        PyList_SET_ITEM(l, i, v);
+    }
+    int r = PyList_Append(out, l);
+    Py_DECREF(l);
+    return r;
+}
+
+static int emit2(PyObject *out, ll a, ll b) { ll xs[2] = {a, b}; return emit(out, xs, 2); }
+static int emit3(PyObject *out, ll a, ll b, ll c) { ll xs[3] = {a, b, c}; return emit(out, xs, 3); }
+
+/* the whole state of one call, freed in one place */
+typedef struct {
+    Py_ssize_t k;
+    int n;
+    Py_ssize_t *nd;       /* digits per cell */
+    int *dig;             /* the digits, flat: dig_off[i] + j */
+    Py_ssize_t *dig_off;
+    Py_ssize_t *ns;       /* states per layer 0..k */
+    Py_ssize_t *tr_off;   /* trans flat: tr_off[i] + s * nd[i] + j, -1 for None */
+    Py_ssize_t *tr;
+    Py_ssize_t *lv_off;   /* live flags flat: lv_off[i] + s */
+    unsigned char *lv;
+    ll *bases;
+    uint64_t *masks;
+    /* per layer i (states after i + 1 cells), the states given a variable, in order, and
+     * their variables (what the Python code's dicts `nxt` hold, in their order) */
+    Py_ssize_t *ord_off;
+    Py_ssize_t *ord;      /* state ids */
+    ll *ordv;             /* their variables */
+    Py_ssize_t *ord_len;
+} Work;
+
+static void work_free(Work *w) {
+    free(w->nd); free(w->dig); free(w->dig_off); free(w->ns); free(w->tr_off); free(w->tr);
+    free(w->lv_off); free(w->lv); free(w->bases); free(w->masks); free(w->ord_off);
+    free(w->ord); free(w->ordv); free(w->ord_len);
+}
+
+static Py_ssize_t as_index(PyObject *o, Py_ssize_t hi) {
+    /* an int in [0, hi), else -2 (with an exception set) */
+    if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "state ids must be ints"); return -2; }
+    Py_ssize_t v = PyLong_AsSsize_t(o);
+    if (v == -1 && PyErr_Occurred()) return -2;
+    if (v < 0 || v >= hi) { PyErr_SetString(PyExc_ValueError, "state id out of range"); return -2; }
+    return v;
+}
+
+/* read and check every argument into w; -1 with an exception on anything unexpected */
+static int load(Work *w, PyObject *doms, PyObject *trans, PyObject *live, PyObject *bases,
+                PyObject *masks, int n) {
+    if (!PyList_Check(doms) || !PyList_Check(trans) || !PyList_Check(live) ||
+        !PyList_Check(bases) || !PyList_Check(masks)) {
+        PyErr_SetString(PyExc_TypeError, "doms, trans, live, bases and masks must be lists");
+        return -1;
+    }
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return -1; }
+    Py_ssize_t k = PyList_GET_SIZE(doms);
+    w->k = k; w->n = n;
+    if (k < 1 || PyList_GET_SIZE(trans) != k || PyList_GET_SIZE(live) != k + 1 ||
+        PyList_GET_SIZE(bases) != k || PyList_GET_SIZE(masks) != k) {
+        PyErr_SetString(PyExc_ValueError, "layers of different lengths");
+        return -1;
+    }
+    w->nd = calloc((size_t)k, sizeof(Py_ssize_t));
+    w->dig_off = calloc((size_t)k + 1, sizeof(Py_ssize_t));
+    w->ns = calloc((size_t)k + 1, sizeof(Py_ssize_t));
+    w->tr_off = calloc((size_t)k + 1, sizeof(Py_ssize_t));
+    w->lv_off = calloc((size_t)k + 2, sizeof(Py_ssize_t));
+    w->bases = calloc((size_t)k, sizeof(ll));
+    w->masks = calloc((size_t)k, sizeof(uint64_t));
+    w->ord_off = calloc((size_t)k + 1, sizeof(Py_ssize_t));
+    w->ord_len = calloc((size_t)k, sizeof(Py_ssize_t));
+    if (!w->nd || !w->dig_off || !w->ns || !w->tr_off || !w->lv_off || !w->bases ||
+        !w->masks || !w->ord_off || !w->ord_len) { PyErr_NoMemory(); return -1; }
+    /* digits, bases, masks */
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *d = PyList_GET_ITEM(doms, i);
+        if (!PyTuple_Check(d)) { PyErr_SetString(PyExc_TypeError, "each dom must be a tuple"); return -1; }
+        w->nd[i] = PyTuple_GET_SIZE(d);
+        w->dig_off[i + 1] = w->dig_off[i] + w->nd[i];
+        PyObject *b = PyList_GET_ITEM(bases, i), *m = PyList_GET_ITEM(masks, i);
+        if (!PyLong_Check(b) || !PyLong_Check(m)) { PyErr_SetString(PyExc_TypeError, "bases and masks must be ints"); return -1; }
+        w->bases[i] = PyLong_AsLongLong(b);
+        if (w->bases[i] == -1 && PyErr_Occurred()) return -1;
+        if (w->bases[i] < 0 || w->bases[i] > ((ll)1 << 40)) { PyErr_SetString(PyExc_ValueError, "base out of range"); return -1; }
+        w->masks[i] = PyLong_AsUnsignedLongLong(m);
+        if (w->masks[i] == (uint64_t)-1 && PyErr_Occurred()) return -1;
+        if (w->masks[i] >> (n + 1)) { PyErr_SetString(PyExc_ValueError, "mask beyond n"); return -1; }
+    }
+    w->dig = calloc((size_t)w->dig_off[k] + 1, sizeof(int));
+    if (!w->dig) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *d = PyList_GET_ITEM(doms, i);
+        int prev = 0;
+        for (Py_ssize_t j = 0; j < w->nd[i]; j++) {
+            PyObject *x = PyTuple_GET_ITEM(d, j);
+            if (!PyLong_Check(x)) { PyErr_SetString(PyExc_TypeError, "digits must be ints"); return -1; }
+            long v = PyLong_AsLong(x);
+            if (v == -1 && PyErr_Occurred()) return -1;
+            if (v <= prev || v > n) { PyErr_SetString(PyExc_ValueError, "digits must rise within 1..n"); return -1; }
+            w->dig[w->dig_off[i] + j] = (int)v;
+            prev = (int)v;
+        }
+    }
+    /* states per layer: layer 0 is the start alone; layer i + 1 holds the ids trans[i]
+     * reaches (and trans[i + 1] lists each of them) */
+    w->ns[0] = 1;
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *ti = PyList_GET_ITEM(trans, i);
+        if (!PyList_Check(ti) || PyList_GET_SIZE(ti) != w->ns[i]) {
+            PyErr_SetString(PyExc_ValueError, "a layer's transitions do not list its states");
+            return -1;
+        }
+        w->tr_off[i] = total;
+        if (w->nd[i] && w->ns[i] > (PY_SSIZE_T_MAX / 4 - total) / w->nd[i]) { PyErr_NoMemory(); return -1; }
+        total += w->ns[i] * w->nd[i];
+        Py_ssize_t top = -1;
+        for (Py_ssize_t s = 0; s < w->ns[i]; s++) {
+            PyObject *row = PyList_GET_ITEM(ti, s);
+            if (!PyList_Check(row) || PyList_GET_SIZE(row) != w->nd[i]) {
+                PyErr_SetString(PyExc_ValueError, "a state's transitions do not match its digits");
+                return -1;
+            }
+            for (Py_ssize_t j = 0; j < w->nd[i]; j++) {
+                PyObject *t = PyList_GET_ITEM(row, j);
+                if (t == Py_None) continue;
+                Py_ssize_t v = as_index(t, PY_SSIZE_T_MAX / 4);
+                if (v == -2) return -1;
+                if (v > top) top = v;
+            }
+        }
+        w->ns[i + 1] = top + 1;
+    }
+    w->tr_off[k] = total;
+    w->tr = malloc(((size_t)total + 1) * sizeof(Py_ssize_t));
+    if (!w->tr) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *ti = PyList_GET_ITEM(trans, i);
+        for (Py_ssize_t s = 0; s < w->ns[i]; s++) {
+            PyObject *row = PyList_GET_ITEM(ti, s);
+            for (Py_ssize_t j = 0; j < w->nd[i]; j++) {
+                PyObject *t = PyList_GET_ITEM(row, j);
+                w->tr[w->tr_off[i] + s * w->nd[i] + j] =
+                    t == Py_None ? -1 : PyLong_AsSsize_t(t);
+            }
+        }
+    }
+    /* live flags (a live id beyond its layer's states is refused) */
+    for (Py_ssize_t i = 0; i <= k; i++) w->lv_off[i + 1] = w->lv_off[i] + w->ns[i];
+    w->lv = calloc((size_t)w->lv_off[k + 1] + 1, 1);
+    if (!w->lv) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i <= k; i++) {
+        PyObject *li = PyList_GET_ITEM(live, i);
+        if (!PyAnySet_Check(li)) { PyErr_SetString(PyExc_TypeError, "live must be sets"); return -1; }
+        PyObject *it = PyObject_GetIter(li);
+        if (!it) return -1;
+        PyObject *x;
+        while ((x = PyIter_Next(it))) {
+            Py_ssize_t v = as_index(x, w->ns[i]);
+            Py_DECREF(x);
+            if (v == -2) { Py_DECREF(it); return -1; }
+            w->lv[w->lv_off[i] + v] = 1;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) return -1;
+    }
+    /* the variables' order per layer: at most its states */
+    for (Py_ssize_t i = 0; i < k; i++) w->ord_off[i + 1] = w->ord_off[i] + w->ns[i + 1];
+    w->ord = malloc(((size_t)w->ord_off[k] + 1) * sizeof(Py_ssize_t));
+    w->ordv = malloc(((size_t)w->ord_off[k] + 1) * sizeof(ll));
+    if (!w->ord || !w->ordv) { PyErr_NoMemory(); return -1; }
+    return 0;
+}
+
+#define LIVE(w, i, t) ((t) >= 0 && (w)->lv[(w)->lv_off[i] + (t)])
+
+/* the clauses of every layer (the loop of `_automaton` after the live states); -1 on error */
+static int write_layers(Work *w, PyObject *clauses, PyObject *extra, ll *top_io, int sup) {
+    Py_ssize_t k = w->k;
+    int n = w->n;
+    ll top = *top_io;
+    Py_ssize_t maxs = 1;
+    for (Py_ssize_t i = 0; i <= k; i++) if (w->ns[i] > maxs) maxs = w->ns[i];
+    ll *var = calloc((size_t)maxs, sizeof(ll));          /* layer i + 1: state -> variable */
+    ll *last = calloc((size_t)maxs, sizeof(ll));         /* the last state into it */
+    uint64_t *into = calloc((size_t)maxs, sizeof(uint64_t));
+    Py_ssize_t *pcount = calloc((size_t)maxs + 1, sizeof(Py_ssize_t));
+    ll *buf = malloc(((size_t)maxs + 64) * sizeof(ll));
+    ll *from = malloc(((size_t)(n + 1) * (size_t)(maxs + 1)) * sizeof(ll)); /* digit -> states */
+    Py_ssize_t *flen = calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    Vec pairs = {0, 0, 0};                               /* (state, previous state's variable) */
+    int rc = -1;
+    if (!var || !last || !into || !pcount || !buf || !from || !flen) { PyErr_NoMemory(); goto out; }
+
+    /* the first cell, from the start (true) */
+    {
+        ll base = w->bases[0];
+        Py_ssize_t *ord = w->ord + w->ord_off[0];
+        ll *ordv = w->ordv + w->ord_off[0];
+        Py_ssize_t len = 0;
+        Vec dead = {0, 0, 0};
+        for (Py_ssize_t j = 0; j < w->nd[0]; j++) {
+            int d = w->dig[w->dig_off[0] + j];
+            Py_ssize_t t = w->tr[w->tr_off[0] + j];
+            ll x = base + d;
+            if (!LIVE(w, 1, t)) {
+                ll xs[1] = {-x};
+                if (emit(clauses, xs, 1) < 0 || vpush(&dead, x) < 0) { free(dead.a); goto out; }
+                continue;
+            }
+            if (k == 1) continue;
+            ll tv = var[t];
+            if (!tv) {
+                tv = var[t] = ++top;
+                ord[len] = t; ordv[len] = tv; len++;
+                into[t] = (uint64_t)1 << d;
+            } else {
+                into[t] |= (uint64_t)1 << d;
+            }
+            if (emit2(clauses, -x, tv) < 0) { free(dead.a); goto out; }
+        }
+        w->ord_len[0] = len;
+        if (sup) {
+            for (Py_ssize_t a = 0; a < len; a++) {
+                Py_ssize_t t = ord[a], m = 0;
+                buf[m++] = -ordv[a];
+                for (int d = 1; d <= n; d++) if (into[t] >> d & 1) buf[m++] = base + d;
+                if (emit(extra, buf, m) < 0) { free(dead.a); goto out; }
+            }
+            if (len) {
+                for (Py_ssize_t a = 0; a < len; a++) buf[a] = ordv[a];
+                if (emit(extra, buf, len) < 0) { free(dead.a); goto out; }
+            }
+            for (Py_ssize_t a = 0; a < dead.len; a++) {
+                ll xs[1] = {-dead.a[a]};
+                if (emit(extra, xs, 1) < 0) { free(dead.a); goto out; }
+            }
+        }
+        free(dead.a);
+        for (Py_ssize_t a = 0; a < len; a++) { var[ord[a]] = 0; into[ord[a]] = 0; }
+    }
+
+    for (Py_ssize_t i = 1; i < k; i++) {
+        ll base = w->bases[i];
+        const int *di = w->dig + w->dig_off[i];
+        Py_ssize_t nd = w->nd[i];
+        int end = i == k - 1;
+        Py_ssize_t *pord = w->ord + w->ord_off[i - 1];
+        ll *pordv = w->ordv + w->ord_off[i - 1];
+        Py_ssize_t plen = w->ord_len[i - 1];
+        Py_ssize_t *ord = w->ord + w->ord_off[i];
+        ll *ordv = w->ordv + w->ord_off[i];
+        Py_ssize_t len = 0;
+        pairs.len = 0;
+        for (int d = 0; d <= n; d++) flen[d] = 0;
+        for (Py_ssize_t a = 0; a < plen; a++) {
+            Py_ssize_t s = pord[a];
+            ll sv = pordv[a];
+            const Py_ssize_t *row = w->tr + w->tr_off[i] + s * nd;
+            Py_ssize_t okn = 0;
+            if (sup) buf[okn++] = -sv;
+            for (Py_ssize_t j = 0; j < nd; j++) {
+                int d = di[j];
+                Py_ssize_t t = row[j];
+                ll x = base + d;
+                if (!LIVE(w, i + 1, t)) {
+                    if (emit2(clauses, -sv, -x) < 0) goto out;
+                    continue;
+                }
+                if (sup) {
+                    buf[okn++] = x;
+                    from[(Py_ssize_t)d * (maxs + 1) + flen[d]++] = sv;
+                }
+                if (end) continue;
+                ll tv = var[t];
+                if (!tv) {
+                    tv = var[t] = ++top;
+                    ord[len] = t; ordv[len] = tv; len++;
+                    if (sup) {
+                        into[t] = (uint64_t)1 << d;
+                        last[t] = sv;
+                        if (vpush(&pairs, t) < 0 || vpush(&pairs, sv) < 0) goto out;
+                    }
+                } else if (sup) {
+                    if (last[t] != sv) {   /* a state's digits into t come one after another */
+                        last[t] = sv;
+                        if (vpush(&pairs, t) < 0 || vpush(&pairs, sv) < 0) goto out;
+                    }
+                    into[t] |= (uint64_t)1 << d;
+                }
+                if (emit3(clauses, -sv, -x, tv) < 0) goto out;
+            }
+            if (sup && emit(extra, buf, okn) < 0) goto out;
+        }
+        w->ord_len[i] = len;
+        if (sup) {
+            /* each state's states before it, in the order met: grouped from the pairs */
+            for (Py_ssize_t a = 0; a < len; a++) pcount[ord[a]] = 0;
+            Py_ssize_t np = pairs.len / 2;
+            for (Py_ssize_t p = 0; p < np; p++) pcount[pairs.a[2 * p]]++;
+            /* offsets into one buffer, states in their order */
+            ll *grp = malloc(((size_t)np + 1) * sizeof(ll));
+            Py_ssize_t *off = malloc(((size_t)maxs + 1) * sizeof(Py_ssize_t));
+            if (!grp || !off) { free(grp); free(off); PyErr_NoMemory(); goto out; }
+            Py_ssize_t acc = 0;
+            for (Py_ssize_t a = 0; a < len; a++) { off[ord[a]] = acc; acc += pcount[ord[a]]; }
+            for (Py_ssize_t a = 0; a < len; a++) pcount[ord[a]] = 0;
+            for (Py_ssize_t p = 0; p < np; p++) {
+                Py_ssize_t t = pairs.a[2 * p];
+                grp[off[t] + pcount[t]++] = pairs.a[2 * p + 1];
+            }
+            for (Py_ssize_t a = 0; a < len && rc == -1; a++) {
+                Py_ssize_t t = ord[a];
+                Py_ssize_t m = 0;
+                ll *cl = malloc(((size_t)pcount[t] + (size_t)n + 2) * sizeof(ll));
+                if (!cl) { PyErr_NoMemory(); break; }
+                cl[m++] = -ordv[a];
+                for (Py_ssize_t q = 0; q < pcount[t]; q++) cl[m++] = grp[off[t] + q];
+                int bad = emit(extra, cl, m) < 0;
+                if (!bad) {
+                    m = 0;
+                    cl[m++] = -ordv[a];
+                    for (int d = 1; d <= n; d++) if (into[t] >> d & 1) cl[m++] = base + d;
+                    bad = emit(extra, cl, m) < 0;
+                }
+                free(cl);
+                if (bad) break;
+            }
+            free(grp); free(off);
+            if (PyErr_Occurred()) goto out;
+            if (len) {
+                for (Py_ssize_t a = 0; a < len; a++) buf[a] = ordv[a];
+                if (emit(extra, buf, len) < 0) goto out;
+            }
+            for (Py_ssize_t j = 0; j < nd; j++) {
+                int d = di[j];
+                ll *cl = malloc(((size_t)flen[d] + 1) * sizeof(ll));
+                if (!cl) { PyErr_NoMemory(); goto out; }
+                cl[0] = -(base + d);
+                for (Py_ssize_t q = 0; q < flen[d]; q++) cl[q + 1] = from[(Py_ssize_t)d * (maxs + 1) + q];
+                int bad = emit(extra, cl, flen[d] + 1) < 0;
+                free(cl);
+                if (bad) goto out;
+            }
+        }
+        for (Py_ssize_t a = 0; a < len; a++) { var[ord[a]] = 0; into[ord[a]] = 0; last[ord[a]] = 0; }
+    }
+    rc = 0;
+out:
+    *top_io = top;
+    free(var); free(last); free(into); free(pcount); free(buf); free(from); free(flen);
+    free(pairs.a);
+    return rc;
+}
+
+/* the projection clauses (`_projections`): per state after i cells, the digits of each
+ * later cell on some path from it to an accepted end; every other candidate of those cells
+ * a binary clause */
+static int write_projections(Work *w, PyObject *extra) {
+    Py_ssize_t k = w->k;
+    /* suf: per state of layer i + 1, a mask per cell (the cells after i); layer k: the live
+     * states, nothing after them */
+    Py_ssize_t maxs = 1;
+    for (Py_ssize_t i = 0; i <= k; i++) if (w->ns[i] > maxs) maxs = w->ns[i];
+    uint64_t *suf = calloc((size_t)maxs * (size_t)k, sizeof(uint64_t));
+    unsigned char *has = calloc((size_t)maxs, 1);
+    uint64_t *cur = calloc((size_t)maxs * (size_t)k, sizeof(uint64_t));
+    unsigned char *chas = calloc((size_t)maxs, 1);
+    int rc = -1;
+    if (!suf || !has || !cur || !chas) { PyErr_NoMemory(); goto out; }
+    for (Py_ssize_t t = 0; t < w->ns[k]; t++) has[t] = w->lv[w->lv_off[k] + t];
+    for (Py_ssize_t i = k - 1; i >= 1; i--) {
+        const Py_ssize_t *ord = w->ord + w->ord_off[i - 1];
+        const ll *ordv = w->ordv + w->ord_off[i - 1];
+        Py_ssize_t len = w->ord_len[i - 1];
+        Py_ssize_t nd = w->nd[i];
+        const int *di = w->dig + w->dig_off[i];
+        memset(chas, 0, (size_t)w->ns[i]);
+        for (Py_ssize_t a = 0; a < len; a++) {
+            Py_ssize_t s = ord[a];
+            uint64_t *m = cur + s * k;
+            for (Py_ssize_t j = i; j < k; j++) m[j] = 0;
+            const Py_ssize_t *row = w->tr + w->tr_off[i] + s * nd;
+            for (Py_ssize_t j = 0; j < nd; j++) {
+                Py_ssize_t t = row[j];
+                if (t < 0 || !has[t]) continue;
+                const uint64_t *after = suf + t * k;
+                for (Py_ssize_t c = i + 1; c < k; c++) m[c] |= after[c];
+                m[i] |= (uint64_t)1 << di[j];
+            }
+            chas[s] = 1;
+        }
+        /* suf <- cur for this layer's states */
+        memset(has, 0, (size_t)maxs);
+        for (Py_ssize_t a = 0; a < len; a++) {
+            Py_ssize_t s = ord[a];
+            memcpy(suf + s * k, cur + s * k, (size_t)k * sizeof(uint64_t));
+            has[s] = 1;
+        }
+        for (Py_ssize_t a = 0; a < len; a++) {
+            Py_ssize_t s = ord[a];
+            ll tv = ordv[a];
+            const uint64_t *m = suf + s * k;
+            for (Py_ssize_t c = i; c < k; c++) {
+                uint64_t o = w->masks[c] & ~m[c];
+                while (o) {
+                    int d = __builtin_ctzll(o);
+                    o &= o - 1;
+                    if (emit2(extra, -tv, -(w->bases[c] + d)) < 0) goto out;
+                }
+            }
+        }
+    }
+    rc = 0;
+out:
+    free(suf); free(has); free(cur); free(chas);
+    return rc;
+}
+
+static PyObject *layers(PyObject *self, PyObject *args) {
+    PyObject *clauses, *extra, *doms, *trans, *live, *bases, *masks;
+    int n, sup, project;
+    long long top, work_limit;
+    if (!PyArg_ParseTuple(args, "O!O!OOOOOiLppL", &PyList_Type, &clauses, &PyList_Type, &extra,
+                          &doms, &trans, &live, &bases, &masks, &n, &top, &sup, &project,
+                          &work_limit))
+        return NULL;
+    Work w;
+    memset(&w, 0, sizeof w);
+    if (load(&w, doms, trans, live, bases, masks, n) < 0) { work_free(&w); return NULL; }
+    /* the literals cached: the line's candidates and the new variables (at most one a
+     * state), when they are near enough to one another */
+    ll lo = w.bases[0], hi = w.bases[0] + n, states = 0;
+    for (Py_ssize_t i = 0; i < w.k; i++) {
+        if (w.bases[i] < lo) lo = w.bases[i];
+        if (w.bases[i] + n > hi) hi = w.bases[i] + n;
+    }
+    for (Py_ssize_t i = 1; i <= w.k; i++) states += w.ns[i];
+    if (top + states > hi) hi = top + states;
+    if (hi - lo > 4 * (states + (ll)w.k * n) + 4096) hi = lo + (ll)w.k * n + 4096;   /* far apart: the candidates' end only */
+    if (lits_init(lo + 1 > 1 ? lo + 1 : 1, hi) < 0) { work_free(&w); return NULL; }
+    int bad = write_layers(&w, clauses, extra, &top, sup) < 0;
+    if (!bad && project) {
+        long long work = 0;
+        for (Py_ssize_t i = 1; i < w.k; i++) work += (long long)w.ord_len[i - 1] * (w.k - i);
+        if (work <= work_limit) bad = write_projections(&w, extra) < 0;
+    }
+    lits_free();
+    work_free(&w);
+    if (bad) return NULL;
+    return PyLong_FromLongLong(top);
+}
+
+/* the clauses of the cells (exactly one candidate: the list of a cell's literals, and the
+ * tuple of them when it has two or more: "at most one" kept compact) and of a house (per
+ * digit the tuple of the cells' literals holding it when two or more do, and the list of
+ * them when the house has n cells), as csp/sat.py's `_cells_and_houses` and `_house` write
+ * them in a compact encoding of at most 62 digits: a cell's literals are made once, shared
+ * by its list and its tuple */
+static PyObject *digit_lits(long long base, uint64_t m, int n) {
+    Py_ssize_t len = 0;
+    for (int d = 1; d <= n; d++) len += (Py_ssize_t)(m >> d & 1);
+    PyObject *l = PyList_New(len);
+    if (!l) return NULL;
+    Py_ssize_t i = 0;
+    for (int d = 1; d <= n; d++) {
+        if (!(m >> d & 1)) continue;
+        PyObject *v = PyLong_FromLongLong(base + d);
+        if (!v) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i++, v);
+    }
+    return l;
+}
+
+static int read_mask(PyObject *o, int n, uint64_t *out) {
+    if (!PyLong_Check(o)) { PyErr_SetString(PyExc_TypeError, "candidate masks must be ints"); return -1; }
+    *out = PyLong_AsUnsignedLongLong(o);
+    if (*out == (uint64_t)-1 && PyErr_Occurred()) return -1;
+    if (*out >> (n + 1)) { PyErr_SetString(PyExc_ValueError, "a mask beyond n"); return -1; }
+    return 0;
+}
+
+static PyObject *cells(PyObject *self, PyObject *args) {
+    PyObject *clauses, *cand;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!O!i", &PyList_Type, &clauses, &PyList_Type, &cand, &n))
+        return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    Py_ssize_t size = PyList_GET_SIZE(cand);
+    uint64_t *ms = malloc(((size_t)size + 1) * sizeof(uint64_t));
+    if (!ms) return PyErr_NoMemory();
+    for (Py_ssize_t c = 0; c < size; c++)
+        if (read_mask(PyList_GET_ITEM(cand, c), n, &ms[c]) < 0) { free(ms); return NULL; }
+    for (Py_ssize_t c = 0; c < size; c++) {
+        PyObject *l = digit_lits((long long)c * n, ms[c], n);
+        if (!l) { free(ms); return NULL; }
+        int bad = PyList_Append(clauses, l) < 0;
+        if (!bad && PyList_GET_SIZE(l) > 1) {
+            PyObject *t = PyList_AsTuple(l);
+            bad = !t || PyList_Append(clauses, t) < 0;
+            Py_XDECREF(t);
+        }
+        Py_DECREF(l);
+        if (bad) { free(ms); return NULL; }
+    }
+    free(ms);
+    Py_RETURN_NONE;
+}
+
+static PyObject *house(PyObject *self, PyObject *args) {
+    PyObject *clauses, *cand, *cellseq;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!O!Oi", &PyList_Type, &clauses, &PyList_Type, &cand,
+                          &cellseq, &n))
+        return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    PyObject *seq = PySequence_Fast(cellseq, "cells must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq), size = PyList_GET_SIZE(cand);
+    Py_ssize_t *cs = malloc(((size_t)k + 1) * sizeof(Py_ssize_t));
+    if (!cs) { Py_DECREF(seq); return PyErr_NoMemory(); }
+    /* the cells, sorted, each once (sorted(set(cells))) */
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+        Py_ssize_t c = PyLong_Check(o) ? PyLong_AsSsize_t(o) : -1;
+        if (c < 0 || c >= size) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a cell outside the grid");
+            free(cs); Py_DECREF(seq); return NULL;
+        }
+        Py_ssize_t j = i;
+        while (j > 0 && cs[j - 1] > c) { cs[j] = cs[j - 1]; j--; }
+        cs[j] = c;
+    }
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (m == 0 || cs[m - 1] != cs[i]) cs[m++] = cs[i];
+    Py_DECREF(seq);
+    uint64_t *ms = malloc(((size_t)m + 1) * sizeof(uint64_t));
+    PyObject **lits = calloc(((size_t)m + 1) * ((size_t)n + 1), sizeof(PyObject *));
+    Py_ssize_t *cnt = calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    int bad = !ms || !lits || !cnt;
+    if (bad) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < m && !bad; i++)
+        bad = read_mask(PyList_GET_ITEM(cand, cs[i]), n, &ms[i]) < 0;
+    /* per digit, its cells' literals in the cells' order */
+    for (Py_ssize_t i = 0; i < m && !bad; i++)
+        for (int d = 1; d <= n && !bad; d++)
+            if (ms[i] >> d & 1) {
+                PyObject *v = PyLong_FromLongLong((long long)cs[i] * n + d);
+                if (!v) { bad = 1; break; }
+                lits[(Py_ssize_t)d * (m + 1) + cnt[d]++] = v;
+            }
+    int full = m == n;
+    for (int d = 1; d <= n && !bad; d++) {
+        PyObject **row = lits + (Py_ssize_t)d * (m + 1);
+        Py_ssize_t len = cnt[d];
+        if (len > 1) {
+            PyObject *t = PyTuple_New(len);
+            if (!t) { bad = 1; break; }
+            for (Py_ssize_t i = 0; i < len; i++) { Py_INCREF(row[i]); PyTuple_SET_ITEM(t, i, row[i]); }
+            bad = PyList_Append(clauses, t) < 0;
+            Py_DECREF(t);
+        }
+        if (full && !bad) {
+            PyObject *l = PyList_New(len);
+            if (!l) { bad = 1; break; }
+            for (Py_ssize_t i = 0; i < len; i++) { Py_INCREF(row[i]); PyList_SET_ITEM(l, i, row[i]); }
+            bad = PyList_Append(clauses, l) < 0;
+            Py_DECREF(l);
+        }
+    }
+    if (lits)
+        for (Py_ssize_t i = 0; i < (m + 1) * ((Py_ssize_t)n + 1); i++) Py_XDECREF(lits[i]);
+    free(cs); free(ms); free(lits); free(cnt);
+    if (bad) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* the unit clauses of csp/sat.py's SatSession: each candidate the masks removed, cell by
+ * cell and digit by digit, then the n variables between the candidates and the auxiliary
+ * ones: [[-v], ...] */
+static PyObject *units(PyObject *self, PyObject *args) {
+    PyObject *cand;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!i", &PyList_Type, &cand, &n)) return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    Py_ssize_t size = PyList_GET_SIZE(cand);
+    uint64_t full = ((((uint64_t)1) << n) - 1) << 1;
+    uint64_t *ms = malloc(((size_t)size + 1) * sizeof(uint64_t));
+    if (!ms) return PyErr_NoMemory();
+    for (Py_ssize_t c = 0; c < size; c++)
+        if (read_mask(PyList_GET_ITEM(cand, c), n, &ms[c]) < 0) { free(ms); return NULL; }
+    PyObject *out = PyList_New(0);
+    if (!out) { free(ms); return NULL; }
+    for (Py_ssize_t c = 0; c <= size; c++) {
+        /* past the last cell: the n numbers after the candidates, all of them */
+        uint64_t gone = c < size ? full & ~ms[c] : full;
+        long long base = (long long)c * n;
+        for (int d = 1; d <= n; d++) {
+            if (!(gone >> d & 1)) continue;
+            ll x = -(base + d);
+            if (emit(out, &x, 1) < 0) { Py_DECREF(out); free(ms); return NULL; }
+        }
+    }
+    free(ms);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"units", units, METH_VARARGS,
+     "units(cand, n): the unit clauses of the variables no clause mentions (csp/sat.py)"},
+    {"cells", cells, METH_VARARGS,
+     "cells(clauses, cand, n): each cell's exactly-one clauses, compact (csp/sat.py)"},
+    {"house", house, METH_VARARGS,
+     "house(clauses, cand, cells, n): a house's clauses per digit, compact (csp/sat.py)"},
+    {"layers", layers, METH_VARARGS,
+     "layers(clauses, extra, doms, trans, live, bases, masks, n, top, sup, project, "
+     "work_limit) -> top: an automaton's clauses after its live states (csp/sat.py)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_auto_kernel",
+                                    "The clause writing of csp.sat's automaton encoding.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__auto_kernel(void) { return PyModule_Create(&module); }

@@ -1,0 +1,169 @@
+"""The compiled clause writing of the automaton encoding (csp/_auto_kernel.c) against the
+Python loops of csp/sat.py's ``_automaton`` and ``_projections``: the same clauses, extra
+clauses and new variables, in the same order, for the automata of the rules that have one
+(skyscraper, sandwich, X-sum, sums, renban, a ten-line's segments, a parity pattern) on
+random candidates, compact (supports and projections) and plain, lines of one cell to a
+whole row, candidates that leave no reading, one or many."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from csp import Grid, Puzzle, kernel, sat
+from csp.constraints import ConsecutiveSet, Linear, Regular, Sum
+from csp.constraints.base import Automaton
+from variants.outside import sandwich, skyscraper, x_sum
+
+KERNEL = kernel.active(sat._auto_kernel)
+pytestmark = pytest.mark.skipif(KERNEL is None, reason="csp._auto_kernel is not built "
+                                "(or SUDOKU_CSP_PURE=1)")
+
+
+def _rules(rng: random.Random, n: int) -> list[tuple[list[int], Automaton]]:
+    """(cells, automaton) of a random rule of each kind on an n x n grid."""
+    out = []
+    i = rng.randint(1, n)
+    for rule in (skyscraper(0, i, rng.randint(1, n)), skyscraper(i, n + 1, rng.randint(1, n)),
+                 sandwich(n + 1, i, rng.randint(0, n * (n + 1) // 2 - 1 - n)),
+                 x_sum(i, 0, rng.randint(1, n * (n + 1) // 2))):
+        p = Puzzle(Grid(n)).use(rule)
+        con = p.constraints[-1]
+        out.append((list(con.cells), con.automaton()))
+    k = rng.randint(1, n)
+    cells = rng.sample(range(n * n), k)
+    out.append((cells, Sum(cells, rng.randint(k, n * k)).automaton()))
+    out.append((cells, Linear(cells, [rng.choice((1, -1, 2)) for _ in cells],
+                              rng.randint(-n, n)).automaton()))
+    out.append((cells, ConsecutiveSet(cells).automaton()))
+    par = Automaton(None, lambda i, s, d: d & 1 if s is None or s != d & 1 else None,
+                    lambda s: True)                     # odd and even digits alternate
+    out.append((cells, Regular(cells, par).automaton()))
+    return out
+
+
+def _encode(monkeypatch, cand, cells, auto, n, compact, pure):
+    with monkeypatch.context() as m:
+        if pure:
+            m.setenv("SUDOKU_CSP_PURE", "1")
+        else:
+            m.delenv("SUDOKU_CSP_PURE", raising=False)
+        enc = sat.Encoding(n, n * n, compact=compact)
+        enc.top += 17                                   # as if other rules came first
+        done = sat._automaton(enc, cand, cells, auto, sat.STATE_BUDGET)
+        return done, enc.clauses, enc.extra, enc.top
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_kernel_writes_the_python_clauses(monkeypatch, seed):
+    rng = random.Random(seed)
+    calls = []
+    real = KERNEL.layers
+    monkeypatch.setattr(sat._auto_kernel, "layers", lambda *a: calls.append(1) or real(*a))
+    compared = 0
+    for _ in range(3):
+        n = rng.choice((4, 6, 9))
+        for cells, auto in _rules(rng, n):
+            keep = rng.choice((0.35, 0.6, 0.9, 1.0))
+            cand = []
+            for _ in range(n * n):
+                m = sum(1 << d for d in range(1, n + 1) if rng.random() < keep)
+                cand.append(m or 1 << rng.randint(1, n))
+            for compact in (True, False):
+                want = _encode(monkeypatch, cand, cells, auto, n, compact, pure=True)
+                got = _encode(monkeypatch, cand, cells, auto, n, compact, pure=False)
+                assert got == want, (cells, cand, compact)
+                compared += 1
+    assert compared == 3 * 8 * 2
+    assert len(calls) > compared // 4         # (a rule no reading fits writes [] in Python)
+
+
+def test_kernel_on_a_skyscraper_puzzle_gives_the_same_encoding(monkeypatch):
+    """A whole puzzle's compact encoding (four skyscraper clues, two on one line) from its
+    propagated candidates, kernel on and off."""
+    from variants.classic import classic
+    p = Puzzle(6).use(classic(), skyscraper(0, 1, 3), skyscraper(7, 1, 2),
+                      skyscraper(3, 0, 1), skyscraper(5, 7, 4))
+    cand = p.propagate().cand
+    out = []
+    for pure in (True, False):
+        with monkeypatch.context() as m:
+            m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+            enc = sat.encode(p, cand, table_budget=0, compact=True)
+            out.append((enc.clauses, enc.extra, enc.top))
+    assert out[0] == out[1] and out[0][1]
+
+
+def test_kernel_refuses_what_does_not_fit():
+    """Malformed layers raise before anything is written."""
+    clauses: list = []
+    extra: list = []
+    with pytest.raises(ValueError):         # a state the next layer does not list
+        KERNEL.layers(clauses, extra, [(1, 2), (1, 2)], [[[0, 5]], [[0, None]]],
+                      [{0}, {0}, {0}], [0, 2], [6, 6], 2, 10, True, False, 100)
+    with pytest.raises(ValueError):         # a live state beyond its layer
+        KERNEL.layers(clauses, extra, [(1, 2)], [[[0, None]]], [{0}, {3}], [0], [6], 2, 10,
+                      True, False, 100)
+    with pytest.raises(ValueError):         # digits not rising
+        KERNEL.layers(clauses, extra, [(2, 1)], [[[0, 0]]], [{0}, {0}], [0], [6], 2, 10,
+                      True, False, 100)
+    with pytest.raises(TypeError):
+        KERNEL.layers(clauses, extra, [[1, 2]], [[[0, 0]]], [{0}, {0}], [0], [6], 2, 10,
+                      True, False, 100)
+    with pytest.raises(ValueError):         # n past 62
+        KERNEL.layers(clauses, extra, [(1,)], [[[0]]], [{0}, {0}], [0], [2], 63, 10,
+                      True, False, 100)
+    assert clauses == [] and extra == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kernel_writes_the_cells_and_houses_clauses(monkeypatch, seed):
+    """The compact cells' and houses' clauses (``_cells_and_houses``, ``_house``) in C and
+    in Python: the same lists and tuples in the same order, for full houses, short ones,
+    cells listed unsorted or twice, cells with one candidate or none."""
+    rng = random.Random(seed)
+    for n in (4, 6, 9, 12):
+        cand = [sum(1 << d for d in range(1, n + 1) if rng.random() < rng.choice((0.2, 0.6, 1)))
+                for _ in range(n * n)]
+        houses = [rng.sample(range(n * n), n), rng.sample(range(n * n), rng.randint(1, n))]
+        houses.append(houses[0][::-1] + houses[0][:2])          # unsorted, cells twice
+        out = []
+        for pure in (True, False):
+            with monkeypatch.context() as m:
+                m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+                enc = sat.Encoding(n, n * n, compact=True)
+                sat._cells_and_houses(enc, cand)
+                for h in houses:
+                    sat._house(enc, cand, h)
+                out.append((enc.clauses, enc.cand))
+        assert out[0] == out[1]
+        assert any(type(c) is tuple for c in out[0][0])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kernel_gives_a_session_the_same_clauses(monkeypatch, seed):
+    """A deferred SAT session's clauses (the cells', houses', relations' and units') and
+    extra clauses, kernel on and off, on random 6x6 and 9x9 puzzles with a few ``<``
+    relations and givens."""
+    from variants.classic import classic
+    rng = random.Random(seed)
+    checked = 0
+    for n in (6, 9):
+        p = Puzzle(n).use(classic())
+        for _ in range(6):
+            a, b = rng.sample(range(n * n), 2)
+            p.add(p[a] < p[b])
+        givens = {c: rng.randint(1, n) for c in rng.sample(range(n * n), 3)}
+        try:
+            p.givens(givens).freeze()
+        except Exception:                   # givens that break a rule: another draw
+            continue
+        out = []
+        for pure in (True, False):
+            with monkeypatch.context() as m:
+                m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+                with sat.SatSession(p, defer=True) as s:
+                    out.append(None if s.cand is None else (s.clauses(), s.enc.extra))
+        assert out[0] == out[1]
+        checked += out[0] is not None and any(len(c) == 1 for c in out[0][0])
+    assert checked
