@@ -90,12 +90,16 @@ TECHNIQUE_SECONDS = 1.0
 #: the break-in, looking for bottlenecks, and the logic solves without each element the
 #: puzzle does not need. Most puzzles need a fraction of them; they bound the rare hard
 #: ones, so that a report on a 9x9 setter puzzle stays within half a minute unless its
-#: own logic solve is long
+#: own count or logic solve is long (:data:`EXTRA_SECONDS` bounds them together)
 NECESSITY_SECONDS = 10.0
 FINAL_NECESSITY_SECONDS = 10.0
 BREAK_IN_SECONDS = 4.0
 BOTTLENECK_SECONDS = 4.0
 WITHOUT_SECONDS = 8.0
+#: wall-clock seconds those phases take in all: the last necessity pass gets only what the
+#: others left of it (their own bounds add up to 36 s: "Solver needs SET", whose
+#: necessity proofs are hard, took 31 s on a quiet machine before this bound)
+EXTRA_SECONDS = 24.0
 
 
 def _marks() -> list[tuple[str, Callable[[str, str], Any]]]:
@@ -500,6 +504,7 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
     # 1. solutions, with one warm solver
     found: list[list[int]] = []
     sat = ElementSat(puzzle, els, deadline=deadline, time_limit=time_limit)
+    unbounded = 0.0             # seconds of the phases EXTRA_SECONDS does not bound
     try:
         try:
             sat.solutions(limit=count_limit, found=found,
@@ -510,6 +515,7 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
         except TimeLimitExceeded:
             rep.count = len(found)
             rep.notes.append(f"counting stopped by the time limit at {len(found)} solutions")
+        unbounded = time.perf_counter() - t0
         undecided: list[int] = []
         budget = NECESSITY_FIRST
         if rep.status == "unique":
@@ -536,9 +542,12 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
             _logic_without(rep, techniques, rep.result, deadline, say)
         undecided = [i for i in undecided if rep.elements[i].needed is None]
         if undecided:
+            unbounded += rep.logic.get("time_ms", 0.0) / 1000
+            spent = time.perf_counter() - t0 - unbounded
             undecided, _ = _necessity(rep, sat, found[0], undecided,
-                                      _phase(deadline, FINAL_NECESSITY_SECONDS), say,
-                                      budget)
+                                      _phase(deadline, max(0.0, min(
+                                          FINAL_NECESSITY_SECONDS, EXTRA_SECONDS - spent))),
+                                      say, budget)
             if undecided:
                 rep.notes.append(f"necessity not decided in time for {len(undecided)} "
                                  "elements")
