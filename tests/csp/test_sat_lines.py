@@ -32,14 +32,23 @@ GRIDS = GRIDS4
 def projected_models(p: Puzzle, cand: list[int], scope: list[int]) -> set[tuple[int, ...]]:
     """The digits of ``scope`` in every model of ``p``'s encoding from ``cand`` (every
     other cell decided by its lowest candidate, so the models differ on the scope only)."""
+    enc = sat.encode(p, _fix_outside(cand, scope))
+    return _scope_models(enc.clauses, enc.n, scope)
+
+
+def _fix_outside(cand: list[int], scope: list[int]) -> list[int]:
+    """``cand`` with every cell outside ``scope`` on its lowest candidate."""
     cand = list(cand)
     for c in range(len(cand)):
         if c not in scope:
             cand[c] &= -cand[c]
-    enc = sat.encode(p, cand)
-    n = enc.n
+    return cand
+
+
+def _scope_models(clauses: list, n: int, scope: list[int]) -> set[tuple[int, ...]]:
+    """The digits of ``scope`` in every model of ``clauses`` (each blocked once found)."""
     out: set[tuple[int, ...]] = set()
-    with Solver(name="minisat22", bootstrap_with=enc.clauses) as s:
+    with Solver(name="minisat22", bootstrap_with=clauses) as s:
         while s.solve():
             true = {x for x in s.get_model() if x > 0}
             tup = tuple(next(d for d in range(1, n + 1) if c * n + d in true) for c in scope)
@@ -95,21 +104,8 @@ def compact_models(p: Puzzle, cand: list[int], scope: list[int],
     """:func:`projected_models` of ``p``'s compact encoding with every rule but houses and
     relations as its automaton (no table), with or without the clauses it lists in
     ``Encoding.extra`` (the layers' supports and the projection clauses)."""
-    cand = list(cand)
-    for c in range(len(cand)):
-        if c not in scope:
-            cand[c] &= -cand[c]
-    enc = sat.encode(p, cand, table_budget=0, compact=True)
-    clauses = enc.expanded() + (enc.extra if extra else [])
-    n = enc.n
-    out: set[tuple[int, ...]] = set()
-    with Solver(name="minisat22", bootstrap_with=clauses) as s:
-        while s.solve():
-            true = {x for x in s.get_model() if x > 0}
-            tup = tuple(next(d for d in range(1, n + 1) if c * n + d in true) for c in scope)
-            out.add(tup)
-            s.add_clause([-(c * n + d) for c, d in zip(scope, tup)])
-    return out
+    enc = sat.encode(p, _fix_outside(cand, scope), table_budget=0, compact=True)
+    return _scope_models(enc.expanded() + (enc.extra if extra else []), enc.n, scope)
 
 
 @pytest.mark.parametrize("seed", range(6))
