@@ -482,7 +482,7 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
         di = doms[i]
         get = nxt.get
         end = i == last
-        if not sup:
+        if not sup:         # the loop below without its supports' bookkeeping (the hot case)
             for s, sv in layer.items():
                 nsv = -sv
                 for d, t in zip(di, ti[s]):
