@@ -79,14 +79,24 @@ class Engine:
     # ------------------------------------------------------------------------------
     def propagate(self, cand: list[int], changed: Iterable[int] | None = None,
                   trace: TraceHook | None = None, max_cost: int = 99,
-                  budget: Budget | None = None) -> None:
+                  budget: Budget | None = None, houses_last: bool = False) -> None:
         """Run to fixpoint in place. ``changed``: cells changed since the last fixpoint
         (``None``: everything). Raises :class:`Contradiction` when a domain empties or a
         rule is violated. Propagators with ``cost > max_cost`` are not run. ``budget``
         (:class:`~csp.budget.Budget`): ticked before each propagator run and handed to the
         propagators as ``ctx.budget`` for their own long loops; raises
         :class:`~csp.errors.TimeLimitExceeded` once spent (``cand`` is then partly
-        propagated: every removal made is sound)."""
+        propagated: every removal made is sound).
+
+        ``houses_last``: the hidden singles and pigeonhole checks of the full houses wait
+        until the other propagators are quiet (naked singles still come first), instead of
+        running after each propagator that removed something: the houses a run of
+        propagators touched are scanned once, not once per propagator. The same fixpoint
+        (the rules' propagators narrow monotonically, so the order does not change where
+        they meet; the 116 models beyond houses of the workbench's unique and variant sets
+        all agree), reached sooner: a third less root propagation on those models. Not for
+        traced runs, where the order of the steps is the explanation (the logic solver
+        keeps the default)."""
         peers = self.peers
         watch = self.watch
         cell_full = self.cell_full
@@ -162,8 +172,9 @@ class Engine:
                                 if sub & ev and not queued[i] and prop_cost[i] <= max_cost:
                                     queued[i] = True
                                     queues[prop_cost[i]].append(i)
-            # 2. hidden singles and pigeonhole on dirty full houses
-            if dirty:
+            # 2. hidden singles and pigeonhole on dirty full houses (houses_last: once no
+            # other propagator is queued)
+            if dirty and not (houses_last and any(map(queues.__getitem__, levels))):
                 while dirty:
                     k = dirty.pop()
                     dirty_flag[k] = False

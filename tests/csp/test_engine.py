@@ -265,3 +265,68 @@ def test_perfect_matching_against_brute_force():
         assert (mate is not None) is want
         if mate is not None:
             assert len(set(mate)) == k and all(b & m for b, m in zip(mate, doms))
+
+
+# -- houses_last: the houses' hidden singles after the other propagators ------------------
+
+def _propagated(eng: Engine, cand: list[int], houses_last: bool) -> list[int] | None:
+    cand = list(cand)
+    try:
+        eng.propagate(cand, None, houses_last=houses_last)
+    except Contradiction:
+        return None
+    return cand
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_houses_last_reaches_the_same_fixpoint_on_random_models(seed):
+    """Random 4x4 and 6x6 grids with chains of "<", "!=" pairs, sums of pairs and a few
+    givens: the same candidates (or the same contradiction) whichever order the houses'
+    hidden singles take."""
+    rng = random.Random(seed)
+    n = rng.choice([4, 6])
+    p = classic_puzzle("." * (n * n))
+    size = n * n
+    for _ in range(rng.randint(2, 8)):
+        a, b = rng.sample(range(size), 2)
+        p.add_less(p.grid.name(a), p.grid.name(b))
+    for _ in range(rng.randint(0, 3)):
+        a, b = rng.sample(range(size), 2)
+        k = rng.randint(3, 2 * n - 1)
+        p.add_constraint(lambda x, y, k=k: x + y != k, [p.grid.name(a), p.grid.name(b)],
+                         name=f"not {k}")
+    st = p.initial_state()
+    for c in rng.sample(range(size), rng.randint(0, n)):
+        st.cand[c] = 1 << rng.randint(1, n)
+    eng = p.engine()
+    assert not eng.pure
+    assert _propagated(eng, st.cand, True) == _propagated(eng, st.cand, False)
+
+
+def test_houses_last_keeps_the_root_of_every_workbench_model():
+    """The SAT session's root propagation (csp.sat._root_propagate, houses_last) gives the
+    candidates of the default order on every model of the workbench's unique and variant
+    sets that is not made of houses only."""
+    import importlib.util
+    from pathlib import Path
+
+    from csp.sat import _root_propagate
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    spec.loader.exec_module(mod)
+    sets = mod.load_sets()
+    seen = 0
+    for name in ("unique", "variants"):
+        for item in sets[name]:
+            p = load_fpuzzles(item["doc"])
+            eng = p.engine()
+            if eng.pure:
+                continue
+            cand = list(p.initial_state().cand)
+            assert _root_propagate(eng, cand) == _propagated(eng, cand, False), item["id"]
+            seen += 1
+    assert seen > 100
