@@ -1,0 +1,54 @@
+"""The workbench benchmark's own bookkeeping (benchmarks/workbench.py): the median of
+repeated runs of a call, and the report's counts of calls over twice ISS's time."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("workbench_bench",
+                                                  ROOT / "benchmarks" / "workbench.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    saved = list(sys.path)
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path[:] = saved
+    return mod
+
+
+def test_median_run_keeps_the_median_time_and_shows_a_different_answer() -> None:
+    wb = _bench()
+    runs = [{"status": "ok", "count": 3, "cpu_ms": t} for t in (5.0, 1.0, 9.0)]
+    assert wb._median_run(runs)["cpu_ms"] == 5.0
+    assert wb._median_run(runs[:2])["cpu_ms"] == 1.0        # even: the lower middle
+    odd = [dict(runs[0]), {"status": "ok", "count": 4, "cpu_ms": 2.0}, dict(runs[2])]
+    assert wb._median_run(odd)["count"] == 4                 # the odd one out shows
+    failed = [{"status": "error", "error": "x"}, dict(runs[0])]
+    assert wb._median_run(failed)["status"] == "error"
+
+
+def _results(pairs: list[tuple[float, float]], repeat: int) -> dict:
+    rows = [{"id": f"u{i:03d}", "title": f"t{i}", "solutions": 1, "out": None,
+             "calls": {"tc1": {"agree": True, "note": "",
+                               "ours": {"cpu_ms": o, "status": "ok"},
+                               "svs": {"cpu_ms": 10 * i + 1.0, "status": "ok"},
+                               "iss": {"cpu_ms": s, "status": "ok"}}}}
+            for i, (o, s) in enumerate(pairs)]
+    return {"started": "s", "finished": "f", "ours": "api", "limit": 120.0, "commit": "c",
+            "method": "auto", "repeat": repeat, "sets": {"unique": rows}}
+
+
+def test_summary_counts_calls_over_twice_iss_of_any_size() -> None:
+    wb = _bench()
+    text = wb.summarise(_results([(3.0, 1.0), (15.0, 10.0), (30.0, 10.0), (1.0, 1.0)], 3))
+    row = next(line for line in text.splitlines() if line.startswith("| unique | tc1"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[-3:] == ["1", "2", "0"]      # over 2x and 10 ms; over 2x; over 5 s
+    assert "the median of 3 runs" in text
+    assert "median of" not in wb.summarise(_results([(1.0, 1.0)], 1))
