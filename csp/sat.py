@@ -63,7 +63,7 @@ from .budget import Budget
 from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Element,
                           FunctionConstraint, Linear, Relation, Sum, SumIn)
 from .constraints.binary import _eq, _ne
-from .constraints.function import strictly_between, triple_table
+from .constraints.function import outside_ends, strictly_between, triple_table
 from .constraints.sums import sum_subsets
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
@@ -896,6 +896,55 @@ def _between(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
     return True
 
 
+def _lockout(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
+    """A cell of a lockout line (:func:`csp.constraints.function.outside_ends` of the ends
+    ``a``, ``b`` and the cell ``c``) on the order literals of the two ends
+    (:func:`_order_lits`), shared by the line's cells: the cell's digit ``v`` needs ``a >
+    v`` or ``b < v`` (not ``a <= v <= b``) and ``b > v`` or ``a < v`` (not ``b <= v <=
+    a``), and differs from both ends (unless a house says so already). The ends also lie
+    at most ``n - 1 - g`` apart, ``g`` the most cells of the line seen so far that must
+    all differ (``peers``) with ``c`` among them: those need ``g`` digits outside the
+    ends. Unit propagation prunes a cell once the ends' ranges lie apart (ISS's lockout
+    handler does that too) and bounds an end once the cell and the other end are placed;
+    a table of forbidden triples per cell acted only on two of the three placed. False
+    when ``con`` is not such a cell."""
+    if type(con) is not FunctionConstraint or con.pred is not outside_ends \
+            or con.distinct or len(set(con.cells)) != 3:
+        return False
+    a, b, c = con.cells
+    n = enc.n
+    add = enc.clauses.append
+    key = ("lockout", a, b)
+    ends = enc.shared.get(key)
+    if ends is None:
+        ga, gb = _order_lits(enc, cand, a), _order_lits(enc, cand, b)
+        ends = enc.shared[key] = (ga, gb, [_neg(x) for x in ga], [_neg(x) for x in gb], [])
+    ga, gb, nga, ngb, mids = ends
+    base, mc = c * n, cand[c]
+    for v in digits_of(mc):
+        x = -(base + v)
+        _or3(add, x, ga[v + 1], ngb[v])
+        _or3(add, x, gb[v + 1], nga[v])
+    for e in (a, b):                   # not an end's digit
+        if c not in peers[e]:
+            for v in digits_of(mc & cand[e]):
+                add([-(base + v), -(e * n + v)])
+    group = [c]                        # the cells seen that must differ from c and each other
+    for m in mids:
+        if all(m in peers[o] for o in group):
+            group.append(m)
+    mids.append(c)
+    span = n - 1 - len(group)          # the ends lie at most this far apart
+    if span < 0:
+        add([])
+        return True
+    for v in range(span + 2, n + 1):   # b >= v: a >= v - span; a >= v: b >= v - span
+        for x, y in ((ngb[v], ga[v - span]), (nga[v], gb[v - span])):
+            if x is not True and y is not True:
+                add([z for z in (x, y) if z is not False])
+    return True
+
+
 def _element(enc: Encoding, cand: list[int], con: Element) -> None:
     """``line[v - 1] == target`` where v is the digit of ``index``."""
     for v in digits_of(cand[con.index]):
@@ -1346,6 +1395,8 @@ def _encode_rule(enc: Encoding, cand: list[int], con: Any, table_budget: int,
                                            table_budget):
         pass
     elif peers is not None and _between(enc, cand, con, peers):
+        pass
+    elif peers is not None and _lockout(enc, cand, con, peers):
         pass
     elif _table(enc, cand, con, table_budget, peers):
         pass

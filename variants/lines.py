@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from csp import Equal, Less, Puzzle
 from csp.errors import InvalidConstraint
 from csp.constraints import Automaton, ConsecutiveSet, FunctionConstraint, Relation
-from csp.constraints.function import strictly_between
+from csp.constraints.function import outside_ends, strictly_between
 from csp.constraints.regular import Regular
 from csp.constraints.sums import Linear
 
@@ -286,8 +286,8 @@ class lockout:
         p.add(Relation(a, b, _AtLeastApart(self.diff), f"|-|>={self.diff}",
                        ("apart", self.diff), f"lockout ends {g.name(a)}-{g.name(b)}"))
         for c in inner:
-            p.add(FunctionConstraint(lambda x, y, v: not (min(x, y) <= v <= max(x, y)),
-                                     (a, b, c), f"lockout {g.name(a)}: {g.name(c)}"))
+            p.add(FunctionConstraint(outside_ends, (a, b, c),
+                                     f"lockout {g.name(a)}: {g.name(c)}"))
 
 
 class zipper_line(_Line):

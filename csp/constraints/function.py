@@ -49,6 +49,16 @@ def strictly_between(x: int, y: int, v: int) -> bool:
     return min(x, y) < v < max(x, y)
 
 
+def outside_ends(x: int, y: int, v: int) -> bool:
+    """``v`` lies outside ``x`` .. ``y``, both included (a lockout line's cell and its
+    ends; the SAT encoding knows this predicate, :func:`csp.sat._lockout`).
+
+    >>> outside_ends(7, 2, 1), outside_ends(2, 7, 7), outside_ends(3, 3, 3)
+    (True, False, False)
+    """
+    return not min(x, y) <= v <= max(x, y)
+
+
 #: triple tables of plain functions (no closure), by code, defaults, distinct and n: a
 #: rule made by a lambda in a loop (each cell of a between line) builds its table once
 _TRIPLES: dict[tuple[Any, ...], list[list[int]]] = {}

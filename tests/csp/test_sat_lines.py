@@ -20,9 +20,10 @@ from pysat.solvers import Solver
 
 from csp import Grid, Puzzle, sat
 from csp.constraints import AllDifferent, ConsecutiveSet, Equal, FunctionConstraint, Linear
-from csp.constraints.function import strictly_between
+from csp.constraints.function import outside_ends, strictly_between
 from conftest import GRIDS4, assert_sat_path_equals, brute4, counted_calls
-from variants.lines import between_line, line_segments, palindrome, region_sum_line, renban
+from variants.lines import (between_line, line_segments, lockout, palindrome, region_sum_line,
+                           renban)
 
 
 #: the 288 filled 4x4 grids
@@ -255,6 +256,51 @@ def test_between_encoding_is_exact(monkeypatch, seed) -> None:
     assert len(used) > 0
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_lockout_encoding_is_exact(monkeypatch, seed) -> None:
+    """A lockout line's cells (some of them all different: the ends then lie closer
+    together; sometimes one in a house with an end), sometimes a second line on the same
+    ends, and sometimes the ends' own rule, on random candidates."""
+    used = counted_calls(monkeypatch, sat, "_lockout")
+
+    def build(rng: random.Random, p: Puzzle, n: int) -> list[int]:
+        k = rng.randint(1, 4)
+        a, b, *mids = rng.sample(range(n * n), k + 2 + 2)
+        lines = [mids[:k]]
+        if rng.random() < 0.4:
+            lines.append(mids[k:])
+        for line in lines:
+            for c in line:
+                p.add(FunctionConstraint(outside_ends, (a, b, c), "lockout"))
+        if k > 1 and rng.random() < 0.6:
+            p.add(AllDifferent(mids[:rng.randint(2, k)], "mids"))
+        if rng.random() < 0.4:
+            p.add(AllDifferent([rng.choice((a, b)), mids[0]], "end and cell"))
+        if rng.random() < 0.4:
+            p.add(FunctionConstraint(lambda x, y: abs(x - y) >= 3, (a, b), "ends"))
+        return [a, b] + [c for line in lines for c in line]
+    random_instances_agree(random.Random(seed), (4, 5, 7, 9), (0.4, 0.7, 1.0), build)
+    assert len(used) > 0
+
+
+def test_lockout_encoding_propagates_the_ends_ranges() -> None:
+    """Ends on 1-2 and 6-9: unit propagation alone rules out 2..6 in the line's cell
+    (the forbidden triples acted only once both ends were placed)."""
+    from csp.cnf_enum import compiled_kernel
+    mod = compiled_kernel()
+    if mod is None:
+        pytest.skip("csp._enum_kernel is not built (or SUDOKU_CSP_PURE=1)")
+    p = Puzzle(Grid(9))
+    p.add(FunctionConstraint(outside_ends, (0, 1, 2), "lockout"))
+    cand = [0b1111111110] * 81
+    cand[0], cand[1] = 0b110, 0b1111000000
+    enc = sat.encode(p, cand)
+    en = mod.Enumerator(enc.top, 9, 81, enc.clauses, 0, False, 0, 0, 0)
+    en.run(0, 10 ** 6, 0)              # the root's unit propagation, no decision
+    root = set(en.root())
+    assert [d for d in range(1, 10) if -(2 * 9 + d) not in root] == [1, 7, 8, 9]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_equal_digits_encoding_is_exact(seed) -> None:
     """Chains of equal cells on random candidates (some digits in one cell only)."""
@@ -322,6 +368,12 @@ def line_puzzle(rng: random.Random) -> Puzzle:
         lo, hi = sorted((sol[path[0]], sol[path[-1]]))
         if all(lo < sol[c] < hi for c in path[1:-1]):
             p.use(between_line([names[c] for c in path]))
+            break
+    for _ in range(40):
+        path = walk(rng.randint(3, 4))
+        lo, hi = sorted((sol[path[0]], sol[path[-1]]))
+        if hi - lo >= 2 and all(not lo <= sol[c] <= hi for c in path[1:-1]):
+            p.use(lockout([names[c] for c in path], 2))
             break
     return p
 
