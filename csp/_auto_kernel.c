@@ -854,6 +854,94 @@ static PyObject *house(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* consecutive(clauses, masks, bases, n, top) -> top: a renban's clauses, as csp/sat.py's
+ * `_consecutive` writes them, in the same order: the windows of len(masks) consecutive
+ * digits the cells' digits cover, a selector each (top + 1, ...); "some window" and each
+ * pair "not both"; per cell and digit, the digit needs a chosen window holding it; per
+ * window, each of its digits in some cell and each cell on one of its digits; the digits
+ * of every window placed. `masks`: the cells' candidate masks, `bases`: each cell's id
+ * times n (a candidate's variable is base + digit) */
+static PyObject *consecutive(PyObject *self, PyObject *args) {
+    PyObject *clauses, *mlist, *blist;
+    int n;
+    long long top;
+    if (!PyArg_ParseTuple(args, "O!O!O!iL", &PyList_Type, &clauses, &PyList_Type, &mlist,
+                          &PyList_Type, &blist, &n, &top))
+        return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    Py_ssize_t k = PyList_GET_SIZE(mlist);
+    if (k < 1 || k > n || PyList_GET_SIZE(blist) != k) {
+        PyErr_SetString(PyExc_ValueError, "masks and bases: one per cell, 1..n cells");
+        return NULL;
+    }
+    if (top < 0 || top > ((ll)1 << 40)) { PyErr_SetString(PyExc_ValueError, "top out of range"); return NULL; }
+    uint64_t ms[64], uni = 0, run = ((uint64_t)1 << k) - 1;
+    ll bs[64], lo = 0, hi = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (read_mask(PyList_GET_ITEM(mlist, i), n, &ms[i]) < 0) return NULL;
+        PyObject *b = PyList_GET_ITEM(blist, i);
+        if (!PyLong_Check(b)) { PyErr_SetString(PyExc_TypeError, "bases must be ints"); return NULL; }
+        bs[i] = PyLong_AsLongLong(b);
+        if (bs[i] == -1 && PyErr_Occurred()) return NULL;
+        if (bs[i] < 0 || bs[i] > ((ll)1 << 40)) { PyErr_SetString(PyExc_ValueError, "base out of range"); return NULL; }
+        uni |= ms[i];
+        if (i == 0 || bs[i] < lo) lo = bs[i];
+        if (i == 0 || bs[i] + n > hi) hi = bs[i] + n;
+    }
+    int starts[64], nw = 0;
+    for (int st = 1; st <= n - (int)k + 1; st++)
+        if ((uni >> st & run) == run) starts[nw++] = st;
+    ll first = top + 1;
+    top += nw;
+    if (top > hi) hi = top;
+    if (hi - lo > 100000) hi = lo + 100000;     /* far apart: the cells' candidates only */
+    if (lits_init(lo + 1, hi) < 0) return NULL;
+    ll buf[128] = {0};
+    int bad = 0;
+    Py_ssize_t m = 0;
+    for (int a = 0; a < nw; a++) buf[m++] = first + a;               /* some window */
+    bad = emit(clauses, buf, m) < 0;
+    for (int a = 0; a < nw && !bad; a++)                             /* at most one */
+        for (int b = a + 1; b < nw && !bad; b++)
+            bad = emit2(clauses, -(first + a), -(first + b)) < 0;
+    /* the windows holding each digit: starts[j..e) with start <= d < start + k */
+    for (Py_ssize_t i = 0; i < k && !bad; i++) {                     /* a digit: its windows */
+        for (int d = 1; d <= n && !bad; d++) {
+            if (!(ms[i] >> d & 1)) continue;
+            m = 0;
+            buf[m++] = -(bs[i] + d);
+            for (int a = 0; a < nw; a++)
+                if (starts[a] <= d && d < starts[a] + (int)k) buf[m++] = first + a;
+            bad = emit(clauses, buf, m) < 0;
+        }
+    }
+    for (int a = 0; a < nw && !bad; a++) {
+        int st = starts[a];
+        for (int d = st; d < st + (int)k && !bad; d++) {            /* each digit somewhere */
+            m = 0;
+            buf[m++] = -(first + a);
+            for (Py_ssize_t i = 0; i < k; i++) if (ms[i] >> d & 1) buf[m++] = bs[i] + d;
+            bad = emit(clauses, buf, m) < 0;
+        }
+        uint64_t w = run << st;
+        for (Py_ssize_t i = 0; i < k && !bad; i++) {                 /* each cell in it */
+            m = 0;
+            buf[m++] = -(first + a);
+            for (int d = 1; d <= n; d++) if ((ms[i] & w) >> d & 1) buf[m++] = bs[i] + d;
+            bad = emit(clauses, buf, m) < 0;
+        }
+    }
+    int dlo = nw ? starts[nw - 1] : 1, dhi = nw ? starts[0] + (int)k - 1 : 0;
+    for (int d = dlo; d <= dhi && !bad; d++) {                        /* in every window */
+        m = 0;
+        for (Py_ssize_t i = 0; i < k; i++) if (ms[i] >> d & 1) buf[m++] = bs[i] + d;
+        bad = emit(clauses, buf, m) < 0;
+    }
+    lits_free();
+    if (bad) return NULL;
+    return PyLong_FromLongLong(top);
+}
+
 /* the unit clauses of csp/sat.py's SatSession: each candidate the masks removed, cell by
  * cell and digit by digit, then the n variables between the candidates and the auxiliary
  * ones: [[-v], ...] */
@@ -891,6 +979,8 @@ static PyMethodDef methods[] = {
      "cells(clauses, cand, n): each cell's exactly-one clauses, compact (csp/sat.py)"},
     {"house", house, METH_VARARGS,
      "house(clauses, cand, cells, n): a house's clauses per digit, compact (csp/sat.py)"},
+    {"consecutive", consecutive, METH_VARARGS,
+     "consecutive(clauses, masks, bases, n, top) -> top: a renban's clauses (csp/sat.py)"},
     {"forward", forward, METH_VARARGS,
      "forward(native, doms, limit) -> (layers, start live) or None: the layers of an "
      "automaton the kernel steps itself (csp/sat.py)"},

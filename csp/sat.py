@@ -948,6 +948,12 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     n, k = enc.n, len(cells)
     masks = [cand[c] for c in cells]
     bases = [c * n for c in cells]
+    kernel = active(_auto_kernel)
+    if kernel is not None and 1 <= k <= n <= 62:
+        # the loops below in C (csp/_auto_kernel.c): the same clauses in the same order
+        # ("Endless Knight", 26 lines of 5: 1.1 -> 0.2 ms)
+        enc.top = kernel.consecutive(enc.clauses, masks, bases, n, enc.top)
+        return
     union = 0
     for m in masks:
         union |= m

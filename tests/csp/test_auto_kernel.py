@@ -190,6 +190,30 @@ def test_forward_refuses_what_it_does_not_know():
 
 
 @pytest.mark.parametrize("seed", range(6))
+def test_kernel_writes_the_renban_clauses(monkeypatch, seed):
+    """A renban's clauses (``_consecutive``) in C and in Python: the same lists in the same
+    order and the same selectors, for lines of one cell to n, candidates that leave no
+    window, one or several."""
+    rng = random.Random(seed)
+    for n in (4, 6, 9, 12):
+        for _ in range(8):
+            k = rng.randint(1, n)
+            cells = rng.sample(range(n * n), k)
+            keep = rng.choice((0.2, 0.5, 0.8, 1.0))
+            cand = [sum(1 << d for d in range(1, n + 1) if rng.random() < keep)
+                    or 1 << rng.randint(1, n) for _ in range(n * n)]
+            out = []
+            for pure in (True, False):
+                with monkeypatch.context() as m:
+                    m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+                    enc = sat.Encoding(n, n * n, compact=True)
+                    enc.top += 5                        # as if other rules came first
+                    sat._consecutive(enc, cand, cells)
+                    out.append((enc.clauses, enc.top))
+            assert out[0] == out[1], (n, cells, [cand[c] for c in cells])
+
+
+@pytest.mark.parametrize("seed", range(6))
 def test_kernel_writes_the_cells_and_houses_clauses(monkeypatch, seed):
     """The compact cells' and houses' clauses (``_cells_and_houses``, ``_house``) in C and
     in Python: the same lists and tuples in the same order, for full houses, short ones,
