@@ -98,10 +98,13 @@ PROBE_AFTER = 150
 #: ms. The root it leaves holds every literal the probing without it sets. Whole calls:
 #: docs/performance.md, "Root probing: a cell's probes read together"
 PROBE_LOOKAHEAD = True
-#: probing stops after a sweep that set fewer candidate variables than this per mille of
-#: its probes (0: it sweeps until a sweep sets nothing): a sweep that found little
-#: rarely leads to one that finds much, and the sweep that confirms the fixpoint is a
-#: whole sweep that finds nothing (docs/performance.md, "Root probing: ...")
+#: probing stops after a sweep, from the second on, that set fewer candidate variables
+#: than this per mille of its probes (0: it sweeps until a sweep sets nothing): a long
+#: tail of sweeps that find a few literals each costs more than the walk it saves ("Y Are
+#: We Whispering?": 2,005 probes and 83 decisions -> 981 and 82). The first two sweeps
+#: always run: "Crawfish" sets 9 variables in its first and 61 in its second, and is then
+#: decided. The replayed kernel calls of the unique and variants sets: 1,486 -> 1,432 ms
+#: (docs/performance.md, "Root probing and the kernel's groups ...", 2026-12-01)
 PROBE_YIELD = 60
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
