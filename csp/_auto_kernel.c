@@ -141,18 +141,54 @@ static Py_ssize_t as_index(PyObject *o, Py_ssize_t hi) {
     return v;
 }
 
-/* read and check every argument into w; -1 with an exception on anything unexpected */
+/* the layers forward() builds (the capsule `layers` takes for trans): per layer its
+ * states, the transitions and the live flags, laid out as in Work */
+typedef struct {
+    Py_ssize_t k;
+    Py_ssize_t *nd;       /* the digits of each cell it was built for */
+    Py_ssize_t *ns, *tr_off, *tr, *lv_off;
+    unsigned char *lv;
+} Layers;
+
+static const char *LAYERS = "csp._auto_kernel.layers";
+
+static void layers_free(Layers *L) {
+    if (!L) return;
+    free(L->nd); free(L->ns); free(L->tr_off); free(L->tr); free(L->lv_off); free(L->lv);
+    free(L);
+}
+
+static void layers_capsule_free(PyObject *cap) {
+    layers_free((Layers *)PyCapsule_GetPointer(cap, LAYERS));
+}
+
+static void *copy_of(const void *a, size_t bytes) {
+    void *b = malloc(bytes ? bytes : 1);
+    if (b) memcpy(b, a, bytes);
+    return b;
+}
+
+/* read and check every argument into w; -1 with an exception on anything unexpected.
+ * trans is a list (with live a list of sets), or the capsule of forward() (live None) */
 static int load(Work *w, PyObject *doms, PyObject *trans, PyObject *live, PyObject *bases,
                 PyObject *masks, int n) {
-    if (!PyList_Check(doms) || !PyList_Check(trans) || !PyList_Check(live) ||
-        !PyList_Check(bases) || !PyList_Check(masks)) {
+    Layers *L = NULL;
+    if (PyCapsule_CheckExact(trans)) {
+        L = (Layers *)PyCapsule_GetPointer(trans, LAYERS);
+        if (!L) return -1;
+        if (live != Py_None) { PyErr_SetString(PyExc_TypeError, "live must be None with layers"); return -1; }
+    } else if (!PyList_Check(trans) || !PyList_Check(live)) {
+        PyErr_SetString(PyExc_TypeError, "doms, trans, live, bases and masks must be lists");
+        return -1;
+    }
+    if (!PyList_Check(doms) || !PyList_Check(bases) || !PyList_Check(masks)) {
         PyErr_SetString(PyExc_TypeError, "doms, trans, live, bases and masks must be lists");
         return -1;
     }
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return -1; }
     Py_ssize_t k = PyList_GET_SIZE(doms);
     w->k = k; w->n = n;
-    if (k < 1 || PyList_GET_SIZE(trans) != k || PyList_GET_SIZE(live) != k + 1 ||
+    if (k < 1 || (L ? L->k != k : PyList_GET_SIZE(trans) != k || PyList_GET_SIZE(live) != k + 1) ||
         PyList_GET_SIZE(bases) != k || PyList_GET_SIZE(masks) != k) {
         PyErr_SetString(PyExc_ValueError, "layers of different lengths");
         return -1;
@@ -197,6 +233,20 @@ static int load(Work *w, PyObject *doms, PyObject *trans, PyObject *live, PyObje
             w->dig[w->dig_off[i] + j] = (int)v;
             prev = (int)v;
         }
+    }
+    if (L) {                       /* forward()'s layers: as they are */
+        for (Py_ssize_t i = 0; i < k; i++)
+            if (L->nd[i] != w->nd[i]) {
+                PyErr_SetString(PyExc_ValueError, "the layers were built for other digits");
+                return -1;
+            }
+        memcpy(w->ns, L->ns, (size_t)(k + 1) * sizeof(Py_ssize_t));
+        memcpy(w->tr_off, L->tr_off, (size_t)(k + 1) * sizeof(Py_ssize_t));
+        memcpy(w->lv_off, L->lv_off, (size_t)(k + 2) * sizeof(Py_ssize_t));
+        w->tr = copy_of(L->tr, ((size_t)L->tr_off[k]) * sizeof(Py_ssize_t));
+        w->lv = copy_of(L->lv, (size_t)L->lv_off[k + 1]);
+        if (!w->tr || !w->lv) { PyErr_NoMemory(); return -1; }
+        goto order;
     }
     /* states per layer: layer 0 is the start alone; layer i + 1 holds the ids trans[i]
      * reaches (and trans[i + 1] lists each of them) */
@@ -261,6 +311,7 @@ static int load(Work *w, PyObject *doms, PyObject *trans, PyObject *live, PyObje
         Py_DECREF(it);
         if (PyErr_Occurred()) return -1;
     }
+order:
     /* the variables' order per layer: at most its states */
     for (Py_ssize_t i = 0; i < k; i++) w->ord_off[i + 1] = w->ord_off[i] + w->ns[i + 1];
     w->ord = malloc(((size_t)w->ord_off[k] + 1) * sizeof(Py_ssize_t));
@@ -548,6 +599,136 @@ static PyObject *layers(PyObject *self, PyObject *args) {
     return PyLong_FromLongLong(top);
 }
 
+/* forward(native, doms, limit): the layers of an automaton the kernel steps itself, as
+ * `_automaton` builds them from the rule's `step` (csp/sat.py): layer 0 is the start
+ * alone; the states after each cell are numbered in the order first reached (the states
+ * before it in their order, each with the cell's digits rising), a digit into no state
+ * (`step` None) is -1; the states of the last layer the rule accepts are live, and a state
+ * before is live when a digit leads it to a live one. `native` (Automaton.native):
+ *   ("skyscraper", seen)  state (tallest so far, buildings seen), start (0, 0): a digit
+ *                         not above the tallest leaves it as it is; one above it is seen,
+ *                         None past `seen`; accepted with `seen` seen
+ * None when the layers hold more than `limit` states in all (counted as `_automaton`
+ * counts them: every state reached, live or not); else (layers, start live): layers the
+ * capsule `layers` takes for `trans` (with `live` None). */
+static PyObject *forward(PyObject *self, PyObject *args) {
+    PyObject *native, *doms;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "O!O!L", &PyTuple_Type, &native, &PyList_Type, &doms, &limit))
+        return NULL;
+    const char *kind = NULL;
+    long seen = -1;
+    if (PyTuple_GET_SIZE(native) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(native, 0)))
+        kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(native, 0));
+    if (!kind || strcmp(kind, "skyscraper") != 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown native automaton");
+        return NULL;
+    }
+    seen = PyLong_AsLong(PyTuple_GET_ITEM(native, 1));
+    if (seen == -1 && PyErr_Occurred()) return NULL;
+    if (seen < 0 || seen > 64) { PyErr_SetString(PyExc_ValueError, "seen out of range"); return NULL; }
+    Py_ssize_t k = PyList_GET_SIZE(doms);
+    Layers *L = calloc(1, sizeof(Layers));
+    int *dig = NULL, maxd = 0;
+    Py_ssize_t *dig_off = NULL, *key = NULL, *nkey = NULL, *idmap = NULL;
+    Vec tr = {0, 0, 0};
+    PyObject *out = NULL;
+    if (!L) return PyErr_NoMemory();
+    L->k = k;
+    L->nd = calloc((size_t)k + 1, sizeof(Py_ssize_t));
+    L->ns = calloc((size_t)k + 1, sizeof(Py_ssize_t));
+    L->tr_off = calloc((size_t)k + 1, sizeof(Py_ssize_t));
+    L->lv_off = calloc((size_t)k + 2, sizeof(Py_ssize_t));
+    dig_off = calloc((size_t)k + 1, sizeof(Py_ssize_t));
+    if (!L->nd || !L->ns || !L->tr_off || !L->lv_off || !dig_off) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *d = PyList_GET_ITEM(doms, i);
+        if (!PyTuple_Check(d)) { PyErr_SetString(PyExc_TypeError, "each dom must be a tuple"); goto fail; }
+        L->nd[i] = PyTuple_GET_SIZE(d);
+        dig_off[i + 1] = dig_off[i] + L->nd[i];
+    }
+    dig = malloc(((size_t)dig_off[k] + 1) * sizeof(int));
+    if (!dig) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *d = PyList_GET_ITEM(doms, i);
+        int prev = 0;
+        for (Py_ssize_t j = 0; j < L->nd[i]; j++) {
+            long v = PyLong_AsLong(PyTuple_GET_ITEM(d, j));
+            if (v == -1 && PyErr_Occurred()) goto fail;
+            if (v <= prev || v > 62) { PyErr_SetString(PyExc_ValueError, "digits must rise within 1..62"); goto fail; }
+            dig[dig_off[i] + j] = (int)v;
+            prev = (int)v;
+            if (v > maxd) maxd = (int)v;
+        }
+    }
+    {
+        /* a state (top, count) is the key top * (seen + 1) + count */
+        Py_ssize_t width = seen + 1, nkeys = (Py_ssize_t)(maxd + 1) * width;
+        Py_ssize_t ncur = 1, count = 0;
+        key = malloc((size_t)nkeys * sizeof(Py_ssize_t));     /* this layer's states */
+        nkey = malloc((size_t)nkeys * sizeof(Py_ssize_t));    /* the next layer's */
+        idmap = malloc((size_t)nkeys * sizeof(Py_ssize_t));   /* key -> id in the next */
+        if (!key || !nkey || !idmap) { PyErr_NoMemory(); goto fail; }
+        for (Py_ssize_t x = 0; x < nkeys; x++) idmap[x] = -1;
+        key[0] = 0;
+        L->ns[0] = 1;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            const int *di = dig + dig_off[i];
+            Py_ssize_t nd = L->nd[i], nn = 0;
+            L->tr_off[i] = tr.len;
+            for (Py_ssize_t a = 0; a < ncur; a++) {
+                Py_ssize_t top = key[a] / width, cnt = key[a] % width;
+                for (Py_ssize_t j = 0; j < nd; j++) {
+                    Py_ssize_t t;
+                    if (di[j] <= top) t = key[a];
+                    else if (cnt < seen) t = (Py_ssize_t)di[j] * width + cnt + 1;
+                    else { if (vpush(&tr, -1) < 0) goto fail; continue; }
+                    if (idmap[t] < 0) { idmap[t] = nn; nkey[nn++] = t; }
+                    if (vpush(&tr, idmap[t]) < 0) goto fail;
+                }
+            }
+            for (Py_ssize_t a = 0; a < nn; a++) idmap[nkey[a]] = -1;
+            count += nn;
+            if (count > limit) { layers_free(L); L = NULL; out = Py_None; Py_INCREF(out); goto done; }
+            L->ns[i + 1] = nn;
+            Py_ssize_t *sw = key; key = nkey; nkey = sw;
+            ncur = nn;
+        }
+        L->tr_off[k] = tr.len;
+        L->tr = malloc(((size_t)tr.len + 1) * sizeof(Py_ssize_t));
+        for (Py_ssize_t i = 0; i <= k; i++) L->lv_off[i + 1] = L->lv_off[i] + L->ns[i];
+        L->lv = calloc((size_t)L->lv_off[k + 1] + 1, 1);
+        if (!L->tr || !L->lv) { PyErr_NoMemory(); goto fail; }
+        for (Py_ssize_t x = 0; x < tr.len; x++) L->tr[x] = (Py_ssize_t)tr.a[x];
+        for (Py_ssize_t a = 0; a < ncur; a++)   /* the last layer: accepted */
+            L->lv[L->lv_off[k] + a] = key[a] % width == seen;
+        for (Py_ssize_t i = k - 1; i >= 0; i--) {
+            const Py_ssize_t *row = L->tr + L->tr_off[i];
+            const unsigned char *after = L->lv + L->lv_off[i + 1];
+            for (Py_ssize_t a = 0; a < L->ns[i]; a++) {
+                unsigned char live = 0;
+                for (Py_ssize_t j = 0; j < L->nd[i] && !live; j++) {
+                    Py_ssize_t t = row[a * L->nd[i] + j];
+                    live = t >= 0 && after[t];
+                }
+                L->lv[L->lv_off[i] + a] = live;
+            }
+        }
+        int start = L->lv[0];
+        PyObject *cap = PyCapsule_New(L, LAYERS, layers_capsule_free);
+        if (!cap) goto fail;
+        L = NULL;
+        out = Py_BuildValue("(NO)", cap, start ? Py_True : Py_False);
+    }
+done:
+    free(dig); free(dig_off); free(key); free(nkey); free(idmap); free(tr.a);
+    return out;
+fail:
+    layers_free(L);
+    free(dig); free(dig_off); free(key); free(nkey); free(idmap); free(tr.a);
+    return NULL;
+}
+
 /* the clauses of the cells (exactly one candidate: the list of a cell's literals, and the
  * tuple of them when it has two or more: "at most one" kept compact) and of a house (per
  * digit the tuple of the cells' literals holding it when two or more do, and the list of
@@ -673,6 +854,94 @@ static PyObject *house(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* consecutive(clauses, masks, bases, n, top) -> top: a renban's clauses, as csp/sat.py's
+ * `_consecutive` writes them, in the same order: the windows of len(masks) consecutive
+ * digits the cells' digits cover, a selector each (top + 1, ...); "some window" and each
+ * pair "not both"; per cell and digit, the digit needs a chosen window holding it; per
+ * window, each of its digits in some cell and each cell on one of its digits; the digits
+ * of every window placed. `masks`: the cells' candidate masks, `bases`: each cell's id
+ * times n (a candidate's variable is base + digit) */
+static PyObject *consecutive(PyObject *self, PyObject *args) {
+    PyObject *clauses, *mlist, *blist;
+    int n;
+    long long top;
+    if (!PyArg_ParseTuple(args, "O!O!O!iL", &PyList_Type, &clauses, &PyList_Type, &mlist,
+                          &PyList_Type, &blist, &n, &top))
+        return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    Py_ssize_t k = PyList_GET_SIZE(mlist);
+    if (k < 1 || k > n || PyList_GET_SIZE(blist) != k) {
+        PyErr_SetString(PyExc_ValueError, "masks and bases: one per cell, 1..n cells");
+        return NULL;
+    }
+    if (top < 0 || top > ((ll)1 << 40)) { PyErr_SetString(PyExc_ValueError, "top out of range"); return NULL; }
+    uint64_t ms[64], uni = 0, run = ((uint64_t)1 << k) - 1;
+    ll bs[64], lo = 0, hi = 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (read_mask(PyList_GET_ITEM(mlist, i), n, &ms[i]) < 0) return NULL;
+        PyObject *b = PyList_GET_ITEM(blist, i);
+        if (!PyLong_Check(b)) { PyErr_SetString(PyExc_TypeError, "bases must be ints"); return NULL; }
+        bs[i] = PyLong_AsLongLong(b);
+        if (bs[i] == -1 && PyErr_Occurred()) return NULL;
+        if (bs[i] < 0 || bs[i] > ((ll)1 << 40)) { PyErr_SetString(PyExc_ValueError, "base out of range"); return NULL; }
+        uni |= ms[i];
+        if (i == 0 || bs[i] < lo) lo = bs[i];
+        if (i == 0 || bs[i] + n > hi) hi = bs[i] + n;
+    }
+    int starts[64], nw = 0;
+    for (int st = 1; st <= n - (int)k + 1; st++)
+        if ((uni >> st & run) == run) starts[nw++] = st;
+    ll first = top + 1;
+    top += nw;
+    if (top > hi) hi = top;
+    if (hi - lo > 100000) hi = lo + 100000;     /* far apart: the cells' candidates only */
+    if (lits_init(lo + 1, hi) < 0) return NULL;
+    ll buf[128] = {0};
+    int bad = 0;
+    Py_ssize_t m = 0;
+    for (int a = 0; a < nw; a++) buf[m++] = first + a;               /* some window */
+    bad = emit(clauses, buf, m) < 0;
+    for (int a = 0; a < nw && !bad; a++)                             /* at most one */
+        for (int b = a + 1; b < nw && !bad; b++)
+            bad = emit2(clauses, -(first + a), -(first + b)) < 0;
+    /* the windows holding each digit: starts[j..e) with start <= d < start + k */
+    for (Py_ssize_t i = 0; i < k && !bad; i++) {                     /* a digit: its windows */
+        for (int d = 1; d <= n && !bad; d++) {
+            if (!(ms[i] >> d & 1)) continue;
+            m = 0;
+            buf[m++] = -(bs[i] + d);
+            for (int a = 0; a < nw; a++)
+                if (starts[a] <= d && d < starts[a] + (int)k) buf[m++] = first + a;
+            bad = emit(clauses, buf, m) < 0;
+        }
+    }
+    for (int a = 0; a < nw && !bad; a++) {
+        int st = starts[a];
+        for (int d = st; d < st + (int)k && !bad; d++) {            /* each digit somewhere */
+            m = 0;
+            buf[m++] = -(first + a);
+            for (Py_ssize_t i = 0; i < k; i++) if (ms[i] >> d & 1) buf[m++] = bs[i] + d;
+            bad = emit(clauses, buf, m) < 0;
+        }
+        uint64_t w = run << st;
+        for (Py_ssize_t i = 0; i < k && !bad; i++) {                 /* each cell in it */
+            m = 0;
+            buf[m++] = -(first + a);
+            for (int d = 1; d <= n; d++) if ((ms[i] & w) >> d & 1) buf[m++] = bs[i] + d;
+            bad = emit(clauses, buf, m) < 0;
+        }
+    }
+    int dlo = nw ? starts[nw - 1] : 1, dhi = nw ? starts[0] + (int)k - 1 : 0;
+    for (int d = dlo; d <= dhi && !bad; d++) {                        /* in every window */
+        m = 0;
+        for (Py_ssize_t i = 0; i < k; i++) if (ms[i] >> d & 1) buf[m++] = bs[i] + d;
+        bad = emit(clauses, buf, m) < 0;
+    }
+    lits_free();
+    if (bad) return NULL;
+    return PyLong_FromLongLong(top);
+}
+
 /* the unit clauses of csp/sat.py's SatSession: each candidate the masks removed, cell by
  * cell and digit by digit, then the n variables between the candidates and the auxiliary
  * ones: [[-v], ...] */
@@ -710,6 +979,11 @@ static PyMethodDef methods[] = {
      "cells(clauses, cand, n): each cell's exactly-one clauses, compact (csp/sat.py)"},
     {"house", house, METH_VARARGS,
      "house(clauses, cand, cells, n): a house's clauses per digit, compact (csp/sat.py)"},
+    {"consecutive", consecutive, METH_VARARGS,
+     "consecutive(clauses, masks, bases, n, top) -> top: a renban's clauses (csp/sat.py)"},
+    {"forward", forward, METH_VARARGS,
+     "forward(native, doms, limit) -> (layers, start live) or None: the layers of an "
+     "automaton the kernel steps itself (csp/sat.py)"},
     {"layers", layers, METH_VARARGS,
      "layers(clauses, extra, doms, trans, live, bases, masks, n, top, sup, project, "
      "work_limit) -> top: an automaton's clauses after its live states (csp/sat.py)"},

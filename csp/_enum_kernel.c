@@ -23,7 +23,9 @@
  *
  * Failed-literal probing (probe=depth, probe_after=decisions): at the nodes above `depth`
  * each open candidate is placed and propagated, and one that conflicts is removed (sweeps
- * until one removes nothing; a sweep skips what an earlier probe of it placed). With
+ * until one removes nothing, or, with probe_yield, one after the first finds too little;
+ * a sweep skips what an earlier probe of it placed, and the cells whose digits were all
+ * probed since the node last changed). With
  * lookahead=1 the sweep also reads a cell's probes together: once every open digit of a
  * cell that has a "some digit" clause is probed in the sweep, a candidate literal every
  * digit that did not conflict propagated to holds (the cell takes one of them). With
@@ -33,7 +35,17 @@
  * or gave up, what was taken before a restart cannot be taken back), and not when
  * counting candidates past two solutions. branch=1 branches on the cells' clauses only,
  * with decaying weights (choose_cells), for counting candidates up to a cap. A tuple among the clauses is an "at most one" group: a clause
- * (-a, -b) for each pair of its literals.
+ * (-a, -b) for each pair of its literals. With groups=1 (the default) a group of 2 to 56
+ * distinct positive literals is propagated as one (gopen: its members not false, and
+ * how many are true), not as its pairs, and the clause of the same literals next to it
+ * in the stream (a cell's "some digit", a house's "this digit somewhere": mark_groups)
+ * as its "at least one", not watched: a member set true sets the others false, a member
+ * set false leaves the last open one true or conflicts when none is left. Unit
+ * propagation reaches the same literals and the same conflicts as with the pairs and
+ * the watched clause (it stops at a conflict met in another order, so the walks'
+ * conflict weights, and their trees, differ); the workbench's unique and variant models:
+ * the probing 8 % less CPU, the long walks a quarter to a third ("Renban Whispers",
+ * v02, its count 102 -> 69 ms; docs/performance.md).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -106,6 +118,17 @@ typedef struct {
     int *bcnf, *bctc;                /* per branching clause: literals not false, true */
     int *bcw;                        /* per branching clause: conflicts met on its variables */
     IntVec *occ;                     /* per primary variable: branching clauses holding it */
+    /* native "at most one" groups (groups=1): a tuple of 2 to 64 distinct positive
+       literals is kept as one group, not as a binary clause per pair; when the stream has
+       a clause of the same literals next to it (a cell's "some digit", a house's "this
+       digit somewhere"), that clause is the group's "at least one" and is not watched */
+    int ngroups;
+    int *gstart, *glit;              /* per group: where its members (literal indices)
+                                        start in glit */
+    uint64_t *gopen;                 /* per group: its members not false (bit k: member k) */
+    IntVec *gocc;                    /* per literal index: the groups holding it, each as
+                                        group << 7 | exactly-one << 6 | member index */
+    int *gocc_arena;
     /* the arenas of watch, bins and occ: each vector is a slice sized to hold every entry
        it can ever have (a long clause watches a literal only if it holds it), so the lists
        of a literal lie side by side and set-up is three allocations, not one a list */
@@ -133,13 +156,22 @@ typedef struct {
                                         branching clauses' counts stay as they are */
     long long probed;                /* candidates probed */
     int *pmark, sweep;               /* per primary variable: the sweep that saw it follow */
+    int *pmepoch;                    /* ... and the node's epoch then */
+    int epoch;                       /* probe(): the node's literals' version (a change at
+                                        the node, or a new call, starts a new one) */
+    int *cellok;                     /* probe(): per cell, the epoch at which a pass saw
+                                        none of its open digits fail (and nothing change) */
     int lookahead;                   /* probe(): a cell's probes read together (above) */
+    int probe_yield;                 /* probe(): no sweep after one that set fewer
+                                        candidate variables than this per mille of its
+                                        probes (0: sweeps until one sets nothing) */
     unsigned char *cellcl;           /* per cell: a branching clause of its own digits */
     int *lastamp, *lacnt;            /* per literal index: the cell pass that saw it, in
                                         how many of that cell's probes */
     int *labuf, lan, lagen;          /* the candidate literals of the cell's first clean
                                         probe */
     long long implied;               /* candidate literals the lookahead set */
+    long long pskipped;              /* cells a sweep passed over (cellok) */
     int *porder;                     /* probe(): the cells in probing order, then per cell
                                         its open candidates, then n + 1 bucket starts */
     /* candidate counts */
@@ -153,11 +185,24 @@ typedef struct {
     int *first;                      /* the first solution, size digits (NULL: none yet) */
 } Enumerator;
 
-static inline void assign(Enumerator *e, int lit) {
+/* a native group's gopen: its open members (bit k: member k, at most 56), and the
+   number of its true members times G_TRUE */
+#define G_TRUE (1ULL << 56)
+#define G_OPEN (G_TRUE - 1)
+
+static inline __attribute__((always_inline)) void assign(Enumerator *e, int lit) {
     int v = lit >> 1;
     e->lval[lit] = 1;
     e->lval[lit ^ 1] = -1;
     e->trail[e->trail_n++] = lit;
+    if (e->ngroups) {                /* the groups of the literal now false, now true */
+        const IntVec *g = &e->gocc[lit ^ 1];
+        int i;
+        for (i = 0; i < g->n; i++) e->gopen[g->a[i] >> 7] &= ~(1ULL << (g->a[i] & 63));
+        g = &e->gocc[lit];
+        for (i = 0; i < g->n; i++)
+            e->gopen[g->a[i] >> 7] += G_TRUE - (1ULL << (g->a[i] & 63));
+    }
     if (v <= e->nprim) {
         IntVec *o = &e->occ[v];
         int i;
@@ -174,10 +219,18 @@ static inline void assign(Enumerator *e, int lit) {
     }
 }
 
-static inline void unassign(Enumerator *e, int lit) {
+static inline __attribute__((always_inline)) void unassign(Enumerator *e, int lit) {
     int v = lit >> 1;
     e->lval[lit] = 0;
     e->lval[lit ^ 1] = 0;
+    if (e->ngroups) {
+        const IntVec *g = &e->gocc[lit ^ 1];
+        int i;
+        for (i = 0; i < g->n; i++) e->gopen[g->a[i] >> 7] |= 1ULL << (g->a[i] & 63);
+        g = &e->gocc[lit];
+        for (i = 0; i < g->n; i++)
+            e->gopen[g->a[i] >> 7] -= G_TRUE - (1ULL << (g->a[i] & 63));
+    }
     if (v <= e->nprim) {
         IntVec *o = &e->occ[v];
         int i;
@@ -218,11 +271,47 @@ static int propagate(Enumerator *e) {
         IntVec *ws;
         int i, j, k;
         e->props++;
+        if (e->ngroups) {            /* f ^ 1 true: the other members of its groups false */
+            const IntVec *gt = &e->gocc[f ^ 1];
+            for (i = 0; i < gt->n; i++) {
+                int x = gt->a[i];
+                const int *ml = e->glit + e->gstart[x >> 7];
+                uint64_t o = e->gopen[x >> 7], rest = o & G_OPEN;
+                if (o >= 2 * G_TRUE) {  /* another member is true */
+                    for (k = 0; lval[ml[k]] != 1 || ml[k] == (f ^ 1); k++) {}
+                    bump(e, f); bump(e, ml[k]);
+                    return 1;
+                }
+                while (rest) {
+                    int m = ml[__builtin_ctzll(rest)];
+                    rest &= rest - 1;
+                    assign(e, m ^ 1);
+                }
+            }
+        }
         for (i = 0; i < b->n; i++) {
             int o = b->a[i];
             if (lval[o] == 1) continue;
             if (lval[o] == -1) { bump(e, f); bump(e, o); return 1; }
             assign(e, o);
+        }
+        if (e->ngroups) {            /* f false: an exactly-one group with one member left
+                                        takes it, with none left conflicts */
+            const IntVec *gf = &e->gocc[f];
+            for (i = 0; i < gf->n; i++) {
+                int x = gf->a[i];
+                uint64_t o;
+                if (!(x & 64)) continue;
+                o = e->gopen[x >> 7];
+                if (o & ((o - 1) | ~G_OPEN)) continue;    /* a member true, or two open */
+                if (!o) {
+                    const int *ml = e->glit + e->gstart[x >> 7];
+                    int len = e->gstart[(x >> 7) + 1] - e->gstart[x >> 7];
+                    for (k = 0; k < len; k++) bump(e, ml[k]);
+                    return 1;
+                }
+                assign(e, e->glit[e->gstart[x >> 7] + __builtin_ctzll(o)]);
+            }
         }
         ws = &e->watch[f];
         for (i = 0, j = 0; i < ws->n;) {
@@ -425,25 +514,59 @@ static int record(Enumerator *e) {
    (a failed literal's negation, what unit propagation sets) is in every node without a
    conflict that holds the start and is closed under both, as this one is (its last
    sweep found nothing; or every cell is decided); tests/csp/test_cnf_enum.py.
+   A sweep passes over the cells seen whole since the node last changed (cellok: the
+   node's epoch when a pass over the cell began and ended with no change); their probes
+   would set the same literals, none conflicting. So the sweep that confirms the
+   fixpoint probes only the cells met before the last change, not the whole grid
+   ("Whispering Rains", u070: 1,767 -> 1,363 probes; "Crawfish" 1,304 -> 1,072). A digit
+   set by a clean probe of the sweep is passed over only while the node is as it was
+   then (pmepoch); after a change it is probed.
+   With probe_yield, probing also stops after a sweep, from the second on, that set fewer
+   candidate variables than probe_yield per mille of its probes (the first sets the
+   stage: "Crawfish" finds 9 in its first sweep, 61 in its second, and is then decided):
+   a long tail of sweeps that find a few literals each, and the whole sweep that
+   confirms the fixpoint, cost more than the walk they would save ("Y Are We
+   Whispering?", u068: 2,005 probes and 83 decisions -> 981 and 82; "Modular Nabner DA
+   Coverage", u056). The node is then not closed under failed literals: every literal
+   set still follows from the start.
    1: the node has no solution, 0: done, -1: out of memory */
 static int probe(Enumerator *e) {
     int changed = 1, sweeps = 0;
     int n = e->n;
+    int set0 = 0;                    /* the candidate variables set, the probes made ... */
+    long long probed0 = 0;           /* ... when the sweep started */
     int clean = 0, whole = 0;        /* lookahead: the cell's clean probes; all probed */
+    int passepoch = 0;               /* the epoch the cell's pass began at */
+    if (e->epoch > 0x3fffffff) {     /* stamps start over */
+        memset(e->cellok, 0xff, sizeof(int) * (size_t)e->size);
+        memset(e->pmepoch, 0, sizeof(int) * ((size_t)e->nprim + 1));
+        e->epoch = 0;
+    }
+    e->epoch++;                      /* a new node: no cell is seen at it yet */
     while (changed && sweeps < 64) {
         int v, c, q, m = 0, *open = e->porder + e->size, *at = open + e->size;
+        if (sweeps >= 2 && (long long)(e->prim_set - set0) * 1000 <
+                      (long long)e->probe_yield * (e->probed - probed0))
+            break;                   /* the last sweep (not the first) found too little for
+                                        its probes */
+        set0 = e->prim_set;
+        probed0 = e->probed;
         changed = 0;
         sweeps++;
         e->sweep++;
         /* the open cells, fewest candidates first (in cell order within a count): a
            failed literal is found earlier in a sweep, and the probes after it see it
            (the unique set's kernel: 7 % fewer probes; the walks of the puzzles that
-           the probing leaves open change either way) */
+           the probing leaves open change either way); not the cells whose digits were
+           all seen not to fail since the node last changed (cellok): their probes
+           would set what they set then, which the lookahead has read */
         for (q = 0; q <= n; q++) at[q] = 0;
         for (c = 0; c < e->size; c++) {
             int d, k = 0;
-            if (!e->cellvar[c])
+            if (!e->cellvar[c] && e->cellok[c] != e->epoch)
                 for (d = 1; d <= n; d++) k += e->lval[2 * (c * n + d)] == 0;
+            else if (!e->cellvar[c])
+                e->pskipped++;
             open[c] = k;
             if (k) at[k]++;
         }
@@ -452,6 +575,7 @@ static int probe(Enumerator *e) {
         for (q = 0; q < m * n; q++) {
             int pos, r;
             if (q % n == 0) {            /* a cell's first digit: a new lookahead pass */
+                passepoch = e->epoch;
                 clean = 0;
                 whole = e->lookahead && e->cellcl[e->porder[q / n]];
                 if (whole && ++e->lagen == 0x7fffffff) {   /* stamps start over */
@@ -462,8 +586,10 @@ static int probe(Enumerator *e) {
             }
             v = e->porder[q / n] * n + q % n + 1;
             /* a candidate that a placement probed in this sweep set (without a conflict)
-               propagates to a part of what that placement did: no conflict either */
-            if (e->lval[2 * v] != 0 || e->pmark[v] == e->sweep) {
+               propagates to a part of what that placement did: no conflict either (while
+               the node is as it was then: after a change it is probed, and its cell can
+               be seen whole) */
+            if (e->lval[2 * v] != 0 || (e->pmark[v] == e->sweep && e->pmepoch[v] == e->epoch)) {
                 if (e->lval[2 * v] != -1) whole = 0;   /* placed, or not probed */
                 goto cell_end;
             }
@@ -479,7 +605,10 @@ static int probe(Enumerator *e) {
                 int i;
                 for (i = pos + 1; i < e->trail_n; i++) {
                     int l = e->trail[i];
-                    if (!(l & 1) && (l >> 1) <= e->nprim) e->pmark[l >> 1] = e->sweep;
+                    if (!(l & 1) && (l >> 1) <= e->nprim) {
+                        e->pmark[l >> 1] = e->sweep;
+                        e->pmepoch[l >> 1] = e->epoch;
+                    }
                 }
                 if (whole) {             /* the literals all clean probes set so far */
                     int g = e->lagen;
@@ -505,6 +634,7 @@ static int probe(Enumerator *e) {
             if (r < 0) return -1;
             if (r) {
                 assign(e, 2 * v + 1);
+                e->epoch++;              /* the node changed */
                 r = propagate(e);
                 if (r) return r;
                 changed = 1;
@@ -526,10 +656,17 @@ static int probe(Enumerator *e) {
                 if (any) {
                     int r2 = propagate(e);
                     if (r2) return r2;
+                    e->epoch++;
                     changed = 1;
                     if (e->prim_set == e->nprim) return 0;
                 }
             }
+            /* the node as it was when the pass began: every open digit of the cell was
+               probed without a conflict, or set by such a probe since the last change,
+               and the lookahead read what it could; until the node changes, a pass over
+               the cell would find nothing */
+            if (q % n == n - 1 && e->epoch == passepoch)
+                e->cellok[e->porder[q / n]] = e->epoch;
         }
     }
     return 0;
@@ -656,12 +793,14 @@ static void Enumerator_dealloc(Enumerator *e) {
     if (e->watch) { for (i = 0; i < e->nlits; i++) if (e->watch[i].own) free(e->watch[i].a); }
     if (e->bins) { for (i = 0; i < e->nlits; i++) if (e->bins[i].own) free(e->bins[i].a); }
     if (e->occ) { for (i = 0; i <= e->nprim; i++) if (e->occ[i].own) free(e->occ[i].a); }
+    if (e->gocc) { for (i = 0; i < e->nlits; i++) if (e->gocc[i].own) free(e->gocc[i].a); }
+    free(e->gocc); free(e->gocc_arena); free(e->gstart); free(e->glit); free(e->gopen);
     free(e->watch); free(e->bins); free(e->occ);
     free(e->watch_arena); free(e->bins_arena); free(e->occ_arena);
     free(e->lval); free(e->clit); free(e->cstart);
     free(e->bcstart); free(e->bclen); free(e->bclit); free(e->bcnf); free(e->bctc); free(e->bcw);
     free(e->cellbc);
-    free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone); free(e->pmark);
+    free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone); free(e->pmark); free(e->pmepoch); free(e->cellok);
     free(e->porder); free(e->cellcl); free(e->lastamp); free(e->lacnt); free(e->labuf);
     free(e->cellvar); free(e->counts); free(e->seen); free(e->sols.a); free(e->first);
     Py_TYPE(e)->tp_free((PyObject *)e);
@@ -682,9 +821,10 @@ typedef struct {
 } Fill;
 
 /* one clause (literal indices tmp[0..m), no duplicate, no tautology) into e: a unit,
-   a binary implication, or a watched long clause; a branching clause too when all its
+   a binary implication, or a watched long clause (not with `nowatch`: the "at least
+   one" of a native group, which propagates it); a branching clause too when all its
    literals are positive primary ones, a leaf check when one is a positive auxiliary */
-static int insert_clause(Enumerator *e, const int *tmp, int m, Fill *f) {
+static int insert_clause(Enumerator *e, const int *tmp, int m, Fill *f, int nowatch) {
     int k, allprim = 1, posaux = 0;
     if (m == 0) { f->empty = 1; return 0; }
     if (m == 1) { f->units[f->nunits++] = tmp[0]; return 0; }
@@ -708,6 +848,7 @@ static int insert_clause(Enumerator *e, const int *tmp, int m, Fill *f) {
         }
         e->nbc++;
     }
+    if (nowatch) return 0;
     if (m == 2) {
         f->pairs[2 * f->npairs] = tmp[0];
         f->pairs[2 * f->npairs + 1] = tmp[1];
@@ -870,14 +1011,62 @@ fail:
     return -1;
 }
 
+/* the clauses at stream positions a and b have the same literals in the same order */
+static int same_clause(const Stream *st, Py_ssize_t a, Py_ssize_t b) {
+    int len = st->a[a] >> 1;
+    return len == st->a[b] >> 1 &&
+           memcmp(st->a + a + 1, st->a + b + 1, sizeof(int) * (size_t)len) == 0;
+}
+
+/* the native groups (groups=1): per stream position of a clause, fl |= 1 for a group
+   kept as one (2 to 56 distinct positive literals), | 2 for such a group with its "at
+   least one" clause (the clause just before it, or else just after it, with the same
+   literals in the same order: a cell's "some digit" clause comes before its group, a
+   house's "this digit somewhere" after), | 4 for that clause. The number of groups */
+static Py_ssize_t mark_groups(const Stream *st, unsigned char *fl, int *stamp) {
+    Py_ssize_t sp, prev = -1, ng = 0;
+    int sid = 0;
+    for (sp = 0; sp < st->n;) {
+        int len = st->a[sp] >> 1, k, ok;
+        Py_ssize_t next = sp + 1 + len;
+        if ((st->a[sp] & 1) && len >= 2 && len <= 56 && ng < (1 << 23)) {
+            sid++;
+            for (k = 0, ok = 1; k < len && ok; k++) {
+                int x = st->a[sp + 1 + k];
+                if (x < 0 || stamp[x] == sid) ok = 0;   /* positive, distinct */
+                else stamp[x] = sid;
+            }
+            if (ok) {
+                fl[sp] |= 1;
+                ng++;
+                if (prev >= 0 && !(st->a[prev] & 1) && !(fl[prev] & 4) &&
+                    same_clause(st, prev, sp)) {
+                    fl[prev] |= 4; fl[sp] |= 2;
+                } else if (next < st->n && !(st->a[next] & 1) && same_clause(st, next, sp)) {
+                    fl[next] |= 4; fl[sp] |= 2;
+                }
+            }
+        }
+        prev = sp;
+        sp = next;
+    }
+    return ng;
+}
+
 /* Enumerator(nvars, n, size, clauses, cap=0, keep=False, probe=0, probe_after=0, branch=0,
-              cand=None, houses=None, lookahead=0)
+              cand=None, houses=None, lookahead=0, groups=1)
    clauses None: the CNF of the all-different rules `houses` over the candidate masks
    `cand` (stream_from_houses; nvars is then size * n + n) */
 static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", "probe",
-                             "probe_after", "branch", "cand", "houses", "lookahead", NULL};
+                             "probe_after", "branch", "cand", "houses", "lookahead", "groups",
+                             "probe_yield", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
+    int groups = 1, probe_yield = 0;
+    unsigned char *fl = NULL;        /* per stream position: mark_groups */
+    unsigned char *geo = NULL;       /* per native group: exactly one */
+    int *degg = NULL;
+    Py_ssize_t ngmax = 0, gtotal = 0;
     long long probe_after = 0;
     PyObject *clauses, *seq = NULL, *cand = Py_None, *houses = Py_None;
     Py_ssize_t nc = 0, i, total = 0, totb = 0, tota = 0, npairs = 0, sp;
@@ -887,9 +1076,10 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOp", kwlist, &nvars, &n, &size,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppi", kwlist, &nvars, &n, &size,
                                      &clauses, &cap, &keep, &probe_depth, &probe_after,
-                                     &branch, &cand, &houses, &lookahead))
+                                     &branch, &cand, &houses, &lookahead, &groups,
+                                     &probe_yield))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -897,8 +1087,9 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     }
     e->branch = branch;
     e->lookahead = lookahead;
+    e->probe_yield = probe_yield;
     if (n < 1 || n > 64 || size < 1 || size > 4096 || (long long)size * n > nvars ||
-        nvars > 50000000 || cap < 0 || probe_depth < 0 ||
+        nvars > 50000000 || cap < 0 || probe_depth < 0 || probe_yield < 0 ||
         probe_after < 0) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
@@ -930,13 +1121,16 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->flipped = (signed char *)calloc((size_t)nvars + 2, 1);
     e->pdone = (signed char *)calloc((size_t)nvars + 2, 1);
     e->pmark = (int *)calloc((size_t)e->nprim + 1, sizeof(int));
+    e->pmepoch = (int *)calloc((size_t)e->nprim + 1, sizeof(int));
+    e->cellok = (int *)malloc(sizeof(int) * (size_t)size);
     e->porder = (int *)calloc(2 * (size_t)size + (size_t)n + 2, sizeof(int));
     e->cellvar = (int *)calloc((size_t)size, sizeof(int));
     e->counts = (uint32_t *)calloc((size_t)e->nprim + 1, sizeof(uint32_t));
     e->seen = (unsigned char *)calloc((size_t)e->nprim + 1, 1);
     stamp = (int *)calloc((size_t)e->nlits, sizeof(int));
     if (!stamp || !e->lval || !e->watch || !e->bins || !e->occ || !e->trail || !e->lim || !e->dec ||
-        !e->flipped || !e->pdone || !e->pmark || !e->porder || !e->cellvar || !e->counts || !e->seen)
+        !e->flipped || !e->pdone || !e->pmark || !e->porder || !e->cellvar || !e->counts || !e->seen ||
+        !e->pmepoch || !e->cellok)
         goto nomem;
     if (lookahead && probe_depth > 0) {
         e->cellcl = (unsigned char *)calloc((size_t)size, 1);
@@ -947,12 +1141,25 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     } else {
         e->lookahead = 0;
     }
+    if (groups) {
+        fl = (unsigned char *)calloc((size_t)st.n + 1, 1);
+        if (!fl) goto nomem;
+        if (mark_groups(&st, fl, stamp) == 0) { free(fl); fl = NULL; }
+        memset(stamp, 0, sizeof(int) * (size_t)e->nlits);
+    }
     /* first pass: measure (a group is "at most one": a clause (-a, -b) for each pair of
-       its literals) */
+       its literals, or a native group) */
     for (sp = 0; sp < st.n;) {
         int len = st.a[sp] >> 1, group = st.a[sp] & 1, k;
         int allprim = 1, posaux = 0, negs = 0;
         const int *lits = st.a + sp + 1;
+        if (fl && (fl[sp] & 1)) {
+            ngmax++;
+            gtotal += len;
+            sp += 1 + len;
+            nc++;
+            continue;
+        }
         sp += 1 + len;
         nc++;
         for (k = 0; k < len; k++) {
@@ -993,11 +1200,34 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         dego = (int *)calloc((size_t)e->nprim + 1, sizeof(int));
         if (!pairs || !degb || !degw || !dego) goto nomem;
         f.pairs = pairs; f.degb = degb; f.degw = degw; f.dego = dego;
+        if (ngmax) {
+            e->gstart = (int *)malloc(sizeof(int) * ((size_t)ngmax + 1));
+            e->glit = (int *)malloc(sizeof(int) * ((size_t)gtotal + 1));
+            e->gopen = (uint64_t *)malloc(sizeof(uint64_t) * ((size_t)ngmax + 1));
+            e->gocc = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
+            geo = (unsigned char *)malloc((size_t)ngmax + 1);
+            degg = (int *)calloc((size_t)e->nlits, sizeof(int));
+            if (!e->gstart || !e->glit || !e->gopen || !e->gocc || !geo || !degg) goto nomem;
+        }
         for (sp = 0; sp < st.n;) {
             int len = st.a[sp] >> 1, group = st.a[sp] & 1, k, m = 0;
             const int *lits = st.a + sp + 1;
             int taut = 0;
+            Py_ssize_t sp0 = sp;
             sp += 1 + len;
+            if (fl && (fl[sp0] & 1)) {  /* a native group */
+                int g = e->ngroups++, at = g ? e->gstart[g] : 0;
+                e->gstart[g] = at;
+                for (k = 0; k < len; k++) {
+                    int li = lit_index(lits[k]);
+                    e->glit[at + k] = li;
+                    degg[li]++;
+                }
+                e->gstart[g + 1] = at + len;
+                geo[g] = (fl[sp0] & 2) != 0;
+                e->gopen[g] = (1ULL << len) - 1;
+                continue;
+            }
             if (len > tmpcap) {
                 int *nt = (int *)realloc(tmp, sizeof(int) * (size_t)(len + 1));
                 if (!nt) goto nomem;
@@ -1013,7 +1243,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
                         pair[0] = tmp[a];
                         pair[1] = tmp[b2];
                         if (pair[0] == (pair[1] ^ 1)) continue;          /* tautology */
-                        if (insert_clause(e, pair, pair[0] == pair[1] ? 1 : 2, &f) < 0)
+                        if (insert_clause(e, pair, pair[0] == pair[1] ? 1 : 2, &f, 0) < 0)
                             goto nomem;
                     }
                 }
@@ -1027,7 +1257,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
                 if (stamp[li] != sid) { stamp[li] = sid; tmp[m++] = li; }
             }
             if (taut) continue;
-            if (insert_clause(e, tmp, m, &f) < 0) goto nomem;
+            if (insert_clause(e, tmp, m, &f, fl && (fl[sp0] & 4)) < 0) goto nomem;
         }
         nunits = f.nunits;
         empty = f.empty;
@@ -1036,6 +1266,18 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         e->watch_arena = vec_arena(e->watch, degw, e->nlits);
         e->occ_arena = vec_arena(e->occ, dego, (Py_ssize_t)e->nprim + 1);
         if (!e->bins_arena || !e->watch_arena || !e->occ_arena) goto nomem;
+        if (e->ngroups) {
+            int g;
+            e->gocc_arena = vec_arena(e->gocc, degg, e->nlits);
+            if (!e->gocc_arena) goto nomem;
+            for (g = 0; g < e->ngroups; g++) {
+                int k;
+                for (k = e->gstart[g]; k < e->gstart[g + 1]; k++) {
+                    IntVec *o = &e->gocc[e->glit[k]];
+                    o->a[o->n++] = g << 7 | geo[g] << 6 | (k - e->gstart[g]);
+                }
+            }
+        }
         for (i = 0; i < f.npairs; i++) {
             int a = pairs[2 * i], b = pairs[2 * i + 1];
             e->bins[a].a[e->bins[a].n++] = b;
@@ -1069,6 +1311,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
             if (same) e->cellcl[c0] = 1;
         }
     e->unseen = e->nprim;
+    memset(e->cellok, 0xff, sizeof(int) * (size_t)size);
     /* the root: unit clauses (a conflict there, or an empty clause: no solution) */
     for (i = 0; i < nunits && !empty; i++) {
         int l = units[i];
@@ -1077,13 +1320,14 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     }
     if (empty) e->finished = 1;
     free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
-    free(st.a);
+    free(st.a); free(fl); free(geo); free(degg);
     return 0;
 nomem:
     PyErr_NoMemory();
 fail:
     free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
-    free(st.a);
+    free(st.a); free(fl); free(geo); free(degg);
+    e->ngroups = 0;
     Py_XDECREF(seq);
     e->gave_up = 1;
     return -1;
@@ -1156,6 +1400,7 @@ static PyObject *Enumerator_get_nodes(Enumerator *e, void *c) { (void)c; return 
 static PyObject *Enumerator_get_props(Enumerator *e, void *c) { (void)c; return get_ll(e->props); }
 static PyObject *Enumerator_get_probed(Enumerator *e, void *c) { (void)c; return get_ll(e->probed); }
 static PyObject *Enumerator_get_implied(Enumerator *e, void *c) { (void)c; return get_ll(e->implied); }
+static PyObject *Enumerator_get_pskipped(Enumerator *e, void *c) { (void)c; return get_ll(e->pskipped); }
 
 /* root(): the literals set at the root (level 0) as they stand, variables signed
    (v true, -v false), in the order they were set: after probing, what it found */
@@ -1219,6 +1464,7 @@ static PyGetSetDef Enumerator_getset[] = {
     {"props", (getter)Enumerator_get_props, NULL, "literals propagated", NULL},
     {"probed", (getter)Enumerator_get_probed, NULL, "candidates probed (failed-literal probing)", NULL},
     {"implied", (getter)Enumerator_get_implied, NULL, "literals a cell's probes set together (lookahead)", NULL},
+    {"pskipped", (getter)Enumerator_get_pskipped, NULL, "cells probing passed over: nothing changed since their digits were seen not to fail", NULL},
     {"tracked", (getter)Enumerator_get_tracked, NULL,
      "occurrences of the candidate variables in the branching clauses the walk keeps counters of", NULL},
     {"progress", (getter)Enumerator_get_progress, NULL,

@@ -51,7 +51,7 @@ def compiled_kernel() -> Any:
     return active(_KERNEL)
 
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
-           "PROBE_LOOKAHEAD",
+           "PROBE_LOOKAHEAD", "PROBE_YIELD",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -98,6 +98,14 @@ PROBE_AFTER = 150
 #: ms. The root it leaves holds every literal the probing without it sets. Whole calls:
 #: docs/performance.md, "Root probing: a cell's probes read together"
 PROBE_LOOKAHEAD = True
+#: probing stops after a sweep, from the second on, that set fewer candidate variables
+#: than this per mille of its probes (0: it sweeps until a sweep sets nothing): a long
+#: tail of sweeps that find a few literals each costs more than the walk it saves ("Y Are
+#: We Whispering?": 2,005 probes and 83 decisions -> 981 and 82). The first two sweeps
+#: always run: "Crawfish" sets 9 variables in its first and 61 in its second, and is then
+#: decided. The replayed kernel calls of the unique and variants sets: 1,486 -> 1,432 ms
+#: (docs/performance.md, "Root probing and the kernel's groups ...", 2026-12-01)
+PROBE_YIELD = 60
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -193,7 +201,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     if session.houses is not None:     # all-different rules only: the kernel encodes them
         return mod.Enumerator(size * n + n, n, size, None, cap, keep, PROBE_DEPTH, after,
                               branch, cand=session.cand, houses=session.houses,
-                              lookahead=PROBE_LOOKAHEAD)
+                              lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD)
     if session.lazy:
         return None
     enc = session.enc
@@ -202,7 +210,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
     return mod.Enumerator(enc.top, n, size, clauses, cap, keep, PROBE_DEPTH, after, branch,
-                          lookahead=PROBE_LOOKAHEAD)
+                          lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD)
 
 
 class Decided:

@@ -574,7 +574,7 @@ class _Visible(Constraint):
                 return s
             return (d, k + 1) if k < seen else None
 
-        return Automaton((0, 0), step, lambda s: s[1] == seen, True)
+        return Automaton((0, 0), step, lambda s: s[1] == seen, True, ("skyscraper", seen))
 
 
 class _OutsideClue:

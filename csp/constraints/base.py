@@ -18,7 +18,10 @@ class Automaton(NamedTuple):
     completion can satisfy the rule), and the rule holds when ``accept(final_state)``.
     ``distinct``: the rule also needs its cells to hold different digits. The SAT encoding
     (:mod:`csp.sat`) turns it into clauses over the reachable states, which stays small where
-    a table of the scope's tuples would not (a 9-cell sum, a skyscraper clue).
+    a table of the scope's tuples would not (a 9-cell sum, a skyscraper clue). ``native``:
+    the same automaton as the compiled kernel ``csp._auto_kernel`` steps it itself (its
+    ``forward``; ``("skyscraper", seen)`` only), which then builds the layers without calling
+    ``step``: the same states, numbered the same (tests/csp/test_auto_kernel.py).
 
     >>> a = Automaton(0, lambda i, s, d: s + d, lambda s: s == 10)
     >>> s = a.start
@@ -32,6 +35,7 @@ class Automaton(NamedTuple):
     step: Callable[[int, Any, int], Any]
     accept: Callable[[Any], bool]
     distinct: bool = False
+    native: tuple[Any, ...] | None = None
 
 
 class Constraint:

@@ -116,6 +116,103 @@ def test_kernel_refuses_what_does_not_fit():
     assert clauses == [] and extra == []
 
 
+def _python_layers(auto, doms, budget):
+    """The states `_automaton` builds from `step`: per layer, per state, the next state's
+    id by digit (None: no state), numbered as first reached; the live ids; or None past
+    ``budget`` states."""
+    states, trans, count = [auto.start], [], 0
+    for i, di in enumerate(doms):
+        ids: dict = {}
+        trans.append([[None if t is None else ids.setdefault(t, len(ids))
+                       for t in (auto.step(i, s, d) for d in di)] for s in states])
+        count += len(ids)
+        if count > budget:
+            return None
+        states = list(ids)
+    live = [set() for _ in range(len(doms) + 1)]
+    live[-1] = {j for j, s in enumerate(states) if auto.accept(s)}
+    for i in range(len(doms) - 1, -1, -1):
+        live[i] = {s for s, ts in enumerate(trans[i]) if not live[i + 1].isdisjoint(ts)}
+    return trans, live
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_forward_steps_a_skyscraper_as_its_step_does(seed):
+    """The kernel's own layers of a skyscraper clue (``forward``, Automaton.native) are the
+    layers `step` gives, state for state: written out by ``layers`` with trans and live
+    from Python and with the capsule, the same clauses; the same budget cut."""
+    rng = random.Random(seed)
+    for n in (4, 6, 9):
+        for _ in range(6):
+            seen = rng.randint(1, n)
+            p = Puzzle(Grid(n)).use(skyscraper(0, rng.randint(1, n), seen))
+            auto = p.constraints[-1].automaton()
+            assert auto.native == ("skyscraper", seen)
+            k = rng.randint(1, n)
+            keep = rng.choice((0.3, 0.6, 1.0))
+            doms = [tuple(d for d in range(1, n + 1) if rng.random() < keep) or (rng.randint(1, n),)
+                    for _ in range(k)]
+            budget = rng.choice((5, 40, sat.STATE_BUDGET))
+            want = _python_layers(auto, doms, budget)
+            got = KERNEL.forward(auto.native, doms, budget)
+            assert (got is None) == (want is None), (seen, doms, budget)
+            if want is None:
+                continue
+            trans, live = want
+            assert got[1] == (0 in live[0])
+            bases = [c * n for c in range(k)]
+            masks = [sum(1 << d for d in di) for di in doms]
+            for sup, project in ((True, True), (True, False), (False, False)):
+                out = []
+                for tr, lv in ((trans, live), (got[0], None)):
+                    clauses: list = []
+                    extra: list = []
+                    top = KERNEL.layers(clauses, extra, doms, tr, lv, bases, masks, n, 100,
+                                        sup, project, 10 ** 6)
+                    out.append((clauses, extra, top))
+                assert out[0] == out[1], (seen, doms)
+
+
+def test_forward_refuses_what_it_does_not_know():
+    with pytest.raises(ValueError):
+        KERNEL.forward(("sandwich", 3), [(1, 2)], 100)
+    with pytest.raises(ValueError):         # digits not rising
+        KERNEL.forward(("skyscraper", 2), [(2, 1)], 100)
+    with pytest.raises(TypeError):
+        KERNEL.forward(("skyscraper", 2), [[1, 2]], 100)
+    layers, live = KERNEL.forward(("skyscraper", 1), [(1, 2), (1, 2)], 100)
+    assert live
+    with pytest.raises(ValueError):         # layers of another line
+        KERNEL.layers([], [], [(1, 2)], layers, None, [0], [6], 2, 10, True, False, 100)
+    with pytest.raises(TypeError):          # live must be None with the capsule
+        KERNEL.layers([], [], [(1, 2), (1, 2)], layers, [], [0, 2], [6, 6], 2, 10, True,
+                      False, 100)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kernel_writes_the_renban_clauses(monkeypatch, seed):
+    """A renban's clauses (``_consecutive``) in C and in Python: the same lists in the same
+    order and the same selectors, for lines of one cell to n, candidates that leave no
+    window, one or several."""
+    rng = random.Random(seed)
+    for n in (4, 6, 9, 12):
+        for _ in range(8):
+            k = rng.randint(1, n)
+            cells = rng.sample(range(n * n), k)
+            keep = rng.choice((0.2, 0.5, 0.8, 1.0))
+            cand = [sum(1 << d for d in range(1, n + 1) if rng.random() < keep)
+                    or 1 << rng.randint(1, n) for _ in range(n * n)]
+            out = []
+            for pure in (True, False):
+                with monkeypatch.context() as m:
+                    m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+                    enc = sat.Encoding(n, n * n, compact=True)
+                    enc.top += 5                        # as if other rules came first
+                    sat._consecutive(enc, cand, cells)
+                    out.append((enc.clauses, enc.top))
+            assert out[0] == out[1], (n, cells, [cand[c] for c in cells])
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_kernel_writes_the_cells_and_houses_clauses(monkeypatch, seed):
     """The compact cells' and houses' clauses (``_cells_and_houses``, ``_house``) in C and

@@ -767,3 +767,126 @@ def test_time_limit_and_cancel_bound_true_candidates(monkeypatch) -> None:
     with pytest.raises(TimeLimitExceeded):
         for _ in iter_solutions(p, time_limit=0.3):
             pass
+
+
+def _kernel_walk(s: SatSession, cap: int, **kw) -> tuple:
+    """Root probing (from the start), then the walk to its end, on ``s``'s encoding (a
+    deferred session: the relations' supports in its extra): the root literals after
+    probing, the probes, the lookahead's literals, and the walk's solutions and counts."""
+    clauses = s.clauses() + s.enc.extra
+    en = KERNEL.Enumerator(s.enc.top, s.enc.n, s.enc.size, clauses, cap, False, 1, 0, 1,
+                           lookahead=True, **kw)
+    assert en.run(0, 10 ** 9) in (cnf_enum.PAUSED, cnf_enum.DONE)
+    root, probed, implied = set(en.root()), en.probed, en.implied
+    assert en.run(10 ** 6, 10 ** 10) == cnf_enum.DONE
+    # counting candidates, the solutions seen depend on the walk (it skips what is seen):
+    # the capped counts do not
+    if cap:
+        return root, probed, implied, [min(k, cap) for k in en.counts()]
+    return root, probed, implied, en.found
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident", [
+    ("unique", "u068"), ("unique", "u070"), ("unique", "u072"), ("unique", "u082"),
+    ("unique", "u089"), ("variants", "v31"), ("variants", "v35"), ("classic", "c01")])
+def test_native_groups_propagate_as_their_pairs(set_name, ident) -> None:
+    """The "at most one" groups propagated as one (``groups=1``, the default: a cell's and
+    a house's digits, with their "at least one" clause) and as their pairwise clauses
+    with the clause watched (``groups=0``): unit propagation reaches the same literals
+    and conflicts, so root probing sets the same root with the same probes and
+    lookahead; the walks after it may differ, their solutions and capped counts not."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        if s.cand is None or not s.free:
+            pytest.skip("decided at the root")
+        if s.houses is not None:        # all-different rules only: the encoding is read
+            assert s.enc is not None
+        for cap in (0, 8):
+            on = _kernel_walk(s, cap)
+            off = _kernel_walk(s, cap, groups=False)
+            assert on == off
+
+
+@needs_kernel
+def test_native_groups_keep_the_odd_groups_as_pairs() -> None:
+    """Groups the kernel keeps as pairs (a negative literal, a literal twice, more than 56
+    literals) and groups with their "at least one" clause before, after or away from
+    them: the same models with and without native groups, as an independent count."""
+    E = KERNEL.Enumerator
+    cases = [
+        # cells of 3 digits, "some digit" before each group, a column group after
+        ([[1, 2, 3], (1, 2, 3), [4, 5, 6], (4, 5, 6), (1, 4), [1, 4]], 2 * 3 + 0),
+        # a group with a negative literal, one with a literal twice, a clause apart
+        ([[1, 2, 3], [4, 5, 6], (1, 2, 3), (-4, 5), (6, 6), [1, 2, 3]], None),
+        # the "at least one" away from its group (not read as one), groups of two
+        ([[1, 2, 3], [4, 5, 6], (4, 5, 6), [7], (1, 2), (2, 3), (1, 3)], None),
+    ]
+    for clauses, _ in cases:
+        want = None
+        for groups in (False, True):
+            en = E(7 if any(7 in c for c in clauses if isinstance(c, list)) else 6, 3, 2,
+                   clauses, 0, False, 1, 0, 0, groups=groups)
+            assert en.run(1000, 10 ** 6) == cnf_enum.DONE
+            if want is None:
+                want = en.found
+            assert en.found == want
+    # a long group (kept as pairs past 56 literals): one of 60 variables true at most
+    lits = tuple(range(1, 61))
+    for groups in (False, True):
+        en = E(60, 60, 1, [lits, list(lits)], 0, False, 0, 0, 0, groups=groups)
+        assert en.run(1000, 10 ** 6) == cnf_enum.DONE and en.found == 60
+
+
+@needs_kernel
+@pytest.mark.parametrize("ident", ["u068", "u070", "u082"])
+def test_probing_passes_over_the_cells_seen_since_the_last_change(ident) -> None:
+    """A sweep passes over the cells all of whose digits a pass saw not to fail since the
+    node last changed (``pskipped``): the root it leaves is still closed under failed
+    literals (every open candidate placed at it propagates without a conflict), and
+    its candidate literals hold in the solution."""
+    p = puzzle("unique", ident)
+    with SatSession(p, defer=True) as s:
+        clauses = s.clauses() + s.enc.extra
+        en = KERNEL.Enumerator(s.enc.top, s.enc.n, s.enc.size, clauses, 1, False, 1, 0, 1,
+                               lookahead=True)
+        assert en.run(0, 10 ** 9) in (cnf_enum.PAUSED, cnf_enum.DONE)
+        root = set(en.root())
+        assert en.pskipped > 0
+        nprim = s.enc.size * s.enc.n
+        for v in range(1, nprim + 1):
+            if v not in root and -v not in root:
+                assert not _fails_at_root(s, clauses, root, v)
+        solution = p.solve().solution
+        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
+        for x in root:
+            if abs(x) <= nprim:
+                assert (x in truth) == (x > 0)
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [
+    ("unique", "u068", 1), ("unique", "u070", 0), ("unique", "u089", 8), ("unique", "u056", 1),
+    ("variants", "v29", 1), ("variants", "v31", 8), ("variants", "v35", 0)])
+def test_a_sweep_that_finds_little_ends_the_probing(set_name, ident, cap) -> None:
+    """``probe_yield`` (:data:`cnf_enum.PROBE_YIELD`): probing stops after a sweep, from the
+    second on, that set fewer candidate variables than that per mille of its probes.
+    Fewer probes or as many, never fewer than two sweeps' worth of a first sweep; every
+    candidate literal of its root holds in every solution (the root of the probing to
+    its fixpoint holds each of them too, or the walk finds it); and the same solutions
+    and capped counts."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        full = _kernel_walk(s, cap)
+        cut = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD)
+    assert cnf_enum.PROBE_YIELD > 0
+    assert cut[1] <= full[1]
+    assert cut[3:] == full[3:]
+    nprim = s.enc.size * s.enc.n
+    solutions = list(itertools.islice(iter_solutions(p), 50))
+    assert solutions
+    for solution in solutions:
+        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
+        for x in cut[0]:
+            if abs(x) <= nprim:
+                assert (x in truth) == (x > 0)
