@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import permutations
 from typing import Iterator, Sequence
 
@@ -17,6 +18,7 @@ from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
 from .base import Constraint, WeakLink
+from .sums import house_mates
 
 
 class ElementPropagator(Propagator):
@@ -180,6 +182,38 @@ def element_pair_links(elements: Sequence[Element], houses: Sequence[Sequence[in
                             yield ((a.index, v), (b.index, w))
 
 
+@lru_cache(maxsize=256)
+def placements(k: int, vals: tuple[int, ...], clash: tuple[tuple[int, int], ...] = ()
+               ) -> tuple[tuple[int, ...], ...]:
+    """The placements of the digits ``vals`` onto ``k`` cells (``mp[j]``: the position of
+    ``vals[j]``), sorted, without those that put a repeated digit on two positions of a pair
+    in ``clash`` (positions sharing a house). A pure function of its arguments, kept for
+    the next rule of the same shape (a puzzle's quadruples share a few; a setter's next call
+    has the same rules again).
+
+    >>> placements(3, (1, 1), ((0, 1),))
+    ((0, 2), (1, 2), (2, 0), (2, 1))
+    """
+    maps = set(permutations(range(k), len(vals)))
+    if clash:
+        # a repeated digit never sits twice in cells that share a house (a quadruple 112
+        # on a 2x2 puts its 1s on a diagonal)
+        bad = {frozenset(p) for p in clash}
+        maps = {mp for mp in maps
+                if not any(vals[a] == vals[b] and frozenset((mp[a], mp[b])) in bad
+                           for a in range(len(vals)) for b in range(a + 1, len(vals)))}
+    return tuple(sorted(maps))
+
+
+@lru_cache(maxsize=256)
+def _plans(k: int, vals: tuple[int, ...], maps: tuple[tuple[int, ...], ...]
+           ) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
+    """Per placement of :func:`placements`, the (position, digit bit) pairs it needs and
+    the positions it leaves free (what :meth:`ContainsPropagator.propagate` reads)."""
+    return tuple((tuple((i, 1 << vals[j]) for j, i in enumerate(mp)),
+                  tuple(i for i in range(k) if i not in mp)) for mp in maps)
+
+
 class ContainsPropagator(Propagator):
     """Exact supports: every injective placement of the required digits onto the cells that
     the candidates allow; a cell left free keeps all its candidates."""
@@ -193,38 +227,22 @@ class ContainsPropagator(Propagator):
         self.scope = tuple(sorted(self.cells))
         self.values = tuple(values)
         self.name = name
-        k = len(self.cells)
-        # a repeated digit never sits twice in cells that share a house (``clash``: pairs
-        # of positions in ``cells``): a quadruple 112 on a 2x2 puts its 1s on a diagonal
-        bad = {frozenset(p) for p in clash}
-        vals = self.values
-        self.maps = sorted({mp for mp in permutations(range(k), len(vals))
-                            if not any(vals[a] == vals[b] and frozenset((mp[a], mp[b])) in bad
-                                       for a in range(len(vals))
-                                       for b in range(a + 1, len(vals)))})
+        self.maps = placements(len(self.cells), self.values,
+                               tuple(sorted((min(p), max(p)) for p in clash)))
+        self._plans = _plans(len(self.cells), self.values, self.maps)
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
         doms = [cand[c] for c in self.cells]
-        k = len(doms)
-        sup = [0] * k
-        vals = self.values
-        full = (1 << k) - 1
-        for mp in self.maps:
-            ok = True
-            for j, i in enumerate(mp):
-                if not doms[i] >> vals[j] & 1:
-                    ok = False
+        sup = [0] * len(doms)
+        for need, free in self._plans:
+            for i, b in need:
+                if not doms[i] & b:
                     break
-            if not ok:
-                continue
-            used = 0
-            for j, i in enumerate(mp):
-                sup[i] |= 1 << vals[j]
-                used |= 1 << i
-            free = full & ~used
-            for i in range(k):
-                if free >> i & 1:
+            else:
+                for i, b in need:
+                    sup[i] |= b
+                for i in free:           # a cell left free keeps all its candidates
                     sup[i] = doms[i]
         for i, c in enumerate(self.cells):
             if not sup[i]:
@@ -269,11 +287,10 @@ class Contains(Constraint):
         """
         if len(set(self.values)) == len(self.values):
             return []
-        houses = [set(h.cells) for h in puzzle.houses()]
+        mates = puzzle.derived(house_mates)       # per cell, its houses' cells as bits
         cells = self.cells
         clash = [(i, j) for i in range(len(cells)) for j in range(i + 1, len(cells))
-                 if cells[i] == cells[j]
-                 or any(cells[i] in h and cells[j] in h for h in houses)]
+                 if cells[i] == cells[j] or mates[cells[i]] >> cells[j] & 1]
         return [ContainsPropagator(cells, self.values, self.name, clash)] if clash else []
 
     def check(self, *values: int) -> bool:

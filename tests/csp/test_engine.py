@@ -330,3 +330,51 @@ def test_houses_last_keeps_the_root_of_every_workbench_model():
             assert _root_propagate(eng, cand) == _propagated(eng, cand, False), item["id"]
             seen += 1
     assert seen > 100
+
+
+# -- order_propagators: its work kept by the rules ----------------------------------------
+
+def _order_view(props):
+    return [(p.cell, p.below, p.above, p.scope, p.name) for p in props]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_order_propagators_kept_by_rules_never_stale(seed):
+    """``order_propagators`` keeps its closure and groups by the ``<`` pairs, ``!=`` pairs
+    and houses: on random models, the propagators from a remembered entry equal those
+    worked out afresh, a changed rule (one more ``<``, one more ``!=``, other houses) gets
+    its own, and the propagators are new objects each time."""
+    from csp.constraints import order
+    from csp.constraints.binary import Relation, RelationKind
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9])
+    g = Grid(n)
+    size = n * n
+    rules = [Relation(*rng.sample(range(size), 2), RelationKind.LT)
+             for _ in range(rng.randint(2, 12))]
+    rules += [Relation(*rng.sample(range(size), 2), RelationKind.NE)
+              for _ in range(rng.randint(0, 4))]
+    houses = [tuple(h.cells) for h in Puzzle(g).add_grid_houses().houses()]
+
+    def fresh(rules, houses):
+        order._SPECS.clear()
+        return _order_view(order.order_propagators(rules, houses, g.name))
+
+    def variants():
+        a, b = rng.sample(range(size), 2)
+        yield rules + [Relation(a, b, RelationKind.LT)], houses
+        yield rules + [Relation(a, b, RelationKind.NE)], houses
+        yield rules, houses[:-1]
+        yield rules[1:], houses
+    want = fresh(rules, houses)
+    first = order.order_propagators(rules, houses, g.name)
+    assert _order_view(first) == want
+    for other_rules, other_houses in variants():
+        other = fresh(other_rules, other_houses)
+        order.order_propagators(rules, houses, g.name)          # both remembered now
+        assert _order_view(order.order_propagators(other_rules, other_houses, g.name)) \
+            == other
+        again = order.order_propagators(rules, houses, g.name)
+        assert _order_view(again) == want
+        assert not set(map(id, again)) & set(map(id, first))
+    assert len(order._SPECS) <= order._SPECS_SIZE
