@@ -14,10 +14,18 @@ from typing import Callable, Iterable, Sequence
 
 from .budget import Budget
 from .events import Contradiction, Cost, Event, Status
+from .kernel import active
 from .propagator import Context, Propagator, TraceHook
+
+try:                                   # the loop of :meth:`Engine.propagate` in C (optional)
+    from . import _engine_kernel
+except ImportError:                    # pragma: no cover - not built
+    _engine_kernel = None
 
 _DOM, _BOUNDS, _FIXED = int(Event.DOM), int(Event.BOUNDS), int(Event.FIXED)
 _SUBSUMED = Status.SUBSUMED
+_NOFIX = Status.NOFIX
+assert (_DOM, _BOUNDS, _FIXED) == (1, 2, 4)     # as csp/_engine_kernel.c reads them
 
 
 class Engine:
@@ -55,6 +63,13 @@ class Engine:
         else:
             self.watch = geo.no_watch
         self.levels = sorted(set(self.prop_cost)) or [0]
+        #: the compiled loop's propagator tables (made on the first untraced run; False:
+        #: out of the kernel's range)
+        self._ktables: object = None
+
+    def __getstate__(self) -> dict:
+        # the compiled loop's tables are made again on demand: not pickled
+        return {**self.__dict__, "_ktables": None}
 
     def extended(self, props: Sequence[Propagator]) -> "Engine":
         """A new engine with the same houses and propagators plus ``props`` (e.g. techniques
@@ -96,7 +111,16 @@ class Engine:
         they meet; the 116 models beyond houses of the workbench's unique and variant sets
         all agree), reached sooner: a third less root propagation on those models. Not for
         traced runs, where the order of the steps is the explanation (the logic solver
-        keeps the default)."""
+        keeps the default).
+
+        Untraced, the loop runs in the compiled ``csp._engine_kernel`` where it is built
+        (:meth:`_propagate_compiled`): the same steps in the same order, the propagators
+        still called in Python; this method's loop is its reference and fallback."""
+        if trace is None and type(cand) is list and type(max_cost) is int:
+            kernel = active(_engine_kernel)
+            if kernel is not None and self._propagate_compiled(
+                    kernel, cand, changed, max_cost, budget, houses_last):
+                return
         peers = self.peers
         watch = self.watch
         cell_full = self.cell_full
@@ -256,6 +280,40 @@ class Engine:
                             queued[j] = True
                             queues[prop_cost[j]].append(j)
 
+    def _propagate_compiled(self, kernel, cand: list[int], changed: Iterable[int] | None,
+                            max_cost: int, budget: Budget | None, houses_last: bool) -> bool:
+        """:meth:`propagate`'s loop in ``kernel`` (``csp._engine_kernel``); False when the
+        engine is out of its range (the caller runs the Python loop). Raises the Python
+        loop's :class:`Contradiction` from the kernel's answer."""
+        tables = self._ktables
+        if tables is None:
+            tables = self._ktables = _kernel_tables(kernel, self)
+        if tables is False:
+            return False
+        if not -(1 << 62) < max_cost < 1 << 62:
+            return False
+        res = kernel.propagate(tables[0], tables[1], cand, changed, self.props,
+                               Context(cand, None, budget), max_cost, houses_last, budget,
+                               _SUBSUMED, _NOFIX)
+        if res is None:
+            return True
+        kind = res[0]
+        if kind == 0:
+            c = res[1]
+            raise Contradiction(f"{self._cell_name(c)} has no candidate", "", (c,))
+        if kind == 1:
+            _, c, p, m = res
+            raise Contradiction(
+                f"{self._cell_name(p)} has no candidate left "
+                f"(digit {m.bit_length() - 1} in {self._cell_name(c)})",
+                self._house_of(c, p), (c, p))
+        name = self.house_names[self.full[res[1]]]
+        if kind == 2:
+            raise Contradiction(f"{name}: no place for digit {res[2]}", name,
+                                self.full_cells[res[1]])
+        raise Contradiction(f"{name}: {self._cell_name(res[2])} is the only place "
+                            "for two digits", name, (res[2],))
+
     # -- naming helpers (only used on failures and when tracing) ----------------------------
     def _cell_name(self, c: int) -> str:
         if self.namer is not None:
@@ -270,12 +328,34 @@ class Engine:
         return "all-different"
 
 
+def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
+    """The compiled loop's tables of ``eng``: its houses' (kept with its geometry, shared
+    by the engines of the same houses) and its propagators'; False past the kernel's range
+    (more than 62 digits)."""
+    geo = eng.geometry
+    if geo.ktables is None:
+        try:
+            geo.ktables = kernel.geo(eng.size, eng.n, geo.peers, geo.cell_full,
+                                     geo.full_cells)
+        except (ValueError, OverflowError, TypeError):
+            geo.ktables = False
+    if geo.ktables is False:
+        return False
+    index = {lvl: i for i, lvl in enumerate(eng.levels)}
+    try:
+        props = kernel.props(eng.size, eng.watch, [index[c] for c in eng.prop_cost],
+                             eng.prop_cost, len(eng.levels))
+    except (ValueError, OverflowError, TypeError):
+        return False
+    return geo.ktables, props
+
+
 class _Geometry:
     """The tables of an engine that depend only on its houses (shared between engines of
     puzzles with the same houses, e.g. every classic 9x9 puzzle)."""
 
     __slots__ = ("house_cells", "peers", "full", "full_cells", "cell_full", "no_watch",
-                 "bitboards")
+                 "bitboards", "ktables")
 
     def __init__(self, n: int, size: int, houses: tuple[tuple[int, ...], ...]) -> None:
         self.house_cells = [tuple(sorted(set(h))) for h in houses]
@@ -295,6 +375,18 @@ class _Geometry:
         self.cell_full = [tuple(x) for x in fh]
         self.no_watch: list[tuple[tuple[int, int], ...]] = [()] * size
         self.bitboards: BitboardTables | None = None
+        #: the compiled loop's house tables (csp._engine_kernel; False: out of its range)
+        self.ktables: object = None
+
+    def __getstate__(self) -> dict:
+        # the compiled loop's tables are made again on demand: not pickled
+        state = {k: getattr(self, k) for k in self.__slots__}
+        state["ktables"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for k, v in state.items():
+            setattr(self, k, v)
 
 
 _GEOMETRIES: dict[tuple, _Geometry] = {}

@@ -1,0 +1,528 @@
+/* csp._engine_kernel: the loop of csp/engine.py's `Engine.propagate` in C, for untraced
+ * runs (the SAT session's root propagation, the general depth-first search).
+ *
+ * The loop is the Python one step for step: the fixed cells' peers lose their digit (a LIFO
+ * stack of cells), the dirty full houses (a LIFO stack) are scanned for hidden singles and
+ * for a digit with no place, and the queued propagators (one LIFO queue per cost level,
+ * cheapest level first) run; the same events wake the same watchers in the same order, so
+ * the candidates, the order of the propagator calls and the first contradiction are the
+ * same. The propagators stay Python objects: `prop.propagate(ctx)` is called with the
+ * caller's `Context`, whose `changes` are read back after each call, as the Python loop
+ * does. The candidates stay in the caller's list (read and written there: a propagator
+ * reads the list).
+ *
+ * geo(size, n, peers, cell_full, full_cells)  the houses' tables (an engine's _Geometry):
+ *     per cell its peers and its full houses, per full house its cells; n <= 62.
+ * props(size, watch, prop_level, prop_cost, nlevels)  an engine's propagator tables: per
+ *     cell its watchers (prop index, events), per propagator its level index (the position
+ *     of its cost in the engine's sorted levels) and its cost.
+ * propagate(geo, props, cand, changed, propagators, ctx, max_cost, houses_last, budget,
+ *           subsumed, nofix)
+ *     runs to fixpoint in place. Returns None, or for a contradiction the engine itself
+ *     finds a tuple from which csp/engine.py raises the Python loop's Contradiction:
+ *       (0, c)           cell c has no candidate (a cell of `changed`, or any at the start)
+ *       (1, c, p, m)     peer p of the fixed cell c (mask m) has no candidate left
+ *       (2, k, digit)    full house k (index into full_cells) has no place for digit
+ *       (3, k, c)        cell c of full house k is the only place for two digits
+ *     An exception a propagator or the budget's tick raises goes through unchanged (the
+ *     candidates then partly propagated, as in Python).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+#define EV_DOM 1
+#define EV_BOUNDS 2
+#define EV_FIXED 4
+
+typedef struct {
+    Py_ssize_t size, nfull;
+    int n;
+    u64 all_mask;
+    int *peer_start, *peer;      /* CSR: cell -> peers */
+    int *cf_start, *cf;          /* CSR: cell -> full houses holding it */
+    int *fc_start, *fc;          /* CSR: full house -> its cells */
+} Geo;
+
+typedef struct {
+    Py_ssize_t size, nprops;
+    int nlevels;
+    int *w_start, *w_prop, *w_ev; /* CSR: cell -> (prop, events) */
+    int *level;                   /* per prop: its level index */
+    long *cost;                   /* per prop: its cost */
+    int *level_off;               /* per level: its queue's start in one buffer */
+} Props;
+
+static void geo_free(PyObject *cap) {
+    Geo *g = (Geo *)PyCapsule_GetPointer(cap, "csp._engine_kernel.geo");
+    if (!g) return;
+    free(g->peer_start); free(g->peer); free(g->cf_start); free(g->cf);
+    free(g->fc_start); free(g->fc); free(g);
+}
+
+static void props_free(PyObject *cap) {
+    Props *t = (Props *)PyCapsule_GetPointer(cap, "csp._engine_kernel.props");
+    if (!t) return;
+    free(t->w_start); free(t->w_prop); free(t->w_ev); free(t->level); free(t->cost);
+    free(t->level_off); free(t);
+}
+
+/* a list of `count` sequences of ints in [0, bound) as CSR arrays */
+static int csr(PyObject *seq, Py_ssize_t count, Py_ssize_t bound, int **start, int **idx) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != count) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "table of the wrong length");
+        return -1;
+    }
+    Py_ssize_t total = 0;
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t k = PySequence_Size(items[i]);
+        if (k < 0) { Py_DECREF(fast); return -1; }
+        total += k;
+    }
+    *start = (int *)malloc((size_t)(count + 1) * sizeof(int));
+    *idx = (int *)malloc((size_t)(total ? total : 1) * sizeof(int));
+    if (!*start || !*idx) { Py_DECREF(fast); PyErr_NoMemory(); return -1; }
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        (*start)[i] = (int)pos;
+        PyObject *row = PySequence_Fast(items[i], "expected a sequence");
+        if (!row) { Py_DECREF(fast); return -1; }
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(row);
+        for (Py_ssize_t j = 0; j < k; j++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(row, j));
+            if (v == -1 && PyErr_Occurred()) { Py_DECREF(row); Py_DECREF(fast); return -1; }
+            if (v < 0 || v >= bound) {
+                Py_DECREF(row); Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "index out of range");
+                return -1;
+            }
+            (*idx)[pos++] = (int)v;
+        }
+        Py_DECREF(row);
+    }
+    (*start)[count] = (int)pos;
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *k_geo(PyObject *self, PyObject *args) {
+    Py_ssize_t size;
+    int n;
+    PyObject *peers, *cell_full, *full_cells;
+    if (!PyArg_ParseTuple(args, "niOOO", &size, &n, &peers, &cell_full, &full_cells))
+        return NULL;
+    if (n < 1 || n > 62 || size < 1 || size > (1 << 20)) {
+        PyErr_SetString(PyExc_ValueError, "grid out of the kernel's range");
+        return NULL;
+    }
+    Py_ssize_t nfull = PySequence_Size(full_cells);
+    if (nfull < 0) return NULL;
+    Geo *g = (Geo *)calloc(1, sizeof(Geo));
+    if (!g) return PyErr_NoMemory();
+    g->size = size; g->n = n; g->nfull = nfull;
+    g->all_mask = (((u64)1 << n) - 1) << 1;
+    PyObject *cap = PyCapsule_New(g, "csp._engine_kernel.geo", geo_free);
+    if (!cap) { free(g); return NULL; }
+    if (csr(peers, size, size, &g->peer_start, &g->peer) < 0
+        || csr(cell_full, size, nfull ? nfull : 1, &g->cf_start, &g->cf) < 0
+        || csr(full_cells, nfull, size, &g->fc_start, &g->fc) < 0) {
+        Py_DECREF(cap);
+        return NULL;
+    }
+    return cap;
+}
+
+static PyObject *k_props(PyObject *self, PyObject *args) {
+    Py_ssize_t size;
+    PyObject *watch, *levels, *costs;
+    int nlevels;
+    if (!PyArg_ParseTuple(args, "nOOOi", &size, &watch, &levels, &costs, &nlevels))
+        return NULL;
+    Py_ssize_t nprops = PySequence_Size(levels);
+    if (nprops < 0) return NULL;
+    if (PySequence_Size(costs) != nprops || nlevels < 1 || nprops > (1 << 28)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad propagator tables");
+        return NULL;
+    }
+    Props *t = (Props *)calloc(1, sizeof(Props));
+    if (!t) return PyErr_NoMemory();
+    t->size = size; t->nprops = nprops; t->nlevels = nlevels;
+    PyObject *cap = PyCapsule_New(t, "csp._engine_kernel.props", props_free);
+    if (!cap) { free(t); return NULL; }
+    t->level = (int *)malloc((size_t)(nprops ? nprops : 1) * sizeof(int));
+    t->cost = (long *)malloc((size_t)(nprops ? nprops : 1) * sizeof(long));
+    t->level_off = (int *)calloc((size_t)nlevels + 1, sizeof(int));
+    if (!t->level || !t->cost || !t->level_off) { Py_DECREF(cap); return PyErr_NoMemory(); }
+    for (Py_ssize_t i = 0; i < nprops; i++) {
+        PyObject *o = PySequence_GetItem(levels, i);
+        if (!o) { Py_DECREF(cap); return NULL; }
+        long lv = PyLong_AsLong(o);
+        Py_DECREF(o);
+        o = PySequence_GetItem(costs, i);
+        if (!o) { Py_DECREF(cap); return NULL; }
+        long cs = PyLong_AsLong(o);
+        Py_DECREF(o);
+        if (PyErr_Occurred()) { Py_DECREF(cap); return NULL; }
+        if (lv < 0 || lv >= nlevels) {
+            PyErr_SetString(PyExc_ValueError, "level out of range");
+            Py_DECREF(cap);
+            return NULL;
+        }
+        t->level[i] = (int)lv;
+        t->cost[i] = cs;
+        t->level_off[lv + 1]++;
+    }
+    for (int l = 0; l < nlevels; l++) t->level_off[l + 1] += t->level_off[l];
+    /* watch: per cell a sequence of (prop, events) pairs */
+    PyObject *fast = PySequence_Fast(watch, "expected a sequence");
+    if (!fast) { Py_DECREF(cap); return NULL; }
+    if (PySequence_Fast_GET_SIZE(fast) != size) {
+        Py_DECREF(fast); Py_DECREF(cap);
+        PyErr_SetString(PyExc_ValueError, "watch table of the wrong length");
+        return NULL;
+    }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t c = 0; c < size; c++) {
+        Py_ssize_t k = PySequence_Size(PySequence_Fast_GET_ITEM(fast, c));
+        if (k < 0) { Py_DECREF(fast); Py_DECREF(cap); return NULL; }
+        total += k;
+    }
+    t->w_start = (int *)malloc((size_t)(size + 1) * sizeof(int));
+    t->w_prop = (int *)malloc((size_t)(total ? total : 1) * sizeof(int));
+    t->w_ev = (int *)malloc((size_t)(total ? total : 1) * sizeof(int));
+    if (!t->w_start || !t->w_prop || !t->w_ev) {
+        Py_DECREF(fast); Py_DECREF(cap); return PyErr_NoMemory();
+    }
+    Py_ssize_t pos = 0;
+    for (Py_ssize_t c = 0; c < size; c++) {
+        t->w_start[c] = (int)pos;
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, c), "expected a sequence");
+        if (!row) { Py_DECREF(fast); Py_DECREF(cap); return NULL; }
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(row); j++) {
+            long i, ev;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(row, j), "ll", &i, &ev)) {
+                Py_DECREF(row); Py_DECREF(fast); Py_DECREF(cap); return NULL;
+            }
+            if (i < 0 || i >= nprops) {
+                Py_DECREF(row); Py_DECREF(fast); Py_DECREF(cap);
+                PyErr_SetString(PyExc_ValueError, "watcher out of range");
+                return NULL;
+            }
+            t->w_prop[pos] = (int)i;
+            t->w_ev[pos] = (int)ev;
+            pos++;
+        }
+        Py_DECREF(row);
+    }
+    t->w_start[size] = (int)pos;
+    Py_DECREF(fast);
+    return cap;
+}
+
+/* -- the loop ---------------------------------------------------------------------------- */
+typedef struct { int *a; Py_ssize_t len, cap; } Stack;
+
+static int spush(Stack *s, int x) {
+    if (s->len == s->cap) {
+        Py_ssize_t cap = s->cap ? s->cap * 2 : 64;
+        int *a = (int *)realloc(s->a, (size_t)cap * sizeof(int));
+        if (!a) { PyErr_NoMemory(); return -1; }
+        s->a = a; s->cap = cap;
+    }
+    s->a[s->len++] = x;
+    return 0;
+}
+
+static inline int bitlen(u64 x) { return x ? 64 - __builtin_clzll(x) : 0; }
+
+/* cand[i] as a mask (0..2^63), -1 with an exception when it is not one */
+static inline int get_mask(PyObject *cand, Py_ssize_t i, u64 *out) {
+    if (i >= PyList_GET_SIZE(cand)) {
+        PyErr_SetString(PyExc_IndexError, "candidate list changed size");
+        return -1;
+    }
+    u64 v = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(cand, i));
+    if (v == (u64)-1 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+static inline int set_mask(PyObject *cand, Py_ssize_t i, u64 v) {
+    PyObject *o = PyLong_FromUnsignedLongLong(v);
+    if (!o) return -1;
+    return PyList_SetItem(cand, i, o);      /* steals o; i is in range (just read) */
+}
+
+static PyObject *S_propagate, *S_source, *S_name, *S_changes, *S_tick, *S_propagation;
+
+static PyObject *k_propagate(PyObject *self, PyObject *args) {
+    PyObject *geo_cap, *props_cap, *cand, *changed, *props, *ctx, *budget, *subsumed, *nofix;
+    long max_cost;
+    int houses_last;
+    if (!PyArg_ParseTuple(args, "OOO!OO!OlpOOO", &geo_cap, &props_cap, &PyList_Type, &cand,
+                          &changed, &PyList_Type, &props, &ctx, &max_cost, &houses_last,
+                          &budget, &subsumed, &nofix))
+        return NULL;
+    Geo *G = (Geo *)PyCapsule_GetPointer(geo_cap, "csp._engine_kernel.geo");
+    if (!G) return NULL;
+    Props *T = (Props *)PyCapsule_GetPointer(props_cap, "csp._engine_kernel.props");
+    if (!T) return NULL;
+    Py_ssize_t size = G->size, nfull = G->nfull, nprops = T->nprops;
+    if (T->size != size || PyList_GET_SIZE(cand) != size || PyList_GET_SIZE(props) != nprops) {
+        PyErr_SetString(PyExc_ValueError, "tables, candidates and propagators do not match");
+        return NULL;
+    }
+    const u64 all_mask = G->all_mask;
+    const int *peer_start = G->peer_start, *peer = G->peer, *cf_start = G->cf_start,
+              *cf = G->cf, *fc_start = G->fc_start, *fc = G->fc;
+    const int *w_start = T->w_start, *w_prop = T->w_prop, *w_ev = T->w_ev,
+              *level = T->level, *level_off = T->level_off;
+    const long *cost = T->cost;
+    const int nlevels = T->nlevels;
+
+    PyObject *result = NULL;
+    char *queued = (char *)calloc((size_t)(nprops ? nprops : 1), 1);
+    int *qbuf = (int *)malloc((size_t)(nprops ? nprops : 1) * sizeof(int));
+    Py_ssize_t *qlen = (Py_ssize_t *)calloc((size_t)nlevels, sizeof(Py_ssize_t));
+    char *dflag = (char *)calloc((size_t)(nfull ? nfull : 1), 1);
+    int *dirty = (int *)malloc((size_t)(nfull ? nfull : 1) * sizeof(int));
+    Py_ssize_t ndirty = 0, nqueued = 0;
+    Stack stack = {NULL, 0, 0};
+    if (!queued || !qbuf || !qlen || !dflag || !dirty) { PyErr_NoMemory(); goto done; }
+
+#define QUEUE(i) do { int q_ = (i); queued[q_] = 1; \
+        qbuf[level_off[level[q_]] + qlen[level[q_]]++] = q_; nqueued++; } while (0)
+#define DIRTY(c) do { for (int x_ = cf_start[c]; x_ < cf_start[(c) + 1]; x_++) { \
+        int k_ = cf[x_]; if (!dflag[k_]) { dflag[k_] = 1; dirty[ndirty++] = k_; } } } while (0)
+
+    PyObject *it = NULL;
+    if (changed == Py_None) {
+        for (Py_ssize_t k = 0; k < nfull; k++) { dirty[k] = (int)k; dflag[k] = 1; }
+        ndirty = nfull;
+        for (Py_ssize_t i = 0; i < nprops; i++)
+            if (cost[i] <= max_cost) QUEUE((int)i);
+    } else {
+        it = PyObject_GetIter(changed);
+        if (!it) goto done;
+    }
+    for (Py_ssize_t pos = 0;; pos++) {
+        Py_ssize_t c;
+        if (it) {
+            PyObject *o = PyIter_Next(it);
+            if (!o) { if (PyErr_Occurred()) { Py_DECREF(it); goto done; } break; }
+            c = PyLong_AsSsize_t(o);
+            Py_DECREF(o);
+            if (c == -1 && PyErr_Occurred()) { Py_DECREF(it); goto done; }
+            if (c < 0 || c >= size) {
+                Py_DECREF(it);
+                PyErr_SetString(PyExc_IndexError, "changed cell out of range");
+                goto done;
+            }
+        } else {
+            if (pos >= size) break;
+            c = pos;
+        }
+        u64 m;
+        if (get_mask(cand, c, &m) < 0) { Py_XDECREF(it); goto done; }
+        if (!m) {
+            Py_XDECREF(it);
+            result = Py_BuildValue("(in)", 0, c);
+            goto done;
+        }
+        if (!(m & (m - 1)) && spush(&stack, (int)c) < 0) { Py_XDECREF(it); goto done; }
+        DIRTY(c);
+        for (int x = w_start[c]; x < w_start[c + 1]; x++) {
+            int i = w_prop[x];
+            if (!queued[i] && cost[i] <= max_cost) QUEUE(i);
+        }
+    }
+    Py_XDECREF(it);
+
+    for (;;) {
+        /* 1. value elimination from fixed cells */
+        while (stack.len) {
+            int c = stack.a[--stack.len];
+            u64 m;
+            if (get_mask(cand, c, &m) < 0) goto done;
+            for (int x = peer_start[c]; x < peer_start[c + 1]; x++) {
+                int p = peer[x];
+                u64 pm;
+                if (get_mask(cand, p, &pm) < 0) goto done;
+                if (!(pm & m)) continue;
+                pm ^= m;
+                if (!pm) {
+                    PyObject *mo = PyLong_FromUnsignedLongLong(m);
+                    if (mo) result = Py_BuildValue("(iiiN)", 1, c, p, mo);
+                    goto done;
+                }
+                if (set_mask(cand, p, pm) < 0) goto done;
+                if (!(pm & (pm - 1)) && spush(&stack, p) < 0) goto done;
+                DIRTY(p);
+                if (w_start[p] < w_start[p + 1]) {
+                    int ev = EV_DOM;
+                    if (m > pm || m < (pm & (~pm + 1))) ev |= EV_BOUNDS;
+                    if (!(pm & (pm - 1))) ev |= EV_FIXED;
+                    for (int y = w_start[p]; y < w_start[p + 1]; y++) {
+                        int i = w_prop[y];
+                        if ((w_ev[y] & ev) && !queued[i] && cost[i] <= max_cost) QUEUE(i);
+                    }
+                }
+            }
+        }
+        /* 2. hidden singles and pigeonhole on dirty full houses */
+        if (ndirty && !(houses_last && nqueued)) {
+            while (ndirty) {
+                int k = dirty[--ndirty];
+                dflag[k] = 0;
+                u64 once = 0, twice = 0;
+                for (int x = fc_start[k]; x < fc_start[k + 1]; x++) {
+                    u64 m;
+                    if (get_mask(cand, fc[x], &m) < 0) goto done;
+                    twice |= once & m;
+                    once |= m;
+                }
+                if (once != all_mask) {
+                    result = Py_BuildValue("(iii)", 2, k, bitlen(all_mask & ~once) - 1);
+                    goto done;
+                }
+                u64 single = once & ~twice;
+                if (single) {
+                    for (int x = fc_start[k]; x < fc_start[k + 1]; x++) {
+                        int c = fc[x];
+                        u64 m;
+                        if (get_mask(cand, c, &m) < 0) goto done;
+                        u64 h = m & single;
+                        if (h && m != h) {
+                            if (h & (h - 1)) {
+                                result = Py_BuildValue("(iii)", 3, k, c);
+                                goto done;
+                            }
+                            if (set_mask(cand, c, h) < 0) goto done;
+                            if (spush(&stack, c) < 0) goto done;
+                            DIRTY(c);
+                            for (int y = w_start[c]; y < w_start[c + 1]; y++) {
+                                int i = w_prop[y];
+                                if (!queued[i] && cost[i] <= max_cost) QUEUE(i);
+                            }
+                        }
+                    }
+                }
+                if (stack.len) break;
+            }
+            if (stack.len) continue;
+        }
+        /* 3. other propagators, cheapest first */
+        int i = -1;
+        for (int l = 0; l < nlevels; l++) {
+            if (qlen[l]) {
+                i = qbuf[level_off[l] + --qlen[l]];
+                nqueued--;
+                break;
+            }
+        }
+        if (i < 0) { Py_INCREF(Py_None); result = Py_None; goto done; }
+        PyObject *prop = PyList_GET_ITEM(props, i);
+        PyObject *name = PyObject_GetAttr(prop, S_name);
+        if (!name) goto done;
+        int r = PyObject_SetAttr(ctx, S_source, name);
+        Py_DECREF(name);
+        if (r < 0) goto done;
+        if (budget != Py_None) {
+            PyObject *t = PyObject_CallMethodOneArg(budget, S_tick, S_propagation);
+            if (!t) goto done;
+            Py_DECREF(t);
+        }
+        PyObject *status = PyObject_CallMethodOneArg(prop, S_propagate, ctx);
+        if (!status) goto done;
+        queued[i] = status == subsumed;
+        int quiet = status != nofix;
+        Py_DECREF(status);
+        PyObject *changes = PyObject_GetAttr(ctx, S_changes);
+        if (!changes) goto done;
+        int truth = PyObject_IsTrue(changes);
+        if (truth < 0) { Py_DECREF(changes); goto done; }
+        if (truth) {
+            PyObject *fresh = PyList_New(0);
+            if (!fresh || PyObject_SetAttr(ctx, S_changes, fresh) < 0) {
+                Py_XDECREF(fresh); Py_DECREF(changes); goto done;
+            }
+            Py_DECREF(fresh);
+            PyObject *fast = PySequence_Fast(changes, "changes must be a sequence");
+            Py_DECREF(changes);
+            if (!fast) goto done;
+            Py_ssize_t nch = PySequence_Fast_GET_SIZE(fast);
+            for (Py_ssize_t j = 0; j < nch; j++) {
+                PyObject *pair = PySequence_Fast_GET_ITEM(fast, j);
+                Py_ssize_t c;
+                unsigned long long old;
+                if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+                    c = PyLong_AsSsize_t(PyTuple_GET_ITEM(pair, 0));
+                    old = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(pair, 1));
+                } else if (!PyArg_ParseTuple(pair, "nK", &c, &old)) {
+                    Py_DECREF(fast); goto done;
+                }
+                if (PyErr_Occurred()) { Py_DECREF(fast); goto done; }
+                if (c < 0 || c >= size) {
+                    Py_DECREF(fast);
+                    PyErr_SetString(PyExc_IndexError, "changed cell out of range");
+                    goto done;
+                }
+                u64 pm;
+                if (get_mask(cand, c, &pm) < 0) { Py_DECREF(fast); goto done; }
+                if (!(pm & (pm - 1)) && spush(&stack, (int)c) < 0) { Py_DECREF(fast); goto done; }
+                DIRTY(c);
+                int ev = EV_DOM;
+                if ((pm & (~pm + 1)) != (old & (~old + 1)) || bitlen(pm) != bitlen(old))
+                    ev |= EV_BOUNDS;
+                if (!(pm & (pm - 1))) ev |= EV_FIXED;
+                for (int y = w_start[c]; y < w_start[c + 1]; y++) {
+                    int q = w_prop[y];
+                    if ((w_ev[y] & ev) && !queued[q] && cost[q] <= max_cost) {
+                        if (q == i && quiet) continue;
+                        QUEUE(q);
+                    }
+                }
+            }
+            Py_DECREF(fast);
+        } else {
+            Py_DECREF(changes);
+        }
+    }
+#undef QUEUE
+#undef DIRTY
+done:
+    free(queued); free(qbuf); free(qlen); free(dflag); free(dirty); free(stack.a);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"geo", k_geo, METH_VARARGS, "geo(size, n, peers, cell_full, full_cells): house tables"},
+    {"props", k_props, METH_VARARGS,
+     "props(size, watch, prop_level, prop_cost, nlevels): propagator tables"},
+    {"propagate", k_propagate, METH_VARARGS,
+     "propagate(geo, props, cand, changed, propagators, ctx, max_cost, houses_last, budget, "
+     "subsumed, nofix): Engine.propagate's loop, untraced"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_engine_kernel",
+    "The loop of csp.engine.Engine.propagate, untraced, in C.", -1, methods};
+
+PyMODINIT_FUNC PyInit__engine_kernel(void) {
+    S_propagate = PyUnicode_InternFromString("propagate");
+    S_source = PyUnicode_InternFromString("source");
+    S_name = PyUnicode_InternFromString("name");
+    S_changes = PyUnicode_InternFromString("changes");
+    S_tick = PyUnicode_InternFromString("tick");
+    S_propagation = PyUnicode_InternFromString("propagation");
+    if (!S_propagate || !S_source || !S_name || !S_changes || !S_tick || !S_propagation)
+        return NULL;
+    return PyModule_Create(&module);
+}

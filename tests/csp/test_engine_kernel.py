@@ -1,0 +1,192 @@
+"""The compiled loop of ``Engine.propagate`` (``csp._engine_kernel``) against its Python
+reference: the same candidates, the same propagator calls in the same order and the same
+contradiction (type, message, rule, cells) on random models with givens and on every
+workbench model beyond houses, from the root and from changed cells, with ``houses_last``
+both ways and with a cost limit."""
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+import csp.engine
+from csp import Contradiction
+from csp.kernel import active
+from csp.propagator import Context
+from variants.classic import classic_puzzle
+
+KERNEL = active(csp.engine._engine_kernel)
+pytestmark = pytest.mark.skipif(KERNEL is None, reason="csp._engine_kernel is not built")
+
+
+def _run(eng, cand, compiled, monkeypatch, **kw):
+    """(candidates or None, contradiction or None, the propagators' calls in order)."""
+    calls = []
+    originals = {}
+    for i, p in enumerate(eng.props):
+        f = p.propagate
+
+        def spy(ctx, f=f, i=i):
+            calls.append((i, tuple(ctx.cand)))
+            return f(ctx)
+        originals[i] = p
+        p.propagate = spy
+    monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
+    cand = list(cand)
+    try:
+        eng.propagate(cand, **kw)
+        out = (cand, None)
+    except Contradiction as e:
+        out = (cand, (str(e), e.constraint, tuple(e.cells)))
+    finally:
+        for p in originals.values():
+            del p.propagate
+    return out + (calls,)
+
+
+def _both(eng, cand, monkeypatch, **kw):
+    py = _run(eng, cand, False, monkeypatch, **kw)
+    c = _run(eng, cand, True, monkeypatch, **kw)
+    assert c == py
+    return py
+
+
+def _random_model(rng):
+    n = rng.choice([4, 6, 9])
+    p = classic_puzzle("." * (n * n))
+    size = n * n
+    for _ in range(rng.randint(1, 10)):
+        a, b = rng.sample(range(size), 2)
+        p.add_less(p.grid.name(a), p.grid.name(b))
+    for _ in range(rng.randint(0, 4)):
+        a, b = rng.sample(range(size), 2)
+        k = rng.randint(3, 2 * n - 1)
+        p.add_constraint(lambda x, y, k=k: x + y != k, [p.grid.name(a), p.grid.name(b)],
+                         name=f"not {k}")
+    return p
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_compiled_loop_equals_python_on_random_models(seed, monkeypatch):
+    rng = random.Random(seed)
+    p = _random_model(rng)
+    eng = p.engine()
+    n, size = p.grid.n, p.grid.size
+    st = p.initial_state()
+    cand = list(st.cand)
+    for c in rng.sample(range(size), rng.randint(0, size // 2)):
+        cand[c] = 1 << rng.randint(1, n) if rng.random() < 0.6 else \
+            cand[c] & ~(1 << rng.randint(1, n)) or 2
+    if rng.random() < 0.1:
+        cand[rng.randrange(size)] = 0
+    for houses_last in (False, True):
+        _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
+    _both(eng, cand, monkeypatch, changed=None, max_cost=0)
+    # from a fixpoint, a few cells changed (as the depth-first search calls it)
+    fix, err, _ = _run(eng, st.cand, False, monkeypatch, changed=None)
+    if err is None:
+        for _ in range(5):
+            c = rng.choice([x for x in range(size) if fix[x] & (fix[x] - 1)] or [0])
+            nxt = list(fix)
+            nxt[c] = 1 << rng.choice([d for d in range(1, n + 1) if fix[c] >> d & 1])
+            _both(eng, nxt, monkeypatch, changed=(c,))
+
+
+def _workbench_models():
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    sets = mod.load_sets()
+    for name in ("unique", "variants"):
+        for item in sets[name]:
+            p = load_fpuzzles(item["doc"])
+            if not p.engine().pure:
+                yield item["id"], p
+
+
+def test_compiled_loop_equals_python_on_workbench_models(monkeypatch):
+    """Every workbench model beyond houses, from its givens (both orders of the houses'
+    scans) and then a step of a depth-first search below its root."""
+    rng = random.Random(5)
+    seen = 0
+    for pid, p in _workbench_models():
+        eng = p.engine()
+        cand = p.initial_state().cand
+        for houses_last in (False, True):
+            fix, err, _ = _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
+        if err is None:
+            open_cells = [c for c in range(len(fix)) if fix[c] & (fix[c] - 1)]
+            for c in rng.sample(open_cells, min(3, len(open_cells))):
+                for d in range(1, p.grid.n + 1):
+                    if fix[c] >> d & 1:
+                        nxt = list(fix)
+                        nxt[c] = 1 << d
+                        _both(eng, nxt, monkeypatch, changed=(c,))
+        seen += 1
+    assert seen > 100
+
+
+def test_compiled_loop_passes_a_propagators_exception_and_the_budget(monkeypatch):
+    """An exception raised by a propagator or by the budget's tick goes through; the
+    budget is ticked once per propagator run, as in Python."""
+    from csp.budget import Budget
+    from csp.errors import TimeLimitExceeded
+    p = classic_puzzle("." * 16)
+    p.add_less("r1c1", "r1c2").add_less("r1c2", "r1c3").add_less("r1c3", "r1c4")
+    eng = p.engine()
+
+    class Counting(Budget):
+        def __init__(self, stop):
+            super().__init__()
+            self.ticks, self.stop = 0, stop
+
+        def tick(self, what="work"):
+            self.ticks += 1
+            if self.ticks == self.stop:
+                raise TimeLimitExceeded("stop")
+    for compiled in (False, True):
+        monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
+        b = Counting(10 ** 9)
+        cand = p.initial_state().cand
+        eng.propagate(cand, None, budget=b)
+        if not compiled:
+            want = (b.ticks, cand)
+        else:
+            assert (b.ticks, cand) == want
+        with pytest.raises(TimeLimitExceeded):
+            eng.propagate(p.initial_state().cand, None, budget=Counting(2))
+
+    def boom(ctx: Context):
+        raise KeyError("boom")
+    eng.props[0].propagate = boom
+    try:
+        for compiled in (False, True):
+            monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
+            with pytest.raises(KeyError):
+                eng.propagate(p.initial_state().cand, None)
+    finally:
+        del eng.props[0].propagate
+
+
+def test_search_finds_the_same_solutions_and_nodes_on_both_loops(monkeypatch):
+    """The general depth-first search (Engine.propagate at every node) finds the same
+    solutions in the same order with the same node count either way."""
+    from csp.search import search
+    rng = random.Random(11)
+    seen = 0
+    for _ in range(12):
+        p = _random_model(rng)
+        if p.grid.n > 6:
+            continue
+        got = []
+        for compiled in (False, True):
+            monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
+            got.append(search(p.engine(), p.initial_state().cand, limit=300))
+        assert got[0] == got[1]
+        seen += 1
+    assert seen >= 3
