@@ -48,6 +48,18 @@ typedef struct {
     int *fc_start, *fc;          /* CSR: full house -> its cells */
 } Geo;
 
+/* a binary relation's mask tables (csp/constraints/binary.py `_unions`): per candidate
+ * mask of a, the union of its digits' supports in b (uni_a); the same from b (uni_b); per
+ * mask of a, the digits of b every digit of it allows (both_a) */
+typedef struct {
+    u64 len;                      /* 2 ** (n + 1) entries each */
+    u64 *uni_a, *uni_b, *both_a;
+} Table;
+
+#define KIND_PY 0                 /* a Python propagator: prop.propagate(ctx) */
+#define KIND_BT 1                 /* BinaryTable with mask tables */
+#define KIND_OB 2                 /* OrderBoundsPropagator */
+
 typedef struct {
     Py_ssize_t size, nprops;
     int nlevels;
@@ -55,6 +67,13 @@ typedef struct {
     int *level;                   /* per prop: its level index */
     long *cost;                   /* per prop: its cost */
     int *level_off;               /* per level: its queue's start in one buffer */
+    int *kind;                    /* per prop: KIND_* */
+    int *pa, *pb;                 /* BT: its cells a, b; OB: its cell (pa) */
+    Table **tab;                  /* BT: its tables */
+    int *g_start;                 /* OB: its groups g_start[i]..g_start[i + 1] */
+    int *g_below;                 /* per group: 1 below the cell, 0 above */
+    int *gc_start, *gc;           /* per group: its cells (CSR) */
+    PyObject *keep;               /* the table capsules the props point into */
 } Props;
 
 static void geo_free(PyObject *cap) {
@@ -68,7 +87,51 @@ static void props_free(PyObject *cap) {
     Props *t = (Props *)PyCapsule_GetPointer(cap, "csp._engine_kernel.props");
     if (!t) return;
     free(t->w_start); free(t->w_prop); free(t->w_ev); free(t->level); free(t->cost);
-    free(t->level_off); free(t);
+    free(t->level_off); free(t->kind); free(t->pa); free(t->pb); free(t->tab);
+    free(t->g_start); free(t->g_below); free(t->gc_start); free(t->gc);
+    Py_XDECREF(t->keep);
+    free(t);
+}
+
+static void table_free(PyObject *cap) {
+    Table *t = (Table *)PyCapsule_GetPointer(cap, "csp._engine_kernel.table");
+    if (!t) return;
+    free(t->uni_a); free(t->uni_b); free(t->both_a); free(t);
+}
+
+/* table(uni_a, uni_b, both_a, n): a relation's mask tables, for props() */
+static PyObject *k_table(PyObject *self, PyObject *args) {
+    PyObject *src[3];
+    int n;
+    if (!PyArg_ParseTuple(args, "OOOi", &src[0], &src[1], &src[2], &n)) return NULL;
+    if (n < 1 || n > 16) {
+        PyErr_SetString(PyExc_ValueError, "mask tables up to 16 digits");
+        return NULL;
+    }
+    Table *t = (Table *)calloc(1, sizeof(Table));
+    if (!t) return PyErr_NoMemory();
+    t->len = (u64)1 << (n + 1);
+    PyObject *cap = PyCapsule_New(t, "csp._engine_kernel.table", table_free);
+    if (!cap) { free(t); return NULL; }
+    u64 **dst[3] = {&t->uni_a, &t->uni_b, &t->both_a};
+    for (int j = 0; j < 3; j++) {
+        PyObject *fast = PySequence_Fast(src[j], "expected a sequence");
+        if (!fast) { Py_DECREF(cap); return NULL; }
+        if ((u64)PySequence_Fast_GET_SIZE(fast) != t->len) {
+            Py_DECREF(fast); Py_DECREF(cap);
+            PyErr_SetString(PyExc_ValueError, "mask table of the wrong length");
+            return NULL;
+        }
+        *dst[j] = (u64 *)malloc(t->len * sizeof(u64));
+        if (!*dst[j]) { Py_DECREF(fast); Py_DECREF(cap); return PyErr_NoMemory(); }
+        for (u64 x = 0; x < t->len; x++) {
+            u64 v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)x));
+            if (v == (u64)-1 && PyErr_Occurred()) { Py_DECREF(fast); Py_DECREF(cap); return NULL; }
+            (*dst[j])[x] = v;
+        }
+        Py_DECREF(fast);
+    }
+    return cap;
 }
 
 /* a list of `count` sequences of ints in [0, bound) as CSR arrays */
@@ -140,11 +203,132 @@ static PyObject *k_geo(PyObject *self, PyObject *args) {
     return cap;
 }
 
+/* the propagators the loop runs itself: `native` has per prop None (Python), or
+ * (1, a, b, table) for a BinaryTable with mask tables (a capsule of table()), or
+ * (2, cell, below, above) for an OrderBoundsPropagator (its groups: sequences of cells) */
+static int native_specs(Props *t, PyObject *native) {
+    Py_ssize_t np = t->nprops, size = t->size;
+    PyObject *fast = PySequence_Fast(native, "expected a sequence");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != np) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "native table of the wrong length");
+        return -1;
+    }
+    size_t m = (size_t)(np ? np : 1);
+    t->kind = (int *)calloc(m, sizeof(int));
+    t->pa = (int *)calloc(m, sizeof(int));
+    t->pb = (int *)calloc(m, sizeof(int));
+    t->tab = (Table **)calloc(m, sizeof(Table *));
+    t->g_start = (int *)calloc(m + 1, sizeof(int));
+    t->keep = PyList_New(0);
+    if (!t->kind || !t->pa || !t->pb || !t->tab || !t->g_start || !t->keep) {
+        Py_DECREF(fast);
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return -1;
+    }
+    /* count the groups and their cells first */
+    Py_ssize_t ngroups = 0, ncells = 0;
+    for (Py_ssize_t i = 0; i < np; i++) {
+        PyObject *spec = PySequence_Fast_GET_ITEM(fast, i);
+        if (spec == Py_None) continue;
+        if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 4) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_TypeError, "a native spec is a 4-tuple");
+            return -1;
+        }
+        long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
+        if (kind == 2) {
+            for (int side = 2; side <= 3; side++) {
+                PyObject *gs = PyTuple_GET_ITEM(spec, side);
+                Py_ssize_t k = PySequence_Size(gs);
+                if (k < 0) { Py_DECREF(fast); return -1; }
+                ngroups += k;
+                for (Py_ssize_t j = 0; j < k; j++) {
+                    PyObject *g = PySequence_GetItem(gs, j);
+                    if (!g) { Py_DECREF(fast); return -1; }
+                    Py_ssize_t gl = PySequence_Size(g);
+                    Py_DECREF(g);
+                    if (gl < 0) { Py_DECREF(fast); return -1; }
+                    ncells += gl;
+                }
+            }
+        }
+    }
+    t->g_below = (int *)calloc((size_t)(ngroups ? ngroups : 1), sizeof(int));
+    t->gc_start = (int *)calloc((size_t)ngroups + 1, sizeof(int));
+    t->gc = (int *)calloc((size_t)(ncells ? ncells : 1), sizeof(int));
+    if (!t->g_below || !t->gc_start || !t->gc) { Py_DECREF(fast); PyErr_NoMemory(); return -1; }
+    Py_ssize_t gi = 0, ci = 0;
+    for (Py_ssize_t i = 0; i < np; i++) {
+        t->g_start[i] = (int)gi;
+        PyObject *spec = PySequence_Fast_GET_ITEM(fast, i);
+        if (spec == Py_None) continue;
+        long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
+        long a = PyLong_AsLong(PyTuple_GET_ITEM(spec, 1));
+        if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        if (a < 0 || a >= size) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "cell out of range");
+            return -1;
+        }
+        t->pa[i] = (int)a;
+        if (kind == 1) {
+            long b = PyLong_AsLong(PyTuple_GET_ITEM(spec, 2));
+            if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+            if (b < 0 || b >= size) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "cell out of range");
+                return -1;
+            }
+            PyObject *tc = PyTuple_GET_ITEM(spec, 3);
+            Table *tb = (Table *)PyCapsule_GetPointer(tc, "csp._engine_kernel.table");
+            if (!tb || PyList_Append(t->keep, tc) < 0) { Py_DECREF(fast); return -1; }
+            t->pb[i] = (int)b;
+            t->tab[i] = tb;
+            t->kind[i] = KIND_BT;
+        } else if (kind == 2) {
+            for (int side = 2; side <= 3; side++) {
+                PyObject *gs = PySequence_Fast(PyTuple_GET_ITEM(spec, side), "groups");
+                if (!gs) { Py_DECREF(fast); return -1; }
+                for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(gs); j++) {
+                    PyObject *g = PySequence_Fast(PySequence_Fast_GET_ITEM(gs, j), "group");
+                    if (!g) { Py_DECREF(gs); Py_DECREF(fast); return -1; }
+                    t->g_below[gi] = side == 2;
+                    t->gc_start[gi] = (int)ci;
+                    for (Py_ssize_t x = 0; x < PySequence_Fast_GET_SIZE(g); x++) {
+                        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
+                        if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
+                            Py_DECREF(g); Py_DECREF(gs); Py_DECREF(fast);
+                            if (!PyErr_Occurred())
+                                PyErr_SetString(PyExc_ValueError, "cell out of range");
+                            return -1;
+                        }
+                        t->gc[ci++] = (int)c;
+                    }
+                    Py_DECREF(g);
+                    gi++;
+                }
+                Py_DECREF(gs);
+            }
+            t->kind[i] = KIND_OB;
+        } else {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "unknown native kind");
+            return -1;
+        }
+    }
+    t->g_start[np] = (int)gi;
+    t->gc_start[gi] = (int)ci;
+    Py_DECREF(fast);
+    return 0;
+}
+
 static PyObject *k_props(PyObject *self, PyObject *args) {
     Py_ssize_t size;
-    PyObject *watch, *levels, *costs;
+    PyObject *watch, *levels, *costs, *native;
     int nlevels;
-    if (!PyArg_ParseTuple(args, "nOOOi", &size, &watch, &levels, &costs, &nlevels))
+    if (!PyArg_ParseTuple(args, "nOOOiO", &size, &watch, &levels, &costs, &nlevels, &native))
         return NULL;
     Py_ssize_t nprops = PySequence_Size(levels);
     if (nprops < 0) return NULL;
@@ -208,7 +392,14 @@ static PyObject *k_props(PyObject *self, PyObject *args) {
         if (!row) { Py_DECREF(fast); Py_DECREF(cap); return NULL; }
         for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(row); j++) {
             long i, ev;
-            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(row, j), "ll", &i, &ev)) {
+            PyObject *pair = PySequence_Fast_GET_ITEM(row, j);
+            if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+                i = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+                ev = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+                if (PyErr_Occurred()) {
+                    Py_DECREF(row); Py_DECREF(fast); Py_DECREF(cap); return NULL;
+                }
+            } else if (!PyArg_ParseTuple(pair, "ll", &i, &ev)) {
                 Py_DECREF(row); Py_DECREF(fast); Py_DECREF(cap); return NULL;
             }
             if (i < 0 || i >= nprops) {
@@ -224,6 +415,7 @@ static PyObject *k_props(PyObject *self, PyObject *args) {
     }
     t->w_start[size] = (int)pos;
     Py_DECREF(fast);
+    if (native_specs(t, native) < 0) { Py_DECREF(cap); return NULL; }
     return cap;
 }
 
@@ -429,40 +621,129 @@ static PyObject *k_propagate(PyObject *self, PyObject *args) {
             }
         }
         if (i < 0) { Py_INCREF(Py_None); result = Py_None; goto done; }
-        PyObject *prop = PyList_GET_ITEM(props, i);
-        PyObject *name = PyObject_GetAttr(prop, S_name);
-        if (!name) goto done;
-        int r = PyObject_SetAttr(ctx, S_source, name);
-        Py_DECREF(name);
-        if (r < 0) goto done;
-        if (budget != Py_None) {
+        if (budget != Py_None && T->kind[i] != KIND_PY) {
             PyObject *t = PyObject_CallMethodOneArg(budget, S_tick, S_propagation);
             if (!t) goto done;
             Py_DECREF(t);
         }
-        PyObject *status = PyObject_CallMethodOneArg(prop, S_propagate, ctx);
-        if (!status) goto done;
-        queued[i] = status == subsumed;
-        int quiet = status != nofix;
-        Py_DECREF(status);
-        PyObject *changes = PyObject_GetAttr(ctx, S_changes);
-        if (!changes) goto done;
-        int truth = PyObject_IsTrue(changes);
-        if (truth < 0) { Py_DECREF(changes); goto done; }
-        if (truth) {
+        /* the propagators run here: their removals as (cell, old mask), as ctx.remove
+         * records them */
+        int nat = 0, nch_nat = 0, quiet = 1;
+        int chg_c[2];
+        u64 chg_old[2];
+        if (T->kind[i] == KIND_BT) {
+            /* BinaryTable.propagate with mask tables */
+            int a = T->pa[i], b = T->pb[i];
+            const Table *tb = T->tab[i];
+            u64 ma, mb;
+            if (get_mask(cand, a, &ma) < 0 || get_mask(cand, b, &mb) < 0) goto done;
+            if (ma < tb->len && mb < tb->len) {
+                nat = 1;
+                u64 drop = mb & ~tb->uni_a[ma];
+                if (drop) {
+                    u64 nb = mb & ~drop;
+                    if (!nb) { result = Py_BuildValue("(iii)", 4, i, b); goto done; }
+                    if (set_mask(cand, b, nb) < 0) goto done;
+                    chg_c[nch_nat] = b; chg_old[nch_nat++] = mb;
+                    mb = nb;
+                }
+                drop = ma & ~tb->uni_b[mb];
+                if (drop) {
+                    u64 na = ma & ~drop;
+                    if (!na) { result = Py_BuildValue("(iii)", 4, i, a); goto done; }
+                    if (set_mask(cand, a, na) < 0) goto done;
+                    chg_c[nch_nat] = a; chg_old[nch_nat++] = ma;
+                    ma = na;
+                }
+                /* FIX, or SUBSUMED once every digit of a goes with every digit of b */
+                queued[i] = !(mb & ~tb->both_a[ma]);
+            }
+        } else if (T->kind[i] == KIND_OB) {
+            /* OrderBoundsPropagator.propagate: above the k-th smallest of each group
+             * below the cell, under the k-th largest of each group above it */
+            nat = 1;
+            int cell = T->pa[i];
+            u64 m;
+            if (get_mask(cand, cell, &m) < 0) goto done;
+            u64 keep = m;
+            for (int g = T->g_start[i]; g < T->g_start[i + 1]; g++) {
+                u64 u = 0;
+                int k = T->gc_start[g + 1] - T->gc_start[g];
+                for (int x = T->gc_start[g]; x < T->gc_start[g + 1]; x++) {
+                    u64 cm;
+                    if (get_mask(cand, T->gc[x], &cm) < 0) goto done;
+                    u |= cm;
+                }
+                int kth;
+                if (T->g_below[g]) {
+                    for (int j = 0; j < k - 1; j++) u &= u - 1;
+                    kth = u ? bitlen(u & (~u + 1)) - 1 : 0;
+                } else {
+                    kth = -1;
+                    for (int j = 0; j < k - 1; j++) {
+                        if (!u) { kth = 0; break; }
+                        u ^= (u64)1 << (bitlen(u) - 1);
+                    }
+                    if (kth < 0) kth = u ? bitlen(u) - 1 : 0;
+                }
+                if (!kth) {
+                    result = Py_BuildValue("(iiii)", 5, i, T->g_below[g],
+                                           g - T->g_start[i]);
+                    goto done;
+                }
+                if (T->g_below[g]) keep &= ~(((u64)1 << (kth + 1)) - 1);
+                else keep &= ((u64)1 << kth) - 1;
+            }
+            if (keep != m) {
+                u64 nm = m & keep;
+                if (!nm) { result = Py_BuildValue("(iii)", 4, i, cell); goto done; }
+                if (set_mask(cand, cell, nm) < 0) goto done;
+                chg_c[0] = cell; chg_old[0] = m; nch_nat = 1;
+            }
+            queued[i] = 0;                  /* FIX */
+        }
+        PyObject *fast = NULL;
+        Py_ssize_t nch = nch_nat;
+        if (!nat) {
+            if (budget != Py_None && T->kind[i] == KIND_PY) {   /* (else ticked above) */
+                PyObject *t = PyObject_CallMethodOneArg(budget, S_tick, S_propagation);
+                if (!t) goto done;
+                Py_DECREF(t);
+            }
+            PyObject *prop = PyList_GET_ITEM(props, i);
+            PyObject *name = PyObject_GetAttr(prop, S_name);
+            if (!name) goto done;
+            int r = PyObject_SetAttr(ctx, S_source, name);
+            Py_DECREF(name);
+            if (r < 0) goto done;
+            PyObject *status = PyObject_CallMethodOneArg(prop, S_propagate, ctx);
+            if (!status) goto done;
+            queued[i] = status == subsumed;
+            quiet = status != nofix;
+            Py_DECREF(status);
+            PyObject *changes = PyObject_GetAttr(ctx, S_changes);
+            if (!changes) goto done;
+            int truth = PyObject_IsTrue(changes);
+            if (truth < 0) { Py_DECREF(changes); goto done; }
+            if (!truth) { Py_DECREF(changes); continue; }
             PyObject *fresh = PyList_New(0);
             if (!fresh || PyObject_SetAttr(ctx, S_changes, fresh) < 0) {
                 Py_XDECREF(fresh); Py_DECREF(changes); goto done;
             }
             Py_DECREF(fresh);
-            PyObject *fast = PySequence_Fast(changes, "changes must be a sequence");
+            fast = PySequence_Fast(changes, "changes must be a sequence");
             Py_DECREF(changes);
             if (!fast) goto done;
-            Py_ssize_t nch = PySequence_Fast_GET_SIZE(fast);
-            for (Py_ssize_t j = 0; j < nch; j++) {
+            nch = PySequence_Fast_GET_SIZE(fast);
+        }
+        for (Py_ssize_t j = 0; j < nch; j++) {
+            Py_ssize_t c;
+            unsigned long long old;
+            if (nat) {
+                c = chg_c[j];
+                old = chg_old[j];
+            } else {
                 PyObject *pair = PySequence_Fast_GET_ITEM(fast, j);
-                Py_ssize_t c;
-                unsigned long long old;
                 if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
                     c = PyLong_AsSsize_t(PyTuple_GET_ITEM(pair, 0));
                     old = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(pair, 1));
@@ -475,26 +756,24 @@ static PyObject *k_propagate(PyObject *self, PyObject *args) {
                     PyErr_SetString(PyExc_IndexError, "changed cell out of range");
                     goto done;
                 }
-                u64 pm;
-                if (get_mask(cand, c, &pm) < 0) { Py_DECREF(fast); goto done; }
-                if (!(pm & (pm - 1)) && spush(&stack, (int)c) < 0) { Py_DECREF(fast); goto done; }
-                DIRTY(c);
-                int ev = EV_DOM;
-                if ((pm & (~pm + 1)) != (old & (~old + 1)) || bitlen(pm) != bitlen(old))
-                    ev |= EV_BOUNDS;
-                if (!(pm & (pm - 1))) ev |= EV_FIXED;
-                for (int y = w_start[c]; y < w_start[c + 1]; y++) {
-                    int q = w_prop[y];
-                    if ((w_ev[y] & ev) && !queued[q] && cost[q] <= max_cost) {
-                        if (q == i && quiet) continue;
-                        QUEUE(q);
-                    }
+            }
+            u64 pm;
+            if (get_mask(cand, c, &pm) < 0) { Py_XDECREF(fast); goto done; }
+            if (!(pm & (pm - 1)) && spush(&stack, (int)c) < 0) { Py_XDECREF(fast); goto done; }
+            DIRTY(c);
+            int ev = EV_DOM;
+            if ((pm & (~pm + 1)) != (old & (~old + 1)) || bitlen(pm) != bitlen(old))
+                ev |= EV_BOUNDS;
+            if (!(pm & (pm - 1))) ev |= EV_FIXED;
+            for (int y = w_start[c]; y < w_start[c + 1]; y++) {
+                int q = w_prop[y];
+                if ((w_ev[y] & ev) && !queued[q] && cost[q] <= max_cost) {
+                    if (q == i && quiet) continue;
+                    QUEUE(q);
                 }
             }
-            Py_DECREF(fast);
-        } else {
-            Py_DECREF(changes);
         }
+        Py_XDECREF(fast);
     }
 #undef QUEUE
 #undef DIRTY
@@ -506,7 +785,8 @@ done:
 static PyMethodDef methods[] = {
     {"geo", k_geo, METH_VARARGS, "geo(size, n, peers, cell_full, full_cells): house tables"},
     {"props", k_props, METH_VARARGS,
-     "props(size, watch, prop_level, prop_cost, nlevels): propagator tables"},
+     "props(size, watch, prop_level, prop_cost, nlevels, native): propagator tables"},
+    {"table", k_table, METH_VARARGS, "table(uni_a, uni_b, both_a, n): a relation's masks"},
     {"propagate", k_propagate, METH_VARARGS,
      "propagate(geo, props, cand, changed, propagators, ctx, max_cost, houses_last, budget, "
      "subsumed, nofix): Engine.propagate's loop, untraced"},

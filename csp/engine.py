@@ -307,6 +307,15 @@ class Engine:
                 f"{self._cell_name(p)} has no candidate left "
                 f"(digit {m.bit_length() - 1} in {self._cell_name(c)})",
                 self._house_of(c, p), (c, p))
+        if kind == 4:                  # a propagator the kernel ran emptied a cell
+            name = self.props[res[1]].name
+            raise Contradiction(f"{name}: no candidate left", name, (res[2],))
+        if kind == 5:                  # an ordering propagator the kernel ran
+            prop = self.props[res[1]]
+            below = bool(res[2])
+            group = (prop.below if below else prop.above)[res[3]]
+            raise Contradiction(f"{prop.name}: not enough digits "
+                                f"{'below' if below else 'above'}", prop.name, group)
         name = self.house_names[self.full[res[1]]]
         if kind == 2:
             raise Contradiction(f"{name}: no place for digit {res[2]}", name,
@@ -342,12 +351,54 @@ def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
     if geo.ktables is False:
         return False
     index = {lvl: i for i, lvl in enumerate(eng.levels)}
+    native = [_native_spec(kernel, p, eng.n) for p in eng.props]
     try:
         props = kernel.props(eng.size, eng.watch, [index[c] for c in eng.prop_cost],
-                             eng.prop_cost, len(eng.levels))
+                             eng.prop_cost, len(eng.levels), native)
     except (ValueError, OverflowError, TypeError):
         return False
     return geo.ktables, props
+
+
+def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
+    """What the compiled loop needs to run ``p`` itself (the same removals, status and
+    contradiction as its ``propagate``), or None (it calls ``p.propagate``): a
+    :class:`~csp.constraints.binary.BinaryTable` with mask tables (``(1, a, b, tables)``)
+    and an :class:`~csp.constraints.order.OrderBoundsPropagator` (``(2, cell, below,
+    above)``), each of exactly that class with its own ``propagate`` (read when the
+    engine's tables are made, on its first untraced run)."""
+    if not _NATIVE:
+        from .constraints.binary import BinaryTable
+        from .constraints.order import OrderBoundsPropagator
+        _NATIVE.extend((BinaryTable, OrderBoundsPropagator))
+    kind = type(p)
+    if kind not in _NATIVE or "propagate" in getattr(p, "__dict__", ()):
+        return None
+    if kind is _NATIVE[1]:
+        return (2, p.cell, p.below, p.above)
+    if p.uni_a is None:
+        return None
+    key = id(p.uni_a)
+    hit = _KTABLES.get(key)
+    if hit is None or hit[0] is not p.uni_a or hit[1] is not p.uni_b or hit[2] is not p.both_a:
+        try:
+            cap = kernel.table(p.uni_a, p.uni_b, p.both_a, n)
+        except (ValueError, OverflowError, TypeError):
+            return None
+        if len(_KTABLES) >= 256:
+            _KTABLES.pop(next(iter(_KTABLES)))
+        hit = _KTABLES[key] = (p.uni_a, p.uni_b, p.both_a, cap)
+    return (1, p.a, p.b, hit[3])
+
+
+#: the classes :func:`_native_spec` knows, BinaryTable and OrderBoundsPropagator (filled
+#: on its first call: csp.constraints imports after this module)
+_NATIVE: list = []
+
+#: a binary relation's mask tables in C (``kernel.table``), by the id of its ``uni_a``
+#: (kept alive here with the tables, so the id stays theirs): the relations of one kind
+#: share their tables (csp/constraints/binary.py ``_unions``)
+_KTABLES: dict[int, tuple] = {}
 
 
 class _Geometry:

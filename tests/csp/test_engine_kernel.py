@@ -1,6 +1,7 @@
 """The compiled loop of ``Engine.propagate`` (``csp._engine_kernel``) against its Python
 reference: the same candidates, the same propagator calls in the same order and the same
-contradiction (type, message, rule, cells) on random models with givens and on every
+contradiction (type, message, rule, cells); the binary tables and ordering bounds the
+kernel runs itself included on random models with givens and on every
 workbench model beyond houses, from the root and from changed cells, with ``houses_last``
 both ways and with a cost limit."""
 from __future__ import annotations
@@ -22,10 +23,13 @@ pytestmark = pytest.mark.skipif(KERNEL is None, reason="csp._engine_kernel is no
 
 
 def _run(eng, cand, compiled, monkeypatch, **kw):
-    """(candidates or None, contradiction or None, the propagators' calls in order)."""
+    """(candidates, contradiction or None, the Python propagators' calls in order, with
+    the candidates each saw; those the kernel runs itself are compared through these)."""
     calls = []
     originals = {}
     for i, p in enumerate(eng.props):
+        if csp.engine._native_spec(KERNEL, p, eng.n) is not None:
+            continue                   # the kernel runs it itself: not called in Python
         f = p.propagate
 
         def spy(ctx, f=f, i=i):
@@ -163,14 +167,18 @@ def test_compiled_loop_passes_a_propagators_exception_and_the_budget(monkeypatch
 
     def boom(ctx: Context):
         raise KeyError("boom")
-    eng.props[0].propagate = boom
+    q = classic_puzzle("." * 16)
+    q.add_constraint(lambda x, y, z: x + y != z, ["r1c1", "r2c2", "r3c3"], name="sum")
+    eng = q.engine()
+    prop = next(p for p in eng.props if csp.engine._native_spec(KERNEL, p, 4) is None)
+    prop.propagate = boom
     try:
         for compiled in (False, True):
             monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
             with pytest.raises(KeyError):
-                eng.propagate(p.initial_state().cand, None)
+                eng.propagate(q.initial_state().cand, None)
     finally:
-        del eng.props[0].propagate
+        del prop.propagate
 
 
 def test_search_finds_the_same_solutions_and_nodes_on_both_loops(monkeypatch):
@@ -190,3 +198,35 @@ def test_search_finds_the_same_solutions_and_nodes_on_both_loops(monkeypatch):
         assert got[0] == got[1]
         seen += 1
     assert seen >= 3
+
+
+def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
+    """Each kind of contradiction, the kernel's own and its propagators': an empty cell, a
+    fixed cell emptying a peer, a digit with no place, a cell the only place for two
+    digits, a binary table emptying a cell, an ordering group with too few digits."""
+    p = classic_puzzle("." * 16)
+    p.add_less("r1c1", "r2c4").add_less("r1c2", "r2c4").add_less("r1c3", "r2c4")
+    p.add_less("r3c1", "r4c2")
+    eng = p.engine()
+    full = p.initial_state().cand
+    b = [1 << d for d in range(5)]
+    cases = {
+        "empty cell": {0: 0},
+        "peer emptied": {0: b[1], 1: b[1]},
+        "no place": {c: b[1] | b[2] | b[3] for c in range(4)},
+        "two digits": {0: b[3] | b[4], 1: b[1] | b[2], 2: b[1] | b[2], 3: b[1] | b[2]},
+        "relation": {8: b[4], 13: b[1]},
+        "ordering": {0: b[1] | b[2], 1: b[1] | b[2], 2: b[1] | b[2]},
+    }
+    seen = set()
+    for what, cells in cases.items():
+        cand = list(full)
+        for c, m in cells.items():
+            cand[c] = m
+        for houses_last in (False, True):
+            _, err, _ = _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
+            assert err is not None, what
+            seen.add(err[0].split(":")[-1].split("(")[0].strip())
+    assert {"no candidate left", "r1c1 has no candidate", "r1c1 has no candidate left",
+            "no place for digit 4", "r1c4 is the only place for two digits",
+            "not enough digits below"} <= seen, seen
