@@ -167,3 +167,44 @@ def test_kernel_gives_a_session_the_same_clauses(monkeypatch, seed):
         assert out[0] == out[1]
         checked += out[0] is not None and any(len(c) == 1 for c in out[0][0])
     assert checked
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_kernel_writes_the_relations_support_clauses(monkeypatch, seed):
+    """``cnf_enum.relation_supports`` in C: the same clauses in the same order as its
+    Python loop, on random relations (differences, ratios, sums, inequalities, custom
+    pairs) and random candidates, empty cells and decided ones included."""
+    from csp import cnf_enum
+    from variants.classic import classic_puzzle
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9])
+    p = classic_puzzle("." * (n * n))
+    size = n * n
+    for _ in range(rng.randint(0, 25)):
+        a, b = rng.sample(range(size), 2)
+        k = rng.randint(1, n - 1)
+        name_a, name_b = p.grid.name(a), p.grid.name(b)
+        pick = rng.randrange(5)
+        if pick == 0:
+            p.add_less(name_a, name_b)
+        elif pick == 1:
+            p.add_constraint(lambda x, y, k=k: abs(x - y) == k, [name_a, name_b])
+        elif pick == 2:
+            p.add_constraint(lambda x, y, k=k: x + y != k + 2, [name_a, name_b])
+        elif pick == 3:
+            p.add_constraint(lambda x, y: x == 2 * y or y == 2 * x, [name_a, name_b])
+        else:
+            p.add_constraint(lambda x, y: x != y, [name_a, name_b])
+    full = ((1 << n) - 1) << 1
+    cand = [rng.randrange(1 << (n + 1)) & full for _ in range(size)]
+    for c in rng.sample(range(size), size // 4):
+        cand[c] = 1 << rng.randint(1, n)
+    got = {}
+    for pure in (True, False):
+        with monkeypatch.context() as m:
+            if pure:
+                m.setenv("SUDOKU_CSP_PURE", "1")
+            else:
+                m.delenv("SUDOKU_CSP_PURE", raising=False)
+            got[pure] = cnf_enum.relation_supports(p, cand, n)
+    assert got[False] == got[True]
