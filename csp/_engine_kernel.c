@@ -59,6 +59,7 @@ typedef struct {
 #define KIND_PY 0                 /* a Python propagator: prop.propagate(ctx) */
 #define KIND_BT 1                 /* BinaryTable with mask tables */
 #define KIND_OB 2                 /* OrderBoundsPropagator */
+#define KIND_RUN 3                /* ConsecutiveSetPropagator (renban) */
 
 typedef struct {
     Py_ssize_t size, nprops;
@@ -238,6 +239,12 @@ static int native_specs(Props *t, PyObject *native) {
             return -1;
         }
         long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
+        if (kind == 3) {
+            Py_ssize_t k = PySequence_Size(PyTuple_GET_ITEM(spec, 1));
+            if (k < 0) { Py_DECREF(fast); return -1; }
+            ngroups += 1;
+            ncells += k;
+        }
         if (kind == 2) {
             for (int side = 2; side <= 3; side++) {
                 PyObject *gs = PyTuple_GET_ITEM(spec, side);
@@ -265,6 +272,33 @@ static int native_specs(Props *t, PyObject *native) {
         PyObject *spec = PySequence_Fast_GET_ITEM(fast, i);
         if (spec == Py_None) continue;
         long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
+        if (kind == 3) {
+            /* (3, cells, n, None): the run's cells as one group */
+            long nd = PyLong_AsLong(PyTuple_GET_ITEM(spec, 2));
+            PyObject *g = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "cells");
+            if (!g) { Py_DECREF(fast); return -1; }
+            Py_ssize_t k = PySequence_Fast_GET_SIZE(g);
+            if (PyErr_Occurred() || nd < 1 || nd > 62 || k < 1 || k > nd) {
+                Py_DECREF(g); Py_DECREF(fast);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad run");
+                return -1;
+            }
+            t->gc_start[gi] = (int)ci;
+            for (Py_ssize_t x = 0; x < k; x++) {
+                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
+                if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
+                    Py_DECREF(g); Py_DECREF(fast);
+                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell out of range");
+                    return -1;
+                }
+                t->gc[ci++] = (int)c;
+            }
+            Py_DECREF(g);
+            gi++;
+            t->pa[i] = (int)nd;
+            t->kind[i] = KIND_RUN;
+            continue;
+        }
         long a = PyLong_AsLong(PyTuple_GET_ITEM(spec, 1));
         if (PyErr_Occurred()) { Py_DECREF(fast); return -1; }
         if (a < 0 || a >= size) {
@@ -453,6 +487,32 @@ static inline int set_mask(PyObject *cand, Py_ssize_t i, u64 v) {
     return PyList_SetItem(cand, i, o);      /* steals o; i is in range (just read) */
 }
 
+/* a perfect matching of k cells (digit masks sub) onto k digits: Kuhn's augmenting paths */
+static int augment(const u64 *sub, int j, u64 *seen, int *owner) {
+    u64 m = sub[j] & ~*seen;
+    while (m) {
+        u64 low = m & (~m + 1);
+        m ^= low;
+        *seen |= low;
+        int d = bitlen(low) - 1;
+        if (owner[d] < 0 || augment(sub, owner[d], seen, owner)) {
+            owner[d] = j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int perfect_matching(const u64 *sub, int k) {
+    int owner[64];
+    for (int d = 0; d < 64; d++) owner[d] = -1;
+    for (int j = 0; j < k; j++) {
+        u64 seen = 0;
+        if (!augment(sub, j, &seen, owner)) return 0;
+    }
+    return 1;
+}
+
 static PyObject *S_propagate, *S_source, *S_name, *S_changes, *S_tick, *S_propagation;
 
 static PyObject *k_propagate(PyObject *self, PyObject *args) {
@@ -629,8 +689,8 @@ static PyObject *k_propagate(PyObject *self, PyObject *args) {
         /* the propagators run here: their removals as (cell, old mask), as ctx.remove
          * records them */
         int nat = 0, nch_nat = 0, quiet = 1;
-        int chg_c[2];
-        u64 chg_old[2];
+        int chg_c[64];
+        u64 chg_old[64];
         if (T->kind[i] == KIND_BT) {
             /* BinaryTable.propagate with mask tables */
             int a = T->pa[i], b = T->pb[i];
@@ -701,6 +761,40 @@ static PyObject *k_propagate(PyObject *self, PyObject *args) {
                 chg_c[0] = cell; chg_old[0] = m; nch_nat = 1;
             }
             queued[i] = 0;                  /* FIX */
+        }
+        else if (T->kind[i] == KIND_RUN) {
+            /* ConsecutiveSetPropagator.propagate: the digits of the windows of k
+             * consecutive digits onto which the cells can be matched (fitting_runs) */
+            int g = T->g_start[i], nd = T->pa[i];
+            int k = T->gc_start[g + 1] - T->gc_start[g];
+            const int *cells = T->gc + T->gc_start[g];
+            if (k <= 62) {
+                nat = 1;
+                u64 doms[62], sup[62], sub[62];
+                for (int j = 0; j < k; j++) {
+                    if (get_mask(cand, cells[j], &doms[j]) < 0) goto done;
+                    sup[j] = 0;
+                }
+                for (int st = 1; st <= nd - k + 1; st++) {
+                    u64 w = (((u64)1 << k) - 1) << st, u = 0;
+                    int hole = 0;
+                    for (int j = 0; j < k; j++) {
+                        sub[j] = doms[j] & w;
+                        if (!sub[j]) { hole = 1; break; }
+                        u |= sub[j];
+                    }
+                    if (hole || u != w || !perfect_matching(sub, k)) continue;
+                    for (int j = 0; j < k; j++) sup[j] |= sub[j];
+                }
+                for (int j = 0; j < k; j++) {
+                    if (!sup[j]) { result = Py_BuildValue("(ii)", 6, i); goto done; }
+                    if (doms[j] & ~sup[j]) {
+                        if (set_mask(cand, cells[j], doms[j] & sup[j]) < 0) goto done;
+                        chg_c[nch_nat] = cells[j]; chg_old[nch_nat++] = doms[j];
+                    }
+                }
+                queued[i] = 0;              /* FIX */
+            }
         }
         PyObject *fast = NULL;
         Py_ssize_t nch = nch_nat;

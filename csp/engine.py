@@ -316,6 +316,10 @@ class Engine:
             group = (prop.below if below else prop.above)[res[3]]
             raise Contradiction(f"{prop.name}: not enough digits "
                                 f"{'below' if below else 'above'}", prop.name, group)
+        if kind == 6:                  # a renban the kernel ran
+            prop = self.props[res[1]]
+            raise Contradiction(f"{prop.name}: no window of consecutive digits fits",
+                                prop.name, prop.cells)
         name = self.house_names[self.full[res[1]]]
         if kind == 2:
             raise Contradiction(f"{name}: no place for digit {res[2]}", name,
@@ -363,19 +367,24 @@ def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
 def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     """What the compiled loop needs to run ``p`` itself (the same removals, status and
     contradiction as its ``propagate``), or None (it calls ``p.propagate``): a
-    :class:`~csp.constraints.binary.BinaryTable` with mask tables (``(1, a, b, tables)``)
-    and an :class:`~csp.constraints.order.OrderBoundsPropagator` (``(2, cell, below,
-    above)``), each of exactly that class with its own ``propagate`` (read when the
-    engine's tables are made, on its first untraced run)."""
+    :class:`~csp.constraints.binary.BinaryTable` with mask tables (``(1, a, b, tables)``),
+    an :class:`~csp.constraints.order.OrderBoundsPropagator` (``(2, cell, below,
+    above)``) and a renban's :class:`~csp.constraints.run.ConsecutiveSetPropagator`
+    (``(3, cells, n, None)``: its windows that fit, by the same matching test, without its
+    memo), each of exactly that class with its own ``propagate`` (read when the engine's
+    tables are made, on its first untraced run)."""
     if not _NATIVE:
         from .constraints.binary import BinaryTable
         from .constraints.order import OrderBoundsPropagator
-        _NATIVE.extend((BinaryTable, OrderBoundsPropagator))
+        from .constraints.run import ConsecutiveSetPropagator
+        _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator))
     kind = type(p)
     if kind not in _NATIVE or "propagate" in getattr(p, "__dict__", ()):
         return None
     if kind is _NATIVE[1]:
         return (2, p.cell, p.below, p.above)
+    if kind is _NATIVE[2]:
+        return (3, p.cells, p.n, None) if 1 <= p.n <= 62 else None
     if p.uni_a is None:
         return None
     key = id(p.uni_a)
@@ -391,8 +400,9 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     return (1, p.a, p.b, hit[3])
 
 
-#: the classes :func:`_native_spec` knows, BinaryTable and OrderBoundsPropagator (filled
-#: on its first call: csp.constraints imports after this module)
+#: the classes :func:`_native_spec` knows, BinaryTable, OrderBoundsPropagator and
+#: ConsecutiveSetPropagator (filled on its first call: csp.constraints imports after this
+#: module)
 _NATIVE: list = []
 
 #: a binary relation's mask tables in C (``kernel.table``), by the id of its ``uni_a``

@@ -14,6 +14,7 @@ import pytest
 
 import csp.engine
 from csp import Contradiction
+from csp.constraints import ConsecutiveSet
 from csp.kernel import active
 from csp.propagator import Context
 from variants.classic import classic_puzzle
@@ -69,6 +70,9 @@ def _random_model(rng):
         k = rng.randint(3, 2 * n - 1)
         p.add_constraint(lambda x, y, k=k: x + y != k, [p.grid.name(a), p.grid.name(b)],
                          name=f"not {k}")
+    for j in range(rng.randint(0, 2)):          # renbans
+        p.add(ConsecutiveSet(rng.sample(range(size), rng.randint(2, min(5, n))),
+                             name=f"renban {j}"))
     return p
 
 
@@ -203,10 +207,12 @@ def test_search_finds_the_same_solutions_and_nodes_on_both_loops(monkeypatch):
 def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
     """Each kind of contradiction, the kernel's own and its propagators': an empty cell, a
     fixed cell emptying a peer, a digit with no place, a cell the only place for two
-    digits, a binary table emptying a cell, an ordering group with too few digits."""
+    digits, a binary table emptying a cell, an ordering group with too few digits, a
+    renban with no window."""
     p = classic_puzzle("." * 16)
     p.add_less("r1c1", "r2c4").add_less("r1c2", "r2c4").add_less("r1c3", "r2c4")
     p.add_less("r3c1", "r4c2")
+    p.add(ConsecutiveSet((4, 5, 10), name="renban"))
     eng = p.engine()
     full = p.initial_state().cand
     b = [1 << d for d in range(5)]
@@ -217,6 +223,7 @@ def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
         "two digits": {0: b[3] | b[4], 1: b[1] | b[2], 2: b[1] | b[2], 3: b[1] | b[2]},
         "relation": {8: b[4], 13: b[1]},
         "ordering": {0: b[1] | b[2], 1: b[1] | b[2], 2: b[1] | b[2]},
+        "renban": {4: b[1], 5: b[4]},
     }
     seen = set()
     for what, cells in cases.items():
@@ -229,4 +236,4 @@ def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
             seen.add(err[0].split(":")[-1].split("(")[0].strip())
     assert {"no candidate left", "r1c1 has no candidate", "r1c1 has no candidate left",
             "no place for digit 4", "r1c4 is the only place for two digits",
-            "not enough digits below"} <= seen, seen
+            "not enough digits below", "no window of consecutive digits fits"} <= seen, seen
