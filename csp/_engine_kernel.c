@@ -60,6 +60,7 @@ typedef struct {
 #define KIND_BT 1                 /* BinaryTable with mask tables */
 #define KIND_OB 2                 /* OrderBoundsPropagator */
 #define KIND_RUN 3                /* ConsecutiveSetPropagator (renban) */
+#define KIND_SCAN 4               /* a line scanned by a compiled function (outside clues) */
 
 typedef struct {
     Py_ssize_t size, nprops;
@@ -74,7 +75,8 @@ typedef struct {
     int *g_start;                 /* OB: its groups g_start[i]..g_start[i + 1] */
     int *g_below;                 /* per group: 1 below the cell, 0 above */
     int *gc_start, *gc;           /* per group: its cells (CSR) */
-    PyObject *keep;               /* the table capsules the props point into */
+    PyObject **fn, **fargs;       /* SCAN: the function and its arguments after the doms */
+    PyObject *keep;               /* the table capsules and functions the props point into */
 } Props;
 
 static void geo_free(PyObject *cap) {
@@ -90,6 +92,7 @@ static void props_free(PyObject *cap) {
     free(t->w_start); free(t->w_prop); free(t->w_ev); free(t->level); free(t->cost);
     free(t->level_off); free(t->kind); free(t->pa); free(t->pb); free(t->tab);
     free(t->g_start); free(t->g_below); free(t->gc_start); free(t->gc);
+    free(t->fn); free(t->fargs);
     Py_XDECREF(t->keep);
     free(t);
 }
@@ -222,8 +225,11 @@ static int native_specs(Props *t, PyObject *native) {
     t->pb = (int *)calloc(m, sizeof(int));
     t->tab = (Table **)calloc(m, sizeof(Table *));
     t->g_start = (int *)calloc(m + 1, sizeof(int));
+    t->fn = (PyObject **)calloc(m, sizeof(PyObject *));
+    t->fargs = (PyObject **)calloc(m, sizeof(PyObject *));
     t->keep = PyList_New(0);
-    if (!t->kind || !t->pa || !t->pb || !t->tab || !t->g_start || !t->keep) {
+    if (!t->kind || !t->pa || !t->pb || !t->tab || !t->g_start || !t->fn || !t->fargs
+        || !t->keep) {
         Py_DECREF(fast);
         if (!PyErr_Occurred()) PyErr_NoMemory();
         return -1;
@@ -239,7 +245,7 @@ static int native_specs(Props *t, PyObject *native) {
             return -1;
         }
         long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
-        if (kind == 3) {
+        if (kind == 3 || kind == 4) {
             Py_ssize_t k = PySequence_Size(PyTuple_GET_ITEM(spec, 1));
             if (k < 0) { Py_DECREF(fast); return -1; }
             ngroups += 1;
@@ -272,6 +278,38 @@ static int native_specs(Props *t, PyObject *native) {
         PyObject *spec = PySequence_Fast_GET_ITEM(fast, i);
         if (spec == Py_None) continue;
         long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
+        if (kind == 4) {
+            /* (4, cells, fn, args): sup = fn(doms, *args), doms the cells' masks */
+            PyObject *fn = PyTuple_GET_ITEM(spec, 2), *fa = PyTuple_GET_ITEM(spec, 3);
+            PyObject *g = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "cells");
+            if (!g) { Py_DECREF(fast); return -1; }
+            Py_ssize_t k = PySequence_Fast_GET_SIZE(g);
+            if (!PyCallable_Check(fn) || !PyTuple_Check(fa) || k < 1 || k > 62) {
+                Py_DECREF(g); Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "bad scan");
+                return -1;
+            }
+            t->gc_start[gi] = (int)ci;
+            for (Py_ssize_t x = 0; x < k; x++) {
+                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
+                if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
+                    Py_DECREF(g); Py_DECREF(fast);
+                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell out of range");
+                    return -1;
+                }
+                t->gc[ci++] = (int)c;
+            }
+            Py_DECREF(g);
+            gi++;
+            if (PyList_Append(t->keep, fn) < 0 || PyList_Append(t->keep, fa) < 0) {
+                Py_DECREF(fast);
+                return -1;
+            }
+            t->fn[i] = fn;
+            t->fargs[i] = fa;
+            t->kind[i] = KIND_SCAN;
+            continue;
+        }
         if (kind == 3) {
             /* (3, cells, n, None): the run's cells as one group */
             long nd = PyLong_AsLong(PyTuple_GET_ITEM(spec, 2));
@@ -793,6 +831,72 @@ static PyObject *k_propagate(PyObject *self, PyObject *args) {
                         chg_c[nch_nat] = cells[j]; chg_old[nch_nat++] = doms[j];
                     }
                 }
+                queued[i] = 0;              /* FIX */
+            }
+        }
+        else if (T->kind[i] == KIND_SCAN) {
+            /* _LinePropagator.propagate (variants/outside.py) with its compiled scan: each
+             * cell keeps its digits on some arrangement of the line; none: it fails */
+            int g = T->g_start[i];
+            int k = T->gc_start[g + 1] - T->gc_start[g];
+            const int *cells = T->gc + T->gc_start[g];
+            PyObject *fa = T->fargs[i];
+            Py_ssize_t na = PyTuple_GET_SIZE(fa);
+            PyObject *doms = PyList_New(k);
+            if (!doms) goto done;
+            for (int j = 0; j < k; j++) {
+                PyObject *o = PyList_GET_ITEM(cand, cells[j]);
+                Py_INCREF(o);
+                PyList_SET_ITEM(doms, j, o);
+            }
+            PyObject *call = PyTuple_New(1 + na);
+            if (!call) { Py_DECREF(doms); goto done; }
+            PyTuple_SET_ITEM(call, 0, doms);
+            for (Py_ssize_t x = 0; x < na; x++) {
+                PyObject *o = PyTuple_GET_ITEM(fa, x);
+                Py_INCREF(o);
+                PyTuple_SET_ITEM(call, 1 + x, o);
+            }
+            PyObject *sup = PyObject_Call(T->fn[i], call, NULL);
+            Py_DECREF(call);
+            if (!sup) {
+                /* a line the function declines: the propagator's own (Python) scan */
+                if (!PyErr_ExceptionMatches(PyExc_ValueError)
+                    && !PyErr_ExceptionMatches(PyExc_TypeError)
+                    && !PyErr_ExceptionMatches(PyExc_OverflowError))
+                    goto done;
+                PyErr_Clear();
+            } else if (sup == Py_None) {
+                Py_DECREF(sup);
+                result = Py_BuildValue("(ii)", 7, i);
+                goto done;
+            } else {
+                PyObject *sf = PySequence_Fast(sup, "supports must be a sequence");
+                Py_DECREF(sup);
+                if (!sf) goto done;
+                if (PySequence_Fast_GET_SIZE(sf) != k) {
+                    Py_DECREF(sf);
+                    PyErr_SetString(PyExc_ValueError, "supports of the wrong length");
+                    goto done;
+                }
+                nat = 1;
+                for (int j = 0; j < k; j++) {
+                    u64 sj = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(sf, j));
+                    if (sj == (u64)-1 && PyErr_Occurred()) { Py_DECREF(sf); goto done; }
+                    u64 m;
+                    if (get_mask(cand, cells[j], &m) < 0) { Py_DECREF(sf); goto done; }
+                    if (m & ~sj) {
+                        u64 nm = m & sj;
+                        if (!nm) {
+                            Py_DECREF(sf);
+                            result = Py_BuildValue("(iii)", 4, i, cells[j]);
+                            goto done;
+                        }
+                        if (set_mask(cand, cells[j], nm) < 0) { Py_DECREF(sf); goto done; }
+                        chg_c[nch_nat] = cells[j]; chg_old[nch_nat++] = m;
+                    }
+                }
+                Py_DECREF(sf);
                 queued[i] = 0;              /* FIX */
             }
         }

@@ -316,6 +316,9 @@ class Engine:
             group = (prop.below if below else prop.above)[res[3]]
             raise Contradiction(f"{prop.name}: not enough digits "
                                 f"{'below' if below else 'above'}", prop.name, group)
+        if kind == 7:                  # a line scan the kernel ran found no arrangement
+            prop = self.props[res[1]]
+            raise Contradiction(f"{prop.name}: {prop.failure}", prop.name, prop.cells)
         if kind == 6:                  # a renban the kernel ran
             prop = self.props[res[1]]
             raise Contradiction(f"{prop.name}: no window of consecutive digits fits",
@@ -372,14 +375,26 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     above)``) and a renban's :class:`~csp.constraints.run.ConsecutiveSetPropagator`
     (``(3, cells, n, None)``: its windows that fit, by the same matching test, without its
     memo), each of exactly that class with its own ``propagate`` (read when the engine's
-    tables are made, on its first untraced run)."""
+    tables are made, on its first untraced run); and a propagator whose ``kernel_scan()``
+    gives ``(fn, args)``: its ``propagate`` keeps in each cell of ``p.cells`` the digits
+    of ``fn(doms, *args)`` (their candidate masks, in order; a mask per cell, or None: it
+    fails with ``p.failure``; ValueError, TypeError or OverflowError: ``fn`` declines,
+    the propagator's ``propagate`` runs) and returns FIX (``(4, cells, fn, args)``: the
+    outside clues' compiled line scans, variants/outside.py)."""
     if not _NATIVE:
         from .constraints.binary import BinaryTable
         from .constraints.order import OrderBoundsPropagator
         from .constraints.run import ConsecutiveSetPropagator
         _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator))
     kind = type(p)
-    if kind not in _NATIVE or "propagate" in getattr(p, "__dict__", ()):
+    if "propagate" in getattr(p, "__dict__", ()):
+        return None
+    if kind not in _NATIVE:
+        scan = getattr(p, "kernel_scan", None)
+        if scan is not None:
+            got = scan()
+            if got is not None:
+                return (4, tuple(p.cells), got[0], tuple(got[1]))
         return None
     if kind is _NATIVE[1]:
         return (2, p.cell, p.below, p.above)

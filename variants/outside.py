@@ -24,7 +24,7 @@ from __future__ import annotations
 from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
 
 from math import comb
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from csp import Puzzle
 from csp.bits import digits_of
@@ -441,6 +441,13 @@ class _LinePropagator(Propagator):
                  ) -> list[int] | None:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """``(fn, args)`` when ``fn(doms, *args)`` is this line's compiled scan (what
+        :meth:`supports` returns, or ValueError / TypeError / OverflowError where it
+        declines), so that the compiled engine loop (``csp/_engine_kernel.c``) runs
+        :meth:`propagate` itself; None otherwise."""
+        return None
+
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
         cells = self.cells
@@ -472,6 +479,15 @@ class _ScanPropagator(_LinePropagator):
                  ) -> list[int] | None:
         return _perm_scan(doms, self.rule, tick)
 
+    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        spec = self.rule.kernel_spec
+        kernel = active(_sky_kernel)
+        if (kernel is None or spec is None or not len(self.cells) == spec[0] <= 12
+                or type(self).propagate is not _LinePropagator.propagate
+                or type(self).supports is not _ScanPropagator.supports):
+            return None
+        return kernel.scan_supports, tuple(spec)
+
 
 class _VisiblePropagator(_LinePropagator):
     """Skyscraper clues on one line, one or both ends (:func:`_line_supports`)."""
@@ -484,6 +500,14 @@ class _VisiblePropagator(_LinePropagator):
     def supports(self, doms: list[int], tick: Callable[[], None] | None = None
                  ) -> list[int] | None:
         return _line_supports(doms, self.n, self.seen, self.back, tick)
+
+    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        kernel = active(_sky_kernel)
+        if (kernel is None or not len(self.cells) == self.n <= 12
+                or type(self).propagate is not _LinePropagator.propagate
+                or type(self).supports is not _VisiblePropagator.supports):
+            return None
+        return kernel.line_supports, (self.n, self.seen, self.back)
 
 
 def _remembered(con: "_Scan | _Visible", doms: list[int], find) -> list[int] | None:

@@ -237,3 +237,31 @@ def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
     assert {"no candidate left", "r1c1 has no candidate", "r1c1 has no candidate left",
             "no place for digit 4", "r1c4 is the only place for two digits",
             "not enough digits below", "no window of consecutive digits fits"} <= seen, seen
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_compiled_loop_runs_the_outside_clues_scans_as_python(seed, monkeypatch):
+    """Sandwich, X-sum and skyscraper clues (their lines' compiled scans, which the loop
+    calls itself) on random 4x4 and 6x6 grids with random candidates: the same candidates
+    and contradictions (a line with no arrangement among them)."""
+    from variants.outside import sandwich, skyscraper, x_sum
+    rng = random.Random(seed)
+    n = rng.choice([4, 6])
+    p = classic_puzzle("." * (n * n))
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randint(1, n)
+        rule = rng.choice([skyscraper(0, i, rng.randint(1, n)),
+                           skyscraper(i, n + 1, rng.randint(1, n)),
+                           sandwich(n + 1, i, rng.randint(0, n * (n + 1) // 2 - 1 - n)),
+                           x_sum(i, 0, rng.randint(1, n * (n + 1) // 2))])
+        p.use(rule)
+    eng = p.engine()
+    assert any(csp.engine._native_spec(KERNEL, q, n) is not None
+               and csp.engine._native_spec(KERNEL, q, n)[0] == 4 for q in eng.props)
+    full = p.initial_state().cand
+    for _ in range(4):
+        cand = list(full)
+        for c in rng.sample(range(n * n), rng.randint(0, n * 2)):
+            cand[c] = 1 << rng.randint(1, n)
+        for houses_last in (False, True):
+            _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
