@@ -61,6 +61,8 @@ typedef struct {
 #define KIND_OB 2                 /* OrderBoundsPropagator */
 #define KIND_RUN 3                /* ConsecutiveSetPropagator (renban) */
 #define KIND_SCAN 4               /* a line scanned by a compiled function (outside clues) */
+#define KIND_EL 5                 /* ElementPropagator (indexers) */
+#define KIND_ELH 6                /* ElementHousePropagator (an indexer's line a house) */
 
 typedef struct {
     Py_ssize_t size, nprops;
@@ -245,8 +247,8 @@ static int native_specs(Props *t, PyObject *native) {
             return -1;
         }
         long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
-        if (kind == 3 || kind == 4) {
-            Py_ssize_t k = PySequence_Size(PyTuple_GET_ITEM(spec, 1));
+        if (kind == 3 || kind == 4 || kind == 5 || kind == 6) {
+            Py_ssize_t k = PySequence_Size(PyTuple_GET_ITEM(spec, kind >= 5 ? 2 : 1));
             if (k < 0) { Py_DECREF(fast); return -1; }
             ngroups += 1;
             ncells += k;
@@ -278,6 +280,36 @@ static int native_specs(Props *t, PyObject *native) {
         PyObject *spec = PySequence_Fast_GET_ITEM(fast, i);
         if (spec == Py_None) continue;
         long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
+        if (kind == 5 || kind == 6) {
+            /* (5 or 6, index, line, target): an indexer */
+            long idx = PyLong_AsLong(PyTuple_GET_ITEM(spec, 1));
+            long target = PyLong_AsLong(PyTuple_GET_ITEM(spec, 3));
+            PyObject *g = PySequence_Fast(PyTuple_GET_ITEM(spec, 2), "cells");
+            if (!g) { Py_DECREF(fast); return -1; }
+            Py_ssize_t k = PySequence_Fast_GET_SIZE(g);
+            if (PyErr_Occurred() || idx < 0 || idx >= size || target < 1 || target > 62
+                || k > 62) {
+                Py_DECREF(g); Py_DECREF(fast);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad indexer");
+                return -1;
+            }
+            t->gc_start[gi] = (int)ci;
+            for (Py_ssize_t x = 0; x < k; x++) {
+                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
+                if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
+                    Py_DECREF(g); Py_DECREF(fast);
+                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell out of range");
+                    return -1;
+                }
+                t->gc[ci++] = (int)c;
+            }
+            Py_DECREF(g);
+            gi++;
+            t->pa[i] = (int)idx;
+            t->pb[i] = (int)target;
+            t->kind[i] = kind == 5 ? KIND_EL : KIND_ELH;
+            continue;
+        }
         if (kind == 4) {
             /* (4, cells, fn, args): sup = fn(doms, *args), doms the cells' masks */
             PyObject *fn = PyTuple_GET_ITEM(spec, 2), *fa = PyTuple_GET_ITEM(spec, 3);
@@ -833,6 +865,72 @@ static PyObject *k_propagate(PyObject *self, PyObject *args) {
                 }
                 queued[i] = 0;              /* FIX */
             }
+        }
+        else if (T->kind[i] == KIND_EL) {
+            /* ElementPropagator.propagate: the index keeps the positions whose cell can
+             * hold the target; a decided index puts the target in its cell (NOFIX) */
+            nat = 1;
+            quiet = 0;
+            int g = T->g_start[i], idx = T->pa[i];
+            int k = T->gc_start[g + 1] - T->gc_start[g];
+            const int *cells = T->gc + T->gc_start[g];
+            u64 t = (u64)1 << T->pb[i], keep = 0, m;
+            if (get_mask(cand, idx, &m) < 0) goto done;
+            u64 mi = m;
+            while (m) {
+                u64 low = m & (~m + 1);
+                m ^= low;
+                int v = bitlen(low) - 1;
+                if (v >= 1 && v <= k) {
+                    int c = cells[v - 1];
+                    if (c == idx) {
+                        if (v == T->pb[i]) keep |= low;
+                    } else {
+                        u64 cm;
+                        if (get_mask(cand, c, &cm) < 0) goto done;
+                        if (cm & t) keep |= low;
+                    }
+                }
+            }
+            if (!keep) { result = Py_BuildValue("(ii)", 8, i); goto done; }
+            if (mi & ~keep) {
+                if (set_mask(cand, idx, mi & keep) < 0) goto done;
+                chg_c[nch_nat] = idx; chg_old[nch_nat++] = mi;
+            }
+            keep = mi & keep;
+            if (!(keep & (keep - 1))) {
+                int c = cells[bitlen(keep) - 2];
+                u64 cm;
+                if (get_mask(cand, c, &cm) < 0) goto done;
+                if (cm & ~t) {
+                    if (!(cm & t)) { result = Py_BuildValue("(iii)", 4, i, c); goto done; }
+                    if (set_mask(cand, c, cm & t) < 0) goto done;
+                    chg_c[nch_nat] = c; chg_old[nch_nat++] = cm;
+                }
+            }
+            queued[i] = 0;                  /* NOFIX */
+        }
+        else if (T->kind[i] == KIND_ELH) {
+            /* ElementHousePropagator.propagate: the cell at position q holds the target
+             * only if the index can be q (FIX) */
+            nat = 1;
+            int g = T->g_start[i], idx = T->pa[i];
+            int k = T->gc_start[g + 1] - T->gc_start[g];
+            const int *cells = T->gc + T->gc_start[g];
+            u64 t = (u64)1 << T->pb[i], m;
+            if (get_mask(cand, idx, &m) < 0) goto done;
+            for (int q = 1; q <= k; q++) {
+                int c = cells[q - 1];
+                if (c == idx) continue;
+                u64 cm;
+                if (get_mask(cand, c, &cm) < 0) goto done;
+                if ((cm & t) && !((m >> q) & 1)) {
+                    if (!(cm & ~t)) { result = Py_BuildValue("(iii)", 4, i, c); goto done; }
+                    if (set_mask(cand, c, cm & ~t) < 0) goto done;
+                    chg_c[nch_nat] = c; chg_old[nch_nat++] = cm;
+                }
+            }
+            queued[i] = 0;                  /* FIX */
         }
         else if (T->kind[i] == KIND_SCAN) {
             /* _LinePropagator.propagate (variants/outside.py) with its compiled scan: each

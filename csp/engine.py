@@ -319,6 +319,10 @@ class Engine:
         if kind == 7:                  # a line scan the kernel ran found no arrangement
             prop = self.props[res[1]]
             raise Contradiction(f"{prop.name}: {prop.failure}", prop.name, prop.cells)
+        if kind == 8:                  # an indexer the kernel ran
+            prop = self.props[res[1]]
+            raise Contradiction(f"{prop.name}: no index can point at the target digit",
+                                prop.name, (prop.index,))
         if kind == 6:                  # a renban the kernel ran
             prop = self.props[res[1]]
             raise Contradiction(f"{prop.name}: no window of consecutive digits fits",
@@ -374,8 +378,10 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     an :class:`~csp.constraints.order.OrderBoundsPropagator` (``(2, cell, below,
     above)``) and a renban's :class:`~csp.constraints.run.ConsecutiveSetPropagator`
     (``(3, cells, n, None)``: its windows that fit, by the same matching test, without its
-    memo), each of exactly that class with its own ``propagate`` (read when the engine's
-    tables are made, on its first untraced run); and a propagator whose ``kernel_scan()``
+    memo), an indexer's :class:`~csp.constraints.element.ElementPropagator` and
+    :class:`~csp.constraints.element.ElementHousePropagator` (``(5 or 6, index, line,
+    target)``), each of exactly that class with its own ``propagate`` (read when the
+    engine's tables are made, on its first untraced run); and a propagator whose ``kernel_scan()``
     gives ``(fn, args)``: its ``propagate`` keeps in each cell of ``p.cells`` the digits
     of ``fn(doms, *args)`` (their candidate masks, in order; a mask per cell, or None: it
     fails with ``p.failure``; ValueError, TypeError or OverflowError: ``fn`` declines,
@@ -384,8 +390,10 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     if not _NATIVE:
         from .constraints.binary import BinaryTable
         from .constraints.order import OrderBoundsPropagator
+        from .constraints.element import ElementHousePropagator, ElementPropagator
         from .constraints.run import ConsecutiveSetPropagator
-        _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator))
+        _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator,
+                        ElementPropagator, ElementHousePropagator))
     kind = type(p)
     if "propagate" in getattr(p, "__dict__", ()):
         return None
@@ -400,6 +408,10 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
         return (2, p.cell, p.below, p.above)
     if kind is _NATIVE[2]:
         return (3, p.cells, p.n, None) if 1 <= p.n <= 62 else None
+    if kind is _NATIVE[3] or kind is _NATIVE[4]:
+        if not 1 <= p.target <= 62 or len(p.cells) > 62:
+            return None
+        return (5 if kind is _NATIVE[3] else 6, p.index, p.cells, p.target)
     if p.uni_a is None:
         return None
     key = id(p.uni_a)
@@ -415,9 +427,9 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     return (1, p.a, p.b, hit[3])
 
 
-#: the classes :func:`_native_spec` knows, BinaryTable, OrderBoundsPropagator and
-#: ConsecutiveSetPropagator (filled on its first call: csp.constraints imports after this
-#: module)
+#: the classes :func:`_native_spec` knows, BinaryTable, OrderBoundsPropagator,
+#: ConsecutiveSetPropagator, ElementPropagator and ElementHousePropagator (filled on its
+#: first call: csp.constraints imports after this module)
 _NATIVE: list = []
 
 #: a binary relation's mask tables in C (``kernel.table``), by the id of its ``uni_a``
