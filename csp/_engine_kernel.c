@@ -63,6 +63,7 @@ typedef struct {
 #define KIND_SCAN 4               /* a line scanned by a compiled function (outside clues) */
 #define KIND_EL 5                 /* ElementPropagator (indexers) */
 #define KIND_ELH 6                /* ElementHousePropagator (an indexer's line a house) */
+#define KIND_CT 7                 /* ContainsPropagator (quadruples) */
 
 typedef struct {
     Py_ssize_t size, nprops;
@@ -78,6 +79,8 @@ typedef struct {
     int *g_below;                 /* per group: 1 below the cell, 0 above */
     int *gc_start, *gc;           /* per group: its cells (CSR) */
     PyObject **fn, **fargs;       /* SCAN: the function and its arguments after the doms */
+    int *pl_start;                /* CT: its placements pl_start[i]..pl_start[i + 1], each */
+    u64 *pl;                      /* a digit bit per position of its cells (0: left free) */
     PyObject *keep;               /* the table capsules and functions the props point into */
 } Props;
 
@@ -94,7 +97,7 @@ static void props_free(PyObject *cap) {
     free(t->w_start); free(t->w_prop); free(t->w_ev); free(t->level); free(t->cost);
     free(t->level_off); free(t->kind); free(t->pa); free(t->pb); free(t->tab);
     free(t->g_start); free(t->g_below); free(t->gc_start); free(t->gc);
-    free(t->fn); free(t->fargs);
+    free(t->fn); free(t->fargs); free(t->pl_start); free(t->pl);
     Py_XDECREF(t->keep);
     free(t);
 }
@@ -229,15 +232,16 @@ static int native_specs(Props *t, PyObject *native) {
     t->g_start = (int *)calloc(m + 1, sizeof(int));
     t->fn = (PyObject **)calloc(m, sizeof(PyObject *));
     t->fargs = (PyObject **)calloc(m, sizeof(PyObject *));
+    t->pl_start = (int *)calloc(m + 1, sizeof(int));
     t->keep = PyList_New(0);
     if (!t->kind || !t->pa || !t->pb || !t->tab || !t->g_start || !t->fn || !t->fargs
-        || !t->keep) {
+        || !t->pl_start || !t->keep) {
         Py_DECREF(fast);
         if (!PyErr_Occurred()) PyErr_NoMemory();
         return -1;
     }
     /* count the groups and their cells first */
-    Py_ssize_t ngroups = 0, ncells = 0;
+    Py_ssize_t ngroups = 0, ncells = 0, nplans = 0;
     for (Py_ssize_t i = 0; i < np; i++) {
         PyObject *spec = PySequence_Fast_GET_ITEM(fast, i);
         if (spec == Py_None) continue;
@@ -247,11 +251,16 @@ static int native_specs(Props *t, PyObject *native) {
             return -1;
         }
         long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
-        if (kind == 3 || kind == 4 || kind == 5 || kind == 6) {
-            Py_ssize_t k = PySequence_Size(PyTuple_GET_ITEM(spec, kind >= 5 ? 2 : 1));
+        if (kind >= 3 && kind <= 7) {
+            Py_ssize_t k = PySequence_Size(PyTuple_GET_ITEM(spec, kind == 5 || kind == 6 ? 2 : 1));
             if (k < 0) { Py_DECREF(fast); return -1; }
             ngroups += 1;
             ncells += k;
+            if (kind == 7) {
+                Py_ssize_t np_ = PySequence_Size(PyTuple_GET_ITEM(spec, 2));
+                if (np_ < 0) { Py_DECREF(fast); return -1; }
+                nplans += np_ * k;
+            }
         }
         if (kind == 2) {
             for (int side = 2; side <= 3; side++) {
@@ -273,13 +282,62 @@ static int native_specs(Props *t, PyObject *native) {
     t->g_below = (int *)calloc((size_t)(ngroups ? ngroups : 1), sizeof(int));
     t->gc_start = (int *)calloc((size_t)ngroups + 1, sizeof(int));
     t->gc = (int *)calloc((size_t)(ncells ? ncells : 1), sizeof(int));
-    if (!t->g_below || !t->gc_start || !t->gc) { Py_DECREF(fast); PyErr_NoMemory(); return -1; }
-    Py_ssize_t gi = 0, ci = 0;
+    t->pl = (u64 *)calloc((size_t)(nplans ? nplans : 1), sizeof(u64));
+    if (!t->g_below || !t->gc_start || !t->gc || !t->pl) {
+        Py_DECREF(fast); PyErr_NoMemory(); return -1;
+    }
+    Py_ssize_t gi = 0, ci = 0, pi = 0;
     for (Py_ssize_t i = 0; i < np; i++) {
         t->g_start[i] = (int)gi;
+        t->pl_start[i] = (int)pi;
         PyObject *spec = PySequence_Fast_GET_ITEM(fast, i);
         if (spec == Py_None) continue;
         long kind = PyLong_AsLong(PyTuple_GET_ITEM(spec, 0));
+        if (kind == 7) {
+            /* (7, cells, plans, None): plans a sequence of k-tuples of digit bits */
+            PyObject *g = PySequence_Fast(PyTuple_GET_ITEM(spec, 1), "cells");
+            if (!g) { Py_DECREF(fast); return -1; }
+            Py_ssize_t k = PySequence_Fast_GET_SIZE(g);
+            if (k < 1 || k > 62) {
+                Py_DECREF(g); Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "bad quadruple");
+                return -1;
+            }
+            t->gc_start[gi] = (int)ci;
+            for (Py_ssize_t x = 0; x < k; x++) {
+                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
+                if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
+                    Py_DECREF(g); Py_DECREF(fast);
+                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell out of range");
+                    return -1;
+                }
+                t->gc[ci++] = (int)c;
+            }
+            Py_DECREF(g);
+            gi++;
+            PyObject *plans = PySequence_Fast(PyTuple_GET_ITEM(spec, 2), "plans");
+            if (!plans) { Py_DECREF(fast); return -1; }
+            for (Py_ssize_t x = 0; x < PySequence_Fast_GET_SIZE(plans); x++) {
+                PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(plans, x), "plan");
+                if (!row) { Py_DECREF(plans); Py_DECREF(fast); return -1; }
+                if (PySequence_Fast_GET_SIZE(row) != k) {
+                    Py_DECREF(row); Py_DECREF(plans); Py_DECREF(fast);
+                    PyErr_SetString(PyExc_ValueError, "a plan of the wrong length");
+                    return -1;
+                }
+                for (Py_ssize_t j = 0; j < k; j++) {
+                    u64 v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(row, j));
+                    if (v == (u64)-1 && PyErr_Occurred()) {
+                        Py_DECREF(row); Py_DECREF(plans); Py_DECREF(fast); return -1;
+                    }
+                    t->pl[pi++] = v;
+                }
+                Py_DECREF(row);
+            }
+            Py_DECREF(plans);
+            t->kind[i] = KIND_CT;
+            continue;
+        }
         if (kind == 5 || kind == 6) {
             /* (5 or 6, index, line, target): an indexer */
             long idx = PyLong_AsLong(PyTuple_GET_ITEM(spec, 1));
@@ -423,6 +481,7 @@ static int native_specs(Props *t, PyObject *native) {
         }
     }
     t->g_start[np] = (int)gi;
+    t->pl_start[np] = (int)pi;
     t->gc_start[gi] = (int)ci;
     Py_DECREF(fast);
     return 0;
@@ -928,6 +987,42 @@ static PyObject *k_propagate(PyObject *self, PyObject *args) {
                     if (!(cm & ~t)) { result = Py_BuildValue("(iii)", 4, i, c); goto done; }
                     if (set_mask(cand, c, cm & ~t) < 0) goto done;
                     chg_c[nch_nat] = c; chg_old[nch_nat++] = cm;
+                }
+            }
+            queued[i] = 0;                  /* FIX */
+        }
+        else if (T->kind[i] == KIND_CT) {
+            /* ContainsPropagator.propagate: the digits of the placements the candidates
+             * allow; a cell a placement leaves free keeps all its candidates (FIX) */
+            nat = 1;
+            int g = T->g_start[i];
+            int k = T->gc_start[g + 1] - T->gc_start[g];
+            const int *cells = T->gc + T->gc_start[g];
+            u64 doms[62], sup[62];
+            for (int j = 0; j < k; j++) {
+                if (get_mask(cand, cells[j], &doms[j]) < 0) goto done;
+                sup[j] = 0;
+            }
+            for (int x = T->pl_start[i]; x < T->pl_start[i + 1]; x += k) {
+                const u64 *plan = T->pl + x;
+                int ok = 1;
+                for (int j = 0; j < k; j++)
+                    if (plan[j] && !(doms[j] & plan[j])) { ok = 0; break; }
+                if (!ok) continue;
+                for (int j = 0; j < k; j++) {
+                    if (plan[j]) sup[j] |= plan[j];
+                    else sup[j] = doms[j];
+                }
+            }
+            for (int j = 0; j < k; j++) {
+                if (!sup[j]) { result = Py_BuildValue("(ii)", 9, i); goto done; }
+                u64 m;
+                if (get_mask(cand, cells[j], &m) < 0) goto done;
+                if (m & ~sup[j]) {
+                    if (!(m & sup[j])) { result = Py_BuildValue("(iii)", 4, i, cells[j]); goto done; }
+                    if (set_mask(cand, cells[j], m & sup[j]) < 0) goto done;
+                    if (nch_nat >= 64) { PyErr_SetString(PyExc_RuntimeError, "changes"); goto done; }
+                    chg_c[nch_nat] = cells[j]; chg_old[nch_nat++] = m;
                 }
             }
             queued[i] = 0;                  /* FIX */

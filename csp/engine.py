@@ -319,6 +319,10 @@ class Engine:
         if kind == 7:                  # a line scan the kernel ran found no arrangement
             prop = self.props[res[1]]
             raise Contradiction(f"{prop.name}: {prop.failure}", prop.name, prop.cells)
+        if kind == 9:                  # a quadruple the kernel ran
+            prop = self.props[res[1]]
+            raise Contradiction(f"{prop.name}: the required digits do not fit", prop.name,
+                                prop.cells)
         if kind == 8:                  # an indexer the kernel ran
             prop = self.props[res[1]]
             raise Contradiction(f"{prop.name}: no index can point at the target digit",
@@ -380,7 +384,8 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     (``(3, cells, n, None)``: its windows that fit, by the same matching test, without its
     memo), an indexer's :class:`~csp.constraints.element.ElementPropagator` and
     :class:`~csp.constraints.element.ElementHousePropagator` (``(5 or 6, index, line,
-    target)``), each of exactly that class with its own ``propagate`` (read when the
+    target)``), a quadruple's :class:`~csp.constraints.element.ContainsPropagator`
+    (``(7, cells, plan_bits, None)``: its placements as a digit bit per cell), each of exactly that class with its own ``propagate`` (read when the
     engine's tables are made, on its first untraced run); and a propagator whose ``kernel_scan()``
     gives ``(fn, args)``: its ``propagate`` keeps in each cell of ``p.cells`` the digits
     of ``fn(doms, *args)`` (their candidate masks, in order; a mask per cell, or None: it
@@ -390,10 +395,11 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     if not _NATIVE:
         from .constraints.binary import BinaryTable
         from .constraints.order import OrderBoundsPropagator
-        from .constraints.element import ElementHousePropagator, ElementPropagator
+        from .constraints.element import (ContainsPropagator, ElementHousePropagator,
+                                          ElementPropagator)
         from .constraints.run import ConsecutiveSetPropagator
         _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator,
-                        ElementPropagator, ElementHousePropagator))
+                        ElementPropagator, ElementHousePropagator, ContainsPropagator))
     kind = type(p)
     if "propagate" in getattr(p, "__dict__", ()):
         return None
@@ -412,6 +418,10 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
         if not 1 <= p.target <= 62 or len(p.cells) > 62:
             return None
         return (5 if kind is _NATIVE[3] else 6, p.index, p.cells, p.target)
+    if kind is _NATIVE[5]:
+        if len(p.cells) > 62 or len(p.plan_bits) > 5040:
+            return None
+        return (7, p.cells, p.plan_bits, None)
     if p.uni_a is None:
         return None
     key = id(p.uni_a)
@@ -428,8 +438,8 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
 
 
 #: the classes :func:`_native_spec` knows, BinaryTable, OrderBoundsPropagator,
-#: ConsecutiveSetPropagator, ElementPropagator and ElementHousePropagator (filled on its
-#: first call: csp.constraints imports after this module)
+#: ConsecutiveSetPropagator, ElementPropagator, ElementHousePropagator and
+#: ContainsPropagator (filled on its first call: csp.constraints imports after this module)
 _NATIVE: list = []
 
 #: a binary relation's mask tables in C (``kernel.table``), by the id of its ``uni_a``

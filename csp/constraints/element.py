@@ -207,11 +207,21 @@ def placements(k: int, vals: tuple[int, ...], clash: tuple[tuple[int, int], ...]
 
 @lru_cache(maxsize=256)
 def _plans(k: int, vals: tuple[int, ...], maps: tuple[tuple[int, ...], ...]
-           ) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
+           ) -> tuple[tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...],
+                      tuple[tuple[int, ...], ...]]:
     """Per placement of :func:`placements`, the (position, digit bit) pairs it needs and
-    the positions it leaves free (what :meth:`ContainsPropagator.propagate` reads)."""
-    return tuple((tuple((i, 1 << vals[j]) for j, i in enumerate(mp)),
-                  tuple(i for i in range(k) if i not in mp)) for mp in maps)
+    the positions it leaves free (what :meth:`ContainsPropagator.propagate` reads); and
+    the same placements as a digit bit per position, 0 where it leaves the cell free
+    (what the compiled engine loop reads, csp/_engine_kernel.c)."""
+    plans = tuple((tuple((i, 1 << vals[j]) for j, i in enumerate(mp)),
+                   tuple(i for i in range(k) if i not in mp)) for mp in maps)
+    bits = []
+    for need, _ in plans:
+        row = [0] * k
+        for i, b in need:
+            row[i] = b
+        bits.append(tuple(row))
+    return plans, tuple(bits)
 
 
 class ContainsPropagator(Propagator):
@@ -229,7 +239,7 @@ class ContainsPropagator(Propagator):
         self.name = name
         self.maps = placements(len(self.cells), self.values,
                                tuple(sorted((min(p), max(p)) for p in clash)))
-        self._plans = _plans(len(self.cells), self.values, self.maps)
+        self._plans, self.plan_bits = _plans(len(self.cells), self.values, self.maps)
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand

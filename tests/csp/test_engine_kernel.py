@@ -14,7 +14,7 @@ import pytest
 
 import csp.engine
 from csp import Contradiction
-from csp.constraints import ConsecutiveSet, Element
+from csp.constraints import ConsecutiveSet, Contains, Element
 from csp.kernel import active
 from csp.propagator import Context
 from variants.classic import classic_puzzle
@@ -78,6 +78,11 @@ def _random_model(rng):
         line = (list(range(r * n, r * n + n)) if rng.random() < 0.7
                 else rng.sample(range(size), rng.randint(2, n)))
         p.add(Element(rng.randrange(size), line, rng.randint(1, n), name=f"indexer {j}"))
+    for j in range(rng.randint(0, 2)):          # quadruples, repeated digits too
+        r, c = rng.randrange(n - 1), rng.randrange(n - 1)
+        cells = (r * n + c, r * n + c + 1, r * n + n + c, r * n + n + c + 1)
+        p.add(Contains(cells, [rng.randint(1, n) for _ in range(rng.randint(1, 4))],
+                       name=f"quad {j}"))
     return p
 
 
@@ -213,7 +218,8 @@ def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
     """Each kind of contradiction, the kernel's own and its propagators': an empty cell, a
     fixed cell emptying a peer, a digit with no place, a cell the only place for two
     digits, a binary table emptying a cell, an ordering group with too few digits, a
-    renban with no window, an indexer with no position, an indexer emptying its cell."""
+    renban with no window, an indexer with no position, an indexer emptying its cell, a
+    quadruple whose digits do not fit."""
     def less():
         p = classic_puzzle("." * 16)
         p.add_less("r1c1", "r2c4").add_less("r1c2", "r2c4").add_less("r1c3", "r2c4")
@@ -221,6 +227,9 @@ def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
 
     def renban():
         return classic_puzzle("." * 16).add(ConsecutiveSet((4, 5, 10), name="renban"))
+
+    def quad():
+        return classic_puzzle("." * 16).add(Contains((0, 1, 4, 5), (1, 1, 2), name="quad"))
 
     def indexer():                     # r4c4 = v: the v-th cell of row 4 is 1
         return classic_puzzle("." * 16).add(Element(15, (12, 13, 14, 15), 1, name="ix"))
@@ -235,6 +244,7 @@ def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
         (renban, {4: b[1], 5: b[4]}),
         (indexer, {15: b[1] | b[2], 12: b[3], 13: b[4]}),
         (indexer, {15: b[2], 13: b[3] | b[4], 12: b[2] | b[3]}),
+        (quad, {0: b[1], 5: b[3] | b[4], 1: b[2] | b[3]}),
     ]
     seen = set()
     for make, cells in cases:
@@ -251,7 +261,8 @@ def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
             "box 1: no place for digit 4", "row 1: r1c4 is the only place for two digits",
             "r3c1<r4c2: no candidate left", "ordering at r2c4: not enough digits below",
             "renban: no window of consecutive digits fits",
-            "ix: no index can point at the target digit", "ix: no candidate left"}
+            "ix: no index can point at the target digit", "ix: no candidate left",
+            "quad: the required digits do not fit"}
     assert want <= seen, want - seen
 
 
