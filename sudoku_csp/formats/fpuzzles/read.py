@@ -26,6 +26,7 @@ True
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any, Callable, Iterable
@@ -165,11 +166,102 @@ def _regions(rows: list, n: int) -> tuple[list[int | None], bool]:
 @gc_paused()
 def load_fpuzzles(obj: dict | str, budget: Budget | None = None) -> Puzzle:
     """Build a Puzzle from an f-puzzles JSON object (or text accepted by
-    :func:`decode_payload`), within ``budget`` (each rule entry ticks it)."""
+    :func:`decode_payload`), within ``budget`` (each rule entry ticks it).
+
+    The rules of the last :data:`TEMPLATES_SIZE` documents read are kept by the document
+    without its givens (:func:`_rules_key`): a setter's next message (the whole puzzle
+    again, often with other digits) gets a new Puzzle of the same rule objects, with its
+    own givens read as below, without reading its rules again."""
     if isinstance(obj, str):
         obj = decode_payload(obj, budget)
     if not isinstance(obj, dict):
         raise ParseError("f-puzzles data must be a JSON object")
+    key = _rules_key(obj)
+    tpl = _TEMPLATES.get(key) if key is not None else None
+    if tpl is not None:
+        return tpl.puzzle(obj["grid"])
+    p = _load(obj, budget)
+    if key is not None:
+        if len(_TEMPLATES) >= TEMPLATES_SIZE:
+            _TEMPLATES.pop(next(iter(_TEMPLATES)))
+        _TEMPLATES[key] = _Template(p)
+    return p
+
+
+#: how many documents' rules :func:`load_fpuzzles` keeps (:data:`_TEMPLATES`)
+TEMPLATES_SIZE = 16
+_TEMPLATES: dict[str, "_Template"] = {}
+
+
+def forget_templates() -> None:
+    """Drop the rules :func:`load_fpuzzles` keeps (a measurement of reading from scratch)."""
+    _TEMPLATES.clear()
+
+
+def _rules_key(obj: dict) -> str | None:
+    """The document without its givens, as text: every key but ``grid``, and of each grid
+    cell every entry but ``value`` and ``given`` (regions, given pencil marks, colours
+    ...); None when it is not plain JSON (such a document is read afresh each time)."""
+    grid_rows = obj.get("grid")
+    if not isinstance(grid_rows, list):
+        return None
+    cells = []
+    for r, row in enumerate(grid_rows):
+        if not isinstance(row, list):
+            return None
+        for c, cell in enumerate(row):
+            if cell and isinstance(cell, dict):
+                rest = {k: v for k, v in cell.items() if k != "value" and k != "given"}
+                if rest:
+                    cells.append((r, c, rest))
+            elif cell != {}:
+                cells.append((r, c, cell))
+    try:
+        return json.dumps([[(k, v) for k, v in obj.items() if k != "grid"],
+                           [len(row) for row in grid_rows], cells],
+                          allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
+class _Template:
+    """The rules of a document read (:func:`load_fpuzzles`): its puzzle without givens."""
+
+    __slots__ = ("grid", "name", "meta", "constraints", "bundles", "bundle_constraints")
+
+    def __init__(self, p: Puzzle) -> None:
+        self.grid, self.name = p.grid, p.name
+        self.meta = dict(p.meta)
+        self.constraints = tuple(p.constraints)
+        self.bundles = tuple(p.bundles)
+        self.bundle_constraints = tuple(tuple(x) for x in p.bundle_constraints)
+
+    def puzzle(self, grid_rows: list) -> Puzzle:
+        """A new Puzzle of these rules (the same rule objects, new lists) with the givens
+        of ``grid_rows`` read as :func:`_load` reads them."""
+        p = Puzzle(self.grid, name=self.name)
+        p.meta = dict(self.meta)
+        p.constraints = list(self.constraints)
+        p.bundles = list(self.bundles)
+        p.bundle_constraints = [list(x) for x in self.bundle_constraints]
+        n = self.grid.n
+        for r, row in enumerate(grid_rows):
+            for c, cell in enumerate(row):
+                if not cell:
+                    continue
+                v = cell.get("value")
+                if cell.get("given") and v not in (None, ""):
+                    name = f"R{r + 1}C{c + 1}"
+                    d = to_int(v, f"f-puzzles given at {name}")
+                    if not 1 <= d <= n:
+                        raise ParseError(f"f-puzzles given at {name} is {d}, not a digit "
+                                         f"1..{n}")
+                    p.set_given(r * n + c, d)
+        return p
+
+
+def _load(obj: dict, budget: Budget | None) -> Puzzle:
+    """:func:`load_fpuzzles` from scratch."""
     unknown = sorted(str(k) for k in obj if k not in IGNORED and k not in HANDLERS
                      and k != "negative")
     if unknown:
