@@ -179,7 +179,7 @@ def load_fpuzzles(obj: dict | str, budget: Budget | None = None) -> Puzzle:
     key = _rules_key(obj)
     tpl = _TEMPLATES.get(key) if key is not None else None
     if tpl is not None:
-        return tpl.puzzle(obj["grid"])
+        return tpl.puzzle(obj)
     p = _load(obj, budget)
     if key is not None:
         if len(_TEMPLATES) >= TEMPLATES_SIZE:
@@ -198,10 +198,16 @@ def forget_templates() -> None:
     _TEMPLATES.clear()
 
 
+#: the document's keys that its rules do not read (its name and meta are read each time)
+_NOT_RULES = IGNORED - {"size"}
+_NO_REGION = object()
+
+
 def _rules_key(obj: dict) -> str | None:
-    """The document without its givens, as text: every key but ``grid``, and of each grid
-    cell every entry but ``value`` and ``given`` (regions, given pencil marks, colours
-    ...); None when it is not plain JSON (such a document is read afresh each time)."""
+    """The document's rules, as text: every key but those :data:`IGNORED` (``size``
+    kept), and of the grid's cells what the rules read (a ``region`` entry, given pencil
+    marks; a cell that is not an object as it is); None when it is not plain JSON (such a
+    document is read afresh each time)."""
     grid_rows = obj.get("grid")
     if not isinstance(grid_rows, list):
         return None
@@ -210,14 +216,19 @@ def _rules_key(obj: dict) -> str | None:
         if not isinstance(row, list):
             return None
         for c, cell in enumerate(row):
-            if cell and isinstance(cell, dict):
-                rest = {k: v for k, v in cell.items() if k != "value" and k != "given"}
-                if rest:
-                    cells.append((r, c, rest))
-            elif cell != {}:
-                cells.append((r, c, cell))
+            if type(cell) is dict:
+                if not cell:
+                    continue
+                region = cell.get("region", _NO_REGION)
+                marks = cell.get("givenPencilMarks")
+                if region is _NO_REGION and not marks:
+                    continue
+                cells.append((r, c, region is not _NO_REGION,
+                              None if region is _NO_REGION else region, marks or None))
+            else:
+                cells.append((r, c, "cell", cell))
     try:
-        return json.dumps([[(k, v) for k, v in obj.items() if k != "grid"],
+        return json.dumps([[(k, v) for k, v in obj.items() if k not in _NOT_RULES],
                            [len(row) for row in grid_rows], cells],
                           allow_nan=False)
     except (TypeError, ValueError):
@@ -227,25 +238,23 @@ def _rules_key(obj: dict) -> str | None:
 class _Template:
     """The rules of a document read (:func:`load_fpuzzles`): its puzzle without givens."""
 
-    __slots__ = ("grid", "name", "meta", "constraints", "bundles", "bundle_constraints")
+    __slots__ = ("grid", "constraints", "bundles", "bundle_constraints")
 
     def __init__(self, p: Puzzle) -> None:
-        self.grid, self.name = p.grid, p.name
-        self.meta = dict(p.meta)
+        self.grid = p.grid
         self.constraints = tuple(p.constraints)
         self.bundles = tuple(p.bundles)
         self.bundle_constraints = tuple(tuple(x) for x in p.bundle_constraints)
 
-    def puzzle(self, grid_rows: list) -> Puzzle:
-        """A new Puzzle of these rules (the same rule objects, new lists) with the givens
-        of ``grid_rows`` read as :func:`_load` reads them."""
-        p = Puzzle(self.grid, name=self.name)
-        p.meta = dict(self.meta)
+    def puzzle(self, obj: dict) -> Puzzle:
+        """A new Puzzle of these rules (the same rule objects, new lists) with the name,
+        meta and givens of the document ``obj`` read as :func:`_load` reads them."""
+        p = _named(self.grid, obj)
         p.constraints = list(self.constraints)
         p.bundles = list(self.bundles)
         p.bundle_constraints = [list(x) for x in self.bundle_constraints]
         n = self.grid.n
-        for r, row in enumerate(grid_rows):
+        for r, row in enumerate(obj["grid"]):
             for c, cell in enumerate(row):
                 if not cell:
                     continue
@@ -258,6 +267,17 @@ class _Template:
                                          f"1..{n}")
                     p.set_given(r * n + c, d)
         return p
+
+
+def _named(grid: Grid, obj: dict) -> Puzzle:
+    """A new Puzzle on ``grid`` with the document's title as its name and its title,
+    author, rules text and stated solution in its meta."""
+    title = obj.get("title")
+    p = Puzzle(grid, name=title if isinstance(title, str) else "")
+    for k in ("title", "author", "ruleset", "solution"):
+        if isinstance(obj.get(k), (str, list)):
+            p.meta[k] = obj[k]
+    return p
 
 
 def _load(obj: dict, budget: Budget | None) -> Puzzle:
@@ -292,11 +312,7 @@ def _load(obj: dict, budget: Budget | None) -> Puzzle:
         raise ParseError(f"f-puzzles {uses_regions[0]} needs every cell in one of {n} regions "
                          f"of {n} cells (this grid has cells with no region or short regions)")
     grid = layout.grid
-    title = obj.get("title")
-    p = Puzzle(grid, name=title if isinstance(title, str) else "")
-    for k in ("title", "author", "ruleset", "solution"):
-        if isinstance(obj.get(k), (str, list)):
-            p.meta[k] = obj[k]
+    p = _named(grid, obj)
     p.use(classic(boxes=bool(grid.regions)))
     for i, g in enumerate(layout.partial):
         if len(g) > 1:
