@@ -32,6 +32,11 @@ class Propagator:
     scope: tuple[int, ...] = ()
     cost: Cost = Cost.LINEAR
     events: Event = Event.DOM
+    #: declared True by a class (on the class itself, not inherited) whose propagators
+    #: remove what the candidates they read call for and nothing that depends on earlier
+    #: runs (a memo of results by candidates is allowed): an engine made only of such
+    #: propagators may serve every puzzle of the same rules (:class:`csp.model.RuleSet`)
+    history_free: bool = False
 
     def propagate(self, ctx: "Context") -> Status:  # pragma: no cover - interface
         raise NotImplementedError

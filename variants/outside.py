@@ -429,6 +429,7 @@ class _LinePropagator(Propagator):
 
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
     failure = "no arrangement of the line fits"
 
     def __init__(self, cells: tuple[int, ...], name: str) -> None:
@@ -471,6 +472,8 @@ class _LinePropagator(Propagator):
 class _ScanPropagator(_LinePropagator):
     """A sandwich or X-sum clue (:func:`_perm_scan`)."""
 
+    history_free = True
+
     def __init__(self, cells: tuple[int, ...], rule: _ScanRule, name: str) -> None:
         super().__init__(cells, name)
         self.rule = rule
@@ -491,6 +494,8 @@ class _ScanPropagator(_LinePropagator):
 
 class _VisiblePropagator(_LinePropagator):
     """Skyscraper clues on one line, one or both ends (:func:`_line_supports`)."""
+
+    history_free = True
 
     def __init__(self, cells: tuple[int, ...], seen: int, back: int, n: int, name: str) -> None:
         super().__init__(cells, name)

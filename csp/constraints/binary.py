@@ -30,6 +30,7 @@ class BinaryTable(Propagator):
 
     cost = Cost.BINARY
     events = Event.DOM
+    history_free = True
 
     __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope", "uni_a", "uni_b", "both_a")
 

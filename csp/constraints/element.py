@@ -24,6 +24,7 @@ from .sums import house_mates
 class ElementPropagator(Propagator):
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
 
     def __init__(self, index: int, cells: Sequence[int], target: int, name: str) -> None:
         self.index = index
@@ -63,6 +64,8 @@ class ElementHousePropagator(ElementPropagator):
     """The reverse of an element whose line is a house (holds ``target`` once): the cell at
     position q holds ``target`` only if the index can be q (box indexer r1c7: r1c7 cannot
     be 4, so the 4th cell of box 3 is not 1)."""
+
+    history_free = True
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
@@ -230,6 +233,7 @@ class ContainsPropagator(Propagator):
 
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
 
     def __init__(self, cells: Sequence[int], values: Sequence[int], name: str,
                  clash: Sequence[tuple[int, int]] = ()) -> None:

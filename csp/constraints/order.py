@@ -63,6 +63,7 @@ class OrderBoundsPropagator(Propagator):
 
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
 
     def __init__(self, cell: int, below: list[tuple[int, ...]], above: list[tuple[int, ...]],
                  name: str, scope: tuple[int, ...] | None = None) -> None:

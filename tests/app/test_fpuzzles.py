@@ -258,3 +258,48 @@ def test_a_changed_rule_never_gets_kept_rules():
         d["title"] = f"t{i}"
         load_fpuzzles(d)
     assert len(read._TEMPLATES) <= read.TEMPLATES_SIZE
+
+
+def test_kept_rules_share_engines_only_when_no_propagator_keeps_history():
+    """Puzzles read with the same rules share one engine when every propagator is
+    history-free, and each gets the root candidates (and true candidates) of an engine
+    of its own; a puzzle with a rule added builds its own."""
+    import copy
+    import importlib.util
+    from pathlib import Path
+
+    from csp.sat import _root_propagate
+    from csp.solutions import candidate_counts
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    sets = mod.load_sets()
+    shared = alone = 0
+    for item in sets["unique"][::3] + sets["variants"][::2]:
+        doc = item["doc"]
+        other = copy.deepcopy(doc)             # a given less: other digits, the same rules
+        for line in other["grid"]:
+            hit = next((cell for cell in line if cell.get("given")), None)
+            if hit is not None:
+                del hit["given"], hit["value"]
+                break
+        first = _fresh(doc)
+        eng = first.engine()
+        q = load_fpuzzles(other)
+        free = all(type(p).__dict__.get("history_free") for p in eng.props)
+        assert (q.engine() is eng) is free, item["id"]
+        shared += free
+        alone += not free
+        own = _fresh(other)
+        cand = list(q.initial_state().cand)
+        assert _root_propagate(q.engine(), cand) == _root_propagate(own.engine(), cand)
+        if free:
+            got = candidate_counts(q, cap=2, time_limit=20)
+            want = candidate_counts(own, cap=2, time_limit=20)
+            assert (got.counts, got.complete) == (want.counts, want.complete), item["id"]
+        more = load_fpuzzles(doc)              # a rule added: an engine of its own
+        a, b = [c for c in range(more.grid.size) if c not in more.given][:2]
+        assert more.add_less(a, b).engine() is not eng
+    assert shared > 10 and alone > 0

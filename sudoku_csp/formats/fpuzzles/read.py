@@ -35,6 +35,7 @@ from csp import Grid, Puzzle
 from csp.budget import Budget, gc_paused
 from csp.errors import InvalidPuzzle, ParseError
 from csp.grid import default_box_shape
+from csp.model import RuleSet
 from csp.text import did_you_mean
 
 from ..payload import decode_payload
@@ -185,6 +186,7 @@ def load_fpuzzles(obj: dict | str, budget: Budget | None = None) -> Puzzle:
         if len(_TEMPLATES) >= TEMPLATES_SIZE:
             _TEMPLATES.pop(next(iter(_TEMPLATES)))
         _TEMPLATES[key] = _Template(p)
+        p.rule_set = _TEMPLATES[key].rules
     return p
 
 
@@ -236,13 +238,15 @@ def _rules_key(obj: dict) -> str | None:
 
 
 class _Template:
-    """The rules of a document read (:func:`load_fpuzzles`): its puzzle without givens."""
+    """The rules of a document read (:func:`load_fpuzzles`): its puzzle without givens;
+    its constraints as a :class:`csp.model.RuleSet`, which every puzzle read from it
+    shares (and with them the engines that can be shared)."""
 
-    __slots__ = ("grid", "constraints", "bundles", "bundle_constraints")
+    __slots__ = ("grid", "rules", "bundles", "bundle_constraints")
 
     def __init__(self, p: Puzzle) -> None:
         self.grid = p.grid
-        self.constraints = tuple(p.constraints)
+        self.rules = RuleSet(p.constraints)
         self.bundles = tuple(p.bundles)
         self.bundle_constraints = tuple(tuple(x) for x in p.bundle_constraints)
 
@@ -250,7 +254,8 @@ class _Template:
         """A new Puzzle of these rules (the same rule objects, new lists) with the name,
         meta and givens of the document ``obj`` read as :func:`_load` reads them."""
         p = _named(self.grid, obj)
-        p.constraints = list(self.constraints)
+        p.constraints = list(self.rules.constraints)
+        p.rule_set = self.rules
         p.bundles = list(self.bundles)
         p.bundle_constraints = [list(x) for x in self.bundle_constraints]
         n = self.grid.n
