@@ -758,7 +758,54 @@ fail:
     return NULL;
 }
 
+/* forbidden(clauses, a, b, sup_a, cand, n): a binary relation's clauses (csp/sat.py
+ * `_relation`), appended to clauses: per digit v of a and digit w of b that v does not go
+ * with (w not in sup_a[v]), the clause [-(a*n + v), -(b*n + w)], v then w rising */
+static PyObject *forbidden(PyObject *self, PyObject *args) {
+    PyObject *clauses, *sup, *cand;
+    Py_ssize_t a, b;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!nnOO!i", &PyList_Type, &clauses, &a, &b, &sup,
+                          &PyList_Type, &cand, &n))
+        return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    Py_ssize_t size = PyList_GET_SIZE(cand);
+    if (a < 0 || a >= size || b < 0 || b >= size) {
+        PyErr_SetString(PyExc_ValueError, "cell out of range");
+        return NULL;
+    }
+    uint64_t ma, mb;
+    if (read_mask(PyList_GET_ITEM(cand, a), n, &ma) < 0
+        || read_mask(PyList_GET_ITEM(cand, b), n, &mb) < 0)
+        return NULL;
+    ll na = (ll)a * n, nb = (ll)b * n;
+    for (int v = 1; v <= n; v++) {
+        if (!(ma >> v & 1)) continue;
+        PyObject *sv = PySequence_GetItem(sup, v);
+        if (!sv) return NULL;
+        uint64_t s = PyLong_AsUnsignedLongLong(sv);
+        Py_DECREF(sv);
+        if (s == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+        uint64_t bad = mb & ~s;
+        for (int w = 1; w <= n; w++) {
+            if (!(bad >> w & 1)) continue;
+            PyObject *l = PyList_New(2);
+            if (!l) return NULL;
+            PyObject *x = PyLong_FromLongLong(-(na + v)), *y = PyLong_FromLongLong(-(nb + w));
+            if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(l); return NULL; }
+            PyList_SET_ITEM(l, 0, x);
+            PyList_SET_ITEM(l, 1, y);
+            int r = PyList_Append(clauses, l);
+            Py_DECREF(l);
+            if (r < 0) return NULL;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"forbidden", forbidden, METH_VARARGS,
+     "forbidden(clauses, a, b, sup_a, cand, n): a binary relation's clauses (csp/sat.py)"},
     {"supports", supports, METH_VARARGS,
      "supports(rels, cand, n): the binary relations' support clauses (csp/cnf_enum.py)"},
     {"units", units, METH_VARARGS,
