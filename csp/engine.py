@@ -401,12 +401,11 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
         _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator,
                         ElementPropagator, ElementHousePropagator, ContainsPropagator))
     kind = type(p)
-    if "propagate" in getattr(p, "__dict__", ()):
+    if "propagate" in p.__dict__:      # (a propagator's instances have a __dict__)
         return None
     if kind not in _NATIVE:
-        scan = getattr(p, "kernel_scan", None)
-        if scan is not None:
-            got = scan()
+        if kind.kernel_scan is not Propagator.kernel_scan:
+            got = p.kernel_scan()
             if got is not None:
                 return (4, tuple(p.cells), got[0], tuple(got[1]))
         return None
@@ -476,15 +475,15 @@ class _Geometry:
         #: the compiled loop's house tables (csp._engine_kernel; False: out of its range)
         self.ktables: object = None
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> tuple:
         # the compiled loop's tables are made again on demand: not pickled
-        state = {k: getattr(self, k) for k in self.__slots__}
-        state["ktables"] = None
-        return state
+        return (self.house_cells, self.peers, self.full, self.full_cells, self.cell_full,
+                self.no_watch, self.bitboards)
 
-    def __setstate__(self, state: dict) -> None:
-        for k, v in state.items():
-            setattr(self, k, v)
+    def __setstate__(self, state: tuple) -> None:
+        (self.house_cells, self.peers, self.full, self.full_cells, self.cell_full,
+         self.no_watch, self.bitboards) = state
+        self.ktables = None
 
 
 _GEOMETRIES: dict[tuple, _Geometry] = {}

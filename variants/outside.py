@@ -442,13 +442,6 @@ class _LinePropagator(Propagator):
                  ) -> list[int] | None:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
-        """``(fn, args)`` when ``fn(doms, *args)`` is this line's compiled scan (what
-        :meth:`supports` returns, or ValueError / TypeError / OverflowError where it
-        declines), so that the compiled engine loop (``csp/_engine_kernel.c``) runs
-        :meth:`propagate` itself; None otherwise."""
-        return None
-
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
         cells = self.cells
@@ -483,6 +476,7 @@ class _ScanPropagator(_LinePropagator):
         return _perm_scan(doms, self.rule, tick)
 
     def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """The compiled scan (:meth:`supports` in C) for the compiled engine loop."""
         spec = self.rule.kernel_spec
         kernel = active(_sky_kernel)
         if (kernel is None or spec is None or not len(self.cells) == spec[0] <= 12
@@ -507,6 +501,7 @@ class _VisiblePropagator(_LinePropagator):
         return _line_supports(doms, self.n, self.seen, self.back, tick)
 
     def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """The compiled scan (:meth:`supports` in C) for the compiled engine loop."""
         kernel = active(_sky_kernel)
         if (kernel is None or not len(self.cells) == self.n <= 12
                 or type(self).propagate is not _LinePropagator.propagate
