@@ -185,46 +185,72 @@ def element_pair_links(elements: Sequence[Element], houses: Sequence[Sequence[in
                             yield ((a.index, v), (b.index, w))
 
 
-@lru_cache(maxsize=256)
 def placements(k: int, vals: tuple[int, ...], clash: tuple[tuple[int, int], ...] = ()
                ) -> tuple[tuple[int, ...], ...]:
     """The placements of the digits ``vals`` onto ``k`` cells (``mp[j]``: the position of
     ``vals[j]``), sorted, without those that put a repeated digit on two positions of a pair
-    in ``clash`` (positions sharing a house). A pure function of its arguments, kept for
-    the next rule of the same shape (a puzzle's quadruples share a few; a setter's next call
-    has the same rules again).
+    in ``clash`` (positions sharing a house). They depend only on which digits repeat, and
+    are kept by that pattern (:func:`_placements`) for the next rule of the same shape (a
+    puzzle's quadruples share a few; a setter's next call has the same rules again).
 
     >>> placements(3, (1, 1), ((0, 1),))
     ((0, 2), (1, 2), (2, 0), (2, 1))
+    >>> placements(3, (4, 4), ((0, 1),)) is placements(3, (1, 1), ((0, 1),))
+    True
     """
-    maps = set(permutations(range(k), len(vals)))
+    first: dict[int, int] = {}
+    return _placements(k, tuple(first.setdefault(v, j) for j, v in enumerate(vals)), clash)
+
+
+@lru_cache(maxsize=256)
+def _placements(k: int, pattern: tuple[int, ...], clash: tuple[tuple[int, int], ...]
+                ) -> tuple[tuple[int, ...], ...]:
+    """:func:`placements` by the pattern of the digits (each digit as the position of its
+    first occurrence)."""
+    maps = set(permutations(range(k), len(pattern)))
     if clash:
         # a repeated digit never sits twice in cells that share a house (a quadruple 112
         # on a 2x2 puts its 1s on a diagonal)
         bad = {frozenset(p) for p in clash}
         maps = {mp for mp in maps
-                if not any(vals[a] == vals[b] and frozenset((mp[a], mp[b])) in bad
-                           for a in range(len(vals)) for b in range(a + 1, len(vals)))}
+                if not any(pattern[a] == pattern[b] and frozenset((mp[a], mp[b])) in bad
+                           for a in range(len(pattern)) for b in range(a + 1, len(pattern)))}
     return tuple(sorted(maps))
 
 
 @lru_cache(maxsize=256)
-def _plans(k: int, vals: tuple[int, ...], maps: tuple[tuple[int, ...], ...]
-           ) -> tuple[tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...],
-                      tuple[tuple[int, ...], ...]]:
-    """Per placement of :func:`placements`, the (position, digit bit) pairs it needs and
-    the positions it leaves free (what :meth:`ContainsPropagator.propagate` reads); and
-    the same placements as a digit bit per position, 0 where it leaves the cell free
-    (what the compiled engine loop reads, csp/_engine_kernel.c)."""
-    plans = tuple((tuple((i, 1 << vals[j]) for j, i in enumerate(mp)),
-                   tuple(i for i in range(k) if i not in mp)) for mp in maps)
-    bits = []
-    for need, _ in plans:
-        row = [0] * k
-        for i, b in need:
-            row[i] = b
-        bits.append(tuple(row))
-    return plans, tuple(bits)
+def _assignments(k: int, pattern: tuple[int, ...], clash: tuple[tuple[int, int], ...]
+                 ) -> tuple[tuple[int, ...], ...]:
+    """The distinct assignments of :func:`_placements` (placements that only swap equal
+    digits assign the same): per position, the pattern's digit placed there, or -1."""
+    rows: dict[tuple[int, ...], None] = {}
+    for mp in _placements(k, pattern, clash):
+        row = [-1] * k
+        for j, i in enumerate(mp):
+            row[i] = pattern[j]
+        rows[tuple(row)] = None
+    return tuple(rows)
+
+
+@lru_cache(maxsize=512)
+def _plan_bits(k: int, vals: tuple[int, ...], clash: tuple[tuple[int, int], ...]
+               ) -> tuple[tuple[int, ...], ...]:
+    """The distinct assignments of the digits ``vals`` (:func:`_assignments`) as a digit
+    bit per position, 0 where the cell is left free (what the compiled engine loop reads,
+    csp/_engine_kernel.c)."""
+    first: dict[int, int] = {}
+    pattern = tuple(first.setdefault(v, j) for j, v in enumerate(vals))
+    bit = [1 << v for v in vals] + [0]          # (index -1: a free cell, no digit)
+    return tuple(tuple([bit[x] for x in row]) for row in _assignments(k, pattern, clash))
+
+
+@lru_cache(maxsize=512)
+def _plans(rows: tuple[tuple[int, ...], ...]
+           ) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
+    """Each assignment of :func:`_plan_bits` as the (position, digit bit) pairs it needs
+    and the positions it leaves free (what :meth:`ContainsPropagator.propagate` reads)."""
+    return tuple((tuple([(i, b) for i, b in enumerate(row) if b]),
+                  tuple([i for i, b in enumerate(row) if not b])) for row in rows)
 
 
 class ContainsPropagator(Propagator):
@@ -241,15 +267,20 @@ class ContainsPropagator(Propagator):
         self.scope = tuple(sorted(self.cells))
         self.values = tuple(values)
         self.name = name
-        self.maps = placements(len(self.cells), self.values,
-                               tuple(sorted((min(p), max(p)) for p in clash)))
-        self._plans, self.plan_bits = _plans(len(self.cells), self.values, self.maps)
+        self.clash = tuple(sorted((min(p), max(p)) for p in clash))
+        #: the distinct assignments of the digits, a digit bit per cell (0: left free)
+        self.plan_bits = _plan_bits(len(self.cells), self.values, self.clash)
+
+    @property
+    def maps(self) -> tuple[tuple[int, ...], ...]:
+        """The placements (:func:`placements`)."""
+        return placements(len(self.cells), self.values, self.clash)
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
         doms = [cand[c] for c in self.cells]
         sup = [0] * len(doms)
-        for need, free in self._plans:
+        for need, free in _plans(self.plan_bits):
             for i, b in need:
                 if not doms[i] & b:
                     break
