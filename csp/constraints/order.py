@@ -129,24 +129,54 @@ _SPECS: dict[tuple, tuple] = {}
 _SPECS_SIZE = 32
 
 
+def _closure_acyclic(less: dict[int, set[int]], cells: set[int]
+                     ) -> dict[int, set[int]] | None:
+    """Per cell the cells reachable from it through ``less`` (the cells known greater),
+    built from the greatest cells down (each cell's set the union of its successors' and
+    theirs); None when ``less`` has a cycle."""
+    indegree = dict.fromkeys(cells, 0)
+    for ys in less.values():
+        for y in ys:
+            indegree[y] += 1
+    order = [x for x in cells if not indegree[x]]
+    for x in order:                    # (the list grows as it is read: Kahn's order)
+        for y in less.get(x, ()):
+            indegree[y] -= 1
+            if not indegree[y]:
+                order.append(y)
+    if len(order) != len(cells):
+        return None
+    above: dict[int, set[int]] = {}
+    empty: set[int] = set()
+    for x in reversed(order):
+        acc: set[int] = set()
+        for y in less.get(x, empty):
+            acc.add(y)
+            acc |= above[y]
+        above[x] = acc
+    return above
+
+
 def _order_specs(less: dict[int, set[int]], ne: set[tuple[int, int]],
                  house_cells: list[tuple[int, ...]]
                  ) -> tuple[tuple[int, tuple, tuple, tuple[int, ...]], ...]:
     """Per cell with groups below or above it: ``(cell, below, above, scope)`` (see
     :func:`order_propagators`)."""
-    # transitive closure: above[x] = cells known greater than x (iterative, cycle-safe)
-    above: dict[int, set[int]] = {}
+    # transitive closure: above[x] = cells known greater than x
     cells = set(less) | {y for ys in less.values() for y in ys}
-    for x in sorted(cells):
-        seen: set[int] = set()
-        stack = list(less.get(x, ()))
-        while stack:
-            y = stack.pop()
-            if y in seen or y == x:
-                continue
-            seen.add(y)
-            stack.extend(less.get(y, ()))
-        above[x] = seen
+    above = _closure_acyclic(less, cells)
+    if above is None:                  # a cycle (a contradiction): walk from each cell
+        above = {}
+        for x in sorted(cells):
+            seen: set[int] = set()
+            stack = list(less.get(x, ()))
+            while stack:
+                y = stack.pop()
+                if y in seen or y == x:
+                    continue
+                seen.add(y)
+                stack.extend(less.get(y, ()))
+            above[x] = seen
     below: dict[int, set[int]] = {x: set() for x in cells}
     for x, ys in above.items():
         for y in ys:
@@ -157,10 +187,22 @@ def _order_specs(less: dict[int, set[int]], ne: set[tuple[int, int]],
         for c in h:
             in_houses.setdefault(c, set()).add(i)
     empty: set[int] = set()
+    # per cell, the cells that must differ from it (sharing a house, or a != pair)
+    mates: dict[int, set[int]] = {}
 
-    def differ(a: int, b: int) -> bool:
-        return bool(in_houses.get(a, empty) & in_houses.get(b, empty)) or (
-            (min(a, b), max(a, b)) in ne)
+    def mates_of(c: int) -> set[int]:
+        m = mates.get(c)
+        if m is None:
+            m = mates[c] = set()
+            for i in in_houses.get(c, empty):
+                m |= houses[i]
+            m.discard(c)
+            m.update(ne_of.get(c, ()))
+        return m
+    ne_of: dict[int, list[int]] = {}
+    for a, b in ne:
+        ne_of.setdefault(a, []).append(b)
+        ne_of.setdefault(b, []).append(a)
 
     def groups(cs: set[int]) -> list[tuple[int, ...]]:
         """Cells of ``cs`` in one house, each grown by the cells of ``cs`` that differ from
@@ -178,7 +220,7 @@ def _order_specs(less: dict[int, set[int]], ne: set[tuple[int, int]],
             if len(grp) < 2:
                 continue
             for c in sorted(cs - grp):
-                if all(differ(c, x) for x in grp):
+                if grp <= mates_of(c):
                     grp = grp | {c}
             t = tuple(sorted(grp))
             if t not in out:

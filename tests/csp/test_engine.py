@@ -378,3 +378,74 @@ def test_order_propagators_kept_by_rules_never_stale(seed):
         assert _order_view(again) == want
         assert not set(map(id, again)) & set(map(id, first))
     assert len(order._SPECS) <= order._SPECS_SIZE
+
+
+def _order_specs_reference(less, ne, house_cells):
+    """The ordering groups as first written (a walk from each cell, each group grown by
+    the cells that differ from every cell of it, pair by pair): the reference of
+    ``order._order_specs``."""
+    above = {}
+    cells = set(less) | {y for ys in less.values() for y in ys}
+    for x in sorted(cells):
+        seen, stack = set(), list(less.get(x, ()))
+        while stack:
+            y = stack.pop()
+            if y in seen or y == x:
+                continue
+            seen.add(y)
+            stack.extend(less.get(y, ()))
+        above[x] = seen
+    below = {x: set() for x in cells}
+    for x, ys in above.items():
+        for y in ys:
+            below[y].add(x)
+    houses = [set(h) for h in house_cells]
+
+    def differ(a, b):
+        return any(a in h and b in h for h in houses) or (min(a, b), max(a, b)) in ne
+
+    def groups(cs):
+        out = []
+        if len(cs) < 2:
+            return out
+        for h in houses:
+            grp = cs & h
+            if len(grp) < 2:
+                continue
+            for c in sorted(cs - grp):
+                if all(differ(c, x) for x in grp):
+                    grp = grp | {c}
+            t = tuple(sorted(grp))
+            if t not in out:
+                out.append(t)
+        return out
+    specs = []
+    for x in sorted(cells):
+        b, a = groups(below[x]), groups(above[x])
+        if a or b:
+            specs.append((x, tuple(b), tuple(a),
+                          tuple(sorted({x, *(c for g in b + a for c in g)}))))
+    return tuple(specs)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_order_specs_equal_the_reference(seed):
+    """``order._order_specs`` (the closure from the greatest cells down, the groups grown
+    by each cell's set of cells it differs from) against the first writing, on random
+    ``<`` graphs (chains, branches, cycles) with ``!=`` pairs on 4x4 to 9x9 grids."""
+    from csp.constraints import order
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9])
+    size = n * n
+    houses = [tuple(h.cells) for h in Puzzle(Grid(n)).add_grid_houses().houses()]
+    less = {}
+    for _ in range(rng.randint(1, 3 * n)):
+        if rng.random() < 0.7 and less:        # extend a chain
+            a = rng.choice([y for ys in less.values() for y in ys])
+        else:
+            a = rng.randrange(size)
+        b = rng.randrange(size)
+        if a != b:
+            less.setdefault(a, set()).add(b)
+    ne = {tuple(sorted(rng.sample(range(size), 2))) for _ in range(rng.randint(0, 6))}
+    assert order._order_specs(less, ne, houses) == _order_specs_reference(less, ne, houses)
