@@ -972,7 +972,111 @@ static PyObject *units(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* supports(rels, cand, n): the support clauses of csp/cnf_enum.py's `relation_supports`,
+ * the same lists in the same order: per relation (a, b, sup_a, sup_b) (sup_x[v]: the
+ * digits of the other cell that v goes with), per digit v of a the clause
+ * [-(a*n + v)] + [b*n + w for w of b's digits v goes with], then the same from b */
+static PyObject *supports(PyObject *self, PyObject *args) {
+    PyObject *rels, *cand;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!O!i", &PyList_Type, &rels, &PyList_Type, &cand, &n))
+        return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    Py_ssize_t size = PyList_GET_SIZE(cand), nr = PyList_GET_SIZE(rels);
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    if (lits_init(1, (ll)size * n + n) < 0) { Py_DECREF(out); return NULL; }
+    ll xs[64];
+    for (Py_ssize_t r = 0; r < nr; r++) {
+        PyObject *rel = PyList_GET_ITEM(rels, r);
+        if (!PyTuple_Check(rel) || PyTuple_GET_SIZE(rel) != 4) {
+            PyErr_SetString(PyExc_TypeError, "a relation is (a, b, sup_a, sup_b)");
+            goto fail;
+        }
+        Py_ssize_t cell[2];
+        uint64_t m[2];
+        for (int j = 0; j < 2; j++) {
+            cell[j] = as_index(PyTuple_GET_ITEM(rel, j), size);
+            if (cell[j] < 0) goto fail;
+            if (read_mask(PyList_GET_ITEM(cand, cell[j]), n, &m[j]) < 0) goto fail;
+        }
+        for (int j = 0; j < 2; j++) {
+            PyObject *sup = PyTuple_GET_ITEM(rel, 2 + j);
+            ll here = (ll)cell[j] * n, there = (ll)cell[1 - j] * n;
+            for (int v = 1; v <= n; v++) {
+                if (!(m[j] >> v & 1)) continue;
+                PyObject *sv = PySequence_GetItem(sup, v);
+                if (!sv) goto fail;
+                uint64_t s = PyLong_AsUnsignedLongLong(sv);
+                Py_DECREF(sv);
+                if (s == (uint64_t)-1 && PyErr_Occurred()) goto fail;
+                s &= m[1 - j];
+                Py_ssize_t len = 0;
+                xs[len++] = -(here + v);
+                for (int w = 1; w <= n; w++)
+                    if (s >> w & 1) xs[len++] = there + w;
+                if (emit(out, xs, len) < 0) goto fail;
+            }
+        }
+    }
+    lits_free();
+    return out;
+fail:
+    lits_free();
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* forbidden(clauses, a, b, sup_a, cand, n): a binary relation's clauses (csp/sat.py
+ * `_relation`), appended to clauses: per digit v of a and digit w of b that v does not go
+ * with (w not in sup_a[v]), the clause [-(a*n + v), -(b*n + w)], v then w rising */
+static PyObject *forbidden(PyObject *self, PyObject *args) {
+    PyObject *clauses, *sup, *cand;
+    Py_ssize_t a, b;
+    int n;
+    if (!PyArg_ParseTuple(args, "O!nnOO!i", &PyList_Type, &clauses, &a, &b, &sup,
+                          &PyList_Type, &cand, &n))
+        return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    Py_ssize_t size = PyList_GET_SIZE(cand);
+    if (a < 0 || a >= size || b < 0 || b >= size) {
+        PyErr_SetString(PyExc_ValueError, "cell out of range");
+        return NULL;
+    }
+    uint64_t ma, mb;
+    if (read_mask(PyList_GET_ITEM(cand, a), n, &ma) < 0
+        || read_mask(PyList_GET_ITEM(cand, b), n, &mb) < 0)
+        return NULL;
+    ll na = (ll)a * n, nb = (ll)b * n;
+    for (int v = 1; v <= n; v++) {
+        if (!(ma >> v & 1)) continue;
+        PyObject *sv = PySequence_GetItem(sup, v);
+        if (!sv) return NULL;
+        uint64_t s = PyLong_AsUnsignedLongLong(sv);
+        Py_DECREF(sv);
+        if (s == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+        uint64_t bad = mb & ~s;
+        for (int w = 1; w <= n; w++) {
+            if (!(bad >> w & 1)) continue;
+            PyObject *l = PyList_New(2);
+            if (!l) return NULL;
+            PyObject *x = PyLong_FromLongLong(-(na + v)), *y = PyLong_FromLongLong(-(nb + w));
+            if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(l); return NULL; }
+            PyList_SET_ITEM(l, 0, x);
+            PyList_SET_ITEM(l, 1, y);
+            int r = PyList_Append(clauses, l);
+            Py_DECREF(l);
+            if (r < 0) return NULL;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"forbidden", forbidden, METH_VARARGS,
+     "forbidden(clauses, a, b, sup_a, cand, n): a binary relation's clauses (csp/sat.py)"},
+    {"supports", supports, METH_VARARGS,
+     "supports(rels, cand, n): the binary relations' support clauses (csp/cnf_enum.py)"},
     {"units", units, METH_VARARGS,
      "units(cand, n): the unit clauses of the variables no clause mentions (csp/sat.py)"},
     {"cells", cells, METH_VARARGS,

@@ -43,6 +43,10 @@ try:                                   # the compiled kernel, where the install 
     from . import _enum_kernel as _KERNEL
 except ImportError:                    # pragma: no cover - no C compiler at install time
     _KERNEL = None
+try:                                   # the relations' support clauses in C (optional)
+    from . import _auto_kernel
+except ImportError:                    # pragma: no cover - not built
+    _auto_kernel = None
 
 
 def compiled_kernel() -> Any:
@@ -273,12 +277,17 @@ def relation_supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
     from .bits import digits_of
     from .constraints import Relation
     from .constraints.binary import _eq, _ne
-    out: list[list[int]] = []
+    rels = []
     for con in puzzle.constraints:
         if not isinstance(con, Relation) or con.pred is _ne or con.pred is _eq:
             continue                   # an equality's encoding is its supports already
-        a, b = con.a, con.b
-        sup_a, sup_b = con.tables(n)   # the digits of the other cell each digit goes with
+        # the digits of the other cell each digit goes with
+        rels.append((con.a, con.b, *con.tables(n)))
+    kernel = active(_auto_kernel)
+    if kernel is not None and n <= 62 and type(cand) is list:
+        return kernel.supports(rels, cand, n)      # the same clauses, written in C
+    out: list[list[int]] = []
+    for a, b, sup_a, sup_b in rels:
         ma, mb = cand[a], cand[b]
         na, nb = a * n, b * n
         for v in digits_of(ma):

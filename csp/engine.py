@@ -14,10 +14,18 @@ from typing import Callable, Iterable, Sequence
 
 from .budget import Budget
 from .events import Contradiction, Cost, Event, Status
+from .kernel import active
 from .propagator import Context, Propagator, TraceHook
+
+try:                                   # the loop of :meth:`Engine.propagate` in C (optional)
+    from . import _engine_kernel
+except ImportError:                    # pragma: no cover - not built
+    _engine_kernel = None
 
 _DOM, _BOUNDS, _FIXED = int(Event.DOM), int(Event.BOUNDS), int(Event.FIXED)
 _SUBSUMED = Status.SUBSUMED
+_NOFIX = Status.NOFIX
+assert (_DOM, _BOUNDS, _FIXED) == (1, 2, 4)     # as csp/_engine_kernel.c reads them
 
 
 class Engine:
@@ -55,6 +63,13 @@ class Engine:
         else:
             self.watch = geo.no_watch
         self.levels = sorted(set(self.prop_cost)) or [0]
+        #: the compiled loop's propagator tables (made on the first untraced run; False:
+        #: out of the kernel's range)
+        self._ktables: object = None
+
+    def __getstate__(self) -> dict:
+        # the compiled loop's tables are made again on demand: not pickled
+        return {**self.__dict__, "_ktables": None}
 
     def extended(self, props: Sequence[Propagator]) -> "Engine":
         """A new engine with the same houses and propagators plus ``props`` (e.g. techniques
@@ -96,7 +111,16 @@ class Engine:
         they meet; the 116 models beyond houses of the workbench's unique and variant sets
         all agree), reached sooner: a third less root propagation on those models. Not for
         traced runs, where the order of the steps is the explanation (the logic solver
-        keeps the default)."""
+        keeps the default).
+
+        Untraced, the loop runs in the compiled ``csp._engine_kernel`` where it is built
+        (:meth:`_propagate_compiled`): the same steps in the same order, the propagators
+        still called in Python; this method's loop is its reference and fallback."""
+        if trace is None and type(cand) is list and type(max_cost) is int:
+            kernel = active(_engine_kernel)
+            if kernel is not None and self._propagate_compiled(
+                    kernel, cand, changed, max_cost, budget, houses_last):
+                return
         peers = self.peers
         watch = self.watch
         cell_full = self.cell_full
@@ -256,6 +280,64 @@ class Engine:
                             queued[j] = True
                             queues[prop_cost[j]].append(j)
 
+    def _propagate_compiled(self, kernel, cand: list[int], changed: Iterable[int] | None,
+                            max_cost: int, budget: Budget | None, houses_last: bool) -> bool:
+        """:meth:`propagate`'s loop in ``kernel`` (``csp._engine_kernel``); False when the
+        engine is out of its range (the caller runs the Python loop). Raises the Python
+        loop's :class:`Contradiction` from the kernel's answer."""
+        tables = self._ktables
+        if tables is None:
+            tables = self._ktables = _kernel_tables(kernel, self)
+        if tables is False:
+            return False
+        if not -(1 << 62) < max_cost < 1 << 62:
+            return False
+        res = kernel.propagate(tables[0], tables[1], cand, changed, self.props,
+                               Context(cand, None, budget), max_cost, houses_last, budget,
+                               _SUBSUMED, _NOFIX)
+        if res is None:
+            return True
+        kind = res[0]
+        if kind == 0:
+            c = res[1]
+            raise Contradiction(f"{self._cell_name(c)} has no candidate", "", (c,))
+        if kind == 1:
+            _, c, p, m = res
+            raise Contradiction(
+                f"{self._cell_name(p)} has no candidate left "
+                f"(digit {m.bit_length() - 1} in {self._cell_name(c)})",
+                self._house_of(c, p), (c, p))
+        if kind == 4:                  # a propagator the kernel ran emptied a cell
+            name = self.props[res[1]].name
+            raise Contradiction(f"{name}: no candidate left", name, (res[2],))
+        if kind == 5:                  # an ordering propagator the kernel ran
+            prop = self.props[res[1]]
+            below = bool(res[2])
+            group = (prop.below if below else prop.above)[res[3]]
+            raise Contradiction(f"{prop.name}: not enough digits "
+                                f"{'below' if below else 'above'}", prop.name, group)
+        if kind == 7:                  # a line scan the kernel ran found no arrangement
+            prop = self.props[res[1]]
+            raise Contradiction(f"{prop.name}: {prop.failure}", prop.name, prop.cells)
+        if kind == 9:                  # a quadruple the kernel ran
+            prop = self.props[res[1]]
+            raise Contradiction(f"{prop.name}: the required digits do not fit", prop.name,
+                                prop.cells)
+        if kind == 8:                  # an indexer the kernel ran
+            prop = self.props[res[1]]
+            raise Contradiction(f"{prop.name}: no index can point at the target digit",
+                                prop.name, (prop.index,))
+        if kind == 6:                  # a renban the kernel ran
+            prop = self.props[res[1]]
+            raise Contradiction(f"{prop.name}: no window of consecutive digits fits",
+                                prop.name, prop.cells)
+        name = self.house_names[self.full[res[1]]]
+        if kind == 2:
+            raise Contradiction(f"{name}: no place for digit {res[2]}", name,
+                                self.full_cells[res[1]])
+        raise Contradiction(f"{name}: {self._cell_name(res[2])} is the only place "
+                            "for two digits", name, (res[2],))
+
     # -- naming helpers (only used on failures and when tracing) ----------------------------
     def _cell_name(self, c: int) -> str:
         if self.namer is not None:
@@ -270,12 +352,107 @@ class Engine:
         return "all-different"
 
 
+def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
+    """The compiled loop's tables of ``eng``: its houses' (kept with its geometry, shared
+    by the engines of the same houses) and its propagators'; False past the kernel's range
+    (more than 62 digits)."""
+    geo = eng.geometry
+    if geo.ktables is None:
+        try:
+            geo.ktables = kernel.geo(eng.size, eng.n, geo.peers, geo.cell_full,
+                                     geo.full_cells)
+        except (ValueError, OverflowError, TypeError):
+            geo.ktables = False
+    if geo.ktables is False:
+        return False
+    index = {lvl: i for i, lvl in enumerate(eng.levels)}
+    native = [_native_spec(kernel, p, eng.n) for p in eng.props]
+    try:
+        props = kernel.props(eng.size, eng.watch, [index[c] for c in eng.prop_cost],
+                             eng.prop_cost, len(eng.levels), native)
+    except (ValueError, OverflowError, TypeError):
+        return False
+    return geo.ktables, props
+
+
+def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
+    """What the compiled loop needs to run ``p`` itself (the same removals, status and
+    contradiction as its ``propagate``), or None (it calls ``p.propagate``): a
+    :class:`~csp.constraints.binary.BinaryTable` with mask tables (``(1, a, b, tables)``),
+    an :class:`~csp.constraints.order.OrderBoundsPropagator` (``(2, cell, below,
+    above)``) and a renban's :class:`~csp.constraints.run.ConsecutiveSetPropagator`
+    (``(3, cells, n, None)``: its windows that fit, by the same matching test, without its
+    memo), an indexer's :class:`~csp.constraints.element.ElementPropagator` and
+    :class:`~csp.constraints.element.ElementHousePropagator` (``(5 or 6, index, line,
+    target)``), a quadruple's :class:`~csp.constraints.element.ContainsPropagator`
+    (``(7, cells, plan_bits, None)``: its placements as a digit bit per cell), each of exactly that class with its own ``propagate`` (read when the
+    engine's tables are made, on its first untraced run); and a propagator whose ``kernel_scan()``
+    gives ``(fn, args)``: its ``propagate`` keeps in each cell of ``p.cells`` the digits
+    of ``fn(doms, *args)`` (their candidate masks, in order; a mask per cell, or None: it
+    fails with ``p.failure``; ValueError, TypeError or OverflowError: ``fn`` declines,
+    the propagator's ``propagate`` runs) and returns FIX (``(4, cells, fn, args)``: the
+    outside clues' compiled line scans, variants/outside.py)."""
+    if not _NATIVE:
+        from .constraints.binary import BinaryTable
+        from .constraints.order import OrderBoundsPropagator
+        from .constraints.element import (ContainsPropagator, ElementHousePropagator,
+                                          ElementPropagator)
+        from .constraints.run import ConsecutiveSetPropagator
+        _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator,
+                        ElementPropagator, ElementHousePropagator, ContainsPropagator))
+    kind = type(p)
+    if "propagate" in p.__dict__:      # (a propagator's instances have a __dict__)
+        return None
+    if kind not in _NATIVE:
+        if kind.kernel_scan is not Propagator.kernel_scan:
+            got = p.kernel_scan()
+            if got is not None:
+                return (4, tuple(p.cells), got[0], tuple(got[1]))
+        return None
+    if kind is _NATIVE[1]:
+        return (2, p.cell, p.below, p.above)
+    if kind is _NATIVE[2]:
+        return (3, p.cells, p.n, None) if 1 <= p.n <= 62 else None
+    if kind is _NATIVE[3] or kind is _NATIVE[4]:
+        if not 1 <= p.target <= 62 or len(p.cells) > 62:
+            return None
+        return (5 if kind is _NATIVE[3] else 6, p.index, p.cells, p.target)
+    if kind is _NATIVE[5]:
+        if len(p.cells) > 62 or len(p.plan_bits) > 5040:
+            return None
+        return (7, p.cells, p.plan_bits, None)
+    if p.uni_a is None:
+        return None
+    key = id(p.uni_a)
+    hit = _KTABLES.get(key)
+    if hit is None or hit[0] is not p.uni_a or hit[1] is not p.uni_b or hit[2] is not p.both_a:
+        try:
+            cap = kernel.table(p.uni_a, p.uni_b, p.both_a, n)
+        except (ValueError, OverflowError, TypeError):
+            return None
+        if len(_KTABLES) >= 256:
+            _KTABLES.pop(next(iter(_KTABLES)))
+        hit = _KTABLES[key] = (p.uni_a, p.uni_b, p.both_a, cap)
+    return (1, p.a, p.b, hit[3])
+
+
+#: the classes :func:`_native_spec` knows, BinaryTable, OrderBoundsPropagator,
+#: ConsecutiveSetPropagator, ElementPropagator, ElementHousePropagator and
+#: ContainsPropagator (filled on its first call: csp.constraints imports after this module)
+_NATIVE: list = []
+
+#: a binary relation's mask tables in C (``kernel.table``), by the id of its ``uni_a``
+#: (kept alive here with the tables, so the id stays theirs): the relations of one kind
+#: share their tables (csp/constraints/binary.py ``_unions``)
+_KTABLES: dict[int, tuple] = {}
+
+
 class _Geometry:
     """The tables of an engine that depend only on its houses (shared between engines of
     puzzles with the same houses, e.g. every classic 9x9 puzzle)."""
 
     __slots__ = ("house_cells", "peers", "full", "full_cells", "cell_full", "no_watch",
-                 "bitboards")
+                 "bitboards", "ktables")
 
     def __init__(self, n: int, size: int, houses: tuple[tuple[int, ...], ...]) -> None:
         self.house_cells = [tuple(sorted(set(h))) for h in houses]
@@ -295,6 +472,18 @@ class _Geometry:
         self.cell_full = [tuple(x) for x in fh]
         self.no_watch: list[tuple[tuple[int, int], ...]] = [()] * size
         self.bitboards: BitboardTables | None = None
+        #: the compiled loop's house tables (csp._engine_kernel; False: out of its range)
+        self.ktables: object = None
+
+    def __getstate__(self) -> tuple:
+        # the compiled loop's tables are made again on demand: not pickled
+        return (self.house_cells, self.peers, self.full, self.full_cells, self.cell_full,
+                self.no_watch, self.bitboards)
+
+    def __setstate__(self, state: tuple) -> None:
+        (self.house_cells, self.peers, self.full, self.full_cells, self.cell_full,
+         self.no_watch, self.bitboards) = state
+        self.ktables = None
 
 
 _GEOMETRIES: dict[tuple, _Geometry] = {}

@@ -1,6 +1,7 @@
 """The Puzzle model: a grid, constraint specs and givens. Never mutated by solving."""
 from __future__ import annotations
 
+import operator
 import time
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
@@ -109,6 +110,37 @@ def _houses(p: "Puzzle") -> tuple[House, ...]:
             out.append(House(c.name, cells, kinds.get((c.name, cells), c.kind)))
     return tuple(out)
 
+class RuleSet:
+    """Rules that several puzzles share: a reader that keeps the rules of recent documents
+    (``sudoku_csp.formats.fpuzzles``) gives each new puzzle of the same rules the same
+    constraint objects and this object as its :attr:`Puzzle.rule_set`. Their engines
+    (:meth:`Puzzle.engine`) are kept here and shared when every propagator is declared
+    :attr:`~csp.propagator.Propagator.history_free` (its removals depend on the candidates
+    it reads alone, so an engine serves any givens the same way as a new one); a puzzle
+    whose constraints are no longer exactly these (a rule added) builds its own.
+
+    >>> p = Puzzle(4).add_grid_houses().add_less("r1c1", "r1c2")
+    >>> rules = RuleSet(p.constraints)
+    >>> q, r, s = Puzzle(4), Puzzle(4), Puzzle(4)
+    >>> for x in (q, r, s):
+    ...     x.constraints, x.rule_set = list(rules.constraints), rules
+    >>> q.engine() is r.engine(), s.add_less("r2c1", "r2c2").engine() is q.engine()
+    (True, False)
+    """
+
+    __slots__ = ("constraints", "engines")
+
+    def __init__(self, constraints: Iterable[Constraint]) -> None:
+        self.constraints: tuple[Constraint, ...] = tuple(constraints)
+        #: per ``gac``, the engine of these rules that every puzzle of them takes
+        self.engines: dict[bool, Engine] = {}
+
+    def holds(self, constraints: Sequence[Constraint]) -> bool:
+        """True when ``constraints`` are exactly these rules (the same objects, in order)."""
+        mine = self.constraints
+        return len(constraints) == len(mine) and all(map(operator.is_, constraints, mine))
+
+
 class Puzzle:
     """A puzzle: grid geometry, constraints and givens.
 
@@ -148,6 +180,8 @@ class Puzzle:
         self._frozen = False
         self._engines: dict[bool, Engine] = {}
         self._derived: dict[Callable[[Puzzle], Any], Any] = {}
+        #: rules kept with the puzzles that share them (:class:`RuleSet`), or None
+        self.rule_set: RuleSet | None = None
 
     # -- building ------------------------------------------------------------------
     def _check_open(self) -> None:
@@ -468,43 +502,58 @@ class Puzzle:
         self.freeze(budget)
         eng = self._engines.get(gac)
         if eng is None:
-            n = self.grid.n
-            houses = []
-            props: list[Propagator] = []
-            has_less = False
-            for c in self.constraints:
-                if budget is not None:
-                    budget.tick("model building")
-                if type(c) is Relation:      # no house, nothing compiled: its table
-                    rel = c.relation
-                    if rel is RelationKind.NE:
-                        houses.append((c.name, c.cells))   # a != b runs in the kernel
-                        continue
-                    if rel is RelationKind.LT:
-                        has_less = True
-                    props.extend(c.propagators(n))
-                    continue
-                if isinstance(c, Relation) and c.relation is RelationKind.LT:
-                    has_less = True
-                h = c.house()
-                if h is not None:
-                    if len(h) > n:
-                        raise InvalidConstraint(f"{c.name}: {len(h)} cells cannot all differ "
-                                                f"with digits 1..{n}")
-                    houses.append((c.name, h))
-                    if gac:
-                        props.append(AllDifferentGAC(h, c.name))
-                if isinstance(c, Relation) and c.relation is RelationKind.NE:
+            shared = self.rule_set
+            if shared is not None and not shared.holds(self.constraints):
+                shared = None              # rules added since: its own engine
+            if shared is not None:
+                eng = shared.engines.get(gac)
+                if eng is not None:
+                    self._engines[gac] = eng
+                    return eng
+            eng = self._engines[gac] = self._build_engine(gac, budget)
+            if shared is not None and all(type(p).__dict__.get("history_free")
+                                          for p in eng.props):
+                shared.engines[gac] = eng
+        return eng
+
+    def _build_engine(self, gac: bool, budget: Budget | None) -> Engine:
+        """:meth:`engine`'s work."""
+        n = self.grid.n
+        houses = []
+        props: list[Propagator] = []
+        has_less = False
+        for c in self.constraints:
+            if budget is not None:
+                budget.tick("model building")
+            if type(c) is Relation:      # no house, nothing compiled: its table
+                rel = c.relation
+                if rel is RelationKind.NE:
                     houses.append((c.name, c.cells))   # a != b runs in the kernel
                     continue
+                if rel is RelationKind.LT:
+                    has_less = True
                 props.extend(c.propagators(n))
-                props.extend(c.compile(self))   # whole-puzzle propagators (linear sums)
-            if has_less:   # ordering bounds beyond pairs, from every strict < however made
-                props.extend(order_propagators(self.constraints,
-                                               [tuple(h.cells) for h in self.houses()],
-                                               self.grid.name))
-            eng = self._engines[gac] = Engine(n, self.grid.size, houses, props, self._namer())
-        return eng
+                continue
+            if isinstance(c, Relation) and c.relation is RelationKind.LT:
+                has_less = True
+            h = c.house()
+            if h is not None:
+                if len(h) > n:
+                    raise InvalidConstraint(f"{c.name}: {len(h)} cells cannot all differ "
+                                            f"with digits 1..{n}")
+                houses.append((c.name, h))
+                if gac:
+                    props.append(AllDifferentGAC(h, c.name))
+            if isinstance(c, Relation) and c.relation is RelationKind.NE:
+                houses.append((c.name, c.cells))   # a != b runs in the kernel
+                continue
+            props.extend(c.propagators(n))
+            props.extend(c.compile(self))   # whole-puzzle propagators (linear sums)
+        if has_less:   # ordering bounds beyond pairs, from every strict < however made
+            props.extend(order_propagators(self.constraints,
+                                           [tuple(h.cells) for h in self.houses()],
+                                           self.grid.name))
+        return Engine(n, self.grid.size, houses, props, self._namer())
 
     def _namer(self) -> Callable[[int], str] | None:
         """Cell naming for engine messages (None: the engine's row-major default)."""

@@ -32,9 +32,24 @@ class Propagator:
     scope: tuple[int, ...] = ()
     cost: Cost = Cost.LINEAR
     events: Event = Event.DOM
+    #: declared True by a class (on the class itself, not inherited) whose propagators
+    #: remove what the candidates they read call for and nothing that depends on earlier
+    #: runs (a memo of results by candidates is allowed): an engine made only of such
+    #: propagators may serve every puzzle of the same rules (:class:`csp.model.RuleSet`)
+    history_free: bool = False
 
     def propagate(self, ctx: "Context") -> Status:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """``(fn, args)`` when :meth:`propagate` is exactly: keep in each cell of
+        ``self.cells`` the digits of ``fn(doms, *args)`` (``doms`` their candidate masks,
+        in order; ``fn`` gives a mask per cell, or None, when :meth:`propagate` fails with
+        ``self.failure``; ValueError, TypeError or OverflowError when it declines, and
+        :meth:`propagate` runs) and return FIX; the compiled engine loop
+        (``csp/_engine_kernel.c``) then calls ``fn`` itself. None (the default): it calls
+        :meth:`propagate`."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -352,6 +352,11 @@ def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
 
 def _relation(enc: Encoding, cand: list[int], con: Relation) -> None:
     a, b, pred = con.a, con.b, con.pred
+    if pred is not _eq and type(enc.clauses) is list and type(cand) is list and enc.n <= 62:
+        kernel = active(_auto_kernel)
+        if kernel is not None:         # the same clauses, written in C
+            kernel.forbidden(enc.clauses, a, b, con.tables(enc.n)[0], cand, enc.n)
+            return
     na, nb = a * enc.n, b * enc.n
     if pred is _ne:                    # different digits: only the shared ones clash
         enc.clauses.extend([-(na + v), -(nb + v)] for v in digits_of(cand[a] & cand[b]))

@@ -15,6 +15,7 @@ import pytest
 
 import csp  # noqa: F401  (import the package before tests/csp can shadow it)
 import csp.cnf_enum
+import csp.engine
 import csp.sat
 import csp.constraints.sums
 import techniques.als
@@ -30,6 +31,7 @@ from csp import kernel
 #: each kernel as its owner module imported it (statically), None when off or not built
 OWNERS = {"csp._enum_kernel": csp.cnf_enum.compiled_kernel,
           "csp._auto_kernel": lambda: kernel.active(csp.sat._auto_kernel),
+          "csp._engine_kernel": lambda: kernel.active(csp.engine._engine_kernel),
           "csp.constraints._linear_kernel":
               lambda: kernel.active(csp.constraints.sums._linear_kernel),
           "techniques._fish_kernel": lambda: kernel.active(techniques.fish._fish_kernel),

@@ -24,7 +24,7 @@ from __future__ import annotations
 from .record import Drawing, FPuzzles, RuleRecord, SudokuPad
 
 from math import comb
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from csp import Puzzle
 from csp.bits import digits_of
@@ -429,6 +429,7 @@ class _LinePropagator(Propagator):
 
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
     failure = "no arrangement of the line fits"
 
     def __init__(self, cells: tuple[int, ...], name: str) -> None:
@@ -464,6 +465,8 @@ class _LinePropagator(Propagator):
 class _ScanPropagator(_LinePropagator):
     """A sandwich or X-sum clue (:func:`_perm_scan`)."""
 
+    history_free = True
+
     def __init__(self, cells: tuple[int, ...], rule: _ScanRule, name: str) -> None:
         super().__init__(cells, name)
         self.rule = rule
@@ -472,9 +475,21 @@ class _ScanPropagator(_LinePropagator):
                  ) -> list[int] | None:
         return _perm_scan(doms, self.rule, tick)
 
+    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """The compiled scan (:meth:`supports` in C) for the compiled engine loop."""
+        spec = self.rule.kernel_spec
+        kernel = active(_sky_kernel)
+        if (kernel is None or spec is None or not len(self.cells) == spec[0] <= 12
+                or type(self).propagate is not _LinePropagator.propagate
+                or type(self).supports is not _ScanPropagator.supports):
+            return None
+        return kernel.scan_supports, tuple(spec)
+
 
 class _VisiblePropagator(_LinePropagator):
     """Skyscraper clues on one line, one or both ends (:func:`_line_supports`)."""
+
+    history_free = True
 
     def __init__(self, cells: tuple[int, ...], seen: int, back: int, n: int, name: str) -> None:
         super().__init__(cells, name)
@@ -484,6 +499,15 @@ class _VisiblePropagator(_LinePropagator):
     def supports(self, doms: list[int], tick: Callable[[], None] | None = None
                  ) -> list[int] | None:
         return _line_supports(doms, self.n, self.seen, self.back, tick)
+
+    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """The compiled scan (:meth:`supports` in C) for the compiled engine loop."""
+        kernel = active(_sky_kernel)
+        if (kernel is None or not len(self.cells) == self.n <= 12
+                or type(self).propagate is not _LinePropagator.propagate
+                or type(self).supports is not _VisiblePropagator.supports):
+            return None
+        return kernel.line_supports, (self.n, self.seen, self.back)
 
 
 def _remembered(con: "_Scan | _Visible", doms: list[int], find) -> list[int] | None:

@@ -30,6 +30,7 @@ class BinaryTable(Propagator):
 
     cost = Cost.BINARY
     events = Event.DOM
+    history_free = True
 
     __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope", "uni_a", "uni_b", "both_a")
 
@@ -173,6 +174,8 @@ class Relation(Constraint):
         if key is None:
             key = ("pred", pred) if relation is RelationKind.CUSTOM else (relation, param)
         self.key = key
+        #: the last (n, tables) of :meth:`tables`
+        self._tables_n: tuple | None = None
         self.auto_name = not name
         self.name = name or f"{label}@{a},{b}"
 
@@ -182,7 +185,12 @@ class Relation(Constraint):
             self.auto_name = False
 
     def tables(self, n: int):
-        return _tables(self.key, self.pred, n)
+        hit = self._tables_n
+        if hit is not None and hit[0] == n:
+            return hit[1]
+        out = _tables(self.key, self.pred, n)
+        self._tables_n = (n, out)       # (a relation's key may hash slowly: an enum)
+        return out
 
     def propagators(self, n: int) -> list[Propagator]:
         sa, sb = self.tables(n)

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import permutations
 from typing import Iterator, Sequence
 
@@ -17,11 +18,13 @@ from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
 from .base import Constraint, WeakLink
+from .sums import house_mates
 
 
 class ElementPropagator(Propagator):
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
 
     def __init__(self, index: int, cells: Sequence[int], target: int, name: str) -> None:
         self.index = index
@@ -61,6 +64,8 @@ class ElementHousePropagator(ElementPropagator):
     """The reverse of an element whose line is a house (holds ``target`` once): the cell at
     position q holds ``target`` only if the index can be q (box indexer r1c7: r1c7 cannot
     be 4, so the 4th cell of box 3 is not 1)."""
+
+    history_free = True
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
@@ -180,12 +185,81 @@ def element_pair_links(elements: Sequence[Element], houses: Sequence[Sequence[in
                             yield ((a.index, v), (b.index, w))
 
 
+def placements(k: int, vals: tuple[int, ...], clash: tuple[tuple[int, int], ...] = ()
+               ) -> tuple[tuple[int, ...], ...]:
+    """The placements of the digits ``vals`` onto ``k`` cells (``mp[j]``: the position of
+    ``vals[j]``), sorted, without those that put a repeated digit on two positions of a pair
+    in ``clash`` (positions sharing a house). They depend only on which digits repeat, and
+    are kept by that pattern (:func:`_placements`) for the next rule of the same shape (a
+    puzzle's quadruples share a few; a setter's next call has the same rules again).
+
+    >>> placements(3, (1, 1), ((0, 1),))
+    ((0, 2), (1, 2), (2, 0), (2, 1))
+    >>> placements(3, (4, 4), ((0, 1),)) is placements(3, (1, 1), ((0, 1),))
+    True
+    """
+    first: dict[int, int] = {}
+    return _placements(k, tuple(first.setdefault(v, j) for j, v in enumerate(vals)), clash)
+
+
+@lru_cache(maxsize=256)
+def _placements(k: int, pattern: tuple[int, ...], clash: tuple[tuple[int, int], ...]
+                ) -> tuple[tuple[int, ...], ...]:
+    """:func:`placements` by the pattern of the digits (each digit as the position of its
+    first occurrence)."""
+    maps = set(permutations(range(k), len(pattern)))
+    if clash:
+        # a repeated digit never sits twice in cells that share a house (a quadruple 112
+        # on a 2x2 puts its 1s on a diagonal)
+        bad = {frozenset(p) for p in clash}
+        maps = {mp for mp in maps
+                if not any(pattern[a] == pattern[b] and frozenset((mp[a], mp[b])) in bad
+                           for a in range(len(pattern)) for b in range(a + 1, len(pattern)))}
+    return tuple(sorted(maps))
+
+
+@lru_cache(maxsize=256)
+def _assignments(k: int, pattern: tuple[int, ...], clash: tuple[tuple[int, int], ...]
+                 ) -> tuple[tuple[int, ...], ...]:
+    """The distinct assignments of :func:`_placements` (placements that only swap equal
+    digits assign the same): per position, the pattern's digit placed there, or -1."""
+    rows: dict[tuple[int, ...], None] = {}
+    for mp in _placements(k, pattern, clash):
+        row = [-1] * k
+        for j, i in enumerate(mp):
+            row[i] = pattern[j]
+        rows[tuple(row)] = None
+    return tuple(rows)
+
+
+@lru_cache(maxsize=512)
+def _plan_bits(k: int, vals: tuple[int, ...], clash: tuple[tuple[int, int], ...]
+               ) -> tuple[tuple[int, ...], ...]:
+    """The distinct assignments of the digits ``vals`` (:func:`_assignments`) as a digit
+    bit per position, 0 where the cell is left free (what the compiled engine loop reads,
+    csp/_engine_kernel.c)."""
+    first: dict[int, int] = {}
+    pattern = tuple(first.setdefault(v, j) for j, v in enumerate(vals))
+    bit = [1 << v for v in vals] + [0]          # (index -1: a free cell, no digit)
+    return tuple(tuple([bit[x] for x in row]) for row in _assignments(k, pattern, clash))
+
+
+@lru_cache(maxsize=512)
+def _plans(rows: tuple[tuple[int, ...], ...]
+           ) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
+    """Each assignment of :func:`_plan_bits` as the (position, digit bit) pairs it needs
+    and the positions it leaves free (what :meth:`ContainsPropagator.propagate` reads)."""
+    return tuple((tuple([(i, b) for i, b in enumerate(row) if b]),
+                  tuple([i for i, b in enumerate(row) if not b])) for row in rows)
+
+
 class ContainsPropagator(Propagator):
     """Exact supports: every injective placement of the required digits onto the cells that
     the candidates allow; a cell left free keeps all its candidates."""
 
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
 
     def __init__(self, cells: Sequence[int], values: Sequence[int], name: str,
                  clash: Sequence[tuple[int, int]] = ()) -> None:
@@ -193,38 +267,27 @@ class ContainsPropagator(Propagator):
         self.scope = tuple(sorted(self.cells))
         self.values = tuple(values)
         self.name = name
-        k = len(self.cells)
-        # a repeated digit never sits twice in cells that share a house (``clash``: pairs
-        # of positions in ``cells``): a quadruple 112 on a 2x2 puts its 1s on a diagonal
-        bad = {frozenset(p) for p in clash}
-        vals = self.values
-        self.maps = sorted({mp for mp in permutations(range(k), len(vals))
-                            if not any(vals[a] == vals[b] and frozenset((mp[a], mp[b])) in bad
-                                       for a in range(len(vals))
-                                       for b in range(a + 1, len(vals)))})
+        self.clash = tuple(sorted((min(p), max(p)) for p in clash))
+        #: the distinct assignments of the digits, a digit bit per cell (0: left free)
+        self.plan_bits = _plan_bits(len(self.cells), self.values, self.clash)
+
+    @property
+    def maps(self) -> tuple[tuple[int, ...], ...]:
+        """The placements (:func:`placements`)."""
+        return placements(len(self.cells), self.values, self.clash)
 
     def propagate(self, ctx: Context) -> Status:
         cand = ctx.cand
         doms = [cand[c] for c in self.cells]
-        k = len(doms)
-        sup = [0] * k
-        vals = self.values
-        full = (1 << k) - 1
-        for mp in self.maps:
-            ok = True
-            for j, i in enumerate(mp):
-                if not doms[i] >> vals[j] & 1:
-                    ok = False
+        sup = [0] * len(doms)
+        for need, free in _plans(self.plan_bits):
+            for i, b in need:
+                if not doms[i] & b:
                     break
-            if not ok:
-                continue
-            used = 0
-            for j, i in enumerate(mp):
-                sup[i] |= 1 << vals[j]
-                used |= 1 << i
-            free = full & ~used
-            for i in range(k):
-                if free >> i & 1:
+            else:
+                for i, b in need:
+                    sup[i] |= b
+                for i in free:           # a cell left free keeps all its candidates
                     sup[i] = doms[i]
         for i, c in enumerate(self.cells):
             if not sup[i]:
@@ -269,11 +332,10 @@ class Contains(Constraint):
         """
         if len(set(self.values)) == len(self.values):
             return []
-        houses = [set(h.cells) for h in puzzle.houses()]
+        mates = puzzle.derived(house_mates)       # per cell, its houses' cells as bits
         cells = self.cells
         clash = [(i, j) for i in range(len(cells)) for j in range(i + 1, len(cells))
-                 if cells[i] == cells[j]
-                 or any(cells[i] in h and cells[j] in h for h in houses)]
+                 if cells[i] == cells[j] or mates[cells[i]] >> cells[j] & 1]
         return [ContainsPropagator(cells, self.values, self.name, clash)] if clash else []
 
     def check(self, *values: int) -> bool:

@@ -232,6 +232,27 @@ class FunctionPropagator(Propagator):
         return Status.FIX
 
 
+#: the plain functions' (code, defaults, digit count) that took their digits: what
+#: ``inspect.signature`` answers depends on nothing else, and reading it was most of a
+#: between-lines puzzle's reading (a line's rule is a new closure of the same code)
+_ARITY_OK: set[tuple[Any, ...]] = set()
+
+
+def _arity_key(pred: Any, count: int) -> tuple[Any, ...] | None:
+    """The cache key of :func:`check_arity` for a plain function (None for anything
+    else: a partial, a callable object, a function given a signature of its own)."""
+    if type(pred) is not types.FunctionType or "__signature__" in pred.__dict__ \
+            or "__wrapped__" in pred.__dict__:
+        return None
+    key = (pred.__code__, pred.__defaults__, pred.__kwdefaults__ and
+           tuple(sorted(pred.__kwdefaults__.items())), count)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 def check_arity(pred: Callable[..., bool], count: int, name: str) -> None:
     """Raise :class:`InvalidConstraint` naming the rule when ``pred`` cannot take ``count``
     digits (one per cell of its rule); predicates whose signature Python cannot read pass.
@@ -243,12 +264,19 @@ def check_arity(pred: Callable[..., bool], count: int, name: str) -> None:
     """
     if not callable(pred):
         raise InvalidConstraint(f"rule {name}: the predicate {pred!r} is not callable")
+    key = _arity_key(pred, count)
+    if key is not None and key in _ARITY_OK:
+        return
     try:
         sig = inspect.signature(pred)
     except (TypeError, ValueError):
         return
     try:
         sig.bind(*range(count))
+        if key is not None:
+            if len(_ARITY_OK) >= 512:
+                _ARITY_OK.clear()
+            _ARITY_OK.add(key)
     except TypeError:
         takes = [p for p in sig.parameters.values()
                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]

@@ -22,6 +22,7 @@ class ConsecutiveSetPropagator(Propagator):
 
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
 
     def __init__(self, cells: Sequence[int], n: int, name: str) -> None:
         self.cells = tuple(cells)

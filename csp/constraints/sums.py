@@ -191,6 +191,7 @@ def plain_sum_supports(doms: Sequence[int], totals: Iterable[int]) -> list[int]:
 class SumPropagator(Propagator):
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
 
     def __init__(self, cells: Sequence[int], total: int | Sequence[int], distinct: bool, n: int,
                  name: str):
@@ -576,6 +577,7 @@ class LinearPropagator(Propagator):
 
     cost = Cost.LINEAR
     events = Event.DOM
+    history_free = True
 
     def __init__(self, cells: Sequence[int], coeffs: Sequence[int], total: int, name: str,
                  differ: Sequence[Sequence[int]] = ()):

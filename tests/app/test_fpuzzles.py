@@ -139,3 +139,167 @@ def test_reading_fpuzzles_imports_the_reader_not_the_writer():
     assert "sudoku_csp.formats.fpuzzles.write" in _formats_imported(
         "convert", url, "--to", "fpuzzles")
 
+
+
+# -- the rules kept between reads (load_fpuzzles' templates) --------------------------------
+
+def _view(p):
+    """What a read gives, rule by rule: the grid's houses, each constraint's kind, name,
+    cells and parameters (its attributes but the memos), the givens, meta and bundles."""
+    def plain(v, depth=0):
+        if callable(v) and hasattr(v, "__qualname__"):
+            return ("fn", v.__qualname__)
+        if isinstance(v, (list, tuple)):
+            return tuple(plain(x, depth) for x in v)
+        if isinstance(v, dict):
+            return tuple(sorted((repr(k), plain(x, depth)) for k, x in v.items()))
+        if isinstance(v, (int, str, float, bool, type(None))) or depth >= 3:
+            return repr(v)
+        return (type(v).__name__, attrs(v, depth + 1))
+
+    def attrs(c, depth=0):
+        names = list(getattr(c, "__dict__", ())) + [
+            k for cls in type(c).__mro__ for k in getattr(cls, "__slots__", ())]
+        return tuple(sorted((k, plain(getattr(c, k, None), depth)) for k in set(names)
+                            if "memo" not in k and k != "_tables"))
+    return ([h.cells for h in p.grid.houses], p.name, p.meta, p.given,
+            [(type(c).__name__, c.name, tuple(c.cells), attrs(c)) for c in p.constraints],
+            [(type(b).__name__, k) for b, k in p.bundles],
+            [[c.name for c in cs] for cs in p.bundle_constraints])
+
+
+def _fresh(doc):
+    from sudoku_csp.formats.fpuzzles import read
+    read.forget_templates()
+    return load_fpuzzles(doc)
+
+
+def test_kept_rules_give_the_same_puzzle_with_its_own_givens():
+    """Every puzzle of the CC BY set read twice (the second read takes the kept rules):
+    the same puzzle, new lists (adding to one leaves the next read alone), the document's
+    own givens."""
+    import copy
+    for row in ROWS:
+        doc = row["fpuzzles_json"]
+        first = _fresh(doc)
+        again = load_fpuzzles(doc)
+        assert _view(again) == _view(first)
+        assert again.constraints is not first.constraints
+        assert again.bundle_constraints[0] is not first.bundle_constraints[0]
+        other = copy.deepcopy(doc)             # other digits, the same rules
+        for r, line in enumerate(other["grid"]):
+            for c, cell in enumerate(line):
+                if cell.get("given"):
+                    del cell["given"], cell["value"]
+                    break
+        assert _view(load_fpuzzles(other)) == _view(_fresh(other))
+
+
+def test_a_changed_rule_never_gets_kept_rules():
+    """One change to a document's rules (a line's cell, a cage total, a region, a given
+    pencil mark, a new rule key, the title) reads as that document read from scratch, the
+    first document's rules kept beside it; a bad given reads as the same error."""
+    import copy
+    from sudoku_csp.formats.fpuzzles import read
+    base = {"size": 4, "title": "t",
+            "grid": [[{"value": 1, "given": True}, {}, {}, {}], [{}, {}, {}, {}],
+                     [{}, {}, {}, {}], [{}, {}, {}, {"value": 2, "given": True}]],
+            "thermometer": [{"lines": [["R4C1", "R4C2", "R4C3"]]}],
+            "killercage": [{"cells": ["R1C3", "R1C4"], "value": "7"}]}
+
+    def changed():
+        d = copy.deepcopy(base)
+        d["thermometer"][0]["lines"][0][2] = "R3C3"
+        yield d
+        d = copy.deepcopy(base)
+        d["killercage"][0]["value"] = "5"
+        yield d
+        d = copy.deepcopy(base)
+        d["grid"][2][2]["givenPencilMarks"] = [1, 2]
+        yield d
+        d = copy.deepcopy(base)
+        d["title"] = "u"
+        yield d
+        d = copy.deepcopy(base)
+        d["diagonal+"] = True
+        yield d
+        d = copy.deepcopy(base)
+        for r in range(4):
+            for c in range(4):
+                d["grid"][r][c]["region"] = (r // 2) * 2 + (c // 2 + r) % 2
+        yield d
+        d = copy.deepcopy(base)
+        d["grid"][3][3]["region"] = None         # r4c4 in no region
+        yield d
+        d = copy.deepcopy(base)
+        d["grid"][1][1]["c"] = "#FF0000"         # a colour: the same rules
+        d["grid"][1][2]["givenPencilMarks"] = None
+        yield d
+        d = copy.deepcopy(base)
+        d["grid"][0][0]["value"] = 3             # another digit: the same rules
+        yield d
+    want0 = _view(_fresh(base))
+    for d in changed():
+        want = _view(_fresh(d))
+        load_fpuzzles(base)                      # base kept, then the changed one
+        assert _view(load_fpuzzles(d)) == want
+        assert _view(load_fpuzzles(d)) == want   # kept itself now
+        assert _view(load_fpuzzles(base)) == want0
+    bad = copy.deepcopy(base)
+    bad["grid"][1][1] = {"value": 7, "given": True}
+    with pytest.raises(ParseError) as fresh_error:
+        _fresh(bad)
+    load_fpuzzles(base)
+    with pytest.raises(ParseError) as kept_error:
+        load_fpuzzles(bad)
+    assert str(kept_error.value) == str(fresh_error.value)
+    for i in range(read.TEMPLATES_SIZE + 5):     # bounded
+        d = copy.deepcopy(base)
+        d["title"] = f"t{i}"
+        load_fpuzzles(d)
+    assert len(read._TEMPLATES) <= read.TEMPLATES_SIZE
+
+
+def test_kept_rules_share_engines_only_when_no_propagator_keeps_history():
+    """Puzzles read with the same rules share one engine when every propagator is
+    history-free, and each gets the root candidates (and true candidates) of an engine
+    of its own; a puzzle with a rule added builds its own."""
+    import copy
+    import importlib.util
+    from pathlib import Path
+
+    from csp.sat import _root_propagate
+    from csp.solutions import candidate_counts
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    sets = mod.load_sets()
+    shared = alone = 0
+    for item in sets["unique"][::3] + sets["variants"][::2]:
+        doc = item["doc"]
+        other = copy.deepcopy(doc)             # a given less: other digits, the same rules
+        for line in other["grid"]:
+            hit = next((cell for cell in line if cell.get("given")), None)
+            if hit is not None:
+                del hit["given"], hit["value"]
+                break
+        first = _fresh(doc)
+        eng = first.engine()
+        q = load_fpuzzles(other)
+        free = all(type(p).__dict__.get("history_free") for p in eng.props)
+        assert (q.engine() is eng) is free, item["id"]
+        shared += free
+        alone += not free
+        own = _fresh(other)
+        cand = list(q.initial_state().cand)
+        assert _root_propagate(q.engine(), cand) == _root_propagate(own.engine(), cand)
+        if free:
+            got = candidate_counts(q, cap=2, time_limit=20)
+            want = candidate_counts(own, cap=2, time_limit=20)
+            assert (got.counts, got.complete) == (want.counts, want.complete), item["id"]
+        more = load_fpuzzles(doc)              # a rule added: an engine of its own
+        a, b = [c for c in range(more.grid.size) if c not in more.given][:2]
+        assert more.add_less(a, b).engine() is not eng
+    assert shared > 10 and alone > 0

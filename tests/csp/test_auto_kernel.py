@@ -264,3 +264,79 @@ def test_kernel_gives_a_session_the_same_clauses(monkeypatch, seed):
         assert out[0] == out[1]
         checked += out[0] is not None and any(len(c) == 1 for c in out[0][0])
     assert checked
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_kernel_writes_the_relations_support_clauses(monkeypatch, seed):
+    """``cnf_enum.relation_supports`` in C: the same clauses in the same order as its
+    Python loop, on random relations (differences, ratios, sums, inequalities, custom
+    pairs) and random candidates, empty cells and decided ones included."""
+    from csp import cnf_enum
+    from variants.classic import classic_puzzle
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9])
+    p = classic_puzzle("." * (n * n))
+    size = n * n
+    for _ in range(rng.randint(0, 25)):
+        a, b = rng.sample(range(size), 2)
+        k = rng.randint(1, n - 1)
+        name_a, name_b = p.grid.name(a), p.grid.name(b)
+        pick = rng.randrange(5)
+        if pick == 0:
+            p.add_less(name_a, name_b)
+        elif pick == 1:
+            p.add_constraint(lambda x, y, k=k: abs(x - y) == k, [name_a, name_b])
+        elif pick == 2:
+            p.add_constraint(lambda x, y, k=k: x + y != k + 2, [name_a, name_b])
+        elif pick == 3:
+            p.add_constraint(lambda x, y: x == 2 * y or y == 2 * x, [name_a, name_b])
+        else:
+            p.add_constraint(lambda x, y: x != y, [name_a, name_b])
+    full = ((1 << n) - 1) << 1
+    cand = [rng.randrange(1 << (n + 1)) & full for _ in range(size)]
+    for c in rng.sample(range(size), size // 4):
+        cand[c] = 1 << rng.randint(1, n)
+    got = {}
+    for pure in (True, False):
+        with monkeypatch.context() as m:
+            if pure:
+                m.setenv("SUDOKU_CSP_PURE", "1")
+            else:
+                m.delenv("SUDOKU_CSP_PURE", raising=False)
+            enc = sat.Encoding(n, size)
+            for con in p.constraints:
+                if type(con).__name__ == "Relation":
+                    sat._relation(enc, cand, con)
+            got[pure] = (cnf_enum.relation_supports(p, cand, n), enc.clauses)
+    assert got[False] == got[True]
+
+
+def test_kernel_gives_every_workbench_model_the_same_encoding(monkeypatch):
+    """The compact encoding (clauses and extra clauses) of every workbench model from its
+    root candidates, kernel on and off: the same, clause for clause."""
+    import importlib.util
+    from pathlib import Path
+
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    sets = mod.load_sets()
+    seen = 0
+    for name in ("unique", "variants"):
+        for item in sets[name]:
+            p = load_fpuzzles(item["doc"])
+            cand = sat._root_propagate(p.engine(), list(p.initial_state().cand))
+            if cand is None:
+                continue
+            out = []
+            for pure in (True, False):
+                with monkeypatch.context() as m:
+                    m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+                    enc = sat.encode(p, cand, compact=True)
+                    out.append((enc.clauses, enc.extra, enc.top))
+            assert out[0] == out[1], item["id"]
+            seen += 1
+    assert seen > 100

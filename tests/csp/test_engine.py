@@ -330,3 +330,122 @@ def test_houses_last_keeps_the_root_of_every_workbench_model():
             assert _root_propagate(eng, cand) == _propagated(eng, cand, False), item["id"]
             seen += 1
     assert seen > 100
+
+
+# -- order_propagators: its work kept by the rules ----------------------------------------
+
+def _order_view(props):
+    return [(p.cell, p.below, p.above, p.scope, p.name) for p in props]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_order_propagators_kept_by_rules_never_stale(seed):
+    """``order_propagators`` keeps its closure and groups by the ``<`` pairs, ``!=`` pairs
+    and houses: on random models, the propagators from a remembered entry equal those
+    worked out afresh, a changed rule (one more ``<``, one more ``!=``, other houses) gets
+    its own, and the propagators are new objects each time."""
+    from csp.constraints import order
+    from csp.constraints.binary import Relation, RelationKind
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9])
+    g = Grid(n)
+    size = n * n
+    rules = [Relation(*rng.sample(range(size), 2), RelationKind.LT)
+             for _ in range(rng.randint(2, 12))]
+    rules += [Relation(*rng.sample(range(size), 2), RelationKind.NE)
+              for _ in range(rng.randint(0, 4))]
+    houses = [tuple(h.cells) for h in Puzzle(g).add_grid_houses().houses()]
+
+    def fresh(rules, houses):
+        order._SPECS.clear()
+        return _order_view(order.order_propagators(rules, houses, g.name))
+
+    def variants():
+        a, b = rng.sample(range(size), 2)
+        yield rules + [Relation(a, b, RelationKind.LT)], houses
+        yield rules + [Relation(a, b, RelationKind.NE)], houses
+        yield rules, houses[:-1]
+        yield rules[1:], houses
+    want = fresh(rules, houses)
+    first = order.order_propagators(rules, houses, g.name)
+    assert _order_view(first) == want
+    for other_rules, other_houses in variants():
+        other = fresh(other_rules, other_houses)
+        order.order_propagators(rules, houses, g.name)          # both remembered now
+        assert _order_view(order.order_propagators(other_rules, other_houses, g.name)) \
+            == other
+        again = order.order_propagators(rules, houses, g.name)
+        assert _order_view(again) == want
+        assert not set(map(id, again)) & set(map(id, first))
+    assert len(order._SPECS) <= order._SPECS_SIZE
+
+
+def _order_specs_reference(less, ne, house_cells):
+    """The ordering groups as first written (a walk from each cell, each group grown by
+    the cells that differ from every cell of it, pair by pair): the reference of
+    ``order._order_specs``."""
+    above = {}
+    cells = set(less) | {y for ys in less.values() for y in ys}
+    for x in sorted(cells):
+        seen, stack = set(), list(less.get(x, ()))
+        while stack:
+            y = stack.pop()
+            if y in seen or y == x:
+                continue
+            seen.add(y)
+            stack.extend(less.get(y, ()))
+        above[x] = seen
+    below = {x: set() for x in cells}
+    for x, ys in above.items():
+        for y in ys:
+            below[y].add(x)
+    houses = [set(h) for h in house_cells]
+
+    def differ(a, b):
+        return any(a in h and b in h for h in houses) or (min(a, b), max(a, b)) in ne
+
+    def groups(cs):
+        out = []
+        if len(cs) < 2:
+            return out
+        for h in houses:
+            grp = cs & h
+            if len(grp) < 2:
+                continue
+            for c in sorted(cs - grp):
+                if all(differ(c, x) for x in grp):
+                    grp = grp | {c}
+            t = tuple(sorted(grp))
+            if t not in out:
+                out.append(t)
+        return out
+    specs = []
+    for x in sorted(cells):
+        b, a = groups(below[x]), groups(above[x])
+        if a or b:
+            specs.append((x, tuple(b), tuple(a),
+                          tuple(sorted({x, *(c for g in b + a for c in g)}))))
+    return tuple(specs)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_order_specs_equal_the_reference(seed):
+    """``order._order_specs`` (the closure from the greatest cells down, the groups grown
+    by each cell's set of cells it differs from) against the first writing, on random
+    ``<`` graphs (chains, branches, cycles) with ``!=`` pairs on 4x4 to 9x9 grids."""
+    from csp.constraints import order
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9])
+    size = n * n
+    houses = [tuple(h.cells) for h in Puzzle(Grid(n)).add_grid_houses().houses()]
+    less = {}
+    for _ in range(rng.randint(1, 3 * n)):
+        if rng.random() < 0.7 and less:        # extend a chain
+            a = rng.choice([y for ys in less.values() for y in ys])
+        else:
+            a = rng.randrange(size)
+        b = rng.randrange(size)
+        if a != b:
+            less.setdefault(a, set()).add(b)
+    ne = {tuple(sorted(rng.sample(range(size), 2))) for _ in range(rng.randint(0, 6))}
+    assert order._order_specs(less, ne, houses) == _order_specs_reference(less, ne, houses)

@@ -288,3 +288,62 @@ def test_outside_clue_on_25x25_waits_then_is_exact(kind):
     q.givens([0] * 6 + row[6:] + sol[25:])
     st = q.propagate()
     assert [st.candidates(c) for c in range(6)] == [(v,) for v in row[:6]]
+
+
+def test_contains_with_clash_against_brute_force():
+    """A quadruple's propagator with clash pairs (positions sharing a house, where a
+    repeated digit cannot sit twice) keeps exactly the digits of the assignments that have
+    such a placement; the placements are shared between rules of the same shape."""
+    from csp.constraints.element import ContainsPropagator, placements
+    rng = random.Random("clash")
+    n = 5
+    for _ in range(300):
+        vals = tuple(rng.randint(1, 3) for _ in range(rng.randint(2, 4)))
+        pairs = [(i, j) for i in range(4) for j in range(i + 1, 4)]
+        clash = rng.sample(pairs, rng.randint(0, 4))
+        doms = random_doms(rng, 4, n)
+        prop = ContainsPropagator((0, 1, 2, 3), vals, "q", clash)
+        assert prop.maps is placements(4, vals, tuple(sorted(clash)))
+        bad = {frozenset(p) for p in clash}
+
+        def fits(a):
+            for mp in itertools.permutations(range(4), len(vals)):
+                if all(a[mp[j]] == vals[j] for j in range(len(vals))) and not any(
+                        vals[x] == vals[y] and frozenset((mp[x], mp[y])) in bad
+                        for x in range(len(vals)) for y in range(x + 1, len(vals))):
+                    return True
+            return False
+        want = [0] * 4
+        for a in itertools.product(*[[d for d in range(1, n + 1) if m >> d & 1] for m in doms]):
+            if fits(a):
+                for i, d in enumerate(a):
+                    want[i] |= 1 << d
+        cand = doms[:]
+        try:
+            prop.propagate(Context(cand, None))
+        except Contradiction:
+            assert want == [0] * 4, (vals, clash, doms)
+            continue
+        assert cand == want, (vals, clash, doms)
+
+
+def test_arity_check_cached_per_code_and_count():
+    """The arity check remembers a plain function's code, defaults and digit count that
+    passed: a new closure of the same code passes at once, another count or other
+    defaults are checked afresh (and still refused when they do not fit)."""
+    from csp.constraints.function import _ARITY_OK, check_arity
+    from csp.errors import InvalidConstraint
+
+    def make(k):
+        return lambda a, b, c=k: a < b
+    check_arity(make(1), 2, "r")
+    assert any(key[-1] == 2 and key[0] is make(2).__code__ for key in _ARITY_OK)
+    check_arity(make(2), 3, "r")                       # the default takes a third digit
+    with pytest.raises(InvalidConstraint, match="takes 3 digits, but the rule has 4"):
+        check_arity(make(3), 4, "r")
+    with pytest.raises(InvalidConstraint, match="takes 2 digits, but the rule has 3"):
+        check_arity(lambda a, b: a < b, 3, "r")
+    f = make(1)
+    f.__signature__ = __import__("inspect").signature(lambda a: a)   # its own signature
+    with pytest.raises(InvalidConstraint):
+        check_arity(f, 2, "r")

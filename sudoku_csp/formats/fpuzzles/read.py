@@ -26,6 +26,7 @@ True
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any, Callable, Iterable
@@ -34,6 +35,7 @@ from csp import Grid, Puzzle
 from csp.budget import Budget, gc_paused
 from csp.errors import InvalidPuzzle, ParseError
 from csp.grid import default_box_shape
+from csp.model import RuleSet
 from csp.text import did_you_mean
 
 from ..payload import decode_payload
@@ -165,11 +167,126 @@ def _regions(rows: list, n: int) -> tuple[list[int | None], bool]:
 @gc_paused()
 def load_fpuzzles(obj: dict | str, budget: Budget | None = None) -> Puzzle:
     """Build a Puzzle from an f-puzzles JSON object (or text accepted by
-    :func:`decode_payload`), within ``budget`` (each rule entry ticks it)."""
+    :func:`decode_payload`), within ``budget`` (each rule entry ticks it).
+
+    The rules of the last :data:`TEMPLATES_SIZE` documents read are kept by the document
+    without its givens (:func:`_rules_key`): a setter's next message (the whole puzzle
+    again, often with other digits) gets a new Puzzle of the same rule objects, with its
+    own givens read as below, without reading its rules again."""
     if isinstance(obj, str):
         obj = decode_payload(obj, budget)
     if not isinstance(obj, dict):
         raise ParseError("f-puzzles data must be a JSON object")
+    key = _rules_key(obj)
+    tpl = _TEMPLATES.get(key) if key is not None else None
+    if tpl is not None:
+        return tpl.puzzle(obj)
+    p = _load(obj, budget)
+    if key is not None:
+        if len(_TEMPLATES) >= TEMPLATES_SIZE:
+            _TEMPLATES.pop(next(iter(_TEMPLATES)))
+        _TEMPLATES[key] = _Template(p)
+        p.rule_set = _TEMPLATES[key].rules
+    return p
+
+
+#: how many documents' rules :func:`load_fpuzzles` keeps (:data:`_TEMPLATES`)
+TEMPLATES_SIZE = 16
+_TEMPLATES: dict[str, "_Template"] = {}
+
+
+def forget_templates() -> None:
+    """Drop the rules :func:`load_fpuzzles` keeps (a measurement of reading from scratch)."""
+    _TEMPLATES.clear()
+
+
+#: the document's keys that its rules do not read (its name and meta are read each time)
+_NOT_RULES = IGNORED - {"size"}
+_NO_REGION = object()
+
+
+def _rules_key(obj: dict) -> str | None:
+    """The document's rules, as text: every key but those :data:`IGNORED` (``size``
+    kept), and of the grid's cells what the rules read (a ``region`` entry, given pencil
+    marks; a cell that is not an object as it is); None when it is not plain JSON (such a
+    document is read afresh each time)."""
+    grid_rows = obj.get("grid")
+    if not isinstance(grid_rows, list):
+        return None
+    cells = []
+    for r, row in enumerate(grid_rows):
+        if not isinstance(row, list):
+            return None
+        for c, cell in enumerate(row):
+            if type(cell) is dict:
+                if not cell:
+                    continue
+                region = cell.get("region", _NO_REGION)
+                marks = cell.get("givenPencilMarks")
+                if region is _NO_REGION and not marks:
+                    continue
+                cells.append((r, c, region is not _NO_REGION,
+                              None if region is _NO_REGION else region, marks or None))
+            else:
+                cells.append((r, c, "cell", cell))
+    try:
+        return json.dumps([[(k, v) for k, v in obj.items() if k not in _NOT_RULES],
+                           [len(row) for row in grid_rows], cells],
+                          allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
+class _Template:
+    """The rules of a document read (:func:`load_fpuzzles`): its puzzle without givens;
+    its constraints as a :class:`csp.model.RuleSet`, which every puzzle read from it
+    shares (and with them the engines that can be shared)."""
+
+    __slots__ = ("grid", "rules", "bundles", "bundle_constraints")
+
+    def __init__(self, p: Puzzle) -> None:
+        self.grid = p.grid
+        self.rules = RuleSet(p.constraints)
+        self.bundles = tuple(p.bundles)
+        self.bundle_constraints = tuple(tuple(x) for x in p.bundle_constraints)
+
+    def puzzle(self, obj: dict) -> Puzzle:
+        """A new Puzzle of these rules (the same rule objects, new lists) with the name,
+        meta and givens of the document ``obj`` read as :func:`_load` reads them."""
+        p = _named(self.grid, obj)
+        p.constraints = list(self.rules.constraints)
+        p.rule_set = self.rules
+        p.bundles = list(self.bundles)
+        p.bundle_constraints = [list(x) for x in self.bundle_constraints]
+        n = self.grid.n
+        for r, row in enumerate(obj["grid"]):
+            for c, cell in enumerate(row):
+                if not cell:
+                    continue
+                v = cell.get("value")
+                if cell.get("given") and v not in (None, ""):
+                    name = f"R{r + 1}C{c + 1}"
+                    d = to_int(v, f"f-puzzles given at {name}")
+                    if not 1 <= d <= n:
+                        raise ParseError(f"f-puzzles given at {name} is {d}, not a digit "
+                                         f"1..{n}")
+                    p.set_given(r * n + c, d)
+        return p
+
+
+def _named(grid: Grid, obj: dict) -> Puzzle:
+    """A new Puzzle on ``grid`` with the document's title as its name and its title,
+    author, rules text and stated solution in its meta."""
+    title = obj.get("title")
+    p = Puzzle(grid, name=title if isinstance(title, str) else "")
+    for k in ("title", "author", "ruleset", "solution"):
+        if isinstance(obj.get(k), (str, list)):
+            p.meta[k] = obj[k]
+    return p
+
+
+def _load(obj: dict, budget: Budget | None) -> Puzzle:
+    """:func:`load_fpuzzles` from scratch."""
     unknown = sorted(str(k) for k in obj if k not in IGNORED and k not in HANDLERS
                      and k != "negative")
     if unknown:
@@ -200,11 +317,7 @@ def load_fpuzzles(obj: dict | str, budget: Budget | None = None) -> Puzzle:
         raise ParseError(f"f-puzzles {uses_regions[0]} needs every cell in one of {n} regions "
                          f"of {n} cells (this grid has cells with no region or short regions)")
     grid = layout.grid
-    title = obj.get("title")
-    p = Puzzle(grid, name=title if isinstance(title, str) else "")
-    for k in ("title", "author", "ruleset", "solution"):
-        if isinstance(obj.get(k), (str, list)):
-            p.meta[k] = obj[k]
+    p = _named(grid, obj)
     p.use(classic(boxes=bool(grid.regions)))
     for i, g in enumerate(layout.partial):
         if len(g) > 1:

@@ -1,0 +1,294 @@
+"""The compiled loop of ``Engine.propagate`` (``csp._engine_kernel``) against its Python
+reference: the same candidates, the same propagator calls in the same order and the same
+contradiction (type, message, rule, cells); the binary tables and ordering bounds the
+kernel runs itself included on random models with givens and on every
+workbench model beyond houses, from the root and from changed cells, with ``houses_last``
+both ways and with a cost limit."""
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+import csp.engine
+from csp import Contradiction
+from csp.constraints import ConsecutiveSet, Contains, Element
+from csp.kernel import active
+from csp.propagator import Context
+from variants.classic import classic_puzzle
+
+KERNEL = active(csp.engine._engine_kernel)
+pytestmark = pytest.mark.skipif(KERNEL is None, reason="csp._engine_kernel is not built")
+
+
+def _run(eng, cand, compiled, monkeypatch, **kw):
+    """(candidates, contradiction or None, the Python propagators' calls in order, with
+    the candidates each saw; those the kernel runs itself are compared through these)."""
+    calls = []
+    originals = {}
+    for i, p in enumerate(eng.props):
+        if csp.engine._native_spec(KERNEL, p, eng.n) is not None:
+            continue                   # the kernel runs it itself: not called in Python
+        f = p.propagate
+
+        def spy(ctx, f=f, i=i):
+            calls.append((i, tuple(ctx.cand)))
+            return f(ctx)
+        originals[i] = p
+        p.propagate = spy
+    monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
+    cand = list(cand)
+    try:
+        eng.propagate(cand, **kw)
+        out = (cand, None)
+    except Contradiction as e:
+        out = (cand, (str(e), e.constraint, tuple(e.cells)))
+    finally:
+        for p in originals.values():
+            del p.propagate
+    return out + (calls,)
+
+
+def _both(eng, cand, monkeypatch, **kw):
+    py = _run(eng, cand, False, monkeypatch, **kw)
+    c = _run(eng, cand, True, monkeypatch, **kw)
+    assert c == py
+    return py
+
+
+def _random_model(rng):
+    n = rng.choice([4, 6, 9])
+    p = classic_puzzle("." * (n * n))
+    size = n * n
+    for _ in range(rng.randint(1, 10)):
+        a, b = rng.sample(range(size), 2)
+        p.add_less(p.grid.name(a), p.grid.name(b))
+    for _ in range(rng.randint(0, 4)):
+        a, b = rng.sample(range(size), 2)
+        k = rng.randint(3, 2 * n - 1)
+        p.add_constraint(lambda x, y, k=k: x + y != k, [p.grid.name(a), p.grid.name(b)],
+                         name=f"not {k}")
+    for j in range(rng.randint(0, 2)):          # renbans
+        p.add(ConsecutiveSet(rng.sample(range(size), rng.randint(2, min(5, n))),
+                             name=f"renban {j}"))
+    for j in range(rng.randint(0, 3)):          # indexers: a row (a house) or a few cells
+        r = rng.randrange(n)
+        line = (list(range(r * n, r * n + n)) if rng.random() < 0.7
+                else rng.sample(range(size), rng.randint(2, n)))
+        p.add(Element(rng.randrange(size), line, rng.randint(1, n), name=f"indexer {j}"))
+    for j in range(rng.randint(0, 2)):          # quadruples, repeated digits too
+        r, c = rng.randrange(n - 1), rng.randrange(n - 1)
+        cells = (r * n + c, r * n + c + 1, r * n + n + c, r * n + n + c + 1)
+        p.add(Contains(cells, [rng.randint(1, n) for _ in range(rng.randint(1, 4))],
+                       name=f"quad {j}"))
+    return p
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_compiled_loop_equals_python_on_random_models(seed, monkeypatch):
+    rng = random.Random(seed)
+    p = _random_model(rng)
+    eng = p.engine()
+    n, size = p.grid.n, p.grid.size
+    st = p.initial_state()
+    cand = list(st.cand)
+    for c in rng.sample(range(size), rng.randint(0, size // 2)):
+        cand[c] = 1 << rng.randint(1, n) if rng.random() < 0.6 else \
+            cand[c] & ~(1 << rng.randint(1, n)) or 2
+    if rng.random() < 0.1:
+        cand[rng.randrange(size)] = 0
+    for houses_last in (False, True):
+        _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
+    _both(eng, cand, monkeypatch, changed=None, max_cost=0)
+    # from a fixpoint, a few cells changed (as the depth-first search calls it)
+    fix, err, _ = _run(eng, st.cand, False, monkeypatch, changed=None)
+    if err is None:
+        for _ in range(5):
+            c = rng.choice([x for x in range(size) if fix[x] & (fix[x] - 1)] or [0])
+            nxt = list(fix)
+            nxt[c] = 1 << rng.choice([d for d in range(1, n + 1) if fix[c] >> d & 1])
+            _both(eng, nxt, monkeypatch, changed=(c,))
+
+
+def _workbench_models():
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    sets = mod.load_sets()
+    for name in ("unique", "variants"):
+        for item in sets[name]:
+            p = load_fpuzzles(item["doc"])
+            if not p.engine().pure:
+                yield item["id"], p
+
+
+def test_compiled_loop_equals_python_on_workbench_models(monkeypatch):
+    """Every workbench model beyond houses, from its givens (both orders of the houses'
+    scans) and then a step of a depth-first search below its root."""
+    rng = random.Random(5)
+    seen = 0
+    for pid, p in _workbench_models():
+        eng = p.engine()
+        cand = p.initial_state().cand
+        for houses_last in (False, True):
+            fix, err, _ = _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
+        if err is None:
+            open_cells = [c for c in range(len(fix)) if fix[c] & (fix[c] - 1)]
+            for c in rng.sample(open_cells, min(3, len(open_cells))):
+                for d in range(1, p.grid.n + 1):
+                    if fix[c] >> d & 1:
+                        nxt = list(fix)
+                        nxt[c] = 1 << d
+                        _both(eng, nxt, monkeypatch, changed=(c,))
+        seen += 1
+    assert seen > 100
+
+
+def test_compiled_loop_passes_a_propagators_exception_and_the_budget(monkeypatch):
+    """An exception raised by a propagator or by the budget's tick goes through; the
+    budget is ticked once per propagator run, as in Python."""
+    from csp.budget import Budget
+    from csp.errors import TimeLimitExceeded
+    p = classic_puzzle("." * 16)
+    p.add_less("r1c1", "r1c2").add_less("r1c2", "r1c3").add_less("r1c3", "r1c4")
+    eng = p.engine()
+
+    class Counting(Budget):
+        def __init__(self, stop):
+            super().__init__()
+            self.ticks, self.stop = 0, stop
+
+        def tick(self, what="work"):
+            self.ticks += 1
+            if self.ticks == self.stop:
+                raise TimeLimitExceeded("stop")
+    for compiled in (False, True):
+        monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
+        b = Counting(10 ** 9)
+        cand = p.initial_state().cand
+        eng.propagate(cand, None, budget=b)
+        if not compiled:
+            want = (b.ticks, cand)
+        else:
+            assert (b.ticks, cand) == want
+        with pytest.raises(TimeLimitExceeded):
+            eng.propagate(p.initial_state().cand, None, budget=Counting(2))
+
+    def boom(ctx: Context):
+        raise KeyError("boom")
+    q = classic_puzzle("." * 16)
+    q.add_constraint(lambda x, y, z: x + y != z, ["r1c1", "r2c2", "r3c3"], name="sum")
+    eng = q.engine()
+    prop = next(p for p in eng.props if csp.engine._native_spec(KERNEL, p, 4) is None)
+    prop.propagate = boom
+    try:
+        for compiled in (False, True):
+            monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
+            with pytest.raises(KeyError):
+                eng.propagate(q.initial_state().cand, None)
+    finally:
+        del prop.propagate
+
+
+def test_search_finds_the_same_solutions_and_nodes_on_both_loops(monkeypatch):
+    """The general depth-first search (Engine.propagate at every node) finds the same
+    solutions in the same order with the same node count either way."""
+    from csp.search import search
+    rng = random.Random(11)
+    seen = 0
+    for _ in range(12):
+        p = _random_model(rng)
+        if p.grid.n > 6:
+            continue
+        got = []
+        for compiled in (False, True):
+            monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
+            got.append(search(p.engine(), p.initial_state().cand, limit=300))
+        assert got[0] == got[1]
+        seen += 1
+    assert seen >= 3
+
+
+def test_compiled_loop_gives_each_contradiction_as_python(monkeypatch):
+    """Each kind of contradiction, the kernel's own and its propagators': an empty cell, a
+    fixed cell emptying a peer, a digit with no place, a cell the only place for two
+    digits, a binary table emptying a cell, an ordering group with too few digits, a
+    renban with no window, an indexer with no position, an indexer emptying its cell, a
+    quadruple whose digits do not fit."""
+    def less():
+        p = classic_puzzle("." * 16)
+        p.add_less("r1c1", "r2c4").add_less("r1c2", "r2c4").add_less("r1c3", "r2c4")
+        return p.add_less("r3c1", "r4c2")
+
+    def renban():
+        return classic_puzzle("." * 16).add(ConsecutiveSet((4, 5, 10), name="renban"))
+
+    def quad():
+        return classic_puzzle("." * 16).add(Contains((0, 1, 4, 5), (1, 1, 2), name="quad"))
+
+    def indexer():                     # r4c4 = v: the v-th cell of row 4 is 1
+        return classic_puzzle("." * 16).add(Element(15, (12, 13, 14, 15), 1, name="ix"))
+    b = [1 << d for d in range(5)]
+    cases = [
+        (less, {0: 0}),
+        (less, {0: b[1], 1: b[1]}),
+        (less, {c: b[1] | b[2] | b[3] for c in range(4)}),
+        (less, {0: b[3] | b[4], 1: b[1] | b[2], 2: b[1] | b[2], 3: b[1] | b[2]}),
+        (less, {8: b[4], 13: b[1]}),
+        (less, {0: b[1] | b[2], 1: b[1] | b[2], 2: b[1] | b[2]}),
+        (renban, {4: b[1], 5: b[4]}),
+        (indexer, {15: b[1] | b[2], 12: b[3], 13: b[4]}),
+        (indexer, {15: b[2], 13: b[3] | b[4], 12: b[2] | b[3]}),
+        (quad, {0: b[1], 5: b[3] | b[4], 1: b[2] | b[3]}),
+    ]
+    seen = set()
+    for make, cells in cases:
+        p = make()
+        eng = p.engine()
+        cand = list(p.initial_state().cand)
+        for c, m in cells.items():
+            cand[c] = m
+        for houses_last in (False, True):
+            _, err, _ = _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
+            assert err is not None, (make.__name__, cells)
+            seen.add(err[0])
+    want = {"r1c1 has no candidate", "r1c1 has no candidate left (digit 1 in r1c2)",
+            "box 1: no place for digit 4", "row 1: r1c4 is the only place for two digits",
+            "r3c1<r4c2: no candidate left", "ordering at r2c4: not enough digits below",
+            "renban: no window of consecutive digits fits",
+            "ix: no index can point at the target digit", "ix: no candidate left",
+            "quad: the required digits do not fit"}
+    assert want <= seen, want - seen
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_compiled_loop_runs_the_outside_clues_scans_as_python(seed, monkeypatch):
+    """Sandwich, X-sum and skyscraper clues (their lines' compiled scans, which the loop
+    calls itself) on random 4x4 and 6x6 grids with random candidates: the same candidates
+    and contradictions (a line with no arrangement among them)."""
+    from variants.outside import sandwich, skyscraper, x_sum
+    rng = random.Random(seed)
+    n = rng.choice([4, 6])
+    p = classic_puzzle("." * (n * n))
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randint(1, n)
+        rule = rng.choice([skyscraper(0, i, rng.randint(1, n)),
+                           skyscraper(i, n + 1, rng.randint(1, n)),
+                           sandwich(n + 1, i, rng.randint(0, n * (n + 1) // 2 - 1 - n)),
+                           x_sum(i, 0, rng.randint(1, n * (n + 1) // 2))])
+        p.use(rule)
+    eng = p.engine()
+    assert any(csp.engine._native_spec(KERNEL, q, n) is not None
+               and csp.engine._native_spec(KERNEL, q, n)[0] == 4 for q in eng.props)
+    full = p.initial_state().cand
+    for _ in range(4):
+        cand = list(full)
+        for c in rng.sample(range(n * n), rng.randint(0, n * 2)):
+            cand[c] = 1 << rng.randint(1, n)
+        for houses_last in (False, True):
+            _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
