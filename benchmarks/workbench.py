@@ -4,7 +4,7 @@ two public JavaScript solvers run under node.
     python benchmarks/workbench.py setup [--peers-dir DIR] [--svs-git GITDIR] [--iss-git GITDIR]
     python benchmarks/workbench.py [--sets unique,variants,classic] [--modes tc1,tc8,count]
                                    [--limit 120] [--peers-dir DIR] [--ours auto|api|diy]
-                                   [--only ID,...] [--repeat N] [--json FILE]
+                                   [--only ID,...] [--repeat N] [--warm] [--json FILE]
                                    [--write docs/performance.md]
     python benchmarks/workbench.py --profile ID|SET[,...] [--modes tc8]
     python benchmarks/workbench.py --listen [--rounds 20]
@@ -19,7 +19,11 @@ build the board from the same document; ISS: parse its constraint text, build, s
 **Solvers**, each in its own long-lived worker process reading one puzzle a line on stdin,
 warmed up with one puzzle of each call first, interleaved puzzle by puzzle (every solver on
 puzzle 1, then on puzzle 2, ..., the order rotating), CPU time of the call alone
-(``time.process_time()`` in Python, ``process.cpuUsage()`` in node). With ``--repeat N``
+(``time.process_time()`` in Python, ``process.cpuUsage()`` in node). Ours keeps some work
+between calls by a puzzle's rules (the f-puzzles reader's rules and shared engines, the
+ordering work: a setter's next question brings the same rules with other digits); the
+benchmark empties it before every call unless ``--warm``, so by default every call reads and
+builds from scratch, as the peers do. With ``--repeat N``
 every call is run N times by each solver, the solvers alternating and their order rotating
 each time, and the run with the median CPU time is kept (all N must give the same answer):
 a call of 1-3 ms can double when the machine is busy for a moment, so single-call ratios
@@ -266,8 +270,22 @@ def ours_call(req: dict, use_api: bool) -> dict:
     return out
 
 
-def worker(use_api: bool) -> int:
-    """Our long-lived worker: one JSON request a line on stdin, one reply a line."""
+def forget_rules() -> None:
+    """Empty what the package keeps between calls by a puzzle's rules (the f-puzzles reader's
+    kept rules and shared engines, the ordering work), so the next call reads and builds
+    from scratch, as on a setter's first question about a new puzzle. What is kept by
+    something other than a puzzle's rules (tables by digit pattern) stays."""
+    for module, name in (("sudoku_csp.formats.fpuzzles.read", "forget_templates"),
+                         ("csp.constraints.order", "forget_specs")):
+        try:
+            getattr(__import__(module, fromlist=[name]), name)()
+        except (ImportError, AttributeError):       # an older checkout keeps none
+            pass
+
+
+def worker(use_api: bool, cold: bool = False) -> int:
+    """Our long-lived worker: one JSON request a line on stdin, one reply a line; with
+    ``cold``, nothing kept by a puzzle's rules survives from one call to the next."""
     if use_api:
         try:
             from sudoku_csp.workbench.server import ready_process
@@ -280,6 +298,8 @@ def worker(use_api: bool) -> int:
             continue
         try:
             req = json.loads(line)
+            if cold:
+                forget_rules()
             t0, w0 = time.process_time(), time.perf_counter()
             res = ours_call(req, use_api)
             res.update(cpu_ms=(time.process_time() - t0) * 1000,
@@ -335,7 +355,8 @@ class Worker:
                 return {"status": "limit", "cpu_ms": self.limit * 1000}
 
 
-def make_workers(peers_dir: Path, limit: float, ours: str) -> dict[str, Worker]:
+def make_workers(peers_dir: Path, limit: float, ours: str, warm: bool = False
+                 ) -> dict[str, Worker]:
     svs = peers_dir / "svs" / "svs.cjs"
     iss = peers_dir / "iss"
     for path in (svs, iss / "js"):
@@ -343,7 +364,7 @@ def make_workers(peers_dir: Path, limit: float, ours: str) -> dict[str, Worker]:
             raise SystemExit(f"{path} is missing: run python benchmarks/workbench.py setup "
                              f"--peers-dir {peers_dir}")
     py = [sys.executable, str(Path(__file__).resolve()), "--worker", "--ours", ours,
-          "--package", str(PACKAGE)]
+          "--package", str(PACKAGE)] + ([] if warm else ["--cold"])
     return {"ours": Worker("ours", py, limit),
             "svs": Worker("svs", ["node", str(NODE_WORKER), "svs", str(svs)], limit),
             "iss": Worker("iss", ["node", str(NODE_WORKER), "iss", str(iss)], limit)}
@@ -412,7 +433,7 @@ def prepare(sets: dict[str, list[dict]], names: list[str], only: set[str] | None
 
 def run(args: argparse.Namespace) -> dict:
     sets = prepare(load_sets(), args.sets, set(args.only) if args.only else None)
-    workers = make_workers(args.peers_dir, args.limit, args.ours)
+    workers = make_workers(args.peers_dir, args.limit, args.ours, args.warm)
     first = load_sets()["unique"][0]            # the warm-up puzzle (not measured)
     first["iss"] = to_iss(first["doc"])
     for name, w in workers.items():
@@ -422,7 +443,7 @@ def run(args: argparse.Namespace) -> dict:
     results: dict = {"started": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                      "ours": "api" if api_in_use else "diy", "limit": args.limit,
                      "commit": _git_head(PACKAGE), "method": METHOD,
-                     "repeat": args.repeat, "sets": {}}
+                     "repeat": args.repeat, "warm": args.warm, "sets": {}}
     k = 0
     try:
         for set_name, items in sets.items():
@@ -582,6 +603,9 @@ def summarise(results: dict) -> str:
            f"(wall), CPU time of each call"
            + (f" (the median of {results['repeat']} runs, interleaved)"
               if results.get("repeat", 1) > 1 else "")
+           + ("; ours keeps what it keeps by a puzzle's rules between calls (--warm)"
+              if results.get("warm") else "; ours keeps nothing by a puzzle's rules between "
+              "calls")
            + f". {len(calls)} calls: "
            f"{len(disagreements(results))} with different answers, "
            f"{sum(outcome(c) == 'limit' for c in calls)} stopped at the limit (ours "
@@ -751,6 +775,11 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1,
                     help="measure every call this many times per solver, interleaved, and "
                          "keep the median CPU time (single calls of a few ms are noisy)")
+    ap.add_argument("--warm", action="store_true",
+                    help="let ours keep what it keeps between calls by a puzzle's rules (as "
+                         "a setter's session does while digits change); by default it is "
+                         "emptied before every call, so each call reads and builds anew")
+    ap.add_argument("--cold", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--only", help="puzzle ids (u001, v07, c12, ...), comma-separated")
     ap.add_argument("--json", type=Path, help="write every call's figures to this file")
     ap.add_argument("--write", type=Path, help="update the workbench section of this file")
@@ -768,7 +797,7 @@ def main() -> int:
     if args.ours == "api" and _api() is None:
         raise SystemExit("sudoku_csp.workbench.true_candidates is not in this package")
     if args.worker:
-        return worker(ours == "api")
+        return worker(ours == "api", args.cold)
     args.ours = ours
     global METHOD
     METHOD = args.method

@@ -129,6 +129,16 @@ _SPECS: dict[tuple, tuple] = {}
 _SPECS_SIZE = 32
 
 
+def forget_specs() -> None:
+    """Drop the ordering work :func:`order_propagators` keeps between calls (a measurement
+    of building from scratch).
+
+    >>> forget_specs(); len(_SPECS)
+    0
+    """
+    _SPECS.clear()
+
+
 def _closure_acyclic(less: dict[int, set[int]], cells: set[int]
                      ) -> dict[int, set[int]] | None:
     """Per cell the cells reachable from it through ``less`` (the cells known greater),

@@ -52,3 +52,17 @@ def test_summary_counts_calls_over_twice_iss_of_any_size() -> None:
     assert cells[-3:] == ["1", "2", "0"]      # over 2x and 10 ms; over 2x; over 5 s
     assert "the median of 3 runs" in text
     assert "median of" not in wb.summarise(_results([(1.0, 1.0)], 1))
+
+
+def test_forget_rules_empties_what_is_kept_by_a_puzzles_rules() -> None:
+    from csp.constraints import order
+    from sudoku_csp.formats.fpuzzles import read
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    wb = _bench()
+    row = [{} for _ in range(4)]
+    doc = {"size": 4, "grid": [list(row) for _ in range(4)],
+           "thermometer": [{"lines": [["R1C1", "R1C2", "R2C2"]]}]}
+    load_fpuzzles(doc).engine()
+    assert read._TEMPLATES and order._SPECS
+    wb.forget_rules()
+    assert not read._TEMPLATES and not order._SPECS
