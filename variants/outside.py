@@ -356,7 +356,7 @@ def _perm_scan(doms: list[int], rule: "_ScanRule",
     (every digit kept) when the layers would pass :data:`SCAN_LIMIT` sets. ``tick`` is
     called as the layers grow (a budget's tick: it may raise to stop the scan).
 
-    Sandwich and X-sum clues of totals up to 40 on lines of at most 12 cells go to the
+    Sandwich and X-sum clues of totals up to 51 on lines of at most 12 cells go to the
     compiled kernel when it is built (``variants/_sky_kernel.c``, ``scan_supports``: the
     same scan, the same masks, without ticks; 2 ** 12 sets are far below
     :data:`SCAN_LIMIT`; "September 13, 2021: Sandwich" of the workbench's unique set: its
