@@ -95,18 +95,20 @@ def _unions(pred_key, sup_a: tuple[int, ...], sup_b: tuple[int, ...], n: int
         return None
     hit = _UNIONS.get((pred_key, n))
     if hit is None:
+        # built by doubling: the masks holding bit b are those below 1 << b with it added
+        # (a list comprehension a bit: a new relation's first call built these 3 * 2**(n+1)
+        # entries one at a time, 0.5-1.5 ms on a 9x9 puzzle, a fifth of its call)
         out = []
         for sup in (sup_a, sup_b):
-            u = [0] * (1 << (n + 1))
-            for m in range(1, 1 << (n + 1)):
-                low = m & -m
-                u[m] = u[m ^ low] | sup[low.bit_length() - 1]
+            u = [0]
+            for b in range(n + 1):
+                s = sup[b]
+                u += [x | s for x in u]
             out.append(tuple(u))
-        both = [0] * (1 << (n + 1))
-        both[0] = ((1 << n) - 1) << 1
-        for m in range(1, 1 << (n + 1)):
-            low = m & -m
-            both[m] = both[m ^ low] & sup_a[low.bit_length() - 1]
+        both = [((1 << n) - 1) << 1]
+        for b in range(n + 1):
+            s = sup_a[b]
+            both += [x & s for x in both]
         hit = _UNIONS[(pred_key, n)] = (out[0], out[1], tuple(both))
     return hit
 
