@@ -1084,7 +1084,9 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int,
              if peers is not None and k > 1 else [])
 
     def differ(tups: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-        return [t for t in tups if all(t[i] != t[j] for i, j in pairs)] if pairs else tups
+        for i, j in pairs:             # a pass a pair: the same tuples in the same order
+            tups = [t for t in tups if t[i] != t[j]]
+        return tups
     pos = [scope.index(c) for c in con.cells]
     doms = [digits_of(cand[c]) for c in scope]
     total = 1
@@ -1177,18 +1179,22 @@ def _triples(enc: Encoding, scope: list[int], doms: list[tuple[int, ...]],
 def _support(enc: Encoding, scope: list[int], doms: list[tuple[int, ...]],
              allowed: list[tuple[int, ...]]) -> bool:
     """The support encoding of a table: one selector per allowed tuple; a candidate
-    needs a selector using it."""
-    var = enc.var
-    sel = [enc.new_var() for _ in allowed]
-    enc.clauses.append(sel)
-    support: dict[tuple[int, int], list[int]] = {}
-    for s, tup in zip(sel, allowed):
-        for c, d in zip(scope, tup):
-            enc.clauses.append([-s, var(c, d)])
-            support.setdefault((c, d), []).append(s)
-    for c, ds in zip(scope, doms):
-        for d in ds:
-            enc.clauses.append([-var(c, d)] + support.get((c, d), []))
+    needs a selector using it. (``scope`` holds each cell once. Written a position at a
+    time, with the selectors numbered as :meth:`Encoding.new_var` does: the arrows of a
+    setter puzzle spent most of their encoding here.)"""
+    n = enc.n
+    top = enc.top
+    sel = list(range(top + 1, top + 1 + len(allowed)))
+    enc.top = top + len(allowed)
+    clauses = enc.clauses
+    clauses.append(sel)
+    bases = [c * n for c in scope]
+    clauses.extend([[-s, b + d] for s, tup in zip(sel, allowed) for b, d in zip(bases, tup)])
+    for i, (b, ds) in enumerate(zip(bases, doms)):
+        support: dict[int, list[int]] = {d: [-(b + d)] for d in ds}
+        for s, tup in zip(sel, allowed):
+            support[tup[i]].append(s)
+        clauses.extend(support[d] for d in ds)
     return True
 
 
@@ -1219,19 +1225,47 @@ def _linear_tuples(doms: list[tuple[int, ...]], coeffs: list[int],
         hi[i] = hi[i + 1] + max(terms[i])
     out: list[tuple[int, ...]] = []
     tup = [0] * k
+    if k < 2 or not coeffs[-1]:
+        def walk(i: int, s: int) -> None:
+            if i == k:
+                if s == total:
+                    out.append(tuple(tup))
+                return
+            low, high = total - hi[i + 1], total - lo[i + 1]
+            for d, t in zip(doms[i], terms[i]):
+                if low <= s + t <= high:
+                    tup[i] = d
+                    walk(i + 1, s + t)
 
-    def walk(i: int, s: int) -> None:
-        if i == k:
-            if s == total:
-                out.append(tuple(tup))
+        walk(0, 0)
+        return out
+    # the digits before the last fix it: a look-up, not a loop (the same tuples in the
+    # same order; an arrow's cells were a call each, most of its encoding)
+    last = {t: d for d, t in zip(doms[-1], terms[-1])}.get
+    if k == 2:
+        return [(x, z) for x, tx in zip(doms[0], terms[0]) if (z := last(total - tx)) is not None]
+    if k == 3:
+        return [(x, y, z) for x, tx in zip(doms[0], terms[0])
+                for y, ty in zip(doms[1], terms[1])
+                if (z := last(total - tx - ty)) is not None]
+    k2 = k - 2
+
+    def walk2(i: int, s: int) -> None:
+        if i == k2:                    # the last two: a loop and a look-up
+            for d, t in zip(doms[i], terms[i]):
+                z = last(total - s - t)
+                if z is not None:
+                    tup[i] = d
+                    tup[-1] = z
+                    out.append(tuple(tup))
             return
         low, high = total - hi[i + 1], total - lo[i + 1]
         for d, t in zip(doms[i], terms[i]):
             if low <= s + t <= high:
                 tup[i] = d
-                walk(i + 1, s + t)
+                walk2(i + 1, s + t)
 
-    walk(0, 0)
+    walk2(0, 0)
     return out
 
 
