@@ -511,10 +511,14 @@ class BitboardTables:
     ``peers[c]``: cell bitset of the peers of c; ``home[c]``: bitsets of the full houses
     holding c; ``other[c][p]``: bitsets of the full houses holding p but not c (where p losing
     the digit placed in c can leave a single place); ``houses``: bitsets of all full houses;
-    ``full``: every cell.
+    ``full``: every cell. ``other`` and ``pairs`` serve the Python search only (the
+    compiled kernel makes its own from the others): they are built when first read
+    (:meth:`python_tables`), a third of the tables' building otherwise paid on a new
+    house layout's first call (a jigsaw or extra-regions puzzle's, about 1 ms).
     """
 
-    __slots__ = ("n", "size", "full", "peers", "home", "other", "houses", "pairs", "packed")
+    __slots__ = ("n", "size", "full", "peers", "home", "houses", "packed", "_other",
+                 "_pairs", "_peer_cells")
 
     def __init__(self, engine: Engine, budget: Budget | None = None) -> None:
         #: the tables packed for the compiled search (``csp.search``): None until asked,
@@ -533,19 +537,44 @@ class BitboardTables:
         for cells, h in zip(engine.full_cells, self.houses):
             for c in cells:
                 cell_houses[c].append(h)
-        home = self.home = [tuple(hs) for hs in cell_houses]
-        self.other = []
+        self.home = [tuple(hs) for hs in cell_houses]
+        self._peer_cells = engine.peers
+        self._other: list[list[tuple[int, ...]]] | None = None
+        self._pairs: list[tuple[int, int, int]] | None = None
+
+    def python_tables(self, budget: Budget | None = None) -> None:
+        """Build ``other`` and ``pairs`` (once; the Python search's), within ``budget``."""
+        if self._other is not None:
+            return
+        size, home = self.size, self.home
+        other = []
         for c in range(size):
             if budget is not None:
                 budget.tick("model building")
             row: list[tuple[int, ...]] = [()] * size
-            bc = bit[c]
-            for p in engine.peers[c]:
+            bc = 1 << c
+            for p in self._peer_cells[c]:
                 row[p] = tuple([h for h in home[p] if not h & bc])
-            self.other.append(row)
-        self.pairs: list[tuple[int, int, int]] = []
+            other.append(row)
+        pairs: list[tuple[int, int, int]] = []
         for i, a in enumerate(self.houses):
             for b in self.houses[i + 1:]:
                 x = a & b
                 if x & (x - 1):
-                    self.pairs.append((x, a & ~x, b & ~x))
+                    pairs.append((x, a & ~x, b & ~x))
+        self._pairs = pairs
+        self._other = other
+
+    @property
+    def other(self) -> list[list[tuple[int, ...]]]:
+        if self._other is None:
+            self.python_tables()
+        assert self._other is not None
+        return self._other
+
+    @property
+    def pairs(self) -> list[tuple[int, int, int]]:
+        if self._pairs is None:
+            self.python_tables()
+        assert self._pairs is not None
+        return self._pairs

@@ -324,6 +324,7 @@ def _root(engine: Engine, cand: list[int], budget: Budget | None = None
     contradiction. ``cand`` is not changed. Building the tables (once per grid layout)
     and the locked candidates run within ``budget``."""
     T = engine.bitboards(budget)
+    T.python_tables(budget)
     n = T.n
     C = list(cand)
     P = [0] * (n + 1)
