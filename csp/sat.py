@@ -726,7 +726,15 @@ def _equal_sums(enc: Encoding, cand: list[int], con: Any, peers: Any, budget: in
     keys = [("sum",) + tuple(sorted(cells)) for cells in sides]
     have = [memo.get(k) for k in keys]
     if have[0] is None and have[1] is None:
-        have[0] = memo[keys[0]] = _sum_side(enc, cand, sides[0], combos[0], None)
+        # only the totals both sides reach: a combination of the first side whose total
+        # the other never reaches is in no solution (its selector and sum literal were
+        # made, then set false at the root: 12 of the 28 pairs of an arrow on a circle
+        # that other arrows share, "Sistine Hippos")
+        reach = [set(digits_of(cand[cells[0]])) if len(cells) == 1 else set(map(sum, cs))
+                 for cells, cs in zip(sides, combos)]
+        common = reach[0] & reach[1]
+        have[0] = memo[keys[0]] = _sum_side(enc, cand, sides[0],
+                                            [t for t in combos[0] if sum(t) in common], None)
     if have[0] is None or have[1] is None:
         i = 0 if have[0] is None else 1
         memo[keys[i]] = _sum_side(enc, cand, sides[i], combos[i], have[1 - i])
