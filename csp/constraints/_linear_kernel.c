@@ -16,6 +16,10 @@
  *   those digits with sum bounds, skipping branches that can only find supported digits, and
  *   stopping once every digit is supported (the Python code's `rec`).
  *
+ * The same module writes the support encoding of a table and lists a linear sum's tuples
+ * for csp/sat.py (`support`, `linear_tuples`, below), and the clauses of one side of an
+ * equality of sums (`sum_side`).
+ *
  * Anything outside what this code takes (more than MAXK positions, a digit above 63, a
  * coefficient or total beyond COEF_MAX, a range of partial sums over RANGE_MAX, an argument
  * that is not a sequence of ints) gives None, and the caller takes the Python path. Every
@@ -312,8 +316,414 @@ PyDoc_STRVAR(linear_supports_doc,
 "csp.constraints.sums.linear_supports in C (the same supports); None when the arguments\n"
 "are beyond this code (then the Python code answers).");
 
+/* ---------------------------------------------------------------------------------------
+ * The support encoding of a table (csp/sat.py `_support`) and the tuples of a linear sum
+ * (`_linear_tuples` with `_table`'s filter of peer pairs), written in C: the same tuples in
+ * the same order, the same clauses (lists of ints) in the same order, the same new
+ * variables. Anything outside what this code takes gives None and the caller takes the
+ * Python path (the reference; tests/csp/test_linear_kernel.py compares them).
+ */
+#define TMAXK 16                      /* positions of a table */
+#define TMAXD 62                      /* digits */
+
+/* k masks of digits 1..TMAXD from a sequence; 0 when not taken */
+static int read_masks(PyObject *seq, Py_ssize_t k, uint64_t *out) {
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *m = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyLong_Check(m))
+            return 0;
+        unsigned long long v = PyLong_AsUnsignedLongLong(m);
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (v & ~((((uint64_t)1 << TMAXD) - 1) << 1))
+            return 0;                 /* a digit 0 or past TMAXD */
+        out[i] = v;
+    }
+    return 1;
+}
+
+typedef struct {
+    int k;
+    int nd[TMAXK], dig[TMAXK][TMAXD];
+    long long term[TMAXK][TMAXD];
+    long long lo[TMAXK + 1], hi[TMAXK + 1], total;
+    uint64_t pairs[TMAXK];            /* earlier positions this one must differ from */
+    int vals[TMAXK];
+    PyObject *out;
+    int failed;
+} Tuples;
+
+static void tuples_rec(Tuples *T, int i, long long s) {
+    if (T->failed)
+        return;
+    if (i == T->k) {
+        if (s != T->total)
+            return;
+        PyObject *t = PyTuple_New(T->k);
+        if (!t) { T->failed = 1; return; }
+        for (int j = 0; j < T->k; j++) {
+            PyObject *v = PyLong_FromLong(T->vals[j]);
+            if (!v) { Py_DECREF(t); T->failed = 1; return; }
+            PyTuple_SET_ITEM(t, j, v);
+        }
+        if (PyList_Append(T->out, t) < 0)
+            T->failed = 1;
+        Py_DECREF(t);
+        return;
+    }
+    long long low = T->total - T->hi[i + 1], high = T->total - T->lo[i + 1];
+    uint64_t pr = T->pairs[i];
+    for (int a = 0; a < T->nd[i]; a++) {
+        long long x = s + T->term[i][a];
+        if (x < low || x > high)
+            continue;
+        int d = T->dig[i][a], clash = 0;
+        for (uint64_t q = pr; q; q &= q - 1)
+            if (T->vals[__builtin_ctzll(q)] == d) { clash = 1; break; }
+        if (clash)
+            continue;
+        T->vals[i] = d;
+        tuples_rec(T, i + 1, x);
+    }
+}
+
+static PyObject *py_linear_tuples(PyObject *self, PyObject *args) {
+    PyObject *masks_o, *coefs_o, *total_o, *pairs_o;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOO", &masks_o, &coefs_o, &total_o, &pairs_o))
+        return NULL;
+    PyObject *masks = PySequence_Fast(masks_o, "masks");
+    PyObject *coefs = PySequence_Fast(coefs_o, "coeffs");
+    PyObject *pairs = PySequence_Fast(pairs_o, "pairs");
+    PyObject *result = NULL;
+    Tuples *T = NULL;
+    if (!masks || !coefs || !pairs) {
+        PyErr_Clear();
+        goto none;
+    }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(masks);
+    if (k < 1 || k > TMAXK || PySequence_Fast_GET_SIZE(coefs) != k)
+        goto none;
+    T = (Tuples *)calloc(1, sizeof(Tuples));
+    if (!T) { PyErr_NoMemory(); goto out; }
+    T->k = (int)k;
+    uint64_t m[TMAXK];
+    if (!read_masks(masks, k, m) || !read_ll(total_o, COEF_MAX * 64 * MAXK, &T->total))
+        goto none;
+    for (int i = 0; i < T->k; i++) {
+        long long c;
+        if (!read_ll(PySequence_Fast_GET_ITEM(coefs, i), COEF_MAX, &c) || !m[i])
+            goto none;
+        int n = 0;
+        long long lo = 0, hi = 0;
+        for (uint64_t x = m[i]; x; x &= x - 1) {
+            int d = __builtin_ctzll(x);
+            T->dig[i][n] = d;
+            T->term[i][n] = c * d;
+            if (!n || c * d < lo) lo = c * d;
+            if (!n || c * d > hi) hi = c * d;
+            n++;
+        }
+        T->nd[i] = n;
+        T->lo[i] = lo;
+        T->hi[i] = hi;
+    }
+    T->lo[k] = T->hi[k] = 0;
+    for (int i = T->k - 1; i >= 0; i--) {
+        T->lo[i] += T->lo[i + 1];
+        T->hi[i] += T->hi[i + 1];
+    }
+    for (Py_ssize_t q = 0; q < PySequence_Fast_GET_SIZE(pairs); q++) {
+        PyObject *pq = PySequence_Fast_GET_ITEM(pairs, q);
+        long long a, b;
+        if (!PyTuple_Check(pq) || PyTuple_GET_SIZE(pq) != 2 ||
+            !read_ll(PyTuple_GET_ITEM(pq, 0), TMAXK, &a) ||
+            !read_ll(PyTuple_GET_ITEM(pq, 1), TMAXK, &b) || a < 0 || b <= a || b >= k)
+            goto none;
+        T->pairs[b] |= (uint64_t)1 << a;
+    }
+    T->out = PyList_New(0);
+    if (!T->out)
+        goto out;
+    tuples_rec(T, 0, 0);
+    if (T->failed) {
+        Py_CLEAR(T->out);
+        goto out;
+    }
+    result = T->out;
+    goto out;
+none:
+    result = Py_None;
+    Py_INCREF(result);
+out:
+    free(T);
+    Py_XDECREF(masks);
+    Py_XDECREF(coefs);
+    Py_XDECREF(pairs);
+    return result;
+}
+
+PyDoc_STRVAR(linear_tuples_doc,
+"linear_tuples(masks, coeffs, total, pairs) -> list of tuples, or None\n\n"
+"csp.sat._linear_tuples over the digits of the masks, less the tuples with equal digits at\n"
+"a pair (i, j) of `pairs` (i < j): the same tuples in the same order (product order).\n"
+"None beyond this code (over 16 positions, a digit past 62, a big coefficient).");
+
+/* a new list of ints */
+static PyObject *int_list(const long long *xs, Py_ssize_t len) {
+    PyObject *l = PyList_New(len);
+    if (!l)
+        return NULL;
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *v = PyLong_FromLongLong(xs[i]);
+        if (!v) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i, v);
+    }
+    return l;
+}
+
+static int append_ints(PyObject *clauses, const long long *xs, Py_ssize_t len) {
+    PyObject *l = int_list(xs, len);
+    if (!l)
+        return -1;
+    int r = PyList_Append(clauses, l);
+    Py_DECREF(l);
+    return r;
+}
+
+static PyObject *py_support(PyObject *self, PyObject *args) {
+    PyObject *clauses, *bases_o, *masks_o, *allowed_o;
+    long long top;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!OOOL", &PyList_Type, &clauses, &bases_o, &masks_o,
+                          &allowed_o, &top))
+        return NULL;
+    PyObject *bases = PySequence_Fast(bases_o, "bases");
+    PyObject *masks = PySequence_Fast(masks_o, "masks");
+    PyObject *allowed = PySequence_Fast(allowed_o, "allowed");
+    PyObject *result = NULL;
+    int *tup = NULL;
+    long long *buf = NULL;
+    if (!bases || !masks || !allowed) {
+        PyErr_Clear();
+        goto none;
+    }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(masks), na = PySequence_Fast_GET_SIZE(allowed);
+    if (k < 1 || k > TMAXK || PySequence_Fast_GET_SIZE(bases) != k || top < 0 ||
+        top > (1LL << 40) || na > (1 << 24))
+        goto none;
+    uint64_t m[TMAXK];
+    long long base[TMAXK];
+    if (!read_masks(masks, k, m))
+        goto none;
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (!read_ll(PySequence_Fast_GET_ITEM(bases, i), 1LL << 40, &base[i]) || base[i] < 0)
+            goto none;
+    /* the tuples read and checked before anything is written */
+    tup = (int *)malloc(sizeof(int) * (size_t)(na * k + 1));
+    buf = (long long *)malloc(sizeof(long long) * (size_t)(na + 2));
+    if (!tup || !buf) { PyErr_NoMemory(); goto out; }
+    buf[0] = 0;
+    for (Py_ssize_t t = 0; t < na; t++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(allowed, t);
+        if (!PyTuple_Check(x) || PyTuple_GET_SIZE(x) != k)
+            goto none;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            long long d;
+            if (!read_ll(PyTuple_GET_ITEM(x, i), TMAXD, &d) || d < 1 || !(m[i] >> d & 1))
+                goto none;
+            tup[t * k + i] = (int)d;
+        }
+    }
+    /* the selectors, one per tuple: top + 1 .. top + na */
+    for (Py_ssize_t t = 0; t < na; t++)
+        buf[t] = top + 1 + t;
+    if (append_ints(clauses, buf, na) < 0)
+        goto out;
+    for (Py_ssize_t t = 0; t < na; t++)
+        for (Py_ssize_t i = 0; i < k; i++) {
+            long long c2[2] = {-(top + 1 + t), base[i] + tup[t * k + i]};
+            if (append_ints(clauses, c2, 2) < 0)
+                goto out;
+        }
+    for (Py_ssize_t i = 0; i < k; i++)
+        for (uint64_t x = m[i]; x; x &= x - 1) {
+            int d = __builtin_ctzll(x);
+            Py_ssize_t len = 0;
+            buf[len++] = -(base[i] + d);
+            for (Py_ssize_t t = 0; t < na; t++)
+                if (tup[t * k + i] == d)
+                    buf[len++] = top + 1 + t;
+            if (append_ints(clauses, buf, len) < 0)
+                goto out;
+        }
+    result = PyLong_FromLongLong(top + na);
+    goto out;
+none:
+    result = Py_None;
+    Py_INCREF(result);
+out:
+    free(tup);
+    free(buf);
+    Py_XDECREF(bases);
+    Py_XDECREF(masks);
+    Py_XDECREF(allowed);
+    return result;
+}
+
+PyDoc_STRVAR(support_doc,
+"support(clauses, bases, masks, allowed, top) -> the last variable used, or None\n\n"
+"csp.sat._support: appends to `clauses` the support encoding of the tuples `allowed`\n"
+"(each a digit per position, of its mask) over the positions' literals base + digit, the\n"
+"selectors numbered from top + 1: the same clauses in the same order. None (nothing\n"
+"written) beyond this code (over 16 positions, a digit past 62 or outside its mask).");
+
+static PyObject *py_sum_side(PyObject *self, PyObject *args) {
+    PyObject *clauses, *bases_o, *masks_o, *combos_o, *sums_o, *lits_o;
+    long long sel0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!OOOLOO", &PyList_Type, &clauses, &bases_o, &masks_o,
+                          &combos_o, &sel0, &sums_o, &lits_o))
+        return NULL;
+    PyObject *bases = PySequence_Fast(bases_o, "bases");
+    PyObject *masks = PySequence_Fast(masks_o, "masks");
+    PyObject *combos = PySequence_Fast(combos_o, "combos");
+    PyObject *sums = PySequence_Fast(sums_o, "sums");
+    PyObject *lits = PySequence_Fast(lits_o, "lits");
+    PyObject *result = NULL;
+    int *dig = NULL, *csum = NULL;
+    long long *buf = NULL, *sumv = NULL, *litv = NULL;
+    uint64_t *cmask = NULL;
+    if (!bases || !masks || !combos || !sums || !lits) {
+        PyErr_Clear();
+        goto none;
+    }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(masks), nc = PySequence_Fast_GET_SIZE(combos);
+    Py_ssize_t ns = PySequence_Fast_GET_SIZE(sums);
+    if (k < 1 || k > TMAXK || PySequence_Fast_GET_SIZE(bases) != k || sel0 < 1 ||
+        sel0 > (1LL << 40) || nc > (1 << 24) || ns > (1 << 24) ||
+        PySequence_Fast_GET_SIZE(lits) != ns)
+        goto none;
+    uint64_t m[TMAXK];
+    long long base[TMAXK];
+    if (!read_masks(masks, k, m))
+        goto none;
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (!read_ll(PySequence_Fast_GET_ITEM(bases, i), 1LL << 40, &base[i]) || base[i] < 0)
+            goto none;
+    /* everything read and checked before anything is written */
+    dig = (int *)malloc(sizeof(int) * (size_t)(nc * k + 1));
+    csum = (int *)malloc(sizeof(int) * (size_t)(nc + 1));
+    cmask = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)(nc + 1));
+    sumv = (long long *)malloc(sizeof(long long) * (size_t)(ns + 1));
+    litv = (long long *)malloc(sizeof(long long) * (size_t)(ns + 1));
+    buf = (long long *)malloc(sizeof(long long) * (size_t)(nc + TMAXK + 2));
+    if (!dig || !csum || !cmask || !sumv || !litv || !buf) { PyErr_NoMemory(); goto out; }
+    buf[0] = 0;
+    for (Py_ssize_t q = 0; q < ns; q++) {
+        if (!read_ll(PySequence_Fast_GET_ITEM(sums, q), 1LL << 20, &sumv[q]) ||
+            !read_ll(PySequence_Fast_GET_ITEM(lits, q), 1LL << 40, &litv[q]) || litv[q] < 1)
+            goto none;
+    }
+    for (Py_ssize_t t = 0; t < nc; t++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(combos, t);
+        if (!PyTuple_Check(x) || PyTuple_GET_SIZE(x) != k)
+            goto none;
+        long long v = 0;
+        uint64_t bits = 0;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            long long d;
+            if (!read_ll(PyTuple_GET_ITEM(x, i), TMAXD, &d) || d < 1)
+                goto none;
+            dig[t * k + i] = (int)d;
+            v += d;
+            bits |= (uint64_t)1 << d;
+        }
+        int found = -1;
+        for (Py_ssize_t q = 0; q < ns; q++)
+            if (sumv[q] == v) { found = (int)q; break; }
+        if (found < 0)
+            goto none;                /* a combination whose total has no literal */
+        csum[t] = found;
+        cmask[t] = bits;
+    }
+    /* per combination: its total's literal, each digit's cells, each cell's digits of it */
+    for (Py_ssize_t t = 0; t < nc; t++) {
+        long long s = sel0 + t;
+        long long c2[2] = {-s, litv[csum[t]]};
+        if (append_ints(clauses, c2, 2) < 0)
+            goto out;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            int d = dig[t * k + i];
+            Py_ssize_t len = 0;
+            buf[len++] = -s;
+            for (Py_ssize_t j = 0; j < k; j++)
+                if (m[j] >> d & 1)
+                    buf[len++] = base[j] + d;
+            if (append_ints(clauses, buf, len) < 0)
+                goto out;
+        }
+        for (Py_ssize_t j = 0; j < k; j++) {
+            Py_ssize_t len = 0;
+            buf[len++] = -s;
+            for (uint64_t x = m[j] & cmask[t]; x; x &= x - 1)
+                buf[len++] = base[j] + __builtin_ctzll(x);
+            if (append_ints(clauses, buf, len) < 0)
+                goto out;
+        }
+    }
+    /* per total (in the order given): its literal needs one of its combinations */
+    for (Py_ssize_t q = 0; q < ns; q++) {
+        Py_ssize_t len = 0;
+        buf[len++] = -litv[q];
+        for (Py_ssize_t t = 0; t < nc; t++)
+            if (csum[t] == q)
+                buf[len++] = sel0 + t;
+        if (append_ints(clauses, buf, len) < 0)
+            goto out;
+    }
+    /* per cell and digit: a combination holding it */
+    for (Py_ssize_t j = 0; j < k; j++)
+        for (uint64_t x = m[j]; x; x &= x - 1) {
+            int d = __builtin_ctzll(x);
+            Py_ssize_t len = 0;
+            buf[len++] = -(base[j] + d);
+            for (Py_ssize_t t = 0; t < nc; t++)
+                if (cmask[t] >> d & 1)
+                    buf[len++] = sel0 + t;
+            if (append_ints(clauses, buf, len) < 0)
+                goto out;
+        }
+    result = Py_True;
+    Py_INCREF(result);
+    goto out;
+none:
+    result = Py_None;
+    Py_INCREF(result);
+out:
+    free(dig); free(csum); free(cmask); free(sumv); free(litv); free(buf);
+    Py_XDECREF(bases);
+    Py_XDECREF(masks);
+    Py_XDECREF(combos);
+    Py_XDECREF(sums);
+    Py_XDECREF(lits);
+    return result;
+}
+
+PyDoc_STRVAR(sum_side_doc,
+"sum_side(clauses, bases, masks, combos, sel0, sums, lits) -> True, or None\n\n"
+"The loops of csp.sat._sum_side after its selectors: appends to `clauses`, for the\n"
+"combinations `combos` (tuples of distinct digits, one per cell, selectors sel0, sel0 + 1,\n"
+"...), the same clauses in the same order; `sums` and `lits` the totals and their literals\n"
+"in the order of the side's dict. None (nothing written) beyond this code.");
+
 static PyMethodDef methods[] = {
     {"linear_supports", py_linear_supports, METH_VARARGS, linear_supports_doc},
+    {"linear_tuples", py_linear_tuples, METH_VARARGS, linear_tuples_doc},
+    {"support", py_support, METH_VARARGS, support_doc},
+    {"sum_side", py_sum_side, METH_VARARGS, sum_side_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -77,3 +77,106 @@ def test_same_steps_with_and_without_kernel(monkeypatch):
         return [(s.technique, s.placements, s.eliminations) for s in r.steps]
 
     assert path("0") == path("1")
+
+
+# -- the clause writers of csp/sat.py: `linear_tuples`, `support`, `sum_side` ------------
+def _pure(monkeypatch, pure, fn):
+    """``fn()`` with the compiled kernels off (``pure``) or on."""
+    with monkeypatch.context() as m:
+        if pure:
+            m.setenv("SUDOKU_CSP_PURE", "1")
+        else:
+            m.delenv("SUDOKU_CSP_PURE", raising=False)
+        return fn()
+
+
+def _cand(rng: random.Random, n: int, keep: float) -> list[int]:
+    return [sum(1 << d for d in range(1, n + 1) if rng.random() < keep)
+            or 1 << rng.randint(1, n) for _ in range(n * n)]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sum_tables_written_in_c_are_the_python_clauses(monkeypatch, seed):
+    """A sum's table (``sat._table``: its tuples from ``linear_tuples``, less those giving
+    two peer cells one digit, and their support encoding from ``support``) with the kernel
+    on and off: the same answer, clauses and new variables; and the tuples themselves
+    against the Python listing, peers or not."""
+    from csp import sat
+    from csp.constraints import Linear
+    rng = random.Random(seed)
+    calls = {"linear_tuples": 0, "support": 0}
+    for name in calls:
+        real = getattr(KERNEL, name)
+        monkeypatch.setattr(sums._linear_kernel, name,
+                            lambda *a, _r=real, _n=name: calls.__setitem__(_n, calls[_n] + 1)
+                            or _r(*a))
+    for _ in range(40):
+        n = rng.choice((4, 6, 9))
+        k = rng.randint(1, 4)
+        cells = rng.sample(range(n * n), k)
+        cand = _cand(rng, n, rng.choice((0.4, 0.7, 1.0)))
+        coeffs = [rng.choice((1, 1, -1, -1, 2, -3)) for _ in range(k)]
+        total = sum(a * rng.randint(1, n) for a in coeffs) + rng.choice((0, 0, 0, 1))
+        con = Linear(cells, coeffs, total)
+        peers = [set() for _ in range(n * n)]
+        for i in range(k):
+            for j in range(i + 1, k):
+                if rng.random() < 0.5:
+                    peers[cells[i]].add(cells[j])
+                    peers[cells[j]].add(cells[i])
+
+        def run():
+            enc = sat.Encoding(n, n * n, compact=True)
+            enc.top += 13                               # as if other rules came first
+            done = sat._table(enc, cand, con, sat.TABLE_BUDGET, peers)
+            return done, enc.clauses, enc.top
+        assert _pure(monkeypatch, False, run) == _pure(monkeypatch, True, run), (cells, cand)
+        doms = [sat.digits_of(cand[c]) for c in cells]
+        pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if cells[j] in peers[cells[i]]]
+        want = [t for t in sat._linear_tuples(doms, coeffs, total)
+                if all(t[i] != t[j] for i, j in pairs)]
+        assert KERNEL.linear_tuples([cand[c] for c in cells], coeffs, total, pairs) == want
+    assert calls["linear_tuples"] > 40 and calls["support"] > 5
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_sum_sides_written_in_c_are_the_python_clauses(monkeypatch, seed):
+    """One side of an equality of sums (``sat._sum_side``: its combinations' selectors,
+    total literals and the cells' digits), new literals or another side's, with the kernel
+    on and off: the same clauses, literals and new variables."""
+    from csp import sat
+    rng = random.Random(100 + seed)
+    called = []
+    real = KERNEL.sum_side
+    monkeypatch.setattr(sums._linear_kernel, "sum_side",
+                        lambda *a: called.append(1) or real(*a))
+    for _ in range(30):
+        n = rng.choice((4, 6, 9))
+        cand = _cand(rng, n, rng.choice((0.5, 0.8, 1.0)))
+        k = rng.randint(2, min(4, n))
+        cells = rng.sample(range(n * n), k)
+        combos = sat._sum_combos(cand, cells, 1000)
+        other = None
+        if rng.random() < 0.5:                          # another side's total literals
+            totals = rng.sample(range(3, k * n), rng.randint(1, min(6, k * n - 3)))
+            rng.shuffle(totals)
+            other = {v: 500 + i for i, v in enumerate(totals)}
+
+        def run():
+            enc = sat.Encoding(n, n * n, compact=True)
+            enc.top += 600
+            lits = sat._sum_side(enc, cand, cells, list(combos),
+                                 None if other is None else dict(other))
+            return lits, enc.clauses, enc.top
+        assert _pure(monkeypatch, False, run) == _pure(monkeypatch, True, run), (cells, cand)
+    assert len(called) > 20
+
+
+def test_clause_writers_decline_what_they_do_not_take():
+    clauses: list = []
+    assert KERNEL.support(clauses, [0, 9], [6, 6], [(1, 2), (3, 1)], 20) is None  # 3 not a candidate
+    assert KERNEL.support(clauses, [0], [1 << 70], [], 20) is None                # digit past 62
+    assert KERNEL.sum_side(clauses, [0, 9], [6, 6], [(1, 2)], 21, [4], [30]) is None  # no total 3
+    assert clauses == []                                                          # nothing written
+    assert KERNEL.linear_tuples([6] * 17, [1] * 17, 20, []) is None               # past 16 cells
+    assert KERNEL.linear_tuples([6, 6], [1, 1], 3, [(1, 0)]) is None              # pair not i < j
