@@ -658,6 +658,11 @@ def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence
     sel = [enc.new_var() for _ in combos]
     clauses.append(sel)
     enc.at_most_one(sel)
+    kernel = active(_sums._linear_kernel)
+    if kernel is not None and sel and type(clauses) is list and kernel.cage(
+            clauses, [c * enc.n for c in cells], [cand[c] for c in cells], combos,
+            sel[0]) is not None:
+        return True                    # the loops below in C: the same clauses, in order
     for c in cells:
         for d in digits_of(cand[c]):
             clauses.append([-var(c, d)] + [s for s, combo in zip(sel, combos) if d in combo])

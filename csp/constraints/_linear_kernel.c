@@ -18,7 +18,7 @@
  *
  * The same module writes the support encoding of a table and lists a linear sum's tuples
  * for csp/sat.py (`support`, `linear_tuples`, below), and the clauses of one side of an
- * equality of sums (`sum_side`).
+ * equality of sums (`sum_side`) and of a killer cage (`cage`).
  *
  * Anything outside what this code takes (more than MAXK positions, a digit above 63, a
  * coefficient or total beyond COEF_MAX, a range of partial sums over RANGE_MAX, an argument
@@ -719,11 +719,107 @@ PyDoc_STRVAR(sum_side_doc,
 "...), the same clauses in the same order; `sums` and `lits` the totals and their literals\n"
 "in the order of the side's dict. None (nothing written) beyond this code.");
 
+static PyObject *py_cage(PyObject *self, PyObject *args) {
+    PyObject *clauses, *bases_o, *masks_o, *combos_o;
+    long long sel0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!OOOL", &PyList_Type, &clauses, &bases_o, &masks_o,
+                          &combos_o, &sel0))
+        return NULL;
+    PyObject *bases = PySequence_Fast(bases_o, "bases");
+    PyObject *masks = PySequence_Fast(masks_o, "masks");
+    PyObject *combos = PySequence_Fast(combos_o, "combos");
+    PyObject *result = NULL;
+    int *dig = NULL, *clen = NULL;
+    uint64_t *cmask = NULL;
+    long long *buf = NULL;
+    if (!bases || !masks || !combos) {
+        PyErr_Clear();
+        goto none;
+    }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(masks), nc = PySequence_Fast_GET_SIZE(combos);
+    if (k < 1 || k > TMAXK || PySequence_Fast_GET_SIZE(bases) != k || sel0 < 1 ||
+        sel0 > (1LL << 40) || nc > (1 << 24))
+        goto none;
+    uint64_t m[TMAXK];
+    long long base[TMAXK];
+    if (!read_masks(masks, k, m))
+        goto none;
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (!read_ll(PySequence_Fast_GET_ITEM(bases, i), 1LL << 40, &base[i]) || base[i] < 0)
+            goto none;
+    dig = (int *)malloc(sizeof(int) * (size_t)(nc * TMAXD + 1));
+    clen = (int *)malloc(sizeof(int) * (size_t)(nc + 1));
+    cmask = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)(nc + 1));
+    buf = (long long *)malloc(sizeof(long long) * (size_t)(nc + TMAXK + 2));
+    if (!dig || !clen || !cmask || !buf) { PyErr_NoMemory(); goto out; }
+    buf[0] = 0;
+    for (Py_ssize_t t = 0; t < nc; t++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(combos, t);
+        if (!PyTuple_Check(x) || PyTuple_GET_SIZE(x) > TMAXD)
+            goto none;
+        uint64_t bits = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(x); i++) {
+            long long d;
+            if (!read_ll(PyTuple_GET_ITEM(x, i), TMAXD, &d) || d < 1 || bits >> d & 1)
+                goto none;
+            dig[t * TMAXD + i] = (int)d;
+            bits |= (uint64_t)1 << d;
+        }
+        clen[t] = (int)PyTuple_GET_SIZE(x);
+        cmask[t] = bits;
+    }
+    /* per cell and digit: a combination holding the digit */
+    for (Py_ssize_t j = 0; j < k; j++)
+        for (uint64_t x = m[j]; x; x &= x - 1) {
+            int d = __builtin_ctzll(x);
+            Py_ssize_t len = 0;
+            buf[len++] = -(base[j] + d);
+            for (Py_ssize_t t = 0; t < nc; t++)
+                if (cmask[t] >> d & 1)
+                    buf[len++] = sel0 + t;
+            if (append_ints(clauses, buf, len) < 0)
+                goto out;
+        }
+    /* per combination and digit of it: a cell holding the digit */
+    for (Py_ssize_t t = 0; t < nc; t++)
+        for (int i = 0; i < clen[t]; i++) {
+            int d = dig[t * TMAXD + i];
+            Py_ssize_t len = 0;
+            buf[len++] = -(sel0 + t);
+            for (Py_ssize_t j = 0; j < k; j++)
+                if (m[j] >> d & 1)
+                    buf[len++] = base[j] + d;
+            if (append_ints(clauses, buf, len) < 0)
+                goto out;
+        }
+    result = Py_True;
+    Py_INCREF(result);
+    goto out;
+none:
+    result = Py_None;
+    Py_INCREF(result);
+out:
+    free(dig); free(clen); free(cmask); free(buf);
+    Py_XDECREF(bases);
+    Py_XDECREF(masks);
+    Py_XDECREF(combos);
+    return result;
+}
+
+PyDoc_STRVAR(cage_doc,
+"cage(clauses, bases, masks, combos, sel0) -> True, or None\n\n"
+"The loops of csp.sat._cage after its selectors: appends to `clauses`, for the digit\n"
+"combinations `combos` (tuples of distinct digits, selectors sel0, sel0 + 1, ...), each\n"
+"cell's digit needing a combination holding it and each combination's digit a cell: the\n"
+"same clauses in the same order. None (nothing written) beyond this code.");
+
 static PyMethodDef methods[] = {
     {"linear_supports", py_linear_supports, METH_VARARGS, linear_supports_doc},
     {"linear_tuples", py_linear_tuples, METH_VARARGS, linear_tuples_doc},
     {"support", py_support, METH_VARARGS, support_doc},
     {"sum_side", py_sum_side, METH_VARARGS, sum_side_doc},
+    {"cage", py_cage, METH_VARARGS, cage_doc},
     {NULL, NULL, 0, NULL},
 };
 

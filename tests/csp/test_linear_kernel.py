@@ -172,11 +172,38 @@ def test_sum_sides_written_in_c_are_the_python_clauses(monkeypatch, seed):
     assert len(called) > 20
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_cages_written_in_c_are_the_python_clauses(monkeypatch, seed):
+    """A killer cage (``sat._cage``: a selector per digit combination of its totals, each
+    cell's digit needing a combination and each combination's digit a cell) with the
+    kernel on and off: the same answer, clauses and new variables."""
+    from csp import sat
+    rng = random.Random(200 + seed)
+    called = []
+    real = KERNEL.cage
+    monkeypatch.setattr(sums._linear_kernel, "cage", lambda *a: called.append(1) or real(*a))
+    for _ in range(30):
+        n = rng.choice((4, 6, 9))
+        cand = _cand(rng, n, rng.choice((0.5, 0.8, 1.0)))
+        k = rng.randint(1, min(5, n))
+        cells = rng.sample(range(n * n), k)
+        totals = [rng.randint(k * (k + 1) // 2, k * n) for _ in range(rng.randint(1, 2))]
+
+        def run():
+            enc = sat.Encoding(n, n * n, compact=True)
+            enc.top += 40
+            done = sat._cage(enc, cand, cells, totals, 500)
+            return done, enc.clauses, enc.top
+        assert _pure(monkeypatch, False, run) == _pure(monkeypatch, True, run), (cells, cand)
+    assert len(called) > 15
+
+
 def test_clause_writers_decline_what_they_do_not_take():
     clauses: list = []
     assert KERNEL.support(clauses, [0, 9], [6, 6], [(1, 2), (3, 1)], 20) is None  # 3 not a candidate
     assert KERNEL.support(clauses, [0], [1 << 70], [], 20) is None                # digit past 62
     assert KERNEL.sum_side(clauses, [0, 9], [6, 6], [(1, 2)], 21, [4], [30]) is None  # no total 3
+    assert KERNEL.cage(clauses, [0], [6], [(1, 1)], 21) is None                 # a digit twice
     assert clauses == []                                                          # nothing written
     assert KERNEL.linear_tuples([6] * 17, [1] * 17, 20, []) is None               # past 16 cells
     assert KERNEL.linear_tuples([6, 6], [1, 1], 3, [(1, 0)]) is None              # pair not i < j
