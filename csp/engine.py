@@ -452,7 +452,7 @@ class _Geometry:
     puzzles with the same houses, e.g. every classic 9x9 puzzle)."""
 
     __slots__ = ("house_cells", "peers", "full", "full_cells", "cell_full", "no_watch",
-                 "bitboards", "ktables")
+                 "bitboards", "ktables", "peer_sets")
 
     def __init__(self, n: int, size: int, houses: tuple[tuple[int, ...], ...]) -> None:
         self.house_cells = [tuple(sorted(set(h))) for h in houses]
@@ -474,6 +474,8 @@ class _Geometry:
         self.bitboards: BitboardTables | None = None
         #: the compiled loop's house tables (csp._engine_kernel; False: out of its range)
         self.ktables: object = None
+        #: the peers as frozensets (csp.sat's tables read them), made when first asked
+        self.peer_sets: list[frozenset[int]] | None = None
 
     def __getstate__(self) -> tuple:
         # the compiled loop's tables are made again on demand: not pickled
@@ -484,6 +486,7 @@ class _Geometry:
         (self.house_cells, self.peers, self.full, self.full_cells, self.cell_full,
          self.no_watch, self.bitboards) = state
         self.ktables = None
+        self.peer_sets = None
 
 
 _GEOMETRIES: dict[tuple, _Geometry] = {}

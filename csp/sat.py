@@ -772,11 +772,12 @@ def _sum_combos(cand: list[int], cells: Sequence[int],
         return None                    # (a long segment of a big grid: not enumerated)
     masks = [cand[c] for c in cells]
     out = []
-    for combo in itertools.combinations(digits, len(cells)):
-        m = 0
-        for d in combo:
-            m |= 1 << d
-        if all(x & m for x in masks):
+    k = len(cells)
+    # the combinations of the digits and of their bits side by side (the same order)
+    for combo, bits in zip(itertools.combinations(digits, k),
+                           itertools.combinations([1 << d for d in digits], k)):
+        m = sum(bits)
+        if all(map(m.__and__, masks)):
             out.append(combo)
             if len(out) > budget:
                 return None
@@ -1477,8 +1478,11 @@ class _Peers:
         self.sets: list[frozenset[int]] | None = None
 
     def __getitem__(self, cell: int) -> frozenset[int]:
-        if self.sets is None:
-            self.sets = [frozenset(p) for p in self.puzzle.engine().peers]
+        if self.sets is None:          # kept with the engine's houses (csp.engine._Geometry)
+            geo = self.puzzle.engine().geometry
+            if geo.peer_sets is None:
+                geo.peer_sets = [frozenset(p) for p in geo.peers]
+            self.sets = geo.peer_sets
         return self.sets[cell]
 
 
