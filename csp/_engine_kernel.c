@@ -215,6 +215,22 @@ static PyObject *k_geo(PyObject *self, PyObject *args) {
 /* the propagators the loop runs itself: `native` has per prop None (Python), or
  * (1, a, b, table) for a BinaryTable with mask tables (a capsule of table()), or
  * (2, cell, below, above) for an OrderBoundsPropagator (its groups: sequences of cells) */
+/* A group's cells (a PySequence_Fast of ints) appended to t->gc as group *gi: its start in
+ * t->gc_start, each cell checked against the grid's size. -1 with an exception set. */
+static int read_group(Props *t, PyObject *g, Py_ssize_t size, Py_ssize_t *gi, Py_ssize_t *ci) {
+    t->gc_start[*gi] = (int)*ci;
+    for (Py_ssize_t x = 0; x < PySequence_Fast_GET_SIZE(g); x++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
+        if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell out of range");
+            return -1;
+        }
+        t->gc[(*ci)++] = (int)c;
+    }
+    (*gi)++;
+    return 0;
+}
+
 static int native_specs(Props *t, PyObject *native) {
     Py_ssize_t np = t->nprops, size = t->size;
     PyObject *fast = PySequence_Fast(native, "expected a sequence");
@@ -303,18 +319,8 @@ static int native_specs(Props *t, PyObject *native) {
                 PyErr_SetString(PyExc_ValueError, "bad quadruple");
                 return -1;
             }
-            t->gc_start[gi] = (int)ci;
-            for (Py_ssize_t x = 0; x < k; x++) {
-                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
-                if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
-                    Py_DECREF(g); Py_DECREF(fast);
-                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell out of range");
-                    return -1;
-                }
-                t->gc[ci++] = (int)c;
-            }
+            if (read_group(t, g, size, &gi, &ci) < 0) { Py_DECREF(g); Py_DECREF(fast); return -1; }
             Py_DECREF(g);
-            gi++;
             PyObject *plans = PySequence_Fast(PyTuple_GET_ITEM(spec, 2), "plans");
             if (!plans) { Py_DECREF(fast); return -1; }
             for (Py_ssize_t x = 0; x < PySequence_Fast_GET_SIZE(plans); x++) {
@@ -351,18 +357,8 @@ static int native_specs(Props *t, PyObject *native) {
                 if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad indexer");
                 return -1;
             }
-            t->gc_start[gi] = (int)ci;
-            for (Py_ssize_t x = 0; x < k; x++) {
-                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
-                if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
-                    Py_DECREF(g); Py_DECREF(fast);
-                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell out of range");
-                    return -1;
-                }
-                t->gc[ci++] = (int)c;
-            }
+            if (read_group(t, g, size, &gi, &ci) < 0) { Py_DECREF(g); Py_DECREF(fast); return -1; }
             Py_DECREF(g);
-            gi++;
             t->pa[i] = (int)idx;
             t->pb[i] = (int)target;
             t->kind[i] = kind == 5 ? KIND_EL : KIND_ELH;
@@ -379,18 +375,8 @@ static int native_specs(Props *t, PyObject *native) {
                 PyErr_SetString(PyExc_ValueError, "bad scan");
                 return -1;
             }
-            t->gc_start[gi] = (int)ci;
-            for (Py_ssize_t x = 0; x < k; x++) {
-                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
-                if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
-                    Py_DECREF(g); Py_DECREF(fast);
-                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell out of range");
-                    return -1;
-                }
-                t->gc[ci++] = (int)c;
-            }
+            if (read_group(t, g, size, &gi, &ci) < 0) { Py_DECREF(g); Py_DECREF(fast); return -1; }
             Py_DECREF(g);
-            gi++;
             if (PyList_Append(t->keep, fn) < 0 || PyList_Append(t->keep, fa) < 0) {
                 Py_DECREF(fast);
                 return -1;
@@ -411,18 +397,8 @@ static int native_specs(Props *t, PyObject *native) {
                 if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad run");
                 return -1;
             }
-            t->gc_start[gi] = (int)ci;
-            for (Py_ssize_t x = 0; x < k; x++) {
-                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
-                if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
-                    Py_DECREF(g); Py_DECREF(fast);
-                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell out of range");
-                    return -1;
-                }
-                t->gc[ci++] = (int)c;
-            }
+            if (read_group(t, g, size, &gi, &ci) < 0) { Py_DECREF(g); Py_DECREF(fast); return -1; }
             Py_DECREF(g);
-            gi++;
             t->pa[i] = (int)nd;
             t->kind[i] = KIND_RUN;
             continue;
@@ -457,19 +433,11 @@ static int native_specs(Props *t, PyObject *native) {
                     PyObject *g = PySequence_Fast(PySequence_Fast_GET_ITEM(gs, j), "group");
                     if (!g) { Py_DECREF(gs); Py_DECREF(fast); return -1; }
                     t->g_below[gi] = side == 2;
-                    t->gc_start[gi] = (int)ci;
-                    for (Py_ssize_t x = 0; x < PySequence_Fast_GET_SIZE(g); x++) {
-                        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(g, x));
-                        if ((c == -1 && PyErr_Occurred()) || c < 0 || c >= size) {
-                            Py_DECREF(g); Py_DECREF(gs); Py_DECREF(fast);
-                            if (!PyErr_Occurred())
-                                PyErr_SetString(PyExc_ValueError, "cell out of range");
-                            return -1;
-                        }
-                        t->gc[ci++] = (int)c;
+                    if (read_group(t, g, size, &gi, &ci) < 0) {
+                        Py_DECREF(g); Py_DECREF(gs); Py_DECREF(fast);
+                        return -1;
                     }
                     Py_DECREF(g);
-                    gi++;
                 }
                 Py_DECREF(gs);
             }

@@ -344,6 +344,18 @@ static int read_masks(PyObject *seq, Py_ssize_t k, uint64_t *out) {
     return 1;
 }
 
+/* The cells of a clause writer: their candidate masks and the variable bases of their
+ * digits (a cell's digit d is base + d), k of each; 0 when one is not what it must be. */
+static int read_cells(PyObject *masks, PyObject *bases, Py_ssize_t k, uint64_t *m,
+                      long long *base) {
+    if (!read_masks(masks, k, m))
+        return 0;
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (!read_ll(PySequence_Fast_GET_ITEM(bases, i), 1LL << 40, &base[i]) || base[i] < 0)
+            return 0;
+    return 1;
+}
+
 typedef struct {
     int k;
     int nd[TMAXK], dig[TMAXK][TMAXD];
@@ -516,11 +528,8 @@ static PyObject *py_support(PyObject *self, PyObject *args) {
         goto none;
     uint64_t m[TMAXK];
     long long base[TMAXK];
-    if (!read_masks(masks, k, m))
+    if (!read_cells(masks, bases, k, m, base))
         goto none;
-    for (Py_ssize_t i = 0; i < k; i++)
-        if (!read_ll(PySequence_Fast_GET_ITEM(bases, i), 1LL << 40, &base[i]) || base[i] < 0)
-            goto none;
     /* the tuples read and checked before anything is written */
     tup = (int *)malloc(sizeof(int) * (size_t)(na * k + 1));
     buf = (long long *)malloc(sizeof(long long) * (size_t)(na + 2));
@@ -608,11 +617,8 @@ static PyObject *py_sum_side(PyObject *self, PyObject *args) {
         goto none;
     uint64_t m[TMAXK];
     long long base[TMAXK];
-    if (!read_masks(masks, k, m))
+    if (!read_cells(masks, bases, k, m, base))
         goto none;
-    for (Py_ssize_t i = 0; i < k; i++)
-        if (!read_ll(PySequence_Fast_GET_ITEM(bases, i), 1LL << 40, &base[i]) || base[i] < 0)
-            goto none;
     /* everything read and checked before anything is written */
     dig = (int *)malloc(sizeof(int) * (size_t)(nc * k + 1));
     csum = (int *)malloc(sizeof(int) * (size_t)(nc + 1));
@@ -743,11 +749,8 @@ static PyObject *py_cage(PyObject *self, PyObject *args) {
         goto none;
     uint64_t m[TMAXK];
     long long base[TMAXK];
-    if (!read_masks(masks, k, m))
+    if (!read_cells(masks, bases, k, m, base))
         goto none;
-    for (Py_ssize_t i = 0; i < k; i++)
-        if (!read_ll(PySequence_Fast_GET_ITEM(bases, i), 1LL << 40, &base[i]) || base[i] < 0)
-            goto none;
     dig = (int *)malloc(sizeof(int) * (size_t)(nc * TMAXD + 1));
     clen = (int *)malloc(sizeof(int) * (size_t)(nc + 1));
     cmask = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)(nc + 1));
