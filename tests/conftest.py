@@ -102,6 +102,23 @@ def load_solutions(name: str, limit: int | None = None) -> list[tuple[str, list[
     return out
 
 
+def workbench_sets() -> dict[str, list[dict]]:
+    """The setter's workbench sets (``benchmarks/make_workbench_sets.py``'s ``load_sets``:
+    ``unique``, ``variants``, ``classic``; each item with its ``id``, ``title`` and f-puzzles
+    ``doc``), read anew on each call, so a test may change what it gets."""
+    import importlib.util
+
+    # the packages first: the benchmarks' folder holds a variants.py of its own
+    import sudoku_csp.formats.fpuzzles  # noqa: F401
+    import variants  # noqa: F401
+    spec = importlib.util.spec_from_file_location(
+        "make_workbench_sets", ROOT / "benchmarks" / "make_workbench_sets.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.load_sets()
+
+
 @lru_cache(maxsize=None)
 def fpuzzle_rows() -> tuple[dict, ...]:
     """The rows of ``tests/data/fpuzzles_cc_by.jsonl`` (title, author, categories,

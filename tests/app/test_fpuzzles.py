@@ -265,17 +265,11 @@ def test_kept_rules_share_engines_only_when_no_propagator_keeps_history():
     history-free, and each gets the root candidates (and true candidates) of an engine
     of its own; a puzzle with a rule added builds its own."""
     import copy
-    import importlib.util
-    from pathlib import Path
 
+    from conftest import workbench_sets
     from csp.sat import _root_propagate
     from csp.solutions import candidate_counts
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location(
-        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    sets = mod.load_sets()
+    sets = workbench_sets()
     shared = alone = 0
     for item in sets["unique"][::3] + sets["variants"][::2]:
         doc = item["doc"]

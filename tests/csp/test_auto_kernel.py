@@ -314,16 +314,9 @@ def test_kernel_writes_the_relations_support_clauses(monkeypatch, seed):
 def test_kernel_gives_every_workbench_model_the_same_encoding(monkeypatch):
     """The compact encoding (clauses and extra clauses) of every workbench model from its
     root candidates, kernel on and off: the same, clause for clause."""
-    import importlib.util
-    from pathlib import Path
-
+    from conftest import workbench_sets
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location(
-        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    sets = mod.load_sets()
+    sets = workbench_sets()
     seen = 0
     for name in ("unique", "variants"):
         for item in sets[name]:

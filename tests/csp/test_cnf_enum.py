@@ -8,7 +8,6 @@ the Python path with ``SUDOKU_CSP_PURE=1`` (csp.kernel). They skip when the kern
 built."""
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import threading
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import workbench_sets
 from csp import Grid, Puzzle
 from csp import cnf_enum
 from csp.errors import Cancelled, TimeLimitExceeded
@@ -30,14 +30,7 @@ needs_kernel = pytest.mark.skipif(KERNEL is None, reason="csp._enum_kernel is no
 
 
 def _sets() -> dict:
-    spec = importlib.util.spec_from_file_location(
-        "make_workbench_sets", ROOT / "benchmarks" / "make_workbench_sets.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    import sudoku_csp.formats.fpuzzles  # noqa: F401  (the packages, not benchmarks' files)
-    import variants  # noqa: F401
-    spec.loader.exec_module(mod)
-    return mod.load_sets()
+    return workbench_sets()
 
 
 _SETS: dict | None = None

@@ -307,18 +307,10 @@ def test_houses_last_keeps_the_root_of_every_workbench_model():
     """The SAT session's root propagation (csp.sat._root_propagate, houses_last) gives the
     candidates of the default order on every model of the workbench's unique and variant
     sets that is not made of houses only."""
-    import importlib.util
-    from pathlib import Path
-
+    from conftest import workbench_sets
     from csp.sat import _root_propagate
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location(
-        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    spec.loader.exec_module(mod)
-    sets = mod.load_sets()
+    sets = workbench_sets()
     seen = 0
     for name in ("unique", "variants"):
         for item in sets[name]:

@@ -6,15 +6,14 @@ workbench model beyond houses, from the root and from changed cells, with ``hous
 both ways and with a cost limit."""
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
 import csp.engine
 from csp import Contradiction
 from csp.constraints import ConsecutiveSet, Contains, Element
+from conftest import workbench_sets
 from csp.kernel import active
 from csp.propagator import Context
 from variants.classic import classic_puzzle
@@ -113,13 +112,8 @@ def test_compiled_loop_equals_python_on_random_models(seed, monkeypatch):
 
 
 def _workbench_models():
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location(
-        "make_workbench_sets", root / "benchmarks" / "make_workbench_sets.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    sets = mod.load_sets()
+    sets = workbench_sets()
     for name in ("unique", "variants"):
         for item in sets[name]:
             p = load_fpuzzles(item["doc"])

@@ -80,15 +80,9 @@ def test_the_answers_equal_a_brute_force_enumeration(monkeypatch, seed) -> None:
 
 def test_deflation_gets_its_centre_from_two_cages() -> None:
     """u060 of the workbench: cages of 10 and 26 in the centre box; the ninth cell is 9."""
-    import importlib.util
-    from pathlib import Path
+    from conftest import workbench_sets
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "make_workbench_sets.py"
-    spec = importlib.util.spec_from_file_location("make_workbench_sets", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    doc = next(it["doc"] for it in mod.load_sets()["unique"] if it["title"] == "Deflation")
+    doc = next(it["doc"] for it in workbench_sets()["unique"] if it["title"] == "Deflation")
     p = load_fpuzzles(doc)
     assert sat.derived_sums(p) == [((30,), 9)]    # r4c4
     res = candidate_counts(p, cap=1, method="sat")
