@@ -55,7 +55,8 @@ def compiled_kernel() -> Any:
     return active(_KERNEL)
 
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
-           "PROBE_LOOKAHEAD", "PROBE_YIELD",
+           "PROBE_LOOKAHEAD", "PROBE_YIELD", "PROBE_PAUSE", "PROBE_PAUSE_NODES",
+           "PROBE_PAUSE_PACE",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -110,6 +111,24 @@ PROBE_LOOKAHEAD = True
 #: decided. The replayed kernel calls of the unique and variants sets: 1,486 -> 1,432 ms
 #: (docs/performance.md, "Root probing and the kernel's groups ...", 2026-12-01)
 PROBE_YIELD = 60
+#: the root's probing pauses within a sweep (from the second on) once its first
+#: :data:`PROBE_PAUSE` probes or more set fewer candidate variables than
+#: :data:`PROBE_YIELD` per mille of them: the walk goes first, and when it has not ended
+#: within :data:`PROBE_PAUSE_NODES` decisions (or has walked less than
+#: :data:`PROBE_PAUSE_PACE` per mille of its tree at a third of them) the kernel goes back
+#: to the root, forgets that walk (its counts, solutions, conflict weights and the moves of
+#: its watches) and goes on probing from the cell it paused at, so from there on the run is
+#: decision for decision the run without the pause: a pause costs at most that walk. A
+#: second sweep that finds little at its start mostly finds little to its end, and the
+#: walk from there is short ("Endless Knight", u072: 1,210 probes and no decision -> 726
+#: probes and 73 decisions, the kernel 5.2 -> 3.5 ms; "Deflation" u060 1,072 probes and
+#: 49-79 decisions -> 677 and 44-52, 2.4 -> 1.7 ms; "Whispering Rains" u070 840 / 170 ->
+#: 715 / 146, 2.7 -> 2.2 ms); the hard walks pay the walk of the pause (u056, u057,
+#: u067, u087: 1-1.5 ms each, 5-15 %). Not when listing (what was listed cannot be taken
+#: back). docs/performance.md, "Root probing pauses ...", 2026-12-01
+PROBE_PAUSE = 100
+PROBE_PAUSE_NODES = 200
+PROBE_PAUSE_PACE = 300
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -196,6 +215,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     if not session.free:               # decided at the root: no encoding, no walk
         return Decided(session, cap, keep)
     after = PROBE_AFTER
+    pause = 0 if keep and listing else PROBE_PAUSE
     if (keep and listing) or (PROBE_FIRST and not session.puzzle.engine().pure):
         after = 0                      # the root is probed before the first decision
     # listing keeps its order of solutions (what `count --list` prints): branch 0
@@ -205,7 +225,9 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     if session.houses is not None:     # all-different rules only: the kernel encodes them
         return mod.Enumerator(size * n + n, n, size, None, cap, keep, PROBE_DEPTH, after,
                               branch, cand=session.cand, houses=session.houses,
-                              lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD)
+                              lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD,
+                              pause=pause, pause_nodes=PROBE_PAUSE_NODES,
+                              pause_pace=PROBE_PAUSE_PACE)
     if session.lazy:
         return None
     enc = session.enc
@@ -214,7 +236,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
     return mod.Enumerator(enc.top, n, size, clauses, cap, keep, PROBE_DEPTH, after, branch,
-                          lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD)
+                          lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD, pause=pause,
+                          pause_nodes=PROBE_PAUSE_NODES, pause_pace=PROBE_PAUSE_PACE)
 
 
 class Decided:

@@ -883,3 +883,67 @@ def test_a_sweep_that_finds_little_ends_the_probing(set_name, ident, cap) -> Non
         for x in cut[0]:
             if abs(x) <= nprim:
                 assert (x in truth) == (x > 0)
+
+
+def _paused_walk(s: SatSession, cap: int, **kw) -> tuple:
+    """The walk of :func:`cnf_enum.enumerator`'s arguments (root probing first, branch 1)
+    to its end: decisions (of the last walk from the root), probes, the lookahead's
+    literals, the root after probing, and the solutions and capped counts."""
+    clauses = s.clauses() + s.enc.extra
+    en = KERNEL.Enumerator(s.enc.top, s.enc.n, s.enc.size, clauses, cap, False, 1, 0, 1,
+                           lookahead=True, probe_yield=cnf_enum.PROBE_YIELD, **kw)
+    assert en.run(10 ** 6, 10 ** 10) == cnf_enum.DONE
+    counts = [min(k, cap) for k in en.counts()] if cap else None
+    return en.nodes, en.probed, en.implied, en.found if not cap else None, counts
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [
+    ("unique", "u056", 1), ("unique", "u057", 8), ("unique", "u067", 0), ("unique", "u072", 1),
+    ("unique", "u060", 0), ("unique", "u070", 8), ("unique", "u082", 0), ("variants", "v07", 1),
+    ("variants", "v38", 8), ("variants", "v06", 0)])
+def test_a_paused_probing_goes_on_as_if_it_had_not_paused(set_name, ident, cap) -> None:
+    """``pause`` (:data:`cnf_enum.PROBE_PAUSE`): the root's probing pauses within a sweep
+    that finds little, the walk goes first, and past ``pause_nodes`` decisions the kernel
+    goes back to the root and probes on from where it paused, with the walk's weights and
+    watches as they were: from there the run is the run without the pause, decision for
+    decision (the same decisions, probes and lookahead literals, so the same walk). A walk
+    that ends before that answers with the same solutions and capped counts."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        plain = _paused_walk(s, cap)
+        back = _paused_walk(s, cap, pause=cnf_enum.PROBE_PAUSE, pause_nodes=1)
+        for nodes in (5, 50, cnf_enum.PROBE_PAUSE_NODES):
+            for pace in (0, cnf_enum.PROBE_PAUSE_PACE):
+                paused = _paused_walk(s, cap, pause=cnf_enum.PROBE_PAUSE, pause_nodes=nodes,
+                                      pause_pace=pace)
+                assert paused[3:] == plain[3:]
+                assert paused[1] <= plain[1]
+                if paused[1] < plain[1]:          # ended in the walk after the pause
+                    assert paused[0] <= nodes
+                else:
+                    assert paused == plain
+    assert back == plain
+
+
+@needs_kernel
+def test_the_root_probing_pauses_where_a_sweep_finds_little() -> None:
+    """"Endless Knight" (u072): its second sweep finds little in its first hundred probes;
+    the walk from there ends in fewer decisions than the pause allows, with the counts of
+    the probing without the pause. Listing never pauses (what it listed is kept)."""
+    p = puzzle("unique", "u072")
+    with SatSession(p, defer=True) as s:
+        plain = _paused_walk(s, 1)
+        paused = _paused_walk(s, 1, pause=cnf_enum.PROBE_PAUSE,
+                              pause_nodes=cnf_enum.PROBE_PAUSE_NODES,
+                              pause_pace=cnf_enum.PROBE_PAUSE_PACE)
+        assert paused[1] < plain[1] and 0 < paused[0] <= cnf_enum.PROBE_PAUSE_NODES
+        assert paused[4] == plain[4]
+        listed = cnf_enum.enumerator(s, keep=True)
+        assert cnf_enum.run(listed, None) == cnf_enum.DONE
+        assert listed.probed == plain[1]
+        counted = cnf_enum.enumerator(s, cap=1, listing=False)
+        assert cnf_enum.run(counted, None, capped=True) == cnf_enum.DONE
+        assert counted.probed == paused[1]
+    with pytest.raises(ValueError):
+        KERNEL.Enumerator(10, 2, 4, [[1, 2]], pause=-1, pause_nodes=5)
