@@ -65,7 +65,7 @@ from .constraints import (AllDifferent, Automaton, ConsecutiveSet, Contains, Ele
 from .constraints.binary import _eq, _ne
 from .constraints.function import outside_ends, strictly_between, triple_table
 from .constraints import sums as _sums
-from .constraints.sums import sum_subsets
+from .constraints.sums import sum_combinations, sum_subsets
 from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
 from .kernel import active
@@ -649,10 +649,20 @@ def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence
         union |= cand[c]
     digits = digits_of(union)
     combos: list[tuple[int, ...]] = []
+    n = enc.n
+    # up to 12 digits, the combinations of 1..n of a total are a shared table
+    # (sum_combinations): those of the cage's digits in the same order as sum_subsets
+    table = n <= 12 and not union & ~(((1 << n) - 1) << 1)
     for t in sorted(set(totals)):
-        found = sum_subsets(digits, len(cells), t, budget - len(combos))
-        if found is None:
-            return False
+        if table:
+            limit = budget - len(combos)
+            found = [m for m in sum_combinations(n, len(cells), t) if not m & ~union]
+            if found and len(found) > limit:
+                return False
+        else:
+            found = sum_subsets(digits, len(cells), t, budget - len(combos))
+            if found is None:
+                return False
         combos.extend(digits_of(m) for m in found)
     var, clauses = enc.var, enc.clauses
     sel = [enc.new_var() for _ in combos]
@@ -771,6 +781,11 @@ def _sum_combos(cand: list[int], cells: Sequence[int],
     if math.comb(len(digits), len(cells)) > 20 * budget:
         return None                    # (a long segment of a big grid: not enumerated)
     masks = [cand[c] for c in cells]
+    kernel = active(_sums._linear_kernel)
+    if kernel is not None:             # the loop below in C: the same tuples in order
+        found = kernel.sum_combos(masks, budget)
+        if found is not None:
+            return found if found != () else None
     out = []
     k = len(cells)
     # the combinations of the digits and of their bits side by side (the same order)

@@ -817,12 +817,103 @@ PyDoc_STRVAR(cage_doc,
 "cell's digit needing a combination holding it and each combination's digit a cell: the\n"
 "same clauses in the same order. None (nothing written) beyond this code.");
 
+/* sum_combos: the combinations of the masks' digits, one per position and all different,
+   in which every position has a candidate (csp.sat._sum_combos' loop) */
+typedef struct {
+    int k, nd;
+    int dig[TMAXD + 1];
+    uint64_t m[TMAXK];
+    long long budget;
+    int pick[TMAXK];
+    PyObject *out;
+    int over, failed;
+} Combos;
+
+static void combos_rec(Combos *C, int i, int j, uint64_t mask) {
+    if (C->over || C->failed)
+        return;
+    if (j == C->k) {
+        for (int p = 0; p < C->k; p++)
+            if (!(C->m[p] & mask))
+                return;
+        PyObject *t = PyTuple_New(C->k);
+        if (!t) { C->failed = 1; return; }
+        for (int p = 0; p < C->k; p++) {
+            PyObject *v = PyLong_FromLong(C->pick[p]);
+            if (!v) { Py_DECREF(t); C->failed = 1; return; }
+            PyTuple_SET_ITEM(t, p, v);
+        }
+        int r = PyList_Append(C->out, t);
+        Py_DECREF(t);
+        if (r < 0) { C->failed = 1; return; }
+        if (PyList_GET_SIZE(C->out) > C->budget)
+            C->over = 1;
+        return;
+    }
+    for (int a = i; a <= C->nd - (C->k - j); a++) {   /* the next digit, in order */
+        C->pick[j] = C->dig[a];
+        combos_rec(C, a + 1, j + 1, mask | (uint64_t)1 << C->dig[a]);
+        if (C->over || C->failed)
+            return;
+    }
+}
+
+static PyObject *py_sum_combos(PyObject *self, PyObject *args) {
+    PyObject *masks_o;
+    long long budget;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OL", &masks_o, &budget))
+        return NULL;
+    PyObject *masks = PySequence_Fast(masks_o, "masks");
+    if (!masks) { PyErr_Clear(); Py_RETURN_NONE; }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(masks);
+    Combos C;
+    PyObject *result = NULL;
+    if (k < 2 || k > TMAXK || budget < 0 || !read_masks(masks, k, C.m)) {
+        Py_DECREF(masks);
+        Py_RETURN_NONE;
+    }
+    Py_DECREF(masks);
+    uint64_t uni = 0;
+    for (Py_ssize_t i = 0; i < k; i++)
+        uni |= C.m[i];
+    C.k = (int)k;
+    C.nd = 0;
+    for (uint64_t x = uni; x; x &= x - 1)
+        C.dig[C.nd++] = __builtin_ctzll(x);
+    C.budget = budget;
+    C.over = C.failed = 0;
+    C.out = PyList_New(0);
+    if (!C.out)
+        return NULL;
+    combos_rec(&C, 0, 0, 0);
+    if (C.failed) {
+        Py_DECREF(C.out);
+        return NULL;
+    }
+    if (C.over) {                        /* past the budget: the caller's None */
+        Py_DECREF(C.out);
+        result = PyTuple_New(0);
+        return result;
+    }
+    return C.out;
+}
+
+PyDoc_STRVAR(sum_combos_doc,
+"sum_combos(masks, budget) -> list of tuples, () past the budget, or None\n\n"
+"The loop of csp.sat._sum_combos over two positions or more: the sets of different digits\n"
+"one per position (each position's mask holding one of them), as increasing tuples in the\n"
+"order of itertools.combinations of the masks' digits; () when there are more than\n"
+"`budget` (the caller's None). None beyond this code (over 16 positions, a digit 0 or\n"
+"past 62).");
+
 static PyMethodDef methods[] = {
     {"linear_supports", py_linear_supports, METH_VARARGS, linear_supports_doc},
     {"linear_tuples", py_linear_tuples, METH_VARARGS, linear_tuples_doc},
     {"support", py_support, METH_VARARGS, support_doc},
     {"sum_side", py_sum_side, METH_VARARGS, sum_side_doc},
     {"cage", py_cage, METH_VARARGS, cage_doc},
+    {"sum_combos", py_sum_combos, METH_VARARGS, sum_combos_doc},
     {NULL, NULL, 0, NULL},
 };
 

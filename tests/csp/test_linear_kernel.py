@@ -198,6 +198,35 @@ def test_cages_written_in_c_are_the_python_clauses(monkeypatch, seed):
     assert len(called) > 15
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_sum_combinations_listed_in_c_are_the_python_ones(monkeypatch, seed):
+    """A sum side's digit combinations (``sat._sum_combos``: different digits one per
+    cell, each cell holding one of them) with the kernel on and off: the same tuples in
+    the same order, and None past the budget (some budgets just below, at and above the
+    number of combinations)."""
+    from csp import sat
+    rng = random.Random(300 + seed)
+    called = []
+    real = KERNEL.sum_combos
+    monkeypatch.setattr(sums._linear_kernel, "sum_combos",
+                        lambda *a: called.append(1) or real(*a))
+    for _ in range(40):
+        n = rng.choice((4, 6, 9, 16))
+        cand = _cand(rng, n, rng.choice((0.3, 0.6, 1.0)))
+        k = rng.randint(1, min(6, n))
+        cells = rng.sample(range(n * n), k)
+        full = _pure(monkeypatch, True, lambda: sat._sum_combos(cand, cells, 10 ** 6))
+        for budget in {0, 1, 5, 500, len(full or ()) - 1, len(full or ()),
+                       len(full or ()) + 1} - {-1}:
+            assert (_pure(monkeypatch, False, lambda: sat._sum_combos(cand, cells, budget))
+                    == _pure(monkeypatch, True, lambda: sat._sum_combos(cand, cells, budget))
+                    ), (cells, cand, budget)
+    assert len(called) > 100
+    assert real([6, 6], 10) == [(1, 2)] and real([6, 6, 6], 10) == []
+    assert real([6, 6], 0) == () and real([1, 6], 10) is None    # digit 0: not taken
+    assert real([6] * 17, 10) is None                            # past 16 cells
+
+
 def test_clause_writers_decline_what_they_do_not_take():
     clauses: list = []
     assert KERNEL.support(clauses, [0, 9], [6, 6], [(1, 2), (3, 1)], 20) is None  # 3 not a candidate
