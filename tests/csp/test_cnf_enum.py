@@ -902,21 +902,23 @@ def _paused_walk(s: SatSession, cap: int, **kw) -> tuple:
     ("unique", "u056", 1), ("unique", "u057", 8), ("unique", "u067", 0), ("unique", "u072", 1),
     ("unique", "u060", 0), ("unique", "u070", 8), ("unique", "u082", 0), ("variants", "v07", 1),
     ("variants", "v38", 8), ("variants", "v06", 0)])
-def test_a_paused_probing_goes_on_as_if_it_had_not_paused(set_name, ident, cap) -> None:
+@pytest.mark.parametrize("resort", [False, True])
+def test_a_paused_probing_goes_on_as_if_it_had_not_paused(set_name, ident, cap, resort) -> None:
     """``pause`` (:data:`cnf_enum.PROBE_PAUSE`): the root's probing pauses within a sweep
     that finds little, the walk goes first, and past ``pause_nodes`` decisions the kernel
     goes back to the root and probes on from where it paused, with the walk's weights and
     watches as they were: from there the run is the run without the pause, decision for
     decision (the same decisions, probes and lookahead literals, so the same walk). A walk
-    that ends before that answers with the same solutions and capped counts."""
+    that ends before that answers with the same solutions and capped counts. With the
+    cells left in a sweep sorted again after each change (``resort``) or not."""
     p = puzzle(set_name, ident)
     with SatSession(p, defer=True) as s:
-        plain = _paused_walk(s, cap)
-        back = _paused_walk(s, cap, pause=cnf_enum.PROBE_PAUSE, pause_nodes=1)
+        plain = _paused_walk(s, cap, resort=resort)
+        back = _paused_walk(s, cap, pause=cnf_enum.PROBE_PAUSE, pause_nodes=1, resort=resort)
         for nodes in (5, 50, cnf_enum.PROBE_PAUSE_NODES):
             for pace in (0, cnf_enum.PROBE_PAUSE_PACE):
                 paused = _paused_walk(s, cap, pause=cnf_enum.PROBE_PAUSE, pause_nodes=nodes,
-                                      pause_pace=pace)
+                                      pause_pace=pace, resort=resort)
                 assert paused[3:] == plain[3:]
                 assert paused[1] <= plain[1]
                 if paused[1] < plain[1]:          # ended in the walk after the pause
@@ -941,9 +943,36 @@ def test_the_root_probing_pauses_where_a_sweep_finds_little() -> None:
         assert paused[4] == plain[4]
         listed = cnf_enum.enumerator(s, keep=True)
         assert cnf_enum.run(listed, None) == cnf_enum.DONE
-        assert listed.probed == plain[1]
+        assert listed.probed == _paused_walk(s, 1, resort=cnf_enum.PROBE_RESORT)[1]
         counted = cnf_enum.enumerator(s, cap=1, listing=False)
         assert cnf_enum.run(counted, None, capped=True) == cnf_enum.DONE
-        assert counted.probed == paused[1]
+        assert counted.probed == _paused_walk(s, 1, pause=cnf_enum.PROBE_PAUSE,
+                                              pause_nodes=cnf_enum.PROBE_PAUSE_NODES,
+                                              pause_pace=cnf_enum.PROBE_PAUSE_PACE,
+                                              resort=cnf_enum.PROBE_RESORT)[1]
     with pytest.raises(ValueError):
         KERNEL.Enumerator(10, 2, 4, [[1, 2]], pause=-1, pause_nodes=5)
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [
+    ("unique", "u071", 1), ("unique", "u063", 0), ("unique", "u052", 8), ("unique", "u068", 1),
+    ("unique", "u089", 0), ("variants", "v32", 1), ("variants", "v31", 8), ("variants", "v08", 8)])
+def test_probing_sorts_the_cells_left_after_a_change(set_name, ident, cap) -> None:
+    """``resort`` (:data:`cnf_enum.PROBE_RESORT`): once the root changes in a sweep, the
+    cells left in it are probed fewest open digits first again. The same solutions and
+    capped counts; every candidate literal of its root holds in every solution; the
+    puzzles the probing decides ("Downright Odd", "Sistine Hippos") in fewer probes."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        plain = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD)
+        sorted_ = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD, resort=True)
+        nprim = s.enc.size * s.enc.n
+    assert sorted_[3:] == plain[3:]
+    if ident in ("u071", "u063", "v32"):
+        assert sorted_[1] < plain[1] * 0.7
+    for solution in itertools.islice(iter_solutions(p), 50):
+        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
+        for x in sorted_[0]:
+            if abs(x) <= nprim:
+                assert (x in truth) == (x > 0)
