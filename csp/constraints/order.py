@@ -21,8 +21,14 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from ..events import Cost, Event, Status
+from ..kernel import active
 from ..propagator import Context, Propagator
 from .binary import Relation, RelationKind
+
+try:
+    from .. import _engine_kernel
+except ImportError:                     # pragma: no cover - not built
+    _engine_kernel = None
 
 def is_less(c: object) -> bool:
     """True for a strict ``a < b`` relation (whatever made it)."""
@@ -114,7 +120,10 @@ def order_propagators(constraints: Iterable[object], house_cells: list[tuple[int
            tuple(map(tuple, house_cells)))
     specs = _SPECS.get(key)
     if specs is None:
-        specs = _order_specs(less, ne, house_cells)
+        kernel = active(_engine_kernel)
+        specs = kernel.order_specs(less, ne, house_cells) if kernel is not None else None
+        if specs is None:
+            specs = _order_specs(less, ne, house_cells)
         if len(_SPECS) >= _SPECS_SIZE:
             _SPECS.pop(next(iter(_SPECS)))
         _SPECS[key] = specs

@@ -441,3 +441,35 @@ def test_order_specs_equal_the_reference(seed):
             less.setdefault(a, set()).add(b)
     ne = {tuple(sorted(rng.sample(range(size), 2))) for _ in range(rng.randint(0, 6))}
     assert order._order_specs(less, ne, houses) == _order_specs_reference(less, ne, houses)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_order_specs_kernel_equals_python(seed):
+    """``csp._engine_kernel.order_specs`` gives ``order._order_specs``' tuple on random
+    ``<`` graphs (chains, branches, cycles) with ``!=`` pairs, on 4x4 to 16x16 grids, with
+    all their houses or some of them; and None (the Python loop's turn) for a cell that is
+    not a small non-negative int."""
+    from csp.constraints import order
+    kernel = order._engine_kernel
+    if kernel is None:
+        pytest.skip("csp._engine_kernel is not built")
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9, 12, 16])
+    size = n * n
+    houses = [tuple(h.cells) for h in Puzzle(Grid(n)).add_grid_houses().houses()]
+    if seed % 3 == 0:
+        houses = rng.sample(houses, rng.randrange(len(houses) + 1))
+    less = {}
+    for _ in range(rng.randint(1, 4 * n)):
+        if rng.random() < 0.7 and less:        # extend a chain
+            a = rng.choice([y for ys in less.values() for y in ys])
+        else:
+            a = rng.randrange(size)
+        b = rng.randrange(size)
+        if a != b:
+            less.setdefault(a, set()).add(b)
+    ne = {tuple(sorted(rng.sample(range(size), 2))) for _ in range(rng.randint(0, 12))}
+    assert kernel.order_specs(less, ne, houses) == order._order_specs(less, ne, houses)
+    assert kernel.order_specs({}, ne, houses) == ()
+    assert kernel.order_specs({0: {"r1c2"}}, set(), houses) is None
+    assert kernel.order_specs({-1: {2}}, set(), houses) is None
