@@ -262,6 +262,15 @@ class Grid:
             return self._names[cell]
         return f"r{cell // self.n + 1}c{cell % self.n + 1}"
 
+    def names_table(self) -> tuple[str, ...] | None:
+        """:meth:`name` of every cell, by id (a square grid; None for a multi-grid): for
+        code that names many cells.
+
+        >>> Grid(4).names_table()[5]
+        'r2c2'
+        """
+        return self._names
+
     def row(self, cell: int) -> int:
         return cell // self.n
 
@@ -416,6 +425,9 @@ class MultiGrid(Grid):
     def name(self, cell: int) -> str:
         r, c = self._pos[cell]
         return f"r{r + 1}c{c + 1}"
+
+    def names_table(self) -> None:
+        return None
 
     def row(self, cell: int) -> int:
         return self._pos[cell][0]

@@ -241,9 +241,13 @@ class Puzzle:
     def add_grid_houses(self, rows: bool = True, cols: bool = True,
                         regions: bool = True) -> "Puzzle":
         """All-different rows, columns and boxes/regions of the grid."""
-        return self.add(*[AllDifferent(h.cells, h.name) for h in self.grid.houses
-                          if (h.kind == "row" and rows) or (h.kind == "col" and cols)
-                          or (h.kind not in ("row", "col") and regions)])
+        self._check_open()
+        # the grid's own houses: their cells are in the grid, each once, at most n of
+        # them, and they are named: :meth:`add`'s checks would pass on each
+        self.constraints.extend([AllDifferent(h.cells, h.name) for h in self.grid.houses
+                                 if (h.kind == "row" and rows) or (h.kind == "col" and cols)
+                                 or (h.kind not in ("row", "col") and regions)])
+        return self
 
     def add_less(self, a: Any, b: Any, name: str = "") -> "Puzzle":
         return self.add(Less(self.cell(a), self.cell(b), name))

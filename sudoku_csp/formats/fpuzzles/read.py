@@ -361,13 +361,32 @@ def _run(key: str, handler: Callable, ctx: "_Ctx", value: Any) -> None:
         raise ParseError(f"f-puzzles {key}: malformed entry ({type(e).__name__}: {e})") from None
 
 
+#: per size n, f-puzzles' own cell names (``R1C1`` ...) -> cell id (made once per size: a
+#: document names a few hundred cells, each parsed by the regex before)
+_FP_CELLS: dict[int, dict[str, int]] = {}
+
+
+def _fp_cells(n: int) -> dict[str, int]:
+    table = _FP_CELLS.get(n)
+    if table is None:
+        table = _FP_CELLS[n] = {f"R{r + 1}C{c + 1}": r * n + c
+                                for r in range(n) for c in range(n)}
+    return table
+
+
 class _Ctx:
     def __init__(self, p: Puzzle, n: int, obj: dict, layout: _Layout,
                  budget: Budget | None = None) -> None:
         self.p, self.n, self.obj, self.layout = p, n, obj, layout
         self.budget = budget
+        self._ids = _fp_cells(n)
+        self._names = p.grid.names_table()
 
     def cell(self, name: Any) -> int:
+        if type(name) is str:          # f-puzzles' own spelling: one lookup
+            c = self._ids.get(name)
+            if c is not None:
+                return c
         m = _CELL.match(name) if isinstance(name, str) else None
         if not m:
             raise ParseError(f"not a cell: {_show(name)}")
@@ -381,12 +400,19 @@ class _Ctx:
             self.budget.tick("parsing")
         if not isinstance(names, list):
             raise ParseError(f"cells must be a list of cell names, got {_show(names)}")
-        return [self.cell(x) for x in names]
+        ids = self._ids
+        out = [ids.get(x) if type(x) is str else None for x in names]
+        if None in out:
+            return [self.cell(x) for x in names]
+        return out
 
     def name(self, c: int) -> str:
         return self.p.grid.name(c)
 
     def names(self, cs: Iterable[int]) -> list[str]:
+        names = self._names
+        if names is not None:
+            return [names[c] for c in cs]
         return [self.p.grid.name(c) for c in cs]
 
     def outside(self, name: Any) -> tuple[int, int]:
