@@ -255,6 +255,14 @@ class Grid:
         return self.n
 
     def cells(self, refs: Iterable) -> tuple[int, ...]:
+        if type(self) is Grid and type(refs) in (list, tuple):
+            # the common case, names as :meth:`name` writes them: one lookup each
+            try:
+                out = tuple(map(self._cell_of.get, refs))
+            except TypeError:          # an unhashable reference: :meth:`cell` says why
+                out = (None,)
+            if None not in out:
+                return out
         return tuple(self.cell(x) for x in refs)
 
     def name(self, cell: int) -> str:

@@ -654,7 +654,10 @@ def _pair_flags(ctx: _Ctx, negative: Any) -> None:
             raise ParseError(f"unknown negative constraint {kind!r}"
                              f"{did_you_mean(kind, NEGATIVE_KINDS)} (f-puzzles knows "
                              f"{', '.join(NEGATIVE_KINDS)})")
-    for bundle in pair_flag_bundles(ctx, bool(ctx.obj.get("nonconsecutive")), set(negative)):
+    nonconsecutive = bool(ctx.obj.get("nonconsecutive"))
+    if not nonconsecutive and not negative:
+        return      # no flag: no bundle (the dots' entries were read, and checked, already)
+    for bundle in pair_flag_bundles(ctx, nonconsecutive, set(negative)):
         ctx.p.use(bundle)
 
 
