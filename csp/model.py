@@ -515,8 +515,8 @@ class Puzzle:
                     self._engines[gac] = eng
                     return eng
             eng = self._engines[gac] = self._build_engine(gac, budget)
-            if shared is not None and all(type(p).__dict__.get("history_free")
-                                          for p in eng.props):
+            if shared is not None and all(kind.__dict__.get("history_free")
+                                          for kind in {type(p) for p in eng.props}):
                 shared.engines[gac] = eng
         return eng
 
@@ -526,6 +526,7 @@ class Puzzle:
         houses = []
         props: list[Propagator] = []
         has_less = False
+        tables: dict = {}                # each relation key's tables, looked up once
         for c in self.constraints:
             if budget is not None:
                 budget.tick("model building")
@@ -536,7 +537,7 @@ class Puzzle:
                     continue
                 if rel is RelationKind.LT:
                     has_less = True
-                props.extend(c.propagators(n))
+                props.append(c.table_propagator(n, tables))
                 continue
             if isinstance(c, Relation) and c.relation is RelationKind.LT:
                 has_less = True

@@ -473,3 +473,23 @@ def test_order_specs_kernel_equals_python(seed):
     assert kernel.order_specs({}, ne, houses) == ()
     assert kernel.order_specs({0: {"r1c2"}}, set(), houses) is None
     assert kernel.order_specs({-1: {2}}, set(), houses) is None
+
+
+def test_table_propagator_equals_the_relations_propagator():
+    """``Relation.table_propagator`` (one engine build's tables by relation key) gives the
+    propagator ``propagators(n)`` gives: the same cells, name, scope and the same table
+    objects, for relations of every kind sharing one memo."""
+    from csp.constraints.binary import (AbsDiff, AllowedPairs, Less, LessEqual, NotAbsDiff,
+                                        Ratio, Relation)
+    for n in (4, 9, 12):
+        memo: dict = {}
+        rels = [Less(0, 5), Less(7, 2), LessEqual(3, 4), AbsDiff(1, 2, 1), AbsDiff(8, 3, 2),
+                NotAbsDiff(4, 9, 1), Ratio(2, 6, 2), AllowedPairs(0, 1, {(1, 2), (2, 3)}),
+                Relation(5, 6, lambda x, y: x + y > n, "gt"), Less(5, 0)]
+        for r in rels:
+            want = r.propagators(n)[0]
+            got = r.table_propagator(n, memo)
+            assert (got.a, got.b, got.name, got.scope) == (want.a, want.b, want.name,
+                                                           want.scope)
+            for attr in ("sup_a", "sup_b", "uni_a", "uni_b", "both_a"):
+                assert getattr(got, attr) is getattr(want, attr), (r.name, attr)
