@@ -355,6 +355,24 @@ class Puzzle:
         entries = getattr(bundle, "cell_lists", ())
         if not entries:
             return
+        # the common case first: one list of cells, each once (what the loop below passes
+        # without a word); any other entry goes through the loop, which says what is wrong
+        cells_of = self.grid.cells
+        rest = []
+        for entry in entries:
+            if "+" not in entry and not entry.endswith("[]"):
+                refs = getattr(bundle, entry, None)
+                if type(refs) in (list, tuple):
+                    try:
+                        ids = cells_of(refs)
+                    except InvalidPuzzle:
+                        ids = ()
+                    if ids and len(set(ids)) == len(ids):
+                        continue
+            rest.append(entry)
+        if not rest:
+            return
+        entries = rest
         rule = getattr(bundle, "__name__", None) or type(bundle).__name__
         loop = bool(getattr(bundle, "closed_loop", False))
         for entry in entries:

@@ -285,6 +285,9 @@ def _named(grid: Grid, obj: dict) -> Puzzle:
     return p
 
 
+_DICT_ONLY = {dict}
+
+
 def _load(obj: dict, budget: Budget | None) -> Puzzle:
     """:func:`load_fpuzzles` from scratch."""
     unknown = sorted(str(k) for k in obj if k not in IGNORED and k not in HANDLERS
@@ -302,10 +305,11 @@ def _load(obj: dict, budget: Budget | None) -> Puzzle:
     if (not isinstance(grid_rows, list) or len(grid_rows) != n
             or any(not isinstance(r, list) or len(r) != n for r in grid_rows)):
         raise ParseError(f"f-puzzles 'grid' must be {n} rows of {n} cells")
-    for r, row in enumerate(grid_rows):
-        for c, cell in enumerate(row):
-            if not isinstance(cell, dict):
-                raise ParseError(f"f-puzzles grid cell R{r + 1}C{c + 1} is not an object")
+    if any(set(map(type, row)) != _DICT_ONLY for row in grid_rows):   # (a row at a time)
+        for r, row in enumerate(grid_rows):
+            for c, cell in enumerate(row):
+                if not isinstance(cell, dict):
+                    raise ParseError(f"f-puzzles grid cell R{r + 1}C{c + 1} is not an object")
     regs, explicit = _regions(grid_rows, n)
     layout = _Layout(n, regs, explicit)
     uses_regions = [k for k in ("regionsumline", "boxindexer", "disjointgroups")
@@ -326,15 +330,20 @@ def _load(obj: dict, budget: Budget | None) -> Puzzle:
         for c, cell in enumerate(row):
             if not cell:
                 continue                # most cells: nothing given ({})
-            name = f"R{r + 1}C{c + 1}"
             v = cell.get("value")
             if cell.get("given") and v not in (None, ""):
-                d = to_int(v, f"f-puzzles given at {name}")
-                if not 1 <= d <= n:
-                    raise ParseError(f"f-puzzles given at {name} is {d}, not a digit 1..{n}")
-                p.set_given(r * n + c, d)
+                if type(v) is int and 1 <= v <= n:      # the common case: a digit
+                    p.set_given(r * n + c, v)
+                else:
+                    name = f"R{r + 1}C{c + 1}"
+                    d = to_int(v, f"f-puzzles given at {name}")
+                    if not 1 <= d <= n:
+                        raise ParseError(f"f-puzzles given at {name} is {d}, not a digit "
+                                         f"1..{n}")
+                    p.set_given(r * n + c, d)
             gpm = cell.get("givenPencilMarks")
             if gpm:
+                name = f"R{r + 1}C{c + 1}"
                 if not isinstance(gpm, list):
                     raise ParseError(f"f-puzzles givenPencilMarks at {name} must be a list")
                 ds = sorted({to_int(d, f"f-puzzles givenPencilMarks at {name}") for d in gpm})
