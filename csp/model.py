@@ -359,9 +359,9 @@ class Puzzle:
         # without a word); any other entry goes through the loop, which says what is wrong
         cells_of = self.grid.cells
         rest = []
-        for entry in entries:
-            if "+" not in entry and not entry.endswith("[]"):
-                refs = getattr(bundle, entry, None)
+        for attr in entries:
+            if "+" not in attr and not attr.endswith("[]"):
+                refs = getattr(bundle, attr, None)
                 if type(refs) in (list, tuple):
                     try:
                         ids = cells_of(refs)
@@ -369,7 +369,7 @@ class Puzzle:
                         ids = ()
                     if ids and len(set(ids)) == len(ids):
                         continue
-            rest.append(entry)
+            rest.append(attr)
         if not rest:
             return
         entries = rest
