@@ -126,17 +126,40 @@ def region_groups(regs: list[int | None]) -> list[tuple[int, ...]]:
     return [tuple(v) for v in out.values()]
 
 
+#: per size n, f-puzzles' default regions, their groups and what _Layout reads of them
+#: (made once per size: most documents name no region)
+_DEFAULT_LAYOUTS: dict[int, tuple] = {}
+
+
+def _default_layout(n: int) -> tuple:
+    """``(regions, groups, full, rows_as_regions)`` of f-puzzles' default regions for size
+    ``n`` (:func:`default_regions`), as :class:`_Layout` works them out."""
+    hit = _DEFAULT_LAYOUTS.get(n)
+    if hit is None:
+        regs = tuple(default_regions(n))
+        groups = tuple(region_groups(list(regs)))
+        full = len(groups) == n and all(len(g) == n for g in groups)
+        rows = [tuple(range(r * n, (r + 1) * n)) for r in range(n)]
+        hit = _DEFAULT_LAYOUTS[n] = (regs, groups, full, full and sorted(groups) == rows)
+    return hit
+
+
 class _Layout:
     """The grid and region reading of an f-puzzles document."""
 
     def __init__(self, n: int, regs: list[int | None], explicit: bool) -> None:
         self.n = n
-        self.groups = region_groups(regs)
-        rows = [tuple(range(r * n, (r + 1) * n)) for r in range(n)]
-        full = len(self.groups) == n and all(len(g) == n for g in self.groups)
-        self.rows_as_regions = full and sorted(self.groups) == rows
+        default = _default_layout(n)
+        if not explicit:                 # the default regions (regs is default[0])
+            self.groups = list(default[1])
+            full, self.rows_as_regions = default[2], default[3]
+        else:
+            self.groups = region_groups(regs)
+            rows = [tuple(range(r * n, (r + 1) * n)) for r in range(n)]
+            full = len(self.groups) == n and all(len(g) == n for g in self.groups)
+            self.rows_as_regions = full and sorted(self.groups) == rows
         self.partial: list[tuple[int, ...]] = []
-        if full and (not explicit or self.groups == region_groups(default_regions(n))) \
+        if full and (not explicit or self.groups == list(default[1])) \
                 and default_box_shape(n):
             self.grid = Grid(n)
         elif self.rows_as_regions:
@@ -153,7 +176,7 @@ class _Layout:
 
 
 def _regions(rows: list, n: int) -> tuple[list[int | None], bool]:
-    regs: list[int | None] = list(default_regions(n))
+    regs: list[int | None] = list(_default_layout(n)[0])
     explicit = False
     for r, row in enumerate(rows):
         for c, cell in enumerate(row):
