@@ -557,6 +557,15 @@ class Puzzle:
                     has_less = True
                 props.append(c.table_propagator(n, tables))
                 continue
+            if type(c) is AllDifferent:  # a house: nothing compiled (its check below)
+                h = c.cells
+                if len(h) > n:
+                    raise InvalidConstraint(f"{c.name}: {len(h)} cells cannot all differ "
+                                            f"with digits 1..{n}")
+                houses.append((c.name, h))
+                if gac:
+                    props.append(AllDifferentGAC(h, c.name))
+                continue
             if isinstance(c, Relation) and c.relation is RelationKind.LT:
                 has_less = True
             h = c.house()

@@ -108,12 +108,15 @@ def order_propagators(constraints: Iterable[object], house_cells: list[tuple[int
     propagators' names. (:meth:`csp.model.Puzzle.engine` passes its own.)"""
     less: dict[int, set[int]] = {}
     ne: set[tuple[int, int]] = set()
-    for c in constraints:
-        if is_less(c):
-            less.setdefault(c.a, set()).add(c.b)       # type: ignore[attr-defined]
-        elif is_not_equal(c):
-            a, b = c.a, c.b                             # type: ignore[attr-defined]
-            ne.add((min(a, b), max(a, b)))
+    lt, neq = RelationKind.LT, RelationKind.NE
+    for c in constraints:              # (is_less / is_not_equal, one test of the class)
+        if type(c) is Relation or isinstance(c, Relation):
+            rel = c.relation                            # type: ignore[attr-defined]
+            if rel is lt:
+                less.setdefault(c.a, set()).add(c.b)   # type: ignore[attr-defined]
+            elif rel is neq:
+                a, b = c.a, c.b                         # type: ignore[attr-defined]
+                ne.add((a, b) if a < b else (b, a))
     if not less:
         return []
     key = (frozenset((a, b) for a, bs in less.items() for b in bs), frozenset(ne),
