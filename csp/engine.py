@@ -376,16 +376,20 @@ def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
 
 
 def _native_specs(kernel, props: Sequence[Propagator], n: int) -> list[tuple | None]:
-    """:func:`_native_spec` of each of ``props``; the binary tables (most of a setter
-    puzzle's propagators, a few kinds of relation) in one loop, each kind's C tables
-    looked up once."""
+    """:func:`_native_spec` of each of ``props``; the binary tables and ordering bounds
+    (most of a setter puzzle's propagators, a few kinds of relation) in one loop, each
+    relation kind's C tables looked up once."""
     if not _NATIVE:
         _native_classes()
-    bt = _NATIVE[0]
+    bt, ob = _NATIVE[0], _NATIVE[1]
     out: list[tuple | None] = []
     caps: dict[int, tuple] = {}
     for p in props:
-        if type(p) is bt and p.uni_a is not None and "propagate" not in p.__dict__:
+        kind = type(p)
+        if kind is ob and "propagate" not in p.__dict__:     # ordering bounds
+            out.append((2, p.cell, p.below, p.above))
+            continue
+        if kind is bt and p.uni_a is not None and "propagate" not in p.__dict__:
             got = caps.get(id(p.uni_a))
             if got is not None and got[0] is p.uni_b and got[1] is p.both_a:
                 out.append((1, p.a, p.b, got[2]))
