@@ -179,6 +179,8 @@ def _regions(rows: list, n: int) -> tuple[list[int | None], bool]:
     regs: list[int | None] = list(_default_layout(n)[0])
     explicit = False
     for r, row in enumerate(rows):
+        if row.count(_EMPTY) == len(row):
+            continue                    # a row of empty cells: no region named
         for c, cell in enumerate(row):
             if "region" in cell:
                 explicit = True
@@ -226,6 +228,8 @@ def forget_templates() -> None:
 #: the document's keys that its rules do not read (its name and meta are read each time)
 _NOT_RULES = IGNORED - {"size"}
 _NO_REGION = object()
+#: an empty cell of the document (``row.count(_EMPTY)``: a row of them in one C loop)
+_EMPTY: dict = {}
 
 
 def _rules_key(obj: dict) -> str | None:
@@ -240,6 +244,8 @@ def _rules_key(obj: dict) -> str | None:
     for r, row in enumerate(grid_rows):
         if not isinstance(row, list):
             return None
+        if row.count(_EMPTY) == len(row):
+            continue                    # a row of empty cells (most rows): nothing read
         for c, cell in enumerate(row):
             if type(cell) is dict:
                 if not cell:
@@ -350,6 +356,8 @@ def _load(obj: dict, budget: Budget | None) -> Puzzle:
         if len(g) > 1:
             p.use(regions.extra_region([grid.name(c) for c in g], f"region {i + 1}"))
     for r, row in enumerate(grid_rows):
+        if row.count(_EMPTY) == len(row):
+            continue                    # a row of empty cells: nothing given
         for c, cell in enumerate(row):
             if not cell:
                 continue                # most cells: nothing given ({})
