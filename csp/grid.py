@@ -76,6 +76,12 @@ def _name_table(n: int) -> tuple[tuple[str, ...], dict[str, int]]:
     return table
 
 
+#: a cell's orthogonal steps, and per size n every cell's orthogonal neighbours of an
+#: n x n grid (:meth:`Grid.orthogonal`)
+_ORTHO_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_ORTHOGONAL: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
 #: the tables of the grids built with the default box shape, no box or no box shape (n,
 #: box) -> the attributes (a Grid's tables depend on nothing else: built once per shape)
 _SHAPES: dict[tuple, dict] = {}
@@ -300,7 +306,14 @@ class Grid:
         return tuple(sorted(out))
 
     def orthogonal(self, cell: int) -> tuple[int, ...]:
-        return self._offsets(cell, ((-1, 0), (1, 0), (0, -1), (0, 1)))
+        if type(self) is Grid and type(cell) is int and 0 <= cell < self.size:
+            # every cell's, made once per size (a dot's reader asks for each dot's cells)
+            table = _ORTHOGONAL.get(self.n)
+            if table is None:
+                table = _ORTHOGONAL[self.n] = tuple(
+                    self._offsets(x, _ORTHO_STEPS) for x in range(self.size))
+            return table[cell]
+        return self._offsets(cell, _ORTHO_STEPS)
 
     def diagonal_neighbours(self, cell: int) -> tuple[int, ...]:
         return self._offsets(cell, ((-1, -1), (-1, 1), (1, -1), (1, 1)))
