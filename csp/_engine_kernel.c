@@ -1141,6 +1141,280 @@ done:
     return result;
 }
 
+/* ---- order_specs: csp/constraints/order.py `_order_specs` in C -------------------------
+ *
+ * order_specs(less, ne, house_cells) -> the same tuple of (cell, below groups, above
+ * groups, scope) as `_order_specs(less, ne, house_cells)`, or None when a cell is not a
+ * small non-negative int (the caller then takes the Python loop). `less`: a dict cell ->
+ * set of the cells known greater; `ne`: (a, b) pairs of cells that must differ;
+ * `house_cells`: the cells of each all-different house. Every output is made of sets
+ * (the closure, the groups) listed in ascending order, so any way of building the same
+ * sets gives the same tuple: here the closure is Warshall's on cell bitsets, and a group is
+ * a bitset grown as the Python `groups` grows it (each cell of the set outside the house,
+ * ascending, joins when it differs from every cell of the group so far). */
+
+#define OS_MAX_CELLS 4096
+
+typedef struct { long *a; Py_ssize_t n, cap; } LVec;
+
+static int lvec_push(LVec *v, long x) {
+    if (v->n == v->cap) {
+        Py_ssize_t cap = v->cap ? 2 * v->cap : 64;
+        long *a = realloc(v->a, (size_t)cap * sizeof(long));
+        if (!a) { PyErr_NoMemory(); return -1; }
+        v->a = a; v->cap = cap;
+    }
+    v->a[v->n++] = x;
+    return 0;
+}
+
+/* a cell from a Python object: 0, or 1 when it is not an int in range (the caller gives
+ * up: None) */
+static int os_cell(PyObject *o, long *out) {
+    if (!PyLong_CheckExact(o)) return 1;
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || v < 0 || v >= OS_MAX_CELLS) { PyErr_Clear(); return 1; }
+    *out = v;
+    return 0;
+}
+
+#define BIT(s, c) (((s)[(c) >> 6] >> ((c) & 63)) & 1)
+#define SETBIT(s, c) ((s)[(c) >> 6] |= (u64)1 << ((c) & 63))
+
+static int os_popcount2(const u64 *s, Py_ssize_t w) {   /* 0, 1 or 2 (at least two) */
+    int k = 0;
+    for (Py_ssize_t j = 0; j < w; j++) {
+        if (!s[j]) continue;
+        k += (s[j] & (s[j] - 1)) ? 2 : 1;
+        if (k >= 2) return 2;
+    }
+    return k;
+}
+
+/* the groups of `cs` (see order.py `groups`) into out (room for nh bitsets); their count */
+static Py_ssize_t os_groups(const u64 *cs, const u64 *H, Py_ssize_t nh, const u64 *mates,
+                            Py_ssize_t w, u64 *out, u64 *grp) {
+    Py_ssize_t ng = 0;
+    if (os_popcount2(cs, w) < 2) return 0;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        const u64 *h = H + i * w;
+        for (Py_ssize_t j = 0; j < w; j++) grp[j] = cs[j] & h[j];
+        if (os_popcount2(grp, w) < 2) continue;
+        for (Py_ssize_t j = 0; j < w; j++) {
+            u64 rest = cs[j] & ~h[j];          /* cs - the house's part, ascending */
+            while (rest) {
+                long c = (long)(j * 64 + __builtin_ctzll(rest));
+                rest &= rest - 1;
+                const u64 *m = mates + (Py_ssize_t)c * w;
+                int all = 1;
+                for (Py_ssize_t k = 0; k < w; k++)
+                    if (grp[k] & ~m[k]) { all = 0; break; }
+                if (all) SETBIT(grp, c);
+            }
+        }
+        int dup = 0;
+        for (Py_ssize_t g = 0; g < ng && !dup; g++)
+            dup = !memcmp(out + g * w, grp, (size_t)w * sizeof(u64));
+        if (!dup) {
+            memcpy(out + ng * w, grp, (size_t)w * sizeof(u64));
+            ng++;
+        }
+    }
+    return ng;
+}
+
+static PyObject *os_cells_tuple(const u64 *s, Py_ssize_t w) {
+    Py_ssize_t k = 0;
+    for (Py_ssize_t j = 0; j < w; j++) k += __builtin_popcountll(s[j]);
+    PyObject *t = PyTuple_New(k);
+    if (!t) return NULL;
+    Py_ssize_t i = 0;
+    for (Py_ssize_t j = 0; j < w; j++) {
+        u64 b = s[j];
+        while (b) {
+            PyObject *v = PyLong_FromLong((long)(j * 64 + __builtin_ctzll(b)));
+            if (!v) { Py_DECREF(t); return NULL; }
+            PyTuple_SET_ITEM(t, i++, v);
+            b &= b - 1;
+        }
+    }
+    return t;
+}
+
+static PyObject *os_groups_tuple(const u64 *gs, Py_ssize_t ng, Py_ssize_t w) {
+    PyObject *t = PyTuple_New(ng);
+    if (!t) return NULL;
+    for (Py_ssize_t g = 0; g < ng; g++) {
+        PyObject *x = os_cells_tuple(gs + g * w, w);
+        if (!x) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, g, x);
+    }
+    return t;
+}
+
+static PyObject *k_order_specs(PyObject *self, PyObject *args) {
+    PyObject *less, *ne, *houses;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyDict_Type, &less, &ne, &houses)) return NULL;
+    LVec lp = {0}, np = {0}, hc = {0}, hstart = {0};
+    PyObject *result = NULL, *hs = NULL;
+    u64 *mem = NULL;
+    int *cells = NULL;
+    long maxc = -1, v;
+    /* the `<` pairs */
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    while (PyDict_Next(less, &pos, &key, &val)) {
+        long a;
+        if (os_cell(key, &a)) goto giveup;
+        PyObject *it = PyObject_GetIter(val);
+        if (!it) goto done;
+        PyObject *y;
+        while ((y = PyIter_Next(it))) {
+            long b;
+            int bad = os_cell(y, &b);
+            Py_DECREF(y);
+            if (bad) { Py_DECREF(it); goto giveup; }
+            if (lvec_push(&lp, a) < 0 || lvec_push(&lp, b) < 0) { Py_DECREF(it); goto done; }
+            if (a > maxc) maxc = a;
+            if (b > maxc) maxc = b;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) goto done;
+    }
+    /* the != pairs */
+    {
+        PyObject *it = PyObject_GetIter(ne);
+        if (!it) goto done;
+        PyObject *pr;
+        while ((pr = PyIter_Next(it))) {
+            long a, b;
+            if (!PyTuple_Check(pr) || PyTuple_GET_SIZE(pr) != 2
+                    || os_cell(PyTuple_GET_ITEM(pr, 0), &a)
+                    || os_cell(PyTuple_GET_ITEM(pr, 1), &b)) {
+                Py_DECREF(pr); Py_DECREF(it); goto giveup;
+            }
+            Py_DECREF(pr);
+            if (lvec_push(&np, a) < 0 || lvec_push(&np, b) < 0) { Py_DECREF(it); goto done; }
+            if (a > maxc) maxc = a;
+            if (b > maxc) maxc = b;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) goto done;
+    }
+    /* the houses */
+    hs = PySequence_Fast(houses, "house_cells must be a sequence");
+    if (!hs) goto done;
+    Py_ssize_t nh = PySequence_Fast_GET_SIZE(hs);
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        if (lvec_push(&hstart, (long)hc.n) < 0) goto done;
+        PyObject *hf = PySequence_Fast(PySequence_Fast_GET_ITEM(hs, i), "a house's cells");
+        if (!hf) goto done;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(hf); j++) {
+            if (os_cell(PySequence_Fast_GET_ITEM(hf, j), &v)) { Py_DECREF(hf); goto giveup; }
+            if (lvec_push(&hc, v) < 0) { Py_DECREF(hf); goto done; }
+            if (v > maxc) maxc = v;
+        }
+        Py_DECREF(hf);
+    }
+    if (lvec_push(&hstart, (long)hc.n) < 0) goto done;
+    if (!lp.n) { result = PyTuple_New(0); goto done; }
+    {
+        Py_ssize_t N = maxc + 1, w = (N + 63) / 64;
+        /* above, below, mates per cell; the houses; the groups of one set; a group */
+        size_t words = (size_t)(3 * N + nh + 2 * nh + 2) * (size_t)w;
+        mem = calloc(words, sizeof(u64));
+        cells = malloc((size_t)N * sizeof(int));
+        char *in = calloc((size_t)N, 1);
+        if (!mem || !cells || !in) { free(in); PyErr_NoMemory(); goto done; }
+        u64 *above = mem, *below = above + N * w, *mates = below + N * w;
+        u64 *H = mates + N * w, *gb = H + nh * w, *ga = gb + nh * w, *grp = ga + nh * w;
+        for (Py_ssize_t k = 0; k < lp.n; k += 2) {
+            SETBIT(above + lp.a[k] * w, lp.a[k + 1]);
+            in[lp.a[k]] = in[lp.a[k + 1]] = 1;
+        }
+        Py_ssize_t nc = 0;
+        for (Py_ssize_t c = 0; c < N; c++)
+            if (in[c]) cells[nc++] = (int)c;
+        /* Warshall: above[x] = the cells reachable from x through `less` */
+        for (Py_ssize_t k = 0; k < nc; k++) {
+            const u64 *ak = above + (Py_ssize_t)cells[k] * w;
+            for (Py_ssize_t i = 0; i < nc; i++) {
+                u64 *ai = above + (Py_ssize_t)cells[i] * w;
+                if (BIT(ai, cells[k]))
+                    for (Py_ssize_t j = 0; j < w; j++) ai[j] |= ak[j];
+            }
+        }
+        for (Py_ssize_t i = 0; i < nc; i++) {      /* a cycle: a cell is not above itself */
+            int x = cells[i];
+            u64 *ax = above + (Py_ssize_t)x * w;
+            ax[x >> 6] &= ~((u64)1 << (x & 63));
+            for (Py_ssize_t j = 0; j < w; j++) {
+                u64 b = ax[j];
+                while (b) {
+                    Py_ssize_t y = j * 64 + __builtin_ctzll(b);
+                    b &= b - 1;
+                    SETBIT(below + y * w, x);
+                }
+            }
+        }
+        for (Py_ssize_t i = 0; i < nh; i++) {
+            u64 *h = H + i * w;
+            for (long k = hstart.a[i]; k < hstart.a[i + 1]; k++) SETBIT(h, hc.a[k]);
+            for (long k = hstart.a[i]; k < hstart.a[i + 1]; k++)
+                if (in[hc.a[k]]) {
+                    u64 *m = mates + hc.a[k] * w;
+                    for (Py_ssize_t j = 0; j < w; j++) m[j] |= h[j];
+                }
+        }
+        for (Py_ssize_t i = 0; i < nc; i++) {
+            int x = cells[i];
+            (mates + (Py_ssize_t)x * w)[x >> 6] &= ~((u64)1 << (x & 63));
+        }
+        for (Py_ssize_t k = 0; k < np.n; k += 2) {
+            long a = np.a[k], b = np.a[k + 1];
+            if (in[a]) SETBIT(mates + a * w, b);
+            if (in[b]) SETBIT(mates + b * w, a);
+        }
+        free(in);
+        PyObject *out = PyList_New(0);
+        if (!out) goto done;
+        for (Py_ssize_t i = 0; i < nc; i++) {
+            int x = cells[i];
+            Py_ssize_t nb = os_groups(below + (Py_ssize_t)x * w, H, nh, mates, w, gb, grp);
+            Py_ssize_t na = os_groups(above + (Py_ssize_t)x * w, H, nh, mates, w, ga, grp);
+            if (!nb && !na) continue;
+            for (Py_ssize_t j = 0; j < w; j++) grp[j] = 0;
+            SETBIT(grp, x);
+            for (Py_ssize_t g = 0; g < nb; g++)
+                for (Py_ssize_t j = 0; j < w; j++) grp[j] |= gb[g * w + j];
+            for (Py_ssize_t g = 0; g < na; g++)
+                for (Py_ssize_t j = 0; j < w; j++) grp[j] |= ga[g * w + j];
+            PyObject *bt = os_groups_tuple(gb, nb, w), *at = os_groups_tuple(ga, na, w);
+            PyObject *sc = os_cells_tuple(grp, w);
+            PyObject *spec = (bt && at && sc) ? Py_BuildValue("(iOOO)", x, bt, at, sc) : NULL;
+            Py_XDECREF(bt); Py_XDECREF(at); Py_XDECREF(sc);
+            if (!spec || PyList_Append(out, spec) < 0) {
+                Py_XDECREF(spec); Py_DECREF(out); goto done;
+            }
+            Py_DECREF(spec);
+        }
+        result = PyList_AsTuple(out);
+        Py_DECREF(out);
+    }
+    goto done;
+giveup:
+    if (PyErr_Occurred()) goto done;
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    free(lp.a); free(np.a); free(hc.a); free(hstart.a); free(mem); free(cells);
+    Py_XDECREF(hs);
+    return result;
+}
+#undef BIT
+#undef SETBIT
+
 static PyMethodDef methods[] = {
     {"geo", k_geo, METH_VARARGS, "geo(size, n, peers, cell_full, full_cells): house tables"},
     {"props", k_props, METH_VARARGS,
@@ -1149,6 +1423,8 @@ static PyMethodDef methods[] = {
     {"propagate", k_propagate, METH_VARARGS,
      "propagate(geo, props, cand, changed, propagators, ctx, max_cost, houses_last, budget, "
      "subsumed, nofix): Engine.propagate's loop, untraced"},
+    {"order_specs", k_order_specs, METH_VARARGS,
+     "order_specs(less, ne, house_cells): csp.constraints.order._order_specs, or None"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_engine_kernel",

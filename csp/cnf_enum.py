@@ -273,8 +273,7 @@ class Decided:
     def __init__(self, session: Any, cap: int = 0, keep: bool = False) -> None:
         cand = session.cand
         values = [m.bit_length() - 1 for m in cand]
-        ok = all(con.check(*[values[c] for c in con.cells])
-                 for con in session.puzzle.constraints if con.cells)
+        ok = _holds(session.puzzle.constraints, values, session.n)
         self.n, self.size, self.cap = session.n, session.size, cap
         self.found = 1 if ok else 0
         self.first = values if ok else None
@@ -294,6 +293,23 @@ class Decided:
     def take(self) -> list[list[int]]:
         kept, self._kept = self._kept, []
         return kept
+
+
+def _holds(constraints: Any, values: list[int], n: int) -> bool:
+    """Every rule's ``check`` on the digits ``values`` (1..n in every cell); a plain binary
+    relation (most of a setter puzzle's rules) read from its support table, which holds
+    its predicate on the digits 1..n."""
+    from .constraints import Relation
+    for con in constraints:
+        cells = con.cells
+        if not cells:
+            continue
+        if type(con) is Relation:
+            if not con.tables(n)[0][values[con.a]] >> values[con.b] & 1:
+                return False
+        elif not con.check(*[values[c] for c in cells]):
+            return False
+    return True
 
 
 def relation_supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:

@@ -366,13 +366,41 @@ def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
     if geo.ktables is False:
         return False
     index = {lvl: i for i, lvl in enumerate(eng.levels)}
-    native = [_native_spec(kernel, p, eng.n) for p in eng.props]
+    native = _native_specs(kernel, eng.props, eng.n)
     try:
         props = kernel.props(eng.size, eng.watch, [index[c] for c in eng.prop_cost],
                              eng.prop_cost, len(eng.levels), native)
     except (ValueError, OverflowError, TypeError):
         return False
     return geo.ktables, props
+
+
+def _native_specs(kernel, props: Sequence[Propagator], n: int) -> list[tuple | None]:
+    """:func:`_native_spec` of each of ``props``; the binary tables and ordering bounds
+    (most of a setter puzzle's propagators, a few kinds of relation) in one loop, each
+    relation kind's C tables looked up once."""
+    if not _NATIVE:
+        _native_classes()
+    bt, ob = _NATIVE[0], _NATIVE[1]
+    out: list[tuple | None] = []
+    caps: dict[int, tuple] = {}
+    for p in props:
+        kind = type(p)
+        if kind is ob and "propagate" not in p.__dict__:     # ordering bounds
+            out.append((2, p.cell, p.below, p.above))
+            continue
+        if kind is bt and p.uni_a is not None and "propagate" not in p.__dict__:
+            got = caps.get(id(p.uni_a))
+            if got is not None and got[0] is p.uni_b and got[1] is p.both_a:
+                out.append((1, p.a, p.b, got[2]))
+                continue
+            spec = _native_spec(kernel, p, n)
+            if spec is not None:
+                caps[id(p.uni_a)] = (p.uni_b, p.both_a, spec[3])
+            out.append(spec)
+        else:
+            out.append(_native_spec(kernel, p, n))
+    return out
 
 
 def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
@@ -393,13 +421,7 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     the propagator's ``propagate`` runs) and returns FIX (``(4, cells, fn, args)``: the
     outside clues' compiled line scans, variants/outside.py)."""
     if not _NATIVE:
-        from .constraints.binary import BinaryTable
-        from .constraints.order import OrderBoundsPropagator
-        from .constraints.element import (ContainsPropagator, ElementHousePropagator,
-                                          ElementPropagator)
-        from .constraints.run import ConsecutiveSetPropagator
-        _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator,
-                        ElementPropagator, ElementHousePropagator, ContainsPropagator))
+        _native_classes()
     kind = type(p)
     if "propagate" in p.__dict__:      # (a propagator's instances have a __dict__)
         return None
@@ -434,6 +456,17 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
             _KTABLES.pop(next(iter(_KTABLES)))
         hit = _KTABLES[key] = (p.uni_a, p.uni_b, p.both_a, cap)
     return (1, p.a, p.b, hit[3])
+
+
+def _native_classes() -> None:
+    """Fill :data:`_NATIVE` (on first use: csp.constraints imports after this module)."""
+    from .constraints.binary import BinaryTable
+    from .constraints.order import OrderBoundsPropagator
+    from .constraints.element import (ContainsPropagator, ElementHousePropagator,
+                                      ElementPropagator)
+    from .constraints.run import ConsecutiveSetPropagator
+    _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator,
+                    ElementPropagator, ElementHousePropagator, ContainsPropagator))
 
 
 #: the classes :func:`_native_spec` knows, BinaryTable, OrderBoundsPropagator,

@@ -76,6 +76,12 @@ def _name_table(n: int) -> tuple[tuple[str, ...], dict[str, int]]:
     return table
 
 
+#: a cell's orthogonal steps, and per size n every cell's orthogonal neighbours of an
+#: n x n grid (:meth:`Grid.orthogonal`)
+_ORTHO_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_ORTHOGONAL: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
 #: the tables of the grids built with the default box shape, no box or no box shape (n,
 #: box) -> the attributes (a Grid's tables depend on nothing else: built once per shape)
 _SHAPES: dict[tuple, dict] = {}
@@ -255,12 +261,29 @@ class Grid:
         return self.n
 
     def cells(self, refs: Iterable) -> tuple[int, ...]:
+        if type(self) is Grid and type(refs) in (list, tuple):
+            # the common case, names as :meth:`name` writes them: one lookup each
+            try:
+                out = tuple(map(self._cell_of.get, refs))
+            except TypeError:          # an unhashable reference: :meth:`cell` says why
+                out = (None,)
+            if None not in out:
+                return out
         return tuple(self.cell(x) for x in refs)
 
     def name(self, cell: int) -> str:
         if type(cell) is int and 0 <= cell < self.size:
             return self._names[cell]
         return f"r{cell // self.n + 1}c{cell % self.n + 1}"
+
+    def names_table(self) -> tuple[str, ...] | None:
+        """:meth:`name` of every cell, by id (a square grid; None for a multi-grid): for
+        code that names many cells.
+
+        >>> Grid(4).names_table()[5]
+        'r2c2'
+        """
+        return self._names
 
     def row(self, cell: int) -> int:
         return cell // self.n
@@ -283,7 +306,14 @@ class Grid:
         return tuple(sorted(out))
 
     def orthogonal(self, cell: int) -> tuple[int, ...]:
-        return self._offsets(cell, ((-1, 0), (1, 0), (0, -1), (0, 1)))
+        if type(self) is Grid and type(cell) is int and 0 <= cell < self.size:
+            # every cell's, made once per size (a dot's reader asks for each dot's cells)
+            table = _ORTHOGONAL.get(self.n)
+            if table is None:
+                table = _ORTHOGONAL[self.n] = tuple(
+                    self._offsets(x, _ORTHO_STEPS) for x in range(self.size))
+            return table[cell]
+        return self._offsets(cell, _ORTHO_STEPS)
 
     def diagonal_neighbours(self, cell: int) -> tuple[int, ...]:
         return self._offsets(cell, ((-1, -1), (-1, 1), (1, -1), (1, 1)))
@@ -416,6 +446,9 @@ class MultiGrid(Grid):
     def name(self, cell: int) -> str:
         r, c = self._pos[cell]
         return f"r{r + 1}c{c + 1}"
+
+    def names_table(self) -> None:
+        return None
 
     def row(self, cell: int) -> int:
         return self._pos[cell][0]

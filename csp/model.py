@@ -241,9 +241,13 @@ class Puzzle:
     def add_grid_houses(self, rows: bool = True, cols: bool = True,
                         regions: bool = True) -> "Puzzle":
         """All-different rows, columns and boxes/regions of the grid."""
-        return self.add(*[AllDifferent(h.cells, h.name) for h in self.grid.houses
-                          if (h.kind == "row" and rows) or (h.kind == "col" and cols)
-                          or (h.kind not in ("row", "col") and regions)])
+        self._check_open()
+        # the grid's own houses: their cells are in the grid, each once, at most n of
+        # them, and they are named: :meth:`add`'s checks would pass on each
+        self.constraints.extend([AllDifferent(h.cells, h.name) for h in self.grid.houses
+                                 if (h.kind == "row" and rows) or (h.kind == "col" and cols)
+                                 or (h.kind not in ("row", "col") and regions)])
+        return self
 
     def add_less(self, a: Any, b: Any, name: str = "") -> "Puzzle":
         return self.add(Less(self.cell(a), self.cell(b), name))
@@ -351,6 +355,24 @@ class Puzzle:
         entries = getattr(bundle, "cell_lists", ())
         if not entries:
             return
+        # the common case first: one list of cells, each once (what the loop below passes
+        # without a word); any other entry goes through the loop, which says what is wrong
+        cells_of = self.grid.cells
+        rest = []
+        for attr in entries:
+            if "+" not in attr and not attr.endswith("[]"):
+                refs = getattr(bundle, attr, None)
+                if type(refs) in (list, tuple):
+                    try:
+                        ids = cells_of(refs)
+                    except InvalidPuzzle:
+                        ids = ()
+                    if ids and len(set(ids)) == len(ids):
+                        continue
+            rest.append(attr)
+        if not rest:
+            return
+        entries = rest
         rule = getattr(bundle, "__name__", None) or type(bundle).__name__
         loop = bool(getattr(bundle, "closed_loop", False))
         for entry in entries:
@@ -511,8 +533,8 @@ class Puzzle:
                     self._engines[gac] = eng
                     return eng
             eng = self._engines[gac] = self._build_engine(gac, budget)
-            if shared is not None and all(type(p).__dict__.get("history_free")
-                                          for p in eng.props):
+            if shared is not None and all(kind.__dict__.get("history_free")
+                                          for kind in {type(p) for p in eng.props}):
                 shared.engines[gac] = eng
         return eng
 
@@ -522,6 +544,7 @@ class Puzzle:
         houses = []
         props: list[Propagator] = []
         has_less = False
+        tables: dict = {}                # each relation key's tables, looked up once
         for c in self.constraints:
             if budget is not None:
                 budget.tick("model building")
@@ -532,7 +555,16 @@ class Puzzle:
                     continue
                 if rel is RelationKind.LT:
                     has_less = True
-                props.extend(c.propagators(n))
+                props.append(c.table_propagator(n, tables))
+                continue
+            if type(c) is AllDifferent:  # a house: nothing compiled (its check below)
+                h = c.cells
+                if len(h) > n:
+                    raise InvalidConstraint(f"{c.name}: {len(h)} cells cannot all differ "
+                                            f"with digits 1..{n}")
+                houses.append((c.name, h))
+                if gac:
+                    props.append(AllDifferentGAC(h, c.name))
                 continue
             if isinstance(c, Relation) and c.relation is RelationKind.LT:
                 has_less = True

@@ -1363,14 +1363,24 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     # each rule's clauses apart (spans): a house left out must take its effect with it
     peers = None if spans is not None else _Peers(puzzle)
     mates: list[int] | None = None    # per cell, the cells a house shares with it (bits)
+    # the C writers of _relation and _house, asked for once (the same conditions as theirs:
+    # a setter puzzle has dozens of relations and houses, each a call of these)
+    n, clauses = g.n, enc.clauses
+    kernel = active(_auto_kernel)
+    forbidden = house = None
+    if kernel is not None and type(cand) is list and n <= 62:
+        forbidden = kernel.forbidden
+        if compact and n <= AMO_PAIRWISE:
+            house = kernel.house
     for con in puzzle.constraints:
         enc.step()
         if not con.cells:
             continue                  # whole-puzzle helpers (ordering bounds) add nothing
-        start = len(enc.clauses)
+        start = len(clauses)
         kind = type(con)
         if kind is Relation:          # the two most common rules straight to their clauses
-            if con.pred is _ne and spans is None:
+            pred = con.pred
+            if pred is _ne and spans is None:
                 # a != b inside a house (anti-knight and anti-king pairs in a box): the
                 # house's clauses say it already (not with spans: a rule left out must
                 # not take another's effect with it)
@@ -1378,14 +1388,21 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                     mates = _house_mates(puzzle)
                 if mates[con.a] >> con.b & 1:
                     continue
-            _relation(enc, cand, con)
+            if forbidden is not None and pred is not _eq:
+                forbidden(clauses, con.a, con.b, con.tables(n)[0], cand, n)
+            else:
+                _relation(enc, cand, con)
         elif kind is AllDifferent:
             if len(set(con.cells)) > 1:
-                _house(enc, cand, con.cells)
+                if house is not None:
+                    house(clauses, cand, con.cells, n)
+                    enc.step()
+                else:
+                    _house(enc, cand, con.cells)
         else:
             _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
-            spans[id(con)] = (start, len(enc.clauses))
+            spans[id(con)] = (start, len(clauses))
     if spans is None:                 # sums the rules imply together (see derived_sums)
         for cells, total in derived_sums(puzzle):
             _cage(enc, cand, cells, (total,), table_budget // 10)

@@ -59,6 +59,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any, Callable, Iterator, Sequence
 
 from .bits import digits_of
@@ -869,14 +870,13 @@ def _kernel_result(en: Any, res: CandidateCounts, complete: bool) -> None:
     res.solutions_seen = en.found
     res.solution = en.first
     if complete:
-        counts, n = res.counts, res.n
-        for c in range(res.size):
-            m = res.cand[c]
-            base = c * n
-            for d in digits_of(m):
-                if counts[base + d]:
-                    m &= ~(1 << d)
-            res.refuted[c] = m
+        counts, n, size = res.counts, res.n, res.size
+        seen = [0] * size
+        # the candidates seen (count > 0), picked in C: a pass over those alone
+        for i in compress(range(1, size * n + 1), counts[1:size * n + 1]):
+            c, d = divmod(i - 1, n)
+            seen[c] |= 2 << d
+        res.refuted[:size] = [m & ~s for m, s in zip(res.cand, seen)]
 
 
 def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,

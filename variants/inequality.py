@@ -46,9 +46,10 @@ class thermo:
         self.cells = cells[0] if len(cells) == 1 and not isinstance(cells[0], (str, int)) else cells
 
     def apply(self, p: Puzzle) -> None:
-        ids = p.grid.cells(self.cells)
-        for a, b in zip(ids, ids[1:]):
-            p.add(Less(a, b, f"thermo {p.grid.name(a)}<{p.grid.name(b)}"))
+        g = p.grid
+        ids = g.cells(self.cells)
+        name = g.name
+        p.add(*[Less(a, b, f"thermo {name(a)}<{name(b)}") for a, b in zip(ids, ids[1:])])
 
 
 class slow_thermo:

@@ -232,13 +232,14 @@ class _ThreeGroupsLine:
 
         # on a closed loop whose length is no multiple of 3 a pair can be both one and
         # three apart: both relations are kept (such a loop has no solution)
-        for a, b in pairs((1, 2)):
-            p.add(Relation(a, b, fn, f"{self.mode}-group!=", (self.mode, g.n),
-                           f"{self.title} {g.name(a)}-{g.name(b)}"))
-        same = _GroupsSame(g.n, self.mode)
-        for a, b in pairs((3,)):
-            p.add(Relation(a, b, same, f"{self.mode}-group==", (self.mode, g.n, "same"),
-                           f"{self.title} {g.name(a)}={g.name(b)} group"))
+        name, title, mode = g.name, self.title, self.mode
+        label, key = f"{mode}-group!=", (mode, g.n)
+        p.add(*[Relation(a, b, fn, label, key, f"{title} {name(a)}-{name(b)}")
+                for a, b in pairs((1, 2))])
+        same = _GroupsSame(g.n, mode)
+        label, key = f"{mode}-group==", (mode, g.n, "same")
+        p.add(*[Relation(a, b, same, label, key, f"{title} {name(a)}={name(b)} group")
+                for a, b in pairs((3,))])
 
 
 class entropic_line(_ThreeGroupsLine):

@@ -39,7 +39,7 @@ class BinaryTable(Propagator):
         self.a, self.b = a, b
         self.sup_a, self.sup_b = sup_a, sup_b
         self.name = name
-        self.scope = tuple(sorted((a, b)))
+        self.scope = (a, b) if a < b else (b, a)
         #: supports of a whole candidate mask (small grids): one lookup per side;
         #: ``both_a[mask]``: digits of b compatible with every digit of ``mask`` in a
         if tables is None:
@@ -197,6 +197,17 @@ class Relation(Constraint):
     def propagators(self, n: int) -> list[Propagator]:
         sa, sb = self.tables(n)
         return [BinaryTable(self.a, self.b, sa, sb, self.name, _unions(self.key, sa, sb, n))]
+
+    def table_propagator(self, n: int, memo: dict) -> "BinaryTable":
+        """``propagators(n)[0]`` (the same tables), for a caller that builds many:
+        ``memo`` keeps each relation key's tables between its calls (one engine's build,
+        the same ``n``)."""
+        key = self.key
+        hit = memo.get(key)
+        if hit is None:
+            sa, sb = self.tables(n)
+            hit = memo[key] = (sa, sb, _unions(key, sa, sb, n))
+        return BinaryTable(self.a, self.b, hit[0], hit[1], self.name, hit[2])
 
     def weak_links(self, n: int) -> Iterator[WeakLink]:
         sa, _ = self.tables(n)

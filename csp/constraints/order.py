@@ -21,8 +21,14 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from ..events import Cost, Event, Status
+from ..kernel import active
 from ..propagator import Context, Propagator
 from .binary import Relation, RelationKind
+
+try:
+    from .. import _engine_kernel
+except ImportError:                     # pragma: no cover - not built
+    _engine_kernel = None
 
 def is_less(c: object) -> bool:
     """True for a strict ``a < b`` relation (whatever made it)."""
@@ -102,19 +108,25 @@ def order_propagators(constraints: Iterable[object], house_cells: list[tuple[int
     propagators' names. (:meth:`csp.model.Puzzle.engine` passes its own.)"""
     less: dict[int, set[int]] = {}
     ne: set[tuple[int, int]] = set()
-    for c in constraints:
-        if is_less(c):
-            less.setdefault(c.a, set()).add(c.b)       # type: ignore[attr-defined]
-        elif is_not_equal(c):
-            a, b = c.a, c.b                             # type: ignore[attr-defined]
-            ne.add((min(a, b), max(a, b)))
+    lt, neq = RelationKind.LT, RelationKind.NE
+    for c in constraints:              # (is_less / is_not_equal, one test of the class)
+        if type(c) is Relation or isinstance(c, Relation):
+            rel = c.relation                            # type: ignore[attr-defined]
+            if rel is lt:
+                less.setdefault(c.a, set()).add(c.b)   # type: ignore[attr-defined]
+            elif rel is neq:
+                a, b = c.a, c.b                         # type: ignore[attr-defined]
+                ne.add((a, b) if a < b else (b, a))
     if not less:
         return []
     key = (frozenset((a, b) for a, bs in less.items() for b in bs), frozenset(ne),
            tuple(map(tuple, house_cells)))
     specs = _SPECS.get(key)
     if specs is None:
-        specs = _order_specs(less, ne, house_cells)
+        kernel = active(_engine_kernel)
+        specs = kernel.order_specs(less, ne, house_cells) if kernel is not None else None
+        if specs is None:
+            specs = _order_specs(less, ne, house_cells)
         if len(_SPECS) >= _SPECS_SIZE:
             _SPECS.pop(next(iter(_SPECS)))
         _SPECS[key] = specs

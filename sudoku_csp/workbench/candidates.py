@@ -201,20 +201,15 @@ def _per_cell(cc: CandidateCounts) -> tuple[list[tuple[int, ...]], list[dict[int
     one pass over ``cc.counts`` (a setter's answer reads every cell: this is part of each
     call's fixed cost)."""
     n, cap, raw = cc.n, cc.cap, cc.counts
-    digits = range(1, n + 1)
-    candidates: list[tuple[int, ...]] = []
-    counts: list[dict[int, int]] = []
-    if cap == 1:                       # every count seen is 1: the digits, picked in C
-        for base in range(1, cc.size * n + 1, n):
-            ds = tuple(compress(digits, raw[base:base + n]))
-            candidates.append(ds)
-            counts.append(dict.fromkeys(ds, 1))
-        return candidates, counts
-    for base in range(1, cc.size * n + 1, n):
-        cnt = {d: k if k < cap else cap for d, k in zip(digits, raw[base:base + n]) if k}
-        candidates.append(tuple(cnt))
-        counts.append(cnt)
-    return candidates, counts
+    last = cc.size * n
+    counts: list[dict[int, int]] = [{} for _ in range(cc.size)]
+    # the candidates seen (count > 0, most of them zero), picked in C in ascending order:
+    # a pass over those alone, not over every cell's n digits
+    for i in compress(range(1, last + 1), raw[1:last + 1]):
+        c, d = divmod(i - 1, n)
+        k = raw[i]
+        counts[c][d + 1] = k if k < cap else cap
+    return [tuple(cnt) for cnt in counts], counts
 
 
 def _logical_view(res: TrueCandidates, p: Puzzle, st: Puzzle | State,

@@ -436,3 +436,39 @@ def test_auto_counts_pure_models_by_the_kernel_when_built(monkeypatch) -> None:
     assert ref.method == "search"
     assert [[ref.count(c, d) for d in range(1, 10)] for c in cells] == \
         [[res.count(c, d) for d in range(1, 10)] for c in cells]
+
+
+def test_per_cell_and_kernel_result_read_the_counts_cell_by_cell():
+    """``_per_cell`` and ``csp.solutions._kernel_result`` (one pass over the candidates
+    seen) give what reading every cell's digits one by one gives: random counts (zeros,
+    counts past the cap, auxiliary entries) on 4x4 to 16x16 grids, caps 1 to 100."""
+    import random
+    from csp.bits import digits_of
+    from csp.solutions import CandidateCounts, _kernel_result
+    from sudoku_csp.workbench.candidates import _per_cell
+
+    class En:
+        found, first = 3, None
+
+        def __init__(self, counts):
+            self._counts = counts
+
+        def counts(self):
+            return list(self._counts)
+    rng = random.Random(5)
+    for _ in range(300):
+        n = rng.choice([4, 6, 9, 12, 16])
+        size, cap, dense = n * n, rng.choice([1, 2, 8, 100]), rng.random()
+        raw = [0] + [rng.randint(1, 3 * cap) if rng.random() < dense else 0
+                     for _ in range(size * n)] + [rng.randint(0, 5) for _ in range(n)]
+        cand = [rng.randrange(1 << (n + 1)) & ~1 for _ in range(size)]
+        want = [{d: min(raw[c * n + d], cap) for d in range(1, n + 1) if raw[c * n + d]}
+                for c in range(size)]
+        candidates, counts = _per_cell(CandidateCounts(n, size, cap, cand, raw, [0] * size))
+        assert counts == want and candidates == [tuple(w) for w in want]
+        assert all(list(a) == list(b) for a, b in zip(counts, want))    # digits ascending
+        res = CandidateCounts(n, size, cap, cand, [0] * len(raw), [0] * size)
+        _kernel_result(En(raw), res, True)
+        assert res.counts == raw and res.refuted == [
+            m & ~sum(1 << d for d in digits_of(m) if raw[c * n + d])
+            for c, m in enumerate(cand)]

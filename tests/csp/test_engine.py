@@ -441,3 +441,55 @@ def test_order_specs_equal_the_reference(seed):
             less.setdefault(a, set()).add(b)
     ne = {tuple(sorted(rng.sample(range(size), 2))) for _ in range(rng.randint(0, 6))}
     assert order._order_specs(less, ne, houses) == _order_specs_reference(less, ne, houses)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_order_specs_kernel_equals_python(seed):
+    """``csp._engine_kernel.order_specs`` gives ``order._order_specs``' tuple on random
+    ``<`` graphs (chains, branches, cycles) with ``!=`` pairs, on 4x4 to 16x16 grids, with
+    all their houses or some of them; and None (the Python loop's turn) for a cell that is
+    not a small non-negative int."""
+    from csp.constraints import order
+    kernel = order._engine_kernel
+    if kernel is None:
+        pytest.skip("csp._engine_kernel is not built")
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9, 12, 16])
+    size = n * n
+    houses = [tuple(h.cells) for h in Puzzle(Grid(n)).add_grid_houses().houses()]
+    if seed % 3 == 0:
+        houses = rng.sample(houses, rng.randrange(len(houses) + 1))
+    less = {}
+    for _ in range(rng.randint(1, 4 * n)):
+        if rng.random() < 0.7 and less:        # extend a chain
+            a = rng.choice([y for ys in less.values() for y in ys])
+        else:
+            a = rng.randrange(size)
+        b = rng.randrange(size)
+        if a != b:
+            less.setdefault(a, set()).add(b)
+    ne = {tuple(sorted(rng.sample(range(size), 2))) for _ in range(rng.randint(0, 12))}
+    assert kernel.order_specs(less, ne, houses) == order._order_specs(less, ne, houses)
+    assert kernel.order_specs({}, ne, houses) == ()
+    assert kernel.order_specs({0: {"r1c2"}}, set(), houses) is None
+    assert kernel.order_specs({-1: {2}}, set(), houses) is None
+
+
+def test_table_propagator_equals_the_relations_propagator():
+    """``Relation.table_propagator`` (one engine build's tables by relation key) gives the
+    propagator ``propagators(n)`` gives: the same cells, name, scope and the same table
+    objects, for relations of every kind sharing one memo."""
+    from csp.constraints.binary import (AbsDiff, AllowedPairs, Less, LessEqual, NotAbsDiff,
+                                        Ratio, Relation)
+    for n in (4, 9, 12):
+        memo: dict = {}
+        rels = [Less(0, 5), Less(7, 2), LessEqual(3, 4), AbsDiff(1, 2, 1), AbsDiff(8, 3, 2),
+                NotAbsDiff(4, 9, 1), Ratio(2, 6, 2), AllowedPairs(0, 1, {(1, 2), (2, 3)}),
+                Relation(5, 6, lambda x, y: x + y > n, "gt"), Less(5, 0)]
+        for r in rels:
+            want = r.propagators(n)[0]
+            got = r.table_propagator(n, memo)
+            assert (got.a, got.b, got.name, got.scope) == (want.a, want.b, want.name,
+                                                           want.scope)
+            for attr in ("sup_a", "sup_b", "uni_a", "uni_b", "both_a"):
+                assert getattr(got, attr) is getattr(want, attr), (r.name, attr)

@@ -286,3 +286,26 @@ def test_compiled_loop_runs_the_outside_clues_scans_as_python(seed, monkeypatch)
             cand[c] = 1 << rng.randint(1, n)
         for houses_last in (False, True):
             _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
+
+
+def test_native_specs_are_each_propagators_spec():
+    """``_native_specs`` (binary tables and ordering bounds in one loop, each relation
+    kind's tables looked up once) gives each propagator's ``_native_spec`` on every
+    workbench model, and on a model with a propagator whose ``propagate`` is its own."""
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from sudoku_csp.formats.fpuzzles.read import forget_templates
+    seen = 0
+    for rows in workbench_sets().values():
+        for it in rows:
+            forget_templates()
+            eng = load_fpuzzles(it["doc"]).engine()
+            assert csp.engine._native_specs(KERNEL, eng.props, eng.n) == [
+                csp.engine._native_spec(KERNEL, p, eng.n) for p in eng.props], it["id"]
+            seen += bool(eng.props)
+    assert seen > 100
+    p = classic_puzzle("." * 16).add_less("r1c1", "r1c2").add_less("r1c2", "r2c2")
+    eng = p.engine()
+    eng.props[0].propagate = eng.props[0].propagate        # an instance's own: Python's
+    specs = csp.engine._native_specs(KERNEL, eng.props, eng.n)
+    assert specs[0] is None and specs == [csp.engine._native_spec(KERNEL, q, eng.n)
+                                          for q in eng.props]

@@ -126,17 +126,40 @@ def region_groups(regs: list[int | None]) -> list[tuple[int, ...]]:
     return [tuple(v) for v in out.values()]
 
 
+#: per size n, f-puzzles' default regions, their groups and what _Layout reads of them
+#: (made once per size: most documents name no region)
+_DEFAULT_LAYOUTS: dict[int, tuple] = {}
+
+
+def _default_layout(n: int) -> tuple:
+    """``(regions, groups, full, rows_as_regions)`` of f-puzzles' default regions for size
+    ``n`` (:func:`default_regions`), as :class:`_Layout` works them out."""
+    hit = _DEFAULT_LAYOUTS.get(n)
+    if hit is None:
+        regs = tuple(default_regions(n))
+        groups = tuple(region_groups(list(regs)))
+        full = len(groups) == n and all(len(g) == n for g in groups)
+        rows = [tuple(range(r * n, (r + 1) * n)) for r in range(n)]
+        hit = _DEFAULT_LAYOUTS[n] = (regs, groups, full, full and sorted(groups) == rows)
+    return hit
+
+
 class _Layout:
     """The grid and region reading of an f-puzzles document."""
 
     def __init__(self, n: int, regs: list[int | None], explicit: bool) -> None:
         self.n = n
-        self.groups = region_groups(regs)
-        rows = [tuple(range(r * n, (r + 1) * n)) for r in range(n)]
-        full = len(self.groups) == n and all(len(g) == n for g in self.groups)
-        self.rows_as_regions = full and sorted(self.groups) == rows
+        default = _default_layout(n)
+        if not explicit:                 # the default regions (regs is default[0])
+            self.groups = list(default[1])
+            full, self.rows_as_regions = default[2], default[3]
+        else:
+            self.groups = region_groups(regs)
+            rows = [tuple(range(r * n, (r + 1) * n)) for r in range(n)]
+            full = len(self.groups) == n and all(len(g) == n for g in self.groups)
+            self.rows_as_regions = full and sorted(self.groups) == rows
         self.partial: list[tuple[int, ...]] = []
-        if full and (not explicit or self.groups == region_groups(default_regions(n))) \
+        if full and (not explicit or self.groups == list(default[1])) \
                 and default_box_shape(n):
             self.grid = Grid(n)
         elif self.rows_as_regions:
@@ -153,9 +176,11 @@ class _Layout:
 
 
 def _regions(rows: list, n: int) -> tuple[list[int | None], bool]:
-    regs: list[int | None] = list(default_regions(n))
+    regs: list[int | None] = list(_default_layout(n)[0])
     explicit = False
     for r, row in enumerate(rows):
+        if row.count(_EMPTY) == len(row):
+            continue                    # a row of empty cells: no region named
         for c, cell in enumerate(row):
             if "region" in cell:
                 explicit = True
@@ -203,6 +228,8 @@ def forget_templates() -> None:
 #: the document's keys that its rules do not read (its name and meta are read each time)
 _NOT_RULES = IGNORED - {"size"}
 _NO_REGION = object()
+#: an empty cell of the document (``row.count(_EMPTY)``: a row of them in one C loop)
+_EMPTY: dict = {}
 
 
 def _rules_key(obj: dict) -> str | None:
@@ -217,6 +244,8 @@ def _rules_key(obj: dict) -> str | None:
     for r, row in enumerate(grid_rows):
         if not isinstance(row, list):
             return None
+        if row.count(_EMPTY) == len(row):
+            continue                    # a row of empty cells (most rows): nothing read
         for c, cell in enumerate(row):
             if type(cell) is dict:
                 if not cell:
@@ -285,6 +314,9 @@ def _named(grid: Grid, obj: dict) -> Puzzle:
     return p
 
 
+_DICT_ONLY = {dict}
+
+
 def _load(obj: dict, budget: Budget | None) -> Puzzle:
     """:func:`load_fpuzzles` from scratch."""
     unknown = sorted(str(k) for k in obj if k not in IGNORED and k not in HANDLERS
@@ -302,10 +334,11 @@ def _load(obj: dict, budget: Budget | None) -> Puzzle:
     if (not isinstance(grid_rows, list) or len(grid_rows) != n
             or any(not isinstance(r, list) or len(r) != n for r in grid_rows)):
         raise ParseError(f"f-puzzles 'grid' must be {n} rows of {n} cells")
-    for r, row in enumerate(grid_rows):
-        for c, cell in enumerate(row):
-            if not isinstance(cell, dict):
-                raise ParseError(f"f-puzzles grid cell R{r + 1}C{c + 1} is not an object")
+    if any(set(map(type, row)) != _DICT_ONLY for row in grid_rows):   # (a row at a time)
+        for r, row in enumerate(grid_rows):
+            for c, cell in enumerate(row):
+                if not isinstance(cell, dict):
+                    raise ParseError(f"f-puzzles grid cell R{r + 1}C{c + 1} is not an object")
     regs, explicit = _regions(grid_rows, n)
     layout = _Layout(n, regs, explicit)
     uses_regions = [k for k in ("regionsumline", "boxindexer", "disjointgroups")
@@ -323,18 +356,25 @@ def _load(obj: dict, budget: Budget | None) -> Puzzle:
         if len(g) > 1:
             p.use(regions.extra_region([grid.name(c) for c in g], f"region {i + 1}"))
     for r, row in enumerate(grid_rows):
+        if row.count(_EMPTY) == len(row):
+            continue                    # a row of empty cells: nothing given
         for c, cell in enumerate(row):
             if not cell:
                 continue                # most cells: nothing given ({})
-            name = f"R{r + 1}C{c + 1}"
             v = cell.get("value")
             if cell.get("given") and v not in (None, ""):
-                d = to_int(v, f"f-puzzles given at {name}")
-                if not 1 <= d <= n:
-                    raise ParseError(f"f-puzzles given at {name} is {d}, not a digit 1..{n}")
-                p.set_given(r * n + c, d)
+                if type(v) is int and 1 <= v <= n:      # the common case: a digit
+                    p.set_given(r * n + c, v)
+                else:
+                    name = f"R{r + 1}C{c + 1}"
+                    d = to_int(v, f"f-puzzles given at {name}")
+                    if not 1 <= d <= n:
+                        raise ParseError(f"f-puzzles given at {name} is {d}, not a digit "
+                                         f"1..{n}")
+                    p.set_given(r * n + c, d)
             gpm = cell.get("givenPencilMarks")
             if gpm:
+                name = f"R{r + 1}C{c + 1}"
                 if not isinstance(gpm, list):
                     raise ParseError(f"f-puzzles givenPencilMarks at {name} must be a list")
                 ds = sorted({to_int(d, f"f-puzzles givenPencilMarks at {name}") for d in gpm})
@@ -361,13 +401,32 @@ def _run(key: str, handler: Callable, ctx: "_Ctx", value: Any) -> None:
         raise ParseError(f"f-puzzles {key}: malformed entry ({type(e).__name__}: {e})") from None
 
 
+#: per size n, f-puzzles' own cell names (``R1C1`` ...) -> cell id (made once per size: a
+#: document names a few hundred cells, each parsed by the regex before)
+_FP_CELLS: dict[int, dict[str, int]] = {}
+
+
+def _fp_cells(n: int) -> dict[str, int]:
+    table = _FP_CELLS.get(n)
+    if table is None:
+        table = _FP_CELLS[n] = {f"R{r + 1}C{c + 1}": r * n + c
+                                for r in range(n) for c in range(n)}
+    return table
+
+
 class _Ctx:
     def __init__(self, p: Puzzle, n: int, obj: dict, layout: _Layout,
                  budget: Budget | None = None) -> None:
         self.p, self.n, self.obj, self.layout = p, n, obj, layout
         self.budget = budget
+        self._ids = _fp_cells(n)
+        self._names = p.grid.names_table()
 
     def cell(self, name: Any) -> int:
+        if type(name) is str:          # f-puzzles' own spelling: one lookup
+            c = self._ids.get(name)
+            if c is not None:
+                return c
         m = _CELL.match(name) if isinstance(name, str) else None
         if not m:
             raise ParseError(f"not a cell: {_show(name)}")
@@ -381,12 +440,19 @@ class _Ctx:
             self.budget.tick("parsing")
         if not isinstance(names, list):
             raise ParseError(f"cells must be a list of cell names, got {_show(names)}")
-        return [self.cell(x) for x in names]
+        ids = self._ids
+        out = [ids.get(x) if type(x) is str else None for x in names]
+        if None in out:
+            return [self.cell(x) for x in names]
+        return out
 
     def name(self, c: int) -> str:
         return self.p.grid.name(c)
 
     def names(self, cs: Iterable[int]) -> list[str]:
+        names = self._names
+        if names is not None:
+            return [names[c] for c in cs]
         return [self.p.grid.name(c) for c in cs]
 
     def outside(self, name: Any) -> tuple[int, int]:
@@ -628,7 +694,10 @@ def _pair_flags(ctx: _Ctx, negative: Any) -> None:
             raise ParseError(f"unknown negative constraint {kind!r}"
                              f"{did_you_mean(kind, NEGATIVE_KINDS)} (f-puzzles knows "
                              f"{', '.join(NEGATIVE_KINDS)})")
-    for bundle in pair_flag_bundles(ctx, bool(ctx.obj.get("nonconsecutive")), set(negative)):
+    nonconsecutive = bool(ctx.obj.get("nonconsecutive"))
+    if not nonconsecutive and not negative:
+        return      # no flag: no bundle (the dots' entries were read, and checked, already)
+    for bundle in pair_flag_bundles(ctx, nonconsecutive, set(negative)):
         ctx.p.use(bundle)
 
 
