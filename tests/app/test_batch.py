@@ -151,6 +151,9 @@ def test_ctrl_c_keeps_lines_and_stops_workers(tmp_path):
 
 def test_dask_local_cluster_matches_serial(capsys, slice200, serial200):
     pytest.importorskip("distributed")
+    # the workers inherit this process's sys.path: with the benchmarks' folder in front, its
+    # variants.py shadows the package and they cannot unpickle a task (conftest.load_benchmark)
+    assert str(ROOT / "benchmarks") not in sys.path, "a test left benchmarks/ on sys.path"
     rc, out, err = run(capsys, "solve", str(slice200), "--json", "--dask", "local",
                        "--workers", "2", "--chunk-size", "25", "--summary")
     assert rc == 0
