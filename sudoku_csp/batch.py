@@ -319,6 +319,41 @@ class _Pool:
             pass
 
 
+# how long a Dask run waits while its cluster has no worker at all before it gives up with an
+# error (a local cluster's workers died, e.g. killed for memory; a remote cluster lost its
+# workers or never had any): a run never hangs. A remote cluster may be scaling up from zero,
+# so it gets longer.
+DASK_NO_WORKERS_S = {"local": 60.0, "remote": 600.0}
+
+
+class DaskClusterError(SudokuCSPError):
+    """The Dask cluster has had no worker for too long (the CLI reports it with exit code 2)."""
+
+
+def _dask_result(client: Any, fut: Any, stall_s: float, poll_s: float = 2.0,
+                 clock: Callable[[], float] = time.monotonic) -> Any:
+    """``fut.result()``, waiting as long as the cluster has workers; once it has had none for
+    ``stall_s`` seconds, a `DaskClusterError` instead of a hang."""
+    since: float | None = None
+    while True:
+        try:
+            return fut.result(timeout=poll_s)
+        except TimeoutError:
+            pass
+        try:
+            alive = len(client.scheduler_info().get("workers", {}))
+        except Exception:        # the scheduler itself is gone: count it as no workers
+            alive = 0
+        if alive:
+            since = None
+            continue
+        now = clock()
+        since = now if since is None else since
+        if now - since >= stall_s:
+            raise DaskClusterError(f"the Dask cluster has had no workers for {stall_s:g} s; "
+                                   "stopping (the results so far were written)")
+
+
 def _dask(items: Sequence[Item], fn: Callable[[Item], dict], address: str, workers: int,
           chunk: int, summary: "Summary") -> Iterator[dict]:
     try:
@@ -346,8 +381,9 @@ def _dask(items: Sequence[Item], fn: Callable[[Item], dict], address: str, worke
         bag = db.from_sequence(list(items), partition_size=chunk)
         parts = bag.map_partitions(_work_chunk, fn).to_delayed()
         futures = client.compute(parts)
+        stall = DASK_NO_WORKERS_S["local" if cluster is not None else "remote"]
         for fut in futures:  # in partition order: output order = input order
-            yield from fut.result()
+            yield from _dask_result(client, fut, stall)
     finally:
         with contextlib.suppress(Exception):
             client.cancel(futures)

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,21 +103,34 @@ def load_solutions(name: str, limit: int | None = None) -> list[tuple[str, list[
     return out
 
 
+def load_benchmark(name: str, as_name: str | None = None) -> Any:
+    """Import ``benchmarks/NAME.py`` as a module for a test, leaving ``sys.path`` as it was:
+    the benchmark scripts put their own folder (or the checkout) in front of it, and the
+    benchmarks' folder holds a ``variants.py`` of its own that would shadow the package for
+    everything started later by the same test process (a Dask worker of ``--dask local``
+    inherits the path: it failed to unpickle its tasks, and the run waited forever)."""
+    import importlib.util
+
+    # the packages first, so the script's own imports find them, not its neighbours
+    import sudoku_csp.formats.fpuzzles  # noqa: F401
+    import variants  # noqa: F401
+    spec = importlib.util.spec_from_file_location(as_name or name,
+                                                  ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    saved = list(sys.path)
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path[:] = saved
+    return mod
+
+
 def workbench_sets() -> dict[str, list[dict]]:
     """The setter's workbench sets (``benchmarks/make_workbench_sets.py``'s ``load_sets``:
     ``unique``, ``variants``, ``classic``; each item with its ``id``, ``title`` and f-puzzles
     ``doc``), read anew on each call, so a test may change what it gets."""
-    import importlib.util
-
-    # the packages first: the benchmarks' folder holds a variants.py of its own
-    import sudoku_csp.formats.fpuzzles  # noqa: F401
-    import variants  # noqa: F401
-    spec = importlib.util.spec_from_file_location(
-        "make_workbench_sets", ROOT / "benchmarks" / "make_workbench_sets.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.load_sets()
+    return load_benchmark("make_workbench_sets").load_sets()
 
 
 @lru_cache(maxsize=None)

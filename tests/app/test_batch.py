@@ -151,6 +151,9 @@ def test_ctrl_c_keeps_lines_and_stops_workers(tmp_path):
 
 def test_dask_local_cluster_matches_serial(capsys, slice200, serial200):
     pytest.importorskip("distributed")
+    # the workers inherit this process's sys.path: with the benchmarks' folder in front, its
+    # variants.py shadows the package and they cannot unpickle a task (conftest.load_benchmark)
+    assert str(ROOT / "benchmarks") not in sys.path, "a test left benchmarks/ on sys.path"
     rc, out, err = run(capsys, "solve", str(slice200), "--json", "--dask", "local",
                        "--workers", "2", "--chunk-size", "25", "--summary")
     assert rc == 0
@@ -282,3 +285,63 @@ def test_summary_json_is_kept_when_the_command_exits_2(capsys, tmp_path):
     rc, _, _ = run(capsys, "solve", GOOD, "--first", "--summary-json", str(sj))
     assert rc == 0 and json.loads(sj.read_text())["counts"]["solved"] == 1
     assert sorted(os.listdir(tmp_path)) == ["s.json"]    # no temporary file left
+
+
+# -- a Dask run never hangs on a cluster without workers --------------------------------------
+class _Never:
+    """A future that never finishes (its workers are gone)."""
+
+    def result(self, timeout=None):
+        raise TimeoutError
+
+
+class _Client:
+    def __init__(self, workers_seen):
+        self.workers_seen = list(workers_seen)   # workers counted at each poll, then 0
+
+    def scheduler_info(self):
+        n = self.workers_seen.pop(0) if self.workers_seen else 0
+        return {"workers": {f"w{i}": {} for i in range(n)}}
+
+
+def test_dask_result_gives_up_when_the_cluster_has_no_workers():
+    from sudoku_csp.batch import DaskClusterError, _dask_result
+    ticks = iter(range(0, 10_000, 10))          # every poll: 10 s later
+    with pytest.raises(DaskClusterError, match="no workers for 60 s"):
+        _dask_result(_Client([]), _Never(), 60, poll_s=0, clock=lambda: next(ticks))
+
+
+def test_dask_result_waits_while_workers_are_there():
+    from sudoku_csp.batch import DaskClusterError, _dask_result
+    polls = []
+
+    def clock():
+        polls.append(1)
+        return 10.0 * len(polls)
+    # 20 polls with workers (200 s of a long chunk: no error), then none: error 60 s later
+    with pytest.raises(DaskClusterError):
+        _dask_result(_Client([2] * 20), _Never(), 60, poll_s=0, clock=clock)
+    assert len(polls) == 7      # clock read only while there were no workers: 0, 10, ..., 60
+
+    class Done:
+        def result(self, timeout=None):
+            return [{"status": "solved"}]
+    assert _dask_result(_Client([]), Done(), 60, poll_s=0) == [{"status": "solved"}]
+
+
+def test_cli_reports_a_dask_cluster_without_workers_in_one_line(capsys, monkeypatch, tmp_path):
+    pytest.importorskip("distributed")
+    import sudoku_csp.batch as batch
+    from sudoku_csp.batch import DaskClusterError
+
+    def no_workers(client, fut, stall_s, **kw):
+        raise DaskClusterError(f"the Dask cluster has had no workers for {stall_s:g} s; "
+                               "stopping (the results so far were written)")
+    monkeypatch.setattr(batch, "_dask_result", no_workers)
+    f = tmp_path / "two.txt"
+    f.write_text(GOOD + "\n" + GOOD + "\n")
+    rc, out, err = run(capsys, "solve", str(f), "--json", "--first", "--dask", "local",
+                       "--workers", "1")
+    assert rc == 2 and "Traceback" not in err
+    assert err.strip().splitlines()[-1].endswith(
+        "the Dask cluster has had no workers for 60 s; stopping (the results so far were written)")

@@ -2,24 +2,11 @@
 repeated runs of a call, and the report's counts of calls over twice ISS's time."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from conftest import load_benchmark
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("workbench_bench",
-                                                  ROOT / "benchmarks" / "workbench.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    saved = list(sys.path)
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path[:] = saved
-    return mod
+    return load_benchmark("workbench", "workbench_bench")
 
 
 def test_median_run_keeps_the_median_time_and_shows_a_different_answer() -> None:

@@ -3,8 +3,6 @@ any same-digit clique as a cover): a knight-pair cover at work on a hand-made an
 state, and no elimination of a solution digit along a real anti-knight solve path."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
@@ -16,10 +14,9 @@ from techniques.analysis import Analysis
 from techniques.loop import replay
 from variants.chess import anti_knight
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("forcing_free", ROOT / "benchmarks" / "forcing_free.py")
-ff = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ff)
+from conftest import load_benchmark
+
+ff = load_benchmark("forcing_free")
 
 
 def _names(p: Puzzle, mask: int) -> list[str]:

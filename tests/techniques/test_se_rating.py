@@ -21,7 +21,7 @@ from techniques.se_rating import (LEVEL2_SHIFT, LEVEL3_NESTED, LEVEL3_OUTER, LEV
                                   rate_se, se_value, summarize)
 from variants.classic import classic_puzzle
 
-from conftest import ROOT
+from conftest import ROOT, load_benchmark
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
@@ -304,12 +304,8 @@ def test_cli_rating_needs_logic(capsys):
 @pytest.mark.slow
 def test_calibration_on_sudoku_exchange_sample():
     """Spearman >= 0.9 against the published SE ratings on 150 Sudoku Exchange puzzles."""
-    import importlib.util
     import random
-    path = ROOT / "benchmarks" / "rating.py"
-    spec = importlib.util.spec_from_file_location("rating_bench", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_benchmark("rating", "rating_bench")
     try:
         data = bench.load_sudoku_exchange()
     except FileNotFoundError:

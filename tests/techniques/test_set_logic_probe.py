@@ -5,8 +5,6 @@ and nothing it removes along an anti-knight solve is a solution digit. scipy is 
 dependency of the library: without it these tests are skipped."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
@@ -15,13 +13,11 @@ from sudoku_csp.formats.fpuzzles import load_fpuzzles
 from techniques import StepSolver
 from techniques.analysis import Analysis
 
+from conftest import load_benchmark
+
 pytest.importorskip("scipy.optimize")
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("set_logic_probe",
-                                               ROOT / "benchmarks" / "set_logic_probe.py")
-slp = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(slp)
+slp = load_benchmark("set_logic_probe")
 
 
 def _xwing_state():
