@@ -541,10 +541,19 @@ class Puzzle:
     def _build_engine(self, gac: bool, budget: Budget | None) -> Engine:
         """:meth:`engine`'s work."""
         n = self.grid.n
-        houses = []
+        houses: list[tuple[str, tuple[int, ...]]] = []
         props: list[Propagator] = []
         has_less = False
         tables: dict = {}                # each relation key's tables, looked up once
+
+        def add_house(name: str, h: tuple[int, ...]) -> None:
+            if len(h) > n:
+                raise InvalidConstraint(f"{name}: {len(h)} cells cannot all differ "
+                                        f"with digits 1..{n}")
+            houses.append((name, h))
+            if gac:
+                props.append(AllDifferentGAC(h, name))
+
         for c in self.constraints:
             if budget is not None:
                 budget.tick("model building")
@@ -558,24 +567,13 @@ class Puzzle:
                 props.append(c.table_propagator(n, tables))
                 continue
             if type(c) is AllDifferent:  # a house: nothing compiled (its check below)
-                h = c.cells
-                if len(h) > n:
-                    raise InvalidConstraint(f"{c.name}: {len(h)} cells cannot all differ "
-                                            f"with digits 1..{n}")
-                houses.append((c.name, h))
-                if gac:
-                    props.append(AllDifferentGAC(h, c.name))
+                add_house(c.name, c.cells)
                 continue
             if isinstance(c, Relation) and c.relation is RelationKind.LT:
                 has_less = True
             h = c.house()
             if h is not None:
-                if len(h) > n:
-                    raise InvalidConstraint(f"{c.name}: {len(h)} cells cannot all differ "
-                                            f"with digits 1..{n}")
-                houses.append((c.name, h))
-                if gac:
-                    props.append(AllDifferentGAC(h, c.name))
+                add_house(c.name, h)
             if isinstance(c, Relation) and c.relation is RelationKind.NE:
                 houses.append((c.name, c.cells))   # a != b runs in the kernel
                 continue

@@ -66,6 +66,18 @@ def _show(x: Any) -> str:
     return s if len(s) <= 40 else s[:37] + "..."
 
 
+def _given_digit(v: Any, r: int, c: int, n: int) -> int:
+    """The digit of a given ``value`` at row ``r``, column ``c`` (0-based), or a
+    :class:`ParseError` naming the cell."""
+    if type(v) is int and 1 <= v <= n:      # the common case: a digit
+        return v
+    name = f"R{r + 1}C{c + 1}"
+    d = to_int(v, f"f-puzzles given at {name}")
+    if not 1 <= d <= n:
+        raise ParseError(f"f-puzzles given at {name} is {d}, not a digit 1..{n}")
+    return d
+
+
 def to_int(x: Any, what: str) -> int:
     """An integer from f-puzzles JSON: an int, an integral finite float, or a string of
     ASCII digits; anything else raises :class:`ParseError` naming ``what``.
@@ -294,12 +306,7 @@ class _Template:
                     continue
                 v = cell.get("value")
                 if cell.get("given") and v not in (None, ""):
-                    name = f"R{r + 1}C{c + 1}"
-                    d = to_int(v, f"f-puzzles given at {name}")
-                    if not 1 <= d <= n:
-                        raise ParseError(f"f-puzzles given at {name} is {d}, not a digit "
-                                         f"1..{n}")
-                    p.set_given(r * n + c, d)
+                    p.set_given(r * n + c, _given_digit(v, r, c, n))
         return p
 
 
@@ -363,15 +370,7 @@ def _load(obj: dict, budget: Budget | None) -> Puzzle:
                 continue                # most cells: nothing given ({})
             v = cell.get("value")
             if cell.get("given") and v not in (None, ""):
-                if type(v) is int and 1 <= v <= n:      # the common case: a digit
-                    p.set_given(r * n + c, v)
-                else:
-                    name = f"R{r + 1}C{c + 1}"
-                    d = to_int(v, f"f-puzzles given at {name}")
-                    if not 1 <= d <= n:
-                        raise ParseError(f"f-puzzles given at {name} is {d}, not a digit "
-                                         f"1..{n}")
-                    p.set_given(r * n + c, d)
+                p.set_given(r * n + c, _given_digit(v, r, c, n))
             gpm = cell.get("givenPencilMarks")
             if gpm:
                 name = f"R{r + 1}C{c + 1}"
