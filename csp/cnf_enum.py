@@ -55,7 +55,7 @@ def compiled_kernel() -> Any:
     return active(_KERNEL)
 
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
-           "PROBE_LOOKAHEAD", "PROBE_YIELD",
+           "PROBE_LOOKAHEAD", "PROBE_YIELD", "PROBE_INTERSECT",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -110,6 +110,15 @@ PROBE_LOOKAHEAD = True
 #: decided. The replayed kernel calls of the unique and variants sets: 1,486 -> 1,432 ms
 #: (docs/performance.md, "Root probing and the kernel's groups ...", 2026-12-01)
 PROBE_YIELD = 60
+#: the probes' propagation with the kernel's intersections of groups (``Enumerator(...,
+#: intersect=1)``: an exactly-one group whose open members all lie in another group clears
+#: the other's remaining members, a box's digit confined to a line and the converse; an
+#: all-positive clause of candidates inside a group, at each sweep's start). Off: it cuts
+#: "Crawfish" (u082) from 1,072 to 328 probes (kernel 5.4 -> 3.0 ms), but with the yield
+#: stop above other puzzles sweep longer ("Whispering Rains" 840 -> 1,401 probes, +2 ms;
+#: the replayed unique and variants calls 2-4 % more in all): docs/performance.md,
+#: "Intersections of groups in the probes" (2026-12-01)
+PROBE_INTERSECT = False
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -205,7 +214,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     if session.houses is not None:     # all-different rules only: the kernel encodes them
         return mod.Enumerator(size * n + n, n, size, None, cap, keep, PROBE_DEPTH, after,
                               branch, cand=session.cand, houses=session.houses,
-                              lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD)
+                              lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD,
+                              intersect=PROBE_INTERSECT)
     if session.lazy:
         return None
     enc = session.enc
@@ -214,7 +224,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
     return mod.Enumerator(enc.top, n, size, clauses, cap, keep, PROBE_DEPTH, after, branch,
-                          lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD)
+                          lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD,
+                          intersect=PROBE_INTERSECT)
 
 
 class Decided:
