@@ -967,33 +967,76 @@ static int st_push(Stream *s, int x) {
     return 0;
 }
 
+/* a small int's value without a call (the literals are compact ints); 0: not one */
+static inline int small_long(PyObject *o, long *out) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyLong_CheckExact(o) && PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        *out = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        return 1;
+    }
+#else
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t sz = Py_SIZE(o);
+        if (sz >= -1 && sz <= 1) {
+            long d = sz ? (long)((PyLongObject *)o)->ob_digit[0] : 0;
+            *out = sz < 0 ? -d : d;
+            return 1;
+        }
+    }
+#endif
+    return 0;
+}
+
 /* the Python clauses (lists, and tuples for "at most one" groups), checked: 0, or -1 with
-   the error set */
+   the error set. The stream is sized once (a header and the literals a clause) */
 static int stream_from_seq(Stream *s, PyObject *seq, int nvars) {
-    Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq), i;
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq), i, need = 0;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
     if (nc > 200000000) { PyErr_SetString(PyExc_ValueError, "too many clauses"); return -1; }
+    for (i = 0; i < nc; i++) {       /* the size: lists and tuples read directly */
+        PyObject *cl = items[i];
+        need += 1 + ((PyList_Check(cl) || PyTuple_Check(cl)) ? Py_SIZE(cl) : 0);
+    }
+    if (need > s->cap) {
+        int *na = (int *)realloc(s->a, sizeof(int) * (size_t)(need + 1));
+        if (!na) { PyErr_NoMemory(); return -1; }
+        s->a = na;
+        s->cap = need + 1;
+    }
     for (i = 0; i < nc; i++) {
-        PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *cl = items[i];
         int group = PyTuple_Check(cl);
         PyObject *cs = PySequence_Fast(cl, "a clause must be a sequence");
+        PyObject **lits;
         Py_ssize_t k, len;
         if (!cs) return -1;
         len = PySequence_Fast_GET_SIZE(cs);
+        lits = PySequence_Fast_ITEMS(cs);
         if (len > (group ? MAX_GROUP : 1000000)) {
             Py_DECREF(cs);
             PyErr_SetString(PyExc_ValueError, group ? "group too long" : "clause too long");
             return -1;
         }
-        if (st_push(s, (int)(len << 1) | group) < 0) { Py_DECREF(cs); return -1; }
+        if (s->n + 1 + len > s->cap) {   /* not a list or tuple: grown as it comes */
+            Py_ssize_t nc2 = 2 * (s->n + 1 + len);
+            int *na = (int *)realloc(s->a, sizeof(int) * (size_t)nc2);
+            if (!na) { Py_DECREF(cs); PyErr_NoMemory(); return -1; }
+            s->a = na;
+            s->cap = nc2;
+        }
+        s->a[s->n++] = (int)(len << 1) | group;
         for (k = 0; k < len; k++) {
-            long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
-            if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); return -1; }
+            long x;
+            if (!small_long(lits[k], &x)) {
+                x = PyLong_AsLong(lits[k]);
+                if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); return -1; }
+            }
             if (x == 0 || x > nvars || x < -(long)nvars) {
                 Py_DECREF(cs);
                 PyErr_SetString(PyExc_ValueError, "literal out of range");
                 return -1;
             }
-            if (st_push(s, (int)x) < 0) { Py_DECREF(cs); return -1; }
+            s->a[s->n++] = (int)x;
         }
         Py_DECREF(cs);
     }

@@ -342,6 +342,14 @@ def test_the_kernel_checks_its_arguments() -> None:
     assert en.run(10, 10) == cnf_enum.DONE and en.found == 0 and en.first is None
     with pytest.raises(ValueError):
         en.run(-1, 10)
+    with pytest.raises(ValueError):
+        E(4, 2, 1, [[1, 2 ** 40]])             # a big int (not read as a small one)
+    with pytest.raises(ValueError):
+        E(4, 2, 1, [[1, -(2 ** 31) - 1]])
+    # clauses as other sequences and literals as int subclasses read as their values
+    for clauses in ([range(1, 3), (1, 2)], [[True, 2], (True, 2)], ([1, 2], [-1, -2])):
+        en = E(2, 2, 1, clauses)
+        assert en.run(10, 10) == cnf_enum.DONE and en.found == 2
 
 
 @needs_kernel
