@@ -47,7 +47,8 @@
  * the probing 8 % less CPU, the long walks a quarter to a third ("Renban Whispers",
  * v02, its count 102 -> 69 ms; docs/performance.md).
  *
- * intersect=1 (off by default) adds, while probing only, two rules on the native groups
+ * intersect=k (0, off, by default) adds, in the first k sweeps of a node's probing only,
+ * two rules on the native groups
  * (locked candidates, generalised): an exactly-one group whose open members all lie in
  * another group makes that group's other members false (a box's digit confined to one
  * row: the row's other cells lose it, and the converse), and, at the start of each sweep,
@@ -55,8 +56,9 @@
  * same (a renban's required digit inside a box). Both follow from the clauses, so the
  * solutions and counts are the same; the probes see more, the walk is unchanged
  * (propagate is compiled without them). "Crawfish" (u082) 1,072 -> 328 probes, kernel
- * 5.4 -> 3.0 ms; but the sweeps of other puzzles run longer under the yield stop
- * ("Whispering Rains" 840 -> 1,401 probes): docs/performance.md, branch kern14.
+ * 5.4 -> 3.0 ms (with k = 1 or every sweep alike); with every sweep, other puzzles'
+ * sweeps run longer under the yield stop ("Whispering Rains" 840 -> 1,401 probes, 931
+ * with k = 1): docs/performance.md, branch kern14.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -140,11 +142,12 @@ typedef struct {
     IntVec *gocc;                    /* per literal index: the groups holding it, each as
                                         group << 7 | exactly-one << 6 | member index */
     int *gocc_arena;
-    /* intersect=1 (probing only): per exactly-one group a, the groups b sharing 2 or
-       more of its members and holding others: once every open member of a is in b, b's
-       others are false (a box's digit on one line: the line's other cells lose it);
-       built on the first probe (ipbuilt) */
+    /* intersect=k (probing only, the first k sweeps of a node's probing): per
+       exactly-one group a, the groups b sharing 2 or more of its members and holding
+       others: once every open member of a is in b, b's others are false (a box's digit
+       on one line: the line's other cells lose it); built on the first probe (ipbuilt) */
     int intersect, ipbuilt;
+    int cursweep;                    /* probe(): the sweep under way (0: before the first) */
     int *ipstart, *ipb;              /* per group: its pairs' start; per pair: b */
     unsigned char *ipmax;            /* per group: its largest share with a b */
     int *mpstart, *mplist;           /* per member (glit position): the pairs whose share
@@ -409,7 +412,8 @@ static inline __attribute__((always_inline)) int propagate_body(Enumerator *e, c
 
 static int propagate(Enumerator *e) { return propagate_body(e, 0); }
 static __attribute__((noinline)) int propagate_ix(Enumerator *e) { return propagate_body(e, 1); }
-#define PROPAGATE_PROBE(e) ((e)->ipstart ? propagate_ix(e) : propagate(e))
+#define PROPAGATE_PROBE(e) \
+    ((e)->ipstart && (e)->cursweep <= (e)->intersect ? propagate_ix(e) : propagate(e))
 
 /* the leaf check: 1 when every clause with a positive auxiliary literal holds with the
    open auxiliary variables false */
@@ -610,6 +614,7 @@ static int probe(Enumerator *e) {
         e->epoch = 0;
     }
     e->epoch++;                      /* a new node: no cell is seen at it yet */
+    e->cursweep = 0;
     if (e->intersect && !e->ipbuilt) {  /* the groups' intersections, on the first probe */
         e->ipbuilt = 1;
         if (e->ngroups && build_intersections(e) < 0) return -1;
@@ -624,7 +629,7 @@ static int probe(Enumerator *e) {
                       (long long)e->probe_yield * (e->probed - probed0))
             break;                   /* the last sweep (not the first) found too little for
                                         its probes */
-        if (e->ipstart && clause_intersections(e)) {
+        if (e->ipstart && sweeps < e->intersect && clause_intersections(e)) {
             int r0 = PROPAGATE_PROBE(e);
             if (r0) return r0;
             e->epoch++;
@@ -634,6 +639,7 @@ static int probe(Enumerator *e) {
         probed0 = e->probed;
         changed = 0;
         sweeps++;
+        e->cursweep = sweeps;
         e->sweep++;
         /* the open cells, fewest candidates first (in cell order within a count): a
            failed literal is found earlier in a sweep, and the probes after it see it
@@ -1338,7 +1344,7 @@ static int clause_intersections(Enumerator *e) {
 }
 
 /* Enumerator(nvars, n, size, clauses, cap=0, keep=False, probe=0, probe_after=0, branch=0,
-              cand=None, houses=None, lookahead=0, groups=1)
+              cand=None, houses=None, lookahead=0, groups=1, probe_yield=0, intersect=0)
    clauses None: the CNF of the all-different rules `houses` over the candidate masks
    `cand` (stream_from_houses; nvars is then size * n + n) */
 static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
@@ -1360,7 +1366,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppip", kwlist, &nvars, &n, &size,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppii", kwlist, &nvars, &n, &size,
                                      &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &intersect))
@@ -1374,7 +1380,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->probe_yield = probe_yield;
     if (n < 1 || n > 64 || size < 1 || size > 4096 || (long long)size * n > nvars ||
         nvars > 50000000 || cap < 0 || probe_depth < 0 || probe_yield < 0 ||
-        probe_after < 0) {
+        probe_after < 0 || intersect < 0) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }
@@ -1602,7 +1608,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         if (e->lval[l] == -1) empty = 1;
         else if (e->lval[l] == 0) assign(e, l);
     }
-    e->intersect = intersect;
+    e->intersect = intersect;       /* checked with the sizes above */
 
     if (empty) e->finished = 1;
     free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);

@@ -110,15 +110,17 @@ PROBE_LOOKAHEAD = True
 #: decided. The replayed kernel calls of the unique and variants sets: 1,486 -> 1,432 ms
 #: (docs/performance.md, "Root probing and the kernel's groups ...", 2026-12-01)
 PROBE_YIELD = 60
-#: the probes' propagation with the kernel's intersections of groups (``Enumerator(...,
-#: intersect=1)``: an exactly-one group whose open members all lie in another group clears
-#: the other's remaining members, a box's digit confined to a line and the converse; an
-#: all-positive clause of candidates inside a group, at each sweep's start). Off: it cuts
-#: "Crawfish" (u082) from 1,072 to 328 probes (kernel 5.4 -> 3.0 ms), but with the yield
-#: stop above other puzzles sweep longer ("Whispering Rains" 840 -> 1,401 probes, +2 ms;
-#: the replayed unique and variants calls 2-4 % more in all): docs/performance.md,
-#: "Intersections of groups in the probes" (2026-12-01)
-PROBE_INTERSECT = False
+#: the first this many sweeps of the root probing propagate the kernel's intersections of
+#: groups too (``Enumerator(..., intersect=k)``: an exactly-one group whose open members all
+#: lie in another group clears the other's remaining members, a box's digit confined to a
+#: line and the converse; an all-positive clause of candidates inside a group, at the
+#: sweep's start). 0: off. "Crawfish" (u082) 1,072 -> 328 probes, kernel 5.4 -> 2.9 ms
+#: (k = 1 or every sweep alike), "Downright Odd" 463 -> 103; but "Endless Knight" +1 ms,
+#: "Whispering Rains" +0.4 ms (k = 1; +2 ms on every sweep: its sweeps go on under the
+#: yield stop), and the replayed kernel calls of the unique and variants sets within noise
+#: (k = 1: 1,625 -> 1,610 ms) or 2-4 % more (every sweep): left off for the probing policy
+#: to choose (docs/performance.md, "Intersections of groups in the probes", 2026-12-01)
+PROBE_INTERSECT = 0
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique

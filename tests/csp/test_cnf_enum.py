@@ -898,11 +898,12 @@ def test_a_sweep_that_finds_little_ends_the_probing(set_name, ident, cap) -> Non
     ("unique", "u082"), ("unique", "u072"), ("unique", "u071"), ("unique", "u070"),
     ("unique", "u052"), ("variants", "v06"), ("variants", "v31"), ("classic", "c01")])
 def test_intersections_in_the_probes_keep_the_answers(set_name, ident) -> None:
-    """``intersect=1`` (:data:`cnf_enum.PROBE_INTERSECT`): the probes propagate the groups'
-    intersections too (an exactly-one group inside another clears the other's members, an
-    all-positive clause inside a group likewise). The same solutions and capped counts;
-    probed to the fixpoint, the root holds every literal of the root without them, and
-    every candidate literal of it holds in every solution."""
+    """``intersect=k`` (:data:`cnf_enum.PROBE_INTERSECT`): the probes of the first k sweeps
+    propagate the groups' intersections too (an exactly-one group inside another clears
+    the other's members, an all-positive clause inside a group likewise). The same
+    solutions and capped counts; probed to the fixpoint with them in every sweep, the root
+    holds every literal of the root without them; every candidate literal of each root
+    holds in every solution."""
     p = puzzle(set_name, ident)
     with SatSession(p, p.initial_state().cand, defer=True) as s:
         if s.cand is None or not s.free:
@@ -910,10 +911,10 @@ def test_intersections_in_the_probes_keep_the_answers(set_name, ident) -> None:
         s.enc                           # an all-different model's encoding is read too
         for cap in (0, 8):
             off = _kernel_walk(s, cap, probe_yield=0)
-            on = _kernel_walk(s, cap, probe_yield=0, intersect=True)
+            on = _kernel_walk(s, cap, probe_yield=0, intersect=64)
             assert on[3] == off[3]
             assert on[0] >= off[0]
-            cut = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD, intersect=True)
+            cut = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD, intersect=1)
             assert cut[3] == off[3]
     nprim = s.enc.size * s.enc.n
     solutions = list(itertools.islice(iter_solutions(p), 50))
@@ -935,13 +936,15 @@ def test_intersections_clear_the_rest_of_a_group() -> None:
     them before any probe fails, and the models are the same."""
     E = KERNEL.Enumerator
     clauses = [[2, 3], (2, 3), (2, 3, 4, 5), [1, 6], (1, 6, 7), [8, 9]]
+    with pytest.raises(ValueError):
+        E(9, 9, 1, clauses, 0, False, 1, 0, 0, intersect=-1)
     found = []
-    for ix in (False, True):
+    for ix in (0, 1):
         en = E(9, 9, 1, clauses, 0, False, 1, 0, 0, intersect=ix)
         assert en.run(0, 10 ** 6) in (cnf_enum.PAUSED, cnf_enum.DONE)
         root = set(en.root())
         assert {-4, -5, -7} <= root
-        assert (en.crossed >= 3) == ix
+        assert (en.crossed >= 3) == bool(ix)
         assert en.run(1000, 10 ** 6) == cnf_enum.DONE
         found.append(en.found)
     assert found[0] == found[1] == 2 * 2 * 3
