@@ -56,7 +56,7 @@ def compiled_kernel() -> Any:
 
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
            "PROBE_LOOKAHEAD", "PROBE_YIELD", "PROBE_PAUSE", "PROBE_PAUSE_NODES",
-           "PROBE_PAUSE_PACE", "PROBE_RESORT",
+           "PROBE_PAUSE_PACE", "PROBE_RESORT", "PROBE_INTERSECT",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -137,6 +137,17 @@ PROBE_PAUSE_PACE = 300
 #: replayed kernel calls of the unique and variants sets 2.4 % less in all, u068 and v08
 #: 1-8 ms more (docs/performance.md, "Root probing pauses ...", 2026-12-01)
 PROBE_RESORT = True
+#: the first this many sweeps of the root probing propagate the kernel's intersections of
+#: groups too (``Enumerator(..., intersect=k)``: an exactly-one group whose open members all
+#: lie in another group clears the other's remaining members, a box's digit confined to a
+#: line and the converse; an all-positive clause of candidates inside a group, at the
+#: sweep's start). 0: off. "Crawfish" (u082) 1,072 -> 328 probes, kernel 5.4 -> 2.9 ms
+#: (k = 1 or every sweep alike), "Downright Odd" 463 -> 103; but "Endless Knight" +1 ms,
+#: "Whispering Rains" +0.4 ms (k = 1; +2 ms on every sweep: its sweeps go on under the
+#: yield stop), and the replayed kernel calls of the unique and variants sets within noise
+#: (k = 1: 1,625 -> 1,610 ms) or 2-4 % more (every sweep): left off for the probing policy
+#: to choose (docs/performance.md, "Intersections of groups in the probes", 2026-12-01)
+PROBE_INTERSECT = 0
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -235,7 +246,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                               branch, cand=session.cand, houses=session.houses,
                               lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD,
                               pause=pause, pause_nodes=PROBE_PAUSE_NODES,
-                              pause_pace=PROBE_PAUSE_PACE, resort=PROBE_RESORT)
+                              pause_pace=PROBE_PAUSE_PACE, resort=PROBE_RESORT,
+                              intersect=PROBE_INTERSECT)
     if session.lazy:
         return None
     enc = session.enc
@@ -246,7 +258,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     return mod.Enumerator(enc.top, n, size, clauses, cap, keep, PROBE_DEPTH, after, branch,
                           lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD, pause=pause,
                           pause_nodes=PROBE_PAUSE_NODES, pause_pace=PROBE_PAUSE_PACE,
-                          resort=PROBE_RESORT)
+                          resort=PROBE_RESORT, intersect=PROBE_INTERSECT)
 
 
 class Decided:
