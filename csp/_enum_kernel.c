@@ -66,6 +66,12 @@
  * 5.4 -> 3.0 ms (with k = 1 or every sweep alike); with every sweep, other puzzles'
  * sweeps run longer under the yield stop ("Whispering Rains" 840 -> 1,401 probes, 931
  * with k = 1): docs/performance.md, branch kern14.
+ * ixnode=1 applies the same rules, in every sweep, to the node's own propagation in its
+ * probing only (the root once the pairs are built, each sweep's start, a failed literal's
+ * negation, the lookahead's literals), not to the probes past the first `intersect`
+ * sweeps: what the node learns is cleared through the groups at once, and a probe costs
+ * what it did ("Exclusive Singularity" u052 878 -> 608 probes, kernel 2.3 -> 1.7 ms;
+ * "Downright Odd" u071 137 -> 13; docs/performance.md, branch mix14).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -154,6 +160,10 @@ typedef struct {
        others: once every open member of a is in b, b's others are false (a box's digit
        on one line: the line's other cells lose it); built on the first probe (ipbuilt) */
     int intersect, ipbuilt;
+    int ixnode;                      /* 1: the node's own propagation in its probing (the
+                                        root's build, each sweep's start, a failed literal,
+                                        the lookahead's literals) uses them in every sweep,
+                                        the probes only in the first `intersect` */
     int cursweep;                    /* probe(): the sweep under way (0: before the first) */
     int *ipstart, *ipb;              /* per group: its pairs' start; per pair: b */
     unsigned char *ipmax;            /* per group: its largest share with a b */
@@ -439,7 +449,8 @@ static inline __attribute__((always_inline)) int propagate_body(Enumerator *e, c
 static int propagate(Enumerator *e) { return propagate_body(e, 0); }
 static __attribute__((noinline)) int propagate_ix(Enumerator *e) { return propagate_body(e, 1); }
 #define PROPAGATE_PROBE(e) \
-    ((e)->ipstart && (e)->cursweep <= (e)->intersect ? propagate_ix(e) : propagate(e))
+    ((e)->ipstart && ((e)->cursweep <= (e)->intersect || ((e)->ixnode && !(e)->probing)) ? \
+     propagate_ix(e) : propagate(e))
 
 /* the leaf check: 1 when every clause with a positive auxiliary literal holds with the
    open auxiliary variables false */
@@ -714,8 +725,8 @@ static int probe(Enumerator *e) {
         e->epoch++;                  /* a new node: no cell is seen at it yet */
     }
     e->cursweep = 0;
-    if (!resume && e->intersect && !e->ipbuilt) {   /* the groups' intersections, on the
-                                                       first probe */
+    if (!resume && (e->intersect || e->ixnode) && !e->ipbuilt) {
+        /* the groups' intersections, on the first probe */
         e->ipbuilt = 1;
         if (e->ngroups && build_intersections(e) < 0) return -1;
         if (e->ipstart) {
@@ -741,7 +752,7 @@ static int probe(Enumerator *e) {
                           (long long)e->probe_yield * (e->probed - probed0))
                 break;               /* the last sweep (not the first) found too little
                                         for its probes */
-            if (e->ipstart && sweeps < e->intersect && clause_intersections(e)) {
+            if (e->ipstart && (sweeps < e->intersect || e->ixnode) && clause_intersections(e)) {
                 int r0 = PROPAGATE_PROBE(e);
                 if (r0) return r0;
                 e->epoch++;
@@ -1510,16 +1521,17 @@ static int clause_intersections(Enumerator *e) {
 
 /* Enumerator(nvars, n, size, clauses, cap=0, keep=False, probe=0, probe_after=0, branch=0,
               cand=None, houses=None, lookahead=0, groups=1, probe_yield=0, pause=0,
-              pause_nodes=0, pause_pace=0, resort=0, intersect=0)
+              pause_nodes=0, pause_pace=0, resort=0, intersect=0, ixnode=0)
    clauses None: the CNF of the all-different rules `houses` over the candidate masks
    `cand` (stream_from_houses; nvars is then size * n + n) */
 static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", "probe",
                              "probe_after", "branch", "cand", "houses", "lookahead", "groups",
                              "probe_yield", "pause", "pause_nodes", "pause_pace", "resort",
-                             "intersect", NULL};
+                             "intersect", "ixnode", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
+    int ixnode = 0;
     long long pause_nodes = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
@@ -1534,11 +1546,11 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiii", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiip", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
-                                     &intersect))
+                                     &intersect, &ixnode))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -1784,6 +1796,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         else if (e->lval[l] == 0) assign(e, l);
     }
     e->intersect = intersect;       /* checked with the sizes above */
+    e->ixnode = ixnode;
 
     if (empty) e->finished = 1;
     free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
