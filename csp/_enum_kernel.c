@@ -53,6 +53,25 @@
  * conflict weights, and their trees, differ); the workbench's unique and variant models:
  * the probing 8 % less CPU, the long walks a quarter to a third ("Renban Whispers",
  * v02, its count 102 -> 69 ms; docs/performance.md).
+ *
+ * intersect=k (0, off, by default) adds, in the first k sweeps of a node's probing only,
+ * two rules on the native groups
+ * (locked candidates, generalised): an exactly-one group whose open members all lie in
+ * another group makes that group's other members false (a box's digit confined to one
+ * row: the row's other cells lose it, and the converse), and, at the start of each sweep,
+ * an all-positive clause of candidates whose open literals all lie in one group does the
+ * same (a renban's required digit inside a box). Both follow from the clauses, so the
+ * solutions and counts are the same; the probes see more, the walk is unchanged
+ * (propagate is compiled without them). "Crawfish" (u082) 1,072 -> 328 probes, kernel
+ * 5.4 -> 3.0 ms (with k = 1 or every sweep alike); with every sweep, other puzzles'
+ * sweeps run longer under the yield stop ("Whispering Rains" 840 -> 1,401 probes, 931
+ * with k = 1): docs/performance.md, branch kern14.
+ * ixnode=1 applies the same rules, in every sweep, to the node's own propagation in its
+ * probing only (the root once the pairs are built, each sweep's start, a failed literal's
+ * negation, the lookahead's literals), not to the probes past the first `intersect`
+ * sweeps: what the node learns is cleared through the groups at once, and a probe costs
+ * what it did ("Exclusive Singularity" u052 878 -> 608 probes, kernel 2.3 -> 1.7 ms;
+ * "Downright Odd" u071 137 -> 13; docs/performance.md, branch mix14).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -136,6 +155,23 @@ typedef struct {
     IntVec *gocc;                    /* per literal index: the groups holding it, each as
                                         group << 7 | exactly-one << 6 | member index */
     int *gocc_arena;
+    /* intersect=k (probing only, the first k sweeps of a node's probing): per
+       exactly-one group a, the groups b sharing 2 or more of its members and holding
+       others: once every open member of a is in b, b's others are false (a box's digit
+       on one line: the line's other cells lose it); built on the first probe (ipbuilt) */
+    int intersect, ipbuilt;
+    int ixnode;                      /* 1: the node's own propagation in its probing (the
+                                        root's build, each sweep's start, a failed literal,
+                                        the lookahead's literals) uses them in every sweep,
+                                        the probes only in the first `intersect` */
+    int cursweep;                    /* probe(): the sweep under way (0: before the first) */
+    int *ipstart, *ipb;              /* per group: its pairs' start; per pair: b */
+    unsigned char *ipmax;            /* per group: its largest share with a b */
+    int *mpstart, *mplist;           /* per member (glit position): the pairs whose share
+                                        holds it */
+    long long crossed;               /* candidate literals the intersections set */
+    uint64_t *ipin, *ipout;          /* per pair: a's members in b (a's bits), b's members
+                                        not in a (b's bits) */
     /* the arenas of watch, bins and occ: each vector is a slice sized to hold every entry
        it can ever have (a long clause watches a literal only if it holds it), so the lists
        of a literal lie side by side and set-up is three allocations, not one a list */
@@ -288,8 +324,38 @@ static void undo_to(Enumerator *e, int pos) {
     if (e->qhead > pos) e->qhead = pos;
 }
 
-/* 1 on a conflict */
-static int propagate(Enumerator *e) {
+/* intersect=1: an exactly-one group with the open members o (two or more, none true):
+   each pair in mplist[q0..q1) (those whose share holds o's first member) whose share
+   holds all of o sets its b's other members false */
+static __attribute__((noinline)) void intersect_member(Enumerator *e, uint64_t o, int q0, int q1) {
+    int q;
+    for (q = q0; q < q1; q++) {
+        int p = e->mplist[q];
+        uint64_t rest;
+        const int *bl;
+        if (o & ~e->ipin[p]) continue;
+        rest = e->gopen[e->ipb[p]] & G_OPEN & e->ipout[p];
+        bl = e->glit + e->gstart[e->ipb[p]];
+        while (rest) {
+            int m = bl[__builtin_ctzll(rest)];
+            rest &= rest - 1;
+            e->crossed++;
+            assign(e, m ^ 1);
+        }
+    }
+}
+
+/* bits set in x, without a call (no popcnt instruction assumed) */
+static inline int pop64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* 1 on a conflict; ix: with the groups' intersections (intersect=1: propagate_ix, the
+   probes' propagation; the walk's is propagate, compiled without them) */
+static inline __attribute__((always_inline)) int propagate_body(Enumerator *e, const int ix) {
     signed char *lval = e->lval;
     while (e->qhead < e->trail_n) {
         int f = e->trail[e->qhead++] ^ 1;     /* the literal that became false */
@@ -329,7 +395,14 @@ static int propagate(Enumerator *e) {
                 uint64_t o;
                 if (!(x & 64)) continue;
                 o = e->gopen[x >> 7];
-                if (o & ((o - 1) | ~G_OPEN)) continue;    /* a member true, or two open */
+                if (o & ((o - 1) | ~G_OPEN)) {  /* a member true, or two open */
+                    if (ix && o < G_TRUE && pop64(o) <= e->ipmax[x >> 7]) {
+                        int pos = e->gstart[x >> 7] + __builtin_ctzll(o);
+                        if (e->mpstart[pos] < e->mpstart[pos + 1])
+                            intersect_member(e, o, e->mpstart[pos], e->mpstart[pos + 1]);
+                    }
+                    continue;
+                }
                 if (!o) {
                     const int *ml = e->glit + e->gstart[x >> 7];
                     int len = e->gstart[(x >> 7) + 1] - e->gstart[x >> 7];
@@ -372,6 +445,12 @@ static int propagate(Enumerator *e) {
     }
     return 0;
 }
+
+static int propagate(Enumerator *e) { return propagate_body(e, 0); }
+static __attribute__((noinline)) int propagate_ix(Enumerator *e) { return propagate_body(e, 1); }
+#define PROPAGATE_PROBE(e) \
+    ((e)->ipstart && ((e)->cursweep <= (e)->intersect || ((e)->ixnode && !(e)->probing)) ? \
+     propagate_ix(e) : propagate(e))
 
 /* the leaf check: 1 when every clause with a positive auxiliary literal holds with the
    open auxiliary variables false */
@@ -623,6 +702,9 @@ static int snap_watches(Enumerator *e, int save) {
    in its first hundred; paused there, the walk ends in 73 decisions (1,210 -> 726 probes,
    the kernel 5.2 -> 3.5 ms).
    1: the node has no solution, 0: done, -1: out of memory */
+static int clause_intersections(Enumerator *e);
+static int build_intersections(Enumerator *e);
+static void root_intersections(Enumerator *e);
 static int probe(Enumerator *e) {
     int changed = 1, sweeps = 0;
     int n = e->n;
@@ -642,12 +724,23 @@ static int probe(Enumerator *e) {
         }
         e->epoch++;                  /* a new node: no cell is seen at it yet */
     }
+    e->cursweep = 0;
+    if (!resume && (e->intersect || e->ixnode) && !e->ipbuilt) {
+        /* the groups' intersections, on the first probe */
+        e->ipbuilt = 1;
+        if (e->ngroups && build_intersections(e) < 0) return -1;
+        if (e->ipstart) {
+            root_intersections(e);
+            if (PROPAGATE_PROBE(e)) return 1;
+        }
+    }
     while (changed && sweeps < 64) {
         int v, c, q, m = 0, *open = e->porder + e->size, *at = open + e->size, q0 = 0;
         int built = e->epoch;
         if (resume) {                /* the paused sweep, from the cell it paused at */
             resume = 0;
             sweeps = e->pz_sweeps;
+            e->cursweep = sweeps;
             set0 = e->pz_set0;
             probed0 = e->pz_probed0;
             changed = e->pz_changed;
@@ -659,10 +752,17 @@ static int probe(Enumerator *e) {
                           (long long)e->probe_yield * (e->probed - probed0))
                 break;               /* the last sweep (not the first) found too little
                                         for its probes */
+            if (e->ipstart && (sweeps < e->intersect || e->ixnode) && clause_intersections(e)) {
+                int r0 = PROPAGATE_PROBE(e);
+                if (r0) return r0;
+                e->epoch++;
+                if (e->prim_set == e->nprim) return 0;
+            }
             set0 = e->prim_set;
             probed0 = e->probed;
             changed = 0;
             sweeps++;
+            e->cursweep = sweeps;
             e->sweep++;
         }
         /* the open cells, fewest candidates first (in cell order within a count): a
@@ -730,7 +830,7 @@ static int probe(Enumerator *e) {
                flag; nothing reads those counts in between) */
             e->probing = 1;
             assign(e, 2 * v);
-            r = propagate(e);
+            r = PROPAGATE_PROBE(e);
             if (r == 0) {
                 int i;
                 for (i = pos + 1; i < e->trail_n; i++) {
@@ -765,7 +865,7 @@ static int probe(Enumerator *e) {
             if (r) {
                 assign(e, 2 * v + 1);
                 e->epoch++;              /* the node changed */
-                r = propagate(e);
+                r = PROPAGATE_PROBE(e);
                 if (r) return r;
                 changed = 1;
             }
@@ -784,7 +884,7 @@ static int probe(Enumerator *e) {
                     }
                 }
                 if (any) {
-                    int r2 = propagate(e);
+                    int r2 = PROPAGATE_PROBE(e);
                     if (r2) return r2;
                     e->epoch++;
                     changed = 1;
@@ -956,7 +1056,7 @@ static void Enumerator_dealloc(Enumerator *e) {
     if (e->bins) { for (i = 0; i < e->nlits; i++) if (e->bins[i].own) free(e->bins[i].a); }
     if (e->occ) { for (i = 0; i <= e->nprim; i++) if (e->occ[i].own) free(e->occ[i].a); }
     if (e->gocc) { for (i = 0; i < e->nlits; i++) if (e->gocc[i].own) free(e->gocc[i].a); }
-    free(e->gocc); free(e->gocc_arena); free(e->gstart); free(e->glit); free(e->gopen);
+    free(e->gocc); free(e->gocc_arena); free(e->ipstart); free(e->ipmax); free(e->mpstart); free(e->mplist); free(e->ipb); free(e->ipin); free(e->ipout); free(e->gstart); free(e->glit); free(e->gopen);
     free(e->watch); free(e->bins); free(e->occ);
     free(e->watch_arena); free(e->bins_arena); free(e->occ_arena);
     free(e->sn_clit); free(e->sn_warena); free(e->sn_wn);
@@ -1049,33 +1149,76 @@ static int st_push(Stream *s, int x) {
     return 0;
 }
 
+/* a small int's value without a call (the literals are compact ints); 0: not one */
+static inline int small_long(PyObject *o, long *out) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyLong_CheckExact(o) && PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        *out = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        return 1;
+    }
+#else
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t sz = Py_SIZE(o);
+        if (sz >= -1 && sz <= 1) {
+            long d = sz ? (long)((PyLongObject *)o)->ob_digit[0] : 0;
+            *out = sz < 0 ? -d : d;
+            return 1;
+        }
+    }
+#endif
+    return 0;
+}
+
 /* the Python clauses (lists, and tuples for "at most one" groups), checked: 0, or -1 with
-   the error set */
+   the error set. The stream is sized once (a header and the literals a clause) */
 static int stream_from_seq(Stream *s, PyObject *seq, int nvars) {
-    Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq), i;
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq), i, need = 0;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
     if (nc > 200000000) { PyErr_SetString(PyExc_ValueError, "too many clauses"); return -1; }
+    for (i = 0; i < nc; i++) {       /* the size: lists and tuples read directly */
+        PyObject *cl = items[i];
+        need += 1 + ((PyList_Check(cl) || PyTuple_Check(cl)) ? Py_SIZE(cl) : 0);
+    }
+    if (need > s->cap) {
+        int *na = (int *)realloc(s->a, sizeof(int) * (size_t)(need + 1));
+        if (!na) { PyErr_NoMemory(); return -1; }
+        s->a = na;
+        s->cap = need + 1;
+    }
     for (i = 0; i < nc; i++) {
-        PyObject *cl = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *cl = items[i];
         int group = PyTuple_Check(cl);
         PyObject *cs = PySequence_Fast(cl, "a clause must be a sequence");
+        PyObject **lits;
         Py_ssize_t k, len;
         if (!cs) return -1;
         len = PySequence_Fast_GET_SIZE(cs);
+        lits = PySequence_Fast_ITEMS(cs);
         if (len > (group ? MAX_GROUP : 1000000)) {
             Py_DECREF(cs);
             PyErr_SetString(PyExc_ValueError, group ? "group too long" : "clause too long");
             return -1;
         }
-        if (st_push(s, (int)(len << 1) | group) < 0) { Py_DECREF(cs); return -1; }
+        if (s->n + 1 + len > s->cap) {   /* not a list or tuple: grown as it comes */
+            Py_ssize_t nc2 = 2 * (s->n + 1 + len);
+            int *na = (int *)realloc(s->a, sizeof(int) * (size_t)nc2);
+            if (!na) { Py_DECREF(cs); PyErr_NoMemory(); return -1; }
+            s->a = na;
+            s->cap = nc2;
+        }
+        s->a[s->n++] = (int)(len << 1) | group;
         for (k = 0; k < len; k++) {
-            long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, k));
-            if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); return -1; }
+            long x;
+            if (!small_long(lits[k], &x)) {
+                x = PyLong_AsLong(lits[k]);
+                if (x == -1 && PyErr_Occurred()) { Py_DECREF(cs); return -1; }
+            }
             if (x == 0 || x > nvars || x < -(long)nvars) {
                 Py_DECREF(cs);
                 PyErr_SetString(PyExc_ValueError, "literal out of range");
                 return -1;
             }
-            if (st_push(s, (int)x) < 0) { Py_DECREF(cs); return -1; }
+            s->a[s->n++] = (int)x;
         }
         Py_DECREF(cs);
     }
@@ -1216,17 +1359,179 @@ static Py_ssize_t mark_groups(const Stream *st, unsigned char *fl, int *stamp) {
     return ng;
 }
 
+/* group a is exactly one (its entries in gocc say so) */
+static int group_exact(const Enumerator *e, int a) {
+    const IntVec *o = &e->gocc[e->glit[e->gstart[a]]];
+    int j;
+    for (j = 0; j < o->n; j++) if (o->a[j] >> 7 == a) return (o->a[j] & 64) != 0;
+    return 0;
+}
+
+/* intersect=1: the pairs of groups (a exactly one, b any, sharing 2 or more members, b
+   holding members outside a). 0, or -1 out of memory */
+static int build_intersections(Enumerator *e) {
+    int ng = e->ngroups, a, cap = 0, np = 0;
+    int *mark = (int *)malloc(sizeof(int) * (size_t)ng);
+    int *lst = (int *)malloc(sizeof(int) * (size_t)ng);
+    int *cnt = (int *)calloc((size_t)ng, sizeof(int));
+    uint64_t *ina = (uint64_t *)calloc((size_t)ng, sizeof(uint64_t));
+    uint64_t *inb = (uint64_t *)calloc((size_t)ng, sizeof(uint64_t));
+    e->ipstart = (int *)malloc(sizeof(int) * ((size_t)ng + 1));
+    e->ipmax = (unsigned char *)calloc((size_t)ng + 1, 1);
+    if (!mark || !lst || !cnt || !ina || !inb || !e->ipstart || !e->ipmax) goto nomem;
+    for (a = 0; a < ng; a++) mark[a] = -1;
+    for (a = 0; a < ng; a++) {
+        int k, nl = 0, j;
+        e->ipstart[a] = np;
+        if (!group_exact(e, a)) continue;
+        for (k = e->gstart[a]; k < e->gstart[a + 1]; k++) {
+            const IntVec *o = &e->gocc[e->glit[k]];
+            for (j = 0; j < o->n; j++) {
+                int b = o->a[j] >> 7;
+                if (b == a) continue;
+                if (mark[b] != a) { mark[b] = a; cnt[b] = 0; ina[b] = inb[b] = 0; lst[nl++] = b; }
+                cnt[b]++;
+                ina[b] |= 1ULL << (k - e->gstart[a]);
+                inb[b] |= 1ULL << (o->a[j] & 63);
+            }
+        }
+        for (j = 0; j < nl; j++) {
+            int b = lst[j], lb = e->gstart[b + 1] - e->gstart[b];
+            uint64_t out = (lb == 64 ? ~0ULL : (1ULL << lb) - 1) & ~inb[b];
+            if (cnt[b] < 2 || !out) continue;
+            if (np == cap) {
+                int nc = cap ? 2 * cap : 256;
+                int *nb = (int *)realloc(e->ipb, sizeof(int) * (size_t)nc);
+                uint64_t *ni, *no;
+                if (!nb) goto nomem;
+                e->ipb = nb;
+                ni = (uint64_t *)realloc(e->ipin, sizeof(uint64_t) * (size_t)nc);
+                if (!ni) goto nomem;
+                e->ipin = ni;
+                no = (uint64_t *)realloc(e->ipout, sizeof(uint64_t) * (size_t)nc);
+                if (!no) goto nomem;
+                e->ipout = no;
+                cap = nc;
+            }
+            e->ipb[np] = b; e->ipin[np] = ina[b]; e->ipout[np] = out;
+            if (cnt[b] > e->ipmax[a]) e->ipmax[a] = (unsigned char)cnt[b];
+            np++;
+        }
+    }
+    e->ipstart[ng] = np;
+    if (np) {                        /* per member: the pairs holding it */
+        int tot = e->gstart[ng], p, k, q = 0;
+        e->mpstart = (int *)calloc((size_t)tot + 2, sizeof(int));
+        if (!e->mpstart) goto nomem;
+        for (a = 0; a < ng; a++)
+            for (p = e->ipstart[a]; p < e->ipstart[a + 1]; p++) {
+                uint64_t m = e->ipin[p];
+                for (; m; m &= m - 1) { e->mpstart[e->gstart[a] + __builtin_ctzll(m) + 1]++; q++; }
+            }
+        for (k = 0; k < tot; k++) e->mpstart[k + 1] += e->mpstart[k];
+        e->mplist = (int *)malloc(sizeof(int) * ((size_t)q + 1));
+        if (!e->mplist) goto nomem;
+        {
+            int *cur = (int *)malloc(sizeof(int) * ((size_t)tot + 1));
+            if (!cur) goto nomem;
+            memcpy(cur, e->mpstart, sizeof(int) * (size_t)tot);
+            for (a = 0; a < ng; a++)
+                for (p = e->ipstart[a]; p < e->ipstart[a + 1]; p++) {
+                    uint64_t m = e->ipin[p];
+                    for (; m; m &= m - 1) e->mplist[cur[e->gstart[a] + __builtin_ctzll(m)]++] = p;
+                }
+            free(cur);
+        }
+    }
+    if (np == 0) { free(e->ipstart); e->ipstart = NULL; free(e->ipmax); e->ipmax = NULL; }
+    free(mark); free(lst); free(cnt); free(ina); free(inb);
+    return 0;
+nomem:
+    free(mark); free(lst); free(cnt); free(ina); free(inb);
+    free(e->ipstart); e->ipstart = NULL; free(e->ipmax); e->ipmax = NULL;
+    return -1;
+}
+
+/* the root: every pair checked once (a group may start inside another) */
+static void root_intersections(Enumerator *e) {
+    int a, p;
+    for (a = 0; a < e->ngroups; a++) {
+        uint64_t o = e->gopen[a];
+        if (o >= G_TRUE || !(o & (o - 1))) continue;
+        for (p = e->ipstart[a]; p < e->ipstart[a + 1]; p++) {
+            uint64_t rest;
+            const int *bl;
+            if (o & ~e->ipin[p]) continue;
+            rest = e->gopen[e->ipb[p]] & G_OPEN & e->ipout[p];
+            bl = e->glit + e->gstart[e->ipb[p]];
+            while (rest) {
+                int m = bl[__builtin_ctzll(rest)];
+                rest &= rest - 1;
+                assign(e, m ^ 1);
+                e->crossed++;
+            }
+        }
+    }
+}
+
+/* intersect=1, at a node (between probing sweeps): an all-positive clause of candidates
+   (the branching clauses: a renban's "this digit somewhere" ...) whose open literals all
+   lie in one native group b (at most one) makes b's other members false: the clause's
+   true literal is one of b's. The number of literals set */
+static int clause_intersections(Enumerator *e) {
+    int i, set = 0;
+    const signed char *lval = e->lval;
+    if (!e->ngroups) return 0;
+    for (i = 0; i < e->nbc; i++) {
+        const int *vs = e->bclit + e->bcstart[i];
+        int len = e->bclen[i], k, first = -1, nopen = 0, j;
+        const IntVec *g;
+        for (k = 0; k < len; k++) {
+            int l = 2 * vs[k];
+            if (lval[l] == 1) break;
+            if (lval[l] == 0) { if (first < 0) first = l; nopen++; }
+        }
+        if (k < len || nopen < 2) continue;       /* met, or unit / empty (propagation's) */
+        g = &e->gocc[first];
+        for (j = 0; j < g->n; j++) {
+            int b = g->a[j] >> 7, q, m, blen = e->gstart[b + 1] - e->gstart[b];
+            const int *bl = e->glit + e->gstart[b];
+            uint64_t in = 0, rest;
+            if ((int)__builtin_popcountll(e->gopen[b] & G_OPEN) <= nopen) continue;
+            for (k = 0; k < len; k++) {
+                int l = 2 * vs[k];
+                if (lval[l] != 0) continue;
+                for (q = 0; q < blen && bl[q] != l; q++) {}
+                if (q == blen) break;
+                in |= 1ULL << q;
+            }
+            if (k < len) continue;
+            rest = e->gopen[b] & G_OPEN & ~in;
+            while (rest) {
+                m = bl[__builtin_ctzll(rest)];
+                rest &= rest - 1;
+                assign(e, m ^ 1);
+                e->crossed++;
+                set++;
+            }
+        }
+    }
+    return set;
+}
+
 /* Enumerator(nvars, n, size, clauses, cap=0, keep=False, probe=0, probe_after=0, branch=0,
               cand=None, houses=None, lookahead=0, groups=1, probe_yield=0, pause=0,
-              pause_nodes=0, pause_pace=0, resort=0)
+              pause_nodes=0, pause_pace=0, resort=0, intersect=0, ixnode=0)
    clauses None: the CNF of the all-different rules `houses` over the candidate masks
    `cand` (stream_from_houses; nvars is then size * n + n) */
 static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", "probe",
                              "probe_after", "branch", "cand", "houses", "lookahead", "groups",
-                             "probe_yield", "pause", "pause_nodes", "pause_pace", "resort", NULL};
+                             "probe_yield", "pause", "pause_nodes", "pause_pace", "resort",
+                             "intersect", "ixnode", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
-    int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0;
+    int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
+    int ixnode = 0;
     long long pause_nodes = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
@@ -1241,10 +1546,11 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLii", kwlist, &nvars, &n, &size,
-                                     &clauses, &cap, &keep, &probe_depth, &probe_after,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiip", kwlist, &nvars, &n,
+                                     &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
-                                     &probe_yield, &pause, &pause_nodes, &pause_pace, &resort))
+                                     &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
+                                     &intersect, &ixnode))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -1259,7 +1565,8 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->resort = resort;
     if (n < 1 || n > 64 || size < 1 || size > 4096 || (long long)size * n > nvars ||
         nvars > 50000000 || cap < 0 || probe_depth < 0 || probe_yield < 0 ||
-        probe_after < 0 || pause < 0 || pause_nodes < 0 || pause_pace < 0) {
+        probe_after < 0 || pause < 0 || pause_nodes < 0 || pause_pace < 0 ||
+        intersect < 0) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }
@@ -1488,6 +1795,9 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         if (e->lval[l] == -1) empty = 1;
         else if (e->lval[l] == 0) assign(e, l);
     }
+    e->intersect = intersect;       /* checked with the sizes above */
+    e->ixnode = ixnode;
+
     if (empty) e->finished = 1;
     free(units); free(tmp); free(stamp); free(pairs); free(degb); free(degw); free(dego);
     free(st.a); free(fl); free(geo); free(degg);
@@ -1571,6 +1881,7 @@ static PyObject *Enumerator_get_props(Enumerator *e, void *c) { (void)c; return 
 static PyObject *Enumerator_get_probed(Enumerator *e, void *c) { (void)c; return get_ll(e->probed); }
 static PyObject *Enumerator_get_implied(Enumerator *e, void *c) { (void)c; return get_ll(e->implied); }
 static PyObject *Enumerator_get_pskipped(Enumerator *e, void *c) { (void)c; return get_ll(e->pskipped); }
+static PyObject *Enumerator_get_crossed(Enumerator *e, void *c) { (void)c; return get_ll(e->crossed); }
 
 /* root(): the literals set at the root (level 0) as they stand, variables signed
    (v true, -v false), in the order they were set: after probing, what it found */
@@ -1621,6 +1932,7 @@ static PyMethodDef Enumerator_methods[] = {
 };
 
 static PyGetSetDef Enumerator_getset[] = {
+    {"crossed", (getter)Enumerator_get_crossed, NULL, NULL, NULL},
     {"first", (getter)Enumerator_get_first, NULL, "the first solution found (digits), or None", NULL},
     {"found", (getter)Enumerator_get_found, NULL, "solutions found", NULL},
     {"nodes", (getter)Enumerator_get_nodes, NULL, "decisions made", NULL},

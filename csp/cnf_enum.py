@@ -56,7 +56,8 @@ def compiled_kernel() -> Any:
 
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
            "PROBE_LOOKAHEAD", "PROBE_YIELD", "PROBE_PAUSE", "PROBE_PAUSE_NODES",
-           "PROBE_PAUSE_PACE", "PROBE_RESORT",
+           "PROBE_PAUSE_PACE", "PROBE_RESORT", "PROBE_INTERSECT",
+           "PROBE_INTERSECT_NODE",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -137,6 +138,27 @@ PROBE_PAUSE_PACE = 300
 #: replayed kernel calls of the unique and variants sets 2.4 % less in all, u068 and v08
 #: 1-8 ms more (docs/performance.md, "Root probing pauses ...", 2026-12-01)
 PROBE_RESORT = True
+#: the first this many sweeps of the root probing propagate the kernel's intersections of
+#: groups too (``Enumerator(..., intersect=k)``: an exactly-one group whose open members all
+#: lie in another group clears the other's remaining members, a box's digit confined to a
+#: line and the converse; an all-positive clause of candidates inside a group, at the
+#: sweep's start). 0: off. "Crawfish" (u082) 1,072 -> 328 probes, kernel 5.4 -> 2.9 ms
+#: (k = 1 or every sweep alike), "Downright Odd" 463 -> 103; but "Endless Knight" +1 ms,
+#: "Whispering Rains" +0.4 ms (k = 1; +2 ms on every sweep: its sweeps go on under the
+#: yield stop), and the replayed kernel calls of the unique and variants sets within noise
+#: (k = 1: 1,625 -> 1,610 ms) or 2-4 % more (every sweep) (docs/performance.md,
+#: "Intersections of groups in the probes", 2026-12-01). With the pause and the resort
+#: still off: k = 1 takes u082 8.4 -> 6.9-8.1 ms cold but u070 +1.1 ms, u060 +0.5-0.7,
+#: u072 +0.6, the sets level (docs/performance.md, "... branch mix14", 2026-12-01)
+PROBE_INTERSECT = 0
+#: the node's own propagation in the root probing (not the probes: :data:`PROBE_INTERSECT`)
+#: uses the groups' intersections in every sweep (``Enumerator(..., ixnode=1)``): the
+#: pairs built at the first probe, the clauses inside a group read at each sweep's start,
+#: a failed literal's and the lookahead's consequences cleared through the groups; the
+#: probes cost what they did. "Exclusive Singularity" (u052) 878 -> 608 probes (kernel
+#: 2.3 -> 1.7 ms), "Downright Odd" (u071) 137 -> 13 (0.7 -> 0.35 ms) (docs/performance.md,
+#: "Intersections at the node ...", 2026-12-01)
+PROBE_INTERSECT_NODE = True
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -235,7 +257,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                               branch, cand=session.cand, houses=session.houses,
                               lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD,
                               pause=pause, pause_nodes=PROBE_PAUSE_NODES,
-                              pause_pace=PROBE_PAUSE_PACE, resort=PROBE_RESORT)
+                              pause_pace=PROBE_PAUSE_PACE, resort=PROBE_RESORT,
+                              intersect=PROBE_INTERSECT, ixnode=PROBE_INTERSECT_NODE)
     if session.lazy:
         return None
     enc = session.enc
@@ -246,7 +269,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
     return mod.Enumerator(enc.top, n, size, clauses, cap, keep, PROBE_DEPTH, after, branch,
                           lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD, pause=pause,
                           pause_nodes=PROBE_PAUSE_NODES, pause_pace=PROBE_PAUSE_PACE,
-                          resort=PROBE_RESORT)
+                          resort=PROBE_RESORT, intersect=PROBE_INTERSECT,
+                          ixnode=PROBE_INTERSECT_NODE)
 
 
 class Decided:

@@ -369,6 +369,14 @@ def test_the_kernel_checks_its_arguments() -> None:
     assert en.run(10, 10) == cnf_enum.DONE and en.found == 0 and en.first is None
     with pytest.raises(ValueError):
         en.run(-1, 10)
+    with pytest.raises(ValueError):
+        E(4, 2, 1, [[1, 2 ** 40]])             # a big int (not read as a small one)
+    with pytest.raises(ValueError):
+        E(4, 2, 1, [[1, -(2 ** 31) - 1]])
+    # clauses as other sequences and literals as int subclasses read as their values
+    for clauses in ([range(1, 3), (1, 2)], [[True, 2], (True, 2)], ([1, 2], [-1, -2])):
+        en = E(2, 2, 1, clauses)
+        assert en.run(10, 10) == cnf_enum.DONE and en.found == 2
 
 
 @needs_kernel
@@ -929,23 +937,29 @@ def _paused_walk(s: SatSession, cap: int, **kw) -> tuple:
     ("unique", "u056", 1), ("unique", "u057", 8), ("unique", "u067", 0), ("unique", "u072", 1),
     ("unique", "u060", 0), ("unique", "u070", 8), ("unique", "u082", 0), ("variants", "v07", 1),
     ("variants", "v38", 8), ("variants", "v06", 0)])
-@pytest.mark.parametrize("resort", [False, True])
-def test_a_paused_probing_goes_on_as_if_it_had_not_paused(set_name, ident, cap, resort) -> None:
+@pytest.mark.parametrize("resort,intersect,ixnode", [(False, 0, False), (True, 0, False),
+                                                    (True, 1, False), (True, 0, True)])
+def test_a_paused_probing_goes_on_as_if_it_had_not_paused(set_name, ident, cap, resort,
+                                                          intersect, ixnode) -> None:
     """``pause`` (:data:`cnf_enum.PROBE_PAUSE`): the root's probing pauses within a sweep
     that finds little, the walk goes first, and past ``pause_nodes`` decisions the kernel
     goes back to the root and probes on from where it paused, with the walk's weights and
     watches as they were: from there the run is the run without the pause, decision for
     decision (the same decisions, probes and lookahead literals, so the same walk). A walk
     that ends before that answers with the same solutions and capped counts. With the
-    cells left in a sweep sorted again after each change (``resort``) or not."""
+    cells left in a sweep sorted again after each change (``resort``) or not, and with the
+    groups' intersections in the first sweep's probes (``intersect``) or at the node in
+    every sweep (``ixnode``) or not."""
     p = puzzle(set_name, ident)
     with SatSession(p, defer=True) as s:
-        plain = _paused_walk(s, cap, resort=resort)
-        back = _paused_walk(s, cap, pause=cnf_enum.PROBE_PAUSE, pause_nodes=1, resort=resort)
+        plain = _paused_walk(s, cap, resort=resort, intersect=intersect, ixnode=ixnode)
+        back = _paused_walk(s, cap, pause=cnf_enum.PROBE_PAUSE, pause_nodes=1, resort=resort,
+                            intersect=intersect, ixnode=ixnode)
         for nodes in (5, 50, cnf_enum.PROBE_PAUSE_NODES):
             for pace in (0, cnf_enum.PROBE_PAUSE_PACE):
                 paused = _paused_walk(s, cap, pause=cnf_enum.PROBE_PAUSE, pause_nodes=nodes,
-                                      pause_pace=pace, resort=resort)
+                                      pause_pace=pace, resort=resort, intersect=intersect,
+                                      ixnode=ixnode)
                 assert paused[3:] == plain[3:]
                 assert paused[1] <= plain[1]
                 if paused[1] < plain[1]:          # ended in the walk after the pause
@@ -970,13 +984,15 @@ def test_the_root_probing_pauses_where_a_sweep_finds_little() -> None:
         assert paused[4] == plain[4]
         listed = cnf_enum.enumerator(s, keep=True)
         assert cnf_enum.run(listed, None) == cnf_enum.DONE
-        assert listed.probed == _paused_walk(s, 1, resort=cnf_enum.PROBE_RESORT)[1]
+        defaults = dict(resort=cnf_enum.PROBE_RESORT, intersect=cnf_enum.PROBE_INTERSECT,
+                        ixnode=cnf_enum.PROBE_INTERSECT_NODE)
+        assert listed.probed == _paused_walk(s, 1, **defaults)[1]
         counted = cnf_enum.enumerator(s, cap=1, listing=False)
         assert cnf_enum.run(counted, None, capped=True) == cnf_enum.DONE
         assert counted.probed == _paused_walk(s, 1, pause=cnf_enum.PROBE_PAUSE,
                                               pause_nodes=cnf_enum.PROBE_PAUSE_NODES,
                                               pause_pace=cnf_enum.PROBE_PAUSE_PACE,
-                                              resort=cnf_enum.PROBE_RESORT)[1]
+                                              **defaults)[1]
     with pytest.raises(ValueError):
         KERNEL.Enumerator(10, 2, 4, [[1, 2]], pause=-1, pause_nodes=5)
 
@@ -1003,3 +1019,66 @@ def test_probing_sorts_the_cells_left_after_a_change(set_name, ident, cap) -> No
         for x in sorted_[0]:
             if abs(x) <= nprim:
                 assert (x in truth) == (x > 0)
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident", [
+    ("unique", "u082"), ("unique", "u072"), ("unique", "u071"), ("unique", "u070"),
+    ("unique", "u052"), ("variants", "v06"), ("variants", "v31"), ("classic", "c01")])
+def test_intersections_in_the_probes_keep_the_answers(set_name, ident) -> None:
+    """``intersect=k`` (:data:`cnf_enum.PROBE_INTERSECT`): the probes of the first k sweeps
+    propagate the groups' intersections too (an exactly-one group inside another clears
+    the other's members, an all-positive clause inside a group likewise). The same
+    solutions and capped counts; probed to the fixpoint with them in every sweep, the root
+    holds every literal of the root without them; every candidate literal of each root
+    holds in every solution. ``ixnode`` (:data:`cnf_enum.PROBE_INTERSECT_NODE`): the same
+    rules at the node in every sweep, not in the probes: the same answers, a sound root."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        if s.cand is None or not s.free:
+            pytest.skip("decided at the root")
+        s.enc                           # an all-different model's encoding is read too
+        for cap in (0, 8):
+            off = _kernel_walk(s, cap, probe_yield=0)
+            on = _kernel_walk(s, cap, probe_yield=0, intersect=64)
+            assert on[3] == off[3]
+            assert on[0] >= off[0]
+            cut = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD, intersect=1)
+            assert cut[3] == off[3]
+            node = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD, ixnode=True)
+            assert node[3] == off[3]
+            fix = _kernel_walk(s, cap, probe_yield=0, ixnode=True)
+            assert fix[3] == off[3] and fix[0] >= off[0]
+    nprim = s.enc.size * s.enc.n
+    solutions = list(itertools.islice(iter_solutions(p), 50))
+    assert solutions
+    for solution in solutions:
+        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
+        for root in (on[0], cut[0], node[0], fix[0]):
+            for x in root:
+                if abs(x) <= nprim:
+                    assert (x in truth) == (x > 0)
+
+
+@needs_kernel
+def test_intersections_clear_the_rest_of_a_group() -> None:
+    """The two rules on a hand-made CNF (5 candidates of one cell-like block, no cell
+    clause of its own): an exactly-one group (2, 3) inside the group (2, 3, 4, 5) makes 4
+    and 5 false; the all-positive clause [1, 6] inside the group (1, 6, 7) makes 7 false.
+    Without the rules the probes find them as failed literals; with them (in the probes,
+    ``intersect``, or at the node, ``ixnode``) the root holds them before any probe
+    fails, and the models are the same."""
+    E = KERNEL.Enumerator
+    clauses = [[2, 3], (2, 3), (2, 3, 4, 5), [1, 6], (1, 6, 7), [8, 9]]
+    with pytest.raises(ValueError):
+        E(9, 9, 1, clauses, 0, False, 1, 0, 0, intersect=-1)
+    found = []
+    for kw in ({}, {"intersect": 1}, {"ixnode": True}):
+        en = E(9, 9, 1, clauses, 0, False, 1, 0, 0, **kw)
+        assert en.run(0, 10 ** 6) in (cnf_enum.PAUSED, cnf_enum.DONE)
+        root = set(en.root())
+        assert {-4, -5, -7} <= root
+        assert (en.crossed >= 3) == bool(kw)
+        assert en.run(1000, 10 ** 6) == cnf_enum.DONE
+        found.append(en.found)
+    assert found[0] == found[1] == found[2] == 2 * 2 * 3
