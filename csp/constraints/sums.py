@@ -281,6 +281,25 @@ class SumPropagator(Propagator):
         if not self.distinct:
             return plain_sum_supports(doms, self.totals)
         k = len(doms)
+        kern = kernel.active(_linear_kernel)
+        if kern is not None:
+            # the compiled search of a linear sum whose cells all differ (the same
+            # supports: the union of the fillings' digits, per total)
+            ones, differ = _distinct_args(k)
+            out = [0] * k
+            for t in self.totals:
+                got = kern.linear_supports(doms, ones, t, differ)
+                if got is None:
+                    break
+                out = [a | b for a, b in zip(out, got)]
+            else:
+                return out
+        return self._enumerate_py(doms)
+
+    def _enumerate_py(self, doms: list[int]) -> list[int]:
+        """:meth:`_enumerate` of a distinct sum in Python (the reference and the
+        fallback of the compiled search)."""
+        k = len(doms)
         order = sorted(range(k), key=lambda i: doms[i].bit_count())
         sd = [doms[i] for i in order]
         mins = [(m & -m).bit_length() - 1 for m in sd]
@@ -324,6 +343,13 @@ class SumPropagator(Propagator):
         for pos, i in enumerate(order):
             out[i] = sup[pos]
         return out
+
+
+@lru_cache(maxsize=None)
+def _distinct_args(k: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The coefficients and the ``differ`` rows of :func:`linear_supports` for a plain sum
+    of ``k`` cells that all differ (by length alone: no puzzle's content)."""
+    return (1,) * k, tuple(tuple(range(i)) for i in range(k))
 
 
 def _sum_automaton(coeffs: Sequence[int], totals: Sequence[int],

@@ -52,6 +52,26 @@ def test_kernel_matches_python(n):
                                     tuple(map(tuple, differ))) == want
 
 
+@pytest.mark.parametrize("n", [4, 9, 16])
+def test_distinct_sum_supports_in_c_are_the_python_ones(n):
+    """A killer cage's exact supports (``SumPropagator._enumerate``, distinct: the compiled
+    search of a linear sum whose cells all differ, once per total) are those of its Python
+    search, with one total and with several, reachable or not."""
+    rng = random.Random(n)
+    for _ in range(1500):
+        k = rng.randint(1, min(n, 9))
+        if rng.random() < 0.8:
+            totals = rng.randint(k, n * k)
+        else:
+            totals = rng.sample(range(1, n * k + 1), rng.randint(2, 3))
+        prop = sums.SumPropagator(range(k), totals, True, n, "cage")
+        doms = [sum(1 << d for d in rng.sample(range(1, n + 1), rng.randint(1, n)))
+                for _ in range(k)]
+        if rng.random() < 0.05:
+            doms[rng.randrange(k)] = 0
+        assert prop._enumerate(doms) == prop._enumerate_py(doms), (n, totals, doms)
+
+
 def test_kernel_declines_what_it_does_not_take():
     # a digit above 63, a huge coefficient, a later position in ``differ``, too many cells
     assert KERNEL.linear_supports([1 << 70, 2], [1, 1], 3, [(), ()]) is None
