@@ -1152,15 +1152,20 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int,
             allowed = differ(_linear_tuples(doms, *terms))
         if total - len(allowed) > len(allowed) * (len(scope) + 1):
             return _support(enc, scope, doms, allowed)
-        allowed = []
-        keep = allowed.append
-    if pos == list(range(len(scope))):     # no cell twice: the tuple as it is
+        # the forbidden tuples: the others of the product (no cell twice here), those
+        # giving two cells of ``pairs`` the same digit left out as ``differ`` leaves them
+        # (``check`` is the sum's: the same lists in the same order)
+        got = set(allowed)
+        forbidden = [t for t in itertools.product(*doms) if t not in got]
+        if pairs:
+            forbidden = differ(forbidden)
+    elif pos == list(range(len(scope))):     # no cell twice: the tuple as it is
         for tup in itertools.product(*doms):
             (keep if check(*tup) else drop)(tup)
     else:
         for tup in itertools.product(*doms):
             (keep if check(*[tup[i] for i in pos]) else drop)(tup)
-    if pairs:
+    if pairs and terms is None:
         allowed, forbidden = differ(allowed), differ(forbidden)
     if len(forbidden) <= len(allowed) * (len(scope) + 1):
         n = enc.n

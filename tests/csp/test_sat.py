@@ -318,3 +318,54 @@ def test_session_sets_unused_variables_false() -> None:
             seen.add(tuple(got))
             s.block(got)
         assert seen == sols
+
+
+def _old_table_listing(doms, con, pairs):
+    """The allowed and forbidden tuples as ``sat._table`` listed them by the rule's
+    ``check`` over the product (the reference of the sums' listing from their tuples)."""
+    allowed, forbidden = [], []
+    for tup in itertools.product(*doms):
+        (allowed if con.check(*tup) else forbidden).append(tup)
+    for i, j in pairs:
+        allowed = [t for t in allowed if t[i] != t[j]]
+        forbidden = [t for t in forbidden if t[i] != t[j]]
+    return allowed, forbidden
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_sums_forbidden_tuples_are_those_its_check_forbids(seed):
+    """``sat._table`` on a plain sum (a ``Linear``, a ``Sum`` with repeats) lists its
+    forbidden tuples as the product's tuples outside its allowed ones: the same clauses,
+    in the same order, as from the rule's ``check`` over the product."""
+    from csp import sat
+    from csp.bits import digits_of
+    rng = random.Random(seed)
+    n, tried = 9, 0
+    for _ in range(1500):
+        k = rng.randint(2, 4)
+        cells = rng.sample(range(81), k)
+        if rng.random() < 0.5:
+            coeffs = [1] * (k - 1) + [-1]
+            con = Linear(cells, coeffs, 0)
+        else:
+            con = Sum(cells, rng.randint(k, 9 * k))
+        cand = [0] * 81
+        for c in cells:
+            cand[c] = sum(1 << d for d in rng.sample(range(1, 10), rng.randint(1, 6)))
+        peers = [set() for _ in range(81)]
+        for i in range(k):
+            for j in range(i + 1, k):
+                if rng.random() < 0.4:
+                    peers[cells[i]].add(cells[j])
+                    peers[cells[j]].add(cells[i])
+        enc = sat.Encoding(n, 81)
+        assert sat._table(enc, cand, con, 10 ** 6, peers)
+        scope = list(cells)
+        pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if scope[j] in peers[scope[i]]]
+        doms = [digits_of(cand[c]) for c in scope]
+        allowed, forbidden = _old_table_listing(doms, con, pairs)
+        if len(forbidden) <= len(allowed) * (k + 1) and \
+                len(list(itertools.product(*doms))) - len(allowed) <= len(allowed) * (k + 1):
+            tried += 1
+            assert enc.clauses == [[-(c * n + d) for c, d in zip(scope, t)] for t in forbidden]
+    assert tried >= 10
