@@ -327,22 +327,26 @@ static void undo_to(Enumerator *e, int pos) {
 /* intersect=1: an exactly-one group with the open members o (two or more, none true):
    each pair in mplist[q0..q1) (those whose share holds o's first member) whose share
    holds all of o sets its b's other members false */
+/* pair p of group a, whose open members are o: when they all lie in p's other group, that
+   group's members outside a are set false */
+static inline void intersect_pair(Enumerator *e, uint64_t o, int p) {
+    uint64_t rest;
+    const int *bl;
+    if (o & ~e->ipin[p]) return;
+    rest = e->gopen[e->ipb[p]] & G_OPEN & e->ipout[p];
+    bl = e->glit + e->gstart[e->ipb[p]];
+    while (rest) {
+        int m = bl[__builtin_ctzll(rest)];
+        rest &= rest - 1;
+        e->crossed++;
+        assign(e, m ^ 1);
+    }
+}
+
 static __attribute__((noinline)) void intersect_member(Enumerator *e, uint64_t o, int q0, int q1) {
     int q;
-    for (q = q0; q < q1; q++) {
-        int p = e->mplist[q];
-        uint64_t rest;
-        const int *bl;
-        if (o & ~e->ipin[p]) continue;
-        rest = e->gopen[e->ipb[p]] & G_OPEN & e->ipout[p];
-        bl = e->glit + e->gstart[e->ipb[p]];
-        while (rest) {
-            int m = bl[__builtin_ctzll(rest)];
-            rest &= rest - 1;
-            e->crossed++;
-            assign(e, m ^ 1);
-        }
-    }
+    for (q = q0; q < q1; q++)
+        intersect_pair(e, o, e->mplist[q]);
 }
 
 /* bits set in x, without a call (no popcnt instruction assumed) */
@@ -1458,19 +1462,8 @@ static void root_intersections(Enumerator *e) {
     for (a = 0; a < e->ngroups; a++) {
         uint64_t o = e->gopen[a];
         if (o >= G_TRUE || !(o & (o - 1))) continue;
-        for (p = e->ipstart[a]; p < e->ipstart[a + 1]; p++) {
-            uint64_t rest;
-            const int *bl;
-            if (o & ~e->ipin[p]) continue;
-            rest = e->gopen[e->ipb[p]] & G_OPEN & e->ipout[p];
-            bl = e->glit + e->gstart[e->ipb[p]];
-            while (rest) {
-                int m = bl[__builtin_ctzll(rest)];
-                rest &= rest - 1;
-                assign(e, m ^ 1);
-                e->crossed++;
-            }
-        }
+        for (p = e->ipstart[a]; p < e->ipstart[a + 1]; p++)
+            intersect_pair(e, o, p);
     }
 }
 

@@ -420,6 +420,23 @@ def _order_specs_reference(less, ne, house_cells):
     return tuple(specs)
 
 
+def _random_order_graph(rng: random.Random, size: int, edges: int,
+                        pairs: int) -> tuple[dict[int, set[int]], set[tuple[int, ...]]]:
+    """Random ``<`` edges (up to ``edges``; chains, branches, cycles) over ``size`` cells and
+    up to ``pairs`` ``!=`` pairs, for the ordering groups' tests."""
+    less: dict[int, set[int]] = {}
+    for _ in range(rng.randint(1, edges)):
+        if rng.random() < 0.7 and less:        # extend a chain
+            a = rng.choice([y for ys in less.values() for y in ys])
+        else:
+            a = rng.randrange(size)
+        b = rng.randrange(size)
+        if a != b:
+            less.setdefault(a, set()).add(b)
+    ne = {tuple(sorted(rng.sample(range(size), 2))) for _ in range(rng.randint(0, pairs))}
+    return less, ne
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_order_specs_equal_the_reference(seed):
     """``order._order_specs`` (the closure from the greatest cells down, the groups grown
@@ -430,16 +447,7 @@ def test_order_specs_equal_the_reference(seed):
     n = rng.choice([4, 6, 9])
     size = n * n
     houses = [tuple(h.cells) for h in Puzzle(Grid(n)).add_grid_houses().houses()]
-    less = {}
-    for _ in range(rng.randint(1, 3 * n)):
-        if rng.random() < 0.7 and less:        # extend a chain
-            a = rng.choice([y for ys in less.values() for y in ys])
-        else:
-            a = rng.randrange(size)
-        b = rng.randrange(size)
-        if a != b:
-            less.setdefault(a, set()).add(b)
-    ne = {tuple(sorted(rng.sample(range(size), 2))) for _ in range(rng.randint(0, 6))}
+    less, ne = _random_order_graph(rng, size, 3 * n, 6)
     assert order._order_specs(less, ne, houses) == _order_specs_reference(less, ne, houses)
 
 
@@ -459,16 +467,7 @@ def test_order_specs_kernel_equals_python(seed):
     houses = [tuple(h.cells) for h in Puzzle(Grid(n)).add_grid_houses().houses()]
     if seed % 3 == 0:
         houses = rng.sample(houses, rng.randrange(len(houses) + 1))
-    less = {}
-    for _ in range(rng.randint(1, 4 * n)):
-        if rng.random() < 0.7 and less:        # extend a chain
-            a = rng.choice([y for ys in less.values() for y in ys])
-        else:
-            a = rng.randrange(size)
-        b = rng.randrange(size)
-        if a != b:
-            less.setdefault(a, set()).add(b)
-    ne = {tuple(sorted(rng.sample(range(size), 2))) for _ in range(rng.randint(0, 12))}
+    less, ne = _random_order_graph(rng, size, 4 * n, 12)
     assert kernel.order_specs(less, ne, houses) == order._order_specs(less, ne, houses)
     assert kernel.order_specs({}, ne, houses) == ()
     assert kernel.order_specs({0: {"r1c2"}}, set(), houses) is None
