@@ -367,22 +367,30 @@ typedef struct {
     int failed;
 } Tuples;
 
+/* Append the tuple (vals[0], ..., vals[k-1]) of Python ints to the list out: 0, or -1 with
+   the Python error set (the enumerations of linear_tuples and sum_combos both end here) */
+static int append_int_tuple(PyObject *out, const int *vals, int k) {
+    PyObject *t = PyTuple_New(k);
+    if (!t)
+        return -1;
+    for (int j = 0; j < k; j++) {
+        PyObject *v = PyLong_FromLong(vals[j]);
+        if (!v) { Py_DECREF(t); return -1; }
+        PyTuple_SET_ITEM(t, j, v);
+    }
+    int r = PyList_Append(out, t);
+    Py_DECREF(t);
+    return r;
+}
+
 static void tuples_rec(Tuples *T, int i, long long s) {
     if (T->failed)
         return;
     if (i == T->k) {
         if (s != T->total)
             return;
-        PyObject *t = PyTuple_New(T->k);
-        if (!t) { T->failed = 1; return; }
-        for (int j = 0; j < T->k; j++) {
-            PyObject *v = PyLong_FromLong(T->vals[j]);
-            if (!v) { Py_DECREF(t); T->failed = 1; return; }
-            PyTuple_SET_ITEM(t, j, v);
-        }
-        if (PyList_Append(T->out, t) < 0)
+        if (append_int_tuple(T->out, T->vals, T->k) < 0)
             T->failed = 1;
-        Py_DECREF(t);
         return;
     }
     long long low = T->total - T->hi[i + 1], high = T->total - T->lo[i + 1];
@@ -836,16 +844,7 @@ static void combos_rec(Combos *C, int i, int j, uint64_t mask) {
         for (int p = 0; p < C->k; p++)
             if (!(C->m[p] & mask))
                 return;
-        PyObject *t = PyTuple_New(C->k);
-        if (!t) { C->failed = 1; return; }
-        for (int p = 0; p < C->k; p++) {
-            PyObject *v = PyLong_FromLong(C->pick[p]);
-            if (!v) { Py_DECREF(t); C->failed = 1; return; }
-            PyTuple_SET_ITEM(t, p, v);
-        }
-        int r = PyList_Append(C->out, t);
-        Py_DECREF(t);
-        if (r < 0) { C->failed = 1; return; }
+        if (append_int_tuple(C->out, C->pick, C->k) < 0) { C->failed = 1; return; }
         if (PyList_GET_SIZE(C->out) > C->budget)
             C->over = 1;
         return;
