@@ -58,6 +58,7 @@ __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PE
            "PROBE_LOOKAHEAD", "PROBE_YIELD", "PROBE_PAUSE", "PROBE_PAUSE_NODES",
            "PROBE_PAUSE_PACE", "PROBE_RESORT", "PROBE_INTERSECT",
            "PROBE_INTERSECT_NODE", "FIRST_WALK", "FIRST_CHECK", "FIRST_PACE", "FIRST_SHRINK",
+           "FIRST_AGAIN", "AGAIN_CHECK", "AGAIN_PACE",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -179,6 +180,16 @@ FIRST_WALK = 200
 FIRST_CHECK = 5
 FIRST_PACE = 4_000
 FIRST_SHRINK = 850
+#: ... and once more, a second first walk, at the first cell's start after
+#: :data:`FIRST_AGAIN` probes of the first sweep (0: none), on while the share of its tree
+#: left times the decisions made stays within :data:`AGAIN_PACE` per mille of a decision,
+#: checked at :data:`AGAIN_CHECK` decisions and each doubling: what the first sweep found
+#: by then shortens some walks that were long from the root ("Endless Knight", u072: 675
+#: probes and 45 decisions -> 252 probes and a walk of 75, the kernel 3.5 -> 2.3 ms; "The
+#: Crawfish" pays about 20 decisions; docs/performance.md, "The first walk ...")
+FIRST_AGAIN = 250
+AGAIN_CHECK = 5
+AGAIN_PACE = 12_000
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -281,7 +292,9 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                               pause_pace=PROBE_PAUSE_PACE, resort=PROBE_RESORT,
                               intersect=PROBE_INTERSECT, ixnode=PROBE_INTERSECT_NODE,
                               first_walk=first, first_check=FIRST_CHECK,
-                              first_pace=FIRST_PACE, first_shrink=FIRST_SHRINK)
+                              first_pace=FIRST_PACE, first_shrink=FIRST_SHRINK,
+                              first_again=FIRST_AGAIN, again_check=AGAIN_CHECK,
+                              again_pace=AGAIN_PACE)
     if session.lazy:
         return None
     enc = session.enc
@@ -295,7 +308,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                           resort=PROBE_RESORT, intersect=PROBE_INTERSECT,
                           ixnode=PROBE_INTERSECT_NODE, first_walk=first,
                           first_check=FIRST_CHECK, first_pace=FIRST_PACE,
-                          first_shrink=FIRST_SHRINK)
+                          first_shrink=FIRST_SHRINK, first_again=FIRST_AGAIN,
+                          again_check=AGAIN_CHECK, again_pace=AGAIN_PACE)
 
 
 class Decided:
