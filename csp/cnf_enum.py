@@ -185,11 +185,14 @@ FIRST_SHRINK = 850
 #: left times the decisions made stays within :data:`AGAIN_PACE` per mille of a decision,
 #: checked at :data:`AGAIN_CHECK` decisions and each doubling: what the first sweep found
 #: by then shortens some walks that were long from the root ("Endless Knight", u072: 675
-#: probes and 45 decisions -> 252 probes and a walk of 75, the kernel 3.5 -> 2.3 ms; "The
-#: Crawfish" pays about 20 decisions; docs/performance.md, "The first walk ...")
+#: probes and 45 decisions -> 252 probes and a walk of 75, the kernel 3.5 -> 2.3 ms;
+#: "Deflation", u060, 652 probes and 44-86 decisions -> 251 and 75-91, 2.0-2.8 -> 1.2-1.8
+#: ms, its share left times the decisions 18 at 20 decisions); a walk that does not keep
+#: its pace costs its 20-40 decisions ("Crawfish": 0.1-0.3 ms; docs/performance.md, "The
+#: first walk ...")
 FIRST_AGAIN = 250
 AGAIN_CHECK = 5
-AGAIN_PACE = 12_000
+AGAIN_PACE = 20_000
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
