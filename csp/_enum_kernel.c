@@ -221,6 +221,20 @@ typedef struct {
                                         the probing at a third of pause_nodes when it has
                                         walked less of its tree (progress) than this */
     long long pz_check;              /* the decision of that check (0: done) */
+    int pz_pace;                     /* the pace (per mille) asked at that check */
+    /* the first walk (first_walk > 0, the root's probing before any walk): the first
+       sweep pauses before its first probe as the pause above, for a walk of up to
+       first_walk decisions that goes on while it keeps its pace (search(): at first_check
+       decisions the share of its tree left, times the decisions, within first_pace per
+       mille; at each doubling the share left within first_shrink per mille of the last
+       check's); with first_again, once more at the first cell's start after that many
+       probes of the first sweep (checks from again_check decisions, again_pace) */
+    long long fw_nodes, fw_check, fw_check2;
+    int fw_pace, fw_pace2, fw_again, fw_shrink;
+    double fw_left;                  /* the share of its tree left at the last check (-1:
+                                        none yet) */
+    int fw_state;                    /* 0: the first pending, 1: walking it, 3: the second
+                                        pending, 4: walking it, 2: done (or not wanted) */
     int pz_sweeps, pz_set0, pz_changed, pz_m, pz_q;   /* the paused sweep's counters, its
                                         cells and where it paused */
     long long pz_probed0;
@@ -719,7 +733,10 @@ static int probe(Enumerator *e) {
     int resume = e->paused == 1;     /* the root's paused probing goes on: the same node,
                                         epoch and sweep (its cells seen stay seen) */
     if (resume) {
-        e->paused = 2;
+        /* after a first walk the pause of a later sweep may still come, and after the
+           first the second */
+        e->paused = e->fw_state == 1 || e->fw_state == 4 ? 0 : 2;
+        e->fw_state = e->fw_state == 1 && e->fw_again > 0 ? 3 : 2;
     } else {
         if (e->epoch > 0x3fffffff) { /* stamps start over */
             memset(e->cellok, 0xff, sizeof(int) * (size_t)e->size);
@@ -791,6 +808,29 @@ static int probe(Enumerator *e) {
     sweep_on:
         for (q = q0; q < m * n; q++) {
             int pos, r;
+            if (q % n == 0 && sweeps == 1 && !e->paused && e->level == 0 &&
+                (e->fw_state == 0 || (e->fw_state == 3 &&
+                                      e->probed - probed0 >= e->fw_again)) &&
+                snap_watches(e, 1) == 0) {
+                /* the first walk: as the pause below, before any walk */
+                int again = e->fw_state == 3;
+                e->fw_state = again ? 4 : 1;
+                e->fw_left = -1.0;
+                e->paused = 1;
+                e->pz_sweeps = sweeps;
+                e->pz_set0 = set0;
+                e->pz_probed0 = probed0;
+                e->pz_changed = changed;
+                e->pz_m = m;
+                e->pz_q = q;
+                e->probe_after = e->nodes + e->fw_nodes;
+                {
+                    long long chk = again ? e->fw_check2 : e->fw_check;
+                    e->pz_check = chk > 0 && chk < e->fw_nodes ? e->nodes + chk : 0;
+                }
+                e->pz_pace = again ? e->fw_pace2 : e->fw_pace;
+                return 0;
+            }
             if (q % n == 0 && sweeps >= 2 && e->pause && !e->paused && e->level == 0 &&
                 e->probed - probed0 >= e->pause && (long long)(e->prim_set - set0) * 1000 <
                     (long long)e->probe_yield * (e->probed - probed0) &&
@@ -806,6 +846,7 @@ static int probe(Enumerator *e) {
                 e->pz_q = q;
                 e->probe_after = e->nodes + e->pause_nodes;
                 e->pz_check = e->pause_pace ? e->nodes + e->pause_nodes / 3 : 0;
+                e->pz_pace = e->pause_pace;
                 return 0;
             }
             if (q % n == 0) {            /* a cell's first digit: a new lookahead pass */
@@ -946,6 +987,7 @@ static int restart_probing(Enumerator *e) {
     e->probe_after = 0;
     e->pdone[0] = 1;
     if (e->paused == 0) e->paused = 2;   /* probing after a walk does not pause */
+    if (e->paused != 1 && (e->fw_state == 0 || e->fw_state == 3)) e->fw_state = 2;
     else if (e->paused == 1) {           /* the walk after the pause leaves nothing: the
                                             weights and watches as they were then */
         for (v = 0; v < e->nbc; v++) e->bcw[v] = 1;
@@ -1026,9 +1068,22 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
             e->probe_depth = 0;
         }
         if (e->paused == 1 && e->pz_check && e->nodes >= e->pz_check) {
-            /* a third of the walk after the pause: on only at the pace to end within it */
-            e->pz_check = 0;
-            if (tree_walked(e) * 1000 < e->pause_pace) e->probe_after = e->nodes;
+            if (e->fw_state == 1 || e->fw_state == 4) {
+                /* the first walk, at first_check decisions and each doubling of them: on
+                   while the share of its tree left, times the decisions made, stays
+                   within first_pace (per mille of a decision) */
+                double left = 1.0 - tree_walked(e);
+                if (e->fw_state == 4 || e->fw_left < 0.0
+                        ? left * (double)e->nodes * 1000.0 > (double)e->pz_pace
+                        : left * 1000.0 > e->fw_left * (double)e->fw_shrink)
+                    e->probe_after = e->nodes;
+                e->fw_left = left;
+                e->pz_check = 2 * e->nodes;
+            } else {
+                /* a third of the walk after the pause: on only at the pace to end within it */
+                e->pz_check = 0;
+                if (tree_walked(e) * 1000 < e->pz_pace) e->probe_after = e->nodes;
+            }
         }
         if (e->probe_after > 0 && e->nodes >= e->probe_after) {
             /* the decisions count again from 0 (the caller's budget is for this walk),
@@ -1521,11 +1576,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", "probe",
                              "probe_after", "branch", "cand", "houses", "lookahead", "groups",
                              "probe_yield", "pause", "pause_nodes", "pause_pace", "resort",
-                             "intersect", "ixnode", NULL};
+                             "intersect", "ixnode", "first_walk", "first_check",
+                             "first_pace", "first_shrink", "first_again", "again_check",
+                             "again_pace", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
-    int ixnode = 0;
-    long long pause_nodes = 0;
+    int ixnode = 0, first_pace = 0, first_shrink = 1000, first_again = 0, again_pace = 0;
+    long long pause_nodes = 0, first_walk = 0, first_check = 0, again_check = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
     int *degg = NULL;
@@ -1539,11 +1596,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiip", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLi", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
-                                     &intersect, &ixnode))
+                                     &intersect, &ixnode, &first_walk, &first_check,
+                                     &first_pace, &first_shrink, &first_again, &again_check,
+                                     &again_pace))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -1556,10 +1615,21 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->pause_nodes = pause_nodes;
     e->pause_pace = pause_pace;
     e->resort = resort;
+    e->fw_nodes = first_walk;
+    e->fw_check = first_check;
+    e->fw_pace = first_pace;
+    e->fw_shrink = first_shrink;
+    e->fw_again = first_again;
+    e->fw_check2 = again_check;
+    e->fw_pace2 = again_pace;
+    e->fw_left = -1.0;
+    /* the first walk: only where the root is probed before any walk */
+    e->fw_state = first_walk > 0 && probe_depth > 0 && probe_after == 0 ? 0 : 2;
     if (n < 1 || n > 64 || size < 1 || size > 4096 || (long long)size * n > nvars ||
         nvars > 50000000 || cap < 0 || probe_depth < 0 || probe_yield < 0 ||
         probe_after < 0 || pause < 0 || pause_nodes < 0 || pause_pace < 0 ||
-        intersect < 0) {
+        intersect < 0 || first_walk < 0 || first_check < 0 || first_pace < 0 ||
+        first_shrink < 0 || first_again < 0 || again_check < 0 || again_pace < 0) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }

@@ -57,7 +57,8 @@ def compiled_kernel() -> Any:
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
            "PROBE_LOOKAHEAD", "PROBE_YIELD", "PROBE_PAUSE", "PROBE_PAUSE_NODES",
            "PROBE_PAUSE_PACE", "PROBE_RESORT", "PROBE_INTERSECT",
-           "PROBE_INTERSECT_NODE",
+           "PROBE_INTERSECT_NODE", "FIRST_WALK", "FIRST_CHECK", "FIRST_PACE", "FIRST_SHRINK",
+           "FIRST_AGAIN", "AGAIN_CHECK", "AGAIN_PACE",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -159,6 +160,39 @@ PROBE_INTERSECT = 0
 #: 2.3 -> 1.7 ms), "Downright Odd" (u071) 137 -> 13 (0.7 -> 0.35 ms) (docs/performance.md,
 #: "Intersections at the node ...", 2026-12-01)
 PROBE_INTERSECT_NODE = True
+#: the first walk: where the root is probed before any walk (:data:`PROBE_FIRST`), the
+#: first sweep pauses before its first probe (the root's own propagation and the groups'
+#: intersections done) for a walk of at most :data:`FIRST_WALK` decisions, the pause of
+#: :data:`PROBE_PAUSE` (its watches and conflict weights set back when the probing goes
+#: on, so that the run from there is the run without it, decision for decision). The walk
+#: goes on only at a pace to end soon (``Enumerator.progress``, the share of its tree
+#: walked): at :data:`FIRST_CHECK` decisions the share left, times the decisions made,
+#: within :data:`FIRST_PACE` per mille of a decision (a fifth of the tree walked in 5
+#: decisions), and at each doubling of the decisions the share left at most
+#: :data:`FIRST_SHRINK` per mille of what it was at the check before. A walk that ends
+#: within the budget is the answer (any complete walk counts every solution); one that
+#: does not costs its decisions ("Crawfish" and the hard walks: 5, about 0.05-0.1 ms).
+#: "Whispering Rains" (u070): 712 probes and 170-192 decisions -> a walk of 150-169
+#: decisions, the kernel 2.4 -> 1.0 ms; small trees of a few decisions skip the probing
+#: (docs/performance.md, "The first walk ...", branch mid15, 2026-12-01). Not when
+#: listing (what was listed cannot be taken back)
+FIRST_WALK = 200
+FIRST_CHECK = 5
+FIRST_PACE = 4_000
+FIRST_SHRINK = 850
+#: ... and once more, a second first walk, at the first cell's start after
+#: :data:`FIRST_AGAIN` probes of the first sweep (0: none), on while the share of its tree
+#: left times the decisions made stays within :data:`AGAIN_PACE` per mille of a decision,
+#: checked at :data:`AGAIN_CHECK` decisions and each doubling: what the first sweep found
+#: by then shortens some walks that were long from the root ("Endless Knight", u072: 675
+#: probes and 45 decisions -> 252 probes and a walk of 75, the kernel 3.5 -> 2.3 ms;
+#: "Deflation", u060, 652 probes and 44-86 decisions -> 251 and 75-91, 2.0-2.8 -> 1.2-1.8
+#: ms, its share left times the decisions 18 at 20 decisions); a walk that does not keep
+#: its pace costs its 20-40 decisions ("Crawfish": 0.1-0.3 ms; docs/performance.md, "The
+#: first walk ...")
+FIRST_AGAIN = 250
+AGAIN_CHECK = 5
+AGAIN_PACE = 20_000
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -246,6 +280,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         return Decided(session, cap, keep)
     after = PROBE_AFTER
     pause = 0 if keep and listing else PROBE_PAUSE
+    first = 0 if keep and listing else FIRST_WALK
     if (keep and listing) or (PROBE_FIRST and not session.puzzle.engine().pure):
         after = 0                      # the root is probed before the first decision
     # listing keeps its order of solutions (what `count --list` prints): branch 0
@@ -258,7 +293,11 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                               lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD,
                               pause=pause, pause_nodes=PROBE_PAUSE_NODES,
                               pause_pace=PROBE_PAUSE_PACE, resort=PROBE_RESORT,
-                              intersect=PROBE_INTERSECT, ixnode=PROBE_INTERSECT_NODE)
+                              intersect=PROBE_INTERSECT, ixnode=PROBE_INTERSECT_NODE,
+                              first_walk=first, first_check=FIRST_CHECK,
+                              first_pace=FIRST_PACE, first_shrink=FIRST_SHRINK,
+                              first_again=FIRST_AGAIN, again_check=AGAIN_CHECK,
+                              again_pace=AGAIN_PACE)
     if session.lazy:
         return None
     enc = session.enc
@@ -270,7 +309,10 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                           lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD, pause=pause,
                           pause_nodes=PROBE_PAUSE_NODES, pause_pace=PROBE_PAUSE_PACE,
                           resort=PROBE_RESORT, intersect=PROBE_INTERSECT,
-                          ixnode=PROBE_INTERSECT_NODE)
+                          ixnode=PROBE_INTERSECT_NODE, first_walk=first,
+                          first_check=FIRST_CHECK, first_pace=FIRST_PACE,
+                          first_shrink=FIRST_SHRINK, first_again=FIRST_AGAIN,
+                          again_check=AGAIN_CHECK, again_pace=AGAIN_PACE)
 
 
 class Decided:

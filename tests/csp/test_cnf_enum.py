@@ -989,12 +989,83 @@ def test_the_root_probing_pauses_where_a_sweep_finds_little() -> None:
         assert listed.probed == _paused_walk(s, 1, **defaults)[1]
         counted = cnf_enum.enumerator(s, cap=1, listing=False)
         assert cnf_enum.run(counted, None, capped=True) == cnf_enum.DONE
-        assert counted.probed == _paused_walk(s, 1, pause=cnf_enum.PROBE_PAUSE,
-                                              pause_nodes=cnf_enum.PROBE_PAUSE_NODES,
-                                              pause_pace=cnf_enum.PROBE_PAUSE_PACE,
-                                              **defaults)[1]
+        # (counting walks the first walks too: cnf_enum.FIRST_WALK)
+        assert counted.probed == _paused_walk(
+            s, 1, pause=cnf_enum.PROBE_PAUSE, pause_nodes=cnf_enum.PROBE_PAUSE_NODES,
+            pause_pace=cnf_enum.PROBE_PAUSE_PACE, first_walk=cnf_enum.FIRST_WALK,
+            first_check=cnf_enum.FIRST_CHECK, first_pace=cnf_enum.FIRST_PACE,
+            first_shrink=cnf_enum.FIRST_SHRINK, first_again=cnf_enum.FIRST_AGAIN,
+            again_check=cnf_enum.AGAIN_CHECK, again_pace=cnf_enum.AGAIN_PACE, **defaults)[1]
     with pytest.raises(ValueError):
         KERNEL.Enumerator(10, 2, 4, [[1, 2]], pause=-1, pause_nodes=5)
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [
+    ("unique", "u056", 1), ("unique", "u057", 8), ("unique", "u067", 0), ("unique", "u072", 1),
+    ("unique", "u060", 0), ("unique", "u070", 8), ("unique", "u082", 0), ("unique", "u071", 1),
+    ("unique", "u063", 8), ("variants", "v07", 1), ("variants", "v38", 8),
+    ("variants", "v06", 0), ("variants", "v08", 8)])
+def test_a_first_walk_leaves_the_run_as_it_was_without_it(set_name, ident, cap) -> None:
+    """``first_walk`` (:data:`cnf_enum.FIRST_WALK`): the root's first sweep pauses before
+    its first probe for a walk (and with ``first_again`` once more after that many probes);
+    one that ends answers with the same solutions and capped counts; one that goes back to
+    the probing (its budget spent, or its pace too slow at a check) leaves the run without
+    it, decision for decision (the same decisions, probes and lookahead literals), with
+    the pause of a later sweep or not."""
+    p = puzzle(set_name, ident)
+    defaults = dict(resort=cnf_enum.PROBE_RESORT, intersect=cnf_enum.PROBE_INTERSECT,
+                    ixnode=cnf_enum.PROBE_INTERSECT_NODE)
+    pauses = dict(pause=cnf_enum.PROBE_PAUSE, pause_nodes=cnf_enum.PROBE_PAUSE_NODES,
+                  pause_pace=cnf_enum.PROBE_PAUSE_PACE)
+    with SatSession(p, defer=True) as s:
+        for pause in ({}, pauses):
+            plain = _paused_walk(s, cap, **defaults, **pause)
+            for walk, check, pace, shrink, again in (
+                    (1, 0, 0, 1000, 0), (5, 0, 0, 1000, 0), (50, 0, 0, 1000, 0),
+                    (400, 0, 0, 1000, 0), (cnf_enum.FIRST_WALK, cnf_enum.FIRST_CHECK,
+                                           cnf_enum.FIRST_PACE, cnf_enum.FIRST_SHRINK, 0),
+                    (400, 3, 10_000, 950, 0), (5, 0, 0, 1000, 1), (50, 1, 0, 0, 100),
+                    (cnf_enum.FIRST_WALK, cnf_enum.FIRST_CHECK, cnf_enum.FIRST_PACE,
+                     cnf_enum.FIRST_SHRINK, cnf_enum.FIRST_AGAIN)):
+                first = _paused_walk(s, cap, **defaults, **pause, first_walk=walk,
+                                     first_check=check, first_pace=pace, first_shrink=shrink,
+                                     first_again=again, again_check=cnf_enum.AGAIN_CHECK,
+                                     again_pace=cnf_enum.AGAIN_PACE)
+                assert first[3:] == plain[3:]
+                if first[1] < plain[1]:     # ended in a first walk (the second: after
+                    assert first[0] <= walk  # `again` probes of the first sweep at most)
+                    assert first[1] == 0 or (again and first[1] <= again + s.n)
+                else:
+                    assert first == plain
+    with pytest.raises(ValueError):
+        KERNEL.Enumerator(10, 2, 4, [[1, 2]], first_walk=-1)
+    with pytest.raises(ValueError):
+        KERNEL.Enumerator(10, 2, 4, [[1, 2]], first_walk=5, first_again=-1)
+
+
+@needs_kernel
+def test_a_short_walk_goes_before_the_root_probing() -> None:
+    """"Whispering Rains" (u070): the first walk keeps its pace and ends, without a probe;
+    "Crawfish" (u082), whose walk is long, goes back to the probing at the first check.
+    "Endless Knight" (u072) ends in its second, after the first sweep's first
+    :data:`cnf_enum.FIRST_AGAIN` probes. Listing walks no first walk (what it listed is
+    kept)."""
+    for ident, ends in (("u070", True), ("u082", False)):
+        p = puzzle("unique", ident)
+        with SatSession(p, defer=True) as s:
+            en = cnf_enum.enumerator(s, cap=1, listing=False)
+            assert cnf_enum.run(en, None, capped=True) == cnf_enum.DONE
+            assert (en.probed == 0) == ends
+            if ends:
+                assert 0 < en.nodes <= cnf_enum.FIRST_WALK
+            listed = cnf_enum.enumerator(s, keep=True)
+            assert cnf_enum.run(listed, None) == cnf_enum.DONE
+            assert listed.probed > 0
+    with SatSession(puzzle("unique", "u072"), defer=True) as s:
+        en = cnf_enum.enumerator(s, cap=1, listing=False)
+        assert cnf_enum.run(en, None, capped=True) == cnf_enum.DONE
+        assert cnf_enum.FIRST_AGAIN <= en.probed <= cnf_enum.FIRST_AGAIN + s.n
 
 
 @needs_kernel
