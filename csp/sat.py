@@ -193,6 +193,11 @@ class Encoding:
         #: literals of a group of different digits (:func:`_equal_sums`), the direction
         #: and order literals of a between line's ends (:func:`_between`)
         self.shared: dict[tuple[Any, ...], Any] = {}
+        #: a compact encoding's rules the compiled enumerator propagates itself instead of
+        #: by their clauses: ``(kind, seen, first, last, cells)`` for a skyscraper clue
+        #: (kind 0, ``Automaton.native``) whose automaton's state variables are
+        #: ``first..last`` (the enumerator leaves out every clause holding one of them)
+        self.natives: list[tuple[int, int, int, int, tuple[int, ...]]] = []
 
     def var(self, cell: int, digit: int) -> int:
         return cell * self.n + digit
@@ -405,10 +410,14 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
             if auto.distinct:
                 _house(enc, cand, cells)
             n = enc.n
+            first = enc.top + 1
             enc.top = kernel.layers(enc.clauses, enc.extra, doms, layers[0], None,
                                     [c * n for c in cells], [cand[c] for c in cells], n,
                                     enc.top, enc.compact,
                                     enc.compact and auto.distinct and k > 1, PROJECTION_WORK)
+            if (enc.compact and auto.distinct and auto.native[0] == "skyscraper"
+                    and 1 <= auto.native[1] <= 15 and k <= n and len(set(cells)) == k):
+                enc.natives.append((0, auto.native[1], first, enc.top, tuple(cells)))
             enc.step()
             return True
     step = auto.step
