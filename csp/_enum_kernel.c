@@ -81,7 +81,11 @@
  * the variables first..last (the automaton's states in the CNF) is left out. The
  * solutions are those of the full CNF (the clue's clauses, restricted to the candidates,
  * say what the clue says); "Crawfish" (u082): 1,039 probes and 92,841 propagated literals
- * -> 743 and 28,928 (docs/performance.md, branch probe15).
+ * -> 743 and 28,928 (docs/performance.md, branch probe15). Kind 1 (seen 0): a renban, its
+ * cells' digits k consecutive ones (nat_renban: the windows that fit, the digits every
+ * fitting window holds; its window selectors first..last). natk=m: unit propagation also
+ * pauses for the natives' round after every m literals, so a rule's conflict is met
+ * before the rest of the propagation runs on.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -257,6 +261,9 @@ typedef struct {
     int nhead;                       /* the trail read for them up to here */
     int natall;                      /* 1: every native is queued at the next fixpoint */
     long long natruns;               /* natives run */
+    int natk;                        /* natives: unit propagation pauses for their round
+                                        after this many literals (INT_MAX: at its
+                                        fixpoint only) */
     uint64_t *cmask;                 /* natives: per cell, its digits not false (bit d) */
     int nr, *rx, *ra;                /* the last round's natives that set something, and
                                         where on the trail (ra[2i] .. ra[2i+1]): a native
@@ -396,7 +403,9 @@ static inline int pop64(uint64_t x) {
    probes' propagation; the walk's is propagate, compiled without them) */
 static inline __attribute__((always_inline)) int up_body(Enumerator *e, const int ix) {
     signed char *lval = e->lval;
+    int budget = e->natk;
     while (e->qhead < e->trail_n) {
+        if (--budget < 0) return 2;  /* natives: their round comes first */
         int f = e->trail[e->qhead++] ^ 1;     /* the literal that became false */
         IntVec *b = &e->bins[f];
         IntVec *ws;
@@ -485,6 +494,14 @@ static inline __attribute__((always_inline)) int up_body(Enumerator *e, const in
     return 0;
 }
 
+/* a native's view of cell c: its digits not false (bit d), only its digit once one is
+   true (the others may be false only when unit propagation has read it: a native earlier
+   in the round may have set it) */
+static inline uint64_t cell_dom(const Enumerator *e, int c) {
+    int v = e->cellvar[c];
+    return v ? e->cmask[c] & (1ULL << (v - c * e->n)) : e->cmask[c];
+}
+
 /* a skyscraper clue (native x): seen buildings along its k cells (nearest first), the
    automaton's states (tallest so far, seen so far) kept as, per count j, a bit mask of
    the tallest digits reachable after i cells (bit 0: none yet). The cells differ (the
@@ -501,7 +518,7 @@ static int nat_sky(Enumerator *e, int x) {
     if (seen > 15 || k > 64) return 0;
     (void)lval; (void)dg;
     for (i = 0; i < k; i++) {        /* the cells' digits not false (bit d: digit d) */
-        uint64_t m = e->cmask[cells[i]];
+        uint64_t m = cell_dom(e, cells[i]);
         if (!m) return 1;
         D[i] = m;
     }
@@ -555,6 +572,62 @@ static int nat_sky(Enumerator *e, int x) {
     return 0;
 }
 
+/* a renban (native x): its k cells hold k consecutive digits (different: their house is
+   in the CNF). A window of k consecutive digits fits when every cell has a digit in it
+   and every digit of it is in some cell; the cells keep the digits of the windows that
+   fit (again until none is lost), and a digit every window that fits holds, left in one
+   cell only, is that cell's. 1: no window fits, or such a digit is in no cell (a
+   conflict), else 0 */
+static int nat_renban(Enumerator *e, int x) {
+    const int *d = e->natd + e->natstart[x];
+    int k = d[2], n = e->n, i, s;
+    const int *cells = d + 3;
+    uint64_t D[64], run = (k >= 64 ? ~0ULL : (1ULL << k) - 1), S, R, U;
+    for (i = 0; i < k; i++) {
+        D[i] = cell_dom(e, cells[i]);
+        if (!D[i]) return 1;
+    }
+    for (;;) {
+        int lost = 0;
+        U = 0;
+        for (i = 0; i < k; i++) U |= D[i];
+        S = 0;
+        R = ~0ULL;
+        for (s = 1; s + k - 1 <= n; s++) {
+            uint64_t w = run << s;
+            if ((U & w) != w) continue;
+            for (i = 0; i < k && (D[i] & w); i++) {}
+            if (i < k) continue;
+            S |= w;
+            R &= w;
+        }
+        if (!S) return 1;
+        for (i = 0; i < k; i++) {
+            uint64_t gone = D[i] & ~S;
+            if (!gone) continue;
+            D[i] &= S;
+            if (!D[i]) return 1;
+            lost = 1;
+            while (gone) {
+                int g = __builtin_ctzll(gone);
+                gone &= gone - 1;
+                assign(e, 2 * (cells[i] * n + g) + 1);
+            }
+        }
+        if (!lost) break;
+    }
+    while (R) {                      /* the digits every window holds: placed */
+        int g = __builtin_ctzll(R), at = -1;
+        R &= R - 1;
+        for (i = 0; i < k; i++)
+            if (D[i] >> g & 1) { if (at >= 0) break; at = i; }
+        if (at < 0) return 1;
+        if (i == k && e->lval[2 * (cells[at] * n + g)] == 0)
+            assign(e, 2 * (cells[at] * n + g));
+    }
+    return 0;
+}
+
 /* the natives whose cells changed since the last round (all of them at the first), each
    run once: 1 on a conflict, 2 when they set something, 0 when not */
 static __attribute__((noinline)) int natives_run(Enumerator *e) {
@@ -586,7 +659,8 @@ static __attribute__((noinline)) int natives_run(Enumerator *e) {
     for (i = 0; i < nq; i++) {
         int x = e->natq[i];
         at = e->trail_n;
-        if (nat_sky(e, x)) {
+        if (e->natd[e->natstart[x]] ? nat_renban(e, x) : nat_sky(e, x)) {
+            /* a conflict on the rule's placed cells: their digits weigh more */
             const int *d = e->natd + e->natstart[x];
             int c;
             for (c = 0; c < d[2]; c++)
@@ -607,6 +681,10 @@ static inline __attribute__((always_inline)) int propagate_body(Enumerator *e, c
     if (e->nnat) e->nr = 0;          /* no round of natives yet in this call */
     for (;;) {
         int r = up_body(e, ix);
+        if (r == 2) {                /* a pause of unit propagation: the natives' round */
+            if (natives_run(e) == 1) return 1;
+            continue;
+        }
         if (r || !e->nnat || (e->nhead == e->trail_n && !e->natall)) return r;
         r = natives_run(e);
         if (r != 2) return r;
@@ -1721,7 +1799,8 @@ static int read_natives(Enumerator *e, PyObject *natives, int nvars, int n, int 
         cs = PySequence_Fast(PyTuple_GET_ITEM(t, 4), "a native's cells must be a sequence");
         if (!cs) goto fail;
         k = PySequence_Fast_GET_SIZE(cs);
-        if (kind != 0 || seen < 1 || seen > 15 || k < 1 || k > 64 || k > n || n > 62 ||
+        if ((kind == 0 ? seen < 1 || seen > 15 : kind != 1 || seen != 0) ||
+            k < 1 || k > 64 || k > n || n > 62 ||
             (lo <= hi && (lo <= (long)size * n || hi > nvars))) {
             Py_DECREF(cs);
             PyErr_SetString(PyExc_ValueError, "bad native");
@@ -1794,10 +1873,11 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", "probe",
                              "probe_after", "branch", "cand", "houses", "lookahead", "groups",
                              "probe_yield", "pause", "pause_nodes", "pause_pace", "resort",
-                             "intersect", "ixnode", "natives", NULL};
+                             "intersect", "ixnode", "natives", "natk", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
     int ixnode = 0;
+    int natk = 0;
     long long pause_nodes = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
@@ -1813,11 +1893,11 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipO", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipOi", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
-                                     &intersect, &ixnode, &natives))
+                                     &intersect, &ixnode, &natives, &natk))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -2069,6 +2149,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         else if (e->lval[l] == 0) assign(e, l);
     }
     e->intersect = intersect;       /* checked with the sizes above */
+    e->natk = e->nnat && natk > 0 ? natk : 0x7fffffff;
     e->ixnode = ixnode;
 
     if (empty) e->finished = 1;

@@ -57,7 +57,7 @@ def compiled_kernel() -> Any:
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
            "PROBE_LOOKAHEAD", "PROBE_YIELD", "PROBE_PAUSE", "PROBE_PAUSE_NODES",
            "PROBE_PAUSE_PACE", "PROBE_RESORT", "PROBE_INTERSECT",
-           "PROBE_INTERSECT_NODE", "NATIVES", "PROBE_INTERSECT_NATIVE",
+           "PROBE_INTERSECT_NODE", "NATIVES", "NATIVE_ROUND", "PROBE_INTERSECT_NATIVE",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -159,23 +159,33 @@ PROBE_INTERSECT = 0
 #: 2.3 -> 1.7 ms), "Downright Odd" (u071) 137 -> 13 (0.7 -> 0.35 ms) (docs/performance.md,
 #: "Intersections at the node ...", 2026-12-01)
 PROBE_INTERSECT_NODE = True
-#: the skyscraper clues' automata propagated by the kernel itself (``Enumerator(...,
-#: natives=)``, :attr:`csp.sat.Encoding.natives`): after each unit propagation's fixpoint,
-#: each clue whose cells changed is made arc consistent on its automaton (the states
-#: reachable forward and backward, as bit masks of the tallest digit per count seen), and
-#: the clauses of its state variables are left out of the kernel's CNF (the SAT solver
-#: keeps them). "Crawfish" (u082, six clues): 762 state variables in 11,478 of its 12,551
-#: clauses; the root probing 1,039 probes and 92,841 propagated literals -> 743 and
-#: 28,928, the kernel 5.1 -> 3.2 ms; "Trollscraper" (u087, 24 clues) counts in the
-#: kernel's second walk (348 decisions) where it gave up to the SAT solver (the count
-#: 107 -> 55 ms), its true candidates' walks give up either way (+3 ms).
-#: docs/performance.md, branch probe15
+#: rules the kernel propagates itself (``Enumerator(..., natives=)``,
+#: :attr:`csp.sat.Encoding.natives`), their auxiliary variables' clauses left out of its
+#: CNF (the SAT solver keeps them): a skyscraper clue is made arc consistent on its
+#: automaton (the states reachable forward and backward, as bit masks of the tallest
+#: digit per count seen); a renban keeps the digits of the windows of consecutive digits
+#: that fit its cells (each cell a digit in it, each of its digits in a cell), and a digit
+#: every such window holds goes to the one cell left for it (:data:`csp.sat.RENBAN_NATIVE`).
+#: "Crawfish" (u082, six clues: 762 state variables in 11,478 of its 12,551 clauses): the
+#: root probing 1,039 probes and 92,841 propagated literals -> 743 and 28,928, the kernel
+#: 5.1 -> 3.2 ms; "Trollscraper" (u087, 24 clues) counts in the kernel's second walk (348
+#: decisions) where it gave up to the SAT solver (the count 107 -> 55 ms; its true
+#: candidates' walks give up either way, +3 ms); "Endless Knight" (u072, 26 renbans of
+#: 5): 675 probes and 45 decisions -> 364 probes, the kernel 3.5 -> 2.2 ms; "Effluence"
+#: (u065) 2.8 -> 1.8 ms (docs/performance.md, branch probe15)
 NATIVES = True
-#: ... and on a model with such natives the probes of the first this many sweeps use the
+#: the natives' round comes at each unit propagation's fixpoint and, before it, after
+#: every this many propagated literals: a rule's conflict is met before the rest of the
+#: propagation runs on ("Renban Whispers", v08, counting: 17,727 decisions of 72 literals
+#: with the renbans' clauses, 19,246 of 87 with natives at the fixpoint only, 15,623 of 70
+#: with a round every 32)
+NATIVE_ROUND = 32
+#: on a model with skyscraper natives the probes of the first this many sweeps use the
 #: groups' intersections too (:data:`PROBE_INTERSECT`, which stays off elsewhere): the
 #: clues' removals and the boxes' and lines' locked candidates feed each other, "Crawfish"
 #: is decided in 45 probes (743 without them; 442 with them and without the natives), the
-#: kernel 3.2 -> 0.8 ms
+#: kernel 3.2 -> 0.8 ms (with the renbans' natives too it costs "Endless Knight" 0.8 ms
+#: and "Exclusive Singularity" 1.5 ms: not for them)
 PROBE_INTERSECT_NATIVE = 1
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
@@ -289,9 +299,10 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                           lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD, pause=pause,
                           pause_nodes=PROBE_PAUSE_NODES, pause_pace=PROBE_PAUSE_PACE,
                           resort=PROBE_RESORT,
-                          intersect=max(PROBE_INTERSECT, PROBE_INTERSECT_NATIVE) if natives
-                          else PROBE_INTERSECT,
-                          ixnode=PROBE_INTERSECT_NODE, natives=natives)
+                          intersect=max(PROBE_INTERSECT, PROBE_INTERSECT_NATIVE)
+                          if natives and any(x[0] == 0 for x in natives) else PROBE_INTERSECT,
+                          ixnode=PROBE_INTERSECT_NODE, natives=natives,
+                          natk=NATIVE_ROUND)
 
 
 class Decided:

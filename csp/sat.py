@@ -196,7 +196,8 @@ class Encoding:
         #: a compact encoding's rules the compiled enumerator propagates itself instead of
         #: by their clauses: ``(kind, seen, first, last, cells)`` for a skyscraper clue
         #: (kind 0, ``Automaton.native``) whose automaton's state variables are
-        #: ``first..last`` (the enumerator leaves out every clause holding one of them)
+        #: ``first..last``, or a renban (kind 1, seen 0) whose window selectors are
+        #: (the enumerator leaves out every clause holding one of them)
         self.natives: list[tuple[int, int, int, int, tuple[int, ...]]] = []
 
     def var(self, cell: int, digit: int) -> int:
@@ -1028,6 +1029,11 @@ def _element(enc: Encoding, cand: list[int], con: Element) -> None:
         enc.clauses.append(lits)
 
 
+#: a compact encoding lists each renban in :attr:`Encoding.natives` (kind 1, its window
+#: selectors' range): the compiled enumerator propagates it itself (csp.cnf_enum.NATIVES)
+RENBAN_NATIVE = True
+
+
 def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     """Different digits forming a run of consecutive digits (renban; the cells' house is
     encoded apart): exactly one window of ``len(cells)`` consecutive digits is chosen, a
@@ -1054,7 +1060,10 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     if kernel is not None and 1 <= k <= n <= 62:
         # the loops below in C (csp/_auto_kernel.c): the same clauses in the same order
         # ("Endless Knight", 26 lines of 5: 1.1 -> 0.2 ms)
+        first = enc.top + 1
         enc.top = kernel.consecutive(enc.clauses, masks, bases, n, enc.top)
+        if enc.compact and RENBAN_NATIVE:
+            enc.natives.append((1, 0, first, enc.top, tuple(cells)))
         return
     union = 0
     for m in masks:

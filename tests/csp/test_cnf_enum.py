@@ -971,9 +971,10 @@ def test_a_paused_probing_goes_on_as_if_it_had_not_paused(set_name, ident, cap, 
 
 @needs_kernel
 def test_the_root_probing_pauses_where_a_sweep_finds_little() -> None:
-    """"Endless Knight" (u072): its second sweep finds little in its first hundred probes;
-    the walk from there ends in fewer decisions than the pause allows, with the counts of
-    the probing without the pause. Listing never pauses (what it listed is kept)."""
+    """"Endless Knight" (u072) on the renbans' clauses (no natives): its second sweep
+    finds little in its first hundred probes; the walk from there ends in fewer decisions
+    than the pause allows, with the counts of the probing without the pause. Listing never
+    pauses (what it listed is kept)."""
     p = puzzle("unique", "u072")
     with SatSession(p, defer=True) as s:
         plain = _paused_walk(s, 1)
@@ -985,7 +986,8 @@ def test_the_root_probing_pauses_where_a_sweep_finds_little() -> None:
         listed = cnf_enum.enumerator(s, keep=True)
         assert cnf_enum.run(listed, None) == cnf_enum.DONE
         defaults = dict(resort=cnf_enum.PROBE_RESORT, intersect=cnf_enum.PROBE_INTERSECT,
-                        ixnode=cnf_enum.PROBE_INTERSECT_NODE)
+                        ixnode=cnf_enum.PROBE_INTERSECT_NODE, natives=s.enc.natives or None,
+                        natk=cnf_enum.NATIVE_ROUND)
         assert listed.probed == _paused_walk(s, 1, **defaults)[1]
         counted = cnf_enum.enumerator(s, cap=1, listing=False)
         assert cnf_enum.run(counted, None, capped=True) == cnf_enum.DONE
@@ -1148,6 +1150,37 @@ def test_a_skyscraper_native_keeps_exactly_its_lines(seed) -> None:
 
 
 @needs_kernel
+@pytest.mark.parametrize("seed", range(40))
+def test_a_renban_native_keeps_exactly_its_runs(seed) -> None:
+    """``natives=`` (kind 1): k different digits of 1..n (their house in the CNF) that
+    form a run of consecutive digits, on random digits removed, alone or with a second
+    renban over some of the same cells: the kernel's solutions are exactly those an
+    independent enumeration keeps, with the natives' round at the fixpoint only and
+    every few literals (``natk``), probing first or not."""
+    import random
+    rng = random.Random(seed)
+    n = rng.choice((4, 5, 6, 7))
+    size = rng.randint(2, min(n, 5))
+    removed = {(c, d) for c in range(size) for d in range(1, n + 1) if rng.random() < 0.25}
+    lines = [tuple(rng.sample(range(size), rng.randint(1, size)))
+             for _ in range(rng.randint(1, 2))]
+
+    def run_of(ds) -> bool:
+        return max(ds) - min(ds) == len(ds) - 1
+
+    want = {p for p in itertools.permutations(range(1, n + 1), size)
+            if not any((c, p[c]) in removed for c in range(size))
+            and all(run_of([p[c] for c in line]) for line in lines)}
+    clauses = _line_cnf(size, n, removed)
+    native = [(1, 0, 1, 0, line) for line in lines]
+    for probe_after, natk in ((0, 0), (10 ** 9, 0), (0, 1), (10 ** 9, 3)):
+        en = KERNEL.Enumerator(size * n, n, size, clauses, 0, True, 1, probe_after, 0,
+                               lookahead=True, natives=native, natk=natk)
+        assert en.run(10 ** 6, 10 ** 9) == cnf_enum.DONE
+        assert {tuple(s) for s in en.take()} == want and en.found == len(want)
+
+
+@needs_kernel
 def test_the_kernel_checks_its_natives() -> None:
     E = KERNEL.Enumerator
     clauses = _line_cnf(4, 4, ())
@@ -1158,6 +1191,7 @@ def test_the_kernel_checks_its_natives() -> None:
                 [(0, 2, 1, 0, (0, 1, 2, 7))],        # a cell out of range
                 [(0, 2, 3, 9, (0, 1, 2, 3))],        # states among the candidates
                 [(0, 2, 17, 40, (0, 1, 2, 3))],      # states past the variables
+                [(1, 2, 1, 0, (0, 1, 2, 3))],        # a renban sees nothing
                 [(0, 2, 1, 0)], [[0, 2, 1, 0, (0, 1, 2, 3)]]):
         with pytest.raises(ValueError):
             E(16, 4, 4, clauses, natives=bad)
@@ -1178,7 +1212,7 @@ def test_skyscraper_natives_leave_the_answers_as_they_were(monkeypatch, ident) -
     with SatSession(p, p.initial_state().cand, defer=True) as s:
         enc = s.enc
         nat = enc.natives
-        assert len(nat) == {"u082": 6, "u087": 24}[ident]
+        assert sum(x[0] == 0 for x in nat) == {"u082": 6, "u087": 24}[ident]
         spans = sorted((lo, hi) for _, _, lo, hi, _ in nat)
         assert spans[0][0] > enc.size * enc.n + enc.n and spans[-1][1] <= enc.top
         assert all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
