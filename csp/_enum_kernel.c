@@ -264,7 +264,10 @@ typedef struct {
     int natk;                        /* natives: unit propagation pauses for their round
                                         after this many literals (INT_MAX: at its
                                         fixpoint only) */
-    uint64_t *cmask;                 /* natives: per cell, its digits not false (bit d) */
+    uint64_t *cmask;                 /* natives: per cell, its digits not false (bit d;
+                                        kept for the natives' cells only) */
+    int *vnat;                       /* per primary variable: its cell when a native
+                                        holds the cell, else -1 */
     int nr, *rx, *ra;                /* the last round's natives that set something, and
                                         where on the trail (ra[2i] .. ra[2i+1]): a native
                                         is not queued again for its own literals (it is
@@ -303,8 +306,8 @@ static inline __attribute__((always_inline)) void assign(Enumerator *e, int lit)
         int i;
         e->prim_set++;
         if (lit & 1) {               /* false */
-            if (e->cmask) {
-                int c = (v - 1) / e->n;
+            if (e->vnat && e->vnat[v] >= 0) {
+                int c = e->vnat[v];
                 e->cmask[c] &= ~(1ULL << (v - c * e->n));
             }
             if (!e->seen[v]) e->unseen--;
@@ -335,8 +338,8 @@ static inline __attribute__((always_inline)) void unassign(Enumerator *e, int li
         int i;
         e->prim_set--;
         if (lit & 1) {
-            if (e->cmask) {
-                int c = (v - 1) / e->n;
+            if (e->vnat && e->vnat[v] >= 0) {
+                int c = e->vnat[v];
                 e->cmask[c] |= 1ULL << (v - c * e->n);
             }
             if (!e->seen[v]) e->unseen++;
@@ -642,10 +645,9 @@ static __attribute__((noinline)) int natives_run(Enumerator *e) {
     }
     for (; e->nhead < e->trail_n; e->nhead++) {
         int v = e->trail[e->nhead] >> 1, c, q, own = -1;
-        if (v > e->nprim) continue;
+        if (v > e->nprim || (c = e->vnat[v]) < 0) continue;
         while (ri < nr && e->ra[2 * ri + 1] <= e->nhead) ri++;
         if (ri < nr && e->ra[2 * ri] <= e->nhead) own = e->rx[ri];
-        c = (v - 1) / e->n;
         for (q = e->nocstart[c]; q < e->nocstart[c + 1]; q++) {
             int x = e->noclist[q];
             if (e->natstamp[x] != e->natgen && x != own) {
@@ -1311,7 +1313,7 @@ static void Enumerator_dealloc(Enumerator *e) {
     free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone); free(e->pmark); free(e->pmepoch); free(e->cellok);
     free(e->porder); free(e->cellcl); free(e->lastamp); free(e->lacnt); free(e->labuf);
     free(e->cellvar); free(e->counts); free(e->seen); free(e->sols.a); free(e->first);
-    free(e->natd); free(e->natstart); free(e->nocstart); free(e->noclist); free(e->natstamp); free(e->natq); free(e->rx); free(e->ra); free(e->cmask);
+    free(e->natd); free(e->natstart); free(e->nocstart); free(e->noclist); free(e->natstamp); free(e->natq); free(e->rx); free(e->ra); free(e->cmask); free(e->vnat);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -1838,8 +1840,15 @@ static int read_natives(Enumerator *e, PyObject *natives, int nvars, int n, int 
     }
     e->natall = 1;
     e->cmask = (uint64_t *)malloc(sizeof(uint64_t) * ((size_t)size + 1));
-    if (!e->cmask) { PyErr_NoMemory(); goto fail; }
+    e->vnat = (int *)malloc(sizeof(int) * ((size_t)size * n + 1));
+    if (!e->cmask || !e->vnat) { PyErr_NoMemory(); goto fail; }
     for (i = 0; i < size; i++) e->cmask[i] = (n >= 63 ? ~0ULL : (2ULL << n) - 1) & ~1ULL;
+    e->vnat[0] = -1;
+    for (i = 0; i < size; i++) {
+        int g;
+        for (g = 1; g <= n; g++)
+            e->vnat[i * n + g] = e->nocstart[i] < e->nocstart[i + 1] ? (int)i : -1;
+    }
     free(deg);
     Py_DECREF(seq);
     return 0;
