@@ -291,7 +291,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         return None
     enc = session.enc
     natives = enc.natives if NATIVES and enc.natives else None
-    clauses = session.clauses()
+    # with the natives, their deferred clauses are not needed (they would be left out)
+    clauses = enc.clauses + session._units if natives else session.clauses()
     if not session.supported:          # a deferred session holds them in its extra
         clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
