@@ -203,6 +203,8 @@ class Encoding:
         #: the compiled enumerator leaves them out anyway), each with where it goes in
         #: :attr:`clauses` and its variables (reserved): :meth:`materialize` writes them
         self.deferred: list[tuple[Any, ...]] = []
+        #: extra clauses put in front of :attr:`extra` since (where the deferred go)
+        self.extra_front = 0
 
     def var(self, cell: int, digit: int) -> int:
         return cell * self.n + digit
@@ -262,8 +264,18 @@ class Encoding:
         if self.deferred:
             kernel = _auto_kernel          # the one that deferred them (not switched off)
             clauses = self.clauses
-            for at, masks, bases, first, last, placed in reversed(self.deferred):
-                part: list[Any] = []
+            for item in reversed(self.deferred):
+                if item[0] == "auto":      # a skyscraper's automaton (_automaton)
+                    _, at, nc, at_x, nx, args, last = item
+                    at_x += self.extra_front
+                    part, part_x = [], []
+                    top = kernel.layers(part, part_x, *args)
+                    assert top == last, "a deferred automaton's states moved"
+                    clauses[at:at + nc] = part              # around those written at once
+                    self.extra[at_x:at_x + nx] = part_x
+                    continue
+                _, at, masks, bases, first, last, placed = item     # a renban
+                part = []
                 top = kernel.consecutive(part, masks, bases, self.n, first - 1)
                 assert top == last and part[len(part) - placed:] == clauses[at:at + placed], \
                     "a deferred renban's clauses differ"
@@ -433,12 +445,23 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
                 _house(enc, cand, cells)
             n = enc.n
             first = enc.top + 1
-            enc.top = kernel.layers(enc.clauses, enc.extra, doms, layers[0], None,
-                                    [c * n for c in cells], [cand[c] for c in cells], n,
-                                    enc.top, enc.compact,
-                                    enc.compact and auto.distinct and k > 1, PROJECTION_WORK)
-            if (enc.compact and auto.distinct and auto.native[0] == "skyscraper"
-                    and 1 <= auto.native[1] <= 15 and k <= n and len(set(cells)) == k):
+            args = (doms, layers[0], None, [c * n for c in cells], [cand[c] for c in cells],
+                    n, enc.top, enc.compact, enc.compact and auto.distinct and k > 1,
+                    PROJECTION_WORK)
+            native = (enc.compact and auto.distinct and auto.native[0] == "skyscraper"
+                      and 1 <= auto.native[1] <= 15 and k <= n and len(set(cells)) == k)
+            if native and SKY_DEFER and enc.sink is None:
+                # the compiled enumerator propagates it itself (csp.cnf_enum.NATIVES): only
+                # its clauses without a state are written now, the rest where they stand
+                # once something reads every clause (Encoding.materialize)
+                at, at_x = len(enc.clauses), len(enc.extra)
+                enc.top = kernel.layers(enc.clauses, enc.extra, *args, enc.top)
+                enc.deferred.append(("auto", at, len(enc.clauses) - at,
+                                     at_x - enc.extra_front, len(enc.extra) - at_x,
+                                     args, enc.top))
+            else:
+                enc.top = kernel.layers(enc.clauses, enc.extra, *args)
+            if native:
                 enc.natives.append((0, auto.native[1], first, enc.top, tuple(cells)))
             enc.step()
             return True
@@ -1053,6 +1076,10 @@ def _element(enc: Encoding, cand: list[int], con: Element) -> None:
 #: a compact encoding lists each renban in :attr:`Encoding.natives` (kind 1, its window
 #: selectors' range): the compiled enumerator propagates it itself (csp.cnf_enum.NATIVES)
 RENBAN_NATIVE = True
+#: a compact encoding (without a sink) writes a skyscraper clue's automaton, which the
+#: compiled enumerator propagates itself, only when something reads every clause
+#: (:meth:`Encoding.materialize`): its clauses without a state variable at once
+SKY_DEFER = True
 
 
 def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
@@ -1100,7 +1127,7 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
                 # them, "Endless Knight" 583 -> 364 probes)
                 enc.clauses.extend([b + d for b, m in zip(bases, masks) if m >> d & 1]
                                    for d in range(starts[-1], starts[0] + k))
-                enc.deferred.append((at, masks, bases, first, enc.top,
+                enc.deferred.append(("renban", at, masks, bases, first, enc.top,
                                      starts[0] + k - starts[-1]))
                 enc.natives.append((1, 0, first, enc.top, tuple(cells)))
                 return
@@ -1904,7 +1931,9 @@ class SatSession:
         self.supported = self._defer
         if self._defer:
             from .cnf_enum import relation_supports
-            enc.extra[:0] = relation_supports(puzzle, self.cand, n)
+            supports = relation_supports(puzzle, self.cand, n)
+            enc.extra[:0] = supports
+            enc.extra_front += len(supports)
         # the variables no clause mentions (the candidates removed at the root, and the n
         # numbers between the candidates and the auxiliary variables) are set false once:
         # the solver would otherwise decide each of them again on every call (ten times

@@ -1242,24 +1242,26 @@ def test_skyscraper_natives_leave_the_answers_as_they_were(monkeypatch, ident) -
 
 @needs_kernel
 @pytest.mark.parametrize("set_name,ident", [("unique", "u072"), ("unique", "u065"),
-                                            ("unique", "u082"), ("variants", "v07"),
-                                            ("variants", "v08")])
-def test_deferred_renbans_are_written_where_they_stood(monkeypatch, set_name, ident) -> None:
-    """A deferred session's renbans (natives of the compiled enumerator) reserve their
-    selectors and write only their clauses without one; the enumerator reads the
-    encoding so, and whatever reads every clause (the session's ``clauses()``, the
-    solver's set-up) gets them written where the encoding at once writes them: the same
-    clauses in the same order, the same variables."""
+                                            ("unique", "u082"), ("unique", "u087"),
+                                            ("variants", "v07"), ("variants", "v08")])
+def test_deferred_natives_are_written_where_they_stood(monkeypatch, set_name, ident) -> None:
+    """A deferred session's renbans and skyscraper clues (natives of the compiled
+    enumerator) reserve their variables and write only their clauses without one; the
+    enumerator reads the encoding so, and whatever reads every clause (the session's
+    ``clauses()``, the solver's set-up) gets them written where the encoding at once
+    writes them: the same clauses and extra clauses in the same order, the same
+    variables."""
     from csp import sat
     p = puzzle(set_name, ident)
     with SatSession(p, defer=True) as s:
-        assert s.enc.deferred and len(s.enc.deferred) == sum(
-            x[0] == 1 for x in s.enc.natives)
+        assert s.enc.deferred and len(s.enc.deferred) == len(s.enc.natives)
         en = cnf_enum.enumerator(s)
         assert en is not None and s.enc.deferred      # the kernel did not need them
         with monkeypatch.context() as m:
             m.setattr(sat, "RENBAN_NATIVE", False)
+            m.setattr(sat, "SKY_DEFER", False)
             with SatSession(p, defer=True) as whole:
                 assert not whole.enc.deferred
                 assert s.clauses() == whole.clauses() and s.enc.top == whole.enc.top
+                assert s.enc.extra == whole.enc.extra
         assert not s.enc.deferred
