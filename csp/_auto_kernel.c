@@ -88,7 +88,14 @@ static void lits_free(void) {
 }
 
 /* append a new list of the `len` values `xs` to `out` */
+/* layers(..., only_below=m > 0): the clauses holding a variable past m (a deferred
+   encoding's states) are not written, the others are (set for that call only) */
+static ll emit_below = 0;
+
 static int emit(PyObject *out, const ll *xs, Py_ssize_t len) {
+    if (emit_below > 0)
+        for (Py_ssize_t i = 0; i < len; i++)
+            if (xs[i] > emit_below || -xs[i] > emit_below) return 0;
     PyObject *l = PyList_New(len);
     if (!l) return -1;
     for (Py_ssize_t i = 0; i < len; i++) {
@@ -568,10 +575,10 @@ out:
 static PyObject *layers(PyObject *self, PyObject *args) {
     PyObject *clauses, *extra, *doms, *trans, *live, *bases, *masks;
     int n, sup, project;
-    long long top, work_limit;
-    if (!PyArg_ParseTuple(args, "O!O!OOOOOiLppL", &PyList_Type, &clauses, &PyList_Type, &extra,
-                          &doms, &trans, &live, &bases, &masks, &n, &top, &sup, &project,
-                          &work_limit))
+    long long top, work_limit, only_below = 0;
+    if (!PyArg_ParseTuple(args, "O!O!OOOOOiLppL|L", &PyList_Type, &clauses, &PyList_Type,
+                          &extra, &doms, &trans, &live, &bases, &masks, &n, &top, &sup,
+                          &project, &work_limit, &only_below))
         return NULL;
     Work w;
     memset(&w, 0, sizeof w);
@@ -587,12 +594,14 @@ static PyObject *layers(PyObject *self, PyObject *args) {
     if (top + states > hi) hi = top + states;
     if (hi - lo > 4 * (states + (ll)w.k * n) + 4096) hi = lo + (ll)w.k * n + 4096;   /* far apart: the candidates' end only */
     if (lits_init(lo + 1 > 1 ? lo + 1 : 1, hi) < 0) { work_free(&w); return NULL; }
+    emit_below = only_below > 0 ? only_below : 0;
     int bad = write_layers(&w, clauses, extra, &top, sup) < 0;
     if (!bad && project) {
         long long work = 0;
         for (Py_ssize_t i = 1; i < w.k; i++) work += (long long)w.ord_len[i - 1] * (w.k - i);
         if (work <= work_limit) bad = write_projections(&w, extra) < 0;
     }
+    emit_below = 0;
     lits_free();
     work_free(&w);
     if (bad) return NULL;

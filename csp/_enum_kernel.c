@@ -72,6 +72,20 @@
  * sweeps: what the node learns is cleared through the groups at once, and a probe costs
  * what it did ("Exclusive Singularity" u052 878 -> 608 probes, kernel 2.3 -> 1.7 ms;
  * "Downright Odd" u071 137 -> 13; docs/performance.md, branch mix14).
+ * natives=[(kind, seen, first, last, cells), ...] (kind 0: a skyscraper clue, `seen`
+ * buildings seen along `cells`, nearest first, their digits different) propagates those
+ * rules in the kernel: after each unit propagation's fixpoint, every clue with a cell
+ * changed since is made arc consistent on its automaton (nat_sky: the states (tallest so
+ * far, seen so far) reachable forward, then those that reach an accepted end, and the
+ * digits on such a path; a line of n cells ends at n), and every clause holding one of
+ * the variables first..last (the automaton's states in the CNF) is left out. The
+ * solutions are those of the full CNF (the clue's clauses, restricted to the candidates,
+ * say what the clue says); "Crawfish" (u082): 1,039 probes and 92,841 propagated literals
+ * -> 743 and 28,928 (docs/performance.md, branch probe15). Kind 1 (seen 0): a renban, its
+ * cells' digits k consecutive ones (nat_renban: the windows that fit, the digits every
+ * fitting window holds; its window selectors first..last). natk=m: unit propagation also
+ * pauses for the natives' round after every m literals, so a rule's conflict is met
+ * before the rest of the propagation runs on.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -250,6 +264,28 @@ typedef struct {
     long long pskipped;              /* cells a sweep passed over (cellok) */
     int *porder;                     /* probe(): the cells in probing order, then per cell
                                         its open candidates, then n + 1 bucket starts */
+    /* natives (natives=): rules the kernel propagates itself instead of by their
+       clauses (their automaton's clauses, every clause holding one of its state
+       variables, are left out of the stream): a skyscraper clue along its cells, kept
+       arc consistent on its automaton (nat_sky) after each unit propagation's fixpoint */
+    int nnat;
+    int *natd, *natstart;            /* per native: kind, seen, k, then its k cells */
+    int *nocstart, *noclist;         /* per cell: the natives holding it */
+    int *natstamp, natgen, *natq;    /* the natives queued in one round */
+    int nhead;                       /* the trail read for them up to here */
+    int natall;                      /* 1: every native is queued at the next fixpoint */
+    long long natruns;               /* natives run */
+    int natk;                        /* natives: unit propagation pauses for their round
+                                        after this many literals (INT_MAX: at its
+                                        fixpoint only) */
+    uint64_t *cmask;                 /* natives: per cell, its digits not false (bit d;
+                                        kept for the natives' cells only) */
+    int *vnat;                       /* per primary variable: its cell when a native
+                                        holds the cell, else -1 */
+    int nr, *rx, *ra;                /* the last round's natives that set something, and
+                                        where on the trail (ra[2i] .. ra[2i+1]): a native
+                                        is not queued again for its own literals (it is
+                                        arc consistent after its run) */
     /* candidate counts */
     int cap;
     uint32_t *counts;                /* per primary variable */
@@ -284,6 +320,10 @@ static inline __attribute__((always_inline)) void assign(Enumerator *e, int lit)
         int i;
         e->prim_set++;
         if (lit & 1) {               /* false */
+            if (e->vnat && e->vnat[v] >= 0) {
+                int c = e->vnat[v];
+                e->cmask[c] &= ~(1ULL << (v - c * e->n));
+            }
             if (!e->seen[v]) e->unseen--;
             if (!e->probing)         /* a probe is undone before anything branches */
                 for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]--;
@@ -312,6 +352,10 @@ static inline __attribute__((always_inline)) void unassign(Enumerator *e, int li
         int i;
         e->prim_set--;
         if (lit & 1) {
+            if (e->vnat && e->vnat[v] >= 0) {
+                int c = e->vnat[v];
+                e->cmask[c] |= 1ULL << (v - c * e->n);
+            }
             if (!e->seen[v]) e->unseen++;
             if (!e->probing)
                 for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]++;
@@ -336,6 +380,7 @@ static inline void bump(Enumerator *e, int lit) {
 static void undo_to(Enumerator *e, int pos) {
     while (e->trail_n > pos) unassign(e, e->trail[--e->trail_n]);
     if (e->qhead > pos) e->qhead = pos;
+    if (e->nhead > pos) e->nhead = pos;
 }
 
 /* intersect=1: an exactly-one group with the open members o (two or more, none true):
@@ -373,9 +418,11 @@ static inline int pop64(uint64_t x) {
 
 /* 1 on a conflict; ix: with the groups' intersections (intersect=1: propagate_ix, the
    probes' propagation; the walk's is propagate, compiled without them) */
-static inline __attribute__((always_inline)) int propagate_body(Enumerator *e, const int ix) {
+static inline __attribute__((always_inline)) int up_body(Enumerator *e, const int ix) {
     signed char *lval = e->lval;
+    int budget = e->natk;
     while (e->qhead < e->trail_n) {
+        if (--budget < 0) return 2;  /* natives: their round comes first */
         int f = e->trail[e->qhead++] ^ 1;     /* the literal that became false */
         IntVec *b = &e->bins[f];
         IntVec *ws;
@@ -462,6 +509,202 @@ static inline __attribute__((always_inline)) int propagate_body(Enumerator *e, c
         return -1;
     }
     return 0;
+}
+
+/* a native's view of cell c: its digits not false (bit d), only its digit once one is
+   true (the others may be false only when unit propagation has read it: a native earlier
+   in the round may have set it) */
+static inline uint64_t cell_dom(const Enumerator *e, int c) {
+    int v = e->cellvar[c];
+    return v ? e->cmask[c] & (1ULL << (v - c * e->n)) : e->cmask[c];
+}
+
+/* a skyscraper clue (native x): seen buildings along its k cells (nearest first), the
+   automaton's states (tallest so far, seen so far) kept as, per count j, a bit mask of
+   the tallest digits reachable after i cells (bit 0: none yet). The cells differ (the
+   rule's own requirement), so a hidden building is lower than the tallest; a line of n
+   cells ends at n. Forward, the states reachable; backward, those that still reach an
+   accepted end, and the digits on such a path. 1: no digit fits (a conflict), else 0
+   (the digits on no path set false) */
+static int nat_sky(Enumerator *e, int x) {
+    const int *d = e->natd + e->natstart[x];
+    int seen = d[1], k = d[2], n = e->n, i, j, dg;
+    const int *cells = d + 3;
+    uint64_t F[65][16], B[16], NB[16], D[64], V[64];
+    const signed char *lval = e->lval;
+    if (seen > 15 || k > 64) return 0;
+    (void)lval; (void)dg;
+    for (i = 0; i < k; i++) {        /* the cells' digits not false (bit d: digit d) */
+        uint64_t m = cell_dom(e, cells[i]);
+        if (!m) return 1;
+        D[i] = m;
+    }
+    for (j = 0; j <= seen; j++) F[0][j] = 0;
+    F[0][0] = 1;
+    for (i = 0; i < k; i++) {
+        uint64_t dm = D[i], above_min_d = ~((dm & -dm) * 2 - 1);   /* tops above min d */
+        for (j = 0; j <= seen; j++)               /* hidden: lower than the top */
+            F[i + 1][j] = F[i][j] & above_min_d;
+        for (j = 1; j <= seen; j++) {             /* visible: above the top */
+            uint64_t f = F[i][j - 1];
+            if (f) F[i + 1][j] |= dm & ~((f & -f) * 2 - 1);
+        }
+    }
+    /* the accepted ends: `seen` seen, a full line's tallest n */
+    for (j = 0; j <= seen; j++) B[j] = 0;
+    B[seen] = F[k][seen] & (k == n ? 1ULL << n : ~1ULL);
+    if (!B[seen]) return 1;
+    for (i = k - 1; i >= 0; i--) {
+        uint64_t dm = D[i], above_min_d = ~((dm & -dm) * 2 - 1), v = 0;
+        for (j = 0; j <= seen; j++) NB[j] = 0;
+        for (j = 0; j <= seen; j++) {
+            uint64_t b = B[j], h, f;
+            if (!b) continue;
+            h = F[i][j] & b & above_min_d;           /* hidden from a top in b */
+            if (h) {
+                NB[j] |= h;
+                v |= dm & ((1ULL << (63 - __builtin_clzll(h))) - 1);
+            }
+            if (j >= 1 && (f = F[i][j - 1])) {        /* visible: d in b above a top */
+                uint64_t w = dm & b & ~((f & -f) * 2 - 1);
+                if (w) {
+                    v |= w;
+                    NB[j - 1] |= f & ((1ULL << (63 - __builtin_clzll(w))) - 1);
+                }
+            }
+        }
+        if (!v) return 1;
+        V[i] = v;
+        for (j = 0; j <= seen; j++) B[j] = NB[j];
+    }
+    for (i = 0; i < k; i++) {
+        uint64_t gone = D[i] & ~V[i];
+        int base = cells[i] * n;
+        while (gone) {
+            int g = __builtin_ctzll(gone);
+            gone &= gone - 1;
+            assign(e, 2 * (base + g) + 1);
+        }
+    }
+    return 0;
+}
+
+/* a renban (native x): its k cells hold k consecutive digits (different: their house is
+   in the CNF). A window of k consecutive digits fits when every cell has a digit in it
+   and every digit of it is in some cell; the cells keep the digits of the windows that
+   fit (again until none is lost), and a digit every window that fits holds, left in one
+   cell only, is that cell's. 1: no window fits, or such a digit is in no cell (a
+   conflict), else 0 */
+static int nat_renban(Enumerator *e, int x) {
+    const int *d = e->natd + e->natstart[x];
+    int k = d[2], n = e->n, i, s;
+    const int *cells = d + 3;
+    uint64_t D[64], run = (k >= 64 ? ~0ULL : (1ULL << k) - 1), S, R, U;
+    for (i = 0; i < k; i++) {
+        D[i] = cell_dom(e, cells[i]);
+        if (!D[i]) return 1;
+    }
+    for (;;) {
+        int lost = 0;
+        U = 0;
+        for (i = 0; i < k; i++) U |= D[i];
+        S = 0;
+        R = ~0ULL;
+        for (s = 1; s + k - 1 <= n; s++) {
+            uint64_t w = run << s;
+            if ((U & w) != w) continue;
+            for (i = 0; i < k && (D[i] & w); i++) {}
+            if (i < k) continue;
+            S |= w;
+            R &= w;
+        }
+        if (!S) return 1;
+        for (i = 0; i < k; i++) {
+            uint64_t gone = D[i] & ~S;
+            if (!gone) continue;
+            D[i] &= S;
+            if (!D[i]) return 1;
+            lost = 1;
+            while (gone) {
+                int g = __builtin_ctzll(gone);
+                gone &= gone - 1;
+                assign(e, 2 * (cells[i] * n + g) + 1);
+            }
+        }
+        if (!lost) break;
+    }
+    while (R) {                      /* the digits every window holds: placed */
+        int g = __builtin_ctzll(R), at = -1;
+        R &= R - 1;
+        for (i = 0; i < k; i++)
+            if (D[i] >> g & 1) { if (at >= 0) break; at = i; }
+        if (at < 0) return 1;
+        if (i == k && e->lval[2 * (cells[at] * n + g)] == 0)
+            assign(e, 2 * (cells[at] * n + g));
+    }
+    return 0;
+}
+
+/* the natives whose cells changed since the last round (all of them at the first), each
+   run once: 1 on a conflict, 2 when they set something, 0 when not */
+static __attribute__((noinline)) int natives_run(Enumerator *e) {
+    int nq = 0, i, at, ri = 0, nr = e->nr;
+    if (++e->natgen == 0x7fffffff) {
+        memset(e->natstamp, 0, sizeof(int) * (size_t)e->nnat);
+        e->natgen = 1;
+    }
+    if (e->natall) {
+        e->natall = 0;
+        for (i = 0; i < e->nnat; i++) { e->natstamp[i] = e->natgen; e->natq[nq++] = i; }
+    }
+    for (; e->nhead < e->trail_n; e->nhead++) {
+        int v = e->trail[e->nhead] >> 1, c, q, own = -1;
+        if (v > e->nprim || (c = e->vnat[v]) < 0) continue;
+        while (ri < nr && e->ra[2 * ri + 1] <= e->nhead) ri++;
+        if (ri < nr && e->ra[2 * ri] <= e->nhead) own = e->rx[ri];
+        for (q = e->nocstart[c]; q < e->nocstart[c + 1]; q++) {
+            int x = e->noclist[q];
+            if (e->natstamp[x] != e->natgen && x != own) {
+                e->natstamp[x] = e->natgen;
+                e->natq[nq++] = x;
+            }
+        }
+    }
+    e->natruns += nq;
+    e->nr = 0;
+    for (i = 0; i < nq; i++) {
+        int x = e->natq[i];
+        at = e->trail_n;
+        if (e->natd[e->natstart[x]] ? nat_renban(e, x) : nat_sky(e, x)) {
+            /* a conflict on the rule's placed cells: their digits weigh more */
+            const int *d = e->natd + e->natstart[x];
+            int c;
+            for (c = 0; c < d[2]; c++)
+                if (e->cellvar[d[3 + c]]) bump(e, 2 * e->cellvar[d[3 + c]]);
+            return 1;
+        }
+        if (e->trail_n > at) {
+            e->rx[e->nr] = x;
+            e->ra[2 * e->nr] = at;
+            e->ra[2 * e->nr + 1] = e->trail_n;
+            e->nr++;
+        }
+    }
+    return e->nr ? 2 : 0;
+}
+
+static inline __attribute__((always_inline)) int propagate_body(Enumerator *e, const int ix) {
+    if (e->nnat) e->nr = 0;          /* no round of natives yet in this call */
+    for (;;) {
+        int r = up_body(e, ix);
+        if (r == 2) {                /* a pause of unit propagation: the natives' round */
+            if (natives_run(e) == 1) return 1;
+            continue;
+        }
+        if (r || !e->nnat || (e->nhead == e->trail_n && !e->natall)) return r;
+        r = natives_run(e);
+        if (r != 2) return r;
+    }
 }
 
 static int propagate(Enumerator *e) { return propagate_body(e, 0); }
@@ -1125,6 +1368,7 @@ static void Enumerator_dealloc(Enumerator *e) {
     free(e->aux); free(e->trail); free(e->lim); free(e->dec); free(e->flipped); free(e->pdone); free(e->pmark); free(e->pmepoch); free(e->cellok);
     free(e->porder); free(e->cellcl); free(e->lastamp); free(e->lacnt); free(e->labuf);
     free(e->cellvar); free(e->counts); free(e->seen); free(e->sols.a); free(e->first);
+    free(e->natd); free(e->natstart); free(e->nocstart); free(e->noclist); free(e->natstamp); free(e->natq); free(e->rx); free(e->ra); free(e->cmask); free(e->vnat);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -1572,23 +1816,142 @@ static int clause_intersections(Enumerator *e) {
               pause_nodes=0, pause_pace=0, resort=0, intersect=0, ixnode=0)
    clauses None: the CNF of the all-different rules `houses` over the candidate masks
    `cand` (stream_from_houses; nvars is then size * n + n) */
+/* natives=: a sequence of (kind, seen, first, last, cells) (kind 0: a skyscraper clue,
+   `seen` buildings seen along `cells`, nearest first; its automaton's state variables
+   first..last, whose clauses are left out of the stream: nat_sky propagates the rule
+   instead). 0, or -1 with the error set */
+static int read_natives(Enumerator *e, PyObject *natives, int nvars, int n, int size,
+                        unsigned char **dropped) {
+    PyObject *seq = PySequence_Fast(natives, "natives must be a sequence");
+    Py_ssize_t nn, i, tot = 0;
+    int *deg = NULL;
+    if (!seq) return -1;
+    nn = PySequence_Fast_GET_SIZE(seq);
+    if (nn > 100000) { PyErr_SetString(PyExc_ValueError, "too many natives"); goto fail; }
+    e->natstart = (int *)malloc(sizeof(int) * ((size_t)nn + 1));
+    e->natd = (int *)malloc(sizeof(int) * ((size_t)nn * (3 + 64) + 1));
+    e->natstamp = (int *)calloc((size_t)nn + 1, sizeof(int));
+    e->natq = (int *)malloc(sizeof(int) * ((size_t)nn + 1));
+    e->rx = (int *)malloc(sizeof(int) * ((size_t)nn + 1));
+    e->ra = (int *)malloc(sizeof(int) * (2 * (size_t)nn + 2));
+    e->nocstart = (int *)calloc((size_t)size + 1, sizeof(int));
+    *dropped = (unsigned char *)calloc((size_t)nvars + 1, 1);
+    deg = (int *)calloc((size_t)size + 1, sizeof(int));
+    if (!e->natstart || !e->natd || !e->natstamp || !e->natq || !e->nocstart || !*dropped ||
+        !e->rx || !e->ra ||
+        !deg) { PyErr_NoMemory(); goto fail; }
+    for (i = 0; i < nn; i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(seq, i), *cs;
+        long kind, seen, lo, hi;
+        Py_ssize_t k, j;
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 5) {
+            PyErr_SetString(PyExc_ValueError, "a native is (kind, seen, first, last, cells)");
+            goto fail;
+        }
+        kind = PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
+        seen = PyLong_AsLong(PyTuple_GET_ITEM(t, 1));
+        lo = PyLong_AsLong(PyTuple_GET_ITEM(t, 2));
+        hi = PyLong_AsLong(PyTuple_GET_ITEM(t, 3));
+        if (PyErr_Occurred()) goto fail;
+        cs = PySequence_Fast(PyTuple_GET_ITEM(t, 4), "a native's cells must be a sequence");
+        if (!cs) goto fail;
+        k = PySequence_Fast_GET_SIZE(cs);
+        if ((kind == 0 ? seen < 1 || seen > 15 : kind != 1 || seen != 0) ||
+            k < 1 || k > 64 || k > n || n > 62 ||
+            (lo <= hi && (lo <= (long)size * n || hi > nvars))) {
+            Py_DECREF(cs);
+            PyErr_SetString(PyExc_ValueError, "bad native");
+            goto fail;
+        }
+        e->natstart[i] = (int)tot;
+        e->natd[tot++] = (int)kind;
+        e->natd[tot++] = (int)seen;
+        e->natd[tot++] = (int)k;
+        for (j = 0; j < k; j++) {
+            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, j));
+            if (c < 0 || c >= size) {
+                Py_DECREF(cs);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad native cell");
+                goto fail;
+            }
+            e->natd[tot++] = (int)c;
+            deg[c]++;
+        }
+        Py_DECREF(cs);
+        for (; lo <= hi; lo++) (*dropped)[lo] = 1;
+    }
+    e->nnat = (int)nn;
+    for (i = 0; i < size; i++) e->nocstart[i + 1] = e->nocstart[i] + deg[i];
+    e->noclist = (int *)malloc(sizeof(int) * ((size_t)e->nocstart[size] + 1));
+    if (!e->noclist) { PyErr_NoMemory(); goto fail; }
+    memset(deg, 0, sizeof(int) * ((size_t)size + 1));
+    for (i = 0; i < nn; i++) {       /* a native's cells differ (checked in Python) */
+        const int *d = e->natd + e->natstart[i];
+        int j;
+        for (j = 0; j < d[2]; j++) {
+            int c = d[3 + j];
+            e->noclist[e->nocstart[c] + deg[c]++] = (int)i;
+        }
+    }
+    e->natall = 1;
+    e->cmask = (uint64_t *)malloc(sizeof(uint64_t) * ((size_t)size + 1));
+    e->vnat = (int *)malloc(sizeof(int) * ((size_t)size * n + 1));
+    if (!e->cmask || !e->vnat) { PyErr_NoMemory(); goto fail; }
+    for (i = 0; i < size; i++) e->cmask[i] = (n >= 63 ? ~0ULL : (2ULL << n) - 1) & ~1ULL;
+    e->vnat[0] = -1;
+    for (i = 0; i < size; i++) {
+        int g;
+        for (g = 1; g <= n; g++)
+            e->vnat[i * n + g] = e->nocstart[i] < e->nocstart[i + 1] ? (int)i : -1;
+    }
+    free(deg);
+    Py_DECREF(seq);
+    return 0;
+fail:
+    free(deg);
+    free(*dropped);
+    *dropped = NULL;
+    Py_DECREF(seq);
+    return -1;
+}
+
+/* the stream without the clauses holding a dropped variable (a native's states) */
+static void drop_clauses(Stream *st, const unsigned char *dropped) {
+    Py_ssize_t sp = 0, w = 0;
+    while (sp < st->n) {
+        int len = st->a[sp] >> 1, k, keep = 1;
+        for (k = 0; k < len; k++) {
+            int x = st->a[sp + 1 + k];
+            if (dropped[x < 0 ? -x : x]) { keep = 0; break; }
+        }
+        if (keep) {
+            if (w != sp) memmove(st->a + w, st->a + sp, sizeof(int) * (size_t)(len + 1));
+            w += len + 1;
+        }
+        sp += len + 1;
+    }
+    st->n = w;
+}
+
 static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"nvars", "n", "size", "clauses", "cap", "keep", "probe",
                              "probe_after", "branch", "cand", "houses", "lookahead", "groups",
                              "probe_yield", "pause", "pause_nodes", "pause_pace", "resort",
                              "intersect", "ixnode", "first_walk", "first_check",
                              "first_pace", "first_shrink", "first_again", "again_check",
-                             "again_pace", NULL};
+                             "again_pace", "natives", "natk", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
     int ixnode = 0, first_pace = 0, first_shrink = 1000, first_again = 0, again_pace = 0;
+    int natk = 0;
     long long pause_nodes = 0, first_walk = 0, first_check = 0, again_check = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
     int *degg = NULL;
     Py_ssize_t ngmax = 0, gtotal = 0;
     long long probe_after = 0;
-    PyObject *clauses, *seq = NULL, *cand = Py_None, *houses = Py_None;
+    PyObject *clauses, *seq = NULL, *cand = Py_None, *houses = Py_None, *natives = Py_None;
+    unsigned char *dropped = NULL;   /* per variable: a native's state (natives=) */
     Py_ssize_t nc = 0, i, total = 0, totb = 0, tota = 0, npairs = 0, sp;
     Stream st = {NULL, 0, 0};
     int *tmp = NULL, tmpcap = 0;
@@ -1596,13 +1959,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLi", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOi", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
                                      &intersect, &ixnode, &first_walk, &first_check,
                                      &first_pace, &first_shrink, &first_again, &again_check,
-                                     &again_pace))
+                                     &again_pace, &natives, &natk))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -1645,6 +2008,12 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         if (!seq) return -1;
         if (stream_from_seq(&st, seq, nvars) < 0) goto fail;
         Py_CLEAR(seq);
+        if (natives != Py_None) {
+            if (read_natives(e, natives, nvars, n, size, &dropped) < 0) goto fail;
+            drop_clauses(&st, dropped);
+            free(dropped);
+            dropped = NULL;
+        }
     }
     e->nvars = nvars; e->n = n; e->size = size; e->nprim = size * n;
     e->nlits = 2 * (nvars + 1);
@@ -1859,6 +2228,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         else if (e->lval[l] == 0) assign(e, l);
     }
     e->intersect = intersect;       /* checked with the sizes above */
+    e->natk = e->nnat && natk > 0 ? natk : 0x7fffffff;
     e->ixnode = ixnode;
 
     if (empty) e->finished = 1;
@@ -1944,6 +2314,7 @@ static PyObject *Enumerator_get_props(Enumerator *e, void *c) { (void)c; return 
 static PyObject *Enumerator_get_probed(Enumerator *e, void *c) { (void)c; return get_ll(e->probed); }
 static PyObject *Enumerator_get_implied(Enumerator *e, void *c) { (void)c; return get_ll(e->implied); }
 static PyObject *Enumerator_get_pskipped(Enumerator *e, void *c) { (void)c; return get_ll(e->pskipped); }
+static PyObject *Enumerator_get_natruns(Enumerator *e, void *c) { (void)c; return get_ll(e->natruns); }
 static PyObject *Enumerator_get_crossed(Enumerator *e, void *c) { (void)c; return get_ll(e->crossed); }
 
 /* root(): the literals set at the root (level 0) as they stand, variables signed
@@ -1996,6 +2367,7 @@ static PyMethodDef Enumerator_methods[] = {
 
 static PyGetSetDef Enumerator_getset[] = {
     {"crossed", (getter)Enumerator_get_crossed, NULL, NULL, NULL},
+    {"natruns", (getter)Enumerator_get_natruns, NULL, "natives' runs (natives=)", NULL},
     {"first", (getter)Enumerator_get_first, NULL, "the first solution found (digits), or None", NULL},
     {"found", (getter)Enumerator_get_found, NULL, "solutions found", NULL},
     {"nodes", (getter)Enumerator_get_nodes, NULL, "decisions made", NULL},

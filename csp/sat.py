@@ -193,6 +193,18 @@ class Encoding:
         #: literals of a group of different digits (:func:`_equal_sums`), the direction
         #: and order literals of a between line's ends (:func:`_between`)
         self.shared: dict[tuple[Any, ...], Any] = {}
+        #: a compact encoding's rules the compiled enumerator propagates itself instead of
+        #: by their clauses: ``(kind, seen, first, last, cells)`` for a skyscraper clue
+        #: (kind 0, ``Automaton.native``) whose automaton's state variables are
+        #: ``first..last``, or a renban (kind 1, seen 0) whose window selectors are
+        #: (the enumerator leaves out every clause holding one of them)
+        self.natives: list[tuple[int, int, int, int, tuple[int, ...]]] = []
+        #: the clauses of such rules not written yet (a compact encoding without a sink:
+        #: the compiled enumerator leaves them out anyway), each with where it goes in
+        #: :attr:`clauses` and its variables (reserved): :meth:`materialize` writes them
+        self.deferred: list[tuple[Any, ...]] = []
+        #: extra clauses put in front of :attr:`extra` since (where the deferred go)
+        self.extra_front = 0
 
     def var(self, cell: int, digit: int) -> int:
         return cell * self.n + digit
@@ -245,6 +257,32 @@ class Encoding:
         self.at_most_one(rows)
         self.at_most_one(cols)
 
+    def materialize(self) -> list[Any]:
+        """Write the clauses :attr:`deferred` left out, each where it would have stood
+        (the same clauses, in the same order, with the same variables as written at once),
+        and return :attr:`clauses`."""
+        if self.deferred:
+            kernel = _auto_kernel          # the one that deferred them (not switched off)
+            clauses = self.clauses
+            for item in reversed(self.deferred):
+                if item[0] == "auto":      # a skyscraper's automaton (_automaton)
+                    _, at, nc, at_x, nx, args, last = item
+                    at_x += self.extra_front
+                    part, part_x = [], []
+                    top = kernel.layers(part, part_x, *args)
+                    assert top == last, "a deferred automaton's states moved"
+                    clauses[at:at + nc] = part              # around those written at once
+                    self.extra[at_x:at_x + nx] = part_x
+                    continue
+                _, at, masks, bases, first, last, placed = item     # a renban
+                part = []
+                top = kernel.consecutive(part, masks, bases, self.n, first - 1)
+                assert top == last and part[len(part) - placed:] == clauses[at:at + placed], \
+                    "a deferred renban's clauses differ"
+                clauses[at:at] = part[:len(part) - placed]   # before those written at once
+            self.deferred = []
+        return self.clauses
+
     def expanded(self) -> list[list[int]]:
         """The clauses, each "at most one" group of a compact encoding written out as a
         clause per pair where it stood (what a SAT solver takes); from then on the
@@ -256,6 +294,7 @@ class Encoding:
         >>> enc.expanded()
         [[-1, -2], [-1, -3], [-2, -3], [4, 5]]
         """
+        self.materialize()
         if self.compact:
             out: list[list[int]] = []
             comb = itertools.combinations
@@ -405,10 +444,25 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
             if auto.distinct:
                 _house(enc, cand, cells)
             n = enc.n
-            enc.top = kernel.layers(enc.clauses, enc.extra, doms, layers[0], None,
-                                    [c * n for c in cells], [cand[c] for c in cells], n,
-                                    enc.top, enc.compact,
-                                    enc.compact and auto.distinct and k > 1, PROJECTION_WORK)
+            first = enc.top + 1
+            args = (doms, layers[0], None, [c * n for c in cells], [cand[c] for c in cells],
+                    n, enc.top, enc.compact, enc.compact and auto.distinct and k > 1,
+                    PROJECTION_WORK)
+            native = (enc.compact and auto.distinct and auto.native[0] == "skyscraper"
+                      and 1 <= auto.native[1] <= 15 and k <= n and len(set(cells)) == k)
+            if native and SKY_DEFER and enc.sink is None:
+                # the compiled enumerator propagates it itself (csp.cnf_enum.NATIVES): only
+                # its clauses without a state are written now, the rest where they stand
+                # once something reads every clause (Encoding.materialize)
+                at, at_x = len(enc.clauses), len(enc.extra)
+                enc.top = kernel.layers(enc.clauses, enc.extra, *args, enc.top)
+                enc.deferred.append(("auto", at, len(enc.clauses) - at,
+                                     at_x - enc.extra_front, len(enc.extra) - at_x,
+                                     args, enc.top))
+            else:
+                enc.top = kernel.layers(enc.clauses, enc.extra, *args)
+            if native:
+                enc.natives.append((0, auto.native[1], first, enc.top, tuple(cells)))
             enc.step()
             return True
     step = auto.step
@@ -1019,6 +1073,15 @@ def _element(enc: Encoding, cand: list[int], con: Element) -> None:
         enc.clauses.append(lits)
 
 
+#: a compact encoding lists each renban in :attr:`Encoding.natives` (kind 1, its window
+#: selectors' range): the compiled enumerator propagates it itself (csp.cnf_enum.NATIVES)
+RENBAN_NATIVE = True
+#: a compact encoding (without a sink) writes a skyscraper clue's automaton, which the
+#: compiled enumerator propagates itself, only when something reads every clause
+#: (:meth:`Encoding.materialize`): its clauses without a state variable at once
+SKY_DEFER = True
+
+
 def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     """Different digits forming a run of consecutive digits (renban; the cells' house is
     encoded apart): exactly one window of ``len(cells)`` consecutive digits is chosen, a
@@ -1045,7 +1108,32 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     if kernel is not None and 1 <= k <= n <= 62:
         # the loops below in C (csp/_auto_kernel.c): the same clauses in the same order
         # ("Endless Knight", 26 lines of 5: 1.1 -> 0.2 ms)
+        first = enc.top + 1
+        if enc.compact and RENBAN_NATIVE and enc.sink is None:
+            # the compiled enumerator propagates it itself (csp.cnf_enum.NATIVES): its
+            # clauses are written only if something else reads them (Encoding.materialize),
+            # its selectors (a window of consecutive digits all in the cells' candidates)
+            # reserved now ("Endless Knight", 26 lines of 5: 0.6 ms a call)
+            union = 0
+            for m in masks:
+                union |= m
+            run = (1 << k) - 1
+            starts = [st for st in range(1, n - k + 2) if union >> st & run == run]
+            if starts:
+                enc.top += len(starts)
+                at = len(enc.clauses)
+                # its last clauses, the digits of every window placed, now (they hold no
+                # selector: the enumerator reads them, and its probing is the better for
+                # them, "Endless Knight" 583 -> 364 probes)
+                enc.clauses.extend([b + d for b, m in zip(bases, masks) if m >> d & 1]
+                                   for d in range(starts[-1], starts[0] + k))
+                enc.deferred.append(("renban", at, masks, bases, first, enc.top,
+                                     starts[0] + k - starts[-1]))
+                enc.natives.append((1, 0, first, enc.top, tuple(cells)))
+                return
         enc.top = kernel.consecutive(enc.clauses, masks, bases, n, enc.top)
+        if enc.compact and RENBAN_NATIVE:
+            enc.natives.append((1, 0, first, enc.top, tuple(cells)))
         return
     union = 0
     for m in masks:
@@ -1843,7 +1931,9 @@ class SatSession:
         self.supported = self._defer
         if self._defer:
             from .cnf_enum import relation_supports
-            enc.extra[:0] = relation_supports(puzzle, self.cand, n)
+            supports = relation_supports(puzzle, self.cand, n)
+            enc.extra[:0] = supports
+            enc.extra_front += len(supports)
         # the variables no clause mentions (the candidates removed at the root, and the n
         # numbers between the candidates and the auxiliary variables) are set false once:
         # the solver would otherwise decide each of them again on every call (ten times
@@ -1884,7 +1974,7 @@ class SatSession:
         clauses setting the variables no clause mentions false; a session built with
         ``defer=True`` keeps each small "at most one" group as one tuple until the solver
         is set up (:meth:`Encoding.expanded`)."""
-        return self.enc.clauses + self._units if self.cand is not None else [[]]
+        return self.enc.materialize() + self._units if self.cand is not None else [[]]
 
     def __enter__(self) -> "SatSession":
         return self

@@ -971,9 +971,10 @@ def test_a_paused_probing_goes_on_as_if_it_had_not_paused(set_name, ident, cap, 
 
 @needs_kernel
 def test_the_root_probing_pauses_where_a_sweep_finds_little() -> None:
-    """"Endless Knight" (u072): its second sweep finds little in its first hundred probes;
-    the walk from there ends in fewer decisions than the pause allows, with the counts of
-    the probing without the pause. Listing never pauses (what it listed is kept)."""
+    """"Endless Knight" (u072) on the renbans' clauses (no natives): its second sweep
+    finds little in its first hundred probes; the walk from there ends in fewer decisions
+    than the pause allows, with the counts of the probing without the pause. Listing never
+    pauses (what it listed is kept)."""
     p = puzzle("unique", "u072")
     with SatSession(p, defer=True) as s:
         plain = _paused_walk(s, 1)
@@ -985,7 +986,8 @@ def test_the_root_probing_pauses_where_a_sweep_finds_little() -> None:
         listed = cnf_enum.enumerator(s, keep=True)
         assert cnf_enum.run(listed, None) == cnf_enum.DONE
         defaults = dict(resort=cnf_enum.PROBE_RESORT, intersect=cnf_enum.PROBE_INTERSECT,
-                        ixnode=cnf_enum.PROBE_INTERSECT_NODE)
+                        ixnode=cnf_enum.PROBE_INTERSECT_NODE, natives=s.enc.natives or None,
+                        natk=cnf_enum.NATIVE_ROUND)
         assert listed.probed == _paused_walk(s, 1, **defaults)[1]
         counted = cnf_enum.enumerator(s, cap=1, listing=False)
         assert cnf_enum.run(counted, None, capped=True) == cnf_enum.DONE
@@ -1153,3 +1155,184 @@ def test_intersections_clear_the_rest_of_a_group() -> None:
         assert en.run(1000, 10 ** 6) == cnf_enum.DONE
         found.append(en.found)
     assert found[0] == found[1] == found[2] == 2 * 2 * 3
+
+
+# ---------------------------------------------------------------------------------------
+# natives: skyscraper clues propagated by the kernel itself
+# ---------------------------------------------------------------------------------------
+def _skyline(values) -> int:
+    top = seen = 0
+    for v in values:
+        if v > top:
+            top, seen = v, seen + 1
+    return seen
+
+
+def _line_cnf(k: int, n: int, removed) -> list:
+    """k cells of digits 1..n, different, each on one digit; the (cell, digit) pairs
+    ``removed`` set false."""
+    clauses: list = []
+    for c in range(k):
+        clauses.append([c * n + d for d in range(1, n + 1)])
+        clauses.append(tuple(c * n + d for d in range(1, n + 1)))
+    for d in range(1, n + 1):
+        clauses.append(tuple(c * n + d for c in range(k)))
+    clauses.extend([-(c * n + d)] for c, d in removed)
+    return clauses
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(40))
+def test_a_skyscraper_native_keeps_exactly_its_lines(seed) -> None:
+    """``natives=`` (kind 0): a line of k different digits out of 1..n whose skyline (the
+    buildings seen from its first cell) is ``seen``, on random digits removed; the
+    kernel's solutions with the clue as its only rule (no clause of it) are exactly the
+    permutations an independent count keeps, in the walk and in the root probing (which
+    reads the native's removals), counting candidates too."""
+    import random
+    rng = random.Random(seed)
+    n = rng.choice((4, 5, 6, 7))
+    k = n if seed % 3 else rng.randint(2, n)
+    seen = rng.randint(1, k)
+    removed = {(c, d) for c in range(k) for d in range(1, n + 1) if rng.random() < 0.2}
+    cells = list(range(k))
+    rng.shuffle(cells)                       # the clue reads the cells in this order
+    want = set()
+    for perm in itertools.permutations(range(1, n + 1), k):
+        if any((c, perm[c]) in removed for c in range(k)):
+            continue
+        if _skyline([perm[c] for c in cells]) == seen:
+            want.add(perm)
+    clauses = _line_cnf(k, n, removed)
+    native = [(0, seen, 1, 0, tuple(cells))]
+    for probe_after in (0, 10 ** 9):         # probing first, or the walk alone
+        en = KERNEL.Enumerator(k * n, n, k, clauses, 0, True, 1, probe_after, 0,
+                               lookahead=True, natives=native)
+        assert en.run(10 ** 6, 10 ** 9) == cnf_enum.DONE
+        got = {tuple(s) for s in en.take()}
+        assert got == want and en.found == len(want), (n, k, seen)
+        assert en.natruns > 0
+    en = KERNEL.Enumerator(k * n, n, k, clauses, 1, False, 1, 0, 1, natives=native)
+    assert en.run(10 ** 6, 10 ** 9) == cnf_enum.DONE
+    counts = en.counts()
+    for c in range(k):
+        for d in range(1, n + 1):
+            assert min(counts[c * n + d], 1) == any(s[c] == d for s in want)
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(40))
+def test_a_renban_native_keeps_exactly_its_runs(seed) -> None:
+    """``natives=`` (kind 1): k different digits of 1..n (their house in the CNF) that
+    form a run of consecutive digits, on random digits removed, alone or with a second
+    renban over some of the same cells: the kernel's solutions are exactly those an
+    independent enumeration keeps, with the natives' round at the fixpoint only and
+    every few literals (``natk``), probing first or not."""
+    import random
+    rng = random.Random(seed)
+    n = rng.choice((4, 5, 6, 7))
+    size = rng.randint(2, min(n, 5))
+    removed = {(c, d) for c in range(size) for d in range(1, n + 1) if rng.random() < 0.25}
+    lines = [tuple(rng.sample(range(size), rng.randint(1, size)))
+             for _ in range(rng.randint(1, 2))]
+
+    def run_of(ds) -> bool:
+        return max(ds) - min(ds) == len(ds) - 1
+
+    want = {p for p in itertools.permutations(range(1, n + 1), size)
+            if not any((c, p[c]) in removed for c in range(size))
+            and all(run_of([p[c] for c in line]) for line in lines)}
+    clauses = _line_cnf(size, n, removed)
+    native = [(1, 0, 1, 0, line) for line in lines]
+    for probe_after, natk in ((0, 0), (10 ** 9, 0), (0, 1), (10 ** 9, 3)):
+        en = KERNEL.Enumerator(size * n, n, size, clauses, 0, True, 1, probe_after, 0,
+                               lookahead=True, natives=native, natk=natk)
+        assert en.run(10 ** 6, 10 ** 9) == cnf_enum.DONE
+        assert {tuple(s) for s in en.take()} == want and en.found == len(want)
+
+
+@needs_kernel
+def test_the_kernel_checks_its_natives() -> None:
+    E = KERNEL.Enumerator
+    clauses = _line_cnf(4, 4, ())
+    for bad in ([(1, 2, 1, 0, (0, 1, 2, 3))],        # an unknown kind
+                [(0, 0, 1, 0, (0, 1, 2, 3))],        # nothing seen
+                [(0, 16, 1, 0, (0, 1, 2, 3))],       # more than 15 seen
+                [(0, 2, 1, 0, (0, 1, 2, 3, 0))],     # more cells than digits
+                [(0, 2, 1, 0, (0, 1, 2, 7))],        # a cell out of range
+                [(0, 2, 3, 9, (0, 1, 2, 3))],        # states among the candidates
+                [(0, 2, 17, 40, (0, 1, 2, 3))],      # states past the variables
+                [(1, 2, 1, 0, (0, 1, 2, 3))],        # a renban sees nothing
+                [(0, 2, 1, 0)], [[0, 2, 1, 0, (0, 1, 2, 3)]]):
+        with pytest.raises(ValueError):
+            E(16, 4, 4, clauses, natives=bad)
+    with pytest.raises(TypeError):
+        E(16, 4, 4, clauses, natives=5)
+
+
+@needs_kernel
+@pytest.mark.parametrize("ident", ["u082", "u087"])
+def test_skyscraper_natives_leave_the_answers_as_they_were(monkeypatch, ident) -> None:
+    """"Crawfish" and "Trollscraper": the encoding lists each clue (six and 24) with its
+    automaton's state variables, a range of their own above the candidates; the kernel
+    with the clues as natives (their states' clauses left out) walks to the same
+    solutions and capped counts as the kernel on every clause ("Crawfish"; the same count
+    as the pure path, "Trollscraper", whose count the natives now finish in the kernel),
+    with fewer propagated literals."""
+    p = puzzle("unique", ident)
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        enc = s.enc
+        nat = enc.natives
+        assert sum(x[0] == 0 for x in nat) == {"u082": 6, "u087": 24}[ident]
+        spans = sorted((lo, hi) for _, _, lo, hi, _ in nat)
+        assert spans[0][0] > enc.size * enc.n + enc.n and spans[-1][1] <= enc.top
+        assert all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
+        clauses = s.clauses() + enc.extra
+        if ident == "u087":
+            en = cnf_enum.enumerator(s, branch=0)   # (the cells' walk gives up)
+            assert cnf_enum.run(en, None) == cnf_enum.DONE
+            assert en.natruns > 0
+            assert en.found == pure(monkeypatch, count_solutions, p).count
+            return
+        for cap in (0, 1, 8):
+            res = []
+            for kw in ({}, {"natives": nat}, {"natives": nat, "intersect": 1}):
+                en = KERNEL.Enumerator(enc.top, enc.n, enc.size, clauses, cap, False, 1, 0,
+                                       1, lookahead=True, **kw)
+                assert en.run(0, 10 ** 9) in (cnf_enum.PAUSED, cnf_enum.DONE)
+                root = set(en.root())
+                assert en.run(10 ** 6, 10 ** 10) == cnf_enum.DONE
+                res.append((root, en.props, [min(x, cap) for x in en.counts()] if cap
+                            else en.found, en.first))
+            assert res[0][2:] == res[1][2:] == res[2][2:]
+            truth = {c * enc.n + d for c, d in enumerate(res[0][3])}
+            for root, *_ in res:             # one solution: the roots hold in it
+                assert all((x in truth) == (x > 0) for x in root if abs(x) <= enc.size * enc.n)
+            assert res[1][1] < res[0][1]
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident", [("unique", "u072"), ("unique", "u065"),
+                                            ("unique", "u082"), ("unique", "u087"),
+                                            ("variants", "v07"), ("variants", "v08")])
+def test_deferred_natives_are_written_where_they_stood(monkeypatch, set_name, ident) -> None:
+    """A deferred session's renbans and skyscraper clues (natives of the compiled
+    enumerator) reserve their variables and write only their clauses without one; the
+    enumerator reads the encoding so, and whatever reads every clause (the session's
+    ``clauses()``, the solver's set-up) gets them written where the encoding at once
+    writes them: the same clauses and extra clauses in the same order, the same
+    variables."""
+    from csp import sat
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        assert s.enc.deferred and len(s.enc.deferred) == len(s.enc.natives)
+        en = cnf_enum.enumerator(s)
+        assert en is not None and s.enc.deferred      # the kernel did not need them
+        with monkeypatch.context() as m:
+            m.setattr(sat, "RENBAN_NATIVE", False)
+            m.setattr(sat, "SKY_DEFER", False)
+            with SatSession(p, defer=True) as whole:
+                assert not whole.enc.deferred
+                assert s.clauses() == whole.clauses() and s.enc.top == whole.enc.top
+                assert s.enc.extra == whole.enc.extra
+        assert not s.enc.deferred
