@@ -10,7 +10,8 @@
  *
  * Arguments (all checked before anything is written; ValueError or TypeError otherwise, and
  * the caller takes the Python path):
- *   clauses, extra  lists the clauses are appended to
+ *   clauses, extra  lists the clauses are appended to, or packed blocks (bytearrays) their
+ *                   records are appended to (csp/_packed.h; every writer here takes either)
  *   doms            k tuples: the digits of each cell, rising, 1..n
  *   trans           k lists: per state of layer i (states after i cells; layer 0 is the
  *                   start alone), a list of the next state per digit of doms[i], an int id
@@ -29,6 +30,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "_packed.h"
 
 typedef long long ll;
 
@@ -87,8 +90,10 @@ static void lits_free(void) {
     LC.pos = LC.neg = NULL; LC.lo = 1; LC.hi = 0;
 }
 
-/* append a new list of the `len` values `xs` to `out` */
+/* append a new list of the `len` values `xs` to `out` (a list), or their record to it (a
+ * packed block, csp/_packed.h) */
 static int emit(PyObject *out, const ll *xs, Py_ssize_t len) {
+    if (pk_is(out)) return pk_put(out, xs, len, 0);
     PyObject *l = PyList_New(len);
     if (!l) return -1;
     for (Py_ssize_t i = 0; i < len; i++) {
@@ -569,10 +574,11 @@ static PyObject *layers(PyObject *self, PyObject *args) {
     PyObject *clauses, *extra, *doms, *trans, *live, *bases, *masks;
     int n, sup, project;
     long long top, work_limit;
-    if (!PyArg_ParseTuple(args, "O!O!OOOOOiLppL", &PyList_Type, &clauses, &PyList_Type, &extra,
+    if (!PyArg_ParseTuple(args, "OOOOOOOiLppL", &clauses, &extra,
                           &doms, &trans, &live, &bases, &masks, &n, &top, &sup, &project,
                           &work_limit))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0 || pk_target(extra, "extra") < 0) return NULL;
     Work w;
     memset(&w, 0, sizeof w);
     if (load(&w, doms, trans, live, bases, masks, n) < 0) { work_free(&w); return NULL; }
@@ -761,14 +767,28 @@ static int read_mask(PyObject *o, int n, uint64_t *out) {
 static PyObject *cells(PyObject *self, PyObject *args) {
     PyObject *clauses, *cand;
     int n;
-    if (!PyArg_ParseTuple(args, "O!O!i", &PyList_Type, &clauses, &PyList_Type, &cand, &n))
+    if (!PyArg_ParseTuple(args, "OO!i", &clauses, &PyList_Type, &cand, &n))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t size = PyList_GET_SIZE(cand);
     uint64_t *ms = malloc(((size_t)size + 1) * sizeof(uint64_t));
     if (!ms) return PyErr_NoMemory();
     for (Py_ssize_t c = 0; c < size; c++)
         if (read_mask(PyList_GET_ITEM(cand, c), n, &ms[c]) < 0) { free(ms); return NULL; }
+    if (pk_is(clauses)) {                      /* the same records, packed */
+        ll xs[64];
+        for (Py_ssize_t c = 0; c < size; c++) {
+            Py_ssize_t len = 0;
+            for (int d = 1; d <= n; d++) if (ms[c] >> d & 1) xs[len++] = (ll)c * n + d;
+            if (pk_put(clauses, xs, len, 0) < 0 || (len > 1 && pk_put(clauses, xs, len, 1) < 0)) {
+                free(ms);
+                return NULL;
+            }
+        }
+        free(ms);
+        Py_RETURN_NONE;
+    }
     for (Py_ssize_t c = 0; c < size; c++) {
         PyObject *l = digit_lits((long long)c * n, ms[c], n);
         if (!l) { free(ms); return NULL; }
@@ -788,9 +808,10 @@ static PyObject *cells(PyObject *self, PyObject *args) {
 static PyObject *house(PyObject *self, PyObject *args) {
     PyObject *clauses, *cand, *cellseq;
     int n;
-    if (!PyArg_ParseTuple(args, "O!O!Oi", &PyList_Type, &clauses, &PyList_Type, &cand,
+    if (!PyArg_ParseTuple(args, "OO!Oi", &clauses, &PyList_Type, &cand,
                           &cellseq, &n))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     PyObject *seq = PySequence_Fast(cellseq, "cells must be a sequence");
     if (!seq) return NULL;
@@ -814,6 +835,22 @@ static PyObject *house(PyObject *self, PyObject *args) {
         if (m == 0 || cs[m - 1] != cs[i]) cs[m++] = cs[i];
     Py_DECREF(seq);
     uint64_t *ms = malloc(((size_t)m + 1) * sizeof(uint64_t));
+    if (pk_is(clauses)) {                      /* the same records, packed */
+        ll *xs = malloc(((size_t)m + 1) * sizeof(ll));
+        int bad = !ms || !xs;
+        if (bad) PyErr_NoMemory();
+        for (Py_ssize_t i = 0; i < m && !bad; i++)
+            bad = read_mask(PyList_GET_ITEM(cand, cs[i]), n, &ms[i]) < 0;
+        for (int d = 1; d <= n && !bad; d++) {
+            Py_ssize_t len = 0;
+            for (Py_ssize_t i = 0; i < m; i++) if (ms[i] >> d & 1) xs[len++] = (ll)cs[i] * n + d;
+            if (len > 1) bad = pk_put(clauses, xs, len, 1) < 0;
+            if (m == n && !bad) bad = pk_put(clauses, xs, len, 0) < 0;
+        }
+        free(xs); free(cs); free(ms);
+        if (bad) return NULL;
+        Py_RETURN_NONE;
+    }
     PyObject **lits = calloc(((size_t)m + 1) * ((size_t)n + 1), sizeof(PyObject *));
     Py_ssize_t *cnt = calloc((size_t)n + 1, sizeof(Py_ssize_t));
     int bad = !ms || !lits || !cnt;
@@ -865,9 +902,10 @@ static PyObject *consecutive(PyObject *self, PyObject *args) {
     PyObject *clauses, *mlist, *blist;
     int n;
     long long top;
-    if (!PyArg_ParseTuple(args, "O!O!O!iL", &PyList_Type, &clauses, &PyList_Type, &mlist,
+    if (!PyArg_ParseTuple(args, "OO!O!iL", &clauses, &PyList_Type, &mlist,
                           &PyList_Type, &blist, &n, &top))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t k = PyList_GET_SIZE(mlist);
     if (k < 1 || k > n || PyList_GET_SIZE(blist) != k) {
@@ -947,8 +985,8 @@ static PyObject *consecutive(PyObject *self, PyObject *args) {
  * ones: [[-v], ...] */
 static PyObject *units(PyObject *self, PyObject *args) {
     PyObject *cand;
-    int n;
-    if (!PyArg_ParseTuple(args, "O!i", &PyList_Type, &cand, &n)) return NULL;
+    int n, packed = 0;
+    if (!PyArg_ParseTuple(args, "O!i|p", &PyList_Type, &cand, &n, &packed)) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t size = PyList_GET_SIZE(cand);
     uint64_t full = ((((uint64_t)1) << n) - 1) << 1;
@@ -956,7 +994,7 @@ static PyObject *units(PyObject *self, PyObject *args) {
     if (!ms) return PyErr_NoMemory();
     for (Py_ssize_t c = 0; c < size; c++)
         if (read_mask(PyList_GET_ITEM(cand, c), n, &ms[c]) < 0) { free(ms); return NULL; }
-    PyObject *out = PyList_New(0);
+    PyObject *out = packed ? PyByteArray_FromStringAndSize(NULL, 0) : PyList_New(0);
     if (!out) { free(ms); return NULL; }
     for (Py_ssize_t c = 0; c <= size; c++) {
         /* past the last cell: the n numbers after the candidates, all of them */
@@ -978,12 +1016,13 @@ static PyObject *units(PyObject *self, PyObject *args) {
  * [-(a*n + v)] + [b*n + w for w of b's digits v goes with], then the same from b */
 static PyObject *supports(PyObject *self, PyObject *args) {
     PyObject *rels, *cand;
-    int n;
-    if (!PyArg_ParseTuple(args, "O!O!i", &PyList_Type, &rels, &PyList_Type, &cand, &n))
+    int n, packed = 0;
+    if (!PyArg_ParseTuple(args, "O!O!i|p", &PyList_Type, &rels, &PyList_Type, &cand, &n,
+                          &packed))
         return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t size = PyList_GET_SIZE(cand), nr = PyList_GET_SIZE(rels);
-    PyObject *out = PyList_New(0);
+    PyObject *out = packed ? PyByteArray_FromStringAndSize(NULL, 0) : PyList_New(0);
     if (!out) return NULL;
     if (lits_init(1, (ll)size * n + n) < 0) { Py_DECREF(out); return NULL; }
     ll xs[64];
@@ -1034,9 +1073,10 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
     PyObject *clauses, *sup, *cand;
     Py_ssize_t a, b;
     int n;
-    if (!PyArg_ParseTuple(args, "O!nnOO!i", &PyList_Type, &clauses, &a, &b, &sup,
+    if (!PyArg_ParseTuple(args, "OnnOO!i", &clauses, &a, &b, &sup,
                           &PyList_Type, &cand, &n))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t size = PyList_GET_SIZE(cand);
     if (a < 0 || a >= size || b < 0 || b >= size) {
@@ -1058,6 +1098,11 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
         uint64_t bad = mb & ~s;
         for (int w = 1; w <= n; w++) {
             if (!(bad >> w & 1)) continue;
+            if (pk_is(clauses)) {
+                ll xs[2] = {-(na + v), -(nb + w)};
+                if (pk_put(clauses, xs, 2, 0) < 0) return NULL;
+                continue;
+            }
             PyObject *l = PyList_New(2);
             if (!l) return NULL;
             PyObject *x = PyLong_FromLongLong(-(na + v)), *y = PyLong_FromLongLong(-(nb + w));
@@ -1072,23 +1117,37 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* the writers through the pending packed records (csp/_packed.h): appended to their
+ * blocks when the call succeeds, forgotten when it fails */
+#define PK_WRAP(f) \
+    static PyObject *f##_pk(PyObject *self, PyObject *args) { return pk_done(f(self, args), 0); }
+PK_WRAP(forbidden)
+PK_WRAP(supports)
+PK_WRAP(units)
+PK_WRAP(cells)
+PK_WRAP(house)
+PK_WRAP(consecutive)
+PK_WRAP(layers)
+
 static PyMethodDef methods[] = {
-    {"forbidden", forbidden, METH_VARARGS,
+    {"forbidden", forbidden_pk, METH_VARARGS,
      "forbidden(clauses, a, b, sup_a, cand, n): a binary relation's clauses (csp/sat.py)"},
-    {"supports", supports, METH_VARARGS,
-     "supports(rels, cand, n): the binary relations' support clauses (csp/cnf_enum.py)"},
-    {"units", units, METH_VARARGS,
-     "units(cand, n): the unit clauses of the variables no clause mentions (csp/sat.py)"},
-    {"cells", cells, METH_VARARGS,
+    {"supports", supports_pk, METH_VARARGS,
+     "supports(rels, cand, n, packed=False): the binary relations' support clauses "
+     "(csp/cnf_enum.py); a packed block (a bytearray) when packed"},
+    {"units", units_pk, METH_VARARGS,
+     "units(cand, n, packed=False): the unit clauses of the variables no clause mentions "
+     "(csp/sat.py); a packed block (a bytearray) when packed"},
+    {"cells", cells_pk, METH_VARARGS,
      "cells(clauses, cand, n): each cell's exactly-one clauses, compact (csp/sat.py)"},
-    {"house", house, METH_VARARGS,
+    {"house", house_pk, METH_VARARGS,
      "house(clauses, cand, cells, n): a house's clauses per digit, compact (csp/sat.py)"},
-    {"consecutive", consecutive, METH_VARARGS,
+    {"consecutive", consecutive_pk, METH_VARARGS,
      "consecutive(clauses, masks, bases, n, top) -> top: a renban's clauses (csp/sat.py)"},
     {"forward", forward, METH_VARARGS,
      "forward(native, doms, limit) -> (layers, start live) or None: the layers of an "
      "automaton the kernel steps itself (csp/sat.py)"},
-    {"layers", layers, METH_VARARGS,
+    {"layers", layers_pk, METH_VARARGS,
      "layers(clauses, extra, doms, trans, live, bases, masks, n, top, sup, project, "
      "work_limit) -> top: an automaton's clauses after its live states (csp/sat.py)"},
     {NULL, NULL, 0, NULL}};

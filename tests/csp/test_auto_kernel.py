@@ -42,16 +42,17 @@ def _rules(rng: random.Random, n: int) -> list[tuple[list[int], Automaton]]:
     return out
 
 
-def _encode(monkeypatch, cand, cells, auto, n, compact, pure):
+def _encode(monkeypatch, cand, cells, auto, n, compact, pure, packed=False):
     with monkeypatch.context() as m:
         if pure:
             m.setenv("SUDOKU_CSP_PURE", "1")
         else:
             m.delenv("SUDOKU_CSP_PURE", raising=False)
-        enc = sat.Encoding(n, n * n, compact=compact)
+        enc = sat.Encoding(n, n * n, compact=compact, packed=packed)
         enc.top += 17                                   # as if other rules came first
         done = sat._automaton(enc, cand, cells, auto, sat.STATE_BUDGET)
-        return done, enc.clauses, enc.extra, enc.top
+        return (done, list(sat.unpacked(enc.clauses)), list(sat.unpacked(enc.extra)),
+                enc.top)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -73,6 +74,9 @@ def test_kernel_writes_the_python_clauses(monkeypatch, seed):
                 want = _encode(monkeypatch, cand, cells, auto, n, compact, pure=True)
                 got = _encode(monkeypatch, cand, cells, auto, n, compact, pure=False)
                 assert got == want, (cells, cand, compact)
+                if compact:                   # the kernel's clauses in packed blocks
+                    got = _encode(monkeypatch, cand, cells, auto, n, compact, False, True)
+                    assert got == want, (cells, cand, "packed")
                 compared += 1
     assert compared == 3 * 8 * 2
     assert len(calls) > compared // 4         # (a rule no reading fits writes [] in Python)
@@ -203,14 +207,14 @@ def test_kernel_writes_the_renban_clauses(monkeypatch, seed):
             cand = [sum(1 << d for d in range(1, n + 1) if rng.random() < keep)
                     or 1 << rng.randint(1, n) for _ in range(n * n)]
             out = []
-            for pure in (True, False):
+            for pure, packed in ((True, False), (False, False), (False, True)):
                 with monkeypatch.context() as m:
                     m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
-                    enc = sat.Encoding(n, n * n, compact=True)
+                    enc = sat.Encoding(n, n * n, compact=True, packed=packed)
                     enc.top += 5                        # as if other rules came first
                     sat._consecutive(enc, cand, cells)
-                    out.append((enc.clauses, enc.top))
-            assert out[0] == out[1], (n, cells, [cand[c] for c in cells])
+                    out.append((list(sat.unpacked(enc.clauses)), enc.top))
+            assert out[0] == out[1] == out[2], (n, cells, [cand[c] for c in cells])
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -225,15 +229,16 @@ def test_kernel_writes_the_cells_and_houses_clauses(monkeypatch, seed):
         houses = [rng.sample(range(n * n), n), rng.sample(range(n * n), rng.randint(1, n))]
         houses.append(houses[0][::-1] + houses[0][:2])          # unsorted, cells twice
         out = []
-        for pure in (True, False):
+        for pure, packed in ((True, False), (False, False), (False, True)):
             with monkeypatch.context() as m:
                 m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
-                enc = sat.Encoding(n, n * n, compact=True)
+                enc = sat.Encoding(n, n * n, compact=True, packed=packed)
                 sat._cells_and_houses(enc, cand)
                 for h in houses:
                     sat._house(enc, cand, h)
-                out.append((enc.clauses, enc.cand))
-        assert out[0] == out[1]
+                assert any(type(c) is bytearray for c in enc.clauses) == packed
+                out.append((list(sat.unpacked(enc.clauses)), enc.cand))
+        assert out[0] == out[1] == out[2]
         assert any(type(c) is tuple for c in out[0][0])
 
 
@@ -241,7 +246,8 @@ def test_kernel_writes_the_cells_and_houses_clauses(monkeypatch, seed):
 def test_kernel_gives_a_session_the_same_clauses(monkeypatch, seed):
     """A deferred SAT session's clauses (the cells', houses', relations' and units') and
     extra clauses, kernel on and off, on random 6x6 and 9x9 puzzles with a few ``<``
-    relations and givens."""
+    relations and givens; with the kernel on, the session's clauses come in packed blocks
+    (``Encoding.packed``), read back by ``sat.unpacked``."""
     from variants.classic import classic
     rng = random.Random(seed)
     checked = 0
@@ -260,7 +266,13 @@ def test_kernel_gives_a_session_the_same_clauses(monkeypatch, seed):
             with monkeypatch.context() as m:
                 m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
                 with sat.SatSession(p, defer=True) as s:
-                    out.append(None if s.cand is None else (s.clauses(), s.enc.extra))
+                    if s.cand is None:
+                        out.append(None)
+                        continue
+                    blocks = [c for c in s.clauses() + s.enc.extra if type(c) is bytearray]
+                    assert bool(blocks) == (not pure)
+                    out.append((list(sat.unpacked(s.clauses())),
+                                list(sat.unpacked(s.enc.extra))))
         assert out[0] == out[1]
         checked += out[0] is not None and any(len(c) == 1 for c in out[0][0])
     assert checked
@@ -308,12 +320,21 @@ def test_kernel_writes_the_relations_support_clauses(monkeypatch, seed):
                 if type(con).__name__ == "Relation":
                     sat._relation(enc, cand, con)
             got[pure] = (cnf_enum.relation_supports(p, cand, n), enc.clauses)
+            packed = sat.Encoding(n, size, compact=True, packed=True)
+            for con in p.constraints:
+                if type(con).__name__ == "Relation":
+                    sat._relation(packed, cand, con)
+            assert list(sat.unpacked(cnf_enum.relation_supports(p, cand, n, packed=True))) \
+                == got[pure][0]
+            assert list(sat.unpacked(packed.clauses)) == enc.clauses
     assert got[False] == got[True]
 
 
 def test_kernel_gives_every_workbench_model_the_same_encoding(monkeypatch):
     """The compact encoding (clauses and extra clauses) of every workbench model from its
-    root candidates, kernel on and off: the same, clause for clause."""
+    root candidates, kernel on and off: the same, clause for clause; and so is the packed
+    encoding (the kernel's clauses in packed blocks, ``Encoding.packed``) read back by
+    ``sat.unpacked``, and its ``expanded()`` the compact one's."""
     from conftest import workbench_sets
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
     sets = workbench_sets()
@@ -330,6 +351,10 @@ def test_kernel_gives_every_workbench_model_the_same_encoding(monkeypatch):
                     m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
                     enc = sat.encode(p, cand, compact=True)
                     out.append((enc.clauses, enc.extra, enc.top))
+                    packed = sat.encode(p, cand, compact=True, packed=True)
+                    assert (list(sat.unpacked(packed.clauses)), list(sat.unpacked(packed.extra)),
+                            packed.top) == out[-1], item["id"]
+                    assert packed.expanded() == sat.encode(p, cand, compact=True).expanded()
             assert out[0] == out[1], item["id"]
             seen += 1
     assert seen > 100
