@@ -1117,6 +1117,72 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* unpack(block, pairs=False): a packed block's clauses (csp/_packed.h) as the lists and
+ * tuples ("at most one" groups) its writers would have appended to a list, in order (what
+ * csp/sat.py's `unpacked` reads in Python); with `pairs`, a group as its pairwise clauses
+ * [-a, -b] instead (`Encoding.expanded`: itertools.combinations' order). ValueError on a
+ * block that is not whole records */
+static PyObject *unpack(PyObject *self, PyObject *args) {
+    PyObject *ba;
+    int pairs = 0;
+    if (!PyArg_ParseTuple(args, "O!|p", &PyByteArray_Type, &ba, &pairs)) return NULL;
+    Py_ssize_t bytes = PyByteArray_GET_SIZE(ba), len = bytes / (Py_ssize_t)sizeof(int);
+    if (bytes % (Py_ssize_t)sizeof(int)) {
+        PyErr_SetString(PyExc_ValueError, "a packed block of whole ints expected");
+        return NULL;
+    }
+    const int *a = (const int *)PyByteArray_AS_STRING(ba);
+    ll hi = 0;
+    Py_ssize_t nrec = 0;
+    for (Py_ssize_t p = 0; p < len;) {       /* the records checked, the literals' range */
+        int h = a[p];
+        Py_ssize_t m = h >> 1;
+        if (h < 0 || p + 1 + m > len) {
+            PyErr_SetString(PyExc_ValueError, "a packed block: bad record");
+            return NULL;
+        }
+        for (Py_ssize_t k = 1; k <= m; k++) {
+            ll x = a[p + k] < 0 ? -(ll)a[p + k] : a[p + k];
+            if (x > hi) hi = x;
+        }
+        nrec++;
+        p += 1 + m;
+    }
+    if (hi > (1 << 22)) hi = 1 << 22;        /* the cache: the first literals only */
+    if (lits_init(1, hi) < 0) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) { lits_free(); return NULL; }
+    for (Py_ssize_t p = 0; p < len;) {
+        int h = a[p], group = h & 1;
+        Py_ssize_t m = h >> 1;
+        const int *xs = a + p + 1;
+        PyObject *c = NULL;
+        p += 1 + m;
+        if (group && pairs) {
+            for (Py_ssize_t i = 0; i < m; i++)
+                for (Py_ssize_t j = i + 1; j < m; j++)
+                    if (emit2(out, -(ll)xs[i], -(ll)xs[j]) < 0) goto fail;
+            continue;
+        }
+        c = group ? PyTuple_New(m) : PyList_New(m);
+        if (!c) goto fail;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *v = lit(xs[i]);
+            if (!v) { Py_DECREF(c); goto fail; }
+            if (group) PyTuple_SET_ITEM(c, i, v); else PyList_SET_ITEM(c, i, v);
+        }
+        int r = PyList_Append(out, c);
+        Py_DECREF(c);
+        if (r < 0) goto fail;
+    }
+    lits_free();
+    return out;
+fail:
+    lits_free();
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* the writers through the pending packed records (csp/_packed.h): appended to their
  * blocks when the call succeeds, forgotten when it fails */
 #define PK_WRAP(f) \
@@ -1147,6 +1213,9 @@ static PyMethodDef methods[] = {
     {"forward", forward, METH_VARARGS,
      "forward(native, doms, limit) -> (layers, start live) or None: the layers of an "
      "automaton the kernel steps itself (csp/sat.py)"},
+    {"unpack", unpack, METH_VARARGS,
+     "unpack(block, pairs=False) -> the clauses of a packed block as lists and tuples "
+     "(csp/sat.py `unpacked`); with pairs, a group as its pairwise clauses"},
     {"layers", layers_pk, METH_VARARGS,
      "layers(clauses, extra, doms, trans, live, bases, masks, n, top, sup, project, "
      "work_limit) -> top: an automaton's clauses after its live states (csp/sat.py)"},

@@ -298,9 +298,11 @@ class Encoding:
         if self.compact:
             out: list[list[int]] = []
             comb = itertools.combinations
-            for c in (unpacked(self.clauses) if self.packed else self.clauses):
+            for c in self.clauses:
                 if type(c) is tuple:
                     out.extend(map(list, comb([-x for x in c], 2)))
+                elif type(c) is bytearray:         # a packed block, its groups as pairs
+                    out.extend(_unpack_block(c, True))
                 else:
                     out.append(c)
             self.clauses = out
@@ -327,16 +329,34 @@ def unpacked(clauses: Iterable[Any]) -> Iterable[Any]:
     for c in clauses:
         if type(c) is not bytearray:
             yield c
-            continue
-        a = array.array("i")
-        a.frombytes(c)
-        vals = a.tolist()
-        i, end = 0, len(vals)
-        while i < end:
-            h = vals[i]
-            j = i + 1 + (h >> 1)
-            yield tuple(vals[i + 1:j]) if h & 1 else vals[i + 1:j]
-            i = j
+        else:
+            yield from _unpack_block(c)
+
+
+def _unpack_block(block: bytearray, pairs: bool = False) -> list[Any]:
+    """A packed block's clauses as lists and tuples, in order; with ``pairs``, each group
+    as its pairwise clauses (:meth:`Encoding.expanded`). Read by the compiled
+    ``csp._auto_kernel.unpack`` where it is built (the SAT path's set-up of a setter
+    puzzle unpacks tens of thousands of clauses), this loop its reference and fallback."""
+    kernel = active(_auto_kernel)
+    if kernel is not None:
+        return kernel.unpack(block, pairs)
+    a = array.array("i")
+    a.frombytes(block)
+    vals = a.tolist()
+    out: list[Any] = []
+    i, end = 0, len(vals)
+    while i < end:
+        h = vals[i]
+        j = i + 1 + (h >> 1)
+        if not h & 1:
+            out.append(vals[i + 1:j])
+        elif pairs:
+            out.extend(map(list, itertools.combinations([-x for x in vals[i + 1:j]], 2)))
+        else:
+            out.append(tuple(vals[i + 1:j]))
+        i = j
+    return out
 
 
 def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:

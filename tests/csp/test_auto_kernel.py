@@ -6,6 +6,7 @@ random candidates, compact (supports and projections) and plain, lines of one ce
 whole row, candidates that leave no reading, one or many."""
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -358,3 +359,39 @@ def test_kernel_gives_every_workbench_model_the_same_encoding(monkeypatch):
             assert out[0] == out[1], item["id"]
             seen += 1
     assert seen > 100
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_packed_blocks_unpack_in_c_as_in_python(monkeypatch, seed):
+    """``sat.unpacked`` and ``Encoding.expanded`` of packed blocks (random clauses and
+    groups, empty ones, big literals): the compiled ``unpack`` and the Python loop give the
+    same lists and tuples (groups as their pairs when expanded), the records as written;
+    a block that is not whole records is refused."""
+    import array
+    rng = random.Random(seed)
+    recs = []
+    for _ in range(300):
+        k = rng.choice((0, 1, 2, 3, 5, 9))
+        lits = [rng.choice((-1, 1)) * rng.randint(1, rng.choice((50, 5000, 2 ** 30)))
+                for _ in range(k)]
+        recs.append(tuple(abs(x) for x in lits) if k > 1 and rng.random() < 0.3 else lits)
+    ints = []
+    for c in recs:
+        ints += [len(c) << 1 | (type(c) is tuple)] + list(c)
+    block = bytearray(array.array("i", ints).tobytes())
+    out = {}
+    for pure in (True, False):
+        with monkeypatch.context() as m:
+            m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+            enc = sat.Encoding(9, 81, compact=True, packed=True)
+            enc.clauses += [[1, 2], block, (3, 4, 5)]
+            out[pure] = (list(sat.unpacked([block])), enc.expanded())
+    assert out[True] == out[False]
+    assert out[True][0] == recs
+    pairs = [list(p) for c in recs for p in
+             (itertools.combinations([-x for x in c], 2) if type(c) is tuple else [c])]
+    assert out[True][1] == [[1, 2]] + pairs + [[-3, -4], [-3, -5], [-4, -5]]
+    for bad in (bytearray(b"\x04\x00\x00"), bytearray(array.array("i", [6, 1, 2]).tobytes()),
+                bytearray(array.array("i", [-4, 1, 2]).tobytes())):
+        with pytest.raises(ValueError):
+            KERNEL.unpack(bad)
