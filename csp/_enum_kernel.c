@@ -1193,21 +1193,27 @@ static int stream_from_block(Stream *s, PyObject *ba, int nvars) {
     }
     memcpy(s->a + s->n, PyByteArray_AS_STRING(ba), (size_t)bytes);
     a = s->a + s->n;
-    for (p = 0; p < len;) {          /* checked where it now stands */
-        int h = a[p], k, group = h & 1;
-        Py_ssize_t m = h >> 1;
-        if (h < 0 || m > (group ? MAX_GROUP : 1000000) || p + 1 + m > len) {
-            PyErr_SetString(PyExc_ValueError, "a packed block: bad record");
-            return -1;
-        }
-        for (k = 1; k <= m; k++) {
-            int x = a[p + k];
-            if (x == 0 || x > nvars || x < -nvars) {
-                PyErr_SetString(PyExc_ValueError, "literal out of range");
+    {
+        /* checked where it now stands: a literal x is out of range when x + nvars, as
+           unsigned, passes 2 nvars (or x is 0), OR-ed without a branch a literal */
+        unsigned un = (unsigned)nvars, twice = 2u * (unsigned)nvars, bad = 0;
+        for (p = 0; p < len;) {
+            int h = a[p], k, group = h & 1;
+            Py_ssize_t m = h >> 1;
+            if (h < 0 || m > (group ? MAX_GROUP : 1000000) || p + 1 + m > len) {
+                PyErr_SetString(PyExc_ValueError, "a packed block: bad record");
                 return -1;
             }
+            for (k = 1; k <= m; k++) {
+                int x = a[p + k];
+                bad |= ((unsigned)x + un > twice) | (x == 0);
+            }
+            p += 1 + m;
         }
-        p += 1 + m;
+        if (bad) {
+            PyErr_SetString(PyExc_ValueError, "literal out of range");
+            return -1;
+        }
     }
     s->n += len;
     return 0;
