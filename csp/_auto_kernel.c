@@ -1186,7 +1186,7 @@ fail:
 /* the writers through the pending packed records (csp/_packed.h): appended to their
  * blocks when the call succeeds, forgotten when it fails */
 #define PK_WRAP(f) \
-    static PyObject *f##_pk(PyObject *self, PyObject *args) { return pk_done(f(self, args), 0); }
+    static PyObject *f##_pk(PyObject *self, PyObject *args) { PK_CALL(f, self, args, 0); }
 PK_WRAP(forbidden)
 PK_WRAP(supports)
 PK_WRAP(units)

@@ -10,9 +10,11 @@
  *
  * A writer call gathers its records in a pending buffer per block (at most PK_TARGETS
  * blocks in one call: the clauses and the extra clauses) and appends them to the blocks
- * when it returns (`pk_finish`, one resize and copy a block): a call that fails or declines
- * leaves its blocks as they were. The GIL is held throughout a writer call, and no writer
- * calls another, so one static set of buffers serves a module. */
+ * when it returns (`pk_done`, one resize and copy a block): a call that fails or declines
+ * leaves its blocks as they were. The buffers are the call's own (`PK_CALL`: on its C
+ * stack, `pk_cur` pointing at them for the call's duration and set back after), so a
+ * writer entered again from within one (a finaliser run by an allocation) keeps its
+ * records apart. */
 #ifndef CSP_PACKED_H
 #define CSP_PACKED_H
 
@@ -29,7 +31,8 @@ typedef struct {
     Py_ssize_t n, cap;
 } PkBuf;
 
-static PkBuf PK[PK_TARGETS];
+/* the pending buffers of the writer call under way (NULL: none) */
+static PkBuf *pk_cur = NULL;
 
 /* `out` is a packed block (else a list) */
 static inline int pk_is(PyObject *out) { return PyByteArray_CheckExact(out); }
@@ -37,6 +40,11 @@ static inline int pk_is(PyObject *out) { return PyByteArray_CheckExact(out); }
 /* the pending buffer of block `ba`, registered on first use; NULL (error set) when the
  * call writes to too many blocks */
 static PkBuf *pk_of(PyObject *ba) {
+    PkBuf *PK = pk_cur;
+    if (!PK) {
+        PyErr_SetString(PyExc_RuntimeError, "packed: a record outside a writer call");
+        return NULL;
+    }
     for (int i = 0; i < PK_TARGETS; i++) {
         if (PK[i].ba == ba) return &PK[i];
         if (PK[i].ba == NULL) { PK[i].ba = ba; PK[i].n = 0; return &PK[i]; }
@@ -76,14 +84,9 @@ static int pk_put(PyObject *ba, const long long *xs, Py_ssize_t len, int group) 
     return 0;
 }
 
-/* the pending records forgotten (a call that failed or declined) */
-static void pk_drop(void) {
-    for (int i = 0; i < PK_TARGETS; i++) { PK[i].ba = NULL; PK[i].n = 0; }
-}
-
 /* the pending records appended to their blocks; 0, or -1 with the error set (nothing
  * appended then) */
-static int pk_finish(void) {
+static int pk_finish(PkBuf *PK) {
     int i;
     for (i = 0; i < PK_TARGETS && PK[i].ba; i++) {
         PyObject *ba = PK[i].ba;
@@ -93,25 +96,33 @@ static int pk_finish(void) {
             for (int j = 0; j < i; j++)    /* undo the blocks already grown */
                 PyByteArray_Resize(PK[j].ba, PyByteArray_GET_SIZE(PK[j].ba) -
                                    PK[j].n * (Py_ssize_t)sizeof(int));
-            pk_drop();
             return -1;
         }
         memcpy(PyByteArray_AS_STRING(ba) + old, PK[i].a, (size_t)add);
     }
-    pk_drop();
-    /* a big buffer is not kept between calls */
-    for (i = 0; i < PK_TARGETS; i++)
-        if (PK[i].cap > (1 << 16)) { free(PK[i].a); PK[i].a = NULL; PK[i].cap = 0; }
     return 0;
 }
 
-/* a writer's result through the pending buffers: kept (appended) unless NULL, or None
- * when `none_declines` (a writer that answers None has written nothing) */
-static PyObject *pk_done(PyObject *r, int none_declines) {
-    if (r == NULL || (none_declines && r == Py_None)) { pk_drop(); return r; }
-    if (pk_finish() < 0) { Py_DECREF(r); return NULL; }
+/* a writer's result through the call's pending buffers `PK` (pk_cur during the call,
+ * `prev` the one before): the records appended unless the result is NULL, or None when
+ * `none_declines` (a writer that answers None has written nothing); the buffers freed */
+static PyObject *pk_done(PyObject *r, int none_declines, PkBuf *PK, PkBuf *prev) {
+    if (r != NULL && !(none_declines && r == Py_None) && pk_finish(PK) < 0) {
+        Py_DECREF(r);
+        r = NULL;
+    }
+    for (int i = 0; i < PK_TARGETS; i++) free(PK[i].a);
+    pk_cur = prev;
     return r;
 }
+
+/* a writer `f(self, args)` called with its own pending buffers */
+#define PK_CALL(f, self, args, none_declines) do { \
+        PkBuf pk_bufs_[PK_TARGETS], *pk_prev_ = pk_cur; \
+        memset(pk_bufs_, 0, sizeof pk_bufs_); \
+        pk_cur = pk_bufs_; \
+        return pk_done(f(self, args), none_declines, pk_bufs_, pk_prev_); \
+    } while (0)
 
 /* an output argument: a list or a packed block */
 static int pk_target(PyObject *o, const char *what) {

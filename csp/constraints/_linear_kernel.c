@@ -921,9 +921,9 @@ PyDoc_STRVAR(sum_combos_doc,
 
 /* the clause writers through the pending packed records (csp/_packed.h): appended to
  * their block when the call writes (not when it fails or answers None) */
-static PyObject *py_support_pk(PyObject *self, PyObject *args) { return pk_done(py_support(self, args), 1); }
-static PyObject *py_sum_side_pk(PyObject *self, PyObject *args) { return pk_done(py_sum_side(self, args), 1); }
-static PyObject *py_cage_pk(PyObject *self, PyObject *args) { return pk_done(py_cage(self, args), 1); }
+static PyObject *py_support_pk(PyObject *self, PyObject *args) { PK_CALL(py_support, self, args, 1); }
+static PyObject *py_sum_side_pk(PyObject *self, PyObject *args) { PK_CALL(py_sum_side, self, args, 1); }
+static PyObject *py_cage_pk(PyObject *self, PyObject *args) { PK_CALL(py_cage, self, args, 1); }
 
 static PyMethodDef methods[] = {
     {"linear_supports", py_linear_supports, METH_VARARGS, linear_supports_doc},
