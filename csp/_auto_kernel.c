@@ -10,7 +10,8 @@
  *
  * Arguments (all checked before anything is written; ValueError or TypeError otherwise, and
  * the caller takes the Python path):
- *   clauses, extra  lists the clauses are appended to
+ *   clauses, extra  lists the clauses are appended to, or packed blocks (bytearrays) their
+ *                   records are appended to (csp/_packed.h; every writer here takes either)
  *   doms            k tuples: the digits of each cell, rising, 1..n
  *   trans           k lists: per state of layer i (states after i cells; layer 0 is the
  *                   start alone), a list of the next state per digit of doms[i], an int id
@@ -29,6 +30,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "_packed.h"
 
 typedef long long ll;
 
@@ -87,7 +90,8 @@ static void lits_free(void) {
     LC.pos = LC.neg = NULL; LC.lo = 1; LC.hi = 0;
 }
 
-/* append a new list of the `len` values `xs` to `out` */
+/* append a new list of the `len` values `xs` to `out` (a list), or their record to it (a
+ * packed block, csp/_packed.h) */
 /* layers(..., only_below=m > 0): the clauses holding a variable past m (a deferred
    encoding's states) are not written, the others are (set for that call only) */
 static ll emit_below = 0;
@@ -96,6 +100,7 @@ static int emit(PyObject *out, const ll *xs, Py_ssize_t len) {
     if (emit_below > 0)
         for (Py_ssize_t i = 0; i < len; i++)
             if (xs[i] > emit_below || -xs[i] > emit_below) return 0;
+    if (pk_is(out)) return pk_put(out, xs, len, 0);
     PyObject *l = PyList_New(len);
     if (!l) return -1;
     for (Py_ssize_t i = 0; i < len; i++) {
@@ -576,10 +581,11 @@ static PyObject *layers(PyObject *self, PyObject *args) {
     PyObject *clauses, *extra, *doms, *trans, *live, *bases, *masks;
     int n, sup, project;
     long long top, work_limit, only_below = 0;
-    if (!PyArg_ParseTuple(args, "O!O!OOOOOiLppL|L", &PyList_Type, &clauses, &PyList_Type,
-                          &extra, &doms, &trans, &live, &bases, &masks, &n, &top, &sup,
-                          &project, &work_limit, &only_below))
+    if (!PyArg_ParseTuple(args, "OOOOOOOiLppL|L", &clauses, &extra,
+                          &doms, &trans, &live, &bases, &masks, &n, &top, &sup, &project,
+                          &work_limit, &only_below))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0 || pk_target(extra, "extra") < 0) return NULL;
     Work w;
     memset(&w, 0, sizeof w);
     if (load(&w, doms, trans, live, bases, masks, n) < 0) { work_free(&w); return NULL; }
@@ -770,14 +776,28 @@ static int read_mask(PyObject *o, int n, uint64_t *out) {
 static PyObject *cells(PyObject *self, PyObject *args) {
     PyObject *clauses, *cand;
     int n;
-    if (!PyArg_ParseTuple(args, "O!O!i", &PyList_Type, &clauses, &PyList_Type, &cand, &n))
+    if (!PyArg_ParseTuple(args, "OO!i", &clauses, &PyList_Type, &cand, &n))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t size = PyList_GET_SIZE(cand);
     uint64_t *ms = malloc(((size_t)size + 1) * sizeof(uint64_t));
     if (!ms) return PyErr_NoMemory();
     for (Py_ssize_t c = 0; c < size; c++)
         if (read_mask(PyList_GET_ITEM(cand, c), n, &ms[c]) < 0) { free(ms); return NULL; }
+    if (pk_is(clauses)) {                      /* the same records, packed */
+        ll xs[64];
+        for (Py_ssize_t c = 0; c < size; c++) {
+            Py_ssize_t len = 0;
+            for (int d = 1; d <= n; d++) if (ms[c] >> d & 1) xs[len++] = (ll)c * n + d;
+            if (pk_put(clauses, xs, len, 0) < 0 || (len > 1 && pk_put(clauses, xs, len, 1) < 0)) {
+                free(ms);
+                return NULL;
+            }
+        }
+        free(ms);
+        Py_RETURN_NONE;
+    }
     for (Py_ssize_t c = 0; c < size; c++) {
         PyObject *l = digit_lits((long long)c * n, ms[c], n);
         if (!l) { free(ms); return NULL; }
@@ -797,9 +817,10 @@ static PyObject *cells(PyObject *self, PyObject *args) {
 static PyObject *house(PyObject *self, PyObject *args) {
     PyObject *clauses, *cand, *cellseq;
     int n;
-    if (!PyArg_ParseTuple(args, "O!O!Oi", &PyList_Type, &clauses, &PyList_Type, &cand,
+    if (!PyArg_ParseTuple(args, "OO!Oi", &clauses, &PyList_Type, &cand,
                           &cellseq, &n))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     PyObject *seq = PySequence_Fast(cellseq, "cells must be a sequence");
     if (!seq) return NULL;
@@ -823,6 +844,22 @@ static PyObject *house(PyObject *self, PyObject *args) {
         if (m == 0 || cs[m - 1] != cs[i]) cs[m++] = cs[i];
     Py_DECREF(seq);
     uint64_t *ms = malloc(((size_t)m + 1) * sizeof(uint64_t));
+    if (pk_is(clauses)) {                      /* the same records, packed */
+        ll *xs = malloc(((size_t)m + 1) * sizeof(ll));
+        int bad = !ms || !xs;
+        if (bad) PyErr_NoMemory();
+        for (Py_ssize_t i = 0; i < m && !bad; i++)
+            bad = read_mask(PyList_GET_ITEM(cand, cs[i]), n, &ms[i]) < 0;
+        for (int d = 1; d <= n && !bad; d++) {
+            Py_ssize_t len = 0;
+            for (Py_ssize_t i = 0; i < m; i++) if (ms[i] >> d & 1) xs[len++] = (ll)cs[i] * n + d;
+            if (len > 1) bad = pk_put(clauses, xs, len, 1) < 0;
+            if (m == n && !bad) bad = pk_put(clauses, xs, len, 0) < 0;
+        }
+        free(xs); free(cs); free(ms);
+        if (bad) return NULL;
+        Py_RETURN_NONE;
+    }
     PyObject **lits = calloc(((size_t)m + 1) * ((size_t)n + 1), sizeof(PyObject *));
     Py_ssize_t *cnt = calloc((size_t)n + 1, sizeof(Py_ssize_t));
     int bad = !ms || !lits || !cnt;
@@ -874,9 +911,10 @@ static PyObject *consecutive(PyObject *self, PyObject *args) {
     PyObject *clauses, *mlist, *blist;
     int n;
     long long top;
-    if (!PyArg_ParseTuple(args, "O!O!O!iL", &PyList_Type, &clauses, &PyList_Type, &mlist,
+    if (!PyArg_ParseTuple(args, "OO!O!iL", &clauses, &PyList_Type, &mlist,
                           &PyList_Type, &blist, &n, &top))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t k = PyList_GET_SIZE(mlist);
     if (k < 1 || k > n || PyList_GET_SIZE(blist) != k) {
@@ -956,8 +994,8 @@ static PyObject *consecutive(PyObject *self, PyObject *args) {
  * ones: [[-v], ...] */
 static PyObject *units(PyObject *self, PyObject *args) {
     PyObject *cand;
-    int n;
-    if (!PyArg_ParseTuple(args, "O!i", &PyList_Type, &cand, &n)) return NULL;
+    int n, packed = 0;
+    if (!PyArg_ParseTuple(args, "O!i|p", &PyList_Type, &cand, &n, &packed)) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t size = PyList_GET_SIZE(cand);
     uint64_t full = ((((uint64_t)1) << n) - 1) << 1;
@@ -965,7 +1003,7 @@ static PyObject *units(PyObject *self, PyObject *args) {
     if (!ms) return PyErr_NoMemory();
     for (Py_ssize_t c = 0; c < size; c++)
         if (read_mask(PyList_GET_ITEM(cand, c), n, &ms[c]) < 0) { free(ms); return NULL; }
-    PyObject *out = PyList_New(0);
+    PyObject *out = packed ? PyByteArray_FromStringAndSize(NULL, 0) : PyList_New(0);
     if (!out) { free(ms); return NULL; }
     for (Py_ssize_t c = 0; c <= size; c++) {
         /* past the last cell: the n numbers after the candidates, all of them */
@@ -987,12 +1025,13 @@ static PyObject *units(PyObject *self, PyObject *args) {
  * [-(a*n + v)] + [b*n + w for w of b's digits v goes with], then the same from b */
 static PyObject *supports(PyObject *self, PyObject *args) {
     PyObject *rels, *cand;
-    int n;
-    if (!PyArg_ParseTuple(args, "O!O!i", &PyList_Type, &rels, &PyList_Type, &cand, &n))
+    int n, packed = 0;
+    if (!PyArg_ParseTuple(args, "O!O!i|p", &PyList_Type, &rels, &PyList_Type, &cand, &n,
+                          &packed))
         return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t size = PyList_GET_SIZE(cand), nr = PyList_GET_SIZE(rels);
-    PyObject *out = PyList_New(0);
+    PyObject *out = packed ? PyByteArray_FromStringAndSize(NULL, 0) : PyList_New(0);
     if (!out) return NULL;
     if (lits_init(1, (ll)size * n + n) < 0) { Py_DECREF(out); return NULL; }
     ll xs[64];
@@ -1043,9 +1082,10 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
     PyObject *clauses, *sup, *cand;
     Py_ssize_t a, b;
     int n;
-    if (!PyArg_ParseTuple(args, "O!nnOO!i", &PyList_Type, &clauses, &a, &b, &sup,
+    if (!PyArg_ParseTuple(args, "OnnOO!i", &clauses, &a, &b, &sup,
                           &PyList_Type, &cand, &n))
         return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
     Py_ssize_t size = PyList_GET_SIZE(cand);
     if (a < 0 || a >= size || b < 0 || b >= size) {
@@ -1067,6 +1107,11 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
         uint64_t bad = mb & ~s;
         for (int w = 1; w <= n; w++) {
             if (!(bad >> w & 1)) continue;
+            if (pk_is(clauses)) {
+                ll xs[2] = {-(na + v), -(nb + w)};
+                if (pk_put(clauses, xs, 2, 0) < 0) return NULL;
+                continue;
+            }
             PyObject *l = PyList_New(2);
             if (!l) return NULL;
             PyObject *x = PyLong_FromLongLong(-(na + v)), *y = PyLong_FromLongLong(-(nb + w));
@@ -1081,23 +1126,106 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* unpack(block, pairs=False): a packed block's clauses (csp/_packed.h) as the lists and
+ * tuples ("at most one" groups) its writers would have appended to a list, in order (what
+ * csp/sat.py's `unpacked` reads in Python); with `pairs`, a group as its pairwise clauses
+ * [-a, -b] instead (`Encoding.expanded`: itertools.combinations' order). ValueError on a
+ * block that is not whole records */
+static PyObject *unpack(PyObject *self, PyObject *args) {
+    PyObject *ba;
+    int pairs = 0;
+    if (!PyArg_ParseTuple(args, "O!|p", &PyByteArray_Type, &ba, &pairs)) return NULL;
+    Py_ssize_t bytes = PyByteArray_GET_SIZE(ba), len = bytes / (Py_ssize_t)sizeof(int);
+    if (bytes % (Py_ssize_t)sizeof(int)) {
+        PyErr_SetString(PyExc_ValueError, "a packed block of whole ints expected");
+        return NULL;
+    }
+    const int *a = (const int *)PyByteArray_AS_STRING(ba);
+    ll hi = 0;
+    Py_ssize_t nrec = 0;
+    for (Py_ssize_t p = 0; p < len;) {       /* the records checked, the literals' range */
+        int h = a[p];
+        Py_ssize_t m = h >> 1;
+        if (h < 0 || p + 1 + m > len) {
+            PyErr_SetString(PyExc_ValueError, "a packed block: bad record");
+            return NULL;
+        }
+        for (Py_ssize_t k = 1; k <= m; k++) {
+            ll x = a[p + k] < 0 ? -(ll)a[p + k] : a[p + k];
+            if (x > hi) hi = x;
+        }
+        nrec++;
+        p += 1 + m;
+    }
+    if (hi > (1 << 22)) hi = 1 << 22;        /* the cache: the first literals only */
+    if (lits_init(1, hi) < 0) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) { lits_free(); return NULL; }
+    for (Py_ssize_t p = 0; p < len;) {
+        int h = a[p], group = h & 1;
+        Py_ssize_t m = h >> 1;
+        const int *xs = a + p + 1;
+        PyObject *c = NULL;
+        p += 1 + m;
+        if (group && pairs) {
+            for (Py_ssize_t i = 0; i < m; i++)
+                for (Py_ssize_t j = i + 1; j < m; j++)
+                    if (emit2(out, -(ll)xs[i], -(ll)xs[j]) < 0) goto fail;
+            continue;
+        }
+        c = group ? PyTuple_New(m) : PyList_New(m);
+        if (!c) goto fail;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *v = lit(xs[i]);
+            if (!v) { Py_DECREF(c); goto fail; }
+            if (group) PyTuple_SET_ITEM(c, i, v); else PyList_SET_ITEM(c, i, v);
+        }
+        int r = PyList_Append(out, c);
+        Py_DECREF(c);
+        if (r < 0) goto fail;
+    }
+    lits_free();
+    return out;
+fail:
+    lits_free();
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* the writers through the pending packed records (csp/_packed.h): appended to their
+ * blocks when the call succeeds, forgotten when it fails */
+#define PK_WRAP(f) \
+    static PyObject *f##_pk(PyObject *self, PyObject *args) { PK_CALL(f, self, args, 0); }
+PK_WRAP(forbidden)
+PK_WRAP(supports)
+PK_WRAP(units)
+PK_WRAP(cells)
+PK_WRAP(house)
+PK_WRAP(consecutive)
+PK_WRAP(layers)
+
 static PyMethodDef methods[] = {
-    {"forbidden", forbidden, METH_VARARGS,
+    {"forbidden", forbidden_pk, METH_VARARGS,
      "forbidden(clauses, a, b, sup_a, cand, n): a binary relation's clauses (csp/sat.py)"},
-    {"supports", supports, METH_VARARGS,
-     "supports(rels, cand, n): the binary relations' support clauses (csp/cnf_enum.py)"},
-    {"units", units, METH_VARARGS,
-     "units(cand, n): the unit clauses of the variables no clause mentions (csp/sat.py)"},
-    {"cells", cells, METH_VARARGS,
+    {"supports", supports_pk, METH_VARARGS,
+     "supports(rels, cand, n, packed=False): the binary relations' support clauses "
+     "(csp/cnf_enum.py); a packed block (a bytearray) when packed"},
+    {"units", units_pk, METH_VARARGS,
+     "units(cand, n, packed=False): the unit clauses of the variables no clause mentions "
+     "(csp/sat.py); a packed block (a bytearray) when packed"},
+    {"cells", cells_pk, METH_VARARGS,
      "cells(clauses, cand, n): each cell's exactly-one clauses, compact (csp/sat.py)"},
-    {"house", house, METH_VARARGS,
+    {"house", house_pk, METH_VARARGS,
      "house(clauses, cand, cells, n): a house's clauses per digit, compact (csp/sat.py)"},
-    {"consecutive", consecutive, METH_VARARGS,
+    {"consecutive", consecutive_pk, METH_VARARGS,
      "consecutive(clauses, masks, bases, n, top) -> top: a renban's clauses (csp/sat.py)"},
     {"forward", forward, METH_VARARGS,
      "forward(native, doms, limit) -> (layers, start live) or None: the layers of an "
      "automaton the kernel steps itself (csp/sat.py)"},
-    {"layers", layers, METH_VARARGS,
+    {"unpack", unpack, METH_VARARGS,
+     "unpack(block, pairs=False) -> the clauses of a packed block as lists and tuples "
+     "(csp/sat.py `unpacked`); with pairs, a group as its pairwise clauses"},
+    {"layers", layers_pk, METH_VARARGS,
      "layers(clauses, extra, doms, trans, live, bases, masks, n, top, sup, project, "
      "work_limit) -> top: an automaton's clauses after its live states (csp/sat.py)"},
     {NULL, NULL, 0, NULL}};

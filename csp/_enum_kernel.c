@@ -1472,15 +1472,65 @@ static inline int small_long(PyObject *o, long *out) {
     return 0;
 }
 
-/* the Python clauses (lists, and tuples for "at most one" groups), checked: 0, or -1 with
-   the error set. The stream is sized once (a header and the literals a clause) */
+/* a packed block (csp/_packed.h: a bytearray of the stream's own records, written by the
+   clause writers of csp._auto_kernel and csp.constraints._linear_kernel) appended to the
+   stream, checked as the Python clauses are: whole records, lengths within bounds,
+   literals in range. 0, or -1 with the error set */
+static int stream_from_block(Stream *s, PyObject *ba, int nvars) {
+    Py_ssize_t bytes = PyByteArray_GET_SIZE(ba), len = bytes / (Py_ssize_t)sizeof(int), p;
+    const int *a;
+    if (bytes % (Py_ssize_t)sizeof(int)) {
+        PyErr_SetString(PyExc_ValueError, "a packed block of whole ints expected");
+        return -1;
+    }
+    if (s->n + len > s->cap) {
+        Py_ssize_t nc2 = 2 * (s->n + len);
+        int *na = (int *)realloc(s->a, sizeof(int) * (size_t)(nc2 + 1));
+        if (!na) { PyErr_NoMemory(); return -1; }
+        s->a = na;
+        s->cap = nc2 + 1;
+    }
+    memcpy(s->a + s->n, PyByteArray_AS_STRING(ba), (size_t)bytes);
+    a = s->a + s->n;
+    {
+        /* checked where it now stands: a literal x is out of range when x + nvars, as
+           unsigned, passes 2 nvars (or x is 0), OR-ed without a branch a literal */
+        unsigned un = (unsigned)nvars, twice = 2u * (unsigned)nvars, bad = 0;
+        for (p = 0; p < len;) {
+            int h = a[p], k, group = h & 1;
+            Py_ssize_t m = h >> 1;
+            if (h < 0 || m > (group ? MAX_GROUP : 1000000) || p + 1 + m > len) {
+                PyErr_SetString(PyExc_ValueError, "a packed block: bad record");
+                return -1;
+            }
+            for (k = 1; k <= m; k++) {
+                int x = a[p + k];
+                bad |= ((unsigned)x + un > twice) | (x == 0);
+            }
+            p += 1 + m;
+        }
+        if (bad) {
+            PyErr_SetString(PyExc_ValueError, "literal out of range");
+            return -1;
+        }
+    }
+    s->n += len;
+    return 0;
+}
+
+/* the Python clauses (lists, and tuples for "at most one" groups, and packed blocks),
+   checked: 0, or -1 with the error set. The stream is sized once (a header and the
+   literals a clause) */
 static int stream_from_seq(Stream *s, PyObject *seq, int nvars) {
     Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq), i, need = 0;
     PyObject **items = PySequence_Fast_ITEMS(seq);
     if (nc > 200000000) { PyErr_SetString(PyExc_ValueError, "too many clauses"); return -1; }
     for (i = 0; i < nc; i++) {       /* the size: lists and tuples read directly */
         PyObject *cl = items[i];
-        need += 1 + ((PyList_Check(cl) || PyTuple_Check(cl)) ? Py_SIZE(cl) : 0);
+        if (PyByteArray_CheckExact(cl))   /* a packed block: its records as they stand */
+            need += PyByteArray_GET_SIZE(cl) / (Py_ssize_t)sizeof(int);
+        else
+            need += 1 + ((PyList_Check(cl) || PyTuple_Check(cl)) ? Py_SIZE(cl) : 0);
     }
     if (need > s->cap) {
         int *na = (int *)realloc(s->a, sizeof(int) * (size_t)(need + 1));
@@ -1491,7 +1541,12 @@ static int stream_from_seq(Stream *s, PyObject *seq, int nvars) {
     for (i = 0; i < nc; i++) {
         PyObject *cl = items[i];
         int group = PyTuple_Check(cl);
-        PyObject *cs = PySequence_Fast(cl, "a clause must be a sequence");
+        PyObject *cs;
+        if (PyByteArray_CheckExact(cl)) {
+            if (stream_from_block(s, cl, nvars) < 0) return -1;
+            continue;
+        }
+        cs = PySequence_Fast(cl, "a clause must be a sequence");
         PyObject **lits;
         Py_ssize_t k, len;
         if (!cs) return -1;

@@ -412,7 +412,8 @@ def _holds(constraints: Any, values: list[int], n: int) -> bool:
     return True
 
 
-def relation_supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
+def relation_supports(puzzle: Any, cand: list[int], n: int,
+                      packed: bool = False) -> list[Any]:
     """The support clauses of the binary relations other than "different" (whispers,
     kropki dots, thermometer steps ...): a digit of one cell needs one of the digits of
     the other it goes with. The encoding forbids the pairs that clash, which unit
@@ -421,7 +422,9 @@ def relation_supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
     needs fewer nodes (a fifth of them on a whispers-and-renban puzzle). An equality is
     encoded as its supports already (:func:`csp.sat._relation`) and adds none. A deferred
     :class:`csp.sat.SatSession` puts them first in its ``enc.extra``, so its solver has
-    them too."""
+    them too. ``packed``: where the compiled writer is there, one packed block of them
+    (a list holding it: :attr:`csp.sat.Encoding.packed`, read back by
+    :func:`csp.sat.unpacked`)."""
     from .bits import digits_of
     from .constraints import Relation
     from .constraints.binary import _eq, _ne
@@ -433,7 +436,9 @@ def relation_supports(puzzle: Any, cand: list[int], n: int) -> list[list[int]]:
         rels.append((con.a, con.b, *con.tables(n)))
     kernel = active(_auto_kernel)
     if kernel is not None and n <= 62 and type(cand) is list:
-        return kernel.supports(rels, cand, n)      # the same clauses, written in C
+        if packed:                                 # the same clauses, written in C
+            return [kernel.supports(rels, cand, n, True)]
+        return kernel.supports(rels, cand, n)
     out: list[list[int]] = []
     for a, b, sup_a, sup_b in rels:
         ma, mb = cand[a], cand[b]

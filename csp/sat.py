@@ -49,6 +49,7 @@ lists at once.
 """
 from __future__ import annotations
 
+import array
 import collections
 import itertools
 import math
@@ -76,7 +77,7 @@ try:
 except ImportError:  # not built (no C compiler): the pure-Python path
     _auto_kernel = None
 
-__all__ = ["Encoding", "encode", "house_rules", "sat_search", "solve_limited", "SatUnavailable",
+__all__ = ["Encoding", "encode", "unpacked", "house_rules", "sat_search", "solve_limited", "SatUnavailable",
            "available", "SatSession", "cancel_check", "new_solver"]
 
 #: the solver of a search without a time limit: Glucose 4.2
@@ -160,10 +161,12 @@ class Encoding:
     ``sink`` (a callable taking a list of clauses, e.g. a solver's ``append_formula``):
     :meth:`step` hands it the clauses made so far and empties :attr:`clauses` whenever
     more than :data:`FLUSH_CLAUSES` are held; without one every clause stays in
-    :attr:`clauses`. ``budget``: :meth:`step` ticks it."""
+    :attr:`clauses`. ``budget``: :meth:`step` ticks it. ``packed`` (a compact encoding
+    for the compiled enumerator): see :attr:`packed`."""
 
     def __init__(self, n: int, size: int, sink: Callable[[list[list[int]]], Any] | None = None,
-                 budget: Budget | None = None, compact: bool = False) -> None:
+                 budget: Budget | None = None, compact: bool = False,
+                 packed: bool = False) -> None:
         self.n = n
         self.size = size
         self.top = size * n + n
@@ -182,6 +185,21 @@ class Encoding:
         #: SAT solver, in the same place): a setter puzzle's houses and cells are over half
         #: of its encoding's time, almost all of it spent making the pairs' lists
         self.compact = compact
+        #: the compiled clause writers (``csp._auto_kernel``, ``_linear_kernel``) append
+        #: their clauses to :attr:`clauses` and :attr:`extra` as *packed blocks*: a
+        #: ``bytearray`` of native ints, per clause a header (its length << 1, | 1 for an
+        #: "at most one" group) and its literals (csp/_packed.h), which the compiled
+        #: enumerator reads as it stands, where the lists cost a Python object a clause and
+        #: a literal, made, read and freed ("Crawfish": 12,551 clauses a call). Consecutive
+        #: writes share the block at the end (:meth:`out`); what Python writes stays lists
+        #: and tuples between blocks, in order. :func:`unpacked` reads them back, the same
+        #: lists and tuples in the same order as the encoding without ``packed``;
+        #: :meth:`expanded` writes them out for a SAT solver. Only with ``compact``
+        #: (without a sink or spans: the clauses are counted by the Python lists there)
+        self.packed = packed and compact
+        #: the packed blocks :meth:`out` / :meth:`xout` must not append to any more (the
+        #: last ones when a rule's clauses were deferred, :meth:`seal`)
+        self._sealed: tuple[Any, Any] = (None, None)
         #: clauses that follow from :attr:`clauses` (every model of those, restricted to
         #: the candidate variables, extends to a model of these) and help unit propagation:
         #: a compact encoding's automata list their supports here, which the compiled
@@ -208,6 +226,38 @@ class Encoding:
 
     def var(self, cell: int, digit: int) -> int:
         return cell * self.n + digit
+
+    def out(self) -> Any:
+        """Where a compiled clause writer appends: with :attr:`packed`, the packed block at
+        the end of :attr:`clauses` (a new one when the last clause is not one); else
+        :attr:`clauses` itself."""
+        clauses = self.clauses
+        if not self.packed:
+            return clauses
+        if clauses and type(clauses[-1]) is bytearray and clauses[-1] is not self._sealed[0]:
+            return clauses[-1]
+        block = bytearray()
+        clauses.append(block)
+        return block
+
+    def xout(self) -> Any:
+        """:meth:`out` for :attr:`extra`."""
+        extra = self.extra
+        if not self.packed:
+            return extra
+        if extra and type(extra[-1]) is bytearray and extra[-1] is not self._sealed[1]:
+            return extra[-1]
+        block = bytearray()
+        extra.append(block)
+        return block
+
+    def seal(self) -> None:
+        """Close the packed blocks at the ends of :attr:`clauses` and :attr:`extra`: the
+        compiled writers go on in new ones. A rule whose clauses are deferred calls it, so
+        that the clauses written after it stay after the place :meth:`materialize` writes
+        them (a place is an index of :attr:`clauses`, a block one item)."""
+        self._sealed = (self.clauses[-1] if self.clauses else None,
+                        self.extra[-1] if self.extra else None)
 
     def new_var(self) -> int:
         self.top += 1
@@ -301,10 +351,12 @@ class Encoding:
             for c in self.clauses:
                 if type(c) is tuple:
                     out.extend(map(list, comb([-x for x in c], 2)))
+                elif type(c) is bytearray:         # a packed block, its groups as pairs
+                    out.extend(_unpack_block(c, True))
                 else:
                     out.append(c)
             self.clauses = out
-            self.compact = False
+            self.compact = self.packed = False
         return self.clauses
 
     def decode(self, model: Sequence[int]) -> list[int]:
@@ -313,6 +365,48 @@ class Encoding:
         n = self.n
         return [next(d for d in digits_of(m) if c * n + d in true)
                 for c, m in enumerate(self.cand)]
+
+
+def unpacked(clauses: Iterable[Any]) -> Iterable[Any]:
+    """The clauses of ``clauses`` with each packed block (:attr:`Encoding.packed`) read
+    back into its lists and tuples ("at most one" groups), in order: what the writers
+    append to a list.
+
+    >>> block = bytearray(array.array("i", [4, 1, -2, 7, 3, 4, 5]).tobytes())
+    >>> list(unpacked([[7], block, (8, 9)]))
+    [[7], [1, -2], (3, 4, 5), (8, 9)]
+    """
+    for c in clauses:
+        if type(c) is not bytearray:
+            yield c
+        else:
+            yield from _unpack_block(c)
+
+
+def _unpack_block(block: bytearray, pairs: bool = False) -> list[Any]:
+    """A packed block's clauses as lists and tuples, in order; with ``pairs``, each group
+    as its pairwise clauses (:meth:`Encoding.expanded`). Read by the compiled
+    ``csp._auto_kernel.unpack`` where it is built (the SAT path's set-up of a setter
+    puzzle unpacks tens of thousands of clauses), this loop its reference and fallback."""
+    kernel = active(_auto_kernel)
+    if kernel is not None:
+        return kernel.unpack(block, pairs)
+    a = array.array("i")
+    a.frombytes(block)
+    vals = a.tolist()
+    out: list[Any] = []
+    i, end = 0, len(vals)
+    while i < end:
+        h = vals[i]
+        j = i + 1 + (h >> 1)
+        if not h & 1:
+            out.append(vals[i + 1:j])
+        elif pairs:
+            out.extend(map(list, itertools.combinations([-x for x in vals[i + 1:j]], 2)))
+        else:
+            out.append(tuple(vals[i + 1:j]))
+        i = j
+    return out
 
 
 def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:
@@ -324,7 +418,7 @@ def _cells_and_houses(enc: Encoding, cand: list[int]) -> None:
     if enc.compact and n <= AMO_PAIRWISE:      # every group a tuple: no call a cell
         kernel = active(_auto_kernel)
         if kernel is not None:                 # the same clauses, written in C
-            kernel.cells(clauses, enc.cand, n)
+            kernel.cells(enc.out(), enc.cand, n)
             enc.step()
             return
         add = clauses.append
@@ -348,7 +442,7 @@ def _house(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
     if enc.compact and n <= AMO_PAIRWISE and type(cand) is list:
         kernel = active(_auto_kernel)
         if kernel is not None:                 # the loop below, in C (csp/_auto_kernel.c)
-            kernel.house(clauses, cand, cells, n)
+            kernel.house(enc.out(), cand, cells, n)
             enc.step()
             return
     cells = sorted(set(cells))
@@ -395,7 +489,7 @@ def _relation(enc: Encoding, cand: list[int], con: Relation) -> None:
     if pred is not _eq and type(enc.clauses) is list and type(cand) is list and enc.n <= 62:
         kernel = active(_auto_kernel)
         if kernel is not None:         # the same clauses, written in C
-            kernel.forbidden(enc.clauses, a, b, con.tables(enc.n)[0], cand, enc.n)
+            kernel.forbidden(enc.out(), a, b, con.tables(enc.n)[0], cand, enc.n)
             return
     na, nb = a * enc.n, b * enc.n
     if pred is _ne:                    # different digits: only the shared ones clash
@@ -453,14 +547,17 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
             if native and SKY_DEFER and enc.sink is None:
                 # the compiled enumerator propagates it itself (csp.cnf_enum.NATIVES): only
                 # its clauses without a state are written now, the rest where they stand
-                # once something reads every clause (Encoding.materialize)
+                # once something reads every clause (Encoding.materialize); they go to
+                # the clause lists as lists, also when packed, so that their places are
+                # the lists' indices
                 at, at_x = len(enc.clauses), len(enc.extra)
                 enc.top = kernel.layers(enc.clauses, enc.extra, *args, enc.top)
+                enc.seal()
                 enc.deferred.append(("auto", at, len(enc.clauses) - at,
                                      at_x - enc.extra_front, len(enc.extra) - at_x,
                                      args, enc.top))
             else:
-                enc.top = kernel.layers(enc.clauses, enc.extra, *args)
+                enc.top = kernel.layers(enc.out(), enc.xout(), *args)
             if native:
                 enc.natives.append((0, auto.native[1], first, enc.top, tuple(cells)))
             enc.step()
@@ -514,7 +611,7 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
         # the loops below and the projections in C (csp/_auto_kernel.c): the same clauses,
         # extra clauses and variables in the same order, a sixth of the time ("Crawfish",
         # six skyscraper clues); without a tick, so only up to AUTO_KERNEL_STATES states
-        enc.top = kernel.layers(clauses, extra, doms, trans, live, [c * n for c in cells],
+        enc.top = kernel.layers(enc.out(), enc.xout(), doms, trans, live, [c * n for c in cells],
                                 [cand[c] for c in cells], n, enc.top, sup,
                                 project is not None, PROJECTION_WORK)
         enc.step()
@@ -724,7 +821,7 @@ def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence
     enc.at_most_one(sel)
     kernel = active(_sums._linear_kernel)
     if kernel is not None and sel and type(clauses) is list and kernel.cage(
-            clauses, [c * enc.n for c in cells], [cand[c] for c in cells], combos,
+            enc.out(), [c * enc.n for c in cells], [cand[c] for c in cells], combos,
             sel[0]) is not None:
         return True                    # the loops below in C: the same clauses, in order
     for c in cells:
@@ -897,7 +994,7 @@ def _sum_side(enc: Encoding, cand: list[int], cells: Sequence[int],
         # clauses in the same order; a region-sum line's three cells and 84 combinations
         # were 0.3 ms)
         order = list(lits)
-        if kernel.sum_side(clauses, bases, masks, combos, sel[0], order,
+        if kernel.sum_side(enc.out(), bases, masks, combos, sel[0], order,
                            [lits[v] for v in order]) is not None:
             return lits
     has: dict[int, list[int]] = {}     # digit -> the cells' literals holding it
@@ -1127,11 +1224,12 @@ def _consecutive(enc: Encoding, cand: list[int], cells: Sequence[int]) -> None:
                 # them, "Endless Knight" 583 -> 364 probes)
                 enc.clauses.extend([b + d for b, m in zip(bases, masks) if m >> d & 1]
                                    for d in range(starts[-1], starts[0] + k))
+                enc.seal()
                 enc.deferred.append(("renban", at, masks, bases, first, enc.top,
-                                     starts[0] + k - starts[-1]))
+                                     max(0, starts[0] + k - starts[-1])))   # how many
                 enc.natives.append((1, 0, first, enc.top, tuple(cells)))
                 return
-        enc.top = kernel.consecutive(enc.clauses, masks, bases, n, enc.top)
+        enc.top = kernel.consecutive(enc.out(), masks, bases, n, enc.top)
         if enc.compact and RENBAN_NATIVE:
             enc.natives.append((1, 0, first, enc.top, tuple(cells)))
         return
@@ -1333,7 +1431,7 @@ def _support(enc: Encoding, scope: list[int], doms: list[tuple[int, ...]],
         # the clauses below written in C (csp/constraints/_linear_kernel.c `support`: the
         # same clauses in the same order; the arrows of a setter puzzle spent half their
         # encoding on them)
-        last = kernel.support(clauses, [c * n for c in scope], masks, allowed, top)
+        last = kernel.support(enc.out(), [c * n for c in scope], masks, allowed, top)
         if last is not None:
             enc.top = last
             return True
@@ -1428,7 +1526,7 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
            sink: Callable[[list[list[int]]], Any] | None = None,
            budget: Budget | None = None,
            spans: dict[int, tuple[int, int]] | None = None,
-           compact: bool = False) -> Encoding:
+           compact: bool = False, packed: bool = False) -> Encoding:
     """The CNF of ``puzzle`` restricted to the candidates ``cand`` (one mask per cell).
     With a ``sink`` the clauses go to it in batches (see :class:`Encoding`); the encoding
     ticks ``budget`` as it goes. ``spans`` (without a ``sink``: the clauses must stay in
@@ -1437,7 +1535,9 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     clauses with a selector literal (the setter's workbench asks "without this rule?" that
     way); a rule checked lazily has an empty range and is listed in ``enc.lazy``. A rule
     whose ``unary_mask`` restricts ``cand`` adds no clause. ``compact`` (without a ``sink``
-    or ``spans``): small "at most one" groups stay tuples (see :class:`Encoding`).
+    or ``spans``): small "at most one" groups stay tuples (see :class:`Encoding`);
+    ``packed`` (with ``compact``): the compiled writers' clauses in packed blocks
+    (:attr:`Encoding.packed`, read back by :func:`unpacked`).
 
     >>> from csp import Puzzle, Grid
     >>> p = Puzzle(Grid(4)).add_grid_houses()
@@ -1450,7 +1550,9 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     if compact and (spans is not None or sink is not None):
         raise ValueError("a compact encoding has no sink and no spans")
     g = puzzle.grid
-    enc = Encoding(g.n, g.size, sink, budget, compact)
+    if packed and not compact:
+        raise ValueError("a packed encoding is compact")
+    enc = Encoding(g.n, g.size, sink, budget, compact, packed)
     _cells_and_houses(enc, cand)
     # tables leave out the tuples that houses forbid (see _table); not when a caller guards
     # each rule's clauses apart (spans): a house left out must take its effect with it
@@ -1458,7 +1560,7 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     mates: list[int] | None = None    # per cell, the cells a house shares with it (bits)
     # the C writers of _relation and _house, asked for once (the same conditions as theirs:
     # a setter puzzle has dozens of relations and houses, each a call of these)
-    n, clauses = g.n, enc.clauses
+    n, clauses, out = g.n, enc.clauses, enc.out
     kernel = active(_auto_kernel)
     forbidden = house = None
     if kernel is not None and type(cand) is list and n <= 62:
@@ -1482,13 +1584,13 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                 if mates[con.a] >> con.b & 1:
                     continue
             if forbidden is not None and pred is not _eq:
-                forbidden(clauses, con.a, con.b, con.tables(n)[0], cand, n)
+                forbidden(out(), con.a, con.b, con.tables(n)[0], cand, n)
             else:
                 _relation(enc, cand, con)
         elif kind is AllDifferent:
             if len(set(con.cells)) > 1:
                 if house is not None:
-                    house(clauses, cand, con.cells, n)
+                    house(out(), cand, con.cells, n)
                     enc.step()
                 else:
                     _house(enc, cand, con.cells)
@@ -1920,7 +2022,11 @@ class SatSession:
     def _encode(self) -> None:
         """Build :attr:`enc` (and :attr:`lazy`, the unit clauses, :attr:`supported`)."""
         puzzle, n = self.puzzle, self.n
-        enc = self.enc = encode(puzzle, self.cand, *self._budgets, compact=self._defer)
+        # a deferred session's encoding is for the compiled enumerator first: compact, and
+        # the compiled writers' clauses packed (Encoding.packed; the solver, if it comes
+        # to one, takes them unpacked)
+        enc = self.enc = encode(puzzle, self.cand, *self._budgets, compact=self._defer,
+                                packed=self._defer)
         self.lazy = enc.lazy
         #: a deferred session's extra clauses start with the support clauses of its
         #: binary relations (:func:`csp.cnf_enum.relation_supports`): they follow from the
@@ -1931,7 +2037,7 @@ class SatSession:
         self.supported = self._defer
         if self._defer:
             from .cnf_enum import relation_supports
-            supports = relation_supports(puzzle, self.cand, n)
+            supports = relation_supports(puzzle, self.cand, n, packed=True)
             enc.extra[:0] = supports
             enc.extra_front += len(supports)
         # the variables no clause mentions (the candidates removed at the root, and the n
@@ -1940,7 +2046,9 @@ class SatSession:
         # the decisions; counting 4,402 solutions took a fifth longer)
         kernel = active(_auto_kernel)
         if kernel is not None and n <= 62 and type(self.cand) is list:
-            self._units = kernel.units(self.cand, n)        # the same clauses, in C
+            # the same clauses, in C (a packed block in a deferred session)
+            self._units = ([kernel.units(self.cand, n, True)] if self._defer
+                           else kernel.units(self.cand, n))
         else:
             full = ((1 << n) - 1) << 1
             self._units = [[-(base + d)] for base, m in zip(range(0, self.size * n, n),
@@ -1965,15 +2073,17 @@ class SatSession:
         """Build the solver (``defer=True`` leaves that to this call: a caller that may
         answer from :attr:`enc` alone, as :mod:`csp.enumerate` does, saves its set-up)."""
         if self._solver is None and self.cand is not None:
-            self._solver = new_solver(itertools.chain(self.enc.expanded(), self.enc.extra,
-                                                      self._units), self._kind)
+            self._solver = new_solver(itertools.chain(self.enc.expanded(),
+                                                      unpacked(self.enc.extra),
+                                                      unpacked(self._units)), self._kind)
             self._bind(self._kind)
 
     def clauses(self) -> list[Any]:
         """Every clause the solver is (or would be) given: the encoding's and the unit
         clauses setting the variables no clause mentions false; a session built with
         ``defer=True`` keeps each small "at most one" group as one tuple until the solver
-        is set up (:meth:`Encoding.expanded`)."""
+        is set up (:meth:`Encoding.expanded`), and holds the compiled writers' clauses in
+        packed blocks (:attr:`Encoding.packed`, :func:`unpacked`)."""
         return self.enc.materialize() + self._units if self.cand is not None else [[]]
 
     def __enter__(self) -> "SatSession":
@@ -2038,8 +2148,8 @@ class SatSession:
             return
         from pysat.solvers import NoSuchSolverError
         try:
-            new = new_solver(itertools.chain(self.enc.expanded(), self.enc.extra, self._units,
-                                             clauses), solver)
+            new = new_solver(itertools.chain(self.enc.expanded(), unpacked(self.enc.extra),
+                                             unpacked(self._units), clauses), solver)
         except NoSuchSolverError:          # pragma: no cover - an older PySAT: stay
             return
         if solver in UNINTERRUPTIBLE and self._watch is not None:

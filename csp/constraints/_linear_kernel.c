@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../_packed.h"
+
 #define MAXK 64
 #define COEF_MAX (1LL << 24)
 #define RANGE_MAX 4096
@@ -504,7 +506,10 @@ static PyObject *int_list(const long long *xs, Py_ssize_t len) {
     return l;
 }
 
+/* a clause appended to `clauses`: a list, or a packed block (its record, csp/_packed.h) */
 static int append_ints(PyObject *clauses, const long long *xs, Py_ssize_t len) {
+    if (pk_is(clauses))
+        return pk_put(clauses, xs, len, 0);
     PyObject *l = int_list(xs, len);
     if (!l)
         return -1;
@@ -517,8 +522,10 @@ static PyObject *py_support(PyObject *self, PyObject *args) {
     PyObject *clauses, *bases_o, *masks_o, *allowed_o;
     long long top;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O!OOOL", &PyList_Type, &clauses, &bases_o, &masks_o,
+    if (!PyArg_ParseTuple(args, "OOOOL", &clauses, &bases_o, &masks_o,
                           &allowed_o, &top))
+        return NULL;
+    if (pk_target(clauses, "clauses") < 0)
         return NULL;
     PyObject *bases = PySequence_Fast(bases_o, "bases");
     PyObject *masks = PySequence_Fast(masks_o, "masks");
@@ -592,7 +599,8 @@ out:
 
 PyDoc_STRVAR(support_doc,
 "support(clauses, bases, masks, allowed, top) -> the last variable used, or None\n\n"
-"csp.sat._support: appends to `clauses` the support encoding of the tuples `allowed`\n"
+"csp.sat._support: appends to `clauses` (a list, or a packed block: a bytearray of the\n"
+"records of csp/_packed.h; so do sum_side and cage) the support encoding of the tuples `allowed`\n"
 "(each a digit per position, of its mask) over the positions' literals base + digit, the\n"
 "selectors numbered from top + 1: the same clauses in the same order. None (nothing\n"
 "written) beyond this code (over 16 positions, a digit past 62 or outside its mask).");
@@ -601,8 +609,10 @@ static PyObject *py_sum_side(PyObject *self, PyObject *args) {
     PyObject *clauses, *bases_o, *masks_o, *combos_o, *sums_o, *lits_o;
     long long sel0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O!OOOLOO", &PyList_Type, &clauses, &bases_o, &masks_o,
+    if (!PyArg_ParseTuple(args, "OOOOLOO", &clauses, &bases_o, &masks_o,
                           &combos_o, &sel0, &sums_o, &lits_o))
+        return NULL;
+    if (pk_target(clauses, "clauses") < 0)
         return NULL;
     PyObject *bases = PySequence_Fast(bases_o, "bases");
     PyObject *masks = PySequence_Fast(masks_o, "masks");
@@ -737,8 +747,10 @@ static PyObject *py_cage(PyObject *self, PyObject *args) {
     PyObject *clauses, *bases_o, *masks_o, *combos_o;
     long long sel0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O!OOOL", &PyList_Type, &clauses, &bases_o, &masks_o,
+    if (!PyArg_ParseTuple(args, "OOOOL", &clauses, &bases_o, &masks_o,
                           &combos_o, &sel0))
+        return NULL;
+    if (pk_target(clauses, "clauses") < 0)
         return NULL;
     PyObject *bases = PySequence_Fast(bases_o, "bases");
     PyObject *masks = PySequence_Fast(masks_o, "masks");
@@ -906,12 +918,18 @@ PyDoc_STRVAR(sum_combos_doc,
 "`budget` (the caller's None). None beyond this code (over 16 positions, a digit 0 or\n"
 "past 62).");
 
+/* the clause writers through the pending packed records (csp/_packed.h): appended to
+ * their block when the call writes (not when it fails or answers None) */
+static PyObject *py_support_pk(PyObject *self, PyObject *args) { PK_CALL(py_support, self, args, 1); }
+static PyObject *py_sum_side_pk(PyObject *self, PyObject *args) { PK_CALL(py_sum_side, self, args, 1); }
+static PyObject *py_cage_pk(PyObject *self, PyObject *args) { PK_CALL(py_cage, self, args, 1); }
+
 static PyMethodDef methods[] = {
     {"linear_supports", py_linear_supports, METH_VARARGS, linear_supports_doc},
     {"linear_tuples", py_linear_tuples, METH_VARARGS, linear_tuples_doc},
-    {"support", py_support, METH_VARARGS, support_doc},
-    {"sum_side", py_sum_side, METH_VARARGS, sum_side_doc},
-    {"cage", py_cage, METH_VARARGS, cage_doc},
+    {"support", py_support_pk, METH_VARARGS, support_doc},
+    {"sum_side", py_sum_side_pk, METH_VARARGS, sum_side_doc},
+    {"cage", py_cage_pk, METH_VARARGS, cage_doc},
     {"sum_combos", py_sum_combos, METH_VARARGS, sum_combos_doc},
     {NULL, NULL, 0, NULL},
 };

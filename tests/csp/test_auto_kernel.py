@@ -6,6 +6,7 @@ random candidates, compact (supports and projections) and plain, lines of one ce
 whole row, candidates that leave no reading, one or many."""
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -42,16 +43,17 @@ def _rules(rng: random.Random, n: int) -> list[tuple[list[int], Automaton]]:
     return out
 
 
-def _encode(monkeypatch, cand, cells, auto, n, compact, pure):
+def _encode(monkeypatch, cand, cells, auto, n, compact, pure, packed=False):
     with monkeypatch.context() as m:
         if pure:
             m.setenv("SUDOKU_CSP_PURE", "1")
         else:
             m.delenv("SUDOKU_CSP_PURE", raising=False)
-        enc = sat.Encoding(n, n * n, compact=compact)
+        enc = sat.Encoding(n, n * n, compact=compact, packed=packed)
         enc.top += 17                                   # as if other rules came first
         done = sat._automaton(enc, cand, cells, auto, sat.STATE_BUDGET)
-        return done, enc.materialize(), enc.extra, enc.top     # a native's are deferred
+        return (done, list(sat.unpacked(enc.materialize())), list(sat.unpacked(enc.extra)),
+                enc.top)                                # a native's are deferred
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -73,6 +75,9 @@ def test_kernel_writes_the_python_clauses(monkeypatch, seed):
                 want = _encode(monkeypatch, cand, cells, auto, n, compact, pure=True)
                 got = _encode(monkeypatch, cand, cells, auto, n, compact, pure=False)
                 assert got == want, (cells, cand, compact)
+                if compact:                   # the kernel's clauses in packed blocks
+                    got = _encode(monkeypatch, cand, cells, auto, n, compact, False, True)
+                    assert got == want, (cells, cand, "packed")
                 compared += 1
     assert compared == 3 * 8 * 2
     assert len(calls) > compared // 4         # (a rule no reading fits writes [] in Python)
@@ -204,14 +209,14 @@ def test_kernel_writes_the_renban_clauses(monkeypatch, seed):
             cand = [sum(1 << d for d in range(1, n + 1) if rng.random() < keep)
                     or 1 << rng.randint(1, n) for _ in range(n * n)]
             out = []
-            for pure in (True, False):
+            for pure, packed in ((True, False), (False, False), (False, True)):
                 with monkeypatch.context() as m:
                     m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
-                    enc = sat.Encoding(n, n * n, compact=True)
+                    enc = sat.Encoding(n, n * n, compact=True, packed=packed)
                     enc.top += 5                        # as if other rules came first
                     sat._consecutive(enc, cand, cells)
-                    out.append((enc.materialize(), enc.top))   # a native's are deferred
-            assert out[0] == out[1], (n, cells, [cand[c] for c in cells])
+                    out.append((list(sat.unpacked(enc.materialize())), enc.top))
+            assert out[0] == out[1] == out[2], (n, cells, [cand[c] for c in cells])
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -226,15 +231,16 @@ def test_kernel_writes_the_cells_and_houses_clauses(monkeypatch, seed):
         houses = [rng.sample(range(n * n), n), rng.sample(range(n * n), rng.randint(1, n))]
         houses.append(houses[0][::-1] + houses[0][:2])          # unsorted, cells twice
         out = []
-        for pure in (True, False):
+        for pure, packed in ((True, False), (False, False), (False, True)):
             with monkeypatch.context() as m:
                 m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
-                enc = sat.Encoding(n, n * n, compact=True)
+                enc = sat.Encoding(n, n * n, compact=True, packed=packed)
                 sat._cells_and_houses(enc, cand)
                 for h in houses:
                     sat._house(enc, cand, h)
-                out.append((enc.clauses, enc.cand))
-        assert out[0] == out[1]
+                assert any(type(c) is bytearray for c in enc.clauses) == packed
+                out.append((list(sat.unpacked(enc.clauses)), enc.cand))
+        assert out[0] == out[1] == out[2]
         assert any(type(c) is tuple for c in out[0][0])
 
 
@@ -242,7 +248,8 @@ def test_kernel_writes_the_cells_and_houses_clauses(monkeypatch, seed):
 def test_kernel_gives_a_session_the_same_clauses(monkeypatch, seed):
     """A deferred SAT session's clauses (the cells', houses', relations' and units') and
     extra clauses, kernel on and off, on random 6x6 and 9x9 puzzles with a few ``<``
-    relations and givens."""
+    relations and givens; with the kernel on, the session's clauses come in packed blocks
+    (``Encoding.packed``), read back by ``sat.unpacked``."""
     from variants.classic import classic
     rng = random.Random(seed)
     checked = 0
@@ -261,7 +268,13 @@ def test_kernel_gives_a_session_the_same_clauses(monkeypatch, seed):
             with monkeypatch.context() as m:
                 m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
                 with sat.SatSession(p, defer=True) as s:
-                    out.append(None if s.cand is None else (s.clauses(), s.enc.extra))
+                    if s.cand is None:
+                        out.append(None)
+                        continue
+                    blocks = [c for c in s.clauses() + s.enc.extra if type(c) is bytearray]
+                    assert bool(blocks) == (not pure)
+                    out.append((list(sat.unpacked(s.clauses())),
+                                list(sat.unpacked(s.enc.extra))))
         assert out[0] == out[1]
         checked += out[0] is not None and any(len(c) == 1 for c in out[0][0])
     assert checked
@@ -309,13 +322,22 @@ def test_kernel_writes_the_relations_support_clauses(monkeypatch, seed):
                 if type(con).__name__ == "Relation":
                     sat._relation(enc, cand, con)
             got[pure] = (cnf_enum.relation_supports(p, cand, n), enc.clauses)
+            packed = sat.Encoding(n, size, compact=True, packed=True)
+            for con in p.constraints:
+                if type(con).__name__ == "Relation":
+                    sat._relation(packed, cand, con)
+            assert list(sat.unpacked(cnf_enum.relation_supports(p, cand, n, packed=True))) \
+                == got[pure][0]
+            assert list(sat.unpacked(packed.clauses)) == enc.clauses
     assert got[False] == got[True]
 
 
 def test_kernel_gives_every_workbench_model_the_same_encoding(monkeypatch):
     """The compact encoding (clauses and extra clauses) of every workbench model from its
     root candidates, kernel on and off: the same, clause for clause (once the deferred
-    renbans are written, :meth:`csp.sat.Encoding.materialize`)."""
+    natives' clauses are written, :meth:`csp.sat.Encoding.materialize`); and so is the
+    packed encoding (the kernel's clauses in packed blocks, ``Encoding.packed``) read back
+    by ``sat.unpacked``, and its ``expanded()`` the compact one's."""
     from conftest import workbench_sets
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
     sets = workbench_sets()
@@ -331,8 +353,48 @@ def test_kernel_gives_every_workbench_model_the_same_encoding(monkeypatch):
                 with monkeypatch.context() as m:
                     m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
                     enc = sat.encode(p, cand, compact=True)
-                    # (the renbans' clauses the kernel's enumerator does without, written)
+                    # (the natives' clauses the kernel's enumerator does without, written)
                     out.append((enc.materialize(), enc.extra, enc.top))
+                    packed = sat.encode(p, cand, compact=True, packed=True)
+                    assert (list(sat.unpacked(packed.materialize())),
+                            list(sat.unpacked(packed.extra)), packed.top) == out[-1], item["id"]
+                    assert packed.expanded() == sat.encode(p, cand, compact=True).expanded()
             assert out[0] == out[1], item["id"]
             seen += 1
     assert seen > 100
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_packed_blocks_unpack_in_c_as_in_python(monkeypatch, seed):
+    """``sat.unpacked`` and ``Encoding.expanded`` of packed blocks (random clauses and
+    groups, empty ones, big literals): the compiled ``unpack`` and the Python loop give the
+    same lists and tuples (groups as their pairs when expanded), the records as written;
+    a block that is not whole records is refused."""
+    import array
+    rng = random.Random(seed)
+    recs = []
+    for _ in range(300):
+        k = rng.choice((0, 1, 2, 3, 5, 9))
+        lits = [rng.choice((-1, 1)) * rng.randint(1, rng.choice((50, 5000, 2 ** 30)))
+                for _ in range(k)]
+        recs.append(tuple(abs(x) for x in lits) if k > 1 and rng.random() < 0.3 else lits)
+    ints = []
+    for c in recs:
+        ints += [len(c) << 1 | (type(c) is tuple)] + list(c)
+    block = bytearray(array.array("i", ints).tobytes())
+    out = {}
+    for pure in (True, False):
+        with monkeypatch.context() as m:
+            m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+            enc = sat.Encoding(9, 81, compact=True, packed=True)
+            enc.clauses += [[1, 2], block, (3, 4, 5)]
+            out[pure] = (list(sat.unpacked([block])), enc.expanded())
+    assert out[True] == out[False]
+    assert out[True][0] == recs
+    pairs = [list(p) for c in recs for p in
+             (itertools.combinations([-x for x in c], 2) if type(c) is tuple else [c])]
+    assert out[True][1] == [[1, 2]] + pairs + [[-3, -4], [-3, -5], [-4, -5]]
+    for bad in (bytearray(b"\x04\x00\x00"), bytearray(array.array("i", [6, 1, 2]).tobytes()),
+                bytearray(array.array("i", [-4, 1, 2]).tobytes())):
+        with pytest.raises(ValueError):
+            KERNEL.unpack(bad)

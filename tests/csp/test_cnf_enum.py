@@ -8,6 +8,7 @@ the Python path with ``SUDOKU_CSP_PURE=1`` (csp.kernel). They skip when the kern
 built."""
 from __future__ import annotations
 
+import array
 import itertools
 import threading
 import time
@@ -20,7 +21,7 @@ from csp import Grid, Puzzle
 from csp import cnf_enum
 from csp.errors import Cancelled, TimeLimitExceeded
 from csp.cnf_enum import compiled_kernel
-from csp.sat import SatSession
+from csp.sat import SatSession, unpacked
 from csp.solutions import candidate_counts, count_solutions, iter_solutions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -479,9 +480,58 @@ def test_compact_encoding_expands_to_the_plain_one() -> None:
         p = puzzle("unique", ident)
         with SatSession(p, defer=True) as s:
             plain = encode(p, s.cand)
-            assert s.enc.compact and any(type(c) is tuple for c in s.enc.clauses)
+            assert s.enc.compact and s.enc.packed
+            assert any(type(c) is bytearray for c in s.enc.clauses)
+            assert any(type(c) is tuple for c in unpacked(s.enc.clauses))
             assert s.enc.expanded() == plain.clauses and not s.enc.compact
+            assert not s.enc.packed and all(type(c) is list for c in s.enc.clauses)
             assert s.enc.top >= plain.top
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident", [("unique", "u082"), ("unique", "u072"),
+                                            ("unique", "u052"), ("variants", "v06"),
+                                            ("variants", "v31")])
+def test_packed_blocks_read_as_their_clauses(set_name, ident) -> None:
+    """A deferred session's clauses, packed blocks and all (``Encoding.packed``), and the
+    same clauses read back as lists and tuples (``sat.unpacked``): the same walk (result,
+    solutions, decisions, propagations, probes, root literals, counts), capped and not."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        packed = s.clauses() + s.enc.extra
+        lists = list(unpacked(packed))
+        assert any(type(c) is bytearray for c in packed)
+        assert not any(type(c) is bytearray for c in lists)
+        for cap in (0, 1, 8):
+            out = []
+            for clauses in (packed, lists):
+                en = KERNEL.Enumerator(s.enc.top, s.n, s.size, clauses, cap, False, 1, 0,
+                                       1 if cap else 0, lookahead=1, probe_yield=60,
+                                       resort=1, ixnode=1)
+                code = en.run(5_000, 10 ** 9)
+                out.append((code, en.found, en.nodes, en.props, en.probed, en.root(),
+                            en.counts()))
+            assert out[0] == out[1], cap
+
+
+@needs_kernel
+def test_the_kernel_checks_its_packed_blocks() -> None:
+    """A packed block among the clauses: read as its records (a clause, a group), and
+    refused when it holds part of an int, a record running past its end, a bad header or
+    a literal out of range."""
+    E = KERNEL.Enumerator
+
+    def block(*ints):
+        return bytearray(array.array("i", ints).tobytes())
+
+    en = E(4, 2, 2, [block(4, 1, 2, 5, 1, 2), [3, 4], block(), block(5, 3, 4)])
+    want = E(4, 2, 2, [[1, 2], (1, 2), [3, 4], (3, 4)])
+    assert en.run(10, 10) == want.run(10, 10) == cnf_enum.DONE
+    assert en.found == want.found == 4
+    for bad in (bytearray(b"\x04\x00\x00"), block(6, 1, 2), block(-4, 1, 2),
+                block(4, 1, 5), block(4, 0, 1), block(2, -5)):
+        with pytest.raises(ValueError):
+            E(4, 2, 2, [[1, 2], bad])
 
 
 @needs_kernel
@@ -1333,6 +1383,8 @@ def test_deferred_natives_are_written_where_they_stood(monkeypatch, set_name, id
             m.setattr(sat, "SKY_DEFER", False)
             with SatSession(p, defer=True) as whole:
                 assert not whole.enc.deferred
-                assert s.clauses() == whole.clauses() and s.enc.top == whole.enc.top
-                assert s.enc.extra == whole.enc.extra
+                # (read through the packed blocks: a deferral starts a new block)
+                assert (list(sat.unpacked(s.clauses())) == list(sat.unpacked(whole.clauses()))
+                        and s.enc.top == whole.enc.top)
+                assert list(sat.unpacked(s.enc.extra)) == list(sat.unpacked(whole.enc.extra))
         assert not s.enc.deferred

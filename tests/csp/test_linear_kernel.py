@@ -150,12 +150,14 @@ def test_sum_tables_written_in_c_are_the_python_clauses(monkeypatch, seed):
                     peers[cells[i]].add(cells[j])
                     peers[cells[j]].add(cells[i])
 
-        def run():
-            enc = sat.Encoding(n, n * n, compact=True)
+        def run(packed=False):
+            enc = sat.Encoding(n, n * n, compact=True, packed=packed)
             enc.top += 13                               # as if other rules came first
             done = sat._table(enc, cand, con, sat.TABLE_BUDGET, peers)
-            return done, enc.clauses, enc.top
-        assert _pure(monkeypatch, False, run) == _pure(monkeypatch, True, run), (cells, cand)
+            return done, list(sat.unpacked(enc.clauses)), enc.top
+        want = _pure(monkeypatch, True, run)
+        assert _pure(monkeypatch, False, run) == want, (cells, cand)
+        assert _pure(monkeypatch, False, lambda: run(True)) == want, (cells, cand)
         doms = [sat.digits_of(cand[c]) for c in cells]
         pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if cells[j] in peers[cells[i]]]
         want = [t for t in sat._linear_tuples(doms, coeffs, total)
@@ -184,13 +186,15 @@ def test_sum_sides_written_in_c_are_the_python_clauses(monkeypatch, seed):
             rng.shuffle(totals)
             other = {v: 500 + i for i, v in enumerate(totals)}
 
-        def run():
-            enc = sat.Encoding(n, n * n, compact=True)
+        def run(packed=False):
+            enc = sat.Encoding(n, n * n, compact=True, packed=packed)
             enc.top += 600
             lits = sat._sum_side(enc, cand, cells, list(combos),
                                  None if other is None else dict(other))
-            return lits, enc.clauses, enc.top
-        assert _pure(monkeypatch, False, run) == _pure(monkeypatch, True, run), (cells, cand)
+            return lits, list(sat.unpacked(enc.clauses)), enc.top
+        want = _pure(monkeypatch, True, run)
+        assert _pure(monkeypatch, False, run) == want, (cells, cand)
+        assert _pure(monkeypatch, False, lambda: run(True)) == want, (cells, cand)
     assert len(called) > 20
 
 
@@ -209,12 +213,14 @@ def test_cages_written_in_c_are_the_python_clauses(monkeypatch, seed):
         cells = rng.sample(range(n * n), k)
         totals = [rng.randint(k * (k + 1) // 2, k * n) for _ in range(rng.randint(1, 2))]
 
-        def run():
-            enc = sat.Encoding(n, n * n, compact=True)
+        def run(packed=False):
+            enc = sat.Encoding(n, n * n, compact=True, packed=packed)
             enc.top += 40
             done = sat._cage(enc, cand, cells, totals, 500)
-            return done, enc.clauses, enc.top
-        assert _pure(monkeypatch, False, run) == _pure(monkeypatch, True, run), (cells, cand)
+            return done, list(sat.unpacked(enc.clauses)), enc.top
+        want = _pure(monkeypatch, True, run)
+        assert _pure(monkeypatch, False, run) == want, (cells, cand)
+        assert _pure(monkeypatch, False, lambda: run(True)) == want, (cells, cand)
     assert len(called) > 15
 
 
