@@ -905,6 +905,23 @@ static int snap_watches(Enumerator *e, int save) {
     return 0;
 }
 
+/* pause the root's probing within a sweep for a walk of `nodes` decisions (the first walks
+   and the pause of a sweep that finds little): the sweep's counters kept for going on from
+   cell q as if it had not paused, the walk's pace asked at decision `check` (0: none) */
+static void pause_sweep(Enumerator *e, int sweeps, int set0, long long probed0, int changed,
+                        int m, int q, long long nodes, long long check, int pace) {
+    e->paused = 1;
+    e->pz_sweeps = sweeps;
+    e->pz_set0 = set0;
+    e->pz_probed0 = probed0;
+    e->pz_changed = changed;
+    e->pz_m = m;
+    e->pz_q = q;
+    e->probe_after = e->nodes + nodes;
+    e->pz_check = check;
+    e->pz_pace = pace;
+}
+
 /* failed-literal probing at the current node (propagated, no conflict): each open
    candidate is placed and propagated; one that propagates to a conflict is false (its
    negation follows from the node's literals, so no solution is lost). Sweeps until one
@@ -1059,19 +1076,10 @@ static int probe(Enumerator *e) {
                 int again = e->fw_state == 3;
                 e->fw_state = again ? 4 : 1;
                 e->fw_left = -1.0;
-                e->paused = 1;
-                e->pz_sweeps = sweeps;
-                e->pz_set0 = set0;
-                e->pz_probed0 = probed0;
-                e->pz_changed = changed;
-                e->pz_m = m;
-                e->pz_q = q;
-                e->probe_after = e->nodes + e->fw_nodes;
-                {
-                    long long chk = again ? e->fw_check2 : e->fw_check;
-                    e->pz_check = chk > 0 && chk < e->fw_nodes ? e->nodes + chk : 0;
-                }
-                e->pz_pace = again ? e->fw_pace2 : e->fw_pace;
+                long long chk = again ? e->fw_check2 : e->fw_check;
+                pause_sweep(e, sweeps, set0, probed0, changed, m, q, e->fw_nodes,
+                            chk > 0 && chk < e->fw_nodes ? e->nodes + chk : 0,
+                            again ? e->fw_pace2 : e->fw_pace);
                 return 0;
             }
             if (q % n == 0 && sweeps >= 2 && e->pause && !e->paused && e->level == 0 &&
@@ -1080,16 +1088,8 @@ static int probe(Enumerator *e) {
                 snap_watches(e, 1) == 0) {
                 /* the sweep finds too little so far: the walk first (restart_probing goes
                    on from here past pause_nodes decisions) */
-                e->paused = 1;
-                e->pz_sweeps = sweeps;
-                e->pz_set0 = set0;
-                e->pz_probed0 = probed0;
-                e->pz_changed = changed;
-                e->pz_m = m;
-                e->pz_q = q;
-                e->probe_after = e->nodes + e->pause_nodes;
-                e->pz_check = e->pause_pace ? e->nodes + e->pause_nodes / 3 : 0;
-                e->pz_pace = e->pause_pace;
+                pause_sweep(e, sweeps, set0, probed0, changed, m, q, e->pause_nodes,
+                            e->pause_pace ? e->nodes + e->pause_nodes / 3 : 0, e->pause_pace);
                 return 0;
             }
             if (q % n == 0) {            /* a cell's first digit: a new lookahead pass */

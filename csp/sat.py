@@ -229,26 +229,21 @@ class Encoding:
 
     def out(self) -> Any:
         """Where a compiled clause writer appends: with :attr:`packed`, the packed block at
-        the end of :attr:`clauses` (a new one when the last clause is not one); else
-        :attr:`clauses` itself."""
-        clauses = self.clauses
-        if not self.packed:
-            return clauses
-        if clauses and type(clauses[-1]) is bytearray and clauses[-1] is not self._sealed[0]:
-            return clauses[-1]
-        block = bytearray()
-        clauses.append(block)
-        return block
+        the end of :attr:`clauses` (a new one when the last clause is not one, or is a
+        sealed block: :meth:`seal`); else :attr:`clauses` itself."""
+        return self._writer(self.clauses, self._sealed[0])
 
     def xout(self) -> Any:
         """:meth:`out` for :attr:`extra`."""
-        extra = self.extra
+        return self._writer(self.extra, self._sealed[1])
+
+    def _writer(self, items: list[Any], sealed: Any) -> Any:
         if not self.packed:
-            return extra
-        if extra and type(extra[-1]) is bytearray and extra[-1] is not self._sealed[1]:
-            return extra[-1]
+            return items
+        if items and type(items[-1]) is bytearray and items[-1] is not sealed:
+            return items[-1]
         block = bytearray()
-        extra.append(block)
+        items.append(block)
         return block
 
     def seal(self) -> None:
