@@ -69,10 +69,13 @@ def _compare(monkeypatch, st, settings=SETTINGS) -> int:
     return steps
 
 
+@pytest.mark.slow
+@pytest.mark.heavy
 def test_kernel_equals_python_on_hard_solve_paths(monkeypatch):
     """ALS-XZ, ALS-XY-Wing and ALS Chain with every setting, and the RCC table, on states
     of hard solve paths (top1465 and forum-hardest puzzles): the same steps in the same
-    order, the same notes and patterns."""
+    order, the same notes and patterns. (The slow sweep: in the default run, hard solve
+    paths reach the kernel in ``test_same_step_paths_with_and_without_the_kernel``.)"""
     puzzles = sample_lines("tdoku_magictour_top1465", 3) + sample_lines("forum_hardest_110626", 1)
     steps = states = 0
     for st in path_states(puzzles, 80, 10):
