@@ -23,7 +23,8 @@
  *
  * Failed-literal probing (probe=depth, probe_after=decisions): at the nodes above `depth`
  * each open candidate is placed and propagated, and one that conflicts is removed (sweeps
- * until one removes nothing, or, with probe_yield, one after the first finds too little;
+ * until one removes nothing, or, with probe_yield, one from the yield_from-th on (2 by
+ * default, 1: the first too) finds too little;
  * a sweep skips what an earlier probe of it placed, and the cells whose digits were all
  * probed since the node last changed; with resort=1, a change at the node sorts the cells
  * left in the sweep again, fewest open digits first; with pause > 0, the root's probing
@@ -222,6 +223,7 @@ typedef struct {
     int probe_yield;                 /* probe(): no sweep after one that set fewer
                                         candidate variables than this per mille of its
                                         probes (0: sweeps until one sets nothing) */
+    int yield_from;                  /* ... from this sweep on (1: the first) */
     int pause;                       /* probe(): the root's probing pauses within a sweep
                                         (from the second) whose first `pause` probes or
                                         more set too little (probe_yield); 0: never */
@@ -952,9 +954,11 @@ static void pause_sweep(Enumerator *e, int sweeps, int set0, long long probed0, 
    ("Whispering Rains", u070: 1,767 -> 1,363 probes; "Crawfish" 1,304 -> 1,072). A digit
    set by a clean probe of the sweep is passed over only while the node is as it was
    then (pmepoch); after a change it is probed.
-   With probe_yield, probing also stops after a sweep, from the second on, that set fewer
-   candidate variables than probe_yield per mille of its probes (the first sets the
-   stage: "Crawfish" finds 9 in its first sweep, 61 in its second, and is then decided):
+   With probe_yield, probing also stops after a sweep, from the yield_from-th on (2 by
+   default: the second), that set fewer candidate variables than probe_yield per mille of
+   its probes (with yield_from 2 the first sets the stage: "Crawfish" on its automata's
+   clauses finds 9 in its first sweep, 61 in its second, and is then decided; with its
+   clues as natives it is decided in its first, and csp/cnf_enum.py passes 1):
    a long tail of sweeps that find a few literals each, and the whole sweep that
    confirms the fixpoint, cost more than the walk they would save ("Y Are We
    Whispering?", u068: 2,005 probes and 83 decisions -> 981 and 82; "Modular Nabner DA
@@ -1029,10 +1033,10 @@ static int probe(Enumerator *e) {
             q0 = e->pz_q;
             goto sweep_on;
         } else {
-            if (sweeps >= 2 && (long long)(e->prim_set - set0) * 1000 <
+            if (sweeps >= e->yield_from && (long long)(e->prim_set - set0) * 1000 <
                           (long long)e->probe_yield * (e->probed - probed0))
-                break;               /* the last sweep (not the first) found too little
-                                        for its probes */
+                break;               /* the last sweep (from the yield_from-th) found too
+                                        little for its probes */
             if (e->ipstart && (sweeps < e->intersect || e->ixnode) && clause_intersections(e)) {
                 int r0 = PROPAGATE_PROBE(e);
                 if (r0) return r0;
@@ -1994,11 +1998,11 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
                              "probe_yield", "pause", "pause_nodes", "pause_pace", "resort",
                              "intersect", "ixnode", "first_walk", "first_check",
                              "first_pace", "first_shrink", "first_again", "again_check",
-                             "again_pace", "natives", "natk", NULL};
+                             "again_pace", "natives", "natk", "yield_from", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
     int ixnode = 0, first_pace = 0, first_shrink = 1000, first_again = 0, again_pace = 0;
-    int natk = 0;
+    int natk = 0, yield_from = 2;
     long long pause_nodes = 0, first_walk = 0, first_check = 0, again_check = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
@@ -2014,13 +2018,13 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOi", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOii", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
                                      &intersect, &ixnode, &first_walk, &first_check,
                                      &first_pace, &first_shrink, &first_again, &again_check,
-                                     &again_pace, &natives, &natk))
+                                     &again_pace, &natives, &natk, &yield_from))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -2029,6 +2033,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->branch = branch;
     e->lookahead = lookahead;
     e->probe_yield = probe_yield;
+    e->yield_from = yield_from;
     e->pause = pause_nodes > 0 ? pause : 0;
     e->pause_nodes = pause_nodes;
     e->pause_pace = pause_pace;
@@ -2047,7 +2052,8 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         nvars > 50000000 || cap < 0 || probe_depth < 0 || probe_yield < 0 ||
         probe_after < 0 || pause < 0 || pause_nodes < 0 || pause_pace < 0 ||
         intersect < 0 || first_walk < 0 || first_check < 0 || first_pace < 0 ||
-        first_shrink < 0 || first_again < 0 || again_check < 0 || again_pace < 0) {
+        first_shrink < 0 || first_again < 0 || again_check < 0 || again_pace < 0 ||
+        yield_from < 1) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }

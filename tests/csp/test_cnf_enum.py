@@ -970,6 +970,35 @@ def test_a_sweep_that_finds_little_ends_the_probing(set_name, ident, cap) -> Non
                 assert (x in truth) == (x > 0)
 
 
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [
+    ("unique", "u067", 1), ("unique", "u056", 8), ("unique", "u070", 0),
+    ("variants", "v06", 8), ("variants", "v29", 1), ("variants", "v31", 0)])
+def test_a_first_sweep_that_finds_little_ends_the_probing(set_name, ident, cap) -> None:
+    """``yield_from=1`` (:data:`cnf_enum.PROBE_YIELD_FROM`): the yield stop of
+    ``probe_yield`` from the first sweep on. "It being a weekend..." (u067) stops after
+    its first sweep (fewer probes than with the stop from the second); on any puzzle
+    never more probes than with the stop from the second sweep, every candidate literal
+    of the root holds in every solution, and the same solutions and capped counts."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        second = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD)
+        first = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD, yield_from=1)
+    assert cnf_enum.PROBE_YIELD_FROM == 1
+    assert first[1] <= second[1]
+    if ident == "u067":
+        assert first[1] < second[1]
+    assert first[3:] == second[3:]
+    nprim = s.enc.size * s.enc.n
+    solutions = list(itertools.islice(iter_solutions(p), 50))
+    assert solutions
+    for solution in solutions:
+        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
+        for x in first[0]:
+            if abs(x) <= nprim:
+                assert (x in truth) == (x > 0)
+
+
 def _paused_walk(s: SatSession, cap: int, **kw) -> tuple:
     """The walk of :func:`cnf_enum.enumerator`'s arguments (root probing first, branch 1)
     to its end: decisions (of the last walk from the root), probes, the lookahead's
