@@ -249,6 +249,14 @@ typedef struct {
     int fw_pace, fw_pace2, fw_again, fw_shrink;
     double fw_left;                  /* the share of its tree left at the last check (-1:
                                         none yet) */
+    int fw_found_on;                 /* again_found: the second first walk, paused in a
+                                        sweep whose probes so far set fewer candidate
+                                        variables than probe_yield per mille of them, goes
+                                        on at a check where it has found solutions since
+                                        the last (fw_thin), and past its budget while each
+                                        check finds more (fw_grew) */
+    int fw_thin, fw_grew;
+    long long fw_found;              /* the solutions found at the last check */
     int fw_state;                    /* 0: the first pending, 1: walking it, 3: the second
                                         pending, 4: walking it, 2: done (or not wanted) */
     int pz_sweeps, pz_set0, pz_changed, pz_m, pz_q;   /* the paused sweep's counters, its
@@ -1080,6 +1088,10 @@ static int probe(Enumerator *e) {
                 int again = e->fw_state == 3;
                 e->fw_state = again ? 4 : 1;
                 e->fw_left = -1.0;
+                e->fw_found = 0;
+                e->fw_grew = 0;
+                e->fw_thin = again && e->fw_found_on && (long long)(e->prim_set - set0) *
+                             1000 < (long long)e->probe_yield * (e->probed - probed0);
                 long long chk = again ? e->fw_check2 : e->fw_check;
                 pause_sweep(e, sweeps, set0, probed0, changed, m, q, e->fw_nodes,
                             chk > 0 && chk < e->fw_nodes ? e->nodes + chk : 0,
@@ -1320,10 +1332,14 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
                    while the share of its tree left, times the decisions made, stays
                    within first_pace (per mille of a decision) */
                 double left = 1.0 - tree_walked(e);
-                if (e->fw_state == 4 || e->fw_left < 0.0
+                if (e->fw_thin && e->found > e->fw_found)
+                    e->fw_grew = 1;      /* it finds solutions where the probing finds
+                                            little: on (again_found) */
+                else if (e->fw_state == 4 || e->fw_left < 0.0
                         ? left * (double)e->nodes * 1000.0 > (double)e->pz_pace
                         : left * 1000.0 > e->fw_left * (double)e->fw_shrink)
                     e->probe_after = e->nodes;
+                e->fw_found = e->found;
                 e->fw_left = left;
                 e->pz_check = 2 * e->nodes;
             } else {
@@ -1332,6 +1348,10 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
                 if (tree_walked(e) * 1000 < e->pz_pace) e->probe_after = e->nodes;
             }
         }
+        if (e->fw_grew && e->paused == 1 && e->fw_state == 4 && e->probe_after > 0 &&
+            e->nodes >= e->probe_after)
+            e->probe_after = 0;          /* past its budget, on while each check (at each
+                                            doubling of the decisions) finds solutions */
         if (e->probe_after > 0 && e->nodes >= e->probe_after) {
             /* the decisions count again from 0 (the caller's budget is for this walk),
                with what is left of this call's */
@@ -1998,11 +2018,12 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
                              "probe_yield", "pause", "pause_nodes", "pause_pace", "resort",
                              "intersect", "ixnode", "first_walk", "first_check",
                              "first_pace", "first_shrink", "first_again", "again_check",
-                             "again_pace", "natives", "natk", "yield_from", NULL};
+                             "again_pace", "natives", "natk", "yield_from",
+                             "again_found", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
     int ixnode = 0, first_pace = 0, first_shrink = 1000, first_again = 0, again_pace = 0;
-    int natk = 0, yield_from = 2;
+    int natk = 0, yield_from = 2, again_found = 0;
     long long pause_nodes = 0, first_walk = 0, first_check = 0, again_check = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
@@ -2018,13 +2039,14 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOii", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOiip", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
                                      &intersect, &ixnode, &first_walk, &first_check,
                                      &first_pace, &first_shrink, &first_again, &again_check,
-                                     &again_pace, &natives, &natk, &yield_from))
+                                     &again_pace, &natives, &natk, &yield_from,
+                                     &again_found))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -2045,6 +2067,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->fw_again = first_again;
     e->fw_check2 = again_check;
     e->fw_pace2 = again_pace;
+    e->fw_found_on = again_found;
     e->fw_left = -1.0;
     /* the first walk: only where the root is probed before any walk */
     e->fw_state = first_walk > 0 && probe_depth > 0 && probe_after == 0 ? 0 : 2;

@@ -59,7 +59,7 @@ __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PE
            "PROBE_PAUSE_NODES", "PROBE_PAUSE_PACE", "PROBE_RESORT", "PROBE_INTERSECT",
            "PROBE_INTERSECT_NODE", "NATIVES", "NATIVE_ROUND", "PROBE_INTERSECT_NATIVE",
            "FIRST_WALK", "FIRST_CHECK", "FIRST_PACE", "FIRST_SHRINK",
-           "FIRST_AGAIN", "AGAIN_CHECK", "AGAIN_PACE",
+           "FIRST_AGAIN", "AGAIN_CHECK", "AGAIN_PACE", "AGAIN_FOUND",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -231,6 +231,18 @@ FIRST_SHRINK = 850
 FIRST_AGAIN = 250
 AGAIN_CHECK = 5
 AGAIN_PACE = 20_000
+#: ... and where the first sweep's probes so far set fewer candidate variables than
+#: :data:`PROBE_YIELD` per mille of them (the probing finds little), that second walk goes
+#: on at a check where it has found solutions since the last one, whatever its pace, and
+#: past its :data:`FIRST_WALK` decisions while each check (at each doubling) finds more:
+#: a walk that reaches its leaves where the probing does not pay. "Arrow" (v06, 10
+#: solutions; its 250 probes set 8 variables): its second walk stalls at 0.92 of its tree
+#: left at 40 decisions with a solution found, and ends in 174 (460 probes and 174-196
+#: decisions -> 257 probes and the same walk, the kernel 1.9-2.0 -> 1.6 ms); v34 (252
+#: probes set 3) walks on from there (604 -> 252 probes, 0.3-0.8 ms less); no other
+#: kernel call of the unique and variants sets changes (docs/performance.md, branch
+#: arrow16, 2026-12-01)
+AGAIN_FOUND = True
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -336,7 +348,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                               first_walk=first, first_check=FIRST_CHECK,
                               first_pace=FIRST_PACE, first_shrink=FIRST_SHRINK,
                               first_again=FIRST_AGAIN, again_check=AGAIN_CHECK,
-                              again_pace=AGAIN_PACE)
+                              again_pace=AGAIN_PACE, again_found=AGAIN_FOUND)
     if session.lazy:
         return None
     enc = session.enc
@@ -356,8 +368,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                           ixnode=PROBE_INTERSECT_NODE, first_walk=first,
                           first_check=FIRST_CHECK, first_pace=FIRST_PACE,
                           first_shrink=FIRST_SHRINK, first_again=FIRST_AGAIN,
-                          again_check=AGAIN_CHECK, again_pace=AGAIN_PACE, natives=natives,
-                          natk=NATIVE_ROUND)
+                          again_check=AGAIN_CHECK, again_pace=AGAIN_PACE,
+                          again_found=AGAIN_FOUND, natives=natives, natk=NATIVE_ROUND)
 
 
 class Decided:
