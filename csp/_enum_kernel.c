@@ -23,7 +23,8 @@
  *
  * Failed-literal probing (probe=depth, probe_after=decisions): at the nodes above `depth`
  * each open candidate is placed and propagated, and one that conflicts is removed (sweeps
- * until one removes nothing, or, with probe_yield, one after the first finds too little;
+ * until one removes nothing, or, with probe_yield, one from the yield_from-th on (2 by
+ * default, 1: the first too) finds too little;
  * a sweep skips what an earlier probe of it placed, and the cells whose digits were all
  * probed since the node last changed; with resort=1, a change at the node sorts the cells
  * left in the sweep again, fewest open digits first; with pause > 0, the root's probing
@@ -222,6 +223,7 @@ typedef struct {
     int probe_yield;                 /* probe(): no sweep after one that set fewer
                                         candidate variables than this per mille of its
                                         probes (0: sweeps until one sets nothing) */
+    int yield_from;                  /* ... from this sweep on (1: the first) */
     int pause;                       /* probe(): the root's probing pauses within a sweep
                                         (from the second) whose first `pause` probes or
                                         more set too little (probe_yield); 0: never */
@@ -247,6 +249,14 @@ typedef struct {
     int fw_pace, fw_pace2, fw_again, fw_shrink;
     double fw_left;                  /* the share of its tree left at the last check (-1:
                                         none yet) */
+    int fw_found_on;                 /* again_found: the second first walk, paused in a
+                                        sweep whose probes so far set fewer candidate
+                                        variables than probe_yield per mille of them, goes
+                                        on at a check where it has found solutions since
+                                        the last (fw_thin), and past its budget while each
+                                        check finds more (fw_grew) */
+    int fw_thin, fw_grew;
+    long long fw_found;              /* the solutions found at the last check */
     int fw_state;                    /* 0: the first pending, 1: walking it, 3: the second
                                         pending, 4: walking it, 2: done (or not wanted) */
     int pz_sweeps, pz_set0, pz_changed, pz_m, pz_q;   /* the paused sweep's counters, its
@@ -952,9 +962,11 @@ static void pause_sweep(Enumerator *e, int sweeps, int set0, long long probed0, 
    ("Whispering Rains", u070: 1,767 -> 1,363 probes; "Crawfish" 1,304 -> 1,072). A digit
    set by a clean probe of the sweep is passed over only while the node is as it was
    then (pmepoch); after a change it is probed.
-   With probe_yield, probing also stops after a sweep, from the second on, that set fewer
-   candidate variables than probe_yield per mille of its probes (the first sets the
-   stage: "Crawfish" finds 9 in its first sweep, 61 in its second, and is then decided):
+   With probe_yield, probing also stops after a sweep, from the yield_from-th on (2 by
+   default: the second), that set fewer candidate variables than probe_yield per mille of
+   its probes (with yield_from 2 the first sets the stage: "Crawfish" on its automata's
+   clauses finds 9 in its first sweep, 61 in its second, and is then decided; with its
+   clues as natives it is decided in its first, and csp/cnf_enum.py passes 1):
    a long tail of sweeps that find a few literals each, and the whole sweep that
    confirms the fixpoint, cost more than the walk they would save ("Y Are We
    Whispering?", u068: 2,005 probes and 83 decisions -> 981 and 82; "Modular Nabner DA
@@ -1029,10 +1041,10 @@ static int probe(Enumerator *e) {
             q0 = e->pz_q;
             goto sweep_on;
         } else {
-            if (sweeps >= 2 && (long long)(e->prim_set - set0) * 1000 <
+            if (sweeps >= e->yield_from && (long long)(e->prim_set - set0) * 1000 <
                           (long long)e->probe_yield * (e->probed - probed0))
-                break;               /* the last sweep (not the first) found too little
-                                        for its probes */
+                break;               /* the last sweep (from the yield_from-th) found too
+                                        little for its probes */
             if (e->ipstart && (sweeps < e->intersect || e->ixnode) && clause_intersections(e)) {
                 int r0 = PROPAGATE_PROBE(e);
                 if (r0) return r0;
@@ -1076,6 +1088,10 @@ static int probe(Enumerator *e) {
                 int again = e->fw_state == 3;
                 e->fw_state = again ? 4 : 1;
                 e->fw_left = -1.0;
+                e->fw_found = 0;
+                e->fw_grew = 0;
+                e->fw_thin = again && e->fw_found_on && (long long)(e->prim_set - set0) *
+                             1000 < (long long)e->probe_yield * (e->probed - probed0);
                 long long chk = again ? e->fw_check2 : e->fw_check;
                 pause_sweep(e, sweeps, set0, probed0, changed, m, q, e->fw_nodes,
                             chk > 0 && chk < e->fw_nodes ? e->nodes + chk : 0,
@@ -1316,10 +1332,14 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
                    while the share of its tree left, times the decisions made, stays
                    within first_pace (per mille of a decision) */
                 double left = 1.0 - tree_walked(e);
-                if (e->fw_state == 4 || e->fw_left < 0.0
+                if (e->fw_thin && e->found > e->fw_found)
+                    e->fw_grew = 1;      /* it finds solutions where the probing finds
+                                            little: on (again_found) */
+                else if (e->fw_state == 4 || e->fw_left < 0.0
                         ? left * (double)e->nodes * 1000.0 > (double)e->pz_pace
                         : left * 1000.0 > e->fw_left * (double)e->fw_shrink)
                     e->probe_after = e->nodes;
+                e->fw_found = e->found;
                 e->fw_left = left;
                 e->pz_check = 2 * e->nodes;
             } else {
@@ -1328,6 +1348,10 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
                 if (tree_walked(e) * 1000 < e->pz_pace) e->probe_after = e->nodes;
             }
         }
+        if (e->fw_grew && e->paused == 1 && e->fw_state == 4 && e->probe_after > 0 &&
+            e->nodes >= e->probe_after)
+            e->probe_after = 0;          /* past its budget, on while each check (at each
+                                            doubling of the decisions) finds solutions */
         if (e->probe_after > 0 && e->nodes >= e->probe_after) {
             /* the decisions count again from 0 (the caller's budget is for this walk),
                with what is left of this call's */
@@ -1994,11 +2018,12 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
                              "probe_yield", "pause", "pause_nodes", "pause_pace", "resort",
                              "intersect", "ixnode", "first_walk", "first_check",
                              "first_pace", "first_shrink", "first_again", "again_check",
-                             "again_pace", "natives", "natk", NULL};
+                             "again_pace", "natives", "natk", "yield_from",
+                             "again_found", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
     int ixnode = 0, first_pace = 0, first_shrink = 1000, first_again = 0, again_pace = 0;
-    int natk = 0;
+    int natk = 0, yield_from = 2, again_found = 0;
     long long pause_nodes = 0, first_walk = 0, first_check = 0, again_check = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
@@ -2014,13 +2039,14 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOi", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOiip", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
                                      &intersect, &ixnode, &first_walk, &first_check,
                                      &first_pace, &first_shrink, &first_again, &again_check,
-                                     &again_pace, &natives, &natk))
+                                     &again_pace, &natives, &natk, &yield_from,
+                                     &again_found))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -2029,6 +2055,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->branch = branch;
     e->lookahead = lookahead;
     e->probe_yield = probe_yield;
+    e->yield_from = yield_from;
     e->pause = pause_nodes > 0 ? pause : 0;
     e->pause_nodes = pause_nodes;
     e->pause_pace = pause_pace;
@@ -2040,6 +2067,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->fw_again = first_again;
     e->fw_check2 = again_check;
     e->fw_pace2 = again_pace;
+    e->fw_found_on = again_found;
     e->fw_left = -1.0;
     /* the first walk: only where the root is probed before any walk */
     e->fw_state = first_walk > 0 && probe_depth > 0 && probe_after == 0 ? 0 : 2;
@@ -2047,7 +2075,8 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         nvars > 50000000 || cap < 0 || probe_depth < 0 || probe_yield < 0 ||
         probe_after < 0 || pause < 0 || pause_nodes < 0 || pause_pace < 0 ||
         intersect < 0 || first_walk < 0 || first_check < 0 || first_pace < 0 ||
-        first_shrink < 0 || first_again < 0 || again_check < 0 || again_pace < 0) {
+        first_shrink < 0 || first_again < 0 || again_check < 0 || again_pace < 0 ||
+        yield_from < 1) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }

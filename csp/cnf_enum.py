@@ -55,11 +55,11 @@ def compiled_kernel() -> Any:
     return active(_KERNEL)
 
 __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PER_SOLUTION",
-           "PROBE_LOOKAHEAD", "PROBE_YIELD", "PROBE_PAUSE", "PROBE_PAUSE_NODES",
-           "PROBE_PAUSE_PACE", "PROBE_RESORT", "PROBE_INTERSECT",
+           "PROBE_LOOKAHEAD", "PROBE_YIELD", "PROBE_YIELD_FROM", "PROBE_PAUSE",
+           "PROBE_PAUSE_NODES", "PROBE_PAUSE_PACE", "PROBE_RESORT", "PROBE_INTERSECT",
            "PROBE_INTERSECT_NODE", "NATIVES", "NATIVE_ROUND", "PROBE_INTERSECT_NATIVE",
            "FIRST_WALK", "FIRST_CHECK", "FIRST_PACE", "FIRST_SHRINK",
-           "FIRST_AGAIN", "AGAIN_CHECK", "AGAIN_PACE",
+           "FIRST_AGAIN", "AGAIN_CHECK", "AGAIN_PACE", "AGAIN_FOUND",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
 
@@ -114,6 +114,15 @@ PROBE_LOOKAHEAD = True
 #: decided. The replayed kernel calls of the unique and variants sets: 1,486 -> 1,432 ms
 #: (docs/performance.md, "Root probing and the kernel's groups ...", 2026-12-01)
 PROBE_YIELD = 60
+#: ... from this sweep on (``Enumerator(..., yield_from=)``): 1, the first sweep too. A
+#: first sweep of under 6 % finds little more in a second: over the unique and variants
+#: sets' kernel calls the second sweep after such a first one (14 puzzles) set no
+#: candidate variable on 11 of them (4, 5 and 13 on the others), at 131-588 probes each
+#: ("It being a weekend...", u067: 592 probes set 4, then 332 more set none; its kernel
+#: 8.2 -> 5.3 ms). The second sweep was kept for "Crawfish" (9 variables in its first, 61
+#: in its second), which its skyscraper natives (:data:`NATIVES`) decide in its first
+#: (docs/performance.md, branch arrow16, 2026-12-01)
+PROBE_YIELD_FROM = 1
 #: the root's probing pauses within a sweep (from the second on) once its first
 #: :data:`PROBE_PAUSE` probes or more set fewer candidate variables than
 #: :data:`PROBE_YIELD` per mille of them: the walk goes first, and when it has not ended
@@ -222,6 +231,18 @@ FIRST_SHRINK = 850
 FIRST_AGAIN = 250
 AGAIN_CHECK = 5
 AGAIN_PACE = 20_000
+#: ... and where the first sweep's probes so far set fewer candidate variables than
+#: :data:`PROBE_YIELD` per mille of them (the probing finds little), that second walk goes
+#: on at a check where it has found solutions since the last one, whatever its pace, and
+#: past its :data:`FIRST_WALK` decisions while each check (at each doubling) finds more:
+#: a walk that reaches its leaves where the probing does not pay. "Arrow" (v06, 10
+#: solutions; its 250 probes set 8 variables): its second walk stalls at 0.92 of its tree
+#: left at 40 decisions with a solution found, and ends in 174 (460 probes and 174-196
+#: decisions -> 257 probes and the same walk, the kernel 1.9-2.0 -> 1.6 ms); v34 (252
+#: probes set 3) walks on from there (604 -> 252 probes, 0.3-0.8 ms less); no other
+#: kernel call of the unique and variants sets changes (docs/performance.md, branch
+#: arrow16, 2026-12-01)
+AGAIN_FOUND = True
 #: probe the root before the first decision on models with rules beyond all-different
 #: houses (not ``Engine.pure``): the walk of :data:`PROBE_AFTER` decisions before a
 #: restart mostly served the puzzles the probing then finished (the workbench's unique
@@ -320,13 +341,14 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         return mod.Enumerator(size * n + n, n, size, None, cap, keep, PROBE_DEPTH, after,
                               branch, cand=session.cand, houses=session.houses,
                               lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD,
-                              pause=pause, pause_nodes=PROBE_PAUSE_NODES,
-                              pause_pace=PROBE_PAUSE_PACE, resort=PROBE_RESORT,
+                              yield_from=PROBE_YIELD_FROM, pause=pause,
+                              pause_nodes=PROBE_PAUSE_NODES, pause_pace=PROBE_PAUSE_PACE,
+                              resort=PROBE_RESORT,
                               intersect=PROBE_INTERSECT, ixnode=PROBE_INTERSECT_NODE,
                               first_walk=first, first_check=FIRST_CHECK,
                               first_pace=FIRST_PACE, first_shrink=FIRST_SHRINK,
                               first_again=FIRST_AGAIN, again_check=AGAIN_CHECK,
-                              again_pace=AGAIN_PACE)
+                              again_pace=AGAIN_PACE, again_found=AGAIN_FOUND)
     if session.lazy:
         return None
     enc = session.enc
@@ -337,7 +359,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
     return mod.Enumerator(enc.top, n, size, clauses, cap, keep, PROBE_DEPTH, after, branch,
-                          lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD, pause=pause,
+                          lookahead=PROBE_LOOKAHEAD, probe_yield=PROBE_YIELD,
+                          yield_from=PROBE_YIELD_FROM, pause=pause,
                           pause_nodes=PROBE_PAUSE_NODES, pause_pace=PROBE_PAUSE_PACE,
                           resort=PROBE_RESORT,
                           intersect=max(PROBE_INTERSECT, PROBE_INTERSECT_NATIVE)
@@ -345,8 +368,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                           ixnode=PROBE_INTERSECT_NODE, first_walk=first,
                           first_check=FIRST_CHECK, first_pace=FIRST_PACE,
                           first_shrink=FIRST_SHRINK, first_again=FIRST_AGAIN,
-                          again_check=AGAIN_CHECK, again_pace=AGAIN_PACE, natives=natives,
-                          natk=NATIVE_ROUND)
+                          again_check=AGAIN_CHECK, again_pace=AGAIN_PACE,
+                          again_found=AGAIN_FOUND, natives=natives, natk=NATIVE_ROUND)
 
 
 class Decided:

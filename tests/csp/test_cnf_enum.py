@@ -970,6 +970,35 @@ def test_a_sweep_that_finds_little_ends_the_probing(set_name, ident, cap) -> Non
                 assert (x in truth) == (x > 0)
 
 
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [
+    ("unique", "u067", 1), ("unique", "u056", 8), ("unique", "u070", 0),
+    ("variants", "v06", 8), ("variants", "v29", 1), ("variants", "v31", 0)])
+def test_a_first_sweep_that_finds_little_ends_the_probing(set_name, ident, cap) -> None:
+    """``yield_from=1`` (:data:`cnf_enum.PROBE_YIELD_FROM`): the yield stop of
+    ``probe_yield`` from the first sweep on. "It being a weekend..." (u067) stops after
+    its first sweep (fewer probes than with the stop from the second); on any puzzle
+    never more probes than with the stop from the second sweep, every candidate literal
+    of the root holds in every solution, and the same solutions and capped counts."""
+    p = puzzle(set_name, ident)
+    with SatSession(p, defer=True) as s:
+        second = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD)
+        first = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD, yield_from=1)
+    assert cnf_enum.PROBE_YIELD_FROM == 1
+    assert first[1] <= second[1]
+    if ident == "u067":
+        assert first[1] < second[1]
+    assert first[3:] == second[3:]
+    nprim = s.enc.size * s.enc.n
+    solutions = list(itertools.islice(iter_solutions(p), 50))
+    assert solutions
+    for solution in solutions:
+        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
+        for x in first[0]:
+            if abs(x) <= nprim:
+                assert (x in truth) == (x > 0)
+
+
 def _paused_walk(s: SatSession, cap: int, **kw) -> tuple:
     """The walk of :func:`cnf_enum.enumerator`'s arguments (root probing first, branch 1)
     to its end: decisions (of the last walk from the root), probes, the lookahead's
@@ -1064,7 +1093,9 @@ def test_a_first_walk_leaves_the_run_as_it_was_without_it(set_name, ident, cap) 
     one that ends answers with the same solutions and capped counts; one that goes back to
     the probing (its budget spent, or its pace too slow at a check) leaves the run without
     it, decision for decision (the same decisions, probes and lookahead literals), with
-    the pause of a later sweep or not."""
+    the pause of a later sweep or not. With ``again_found`` (:data:`cnf_enum.AGAIN_FOUND`)
+    the second, in a sweep that finds little, goes on while it finds solutions, past its
+    budget too: the same, ended or gone back ("Arrow", v06, ends in it)."""
     p = puzzle(set_name, ident)
     defaults = dict(resort=cnf_enum.PROBE_RESORT, intersect=cnf_enum.PROBE_INTERSECT,
                     ixnode=cnf_enum.PROBE_INTERSECT_NODE)
@@ -1073,23 +1104,31 @@ def test_a_first_walk_leaves_the_run_as_it_was_without_it(set_name, ident, cap) 
     with SatSession(p, defer=True) as s:
         for pause in ({}, pauses):
             plain = _paused_walk(s, cap, **defaults, **pause)
-            for walk, check, pace, shrink, again in (
-                    (1, 0, 0, 1000, 0), (5, 0, 0, 1000, 0), (50, 0, 0, 1000, 0),
-                    (400, 0, 0, 1000, 0), (cnf_enum.FIRST_WALK, cnf_enum.FIRST_CHECK,
-                                           cnf_enum.FIRST_PACE, cnf_enum.FIRST_SHRINK, 0),
-                    (400, 3, 10_000, 950, 0), (5, 0, 0, 1000, 1), (50, 1, 0, 0, 100),
+            for walk, check, pace, shrink, again, found in (
+                    (1, 0, 0, 1000, 0, False), (5, 0, 0, 1000, 0, False),
+                    (50, 0, 0, 1000, 0, False), (400, 0, 0, 1000, 0, False),
                     (cnf_enum.FIRST_WALK, cnf_enum.FIRST_CHECK, cnf_enum.FIRST_PACE,
-                     cnf_enum.FIRST_SHRINK, cnf_enum.FIRST_AGAIN)):
+                     cnf_enum.FIRST_SHRINK, 0, False),
+                    (400, 3, 10_000, 950, 0, False), (5, 0, 0, 1000, 1, False),
+                    (50, 1, 0, 0, 100, False), (20, 1, 0, 0, 100, True),
+                    (cnf_enum.FIRST_WALK, cnf_enum.FIRST_CHECK, cnf_enum.FIRST_PACE,
+                     cnf_enum.FIRST_SHRINK, cnf_enum.FIRST_AGAIN, False),
+                    (cnf_enum.FIRST_WALK, cnf_enum.FIRST_CHECK, cnf_enum.FIRST_PACE,
+                     cnf_enum.FIRST_SHRINK, cnf_enum.FIRST_AGAIN, True)):
                 first = _paused_walk(s, cap, **defaults, **pause, first_walk=walk,
                                      first_check=check, first_pace=pace, first_shrink=shrink,
                                      first_again=again, again_check=cnf_enum.AGAIN_CHECK,
-                                     again_pace=cnf_enum.AGAIN_PACE)
+                                     again_pace=cnf_enum.AGAIN_PACE, again_found=found)
                 assert first[3:] == plain[3:]
                 if first[1] < plain[1]:     # ended in a first walk (the second: after
-                    assert first[0] <= walk  # `again` probes of the first sweep at most)
+                    # `again` probes of the first sweep at most; past its budget only
+                    # while it finds solutions)
+                    assert first[0] <= walk or found
                     assert first[1] == 0 or (again and first[1] <= again + s.n)
                 else:
                     assert first == plain
+                if found and ident == "v06" and again == cnf_enum.FIRST_AGAIN:
+                    assert first[1] < plain[1]
     with pytest.raises(ValueError):
         KERNEL.Enumerator(10, 2, 4, [[1, 2]], first_walk=-1)
     with pytest.raises(ValueError):
