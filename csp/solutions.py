@@ -67,6 +67,7 @@ from .budget import gc_paused
 from .errors import Cancelled, InvalidArgument, TimeLimitExceeded
 from .events import Contradiction
 from .kernel import active
+from .engine import _engine_kernel
 from .search import _choose, _root, _settle
 
 __all__ = ["CandidateCounts", "candidate_counts", "iter_solutions", "count_solutions",
@@ -870,13 +871,28 @@ def _kernel_result(en: Any, res: CandidateCounts, complete: bool) -> None:
     res.solutions_seen = en.found
     res.solution = en.first
     if complete:
-        counts, n, size = res.counts, res.n, res.size
-        seen = [0] * size
-        # the candidates seen (count > 0), picked in C: a pass over those alone
-        for i in compress(range(1, size * n + 1), counts[1:size * n + 1]):
-            c, d = divmod(i - 1, n)
-            seen[c] |= 2 << d
-        res.refuted[:size] = [m & ~s for m, s in zip(res.cand, seen)]
+        seen = seen_masks(res.counts, res.n, res.size)
+        res.refuted[:res.size] = [m & ~s for m, s in zip(res.cand, seen)]
+
+
+def seen_masks(counts: list[int], n: int, size: int) -> list[int]:
+    """Per cell the mask of the digits whose entry of ``counts`` (``cell * n + digit``)
+    is true (``csp._engine_kernel.per_cell`` in C; this pass its reference).
+
+    >>> seen_masks([0, 1, 0, 0, 2, 3, 3], 2, 3)   # cell 0 digit 1, cell 1 digit 2, ...
+    [2, 4, 6]
+    """
+    kernel = active(_engine_kernel)
+    if kernel is not None and type(counts) is list:
+        got = kernel.per_cell(counts, n, size, None)
+        if got is not None:
+            return got
+    seen = [0] * size
+    # the candidates seen (count > 0), picked in C: a pass over those alone
+    for i in compress(range(1, size * n + 1), counts[1:size * n + 1]):
+        c, d = divmod(i - 1, n)
+        seen[c] |= 2 << d
+    return seen
 
 
 def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
