@@ -1416,10 +1416,12 @@ done:
 #undef SETBIT
 
 
+static PyObject *S_scope, *S_events, *S_cost;
+
 /* ---- watch: csp.engine.Engine's watch lists and costs ----------------------------------
  * watch(size, props) -> (watch, prop_cost): watch[c] the tuple of (i, int(props[i].events))
  * for each propagator i whose scope holds c, in the order of i (a scope listing c twice
- * gives two entries, as the Python loop does); prop_cost[i] = int(props[i].cost). The
+ * gives two entries, as the Python loop does; a propagator's entries are one tuple); prop_cost[i] = int(props[i].cost). The
  * loop of Engine.__init__ in C (its reference and fallback); None when a scope names a
  * cell outside 0..size-1 or an attribute is not an int (the Python loop then raises as
  * before). */
@@ -1442,7 +1444,7 @@ static PyObject *k_watch(PyObject *self, PyObject *args) {
     if (!costs || !events || !cnt || !pos || !lists) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < np; i++) {
         PyObject *p = PyList_GET_ITEM(props, i);
-        PyObject *sc = PyObject_GetAttrString(p, "scope");
+        PyObject *sc = PyObject_GetAttr(p, S_scope);
         if (!sc) goto done;
         PyObject *seq = PySequence_Fast(sc, "scope");
         Py_DECREF(sc);
@@ -1457,14 +1459,14 @@ static PyObject *k_watch(PyObject *self, PyObject *args) {
             if (c < 0 || c >= size) goto none;
             cnt[c]++;
         }
-        PyObject *ev = PyObject_GetAttrString(p, "events");
+        PyObject *ev = PyObject_GetAttr(p, S_events);
         if (!ev) goto done;
         if (!PyLong_Check(ev)) { Py_DECREF(ev); goto none; }
         PyObject *evi = PyNumber_Long(ev);        /* int(p.events) */
         Py_DECREF(ev);
         if (!evi) goto done;
         PyList_SET_ITEM(events, i, evi);
-        PyObject *co = PyObject_GetAttrString(p, "cost");
+        PyObject *co = PyObject_GetAttr(p, S_cost);
         if (!co) goto done;
         if (!PyLong_Check(co)) { Py_DECREF(co); goto none; }
         PyObject *coi = PyNumber_Long(co);        /* int(p.cost) */
@@ -1480,18 +1482,19 @@ static PyObject *k_watch(PyObject *self, PyObject *args) {
         PyObject *seq = PyList_GET_ITEM(scopes, i);
         Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
         PyObject **items = PySequence_Fast_ITEMS(seq);
-        PyObject *evi = PyList_GET_ITEM(events, i);
-        PyObject *ii = NULL;
+        if (!k) continue;
+        /* one (i, events) tuple for all of the scope's cells (equal entries) */
+        PyObject *ii = PyLong_FromSsize_t(i);
+        if (!ii) goto done;
+        PyObject *t = PyTuple_Pack(2, ii, PyList_GET_ITEM(events, i));
+        Py_DECREF(ii);
+        if (!t) goto done;
         for (Py_ssize_t j = 0; j < k; j++) {
             Py_ssize_t c = PyLong_AsSsize_t(items[j]);
-            PyObject *t = PyTuple_New(2);
-            if (!t) goto done;
-            if (!ii) { ii = PyLong_FromSsize_t(i); if (!ii) { Py_DECREF(t); goto done; } }
-            Py_INCREF(ii); PyTuple_SET_ITEM(t, 0, ii);
-            Py_INCREF(evi); PyTuple_SET_ITEM(t, 1, evi);
+            Py_INCREF(t);
             PyTuple_SET_ITEM(lists[c], pos[c]++, t);
         }
-        Py_XDECREF(ii);
+        Py_DECREF(t);
     }
     {
         PyObject *w = PyList_New(size);
@@ -1607,7 +1610,11 @@ PyMODINIT_FUNC PyInit__engine_kernel(void) {
     S_changes = PyUnicode_InternFromString("changes");
     S_tick = PyUnicode_InternFromString("tick");
     S_propagation = PyUnicode_InternFromString("propagation");
-    if (!S_propagate || !S_source || !S_name || !S_changes || !S_tick || !S_propagation)
+    S_scope = PyUnicode_InternFromString("scope");
+    S_events = PyUnicode_InternFromString("events");
+    S_cost = PyUnicode_InternFromString("cost");
+    if (!S_propagate || !S_source || !S_name || !S_changes || !S_tick || !S_propagation
+            || !S_scope || !S_events || !S_cost)
         return NULL;
     return PyModule_Create(&module);
 }
