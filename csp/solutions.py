@@ -95,6 +95,9 @@ SEARCH_NODES_PER_SOLUTION = 8
 SEARCH_SLACK = 200
 
 
+_INF = float("inf")
+
+
 class _Limits:
     """A run's deadline and cancel check, asked cheaply between steps (:meth:`check`)."""
 
@@ -103,12 +106,15 @@ class _Limits:
     def __init__(self, time_limit: float | None, cancel: Any) -> None:
         if time_limit is not None and (time_limit != time_limit or time_limit < 0):
             raise InvalidArgument(f"time limit must be 0 or more seconds, got {time_limit!r}")
-        if time_limit == float("inf"):
+        if time_limit == _INF:
             time_limit = None
         self.time_limit = time_limit
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
-        from .sat import cancel_check
-        self.cancelled = cancel_check(cancel)
+        if cancel is None:             # (most calls: no import on their path)
+            self.cancelled = None
+        else:
+            from .sat import cancel_check
+            self.cancelled = cancel_check(cancel)
 
     @property
     def active(self) -> bool:
