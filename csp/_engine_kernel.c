@@ -1415,6 +1415,175 @@ done:
 #undef BIT
 #undef SETBIT
 
+
+static PyObject *S_scope, *S_events, *S_cost;
+
+/* ---- watch: csp.engine.Engine's watch lists and costs ----------------------------------
+ * watch(size, props) -> (watch, prop_cost): watch[c] the tuple of (i, int(props[i].events))
+ * for each propagator i whose scope holds c, in the order of i (a scope listing c twice
+ * gives two entries, as the Python loop does; a propagator's entries are one tuple); prop_cost[i] = int(props[i].cost). The
+ * loop of Engine.__init__ in C (its reference and fallback); None when a scope names a
+ * cell outside 0..size-1 or an attribute is not an int (the Python loop then raises as
+ * before). */
+static PyObject *k_watch(PyObject *self, PyObject *args) {
+    Py_ssize_t size;
+    PyObject *props, *result = NULL, *costs = NULL, *events = NULL;
+    Py_ssize_t *cnt = NULL, *pos = NULL;
+    PyObject **lists = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "nO!", &size, &PyList_Type, &props)) return NULL;
+    if (size < 0) Py_RETURN_NONE;
+    Py_ssize_t np = PyList_GET_SIZE(props);
+    PyObject *scopes = PyList_New(np);
+    if (!scopes) return NULL;
+    costs = PyList_New(np);
+    events = PyList_New(np);
+    cnt = (Py_ssize_t *)calloc((size_t)size + 1, sizeof(Py_ssize_t));
+    pos = (Py_ssize_t *)calloc((size_t)size + 1, sizeof(Py_ssize_t));
+    lists = (PyObject **)calloc((size_t)size + 1, sizeof(PyObject *));
+    if (!costs || !events || !cnt || !pos || !lists) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < np; i++) {
+        PyObject *p = PyList_GET_ITEM(props, i);
+        PyObject *sc = PyObject_GetAttr(p, S_scope);
+        if (!sc) goto done;
+        PyObject *seq = PySequence_Fast(sc, "scope");
+        Py_DECREF(sc);
+        if (!seq) goto done;
+        PyList_SET_ITEM(scopes, i, seq);
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+        PyObject **items = PySequence_Fast_ITEMS(seq);
+        for (Py_ssize_t j = 0; j < k; j++) {
+            if (!PyLong_CheckExact(items[j])) goto none;
+            Py_ssize_t c = PyLong_AsSsize_t(items[j]);
+            if (c == -1 && PyErr_Occurred()) { PyErr_Clear(); goto none; }
+            if (c < 0 || c >= size) goto none;
+            cnt[c]++;
+        }
+        PyObject *ev = PyObject_GetAttr(p, S_events);
+        if (!ev) goto done;
+        if (!PyLong_Check(ev)) { Py_DECREF(ev); goto none; }
+        PyObject *evi = PyNumber_Long(ev);        /* int(p.events) */
+        Py_DECREF(ev);
+        if (!evi) goto done;
+        PyList_SET_ITEM(events, i, evi);
+        PyObject *co = PyObject_GetAttr(p, S_cost);
+        if (!co) goto done;
+        if (!PyLong_Check(co)) { Py_DECREF(co); goto none; }
+        PyObject *coi = PyNumber_Long(co);        /* int(p.cost) */
+        Py_DECREF(co);
+        if (!coi) goto done;
+        PyList_SET_ITEM(costs, i, coi);
+    }
+    for (Py_ssize_t c = 0; c < size; c++) {
+        lists[c] = PyTuple_New(cnt[c]);
+        if (!lists[c]) goto done;
+    }
+    for (Py_ssize_t i = 0; i < np; i++) {
+        PyObject *seq = PyList_GET_ITEM(scopes, i);
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+        PyObject **items = PySequence_Fast_ITEMS(seq);
+        if (!k) continue;
+        /* one (i, events) tuple for all of the scope's cells (equal entries) */
+        PyObject *ii = PyLong_FromSsize_t(i);
+        if (!ii) goto done;
+        PyObject *t = PyTuple_Pack(2, ii, PyList_GET_ITEM(events, i));
+        Py_DECREF(ii);
+        if (!t) goto done;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            Py_ssize_t c = PyLong_AsSsize_t(items[j]);
+            Py_INCREF(t);
+            PyTuple_SET_ITEM(lists[c], pos[c]++, t);
+        }
+        Py_DECREF(t);
+    }
+    {
+        PyObject *w = PyList_New(size);
+        if (!w) goto done;
+        for (Py_ssize_t c = 0; c < size; c++) { PyList_SET_ITEM(w, c, lists[c]); lists[c] = NULL; }
+        result = PyTuple_Pack(2, w, costs);
+        Py_DECREF(w);
+    }
+    goto done;
+none:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    if (lists) for (Py_ssize_t c = 0; c < size; c++) Py_XDECREF(lists[c]);
+    free(lists); free(cnt); free(pos);
+    Py_DECREF(scopes); Py_XDECREF(costs); Py_XDECREF(events);
+    return result;
+}
+
+/* ---- per_cell: a candidate count list read per cell ----------------------------------
+ * per_cell(counts, n, size, cap) -> (seen, digits, capped): counts a list whose entry
+ * c * n + d (c < size, 1 <= d <= n) counts the solutions holding digit d in cell c; per
+ * cell, seen[c] the mask of the digits counted (bit d: a true entry), digits[c] the tuple
+ * of those digits ascending, capped[c] the dict digit -> count if count < cap else cap
+ * (csp.solutions._kernel_result's and sudoku_csp.workbench.candidates._per_cell's passes,
+ * their reference); with cap None, seen alone (a list, not a tuple); None when counts is
+ * shorter or n is out of 1..62. */
+static PyObject *k_per_cell(PyObject *self, PyObject *args) {
+    PyObject *counts, *cap, *seen = NULL, *digits = NULL, *capped = NULL, *result = NULL;
+    Py_ssize_t n, size;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!nnO", &PyList_Type, &counts, &n, &size, &cap)) return NULL;
+    if (n < 1 || n > 62 || size < 0 || PyList_GET_SIZE(counts) < size * n + 1) Py_RETURN_NONE;
+    seen = PyList_New(size);
+    if (!seen) goto done;
+    if (cap == Py_None) {              /* the masks alone */
+        for (Py_ssize_t c = 0; c < size; c++) {
+            unsigned long long m = 0;
+            for (Py_ssize_t d = 1; d <= n; d++) {
+                int t = PyObject_IsTrue(PyList_GET_ITEM(counts, c * n + d));
+                if (t < 0) goto done;
+                if (t) m |= 1ULL << d;
+            }
+            PyObject *mm = PyLong_FromUnsignedLongLong(m);
+            if (!mm) goto done;
+            PyList_SET_ITEM(seen, c, mm);
+        }
+        result = seen;
+        seen = NULL;
+        goto done;
+    }
+    digits = PyList_New(size);
+    capped = PyList_New(size);
+    if (!digits || !capped) goto done;
+    PyObject *ds[64];
+    for (Py_ssize_t c = 0; c < size; c++) {
+        PyObject *dict = PyDict_New();
+        if (!dict) goto done;
+        PyList_SET_ITEM(capped, c, dict);
+        unsigned long long m = 0;
+        int k = 0;
+        for (Py_ssize_t d = 1; d <= n; d++) {
+            PyObject *v = PyList_GET_ITEM(counts, c * n + d);
+            int t = PyObject_IsTrue(v);
+            if (t < 0) goto done;
+            if (!t) continue;
+            m |= 1ULL << d;
+            int lt = PyObject_RichCompareBool(v, cap, Py_LT);
+            if (lt < 0) goto done;
+            PyObject *key = PyLong_FromSsize_t(d);
+            if (!key) goto done;
+            if (PyDict_SetItem(dict, key, lt ? v : cap) < 0) { Py_DECREF(key); goto done; }
+            ds[k++] = key;               /* the dict holds it: borrowed below */
+            Py_DECREF(key);
+        }
+        PyObject *tup = PyTuple_New(k);
+        if (!tup) goto done;
+        for (int j = 0; j < k; j++) { Py_INCREF(ds[j]); PyTuple_SET_ITEM(tup, j, ds[j]); }
+        PyList_SET_ITEM(digits, c, tup);
+        PyObject *mm = PyLong_FromUnsignedLongLong(m);
+        if (!mm) goto done;
+        PyList_SET_ITEM(seen, c, mm);
+    }
+    result = PyTuple_Pack(3, seen, digits, capped);
+done:
+    Py_XDECREF(seen); Py_XDECREF(digits); Py_XDECREF(capped);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"geo", k_geo, METH_VARARGS, "geo(size, n, peers, cell_full, full_cells): house tables"},
     {"props", k_props, METH_VARARGS,
@@ -1425,6 +1594,10 @@ static PyMethodDef methods[] = {
      "subsumed, nofix): Engine.propagate's loop, untraced"},
     {"order_specs", k_order_specs, METH_VARARGS,
      "order_specs(less, ne, house_cells): csp.constraints.order._order_specs, or None"},
+    {"watch", k_watch, METH_VARARGS,
+     "watch(size, props): Engine's watch lists and costs, or None"},
+    {"per_cell", k_per_cell, METH_VARARGS,
+     "per_cell(counts, n, size, cap): per cell the digits counted (mask, tuple, capped dict)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_engine_kernel",
@@ -1437,7 +1610,11 @@ PyMODINIT_FUNC PyInit__engine_kernel(void) {
     S_changes = PyUnicode_InternFromString("changes");
     S_tick = PyUnicode_InternFromString("tick");
     S_propagation = PyUnicode_InternFromString("propagation");
-    if (!S_propagate || !S_source || !S_name || !S_changes || !S_tick || !S_propagation)
+    S_scope = PyUnicode_InternFromString("scope");
+    S_events = PyUnicode_InternFromString("events");
+    S_cost = PyUnicode_InternFromString("cost");
+    if (!S_propagate || !S_source || !S_name || !S_changes || !S_tick || !S_propagation
+            || !S_scope || !S_events || !S_cost)
         return NULL;
     return PyModule_Create(&module);
 }

@@ -52,16 +52,13 @@ class Engine:
         self.full_cells = geo.full_cells
         self.cell_full = geo.cell_full
         self.props = list(props)
-        self.prop_cost = [int(p.cost) for p in self.props]
-        if self.props:
-            watch: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-            for i, p in enumerate(self.props):
-                ev = int(p.events)
-                for c in p.scope:
-                    watch[c].append((i, ev))
-            self.watch = [tuple(w) for w in watch]
+        kernel = active(_engine_kernel) if self.props else None
+        made = kernel.watch(size, self.props) if kernel is not None else None
+        if made is not None:           # the loop below in C (the same lists and costs)
+            self.watch, self.prop_cost = made
         else:
-            self.watch = geo.no_watch
+            self.prop_cost = [int(p.cost) for p in self.props]
+            self.watch = _watch(size, self.props) if self.props else geo.no_watch
         self.levels = sorted(set(self.prop_cost)) or [0]
         #: the compiled loop's propagator tables (made on the first untraced run; False:
         #: out of the kernel's range)
@@ -350,6 +347,17 @@ class Engine:
             if a in cells and b in cells:
                 return name
         return "all-different"
+
+
+def _watch(size: int, props: Sequence[Propagator]) -> list[tuple[tuple[int, int], ...]]:
+    """Per cell the ``(index, int(events))`` of each propagator whose scope holds it, in
+    the propagators' order (``csp._engine_kernel.watch`` makes the same in C)."""
+    watch: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+    for i, p in enumerate(props):
+        ev = int(p.events)
+        for c in p.scope:
+            watch[c].append((i, ev))
+    return [tuple(w) for w in watch]
 
 
 def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:

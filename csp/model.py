@@ -479,7 +479,8 @@ class Puzzle:
                 if not c.check(*(given[cell] for cell in c.cells)):
                     raise ContradictoryGivens(f"givens break {c.name}: " + ", ".join(
                         f"{self.grid.name(x)}={given[x]}" for x in c.cells))
-            h = c.house() if given else None
+            # (a plain relation, the commonest rule, has no house)
+            h = c.house() if given and type(c) is not Relation else None
             if h is not None:
                 seen: dict[int, int] = {}
                 for cell in h:
@@ -542,6 +543,9 @@ class Puzzle:
         """:meth:`engine`'s work."""
         n = self.grid.n
         houses: list[tuple[str, tuple[int, ...]]] = []
+        #: the cells of each rule's house (:meth:`houses`' cells, in its order: every rule
+        #: with a house goes through add_house), for the ordering bounds
+        house_cells: list[tuple[int, ...]] = []
         props: list[Propagator] = []
         has_less = False
         tables: dict = {}                # each relation key's tables, looked up once
@@ -551,6 +555,7 @@ class Puzzle:
                 raise InvalidConstraint(f"{name}: {len(h)} cells cannot all differ "
                                         f"with digits 1..{n}")
             houses.append((name, h))
+            house_cells.append(tuple(h))
             if gac:
                 props.append(AllDifferentGAC(h, name))
 
@@ -580,9 +585,7 @@ class Puzzle:
             props.extend(c.propagators(n))
             props.extend(c.compile(self))   # whole-puzzle propagators (linear sums)
         if has_less:   # ordering bounds beyond pairs, from every strict < however made
-            props.extend(order_propagators(self.constraints,
-                                           [tuple(h.cells) for h in self.houses()],
-                                           self.grid.name))
+            props.extend(order_propagators(self.constraints, house_cells, self.grid.name))
         return Engine(n, self.grid.size, houses, props, self._namer())
 
     def _namer(self) -> Callable[[int], str] | None:

@@ -67,6 +67,7 @@ from .budget import gc_paused
 from .errors import Cancelled, InvalidArgument, TimeLimitExceeded
 from .events import Contradiction
 from .kernel import active
+from .engine import _engine_kernel
 from .search import _choose, _root, _settle
 
 __all__ = ["CandidateCounts", "candidate_counts", "iter_solutions", "count_solutions",
@@ -94,6 +95,9 @@ SEARCH_NODES_PER_SOLUTION = 8
 SEARCH_SLACK = 200
 
 
+_INF = float("inf")
+
+
 class _Limits:
     """A run's deadline and cancel check, asked cheaply between steps (:meth:`check`)."""
 
@@ -102,12 +106,15 @@ class _Limits:
     def __init__(self, time_limit: float | None, cancel: Any) -> None:
         if time_limit is not None and (time_limit != time_limit or time_limit < 0):
             raise InvalidArgument(f"time limit must be 0 or more seconds, got {time_limit!r}")
-        if time_limit == float("inf"):
+        if time_limit == _INF:
             time_limit = None
         self.time_limit = time_limit
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
-        from .sat import cancel_check
-        self.cancelled = cancel_check(cancel)
+        if cancel is None:             # (most calls: no import on their path)
+            self.cancelled = None
+        else:
+            from .sat import cancel_check
+            self.cancelled = cancel_check(cancel)
 
     @property
     def active(self) -> bool:
@@ -870,13 +877,28 @@ def _kernel_result(en: Any, res: CandidateCounts, complete: bool) -> None:
     res.solutions_seen = en.found
     res.solution = en.first
     if complete:
-        counts, n, size = res.counts, res.n, res.size
-        seen = [0] * size
-        # the candidates seen (count > 0), picked in C: a pass over those alone
-        for i in compress(range(1, size * n + 1), counts[1:size * n + 1]):
-            c, d = divmod(i - 1, n)
-            seen[c] |= 2 << d
-        res.refuted[:size] = [m & ~s for m, s in zip(res.cand, seen)]
+        seen = seen_masks(res.counts, res.n, res.size)
+        res.refuted[:res.size] = [m & ~s for m, s in zip(res.cand, seen)]
+
+
+def seen_masks(counts: list[int], n: int, size: int) -> list[int]:
+    """Per cell the mask of the digits whose entry of ``counts`` (``cell * n + digit``)
+    is true (``csp._engine_kernel.per_cell`` in C; this pass its reference).
+
+    >>> seen_masks([0, 1, 0, 0, 2, 3, 3], 2, 3)   # cell 0 digit 1, cell 1 digit 2, ...
+    [2, 4, 6]
+    """
+    kernel = active(_engine_kernel)
+    if kernel is not None and type(counts) is list:
+        got = kernel.per_cell(counts, n, size, None)
+        if got is not None:
+            return got
+    seen = [0] * size
+    # the candidates seen (count > 0), picked in C: a pass over those alone
+    for i in compress(range(1, size * n + 1), counts[1:size * n + 1]):
+        c, d = divmod(i - 1, n)
+        seen[c] |= 2 << d
+    return seen
 
 
 def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,

@@ -26,7 +26,9 @@ from itertools import compress
 from typing import Any, Callable, Sequence
 
 from csp import Puzzle, State
+from csp.engine import _engine_kernel
 from csp.errors import InvalidArgument
+from csp.kernel import active
 from csp.events import Contradiction
 from csp.solutions import CandidateCounts, candidate_counts
 
@@ -201,6 +203,11 @@ def _per_cell(cc: CandidateCounts) -> tuple[list[tuple[int, ...]], list[dict[int
     one pass over ``cc.counts`` (a setter's answer reads every cell: this is part of each
     call's fixed cost)."""
     n, cap, raw = cc.n, cc.cap, cc.counts
+    kernel = active(_engine_kernel)
+    if kernel is not None and type(raw) is list:      # the pass below in C
+        got = kernel.per_cell(raw, n, cc.size, cap)
+        if got is not None:
+            return got[1], got[2]
     last = cc.size * n
     counts: list[dict[int, int]] = [{} for _ in range(cc.size)]
     # the candidates seen (count > 0, most of them zero), picked in C in ascending order:

@@ -492,3 +492,26 @@ def test_table_propagator_equals_the_relations_propagator():
                                                            want.scope)
             for attr in ("sup_a", "sup_b", "uni_a", "uni_b", "both_a"):
                 assert getattr(got, attr) is getattr(want, attr), (r.name, attr)
+
+
+def test_engine_ordering_bounds_take_the_houses_of_houses():
+    """``Puzzle._build_engine`` hands ``order_propagators`` the cells of the houses it
+    gathers itself: on every workbench model with a ``<`` rule, the engine's ordering
+    bounds are those made from :meth:`Puzzle.houses` (the same cells, in the same order)."""
+    from conftest import workbench_sets
+    from csp.constraints.order import OrderBoundsPropagator, forget_specs, order_propagators
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from sudoku_csp.formats.fpuzzles.read import forget_templates
+    seen = 0
+    for rows in workbench_sets().values():
+        for it in rows:
+            forget_templates()
+            forget_specs()
+            p = load_fpuzzles(it["doc"])
+            got = [q for q in p.engine().props if type(q) is OrderBoundsPropagator]
+            forget_specs()
+            ref = order_propagators(p.constraints, [tuple(h.cells) for h in p.houses()],
+                                    p.grid.name)
+            assert _order_view(got) == _order_view(ref), it["id"]
+            seen += bool(ref)
+    assert seen >= 10

@@ -309,3 +309,71 @@ def test_native_specs_are_each_propagators_spec():
     specs = csp.engine._native_specs(KERNEL, eng.props, eng.n)
     assert specs[0] is None and specs == [csp.engine._native_spec(KERNEL, q, eng.n)
                                           for q in eng.props]
+
+
+def test_watch_lists_in_c_are_the_python_ones():
+    """``watch`` (``Engine``'s watch lists and costs in C) gives ``_watch``'s lists and
+    the costs as ints on every workbench model and on random models; a scope cell outside
+    the grid or a cost that is not an int declines (None: the Python loop runs)."""
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from sudoku_csp.formats.fpuzzles.read import forget_templates
+    seen = 0
+    models = []
+    for rows in workbench_sets().values():
+        for it in rows:
+            forget_templates()
+            models.append(load_fpuzzles(it["doc"]))
+    rng = random.Random(3)
+    models += [_random_model(rng) for _ in range(30)]
+    for p in models:
+        eng = p.engine()
+        if not eng.props:
+            continue
+        got = KERNEL.watch(eng.size, eng.props)
+        assert got is not None
+        watch, costs = got
+        assert watch == csp.engine._watch(eng.size, eng.props) == eng.watch
+        assert costs == [int(q.cost) for q in eng.props] == eng.prop_cost
+        assert all(type(x) is int for x in costs)
+        assert all(type(e) is int for w in watch for _, e in w)
+        seen += 1
+    assert seen > 100
+
+    class Odd:
+        def __init__(self, scope, events=1, cost=1):
+            self.scope, self.events, self.cost = scope, events, cost
+    assert KERNEL.watch(4, [Odd((0, 4))]) is None
+    assert KERNEL.watch(4, [Odd((-1,))]) is None
+    assert KERNEL.watch(4, [Odd((0,), cost=1.5)]) is None
+    assert KERNEL.watch(4, [Odd((1, 1, 2)), Odd([2])]) == (
+        [(), ((0, 1), (0, 1)), ((0, 1), (1, 1)), ()], [1, 1])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_per_cell_in_c_is_the_python_pass(seed, monkeypatch):
+    """``per_cell`` (per cell the digits counted: masks, digit tuples, capped counts) gives
+    what ``_per_cell`` and ``seen_masks`` give in Python, dicts in the same order, on random
+    count lists (big counts and caps too); None past 62 digits or on a short list."""
+    from sudoku_csp.workbench import candidates
+    import csp.solutions
+    from csp.solutions import CandidateCounts, seen_masks
+    rng = random.Random(seed)
+    for _ in range(300):
+        n = rng.choice([1, 2, 4, 6, 9, 16, 62])
+        size = rng.randint(0, 40)
+        counts = [rng.choice([0, 0, 0, 1, 2, 7, 8, 9, 2 ** 70]) for _ in range(size * n + n + 1)]
+        cap = rng.choice([1, 2, 8, 2 ** 80])
+        cc = CandidateCounts(n, size, cap, [0] * size, counts, [0] * size)
+        seen, digits, capped = KERNEL.per_cell(counts, n, size, cap)
+        assert (digits, capped) == candidates._per_cell(cc)      # through the kernel
+        assert seen == seen_masks(counts, n, size)
+        with monkeypatch.context() as m:
+            m.setattr(candidates, "_engine_kernel", None)
+            m.setattr(csp.solutions, "_engine_kernel", None)
+            ref = candidates._per_cell(cc)
+            ref_seen = seen_masks(counts, n, size)
+        assert (digits, capped) == ref
+        assert [list(d.items()) for d in capped] == [list(d.items()) for d in ref[1]]
+        assert seen == ref_seen == KERNEL.per_cell(counts, n, size, None)
+    assert KERNEL.per_cell([0] * 700, 63, 10, 1) is None
+    assert KERNEL.per_cell([0] * 10, 9, 2, 1) is None
