@@ -292,6 +292,15 @@ class Encoding:
             return
         p = math.isqrt(k - 1) + 1          # rows: ceil(sqrt(k))
         q = -(-k // p)                     # columns
+        kernel = active(_auto_kernel)
+        if kernel is not None and type(lits) is list:
+            # the pairs below in C (csp/_auto_kernel.c `product`: the same clauses in the
+            # same order, a packed block in a packed encoding)
+            first = self.top + 1
+            self.top = kernel.product(self.out(), lits, self.top)
+            self.at_most_one(list(range(first, first + p)))
+            self.at_most_one(list(range(first + p, first + p + q)))
+            return
         rows = [self.new_var() for _ in range(p)]
         cols = [self.new_var() for _ in range(q)]
         clauses = self.clauses
@@ -1023,6 +1032,12 @@ def _order_lits(enc: Encoding, cand: list[int], cell: int) -> list[Any]:
     new variable in between, tied to the candidate variables (each candidate sets them
     all by unit propagation, and they leave the candidates they rule out)."""
     n, m = enc.n, cand[cell]
+    kernel = active(_auto_kernel)
+    if kernel is not None and n <= 62 and m > 1 and not m & 1:
+        # the same literals and clauses in C (csp/_auto_kernel.c `order`; a packed block
+        # in a packed encoding)
+        ge, enc.top = kernel.order(enc.out(), m, cell * n, n, enc.top)
+        return ge
     lo, hi = (m & -m).bit_length() - 1, m.bit_length() - 1
     ge: list[Any] = [True] * (lo + 1) + [False] * (n + 2 - lo)
     for v in range(lo + 1, hi + 1):
@@ -1087,6 +1102,18 @@ def _between(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
     up, ga, gb, nga, ngb, mids = ends
     n = enc.n
     base = c * n
+    group = [c]                        # the cells seen that must differ from c and each other
+    for m in mids:
+        if all(m in peers[o] for o in group):
+            group.append(m)
+    mids.append(c)
+    g = len(group)
+    kernel = active(_auto_kernel)
+    if kernel is not None and n <= 62:
+        # the loops below in C (csp/_auto_kernel.c `line`: the same clauses in the same
+        # order, a packed block in a packed encoding)
+        kernel.line(enc.out(), 0, cand[c], base, n, ga, gb, up, g)
+        return True
     add = enc.clauses.append
     for v in digits_of(cand[c]):
         x = -(base + v)
@@ -1094,12 +1121,6 @@ def _between(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
         _or3(add, x, -up, gb[v + 1])
         _or3(add, x, up, ngb[v])
         _or3(add, x, up, ga[v + 1])
-    group = [c]                        # the cells seen that must differ from c and each other
-    for m in mids:
-        if all(m in peers[o] for o in group):
-            group.append(m)
-    mids.append(c)
-    g = len(group)
     for v in range(1, n + 1):
         w = min(v + g + 1, n + 1)
         _or3(add, -up, nga[v], gb[w])
@@ -1132,6 +1153,19 @@ def _lockout(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
         ends = enc.shared[key] = (ga, gb, [_neg(x) for x in ga], [_neg(x) for x in gb], [])
     ga, gb, nga, ngb, mids = ends
     base, mc = c * n, cand[c]
+    group = [c]                        # the cells seen that must differ from c and each other
+    for m in mids:
+        if all(m in peers[o] for o in group):
+            group.append(m)
+    mids.append(c)
+    kernel = active(_auto_kernel)
+    if kernel is not None and n <= 62:
+        # the loops below in C (csp/_auto_kernel.c `line`: the same clauses in the same
+        # order, a packed block in a packed encoding)
+        kernel.line(enc.out(), 1, mc, base, n, ga, gb, 0, len(group),
+                    a * n, 0 if c in peers[a] else mc & cand[a],
+                    b * n, 0 if c in peers[b] else mc & cand[b])
+        return True
     for v in digits_of(mc):
         x = -(base + v)
         _or3(add, x, ga[v + 1], ngb[v])
@@ -1140,11 +1174,6 @@ def _lockout(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
         if c not in peers[e]:
             for v in digits_of(mc & cand[e]):
                 add([-(base + v), -(e * n + v)])
-    group = [c]                        # the cells seen that must differ from c and each other
-    for m in mids:
-        if all(m in peers[o] for o in group):
-            group.append(m)
-    mids.append(c)
     span = n - 1 - len(group)          # the ends lie at most this far apart
     if span < 0:
         add([])
