@@ -814,6 +814,8 @@ static PyObject *cells(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *house_one(PyObject *clauses, PyObject *cand, PyObject *cellseq, int n);
+
 static PyObject *house(PyObject *self, PyObject *args) {
     PyObject *clauses, *cand, *cellseq;
     int n;
@@ -822,6 +824,27 @@ static PyObject *house(PyObject *self, PyObject *args) {
         return NULL;
     if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    return house_one(clauses, cand, cellseq, n);
+}
+
+/* houses(clauses, cand, houses, n): `house` of each cell list of `houses` in turn (a run
+ * of a puzzle's all-different rules in one call: the same clauses in the same order) */
+static PyObject *houses(PyObject *self, PyObject *args) {
+    PyObject *clauses, *cand, *hs;
+    int n;
+    if (!PyArg_ParseTuple(args, "OO!O!i", &clauses, &PyList_Type, &cand, &PyList_Type, &hs, &n))
+        return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hs); i++) {
+        PyObject *r = house_one(clauses, cand, PyList_GET_ITEM(hs, i), n);
+        if (!r) return NULL;
+        Py_DECREF(r);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *house_one(PyObject *clauses, PyObject *cand, PyObject *cellseq, int n) {
     PyObject *seq = PySequence_Fast(cellseq, "cells must be a sequence");
     if (!seq) return NULL;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(seq), size = PyList_GET_SIZE(cand);
@@ -1415,6 +1438,7 @@ PK_WRAP(supports)
 PK_WRAP(units)
 PK_WRAP(cells)
 PK_WRAP(house)
+PK_WRAP(houses)
 PK_WRAP(consecutive)
 PK_WRAP(layers)
 PK_WRAP(line)
@@ -1434,6 +1458,9 @@ static PyMethodDef methods[] = {
      "cells(clauses, cand, n): each cell's exactly-one clauses, compact (csp/sat.py)"},
     {"house", house_pk, METH_VARARGS,
      "house(clauses, cand, cells, n): a house's clauses per digit, compact (csp/sat.py)"},
+    {"houses", houses_pk, METH_VARARGS,
+     "houses(clauses, cand, houses, n): house(clauses, cand, cells, n) of each cell list "
+     "of houses in turn (csp/sat.py)"},
     {"consecutive", consecutive_pk, METH_VARARGS,
      "consecutive(clauses, masks, bases, n, top) -> top: a renban's clauses (csp/sat.py)"},
     {"line", line_pk, METH_VARARGS,

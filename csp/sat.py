@@ -820,7 +820,8 @@ def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence
                 return False
         combos.extend(digits_of(m) for m in found)
     var, clauses = enc.var, enc.clauses
-    sel = [enc.new_var() for _ in combos]
+    sel = list(range(enc.top + 1, enc.top + 1 + len(combos)))     # new variables
+    enc.top += len(combos)
     clauses.append(sel)
     enc.at_most_one(sel)
     kernel = active(_sums._linear_kernel)
@@ -986,7 +987,8 @@ def _sum_side(enc: Encoding, cand: list[int], cells: Sequence[int],
             lits[v] = enc.new_var()
         if len(lits) > 1:
             enc.at_most_one(list(lits.values()))
-    sel = [enc.new_var() for _ in combos]
+    sel = list(range(enc.top + 1, enc.top + 1 + len(combos)))     # new variables
+    enc.top += len(combos)
     clauses.append(sel)
     enc.at_most_one(sel)
     add = clauses.append
@@ -1586,17 +1588,24 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     # a setter puzzle has dozens of relations and houses, each a call of these)
     n, clauses, out = g.n, enc.clauses, enc.out
     kernel = active(_auto_kernel)
-    forbidden = house = None
+    forbidden = houses = None
     if kernel is not None and type(cand) is list and n <= 62:
         forbidden = kernel.forbidden
         if compact and n <= AMO_PAIRWISE:
-            house = kernel.house
+            houses = kernel.houses
+    # a run of all-different rules' cells (compact, in C): written in one call before the
+    # next rule that is not one (the same clauses in the same order; a puzzle's rows,
+    # columns and boxes were 27 calls)
+    run: list[Any] = []
     for con in puzzle.constraints:
         enc.step()
         if not con.cells:
             continue                  # whole-puzzle helpers (ordering bounds) add nothing
-        start = len(clauses)
         kind = type(con)
+        if run and kind is not AllDifferent:
+            houses(out(), cand, run, n)
+            run = []
+        start = len(clauses)
         if kind is Relation:          # the two most common rules straight to their clauses
             pred = con.pred
             if pred is _ne and spans is None:
@@ -1613,8 +1622,8 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                 _relation(enc, cand, con)
         elif kind is AllDifferent:
             if len(set(con.cells)) > 1:
-                if house is not None:
-                    house(out(), cand, con.cells, n)
+                if houses is not None:
+                    run.append(con.cells)
                     enc.step()
                 else:
                     _house(enc, cand, con.cells)
@@ -1622,6 +1631,8 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
             _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
             spans[id(con)] = (start, len(clauses))
+    if run:
+        houses(out(), cand, run, n)
     if spans is None:                 # sums the rules imply together (see derived_sums)
         for cells, total in derived_sums(puzzle):
             _cage(enc, cand, cells, (total,), table_budget // 10)
@@ -1674,31 +1685,39 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
     >>> derived_sums(p)
     [((2, 3), 7), ((4, 5), 7)]
     """
-    sums: list[tuple[frozenset[int], int]] = []
+    sums: list[tuple[int, int, int]] = []      # (cells as bits, how many, total)
     for con in puzzle.constraints:
         kind = type(con)
         if kind is Sum or (kind is Linear and all(a == 1 for a in con.coeffs)):
             cells = con.cells
             if cells and len(set(cells)) == len(cells):
-                sums.append((frozenset(cells), con.total))
+                bits = 0               # the cells as a bit mask (each once)
+                for c in cells:
+                    bits |= 1 << c
+                sums.append((bits, len(cells), con.total))
     if not sums:
         return []
     n = puzzle.grid.n
     whole = n * (n + 1) // 2
-    known = {cs for cs, _ in sums}
+    known = {bits for bits, _, _ in sums}
     out: dict[tuple[int, ...], int] = {}
     for house in puzzle.engine().full_cells:
-        hs = frozenset(house)
-        inside = sorted(((cs, t) for cs, t in sums if cs <= hs), key=lambda x: -len(x[0]))
-        used: set[int] = set()
-        total = 0
-        for cs, t in inside:
-            if used.isdisjoint(cs):
-                used |= cs
+        hs = 0
+        for c in house:
+            hs |= 1 << c
+        # the sums inside the house, the largest first (a stable sort: in the rules'
+        # order within a size)
+        inside = sorted([x for x in sums if not x[0] & ~hs], key=lambda x: -x[1])
+        used = total = 0
+        for bits, _, t in inside:
+            if not used & bits:
+                used |= bits
                 total += t
-        rest = hs - used
-        if inside and 0 < len(rest) <= DERIVED_CELLS and rest not in known:
-            out.setdefault(tuple(sorted(rest)), whole - total)
+        rest = hs & ~used
+        if inside and rest and rest not in known:
+            left = {c for c in house if rest >> c & 1}
+            if len(left) <= DERIVED_CELLS:
+                out.setdefault(tuple(sorted(left)), whole - total)
     return list(out.items())
 
 

@@ -458,3 +458,20 @@ def test_kernel_writes_the_product_at_most_one(monkeypatch):
                 enc.at_most_one(lits)
                 out.append((list(sat.unpacked(enc.clauses)), enc.top))
         assert out[0] == out[1] and out[2] == out[3], k
+
+
+@pytest.mark.parametrize("packed", (False, True))
+def test_kernel_writes_a_run_of_houses_as_each_house(packed):
+    """``houses`` (a run of all-different rules in one call, csp/sat.py ``encode``) writes
+    what ``house`` writes for each cell list in turn, lists and packed blocks alike."""
+    rng = random.Random(11)
+    for n in (4, 9, 12):
+        cand = [sum(1 << d for d in range(1, n + 1) if rng.random() < 0.7) for _ in range(n * n)]
+        runs = [rng.sample(range(n * n), rng.randint(2, n)) for _ in range(7)]
+        runs.append(runs[0][::-1] + runs[0][:1])                # unsorted, a cell twice
+        one = bytearray() if packed else []
+        for cells in runs:
+            KERNEL.house(one, cand, cells, n)
+        many = bytearray() if packed else []
+        KERNEL.houses(many, cand, runs, n)
+        assert many == one
