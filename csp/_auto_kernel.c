@@ -814,6 +814,8 @@ static PyObject *cells(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *house_one(PyObject *clauses, PyObject *cand, PyObject *cellseq, int n);
+
 static PyObject *house(PyObject *self, PyObject *args) {
     PyObject *clauses, *cand, *cellseq;
     int n;
@@ -822,6 +824,27 @@ static PyObject *house(PyObject *self, PyObject *args) {
         return NULL;
     if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    return house_one(clauses, cand, cellseq, n);
+}
+
+/* houses(clauses, cand, houses, n): `house` of each cell list of `houses` in turn (a run
+ * of a puzzle's all-different rules in one call: the same clauses in the same order) */
+static PyObject *houses(PyObject *self, PyObject *args) {
+    PyObject *clauses, *cand, *hs;
+    int n;
+    if (!PyArg_ParseTuple(args, "OO!O!i", &clauses, &PyList_Type, &cand, &PyList_Type, &hs, &n))
+        return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hs); i++) {
+        PyObject *r = house_one(clauses, cand, PyList_GET_ITEM(hs, i), n);
+        if (!r) return NULL;
+        Py_DECREF(r);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *house_one(PyObject *clauses, PyObject *cand, PyObject *cellseq, int n) {
     PyObject *seq = PySequence_Fast(cellseq, "cells must be a sequence");
     if (!seq) return NULL;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(seq), size = PyList_GET_SIZE(cand);
@@ -1126,6 +1149,220 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+
+/* the order literals of a line's end (csp/sat.py `_order_lits`: per v = 0 .. n + 2, True,
+ * False or a variable) read into `out` (LINE_T for True, 0 for False: no literal is 0) */
+#define LINE_T LLONG_MAX
+static int read_order(PyObject *o, int n, ll *out) {
+    if (!PyList_Check(o) || PyList_GET_SIZE(o) != n + 3) {
+        PyErr_SetString(PyExc_ValueError, "order literals: a list of n + 3 items");
+        return -1;
+    }
+    for (int v = 0; v < n + 3; v++) {
+        PyObject *x = PyList_GET_ITEM(o, v);
+        if (x == Py_True) out[v] = LINE_T;
+        else if (x == Py_False) out[v] = 0;
+        else {
+            if (!PyLong_Check(x)) { PyErr_SetString(PyExc_TypeError, "order literals: bools or ints"); return -1; }
+            out[v] = PyLong_AsLongLong(x);
+            if (out[v] == -1 && PyErr_Occurred()) return -1;
+            if (out[v] == 0 || out[v] > ((ll)1 << 40) || out[v] < -((ll)1 << 40)) {
+                PyErr_SetString(PyExc_ValueError, "order literal out of range");
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static inline ll line_neg(ll x) { return x == LINE_T ? 0 : x == 0 ? LINE_T : -x; }
+
+/* csp/sat.py `_or3`: the clause a or y or z, none when y or z is True, a False one left out */
+static int line_or3(PyObject *out, ll a, ll y, ll z) {
+    if (y == LINE_T || z == LINE_T) return 0;
+    ll xs[3];
+    Py_ssize_t len = 0;
+    xs[len++] = a;
+    if (y) xs[len++] = y;
+    if (z) xs[len++] = z;
+    return emit(out, xs, len);
+}
+
+/* line(clauses, kind, cmask, base, n, ga, gb, up, g, abase=0, amask=0, bbase=0, bmask=0):
+ * one cell's clauses of a between line (kind 0) or a lockout line (kind 1) over its ends'
+ * order literals ga, gb (csp/sat.py `_between`, `_lockout`: the clauses those write, in the
+ * same order). Between: per digit v of the cell (variable base + v), a < v < b when `up`,
+ * b < v < a when not; then per v = 1 .. n the ends at least g + 1 apart. Lockout: per
+ * digit v, a > v or b < v, and b > v or a < v; then the cell not on an end's digit (per
+ * digit v of amask, then of bmask: the cell's digits an end shares without a house
+ * saying so; abase, bbase: the ends' ids times n); then the ends at most n - 1 - g apart
+ * (an empty clause when that is negative) */
+static PyObject *line(PyObject *self, PyObject *args) {
+    PyObject *clauses, *oa, *ob;
+    int kind, n;
+    long long cmask, base, up, g, ebase[2] = {0, 0}, emask[2] = {0, 0};
+    if (!PyArg_ParseTuple(args, "OiLLiOOLL|LLLL", &clauses, &kind, &cmask, &base, &n, &oa,
+                          &ob, &up, &g, &ebase[0], &emask[0], &ebase[1], &emask[1]))
+        return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    if (kind != 0 && kind != 1) { PyErr_SetString(PyExc_ValueError, "kind: 0 or 1"); return NULL; }
+    if (cmask < 0 || (uint64_t)cmask >> (n + 1) || base < 0 || base > ((ll)1 << 40)
+        || up < 0 || up > ((ll)1 << 40) || g < 0 || g > 1000
+        || ebase[0] < 0 || ebase[0] > ((ll)1 << 40) || ebase[1] < 0 || ebase[1] > ((ll)1 << 40)
+        || emask[0] < 0 || (uint64_t)emask[0] >> (n + 1) || emask[1] < 0 || (uint64_t)emask[1] >> (n + 1)) {
+        PyErr_SetString(PyExc_ValueError, "line: an argument out of range");
+        return NULL;
+    }
+    ll ga[66], gb[66], nga[66], ngb[66];
+    if (read_order(oa, n, ga) < 0 || read_order(ob, n, gb) < 0) return NULL;
+    for (int v = 0; v < n + 3; v++) { nga[v] = line_neg(ga[v]); ngb[v] = line_neg(gb[v]); }
+    ll hi = base + n > up ? base + n : up;
+    for (int j = 0; j < 2; j++) if (ebase[j] + n > hi) hi = ebase[j] + n;
+    for (int v = 0; v < n + 3; v++) {
+        if (ga[v] != LINE_T && llabs(ga[v]) > hi) hi = llabs(ga[v]);
+        if (gb[v] != LINE_T && llabs(gb[v]) > hi) hi = llabs(gb[v]);
+    }
+    if (!pk_is(clauses) && lits_init(1, hi) < 0) return NULL;
+    int bad = 0;
+    for (int v = 1; v <= n && !bad; v++) {
+        if (!((uint64_t)cmask >> v & 1)) continue;
+        ll x = -(base + v);
+        if (kind == 0)
+            bad = line_or3(clauses, x, -up, nga[v]) < 0 || line_or3(clauses, x, -up, gb[v + 1]) < 0
+                  || line_or3(clauses, x, up, ngb[v]) < 0 || line_or3(clauses, x, up, ga[v + 1]) < 0;
+        else
+            bad = line_or3(clauses, x, ga[v + 1], ngb[v]) < 0
+                  || line_or3(clauses, x, gb[v + 1], nga[v]) < 0;
+    }
+    if (kind == 0)
+        for (int v = 1; v <= n && !bad; v++) {
+            ll w = v + g + 1 < n + 1 ? v + g + 1 : n + 1;
+            bad = line_or3(clauses, -up, nga[v], gb[w]) < 0 || line_or3(clauses, up, ngb[v], ga[w]) < 0;
+        }
+    else {
+        for (int j = 0; j < 2 && !bad; j++)          /* not an end's digit (emask[j]) */
+            for (int v = 1; v <= n && !bad; v++)
+                if ((uint64_t)emask[j] >> v & 1) bad = emit2(clauses, -(base + v), -(ebase[j] + v)) < 0;
+        ll span = n - 1 - g, xs[2] = {0, 0};                /* the ends at most span apart */
+        if (span < 0 && !bad) bad = emit(clauses, xs, 0) < 0;
+        for (ll v = span + 2; v <= n && span >= 0 && !bad; v++) {
+            ll pr[2][2] = {{ngb[v], ga[v - span]}, {nga[v], gb[v - span]}};
+            for (int j = 0; j < 2 && !bad; j++) {
+                if (pr[j][0] == LINE_T || pr[j][1] == LINE_T) continue;
+                Py_ssize_t len = 0;
+                if (pr[j][0]) xs[len++] = pr[j][0];
+                if (pr[j][1]) xs[len++] = pr[j][1];
+                bad = emit(clauses, xs, len) < 0;
+            }
+        }
+    }
+    if (!pk_is(clauses)) lits_free();
+    if (bad) return NULL;
+    Py_RETURN_NONE;
+}
+
+
+
+/* order(clauses, cmask, base, n, top) -> (ge, top): a cell's order literals and their
+ * clauses (csp/sat.py `_order_lits`, the same list and clauses in the same order): ge[v],
+ * v = 0 .. n + 2, True up to the cell's lowest candidate lo, a new variable (top + 1, ...)
+ * for lo < v <= hi (its highest), False above; per such v, "at least v" needs "at least v
+ * - 1" (past lo + 1) and v or "at least v + 1"; per candidate d, d needs "at least d" (d >
+ * lo) and not "at least d + 1" (d < hi). The mask must not be empty */
+static PyObject *order(PyObject *self, PyObject *args) {
+    PyObject *clauses;
+    long long cmask, base, top;
+    int n;
+    if (!PyArg_ParseTuple(args, "OLLiL", &clauses, &cmask, &base, &n, &top)) return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    if (cmask <= 0 || (uint64_t)cmask >> (n + 1) || (cmask & 1) || base < 0 || base > ((ll)1 << 40)
+        || top < 0 || top > ((ll)1 << 40)) {
+        PyErr_SetString(PyExc_ValueError, "order: an argument out of range");
+        return NULL;
+    }
+    uint64_t m = (uint64_t)cmask;
+    int lo = __builtin_ctzll(m), hi = 63 - __builtin_clzll(m);
+    ll ge[66];                       /* LINE_T, 0 (False) or a variable */
+    for (int v = 0; v < n + 3; v++) ge[v] = v <= lo ? LINE_T : 0;
+    for (int v = lo + 1; v <= hi; v++) ge[v] = ++top;
+    PyObject *lst = PyList_New(n + 3);
+    if (!lst) return NULL;
+    for (int v = 0; v < n + 3; v++) {
+        PyObject *x = ge[v] == LINE_T ? Py_True : ge[v] == 0 ? Py_False : PyLong_FromLongLong(ge[v]);
+        if (!x) { Py_DECREF(lst); return NULL; }
+        if (ge[v] == LINE_T || ge[v] == 0) Py_INCREF(x);
+        PyList_SET_ITEM(lst, v, x);
+    }
+    int pk = pk_is(clauses), bad = 0;
+    if (!pk && lits_init(1, base + n > top ? base + n : top) < 0) { Py_DECREF(lst); return NULL; }
+    ll xs[3];
+    for (int v = lo + 1; v <= hi && !bad; v++) {
+        ll x = ge[v];
+        if (v - 1 > lo) bad = emit2(clauses, -x, ge[v - 1]) < 0;
+        if (bad) break;
+        Py_ssize_t len = 0;
+        xs[len++] = -x;
+        if (m >> v & 1) xs[len++] = base + v;
+        if (ge[v + 1] != 0) xs[len++] = ge[v + 1];
+        bad = emit(clauses, xs, len) < 0;
+    }
+    for (int d = 1; d <= n && !bad; d++) {
+        if (!(m >> d & 1)) continue;
+        if (d > lo) bad = emit2(clauses, -(base + d), ge[d]) < 0;
+        if (!bad && ge[d + 1] != 0) bad = emit2(clauses, -(base + d), -ge[d + 1]) < 0;
+    }
+    if (!pk) lits_free();
+    if (bad) { Py_DECREF(lst); return NULL; }
+    return Py_BuildValue("(NL)", lst, top);
+}
+
+/* product(clauses, lits, top) -> top: the product encoding's pairs of an "at most one" of
+ * the k literals `lits` (csp/sat.py `Encoding.at_most_one` past AMO_PAIRWISE): p =
+ * ceil(sqrt(k)) row variables top + 1 .. top + p and q = ceil(k / p) column variables
+ * after them; literal i (row i / q, column i % q) gives [-x, row] and [-x, column], in
+ * order. The caller writes "at most one" of the rows and of the columns */
+static PyObject *product(PyObject *self, PyObject *args) {
+    PyObject *clauses, *lst;
+    long long top;
+    if (!PyArg_ParseTuple(args, "OO!L", &clauses, &PyList_Type, &lst, &top)) return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
+    Py_ssize_t k = PyList_GET_SIZE(lst);
+    if (k < 2 || top < 0 || top > ((ll)1 << 40)) {
+        PyErr_SetString(PyExc_ValueError, "product: two literals or more, top in range");
+        return NULL;
+    }
+    ll *xs = malloc((size_t)k * sizeof(ll));
+    if (!xs) return PyErr_NoMemory();
+    ll hi = top;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *o = PyList_GET_ITEM(lst, i);
+        if (!PyLong_Check(o)) { free(xs); PyErr_SetString(PyExc_TypeError, "literals must be ints"); return NULL; }
+        xs[i] = PyLong_AsLongLong(o);
+        if (xs[i] == -1 && PyErr_Occurred()) { free(xs); return NULL; }
+        if (xs[i] == 0 || xs[i] > ((ll)1 << 40) || xs[i] < -((ll)1 << 40)) {
+            free(xs); PyErr_SetString(PyExc_ValueError, "literal out of range"); return NULL;
+        }
+        if (llabs(xs[i]) > hi) hi = llabs(xs[i]);
+    }
+    ll p = 0;                                   /* rows: isqrt(k - 1) + 1 */
+    while ((p + 1) * (p + 1) <= (ll)k - 1) p++;
+    p++;
+    ll q = ((ll)k + p - 1) / p;
+    if (top + p + q > hi) hi = top + p + q;
+    int pk = pk_is(clauses), bad = 0;
+    if (!pk && lits_init(1, hi) < 0) { free(xs); return NULL; }
+    for (Py_ssize_t i = 0; i < k && !bad; i++) {
+        ll r = (ll)i / q, c = (ll)i % q;
+        bad = emit2(clauses, -xs[i], top + 1 + r) < 0 || emit2(clauses, -xs[i], top + p + 1 + c) < 0;
+    }
+    if (!pk) lits_free();
+    free(xs);
+    if (bad) return NULL;
+    return PyLong_FromLongLong(top + p + q);
+}
+
 /* unpack(block, pairs=False): a packed block's clauses (csp/_packed.h) as the lists and
  * tuples ("at most one" groups) its writers would have appended to a list, in order (what
  * csp/sat.py's `unpacked` reads in Python); with `pairs`, a group as its pairwise clauses
@@ -1201,8 +1438,12 @@ PK_WRAP(supports)
 PK_WRAP(units)
 PK_WRAP(cells)
 PK_WRAP(house)
+PK_WRAP(houses)
 PK_WRAP(consecutive)
 PK_WRAP(layers)
+PK_WRAP(line)
+PK_WRAP(product)
+PK_WRAP(order)
 
 static PyMethodDef methods[] = {
     {"forbidden", forbidden_pk, METH_VARARGS,
@@ -1217,8 +1458,20 @@ static PyMethodDef methods[] = {
      "cells(clauses, cand, n): each cell's exactly-one clauses, compact (csp/sat.py)"},
     {"house", house_pk, METH_VARARGS,
      "house(clauses, cand, cells, n): a house's clauses per digit, compact (csp/sat.py)"},
+    {"houses", houses_pk, METH_VARARGS,
+     "houses(clauses, cand, houses, n): house(clauses, cand, cells, n) of each cell list "
+     "of houses in turn (csp/sat.py)"},
     {"consecutive", consecutive_pk, METH_VARARGS,
      "consecutive(clauses, masks, bases, n, top) -> top: a renban's clauses (csp/sat.py)"},
+    {"line", line_pk, METH_VARARGS,
+     "line(clauses, kind, cmask, base, n, ga, gb, up, g): a between (0) or lockout (1) "
+     "line cell's clauses over its ends' order literals (csp/sat.py)"},
+    {"product", product_pk, METH_VARARGS,
+     "product(clauses, lits, top) -> top: the product encoding's pairs of an \"at most "
+     "one\" past AMO_PAIRWISE literals (csp/sat.py Encoding.at_most_one)"},
+    {"order", order_pk, METH_VARARGS,
+     "order(clauses, cmask, base, n, top) -> (ge, top): a cell's order literals and their "
+     "clauses (csp/sat.py _order_lits)"},
     {"forward", forward, METH_VARARGS,
      "forward(native, doms, limit) -> (layers, start live) or None: the layers of an "
      "automaton the kernel steps itself (csp/sat.py)"},

@@ -292,6 +292,15 @@ class Encoding:
             return
         p = math.isqrt(k - 1) + 1          # rows: ceil(sqrt(k))
         q = -(-k // p)                     # columns
+        kernel = active(_auto_kernel)
+        if kernel is not None and type(lits) is list:
+            # the pairs below in C (csp/_auto_kernel.c `product`: the same clauses in the
+            # same order, a packed block in a packed encoding)
+            first = self.top + 1
+            self.top = kernel.product(self.out(), lits, self.top)
+            self.at_most_one(list(range(first, first + p)))
+            self.at_most_one(list(range(first + p, first + p + q)))
+            return
         rows = [self.new_var() for _ in range(p)]
         cols = [self.new_var() for _ in range(q)]
         clauses = self.clauses
@@ -811,7 +820,8 @@ def _cage(enc: Encoding, cand: list[int], cells: Sequence[int], totals: Sequence
                 return False
         combos.extend(digits_of(m) for m in found)
     var, clauses = enc.var, enc.clauses
-    sel = [enc.new_var() for _ in combos]
+    sel = list(range(enc.top + 1, enc.top + 1 + len(combos)))     # new variables
+    enc.top += len(combos)
     clauses.append(sel)
     enc.at_most_one(sel)
     kernel = active(_sums._linear_kernel)
@@ -977,7 +987,8 @@ def _sum_side(enc: Encoding, cand: list[int], cells: Sequence[int],
             lits[v] = enc.new_var()
         if len(lits) > 1:
             enc.at_most_one(list(lits.values()))
-    sel = [enc.new_var() for _ in combos]
+    sel = list(range(enc.top + 1, enc.top + 1 + len(combos)))     # new variables
+    enc.top += len(combos)
     clauses.append(sel)
     enc.at_most_one(sel)
     add = clauses.append
@@ -1023,6 +1034,12 @@ def _order_lits(enc: Encoding, cand: list[int], cell: int) -> list[Any]:
     new variable in between, tied to the candidate variables (each candidate sets them
     all by unit propagation, and they leave the candidates they rule out)."""
     n, m = enc.n, cand[cell]
+    kernel = active(_auto_kernel)
+    if kernel is not None and n <= 62 and m > 1 and not m & 1:
+        # the same literals and clauses in C (csp/_auto_kernel.c `order`; a packed block
+        # in a packed encoding)
+        ge, enc.top = kernel.order(enc.out(), m, cell * n, n, enc.top)
+        return ge
     lo, hi = (m & -m).bit_length() - 1, m.bit_length() - 1
     ge: list[Any] = [True] * (lo + 1) + [False] * (n + 2 - lo)
     for v in range(lo + 1, hi + 1):
@@ -1087,6 +1104,18 @@ def _between(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
     up, ga, gb, nga, ngb, mids = ends
     n = enc.n
     base = c * n
+    group = [c]                        # the cells seen that must differ from c and each other
+    for m in mids:
+        if all(m in peers[o] for o in group):
+            group.append(m)
+    mids.append(c)
+    g = len(group)
+    kernel = active(_auto_kernel)
+    if kernel is not None and n <= 62:
+        # the loops below in C (csp/_auto_kernel.c `line`: the same clauses in the same
+        # order, a packed block in a packed encoding)
+        kernel.line(enc.out(), 0, cand[c], base, n, ga, gb, up, g)
+        return True
     add = enc.clauses.append
     for v in digits_of(cand[c]):
         x = -(base + v)
@@ -1094,12 +1123,6 @@ def _between(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
         _or3(add, x, -up, gb[v + 1])
         _or3(add, x, up, ngb[v])
         _or3(add, x, up, ga[v + 1])
-    group = [c]                        # the cells seen that must differ from c and each other
-    for m in mids:
-        if all(m in peers[o] for o in group):
-            group.append(m)
-    mids.append(c)
-    g = len(group)
     for v in range(1, n + 1):
         w = min(v + g + 1, n + 1)
         _or3(add, -up, nga[v], gb[w])
@@ -1132,6 +1155,19 @@ def _lockout(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
         ends = enc.shared[key] = (ga, gb, [_neg(x) for x in ga], [_neg(x) for x in gb], [])
     ga, gb, nga, ngb, mids = ends
     base, mc = c * n, cand[c]
+    group = [c]                        # the cells seen that must differ from c and each other
+    for m in mids:
+        if all(m in peers[o] for o in group):
+            group.append(m)
+    mids.append(c)
+    kernel = active(_auto_kernel)
+    if kernel is not None and n <= 62:
+        # the loops below in C (csp/_auto_kernel.c `line`: the same clauses in the same
+        # order, a packed block in a packed encoding)
+        kernel.line(enc.out(), 1, mc, base, n, ga, gb, 0, len(group),
+                    a * n, 0 if c in peers[a] else mc & cand[a],
+                    b * n, 0 if c in peers[b] else mc & cand[b])
+        return True
     for v in digits_of(mc):
         x = -(base + v)
         _or3(add, x, ga[v + 1], ngb[v])
@@ -1140,11 +1176,6 @@ def _lockout(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
         if c not in peers[e]:
             for v in digits_of(mc & cand[e]):
                 add([-(base + v), -(e * n + v)])
-    group = [c]                        # the cells seen that must differ from c and each other
-    for m in mids:
-        if all(m in peers[o] for o in group):
-            group.append(m)
-    mids.append(c)
     span = n - 1 - len(group)          # the ends lie at most this far apart
     if span < 0:
         add([])
@@ -1557,17 +1588,24 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     # a setter puzzle has dozens of relations and houses, each a call of these)
     n, clauses, out = g.n, enc.clauses, enc.out
     kernel = active(_auto_kernel)
-    forbidden = house = None
+    forbidden = houses = None
     if kernel is not None and type(cand) is list and n <= 62:
         forbidden = kernel.forbidden
         if compact and n <= AMO_PAIRWISE:
-            house = kernel.house
+            houses = kernel.houses
+    # a run of all-different rules' cells (compact, in C): written in one call before the
+    # next rule that is not one (the same clauses in the same order; a puzzle's rows,
+    # columns and boxes were 27 calls)
+    run: list[Any] = []
     for con in puzzle.constraints:
         enc.step()
         if not con.cells:
             continue                  # whole-puzzle helpers (ordering bounds) add nothing
-        start = len(clauses)
         kind = type(con)
+        if run and kind is not AllDifferent:
+            houses(out(), cand, run, n)
+            run = []
+        start = len(clauses)
         if kind is Relation:          # the two most common rules straight to their clauses
             pred = con.pred
             if pred is _ne and spans is None:
@@ -1584,8 +1622,8 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                 _relation(enc, cand, con)
         elif kind is AllDifferent:
             if len(set(con.cells)) > 1:
-                if house is not None:
-                    house(out(), cand, con.cells, n)
+                if houses is not None:
+                    run.append(con.cells)
                     enc.step()
                 else:
                     _house(enc, cand, con.cells)
@@ -1593,6 +1631,8 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
             _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
             spans[id(con)] = (start, len(clauses))
+    if run:
+        houses(out(), cand, run, n)
     if spans is None:                 # sums the rules imply together (see derived_sums)
         for cells, total in derived_sums(puzzle):
             _cage(enc, cand, cells, (total,), table_budget // 10)
@@ -1645,31 +1685,39 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
     >>> derived_sums(p)
     [((2, 3), 7), ((4, 5), 7)]
     """
-    sums: list[tuple[frozenset[int], int]] = []
+    sums: list[tuple[int, int, int]] = []      # (cells as bits, how many, total)
     for con in puzzle.constraints:
         kind = type(con)
         if kind is Sum or (kind is Linear and all(a == 1 for a in con.coeffs)):
             cells = con.cells
             if cells and len(set(cells)) == len(cells):
-                sums.append((frozenset(cells), con.total))
+                bits = 0               # the cells as a bit mask (each once)
+                for c in cells:
+                    bits |= 1 << c
+                sums.append((bits, len(cells), con.total))
     if not sums:
         return []
     n = puzzle.grid.n
     whole = n * (n + 1) // 2
-    known = {cs for cs, _ in sums}
+    known = {bits for bits, _, _ in sums}
     out: dict[tuple[int, ...], int] = {}
     for house in puzzle.engine().full_cells:
-        hs = frozenset(house)
-        inside = sorted(((cs, t) for cs, t in sums if cs <= hs), key=lambda x: -len(x[0]))
-        used: set[int] = set()
-        total = 0
-        for cs, t in inside:
-            if used.isdisjoint(cs):
-                used |= cs
+        hs = 0
+        for c in house:
+            hs |= 1 << c
+        # the sums inside the house, the largest first (a stable sort: in the rules'
+        # order within a size)
+        inside = sorted([x for x in sums if not x[0] & ~hs], key=lambda x: -x[1])
+        used = total = 0
+        for bits, _, t in inside:
+            if not used & bits:
+                used |= bits
                 total += t
-        rest = hs - used
-        if inside and 0 < len(rest) <= DERIVED_CELLS and rest not in known:
-            out.setdefault(tuple(sorted(rest)), whole - total)
+        rest = hs & ~used
+        if inside and rest and rest not in known:
+            left = {c for c in house if rest >> c & 1}
+            if len(left) <= DERIVED_CELLS:
+                out.setdefault(tuple(sorted(left)), whole - total)
     return list(out.items())
 
 

@@ -918,6 +918,53 @@ PyDoc_STRVAR(sum_combos_doc,
 "`budget` (the caller's None). None beyond this code (over 16 positions, a digit 0 or\n"
 "past 62).");
 
+
+/* triple_supports(doms, table): csp.constraints.function.table_supports(table, *doms) in C
+ * (the compiled engine loop's scan of a between or lockout line's cell, kernel_scan):
+ * doms three candidate masks, table per digit x a list of per digit y the mask of z */
+static PyObject *py_triple_supports(PyObject *self, PyObject *args) {
+    PyObject *doms, *table;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &doms, &PyList_Type, &table)) return NULL;
+    if (PyList_GET_SIZE(doms) != 3) {
+        PyErr_SetString(PyExc_ValueError, "three masks expected");
+        return NULL;
+    }
+    unsigned long long d[3];
+    for (int i = 0; i < 3; i++) {
+        d[i] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(doms, i));
+        if (d[i] == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    }
+    Py_ssize_t rows = PyList_GET_SIZE(table);
+    unsigned long long sa = 0, sb = 0, sc = 0;
+    for (int x = 0; x < 64; x++) {
+        if (!(d[0] >> x & 1)) continue;
+        if (x >= rows) { PyErr_SetString(PyExc_ValueError, "a digit past the table"); return NULL; }
+        PyObject *row = PyList_GET_ITEM(table, x);
+        if (!PyList_Check(row)) { PyErr_SetString(PyExc_TypeError, "table rows must be lists"); return NULL; }
+        Py_ssize_t cols = PyList_GET_SIZE(row);
+        for (int y = 0; y < 64; y++) {
+            if (!(d[1] >> y & 1)) continue;
+            if (y >= cols) { PyErr_SetString(PyExc_ValueError, "a digit past the table"); return NULL; }
+            unsigned long long z = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(row, y));
+            if (z == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+            z &= d[2];
+            if (z) {
+                sa |= 1ULL << x;
+                sb |= 1ULL << y;
+                sc |= z;
+            }
+        }
+    }
+    if (!sc) Py_RETURN_NONE;
+    return Py_BuildValue("[KKK]", sa, sb, sc);
+}
+
+PyDoc_STRVAR(triple_supports_doc,
+"triple_supports(doms, table) -> [sa, sb, sc] or None\n\n"
+"csp.constraints.function.table_supports(table, *doms) in C: the digits of each of three\n"
+"cells (candidate masks doms) in an allowed triple of table (per x, per y, the mask of z);\n"
+"None when none is.");
+
 /* the clause writers through the pending packed records (csp/_packed.h): appended to
  * their block when the call writes (not when it fails or answers None) */
 static PyObject *py_support_pk(PyObject *self, PyObject *args) { PK_CALL(py_support, self, args, 1); }
@@ -931,6 +978,7 @@ static PyMethodDef methods[] = {
     {"sum_side", py_sum_side_pk, METH_VARARGS, sum_side_doc},
     {"cage", py_cage_pk, METH_VARARGS, cage_doc},
     {"sum_combos", py_sum_combos, METH_VARARGS, sum_combos_doc},
+    {"triple_supports", py_triple_supports, METH_VARARGS, triple_supports_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,6 +14,7 @@ import inspect
 import types
 from typing import Any, Callable, Sequence
 
+from .. import kernel
 from ..bits import digits_of
 from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
@@ -155,6 +156,22 @@ class FunctionPropagator(Propagator):
         if dc & ~sc:
             ctx.remove(c, dc & ~sc, reason)
         return Status.FIX
+
+    #: :meth:`_propagate_table`'s failure (the compiled engine loop's, :meth:`kernel_scan`)
+    failure = "no assignment satisfies it"
+
+    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """A cell of a between or lockout line (three cells, a table): its table's
+        supports in C (``csp.constraints._linear_kernel.triple_supports``, the loop of
+        :func:`table_supports`) for the compiled engine loop, which keeps each cell's
+        supported digits as :meth:`_propagate_table` does; None otherwise."""
+        from . import sums
+        kern = kernel.active(sums._linear_kernel)
+        if (kern is None or self.table is None
+                or type(self).propagate is not FunctionPropagator.propagate
+                or type(self)._propagate_table is not FunctionPropagator._propagate_table):
+            return None
+        return kern.triple_supports, (self.table,)
 
     def propagate(self, ctx: Context) -> Status:
         if self.table is not None:

@@ -398,3 +398,80 @@ def test_packed_blocks_unpack_in_c_as_in_python(monkeypatch, seed):
                 bytearray(array.array("i", [-4, 1, 2]).tobytes())):
         with pytest.raises(ValueError):
             KERNEL.unpack(bad)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kernel_writes_the_between_and_lockout_clauses(monkeypatch, seed):
+    """A between line's and a lockout line's cells (``_between``, ``_lockout``: the
+    ``_or3`` clauses over the ends' order literals, ``line`` in C) in C and in Python,
+    plain, compact and packed: the same clauses in the same order and the same variables,
+    for lines of one to n middle cells, ends with one candidate or all, cells with none."""
+    from csp.constraints import FunctionConstraint
+    from csp.constraints.function import outside_ends, strictly_between
+    rng = random.Random(seed)
+    for n in (4, 6, 9, 12):
+        for _ in range(6):
+            size = n * n
+            a, b, *mids = rng.sample(range(size), 2 + rng.randint(1, n))
+            keep = rng.choice((0.0, 0.3, 0.7, 1.0))
+            cand = [sum(1 << d for d in range(1, n + 1) if rng.random() < keep)
+                    or 1 << rng.randint(1, n) for _ in range(size)]
+            if rng.random() < 0.2:
+                cand[rng.choice(mids)] = 0
+            cells = [a, b] + mids
+            every = rng.random() < 0.3          # the line's cells all differ: a long
+            peers = {c: frozenset(o for o in cells if o != c and (every or (o + c) % 3 != 1))
+                     for c in range(size)}      # lockout's ends cannot fit (an empty clause)
+            out = []
+            for pure, compact, packed in ((True, False, False), (False, False, False),
+                                          (True, True, False), (False, True, True)):
+                with monkeypatch.context() as m:
+                    m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+                    enc = sat.Encoding(n, size, compact=compact, packed=packed)
+                    enc.top += 3                        # as if other rules came first
+                    for pred, write in ((strictly_between, sat._between),
+                                        (outside_ends, sat._lockout)):
+                        for c in mids:
+                            con = FunctionConstraint(pred, (a, b, c), "line")
+                            assert write(enc, cand, con, peers)
+                    if packed:
+                        assert any(type(x) is bytearray for x in enc.clauses)
+                    out.append((list(sat.unpacked(enc.clauses)), enc.top))
+            assert out[0] == out[1] == out[2] == out[3], (n, a, b, mids)
+
+
+def test_kernel_writes_the_product_at_most_one(monkeypatch):
+    """``Encoding.at_most_one`` past ``AMO_PAIRWISE`` literals (the product encoding, its
+    pairs written by ``product`` in C) in C and in Python: the same clauses, groups and
+    new variables in the same order, plain, compact and packed, up to a product of
+    products."""
+    rng = random.Random(5)
+    for k in list(range(sat.AMO_PAIRWISE - 1, 40)) + [143, 144, 145, 170, 400]:
+        lits = [rng.choice((1, -1)) * v for v in rng.sample(range(1, 2000), k)]
+        out = []
+        for pure, compact, packed in ((True, False, False), (False, False, False),
+                                      (True, True, False), (False, True, True)):
+            with monkeypatch.context() as m:
+                m.setenv("SUDOKU_CSP_PURE", "1" if pure else "0")
+                enc = sat.Encoding(9, 81, compact=compact, packed=packed)
+                enc.top = 2000
+                enc.at_most_one(lits)
+                out.append((list(sat.unpacked(enc.clauses)), enc.top))
+        assert out[0] == out[1] and out[2] == out[3], k
+
+
+@pytest.mark.parametrize("packed", (False, True))
+def test_kernel_writes_a_run_of_houses_as_each_house(packed):
+    """``houses`` (a run of all-different rules in one call, csp/sat.py ``encode``) writes
+    what ``house`` writes for each cell list in turn, lists and packed blocks alike."""
+    rng = random.Random(11)
+    for n in (4, 9, 12):
+        cand = [sum(1 << d for d in range(1, n + 1) if rng.random() < 0.7) for _ in range(n * n)]
+        runs = [rng.sample(range(n * n), rng.randint(2, n)) for _ in range(7)]
+        runs.append(runs[0][::-1] + runs[0][:1])                # unsorted, a cell twice
+        one = bytearray() if packed else []
+        for cells in runs:
+            KERNEL.house(one, cand, cells, n)
+        many = bytearray() if packed else []
+        KERNEL.houses(many, cand, runs, n)
+        assert many == one

@@ -178,8 +178,11 @@ def test_compiled_loop_passes_a_propagators_exception_and_the_budget(monkeypatch
     q = classic_puzzle("." * 16)
     q.add_constraint(lambda x, y, z: x + y != z, ["r1c1", "r2c2", "r3c3"], name="sum")
     eng = q.engine()
-    prop = next(p for p in eng.props if csp.engine._native_spec(KERNEL, p, 4) is None)
+    # (a three-cell table the kernel scans itself, kernel_scan: its own propagate, set
+    # below, makes the kernel call it)
+    prop = next(p for p in eng.props if p.name == "sum")
     prop.propagate = boom
+    assert csp.engine._native_spec(KERNEL, prop, 4) is None
     try:
         for compiled in (False, True):
             monkeypatch.setattr(csp.engine, "_engine_kernel", KERNEL if compiled else None)
@@ -377,3 +380,30 @@ def test_per_cell_in_c_is_the_python_pass(seed, monkeypatch):
         assert seen == ref_seen == KERNEL.per_cell(counts, n, size, None)
     assert KERNEL.per_cell([0] * 700, 63, 10, 1) is None
     assert KERNEL.per_cell([0] * 10, 9, 2, 1) is None
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_compiled_loop_runs_the_line_cells_tables_as_python(seed, monkeypatch):
+    """Between and lockout line cells (three cells and a table of triples, which the loop
+    scans itself: ``FunctionPropagator.kernel_scan``) on random 4x4, 6x6 and 9x9 grids
+    with random candidates: the same candidates, calls and contradictions."""
+    from csp.constraints import FunctionConstraint
+    from csp.constraints.function import outside_ends, strictly_between
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9])
+    p = classic_puzzle("." * (n * n))
+    for j in range(rng.randint(1, 3)):
+        pred = rng.choice([strictly_between, outside_ends])
+        a, b, *mids = rng.sample(range(n * n), 2 + rng.randint(1, 3))
+        for c in mids:
+            p.add(FunctionConstraint(pred, (a, b, c), f"line {j}"))
+    eng = p.engine()
+    assert any((csp.engine._native_spec(KERNEL, q, n) or (0,))[0] == 4 for q in eng.props)
+    full = p.initial_state().cand
+    for _ in range(6):
+        cand = list(full)
+        for c in rng.sample(range(n * n), rng.randint(0, n * 2)):
+            cand[c] = 1 << rng.randint(1, n) if rng.random() < 0.7 else \
+                full[c] & ~(1 << rng.randint(1, n))
+        for houses_last in (False, True):
+            _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)

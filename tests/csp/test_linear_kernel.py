@@ -264,3 +264,28 @@ def test_clause_writers_decline_what_they_do_not_take():
     assert clauses == []                                                          # nothing written
     assert KERNEL.linear_tuples([6] * 17, [1] * 17, 20, []) is None               # past 16 cells
     assert KERNEL.linear_tuples([6, 6], [1, 1], 3, [(1, 0)]) is None              # pair not i < j
+
+
+def test_triple_supports_is_table_supports():
+    """``triple_supports`` in C is ``csp.constraints.function.table_supports`` on random
+    tables of triples (the between and lockout predicates', random ones) and masks, empty
+    ones and those with no supported triple included."""
+    import random
+    from csp.constraints.function import (outside_ends, strictly_between, table_supports,
+                                          triple_table)
+    from csp.constraints.sums import _linear_kernel
+    from csp.kernel import active
+    kern = active(_linear_kernel)
+    if kern is None:
+        pytest.skip("csp.constraints._linear_kernel is not built")
+    rng = random.Random(3)
+    for n in (4, 9, 12):
+        full = ((1 << n) - 1) << 1
+        tables = [triple_table(strictly_between, False, n), triple_table(outside_ends, False, n),
+                  [[rng.randrange(1 << (n + 1)) & full for _ in range(n + 1)]
+                   for _ in range(n + 1)]]
+        for table in tables:
+            for _ in range(200):
+                doms = [rng.randrange(1 << (n + 1)) & full & (full if rng.random() < 0.9 else 0)
+                        for _ in range(3)]
+                assert kern.triple_supports(doms, table) == table_supports(table, *doms)
