@@ -1081,6 +1081,18 @@ def _neg(x: Any) -> Any:
     return (not x) if type(x) is bool else -x
 
 
+def _line_group(peers: Any, mids: list[int], c: int) -> list[int]:
+    """The middle cell ``c`` of a between or lockout line and the line's middle cells
+    written before it that see ``c`` and each other (all must differ); records ``c``
+    among the written ones."""
+    group = [c]
+    for m in mids:
+        if all(m in peers[o] for o in group):
+            group.append(m)
+    mids.append(c)
+    return group
+
+
 def _between(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
     """A cell of a between line (:func:`csp.constraints.function.strictly_between` of the
     ends ``a``, ``b`` and the cell ``c``): a direction literal per line (``a < b``) and
@@ -1104,11 +1116,7 @@ def _between(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
     up, ga, gb, nga, ngb, mids = ends
     n = enc.n
     base = c * n
-    group = [c]                        # the cells seen that must differ from c and each other
-    for m in mids:
-        if all(m in peers[o] for o in group):
-            group.append(m)
-    mids.append(c)
+    group = _line_group(peers, mids, c)
     g = len(group)
     kernel = active(_auto_kernel)
     if kernel is not None and n <= 62:
@@ -1155,11 +1163,7 @@ def _lockout(enc: Encoding, cand: list[int], con: Any, peers: Any) -> bool:
         ends = enc.shared[key] = (ga, gb, [_neg(x) for x in ga], [_neg(x) for x in gb], [])
     ga, gb, nga, ngb, mids = ends
     base, mc = c * n, cand[c]
-    group = [c]                        # the cells seen that must differ from c and each other
-    for m in mids:
-        if all(m in peers[o] for o in group):
-            group.append(m)
-    mids.append(c)
+    group = _line_group(peers, mids, c)
     kernel = active(_auto_kernel)
     if kernel is not None and n <= 62:
         # the loops below in C (csp/_auto_kernel.c `line`: the same clauses in the same

@@ -602,13 +602,7 @@ def test_the_lookahead_keeps_every_failed_literal(set_name, ident, decided) -> N
         assert (not open_) == decided
         for v in open_:
             assert not _fails_at_root(s, clauses, new, v)
-        solutions = p.solve().solutions            # one, or two of many
-        assert solutions
-        for solution in solutions:
-            truth = {c * s.enc.n + d for c, d in enumerate(solution)}
-            for x in new:
-                if abs(x) <= nprim:
-                    assert (x in truth) == (x > 0)
+        _assert_root_literals_hold(s, p.solve().solutions, new)   # one, or two of many
 
 
 @needs_kernel
@@ -864,6 +858,20 @@ def _kernel_walk(s: SatSession, cap: int, **kw) -> tuple:
     return root, probed, implied, en.found
 
 
+def _assert_root_literals_hold(s: SatSession, solutions, lits) -> None:
+    """Every literal of ``lits`` on a cell's digit variable holds in every one of
+    ``solutions`` (at least one)."""
+    nprim = s.enc.size * s.enc.n
+    seen = 0
+    for solution in solutions:
+        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
+        for x in lits:
+            if abs(x) <= nprim:
+                assert (x in truth) == (x > 0)
+        seen += 1
+    assert seen
+
+
 @needs_kernel
 @pytest.mark.parametrize("set_name,ident", [
     ("unique", "u068"), ("unique", "u070"), ("unique", "u072"), ("unique", "u082"),
@@ -935,11 +943,7 @@ def test_probing_passes_over_the_cells_seen_since_the_last_change(ident) -> None
         for v in range(1, nprim + 1):
             if v not in root and -v not in root:
                 assert not _fails_at_root(s, clauses, root, v)
-        solution = p.solve().solution
-        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
-        for x in root:
-            if abs(x) <= nprim:
-                assert (x in truth) == (x > 0)
+        _assert_root_literals_hold(s, [p.solve().solution], root)
 
 
 @needs_kernel
@@ -960,14 +964,7 @@ def test_a_sweep_that_finds_little_ends_the_probing(set_name, ident, cap) -> Non
     assert cnf_enum.PROBE_YIELD > 0
     assert cut[1] <= full[1]
     assert cut[3:] == full[3:]
-    nprim = s.enc.size * s.enc.n
-    solutions = list(itertools.islice(iter_solutions(p), 50))
-    assert solutions
-    for solution in solutions:
-        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
-        for x in cut[0]:
-            if abs(x) <= nprim:
-                assert (x in truth) == (x > 0)
+    _assert_root_literals_hold(s, itertools.islice(iter_solutions(p), 50), cut[0])
 
 
 @needs_kernel
@@ -989,14 +986,7 @@ def test_a_first_sweep_that_finds_little_ends_the_probing(set_name, ident, cap) 
     if ident == "u067":
         assert first[1] < second[1]
     assert first[3:] == second[3:]
-    nprim = s.enc.size * s.enc.n
-    solutions = list(itertools.islice(iter_solutions(p), 50))
-    assert solutions
-    for solution in solutions:
-        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
-        for x in first[0]:
-            if abs(x) <= nprim:
-                assert (x in truth) == (x > 0)
+    _assert_root_literals_hold(s, itertools.islice(iter_solutions(p), 50), first[0])
 
 
 def _paused_walk(s: SatSession, cap: int, **kw) -> tuple:
@@ -1172,15 +1162,10 @@ def test_probing_sorts_the_cells_left_after_a_change(set_name, ident, cap) -> No
     with SatSession(p, defer=True) as s:
         plain = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD)
         sorted_ = _kernel_walk(s, cap, probe_yield=cnf_enum.PROBE_YIELD, resort=True)
-        nprim = s.enc.size * s.enc.n
     assert sorted_[3:] == plain[3:]
     if ident in ("u071", "u063", "v32"):
         assert sorted_[1] < plain[1] * 0.7
-    for solution in itertools.islice(iter_solutions(p), 50):
-        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
-        for x in sorted_[0]:
-            if abs(x) <= nprim:
-                assert (x in truth) == (x > 0)
+    _assert_root_literals_hold(s, itertools.islice(iter_solutions(p), 50), sorted_[0])
 
 
 @needs_kernel
@@ -1211,15 +1196,9 @@ def test_intersections_in_the_probes_keep_the_answers(set_name, ident) -> None:
             assert node[3] == off[3]
             fix = _kernel_walk(s, cap, probe_yield=0, ixnode=True)
             assert fix[3] == off[3] and fix[0] >= off[0]
-    nprim = s.enc.size * s.enc.n
     solutions = list(itertools.islice(iter_solutions(p), 50))
-    assert solutions
-    for solution in solutions:
-        truth = {c * s.enc.n + d for c, d in enumerate(solution)}
-        for root in (on[0], cut[0], node[0], fix[0]):
-            for x in root:
-                if abs(x) <= nprim:
-                    assert (x in truth) == (x > 0)
+    for root in (on[0], cut[0], node[0], fix[0]):
+        _assert_root_literals_hold(s, solutions, root)
 
 
 @needs_kernel
