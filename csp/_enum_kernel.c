@@ -1136,32 +1136,46 @@ static int probe(Enumerator *e) {
             assign(e, 2 * v);
             r = PROPAGATE_PROBE(e);
             if (r == 0) {
-                int i;
-                for (i = pos + 1; i < e->trail_n; i++) {
-                    int l = e->trail[i];
-                    if (!(l & 1) && (l >> 1) <= e->nprim) {
-                        e->pmark[l >> 1] = e->sweep;
-                        e->pmepoch[l >> 1] = e->epoch;
-                    }
-                }
-                if (whole) {             /* the literals all clean probes set so far */
-                    int g = e->lagen;
-                    if (clean == 0) {
-                        for (i = pos + 1; i < e->trail_n; i++) {
-                            int l = e->trail[i];
-                            if ((l >> 1) > e->nprim) continue;   /* candidates only */
-                            e->lastamp[l] = g;
-                            e->lacnt[l] = 1;
-                            e->labuf[e->lan++] = l;
-                        }
-                    } else {
-                        for (i = pos + 1; i < e->trail_n; i++) {
-                            int l = e->trail[i];
-                            if (e->lastamp[l] == g) e->lacnt[l]++;
+                /* one pass over the probe's literals: the candidates it placed mark the
+                   sweep (pmark), and with the lookahead, the literals all clean probes of
+                   the cell set so far */
+                const int *tl = e->trail, nprim = e->nprim, sw = e->sweep, ep = e->epoch;
+                int i, tn = e->trail_n, g = e->lagen, *pmark = e->pmark, *pmepoch = e->pmepoch;
+                if (!whole) {
+                    for (i = pos + 1; i < tn; i++) {
+                        int l = tl[i];
+                        if (!(l & 1) && (l >> 1) <= nprim) {
+                            pmark[l >> 1] = sw;
+                            pmepoch[l >> 1] = ep;
                         }
                     }
-                    clean++;
+                } else if (clean == 0) {
+                    int *lastamp = e->lastamp, *lacnt = e->lacnt, *labuf = e->labuf, lan = e->lan;
+                    for (i = pos + 1; i < tn; i++) {
+                        int l = tl[i];
+                        if ((l >> 1) > nprim) continue;   /* candidates only */
+                        if (!(l & 1)) {
+                            pmark[l >> 1] = sw;
+                            pmepoch[l >> 1] = ep;
+                        }
+                        lastamp[l] = g;
+                        lacnt[l] = 1;
+                        labuf[lan++] = l;
+                    }
+                    e->lan = lan;
+                } else {
+                    const int *lastamp = e->lastamp;
+                    int *lacnt = e->lacnt;
+                    for (i = pos + 1; i < tn; i++) {
+                        int l = tl[i];
+                        if (!(l & 1) && (l >> 1) <= nprim) {
+                            pmark[l >> 1] = sw;
+                            pmepoch[l >> 1] = ep;
+                        }
+                        if (lastamp[l] == g) lacnt[l]++;
+                    }
                 }
+                if (whole) clean++;
             }
             undo_to(e, pos);
             e->probing = 0;
