@@ -1425,6 +1425,17 @@ static PyObject *S_scope, *S_events, *S_cost;
  * loop of Engine.__init__ in C (its reference and fallback); None when a scope names a
  * cell outside 0..size-1 or an attribute is not an int (the Python loop then raises as
  * before). */
+/* An int attribute of a propagator as an exact int (a new reference in *out): 1, or 0
+ * when it is not an int (the caller declines: the Python loop runs), -1 on an error. */
+static int int_attr(PyObject *p, PyObject *name, PyObject **out) {
+    PyObject *v = PyObject_GetAttr(p, name);
+    if (!v) return -1;
+    if (!PyLong_Check(v)) { Py_DECREF(v); return 0; }
+    *out = PyNumber_Long(v);
+    Py_DECREF(v);
+    return *out ? 1 : -1;
+}
+
 static PyObject *k_watch(PyObject *self, PyObject *args) {
     Py_ssize_t size;
     PyObject *props, *result = NULL, *costs = NULL, *events = NULL;
@@ -1459,19 +1470,14 @@ static PyObject *k_watch(PyObject *self, PyObject *args) {
             if (c < 0 || c >= size) goto none;
             cnt[c]++;
         }
-        PyObject *ev = PyObject_GetAttr(p, S_events);
-        if (!ev) goto done;
-        if (!PyLong_Check(ev)) { Py_DECREF(ev); goto none; }
-        PyObject *evi = PyNumber_Long(ev);        /* int(p.events) */
-        Py_DECREF(ev);
-        if (!evi) goto done;
+        PyObject *evi, *coi;                      /* int(p.events), int(p.cost) */
+        int r = int_attr(p, S_events, &evi);
+        if (r < 0) goto done;
+        if (r == 0) goto none;
         PyList_SET_ITEM(events, i, evi);
-        PyObject *co = PyObject_GetAttr(p, S_cost);
-        if (!co) goto done;
-        if (!PyLong_Check(co)) { Py_DECREF(co); goto none; }
-        PyObject *coi = PyNumber_Long(co);        /* int(p.cost) */
-        Py_DECREF(co);
-        if (!coi) goto done;
+        r = int_attr(p, S_cost, &coi);
+        if (r < 0) goto done;
+        if (r == 0) goto none;
         PyList_SET_ITEM(costs, i, coi);
     }
     for (Py_ssize_t c = 0; c < size; c++) {
