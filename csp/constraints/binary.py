@@ -148,6 +148,11 @@ class RelationKind(Enum):
     PAIRS = "pairs"                 # (a, b) in param (a frozenset of pairs)
     CUSTOM = "custom"               # any other predicate
 
+    # a member is equal only to itself, so the identity hash serves; Enum's own hashes the
+    # member's name in a Python call, and every relation's key (``(kind, param)``) is
+    # hashed two or three times as a cold engine build looks up its tables
+    __hash__ = object.__hash__
+
 
 class Relation(Constraint):
     """``pred(value_a, value_b)`` must hold between cells ``a`` and ``b``.
