@@ -35,11 +35,14 @@ class BinaryTable(Propagator):
     __slots__ = ("a", "b", "sup_a", "sup_b", "name", "scope", "uni_a", "uni_b", "both_a")
 
     def __init__(self, a: int, b: int, sup_a: tuple[int, ...], sup_b: tuple[int, ...],
-                 name: str, tables: "_MaskTables | None" = None) -> None:
+                 name: str, tables: "_MaskTables | None" = None,
+                 scope: tuple[int, int] | None = None) -> None:
         self.a, self.b = a, b
         self.sup_a, self.sup_b = sup_a, sup_b
         self.name = name
-        self.scope = (a, b) if a < b else (b, a)
+        # ``scope``: the cells ascending when the caller has that tuple (a relation's own
+        # cells: one tuple fewer per relation for the collector to count and walk)
+        self.scope = scope if scope is not None else (a, b) if a < b else (b, a)
         #: supports of a whole candidate mask (small grids): one lookup per side;
         #: ``both_a[mask]``: digits of b compatible with every digit of ``mask`` in a
         if tables is None:
@@ -148,6 +151,11 @@ class RelationKind(Enum):
     PAIRS = "pairs"                 # (a, b) in param (a frozenset of pairs)
     CUSTOM = "custom"               # any other predicate
 
+    # a member is equal only to itself, so the identity hash serves; Enum's own hashes the
+    # member's name in a Python call, and every relation's key (``(kind, param)``) is
+    # hashed two or three times as a cold engine build looks up its tables
+    __hash__ = object.__hash__
+
 
 class Relation(Constraint):
     """``pred(value_a, value_b)`` must hold between cells ``a`` and ``b``.
@@ -176,8 +184,10 @@ class Relation(Constraint):
         if key is None:
             key = ("pred", pred) if relation is RelationKind.CUSTOM else (relation, param)
         self.key = key
-        #: the last (n, tables) of :meth:`tables`
-        self._tables_n: tuple | None = None
+        #: the digit count and tables of the last :meth:`tables` (0: none yet; two
+        #: attributes, not a pair: no tuple a relation that a cold call counts and walks)
+        self._tables_for = 0
+        self._tables_got: tuple | None = None
         self.auto_name = not name
         self.name = name or f"{label}@{a},{b}"
 
@@ -187,16 +197,17 @@ class Relation(Constraint):
             self.auto_name = False
 
     def tables(self, n: int):
-        hit = self._tables_n
-        if hit is not None and hit[0] == n:
-            return hit[1]
+        if self._tables_for == n:
+            return self._tables_got
         out = _tables(self.key, self.pred, n)
-        self._tables_n = (n, out)       # (a relation's key may hash slowly: an enum)
+        self._tables_got = out          # (a relation's key may hash slowly: an enum)
+        self._tables_for = n
         return out
 
     def propagators(self, n: int) -> list[Propagator]:
         sa, sb = self.tables(n)
-        return [BinaryTable(self.a, self.b, sa, sb, self.name, _unions(self.key, sa, sb, n))]
+        return [BinaryTable(self.a, self.b, sa, sb, self.name, _unions(self.key, sa, sb, n),
+                            self.cells if self.a < self.b else None)]
 
     def table_propagator(self, n: int, memo: dict) -> "BinaryTable":
         """``propagators(n)[0]`` (the same tables), for a caller that builds many:
@@ -207,7 +218,8 @@ class Relation(Constraint):
         if hit is None:
             sa, sb = self.tables(n)
             hit = memo[key] = (sa, sb, _unions(key, sa, sb, n))
-        return BinaryTable(self.a, self.b, hit[0], hit[1], self.name, hit[2])
+        return BinaryTable(self.a, self.b, hit[0], hit[1], self.name, hit[2],
+                           self.cells if self.a < self.b else None)
 
     def weak_links(self, n: int) -> Iterator[WeakLink]:
         sa, _ = self.tables(n)

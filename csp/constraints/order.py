@@ -18,7 +18,7 @@ relations were made.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from ..events import Cost, Event, Status
 from ..kernel import active
@@ -63,20 +63,35 @@ def kth_largest(mask: int, k: int) -> int:
     return mask.bit_length() - 1 if mask else 0
 
 
+class _OrderingName:
+    """The ``name`` of an :class:`OrderBoundsPropagator` made by :func:`order_propagators`
+    (``ordering at`` its cell, by the namer it was given), written on first read and kept
+    in the instance (which then shadows this: a non-data descriptor)."""
+
+    def __get__(self, obj: "OrderBoundsPropagator | None", cls: type | None = None) -> str:
+        if obj is None:
+            return "ordering"
+        name = obj.__dict__["name"] = f"ordering at {obj._namer(obj.cell)}"
+        return name
+
+
 class OrderBoundsPropagator(Propagator):
     """Bounds of ``cell`` from the cells known to be smaller / larger, in groups of cells
     that must all differ (``below``: groups all < cell; ``above``: groups all > cell)."""
+
+    name = _OrderingName()      # (an instance made by __init__ has its own)
 
     cost = Cost.LINEAR
     events = Event.DOM
     history_free = True
 
-    def __init__(self, cell: int, below: list[tuple[int, ...]], above: list[tuple[int, ...]],
-                 name: str, scope: tuple[int, ...] | None = None) -> None:
+    def __init__(self, cell: int, below: Sequence[tuple[int, ...]],
+                 above: Sequence[tuple[int, ...]], name: str,
+                 scope: tuple[int, ...] | None = None) -> None:
         self.cell = cell
         self.below = below
         self.above = above
-        self.scope = (tuple(sorted({cell, *(c for g in below + above for c in g)}))
+        self.scope = (tuple(sorted({cell, *(c for g in (*below, *above) for c in g)}))
                       if scope is None else scope)
         self.name = name
 
@@ -130,8 +145,15 @@ def order_propagators(constraints: Iterable[object], house_cells: list[tuple[int
         if len(_SPECS) >= _SPECS_SIZE:
             _SPECS.pop(next(iter(_SPECS)))
         _SPECS[key] = specs
-    return [OrderBoundsPropagator(x, list(b), list(a), f"ordering at {name(x)}", scope)
-            for x, b, a, scope in specs]
+    # made without __init__ (its groups the specs' tuples, its scope given) and named when
+    # something reads the name (an explanation, a contradiction): a cold call on a puzzle
+    # with many thermometers makes dozens of them and most are never named
+    make, cls, out = object.__new__, OrderBoundsPropagator, []
+    for x, b, a, scope in specs:
+        p = make(cls)
+        p.__dict__ = {"cell": x, "below": b, "above": a, "scope": scope, "_namer": name}
+        out.append(p)
+    return out
 
 
 #: :func:`order_propagators`' work by its inputs (the ``<`` pairs, the other ``!=`` pairs,
