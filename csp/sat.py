@@ -127,6 +127,9 @@ AMO_PAIRWISE = 12
 #: clauses held before :func:`sat_search` hands them to the solver (bounds the memory of
 #: a batch; not measured)
 FLUSH_CLAUSES = 20_000
+#: :meth:`Encoding.expanded` calls its ``check`` every this many "at most one" groups
+#: written out as pairs (and between packed blocks)
+EXPAND_CHECK = 256
 #: tuples a rule's scope may hold to be encoded as a table (past it: the rule's automaton
 #: or lazy check; from the first SAT version, not measured)
 TABLE_BUDGET = 20_000
@@ -337,10 +340,13 @@ class Encoding:
             self.deferred = []
         return self.clauses
 
-    def expanded(self) -> list[list[int]]:
+    def expanded(self, check: Callable[[], Any] | None = None) -> list[list[int]]:
         """The clauses, each "at most one" group of a compact encoding written out as a
         clause per pair where it stood (what a SAT solver takes); from then on the
-        encoding is not compact.
+        encoding is not compact. ``check`` (a caller's deadline or cancel: it raises to
+        stop) is called between packed blocks and every :data:`EXPAND_CHECK` groups: on a
+        big grid the pairs are millions of clauses (a 35x35 killer: 0.8 s), and a stop
+        leaves the encoding as it was.
 
         >>> enc = Encoding(9, 81, compact=True)
         >>> enc.at_most_one([1, 2, 3]); enc.clauses.append([4, 5]); enc.clauses
@@ -352,10 +358,18 @@ class Encoding:
         if self.compact:
             out: list[list[int]] = []
             comb = itertools.combinations
+            left = EXPAND_CHECK
             for c in self.clauses:
                 if type(c) is tuple:
                     out.extend(map(list, comb([-x for x in c], 2)))
+                    if check is not None:
+                        left -= 1
+                        if not left:
+                            check()
+                            left = EXPAND_CHECK
                 elif type(c) is bytearray:         # a packed block, its groups as pairs
+                    if check is not None:
+                        check()
                     out.extend(_unpack_block(c, True))
                 else:
                     out.append(c)
@@ -2116,11 +2130,17 @@ class SatSession:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- the life of a session -----------------------------------------------------------
-    def open(self) -> None:
+    def open(self, check: Callable[[], Any] | None = None) -> None:
         """Build the solver (``defer=True`` leaves that to this call: a caller that may
-        answer from :attr:`enc` alone, as :mod:`csp.enumerate` does, saves its set-up)."""
+        answer from :attr:`enc` alone, as :mod:`csp.enumerate` does, saves its set-up).
+        ``check`` (the caller's deadline or cancel, raising to stop) is called while the
+        compact encoding is written out (:meth:`Encoding.expanded`) and before the solver
+        is built."""
         if self._solver is None and self.cand is not None:
-            self._solver = new_solver(itertools.chain(self.enc.expanded(),
+            clauses = self.enc.expanded(check)
+            if check is not None:
+                check()
+            self._solver = new_solver(itertools.chain(clauses,
                                                       unpacked(self.enc.extra),
                                                       unpacked(self._units)), self._kind)
             self._bind(self._kind)

@@ -358,12 +358,12 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
                     return
                 if check is not None:
                     check()
-            s.open()
+            s.open(check)
             for packed in listed:
                 s.block(list(packed))
             del listed
         else:
-            s.open()
+            s.open(limits.check if limits.active else None)
         s.start(limits.deadline, cancel, limits.time_limit)
         while True:
             values = s.solve()
@@ -411,7 +411,7 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
                 break
             en = cnf_enum.enumerator(s, branch=retry)    # nothing was yielded: again
             retry, budget = None, cnf_enum.COUNT_RETRY_NODES
-        s.open()
+        s.open(limits.check if limits.active else None)
         s.start(limits.deadline, limits.cancelled, limits.time_limit)
         if s.cand is not None and not s.free:      # decided at the root: one solution
             if s.solve_lits() is not None:
@@ -832,7 +832,7 @@ def _counts_by_sat(puzzle: Any, res: CandidateCounts, limits: _Limits,
         seed = _counts_by_kernel(s, res, limits, progress)
         if seed is True:
             return
-        s.open()
+        s.open(limits.check if limits.active else None)
         try:
             _sat_loop(s, res, limits, progress, seed)
         finally:                       # the root-decided cells are in every solution seen

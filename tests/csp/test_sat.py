@@ -369,3 +369,33 @@ def test_a_sums_forbidden_tuples_are_those_its_check_forbids(seed):
             tried += 1
             assert enc.clauses == [[-(c * n + d) for c, d in zip(scope, t)] for t in forbidden]
     assert tried >= 10
+
+
+def test_open_stops_at_its_check_while_writing_the_pairs_out():
+    """A deferred session's ``open(check)`` calls ``check`` while the compact encoding's
+    "at most one" groups are written out as pairs (millions of clauses on a 35x35 grid:
+    a ``--time-limit`` ran 0.8 s past its deadline there): a check that raises stops it,
+    with the encoding left as it was and no solver; a check that does not gives the
+    solver of the session opened without one."""
+    from csp import sat
+    from csp.sat import SatSession
+    p = Puzzle(Grid(16)).add_grid_houses()
+    with SatSession(p, defer=True) as ref:
+        ref.open()
+        want = ref.solve()
+    calls = []
+
+    def stop_at_third() -> None:
+        calls.append(1)
+        if len(calls) >= 3:
+            raise TimeLimitExceeded("search stopped after 1 s")
+
+    with SatSession(p, defer=True) as s:
+        before = list(sat.unpacked(s.enc.clauses))
+        with pytest.raises(TimeLimitExceeded):
+            s.open(stop_at_third)
+        assert len(calls) == 3
+        assert s._solver is None and s.enc.compact
+        assert list(sat.unpacked(s.enc.clauses)) == before
+        s.open(lambda: None)
+        assert s.solve() == want
