@@ -61,7 +61,8 @@ __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PE
            "FIRST_WALK", "FIRST_CHECK", "FIRST_PACE", "FIRST_SHRINK",
            "FIRST_AGAIN", "AGAIN_CHECK", "AGAIN_PACE", "AGAIN_FOUND",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
-           "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES"]
+           "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES", "CAPPED_RETRY",
+           "CAPPED_RETRY_NODES", "CAPPED_RETRY_FOUND"]
 
 #: the kernel's codes (``Enumerator.run``)
 DONE, PAUSED, STOPPED, GAVE_UP = 0, 1, 2, 3
@@ -303,6 +304,22 @@ COUNT_RETRY: int | None = 0
 #: decisions and finishes in it; "Trollscraper" and "Limited Lines" find none in either,
 #: and lose 6-10 ms to the second walk)
 COUNT_RETRY_NODES = 500
+#: true candidates (a cap): a walk that gave up walks again on this branching, within
+#: :data:`CAPPED_RETRY_NODES` decisions plus :data:`NODES_PER_SOLUTION_CAPPED` a solution
+#: (and the extension near its end), before the SAT solver is set up (None: never), as a
+#: count does (:data:`COUNT_RETRY`). "Trollscraper" (u087, 24 skyscraper clues, unique):
+#: the cells' walk does not finish in 1,500 decisions (10,596 to its end with a cap of 1,
+#: 17,281 with 8), every clause in 441 / 499 (the house-digit clauses meet the clues'
+#: natives' conflicts sooner); the SAT path (the solver's set-up and 2,400 conflicts) cost
+#: 55-60 ms of its 75-85 ms calls. Only after a walk that found fewer than
+#: :data:`CAPPED_RETRY_FOUND` solutions: one that finds solutions steadily gives up for
+#: their number, not for its branching (the grids of houses only v02, v03 and "Renban
+#: Whispers" v08, 58-549 solutions by then), and the SAT loop it seeds asks only about the
+#: candidates not seen yet; a second walk there finds solutions too, so its budget grows
+#: and it walks up to 8,948 decisions more before it gives up as well (v03 cap 8: +27 ms)
+CAPPED_RETRY: int | None = 0
+CAPPED_RETRY_NODES = 500
+CAPPED_RETRY_FOUND = 2
 #: decisions (and ``CHUNK * PROPS_PER_NODE`` propagated literals) between two checks of
 #: the deadline and the cancel
 CHUNK = 2_000

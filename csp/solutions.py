@@ -844,30 +844,47 @@ def _counts_by_kernel(s: Any, res: CandidateCounts, limits: _Limits,
                       progress: Callable[[int, int, int], Any] | None) -> Any:
     """The counts of :func:`_counts_by_sat` by the compiled enumeration of the session's
     encoding (:mod:`csp.cnf_enum`): True when it answered (or was cut by the limits, which
-    then raise with what it saw in ``res``); None when it is not there; when it gave up,
-    the enumerator (``res`` untouched), whose solutions the SAT loop starts from (with a
-    cap above 1 the kernel buffers them, to be blocked)."""
+    then raise with what it saw in ``res``); None when it is not there; when it gave up
+    (after a second walk on the other branching where it found next to no solution,
+    :data:`csp.cnf_enum.CAPPED_RETRY`), the
+    enumerator of the walk that found more (``res`` untouched), whose solutions the SAT
+    loop starts from (with a cap above 1 the kernel buffers them, to be blocked)."""
     from . import cnf_enum
     en = cnf_enum.enumerator(s, cap=res.cap, keep=res.cap > 1, listing=False)
     if en is None:
         return None
-    on_slice = None
-    if progress is not None:
-        nxt = [time.perf_counter() + PROGRESS_EVERY]
+    retry = cnf_enum.CAPPED_RETRY
+    if retry == cnf_enum.BRANCH_CAPPED:
+        retry = None
+    budget = None                      # the first walk's: cnf_enum.NODES_CAPPED
+    seed = None
+    while True:
+        on_slice = None
+        if progress is not None:
+            nxt = [time.perf_counter() + PROGRESS_EVERY]
 
-        def on_slice() -> None:
-            if time.perf_counter() > nxt[0]:
-                progress(en.found, 0, 0)
-                nxt[0] = time.perf_counter() + PROGRESS_EVERY
-    try:
-        code = cnf_enum.run(en, limits.check if limits.active else None, 0, on_slice, True)
-    except (TimeLimitExceeded, Cancelled):
-        _kernel_result(en, res, False)
-        raise
-    if code is None:
-        return en
-    _kernel_result(en, res, True)
-    return True
+            def on_slice() -> None:
+                if time.perf_counter() > nxt[0]:
+                    progress(en.found, 0, 0)
+                    nxt[0] = time.perf_counter() + PROGRESS_EVERY
+        try:
+            code = cnf_enum.run(en, limits.check if limits.active else None, 0, on_slice,
+                                True, nodes=budget)
+        except (TimeLimitExceeded, Cancelled):
+            _kernel_result(en, res, False)
+            raise
+        if code is not None:
+            _kernel_result(en, res, True)
+            return True
+        # gave up: the SAT loop starts from the walk that found more
+        if seed is None or en.found > seed.found:
+            seed = en
+        if retry is None or en.found >= cnf_enum.CAPPED_RETRY_FOUND:
+            return seed
+        # walk again on the other branching (cnf_enum.CAPPED_RETRY), nothing told yet
+        en = cnf_enum.enumerator(s, cap=res.cap, keep=res.cap > 1, listing=False,
+                                 branch=retry)
+        retry, budget = None, cnf_enum.CAPPED_RETRY_NODES
 
 
 def _kernel_result(en: Any, res: CandidateCounts, complete: bool) -> None:

@@ -677,6 +677,36 @@ def test_a_count_that_gives_up_walks_again_on_every_clause(monkeypatch) -> None:
 
 
 @needs_kernel
+@pytest.mark.parametrize("cap", [1, 8])
+def test_true_candidates_that_give_up_walk_again_on_every_clause(monkeypatch, cap) -> None:
+    """"Trollscraper" (u087, 24 skyscraper clues, one solution): the walk on the cells'
+    clauses gives up with one solution found; the true candidates walk again on every
+    branching clause (:data:`cnf_enum.CAPPED_RETRY`), which ends in about 500 decisions:
+    the SAT solver is never set up. Without the second walk, or after a first walk that
+    found :data:`cnf_enum.CAPPED_RETRY_FOUND` solutions, the same candidates come from
+    SAT."""
+    p = puzzle("unique", "u087")
+    assert not kernel_used(p, cap)
+    opened = []
+    real = SatSession.open
+
+    def spy(self, *args) -> None:
+        opened.append(1)
+        real(self, *args)
+    monkeypatch.setattr(SatSession, "open", spy)
+    got = view(candidate_counts(p, cap=cap))
+    assert not opened
+    monkeypatch.setattr(cnf_enum, "CAPPED_RETRY_FOUND", 1)
+    assert view(candidate_counts(p, cap=cap)) == got
+    assert opened
+    opened.clear()
+    monkeypatch.setattr(cnf_enum, "CAPPED_RETRY_FOUND", 2)
+    monkeypatch.setattr(cnf_enum, "CAPPED_RETRY", None)
+    assert view(candidate_counts(p, cap=cap)) == got
+    assert opened
+
+
+@needs_kernel
 @pytest.mark.parametrize("set_name,ident,cap", [("unique", "u056", 1), ("unique", "u098", 8),
                                                 ("variants", "v07", 1), ("variants", "v33", 8),
                                                 ("variants", "v20", 0), ("classic", "c01", 8)])
