@@ -409,7 +409,8 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
                 return
             if retry is None or retry == cnf_enum.BRANCH_COUNT:
                 break
-            en = cnf_enum.enumerator(s, branch=retry)    # nothing was yielded: again
+            # nothing was yielded: again, from the first walk's probed root
+            en = cnf_enum.enumerator(s, branch=retry, root=en.root())
             retry, budget = None, cnf_enum.COUNT_RETRY_NODES
         s.open(limits.check if limits.active else None)
         s.start(limits.deadline, limits.cancelled, limits.time_limit)
@@ -883,7 +884,7 @@ def _counts_by_kernel(s: Any, res: CandidateCounts, limits: _Limits,
             return seed
         # walk again on the other branching (cnf_enum.CAPPED_RETRY), nothing told yet
         en = cnf_enum.enumerator(s, cap=res.cap, keep=res.cap > 1, listing=False,
-                                 branch=retry)
+                                 branch=retry, root=en.root())
         retry, budget = None, cnf_enum.CAPPED_RETRY_NODES
 
 
