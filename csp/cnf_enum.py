@@ -267,8 +267,16 @@ PROBE_FIRST = True
 EXTEND_PROGRESS = 0.75
 EXTEND_FOUND = 2
 EXTEND_PROGRESS_FOUND = 0.4
+#: ... at most :data:`EXTEND_MAX` decisions in all, and only while the walk's size
+#: foreseen from its progress (decisions / ``progress``) is within it too: 30,000 since
+#: 2026-12-01 (from 6,000): the walks that found solutions steadily and stopped at 6,000
+#: were half way through a tree that the SAT path's questions cost more than ("Renban
+#: Whispers" without one given, v08, cap 1: 81 solutions at 6,172 decisions, 0.498 of its
+#: tree, 13,365 to its end; the call 54 -> 47 ms; v02 cap 8, 12,084 decisions at 0.417:
+#: 77 -> 65 ms; v03 cap 8 at 0.699 55 -> 58 ms; no other call of the workbench's sets
+#: changes: the hard unique walks give up below the progress they need)
 EXTEND_SLICE = 250
-EXTEND_MAX = 6_000
+EXTEND_MAX = 30_000
 #: the kernel's branching when counting candidates up to a cap (``cap`` > 0): 1 branches on
 #: the cells' "some digit" clauses only (the unseen digits of a cell first), with conflict
 #: weights halved every 256 conflicts (``choose_cells`` in ``csp/_enum_kernel.c``; such a
@@ -519,8 +527,9 @@ def run(en: Any, check: Callable[[], Any] | None, stop_at: int = 0,
     while True:
         allowed = first + per_solution * en.found - en.nodes
         if allowed <= 0:               # past the budget: on only near the tree's end
-            if en.nodes >= EXTEND_MAX or en.progress < (
-                    EXTEND_PROGRESS_FOUND if en.found >= EXTEND_FOUND else EXTEND_PROGRESS):
+            if (en.nodes >= EXTEND_MAX or en.nodes > EXTEND_MAX * en.progress
+                    or en.progress < (EXTEND_PROGRESS_FOUND if en.found >= EXTEND_FOUND
+                                      else EXTEND_PROGRESS)):
                 return None
             allowed = EXTEND_SLICE
         code = en.run(min(CHUNK, allowed), CHUNK * PROPS_PER_NODE, stop_at)
