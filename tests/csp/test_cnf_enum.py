@@ -677,6 +677,26 @@ def test_a_count_that_gives_up_walks_again_on_every_clause(monkeypatch) -> None:
 
 
 @needs_kernel
+def test_a_walk_that_finds_solutions_goes_on_while_its_foreseen_size_fits(monkeypatch) -> None:
+    """"Renban Whispers" without one given (v08, 3,799 solutions), cap 1: past its budget
+    the walk is half way through its tree (81 solutions at about 6,000 decisions) and goes
+    on to its end (about 13,000) within :data:`cnf_enum.EXTEND_MAX`; at the former limit of
+    6,000, or when the size its progress foresees is past the limit, it gives up to the SAT
+    path. The answers are the same."""
+    p = puzzle("variants", "v08")
+    want = view(candidate_counts(p, cap=1))
+    assert kernel_used(p, 1)
+    monkeypatch.setattr(cnf_enum, "EXTEND_MAX", 6_000)
+    assert not kernel_used(p, 1)
+    assert view(candidate_counts(p, cap=1)) == want
+    monkeypatch.setattr(cnf_enum, "EXTEND_MAX", 11_000)   # foreseen: about 12,400
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        en = cnf_enum.enumerator(s, cap=1)
+        assert cnf_enum.run(en, None, capped=True) is None
+        assert en.nodes < 7_000
+
+
+@needs_kernel
 @pytest.mark.parametrize("cap", [1, 8])
 def test_true_candidates_that_give_up_walk_again_on_every_clause(monkeypatch, cap) -> None:
     """"Trollscraper" (u087, 24 skyscraper clues, one solution): the walk on the cells'
