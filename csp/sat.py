@@ -2031,6 +2031,10 @@ class SatSession:
         cand = list(puzzle.initial_state().cand if cand is None else cand)
         self.cand: list[int] | None = (cand if propagated
                                        else _root_propagate(puzzle.engine(), cand))
+        #: :attr:`cand` is the fixpoint of the puzzle's own engine (not a caller's
+        #: ``propagated`` candidates): every plain binary relation's support table has
+        #: been enforced on it (:class:`csp.cnf_enum.Decided` reads no relation again)
+        self.root_fixpoint = not propagated
         self._deadline: float | None = None
         self._cancelled: Any = None
         self._time_limit: float | None = None
