@@ -397,7 +397,7 @@ class Decided:
         cand = session.cand
         values = [m.bit_length() - 1 for m in cand]
         ok = _holds(session.puzzle.constraints, values, session.n,
-                    getattr(session, "root_fixpoint", False))
+                    session.root_fixpoint)
         self.n, self.size, self.cap = session.n, session.size, cap
         self.found = 1 if ok else 0
         self.first = values if ok else None
