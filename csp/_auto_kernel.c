@@ -1101,6 +1101,47 @@ fail:
 /* forbidden(clauses, a, b, sup_a, cand, n): a binary relation's clauses (csp/sat.py
  * `_relation`), appended to clauses: per digit v of a and digit w of b that v does not go
  * with (w not in sup_a[v]), the clause [-(a*n + v), -(b*n + w)], v then w rising */
+static int forbidden_one(PyObject *clauses, Py_ssize_t a, Py_ssize_t b, PyObject *sup,
+                         PyObject *cand, int n) {
+    Py_ssize_t size = PyList_GET_SIZE(cand);
+    if (a < 0 || a >= size || b < 0 || b >= size) {
+        PyErr_SetString(PyExc_ValueError, "cell out of range");
+        return -1;
+    }
+    uint64_t ma, mb;
+    if (read_mask(PyList_GET_ITEM(cand, a), n, &ma) < 0
+        || read_mask(PyList_GET_ITEM(cand, b), n, &mb) < 0)
+        return -1;
+    ll na = (ll)a * n, nb = (ll)b * n;
+    for (int v = 1; v <= n; v++) {
+        if (!(ma >> v & 1)) continue;
+        PyObject *sv = PySequence_GetItem(sup, v);
+        if (!sv) return -1;
+        uint64_t s = PyLong_AsUnsignedLongLong(sv);
+        Py_DECREF(sv);
+        if (s == (uint64_t)-1 && PyErr_Occurred()) return -1;
+        uint64_t bad = mb & ~s;
+        for (int w = 1; w <= n; w++) {
+            if (!(bad >> w & 1)) continue;
+            if (pk_is(clauses)) {
+                ll xs[2] = {-(na + v), -(nb + w)};
+                if (pk_put(clauses, xs, 2, 0) < 0) return -1;
+                continue;
+            }
+            PyObject *l = PyList_New(2);
+            if (!l) return -1;
+            PyObject *x = PyLong_FromLongLong(-(na + v)), *y = PyLong_FromLongLong(-(nb + w));
+            if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(l); return -1; }
+            PyList_SET_ITEM(l, 0, x);
+            PyList_SET_ITEM(l, 1, y);
+            int r = PyList_Append(clauses, l);
+            Py_DECREF(l);
+            if (r < 0) return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *forbidden(PyObject *self, PyObject *args) {
     PyObject *clauses, *sup, *cand;
     Py_ssize_t a, b;
@@ -1110,41 +1151,32 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
         return NULL;
     if (pk_target(clauses, "clauses") < 0) return NULL;
     if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
-    Py_ssize_t size = PyList_GET_SIZE(cand);
-    if (a < 0 || a >= size || b < 0 || b >= size) {
-        PyErr_SetString(PyExc_ValueError, "cell out of range");
+    if (forbidden_one(clauses, a, b, sup, cand, n) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* forbidden_run(clauses, rels, cand, n): forbidden(clauses, a, b, sup_a, cand, n) of each
+ * (a, b, sup_a) of the list rels in turn (a run of plain relations in a puzzle's rules,
+ * one call instead of one each) */
+static PyObject *forbidden_run(PyObject *self, PyObject *args) {
+    PyObject *clauses, *rels, *cand;
+    int n;
+    if (!PyArg_ParseTuple(args, "OO!O!i", &clauses, &PyList_Type, &rels,
+                          &PyList_Type, &cand, &n))
         return NULL;
-    }
-    uint64_t ma, mb;
-    if (read_mask(PyList_GET_ITEM(cand, a), n, &ma) < 0
-        || read_mask(PyList_GET_ITEM(cand, b), n, &mb) < 0)
-        return NULL;
-    ll na = (ll)a * n, nb = (ll)b * n;
-    for (int v = 1; v <= n; v++) {
-        if (!(ma >> v & 1)) continue;
-        PyObject *sv = PySequence_GetItem(sup, v);
-        if (!sv) return NULL;
-        uint64_t s = PyLong_AsUnsignedLongLong(sv);
-        Py_DECREF(sv);
-        if (s == (uint64_t)-1 && PyErr_Occurred()) return NULL;
-        uint64_t bad = mb & ~s;
-        for (int w = 1; w <= n; w++) {
-            if (!(bad >> w & 1)) continue;
-            if (pk_is(clauses)) {
-                ll xs[2] = {-(na + v), -(nb + w)};
-                if (pk_put(clauses, xs, 2, 0) < 0) return NULL;
-                continue;
-            }
-            PyObject *l = PyList_New(2);
-            if (!l) return NULL;
-            PyObject *x = PyLong_FromLongLong(-(na + v)), *y = PyLong_FromLongLong(-(nb + w));
-            if (!x || !y) { Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(l); return NULL; }
-            PyList_SET_ITEM(l, 0, x);
-            PyList_SET_ITEM(l, 1, y);
-            int r = PyList_Append(clauses, l);
-            Py_DECREF(l);
-            if (r < 0) return NULL;
+    if (pk_target(clauses, "clauses") < 0) return NULL;
+    if (n < 1 || n > 62) { PyErr_SetString(PyExc_ValueError, "n must be 1..62"); return NULL; }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(rels); i++) {
+        PyObject *t = PyList_GET_ITEM(rels, i);
+        if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != 3) {
+            PyErr_SetString(PyExc_TypeError, "rels: (a, b, sup_a) tuples expected");
+            return NULL;
         }
+        Py_ssize_t a = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 0));
+        if (a == -1 && PyErr_Occurred()) return NULL;
+        Py_ssize_t b = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 1));
+        if (b == -1 && PyErr_Occurred()) return NULL;
+        if (forbidden_one(clauses, a, b, PyTuple_GET_ITEM(t, 2), cand, n) < 0) return NULL;
     }
     Py_RETURN_NONE;
 }
@@ -1434,6 +1466,7 @@ fail:
 #define PK_WRAP(f) \
     static PyObject *f##_pk(PyObject *self, PyObject *args) { PK_CALL(f, self, args, 0); }
 PK_WRAP(forbidden)
+PK_WRAP(forbidden_run)
 PK_WRAP(supports)
 PK_WRAP(units)
 PK_WRAP(cells)
@@ -1448,6 +1481,9 @@ PK_WRAP(order)
 static PyMethodDef methods[] = {
     {"forbidden", forbidden_pk, METH_VARARGS,
      "forbidden(clauses, a, b, sup_a, cand, n): a binary relation's clauses (csp/sat.py)"},
+    {"forbidden_run", forbidden_run_pk, METH_VARARGS,
+     "forbidden_run(clauses, rels, cand, n): forbidden(clauses, a, b, sup_a, cand, n) of "
+     "each (a, b, sup_a) of rels in turn (csp/sat.py)"},
     {"supports", supports_pk, METH_VARARGS,
      "supports(rels, cand, n, packed=False): the binary relations' support clauses "
      "(csp/cnf_enum.py); a packed block (a bytearray) when packed"},

@@ -1606,23 +1606,32 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
     # a setter puzzle has dozens of relations and houses, each a call of these)
     n, clauses, out = g.n, enc.clauses, enc.out
     kernel = active(_auto_kernel)
-    forbidden = houses = None
+    forbidden = houses = forbidden_run = None
     if kernel is not None and type(cand) is list and n <= 62:
         forbidden = kernel.forbidden
+        if spans is None:
+            forbidden_run = kernel.forbidden_run
         if compact and n <= AMO_PAIRWISE:
             houses = kernel.houses
     # a run of all-different rules' cells (compact, in C): written in one call before the
     # next rule that is not one (the same clauses in the same order; a puzzle's rows,
-    # columns and boxes were 27 calls)
+    # columns and boxes were 27 calls); likewise a run of plain relations' forbidden pairs
+    # (``rels``: (a, b, sup_a) each; not with spans, which need each rule's clauses apart)
     run: list[Any] = []
+    rels: list[tuple[int, int, Any]] = []
+    stepping = enc.budget is not None or enc.sink is not None    # (else step does nothing)
     for con in puzzle.constraints:
-        enc.step()
+        if stepping:
+            enc.step()
         if not con.cells:
             continue                  # whole-puzzle helpers (ordering bounds) add nothing
         kind = type(con)
         if run and kind is not AllDifferent:
             houses(out(), cand, run, n)
             run = []
+        if rels and kind is not Relation:
+            forbidden_run(out(), rels, cand, n)
+            rels = []
         start = len(clauses)
         if kind is Relation:          # the two most common rules straight to their clauses
             pred = con.pred
@@ -1634,9 +1643,14 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                     mates = _house_mates(puzzle)
                 if mates[con.a] >> con.b & 1:
                     continue
-            if forbidden is not None and pred is not _eq:
+            if forbidden_run is not None and pred is not _eq:
+                rels.append((con.a, con.b, con.tables(n)[0]))
+            elif forbidden is not None and pred is not _eq:
                 forbidden(out(), con.a, con.b, con.tables(n)[0], cand, n)
             else:
+                if rels:
+                    forbidden_run(out(), rels, cand, n)
+                    rels = []
                 _relation(enc, cand, con)
         elif kind is AllDifferent:
             if len(set(con.cells)) > 1:
@@ -1649,6 +1663,8 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
             _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
             spans[id(con)] = (start, len(clauses))
+    if rels:
+        forbidden_run(out(), rels, cand, n)
     if run:
         houses(out(), cand, run, n)
     if spans is None:                 # sums the rules imply together (see derived_sums)
@@ -2031,6 +2047,10 @@ class SatSession:
         cand = list(puzzle.initial_state().cand if cand is None else cand)
         self.cand: list[int] | None = (cand if propagated
                                        else _root_propagate(puzzle.engine(), cand))
+        #: :attr:`cand` is the fixpoint of the puzzle's own engine (not a caller's
+        #: ``propagated`` candidates): every plain binary relation's support table has
+        #: been enforced on it (:class:`csp.cnf_enum.Decided` reads no relation again)
+        self.root_fixpoint = not propagated
         self._deadline: float | None = None
         self._cancelled: Any = None
         self._time_limit: float | None = None

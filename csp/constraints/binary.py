@@ -169,6 +169,11 @@ class Relation(Constraint):
     """
 
     kind = "relation"
+    #: the digit count and tables of the last :meth:`tables` (0: none yet; two attributes,
+    #: not a pair: no tuple a relation that a cold call counts and walks); class defaults
+    #: until the first :meth:`tables` (two stores fewer per relation made)
+    _tables_for = 0
+    _tables_got: tuple | None = None
 
     def __init__(self, a: int, b: int, pred: Callable[[int, int], bool], label: str = "rel",
                  key: Hashable = None, name: str = "",
@@ -184,12 +189,12 @@ class Relation(Constraint):
         if key is None:
             key = ("pred", pred) if relation is RelationKind.CUSTOM else (relation, param)
         self.key = key
-        #: the digit count and tables of the last :meth:`tables` (0: none yet; two
-        #: attributes, not a pair: no tuple a relation that a cold call counts and walks)
-        self._tables_for = 0
-        self._tables_got: tuple | None = None
-        self.auto_name = not name
-        self.name = name or f"{label}@{a},{b}"
+        if name:
+            self.auto_name = False
+            self.name = name
+        else:
+            self.auto_name = True
+            self.name = f"{label}@{a},{b}"
 
     def name_from(self, grid) -> None:
         if self.auto_name:

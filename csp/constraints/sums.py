@@ -104,13 +104,38 @@ def sum_subsets(digits: Sequence[int], k: int, total: int,
 
 @lru_cache(maxsize=None)
 def sum_combinations(n: int, k: int, total: int) -> tuple[int, ...]:
-    """Masks of the k-subsets of 1..n summing to ``total`` (every one: callers on big grids
-    bound the count first with :func:`sum_subsets` and a ``limit``).
+    """Masks of the k-subsets of 1..n summing to ``total``, in :func:`sum_subsets`' order
+    (every one: callers on big grids bound the count first with :func:`sum_subsets` and a
+    ``limit``). Up to :data:`TABLE_DIGITS` digits they come from one table per digit count
+    (:func:`_combination_table`: every subset of 1..n, made once), not from a table of the
+    totals some puzzle asked for.
 
     >>> [sorted(d for d in range(10) if m >> d & 1) for m in sum_combinations(9, 2, 4)]
     [[1, 3]]
     """
+    if n <= TABLE_DIGITS:
+        return _combination_table(n).get((k, total), ())
     return tuple(sum_subsets(range(1, n + 1), k, total) or ())
+
+
+#: digit counts whose combinations by size and total are one table (4,096 subsets at 12)
+TABLE_DIGITS = 12
+
+
+@lru_cache(maxsize=None)
+def _combination_table(n: int) -> dict[tuple[int, int], tuple[int, ...]]:
+    """Per ``(k, total)`` the masks of the k-subsets of 1..n adding up to ``total``, in
+    increasing order of their digits (``itertools.combinations``' order, which is
+    :func:`sum_subsets`')."""
+    from itertools import combinations
+    out: dict[tuple[int, int], list[int]] = {}
+    for k in range(n + 1):
+        for combo in combinations(range(1, n + 1), k):
+            m = 0
+            for d in combo:
+                m |= 1 << d
+            out.setdefault((k, sum(combo)), []).append(m)
+    return {key: tuple(v) for key, v in out.items()}
 
 
 def distinct_sum_reachable(n: int, k: int, total: int) -> bool:
@@ -206,13 +231,22 @@ class SumPropagator(Propagator):
         self.name = name
         self.combos: tuple[int, ...] | None = None
         if distinct and len(cells) <= n:
-            # the digit sets that fit, when few enough to filter by (else bounds only)
+            # the digit sets that fit, when few enough to filter by (else bounds only);
+            # up to 12 digits from the table of every combination of 1..n by size and
+            # total (sum_combinations, which the SAT encoding's cages read: the same masks
+            # in the same order; a killer puzzle's cages searched them again per call)
             combos: list[int] = []
+            k = len(cells)
             for t in sorted(self.totals):
-                found = sum_subsets(range(1, n + 1), len(cells), t,
-                                    COMBO_LIMIT - len(combos))
-                if found is None:
-                    break
+                left = COMBO_LIMIT - len(combos)
+                if n <= TABLE_DIGITS:
+                    found: Sequence[int] | None = sum_combinations(n, k, t)
+                    if len(found) > left:
+                        break
+                else:
+                    found = sum_subsets(range(1, n + 1), k, t, left)
+                    if found is None:
+                        break
                 combos.extend(found)
             else:
                 self.combos = tuple(combos)

@@ -475,3 +475,29 @@ def test_kernel_writes_a_run_of_houses_as_each_house(packed):
         many = bytearray() if packed else []
         KERNEL.houses(many, cand, runs, n)
         assert many == one
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_kernel_writes_a_run_of_relations_as_each_relation(packed):
+    """``forbidden_run`` (a run of plain relations in one call, csp/sat.py ``encode``)
+    writes what ``forbidden`` writes for each (a, b, sup_a) in turn, lists and packed
+    blocks alike; a bad item is refused."""
+    from csp.constraints import AbsDiff, Less, NotAbsDiff
+    rng = random.Random(13)
+    for n in (4, 9, 12):
+        cand = [sum(1 << d for d in range(1, n + 1) if rng.random() < 0.7) for _ in range(n * n)]
+        rels = []
+        for _ in range(30):
+            a, b = rng.sample(range(n * n), 2)
+            rel = rng.choice((Less(a, b), AbsDiff(a, b, rng.randint(1, 3)), NotAbsDiff(a, b)))
+            rels.append((a, b, rel.tables(n)[0]))
+        one = bytearray() if packed else []
+        for a, b, sup in rels:
+            KERNEL.forbidden(one, a, b, sup, cand, n)
+        many = bytearray() if packed else []
+        KERNEL.forbidden_run(many, rels, cand, n)
+        assert many == one
+    with pytest.raises(TypeError):
+        KERNEL.forbidden_run([], [(0, 1)], cand, n)
+    with pytest.raises(ValueError):
+        KERNEL.forbidden_run([], [(0, n * n, rels[0][2])], cand, n)

@@ -184,6 +184,28 @@ def test_decided_cells_that_break_a_rule_have_no_solution(cap) -> None:
         _same_answers(en, _kernel_on(s, cap, True), True)
 
 
+def test_a_decided_root_fixpoint_holds_every_plain_relation() -> None:
+    """A session whose own engine decided every cell (``root_fixpoint``) holds every
+    plain relation, which :class:`cnf_enum.Decided` then reads no more: on each workbench
+    puzzle decided at the root, the full check agrees."""
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from csp.sat import SatSession
+    seen = 0
+    for rows in _sets().values():
+        for it in rows:
+            p = load_fpuzzles(it["doc"])
+            with SatSession(p, defer=True) as s:
+                if s.cand is None or s.free:
+                    continue
+                assert s.root_fixpoint
+                vals = [m.bit_length() - 1 for m in s.cand]
+                assert cnf_enum._holds(p.constraints, vals, s.n, True) == \
+                    cnf_enum._holds(p.constraints, vals, s.n), it["id"]
+                assert cnf_enum._holds(p.constraints, vals, s.n), it["id"]
+                seen += 1
+    assert seen > 20, seen
+
+
 def test_decided_reads_the_rules_as_their_checks() -> None:
     """:func:`cnf_enum._holds` (a plain relation read from its support table) says what
     every rule's ``check`` says, on each unique workbench puzzle's stated solution and on
@@ -206,6 +228,8 @@ def test_decided_reads_the_rules_as_their_checks() -> None:
             want = all(con.check(*[vals[c] for c in con.cells])
                        for con in p.constraints if con.cells)
             assert cnf_enum._holds(p.constraints, vals, n) == want, it["id"]
+            # a root fixpoint reads no plain relation: those of a solution hold
+            assert not want or cnf_enum._holds(p.constraints, vals, n, True), it["id"]
             seen += 1
             broken += not want
     assert seen > 300 and broken > 100, (seen, broken)

@@ -347,3 +347,26 @@ def test_arity_check_cached_per_code_and_count():
     f.__signature__ = __import__("inspect").signature(lambda a: a)   # its own signature
     with pytest.raises(InvalidConstraint):
         check_arity(f, 2, "r")
+
+
+def test_sum_combinations_table_is_sum_subsets() -> None:
+    """Up to 12 digits :func:`csp.constraints.sums.sum_combinations` reads one table per
+    digit count: every size and total gives :func:`sum_subsets`' masks in its order, and a
+    cage's propagator the combinations it searched for before."""
+    from csp.constraints.sums import SumPropagator, sum_combinations, sum_subsets
+    for n in range(1, 13):
+        for k in range(n + 2):
+            for t in range(-1, n * (n + 1) // 2 + 2):
+                assert sum_combinations(n, k, t) == tuple(
+                    sum_subsets(range(1, n + 1), k, t) or ()), (n, k, t)
+    for n, cells, totals in ((9, 4, [20]), (9, 3, [6, 24, 15]), (12, 6, [39, 40]),
+                             (9, 1, [9]), (16, 5, [40])):
+        want: list[int] = []
+        for t in sorted(totals):
+            found = sum_subsets(range(1, n + 1), cells, t, 5000 - len(want))
+            if found is None:
+                want = None
+                break
+            want.extend(found)
+        got = SumPropagator(range(cells), totals, True, n, "cage").combos
+        assert got == (None if want is None else tuple(want)), (n, cells, totals)
