@@ -2111,7 +2111,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         probe_after < 0 || pause < 0 || pause_nodes < 0 || pause_pace < 0 ||
         intersect < 0 || first_walk < 0 || first_check < 0 || first_pace < 0 ||
         first_shrink < 0 || first_again < 0 || again_check < 0 || again_pace < 0 ||
-        yield_from < 1) {
+        yield_from < 1 || hskip < 0) {
         PyErr_SetString(PyExc_ValueError, "bad sizes");
         return -1;
     }
@@ -2353,7 +2353,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         /* the house-only cells: each candidate literal (either sign) in no binary clause,
            no long clause, no native, and in no more groups than the fewest any candidate
            is in (its cell's and its houses') */
-        int gmin = 0x7fffffff, v;
+        int gmin = 0x7fffffff, v, rules = 0;
         e->hcell = (unsigned char *)malloc((size_t)size);
         if (!e->hcell) goto nomem;
         for (v = 1; v <= e->nprim; v++)
@@ -2363,12 +2363,20 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         for (v = 1; v <= e->nprim; v++) {
             int l;
             if (e->lval[2 * v] != 0) continue;
-            for (l = 2 * v; l <= 2 * v + 1; l++)
-                if (e->bins[l].cap || e->watch[l].cap || (e->gocc && e->gocc[l].n > (l & 1 ? 0 : gmin)))
+            for (l = 2 * v; l <= 2 * v + 1; l++) {
+                if (e->bins[l].cap || e->watch[l].cap) rules = 1;
+                if (e->bins[l].cap || e->watch[l].cap ||
+                    (e->gocc && e->gocc[l].n > (l & 1 ? 0 : gmin)))
                     e->hcell[(v - 1) / n] = 0;
-            if (e->vnat && e->vnat[v] >= 0) e->hcell[(v - 1) / n] = 0;
+            }
+            if (e->vnat && e->vnat[v] >= 0) {
+                e->hcell[(v - 1) / n] = 0;
+                rules = 1;
+            }
         }
-        e->hskip = hskip;
+        /* a model of "at most one" groups alone (all-different rules: the kernel's own
+           house encoding, houses=, has no pass-over) probes every cell */
+        e->hskip = rules ? hskip : 0;
     }
 
     if (empty) e->finished = 1;
