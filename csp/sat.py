@@ -1719,7 +1719,8 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
     >>> derived_sums(p)
     [((2, 3), 7), ((4, 5), 7)]
     """
-    sums: list[tuple[int, int, int]] = []      # (cells as bits, how many, total)
+    sums: list[tuple[int, int, int, int]] = []   # (cells as bits, how many, total,
+    #                                              the first cell)
     for con in puzzle.constraints:
         kind = type(con)
         if kind is Sum or (kind is Linear and all(a == 1 for a in con.coeffs)):
@@ -1728,14 +1729,19 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
                 bits = 0               # the cells as a bit mask (each once)
                 for c in cells:
                     bits |= 1 << c
-                sums.append((bits, len(cells), con.total))
+                sums.append((bits, len(cells), con.total, cells[0]))
     if not sums:
         return []
     n = puzzle.grid.n
     whole = n * (n + 1) // 2
-    known = {bits for bits, _, _ in sums}
+    known = {x[0] for x in sums}
+    geo = puzzle.engine().geometry
+    # only the full houses of a sum's first cell can hold the sum (the others have none
+    # inside: nothing to derive); the houses are still read in their order
+    holding = sorted({k for x in sums for k in geo.cell_full[x[3]]})
     out: dict[tuple[int, ...], int] = {}
-    for house in puzzle.engine().full_cells:
+    full_cells = geo.full_cells
+    for house in [full_cells[k] for k in holding]:
         hs = 0
         for c in house:
             hs |= 1 << c
@@ -1743,7 +1749,7 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
         # order within a size)
         inside = sorted([x for x in sums if not x[0] & ~hs], key=lambda x: -x[1])
         used = total = 0
-        for bits, _, t in inside:
+        for bits, _, t, _ in inside:
             if not used & bits:
                 used |= bits
                 total += t

@@ -1200,6 +1200,37 @@ def test_a_first_walk_leaves_the_run_as_it_was_without_it(set_name, ident, cap) 
 
 
 @needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [
+    ("unique", "u052", 0), ("unique", "u052", 1), ("unique", "u065", 8), ("unique", "u068", 0),
+    ("unique", "u067", 1), ("unique", "u077", 8), ("unique", "u060", 0), ("variants", "v30", 1),
+    ("variants", "v33", 0), ("variants", "v35", 8), ("variants", "v08", 8)])
+def test_the_first_sweep_passes_over_house_only_cells(set_name, ident, cap,
+                                                     monkeypatch) -> None:
+    """``hskip`` (:data:`cnf_enum.PROBE_HOUSE_SKIP`): the root's first sweep passes over the
+    cells whose candidates sit only in their cell's and houses' groups once that many of
+    them, probed, set nothing; the later sweeps probe them. The root after probing and the
+    walk differ, the solutions and capped counts do not; "Exclusive Singularity" (u052)
+    passes over some and probes fewer."""
+    p = puzzle(set_name, ident)
+    runs = {}
+    for hskip in (0, 1, 3):
+        monkeypatch.setattr(cnf_enum, "PROBE_HOUSE_SKIP", hskip)
+        with SatSession(p, defer=True) as s:
+            en = cnf_enum.enumerator(s, cap=cap, listing=False)
+            while (code := en.run(10 ** 6, 10 ** 10)) == cnf_enum.PAUSED:
+                pass
+            assert code == cnf_enum.DONE
+            counts = [min(k, cap) for k in en.counts()] if cap else None
+            runs[hskip] = (en.probed, en.hskipped, en.found if not cap else None, counts)
+    assert runs[0][1] == 0
+    assert runs[1][2:] == runs[0][2:] and runs[3][2:] == runs[0][2:]
+    if ident == "u052":
+        assert runs[1][1] > 0 and runs[1][0] < runs[0][0]
+    with pytest.raises(ValueError):
+        KERNEL.Enumerator(10, 2, 4, [[1, 2]], hskip=-1)
+
+
+@needs_kernel
 def test_a_short_walk_goes_before_the_root_probing() -> None:
     """"Whispering Rains" (u070): the first walk keeps its pace and ends, without a probe;
     "Crawfish" (u082), whose walk is long, goes back to the probing at the first check.
