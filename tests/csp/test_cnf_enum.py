@@ -675,6 +675,18 @@ def test_counting_branches_on_the_cells_and_finishes_in_the_kernel(monkeypatch) 
     assert count_solutions(p).count == 1
 
 
+def _spy_sat_open(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets one item each time a :class:`SatSession` opens its SAT solver."""
+    opened: list[int] = []
+    real = SatSession.open
+
+    def spy(self, *args) -> None:
+        opened.append(1)
+        real(self, *args)
+    monkeypatch.setattr(SatSession, "open", spy)
+    return opened
+
+
 @needs_kernel
 def test_a_count_that_gives_up_walks_again_on_every_clause(monkeypatch) -> None:
     """"Renban Whispers" without one given (v08, 3,799 solutions): with a first budget of
@@ -686,13 +698,7 @@ def test_a_count_that_gives_up_walks_again_on_every_clause(monkeypatch) -> None:
     p = puzzle("variants", "v08")
     monkeypatch.setattr(cnf_enum, "NODES", 300)
     assert not kernel_used(p, 0)
-    opened = []
-    real = SatSession.open
-
-    def spy(self, *args) -> None:
-        opened.append(1)
-        real(self, *args)
-    monkeypatch.setattr(SatSession, "open", spy)
+    opened = _spy_sat_open(monkeypatch)
     assert count_solutions(p).count == 3799
     assert not opened
     monkeypatch.setattr(cnf_enum, "COUNT_RETRY", None)
@@ -731,13 +737,7 @@ def test_true_candidates_that_give_up_walk_again_on_every_clause(monkeypatch, ca
     SAT."""
     p = puzzle("unique", "u087")
     assert not kernel_used(p, cap)
-    opened = []
-    real = SatSession.open
-
-    def spy(self, *args) -> None:
-        opened.append(1)
-        real(self, *args)
-    monkeypatch.setattr(SatSession, "open", spy)
+    opened = _spy_sat_open(monkeypatch)
     got = view(candidate_counts(p, cap=cap))
     assert not opened
     monkeypatch.setattr(cnf_enum, "CAPPED_RETRY_FOUND", 1)
