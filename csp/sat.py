@@ -892,7 +892,8 @@ def _equal_sums(enc: Encoding, cand: list[int], con: Any, peers: Any, budget: in
     if groups is None:                 # how many such rules each group is a side of
         groups = enc.shared[("sum-groups",)] = collections.Counter(
             tuple(sorted(side)) for other in peers.puzzle.constraints
-            if (both := _sum_sides(other)) is not None for side in both)
+            if type(other) is Linear and (both := _sum_sides(other)) is not None
+            for side in both)
     if all(groups[tuple(sorted(side))] < 2 for side in sides):
         total = 1
         for c in con.cells:

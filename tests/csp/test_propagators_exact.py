@@ -370,3 +370,64 @@ def test_sum_combinations_table_is_sum_subsets() -> None:
             want.extend(found)
         got = SumPropagator(range(cells), totals, True, n, "cage").combos
         assert got == (None if want is None else tuple(want)), (n, cells, totals)
+
+
+def test_linear_bounds_keep_the_digits_of_their_range():
+    """``LinearPropagator._bounds`` keeps, per cell, the digits ``d`` with ``lo <= a * d <=
+    hi`` as one range mask: the same removals as testing each digit, on random sums of
+    either sign and coefficients above 1."""
+    import random
+    from csp.constraints.sums import LinearPropagator
+
+    def by_digit(cells, coeffs, total, doms):
+        lo = [min(a * ((m & -m).bit_length() - 1), a * (m.bit_length() - 1))
+              for a, m in zip(coeffs, doms)]
+        hi = [max(a * ((m & -m).bit_length() - 1), a * (m.bit_length() - 1))
+              for a, m in zip(coeffs, doms)]
+        slo, shi = sum(lo), sum(hi)
+        if slo > total or shi < total:
+            return None
+        out = list(doms)
+        for i, a in enumerate(coeffs):
+            if a == 0:
+                continue
+            lo_t, hi_t = total - (shi - hi[i]), total - (slo - lo[i])
+            keep = sum(1 << d for d in range(1, 17)
+                       if doms[i] >> d & 1 and lo_t <= a * d <= hi_t)
+            if not keep:
+                return None
+            out[i] = keep
+        return out
+
+    rng = random.Random(52)
+    for _ in range(3000):
+        k = rng.randint(1, 6)
+        n = rng.choice((4, 9, 16))
+        doms = [sum(1 << d for d in range(1, n + 1) if rng.random() < 0.5) or 2
+                for _ in range(k)]
+        coeffs = [rng.choice((1, 1, -1, -1, 2, -3, 5, 0)) for _ in range(k)]
+        total = sum(a * rng.randint(1, n) for a in coeffs) + rng.choice((0, 0, 1, -2, 9))
+        cells = list(range(k))
+        prop = LinearPropagator(cells, coeffs, total, "t")
+        cand = list(doms)
+        want = by_digit(cells, coeffs, total, doms)
+        try:
+            prop._bounds(Context(cand), list(doms))
+        except Contradiction:
+            assert want is None
+            continue
+        assert want is not None and cand == want
+
+
+def test_house_mates_are_the_houses_cells():
+    """``sums.house_mates`` (read from the rules' ``house()``) is the union of the cells of
+    :meth:`Puzzle.houses` holding each cell."""
+    from csp import Grid, Puzzle
+    from csp.constraints.sums import house_mates
+    p = Puzzle(Grid(6)).add_grid_houses().add_sum(["r1c1", "r2c2", "r3c3"], 9, distinct=True)
+    p.add_sum(["r4c4", "r5c5"], 5).add_less("r1c1", "r1c2").freeze()
+    want = [0] * p.grid.size
+    for h in p.houses():
+        for c in h.cells:
+            want[c] |= sum(1 << x for x in h.cells)
+    assert house_mates(p) == want
