@@ -54,6 +54,9 @@
  * conflict weights, and their trees, differ); the workbench's unique and variant models:
  * the probing 8 % less CPU, the long walks a quarter to a third ("Renban Whispers",
  * v02, its count 102 -> 69 ms; docs/performance.md).
+ * With at most GSNAP_MAX groups, gopen is saved whole at each decision level (gsnap) and
+ * before each probe (gpsnap), and undoing back to there restores it in one copy rather
+ * than literal by literal through each literal's groups (undo_snap, undo_probe).
  *
  * intersect=k (0, off, by default) adds, in the first k sweeps of a node's probing only,
  * two rules on the native groups
