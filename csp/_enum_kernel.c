@@ -54,6 +54,9 @@
  * conflict weights, and their trees, differ); the workbench's unique and variant models:
  * the probing 8 % less CPU, the long walks a quarter to a third ("Renban Whispers",
  * v02, its count 102 -> 69 ms; docs/performance.md).
+ * With at most GSNAP_MAX groups, gopen is saved whole at each decision level (gsnap) and
+ * before each probe (gpsnap), and undoing back to there restores it in one copy rather
+ * than literal by literal through each literal's groups (undo_snap, undo_probe).
  *
  * intersect=k (0, off, by default) adds, in the first k sweeps of a node's probing only,
  * two rules on the native groups
@@ -174,6 +177,9 @@ typedef struct {
     int *gstart, *glit;              /* per group: where its members (literal indices)
                                         start in glit */
     uint64_t *gopen;                 /* per group: its members not false (bit k: member k) */
+    uint64_t *gsnap, *gpsnap;        /* gopen saved per decision level (gsnap_cap levels)
+                                        and at a probe (undo_snap) */
+    int gsnap_cap;
     IntVec *gocc;                    /* per literal index: the groups holding it, each as
                                         group << 7 | exactly-one << 6 | member index */
     int *gocc_arena;
@@ -333,13 +339,17 @@ static inline __attribute__((always_inline)) void assign(Enumerator *e, int lit)
     e->lval[lit] = 1;
     e->lval[lit ^ 1] = -1;
     e->trail[e->trail_n++] = lit;
-    if (e->ngroups) {                /* the groups of the literal now false, now true */
-        const IntVec *g = &e->gocc[lit ^ 1];
-        int i;
-        for (i = 0; i < g->n; i++) e->gopen[g->a[i] >> 7] &= ~(1ULL << (g->a[i] & 63));
-        g = &e->gocc[lit];
-        for (i = 0; i < g->n; i++)
-            e->gopen[g->a[i] >> 7] += G_TRUE - (1ULL << (g->a[i] & 63));
+    if (e->ngroups) {                /* the groups of the literal now false, now true
+                                        (read into locals: the stores to gopen would
+                                        reload them, the build not assuming strict
+                                        aliasing) */
+        uint64_t *gop = e->gopen;
+        const int *ga = e->gocc[lit ^ 1].a;
+        int i, gn = e->gocc[lit ^ 1].n;
+        for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] &= ~(1ULL << (x & 63)); }
+        ga = e->gocc[lit].a;
+        gn = e->gocc[lit].n;
+        for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] += G_TRUE - (1ULL << (x & 63)); }
     }
     if (v <= e->nprim) {
         IntVec *o = &e->occ[v];
@@ -351,27 +361,35 @@ static inline __attribute__((always_inline)) void assign(Enumerator *e, int lit)
                 e->cmask[c] &= ~(1ULL << (v - c * e->n));
             }
             if (!e->seen[v]) e->unseen--;
-            if (!e->probing)         /* a probe is undone before anything branches */
-                for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]--;
+            if (!e->probing) {       /* a probe is undone before anything branches */
+                int *bc = e->bcnf, on = o->n;
+                const int *oa = o->a;
+                for (i = 0; i < on; i++) bc[oa[i]]--;
+            }
         } else {
             e->cellvar[(v - 1) / e->n] = v;
-            if (!e->probing)
-                for (i = 0; i < o->n; i++) e->bctc[o->a[i]]++;
+            if (!e->probing) {
+                int *bc = e->bctc, on = o->n;
+                const int *oa = o->a;
+                for (i = 0; i < on; i++) bc[oa[i]]++;
+            }
         }
     }
 }
 
-static inline __attribute__((always_inline)) void unassign(Enumerator *e, int lit) {
+static inline __attribute__((always_inline)) void unassign_body(Enumerator *e, int lit,
+                                                              const int groups) {
     int v = lit >> 1;
     e->lval[lit] = 0;
     e->lval[lit ^ 1] = 0;
-    if (e->ngroups) {
-        const IntVec *g = &e->gocc[lit ^ 1];
-        int i;
-        for (i = 0; i < g->n; i++) e->gopen[g->a[i] >> 7] |= 1ULL << (g->a[i] & 63);
-        g = &e->gocc[lit];
-        for (i = 0; i < g->n; i++)
-            e->gopen[g->a[i] >> 7] -= G_TRUE - (1ULL << (g->a[i] & 63));
+    if (groups && e->ngroups) {
+        uint64_t *gop = e->gopen;
+        const int *ga = e->gocc[lit ^ 1].a;
+        int i, gn = e->gocc[lit ^ 1].n;
+        for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] |= 1ULL << (x & 63); }
+        ga = e->gocc[lit].a;
+        gn = e->gocc[lit].n;
+        for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] -= G_TRUE - (1ULL << (x & 63)); }
     }
     if (v <= e->nprim) {
         IntVec *o = &e->occ[v];
@@ -383,12 +401,18 @@ static inline __attribute__((always_inline)) void unassign(Enumerator *e, int li
                 e->cmask[c] |= 1ULL << (v - c * e->n);
             }
             if (!e->seen[v]) e->unseen++;
-            if (!e->probing)
-                for (i = 0; i < o->n; i++) e->bcnf[o->a[i]]++;
+            if (!e->probing) {
+                int *bc = e->bcnf, on = o->n;
+                const int *oa = o->a;
+                for (i = 0; i < on; i++) bc[oa[i]]++;
+            }
         } else {
             e->cellvar[(v - 1) / e->n] = 0;
-            if (!e->probing)
-                for (i = 0; i < o->n; i++) e->bctc[o->a[i]]--;
+            if (!e->probing) {
+                int *bc = e->bctc, on = o->n;
+                const int *oa = o->a;
+                for (i = 0; i < on; i++) bc[oa[i]]--;
+            }
         }
     }
 }
@@ -404,9 +428,74 @@ static inline void bump(Enumerator *e, int lit) {
 }
 
 static void undo_to(Enumerator *e, int pos) {
-    while (e->trail_n > pos) unassign(e, e->trail[--e->trail_n]);
+    while (e->trail_n > pos) unassign_body(e, e->trail[--e->trail_n], 1);
     if (e->qhead > pos) e->qhead = pos;
     if (e->nhead > pos) e->nhead = pos;
+}
+
+/* the groups' open members saved whole (gsnap: per decision level, gpsnap: a probe's)
+   when there are at most GSNAP_MAX groups: an undo then restores them in one copy
+   instead of each undone literal's groups one by one (the same values: gopen is a
+   function of the assignment) */
+#define GSNAP_MAX 2048
+#define GSNAP_ON(e) ((e)->ngroups > 0 && (e)->ngroups <= GSNAP_MAX)
+
+/* back to trail position pos, the groups' open members restored from snap (saved at
+   pos; NULL: literal by literal) */
+static void undo_snap(Enumerator *e, int pos, const uint64_t *snap) {
+    if (!snap) { undo_to(e, pos); return; }
+    while (e->trail_n > pos) unassign_body(e, e->trail[--e->trail_n], 0);
+    memcpy(e->gopen, snap, sizeof(uint64_t) * (size_t)e->ngroups);
+    if (e->qhead > pos) e->qhead = pos;
+    if (e->nhead > pos) e->nhead = pos;
+}
+
+/* a probe's undo back to pos (probing: the branching clauses' counts were left alone),
+   the groups' open members from snap, prim_set and unseen as they were at pos (saved:
+   nothing between records a solution, so seen stays); snap NULL: undo_to */
+static void undo_probe(Enumerator *e, int pos, const uint64_t *snap, int prim_set, int unseen) {
+    signed char *lval = e->lval;
+    const int *tr = e->trail, *vnat = e->vnat;
+    uint64_t *cmask = e->cmask;
+    int *cellvar = e->cellvar, nprim = e->nprim, n = e->n, t = e->trail_n;
+    if (!snap) { undo_to(e, pos); return; }
+    while (t > pos) {
+        int lit = tr[--t], v = lit >> 1;
+        lval[lit] = 0;
+        lval[lit ^ 1] = 0;
+        if (v <= nprim) {
+            if (!(lit & 1)) cellvar[(v - 1) / n] = 0;
+            else if (vnat && vnat[v] >= 0) cmask[vnat[v]] |= 1ULL << (v - vnat[v] * n);
+        }
+    }
+    e->trail_n = pos;
+    memcpy(e->gopen, snap, sizeof(uint64_t) * (size_t)e->ngroups);
+    e->prim_set = prim_set;
+    e->unseen = unseen;
+    if (e->qhead > pos) e->qhead = pos;
+    if (e->nhead > pos) e->nhead = pos;
+}
+
+/* the saved open members of level L's start (NULL: none kept) */
+static inline const uint64_t *level_snap(const Enumerator *e, int L) {
+    return e->gsnap && L < e->gsnap_cap ? e->gsnap + (size_t)L * (size_t)e->ngroups : NULL;
+}
+
+/* save the open members at level L's start (level_snap then has them); -1: no memory */
+static int save_level(Enumerator *e, int L) {
+    if (!GSNAP_ON(e)) return 0;
+    if (L >= e->gsnap_cap) {
+        int cap = e->gsnap_cap ? 2 * e->gsnap_cap : 32;
+        uint64_t *ns;
+        while (cap <= L) cap *= 2;
+        ns = (uint64_t *)realloc(e->gsnap, sizeof(uint64_t) * (size_t)cap * (size_t)e->ngroups);
+        if (!ns) return -1;
+        e->gsnap = ns;
+        e->gsnap_cap = cap;
+    }
+    memcpy(e->gsnap + (size_t)L * (size_t)e->ngroups, e->gopen,
+           sizeof(uint64_t) * (size_t)e->ngroups);
+    return 0;
 }
 
 /* intersect=1: an exactly-one group with the open members o (two or more, none true):
@@ -455,9 +544,10 @@ static inline __attribute__((always_inline)) int up_body(Enumerator *e, const in
         int i, j, k;
         e->props++;
         if (e->ngroups) {            /* f ^ 1 true: the other members of its groups false */
-            const IntVec *gt = &e->gocc[f ^ 1];
-            for (i = 0; i < gt->n; i++) {
-                int x = gt->a[i];
+            const int *gta = e->gocc[f ^ 1].a;
+            int gtn = e->gocc[f ^ 1].n;
+            for (i = 0; i < gtn; i++) {
+                int x = gta[i];
                 const int *ml = e->glit + e->gstart[x >> 7];
                 uint64_t o = e->gopen[x >> 7], rest = o & G_OPEN;
                 if (o >= 2 * G_TRUE) {  /* another member is true */
@@ -480,12 +570,14 @@ static inline __attribute__((always_inline)) int up_body(Enumerator *e, const in
         }
         if (e->ngroups) {            /* f false: an exactly-one group with one member left
                                         takes it, with none left conflicts */
-            const IntVec *gf = &e->gocc[f];
-            for (i = 0; i < gf->n; i++) {
-                int x = gf->a[i];
+            const int *gfa = e->gocc[f].a;
+            const uint64_t *gop = e->gopen;
+            int gfn = e->gocc[f].n;
+            for (i = 0; i < gfn; i++) {
+                int x = gfa[i];
                 uint64_t o;
                 if (!(x & 64)) continue;
-                o = e->gopen[x >> 7];
+                o = gop[x >> 7];
                 if (o & ((o - 1) | ~G_OPEN)) {  /* a member true, or two open */
                     if (ix && o < G_TRUE && pop64(o) <= e->ipmax[x >> 7]) {
                         int pos = e->gstart[x >> 7] + __builtin_ctzll(o);
@@ -1096,7 +1188,7 @@ static int probe(Enumerator *e) {
         for (c = 0; c < e->size; c++) if (open[c]) e->porder[at[open[c]]++] = c;
     sweep_on:
         for (q = q0; q < m * n; q++) {
-            int pos, r;
+            int pos, r, pset0, unseen0;
             if (q % n == 0 && sweeps == 1 && !e->paused && e->level == 0 &&
                 (e->fw_state == 0 || (e->fw_state == 3 &&
                                       e->probed - probed0 >= e->fw_again)) &&
@@ -1151,7 +1243,15 @@ static int probe(Enumerator *e) {
                 goto cell_end;
             }
             pos = e->trail_n;
+            pset0 = e->prim_set;
+            unseen0 = e->unseen;
             e->probed++;
+            if (GSNAP_ON(e)) {
+                if (!e->gpsnap &&
+                    !(e->gpsnap = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)e->ngroups)))
+                    return -1;
+                memcpy(e->gpsnap, e->gopen, sizeof(uint64_t) * (size_t)e->ngroups);
+            }
             /* while probing: conflicts do not weigh, and the branching clauses' counts
                are left alone (the probe's literals are all undone below, with the same
                flag; nothing reads those counts in between) */
@@ -1200,7 +1300,7 @@ static int probe(Enumerator *e) {
                 }
                 if (whole) clean++;
             }
-            undo_to(e, pos);
+            undo_probe(e, pos, GSNAP_ON(e) ? e->gpsnap : NULL, pset0, unseen0);
             e->probing = 0;
             if (r < 0) return -1;
             if (r) {
@@ -1270,7 +1370,7 @@ static int probe(Enumerator *e) {
    start, so nothing is counted twice): 1 when probing the root finds no solution */
 static int restart_probing(Enumerator *e) {
     int v;
-    if (e->level > 0) undo_to(e, e->lim[1]);
+    if (e->level > 0) undo_snap(e, e->lim[1], level_snap(e, 1));
     e->level = 0;
     e->need_bt = 0;
     e->qhead = e->trail_n;
@@ -1301,7 +1401,7 @@ static int restart_probing(Enumerator *e) {
 static int backtrack(Enumerator *e) {
     while (e->level > 0) {
         int L = e->level;
-        undo_to(e, e->lim[L]);
+        undo_snap(e, e->lim[L], level_snap(e, L));
         if (!e->flipped[L]) {
             int d = e->dec[L] ^ 1;
             e->flipped[L] = 1;
@@ -1405,6 +1505,7 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
         }
         lit = e->branch ? choose_cells(e) : choose(e);
         if (!lit) { e->gave_up = 1; return GAVE_UP; }   /* not reached: prim_set counts */
+        if (save_level(e, e->level + 1) < 0) { PyErr_NoMemory(); return -1; }
         e->nodes++;
         e->level++;
         e->lim[e->level] = e->trail_n;
@@ -1423,7 +1524,7 @@ static void Enumerator_dealloc(Enumerator *e) {
     if (e->bins) { for (i = 0; i < e->nlits; i++) if (e->bins[i].own) free(e->bins[i].a); }
     if (e->occ) { for (i = 0; i <= e->nprim; i++) if (e->occ[i].own) free(e->occ[i].a); }
     if (e->gocc) { for (i = 0; i < e->nlits; i++) if (e->gocc[i].own) free(e->gocc[i].a); }
-    free(e->gocc); free(e->gocc_arena); free(e->ipstart); free(e->ipmax); free(e->mpstart); free(e->mplist); free(e->ipb); free(e->ipin); free(e->ipout); free(e->gstart); free(e->glit); free(e->gopen);
+    free(e->gocc); free(e->gocc_arena); free(e->ipstart); free(e->ipmax); free(e->mpstart); free(e->mplist); free(e->ipb); free(e->ipin); free(e->ipout); free(e->gstart); free(e->glit); free(e->gopen); free(e->gsnap); free(e->gpsnap);
     free(e->watch); free(e->bins); free(e->occ);
     free(e->watch_arena); free(e->bins_arena); free(e->occ_arena);
     free(e->sn_clit); free(e->sn_warena); free(e->sn_wn);
