@@ -264,9 +264,10 @@ def ours_call(req: dict, use_api: bool) -> dict:
         return {"status": "limit"}
     n = p.grid.n
     out: dict[str, Any] = {"status": "ok", "candidates": [sorted(c) for c in r.candidates]}
-    if r.counts is not None and cap > 1:      # as the peers' worker: counts for cap > 1 only
-        out["counts"] = [[min(cnt.get(d, 0), cap) for d in range(1, n + 1)]
-                         for cnt in r.counts]
+    if cap > 1:                               # as the peers' worker: counts for cap > 1 only
+        rows = getattr(r, "count_rows", None)  # the arrays as they are kept (floor19 on)
+        out["counts"] = rows() if rows is not None else [
+            [min(cnt.get(d, 0), cap) for d in range(1, n + 1)] for cnt in r.counts]
     return out
 
 

@@ -1526,13 +1526,17 @@ done:
  * cell, seen[c] the mask of the digits counted (bit d: a true entry), digits[c] the tuple
  * of those digits ascending, capped[c] the dict digit -> count if count < cap else cap
  * (csp.solutions._kernel_result's and sudoku_csp.workbench.candidates._per_cell's passes,
- * their reference); with cap None, seen alone (a list, not a tuple); None when counts is
- * shorter or n is out of 1..62. */
+ * their reference); with cap None, seen alone (a list, not a tuple); with flat true,
+ * capped is instead the flat list whose entry c * n + d - 1 is that count capped (0 for a
+ * digit not counted: TrueCandidates' internal form, its dicts made only when read); None
+ * when counts is shorter or n is out of 1..62. */
 static PyObject *k_per_cell(PyObject *self, PyObject *args) {
     PyObject *counts, *cap, *seen = NULL, *digits = NULL, *capped = NULL, *result = NULL;
     Py_ssize_t n, size;
+    int flat = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O!nnO", &PyList_Type, &counts, &n, &size, &cap)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!nnO|p", &PyList_Type, &counts, &n, &size, &cap, &flat))
+        return NULL;
     if (n < 1 || n > 62 || size < 0 || PyList_GET_SIZE(counts) < size * n + 1) Py_RETURN_NONE;
     seen = PyList_New(size);
     if (!seen) goto done;
@@ -1553,32 +1557,52 @@ static PyObject *k_per_cell(PyObject *self, PyObject *args) {
         goto done;
     }
     digits = PyList_New(size);
-    capped = PyList_New(size);
+    capped = PyList_New(flat ? size * n : size);
     if (!digits || !capped) goto done;
     PyObject *ds[64];
     for (Py_ssize_t c = 0; c < size; c++) {
-        PyObject *dict = PyDict_New();
-        if (!dict) goto done;
-        PyList_SET_ITEM(capped, c, dict);
+        PyObject *dict = NULL;
+        if (!flat) {
+            dict = PyDict_New();
+            if (!dict) goto done;
+            PyList_SET_ITEM(capped, c, dict);
+        }
         unsigned long long m = 0;
         int k = 0;
         for (Py_ssize_t d = 1; d <= n; d++) {
             PyObject *v = PyList_GET_ITEM(counts, c * n + d);
             int t = PyObject_IsTrue(v);
             if (t < 0) goto done;
-            if (!t) continue;
+            if (!t) {
+                if (flat) { Py_INCREF(v); PyList_SET_ITEM(capped, c * n + d - 1, v); }
+                continue;
+            }
             m |= 1ULL << d;
             int lt = PyObject_RichCompareBool(v, cap, Py_LT);
             if (lt < 0) goto done;
             PyObject *key = PyLong_FromSsize_t(d);
             if (!key) goto done;
+            if (flat) {
+                PyObject *w = lt ? v : cap;
+                Py_INCREF(w);
+                PyList_SET_ITEM(capped, c * n + d - 1, w);
+                ds[k++] = key;           /* owned: the tuple below takes it (a small int:
+                                            an error below leaks nothing that matters) */
+                continue;
+            }
             if (PyDict_SetItem(dict, key, lt ? v : cap) < 0) { Py_DECREF(key); goto done; }
             ds[k++] = key;               /* the dict holds it: borrowed below */
             Py_DECREF(key);
         }
         PyObject *tup = PyTuple_New(k);
-        if (!tup) goto done;
-        for (int j = 0; j < k; j++) { Py_INCREF(ds[j]); PyTuple_SET_ITEM(tup, j, ds[j]); }
+        if (!tup) {
+            if (flat) for (int j = 0; j < k; j++) Py_DECREF(ds[j]);
+            goto done;
+        }
+        for (int j = 0; j < k; j++) {
+            if (!flat) Py_INCREF(ds[j]);
+            PyTuple_SET_ITEM(tup, j, ds[j]);
+        }
         PyList_SET_ITEM(digits, c, tup);
         PyObject *mm = PyLong_FromUnsignedLongLong(m);
         if (!mm) goto done;
@@ -1603,7 +1627,8 @@ static PyMethodDef methods[] = {
     {"watch", k_watch, METH_VARARGS,
      "watch(size, props): Engine's watch lists and costs, or None"},
     {"per_cell", k_per_cell, METH_VARARGS,
-     "per_cell(counts, n, size, cap): per cell the digits counted (mask, tuple, capped dict)"},
+     "per_cell(counts, n, size, cap, flat=False): per cell the digits counted (mask, tuple, "
+     "capped dict; or the capped counts as one flat list)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_engine_kernel",

@@ -48,8 +48,10 @@ class thermo:
     def apply(self, p: Puzzle) -> None:
         g = p.grid
         ids = g.cells(self.cells)
-        name = g.name
-        p.add(*[Less(a, b, f"thermo {name(a)}<{name(b)}") for a, b in zip(ids, ids[1:])])
+        name = g.names_table()          # one index a cell, not a method call
+        if name is None:
+            name = [g.name(c) for c in range(g.size)]
+        p.add(*[Less(a, b, f"thermo {name[a]}<{name[b]}") for a, b in zip(ids, ids[1:])])
 
 
 class slow_thermo:

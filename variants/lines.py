@@ -218,8 +218,13 @@ class _ThreeGroupsLine:
         fn = _GroupsDiffer(p.grid.n, self.mode)
         g = p.grid
 
+        distinct = not closed and len(set(ids)) == k
+
         def pairs(gaps: Sequence[int]) -> list[tuple[int, int]]:
             """Cells ``gap`` apart along the line (round a closed loop), each pair once."""
+            if distinct:           # an open line through distinct cells: no pair twice
+                return [(ids[i], ids[i + gap]) for i in range(k) for gap in gaps
+                        if i + gap < k]
             out: dict[frozenset, tuple[int, int]] = {}
             for i in range(k):
                 for gap in gaps:
@@ -232,13 +237,16 @@ class _ThreeGroupsLine:
 
         # on a closed loop whose length is no multiple of 3 a pair can be both one and
         # three apart: both relations are kept (such a loop has no solution)
-        name, title, mode = g.name, self.title, self.mode
+        # the cells' names by id (one index each, not a method call: a line makes dozens)
+        name, title, mode = g.names_table(), self.title, self.mode
+        if name is None:
+            name = [g.name(c) for c in range(g.size)]
         label, key = f"{mode}-group!=", (mode, g.n)
-        p.add(*[Relation(a, b, fn, label, key, f"{title} {name(a)}-{name(b)}")
+        p.add(*[Relation(a, b, fn, label, key, f"{title} {name[a]}-{name[b]}")
                 for a, b in pairs((1, 2))])
         same = _GroupsSame(g.n, mode)
         label, key = f"{mode}-group==", (mode, g.n, "same")
-        p.add(*[Relation(a, b, same, label, key, f"{title} {name(a)}={name(b)} group")
+        p.add(*[Relation(a, b, same, label, key, f"{title} {name[a]}={name[b]} group")
                 for a, b in pairs((3,))])
 
 

@@ -78,10 +78,10 @@ def _grid_text(res: Any) -> str:
 def _counts_text(res: Any) -> list[str]:
     cap = res.cap
     items = []
-    for c, (ds, cnt) in enumerate(zip(res.candidates, res.counts)):
+    for c, (ds, row) in enumerate(zip(res.candidates, res.count_rows())):
         if len(ds) > 1:
             items.append(res.puzzle.grid.name(c) + " " + " ".join(
-                f"{d}:{k}{'+' if k >= cap else ''}" for d, k in cnt.items()))
+                f"{d}:{k}{'+' if k >= cap else ''}" for d, k in enumerate(row, 1) if k))
     width = max((len(t) for t in items), default=0) + 3
     per = max(1, 80 // width)
     lines = [f"counts (solutions per digit, {cap}+ = {cap} or more):"]

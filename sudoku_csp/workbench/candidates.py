@@ -72,7 +72,9 @@ class TrueCandidates:
     ``status``: ``"unique"``, ``"multiple"``, ``"unsolvable"`` or ``"limit"`` (cut by the
     time limit or a cancel before two solutions were seen); ``candidates``: per cell
     (row-major) the digits in at least one solution; ``counts``: per cell, digit ->
-    solutions holding it, capped at ``cap`` (exact below the cap when ``complete``);
+    solutions holding it, capped at ``cap`` (exact below the cap when ``complete``; made
+    when first read: the answer keeps its counts as one flat list, which
+    :meth:`count_rows` and :meth:`count_list` hand back as arrays without the dicts);
     ``logical_only``: with ``logical``, the candidates (``"rNcM=d"``) the logic solver keeps
     although no solution holds them; ``solutions_seen``; ``complete``: every candidate was
     decided (False when the run was cut: ``undecided`` lists what is left open, and
@@ -83,7 +85,9 @@ class TrueCandidates:
     cap: int
     status: str
     candidates: list[tuple[int, ...]]
-    counts: list[dict[int, int]]
+    #: the internal form of the counts: index ``cell * n + digit - 1``, capped at ``cap``
+    #: (read it through :meth:`count_list`, :meth:`count_rows` or ``counts``)
+    _flat: list[int] = field(repr=False)
     solutions_seen: int
     complete: bool
     logical: bool = False
@@ -96,10 +100,47 @@ class TrueCandidates:
     solution: list[int] | None = None
     time_ms: float = 0.0
     raw: CandidateCounts | None = field(default=None, repr=False)
+    _counts: list[dict[int, int]] | None = field(default=None, init=False, repr=False,
+                                                 compare=False)
 
     @property
     def n(self) -> int:
         return self.puzzle.grid.n
+
+    @property
+    def counts(self) -> list[dict[int, int]]:
+        """Per cell (row-major), digit -> solutions holding it, capped at ``cap``, for the
+        digits seen in a solution (ascending); made from :meth:`count_list` when first
+        read."""
+        got = self._counts
+        if got is None:
+            n, flat = self.n, self._flat
+            got = self._counts = [
+                {d: k for d, k in zip(range(1, n + 1), flat[i:i + n]) if k}
+                for i in range(0, len(flat), n)]
+        return got
+
+    def count_list(self) -> list[int]:
+        """The counts as one flat list (a new one): index ``cell * n + digit - 1`` holds
+        the solutions holding that candidate, capped at ``cap`` (0: in no solution seen).
+
+        >>> res = true_candidates(".2.4....3.......", cap=2)     # three solutions
+        >>> res.count_list()[10 * 4:11 * 4]                       # cell r3c3
+        [1, 1, 0, 1]
+        """
+        return self._flat[:]
+
+    def count_rows(self) -> list[list[int]]:
+        """The counts as rows, one per cell (row-major), of ``n`` entries each: entry
+        ``digit - 1`` holds the solutions holding that candidate, capped at ``cap`` (the
+        arrays a program compares or sends; no dict is made).
+
+        >>> res = true_candidates(".2.4....3.......", cap=2)
+        >>> res.count_rows()[10], res.count_rows()[0]
+        ([1, 1, 0, 1], [2, 0, 0, 0])
+        """
+        n, flat = self.n, self._flat
+        return [flat[i:i + n] for i in range(0, len(flat), n)]
 
     def name(self, cell: int, digit: int) -> str:
         return f"{self.puzzle.grid.name(cell)}={digit}"
@@ -107,13 +148,10 @@ class TrueCandidates:
     def solutions_per_candidate(self) -> list[int]:
         """The flat list of the f-puzzles solver protocol: index ``cell * n + digit - 1``
         holds the solutions holding that candidate (capped; 1 for a true candidate when
-        ``cap`` is 1), 0 for a false one and -1 for one only the logic keeps."""
+        ``cap`` is 1), 0 for a false one and -1 for one only the logic keeps
+        (:meth:`count_list` with the logic's extra candidates marked)."""
         n = self.n
-        out = [0] * (len(self.counts) * n)
-        for c, cnt in enumerate(self.counts):
-            base = c * n - 1
-            for d, k in cnt.items():
-                out[base + d] = k
+        out = self._flat[:]
         if self.logical_candidates is not None:
             for c, (ds, true) in enumerate(zip(self.logical_candidates, self.candidates)):
                 for d in ds:
@@ -130,7 +168,9 @@ class TrueCandidates:
         out: dict[str, Any] = {"status": self.status,
                                "candidates": [list(ds) for ds in self.candidates]}
         if counts if counts is not None else self.cap > 1:
-            out["counts"] = [{str(d): k for d, k in cnt.items()} for cnt in self.counts]
+            n, flat = self.n, self._flat
+            out["counts"] = [{str(d): k for d, k in zip(range(1, n + 1), flat[i:i + n]) if k}
+                             for i in range(0, len(flat), n)]
         if self.logical:
             out["logical_only"] = list(self.logical_only)
             out["logic_status"] = self.logic_status
@@ -185,8 +225,8 @@ def true_candidates(puzzle: Puzzle | str, *, state: State | None = None,
         cc = candidate_counts(p, st.cand, cap, time_limit=time_limit, cancel=cancel,
                               progress=progress, method=method)
     size = p.grid.size
-    candidates, counts = _per_cell(cc)
-    res = TrueCandidates(p, cap, cc.status, candidates, counts, cc.solutions_seen, cc.complete,
+    candidates, flat = _per_cell(cc)
+    res = TrueCandidates(p, cap, cc.status, candidates, flat, cc.solutions_seen, cc.complete,
                          logical=logical, solution=cc.solution, raw=cc)
     if not cc.complete:
         res.undecided = [f"{p.grid.name(c)}={d}" for c in range(size) for d in cc.undecided(c)]
@@ -198,25 +238,28 @@ def true_candidates(puzzle: Puzzle | str, *, state: State | None = None,
     return res
 
 
-def _per_cell(cc: CandidateCounts) -> tuple[list[tuple[int, ...]], list[dict[int, int]]]:
-    """Per cell the digits seen in a solution and their counts capped at ``cc.cap``, in
-    one pass over ``cc.counts`` (a setter's answer reads every cell: this is part of each
-    call's fixed cost)."""
+def _per_cell(cc: CandidateCounts) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Per cell the digits seen in a solution, and the counts capped at ``cc.cap`` as one
+    flat list (index ``cell * n + digit - 1``), in one pass over ``cc.counts`` (a setter's
+    answer reads every cell: this is part of each call's fixed cost; the per-cell dicts
+    of ``TrueCandidates.counts`` are made only when read)."""
     n, cap, raw = cc.n, cc.cap, cc.counts
     kernel = active(_engine_kernel)
     if kernel is not None and type(raw) is list:      # the pass below in C
-        got = kernel.per_cell(raw, n, cc.size, cap)
+        got = kernel.per_cell(raw, n, cc.size, cap, True)
         if got is not None:
             return got[1], got[2]
     last = cc.size * n
-    counts: list[dict[int, int]] = [{} for _ in range(cc.size)]
+    flat = raw[1:last + 1]
+    digits: list[list[int]] = [[] for _ in range(cc.size)]
     # the candidates seen (count > 0, most of them zero), picked in C in ascending order:
     # a pass over those alone, not over every cell's n digits
-    for i in compress(range(1, last + 1), raw[1:last + 1]):
-        c, d = divmod(i - 1, n)
-        k = raw[i]
-        counts[c][d + 1] = k if k < cap else cap
-    return [tuple(cnt) for cnt in counts], counts
+    for i in compress(range(last), flat):
+        c, d = divmod(i, n)
+        digits[c].append(d + 1)
+        if flat[i] > cap:
+            flat[i] = cap
+    return [tuple(ds) for ds in digits], flat
 
 
 def _logical_view(res: TrueCandidates, p: Puzzle, st: Puzzle | State,

@@ -52,6 +52,7 @@ def candidates_svg(res: "TrueCandidates", title: str | None = None) -> str:
         cell_name, _, d = name.partition("=")
         undecided.setdefault(p.cell(cell_name), set()).add(int(d))
     used: set[str] = set()
+    rows = res.count_rows()
     for c in range(g.size):
         x, y = cv.centre(c)
         if c in given:
@@ -64,7 +65,7 @@ def candidates_svg(res: "TrueCandidates", title: str | None = None) -> str:
             cv.text("digits", x, y, digit_symbol(true[0]), fs, "placed", fill=PLACED)
             continue
         for d in true:
-            k = res.counts[c].get(d, 0)
+            k = rows[c][d - 1]
             if cap == 1:
                 cls, fill = "cand", CAND
             elif k >= cap:

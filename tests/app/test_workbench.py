@@ -95,7 +95,12 @@ def test_true_candidates_equal_enumeration(make) -> None:
         res = true_candidates(p, cap=cap)
         assert res.complete and res.status == "multiple"
         assert res.candidates == [tuple(sorted(t)) for t in truth]
-        assert res.counts == [{d: min(k, cap) for d, k in sorted(t.items())} for t in truth]
+        want = [{d: min(k, cap) for d, k in sorted(t.items())} for t in truth]
+        assert res.counts == want
+        assert [list(c.items()) for c in res.counts] == [list(w.items()) for w in want]
+        assert res.count_rows() == [[w.get(d, 0) for d in range(1, p.grid.n + 1)]
+                                    for w in want]
+        assert res.count_list() == [k for row in res.count_rows() for k in row]
         assert res.solutions_seen <= total
         assert p.check_solution(res.solution)
 
@@ -464,9 +469,9 @@ def test_per_cell_and_kernel_result_read_the_counts_cell_by_cell():
         cand = [rng.randrange(1 << (n + 1)) & ~1 for _ in range(size)]
         want = [{d: min(raw[c * n + d], cap) for d in range(1, n + 1) if raw[c * n + d]}
                 for c in range(size)]
-        candidates, counts = _per_cell(CandidateCounts(n, size, cap, cand, raw, [0] * size))
-        assert counts == want and candidates == [tuple(w) for w in want]
-        assert all(list(a) == list(b) for a, b in zip(counts, want))    # digits ascending
+        candidates, flat = _per_cell(CandidateCounts(n, size, cap, cand, raw, [0] * size))
+        assert flat == [min(k, cap) for k in raw[1:size * n + 1]]
+        assert candidates == [tuple(w) for w in want]
         res = CandidateCounts(n, size, cap, cand, [0] * len(raw), [0] * size)
         _kernel_result(En(raw), res, True)
         assert res.counts == raw and res.refuted == [

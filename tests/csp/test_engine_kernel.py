@@ -354,9 +354,10 @@ def test_watch_lists_in_c_are_the_python_ones():
 
 @pytest.mark.parametrize("seed", range(5))
 def test_per_cell_in_c_is_the_python_pass(seed, monkeypatch):
-    """``per_cell`` (per cell the digits counted: masks, digit tuples, capped counts) gives
-    what ``_per_cell`` and ``seen_masks`` give in Python, dicts in the same order, on random
-    count lists (big counts and caps too); None past 62 digits or on a short list."""
+    """``per_cell`` (per cell the digits counted: masks, digit tuples, capped counts as
+    dicts, or with ``flat`` as one flat list) gives what ``_per_cell`` and ``seen_masks``
+    give in Python, dicts in ascending order, on random count lists (big counts and caps
+    too); None past 62 digits or on a short list."""
     from sudoku_csp.workbench import candidates
     import csp.solutions
     from csp.solutions import CandidateCounts, seen_masks
@@ -368,15 +369,21 @@ def test_per_cell_in_c_is_the_python_pass(seed, monkeypatch):
         cap = rng.choice([1, 2, 8, 2 ** 80])
         cc = CandidateCounts(n, size, cap, [0] * size, counts, [0] * size)
         seen, digits, capped = KERNEL.per_cell(counts, n, size, cap)
-        assert (digits, capped) == candidates._per_cell(cc)      # through the kernel
+        seen_f, digits_f, flat = KERNEL.per_cell(counts, n, size, cap, True)
+        want = [{d: min(counts[c * n + d], cap) for d in range(1, n + 1) if counts[c * n + d]}
+                for c in range(size)]
+        assert capped == want and digits == [tuple(w) for w in want]
+        assert [list(d.items()) for d in capped] == [list(d.items()) for d in want]
+        assert (seen_f, digits_f) == (seen, digits)
+        assert flat == [min(k, cap) for k in counts[1:size * n + 1]]
+        assert (digits, flat) == candidates._per_cell(cc)      # through the kernel
         assert seen == seen_masks(counts, n, size)
         with monkeypatch.context() as m:
             m.setattr(candidates, "_engine_kernel", None)
             m.setattr(csp.solutions, "_engine_kernel", None)
             ref = candidates._per_cell(cc)
             ref_seen = seen_masks(counts, n, size)
-        assert (digits, capped) == ref
-        assert [list(d.items()) for d in capped] == [list(d.items()) for d in ref[1]]
+        assert (digits, flat) == ref
         assert seen == ref_seen == KERNEL.per_cell(counts, n, size, None)
     assert KERNEL.per_cell([0] * 700, 63, 10, 1) is None
     assert KERNEL.per_cell([0] * 10, 9, 2, 1) is None

@@ -1045,3 +1045,46 @@ def test_fpuzzles_sample_with_every_technique_is_sound() -> None:
 
 # The slow run over every f-puzzles puzzle with every technique is
 # tests/variants/test_variant_sweep.py::test_variant_soundness_sweep_all (one sweep, not two).
+
+
+@pytest.mark.parametrize("rule", [entropic_line, modular_line])
+def test_three_group_line_pairs_each_once(rule) -> None:
+    """An entropic or modular line's relations: cells one or two apart 'differ', cells
+    three apart 'same', each pair of cells once, in line order (open lines through distinct
+    cells take a shorter path than closed loops and lines crossing themselves), named
+    after their cells."""
+    rng = random.Random(7)
+    g = Grid(9)
+    for _ in range(60):
+        k = rng.randint(2, 12)
+        if rng.random() < 0.3:                         # a closed loop
+            ids = rng.sample(range(81), k) if k >= 3 else [0, 1, 2]
+            line = list(ids) + [ids[0]]
+        elif rng.random() < 0.5:                       # cells may repeat
+            line = [rng.randrange(81) for _ in range(k)]
+        else:
+            line = rng.sample(range(81), k)
+        p = Puzzle(g)
+        try:
+            p.use(rule([g.name(c) for c in line]))
+        except Exception:                              # a line the rule refuses
+            continue
+        ids = line[:-1] if len(line) >= 4 and line[0] == line[-1] else line
+        closed = len(ids) < len(line)
+        want: dict[tuple, dict] = {}
+        for gaps, tag in (((1, 2), "differ"), ((3,), "same")):
+            out: dict[frozenset, tuple[int, int]] = {}
+            for i in range(len(ids)):
+                for gap in gaps:
+                    j = i + gap
+                    if j >= len(ids) and closed:
+                        j %= len(ids)
+                    if j < len(ids) and ids[i] != ids[j]:
+                        out.setdefault(frozenset((ids[i], ids[j])), (ids[i], ids[j]))
+            want[tag] = list(out.values())
+        rels = [c for c in p.constraints if c.kind == "relation"]
+        got = [(c.a, c.b) for c in rels]
+        assert got == want["differ"] + want["same"]
+        sep = ["-"] * len(want["differ"]) + ["="] * len(want["same"])
+        assert [c.name.split(" ")[-2 if s == "=" else -1] for c, s in zip(rels, sep)] == [
+            f"{g.name(a)}{s}{g.name(b)}" for (a, b), s in zip(got, sep)]
