@@ -251,6 +251,13 @@ typedef struct {
                                         walked less of its tree (progress) than this */
     long long pz_check;              /* the decision of that check (0: done) */
     int pz_pace;                     /* the pace (per mille) asked at that check */
+    int pz_found_on;                 /* pause_found: the walk of that pause goes on at a
+                                        check where it has found solutions since the last
+                                        (checks at each doubling of the decisions), and
+                                        past pause_nodes while each check finds more
+                                        (pz_grew) */
+    int pz_grew;
+    long long pz_found;              /* the solutions found at its last check */
     /* the first walk (first_walk > 0, the root's probing before any walk): the first
        sweep pauses before its first probe as the pause above, for a walk of up to
        first_walk decisions that goes on while it keeps its pace (search(): at first_check
@@ -1038,6 +1045,8 @@ static void pause_sweep(Enumerator *e, int sweeps, int set0, long long probed0, 
     e->probe_after = e->nodes + nodes;
     e->pz_check = check;
     e->pz_pace = pace;
+    e->pz_grew = 0;
+    e->pz_found = e->found;
 }
 
 /* failed-literal probing at the current node (propagated, no conflict): each open
@@ -1484,11 +1493,27 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
                 e->fw_left = left;
                 e->pz_check = 2 * e->nodes;
             } else {
-                /* a third of the walk after the pause: on only at the pace to end within it */
-                e->pz_check = 0;
-                if (tree_walked(e) * 1000 < e->pz_pace) e->probe_after = e->nodes;
+                /* a third of the walk after the pause: on only at the pace to end within it,
+                   or (pause_found) where it has found solutions since the last check: on,
+                   checked again at the doubling */
+                if (e->pz_found_on && e->found > e->pz_found) {
+                    e->pz_grew = 1;
+                    e->pz_found = e->found;
+                    e->pz_check = 2 * e->nodes;
+                } else {
+                    /* none found since: back to the probing when it is not at the pace,
+                       or past pause_nodes */
+                    if ((e->pz_grew && e->probe_after == 0) || tree_walked(e) * 1000 < e->pz_pace)
+                        e->probe_after = e->nodes;
+                    e->pz_check = 0;
+                    e->pz_grew = 0;
+                }
             }
         }
+        if (e->pz_grew && e->paused == 1 && e->fw_state != 1 && e->fw_state != 4 &&
+            e->probe_after > 0 && e->nodes >= e->probe_after)
+            e->probe_after = 0;          /* past pause_nodes, on while each check (at each
+                                            doubling of the decisions) finds solutions */
         if (e->fw_grew && e->paused == 1 && e->fw_state == 4 && e->probe_after > 0 &&
             e->nodes >= e->probe_after)
             e->probe_after = 0;          /* past its budget, on while each check (at each
@@ -2162,11 +2187,11 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
                              "intersect", "ixnode", "first_walk", "first_check",
                              "first_pace", "first_shrink", "first_again", "again_check",
                              "again_pace", "natives", "natk", "yield_from",
-                             "again_found", "hskip", NULL};
+                             "again_found", "hskip", "pause_found", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
     int ixnode = 0, first_pace = 0, first_shrink = 1000, first_again = 0, again_pace = 0;
-    int natk = 0, yield_from = 2, again_found = 0, hskip = 0;
+    int natk = 0, yield_from = 2, again_found = 0, hskip = 0, pause_found = 0;
     long long pause_nodes = 0, first_walk = 0, first_check = 0, again_check = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
@@ -2182,14 +2207,14 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOiipi", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOiipip", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
                                      &intersect, &ixnode, &first_walk, &first_check,
                                      &first_pace, &first_shrink, &first_again, &again_check,
                                      &again_pace, &natives, &natk, &yield_from,
-                                     &again_found, &hskip))
+                                     &again_found, &hskip, &pause_found))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -2211,6 +2236,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->fw_check2 = again_check;
     e->fw_pace2 = again_pace;
     e->fw_found_on = again_found;
+    e->pz_found_on = pause_found;
     e->fw_left = -1.0;
     /* the first walk: only where the root is probed before any walk */
     e->fw_state = first_walk > 0 && probe_depth > 0 && probe_after == 0 ? 0 : 2;

@@ -142,6 +142,21 @@ PROBE_YIELD_FROM = 1
 PROBE_PAUSE = 100
 PROBE_PAUSE_NODES = 200
 PROBE_PAUSE_PACE = 300
+#: ... and the walk of that pause goes on at its check (a third of
+#: :data:`PROBE_PAUSE_NODES`) where it has found solutions, whatever its pace, checked
+#: again at each doubling of its decisions, and past :data:`PROBE_PAUSE_NODES` while each
+#: check finds more (``Enumerator(..., pause_found=)``); a check that finds none goes back
+#: to the probing as before. The sweep it paused in finds little (that is what paused
+#: it), so what is left of it seldom shortens a walk that reaches its leaves: "Forgiven"
+#: without its diagonal (v31, 568 solutions) paused its third sweep after 102 probes that
+#: set 1 variable, walked 66 decisions (9-30 solutions), went back for 311 probes that set
+#: 1 more, then walked 950-1,692 decisions from there; now the walk of the pause is the
+#: walk (689 probes; tc8 1,547 -> 1,126 decisions, propagated literals -26 %, tc1 -15 %,
+#: count -12 %). Over the unique and variants sets' kernel calls only six multi-solution
+#: puzzles change (v07, v15, v20, v27, v31, v35: 17 of their 18 calls propagate fewer
+#: literals, v35's count 7.5 % more); a walk that finds no solution by its check (the
+#: hard unique puzzles) goes back as before (docs/performance.md, branch midk)
+PROBE_PAUSE_FOUND = True
 #: once the root changes in a sweep (a failed literal, the lookahead's literals), the
 #: cells left in the sweep are sorted again, fewest open digits first, so the cells the
 #: change narrowed are probed next: the puzzles that probing decides cascade in fewer
@@ -388,7 +403,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                               first_walk=first, first_check=FIRST_CHECK,
                               first_pace=FIRST_PACE, first_shrink=FIRST_SHRINK,
                               first_again=FIRST_AGAIN, again_check=AGAIN_CHECK,
-                              again_pace=AGAIN_PACE, again_found=AGAIN_FOUND)
+                              again_pace=AGAIN_PACE, again_found=AGAIN_FOUND,
+                              pause_found=PROBE_PAUSE_FOUND)
     if session.lazy:
         return None
     enc = session.enc
@@ -414,7 +430,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                           first_shrink=FIRST_SHRINK, first_again=FIRST_AGAIN,
                           again_check=AGAIN_CHECK, again_pace=AGAIN_PACE,
                           again_found=AGAIN_FOUND, natives=natives, natk=NATIVE_ROUND,
-                          hskip=PROBE_HOUSE_SKIP)
+                          hskip=PROBE_HOUSE_SKIP, pause_found=PROBE_PAUSE_FOUND)
 
 
 class Decided:

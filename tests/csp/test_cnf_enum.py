@@ -1231,6 +1231,35 @@ def test_the_first_sweep_passes_over_house_only_cells(set_name, ident, cap,
 
 
 @needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [
+    ("variants", "v31", 0), ("variants", "v31", 1), ("variants", "v31", 8),
+    ("variants", "v35", 0), ("variants", "v20", 8), ("variants", "v07", 1),
+    ("unique", "u056", 1), ("unique", "u067", 0), ("unique", "u087", 8)])
+def test_a_paused_walk_that_finds_solutions_goes_on(set_name, ident, cap,
+                                                     monkeypatch) -> None:
+    """``pause_found`` (:data:`cnf_enum.PROBE_PAUSE_FOUND`): the walk of a later sweep's
+    pause goes on where it has found solutions by its check instead of going back to the
+    probing. The solutions and capped counts are the same; "Forgiven" without its diagonal
+    (v31) probes 689 candidates instead of 1,000; a walk that finds no solution by its
+    check goes back as before, the same run decision for decision (the hard unique
+    puzzles)."""
+    p = puzzle(set_name, ident)
+    runs = {}
+    for found in (False, True):
+        monkeypatch.setattr(cnf_enum, "PROBE_PAUSE_FOUND", found)
+        with SatSession(p, defer=True) as s:
+            en = cnf_enum.enumerator(s, cap=cap, listing=False)
+            code = cnf_enum.run(en, None, capped=cap > 0)
+            counts = [min(k, cap) for k in en.counts()] if cap else None
+            runs[found] = (code, en.found if not cap else None, counts, en.probed, en.nodes)
+    assert runs[True][:3] == runs[False][:3]
+    if ident == "v31":
+        assert runs[False][3] == 1000 and runs[True][3] == 689
+    if set_name == "unique":
+        assert runs[True] == runs[False]
+
+
+@needs_kernel
 def test_a_short_walk_goes_before_the_root_probing() -> None:
     """"Whispering Rains" (u070): the first walk keeps its pace and ends, without a probe;
     "Crawfish" (u082), whose walk is long, goes back to the probing at the first check.
