@@ -735,14 +735,43 @@ static int nat_renban(Enumerator *e, int x) {
         for (i = 0; i < k; i++) U |= D[i];
         S = 0;
         R = ~0ULL;
-        for (s = 1; s + k - 1 <= n; s++) {
-            uint64_t w = run << s;
-            if ((U & w) != w) continue;
-            for (i = 0; i < k && (D[i] & w); i++) {}
-            if (i < k) continue;
-            S |= w;
-            R &= w;
-        }
+        if (k >= 2 && k <= 8) {
+            /* every window at once, a bit per start s (digits s .. s + k - 1): the starts
+               whose window U covers (bits s .. s + k - 1 all in U: the AND of U shifted
+               by 0 .. k - 1) and each cell meets (some bit of D[i] in s .. s + k - 1: the
+               OR of D[i] shifted by 0 .. k - 1), the shifts by doubling (a fixed sequence
+               per length); the same windows as the loop below (bit 0 is no digit, and U
+               has none above n) */
+            int a1 = 1, a2 = k >= 4 ? 2 : k - 2, a3 = k - 2 - a2;   /* 1 + a2 + a3 = k - 1 */
+            uint64_t fit = U, w;
+            fit &= fit >> a1;
+            fit &= fit >> a2;
+            fit &= fit >> a3;
+            for (i = 0; i < k && fit; i++) {
+                w = D[i];
+                w |= w >> a1;
+                w |= w >> a2;
+                w |= w >> a3;
+                fit &= w;
+            }
+            fit &= ~1ULL;
+            if (fit) {
+                int lo = __builtin_ctzll(fit), hi = 63 - __builtin_clzll(fit);
+                R = (run << lo) & (run << hi);     /* the first and last windows' common digits */
+                S = fit;
+                S |= S << a1;
+                S |= S << a2;
+                S |= S << a3;
+            }
+        } else
+            for (s = 1; s + k - 1 <= n; s++) {
+                uint64_t w = run << s;
+                if ((U & w) != w) continue;
+                for (i = 0; i < k && (D[i] & w); i++) {}
+                if (i < k) continue;
+                S |= w;
+                R &= w;
+            }
         if (!S) return 1;
         for (i = 0; i < k; i++) {
             uint64_t gone = D[i] & ~S;
