@@ -189,6 +189,11 @@ typedef struct {
     uint64_t *gsnap, *gpsnap;        /* gopen saved per decision level (gsnap_cap levels)
                                         and at a probe (undo_snap) */
     int gsnap_cap;
+    int gpsnap_pos;                  /* gpsnap holds gopen at this trail length (-1: none):
+                                        the probes of a node that has not changed since
+                                        the last probe save nothing again (gopen is a
+                                        function of the trail, which only an undo below
+                                        this length changes) */
     /* ll[l].gocc: the groups holding it, each as
                                         group << 7 | exactly-one << 6 | member index */
     int *gocc_arena;
@@ -438,6 +443,7 @@ static inline void bump(Enumerator *e, int lit) {
 }
 
 static void undo_to(Enumerator *e, int pos) {
+    if (pos < e->gpsnap_pos) e->gpsnap_pos = -1;
     while (e->trail_n > pos) unassign_body(e, e->trail[--e->trail_n], 1);
     if (e->qhead > pos) e->qhead = pos;
     if (e->nhead > pos) e->nhead = pos;
@@ -454,6 +460,7 @@ static void undo_to(Enumerator *e, int pos) {
    pos; NULL: literal by literal) */
 static void undo_snap(Enumerator *e, int pos, const uint64_t *snap) {
     if (!snap) { undo_to(e, pos); return; }
+    if (pos < e->gpsnap_pos) e->gpsnap_pos = -1;
     while (e->trail_n > pos) unassign_body(e, e->trail[--e->trail_n], 0);
     memcpy(e->gopen, snap, sizeof(uint64_t) * (size_t)e->ngroups);
     if (e->qhead > pos) e->qhead = pos;
@@ -469,6 +476,7 @@ static void undo_probe(Enumerator *e, int pos, const uint64_t *snap, int prim_se
     uint64_t *cmask = e->cmask;
     int *cellvar = e->cellvar, nprim = e->nprim, n = e->n, t = e->trail_n;
     if (!snap) { undo_to(e, pos); return; }
+    if (pos < e->gpsnap_pos) e->gpsnap_pos = -1;
     while (t > pos) {
         int lit = tr[--t], v = lit >> 1;
         lval[lit] = 0;
@@ -1257,11 +1265,12 @@ static int probe(Enumerator *e) {
             pset0 = e->prim_set;
             unseen0 = e->unseen;
             e->probed++;
-            if (GSNAP_ON(e)) {
+            if (GSNAP_ON(e) && e->gpsnap_pos != pos) {
                 if (!e->gpsnap &&
                     !(e->gpsnap = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)e->ngroups)))
                     return -1;
                 memcpy(e->gpsnap, e->gopen, sizeof(uint64_t) * (size_t)e->ngroups);
+                e->gpsnap_pos = pos;
             }
             /* while probing: conflicts do not weigh, and the branching clauses' counts
                are left alone (the probe's literals are all undone below, with the same
@@ -2259,6 +2268,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->nvars = nvars; e->n = n; e->size = size; e->nprim = size * n;
     e->nlits = 2 * (nvars + 1);
     e->cap = cap; e->keep = keep; e->probe_depth = probe_depth;
+    e->gpsnap_pos = -1;
     e->probe_after = probe_depth > 0 ? probe_after : 0;
     e->lval = (signed char *)calloc((size_t)e->nlits, 1);
     e->ll = (LitLists *)calloc((size_t)e->nlits, sizeof(LitLists));
