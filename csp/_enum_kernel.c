@@ -794,18 +794,24 @@ static __attribute__((noinline)) int natives_run(Enumerator *e) {
         e->natall = 0;
         for (i = 0; i < e->nnat; i++) { e->natstamp[i] = e->natgen; e->natq[nq++] = i; }
     }
-    for (; e->nhead < e->trail_n; e->nhead++) {
-        int v = e->trail[e->nhead] >> 1, c, q, own = -1;
-        if (v > e->nprim || (c = e->vnat[v]) < 0) continue;
-        while (ri < nr && e->ra[2 * ri + 1] <= e->nhead) ri++;
-        if (ri < nr && e->ra[2 * ri] <= e->nhead) own = e->rx[ri];
-        for (q = e->nocstart[c]; q < e->nocstart[c + 1]; q++) {
-            int x = e->noclist[q];
-            if (e->natstamp[x] != e->natgen && x != own) {
-                e->natstamp[x] = e->natgen;
-                e->natq[nq++] = x;
+    {                                /* the trail since the last round (in locals: the
+                                        queue's stores would reload them) */
+        const int *tr = e->trail, *vnat = e->vnat, *ra = e->ra;
+        int h = e->nhead, tn = e->trail_n, nprim = e->nprim, gen = e->natgen;
+        for (; h < tn; h++) {
+            int v = tr[h] >> 1, c, q, own = -1;
+            if (v > nprim || (c = vnat[v]) < 0) continue;
+            while (ri < nr && ra[2 * ri + 1] <= h) ri++;
+            if (ri < nr && ra[2 * ri] <= h) own = e->rx[ri];
+            for (q = e->nocstart[c]; q < e->nocstart[c + 1]; q++) {
+                int x = e->noclist[q];
+                if (e->natstamp[x] != gen && x != own) {
+                    e->natstamp[x] = gen;
+                    e->natq[nq++] = x;
+                }
             }
         }
+        e->nhead = h;
     }
     e->natruns += nq;
     e->nr = 0;
