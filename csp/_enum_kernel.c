@@ -1928,31 +1928,40 @@ static int build_intersections(Enumerator *e) {
     int *mark = (int *)malloc(sizeof(int) * (size_t)ng);
     int *lst = (int *)malloc(sizeof(int) * (size_t)ng);
     int *cnt = (int *)calloc((size_t)ng, sizeof(int));
-    uint64_t *ina = (uint64_t *)calloc((size_t)ng, sizeof(uint64_t));
-    uint64_t *inb = (uint64_t *)calloc((size_t)ng, sizeof(uint64_t));
+    int *lmark = (int *)malloc(sizeof(int) * (size_t)e->nlits);   /* per literal: the group
+                                        a whose member it is (its index in lidx) */
+    unsigned char *lidx = (unsigned char *)malloc((size_t)e->nlits);
+    uint64_t *ina = NULL, *inb = NULL;
     e->ipstart = (int *)malloc(sizeof(int) * ((size_t)ng + 1));
     e->ipmax = (unsigned char *)calloc((size_t)ng + 1, 1);
-    if (!mark || !lst || !cnt || !ina || !inb || !e->ipstart || !e->ipmax) goto nomem;
+    if (!mark || !lst || !cnt || !lmark || !lidx || !e->ipstart || !e->ipmax) goto nomem;
     for (a = 0; a < ng; a++) mark[a] = -1;
+    for (a = 0; a < e->nlits; a++) lmark[a] = -1;
     for (a = 0; a < ng; a++) {
         int k, nl = 0, j;
         e->ipstart[a] = np;
         if (!group_exact(e, a)) continue;
         for (k = e->gstart[a]; k < e->gstart[a + 1]; k++) {
             const IntVec *o = &e->ll[e->glit[k]].gocc;
+            lmark[e->glit[k]] = a;
+            lidx[e->glit[k]] = (unsigned char)(k - e->gstart[a]);
             for (j = 0; j < o->n; j++) {
                 int b = o->a[j] >> 7;
                 if (b == a) continue;
-                if (mark[b] != a) { mark[b] = a; cnt[b] = 0; ina[b] = inb[b] = 0; lst[nl++] = b; }
+                if (mark[b] != a) { mark[b] = a; cnt[b] = 0; lst[nl++] = b; }
                 cnt[b]++;
-                ina[b] |= 1ULL << (k - e->gstart[a]);
-                inb[b] |= 1ULL << (o->a[j] & 63);
             }
         }
         for (j = 0; j < nl; j++) {
-            int b = lst[j], lb = e->gstart[b + 1] - e->gstart[b];
-            uint64_t out = (lb == 64 ? ~0ULL : (1ULL << lb) - 1) & ~inb[b];
-            if (cnt[b] < 2 || !out) continue;
+            int b = lst[j], lb = e->gstart[b + 1] - e->gstart[b], q;
+            uint64_t out, in_a = 0, in_b = 0;
+            if (cnt[b] < 2) continue;
+            for (q = 0; q < lb; q++) {      /* the members b shares with a */
+                int m = e->glit[e->gstart[b] + q];
+                if (lmark[m] == a) { in_a |= 1ULL << lidx[m]; in_b |= 1ULL << q; }
+            }
+            out = (lb == 64 ? ~0ULL : (1ULL << lb) - 1) & ~in_b;
+            if (!out) continue;
             if (np == cap) {
                 int nc = cap ? 2 * cap : 256;
                 int *nb = (int *)realloc(e->ipb, sizeof(int) * (size_t)nc);
@@ -1967,7 +1976,7 @@ static int build_intersections(Enumerator *e) {
                 e->ipout = no;
                 cap = nc;
             }
-            e->ipb[np] = b; e->ipin[np] = ina[b]; e->ipout[np] = out;
+            e->ipb[np] = b; e->ipin[np] = in_a; e->ipout[np] = out;
             if (cnt[b] > e->ipmax[a]) e->ipmax[a] = (unsigned char)cnt[b];
             np++;
         }
@@ -1998,10 +2007,10 @@ static int build_intersections(Enumerator *e) {
         }
     }
     if (np == 0) { free(e->ipstart); e->ipstart = NULL; free(e->ipmax); e->ipmax = NULL; }
-    free(mark); free(lst); free(cnt); free(ina); free(inb);
+    free(mark); free(lst); free(cnt); free(lmark); free(lidx); free(ina); free(inb);
     return 0;
 nomem:
-    free(mark); free(lst); free(cnt); free(ina); free(inb);
+    free(mark); free(lst); free(cnt); free(lmark); free(lidx); free(ina); free(inb);
     free(e->ipstart); e->ipstart = NULL; free(e->ipmax); e->ipmax = NULL;
     return -1;
 }
