@@ -106,11 +106,18 @@
 
 enum { DONE = 0, PAUSED = 1, STOPPED = 2, GAVE_UP = 3 };
 
-typedef struct {
+typedef struct {                     /* 16 bytes: the lists per literal (bins, watches,
+                                        groups) are read at each literal's turn */
     int *a;
-    int n, cap;
-    int own;                         /* a is its own allocation (else a slice of an arena) */
+    int n;
+    unsigned cap : 31;
+    unsigned own : 1;                /* a is its own allocation (else a slice of an arena) */
 } IntVec;
+
+typedef struct {                     /* a literal's lists */
+    IntVec bins, gocc, watch;
+} LitLists;
+#define LL_STRIDE (sizeof(LitLists) / sizeof(IntVec))
 
 static inline int vec_push(IntVec *v, int x) {
     if (v->n == v->cap) {
@@ -133,7 +140,7 @@ static inline int vec_push(IntVec *v, int x) {
 
 /* two entries at once (a watch: the clause and its blocker) */
 /* lay out `count` vectors in one arena: vector i gets deg[i] slots, empty */
-static int *vec_arena(IntVec *v, const int *deg, Py_ssize_t count) {
+static int *vec_arena(IntVec *v0, size_t stride, const int *deg, Py_ssize_t count) {
     Py_ssize_t i, total = 0;
     int *arena;
     for (i = 0; i < count; i++) total += deg[i];
@@ -141,10 +148,10 @@ static int *vec_arena(IntVec *v, const int *deg, Py_ssize_t count) {
     if (!arena) return NULL;
     total = 0;
     for (i = 0; i < count; i++) {
-        v[i].a = arena + total;
-        v[i].n = 0;
-        v[i].cap = deg[i];
-        v[i].own = 0;
+        (v0 + (size_t)i * stride)->a = arena + total;
+        (v0 + (size_t)i * stride)->n = 0;
+        (v0 + (size_t)i * stride)->cap = deg[i];
+        (v0 + (size_t)i * stride)->own = 0;
         total += deg[i];
     }
     return arena;
@@ -159,10 +166,12 @@ typedef struct {
                                         length, then its literals */
     int *cstart;                     /* per long clause: where its literals start in clit */
     int nclauses;
-    IntVec *watch;                   /* per literal index: long clauses watching it, each
+    LitLists *ll;                    /* per literal index: its lists, side by side (read
+                                        together at its turn in the queue) */
+    /* ll[l].watch: long clauses watching it, each
                                         as its cstart (the length just before it: one
                                         load less a visit than an index into cstart) */
-    IntVec *bins;                    /* per literal index: literals implied when it is false */
+    /* ll[l].bins: literals implied when it is false */
     /* branching clauses: all-positive clauses of primary variables, size >= 2 */
     int nbc;
     int *bcstart, *bclen, *bclit;    /* their variables */
@@ -180,7 +189,12 @@ typedef struct {
     uint64_t *gsnap, *gpsnap;        /* gopen saved per decision level (gsnap_cap levels)
                                         and at a probe (undo_snap) */
     int gsnap_cap;
-    IntVec *gocc;                    /* per literal index: the groups holding it, each as
+    int gpsnap_pos;                  /* gpsnap holds gopen at this trail length (-1: none):
+                                        the probes of a node that has not changed since
+                                        the last probe save nothing again (gopen is a
+                                        function of the trail, which only an undo below
+                                        this length changes) */
+    /* ll[l].gocc: the groups holding it, each as
                                         group << 7 | exactly-one << 6 | member index */
     int *gocc_arena;
     /* intersect=k (probing only, the first k sweeps of a node's probing): per
@@ -351,12 +365,13 @@ static inline __attribute__((always_inline)) void assign(Enumerator *e, int lit)
                                         reload them, the build not assuming strict
                                         aliasing) */
         uint64_t *gop = e->gopen;
-        const int *ga = e->gocc[lit ^ 1].a;
-        int i, gn = e->gocc[lit ^ 1].n;
-        for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] &= ~(1ULL << (x & 63)); }
-        ga = e->gocc[lit].a;
-        gn = e->gocc[lit].n;
-        for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] += G_TRUE - (1ULL << (x & 63)); }
+        const int *ga = e->ll[(lit | 1) ^ 1].gocc.a;   /* the variable's (a group's
+                                        members are positive literals) */
+        int i, gn = e->ll[(lit | 1) ^ 1].gocc.n;
+        if (lit & 1)
+            for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] &= ~(1ULL << (x & 63)); }
+        else
+            for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] += G_TRUE - (1ULL << (x & 63)); }
     }
     if (v <= e->nprim) {
         IntVec *o = &e->occ[v];
@@ -391,12 +406,12 @@ static inline __attribute__((always_inline)) void unassign_body(Enumerator *e, i
     e->lval[lit ^ 1] = 0;
     if (groups && e->ngroups) {
         uint64_t *gop = e->gopen;
-        const int *ga = e->gocc[lit ^ 1].a;
-        int i, gn = e->gocc[lit ^ 1].n;
-        for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] |= 1ULL << (x & 63); }
-        ga = e->gocc[lit].a;
-        gn = e->gocc[lit].n;
-        for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] -= G_TRUE - (1ULL << (x & 63)); }
+        const int *ga = e->ll[(lit | 1) ^ 1].gocc.a;
+        int i, gn = e->ll[(lit | 1) ^ 1].gocc.n;
+        if (lit & 1)
+            for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] |= 1ULL << (x & 63); }
+        else
+            for (i = 0; i < gn; i++) { int x = ga[i]; gop[x >> 7] -= G_TRUE - (1ULL << (x & 63)); }
     }
     if (v <= e->nprim) {
         IntVec *o = &e->occ[v];
@@ -435,6 +450,7 @@ static inline void bump(Enumerator *e, int lit) {
 }
 
 static void undo_to(Enumerator *e, int pos) {
+    if (pos < e->gpsnap_pos) e->gpsnap_pos = -1;
     while (e->trail_n > pos) unassign_body(e, e->trail[--e->trail_n], 1);
     if (e->qhead > pos) e->qhead = pos;
     if (e->nhead > pos) e->nhead = pos;
@@ -451,6 +467,7 @@ static void undo_to(Enumerator *e, int pos) {
    pos; NULL: literal by literal) */
 static void undo_snap(Enumerator *e, int pos, const uint64_t *snap) {
     if (!snap) { undo_to(e, pos); return; }
+    if (pos < e->gpsnap_pos) e->gpsnap_pos = -1;
     while (e->trail_n > pos) unassign_body(e, e->trail[--e->trail_n], 0);
     memcpy(e->gopen, snap, sizeof(uint64_t) * (size_t)e->ngroups);
     if (e->qhead > pos) e->qhead = pos;
@@ -466,6 +483,7 @@ static void undo_probe(Enumerator *e, int pos, const uint64_t *snap, int prim_se
     uint64_t *cmask = e->cmask;
     int *cellvar = e->cellvar, nprim = e->nprim, n = e->n, t = e->trail_n;
     if (!snap) { undo_to(e, pos); return; }
+    if (pos < e->gpsnap_pos) e->gpsnap_pos = -1;
     while (t > pos) {
         int lit = tr[--t], v = lit >> 1;
         lval[lit] = 0;
@@ -546,13 +564,14 @@ static inline __attribute__((always_inline)) int up_body(Enumerator *e, const in
     while (e->qhead < e->trail_n) {
         if (--budget < 0) return 2;  /* natives: their round comes first */
         int f = e->trail[e->qhead++] ^ 1;     /* the literal that became false */
-        IntVec *b = &e->bins[f];
+        IntVec *b = &e->ll[f].bins;
         IntVec *ws;
         int i, j, k;
         e->props++;
-        if (e->ngroups) {            /* f ^ 1 true: the other members of its groups false */
-            const int *gta = e->gocc[f ^ 1].a;
-            int gtn = e->gocc[f ^ 1].n;
+        if (e->ngroups && (f & 1)) { /* f ^ 1 true: the other members of its groups false
+                                        (a group's members are positive literals) */
+            const int *gta = e->ll[f ^ 1].gocc.a;
+            int gtn = e->ll[f ^ 1].gocc.n;
             for (i = 0; i < gtn; i++) {
                 int x = gta[i];
                 const int *ml = e->glit + e->gstart[x >> 7];
@@ -575,11 +594,11 @@ static inline __attribute__((always_inline)) int up_body(Enumerator *e, const in
             if (lval[o] == -1) { bump(e, f); bump(e, o); return 1; }
             assign(e, o);
         }
-        if (e->ngroups) {            /* f false: an exactly-one group with one member left
+        if (e->ngroups && !(f & 1)) {   /* f false: an exactly-one group with one member left
                                         takes it, with none left conflicts */
-            const int *gfa = e->gocc[f].a;
+            const int *gfa = e->ll[f].gocc.a;
             const uint64_t *gop = e->gopen;
-            int gfn = e->gocc[f].n;
+            int gfn = e->ll[f].gocc.n;
             for (i = 0; i < gfn; i++) {
                 int x = gfa[i];
                 uint64_t o;
@@ -602,7 +621,7 @@ static inline __attribute__((always_inline)) int up_body(Enumerator *e, const in
                 assign(e, e->glit[e->gstart[x >> 7] + __builtin_ctzll(o)]);
             }
         }
-        ws = &e->watch[f];
+        ws = &e->ll[f].watch;
         for (i = 0, j = 0; i < ws->n;) {
             int ci = ws->a[i++];
             int *c = e->clit + ci;
@@ -612,7 +631,7 @@ static inline __attribute__((always_inline)) int up_body(Enumerator *e, const in
             for (k = 2; k < len; k++) {
                 if (lval[c[k]] != -1) {
                     int t = c[1]; c[1] = c[k]; c[k] = t;
-                    if (vec_push(&e->watch[c[1]], ci) < 0) { ws->a[j++] = ci; goto nomem; }
+                    if (vec_push(&e->ll[c[1]].watch, ci) < 0) { ws->a[j++] = ci; goto nomem; }
                     goto next;
                 }
             }
@@ -811,18 +830,24 @@ static __attribute__((noinline)) int natives_run(Enumerator *e) {
         e->natall = 0;
         for (i = 0; i < e->nnat; i++) { e->natstamp[i] = e->natgen; e->natq[nq++] = i; }
     }
-    for (; e->nhead < e->trail_n; e->nhead++) {
-        int v = e->trail[e->nhead] >> 1, c, q, own = -1;
-        if (v > e->nprim || (c = e->vnat[v]) < 0) continue;
-        while (ri < nr && e->ra[2 * ri + 1] <= e->nhead) ri++;
-        if (ri < nr && e->ra[2 * ri] <= e->nhead) own = e->rx[ri];
-        for (q = e->nocstart[c]; q < e->nocstart[c + 1]; q++) {
-            int x = e->noclist[q];
-            if (e->natstamp[x] != e->natgen && x != own) {
-                e->natstamp[x] = e->natgen;
-                e->natq[nq++] = x;
+    {                                /* the trail since the last round (in locals: the
+                                        queue's stores would reload them) */
+        const int *tr = e->trail, *vnat = e->vnat, *ra = e->ra;
+        int h = e->nhead, tn = e->trail_n, nprim = e->nprim, gen = e->natgen;
+        for (; h < tn; h++) {
+            int v = tr[h] >> 1, c, q, own = -1;
+            if (v > nprim || (c = vnat[v]) < 0) continue;
+            while (ri < nr && ra[2 * ri + 1] <= h) ri++;
+            if (ri < nr && ra[2 * ri] <= h) own = e->rx[ri];
+            for (q = e->nocstart[c]; q < e->nocstart[c + 1]; q++) {
+                int x = e->noclist[q];
+                if (e->natstamp[x] != gen && x != own) {
+                    e->natstamp[x] = gen;
+                    e->natq[nq++] = x;
+                }
             }
         }
+        e->nhead = h;
     }
     e->natruns += nq;
     e->nr = 0;
@@ -1033,10 +1058,10 @@ static double tree_walked(const Enumerator *e) {
    its slice, not expected, or out of memory: no pause, or the watches as they are) */
 static int snap_watches(Enumerator *e, int save) {
     int i;
-    for (i = 0; i < e->nlits; i++) if (e->watch[i].own) return -1;
+    for (i = 0; i < e->nlits; i++) if (e->ll[i].watch.own) return -1;
     if (save) {
         size_t tot = 0;
-        for (i = 0; i < e->nlits; i++) tot += (size_t)e->watch[i].cap;
+        for (i = 0; i < e->nlits; i++) tot += (size_t)e->ll[i].watch.cap;
         free(e->sn_clit); free(e->sn_warena); free(e->sn_wn);
         e->sn_clit = (int *)malloc(sizeof(int) * (size_t)e->nclit);
         e->sn_warena = (int *)malloc(sizeof(int) * (tot + 1));
@@ -1049,12 +1074,12 @@ static int snap_watches(Enumerator *e, int save) {
         e->sn_wtotal = tot;
         memcpy(e->sn_clit, e->clit, sizeof(int) * (size_t)e->nclit);
         if (tot) memcpy(e->sn_warena, e->watch_arena, sizeof(int) * tot);
-        for (i = 0; i < e->nlits; i++) e->sn_wn[i] = e->watch[i].n;
+        for (i = 0; i < e->nlits; i++) e->sn_wn[i] = e->ll[i].watch.n;
     } else {
         if (!e->sn_clit) return -1;
         memcpy(e->clit, e->sn_clit, sizeof(int) * (size_t)e->nclit);
         if (e->sn_wtotal) memcpy(e->watch_arena, e->sn_warena, sizeof(int) * e->sn_wtotal);
-        for (i = 0; i < e->nlits; i++) e->watch[i].n = e->sn_wn[i];
+        for (i = 0; i < e->nlits; i++) e->ll[i].watch.n = e->sn_wn[i];
     }
     return 0;
 }
@@ -1284,11 +1309,12 @@ static int probe(Enumerator *e) {
             pset0 = e->prim_set;
             unseen0 = e->unseen;
             e->probed++;
-            if (GSNAP_ON(e)) {
+            if (GSNAP_ON(e) && e->gpsnap_pos != pos) {
                 if (!e->gpsnap &&
                     !(e->gpsnap = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)e->ngroups)))
                     return -1;
                 memcpy(e->gpsnap, e->gopen, sizeof(uint64_t) * (size_t)e->ngroups);
+                e->gpsnap_pos = pos;
             }
             /* while probing: conflicts do not weigh, and the branching clauses' counts
                are left alone (the probe's literals are all undone below, with the same
@@ -1574,12 +1600,15 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
 
 static void Enumerator_dealloc(Enumerator *e) {
     int i;
-    if (e->watch) { for (i = 0; i < e->nlits; i++) if (e->watch[i].own) free(e->watch[i].a); }
-    if (e->bins) { for (i = 0; i < e->nlits; i++) if (e->bins[i].own) free(e->bins[i].a); }
+    if (e->ll)
+        for (i = 0; i < e->nlits; i++) {
+            if (e->ll[i].watch.own) free(e->ll[i].watch.a);
+            if (e->ll[i].bins.own) free(e->ll[i].bins.a);
+            if (e->ll[i].gocc.own) free(e->ll[i].gocc.a);
+        }
     if (e->occ) { for (i = 0; i <= e->nprim; i++) if (e->occ[i].own) free(e->occ[i].a); }
-    if (e->gocc) { for (i = 0; i < e->nlits; i++) if (e->gocc[i].own) free(e->gocc[i].a); }
-    free(e->gocc); free(e->gocc_arena); free(e->ipstart); free(e->ipmax); free(e->mpstart); free(e->mplist); free(e->ipb); free(e->ipin); free(e->ipout); free(e->gstart); free(e->glit); free(e->gopen); free(e->gsnap); free(e->gpsnap);
-    free(e->watch); free(e->bins); free(e->occ);
+    free(e->ll); free(e->gocc_arena); free(e->ipstart); free(e->ipmax); free(e->mpstart); free(e->mplist); free(e->ipb); free(e->ipin); free(e->ipout); free(e->gstart); free(e->glit); free(e->gopen); free(e->gsnap); free(e->gpsnap);
+    free(e->occ);
     free(e->watch_arena); free(e->bins_arena); free(e->occ_arena);
     free(e->sn_clit); free(e->sn_warena); free(e->sn_wn);
     free(e->lval); free(e->clit); free(e->cstart);
@@ -1940,7 +1969,7 @@ static Py_ssize_t mark_groups(const Stream *st, unsigned char *fl, int *stamp) {
 
 /* group a is exactly one (its entries in gocc say so) */
 static int group_exact(const Enumerator *e, int a) {
-    const IntVec *o = &e->gocc[e->glit[e->gstart[a]]];
+    const IntVec *o = &e->ll[e->glit[e->gstart[a]]].gocc;
     int j;
     for (j = 0; j < o->n; j++) if (o->a[j] >> 7 == a) return (o->a[j] & 64) != 0;
     return 0;
@@ -1953,31 +1982,40 @@ static int build_intersections(Enumerator *e) {
     int *mark = (int *)malloc(sizeof(int) * (size_t)ng);
     int *lst = (int *)malloc(sizeof(int) * (size_t)ng);
     int *cnt = (int *)calloc((size_t)ng, sizeof(int));
-    uint64_t *ina = (uint64_t *)calloc((size_t)ng, sizeof(uint64_t));
-    uint64_t *inb = (uint64_t *)calloc((size_t)ng, sizeof(uint64_t));
+    int *lmark = (int *)malloc(sizeof(int) * (size_t)e->nlits);   /* per literal: the group
+                                        a whose member it is (its index in lidx) */
+    unsigned char *lidx = (unsigned char *)malloc((size_t)e->nlits);
+    uint64_t *ina = NULL, *inb = NULL;
     e->ipstart = (int *)malloc(sizeof(int) * ((size_t)ng + 1));
     e->ipmax = (unsigned char *)calloc((size_t)ng + 1, 1);
-    if (!mark || !lst || !cnt || !ina || !inb || !e->ipstart || !e->ipmax) goto nomem;
+    if (!mark || !lst || !cnt || !lmark || !lidx || !e->ipstart || !e->ipmax) goto nomem;
     for (a = 0; a < ng; a++) mark[a] = -1;
+    for (a = 0; a < e->nlits; a++) lmark[a] = -1;
     for (a = 0; a < ng; a++) {
         int k, nl = 0, j;
         e->ipstart[a] = np;
         if (!group_exact(e, a)) continue;
         for (k = e->gstart[a]; k < e->gstart[a + 1]; k++) {
-            const IntVec *o = &e->gocc[e->glit[k]];
+            const IntVec *o = &e->ll[e->glit[k]].gocc;
+            lmark[e->glit[k]] = a;
+            lidx[e->glit[k]] = (unsigned char)(k - e->gstart[a]);
             for (j = 0; j < o->n; j++) {
                 int b = o->a[j] >> 7;
                 if (b == a) continue;
-                if (mark[b] != a) { mark[b] = a; cnt[b] = 0; ina[b] = inb[b] = 0; lst[nl++] = b; }
+                if (mark[b] != a) { mark[b] = a; cnt[b] = 0; lst[nl++] = b; }
                 cnt[b]++;
-                ina[b] |= 1ULL << (k - e->gstart[a]);
-                inb[b] |= 1ULL << (o->a[j] & 63);
             }
         }
         for (j = 0; j < nl; j++) {
-            int b = lst[j], lb = e->gstart[b + 1] - e->gstart[b];
-            uint64_t out = (lb == 64 ? ~0ULL : (1ULL << lb) - 1) & ~inb[b];
-            if (cnt[b] < 2 || !out) continue;
+            int b = lst[j], lb = e->gstart[b + 1] - e->gstart[b], q;
+            uint64_t out, in_a = 0, in_b = 0;
+            if (cnt[b] < 2) continue;
+            for (q = 0; q < lb; q++) {      /* the members b shares with a */
+                int m = e->glit[e->gstart[b] + q];
+                if (lmark[m] == a) { in_a |= 1ULL << lidx[m]; in_b |= 1ULL << q; }
+            }
+            out = (lb == 64 ? ~0ULL : (1ULL << lb) - 1) & ~in_b;
+            if (!out) continue;
             if (np == cap) {
                 int nc = cap ? 2 * cap : 256;
                 int *nb = (int *)realloc(e->ipb, sizeof(int) * (size_t)nc);
@@ -1992,7 +2030,7 @@ static int build_intersections(Enumerator *e) {
                 e->ipout = no;
                 cap = nc;
             }
-            e->ipb[np] = b; e->ipin[np] = ina[b]; e->ipout[np] = out;
+            e->ipb[np] = b; e->ipin[np] = in_a; e->ipout[np] = out;
             if (cnt[b] > e->ipmax[a]) e->ipmax[a] = (unsigned char)cnt[b];
             np++;
         }
@@ -2023,10 +2061,10 @@ static int build_intersections(Enumerator *e) {
         }
     }
     if (np == 0) { free(e->ipstart); e->ipstart = NULL; free(e->ipmax); e->ipmax = NULL; }
-    free(mark); free(lst); free(cnt); free(ina); free(inb);
+    free(mark); free(lst); free(cnt); free(lmark); free(lidx); free(ina); free(inb);
     return 0;
 nomem:
-    free(mark); free(lst); free(cnt); free(ina); free(inb);
+    free(mark); free(lst); free(cnt); free(lmark); free(lidx); free(ina); free(inb);
     free(e->ipstart); e->ipstart = NULL; free(e->ipmax); e->ipmax = NULL;
     return -1;
 }
@@ -2060,7 +2098,7 @@ static int clause_intersections(Enumerator *e) {
             if (lval[l] == 0) { if (first < 0) first = l; nopen++; }
         }
         if (k < len || nopen < 2) continue;       /* met, or unit / empty (propagation's) */
-        g = &e->gocc[first];
+        g = &e->ll[first].gocc;
         for (j = 0; j < g->n; j++) {
             int b = g->a[j] >> 7, q, m, blen = e->gstart[b + 1] - e->gstart[b];
             const int *bl = e->glit + e->gstart[b];
@@ -2300,10 +2338,10 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->nvars = nvars; e->n = n; e->size = size; e->nprim = size * n;
     e->nlits = 2 * (nvars + 1);
     e->cap = cap; e->keep = keep; e->probe_depth = probe_depth;
+    e->gpsnap_pos = -1;
     e->probe_after = probe_depth > 0 ? probe_after : 0;
     e->lval = (signed char *)calloc((size_t)e->nlits, 1);
-    e->watch = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
-    e->bins = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
+    e->ll = (LitLists *)calloc((size_t)e->nlits, sizeof(LitLists));
     e->occ = (IntVec *)calloc((size_t)e->nprim + 1, sizeof(IntVec));
     e->trail = (int *)malloc(sizeof(int) * ((size_t)nvars + 1));
     e->lim = (int *)calloc((size_t)nvars + 2, sizeof(int));
@@ -2318,7 +2356,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->counts = (uint32_t *)calloc((size_t)e->nprim + 1, sizeof(uint32_t));
     e->seen = (unsigned char *)calloc((size_t)e->nprim + 1, 1);
     stamp = (int *)calloc((size_t)e->nlits, sizeof(int));
-    if (!stamp || !e->lval || !e->watch || !e->bins || !e->occ || !e->trail || !e->lim || !e->dec ||
+    if (!stamp || !e->lval || !e->ll || !e->occ || !e->trail || !e->lim || !e->dec ||
         !e->flipped || !e->pdone || !e->pmark || !e->porder || !e->cellvar || !e->counts || !e->seen ||
         !e->pmepoch || !e->cellok)
         goto nomem;
@@ -2395,10 +2433,9 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
             e->gstart = (int *)malloc(sizeof(int) * ((size_t)ngmax + 1));
             e->glit = (int *)malloc(sizeof(int) * ((size_t)gtotal + 1));
             e->gopen = (uint64_t *)malloc(sizeof(uint64_t) * ((size_t)ngmax + 1));
-            e->gocc = (IntVec *)calloc((size_t)e->nlits, sizeof(IntVec));
             geo = (unsigned char *)malloc((size_t)ngmax + 1);
             degg = (int *)calloc((size_t)e->nlits, sizeof(int));
-            if (!e->gstart || !e->glit || !e->gopen || !e->gocc || !geo || !degg) goto nomem;
+            if (!e->gstart || !e->glit || !e->gopen || !geo || !degg) goto nomem;
         }
         for (sp = 0; sp < st.n;) {
             int len = st.a[sp] >> 1, group = st.a[sp] & 1, k, m = 0;
@@ -2453,31 +2490,31 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         nunits = f.nunits;
         empty = f.empty;
         /* the lists, in the order the clauses came (as pushing each as it came did) */
-        e->bins_arena = vec_arena(e->bins, degb, e->nlits);
-        e->watch_arena = vec_arena(e->watch, degw, e->nlits);
-        e->occ_arena = vec_arena(e->occ, dego, (Py_ssize_t)e->nprim + 1);
+        e->bins_arena = vec_arena(&e->ll[0].bins, LL_STRIDE, degb, e->nlits);
+        e->watch_arena = vec_arena(&e->ll[0].watch, LL_STRIDE, degw, e->nlits);
+        e->occ_arena = vec_arena(e->occ, 1, dego, (Py_ssize_t)e->nprim + 1);
         if (!e->bins_arena || !e->watch_arena || !e->occ_arena) goto nomem;
         if (e->ngroups) {
             int g;
-            e->gocc_arena = vec_arena(e->gocc, degg, e->nlits);
+            e->gocc_arena = vec_arena(&e->ll[0].gocc, LL_STRIDE, degg, e->nlits);
             if (!e->gocc_arena) goto nomem;
             for (g = 0; g < e->ngroups; g++) {
                 int k;
                 for (k = e->gstart[g]; k < e->gstart[g + 1]; k++) {
-                    IntVec *o = &e->gocc[e->glit[k]];
+                    IntVec *o = &e->ll[e->glit[k]].gocc;
                     o->a[o->n++] = g << 7 | geo[g] << 6 | (k - e->gstart[g]);
                 }
             }
         }
         for (i = 0; i < f.npairs; i++) {
             int a = pairs[2 * i], b = pairs[2 * i + 1];
-            e->bins[a].a[e->bins[a].n++] = b;
-            e->bins[b].a[e->bins[b].n++] = a;
+            e->ll[a].bins.a[e->ll[a].bins.n++] = b;
+            e->ll[b].bins.a[e->ll[b].bins.n++] = a;
         }
         for (i = 0; i < e->nclauses; i++) {
             const int *c = e->clit + e->cstart[i];
-            e->watch[c[0]].a[e->watch[c[0]].n++] = e->cstart[i];
-            e->watch[c[1]].a[e->watch[c[1]].n++] = e->cstart[i];
+            e->ll[c[0]].watch.a[e->ll[c[0]].watch.n++] = e->cstart[i];
+            e->ll[c[1]].watch.a[e->ll[c[1]].watch.n++] = e->cstart[i];
         }
         for (i = 0; i < e->nbc; i++) {
             Py_ssize_t k;
@@ -2520,16 +2557,16 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         e->hcell = (unsigned char *)malloc((size_t)size);
         if (!e->hcell) goto nomem;
         for (v = 1; v <= e->nprim; v++)
-            if (e->gocc && e->lval[2 * v] == 0 && e->gocc[2 * v].n < gmin)
-                gmin = e->gocc[2 * v].n;
+            if (e->ngroups && e->lval[2 * v] == 0 && e->ll[2 * v].gocc.n < gmin)
+                gmin = e->ll[2 * v].gocc.n;
         memset(e->hcell, 1, (size_t)size);
         for (v = 1; v <= e->nprim; v++) {
             int l;
             if (e->lval[2 * v] != 0) continue;
             for (l = 2 * v; l <= 2 * v + 1; l++) {
-                if (e->bins[l].cap || e->watch[l].cap) rules = 1;
-                if (e->bins[l].cap || e->watch[l].cap ||
-                    (e->gocc && e->gocc[l].n > (l & 1 ? 0 : gmin)))
+                if (e->ll[l].bins.cap || e->ll[l].watch.cap) rules = 1;
+                if (e->ll[l].bins.cap || e->ll[l].watch.cap ||
+                    (e->ngroups && e->ll[l].gocc.n > (l & 1 ? 0 : gmin)))
                     e->hcell[(v - 1) / n] = 0;
             }
             if (e->vnat && e->vnat[v] >= 0) {
