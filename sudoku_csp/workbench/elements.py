@@ -44,6 +44,11 @@ from ..render import rule_name
 __all__ = ["Element", "elements", "without", "ElementSat", "uses", "check_seconds",
            "GENERIC_FAMILIES"]
 
+#: :class:`ElementSat` reads the clock once every this many steps of its encoding (a cell,
+#: a house, a rule's step): a 35x35 grid's encoding takes a second or more, and a
+#: ``time_limit`` bounds it too
+ENCODE_TICKS = 8
+
 #: rules whose bundle marks several cells, each mark a setter's element of its own
 PER_CELL = (odd, even, minimum, maximum)
 
@@ -233,9 +238,8 @@ class ElementSat:
 
     def __init__(self, puzzle: Puzzle, els: Sequence[Element] | None = None,
                  deadline: float | None = None, time_limit: float | None = None) -> None:
-        from pysat.solvers import Solver
-
-        from csp.sat import TIMED_SOLVER, encode
+        from csp.budget import Budget
+        from csp.sat import TIMED_SOLVER, encode, new_solver
         self.puzzle = puzzle
         self.els = list(elements(puzzle) if els is None else els)
         self.deadline = deadline
@@ -250,7 +254,11 @@ class ElementSat:
                 for c in con.cells:
                     cand[c] &= um
         spans: dict[int, tuple[int, int]] = {}
-        enc = encode(puzzle, cand, spans=spans)
+        budget = None                   # the encoding stops at the deadline too (a 35x35
+        if deadline is not None:        # grid's takes seconds): TimeLimitExceeded
+            budget = Budget(deadline=deadline, every=ENCODE_TICKS)
+            budget.time_limit = time_limit                      # for the message
+        enc = encode(puzzle, cand, spans=spans, budget=budget)
         self.enc = enc
         self.sel = [enc.new_var() for _ in self.els]
         clauses = enc.clauses
@@ -268,8 +276,15 @@ class ElementSat:
             if e.given is not None:
                 clauses.append([-s, enc.var(*e.given)])
         self.lazy = [(con, owner.get(id(con))) for con in enc.lazy]
-        # (csp.sat.TIMED_SOLVER: it sees the deadline's interrupt at once)
-        self.solver = Solver(name=TIMED_SOLVER, bootstrap_with=clauses)
+        # (csp.sat.TIMED_SOLVER: it sees the deadline's interrupt at once; new_solver hands
+        # the clauses to its C code without a Python call each)
+        self.solver = new_solver(clauses, TIMED_SOLVER)
+        if budget is not None:
+            try:
+                budget.check("SAT set-up")
+            except TimeLimitExceeded:
+                self.solver.delete()
+                raise
         self.calls = 0
         self._differ: dict[tuple[int, ...], int] = {}
 

@@ -503,7 +503,12 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
 
     # 1. solutions, with one warm solver
     found: list[list[int]] = []
-    sat = ElementSat(puzzle, els, deadline=deadline, time_limit=time_limit)
+    try:
+        sat = ElementSat(puzzle, els, deadline=deadline, time_limit=time_limit)
+    except TimeLimitExceeded:           # the encoding of a big grid ran past the limit
+        rep.notes.append("the time limit ran out while the puzzle was being encoded")
+        rep.time_ms = (time.perf_counter() - t0) * 1000
+        return rep
     unbounded = 0.0             # seconds of the phases EXTRA_SECONDS does not bound
     try:
         try:

@@ -403,3 +403,22 @@ def test_the_last_necessity_pass_gets_what_the_bounded_phases_left(monkeypatch, 
     else:
         assert len(open_) == len(r.elements)
         assert f"necessity not decided in time for {len(open_)} elements" in r.notes
+
+
+def test_time_limit_bounds_the_encoding():
+    """A big grid's encoding takes longer than a short limit: the report stops there with
+    status ``limit`` and says why (the encoding ran past the limit once: a 1 s limit on a
+    35x35 report took 2.4 s), and ``ElementSat`` raises ``TimeLimitExceeded`` itself."""
+    import time
+
+    from csp.errors import TimeLimitExceeded
+    p = classic_puzzle("." * 625)
+    t0 = time.process_time()
+    rep = report(p, time_limit=0.02)
+    assert time.process_time() - t0 < 0.3
+    assert rep.status == "limit" and rep.count == 0
+    assert any("encoded" in note for note in rep.notes), rep.notes
+    with pytest.raises(TimeLimitExceeded):
+        ElementSat(p, deadline=time.perf_counter())
+    with ElementSat(classic_puzzle("." * 16), deadline=time.perf_counter() + 60) as sat:
+        assert len(sat.solutions(limit=3)) == 3
