@@ -37,6 +37,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .bits import digits_of
+from .constraints import Relation
+from .constraints.binary import _eq, _ne
 from .kernel import active
 
 try:                                   # the compiled kernel, where the install built it
@@ -489,7 +492,6 @@ def _holds(constraints: Any, values: list[int], n: int, fixpoint: bool = False) 
     binary table or, for ``!=``, its two-cell house, removes a digit of one cell that no
     digit of the other goes with: a pair that broke it would have emptied a cell); only
     the other rules are checked (u024 "Caterpillars", 196 relations: 32 of 54 us)."""
-    from .constraints import Relation
     for con in constraints:
         if type(con) is Relation:
             if fixpoint:
@@ -518,9 +520,6 @@ def relation_supports(puzzle: Any, cand: list[int], n: int,
     them too. ``packed``: where the compiled writer is there, one packed block of them
     (a list holding it: :attr:`csp.sat.Encoding.packed`, read back by
     :func:`csp.sat.unpacked`)."""
-    from .bits import digits_of
-    from .constraints import Relation
-    from .constraints.binary import _eq, _ne
     rels = []
     for con in puzzle.constraints:
         if not isinstance(con, Relation) or con.pred is _ne or con.pred is _eq:

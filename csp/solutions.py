@@ -68,7 +68,7 @@ from .errors import Cancelled, InvalidArgument, TimeLimitExceeded
 from .events import Contradiction
 from .kernel import active
 from .engine import _engine_kernel
-from .search import _choose, _root, _settle
+from .search import _choose, _enum_kernel, _packed, _root, _settle
 
 __all__ = ["CandidateCounts", "candidate_counts", "iter_solutions", "count_solutions",
            "SolutionCount", "Estimate", "estimate_count", "METHODS"]
@@ -671,7 +671,6 @@ def _compiled_tables(eng: Any) -> Any:
     """The packed bitboard tables of a pure model up to 9 digits for the compiled kernel
     (``csp._enum_kernel``), or None: not pure, not built (``SUDOKU_CSP_PURE``), or a grid
     it does not take."""
-    from .search import _enum_kernel, _packed
     kernel = active(_enum_kernel)
     if kernel is None or not eng.pure or eng.n > 9:
         return None
