@@ -1720,8 +1720,8 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
     >>> derived_sums(p)
     [((2, 3), 7), ((4, 5), 7)]
     """
-    sums: list[tuple[int, int, int, int]] = []   # (cells as bits, how many, total,
-    #                                              the first cell)
+    sums: list[tuple[int, int, int, tuple[int, ...]]] = []   # (cells as bits, how many,
+    #                                                           total, cells)
     for con in puzzle.constraints:
         kind = type(con)
         if kind is Sum or (kind is Linear and all(a == 1 for a in con.coeffs)):
@@ -1730,35 +1730,46 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
                 bits = 0               # the cells as a bit mask (each once)
                 for c in cells:
                     bits |= 1 << c
-                sums.append((bits, len(cells), con.total, cells[0]))
+                sums.append((bits, len(cells), con.total, cells))
     if not sums:
         return []
     n = puzzle.grid.n
     whole = n * (n + 1) // 2
     known = {x[0] for x in sums}
     geo = puzzle.engine().geometry
-    # only the full houses of a sum's first cell can hold the sum (the others have none
-    # inside: nothing to derive); the houses are still read in their order
-    holding = sorted({k for x in sums for k in geo.cell_full[x[3]]})
+    cell_full = geo.cell_full
+    # the sums inside each full house (the houses all of a sum's cells are in: those of
+    # its first cell that hold every other), in the rules' order; the houses are read in
+    # their order, those holding no sum giving nothing
+    inside_of: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
+    for x in sums:
+        cells = x[3]
+        for k in cell_full[cells[0]]:
+            for c in cells:
+                if k not in cell_full[c]:
+                    break
+            else:
+                inside_of.setdefault(k, []).append(x)
     out: dict[tuple[int, ...], int] = {}
     full_cells = geo.full_cells
-    for house in [full_cells[k] for k in holding]:
-        hs = 0
-        for c in house:
-            hs |= 1 << c
+    for k in sorted(inside_of):
         # the sums inside the house, the largest first (a stable sort: in the rules'
         # order within a size)
-        inside = sorted([x for x in sums if not x[0] & ~hs], key=lambda x: -x[1])
+        inside = sorted(inside_of[k], key=lambda x: -x[1])
         used = total = 0
         for bits, _, t, _ in inside:
             if not used & bits:
                 used |= bits
                 total += t
+        house = full_cells[k]
+        if not 0 < len(house) - used.bit_count() <= DERIVED_CELLS:
+            continue                   # (the cells left: none, or too many)
+        hs = 0
+        for c in house:
+            hs |= 1 << c
         rest = hs & ~used
-        if inside and rest and rest not in known:
-            left = {c for c in house if rest >> c & 1}
-            if len(left) <= DERIVED_CELLS:
-                out.setdefault(tuple(sorted(left)), whole - total)
+        if rest not in known:
+            out.setdefault(tuple(c for c in house if rest >> c & 1), whole - total)
     return list(out.items())
 
 
