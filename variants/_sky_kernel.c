@@ -151,10 +151,10 @@ static PyObject *py_line_supports(PyObject *self, PyObject *args) {
     }
     if (first < 0) Py_RETURN_NONE;
     Work *w = &W;
-    /* the sets are reset through the lists of the last call: clear the marks fully once
-     * per call (at most 2**(MAXN+1) bytes each) */
-    memset(w->in_f, 0, sizeof(w->in_f));
-    memset(w->in_b, 0, sizeof(w->in_b));
+    /* clear the marks of every set of this line's digits once per call (2**(n+1) bytes
+     * each: a set is a mask over bits 1..n) */
+    memset(w->in_f, 0, sizeof(uint8_t) << (n + 1));
+    memset(w->in_b, 0, sizeof(uint8_t) << (n + 1));
     memset(w->len_f, 0, sizeof(w->len_f));
     memset(w->len_b, 0, sizeof(w->len_b));
     /* forward layers: the prefix of i cells has i digits (size i) */
