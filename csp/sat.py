@@ -1714,6 +1714,15 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                     enc.step()
                 else:
                     _house(enc, cand, con.cells)
+        elif kind is Linear or (kind is Sum and not con.distinct):
+            # _encode_rule's steps for a plain sum (no house, no unary mask, neither a
+            # between nor a lockout line): an equality of sums, else its table (arrows and
+            # sum dots, a setter puzzle's dozens); anything else (over its table budget,
+            # no compiled tuples) goes through _encode_rule after all, the same steps again
+            if not ((kind is Linear and peers is not None
+                     and _equal_sums(enc, cand, con, peers, table_budget // 10, table_budget))
+                    or _sum_table(enc, cand, con, table_budget, peers)):
+                _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         else:
             _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
