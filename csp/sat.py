@@ -885,16 +885,30 @@ def _equal_sums(enc: Encoding, cand: list[int], con: Any, peers: Any, budget: in
     (an arrow) stays a table, which also knows the peers across its sides. False
     (nothing added) when the rule is not of that form, is not taken or a side has more
     than ``budget`` combinations."""
-    sides = _sum_sides(con)
-    if sides is None:
+    if type(con) is not Linear:
         return False
-    groups = enc.shared.get(("sum-groups",))
+    shared = enc.shared
+    groups = shared.get(("sum-groups",))
     if groups is None:                 # how many such rules each group is a side of
-        groups = enc.shared[("sum-groups",)] = collections.Counter(
-            tuple(sorted(side)) for other in peers.puzzle.constraints
-            if type(other) is Linear and (both := _sum_sides(other)) is not None
-            for side in both)
-    if all(groups[tuple(sorted(side))] < 2 for side in sides):
+        groups = collections.Counter()
+        # (each such rule's sides and their groups, read once here)
+        got: dict[int, tuple[Any, tuple[tuple[int, ...], ...]]] = {}
+        for other in peers.puzzle.constraints:
+            if type(other) is Linear and (both := _sum_sides(other)) is not None:
+                keys = tuple(tuple(sorted(side)) for side in both)
+                got[id(other)] = (both, keys)
+                groups.update(keys)
+        shared[("sum-groups",)] = groups
+        shared[("sum-sides",)] = got
+    hit = shared[("sum-sides",)].get(id(con))
+    if hit is not None:
+        sides, side_keys = hit
+    else:
+        sides = _sum_sides(con)
+        if sides is None:
+            return False
+        side_keys = tuple(tuple(sorted(side)) for side in sides)
+    if all(groups[key] < 2 for key in side_keys):
         total = 1
         for c in con.cells:
             total *= len(digits_of(cand[c]))
