@@ -141,6 +141,13 @@ class RuleSet:
         return len(constraints) == len(mine) and all(map(operator.is_, constraints, mine))
 
 
+#: the all-different rule of each grid house (:meth:`Puzzle.add_grid_houses`), by the house
+#: (name, cells and kind): every puzzle of a grid shape shares its houses' rules; emptied
+#: past :data:`_HOUSE_RULES_MAX` houses
+_HOUSE_RULES: dict[House, AllDifferent] = {}
+_HOUSE_RULES_MAX = 4096
+
+
 class Puzzle:
     """A puzzle: grid geometry, constraints and givens.
 
@@ -243,10 +250,21 @@ class Puzzle:
         """All-different rows, columns and boxes/regions of the grid."""
         self._check_open()
         # the grid's own houses: their cells are in the grid, each once, at most n of
-        # them, and they are named: :meth:`add`'s checks would pass on each
-        self.constraints.extend([AllDifferent(h.cells, h.name) for h in self.grid.houses
-                                 if (h.kind == "row" and rows) or (h.kind == "col" and cols)
-                                 or (h.kind not in ("row", "col") and regions)])
+        # them, and they are named: :meth:`add`'s checks would pass on each. Each house's
+        # rule is made once and shared by the puzzles of its grid shape (:data:`_HOUSE_RULES`,
+        # as the f-puzzles reader's kept rules share theirs: a rule is never changed)
+        made = _HOUSE_RULES
+        out = []
+        for h in self.grid.houses:
+            if (h.kind == "row" and rows) or (h.kind == "col" and cols) \
+                    or (h.kind not in ("row", "col") and regions):
+                con = made.get(h)
+                if con is None:
+                    if len(made) >= _HOUSE_RULES_MAX:
+                        made.clear()
+                    con = made[h] = AllDifferent(h.cells, h.name)
+                out.append(con)
+        self.constraints.extend(out)
         return self
 
     def add_less(self, a: Any, b: Any, name: str = "") -> "Puzzle":

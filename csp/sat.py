@@ -885,16 +885,30 @@ def _equal_sums(enc: Encoding, cand: list[int], con: Any, peers: Any, budget: in
     (an arrow) stays a table, which also knows the peers across its sides. False
     (nothing added) when the rule is not of that form, is not taken or a side has more
     than ``budget`` combinations."""
-    sides = _sum_sides(con)
-    if sides is None:
+    if type(con) is not Linear:
         return False
-    groups = enc.shared.get(("sum-groups",))
+    shared = enc.shared
+    groups = shared.get(("sum-groups",))
     if groups is None:                 # how many such rules each group is a side of
-        groups = enc.shared[("sum-groups",)] = collections.Counter(
-            tuple(sorted(side)) for other in peers.puzzle.constraints
-            if type(other) is Linear and (both := _sum_sides(other)) is not None
-            for side in both)
-    if all(groups[tuple(sorted(side))] < 2 for side in sides):
+        groups = collections.Counter()
+        # (each such rule's sides and their groups, read once here)
+        got: dict[int, tuple[Any, tuple[tuple[int, ...], ...]]] = {}
+        for other in peers.puzzle.constraints:
+            if type(other) is Linear and (both := _sum_sides(other)) is not None:
+                keys = tuple(tuple(sorted(side)) for side in both)
+                got[id(other)] = (both, keys)
+                groups.update(keys)
+        shared[("sum-groups",)] = groups
+        shared[("sum-sides",)] = got
+    hit = shared[("sum-sides",)].get(id(con))
+    if hit is not None:
+        sides, side_keys = hit
+    else:
+        sides = _sum_sides(con)
+        if sides is None:
+            return False
+        side_keys = tuple(tuple(sorted(side)) for side in sides)
+    if all(groups[key] < 2 for key in side_keys):
         total = 1
         for c in con.cells:
             total *= len(digits_of(cand[c]))
@@ -1348,6 +1362,11 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int,
     rules give together (an arrow in a box: its three cells of different digits add up to
     at least 6): on the sum puzzles of the workbench's unique set the search needs fewer
     decisions."""
+    kind = type(con)
+    if kind is Linear or (kind is Sum and not con.distinct):
+        got = _sum_table(enc, cand, con, budget, peers)
+        if got is not None:
+            return got
     scope = list(dict.fromkeys(con.cells))
     k = len(scope)
     pairs = ([(i, j) for i in range(k) for j in range(i + 1, k) if scope[j] in peers[scope[i]]]
@@ -1404,6 +1423,55 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int,
         enc.clauses.extend([-(b + d) for b, d in zip(bases, tup)] for tup in forbidden)
         return True
     return _support(enc, scope, doms, allowed)
+
+
+def _sum_table(enc: Encoding, cand: list[int], con: Any, budget: int,
+               peers: Any) -> bool | None:
+    """:func:`_table` of a weighted sum over different cells (a :class:`Linear`, a
+    :class:`Sum` whose digits may repeat) from the candidate masks: its tuples listed in C
+    (``csp.constraints._linear_kernel.linear_tuples``), then the support encoding (its
+    ``support``) or the forbidden tuples, as :func:`_table` chooses: the same tuples,
+    clauses and new variables, without its scope, positions and digit lists (an arrow or
+    a sum dot was 7-15 us of Python around 1-2 us of C). False past ``budget`` tuples, as
+    :func:`_table`; None where the compiled tuples are not there (:func:`_table` goes on:
+    its Python lists)."""
+    kernel = active(_sums._linear_kernel)
+    clauses = enc.clauses
+    cells = con.cells
+    k = len(cells)
+    if kernel is None or type(clauses) is not list or len(set(cells)) != k:
+        return None
+    masks = [cand[c] for c in cells]
+    total = 1
+    for m in masks:
+        total *= m.bit_count()
+    if total > budget:
+        return False
+    pairs = ([(i, j) for i in range(k) for j in range(i + 1, k) if cells[j] in peers[cells[i]]]
+             if peers is not None and k > 1 else [])
+    allowed = kernel.linear_tuples(masks, con.coeffs if type(con) is Linear else (1,) * k,
+                                   con.total, pairs)
+    if allowed is None:
+        return None
+    n = enc.n
+    if total - len(allowed) > len(allowed) * (k + 1):
+        last = kernel.support(enc.out(), [c * n for c in cells], masks, allowed, enc.top)
+        if last is not None:
+            enc.top = last
+            return True
+        return _support(enc, list(cells), [digits_of(m) for m in masks], allowed)
+    # the forbidden tuples, as _table lists them (the product's others, those giving two
+    # cells of ``pairs`` the same digit left out)
+    doms = [digits_of(m) for m in masks]
+    got = set(allowed)
+    forbidden = [t for t in itertools.product(*doms) if t not in got]
+    for i, j in pairs:
+        forbidden = [t for t in forbidden if t[i] != t[j]]
+    if len(forbidden) <= len(allowed) * (k + 1):
+        bases = [c * n for c in cells]
+        clauses.extend([-(b + d) for b, d in zip(bases, tup)] for tup in forbidden)
+        return True
+    return _support(enc, list(cells), doms, allowed)
 
 
 def _shared_triples(con: Any, n: int) -> list[list[int]] | None:
@@ -1660,6 +1728,15 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                     enc.step()
                 else:
                     _house(enc, cand, con.cells)
+        elif kind is Linear or (kind is Sum and not con.distinct):
+            # _encode_rule's steps for a plain sum (no house, no unary mask, neither a
+            # between nor a lockout line): an equality of sums, else its table (arrows and
+            # sum dots, a setter puzzle's dozens); anything else (over its table budget,
+            # no compiled tuples) goes through _encode_rule after all, the same steps again
+            if not ((kind is Linear and peers is not None
+                     and _equal_sums(enc, cand, con, peers, table_budget // 10, table_budget))
+                    or _sum_table(enc, cand, con, table_budget, peers)):
+                _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         else:
             _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
@@ -1720,8 +1797,8 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
     >>> derived_sums(p)
     [((2, 3), 7), ((4, 5), 7)]
     """
-    sums: list[tuple[int, int, int, int]] = []   # (cells as bits, how many, total,
-    #                                              the first cell)
+    sums: list[tuple[int, int, int, tuple[int, ...]]] = []   # (cells as bits, how many,
+    #                                                           total, cells)
     for con in puzzle.constraints:
         kind = type(con)
         if kind is Sum or (kind is Linear and all(a == 1 for a in con.coeffs)):
@@ -1730,35 +1807,46 @@ def derived_sums(puzzle: Any) -> list[tuple[tuple[int, ...], int]]:
                 bits = 0               # the cells as a bit mask (each once)
                 for c in cells:
                     bits |= 1 << c
-                sums.append((bits, len(cells), con.total, cells[0]))
+                sums.append((bits, len(cells), con.total, cells))
     if not sums:
         return []
     n = puzzle.grid.n
     whole = n * (n + 1) // 2
     known = {x[0] for x in sums}
     geo = puzzle.engine().geometry
-    # only the full houses of a sum's first cell can hold the sum (the others have none
-    # inside: nothing to derive); the houses are still read in their order
-    holding = sorted({k for x in sums for k in geo.cell_full[x[3]]})
+    cell_full = geo.cell_full
+    # the sums inside each full house (the houses all of a sum's cells are in: those of
+    # its first cell that hold every other), in the rules' order; the houses are read in
+    # their order, those holding no sum giving nothing
+    inside_of: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
+    for x in sums:
+        cells = x[3]
+        for k in cell_full[cells[0]]:
+            for c in cells:
+                if k not in cell_full[c]:
+                    break
+            else:
+                inside_of.setdefault(k, []).append(x)
     out: dict[tuple[int, ...], int] = {}
     full_cells = geo.full_cells
-    for house in [full_cells[k] for k in holding]:
-        hs = 0
-        for c in house:
-            hs |= 1 << c
+    for k in sorted(inside_of):
         # the sums inside the house, the largest first (a stable sort: in the rules'
         # order within a size)
-        inside = sorted([x for x in sums if not x[0] & ~hs], key=lambda x: -x[1])
+        inside = sorted(inside_of[k], key=lambda x: -x[1])
         used = total = 0
         for bits, _, t, _ in inside:
             if not used & bits:
                 used |= bits
                 total += t
+        house = full_cells[k]
+        if not 0 < len(house) - used.bit_count() <= DERIVED_CELLS:
+            continue                   # (the cells left: none, or too many)
+        hs = 0
+        for c in house:
+            hs |= 1 << c
         rest = hs & ~used
-        if inside and rest and rest not in known:
-            left = {c for c in house if rest >> c & 1}
-            if len(left) <= DERIVED_CELLS:
-                out.setdefault(tuple(sorted(left)), whole - total)
+        if rest not in known:
+            out.setdefault(tuple(c for c in house if rest >> c & 1), whole - total)
     return list(out.items())
 
 

@@ -151,10 +151,10 @@ static PyObject *py_line_supports(PyObject *self, PyObject *args) {
     }
     if (first < 0) Py_RETURN_NONE;
     Work *w = &W;
-    /* the sets are reset through the lists of the last call: clear the marks fully once
-     * per call (at most 2**(MAXN+1) bytes each) */
-    memset(w->in_f, 0, sizeof(w->in_f));
-    memset(w->in_b, 0, sizeof(w->in_b));
+    /* clear the marks of every set of this line's digits once per call (2**(n+1) bytes
+     * each: a set is a mask over bits 1..n) */
+    memset(w->in_f, 0, sizeof(uint8_t) << (n + 1));
+    memset(w->in_b, 0, sizeof(uint8_t) << (n + 1));
     memset(w->len_f, 0, sizeof(w->len_f));
     memset(w->len_b, 0, sizeof(w->len_b));
     /* forward layers: the prefix of i cells has i digits (size i) */
@@ -234,6 +234,110 @@ typedef struct {
 
 static ScanWork SW;
 
+/* The sandwich scan (kind 0) on one word a set: the same steps as the general loop below
+ * with nw = 1, on arrays of one word a set (the general ones keep MAXW words a set, 13 of
+ * them unused here: a 9-cell line touched about 50 KB of them a call) */
+typedef struct {
+    uint64_t val[NSETS], good[NSETS];
+} SandWork;
+
+static SandWork SAW;
+
+static PyObject *sandwich_supports(const uint32_t *doms, int k, int n, int total) {
+    ScanWork *w = &SW;                 /* its set marks and lists */
+    SandWork *v = &SAW;
+    const uint64_t ones = (((uint64_t)1) << (total + 1)) - 1;   /* sums 0..total */
+    const uint64_t all = ~(uint64_t)0;
+    const uint32_t ends = 2u | (1u << n);     /* the crusts, digits 1 and n */
+    memset(w->in, 0, sizeof(uint8_t) << (n + 1));
+    memset(w->ing, 0, sizeof(uint8_t) << (n + 1));
+    memset(w->len, 0, sizeof(w->len));
+    w->in[0] = 1;
+    v->val[0] = 1;                             /* rule.init */
+    w->list[0][0] = 0;
+    w->len[0] = 1;
+    for (int i = 0; i < k; i++) {
+        uint32_t m = doms[i];
+        uint32_t *next = w->list[i + 1];
+        uint32_t nlen = 0;
+        for (uint32_t a = 0; a < w->len[i]; a++) {
+            uint32_t s = w->list[i][a];
+            uint64_t cm = v->val[s];
+            uint32_t e = s & ends;
+            uint32_t avail = m & ~s;
+            while (avail) {
+                uint32_t low = avail & (0u - avail);
+                avail ^= low;
+                uint64_t nm;
+                if (low & ends)
+                    nm = e ? (cm >> total) & 1 : 1;
+                else if (e && e != ends)
+                    nm = (cm << __builtin_ctz(low)) & ones;
+                else
+                    nm = cm;
+                if (!nm) continue;
+                uint32_t ns = s | low;
+                if (!w->in[ns]) {
+                    w->in[ns] = 1;
+                    v->val[ns] = 0;
+                    next[nlen++] = ns;
+                }
+                v->val[ns] |= nm;
+            }
+        }
+        w->len[i + 1] = nlen;
+        if (!nlen) Py_RETURN_NONE;
+    }
+    int any = 0;
+    for (uint32_t a = 0; a < w->len[k]; a++) {
+        uint32_t s = w->list[k][a];
+        if (!(v->val[s] & 1)) continue;        /* accepted: after the second crust */
+        any = 1;
+        w->ing[s] = 1;
+        v->good[s] = 1;
+    }
+    if (!any) Py_RETURN_NONE;
+    uint32_t sup[MAXN];
+    for (int i = k - 1; i >= 0; i--) {
+        uint32_t m = doms[i];
+        uint32_t si = 0;
+        for (uint32_t a = 0; a < w->len[i]; a++) {
+            uint32_t s = w->list[i][a];
+            uint64_t cm = v->val[s];
+            uint32_t e = s & ends;
+            uint32_t avail = m & ~s;
+            uint64_t acc = 0;
+            int got = 0;
+            while (avail) {
+                uint32_t low = avail & (0u - avail);
+                avail ^= low;
+                uint32_t t = s | low;
+                if (!w->ing[t]) continue;
+                uint64_t g = v->good[t];
+                if (!g) continue;
+                uint64_t ok;
+                if (low & ends)
+                    ok = e ? ((g & 1) ? ((uint64_t)1) << total : 0) : ((g & 1) ? all : 0);
+                else if (e && e != ends)
+                    ok = g >> __builtin_ctz(low);
+                else
+                    ok = g;
+                if (cm & ok) {
+                    acc |= ok;
+                    si |= low;
+                    got = 1;
+                }
+            }
+            if (got) {
+                w->ing[s] = 1;
+                v->good[s] = acc;
+            }
+        }
+        sup[i] = si;
+    }
+    return masks_list(sup, k);
+}
+
 static PyObject *py_scan_supports(PyObject *self, PyObject *args) {
     PyObject *doms_o;
     int n, kind, total;
@@ -250,6 +354,8 @@ static PyObject *py_scan_supports(PyObject *self, PyObject *args) {
     uint32_t doms[MAXN];
     uint32_t full = (uint32_t)((1u << (n + 1)) - 2);
     if (read_doms(doms_o, (int)k, full, doms) < 0) return NULL;
+    if (kind == 0)
+        return sandwich_supports(doms, k, n, total);
     ScanWork *w = &SW;
     const int nw = kind == 0 ? 1 : n + 1;     /* words of a value */
     const uint64_t ones = (((uint64_t)1) << (total + 1)) - 1;   /* sums 0..total */

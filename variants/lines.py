@@ -64,6 +64,25 @@ def line_segments(grid: Any, ids: Sequence[int]) -> list[list[int]]:
     return segs
 
 
+class _Named:
+    """A grid's :meth:`~csp.Grid.name` read by index (a multi-grid, which has no table)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, grid: Any) -> None:
+        self.name = grid.name
+
+    def __getitem__(self, cell: int) -> str:
+        return self.name(cell)
+
+
+def _names(grid: Any) -> Any:
+    """:meth:`csp.Grid.name` of every cell, by index (a rule naming each relation of a line
+    reads the table: one index a cell, not a method call)."""
+    names = grid.names_table()
+    return names if names is not None else _Named(grid)
+
+
 class _Line:
     """A line rule whose one argument is its cells (the line's bundles share it)."""
 
@@ -95,10 +114,10 @@ class whispers:
 
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)
-        g = p.grid
-        for a, b in zip(ids, ids[1:]):
-            p.add(Relation(a, b, _AtLeastApart(self.diff), f"|-|>={self.diff}",
-                           ("apart", self.diff), f"whispers {g.name(a)}-{g.name(b)}"))
+        name = _names(p.grid)
+        diff = self.diff
+        p.add(*[Relation(a, b, _AtLeastApart(diff), f"|-|>={diff}", ("apart", diff),
+                         f"whispers {name[a]}-{name[b]}") for a, b in zip(ids, ids[1:])])
 
 
 class palindrome(_Line):
@@ -106,10 +125,9 @@ class palindrome(_Line):
 
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)
-        g = p.grid
-        for i in range(len(ids) // 2):
-            a, b = ids[i], ids[-1 - i]
-            p.add(Equal(a, b, f"palindrome {g.name(a)}={g.name(b)}"))
+        name = _names(p.grid)
+        p.add(*[Equal(a, b, f"palindrome {name[a]}={name[b]}")
+                for a, b in zip(ids[:len(ids) // 2], ids[::-1])])
 
 
 class renban(_Line):
@@ -145,18 +163,17 @@ class region_sum_line(_Line):
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)
         segs = line_segments(p.grid, ids)
-        for s1, s2 in zip(segs, segs[1:]):
-            p.add(Linear(s1 + s2, [1] * len(s1) + [-1] * len(s2), 0,
-                         f"region-sum line {p.grid.name(s1[0])}"))
-        name, title = p.grid.name, f"region-sum line {p.grid.name(ids[0])}"
+        name = _names(p.grid)
+        rules: list[Any] = [Linear(s1 + s2, [1] * len(s1) + [-1] * len(s2), 0,
+                                   f"region-sum line {name[s1[0]]}")
+                            for s1, s2 in zip(segs, segs[1:])]
+        title = f"region-sum line {name[ids[0]]}"
         ones = list(dict.fromkeys(seg[0] for seg in segs if len(seg) == 1))
-        for a, b in zip(ones, ones[1:]):
-            p.add(Equal(a, b, f"{title}: {name(a)}={name(b)}"))
+        rules += [Equal(a, b, f"{title}: {name[a]}={name[b]}") for a, b in zip(ones, ones[1:])]
         inner = list(dict.fromkeys(c for seg in segs if len(seg) > 1 for c in seg))
-        for c in inner:
-            for a in ones:
-                if a != c:
-                    p.add(Less(c, a, f"{title}: {name(c)}<{name(a)}"))
+        rules += [Less(c, a, f"{title}: {name[c]}<{name[a]}")
+                  for c in inner for a in ones if a != c]
+        p.add(*rules)
 
 
 class between_line(_Line):
@@ -165,9 +182,8 @@ class between_line(_Line):
     def apply(self, p: Puzzle) -> None:
         ids = p.grid.cells(self.cells)
         a, b, inner = ids[0], ids[-1], ids[1:-1]
-        for c in inner:
-            p.add(FunctionConstraint(strictly_between, (a, b, c),
-                                     f"between line {p.grid.name(a)}"))
+        title = f"between line {p.grid.name(a)}"
+        p.add(*[FunctionConstraint(strictly_between, (a, b, c), title) for c in inner])
 
 
 class _GroupsDiffer:

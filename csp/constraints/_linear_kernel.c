@@ -318,6 +318,53 @@ PyDoc_STRVAR(linear_supports_doc,
 "csp.constraints.sums.linear_supports in C (the same supports); None when the arguments\n"
 "are beyond this code (then the Python code answers).");
 
+/* linear_scan(doms, coeffs, total, differ, limit): linear_supports for the compiled engine
+ * loop (csp/_engine_kernel.c's scans, `SumPropagator.kernel_scan` and
+ * `LinearPropagator.kernel_scan` in csp/constraints/sums.py): the same list of masks when
+ * the product of the domain sizes is at most `limit` (the propagators' exact branch,
+ * sums._enumerable); otherwise, or where linear_supports gives None, ValueError: the scan
+ * declines and the propagator's own propagate runs (its bounds, or the Python supports). */
+static PyObject *py_linear_scan(PyObject *self, PyObject *args) {
+    PyObject *doms_o, *coefs_o, *total_o, *differ_o;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "O!OOOL", &PyList_Type, &doms_o, &coefs_o, &total_o,
+                          &differ_o, &limit))
+        return NULL;
+    Py_ssize_t k = PyList_GET_SIZE(doms_o);
+    long long prod = 1;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *m = PyList_GET_ITEM(doms_o, i);
+        if (!PyLong_Check(m)) {
+            PyErr_SetString(PyExc_TypeError, "_linear_kernel: masks must be ints");
+            return NULL;
+        }
+        unsigned long long v = PyLong_AsUnsignedLongLong(m);
+        if (v == (unsigned long long)-1 && PyErr_Occurred())
+            return NULL;                  /* (OverflowError or ValueError: declines) */
+        prod *= __builtin_popcountll(v);
+        if (prod > limit) {
+            PyErr_SetString(PyExc_ValueError, "_linear_kernel: not enumerated");
+            return NULL;
+        }
+    }
+    PyObject *a = PyTuple_Pack(4, doms_o, coefs_o, total_o, differ_o);
+    if (!a)
+        return NULL;
+    PyObject *r = py_linear_supports(self, a);
+    Py_DECREF(a);
+    if (r == Py_None) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_ValueError, "_linear_kernel: sum not handled");
+        return NULL;
+    }
+    return r;
+}
+
+PyDoc_STRVAR(linear_scan_doc,
+"linear_scan(doms, coeffs, total, differ, limit) -> list of masks\n\n"
+"linear_supports for the compiled engine loop's scans: ValueError (it declines) when the\n"
+"product of the domain sizes is above limit or linear_supports gives None.");
+
 /* ---------------------------------------------------------------------------------------
  * The support encoding of a table (csp/sat.py `_support`) and the tuples of a linear sum
  * (`_linear_tuples` with `_table`'s filter of peer pairs), written in C: the same tuples in
@@ -973,6 +1020,7 @@ static PyObject *py_cage_pk(PyObject *self, PyObject *args) { PK_CALL(py_cage, s
 
 static PyMethodDef methods[] = {
     {"linear_supports", py_linear_supports, METH_VARARGS, linear_supports_doc},
+    {"linear_scan", py_linear_scan, METH_VARARGS, linear_scan_doc},
     {"linear_tuples", py_linear_tuples, METH_VARARGS, linear_tuples_doc},
     {"support", py_support_pk, METH_VARARGS, support_doc},
     {"sum_side", py_sum_side_pk, METH_VARARGS, sum_side_doc},

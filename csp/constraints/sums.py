@@ -3,7 +3,7 @@ combination filtering (distinct) and bounds reasoning."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .. import kernel
 from ..bits import digits_of
@@ -22,6 +22,9 @@ MEMO_SIZE = 4096   # exact supports remembered per propagator, keyed by the scop
 #: digit combinations a distinct sum's propagator filters by at most; past this (a long
 #: cage on a big grid: 17 cells of 1..35 have millions) it reasons on bounds only
 COMBO_LIMIT = 5000
+#: cells of a sum whose propagator the compiled engine loop may run itself (its
+#: ``kernel_scan``: its exact supports in C while they are enumerated)
+SCAN_CELLS = 12
 
 
 
@@ -308,6 +311,23 @@ class SumPropagator(Propagator):
 
     def _label(self) -> str:
         return "/".join(map(str, sorted(self.totals)))
+
+    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """One total over different cells: :meth:`propagate`'s exact branch in C
+        (``csp.constraints._linear_kernel.linear_scan``: :func:`linear_supports` of unit
+        coefficients, every earlier position a ``differ`` one when ``distinct``) for the
+        compiled engine loop, which declines past :data:`ENUM_LIMIT` tuples (then
+        :meth:`propagate` runs: its bounds); None otherwise (a setter puzzle's XV and sum
+        dots ran here at 10-15 us a call)."""
+        kern = kernel.active(_linear_kernel)
+        k = len(self.cells)
+        if (kern is None or len(self.totals) != 1 or not 1 <= k <= SCAN_CELLS
+                or len(set(self.cells)) != k
+                or type(self).propagate is not SumPropagator.propagate
+                or type(self)._enumerate is not SumPropagator._enumerate):
+            return None
+        differ = _distinct_args(k)[1] if self.distinct else ((),) * k
+        return kern.linear_scan, ((1,) * k, self.total, differ, ENUM_LIMIT)
 
     def _enumerate(self, doms: list[int]) -> list[int]:
         """Per cell, the digits of its domain in ``doms`` that some assignment of the
@@ -666,6 +686,19 @@ class LinearPropagator(Propagator):
                     ctx.remove(c, cand[c] & ~s, (self.name, cells))
             return Status.FIX
         return self._bounds(ctx, doms)
+
+    def kernel_scan(self) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """Different cells: :meth:`propagate`'s exact branch in C
+        (``csp.constraints._linear_kernel.linear_scan``, :func:`linear_supports`) for the
+        compiled engine loop, which declines past :data:`ENUM_LIMIT` tuples (then
+        :meth:`propagate` runs: its bounds); None otherwise."""
+        kern = kernel.active(_linear_kernel)
+        k = len(self.cells)
+        if (kern is None or not 1 <= k <= SCAN_CELLS or len(set(self.cells)) != k
+                or type(self).propagate is not LinearPropagator.propagate
+                or type(self)._supports is not LinearPropagator._supports):
+            return None
+        return kern.linear_scan, (self.coeffs, self.total, self.differ, ENUM_LIMIT)
 
     def _supports(self, doms: list[int]) -> dict[int, int]:
         sup = linear_supports(doms, self.coeffs, self.total, self.differ)

@@ -291,6 +291,71 @@ def test_compiled_loop_runs_the_outside_clues_scans_as_python(seed, monkeypatch)
             _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_compiled_loop_runs_the_sums_scans_as_python(seed, monkeypatch):
+    """Plain and distinct sums of one total and linear sums (arrows, coefficients of
+    either sign, cells listed twice) on random 4x4, 6x6 and 9x9 grids with random
+    candidates: the compiled loop runs their exact supports itself (``kernel_scan``,
+    ``_linear_kernel.linear_scan``) while the product of the domain sizes is at most
+    ``ENUM_LIMIT`` and their ``propagate`` past it; the same candidates and
+    contradictions as the Python loop."""
+    from csp.constraints import Linear, Sum
+    rng = random.Random(seed)
+    n = rng.choice([4, 6, 9])
+    size = n * n
+    p = classic_puzzle("." * size)
+    for j in range(rng.randint(1, 6)):
+        k = rng.randint(1, 5)
+        cells = rng.sample(range(size), k)
+        if rng.random() < 0.5:
+            distinct = rng.random() < 0.5 and k <= n
+            lo, hi = (k * (k + 1) // 2, k * (2 * n - k + 1) // 2) if distinct else (k, k * n)
+            p.add(Sum(cells, rng.randint(lo, hi), distinct, name=f"sum {j}"))
+        else:
+            coeffs = [rng.choice([1, 1, -1, 2, -3]) for _ in cells]
+            if rng.random() < 0.2:
+                cells.append(cells[0])
+                coeffs.append(1)
+            p.add(Linear(cells, coeffs, rng.randint(-n, 2 * n), name=f"linear {j}"))
+    eng = p.engine()
+    full = p.initial_state().cand
+    for _ in range(4):
+        cand = list(full)
+        for c in rng.sample(range(size), rng.randint(0, n // 2)):
+            cand[c] = 1 << rng.randint(1, n)
+        for c in rng.sample(range(size), rng.randint(0, n * 2)):
+            cand[c] &= ~(1 << rng.randint(1, n)) or cand[c]
+        for houses_last in (False, True):
+            _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
+
+
+def test_sums_kernel_scan_is_their_exact_branch():
+    """A sum's and a linear sum's ``kernel_scan`` function gives the supports of their
+    ``propagate``'s exact branch on random candidates, and declines (ValueError) past
+    ``ENUM_LIMIT`` tuples; a sum of several totals, or a cell listed twice, has none."""
+    from csp.constraints import sums
+    rng = random.Random(5)
+    for _ in range(400):
+        n = rng.choice([4, 9, 16])
+        k = rng.randint(1, 4)
+        doms = [rng.randrange(2, 1 << (n + 1)) & ~1 or 2 for _ in range(k)]
+        distinct = rng.random() < 0.5
+        sp = sums.SumPropagator(range(k), rng.randint(1, k * n), distinct, n, "s")
+        coeffs = [rng.choice([1, -1, 2, -2, 3]) for _ in range(k)]
+        lp = sums.LinearPropagator(range(k), coeffs, rng.randint(-n, 2 * n), "l",
+                                   [list(range(i)) if distinct else [] for i in range(k)])
+        for prop, want in ((sp, lambda: sp._enumerate(list(doms))),
+                           (lp, lambda: list(lp._supports(list(doms)).values()))):
+            fn, args = prop.kernel_scan()
+            if sums._enumerable(doms):
+                assert fn(list(doms), *args) == want()
+            else:
+                with pytest.raises(ValueError):
+                    fn(list(doms), *args)
+    assert sums.SumPropagator((0, 1), (3, 5), False, 9, "s").kernel_scan() is None
+    assert sums.LinearPropagator((0, 1, 0), (1, 1, -1), 0, "l").kernel_scan() is None
+
+
 def test_native_specs_are_each_propagators_spec():
     """``_native_specs`` (binary tables and ordering bounds in one loop, each relation
     kind's tables looked up once) gives each propagator's ``_native_spec`` on every

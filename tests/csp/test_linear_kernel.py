@@ -170,6 +170,40 @@ def test_sum_tables_written_in_c_are_the_python_clauses(monkeypatch, seed):
     assert len(calls["linear_tuples"]) > 40 and len(calls["support"]) > 5
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_plain_sum_tables_written_in_c_are_the_python_clauses(monkeypatch, seed):
+    """A sum whose digits may repeat (XV and sum dots: ``sat._sum_table``, the support
+    encoding or the forbidden tuples) with the kernel on and off: the same answer,
+    clauses and new variables, peers or not, small budgets included."""
+    from csp import sat
+    from csp.constraints import Sum
+    rng = random.Random(100 + seed)
+    calls = _spy(monkeypatch, "linear_tuples")
+    for _ in range(40):
+        n = rng.choice((4, 6, 9))
+        k = rng.randint(1, 3)
+        cells = rng.sample(range(n * n), k)
+        cand = _cand(rng, n, rng.choice((0.3, 0.6, 1.0)))
+        con = Sum(cells, rng.randint(k, k * n), False)
+        peers = [set() for _ in range(n * n)]
+        for i in range(k):
+            for j in range(i + 1, k):
+                if rng.random() < 0.5:
+                    peers[cells[i]].add(cells[j])
+                    peers[cells[j]].add(cells[i])
+        budget = rng.choice((sat.TABLE_BUDGET, 20))
+
+        def run(packed=False):
+            enc = sat.Encoding(n, n * n, compact=True, packed=packed)
+            enc.top += 7
+            done = sat._table(enc, cand, con, budget, peers)
+            return done, list(sat.unpacked(enc.clauses)), enc.top
+        want = _pure(monkeypatch, True, run)
+        assert _pure(monkeypatch, False, run) == want, (cells, cand)
+        assert _pure(monkeypatch, False, lambda: run(True)) == want, (cells, cand)
+    assert len(calls) > 20
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_sum_sides_written_in_c_are_the_python_clauses(monkeypatch, seed):
     """One side of an equality of sums (``sat._sum_side``: its combinations' selectors,
