@@ -147,12 +147,7 @@ def test_sum_tables_written_in_c_are_the_python_clauses(monkeypatch, seed):
         coeffs = [rng.choice((1, 1, -1, -1, 2, -3)) for _ in range(k)]
         total = sum(a * rng.randint(1, n) for a in coeffs) + rng.choice((0, 0, 0, 1))
         con = Linear(cells, coeffs, total)
-        peers = [set() for _ in range(n * n)]
-        for i in range(k):
-            for j in range(i + 1, k):
-                if rng.random() < 0.5:
-                    peers[cells[i]].add(cells[j])
-                    peers[cells[j]].add(cells[i])
+        peers = _random_peers(rng, n, cells)
 
         def run(packed=False):
             enc = sat.Encoding(n, n * n, compact=True, packed=packed)
@@ -170,6 +165,18 @@ def test_sum_tables_written_in_c_are_the_python_clauses(monkeypatch, seed):
     assert len(calls["linear_tuples"]) > 40 and len(calls["support"]) > 5
 
 
+def _random_peers(rng: random.Random, n: int, cells: list[int]) -> list[set[int]]:
+    """Per cell of an n x n grid, the cells among ``cells`` that see it: each pair a coin
+    toss."""
+    peers: list[set[int]] = [set() for _ in range(n * n)]
+    for i, a in enumerate(cells):
+        for b in cells[i + 1:]:
+            if rng.random() < 0.5:
+                peers[a].add(b)
+                peers[b].add(a)
+    return peers
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_plain_sum_tables_written_in_c_are_the_python_clauses(monkeypatch, seed):
     """A sum whose digits may repeat (XV and sum dots: ``sat._sum_table``, the support
@@ -185,12 +192,7 @@ def test_plain_sum_tables_written_in_c_are_the_python_clauses(monkeypatch, seed)
         cells = rng.sample(range(n * n), k)
         cand = _cand(rng, n, rng.choice((0.3, 0.6, 1.0)))
         con = Sum(cells, rng.randint(k, k * n), False)
-        peers = [set() for _ in range(n * n)]
-        for i in range(k):
-            for j in range(i + 1, k):
-                if rng.random() < 0.5:
-                    peers[cells[i]].add(cells[j])
-                    peers[cells[j]].add(cells[i])
+        peers = _random_peers(rng, n, cells)
         budget = rng.choice((sat.TABLE_BUDGET, 20))
 
         def run(packed=False):
