@@ -97,6 +97,12 @@
  * of groups alone (the kernel's own house encoding has no pass-over). The first sweep ends,
  * and the next reaches the rule cells' cascade, sooner ("Exclusive Singularity" u052: 608 ->
  * 372 probes; "Effluence" u065, whose house cells' probes pay, 602 -> 1,406).
+ * again_none=1 (off by default): the second first walk (first_again) goes back to the
+ * probing at its first check (again_check decisions) when it has walked none of its tree
+ * (progress 0: no decision's first branch closed), unless again_found keeps it on; the same
+ * probes, and the same decisions after it, on the unique and variants sets' kernel calls
+ * but u086 and u087 (+35 decisions), 3-12 % fewer propagated literals on 25 puzzles
+ * ("Exclusive Singularity" u052: 29,926 -> 26,863; docs/performance.md, branch bulk).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -290,6 +296,9 @@ typedef struct {
                                         the last (fw_thin), and past its budget while each
                                         check finds more (fw_grew) */
     int fw_thin, fw_grew;
+    int fw_none;                     /* again_none: the second first walk goes back at its
+                                        first check when it has walked none of its tree (no
+                                        decision's first branch closed: progress 0) */
     long long fw_found;              /* the solutions found at the last check */
     int fw_state;                    /* 0: the first pending, 1: walking it, 3: the second
                                         pending, 4: walking it, 2: done (or not wanted) */
@@ -1540,6 +1549,9 @@ static int search(Enumerator *e, long long max_nodes, long long max_props, long 
                 if (e->fw_thin && e->found > e->fw_found)
                     e->fw_grew = 1;      /* it finds solutions where the probing finds
                                             little: on (again_found) */
+                else if (e->fw_state == 4 && e->fw_left < 0.0 && e->fw_none && left >= 1.0)
+                    e->probe_after = e->nodes;   /* the second, at its first check with
+                                            none of its tree walked (again_none): back */
                 else if (e->fw_state == 4 || e->fw_left < 0.0
                         ? left * (double)e->nodes * 1000.0 > (double)e->pz_pace
                         : left * 1000.0 > e->fw_left * (double)e->fw_shrink)
@@ -2254,11 +2266,11 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
                              "intersect", "ixnode", "first_walk", "first_check",
                              "first_pace", "first_shrink", "first_again", "again_check",
                              "again_pace", "natives", "natk", "yield_from",
-                             "again_found", "hskip", "pause_found", NULL};
+                             "again_found", "hskip", "pause_found", "again_none", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
     int ixnode = 0, first_pace = 0, first_shrink = 1000, first_again = 0, again_pace = 0;
-    int natk = 0, yield_from = 2, again_found = 0, hskip = 0, pause_found = 0;
+    int natk = 0, yield_from = 2, again_found = 0, hskip = 0, pause_found = 0, again_none = 0;
     long long pause_nodes = 0, first_walk = 0, first_check = 0, again_check = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
@@ -2274,14 +2286,14 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOiipip", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOiipipp", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
                                      &intersect, &ixnode, &first_walk, &first_check,
                                      &first_pace, &first_shrink, &first_again, &again_check,
                                      &again_pace, &natives, &natk, &yield_from,
-                                     &again_found, &hskip, &pause_found))
+                                     &again_found, &hskip, &pause_found, &again_none))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -2301,6 +2313,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     e->fw_shrink = first_shrink;
     e->fw_again = first_again;
     e->fw_check2 = again_check;
+    e->fw_none = again_none;
     e->fw_pace2 = again_pace;
     e->fw_found_on = again_found;
     e->pz_found_on = pause_found;

@@ -62,7 +62,8 @@ __all__ = ["enumerator", "run", "Decided", "DONE", "STOPPED", "NODES", "NODES_PE
            "PROBE_PAUSE_NODES", "PROBE_PAUSE_PACE", "PROBE_RESORT", "PROBE_INTERSECT",
            "PROBE_INTERSECT_NODE", "NATIVES", "NATIVE_ROUND", "PROBE_INTERSECT_NATIVE",
            "FIRST_WALK", "FIRST_CHECK", "FIRST_PACE", "FIRST_SHRINK",
-           "FIRST_AGAIN", "AGAIN_CHECK", "AGAIN_PACE", "AGAIN_FOUND", "PROBE_HOUSE_SKIP",
+           "FIRST_AGAIN", "AGAIN_CHECK", "AGAIN_PACE", "AGAIN_FOUND", "AGAIN_NONE",
+           "PROBE_HOUSE_SKIP",
            "NODES_CAPPED", "NODES_PER_SOLUTION_CAPPED", "CHUNK", "BRANCH_CAPPED",
            "BRANCH_COUNT", "COUNT_RETRY", "COUNT_RETRY_NODES", "CAPPED_RETRY",
            "CAPPED_RETRY_NODES", "CAPPED_RETRY_FOUND"]
@@ -262,6 +263,15 @@ AGAIN_PACE = 20_000
 #: kernel call of the unique and variants sets changes (docs/performance.md, branch
 #: arrow16, 2026-12-01)
 AGAIN_FOUND = True
+#: ... and that second walk goes back to the probing at its first check
+#: (:data:`AGAIN_CHECK` decisions) when it has walked none of its tree (no decision's
+#: first branch closed), unless :data:`AGAIN_FOUND` keeps it on: such a walk went on to 40
+#: decisions and back for nothing ("Exclusive Singularity", u052: 29,926 -> 26,863
+#: propagated literals, the same probes; "Deflation", u060, at 0.94 of its tree left there,
+#: walks on and ends in 75); over the unique and variants sets' kernel calls the probes and
+#: the decisions after it are the same but u086 and u087's (+35 of 6,000-12,500), 3-12 %
+#: fewer literals on 25 puzzles (docs/performance.md, branch bulk, 2026-12-02)
+AGAIN_NONE = True
 #: the root's first sweep passes over the house-only cells (each candidate in no binary or
 #: long clause and no native, only in its cell's and its houses' groups) once this many of
 #: them, probed, set nothing and none set something; later sweeps probe them (0: never).
@@ -407,7 +417,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                               first_pace=FIRST_PACE, first_shrink=FIRST_SHRINK,
                               first_again=FIRST_AGAIN, again_check=AGAIN_CHECK,
                               again_pace=AGAIN_PACE, again_found=AGAIN_FOUND,
-                              pause_found=PROBE_PAUSE_FOUND)
+                              pause_found=PROBE_PAUSE_FOUND, again_none=AGAIN_NONE)
     if session.lazy:
         return None
     enc = session.enc
@@ -433,7 +443,8 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                           first_shrink=FIRST_SHRINK, first_again=FIRST_AGAIN,
                           again_check=AGAIN_CHECK, again_pace=AGAIN_PACE,
                           again_found=AGAIN_FOUND, natives=natives, natk=NATIVE_ROUND,
-                          hskip=PROBE_HOUSE_SKIP, pause_found=PROBE_PAUSE_FOUND)
+                          hskip=PROBE_HOUSE_SKIP, pause_found=PROBE_PAUSE_FOUND,
+                          again_none=AGAIN_NONE)
 
 
 class Decided:

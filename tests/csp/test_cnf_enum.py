@@ -1260,6 +1260,36 @@ def test_a_paused_walk_that_finds_solutions_goes_on(set_name, ident, cap,
 
 
 @needs_kernel
+@pytest.mark.parametrize("set_name,ident,cap", [
+    ("unique", "u052", 0), ("unique", "u052", 1), ("unique", "u052", 8),
+    ("unique", "u060", 1), ("unique", "u077", 8), ("unique", "u062", 0),
+    ("variants", "v06", 0), ("variants", "v35", 1)])
+def test_a_second_first_walk_that_walks_nothing_goes_back(set_name, ident, cap,
+                                                          monkeypatch) -> None:
+    """``again_none`` (:data:`cnf_enum.AGAIN_NONE`): the second first walk goes back to the
+    probing at its first check when it has walked none of its tree. The solutions, capped
+    counts, probes and the decisions of the walk after it are the same; "Exclusive
+    Singularity" (u052) propagates fewer literals (its second walk went on to 40
+    decisions); "Deflation" (u060), with some of its tree walked by then, walks on and ends
+    in that walk as before."""
+    p = puzzle(set_name, ident)
+    runs = {}
+    for none in (False, True):
+        monkeypatch.setattr(cnf_enum, "AGAIN_NONE", none)
+        with SatSession(p, defer=True) as s:
+            en = cnf_enum.enumerator(s, cap=cap, listing=False)
+            code = cnf_enum.run(en, None, capped=cap > 0)
+            counts = [min(k, cap) for k in en.counts()] if cap else None
+            runs[none] = (code, en.found if not cap else None, counts, en.probed, en.nodes,
+                          en.props)
+    assert runs[True][:5] == runs[False][:5]
+    if ident == "u052":
+        assert runs[True][5] < runs[False][5]
+    if ident == "u060":
+        assert runs[True] == runs[False]
+
+
+@needs_kernel
 def test_a_short_walk_goes_before_the_root_probing() -> None:
     """"Whispering Rains" (u070): the first walk keeps its pace and ends, without a probe;
     "Crawfish" (u082), whose walk is long, goes back to the probing at the first check.
