@@ -479,3 +479,52 @@ def test_compiled_loop_runs_the_line_cells_tables_as_python(seed, monkeypatch):
                 full[c] & ~(1 << rng.randint(1, n))
         for houses_last in (False, True):
             _both(eng, cand, monkeypatch, changed=None, houses_last=houses_last)
+
+
+def test_deferred_relations_are_their_tables():
+    """An engine built by ``Puzzle.engine`` hands its plain relations to the compiled
+    loop as they are (their ``BinaryTable`` made when ``props`` is read): on every
+    workbench model the deferred entries give the same watch lists, costs and kernel
+    specs as the propagators ``props`` then makes, the same root candidates, and after
+    ``props`` is read the compiled loop runs those objects; pickling keeps the
+    propagators."""
+    import pickle
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from sudoku_csp.formats.fpuzzles.read import forget_templates
+    from csp.constraints.binary import BinaryTable, Relation
+    seen = 0
+    for rows in workbench_sets().values():
+        for it in rows:
+            forget_templates()
+            p = load_fpuzzles(it["doc"])
+            eng = p.engine()
+            raw, tables = list(eng._raw), eng._tables
+            deferred = [i for i, q in enumerate(raw) if type(q) is Relation]
+            if not deferred:
+                continue
+            seen += 1
+            assert tables is not None
+            cand = p.initial_state().cand
+            root = list(cand)
+            try:
+                eng.propagate(root)
+            except Contradiction as e:
+                root = str(e)
+            specs = csp.engine._native_specs(KERNEL, raw, eng.n, tables)
+            props = eng.props                       # made here
+            assert eng._raw is props and eng._tables is None and eng._ktables is None
+            assert all(type(props[i]) is BinaryTable and props[i].name == raw[i].name
+                       for i in deferred), it["id"]
+            assert specs == csp.engine._native_specs(KERNEL, props, eng.n), it["id"]
+            plain = csp.engine.Engine(eng.n, eng.size, list(zip(eng.house_names, eng.house_cells)),
+                           props, eng.namer)
+            assert (plain.watch, plain.prop_cost) == (eng.watch, eng.prop_cost), it["id"]
+            again = list(cand)
+            try:
+                eng.propagate(again)
+            except Contradiction as e:
+                again = str(e)
+            assert again == root, it["id"]
+            back = pickle.loads(pickle.dumps(eng))
+            assert [type(q) for q in back.props] == [type(q) for q in props]
+    assert seen > 20
