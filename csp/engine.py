@@ -38,14 +38,18 @@ class Engine:
     def __init__(self, n: int, size: int, houses: Sequence[tuple[str, Sequence[int]]],
                  props: Sequence[Propagator],
                  namer: Callable[[int], str] | None = None,
-                 tables: dict | None = None) -> None:
+                 tables: dict | None = None,
+                 order_namer: Callable[[int], str] | None = None) -> None:
         """``tables`` (:meth:`csp.model.Puzzle.engine`'s build): ``props`` may then hold
         plain relations (:class:`~csp.constraints.binary.Relation`, exactly that class),
         each standing for its :class:`~csp.constraints.binary.BinaryTable` with mask tables,
         made when something reads :attr:`props` (``Relation.table_propagator(n,
         tables)``: the same object as the build made before); the compiled loop runs them
         from the relation's cells and ``tables`` alone (a setter's puzzle has dozens to
-        hundreds, and a workbench call reads none of their objects)."""
+        hundreds, and a workbench call reads none of their objects). Likewise an
+        ordering bound's spec, a tuple ``(cell, below, above, scope)`` of
+        :func:`~csp.constraints.order.order_specs`, stands for its
+        :class:`~csp.constraints.order.OrderBoundsPropagator` (named by ``order_namer``)."""
         self.n = n
         self.namer = namer
         self.size = size
@@ -62,12 +66,13 @@ class Engine:
         raw = self._raw = list(props)
         #: the deferred relations' tables by key (None: every entry is a propagator)
         self._tables = tables
+        self._order_namer = order_namer
         self._props: list[Propagator] | None = None if tables is not None else raw
         kernel = active(_engine_kernel) if raw else None
         made = None
         if kernel is not None:         # the loop of _watch in C (the same lists and costs)
             made = (kernel.watch(size, raw) if tables is None else
-                    kernel.watch(size, raw, _relation_class(), _BT_COST, _DOM))
+                    kernel.watch(size, raw, _relation_class(), _BT_COST, _DOM, _OB_COST))
         if made is not None:
             self.watch, self.prop_cost = made
         else:
@@ -84,7 +89,7 @@ class Engine:
         # relations pickled as their propagators
         props = self.props
         return {**self.__dict__, "_ktables": None, "_raw": props, "_props": props,
-                "_tables": None}
+                "_tables": None, "_order_namer": None}
 
     @property
     def props(self) -> list[Propagator]:
@@ -94,26 +99,28 @@ class Engine:
         if made is None:
             tables, n = self._tables, self.n
             rel = _relation_class()
-            made = self._props = [p.table_propagator(n, tables) if type(p) is rel else p
-                                  for p in self._raw]
+            name = self._order_namer
+            made = self._props = [
+                p.table_propagator(n, tables) if type(p) is rel else
+                _NATIVE[7](p, name) if type(p) is tuple else p for p in self._raw]
             # from now on the compiled loop runs these objects (their tables made again
             # from them: a caller may give one a ``propagate`` of its own)
             self._raw = made
-            self._tables = None
+            self._tables = self._order_namer = None
             self._ktables = None
         return made
 
     @props.setter
     def props(self, value: Sequence[Propagator]) -> None:
         self._raw = self._props = list(value)
-        self._tables = None
+        self._tables = self._order_namer = None
         self._ktables = None
 
     def history_free(self) -> bool:
         """True when every propagator is declared ``history_free`` (the engine can be
         shared by the puzzles of the same rules); the deferred relations' tables are."""
         rel = _relation_class()
-        return all(kind is rel or kind.__dict__.get("history_free")
+        return all(kind is rel or kind is tuple or kind.__dict__.get("history_free")
                    for kind in {type(p) for p in self._raw})
 
     def extended(self, props: Sequence[Propagator]) -> "Engine":
@@ -422,14 +429,10 @@ def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
     if geo.ktables is False:
         return False
     index = {lvl: i for i, lvl in enumerate(eng.levels)}
-    native = _native_specs(kernel, eng._raw, eng.n, eng._tables)
-    if eng._tables is not None and None in native:   # a deferred relation's table out of
-        made = eng.props                           # the kernel's range: its propagator
-        raw = eng._raw
-        rel = _relation_class()
-        for i, spec in enumerate(native):
-            if spec is None and type(raw[i]) is rel:
-                raw[i] = made[i]
+    declined: list[int] = []
+    native = _native_specs(kernel, eng._raw, eng.n, eng._tables, declined)
+    if declined:       # a deferred relation's tables out of the kernel's range: the loop
+        eng.props      # calls its propagator (made now, with the others: the same specs)
     try:
         props = kernel.props(eng.size, eng.watch, [index[c] for c in eng.prop_cost],
                              eng.prop_cost, len(eng.levels), native)
@@ -439,13 +442,15 @@ def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
 
 
 def _native_specs(kernel, props: Sequence[Propagator], n: int,
-                  tables: dict | None = None) -> list[tuple | None]:
+                  tables: dict | None = None,
+                  declined: list[int] | None = None) -> list[tuple | None]:
     """:func:`_native_spec` of each of ``props``; the binary tables and ordering bounds
     (most of a setter puzzle's propagators, a few kinds of relation) in one loop, each
     relation kind's C tables looked up once. With ``tables`` (an engine's deferred
     relations, :class:`Engine`), a plain relation in ``props`` gives its table
     propagator's spec, ``(1, a, b, tables)`` from its key's mask tables (None: out of the
-    kernel's range, the caller makes its propagator)."""
+    kernel's range, its index appended to ``declined``: the caller makes its propagator),
+    and an ordering bound's spec tuple ``(2, cell, below, above)``."""
     if not _NATIVE:
         _native_classes()
     bt, ob, rel = _NATIVE[0], _NATIVE[1], _NATIVE[6]
@@ -457,6 +462,9 @@ def _native_specs(kernel, props: Sequence[Propagator], n: int,
         if kind is ob and "propagate" not in p.__dict__:     # ordering bounds
             out.append((2, p.cell, p.below, p.above))
             continue
+        if kind is tuple and tables is not None:    # a deferred ordering bound's spec
+            out.append((2, p[0], p[1], p[2]))
+            continue
         if kind is rel and tables is not None:      # a deferred relation's table
             key = p.key
             got = bykey.get(key)
@@ -464,7 +472,12 @@ def _native_specs(kernel, props: Sequence[Propagator], n: int,
                 uni = tables[key][2]
                 got = bykey[key] = (_table_cap(kernel, uni[0], uni[1], uni[2], n)
                                     if uni is not None else False)
-            out.append((1, p.a, p.b, got) if got is not False else None)
+            if got is False:
+                if declined is not None:
+                    declined.append(len(out))
+                out.append(None)
+            else:
+                out.append((1, p.a, p.b, got))
             continue
         if kind is bt and p.uni_a is not None and "propagate" not in p.__dict__:
             got = caps.get(id(p.uni_a))
@@ -550,9 +563,10 @@ def _native_classes() -> None:
                                       ElementPropagator)
     from .constraints.run import ConsecutiveSetPropagator
     from .constraints.binary import Relation
+    from .constraints.order import ordering_from
     _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator,
                     ElementPropagator, ElementHousePropagator, ContainsPropagator,
-                    Relation))
+                    Relation, ordering_from))
 
 
 def _relation_class() -> type:
@@ -564,11 +578,14 @@ def _relation_class() -> type:
 
 #: a binary table's cost (``Cost.BINARY``, as an int: the deferred relations' level)
 _BT_COST = int(Cost.BINARY)
+#: an ordering bound's (``Cost.LINEAR``: the deferred specs' level)
+_OB_COST = int(Cost.LINEAR)
 
 
 #: the classes :func:`_native_spec` knows, BinaryTable, OrderBoundsPropagator,
 #: ConsecutiveSetPropagator, ElementPropagator, ElementHousePropagator and
-#: ContainsPropagator, then Relation (an engine's deferred entries; filled on its first call: csp.constraints imports after this module)
+#: ContainsPropagator, then Relation and order.ordering_from (an engine's deferred
+#: entries; filled on its first call: csp.constraints imports after this module)
 _NATIVE: list = []
 
 #: a binary relation's mask tables in C (``kernel.table``), by the id of its ``uni_a``

@@ -11,7 +11,7 @@ from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, 
 from .constraints.binary import UNION_MAX_N, _eq, _le, _lt, _ne, _unions
 from .constraints.base import WeakLink
 from .constraints.element import Element, element_pair_links
-from .constraints.order import order_propagators
+from .constraints.order import order_propagators, order_specs
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
                      InvalidPuzzle, NodeLimitExceeded, ParseError, SudokuCSPError,
@@ -620,9 +620,15 @@ class Puzzle:
             props.extend(c.propagators(n))
             props.extend(c.compile(self))   # whole-puzzle propagators (linear sums)
         if has_less:   # ordering bounds beyond pairs, from every strict < however made
-            props.extend(order_propagators(self.constraints, house_cells, self.grid.name))
-        return Engine(n, self.grid.size, houses, props, self._namer(),
-                      tables if defer else None)
+            if defer:                    # their specs, the propagators made when read
+                props.extend(order_specs(self.constraints, house_cells))
+            else:
+                props.extend(order_propagators(self.constraints, house_cells,
+                                               self.grid.name))
+        if defer:
+            return Engine(n, self.grid.size, houses, props, self._namer(), tables,
+                          self.grid.name)
+        return Engine(n, self.grid.size, houses, props, self._namer())
 
     def _namer(self) -> Callable[[int], str] | None:
         """Cell naming for engine messages (None: the engine's row-major default)."""

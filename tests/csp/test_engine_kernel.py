@@ -482,8 +482,9 @@ def test_compiled_loop_runs_the_line_cells_tables_as_python(seed, monkeypatch):
 
 
 def test_deferred_relations_are_their_tables():
-    """An engine built by ``Puzzle.engine`` hands its plain relations to the compiled
-    loop as they are (their ``BinaryTable`` made when ``props`` is read): on every
+    """An engine built by ``Puzzle.engine`` hands its plain relations and its ordering
+    bounds' specs to the compiled loop as they are (their ``BinaryTable`` and
+    ``OrderBoundsPropagator`` made when ``props`` is read, named as before): on every
     workbench model the deferred entries give the same watch lists, costs and kernel
     specs as the propagators ``props`` then makes, the same root candidates, and after
     ``props`` is read the compiled loop runs those objects; pickling keeps the
@@ -492,7 +493,8 @@ def test_deferred_relations_are_their_tables():
     from sudoku_csp.formats.fpuzzles import load_fpuzzles
     from sudoku_csp.formats.fpuzzles.read import forget_templates
     from csp.constraints.binary import BinaryTable, Relation
-    seen = 0
+    from csp.constraints.order import OrderBoundsPropagator, order_propagators
+    seen = seen_orders = 0
     for rows in workbench_sets().values():
         for it in rows:
             forget_templates()
@@ -500,9 +502,11 @@ def test_deferred_relations_are_their_tables():
             eng = p.engine()
             raw, tables = list(eng._raw), eng._tables
             deferred = [i for i, q in enumerate(raw) if type(q) is Relation]
-            if not deferred:
+            orders = [i for i, q in enumerate(raw) if type(q) is tuple]
+            if not deferred and not orders:
                 continue
             seen += 1
+            seen_orders += bool(orders)
             assert tables is not None
             cand = p.initial_state().cand
             root = list(cand)
@@ -515,6 +519,13 @@ def test_deferred_relations_are_their_tables():
             assert eng._raw is props and eng._tables is None and eng._ktables is None
             assert all(type(props[i]) is BinaryTable and props[i].name == raw[i].name
                        for i in deferred), it["id"]
+            made = order_propagators(p.constraints, [tuple(h.cells) for h in p.houses()],
+                                     p.grid.name)
+            assert [props[i] for i in orders] and len(made) == len(orders) or not orders
+            for i, q in zip(orders, made):
+                assert type(props[i]) is OrderBoundsPropagator, it["id"]
+                assert (props[i].cell, props[i].below, props[i].above, props[i].scope,
+                        props[i].name) == (q.cell, q.below, q.above, q.scope, q.name)
             assert specs == csp.engine._native_specs(KERNEL, props, eng.n), it["id"]
             plain = csp.engine.Engine(eng.n, eng.size, list(zip(eng.house_names, eng.house_cells)),
                            props, eng.namer)
@@ -527,4 +538,20 @@ def test_deferred_relations_are_their_tables():
             assert again == root, it["id"]
             back = pickle.loads(pickle.dumps(eng))
             assert [type(q) for q in back.props] == [type(q) for q in props]
-    assert seen > 20
+    assert seen > 20 and seen_orders > 5
+
+
+def test_deferred_relation_out_of_the_kernels_range_runs_its_propagator(monkeypatch):
+    """A deferred relation whose tables the kernel declines: the engine makes its
+    propagators and the compiled loop calls that one's ``propagate`` (the same root)."""
+    from csp.constraints.binary import BinaryTable
+    p = classic_puzzle("." * 81).add_less("r1c1", "r1c2").add_less("r1c2", "r1c3")
+    want = p.propagate().cand
+    q = classic_puzzle("." * 81).add_less("r1c1", "r1c2").add_less("r1c2", "r1c3")
+    eng = q.engine()
+    assert eng._tables is not None
+    monkeypatch.setattr(csp.engine, "_table_cap", lambda *a: False)
+    cand = q.initial_state().cand
+    eng.propagate(cand)
+    assert cand == want and eng._tables is None
+    assert [type(x) for x in eng._raw[:2]] == [BinaryTable, BinaryTable]
