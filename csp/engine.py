@@ -434,7 +434,7 @@ def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
     if declined:       # a deferred relation's tables out of the kernel's range: the loop
         eng.props      # calls its propagator (made now, with the others: the same specs)
     try:
-        props = kernel.props(eng.size, eng.watch, [index[c] for c in eng.prop_cost],
+        props = kernel.props(eng.size, eng.watch, list(map(index.__getitem__, eng.prop_cost)),
                              eng.prop_cost, len(eng.levels), native)
     except (ValueError, OverflowError, TypeError):
         return False

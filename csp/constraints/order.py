@@ -142,19 +142,20 @@ def order_specs(constraints: Iterable[object], house_cells: list[tuple[int, ...]
     below, above, scope)`` (an engine hands them to its compiled loop as they are)."""
     less: dict[int, set[int]] = {}
     ne: set[tuple[int, int]] = set()
+    pairs: list[tuple[int, int]] = []   # the < pairs, (a, b): the relations' own cells
     lt, neq = RelationKind.LT, RelationKind.NE
     for c in constraints:              # (is_less / is_not_equal, one test of the class)
         if type(c) is Relation or isinstance(c, Relation):
             rel = c.relation                            # type: ignore[attr-defined]
             if rel is lt:
                 less.setdefault(c.a, set()).add(c.b)   # type: ignore[attr-defined]
+                pairs.append(c.cells)                   # type: ignore[attr-defined]
             elif rel is neq:
                 a, b = c.a, c.b                         # type: ignore[attr-defined]
                 ne.add((a, b) if a < b else (b, a))
     if not less:
         return ()
-    key = (frozenset((a, b) for a, bs in less.items() for b in bs), frozenset(ne),
-           tuple(map(tuple, house_cells)))
+    key = (frozenset(pairs), frozenset(ne), tuple(map(tuple, house_cells)))
     specs = _SPECS.get(key)
     if specs is None:
         kernel = active(_engine_kernel)
