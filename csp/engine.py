@@ -344,9 +344,19 @@ class Engine:
             return False
         if not -(1 << 62) < max_cost < 1 << 62:
             return False
-        res = kernel.propagate(tables[0], tables[1], cand, changed, self._raw,
-                               Context(cand, None, budget), max_cost, houses_last, budget,
-                               _SUBSUMED, _NOFIX)
+        try:
+            res = kernel.propagate(tables[0], tables[1], cand, changed, self._raw,
+                                   Context(cand, None, budget), max_cost, houses_last,
+                                   budget, _SUBSUMED, _NOFIX)
+        except AttributeError:
+            if self._props is not None:
+                raise
+            # a deferred relation handed to its Python propagator (a mask past its table:
+            # a caller's invalid candidates): the propagators made, the loop run again on
+            # them, which raises as it did before the relations were deferred
+            self.props
+            return self._propagate_compiled(kernel, cand, changed, max_cost, budget,
+                                            houses_last)
         if res is None:
             return True
         kind = res[0]

@@ -555,3 +555,28 @@ def test_deferred_relation_out_of_the_kernels_range_runs_its_propagator(monkeypa
     eng.propagate(cand)
     assert cand == want and eng._tables is None
     assert [type(x) for x in eng._raw[:2]] == [BinaryTable, BinaryTable]
+
+
+def test_deferred_relation_past_its_table_raises_as_its_propagator():
+    """A candidate mask past a deferred relation's table (a caller's invalid candidates)
+    sends the compiled loop to the relation's Python propagator: the engine then makes its
+    propagators and raises what they raise (the table's IndexError), never an
+    AttributeError of the relation standing for it."""
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from sudoku_csp.formats.fpuzzles.read import forget_templates
+    from csp.constraints.binary import Relation
+    for rows in workbench_sets().values():
+        for it in rows:
+            forget_templates()
+            p = load_fpuzzles(it["doc"])
+            eng = p.engine()
+            deferred = [q for q in eng._raw if type(q) is Relation]
+            if not deferred:
+                continue
+            cand = list(p.initial_state().cand)
+            cand[deferred[0].a] |= 1 << (eng.n + 3)     # a digit past the grid's
+            with pytest.raises(IndexError):
+                eng.propagate(cand, changed=[deferred[0].a], houses_last=True)
+            assert eng._tables is None                  # the propagators were made
+            return
+    pytest.skip("no workbench model with a deferred relation")
