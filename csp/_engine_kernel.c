@@ -1416,13 +1416,17 @@ done:
 #undef SETBIT
 
 
-static PyObject *S_scope, *S_events, *S_cost;
+static PyObject *S_scope, *S_events, *S_cost, *S_cells;
 
 /* ---- watch: csp.engine.Engine's watch lists and costs ----------------------------------
  * watch(size, props) -> (watch, prop_cost): watch[c] the tuple of (i, int(props[i].events))
  * for each propagator i whose scope holds c, in the order of i (a scope listing c twice
  * gives two entries, as the Python loop does; a propagator's entries are one tuple); prop_cost[i] = int(props[i].cost). The
- * loop of Engine.__init__ in C (its reference and fallback); None when a scope names a
+ * loop of Engine.__init__ in C (its reference and fallback). With rel_type, an entry of
+ * exactly that type (a plain relation standing for its table propagator, csp.engine's
+ * deferred entries) gives its cells as the scope, rel_cost and rel_events; with ord_cost,
+ * a tuple (cell, below, above, scope), an ordering bound's spec, its scope, ord_cost and
+ * rel_events. None when a scope names a
  * cell outside 0..size-1 or an attribute is not an int (the Python loop then raises as
  * before). */
 /* An int attribute of a propagator as an exact int (a new reference in *out): 1, or 0
@@ -1442,8 +1446,14 @@ static PyObject *k_watch(PyObject *self, PyObject *args) {
     Py_ssize_t *cnt = NULL, *pos = NULL;
     PyObject **lists = NULL;
     (void)self;
-    if (!PyArg_ParseTuple(args, "nO!", &size, &PyList_Type, &props)) return NULL;
+    PyObject *rel_type = NULL, *rel_cost = NULL, *rel_events = NULL, *ord_cost = NULL;
+    if (!PyArg_ParseTuple(args, "nO!|OOOO", &size, &PyList_Type, &props, &rel_type, &rel_cost,
+                          &rel_events, &ord_cost)) return NULL;
     if (size < 0) Py_RETURN_NONE;
+    if (rel_type && (!rel_cost || !rel_events || !PyLong_CheckExact(rel_cost)
+                     || !PyLong_CheckExact(rel_events)))
+        Py_RETURN_NONE;
+    if (ord_cost && !PyLong_CheckExact(ord_cost)) Py_RETURN_NONE;
     Py_ssize_t np = PyList_GET_SIZE(props);
     PyObject *scopes = PyList_New(np);
     if (!scopes) return NULL;
@@ -1455,7 +1465,14 @@ static PyObject *k_watch(PyObject *self, PyObject *args) {
     if (!costs || !events || !cnt || !pos || !lists) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < np; i++) {
         PyObject *p = PyList_GET_ITEM(props, i);
-        PyObject *sc = PyObject_GetAttr(p, S_scope);
+        /* an entry of exactly rel_type (a relation standing for its table propagator):
+         * its cells, rel_cost and rel_events */
+        int rel = rel_type && (PyObject *)Py_TYPE(p) == rel_type;
+        /* a tuple (cell, below, above, scope) with ord_cost: an ordering bound's spec */
+        int ord = !rel && ord_cost && PyTuple_CheckExact(p);
+        if (ord && PyTuple_GET_SIZE(p) != 4) goto none;
+        PyObject *sc = ord ? Py_NewRef(PyTuple_GET_ITEM(p, 3))
+                           : PyObject_GetAttr(p, rel ? S_cells : S_scope);
         if (!sc) goto done;
         PyObject *seq = PySequence_Fast(sc, "scope");
         Py_DECREF(sc);
@@ -1471,6 +1488,12 @@ static PyObject *k_watch(PyObject *self, PyObject *args) {
             cnt[c]++;
         }
         PyObject *evi, *coi;                      /* int(p.events), int(p.cost) */
+        if (rel || ord) {
+            Py_INCREF(rel_events); PyList_SET_ITEM(events, i, rel_events);
+            PyObject *co = rel ? rel_cost : ord_cost;
+            Py_INCREF(co); PyList_SET_ITEM(costs, i, co);
+            continue;
+        }
         int r = int_attr(p, S_events, &evi);
         if (r < 0) goto done;
         if (r == 0) goto none;
@@ -1625,7 +1648,9 @@ static PyMethodDef methods[] = {
     {"order_specs", k_order_specs, METH_VARARGS,
      "order_specs(less, ne, house_cells): csp.constraints.order._order_specs, or None"},
     {"watch", k_watch, METH_VARARGS,
-     "watch(size, props): Engine's watch lists and costs, or None"},
+     "watch(size, props[, rel_type, rel_cost, rel_events, ord_cost]): Engine's watch lists "
+     "and costs, or None (entries of exactly rel_type: their cells, rel_cost and rel_events; "
+     "with ord_cost, a tuple (cell, below, above, scope): its scope, ord_cost, rel_events)"},
     {"per_cell", k_per_cell, METH_VARARGS,
      "per_cell(counts, n, size, cap, flat=False): per cell the digits counted (mask, tuple, "
      "capped dict; or the capped counts as one flat list)"},
@@ -1644,8 +1669,9 @@ PyMODINIT_FUNC PyInit__engine_kernel(void) {
     S_scope = PyUnicode_InternFromString("scope");
     S_events = PyUnicode_InternFromString("events");
     S_cost = PyUnicode_InternFromString("cost");
+    S_cells = PyUnicode_InternFromString("cells");
     if (!S_propagate || !S_source || !S_name || !S_changes || !S_tick || !S_propagation
-            || !S_scope || !S_events || !S_cost)
+            || !S_scope || !S_events || !S_cost || !S_cells)
         return NULL;
     return PyModule_Create(&module);
 }

@@ -37,7 +37,19 @@ class Engine:
 
     def __init__(self, n: int, size: int, houses: Sequence[tuple[str, Sequence[int]]],
                  props: Sequence[Propagator],
-                 namer: Callable[[int], str] | None = None) -> None:
+                 namer: Callable[[int], str] | None = None,
+                 tables: dict | None = None,
+                 order_namer: Callable[[int], str] | None = None) -> None:
+        """``tables`` (:meth:`csp.model.Puzzle.engine`'s build): ``props`` may then hold
+        plain relations (:class:`~csp.constraints.binary.Relation`, exactly that class),
+        each standing for its :class:`~csp.constraints.binary.BinaryTable` with mask tables,
+        made when something reads :attr:`props` (``Relation.table_propagator(n,
+        tables)``: the same object as the build made before); the compiled loop runs them
+        from the relation's cells and ``tables`` alone (a setter's puzzle has dozens to
+        hundreds, and a workbench call reads none of their objects). Likewise an
+        ordering bound's spec, a tuple ``(cell, below, above, scope)`` of
+        :func:`~csp.constraints.order.order_specs`, stands for its
+        :class:`~csp.constraints.order.OrderBoundsPropagator` (named by ``order_namer``)."""
         self.n = n
         self.namer = namer
         self.size = size
@@ -51,22 +63,65 @@ class Engine:
         self.full = geo.full
         self.full_cells = geo.full_cells
         self.cell_full = geo.cell_full
-        self.props = list(props)
-        kernel = active(_engine_kernel) if self.props else None
-        made = kernel.watch(size, self.props) if kernel is not None else None
-        if made is not None:           # the loop below in C (the same lists and costs)
+        raw = self._raw = list(props)
+        #: the deferred relations' tables by key (None: every entry is a propagator)
+        self._tables = tables
+        self._order_namer = order_namer
+        self._props: list[Propagator] | None = None if tables is not None else raw
+        kernel = active(_engine_kernel) if raw else None
+        made = None
+        if kernel is not None:         # the loop of _watch in C (the same lists and costs)
+            made = (kernel.watch(size, raw) if tables is None else
+                    kernel.watch(size, raw, _relation_class(), _BT_COST, _DOM, _OB_COST))
+        if made is not None:
             self.watch, self.prop_cost = made
         else:
-            self.prop_cost = [int(p.cost) for p in self.props]
-            self.watch = _watch(size, self.props) if self.props else geo.no_watch
+            props = self.props
+            self.prop_cost = [int(p.cost) for p in props]
+            self.watch = _watch(size, props) if props else geo.no_watch
         self.levels = sorted(set(self.prop_cost)) or [0]
         #: the compiled loop's propagator tables (made on the first untraced run; False:
         #: out of the kernel's range)
         self._ktables: object = None
 
     def __getstate__(self) -> dict:
-        # the compiled loop's tables are made again on demand: not pickled
-        return {**self.__dict__, "_ktables": None}
+        # the compiled loop's tables are made again on demand: not pickled; the deferred
+        # relations pickled as their propagators
+        props = self.props
+        return {**self.__dict__, "_ktables": None, "_raw": props, "_props": props,
+                "_tables": None, "_order_namer": None}
+
+    @property
+    def props(self) -> list[Propagator]:
+        """The propagators, in their order (the deferred relations' tables made on the
+        first read)."""
+        made = self._props
+        if made is None:
+            tables, n = self._tables, self.n
+            rel = _relation_class()
+            name = self._order_namer
+            made = self._props = [
+                p.table_propagator(n, tables) if type(p) is rel else
+                _NATIVE[7](p, name) if type(p) is tuple else p for p in self._raw]
+            # from now on the compiled loop runs these objects (their tables made again
+            # from them: a caller may give one a ``propagate`` of its own)
+            self._raw = made
+            self._tables = self._order_namer = None
+            self._ktables = None
+        return made
+
+    @props.setter
+    def props(self, value: Sequence[Propagator]) -> None:
+        self._raw = self._props = list(value)
+        self._tables = self._order_namer = None
+        self._ktables = None
+
+    def history_free(self) -> bool:
+        """True when every propagator is declared ``history_free`` (the engine can be
+        shared by the puzzles of the same rules); the deferred relations' tables are."""
+        rel = _relation_class()
+        return all(kind is rel or kind is tuple or kind.__dict__.get("history_free")
+                   for kind in {type(p) for p in self._raw})
 
     def extended(self, props: Sequence[Propagator]) -> "Engine":
         """A new engine with the same houses and propagators plus ``props`` (e.g. techniques
@@ -78,7 +133,7 @@ class Engine:
     def pure(self) -> bool:
         """True when the model is all-different houses only (no other propagator): search
         then runs the bitboard fast path (:mod:`csp.search`)."""
-        return not self.props
+        return not self._raw
 
     def bitboards(self, budget: Budget | None = None) -> "BitboardTables":
         """Per-grid tables of the bitboard fast path (built once, within ``budget``, then
@@ -289,9 +344,19 @@ class Engine:
             return False
         if not -(1 << 62) < max_cost < 1 << 62:
             return False
-        res = kernel.propagate(tables[0], tables[1], cand, changed, self.props,
-                               Context(cand, None, budget), max_cost, houses_last, budget,
-                               _SUBSUMED, _NOFIX)
+        try:
+            res = kernel.propagate(tables[0], tables[1], cand, changed, self._raw,
+                                   Context(cand, None, budget), max_cost, houses_last,
+                                   budget, _SUBSUMED, _NOFIX)
+        except AttributeError:
+            if self._props is not None:
+                raise
+            # a deferred relation handed to its Python propagator (a mask past its table:
+            # a caller's invalid candidates): the propagators made, the loop run again on
+            # them, which raises as it did before the relations were deferred
+            self.props
+            return self._propagate_compiled(kernel, cand, changed, max_cost, budget,
+                                            houses_last)
         if res is None:
             return True
         kind = res[0]
@@ -374,28 +439,55 @@ def _kernel_tables(kernel, eng: Engine) -> tuple[object, object] | bool:
     if geo.ktables is False:
         return False
     index = {lvl: i for i, lvl in enumerate(eng.levels)}
-    native = _native_specs(kernel, eng.props, eng.n)
+    declined: list[int] = []
+    native = _native_specs(kernel, eng._raw, eng.n, eng._tables, declined)
+    if declined:       # a deferred relation's tables out of the kernel's range: the loop
+        eng.props      # calls its propagator (made now, with the others: the same specs)
     try:
-        props = kernel.props(eng.size, eng.watch, [index[c] for c in eng.prop_cost],
+        props = kernel.props(eng.size, eng.watch, list(map(index.__getitem__, eng.prop_cost)),
                              eng.prop_cost, len(eng.levels), native)
     except (ValueError, OverflowError, TypeError):
         return False
     return geo.ktables, props
 
 
-def _native_specs(kernel, props: Sequence[Propagator], n: int) -> list[tuple | None]:
+def _native_specs(kernel, props: Sequence[Propagator], n: int,
+                  tables: dict | None = None,
+                  declined: list[int] | None = None) -> list[tuple | None]:
     """:func:`_native_spec` of each of ``props``; the binary tables and ordering bounds
     (most of a setter puzzle's propagators, a few kinds of relation) in one loop, each
-    relation kind's C tables looked up once."""
+    relation kind's C tables looked up once. With ``tables`` (an engine's deferred
+    relations, :class:`Engine`), a plain relation in ``props`` gives its table
+    propagator's spec, ``(1, a, b, tables)`` from its key's mask tables (None: out of the
+    kernel's range, its index appended to ``declined``: the caller makes its propagator),
+    and an ordering bound's spec tuple ``(2, cell, below, above)``."""
     if not _NATIVE:
         _native_classes()
-    bt, ob = _NATIVE[0], _NATIVE[1]
+    bt, ob, rel = _NATIVE[0], _NATIVE[1], _NATIVE[6]
     out: list[tuple | None] = []
     caps: dict[int, tuple] = {}
+    bykey: dict = {}
     for p in props:
         kind = type(p)
         if kind is ob and "propagate" not in p.__dict__:     # ordering bounds
             out.append((2, p.cell, p.below, p.above))
+            continue
+        if kind is tuple and tables is not None:    # a deferred ordering bound's spec
+            out.append((2, p[0], p[1], p[2]))
+            continue
+        if kind is rel and tables is not None:      # a deferred relation's table
+            key = p.key
+            got = bykey.get(key)
+            if got is None:
+                uni = tables[key][2]
+                got = bykey[key] = (_table_cap(kernel, uni[0], uni[1], uni[2], n)
+                                    if uni is not None else False)
+            if got is False:
+                if declined is not None:
+                    declined.append(len(out))
+                out.append(None)
+            else:
+                out.append((1, p.a, p.b, got))
             continue
         if kind is bt and p.uni_a is not None and "propagate" not in p.__dict__:
             got = caps.get(id(p.uni_a))
@@ -433,7 +525,7 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
     kind = type(p)
     if "propagate" in p.__dict__:      # (a propagator's instances have a __dict__)
         return None
-    if kind not in _NATIVE:
+    if kind not in _NATIVE or kind is _NATIVE[6]:     # (a Relation is no propagator)
         if kind.kernel_scan is not Propagator.kernel_scan:
             got = p.kernel_scan()
             if got is not None:
@@ -453,17 +545,24 @@ def _native_spec(kernel, p: Propagator, n: int) -> tuple | None:
         return (7, p.cells, p.plan_bits, None)
     if p.uni_a is None:
         return None
-    key = id(p.uni_a)
+    cap = _table_cap(kernel, p.uni_a, p.uni_b, p.both_a, n)
+    return None if cap is False else (1, p.a, p.b, cap)
+
+
+def _table_cap(kernel, uni_a: tuple, uni_b: tuple, both_a: tuple, n: int) -> object:
+    """A binary relation's mask tables in C (``kernel.table``, kept in :data:`_KTABLES`),
+    or False past the kernel's range."""
+    key = id(uni_a)
     hit = _KTABLES.get(key)
-    if hit is None or hit[0] is not p.uni_a or hit[1] is not p.uni_b or hit[2] is not p.both_a:
+    if hit is None or hit[0] is not uni_a or hit[1] is not uni_b or hit[2] is not both_a:
         try:
-            cap = kernel.table(p.uni_a, p.uni_b, p.both_a, n)
+            cap = kernel.table(uni_a, uni_b, both_a, n)
         except (ValueError, OverflowError, TypeError):
-            return None
+            return False
         if len(_KTABLES) >= 256:
             _KTABLES.pop(next(iter(_KTABLES)))
-        hit = _KTABLES[key] = (p.uni_a, p.uni_b, p.both_a, cap)
-    return (1, p.a, p.b, hit[3])
+        hit = _KTABLES[key] = (uni_a, uni_b, both_a, cap)
+    return hit[3]
 
 
 def _native_classes() -> None:
@@ -473,13 +572,30 @@ def _native_classes() -> None:
     from .constraints.element import (ContainsPropagator, ElementHousePropagator,
                                       ElementPropagator)
     from .constraints.run import ConsecutiveSetPropagator
+    from .constraints.binary import Relation
+    from .constraints.order import ordering_from
     _NATIVE.extend((BinaryTable, OrderBoundsPropagator, ConsecutiveSetPropagator,
-                    ElementPropagator, ElementHousePropagator, ContainsPropagator))
+                    ElementPropagator, ElementHousePropagator, ContainsPropagator,
+                    Relation, ordering_from))
+
+
+def _relation_class() -> type:
+    """:class:`~csp.constraints.binary.Relation` (an engine's deferred entries' class)."""
+    if not _NATIVE:
+        _native_classes()
+    return _NATIVE[6]
+
+
+#: a binary table's cost (``Cost.BINARY``, as an int: the deferred relations' level)
+_BT_COST = int(Cost.BINARY)
+#: an ordering bound's (``Cost.LINEAR``: the deferred specs' level)
+_OB_COST = int(Cost.LINEAR)
 
 
 #: the classes :func:`_native_spec` knows, BinaryTable, OrderBoundsPropagator,
 #: ConsecutiveSetPropagator, ElementPropagator, ElementHousePropagator and
-#: ContainsPropagator (filled on its first call: csp.constraints imports after this module)
+#: ContainsPropagator, then Relation and order.ordering_from (an engine's deferred
+#: entries; filled on its first call: csp.constraints imports after this module)
 _NATIVE: list = []
 
 #: a binary relation's mask tables in C (``kernel.table``), by the id of its ``uni_a``

@@ -8,10 +8,10 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, NoReturn, Sequenc
 from .budget import Budget
 from .constraints import (AbsDiff, AllDifferent, AllDifferentGAC, AllowedPairs, Constraint,
                           Less, NotAbsDiff, Ratio, Relation, RelationKind)
-from .constraints.binary import _eq, _le, _lt, _ne
+from .constraints.binary import UNION_MAX_N, _eq, _le, _lt, _ne, _unions
 from .constraints.base import WeakLink
 from .constraints.element import Element, element_pair_links
-from .constraints.order import order_propagators
+from .constraints.order import order_propagators, order_specs
 from .engine import Engine
 from .errors import (ContradictoryGivens, FrozenPuzzleError, InvalidArgument, InvalidConstraint,
                      InvalidPuzzle, NodeLimitExceeded, ParseError, SudokuCSPError,
@@ -561,8 +561,7 @@ class Puzzle:
                     self._engines[gac] = eng
                     return eng
             eng = self._engines[gac] = self._build_engine(gac, budget)
-            if shared is not None and all(kind.__dict__.get("history_free")
-                                          for kind in {type(p) for p in eng.props}):
+            if shared is not None and eng.history_free():
                 shared.engines[gac] = eng
         return eng
 
@@ -576,6 +575,9 @@ class Puzzle:
         props: list[Propagator] = []
         has_less = False
         tables: dict = {}                # each relation key's tables, looked up once
+        #: plain relations handed to the engine as they are, their tables made when
+        #: something reads the engine's propagators (grids with mask tables)
+        defer = n <= UNION_MAX_N
 
         def add_house(name: str, h: tuple[int, ...]) -> None:
             if len(h) > n:
@@ -596,7 +598,13 @@ class Puzzle:
                     continue
                 if rel is RelationKind.LT:
                     has_less = True
-                props.append(c.table_propagator(n, tables))
+                if defer:                # its table propagator made when read (Engine)
+                    if c.key not in tables:  # (as Relation.table_propagator's memo)
+                        sa, sb = c.tables(n)
+                        tables[c.key] = (sa, sb, _unions(c.key, sa, sb, n))
+                    props.append(c)
+                else:
+                    props.append(c.table_propagator(n, tables))
                 continue
             if type(c) is AllDifferent:  # a house: nothing compiled (its check below)
                 add_house(c.name, c.cells)
@@ -612,7 +620,14 @@ class Puzzle:
             props.extend(c.propagators(n))
             props.extend(c.compile(self))   # whole-puzzle propagators (linear sums)
         if has_less:   # ordering bounds beyond pairs, from every strict < however made
-            props.extend(order_propagators(self.constraints, house_cells, self.grid.name))
+            if defer:                    # their specs, the propagators made when read
+                props.extend(order_specs(self.constraints, house_cells))
+            else:
+                props.extend(order_propagators(self.constraints, house_cells,
+                                               self.grid.name))
+        if defer:
+            return Engine(n, self.grid.size, houses, props, self._namer(), tables,
+                          self.grid.name)
         return Engine(n, self.grid.size, houses, props, self._namer())
 
     def _namer(self) -> Callable[[int], str] | None:

@@ -157,6 +157,10 @@ class RelationKind(Enum):
     __hash__ = object.__hash__
 
 
+#: ``(kind, None)``, the key of a relation of each kind without a param (shared)
+_PLAIN_KEYS = {kind: (kind, None) for kind in RelationKind}
+
+
 class Relation(Constraint):
     """``pred(value_a, value_b)`` must hold between cells ``a`` and ``b``.
 
@@ -187,7 +191,12 @@ class Relation(Constraint):
         self.relation = relation
         self.param = param
         if key is None:
-            key = ("pred", pred) if relation is RelationKind.CUSTOM else (relation, param)
+            if relation is RelationKind.CUSTOM:
+                key = ("pred", pred)
+            elif param is None:        # one shared key a kind (no tuple a relation made)
+                key = _PLAIN_KEYS[relation]
+            else:
+                key = (relation, param)
         self.key = key
         if name:
             self.auto_name = False

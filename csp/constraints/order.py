@@ -121,21 +121,41 @@ def order_propagators(constraints: Iterable[object], house_cells: list[tuple[int
     to the relation's own arc consistency). Empty when the constraints hold no ``<``.
     ``house_cells``: the cells of each all-different house; ``name``: cell naming for the
     propagators' names. (:meth:`csp.model.Puzzle.engine` passes its own.)"""
+    # made without __init__ (its groups the specs' tuples, its scope given) and named when
+    # something reads the name (an explanation, a contradiction): a cold call on a puzzle
+    # with many thermometers makes dozens of them and most are never named
+    return [ordering_from(spec, name) for spec in order_specs(constraints, house_cells)]
+
+
+def ordering_from(spec: tuple, name: Callable[[int], str]) -> OrderBoundsPropagator:
+    """The propagator of one of :func:`order_specs`' ``(cell, below, above, scope)``
+    (made without ``__init__``, named on first read by ``name``)."""
+    p = object.__new__(OrderBoundsPropagator)
+    p.__dict__ = {"cell": spec[0], "below": spec[1], "above": spec[2], "scope": spec[3],
+                  "_namer": name}
+    return p
+
+
+def order_specs(constraints: Iterable[object], house_cells: list[tuple[int, ...]]
+                ) -> tuple[tuple, ...]:
+    """:func:`order_propagators`' work without the objects: per propagator ``(cell,
+    below, above, scope)`` (an engine hands them to its compiled loop as they are)."""
     less: dict[int, set[int]] = {}
     ne: set[tuple[int, int]] = set()
+    pairs: list[tuple[int, int]] = []   # the < pairs, (a, b): the relations' own cells
     lt, neq = RelationKind.LT, RelationKind.NE
     for c in constraints:              # (is_less / is_not_equal, one test of the class)
         if type(c) is Relation or isinstance(c, Relation):
             rel = c.relation                            # type: ignore[attr-defined]
             if rel is lt:
                 less.setdefault(c.a, set()).add(c.b)   # type: ignore[attr-defined]
+                pairs.append(c.cells)                   # type: ignore[attr-defined]
             elif rel is neq:
                 a, b = c.a, c.b                         # type: ignore[attr-defined]
                 ne.add((a, b) if a < b else (b, a))
     if not less:
-        return []
-    key = (frozenset((a, b) for a, bs in less.items() for b in bs), frozenset(ne),
-           tuple(map(tuple, house_cells)))
+        return ()
+    key = (frozenset(pairs), frozenset(ne), tuple(map(tuple, house_cells)))
     specs = _SPECS.get(key)
     if specs is None:
         kernel = active(_engine_kernel)
@@ -145,15 +165,7 @@ def order_propagators(constraints: Iterable[object], house_cells: list[tuple[int
         if len(_SPECS) >= _SPECS_SIZE:
             _SPECS.pop(next(iter(_SPECS)))
         _SPECS[key] = specs
-    # made without __init__ (its groups the specs' tuples, its scope given) and named when
-    # something reads the name (an explanation, a contradiction): a cold call on a puzzle
-    # with many thermometers makes dozens of them and most are never named
-    make, cls, out = object.__new__, OrderBoundsPropagator, []
-    for x, b, a, scope in specs:
-        p = make(cls)
-        p.__dict__ = {"cell": x, "below": b, "above": a, "scope": scope, "_namer": name}
-        out.append(p)
-    return out
+    return specs
 
 
 #: :func:`order_propagators`' work by its inputs (the ``<`` pairs, the other ``!=`` pairs,
