@@ -1755,6 +1755,12 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                      and _equal_sums(enc, cand, con, peers, table_budget // 10, table_budget))
                     or _sum_table(enc, cand, con, table_budget, peers)):
                 _encode_rule(enc, cand, con, table_budget, state_budget, peers)
+        elif kind is FunctionConstraint and peers is not None:
+            # a between or lockout line's cell straight to its clauses (_encode_rule's
+            # steps for it: no house, no unary mask, none of its other kinds), anything
+            # else through _encode_rule
+            if not (_between(enc, cand, con, peers) or _lockout(enc, cand, con, peers)):
+                _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         else:
             _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         if spans is not None:
