@@ -1731,7 +1731,9 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                 if mates[con.a] >> con.b & 1:
                     continue
             if forbidden_run is not None and pred is not _eq:
-                rels.append((con.a, con.b, con.tables(n)[0]))
+                # con.tables(n)[0], as the engine's build left it (no call a relation)
+                rels.append((con.a, con.b, con._tables_got[0] if con._tables_for == n
+                             else con.tables(n)[0]))
             elif forbidden is not None and pred is not _eq:
                 forbidden(out(), con.a, con.b, con.tables(n)[0], cand, n)
             else:
