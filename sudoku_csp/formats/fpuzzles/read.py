@@ -664,8 +664,10 @@ def _xv_letter(it: dict) -> str | None:
 def _dots(key: str) -> Callable:
     def h(ctx: _Ctx, items: Any) -> None:
         for it in _entries(items, key):
-            a, b = _pair(ctx, it, key)
-            na, nb = ctx.name(a), ctx.name(b)
+            names = ctx.cell_names(it.get("cells"))
+            if len(names) != 2:
+                raise ParseError(f"a {key} mark joins two cells, got {len(names)}")
+            na, nb = names
             if key == "difference":
                 ctx.p.use(dots.white_dot(na, nb, _value(it.get("value"), 1, "difference value")))
             elif key == "ratio":
