@@ -890,14 +890,15 @@ def _equal_sums(enc: Encoding, cand: list[int], con: Any, peers: Any, budget: in
     shared = enc.shared
     groups = shared.get(("sum-groups",))
     if groups is None:                 # how many such rules each group is a side of
-        groups = collections.Counter()
+        groups = {}
         # (each such rule's sides and their groups, read once here)
         got: dict[int, tuple[Any, tuple[tuple[int, ...], ...]]] = {}
         for other in peers.puzzle.constraints:
             if type(other) is Linear and (both := _sum_sides(other)) is not None:
-                keys = tuple(tuple(sorted(side)) for side in both)
+                keys = (tuple(sorted(both[0])), tuple(sorted(both[1])))
                 got[id(other)] = (both, keys)
-                groups.update(keys)
+                for key in keys:
+                    groups[key] = groups.get(key, 0) + 1
         shared[("sum-groups",)] = groups
         shared[("sum-sides",)] = got
     hit = shared[("sum-sides",)].get(id(con))
@@ -907,38 +908,54 @@ def _equal_sums(enc: Encoding, cand: list[int], con: Any, peers: Any, budget: in
         sides = _sum_sides(con)
         if sides is None:
             return False
-        side_keys = tuple(tuple(sorted(side)) for side in sides)
-    if all(groups[key] < 2 for key in side_keys):
+        side_keys = (tuple(sorted(sides[0])), tuple(sorted(sides[1])))
+    if groups.get(side_keys[0], 0) < 2 and groups.get(side_keys[1], 0) < 2:
         total = 1
         for c in con.cells:
             total *= len(digits_of(cand[c]))
         if total <= table_budget:
             return False
-    combos = []
-    for cells in sides:
-        for i, c in enumerate(cells):
-            mates = peers[c]
-            if any(d not in mates for d in cells[i + 1:]):
-                return False
-        combos.append(_sum_combos(cand, cells, budget))
-        if combos[-1] is None:
+    # each side's combinations and their totals, or False (cells that may repeat a digit,
+    # or past ``budget``): kept by the side's cells for the encoding's other rules (a
+    # region-sum line's middle segment is a side of two); the same whatever the cells'
+    # order (a combination is a set of digits, each cell with a candidate in it)
+    per: list[tuple[list[tuple[int, ...]], list[int]]] = []
+    for cells, key in zip(sides, side_keys):
+        mk = ("sum-combos", key, budget)
+        side = shared.get(mk)
+        if side is None:
+            side = False
+            for i, c in enumerate(cells):
+                mates = peers[c]
+                if any(d not in mates for d in cells[i + 1:]):
+                    break
+            else:
+                cs = _sum_combos(cand, cells, budget)
+                if cs is not None:
+                    side = (cs, list(map(sum, cs)))
+            shared[mk] = side
+        if side is False:
             return False
+        per.append(side)
     memo = enc.shared
-    keys = [("sum",) + tuple(sorted(cells)) for cells in sides]
-    have = [memo.get(k) for k in keys]
+    keys = [("sum",) + key for key in side_keys]
+    have = [memo.get(keys[0]), memo.get(keys[1])]
     if have[0] is None and have[1] is None:
         # only the totals both sides reach: a combination of the first side whose total
         # the other never reaches is in no solution (its selector and sum literal were
         # made, then set false at the root: 12 of the 28 pairs of an arrow on a circle
         # that other arrows share, "Sistine Hippos")
-        reach = [set(digits_of(cand[cells[0]])) if len(cells) == 1 else set(map(sum, cs))
-                 for cells, cs in zip(sides, combos)]
+        reach = [set(digits_of(cand[cells[0]])) if len(cells) == 1 else set(sums)
+                 for cells, (_, sums) in zip(sides, per)]
         common = reach[0] & reach[1]
+        cs, sums = per[0]
+        keep = [v in common for v in sums]
         have[0] = memo[keys[0]] = _sum_side(enc, cand, sides[0],
-                                            [t for t in combos[0] if sum(t) in common], None)
+                                            list(itertools.compress(cs, keep)), None,
+                                            list(itertools.compress(sums, keep)))
     if have[0] is None or have[1] is None:
         i = 0 if have[0] is None else 1
-        memo[keys[i]] = _sum_side(enc, cand, sides[i], combos[i], have[1 - i])
+        memo[keys[i]] = _sum_side(enc, cand, sides[i], per[i][0], have[1 - i], per[i][1])
         return True
     la, lb = have                      # both sums known already: equal, total by total
     clauses = enc.clauses
@@ -985,10 +1002,11 @@ def _sum_combos(cand: list[int], cells: Sequence[int],
 
 
 def _sum_side(enc: Encoding, cand: list[int], cells: Sequence[int],
-              combos: list[tuple[int, ...]], lits: dict[int, int] | None) -> dict[int, int]:
-    """Encode one side of :func:`_equal_sums` (``combos``: :func:`_sum_combos`) onto the
-    sum literals ``lits`` (total -> literal; None: new ones, "at most one" of them), and
-    return the side's sum literals."""
+              combos: list[tuple[int, ...]], lits: dict[int, int] | None,
+              totals: list[int] | None = None) -> dict[int, int]:
+    """Encode one side of :func:`_equal_sums` (``combos``: :func:`_sum_combos`, and
+    ``totals`` their totals when known) onto the sum literals ``lits`` (total -> literal;
+    None: new ones, "at most one" of them), and return the side's sum literals."""
     clauses, n = enc.clauses, enc.n
     if len(cells) == 1:
         c = cells[0]
@@ -1004,14 +1022,14 @@ def _sum_side(enc: Encoding, cand: list[int], cells: Sequence[int],
                 clauses.append([-x, y])
                 clauses.append([x, -y])
         return lits
+    if totals is None:
+        totals = list(map(sum, combos))
     if lits is not None:
-        combos = [t for t in combos if sum(t) in lits]
+        keep = list(map(lits.__contains__, totals))
+        if not all(keep):
+            combos = list(itertools.compress(combos, keep))
     else:
-        lits = {}
-        for t in combos:
-            v = sum(t)
-            if v not in lits:
-                lits[v] = 0
+        lits = dict.fromkeys(totals, 0)     # the totals in the order first reached
         for v in sorted(lits):
             lits[v] = enc.new_var()
         if len(lits) > 1:
@@ -1713,7 +1731,9 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
                 if mates[con.a] >> con.b & 1:
                     continue
             if forbidden_run is not None and pred is not _eq:
-                rels.append((con.a, con.b, con.tables(n)[0]))
+                # con.tables(n)[0], as the engine's build left it (no call a relation)
+                rels.append((con.a, con.b, con._tables_got[0] if con._tables_for == n
+                             else con.tables(n)[0]))
             elif forbidden is not None and pred is not _eq:
                 forbidden(out(), con.a, con.b, con.tables(n)[0], cand, n)
             else:
@@ -1736,6 +1756,12 @@ def encode(puzzle, cand: list[int], table_budget: int = TABLE_BUDGET,
             if not ((kind is Linear and peers is not None
                      and _equal_sums(enc, cand, con, peers, table_budget // 10, table_budget))
                     or _sum_table(enc, cand, con, table_budget, peers)):
+                _encode_rule(enc, cand, con, table_budget, state_budget, peers)
+        elif kind is FunctionConstraint and peers is not None:
+            # a between or lockout line's cell straight to its clauses (_encode_rule's
+            # steps for it: no house, no unary mask, none of its other kinds), anything
+            # else through _encode_rule
+            if not (_between(enc, cand, con, peers) or _lockout(enc, cand, con, peers)):
                 _encode_rule(enc, cand, con, table_budget, state_budget, peers)
         else:
             _encode_rule(enc, cand, con, table_budget, state_budget, peers)

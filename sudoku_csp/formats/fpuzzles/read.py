@@ -416,6 +416,21 @@ def _fp_cells(n: int) -> dict[str, int]:
     return table
 
 
+#: per size n, f-puzzles' own cell names (``R1C1`` ...) -> the grid's name of the cell
+#: (``r1c1``: :meth:`csp.Grid.name`; a rule's cells go from the document to its bundle in
+#: one lookup each)
+_FP_NAMES: dict[int, tuple[tuple[str, ...], dict[str, str]]] = {}
+
+
+def _fp_names(n: int, names: tuple[str, ...]) -> dict[str, str]:
+    """f-puzzles' name -> ``names[cell]`` (a grid's :meth:`~csp.Grid.names_table`, the
+    same tuple for every grid of size ``n``)."""
+    hit = _FP_NAMES.get(n)
+    if hit is None or hit[0] is not names:
+        hit = _FP_NAMES[n] = (names, {k: names[c] for k, c in _fp_cells(n).items()})
+    return hit[1]
+
+
 class _Ctx:
     def __init__(self, p: Puzzle, n: int, obj: dict, layout: _Layout,
                  budget: Budget | None = None) -> None:
@@ -423,6 +438,7 @@ class _Ctx:
         self.budget = budget
         self._ids = _fp_cells(n)
         self._names = p.grid.names_table()
+        self._fp_names = _fp_names(n, self._names) if self._names is not None else None
 
     def cell(self, name: Any) -> int:
         if type(name) is str:          # f-puzzles' own spelling: one lookup
@@ -440,6 +456,21 @@ class _Ctx:
     def cells(self, names: Any) -> list[int]:
         if self.budget is not None:          # once per rule entry: parsing may stop here
             self.budget.tick("parsing")
+        return self._cells(names)
+
+    def cell_names(self, names: Any) -> list[str]:
+        """:meth:`names` of :meth:`cells` (the same checks, errors and tick): f-puzzles'
+        own spellings in one lookup each."""
+        if self.budget is not None:          # once per rule entry: parsing may stop here
+            self.budget.tick("parsing")
+        table = self._fp_names
+        if table is not None and type(names) is list:
+            out = [table.get(x) if type(x) is str else None for x in names]
+            if None not in out:
+                return out
+        return self.names(self._cells(names))
+
+    def _cells(self, names: Any) -> list[int]:
         if not isinstance(names, list):
             raise ParseError(f"cells must be a list of cell names, got {_show(names)}")
         ids = self._ids
@@ -478,21 +509,17 @@ def _entries(items: Any, key: str) -> list[dict]:
     return items
 
 
-def _line_entries(ctx: _Ctx, items: Any, key: str) -> Iterable[tuple[list[int], dict]]:
-    for it in _entries(items, key):
-        lns = it.get("lines")
-        if not isinstance(lns, list):
-            raise ParseError(f"f-puzzles {key}: 'lines' must be a list of cell lists")
-        for ln in lns:
-            cells = ctx.cells(ln)
-            if cells:
-                yield cells, it
-
-
 def _lines(key: str, make: Callable[[_Ctx, list[str], dict], Any]) -> Callable:
     def h(ctx: _Ctx, items: Any) -> None:
-        for cells, it in _line_entries(ctx, items, key):
-            ctx.p.use(make(ctx, ctx.names(cells), it))
+        use = ctx.p.use
+        for it in _entries(items, key):
+            lns = it.get("lines")
+            if not isinstance(lns, list):
+                raise ParseError(f"f-puzzles {key}: 'lines' must be a list of cell lists")
+            for ln in lns:
+                names = ctx.cell_names(ln)
+                if names:
+                    use(make(ctx, names, it))
     return h
 
 
@@ -513,11 +540,11 @@ def _disjoint(ctx: _Ctx, v: Any) -> None:
 
 def _killer(ctx: _Ctx, items: Any) -> None:
     for it in _entries(items, "killercage"):
-        cells = ctx.cells(it.get("cells"))
-        if not cells:
+        names = ctx.cell_names(it.get("cells"))
+        if not names:
             raise ParseError("a killer cage with no cells")
         total = _value(it.get("value"), None, "killer cage value")
-        ctx.p.use(killer.killer_cage(ctx.names(cells), total))
+        ctx.p.use(killer.killer_cage(names, total))
 
 
 def _little_killer(ctx: _Ctx, items: Any) -> None:
@@ -540,16 +567,16 @@ def _little_killer(ctx: _Ctx, items: Any) -> None:
 
 def _arrows(ctx: _Ctx, items: Any) -> None:
     for it in _entries(items, "arrow"):
-        circle = ctx.cells(it.get("cells"))
+        circle = ctx.cell_names(it.get("cells"))
         if not circle:
             raise ParseError("an arrow with no circle cells")
         lns = it.get("lines", [])
         if not isinstance(lns, list):
             raise ParseError("arrow 'lines' must be a list of cell lists")
-        for ln in lns:
-            shaft = [c for c in ctx.cells(ln) if c not in circle]
+        for ln in lns:         # (a cell's name stands for the cell: one name a cell)
+            shaft = [c for c in ctx.cell_names(ln) if c not in circle]
             if shaft:
-                ctx.p.use(_arrow_rule(ctx.names(circle), ctx.names(shaft)))
+                ctx.p.use(_arrow_rule(list(circle), shaft))
 
 
 def _cells_rule(key: str, make: Callable) -> Callable:
@@ -582,13 +609,13 @@ def _quads(ctx: _Ctx, items: Any) -> None:
         ds = [to_int(v, "quadruple value") for v in vals]
         if not all(1 <= d <= ctx.n for d in ds):
             raise ParseError(f"quadruple values must be digits 1..{ctx.n}, got {ds}")
-        ctx.p.use(misc.quadruple(ctx.names(ctx.cells(it.get("cells"))), ds))
+        ctx.p.use(misc.quadruple(ctx.cell_names(it.get("cells")), ds))
 
 
 def _clones(ctx: _Ctx, items: Any) -> None:
     for it in _entries(items, "clone"):
-        ctx.p.use(misc.clone(ctx.names(ctx.cells(it.get("cells"))),
-                             ctx.names(ctx.cells(it.get("cloneCells")))))
+        ctx.p.use(misc.clone(ctx.cell_names(it.get("cells")),
+                             ctx.cell_names(it.get("cloneCells"))))
 
 
 def _extra(ctx: _Ctx, items: Any) -> None:
@@ -637,8 +664,10 @@ def _xv_letter(it: dict) -> str | None:
 def _dots(key: str) -> Callable:
     def h(ctx: _Ctx, items: Any) -> None:
         for it in _entries(items, key):
-            a, b = _pair(ctx, it, key)
-            na, nb = ctx.name(a), ctx.name(b)
+            names = ctx.cell_names(it.get("cells"))
+            if len(names) != 2:
+                raise ParseError(f"a {key} mark joins two cells, got {len(names)}")
+            na, nb = names
             if key == "difference":
                 ctx.p.use(dots.white_dot(na, nb, _value(it.get("value"), 1, "difference value")))
             elif key == "ratio":
