@@ -103,6 +103,9 @@
  * probes, and the same decisions after it, on the unique and variants sets' kernel calls
  * but u086 and u087 (+35 decisions), 3-12 % fewer propagated literals on 25 puzzles
  * ("Exclusive Singularity" u052: 29,926 -> 26,863; docs/performance.md, branch bulk).
+ * nodrop=1 (with natives=): the caller vouches that no clause holds a native's state
+ * variable (csp/cnf_enum.py: every native's clauses deferred, Encoding.deferred), so the
+ * stream is not scanned for them (u052: 2,759 clauses, about 140,000 instructions a call).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -2266,11 +2269,12 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
                              "intersect", "ixnode", "first_walk", "first_check",
                              "first_pace", "first_shrink", "first_again", "again_check",
                              "again_pace", "natives", "natk", "yield_from",
-                             "again_found", "hskip", "pause_found", "again_none", NULL};
+                             "again_found", "hskip", "pause_found", "again_none", "nodrop", NULL};
     int nvars, n, size, cap = 0, keep = 0, probe_depth = 0, branch = 0, lookahead = 0;
     int groups = 1, probe_yield = 0, pause = 0, pause_pace = 0, resort = 0, intersect = 0;
     int ixnode = 0, first_pace = 0, first_shrink = 1000, first_again = 0, again_pace = 0;
     int natk = 0, yield_from = 2, again_found = 0, hskip = 0, pause_found = 0, again_none = 0;
+    int nodrop = 0;
     long long pause_nodes = 0, first_walk = 0, first_check = 0, again_check = 0;
     unsigned char *fl = NULL;        /* per stream position: mark_groups */
     unsigned char *geo = NULL;       /* per native group: exactly one */
@@ -2286,14 +2290,14 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
     int *stamp = NULL;
     int *pairs = NULL, *degb = NULL, *degw = NULL, *dego = NULL;
     if (e->lval) { PyErr_SetString(PyExc_RuntimeError, "Enumerator already initialised"); return -1; }
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOiipipp", kwlist, &nvars, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiO|ipiLiOOppiiLiiipLLiiiLiOiipippp", kwlist, &nvars, &n,
                                      &size, &clauses, &cap, &keep, &probe_depth, &probe_after,
                                      &branch, &cand, &houses, &lookahead, &groups,
                                      &probe_yield, &pause, &pause_nodes, &pause_pace, &resort,
                                      &intersect, &ixnode, &first_walk, &first_check,
                                      &first_pace, &first_shrink, &first_again, &again_check,
                                      &again_pace, &natives, &natk, &yield_from,
-                                     &again_found, &hskip, &pause_found, &again_none))
+                                     &again_found, &hskip, &pause_found, &again_none, &nodrop))
         return -1;
     if (branch < 0 || branch > 1) {
         PyErr_SetString(PyExc_ValueError, "branch must be 0 or 1");
@@ -2343,7 +2347,7 @@ static int Enumerator_init(Enumerator *e, PyObject *args, PyObject *kw) {
         Py_CLEAR(seq);
         if (natives != Py_None) {
             if (read_natives(e, natives, nvars, n, size, &dropped) < 0) goto fail;
-            drop_clauses(&st, dropped);
+            if (!nodrop) drop_clauses(&st, dropped);
             free(dropped);
             dropped = NULL;
         }

@@ -428,6 +428,10 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
         clauses.extend(relation_supports(session.puzzle, session.cand, enc.n))
     clauses.extend(enc.extra)
     depth = PROBE_DEPTH
+    # every native's clauses with a state variable deferred (an entry each in
+    # enc.deferred, not written: materialize empties it): none is in the clauses, which the
+    # kernel then does not scan for them (nodrop)
+    nodrop = bool(natives) and root is None and len(enc.deferred) == len(natives)
     if root is not None:               # probed already: its literals, no probing
         clauses.extend([lit] for lit in root)
         depth = 0
@@ -444,7 +448,7 @@ def enumerator(session: Any, cap: int = 0, keep: bool = False, listing: bool = T
                           again_check=AGAIN_CHECK, again_pace=AGAIN_PACE,
                           again_found=AGAIN_FOUND, natives=natives, natk=NATIVE_ROUND,
                           hskip=PROBE_HOUSE_SKIP, pause_found=PROBE_PAUSE_FOUND,
-                          again_none=AGAIN_NONE)
+                          again_none=AGAIN_NONE, nodrop=nodrop)
 
 
 class Decided:
