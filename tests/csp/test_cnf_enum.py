@@ -1570,3 +1570,44 @@ def test_deferred_natives_are_written_where_they_stood(monkeypatch, set_name, id
                         and s.enc.top == whole.enc.top)
                 assert list(sat.unpacked(s.enc.extra)) == list(sat.unpacked(whole.enc.extra))
         assert not s.enc.deferred
+
+
+@needs_kernel
+@pytest.mark.parametrize("set_name,ident", [("unique", "u052"), ("unique", "u072"),
+                                            ("unique", "u082"), ("variants", "v07")])
+def test_nodrop_walks_as_the_scanned_stream(monkeypatch, set_name, ident) -> None:
+    """``nodrop`` (what :func:`cnf_enum.enumerator` passes when every native's clauses
+    with a state variable are deferred, :attr:`csp.sat.Encoding.deferred`): the clause
+    stream holds none of the natives' state variables, and the kernel that does not scan
+    for them walks as the one that does (the same root, probes, decisions, literals and
+    answers); the driver passes it on such a session, not once the clauses are written."""
+    p = puzzle(set_name, ident)
+    seen = []
+    real = KERNEL.Enumerator
+
+    def spy(*a, **kw):
+        seen.append(kw.get("nodrop"))
+        return real(*a, **kw)
+
+    with SatSession(p, defer=True) as s:
+        enc = s.enc
+        assert enc.natives and len(enc.deferred) == len(enc.natives)
+        states = {v for _, _, lo, hi, _ in enc.natives for v in range(lo, hi + 1)}
+        clauses = enc.clauses + s._units + enc.extra
+        assert not any(abs(x) in states for cl in unpacked(clauses) for x in cl)
+        for cap in (0, 1, 8):
+            res = []
+            for nodrop in (False, True):
+                en = KERNEL.Enumerator(enc.top, enc.n, enc.size, clauses, cap, False, 1, 0,
+                                       1, lookahead=True, natives=enc.natives,
+                                       nodrop=nodrop)
+                assert en.run(10 ** 6, 10 ** 10) in (cnf_enum.DONE, cnf_enum.PAUSED)
+                res.append((sorted(en.root()), en.probed, en.nodes, en.props,
+                            en.counts() if cap else en.found))
+            assert res[0] == res[1]
+        monkeypatch.setattr(cnf_enum, "compiled_kernel", lambda: type(
+            "K", (), {"Enumerator": staticmethod(spy)}))
+        cnf_enum.enumerator(s, cap=1)
+        s.enc.materialize()
+        cnf_enum.enumerator(s, cap=1)
+    assert seen == [True, False]
