@@ -300,7 +300,18 @@ def named_relation(a: int, b: int, pred: Callable[[int, int], bool], label: str,
     differ, whose ``name`` is not empty and whose ``key`` is given (what the constructor
     would make of it): the same attributes stored in the same order, without the
     constructor's call and checks (a setter puzzle's rules make hundreds of relations).
-    Any other arguments go to the constructor (its checks and errors)."""
+    Any other arguments go to the constructor (its checks and errors).
+
+    >>> vars(NotEqual(3, 4, "x")) == vars(Relation(3, 4, _ne, "!=", None, "x", RelationKind.NE))
+    True
+    >>> vars(AbsDiff(3, 4, 2, "d"))["key"] == Relation(3, 4, _ne, "", None, "d",
+    ...                                                RelationKind.ABS_DIFF, 2).key
+    True
+    >>> NotEqual(4, 4, "x")
+    Traceback (most recent call last):
+    ...
+    csp.errors.InvalidConstraint: a relation needs two different cells, got cell 4 twice
+    """
     if a == b or not name or key is None:
         return Relation(a, b, pred, label, key, name, relation, param)
     r = _new(Relation)
