@@ -148,6 +148,23 @@ _HOUSE_RULES: dict[House, AllDifferent] = {}
 _HOUSE_RULES_MAX = 4096
 
 
+#: :meth:`Puzzle.check_cell_lists`' reading of each ``cell_lists`` met (a bundle class's
+#: tuple): per entry its attributes (``"circle+shaft"``: two), None for a ``[]`` entry
+_CELL_LIST_PLANS: dict[tuple, tuple[tuple[str, ...] | None, ...]] = {}
+
+
+def _cell_list_plan(entries: Any) -> tuple[tuple[str, ...] | None, ...]:
+    """:data:`_CELL_LIST_PLANS`' entry for ``entries`` (kept when it is a tuple of
+    strings; ``()`` when an entry is not a string: every entry then goes through
+    :meth:`Puzzle.check_cell_lists`' loop, which says what is wrong)."""
+    if not all(type(e) is str for e in entries):
+        return ()
+    plan = tuple(None if e.endswith("[]") else tuple(e.split("+")) for e in entries)
+    if type(entries) is tuple and len(_CELL_LIST_PLANS) < 256:
+        _CELL_LIST_PLANS[entries] = plan
+    return plan
+
+
 class Puzzle:
     """A puzzle: grid geometry, constraints and givens.
 
@@ -209,16 +226,11 @@ class Puzzle:
         size, n = grid.size, grid.n
         append = self.constraints.append
         for c in constraints:
-            if not isinstance(c, Constraint):
-                if isinstance(c, Iterable):
-                    self.add(*c)
-                    continue
-                raise InvalidConstraint(f"not a constraint: {c!r}")
-            cells = c.cells
             if type(c) is Relation:
                 # the commonest rule (anti-knight and anti-king pairs, dots, inequalities:
                 # a setter puzzle adds hundreds), the same checks in fewer steps: its two
                 # cells differ (its constructor says so) and any digit count suits it
+                cells = c.cells
                 a, b = cells
                 if not (type(a) is int and type(b) is int and 0 <= a < size
                         and 0 <= b < size):
@@ -229,6 +241,12 @@ class Puzzle:
                     c.name_from(grid)
                 append(c)
                 continue
+            if not isinstance(c, Constraint):
+                if isinstance(c, Iterable):
+                    self.add(*c)
+                    continue
+                raise InvalidConstraint(f"not a constraint: {c!r}")
+            cells = c.cells
             for cell in cells:
                 if not (isinstance(cell, int) and 0 <= cell < size):
                     raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
@@ -373,21 +391,41 @@ class Puzzle:
         entries = getattr(bundle, "cell_lists", ())
         if not entries:
             return
-        # the common case first: one list of cells, each once (what the loop below passes
-        # without a word); any other entry goes through the loop, which says what is wrong
+        # the common case first: lists of cells, each once (what the loop below passes
+        # without a word); any other entry goes through the loop, which says what is wrong.
+        # Each entry's attributes are split once per ``cell_lists`` (a bundle class's)
+        try:
+            plan = _CELL_LIST_PLANS.get(entries)
+        except TypeError:              # an unhashable entry: the loop says what is wrong
+            plan = ()
+        if plan is None:
+            plan = _cell_list_plan(entries)
         cells_of = self.grid.cells
         rest = []
-        for attr in entries:
-            if "+" not in attr and not attr.endswith("[]"):
-                refs = getattr(bundle, attr, None)
-                if type(refs) in (list, tuple):
+        for entry, attrs in zip(entries, plan):
+            if attrs is not None:
+                if len(attrs) == 1:
+                    attr = attrs[0]
+                    refs = getattr(bundle, attr, None)
+                    plain = type(refs) in (list, tuple)
+                else:                  # "circle+shaft": read as one list
+                    refs = []
+                    for attr in attrs:
+                        part = getattr(bundle, attr, None)
+                        plain = type(part) in (list, tuple)
+                        if not plain:
+                            break
+                        refs += part
+                if plain:
                     try:
                         ids = cells_of(refs)
                     except InvalidPuzzle:
                         ids = ()
                     if ids and len(set(ids)) == len(ids):
                         continue
-            rest.append(attr)
+            rest.append(entry)
+        if len(plan) < len(entries):
+            rest = list(entries)
         if not rest:
             return
         entries = rest

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from csp import Equal, Less, Puzzle
 from csp.errors import InvalidConstraint
 from csp.constraints import Automaton, ConsecutiveSet, FunctionConstraint, Relation
+from csp.constraints.binary import named_relation
 from csp.constraints.function import outside_ends, strictly_between
 from csp.constraints.regular import Regular
 from csp.constraints.sums import Linear
@@ -116,8 +117,8 @@ class whispers:
         ids = p.grid.cells(self.cells)
         name = _names(p.grid)
         diff = self.diff
-        p.add(*[Relation(a, b, _AtLeastApart(diff), f"|-|>={diff}", ("apart", diff),
-                         f"whispers {name[a]}-{name[b]}") for a, b in zip(ids, ids[1:])])
+        p.add(*[named_relation(a, b, _AtLeastApart(diff), f"|-|>={diff}", ("apart", diff),
+                               f"whispers {name[a]}-{name[b]}") for a, b in zip(ids, ids[1:])])
 
 
 class palindrome(_Line):
@@ -258,11 +259,11 @@ class _ThreeGroupsLine:
         if name is None:
             name = [g.name(c) for c in range(g.size)]
         label, key = f"{mode}-group!=", (mode, g.n)
-        p.add(*[Relation(a, b, fn, label, key, f"{title} {name[a]}-{name[b]}")
+        p.add(*[named_relation(a, b, fn, label, key, f"{title} {name[a]}-{name[b]}")
                 for a, b in pairs((1, 2))])
         same = _GroupsSame(g.n, mode)
         label, key = f"{mode}-group==", (mode, g.n, "same")
-        p.add(*[Relation(a, b, same, label, key, f"{title} {name[a]}={name[b]} group")
+        p.add(*[named_relation(a, b, same, label, key, f"{title} {name[a]}={name[b]} group")
                 for a, b in pairs((3,))])
 
 

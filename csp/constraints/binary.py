@@ -178,6 +178,9 @@ class Relation(Constraint):
     #: until the first :meth:`tables` (two stores fewer per relation made)
     _tables_for = 0
     _tables_got: tuple | None = None
+    #: a class default, stored on a relation only when it is True (most relations are made
+    #: with their names: one store fewer a relation)
+    auto_name = False
 
     def __init__(self, a: int, b: int, pred: Callable[[int, int], bool], label: str = "rel",
                  key: Hashable = None, name: str = "",
@@ -199,7 +202,6 @@ class Relation(Constraint):
                 key = (relation, param)
         self.key = key
         if name:
-            self.auto_name = False
             self.name = name
         else:
             self.auto_name = True
@@ -287,26 +289,69 @@ class _Ratio:
         return (x == self.r * y or y == self.r * x) != self.neg
 
 
+_new = object.__new__
+
+
+def named_relation(a: int, b: int, pred: Callable[[int, int], bool], label: str,
+                    key: Hashable, name: str,
+                    relation: RelationKind = RelationKind.CUSTOM,
+                    param: Hashable = None) -> Relation:
+    """``Relation(a, b, pred, label, key, name, relation, param)`` for a maker whose cells
+    differ, whose ``name`` is not empty and whose ``key`` is given (what the constructor
+    would make of it): the same attributes stored in the same order, without the
+    constructor's call and checks (a setter puzzle's rules make hundreds of relations).
+    Any other arguments go to the constructor (its checks and errors).
+
+    >>> vars(NotEqual(3, 4, "x")) == vars(Relation(3, 4, _ne, "!=", None, "x", RelationKind.NE))
+    True
+    >>> vars(AbsDiff(3, 4, 2, "d"))["key"] == Relation(3, 4, _ne, "", None, "d",
+    ...                                                RelationKind.ABS_DIFF, 2).key
+    True
+    >>> NotEqual(4, 4, "x")
+    Traceback (most recent call last):
+    ...
+    csp.errors.InvalidConstraint: a relation needs two different cells, got cell 4 twice
+    """
+    if a == b or not name or key is None:
+        return Relation(a, b, pred, label, key, name, relation, param)
+    r = _new(Relation)
+    r.a = a
+    r.b = b
+    r.cells = (a, b)
+    r.pred = pred
+    r.label = label
+    r.relation = relation
+    r.param = param
+    r.key = key
+    r.name = name
+    return r
+
+
+_LT, _LE, _EQ, _NE = RelationKind.LT, RelationKind.LE, RelationKind.EQ, RelationKind.NE
+_LT_KEY, _LE_KEY, _EQ_KEY, _NE_KEY = (_PLAIN_KEYS[k] for k in (_LT, _LE, _EQ, _NE))
+
+
 def Less(a: int, b: int, name: str = "") -> Relation:
     """a < b."""
-    return Relation(a, b, _lt, "<", None, name, RelationKind.LT)
+    return named_relation(a, b, _lt, "<", _LT_KEY, name, _LT)
 
 
 def LessEqual(a: int, b: int, name: str = "") -> Relation:
-    return Relation(a, b, _le, "<=", None, name, RelationKind.LE)
+    return named_relation(a, b, _le, "<=", _LE_KEY, name, _LE)
 
 
 def Equal(a: int, b: int, name: str = "") -> Relation:
-    return Relation(a, b, _eq, "==", None, name, RelationKind.EQ)
+    return named_relation(a, b, _eq, "==", _EQ_KEY, name, _EQ)
 
 
 def NotEqual(a: int, b: int, name: str = "") -> Relation:
-    return Relation(a, b, _ne, "!=", None, name, RelationKind.NE)
+    return named_relation(a, b, _ne, "!=", _NE_KEY, name, _NE)
 
 
 def AbsDiff(a: int, b: int, d: int = 1, name: str = "") -> Relation:
     """|a - b| == d (a white Kropki dot when d = 1)."""
-    return Relation(a, b, _Diff(d, False), f"|-|={d}", None, name, RelationKind.ABS_DIFF, d)
+    return named_relation(a, b, _Diff(d, False), f"|-|={d}", (RelationKind.ABS_DIFF, d), name,
+                           RelationKind.ABS_DIFF, d)
 
 
 def NotAbsDiff(a: int, b: int, d: int = 1, name: str = "") -> Relation:
@@ -316,7 +361,8 @@ def NotAbsDiff(a: int, b: int, d: int = 1, name: str = "") -> Relation:
 
 def Ratio(a: int, b: int, r: int = 2, name: str = "") -> Relation:
     """a == r*b or b == r*a (a black Kropki dot when r = 2)."""
-    return Relation(a, b, _Ratio(r, False), f"ratio={r}", None, name, RelationKind.RATIO, r)
+    return named_relation(a, b, _Ratio(r, False), f"ratio={r}", (RelationKind.RATIO, r), name,
+                           RelationKind.RATIO, r)
 
 
 def NotRatio(a: int, b: int, r: int = 2, name: str = "") -> Relation:
