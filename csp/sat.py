@@ -71,6 +71,8 @@ from .errors import NodeLimitExceeded, SudokuCSPError, TimeLimitExceeded
 from .events import Contradiction
 from .kernel import active
 from .search import propagate_pure
+# (csp.cnf_enum imports nothing of this module: imported here, not in each session)
+from .cnf_enum import relation_supports
 
 try:
     from . import _auto_kernel
@@ -2238,7 +2240,6 @@ class SatSession:
         #: 115 -> 90 ms; their counts 14 % less)
         self.supported = self._defer
         if self._defer:
-            from .cnf_enum import relation_supports
             supports = relation_supports(puzzle, self.cand, n, packed=True)
             enc.extra[:0] = supports
             enc.extra_front += len(supports)

@@ -95,6 +95,21 @@ SEARCH_NODES_PER_SOLUTION = 8
 SEARCH_SLACK = 200
 
 
+#: :mod:`csp.cnf_enum` and :mod:`csp.sat`, imported on the first count or SAT search (kept
+#: out of this module's import) and read from here after (:func:`_late`): ``from . import
+#: cnf_enum`` in a function runs importlib's Python (``_handle_fromlist``) on every call
+_LATE: tuple[Any, Any] | None = None
+
+
+def _late() -> tuple[Any, Any]:
+    """``(csp.cnf_enum, csp.sat)``, imported on the first call."""
+    global _LATE
+    if _LATE is None:
+        from . import cnf_enum, sat
+        _LATE = (cnf_enum, sat)
+    return _LATE
+
+
 _INF = float("inf")
 
 
@@ -384,7 +399,7 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
     when that is not 0; ``progress(count)`` between its slices), and the solver is never
     set up. A walk that gives up walks again once on the other branching
     (:data:`csp.cnf_enum.COUNT_RETRY`) before the solver is set up."""
-    from . import cnf_enum, sat
+    cnf_enum, sat = _LATE or _late()
     with sat.SatSession(puzzle, start, defer=True) as s:
         en = cnf_enum.enumerator(s)
         retry = cnf_enum.COUNT_RETRY
@@ -534,6 +549,19 @@ class CandidateCounts:
     solution: list[int] | None = None
     method: str = ""
     time_ms: float = 0.0
+    #: set by the compiled enumeration's answer (:func:`_kernel_result`): ``(counts,
+    #: digits, flat)``, its per-cell pass (``csp._engine_kernel.per_cell`` with ``flat``)
+    #: over :attr:`counts` then, which :func:`sudoku_csp.workbench.candidates._per_cell`
+    #: takes (and drops) instead of passing over them again
+    _cells: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def _keep_cells(self, cells: tuple[Any, Any, Any]) -> None:
+        self._cells = cells
+
+    def _take_cells(self) -> tuple[Any, Any, Any] | None:
+        """:attr:`_cells`, dropped from here."""
+        cells, self._cells = self._cells, None
+        return cells
 
     @property
     def status(self) -> str:
@@ -823,15 +851,20 @@ def _counts_pure(root: tuple[Any, list[int], list[int], int], res: CandidateCoun
 
 def _counts_by_sat(puzzle: Any, res: CandidateCounts, limits: _Limits,
                    progress: Callable[[int, int, int], Any] | None) -> None:
-    from .sat import SatSession
-    with SatSession(puzzle, res.cand, defer=True) as s:
+    with (_LATE or _late())[1].SatSession(puzzle, res.cand, defer=True) as s:
         if s.cand is None:             # the root propagation failed: no solution
             res.refuted = list(res.cand)
             return
-        res.refuted = [c & ~r for c, r in zip(res.cand, s.cand)]
-        seed = _counts_by_kernel(s, res, limits, progress)
+        # the candidates the root propagation removed are refuted, unless the compiled
+        # enumeration answers (then every candidate it never saw is: _kernel_result)
+        try:
+            seed = _counts_by_kernel(s, res, limits, progress)
+        except BaseException:          # cut (the limits): what it saw, the root's refuted
+            res.refuted = [c & ~r for c, r in zip(res.cand, s.cand)]
+            raise
         if seed is True:
             return
+        res.refuted = [c & ~r for c, r in zip(res.cand, s.cand)]
         s.open(limits.check if limits.active else None)
         try:
             _sat_loop(s, res, limits, progress, seed)
@@ -849,7 +882,7 @@ def _counts_by_kernel(s: Any, res: CandidateCounts, limits: _Limits,
     :data:`csp.cnf_enum.CAPPED_RETRY`), the
     enumerator of the walk that found more (``res`` untouched), whose solutions the SAT
     loop starts from (with a cap above 1 the kernel buffers them, to be blocked)."""
-    from . import cnf_enum
+    cnf_enum = (_LATE or _late())[0]
     en = cnf_enum.enumerator(s, cap=res.cap, keep=res.cap > 1, listing=False)
     if en is None:
         return None
@@ -894,7 +927,14 @@ def _kernel_result(en: Any, res: CandidateCounts, complete: bool) -> None:
     res.solutions_seen = en.found
     res.solution = en.first
     if complete:
-        seen = seen_masks(res.counts, res.n, res.size)
+        kernel = active(_engine_kernel)
+        got = (kernel.per_cell(res.counts, res.n, res.size, res.cap, True)
+               if kernel is not None and type(res.counts) is list else None)
+        if got is not None:            # the masks, and the answer's per-cell pass with them
+            seen = got[0]
+            res._keep_cells((res.counts, got[1], got[2]))
+        else:
+            seen = seen_masks(res.counts, res.n, res.size)
         res.refuted[:res.size] = [m & ~s for m, s in zip(res.cand, seen)]
 
 
