@@ -30,6 +30,7 @@ a CPU-time limit per command (``COMMAND_CPU_SECONDS``) and a wall-clock timeout 
 """
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import resource
@@ -246,3 +247,38 @@ def test_examples_ship_their_files() -> None:
     shipped = {p.name for p in EXAMPLES.iterdir()} - {"README.md"}
     assert named - shipped == set()
     assert shipped - named == set()
+
+
+def cli_synopsis(text: str) -> dict[str, str]:
+    """The ```text synopsis at the top of docs/cli.md: each command's lines, joined."""
+    block = text.split("```text\n", 1)[1].split("```", 1)[0]
+    lines: dict[str, list[str]] = {}
+    current = None
+    for line in block.splitlines():
+        if line.startswith("sudoku-csp "):
+            current = line.split()[1]
+            lines.setdefault(current, [])
+        if current is not None:
+            lines[current].append(line)
+    return {name: " ".join(body) for name, body in lines.items()}
+
+
+def test_cli_synopsis_names_every_option() -> None:
+    """docs/cli.md's synopsis lists every command and, for each, every option its parser
+    takes (by one of its spellings): a reader who looks there for an option finds it. It
+    once left out ``solve --option/--symbols``, ``generate --technique/--practice/--picture
+    /--method``, ``graph --max-nodes`` and ``techniques --options``."""
+    from sudoku_csp.cli import build_parser
+    from sudoku_csp.commands import COMMANDS
+
+    synopsis = cli_synopsis((ROOT / "docs" / "cli.md").read_text())
+    assert set(COMMANDS) <= set(synopsis)
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    missing = []
+    for name, parser in sub.choices.items():
+        words = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", synopsis[name]))
+        for action in parser._actions:
+            if action.option_strings and action.dest != "help" \
+                    and not words & set(action.option_strings):
+                missing.append(f"{name} {action.option_strings[-1]}")
+    assert missing == []
