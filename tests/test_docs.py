@@ -62,10 +62,12 @@ def test_code_block_runs(path, index, code, capsys):
 
 
 def test_named_test_files_exist():
-    """Every test file the README and docs name (``tests/...py``) exists: tests move into
+    """Every test file, benchmark script and doc tool the README and docs name
+    (``tests/...py``, ``benchmarks/...py``, ``docs/tools/...py``) exists: files move into
     sub-folders, and a reader who follows a stale path finds nothing."""
+    named = r"(?<![\w/.])(?:tests|benchmarks|docs/tools)/[A-Za-z0-9_/]+\.py"
     missing = [f"{f.relative_to(ROOT)}: {name}" for f in FILES if f.exists()
-               for name in sorted(set(re.findall(r"tests/[A-Za-z0-9_/]+\.py", f.read_text())))
+               for name in sorted(set(re.findall(named, f.read_text())))
                if not (ROOT / name).exists()]
     assert missing == []
 
