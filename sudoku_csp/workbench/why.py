@@ -544,8 +544,8 @@ def _replays(assumed: State, steps: list[Step], techniques: Any,
     st = assumed.copy()
     run = StepSolver(techniques).start(st, copy=False)
     plan = {t.name: (finder, opts) for t, finder, opts in run.plan()}
-    budget = Budget(deadline=deadline)
     for i, step in enumerate(steps):
+        budget = Budget(deadline=deadline)      # one per step: its own timed_out flag
         if budget.exhausted:
             return False
         if step.technique not in plan:
