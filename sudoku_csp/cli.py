@@ -73,10 +73,20 @@ def shows_default(action: argparse.Action) -> bool:
             and not isinstance(action.default, bool))
 
 
+#: the value names of options that do not set their own ``metavar``, as docs/cli.md writes
+#: them (argparse would print the option's name in capitals: ``--time-limit TIME_LIMIT``)
+METAVARS = {"time_limit": "S", "techniques": "SEL", "seed": "S", "difficulty": "LEVEL",
+            "variant": "VARIANT", "title": "TEXT", "host": "HOST", "port": "PORT"}
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """The help of every ``sudoku-csp`` parser: an option with a default (see
     :func:`shows_default`) gets ``(default: VALUE)`` after its description, unless the
-    description already says its default."""
+    description already says its default; value names follow docs/cli.md (:data:`METAVARS`).
+    """
+
+    def _get_default_metavar_for_optional(self, action: argparse.Action) -> str:
+        return METAVARS.get(action.dest) or super()._get_default_metavar_for_optional(action)
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""

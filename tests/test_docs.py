@@ -285,3 +285,27 @@ def test_cli_synopsis_names_every_option() -> None:
                     and not words & set(action.option_strings):
                 missing.append(f"{name} {action.option_strings[-1]}")
     assert missing == []
+
+
+def test_help_value_names_match_the_cli_synopsis() -> None:
+    """Where docs/cli.md's synopsis names an option's value (``--time-limit S``,
+    ``--techniques SEL``, ``--limit K``), ``--help`` uses the same name, so the two read
+    alike (``--help`` once said ``--time-limit TIME_LIMIT``, ``--techniques TECHNIQUES``,
+    ``--difficulty DIFFICULTY``, ``--limit LIMIT``)."""
+    from sudoku_csp.cli import build_parser
+
+    synopsis = cli_synopsis((ROOT / "docs" / "cli.md").read_text())
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    differ = []
+    for name, parser in sub.choices.items():
+        formatter = parser._get_formatter()
+        for action in parser._actions:
+            if not action.option_strings or action.nargs == 0 or action.choices:
+                continue
+            shown = formatter._metavar_formatter(
+                action, formatter._get_default_metavar_for_optional(action))(1)[0]
+            for opt in action.option_strings:
+                m = re.search(rf"(?<![\w-]){re.escape(opt)} ([A-Z][A-Z_]*)", synopsis[name])
+                if m and not shown.startswith(m[1]):
+                    differ.append(f"{name} {opt}: --help {shown}, docs {m[1]}")
+    assert differ == []
