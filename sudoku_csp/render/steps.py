@@ -21,8 +21,9 @@ from .svg_canvas import Canvas, cage_outline, element, number
 # -- step overlays --------------------------------------------------------------------
 def _house_cells(grid: Grid, puzzle: Puzzle | None) -> dict[str, tuple[int, ...]]:
     """The cells of every name a step may give a house or a rule: the grid's houses, the
-    constraints' names, and a rule bundle's label, its kind and first cell (``thermo r4c8``,
-    as the thermometer and whisper techniques name theirs)."""
+    constraints' names, a rule bundle's label, its kind and first cell (``thermo r4c8``, as
+    the thermometer techniques name theirs), and the line techniques' names of their lines
+    (``whispers (difference 4) r1c1``)."""
     out: dict[str, tuple[int, ...]] = {h.name: h.cells for h in grid.houses}
     if puzzle is not None:
         for c in puzzle.constraints:
@@ -38,6 +39,10 @@ def _house_cells(grid: Grid, puzzle: Puzzle | None) -> dict[str, tuple[int, ...]
                 continue
             if ids:
                 out.setdefault(f"{rule_name(bundle)} {grid.name(ids[0])}", ids)
+        if any(getattr(b, "cells", None) for b, _n in puzzle.bundles):
+            from variants.line_tables import line_tables
+            for line in line_tables(puzzle).lines:   # 'whispers (difference 4) r1c1', ...
+                out.setdefault(line.name, line.cells)
     return out
 
 
