@@ -4,19 +4,24 @@
 ::
 
     sudoku-csp solve PUZZLE... [--logic] [--first] [--steps] [--level 0|1|2] [--json] ...
-    sudoku-csp hint PUZZLE [--marks GRID] [--level 0|1|2] [--techniques SEL] [--json]
-    sudoku-csp explain PUZZLE [-o solve.html] [--level 0|1|2] [--techniques SEL] [--time-limit S]
-    sudoku-csp count PUZZLE [--limit K]
-    sudoku-csp reglib FILE [--json]
-    sudoku-csp graph PUZZLE --kind constraint|cells|links --format graphml|json|dot [-o FILE]
-    sudoku-csp techniques
+    sudoku-csp hint PUZZLE [--marks GRID] [--level 0|1|2] [--techniques SEL] [--json] ...
+    sudoku-csp explain PUZZLE [-o solve.html] [--level 0|1|2] [--techniques SEL] ...
+    sudoku-csp count PUZZLE [--limit K] [--list] [--estimate] [--json] ...
+    sudoku-csp candidates PUZZLE [--counts K] [--logical] [--json] [-o FILE.svg|.png] ...
+    sudoku-csp listen [--host localhost] [--port 4545] ...
+    sudoku-csp reglib FILE [CODE...] [--json]
+    sudoku-csp graph PUZZLE [--kind constraint|cells|links] [--format graphml|json|dot] [-o FILE]
+    sudoku-csp techniques [--json] [--options]
+    sudoku-csp rules [--json]
     sudoku-csp render PUZZLE [--step N | --state] [--techniques SEL] [-o out.svg|out.png]
-    sudoku-csp generate [--variant classic|jigsaw|killer] [--difficulty LEVEL] [--count N] ...
-    sudoku-csp convert PUZZLE --to spec|fpuzzles|fpuzzles-url|line
+    sudoku-csp generate [--variant classic|jigsaw|killer|FAMILY,...] [--difficulty LEVEL] ...
+    sudoku-csp convert PUZZLE --to spec|fpuzzles|fpuzzles-url|sudokupad-url|line
     sudoku-csp report PUZZLE [--json] [-o report.html] [--techniques SEL] [--time-limit S]
     sudoku-csp why PUZZLE r5c3=7 [--marks GRID] [--json] [-o why.svg|why.png]
     sudoku-csp rate PUZZLE... [--rating hodoku|se|se121|both] [--json] ...
     sudoku-csp --version
+
+Every command and option is in docs/cli.md (its synopsis lists them all).
 
 Every option's help says what it does and, where it has one, its default
 (:class:`HelpFormatter`); a misspelt command, option or option value is a usage error
@@ -68,10 +73,20 @@ def shows_default(action: argparse.Action) -> bool:
             and not isinstance(action.default, bool))
 
 
+#: the value names of options that do not set their own ``metavar``, as docs/cli.md writes
+#: them (argparse would print the option's name in capitals: ``--time-limit TIME_LIMIT``)
+METAVARS = {"time_limit": "S", "techniques": "SEL", "seed": "S", "difficulty": "LEVEL",
+            "variant": "VARIANT", "title": "TEXT", "host": "HOST", "port": "PORT"}
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """The help of every ``sudoku-csp`` parser: an option with a default (see
     :func:`shows_default`) gets ``(default: VALUE)`` after its description, unless the
-    description already says its default."""
+    description already says its default; value names follow docs/cli.md (:data:`METAVARS`).
+    """
+
+    def _get_default_metavar_for_optional(self, action: argparse.Action) -> str:
+        return METAVARS.get(action.dest) or super()._get_default_metavar_for_optional(action)
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""

@@ -30,6 +30,7 @@ a CPU-time limit per command (``COMMAND_CPU_SECONDS``) and a wall-clock timeout 
 """
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import resource
@@ -61,10 +62,13 @@ def test_code_block_runs(path, index, code, capsys):
 
 
 def test_named_test_files_exist():
-    """Every test file the README and docs name (``tests/...py``) exists: tests move into
+    """Every test file, benchmark script and doc tool the README and docs name
+    (``tests/...py``, ``benchmarks/...py``, ``docs/tools/...py``) exists: files move into
     sub-folders, and a reader who follows a stale path finds nothing."""
-    missing = [f"{f.relative_to(ROOT)}: {name}" for f in FILES if f.exists()
-               for name in sorted(set(re.findall(r"tests/[A-Za-z0-9_/]+\.py", f.read_text())))
+    named = r"(?<![\w/.])(?:tests|benchmarks|docs/tools)/[A-Za-z0-9_/]+\.py"
+    missing = [f"{f.relative_to(ROOT)}: {name}"
+               for f in [*FILES, ROOT / "tests" / "data" / "README.md"] if f.exists()
+               for name in sorted(set(re.findall(named, f.read_text())))
                if not (ROOT / name).exists()]
     assert missing == []
 
@@ -246,3 +250,62 @@ def test_examples_ship_their_files() -> None:
     shipped = {p.name for p in EXAMPLES.iterdir()} - {"README.md"}
     assert named - shipped == set()
     assert shipped - named == set()
+
+
+def cli_synopsis(text: str) -> dict[str, str]:
+    """The ```text synopsis at the top of docs/cli.md: each command's lines, joined."""
+    block = text.split("```text\n", 1)[1].split("```", 1)[0]
+    lines: dict[str, list[str]] = {}
+    current = None
+    for line in block.splitlines():
+        if line.startswith("sudoku-csp "):
+            current = line.split()[1]
+            lines.setdefault(current, [])
+        if current is not None:
+            lines[current].append(line)
+    return {name: " ".join(body) for name, body in lines.items()}
+
+
+def test_cli_synopsis_names_every_option() -> None:
+    """docs/cli.md's synopsis lists every command and, for each, every option its parser
+    takes (by one of its spellings): a reader who looks there for an option finds it. It
+    once left out ``solve --option/--symbols``, ``generate --technique/--practice/--picture
+    /--method``, ``graph --max-nodes`` and ``techniques --options``."""
+    from sudoku_csp.cli import build_parser
+    from sudoku_csp.commands import COMMANDS
+
+    synopsis = cli_synopsis((ROOT / "docs" / "cli.md").read_text())
+    assert set(COMMANDS) <= set(synopsis)
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    missing = []
+    for name, parser in sub.choices.items():
+        words = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", synopsis[name]))
+        for action in parser._actions:
+            if action.option_strings and action.dest != "help" \
+                    and not words & set(action.option_strings):
+                missing.append(f"{name} {action.option_strings[-1]}")
+    assert missing == []
+
+
+def test_help_value_names_match_the_cli_synopsis() -> None:
+    """Where docs/cli.md's synopsis names an option's value (``--time-limit S``,
+    ``--techniques SEL``, ``--limit K``), ``--help`` uses the same name, so the two read
+    alike (``--help`` once said ``--time-limit TIME_LIMIT``, ``--techniques TECHNIQUES``,
+    ``--difficulty DIFFICULTY``, ``--limit LIMIT``)."""
+    from sudoku_csp.cli import build_parser
+
+    synopsis = cli_synopsis((ROOT / "docs" / "cli.md").read_text())
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    differ = []
+    for name, parser in sub.choices.items():
+        formatter = parser._get_formatter()
+        for action in parser._actions:
+            if not action.option_strings or action.nargs == 0 or action.choices:
+                continue
+            shown = formatter._metavar_formatter(
+                action, formatter._get_default_metavar_for_optional(action))(1)[0]
+            for opt in action.option_strings:
+                m = re.search(rf"(?<![\w-]){re.escape(opt)} ([A-Z][A-Z_]*)", synopsis[name])
+                if m and not shown.startswith(m[1]):
+                    differ.append(f"{name} {opt}: --help {shown}, docs {m[1]}")
+    assert differ == []

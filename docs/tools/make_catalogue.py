@@ -425,7 +425,7 @@ HoDoKu library code, its score and level in the HoDoKu-style rating, whether the
 selection uses it, a definition, an example state, the step the technique finds there
 (`step.explain(2)`: the first step its finder yields, default options) and a picture of the
 step (houses shaded, pattern candidates highlighted, eliminations struck in red, placements
-ringed in green, chain links as arrows).
+on a green square, chain links as arrows).
 
 A classic example state is given as a HoDoKu library line (givens, `+d` placed digits,
 then the candidates already removed) and as a pencil-mark grid; either can be pasted into

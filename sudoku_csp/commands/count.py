@@ -44,20 +44,21 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``count`` on the CLI's subparsers."""
     c = sub.add_parser("count", help=COMMANDS["count"])
     c.add_argument("puzzle", help=PUZZLE_HELP)
-    c.add_argument("--limit", type=at_least(1), default=None,
+    c.add_argument("--limit", type=at_least(1), default=None, metavar="K",
                    help=f"stop at K solutions (default {COUNT_LIMIT}; {LIST_LIMIT} with --list)")
     c.add_argument("--list", action="store_true", help="print each solution found")
     c.add_argument("--estimate", action="store_true",
                    help="estimate the number of solutions (Knuth's random probes) with a "
                         "95%% interval")
-    c.add_argument("--samples", type=at_least(1), default=1000,
+    c.add_argument("--samples", type=at_least(1), default=1000, metavar="N",
                    help="probes of --estimate (default 1000)")
-    c.add_argument("--seed", type=at_least(0), default=0, help="random seed of --estimate")
+    c.add_argument("--seed", type=at_least(0), default=0, metavar="S",
+                   help="random seed of --estimate (default 0)")
     c.add_argument("--json", action="store_true",
                    help="one JSON object: count, limit, at_least, status, time_ms (and "
                         "solutions with --list; the estimate's fields with --estimate)")
     c.add_argument("--time-limit", type=seconds, default=60.0,
-                   help="seconds before the count stops (and says so)")
+                   help="seconds before the count stops (and says so) (default 60)")
     c.add_argument("--node-limit", type=node_limit, default=None, metavar="N",
                    help="search nodes (conflicts when the SAT solver searches; 0: no "
                         "search, only propagation)")

@@ -54,7 +54,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="technique selection of the HoDoKu-style rating (default, all, a "
                         "family or names)")
     r.add_argument("--time-limit", type=seconds, default=60.0,
-                   help="seconds per puzzle (both ratings) before giving up")
+                   help="seconds per puzzle (both ratings) before giving up (default 60)")
     add_batch_arguments(r)
     add_puzzle_options(r)
     r.set_defaults(run=run)

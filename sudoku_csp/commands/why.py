@@ -45,7 +45,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="technique selection of the refutation (default, all, families or "
                         "names, comma-separated)")
     w.add_argument("--time-limit", type=seconds, default=60.0,
-                   help="seconds for the count and for the refutation, each (default 60)")
+                   help="seconds for the whole question: the count, the refutation and its "
+                        "shortening (default 60)")
     w.add_argument("--json", action="store_true", help="one JSON object")
     w.add_argument("-o", "--output", default=None, metavar="FILE",
                    help="draw the answer: FILE.svg or FILE.png")

@@ -15,15 +15,34 @@ from csp.step import Candidate, Link, Step
 
 from .palette import (CHAIN_FILL, COLOUR_FILLS, ELIM_FILL, ELIM_STROKE, FIN_FILL, FORCED_FILL,
                       HOUSE_FILL, IMPLY, PATTERN_FILL, PLACE_FILL, STRONG, TRIAL_FILL, WEAK)
+from .rules import rule_name
 from .svg_canvas import Canvas, cage_outline, element, number
 
 # -- step overlays --------------------------------------------------------------------
 def _house_cells(grid: Grid, puzzle: Puzzle | None) -> dict[str, tuple[int, ...]]:
+    """The cells of every name a step may give a house or a rule: the grid's houses, the
+    constraints' names, a rule bundle's label, its kind and first cell (``thermo r4c8``, as
+    the thermometer techniques name theirs), and the line techniques' names of their lines
+    (``whispers (difference 4) r1c1``)."""
     out: dict[str, tuple[int, ...]] = {h.name: h.cells for h in grid.houses}
     if puzzle is not None:
         for c in puzzle.constraints:
             if c.name and c.cells:
                 out.setdefault(c.name, tuple(c.cells))
+        for bundle, _n in puzzle.bundles:
+            cells = getattr(bundle, "cells", None)
+            if not cells:
+                continue
+            try:
+                ids = tuple(dict.fromkeys(grid.cells(cells)))
+            except Exception:      # noqa: BLE001 - a bundle whose cells are not a cell list
+                continue
+            if ids:
+                out.setdefault(f"{rule_name(bundle)} {grid.name(ids[0])}", ids)
+        if any(getattr(b, "cells", None) for b, _n in puzzle.bundles):
+            from variants.line_tables import line_tables
+            for line in line_tables(puzzle).lines:   # 'whispers (difference 4) r1c1', ...
+                out.setdefault(line.name, line.cells)
     return out
 
 

@@ -39,6 +39,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from csp.budget import Budget
 from csp.errors import InvalidArgument, SearchLimit
 from csp.events import Contradiction
 from csp.io import SYMBOLS
@@ -209,8 +210,9 @@ def why(puzzle: Puzzle, candidate: str | tuple[int, int], *, state: State | None
     solutions it is true (see the module docstring). ``state`` or ``marks`` (a pencil-mark
     grid's text, :func:`sudoku_csp.formats.loader.marks_state`) give a partly solved
     position; ``cap`` stops counting; ``techniques`` selects the logic (as for ``solve
-    --logic``); ``time_limit`` bounds the count and the search for a refutation each;
-    ``shorten`` keeps only the steps the contradiction needs."""
+    --logic``); ``time_limit`` bounds the whole call (one clock for the counts, the search
+    for a refutation and its shortening); ``shorten`` keeps only the steps the
+    contradiction needs."""
     t0 = time.perf_counter()
     if not isinstance(cap, int) or cap < 1:
         raise InvalidArgument(f"cap must be a whole number of at least 1, got {cap!r}")
@@ -230,21 +232,28 @@ def why(puzzle: Puzzle, candidate: str | tuple[int, int], *, state: State | None
         w.status = "eliminated"
         return done()
     cand = [1 << start.placed[c] if start.placed[c] else m for c, m in enumerate(start.cand)]
+    deadline = None if time_limit is None else t0 + time_limit
     try:
-        if not _solutions(puzzle, cand, 1, time_limit):
+        if not _solutions(puzzle, cand, 1, _left(deadline)):
             w.status = "unsolvable"
             return done()
         fixed = list(cand)
         fixed[cell] = 1 << digit
-        w.count = len(_solutions(puzzle, fixed, cap, time_limit))
+        w.count = len(_solutions(puzzle, fixed, cap, _left(deadline)))
     except SearchLimit:
         return done()
     if w.count:
         w.status = "true"
         return done()
     w.status = "false"
-    _refute(w, start, techniques, time_limit, shorten)
+    _refute(w, start, techniques, deadline, shorten)
     return done()
+
+
+def _left(deadline: float | None) -> float | None:
+    """Seconds left until ``deadline`` (a :func:`time.perf_counter` value; None: no
+    limit), never below 0."""
+    return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
 
 def _checked(puzzle: Puzzle, cd: tuple[int, int]) -> tuple[int, int]:
@@ -353,6 +362,11 @@ def _search(solver: StepSolver, start: State, assumed: State,
             if run.status != SolveStatus.UNSOLVABLE:
                 return _Chain(list(run.steps), status=str(run.status),
                               searched=len(run.steps))
+            if run.contradiction is None:
+                # the run ended without applying the pick (out of time, say) and its own
+                # search found no solution: the logic did not meet the contradiction
+                return _Chain(list(run.steps), status="limit" if run.expired()
+                              or run.incomplete else "stuck", searched=len(run.steps))
             step = pick if isinstance(pick, Step) else pick.step
             cells: tuple[int, ...] = ()
             try:                         # which cells: the same step on a copy says
@@ -367,10 +381,11 @@ def _search(solver: StepSolver, start: State, assumed: State,
             return _Chain(list(run.steps), False, *evident, searched=len(run.steps))
 
 
-def _refute(w: Why, start: State, techniques: Any, time_limit: float | None,
+def _refute(w: Why, start: State, techniques: Any, deadline: float | None,
             shorten: bool) -> None:
     """Look for a refutation with the easy techniques of the selection alone, then with
-    the whole selection; keep the shorter (the easy one on a tie), shortened."""
+    the whole selection; keep the shorter (the easy one on a tie), shortened; all before
+    ``deadline`` (a :func:`time.perf_counter` value, or None)."""
     cell, digit = w.candidate
     assumed = start.copy()
     assume = Step("assume", placements=(Candidate(cell, digit),),
@@ -394,10 +409,11 @@ def _refute(w: Why, start: State, techniques: Any, time_limit: float | None,
     solvers = [easy, full] if 0 < len(easy.techniques) < len(full.techniques) else [full]
     best: _Chain | None = None
     searched = 0
-    t0 = time.perf_counter()
     for solver in solvers:
-        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+        left = _left(deadline)
         if left is not None and left <= 0:
+            if best is None:
+                w.logic = "limit"
             break
         chain = _search(solver, start, w.assumed, left)
         searched += chain.searched
@@ -406,7 +422,7 @@ def _refute(w: Why, start: State, techniques: Any, time_limit: float | None,
                 w.logic = chain.status
             continue
         if shorten and len(chain.steps) > 1:
-            chain.steps = _shortest(w.assumed, chain, w.puzzle, techniques)
+            chain.steps = _shortest(w.assumed, chain, w.puzzle, techniques, deadline)
         if best is None or len(chain.steps) < len(best.steps):
             best = chain
     w.searched = searched
@@ -416,13 +432,17 @@ def _refute(w: Why, start: State, techniques: Any, time_limit: float | None,
     w.steps, w.contradiction, w.contradiction_cells = best.steps, best.contradiction, best.cells
 
 
-def _shortest(assumed: State, chain: _Chain, puzzle: Puzzle, techniques: Any) -> list[Step]:
+def _shortest(assumed: State, chain: _Chain, puzzle: Puzzle, techniques: Any,
+              deadline: float | None = None) -> list[Step]:
     """The chain's steps that the contradiction depends on, when that shorter chain replays
     (first taking every step at its word, then only the plainly local ones); the whole
-    chain otherwise."""
+    chain otherwise; the whole chain, too, once ``deadline`` (a :func:`time.perf_counter`
+    value, or None) has passed."""
     for local in (False, True):
+        if _left(deadline) == 0.0:
+            break
         short = _shortened(assumed, chain, puzzle, local)
-        if short is not None and _replays(assumed, short, techniques):
+        if short is not None and _replays(assumed, short, techniques, deadline):
             return short
     return chain.steps
 
@@ -516,13 +536,18 @@ def _shortened(assumed: State, chain: _Chain, puzzle: Puzzle,
     return [path[i] for i in sorted(keep)]
 
 
-def _replays(assumed: State, steps: list[Step], techniques: Any) -> bool:
+def _replays(assumed: State, steps: list[Step], techniques: Any,
+             deadline: float | None = None) -> bool:
     """Each step is found again by its own technique where it stands, and the last one
-    (or the position after it) shows the contradiction."""
+    (or the position after it) shows the contradiction; False when ``deadline`` (a
+    :func:`time.perf_counter` value, or None) comes first."""
     st = assumed.copy()
     run = StepSolver(techniques).start(st, copy=False)
     plan = {t.name: (finder, opts) for t, finder, opts in run.plan()}
     for i, step in enumerate(steps):
+        budget = Budget(deadline=deadline)      # one per step: its own timed_out flag
+        if budget.exhausted:
+            return False
         if step.technique not in plan:
             return False
         finder, opts = plan[step.technique]
@@ -533,11 +558,13 @@ def _replays(assumed: State, steps: list[Step], techniques: Any) -> bool:
                 if not want <= _rule_removals(st, step.houses):
                     return False
             elif not any(want <= set(s.placements) | set(s.eliminations)
-                         for s in finder(analyze(st), opts)):
+                         for s in finder(analyze(st, budget), opts)):
                 return False
             st = applied(st, step)
         except Contradiction:
             return i == len(steps) - 1
+        except SearchLimit:
+            return False
     return _evident(st) is not None
 
 

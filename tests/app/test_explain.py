@@ -1,6 +1,6 @@
 """The step-through page of a logic solve (sudoku_csp.explain, ``sudoku-csp explain``) and
 the notebook view of a LogicResult (``_repr_html_``). The page in a real browser:
-tests/test_explain_browser.py."""
+tests/app/test_explain_browser.py."""
 from __future__ import annotations
 
 import functools

@@ -94,7 +94,8 @@ def test_every_option_has_a_description_and_its_default(command):
 
 
 def test_defaults_appear_in_the_help_text(capsys):
-    for argv, want in ((["count", "--help"], "(default: 60.0)"),
+    for argv, want in ((["count", "--help"], "(default: auto)"),
+                       (["count", "--help"], "(default 60)"),
                        (["graph", "--help"], "(default: constraint)"),
                        (["generate", "--help"], "(default: 9)"),
                        (["rate", "--help"], "(default: both)")):

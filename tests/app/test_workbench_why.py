@@ -278,3 +278,45 @@ def test_api_refuses_bad_arguments(kwargs):
         why(classic_puzzle("1" + "." * 15), "r1c2=2", **kwargs)
     with pytest.raises(InvalidArgument):
         why(classic_puzzle("1" + "." * 15), (0, 7))
+
+
+
+@pytest.mark.parametrize("slow_count", [False, True])
+def test_time_limit_bounds_the_whole_call(monkeypatch, slow_count):
+    """``time_limit`` is one clock for the whole call: the counts, the search for a
+    refutation and its shortening share it. A false candidate of a 25x25 puzzle whose
+    refutation takes the logic far longer than the limit (about 19 s of CPU): the call
+    ends within the limit (CPU time, plus a margin for the check between steps), with no
+    refutation (it once took twice the limit, and reported as a refutation the steps
+    applied when time ran out, ending in "a search finds no solution"). With
+    ``slow_count`` the first count is made slow on purpose (it burns 0.6 of the limit
+    before it runs): the refutation gets only what is left (the counts and the refutation
+    each had a full limit of their own)."""
+    import time
+
+    from sudoku_csp.workbench import why as why_module
+
+    with open(DATA / "sizes_25.solutions.csv") as f:
+        line = f.read().splitlines()[1].split(",")[0]
+    p = classic_puzzle(line)
+    limit = 2.0
+    real = why_module._solutions
+    calls = []
+
+    def slow(*args, **kwargs):
+        calls.append(1)
+        t = time.process_time()
+        while len(calls) == 1 and time.process_time() - t < 0.6 * limit:
+            pass
+        return real(*args, **kwargs)
+    if slow_count:
+        monkeypatch.setattr(why_module, "_solutions", slow)
+    t = time.process_time()
+    w = why(p, "r1c2=4", time_limit=limit)
+    spent = time.process_time() - t
+    assert spent < limit + 0.5, spent
+    assert (w.count, w.refuted, w.steps) == (0, False, [])
+    # the time limit is wall-clock: on a loaded machine the counts may use it all ("limit");
+    # otherwise the candidate is false and the refutation is what runs out of time
+    assert w.status == "limit" or (w.status, w.logic) == ("false", "limit"), w
+    assert "time" in w.text()          # "not counted in time", "the time limit came first"

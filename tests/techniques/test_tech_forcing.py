@@ -2,7 +2,7 @@
 and a variant where the anti-knight links are essential.
 
 The public HoDoKu library has no forcing-chain cases (codes 1301-1304), so the reglib part
-lives in tests/test_reglib.py only through the ratchet file.
+lives in tests/techniques/test_reglib.py only through the ratchet file.
 """
 from __future__ import annotations
 
