@@ -118,11 +118,47 @@ def _king(g: Grid, c: int) -> list[int]:
     return sorted(set(g.orthogonal(c)) | set(g.diagonal_neighbours(c)))
 
 
+def _crossing(g: Grid, a: int, b: int) -> frozenset[int] | None:
+    """The step that a diagonal step between king neighbours ``a`` and ``b`` would cross
+    (the other diagonal of their 2x2 block, as a set of its two cells), or None for an
+    orthogonal step.
+
+    >>> g = Grid(9)
+    >>> sorted(_crossing(g, g.cell("r4c8"), g.cell("r5c9"))) == sorted(
+    ...     [g.cell("r4c9"), g.cell("r5c8")])
+    True
+    >>> _crossing(g, g.cell("r4c8"), g.cell("r4c9")) is None
+    True
+    """
+    (ra, ca), (rb, cb) = g.rc(a), g.rc(b)
+    if ra == rb or ca == cb:
+        return None
+    return frozenset((ra * g.n + cb, rb * g.n + ca))
+
+
+def _step_ok(g: Grid, a: int, b: int, steps: set[frozenset[int]]) -> bool:
+    """Whether the step ``a`` -> ``b`` leaves every drawn step of ``steps`` uncrossed: two
+    diagonal steps across the same 2x2 block would draw an X, and a line through it could
+    be read either way."""
+    cross = _crossing(g, a, b)
+    return cross is None or cross not in steps
+
+
 def _paths(g: Grid, rng: random.Random, used: set[int], ok: Callable[[list[int], int], bool],
            count: int, lengths: tuple[int, int], tries: int = 40) -> list[list[int]]:
     """Up to ``count`` disjoint random paths (king moves, cells not in ``used``) of
-    ``lengths`` cells, each extended only by cells ``x`` with ``ok(path, x)``."""
+    ``lengths`` cells, each extended only by cells ``x`` with ``ok(path, x)``. No diagonal
+    step crosses another of the paths' diagonal steps (:func:`_step_ok`): the lines drawn
+    never make an X, which a solver could not follow.
+
+    >>> g = Grid(9)
+    >>> paths = _paths(g, random.Random(3), set(), lambda p, x: True, 12, (4, 8))
+    >>> steps = [frozenset(s) for p in paths for s in zip(p, p[1:])]
+    >>> any(_crossing(g, *s) in steps for s in steps if _crossing(g, *s))
+    False
+    """
     out: list[list[int]] = []
+    steps: set[frozenset[int]] = set()
     free = [c for c in range(g.size) if c not in used]
     for _ in range(count * tries):
         if len(out) >= count or not free:
@@ -131,16 +167,22 @@ def _paths(g: Grid, rng: random.Random, used: set[int], ok: Callable[[list[int],
         if start in used:
             continue
         path = [start]
+        mine: set[frozenset[int]] = set()
         want = rng.randint(*lengths)
         while len(path) < want:
-            nxt = [x for x in _king(g, path[-1]) if x not in used and x not in path
+            at = path[-1]
+            nxt = [x for x in _king(g, at) if x not in used and x not in path
+                   and _step_ok(g, at, x, steps) and _step_ok(g, at, x, mine)
                    and ok(path, x)]
             if not nxt:
                 break
-            path.append(rng.choice(nxt))
+            x = rng.choice(nxt)
+            mine.add(frozenset((at, x)))
+            path.append(x)
         if len(path) >= lengths[0]:
             out.append(path)
             used.update(path)
+            steps |= mine
     return out
 
 
@@ -199,6 +241,7 @@ def place(family: str, g: Grid, sol: Sequence[int], rng: random.Random,
             out.append((family, (even if sol[c] % 2 == 0 else odd)(g.name(c))))
     elif family == "arrow":
         used: set[int] = set()
+        steps: set[frozenset[int]] = set()     # no shaft crosses another (_step_ok)
         cells = list(range(g.size))
         rng.shuffle(cells)
         for circle in cells:
@@ -206,18 +249,24 @@ def place(family: str, g: Grid, sol: Sequence[int], rng: random.Random,
                 continue
             for _ in range(10):
                 shaft: list[int] = []
+                mine: set[frozenset[int]] = set()
                 total = 0
                 at = circle
                 while total < sol[circle]:
                     nxt = [x for x in _king(g, at) if x not in used and x != circle
-                           and x not in shaft and total + sol[x] <= sol[circle]]
+                           and x not in shaft and total + sol[x] <= sol[circle]
+                           and _step_ok(g, at, x, steps)
+                           and _step_ok(g, at, x, mine)]
                     if not nxt:
                         break
-                    at = rng.choice(nxt)
+                    x = rng.choice(nxt)
+                    mine.add(frozenset((at, x)))
+                    at = x
                     shaft.append(at)
                     total += sol[at]
                 if total == sol[circle] and 2 <= len(shaft) <= 3:
                     used.update(shaft + [circle])
+                    steps |= mine
                     out.append((family, arrow([g.name(circle)], _names(g, shaft))))
                     break
     elif family == "whispers":

@@ -367,3 +367,34 @@ def test_9x9_families_levels_sweep(family, level):
     g = generate(family, level, seed=301, time_limit=None)[0]
     assert time.process_time() - t0 < SWEEP_CPU, (family, level)
     _check(g, [family], level)
+
+
+@pytest.mark.parametrize("family", ["thermo", "arrow", "whispers", "renban", "between"])
+def test_line_families_never_draw_an_x(family):
+    """No two diagonal steps of a family's lines (an arrow's shaft from its circle on)
+    cross in the same 2x2 block: drawn, they make an X that a solver cannot follow (a
+    thermometer R4C8-R5C9-R4C9-R5C8 came out of ``--variant thermo,kropki --seed 3``)."""
+    import random
+
+    from csp import Grid, Puzzle
+    from sudoku_csp.generate.fill import random_fill
+    from sudoku_csp.generate.rules import place
+    from variants.classic import classic
+
+    g = Grid(9)
+    crossings = lines = 0
+    for seed in range(12):
+        sol = random_fill(Puzzle(g).use(classic()), random.Random(seed))
+        els, _ = place(family, g, sol, random.Random(seed), False)
+        steps = []
+        for _, b in els:
+            cells = [g.cell(x) for x in (b.circle + b.shaft if family == "arrow"
+                                         else b.cells)]
+            steps += [(a, c) for a, c in zip(cells, cells[1:])]
+            lines += 1
+        drawn = {frozenset(s) for s in steps}
+        for a, c in steps:
+            (ra, ca), (rc, cc) = g.rc(a), g.rc(c)
+            if ra != rc and ca != cc:
+                crossings += frozenset((ra * 9 + cc, rc * 9 + ca)) in drawn
+    assert lines > 12 * 3 and crossings == 0
