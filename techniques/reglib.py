@@ -189,9 +189,9 @@ DEFAULT_LIBRARY = str(Path(__file__).resolve().parent.parent / "tests" / "data" 
 
 def write_known_failures(rep: Report, path: str, library: str) -> None:
     """Write the failing library lines of ``rep`` (one per line, with a comment header):
-    the strict-xfail ratchet read by tests/test_reglib.py."""
+    the strict-xfail ratchet read by tests/techniques/test_reglib.py."""
     head = (f"# Known failing cases of {Path(library).name} (strict xfail in "
-            "tests/test_reglib.py).\n"
+            "tests/techniques/test_reglib.py).\n"
             "# Regenerate: python -m techniques.reglib --write-known-failures "
             f"{path}\n# {rep.passed} passed, {rep.failed} failed\n")
     write_atomic(path, head + "".join(line + "\n" for line, _ in rep.failures))

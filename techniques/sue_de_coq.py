@@ -121,7 +121,7 @@ def _sdc_pair(an: Analysis, h1: int, h2: int, inter: int, rest1: int, rest2: int
     c2 = list(iter_cells(rest2))
     kernel = _kernel(an)
     if kernel is not None:
-        # the same patterns in the same order (tests/techniques/test_sdc_kernel.py); None:
+        # the same patterns in the same order (tests/techniques/test_enum_kernel.py); None:
         # a side too large for it
         found = kernel.sdc_pair(icells, [cand[c] for c in icells], c1, [cand[c] for c in c1],
                                 c2, [cand[c] for c in c2], max_cells, max_inter)
