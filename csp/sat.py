@@ -2392,6 +2392,19 @@ class SatSession:
         self._raw = (handle, *fns) + ((UNINTERRUPTIBLE[name],) if name in UNINTERRUPTIBLE
                                       else ())
 
+    def prefer(self, lits: Sequence[int]) -> None:
+        """Hint the solver's next decisions: each variable of ``lits`` is first tried with
+        that literal's sign (its *phase*). A hint only: every answer stays what it would
+        be (a solution is still a solution, a "none" still none); a solver without phases
+        ignores it."""
+        solver = self._solver
+        if solver is None:
+            return
+        try:
+            solver.set_phases(lits)
+        except (AttributeError, NotImplementedError):   # pragma: no cover
+            pass
+
     def conflicts(self) -> int:
         """Conflicts the current solver has met so far (all its calls)."""
         if self._solver is None:

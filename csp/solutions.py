@@ -1007,11 +1007,19 @@ def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
     nxt = time.perf_counter() + PROGRESS_EVERY
     misses = 0
     i = 0
+    # steering (STEER_CONFLICTS): decided after STEER_FIRST calls, again every STEER_EVERY
+    steer = False
+    check_at = s.calls + STEER_FIRST if STEER_CONFLICTS is not None else -1
     while i < len(todo):
         v = todo[i]
         if counts[v] >= cap:
             i += 1
             continue
+        if s.calls >= check_at >= 0:
+            steer = s.conflicts() <= STEER_CONFLICTS * s.calls
+            check_at = s.calls + STEER_EVERY
+        if steer:                      # towards the candidates still below the cap
+            s.prefer([w if counts[w] < cap else -w for w in todo])
         if misses >= REFUTE_RUN:
             rest = [w for w in todo[i:] if counts[w] < cap]
             act = s.new_var()
@@ -1046,6 +1054,20 @@ def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
 #: "none" answers in a row after which :func:`_sat_loop` asks about all the candidates
 #: left at once
 REFUTE_RUN = 3
+
+#: :func:`_sat_loop` steers the solver while its calls are cheap (at most this many
+#: conflicts a call, all calls so far): before each question, every candidate still below
+#: the cap is preferred true and every other false (:meth:`csp.sat.SatSession.prefer`, the
+#: solver's phases: a hint, never a change to an answer), so that a solution found holds
+#: many of those at once. Without it the solver's saved phases hand back a solution next to
+#: the last one, and the others pile up counts past the cap: an empty 16x16 with a cap of
+#: 8 saw 7,397 solutions in 5,481 calls (10 s), steered 2,108 in about 200 (0.85 s).
+#: Where each call is a search of its own (an empty non-consecutive 9x9: 1,100 conflicts a
+#: call), the hints cost more than they save (5.7 -> 9.7 s): no steering there. None: never
+STEER_CONFLICTS: int | None = 20
+#: ... decided after this many calls of the session, then again every STEER_EVERY calls
+STEER_FIRST = 4
+STEER_EVERY = 16
 
 
 # ---------------------------------------------------------------------------------------
