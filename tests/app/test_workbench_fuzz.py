@@ -1,0 +1,165 @@
+"""Hostile input to the setter's workbench: the ``listen`` protocol's messages (entered
+digits, centre marks, options and nonces of the wrong type) and the ``candidates``,
+``count``, ``report`` and ``why`` commands (seeded mutations of real f-puzzles documents,
+hostile option values and candidate specs).
+
+The server must answer every message with replies a strict JSON reader can read back
+(the browser's ``JSON.parse`` refuses ``NaN``), ``invalid`` with a one-line message for a
+bad one, never "internal error". The CLI must exit 0 or 1, or 2 with exactly one line on
+stderr, never a traceback; every limit bounds the whole call (CPU time). Seeded and fast.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+
+from conftest import DATA
+from sudoku_csp.workbench.server import handle_sync
+
+from test_fuzz_inputs import alarm, answers_cleanly
+
+FOUR = ".2.4....3......."             # a 4x4 with three solutions
+
+
+def _doc(puzzle: str = FOUR) -> dict:
+    from sudoku_csp.formats.fpuzzles import to_fpuzzles
+    from variants import classic_puzzle
+    return to_fpuzzles(classic_puzzle(puzzle))
+
+
+def _ask(command: str, doc: dict, nonce: Any = 1) -> list[dict]:
+    replies = handle_sync({"nonce": nonce, "command": command, "dataType": "fpuzzles",
+                           "data": json.dumps(doc)}, time_limit=10)
+    for r in replies:
+        json.dumps(r, allow_nan=False)      # what the browser can read back
+        if r["type"] == "invalid":
+            assert "internal error" not in r["message"] and "\n" not in r["message"], r
+    return replies
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), 1e30, 1.5,
+                                   True, [1], {"a": 1}, "x", "1.5", "\u0663"])
+def test_listen_entered_value_that_is_no_digit_is_invalid(value):
+    """A player's digit (``value`` without ``given``) is read as the reader reads a given:
+    an int, an integral float or a string of ASCII digits. Infinity was an internal error
+    (OverflowError); 1.5 and true were silently read as the digit 1."""
+    doc = _doc()
+    doc["grid"][0][0] = {"value": value}
+    [reply] = _ask("step", doc)
+    assert reply["type"] == "invalid" and "R1C1" in reply["message"], reply
+    assert "not a digit" in reply["message"]
+
+
+@pytest.mark.parametrize("value", [1, 1.0, "1"])
+def test_listen_entered_digit_forms_still_read(value):
+    doc = _doc()
+    doc["grid"][0][0] = {"value": value}
+    [reply] = _ask("solvepath", doc)
+    assert reply["type"] == "logical" and reply["cells"][0] == {"value": 1}, reply
+
+
+@pytest.mark.parametrize("marks", [[1, 1.5], [True], [0], [5], [10 ** 30], ["x"], "13", {},
+                                   [float("nan")]])
+def test_listen_bad_centre_marks_are_invalid_not_unsolvable(marks):
+    """Centre marks that are not digits of the grid were dropped, which could empty the
+    cell and answer "Board is invalid" (or no solutions) for a board that has them; now
+    they are a bad message naming the cell."""
+    doc = _doc()
+    doc["grid"][0][0] = {"centerPencilMarks": marks}
+    [reply] = _ask("step", doc)
+    assert reply["type"] == "invalid" and "R1C1" in reply["message"], reply
+    assert "centerPencilMarks" in reply["message"]
+
+
+def test_listen_good_centre_marks_still_narrow():
+    doc = _doc()
+    doc["grid"][0][0] = {"centerPencilMarks": [1, "3"]}      # r1c1 is 1 or 3
+    [reply] = _ask("solvepath", doc)
+    assert reply["type"] == "logical" and reply["isValid"], reply
+    assert reply["cells"][0] == {"value": 1}
+
+
+@pytest.mark.parametrize("nonce", [float("nan"), float("inf"), float("-inf")])
+@pytest.mark.parametrize("command", ["solve", "cancel", "dance"])
+def test_listen_nonce_that_json_cannot_hold_is_not_echoed(nonce, command):
+    """A NaN or infinite nonce was echoed, making replies no strict JSON reader (the
+    userscript's ``JSON.parse``) can read."""
+    text = json.dumps({"nonce": nonce, "command": command, "dataType": "fpuzzles",
+                       "data": json.dumps(_doc())})
+    replies = handle_sync(text, time_limit=10)
+    assert replies and all(r["nonce"] is None for r in replies), replies
+    json.dumps(replies, allow_nan=False)
+
+
+@pytest.mark.parametrize("option, words", [("truecandidatesnumsolutions=1e3", "whole number"),
+                                           ("truecandidatesnumsolutions=\u0663", "whole number"),
+                                           ("truecandidatesnumsolutions=" + "9" * 40, "large")])
+def test_listen_bad_solution_cap_is_invalid(option, words):
+    """The cap is ASCII digits (``int()`` also took '٣'; '1e3' was silently cap 1)."""
+    doc = _doc()
+    doc["truecandidatesoptions"] = [option]
+    [reply] = _ask("truecandidates", doc)
+    assert reply["type"] == "invalid" and words in reply["message"], reply
+
+
+def test_listen_solution_cap_still_read():
+    doc = _doc()
+    doc["truecandidatesoptions"] = ["truecandidatesnumsolutions= 8 "]
+    [reply] = _ask("truecandidates", doc)
+    assert reply["type"] == "truecandidates" and max(reply["solutionsPerCandidate"]) == 3
+
+
+# -- seeded mutations of real documents, through handle_sync -------------------------------
+HOSTILE: list[Any] = [None, True, 0, -1, 10 ** 30, 1.5, float("nan"), float("inf"), "", "x",
+                      "R99C99", "R0C0", "\u0661", [], {}, [None], [[]], ["R1C1", "R1C1"],
+                      "9" * 400]
+
+
+def _mutated_message(rng: random.Random, docs: list[dict]) -> dict:
+    doc = copy.deepcopy(rng.choice(docs))
+    n = doc["size"]
+    for _ in range(rng.randint(0, 2)):
+        key = rng.choice(sorted(doc))
+        if key == "grid" and rng.random() < 0.8 and isinstance(doc["grid"], list):
+            r, c = rng.randrange(n), rng.randrange(n)
+            field = rng.choice(["value", "centerPencilMarks", "given", "region"])
+            doc["grid"][r][c] = {**doc["grid"][r][c], field: rng.choice(HOSTILE + [1, 2, [1, 2]])}
+        elif isinstance(doc[key], list) and doc[key] and isinstance(doc[key][0], dict):
+            el = rng.choice(doc[key])
+            field = rng.choice(sorted(el))
+            el[field] = rng.choice(HOSTILE)
+        else:
+            doc[key] = rng.choice(HOSTILE)
+    if rng.random() < 0.3:
+        doc["truecandidatesoptions"] = rng.choice([["logical"], ["colored"], [None, 5],
+                                                   ["truecandidatesnumsolutions=x"], "logical"])
+    return {"nonce": rng.choice([1, "n", None, 1.5, float("nan"), [], {}]),
+            "command": rng.choice(["truecandidates", "solve", "check", "count", "solvepath",
+                                   "step"]),
+            "dataType": "fpuzzles", "data": json.dumps(doc)}
+
+
+def test_listen_mutated_documents_answered_cleanly():
+    rows = [json.loads(x) for x in (DATA / "fpuzzles_cc_by.jsonl").read_text().splitlines()]
+    docs = [r["fpuzzles_json"] for r in rows if r["size"] <= 6]
+    docs += [_doc(), _doc("1" + "." * 15)]
+    kinds: dict[str, int] = {}
+    for seed in range(150):
+        msg = _mutated_message(random.Random(seed), docs)
+        with alarm(30):
+            t0 = time.process_time()
+            replies = handle_sync(msg, time_limit=2)
+            assert time.process_time() - t0 < 8, (seed, msg["command"])
+        assert replies, seed
+        json.dumps(replies, allow_nan=False)
+        for r in replies:
+            kinds[r["type"]] = kinds.get(r["type"], 0) + 1
+            if r["type"] == "invalid":
+                assert "internal error" not in r["message"], (seed, r)
+                assert "\n" not in r["message"], (seed, r)
+    assert kinds.get("invalid", 0) >= 30 and len(kinds) >= 4, kinds
