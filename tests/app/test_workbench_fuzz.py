@@ -163,3 +163,28 @@ def test_listen_mutated_documents_answered_cleanly():
                 assert "internal error" not in r["message"], (seed, r)
                 assert "\n" not in r["message"], (seed, r)
     assert kinds.get("invalid", 0) >= 30 and len(kinds) >= 4, kinds
+
+
+# -- the CLI's workbench options -------------------------------------------------------------
+CLASSIC = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+@pytest.mark.parametrize("argv, words", [
+    # a true candidate was answered (exit 0) whatever --techniques said; a false one
+    # failed later without naming the option
+    (["why", CLASSIC, "r1c2=1", "--techniques", "bogus"], "argument --techniques: unknown"),
+    (["why", CLASSIC, "r1c3=1", "--techniques", "singles,"], "argument --techniques: empty"),
+    (["report", "1234" + "." * 12, "--techniques", "bogus"], "argument --techniques: unknown"),
+    # int() took other scripts' digits: '٣' was 3
+    (["why", CLASSIC, "r1c2=1", "--cap", "\u0663"], "argument --cap"),
+    (["report", "1234" + "." * 12, "--count-limit", "\u0663"], "argument --count-limit"),
+    (["listen", "--port", "\u0663"], "argument --port"),
+    (["listen", "--port", "70000"], "argument --port: must be 0..65535"),
+    (["listen", "--max-message", "\u0663\u0663\u0663\u0663"], "argument --max-message"),
+    # a huge --max-message lifted the websocket library's own frame cap with it
+    (["listen", "--max-message", "9" * 20], "argument --max-message: must be 1024..16777216"),
+    (["listen", "--max-message", "100"], "argument --max-message: must be 1024..16777216"),
+])
+def test_workbench_option_values_refused_up_front(argv, words, capsys):
+    rc, out, err = answers_cleanly(argv, capsys, repr(argv))
+    assert rc == 2 and words in err and out == "", (argv, err)
