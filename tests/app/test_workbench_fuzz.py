@@ -188,3 +188,23 @@ CLASSIC = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2..
 def test_workbench_option_values_refused_up_front(argv, words, capsys):
     rc, out, err = answers_cleanly(argv, capsys, repr(argv))
     assert rc == 2 and words in err and out == "", (argv, err)
+
+
+def test_report_time_limit_bounds_the_step_texts():
+    """"Whispering Rains" (f-puzzles set, row 69): the break-in's alternatives hold a Band
+    Arrangement of 48 eliminations whose text (worked out when first asked) followed 80,000
+    consequences: 5 s of CPU, so ``report --time-limit 2`` took 7 s of CPU (11 s on the
+    wall). The explanation now has a budget of its own (``WHY_WORK``) and the report stops
+    listing alternatives at its deadline."""
+    from conftest import fpuzzle_row
+    from sudoku_csp.formats.loader import load_one
+    from sudoku_csp.workbench.report import report
+    row = fpuzzle_row(69)
+    assert row["title"] == "Whispering Rains"
+    p = load_one(json.dumps(row["fpuzzles_json"])).puzzle.freeze()
+    t0 = time.process_time()
+    rep = report(p, time_limit=2)
+    texts = [a["text"] for a in rep.break_in["alternatives"]] if rep.break_in else []
+    spent = time.process_time() - t0
+    assert rep.status == "unique" and spent < 4.5, spent
+    assert all(t for t in texts)
