@@ -65,10 +65,12 @@ def run(args: argparse.Namespace) -> int:
     from csp.budget import Budget
 
     from ..workbench.report import report
-    from .options import left_of, load_puzzle
+    from .options import left_of, load_puzzle, output_folder
     out = args.output
     if out and not out.lower().endswith((".html", ".htm")):
         raise UsageError(f"{out}: the report is HTML (use a .html file name)")
+    if out:
+        output_folder(out)
     if args.count_limit < 1:
         raise UsageError("--count-limit must be at least 1")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too

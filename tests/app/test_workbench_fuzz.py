@@ -208,3 +208,18 @@ def test_report_time_limit_bounds_the_step_texts():
     spent = time.process_time() - t0
     assert rep.status == "unique" and spent < 4.5, spent
     assert all(t for t in texts)
+
+
+@pytest.mark.parametrize("argv", [
+    ["report", "1234" + "." * 12, "-o", "{tmp}/no/such/r.html", "--time-limit", "5"],
+    ["candidates", "1234" + "." * 12, "-o", "{tmp}/no/such/c.svg"],
+    ["why", "1234" + "." * 12, "r2c1=3", "-o", "{tmp}/no/such/w.svg"],
+])
+def test_output_folder_checked_before_the_work(argv, tmp_path, capsys):
+    """An ``-o`` file in a folder that does not exist was found out at the end: the answer
+    was worked out and printed, then the command exited 2 (``report`` naming the
+    step-through page it writes first, not the file asked for)."""
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    rc, out, err = answers_cleanly(argv, capsys, repr(argv))
+    assert rc == 2 and out == "" and "no such folder" in err, err
+    assert argv[argv.index("-o") + 1] in err
