@@ -223,3 +223,80 @@ def test_output_folder_checked_before_the_work(argv, tmp_path, capsys):
     rc, out, err = answers_cleanly(argv, capsys, repr(argv))
     assert rc == 2 and out == "" and "no such folder" in err, err
     assert argv[argv.index("-o") + 1] in err
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("r1c1=" + "9" * 5000, "the digit must be 1..4"),       # was an internal error (int())
+    ("r" + "9" * 5000 + "c1=1", "no cell"),
+    ("r\u0661c1=1", "expected a candidate"),                # \\d took other scripts' digits
+    ("r1c1=\u0663", "expected a candidate"),
+    ("r0c1=1", "no cell r0c1"), ("r5c1=1", "no cell r5c1"), ("r1c1=0", "the digit must be"),
+    ("r1c1=5", "the digit must be"), ("r1c1=E", "the digit must be"), ("r1c1", "expected"),
+    ("", "expected"), ("r1c1=1,r1c2=2", "expected"), ("r1c1<>1", "expected"),
+])
+def test_why_candidate_specs(spec, words, capsys):
+    rc, out, err = answers_cleanly(["why", "1234" + "." * 12, spec], capsys, repr(spec[:40]))
+    assert rc == 2 and words in err and len(err) < 300, err
+
+
+@pytest.mark.parametrize("spec, answer", [("R2C1=3", "r2c1=3 is true in"),
+                                          (" r02c01 = 4 ", "r2c1=4 is true in"),
+                                          ("r2c1=1", "r2c1=1 is not a candidate")])
+def test_why_candidate_specs_read(spec, answer, capsys):
+    rc, out, err = answers_cleanly(["why", "1234" + "." * 12, spec], capsys, spec)
+    assert rc == 0 and out.startswith(answer), out
+
+
+# -- a seeded fuzz of the four commands ------------------------------------------------------
+def _cli_case(rng: random.Random, docs: list[dict], tmp) -> list[str]:
+    import lzstring
+    doc = copy.deepcopy(rng.choice(docs))
+    if rng.random() < 0.5:
+        msg = _mutated_message(rng, [doc])
+        doc = json.loads(msg["data"])
+    form = rng.randrange(4)
+    text = json.dumps(doc)
+    if form == 1:
+        text = "https://www.f-puzzles.com/?load=" + lzstring.LZString().compressToBase64(text)
+    elif form == 2:
+        text = lzstring.LZString().compressToBase64(text)
+        text = text[:rng.randrange(len(text))] if rng.random() < 0.3 else text
+    elif form == 3:
+        text = rng.choice(["1234" + "." * 12, FOUR, "11" + "." * 14, "." * 36, CLASSIC,
+                           "1" * 16, "." * 17, ""])
+    cmd = rng.choice(["candidates", "count", "report", "why", "why"])
+    argv = [cmd, text]
+    pick = rng.random
+    if cmd == "candidates":
+        argv += rng.choice([[], ["--counts", rng.choice(["1", "3", "0", "-1", "x"])],
+                            ["--logical"], ["--logical", "--techniques", "singles"],
+                            ["--marks", rng.choice(["1 2", "x" * 50])]])
+    elif cmd == "count":
+        argv += rng.choice([[], ["--list"], ["--list", "--limit", "3"], ["--estimate"],
+                            ["--estimate", "--samples", rng.choice(["5", "0", "x"])],
+                            ["--limit", rng.choice(["1", "-5", "1e3", "\u0663"])]])
+    elif cmd == "report":
+        argv += rng.choice([["--no-without"], ["--count-limit", rng.choice(["5", "0"])],
+                            ["-o", str(tmp / rng.choice(["r.html", "r.svg", "no/r.html"]))]])
+    else:
+        argv.insert(2, rng.choice(["r1c1=1", "r2c3=4", "r9c9=9", "r1c1=A", "r0c0=1", "r1c1"]))
+        argv += rng.choice([[], ["--cap", rng.choice(["1", "0"])], ["--no-shorten"]])
+    if pick() < 0.5:
+        argv += ["--json"]
+    return argv + ["--time-limit", "1"]
+
+
+def test_workbench_commands_answer_hostile_input_cleanly(tmp_path, capsys):
+    """150 seeded command lines (mutated f-puzzles documents of the set, truncated payloads,
+    hostile option values): exit 0/1, or 2 with one line; each within its 1 s time limit
+    plus reading (CPU); all three exit codes occur."""
+    rows = [json.loads(x) for x in (DATA / "fpuzzles_cc_by.jsonl").read_text().splitlines()]
+    docs = [r["fpuzzles_json"] for r in rows if r["size"] <= 6] + [_doc(), _doc("1" + "." * 15)]
+    codes: dict[int, int] = {}
+    for seed in range(150):
+        argv = _cli_case(random.Random(seed), docs, tmp_path)
+        t0 = time.process_time()
+        rc, _out, _err = answers_cleanly(argv, capsys, f"seed {seed}: {argv[0]}")
+        assert time.process_time() - t0 < 4, (seed, argv[0])
+        codes[rc] = codes.get(rc, 0) + 1
+    assert all(codes.get(k, 0) >= 10 for k in (0, 1, 2)), codes
