@@ -135,6 +135,14 @@ class _Limits:
     def active(self) -> bool:
         return self.deadline is not None or self.cancelled is not None
 
+    def budget(self) -> Any:
+        """A :class:`csp.budget.Budget` of the deadline, for the SAT encoding to tick
+        (None without one)."""
+        if self.deadline is None:
+            return None
+        from .budget import Budget
+        return Budget(deadline=self.deadline)
+
     def check(self) -> None:
         if self.cancelled is not None and self.cancelled():
             raise Cancelled("search cancelled")
@@ -357,7 +365,7 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
         return
     from . import cnf_enum
     from .sat import SatSession
-    with SatSession(puzzle, start, defer=True) as s:
+    with SatSession(puzzle, start, defer=True, budget=limits.budget()) as s:
         en = cnf_enum.enumerator(s, keep=True)
         if en is not None:             # the compiled enumeration first (csp.cnf_enum)
             listed: list[bytes] = []   # what was yielded, compact, should it give up
@@ -400,7 +408,7 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
     set up. A walk that gives up walks again once on the other branching
     (:data:`csp.cnf_enum.COUNT_RETRY`) before the solver is set up."""
     cnf_enum, sat = _LATE or _late()
-    with sat.SatSession(puzzle, start, defer=True) as s:
+    with sat.SatSession(puzzle, start, defer=True, budget=limits.budget()) as s:
         en = cnf_enum.enumerator(s)
         retry = cnf_enum.COUNT_RETRY
         budget = None                  # the first walk's: cnf_enum.NODES
@@ -851,7 +859,8 @@ def _counts_pure(root: tuple[Any, list[int], list[int], int], res: CandidateCoun
 
 def _counts_by_sat(puzzle: Any, res: CandidateCounts, limits: _Limits,
                    progress: Callable[[int, int, int], Any] | None) -> None:
-    with (_LATE or _late())[1].SatSession(puzzle, res.cand, defer=True) as s:
+    with (_LATE or _late())[1].SatSession(puzzle, res.cand, defer=True,
+                                          budget=limits.budget()) as s:
         if s.cand is None:             # the root propagation failed: no solution
             res.refuted = list(res.cand)
             return

@@ -300,3 +300,25 @@ def test_workbench_commands_answer_hostile_input_cleanly(tmp_path, capsys):
         assert time.process_time() - t0 < 4, (seed, argv[0])
         codes[rc] = codes.get(rc, 0) + 1
     assert all(codes.get(k, 0) >= 10 for k in (0, 1, 2)), codes
+
+
+@pytest.mark.parametrize("key, element, copies", [
+    ("betweenline", {"lines": [["R1C1", "R1C2", "R1C3", "R1C4"]]}, 6000),
+    ("sandwichsum", {"cell": "R0C1", "value": "5"}, 12000),
+])
+def test_true_candidates_time_limit_bounds_the_encoding(key, element, copies):
+    """One rule given thousands of times over (a hostile or broken document, under the
+    input cap): the SAT encoding of true candidates had no deadline (``count`` had), so
+    ``candidates --time-limit 2`` ran for minutes (12,000 between lines: over 60 s; the
+    sandwich clues' encoding then filled the compiled enumerator with 375 million
+    literals). SatSession now takes the caller's budget."""
+    from sudoku_csp.formats.loader import load_one
+    from sudoku_csp.workbench import true_candidates
+    doc = {"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)], key: [element] * copies}
+    p = load_one(json.dumps(doc)).puzzle.freeze()
+    with alarm(60):
+        t0 = time.process_time()
+        res = true_candidates(p, time_limit=1)
+        spent = time.process_time() - t0
+    assert spent < 3, spent
+    assert res.status == "limit" or res.complete
