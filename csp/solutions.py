@@ -1164,7 +1164,12 @@ def estimate_count(puzzle: Any, cand: Sequence[int] | None = None, *, samples: i
         session = None
     else:
         from .sat import SatSession
-        session = SatSession(puzzle, setup, propagated=True) if setup is not None else None
+        try:                           # the encoding within the deadline too
+            session = SatSession(puzzle, setup, propagated=True,
+                                 budget=limits.budget()) if setup is not None else None
+        except (TimeLimitExceeded, Cancelled):
+            return Estimate(0.0, math.inf, 0, 0.0, math.inf,
+                            time_ms=(time.perf_counter() - t0) * 1000)
         probe = lambda r: _probe_general(eng, setup, r, session)  # noqa: E731
     values: list[float] = []
     found: set[tuple[int, ...]] = set()

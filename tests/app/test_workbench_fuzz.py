@@ -322,3 +322,19 @@ def test_true_candidates_time_limit_bounds_the_encoding(key, element, copies):
         spent = time.process_time() - t0
     assert spent < 3, spent
     assert res.status == "limit" or res.complete
+
+
+def test_estimate_time_limit_bounds_the_encoding():
+    """``count --estimate --time-limit 2`` on 12,000 copies of a between line ran over a
+    minute: the estimate's SAT session was encoded with no deadline."""
+    from csp.solutions import estimate_count
+    from sudoku_csp.formats.loader import load_one
+    doc = {"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)],
+           "betweenline": [{"lines": [["R1C1", "R1C2", "R1C3", "R1C4"]]}] * 6000}
+    p = load_one(json.dumps(doc)).puzzle.freeze()
+    with alarm(60):
+        t0 = time.process_time()
+        est = estimate_count(p, samples=100, time_limit=1)
+        spent = time.process_time() - t0
+    assert spent < 3, spent
+    assert est.samples == 0 or est.estimate >= 0
