@@ -608,13 +608,19 @@ class CandidateCounts:
                      if m >> d & 1 and not self.counts[base + d])
 
 
+#: the largest per-candidate count :func:`candidate_counts` tells: a larger cap is this one
+#: (2**31 - 1 solutions holding one candidate are days of counting)
+MAX_CAP = 2 ** 31 - 1
+
+
 @gc_paused()
 def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 1, *,
                      time_limit: float | None = None, cancel: Any = None,
                      progress: Callable[[int, int, int], Any] | None = None,
                      method: str = "auto") -> CandidateCounts:
     """True candidates of ``puzzle`` from the candidates ``cand`` (default: its initial
-    state), with per-candidate solution counts up to ``cap``. Never raises on a time limit
+    state), with per-candidate solution counts up to ``cap`` (at most :data:`MAX_CAP`).
+    Never raises on a time limit
     or cancellation: the result then says ``complete=False`` and holds what was decided.
     ``progress(solutions_seen, decided, total)`` is called every :data:`PROGRESS_EVERY`
     seconds (``decided`` of ``total`` candidates; the search decides all at its end).
@@ -625,8 +631,9 @@ def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 
     >>> res.status, res.solutions_seen, res.digits(6), res.count(6, 1), res.count(6, 2)
     ('multiple', 3, (1, 2), 1, 2)
     """
-    if cap < 1:
-        raise InvalidArgument(f"cap must be at least 1, got {cap}")
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise InvalidArgument(f"cap must be a whole number of at least 1, got {cap!r}")
+    cap = min(cap, MAX_CAP)            # (the compiled enumerator counts in a C int)
     t0 = time.perf_counter()
     limits = _Limits(time_limit, cancel)
     how = _pick_counting(puzzle, method)

@@ -338,3 +338,21 @@ def test_estimate_time_limit_bounds_the_encoding():
         spent = time.process_time() - t0
     assert spent < 3, spent
     assert est.samples == 0 or est.estimate >= 0
+
+
+@pytest.mark.parametrize("cap", [2 ** 31, 2 ** 63, 10 ** 20])
+def test_true_candidates_huge_cap(cap):
+    """A cap past a C int (``--counts 99999999999999999999``, the userscript's
+    ``truecandidatesnumsolutions=``) reached the compiled enumerator of a variant puzzle
+    as is: OverflowError (an internal error). A cap past csp.solutions.MAX_CAP is that."""
+    from conftest import fpuzzle_row
+    from csp.solutions import MAX_CAP
+    from sudoku_csp.formats.loader import load_one
+    from sudoku_csp.workbench import true_candidates
+    p = load_one(json.dumps(fpuzzle_row(0)["fpuzzles_json"])).puzzle.freeze()
+    res = true_candidates(p, cap=cap, time_limit=10)
+    assert res.complete and res.status == "unique" and res.cap == MAX_CAP
+    doc = fpuzzle_row(0)["fpuzzles_json"]
+    [reply] = _ask("truecandidates", {**doc, "truecandidatesoptions":
+                                      [f"truecandidatesnumsolutions={cap}"]})
+    assert reply["type"] == "truecandidates", reply
