@@ -2170,7 +2170,7 @@ class SatSession:
         self.calls = 0
         cand = list(puzzle.initial_state().cand if cand is None else cand)
         self.cand: list[int] | None = (cand if propagated
-                                       else _root_propagate(puzzle.engine(), cand))
+                                       else _root_propagate(puzzle.engine(), cand, budget))
         #: :attr:`cand` is the fixpoint of the puzzle's own engine (not a caller's
         #: ``propagated`` candidates): every plain binary relation's support table has
         #: been enforced on it (:class:`csp.cnf_enum.Decided` reads no relation again)
@@ -2553,17 +2553,19 @@ class SatSession:
             solver.conf_budget(-1)
 
 
-def _root_propagate(eng: Any, cand: list[int]) -> list[int] | None:
+def _root_propagate(eng: Any, cand: list[int],
+                    budget: Budget | None = None) -> list[int] | None:
     """The propagation of ``cand`` by the engine ``eng`` of a puzzle (the bitboard one for
     models made only of houses), None on a contradiction. ``cand`` is not changed. The
     houses' hidden singles wait for the other rules (``houses_last``: the same candidates,
     a third less time; on the workbench's cheap variant calls this was a third of the
-    call)."""
+    call). ``budget``: ticked by the general engine (a rule given thousands of times over
+    is thousands of propagator runs)."""
     if eng.pure:
         return propagate_pure(eng, cand)
     cand = cand[:]
     try:
-        eng.propagate(cand, None, houses_last=True)
+        eng.propagate(cand, None, houses_last=True, budget=budget)
     except Contradiction:
         return None
     return cand
