@@ -2155,7 +2155,8 @@ class SatSession:
 
     def __init__(self, puzzle: Any, cand: list[int] | None = None, *, propagated: bool = False,
                  table_budget: int = TABLE_BUDGET, state_budget: int = STATE_BUDGET,
-                 solver: str = TIMED_SOLVER, defer: bool = False) -> None:
+                 solver: str = TIMED_SOLVER, defer: bool = False,
+                 budget: Budget | None = None) -> None:
         try:
             import pysat.solvers  # noqa: F401
         except ImportError as e:       # pragma: no cover - python-sat is a dependency
@@ -2169,7 +2170,7 @@ class SatSession:
         self.calls = 0
         cand = list(puzzle.initial_state().cand if cand is None else cand)
         self.cand: list[int] | None = (cand if propagated
-                                       else _root_propagate(puzzle.engine(), cand))
+                                       else _root_propagate(puzzle.engine(), cand, budget))
         #: :attr:`cand` is the fixpoint of the puzzle's own engine (not a caller's
         #: ``propagated`` candidates): every plain binary relation's support table has
         #: been enforced on it (:class:`csp.cnf_enum.Decided` reads no relation again)
@@ -2202,6 +2203,9 @@ class SatSession:
         self._last = self.size * n + n     # literals above are auxiliary
         self._defer = defer
         self._budgets = (table_budget, state_budget)
+        #: the caller's deadline, ticked while the encoding is built (a rule given
+        #: thousands of times over makes an encoding that takes minutes)
+        self._budget = budget
         if defer and (not self.free or self.houses is not None):
             # decided at the root: the caller may answer from :attr:`cand` alone (the
             # compiled enumerator of csp.cnf_enum checks the rules on it); all-different
@@ -2229,8 +2233,8 @@ class SatSession:
         # a deferred session's encoding is for the compiled enumerator first: compact, and
         # the compiled writers' clauses packed (Encoding.packed; the solver, if it comes
         # to one, takes them unpacked)
-        enc = self.enc = encode(puzzle, self.cand, *self._budgets, compact=self._defer,
-                                packed=self._defer)
+        enc = self.enc = encode(puzzle, self.cand, *self._budgets, budget=self._budget,
+                                compact=self._defer, packed=self._defer)
         self.lazy = enc.lazy
         #: a deferred session's extra clauses start with the support clauses of its
         #: binary relations (:func:`csp.cnf_enum.relation_supports`): they follow from the
@@ -2562,17 +2566,19 @@ class SatSession:
             solver.conf_budget(-1)
 
 
-def _root_propagate(eng: Any, cand: list[int]) -> list[int] | None:
+def _root_propagate(eng: Any, cand: list[int],
+                    budget: Budget | None = None) -> list[int] | None:
     """The propagation of ``cand`` by the engine ``eng`` of a puzzle (the bitboard one for
     models made only of houses), None on a contradiction. ``cand`` is not changed. The
     houses' hidden singles wait for the other rules (``houses_last``: the same candidates,
     a third less time; on the workbench's cheap variant calls this was a third of the
-    call)."""
+    call). ``budget``: ticked by the general engine (a rule given thousands of times over
+    is thousands of propagator runs)."""
     if eng.pure:
         return propagate_pure(eng, cand)
     cand = cand[:]
     try:
-        eng.propagate(cand, None, houses_last=True)
+        eng.propagate(cand, None, houses_last=True, budget=budget)
     except Contradiction:
         return None
     return cand

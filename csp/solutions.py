@@ -135,6 +135,14 @@ class _Limits:
     def active(self) -> bool:
         return self.deadline is not None or self.cancelled is not None
 
+    def budget(self) -> Any:
+        """A :class:`csp.budget.Budget` of the deadline, for the SAT encoding to tick
+        (None without one)."""
+        if self.deadline is None:
+            return None
+        from .budget import Budget
+        return Budget(deadline=self.deadline)
+
     def check(self) -> None:
         if self.cancelled is not None and self.cancelled():
             raise Cancelled("search cancelled")
@@ -357,7 +365,7 @@ def iter_solutions(puzzle: Any, cand: Sequence[int] | None = None, *,
         return
     from . import cnf_enum
     from .sat import SatSession
-    with SatSession(puzzle, start, defer=True) as s:
+    with SatSession(puzzle, start, defer=True, budget=limits.budget()) as s:
         en = cnf_enum.enumerator(s, keep=True)
         if en is not None:             # the compiled enumeration first (csp.cnf_enum)
             listed: list[bytes] = []   # what was yielded, compact, should it give up
@@ -400,7 +408,7 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
     set up. A walk that gives up walks again once on the other branching
     (:data:`csp.cnf_enum.COUNT_RETRY`) before the solver is set up."""
     cnf_enum, sat = _LATE or _late()
-    with sat.SatSession(puzzle, start, defer=True) as s:
+    with sat.SatSession(puzzle, start, defer=True, budget=limits.budget()) as s:
         en = cnf_enum.enumerator(s)
         retry = cnf_enum.COUNT_RETRY
         budget = None                  # the first walk's: cnf_enum.NODES
@@ -600,13 +608,19 @@ class CandidateCounts:
                      if m >> d & 1 and not self.counts[base + d])
 
 
+#: the largest per-candidate count :func:`candidate_counts` tells: a larger cap is this one
+#: (2**31 - 1 solutions holding one candidate are days of counting)
+MAX_CAP = 2 ** 31 - 1
+
+
 @gc_paused()
 def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 1, *,
                      time_limit: float | None = None, cancel: Any = None,
                      progress: Callable[[int, int, int], Any] | None = None,
                      method: str = "auto") -> CandidateCounts:
     """True candidates of ``puzzle`` from the candidates ``cand`` (default: its initial
-    state), with per-candidate solution counts up to ``cap``. Never raises on a time limit
+    state), with per-candidate solution counts up to ``cap`` (at most :data:`MAX_CAP`).
+    Never raises on a time limit
     or cancellation: the result then says ``complete=False`` and holds what was decided.
     ``progress(solutions_seen, decided, total)`` is called every :data:`PROGRESS_EVERY`
     seconds (``decided`` of ``total`` candidates; the search decides all at its end).
@@ -617,8 +631,9 @@ def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 
     >>> res.status, res.solutions_seen, res.digits(6), res.count(6, 1), res.count(6, 2)
     ('multiple', 3, (1, 2), 1, 2)
     """
-    if cap < 1:
-        raise InvalidArgument(f"cap must be at least 1, got {cap}")
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise InvalidArgument(f"cap must be a whole number of at least 1, got {cap!r}")
+    cap = min(cap, MAX_CAP)            # (the compiled enumerator counts in a C int)
     t0 = time.perf_counter()
     limits = _Limits(time_limit, cancel)
     how = _pick_counting(puzzle, method)
@@ -851,7 +866,8 @@ def _counts_pure(root: tuple[Any, list[int], list[int], int], res: CandidateCoun
 
 def _counts_by_sat(puzzle: Any, res: CandidateCounts, limits: _Limits,
                    progress: Callable[[int, int, int], Any] | None) -> None:
-    with (_LATE or _late())[1].SatSession(puzzle, res.cand, defer=True) as s:
+    with (_LATE or _late())[1].SatSession(puzzle, res.cand, defer=True,
+                                          budget=limits.budget()) as s:
         if s.cand is None:             # the root propagation failed: no solution
             res.refuted = list(res.cand)
             return
@@ -1177,7 +1193,12 @@ def estimate_count(puzzle: Any, cand: Sequence[int] | None = None, *, samples: i
         session = None
     else:
         from .sat import SatSession
-        session = SatSession(puzzle, setup, propagated=True) if setup is not None else None
+        try:                           # the encoding within the deadline too
+            session = SatSession(puzzle, setup, propagated=True,
+                                 budget=limits.budget()) if setup is not None else None
+        except (TimeLimitExceeded, Cancelled):
+            return Estimate(0.0, math.inf, 0, 0.0, math.inf,
+                            time_ms=(time.perf_counter() - t0) * 1000)
         probe = lambda r: _probe_general(eng, setup, r, session)  # noqa: E731
     values: list[float] = []
     found: set[tuple[int, ...]] = set()

@@ -744,6 +744,11 @@ WHY_RULE_TUPLES = 4096
 #: groups of candidates whose representative's whole reasoning the text spells out (the
 #: others name only where theirs ends)
 WHY_SHOWN = 3
+#: consequences (:meth:`_Why._step`) one step's explanation may follow in all: past it,
+#: the splits and the case searches stop and say what they saw (about a second; the
+#: explanations of the solve paths of the f-puzzles set take at most 15,000, the one that
+#: prompted it 80,000: 5 s of a report's 2)
+WHY_WORK = 20_000
 
 
 class _Trial:
@@ -823,6 +828,7 @@ class _Why:
         self.doms = doms
         self.fb = forbid
         self.groups = groups
+        self.work = 0              # consequences followed so far (see WHY_WORK)
         self.houses = houses
         self.required = list(required) + [0] * (len(groups) - len(required))
         self.namer = an.grid.namer
@@ -904,6 +910,7 @@ class _Why:
         followed, False when nothing does. Order: a cell's last digit, a house's only place
         (or none) for a digit it lacks, a house with fewer digits than open cells, digits
         that leave a rule-joined neighbour nothing, a long rule's supports."""
+        self.work += 1
         dom, placed = t.dom, t.placed
         for j, m in enumerate(dom):
             if j not in placed and not m & (m - 1):
@@ -1001,7 +1008,7 @@ class _Why:
         best: _Proof | None = None
         k = len(t.events)
         for tried, cases in enumerate(self._splits(t)):
-            if tried >= WHY_SPLITS:
+            if tried >= WHY_SPLITS or self.work > WHY_WORK:
                 break
             proofs = []
             for j, v, why in cases:
@@ -1020,7 +1027,8 @@ class _Why:
     def search(self, i: int, d: int) -> _Proof:
         """The dead ends of a search through the cases of open cell ``i`` holding ``d``
         (branching on the cell with the fewest digits, each case followed as in
-        :meth:`prove`), at most :data:`WHY_SEARCH` positions."""
+        :meth:`prove`), at most :data:`WHY_SEARCH` positions (fewer once the explanation
+        has followed :data:`WHY_WORK` consequences)."""
         t = _Trial(self.doms[:])
         end = self._follow(t, i, d, ("trial",))
         ends: list[End] = []
@@ -1028,7 +1036,7 @@ class _Why:
 
         def walk(u: _Trial) -> bool:
             seen[0] += 1
-            if seen[0] > WHY_SEARCH:
+            if seen[0] > WHY_SEARCH or self.work > WHY_WORK:
                 return False
             open_ = [j for j in range(len(u.dom)) if j not in u.placed]
             if not open_:
@@ -1103,6 +1111,8 @@ class _Why:
             said = ", ".join(f"{k} ({n})" for k, n in top[:3])
             rest = len(top) - 3
             more = f", {rest} other end{'s' if rest > 1 else ''}" if rest > 0 else ""
+            if not count:
+                return f"{head}: no short chain; not searched further (the explanation's budget)"
             return (f"{head}: no short chain; tried case by case through the other cells, "
                     f"{'all ' if complete else 'the first '}{count} cases fail: {said}{more}")
         chain = self.chain_text(p, 1)
@@ -1153,6 +1163,7 @@ class _Reasons:
 
     def _work(self) -> None:
         why = self.why
+        why.work = 0
         proofs = [why.prove(i, d, split=False) for i, d in self.elims]
         # the split search (and the case search) only for what the plain one leaves
         proofs = [p or why.prove(i, d) for p, (i, d) in zip(proofs, self.elims)]

@@ -24,21 +24,43 @@ from . import COMMANDS
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``listen`` on the CLI's subparsers."""
-    from ..workbench.server import DEFAULT_PORT, MAX_MESSAGE
-    from .options import seconds
+    from ..workbench.server import DEFAULT_PORT, MAX_MESSAGE, TRANSPORT_MAX
+    from .options import seconds, whole_number
     c = sub.add_parser("listen", help=COMMANDS["listen"])
     c.add_argument("--host", default="localhost",
                    help="address to listen on (default localhost: this machine only)")
-    c.add_argument("--port", type=int, default=DEFAULT_PORT,
-                   help=f"port (default {DEFAULT_PORT}, the userscript's)")
-    c.add_argument("--max-message", type=int, default=MAX_MESSAGE, metavar="BYTES",
-                   help=f"largest message read (default {MAX_MESSAGE}); larger ones get "
-                        "'invalid'")
+    c.add_argument("--port", type=_in_range(0, 65535, whole_number),
+                   default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}, the userscript's)")
+    c.add_argument("--max-message", type=_in_range(1024, TRANSPORT_MAX, whole_number),
+                   default=MAX_MESSAGE, metavar="BYTES",
+                   help=f"largest message read, 1024 to {TRANSPORT_MAX} (default "
+                        f"{MAX_MESSAGE}); larger ones get 'invalid'")
     c.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds a job may run (default: until cancelled)")
     c.add_argument("--verbose", action="store_true", help="log each command on stderr")
     c.set_defaults(run=run)
     return c
+
+
+def _in_range(low: int, high: int, read: Any) -> Any:
+    """An argparse ``type=``: a whole number in ASCII digits (``read``) from ``low`` to
+    ``high``.
+
+    >>> from sudoku_csp.commands.options import whole_number
+    >>> _in_range(0, 65535, whole_number)("4545")
+    4545
+    >>> _in_range(0, 65535, whole_number)("70000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be 0..65535, got 70000
+    """
+    def whole(text: str) -> int:
+        value = read(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low}..{high}, got {value}")
+        return value
+    whole.__name__ = f"whole number {low}..{high}"
+    return whole
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,10 +72,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("listen needs the websockets package "
                          "(pip install \"sudoku-csp[listen]\")") from None
     from ..workbench.server import ListenServer, ready_process
-    if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port must be 0..65535, got {args.port}")
-    if args.max_message < 1024:
-        raise UsageError("--max-message must be at least 1024")
     server = ListenServer(args.host, args.port, args.max_message, args.time_limit,
                           args.verbose)
     try:

@@ -225,7 +225,27 @@ def picture_output(out: str | None) -> str | None:
         except (ImportError, OSError):
             raise RenderError("PNG output needs cairosvg and libcairo "
                               "(pip install \"sudoku-csp[render]\")") from None
+    output_folder(out)
     return out
+
+
+def output_folder(out: str) -> None:
+    """Check, before a command does its work, that the folder of its ``-o`` file exists
+    (else the answer would be worked out, printed, and then refused with exit 2); raises
+    :class:`sudoku_csp.errors.UsageError`.
+
+    >>> output_folder("x.svg")
+    >>> output_folder("/no/such/folder/x.svg")
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.errors.UsageError: /no/such/folder/x.svg: no such folder /no/such/folder
+    """
+    import os
+
+    from ..errors import UsageError
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        raise UsageError(f"{out}: no such folder {folder}")
 
 
 def progress_wanted(mode: str) -> bool:

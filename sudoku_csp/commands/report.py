@@ -31,7 +31,7 @@ from typing import Any
 from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
 from .count import Progress
-from .options import add_puzzle_options, seconds
+from .options import add_puzzle_options, at_least, seconds, techniques
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -43,13 +43,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     r.add_argument("-o", "--output", default=None, metavar="FILE.html",
                    help="also write the report as an HTML page (and the step-through of "
                         "its logic solve next to it)")
-    r.add_argument("--techniques", default="default",
+    r.add_argument("--techniques", default="default", type=techniques,
                    help="technique selection of the logic solve (default, all, families or "
                         "names, comma-separated)")
     r.add_argument("--time-limit", type=seconds, default=120.0,
                    help="seconds for the whole report (default 120; the logic solve gets "
                         "at most half; what is cut short is said in the notes)")
-    r.add_argument("--count-limit", type=int, default=1000, metavar="N",
+    r.add_argument("--count-limit", type=at_least(1), default=1000, metavar="N",
                    help="stop counting solutions at N (default 1000)")
     r.add_argument("--no-without", action="store_true",
                    help="do not solve again without each element the puzzle does not need")
@@ -65,10 +65,12 @@ def run(args: argparse.Namespace) -> int:
     from csp.budget import Budget
 
     from ..workbench.report import report
-    from .options import left_of, load_puzzle
+    from .options import left_of, load_puzzle, output_folder
     out = args.output
     if out and not out.lower().endswith((".html", ".htm")):
         raise UsageError(f"{out}: the report is HTML (use a .html file name)")
+    if out:
+        output_folder(out)
     if args.count_limit < 1:
         raise UsageError("--count-limit must be at least 1")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too

@@ -28,7 +28,8 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
-from .options import add_puzzle_options, line_meanings, picture_output, seconds
+from .options import (add_puzzle_options, at_least, line_meanings, picture_output, seconds,
+                      techniques)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -39,9 +40,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     w.add_argument("candidate", help="the candidate, like r5c3=7")
     w.add_argument("--marks", default=None, metavar="GRID",
                    help="pencil marks (text or file) of PUZZLE's current state")
-    w.add_argument("--cap", type=int, default=100, metavar="N",
+    w.add_argument("--cap", type=at_least(1), default=100, metavar="N",
                    help="stop counting the solutions that hold it at N (default 100)")
-    w.add_argument("--techniques", default="default",
+    w.add_argument("--techniques", default="default", type=techniques,
                    help="technique selection of the refutation (default, all, families or "
                         "names, comma-separated)")
     w.add_argument("--time-limit", type=seconds, default=60.0,

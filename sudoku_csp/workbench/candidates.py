@@ -30,7 +30,7 @@ from csp.engine import _engine_kernel
 from csp.errors import InvalidArgument
 from csp.kernel import active
 from csp.events import Contradiction
-from csp.solutions import CandidateCounts, candidate_counts
+from csp.solutions import MAX_CAP, CandidateCounts, candidate_counts
 
 __all__ = ["TrueCandidates", "true_candidates", "start_state", "load_puzzle"]
 
@@ -218,7 +218,7 @@ def true_candidates(puzzle: Puzzle | str, *, state: State | None = None,
     except Contradiction:              # the marks already contradict
         st = None
     if st is None:
-        cc = CandidateCounts(p.grid.n, p.grid.size, cap, [0] * p.grid.size,
+        cc = CandidateCounts(p.grid.n, p.grid.size, min(cap, MAX_CAP), [0] * p.grid.size,
                              [0] * (p.grid.size * p.grid.n + p.grid.n + 1),
                              [0] * p.grid.size, complete=True)
     else:
@@ -226,7 +226,7 @@ def true_candidates(puzzle: Puzzle | str, *, state: State | None = None,
                               progress=progress, method=method)
     size = p.grid.size
     candidates, flat = _per_cell(cc)
-    res = TrueCandidates(p, cap, cc.status, candidates, flat, cc.solutions_seen, cc.complete,
+    res = TrueCandidates(p, cc.cap, cc.status, candidates, flat, cc.solutions_seen, cc.complete,
                          logical=logical, solution=cc.solution, raw=cc)
     if not cc.complete:
         res.undecided = [f"{p.grid.name(c)}={d}" for c in range(size) for d in cc.undecided(c)]

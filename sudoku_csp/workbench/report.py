@@ -723,9 +723,16 @@ def _break_in(rep: Report, solver: StepSolver, steps: Sequence[Step],
                                       _phase(deadline, BREAK_IN_SECONDS))
     run = [_step_info(s, i) for i, s in enumerate(steps[first:first + 6], first)]
     nxt = next((k for k, s in enumerate(run) if s["level"] == EASY), len(run))
+    # a step's text is worked out when first asked, and some (an arrangement's "why")
+    # take seconds: the report's deadline bounds them too
+    alternatives = []
+    for _t, s in _rank(found):
+        if deadline is not None and time.perf_counter() > deadline:
+            complete = False
+            break
+        alternatives.append(_step_info(s))
     rep.break_in = {"index": first, "step": _step_info(steps[first], first),
-                    "steps": run[:max(1, nxt)],
-                    "alternatives": [_step_info(s) for _t, s in _rank(found)],
+                    "steps": run[:max(1, nxt)], "alternatives": alternatives,
                     "cut": cut, "complete": complete}
     if not complete:
         rep.notes.append("the steps available at the break-in were not all listed in time")

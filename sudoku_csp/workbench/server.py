@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import math
 import sys
 import threading
 import time
@@ -73,6 +74,10 @@ DISABLED_LOGIC = {
 STREAM_EVERY = 0.5
 
 Send = Callable[[dict], None]
+
+
+def _show_text(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 class BadMessage(Exception):
@@ -120,7 +125,12 @@ def parse_message(text: str | bytes, limit: int = MAX_MESSAGE) -> dict:
 
 
 def _nonce(msg: dict) -> Any:
+    """The message's nonce, echoed in every reply: a number or a string; anything else
+    (and NaN or an infinity, which a strict JSON reader such as the browser's cannot read
+    back) is None."""
     n = msg.get("nonce")
+    if isinstance(n, float) and not math.isfinite(n):
+        return None
     return n if isinstance(n, (int, float, str)) and not isinstance(n, bool) else None
 
 
@@ -200,12 +210,15 @@ class Job:
         for opt in opts if isinstance(opts, list) else ():
             o = str(opt).lower()
             if o.startswith("truecandidatesnumsolutions="):
-                try:
-                    k = int(o.partition("=")[2])
-                except ValueError:
-                    continue
-                if k > 0:
-                    cap = k
+                text = o.partition("=")[2].strip()
+                if not (text.isascii() and text.isdigit()):
+                    raise BadMessage(f"truecandidatesnumsolutions={_show_text(text)}: expected "
+                                     "a whole number of solutions")
+                if len(text) > 30:
+                    raise BadMessage(f"truecandidatesnumsolutions={_show_text(text)}: "
+                                     "too large")
+                if int(text) > 0:
+                    cap = int(text)
             elif o == "colored":
                 cap = max(cap, 8)
             elif o == "logical":
@@ -288,6 +301,8 @@ class Job:
         cell's marks narrow its candidates). Second: the marks already are the candidates
         that placing the digits leaves (else a step first shows those)."""
         from csp.links import link_tables
+
+        from ..formats.fpuzzles.read import _show, to_int
         n = p.grid.n
         st = p.initial_state()
         links = link_tables(p)
@@ -298,10 +313,11 @@ class Job:
             v = cell.get("value")
             if st.placed[c] or v in (None, "", 0):
                 continue
-            try:
-                d = int(v)
-            except (TypeError, ValueError):
-                raise BadMessage(f"R{c // n + 1}C{c % n + 1}: value {v!r} is not a digit") from None
+            try:               # as the reader takes a given: 3, 3.0 or "3"; never 1.5 or true
+                d = to_int(v, f"R{c // n + 1}C{c % n + 1}: value")
+            except SudokuCSPError:
+                raise BadMessage(f"R{c // n + 1}C{c % n + 1}: value {_show(v)} is not a "
+                                 f"digit") from None
             if not 1 <= d <= n:
                 raise BadMessage(f"R{c // n + 1}C{c % n + 1}: value {d} is not a digit 1..{n}")
             if not st.cand[c] >> d & 1:
@@ -322,11 +338,20 @@ class Job:
                 continue
             cell = rows[c // n][c % n]
             marks = cell.get("centerPencilMarks")
-            if isinstance(marks, list) and marks:
+            if marks is not None and not isinstance(marks, list):
+                raise BadMessage(f"R{c // n + 1}C{c % n + 1}: centerPencilMarks must be a "
+                                 f"list of digits, not {_show(marks)}")
+            if marks:
                 m = 0
-                for x in marks:
-                    if isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= n:
-                        m |= 1 << x
+                for x in marks:     # a mark that is no digit would wrongly empty the cell
+                    try:
+                        d = to_int(x, "mark")
+                    except SudokuCSPError:
+                        d = 0
+                    if not 1 <= d <= n:
+                        raise BadMessage(f"R{c // n + 1}C{c % n + 1}: centerPencilMarks holds "
+                                         f"{_show(x)}, not a digit 1..{n}")
+                    m |= 1 << d
                 if m & ~base[c]:       # marks the placed digits already rule out
                     marks_given = False
                 st.cand[c] &= m

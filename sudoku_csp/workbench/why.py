@@ -67,7 +67,11 @@ CONTRADICTION = "#d00000"
 #: whole grid, and every step before it is kept
 LOCAL_FAMILIES = frozenset({"singles", "intersections", "subsets", "fish"})
 
-_CANDIDATE = re.compile(r"^\s*[rR](\d+)\s*[cC](\d+)\s*=\s*([0-9A-Za-z]+)\s*$")
+_CANDIDATE = re.compile(r"^\s*[rR](\d+)\s*[cC](\d+)\s*=\s*([0-9A-Za-z]+)\s*$", re.ASCII)
+
+
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def parse_candidate(puzzle: Puzzle, text: str) -> tuple[int, int]:
@@ -85,22 +89,25 @@ def parse_candidate(puzzle: Puzzle, text: str) -> tuple[int, int]:
     """
     m = _CANDIDATE.match(text)
     if not m:
-        raise InvalidArgument(f"{text!r}: expected a candidate like r5c3=7")
+        raise InvalidArgument(f"{_quote(text)}: expected a candidate like r5c3=7")
     g = puzzle.grid
+    row, col = (x.lstrip("0") or "0" for x in m.group(1, 2))
     try:
-        cell = g.cell(f"r{m.group(1)}c{m.group(2)}")
+        if len(row) > 3 or len(col) > 3:
+            raise ValueError
+        cell = g.cell(f"r{row}c{col}")
     except Exception:            # noqa: BLE001 - the grid's own message says where
-        raise InvalidArgument(f"{text!r}: no cell r{m.group(1)}c{m.group(2)} in the "
+        raise InvalidArgument(f"{_quote(text)}: no cell r{row[:6]}c{col[:6]} in the "
                               f"{g.n}x{g.n} grid") from None
     sym = m.group(3).upper()
-    if sym.isdigit():
-        digit = int(sym)
+    if sym.isdigit():            # (a number of thousands of digits: no digit either)
+        digit = int(sym) if len(sym.lstrip("0")) <= 3 else 0
     elif len(sym) == 1 and sym in SYMBOLS:
         digit = SYMBOLS.index(sym) + 1
     else:
         digit = 0
     if not 1 <= digit <= g.n:
-        raise InvalidArgument(f"{text!r}: the digit must be 1..{g.n}")
+        raise InvalidArgument(f"{_quote(text)}: the digit must be 1..{g.n}")
     return cell, digit
 
 
