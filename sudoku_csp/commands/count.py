@@ -226,7 +226,8 @@ def _estimate(p: Any, args: argparse.Namespace, budget: Any) -> int:
                           "exact": est.exact, "method": "knuth",
                           "time_ms": round(est.time_ms, 3)}))
     elif est.exact:
-        print(f"{est.estimate:.0f} solutions (counted exactly: a small search tree)")
+        n = round(est.estimate)
+        print(f"{n} solution{'' if n == 1 else 's'} (counted exactly: a small search tree)")
     else:
         print(f"~{est.estimate:.4g} solutions (95 % interval {est.low:.4g} .. {est.high:.4g}, "
               f"{est.samples} probes, +-{est.rel_err:.1f} %)")

@@ -231,8 +231,8 @@ def picture_output(out: str | None) -> str | None:
 
 def output_folder(out: str) -> None:
     """Check, before a command does its work, that the folder of its ``-o`` file exists
-    (else the answer would be worked out, printed, and then refused with exit 2); raises
-    :class:`sudoku_csp.errors.UsageError`.
+    and that the name is not a folder itself (else the answer would be worked out,
+    printed, and then refused with exit 2); raises :class:`sudoku_csp.errors.UsageError`.
 
     >>> output_folder("x.svg")
     >>> output_folder("/no/such/folder/x.svg")
@@ -246,6 +246,8 @@ def output_folder(out: str) -> None:
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise UsageError(f"{out}: no such folder {folder}")
+    if os.path.isdir(out):
+        raise UsageError(f"{out}: is a directory, not a file to write")
 
 
 def progress_wanted(mode: str) -> bool:

@@ -272,8 +272,7 @@ def load_arg(arg: str, stdin: IO[str] | None = None, parse: bool = True,
         return
     if os.path.isdir(arg):
         raise ParseError(f"{arg}: is a directory, not a puzzle file")
-    looks_like_path = arg.endswith((".txt", ".json", ".jsonl", ".sdk")) and len(arg) < 100
-    if looks_like_path:
+    if _looks_like_path(arg):
         raise ParseError(f"{arg}: no such file")
     error = bad_utf8(arg)
     if error is not None:
@@ -471,6 +470,16 @@ def read_text_file(path: str, cap: int | None = None) -> str:
                          f"at column {column}") from None
 
 
+def _looks_like_path(arg: str) -> bool:
+    """Whether an argument that names no file was meant as one (a puzzle or pencil-mark
+    file's extension, short): "no such file" says more than a parse error of its text.
+
+    >>> _looks_like_path("puzzles/hard.txt"), _looks_like_path("1234 ..." + "5" * 9)
+    (True, False)
+    """
+    return arg.endswith((".txt", ".json", ".jsonl", ".sdk")) and len(arg) < 100
+
+
 def _read(arg: str, stdin: IO[str] | None, cap: int | None = None) -> str | None:
     """The text of a file argument or of stdin (``-``); None for other arguments. ``cap``:
     a look at the first ``cap`` bytes of a file only (bytes that are not UTF-8 read as
@@ -516,5 +525,7 @@ def load_state(arg: str, marks: str | None = None, stdin: IO[str] | None = None,
     if marks is None:
         return puzzle.pencilmarks()
     mtext = _read(marks, stdin, MAX_MARKS_CHARS + 1)
+    if mtext is None and _looks_like_path(marks):
+        raise ParseError(f"--marks {one_line(marks)}: no such file")
     return marks_state(check_size(mtext if mtext is not None else marks, "--marks text",
                                   MAX_MARKS_CHARS), puzzle)

@@ -152,3 +152,23 @@ def test_count_estimate(capsys) -> None:
     rc, out, _ = run(capsys, "count", "." * 16, "--estimate", "--json")
     d = json.loads(out)
     assert d["exact"] and d["estimate"] == d["low"] == d["high"] == 288
+
+
+def test_count_estimate_of_one_solution_says_solution(capsys) -> None:
+    """A tree small enough to count exactly, with one solution: "1 solution", not "1
+    solutions" (the plural for every other count)."""
+    rc, out, _ = run(capsys, "count", UNIQUE, "--estimate")
+    assert rc == 0 and out.startswith("1 solution (counted exactly")
+    rc, out, _ = run(capsys, "count", SMALL, "--estimate")
+    assert rc == 0 and out.startswith("3 solutions (counted exactly")
+
+
+@pytest.mark.parametrize("command", [["candidates"], ["why", "r1c1=4"]])
+def test_marks_file_that_does_not_exist(capsys, tmp_path, command) -> None:
+    """``--marks`` names a file that is not there: "no such file", as for PUZZLE, not a
+    parse error of the file's name read as a pencil-mark grid."""
+    missing = str(tmp_path / "marks.txt")
+    rc, out, err = run(capsys, command[0], UNIQUE, *command[1:], "--marks", missing)
+    assert rc == 2 and out == ""
+    assert err.strip().endswith(f"--marks {missing}: no such file")
+    assert len(err.strip().splitlines()) == 1

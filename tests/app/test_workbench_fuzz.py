@@ -225,6 +225,23 @@ def test_output_folder_checked_before_the_work(argv, tmp_path, capsys):
     assert argv[argv.index("-o") + 1] in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["report", "1234" + "." * 12, "-o", "{tmp}/r.html", "--time-limit", "5"],
+    ["candidates", "1234" + "." * 12, "-o", "{tmp}/c.svg"],
+    ["why", "1234" + "." * 12, "r2c1=3", "-o", "{tmp}/w.svg"],
+])
+def test_output_that_is_a_folder_refused_before_the_work(argv, tmp_path, capsys):
+    """An ``-o`` name that is an existing folder is refused before the answer is worked
+    out and printed (it was refused only when the file was written, after the answer)."""
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    target = argv[argv.index("-o") + 1]
+    import os
+    os.mkdir(target)
+    rc, out, err = answers_cleanly(argv, capsys, repr(argv))
+    assert rc == 2 and out == "" and "is a directory" in err, err
+    assert target in err
+
+
 @pytest.mark.parametrize("spec, words", [
     ("r1c1=" + "9" * 5000, "the digit must be 1..4"),       # was an internal error (int())
     ("r" + "9" * 5000 + "c1=1", "no cell"),
