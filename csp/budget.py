@@ -46,9 +46,9 @@ import gc
 import math
 import time
 import functools
-from typing import Callable, ParamSpec, TypeVar, Union
+from typing import Any, Callable, ParamSpec, TypeVar, Union
 
-from .errors import InvalidArgument, TimeLimitExceeded
+from .errors import Cancelled, InvalidArgument, TimeLimitExceeded
 
 __all__ = ["Budget", "BudgetLike", "gc_paused"]
 
@@ -274,6 +274,50 @@ class Budget:
 
 #: what API calls accept where a budget goes: a Budget, seconds, or None (no limit)
 BudgetLike = Union[Budget, float, int, None]
+
+
+class CancelBudget(Budget):
+    """A :class:`Budget` that a caller's cancel stops too: ``cancelled()`` (a callable
+    answering True once the caller wants the call to stop) is read at each clock read of
+    :meth:`tick` (every ``every`` ticks) and at :meth:`check`, and raises
+    :class:`~csp.errors.Cancelled`; the deadline, if any, holds as in a Budget. What a
+    budget stops (the SAT encoding, the engine's propagation) stops on a cancel as well:
+    ``listen`` cancels a running job when a new message comes, also one without a time
+    limit.
+
+    >>> b = CancelBudget(lambda: True, every=2)
+    >>> b.tick()
+    Traceback (most recent call last):
+    ...
+    csp.errors.Cancelled: search cancelled
+    >>> CancelBudget(lambda: False, deadline=None).limited
+    True
+    """
+
+    __slots__ = ("cancelled",)
+
+    def __init__(self, cancelled: Callable[[], bool], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.cancelled = cancelled
+
+    @property
+    def limited(self) -> bool:
+        return True
+
+    @property
+    def exhausted(self) -> bool:
+        return self.cancelled() or Budget.exhausted.fget(self)   # type: ignore[attr-defined]
+
+    def check(self, what: str = "search") -> None:
+        if self.cancelled():
+            raise Cancelled(f"{what} cancelled")
+        super().check(what)
+
+    def tick(self, what: str = "search") -> None:
+        self._count -= 1
+        if self._count <= 0:
+            self._count = self.every
+            self.check(what)
 
 
 class gc_paused:

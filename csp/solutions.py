@@ -136,8 +136,13 @@ class _Limits:
         return self.deadline is not None or self.cancelled is not None
 
     def budget(self) -> Any:
-        """A :class:`csp.budget.Budget` of the deadline, for the SAT encoding to tick
-        (None without one)."""
+        """A :class:`csp.budget.Budget` of the deadline, for the SAT encoding and the root
+        propagation to tick (None without a deadline or a cancel); with a cancel, a
+        :class:`csp.budget.CancelBudget`, so that a cancel stops them too (a rule given
+        thousands of times over takes minutes to encode)."""
+        if self.cancelled is not None:
+            from .budget import CancelBudget
+            return CancelBudget(self.cancelled, deadline=self.deadline)
         if self.deadline is None:
             return None
         from .budget import Budget

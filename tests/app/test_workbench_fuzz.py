@@ -341,6 +341,30 @@ def test_true_candidates_time_limit_bounds_the_encoding(key, element, copies):
     assert res.status == "limit" or res.complete
 
 
+def test_cancel_stops_the_encoding_without_a_time_limit():
+    """``listen`` cancels a running job when a new message comes, and runs its jobs with
+    no time limit by default: the SAT encoding of 6,000 copies of a between line (minutes)
+    read the caller's deadline but not its cancel, so the job ran on and held the server.
+    The cancel now stops the encoding as a deadline does (csp.budget.CancelBudget)."""
+    import threading
+
+    from sudoku_csp.formats.loader import load_one
+    from sudoku_csp.workbench import true_candidates
+    doc = {"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)],
+           "betweenline": [{"lines": [["R1C1", "R1C2", "R1C3", "R1C4"]]}] * 6000}
+    p = load_one(json.dumps(doc)).puzzle.freeze()
+    stop = threading.Event()
+    timer = threading.Timer(0.5, stop.set)
+    with alarm(60):
+        timer.start()
+        t0 = time.process_time()
+        res = true_candidates(p, cancel=stop)
+        spent = time.process_time() - t0
+    timer.cancel()
+    assert stop.is_set() and spent < 5, spent
+    assert not res.complete
+
+
 def test_estimate_time_limit_bounds_the_encoding():
     """``count --estimate --time-limit 2`` on 12,000 copies of a between line ran over a
     minute: the estimate's SAT session was encoded with no deadline."""
