@@ -99,10 +99,10 @@ def run(args: argparse.Namespace) -> int:
     from ..render import write_picture
     from ..workbench import candidates_svg, true_candidates
     from .count import Progress
-    from .options import left_of, line_meanings, load_puzzle, picture_output
+    from .options import file_picture_output, left_of, line_meanings, load_puzzle
     if args.counts is not None and args.counts < 1:
         raise UsageError("--counts must be at least 1")
-    out = picture_output(args.output)
+    out = file_picture_output(args.output, "candidates")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     if args.marks is not None:
         st = load_state(args.puzzle, args.marks, lines=line_meanings(args), budget=budget)

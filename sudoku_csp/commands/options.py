@@ -229,6 +229,25 @@ def picture_output(out: str | None) -> str | None:
     return out
 
 
+def file_picture_output(out: str | None, command: str) -> str | None:
+    """:func:`picture_output` for a command whose answer is on stdout (``candidates``,
+    ``why``): its picture goes to a file, so ``-o -`` is refused (it drew nothing) with a
+    :class:`sudoku_csp.errors.UsageError`.
+
+    >>> file_picture_output(None, "why") is None
+    True
+    >>> file_picture_output("-", "why")
+    Traceback (most recent call last):
+    ...
+    sudoku_csp.errors.UsageError: -o -: why prints its answer on stdout; give its picture a file name (FILE.svg or FILE.png)
+    """
+    from ..errors import UsageError
+    if out == "-":
+        raise UsageError(f"-o -: {command} prints its answer on stdout; give its picture a "
+                         "file name (FILE.svg or FILE.png)")
+    return picture_output(out)
+
+
 def output_folder(out: str) -> None:
     """Check, before a command does its work, that the folder of its ``-o`` file exists
     and that the name is not a folder itself (else the answer would be worked out,

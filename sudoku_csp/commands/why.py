@@ -28,8 +28,8 @@ from typing import Any
 
 from . import COMMANDS
 from ..errors import EXIT_FAILED, EXIT_OK, UsageError
-from .options import (add_puzzle_options, at_least, line_meanings, picture_output, seconds,
-                      techniques)
+from .options import (add_puzzle_options, at_least, file_picture_output, line_meanings,
+                      seconds, techniques)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from ..workbench.why import parse_candidate, why
     if args.cap < 1:
         raise UsageError("--cap must be at least 1")
-    out = picture_output(args.output)
+    out = file_picture_output(args.output, "why")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     try:
         state = load_state(args.puzzle, args.marks, lines=line_meanings(args), budget=budget)

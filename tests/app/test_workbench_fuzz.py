@@ -397,3 +397,14 @@ def test_true_candidates_huge_cap(cap):
     [reply] = _ask("truecandidates", {**doc, "truecandidatesoptions":
                                       [f"truecandidatesnumsolutions={cap}"]})
     assert reply["type"] == "truecandidates", reply
+
+
+@pytest.mark.parametrize("argv", [
+    ["candidates", "1234" + "." * 12, "-o", "-"],
+    ["why", "1234" + "." * 12, "r2c1=3", "-o", "-"],
+])
+def test_picture_to_stdout_refused_where_the_answer_is(argv, capsys):
+    """``candidates`` and ``why`` print their answer on stdout; ``-o -`` (stdout, as for
+    ``render``) drew nothing and said nothing. Now refused, before the work."""
+    rc, out, err = answers_cleanly(argv, capsys, repr(argv))
+    assert rc == 2 and out == "" and "-o -:" in err and "file name" in err, err
