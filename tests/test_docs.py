@@ -14,7 +14,8 @@ repository's): an example names its files as ``docs/examples/FILE``, every such 
 shipped there, and nothing else of the checkout (``tests/data``, the current directory of
 the repository) is reachable. So the examples run from the root of a clone, and the CLI
 itself depends on no current directory. ``sudoku-csp`` and ``python`` are the ones of the
-interpreter running the tests.
+interpreter running the tests, importing this checkout's packages (``PYTHONPATH``: a git
+worktree's tests run its own code, not that of the checkout an editable install names).
 
 The expected output is compared line by line, exactly (trailing blanks ignored), with two
 markers for what legitimately varies (timings, machine-dependent counts):
@@ -144,6 +145,8 @@ def run_block(block: ShellBlock, cwd: Path) -> list[list[str]]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("COLUMNS", "PYTHONHASHSEED", "SUDOKU_CSP_DEBUG")}
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    # this checkout's packages, not those an editable install of another checkout points at
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
 
     def limit_cpu() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (COMMAND_CPU_SECONDS, COMMAND_CPU_SECONDS))
