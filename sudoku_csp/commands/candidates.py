@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from ..formats.loader import load_state
     from csp.budget import Budget
 
+    from ..output import say_wrote
     from ..render import write_picture
     from ..workbench import candidates_svg, true_candidates
     from .count import Progress
@@ -118,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         bar.close()
     if out:
         write_picture(candidates_svg(res), out)
+        say_wrote(out)
     if args.json:
         print(json.dumps(res.to_dict(counts=args.counts is not None)))
         return 0 if res.status == "unique" else 1

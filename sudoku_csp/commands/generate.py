@@ -135,9 +135,11 @@ def _for_technique(args: argparse.Namespace, show: bool) -> int:
                     print(write_line_of(pr))
                     print(write_pencilmarks(pr.state), flush=True)
                 if args.picture:
+                    from ..output import say_wrote
                     from ..render import render_svg, write_picture
                     path = args.picture if args.count == 1 else _numbered(args.picture, i + 1)
                     write_picture(render_svg(pr.state, puzzle=pr.puzzle), path)
+                    say_wrote(path)
     except NoPracticePuzzle as e:
         print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
         return 1

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         text = json.dumps(nx.node_link_data(G, edges="edges")) + "\n"
     else:
         text = to_dot(G)
-    from ..output import write_output
+    from ..output import say_wrote, write_output
     write_output(args.output, text)
+    say_wrote(args.output)
     return 0

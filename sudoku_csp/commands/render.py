@@ -82,6 +82,7 @@ def run(args: Any) -> int:
     from csp.errors import InvalidPuzzle
     from csp.events import Contradiction
 
+    from ..output import say_wrote
     from ..render import RenderError, render_svg, write_picture
     from .options import load_puzzle, picture_output
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
@@ -105,6 +106,7 @@ def run(args: Any) -> int:
         raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
     if out:
         write_picture(svg, out)
+        say_wrote(out)
     else:
         from ..output import write_output
         write_output(None, svg + "\n")
