@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 from typing import TYPE_CHECKING, Any, Callable
+from csp.text import quoted
 
 if TYPE_CHECKING:
     from csp.budget import Budget
@@ -42,11 +43,11 @@ def seconds(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of seconds") from None
     if not math.isfinite(v) or v <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number of seconds above 0")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a finite number of seconds above 0")
     if v > MAX_SECONDS:
-        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_SECONDS:.0f} seconds (a week)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)}: at most {MAX_SECONDS:.0f} seconds (a week)")
     return v
 
 
@@ -163,7 +164,7 @@ def line_meaning(text: str) -> tuple[str, str]:
     reads its puzzles: :func:`line_meanings`)."""
     key, sep, meaning = text.partition("=")
     if not sep or not key.strip() or not meaning.strip():
-        raise argparse.ArgumentTypeError(f"{text!r}: expected COLOUR=MEANING, e.g. "
+        raise argparse.ArgumentTypeError(f"{quoted(text)}: expected COLOUR=MEANING, e.g. "
                                          "'#67f067=whispers'")
     return key.strip(), meaning.strip()
 

@@ -48,7 +48,7 @@ from csp.budget import Budget
 from csp.grid import MultiGrid
 from csp.errors import InvalidPuzzle
 from csp.io import parse_line, write_line
-from csp.text import did_you_mean
+from csp.text import did_you_mean, quoted
 from variants import rule_modules
 from variants.record import find_record
 
@@ -99,11 +99,11 @@ def bundle_to_dict(b: Any) -> dict:
         if pname == "self":
             continue
         if not hasattr(b, pname):
-            raise SpecError(f"rule {name}: argument {pname!r} is not kept on the bundle")
+            raise SpecError(f"rule {name}: argument {quoted(pname)} is not kept on the bundle")
         try:
             out[pname] = _jsonable(getattr(b, pname))
         except TypeError as e:
-            raise SpecError(f"rule {name}: argument {pname!r} is not JSON data ({e})") from None
+            raise SpecError(f"rule {name}: argument {quoted(pname)} is not JSON data ({e})") from None
     return out
 
 
@@ -158,7 +158,7 @@ def _check_args(name: str, sig: inspect.Signature, args: dict) -> None:
             ok = _kind_ok(kind, v)
         if not ok:
             shown = json.dumps(v)[:40] if _jsonable_ok(v) else repr(v)[:40]
-            raise SpecError(f"rule {name}: {pname!r} must be {_KIND_WORDS[kind]}, got {shown}")
+            raise SpecError(f"rule {name}: {quoted(pname)} must be {_KIND_WORDS[kind]}, got {shown}")
 
 
 def _jsonable_ok(v: Any) -> bool:
@@ -177,7 +177,7 @@ def bundle_from_dict(d: dict) -> Any:
         raise SpecError(f"a rule's 'rule' must be its name (a string), got {json.dumps(name)[:40]}")
     cls = RULES.get(name)
     if cls is None:
-        raise SpecError(f"unknown rule {name!r}{did_you_mean(name, RULES)}")
+        raise SpecError(f"unknown rule {quoted(name)}{did_you_mean(name, RULES)}")
     args = {k: v for k, v in d.items() if k != "rule"}
     if cls.__init__ is object.__init__:
         if args:
@@ -192,7 +192,7 @@ def bundle_from_dict(d: dict) -> Any:
             continue
         if pname not in args:
             if par.default is inspect.Parameter.empty and par.kind != par.VAR_POSITIONAL:
-                raise SpecError(f"rule {name}: missing argument {pname!r}")
+                raise SpecError(f"rule {name}: missing argument {quoted(pname)}")
             continue
         v = args.pop(pname)
         if par.kind == par.VAR_POSITIONAL:
@@ -294,7 +294,7 @@ def from_spec(obj: dict, budget: Budget | None = None) -> Puzzle:
     if not is_spec(obj):
         raise SpecError(f"not a sudoku-csp document (needs \"format\": \"{FORMAT}\")")
     if obj.get("version") not in READS:
-        raise SpecError(f"unsupported sudoku-csp format version {obj.get('version')!r} "
+        raise SpecError(f"unsupported sudoku-csp format version {quoted(obj.get('version'))} "
                         f"(this release reads versions {', '.join(map(str, READS))})")
     n = obj.get("size")
     if not isinstance(n, int) or isinstance(n, bool):

@@ -52,6 +52,7 @@ from typing import Any, Callable
 from csp import Puzzle, State
 from csp.errors import Cancelled, SudokuCSPError, TimeLimitExceeded
 from csp.events import Contradiction
+from csp.text import quoted
 
 __all__ = ["COMMANDS", "DEFAULT_PORT", "MAX_MESSAGE", "Job", "ListenServer", "handle_sync",
            "fpuzzles_payload", "parse_message", "ready_process", "technique_selection"]
@@ -137,7 +138,7 @@ def _nonce(msg: dict) -> Any:
 def _puzzle_data(msg: dict) -> dict:
     """The f-puzzles object a job message carries (never read as a file name)."""
     if msg.get("dataType") != "fpuzzles":
-        raise BadMessage(f"unsupported dataType {msg.get('dataType')!r} (only 'fpuzzles')")
+        raise BadMessage(f"unsupported dataType {quoted(msg.get('dataType'))} (only 'fpuzzles')")
     data = msg.get("data")
     if not isinstance(data, str) or not data.strip():
         raise BadMessage("'data' must be an f-puzzles payload (text)")
@@ -193,7 +194,7 @@ class Job:
     def _run(self) -> None:
         cmd = self.command
         if cmd not in COMMANDS or cmd == "cancel":
-            raise BadMessage(f"unknown command {cmd!r}")
+            raise BadMessage(f"unknown command {quoted(cmd)}")
         obj = _puzzle_data(self.msg)
         from ..formats.fpuzzles import load_fpuzzles
         p = load_fpuzzles(obj)

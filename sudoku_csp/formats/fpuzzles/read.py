@@ -36,7 +36,7 @@ from csp.budget import Budget, gc_paused
 from csp.errors import InvalidPuzzle, ParseError
 from csp.grid import default_box_shape
 from csp.model import RuleSet
-from csp.text import did_you_mean
+from csp.text import did_you_mean, quoted
 
 from ..payload import decode_payload
 
@@ -722,7 +722,7 @@ def _pair_flags(ctx: _Ctx, negative: Any) -> None:
         raise ParseError(f"'negative' must be a list of names, got {_show(negative)}")
     for kind in negative:
         if kind not in NEGATIVE_KINDS:
-            raise ParseError(f"unknown negative constraint {kind!r}"
+            raise ParseError(f"unknown negative constraint {quoted(kind)}"
                              f"{did_you_mean(kind, NEGATIVE_KINDS)} (f-puzzles knows "
                              f"{', '.join(NEGATIVE_KINDS)})")
     nonconsecutive = bool(ctx.obj.get("nonconsecutive"))
