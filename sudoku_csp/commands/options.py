@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 from typing import TYPE_CHECKING, Any, Callable
+
 from csp.text import quoted
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def whole_number(text: str, least: int = 0) -> int:
     s = text.strip()
     digits = s[1:] if s[:1] in ("+", "-") else s
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 30 or int(s) < least:
-        raise argparse.ArgumentTypeError(f"{_quote(text)}: expected a whole number "
+        raise argparse.ArgumentTypeError(f"{quoted(text, 40)}: expected a whole number "
                                          f"{least} or more")
     return int(s)
 
@@ -97,7 +98,7 @@ def node_limit(text: str) -> int:
     """
     value = whole_number(text)
     if value > MAX_NODES:
-        raise argparse.ArgumentTypeError(f"{_quote(text)}: at most {MAX_NODES:,} nodes "
+        raise argparse.ArgumentTypeError(f"{quoted(text, 40)}: at most {MAX_NODES:,} nodes "
                                          "(leave --node-limit out for no limit)")
     return value
 
@@ -133,7 +134,7 @@ def technique_option(text: str) -> tuple[str, Any]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {_quote(text)}")
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {quoted(text, 40)}")
     try:
         value = json.loads(raw)
     except ValueError:
@@ -153,10 +154,6 @@ def technique_option(text: str) -> tuple[str, Any]:
 def technique_options(args: argparse.Namespace) -> dict[str, Any]:
     """The ``--option`` values of a command as a dict (later ones win)."""
     return dict(getattr(args, "option", None) or ())
-
-
-def _quote(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def line_meaning(text: str) -> tuple[str, str]:
