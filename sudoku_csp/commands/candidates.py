@@ -92,7 +92,6 @@ def _counts_text(res: Any) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Print the true candidates; exit 0 when the puzzle is unique, 1 otherwise."""
-    from ..errors import UsageError
     from ..formats.loader import load_state
     from csp.budget import Budget
 
@@ -101,8 +100,6 @@ def run(args: argparse.Namespace) -> int:
     from ..workbench import candidates_svg, true_candidates
     from .count import Progress
     from .options import file_picture_output, left_of, line_meanings, load_puzzle
-    if args.counts is not None and args.counts < 1:
-        raise UsageError("--counts must be at least 1")
     out = file_picture_output(args.output, "candidates")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     if args.marks is not None:

@@ -110,8 +110,6 @@ def run(args: argparse.Namespace) -> int:
     from csp.budget import Budget
 
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
-    if args.limit is not None and args.limit < 1:
-        raise UsageError("--limit must be at least 1")
     if args.estimate and args.list:
         raise UsageError("--estimate and --list do not go together")
     if args.node_limit is not None and (args.list or args.estimate):
@@ -206,8 +204,6 @@ def _follow(p: Any, args: argparse.Namespace, limit: int, bar: Progress,
 
 def _estimate(p: Any, args: argparse.Namespace, budget: Any) -> int:
     from csp.solutions import estimate_count
-    if args.samples < 1:
-        raise UsageError("--samples must be at least 1")
     bar = Progress(args.progress, "estimate")
     try:
         est = estimate_count(p, samples=args.samples, seed=args.seed,

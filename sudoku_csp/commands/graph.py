@@ -37,8 +37,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_nodes < 1:
-        raise UsageError("--max-nodes must be at least 1")
     import networkx as nx
 
     from csp.errors import InvalidPuzzle

@@ -83,12 +83,10 @@ def run(args: Any) -> int:
     from csp.events import Contradiction
 
     from ..output import say_wrote
-    from ..render import RenderError, render_svg, write_picture
+    from ..render import render_svg, write_picture
     from .options import load_puzzle, picture_output
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     out = picture_output(args.output)
-    if args.step is not None and args.step < 1:
-        raise RenderError("--step must be at least 1")
     p = load_puzzle(args, budget)
     try:
         if args.step is not None:

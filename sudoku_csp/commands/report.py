@@ -72,8 +72,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{out}: the report is HTML (use a .html file name)")
     if out:
         output_folder(out)
-    if args.count_limit < 1:
-        raise UsageError("--count-limit must be at least 1")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     p = load_puzzle(args, budget)
     bar = Progress(args.progress, "report")

@@ -70,8 +70,6 @@ def run(args: argparse.Namespace) -> int:
     from ..render import write_picture
     from .options import left_of
     from ..workbench.why import parse_candidate, why
-    if args.cap < 1:
-        raise UsageError("--cap must be at least 1")
     out = file_picture_output(args.output, "why")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     try:
