@@ -47,7 +47,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     c = sub.add_parser("candidates", help=COMMANDS["candidates"])
     c.add_argument("puzzle", help="a puzzle (as for solve), a file holding one, or -")
     c.add_argument("--counts", type=at_least(1), default=None, metavar="K",
-                   help="count the solutions holding each candidate, up to K")
+                   help="count the solutions holding each candidate, up to K solutions "
+                        "(default: no counts, only whether a solution holds it)")
     c.add_argument("--logical", action="store_true",
                    help="also list the candidates the logic solver keeps that no solution has")
     c.add_argument("--techniques", default="default", type=techniques,

@@ -61,7 +61,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="seconds before the count stops (and says so) (default 60)")
     c.add_argument("--node-limit", type=node_limit, default=None, metavar="N",
                    help="search nodes (conflicts when the SAT solver searches; 0: no "
-                        "search, only propagation)")
+                        "search, only propagation; default: no limit)")
     c.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     c.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                    help="progress on stderr (auto: only when stderr is a terminal)")

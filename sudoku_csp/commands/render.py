@@ -23,7 +23,8 @@ def add_parser(sub: Any) -> Any:
     what = r.add_mutually_exclusive_group()
     from .options import at_least, techniques
     what.add_argument("--step", type=at_least(1), default=None, metavar="N",
-                      help="draw the N-th step (1-based) of a logic solve, on the state before it")
+                      help="draw the N-th step (1-based) of a logic solve, on the state before it "
+                           "(default: no step, the puzzle)")
     what.add_argument("--state", action="store_true",
                       help="draw the propagated pencil-mark state")
     r.add_argument("--techniques", default="default", type=techniques,
