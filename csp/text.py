@@ -92,6 +92,21 @@ def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{r[:limit]}... ({size})"
 
 
+def quoted_list(values: Iterable[object], most: int = 5, limit: int = 40) -> str:
+    """The first ``most`` of ``values`` by :func:`quoted` (each at most ``limit``
+    characters), joined by commas, and how many more there are: a message listing unknown
+    keys stays short however many there are.
+
+    >>> quoted_list(["givns"])
+    "'givns'"
+    >>> quoted_list(["k%d" % i for i in range(8)], most=3)
+    "'k0', 'k1', 'k2' and 5 more"
+    """
+    values = list(values)
+    shown = ", ".join(quoted(v, limit) for v in values[:most])
+    return shown + (f" and {len(values) - most:,} more" if len(values) > most else "")
+
+
 def one_line(text: object) -> str:
     """``str(text)`` as one printable line (:func:`escape_text` keeping nothing)."""
     return escape_text(str(text))

@@ -48,7 +48,7 @@ from csp.budget import Budget
 from csp.grid import MultiGrid
 from csp.errors import InvalidPuzzle
 from csp.io import parse_line, write_line
-from csp.text import did_you_mean, quoted
+from csp.text import did_you_mean, quoted, quoted_list
 from variants import rule_modules
 from variants.record import find_record
 
@@ -202,7 +202,7 @@ def bundle_from_dict(d: dict) -> Any:
     if args:
         first = sorted(args)[0]
         hint = did_you_mean(first, [k for k in sig.parameters if k != "self"])
-        raise SpecError(f"rule {name}: unknown argument(s) {', '.join(sorted(args))}{hint}")
+        raise SpecError(f"rule {name}: unknown argument(s) {quoted_list(sorted(args))}{hint}")
     try:
         return cls(*pos, **kw)
     except (TypeError, ValueError) as e:
@@ -255,7 +255,7 @@ def _multigrid(obj: dict, n: int) -> MultiGrid:
         raise SpecError("'multigrid' must be an object with an 'origins' list")
     unknown = sorted(k for k in mg if k not in ("origins", "labels"))
     if unknown:
-        raise SpecError(f"'multigrid' has unknown key(s) {', '.join(map(repr, unknown))[:80]} "
+        raise SpecError(f"'multigrid' has unknown key(s) {quoted_list(unknown)} "
                         "(it takes 'origins' and 'labels')")
     origins = mg["origins"]
     if not all(isinstance(o, list) and len(o) == 2 for o in origins):
@@ -284,6 +284,13 @@ def _shown(v: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+#: the top-level keys a sudoku-csp document may hold (docs/formats.md); ``inferred`` is
+#: written for the reader and not read back, ``solution`` is a stated solution the loader
+#: reads (as in a JSON line of any format)
+KEYS = ("format", "version", "size", "box", "regions", "multigrid", "givens", "rules", "title",
+        "author", "ruleset", "unique", "inferred", "solution")
+
+
 def is_spec(obj: Any) -> bool:
     return isinstance(obj, dict) and obj.get("format") == FORMAT
 
@@ -296,6 +303,11 @@ def from_spec(obj: dict, budget: Budget | None = None) -> Puzzle:
     if obj.get("version") not in READS:
         raise SpecError(f"unsupported sudoku-csp format version {quoted(obj.get('version'))} "
                         f"(this release reads versions {', '.join(map(str, READS))})")
+    unknown = sorted((k for k in obj if k not in KEYS), key=str)
+    if unknown:
+        raise SpecError(f"unknown key(s) {quoted_list(unknown)}"
+                        f"{did_you_mean(str(unknown[0]), KEYS)} (the keys of a sudoku-csp "
+                        f"document: {', '.join(KEYS)})")
     n = obj.get("size")
     if not isinstance(n, int) or isinstance(n, bool):
         raise SpecError("'size' must be an integer")

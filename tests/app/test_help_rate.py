@@ -137,7 +137,7 @@ def test_did_you_mean_a_rule(capsys, tmp_path):
     assert "unknown rule 'thremo'; did you mean 'thermo'" in line
     spec["rules"][1] = {"rule": "killer_cage", "cells": ["r1c1", "r1c2"], "totl": 4}
     path.write_text(json.dumps(spec))
-    assert "unknown argument(s) totl; did you mean 'total'?" in usage_error(capsys, "count",
+    assert "unknown argument(s) 'totl'; did you mean 'total'?" in usage_error(capsys, "count",
                                                                             str(path))
 
 
@@ -146,7 +146,7 @@ def test_did_you_mean_an_fpuzzles_key(capsys, tmp_path):
     path = tmp_path / "f.json"
     path.write_text(json.dumps(obj))
     line = usage_error(capsys, "count", str(path))
-    assert "thermometr; did you mean 'thermometer'" in line
+    assert "'thermometr'; did you mean 'thermometer'" in line
 
 
 def test_did_you_mean_a_command(capsys):

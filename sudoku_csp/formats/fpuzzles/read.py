@@ -36,7 +36,7 @@ from csp.budget import Budget, gc_paused
 from csp.errors import InvalidPuzzle, ParseError
 from csp.grid import default_box_shape
 from csp.model import RuleSet
-from csp.text import did_you_mean, quoted
+from csp.text import did_you_mean, quoted, quoted_list
 
 from ..payload import decode_payload
 
@@ -333,7 +333,7 @@ def _load(obj: dict, budget: Budget | None) -> Puzzle:
                      and k != "negative")
     if unknown:
         hint = did_you_mean(unknown[0], [*HANDLERS, *IGNORED, "negative"])
-        raise ParseError(f"unknown f-puzzles rule key(s): {', '.join(unknown)}{hint} (an "
+        raise ParseError(f"unknown f-puzzles rule key(s): {quoted_list(unknown)}{hint} (an "
                          "f-puzzles extension sudoku-csp does not read)")
     if "size" not in obj:
         raise ParseError("f-puzzles data has no 'size'")
