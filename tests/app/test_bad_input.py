@@ -2,6 +2,7 @@
 ``internal error``), and the API raises the library's own exceptions."""
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -361,8 +362,12 @@ def _spec(rule: dict) -> str:
     ["solve", "1...............", "--limt", LONG],
     ["generate", "--variant", LONG],
     ["generate", "--technique", LONG],
+    ["solve", _spec({"rule": "killer_cage", "cells": ["r1c1"], "total": 3, LONG: 1})],
+    ["solve", json.dumps({"size": 4, "grid": [[{}] * 4] * 4, LONG: []})],
+    ["solve", json.dumps({"format": "sudoku-csp", "version": 1, "size": 4,
+                                        LONG: 1})],
 ], ids=["time-limit", "techniques", "convert-to", "rule", "cage-cell", "line", "why", "command",
-        "unrecognized", "variant", "technique"])
+        "unrecognized", "variant", "technique", "rule-argument", "fpuzzles-key", "spec-key"])
 def test_cli_quotes_a_long_input_shortened(capsys, argv):
     rc, out, err = _run(capsys, argv)
     assert rc == 2 and out == "" and err.count("\n") == 1, err[:300]
