@@ -480,8 +480,17 @@ class MultiGrid(Grid):
 
 
 def _count(x: int) -> str:
-    """A count for a message: ``25,090,081``, or ``9e+30`` past a trillion."""
-    return f"{x:,}" if x < 10 ** 12 else f"{x:.3g}"
+    """A count for a message: ``25,090,081``, ``9e+30`` past a trillion, ``about 10^400``
+    past what a float holds (it never raises).
+
+    >>> _count(25_090_081), _count(9 * 10 ** 30), _count(10 ** 400)
+    ('25,090,081', '9e+30', 'about 10^400')
+    """
+    if x < 10 ** 12:
+        return f"{x:,}"
+    if x.bit_length() < 1000:
+        return f"{x:.3g}"
+    return f"about 10^{int(math.log10(x))}"
 
 
 def _check_layout(n: object, origins: object, labels: object
@@ -503,9 +512,8 @@ def _check_layout(n: object, origins: object, labels: object
         if (isinstance(o, (str, bytes)) or not isinstance(o, Sequence) or len(o) != 2
                 or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
                            for x in o)):
-            shown = repr(o) if len(repr(o)) <= 40 else repr(o)[:37] + "..."
             raise GridSizeError("multi-grid origins must be (row, col) pairs of non-negative "
-                                f"integers, got {shown}")
+                                f"integers, got {quoted(o, 40)}")
         out.append((o[0], o[1]))
     if len(set(out)) != len(out):
         raise GridSizeError("two sub-grids of a multi-grid have the same origin")

@@ -372,3 +372,14 @@ def test_cli_quotes_a_long_input_shortened(capsys, argv):
     rc, out, err = _run(capsys, argv)
     assert rc == 2 and out == "" and err.count("\n") == 1, err[:300]
     assert len(err) < 400 and "characters)" in err, err[:300]
+
+
+def test_a_multigrid_origin_too_large_for_a_float_is_bad_input(capsys):
+    """An origin of 401 digits made the canvas-size message format it as a float: an
+    OverflowError ('internal error', exit 1). Now the canvas cap's error, exit 2."""
+    doc = {"format": "sudoku-csp", "version": 2, "size": 4,
+           "multigrid": {"origins": [[10 ** 400, 0]]}}
+    rc, out, err = _run(capsys, ["solve", json.dumps(doc)])
+    assert rc == 2 and out == ""
+    assert err == ("sudoku-csp: error: multigrid: a multi-grid canvas of about 10^400 x 4 = "
+                   "about 10^400 cells is over the cap of 10,000 cells\n")
