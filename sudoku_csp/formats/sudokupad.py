@@ -199,9 +199,17 @@ def parse_line_option(text: str) -> tuple[str, str]:
 
 # -- geometry ----------------------------------------------------------------------------------
 def _num(x: Any, what: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+    """A coordinate or size of the payload as a finite float (an int past a float's range,
+    such as 10**400, is refused like a string: it is no position on a grid)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise ParseError(f"SudokuPad {what}: {quoted(x)} is not a number")
-    return float(x)
+    try:
+        v = float(x)
+    except OverflowError:
+        v = math.inf
+    if not math.isfinite(v):
+        raise ParseError(f"SudokuPad {what}: {quoted(x)} is not a finite number")
+    return v
 
 
 def _point(p: Any, what: str) -> tuple[float, float]:

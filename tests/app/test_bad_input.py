@@ -383,3 +383,16 @@ def test_a_multigrid_origin_too_large_for_a_float_is_bad_input(capsys):
     assert rc == 2 and out == ""
     assert err == ("sudoku-csp: error: multigrid: a multi-grid canvas of about 10^400 x 4 = "
                    "about 10^400 cells is over the cap of 10,000 cells\n")
+
+
+@pytest.mark.parametrize("doc", [
+    {"lines": [{"wayPoints": [[10 ** 400, 1], [1.5, 1.5]], "color": "#67f067"}]},
+    {"underlays": [{"center": [10 ** 400, 1], "width": 1, "height": 1}]},
+], ids=["line", "underlay"])
+def test_a_sudokupad_coordinate_too_large_for_a_float_is_bad_input(capsys, doc):
+    """A coordinate of 401 digits was an OverflowError of math.isfinite ('internal error',
+    exit 1); now the error that names the element, exit 2."""
+    doc = {"cells": [[{} for _ in range(4)] for _ in range(4)], **doc}
+    rc, out, err = _run(capsys, ["solve", json.dumps(doc)])
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "is not a finite number" in err and "(401 characters)" in err
