@@ -157,8 +157,9 @@ def _check_args(name: str, sig: inspect.Signature, args: dict) -> None:
         else:
             ok = _kind_ok(kind, v)
         if not ok:
-            shown = json.dumps(v)[:40] if _jsonable_ok(v) else repr(v)[:40]
-            raise SpecError(f"rule {name}: {quoted(pname)} must be {_KIND_WORDS[kind]}, got {shown}")
+            size = f" of at most {MAX_NUMBER:,} in size" if _big_int(v) else ""
+            raise SpecError(f"rule {name}: {quoted(pname)} must be {_KIND_WORDS[kind]}{size}, "
+                            f"got {_shown(v)}")
 
 
 def _jsonable_ok(v: Any) -> bool:
@@ -279,9 +280,20 @@ def _multigrid(obj: dict, n: int) -> MultiGrid:
 
 
 def _shown(v: Any) -> str:
-    """A JSON value for a message: at most 40 characters, on one line."""
-    text = json.dumps(v) if _jsonable_ok(v) else repr(v)
+    """A JSON value for a message: at most 40 characters, on one line (an int too long to
+    print, given through the API, by :func:`csp.text.quoted`)."""
+    try:
+        text = json.dumps(v) if _jsonable_ok(v) else repr(v)
+    except ValueError:
+        return quoted(v, 37)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _big_int(v: Any) -> bool:
+    """Whether ``v`` holds an int past :data:`MAX_NUMBER` (in lists, as rule arguments do)."""
+    if isinstance(v, list):
+        return any(_big_int(x) for x in v[:10_000])
+    return isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_NUMBER
 
 
 #: the top-level keys a sudoku-csp document may hold (docs/formats.md); ``inferred`` is
