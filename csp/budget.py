@@ -49,6 +49,7 @@ import functools
 from typing import Any, Callable, ParamSpec, TypeVar, Union
 
 from .errors import Cancelled, InvalidArgument, TimeLimitExceeded
+from .text import quoted
 
 __all__ = ["Budget", "BudgetLike", "gc_paused"]
 
@@ -64,9 +65,9 @@ def _seconds(value: float | None, what: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidArgument(f"{what} must be a number of seconds, got {value!r}")
+        raise InvalidArgument(f"{what} must be a number of seconds, got {quoted(value)}")
     if value != value or value < 0:
-        raise InvalidArgument(f"{what} must be 0 or more seconds, got {value!r}")
+        raise InvalidArgument(f"{what} must be 0 or more seconds, got {quoted(value)}")
     return None if math.isinf(value) else float(value)
 
 
@@ -106,7 +107,7 @@ class Budget:
         if node_limit is not None and (isinstance(node_limit, bool)
                                        or not isinstance(node_limit, int) or node_limit < 0):
             raise InvalidArgument(f"node limit must be a whole number 0 or more, "
-                                  f"got {node_limit!r}")
+                                  f"got {quoted(node_limit)}")
         self.node_limit = node_limit
         self.every = max(1, int(every))
         self._count = 1               # the first tick reads the clocks

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .errors import GridSizeError, InvalidConstraint
+from .text import quoted
 
 #: a cell name: ``r1c1``, spaces allowed around the parts; ASCII digits only (not ``r١c١``),
 #: and nothing after the name (``\Z``: ``$`` would take ``"r5c1\n"``)
@@ -104,7 +105,7 @@ class Grid:
         regions: Sequence[int] | Sequence[Sequence[int]] | None = None,
     ) -> None:
         if not isinstance(n, int) or n < 1 or n > 35:
-            raise GridSizeError(f"grid size must be an int from 1 to 35, got {n!r}")
+            raise GridSizeError(f"grid size must be an int from 1 to 35, got {quoted(n)}")
         key = (n, box) if regions is None and (box is None or type(box) is bool) else None
         shape = _SHAPES.get(key) if key is not None else None
         if shape is not None:
@@ -212,7 +213,7 @@ class Grid:
             return rc
         r, c = rc
         if not (0 <= r < n and 0 <= c < n):
-            raise InvalidConstraint(f"cell {ref!r} outside the {n}x{n} grid")
+            raise InvalidConstraint(f"cell {quoted(ref)} outside the {n}x{n} grid")
         return r * n + c
 
     def _cell_ref(self, ref, where: str) -> "int | tuple":
@@ -222,21 +223,24 @@ class Grid:
         caller checks the row and column against its own shape.
         """
         if isinstance(ref, bool):
-            raise InvalidConstraint(f"not a cell: {ref!r}")
+            raise InvalidConstraint(f"not a cell: {quoted(ref)}")
         if isinstance(ref, int):
             if 0 <= ref < self.size:
                 return ref
-            raise InvalidConstraint(f"cell {ref} outside {where}")
+            raise InvalidConstraint(f"cell {quoted(ref)} outside {where}")
         if isinstance(ref, str):
             m = _CELL_RE.match(ref)
             if not m:
-                raise InvalidConstraint(f"not a cell name: {ref!r} (expected like 'r1c1')")
+                raise InvalidConstraint(f"not a cell name: {quoted(ref)} (expected like 'r1c1')")
             return int(m.group(1)) - 1, int(m.group(2)) - 1
         if isinstance(ref, tuple) and len(ref) == 2:
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in ref):
+                raise InvalidConstraint(f"not a cell: {quoted(ref)} (a (row, col) pair is two "
+                                        f"ints, 0-based)")
             return ref
         if isinstance(ref, CellHandle):
             return self.cell(ref.cell)
-        raise InvalidConstraint(f"not a cell: {ref!r}")
+        raise InvalidConstraint(f"not a cell: {quoted(ref)}")
 
     def at(self, row: int, col: int) -> int:
         """The cell at 0-based canvas ``(row, col)``, or -1 when there is none there."""
@@ -440,7 +444,7 @@ class MultiGrid(Grid):
         r, c = rc
         x = self.at(r, c) if isinstance(r, int) and isinstance(c, int) else -1
         if x < 0:
-            raise InvalidConstraint(f"cell {ref!r} is not in the multi-grid")
+            raise InvalidConstraint(f"cell {quoted(ref)} is not in the multi-grid")
         return x
 
     def name(self, cell: int) -> str:
@@ -476,8 +480,17 @@ class MultiGrid(Grid):
 
 
 def _count(x: int) -> str:
-    """A count for a message: ``25,090,081``, or ``9e+30`` past a trillion."""
-    return f"{x:,}" if x < 10 ** 12 else f"{x:.3g}"
+    """A count for a message: ``25,090,081``, ``9e+30`` past a trillion, ``about 10^400``
+    past what a float holds (it never raises).
+
+    >>> _count(25_090_081), _count(9 * 10 ** 30), _count(10 ** 400)
+    ('25,090,081', '9e+30', 'about 10^400')
+    """
+    if x < 10 ** 12:
+        return f"{x:,}"
+    if x.bit_length() < 1000:
+        return f"{x:.3g}"
+    return f"about 10^{int(math.log10(x))}"
 
 
 def _check_layout(n: object, origins: object, labels: object
@@ -486,7 +499,7 @@ def _check_layout(n: object, origins: object, labels: object
     the canvas against :data:`MAX_CANVAS_CELLS`) before anything is built; raises
     :class:`GridSizeError` naming the problem."""
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 35:
-        raise GridSizeError(f"grid size must be an int from 1 to 35, got {n!r}")
+        raise GridSizeError(f"grid size must be an int from 1 to 35, got {quoted(n)}")
     if isinstance(origins, (str, bytes)) or not isinstance(origins, Sequence):
         raise GridSizeError("multi-grid origins must be a list of (row, col) pairs")
     if not origins:
@@ -499,9 +512,8 @@ def _check_layout(n: object, origins: object, labels: object
         if (isinstance(o, (str, bytes)) or not isinstance(o, Sequence) or len(o) != 2
                 or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
                            for x in o)):
-            shown = repr(o) if len(repr(o)) <= 40 else repr(o)[:37] + "..."
             raise GridSizeError("multi-grid origins must be (row, col) pairs of non-negative "
-                                f"integers, got {shown}")
+                                f"integers, got {quoted(o, 40)}")
         out.append((o[0], o[1]))
     if len(set(out)) != len(out):
         raise GridSizeError("two sub-grids of a multi-grid have the same origin")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from .errors import GridSizeError, ParseError
+from .text import quoted
 
 if TYPE_CHECKING:
     from .grid import MultiGrid
@@ -59,7 +60,7 @@ def parse_line(text: str, n: int | None = None,
                 vals.append(0)
                 continue
             if not _is_number(t) or not 1 <= int(t) <= n:
-                raise ParseError(f"cell {i + 1}: {t[:20]!r} is not a digit 1..{n} or a blank")
+                raise ParseError(f"cell {i + 1}: {quoted(t, 20)} is not a digit 1..{n} or a blank")
             vals.append(int(t))
         return n, vals
     if n is None:
@@ -76,7 +77,7 @@ def parse_line(text: str, n: int | None = None,
         if v <= 0 or v > n:
             where = f" (r{i // n + 1}c{i % n + 1})" if not count or count == n * n else ""
             raise ParseError(f"cell {i + 1}{where}: unexpected character "
-                             f"{ch!r} for {_what(n, count)}")
+                             f"{quoted(ch)} for {_what(n, count)}")
         vals.append(v)
     return n, vals
 
@@ -108,7 +109,7 @@ def write_line(values, n: int, blank: str = ".", symbols: str | None = None) -> 
     if symbols == "numbers":
         return ",".join(str(v) for v in values)
     if symbols != "letters":
-        raise ValueError(f"unknown symbols {symbols!r} (letters or numbers)")
+        raise ValueError(f"unknown symbols {quoted(symbols)} (letters or numbers)")
     if n > len(SYMBOLS):
         raise GridSizeError(f"a {n}x{n} grid has more digits than letters: use numbers")
     return "".join(SYMBOLS[v - 1] if v else blank for v in values)
@@ -166,7 +167,7 @@ def parse_pencilmarks(text: str, n: int | None = None) -> tuple[int, list[int]]:
         for ch in t:
             v = SYMBOLS.find(ch) + 1
             if not 1 <= v <= n:
-                raise ParseError(f"cell {i + 1}: candidate {ch!r} out of range 1..{n}")
+                raise ParseError(f"cell {i + 1}: candidate {quoted(ch)} out of range 1..{n}")
             m |= 1 << v
         masks.append(m)
     return n, masks
@@ -193,7 +194,7 @@ def _tokens(text: str, what: str, line: str) -> tuple[tuple[int, int], ...]:
     out = []
     for tok in text.split():
         if len(tok) != 3 or not _is_number(tok) or "0" in tok:
-            raise ParseError(f"bad {what} token {tok!r} in library line {line!r}")
+            raise ParseError(f"bad {what} token {quoted(tok)} in library line {quoted(line)}")
         d, r, c = int(tok[0]), int(tok[1]), int(tok[2])
         out.append(((r - 1) * 9 + (c - 1), d))
     return tuple(out)
@@ -213,7 +214,7 @@ def parse_library_line(line: str) -> LibraryLine:
     raw = line.rstrip("\n")
     parts = raw.split(":")
     if len(parts) < 5 or parts[0] != "":
-        raise ParseError(f"not a library line: {raw[:60]!r}")
+        raise ParseError(f"not a library line: {quoted(raw, 60)}")
     parts += [""] * (9 - len(parts))
     code_field, digits, grid, deleted, elims, places, extra = parts[1:8]
     variant = None
@@ -226,7 +227,7 @@ def parse_library_line(line: str) -> LibraryLine:
         elif opt.isascii() and opt.isdigit():
             variant = int(opt)
         else:
-            raise ParseError(f"bad option {opt!r} in library line {raw[:60]!r}")
+            raise ParseError(f"bad option {quoted(opt)} in library line {quoted(raw, 60)}")
     values: list[int] = []
     given: list[bool] = []
     i = 0
@@ -236,19 +237,19 @@ def parse_library_line(line: str) -> LibraryLine:
             nxt = grid[i + 1:i + 2]
             if not ("1" <= nxt <= "9"):
                 raise ParseError(f"library grid: '+' must be followed by a digit 1-9 "
-                                 f"(cell {len(values) + 1}) in {raw[:60]!r}")
+                                 f"(cell {len(values) + 1}) in {quoted(raw, 60)}")
             values.append(int(nxt))
             given.append(False)
             i += 2
             continue
         if ch not in ".0" and not ("1" <= ch <= "9"):
-            raise ParseError(f"library grid: unexpected character {ch!r} (cell "
-                             f"{len(values) + 1}) in {raw[:60]!r}")
+            raise ParseError(f"library grid: unexpected character {quoted(ch)} (cell "
+                             f"{len(values) + 1}) in {quoted(raw, 60)}")
         values.append(0 if ch in ".0" else int(ch))
         given.append(ch not in ".0")
         i += 1
     if len(values) != 81:
-        raise ParseError(f"library grid has {len(values)} cells, expected 81: {raw[:60]!r}")
+        raise ParseError(f"library grid has {len(values)} cells, expected 81: {quoted(raw, 60)}")
     return LibraryLine(raw, code, variant, must_not_fire,
                        tuple(int(ch) for ch in digits if "0" <= ch <= "9"), values, given,
                        _tokens(deleted, "deleted", raw), _tokens(elims, "elimination", raw),

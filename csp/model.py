@@ -23,6 +23,7 @@ from .propagator import Propagator, TraceHook
 from .search import SolveResult, search
 from .state import State
 from .status import SolveStatus
+from .text import quoted
 
 
 # ``solve(method="auto")``: depth-first search nodes and seconds before the SAT solver
@@ -68,7 +69,7 @@ class CellRef(CellHandle):
     def _other(self, other: Any) -> int:
         if isinstance(other, CellRef):
             return other.cell
-        raise InvalidConstraint(f"compare a cell with another cell, not {other!r}")
+        raise InvalidConstraint(f"compare a cell with another cell, not {quoted(other)}")
 
     def __lt__(self, other: Any) -> _Comparison:
         return _Comparison(self.cell, self._other(other), _lt, "<", None, "", RelationKind.LT)
@@ -236,7 +237,7 @@ class Puzzle:
                         and 0 <= b < size):
                     for cell in cells:
                         if not (isinstance(cell, int) and 0 <= cell < size):
-                            raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
+                            raise InvalidConstraint(f"{c.name}: cell {quoted(cell)} outside the grid")
                 if c.auto_name:
                     c.name_from(grid)
                 append(c)
@@ -245,11 +246,11 @@ class Puzzle:
                 if isinstance(c, Iterable):
                     self.add(*c)
                     continue
-                raise InvalidConstraint(f"not a constraint: {c!r}")
+                raise InvalidConstraint(f"not a constraint: {quoted(c)}")
             cells = c.cells
             for cell in cells:
                 if not (isinstance(cell, int) and 0 <= cell < size):
-                    raise InvalidConstraint(f"{c.name}: cell {cell!r} outside the grid")
+                    raise InvalidConstraint(f"{c.name}: cell {quoted(cell)} outside the grid")
             c.name_from(grid)
             if not c.repeats and len(set(cells)) != len(cells):
                 twice = next(x for i, x in enumerate(cells) if x in cells[:i])
@@ -341,7 +342,7 @@ class Puzzle:
                 self.add(b)
                 continue
             if not hasattr(b, "apply") and not callable(b):
-                raise InvalidConstraint(f"cannot use {b!r}: not a rule bundle")
+                raise InvalidConstraint(f"cannot use {quoted(b)}: not a rule bundle")
             before = len(self.constraints)
             rule = getattr(b, "__name__", None) or type(b).__name__
             self.check_cell_lists(b)
@@ -496,7 +497,7 @@ class Puzzle:
         self._check_open()
         c = self.grid.cell(ref)
         if not isinstance(digit, int) or not 1 <= digit <= self.grid.n:
-            raise ParseError(f"given {digit!r} at {self.grid.name(c)} is not a digit 1..{self.grid.n}")
+            raise ParseError(f"given {quoted(digit)} at {self.grid.name(c)} is not a digit 1..{self.grid.n}")
         self.given[c] = digit
         return self
 
@@ -807,7 +808,7 @@ class Puzzle:
                 method: str) -> Budget:
         """The call's budget (:meth:`Budget.within`), the arguments checked first."""
         if method not in ("auto", "search", "sat"):
-            raise InvalidArgument(f"unknown search method {method!r} (auto, search or sat)")
+            raise InvalidArgument(f"unknown search method {quoted(method)} (auto, search or sat)")
         return Budget.within(budget, time_limit, node_limit)
 
     def _search(self, cand: list[int], limit: int, budget: Budget, method: str
@@ -870,7 +871,7 @@ class Puzzle:
         n = self.grid.n
         for c, v in enumerate(values):
             if not (isinstance(v, int) and 1 <= v <= n):
-                return f"{name(c)} holds {v!r}, not a digit 1..{n}"
+                return f"{name(c)} holds {quoted(v)}, not a digit 1..{n}"
         return self.broken_rule(values)
 
     def broken_rule(self, values: Sequence[int], around: Iterable[int] | None = None

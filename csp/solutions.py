@@ -69,6 +69,7 @@ from .events import Contradiction
 from .kernel import active
 from .engine import _engine_kernel
 from .search import _choose, _enum_kernel, _packed, _root, _settle
+from .text import quoted
 
 __all__ = ["CandidateCounts", "candidate_counts", "iter_solutions", "count_solutions",
            "SolutionCount", "Estimate", "estimate_count", "METHODS"]
@@ -120,7 +121,7 @@ class _Limits:
 
     def __init__(self, time_limit: float | None, cancel: Any) -> None:
         if time_limit is not None and (time_limit != time_limit or time_limit < 0):
-            raise InvalidArgument(f"time limit must be 0 or more seconds, got {time_limit!r}")
+            raise InvalidArgument(f"time limit must be 0 or more seconds, got {quoted(time_limit)}")
         if time_limit == _INF:
             time_limit = None
         self.time_limit = time_limit
@@ -157,7 +158,7 @@ class _Limits:
 
 def _pick(puzzle: Any, method: str) -> str:
     if method not in METHODS:
-        raise InvalidArgument(f"unknown method {method!r} ({', '.join(METHODS)})")
+        raise InvalidArgument(f"unknown method {quoted(method)} ({', '.join(METHODS)})")
     if method != "auto":
         return method
     eng = puzzle.engine()
@@ -637,7 +638,7 @@ def candidate_counts(puzzle: Any, cand: Sequence[int] | None = None, cap: int = 
     ('multiple', 3, (1, 2), 1, 2)
     """
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-        raise InvalidArgument(f"cap must be a whole number of at least 1, got {cap!r}")
+        raise InvalidArgument(f"cap must be a whole number of at least 1, got {quoted(cap)}")
     cap = min(cap, MAX_CAP)            # (the compiled enumerator counts in a C int)
     t0 = time.perf_counter()
     limits = _Limits(time_limit, cancel)

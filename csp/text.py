@@ -14,6 +14,11 @@ its escape, and a byte that was not UTF-8 (read with ``errors="surrogateescape"`
 >>> escape_text(b"caf\\xe9".decode("utf-8", "surrogateescape"))
 'caf\\\\xe9'
 
+:func:`quoted` quotes an input into a message, shortened when it is long:
+
+>>> quoted("R1C1" + "x" * 9996, limit=8)
+"'R1C1xxxx...' (10,000 characters)"
+
 :func:`close_matches` and :func:`did_you_mean` suggest known names for a misspelt one (a
 technique, a rule, a command, an option value):
 
@@ -41,6 +46,65 @@ def escape_text(text: str, keep: str = "") -> str:
     their Python escapes (``\\n``, ``\\x1b``, ``\\u2028``, ``\\ud800``; a byte that was not
     UTF-8 as ``\\xff``), except the characters of ``keep``."""
     return _UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escape(m.group()), text)
+
+
+#: the most characters of an input a message quotes whole (:func:`quoted`); a 9x9 line fits
+QUOTE_LIMIT = 90
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` to quote an input into a message, kept short: a string longer than
+    ``limit`` characters shows its first ``limit``, ``...`` inside the quotes and its length;
+    any other value with a longer ``repr`` shows the start of it and its size. It never
+    raises (an int too long to print shows its size), so an error about a huge input is one
+    short line, not the input again.
+
+    >>> quoted("r1c1")
+    "'r1c1'"
+    >>> quoted("R1C1" + "x" * 9996, limit=8)
+    "'R1C1xxxx...' (10,000 characters)"
+    >>> quoted(["r1c1"] * 5000, limit=12)
+    "['r1c1', 'r1... (5,000 items)"
+    >>> quoted(10 ** 5000)
+    'an int of about 5,001 digits'
+    """
+    if isinstance(value, (str, bytes)):
+        if len(value) <= limit:
+            return repr(value)
+        r = repr(value[:limit])
+        unit = "characters" if isinstance(value, str) else "bytes"
+        return f"{r[:-1]}...{r[-1]} ({len(value):,} {unit})"
+    try:
+        r = repr(value)
+    except ValueError:            # an int past sys.get_int_max_str_digits()
+        if isinstance(value, int):
+            digits = int(abs(value).bit_length() * 0.30102999566398120) + 1
+            return f"an int of about {digits:,} digits"
+        return f"<{type(value).__name__}>"
+    except Exception:             # a repr that fails: its type still names it
+        return f"<{type(value).__name__}>"
+    if len(r) <= limit:
+        return r
+    try:
+        size = f"{len(value):,} items"          # type: ignore[arg-type]
+    except Exception:
+        size = f"{len(r):,} characters"
+    return f"{r[:limit]}... ({size})"
+
+
+def quoted_list(values: Iterable[object], most: int = 5, limit: int = 40) -> str:
+    """The first ``most`` of ``values`` by :func:`quoted` (each at most ``limit``
+    characters), joined by commas, and how many more there are: a message listing unknown
+    keys stays short however many there are.
+
+    >>> quoted_list(["givns"])
+    "'givns'"
+    >>> quoted_list(["k%d" % i for i in range(8)], most=3)
+    "'k0', 'k1', 'k2' and 5 more"
+    """
+    values = list(values)
+    shown = ", ".join(quoted(v, limit) for v in values[:most])
+    return shown + (f" and {len(values) - most:,} more" if len(values) > most else "")
 
 
 def one_line(text: object) -> str:

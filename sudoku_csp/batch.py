@@ -46,7 +46,7 @@ from csp.text import one_line
 
 from .errors import soundness_line
 from .formats.loader import Item, load_arg
-from .output import write_output
+from .output import say_wrote, write_output
 
 #: a batch line whose input could not be read as a puzzle (a batch status, not a solve outcome)
 ERROR = "error"
@@ -501,4 +501,5 @@ def run_solve(args: argparse.Namespace, solve_one: SolveOne, print_result: Print
             print(summary.text(), file=sys.stderr, flush=True)
         if args.summary_json and not failed:
             write_output(args.summary_json, json.dumps(summary.to_dict(), indent=1) + "\n")
+            say_wrote(args.summary_json)
     return worst

@@ -48,7 +48,7 @@ import sys
 from typing import Any, Sequence
 
 from csp.errors import SearchLimit, SoundnessError, SudokuCSPError
-from csp.text import did_you_mean, one_line
+from csp.text import QUOTE_LIMIT, did_you_mean, one_line, quoted
 
 from .commands import COMMANDS
 from .errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError,
@@ -109,10 +109,10 @@ class _Parser(argparse.ArgumentParser):
             return
         hint = did_you_mean(str(value), map(str, action.choices))
         if isinstance(action, argparse._SubParsersAction):
-            raise argparse.ArgumentError(None, f"unknown command {one_line(repr(value))}{hint} "
+            raise argparse.ArgumentError(None, f"unknown command {one_line(quoted(value))}{hint} "
                                                f"(commands: {', '.join(action.choices)})")
         shown = ", ".join(map(str, action.choices))
-        raise argparse.ArgumentError(action, f"invalid choice: {one_line(repr(value))}{hint} "
+        raise argparse.ArgumentError(action, f"invalid choice: {one_line(quoted(value))}{hint} "
                                              f"(choose from {shown})")
 
 
@@ -168,7 +168,9 @@ def _unrecognized(ap: argparse.ArgumentParser, args: argparse.Namespace,
                   extra: Sequence[str]) -> str:
     """The message for arguments no parser took, with the closest option of the command
     for a misspelt one (``--limt``: did you mean '--limit'?)."""
-    msg = f"unrecognized arguments: {one_line(' '.join(extra))}"
+    given = " ".join(extra)
+    shown = given if len(given) <= QUOTE_LIMIT else quoted(given)
+    msg = f"unrecognized arguments: {one_line(shown)}"
     first = next((a.split("=", 1)[0] for a in extra if a.startswith("-")), None)
     if first is None:
         return msg

@@ -1,6 +1,7 @@
 """What a command writes: its output, to a file written whole or not at all (through
 :func:`csp.files.write_atomic`) or to stdout. (Messages and drawn text stay printable
-through :mod:`csp.text`.)
+through :mod:`csp.text`.) :func:`say_wrote` is the one line a command prints on stderr for
+each file it wrote, so stdout stays the answer.
 """
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import sys
 
 from csp.files import write_atomic
+from csp.text import one_line
 
 
 def write_output(path: str | os.PathLike[str] | None, data: str | bytes) -> None:
@@ -27,3 +29,30 @@ def write_output(path: str | os.PathLike[str] | None, data: str | bytes) -> None
     except UnicodeEncodeError:
         enc = sys.stdout.encoding or "utf-8"
         sys.stdout.write(data.encode(enc, "backslashreplace").decode(enc))
+
+
+def to_file(path: str | os.PathLike[str] | None) -> bool:
+    """Whether ``path`` names a file (not None, not ``"-"`` for stdout)."""
+    return path is not None and os.fspath(path) != "-"
+
+
+def say_wrote(*paths: str | os.PathLike[str] | None) -> None:
+    """Say on stderr which files a command wrote, in one line: ``sudoku-csp: wrote FILE``
+    (``... wrote FILE and OTHER`` for several); stdout (None or ``"-"``) is not named, and
+    nothing is printed when no file was written. Every command that writes a file with
+    ``-o`` (or ``--picture``, ``--summary-json``) says so through this helper.
+
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     say_wrote("a.svg"); say_wrote("-"); say_wrote(None)
+    ...     say_wrote("r.html", "r.explain.html"); say_wrote("x\\n.svg")
+    >>> print(err.getvalue(), end="")
+    sudoku-csp: wrote a.svg
+    sudoku-csp: wrote r.html and r.explain.html
+    sudoku-csp: wrote x\\n.svg
+    """
+    files = [one_line(os.fspath(p)) for p in paths if to_file(p)]
+    if files:
+        sys.stdout.flush()          # after the answer printed so far, in a pipe too
+        print(f"sudoku-csp: wrote {' and '.join(files)}", file=sys.stderr, flush=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from csp.errors import SudokuCSPError
-from csp.text import did_you_mean, one_line
+from csp.text import did_you_mean, one_line, quoted
 
 from .ladder import MAX_N, sized_options
 
@@ -50,7 +50,7 @@ class Option:
         ok = isinstance(value, t) or (t is float and isinstance(value, int))
         if not ok or (isinstance(value, bool) and t in (int, float)):
             want = t.__name__ if isinstance(t, type) else " or ".join(x.__name__ for x in t)
-            raise UnknownOption(f"technique option {key!r} must be {want}, not {value!r}")
+            raise UnknownOption(f"technique option {quoted(key)} must be {want}, not {quoted(value)}")
         return value
 
 
@@ -226,7 +226,7 @@ def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     known = declared_options()
     for k, v in out.items():
         if k not in known:
-            raise UnknownOption(f"unknown technique option {k!r}{did_you_mean(str(k), known)} "
+            raise UnknownOption(f"unknown technique option {quoted(k)}{did_you_mean(str(k), known)} "
                                 "(see `sudoku-csp techniques`)")
         errors = []
         for t in known[k]:          # the value fits one of its declarations
@@ -312,7 +312,7 @@ def get(name: str) -> Technique:
     try:
         return load()[name]
     except KeyError:
-        raise UnknownTechnique(f"unknown technique {name!r} (see `sudoku-csp techniques`)") from None
+        raise UnknownTechnique(f"unknown technique {quoted(name)} (see `sudoku-csp techniques`)") from None
 
 
 def all_techniques() -> list[Technique]:
@@ -366,7 +366,7 @@ def _unknown(item: str, removed: bool) -> UnknownTechnique:
     known = {*KEYWORDS, *REGISTRY, *(t.family for t in REGISTRY.values())}
     hint = did_you_mean(item, known)
     where = " after '-'" if removed else ""
-    return UnknownTechnique(f"unknown technique or family {item!r}{where}{hint} "
+    return UnknownTechnique(f"unknown technique or family {quoted(item)}{where}{hint} "
                             "(see `sudoku-csp techniques`)")
 
 
@@ -393,7 +393,7 @@ def select(spec: str | Iterable[str] | None = "default") -> list[Technique]:
     items = [spec] if isinstance(spec, str) else list(spec)
     parts = [part.strip() for item in items for part in item.split(",")]
     if any(not part for part in parts):
-        raise UnknownTechnique(f"empty technique name in {spec!r} (see `sudoku-csp techniques`)")
+        raise UnknownTechnique(f"empty technique name in {quoted(spec)} (see `sudoku-csp techniques`)")
     chosen: dict[str, Technique] = {}
     removed: set[str] = set()
     for part in parts:

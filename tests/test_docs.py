@@ -1,7 +1,10 @@
 """Every code example of the README and docs/*.md runs, and every shell example shows what it
 prints.
 
-**Python blocks** (```` ```python ````) are executed.
+**Python blocks** (```` ```python ````) are executed; they show no output (a block that
+prints fails: what it printed would go unchecked). An example that shows what it prints is a
+**doctest block** (```` ```pycon ````, ``>>> `` prompts), run by :mod:`doctest` (``...`` in
+an expected line matches any text), which compares every output with the one shown.
 
 **Shell examples** are the ```` ```console ```` blocks (and ```` ```sh ```` blocks holding
 ``$ `` lines): a line ``$ COMMAND`` is run by bash, and the lines after it, up to the next
@@ -14,7 +17,8 @@ repository's): an example names its files as ``docs/examples/FILE``, every such 
 shipped there, and nothing else of the checkout (``tests/data``, the current directory of
 the repository) is reachable. So the examples run from the root of a clone, and the CLI
 itself depends on no current directory. ``sudoku-csp`` and ``python`` are the ones of the
-interpreter running the tests.
+interpreter running the tests, importing this checkout's packages (``PYTHONPATH``: a git
+worktree's tests run its own code, not that of the checkout an editable install names).
 
 The expected output is compared line by line, exactly (trailing blanks ignored), with two
 markers for what legitimately varies (timings, machine-dependent counts):
@@ -55,10 +59,45 @@ COMMAND_CPU_SECONDS = 30
 BLOCK_WALL_SECONDS = 240
 
 
+PYCON_BLOCKS = [(f, i, code) for f in FILES if f.exists()
+                for i, code in enumerate(re.findall(r"```pycon\n(.*?)```", f.read_text(), re.S))]
+
+
 @pytest.mark.parametrize("path, index, code", BLOCKS,
                          ids=[f"{f.relative_to(ROOT)}#{i}" for f, i, _ in BLOCKS])
 def test_code_block_runs(path, index, code, capsys):
     exec(compile(code, f"{path.name} block {index}", "exec"), {"__name__": "__doc__"})
+    out, _ = capsys.readouterr()
+    assert out == "", (f"{path.name} block {index} prints, and its output is not compared: "
+                       f"show it as a ```pycon block")
+
+
+def run_doctest_block(code: str, name: str) -> str:
+    """Run a ```pycon block with :mod:`doctest` (fresh globals, ``ELLIPSIS``); the report
+    of its failures ("" when every output is the one shown)."""
+    import doctest
+    import io
+    test = doctest.DocTestParser().get_doctest(code, {"__name__": "__doc__"}, name, name, 0)
+    assert test.examples, f"{name}: a pycon block without a >>> example"
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test, out=report.write, clear_globs=True)
+    return report.getvalue()
+
+
+@pytest.mark.parametrize("path, index, code", PYCON_BLOCKS,
+                         ids=[f"{f.relative_to(ROOT)}#pycon{i}" for f, i, _ in PYCON_BLOCKS])
+def test_doctest_block_shows_its_output(path, index, code):
+    failures = run_doctest_block(code, f"{path.name} pycon block {index}")
+    assert failures == "", failures
+
+
+def test_doctest_blocks_are_compared():
+    """A stale output fails the doctest block check, and README's examples are doctest
+    blocks."""
+    assert run_doctest_block(">>> 1 + 1\n2\n", "true") == ""
+    assert "Expected:\n    3\nGot:\n    2" in run_doctest_block(">>> 1 + 1\n3\n", "stale")
+    assert sum(f.name == "README.md" for f, _, _ in PYCON_BLOCKS) >= 6
 
 
 def test_named_test_files_exist():
@@ -144,6 +183,8 @@ def run_block(block: ShellBlock, cwd: Path) -> list[list[str]]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("COLUMNS", "PYTHONHASHSEED", "SUDOKU_CSP_DEBUG")}
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    # this checkout's packages, not those an editable install of another checkout points at
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
 
     def limit_cpu() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (COMMAND_CPU_SECONDS, COMMAND_CPU_SECONDS))

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Sequence
 from csp import AbsDiff, NotAbsDiff, NotRatio, Puzzle, Ratio
 from csp.constraints import Relation, Sum
 from csp.errors import InvalidConstraint
+from csp.text import quoted
 
 
 def _pair(p: Puzzle, a: Any, b: Any) -> tuple[int, int]:
@@ -123,7 +124,7 @@ class negative:
 
     def __init__(self, kind: str, marked: Iterable[Sequence[Any]] = (), value: int | None = None):
         if kind not in ("white", "black", "x", "v", "sum"):
-            raise InvalidConstraint(f"unknown negative constraint kind {kind!r}")
+            raise InvalidConstraint(f"unknown negative constraint kind {quoted(kind)}")
         self.kind, self.marked, self.value = kind, [tuple(m) for m in marked], value
 
     def apply(self, p: Puzzle) -> None:

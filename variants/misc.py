@@ -19,6 +19,7 @@ from csp.constraints.base import SupportsPropagator
 from csp.errors import InvalidConstraint
 from csp.events import Cost
 from csp.propagator import Propagator
+from csp.text import quoted
 
 
 class clone:
@@ -61,7 +62,7 @@ class indexer:
 
     def __init__(self, cell: Any, kind: str) -> None:
         if kind not in ("row", "column", "box"):
-            raise InvalidConstraint(f"unknown indexer kind {kind!r}")
+            raise InvalidConstraint(f"unknown indexer kind {quoted(kind)}")
         self.cell, self.kind = cell, kind
 
     def apply(self, p: Puzzle) -> None:

@@ -33,6 +33,7 @@ from csp.errors import InvalidConstraint
 from csp.events import Cost, Event, Status
 from csp.kernel import active
 from csp.propagator import Context, Propagator
+from csp.text import quoted
 
 try:
     from . import _sky_kernel
@@ -747,7 +748,7 @@ class rossini:
     def __init__(self, row: int, col: int, order: str = "increasing",
                  count: int = 3) -> None:
         if order not in ROSSINI_ORDERS:
-            raise InvalidConstraint(f"rossini order {order!r}: one of "
+            raise InvalidConstraint(f"rossini order {quoted(order)}: one of "
                                     f"{', '.join(ROSSINI_ORDERS)}")
         if count < 2:
             raise InvalidConstraint(f"rossini at r{row}c{col}: count {count} below 2")

@@ -20,6 +20,7 @@ from ..errors import InvalidConstraint
 from ..events import Cost, Event, Status
 from ..propagator import Context, Propagator
 from .base import Constraint
+from ..text import quoted
 
 NODE_BUDGET = 2_000
 MEMO_SIZE = 4096   # supports remembered per propagator, keyed by the scope's domains
@@ -280,7 +281,7 @@ def check_arity(pred: Callable[..., bool], count: int, name: str) -> None:
     csp.errors.InvalidConstraint: rule mine: its predicate takes 2 digits, but the rule has 3 cells
     """
     if not callable(pred):
-        raise InvalidConstraint(f"rule {name}: the predicate {pred!r} is not callable")
+        raise InvalidConstraint(f"rule {name}: the predicate {quoted(pred)} is not callable")
     key = _arity_key(pred, count)
     if key is not None and key in _ARITY_OK:
         return

@@ -47,7 +47,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     c = sub.add_parser("candidates", help=COMMANDS["candidates"])
     c.add_argument("puzzle", help="a puzzle (as for solve), a file holding one, or -")
     c.add_argument("--counts", type=at_least(1), default=None, metavar="K",
-                   help="count the solutions holding each candidate, up to K")
+                   help="count the solutions holding each candidate, up to K solutions "
+                        "(default: no counts, only whether a solution holds it)")
     c.add_argument("--logical", action="store_true",
                    help="also list the candidates the logic solver keeps that no solution has")
     c.add_argument("--techniques", default="default", type=techniques,
@@ -92,16 +93,14 @@ def _counts_text(res: Any) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Print the true candidates; exit 0 when the puzzle is unique, 1 otherwise."""
-    from ..errors import UsageError
     from ..formats.loader import load_state
     from csp.budget import Budget
 
+    from ..output import say_wrote
     from ..render import write_picture
     from ..workbench import candidates_svg, true_candidates
     from .count import Progress
     from .options import file_picture_output, left_of, line_meanings, load_puzzle
-    if args.counts is not None and args.counts < 1:
-        raise UsageError("--counts must be at least 1")
     out = file_picture_output(args.output, "candidates")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     if args.marks is not None:
@@ -118,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         bar.close()
     if out:
         write_picture(candidates_svg(res), out)
+        say_wrote(out)
     if args.json:
         print(json.dumps(res.to_dict(counts=args.counts is not None)))
         return 0 if res.status == "unique" else 1

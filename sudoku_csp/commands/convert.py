@@ -21,6 +21,7 @@ from csp.errors import InvalidPuzzle
 from csp.io import write_line
 
 from . import COMMANDS
+from csp.text import quoted
 
 FORMATS = ("spec", "fpuzzles", "fpuzzles-url", "sudokupad-url", "line")
 
@@ -46,7 +47,7 @@ def convert(p: Puzzle, to: str) -> str:
             from csp.io import write_subgrids
             return write_subgrids(g, values)
         return write_line(values, g.n)
-    raise InvalidPuzzle(f"unknown format {to!r} (one of {', '.join(FORMATS)})")
+    raise InvalidPuzzle(f"unknown format {quoted(to)} (one of {', '.join(FORMATS)})")
 
 
 def run(args) -> int:

@@ -61,7 +61,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="seconds before the count stops (and says so) (default 60)")
     c.add_argument("--node-limit", type=node_limit, default=None, metavar="N",
                    help="search nodes (conflicts when the SAT solver searches; 0: no "
-                        "search, only propagation)")
+                        "search, only propagation; default: no limit)")
     c.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     c.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                    help="progress on stderr (auto: only when stderr is a terminal)")
@@ -110,8 +110,6 @@ def run(args: argparse.Namespace) -> int:
     from csp.budget import Budget
 
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
-    if args.limit is not None and args.limit < 1:
-        raise UsageError("--limit must be at least 1")
     if args.estimate and args.list:
         raise UsageError("--estimate and --list do not go together")
     if args.node_limit is not None and (args.list or args.estimate):
@@ -206,8 +204,6 @@ def _follow(p: Any, args: argparse.Namespace, limit: int, bar: Progress,
 
 def _estimate(p: Any, args: argparse.Namespace, budget: Any) -> int:
     from csp.solutions import estimate_count
-    if args.samples < 1:
-        raise UsageError("--samples must be at least 1")
     bar = Progress(args.progress, "estimate")
     try:
         est = estimate_count(p, samples=args.samples, seed=args.seed,

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from ..explain import explain_html
     from .solve import logic_solve
     from ..formats.loader import load_one
-    from ..output import write_output
+    from ..output import say_wrote, write_output
     budget = Budget(args.time_limit)      # the whole solve: reading the puzzle too
     out = args.output
     if out and out != "-" and not out.lower().endswith((".html", ".htm")):
@@ -70,4 +70,5 @@ def run(args: argparse.Namespace) -> int:
         what = (f"rating {res.rating.score} ({res.rating.level})" if res.status == "solved"
                 else f"{res.reason}")
         print(f"{one_line(out)}: {res.status}, {len(res.steps)} steps, {what}, {kb:.0f} KB")
+        say_wrote(out)
     return EXIT_OK if res.status == "solved" else EXIT_FAILED

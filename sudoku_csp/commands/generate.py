@@ -25,7 +25,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                     help="easy, medium, hard, unfair or extreme (the logic rating's level)")
     gn.add_argument("--count", type=at_least(1), default=1, metavar="N",
                     help="how many puzzles to make")
-    gn.add_argument("--seed", type=at_least(0), default=None, help="first candidate seed")
+    gn.add_argument("--seed", type=at_least(0), default=None,
+                    help="first candidate seed (default: random; a puzzle's seed makes it "
+                         "again)")
     gn.add_argument("--json", action="store_true", help="one JSON object per puzzle")
     gn.add_argument("--time-limit", type=seconds, default=60.0,
                     help="seconds per puzzle before giving up (default 60)")
@@ -135,9 +137,11 @@ def _for_technique(args: argparse.Namespace, show: bool) -> int:
                     print(write_line_of(pr))
                     print(write_pencilmarks(pr.state), flush=True)
                 if args.picture:
+                    from ..output import say_wrote
                     from ..render import render_svg, write_picture
                     path = args.picture if args.count == 1 else _numbered(args.picture, i + 1)
                     write_picture(render_svg(pr.state, puzzle=pr.puzzle), path)
+                    say_wrote(path)
     except NoPracticePuzzle as e:
         print(f"sudoku-csp: {e}", file=sys.stderr, flush=True)
         return 1

@@ -37,8 +37,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_nodes < 1:
-        raise UsageError("--max-nodes must be at least 1")
     import networkx as nx
 
     from csp.errors import InvalidPuzzle
@@ -71,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         text = json.dumps(nx.node_link_data(G, edges="edges")) + "\n"
     else:
         text = to_dot(G)
-    from ..output import write_output
+    from ..output import say_wrote, write_output
     write_output(args.output, text)
+    say_wrote(args.output)
     return 0

@@ -16,6 +16,8 @@ import argparse
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
+from csp.text import quoted
+
 if TYPE_CHECKING:
     from csp.budget import Budget
     from csp.model import Puzzle
@@ -42,11 +44,11 @@ def seconds(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of seconds") from None
     if not math.isfinite(v) or v <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number of seconds above 0")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a finite number of seconds above 0")
     if v > MAX_SECONDS:
-        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_SECONDS:.0f} seconds (a week)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)}: at most {MAX_SECONDS:.0f} seconds (a week)")
     return v
 
 
@@ -70,7 +72,7 @@ def whole_number(text: str, least: int = 0) -> int:
     s = text.strip()
     digits = s[1:] if s[:1] in ("+", "-") else s
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 30 or int(s) < least:
-        raise argparse.ArgumentTypeError(f"{_quote(text)}: expected a whole number "
+        raise argparse.ArgumentTypeError(f"{quoted(text, 40)}: expected a whole number "
                                          f"{least} or more")
     return int(s)
 
@@ -96,7 +98,7 @@ def node_limit(text: str) -> int:
     """
     value = whole_number(text)
     if value > MAX_NODES:
-        raise argparse.ArgumentTypeError(f"{_quote(text)}: at most {MAX_NODES:,} nodes "
+        raise argparse.ArgumentTypeError(f"{quoted(text, 40)}: at most {MAX_NODES:,} nodes "
                                          "(leave --node-limit out for no limit)")
     return value
 
@@ -132,7 +134,7 @@ def technique_option(text: str) -> tuple[str, Any]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {_quote(text)}")
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {quoted(text, 40)}")
     try:
         value = json.loads(raw)
     except ValueError:
@@ -154,16 +156,12 @@ def technique_options(args: argparse.Namespace) -> dict[str, Any]:
     return dict(getattr(args, "option", None) or ())
 
 
-def _quote(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")
-
-
 def line_meaning(text: str) -> tuple[str, str]:
     """``COLOUR=MEANING`` of ``--line`` (checked against the known meanings when a command
     reads its puzzles: :func:`line_meanings`)."""
     key, sep, meaning = text.partition("=")
     if not sep or not key.strip() or not meaning.strip():
-        raise argparse.ArgumentTypeError(f"{text!r}: expected COLOUR=MEANING, e.g. "
+        raise argparse.ArgumentTypeError(f"{quoted(text)}: expected COLOUR=MEANING, e.g. "
                                          "'#67f067=whispers'")
     return key.strip(), meaning.strip()
 

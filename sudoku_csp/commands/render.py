@@ -23,7 +23,8 @@ def add_parser(sub: Any) -> Any:
     what = r.add_mutually_exclusive_group()
     from .options import at_least, techniques
     what.add_argument("--step", type=at_least(1), default=None, metavar="N",
-                      help="draw the N-th step (1-based) of a logic solve, on the state before it")
+                      help="draw the N-th step (1-based) of a logic solve, on the state before it "
+                           "(default: no step, the puzzle)")
     what.add_argument("--state", action="store_true",
                       help="draw the propagated pencil-mark state")
     r.add_argument("--techniques", default="default", type=techniques,
@@ -82,12 +83,11 @@ def run(args: Any) -> int:
     from csp.errors import InvalidPuzzle
     from csp.events import Contradiction
 
-    from ..render import RenderError, render_svg, write_picture
+    from ..output import say_wrote
+    from ..render import render_svg, write_picture
     from .options import load_puzzle, picture_output
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     out = picture_output(args.output)
-    if args.step is not None and args.step < 1:
-        raise RenderError("--step must be at least 1")
     p = load_puzzle(args, budget)
     try:
         if args.step is not None:
@@ -105,6 +105,7 @@ def run(args: Any) -> int:
         raise InvalidPuzzle(f"the puzzle has no solution: {e}") from None
     if out:
         write_picture(svg, out)
+        say_wrote(out)
     else:
         from ..output import write_output
         write_output(None, svg + "\n")

@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the report; write the pages with ``-o``."""
     from csp.budget import Budget
 
+    from ..output import say_wrote
     from ..workbench.report import report
     from .options import left_of, load_puzzle, output_folder
     out = args.output
@@ -71,8 +72,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{out}: the report is HTML (use a .html file name)")
     if out:
         output_folder(out)
-    if args.count_limit < 1:
-        raise UsageError("--count-limit must be at least 1")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     p = load_puzzle(args, budget)
     bar = Progress(args.progress, "report")
@@ -90,8 +89,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(rep.text())
     if out:
-        other = rep.write_html(out)
-        print(f"sudoku-csp: wrote {out}" + (f" and {other}" if other else ""),
-              file=sys.stderr)
+        say_wrote(out, rep.write_html(out))
     good = rep.status == "unique" and rep.logic.get("status") == "solved"
     return EXIT_OK if good else EXIT_FAILED

@@ -57,7 +57,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="seconds per puzzle before giving up (default 60)")
     s.add_argument("--node-limit", type=node_limit, default=None, metavar="N",
                    help="search nodes per puzzle (conflicts when the SAT solver searches; "
-                        "0: no search, only propagation)")
+                        "0: no search, only propagation; default: no limit)")
     s.add_argument("--method", choices=METHODS, default="auto", help=METHOD_HELP)
     add_batch_arguments(s)
     add_puzzle_options(s)

@@ -66,11 +66,10 @@ def run(args: argparse.Namespace) -> int:
     from csp.budget import Budget
 
     from ..formats.loader import load_state
+    from ..output import say_wrote
     from ..render import write_picture
     from .options import left_of
     from ..workbench.why import parse_candidate, why
-    if args.cap < 1:
-        raise UsageError("--cap must be at least 1")
     out = file_picture_output(args.output, "why")
     budget = Budget(args.time_limit)      # the whole command: reading the puzzle too
     try:
@@ -87,6 +86,6 @@ def run(args: argparse.Namespace) -> int:
         print(answer.text())
     if out:
         write_picture(answer.svg(), out)
-        print(f"sudoku-csp: wrote {out}", file=sys.stderr)
+        say_wrote(out)
     answered = answer.status in ("true", "eliminated") or answer.refuted
     return EXIT_OK if answered else EXIT_FAILED

@@ -43,7 +43,7 @@ from csp.errors import InvalidPuzzle, ParseError, SearchLimit
 from csp.events import Contradiction
 from csp.io import is_samurai_line, parse_library_line, parse_line, parse_pencilmarks
 from csp.state import State
-from csp.text import one_line
+from csp.text import one_line, quoted
 
 from variants.classic import classic_puzzle
 
@@ -322,7 +322,7 @@ def load_one(arg: str, stdin: IO[str] | None = None,
     for it in load_arg(arg, stdin, parse=False, lines=lines, budget=budget):
         items.append(it)
         if len(items) > 1:
-            raise InvalidPuzzle(f"expected one puzzle, {_short(arg)!r} holds more than one "
+            raise InvalidPuzzle(f"expected one puzzle, {quoted(arg)} holds more than one "
                                 f"(a second at {it.where or 'its second entry'})")
     item = items[0].parsed(budget)
     if item.error is not None:

@@ -39,6 +39,7 @@ from csp.errors import ParseError
 
 # deepest JSON nesting read (f-puzzles and SudokuPad documents nest a few levels)
 from .zipped import MAX_JSON_DEPTH
+from csp.text import quoted
 
 
 #: the most characters one puzzle's text may have (1 MB of ASCII)
@@ -261,7 +262,7 @@ def decompress(payload: str, what: str = "payload", budget_s: float = 1.0,
     if not _BASE64.fullmatch(s):
         bad = next(ch for ch in s if not _BASE64.fullmatch(ch)) if s else ""
         raise ParseError(f"{what} is not LZString base64 text"
-                         + (f" (character {bad!r})" if bad else " (empty)"))
+                         + (f" (character {quoted(bad)})" if bad else " (empty)"))
     out = _lz_json(s, budget)
     if out is None and "/" in s:
         # repairs, each a whole decompression: all single slashes doubled, then each alone,
@@ -379,7 +380,7 @@ def decode_sudokupad(text: str, budget: Budget | None = None) -> tuple[str, Any]
             raise ParseError("SudokuPad link without a puzzle id")
         short = unquote(pid)
         if not re.fullmatch(r"[\w\-./~]{1,200}", short):
-            raise ParseError(f"SudokuPad link: {short[:40]!r} is neither a payload with a "
+            raise ParseError(f"SudokuPad link: {quoted(short, 40)} is neither a payload with a "
                              f"format prefix ({', '.join(PREFIXES)}) nor a short id")
         raise NeedsNetwork(
             f"sudokupad.app/{short} is a short link: the puzzle is on SudokuPad's server and "

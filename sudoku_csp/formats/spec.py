@@ -48,7 +48,7 @@ from csp.budget import Budget
 from csp.grid import MultiGrid
 from csp.errors import InvalidPuzzle
 from csp.io import parse_line, write_line
-from csp.text import did_you_mean
+from csp.text import did_you_mean, quoted, quoted_list
 from variants import rule_modules
 from variants.record import find_record
 
@@ -99,11 +99,11 @@ def bundle_to_dict(b: Any) -> dict:
         if pname == "self":
             continue
         if not hasattr(b, pname):
-            raise SpecError(f"rule {name}: argument {pname!r} is not kept on the bundle")
+            raise SpecError(f"rule {name}: argument {quoted(pname)} is not kept on the bundle")
         try:
             out[pname] = _jsonable(getattr(b, pname))
         except TypeError as e:
-            raise SpecError(f"rule {name}: argument {pname!r} is not JSON data ({e})") from None
+            raise SpecError(f"rule {name}: argument {quoted(pname)} is not JSON data ({e})") from None
     return out
 
 
@@ -157,8 +157,9 @@ def _check_args(name: str, sig: inspect.Signature, args: dict) -> None:
         else:
             ok = _kind_ok(kind, v)
         if not ok:
-            shown = json.dumps(v)[:40] if _jsonable_ok(v) else repr(v)[:40]
-            raise SpecError(f"rule {name}: {pname!r} must be {_KIND_WORDS[kind]}, got {shown}")
+            size = f" of at most {MAX_NUMBER:,} in size" if _big_int(v) else ""
+            raise SpecError(f"rule {name}: {quoted(pname)} must be {_KIND_WORDS[kind]}{size}, "
+                            f"got {_shown(v)}")
 
 
 def _jsonable_ok(v: Any) -> bool:
@@ -177,7 +178,7 @@ def bundle_from_dict(d: dict) -> Any:
         raise SpecError(f"a rule's 'rule' must be its name (a string), got {json.dumps(name)[:40]}")
     cls = RULES.get(name)
     if cls is None:
-        raise SpecError(f"unknown rule {name!r}{did_you_mean(name, RULES)}")
+        raise SpecError(f"unknown rule {quoted(name)}{did_you_mean(name, RULES)}")
     args = {k: v for k, v in d.items() if k != "rule"}
     if cls.__init__ is object.__init__:
         if args:
@@ -192,7 +193,7 @@ def bundle_from_dict(d: dict) -> Any:
             continue
         if pname not in args:
             if par.default is inspect.Parameter.empty and par.kind != par.VAR_POSITIONAL:
-                raise SpecError(f"rule {name}: missing argument {pname!r}")
+                raise SpecError(f"rule {name}: missing argument {quoted(pname)}")
             continue
         v = args.pop(pname)
         if par.kind == par.VAR_POSITIONAL:
@@ -202,7 +203,7 @@ def bundle_from_dict(d: dict) -> Any:
     if args:
         first = sorted(args)[0]
         hint = did_you_mean(first, [k for k in sig.parameters if k != "self"])
-        raise SpecError(f"rule {name}: unknown argument(s) {', '.join(sorted(args))}{hint}")
+        raise SpecError(f"rule {name}: unknown argument(s) {quoted_list(sorted(args))}{hint}")
     try:
         return cls(*pos, **kw)
     except (TypeError, ValueError) as e:
@@ -255,7 +256,7 @@ def _multigrid(obj: dict, n: int) -> MultiGrid:
         raise SpecError("'multigrid' must be an object with an 'origins' list")
     unknown = sorted(k for k in mg if k not in ("origins", "labels"))
     if unknown:
-        raise SpecError(f"'multigrid' has unknown key(s) {', '.join(map(repr, unknown))[:80]} "
+        raise SpecError(f"'multigrid' has unknown key(s) {quoted_list(unknown)} "
                         "(it takes 'origins' and 'labels')")
     origins = mg["origins"]
     if not all(isinstance(o, list) and len(o) == 2 for o in origins):
@@ -279,9 +280,27 @@ def _multigrid(obj: dict, n: int) -> MultiGrid:
 
 
 def _shown(v: Any) -> str:
-    """A JSON value for a message: at most 40 characters, on one line."""
-    text = json.dumps(v) if _jsonable_ok(v) else repr(v)
+    """A JSON value for a message: at most 40 characters, on one line (an int too long to
+    print, given through the API, by :func:`csp.text.quoted`)."""
+    try:
+        text = json.dumps(v) if _jsonable_ok(v) else repr(v)
+    except ValueError:
+        return quoted(v, 37)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _big_int(v: Any) -> bool:
+    """Whether ``v`` holds an int past :data:`MAX_NUMBER` (in lists, as rule arguments do)."""
+    if isinstance(v, list):
+        return any(_big_int(x) for x in v[:10_000])
+    return isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_NUMBER
+
+
+#: the top-level keys a sudoku-csp document may hold (docs/formats.md); ``inferred`` is
+#: written for the reader and not read back, ``solution`` is a stated solution the loader
+#: reads (as in a JSON line of any format)
+KEYS = ("format", "version", "size", "box", "regions", "multigrid", "givens", "rules", "title",
+        "author", "ruleset", "unique", "inferred", "solution")
 
 
 def is_spec(obj: Any) -> bool:
@@ -294,8 +313,13 @@ def from_spec(obj: dict, budget: Budget | None = None) -> Puzzle:
     if not is_spec(obj):
         raise SpecError(f"not a sudoku-csp document (needs \"format\": \"{FORMAT}\")")
     if obj.get("version") not in READS:
-        raise SpecError(f"unsupported sudoku-csp format version {obj.get('version')!r} "
+        raise SpecError(f"unsupported sudoku-csp format version {quoted(obj.get('version'))} "
                         f"(this release reads versions {', '.join(map(str, READS))})")
+    unknown = sorted((k for k in obj if k not in KEYS), key=str)
+    if unknown:
+        raise SpecError(f"unknown key(s) {quoted_list(unknown)}"
+                        f"{did_you_mean(str(unknown[0]), KEYS)} (the keys of a sudoku-csp "
+                        f"document: {', '.join(KEYS)})")
     n = obj.get("size")
     if not isinstance(n, int) or isinstance(n, bool):
         raise SpecError("'size' must be an integer")

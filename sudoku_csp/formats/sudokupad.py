@@ -52,7 +52,7 @@ from typing import Any, Mapping
 from csp import Puzzle
 from csp.budget import Budget
 from csp.errors import InvalidPuzzle, ParseError
-from csp.text import did_you_mean
+from csp.text import did_you_mean, quoted
 from variants.record import records
 
 from .payload import check_size, decode_sudokupad, is_sudokupad_text, read_sudokupad_json
@@ -161,16 +161,16 @@ def parse_meanings(lines: Mapping[str, str] | None) -> dict[str, tuple[str, int 
     known = list(dict.fromkeys(known))
     for key, meaning in (lines or {}).items():
         if not isinstance(key, str) or not isinstance(meaning, str):
-            raise ParseError(f"--line {key!r}: colour and meaning must be text")
+            raise ParseError(f"--line {quoted(key)}: colour and meaning must be text")
         where = f"--line '{key}={meaning}'"
         k = colour(key) or key.strip().upper()
         if k not in ("CAGE", "OUTSIDE", "BGIMAGE") and colour(key) is None:
-            raise ParseError(f"{where}: {key!r} is not a colour (#rrggbb) nor 'cage', "
+            raise ParseError(f"{where}: {quoted(key)} is not a colour (#rrggbb) nor 'cage', "
                              "'outside' or 'bgimage'")
         name, _, num = meaning.partition(":")
         kind = _kind(name)
         if kind not in known:
-            raise ParseError(f"{where}: unknown meaning {name.strip()!r}"
+            raise ParseError(f"{where}: unknown meaning {quoted(name.strip())}"
                              f"{did_you_mean(name.strip(), known)} (one of "
                              f"{', '.join(known)})")
         value = None
@@ -192,16 +192,24 @@ def parse_line_option(text: str) -> tuple[str, str]:
     """
     key, sep, meaning = text.partition("=")
     if not sep or not key.strip() or not meaning.strip():
-        raise ParseError(f"--line {text!r}: expected COLOUR=MEANING, e.g. '#67f067=whispers'")
+        raise ParseError(f"--line {quoted(text)}: expected COLOUR=MEANING, e.g. '#67f067=whispers'")
     parse_meanings({key.strip(): meaning.strip()})
     return key.strip(), meaning.strip()
 
 
 # -- geometry ----------------------------------------------------------------------------------
 def _num(x: Any, what: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        raise ParseError(f"SudokuPad {what}: {x!r} is not a number")
-    return float(x)
+    """A coordinate or size of the payload as a finite float (an int past a float's range,
+    such as 10**400, is refused like a string: it is no position on a grid)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise ParseError(f"SudokuPad {what}: {quoted(x)} is not a number")
+    try:
+        v = float(x)
+    except OverflowError:
+        v = math.inf
+    if not math.isfinite(v):
+        raise ParseError(f"SudokuPad {what}: {quoted(x)} is not a finite number")
+    return v
 
 
 def _point(p: Any, what: str) -> tuple[float, float]:
@@ -318,7 +326,7 @@ class _Reader:
             names = [_name(*x) for x in cells[:6] if isinstance(x, list) and len(x) == 2]
             parts.append("cells " + " ".join(names) + (" ..." if len(cells) > 6 else ""))
             if d.get("value") not in (None, ""):
-                parts.append(f"value {d.get('value')!r}")
+                parts.append(f"value {quoted(d.get('value'))}")
             c = colour(d.get("outlineC") or d.get("borderColor"))
             if c:
                 parts.append(f"colour {c}")
@@ -329,7 +337,7 @@ class _Reader:
             if bg or border:
                 parts.append("colour " + "/".join(x for x in (bg, border) if x))
             if str(d.get("text", "")).strip():
-                parts.append(f"text {str(d.get('text')).strip()!r}")
+                parts.append(f"text {quoted(str(d.get('text')).strip())}")
             try:
                 r, c = _point(d.get("center"), el.label)
                 parts.append(f"at {self.where(r, c)}")
@@ -422,7 +430,7 @@ class _Reader:
             if key in _RULE_KEYS or key in _PLAIN_KEYS:
                 continue
             if isinstance(v, (list, dict)) and v:
-                raise ParseError(f"SudokuPad element {key!r} is not read by sudoku-csp")
+                raise ParseError(f"SudokuPad element {quoted(key)} is not read by sudoku-csp")
         self.givens()
         self.regions()
         self.flags()
@@ -459,7 +467,7 @@ class _Reader:
                     continue
                 text = str(v).strip() if not isinstance(v, bool) else ""
                 if not re.fullmatch(r"[0-9]{1,2}", text) or not 1 <= int(text) <= n:
-                    raise ParseError(f"SudokuPad given at {_name(r, c)} is {v!r}, not a digit "
+                    raise ParseError(f"SudokuPad given at {_name(r, c)} is {quoted(v)}, not a digit "
                                      f"1..{n}")
                 self.fp["grid"][r][c] = {"value": int(text), "given": True}
 
@@ -499,7 +507,7 @@ class _Reader:
         negative: list[str] = []
         for flag in g:
             if not isinstance(flag, str):
-                raise ParseError(f"SudokuPad global rule {str(flag)[:30]!r} is not a name")
+                raise ParseError(f"SudokuPad global rule {quoted(str(flag), 30)} is not a name")
             if flag in _GLOBAL:
                 self.fp[_GLOBAL[flag]] = True
             elif isinstance(flag, str) and flag.startswith("anti") and \
@@ -509,7 +517,7 @@ class _Reader:
             elif flag == "antifoglight":
                 continue
             else:
-                raise ParseError(f"SudokuPad global rule {flag!r} is not read by sudoku-csp")
+                raise ParseError(f"SudokuPad global rule {quoted(flag)} is not read by sudoku-csp")
         if negative:
             self.fp["negative"] = negative
         for key in ("antiknight", "antiking"):
@@ -595,7 +603,7 @@ class _Reader:
                     isinstance(v, str) and re.fullmatch(r"\s*[0-9]{1,4}\s*", v):
                 total = int(v)
             else:
-                raise ParseError(f"{self.describe(el)}: the cage's value {v!r} is not a sum")
+                raise ParseError(f"{self.describe(el)}: the cage's value {quoted(v)} is not a sum")
         it: dict[str, Any] = {"cells": cells}
         if total is not None:
             it["value"] = str(total)
@@ -884,7 +892,7 @@ class _Reader:
         if value in ("_", "?", ""):
             return
         if not re.fullmatch(r"[0-9]{1,3}", value):
-            raise ParseError(f"{self.describe(el)}: little killer clue {value!r} is not a number")
+            raise ParseError(f"{self.describe(el)}: little killer clue {quoted(value)} is not a number")
         self.add("littlekillersum", {"cell": _rc(*clue), "direction": direction, "value": value})
 
     def texts_in(self, cell: tuple[int, int]) -> list[_Element]:
@@ -1150,7 +1158,7 @@ def _from_scf(text: str) -> Puzzle:
         elif "a" <= ch <= "x":
             v = o - 61
         else:
-            raise ParseError(f"scf payload: {ch!r} is not a base-62 character")
+            raise ParseError(f"scf payload: {quoted(ch)} is not a base-62 character")
         givens.append(str(v % 10) + "0" * (v // 10))
     line = "".join(givens)
     rest = ""
@@ -1188,7 +1196,7 @@ def _from_scf(text: str) -> Puzzle:
         elif ch == "*":
             continue
         else:
-            raise ParseError(f"scf payload: unknown option {ch!r}")
+            raise ParseError(f"scf payload: unknown option {quoted(ch)}")
     p.meta.update(meta)
     if "title" in meta:
         p.name = meta["title"]

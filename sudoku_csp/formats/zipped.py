@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from csp.errors import ParseError
+from csp.text import quoted
 
 #: deepest JSON nesting read (f-puzzles and SudokuPad documents nest a few levels; the
 #: payload readers share it)
@@ -71,11 +72,11 @@ class _Zipped:
             try:
                 v = float(text) if any(c in text for c in ".eE") else int(text)
             except ValueError:
-                raise self.fail(f"bad number {text[:20]!r}") from None
+                raise self.fail(f"bad number {quoted(text, 20)}") from None
             if isinstance(v, float) and v != v or v in (float("inf"), float("-inf")):
-                raise self.fail(f"number out of range {text[:20]!r}")
+                raise self.fail(f"number out of range {quoted(text, 20)}")
             return v
-        raise self.fail(f"unexpected {ch!r}" if ch else "unexpected end")
+        raise self.fail(f"unexpected {quoted(ch)}" if ch else "unexpected end")
 
     def string(self) -> str:
         s, q = self.s, self.s[self.i]

@@ -64,7 +64,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 from csp import Grid, Puzzle
 from csp.errors import InvalidPuzzle, SearchLimit, SoundnessError, SudokuCSPError
 from csp.io import write_line
-from csp.text import did_you_mean
+from csp.text import did_you_mean, quoted
 from techniques.registry import LEVELS
 from techniques.solver import Rating
 
@@ -192,16 +192,16 @@ def _check_args(variant: str, level: str, count: int, size: int) -> None:
     if variant not in VARIANTS and families is None:
         names = VARIANTS + RULE_FAMILIES
         bad = next((x for x in str(variant).split(",") if x.strip() not in names), variant)
-        raise GenerateError(f"unknown variant {bad!r}{did_you_mean(bad, names)} "
+        raise GenerateError(f"unknown variant {quoted(bad)}{did_you_mean(bad, names)} "
                             f"(choose from {', '.join(VARIANTS)}, or rule families "
                             f"{', '.join(RULE_FAMILIES)} joined by commas)")
     if level not in LEVELS:
-        raise GenerateError(f"unknown level {level!r}{did_you_mean(level, LEVELS)} "
+        raise GenerateError(f"unknown level {quoted(level)}{did_you_mean(level, LEVELS)} "
                             f"(choose from {', '.join(LEVELS)})")
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        raise GenerateError(f"count must be a positive integer, got {count!r}")
+        raise GenerateError(f"count must be a positive integer, got {quoted(count)}")
     if not isinstance(size, int) or isinstance(size, bool) or not 4 <= size <= MAX_SIZE:
-        raise GenerateError(f"size must be an integer from 4 to {MAX_SIZE}, got {size!r}")
+        raise GenerateError(f"size must be an integer from 4 to {MAX_SIZE}, got {quoted(size)}")
     if families is not None and size > 9:
         raise GenerateError(f"rule families are generated up to 9x9, not {size}x{size}")
     if size > 16 and variant != "classic":
@@ -222,7 +222,7 @@ def _check_rule_args(variant: str, givens: str | None, negative: bool) -> list[s
                                 f"({', '.join(RULE_FAMILIES)}), not to {variant}")
         return None
     if givens is not None and givens not in GIVENS:
-        raise GenerateError(f"unknown givens choice {givens!r}{did_you_mean(givens, GIVENS)} "
+        raise GenerateError(f"unknown givens choice {quoted(givens)}{did_you_mean(givens, GIVENS)} "
                             f"(choose from {', '.join(GIVENS)})")
     if negative and not set(families) & set(NEGATIVE_FAMILIES):
         raise GenerateError(f"negative applies to {' and '.join(NEGATIVE_FAMILIES)}, not to "
@@ -253,11 +253,11 @@ def generate_iter(variant: str = "classic", level: str = "easy", count: int = 1,
     if time_limit is not None and not (isinstance(time_limit, (int, float))
                                        and 0 < time_limit < float("inf")):
         raise GenerateError(f"time limit must be a positive finite number of seconds "
-                            f"(or None for no limit), got {time_limit!r}")
+                            f"(or None for no limit), got {quoted(time_limit)}")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
     elif not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise GenerateError(f"seed must be a non-negative integer, got {seed!r}")
+        raise GenerateError(f"seed must be a non-negative integer, got {quoted(seed)}")
     made: list[Generated] = []
     tried = 0
     nxt = seed

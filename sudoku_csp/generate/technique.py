@@ -74,6 +74,7 @@ from variants.killer import killer_cage
 from . import GenerateError, Progress, VARIANTS
 from .candidates import make_candidate
 from .rules import make_rules_candidate, parse_families
+from csp.text import quoted
 
 #: seconds of CPU time (``time.process_time``, not the wall clock: a loaded machine gives
 #: the same result) each logic solve of a candidate may take (:func:`_budget`); a candidate
@@ -271,22 +272,22 @@ def practice_variant(name: str, variant: str | None = None) -> str:
     from techniques.ladder import CLASSIC_SKIP
     tech = registry.get(name)
     if not tech.enabled:
-        raise UnknownPractice(f"technique {name!r} is not on the default path (off by "
+        raise UnknownPractice(f"technique {quoted(name)} is not on the default path (off by "
                               "default): no puzzle needs it")
     reads_rules = tech.name in CLASSIC_SKIP or tech.finder.__module__.startswith("variants.")
     if variant is not None:
         if variant not in VARIANTS and parse_families(variant) is None:
-            raise GenerateError(f"unknown variant {variant!r} for a practice puzzle (classic, "
+            raise GenerateError(f"unknown variant {quoted(variant)} for a practice puzzle (classic, "
                                 "jigsaw, killer or rule families joined by commas)")
         if variant == "classic" and reads_rules:
-            raise UnknownPractice(f"technique {name!r} reads variant rules: a classic puzzle "
+            raise UnknownPractice(f"technique {quoted(name)} reads variant rules: a classic puzzle "
                                   "never needs it")
         return variant
     if not reads_rules:
         return "classic"
     got = PRACTICE_VARIANT_OF.get(tech.name) or PRACTICE_VARIANTS.get(tech.family)
     if got is None:
-        raise UnknownPractice(f"technique {name!r} reads variant rules (family {tech.family}) "
+        raise UnknownPractice(f"technique {quoted(name)} reads variant rules (family {tech.family}) "
                               "the generator cannot choose: name the rule family with variant "
                               "(e.g. --variant renban)")
     return got
@@ -325,7 +326,7 @@ def practice_method(name: str, variant: str = "classic", size: int = 9,
     if method is None:
         return "bank" if has and name in BANK_FIRST else "generated"
     if method not in ("generated", "bank"):
-        raise GenerateError(f"unknown method {method!r} for a practice puzzle (generated or "
+        raise GenerateError(f"unknown method {quoted(method)} for a practice puzzle (generated or "
                             "bank)")
     if method == "bank" and not has:
         if variant != "classic" or size != 9:
@@ -362,7 +363,7 @@ def for_technique_iter(name: str, count: int = 1, seed: int | None = None,
     tech = registry.get(name)
     families = parse_families(variant)
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        raise GenerateError(f"count must be a positive integer, got {count!r}")
+        raise GenerateError(f"count must be a positive integer, got {quoted(count)}")
     if families is not None and size > 9:
         raise GenerateError(f"rule families are generated up to 9x9, not {size}x{size}")
     how = practice_method(tech.name, variant, size, method)

@@ -20,29 +20,51 @@ from .svg_canvas import Canvas, cage_outline, element, number
 
 # -- step overlays --------------------------------------------------------------------
 def _house_cells(grid: Grid, puzzle: Puzzle | None) -> dict[str, tuple[int, ...]]:
-    """The cells of every name a step may give a house or a rule: the grid's houses, the
-    constraints' names, a rule bundle's label, its kind and first cell (``thermo r4c8``, as
-    the thermometer techniques name theirs), and the line techniques' names of their lines
-    (``whispers (difference 4) r1c1``)."""
+    """The cells of every name a step may give a house or a rule: the grid's houses, then
+    the puzzle's rule names (:func:`_rule_cells`)."""
     out: dict[str, tuple[int, ...]] = {h.name: h.cells for h in grid.houses}
     if puzzle is not None:
-        for c in puzzle.constraints:
-            if c.name and c.cells:
-                out.setdefault(c.name, tuple(c.cells))
-        for bundle, _n in puzzle.bundles:
-            cells = getattr(bundle, "cells", None)
-            if not cells:
-                continue
-            try:
-                ids = tuple(dict.fromkeys(grid.cells(cells)))
-            except Exception:      # noqa: BLE001 - a bundle whose cells are not a cell list
-                continue
-            if ids:
-                out.setdefault(f"{rule_name(bundle)} {grid.name(ids[0])}", ids)
-        if any(getattr(b, "cells", None) for b, _n in puzzle.bundles):
-            from variants.line_tables import line_tables
-            for line in line_tables(puzzle).lines:   # 'whispers (difference 4) r1c1', ...
-                out.setdefault(line.name, line.cells)
+        named = puzzle.derived(_rule_cells) if puzzle.frozen else _rule_cells(puzzle)
+        for name, cells in named.items():
+            out.setdefault(name, cells)
+    return out
+
+
+def _rule_cells(puzzle: Puzzle) -> dict[str, tuple[int, ...]]:
+    """The cells of every name a step may give a rule, from the rule objects: the
+    constraints' names, a rule bundle's label, its kind and first cell (``thermo r4c8``, as
+    the thermometer techniques name theirs), the line techniques' names of their lines
+    (``whispers (difference 4) r1c1``), and the names of the propagators of a solved
+    (frozen) puzzle, which the ``constraint`` steps carry (``skyscraper 2 at r10c8 and 3
+    opposite``: two clues of a line share one propagator); a name several propagators share
+    has the cells of all of them. Kept with a frozen puzzle (:meth:`Puzzle.derived`)."""
+    grid = puzzle.grid
+    frozen = puzzle.frozen
+    out: dict[str, tuple[int, ...]] = {}
+    for c in puzzle.constraints:
+        if c.name and c.cells:
+            out.setdefault(c.name, tuple(c.cells))
+    for bundle, _n in puzzle.bundles:
+        cells = getattr(bundle, "cells", None)
+        if not cells:
+            continue
+        try:
+            ids = tuple(dict.fromkeys(grid.cells(cells)))
+        except Exception:      # noqa: BLE001 - a bundle whose cells are not a cell list
+            continue
+        if ids:
+            out.setdefault(f"{rule_name(bundle)} {grid.name(ids[0])}", ids)
+    if any(getattr(b, "cells", None) for b, _n in puzzle.bundles):
+        from variants.line_tables import line_tables
+        for line in line_tables(puzzle).lines:   # 'whispers (difference 4) r1c1', ...
+            out.setdefault(line.name, line.cells)
+    if frozen:
+        by_prop: dict[str, dict[int, None]] = {}
+        for prop in puzzle.engine().props:
+            if prop.name and prop.scope:
+                by_prop.setdefault(prop.name, {}).update(dict.fromkeys(prop.scope))
+        for name, scope in by_prop.items():
+            out.setdefault(name, tuple(scope))
     return out
 
 

@@ -40,6 +40,7 @@ from variants.classic import classic
 from variants.parity import even, maximum, minimum, odd
 
 from ..render import rule_name
+from csp.text import quoted
 
 __all__ = ["Element", "elements", "without", "ElementSat", "uses", "check_seconds",
            "GENERIC_FAMILIES"]
@@ -539,5 +540,5 @@ def check_seconds(name: str, value: float | None) -> None:
     if value is not None and not (isinstance(value, (int, float)) and not isinstance(
             value, bool) and value > 0 and math.isfinite(value)):
         raise InvalidArgument(f"{name} must be a finite number of seconds above 0, got "
-                              f"{value!r}")
+                              f"{quoted(value)}")
 

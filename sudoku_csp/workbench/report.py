@@ -59,6 +59,7 @@ from csp.files import write_atomic
 from .. import render
 from .candidates import true_candidates
 from .elements import Element, ElementSat, check_seconds, elements, uses, without
+from csp.text import quoted
 
 __all__ = ["report", "Report", "ElementReport", "Suggestion", "Progress", "EASY"]
 
@@ -490,7 +491,7 @@ def report(puzzle: Puzzle, *, techniques: str | Iterable[str] = "default",
     """
     if not isinstance(count_limit, int) or count_limit < 1:
         raise InvalidArgument(f"count_limit must be a whole number of at least 1, got "
-                              f"{count_limit!r}")
+                              f"{quoted(count_limit)}")
     check_seconds("time_limit", time_limit)
     check_seconds("logic_limit", logic_limit)
     t0 = time.perf_counter()

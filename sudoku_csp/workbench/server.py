@@ -52,6 +52,7 @@ from typing import Any, Callable
 from csp import Puzzle, State
 from csp.errors import Cancelled, SudokuCSPError, TimeLimitExceeded
 from csp.events import Contradiction
+from csp.text import quoted
 
 __all__ = ["COMMANDS", "DEFAULT_PORT", "MAX_MESSAGE", "Job", "ListenServer", "handle_sync",
            "fpuzzles_payload", "parse_message", "ready_process", "technique_selection"]
@@ -74,10 +75,6 @@ DISABLED_LOGIC = {
 STREAM_EVERY = 0.5
 
 Send = Callable[[dict], None]
-
-
-def _show_text(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 class BadMessage(Exception):
@@ -137,7 +134,7 @@ def _nonce(msg: dict) -> Any:
 def _puzzle_data(msg: dict) -> dict:
     """The f-puzzles object a job message carries (never read as a file name)."""
     if msg.get("dataType") != "fpuzzles":
-        raise BadMessage(f"unsupported dataType {msg.get('dataType')!r} (only 'fpuzzles')")
+        raise BadMessage(f"unsupported dataType {quoted(msg.get('dataType'))} (only 'fpuzzles')")
     data = msg.get("data")
     if not isinstance(data, str) or not data.strip():
         raise BadMessage("'data' must be an f-puzzles payload (text)")
@@ -193,7 +190,7 @@ class Job:
     def _run(self) -> None:
         cmd = self.command
         if cmd not in COMMANDS or cmd == "cancel":
-            raise BadMessage(f"unknown command {cmd!r}")
+            raise BadMessage(f"unknown command {quoted(cmd)}")
         obj = _puzzle_data(self.msg)
         from ..formats.fpuzzles import load_fpuzzles
         p = load_fpuzzles(obj)
@@ -212,10 +209,10 @@ class Job:
             if o.startswith("truecandidatesnumsolutions="):
                 text = o.partition("=")[2].strip()
                 if not (text.isascii() and text.isdigit()):
-                    raise BadMessage(f"truecandidatesnumsolutions={_show_text(text)}: expected "
+                    raise BadMessage(f"truecandidatesnumsolutions={quoted(text, 40)}: expected "
                                      "a whole number of solutions")
                 if len(text) > 30:
-                    raise BadMessage(f"truecandidatesnumsolutions={_show_text(text)}: "
+                    raise BadMessage(f"truecandidatesnumsolutions={quoted(text, 40)}: "
                                      "too large")
                 if int(text) > 0:
                     cap = int(text)
@@ -302,7 +299,7 @@ class Job:
         that placing the digits leaves (else a step first shows those)."""
         from csp.links import link_tables
 
-        from ..formats.fpuzzles.read import _show, to_int
+        from ..formats.fpuzzles.read import to_int
         n = p.grid.n
         st = p.initial_state()
         links = link_tables(p)
@@ -316,7 +313,7 @@ class Job:
             try:               # as the reader takes a given: 3, 3.0 or "3"; never 1.5 or true
                 d = to_int(v, f"R{c // n + 1}C{c % n + 1}: value")
             except SudokuCSPError:
-                raise BadMessage(f"R{c // n + 1}C{c % n + 1}: value {_show(v)} is not a "
+                raise BadMessage(f"R{c // n + 1}C{c % n + 1}: value {quoted(v, 40)} is not a "
                                  f"digit") from None
             if not 1 <= d <= n:
                 raise BadMessage(f"R{c // n + 1}C{c % n + 1}: value {d} is not a digit 1..{n}")
@@ -340,7 +337,7 @@ class Job:
             marks = cell.get("centerPencilMarks")
             if marks is not None and not isinstance(marks, list):
                 raise BadMessage(f"R{c // n + 1}C{c % n + 1}: centerPencilMarks must be a "
-                                 f"list of digits, not {_show(marks)}")
+                                 f"list of digits, not {quoted(marks, 40)}")
             if marks:
                 m = 0
                 for x in marks:     # a mark that is no digit would wrongly empty the cell
@@ -350,7 +347,7 @@ class Job:
                         d = 0
                     if not 1 <= d <= n:
                         raise BadMessage(f"R{c // n + 1}C{c % n + 1}: centerPencilMarks holds "
-                                         f"{_show(x)}, not a digit 1..{n}")
+                                         f"{quoted(x, 40)}, not a digit 1..{n}")
                     m |= 1 << d
                 if m & ~base[c]:       # marks the placed digits already rule out
                     marks_given = False

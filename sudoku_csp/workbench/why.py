@@ -53,6 +53,7 @@ from techniques.loop import Run, applied, is_effective, replay
 
 from .. import render
 from .elements import check_seconds
+from csp.text import quoted
 
 __all__ = ["why", "Why", "parse_candidate", "LOCAL_FAMILIES"]
 
@@ -70,10 +71,6 @@ LOCAL_FAMILIES = frozenset({"singles", "intersections", "subsets", "fish"})
 _CANDIDATE = re.compile(r"^\s*[rR](\d+)\s*[cC](\d+)\s*=\s*([0-9A-Za-z]+)\s*$", re.ASCII)
 
 
-def _quote(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")
-
-
 def parse_candidate(puzzle: Puzzle, text: str) -> tuple[int, int]:
     """``(cell, digit)`` of a candidate written ``r5c3=7`` (digits past 9 as numbers or as
     the grid's symbols, ``r1c1=A`` = 10). Raises :class:`csp.errors.InvalidArgument`.
@@ -89,7 +86,7 @@ def parse_candidate(puzzle: Puzzle, text: str) -> tuple[int, int]:
     """
     m = _CANDIDATE.match(text)
     if not m:
-        raise InvalidArgument(f"{_quote(text)}: expected a candidate like r5c3=7")
+        raise InvalidArgument(f"{quoted(text, 40)}: expected a candidate like r5c3=7")
     g = puzzle.grid
     row, col = (x.lstrip("0") or "0" for x in m.group(1, 2))
     try:
@@ -97,7 +94,7 @@ def parse_candidate(puzzle: Puzzle, text: str) -> tuple[int, int]:
             raise ValueError
         cell = g.cell(f"r{row}c{col}")
     except Exception:            # noqa: BLE001 - the grid's own message says where
-        raise InvalidArgument(f"{_quote(text)}: no cell r{row[:6]}c{col[:6]} in the "
+        raise InvalidArgument(f"{quoted(text, 40)}: no cell r{row[:6]}c{col[:6]} in the "
                               f"{g.n}x{g.n} grid") from None
     sym = m.group(3).upper()
     if sym.isdigit():            # (a number of thousands of digits: no digit either)
@@ -107,7 +104,7 @@ def parse_candidate(puzzle: Puzzle, text: str) -> tuple[int, int]:
     else:
         digit = 0
     if not 1 <= digit <= g.n:
-        raise InvalidArgument(f"{_quote(text)}: the digit must be 1..{g.n}")
+        raise InvalidArgument(f"{quoted(text, 40)}: the digit must be 1..{g.n}")
     return cell, digit
 
 
@@ -222,7 +219,7 @@ def why(puzzle: Puzzle, candidate: str | tuple[int, int], *, state: State | None
     contradiction needs."""
     t0 = time.perf_counter()
     if not isinstance(cap, int) or cap < 1:
-        raise InvalidArgument(f"cap must be a whole number of at least 1, got {cap!r}")
+        raise InvalidArgument(f"cap must be a whole number of at least 1, got {quoted(cap)}")
     check_seconds("time_limit", time_limit)
     if state is not None and marks is not None:
         raise InvalidArgument("give a state or marks, not both")
@@ -267,7 +264,7 @@ def _checked(puzzle: Puzzle, cd: tuple[int, int]) -> tuple[int, int]:
     cell, digit = cd
     cell = puzzle.grid.cell(cell)
     if not isinstance(digit, int) or not 1 <= digit <= puzzle.grid.n:
-        raise InvalidArgument(f"digit {digit!r} is not 1..{puzzle.grid.n}")
+        raise InvalidArgument(f"digit {quoted(digit)} is not 1..{puzzle.grid.n}")
     return cell, digit
 
 

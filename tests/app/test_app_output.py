@@ -204,7 +204,7 @@ def test_titles_that_utf8_cannot_hold_are_drawn_escaped(capsys, tmp_path, argv, 
     out.write_text("the old file\n")
     rc = main([*argv, "-o", str(out)])
     _, err = capsys.readouterr()
-    assert rc in (0, 1) and err == "", err
+    assert rc in (0, 1) and err == f"sudoku-csp: wrote {out}\n", err    # nothing else
     data = out.read_bytes()
     if name.endswith(".png"):
         assert data.startswith(b"\x89PNG")
@@ -270,3 +270,43 @@ def test_write_atomic_keeps_mode_and_links(tmp_path):
     with pytest.raises(OSError) as e:
         write_atomic(tmp_path / "no" / "such" / "dir.txt", "x")
     assert e.value.filename == str(tmp_path / "no" / "such" / "dir.txt")
+
+
+K4 = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "examples", "k4.json")
+
+
+@pytest.mark.parametrize("argv, opt, name, same_stdout", [
+    (["render", K4], "-o", "p.svg", False),
+    (["candidates", K4], "-o", "c.svg", True),
+    (["graph", K4], "-o", "g.graphml", False),
+    (["explain", K4], "-o", "e.html", False),
+    (["why", K4, "r1c1=4"], "-o", "w.svg", True),
+    (["report", K4, "--progress", "off"], "-o", "r.html", True),
+    (["solve", K4], "--summary-json", "s.json", True),
+    (["generate", "--technique", "naked_single", "--practice", "--seed", "1"], "--picture",
+     "g.svg", True),
+])
+def test_every_file_written_is_said_on_stderr(capsys, tmp_path, argv, opt, name, same_stdout):
+    """Each command that writes a file says ``sudoku-csp: wrote FILE`` on stderr, once, the
+    one shared way; stdout (the answer) is what it is without the file."""
+    rc0, out0, err0 = run(capsys, *argv)
+    path = str(tmp_path / name)
+    rc, out, err = run(capsys, *argv, opt, path)
+    assert rc == rc0 and os.path.isfile(path)
+    said = [line for line in err.splitlines() if "wrote" in line]
+    also = f" and {path[:-len('.html')]}.explain.html" if argv[0] == "report" else ""
+    assert said == [f"sudoku-csp: wrote {path}{also}"], err
+    assert [line for line in err.splitlines() if line not in said] == err0.splitlines()
+    if same_stdout:
+        assert out == out0
+    elif argv[0] != "explain":               # the picture or graph is what stdout held
+        assert out == "" and open(path).read().strip() == out0.strip()
+
+
+@pytest.mark.parametrize("argv", [["render", K4, "-o", "-"], ["graph", K4, "-o", "-"],
+                                  ["explain", K4, "-o", "-"],
+                                  ["solve", K4, "--summary-json", "-"]])
+def test_output_to_stdout_says_nothing(capsys, argv):
+    """``-o -`` is stdout: no file is named on stderr."""
+    rc, out, err = run(capsys, *argv)
+    assert rc == 0 and out and "wrote" not in err

@@ -2,6 +2,7 @@
 ``internal error``), and the API raises the library's own exceptions."""
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -316,3 +317,82 @@ def test_node_limit_0_is_honoured_by_every_method(capsys, method):
     rc, out, _ = _run(capsys, ["solve", EXAMPLE, "--method", method, "--node-limit",
                                str(10 ** 12), "--json"])
     assert rc == 0 and json.loads(out)["status"] == "solved"
+
+
+# -- a long input is quoted shortened: the error names it and its length, not all of it -----
+LONG = "R1C1" + "x" * 9996
+
+
+def test_a_long_cell_name_is_quoted_shortened():
+    from csp import Grid
+    from csp.errors import InvalidConstraint
+    with pytest.raises(InvalidConstraint) as e:
+        Grid(9).cell(LONG)
+    msg = str(e.value)
+    assert msg.startswith("not a cell name: 'R1C1xxxx") and "...' (10,000 characters)" in msg
+    assert len(msg) < 200
+
+
+@pytest.mark.parametrize("ref", [10 ** 5000, (0.5, 0), (1, "x"), (True, 2), (10 ** 5000, 1)],
+                         ids=["huge-int", "float-pair", "str-pair", "bool-pair", "huge-pair"])
+def test_grid_cell_refuses_what_is_not_a_cell_with_its_error(ref):
+    """An int too long to print, a (row, col) pair of non-ints: InvalidConstraint (they
+    were a ValueError, a TypeError, or the cell 4.5)."""
+    from csp import Grid
+    from csp.errors import InvalidConstraint
+    with pytest.raises(InvalidConstraint) as e:
+        Grid(9).cell(ref)
+    assert len(str(e.value)) < 200
+
+
+def _spec(rule: dict) -> str:
+    import json
+    return json.dumps({"format": "sudoku-csp", "version": 1, "size": 4, "rules": [rule]})
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "1...............", "--time-limit", LONG],
+    ["solve", "1...............", "--logic", "--techniques", LONG],
+    ["convert", "1...............", "--to", LONG],
+    ["solve", _spec({"rule": LONG})],
+    ["solve", _spec({"rule": "killer_cage", "cells": [LONG], "total": 3})],
+    ["solve", "1...............", "--line", LONG],
+    ["why", "1...............", "r1c1=" + LONG],
+    [LONG],
+    ["solve", "1...............", "--limt", LONG],
+    ["generate", "--variant", LONG],
+    ["generate", "--technique", LONG],
+    ["solve", _spec({"rule": "killer_cage", "cells": ["r1c1"], "total": 3, LONG: 1})],
+    ["solve", json.dumps({"size": 4, "grid": [[{}] * 4] * 4, LONG: []})],
+    ["solve", json.dumps({"format": "sudoku-csp", "version": 1, "size": 4,
+                                        LONG: 1})],
+], ids=["time-limit", "techniques", "convert-to", "rule", "cage-cell", "line", "why", "command",
+        "unrecognized", "variant", "technique", "rule-argument", "fpuzzles-key", "spec-key"])
+def test_cli_quotes_a_long_input_shortened(capsys, argv):
+    rc, out, err = _run(capsys, argv)
+    assert rc == 2 and out == "" and err.count("\n") == 1, err[:300]
+    assert len(err) < 400 and "characters)" in err, err[:300]
+
+
+def test_a_multigrid_origin_too_large_for_a_float_is_bad_input(capsys):
+    """An origin of 401 digits made the canvas-size message format it as a float: an
+    OverflowError ('internal error', exit 1). Now the canvas cap's error, exit 2."""
+    doc = {"format": "sudoku-csp", "version": 2, "size": 4,
+           "multigrid": {"origins": [[10 ** 400, 0]]}}
+    rc, out, err = _run(capsys, ["solve", json.dumps(doc)])
+    assert rc == 2 and out == ""
+    assert err == ("sudoku-csp: error: multigrid: a multi-grid canvas of about 10^400 x 4 = "
+                   "about 10^400 cells is over the cap of 10,000 cells\n")
+
+
+@pytest.mark.parametrize("doc", [
+    {"lines": [{"wayPoints": [[10 ** 400, 1], [1.5, 1.5]], "color": "#67f067"}]},
+    {"underlays": [{"center": [10 ** 400, 1], "width": 1, "height": 1}]},
+], ids=["line", "underlay"])
+def test_a_sudokupad_coordinate_too_large_for_a_float_is_bad_input(capsys, doc):
+    """A coordinate of 401 digits was an OverflowError of math.isfinite ('internal error',
+    exit 1); now the error that names the element, exit 2."""
+    doc = {"cells": [[{} for _ in range(4)] for _ in range(4)], **doc}
+    rc, out, err = _run(capsys, ["solve", json.dumps(doc)])
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "is not a finite number" in err and "(401 characters)" in err

@@ -224,3 +224,38 @@ def test_search_methods(capsys, tmp_path):
     assert rc == 0 and out.strip() == "5+"
     rc, out, err = run(capsys, "solve", EXAMPLE, "--method", "dfs")
     assert rc == 2 and out == "" and "--method" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["why", "1...............", "r1c2=1", "--cap", "0"], "--cap"),
+    (["report", "1...............", "--count-limit", "0"], "--count-limit"),
+    (["candidates", "1...............", "--counts", "0"], "--counts"),
+    (["count", "1...............", "--limit", "0"], "--limit"),
+    (["count", "1...............", "--estimate", "--samples", "0"], "--samples"),
+    (["graph", "1...............", "--max-nodes", "0"], "--max-nodes"),
+    (["render", "1...............", "--step", "0"], "--step"),
+])
+def test_a_count_option_below_1_is_refused_by_the_parser(capsys, argv, option):
+    rc, out, err = run(capsys, *argv)
+    assert (rc, out) == (2, "")
+    assert err == f"sudoku-csp: error: argument {option}: '0': expected a whole number 1 or more\n"
+
+
+def test_no_command_checks_again_what_its_parser_checked():
+    """An option of type ``at_least(n)`` is checked by the parser: a command that compares it
+    with a bound again (``if args.cap < 1``) keeps a check no input can reach."""
+    import importlib
+    import inspect
+    import re
+    from sudoku_csp.cli import build_parser
+    from sudoku_csp.commands import COMMANDS
+    dead = []
+    for name in COMMANDS:
+        parser = build_parser(name)
+        sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+        checked = {a.dest for a in sub.choices[name]._actions
+                   if getattr(a.type, "__name__", "").startswith("whole number ")}
+        src = inspect.getsource(importlib.import_module(f"sudoku_csp.commands.{name}"))
+        dead += [f"{name}: args.{d}" for d in sorted(checked)
+                 if re.search(rf"args\.{d}\s*(<|<=)\s*\d", src)]
+    assert dead == []

@@ -93,6 +93,20 @@ def test_every_option_has_a_description_and_its_default(command):
         assert checked >= 2            # options with defaults were seen (the walk works)
 
 
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_number_option_without_a_default_says_what_its_absence_means(command):
+    """An option that takes a number (a limit, a seed, a count, a step) but has no default
+    value says what leaving it out does (``default: no limit``, ``default: random``)."""
+    parser = _subparsers()[command]
+    def takes_a_number(a: argparse.Action) -> bool:
+        name = getattr(a.type, "__name__", "")
+        return name in ("node_limit", "seconds") or name.startswith("whole number")
+    silent = [a.option_strings for a in parser._actions
+              if a.option_strings and a.default is None and takes_a_number(a)
+              and "default" not in (a.help or "")]
+    assert silent == []
+
+
 def test_defaults_appear_in_the_help_text(capsys):
     for argv, want in ((["count", "--help"], "(default: auto)"),
                        (["count", "--help"], "(default 60)"),
@@ -123,7 +137,7 @@ def test_did_you_mean_a_rule(capsys, tmp_path):
     assert "unknown rule 'thremo'; did you mean 'thermo'" in line
     spec["rules"][1] = {"rule": "killer_cage", "cells": ["r1c1", "r1c2"], "totl": 4}
     path.write_text(json.dumps(spec))
-    assert "unknown argument(s) totl; did you mean 'total'?" in usage_error(capsys, "count",
+    assert "unknown argument(s) 'totl'; did you mean 'total'?" in usage_error(capsys, "count",
                                                                             str(path))
 
 
@@ -132,7 +146,7 @@ def test_did_you_mean_an_fpuzzles_key(capsys, tmp_path):
     path = tmp_path / "f.json"
     path.write_text(json.dumps(obj))
     line = usage_error(capsys, "count", str(path))
-    assert "thermometr; did you mean 'thermometer'" in line
+    assert "'thermometr'; did you mean 'thermometer'" in line
 
 
 def test_did_you_mean_a_command(capsys):

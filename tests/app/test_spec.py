@@ -78,3 +78,34 @@ def test_cli_reads_spec_files(tmp_path, capsys):
     assert main(["solve", str(f), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["solution"] == ROWS[13]["solution"]
+
+
+def test_an_unknown_top_level_key_is_an_error_naming_it():
+    """A misspelt key was ignored: ``"givns"`` read as a puzzle without givens (and
+    ``solve`` said ``multiple``). Now it is an error naming the key and the closest one;
+    the keys sudoku-csp writes (``inferred``) and a stated ``solution`` are read."""
+    from sudoku_csp.formats.spec import SpecError, from_spec, to_spec
+    from variants import classic_puzzle
+    doc = {"format": "sudoku-csp", "version": 1, "size": 4, "givns": "1..............."}
+    with pytest.raises(SpecError, match=r"unknown key\(s\) 'givns'; did you mean 'givens'"):
+        from_spec(doc)
+    many = {**doc, **{f"k{i}" * 3000: i for i in range(30)}}
+    with pytest.raises(SpecError) as e:
+        from_spec(many)
+    assert "and 26 more" in str(e.value) and len(str(e.value)) < 600
+    good = {**to_spec(classic_puzzle("1...............")), "inferred": [], "solution": "x"}
+    assert from_spec(good).given == {0: 1}
+
+
+@pytest.mark.parametrize("total, shown", [(10 ** 7, "10000000"),
+                                          (10 ** 5000, "an int of about 5,001 digits")],
+                         ids=["past-cap", "unprintable"])
+def test_an_integer_past_the_cap_is_named_as_too_large(total, shown):
+    """An integer argument past MAX_NUMBER was refused as if it were no integer ('must be an
+    integer or null, got 10000000'), and one too long to print raised ValueError."""
+    doc = {"format": "sudoku-csp", "version": 1, "size": 4,
+           "rules": [{"rule": "killer_cage", "cells": ["r1c1", "r1c2"], "total": total}]}
+    with pytest.raises(SpecError) as e:
+        from_spec(doc)
+    assert str(e.value) == (f"rule killer_cage: 'total' must be an integer or null of at most "
+                            f"1,000,000 in size, got {shown}")

@@ -36,7 +36,7 @@ from csp.budget import Budget, gc_paused
 from csp.errors import InvalidPuzzle, ParseError
 from csp.grid import default_box_shape
 from csp.model import RuleSet
-from csp.text import did_you_mean
+from csp.text import did_you_mean, quoted, quoted_list
 
 from ..payload import decode_payload
 
@@ -59,11 +59,6 @@ NEGATIVE_KINDS = ("difference", "ratio", "xv", "sum", "foglight")
 
 _CELL = re.compile(r"\AR(\d{1,3})C(\d{1,3})\Z", re.I | re.A)
 _INT_TEXT = re.compile(r"\A\s*[+-]?\d{1,12}\s*\Z", re.A)
-
-
-def _show(x: Any) -> str:
-    s = repr(x)
-    return s if len(s) <= 40 else s[:37] + "..."
 
 
 def _given_digit(v: Any, r: int, c: int, n: int) -> int:
@@ -90,16 +85,16 @@ def to_int(x: Any, what: str) -> int:
     csp.errors.ParseError: R1C1 region must be an integer, got nan
     """
     if isinstance(x, bool):
-        raise ParseError(f"{what} must be an integer, got {_show(x)}")
+        raise ParseError(f"{what} must be an integer, got {quoted(x, 40)}")
     if isinstance(x, int):
         if abs(x) > 10 ** 12:
-            raise ParseError(f"{what} is out of range: {_show(x)}")
+            raise ParseError(f"{what} is out of range: {quoted(x, 40)}")
         return x
     if isinstance(x, float) and math.isfinite(x) and x.is_integer() and abs(x) <= 1e12:
         return int(x)
     if isinstance(x, str) and _INT_TEXT.match(x):
         return int(x)
-    raise ParseError(f"{what} must be an integer, got {_show(x)}")
+    raise ParseError(f"{what} must be an integer, got {quoted(x, 40)}")
 
 
 def _value(x: Any, default: int | None, what: str) -> int | None:
@@ -333,13 +328,13 @@ def _load(obj: dict, budget: Budget | None) -> Puzzle:
                      and k != "negative")
     if unknown:
         hint = did_you_mean(unknown[0], [*HANDLERS, *IGNORED, "negative"])
-        raise ParseError(f"unknown f-puzzles rule key(s): {', '.join(unknown)}{hint} (an "
+        raise ParseError(f"unknown f-puzzles rule key(s): {quoted_list(unknown)}{hint} (an "
                          "f-puzzles extension sudoku-csp does not read)")
     if "size" not in obj:
         raise ParseError("f-puzzles data has no 'size'")
     n = obj["size"]
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 16:
-        raise ParseError(f"f-puzzles size must be an int from 1 to 16, got {_show(n)}")
+        raise ParseError(f"f-puzzles size must be an int from 1 to 16, got {quoted(n, 40)}")
     grid_rows = obj.get("grid")
     if (not isinstance(grid_rows, list) or len(grid_rows) != n
             or any(not isinstance(r, list) or len(r) != n for r in grid_rows)):
@@ -447,7 +442,7 @@ class _Ctx:
                 return c
         m = _CELL.match(name) if isinstance(name, str) else None
         if not m:
-            raise ParseError(f"not a cell: {_show(name)}")
+            raise ParseError(f"not a cell: {quoted(name, 40)}")
         r, c = int(m.group(1)), int(m.group(2))
         if not (1 <= r <= self.n and 1 <= c <= self.n):
             raise ParseError(f"cell {name} is outside the {self.n}x{self.n} grid")
@@ -472,7 +467,7 @@ class _Ctx:
 
     def _cells(self, names: Any) -> list[int]:
         if not isinstance(names, list):
-            raise ParseError(f"cells must be a list of cell names, got {_show(names)}")
+            raise ParseError(f"cells must be a list of cell names, got {quoted(names, 40)}")
         ids = self._ids
         out = [ids.get(x) if type(x) is str else None for x in names]
         if None in out:
@@ -492,7 +487,7 @@ class _Ctx:
         """1-based (row, col) of a clue cell just outside the grid (row or col 0 or n+1)."""
         m = _CELL.match(name) if isinstance(name, str) else None
         if not m:
-            raise ParseError(f"not a clue cell: {_show(name)}")
+            raise ParseError(f"not a clue cell: {quoted(name, 40)}")
         r, c = int(m.group(1)), int(m.group(2))
         n = self.n
         if not (0 <= r <= n + 1 and 0 <= c <= n + 1) or (1 <= r <= n and 1 <= c <= n):
@@ -502,7 +497,7 @@ class _Ctx:
 
 def _entries(items: Any, key: str) -> list[dict]:
     if not isinstance(items, list):
-        raise ParseError(f"f-puzzles {key} must be a list of objects, got {_show(items)}")
+        raise ParseError(f"f-puzzles {key} must be a list of objects, got {quoted(items, 40)}")
     for i, it in enumerate(items):
         if not isinstance(it, dict):
             raise ParseError(f"f-puzzles {key} entry {i + 1} is not an object")
@@ -657,7 +652,7 @@ def _xv_letter(it: dict) -> str | None:
     if v is None or (isinstance(v, str) and not v.strip()):
         return None     # an XV mark without its letter: no rule (and not a marked pair)
     if not isinstance(v, str) or v.strip().upper() not in ("X", "V"):
-        raise ParseError(f"xv value must be X or V, got {_show(v)}")
+        raise ParseError(f"xv value must be X or V, got {quoted(v, 40)}")
     return v.strip().upper()
 
 
@@ -719,10 +714,10 @@ def _pair_flags(ctx: _Ctx, negative: Any) -> None:
     if negative is None:
         negative = []
     if not isinstance(negative, list) or not all(isinstance(k, str) for k in negative):
-        raise ParseError(f"'negative' must be a list of names, got {_show(negative)}")
+        raise ParseError(f"'negative' must be a list of names, got {quoted(negative, 40)}")
     for kind in negative:
         if kind not in NEGATIVE_KINDS:
-            raise ParseError(f"unknown negative constraint {kind!r}"
+            raise ParseError(f"unknown negative constraint {quoted(kind)}"
                              f"{did_you_mean(kind, NEGATIVE_KINDS)} (f-puzzles knows "
                              f"{', '.join(NEGATIVE_KINDS)})")
     nonconsecutive = bool(ctx.obj.get("nonconsecutive"))
