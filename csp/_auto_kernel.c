@@ -1461,6 +1461,112 @@ fail:
     return NULL;
 }
 
+/* distinct(doms, pairs) -> list of tuples: csp/sat.py's `distinct_product` (its reference
+ * and fallback): the tuples of itertools.product(*doms), in its order, whose positions i, j
+ * hold different digits for each (i, j) of pairs (i < j). doms: k lists of digits 0..63
+ * (k at most 64); the walk keeps per position the digits its earlier partners took, and
+ * drops a prefix once a later position has no digit left that its own earlier partners
+ * (those already placed) leave it. ValueError on anything else (the caller walks in Python) */
+static PyObject *distinct(PyObject *self, PyObject *args) {
+    PyObject *doms, *pairs;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &doms, &PyList_Type, &pairs))
+        return NULL;
+    Py_ssize_t k = PyList_GET_SIZE(doms);
+    if (k < 1 || k > 64) {
+        PyErr_SetString(PyExc_ValueError, "distinct: 1 to 64 positions");
+        return NULL;
+    }
+    int dn[64], dl[64][64];
+    uint64_t dm[64], before[64];
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *ds = PyList_GET_ITEM(doms, i);
+        PyObject *fast = PySequence_Fast(ds, "distinct: doms holds sequences");
+        if (!fast) return NULL;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+        if (m > 64) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "distinct: 64 digits at most"); return NULL; }
+        dn[i] = (int)m; dm[i] = 0; before[i] = 0;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            long d = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
+            if (d == -1 && PyErr_Occurred()) { Py_DECREF(fast); return NULL; }
+            if (d < 0 || d > 63) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "distinct: digits 0..63"); return NULL; }
+            dl[i][j] = (int)d; dm[i] |= (uint64_t)1 << d;
+        }
+        Py_DECREF(fast);
+    }
+    uint64_t after[64];                    /* per position, its partners after it */
+    for (Py_ssize_t i = 0; i < k; i++) after[i] = 0;
+    Py_ssize_t np = PyList_GET_SIZE(pairs);
+    for (Py_ssize_t t = 0; t < np; t++) {
+        long a, b;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(pairs, t), "ll", &a, &b)) return NULL;
+        if (a < 0 || b <= a || b >= k) { PyErr_SetString(PyExc_ValueError, "distinct: pairs (i, j), i < j < k"); return NULL; }
+        before[b] |= (uint64_t)1 << a;
+        after[a] |= (uint64_t)1 << b;
+    }
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    int tup[64], idx[64];
+    /* per position, how many of its placed partners hold each digit (two partners of one
+     * position may hold the same digit when they are not partners of each other), and
+     * the mask of the digits held */
+    unsigned char held[64][64];
+    uint64_t taken[64];
+    memset(held, 0, sizeof held);
+    for (Py_ssize_t i = 0; i < k; i++) taken[i] = 0;
+    Py_ssize_t p = 0;
+    idx[0] = -1;
+    while (p >= 0) {
+        /* take back this position's digit from its later partners before the next one */
+        if (idx[p] >= 0) {
+            int d0 = tup[p];
+            uint64_t rest = after[p];
+            while (rest) {
+                int q = __builtin_ctzll(rest); rest &= rest - 1;
+                if (!--held[q][d0]) taken[q] &= ~((uint64_t)1 << d0);
+            }
+        }
+        int found = 0;
+        while (++idx[p] < dn[p]) {
+            int d = dl[p][idx[p]];
+            uint64_t bit = (uint64_t)1 << d;
+            if (taken[p] & bit) continue;
+            /* place it: later partners lose d; a later one left with nothing ends it */
+            uint64_t rest = after[p];
+            int dead = 0;
+            while (rest) {
+                int q = __builtin_ctzll(rest); rest &= rest - 1;
+                held[q][d]++;
+                taken[q] |= bit;
+                if (!(dm[q] & ~taken[q])) dead = 1;
+            }
+            tup[p] = d;
+            if (!dead) { found = 1; break; }
+            rest = after[p];
+            while (rest) {
+                int q = __builtin_ctzll(rest); rest &= rest - 1;
+                if (!--held[q][d]) taken[q] &= ~bit;
+            }
+        }
+        if (!found) { idx[p] = -1; p--; continue; }
+        if (p == k - 1) {
+            PyObject *t = PyTuple_New(k);
+            if (!t) { Py_DECREF(out); return NULL; }
+            for (Py_ssize_t i = 0; i < k; i++) {
+                PyObject *v = PyLong_FromLong(tup[i]);
+                if (!v) { Py_DECREF(t); Py_DECREF(out); return NULL; }
+                PyTuple_SET_ITEM(t, i, v);
+            }
+            int bad = PyList_Append(out, t);
+            Py_DECREF(t);
+            if (bad < 0) { Py_DECREF(out); return NULL; }
+            continue;                      /* the next digit here (undone at the top) */
+        }
+        p++;
+        idx[p] = -1;
+    }
+    return out;
+}
+
 /* the writers through the pending packed records (csp/_packed.h): appended to their
  * blocks when the call succeeds, forgotten when it fails */
 #define PK_WRAP(f) \
@@ -1508,6 +1614,9 @@ static PyMethodDef methods[] = {
     {"order", order_pk, METH_VARARGS,
      "order(clauses, cmask, base, n, top) -> (ge, top): a cell's order literals and their "
      "clauses (csp/sat.py _order_lits)"},
+    {"distinct", distinct, METH_VARARGS,
+     "distinct(doms, pairs) -> the tuples of itertools.product(*doms), in order, that give "
+     "each pair (i, j) of positions different digits (csp/sat.py distinct_product)"},
     {"forward", forward, METH_VARARGS,
      "forward(native, doms, limit) -> (layers, start live) or None: the layers of an "
      "automaton the kernel steps itself (csp/sat.py)"},

@@ -501,3 +501,41 @@ def test_kernel_writes_a_run_of_relations_as_each_relation(packed):
         KERNEL.forbidden_run([], [(0, 1)], cand, n)
     with pytest.raises(ValueError):
         KERNEL.forbidden_run([], [(0, n * n, rels[0][2])], cand, n)
+
+
+def _distinct_reference(doms, pairs):
+    return [t for t in itertools.product(*doms) if all(t[i] != t[j] for i, j in pairs)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_distinct_walks_as_the_product_filtered(monkeypatch, seed):
+    """``distinct_product`` (the tables of rules over cells that must differ) in C and in
+    Python: the tuples of the whole product that give each pair different digits, in the
+    product's order, for cliques (a row), sparse pairs and none; domains that leave no
+    tuple; one position to eight."""
+    rng = random.Random(seed)
+    for _ in range(300):
+        k = rng.randint(1, 8)
+        n = rng.choice((4, 6, 9, 12))
+        doms = [sorted(rng.sample(range(1, n + 1), rng.randint(1, min(n, 5))))
+                for _ in range(k)]
+        every = [(i, j) for i in range(k) for j in range(i + 1, k)]
+        pairs = (every if rng.random() < 0.4
+                 else sorted(rng.sample(every, rng.randint(0, len(every)))))
+        want = _distinct_reference(doms, pairs)
+        assert KERNEL.distinct(doms, pairs) == want if pairs else True
+        with monkeypatch.context() as m:
+            m.setenv("SUDOKU_CSP_PURE", "1")
+            assert list(sat.distinct_product(doms, pairs)) == want
+        assert list(sat.distinct_product(doms, pairs)) == want
+
+
+def test_distinct_refuses_what_does_not_fit():
+    with pytest.raises(ValueError):
+        KERNEL.distinct([[1, 2], [64]], [(0, 1)])       # a digit past 63
+    with pytest.raises(ValueError):
+        KERNEL.distinct([[1, 2], [1, 2]], [(1, 0)])     # a pair the wrong way round
+    with pytest.raises(ValueError):
+        KERNEL.distinct([], [])
+    with pytest.raises(TypeError):
+        KERNEL.distinct([[1, "2"], [1]], [(0, 1)])
