@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if not any((Path(p) / "csp" / "__init__.py").exists() for p in sys.path if p):
     sys.path.insert(0, str(ROOT))
 
-from csp.errors import InvalidPuzzle, SearchLimit  # noqa: E402
+from csp.errors import ContradictoryGivens, InvalidPuzzle, SearchLimit  # noqa: E402
 from sudoku_csp.formats.fpuzzles import IGNORED, load_fpuzzles, to_fpuzzles  # noqa: E402
 from variants.classic import classic_puzzle  # noqa: E402
 
@@ -207,10 +207,103 @@ def _read(path: Path) -> list[dict]:
             if line.strip() and not line.startswith("#")]
 
 
+#: the seed of the held-out set (:func:`derived_set`)
+DERIVED_SEED = 20261202
+
+
+def _default_box(n: int) -> tuple[int, int]:
+    """(rows, columns) of an n x n grid's default box, as f-puzzles draws it."""
+    h = int(n ** 0.5)
+    while h > 1 and n % h:
+        h -= 1
+    return h, n // h
+
+
+def derived_set(seed: int = DERIVED_SEED, data: Path = OUT) -> list[dict[str, Any]]:
+    """A held-out set: puzzles none of the other sets has, made the way a setter's edits
+    make them, from the same distinct documents (in file order; ``random.Random(seed)``):
+
+    * ``uNNNa``: two rule elements of different kinds removed (one entry of each of two
+      rule lists, or a global flag), when the puzzle has two kinds or more;
+    * ``uNNNb``: a random third of the givens removed, when it has three givens or more;
+    * ``uNNNd``: a given added that is not the solution's digit and repeats no given of any
+      house (unsolvable, but no house says so at once).
+
+    Each item is ``{"id", "title", "solutions": None, "edit", "doc"}``; the set is the same
+    on every run; an edit that makes a puzzle of the variants set is left out (u057 less a
+    third of its three givens is v29). The benchmark found a sandwich clue's table 23 times ISS's time on one of
+    these (u050b; fixed) that none of the three sets showed."""
+    import random
+    rng = random.Random(seed)
+    rows = FPUZZLES.read_text().splitlines()
+    known = {json.dumps(apply_edit(json.loads(rows[r["row"]])["fpuzzles_json"], r["edit"]),
+                        sort_keys=True) for r in _read(data / NAMES["variants"])}
+    made: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
+    for k, (_, row) in enumerate(distinct_rows()):
+        doc, sol = row["fpuzzles_json"], row["solution"]
+        n = doc["size"]
+        uid, title = f"u{k + 1:03d}", doc.get("title", "")
+        kinds: dict[str, list[int | None]] = {}
+        for key in sorted(doc):
+            v = doc[key]
+            if key in IGNORED or key in ("size", "grid", "solution") or not v:
+                continue
+            kinds[key] = list(range(len(v))) if isinstance(v, list) else [None]
+        if len(kinds) >= 2:
+            edit = []
+            for key in sorted(rng.sample(sorted(kinds), 2)):
+                edit.append({"rule": key} if kinds[key] == [None]
+                             else {"rule": key, "index": rng.choice(kinds[key])})
+            d = doc
+            for e in edit:
+                d = apply_edit(d, e)
+            out.append({"id": uid + "a", "title": f"{title} less two rule elements",
+                        "solutions": None, "edit": edit, "doc": d})
+        givens = [f"R{r + 1}C{c + 1}" for r, cells in enumerate(doc["grid"])
+                  for c, cell in enumerate(cells) if cell.get("given") and cell.get("value")]
+        if len(givens) >= 3:
+            gone = sorted(rng.sample(givens, len(givens) // 3),
+                          key=lambda g: tuple(int(x) for x in g[1:].split("C")))
+            out.append({"id": uid + "b", "title": f"{title} less a third of its givens",
+                        "solutions": None, "edit": {"givens": gone},
+                        "doc": apply_edit(doc, {"givens": gone})})
+        bh, bw = _default_box(n)
+        region = {(r, c): cell.get("region", (r // bh) * (n // bw) + c // bw)
+                  for r, cells in enumerate(doc["grid"]) for c, cell in enumerate(cells)}
+        held = {(r, c): int(cell["value"]) for r, cells in enumerate(doc["grid"])
+                for c, cell in enumerate(cells) if cell.get("value")}
+        empty = [(r, c) for r in range(n) for c in range(n) if (r, c) not in held]
+        rng.shuffle(empty)
+        for r, c in empty:
+            seen = {v for (r2, c2), v in held.items()
+                    if r2 == r or c2 == c or region[(r2, c2)] == region[(r, c)]}
+            wrong = [v for v in range(1, n + 1)
+                     if v != int(sol[r * n + c]) and v not in seen]
+            if wrong:
+                v = rng.choice(wrong)
+                d = copy.deepcopy(doc)
+                d.pop("solution", None)
+                d["grid"][r][c] = {**d["grid"][r][c], "value": v, "given": True}
+                try:                   # another house (a diagonal, extra regions) may
+                    load_fpuzzles(d).initial_state()   # repeat it: the next cell then
+                except ContradictoryGivens:
+                    continue
+                out.append({"id": uid + "d", "title": f"{title} with a wrong R{r + 1}C{c + 1}",
+                            "solutions": 0, "edit": {"add": f"R{r + 1}C{c + 1}={v}"},
+                            "doc": d})
+                break
+    for item in out:
+        if json.dumps(item["doc"], sort_keys=True) not in known:
+            made.append(item)
+    return made
+
+
 def load_sets(data: Path = OUT) -> dict[str, list[dict[str, Any]]]:
     """{set name: [{"id", "title", "solutions", "doc": f-puzzles document}, ...]}."""
     rows = FPUZZLES.read_text().splitlines()
-    sets: dict[str, list[dict[str, Any]]] = {}
+    sets: dict[str, list[dict[str, Any]]] = Sets()
+    sets.data = data
     sets["unique"] = [dict(r, doc=json.loads(rows[r["row"]])["fpuzzles_json"])
                       for r in _read(data / NAMES["unique"])]
     sets["variants"] = [dict(r, doc=apply_edit(json.loads(rows[r["row"]])["fpuzzles_json"],
@@ -220,6 +313,19 @@ def load_sets(data: Path = OUT) -> dict[str, list[dict[str, Any]]]:
                             doc=to_fpuzzles(classic_puzzle(r["puzzle"])))
                        for r in _read(data / NAMES["classic"])]
     return sets
+
+
+class Sets(dict):
+    """:func:`load_sets`' sets, and ``derived`` (:func:`derived_set`) made when first asked
+    for (the three sets alone read no more than before)."""
+
+    data = OUT
+
+    def __missing__(self, name: str) -> list[dict[str, Any]]:
+        if name != "derived":
+            raise KeyError(name)
+        self[name] = derived_set(data=self.data)
+        return self[name]
 
 
 def main() -> int:

@@ -2,7 +2,8 @@
 two public JavaScript solvers run under node.
 
     python benchmarks/workbench.py setup [--peers-dir DIR] [--svs-git GITDIR] [--iss-git GITDIR]
-    python benchmarks/workbench.py [--sets unique,variants,classic] [--modes tc1,tc8,count]
+    python benchmarks/workbench.py [--sets unique,variants,classic,derived] [--modes tc1,tc8,count]
+                                   [--peers svs,iss]
                                    [--limit 120] [--peers-dir DIR] [--ours auto|api|diy]
                                    [--only ID,...] [--repeat N] [--warm] [--json FILE]
                                    [--write docs/performance.md]
@@ -63,10 +64,13 @@ ISS's text cannot state, e.g. a box indexer, is listed as out with the reason).
 **Sets** (``benchmarks/make_workbench_sets.py`` builds them into ``benchmarks/data``):
 ``unique``, the 103 distinct f-puzzles setter puzzles; ``variants``, 40 of them without one
 given or one rule element (2 to 5,000 solutions); ``classic``, 40 classic puzzles with
-several solutions.
+several solutions. ``--sets derived``: a held-out set made on the fly with a fixed seed
+(``make_workbench_sets.derived_set``: 216 edits of the setter puzzles, two rule elements
+removed, a third of the givens removed, a wrong given added), puzzles no set above has;
+SVS takes seconds to minutes on many of them, so ``--peers iss`` leaves it out.
 
-``--limit S``: a call of ours gets ``time_limit=S``; a peer past about 3 S of wall time is
-killed and restarted (the call counts as S). ``--write FILE`` replaces the text between
+``--limit S``: a call of ours gets ``time_limit=S``; a peer past 3 S (at least S + 5 s) of
+wall time is killed and restarted (the call counts as S). ``--write FILE`` replaces the text between
 ``<!-- workbench:begin -->`` and ``<!-- workbench:end -->``. ``--profile`` runs ours on the
 named puzzles under cProfile in this process and prints where the time goes. ``--listen``
 measures the round trip of ``truecandidates`` through ``sudoku-csp listen`` when the package
@@ -339,7 +343,7 @@ class Worker:
         assert self.proc is not None and self.proc.stdin and self.proc.stdout
         self.proc.stdin.write(json.dumps(req) + "\n")
         self.proc.stdin.flush()
-        deadline = time.monotonic() + max(3 * self.limit, self.limit + 30)
+        deadline = time.monotonic() + max(3 * self.limit, self.limit + 5)
         while True:
             left = deadline - time.monotonic()
             ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, left))
@@ -356,8 +360,25 @@ class Worker:
                 return {"status": "limit", "cpu_ms": self.limit * 1000}
 
 
-def make_workers(peers_dir: Path, limit: float, ours: str, warm: bool = False
-                 ) -> dict[str, Worker]:
+class Off:
+    """A peer left out (``--peers``): every call answers ``{"status": "off"}``, which the
+    comparison and the tables pass over."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.restarts, self.warmup = name, 0, []
+
+    def start(self, warmup: list[dict]) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+    def call(self, req: dict, restart: bool = True) -> dict:
+        return {"status": "off", "cpu_ms": None}
+
+
+def make_workers(peers_dir: Path, limit: float, ours: str, warm: bool = False,
+                 peers: tuple[str, ...] = ("svs", "iss")) -> dict[str, Any]:
     svs = peers_dir / "svs" / "svs.cjs"
     iss = peers_dir / "iss"
     for path in (svs, iss / "js"):
@@ -367,8 +388,10 @@ def make_workers(peers_dir: Path, limit: float, ours: str, warm: bool = False
     py = [sys.executable, str(Path(__file__).resolve()), "--worker", "--ours", ours,
           "--package", str(PACKAGE)] + ([] if warm else ["--cold"])
     return {"ours": Worker("ours", py, limit),
-            "svs": Worker("svs", ["node", str(NODE_WORKER), "svs", str(svs)], limit),
-            "iss": Worker("iss", ["node", str(NODE_WORKER), "iss", str(iss)], limit)}
+            "svs": Worker("svs", ["node", str(NODE_WORKER), "svs", str(svs)], limit)
+            if "svs" in peers else Off("svs"),
+            "iss": Worker("iss", ["node", str(NODE_WORKER), "iss", str(iss)], limit)
+            if "iss" in peers else Off("iss")}
 
 
 def request(solver: str, item: dict, mode: str, limit: float) -> dict:
@@ -434,7 +457,7 @@ def prepare(sets: dict[str, list[dict]], names: list[str], only: set[str] | None
 
 def run(args: argparse.Namespace) -> dict:
     sets = prepare(load_sets(), args.sets, set(args.only) if args.only else None)
-    workers = make_workers(args.peers_dir, args.limit, args.ours, args.warm)
+    workers = make_workers(args.peers_dir, args.limit, args.ours, args.warm, args.peers)
     first = load_sets()["unique"][0]            # the warm-up puzzle (not measured)
     first["iss"] = to_iss(first["doc"])
     for name, w in workers.items():
@@ -467,18 +490,19 @@ def run(args: argparse.Namespace) -> dict:
                             runs[s].append(workers[s].call(request(s, it, mode, args.limit)))
                     for s in SOLVERS:
                         got[s] = _median_run(runs[s])
-                    answers = {s: answer(got[s], mode) for s in SOLVERS}
+                    on = [s for s in SOLVERS if got[s]["status"] != "off"]
+                    answers = {s: answer(got[s], mode) for s in on}
                     agree = all(answers[s] is not None and answers[s] == answers["ours"]
-                                for s in SOLVERS)
+                                for s in on)
                     note = ""
                     if not agree:
-                        missing = [s for s in SOLVERS if answers[s] is None]
+                        missing = [s for s in on if answers[s] is None]
                         if missing:
                             note = "; ".join(f"{s}: {got[s]['status']} "
                                              f"{got[s].get('error', '')}".strip()
                                              for s in missing)
                         else:
-                            other = next(s for s in SOLVERS if answers[s] != answers["ours"])
+                            other = next(s for s in on if answers[s] != answers["ours"])
                             note = f"ours vs {other}: " + describe_difference(
                                 answers["ours"], answers[other])
                     row["calls"][mode] = {
@@ -534,7 +558,9 @@ def _git_head(where: Path) -> str:
 # -- the report ----------------------------------------------------------------------------
 SET_TITLES = {"unique": "103 distinct f-puzzles setter puzzles (unique)",
               "variants": "40 multi-solution variants",
-              "classic": "40 classic multi-solution puzzles"}
+              "classic": "40 classic multi-solution puzzles",
+              "derived": "216 held-out edits of the setter puzzles (make_workbench_sets."
+                         "derived_set)"}
 
 
 def _fmt_ratio(a: float, b: float) -> str:
@@ -587,9 +613,11 @@ def summarise(results: dict) -> str:
             over2 = sum(1 for o, i in zip(t["ours"], t["iss"]) if o > 2 * i and o > 10)
             over2_any = sum(1 for o, i in zip(t["ours"], t["iss"]) if o > 2 * i)
             over5 = sum(1 for o in t["ours"] if o > 5000)
+            shown = {s: f"{tot[s]:.2f}" if any(c[s]["status"] != "off" for _, c in calls)
+                     else "-" for s in SOLVERS}
             lines.append(
-                f"| {set_name} | {mode} | {len(calls)} | {tot['ours']:.2f} | {tot['svs']:.2f} "
-                f"| {tot['iss']:.2f} | {_fmt_ratio(tot['ours'], tot['svs'])} | "
+                f"| {set_name} | {mode} | {len(calls)} | {shown['ours']} | {shown['svs']} "
+                f"| {shown['iss']} | {_fmt_ratio(tot['ours'], tot['svs'])} | "
                 f"{_fmt_ratio(tot['ours'], tot['iss'])} | {_fmt_ratio(med['ours'], med['iss'])}"
                 f" | {med['ours']:.1f} | {med['iss']:.1f} | {max(t['ours']) / 1000:.2f} | "
                 f"{over2} | {over2_any} | {over5} |")
@@ -599,6 +627,7 @@ def summarise(results: dict) -> str:
         ours += f" with method={results['method']!r}"
     calls = [c for rows in results["sets"].values() for r in rows for c in r["calls"].values()]
     limits = {s: sum(1 for c in calls if c[s]["status"] == "limit") for s in SOLVERS}
+    off = [s for s in ("svs", "iss") if calls and all(c[s]["status"] == "off" for c in calls)]
     out = [f"_Run of {results['started']} to {results['finished']} on commit "
            f"{results['commit']}, ours = {ours}, per-call limit {results['limit']:g} s "
            f"(wall), CPU time of each call"
@@ -611,7 +640,9 @@ def summarise(results: dict) -> str:
            f"{len(disagreements(results))} with different answers, "
            f"{sum(outcome(c) == 'limit' for c in calls)} stopped at the limit (ours "
            f"{limits['ours']}, SVS {limits['svs']}, ISS {limits['iss']}); the table is over "
-           f"the calls all three answered._", ""]
+           + ("the calls all three answered" if not off else
+              f"the calls ours and {'ISS' if 'svs' in off else 'SVS'} answered "
+              f"({', '.join(x.upper() for x in off)} not run: --peers)") + "._", ""]
     out += lines
     out.append("")
     out.append("\"over 2x ISS\": calls where ours took more than twice ISS's CPU time and "
@@ -766,6 +797,10 @@ def main() -> int:
     ap.add_argument("--iss-git", help="git directory of Interactive-Sudoku-Solver")
     ap.add_argument("--sets", default="unique,variants,classic")
     ap.add_argument("--modes", default="tc1,tc8,count")
+    ap.add_argument("--peers", default="svs,iss",
+                    help="the peers run (default svs,iss); one left out answers nothing and "
+                    "the tables pass over it (SVS takes seconds to minutes on many of the "
+                    "derived set's puzzles: --sets derived --peers iss)")
     ap.add_argument("--limit", type=float, default=120.0,
                     help="seconds (wall) per call (default 120)")
     ap.add_argument("--ours", choices=("auto", "api", "diy"), default="auto",
@@ -808,6 +843,12 @@ def main() -> int:
         if m not in MODES:
             raise SystemExit(f"unknown call {m!r} (tc1, tc8, count)")
     args.only = args.only.split(",") if args.only else None
+    args.peers = tuple(x for x in args.peers.split(",") if x)
+    if not set(args.peers) <= {"svs", "iss"}:
+        raise SystemExit(f"unknown peer in --peers {','.join(args.peers)!r} (svs, iss)")
+    for name in args.sets:
+        if name not in ("unique", "variants", "classic", "derived"):
+            raise SystemExit(f"unknown set {name!r} (unique, variants, classic, derived)")
     if args.command == "setup":
         return setup(args.peers_dir, {"svs": args.svs_git, "iss": args.iss_git})
     if args.profile:

@@ -53,3 +53,51 @@ def test_forget_rules_empties_what_is_kept_by_a_puzzles_rules() -> None:
     assert read._TEMPLATES and order._SPECS
     wb.forget_rules()
     assert not read._TEMPLATES and not order._SPECS
+
+
+def test_summary_passes_over_a_peer_left_out() -> None:
+    """--peers iss: SVS answers "off" on every call; the tables show it as "-" and say it
+    was not run, the totals and the counts over ISS stay."""
+    wb = _bench()
+    res = _results([(3.0, 1.0), (30.0, 10.0)], 1)
+    for row in res["sets"]["unique"]:
+        row["calls"]["tc1"]["svs"] = {"cpu_ms": None, "status": "off"}
+    text = wb.summarise(res)
+    row = next(line for line in text.splitlines() if line.startswith("| unique | tc1"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[2] == "2" and cells[4] == "-" and cells[6] == "-"   # puzzles, SVS s, / SVS
+    assert cells[7] == f"{33.0 / 11.0:.2f}x"                          # ours / ISS (total)
+    assert "SVS not run" in text
+    off = wb.Off("svs")
+    off.start([])
+    assert off.call({"op": "tc", "cap": 1}) == {"status": "off", "cpu_ms": None}
+
+
+def _sets():
+    return load_benchmark("make_workbench_sets", "make_workbench_sets_bench")
+
+
+def test_derived_set_is_held_out_and_the_same_on_every_run() -> None:
+    """The derived set (--sets derived): the same 216 edits each run, none of them a puzzle
+    of the other sets, each of the three kinds, the wrong givens unsolvable without a house
+    repeating a digit (the library reads every one)."""
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from sudoku_csp.workbench import count_solutions
+    ms = _sets()
+    one, two = ms.derived_set(), ms.derived_set()
+    assert [(x["id"], x["doc"]) for x in one] == [(x["id"], x["doc"]) for x in two]
+    kinds = {x["id"][-1] for x in one}
+    assert kinds == {"a", "b", "d"} and len(one) >= 200
+    sets = ms.load_sets()
+    others = {json_key(it["doc"]) for name in ("unique", "variants") for it in sets[name]}
+    assert not others & {json_key(x["doc"]) for x in one}
+    assert sets["derived"][0]["id"] == one[0]["id"]
+    for x in [x for x in one if x["id"].endswith("d")][:12]:
+        p = load_fpuzzles(x["doc"])
+        p.initial_state()                           # no ContradictoryGivens
+        assert count_solutions(p, limit=1, time_limit=30).count == 0, x["id"]
+
+
+def json_key(doc: dict) -> str:
+    import json
+    return json.dumps({k: v for k, v in doc.items() if k != "solution"}, sort_keys=True)
