@@ -1393,31 +1393,6 @@ def distinct_product(doms: Sequence[Sequence[int]],
     out: list[tuple[int, ...]] = []
     tup = [0] * k
     last = k - 1
-    if len(set(pairs)) == k * (k - 1) // 2:
-        # every two positions differ (a row, a box): the digits taken so far, passed
-        # down, and a prefix dropped once a later position has no digit left
-        masks = [sum(1 << d for d in ds) for ds in doms]
-        rest = [masks[p + 1:] for p in range(k)]
-
-        def walk_all(p: int, used: int) -> None:
-            if p == last:
-                for d in doms[p]:
-                    if not used >> d & 1:
-                        tup[p] = d
-                        out.append(tuple(tup))
-                return
-            for d in doms[p]:
-                bit = 1 << d
-                if not used & bit:
-                    now = used | bit
-                    for m in rest[p]:
-                        if not m & ~now:
-                            break
-                    else:
-                        tup[p] = d
-                        walk_all(p + 1, now)
-        walk_all(0, 0)
-        return out
     before: list[list[int]] = [[] for _ in range(k)]
     for i, j in pairs:
         before[j].append(i)
