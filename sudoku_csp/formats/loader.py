@@ -111,9 +111,11 @@ def is_sudokupad_json(obj: Any) -> bool:
 
 
 def puzzle_from_json(obj: Any, lines: dict[str, str] | None = None,
-                     budget: Budget | None = None) -> tuple[Puzzle, str | None]:
+                     budget: Budget | None = None, _nested: bool = False
+                     ) -> tuple[Puzzle, str | None]:
     """A Puzzle (and stated solution, if any) from a decoded JSON value, read within
-    ``budget``."""
+    ``budget``. An object holding the puzzle under ``puzzle`` (a line, or a JSON object of
+    its own, one level deep: what ``generate --json`` prints) is read from there."""
     if not isinstance(obj, dict):
         raise ParseError("a puzzle JSON value must be an object")
     from .spec import from_spec, is_spec
@@ -139,6 +141,11 @@ def puzzle_from_json(obj: Any, lines: dict[str, str] | None = None,
             if isinstance(obj.get("title"), str):
                 p.meta.setdefault("title", obj["title"])
             return p, sol
+    if isinstance(obj.get("puzzle"), dict) and not _nested:
+        p, inner = puzzle_from_json(obj["puzzle"], lines, budget, True)
+        if isinstance(obj.get("title"), str):
+            p.meta.setdefault("title", obj["title"])
+        return p, sol or inner
     raise ParseError("JSON object is neither f-puzzles data nor has a 'fpuzzles_json' or "
                      "'puzzle' key")
 

@@ -305,3 +305,22 @@ def test_sweep_levels(variant, level):
         q = from_spec(json.loads(json.dumps(g.to_spec())))
         _check_independently(q, level, g.solution)
     assert time.process_time() - t0 < 2 * 120
+
+
+@pytest.mark.parametrize("variant", ["killer", "classic"])
+def test_cli_generate_json_reads_back(variant, capsys, tmp_path):
+    """A line of `generate --json` is a puzzle file for the other commands: its `puzzle`
+    (a spec object for a variant, a line for classic) is read, and `solution` checked
+    against it (a spec object under `puzzle` was 'neither f-puzzles data nor ...')."""
+    assert main(["generate", "--variant", variant, "--seed", "3", "--json"]) == 0
+    out, _ = capsys.readouterr()
+    row = json.loads(out.splitlines()[0])
+    f = tmp_path / "g.jsonl"
+    f.write_text(out)
+    assert main(["solve", str(f)]) == 0
+    got, err = capsys.readouterr()
+    assert "solved " + row["solution"] in got and "agrees with the stated solution" in got
+    assert err == ""
+    nested = tmp_path / "n.json"                 # one level deep only
+    nested.write_text(json.dumps({"puzzle": {"puzzle": {"puzzle": row["puzzle"]}}}))
+    assert main(["solve", str(nested)]) == 2
