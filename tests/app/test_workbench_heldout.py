@@ -8,7 +8,8 @@ checked against every solution listed by depth-first search (no CNF: an independ
 each listed solution checked by the rules (``Puzzle.solution_error``): the candidates and
 the capped counts must be the listing's, the status and ``complete`` honest; where there
 are too many solutions to list, "auto" must agree with ``method="sat"``. Each "auto" call
-takes under 5 s of CPU (the workbench's goal; these take milliseconds to about 1.5 s).
+takes under 5 s of CPU (the workbench's goal; these take milliseconds to about 2.5 s:
+118-rules, 4 solutions, was 5-6 s before ``csp.solutions.REFUTE_COSTLY``).
 About a minute of CPU (45 s on two workers).
 """
 from __future__ import annotations

@@ -286,13 +286,16 @@ def test_small_grids_equal_an_independent_enumeration(k) -> None:
             assert sorted(tuple(x) for x in en.take()) == sorted(sols)
 
 
-@pytest.mark.parametrize("run", [0, 1, 3, 10 ** 9])
-def test_the_sat_questions_equal_an_independent_enumeration(monkeypatch, run) -> None:
+@pytest.mark.parametrize("run,costly", [(0, 2000), (1, 2000), (3, 2000), (10 ** 9, 10 ** 9),
+                                        (10 ** 9, 0)])
+def test_the_sat_questions_equal_an_independent_enumeration(monkeypatch, run, costly) -> None:
     """The SAT loop of true candidates (no kernel): a question per candidate, and after
-    ``REFUTE_RUN`` "none" in a row one for all those left (0: always that one; 10^9:
-    never), gives the counts of a brute-force enumeration."""
+    ``REFUTE_RUN`` "none" in a row (0: always; 10^9: never) or one "none" of
+    ``REFUTE_COSTLY`` conflicts (0: the first) one for all those left, gives the counts of a
+    brute-force enumeration."""
     from csp import solutions
     monkeypatch.setattr(solutions, "REFUTE_RUN", run)
+    monkeypatch.setattr(solutions, "REFUTE_COSTLY", costly)
     monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
     for p in small_puzzles()[::2]:
         sols = brute(p)
@@ -307,6 +310,44 @@ def test_the_sat_questions_equal_an_independent_enumeration(monkeypatch, run) ->
                     assert res.count(c, d) == min(cap, k)
                     assert bool(res.refuted[c] >> d & 1) == (k == 0
                                                              and res.cand[c] >> d & 1 == 1)
+
+
+def test_a_costly_none_turns_every_later_question_into_one_for_all(monkeypatch) -> None:
+    """After a "none" of at least ``REFUTE_COSTLY`` conflicts the SAT loop asks only
+    questions about all the candidates left (a fresh literal assumed), never one candidate
+    again; with the knob out of reach it asks one a candidate. The answers are the same."""
+    from csp import sat, solutions
+    monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+    asked: list[tuple[tuple[int, ...], bool]] = []
+    orig = sat.SatSession.solve_lits
+
+    def solve_lits(self, assumptions=()):
+        got = orig(self, assumptions)
+        asked.append((tuple(assumptions), got is None))
+        return got
+
+    monkeypatch.setattr(sat.SatSession, "solve_lits", solve_lits)
+    monkeypatch.setattr(solutions, "REFUTE_RUN", 10 ** 9)
+    last = 16 * 4 + 4                  # candidate literals are cell * 4 + digit
+    checked = 0
+    for p in small_puzzles():
+        answers = []
+        for costly in (10 ** 9, 0):
+            monkeypatch.setattr(solutions, "REFUTE_COSTLY", costly)
+            asked.clear()
+            res = candidate_counts(p, cap=1, method="sat")
+            answers.append([res.count(c, d) for c in range(16) for d in range(1, 5)])
+            first_none = next((i for i, (a, none) in enumerate(asked) if a and none), None)
+            if first_none is None or first_none == len(asked) - 1:
+                break                  # no "none" with questions after it
+            later = [a for a, _ in asked[first_none + 1:]]
+            if costly == 0:
+                assert all(len(a) == 1 and a[0] > last for a in later), asked
+                assert answers[0] == answers[1]
+                checked += 1
+            else:
+                assert any(len(a) == 1 and a[0] <= last for a in later), asked
+    assert checked >= 2
 
 
 # ---------------------------------------------------------------------------------------
