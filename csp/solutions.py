@@ -71,7 +71,7 @@ from .engine import _engine_kernel
 from .search import _choose, _enum_kernel, _packed, _root, _settle
 from .text import quoted
 
-__all__ = ["CandidateCounts", "candidate_counts", "iter_solutions", "count_solutions",
+__all__ = ["CandidateCounts", "digit_classes", "candidate_counts", "iter_solutions", "count_solutions",
            "SolutionCount", "Estimate", "estimate_count", "METHODS"]
 
 #: the engines (see the module's text)
@@ -980,6 +980,60 @@ def seen_masks(counts: list[int], n: int, size: int) -> list[int]:
     return seen
 
 
+def digit_classes(puzzle: Any, cand: Sequence[int], n: int) -> list[int]:
+    """The sets of digits (masks of two digits or more) that the solutions of ``puzzle``
+    from the candidates ``cand`` may swap among themselves: every rule is
+    digit-symmetric (:meth:`csp.constraints.Constraint.digit_symmetric`: houses, equal
+    and not-equal pairs) and each cell's candidates hold all of a set or none of it (a
+    given parts its digit from the others). Then any permutation of a set's digits maps a
+    solution to a solution. Empty when a rule is not digit-symmetric.
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1...............")
+    >>> [bin(m) for m in digit_classes(p, p.initial_state().cand, 4)]
+    ['0b11100']
+    >>> q = Puzzle(Grid(4)).add_grid_houses().add_less("r2c1", "r2c2")
+    >>> digit_classes(q, q.initial_state().cand, 4)
+    []
+    """
+    for c in puzzle.constraints:
+        if not c.digit_symmetric():
+            return []
+    groups: dict[int, int] = {}
+    for d in range(1, n + 1):
+        bit = 1 << d
+        sig = 0                        # the cells that may hold d
+        for i, m in enumerate(cand):
+            if m & bit:
+                sig |= 1 << i
+        groups[sig] = groups.get(sig, 0) | bit
+    return [m for m in groups.values() if m & (m - 1)]
+
+
+def _spread(res: CandidateCounts, values: Sequence[int], classes: list[int]) -> None:
+    """Count the solutions that the solution ``values`` gives by swapping the digits of
+    each of ``classes`` (:func:`digit_classes`): where a class has ``m`` digits, ``k`` of
+    them in the solution, each of its digits ``d`` at a cell holding one of them is there in
+    ``perm(m - 1, k - 1)`` distinct solutions (the other ``k - 1`` digits sent anywhere
+    else in the class). A class whose number is below the cap adds nothing (those counts
+    stay the solutions seen, exact), else its candidates are at the cap."""
+    n, cap, counts = res.n, res.cap, res.counts
+    used = 0
+    for v in values:
+        used |= 1 << v
+    for m in classes:
+        k = bin(used & m).count("1")
+        if not k or math.perm(bin(m).count("1") - 1, k - 1) < cap:
+            continue
+        ds = digits_of(m)
+        for c, v in enumerate(values):
+            if m >> v & 1:
+                base = c * n
+                for d in ds:
+                    if counts[base + d] < cap:
+                        counts[base + d] = cap
+
+
 def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
               progress: Callable[[int, int, int], Any] | None, seed: Any = None) -> None:
     """The SAT path of :func:`_counts_by_sat`: a first and a second solution (unique or
@@ -989,6 +1043,11 @@ def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
     finds others), and the questions start from its counts."""
     s.start(limits.deadline, limits.cancelled, limits.time_limit)
     n, cap = res.n, res.cap
+    # digits that every solution may swap (an empty grid of houses and anti-knight pairs):
+    # each solution found counts its swapped twins too (_spread), which no question then
+    # asks about (an empty boxless anti-knight grid with palindromes, 362,880 solutions:
+    # 23 questions, one of 3 s, -> 2)
+    classes = digit_classes(s.puzzle, res.cand, n)
     if seed is not None and seed.found:
         res.counts = seed.counts()
         res.solutions_seen = seed.found
@@ -998,8 +1057,13 @@ def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
             assert len(kept) == seed.found    # a restart empties the buffer with the counts
             for values in kept:
                 s.block(values)
-        elif seed.found == 1:
-            s.block(res.solution)
+                if classes:
+                    _spread(res, values, classes)
+        else:
+            if seed.found == 1:
+                s.block(res.solution)
+            if classes:
+                _spread(res, res.solution, classes)
     counts = res.counts
     if res.solutions_seen == 0:
         first = s.solve_lits()
@@ -1007,6 +1071,8 @@ def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
             res.refuted = list(res.cand)
             return
         _record(res, first, s)
+        if classes:
+            _spread(res, s.values(first), classes)
         s.block_lits(first)
     if res.solutions_seen == 1:
         second = s.solve_lits()
@@ -1015,6 +1081,8 @@ def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
                 res.refuted[c] |= m & ~(1 << res.solution[c])
             return
         _record(res, second, s)
+        if classes:
+            _spread(res, s.values(second), classes)
         if cap > 1:
             s.block_lits(second)
     todo = [c * n + d for c in s.free for d in range(1, n + 1) if s.cand[c] >> d & 1]
@@ -1071,6 +1139,8 @@ def _sat_loop(s: Any, res: CandidateCounts, limits: _Limits,
                 i += 1
                 continue
         _record(res, lits, s)
+        if classes:
+            _spread(res, s.values(lits), classes)
         if cap > 1:
             s.block_lits(lits)
         if progress is not None and time.perf_counter() > nxt:

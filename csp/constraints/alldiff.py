@@ -24,6 +24,9 @@ class AllDifferent(Constraint):
     def house(self) -> tuple[int, ...]:
         return self.cells
 
+    def digit_symmetric(self) -> bool:
+        return type(self) is AllDifferent     # a subclass may add a condition on digits
+
     def check(self, *values: int) -> bool:
         return len(set(values)) == len(values)
 

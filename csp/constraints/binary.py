@@ -207,6 +207,16 @@ class Relation(Constraint):
             self.auto_name = True
             self.name = f"{label}@{a},{b}"
 
+    def digit_symmetric(self) -> bool:
+        """Equal and not-equal relations (palindromes, clones, anti-knight pairs) read only
+        whether the two digits are equal.
+
+        >>> from csp.constraints import AbsDiff
+        >>> NotEqual(0, 1).digit_symmetric(), AbsDiff(0, 1, 1).digit_symmetric()
+        (True, False)
+        """
+        return self.relation is RelationKind.EQ or self.relation is RelationKind.NE
+
     def name_from(self, grid) -> None:
         if self.auto_name:
             self.name = f"{grid.name(self.a)}{self.label}{grid.name(self.b)}"

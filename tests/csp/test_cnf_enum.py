@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import array
 import itertools
+import random
 import threading
 import time
 from pathlib import Path
@@ -348,6 +349,76 @@ def test_a_costly_none_turns_every_later_question_into_one_for_all(monkeypatch) 
             else:
                 assert any(len(a) == 1 and a[0] <= last for a in later), asked
     assert checked >= 2
+
+
+def _symmetric_puzzles() -> list[Puzzle]:
+    """4x4 puzzles of digit-symmetric rules only (houses, equal and not-equal pairs), with
+    and without givens: their digits part into classes that swap (csp.solutions.digit_classes)."""
+    from csp.constraints import Equal, NotEqual
+    rng = random.Random(20261202)
+    out = []
+    for givens in ("................", "1...............", "1.3.............",
+                   "12..............", ".2......3.......", "1....2.........."):
+        for k in range(3):
+            p = Puzzle(Grid(4)).add_grid_houses().givens(givens)
+            for _ in range(k + 1):
+                a, b = rng.sample(range(16), 2)
+                p.add(NotEqual(a, b) if rng.random() < 0.6 else Equal(a, b))
+            out.append(p)
+    return out
+
+
+@pytest.mark.parametrize("k", range(18))
+def test_swapped_digits_count_like_an_independent_enumeration(monkeypatch, k) -> None:
+    """On digit-symmetric puzzles the SAT loop counts each solution's swapped twins
+    (csp.solutions._spread, where they reach the cap): the counts are a brute-force
+    enumeration's, for caps below and above what a class's swaps reach (a class of 3 digits
+    all used: 2 twins a candidate, below a cap of 3)."""
+    from csp import solutions
+    monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+    spread = []
+    orig = solutions._spread
+    monkeypatch.setattr(solutions, "_spread", lambda *a: (spread.append(1), orig(*a)))
+    p = _symmetric_puzzles()[k]
+    sols = brute(p)
+    assert solutions.digit_classes(p, p.initial_state().cand, 4)
+    for cap in (1, 2, 3, 5, 8):
+        res = candidate_counts(p, cap=cap, method="sat")
+        assert res.complete
+        assert res.status == ("unsolvable" if not sols else
+                              "unique" if len(sols) == 1 else "multiple")
+        for c in range(16):
+            for d in range(1, 5):
+                n = sum(1 for s in sols if s[c] == d)
+                assert res.count(c, d) == min(cap, n), (cap, c, d)
+    assert spread or len(sols) < 2
+
+
+def test_an_empty_symmetric_grid_needs_two_questions(monkeypatch) -> None:
+    """An empty 9x9 with anti-knight pairs: every digit swaps with every other, so the first
+    solution puts each digit in each cell (in 8! solutions each): true candidates ask the
+    solver twice (the first solution, a second one), with caps 1 and 8, where they asked
+    one question a candidate still below the cap."""
+    from csp import sat
+    from csp.constraints import NotEqual
+    monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
+    asked = []
+    orig = sat.SatSession.solve_lits
+    monkeypatch.setattr(sat.SatSession, "solve_lits",
+                        lambda self, a=(): (asked.append(a), orig(self, a))[1])
+    p = Puzzle(Grid(9)).add_grid_houses()
+    for r in range(9):
+        for c in range(9):
+            for dr, dc in ((1, 2), (2, 1), (1, -2), (2, -1)):
+                if 0 <= r + dr < 9 and 0 <= c + dc < 9:
+                    p.add(NotEqual(r * 9 + c, (r + dr) * 9 + c + dc))
+    for cap in (1, 8):
+        asked.clear()
+        res = candidate_counts(p, cap=cap, method="sat")
+        assert res.complete and res.status == "multiple"
+        assert all(res.count(c, d) == cap for c in range(81) for d in range(1, 10))
+        assert len(asked) == 2
+        assert p.check_solution(res.solution)
 
 
 # ---------------------------------------------------------------------------------------
