@@ -71,7 +71,7 @@ from .engine import _engine_kernel
 from .search import _choose, _enum_kernel, _packed, _root, _settle
 from .text import quoted
 
-__all__ = ["CandidateCounts", "digit_classes", "candidate_counts", "iter_solutions", "count_solutions",
+__all__ = ["CandidateCounts", "digit_classes", "swap_reduced", "candidate_counts", "iter_solutions", "count_solutions",
            "SolutionCount", "Estimate", "estimate_count", "METHODS"]
 
 #: the engines (see the module's text)
@@ -492,11 +492,24 @@ def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int |
         raise InvalidArgument(f"limit must be at least 1, got {limit}")
     t0 = time.perf_counter()
     count = 0
+    weight = 1
     nxt = t0 + PROGRESS_EVERY
     try:
         limits = _Limits(time_limit, cancel)
         how = _pick_counting(puzzle, method)
         start = _start(puzzle, cand)
+        # digits that every solution may swap: one solution of each swap's orbit is
+        # counted, times the orbit's size (swap_reduced)
+        start, weight = swap_reduced(puzzle, start)
+        asked = limit
+        if weight > 1:
+            if limit is not None:
+                limit = -(-limit // weight)
+            if progress is not None:
+                outer = progress
+
+                def progress(k: int) -> Any:
+                    return outer(k * weight)
         gens: list[Iterator[Any]] = []
         if how == "search":
             eng = puzzle.engine()
@@ -521,7 +534,9 @@ def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int |
                 for item in gen:       # a solution, or a number of them (csp.cnf_enum)
                     count += item if type(item) is int else 1
                     if limit is not None and count >= limit:
-                        return SolutionCount(count, False, (time.perf_counter() - t0) * 1000)
+                        return SolutionCount(min(count * weight, asked or 0) if weight > 1
+                                             else count, False,
+                                             (time.perf_counter() - t0) * 1000)
                     if progress is not None and time.perf_counter() > nxt:
                         progress(count)
                         nxt = time.perf_counter() + PROGRESS_EVERY
@@ -529,9 +544,9 @@ def count_solutions(puzzle: Any, cand: Sequence[int] | None = None, limit: int |
                 continue
             break
     except (TimeLimitExceeded, Cancelled) as e:
-        e.count = count              # type: ignore[attr-defined]
+        e.count = count * weight     # type: ignore[attr-defined]
         raise
-    return SolutionCount(count, True, (time.perf_counter() - t0) * 1000)
+    return SolutionCount(count * weight, True, (time.perf_counter() - t0) * 1000)
 
 
 # ---------------------------------------------------------------------------------------
@@ -996,6 +1011,12 @@ def digit_classes(puzzle: Any, cand: Sequence[int], n: int) -> list[int]:
     >>> digit_classes(q, q.initial_state().cand, 4)
     []
     """
+    singles = 0                        # a digit decided in some cell is a class of its own
+    for m in cand:
+        if not m & (m - 1):
+            singles |= m
+    if singles | 1 == (2 << n) - 1:    # every digit: a classic puzzle's givens
+        return []
     for c in puzzle.constraints:
         if not c.digit_symmetric():
             return []
@@ -1008,6 +1029,41 @@ def digit_classes(puzzle: Any, cand: Sequence[int], n: int) -> list[int]:
                 sig |= 1 << i
         groups[sig] = groups.get(sig, 0) | bit
     return [m for m in groups.values() if m & (m - 1)]
+
+
+def swap_reduced(puzzle: Any, cand: list[int]) -> tuple[list[int], int]:
+    """``(cand', weight)``: the solutions from ``cand`` number ``weight`` times those from
+    ``cand'``. For each set of digits that the solutions may swap (:func:`digit_classes`)
+    with a house of all ``n`` digits in which exactly as many cells as the set has digits
+    may hold them (an empty grid: a row), those cells hold the set's digits in every
+    solution, each once; swapping them gives ``k!`` distinct solutions (``k`` digits)
+    and exactly one of them has them in increasing order along the house: ``cand'`` fixes
+    that order, ``weight`` is the product of the ``k!``. ``(cand, 1)`` otherwise.
+
+    >>> from csp import Puzzle, Grid
+    >>> p = Puzzle(Grid(4)).add_grid_houses().givens("1...............")
+    >>> cand, weight = swap_reduced(p, p.initial_state().cand)
+    >>> weight, [bin(m) for m in cand[:4]]
+    (6, ['0b10', '0b100', '0b1000', '0b10000'])
+    """
+    n = puzzle.grid.n
+    classes = digit_classes(puzzle, cand, n)
+    if not classes:
+        return cand, 1
+    houses = [h for h in (c.house() for c in puzzle.constraints)
+              if h is not None and len(h) == n]
+    cand = list(cand)
+    weight = 1
+    for m in classes:
+        k = bin(m).count("1")
+        for h in houses:
+            cells = [c for c in h if cand[c] & m]
+            if len(cells) == k:        # they hold the k digits, one each
+                for c, d in zip(cells, digits_of(m)):
+                    cand[c] = 1 << d
+                weight *= math.factorial(k)
+                break
+    return cand, weight
 
 
 def _spread(res: CandidateCounts, values: Sequence[int], classes: list[int]) -> None:
