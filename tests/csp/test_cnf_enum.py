@@ -299,18 +299,22 @@ def test_the_sat_questions_equal_an_independent_enumeration(monkeypatch, run, co
     monkeypatch.setattr(solutions, "REFUTE_COSTLY", costly)
     monkeypatch.setenv("SUDOKU_CSP_PURE", "1")
     for p in small_puzzles()[::2]:
-        sols = brute(p)
-        for cap in (1, 2, 5):
-            res = candidate_counts(p, cap=cap, method="sat")
-            assert res.complete
-            assert res.status == ("unsolvable" if not sols else
-                                  "unique" if len(sols) == 1 else "multiple")
-            for c in range(16):
-                for d in range(1, 5):
-                    k = sum(1 for s in sols if s[c] == d)
-                    assert res.count(c, d) == min(cap, k)
-                    assert bool(res.refuted[c] >> d & 1) == (k == 0
-                                                             and res.cand[c] >> d & 1 == 1)
+        _assert_counts_are_brute(p, brute(p), (1, 2, 5))
+
+
+def _assert_counts_are_brute(p: Puzzle, sols: list[tuple[int, ...]], caps) -> None:
+    """True candidates of a 4x4 puzzle by the SAT path, for each cap: complete, the status,
+    every count and every refuted candidate are the brute-force enumeration's."""
+    for cap in caps:
+        res = candidate_counts(p, cap=cap, method="sat")
+        assert res.complete
+        assert res.status == ("unsolvable" if not sols else
+                              "unique" if len(sols) == 1 else "multiple")
+        for c in range(16):
+            for d in range(1, 5):
+                k = sum(1 for s in sols if s[c] == d)
+                assert res.count(c, d) == min(cap, k), (cap, c, d)
+                assert bool(res.refuted[c] >> d & 1) == (k == 0 and res.cand[c] >> d & 1 == 1)
 
 
 def test_a_costly_none_turns_every_later_question_into_one_for_all(monkeypatch) -> None:
@@ -382,15 +386,7 @@ def test_swapped_digits_count_like_an_independent_enumeration(monkeypatch, k) ->
     p = _symmetric_puzzles()[k]
     sols = brute(p)
     assert solutions.digit_classes(p, p.initial_state().cand, 4)
-    for cap in (1, 2, 3, 5, 8):
-        res = candidate_counts(p, cap=cap, method="sat")
-        assert res.complete
-        assert res.status == ("unsolvable" if not sols else
-                              "unique" if len(sols) == 1 else "multiple")
-        for c in range(16):
-            for d in range(1, 5):
-                n = sum(1 for s in sols if s[c] == d)
-                assert res.count(c, d) == min(cap, n), (cap, c, d)
+    _assert_counts_are_brute(p, sols, (1, 2, 3, 5, 8))
     assert spread or len(sols) < 2
 
 
