@@ -71,8 +71,9 @@ from .engine import _engine_kernel
 from .search import _choose, _enum_kernel, _packed, _root, _settle
 from .text import quoted
 
-__all__ = ["CandidateCounts", "digit_classes", "swap_reduced", "candidate_counts", "iter_solutions", "count_solutions",
-           "SolutionCount", "Estimate", "estimate_count", "METHODS"]
+__all__ = ["CandidateCounts", "candidate_counts", "iter_solutions", "count_solutions",
+           "SolutionCount", "Estimate", "estimate_count", "METHODS", "digit_classes",
+           "swap_reduced"]
 
 #: the engines (see the module's text)
 METHODS = ("auto", "search", "sat")

@@ -91,7 +91,7 @@ class Constraint:
     def digit_symmetric(self) -> bool:
         """True when any permutation of the digits maps every assignment that satisfies
         the rule to one that does (the rule reads only which of its cells hold equal
-        digits: all-different, equal, not equal). True candidates read it
+        digits: all-different, equal, not equal). True candidates and counts read it
         (:func:`csp.solutions.digit_classes`): on a puzzle of such rules alone, a solution
         with its digits swapped is another. Default False, which is always safe; a subclass
         of a rule that says True and adds a condition on the digits must say False.
