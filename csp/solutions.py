@@ -419,6 +419,10 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
         en = cnf_enum.enumerator(s)
         retry = cnf_enum.COUNT_RETRY
         budget = None                  # the first walk's: cnf_enum.NODES
+        # the first walk on the cells' clauses may be traded for the other (cnf_enum.trial)
+        trial = (cnf_enum.TRIAL_NODES if cnf_enum.BRANCH_COUNT == 1 and
+                 not isinstance(en, cnf_enum.Decided) else None)
+        most = [0]                     # the most solutions a walk has found (the trial's two)
         while en is not None:
             on_slice = None
             if progress is not None:
@@ -426,17 +430,27 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
 
                 def on_slice() -> None:
                     if time.perf_counter() > nxt[0]:
-                        progress(en.found)
+                        most[0] = max(most[0], en.found)
+                        progress(most[0])
                         nxt[0] = time.perf_counter() + PROGRESS_EVERY
+            check = limits.check if limits.active else None
             try:
-                code = cnf_enum.run(en, limits.check if limits.active else None, stop_at,
-                                    on_slice, nodes=budget)
+                code = cnf_enum.run(en, check, stop_at, on_slice, nodes=budget, upto=trial)
+                if code == cnf_enum.PAUSED:            # at the trial
+                    first = en
+                    most[0] = max(most[0], en.found)
+                    code, en = cnf_enum.trial(s, en, check, stop_at, on_slice)
+                    if en is not first:                # on the other branching now
+                        retry = None
+                    if code == cnf_enum.PAUSED:
+                        code = cnf_enum.run(en, check, stop_at, on_slice, nodes=budget)
             except (TimeLimitExceeded, Cancelled):
-                yield en.found         # the count so far stands, then the limit
+                yield max(most[0], en.found)   # the count so far stands, then the limit
                 raise
             if code is not None:
                 yield en.found
                 return
+            trial = None
             if retry is None or retry == cnf_enum.BRANCH_COUNT:
                 break
             # nothing was yielded: again, from the first walk's probed root

@@ -847,6 +847,78 @@ def test_a_count_that_gives_up_walks_again_on_every_clause(monkeypatch) -> None:
     assert opened
 
 
+def _spy_trial(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, bool]]:
+    """A list that gets (solutions found, decisions, kept) of the first walk each time a
+    count's :func:`cnf_enum.trial` answers (kept: the count goes on with that walk)."""
+    seen: list[tuple[int, int, bool]] = []
+    real = cnf_enum.trial
+
+    def spy(session, en, *args, **kw):
+        found, nodes = en.found, en.nodes
+        code, walk = real(session, en, *args, **kw)
+        seen.append((found, nodes, walk is en))
+        return code, walk
+    monkeypatch.setattr(cnf_enum, "trial", spy)
+    return seen
+
+
+def _derived(ident: str) -> Puzzle:
+    from conftest import load_benchmark
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    ms = load_benchmark("make_workbench_sets", "make_workbench_sets_enum")
+    return load_fpuzzles(next(x for x in ms.derived_set() if x["id"] == ident)["doc"])
+
+
+@needs_kernel
+def test_a_count_that_finds_few_solutions_a_decision_tries_the_other_branching(
+        monkeypatch) -> None:
+    """"Hotel" without its anti-knight rule (the derived set's u090a: 17 palindromes and a
+    thermometer, 11,264 solutions): at :data:`cnf_enum.TRIAL_NODES` decisions the walk on
+    the cells' clauses has found about one solution in 25 decisions; the walk on every
+    branching clause, tried for as many, finds four times as many, and the count goes on
+    with it (about 50,000 decisions against 325,000). The count is the same without the
+    trial, and with a limit, where the tried walk stops at it."""
+    p = _derived("u090a")
+    seen = _spy_trial(monkeypatch)
+    assert count_solutions(p).count == 11_264
+    (found, nodes, kept), = seen
+    assert nodes == cnf_enum.TRIAL_NODES and found * cnf_enum.TRIAL_RATE < nodes
+    assert not kept
+    seen.clear()
+    r = count_solutions(p, limit=5_000)
+    assert (r.count, r.complete) == (5_000, False) and not seen[0][2]
+    monkeypatch.setattr(cnf_enum, "TRIAL_NODES", None)
+    seen.clear()
+    assert count_solutions(p).count == 11_264 and not seen
+
+
+@needs_kernel
+def test_the_trial_keeps_the_walk_that_finds_more(monkeypatch) -> None:
+    """v02 (an anti-knight grid, 1,822 solutions): the walk on the cells' clauses finds a
+    solution every 12 decisions and is not tried; made to try it (at more than 5 decisions
+    a solution),
+    the walk on every branching clause finds a third as many in as many decisions, and
+    the count goes on with the first walk. "Trollscraper" (u087, one solution), tried at
+    1,000 decisions: the walk on every clause ends within them and answers. The counts
+    are the same."""
+    p = puzzle("variants", "v02")
+    seen = _spy_trial(monkeypatch)
+    assert count_solutions(p).count == 1_822
+    assert seen == [] or seen[0][2]
+    assert seen == [] or seen[0][0] * cnf_enum.TRIAL_RATE >= seen[0][1]
+    monkeypatch.setattr(cnf_enum, "TRIAL_RATE", 5)
+    seen.clear()
+    assert count_solutions(p).count == 1_822
+    (found, nodes, kept), = seen
+    assert kept and found * 5 < nodes
+    monkeypatch.setattr(cnf_enum, "TRIAL_NODES", 1_000)
+    seen.clear()
+    opened = _spy_sat_open(monkeypatch)
+    assert count_solutions(puzzle("unique", "u087")).count == 1
+    (found, nodes, kept), = seen
+    assert nodes == 1_000 and not kept and not opened
+
+
 @needs_kernel
 def test_a_walk_that_finds_solutions_goes_on_while_its_foreseen_size_fits(monkeypatch) -> None:
     """"Renban Whispers" without one given (v08, 3,799 solutions), cap 1: past its budget
