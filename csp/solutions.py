@@ -415,6 +415,7 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
     set up. A walk that gives up walks again once on the other branching
     (:data:`csp.cnf_enum.COUNT_RETRY`) before the solver is set up."""
     cnf_enum, sat = _LATE or _late()
+    stop_at = min(stop_at, 1 << 62)    # the kernel's (a limit past it is never reached)
     with sat.SatSession(puzzle, start, defer=True, budget=limits.budget()) as s:
         en = cnf_enum.enumerator(s)
         retry = cnf_enum.COUNT_RETRY

@@ -6,7 +6,10 @@
                             [--json] [--time-limit S] [--node-limit N] [--method M]
                             [--progress auto|on|off]
 
-``--list`` prints each solution as it is found (a line string; with ``--json`` one object
+The count is :func:`csp.solutions.count_solutions` (the workbench's: the compiled walk,
+digits that every solution may swap counted once per swap); ``--node-limit`` takes the
+search of ``solve`` (:meth:`csp.Puzzle.count_solutions`). ``--list`` prints each solution
+as it is found (a line string; with ``--json`` one object
 holding them all), up to ``--limit`` (default 2 for a count, 1000 for a list). A long count
 shows how far it got on stderr when that is a terminal (``--progress``). ``--estimate``
 estimates the number of solutions of a puzzle with too many to count, by Knuth's random
@@ -128,24 +131,36 @@ def run(args: argparse.Namespace) -> int:
         return _estimate(p, args, budget)
     bar = Progress("off" if args.node_limit is not None else args.progress, "count")
     try:
-        if args.list or bar.on:
+        if args.list:
             return _follow(p, args, limit, bar, budget)
-        return _count(p, args, limit, budget)
+        return _count(p, args, limit, budget, bar)
     finally:
         bar.close()
 
 
-def _count(p: Any, args: argparse.Namespace, limit: int, budget: Any) -> int:
-    """The plain count (:meth:`csp.Puzzle.count_solutions`, node limit and method)."""
-    from csp.errors import SearchLimit
+def _count(p: Any, args: argparse.Namespace, limit: int, budget: Any, bar: Progress) -> int:
+    """The count: :func:`csp.solutions.count_solutions` (the compiled walk, digit swaps,
+    progress on a terminal), or with ``--node-limit`` :meth:`csp.Puzzle.count_solutions`
+    (a budget of search nodes)."""
+    from csp.errors import SearchLimit, TimeLimitExceeded
     t0 = time.perf_counter()
     try:
-        count = p.count_solutions(limit=limit, node_limit=args.node_limit,
-                                  method=args.method, budget=budget)
+        if args.node_limit is not None:
+            count = p.count_solutions(limit=limit, node_limit=args.node_limit,
+                                      method=args.method, budget=budget)
+        else:
+            from csp.solutions import count_solutions
+            count = count_solutions(p, limit=limit, time_limit=left_of(budget),
+                                    method=args.method,
+                                    progress=bar.count if bar.on else None).count
         status = "ok"
     except SearchLimit as e:
         count, status = None, "limit"
-        print(f"sudoku-csp: error: {e}", file=sys.stderr)
+        bar.close()
+        # the command's own limit, not the part of it left when the count started
+        why = (f"search stopped after {args.time_limit:g} s"
+               if isinstance(e, TimeLimitExceeded) and args.time_limit is not None else e)
+        print(f"sudoku-csp: error: {why}", file=sys.stderr)
     _report(args, count, limit, status, t0)
     return 0 if status == "ok" else 1
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import DATA, ROOT, fpuzzle_row
+from conftest import DATA, ROOT, fpuzzle_row, run_cli
 from csp.search import search
 from sudoku_csp.cli import main
 from variants import classic_puzzle
@@ -129,11 +129,28 @@ def test_count_list_lines_and_json(capsys) -> None:
 
 
 def test_count_progress_on_stderr(capsys) -> None:
-    rc, out, err = run(capsys, "count", "." * 81, "--limit", "200000", "--progress", "on",
-                       "--time-limit", "1")
+    # a full first row: no digits to swap, the walk counts every solution
+    rc, out, err = run(capsys, "count", "123456789" + "." * 72, "--limit", "10000000",
+                       "--progress", "on", "--time-limit", "1")
     assert rc == 1 and "solutions so far" in err and "time limit" not in out
     rc, out, err = run(capsys, "count", multi(), "--limit", "100")
     assert rc == 0 and err == "" and out.strip() == "43"
+
+
+def test_count_counts_swapped_digits_once() -> None:
+    """The CLI count is the workbench's: an empty 6x6 (28,200,960 solutions, the
+    published count) is counted one solution per swap of its digits, in well under a
+    second of CPU; with a limit it stops there (``K+``). The same with ``--method search``,
+    and without digit swaps (``--node-limit``: the search of ``solve``) the same numbers on
+    a 4x4."""
+    child = run_cli(["count", "." * 36, "--limit", "100000000"])
+    assert child.rc == 0 and child.out.strip() == "28200960", child
+    assert child.cpu < 5, child.cpu
+    child = run_cli(["count", "." * 36, "--limit", "1000", "--method", "search"])
+    assert child.rc == 0 and child.out.strip() == "1000+", child
+    for extra in ([], ["--node-limit", "100000"], ["--method", "sat"]):
+        child = run_cli(["count", "." * 16, "--limit", "1000", *extra])
+        assert child.rc == 0 and child.out.strip() == "288", (extra, child)
 
 
 def test_count_no_progress_when_piped() -> None:
