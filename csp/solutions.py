@@ -412,7 +412,9 @@ def _sat_lits(puzzle: Any, start: list[int], limits: _Limits, stop_at: int = 0,
     enumeration (:mod:`csp.cnf_enum`) goes first: when it answers, it yields the number
     of its solutions, once (the count is all it keeps; it stops at ``stop_at`` solutions
     when that is not 0; ``progress(count)`` between its slices), and the solver is never
-    set up. A walk that gives up walks again once on the other branching
+    set up. A first walk that finds solutions rarely is tried against the other branching
+    at :data:`csp.cnf_enum.TRIAL_NODES` decisions (:func:`csp.cnf_enum.trial`); a walk
+    that gives up walks again once on the other branching
     (:data:`csp.cnf_enum.COUNT_RETRY`) before the solver is set up."""
     cnf_enum, sat = _LATE or _late()
     stop_at = min(stop_at, 1 << 62)    # the kernel's (a limit past it is never reached)
