@@ -24,7 +24,8 @@ bitboards are fast) and by SAT otherwise. Counts and true candidates take the SA
 (the compiled kernel first) where that kernel is built, except on those pure models, where
 they walk the bitboards in the compiled kernel first (``bb_counts``,
 :func:`_counts_compiled` and :func:`_count_compiled`: the Python walk's twin, node for
-node; counts only without a ``limit``) within the budget below; without the kernel, on
+node; counts only without a ``limit``) within the budget below, at
+:data:`SEARCH_NODES_PER_SOLUTION_COMPILED` a solution; without the kernel, on
 those pure models, both search the bitboards first, but only while the search
 stays cheap (:data:`SEARCH_NODES` nodes plus :data:`SEARCH_NODES_PER_SOLUTION` a solution
 found; past the second solution :data:`SEARCH_SLACK` nodes plus as many a solution), then
@@ -95,6 +96,21 @@ SEARCH_NODES_PER_SOLUTION = 8
 #: thousands of solutions gains 17 a solution and used to spend about 100 ms on the
 #: search before SAT started over
 SEARCH_SLACK = 200
+#: :data:`SEARCH_NODES_PER_SOLUTION` for the same walk in the compiled kernel
+#: (``bb_counts``: :func:`_counts_compiled`, :func:`_count_compiled`), the first budget and
+#: :data:`SEARCH_SLACK` unchanged. A node there costs about 0.5 µs against 25-30 in Python,
+#: and what follows it when it gives up is the CNF walk of :mod:`csp.cnf_enum`, a decision
+#: of which costs 2-9 µs and which goes on at :data:`csp.cnf_enum.NODES_PER_SOLUTION_CAPPED`
+#: (24) decisions a solution: a bitboard walk still finding a solution every 48 nodes spends
+#: about 24 µs a solution, where handing it over would spend the walk so far, the encoding,
+#: and about twice as much a solution. Measured on every houses-only model of the
+#: workbench's sets and the derived set (true candidates with caps 1 and 8, counts; 8, 16,
+#: 24, 36, 40, 48, 56): at 8 the derived u030b (a classic grid less a third of its givens:
+#: 27,000 nodes, 941 solutions seen, from 29 to 36 nodes a solution as it goes) gave up
+#: after 2.7 ms and the CNF walk took 21,408 decisions and 49 ms (77 ms in all; 15 ms at
+#: 40-56); v02's count (1,822 solutions) 96-112 -> 38-40 ms; the walks that give up all the
+#: same (u003b-u006b, over 300,000 nodes) lose at most a few ms (totals within the noise)
+SEARCH_NODES_PER_SOLUTION_COMPILED = 48
 
 
 #: :mod:`csp.cnf_enum` and :mod:`csp.sat`, imported on the first count or SAT search (kept
@@ -766,7 +782,8 @@ def _counts_compiled(eng: Any, res: CandidateCounts, limits: _Limits,
     """:func:`_counts_pure` from the root of ``res.cand`` in the compiled kernel
     (``csp._enum_kernel.bb_counts``: the same walk, node for node, the same skips, budget
     and checks every 64 nodes, so the same counts, solutions seen, first solution and
-    stops; ``tests/csp/test_bb_kernel.py`` compares them). A classic true-candidates call
+    stops; ``tests/csp/test_bb_kernel.py`` compares them), but for its budget a solution,
+    :data:`SEARCH_NODES_PER_SOLUTION_COMPILED` (a node costs 50 times less). A classic true-candidates call
     walked the CNF in the compiled enumerator of :mod:`csp.cnf_enum` before: about 4,000
     propagated literals and 0.3 ms with its set-up, where these bitboards place a digit
     in a few word operations. True when it answered (``res`` filled; raises
@@ -786,7 +803,7 @@ def _counts_compiled(eng: Any, res: CandidateCounts, limits: _Limits,
             if progress is not None and time.perf_counter() > nxt[0]:
                 progress(found, 0, 0)
                 nxt[0] = time.perf_counter() + PROGRESS_EVERY
-    per = SEARCH_NODES_PER_SOLUTION
+    per = SEARCH_NODES_PER_SOLUTION_COMPILED
     slack = -1 if budget is None else min(budget, SEARCH_SLACK) if per else budget
     code, counts, found, first, _, error = kernel.bb_counts(
         packed, res.cand, res.cap, -1 if budget is None else budget, per, slack, tick)
@@ -810,7 +827,8 @@ def _count_compiled(eng: Any, start: list[int], limits: _Limits,
                     progress: Callable[[int], Any] | None) -> Iterator[int]:
     """:func:`_dfs_pure` within :data:`SEARCH_NODES` as :func:`count_solutions` runs it,
     in the compiled kernel (``bb_counts`` with a cap no count reaches: the same walk node
-    for node): yields the number of solutions once (then the limits' exception when they
+    for node, at :data:`SEARCH_NODES_PER_SOLUTION_COMPILED` a solution): yields the number
+    of solutions once (then the limits' exception when they
     stopped it, as :func:`_sat_lits` does), or raises :class:`_OverBudget`. A classic
     count walked the CNF in the compiled enumerator of :mod:`csp.cnf_enum`: 12,000
     propagated literals and 0.65 ms a call on the workbench's classic set."""
