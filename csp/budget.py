@@ -175,10 +175,24 @@ class Budget:
         if self.exhausted:
             raise TimeLimitExceeded(f"{what} stopped after {self.describe()}")
 
-    def tick(self, what: str = "search") -> None:
-        """:meth:`check`, but reading the clocks only every ``every`` calls: cheap enough
-        for an inner loop."""
-        self._count -= 1
+    def tick(self, what: str = "search", cost: int = 1) -> None:
+        """:meth:`check`, but reading the clocks only once ``every`` units of ``cost``
+        have been ticked since the last read: cheap enough for an inner loop. A tick
+        that stands for many units of work (a layer of thousands of transitions) says so
+        with ``cost``, so that its clock is read as often as the work asks.
+
+        >>> b = Budget(60, every=4)
+        >>> b.deadline = 0.0            # (the deadline passes)
+        >>> b.tick()                    # the first tick reads the clocks
+        Traceback (most recent call last):
+        ...
+        csp.errors.TimeLimitExceeded: search stopped after 60 s
+        >>> b.tick(); b.tick(); b.tick("layer", cost=4)
+        Traceback (most recent call last):
+        ...
+        csp.errors.TimeLimitExceeded: layer stopped after 60 s
+        """
+        self._count -= cost
         if self._count <= 0:
             self._count = self.every
             if self.deadline is not None or self.cpu_deadline is not None:
@@ -314,8 +328,8 @@ class CancelBudget(Budget):
             raise Cancelled(f"{what} cancelled")
         super().check(what)
 
-    def tick(self, what: str = "search") -> None:
-        self._count -= 1
+    def tick(self, what: str = "search", cost: int = 1) -> None:
+        self._count -= cost
         if self._count <= 0:
             self._count = self.every
             self.check(what)

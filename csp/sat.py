@@ -263,11 +263,12 @@ class Encoding:
         self.top += 1
         return self.top
 
-    def step(self) -> None:
-        """A point where the encoding may stop (the budget is ticked) and hand its clauses
-        to the sink."""
+    def step(self, cost: int = 1) -> None:
+        """A point where the encoding may stop (the budget is ticked, ``cost`` units of
+        work since the last step: see :meth:`csp.budget.Budget.tick`) and hand its
+        clauses to the sink."""
         if self.budget is not None:
-            self.budget.tick("SAT encoding")
+            self.budget.tick("SAT encoding", cost)
         if self.sink is not None and len(self.clauses) >= FLUSH_CLAUSES:
             self.flush()
 
@@ -602,15 +603,15 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
         if count > budget:
             return False
         trans.append(ti)
+        enc.step(len(states) * len(di))      # the layer's transitions (a read per layer)
         states = list(ids)
-        enc.step()
     live: list[set[Any]] = [set() for _ in range(k + 1)]
     accept = auto.accept
     live[k] = {j for j, s in enumerate(states) if accept(s)}
     for i in range(k - 1, -1, -1):
         after = live[i + 1]                   # None is never in it
         live[i] = {s for s, ts in enumerate(trans[i]) if not after.isdisjoint(ts)}
-        enc.step()
+        enc.step(len(trans[i]))
     clauses = enc.clauses
     if 0 not in live[0]:
         clauses.append([])                 # no digits satisfy the rule
@@ -696,7 +697,7 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
                         tv = nxt[t] = top
                     append([nsv, -x, tv])
             enc.top = top
-            enc.step()
+            enc.step(len(layer) * len(di))
             layer = nxt
             continue
         preds: dict[int, list[int]] = {}      # state -> [-its variable, the states into it]
@@ -728,7 +729,7 @@ def _automaton(enc: Encoding, cand: list[int], cells: Sequence[int], auto: Autom
                 append([nsv, -x, tv])
             extra.append(ok)
         enc.top = top
-        enc.step()
+        enc.step(len(layer) * len(di))
         # a state needs a state and a digit before it (the layer's variables rise in its
         # order, so each state's list of states before it is sorted already)
         for t, tv in nxt.items():

@@ -245,6 +245,22 @@ def test_encoding_stops_at_the_budget():
         encode(p, p.initial_state().cand, budget=Budget(0))
 
 
+def test_a_big_automaton_encoding_stops_at_the_budget():
+    """An X-sum clue on a 25x25 is an automaton of about 40,000 states, encoded in Python
+    (past the compiled kernel's size) in 1-2 s of CPU, in a few dozen steps: each step
+    ticks the budget by its layer's transitions, so a 0.2 s limit stops it within a layer
+    or two (its clock was read every 256 steps: the whole encoding ran past the limit)."""
+    import time
+
+    from csp.budget import Budget
+    p = Puzzle(Grid(25)).use(classic(), x_sum(0, 1, 100))
+    cand = p.initial_state().cand
+    t0 = time.process_time()
+    with pytest.raises(TimeLimitExceeded, match="SAT encoding"):
+        encode(p, cand, budget=Budget(0.2), compact=True, packed=True)   # as a session's
+    assert time.process_time() - t0 < 0.7
+
+
 def test_sum_tables_from_bounds_match_the_full_enumeration(monkeypatch) -> None:
     """A sum rule's table is read from the bounds (only the allowed tuples), not checked
     tuple by tuple: the clauses are the very ones of the full enumeration."""
