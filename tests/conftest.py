@@ -21,6 +21,18 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 
 
+#: where the Python processes the tests start (``run_cli``'s children, the documents'
+#: commands ...) write and read their bytecode, outside the checkout, also where
+#: ``PYTHONDONTWRITEBYTECODE`` is set (CI machines set it): without it each child compiled
+#: the hundred-odd modules a command imports from source, 0.7-1 s of CPU that a command's
+#: limit cannot bound (it comes before its clock starts) and that an installed package
+#: (whose bytecode the installer writes) never spends; and the default run spent minutes
+#: on it. Set here, before any test runs, for every child
+PYCACHE = os.path.join(tempfile.gettempdir(), f"sudoku-csp-test-pycache-{os.getuid()}")
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+os.environ.setdefault("PYTHONPYCACHEPREFIX", PYCACHE)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The sweeps marked ``heavy`` (minutes each) run first: with ``-n auto`` the workers
     then share them out and finish together, instead of one worker running the last long
@@ -46,8 +58,8 @@ def run_cli(argv: list[str], stdin: str | None = None, timeout: float = 180.0) -
     """Run ``python -m sudoku_csp ARGV`` in a child process and measure it. A child still
     running after ``timeout`` wall seconds is killed (its rc is then -9): the limit tests
     assert on CPU time, which a loaded machine does not inflate the way it does wall time.
-    The child reads its modules' bytecode from a cache (:func:`_child_env`), as an installed
-    package does."""
+    The child reads its modules' bytecode from a cache (see :data:`PYCACHE`), as an
+    installed package does."""
     with tempfile.TemporaryFile("w+", encoding="utf-8") as out, \
             tempfile.TemporaryFile("w+", encoding="utf-8") as err, \
             tempfile.TemporaryFile("w+", encoding="utf-8") as inp:
@@ -55,7 +67,7 @@ def run_cli(argv: list[str], stdin: str | None = None, timeout: float = 180.0) -
             inp.write(stdin)
             inp.seek(0)
         proc = subprocess.Popen([sys.executable, "-m", "sudoku_csp", *argv], cwd=ROOT,
-                                stdin=inp, stdout=out, stderr=err, env=_child_env())
+                                stdin=inp, stdout=out, stderr=err)
         end = time.monotonic() + timeout
         peak = None
         while True:
@@ -73,20 +85,6 @@ def run_cli(argv: list[str], stdin: str | None = None, timeout: float = 180.0) -
         err.seek(0)
         return Child(proc.returncode, out.read(), err.read(), usage.ru_utime + usage.ru_stime,
                      usage.ru_maxrss / 1024 if peak is None else peak)
-
-
-def _child_env() -> dict[str, str]:
-    """The environment of a :func:`run_cli` child: this one's, with its bytecode written to
-    and read from a cache outside the checkout (``PYTHONPYCACHEPREFIX``) even where
-    ``PYTHONDONTWRITEBYTECODE`` is set (CI machines set it). Without it every child compiled
-    the hundred-odd modules a command imports from source, 0.7-1 s of CPU that its limit
-    cannot bound (it comes before the clock starts) and that an installed package (whose
-    bytecode the installer writes) never spends."""
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(),
-                                              f"sudoku-csp-test-pycache-{os.getuid()}")
-    return env
 
 
 def _peak_mb(pid: int, seen: float | None) -> float | None:
