@@ -28,6 +28,7 @@ two-cell rule forbids), so every two-cell constraint takes part, whatever made i
 """
 from __future__ import annotations
 
+import time
 from itertools import product
 from typing import Any, Iterator
 
@@ -829,6 +830,9 @@ class _Why:
         self.fb = forbid
         self.groups = groups
         self.work = 0              # consequences followed so far (see WHY_WORK)
+        #: a caller's deadline (a :func:`time.perf_counter` value; None: none) that stops
+        #: the splits and the case searches as WHY_WORK does (see :attr:`_Reasons.deadline`)
+        self.deadline: float | None = None
         self.houses = houses
         self.required = list(required) + [0] * (len(groups) - len(required))
         self.namer = an.grid.namer
@@ -1008,7 +1012,7 @@ class _Why:
         best: _Proof | None = None
         k = len(t.events)
         for tried, cases in enumerate(self._splits(t)):
-            if tried >= WHY_SPLITS or self.work > WHY_WORK:
+            if tried >= WHY_SPLITS or self.spent():
                 break
             proofs = []
             for j, v, why in cases:
@@ -1024,6 +1028,12 @@ class _Why:
                     best = proof
         return best
 
+    def spent(self) -> bool:
+        """True once the explanation has followed :data:`WHY_WORK` consequences, or its
+        caller's :attr:`deadline` has passed."""
+        return self.work > WHY_WORK or (self.deadline is not None
+                                        and time.perf_counter() > self.deadline)
+
     def search(self, i: int, d: int) -> _Proof:
         """The dead ends of a search through the cases of open cell ``i`` holding ``d``
         (branching on the cell with the fewest digits, each case followed as in
@@ -1036,7 +1046,7 @@ class _Why:
 
         def walk(u: _Trial) -> bool:
             seen[0] += 1
-            if seen[0] > WHY_SEARCH or self.work > WHY_WORK:
+            if seen[0] > WHY_SEARCH or self.spent():
                 return False
             open_ = [j for j in range(len(u.dom)) if j not in u.placed]
             if not open_:
@@ -1160,10 +1170,16 @@ class _Reasons:
         self.elims = elims
         self._text: str | None = None
         self._picture: dict | None = None
+        #: a deadline (a :func:`time.perf_counter` value) a caller may set before the
+        #: text is first asked for: the splits and case searches stop there as at
+        #: :data:`WHY_WORK` (a report bounds the break-in's alternatives by its own; one
+        #: explanation of 20,000 consequences took 1-3 s of CPU)
+        self.deadline: float | None = None
 
     def _work(self) -> None:
         why = self.why
         why.work = 0
+        why.deadline = self.deadline
         proofs = [why.prove(i, d, split=False) for i, d in self.elims]
         # the split search (and the case search) only for what the plain one leaves
         proofs = [p or why.prove(i, d) for p, (i, d) in zip(proofs, self.elims)]

@@ -725,12 +725,16 @@ def _break_in(rep: Report, solver: StepSolver, steps: Sequence[Step],
     run = [_step_info(s, i) for i, s in enumerate(steps[first:first + 6], first)]
     nxt = next((k for k, s in enumerate(run) if s["level"] == EASY), len(run))
     # a step's text is worked out when first asked, and some (an arrangement's "why")
-    # take seconds: the report's deadline bounds them too
+    # take seconds: the report's deadline bounds them too, between the steps and, for a
+    # detail that takes one (its ``deadline``), within its search
     alternatives = []
     for _t, s in _rank(found):
         if deadline is not None and time.perf_counter() > deadline:
             complete = False
             break
+        detail = s.extra.get("detail")
+        if deadline is not None and hasattr(detail, "deadline"):
+            detail.deadline = deadline
         alternatives.append(_step_info(s))
     rep.break_in = {"index": first, "step": _step_info(steps[first], first),
                     "steps": run[:max(1, nxt)], "alternatives": alternatives,
