@@ -101,16 +101,20 @@ SEARCH_SLACK = 200
 #: :data:`SEARCH_SLACK` unchanged. A node there costs about 0.5 µs against 25-30 in Python,
 #: and what follows it when it gives up is the CNF walk of :mod:`csp.cnf_enum`, a decision
 #: of which costs 2-9 µs and which goes on at :data:`csp.cnf_enum.NODES_PER_SOLUTION_CAPPED`
-#: (24) decisions a solution: a bitboard walk still finding a solution every 48 nodes spends
-#: about 24 µs a solution, where handing it over would spend the walk so far, the encoding,
-#: and about twice as much a solution. Measured on every houses-only model of the
-#: workbench's sets and the derived set (true candidates with caps 1 and 8, counts; 8, 16,
-#: 24, 36, 40, 48, 56): at 8 the derived u030b (a classic grid less a third of its givens:
-#: 27,000 nodes, 941 solutions seen, from 29 to 36 nodes a solution as it goes) gave up
-#: after 2.7 ms and the CNF walk took 21,408 decisions and 49 ms (77 ms in all; 15 ms at
-#: 40-56); v02's count (1,822 solutions) 96-112 -> 38-40 ms; the walks that give up all the
-#: same (u003b-u006b, over 300,000 nodes) lose at most a few ms (totals within the noise)
-SEARCH_NODES_PER_SOLUTION_COMPILED = 48
+#: (24) decisions a solution, 50 to 200 µs, after the walk so far and the encoding: a
+#: bitboard walk still finding a solution every 100 nodes (50 µs) is no dearer a solution
+#: than the walk it would hand over to at its cheapest. Measured on every houses-only model
+#: of the workbench's sets and the derived set (true candidates with caps 1 and 8, counts,
+#: best of 3, one process): 8 (the Python walk's) -> 48 (session of 2026-12-02): the derived
+#: u030b tc8 (941 solutions seen, 29 to 36 nodes a solution as it goes) 77 -> 15 ms, v02's
+#: count 96-112 -> 38-40 ms. 48 -> 100 (24, 32, 48, 80, 100, 128, 160 tried): the walks that
+#: end between 48 and 100 nodes a solution end instead of giving up: v02 and v03 tc8 102 and
+#: 86 -> 32 ms, v03's count 95 -> 40, the derived u085a tc8 (a classic grid of 14 givens,
+#: 1,270 solutions seen; 1.9x ISS in a held-out run) 54 -> 27, u035b and u021b tc1 8 -> 2.4
+#: and 15 -> 9; the walks that give up all the same do so later: u003b and u004b tc8 (over
+#: 300,000 nodes to their end) 164 -> 213 and 191 -> 222 ms, the tc1 walks that give up 1-6
+#: ms each. Totals over the 107 models and three calls 2,153 -> 2,087 ms
+SEARCH_NODES_PER_SOLUTION_COMPILED = 100
 
 
 #: :mod:`csp.cnf_enum` and :mod:`csp.sat`, imported on the first count or SAT search (kept
