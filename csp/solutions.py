@@ -113,8 +113,17 @@ SEARCH_SLACK = 200
 #: 1,270 solutions seen; 1.9x ISS in a held-out run) 54 -> 27, u035b and u021b tc1 8 -> 2.4
 #: and 15 -> 9; the walks that give up all the same do so later: u003b and u004b tc8 (over
 #: 300,000 nodes to their end) 164 -> 213 and 191 -> 222 ms, the tc1 walks that give up 1-6
-#: ms each. Totals over the 107 models and three calls 2,153 -> 2,087 ms
+#: ms each. Totals over the 107 models and three calls 2,153 -> 2,087 ms; with a cap of 1,
+#: :data:`SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1`
 SEARCH_NODES_PER_SOLUTION_COMPILED = 100
+#: ... and with a cap of 1: there a solution found after the first few shows one or two
+#: candidates not seen before, where each steered question of the SAT loop that follows a
+#: walk given up shows several, so a walk's solution is worth less than with a cap of 8 or
+#: counting. Over the same 107 models (caps of 1 only, best of 3): 8 to 48 all within 1 %
+#: (350-353 ms in all; lower rates give up sooner, u030b 13.9 -> 12.2 ms at 8, higher ones
+#: see more walks to their end, u033b, u037b, u085b 5-7 -> 1.2-2.7 ms at 24-48); 100: 376 ms
+#: (v02, v03, u003b, u004b 6-7 ms more each; u030b 16.7 ms, 2.5x ISS in a held-out run)
+SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1 = 48
 
 
 #: :mod:`csp.cnf_enum` and :mod:`csp.sat`, imported on the first count or SAT search (kept
@@ -787,7 +796,8 @@ def _counts_compiled(eng: Any, res: CandidateCounts, limits: _Limits,
     (``csp._enum_kernel.bb_counts``: the same walk, node for node, the same skips, budget
     and checks every 64 nodes, so the same counts, solutions seen, first solution and
     stops; ``tests/csp/test_bb_kernel.py`` compares them), but for its budget a solution,
-    :data:`SEARCH_NODES_PER_SOLUTION_COMPILED` (a node costs 50 times less). A classic true-candidates call
+    :data:`SEARCH_NODES_PER_SOLUTION_COMPILED` (a node costs 50 times less;
+    :data:`SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1` with a cap of 1). A classic true-candidates call
     walked the CNF in the compiled enumerator of :mod:`csp.cnf_enum` before: about 4,000
     propagated literals and 0.3 ms with its set-up, where these bitboards place a digit
     in a few word operations. True when it answered (``res`` filled; raises
@@ -807,7 +817,8 @@ def _counts_compiled(eng: Any, res: CandidateCounts, limits: _Limits,
             if progress is not None and time.perf_counter() > nxt[0]:
                 progress(found, 0, 0)
                 nxt[0] = time.perf_counter() + PROGRESS_EVERY
-    per = SEARCH_NODES_PER_SOLUTION_COMPILED
+    per = SEARCH_NODES_PER_SOLUTION_COMPILED if res.cap > 1 else \
+        SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1
     slack = -1 if budget is None else min(budget, SEARCH_SLACK) if per else budget
     code, counts, found, first, _, error = kernel.bb_counts(
         packed, res.cand, res.cap, -1 if budget is None else budget, per, slack, tick)

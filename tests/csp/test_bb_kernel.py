@@ -234,8 +234,8 @@ def test_same_candidate_counts_walk(monkeypatch):
     to the Python walk's here.)"""
     from variants.classic import classic_puzzle
     import csp.solutions as sol
-    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED",
-                        sol.SEARCH_NODES_PER_SOLUTION)
+    for name in ("SEARCH_NODES_PER_SOLUTION_COMPILED", "SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1"):
+        monkeypatch.setattr(sol, name, sol.SEARCH_NODES_PER_SOLUTION)
     lines = (_lines("multi_solution_1000.txt", 12) + _lines("17clue_5000.txt", 4)
              + _lines("forum_hardest_1106.txt", 3))
     puzzles = [classic_puzzle(line) for line in lines]
@@ -264,6 +264,7 @@ def test_same_candidate_counts_walk(monkeypatch):
     monkeypatch.setattr(sol, "SEARCH_SLACK", 5)
     monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION", 0)
     monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED", 0)
+    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1", 0)
     for p in puzzles[:4]:
         k, py = _counts_both(monkeypatch, p, 2)
         assert k == py and k[2] == "sat"
@@ -355,3 +356,27 @@ def test_the_kernel_walk_goes_on_at_tens_of_nodes_a_solution(monkeypatch, pid, b
     assert below < sol.SEARCH_NODES_PER_SOLUTION_COMPILED
     monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED", below)
     assert sol.candidate_counts(p, cap=8).method == "sat"
+
+
+@needs_kernel
+def test_true_candidates_with_a_cap_of_one_walk_at_their_own_rate(monkeypatch):
+    """With a cap of 1 the kernel's walk has its own budget a solution
+    (``SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1``, below the one of caps above 1 and counts):
+    the derived u035b (a grid of houses less a third of its givens, 65 solutions seen) ends
+    its walk at 100 nodes a solution and gives it up at 48, whatever the other rate is;
+    the answer is the same either way."""
+    import csp.solutions as sol
+    from conftest import load_benchmark
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    ms = load_benchmark("make_workbench_sets", "make_workbench_sets_bb")
+    p = load_fpuzzles(next(x for x in ms.derived_set() if x["id"] == "u035b")["doc"])
+    assert p.engine().pure
+    assert sol.SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1 <= 48
+    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED", 10 ** 6)
+    given_up = sol.candidate_counts(p, cap=1)
+    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED", 0)
+    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1", 100)
+    walked = sol.candidate_counts(p, cap=1)
+    assert (given_up.method, walked.method) == ("sat", "search")
+    assert given_up.complete and walked.complete
+    assert [given_up.digits(c) for c in range(81)] == [walked.digits(c) for c in range(81)]
