@@ -2784,12 +2784,20 @@ typedef struct {
     int *nhome;         /* size */
     int *home;          /* size * BB_MAXH: house indices of a cell, in home[c] order */
     unsigned char *other; /* size * size: bit k: home[p][k] does not hold c */
+    int npairs;         /* houses meeting in two cells or more (locked candidates) */
+    U128 *pin, *pa, *pb; /* npairs: where they meet, the rest of the one, of the other */
+    int pw;             /* words of a set of pairs: npairs / 64, up */
+    uint64_t *cpairs;   /* size * pw: the pairs of a cell's houses */
 } BBTables;
+/* the most words a set of pairs takes: two houses of a pair share two cells or more, of
+ * at most 128 cells each in at most BB_MAXH houses, so at most 128 * 28 / 2 pairs */
+#define BB_PW ((128 * (BB_MAXH * (BB_MAXH - 1) / 2) / 2 + 63) / 64)
 
 static void bb_free(PyObject *cap) {
     BBTables *t = (BBTables *)PyCapsule_GetPointer(cap, "csp.bb_tables");
     if (!t) return;
     free(t->peers); free(t->houses); free(t->nhome); free(t->home); free(t->other);
+    free(t->pin); free(t->pa); free(t->pb); free(t->cpairs);
     free(t);
 }
 
@@ -2866,11 +2874,41 @@ static PyObject *bb_tables(PyObject *self, PyObject *args) {
                 if (!((t->houses[t->home[p * BB_MAXH + k]] >> c) & 1)) m |= (unsigned char)(1u << k);
             t->other[c * size + p] = m;
         }
+    {   /* the pairs of houses meeting in two cells or more (csp.engine's `pairs` order),
+           and each house's pairs as a set of pair indices (bb_locked) */
+        int np_ = 0;
+        size_t most = (size_t)t->nh * (size_t)(t->nh > 1 ? t->nh - 1 : 1) / 2 + 1;
+        t->pin = (U128 *)malloc(sizeof(U128) * most);
+        t->pa = (U128 *)malloc(sizeof(U128) * most);
+        t->pb = (U128 *)malloc(sizeof(U128) * most);
+        int *ph = (int *)malloc(sizeof(int) * 2 * most);
+        if (!t->pin || !t->pa || !t->pb || !ph) { free(ph); PyErr_NoMemory(); goto fail; }
+        for (int i = 0; i < t->nh; i++)
+            for (int j = i + 1; j < t->nh; j++) {
+                U128 x = t->houses[i] & t->houses[j];
+                if (!(x & (x - 1))) continue;
+                t->pin[np_] = x; t->pa[np_] = t->houses[i] & ~x; t->pb[np_] = t->houses[j] & ~x;
+                ph[2 * np_] = i; ph[2 * np_ + 1] = j;
+                np_++;
+            }
+        t->npairs = np_;
+        t->pw = (np_ + 63) / 64;
+        if (t->pw) {
+            t->cpairs = (uint64_t *)calloc((size_t)size * (size_t)t->pw, sizeof(uint64_t));
+            if (!t->cpairs) { free(ph); PyErr_NoMemory(); goto fail; }
+            for (int k = 0; k < np_; k++)
+                for (int c = 0; c < size; c++)
+                    if (((t->houses[ph[2 * k]] | t->houses[ph[2 * k + 1]]) >> c) & 1)
+                        t->cpairs[(size_t)c * t->pw + k / 64] |= (uint64_t)1 << (k % 64);
+        }
+        free(ph);
+    }
     cap = PyCapsule_New(t, "csp.bb_tables", bb_free);
     if (!cap) goto fail;
     return cap;
 fail:
-    free(t->peers); free(t->houses); free(t->nhome); free(t->home); free(t->other); free(t);
+    free(t->peers); free(t->houses); free(t->nhome); free(t->home); free(t->other);
+    free(t->pin); free(t->pa); free(t->pb); free(t->cpairs); free(t);
     return NULL;
 }
 
@@ -2953,6 +2991,75 @@ static int bb_settle(const BBTables *T, U128 *P, uint64_t *C, U128 *solved_io,
     }
     *solved_io = solved;
     return 1;
+}
+
+/* _locked (csp/search.py): locked candidates (when a digit's places in house A all lie
+ * where A meets house B, it leaves the rest of B: pointing and claiming) with singles,
+ * to fixpoint. `base`: the boards at the last fixpoint (the parent's; all zero: none),
+ * where no pair of houses removed anything: a pair can only do so again for a digit whose
+ * places changed in one of its two houses, so only those are looked at. The fixpoint is
+ * the same whatever the order (every rule only removes, and stays true when more is
+ * removed), so the same as the Python pass's. 1, 0 on a contradiction, -1 when the todo
+ * list overflows. */
+static int bb_locked(const BBTables *T, U128 *P, uint64_t *C, U128 *solved_io,
+                     BBPair *todo, int cap, const U128 *base) {
+    const int np = T->n + 1, nh = T->nh, pw = T->pw;
+    const U128 *pin = T->pin, *pa = T->pa, *pb = T->pb, *houses = T->houses;
+    U128 before[64], start[64];
+    memcpy(before, base, sizeof(U128) * (size_t)np);
+    for (;;) {
+        int ntodo = 0, changed = 0;
+        const U128 solved = *solved_io;
+        memcpy(start, P, sizeof(U128) * (size_t)np);
+        for (int d = 1; d < np; d++) {
+            U128 pd = P[d];
+            const U128 delta = before[d] ^ pd;
+            if (!delta) continue;
+            U128 gone = 0;
+            uint64_t pm[BB_PW];
+            for (int w = 0; w < pw; w++) pm[w] = 0;
+            for (U128 x = delta; x; x &= x - 1) {     /* the pairs of the houses changed */
+                const uint64_t *cp = T->cpairs + (size_t)bb_ctz(x) * pw;
+                for (int w = 0; w < pw; w++) pm[w] |= cp[w];
+            }
+            for (int w = 0; w < pw; w++)
+                for (uint64_t m = pm[w]; m; m &= m - 1) {
+                    const int i = w * 64 + __builtin_ctzll(m);
+                    if (!(pd & pin[i])) continue;
+                    U128 a = pd & pa[i], b = pd & pb[i];
+                    if (!a) { if (b) { pd ^= b; gone |= b; } }
+                    else if (!b) { pd ^= a; gone |= a; }
+                }
+            if (!gone) continue;
+            changed = 1;
+            P[d] = pd;
+            const uint64_t dbit = (uint64_t)1 << d;
+            for (U128 g = gone; g; g &= g - 1) {
+                int p = bb_ctz(g);
+                uint64_t m = C[p] ^ dbit;
+                if (!m) return 0;
+                C[p] = m;
+                if (!(m & (m - 1))) {
+                    if (ntodo >= cap) return -1;
+                    todo[ntodo].c = p; todo[ntodo].d = bb_hib(m); ntodo++;
+                }
+            }
+            for (int h = 0; h < nh; h++) {
+                U128 x = pd & houses[h];
+                if (!(x & (x - 1))) {
+                    if (!x) return 0;
+                    if (!(x & solved)) {
+                        if (ntodo >= cap) return -1;
+                        todo[ntodo].c = bb_ctz(x); todo[ntodo].d = d; ntodo++;
+                    }
+                }
+            }
+        }
+        if (!changed) return 1;
+        int r = bb_settle(T, P, C, solved_io, todo, ntodo, cap);
+        if (r <= 0) return r;
+        memcpy(before, start, sizeof(U128) * (size_t)np);
+    }
 }
 
 /* _choose */
@@ -3038,12 +3145,12 @@ static PyObject *bb_solution(const uint64_t *C, int size) {
     return s;
 }
 
-/* the root of `_root` (csp/search.py) without its locked candidates: from the candidate
+/* the root of `_root` (csp/search.py), locked candidates with `locked`: from the candidate
    masks C (checked: every digit in 1..n), the per-digit cell sets P, then naked and hidden
    singles to fixpoint (C and P changed, `solved` the placed cells). 0, 3 when the
    candidates contradict, 4 when a table overflows (take the Python path) */
 static int bb_root_state(const BBTables *T, U128 *P, uint64_t *C, U128 *solved,
-                         BBPair *todo, int todo_cap) {
+                         BBPair *todo, int todo_cap, int locked) {
     const int size = T->size, np = T->n + 1;
     const uint64_t every = ((uint64_t)1 << (T->n + 1)) - 2;
     int ntodo = 0;
@@ -3070,18 +3177,24 @@ static int bb_root_state(const BBTables *T, U128 *P, uint64_t *C, U128 *solved,
         }
     }
     int r = bb_settle(T, P, C, solved, todo, ntodo, todo_cap);
+    if (r > 0 && locked) {
+        U128 zero[64] = {0};
+        r = bb_locked(T, P, C, solved, todo, todo_cap, zero);
+    }
     if (r < 0) return 4;
     return r ? 0 : 3;
 }
 
-/* bb_root(tables, cand) -> the candidate masks after naked and hidden singles to fixpoint
- * (csp.search.propagate_pure up to 9 digits, where it has no locked candidates), None when
- * they contradict, False when the kernel does not take them (a digit out of range, a
- * table overflow: take the Python path) */
+/* bb_root(tables, cand, locked=False) -> the candidate masks after naked and hidden
+ * singles to fixpoint (csp.search.propagate_pure up to 9 digits, where it has no locked
+ * candidates), with `locked` locked candidates too (csp.search._root(..., locked=True), the
+ * root of bb_counts' walk), None when they contradict, False when the kernel does not
+ * take them (a digit out of range, a table overflow: take the Python path) */
 static PyObject *bb_root(PyObject *self, PyObject *args) {
     PyObject *cap, *cand, *out = NULL;
+    int locked = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OO", &cap, &cand)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO|p", &cap, &cand, &locked)) return NULL;
     BBTables *T = (BBTables *)PyCapsule_GetPointer(cap, "csp.bb_tables");
     if (!T) return NULL;
     const int size = T->size, np = T->n + 1;
@@ -3098,7 +3211,7 @@ static PyObject *bb_root(PyObject *self, PyObject *args) {
     int rd = bb_read_masks(cand, size, every, C, "bb_root");
     if (rd < 0) goto done;
     if (rd) code = 4;
-    if (!code) code = bb_root_state(T, P, C, &solved, todo, todo_cap);
+    if (!code) code = bb_root_state(T, P, C, &solved, todo, todo_cap, locked);
     if (code == 3) { out = Py_None; Py_INCREF(out); goto done; }
     if (code == 4) { out = Py_False; Py_INCREF(out); goto done; }
     out = PyList_New(size);
@@ -3153,7 +3266,7 @@ static PyObject *bb_search(PyObject *self, PyObject *args) {
     if (rd < 0) goto done;
     if (rd) { code = 4; goto finish; }
     if (Pin == Py_None) {
-        code = bb_root_state(T, P, C, &solved, todo, todo_cap);
+        code = bb_root_state(T, P, C, &solved, todo, todo_cap, 0);
         if (code) goto finish;
     } else {
         if (!PyList_Check(Pin) || PyList_GET_SIZE(Pin) != np) {
@@ -3231,15 +3344,17 @@ done:
  * solution found, code 1 (_OverBudget); tick: called with `found` every 64 nodes, and an
  * exception it raises ends the walk with code 2, the counts so far and that exception as
  * `error` (the caller raises it). code 0: done, 3: the root contradicts, 4: not taken
- * (a digit out of range, a table overflow: the Python path). */
+ * (a digit out of range, a table overflow: the Python path). `locked`: the root and every
+ * node propagate locked candidates after their singles (bb_locked; _dfs_pure_from's
+ * `locked`), but for a node whose singles placed every cell (nothing left to remove). */
 static PyObject *bb_counts(PyObject *self, PyObject *args) {
     PyObject *capsule, *cand, *tick, *out = NULL, *err = NULL;
     PyObject *counts_o = NULL, *first_o = NULL;
-    int cap;
+    int cap, locked = 0;
     long long budget, per_solution, slack;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOiLLLO", &capsule, &cand, &cap, &budget, &per_solution,
-                          &slack, &tick)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOiLLLO|p", &capsule, &cand, &cap, &budget, &per_solution,
+                          &slack, &tick, &locked)) return NULL;
     BBTables *T = (BBTables *)PyCapsule_GetPointer(capsule, "csp.bb_tables");
     if (!T) return NULL;
     const int size = T->size, n = T->n, np = n + 1;
@@ -3268,7 +3383,7 @@ static PyObject *bb_counts(PyObject *self, PyObject *args) {
     int rd = bb_read_masks(cand, size, every, C, "bb_counts");
     if (rd < 0) goto done;
     if (rd) { code = 4; goto finish; }
-    code = bb_root_state(T, P, C, &solved0, todo, todo_cap);
+    code = bb_root_state(T, P, C, &solved0, todo, todo_cap, locked);
     if (code) goto finish;
     for (int d = 0; d < np; d++) { seen[d] = 0; fixed[d] = P[d] & solved0; }
 
@@ -3339,6 +3454,7 @@ static PyObject *bb_counts(PyObject *self, PyObject *args) {
         memcpy(cc, Cs + (size_t)parent * size, sizeof(uint64_t) * (size_t)size);
         todo[0].c = pcell; todo[0].d = digit;
         int r = bb_settle(T, cp, cc, &s, todo, 1, todo_cap);
+        if (r > 0 && locked && s != T->full) r = bb_locked(T, cp, cc, &s, todo, todo_cap, pp);
         if (r < 0) { code = 4; goto finish; }
         if (!r) {
             weight[pcell] += 1;
@@ -3400,9 +3516,9 @@ static PyMethodDef bb_methods[] = {
     {"bb_tables", bb_tables, METH_VARARGS,
      "bb_tables(n, size, full, peers, houses, home): csp.engine.BitboardTables packed (a capsule), None past the kernel's sizes"},
     {"bb_root", bb_root, METH_VARARGS,
-     "bb_root(tables, cand) -> masks, None (a contradiction) or False (not taken): csp.search.propagate_pure up to 9 digits"},
+     "bb_root(tables, cand, locked=False) -> masks, None (a contradiction) or False (not taken): csp.search.propagate_pure up to 9 digits, _root"},
     {"bb_counts", bb_counts, METH_VARARGS,
-     "bb_counts(tables, cand, cap, budget, per_solution, slack, tick) -> (code, counts, found, first, nodes, error): csp.solutions._counts_pure"},
+     "bb_counts(tables, cand, cap, budget, per_solution, slack, tick, locked=False) -> (code, counts, found, first, nodes, error): csp.solutions._counts_pure"},
     {"bb_search", bb_search, METH_VARARGS,
      "bb_search(tables, cand, P, solved, limit, node_limit, budget) -> (code, solutions, nodes): csp.search._search_bitboards"},
     {NULL, NULL, 0, NULL}

@@ -229,7 +229,10 @@ def _locked(T: BitboardTables, P: list[int], C: list[int], solved: int,
     leaves the rest of B (pointing and claiming, and the same for jigsaw regions). Returns
     the new bitset of placed cells, or -1 on a contradiction. One pass costs about as much
     as a few search nodes on a 16x16 grid: search runs it once, at the root, from 10x10 on
-    (it cuts the tree of minimal 16x16 puzzles by about 30 %)."""
+    (it cuts the tree of minimal 16x16 puzzles by about 30 %). The walk of true candidates
+    runs it at every node (``csp.solutions.WALK_LOCKED``; in C ``bb_locked``, which
+    reaches the same fixpoint looking only at the pairs of houses a digit's places
+    changed in)."""
     pairs = T.pairs
     houses = T.houses
     while True:
@@ -317,12 +320,12 @@ def _choose(P: list[int], C: list[int], solved: int, full: int, peers: list[int]
     return best
 
 
-def _root(engine: Engine, cand: list[int], budget: Budget | None = None
-          ) -> tuple[BitboardTables, list[int], list[int], int] | None:
-    """The bitboard state of ``cand`` after naked and hidden singles (and, from 10x10 on,
-    locked candidates) to fixpoint: ``(tables, P, C, placed cells)``, None on a
-    contradiction. ``cand`` is not changed. Building the tables (once per grid layout)
-    and the locked candidates run within ``budget``."""
+def _root(engine: Engine, cand: list[int], budget: Budget | None = None,
+          locked: bool = False) -> tuple[BitboardTables, list[int], list[int], int] | None:
+    """The bitboard state of ``cand`` after naked and hidden singles (and, from 10x10 on
+    or with ``locked``, locked candidates) to fixpoint: ``(tables, P, C, placed cells)``,
+    None on a contradiction. ``cand`` is not changed. Building the tables (once per grid
+    layout) and the locked candidates run within ``budget``."""
     T = engine.bitboards(budget)
     T.python_tables(budget)
     n = T.n
@@ -356,7 +359,7 @@ def _root(engine: Engine, cand: list[int], budget: Budget | None = None
                     return None
                 todo.append((x.bit_length() - 1, d))
     solved = _settle(T, P, C, 0, todo)
-    if solved >= 0 and n > 9:
+    if solved >= 0 and (n > 9 or locked):
         solved = _locked(T, P, C, solved, budget)
     if solved < 0:
         return None

@@ -69,7 +69,7 @@ from .errors import Cancelled, InvalidArgument, TimeLimitExceeded
 from .events import Contradiction
 from .kernel import active
 from .engine import _engine_kernel
-from .search import _choose, _enum_kernel, _packed, _root, _settle
+from .search import _choose, _enum_kernel, _locked, _packed, _root, _settle
 from .text import quoted
 
 __all__ = ["CandidateCounts", "candidate_counts", "iter_solutions", "count_solutions",
@@ -124,6 +124,26 @@ SEARCH_NODES_PER_SOLUTION_COMPILED = 100
 #: see more walks to their end, u033b, u037b, u085b 5-7 -> 1.2-2.7 ms at 24-48); 100: 376 ms
 #: (v02, v03, u003b, u004b 6-7 ms more each; u030b 16.7 ms, 2.5x ISS in a held-out run)
 SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1 = 48
+#: the walk of true candidates on houses-only models (the compiled ``bb_counts`` and its
+#: Python twin :func:`_counts_pure`) propagates locked candidates (pointing and claiming,
+#: any two houses meeting in two cells or more: :func:`csp.search._locked`) at its root
+#: and every node, after the singles. With a cap of 1 a subtree stays open while it holds
+#: a candidate not seen yet, false or not: a false one that singles cannot remove keeps
+#: whole subtrees in the walk. The derived u030b (cap 1): 72,153 nodes -> 1,921 (ISS,
+#: which propagates box-line intersections at every node too, searches 2,260); u085a
+#: 73,086 -> 3,158. A node costs 0.5-0.9 µs instead of 0.5 (``bb_locked`` looks at a
+#: digit's pairs of houses only where its places changed). Measured on the 107
+#: houses-only models of the workbench's sets and the derived set (best of 3, one
+#: process; session of 2026-12-03): cap 1 427 -> 388 ms in all (u030b 15.3 -> 1.9,
+#: u085a 15.8 -> 2.4, u021b 15.4 -> 5.2, u035b 8.7 -> 1.6); cap 8 1,138 -> 1,092-1,147
+#: (u085a 28 -> 3.7, u017b 119 -> 40, u030b 14.2 -> 3.2; walks with no dead ends to cut
+#: pay the dearer node: v02, v03 33 -> 42-46, u005b 164 -> 214). The count walk
+#: (:func:`_count_compiled`) keeps singles only: there every solution is a leaf, locked
+#: candidates cut 1-3 % of its nodes for 25-45 % more a node (u017b's 115,050 solutions
+#: 193 -> 273 ms). The budgets a solution above, swept again with it: a cap of 1 at 16,
+#: 24, 48, 100: 385, 369, 372, 401 ms; caps above 1 at 24, 48, 100, 200: 1,006, 1,147,
+#: 1,092, 1,432 ms (below 100 v02, v03 and u017b give their walks up, at twice the time)
+WALK_LOCKED = True
 
 
 #: :mod:`csp.cnf_enum` and :mod:`csp.sat`, imported on the first count or SAT search (kept
@@ -220,17 +240,18 @@ class _OverBudget(Exception):
 
 def _dfs_pure(engine: Any, cand: list[int], limits: _Limits,
               seen: list[int] | None = None, budget: int | None = None,
-              per_solution: int = 0) -> Iterator[list[int]]:
+              per_solution: int = 0, locked: bool = False) -> Iterator[list[int]]:
     """Every solution of a pure model as masks (``C``, one bit per cell), by the bitboard
-    search of :mod:`csp.search` (:func:`_dfs_pure_from` its root)."""
-    root = _root(engine, cand)
+    search of :mod:`csp.search` (:func:`_dfs_pure_from` its root; ``locked`` as there)."""
+    root = _root(engine, cand, locked=locked)
     if root is not None:
-        yield from _dfs_pure_from(root, limits, seen, budget, per_solution)
+        yield from _dfs_pure_from(root, limits, seen, budget, per_solution, locked=locked)
 
 
 def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits | None,
                    seen: list[int] | None = None, budget: int | None = None,
-                   per_solution: int = 0, boards: bool = False) -> Iterator[list[int]]:
+                   per_solution: int = 0, boards: bool = False,
+                   locked: bool = False) -> Iterator[list[int]]:
     """Every solution below a bitboard node ``(tables, P, C, placed)``: its candidate masks
     ``C``, or with ``boards`` its digit bitboards ``P`` (``P[d]``: the cells holding d).
     With ``seen`` (per digit, the cells where that digit is no longer interesting; the
@@ -239,7 +260,10 @@ def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits 
     tells unique from multiple). Raises :class:`_OverBudget` past ``budget`` nodes plus
     ``per_solution`` per solution found (a search that keeps finding solutions cheaply goes
     on), and with ``per_solution`` from the second solution on past :data:`SEARCH_SLACK`
-    plus ``per_solution`` per solution."""
+    plus ``per_solution`` per solution. With ``locked`` every node propagates locked
+    candidates too (:func:`csp.search._locked`, after its singles; the root should have
+    had them: ``_root(..., locked=True)``), as the walk of true candidates does
+    (:data:`WALK_LOCKED`)."""
     T, P, C, solved = root
     full = T.full
     weight = [0] * len(C)
@@ -281,6 +305,8 @@ def _dfs_pure_from(root: tuple[Any, list[int], list[int], int], limits: _Limits 
         P = pp[:]
         C = pc[:]
         s = settle(T, P, C, psolved, [(cell, digit)])
+        if s >= 0 and locked and s != full:
+            s = _locked(T, P, C, s)
         if s < 0:
             weight[cell] += 1
             continue
@@ -754,7 +780,7 @@ def _counts_by_search(puzzle: Any, res: CandidateCounts, limits: _Limits,
     nxt = time.perf_counter() + PROGRESS_EVERY
     if eng.pure:
         if not _counts_compiled(eng, res, limits, progress, budget):
-            root = _root(eng, res.cand)
+            root = _root(eng, res.cand, locked=WALK_LOCKED)
             if root is not None:
                 _counts_pure(root, res, limits, progress, budget)
     else:
@@ -791,7 +817,7 @@ def _compiled_tables(eng: Any) -> Any:
 
 def _counts_compiled(eng: Any, res: CandidateCounts, limits: _Limits,
                      progress: Callable[[int, int, int], Any] | None,
-                     budget: int | None) -> bool:
+                     budget: int | None, locked: bool | None = None) -> bool:
     """:func:`_counts_pure` from the root of ``res.cand`` in the compiled kernel
     (``csp._enum_kernel.bb_counts``: the same walk, node for node, the same skips, budget
     and checks every 64 nodes, so the same counts, solutions seen, first solution and
@@ -802,7 +828,8 @@ def _counts_compiled(eng: Any, res: CandidateCounts, limits: _Limits,
     propagated literals and 0.3 ms with its set-up, where these bitboards place a digit
     in a few word operations. True when it answered (``res`` filled; raises
     :class:`_OverBudget`, or the limits' exception with the counts so far, as the Python
-    walk does); False when the kernel is not there or does not take the grid."""
+    walk does); False when the kernel is not there or does not take the grid. ``locked``
+    (default :data:`WALK_LOCKED`): locked candidates at every node."""
     tables = _compiled_tables(eng)
     if tables is None or res.cap > _NO_CAP:
         return False
@@ -821,7 +848,8 @@ def _counts_compiled(eng: Any, res: CandidateCounts, limits: _Limits,
         SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1
     slack = -1 if budget is None else min(budget, SEARCH_SLACK) if per else budget
     code, counts, found, first, _, error = kernel.bb_counts(
-        packed, res.cand, res.cap, -1 if budget is None else budget, per, slack, tick)
+        packed, res.cand, res.cap, -1 if budget is None else budget, per, slack, tick,
+        WALK_LOCKED if locked is None else locked)
     if code == 4:                      # not taken: the Python walk
         return False
     if code == 1:
@@ -855,7 +883,7 @@ def _count_compiled(eng: Any, start: list[int], limits: _Limits,
             progress(found)
     try:
         done = _counts_compiled(eng, res, limits, tell if progress is not None else None,
-                                SEARCH_NODES)
+                                SEARCH_NODES, locked=False)
     except (TimeLimitExceeded, Cancelled) as e:
         err.append(e)
         done = True
@@ -885,7 +913,7 @@ def _counts_pure(root: tuple[Any, list[int], list[int], int], res: CandidateCoun
     try:
         if cap == 1:
             for P in _dfs_pure_from(root, limits, seen, budget, SEARCH_NODES_PER_SOLUTION,
-                                    boards=True):
+                                    boards=True, locked=WALK_LOCKED):
                 for d in digits:
                     seen[d] |= P[d]
                 res.solutions_seen += 1
@@ -902,7 +930,8 @@ def _counts_pure(root: tuple[Any, list[int], list[int], int], res: CandidateCoun
                     nxt = time.perf_counter() + PROGRESS_EVERY
             return
         free = [(c, c * n) for c in range(res.size) if not solved0 >> c & 1]
-        for C in _dfs_pure_from(root, limits, seen, budget, SEARCH_NODES_PER_SOLUTION):
+        for C in _dfs_pure_from(root, limits, seen, budget, SEARCH_NODES_PER_SOLUTION,
+                                locked=WALK_LOCKED):
             for c, base in free:
                 d = C[c].bit_length() - 1
                 k = counts[base + d] + 1

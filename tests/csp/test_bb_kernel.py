@@ -205,6 +205,107 @@ def test_same_root_propagation(monkeypatch):
         KERNEL.bb_root(packed, ["x"] * 16)
 
 
+def _windoku_diagonal() -> Puzzle:
+    """A 9x9 with both diagonals and four windows as extra houses: over 64 pairs of
+    houses meeting in two cells or more (boxes, lines, diagonals, windows)."""
+    p = Puzzle(Grid(9)).add_grid_houses()
+    p.add_all_different([r * 9 + r for r in range(9)])
+    p.add_all_different([r * 9 + 8 - r for r in range(9)])
+    for r0 in (1, 5):
+        for c0 in (1, 5):
+            p.add_all_different([(r0 + i) * 9 + c0 + j for i in range(3) for j in range(3)])
+    return p
+
+
+@needs_kernel
+def test_same_locked_candidates_at_the_root():
+    """``bb_root(..., locked=True)`` (``bb_locked``: locked candidates with naked and hidden
+    singles to fixpoint, each digit's pairs of houses looked at only where its places
+    changed since the last fixpoint) gives ``_root(..., locked=True)``'s masks (every pair,
+    every digit, round after round), or None on the same contradictions: classic states
+    with cells opened again and digits given at random, a grid with diagonals and windows
+    (over 64 pairs of houses), 4x4 and 6x6 grids and a jigsaw; and it removes more than
+    singles alone on many of them."""
+    from variants.classic import classic_puzzle
+    rng = random.Random(7)
+    stronger = contradictions = 0
+
+    def check(p, cand):
+        nonlocal stronger, contradictions
+        eng = p.engine()
+        T = eng.bitboards()
+        packed = S._packed(KERNEL, T)
+        root = S._root(eng, list(cand), locked=True)
+        py = None if root is None else root[2]
+        k = KERNEL.bb_root(packed, list(cand), True)
+        assert k == py
+        plain = KERNEL.bb_root(packed, list(cand))
+        stronger += k is not None and k != plain
+        contradictions += k is None
+    wd = _windoku_diagonal()
+    assert len(wd.engine().bitboards().pairs) > 64
+    for name in ("17clue_5000.txt", "multi_solution_1000.txt"):
+        for line in _lines(name, 25):
+            p = classic_puzzle(line)
+            sol = p.solve(first=True).solution
+            for q in (p, wd):
+                cand = list(p.initial_state().cand)
+                check(q, cand)
+                for _ in range(4):
+                    c2 = list(cand)
+                    for c in rng.sample(range(81), 30):
+                        c2[c] = (1 << 10) - 2
+                    for c in rng.sample(range(81), rng.choice((0, 2))):
+                        c2[c] = 1 << rng.randint(1, 9)
+                    check(q, c2)
+                if sol is not None:        # a third of a solution given, some of it wrong
+                    c3 = [(1 << 10) - 2] * 81
+                    for c in rng.sample(range(81), 27):
+                        c3[c] = 1 << sol[c]
+                    check(q, c3)
+    for n in (4, 6):
+        for row in (DATA / f"sizes_{n}.solutions.csv").read_text().split()[:6]:
+            p = Puzzle(Grid(n)).add_grid_houses().givens(row.split(",")[0])
+            check(p, p.initial_state().cand)
+    regions = [[0, 0, 0, 1, 1, 1], [0, 0, 2, 2, 1, 1], [0, 3, 2, 2, 2, 1],
+               [3, 3, 3, 4, 2, 5], [3, 4, 4, 4, 5, 5], [3, 4, 5, 5, 4, 5]]
+    g = Grid(6, regions=[r for row in regions for r in row])
+    full = Puzzle(g).add_grid_houses().solve(first=True, method="search").solution
+    for seed in range(10):
+        cells = random.Random(seed).sample(range(36), 5)
+        q = Puzzle(g).add_grid_houses().givens({c: full[c] for c in cells})
+        check(q, q.initial_state().cand)
+    assert stronger > 20 and contradictions > 5
+
+
+def _derived(pid: str) -> Puzzle:
+    from conftest import load_benchmark
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    ms = load_benchmark("make_workbench_sets", "make_workbench_sets_bb")
+    p = load_fpuzzles(next(x for x in ms.derived_set() if x["id"] == pid)["doc"])
+    assert p.engine().pure
+    return p
+
+
+@needs_kernel
+def test_locked_candidates_at_every_node_cut_the_walk_of_true_candidates():
+    """True candidates walk with locked candidates at every node (``WALK_LOCKED``,
+    ``bb_counts``' ``locked``): the derived u030b (a classic grid less a third of its
+    givens) with a cap of 1 sees its true candidates in about 1,900 nodes, where singles
+    alone walk about 72,000 (an open subtree keeps a false candidate that singles cannot
+    remove); the counts are the same."""
+    import csp.solutions as sol
+    p = _derived("u030b")
+    assert sol.WALK_LOCKED
+    eng = p.engine()
+    packed = S._packed(KERNEL, eng.bitboards())
+    cand = list(p.initial_state().cand)
+    out = [KERNEL.bb_counts(packed, cand, 1, -1, 0, -1, None, locked) for locked in (False, True)]
+    (c0, counts0, _, _, nodes0, _), (c1, counts1, _, _, nodes1, _) = out
+    assert c0 == c1 == 0 and counts0 == counts1
+    assert nodes1 * 10 < nodes0
+
+
 def _counts_both(monkeypatch, p, cap, **kw):
     """(kernel, Python) ``candidate_counts`` of ``p``: everything it reports."""
     from csp.solutions import candidate_counts
@@ -230,12 +331,15 @@ def test_same_candidate_counts_walk(monkeypatch):
     ``"search"`` (no budget) and ``"auto"`` (within the budget, or past it on to SAT the
     same way: the same answer there), on classic grids with many solutions, few, one and
     none, a 4x4 and a jigsaw; a cancel read every 64 nodes stops both at the same node
-    with the same counts so far. (The kernel's budget a solution is its own, larger: set
-    to the Python walk's here.)"""
+    with the same counts so far. Both propagate locked candidates at every node
+    (``WALK_LOCKED``). (The kernel's budget a solution is its own, larger: both set to 2
+    here, so that "auto" gives some walks up.)"""
     from variants.classic import classic_puzzle
     import csp.solutions as sol
-    for name in ("SEARCH_NODES_PER_SOLUTION_COMPILED", "SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1"):
-        monkeypatch.setattr(sol, name, sol.SEARCH_NODES_PER_SOLUTION)
+    assert sol.WALK_LOCKED
+    for name in ("SEARCH_NODES_PER_SOLUTION", "SEARCH_NODES_PER_SOLUTION_COMPILED",
+                 "SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1"):
+        monkeypatch.setattr(sol, name, 2)
     lines = (_lines("multi_solution_1000.txt", 12) + _lines("17clue_5000.txt", 4)
              + _lines("forum_hardest_1106.txt", 3))
     puzzles = [classic_puzzle(line) for line in lines]
@@ -246,6 +350,9 @@ def test_same_candidate_counts_walk(monkeypatch):
                [3, 3, 3, 4, 2, 5], [3, 4, 4, 4, 5, 5], [3, 4, 5, 5, 4, 5]]
     g = Grid(6, regions=[r for row in regions for r in row])
     puzzles.append(Puzzle(g).add_grid_houses().givens({0: 1, 7: 2, 20: 3}))
+    full = _windoku_diagonal().solve(first=True).solution      # 12 of its digits given
+    puzzles.insert(0, _windoku_diagonal().givens(
+        {c: full[c] for c in random.Random(1).sample(range(81), 12)}))
     methods = set()
     for p in puzzles:
         if p is puzzles[-4]:
@@ -330,22 +437,15 @@ def test_same_count_walk(monkeypatch):
 
 
 @needs_kernel
-@pytest.mark.parametrize("pid, below", [("u030b", 8), ("u085a", 48)])
-def test_the_kernel_walk_goes_on_at_tens_of_nodes_a_solution(monkeypatch, pid, below):
+def test_the_kernel_walk_goes_on_at_tens_of_nodes_a_solution(monkeypatch):
     """The kernel's walk has a budget a solution of its own
-    (``SEARCH_NODES_PER_SOLUTION_COMPILED``), above the Python walk's: the derived set's
-    u030b (a classic grid less a third of its givens) with a cap of 8 walks about 27,000
-    nodes for 941 solutions, 29 to 36 nodes a solution as it goes. At the Python walk's
-    budget (8) the kernel gave it up to the CNF walk (21,408 decisions, 49 ms); at its own
-    it finishes (15 ms). u085a (a classic grid of 14 givens) sees 1,270 solutions on a walk
-    that needs more than 48 nodes a solution somewhere (the budget before): 54 ms given up
-    at 48, 27 ms to its end. The capped counts are the SAT path's either way."""
+    (``SEARCH_NODES_PER_SOLUTION_COMPILED``), above the Python walk's: the derived u017b (a
+    grid of houses less a third of its givens) with a cap of 8 sees 764 solutions on a
+    walk that needs more than 48 nodes a solution somewhere (locked candidates at every
+    node): given up at 48 (632 solutions seen, then SAT: about 100 ms), walked to its end
+    at 100 (about 40 ms). The capped counts are the SAT path's either way."""
     import csp.solutions as sol
-    from conftest import load_benchmark
-    from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    ms = load_benchmark("make_workbench_sets", "make_workbench_sets_bb")
-    p = load_fpuzzles(next(x for x in ms.derived_set() if x["id"] == pid)["doc"])
-    assert p.engine().pure
+    p = _derived("u017b")
     res = sol.candidate_counts(p, cap=8)
     ref = sol.candidate_counts(p, cap=8, method="sat")
     assert (res.method, res.complete, ref.complete) == ("search", True, True)
@@ -353,29 +453,28 @@ def test_the_kernel_walk_goes_on_at_tens_of_nodes_a_solution(monkeypatch, pid, b
     assert [[res.count(c, d) for d in digits] for c in cells] == \
         [[ref.count(c, d) for d in digits] for c in cells]
     assert res.refuted == ref.refuted
-    assert below < sol.SEARCH_NODES_PER_SOLUTION_COMPILED
-    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED", below)
-    assert sol.candidate_counts(p, cap=8).method == "sat"
+    assert 48 < sol.SEARCH_NODES_PER_SOLUTION_COMPILED
+    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED", 48)
+    given_up = sol.candidate_counts(p, cap=8)
+    assert given_up.method == "sat" and given_up.counts == ref.counts
 
 
 @needs_kernel
 def test_true_candidates_with_a_cap_of_one_walk_at_their_own_rate(monkeypatch):
     """With a cap of 1 the kernel's walk has its own budget a solution
     (``SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1``, below the one of caps above 1 and counts):
-    the derived u035b (a grid of houses less a third of its givens, 65 solutions seen) ends
-    its walk at 100 nodes a solution and gives it up at 48, whatever the other rate is;
-    the answer is the same either way."""
+    the derived u021b (a grid of houses less a third of its givens, 133 solutions seen)
+    ends its walk at 32 nodes a solution and gives it up at 24, whatever the other rate
+    is; the answer is the same either way."""
     import csp.solutions as sol
-    from conftest import load_benchmark
-    from sudoku_csp.formats.fpuzzles import load_fpuzzles
-    ms = load_benchmark("make_workbench_sets", "make_workbench_sets_bb")
-    p = load_fpuzzles(next(x for x in ms.derived_set() if x["id"] == "u035b")["doc"])
-    assert p.engine().pure
-    assert sol.SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1 <= 48
+    p = _derived("u021b")
+    assert 32 <= sol.SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1 \
+        < sol.SEARCH_NODES_PER_SOLUTION_COMPILED
     monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED", 10 ** 6)
+    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1", 24)
     given_up = sol.candidate_counts(p, cap=1)
     monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED", 0)
-    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1", 100)
+    monkeypatch.setattr(sol, "SEARCH_NODES_PER_SOLUTION_COMPILED_CAP1", 32)
     walked = sol.candidate_counts(p, cap=1)
     assert (given_up.method, walked.method) == ("sat", "search")
     assert given_up.complete and walked.complete
