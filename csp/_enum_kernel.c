@@ -240,6 +240,8 @@ typedef struct {
     int *cellvar;                    /* per cell: its true primary variable (0: none) */
     int need_bt, finished, gave_up, root_done;
     long long nodes, props, found;
+    long long gain_at;               /* the decisions made when a solution last raised a
+                                        capped count (cap > 0; set at a restart too) */
     int probe_depth;                 /* failed-literal probing at levels below it ... */
     long long probe_after;           /* ... from this many decisions on (0: never) */
     int branch;                      /* 0: choose(); 1: choose_cells() (see there) */
@@ -1034,6 +1036,7 @@ static int record(Enumerator *e) {
     if (e->cap) {
         for (c = 0; c < e->size; c++) {
             int v = e->cellvar[c];
+            if (e->counts[v] < (uint32_t)e->cap) e->gain_at = e->nodes;
             if (e->counts[v] < 0x7fffffffu) e->counts[v]++;
             if (!e->seen[v] && e->counts[v] >= (uint32_t)e->cap) {
                 e->seen[v] = 1;
@@ -1452,6 +1455,7 @@ static int restart_probing(Enumerator *e) {
     e->qhead = e->trail_n;
     e->found = 0;
     e->sols.n = 0;                   /* the buffered solutions go too (found counts them) */
+    e->gain_at = e->nodes;
     free(e->first);
     e->first = NULL;
     e->unseen = 0;
@@ -2682,6 +2686,7 @@ static PyObject *Enumerator_get_pskipped(Enumerator *e, void *c) { (void)c; retu
 static PyObject *Enumerator_get_natruns(Enumerator *e, void *c) { (void)c; return get_ll(e->natruns); }
 static PyObject *Enumerator_get_crossed(Enumerator *e, void *c) { (void)c; return get_ll(e->crossed); }
 static PyObject *Enumerator_get_hskipped(Enumerator *e, void *c) { (void)c; return get_ll(e->hskipped); }
+static PyObject *Enumerator_get_gain_at(Enumerator *e, void *c) { (void)c; return get_ll(e->gain_at); }
 
 /* root(): the literals set at the root (level 0) as they stand, variables signed
    (v true, -v false), in the order they were set: after probing, what it found */
@@ -2734,6 +2739,7 @@ static PyMethodDef Enumerator_methods[] = {
 static PyGetSetDef Enumerator_getset[] = {
     {"crossed", (getter)Enumerator_get_crossed, NULL, NULL, NULL},
     {"hskipped", (getter)Enumerator_get_hskipped, NULL, "house-only cells the root's first sweep passed over (hskip=)", NULL},
+    {"gain_at", (getter)Enumerator_get_gain_at, NULL, "decisions made when a solution last raised a count below the cap (or the walk restarted)", NULL},
     {"natruns", (getter)Enumerator_get_natruns, NULL, "natives' runs (natives=)", NULL},
     {"first", (getter)Enumerator_get_first, NULL, "the first solution found (digits), or None", NULL},
     {"found", (getter)Enumerator_get_found, NULL, "solutions found", NULL},

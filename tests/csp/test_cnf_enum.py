@@ -1822,3 +1822,61 @@ def test_nodrop_walks_as_the_scanned_stream(monkeypatch, set_name, ident) -> Non
         s.enc.materialize()
         cnf_enum.enumerator(s, cap=1)
     assert seen == [True, False]
+
+
+@needs_kernel
+@pytest.mark.parametrize("ident,cap", [("v07", 1), ("v07", 8), ("v02", 3)])
+def test_gain_at_is_where_a_solution_last_raised_a_count_below_the_cap(ident, cap) -> None:
+    """``Enumerator.gain_at``: walked one decision at a time, it moves to the decisions
+    made exactly when a solution of that step raised some candidate's count while below
+    the cap (the capped counts summed grew), and stays where it was otherwise; a walk
+    that goes back to probe its root (its decisions and counts start again from 0)
+    starts it again there too. Every solution the walk records raises a count (past two
+    solutions it cuts a subtree whose open candidates are all at the cap, leaves
+    included), so ``gain_at`` is where it last found one."""
+    p = puzzle("variants", ident)
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        en = cnf_enum.enumerator(s, cap=cap)
+        gained = moved = 0
+        before, at, nodes, found = 0, en.gain_at, en.nodes, en.found
+        while True:
+            code = en.run(1, cnf_enum.PROPS_PER_NODE * 50)
+            now = sum(min(x, cap) for x in en.counts())
+            if en.nodes < nodes or now < before:      # back to the root
+                assert en.gain_at <= en.nodes
+            elif now > before:
+                assert en.gain_at == en.nodes
+                gained += 1
+            else:
+                assert en.gain_at == at and en.found == found
+            moved += en.gain_at != at
+            before, at, nodes, found = now, en.gain_at, en.nodes, en.found
+            if code != cnf_enum.PAUSED or en.nodes > 3_000:
+                break
+        assert gained >= 5 and moved >= 5
+        assert en.gain_at < en.nodes          # a dry stretch before the end or the stop
+
+
+@needs_kernel
+def test_a_capped_walk_that_stops_raising_counts_hands_over_to_sat(monkeypatch) -> None:
+    """The derived set's u067a, cap 8 (615 candidates, 602 true, thousands of solutions):
+    by about 27,000 decisions the walk has raised almost every true candidate's count to
+    8 and then finds solutions of capped candidates only, or none, for tens of thousands of
+    decisions. With :data:`cnf_enum.STALL_NODES` it gives up exactly that many decisions
+    after the last count it raised, and the SAT path answers the rest (the 13 candidates
+    no solution holds, asked one by one); without it the walk goes on to its budget. The
+    true candidates and counts are the same either way."""
+    p = _derived("u067a")
+    want = view(candidate_counts(p, cap=8))
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        en = cnf_enum.enumerator(s, cap=8, keep=True, listing=False)
+        assert cnf_enum.run(en, None, capped=True) is None
+        stalled = en.nodes
+        assert stalled - en.gain_at == cnf_enum.STALL_NODES
+        assert stalled < cnf_enum.NODES_CAPPED + cnf_enum.NODES_PER_SOLUTION_CAPPED * en.found
+    monkeypatch.setattr(cnf_enum, "STALL_NODES", 0)
+    with SatSession(p, p.initial_state().cand, defer=True) as s:
+        en = cnf_enum.enumerator(s, cap=8, keep=True, listing=False)
+        assert cnf_enum.run(en, None, capped=True) is None
+        assert en.nodes > stalled + 10_000
+    assert view(candidate_counts(p, cap=8)) == want
