@@ -1437,6 +1437,11 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int,
             return got
     scope = list(dict.fromkeys(con.cells))
     k = len(scope)
+    total = 1
+    for c in scope:
+        total *= cand[c].bit_count()
+    if total > budget:                 # (before anything else: a skyscraper clue or a long
+        return False                   # line comes here first, then to its automaton)
     pairs = ([(i, j) for i in range(k) for j in range(i + 1, k) if scope[j] in peers[scope[i]]]
              if peers is not None and k > 1 else [])
 
@@ -1446,11 +1451,6 @@ def _table(enc: Encoding, cand: list[int], con: Any, budget: int,
         return tups
     pos = [scope.index(c) for c in con.cells]
     doms = [digits_of(cand[c]) for c in scope]
-    total = 1
-    for ds in doms:
-        total *= len(ds)
-    if total > budget:
-        return False
     check = con.check
     if k == 3 and len(pos) == 3:
         table = _shared_triples(con, enc.n)
