@@ -146,6 +146,9 @@ def puzzle_from_json(obj: Any, lines: dict[str, str] | None = None,
         if isinstance(obj.get("title"), str):
             p.meta.setdefault("title", obj["title"])
         return p, sol or inner
+    if "size" in obj:                  # f-puzzles data written by hand, short of its grid
+        raise ParseError("f-puzzles data has 'size' but no 'grid' (its rows of cells, as "
+                         "f-puzzles writes them: [[{}, ...], ...])")
     raise ParseError("JSON object is neither f-puzzles data nor has a 'fpuzzles_json' or "
                      "'puzzle' key")
 

@@ -396,3 +396,18 @@ def test_a_sudokupad_coordinate_too_large_for_a_float_is_bad_input(capsys, doc):
     rc, out, err = _run(capsys, ["solve", json.dumps(doc)])
     assert rc == 2 and out == "" and err.count("\n") == 1
     assert "is not a finite number" in err and "(401 characters)" in err
+
+
+def test_fpuzzles_data_without_its_grid_is_named(capsys, tmp_path):
+    """f-puzzles data written by hand with 'size' and rules but no 'grid' is told so, not
+    called "neither f-puzzles data nor ..."."""
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps({"size": 9, "killercage": [{"cells": ["R1C1", "R1C2"],
+                                                        "value": "3"}]}))
+    err = _one_clean_error(capsys, ["candidates", str(f)])
+    assert "'size' but no 'grid'" in err
+    from sudoku_csp.formats.loader import puzzle_from_json
+    with pytest.raises(ParseError, match="no 'grid'"):
+        puzzle_from_json({"size": 9})
+    with pytest.raises(ParseError, match="neither f-puzzles data"):
+        puzzle_from_json({"title": "x"})
