@@ -105,9 +105,10 @@ def _scipy():
     return opt, sp
 
 
-def lp_eliminations(sets) -> list[int]:
+def lp_eliminations(sets, only: list[int] | None = None) -> list[int]:
     """Indices of the candidates whose value 1 makes the relaxation infeasible (bases = 1,
-    covers <= 1, every candidate in [0, 1])."""
+    covers <= 1, every candidate in [0, 1]); with ``only``, of those candidates only (one
+    linear program a candidate: a whole grid's is some 14 s)."""
     opt, sp = _scipy()
     import numpy as np
     cands, bases, covers = sets
@@ -122,7 +123,7 @@ def lp_eliminations(sets) -> list[int]:
             aub[k, i] = 1
     aeq, aub = aeq.tocsr(), aub.tocsr()
     out = []
-    for i0 in range(x):
+    for i0 in (range(x) if only is None else only):
         lo = np.zeros(x)
         lo[i0] = 1
         r = opt.linprog(np.zeros(x), A_ub=aub, b_ub=np.ones(len(covers)), A_eq=aeq,

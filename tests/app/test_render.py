@@ -676,7 +676,7 @@ def test_a_line_step_shades_its_line():
 def test_every_rule_name_a_step_carries_shades_its_cells():
     """On a sample of the shared variant set (the two skyscraper puzzles, whose paired clues
     name their ``constraint`` steps ``skyscraper 2 at r10c8 and 3 opposite``, and a seeded
-    sample of the others), every house or rule name of every step of a logic solve shades
+    sample of four others), every house or rule name of every step of a logic solve shades
     at least one cell of the picture. The renderer once knew the constraints' and bundles'
     names but not the propagators': 33 of 15,164 names on the whole set went unshaded."""
     import random
@@ -686,7 +686,7 @@ def test_every_rule_name_a_step_carries_shades_its_cells():
     rest = [o for o in rows if o not in sky]
     assert len(sky) >= 2
     names = 0
-    for obj in sky + random.Random(12).sample(rest, 8):
+    for obj in sky + random.Random(12).sample(rest, 8)[:4]:
         p = puzzle_from_json(obj)[0]
         res = StepSolver().solve(p, max_steps=400)
         cv = canvas(p)

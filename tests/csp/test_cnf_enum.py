@@ -240,15 +240,27 @@ def test_decided_reads_the_rules_as_their_checks() -> None:
 # against an independent enumeration
 # ---------------------------------------------------------------------------------------
 def brute(p: Puzzle) -> list[tuple[int, ...]]:
-    """Every solution of a 4x4 puzzle by trying every grid of Latin rows."""
+    """Every solution of a 4x4 puzzle by trying every Latin square (rows and columns of
+    different digits, as every puzzle here has; each row a permutation its cells' givens
+    allow), each checked by ``check_solution``. (Every grid of such rows was 331,776 checks
+    a puzzle, a third of this file's time.)"""
     n = p.grid.n
-    rows = list(itertools.permutations(range(1, n + 1)))
     cand = p.initial_state().cand
-    out = []
-    for grid in itertools.product(rows, repeat=n):
-        values = [d for row in grid for d in row]
-        if all(cand[c] >> d & 1 for c, d in enumerate(values)) and p.check_solution(values):
-            out.append(tuple(values))
+    perms = list(itertools.permutations(range(1, n + 1)))
+    rows = [[row for row in perms if all(cand[r * n + i] >> d & 1 for i, d in enumerate(row))]
+            for r in range(n)]
+    out: list[tuple[int, ...]] = []
+
+    def walk(r: int, grid: tuple[int, ...], used: list[int]) -> None:
+        if r == n:
+            if p.check_solution(list(grid)):
+                out.append(grid)
+            return
+        for row in rows[r]:
+            if all(not used[i] >> d & 1 for i, d in enumerate(row)):
+                walk(r + 1, grid + row, [u | 1 << d for u, d in zip(used, row)])
+
+    walk(0, (), [0] * n)
     return out
 
 

@@ -53,14 +53,14 @@ def test_kernel_matches_python(n):
 
 
 @pytest.mark.parametrize("n, cases", [
-    (4, 1500), (9, 1500), (16, 50),
+    (4, 1500), (9, 1500), (16, 40),
     pytest.param(16, 1500, marks=[pytest.mark.slow, pytest.mark.heavy])])
 def test_distinct_sum_supports_in_c_are_the_python_ones(n, cases):
     """A killer cage's exact supports (``SumPropagator._enumerate``, distinct: the compiled
     search of a linear sum whose cells all differ, once per total) are those of its Python
-    search, with one total and with several, reachable or not. (16 digits: 50 cases in the
+    search, with one total and with several, reachable or not. (16 digits: 40 cases in the
     default run, 1,500 in the slow sweep; the Python search of a 16-digit cage takes most of
-    the time.)"""
+    the time: cases 43 and 45 of this seed, 17 of 19 s, are left to the sweep.)"""
     rng = random.Random(n)
     for _ in range(cases):
         k = rng.randint(1, min(n, 9))

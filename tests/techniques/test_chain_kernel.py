@@ -153,7 +153,7 @@ def test_steps_equal_python_on_hard_solve_paths(monkeypatch):
     import random
 
     from conftest import load_solutions
-    rows = random.Random(3).sample(load_solutions("tdoku_magictour_top1465"), 3)
+    rows = random.Random(3).sample(load_solutions("tdoku_magictour_top1465"), 3)[:2]
     steps = states = 0
     for line, sol in rows:
         solution = [int(ch) for ch in sol]
