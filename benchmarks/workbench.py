@@ -5,7 +5,8 @@ two public JavaScript solvers run under node.
     python benchmarks/workbench.py [--sets unique,variants,classic,derived] [--modes tc1,tc8,count]
                                    [--peers svs,iss]
                                    [--limit 120] [--peers-dir DIR] [--ours auto|api|diy]
-                                   [--only ID,...] [--repeat N] [--warm] [--json FILE]
+                                   [--only ID,...] [--skip ID,...] [--repeat N] [--warm]
+                                   [--json FILE]
                                    [--write docs/performance.md]
     python benchmarks/workbench.py --profile ID|SET[,...] [--modes tc8]
     python benchmarks/workbench.py --listen [--rounds 20]
@@ -436,13 +437,23 @@ def describe_difference(a: Any, b: Any) -> str:
 
 
 # -- the run -------------------------------------------------------------------------------
-def prepare(sets: dict[str, list[dict]], names: list[str], only: set[str] | None
-            ) -> dict[str, list[dict]]:
+def prepare(sets: dict[str, list[dict]], names: list[str], only: set[str] | None,
+            skip: set[str] | None = None) -> dict[str, list[dict]]:
+    """The puzzles of the sets ``names`` (of those, the ids in ``only`` when given, less
+    the ids in ``skip``), each with its ISS text or the reason ISS cannot state it. An id
+    of ``only`` or ``skip`` that none of those sets has is an error (a mistyped id would
+    otherwise measure nothing, or everything, without a word)."""
+    known = {it["id"] for name in names for it in sets[name]}
+    for flag, ids in (("--only", only), ("--skip", skip)):
+        unknown = sorted((ids or set()) - known)
+        if unknown:
+            raise SystemExit(f"{flag}: no puzzle {', '.join(unknown)} in the sets "
+                             f"{','.join(names)}")
     out: dict[str, list[dict]] = {}
     for name in names:
         items = []
         for it in sets[name]:
-            if only and it["id"] not in only:
+            if (only and it["id"] not in only) or (skip and it["id"] in skip):
                 continue
             try:
                 it["iss"] = to_iss(it["doc"])
@@ -456,7 +467,8 @@ def prepare(sets: dict[str, list[dict]], names: list[str], only: set[str] | None
 
 
 def run(args: argparse.Namespace) -> dict:
-    sets = prepare(load_sets(), args.sets, set(args.only) if args.only else None)
+    sets = prepare(load_sets(), args.sets, set(args.only) if args.only else None,
+                   set(args.skip) if args.skip else None)
     workers = make_workers(args.peers_dir, args.limit, args.ours, args.warm, args.peers)
     first = load_sets()["unique"][0]            # the warm-up puzzle (not measured)
     first["iss"] = to_iss(first["doc"])
@@ -817,6 +829,8 @@ def main() -> int:
                          "emptied before every call, so each call reads and builds anew")
     ap.add_argument("--cold", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--only", help="puzzle ids (u001, v07, c12, ...), comma-separated")
+    ap.add_argument("--skip", help="puzzle ids left out, comma-separated (the whole sets' "
+                    "usual run: --skip u086, where SVS stops at any limit below minutes)")
     ap.add_argument("--json", type=Path, help="write every call's figures to this file")
     ap.add_argument("--write", type=Path, help="update the workbench section of this file")
     ap.add_argument("--profile", help="profile ours on these puzzle ids or whole sets "
@@ -842,7 +856,8 @@ def main() -> int:
     for m in args.modes:
         if m not in MODES:
             raise SystemExit(f"unknown call {m!r} (tc1, tc8, count)")
-    args.only = args.only.split(",") if args.only else None
+    args.only = [x for x in args.only.split(",") if x] if args.only else None
+    args.skip = [x for x in args.skip.split(",") if x] if args.skip else None
     args.peers = tuple(x for x in args.peers.split(",") if x)
     if not set(args.peers) <= {"svs", "iss"}:
         raise SystemExit(f"unknown peer in --peers {','.join(args.peers)!r} (svs, iss)")

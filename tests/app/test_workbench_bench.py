@@ -2,6 +2,8 @@
 repeated runs of a call, and the report's counts of calls over twice ISS's time."""
 from __future__ import annotations
 
+from typing import Any
+
 from conftest import load_benchmark
 
 
@@ -101,3 +103,47 @@ def test_derived_set_is_held_out_and_the_same_on_every_run() -> None:
 def json_key(doc: dict) -> str:
     import json
     return json.dumps({k: v for k, v in doc.items() if k != "solution"}, sort_keys=True)
+
+
+def test_prepare_skips_and_names_an_unknown_id(monkeypatch: Any) -> None:
+    """--skip leaves those puzzles out (the whole sets' usual run skips u086); an id of
+    --only or --skip that no set asked for stops the run with the id named."""
+    import pytest
+    wb = _bench()
+    sets = {"unique": [{"id": "u001", "doc": {"size": 4}}, {"id": "u002", "doc": {"size": 4}}],
+            "classic": [{"id": "c01", "doc": {"size": 4}}]}
+    monkeypatch.setattr(wb, "to_iss", lambda doc: "text")
+    got = wb.prepare(sets, ["unique", "classic"], None, {"u002"})
+    assert [it["id"] for rows in got.values() for it in rows] == ["u001", "c01"]
+    got = wb.prepare(sets, ["unique"], {"u002"})
+    assert [it["id"] for it in got["unique"]] == ["u002"]
+    for only, skip in (({"u009"}, None), (None, {"c01"})):   # c01 is not in "unique"
+        with pytest.raises(SystemExit) as e:
+            wb.prepare(sets, ["unique"], only, skip)
+        assert ("u009" if only else "c01") in str(e.value)
+
+
+def test_a_capped_walk_at_its_trees_end_goes_on_past_a_dry_stretch(monkeypatch: Any) -> None:
+    """csp.cnf_enum.STALL_PROGRESS: the held-out u076a (cap 1) has a dry stretch of 8,000
+    decisions at 0.99999 of its tree; the walk goes on to its end (a last candidate's
+    first solution comes after it) instead of giving up to the SAT path, with the same
+    answer either way."""
+    import csp.cnf_enum as ce
+    import csp.solutions as sol
+    from sudoku_csp.formats.fpuzzles import load_fpuzzles
+    from sudoku_csp.workbench import true_candidates
+    import pytest
+    if ce.compiled_kernel() is None:
+        pytest.skip("the compiled enumerator is not built (or SUDOKU_CSP_PURE=1)")
+    doc = next(x["doc"] for x in _sets().derived_set() if x["id"] == "u076a")
+    loops: list[int] = []
+    real = sol._sat_loop
+    monkeypatch.setattr(sol, "_sat_loop", lambda *a: (loops.append(1), real(*a))[1])
+    got = {}
+    for progress in (ce.STALL_PROGRESS, 1.0):       # 1.0: every dry stretch gives up
+        monkeypatch.setattr(ce, "STALL_PROGRESS", progress)
+        res = true_candidates(load_fpuzzles(doc), cap=1)
+        assert res.complete
+        got[progress] = (res.candidates, len(loops))
+    (cands, sat_on), (cands_off, sat_off) = got.values()
+    assert cands == cands_off and sat_on == 0 and sat_off == 1
